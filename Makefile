@@ -1,0 +1,55 @@
+# gpusvm - plain Makefile.
+#   make                the command-line tools in build/
+#   make demo           set up what is missing, train and predict on bundled data
+#   make test           set up what is missing, run every test
+#   make kernels        regenerate kernels.cl.h and the kernel block of gpusvm.h
+#   make check-kernels  fail if either is out of step with kernels/*.cl
+
+CC      ?= cc
+CXX     ?= c++
+CFLAGS  ?= -O2
+WARN    := -Wall -Wextra -pedantic -Werror
+LIBS    := -ldl -lm
+BUILD   := build
+KERNELS := $(sort $(wildcard kernels/*.cl))
+
+TOOLS := $(BUILD)/gpusvm-train $(BUILD)/gpusvm-predict
+
+.PHONY: all demo test kernels check-kernels setup setup-test clean
+
+all: $(TOOLS)
+
+$(BUILD):
+	@mkdir -p $(BUILD)
+
+$(BUILD)/gpusvm-train: tools/gpusvm-train.c tools/cli.h gpusvm.h | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ tools/gpusvm-train.c $(LIBS)
+
+$(BUILD)/gpusvm-predict: tools/gpusvm-predict.c tools/cli.h gpusvm.h | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ tools/gpusvm-predict.c $(LIBS)
+
+$(BUILD)/embed_kernels: tools/embed_kernels.c | $(BUILD)
+	$(CC) -std=c99 -O2 -Wall -Wextra -o $@ tools/embed_kernels.c
+
+kernels: $(BUILD)/embed_kernels
+	$(BUILD)/embed_kernels gpusvm.h kernels.cl.h $(KERNELS)
+
+check-kernels: $(BUILD)/embed_kernels
+	$(BUILD)/embed_kernels --check gpusvm.h kernels.cl.h $(KERNELS)
+
+# Installs (or names) what the demo needs: an OpenCL runtime (PoCL on a machine with no GPU driver).
+setup:
+	@sh tools/setup.sh demo
+
+# Installs (or names) what the tests need as well: LIBSVM's tools, OpenCL headers, clang.
+setup-test:
+	@sh tools/setup.sh test
+
+demo: setup $(TOOLS)
+	@sh tools/demo.sh
+
+test: setup-test $(TOOLS) check-kernels
+	@sh tests/run.sh
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,4178 @@
+/* gpusvm.h - v0.1.0 - kernel Support Vector Machines on any OpenCL device, in one header.
+
+   Do this:
+      #define GPUSVM_IMPLEMENTATION
+   before you include this file in *one* C or C++ file to create the implementation.
+   Every other file includes it without the define.
+
+   EXAMPLE (examples/quickstart.c is this program, built and run by 'make test')
+
+      #define GPUSVM_IMPLEMENTATION
+      #include "gpusvm.h"
+      #include <stdio.h>
+
+      int main(void) {
+          const float x[8] = { 0,0,  0,1,  4,4,  4,5 };      // 4 points, 2 features
+          const double y[4] = { -1, -1, 1, 1 };
+          gpusvm_matrix m = {0};
+          gpusvm_params params = {0};                          // LIBSVM's defaults
+          gpusvm_context *ctx; gpusvm_model *model; double pred[4];
+          m.layout = GPUSVM_LAYOUT_DENSE; m.rows = 4; m.cols = 2; m.values = x;
+          if (gpusvm_context_create(NULL, &ctx) != GPUSVM_OK) return 1;
+          if (gpusvm_train(ctx, &m, y, &params, &model) != GPUSVM_OK) return 1;
+          gpusvm_predict(ctx, model, &m, pred, NULL);
+          printf("device: %s, predictions: %g %g %g %g\n",
+                 gpusvm_context_device_name(ctx), pred[0], pred[1], pred[2], pred[3]);
+          gpusvm_model_free(model);
+          gpusvm_context_destroy(ctx);
+          return 0;
+      }
+
+   Build: cc app.c -ldl -lm (no OpenCL headers, no -lOpenCL: the library is loaded at run time).
+
+   WHAT IT DOES
+      Binary C-SVC training with LIBSVM's formulation, stopping rule and answers; linear,
+      polynomial, RBF and sigmoid kernels; per-class weights; decision values and predictions;
+      LIBSVM's model files, read and written; LIBSVM's data files, read. More than two classes and
+      the other SVM types return GPUSVM_ERROR_UNSUPPORTED in this version.
+
+   BUILD OPTIONS (#define before the implementation)
+      GPUSVM_STATIC                 all functions static (private to one translation unit)
+      GPUSVM_API                    linkage of the public functions (default: extern)
+      GPUSVM_MALLOC(sz) / GPUSVM_FREE(p)
+                                    the default allocator, both or neither (an allocator in the
+                                    context desc overrides them)
+      GPUSVM_NO_RUNTIME_LINKING     link OpenCL directly: include <CL/cl.h> and -lOpenCL; the
+                                    library's own declarations are then checked against it
+      GPUSVM_NO_OPENCL              leave OpenCL out; only the built-in C backend exists
+
+   DEVICES
+      A context picks its backend and device once. Backend: the desc's field, else the
+      environment variable GPUSVM_BACKEND (auto | opencl | cpu), else auto: an OpenCL GPU, then
+      any other OpenCL device, then the built-in C backend. Device: the desc's field, else
+      GPUSVM_DEVICE: an index in the list of all OpenCL devices (platform order), or a substring
+      of the device or platform name, case-insensitive. The device must report cl_khr_fp64
+      (dual variables and gradients are double). gpusvm_context_device_name() says what was
+      chosen. The C backend is the fallback when no OpenCL device exists, and the oracle the
+      OpenCL kernels are tested against.
+
+   MEMORY
+      Every allocation goes through the desc's allocator, or GPUSVM_MALLOC/GPUSVM_FREE, or
+      malloc/free; sizes are overflow-checked. Models and datasets remember their allocator, so
+      gpusvm_model_free() and gpusvm_dataset_free() need nothing else. On the device, training
+      holds the data (dense, column-major, padded), the working set's kernel rows (q x n floats,
+      bounded by params.cache_size_mb) and O(n) vectors.
+
+   LOGGING
+      A {fn, user_data} logger in the desc receives messages with a level. With none, the
+      library prints nothing. Errors are also described on the context: gpusvm_context_error()
+      (the failing OpenCL call with its code and name, or file:line: reason for files) and
+      gpusvm_context_build_log().
+
+   THREAD SAFETY
+      No global mutable state. Contexts are independent: any number may exist, each used by one
+      thread at a time. Models and datasets are plain data: read them from any thread.
+
+   LICENSE: MIT, at the end of this file.
+*/
+#ifndef GPUSVM_H
+#define GPUSVM_H
+
+/* The implementation wants POSIX's clock_gettime under strict -std=c99; this only helps
+   when gpusvm.h comes before other system headers (otherwise clock() is used). */
+#if defined(GPUSVM_IMPLEMENTATION) && !defined(_WIN32) && !defined(_POSIX_C_SOURCE) && !defined(_GNU_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GPUSVM_VERSION_MAJOR 0
+#define GPUSVM_VERSION_MINOR 1
+#define GPUSVM_VERSION_PATCH 0
+#define GPUSVM_VERSION_STRING "0.1.0"
+
+#ifndef GPUSVM_API
+#ifdef GPUSVM_STATIC
+#define GPUSVM_API static
+#else
+#define GPUSVM_API extern
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Results: 0 is success, every error is negative. Each comment says what to do. */
+typedef enum gpusvm_result {
+    GPUSVM_OK = 0,
+    GPUSVM_ERROR_INVALID_ARGUMENT = -1, /* a NULL pointer or a field out of range: the context's error names it */
+    GPUSVM_ERROR_OUT_OF_MEMORY = -2,    /* a host allocation failed: free memory or use smaller data */
+    GPUSVM_ERROR_NO_DEVICE = -3,        /* no OpenCL library, platform or device matched: install a driver (Debian: pocl-opencl-icd) or select the cpu backend */
+    GPUSVM_ERROR_OPENCL = -4,           /* an OpenCL call failed: the context's error names the call and its code */
+    GPUSVM_ERROR_BUILD = -5,            /* the device compiler rejected the kernels: see gpusvm_context_build_log() */
+    GPUSVM_ERROR_DEVICE_MEMORY = -6,    /* the data or the working-set rows do not fit the device: lower -m / cache_size_mb or use the cpu backend */
+    GPUSVM_ERROR_CANCELLED = -7,        /* the progress callback asked to stop */
+    GPUSVM_ERROR_IO = -8,               /* a file could not be opened, read or written: the context's error names it */
+    GPUSVM_ERROR_PARSE = -9,            /* a malformed data or model file: the context's error says file:line: reason */
+    GPUSVM_ERROR_UNSUPPORTED = -10      /* valid but not in this version (an SVM type, more than two classes, probability outputs) */
+} gpusvm_result;
+
+typedef enum gpusvm_log_level {
+    GPUSVM_LOG_ERROR = 1,
+    GPUSVM_LOG_WARN = 2,
+    GPUSVM_LOG_INFO = 3,
+    GPUSVM_LOG_DEBUG = 4
+} gpusvm_log_level;
+
+typedef struct gpusvm_logger {
+    void (*fn)(void *user_data, gpusvm_log_level level, const char *message);
+    void *user_data;
+} gpusvm_logger;
+
+/* Both functions or neither. free receives pointers from alloc only (never NULL). */
+typedef struct gpusvm_allocator {
+    void *(*alloc)(size_t size, void *user_data);
+    void (*free)(void *ptr, void *user_data);
+    void *user_data;
+} gpusvm_allocator;
+
+typedef enum gpusvm_backend {
+    GPUSVM_BACKEND_DEFAULT = 0, /* $GPUSVM_BACKEND, else AUTO */
+    GPUSVM_BACKEND_AUTO,        /* an OpenCL device if one is usable, else the C backend */
+    GPUSVM_BACKEND_OPENCL,      /* an OpenCL device, or GPUSVM_ERROR_NO_DEVICE */
+    GPUSVM_BACKEND_CPU          /* the built-in plain-C backend */
+} gpusvm_backend;
+
+typedef struct gpusvm_context_desc {
+    gpusvm_backend backend;
+    const char *device;      /* NULL: $GPUSVM_DEVICE, else automatic (GPU first). An index or a name substring */
+    int ignore_environment;  /* nonzero: read neither GPUSVM_BACKEND nor GPUSVM_DEVICE */
+    gpusvm_allocator allocator;
+    gpusvm_logger logger;
+} gpusvm_context_desc;
+
+typedef struct gpusvm_context gpusvm_context;
+
+/* Input matrices are caller-owned and never modified. Dense: rows*cols values, row-major.
+   CSR: row_ptr[rows+1] offsets into col_idx/values; column indices 0-based and ascending
+   within a row (LIBSVM's feature index i is column i-1). */
+typedef enum gpusvm_layout {
+    GPUSVM_LAYOUT_DEFAULT = 0, /* dense */
+    GPUSVM_LAYOUT_DENSE,
+    GPUSVM_LAYOUT_CSR
+} gpusvm_layout;
+
+typedef struct gpusvm_matrix {
+    gpusvm_layout layout;
+    size_t rows, cols;
+    const float *values;
+    const size_t *row_ptr;
+    const int32_t *col_idx;
+} gpusvm_matrix;
+
+typedef enum gpusvm_svm_type {
+    GPUSVM_SVM_DEFAULT = 0, /* C_SVC */
+    GPUSVM_C_SVC,           /* LIBSVM -s 0 */
+    GPUSVM_NU_SVC,          /* -s 1: not in this version */
+    GPUSVM_ONE_CLASS,       /* -s 2: not in this version */
+    GPUSVM_EPSILON_SVR,     /* -s 3: not in this version */
+    GPUSVM_NU_SVR           /* -s 4: not in this version */
+} gpusvm_svm_type;
+
+typedef enum gpusvm_kernel_type {
+    GPUSVM_KERNEL_DEFAULT = 0, /* RBF */
+    GPUSVM_KERNEL_LINEAR,      /* <x,z>                       (-t 0) */
+    GPUSVM_KERNEL_POLY,        /* (gamma <x,z> + coef0)^degree (-t 1) */
+    GPUSVM_KERNEL_RBF,         /* exp(-gamma |x-z|^2)           (-t 2) */
+    GPUSVM_KERNEL_SIGMOID,     /* tanh(gamma <x,z> + coef0)     (-t 3) */
+    GPUSVM_KERNEL_PRECOMPUTED  /* -t 4: not in this version */
+} gpusvm_kernel_type;
+
+typedef enum gpusvm_gamma_mode {
+    GPUSVM_GAMMA_DEFAULT = 0, /* gamma if > 0, else AUTO */
+    GPUSVM_GAMMA_VALUE,       /* gamma as given (must be > 0) */
+    GPUSVM_GAMMA_AUTO,        /* 1 / number of features (LIBSVM; scikit-learn's 'auto') */
+    GPUSVM_GAMMA_SCALE        /* 1 / (number of features * variance of all values) (scikit-learn's 'scale') */
+} gpusvm_gamma_mode;
+
+typedef struct gpusvm_progress {
+    long long iterations;       /* SMO pair updates so far (LIBSVM's #iter) */
+    long long outer_iterations; /* working sets solved so far */
+    double gap;                 /* m(alpha) - M(alpha); training stops below eps */
+    double eps;
+} gpusvm_progress;
+
+/* Return nonzero to cancel: training then returns GPUSVM_ERROR_CANCELLED. */
+typedef int (*gpusvm_progress_fn)(void *user_data, const gpusvm_progress *progress);
+
+/* Zero means default everywhere (LIBSVM's defaults). The model keeps the resolved values. */
+typedef struct gpusvm_params {
+    gpusvm_svm_type svm_type;
+    gpusvm_kernel_type kernel_type;
+    int degree;                  /* 0: 3 */
+    double gamma;                /* 0: see gamma_mode */
+    gpusvm_gamma_mode gamma_mode;
+    double coef0;                /* 0 */
+    double C;                    /* 0: 1 */
+    double eps;                  /* 0: 1e-3, the tolerance of m(alpha) - M(alpha) */
+    double cache_size_mb;        /* 0: 100, the budget of the working set's kernel rows (at least 64 rows are kept) */
+    int shrinking;               /* accepted for LIBSVM compatibility; the solver does not shrink */
+    int probability;             /* must be 0 in this version */
+    size_t n_weight;             /* per-class weights: C of class weight_label[k] is C * weight[k] */
+    const int *weight_label;
+    const double *weight;
+    long long max_iter;          /* 0: max(10^7, 100 n), LIBSVM's; counted in SMO pair updates */
+    int working_set_size;        /* 0: automatic (up to 1024, a power of two); else 2..1024 */
+    gpusvm_progress_fn progress; /* called after every few working sets; may cancel */
+    void *progress_user_data;
+} gpusvm_params;
+
+typedef struct gpusvm_train_info {
+    long long iterations;        /* SMO pair updates (LIBSVM's #iter) */
+    long long outer_iterations;  /* working sets solved */
+    int converged;               /* 1: gap < eps; 0: max_iter reached (a warning is logged) */
+    double gap;                  /* final m(alpha) - M(alpha) */
+    double obj;                  /* dual objective, as LIBSVM prints it */
+    double nu;                   /* sum(alpha) / (C n), printed by LIBSVM when Cp == Cn */
+    size_t n_sv, n_bsv;          /* support vectors, and those at the upper bound */
+    int working_set_size;        /* q used */
+    double seconds;              /* wall time of gpusvm_train, upload and kernel build included */
+} gpusvm_train_info;
+
+/* A trained model: plain data. sv_coef is (nr_class-1) rows of total_sv; rho has
+   nr_class*(nr_class-1)/2 entries; support vectors are CSR with 0-based columns. */
+typedef struct gpusvm_model {
+    gpusvm_svm_type svm_type;
+    gpusvm_kernel_type kernel_type;
+    int degree;
+    double gamma, coef0;
+    int nr_class;
+    size_t total_sv;
+    size_t n_features;    /* largest column index used by a support vector, plus one */
+    int *label;           /* nr_class labels, in LIBSVM's order */
+    int *n_sv;            /* support vectors per class */
+    double *rho;
+    double *sv_coef;
+    size_t *sv_row_ptr;   /* total_sv + 1 */
+    int32_t *sv_col_idx;
+    float *sv_values;
+    gpusvm_train_info info; /* zero for a loaded model */
+    gpusvm_allocator allocator;
+} gpusvm_model;
+
+/* A data file in LIBSVM's format: CSR x (0-based columns) and labels y. */
+typedef struct gpusvm_dataset {
+    gpusvm_matrix x;
+    double *y;
+    size_t *row_ptr;
+    int32_t *col_idx;
+    float *values;
+    gpusvm_allocator allocator;
+} gpusvm_dataset;
+
+/* Creates a context (NULL desc: all defaults). Thread safety: any thread. */
+GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, gpusvm_context **out);
+/* Releases the context and its device resources. Thread safety: not while another call uses ctx. */
+GPUSVM_API void gpusvm_context_destroy(gpusvm_context *ctx);
+/* "NAME (platform)" of the chosen device, or the C backend's name. Thread safety: the context's thread. */
+GPUSVM_API const char *gpusvm_context_device_name(const gpusvm_context *ctx);
+/* GPUSVM_BACKEND_OPENCL or GPUSVM_BACKEND_CPU. Thread safety: the context's thread. */
+GPUSVM_API gpusvm_backend gpusvm_context_backend(const gpusvm_context *ctx);
+/* What the last failing call on ctx said ("" if none). Thread safety: the context's thread. */
+GPUSVM_API const char *gpusvm_context_error(const gpusvm_context *ctx);
+/* The device compiler's log of the last kernel build, with its options ("" if none). */
+GPUSVM_API const char *gpusvm_context_build_log(const gpusvm_context *ctx);
+/* A constant string for a result code. Thread safety: any thread. */
+GPUSVM_API const char *gpusvm_result_string(gpusvm_result result);
+
+/* Trains a model on x (rows points) and labels y. params NULL: defaults. On success *out is a
+   new model (free with gpusvm_model_free). Thread safety: the context's thread. */
+GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
+                                      const gpusvm_params *params, gpusvm_model **out);
+/* Decision values (nr_class == 2: one per row) and/or predicted labels for x; either output
+   may be NULL. Thread safety: the context's thread; the model may be shared read-only. */
+GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model *model,
+                                        const gpusvm_matrix *x, double *labels, double *decision_values);
+/* Writes LIBSVM's model format ("C" numbers) to a temporary file renamed over path, so an
+   existing model is never left half-written. Thread safety: the context's thread. */
+GPUSVM_API gpusvm_result gpusvm_model_save(gpusvm_context *ctx, const gpusvm_model *model, const char *path);
+/* Reads a LIBSVM model file. Thread safety: the context's thread. */
+GPUSVM_API gpusvm_result gpusvm_model_load(gpusvm_context *ctx, const char *path, gpusvm_model **out);
+/* Frees a model (NULL is fine). Thread safety: any thread, once. */
+GPUSVM_API void gpusvm_model_free(gpusvm_model *model);
+/* Reads a LIBSVM data file ("label index:value ..."); malformed input gives GPUSVM_ERROR_PARSE
+   with "file:line: reason" on the context. Thread safety: the context's thread. */
+GPUSVM_API gpusvm_result gpusvm_dataset_load(gpusvm_context *ctx, const char *path, gpusvm_dataset **out);
+/* Frees a dataset (NULL is fine). Thread safety: any thread, once. */
+GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUSVM_H */
+
+/* ======================================================================== */
+/*                            IMPLEMENTATION                                */
+/* ======================================================================== */
+#ifdef GPUSVM_IMPLEMENTATION
+#ifndef GPUSVM_IMPLEMENTATION_ONCE
+#define GPUSVM_IMPLEMENTATION_ONCE
+
+/* >>config ----------------------------------------------------------------- */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+#include <math.h>
+#include <float.h>
+#include <limits.h>
+#include <locale.h>
+#include <errno.h>
+#include <ctype.h>
+
+#if defined(GPUSVM_MALLOC) && !defined(GPUSVM_FREE)
+#error "gpusvm: define both GPUSVM_MALLOC and GPUSVM_FREE, or neither"
+#endif
+#if defined(GPUSVM_FREE) && !defined(GPUSVM_MALLOC)
+#error "gpusvm: define both GPUSVM_MALLOC and GPUSVM_FREE, or neither"
+#endif
+#ifndef GPUSVM_MALLOC
+#define GPUSVM_MALLOC(sz) malloc(sz)
+#define GPUSVM_FREE(p) free(p)
+#endif
+
+#if defined(_WIN32)
+#define GPUSVM__WINDOWS 1
+#include <windows.h>
+#else
+#include <time.h>
+#include <unistd.h>
+#ifndef GPUSVM_NO_OPENCL
+#include <dlfcn.h>
+#endif
+#endif
+
+#define GPUSVM__QMAX 1024 /* largest working set */
+#define GPUSVM__L 256     /* local size of the single-work-group kernels */
+
+/* Status vector slots, as in kernels/00_common.cl. */
+#define GPUSVM__ST_GAP 0
+#define GPUSVM__ST_DONE 1
+#define GPUSVM__ST_ITER 2
+#define GPUSVM__ST_OUTER 3
+#define GPUSVM__ST_MUP 4
+#define GPUSVM__ST_MLOW 5
+#define GPUSVM__ST_INNER 6
+#define GPUSVM__ST_COUNT 8
+#define GPUSVM__KEY_NONE 0xFFFFFFFFu
+#define GPUSVM__TAU 1e-12
+
+/* >>util ------------------------------------------------------------------- */
+
+typedef struct gpusvm__cl_api gpusvm__cl_api;
+typedef struct gpusvm__backend gpusvm__backend;
+
+struct gpusvm_context {
+    gpusvm_allocator alloc;
+    gpusvm_logger logger;
+    gpusvm_backend kind;        /* OPENCL or CPU */
+    char device_name[256];
+    char error[2048];           /* detail of the last failure */
+    char *build_log;            /* allocated; NULL if none */
+    const char *cl_call;        /* the failing OpenCL call's text */
+    int cl_code;                /* its cl_int */
+    int cl_line;                /* the source line that made it */
+    gpusvm__cl_api *cl;         /* NULL without OpenCL */
+    gpusvm__backend *backend;
+};
+
+static void *gpusvm__default_alloc(size_t size, void *user)
+{
+    (void)user;
+    return GPUSVM_MALLOC(size);
+}
+static void gpusvm__default_free(void *p, void *user)
+{
+    (void)user;
+    GPUSVM_FREE(p);
+}
+
+static gpusvm_allocator gpusvm__resolve_allocator(const gpusvm_allocator *a)
+{
+    gpusvm_allocator r;
+    if (a && a->alloc && a->free) return *a;
+    r.alloc = gpusvm__default_alloc;
+    r.free = gpusvm__default_free;
+    r.user_data = NULL;
+    return r;
+}
+
+/* Overflow-checked size arithmetic: return 0 on overflow. */
+static int gpusvm__mul(size_t a, size_t b, size_t *out)
+{
+    if (a != 0 && b > (size_t)-1 / a) return 0;
+    *out = a * b;
+    return 1;
+}
+
+static void *gpusvm__alloc(const gpusvm_allocator *a, size_t count, size_t size)
+{
+    size_t bytes;
+    if (!gpusvm__mul(count, size, &bytes)) return NULL;
+    if (bytes == 0) bytes = 1;
+    return a->alloc(bytes, a->user_data);
+}
+static void *gpusvm__calloc(const gpusvm_allocator *a, size_t count, size_t size)
+{
+    size_t bytes;
+    void *p;
+    if (!gpusvm__mul(count, size, &bytes)) return NULL;
+    p = gpusvm__alloc(a, bytes ? bytes : 1, 1);
+    if (p) memset(p, 0, bytes ? bytes : 1);
+    return p;
+}
+static void gpusvm__free(const gpusvm_allocator *a, void *p)
+{
+    if (p) a->free(p, a->user_data);
+}
+
+/* Growable array of fixed-size items. */
+typedef struct gpusvm__vec {
+    void *data;
+    size_t len, cap, item;
+} gpusvm__vec;
+
+static int gpusvm__vec_reserve(const gpusvm_allocator *a, gpusvm__vec *v, size_t need)
+{
+    size_t cap, bytes;
+    void *p;
+    if (need <= v->cap) return 1;
+    cap = v->cap ? v->cap : 64;
+    while (cap < need) {
+        if (cap > (size_t)-1 / 2) return 0;
+        cap *= 2;
+    }
+    if (!gpusvm__mul(cap, v->item, &bytes)) return 0;
+    p = gpusvm__alloc(a, bytes, 1);
+    if (!p) return 0;
+    if (v->len) memcpy(p, v->data, v->len * v->item);
+    gpusvm__free(a, v->data);
+    v->data = p;
+    v->cap = cap;
+    return 1;
+}
+static int gpusvm__vec_push(const gpusvm_allocator *a, gpusvm__vec *v, const void *item)
+{
+    if (!gpusvm__vec_reserve(a, v, v->len + 1)) return 0;
+    memcpy((char *)v->data + v->len * v->item, item, v->item);
+    v->len++;
+    return 1;
+}
+
+static void gpusvm__log(gpusvm_context *ctx, gpusvm_log_level level, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    if (!ctx || !ctx->logger.fn) return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ctx->logger.fn(ctx->logger.user_data, level, msg);
+}
+
+/* Records the detail of a failure on the context, logs it, returns the code. */
+static gpusvm_result gpusvm__fail(gpusvm_context *ctx, gpusvm_result code, const char *fmt, ...)
+{
+    va_list ap;
+    if (!ctx) return code;
+    va_start(ap, fmt);
+    vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+    va_end(ap);
+    gpusvm__log(ctx, GPUSVM_LOG_ERROR, "%s", ctx->error);
+    return code;
+}
+
+static gpusvm_result gpusvm__oom(gpusvm_context *ctx, const char *what)
+{
+    return gpusvm__fail(ctx, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory allocating %s", what);
+}
+
+static double gpusvm__now(void)
+{
+#ifdef GPUSVM__WINDOWS
+    LARGE_INTEGER f, c;
+    QueryPerformanceFrequency(&f);
+    QueryPerformanceCounter(&c);
+    return (double)c.QuadPart / (double)f.QuadPart;
+#elif defined(CLOCK_MONOTONIC)
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#else
+    return (double)clock() / (double)CLOCKS_PER_SEC;
+#endif
+}
+
+/* Locale-independent number text: "C" decimal point whatever setlocale() says. */
+static char gpusvm__decimal_point(void)
+{
+    const struct lconv *lc = localeconv();
+    return (lc && lc->decimal_point && lc->decimal_point[0]) ? lc->decimal_point[0] : '.';
+}
+
+static void gpusvm__fmt_g(char *buf, size_t size, int digits, double v)
+{
+    char dp = gpusvm__decimal_point();
+    char *p;
+    snprintf(buf, size, "%.*g", digits, v);
+    if (dp != '.')
+        for (p = buf; *p; ++p)
+            if (*p == dp) *p = '.';
+}
+
+/* strtod on [s, end) with '.' as the decimal point; the whole token must be a number.
+   Returns 1 and the value, or 0. */
+static int gpusvm__parse_double(const char *s, size_t len, double *out)
+{
+    char tmp[128];
+    char *e = NULL;
+    char dp = gpusvm__decimal_point();
+    size_t i;
+    if (len == 0 || len >= sizeof tmp) return 0;
+    memcpy(tmp, s, len);
+    tmp[len] = 0;
+    if (dp != '.')
+        for (i = 0; i < len; ++i)
+            if (tmp[i] == '.') tmp[i] = dp;
+    errno = 0;
+    *out = strtod(tmp, &e);
+    if (e != tmp + len) return 0;
+    return 1;
+}
+
+/* Decimal integer token; 0 on malformed or out of [lo, hi]. */
+static int gpusvm__parse_long(const char *s, size_t len, long long lo, long long hi, long long *out)
+{
+    long long v = 0;
+    size_t i = 0;
+    int neg = 0;
+    if (len == 0) return 0;
+    if (s[0] == '+' || s[0] == '-') {
+        neg = s[0] == '-';
+        i = 1;
+    }
+    if (i == len) return 0;
+    for (; i < len; ++i) {
+        if (s[i] < '0' || s[i] > '9') return 0;
+        if (v > (LLONG_MAX - (s[i] - '0')) / 10) return 0;
+        v = v * 10 + (s[i] - '0');
+    }
+    if (neg) v = -v;
+    if (v < lo || v > hi) return 0;
+    *out = v;
+    return 1;
+}
+
+static int gpusvm__ieq(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
+        ++a;
+        ++b;
+    }
+    return *a == *b;
+}
+static int gpusvm__icontains(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle), i, j;
+    if (n == 0) return 1;
+    for (i = 0; hay[i]; ++i) {
+        for (j = 0; j < n && hay[i + j]; ++j)
+            if (tolower((unsigned char)hay[i + j]) != tolower((unsigned char)needle[j])) break;
+        if (j == n) return 1;
+    }
+    return 0;
+}
+
+/* k(x, z) in float, operation for operation as gpusvm_kfun in kernels/00_common.cl. */
+static float gpusvm__powi_f(float base, int times)
+{
+    float r = 1.0f, b = base;
+    int t;
+    for (t = times; t > 0; t /= 2) {
+        if (t % 2 == 1) r *= b;
+        b = b * b;
+    }
+    return r;
+}
+static float gpusvm__kfun(int ktype, float dot, float nx, float nz, float gamma, float coef0, int degree)
+{
+    switch (ktype) {
+    case 0: return dot;
+    case 1: return gpusvm__powi_f(gamma * dot + coef0, degree);
+    case 2: {
+        float d2 = nx + nz - 2.0f * dot;
+        return expf(-gamma * (d2 > 0.0f ? d2 : 0.0f));
+    }
+    default: return tanhf(gamma * dot + coef0);
+    }
+}
+
+static uint32_t gpusvm__float_key(float v)
+{
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}
+
+/* Internal CSR view (columns 0-based, ascending). */
+typedef struct gpusvm__csr {
+    size_t rows, cols;
+    const size_t *row_ptr;
+    const int32_t *col;
+    const float *val;
+} gpusvm__csr;
+
+/* Column-major copy with padded pitch and feature count: X[f * pitch + i]. */
+static float *gpusvm__to_colmajor(const gpusvm_allocator *a, const gpusvm__csr *m, size_t first,
+                                  size_t count, size_t pitch, size_t dpad)
+{
+    size_t total, i, k;
+    float *x;
+    if (!gpusvm__mul(pitch, dpad, &total)) return NULL;
+    x = (float *)gpusvm__calloc(a, total, sizeof(float));
+    if (!x) return NULL;
+    for (i = 0; i < count; ++i)
+        for (k = m->row_ptr[first + i]; k < m->row_ptr[first + i + 1]; ++k)
+            x[(size_t)m->col[k] * pitch + i] = m->val[k];
+    return x;
+}
+
+/* Squared norms, summed in column order as the kernels' dot products are. */
+static void gpusvm__norms(const gpusvm__csr *m, size_t first, size_t count, float *out)
+{
+    size_t i, k;
+    for (i = 0; i < count; ++i) {
+        float s = 0.0f;
+        for (k = m->row_ptr[first + i]; k < m->row_ptr[first + i + 1]; ++k) s += m->val[k] * m->val[k];
+        out[i] = s;
+    }
+}
+
+/* >>cl --------------------------------------------------------------------- */
+/* The few OpenCL 1.2 types, constants and entry points gpusvm uses, declared here so that
+   users need neither OpenCL headers nor -lOpenCL. The library is opened at run time
+   (versioned SONAME first). With GPUSVM_NO_RUNTIME_LINKING the real <CL/cl.h> is included
+   and every entry point below is assigned from the real function, so the compiler checks
+   these declarations against the real prototypes. */
+#ifndef GPUSVM_NO_OPENCL
+
+#ifdef GPUSVM__WINDOWS
+#define GPUSVM__CL_CALL __stdcall
+#else
+#define GPUSVM__CL_CALL
+#endif
+
+typedef int32_t gpusvm__cl_int;
+typedef uint32_t gpusvm__cl_uint;
+typedef uint64_t gpusvm__cl_ulong;
+typedef gpusvm__cl_ulong gpusvm__cl_bitfield;
+
+#ifdef GPUSVM_NO_RUNTIME_LINKING
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#ifndef CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#endif
+#ifdef __APPLE__
+#include <OpenCL/cl.h>
+#else
+#include <CL/cl.h>
+#endif
+typedef cl_platform_id gpusvm__cl_platform;
+typedef cl_device_id gpusvm__cl_device;
+typedef cl_context gpusvm__cl_context;
+typedef cl_command_queue gpusvm__cl_queue;
+typedef cl_mem gpusvm__cl_mem;
+typedef cl_program gpusvm__cl_program;
+typedef cl_kernel gpusvm__cl_kernel;
+typedef cl_event gpusvm__cl_event;
+typedef cl_context_properties gpusvm__cl_context_properties;
+#else
+typedef struct gpusvm__cl_platform_t *gpusvm__cl_platform;
+typedef struct gpusvm__cl_device_t *gpusvm__cl_device;
+typedef struct gpusvm__cl_context_t *gpusvm__cl_context;
+typedef struct gpusvm__cl_queue_t *gpusvm__cl_queue;
+typedef struct gpusvm__cl_mem_t *gpusvm__cl_mem;
+typedef struct gpusvm__cl_program_t *gpusvm__cl_program;
+typedef struct gpusvm__cl_kernel_t *gpusvm__cl_kernel;
+typedef struct gpusvm__cl_event_t *gpusvm__cl_event;
+typedef intptr_t gpusvm__cl_context_properties;
+#endif
+
+#define GPUSVM__CL_DEVICE_TYPE_CPU (1u << 1)
+#define GPUSVM__CL_DEVICE_TYPE_GPU (1u << 2)
+#define GPUSVM__CL_DEVICE_TYPE_ACCELERATOR (1u << 3)
+#define GPUSVM__CL_DEVICE_TYPE_ALL 0xFFFFFFFFu
+#define GPUSVM__CL_PLATFORM_NAME 0x0902
+#define GPUSVM__CL_DEVICE_TYPE 0x1000
+#define GPUSVM__CL_DEVICE_MAX_COMPUTE_UNITS 0x1002
+#define GPUSVM__CL_DEVICE_MAX_WORK_GROUP_SIZE 0x1004
+#define GPUSVM__CL_DEVICE_MAX_MEM_ALLOC_SIZE 0x1010
+#define GPUSVM__CL_DEVICE_GLOBAL_MEM_SIZE 0x101F
+#define GPUSVM__CL_DEVICE_LOCAL_MEM_SIZE 0x1023
+#define GPUSVM__CL_DEVICE_NAME 0x102B
+#define GPUSVM__CL_DRIVER_VERSION 0x102D
+#define GPUSVM__CL_DEVICE_EXTENSIONS 0x1030
+#define GPUSVM__CL_CONTEXT_PLATFORM 0x1084
+#define GPUSVM__CL_PROGRAM_BUILD_LOG 0x1183
+#define GPUSVM__CL_KERNEL_WORK_GROUP_SIZE 0x11B0
+#define GPUSVM__CL_MEM_READ_WRITE (1u << 0)
+#define GPUSVM__CL_TRUE 1u
+#define GPUSVM__CL_FALSE 0u
+
+typedef void(GPUSVM__CL_CALL *gpusvm__cl_ctx_notify)(const char *, const void *, size_t, void *);
+typedef void(GPUSVM__CL_CALL *gpusvm__cl_build_notify)(gpusvm__cl_program, void *);
+
+struct gpusvm__cl_api {
+    void *lib;
+    gpusvm__cl_int(GPUSVM__CL_CALL *clGetPlatformIDs)(gpusvm__cl_uint, gpusvm__cl_platform *, gpusvm__cl_uint *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clGetPlatformInfo)(gpusvm__cl_platform, gpusvm__cl_uint, size_t, void *, size_t *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clGetDeviceIDs)(gpusvm__cl_platform, gpusvm__cl_bitfield, gpusvm__cl_uint,
+                                                    gpusvm__cl_device *, gpusvm__cl_uint *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clGetDeviceInfo)(gpusvm__cl_device, gpusvm__cl_uint, size_t, void *, size_t *);
+    gpusvm__cl_context(GPUSVM__CL_CALL *clCreateContext)(const gpusvm__cl_context_properties *, gpusvm__cl_uint,
+                                                         const gpusvm__cl_device *, gpusvm__cl_ctx_notify, void *,
+                                                         gpusvm__cl_int *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseContext)(gpusvm__cl_context);
+    gpusvm__cl_queue(GPUSVM__CL_CALL *clCreateCommandQueue)(gpusvm__cl_context, gpusvm__cl_device, gpusvm__cl_bitfield,
+                                                            gpusvm__cl_int *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseCommandQueue)(gpusvm__cl_queue);
+    gpusvm__cl_mem(GPUSVM__CL_CALL *clCreateBuffer)(gpusvm__cl_context, gpusvm__cl_bitfield, size_t, void *,
+                                                    gpusvm__cl_int *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseMemObject)(gpusvm__cl_mem);
+    gpusvm__cl_program(GPUSVM__CL_CALL *clCreateProgramWithSource)(gpusvm__cl_context, gpusvm__cl_uint, const char **,
+                                                                   const size_t *, gpusvm__cl_int *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clBuildProgram)(gpusvm__cl_program, gpusvm__cl_uint, const gpusvm__cl_device *,
+                                                    const char *, gpusvm__cl_build_notify, void *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clGetProgramBuildInfo)(gpusvm__cl_program, gpusvm__cl_device, gpusvm__cl_uint,
+                                                           size_t, void *, size_t *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseProgram)(gpusvm__cl_program);
+    gpusvm__cl_kernel(GPUSVM__CL_CALL *clCreateKernel)(gpusvm__cl_program, const char *, gpusvm__cl_int *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseKernel)(gpusvm__cl_kernel);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clSetKernelArg)(gpusvm__cl_kernel, gpusvm__cl_uint, size_t, const void *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clGetKernelWorkGroupInfo)(gpusvm__cl_kernel, gpusvm__cl_device, gpusvm__cl_uint,
+                                                              size_t, void *, size_t *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clEnqueueNDRangeKernel)(gpusvm__cl_queue, gpusvm__cl_kernel, gpusvm__cl_uint,
+                                                            const size_t *, const size_t *, const size_t *,
+                                                            gpusvm__cl_uint, const gpusvm__cl_event *,
+                                                            gpusvm__cl_event *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clEnqueueReadBuffer)(gpusvm__cl_queue, gpusvm__cl_mem, gpusvm__cl_uint, size_t,
+                                                         size_t, void *, gpusvm__cl_uint, const gpusvm__cl_event *,
+                                                         gpusvm__cl_event *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clEnqueueWriteBuffer)(gpusvm__cl_queue, gpusvm__cl_mem, gpusvm__cl_uint, size_t,
+                                                          size_t, const void *, gpusvm__cl_uint,
+                                                          const gpusvm__cl_event *, gpusvm__cl_event *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clEnqueueFillBuffer)(gpusvm__cl_queue, gpusvm__cl_mem, const void *, size_t,
+                                                         size_t, size_t, gpusvm__cl_uint, const gpusvm__cl_event *,
+                                                         gpusvm__cl_event *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clFinish)(gpusvm__cl_queue);
+};
+
+#define GPUSVM__CL_FUNCS(X)                                                                             \
+    X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo) X(clCreateContext)    \
+    X(clReleaseContext) X(clCreateCommandQueue) X(clReleaseCommandQueue) X(clCreateBuffer)              \
+    X(clReleaseMemObject) X(clCreateProgramWithSource) X(clBuildProgram) X(clGetProgramBuildInfo)       \
+    X(clReleaseProgram) X(clCreateKernel) X(clReleaseKernel) X(clSetKernelArg)                          \
+    X(clGetKernelWorkGroupInfo) X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer)                        \
+    X(clEnqueueWriteBuffer) X(clEnqueueFillBuffer) X(clFinish)
+
+static const char *gpusvm__cl_error_name(gpusvm__cl_int e)
+{
+    switch (e) {
+    case 0: return "CL_SUCCESS";
+    case -1: return "CL_DEVICE_NOT_FOUND";
+    case -2: return "CL_DEVICE_NOT_AVAILABLE";
+    case -3: return "CL_COMPILER_NOT_AVAILABLE";
+    case -4: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case -5: return "CL_OUT_OF_RESOURCES";
+    case -6: return "CL_OUT_OF_HOST_MEMORY";
+    case -7: return "CL_PROFILING_INFO_NOT_AVAILABLE";
+    case -11: return "CL_BUILD_PROGRAM_FAILURE";
+    case -30: return "CL_INVALID_VALUE";
+    case -31: return "CL_INVALID_DEVICE_TYPE";
+    case -32: return "CL_INVALID_PLATFORM";
+    case -33: return "CL_INVALID_DEVICE";
+    case -34: return "CL_INVALID_CONTEXT";
+    case -36: return "CL_INVALID_COMMAND_QUEUE";
+    case -38: return "CL_INVALID_MEM_OBJECT";
+    case -44: return "CL_INVALID_PROGRAM";
+    case -45: return "CL_INVALID_PROGRAM_EXECUTABLE";
+    case -46: return "CL_INVALID_KERNEL_NAME";
+    case -48: return "CL_INVALID_KERNEL";
+    case -49: return "CL_INVALID_ARG_INDEX";
+    case -50: return "CL_INVALID_ARG_VALUE";
+    case -51: return "CL_INVALID_ARG_SIZE";
+    case -52: return "CL_INVALID_KERNEL_ARGS";
+    case -53: return "CL_INVALID_WORK_DIMENSION";
+    case -54: return "CL_INVALID_WORK_GROUP_SIZE";
+    case -55: return "CL_INVALID_WORK_ITEM_SIZE";
+    case -56: return "CL_INVALID_GLOBAL_OFFSET";
+    case -61: return "CL_INVALID_BUFFER_SIZE";
+    case -63: return "CL_INVALID_GLOBAL_WORK_SIZE";
+    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+    default: return "unknown OpenCL error";
+    }
+}
+
+/* Records a failed OpenCL call on the context. The call's text is kept as written. */
+static gpusvm_result gpusvm__cl_fail(gpusvm_context *ctx, gpusvm__cl_int code, const char *call, int line)
+{
+    gpusvm_result r = GPUSVM_ERROR_OPENCL;
+    ctx->cl_call = call;
+    ctx->cl_code = (int)code;
+    ctx->cl_line = line;
+    if (code == -4 || code == -61) r = GPUSVM_ERROR_DEVICE_MEMORY;
+    return gpusvm__fail(ctx, r, "OpenCL call failed: %s returned %d (%s) [gpusvm.h:%d]", call, (int)code,
+                        gpusvm__cl_error_name(code), line);
+}
+
+/* Every OpenCL call goes through this: on failure it records the call and jumps to 'fail'
+   with r set; the function's cleanup after 'fail' runs in reverse order of creation. */
+#define GPUSVM__CL(ctx, call)                                                     \
+    do {                                                                          \
+        gpusvm__cl_int gpusvm__e = (call);                                        \
+        if (gpusvm__e != 0) {                                                     \
+            r = gpusvm__cl_fail((ctx), gpusvm__e, #call, __LINE__);               \
+            goto fail;                                                            \
+        }                                                                         \
+    } while (0)
+
+/* For the create functions that return the object and report through a pointer. */
+#define GPUSVM__CL_CREATE(ctx, lhs, call)                                         \
+    do {                                                                          \
+        gpusvm__cl_int gpusvm__e = 0;                                             \
+        lhs = call;                                                               \
+        if (gpusvm__e != 0 || !(lhs)) {                                           \
+            r = gpusvm__cl_fail((ctx), gpusvm__e ? gpusvm__e : -6, #call, __LINE__); \
+            goto fail;                                                            \
+        }                                                                         \
+    } while (0)
+
+static void gpusvm__cl_unload(gpusvm__cl_api *api)
+{
+#if !defined(GPUSVM_NO_RUNTIME_LINKING)
+    if (api && api->lib) {
+#ifdef GPUSVM__WINDOWS
+        FreeLibrary((HMODULE)api->lib);
+#else
+        dlclose(api->lib);
+#endif
+    }
+#endif
+    (void)api;
+}
+
+/* Fills api; returns 0 when no OpenCL library (or an entry point) is found. */
+static int gpusvm__cl_load(gpusvm__cl_api *api, char *why, size_t why_size)
+{
+    memset(api, 0, sizeof *api);
+#ifdef GPUSVM_NO_RUNTIME_LINKING
+#define GPUSVM__X(name) api->name = name;
+    GPUSVM__CL_FUNCS(GPUSVM__X)
+#undef GPUSVM__X
+    (void)why;
+    (void)why_size;
+    return 1;
+#else
+    {
+#if defined(GPUSVM__WINDOWS)
+        static const char *const names[] = {"OpenCL.dll"};
+#elif defined(__APPLE__)
+        static const char *const names[] = {"/System/Library/Frameworks/OpenCL.framework/OpenCL"};
+#else
+        static const char *const names[] = {"libOpenCL.so.1", "libOpenCL.so"};
+#endif
+        size_t i;
+        for (i = 0; i < sizeof names / sizeof names[0] && !api->lib; ++i) {
+#ifdef GPUSVM__WINDOWS
+            api->lib = (void *)LoadLibraryA(names[i]);
+#else
+            api->lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+#endif
+        }
+        if (!api->lib) {
+            snprintf(why, why_size, "no OpenCL library (%s) could be loaded", names[0]);
+            return 0;
+        }
+#ifdef GPUSVM__WINDOWS
+#define GPUSVM__SYM(name) (void *)GetProcAddress((HMODULE)api->lib, name)
+#else
+#define GPUSVM__SYM(name) dlsym(api->lib, name)
+#endif
+#define GPUSVM__X(name)                                                              \
+    {                                                                                \
+        void *p = GPUSVM__SYM(#name);                                                \
+        if (!p) {                                                                    \
+            snprintf(why, why_size, "the OpenCL library lacks %s (OpenCL 1.2 needed)", #name); \
+            gpusvm__cl_unload(api);                                                  \
+            memset(api, 0, sizeof *api);                                             \
+            return 0;                                                                \
+        }                                                                            \
+        memcpy(&api->name, &p, sizeof p);                                            \
+    }
+        GPUSVM__CL_FUNCS(GPUSVM__X)
+#undef GPUSVM__X
+#undef GPUSVM__SYM
+        return 1;
+    }
+#endif
+}
+
+#endif /* GPUSVM_NO_OPENCL */
+
+/* >>kernels ---------------------------------------------------------------- */
+/* Generated from the .cl files in kernels/ by tools/embed_kernels.c ('make kernels'); do not edit. */
+#ifndef GPUSVM_NO_OPENCL
+// >>kernels
+static const char *const gpusvm__kernel_source[] = {
+    "#line 1 \"kernels/00_common.cl\"\n",
+    "/* gpusvm kernels, part 0: definitions shared by every kernel.\n",
+    " *\n",
+    " * The files in kernels/ are concatenated in name order into one OpenCL C 1.2\n",
+    " * program. The host defines, through build options:\n",
+    " *   GPUSVM_Q   working-set capacity (power of two, sizes the local arrays)\n",
+    " *   GPUSVM_L   local size of the single-work-group kernels (power of two)\n",
+    " *\n",
+    " * Precision: kernel values are float; dual variables, gradients and every sum\n",
+    " * that feeds them are double (cl_khr_fp64 is required and checked by the host).\n",
+    " * Contraction is off so that the plain-C backend reproduces these kernels\n",
+    " * operation for operation.\n",
+    " */\n",
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n",
+    "#pragma OPENCL FP_CONTRACT OFF\n",
+    "\n",
+    "#ifndef GPUSVM_Q\n",
+    "#define GPUSVM_Q 1024\n",
+    "#endif\n",
+    "#ifndef GPUSVM_L\n",
+    "#define GPUSVM_L 256\n",
+    "#endif\n",
+    "\n",
+    "/* Kernel types, as in LIBSVM's -t option. */\n",
+    "#define GPUSVM_K_LINEAR  0\n",
+    "#define GPUSVM_K_POLY    1\n",
+    "#define GPUSVM_K_RBF     2\n",
+    "#define GPUSVM_K_SIGMOID 3\n",
+    "\n",
+    "/* Slots of the status vector (double) the host reads a few of per check. */\n",
+    "#define GPUSVM_ST_GAP     0 /* m(alpha) - M(alpha) of the last selection    */\n",
+    "#define GPUSVM_ST_DONE    1 /* 0 running, 1 converged, 2 max_iter reached  */\n",
+    "#define GPUSVM_ST_ITER    2 /* SMO pair updates so far (LIBSVM's #iter)     */\n",
+    "#define GPUSVM_ST_OUTER   3 /* outer iterations so far                      */\n",
+    "#define GPUSVM_ST_MUP     4 /* max of -y*G over I_up                         */\n",
+    "#define GPUSVM_ST_MLOW    5 /* min of -y*G over I_low                        */\n",
+    "#define GPUSVM_ST_INNER   6 /* pair updates of the last inner solve         */\n",
+    "#define GPUSVM_ST_COUNT   8\n",
+    "\n",
+    "/* \"no candidate\" sort key: larger than every real key. */\n",
+    "#define GPUSVM_KEY_NONE 0xFFFFFFFFu\n",
+    "\n",
+    "/* LIBSVM's tau: the curvature used where the kernel is not positive definite. */\n",
+    "#define GPUSVM_TAU 1e-12\n",
+    "\n",
+    "/* k(x, z) from <x,z>, |x|^2 and |z|^2. */\n",
+    "inline float gpusvm_kfun(int type, float dot, float nx, float nz,\n",
+    "                         float gamma, float coef0, int degree)\n",
+    "{\n",
+    "    switch (type) {\n",
+    "    case GPUSVM_K_LINEAR:\n",
+    "        return dot;\n",
+    "    case GPUSVM_K_POLY:\n",
+    "        return pown(gamma * dot + coef0, degree);\n",
+    "    case GPUSVM_K_RBF: {\n",
+    "        float d2 = nx + nz - 2.0f * dot;\n",
+    "        return exp(-gamma * fmax(d2, 0.0f));\n",
+    "    }\n",
+    "    default:\n",
+    "        return tanh(gamma * dot + coef0);\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "/* Order-preserving map float -> uint: a < b  <=>  key(a) < key(b). */\n",
+    "inline uint gpusvm_float_key(float v)\n",
+    "{\n",
+    "    uint b = as_uint(v);\n",
+    "    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);\n",
+    "}\n",
+    "#line 1 \"kernels/10_rows.cl\"\n",
+    "/* gpusvm kernels, part 1: kernel rows for an index set.\n",
+    " *\n",
+    " *   K[slot[r]][i] = k(A[:, idx[r]], B[:, i])   for r < nrows, i < nb\n",
+    " *\n",
+    " * Data is column-major with a padded pitch (seed 000, listings 3-7): feature f\n",
+    " * of point i is X[f * pitch + i], pitch a multiple of 64, so adjacent\n",
+    " * work-items read adjacent words. Feature count is padded to a multiple of\n",
+    " * GPUSVM_TK with zero rows, and columns past n are zero, so the inner loops\n",
+    " * need no bounds checks.\n",
+    " *\n",
+    " * Tiling: a 16x16 work-group computes a 64 (rows of the index set) x 64\n",
+    " * (points) block; each work-item holds a 4x4 accumulator. The working-set\n",
+    " * vectors and the point vectors are staged in local memory GPUSVM_TK features\n",
+    " * at a time (seed 000, listing 7; seed 003, algorithm 1), so every global read\n",
+    " * is coalesced and each staged word is reused 64 times.\n",
+    " */\n",
+    "#define GPUSVM_TM 64\n",
+    "#define GPUSVM_TK 16\n",
+    "\n",
+    "__kernel __attribute__((reqd_work_group_size(16, 16, 1)))\n",
+    "void gpusvm_rows(__global const float *A, int pitch_a,\n",
+    "                 __global const int *idx, __global const float *norm_a,\n",
+    "                 __global const float *B, int pitch_b,\n",
+    "                 __global const float *norm_b, int nb, int dpad,\n",
+    "                 __global const int *slot, int row_off, int nrows,\n",
+    "                 __global float *K, int ldk,\n",
+    "                 int ktype, float gamma, float coef0, int degree,\n",
+    "                 __global const double *status)\n",
+    "{\n",
+    "    __local float As[GPUSVM_TK][GPUSVM_TM + 1];\n",
+    "    __local float Bs[GPUSVM_TK][GPUSVM_TM];\n",
+    "    const int lx = get_local_id(0), ly = get_local_id(1);\n",
+    "    const int tid = ly * 16 + lx;\n",
+    "    const int i0 = get_group_id(0) * GPUSVM_TM;\n",
+    "    const int r0 = get_group_id(1) * GPUSVM_TM;\n",
+    "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
+    "\n",
+    "    /* Each work-item loads column (tid % 64) of both tiles: one index lookup. */\n",
+    "    const int lr = tid % GPUSVM_TM;\n",
+    "    const int lf = tid / GPUSVM_TM; /* 0..3: features lf, lf+4, lf+8, lf+12 */\n",
+    "    const int ra = min(r0 + lr, nrows - 1);\n",
+    "    const int col_a = idx[row_off + ra];\n",
+    "\n",
+    "    float acc[4][4];\n",
+    "    for (int a = 0; a < 4; ++a)\n",
+    "        for (int b = 0; b < 4; ++b) acc[a][b] = 0.0f;\n",
+    "\n",
+    "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM_TK) {\n",
+    "        for (int t = 0; t < 4; ++t) {\n",
+    "            const int f = lf + 4 * t;\n",
+    "            As[f][lr] = A[(size_t)(f0 + f) * pitch_a + col_a];\n",
+    "            Bs[f][lr] = B[(size_t)(f0 + f) * pitch_b + i0 + lr];\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        for (int f = 0; f < GPUSVM_TK; ++f) {\n",
+    "            float av[4], bv[4];\n",
+    "            for (int a = 0; a < 4; ++a) av[a] = As[f][ly + 16 * a];\n",
+    "            for (int b = 0; b < 4; ++b) bv[b] = Bs[f][lx + 16 * b];\n",
+    "            for (int a = 0; a < 4; ++a)\n",
+    "                for (int b = 0; b < 4; ++b) acc[a][b] += av[a] * bv[b];\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "\n",
+    "    for (int a = 0; a < 4; ++a) {\n",
+    "        const int r = r0 + ly + 16 * a;\n",
+    "        if (r >= nrows) break;\n",
+    "        const int pos = row_off + r;\n",
+    "        const float na = norm_a[idx[pos]];\n",
+    "        __global float *out = K + (size_t)slot[pos] * ldk;\n",
+    "        for (int b = 0; b < 4; ++b) {\n",
+    "            const int i = i0 + lx + 16 * b;\n",
+    "            if (i < nb)\n",
+    "                out[i] = gpusvm_kfun(ktype, acc[a][b], na, norm_b[i],\n",
+    "                                     gamma, coef0, degree);\n",
+    "        }\n",
+    "    }\n",
+    "}\n",
+    "#line 1 \"kernels/20_select.cl\"\n",
+    "/* gpusvm kernels, part 2: optimality check and working-set selection.\n",
+    " *\n",
+    " * With v_i = -y_i G_i, LIBSVM's sets are\n",
+    " *   I_up  = { y=+1, alpha<C } u { y=-1, alpha>0 }\n",
+    " *   I_low = { y=+1, alpha>0 } u { y=-1, alpha<C }\n",
+    " * and the stopping rule is m - M < eps, m = max_{I_up} v, M = min_{I_low} v.\n",
+    " *\n",
+    " * gpusvm_keys (one work-item per point) writes a sort key per point and set\n",
+    " * (smaller key = more violating; GPUSVM_KEY_NONE = not a candidate) and one\n",
+    " * partial m / M per work-group: an arg-extremum reduction in\n",
+    " * Structure-of-Arrays form with select() (seed 000).\n",
+    " *\n",
+    " * gpusvm_select (one work-group) finishes m - M, decides convergence, and\n",
+    " * builds the next working set without a sort: it keeps the newest half of the\n",
+    " * previous set (its kernel rows are still in place), then takes the k most\n",
+    " * violating new points of I_up and of I_low by radix selection on the keys\n",
+    " * (four 8-bit passes over the key, four more over the point index only when\n",
+    " * keys tie), so the choice is a total order and the result is deterministic.\n",
+    " */\n",
+    "\n",
+    "__kernel void gpusvm_keys(__global const double *G, __global const double *alpha,\n",
+    "                          __global const char *y, double Cp, double Cn, int n,\n",
+    "                          __global uint *key_up, __global uint *key_low,\n",
+    "                          __global double *part_up, __global double *part_low,\n",
+    "                          __global const double *status)\n",
+    "{\n",
+    "    __local double s_up[GPUSVM_L];\n",
+    "    __local double s_low[GPUSVM_L];\n",
+    "    const int i = get_global_id(0), lid = get_local_id(0);\n",
+    "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
+    "\n",
+    "    double up = -INFINITY, low = INFINITY;\n",
+    "    if (i < n) {\n",
+    "        const double a = alpha[i];\n",
+    "        const int pos = y[i] > 0;\n",
+    "        const double C = pos ? Cp : Cn;\n",
+    "        const double v = pos ? -G[i] : G[i];\n",
+    "        const int in_up = pos ? (a < C) : (a > 0.0);\n",
+    "        const int in_low = pos ? (a > 0.0) : (a < C);\n",
+    "        const uint k = gpusvm_float_key((float)v);\n",
+    "        key_up[i] = in_up ? ~k : GPUSVM_KEY_NONE;\n",
+    "        key_low[i] = in_low ? k : GPUSVM_KEY_NONE;\n",
+    "        up = in_up ? v : up;\n",
+    "        low = in_low ? v : low;\n",
+    "    }\n",
+    "    s_up[lid] = up;\n",
+    "    s_low[lid] = low;\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
+    "        if (lid < s) {\n",
+    "            s_up[lid] = fmax(s_up[lid], s_up[lid + s]);\n",
+    "            s_low[lid] = fmin(s_low[lid], s_low[lid + s]);\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "    if (lid == 0) {\n",
+    "        part_up[get_group_id(0)] = s_up[0];\n",
+    "        part_low[get_group_id(0)] = s_low[0];\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "/* Scratch of the selection in local memory. stage: 0 key passes, 1 take key <= found,\n",
+    " * 3 index passes among ties, 4 take ties up to an index, 2 take every candidate, 5 none. */\n",
+    "typedef struct {\n",
+    "    uint hist[256];\n",
+    "    uint prefix, mask, need, found, stage;\n",
+    "    int count;\n",
+    "} gpusvm_sel_scratch;\n",
+    "\n",
+    "/* mode 0: choose a whole working set of q points.\n",
+    " * mode 1: keep positions q/2..q-1 of the previous set (moved to the front,\n",
+    " *         with their row slots) and choose q/2 new points into the slots of\n",
+    " *         the dropped half.\n",
+    " * mode 2: only the optimality check (the working set is every point).\n",
+    " *\n",
+    " * The new points are the fresh/2 smallest (key, index) pairs of I_up, then\n",
+    " * the smallest of I_low for the rest, then I_up again for whatever I_low\n",
+    " * lacked; a chosen point gets both keys set to NONE. Each choice is a radix\n",
+    " * select: four 8-bit passes over the key, then, only when more points tie at\n",
+    " * the threshold than are still needed, four passes over the index of the\n",
+    " * tied points. Every loop that holds a barrier runs a fixed number of times;\n",
+    " * finished passes are skipped by a uniform predicate. */\n",
+    "__kernel void gpusvm_select(__global uint *key_up, __global uint *key_low, int n,\n",
+    "                            __global const double *part_up,\n",
+    "                            __global const double *part_low, int nparts,\n",
+    "                            __global int *ws_idx, __global int *ws_slot,\n",
+    "                            int mode, int q, double eps, double max_iter,\n",
+    "                            __global double *status)\n",
+    "{\n",
+    "    __local int list[GPUSVM_Q];\n",
+    "    __local int keep[GPUSVM_Q];\n",
+    "    __local double r_up[GPUSVM_L];\n",
+    "    __local double r_low[GPUSVM_L];\n",
+    "    __local gpusvm_sel_scratch sc;\n",
+    "    const int lid = get_local_id(0);\n",
+    "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
+    "\n",
+    "    double up = -INFINITY, low = INFINITY;\n",
+    "    for (int p = lid; p < nparts; p += GPUSVM_L) {\n",
+    "        up = fmax(up, part_up[p]);\n",
+    "        low = fmin(low, part_low[p]);\n",
+    "    }\n",
+    "    r_up[lid] = up;\n",
+    "    r_low[lid] = low;\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
+    "        if (lid < s) {\n",
+    "            r_up[lid] = fmax(r_up[lid], r_up[lid + s]);\n",
+    "            r_low[lid] = fmin(r_low[lid], r_low[lid + s]);\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "    const double gap = r_up[0] - r_low[0];\n",
+    "    const int done = !(gap >= eps) ? 1 : (status[GPUSVM_ST_ITER] >= max_iter ? 2 : 0);\n",
+    "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
+    "    if (lid == 0) {\n",
+    "        status[GPUSVM_ST_GAP] = gap;\n",
+    "        status[GPUSVM_ST_MUP] = r_up[0];\n",
+    "        status[GPUSVM_ST_MLOW] = r_low[0];\n",
+    "        status[GPUSVM_ST_DONE] = (double)done;\n",
+    "        if (!done) status[GPUSVM_ST_OUTER] += 1.0;\n",
+    "        sc.count = 0;\n",
+    "    }\n",
+    "    if (done || mode == 2) return;\n",
+    "\n",
+    "    /* mode 1: the newest half moves to the front; the dropped half's slots are reused */\n",
+    "    const int h = (mode == 1) ? q / 2 : 0;\n",
+    "    const int fresh = q - h;\n",
+    "    for (int t = lid; t < h; t += GPUSVM_L) {\n",
+    "        keep[t] = ws_idx[h + t];\n",
+    "        keep[h + t] = ws_slot[h + t];\n",
+    "        list[t] = ws_slot[t];\n",
+    "    }\n",
+    "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int t = lid; t < h; t += GPUSVM_L) {\n",
+    "        ws_idx[t] = keep[t];\n",
+    "        ws_slot[t] = keep[h + t];\n",
+    "        ws_slot[h + t] = list[t];\n",
+    "        key_up[keep[t]] = GPUSVM_KEY_NONE;\n",
+    "        key_low[keep[t]] = GPUSVM_KEY_NONE;\n",
+    "    }\n",
+    "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
+    "\n",
+    "    for (int side = 0; side < 3; ++side) {\n",
+    "        __global uint *keys = (side == 1) ? key_low : key_up;\n",
+    "        __global uint *other = (side == 1) ? key_up : key_low;\n",
+    "        if (lid == 0) {\n",
+    "            const int k = (side == 0) ? fresh / 2 : fresh - sc.count;\n",
+    "            sc.prefix = 0; sc.mask = 0; sc.found = 0;\n",
+    "            sc.need = (uint)max(k, 0);\n",
+    "            sc.stage = (k > 0) ? 0 : 5;\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        for (int pass = 0; pass < 8; ++pass) {\n",
+    "            const uint stage = sc.stage;\n",
+    "            const int on_index = pass >= 4;\n",
+    "            const int active = on_index ? (stage == 3) : (stage == 0);\n",
+    "            const int shift = 24 - 8 * (pass & 3);\n",
+    "            for (int b = 0; b < 256 / GPUSVM_L + 1; ++b)\n",
+    "                if (b * GPUSVM_L + lid < 256) sc.hist[b * GPUSVM_L + lid] = 0;\n",
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "            if (active) {\n",
+    "                const uint prefix = sc.prefix, mask = sc.mask, found = sc.found;\n",
+    "                for (int i = lid; i < n; i += GPUSVM_L) {\n",
+    "                    const uint key = keys[i];\n",
+    "                    if (key == GPUSVM_KEY_NONE) continue;\n",
+    "                    if (!on_index) {\n",
+    "                        if ((key & mask) == prefix)\n",
+    "                            atomic_inc(&sc.hist[(key >> shift) & 255u]);\n",
+    "                    } else if (key == found && (((uint)i) & mask) == prefix) {\n",
+    "                        atomic_inc(&sc.hist[(((uint)i) >> shift) & 255u]);\n",
+    "                    }\n",
+    "                }\n",
+    "            }\n",
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "            if (lid == 0 && active) {\n",
+    "                uint total = 0, cum = 0, b = 0;\n",
+    "                for (int t = 0; t < 256; ++t) total += sc.hist[t];\n",
+    "                if (pass == 0 && total <= sc.need) {\n",
+    "                    sc.stage = 2; /* fewer candidates than wanted: all of them */\n",
+    "                } else {\n",
+    "                    for (b = 0; b < 255; ++b) {\n",
+    "                        if (cum + sc.hist[b] >= sc.need) break;\n",
+    "                        cum += sc.hist[b];\n",
+    "                    }\n",
+    "                    sc.need -= cum;\n",
+    "                    sc.prefix |= b << shift;\n",
+    "                    sc.mask |= 255u << shift;\n",
+    "                    if (pass == 3) { /* the key threshold; do ties need the index? */\n",
+    "                        sc.found = sc.prefix;\n",
+    "                        sc.stage = (sc.hist[b] == sc.need) ? 1 : 3;\n",
+    "                        sc.prefix = 0;\n",
+    "                        sc.mask = 0;\n",
+    "                    }\n",
+    "                    if (pass == 7) sc.stage = 4;\n",
+    "                }\n",
+    "            }\n",
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        }\n",
+    "        {\n",
+    "            const uint stage = sc.stage, found = sc.found, ithr = sc.prefix;\n",
+    "            if (stage != 5) {\n",
+    "                for (int i = lid; i < n; i += GPUSVM_L) {\n",
+    "                    const uint key = keys[i];\n",
+    "                    int take;\n",
+    "                    if (key == GPUSVM_KEY_NONE) continue;\n",
+    "                    if (stage == 2) take = 1;\n",
+    "                    else if (key < found) take = 1;\n",
+    "                    else if (key == found) take = (stage == 1) || ((uint)i <= ithr);\n",
+    "                    else take = 0;\n",
+    "                    if (take) {\n",
+    "                        list[atomic_inc((volatile __local int *)&sc.count)] = i;\n",
+    "                        keys[i] = GPUSVM_KEY_NONE;\n",
+    "                        other[i] = GPUSVM_KEY_NONE;\n",
+    "                    }\n",
+    "                }\n",
+    "            }\n",
+    "        }\n",
+    "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "\n",
+    "    /* the chosen points in ascending order: each one's rank is the number of smaller\n",
+    "     * indices (indices are distinct), so no barrier sits inside a loop */\n",
+    "    const int got = sc.count;\n",
+    "    for (int c = 0; c < GPUSVM_Q / GPUSVM_L; ++c) {\n",
+    "        const int t = c * GPUSVM_L + lid;\n",
+    "        if (t < got) {\n",
+    "            const int v = list[t];\n",
+    "            int rank = 0;\n",
+    "            for (int u = 0; u < got; ++u) rank += list[u] < v;\n",
+    "            keep[rank] = v;\n",
+    "        }\n",
+    "    }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int c = 0; c < GPUSVM_Q / GPUSVM_L; ++c) {\n",
+    "        const int t = c * GPUSVM_L + lid;\n",
+    "        if (t < got) ws_idx[h + t] = keep[t];\n",
+    "    }\n",
+    "}\n",
+    "#line 1 \"kernels/30_smo.cl\"\n",
+    "/* gpusvm kernels, part 3: the inner solve.\n",
+    " *\n",
+    " * One work-group runs LIBSVM's SMO on the working set's subproblem: the\n",
+    " * maximal-violating i, the second-order j (WSS2, Fan, Chen and Lin 2005), the\n",
+    " * analytic two-variable step with LIBSVM's clipping, and the gradient update\n",
+    " * of the working set, all in local memory. Kernel values come from the rows\n",
+    " * gpusvm_rows left in K (row slot[i], column idx[t]); the q x q block is read\n",
+    " * through the cache, never copied. Reductions are arg-extrema in\n",
+    " * Structure-of-Arrays form (value array, index array), ties going to the\n",
+    " * larger position as LIBSVM's \">=\" does.\n",
+    " *\n",
+    " * It stops at m - M < max(eps, ratio * outer gap) on the subproblem, or after\n",
+    " * max_inner pair updates, or when the run's max_iter is reached. It writes the\n",
+    " * new alphas and, per working-set position, coef = y * (alpha_new - alpha_old)\n",
+    " * for gpusvm_update.\n",
+    " *\n",
+    " * The local id is read with get_local_id() wherever it is used, never kept\n",
+    " * in a variable across the loop's barriers: PoCL 3.1 loses such a variable.\n",
+    " */\n",
+    "#define GPUSVM_LID ((int)get_local_id(0))\n",
+    "\n",
+    "/* Work-group arg-max (or arg-min when sign = -1) of (v, t); result in rv[0], ri[0]. */\n",
+    "void gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,\n",
+    "                    double sign)\n",
+    "{\n",
+    "    rv[GPUSVM_LID] = v;\n",
+    "    ri[GPUSVM_LID] = t;\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
+    "        if (GPUSVM_LID < s) {\n",
+    "            const double a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];\n",
+    "            const int ia = ri[GPUSVM_LID], ib = ri[GPUSVM_LID + s];\n",
+    "            const int take_b = (sign * b > sign * a) || (b == a && ib > ia);\n",
+    "            rv[GPUSVM_LID] = take_b ? b : a;\n",
+    "            ri[GPUSVM_LID] = take_b ? ib : ia;\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "__kernel void gpusvm_smo(__global const float *K, int ldk,\n",
+    "                         __global const int *ws_idx, __global const int *ws_slot,\n",
+    "                         int m, __global double *alpha, __global const double *G,\n",
+    "                         __global const char *y, double Cp, double Cn,\n",
+    "                         __global const float *qd, __global double *coef,\n",
+    "                         double eps, double ratio, int max_inner, double max_iter,\n",
+    "                         __global double *status)\n",
+    "{\n",
+    "    __local double la[GPUSVM_Q];\n",
+    "    __local double lg[GPUSVM_Q];\n",
+    "    __local float lqd[GPUSVM_Q];\n",
+    "    __local int lidx[GPUSVM_Q];\n",
+    "    __local int lslot[GPUSVM_Q];\n",
+    "    __local char lyv[GPUSVM_Q];\n",
+    "    __local double rv[GPUSVM_L];\n",
+    "    __local int ri[GPUSVM_L];\n",
+    "    __local double rg[GPUSVM_L];\n",
+    "    __local double step[2];\n",
+    "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
+    "\n",
+    "    for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
+    "        const int i = ws_idx[t];\n",
+    "        lidx[t] = i;\n",
+    "        lslot[t] = ws_slot[t];\n",
+    "        la[t] = alpha[i];\n",
+    "        lg[t] = G[i];\n",
+    "        lqd[t] = qd[i];\n",
+    "        lyv[t] = y[i];\n",
+    "    }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "\n",
+    "    const double eps_in = fmax(eps, ratio * status[GPUSVM_ST_GAP]);\n",
+    "    const double left = max_iter - status[GPUSVM_ST_ITER];\n",
+    "    const int budget = (int)fmin((double)max_inner, fmax(left, 0.0));\n",
+    "    /* One exit, at the loop header, and every barrier reached on every trip: the\n",
+    "     * stop tests only switch the work off (a uniform flag). */\n",
+    "    int it = 0, trip = 0;\n",
+    "    while (trip < budget) {\n",
+    "        /* i: maximal violator in I_up; Gmax2 over I_low for the stop test */\n",
+    "        double bv = -INFINITY, g2 = -INFINITY;\n",
+    "        int bi = -1;\n",
+    "        for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
+    "            const int pos = lyv[t] > 0;\n",
+    "            const double a = la[t], C = pos ? Cp : Cn;\n",
+    "            const double v = pos ? -lg[t] : lg[t];\n",
+    "            const int in_up = pos ? (a < C) : (a > 0.0);\n",
+    "            const int in_low = pos ? (a > 0.0) : (a < C);\n",
+    "            if (in_up && (v > bv || (v == bv && t > bi))) { bv = v; bi = t; }\n",
+    "            if (in_low) g2 = fmax(g2, -v);\n",
+    "        }\n",
+    "        rg[GPUSVM_LID] = g2;\n",
+    "        gpusvm_argbest(rv, ri, bv, bi, 1.0);\n",
+    "        for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
+    "            if (GPUSVM_LID < s) rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[GPUSVM_LID + s]);\n",
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        }\n",
+    "        const double Gmax = rv[0], Gmax2 = rg[0];\n",
+    "        const int i = ri[0];\n",
+    "        const int go = (i >= 0) && !(Gmax + Gmax2 < eps_in);\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "\n",
+    "        /* j: second-order choice over I_low */\n",
+    "        const __global float *Ki = K + (size_t)lslot[max(i, 0)] * ldk;\n",
+    "        const double Kii = lqd[max(i, 0)];\n",
+    "        double bo = INFINITY;\n",
+    "        int bj = -1;\n",
+    "        if (go) {\n",
+    "            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
+    "                const int pos = lyv[t] > 0;\n",
+    "                const double a = la[t], C = pos ? Cp : Cn;\n",
+    "                const int in_low = pos ? (a > 0.0) : (a < C);\n",
+    "                const double v = pos ? -lg[t] : lg[t];\n",
+    "                const double b = Gmax - v;\n",
+    "                if (in_low && b > 0.0) {\n",
+    "                    double quad = Kii + (double)lqd[t] - 2.0 * (double)Ki[lidx[t]];\n",
+    "                    if (quad <= 0.0) quad = GPUSVM_TAU;\n",
+    "                    const double o = -(b * b) / quad;\n",
+    "                    if (o < bo || (o == bo && t > bj)) { bo = o; bj = t; }\n",
+    "                }\n",
+    "            }\n",
+    "        }\n",
+    "        gpusvm_argbest(rv, ri, bo, bj, -1.0);\n",
+    "        const int j = ri[0];\n",
+    "        const int step_ok = go && j >= 0;\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "\n",
+    "        /* the two-variable step, exactly as LIBSVM's Solver::Solve */\n",
+    "        if (step_ok && GPUSVM_LID == 0) {\n",
+    "            const int yi = lyv[i], yj = lyv[j];\n",
+    "            const double Ci = yi > 0 ? Cp : Cn, Cj = yj > 0 ? Cp : Cn;\n",
+    "            const double Kij = (double)Ki[lidx[j]];\n",
+    "            const double oi = la[i], oj = la[j];\n",
+    "            double ai = oi, aj = oj;\n",
+    "            double quad = Kii + (double)lqd[j] - 2.0 * Kij;\n",
+    "            if (quad <= 0.0) quad = GPUSVM_TAU;\n",
+    "            if (yi != yj) {\n",
+    "                const double delta = (-lg[i] - lg[j]) / quad;\n",
+    "                const double diff = ai - aj;\n",
+    "                ai += delta;\n",
+    "                aj += delta;\n",
+    "                if (diff > 0) { if (aj < 0) { aj = 0; ai = diff; } }\n",
+    "                else { if (ai < 0) { ai = 0; aj = -diff; } }\n",
+    "                if (diff > Ci - Cj) { if (ai > Ci) { ai = Ci; aj = Ci - diff; } }\n",
+    "                else { if (aj > Cj) { aj = Cj; ai = Cj + diff; } }\n",
+    "            } else {\n",
+    "                const double delta = (lg[i] - lg[j]) / quad;\n",
+    "                const double sum = ai + aj;\n",
+    "                ai -= delta;\n",
+    "                aj += delta;\n",
+    "                if (sum > Ci) { if (ai > Ci) { ai = Ci; aj = sum - Ci; } }\n",
+    "                else { if (aj < 0) { aj = 0; ai = sum; } }\n",
+    "                if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }\n",
+    "                else { if (ai < 0) { ai = 0; aj = sum; } }\n",
+    "            }\n",
+    "            la[i] = ai;\n",
+    "            la[j] = aj;\n",
+    "            step[0] = ai - oi;\n",
+    "            step[1] = aj - oj;\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        if (step_ok) {\n",
+    "            const double di = step[0], dj = step[1];\n",
+    "            const int yi = lyv[i], yj = lyv[j];\n",
+    "            const __global float *Kj = K + (size_t)lslot[j] * ldk;\n",
+    "            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
+    "                const double kit = (double)Ki[lidx[t]], kjt = (double)Kj[lidx[t]];\n",
+    "                const double qi = (lyv[t] == yi) ? kit : -kit;\n",
+    "                const double qj = (lyv[t] == yj) ? kjt : -kjt;\n",
+    "                lg[t] += qi * di + qj * dj;\n",
+    "            }\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        it += step_ok;\n",
+    "        trip = step_ok ? trip + 1 : budget;\n",
+    "    }\n",
+    "\n",
+    "    for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
+    "        const int i = lidx[t];\n",
+    "        const double d = la[t] - alpha[i];\n",
+    "        coef[t] = lyv[t] > 0 ? d : -d;\n",
+    "        alpha[i] = la[t];\n",
+    "    }\n",
+    "    if (GPUSVM_LID == 0) {\n",
+    "        status[GPUSVM_ST_ITER] += (double)it;\n",
+    "        status[GPUSVM_ST_INNER] = (double)it;\n",
+    "    }\n",
+    "}\n",
+    "#line 1 \"kernels/40_update.cl\"\n",
+    "/* gpusvm kernels, part 4: gradient update and decision values.\n",
+    " *\n",
+    " *   out[i] += s_i * sum_t coef[t] * K[slot[t]][i]\n",
+    " *\n",
+    " * with s_i = y_i in training (G_i += sum_t Q_it dalpha_t, coef = y dalpha) and\n",
+    " * s_i = 1 in prediction (decision values, coef = the support vectors' y alpha).\n",
+    " * One work-item per point reads down a column of the row block, so adjacent\n",
+    " * work-items read adjacent words; the coefficients are staged in local memory\n",
+    " * (seed 003, algorithm 1) and zero ones are skipped uniformly. The sum is\n",
+    " * double, in t order.\n",
+    " */\n",
+    "__kernel void gpusvm_update(__global double *out, __global const char *y,\n",
+    "                            int use_y, int n, __global const float *K, int ldk,\n",
+    "                            __global const int *slot, __global const double *coef,\n",
+    "                            int m, __global const double *status)\n",
+    "{\n",
+    "    __local double lc[GPUSVM_L];\n",
+    "    __local int ls[GPUSVM_L];\n",
+    "    const int i = get_global_id(0), lid = get_local_id(0);\n",
+    "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
+    "\n",
+    "    double sum = 0.0;\n",
+    "    for (int c0 = 0; c0 < m; c0 += GPUSVM_L) {\n",
+    "        if (c0 + lid < m) {\n",
+    "            lc[lid] = coef[c0 + lid];\n",
+    "            ls[lid] = slot[c0 + lid];\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        const int cnt = min(GPUSVM_L, m - c0);\n",
+    "        if (i < n) {\n",
+    "            for (int t = 0; t < cnt; ++t) {\n",
+    "                const double c = lc[t];\n",
+    "                if (c != 0.0) sum += c * (double)K[(size_t)ls[t] * ldk + i];\n",
+    "            }\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "    if (i < n) out[i] += (use_y && y[i] < 0) ? -sum : sum;\n",
+    "}\n",
+};
+#define GPUSVM__KERNEL_SOURCE_LINES 616
+// <<kernels
+#endif
+
+/* >>backend ---------------------------------------------------------------- */
+/* The solver talks to a device only through this interface. A backend owns the training
+   state on its device (data, y, alpha, G, the working set, its kernel rows, the status
+   vector); the solver only sequences the steps and reads the status back. Both backends
+   implement every step with the same arithmetic in the same order, so the C backend is the
+   oracle the OpenCL kernels are tested against. */
+
+/* A binary training problem, rows grouped by class as LIBSVM groups them. */
+typedef struct gpusvm__problem {
+    gpusvm__csr x;        /* n rows, d = x.cols features */
+    const signed char *y; /* +1 / -1 */
+    double Cp, Cn;
+    int ktype;            /* 0 linear, 1 poly, 2 rbf, 3 sigmoid */
+    float gamma, coef0;
+    int degree;
+} gpusvm__problem;
+
+struct gpusvm__backend {
+    gpusvm_context *ctx;
+    size_t n;         /* points of the current problem */
+    int q;            /* working-set capacity of the current problem */
+    int qcap;         /* largest working set the device supports */
+    size_t max_alloc; /* largest single device buffer */
+    /* training */
+    gpusvm_result (*train_begin)(gpusvm__backend *b, const gpusvm__problem *p, int q);
+    gpusvm_result (*select)(gpusvm__backend *b, int mode, int q, double eps, double max_iter);
+    gpusvm_result (*rows)(gpusvm__backend *b, int row_off, int nrows);
+    gpusvm_result (*smo)(gpusvm__backend *b, int m, double eps, double ratio, int max_inner, double max_iter);
+    gpusvm_result (*update)(gpusvm__backend *b, int m);
+    gpusvm_result (*read_status)(gpusvm__backend *b, double *st);
+    gpusvm_result (*read_state)(gpusvm__backend *b, double *alpha, double *G);
+    void (*train_end)(gpusvm__backend *b);
+    /* state access, for the solver's set-up and for the kernel tests */
+    gpusvm_result (*write_state)(gpusvm__backend *b, const double *alpha, const double *G, const double *st);
+    gpusvm_result (*write_ws)(gpusvm__backend *b, const int *idx, const int *slot, int m);
+    gpusvm_result (*read_ws)(gpusvm__backend *b, int *idx, int *slot, double *coef, int m);
+    gpusvm_result (*write_rows)(gpusvm__backend *b, const float *K);
+    gpusvm_result (*read_rows)(gpusvm__backend *b, float *K);
+    gpusvm_result (*poison)(gpusvm__backend *b);
+    /* prediction: out[i] = sum_j coef[j] k(sv_j, x_i)  (before rho) */
+    gpusvm_result (*decision)(gpusvm__backend *b, const gpusvm__csr *sv, const double *coef, const gpusvm__csr *x,
+                              int ktype, float gamma, float coef0, int degree, double *out);
+    void (*destroy)(gpusvm__backend *b);
+};
+
+/* >>cpu -------------------------------------------------------------------- */
+/* The plain-C backend: the fallback without OpenCL, and the tests' oracle. */
+
+typedef struct gpusvm__cpu {
+    gpusvm__backend base;
+    gpusvm__problem p;
+    size_t n, d;
+    int q;
+    double *alpha, *G, *coef;
+    float *K;    /* q rows of n */
+    float *qd;   /* k(x_i, x_i) */
+    float *norm; /* |x_i|^2 */
+    float *dense; /* one point, densified */
+    uint32_t *key_up, *key_low;
+    int *ws_idx, *ws_slot;
+    double st[GPUSVM__ST_COUNT];
+} gpusvm__cpu;
+
+static void gpusvm__cpu_train_end(gpusvm__backend *bb)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    const gpusvm_allocator *a = &bb->ctx->alloc;
+    gpusvm__free(a, b->alpha);
+    gpusvm__free(a, b->G);
+    gpusvm__free(a, b->coef);
+    gpusvm__free(a, b->K);
+    gpusvm__free(a, b->qd);
+    gpusvm__free(a, b->norm);
+    gpusvm__free(a, b->dense);
+    gpusvm__free(a, b->key_up);
+    gpusvm__free(a, b->key_low);
+    gpusvm__free(a, b->ws_idx);
+    gpusvm__free(a, b->ws_slot);
+    b->alpha = b->G = b->coef = NULL;
+    b->K = b->qd = b->norm = b->dense = NULL;
+    b->key_up = b->key_low = NULL;
+    b->ws_idx = b->ws_slot = NULL;
+}
+
+/* dot(dense w, row i of m) in column order, as the OpenCL tile accumulates it. */
+static float gpusvm__dot_dense(const gpusvm__csr *m, size_t i, const float *w)
+{
+    float s = 0.0f;
+    size_t k;
+    for (k = m->row_ptr[i]; k < m->row_ptr[i + 1]; ++k) s += m->val[k] * w[m->col[k]];
+    return s;
+}
+
+static void gpusvm__densify(const gpusvm__csr *m, size_t i, float *w, size_t d, int clear)
+{
+    size_t k;
+    if (clear) {
+        for (k = m->row_ptr[i]; k < m->row_ptr[i + 1]; ++k)
+            if ((size_t)m->col[k] < d) w[m->col[k]] = 0.0f;
+        return;
+    }
+    for (k = m->row_ptr[i]; k < m->row_ptr[i + 1]; ++k)
+        if ((size_t)m->col[k] < d) w[m->col[k]] = m->val[k];
+}
+
+static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int q)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    const gpusvm_allocator *a = &bb->ctx->alloc;
+    size_t n = p->x.rows, i, kn;
+    gpusvm__cpu_train_end(bb);
+    b->p = *p;
+    b->n = n;
+    b->d = p->x.cols;
+    b->q = q;
+    bb->n = n;
+    bb->q = q;
+    if (!gpusvm__mul((size_t)q, n, &kn)) return gpusvm__oom(bb->ctx, "kernel rows");
+    b->alpha = (double *)gpusvm__calloc(a, n, sizeof(double));
+    b->G = (double *)gpusvm__alloc(a, n, sizeof(double));
+    b->coef = (double *)gpusvm__calloc(a, (size_t)q, sizeof(double));
+    b->K = (float *)gpusvm__calloc(a, kn, sizeof(float));
+    b->qd = (float *)gpusvm__alloc(a, n, sizeof(float));
+    b->norm = (float *)gpusvm__alloc(a, n, sizeof(float));
+    b->dense = (float *)gpusvm__calloc(a, b->d ? b->d : 1, sizeof(float));
+    b->key_up = (uint32_t *)gpusvm__alloc(a, n, sizeof(uint32_t));
+    b->key_low = (uint32_t *)gpusvm__alloc(a, n, sizeof(uint32_t));
+    b->ws_idx = (int *)gpusvm__calloc(a, (size_t)q, sizeof(int));
+    b->ws_slot = (int *)gpusvm__calloc(a, (size_t)q, sizeof(int));
+    if (!b->alpha || !b->G || !b->coef || !b->K || !b->qd || !b->norm || !b->dense || !b->key_up || !b->key_low ||
+        !b->ws_idx || !b->ws_slot) {
+        gpusvm__cpu_train_end(bb);
+        return gpusvm__oom(bb->ctx, "the training state");
+    }
+    gpusvm__norms(&p->x, 0, n, b->norm);
+    for (i = 0; i < n; ++i) {
+        b->G[i] = -1.0;
+        b->qd[i] = gpusvm__kfun(p->ktype, b->norm[i], b->norm[i], b->norm[i], p->gamma, p->coef0, p->degree);
+    }
+    memset(b->st, 0, sizeof b->st);
+    return GPUSVM_OK;
+}
+
+/* Keys and the optimality check, as gpusvm_keys and the head of gpusvm_select. */
+static void gpusvm__cpu_keys(gpusvm__cpu *b, double *mup, double *mlow)
+{
+    size_t i;
+    double up = -INFINITY, low = INFINITY;
+    for (i = 0; i < b->n; ++i) {
+        const double a = b->alpha[i];
+        const int pos = b->p.y[i] > 0;
+        const double C = pos ? b->p.Cp : b->p.Cn;
+        const double v = pos ? -b->G[i] : b->G[i];
+        const int in_up = pos ? (a < C) : (a > 0.0);
+        const int in_low = pos ? (a > 0.0) : (a < C);
+        const uint32_t k = gpusvm__float_key((float)v);
+        b->key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;
+        b->key_low[i] = in_low ? k : GPUSVM__KEY_NONE;
+        if (in_up && v > up) up = v;
+        if (in_low && v < low) low = v;
+    }
+    *mup = up;
+    *mlow = low;
+}
+
+static int gpusvm__cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The k smallest (key, index) pairs with key != NONE, appended to list[count..]; both keys
+   of a chosen point become NONE. Same choice as gpusvm_select_k: a bounded max-heap of the
+   composite keys, O(n log k). heap has room for k entries. */
+static int gpusvm__cpu_select_k(gpusvm__cpu *b, uint32_t *keys, uint32_t *other, int k, uint64_t *heap, int *list,
+                                int count)
+{
+    size_t i;
+    int m = 0, t;
+    if (k <= 0) return 0;
+    for (i = 0; i < b->n; ++i) {
+        uint64_t c;
+        int at;
+        if (keys[i] == GPUSVM__KEY_NONE) continue;
+        c = ((uint64_t)keys[i] << 32) | (uint64_t)i;
+        if (m < k) { /* sift up */
+            at = m++;
+            while (at > 0 && heap[(at - 1) / 2] < c) {
+                heap[at] = heap[(at - 1) / 2];
+                at = (at - 1) / 2;
+            }
+            heap[at] = c;
+        } else if (c < heap[0]) { /* replace the largest, sift down */
+            at = 0;
+            for (;;) {
+                int l = 2 * at + 1, r = l + 1, big = at;
+                uint64_t bv = c;
+                if (l < m && heap[l] > bv) { big = l; bv = heap[l]; }
+                if (r < m && heap[r] > bv) { big = r; }
+                if (big == at) break;
+                heap[at] = heap[big];
+                at = big;
+            }
+            heap[at] = c;
+        }
+    }
+    for (t = 0; t < m; ++t) {
+        const size_t idx = (size_t)(heap[t] & 0xFFFFFFFFu);
+        list[count + t] = (int)idx;
+        keys[idx] = GPUSVM__KEY_NONE;
+        other[idx] = GPUSVM__KEY_NONE;
+    }
+    return m;
+}
+
+static gpusvm_result gpusvm__cpu_select(gpusvm__backend *bb, int mode, int q, double eps, double max_iter)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    int list[GPUSVM__QMAX], keep_idx[GPUSVM__QMAX / 2], keep_slot[GPUSVM__QMAX / 2];
+    uint64_t heap[GPUSVM__QMAX];
+    double up, low, gap;
+    int done, fresh = q, at = 0, got, t;
+    if (b->st[GPUSVM__ST_DONE] != 0.0) return GPUSVM_OK;
+    gpusvm__cpu_keys(b, &up, &low);
+    gap = up - low;
+    done = !(gap >= eps) ? 1 : (b->st[GPUSVM__ST_ITER] >= max_iter ? 2 : 0);
+    b->st[GPUSVM__ST_GAP] = gap;
+    b->st[GPUSVM__ST_MUP] = up;
+    b->st[GPUSVM__ST_MLOW] = low;
+    b->st[GPUSVM__ST_DONE] = (double)done;
+    if (!done) b->st[GPUSVM__ST_OUTER] += 1.0;
+    if (done || mode == 2) return GPUSVM_OK;
+    if (mode == 1) {
+        const int h = q / 2;
+        for (t = 0; t < h; ++t) {
+            keep_idx[t] = b->ws_idx[h + t];
+            keep_slot[t] = b->ws_slot[h + t];
+            list[t] = b->ws_slot[t];
+        }
+        for (t = 0; t < h; ++t) {
+            b->ws_idx[t] = keep_idx[t];
+            b->ws_slot[t] = keep_slot[t];
+            b->ws_slot[h + t] = list[t];
+            b->key_up[keep_idx[t]] = GPUSVM__KEY_NONE;
+            b->key_low[keep_idx[t]] = GPUSVM__KEY_NONE;
+        }
+        fresh = q - h;
+        at = h;
+    } else {
+        for (t = 0; t < q; ++t) b->ws_slot[t] = t;
+    }
+    got = gpusvm__cpu_select_k(b, b->key_up, b->key_low, fresh / 2, heap, list, 0);
+    got += gpusvm__cpu_select_k(b, b->key_low, b->key_up, fresh - got, heap, list, got);
+    got += gpusvm__cpu_select_k(b, b->key_up, b->key_low, fresh - got, heap, list, got);
+    qsort(list, (size_t)got, sizeof(int), gpusvm__cmp_int);
+    for (t = 0; t < got; ++t) b->ws_idx[at + t] = list[t];
+    return GPUSVM_OK;
+}
+
+/* Kernel rows of A's points idx[off..off+nrows) against every point of B into K[slot]. */
+static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, const int *idx, const float *norm_a,
+                                const gpusvm__csr *B, const float *norm_b, const int *slot, int off, int nrows,
+                                float *K, size_t ldk, int ktype, float gamma, float coef0, int degree)
+{
+    int r;
+    size_t i;
+    for (r = 0; r < nrows; ++r) {
+        const size_t ia = (size_t)idx[off + r];
+        float *out = K + (size_t)slot[off + r] * ldk;
+        const float na = norm_a[ia];
+        gpusvm__densify(A, ia, dense, d, 0);
+        for (i = 0; i < B->rows; ++i)
+            out[i] = gpusvm__kfun(ktype, gpusvm__dot_dense(B, i, dense), na, norm_b[i], gamma, coef0, degree);
+        gpusvm__densify(A, ia, dense, d, 1);
+    }
+}
+
+static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int row_off, int nrows)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    if (b->st[GPUSVM__ST_DONE] != 0.0) return GPUSVM_OK;
+    gpusvm__cpu_rows_of(b->dense, b->d, &b->p.x, b->ws_idx, b->norm, &b->p.x, b->norm, b->ws_slot, row_off, nrows,
+                        b->K, b->n, b->p.ktype, b->p.gamma, b->p.coef0, b->p.degree);
+    return GPUSVM_OK;
+}
+
+/* LIBSVM's SMO on the working set, as gpusvm_smo. */
+static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, double ratio, int max_inner,
+                                     double max_iter)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    const gpusvm_allocator *a = &bb->ctx->alloc;
+    double *la, *lg, eps_in, left;
+    int it = 0, budget, t;
+    const double Cp = b->p.Cp, Cn = b->p.Cn;
+    if (b->st[GPUSVM__ST_DONE] != 0.0) return GPUSVM_OK;
+    la = (double *)gpusvm__alloc(a, (size_t)m * 2, sizeof(double));
+    if (!la) return gpusvm__oom(bb->ctx, "the inner solve");
+    lg = la + m;
+    for (t = 0; t < m; ++t) {
+        la[t] = b->alpha[b->ws_idx[t]];
+        lg[t] = b->G[b->ws_idx[t]];
+    }
+    eps_in = eps > ratio * b->st[GPUSVM__ST_GAP] ? eps : ratio * b->st[GPUSVM__ST_GAP];
+    left = max_iter - b->st[GPUSVM__ST_ITER];
+    if (left < 0.0) left = 0.0;
+    budget = (double)max_inner < left ? max_inner : (int)left;
+    while (it < budget) {
+        double bv = -INFINITY, g2 = -INFINITY, bo = INFINITY, Gmax, Kii;
+        int bi = -1, bj = -1, i, j;
+        const float *Ki, *Kj;
+        for (t = 0; t < m; ++t) {
+            const int pos = b->p.y[b->ws_idx[t]] > 0;
+            const double al = la[t], C = pos ? Cp : Cn;
+            const double v = pos ? -lg[t] : lg[t];
+            const int in_up = pos ? (al < C) : (al > 0.0);
+            const int in_low = pos ? (al > 0.0) : (al < C);
+            if (in_up && (v > bv || (v == bv && t > bi))) {
+                bv = v;
+                bi = t;
+            }
+            if (in_low && -v > g2) g2 = -v;
+        }
+        i = bi;
+        Gmax = bv;
+        if (i < 0 || Gmax + g2 < eps_in) break;
+        Ki = b->K + (size_t)b->ws_slot[i] * b->n;
+        Kii = b->qd[b->ws_idx[i]];
+        for (t = 0; t < m; ++t) {
+            const int pos = b->p.y[b->ws_idx[t]] > 0;
+            const double al = la[t], C = pos ? Cp : Cn;
+            const int in_low = pos ? (al > 0.0) : (al < C);
+            double v, bdiff;
+            if (!in_low) continue;
+            v = pos ? -lg[t] : lg[t];
+            bdiff = Gmax - v;
+            if (bdiff > 0.0) {
+                double quad = Kii + (double)b->qd[b->ws_idx[t]] - 2.0 * (double)Ki[b->ws_idx[t]];
+                double o;
+                if (quad <= 0.0) quad = GPUSVM__TAU;
+                o = -(bdiff * bdiff) / quad;
+                if (o < bo || (o == bo && t > bj)) {
+                    bo = o;
+                    bj = t;
+                }
+            }
+        }
+        j = bj;
+        if (j < 0) break;
+        {
+            const int yi = b->p.y[b->ws_idx[i]], yj = b->p.y[b->ws_idx[j]];
+            const double Ci = yi > 0 ? Cp : Cn, Cj = yj > 0 ? Cp : Cn;
+            const double Kij = (double)Ki[b->ws_idx[j]];
+            const double oi = la[i], oj = la[j];
+            double ai = oi, aj = oj, di, dj;
+            double quad = Kii + (double)b->qd[b->ws_idx[j]] - 2.0 * Kij;
+            if (quad <= 0.0) quad = GPUSVM__TAU;
+            if (yi != yj) {
+                const double delta = (-lg[i] - lg[j]) / quad;
+                const double diff = ai - aj;
+                ai += delta;
+                aj += delta;
+                if (diff > 0) { if (aj < 0) { aj = 0; ai = diff; } }
+                else { if (ai < 0) { ai = 0; aj = -diff; } }
+                if (diff > Ci - Cj) { if (ai > Ci) { ai = Ci; aj = Ci - diff; } }
+                else { if (aj > Cj) { aj = Cj; ai = Cj + diff; } }
+            } else {
+                const double delta = (lg[i] - lg[j]) / quad;
+                const double sum = ai + aj;
+                ai -= delta;
+                aj += delta;
+                if (sum > Ci) { if (ai > Ci) { ai = Ci; aj = sum - Ci; } }
+                else { if (aj < 0) { aj = 0; ai = sum; } }
+                if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }
+                else { if (ai < 0) { ai = 0; aj = sum; } }
+            }
+            la[i] = ai;
+            la[j] = aj;
+            di = ai - oi;
+            dj = aj - oj;
+            Kj = b->K + (size_t)b->ws_slot[j] * b->n;
+            for (t = 0; t < m; ++t) {
+                const int yt = b->p.y[b->ws_idx[t]];
+                const double kit = (double)Ki[b->ws_idx[t]], kjt = (double)Kj[b->ws_idx[t]];
+                const double qi = (yt == yi) ? kit : -kit;
+                const double qj = (yt == yj) ? kjt : -kjt;
+                lg[t] += qi * di + qj * dj;
+            }
+        }
+        ++it;
+    }
+    for (t = 0; t < m; ++t) {
+        const size_t i = (size_t)b->ws_idx[t];
+        const double d = la[t] - b->alpha[i];
+        b->coef[t] = b->p.y[i] > 0 ? d : -d;
+        b->alpha[i] = la[t];
+    }
+    b->st[GPUSVM__ST_ITER] += (double)it;
+    b->st[GPUSVM__ST_INNER] = (double)it;
+    gpusvm__free(a, la);
+    return GPUSVM_OK;
+}
+
+/* out[i] += s_i * sum_t coef[t] K[slot[t]][i], as gpusvm_update. */
+static void gpusvm__cpu_accumulate(double *out, const signed char *y, size_t n, const float *K, size_t ldk,
+                                   const int *slot, const double *coef, int m)
+{
+    size_t i;
+    int t;
+    for (i = 0; i < n; ++i) {
+        double sum = 0.0;
+        for (t = 0; t < m; ++t)
+            if (coef[t] != 0.0) sum += coef[t] * (double)K[(size_t)slot[t] * ldk + i];
+        out[i] += (y && y[i] < 0) ? -sum : sum;
+    }
+}
+
+static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb, int m)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    if (b->st[GPUSVM__ST_DONE] != 0.0) return GPUSVM_OK;
+    gpusvm__cpu_accumulate(b->G, b->p.y, b->n, b->K, b->n, b->ws_slot, b->coef, m);
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_read_status(gpusvm__backend *bb, double *st)
+{
+    memcpy(st, ((gpusvm__cpu *)bb)->st, sizeof(double) * GPUSVM__ST_COUNT);
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_read_state(gpusvm__backend *bb, double *alpha, double *G)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    if (alpha) memcpy(alpha, b->alpha, b->n * sizeof(double));
+    if (G) memcpy(G, b->G, b->n * sizeof(double));
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_write_state(gpusvm__backend *bb, const double *alpha, const double *G,
+                                             const double *st)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    if (alpha) memcpy(b->alpha, alpha, b->n * sizeof(double));
+    if (G) memcpy(b->G, G, b->n * sizeof(double));
+    if (st) memcpy(b->st, st, sizeof b->st);
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_write_ws(gpusvm__backend *bb, const int *idx, const int *slot, int m)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    memcpy(b->ws_idx, idx, (size_t)m * sizeof(int));
+    memcpy(b->ws_slot, slot, (size_t)m * sizeof(int));
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_read_ws(gpusvm__backend *bb, int *idx, int *slot, double *coef, int m)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    if (idx) memcpy(idx, b->ws_idx, (size_t)m * sizeof(int));
+    if (slot) memcpy(slot, b->ws_slot, (size_t)m * sizeof(int));
+    if (coef) memcpy(coef, b->coef, (size_t)m * sizeof(double));
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_write_rows(gpusvm__backend *bb, const float *K)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    memcpy(b->K, K, (size_t)b->q * b->n * sizeof(float));
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_read_rows(gpusvm__backend *bb, float *K)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    memcpy(K, b->K, (size_t)b->q * b->n * sizeof(float));
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    memset(b->K, 0xFF, (size_t)b->q * b->n * sizeof(float));
+    memset(b->coef, 0xFF, (size_t)b->q * sizeof(double));
+    memset(b->key_up, 0x5A, b->n * sizeof(uint32_t));
+    memset(b->key_low, 0x5A, b->n * sizeof(uint32_t));
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef,
+                                          const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
+                                          double *out)
+{
+    const gpusvm_allocator *a = &bb->ctx->alloc;
+    size_t d = sv->cols > x->cols ? sv->cols : x->cols, i, j;
+    float *dense = (float *)gpusvm__calloc(a, d ? d : 1, sizeof(float));
+    float *nsv = (float *)gpusvm__alloc(a, sv->rows, sizeof(float));
+    float nx;
+    if (!dense || !nsv) {
+        gpusvm__free(a, dense);
+        gpusvm__free(a, nsv);
+        return gpusvm__oom(bb->ctx, "decision values");
+    }
+    gpusvm__norms(sv, 0, sv->rows, nsv);
+    for (i = 0; i < x->rows; ++i) {
+        double sum = 0.0;
+        gpusvm__norms(x, i, 1, &nx);
+        gpusvm__densify(x, i, dense, d, 0);
+        for (j = 0; j < sv->rows; ++j) {
+            const float k = gpusvm__kfun(ktype, gpusvm__dot_dense(sv, j, dense), nsv[j], nx, gamma, coef0, degree);
+            if (coef[j] != 0.0) sum += coef[j] * (double)k;
+        }
+        gpusvm__densify(x, i, dense, d, 1);
+        out[i] = sum;
+    }
+    gpusvm__free(a, dense);
+    gpusvm__free(a, nsv);
+    return GPUSVM_OK;
+}
+
+static void gpusvm__cpu_destroy(gpusvm__backend *bb)
+{
+    gpusvm__cpu_train_end(bb);
+    gpusvm__free(&bb->ctx->alloc, bb);
+}
+
+static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__cpu));
+    if (!b) return NULL;
+    b->base.ctx = ctx;
+    b->base.qcap = GPUSVM__QMAX;
+    b->base.max_alloc = (size_t)-1;
+    b->base.train_begin = gpusvm__cpu_train_begin;
+    b->base.select = gpusvm__cpu_select;
+    b->base.rows = gpusvm__cpu_rows;
+    b->base.smo = gpusvm__cpu_smo;
+    b->base.update = gpusvm__cpu_update;
+    b->base.read_status = gpusvm__cpu_read_status;
+    b->base.read_state = gpusvm__cpu_read_state;
+    b->base.train_end = gpusvm__cpu_train_end;
+    b->base.write_state = gpusvm__cpu_write_state;
+    b->base.write_ws = gpusvm__cpu_write_ws;
+    b->base.read_ws = gpusvm__cpu_read_ws;
+    b->base.write_rows = gpusvm__cpu_write_rows;
+    b->base.read_rows = gpusvm__cpu_read_rows;
+    b->base.poison = gpusvm__cpu_poison;
+    b->base.decision = gpusvm__cpu_decision;
+    b->base.destroy = gpusvm__cpu_destroy;
+    return &b->base;
+}
+
+/* >>opencl ----------------------------------------------------------------- */
+/* The OpenCL backend: one device, one in-order queue, one program built on first use. The
+   outer loop enqueues keys -> select -> rows -> smo -> update with no host round trip; the
+   kernels turn into no-ops once the status vector says done, so the host reads the status
+   back only every few outer iterations. */
+#ifndef GPUSVM_NO_OPENCL
+
+typedef struct gpusvm__ocl {
+    gpusvm__backend base;
+    gpusvm__cl_api *cl;
+    gpusvm__cl_device dev;
+    gpusvm__cl_context cctx;
+    gpusvm__cl_queue queue;
+    gpusvm__cl_program prog;
+    gpusvm__cl_kernel k_rows, k_keys, k_select, k_smo, k_update;
+    int qcap;            /* GPUSVM_Q the program was built with */
+    size_t max_alloc, global_mem, local_mem;
+    /* training state */
+    gpusvm__cl_mem X, norm, y, alpha, G, qd, K, key_up, key_low, part_up, part_low, ws_idx, ws_slot, coef, status;
+    size_t n, d, dpad, pitch, nparts;
+    int q, ktype, degree;
+    float gamma, coef0;
+    double Cp, Cn;
+} gpusvm__ocl;
+
+static size_t gpusvm__round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
+
+static void gpusvm__release_mem(gpusvm__ocl *b, gpusvm__cl_mem *m)
+{
+    if (*m) b->cl->clReleaseMemObject(*m);
+    *m = NULL;
+}
+
+static void gpusvm__ocl_train_end(gpusvm__backend *bb)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm__release_mem(b, &b->status);
+    gpusvm__release_mem(b, &b->coef);
+    gpusvm__release_mem(b, &b->ws_slot);
+    gpusvm__release_mem(b, &b->ws_idx);
+    gpusvm__release_mem(b, &b->part_low);
+    gpusvm__release_mem(b, &b->part_up);
+    gpusvm__release_mem(b, &b->key_low);
+    gpusvm__release_mem(b, &b->key_up);
+    gpusvm__release_mem(b, &b->K);
+    gpusvm__release_mem(b, &b->qd);
+    gpusvm__release_mem(b, &b->G);
+    gpusvm__release_mem(b, &b->alpha);
+    gpusvm__release_mem(b, &b->y);
+    gpusvm__release_mem(b, &b->norm);
+    gpusvm__release_mem(b, &b->X);
+}
+
+static gpusvm_result gpusvm__ocl_buffer(gpusvm__ocl *b, gpusvm__cl_mem *out, size_t bytes, const char *what)
+{
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_int e = 0;
+    if (bytes == 0) bytes = 16;
+    if (bytes > b->max_alloc)
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+                            "%s needs %.1f MiB in one buffer; the device allows %.1f MiB (lower -m / cache_size_mb, "
+                            "use fewer points, or the cpu backend)",
+                            what, (double)bytes / 1048576.0, (double)b->max_alloc / 1048576.0);
+    *out = b->cl->clCreateBuffer(b->cctx, GPUSVM__CL_MEM_READ_WRITE, bytes, NULL, &e);
+    if (e != 0 || !*out) {
+        r = gpusvm__cl_fail(b->base.ctx, e ? e : -4, "clCreateBuffer", __LINE__);
+        *out = NULL;
+    }
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_write(gpusvm__ocl *b, gpusvm__cl_mem m, size_t offset, size_t bytes, const void *src)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueWriteBuffer(b->queue, m, GPUSVM__CL_TRUE, offset, bytes, src, 0, NULL, NULL));
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_read(gpusvm__ocl *b, gpusvm__cl_mem m, size_t bytes, void *dst)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueReadBuffer(b->queue, m, GPUSVM__CL_TRUE, 0, bytes, dst, 0, NULL, NULL));
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_fill(gpusvm__ocl *b, gpusvm__cl_mem m, size_t bytes, unsigned char byte)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueFillBuffer(b->queue, m, &byte, 1, 0, bytes, 0, NULL, NULL));
+fail:
+    return r;
+}
+
+#define GPUSVM__ARG(k, i, var) GPUSVM__CL(ctx, cl->clSetKernelArg((k), (i), sizeof(var), &(var)))
+
+static gpusvm_result gpusvm__ocl_launch(gpusvm__ocl *b, gpusvm__cl_kernel k, gpusvm__cl_uint dims, const size_t *global,
+                                        const size_t *local)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueNDRangeKernel(b->queue, k, dims, NULL, global, local, 0, NULL, NULL));
+fail:
+    return r;
+}
+
+/* Builds the program and its kernels once; the log and options stay on the context. */
+static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    gpusvm__cl_api *cl = b->cl;
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_int e = 0, be;
+    char options[256];
+    size_t log_size = 0, wg = 0;
+    gpusvm__cl_kernel *ks[5];
+    const char *names[5] = {"gpusvm_rows", "gpusvm_keys", "gpusvm_select", "gpusvm_smo", "gpusvm_update"};
+    const size_t need[5] = {256, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L};
+    int i;
+    if (b->prog) return GPUSVM_OK;
+    snprintf(options, sizeof options, "-cl-std=CL1.2 -D GPUSVM_Q=%d -D GPUSVM_L=%d", b->qcap, GPUSVM__L);
+    GPUSVM__CL_CREATE(ctx, b->prog,
+                      cl->clCreateProgramWithSource(b->cctx, (gpusvm__cl_uint)GPUSVM__KERNEL_SOURCE_LINES,
+                                                    (const char **)gpusvm__kernel_source, NULL, &gpusvm__e));
+    be = cl->clBuildProgram(b->prog, 1, &b->dev, options, NULL, NULL);
+    gpusvm__free(&ctx->alloc, ctx->build_log);
+    ctx->build_log = NULL;
+    if (cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size) == 0) {
+        size_t head = strlen(options) + 32;
+        ctx->build_log = (char *)gpusvm__alloc(&ctx->alloc, log_size + head + 1, 1);
+        if (ctx->build_log) {
+            int off = snprintf(ctx->build_log, head, "build options: %s\n", options);
+            if (cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, log_size,
+                                          ctx->build_log + off, NULL) != 0)
+                ctx->build_log[off] = 0;
+            ctx->build_log[off + (int)log_size] = 0;
+        }
+    }
+    if (be != 0) {
+        ctx->cl_call = "clBuildProgram";
+        ctx->cl_code = (int)be;
+        ctx->cl_line = __LINE__;
+        r = gpusvm__fail(ctx, GPUSVM_ERROR_BUILD, "clBuildProgram returned %d (%s); build log:\n%s", (int)be,
+                         gpusvm__cl_error_name(be), ctx->build_log ? ctx->build_log : "(none)");
+        goto fail;
+    }
+    ks[0] = &b->k_rows;
+    ks[1] = &b->k_keys;
+    ks[2] = &b->k_select;
+    ks[3] = &b->k_smo;
+    ks[4] = &b->k_update;
+    for (i = 0; i < 5; ++i) {
+        GPUSVM__CL_CREATE(ctx, *ks[i], cl->clCreateKernel(b->prog, names[i], &gpusvm__e));
+        GPUSVM__CL(ctx, cl->clGetKernelWorkGroupInfo(*ks[i], b->dev, GPUSVM__CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
+                                                     NULL));
+        if (wg < need[i]) {
+            r = gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
+                             "kernel %s runs at most %u work-items per group on this device; it needs %u", names[i],
+                             (unsigned)wg, (unsigned)need[i]);
+            goto fail;
+        }
+    }
+    (void)e;
+    return GPUSVM_OK;
+fail:
+    if (b->k_update) cl->clReleaseKernel(b->k_update);
+    if (b->k_smo) cl->clReleaseKernel(b->k_smo);
+    if (b->k_select) cl->clReleaseKernel(b->k_select);
+    if (b->k_keys) cl->clReleaseKernel(b->k_keys);
+    if (b->k_rows) cl->clReleaseKernel(b->k_rows);
+    if (b->prog) cl->clReleaseProgram(b->prog);
+    b->k_update = b->k_smo = b->k_select = b->k_keys = b->k_rows = NULL;
+    b->prog = NULL;
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int q)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_context *ctx = bb->ctx;
+    gpusvm__cl_api *cl = b->cl;
+    const gpusvm_allocator *a = &ctx->alloc;
+    gpusvm_result r;
+    size_t n = p->x.rows, i, bytes;
+    float *host = NULL, *qd = NULL;
+    double st[GPUSVM__ST_COUNT];
+    double *g0 = NULL;
+    gpusvm__cl_int ni, ldk, pitch, dpad, use_y = 1;
+    gpusvm__cl_uint zero = 0;
+
+    gpusvm__ocl_train_end(bb);
+    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
+    if (n > (size_t)INT_MAX / 2) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "too many points for one device");
+    b->n = n;
+    b->d = p->x.cols;
+    b->dpad = gpusvm__round_up(b->d ? b->d : 1, 16);
+    b->pitch = gpusvm__round_up(n, 64);
+    b->nparts = gpusvm__round_up(n, GPUSVM__L) / GPUSVM__L;
+    b->q = q;
+    b->ktype = p->ktype;
+    b->gamma = p->gamma;
+    b->coef0 = p->coef0;
+    b->degree = p->degree;
+    b->Cp = p->Cp;
+    b->Cn = p->Cn;
+    bb->n = n;
+    bb->q = q;
+
+    if (!gpusvm__mul(b->pitch, b->dpad, &bytes) || !gpusvm__mul(bytes, sizeof(float), &bytes))
+        return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the data is too large for the device");
+    if ((r = gpusvm__ocl_buffer(b, &b->X, bytes, "the training data (dense, column-major)")) != GPUSVM_OK) goto fail;
+    host = gpusvm__to_colmajor(a, &p->x, 0, n, b->pitch, b->dpad);
+    if (!host) { r = gpusvm__oom(ctx, "the column-major copy of the data"); goto fail; }
+    if ((r = gpusvm__ocl_write(b, b->X, 0, bytes, host)) != GPUSVM_OK) goto fail;
+    gpusvm__free(a, host);
+    host = (float *)gpusvm__alloc(a, n, sizeof(float));
+    qd = (float *)gpusvm__alloc(a, n, sizeof(float));
+    g0 = (double *)gpusvm__alloc(a, n, sizeof(double));
+    if (!host || !qd || !g0) { r = gpusvm__oom(ctx, "the training state"); goto fail; }
+    gpusvm__norms(&p->x, 0, n, host);
+    for (i = 0; i < n; ++i) {
+        qd[i] = gpusvm__kfun(p->ktype, host[i], host[i], host[i], p->gamma, p->coef0, p->degree);
+        g0[i] = -1.0;
+    }
+    if (!gpusvm__mul((size_t)q * sizeof(float), b->pitch, &bytes))
+        return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the working-set rows are too large");
+    if ((r = gpusvm__ocl_buffer(b, &b->K, bytes, "the working set's kernel rows")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->norm, n * sizeof(float), "norms")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->qd, n * sizeof(float), "the kernel diagonal")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->y, n, "labels")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->alpha, n * sizeof(double), "alpha")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->G, n * sizeof(double), "the gradient")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->key_up, n * sizeof(uint32_t), "selection keys")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->key_low, n * sizeof(uint32_t), "selection keys")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->part_up, b->nparts * sizeof(double), "partials")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->part_low, b->nparts * sizeof(double), "partials")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->ws_idx, (size_t)q * sizeof(int), "the working set")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->ws_slot, (size_t)q * sizeof(int), "the working set")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->coef, (size_t)q * sizeof(double), "coefficients")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->status, sizeof st, "the status vector")) != GPUSVM_OK) goto fail;
+    memset(st, 0, sizeof st);
+    if ((r = gpusvm__ocl_write(b, b->norm, 0, n * sizeof(float), host)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, b->qd, 0, n * sizeof(float), qd)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, b->y, 0, n, p->y)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, b->G, 0, n * sizeof(double), g0)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, b->status, 0, sizeof st, st)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_fill(b, b->alpha, n * sizeof(double), 0)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_fill(b, b->ws_idx, (size_t)q * sizeof(int), 0)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_fill(b, b->ws_slot, (size_t)q * sizeof(int), 0)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_fill(b, b->coef, (size_t)q * sizeof(double), 0)) != GPUSVM_OK) goto fail;
+    gpusvm__free(a, host);
+    gpusvm__free(a, qd);
+    gpusvm__free(a, g0);
+    host = qd = NULL;
+    g0 = NULL;
+
+    /* Arguments that stay fixed for the whole run. */
+    ni = (gpusvm__cl_int)n;
+    ldk = (gpusvm__cl_int)b->pitch;
+    pitch = (gpusvm__cl_int)b->pitch;
+    dpad = (gpusvm__cl_int)b->dpad;
+    GPUSVM__ARG(b->k_rows, 0, b->X);
+    GPUSVM__ARG(b->k_rows, 1, pitch);
+    GPUSVM__ARG(b->k_rows, 2, b->ws_idx);
+    GPUSVM__ARG(b->k_rows, 3, b->norm);
+    GPUSVM__ARG(b->k_rows, 4, b->X);
+    GPUSVM__ARG(b->k_rows, 5, pitch);
+    GPUSVM__ARG(b->k_rows, 6, b->norm);
+    GPUSVM__ARG(b->k_rows, 7, ni);
+    GPUSVM__ARG(b->k_rows, 8, dpad);
+    GPUSVM__ARG(b->k_rows, 9, b->ws_slot);
+    GPUSVM__ARG(b->k_rows, 12, b->K);
+    GPUSVM__ARG(b->k_rows, 13, ldk);
+    GPUSVM__ARG(b->k_rows, 14, b->ktype);
+    GPUSVM__ARG(b->k_rows, 15, b->gamma);
+    GPUSVM__ARG(b->k_rows, 16, b->coef0);
+    GPUSVM__ARG(b->k_rows, 17, b->degree);
+    GPUSVM__ARG(b->k_rows, 18, b->status);
+
+    GPUSVM__ARG(b->k_keys, 0, b->G);
+    GPUSVM__ARG(b->k_keys, 1, b->alpha);
+    GPUSVM__ARG(b->k_keys, 2, b->y);
+    GPUSVM__ARG(b->k_keys, 3, b->Cp);
+    GPUSVM__ARG(b->k_keys, 4, b->Cn);
+    GPUSVM__ARG(b->k_keys, 5, ni);
+    GPUSVM__ARG(b->k_keys, 6, b->key_up);
+    GPUSVM__ARG(b->k_keys, 7, b->key_low);
+    GPUSVM__ARG(b->k_keys, 8, b->part_up);
+    GPUSVM__ARG(b->k_keys, 9, b->part_low);
+    GPUSVM__ARG(b->k_keys, 10, b->status);
+
+    {
+        gpusvm__cl_int np = (gpusvm__cl_int)b->nparts;
+        GPUSVM__ARG(b->k_select, 0, b->key_up);
+        GPUSVM__ARG(b->k_select, 1, b->key_low);
+        GPUSVM__ARG(b->k_select, 2, ni);
+        GPUSVM__ARG(b->k_select, 3, b->part_up);
+        GPUSVM__ARG(b->k_select, 4, b->part_low);
+        GPUSVM__ARG(b->k_select, 5, np);
+        GPUSVM__ARG(b->k_select, 6, b->ws_idx);
+        GPUSVM__ARG(b->k_select, 7, b->ws_slot);
+        GPUSVM__ARG(b->k_select, 12, b->status);
+    }
+
+    GPUSVM__ARG(b->k_smo, 0, b->K);
+    GPUSVM__ARG(b->k_smo, 1, ldk);
+    GPUSVM__ARG(b->k_smo, 2, b->ws_idx);
+    GPUSVM__ARG(b->k_smo, 3, b->ws_slot);
+    GPUSVM__ARG(b->k_smo, 5, b->alpha);
+    GPUSVM__ARG(b->k_smo, 6, b->G);
+    GPUSVM__ARG(b->k_smo, 7, b->y);
+    GPUSVM__ARG(b->k_smo, 8, b->Cp);
+    GPUSVM__ARG(b->k_smo, 9, b->Cn);
+    GPUSVM__ARG(b->k_smo, 10, b->qd);
+    GPUSVM__ARG(b->k_smo, 11, b->coef);
+    GPUSVM__ARG(b->k_smo, 16, b->status);
+
+    GPUSVM__ARG(b->k_update, 0, b->G);
+    GPUSVM__ARG(b->k_update, 1, b->y);
+    GPUSVM__ARG(b->k_update, 2, use_y);
+    GPUSVM__ARG(b->k_update, 3, ni);
+    GPUSVM__ARG(b->k_update, 4, b->K);
+    GPUSVM__ARG(b->k_update, 5, ldk);
+    GPUSVM__ARG(b->k_update, 6, b->ws_slot);
+    GPUSVM__ARG(b->k_update, 7, b->coef);
+    GPUSVM__ARG(b->k_update, 9, b->status);
+    (void)zero;
+    return GPUSVM_OK;
+fail:
+    gpusvm__free(a, host);
+    gpusvm__free(a, qd);
+    gpusvm__free(a, g0);
+    gpusvm__ocl_train_end(bb);
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_select(gpusvm__backend *bb, int mode, int q, double eps, double max_iter)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_context *ctx = bb->ctx;
+    gpusvm__cl_api *cl = b->cl;
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_int md = mode, qq = q;
+    size_t g = b->nparts * GPUSVM__L, l = GPUSVM__L;
+    if ((r = gpusvm__ocl_launch(b, b->k_keys, 1, &g, &l)) != GPUSVM_OK) return r;
+    GPUSVM__ARG(b->k_select, 8, md);
+    GPUSVM__ARG(b->k_select, 9, qq);
+    GPUSVM__ARG(b->k_select, 10, eps);
+    GPUSVM__ARG(b->k_select, 11, max_iter);
+    r = gpusvm__ocl_launch(b, b->k_select, 1, &l, &l);
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int row_off, int nrows)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_context *ctx = bb->ctx;
+    gpusvm__cl_api *cl = b->cl;
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_int off = row_off, nr = nrows;
+    size_t g[2], l[2] = {16, 16};
+    if (nrows <= 0) return GPUSVM_OK;
+    g[0] = b->pitch / 64 * 16;
+    g[1] = gpusvm__round_up((size_t)nrows, 64) / 64 * 16;
+    GPUSVM__ARG(b->k_rows, 10, off);
+    GPUSVM__ARG(b->k_rows, 11, nr);
+    r = gpusvm__ocl_launch(b, b->k_rows, 2, g, l);
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, int m, double eps, double ratio, int max_inner,
+                                     double max_iter)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_context *ctx = bb->ctx;
+    gpusvm__cl_api *cl = b->cl;
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_int mm = m, mi = max_inner;
+    size_t l = GPUSVM__L;
+    GPUSVM__ARG(b->k_smo, 4, mm);
+    GPUSVM__ARG(b->k_smo, 12, eps);
+    GPUSVM__ARG(b->k_smo, 13, ratio);
+    GPUSVM__ARG(b->k_smo, 14, mi);
+    GPUSVM__ARG(b->k_smo, 15, max_iter);
+    r = gpusvm__ocl_launch(b, b->k_smo, 1, &l, &l);
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_update(gpusvm__backend *bb, int m)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_context *ctx = bb->ctx;
+    gpusvm__cl_api *cl = b->cl;
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_int mm = m;
+    size_t g = b->nparts * GPUSVM__L, l = GPUSVM__L;
+    GPUSVM__ARG(b->k_update, 8, mm);
+    r = gpusvm__ocl_launch(b, b->k_update, 1, &g, &l);
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_read_status(gpusvm__backend *bb, double *st)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    return gpusvm__ocl_read(b, b->status, sizeof(double) * GPUSVM__ST_COUNT, st);
+}
+
+static gpusvm_result gpusvm__ocl_read_state(gpusvm__backend *bb, double *alpha, double *G)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    if (alpha && (r = gpusvm__ocl_read(b, b->alpha, b->n * sizeof(double), alpha)) != GPUSVM_OK) return r;
+    if (G) r = gpusvm__ocl_read(b, b->G, b->n * sizeof(double), G);
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_write_state(gpusvm__backend *bb, const double *alpha, const double *G,
+                                             const double *st)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    if (alpha && (r = gpusvm__ocl_write(b, b->alpha, 0, b->n * sizeof(double), alpha)) != GPUSVM_OK) return r;
+    if (G && (r = gpusvm__ocl_write(b, b->G, 0, b->n * sizeof(double), G)) != GPUSVM_OK) return r;
+    if (st) r = gpusvm__ocl_write(b, b->status, 0, sizeof(double) * GPUSVM__ST_COUNT, st);
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_write_ws(gpusvm__backend *bb, const int *idx, const int *slot, int m)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r;
+    if ((r = gpusvm__ocl_write(b, b->ws_idx, 0, (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
+    return gpusvm__ocl_write(b, b->ws_slot, 0, (size_t)m * sizeof(int), slot);
+}
+
+static gpusvm_result gpusvm__ocl_read_ws(gpusvm__backend *bb, int *idx, int *slot, double *coef, int m)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    if (idx && (r = gpusvm__ocl_read(b, b->ws_idx, (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
+    if (slot && (r = gpusvm__ocl_read(b, b->ws_slot, (size_t)m * sizeof(int), slot)) != GPUSVM_OK) return r;
+    if (coef) r = gpusvm__ocl_read(b, b->coef, (size_t)m * sizeof(double), coef);
+    return r;
+}
+
+/* Host K is q rows of n; on the device rows have pitch ldk. */
+static gpusvm_result gpusvm__ocl_write_rows(gpusvm__backend *bb, const float *K)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    int t;
+    for (t = 0; t < b->q && r == GPUSVM_OK; ++t)
+        r = gpusvm__ocl_write(b, b->K, (size_t)t * b->pitch * sizeof(float), b->n * sizeof(float), K + (size_t)t * b->n);
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_read_rows(gpusvm__backend *bb, float *K)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_context *ctx = bb->ctx;
+    gpusvm_result r = GPUSVM_OK;
+    int t;
+    for (t = 0; t < b->q; ++t)
+        GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->K, GPUSVM__CL_TRUE, (size_t)t * b->pitch * sizeof(float),
+                                                   b->n * sizeof(float), K + (size_t)t * b->n, 0, NULL, NULL));
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_poison(gpusvm__backend *bb)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r;
+    if ((r = gpusvm__ocl_fill(b, b->K, (size_t)b->q * b->pitch * sizeof(float), 0xFF)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_fill(b, b->coef, (size_t)b->q * sizeof(double), 0xFF)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_fill(b, b->key_up, b->n * sizeof(uint32_t), 0x5A)) != GPUSVM_OK) return r;
+    return gpusvm__ocl_fill(b, b->key_low, b->n * sizeof(uint32_t), 0x5A);
+}
+
+/* Decision values: the support vectors play the working set, the test points the data; the
+   same rows and update kernels run in blocks of at most 1024 support vectors and a bounded
+   number of test points. */
+static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef,
+                                          const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
+                                          double *out)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_context *ctx = bb->ctx;
+    gpusvm__cl_api *cl = b->cl;
+    const gpusvm_allocator *a = &ctx->alloc;
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_mem A = NULL, na = NULL, idx = NULL, slot = NULL, B = NULL, nb = NULL, K = NULL, cf = NULL, dec = NULL,
+                   st = NULL, y = NULL;
+    float *host = NULL, *norms = NULL;
+    int *ids = NULL;
+    double zero_st[GPUSVM__ST_COUNT];
+    size_t nsv = sv->rows, nt = x->rows, d = sv->cols > x->cols ? sv->cols : x->cols;
+    size_t dpad = gpusvm__round_up(d ? d : 1, 16), pa = gpusvm__round_up(nsv ? nsv : 1, 64);
+    size_t R = nsv < 1024 ? (nsv ? nsv : 1) : 1024, chunk, pb, t0, s0, bytes, i;
+    gpusvm__cl_int ktype_ = ktype, degree_ = degree, zero = 0, one = 1;
+
+    if (nsv == 0 || nt == 0) {
+        for (i = 0; i < nt; ++i) out[i] = 0.0;
+        return GPUSVM_OK;
+    }
+    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
+    /* test points per block: the block and its K tile each within 256 MiB and max_alloc */
+    chunk = (size_t)64 << 20;
+    if (chunk > b->max_alloc / sizeof(float)) chunk = b->max_alloc / sizeof(float);
+    chunk = chunk / (dpad > R ? dpad : R);
+    chunk = chunk / 64 * 64;
+    if (chunk < 64) chunk = 64;
+    if (chunk > gpusvm__round_up(nt, 64)) chunk = gpusvm__round_up(nt, 64);
+    pb = chunk;
+
+    if (!gpusvm__mul(pa, dpad, &bytes) || !gpusvm__mul(bytes, sizeof(float), &bytes))
+        return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the support vectors are too large for the device");
+    if ((r = gpusvm__ocl_buffer(b, &A, bytes, "the support vectors")) != GPUSVM_OK) goto fail;
+    host = gpusvm__to_colmajor(a, sv, 0, nsv, pa, dpad);
+    norms = (float *)gpusvm__alloc(a, nsv > pb ? nsv : pb, sizeof(float));
+    ids = (int *)gpusvm__alloc(a, nsv, sizeof(int));
+    if (!host || !norms || !ids) { r = gpusvm__oom(ctx, "decision values"); goto fail; }
+    if ((r = gpusvm__ocl_write(b, A, 0, bytes, host)) != GPUSVM_OK) goto fail;
+    gpusvm__free(a, host);
+    host = NULL;
+    gpusvm__norms(sv, 0, nsv, norms);
+    if ((r = gpusvm__ocl_buffer(b, &na, nsv * sizeof(float), "norms")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, na, 0, nsv * sizeof(float), norms)) != GPUSVM_OK) goto fail;
+    for (i = 0; i < nsv; ++i) ids[i] = (int)i;
+    if ((r = gpusvm__ocl_buffer(b, &idx, nsv * sizeof(int), "indices")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, idx, 0, nsv * sizeof(int), ids)) != GPUSVM_OK) goto fail;
+    for (i = 0; i < nsv; ++i) ids[i] = (int)(i % R);
+    if ((r = gpusvm__ocl_buffer(b, &slot, nsv * sizeof(int), "slots")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, slot, 0, nsv * sizeof(int), ids)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &B, pb * dpad * sizeof(float), "a block of test points")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &nb, pb * sizeof(float), "norms")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &K, R * pb * sizeof(float), "a kernel tile")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &cf, R * sizeof(double), "coefficients")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &dec, pb * sizeof(double), "decision values")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &st, sizeof zero_st, "status")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &y, 16, "labels")) != GPUSVM_OK) goto fail;
+    memset(zero_st, 0, sizeof zero_st);
+    if ((r = gpusvm__ocl_write(b, st, 0, sizeof zero_st, zero_st)) != GPUSVM_OK) goto fail;
+
+    for (t0 = 0; t0 < nt; t0 += pb) {
+        size_t cnt = nt - t0 < pb ? nt - t0 : pb;
+        gpusvm__cl_int pa_ = (gpusvm__cl_int)pa, pb_ = (gpusvm__cl_int)pb, cnt_ = (gpusvm__cl_int)cnt;
+        gpusvm__cl_int dpad_ = (gpusvm__cl_int)dpad;
+        host = gpusvm__to_colmajor(a, x, t0, cnt, pb, dpad);
+        if (!host) { r = gpusvm__oom(ctx, "a block of test points"); goto fail; }
+        if ((r = gpusvm__ocl_write(b, B, 0, pb * dpad * sizeof(float), host)) != GPUSVM_OK) goto fail;
+        gpusvm__free(a, host);
+        host = NULL;
+        gpusvm__norms(x, t0, cnt, norms);
+        if ((r = gpusvm__ocl_write(b, nb, 0, cnt * sizeof(float), norms)) != GPUSVM_OK) goto fail;
+        if ((r = gpusvm__ocl_fill(b, dec, pb * sizeof(double), 0)) != GPUSVM_OK) goto fail;
+        GPUSVM__ARG(b->k_rows, 0, A);
+        GPUSVM__ARG(b->k_rows, 1, pa_);
+        GPUSVM__ARG(b->k_rows, 2, idx);
+        GPUSVM__ARG(b->k_rows, 3, na);
+        GPUSVM__ARG(b->k_rows, 4, B);
+        GPUSVM__ARG(b->k_rows, 5, pb_);
+        GPUSVM__ARG(b->k_rows, 6, nb);
+        GPUSVM__ARG(b->k_rows, 7, cnt_);
+        GPUSVM__ARG(b->k_rows, 8, dpad_);
+        GPUSVM__ARG(b->k_rows, 9, slot);
+        GPUSVM__ARG(b->k_rows, 12, K);
+        GPUSVM__ARG(b->k_rows, 13, pb_);
+        GPUSVM__ARG(b->k_rows, 14, ktype_);
+        GPUSVM__ARG(b->k_rows, 15, gamma);
+        GPUSVM__ARG(b->k_rows, 16, coef0);
+        GPUSVM__ARG(b->k_rows, 17, degree_);
+        GPUSVM__ARG(b->k_rows, 18, st);
+        GPUSVM__ARG(b->k_update, 0, dec);
+        GPUSVM__ARG(b->k_update, 1, y);
+        GPUSVM__ARG(b->k_update, 2, zero);
+        GPUSVM__ARG(b->k_update, 3, cnt_);
+        GPUSVM__ARG(b->k_update, 4, K);
+        GPUSVM__ARG(b->k_update, 5, pb_);
+        GPUSVM__ARG(b->k_update, 6, slot);
+        GPUSVM__ARG(b->k_update, 7, cf);
+        GPUSVM__ARG(b->k_update, 9, st);
+        for (s0 = 0; s0 < nsv; s0 += R) {
+            gpusvm__cl_int off = (gpusvm__cl_int)s0, nr = (gpusvm__cl_int)(nsv - s0 < R ? nsv - s0 : R);
+            size_t g[2], l[2] = {16, 16}, g1, l1 = GPUSVM__L;
+            GPUSVM__ARG(b->k_rows, 10, off);
+            GPUSVM__ARG(b->k_rows, 11, nr);
+            g[0] = pb / 64 * 16;
+            g[1] = gpusvm__round_up((size_t)nr, 64) / 64 * 16;
+            if ((r = gpusvm__ocl_launch(b, b->k_rows, 2, g, l)) != GPUSVM_OK) goto fail;
+            if ((r = gpusvm__ocl_write(b, cf, 0, (size_t)nr * sizeof(double), coef + s0)) != GPUSVM_OK) goto fail;
+            GPUSVM__ARG(b->k_update, 8, nr);
+            g1 = gpusvm__round_up(cnt, GPUSVM__L);
+            if ((r = gpusvm__ocl_launch(b, b->k_update, 1, &g1, &l1)) != GPUSVM_OK) goto fail;
+        }
+        GPUSVM__CL(ctx, cl->clEnqueueReadBuffer(b->queue, dec, GPUSVM__CL_TRUE, 0, cnt * sizeof(double), out + t0, 0,
+                                                NULL, NULL));
+    }
+    (void)one;
+fail:
+    gpusvm__free(a, host);
+    gpusvm__free(a, norms);
+    gpusvm__free(a, ids);
+    gpusvm__release_mem(b, &y);
+    gpusvm__release_mem(b, &st);
+    gpusvm__release_mem(b, &dec);
+    gpusvm__release_mem(b, &cf);
+    gpusvm__release_mem(b, &K);
+    gpusvm__release_mem(b, &nb);
+    gpusvm__release_mem(b, &B);
+    gpusvm__release_mem(b, &slot);
+    gpusvm__release_mem(b, &idx);
+    gpusvm__release_mem(b, &na);
+    gpusvm__release_mem(b, &A);
+    return r;
+}
+
+static void gpusvm__ocl_destroy(gpusvm__backend *bb)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm__cl_api *cl = b->cl;
+    gpusvm__ocl_train_end(bb);
+    if (b->k_update) cl->clReleaseKernel(b->k_update);
+    if (b->k_smo) cl->clReleaseKernel(b->k_smo);
+    if (b->k_select) cl->clReleaseKernel(b->k_select);
+    if (b->k_keys) cl->clReleaseKernel(b->k_keys);
+    if (b->k_rows) cl->clReleaseKernel(b->k_rows);
+    if (b->prog) cl->clReleaseProgram(b->prog);
+    if (b->queue) cl->clReleaseCommandQueue(b->queue);
+    if (b->cctx) cl->clReleaseContext(b->cctx);
+    gpusvm__free(&bb->ctx->alloc, bb);
+}
+
+/* Every device of every platform, in order, for GPUSVM_DEVICE indices. */
+typedef struct gpusvm__cl_dev_entry {
+    gpusvm__cl_platform platform;
+    gpusvm__cl_device device;
+    gpusvm__cl_ulong type;
+    int fp64;
+    char name[256];
+} gpusvm__cl_dev_entry;
+
+static int gpusvm__ocl_list(gpusvm__cl_api *cl, gpusvm__cl_dev_entry *out, int max)
+{
+    gpusvm__cl_platform plats[16];
+    gpusvm__cl_uint np = 0, p, nd, k;
+    int count = 0;
+    if (cl->clGetPlatformIDs(16, plats, &np) != 0) return 0;
+    if (np > 16) np = 16;
+    for (p = 0; p < np && count < max; ++p) {
+        gpusvm__cl_device devs[16];
+        char pname[96] = {0};
+        nd = 0;
+        if (cl->clGetDeviceIDs(plats[p], GPUSVM__CL_DEVICE_TYPE_ALL, 16, devs, &nd) != 0) continue;
+        if (nd > 16) nd = 16;
+        cl->clGetPlatformInfo(plats[p], GPUSVM__CL_PLATFORM_NAME, sizeof pname - 1, pname, NULL);
+        for (k = 0; k < nd && count < max; ++k) {
+            gpusvm__cl_dev_entry *e = &out[count++];
+            char dname[128] = {0}, ext[8192] = {0};
+            e->platform = plats[p];
+            e->device = devs[k];
+            e->type = 0;
+            cl->clGetDeviceInfo(devs[k], GPUSVM__CL_DEVICE_TYPE, sizeof e->type, &e->type, NULL);
+            cl->clGetDeviceInfo(devs[k], GPUSVM__CL_DEVICE_NAME, sizeof dname - 1, dname, NULL);
+            if (cl->clGetDeviceInfo(devs[k], GPUSVM__CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL) != 0) ext[0] = 0;
+            e->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+            snprintf(e->name, sizeof e->name, "%s (%s)", dname, pname);
+        }
+    }
+    return count;
+}
+
+/* Chooses a device (sel: NULL = automatic, an index, or a name substring), creates its
+   context and queue. Returns NULL with the reason in why. */
+static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *cl, const char *sel, char *why,
+                                           size_t why_size)
+{
+    gpusvm__cl_dev_entry devs[32];
+    int n = gpusvm__ocl_list(cl, devs, 32), pick = -1, i;
+    gpusvm__ocl *b;
+    gpusvm__cl_int e = 0;
+    gpusvm__cl_context_properties props[3];
+    long long want;
+    if (n == 0) {
+        snprintf(why, why_size, "no OpenCL platform or device found");
+        return NULL;
+    }
+    if (sel && *sel) {
+        if (gpusvm__parse_long(sel, strlen(sel), 0, 1000, &want)) {
+            if (want >= n) {
+                snprintf(why, why_size, "device index %lld given, but only %d OpenCL devices exist", want, n);
+                return NULL;
+            }
+            pick = (int)want;
+        } else {
+            for (i = 0; i < n && pick < 0; ++i)
+                if (gpusvm__icontains(devs[i].name, sel)) pick = i;
+            if (pick < 0) {
+                snprintf(why, why_size, "no OpenCL device name contains '%s'", sel);
+                return NULL;
+            }
+        }
+        if (!devs[pick].fp64) {
+            snprintf(why, why_size, "device %s lacks cl_khr_fp64 (double precision), which gpusvm needs",
+                     devs[pick].name);
+            return NULL;
+        }
+    } else {
+        const gpusvm__cl_ulong order[3] = {GPUSVM__CL_DEVICE_TYPE_GPU, GPUSVM__CL_DEVICE_TYPE_ACCELERATOR,
+                                           GPUSVM__CL_DEVICE_TYPE_CPU};
+        int o;
+        for (o = 0; o < 3 && pick < 0; ++o)
+            for (i = 0; i < n && pick < 0; ++i)
+                if ((devs[i].type & order[o]) && devs[i].fp64) pick = i;
+        if (pick < 0) {
+            snprintf(why, why_size, "no OpenCL device reports cl_khr_fp64 (double precision)");
+            return NULL;
+        }
+    }
+    b = (gpusvm__ocl *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__ocl));
+    if (!b) {
+        snprintf(why, why_size, "out of host memory");
+        return NULL;
+    }
+    b->base.ctx = ctx;
+    b->cl = cl;
+    b->dev = devs[pick].device;
+    snprintf(ctx->device_name, sizeof ctx->device_name, "%s", devs[pick].name);
+    {
+        gpusvm__cl_ulong lm = 0, ma = 0, gm = 0;
+        cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
+        cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL);
+        cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gm, &gm, NULL);
+        b->local_mem = (size_t)lm;
+        b->max_alloc = ma ? (size_t)ma : (size_t)128 << 20;
+        b->global_mem = (size_t)gm;
+    }
+    /* the inner solve keeps ~29 bytes per working-set point in local memory */
+    b->qcap = GPUSVM__QMAX;
+    while (b->qcap > 64 && (size_t)b->qcap * 29 + GPUSVM__L * 20 + 1024 > b->local_mem) b->qcap /= 2;
+    b->base.qcap = b->qcap;
+    b->base.max_alloc = b->max_alloc;
+    props[0] = GPUSVM__CL_CONTEXT_PLATFORM;
+    props[1] = (gpusvm__cl_context_properties)devs[pick].platform;
+    props[2] = 0;
+    b->cctx = cl->clCreateContext(props, 1, &b->dev, NULL, NULL, &e);
+    if (e != 0 || !b->cctx) {
+        snprintf(why, why_size, "clCreateContext returned %d (%s) for %s", (int)e, gpusvm__cl_error_name(e),
+                 devs[pick].name);
+        gpusvm__free(&ctx->alloc, b);
+        return NULL;
+    }
+    b->queue = cl->clCreateCommandQueue(b->cctx, b->dev, 0, &e);
+    if (e != 0 || !b->queue) {
+        snprintf(why, why_size, "clCreateCommandQueue returned %d (%s)", (int)e, gpusvm__cl_error_name(e));
+        cl->clReleaseContext(b->cctx);
+        gpusvm__free(&ctx->alloc, b);
+        return NULL;
+    }
+    b->base.train_begin = gpusvm__ocl_train_begin;
+    b->base.select = gpusvm__ocl_select;
+    b->base.rows = gpusvm__ocl_rows;
+    b->base.smo = gpusvm__ocl_smo;
+    b->base.update = gpusvm__ocl_update;
+    b->base.read_status = gpusvm__ocl_read_status;
+    b->base.read_state = gpusvm__ocl_read_state;
+    b->base.train_end = gpusvm__ocl_train_end;
+    b->base.write_state = gpusvm__ocl_write_state;
+    b->base.write_ws = gpusvm__ocl_write_ws;
+    b->base.read_ws = gpusvm__ocl_read_ws;
+    b->base.write_rows = gpusvm__ocl_write_rows;
+    b->base.read_rows = gpusvm__ocl_read_rows;
+    b->base.poison = gpusvm__ocl_poison;
+    b->base.decision = gpusvm__ocl_decision;
+    b->base.destroy = gpusvm__ocl_destroy;
+    return &b->base;
+}
+
+#endif /* GPUSVM_NO_OPENCL */
+
+/* >>solver ----------------------------------------------------------------- */
+/* Two-level SMO for C-SVC. Outer: the backend checks m(alpha) - M(alpha) < eps over all n
+   points and picks a working set of q violators (half kept from the last set, whose kernel
+   rows are still in place); computes the kernel rows of the new half against all points;
+   solves the q-variable subproblem with LIBSVM's WSS2 SMO to a looser tolerance; and updates
+   the gradient of all points. Problems of at most q points are solved whole in one inner
+   solve. The host reads the status back every few outer iterations. */
+
+/* An internal CSR view of any input matrix; dense input is converted (zeros dropped). */
+typedef struct gpusvm__input {
+    gpusvm__csr m;
+    size_t *row_ptr; /* owned when converted */
+    int32_t *col;
+    float *val;
+} gpusvm__input;
+
+static void gpusvm__input_free(gpusvm_context *ctx, gpusvm__input *in)
+{
+    gpusvm__free(&ctx->alloc, in->row_ptr);
+    gpusvm__free(&ctx->alloc, in->col);
+    gpusvm__free(&ctx->alloc, in->val);
+    memset(in, 0, sizeof *in);
+}
+
+/* Validates a caller's matrix and views it as CSR. what names it in errors. */
+static gpusvm_result gpusvm__input_make(gpusvm_context *ctx, const gpusvm_matrix *x, const char *what,
+                                        gpusvm__input *in)
+{
+    size_t i, k, nnz = 0;
+    memset(in, 0, sizeof *in);
+    if (!x) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
+    if (x->cols > (size_t)INT32_MAX)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s has %lu columns; at most 2^31-1 are supported",
+                            what, (unsigned long)x->cols);
+    if (x->layout == GPUSVM_LAYOUT_CSR) {
+        if (x->rows && (!x->row_ptr || !x->col_idx || !x->values))
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: CSR arrays must not be NULL", what);
+        if (x->rows && x->row_ptr[0] != 0)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row_ptr[0] must be 0", what);
+        for (i = 0; i < x->rows; ++i) {
+            if (x->row_ptr[i + 1] < x->row_ptr[i])
+                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row_ptr decreases at row %lu", what,
+                                    (unsigned long)i);
+            for (k = x->row_ptr[i]; k < x->row_ptr[i + 1]; ++k) {
+                if (x->col_idx[k] < 0 || (size_t)x->col_idx[k] >= x->cols ||
+                    (k > x->row_ptr[i] && x->col_idx[k] <= x->col_idx[k - 1]))
+                    return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                        "%s: row %lu: column indices must ascend within [0, cols)", what,
+                                        (unsigned long)i);
+                if (!(fabsf(x->values[k]) <= FLT_MAX))
+                    return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row %lu has a NaN or Inf value",
+                                        what, (unsigned long)i);
+            }
+        }
+        in->m.rows = x->rows;
+        in->m.cols = x->cols;
+        in->m.row_ptr = x->row_ptr;
+        in->m.col = x->col_idx;
+        in->m.val = x->values;
+        return GPUSVM_OK;
+    }
+    if (x->layout != GPUSVM_LAYOUT_DEFAULT && x->layout != GPUSVM_LAYOUT_DENSE)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: unknown layout %d", what, (int)x->layout);
+    {
+        size_t total;
+        if (!gpusvm__mul(x->rows, x->cols, &total))
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: rows * cols overflows", what);
+        if (total && !x->values) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: values is NULL", what);
+        for (i = 0; i < total; ++i) {
+            if (!(fabsf(x->values[i]) <= FLT_MAX))
+                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row %lu has a NaN or Inf value", what,
+                                    (unsigned long)(i / x->cols));
+            if (x->values[i] != 0.0f) ++nnz;
+        }
+        in->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, x->rows + 1, sizeof(size_t));
+        in->col = (int32_t *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(int32_t));
+        in->val = (float *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(float));
+        if (!in->row_ptr || !in->col || !in->val) {
+            gpusvm__input_free(ctx, in);
+            return gpusvm__oom(ctx, "a sparse copy of the input");
+        }
+        nnz = 0;
+        in->row_ptr[0] = 0;
+        for (i = 0; i < x->rows; ++i) {
+            for (k = 0; k < x->cols; ++k) {
+                const float v = x->values[i * x->cols + k];
+                if (v != 0.0f) {
+                    in->col[nnz] = (int32_t)k;
+                    in->val[nnz] = v;
+                    ++nnz;
+                }
+            }
+            in->row_ptr[i + 1] = nnz;
+        }
+        in->m.rows = x->rows;
+        in->m.cols = x->cols;
+        in->m.row_ptr = in->row_ptr;
+        in->m.col = in->col;
+        in->m.val = in->val;
+    }
+    return GPUSVM_OK;
+}
+
+/* Fills in defaults (LIBSVM's) and checks ranges; x gives gamma's auto and scale rules. */
+static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_params *in, const gpusvm__csr *x,
+                                            gpusvm_params *out)
+{
+    gpusvm_params p;
+    size_t k;
+    if (in) p = *in;
+    else memset(&p, 0, sizeof p);
+    if (p.svm_type == GPUSVM_SVM_DEFAULT) p.svm_type = GPUSVM_C_SVC;
+    if ((int)p.svm_type < 0 || p.svm_type > GPUSVM_NU_SVR)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.svm_type %d is unknown", (int)p.svm_type);
+    if (p.svm_type != GPUSVM_C_SVC)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "params.svm_type: only C-SVC trains in this version");
+    if (p.kernel_type == GPUSVM_KERNEL_DEFAULT) p.kernel_type = GPUSVM_KERNEL_RBF;
+    if ((int)p.kernel_type < 0 || p.kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.kernel_type %d is unknown", (int)p.kernel_type);
+    if (p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "params.kernel_type: precomputed kernels are not in this version");
+    if (p.degree == 0) p.degree = 3;
+    if (p.degree < 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.degree must be >= 0");
+    if (!(p.gamma >= 0.0) || p.gamma > DBL_MAX)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.gamma must be finite and >= 0 (0: automatic)");
+    if (p.gamma_mode == GPUSVM_GAMMA_DEFAULT) p.gamma_mode = p.gamma > 0.0 ? GPUSVM_GAMMA_VALUE : GPUSVM_GAMMA_AUTO;
+    switch (p.gamma_mode) {
+    case GPUSVM_GAMMA_VALUE:
+        if (!(p.gamma > 0.0)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.gamma must be > 0");
+        break;
+    case GPUSVM_GAMMA_AUTO:
+        p.gamma = x->cols > 0 ? 1.0 / (double)x->cols : 0.0;
+        break;
+    case GPUSVM_GAMMA_SCALE: {
+        double s = 0.0, s2 = 0.0, cnt = (double)x->rows * (double)x->cols, mean, var;
+        size_t i;
+        for (i = 0; i < x->row_ptr[x->rows]; ++i) {
+            s += x->val[i];
+            s2 += (double)x->val[i] * x->val[i];
+        }
+        mean = cnt > 0 ? s / cnt : 0.0;
+        var = cnt > 0 ? s2 / cnt - mean * mean : 0.0;
+        p.gamma = (var > 0.0 && x->cols > 0) ? 1.0 / ((double)x->cols * var) : 1.0;
+        break;
+    }
+    default:
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.gamma_mode %d is unknown", (int)p.gamma_mode);
+    }
+    p.gamma_mode = GPUSVM_GAMMA_VALUE;
+    if (!(fabs(p.coef0) <= DBL_MAX)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.coef0 must be finite");
+    if (p.C == 0.0) p.C = 1.0;
+    if (!(p.C > 0.0) || p.C > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.C must be > 0");
+    if (p.eps == 0.0) p.eps = 1e-3;
+    if (!(p.eps > 0.0) || p.eps > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.eps must be > 0");
+    if (p.cache_size_mb == 0.0) p.cache_size_mb = 100.0;
+    if (!(p.cache_size_mb > 0.0) || p.cache_size_mb > 1e9)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.cache_size_mb must be > 0");
+    if (p.probability)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "params.probability: probability outputs are not in this version");
+    if (p.n_weight && (!p.weight_label || !p.weight))
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.n_weight > 0 needs weight_label and weight");
+    for (k = 0; k < p.n_weight; ++k)
+        if (!(p.weight[k] > 0.0) || p.weight[k] > DBL_MAX)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.weight[%lu] must be > 0", (unsigned long)k);
+    if (p.max_iter < 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.max_iter must be >= 0");
+    if (p.max_iter == 0) {
+        const double m = 100.0 * (double)x->rows;
+        p.max_iter = m > 1e7 ? (long long)m : 10000000LL;
+    }
+    if (p.working_set_size < 0 || p.working_set_size == 1 || p.working_set_size > GPUSVM__QMAX)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.working_set_size must be 0 or 2..%d",
+                            GPUSVM__QMAX);
+    *out = p;
+    return GPUSVM_OK;
+}
+
+/* LIBSVM's class grouping: labels in order of first appearance, except that a two-class
+   problem labelled -1 then +1 is swapped so that +1 is the positive class. */
+static gpusvm_result gpusvm__group(gpusvm_context *ctx, const double *y, size_t n, int *label, int *nr_class)
+{
+    size_t i;
+    int k = 0, c;
+    for (i = 0; i < n; ++i) {
+        int v;
+        if (!(fabs(y[i]) < 2147483647.0))
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "label of row %lu is not a finite class number",
+                                (unsigned long)i);
+        v = (int)y[i];
+        for (c = 0; c < k; ++c)
+            if (label[c] == v) break;
+        if (c == k) {
+            if (k == 2)
+                return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
+                                    "the labels hold more than two classes; multiclass training is not in this version");
+            label[k++] = v;
+        }
+    }
+    if (k == 2 && label[0] == -1 && label[1] == 1) {
+        label[0] = 1;
+        label[1] = -1;
+    }
+    *nr_class = k;
+    return GPUSVM_OK;
+}
+
+static int gpusvm__pow2_floor(size_t v)
+{
+    int p = 1;
+    while ((size_t)p * 2 <= v && p < (1 << 30)) p *= 2;
+    return p;
+}
+
+static gpusvm_result gpusvm__model_alloc(gpusvm_context *ctx, int nr_class, size_t total_sv, size_t nnz,
+                                         gpusvm_model **out)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    size_t npairs = (size_t)nr_class * (size_t)(nr_class - 1) / 2, ncoef;
+    gpusvm_model *m = (gpusvm_model *)gpusvm__calloc(a, 1, sizeof(gpusvm_model));
+    if (!m) return gpusvm__oom(ctx, "the model");
+    m->allocator = *a;
+    m->nr_class = nr_class;
+    m->total_sv = total_sv;
+    if (!gpusvm__mul(nr_class > 1 ? (size_t)(nr_class - 1) : 1, total_sv, &ncoef)) ncoef = (size_t)-1;
+    m->label = (int *)gpusvm__calloc(a, (size_t)nr_class, sizeof(int));
+    m->n_sv = (int *)gpusvm__calloc(a, (size_t)nr_class, sizeof(int));
+    m->rho = (double *)gpusvm__calloc(a, npairs ? npairs : 1, sizeof(double));
+    m->sv_coef = (double *)gpusvm__calloc(a, ncoef, sizeof(double));
+    m->sv_row_ptr = (size_t *)gpusvm__calloc(a, total_sv + 1, sizeof(size_t));
+    m->sv_col_idx = (int32_t *)gpusvm__alloc(a, nnz, sizeof(int32_t));
+    m->sv_values = (float *)gpusvm__alloc(a, nnz, sizeof(float));
+    if (!m->label || !m->n_sv || !m->rho || !m->sv_coef || !m->sv_row_ptr || !m->sv_col_idx || !m->sv_values) {
+        gpusvm_model_free(m);
+        return gpusvm__oom(ctx, "the model");
+    }
+    *out = m;
+    return GPUSVM_OK;
+}
+
+/* Runs the outer loop on the context's backend; alpha and G come back in grouped order. */
+static gpusvm_result gpusvm__solve(gpusvm_context *ctx, const gpusvm__problem *p, const gpusvm_params *prm,
+                                   double *alpha, double *G, gpusvm_train_info *info)
+{
+    gpusvm__backend *b = ctx->backend;
+    const size_t n = p->x.rows;
+    const double max_iter = (double)prm->max_iter, eps = prm->eps;
+    double st[GPUSVM__ST_COUNT];
+    gpusvm_result r;
+    int q, whole, first = 1, check_every, stalled = 0, max_inner, t;
+    long long outer = 0;
+    size_t rows_budget, pitch = (n + 63) / 64 * 64;
+
+    /* working-set size: the device's cap, the user's choice, the row budget, one buffer */
+    q = b->qcap;
+    if (prm->working_set_size) q = gpusvm__pow2_floor((size_t)prm->working_set_size) < q
+                                       ? gpusvm__pow2_floor((size_t)prm->working_set_size) : q;
+    whole = n <= (size_t)q;
+    if (whole) {
+        q = (int)n;
+    } else {
+        rows_budget = (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float));
+        if (rows_budget < (size_t)q) q = gpusvm__pow2_floor(rows_budget < 64 ? 64 : rows_budget);
+        if (b->max_alloc / (pitch * sizeof(float)) < (size_t)q)
+            q = gpusvm__pow2_floor(b->max_alloc / (pitch * sizeof(float)));
+        if (q < 2) return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
+    }
+    info->working_set_size = q;
+    max_inner = whole ? 100000 : 20 * q;
+    check_every = ctx->kind == GPUSVM_BACKEND_CPU ? 1 : 4;
+    gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "solver: n=%lu d=%lu q=%d%s", (unsigned long)n, (unsigned long)p->x.cols, q,
+                whole ? " (whole problem)" : "");
+
+    if ((r = b->train_begin(b, p, q)) != GPUSVM_OK) return r;
+    {
+        /* slots 0..q-1 (the first selection fills them); a whole problem is its own set */
+        int *ids = (int *)gpusvm__alloc(&ctx->alloc, (size_t)q, sizeof(int));
+        if (!ids) { r = gpusvm__oom(ctx, "the working set"); goto done; }
+        for (t = 0; t < q; ++t) ids[t] = t;
+        r = b->write_ws(b, ids, ids, q);
+        gpusvm__free(&ctx->alloc, ids);
+        if (r != GPUSVM_OK) goto done;
+    }
+    for (;;) {
+        if (whole) {
+            if ((r = b->select(b, 2, q, eps, max_iter)) != GPUSVM_OK) goto done;
+            if (first && (r = b->rows(b, 0, q)) != GPUSVM_OK) goto done;
+            if ((r = b->smo(b, q, eps, 0.0, max_inner, max_iter)) != GPUSVM_OK) goto done;
+        } else {
+            if ((r = b->select(b, first ? 0 : 1, q, eps, max_iter)) != GPUSVM_OK) goto done;
+            if ((r = b->rows(b, first ? 0 : q / 2, first ? q : q / 2)) != GPUSVM_OK) goto done;
+            if ((r = b->smo(b, q, eps, 0.1, max_inner, max_iter)) != GPUSVM_OK) goto done;
+        }
+        if ((r = b->update(b, q)) != GPUSVM_OK) goto done;
+        first = 0;
+        if (++outer % check_every) continue;
+        if ((r = b->read_status(b, st)) != GPUSVM_OK) goto done;
+        if (st[GPUSVM__ST_DONE] != 0.0) break;
+        stalled = st[GPUSVM__ST_INNER] == 0.0 ? stalled + 1 : 0;
+        if (stalled >= 3) {
+            gpusvm__log(ctx, GPUSVM_LOG_WARN, "the solver made no progress at gap %g; stopping", st[GPUSVM__ST_GAP]);
+            break;
+        }
+        if (prm->progress) {
+            gpusvm_progress pr;
+            pr.iterations = (long long)st[GPUSVM__ST_ITER];
+            pr.outer_iterations = (long long)st[GPUSVM__ST_OUTER];
+            pr.gap = st[GPUSVM__ST_GAP];
+            pr.eps = eps;
+            if (prm->progress(prm->progress_user_data, &pr)) {
+                r = gpusvm__fail(ctx, GPUSVM_ERROR_CANCELLED, "training cancelled by the progress callback");
+                goto done;
+            }
+        }
+    }
+    if ((r = b->read_state(b, alpha, G)) != GPUSVM_OK) goto done;
+    info->iterations = (long long)st[GPUSVM__ST_ITER];
+    info->outer_iterations = (long long)st[GPUSVM__ST_OUTER];
+    info->gap = st[GPUSVM__ST_GAP];
+    info->converged = st[GPUSVM__ST_DONE] == 1.0;
+    if (!info->converged)
+        gpusvm__log(ctx, GPUSVM_LOG_WARN, "reaching max number of iterations (%lld) at gap %g > eps %g",
+                    info->iterations, info->gap, eps);
+done:
+    b->train_end(b);
+    return r;
+}
+
+/* rho as LIBSVM's Solver::calculate_rho. */
+static double gpusvm__rho(const gpusvm__problem *p, const double *alpha, const double *G)
+{
+    double ub = INFINITY, lb = -INFINITY, sum_free = 0.0;
+    size_t i, nr_free = 0;
+    for (i = 0; i < p->x.rows; ++i) {
+        const int yi = p->y[i];
+        const double C = yi > 0 ? p->Cp : p->Cn, yG = yi * G[i];
+        if (alpha[i] >= C) {
+            if (yi == -1) ub = ub < yG ? ub : yG;
+            else lb = lb > yG ? lb : yG;
+        } else if (alpha[i] <= 0.0) {
+            if (yi == +1) ub = ub < yG ? ub : yG;
+            else lb = lb > yG ? lb : yG;
+        } else {
+            ++nr_free;
+            sum_free += yG;
+        }
+    }
+    return nr_free > 0 ? sum_free / (double)nr_free : (ub + lb) / 2;
+}
+
+static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
+                                        const gpusvm_params *prm, gpusvm_model **out, double t_start)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t n = x->rows;
+    int label[2] = {0, 0}, nr_class = 0, c;
+    size_t i, k, cnt[2] = {0, 0}, nnz = 0, at, nsv = 0, nbsv = 0, sv_nnz = 0;
+    size_t *perm = NULL, *rp = NULL;
+    int32_t *col = NULL;
+    float *val = NULL;
+    signed char *yy = NULL;
+    double *alpha = NULL, *G = NULL, wC[2];
+    gpusvm__problem p;
+    gpusvm_train_info info;
+    gpusvm_model *m = NULL;
+    gpusvm_result r;
+
+    memset(&info, 0, sizeof info);
+    if ((r = gpusvm__group(ctx, y, n, label, &nr_class)) != GPUSVM_OK) return r;
+    wC[0] = wC[1] = prm->C;
+    for (k = 0; k < prm->n_weight; ++k) {
+        for (c = 0; c < nr_class; ++c)
+            if (label[c] == prm->weight_label[k]) break;
+        if (c == nr_class)
+            gpusvm__log(ctx, GPUSVM_LOG_WARN, "class label %d specified in weight is not found", prm->weight_label[k]);
+        else
+            wC[c] *= prm->weight[k];
+    }
+    if (nr_class == 1) {
+        gpusvm__log(ctx, GPUSVM_LOG_WARN, "training data in only one class; the model predicts it always");
+        if ((r = gpusvm__model_alloc(ctx, 1, 0, 0, &m)) != GPUSVM_OK) return r;
+        m->label[0] = label[0];
+        goto finish;
+    }
+
+    /* rows grouped by class, order kept within a class */
+    perm = (size_t *)gpusvm__alloc(a, n, sizeof(size_t));
+    yy = (signed char *)gpusvm__alloc(a, n, 1);
+    rp = (size_t *)gpusvm__alloc(a, n + 1, sizeof(size_t));
+    if (!perm || !yy || !rp) { r = gpusvm__oom(ctx, "the grouped problem"); goto fail; }
+    for (i = 0; i < n; ++i) cnt[(int)y[i] == label[0] ? 0 : 1]++;
+    {
+        size_t pos0 = 0, pos1 = cnt[0];
+        for (i = 0; i < n; ++i) {
+            if ((int)y[i] == label[0]) perm[pos0++] = i;
+            else perm[pos1++] = i;
+        }
+    }
+    nnz = x->row_ptr[n];
+    col = (int32_t *)gpusvm__alloc(a, nnz, sizeof(int32_t));
+    val = (float *)gpusvm__alloc(a, nnz, sizeof(float));
+    alpha = (double *)gpusvm__alloc(a, n, sizeof(double));
+    G = (double *)gpusvm__alloc(a, n, sizeof(double));
+    if (!col || !val || !alpha || !G) { r = gpusvm__oom(ctx, "the grouped problem"); goto fail; }
+    rp[0] = 0;
+    for (i = 0, at = 0; i < n; ++i) {
+        const size_t s = perm[i], len = x->row_ptr[s + 1] - x->row_ptr[s];
+        memcpy(col + at, x->col + x->row_ptr[s], len * sizeof(int32_t));
+        memcpy(val + at, x->val + x->row_ptr[s], len * sizeof(float));
+        at += len;
+        rp[i + 1] = at;
+        yy[i] = (signed char)(i < cnt[0] ? 1 : -1);
+    }
+    p.x.rows = n;
+    p.x.cols = x->cols;
+    p.x.row_ptr = rp;
+    p.x.col = col;
+    p.x.val = val;
+    p.y = yy;
+    p.Cp = wC[0];
+    p.Cn = wC[1];
+    p.ktype = (int)prm->kernel_type - 1;
+    p.gamma = (float)prm->gamma;
+    p.coef0 = (float)prm->coef0;
+    p.degree = prm->degree;
+
+    if ((r = gpusvm__solve(ctx, &p, prm, alpha, G, &info)) != GPUSVM_OK) goto fail;
+
+    {
+        double v = 0.0, sum_alpha = 0.0;
+        for (i = 0; i < n; ++i) {
+            v += alpha[i] * (G[i] - 1.0);
+            sum_alpha += alpha[i];
+            if (alpha[i] > 0.0) {
+                ++nsv;
+                sv_nnz += rp[i + 1] - rp[i];
+                if (alpha[i] >= (yy[i] > 0 ? p.Cp : p.Cn)) ++nbsv;
+            }
+        }
+        info.obj = v / 2;
+        info.nu = sum_alpha / (p.Cp * (double)n);
+    }
+    if ((r = gpusvm__model_alloc(ctx, 2, nsv, sv_nnz, &m)) != GPUSVM_OK) goto fail;
+    m->label[0] = label[0];
+    m->label[1] = label[1];
+    m->rho[0] = gpusvm__rho(&p, alpha, G);
+    for (i = 0, k = 0, at = 0; i < n; ++i) {
+        size_t len;
+        if (!(alpha[i] > 0.0)) continue;
+        m->n_sv[yy[i] > 0 ? 0 : 1]++;
+        m->sv_coef[k] = yy[i] * alpha[i];
+        len = rp[i + 1] - rp[i];
+        memcpy(m->sv_col_idx + at, col + rp[i], len * sizeof(int32_t));
+        memcpy(m->sv_values + at, val + rp[i], len * sizeof(float));
+        at += len;
+        m->sv_row_ptr[++k] = at;
+    }
+    info.n_sv = nsv;
+    info.n_bsv = nbsv;
+finish:
+    m->svm_type = prm->svm_type;
+    m->kernel_type = prm->kernel_type;
+    m->degree = prm->degree;
+    m->gamma = prm->gamma;
+    m->coef0 = prm->coef0;
+    m->n_features = 0;
+    for (i = 0; i < m->sv_row_ptr[m->total_sv]; ++i)
+        if ((size_t)m->sv_col_idx[i] + 1 > m->n_features) m->n_features = (size_t)m->sv_col_idx[i] + 1;
+    info.seconds = gpusvm__now() - t_start;
+    m->info = info;
+    *out = m;
+    m = NULL;
+    r = GPUSVM_OK;
+fail:
+    gpusvm_model_free(m);
+    gpusvm__free(a, G);
+    gpusvm__free(a, alpha);
+    gpusvm__free(a, val);
+    gpusvm__free(a, col);
+    gpusvm__free(a, rp);
+    gpusvm__free(a, yy);
+    gpusvm__free(a, perm);
+    return r;
+}
+
+/* >>model ------------------------------------------------------------------ */
+/* Prediction, LIBSVM model files (written with "C" numbers through a temporary file and a
+   rename; read with file:line errors), and LIBSVM data files. */
+
+static const char *const gpusvm__svm_type_names[] = {"c_svc", "nu_svc", "one_class", "epsilon_svr", "nu_svr"};
+static const char *const gpusvm__kernel_names[] = {"linear", "polynomial", "rbf", "sigmoid", "precomputed"};
+
+static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
+                                     double *dec)
+{
+    gpusvm__csr sv;
+    double *d = dec, *own = NULL;
+    size_t i;
+    gpusvm_result r;
+    const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC;
+    if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED || m->kernel_type < GPUSVM_KERNEL_LINEAR ||
+        m->kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "prediction with a precomputed kernel is not in this version");
+    if (classify && m->nr_class > 2)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
+                            "the model has %d classes; multiclass prediction is not in this version", m->nr_class);
+    if (classify && m->nr_class == 1) {
+        for (i = 0; i < x->rows; ++i) {
+            if (labels) labels[i] = m->label[0];
+            if (dec) dec[i] = 0.0;
+        }
+        return GPUSVM_OK;
+    }
+    if (!d) {
+        own = d = (double *)gpusvm__alloc(&ctx->alloc, x->rows, sizeof(double));
+        if (!d) return gpusvm__oom(ctx, "decision values");
+    }
+    sv.rows = m->total_sv;
+    sv.cols = m->n_features;
+    sv.row_ptr = m->sv_row_ptr;
+    sv.col = m->sv_col_idx;
+    sv.val = m->sv_values;
+    r = ctx->backend->decision(ctx->backend, &sv, m->sv_coef, x, (int)m->kernel_type - 1, (float)m->gamma,
+                               (float)m->coef0, m->degree, d);
+    if (r == GPUSVM_OK) {
+        for (i = 0; i < x->rows; ++i) {
+            d[i] -= m->rho[0];
+            if (!labels) continue;
+            if (classify) labels[i] = d[i] > 0 ? m->label[0] : m->label[1];
+            else if (m->svm_type == GPUSVM_ONE_CLASS) labels[i] = d[i] > 0 ? 1.0 : -1.0;
+            else labels[i] = d[i];
+        }
+    }
+    gpusvm__free(&ctx->alloc, own);
+    return r;
+}
+
+/* A buffered writer that remembers the first error. */
+typedef struct gpusvm__out {
+    FILE *f;
+    int failed;
+} gpusvm__out;
+
+static void gpusvm__w(gpusvm__out *o, const char *s)
+{
+    if (!o->failed && fputs(s, o->f) == EOF) o->failed = 1;
+}
+static void gpusvm__wg(gpusvm__out *o, const char *prefix, int digits, double v)
+{
+    char b[64];
+    gpusvm__w(o, prefix);
+    gpusvm__fmt_g(b, sizeof b, digits, v);
+    gpusvm__w(o, b);
+}
+static void gpusvm__wd(gpusvm__out *o, const char *prefix, long long v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%lld", v);
+    gpusvm__w(o, prefix);
+    gpusvm__w(o, b);
+}
+
+static gpusvm_result gpusvm__save(gpusvm_context *ctx, const gpusvm_model *m, const char *path)
+{
+    char tmp[4096];
+    gpusvm__out o;
+    size_t i, k, npairs;
+    int c, j;
+    const int kt = (int)m->kernel_type;
+    if ((int)m->svm_type < 1 || m->svm_type > GPUSVM_NU_SVR || kt < 1 || kt > GPUSVM_KERNEL_PRECOMPUTED ||
+        m->nr_class < 1)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the model's type fields are out of range");
+    if (strlen(path) + 16 > sizeof tmp)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model path too long");
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    o.f = fopen(tmp, "wb");
+    o.failed = 0;
+    if (!o.f) return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot create (%s)", tmp, strerror(errno));
+    gpusvm__w(&o, "svm_type ");
+    gpusvm__w(&o, gpusvm__svm_type_names[(int)m->svm_type - 1]);
+    gpusvm__w(&o, "\nkernel_type ");
+    gpusvm__w(&o, gpusvm__kernel_names[kt - 1]);
+    gpusvm__w(&o, "\n");
+    if (m->kernel_type == GPUSVM_KERNEL_POLY) {
+        gpusvm__wd(&o, "degree ", m->degree);
+        gpusvm__w(&o, "\n");
+    }
+    if (m->kernel_type == GPUSVM_KERNEL_POLY || m->kernel_type == GPUSVM_KERNEL_RBF ||
+        m->kernel_type == GPUSVM_KERNEL_SIGMOID) {
+        gpusvm__wg(&o, "gamma ", 17, m->gamma);
+        gpusvm__w(&o, "\n");
+    }
+    if (m->kernel_type == GPUSVM_KERNEL_POLY || m->kernel_type == GPUSVM_KERNEL_SIGMOID) {
+        gpusvm__wg(&o, "coef0 ", 17, m->coef0);
+        gpusvm__w(&o, "\n");
+    }
+    gpusvm__wd(&o, "nr_class ", m->nr_class);
+    gpusvm__wd(&o, "\ntotal_sv ", (long long)m->total_sv);
+    gpusvm__w(&o, "\nrho");
+    npairs = (size_t)m->nr_class * (size_t)(m->nr_class - 1) / 2;
+    for (k = 0; k < npairs; ++k) gpusvm__wg(&o, " ", 17, m->rho[k]);
+    gpusvm__w(&o, "\n");
+    if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC) {
+        gpusvm__w(&o, "label");
+        for (c = 0; c < m->nr_class; ++c) gpusvm__wd(&o, " ", m->label[c]);
+        gpusvm__w(&o, "\nnr_sv");
+        for (c = 0; c < m->nr_class; ++c) gpusvm__wd(&o, " ", m->n_sv[c]);
+        gpusvm__w(&o, "\n");
+    }
+    gpusvm__w(&o, "SV\n");
+    for (i = 0; i < m->total_sv && !o.failed; ++i) {
+        for (j = 0; j < (m->nr_class > 1 ? m->nr_class - 1 : 1); ++j) {
+            gpusvm__wg(&o, "", 17, m->sv_coef[(size_t)j * m->total_sv + i]);
+            gpusvm__w(&o, " ");
+        }
+        for (k = m->sv_row_ptr[i]; k < m->sv_row_ptr[i + 1]; ++k) {
+            gpusvm__wd(&o, "", (long long)m->sv_col_idx[k] + 1);
+            gpusvm__wg(&o, ":", 8, m->sv_values[k]);
+            gpusvm__w(&o, " ");
+        }
+        gpusvm__w(&o, "\n");
+    }
+    if (fflush(o.f) != 0 || ferror(o.f)) o.failed = 1;
+    if (fclose(o.f) != 0) o.failed = 1;
+    if (o.failed) {
+        remove(tmp);
+        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: write failed (%s); %s is unchanged", tmp, strerror(errno), path);
+    }
+#ifdef GPUSVM__WINDOWS
+    if (!MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING)) {
+#else
+    if (rename(tmp, path) != 0) {
+#endif
+        remove(tmp);
+        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot replace (%s)", path, strerror(errno));
+    }
+    return GPUSVM_OK;
+}
+
+/* Whole file into memory, NUL-terminated. */
+static gpusvm_result gpusvm__slurp(gpusvm_context *ctx, const char *path, char **out, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    gpusvm__vec v;
+    char tmp[1 << 16];
+    size_t r;
+    memset(&v, 0, sizeof v);
+    v.item = 1;
+    if (!f) return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot open (%s)", path, strerror(errno));
+    while ((r = fread(tmp, 1, sizeof tmp, f)) > 0) {
+        if (!gpusvm__vec_reserve(&ctx->alloc, &v, v.len + r + 1)) {
+            fclose(f);
+            gpusvm__free(&ctx->alloc, v.data);
+            return gpusvm__oom(ctx, path);
+        }
+        memcpy((char *)v.data + v.len, tmp, r);
+        v.len += r;
+    }
+    if (ferror(f)) {
+        fclose(f);
+        gpusvm__free(&ctx->alloc, v.data);
+        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: read error", path);
+    }
+    fclose(f);
+    if (!gpusvm__vec_reserve(&ctx->alloc, &v, v.len + 1)) {
+        gpusvm__free(&ctx->alloc, v.data);
+        return gpusvm__oom(ctx, path);
+    }
+    ((char *)v.data)[v.len] = 0;
+    *out = (char *)v.data;
+    *len = v.len;
+    return GPUSVM_OK;
+}
+
+/* A line cursor: lines end at \n (a \r before it is dropped); tokens split on blanks. */
+typedef struct gpusvm__lines {
+    char *p, *end;
+    size_t lineno;
+    char *line, *line_end;
+} gpusvm__lines;
+
+static int gpusvm__next_line(gpusvm__lines *L)
+{
+    char *nl;
+    if (L->p >= L->end) return 0;
+    nl = (char *)memchr(L->p, '\n', (size_t)(L->end - L->p));
+    L->line = L->p;
+    L->line_end = nl ? nl : L->end;
+    L->p = nl ? nl + 1 : L->end;
+    if (L->line_end > L->line && L->line_end[-1] == '\r') L->line_end--;
+    L->lineno++;
+    return 1;
+}
+
+static int gpusvm__token(char **s, char *end, char **tok, size_t *len)
+{
+    char *p = *s;
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+    if (p >= end) {
+        *s = p;
+        return 0;
+    }
+    *tok = p;
+    while (p < end && *p != ' ' && *p != '\t') ++p;
+    *len = (size_t)(p - *tok);
+    *s = p;
+    return 1;
+}
+
+/* Quoted, shortened token text for messages. */
+static const char *gpusvm__quote(char *buf, size_t size, const char *s, size_t len)
+{
+    size_t i, n = len < 40 ? len : 40;
+    for (i = 0; i < n && i + 4 < size; ++i) buf[i] = (s[i] >= 32 && s[i] < 127) ? s[i] : '?';
+    if (n < len && i + 4 < size) {
+        buf[i++] = '.';
+        buf[i++] = '.';
+        buf[i++] = '.';
+    }
+    buf[i] = 0;
+    return buf;
+}
+
+/* "index:value" features of one line, appended to col/val; returns 0 with a message. */
+static int gpusvm__parse_features(gpusvm_context *ctx, char *s, char *end, gpusvm__vec *col, gpusvm__vec *val,
+                                  size_t *max_col, char *why, size_t why_size)
+{
+    char *tok, q[64];
+    size_t len;
+    long long prev = 0;
+    while (gpusvm__token(&s, end, &tok, &len)) {
+        char *colon = (char *)memchr(tok, ':', len);
+        long long idx;
+        double v;
+        int32_t c;
+        float f;
+        if (!colon) {
+            snprintf(why, why_size, "expected index:value, got '%s'", gpusvm__quote(q, sizeof q, tok, len));
+            return 0;
+        }
+        if (!gpusvm__parse_long(tok, (size_t)(colon - tok), LLONG_MIN / 2, LLONG_MAX / 2, &idx)) {
+            snprintf(why, why_size, "feature index '%s' is not an integer",
+                     gpusvm__quote(q, sizeof q, tok, (size_t)(colon - tok)));
+            return 0;
+        }
+        if (idx < 1) {
+            snprintf(why, why_size, "feature index %lld: indices start at 1", idx);
+            return 0;
+        }
+        if (idx > (long long)INT32_MAX) {
+            snprintf(why, why_size, "feature index %lld is beyond 2^31-1", idx);
+            return 0;
+        }
+        if (idx <= prev) {
+            snprintf(why, why_size, "feature index %lld after %lld: indices must ascend", idx, prev);
+            return 0;
+        }
+        prev = idx;
+        if (!gpusvm__parse_double(colon + 1, len - (size_t)(colon + 1 - tok), &v)) {
+            snprintf(why, why_size, "value '%s' of feature %lld is not a number",
+                     gpusvm__quote(q, sizeof q, colon + 1, len - (size_t)(colon + 1 - tok)), idx);
+            return 0;
+        }
+        if (!(fabs(v) <= FLT_MAX)) {
+            snprintf(why, why_size, "value of feature %lld is not a finite float", idx);
+            return 0;
+        }
+        c = (int32_t)(idx - 1);
+        f = (float)v;
+        if (!gpusvm__vec_push(&ctx->alloc, col, &c) || !gpusvm__vec_push(&ctx->alloc, val, &f)) {
+            snprintf(why, why_size, "out of memory");
+            return 0;
+        }
+        if ((size_t)idx > *max_col) *max_col = (size_t)idx;
+    }
+    return 1;
+}
+
+static gpusvm_result gpusvm__load_data(gpusvm_context *ctx, const char *path, gpusvm_dataset **out)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    char *text = NULL, why[256], q[64];
+    size_t len, max_col = 0, rows = 0;
+    gpusvm__lines L;
+    gpusvm__vec rp, col, val, y;
+    gpusvm_dataset *ds = NULL;
+    gpusvm_result r;
+    size_t zero = 0;
+    memset(&rp, 0, sizeof rp);
+    memset(&col, 0, sizeof col);
+    memset(&val, 0, sizeof val);
+    memset(&y, 0, sizeof y);
+    rp.item = sizeof(size_t);
+    col.item = sizeof(int32_t);
+    val.item = sizeof(float);
+    y.item = sizeof(double);
+    if ((r = gpusvm__slurp(ctx, path, &text, &len)) != GPUSVM_OK) return r;
+    if (memchr(text, 0, len)) {
+        r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
+        goto fail;
+    }
+    L.p = text;
+    L.end = text + len;
+    L.lineno = 0;
+    if (!gpusvm__vec_push(a, &rp, &zero)) { r = gpusvm__oom(ctx, path); goto fail; }
+    while (gpusvm__next_line(&L)) {
+        char *s = L.line, *tok;
+        size_t tl, nnz;
+        double lab;
+        if (!gpusvm__token(&s, L.line_end, &tok, &tl)) continue; /* blank line */
+        if (!gpusvm__parse_double(tok, tl, &lab) || !(fabs(lab) <= DBL_MAX)) {
+            r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: label '%s' is not a finite number", path,
+                             (unsigned long)L.lineno, gpusvm__quote(q, sizeof q, tok, tl));
+            goto fail;
+        }
+        if (!gpusvm__parse_features(ctx, s, L.line_end, &col, &val, &max_col, why, sizeof why)) {
+            r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)L.lineno, why);
+            goto fail;
+        }
+        nnz = col.len;
+        if (!gpusvm__vec_push(a, &y, &lab) || !gpusvm__vec_push(a, &rp, &nnz)) { r = gpusvm__oom(ctx, path); goto fail; }
+        ++rows;
+    }
+    if (rows == 0) {
+        r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: no data (the file is empty)", path);
+        goto fail;
+    }
+    ds = (gpusvm_dataset *)gpusvm__calloc(a, 1, sizeof(gpusvm_dataset));
+    if (!ds) { r = gpusvm__oom(ctx, path); goto fail; }
+    ds->allocator = *a;
+    ds->y = (double *)y.data;
+    ds->row_ptr = (size_t *)rp.data;
+    ds->col_idx = (int32_t *)col.data;
+    ds->values = (float *)val.data;
+    if (!ds->col_idx) ds->col_idx = (int32_t *)gpusvm__alloc(a, 1, sizeof(int32_t));
+    if (!ds->values) ds->values = (float *)gpusvm__alloc(a, 1, sizeof(float));
+    ds->x.layout = GPUSVM_LAYOUT_CSR;
+    ds->x.rows = rows;
+    ds->x.cols = max_col;
+    ds->x.row_ptr = ds->row_ptr;
+    ds->x.col_idx = ds->col_idx;
+    ds->x.values = ds->values;
+    gpusvm__free(a, text);
+    if (!ds->col_idx || !ds->values) {
+        gpusvm_dataset_free(ds);
+        return gpusvm__oom(ctx, path);
+    }
+    *out = ds;
+    return GPUSVM_OK;
+fail:
+    gpusvm__free(a, text);
+    gpusvm__free(a, rp.data);
+    gpusvm__free(a, col.data);
+    gpusvm__free(a, val.data);
+    gpusvm__free(a, y.data);
+    return r;
+}
+
+/* Reads a LIBSVM model file. */
+static gpusvm_result gpusvm__load_model(gpusvm_context *ctx, const char *path, gpusvm_model **out)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    char *text = NULL, why[256], q[64], *s, *tok;
+    size_t len, tl, k, i, npairs = 0, ncoef, max_col = 0;
+    gpusvm__lines L;
+    gpusvm_model *m = NULL;
+    gpusvm_result r;
+    int svm_type = 0, kernel_type = 0, degree = 3, nr_class = 0, have_sv = 0, c, have_rho = 0, have_label = 0,
+        have_nsv = 0, ncoef_line;
+    long long total_sv = -1, v;
+    double gamma = 0.0, coef0 = 0.0, dv;
+    double rho[64 * 63 / 2];
+    int label[64], nsv[64];
+    gpusvm__vec col, val;
+    memset(&col, 0, sizeof col);
+    memset(&val, 0, sizeof val);
+    col.item = sizeof(int32_t);
+    val.item = sizeof(float);
+    if ((r = gpusvm__slurp(ctx, path, &text, &len)) != GPUSVM_OK) return r;
+    L.p = text;
+    L.end = text + len;
+    L.lineno = 0;
+#define GPUSVM__BAD(...)                                                                       \
+    do {                                                                                       \
+        snprintf(why, sizeof why, __VA_ARGS__);                                                \
+        r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)L.lineno, why); \
+        goto fail;                                                                             \
+    } while (0)
+    while (!have_sv && gpusvm__next_line(&L)) {
+        s = L.line;
+        if (!gpusvm__token(&s, L.line_end, &tok, &tl)) continue;
+#define GPUSVM__KEY(name) (tl == sizeof(name) - 1 && memcmp(tok, name, tl) == 0)
+        if (GPUSVM__KEY("svm_type") || GPUSVM__KEY("kernel_type")) {
+            const int is_svm = GPUSVM__KEY("svm_type");
+            const char *const *names = is_svm ? gpusvm__svm_type_names : gpusvm__kernel_names;
+            const int count = is_svm ? 5 : 5;
+            char *w;
+            size_t wl;
+            if (!gpusvm__token(&s, L.line_end, &w, &wl)) GPUSVM__BAD("%s needs a value", is_svm ? "svm_type" : "kernel_type");
+            for (c = 0; c < count; ++c)
+                if (strlen(names[c]) == wl && memcmp(names[c], w, wl) == 0) break;
+            if (c == count) GPUSVM__BAD("unknown %s '%s'", is_svm ? "svm_type" : "kernel_type", gpusvm__quote(q, sizeof q, w, wl));
+            if (is_svm) svm_type = c + 1;
+            else kernel_type = c + 1;
+        } else if (GPUSVM__KEY("degree")) {
+            if (!gpusvm__token(&s, L.line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 0, INT_MAX, &v))
+                GPUSVM__BAD("degree needs a non-negative integer");
+            degree = (int)v;
+        } else if (GPUSVM__KEY("gamma") || GPUSVM__KEY("coef0")) {
+            const int is_gamma = GPUSVM__KEY("gamma");
+            if (!gpusvm__token(&s, L.line_end, &tok, &tl) || !gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
+                GPUSVM__BAD("%s needs a finite number", is_gamma ? "gamma" : "coef0");
+            if (is_gamma) gamma = dv;
+            else coef0 = dv;
+        } else if (GPUSVM__KEY("nr_class")) {
+            if (!gpusvm__token(&s, L.line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 1, 64, &v))
+                GPUSVM__BAD("nr_class needs an integer in 1..64");
+            nr_class = (int)v;
+            npairs = (size_t)nr_class * (size_t)(nr_class - 1) / 2;
+        } else if (GPUSVM__KEY("total_sv")) {
+            if (!gpusvm__token(&s, L.line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 0, INT_MAX, &total_sv))
+                GPUSVM__BAD("total_sv needs a non-negative integer");
+        } else if (GPUSVM__KEY("rho") || GPUSVM__KEY("probA") || GPUSVM__KEY("probB")) {
+            const int is_rho = GPUSVM__KEY("rho");
+            if (!nr_class) GPUSVM__BAD("%s before nr_class", is_rho ? "rho" : "probA/probB");
+            for (k = 0; k < (npairs ? npairs : 1); ++k) {
+                if (!gpusvm__token(&s, L.line_end, &tok, &tl)) {
+                    if (npairs == 0 && k == 0) break;
+                    GPUSVM__BAD("expected %lu values, found %lu", (unsigned long)npairs, (unsigned long)k);
+                }
+                if (!gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
+                    GPUSVM__BAD("'%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
+                if (is_rho) rho[k] = dv;
+            }
+            if (gpusvm__token(&s, L.line_end, &tok, &tl)) GPUSVM__BAD("more values than nr_class allows");
+            if (is_rho) have_rho = 1;
+        } else if (GPUSVM__KEY("label") || GPUSVM__KEY("nr_sv")) {
+            const int is_label = GPUSVM__KEY("label");
+            if (!nr_class) GPUSVM__BAD("%s before nr_class", is_label ? "label" : "nr_sv");
+            for (c = 0; c < nr_class; ++c) {
+                if (!gpusvm__token(&s, L.line_end, &tok, &tl))
+                    GPUSVM__BAD("expected %d values, found %d", nr_class, c);
+                if (!gpusvm__parse_long(tok, tl, is_label ? INT_MIN : 0, INT_MAX, &v))
+                    GPUSVM__BAD("'%s' is not an integer", gpusvm__quote(q, sizeof q, tok, tl));
+                if (is_label) label[c] = (int)v;
+                else nsv[c] = (int)v;
+            }
+            if (gpusvm__token(&s, L.line_end, &tok, &tl)) GPUSVM__BAD("more values than nr_class");
+            if (is_label) have_label = 1;
+            else have_nsv = 1;
+        } else if (GPUSVM__KEY("prob_density_marks")) {
+            /* one-class density marks: read past */
+        } else if (GPUSVM__KEY("SV")) {
+            have_sv = 1;
+        } else {
+            GPUSVM__BAD("unknown header key '%s'", gpusvm__quote(q, sizeof q, tok, tl));
+        }
+#undef GPUSVM__KEY
+    }
+    if (!have_sv) GPUSVM__BAD("no SV section");
+    if (!svm_type || !kernel_type || !nr_class || total_sv < 0 || (!have_rho && npairs))
+        GPUSVM__BAD("the header lacks %s", !svm_type ? "svm_type" : !kernel_type ? "kernel_type" : !nr_class ? "nr_class"
+                                           : total_sv < 0 ? "total_sv" : "rho");
+    if ((svm_type == GPUSVM_C_SVC || svm_type == GPUSVM_NU_SVC) && (!have_label || !have_nsv))
+        GPUSVM__BAD("a classification model needs label and nr_sv");
+    if (have_nsv) {
+        long long sum = 0;
+        for (c = 0; c < nr_class; ++c) sum += nsv[c];
+        if (sum != total_sv) GPUSVM__BAD("nr_sv adds up to %lld, total_sv is %lld", sum, total_sv);
+    }
+    ncoef_line = nr_class > 1 ? nr_class - 1 : 1;
+    if ((r = gpusvm__model_alloc(ctx, nr_class, (size_t)total_sv, 0, &m)) != GPUSVM_OK) goto fail;
+    m->svm_type = (gpusvm_svm_type)svm_type;
+    m->kernel_type = (gpusvm_kernel_type)kernel_type;
+    m->degree = degree;
+    m->gamma = gamma;
+    m->coef0 = coef0;
+    for (k = 0; k < npairs; ++k) m->rho[k] = rho[k];
+    if (npairs == 0) m->rho[0] = have_rho ? rho[0] : 0.0;
+    for (c = 0; c < nr_class; ++c) {
+        m->label[c] = have_label ? label[c] : 0;
+        m->n_sv[c] = have_nsv ? nsv[c] : 0;
+    }
+    ncoef = (size_t)ncoef_line;
+    for (i = 0; i < (size_t)total_sv; ++i) {
+        if (!gpusvm__next_line(&L)) {
+            snprintf(why, sizeof why, "the SV section ends after %lu of %lld support vectors", (unsigned long)i, total_sv);
+            r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)L.lineno + 1, why);
+            goto fail;
+        }
+        s = L.line;
+        for (k = 0; k < ncoef; ++k) {
+            if (!gpusvm__token(&s, L.line_end, &tok, &tl) || memchr(tok, ':', tl))
+                GPUSVM__BAD("expected %lu coefficients before the features", (unsigned long)ncoef);
+            if (!gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
+                GPUSVM__BAD("coefficient '%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
+            m->sv_coef[k * (size_t)total_sv + i] = dv;
+        }
+        if (!gpusvm__parse_features(ctx, s, L.line_end, &col, &val, &max_col, why, sizeof why)) {
+            r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)L.lineno, why);
+            goto fail;
+        }
+        m->sv_row_ptr[i + 1] = col.len;
+    }
+    while (gpusvm__next_line(&L)) {
+        s = L.line;
+        if (gpusvm__token(&s, L.line_end, &tok, &tl)) GPUSVM__BAD("more support vectors than total_sv");
+    }
+#undef GPUSVM__BAD
+    gpusvm__free(a, m->sv_col_idx);
+    gpusvm__free(a, m->sv_values);
+    m->sv_col_idx = (int32_t *)col.data;
+    m->sv_values = (float *)val.data;
+    col.data = val.data = NULL;
+    if (!m->sv_col_idx) m->sv_col_idx = (int32_t *)gpusvm__alloc(a, 1, sizeof(int32_t));
+    if (!m->sv_values) m->sv_values = (float *)gpusvm__alloc(a, 1, sizeof(float));
+    if (!m->sv_col_idx || !m->sv_values) { r = gpusvm__oom(ctx, "the model"); goto fail; }
+    m->n_features = max_col;
+    gpusvm__free(a, text);
+    *out = m;
+    return GPUSVM_OK;
+fail:
+    gpusvm__free(a, col.data);
+    gpusvm__free(a, val.data);
+    gpusvm_model_free(m);
+    gpusvm__free(a, text);
+    return r;
+}
+
+/* >>public ----------------------------------------------------------------- */
+
+GPUSVM_API const char *gpusvm_result_string(gpusvm_result result)
+{
+    switch (result) {
+    case GPUSVM_OK: return "success";
+    case GPUSVM_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case GPUSVM_ERROR_OUT_OF_MEMORY: return "out of host memory";
+    case GPUSVM_ERROR_NO_DEVICE: return "no usable OpenCL device";
+    case GPUSVM_ERROR_OPENCL: return "an OpenCL call failed";
+    case GPUSVM_ERROR_BUILD: return "the OpenCL kernels failed to build";
+    case GPUSVM_ERROR_DEVICE_MEMORY: return "out of device memory";
+    case GPUSVM_ERROR_CANCELLED: return "cancelled";
+    case GPUSVM_ERROR_IO: return "file input/output error";
+    case GPUSVM_ERROR_PARSE: return "malformed file";
+    case GPUSVM_ERROR_UNSUPPORTED: return "not supported in this version";
+    default: return "unknown result code";
+    }
+}
+
+GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, gpusvm_context **out)
+{
+    gpusvm_context_desc d;
+    gpusvm_allocator a;
+    gpusvm_context *ctx;
+    const char *env;
+    char why[512];
+    if (!out) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (desc) d = *desc;
+    else memset(&d, 0, sizeof d);
+    if ((d.allocator.alloc != NULL) != (d.allocator.free != NULL)) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    a = gpusvm__resolve_allocator(&d.allocator);
+    ctx = (gpusvm_context *)gpusvm__calloc(&a, 1, sizeof(gpusvm_context));
+    if (!ctx) return GPUSVM_ERROR_OUT_OF_MEMORY;
+    ctx->alloc = a;
+    ctx->logger = d.logger;
+    why[0] = 0;
+    if (d.backend == GPUSVM_BACKEND_DEFAULT) {
+        env = d.ignore_environment ? NULL : getenv("GPUSVM_BACKEND");
+        d.backend = GPUSVM_BACKEND_AUTO;
+        if (env && *env) {
+            if (gpusvm__ieq(env, "auto")) d.backend = GPUSVM_BACKEND_AUTO;
+            else if (gpusvm__ieq(env, "opencl")) d.backend = GPUSVM_BACKEND_OPENCL;
+            else if (gpusvm__ieq(env, "cpu")) d.backend = GPUSVM_BACKEND_CPU;
+            else {
+                gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "GPUSVM_BACKEND='%s' is not auto, opencl or cpu", env);
+                gpusvm__free(&a, ctx);
+                return GPUSVM_ERROR_INVALID_ARGUMENT;
+            }
+        }
+    }
+    if ((int)d.backend < 0 || d.backend > GPUSVM_BACKEND_CPU) {
+        gpusvm__free(&a, ctx);
+        return GPUSVM_ERROR_INVALID_ARGUMENT;
+    }
+    if (!d.device && !d.ignore_environment) {
+        env = getenv("GPUSVM_DEVICE");
+        if (env && *env) d.device = env;
+    }
+    if (d.backend != GPUSVM_BACKEND_CPU) {
+#ifndef GPUSVM_NO_OPENCL
+        ctx->cl = (gpusvm__cl_api *)gpusvm__calloc(&a, 1, sizeof(gpusvm__cl_api));
+        if (!ctx->cl) {
+            gpusvm__free(&a, ctx);
+            return GPUSVM_ERROR_OUT_OF_MEMORY;
+        }
+        if (gpusvm__cl_load(ctx->cl, why, sizeof why))
+            ctx->backend = gpusvm__ocl_create(ctx, ctx->cl, d.device, why, sizeof why);
+        if (ctx->backend) {
+            ctx->kind = GPUSVM_BACKEND_OPENCL;
+        } else {
+            gpusvm__cl_unload(ctx->cl);
+            gpusvm__free(&a, ctx->cl);
+            ctx->cl = NULL;
+        }
+#else
+        snprintf(why, sizeof why, "built with GPUSVM_NO_OPENCL");
+#endif
+        if (!ctx->backend && (d.backend == GPUSVM_BACKEND_OPENCL || (d.device && *d.device))) {
+            gpusvm__fail(ctx, GPUSVM_ERROR_NO_DEVICE, "%s", why);
+            gpusvm__free(&a, ctx);
+            return GPUSVM_ERROR_NO_DEVICE;
+        }
+        if (!ctx->backend) gpusvm__log(ctx, GPUSVM_LOG_WARN, "%s; using the built-in C backend", why);
+    }
+    if (!ctx->backend) {
+        ctx->backend = gpusvm__cpu_create(ctx);
+        if (!ctx->backend) {
+            gpusvm__free(&a, ctx);
+            return GPUSVM_ERROR_OUT_OF_MEMORY;
+        }
+        ctx->kind = GPUSVM_BACKEND_CPU;
+        snprintf(ctx->device_name, sizeof ctx->device_name, "CPU (gpusvm C backend)");
+    }
+    gpusvm__log(ctx, GPUSVM_LOG_INFO, "device: %s", ctx->device_name);
+    *out = ctx;
+    return GPUSVM_OK;
+}
+
+GPUSVM_API void gpusvm_context_destroy(gpusvm_context *ctx)
+{
+    gpusvm_allocator a;
+    if (!ctx) return;
+    a = ctx->alloc;
+    if (ctx->backend) ctx->backend->destroy(ctx->backend);
+#ifndef GPUSVM_NO_OPENCL
+    if (ctx->cl) {
+        gpusvm__cl_unload(ctx->cl);
+        gpusvm__free(&a, ctx->cl);
+    }
+#endif
+    gpusvm__free(&a, ctx->build_log);
+    gpusvm__free(&a, ctx);
+}
+
+GPUSVM_API const char *gpusvm_context_device_name(const gpusvm_context *ctx) { return ctx ? ctx->device_name : ""; }
+GPUSVM_API gpusvm_backend gpusvm_context_backend(const gpusvm_context *ctx)
+{
+    return ctx ? ctx->kind : GPUSVM_BACKEND_DEFAULT;
+}
+GPUSVM_API const char *gpusvm_context_error(const gpusvm_context *ctx) { return ctx ? ctx->error : ""; }
+GPUSVM_API const char *gpusvm_context_build_log(const gpusvm_context *ctx)
+{
+    return (ctx && ctx->build_log) ? ctx->build_log : "";
+}
+
+GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
+                                      const gpusvm_params *params, gpusvm_model **out)
+{
+    gpusvm__input in;
+    gpusvm_params p;
+    gpusvm_result r;
+    size_t i;
+    double t0 = gpusvm__now();
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    memset(&p, 0, sizeof p);
+    ctx->error[0] = 0;
+    if (!out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "out is NULL");
+    *out = NULL;
+    if (!y) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y is NULL");
+    if ((r = gpusvm__input_make(ctx, x, "the training data", &in)) != GPUSVM_OK) return r;
+    if (in.m.rows == 0) {
+        gpusvm__input_free(ctx, &in);
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
+    }
+    for (i = 0; i < in.m.rows; ++i)
+        if (!(fabs(y[i]) <= DBL_MAX)) {
+            gpusvm__input_free(ctx, &in);
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
+        }
+    r = gpusvm__resolve_params(ctx, params, &in.m, &p);
+    if (r == GPUSVM_OK) r = gpusvm__train_csvc(ctx, &in.m, y, &p, out, t0);
+    gpusvm__input_free(ctx, &in);
+    return r;
+}
+
+GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model *model, const gpusvm_matrix *x,
+                                        double *labels, double *decision_values)
+{
+    gpusvm__input in;
+    gpusvm_result r;
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    if (!model) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model is NULL");
+    if ((r = gpusvm__input_make(ctx, x, "the prediction data", &in)) != GPUSVM_OK) return r;
+    r = gpusvm__predict(ctx, model, &in.m, labels, decision_values);
+    gpusvm__input_free(ctx, &in);
+    return r;
+}
+
+GPUSVM_API gpusvm_result gpusvm_model_save(gpusvm_context *ctx, const gpusvm_model *model, const char *path)
+{
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    if (!model || !path) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model or path is NULL");
+    return gpusvm__save(ctx, model, path);
+}
+
+GPUSVM_API gpusvm_result gpusvm_model_load(gpusvm_context *ctx, const char *path, gpusvm_model **out)
+{
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    if (!path || !out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "path or out is NULL");
+    *out = NULL;
+    return gpusvm__load_model(ctx, path, out);
+}
+
+GPUSVM_API void gpusvm_model_free(gpusvm_model *m)
+{
+    gpusvm_allocator a;
+    if (!m) return;
+    a = m->allocator;
+    gpusvm__free(&a, m->label);
+    gpusvm__free(&a, m->n_sv);
+    gpusvm__free(&a, m->rho);
+    gpusvm__free(&a, m->sv_coef);
+    gpusvm__free(&a, m->sv_row_ptr);
+    gpusvm__free(&a, m->sv_col_idx);
+    gpusvm__free(&a, m->sv_values);
+    gpusvm__free(&a, m);
+}
+
+GPUSVM_API gpusvm_result gpusvm_dataset_load(gpusvm_context *ctx, const char *path, gpusvm_dataset **out)
+{
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    if (!path || !out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "path or out is NULL");
+    *out = NULL;
+    return gpusvm__load_data(ctx, path, out);
+}
+
+GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *ds)
+{
+    gpusvm_allocator a;
+    if (!ds) return;
+    a = ds->allocator;
+    gpusvm__free(&a, ds->y);
+    gpusvm__free(&a, ds->row_ptr);
+    gpusvm__free(&a, ds->col_idx);
+    gpusvm__free(&a, ds->values);
+    gpusvm__free(&a, ds);
+}
+
+#endif /* GPUSVM_IMPLEMENTATION_ONCE */
+#endif /* GPUSVM_IMPLEMENTATION */
+
+/*
+------------------------------------------------------------------------------
+MIT License
+
+Copyright (c) 2026 the gpusvm authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy of
+this software and associated documentation files (the "Software"), to deal in
+the Software without restriction, including without limitation the rights to
+use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+of the Software, and to permit persons to whom the Software is furnished to do
+so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+*/

@@ -1,0 +1,68 @@
+/* gpusvm kernels, part 0: definitions shared by every kernel.
+ *
+ * The files in kernels/ are concatenated in name order into one OpenCL C 1.2
+ * program. The host defines, through build options:
+ *   GPUSVM_Q   working-set capacity (power of two, sizes the local arrays)
+ *   GPUSVM_L   local size of the single-work-group kernels (power of two)
+ *
+ * Precision: kernel values are float; dual variables, gradients and every sum
+ * that feeds them are double (cl_khr_fp64 is required and checked by the host).
+ * Contraction is off so that the plain-C backend reproduces these kernels
+ * operation for operation.
+ */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+
+#ifndef GPUSVM_Q
+#define GPUSVM_Q 1024
+#endif
+#ifndef GPUSVM_L
+#define GPUSVM_L 256
+#endif
+
+/* Kernel types, as in LIBSVM's -t option. */
+#define GPUSVM_K_LINEAR  0
+#define GPUSVM_K_POLY    1
+#define GPUSVM_K_RBF     2
+#define GPUSVM_K_SIGMOID 3
+
+/* Slots of the status vector (double) the host reads a few of per check. */
+#define GPUSVM_ST_GAP     0 /* m(alpha) - M(alpha) of the last selection    */
+#define GPUSVM_ST_DONE    1 /* 0 running, 1 converged, 2 max_iter reached  */
+#define GPUSVM_ST_ITER    2 /* SMO pair updates so far (LIBSVM's #iter)     */
+#define GPUSVM_ST_OUTER   3 /* outer iterations so far                      */
+#define GPUSVM_ST_MUP     4 /* max of -y*G over I_up                         */
+#define GPUSVM_ST_MLOW    5 /* min of -y*G over I_low                        */
+#define GPUSVM_ST_INNER   6 /* pair updates of the last inner solve         */
+#define GPUSVM_ST_COUNT   8
+
+/* "no candidate" sort key: larger than every real key. */
+#define GPUSVM_KEY_NONE 0xFFFFFFFFu
+
+/* LIBSVM's tau: the curvature used where the kernel is not positive definite. */
+#define GPUSVM_TAU 1e-12
+
+/* k(x, z) from <x,z>, |x|^2 and |z|^2. */
+inline float gpusvm_kfun(int type, float dot, float nx, float nz,
+                         float gamma, float coef0, int degree)
+{
+    switch (type) {
+    case GPUSVM_K_LINEAR:
+        return dot;
+    case GPUSVM_K_POLY:
+        return pown(gamma * dot + coef0, degree);
+    case GPUSVM_K_RBF: {
+        float d2 = nx + nz - 2.0f * dot;
+        return exp(-gamma * fmax(d2, 0.0f));
+    }
+    default:
+        return tanh(gamma * dot + coef0);
+    }
+}
+
+/* Order-preserving map float -> uint: a < b  <=>  key(a) < key(b). */
+inline uint gpusvm_float_key(float v)
+{
+    uint b = as_uint(v);
+    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}

@@ -1,0 +1,78 @@
+/* gpusvm kernels, part 1: kernel rows for an index set.
+ *
+ *   K[slot[r]][i] = k(A[:, idx[r]], B[:, i])   for r < nrows, i < nb
+ *
+ * Data is column-major with a padded pitch (seed 000, listings 3-7): feature f
+ * of point i is X[f * pitch + i], pitch a multiple of 64, so adjacent
+ * work-items read adjacent words. Feature count is padded to a multiple of
+ * GPUSVM_TK with zero rows, and columns past n are zero, so the inner loops
+ * need no bounds checks.
+ *
+ * Tiling: a 16x16 work-group computes a 64 (rows of the index set) x 64
+ * (points) block; each work-item holds a 4x4 accumulator. The working-set
+ * vectors and the point vectors are staged in local memory GPUSVM_TK features
+ * at a time (seed 000, listing 7; seed 003, algorithm 1), so every global read
+ * is coalesced and each staged word is reused 64 times.
+ */
+#define GPUSVM_TM 64
+#define GPUSVM_TK 16
+
+__kernel __attribute__((reqd_work_group_size(16, 16, 1)))
+void gpusvm_rows(__global const float *A, int pitch_a,
+                 __global const int *idx, __global const float *norm_a,
+                 __global const float *B, int pitch_b,
+                 __global const float *norm_b, int nb, int dpad,
+                 __global const int *slot, int row_off, int nrows,
+                 __global float *K, int ldk,
+                 int ktype, float gamma, float coef0, int degree,
+                 __global const double *status)
+{
+    __local float As[GPUSVM_TK][GPUSVM_TM + 1];
+    __local float Bs[GPUSVM_TK][GPUSVM_TM];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int tid = ly * 16 + lx;
+    const int i0 = get_group_id(0) * GPUSVM_TM;
+    const int r0 = get_group_id(1) * GPUSVM_TM;
+    if (status[GPUSVM_ST_DONE] != 0.0) return;
+
+    /* Each work-item loads column (tid % 64) of both tiles: one index lookup. */
+    const int lr = tid % GPUSVM_TM;
+    const int lf = tid / GPUSVM_TM; /* 0..3: features lf, lf+4, lf+8, lf+12 */
+    const int ra = min(r0 + lr, nrows - 1);
+    const int col_a = idx[row_off + ra];
+
+    float acc[4][4];
+    for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b) acc[a][b] = 0.0f;
+
+    for (int f0 = 0; f0 < dpad; f0 += GPUSVM_TK) {
+        for (int t = 0; t < 4; ++t) {
+            const int f = lf + 4 * t;
+            As[f][lr] = A[(size_t)(f0 + f) * pitch_a + col_a];
+            Bs[f][lr] = B[(size_t)(f0 + f) * pitch_b + i0 + lr];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int f = 0; f < GPUSVM_TK; ++f) {
+            float av[4], bv[4];
+            for (int a = 0; a < 4; ++a) av[a] = As[f][ly + 16 * a];
+            for (int b = 0; b < 4; ++b) bv[b] = Bs[f][lx + 16 * b];
+            for (int a = 0; a < 4; ++a)
+                for (int b = 0; b < 4; ++b) acc[a][b] += av[a] * bv[b];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    for (int a = 0; a < 4; ++a) {
+        const int r = r0 + ly + 16 * a;
+        if (r >= nrows) break;
+        const int pos = row_off + r;
+        const float na = norm_a[idx[pos]];
+        __global float *out = K + (size_t)slot[pos] * ldk;
+        for (int b = 0; b < 4; ++b) {
+            const int i = i0 + lx + 16 * b;
+            if (i < nb)
+                out[i] = gpusvm_kfun(ktype, acc[a][b], na, norm_b[i],
+                                     gamma, coef0, degree);
+        }
+    }
+}

@@ -1,0 +1,239 @@
+/* gpusvm kernels, part 2: optimality check and working-set selection.
+ *
+ * With v_i = -y_i G_i, LIBSVM's sets are
+ *   I_up  = { y=+1, alpha<C } u { y=-1, alpha>0 }
+ *   I_low = { y=+1, alpha>0 } u { y=-1, alpha<C }
+ * and the stopping rule is m - M < eps, m = max_{I_up} v, M = min_{I_low} v.
+ *
+ * gpusvm_keys (one work-item per point) writes a sort key per point and set
+ * (smaller key = more violating; GPUSVM_KEY_NONE = not a candidate) and one
+ * partial m / M per work-group: an arg-extremum reduction in
+ * Structure-of-Arrays form with select() (seed 000).
+ *
+ * gpusvm_select (one work-group) finishes m - M, decides convergence, and
+ * builds the next working set without a sort: it keeps the newest half of the
+ * previous set (its kernel rows are still in place), then takes the k most
+ * violating new points of I_up and of I_low by radix selection on the keys
+ * (four 8-bit passes over the key, four more over the point index only when
+ * keys tie), so the choice is a total order and the result is deterministic.
+ */
+
+__kernel void gpusvm_keys(__global const double *G, __global const double *alpha,
+                          __global const char *y, double Cp, double Cn, int n,
+                          __global uint *key_up, __global uint *key_low,
+                          __global double *part_up, __global double *part_low,
+                          __global const double *status)
+{
+    __local double s_up[GPUSVM_L];
+    __local double s_low[GPUSVM_L];
+    const int i = get_global_id(0), lid = get_local_id(0);
+    if (status[GPUSVM_ST_DONE] != 0.0) return;
+
+    double up = -INFINITY, low = INFINITY;
+    if (i < n) {
+        const double a = alpha[i];
+        const int pos = y[i] > 0;
+        const double C = pos ? Cp : Cn;
+        const double v = pos ? -G[i] : G[i];
+        const int in_up = pos ? (a < C) : (a > 0.0);
+        const int in_low = pos ? (a > 0.0) : (a < C);
+        const uint k = gpusvm_float_key((float)v);
+        key_up[i] = in_up ? ~k : GPUSVM_KEY_NONE;
+        key_low[i] = in_low ? k : GPUSVM_KEY_NONE;
+        up = in_up ? v : up;
+        low = in_low ? v : low;
+    }
+    s_up[lid] = up;
+    s_low[lid] = low;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            s_up[lid] = fmax(s_up[lid], s_up[lid + s]);
+            s_low[lid] = fmin(s_low[lid], s_low[lid + s]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        part_up[get_group_id(0)] = s_up[0];
+        part_low[get_group_id(0)] = s_low[0];
+    }
+}
+
+/* Scratch of the selection in local memory. stage: 0 key passes, 1 take key <= found,
+ * 3 index passes among ties, 4 take ties up to an index, 2 take every candidate, 5 none. */
+typedef struct {
+    uint hist[256];
+    uint prefix, mask, need, found, stage;
+    int count;
+} gpusvm_sel_scratch;
+
+/* mode 0: choose a whole working set of q points.
+ * mode 1: keep positions q/2..q-1 of the previous set (moved to the front,
+ *         with their row slots) and choose q/2 new points into the slots of
+ *         the dropped half.
+ * mode 2: only the optimality check (the working set is every point).
+ *
+ * The new points are the fresh/2 smallest (key, index) pairs of I_up, then
+ * the smallest of I_low for the rest, then I_up again for whatever I_low
+ * lacked; a chosen point gets both keys set to NONE. Each choice is a radix
+ * select: four 8-bit passes over the key, then, only when more points tie at
+ * the threshold than are still needed, four passes over the index of the
+ * tied points. Every loop that holds a barrier runs a fixed number of times;
+ * finished passes are skipped by a uniform predicate. */
+__kernel void gpusvm_select(__global uint *key_up, __global uint *key_low, int n,
+                            __global const double *part_up,
+                            __global const double *part_low, int nparts,
+                            __global int *ws_idx, __global int *ws_slot,
+                            int mode, int q, double eps, double max_iter,
+                            __global double *status)
+{
+    __local int list[GPUSVM_Q];
+    __local int keep[GPUSVM_Q];
+    __local double r_up[GPUSVM_L];
+    __local double r_low[GPUSVM_L];
+    __local gpusvm_sel_scratch sc;
+    const int lid = get_local_id(0);
+    if (status[GPUSVM_ST_DONE] != 0.0) return;
+
+    double up = -INFINITY, low = INFINITY;
+    for (int p = lid; p < nparts; p += GPUSVM_L) {
+        up = fmax(up, part_up[p]);
+        low = fmin(low, part_low[p]);
+    }
+    r_up[lid] = up;
+    r_low[lid] = low;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            r_up[lid] = fmax(r_up[lid], r_up[lid + s]);
+            r_low[lid] = fmin(r_low[lid], r_low[lid + s]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const double gap = r_up[0] - r_low[0];
+    const int done = !(gap >= eps) ? 1 : (status[GPUSVM_ST_ITER] >= max_iter ? 2 : 0);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+        status[GPUSVM_ST_GAP] = gap;
+        status[GPUSVM_ST_MUP] = r_up[0];
+        status[GPUSVM_ST_MLOW] = r_low[0];
+        status[GPUSVM_ST_DONE] = (double)done;
+        if (!done) status[GPUSVM_ST_OUTER] += 1.0;
+        sc.count = 0;
+    }
+    if (done || mode == 2) return;
+
+    /* mode 1: the newest half moves to the front; the dropped half's slots are reused */
+    const int h = (mode == 1) ? q / 2 : 0;
+    const int fresh = q - h;
+    for (int t = lid; t < h; t += GPUSVM_L) {
+        keep[t] = ws_idx[h + t];
+        keep[h + t] = ws_slot[h + t];
+        list[t] = ws_slot[t];
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    for (int t = lid; t < h; t += GPUSVM_L) {
+        ws_idx[t] = keep[t];
+        ws_slot[t] = keep[h + t];
+        ws_slot[h + t] = list[t];
+        key_up[keep[t]] = GPUSVM_KEY_NONE;
+        key_low[keep[t]] = GPUSVM_KEY_NONE;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+
+    for (int side = 0; side < 3; ++side) {
+        __global uint *keys = (side == 1) ? key_low : key_up;
+        __global uint *other = (side == 1) ? key_up : key_low;
+        if (lid == 0) {
+            const int k = (side == 0) ? fresh / 2 : fresh - sc.count;
+            sc.prefix = 0; sc.mask = 0; sc.found = 0;
+            sc.need = (uint)max(k, 0);
+            sc.stage = (k > 0) ? 0 : 5;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int pass = 0; pass < 8; ++pass) {
+            const uint stage = sc.stage;
+            const int on_index = pass >= 4;
+            const int active = on_index ? (stage == 3) : (stage == 0);
+            const int shift = 24 - 8 * (pass & 3);
+            for (int b = 0; b < 256 / GPUSVM_L + 1; ++b)
+                if (b * GPUSVM_L + lid < 256) sc.hist[b * GPUSVM_L + lid] = 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (active) {
+                const uint prefix = sc.prefix, mask = sc.mask, found = sc.found;
+                for (int i = lid; i < n; i += GPUSVM_L) {
+                    const uint key = keys[i];
+                    if (key == GPUSVM_KEY_NONE) continue;
+                    if (!on_index) {
+                        if ((key & mask) == prefix)
+                            atomic_inc(&sc.hist[(key >> shift) & 255u]);
+                    } else if (key == found && (((uint)i) & mask) == prefix) {
+                        atomic_inc(&sc.hist[(((uint)i) >> shift) & 255u]);
+                    }
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lid == 0 && active) {
+                uint total = 0, cum = 0, b = 0;
+                for (int t = 0; t < 256; ++t) total += sc.hist[t];
+                if (pass == 0 && total <= sc.need) {
+                    sc.stage = 2; /* fewer candidates than wanted: all of them */
+                } else {
+                    for (b = 0; b < 255; ++b) {
+                        if (cum + sc.hist[b] >= sc.need) break;
+                        cum += sc.hist[b];
+                    }
+                    sc.need -= cum;
+                    sc.prefix |= b << shift;
+                    sc.mask |= 255u << shift;
+                    if (pass == 3) { /* the key threshold; do ties need the index? */
+                        sc.found = sc.prefix;
+                        sc.stage = (sc.hist[b] == sc.need) ? 1 : 3;
+                        sc.prefix = 0;
+                        sc.mask = 0;
+                    }
+                    if (pass == 7) sc.stage = 4;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        {
+            const uint stage = sc.stage, found = sc.found, ithr = sc.prefix;
+            if (stage != 5) {
+                for (int i = lid; i < n; i += GPUSVM_L) {
+                    const uint key = keys[i];
+                    int take;
+                    if (key == GPUSVM_KEY_NONE) continue;
+                    if (stage == 2) take = 1;
+                    else if (key < found) take = 1;
+                    else if (key == found) take = (stage == 1) || ((uint)i <= ithr);
+                    else take = 0;
+                    if (take) {
+                        list[atomic_inc((volatile __local int *)&sc.count)] = i;
+                        keys[i] = GPUSVM_KEY_NONE;
+                        other[i] = GPUSVM_KEY_NONE;
+                    }
+                }
+            }
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    }
+
+    /* the chosen points in ascending order: each one's rank is the number of smaller
+     * indices (indices are distinct), so no barrier sits inside a loop */
+    const int got = sc.count;
+    for (int c = 0; c < GPUSVM_Q / GPUSVM_L; ++c) {
+        const int t = c * GPUSVM_L + lid;
+        if (t < got) {
+            const int v = list[t];
+            int rank = 0;
+            for (int u = 0; u < got; ++u) rank += list[u] < v;
+            keep[rank] = v;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int c = 0; c < GPUSVM_Q / GPUSVM_L; ++c) {
+        const int t = c * GPUSVM_L + lid;
+        if (t < got) ws_idx[h + t] = keep[t];
+    }
+}

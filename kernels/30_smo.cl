@@ -1,0 +1,187 @@
+/* gpusvm kernels, part 3: the inner solve.
+ *
+ * One work-group runs LIBSVM's SMO on the working set's subproblem: the
+ * maximal-violating i, the second-order j (WSS2, Fan, Chen and Lin 2005), the
+ * analytic two-variable step with LIBSVM's clipping, and the gradient update
+ * of the working set, all in local memory. Kernel values come from the rows
+ * gpusvm_rows left in K (row slot[i], column idx[t]); the q x q block is read
+ * through the cache, never copied. Reductions are arg-extrema in
+ * Structure-of-Arrays form (value array, index array), ties going to the
+ * larger position as LIBSVM's ">=" does.
+ *
+ * It stops at m - M < max(eps, ratio * outer gap) on the subproblem, or after
+ * max_inner pair updates, or when the run's max_iter is reached. It writes the
+ * new alphas and, per working-set position, coef = y * (alpha_new - alpha_old)
+ * for gpusvm_update.
+ *
+ * The local id is read with get_local_id() wherever it is used, never kept
+ * in a variable across the loop's barriers: PoCL 3.1 loses such a variable.
+ */
+#define GPUSVM_LID ((int)get_local_id(0))
+
+/* Work-group arg-max (or arg-min when sign = -1) of (v, t); result in rv[0], ri[0]. */
+void gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
+                    double sign)
+{
+    rv[GPUSVM_LID] = v;
+    ri[GPUSVM_LID] = t;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
+        if (GPUSVM_LID < s) {
+            const double a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];
+            const int ia = ri[GPUSVM_LID], ib = ri[GPUSVM_LID + s];
+            const int take_b = (sign * b > sign * a) || (b == a && ib > ia);
+            rv[GPUSVM_LID] = take_b ? b : a;
+            ri[GPUSVM_LID] = take_b ? ib : ia;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+__kernel void gpusvm_smo(__global const float *K, int ldk,
+                         __global const int *ws_idx, __global const int *ws_slot,
+                         int m, __global double *alpha, __global const double *G,
+                         __global const char *y, double Cp, double Cn,
+                         __global const float *qd, __global double *coef,
+                         double eps, double ratio, int max_inner, double max_iter,
+                         __global double *status)
+{
+    __local double la[GPUSVM_Q];
+    __local double lg[GPUSVM_Q];
+    __local float lqd[GPUSVM_Q];
+    __local int lidx[GPUSVM_Q];
+    __local int lslot[GPUSVM_Q];
+    __local char lyv[GPUSVM_Q];
+    __local double rv[GPUSVM_L];
+    __local int ri[GPUSVM_L];
+    __local double rg[GPUSVM_L];
+    __local double step[2];
+    if (status[GPUSVM_ST_DONE] != 0.0) return;
+
+    for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
+        const int i = ws_idx[t];
+        lidx[t] = i;
+        lslot[t] = ws_slot[t];
+        la[t] = alpha[i];
+        lg[t] = G[i];
+        lqd[t] = qd[i];
+        lyv[t] = y[i];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const double eps_in = fmax(eps, ratio * status[GPUSVM_ST_GAP]);
+    const double left = max_iter - status[GPUSVM_ST_ITER];
+    const int budget = (int)fmin((double)max_inner, fmax(left, 0.0));
+    /* One exit, at the loop header, and every barrier reached on every trip: the
+     * stop tests only switch the work off (a uniform flag). */
+    int it = 0, trip = 0;
+    while (trip < budget) {
+        /* i: maximal violator in I_up; Gmax2 over I_low for the stop test */
+        double bv = -INFINITY, g2 = -INFINITY;
+        int bi = -1;
+        for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
+            const int pos = lyv[t] > 0;
+            const double a = la[t], C = pos ? Cp : Cn;
+            const double v = pos ? -lg[t] : lg[t];
+            const int in_up = pos ? (a < C) : (a > 0.0);
+            const int in_low = pos ? (a > 0.0) : (a < C);
+            if (in_up && (v > bv || (v == bv && t > bi))) { bv = v; bi = t; }
+            if (in_low) g2 = fmax(g2, -v);
+        }
+        rg[GPUSVM_LID] = g2;
+        gpusvm_argbest(rv, ri, bv, bi, 1.0);
+        for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
+            if (GPUSVM_LID < s) rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[GPUSVM_LID + s]);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        const double Gmax = rv[0], Gmax2 = rg[0];
+        const int i = ri[0];
+        const int go = (i >= 0) && !(Gmax + Gmax2 < eps_in);
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        /* j: second-order choice over I_low */
+        const __global float *Ki = K + (size_t)lslot[max(i, 0)] * ldk;
+        const double Kii = lqd[max(i, 0)];
+        double bo = INFINITY;
+        int bj = -1;
+        if (go) {
+            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
+                const int pos = lyv[t] > 0;
+                const double a = la[t], C = pos ? Cp : Cn;
+                const int in_low = pos ? (a > 0.0) : (a < C);
+                const double v = pos ? -lg[t] : lg[t];
+                const double b = Gmax - v;
+                if (in_low && b > 0.0) {
+                    double quad = Kii + (double)lqd[t] - 2.0 * (double)Ki[lidx[t]];
+                    if (quad <= 0.0) quad = GPUSVM_TAU;
+                    const double o = -(b * b) / quad;
+                    if (o < bo || (o == bo && t > bj)) { bo = o; bj = t; }
+                }
+            }
+        }
+        gpusvm_argbest(rv, ri, bo, bj, -1.0);
+        const int j = ri[0];
+        const int step_ok = go && j >= 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        /* the two-variable step, exactly as LIBSVM's Solver::Solve */
+        if (step_ok && GPUSVM_LID == 0) {
+            const int yi = lyv[i], yj = lyv[j];
+            const double Ci = yi > 0 ? Cp : Cn, Cj = yj > 0 ? Cp : Cn;
+            const double Kij = (double)Ki[lidx[j]];
+            const double oi = la[i], oj = la[j];
+            double ai = oi, aj = oj;
+            double quad = Kii + (double)lqd[j] - 2.0 * Kij;
+            if (quad <= 0.0) quad = GPUSVM_TAU;
+            if (yi != yj) {
+                const double delta = (-lg[i] - lg[j]) / quad;
+                const double diff = ai - aj;
+                ai += delta;
+                aj += delta;
+                if (diff > 0) { if (aj < 0) { aj = 0; ai = diff; } }
+                else { if (ai < 0) { ai = 0; aj = -diff; } }
+                if (diff > Ci - Cj) { if (ai > Ci) { ai = Ci; aj = Ci - diff; } }
+                else { if (aj > Cj) { aj = Cj; ai = Cj + diff; } }
+            } else {
+                const double delta = (lg[i] - lg[j]) / quad;
+                const double sum = ai + aj;
+                ai -= delta;
+                aj += delta;
+                if (sum > Ci) { if (ai > Ci) { ai = Ci; aj = sum - Ci; } }
+                else { if (aj < 0) { aj = 0; ai = sum; } }
+                if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }
+                else { if (ai < 0) { ai = 0; aj = sum; } }
+            }
+            la[i] = ai;
+            la[j] = aj;
+            step[0] = ai - oi;
+            step[1] = aj - oj;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (step_ok) {
+            const double di = step[0], dj = step[1];
+            const int yi = lyv[i], yj = lyv[j];
+            const __global float *Kj = K + (size_t)lslot[j] * ldk;
+            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
+                const double kit = (double)Ki[lidx[t]], kjt = (double)Kj[lidx[t]];
+                const double qi = (lyv[t] == yi) ? kit : -kit;
+                const double qj = (lyv[t] == yj) ? kjt : -kjt;
+                lg[t] += qi * di + qj * dj;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        it += step_ok;
+        trip = step_ok ? trip + 1 : budget;
+    }
+
+    for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
+        const int i = lidx[t];
+        const double d = la[t] - alpha[i];
+        coef[t] = lyv[t] > 0 ? d : -d;
+        alpha[i] = la[t];
+    }
+    if (GPUSVM_LID == 0) {
+        status[GPUSVM_ST_ITER] += (double)it;
+        status[GPUSVM_ST_INNER] = (double)it;
+    }
+}

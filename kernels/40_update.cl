@@ -1,0 +1,39 @@
+/* gpusvm kernels, part 4: gradient update and decision values.
+ *
+ *   out[i] += s_i * sum_t coef[t] * K[slot[t]][i]
+ *
+ * with s_i = y_i in training (G_i += sum_t Q_it dalpha_t, coef = y dalpha) and
+ * s_i = 1 in prediction (decision values, coef = the support vectors' y alpha).
+ * One work-item per point reads down a column of the row block, so adjacent
+ * work-items read adjacent words; the coefficients are staged in local memory
+ * (seed 003, algorithm 1) and zero ones are skipped uniformly. The sum is
+ * double, in t order.
+ */
+__kernel void gpusvm_update(__global double *out, __global const char *y,
+                            int use_y, int n, __global const float *K, int ldk,
+                            __global const int *slot, __global const double *coef,
+                            int m, __global const double *status)
+{
+    __local double lc[GPUSVM_L];
+    __local int ls[GPUSVM_L];
+    const int i = get_global_id(0), lid = get_local_id(0);
+    if (status[GPUSVM_ST_DONE] != 0.0) return;
+
+    double sum = 0.0;
+    for (int c0 = 0; c0 < m; c0 += GPUSVM_L) {
+        if (c0 + lid < m) {
+            lc[lid] = coef[c0 + lid];
+            ls[lid] = slot[c0 + lid];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int cnt = min(GPUSVM_L, m - c0);
+        if (i < n) {
+            for (int t = 0; t < cnt; ++t) {
+                const double c = lc[t];
+                if (c != 0.0) sum += c * (double)K[(size_t)ls[t] * ldk + i];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (i < n) out[i] += (use_y && y[i] < 0) ? -sum : sum;
+}

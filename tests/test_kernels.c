@@ -1,0 +1,258 @@
+/* Every OpenCL kernel against the C backend, on fresh random inputs, with the OpenCL
+   outputs poisoned first so that an element left unwritten fails the comparison.
+   Needs an OpenCL device with fp64 (PoCL on a CPU machine); fails without one. */
+#define GPUSVM_IMPLEMENTATION
+#include "../gpusvm.h"
+#include "check.h"
+
+static uint64_t rng_state;
+static double urand(void)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+typedef struct {
+    size_t *rp;
+    int32_t *col;
+    float *val;
+    signed char *y;
+    gpusvm__problem p;
+} problem_t;
+
+static void make_problem(problem_t *t, size_t n, size_t d, double density, int ktype)
+{
+    size_t i, j, k = 0;
+    t->rp = (size_t *)malloc((n + 1) * sizeof(size_t));
+    t->col = (int32_t *)malloc(n * d * sizeof(int32_t));
+    t->val = (float *)malloc(n * d * sizeof(float));
+    t->y = (signed char *)malloc(n);
+    t->rp[0] = 0;
+    for (i = 0; i < n; ++i) {
+        for (j = 0; j < d; ++j)
+            if (urand() < density) {
+                t->col[k] = (int32_t)j;
+                t->val[k] = (float)(2.0 * urand() - 1.0);
+                ++k;
+            }
+        t->rp[i + 1] = k;
+        t->y[i] = urand() < 0.45 ? 1 : -1;
+    }
+    t->p.x.rows = n;
+    t->p.x.cols = d;
+    t->p.x.row_ptr = t->rp;
+    t->p.x.col = t->col;
+    t->p.x.val = t->val;
+    t->p.y = t->y;
+    t->p.Cp = 1.5;
+    t->p.Cn = 0.75;
+    t->p.ktype = ktype;
+    t->p.gamma = (float)(0.5 / (double)d + 0.1 * urand());
+    t->p.coef0 = 0.25f;
+    t->p.degree = 3;
+}
+
+static void free_problem(problem_t *t)
+{
+    free(t->rp);
+    free(t->col);
+    free(t->val);
+    free(t->y);
+}
+
+static int close_rel(double a, double b, double rel, double abs_tol)
+{
+    double d = fabs(a - b);
+    return d <= abs_tol || d <= rel * fabs(b);
+}
+
+/* One full round of each primitive on problem t with working set q. */
+static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t, int q, const char *label)
+{
+    const size_t n = t->p.x.rows;
+    int *idx = (int *)malloc((size_t)q * sizeof(int)), *slot = (int *)malloc((size_t)q * sizeof(int));
+    int *idx2 = (int *)malloc((size_t)q * sizeof(int)), *slot2 = (int *)malloc((size_t)q * sizeof(int));
+    float *Kc = (float *)malloc((size_t)q * n * sizeof(float)), *Ko = (float *)malloc((size_t)q * n * sizeof(float));
+    double *alpha = (double *)malloc(n * sizeof(double)), *G = (double *)malloc(n * sizeof(double));
+    double *a1 = (double *)malloc(n * sizeof(double)), *a2 = (double *)malloc(n * sizeof(double));
+    double *g1 = (double *)malloc(n * sizeof(double)), *g2 = (double *)malloc(n * sizeof(double));
+    double *c1 = (double *)malloc((size_t)q * sizeof(double)), *c2 = (double *)malloc((size_t)q * sizeof(double));
+    double st0[GPUSVM__ST_COUNT], s1[GPUSVM__ST_COUNT], s2[GPUSVM__ST_COUNT];
+    size_t i, bad;
+    int k, mode;
+    char what[160];
+
+    CHECK_OK(cpu->train_begin(cpu, &t->p, q));
+    CHECK_OK(ocl->train_begin(ocl, &t->p, q));
+
+    /* rows: a random distinct index set, shuffled slots */
+    for (k = 0; k < q; ++k) {
+        idx[k] = (int)((size_t)k * (n / (size_t)q) + (size_t)(urand() * (double)(n / (size_t)q)));
+        slot[k] = k;
+    }
+    for (k = q - 1; k > 0; --k) {
+        int j = (int)(urand() * (k + 1)), tmp = slot[k];
+        slot[k] = slot[j];
+        slot[j] = tmp;
+    }
+    CHECK_OK(cpu->write_ws(cpu, idx, slot, q));
+    CHECK_OK(ocl->write_ws(ocl, idx, slot, q));
+    CHECK_OK(ocl->poison(ocl));
+    CHECK_OK(cpu->rows(cpu, 0, q));
+    CHECK_OK(ocl->rows(ocl, 0, q));
+    CHECK_OK(cpu->read_rows(cpu, Kc));
+    CHECK_OK(ocl->read_rows(ocl, Ko));
+    for (i = 0, bad = 0; i < (size_t)q * n; ++i)
+        if (!close_rel(Ko[i], Kc[i], 2e-5, 2e-6)) {
+            if (!bad) fprintf(stderr, "  rows[%lu]: opencl %.9g, C %.9g\n", (unsigned long)i, Ko[i], Kc[i]);
+            ++bad;
+        }
+    snprintf(what, sizeof what, "%s: gpusvm_rows matches the C backend (%lu of %lu differ)", label,
+             (unsigned long)bad, (unsigned long)((size_t)q * n));
+    CHECK(bad == 0, what);
+
+    /* select: random alpha (a third at each bound), random G; mode 0 then mode 1 */
+    for (mode = 0; mode < 2; ++mode) {
+        for (i = 0; i < n; ++i) {
+            const double C = t->y[i] > 0 ? t->p.Cp : t->p.Cn, u = urand();
+            alpha[i] = u < 0.33 ? 0.0 : u < 0.66 ? C : C * urand();
+            G[i] = 4.0 * urand() - 2.0;
+            if (urand() < 0.1) G[i] = -1.0; /* ties */
+        }
+        memset(st0, 0, sizeof st0);
+        CHECK_OK(cpu->write_state(cpu, alpha, G, st0));
+        CHECK_OK(ocl->write_state(ocl, alpha, G, st0));
+        if (mode == 1) { /* the same previous working set on both */
+            CHECK_OK(cpu->write_ws(cpu, idx, slot, q));
+            CHECK_OK(ocl->write_ws(ocl, idx, slot, q));
+        } else {
+            for (k = 0; k < q; ++k) slot2[k] = k;
+            CHECK_OK(cpu->write_ws(cpu, idx, slot2, q));
+            CHECK_OK(ocl->write_ws(ocl, idx, slot2, q));
+        }
+        CHECK_OK(ocl->poison(ocl));
+        CHECK_OK(cpu->select(cpu, mode, q, 1e-3, 1e12));
+        CHECK_OK(ocl->select(ocl, mode, q, 1e-3, 1e12));
+        CHECK_OK(cpu->read_status(cpu, s1));
+        CHECK_OK(ocl->read_status(ocl, s2));
+        CHECK_OK(cpu->read_ws(cpu, idx, slot, NULL, q));
+        CHECK_OK(ocl->read_ws(ocl, idx2, slot2, NULL, q));
+        snprintf(what, sizeof what, "%s: gpusvm_keys/select mode %d: same gap (%.17g vs %.17g)", label, mode,
+                 s2[GPUSVM__ST_GAP], s1[GPUSVM__ST_GAP]);
+        CHECK(s1[GPUSVM__ST_GAP] == s2[GPUSVM__ST_GAP] && s1[GPUSVM__ST_DONE] == s2[GPUSVM__ST_DONE], what);
+        for (k = 0, bad = 0; k < q; ++k) bad += idx[k] != idx2[k] || slot[k] != slot2[k];
+        snprintf(what, sizeof what, "%s: gpusvm_select mode %d: same working set and slots (%lu differ)", label, mode,
+                 (unsigned long)bad);
+        CHECK(bad == 0, what);
+        for (k = 1, bad = 0; k < q; ++k) bad += idx[k] == idx[k - 1];
+        snprintf(what, sizeof what, "%s: gpusvm_select mode %d: no point chosen twice", label, mode);
+        CHECK(bad == 0, what);
+    }
+
+    /* smo: identical rows, state and working set on both */
+    CHECK_OK(ocl->write_rows(ocl, Kc));
+    CHECK_OK(cpu->write_rows(cpu, Kc));
+    for (i = 0; i < n; ++i) {
+        alpha[i] = 0.0;
+        G[i] = -1.0;
+    }
+    memset(st0, 0, sizeof st0);
+    st0[GPUSVM__ST_GAP] = 2.0;
+    CHECK_OK(cpu->write_state(cpu, alpha, G, st0));
+    CHECK_OK(ocl->write_state(ocl, alpha, G, st0));
+    CHECK_OK(ocl->write_ws(ocl, idx, slot, q));
+    CHECK_OK(cpu->write_ws(cpu, idx, slot, q));
+    CHECK_OK(ocl->poison(ocl));
+    CHECK_OK(ocl->write_rows(ocl, Kc)); /* poison hit the rows too */
+    CHECK_OK(cpu->smo(cpu, q, 1e-3, 0.1, 10 * q, 1e12));
+    CHECK_OK(ocl->smo(ocl, q, 1e-3, 0.1, 10 * q, 1e12));
+    CHECK_OK(cpu->read_status(cpu, s1));
+    CHECK_OK(ocl->read_status(ocl, s2));
+    CHECK_OK(cpu->read_state(cpu, a1, NULL));
+    CHECK_OK(ocl->read_state(ocl, a2, NULL));
+    CHECK_OK(cpu->read_ws(cpu, NULL, NULL, c1, q));
+    CHECK_OK(ocl->read_ws(ocl, NULL, NULL, c2, q));
+    snprintf(what, sizeof what, "%s: gpusvm_smo: same pair updates (%g vs %g), more than none", label,
+             s2[GPUSVM__ST_ITER], s1[GPUSVM__ST_ITER]);
+    CHECK(s1[GPUSVM__ST_ITER] == s2[GPUSVM__ST_ITER] && s1[GPUSVM__ST_ITER] > 0, what);
+    for (i = 0, bad = 0; i < n; ++i) bad += !close_rel(a2[i], a1[i], 1e-9, 1e-12);
+    for (k = 0; k < q; ++k) bad += !close_rel(c2[k], c1[k], 1e-9, 1e-12);
+    snprintf(what, sizeof what, "%s: gpusvm_smo: same alphas and coefficients (%lu differ)", label, (unsigned long)bad);
+    CHECK(bad == 0, what);
+
+    /* update: the gradient after the step */
+    CHECK_OK(cpu->update(cpu, q));
+    CHECK_OK(ocl->update(ocl, q));
+    CHECK_OK(cpu->read_state(cpu, NULL, g1));
+    CHECK_OK(ocl->read_state(ocl, NULL, g2));
+    for (i = 0, bad = 0; i < n; ++i) bad += !close_rel(g2[i], g1[i], 1e-9, 1e-9);
+    snprintf(what, sizeof what, "%s: gpusvm_update matches the C backend (%lu differ)", label, (unsigned long)bad);
+    CHECK(bad == 0, what);
+
+    cpu->train_end(cpu);
+    ocl->train_end(ocl);
+    free(idx); free(slot); free(idx2); free(slot2); free(Kc); free(Ko);
+    free(alpha); free(G); free(a1); free(a2); free(g1); free(g2); free(c1); free(c2);
+}
+
+static void decision_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *sv, problem_t *x, const char *label)
+{
+    const size_t ns = sv->p.x.rows, nt = x->p.x.rows;
+    double *coef = (double *)malloc(ns * sizeof(double));
+    double *d1 = (double *)malloc(nt * sizeof(double)), *d2 = (double *)malloc(nt * sizeof(double));
+    size_t i, bad = 0;
+    char what[160];
+    for (i = 0; i < ns; ++i) coef[i] = (urand() < 0.2) ? 0.0 : 2.0 * urand() - 1.0;
+    for (i = 0; i < nt; ++i) d2[i] = NAN;
+    CHECK_OK(cpu->decision(cpu, &sv->p.x, coef, &x->p.x, sv->p.ktype, sv->p.gamma, sv->p.coef0, sv->p.degree, d1));
+    CHECK_OK(ocl->decision(ocl, &sv->p.x, coef, &x->p.x, sv->p.ktype, sv->p.gamma, sv->p.coef0, sv->p.degree, d2));
+    for (i = 0; i < nt; ++i) bad += !close_rel(d2[i], d1[i], 1e-5, 1e-5);
+    snprintf(what, sizeof what, "%s: decision values (rows + update) match the C backend (%lu differ)", label,
+             (unsigned long)bad);
+    CHECK(bad == 0, what);
+    free(coef); free(d1); free(d2);
+}
+
+int main(void)
+{
+    gpusvm_context *c1, *c2;
+    gpusvm_context_desc d;
+    int kt;
+    const char *kn[4] = {"linear", "poly", "rbf", "sigmoid"};
+    rng_state = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
+    printf("test_kernels: seed %llu\n", (unsigned long long)rng_state);
+    memset(&d, 0, sizeof d);
+    d.ignore_environment = 1;
+    d.backend = GPUSVM_BACKEND_CPU;
+    CHECK_OK(gpusvm_context_create(&d, &c1));
+    d.backend = GPUSVM_BACKEND_OPENCL;
+    d.device = getenv("GPUSVM_DEVICE");
+    if (gpusvm_context_create(&d, &c2) != GPUSVM_OK) {
+        CHECK(0, "an OpenCL device with fp64 is available (install pocl-opencl-icd)");
+        return check_summary();
+    }
+    printf("test_kernels: OpenCL device %s\n", gpusvm_context_device_name(c2));
+    for (kt = 0; kt < 4; ++kt) {
+        problem_t t, sv, x;
+        char label[64];
+        make_problem(&t, 700 + (size_t)(urand() * 300), 20 + (size_t)(urand() * 40), 0.3, kt);
+        snprintf(label, sizeof label, "%s n=%lu d=%lu q=128", kn[kt], (unsigned long)t.p.x.rows,
+                 (unsigned long)t.p.x.cols);
+        round_trip(c1->backend, c2->backend, &t, 128, label);
+        make_problem(&sv, 150 + (size_t)(urand() * 100), t.p.x.cols, 0.4, kt);
+        make_problem(&x, 300 + (size_t)(urand() * 200), t.p.x.cols + 3, 0.4, kt);
+        decision_check(c1->backend, c2->backend, &sv, &x, kn[kt]);
+        free_problem(&sv);
+        free_problem(&x);
+        free_problem(&t);
+    }
+    {
+        problem_t t;
+        make_problem(&t, 200, 13, 0.8, 2);
+        round_trip(c1->backend, c2->backend, &t, 200, "rbf whole problem n=200 q=200");
+        free_problem(&t);
+    }
+    gpusvm_context_destroy(c2);
+    gpusvm_context_destroy(c1);
+    return check_summary();
+}

@@ -1,0 +1,203 @@
+/* gpusvm-train: a drop-in for LIBSVM's svm-train.
+   Usage: gpusvm-train [options] training_set_file [model_file] */
+#include "cli.h"
+
+#include <time.h>
+
+static void usage(void)
+{
+    printf("Usage: gpusvm-train [options] training_set_file [model_file]\n"
+           "options (LIBSVM's svm-train flags):\n"
+           "-s svm_type : set type of SVM (default 0)\n"
+           "\t0 -- C-SVC\t\t(multi-class: not in this version)\n"
+           "\t1 -- nu-SVC, 2 -- one-class SVM, 3 -- epsilon-SVR, 4 -- nu-SVR: not in this version\n"
+           "-t kernel_type : set type of kernel function (default 2)\n"
+           "\t0 -- linear: u'*v\n"
+           "\t1 -- polynomial: (gamma*u'*v + coef0)^degree\n"
+           "\t2 -- radial basis function: exp(-gamma*|u-v|^2)\n"
+           "\t3 -- sigmoid: tanh(gamma*u'*v + coef0)\n"
+           "\t4 -- precomputed kernel: not in this version\n"
+           "-d degree : set degree in kernel function (default 3)\n"
+           "-g gamma : set gamma in kernel function (default 1/num_features)\n"
+           "-r coef0 : set coef0 in kernel function (default 0)\n"
+           "-c cost : set the parameter C of C-SVC (default 1)\n"
+           "-n nu : set the parameter nu of nu-SVC, one-class SVM, and nu-SVR (default 0.5)\n"
+           "-p epsilon : set the epsilon in loss function of epsilon-SVR (default 0.1)\n"
+           "-m cachesize : set the budget of the working set's kernel rows in MB (default 100)\n"
+           "-e epsilon : set tolerance of termination criterion (default 0.001)\n"
+           "-h shrinking : accepted (0 or 1); the solver does not shrink\n"
+           "-b probability_estimates : 0 (1 is not in this version)\n"
+           "-wi weight : set the parameter C of class i to weight*C (default 1)\n"
+           "-v n : n-fold cross validation: not in this version\n"
+           "-q : quiet mode (no outputs)\n"
+           "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name, GPUSVM_VERBOSE=1\n");
+}
+
+static void bad(const char *msg, const char *arg)
+{
+    fprintf(stderr, "gpusvm-train: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+    fprintf(stderr, "Try 'gpusvm-train' with no arguments for the options.\n");
+    exit(1);
+}
+
+static double num(const char *flag, const char *s)
+{
+    char *end = NULL;
+    double v;
+    if (!s) bad("missing value for option", flag);
+    v = strtod(s, &end);
+    if (end == s || *end) bad("not a number", s);
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    gpusvm_params p;
+    gpusvm_context *ctx;
+    gpusvm_dataset *ds = NULL;
+    gpusvm_model *model = NULL;
+    int quiet = 0, i, nw = 0, wl[256];
+    double wv[256], nu = 0.5, svr_p = 0.1;
+    const char *train_file, *model_file;
+    char model_buf[4096];
+
+    memset(&p, 0, sizeof p);
+    for (i = 1; i < argc && argv[i][0] == '-'; ++i) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(o, "-q") == 0) {
+            quiet = 1;
+            continue;
+        }
+        if (o[1] == 0 || (o[2] != 0 && o[1] != 'w')) bad("unknown option", o);
+        switch (o[1]) {
+        case 's': {
+            double s = num(o, v);
+            if (s == 0) p.svm_type = GPUSVM_C_SVC;
+            else if (s >= 1 && s <= 4 && s == (int)s)
+                bad("-s 1..4 (nu-SVC, one-class, epsilon-SVR, nu-SVR) are not in this version", v);
+            else bad("unknown svm type", v);
+            break;
+        }
+        case 't': {
+            double t = num(o, v);
+            if (t == 4) bad("-t 4 (precomputed kernel) is not in this version", v);
+            if (t < 0 || t > 3 || t != (int)t) bad("unknown kernel type", v);
+            p.kernel_type = (gpusvm_kernel_type)((int)t + 1);
+            break;
+        }
+        case 'd': {
+            double d = num(o, v);
+            if (d < 1 || d != (int)d || d > 1000000) bad("-d needs an integer degree >= 1", v);
+            p.degree = (int)d;
+            break;
+        }
+        case 'g':
+            p.gamma = num(o, v);
+            if (!(p.gamma > 0)) bad("-g needs gamma > 0", v);
+            p.gamma_mode = GPUSVM_GAMMA_VALUE;
+            break;
+        case 'r': p.coef0 = num(o, v); break;
+        case 'c':
+            p.C = num(o, v);
+            if (!(p.C > 0)) bad("-c needs C > 0", v);
+            break;
+        case 'n':
+            nu = num(o, v);
+            if (!(nu > 0 && nu <= 1)) bad("-n needs nu in (0,1]", v);
+            break;
+        case 'p':
+            svr_p = num(o, v);
+            if (!(svr_p >= 0)) bad("-p needs p >= 0", v);
+            break;
+        case 'm':
+            p.cache_size_mb = num(o, v);
+            if (!(p.cache_size_mb > 0)) bad("-m needs a size > 0", v);
+            break;
+        case 'e':
+            p.eps = num(o, v);
+            if (!(p.eps > 0)) bad("-e needs eps > 0", v);
+            break;
+        case 'h': {
+            double h = num(o, v);
+            if (h != 0 && h != 1) bad("-h takes 0 or 1", v);
+            p.shrinking = (int)h;
+            break;
+        }
+        case 'b': {
+            double b = num(o, v);
+            if (b == 1) bad("-b 1 (probability estimates) is not in this version", v);
+            if (b != 0) bad("-b takes 0 or 1", v);
+            break;
+        }
+        case 'v': bad("-v (cross-validation) is not in this version", v); break;
+        case 'w': {
+            char *end = NULL;
+            long lab = strtol(o + 2, &end, 10);
+            if (end == o + 2 || *end) bad("-wi needs a class label after w", o);
+            if (nw == 256) bad("too many -wi options", o);
+            wl[nw] = (int)lab;
+            wv[nw] = num(o, v);
+            if (!(wv[nw] > 0)) bad("-wi needs a weight > 0", v);
+            ++nw;
+            break;
+        }
+        default: bad("unknown option", o);
+        }
+        ++i; /* the option's value */
+    }
+    (void)nu;
+    (void)svr_p;
+    if (i >= argc) {
+        usage();
+        return 1;
+    }
+    train_file = argv[i];
+    if (i + 1 < argc) {
+        model_file = argv[i + 1];
+        if (i + 2 < argc) bad("too many arguments", argv[i + 2]);
+    } else {
+        const char *base = strrchr(train_file, '/');
+        base = base ? base + 1 : train_file;
+        if (strlen(base) + 7 > sizeof model_buf) bad("file name too long", base);
+        snprintf(model_buf, sizeof model_buf, "%s.model", base);
+        model_file = model_buf;
+    }
+    p.n_weight = (size_t)nw;
+    p.weight_label = wl;
+    p.weight = wv;
+
+    ctx = cli_context();
+    cli_check(gpusvm_dataset_load(ctx, train_file, &ds), "gpusvm-train");
+    {
+        gpusvm_result r = gpusvm_train(ctx, &ds->x, ds->y, &p, &model);
+        if (r != GPUSVM_OK) gpusvm_dataset_free(ds);
+        cli_check(r, "gpusvm-train");
+    }
+    if (!quiet) {
+        const gpusvm_train_info *in = &model->info;
+        printf("optimization finished, #iter = %lld\n", in->iterations);
+        if (model->nr_class == 2) {
+            int same_c = 1, k;
+            for (k = 0; k < nw; ++k)
+                if ((wl[k] == model->label[0] || wl[k] == model->label[1]) && wv[k] != 1.0) same_c = 0;
+            if (same_c) printf("nu = %f\n", in->nu);
+            printf("obj = %f, rho = %f\n", in->obj, model->rho[0]);
+            printf("nSV = %lu, nBSV = %lu\n", (unsigned long)in->n_sv, (unsigned long)in->n_bsv);
+        }
+        printf("Total nSV = %lu\n", (unsigned long)model->total_sv);
+        fflush(stdout);
+    }
+    fprintf(stderr, "gpusvm: training time: %.3f s (%lld outer iterations, working set %d)\n", model->info.seconds,
+            model->info.outer_iterations, model->info.working_set_size);
+    {
+        gpusvm_result r = gpusvm_model_save(ctx, model, model_file);
+        gpusvm_model_free(model);
+        gpusvm_dataset_free(ds);
+        if (r != GPUSVM_OK) {
+            fprintf(stderr, "can't save model to file %s: %s\n", model_file, gpusvm_context_error(ctx));
+            cli_exit(1);
+        }
+    }
+    cli_exit(0);
+    return 0;
+}
