@@ -48,10 +48,12 @@
 
    DEVICES
       A context picks its backend and device once. Backend: the desc's field, else the
-      environment variable GPUSVM_BACKEND (auto | opencl | cpu), else auto: an OpenCL GPU, then
-      any other OpenCL device, then the built-in C backend. Device: the desc's field, else
+      environment variable GPUSVM_BACKEND (auto | opencl | cpu), else auto: an OpenCL GPU or
+      accelerator, else the built-in C backend. Device: the desc's field, else
       GPUSVM_DEVICE: an index in the list of all OpenCL devices (platform order), or a substring
-      of the device or platform name, case-insensitive. The device must report cl_khr_fp64
+      of the device or platform name, case-insensitive. Automatic selection takes an OpenCL GPU
+      or accelerator; where OpenCL offers only CPU devices it uses the C backend, which is
+      faster there (ask for GPUSVM_BACKEND=opencl to run the kernels on an OpenCL CPU driver). The device must report cl_khr_fp64
       (dual variables and gradients are double). gpusvm_context_device_name() says what was
       chosen. The C backend is the fallback when no OpenCL device exists, and the oracle the
       OpenCL kernels are tested against.
@@ -94,7 +96,11 @@
 
 #ifndef GPUSVM_API
 #ifdef GPUSVM_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define GPUSVM_API static __attribute__((unused)) /* a unit need not call every function */
+#else
 #define GPUSVM_API static
+#endif
 #else
 #define GPUSVM_API extern
 #endif
@@ -140,7 +146,7 @@ typedef struct gpusvm_allocator {
 
 typedef enum gpusvm_backend {
     GPUSVM_BACKEND_DEFAULT = 0, /* $GPUSVM_BACKEND, else AUTO */
-    GPUSVM_BACKEND_AUTO,        /* an OpenCL device if one is usable, else the C backend */
+    GPUSVM_BACKEND_AUTO,        /* an OpenCL GPU or accelerator if one is usable, else the C backend */
     GPUSVM_BACKEND_OPENCL,      /* an OpenCL device, or GPUSVM_ERROR_NO_DEVICE */
     GPUSVM_BACKEND_CPU          /* the built-in plain-C backend */
 } gpusvm_backend;
@@ -2791,8 +2797,8 @@ static int gpusvm__ocl_list(gpusvm__cl_api *cl, gpusvm__cl_dev_entry *out, int m
 
 /* Chooses a device (sel: NULL = automatic, an index, or a name substring), creates its
    context and queue. Returns NULL with the reason in why. */
-static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *cl, const char *sel, char *why,
-                                           size_t why_size)
+static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *cl, const char *sel, int auto_only_gpu,
+                                           char *why, size_t why_size)
 {
     gpusvm__cl_dev_entry devs[32];
     int n = gpusvm__ocl_list(cl, devs, 32), pick = -1, i;
@@ -2833,6 +2839,13 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
                 if ((devs[i].type & order[o]) && devs[i].fp64) pick = i;
         if (pick < 0) {
             snprintf(why, why_size, "no OpenCL device reports cl_khr_fp64 (double precision)");
+            return NULL;
+        }
+        /* On a CPU the built-in C backend is faster than an OpenCL CPU driver (measured with
+           PoCL); automatic selection takes OpenCL only for GPUs and accelerators. */
+        if (auto_only_gpu && !(devs[pick].type & (GPUSVM__CL_DEVICE_TYPE_GPU | GPUSVM__CL_DEVICE_TYPE_ACCELERATOR))) {
+            snprintf(why, why_size, "OpenCL offers only a CPU device (%s), where the C backend is faster",
+                     devs[pick].name);
             return NULL;
         }
     }
@@ -3992,7 +4005,8 @@ GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, 
             return GPUSVM_ERROR_OUT_OF_MEMORY;
         }
         if (gpusvm__cl_load(ctx->cl, why, sizeof why))
-            ctx->backend = gpusvm__ocl_create(ctx, ctx->cl, d.device, why, sizeof why);
+            ctx->backend = gpusvm__ocl_create(ctx, ctx->cl, d.device, d.backend == GPUSVM_BACKEND_AUTO, why,
+                                              sizeof why);
         if (ctx->backend) {
             ctx->kind = GPUSVM_BACKEND_OPENCL;
         } else {
@@ -4008,7 +4022,7 @@ GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, 
             gpusvm__free(&a, ctx);
             return GPUSVM_ERROR_NO_DEVICE;
         }
-        if (!ctx->backend) gpusvm__log(ctx, GPUSVM_LOG_WARN, "%s; using the built-in C backend", why);
+        if (!ctx->backend) gpusvm__log(ctx, GPUSVM_LOG_INFO, "%s; using the built-in C backend", why);
     }
     if (!ctx->backend) {
         ctx->backend = gpusvm__cpu_create(ctx);

@@ -1,0 +1,85 @@
+#!/bin/sh
+# parity.sh BACKEND...: gpusvm-train/-predict against LIBSVM's svm-train/svm-predict on real data.
+# For each case and backend: dual objective within 1e-3 relative, nSV within 3%, predictions
+# identical to LIBSVM's on >= 99.5% of test points, and LIBSVM's svm-predict, reading our
+# model, agrees with gpusvm-predict on >= 99.9%. Prints one line per check and "N passed, M failed".
+# Data comes from ../shared/data (decompressed into build/data); GPUSVM_DATA overrides the folder.
+set -u
+B=build
+D=$B/data
+SRC=${GPUSVM_DATA:-../shared/data}
+W=$B/parity
+mkdir -p "$D" "$W"
+backends=${*:-cpu opencl}
+pass=0
+fail=0
+
+check() { # check CONDITION-STATUS MESSAGE
+    if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok   $2"; else fail=$((fail + 1)); echo "FAIL $2"; fi
+}
+
+data() { # data NAME [LINES]: decompress once; with LINES, only the first LINES lines
+    out=$D/$1${2:+.head$2}
+    if [ ! -s "$out" ]; then
+        if [ -f "$SRC/$1.xz" ]; then
+            if [ -n "${2:-}" ]; then xz -dc "$SRC/$1.xz" | head -n "$2" > "$out"; else xz -dc "$SRC/$1.xz" > "$out"; fi
+        elif [ -f "data/$1" ]; then
+            cp "data/$1" "$out"
+        else
+            echo "parity: no $1 in $SRC or data/" >&2
+            return 1
+        fi
+    fi
+    echo "$out"
+}
+
+field() { # field FILE NAME: the number after "NAME = " in a trainer's output
+    sed -n "s/.*$2 = \([-0-9.e+]*\).*/\1/p" "$1" | tail -n 1
+}
+
+run_case() { # run_case NAME TRAIN TEST OPTIONS...
+    name=$1 train=$2 test=$3
+    shift 3
+    ref=$W/$name.libsvm
+    if [ ! -s "$ref.model" ]; then
+        svm-train "$@" "$train" "$ref.model" > "$ref.out" || { check 1 "$name: svm-train ran"; return; }
+        svm-predict "$test" "$ref.model" "$ref.pred" > /dev/null
+    fi
+    for be in $backends; do
+        o=$W/$name.$be
+        if ! GPUSVM_BACKEND=$be $B/gpusvm-train "$@" "$train" "$o.model" > "$o.out" 2> "$o.err"; then
+            check 1 "$name [$be]: gpusvm-train ran ($(tail -n 1 "$o.err"))"
+            continue
+        fi
+        GPUSVM_BACKEND=$be $B/gpusvm-predict "$test" "$o.model" "$o.pred" > /dev/null 2>> "$o.err"
+        svm-predict "$test" "$o.model" "$o.libsvm-pred" > /dev/null 2>&1
+        r_obj=$(field "$ref.out" obj) g_obj=$(field "$o.out" obj)
+        r_nsv=$(sed -n 's/^Total nSV = //p' "$ref.out") g_nsv=$(sed -n 's/^Total nSV = //p' "$o.out")
+        awk -v a="$g_obj" -v b="$r_obj" 'BEGIN { d = a - b; if (d < 0) d = -d; if (b < 0) b = -b; exit !(a != "" && d <= 1e-3 * b) }'
+        check $? "$name [$be]: objective $g_obj vs LIBSVM $r_obj (1e-3 relative)"
+        awk -v a="$g_nsv" -v b="$r_nsv" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 0.03 * b) }'
+        check $? "$name [$be]: nSV $g_nsv vs LIBSVM $r_nsv (3%)"
+        same=$(paste "$o.pred" "$ref.pred" | awk '$1 == $2 { s++ } END { printf "%d/%d", s, NR }')
+        echo "$same" | awk -F/ '{ exit !($2 > 0 && $1 >= 0.995 * $2) }'
+        check $? "$name [$be]: predictions equal to LIBSVM's on $same test points (99.5%)"
+        both=$(paste "$o.pred" "$o.libsvm-pred" | awk '$1 == $2 { s++ } END { printf "%d/%d", s, NR }')
+        echo "$both" | awk -F/ '{ exit !($2 > 0 && $1 >= 0.999 * $2) }'
+        check $? "$name [$be]: LIBSVM's svm-predict reads our model and agrees on $both (99.9%)"
+    done
+}
+
+heart=$(data heart_scale) || exit 1
+guide=$(data svmguide1) && guide_t=$(data svmguide1.t) || exit 1
+a9a=$(data a9a 5000) && a9a_t=$(data a9a.t 5000) || exit 1
+
+run_case heart-linear "$heart" "$heart" -t 0
+run_case heart-poly "$heart" "$heart" -t 1 -g 0.1 -r 1
+run_case heart-rbf "$heart" "$heart" -t 2
+run_case heart-sigmoid "$heart" "$heart" -t 3 -g 0.01 -r -0.5
+run_case heart-weighted "$heart" "$heart" -t 2 -c 4 -w1 3 -w-1 0.5
+run_case svmguide1-rbf "$guide" "$guide_t" -t 2 -c 2
+run_case a9a5000-rbf "$a9a" "$a9a_t" -c 1 -g 0.05
+run_case a9a5000-linear "$a9a" "$a9a_t" -t 0 -c 0.5
+
+echo "parity: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,94 @@
+#!/bin/sh
+# run.sh: every test of 'make test'. Each step is one line, ok or FAIL; the last line is
+# "N passed, M failed" and the exit status is non-zero on any failure.
+set -u
+B=build
+T=$B/tests
+mkdir -p "$T" "$B/test_api.tmp"
+CC=${CC:-cc}
+CXX=${CXX:-c++}
+WARN="-Wall -Wextra -pedantic -Werror"
+pass=0
+fail=0
+log=$T/log.txt
+: > "$log"
+
+step() { # step NAME COMMAND...: runs the command, output to the log
+    name=$1
+    shift
+    echo "== $name: $*" >> "$log"
+    if "$@" >> "$log" 2>&1; then
+        pass=$((pass + 1))
+        echo "ok   $name"
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name (see $log)"
+        tail -n 15 "$log" | sed 's/^/     /'
+    fi
+}
+
+# expect_fail NAME PATTERN COMMAND...: the command must exit non-zero and print PATTERN
+expect_fail() {
+    name=$1 pattern=$2
+    shift 2
+    echo "== $name: $*" >> "$log"
+    out=$("$@" 2>&1)
+    rc=$?
+    echo "$out" >> "$log"
+    if [ $rc -ne 0 ] && echo "$out" | grep -q -- "$pattern"; then
+        pass=$((pass + 1))
+        echo "ok   $name"
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name: exit $rc, wanted '$pattern', got: $out"
+    fi
+}
+
+# the header alone: C99 and C++11, included twice, two GPUSVM_STATIC units, direct linking
+step "header compiles as C99, included twice" $CC -std=c99 $WARN -o $T/twice_c tests/header_twice.c -ldl -lm
+step "header compiles as C++11, included twice" $CXX -std=c++11 $WARN -x c++ -o $T/twice_cpp tests/header_twice.c -ldl -lm
+step "C99 build runs" $T/twice_c
+step "C++11 build runs" $T/twice_cpp
+if command -v clang >/dev/null 2>&1; then
+    step "header compiles with clang as C99" clang -std=c99 $WARN -o $T/twice_clang tests/header_twice.c -ldl -lm
+fi
+step "two translation units with GPUSVM_STATIC link" $CC -std=c99 $WARN -o $T/static tests/static_a.c tests/static_b.c -ldl -lm
+step "GPUSVM_STATIC program runs" $T/static
+step "GPUSVM_NO_RUNTIME_LINKING checks our OpenCL declarations against <CL/cl.h>" \
+    $CC -std=c99 $WARN -o $T/direct tests/direct_link.c -l:libOpenCL.so.1 -lm
+step "GPUSVM_NO_RUNTIME_LINKING program runs" $T/direct
+step "kernels.cl.h and gpusvm.h are in step with kernels/*.cl" $B/embed_kernels --check gpusvm.h kernels.cl.h $(ls kernels/*.cl | sort)
+
+# the README's example
+step "examples/quickstart.c builds (C99, warnings as errors)" $CC -std=c99 $WARN -o $T/quickstart examples/quickstart.c -ldl -lm
+step "examples/quickstart.c runs and classifies its four points" sh -c "$T/quickstart | tee /dev/stderr | grep -q 'predictions: -1 -1 1 1'"
+
+# every kernel against the C backend; the API
+step "build test_kernels" $CC -std=c99 -O2 $WARN -o $T/test_kernels tests/test_kernels.c -ldl -lm
+step "OpenCL kernels match the C backend on random inputs" $T/test_kernels
+step "build test_api" $CC -std=c99 -O2 $WARN -o $T/test_api tests/test_api.c -ldl -lm
+step "public API (C backend and OpenCL)" $T/test_api
+
+# the tools refuse what they cannot do, with a clear message and a non-zero exit
+printf '1 1:0.5\n-1 2:x\n' > $T/bad.txt
+expect_fail "gpusvm-train names file:line of a malformed row" "$T/bad.txt:2: value 'x'" $B/gpusvm-train $T/bad.txt $T/bad.model
+expect_fail "gpusvm-train refuses -v (not in this version)" "cross-validation" $B/gpusvm-train -v 5 data/heart_scale
+expect_fail "gpusvm-train refuses -s 3 (not in this version)" "not in this version" $B/gpusvm-train -s 3 data/heart_scale
+expect_fail "gpusvm-train refuses an unknown option" "unknown option" $B/gpusvm-train -z 1 data/heart_scale
+expect_fail "gpusvm-predict reports a missing model" "cannot open" $B/gpusvm-predict data/heart_scale $T/none.model $T/out
+expect_fail "an unknown GPUSVM_BACKEND is refused" "GPUSVM_BACKEND" env GPUSVM_BACKEND=quantum $B/gpusvm-train data/heart_scale $T/x.model
+[ ! -e $T/bad.model ]
+step "no model file is left behind by a failed training" test ! -e $T/bad.model
+
+# LIBSVM parity on real data, C backend and OpenCL
+echo "== parity" >> "$log"
+if sh tests/parity.sh cpu opencl > $T/parity.txt 2>&1; then :; fi
+cat $T/parity.txt
+p=$(sed -n 's/^parity: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' $T/parity.txt)
+f=$(sed -n 's/^parity: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' $T/parity.txt)
+if [ -z "$p" ]; then f=1 p=0; echo "FAIL parity did not finish"; fi
+pass=$((pass + p))
+fail=$((fail + f))
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

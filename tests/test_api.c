@@ -1,0 +1,367 @@
+/* The public API: defaults, input forms, argument errors, class counts, max_iter, cancel,
+   the allocator and logger, the data reader's accepted and rejected forms, model files.
+   Training checks run on the C backend and on OpenCL (PoCL here). */
+#define GPUSVM_IMPLEMENTATION
+#include "../gpusvm.h"
+#include "check.h"
+
+static char tmpdir[256];
+
+static const char *write_file(const char *name, const char *text)
+{
+    static char path[512];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    f = fopen(path, "wb");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* two noisy clusters in d dimensions, n points, labels +1 / -1 */
+static void blobs(float *x, double *y, size_t n, size_t d, unsigned seed)
+{
+    size_t i, j;
+    for (i = 0; i < n; ++i) {
+        y[i] = (i % 3 == 0) ? 1.0 : -1.0;
+        for (j = 0; j < d; ++j) {
+            seed = seed * 1103515245u + 12345u;
+            x[i * d + j] = (float)(((seed >> 8) % 1000) / 1000.0 - 0.5 + (y[i] > 0 ? 0.4 : -0.1) * (j % 2 ? 1 : -1));
+        }
+    }
+}
+
+static int cancel_after;
+static int progress_calls;
+static int on_progress(void *user, const gpusvm_progress *p)
+{
+    (void)user;
+    (void)p;
+    return ++progress_calls >= cancel_after;
+}
+
+static size_t live_allocs;
+static void *count_alloc(size_t size, void *user)
+{
+    (void)user;
+    ++live_allocs;
+    return malloc(size);
+}
+static void count_free(void *p, void *user)
+{
+    (void)user;
+    --live_allocs;
+    free(p);
+}
+
+static int log_lines;
+static void on_log(void *user, gpusvm_log_level level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    (void)msg;
+    ++log_lines;
+}
+
+static void training_checks(gpusvm_backend backend, const char *name)
+{
+    enum { N = 300, D = 6 };
+    static float x[N * D];
+    static double y[N], pred[N], dec[N], pred2[N];
+    gpusvm_context_desc desc;
+    gpusvm_context *ctx;
+    gpusvm_params p;
+    gpusvm_model *m1 = NULL, *m2 = NULL, *m3 = NULL;
+    gpusvm_matrix dense, csr;
+    size_t rp[N + 1], i, j, k = 0, agree = 0;
+    int32_t col[N * D];
+    float val[N * D];
+    char msg[256];
+    gpusvm_result r;
+
+    blobs(x, y, N, D, 7u);
+    memset(&desc, 0, sizeof desc);
+    desc.backend = backend;
+    desc.ignore_environment = 1;
+    desc.allocator.alloc = count_alloc;
+    desc.allocator.free = count_free;
+    desc.logger.fn = on_log;
+    live_allocs = 0;
+    CHECK_OK(gpusvm_context_create(&desc, &ctx));
+    printf("test_api: %s backend: %s\n", name, gpusvm_context_device_name(ctx));
+    CHECK(gpusvm_context_backend(ctx) == backend, "the context reports the backend asked for");
+
+    memset(&dense, 0, sizeof dense);
+    dense.rows = N;
+    dense.cols = D;
+    dense.values = x;
+    /* the same matrix as CSR */
+    rp[0] = 0;
+    for (i = 0; i < N; ++i) {
+        for (j = 0; j < D; ++j)
+            if (x[i * D + j] != 0.0f) {
+                col[k] = (int32_t)j;
+                val[k++] = x[i * D + j];
+            }
+        rp[i + 1] = k;
+    }
+    memset(&csr, 0, sizeof csr);
+    csr.layout = GPUSVM_LAYOUT_CSR;
+    csr.rows = N;
+    csr.cols = D;
+    csr.row_ptr = rp;
+    csr.col_idx = col;
+    csr.values = val;
+
+    /* NULL params and {0} params are LIBSVM's defaults, resolved into the model */
+    CHECK_OK(gpusvm_train(ctx, &dense, y, NULL, &m1));
+    memset(&p, 0, sizeof p);
+    CHECK_OK(gpusvm_train(ctx, &csr, y, &p, &m2));
+    snprintf(msg, sizeof msg, "%s: defaults resolved (rbf, gamma 1/%d, degree 3): got kernel %d gamma %g", name, D,
+             (int)m1->kernel_type, m1->gamma);
+    CHECK(m1->svm_type == GPUSVM_C_SVC && m1->kernel_type == GPUSVM_KERNEL_RBF && m1->gamma == 1.0 / D &&
+              m1->degree == 3,
+          msg);
+    CHECK(m1->info.converged == 1 && m1->info.gap < 1e-3, "defaults: converged below eps 1e-3");
+    snprintf(msg, sizeof msg, "%s: dense and CSR input give the same model (nSV %lu vs %lu, rho %.17g vs %.17g)", name,
+             (unsigned long)m1->total_sv, (unsigned long)m2->total_sv, m1->rho[0], m2->rho[0]);
+    CHECK(m1->total_sv == m2->total_sv && m1->rho[0] == m2->rho[0], msg);
+    CHECK(m1->nr_class == 2 && m1->label[0] == 1 && m1->label[1] == -1,
+          "labels -1 then +1 are ordered +1 first, as LIBSVM does");
+    CHECK_OK(gpusvm_predict(ctx, m1, &dense, pred, dec));
+    for (i = 0; i < N; ++i) agree += pred[i] == y[i] && ((dec[i] > 0) == (pred[i] == 1.0));
+    snprintf(msg, sizeof msg, "%s: training accuracy on separable-ish blobs %lu/%d, labels follow decision signs",
+             name, (unsigned long)agree, N);
+    CHECK(agree > N * 9 / 10, msg);
+
+    /* model file round trip: the same predictions */
+    {
+        char path[512];
+        FILE *f;
+        char first[64] = {0};
+        snprintf(path, sizeof path, "%s/m.model", tmpdir);
+        CHECK_OK(gpusvm_model_save(ctx, m1, path));
+        f = fopen(path, "rb");
+        if (f) {
+            if (!fgets(first, sizeof first, f)) first[0] = 0;
+            fclose(f);
+        }
+        CHECK(strcmp(first, "svm_type c_svc\n") == 0, "a saved model starts with LIBSVM's svm_type line");
+        CHECK_OK(gpusvm_model_load(ctx, path, &m3));
+        CHECK_OK(gpusvm_predict(ctx, m3, &dense, pred2, NULL));
+        for (i = 0, agree = 0; i < N; ++i) agree += pred2[i] == pred[i];
+        CHECK(agree == N, "a saved and reloaded model predicts the same labels");
+        CHECK(m3->total_sv == m1->total_sv && m3->rho[0] == m1->rho[0], "reloaded model: same nSV and exact rho");
+        gpusvm_model_free(m3);
+        m3 = NULL;
+        r = gpusvm_model_save(ctx, m1, "/nonexistent-dir/x/m.model");
+        CHECK(r == GPUSVM_ERROR_IO && strstr(gpusvm_context_error(ctx), "/nonexistent-dir/x/m.model") != NULL,
+              "saving into a missing folder is an IO error naming the path");
+    }
+
+    /* argument errors name the field */
+    memset(&p, 0, sizeof p);
+    p.C = -1;
+    r = gpusvm_train(ctx, &dense, y, &p, &m3);
+    CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(ctx), "params.C") && !m3,
+          "C < 0 is INVALID_ARGUMENT naming params.C, no model");
+    memset(&p, 0, sizeof p);
+    p.gamma = -2;
+    r = gpusvm_train(ctx, &dense, y, &p, &m3);
+    CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(ctx), "params.gamma"),
+          "gamma < 0 is INVALID_ARGUMENT naming params.gamma");
+    memset(&p, 0, sizeof p);
+    p.kernel_type = (gpusvm_kernel_type)42;
+    CHECK(gpusvm_train(ctx, &dense, y, &p, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "an unknown kernel type is rejected");
+    memset(&p, 0, sizeof p);
+    p.svm_type = GPUSVM_NU_SVC;
+    CHECK(gpusvm_train(ctx, &dense, y, &p, &m3) == GPUSVM_ERROR_UNSUPPORTED, "nu-SVC says UNSUPPORTED, not a wrong model");
+    CHECK(gpusvm_train(ctx, NULL, y, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NULL data is rejected");
+    CHECK(gpusvm_train(ctx, &dense, NULL, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NULL labels are rejected");
+
+    /* NaN data, more than two classes, one class */
+    {
+        float keep = x[5];
+        double ky = y[3];
+        x[5] = NAN;
+        CHECK(gpusvm_train(ctx, &dense, y, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NaN in the data is rejected");
+        x[5] = keep;
+        y[3] = 7;
+        r = gpusvm_train(ctx, &dense, y, NULL, &m3);
+        CHECK(r == GPUSVM_ERROR_UNSUPPORTED && strstr(gpusvm_context_error(ctx), "more than two classes"),
+              "three classes say UNSUPPORTED (multiclass is not in this version)");
+        y[3] = ky;
+    }
+    {
+        double one[N];
+        for (i = 0; i < N; ++i) one[i] = 4;
+        CHECK_OK(gpusvm_train(ctx, &dense, one, NULL, &m3));
+        CHECK_OK(gpusvm_predict(ctx, m3, &dense, pred2, NULL));
+        CHECK(m3->nr_class == 1 && m3->total_sv == 0 && pred2[0] == 4 && pred2[N - 1] == 4,
+              "one class: a model with no support vectors that predicts that class (LIBSVM's behaviour)");
+        gpusvm_model_free(m3);
+        m3 = NULL;
+    }
+
+    /* max_iter is honoured and reported */
+    memset(&p, 0, sizeof p);
+    p.max_iter = 5;
+    p.eps = 1e-9;
+    CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &m3));
+    snprintf(msg, sizeof msg, "%s: max_iter 5 stops at %lld pair updates, converged = %d", name, m3->info.iterations,
+             m3->info.converged);
+    CHECK(m3->info.iterations == 5 && m3->info.converged == 0, msg);
+    gpusvm_model_free(m3);
+    m3 = NULL;
+
+    /* the progress callback cancels (working sets of 16 give many outer iterations) */
+    memset(&p, 0, sizeof p);
+    p.working_set_size = 16;
+    p.eps = 1e-6;
+    p.progress = on_progress;
+    cancel_after = 2;
+    progress_calls = 0;
+    r = gpusvm_train(ctx, &dense, y, &p, &m3);
+    snprintf(msg, sizeof msg, "%s: cancel from the progress callback returns CANCELLED (got %s after %d calls)", name,
+             gpusvm_result_string(r), progress_calls);
+    CHECK(r == GPUSVM_ERROR_CANCELLED && m3 == NULL && progress_calls == 2, msg);
+    /* and the same small working set, not cancelled, reaches the same optimum */
+    cancel_after = 1 << 30;
+    p.eps = 0;
+    CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &m3));
+    snprintf(msg, sizeof msg, "%s: q=16 (%lld outer iterations) and the whole-problem solve agree: obj %.10g vs %.10g",
+             name, m3->info.outer_iterations, m3->info.obj, m1->info.obj);
+    CHECK(m3->info.outer_iterations > 3 && fabs(m3->info.obj - m1->info.obj) <= 1e-3 * fabs(m1->info.obj), msg);
+    gpusvm_model_free(m3);
+    m3 = NULL;
+
+    /* gamma 'scale': 1 / (features * variance of all values) */
+    {
+        double s = 0, s2 = 0, var;
+        for (i = 0; i < N * D; ++i) {
+            s += x[i];
+            s2 += (double)x[i] * x[i];
+        }
+        var = s2 / (N * D) - (s / (N * D)) * (s / (N * D));
+        memset(&p, 0, sizeof p);
+        p.gamma_mode = GPUSVM_GAMMA_SCALE;
+        CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &m3));
+        CHECK(fabs(m3->gamma - 1.0 / (D * var)) < 1e-9 * m3->gamma, "gamma 'scale' resolves to 1/(d var(X))");
+        gpusvm_model_free(m3);
+        m3 = NULL;
+    }
+
+    gpusvm_model_free(m1);
+    gpusvm_model_free(m2);
+    gpusvm_context_destroy(ctx);
+    snprintf(msg, sizeof msg, "%s: every allocation through the allocator was freed (%lu live)", name,
+             (unsigned long)live_allocs);
+    CHECK(live_allocs == 0, msg);
+    CHECK(log_lines > 0, "the logger received messages");
+}
+
+static void reader_checks(void)
+{
+    gpusvm_context *ctx;
+    gpusvm_context_desc desc;
+    gpusvm_dataset *ds = NULL;
+    gpusvm_model *m = NULL;
+    const char *path;
+    char msg[4096];
+    size_t t;
+    struct {
+        const char *name, *text, *want;
+    } bad[] = {
+        {"label.txt", "1 1:0.5\nabc 2:1\n", ":2: label 'abc'"},
+        {"colon.txt", "1 1:0.5 2 3:1\n", ":1: expected index:value"},
+        {"zero.txt", "1 0:0.5\n", ":1: feature index 0"},
+        {"order.txt", "1 1:1\n-1 3:1 2:1\n", ":2: feature index 2 after 3"},
+        {"dup.txt", "1 2:1 2:1\n", ":1: feature index 2 after 2"},
+        {"nan.txt", "1 1:1\n1 1:nan\n", ":2: value of feature 1 is not a finite"},
+        {"big.txt", "1 4294967297:1\n", ":1: feature index 4294967297 is beyond"},
+        {"value.txt", "1 1:1x\n", ":1: value '1x'"},
+        {"empty.txt", "", ":1: no data"},
+        {"blank.txt", "\n  \n", ":1: no data"},
+    };
+    memset(&desc, 0, sizeof desc);
+    desc.backend = GPUSVM_BACKEND_CPU;
+    desc.ignore_environment = 1;
+    CHECK_OK(gpusvm_context_create(&desc, &ctx));
+    for (t = 0; t < sizeof bad / sizeof bad[0]; ++t) {
+        gpusvm_result r;
+        path = write_file(bad[t].name, bad[t].text);
+        r = gpusvm_dataset_load(ctx, path, &ds);
+        snprintf(msg, sizeof msg, "reader rejects %s with file:line (%s; got: %s)", bad[t].name, bad[t].want,
+                 gpusvm_context_error(ctx));
+        CHECK(r == GPUSVM_ERROR_PARSE && ds == NULL && strstr(gpusvm_context_error(ctx), path) &&
+                  strstr(gpusvm_context_error(ctx), bad[t].want),
+              msg);
+    }
+    CHECK(gpusvm_dataset_load(ctx, "/nonexistent/file", &ds) == GPUSVM_ERROR_IO, "a missing file is an IO error");
+    /* LIBSVM's accepted forms: CRLF, blank lines, no final newline, tabs */
+    path = write_file("ok.txt", "1 1:0.5 3:-2\r\n\r\n-1\t2:1e-3\n\n+1 1:1 2:2 3:3");
+    CHECK_OK(gpusvm_dataset_load(ctx, path, &ds));
+    CHECK(ds->x.rows == 3 && ds->x.cols == 3 && ds->row_ptr[3] == 6 && ds->y[1] == -1 && ds->col_idx[2] == 1 &&
+              ds->values[2] == 1e-3f,
+          "reader: CRLF, blank lines, tabs, a row with no features, no final newline");
+    gpusvm_dataset_free(ds);
+
+    /* model files */
+    path = write_file("m1.model", "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 2\nrho 0.1\n"
+                                  "label 1 -1\nnr_sv 1 1\nSV\n1 1:1 2:0.5 \n-1 2:1 \n");
+    CHECK_OK(gpusvm_model_load(ctx, path, &m));
+    CHECK(m->total_sv == 2 && m->n_features == 2 && m->sv_coef[1] == -1 && m->rho[0] == 0.1 && m->gamma == 0.5,
+          "a LIBSVM model file loads");
+    gpusvm_model_free(m);
+    m = NULL;
+    {
+        struct {
+            const char *name, *text, *want;
+        } badm[] = {
+            {"m2.model", "svm_type c_svc\nkernel_type rbf\nfoo 1\n", ":3: unknown header key 'foo'"},
+            {"m3.model", "svm_type c_svc\nkernel_type rbf\nnr_class 2\ntotal_sv 2\nrho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n1 1:1\n",
+             ":10: the SV section ends after 1 of 2"},
+            {"m4.model", "svm_type c_svc\nkernel_type rbf\nnr_class 2\ntotal_sv 3\nrho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n",
+             "nr_sv adds up to 2, total_sv is 3"},
+            {"m5.model", "svm_type c_svc\nkernel_type rbf\nnr_class 3\ntotal_sv 1\nrho 0 0 0\nlabel 1 2 3\nnr_sv 1 0 0\nSV\n1 1:1\n",
+             ":9: expected 2 coefficients"},
+            {"m6.model", "svm_type c_svx\n", ":1: unknown svm_type 'c_svx'"},
+            {"m7.model", "svm_type c_svc\nkernel_type rbf\nnr_class 2\ntotal_sv 0\nlabel 1 -1\nnr_sv 0 0\nSV\n",
+             "the header lacks rho"},
+        };
+        for (t = 0; t < sizeof badm / sizeof badm[0]; ++t) {
+            gpusvm_result r;
+            path = write_file(badm[t].name, badm[t].text);
+            r = gpusvm_model_load(ctx, path, &m);
+            snprintf(msg, sizeof msg, "model loader rejects %s (%s; got: %s)", badm[t].name, badm[t].want,
+                     gpusvm_context_error(ctx));
+            CHECK(r == GPUSVM_ERROR_PARSE && m == NULL && strstr(gpusvm_context_error(ctx), badm[t].want), msg);
+        }
+    }
+    gpusvm_context_destroy(ctx);
+}
+
+int main(void)
+{
+    gpusvm_context *probe = NULL;
+    gpusvm_context_desc d;
+    snprintf(tmpdir, sizeof tmpdir, "build/test_api.tmp");
+    reader_checks();
+    training_checks(GPUSVM_BACKEND_CPU, "C");
+    memset(&d, 0, sizeof d);
+    d.backend = GPUSVM_BACKEND_OPENCL;
+    d.ignore_environment = 1;
+    if (gpusvm_context_create(&d, &probe) == GPUSVM_OK) {
+        gpusvm_context_destroy(probe);
+        training_checks(GPUSVM_BACKEND_OPENCL, "OpenCL");
+    } else {
+        CHECK(0, "an OpenCL device is available for the OpenCL half of the API tests");
+    }
+    CHECK(strcmp(gpusvm_result_string(GPUSVM_ERROR_UNSUPPORTED), "not supported in this version") == 0,
+          "result strings");
+    return check_summary();
+}

@@ -1,0 +1,38 @@
+#!/bin/sh
+# setup.sh demo|test: installs what gpusvm's demo or tests need and is missing, through apt
+# when this is a Debian/Ubuntu machine and we may (root, or sudo without a password);
+# otherwise it names what to install and, for the tests, stops.
+#   demo: an OpenCL runtime (the ICD loader and PoCL, which runs OpenCL on the CPU), xz
+#   test: the same, plus LIBSVM's tools (the reference), OpenCL headers, a C++ compiler
+what=${1:-demo}
+pkgs=""
+add() { pkgs="$pkgs $1"; }
+
+if ! { ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\.1'; } ; then add ocl-icd-libopencl1; fi
+if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then add pocl-opencl-icd; fi
+command -v xz >/dev/null 2>&1 || add xz-utils
+if [ "$what" = test ]; then
+    command -v svm-train >/dev/null 2>&1 || add libsvm-tools
+    [ -f /usr/include/CL/cl.h ] || add opencl-c-headers
+    command -v c++ >/dev/null 2>&1 || add g++
+fi
+[ -z "$pkgs" ] && exit 0
+
+if command -v apt-get >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ]; then sudo=""; elif sudo -n true 2>/dev/null; then sudo="sudo -n"; else sudo=none; fi
+    if [ "$sudo" != none ]; then
+        echo "setup: installing$pkgs"
+        export DEBIAN_FRONTEND=noninteractive
+        if $sudo apt-get install -y -qq $pkgs >/dev/null 2>&1 ||
+           { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq $pkgs >/dev/null; }; then
+            exit 0
+        fi
+        echo "setup: apt-get could not install$pkgs" >&2
+    fi
+fi
+echo "setup: please install:$pkgs" >&2
+echo "  (Debian/Ubuntu package names; elsewhere: an OpenCL ICD loader and a driver such as PoCL," >&2
+echo "   a GPU vendor's OpenCL, or Intel's compute runtime; LIBSVM's svm-train/svm-predict for the tests)" >&2
+if [ "$what" = test ]; then exit 1; fi
+echo "setup: the demo goes on with what is here (without OpenCL it uses the built-in C backend)" >&2
+exit 0
