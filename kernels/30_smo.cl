@@ -31,8 +31,8 @@ void gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
             const double a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];
             const int ia = ri[GPUSVM_LID], ib = ri[GPUSVM_LID + s];
             const int take_b = (sign * b > sign * a) || (b == a && ib > ia);
-            rv[GPUSVM_LID] = take_b ? b : a;
-            ri[GPUSVM_LID] = take_b ? ib : ia;
+            rv[GPUSVM_LID] = select(a, b, (long)take_b);
+            ri[GPUSVM_LID] = select(ia, ib, take_b);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }

@@ -2,7 +2,8 @@
 # parity.sh BACKEND...: gpusvm-train/-predict against LIBSVM's svm-train/svm-predict on real data.
 # For each case and backend: dual objective within 1e-3 relative, nSV within 3%, predictions
 # identical to LIBSVM's on >= 99.5% of test points, and LIBSVM's svm-predict, reading our
-# model, agrees with gpusvm-predict on >= 99.9%. Prints one line per check and "N passed, M failed".
+# model, agrees with gpusvm-predict on >= 99.9%, as gpusvm-predict reading LIBSVM's model
+# agrees with svm-predict. Prints one line per check and "N passed, M failed".
 # Data comes from ../shared/data (decompressed into build/data); GPUSVM_DATA overrides the folder.
 set -u
 B=build
@@ -65,6 +66,10 @@ run_case() { # run_case NAME TRAIN TEST OPTIONS...
         both=$(paste "$o.pred" "$o.libsvm-pred" | awk '$1 == $2 { s++ } END { printf "%d/%d", s, NR }')
         echo "$both" | awk -F/ '{ exit !($2 > 0 && $1 >= 0.999 * $2) }'
         check $? "$name [$be]: LIBSVM's svm-predict reads our model and agrees on $both (99.9%)"
+        GPUSVM_BACKEND=$be $B/gpusvm-predict "$test" "$ref.model" "$o.ref-pred" > /dev/null 2>> "$o.err"
+        theirs=$(paste "$o.ref-pred" "$ref.pred" | awk '$1 == $2 { s++ } END { printf "%d/%d", s, NR }')
+        echo "$theirs" | awk -F/ '{ exit !($2 > 0 && $1 >= 0.999 * $2) }'
+        check $? "$name [$be]: gpusvm-predict reads LIBSVM's model and agrees with svm-predict on $theirs (99.9%)"
     done
 }
 

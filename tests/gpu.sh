@@ -1,0 +1,50 @@
+#!/bin/sh
+# gpu.sh: the tests and timings that need a GPU, for a machine with an OpenCL GPU driver and
+# LIBSVM's svm-train/svm-predict on PATH (make test runs the rest on any machine).
+#   sh tests/gpu.sh [OUTDIR]
+# Runs the kernel tests and the API tests on the OpenCL GPU, the LIBSVM parity cases on it,
+# the demo, and times a9a (-c 1 -g 0.05) with gpusvm on the GPU, the C backend, and
+# svm-train on the same host. Logs go to OUTDIR (default build/gpu-run); a table ends it.
+set -u
+OUT=${1:-build/gpu-run}
+B=build
+mkdir -p "$OUT" "$B/tests" "$B/test_api.tmp" "$B/data"
+CC=${CC:-cc}
+WARN="-Wall -Wextra -pedantic -Werror"
+summary=$OUT/summary.txt
+: > "$summary"
+row() { echo "$*" | tee -a "$summary"; }
+
+make -s all > "$OUT/build.log" 2>&1 || { cat "$OUT/build.log"; exit 1; }
+$CC -std=c99 -O2 $WARN -o $B/tests/test_kernels tests/test_kernels.c -ldl -lm
+$CC -std=c99 -O2 $WARN -o $B/tests/test_api tests/test_api.c -ldl -lm
+
+GPUSVM_BACKEND=opencl $B/tests/test_kernels > "$OUT/kernels.log" 2>&1
+row "kernels vs C backend: $(tail -n 1 "$OUT/kernels.log") ($(sed -n 's/^test_kernels: OpenCL device //p' "$OUT/kernels.log"))"
+$B/tests/test_api > "$OUT/api.log" 2>&1
+row "API tests: $(tail -n 1 "$OUT/api.log")"
+sh tests/parity.sh opencl > "$OUT/parity.log" 2>&1
+grep FAIL "$OUT/parity.log" | tee -a "$summary"
+row "LIBSVM parity on the GPU: $(tail -n 1 "$OUT/parity.log")"
+sh tools/demo.sh > "$OUT/demo.log" 2>&1
+row "make demo's job: exit $? ($(grep -c Accuracy "$OUT/demo.log") accuracy lines)"
+
+# a9a, -c 1 -g 0.05: best of 3 for gpusvm on the GPU (after one warm-up run)
+for f in a9a a9a.t; do [ -s $B/data/$f ] || xz -dc data/$f.xz > $B/data/$f; done
+for i in 0 1 2 3; do
+    $B/gpusvm-train -c 1 -g 0.05 $B/data/a9a $OUT/a9a.gpu.model > "$OUT/a9a.gpu.$i.out" 2> "$OUT/a9a.gpu.$i.err"
+done
+$B/gpusvm-predict $B/data/a9a.t $OUT/a9a.gpu.model $OUT/a9a.gpu.pred > "$OUT/a9a.gpu.acc" 2>/dev/null
+best=$(cat "$OUT"/a9a.gpu.[123].err | sed -n 's/.*training time: \([0-9.]*\) s.*/\1/p' | sort -n | head -n 1)
+row "a9a gpusvm GPU: train ${best} s (best of 3 after a warm-up), $(sed -n 's/^obj/obj/p' "$OUT/a9a.gpu.1.out"), $(sed -n 's/^Total //p' "$OUT/a9a.gpu.1.out"), $(cat "$OUT/a9a.gpu.acc")"
+row "  device: $(sed -n 's/^gpusvm: device: //p' "$OUT/a9a.gpu.1.err")"
+start=$(date +%s.%N)
+GPUSVM_BACKEND=cpu $B/gpusvm-train -c 1 -g 0.05 $B/data/a9a $OUT/a9a.cpu.model > "$OUT/a9a.cpu.out" 2> "$OUT/a9a.cpu.err"
+end=$(date +%s.%N)
+row "a9a gpusvm C backend on this host: $(sed -n 's/.*training time: \([0-9.]*\) s.*/\1/p' "$OUT/a9a.cpu.err") s, $(sed -n 's/^Total //p' "$OUT/a9a.cpu.out")"
+if command -v svm-train >/dev/null 2>&1; then
+    start=$(date +%s.%N)
+    svm-train -c 1 -g 0.05 $B/data/a9a $OUT/a9a.libsvm.model > "$OUT/a9a.libsvm.out" 2>&1
+    end=$(date +%s.%N)
+    row "a9a LIBSVM svm-train on this host: $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }') s wall, $(sed -n 's/^obj/obj/p' "$OUT/a9a.libsvm.out"), $(sed -n 's/^Total //p' "$OUT/a9a.libsvm.out")"
+fi
