@@ -4,6 +4,7 @@
 #   make test           set up what is missing, run every test
 #   make kernels        regenerate kernels.cl.h and the kernel block of gpusvm.h
 #   make check-kernels  fail if either is out of step with kernels/*.cl
+#   make fuzz           libFuzzer on the data reader and model loader (FUZZ_SECONDS each, default 60)
 
 CC      ?= cc
 CXX     ?= c++
@@ -15,7 +16,12 @@ KERNELS := $(sort $(wildcard kernels/*.cl))
 
 TOOLS := $(BUILD)/gpusvm-train $(BUILD)/gpusvm-predict
 
-.PHONY: all demo test kernels check-kernels setup setup-test clean
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZERS      := $(BUILD)/fuzz/fuzz_data $(BUILD)/fuzz/fuzz_model
+
+.PHONY: all demo test fuzz fuzz-build kernels check-kernels setup setup-test clean
 
 all: $(TOOLS)
 
@@ -48,8 +54,18 @@ setup-test:
 demo: setup $(TOOLS)
 	@sh tools/demo.sh
 
-test: setup-test $(TOOLS) check-kernels
-	@sh tests/run.sh
+test: setup-test $(TOOLS) check-kernels fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/run.sh
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz_%.c gpusvm.h
+	@mkdir -p $(BUILD)/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIBS)
+
+fuzz-build: $(FUZZERS)
+
+# libFuzzer on the data reader and the model loader, FUZZ_SECONDS each (make test runs them too)
+fuzz: setup-test fuzz-build
+	@sh tests/fuzz.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD)

@@ -59,7 +59,8 @@
       OpenCL kernels are tested against.
 
    MEMORY
-      Every allocation goes through the desc's allocator, or GPUSVM_MALLOC/GPUSVM_FREE, or
+      The OpenCL library, once opened, stays loaded for the life of the process (ICD loaders
+      and drivers do not unload cleanly). Every allocation goes through the desc's allocator, or GPUSVM_MALLOC/GPUSVM_FREE, or
       malloc/free; sizes are overflow-checked. Models and datasets remember their allocator, so
       gpusvm_model_free() and gpusvm_dataset_free() need nothing else. On the device, training
       holds the data (dense, column-major, padded), the working set's kernel rows (q x n floats,
@@ -155,6 +156,8 @@ typedef struct gpusvm_context_desc {
     gpusvm_backend backend;
     const char *device;      /* NULL: $GPUSVM_DEVICE, else automatic (GPU first). An index or a name substring */
     int ignore_environment;  /* nonzero: read neither GPUSVM_BACKEND nor GPUSVM_DEVICE */
+    const char *opencl_library; /* NULL: the system's loader (libOpenCL.so.1, OpenCL.dll, the macOS framework) */
+    double device_memory_mb; /* 0: all the device has; else the most gpusvm allocates on it */
     gpusvm_allocator allocator;
     gpusvm_logger logger;
 } gpusvm_context_desc;
@@ -386,6 +389,7 @@ struct gpusvm_context {
     gpusvm_backend kind;        /* OPENCL or CPU */
     char device_name[256];
     char error[2048];           /* detail of the last failure */
+    gpusvm_result last_error;   /* its code */
     char *build_log;            /* allocated; NULL if none */
     const char *cl_call;        /* the failing OpenCL call's text */
     int cl_code;                /* its cl_int */
@@ -496,6 +500,7 @@ static gpusvm_result gpusvm__fail(gpusvm_context *ctx, gpusvm_result code, const
     va_start(ap, fmt);
     vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
     va_end(ap);
+    ctx->last_error = code;
     gpusvm__log(ctx, GPUSVM_LOG_ERROR, "%s", ctx->error);
     return code;
 }
@@ -736,6 +741,7 @@ typedef intptr_t gpusvm__cl_context_properties;
 #define GPUSVM__CL_CONTEXT_PLATFORM 0x1084
 #define GPUSVM__CL_PROGRAM_BUILD_LOG 0x1183
 #define GPUSVM__CL_KERNEL_WORK_GROUP_SIZE 0x11B0
+#define GPUSVM__CL_MEM_SIZE 0x1102
 #define GPUSVM__CL_MEM_READ_WRITE (1u << 0)
 #define GPUSVM__CL_TRUE 1u
 #define GPUSVM__CL_FALSE 0u
@@ -760,6 +766,7 @@ struct gpusvm__cl_api {
     gpusvm__cl_mem(GPUSVM__CL_CALL *clCreateBuffer)(gpusvm__cl_context, gpusvm__cl_bitfield, size_t, void *,
                                                     gpusvm__cl_int *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseMemObject)(gpusvm__cl_mem);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clGetMemObjectInfo)(gpusvm__cl_mem, gpusvm__cl_uint, size_t, void *, size_t *);
     gpusvm__cl_program(GPUSVM__CL_CALL *clCreateProgramWithSource)(gpusvm__cl_context, gpusvm__cl_uint, const char **,
                                                                    const size_t *, gpusvm__cl_int *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clBuildProgram)(gpusvm__cl_program, gpusvm__cl_uint, const gpusvm__cl_device *,
@@ -791,7 +798,7 @@ struct gpusvm__cl_api {
 #define GPUSVM__CL_FUNCS(X)                                                                             \
     X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo) X(clCreateContext)    \
     X(clReleaseContext) X(clCreateCommandQueue) X(clReleaseCommandQueue) X(clCreateBuffer)              \
-    X(clReleaseMemObject) X(clCreateProgramWithSource) X(clBuildProgram) X(clGetProgramBuildInfo)       \
+    X(clReleaseMemObject) X(clGetMemObjectInfo) X(clCreateProgramWithSource) X(clBuildProgram) X(clGetProgramBuildInfo)       \
     X(clReleaseProgram) X(clCreateKernel) X(clReleaseKernel) X(clSetKernelArg)                          \
     X(clGetKernelWorkGroupInfo) X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer)                        \
     X(clEnqueueWriteBuffer) X(clEnqueueFillBuffer) X(clFinish)
@@ -868,28 +875,38 @@ static gpusvm_result gpusvm__cl_fail(gpusvm_context *ctx, gpusvm__cl_int code, c
         }                                                                         \
     } while (0)
 
+/* The OpenCL library stays loaded once opened: ICD loaders and vendor drivers do not unload
+   cleanly (ocl-icd, for one, leaks its platform list on every reload). A second dlopen of the
+   same library returns the same handle, so contexts share one load. */
 static void gpusvm__cl_unload(gpusvm__cl_api *api)
 {
-#if !defined(GPUSVM_NO_RUNTIME_LINKING)
-    if (api && api->lib) {
-#ifdef GPUSVM__WINDOWS
-        FreeLibrary((HMODULE)api->lib);
-#else
-        dlclose(api->lib);
-#endif
-    }
-#endif
-    (void)api;
+    if (api) api->lib = NULL;
 }
 
 /* Fills api; returns 0 when no OpenCL library (or an entry point) is found. */
-static int gpusvm__cl_load(gpusvm__cl_api *api, char *why, size_t why_size)
+#ifdef GPUSVM_TEST_HOOKS
+/* Test builds only: sees the loaded entry points (and may wrap them) before any is called. */
+void gpusvm__test_cl_hook(gpusvm__cl_api *api);
+#endif
+
+static int gpusvm__cl_load_lib(gpusvm__cl_api *api, const char *library, char *why, size_t why_size);
+static int gpusvm__cl_load(gpusvm__cl_api *api, const char *library, char *why, size_t why_size)
+{
+    int ok = gpusvm__cl_load_lib(api, library, why, why_size);
+#ifdef GPUSVM_TEST_HOOKS
+    if (ok) gpusvm__test_cl_hook(api);
+#endif
+    return ok;
+}
+
+static int gpusvm__cl_load_lib(gpusvm__cl_api *api, const char *library, char *why, size_t why_size)
 {
     memset(api, 0, sizeof *api);
 #ifdef GPUSVM_NO_RUNTIME_LINKING
 #define GPUSVM__X(name) api->name = name;
     GPUSVM__CL_FUNCS(GPUSVM__X)
 #undef GPUSVM__X
+    (void)library;
     (void)why;
     (void)why_size;
     return 1;
@@ -902,16 +919,17 @@ static int gpusvm__cl_load(gpusvm__cl_api *api, char *why, size_t why_size)
 #else
         static const char *const names[] = {"libOpenCL.so.1", "libOpenCL.so"};
 #endif
-        size_t i;
-        for (i = 0; i < sizeof names / sizeof names[0] && !api->lib; ++i) {
+        size_t i, count = sizeof names / sizeof names[0];
+        for (i = 0; i < (library ? 1 : count) && !api->lib; ++i) {
+            const char *name = library ? library : names[i];
 #ifdef GPUSVM__WINDOWS
-            api->lib = (void *)LoadLibraryA(names[i]);
+            api->lib = (void *)LoadLibraryA(name);
 #else
-            api->lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+            api->lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
 #endif
         }
         if (!api->lib) {
-            snprintf(why, why_size, "no OpenCL library (%s) could be loaded", names[0]);
+            snprintf(why, why_size, "no OpenCL library (%s) could be loaded", library ? library : names[0]);
             return 0;
         }
 #ifdef GPUSVM__WINDOWS
@@ -1589,6 +1607,10 @@ struct gpusvm__backend {
     int q;            /* working-set capacity of the current problem */
     int qcap;         /* largest working set the device supports */
     size_t max_alloc; /* largest single device buffer */
+    /* device bytes training would hold for n points of d features with working set q, and the
+       bytes the device-memory budget has left; the C backend says 0 and SIZE_MAX */
+    size_t (*train_bytes)(gpusvm__backend *b, size_t n, size_t d, int q);
+    size_t (*mem_left)(gpusvm__backend *b);
     /* training */
     gpusvm_result (*train_begin)(gpusvm__backend *b, const gpusvm__problem *p, int q);
     gpusvm_result (*select)(gpusvm__backend *b, int mode, int q, double eps, double max_iter);
@@ -1659,6 +1681,23 @@ static float gpusvm__dot_dense(const gpusvm__csr *m, size_t i, const float *w)
     return s;
 }
 
+/* dot(row i of a, row j of b) by merging the sorted index lists: the same products in the same
+   order as gpusvm__dot_dense, without a dense vector (for index spaces too large for one). */
+static float gpusvm__dot_sparse(const gpusvm__csr *a, size_t i, const gpusvm__csr *b, size_t j)
+{
+    float s = 0.0f;
+    size_t p = a->row_ptr[i], pe = a->row_ptr[i + 1], q = b->row_ptr[j], qe = b->row_ptr[j + 1];
+    while (p < pe && q < qe) {
+        if (a->col[p] == b->col[q]) s += b->val[q++] * a->val[p++];
+        else if (a->col[p] < b->col[q]) ++p;
+        else ++q;
+    }
+    return s;
+}
+
+/* Feature counts up to this use a dense scratch vector in the C backend; above it, merging. */
+#define GPUSVM__DENSE_MAX ((size_t)1 << 22)
+
 static void gpusvm__densify(const gpusvm__csr *m, size_t i, float *w, size_t d, int clear)
 {
     size_t k;
@@ -1690,12 +1729,13 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     b->K = (float *)gpusvm__calloc(a, kn, sizeof(float));
     b->qd = (float *)gpusvm__alloc(a, n, sizeof(float));
     b->norm = (float *)gpusvm__alloc(a, n, sizeof(float));
-    b->dense = (float *)gpusvm__calloc(a, b->d ? b->d : 1, sizeof(float));
+    b->dense = b->d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, b->d ? b->d : 1, sizeof(float)) : NULL;
     b->key_up = (uint32_t *)gpusvm__alloc(a, n, sizeof(uint32_t));
     b->key_low = (uint32_t *)gpusvm__alloc(a, n, sizeof(uint32_t));
     b->ws_idx = (int *)gpusvm__calloc(a, (size_t)q, sizeof(int));
     b->ws_slot = (int *)gpusvm__calloc(a, (size_t)q, sizeof(int));
-    if (!b->alpha || !b->G || !b->coef || !b->K || !b->qd || !b->norm || !b->dense || !b->key_up || !b->key_low ||
+    if (!b->alpha || !b->G || !b->coef || !b->K || !b->qd || !b->norm || (!b->dense && b->d <= GPUSVM__DENSE_MAX) ||
+        !b->key_up || !b->key_low ||
         !b->ws_idx || !b->ws_slot) {
         gpusvm__cpu_train_end(bb);
         return gpusvm__oom(bb->ctx, "the training state");
@@ -1836,6 +1876,11 @@ static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, co
         const size_t ia = (size_t)idx[off + r];
         float *out = K + (size_t)slot[off + r] * ldk;
         const float na = norm_a[ia];
+        if (!dense) {
+            for (i = 0; i < B->rows; ++i)
+                out[i] = gpusvm__kfun(ktype, gpusvm__dot_sparse(A, ia, B, i), na, norm_b[i], gamma, coef0, degree);
+            continue;
+        }
         gpusvm__densify(A, ia, dense, d, 0);
         for (i = 0; i < B->rows; ++i)
             out[i] = gpusvm__kfun(ktype, gpusvm__dot_dense(B, i, dense), na, norm_b[i], gamma, coef0, degree);
@@ -2062,10 +2107,10 @@ static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr
 {
     const gpusvm_allocator *a = &bb->ctx->alloc;
     size_t d = sv->cols > x->cols ? sv->cols : x->cols, i, j;
-    float *dense = (float *)gpusvm__calloc(a, d ? d : 1, sizeof(float));
+    float *dense = d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, d ? d : 1, sizeof(float)) : NULL;
     float *nsv = (float *)gpusvm__alloc(a, sv->rows, sizeof(float));
     float nx;
-    if (!dense || !nsv) {
+    if ((!dense && d <= GPUSVM__DENSE_MAX) || !nsv) {
         gpusvm__free(a, dense);
         gpusvm__free(a, nsv);
         return gpusvm__oom(bb->ctx, "decision values");
@@ -2074,17 +2119,32 @@ static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr
     for (i = 0; i < x->rows; ++i) {
         double sum = 0.0;
         gpusvm__norms(x, i, 1, &nx);
-        gpusvm__densify(x, i, dense, d, 0);
+        if (dense) gpusvm__densify(x, i, dense, d, 0);
         for (j = 0; j < sv->rows; ++j) {
-            const float k = gpusvm__kfun(ktype, gpusvm__dot_dense(sv, j, dense), nsv[j], nx, gamma, coef0, degree);
+            const float dot = dense ? gpusvm__dot_dense(sv, j, dense) : gpusvm__dot_sparse(x, i, sv, j);
+            const float k = gpusvm__kfun(ktype, dot, nsv[j], nx, gamma, coef0, degree);
             if (coef[j] != 0.0) sum += coef[j] * (double)k;
         }
-        gpusvm__densify(x, i, dense, d, 1);
+        if (dense) gpusvm__densify(x, i, dense, d, 1);
         out[i] = sum;
     }
     gpusvm__free(a, dense);
     gpusvm__free(a, nsv);
     return GPUSVM_OK;
+}
+
+static size_t gpusvm__cpu_train_bytes(gpusvm__backend *bb, size_t n, size_t d, int q)
+{
+    (void)bb;
+    (void)n;
+    (void)d;
+    (void)q;
+    return 0;
+}
+static size_t gpusvm__cpu_mem_left(gpusvm__backend *bb)
+{
+    (void)bb;
+    return (size_t)-1;
 }
 
 static void gpusvm__cpu_destroy(gpusvm__backend *bb)
@@ -2115,6 +2175,8 @@ static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
     b->base.read_rows = gpusvm__cpu_read_rows;
     b->base.poison = gpusvm__cpu_poison;
     b->base.decision = gpusvm__cpu_decision;
+    b->base.train_bytes = gpusvm__cpu_train_bytes;
+    b->base.mem_left = gpusvm__cpu_mem_left;
     b->base.destroy = gpusvm__cpu_destroy;
     return &b->base;
 }
@@ -2136,6 +2198,7 @@ typedef struct gpusvm__ocl {
     gpusvm__cl_kernel k_rows, k_keys, k_select, k_smo, k_update;
     int qcap;            /* GPUSVM_Q the program was built with */
     size_t max_alloc, global_mem, local_mem;
+    size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
     /* training state */
     gpusvm__cl_mem X, norm, y, alpha, G, qd, K, key_up, key_low, part_up, part_low, ws_idx, ws_slot, coef, status;
     size_t n, d, dpad, pitch, nparts;
@@ -2148,7 +2211,12 @@ static size_t gpusvm__round_up(size_t v, size_t m) { return (v + m - 1) / m * m;
 
 static void gpusvm__release_mem(gpusvm__ocl *b, gpusvm__cl_mem *m)
 {
-    if (*m) b->cl->clReleaseMemObject(*m);
+    size_t bytes = 0;
+    if (*m) {
+        if (b->cl->clGetMemObjectInfo(*m, GPUSVM__CL_MEM_SIZE, sizeof bytes, &bytes, NULL) == 0 && bytes <= b->mem_used)
+            b->mem_used -= bytes;
+        b->cl->clReleaseMemObject(*m);
+    }
     *m = NULL;
 }
 
@@ -2182,10 +2250,19 @@ static gpusvm_result gpusvm__ocl_buffer(gpusvm__ocl *b, gpusvm__cl_mem *out, siz
                             "%s needs %.1f MiB in one buffer; the device allows %.1f MiB (lower -m / cache_size_mb, "
                             "use fewer points, or the cpu backend)",
                             what, (double)bytes / 1048576.0, (double)b->max_alloc / 1048576.0);
+    if (bytes > b->mem_budget - b->mem_used)
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+                            "%s needs %.1f MiB; %.1f MiB of the %.1f MiB device-memory budget are left (lower -m / "
+                            "cache_size_mb, raise desc.device_memory_mb, use fewer points, or the cpu backend)",
+                            what, (double)bytes / 1048576.0, (double)(b->mem_budget - b->mem_used) / 1048576.0,
+                            (double)b->mem_budget / 1048576.0);
     *out = b->cl->clCreateBuffer(b->cctx, GPUSVM__CL_MEM_READ_WRITE, bytes, NULL, &e);
     if (e != 0 || !*out) {
+        if (*out) b->cl->clReleaseMemObject(*out);
         r = gpusvm__cl_fail(b->base.ctx, e ? e : -4, "clCreateBuffer", __LINE__);
         *out = NULL;
+    } else {
+        b->mem_used += bytes;
     }
     return r;
 }
@@ -2249,7 +2326,11 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
     if (cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size) == 0) {
         size_t head = strlen(options) + 32;
         ctx->build_log = (char *)gpusvm__alloc(&ctx->alloc, log_size + head + 1, 1);
-        if (ctx->build_log) {
+        if (!ctx->build_log) {
+            r = gpusvm__oom(ctx, "the kernel build log");
+            goto fail;
+        }
+        {
             int off = snprintf(ctx->build_log, head, "build options: %s\n", options);
             if (cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, log_size,
                                           ctx->build_log + off, NULL) != 0)
@@ -2633,6 +2714,17 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
     chunk = (size_t)64 << 20;
     if (chunk > b->max_alloc / sizeof(float)) chunk = b->max_alloc / sizeof(float);
     chunk = chunk / (dpad > R ? dpad : R);
+    { /* and within what the budget has left after the support vectors */
+        const size_t fixed = pa * dpad * sizeof(float) + nsv * 3 * sizeof(float) + R * sizeof(double) + 1024;
+        const size_t left = b->mem_budget - b->mem_used, per = (dpad + R + 1) * sizeof(float) + sizeof(double);
+        if (left <= fixed || (left - fixed) / per < 64)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+                                "prediction needs %.1f MiB for %lu support vectors plus blocks of test points; the "
+                                "device-memory budget has %.1f MiB left (raise desc.device_memory_mb or use the cpu "
+                                "backend)",
+                                (double)(fixed + 64 * per) / 1048576.0, (unsigned long)nsv, (double)left / 1048576.0);
+        if ((left - fixed) / per < chunk) chunk = (left - fixed) / per;
+    }
     chunk = chunk / 64 * 64;
     if (chunk < 64) chunk = 64;
     if (chunk > gpusvm__round_up(nt, 64)) chunk = gpusvm__round_up(nt, 64);
@@ -2740,6 +2832,24 @@ fail:
     return r;
 }
 
+static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, size_t n, size_t d, int q)
+{
+    const size_t pitch = gpusvm__round_up(n, 64), dpad = gpusvm__round_up(d ? d : 1, 16);
+    const size_t parts = gpusvm__round_up(n, GPUSVM__L) / GPUSVM__L;
+    size_t x, k, total;
+    (void)bb;
+    if (!gpusvm__mul(pitch, dpad * sizeof(float), &x) || !gpusvm__mul((size_t)q * sizeof(float), pitch, &k))
+        return (size_t)-1;
+    total = x + k + n * (2 * sizeof(float) + 1 + 2 * sizeof(double) + 2 * sizeof(uint32_t)) + parts * 16 +
+            (size_t)q * 16 + 256;
+    return total < x ? (size_t)-1 : total;
+}
+static size_t gpusvm__ocl_mem_left(gpusvm__backend *bb)
+{
+    const gpusvm__ocl *b = (const gpusvm__ocl *)bb;
+    return b->mem_budget - b->mem_used;
+}
+
 static void gpusvm__ocl_destroy(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
@@ -2798,7 +2908,7 @@ static int gpusvm__ocl_list(gpusvm__cl_api *cl, gpusvm__cl_dev_entry *out, int m
 /* Chooses a device (sel: NULL = automatic, an index, or a name substring), creates its
    context and queue. Returns NULL with the reason in why. */
 static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *cl, const char *sel, int auto_only_gpu,
-                                           char *why, size_t why_size)
+                                           double budget_mb, char *why, size_t why_size)
 {
     gpusvm__cl_dev_entry devs[32];
     int n = gpusvm__ocl_list(cl, devs, 32), pick = -1, i;
@@ -2852,6 +2962,7 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
     b = (gpusvm__ocl *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__ocl));
     if (!b) {
         snprintf(why, why_size, "out of host memory");
+        gpusvm__oom(ctx, "the OpenCL backend");
         return NULL;
     }
     b->base.ctx = ctx;
@@ -2867,6 +2978,8 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
         b->max_alloc = ma ? (size_t)ma : (size_t)128 << 20;
         b->global_mem = (size_t)gm;
     }
+    b->mem_budget = b->global_mem ? b->global_mem : (size_t)-1;
+    if (budget_mb > 0.0 && budget_mb * 1048576.0 < (double)b->mem_budget) b->mem_budget = (size_t)(budget_mb * 1048576.0);
     /* the inner solve keeps ~29 bytes per working-set point in local memory */
     b->qcap = GPUSVM__QMAX;
     while (b->qcap > 64 && (size_t)b->qcap * 29 + GPUSVM__L * 20 + 1024 > b->local_mem) b->qcap /= 2;
@@ -2904,6 +3017,8 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
     b->base.read_rows = gpusvm__ocl_read_rows;
     b->base.poison = gpusvm__ocl_poison;
     b->base.decision = gpusvm__ocl_decision;
+    b->base.train_bytes = gpusvm__ocl_train_bytes;
+    b->base.mem_left = gpusvm__ocl_mem_left;
     b->base.destroy = gpusvm__ocl_destroy;
     return &b->base;
 }
@@ -3158,7 +3273,8 @@ static gpusvm_result gpusvm__solve(gpusvm_context *ctx, const gpusvm__problem *p
     double st[GPUSVM__ST_COUNT];
     gpusvm_result r;
     int q, whole, first = 1, check_every, stalled = 0, max_inner, t;
-    long long outer = 0;
+    long long outer = 0, best_at = 0;
+    double best_gap = INFINITY;
     size_t rows_budget, pitch = (n + 63) / 64 * 64;
 
     /* working-set size: the device's cap, the user's choice, the row budget, one buffer */
@@ -3175,9 +3291,19 @@ static gpusvm_result gpusvm__solve(gpusvm_context *ctx, const gpusvm__problem *p
             q = gpusvm__pow2_floor(b->max_alloc / (pitch * sizeof(float)));
         if (q < 2) return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
     }
+    while (!whole && q > 64 && b->train_bytes(b, n, p->x.cols, q) > b->mem_left(b)) q /= 2;
+    if (b->train_bytes(b, n, p->x.cols, q) > b->mem_left(b))
+        return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+                            "training needs %.1f MiB on the device (the data, dense and column-major, and %d kernel "
+                            "rows); the device-memory budget has %.1f MiB left (raise desc.device_memory_mb, use "
+                            "fewer points or features, or the cpu backend)",
+                            (double)b->train_bytes(b, n, p->x.cols, q) / 1048576.0, q,
+                            (double)b->mem_left(b) / 1048576.0);
     info->working_set_size = q;
     max_inner = whole ? 100000 : 20 * q;
-    check_every = ctx->kind == GPUSVM_BACKEND_CPU ? 1 : 4;
+    /* the status is read every 4th outer iteration on a device (a read drains the queue), every
+       one when a progress callback may cancel, and always on the C backend */
+    check_every = (ctx->kind == GPUSVM_BACKEND_CPU || prm->progress) ? 1 : 4;
     gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "solver: n=%lu d=%lu q=%d%s", (unsigned long)n, (unsigned long)p->x.cols, q,
                 whole ? " (whole problem)" : "");
 
@@ -3206,9 +3332,17 @@ static gpusvm_result gpusvm__solve(gpusvm_context *ctx, const gpusvm__problem *p
         if (++outer % check_every) continue;
         if ((r = b->read_status(b, st)) != GPUSVM_OK) goto done;
         if (st[GPUSVM__ST_DONE] != 0.0) break;
+        /* a stall: inner solves that change nothing, or a gap with no new low for long */
         stalled = st[GPUSVM__ST_INNER] == 0.0 ? stalled + 1 : 0;
-        if (stalled >= 3) {
-            gpusvm__log(ctx, GPUSVM_LOG_WARN, "the solver made no progress at gap %g; stopping", st[GPUSVM__ST_GAP]);
+        if (st[GPUSVM__ST_GAP] < best_gap) {
+            best_gap = st[GPUSVM__ST_GAP];
+            best_at = outer;
+        }
+        if (stalled >= 3 || outer - best_at >= 2000) {
+            gpusvm__log(ctx, GPUSVM_LOG_WARN,
+                        "the solver stalled at gap %g (no pair update, or no smaller gap in %lld working sets); "
+                        "stopping with converged = 0",
+                        st[GPUSVM__ST_GAP], outer - best_at);
             break;
         }
         if (prm->progress) {
@@ -3686,11 +3820,13 @@ static int gpusvm__parse_features(gpusvm_context *ctx, char *s, char *end, gpusv
     return 1;
 }
 
-static gpusvm_result gpusvm__load_data(gpusvm_context *ctx, const char *path, gpusvm_dataset **out)
+/* Parses LIBSVM data text [text, text+len) (need not end in NUL); path names it in errors. */
+static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, char *text, size_t len,
+                                        gpusvm_dataset **out)
 {
     const gpusvm_allocator *a = &ctx->alloc;
-    char *text = NULL, why[256], q[64];
-    size_t len, max_col = 0, rows = 0;
+    char why[256], q[64];
+    size_t max_col = 0, rows = 0;
     gpusvm__lines L;
     gpusvm__vec rp, col, val, y;
     gpusvm_dataset *ds = NULL;
@@ -3704,7 +3840,6 @@ static gpusvm_result gpusvm__load_data(gpusvm_context *ctx, const char *path, gp
     col.item = sizeof(int32_t);
     val.item = sizeof(float);
     y.item = sizeof(double);
-    if ((r = gpusvm__slurp(ctx, path, &text, &len)) != GPUSVM_OK) return r;
     if (memchr(text, 0, len)) {
         r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
         goto fail;
@@ -3750,7 +3885,6 @@ static gpusvm_result gpusvm__load_data(gpusvm_context *ctx, const char *path, gp
     ds->x.row_ptr = ds->row_ptr;
     ds->x.col_idx = ds->col_idx;
     ds->x.values = ds->values;
-    gpusvm__free(a, text);
     if (!ds->col_idx || !ds->values) {
         gpusvm_dataset_free(ds);
         return gpusvm__oom(ctx, path);
@@ -3758,7 +3892,6 @@ static gpusvm_result gpusvm__load_data(gpusvm_context *ctx, const char *path, gp
     *out = ds;
     return GPUSVM_OK;
 fail:
-    gpusvm__free(a, text);
     gpusvm__free(a, rp.data);
     gpusvm__free(a, col.data);
     gpusvm__free(a, val.data);
@@ -3766,18 +3899,31 @@ fail:
     return r;
 }
 
-/* Reads a LIBSVM model file. */
-static gpusvm_result gpusvm__load_model(gpusvm_context *ctx, const char *path, gpusvm_model **out)
+static gpusvm_result gpusvm__load_data(gpusvm_context *ctx, const char *path, gpusvm_dataset **out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    gpusvm_result r = gpusvm__slurp(ctx, path, &text, &len);
+    if (r != GPUSVM_OK) return r;
+    r = gpusvm__parse_data(ctx, path, text, len, out);
+    gpusvm__free(&ctx->alloc, text);
+    return r;
+}
+
+/* Parses LIBSVM model text [text, text+len); path names it in errors. */
+static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, char *text, size_t len,
+                                         gpusvm_model **out)
 {
     const gpusvm_allocator *a = &ctx->alloc;
-    char *text = NULL, why[256], q[64], *s, *tok;
-    size_t len, tl, k, i, npairs = 0, ncoef, max_col = 0;
+    char why[256], q[64], *s, *tok;
+    size_t tl, k, i, npairs = 0, ncoef, max_col = 0;
     gpusvm__lines L;
     gpusvm_model *m = NULL;
     gpusvm_result r;
     int svm_type = 0, kernel_type = 0, degree = 3, nr_class = 0, have_sv = 0, c, have_rho = 0, have_label = 0,
         have_nsv = 0, ncoef_line;
     long long total_sv = -1, v;
+    unsigned seen = 0;
     double gamma = 0.0, coef0 = 0.0, dv;
     double rho[64 * 63 / 2];
     int label[64], nsv[64];
@@ -3786,7 +3932,10 @@ static gpusvm_result gpusvm__load_model(gpusvm_context *ctx, const char *path, g
     memset(&val, 0, sizeof val);
     col.item = sizeof(int32_t);
     val.item = sizeof(float);
-    if ((r = gpusvm__slurp(ctx, path, &text, &len)) != GPUSVM_OK) return r;
+    if (memchr(text, 0, len)) {
+        r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
+        goto fail;
+    }
     L.p = text;
     L.end = text + len;
     L.lineno = 0;
@@ -3797,8 +3946,17 @@ static gpusvm_result gpusvm__load_model(gpusvm_context *ctx, const char *path, g
         goto fail;                                                                             \
     } while (0)
     while (!have_sv && gpusvm__next_line(&L)) {
+        static const char *const keys[] = {"svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class",
+                                           "total_sv", "rho", "probA", "probB", "label", "nr_sv",
+                                           "prob_density_marks"};
+        size_t kk;
         s = L.line;
         if (!gpusvm__token(&s, L.line_end, &tok, &tl)) continue;
+        for (kk = 0; kk < sizeof keys / sizeof keys[0]; ++kk)
+            if (strlen(keys[kk]) == tl && memcmp(keys[kk], tok, tl) == 0) {
+                if (seen & (1u << kk)) GPUSVM__BAD("duplicate header key '%s'", keys[kk]);
+                seen |= 1u << kk;
+            }
 #define GPUSVM__KEY(name) (tl == sizeof(name) - 1 && memcmp(tok, name, tl) == 0)
         if (GPUSVM__KEY("svm_type") || GPUSVM__KEY("kernel_type")) {
             const int is_svm = GPUSVM__KEY("svm_type");
@@ -3879,6 +4037,17 @@ static gpusvm_result gpusvm__load_model(gpusvm_context *ctx, const char *path, g
         if (sum != total_sv) GPUSVM__BAD("nr_sv adds up to %lld, total_sv is %lld", sum, total_sv);
     }
     ncoef_line = nr_class > 1 ? nr_class - 1 : 1;
+    { /* the claim must fit the text before anything is sized by it */
+        size_t lines = 0;
+        const char *c;
+        for (c = L.p; c < L.end; ++c) lines += *c == '\n';
+        if (L.end > L.p && L.end[-1] != '\n') ++lines;
+        if ((long long)lines < total_sv) {
+            snprintf(why, sizeof why, "the SV section has %lu lines, total_sv is %lld", (unsigned long)lines, total_sv);
+            r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)(L.lineno + lines + 1), why);
+            goto fail;
+        }
+    }
     if ((r = gpusvm__model_alloc(ctx, nr_class, (size_t)total_sv, 0, &m)) != GPUSVM_OK) goto fail;
     m->svm_type = (gpusvm_svm_type)svm_type;
     m->kernel_type = (gpusvm_kernel_type)kernel_type;
@@ -3926,14 +4095,23 @@ static gpusvm_result gpusvm__load_model(gpusvm_context *ctx, const char *path, g
     if (!m->sv_values) m->sv_values = (float *)gpusvm__alloc(a, 1, sizeof(float));
     if (!m->sv_col_idx || !m->sv_values) { r = gpusvm__oom(ctx, "the model"); goto fail; }
     m->n_features = max_col;
-    gpusvm__free(a, text);
     *out = m;
     return GPUSVM_OK;
 fail:
     gpusvm__free(a, col.data);
     gpusvm__free(a, val.data);
     gpusvm_model_free(m);
-    gpusvm__free(a, text);
+    return r;
+}
+
+static gpusvm_result gpusvm__load_model(gpusvm_context *ctx, const char *path, gpusvm_model **out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    gpusvm_result r = gpusvm__slurp(ctx, path, &text, &len);
+    if (r != GPUSVM_OK) return r;
+    r = gpusvm__parse_model(ctx, path, text, len, out);
+    gpusvm__free(&ctx->alloc, text);
     return r;
 }
 
@@ -3957,21 +4135,30 @@ GPUSVM_API const char *gpusvm_result_string(gpusvm_result result)
     }
 }
 
+/* Before a context exists, failures can only go to the desc's logger. */
+static gpusvm_result gpusvm__early_fail(const gpusvm_logger *lg, gpusvm_result r, const char *msg)
+{
+    if (lg && lg->fn) lg->fn(lg->user_data, GPUSVM_LOG_ERROR, msg);
+    return r;
+}
+
 GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, gpusvm_context **out)
 {
     gpusvm_context_desc d;
     gpusvm_allocator a;
     gpusvm_context *ctx;
     const char *env;
-    char why[512];
+    char why[sizeof(((gpusvm_context *)0)->error)];
     if (!out) return GPUSVM_ERROR_INVALID_ARGUMENT;
     *out = NULL;
     if (desc) d = *desc;
     else memset(&d, 0, sizeof d);
-    if ((d.allocator.alloc != NULL) != (d.allocator.free != NULL)) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if ((d.allocator.alloc != NULL) != (d.allocator.free != NULL))
+        return gpusvm__early_fail(&d.logger, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                  "desc.allocator: give both alloc and free, or neither");
     a = gpusvm__resolve_allocator(&d.allocator);
     ctx = (gpusvm_context *)gpusvm__calloc(&a, 1, sizeof(gpusvm_context));
-    if (!ctx) return GPUSVM_ERROR_OUT_OF_MEMORY;
+    if (!ctx) return gpusvm__early_fail(&d.logger, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
     ctx->alloc = a;
     ctx->logger = d.logger;
     why[0] = 0;
@@ -4002,11 +4189,27 @@ GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, 
         ctx->cl = (gpusvm__cl_api *)gpusvm__calloc(&a, 1, sizeof(gpusvm__cl_api));
         if (!ctx->cl) {
             gpusvm__free(&a, ctx);
-            return GPUSVM_ERROR_OUT_OF_MEMORY;
+            return gpusvm__early_fail(&d.logger, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
         }
-        if (gpusvm__cl_load(ctx->cl, why, sizeof why))
-            ctx->backend = gpusvm__ocl_create(ctx, ctx->cl, d.device, d.backend == GPUSVM_BACKEND_AUTO, why,
-                                              sizeof why);
+        if (gpusvm__cl_load(ctx->cl, d.opencl_library, why, sizeof why))
+            ctx->backend = gpusvm__ocl_create(ctx, ctx->cl, d.device, d.backend == GPUSVM_BACKEND_AUTO,
+                                              d.device_memory_mb, why, sizeof why);
+        if (ctx->backend) {
+            /* the kernels are built now, so that a failure can fall back or fail as asked */
+            gpusvm_result br = gpusvm__ocl_build((gpusvm__ocl *)ctx->backend);
+            if (br != GPUSVM_OK) {
+                snprintf(why, sizeof why, "%s", ctx->error);
+                ctx->backend->destroy(ctx->backend);
+                ctx->backend = NULL;
+                if (d.backend == GPUSVM_BACKEND_OPENCL || (d.device && *d.device) || br == GPUSVM_ERROR_OUT_OF_MEMORY) {
+                    gpusvm__cl_unload(ctx->cl);
+                    gpusvm__free(&a, ctx->cl);
+                    gpusvm__free(&a, ctx->build_log);
+                    gpusvm__free(&a, ctx);
+                    return br;
+                }
+            }
+        }
         if (ctx->backend) {
             ctx->kind = GPUSVM_BACKEND_OPENCL;
         } else {
@@ -4017,18 +4220,25 @@ GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, 
 #else
         snprintf(why, sizeof why, "built with GPUSVM_NO_OPENCL");
 #endif
+        if (!ctx->backend && ctx->last_error == GPUSVM_ERROR_OUT_OF_MEMORY) { /* never absorbed by a fallback */
+            gpusvm__free(&a, ctx->build_log);
+            gpusvm__free(&a, ctx);
+            return GPUSVM_ERROR_OUT_OF_MEMORY;
+        }
         if (!ctx->backend && (d.backend == GPUSVM_BACKEND_OPENCL || (d.device && *d.device))) {
             gpusvm__fail(ctx, GPUSVM_ERROR_NO_DEVICE, "%s", why);
             gpusvm__free(&a, ctx);
             return GPUSVM_ERROR_NO_DEVICE;
         }
         if (!ctx->backend) gpusvm__log(ctx, GPUSVM_LOG_INFO, "%s; using the built-in C backend", why);
+        if (!ctx->backend) gpusvm__free(&a, ctx->build_log);
+        if (!ctx->backend) ctx->build_log = NULL;
     }
     if (!ctx->backend) {
         ctx->backend = gpusvm__cpu_create(ctx);
         if (!ctx->backend) {
             gpusvm__free(&a, ctx);
-            return GPUSVM_ERROR_OUT_OF_MEMORY;
+            return gpusvm__early_fail(&d.logger, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
         }
         ctx->kind = GPUSVM_BACKEND_CPU;
         snprintf(ctx->device_name, sizeof ctx->device_name, "CPU (gpusvm C backend)");

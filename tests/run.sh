@@ -69,6 +69,26 @@ step "OpenCL kernels match the C backend on random inputs" $T/test_kernels
 step "build test_api" $CC -std=c99 -O2 $WARN -o $T/test_api tests/test_api.c -ldl -lm
 step "public API (C backend and OpenCL)" $T/test_api
 
+# robustness: fuzzing, fault injection, threads, sanitizers, valgrind
+SAN="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+export ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(pwd)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1
+step "fuzz the data reader and model loader (${FUZZ_SECONDS:-60} s each, seed corpus and regressions)" \
+    sh tests/fuzz.sh "${FUZZ_SECONDS:-60}"
+step "build test_faults (AddressSanitizer + UBSan)" \
+    $CC -std=c99 -D_POSIX_C_SOURCE=200809L $SAN $WARN -o $T/test_faults tests/test_faults.c -ldl -lm
+step "every failing OpenCL call and host allocation: an error, nothing leaked, context usable" $T/test_faults
+step "build test_threads (ThreadSanitizer)" \
+    $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_threads tests/test_threads.c -ldl -lm -pthread
+step "two contexts in two threads give the same models as one after the other" env ASAN_OPTIONS= $T/test_threads
+step "build the API tests with AddressSanitizer + UBSan, as C" $CC -std=c99 $SAN $WARN -o $T/test_api_asan tests/test_api.c -ldl -lm
+step "API tests under AddressSanitizer + UBSan (C)" $T/test_api_asan
+step "build the API tests with AddressSanitizer + UBSan, as C++" $CXX -std=c++11 -x c++ $SAN $WARN -o $T/test_api_asan_cpp tests/test_api.c -ldl -lm
+step "API tests under AddressSanitizer + UBSan (C++)" $T/test_api_asan_cpp
+step "build the kernel tests with AddressSanitizer + UBSan" $CC -std=c99 $SAN $WARN -o $T/test_kernels_asan tests/test_kernels.c -ldl -lm
+step "kernel tests under AddressSanitizer + UBSan" $T/test_kernels_asan
+step "API tests on the C backend under valgrind memcheck" env GPUSVM_TEST_CPU_ONLY=1 \
+    valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect $T/test_api
+
 # the tools refuse what they cannot do, with a clear message and a non-zero exit
 printf '1 1:0.5\n-1 2:x\n' > $T/bad.txt
 expect_fail "gpusvm-train names file:line of a malformed row" "$T/bad.txt:2: value 'x'" $B/gpusvm-train $T/bad.txt $T/bad.model

@@ -3,7 +3,8 @@
 # when this is a Debian/Ubuntu machine and we may (root, or sudo without a password);
 # otherwise it names what to install and, for the tests, stops.
 #   demo: an OpenCL runtime (the ICD loader and PoCL, which runs OpenCL on the CPU), xz
-#   test: the same, plus LIBSVM's tools (the reference), OpenCL headers, a C++ compiler
+#   test: the same, plus LIBSVM's tools (the reference), OpenCL headers, a C++ compiler,
+#         clang with its sanitizer and libFuzzer runtimes, valgrind
 what=${1:-demo}
 pkgs=""
 add() { pkgs="$pkgs $1"; }
@@ -15,6 +16,16 @@ if [ "$what" = test ]; then
     command -v svm-train >/dev/null 2>&1 || add libsvm-tools
     [ -f /usr/include/CL/cl.h ] || add opencl-c-headers
     command -v c++ >/dev/null 2>&1 || add g++
+    command -v valgrind >/dev/null 2>&1 || add valgrind
+    # clang with its sanitizer and libFuzzer runtimes
+    probe=$(mktemp -d)
+    printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' > "$probe/f.c"
+    if ! clang -fsanitize=fuzzer,address,undefined -o "$probe/f" "$probe/f.c" >/dev/null 2>&1; then
+        command -v clang >/dev/null 2>&1 || add clang
+        v=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1)
+        add "libclang-rt-${v:-14}-dev"
+    fi
+    rm -rf "$probe"
 fi
 [ -z "$pkgs" ] && exit 0
 

@@ -1,0 +1,40 @@
+/* libFuzzer target: the LIBSVM data reader on arbitrary bytes. Whatever it accepts must be a
+   well-formed CSR matrix; whatever it rejects must say file:line. Built by 'make fuzz'. */
+#define GPUSVM_IMPLEMENTATION
+#include "../gpusvm.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static gpusvm_context *ctx = NULL;
+    gpusvm_dataset *ds = NULL;
+    char *buf;
+    size_t i, k;
+    if (!ctx) {
+        gpusvm_context_desc d;
+        memset(&d, 0, sizeof d);
+        d.backend = GPUSVM_BACKEND_CPU;
+        d.ignore_environment = 1;
+        if (gpusvm_context_create(&d, &ctx) != GPUSVM_OK) abort();
+    }
+    buf = (char *)malloc(size ? size : 1); /* exactly size bytes: reads past them are caught */
+    if (!buf) return 0;
+    memcpy(buf, data, size);
+    if (gpusvm__parse_data(ctx, "fuzz", buf, size, &ds) == GPUSVM_OK) {
+        if (ds->x.rows == 0 || ds->row_ptr[0] != 0) abort();
+        for (i = 0; i < ds->x.rows; ++i) {
+            if (ds->row_ptr[i + 1] < ds->row_ptr[i]) abort();
+            if (!(fabs(ds->y[i]) <= DBL_MAX)) abort();
+            for (k = ds->row_ptr[i]; k < ds->row_ptr[i + 1]; ++k) {
+                if (ds->col_idx[k] < 0 || (size_t)ds->col_idx[k] >= ds->x.cols) abort();
+                if (k > ds->row_ptr[i] && ds->col_idx[k] <= ds->col_idx[k - 1]) abort();
+                if (!(fabsf(ds->values[k]) <= FLT_MAX)) abort();
+            }
+        }
+        gpusvm_dataset_free(ds);
+    } else if (strncmp(gpusvm_context_error(ctx), "fuzz:", 5) != 0) {
+        abort(); /* every rejection names the file and line */
+    }
+    free(buf);
+    return 0;
+}

@@ -1,0 +1,496 @@
+/* Fault injection. Every OpenCL entry point is wrapped (GPUSVM_TEST_HOOKS) so that the N-th
+   call fails, and the allocator fails the N-th host allocation; N is swept over every call and
+   every allocation of a run that creates a context, trains (whole problem and working sets),
+   predicts, and saves and reloads the model. Each failure must come back as an error code
+   (naming the OpenCL call), leave no host allocation and no OpenCL object behind, and leave the
+   context usable. Also: no OpenCL library, no platform, no device, a kernel build failure, and a
+   model write that fails part-way. Built with AddressSanitizer by make test. */
+#define GPUSVM_TEST_HOOKS
+#define GPUSVM_IMPLEMENTATION
+#include "../gpusvm.h"
+#include "check.h"
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+/* ---- injected OpenCL ---------------------------------------------------- */
+static gpusvm__cl_api real;
+static long cl_calls, cl_fail_at, live_cl;
+static int no_platform, no_device, bad_build;
+#define FAIL_CODE (-5) /* CL_OUT_OF_RESOURCES */
+
+static int inject(void) { return ++cl_calls == cl_fail_at; }
+
+static gpusvm__cl_int W_clGetPlatformIDs(gpusvm__cl_uint n, gpusvm__cl_platform *p, gpusvm__cl_uint *np)
+{
+    if (inject()) return FAIL_CODE;
+    if (no_platform) return -1001;
+    return real.clGetPlatformIDs(n, p, np);
+}
+static gpusvm__cl_int W_clGetPlatformInfo(gpusvm__cl_platform p, gpusvm__cl_uint w, size_t s, void *v, size_t *r)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clGetPlatformInfo(p, w, s, v, r);
+}
+static gpusvm__cl_int W_clGetDeviceIDs(gpusvm__cl_platform p, gpusvm__cl_bitfield t, gpusvm__cl_uint n,
+                                       gpusvm__cl_device *d, gpusvm__cl_uint *nd)
+{
+    if (inject()) return FAIL_CODE;
+    if (no_device) return -1;
+    return real.clGetDeviceIDs(p, t, n, d, nd);
+}
+static gpusvm__cl_int W_clGetDeviceInfo(gpusvm__cl_device d, gpusvm__cl_uint w, size_t s, void *v, size_t *r)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clGetDeviceInfo(d, w, s, v, r);
+}
+static gpusvm__cl_context W_clCreateContext(const gpusvm__cl_context_properties *p, gpusvm__cl_uint n,
+                                            const gpusvm__cl_device *d, gpusvm__cl_ctx_notify f, void *u,
+                                            gpusvm__cl_int *e)
+{
+    gpusvm__cl_context c;
+    if (inject()) {
+        if (e) *e = FAIL_CODE;
+        return NULL;
+    }
+    c = real.clCreateContext(p, n, d, f, u, e);
+    if (c) ++live_cl;
+    return c;
+}
+static gpusvm__cl_int W_clReleaseContext(gpusvm__cl_context c)
+{
+    --live_cl;
+    real.clReleaseContext(c);
+    return inject() ? FAIL_CODE : 0;
+}
+static gpusvm__cl_queue W_clCreateCommandQueue(gpusvm__cl_context c, gpusvm__cl_device d, gpusvm__cl_bitfield p,
+                                               gpusvm__cl_int *e)
+{
+    gpusvm__cl_queue q;
+    if (inject()) {
+        if (e) *e = FAIL_CODE;
+        return NULL;
+    }
+    q = real.clCreateCommandQueue(c, d, p, e);
+    if (q) ++live_cl;
+    return q;
+}
+static gpusvm__cl_int W_clReleaseCommandQueue(gpusvm__cl_queue q)
+{
+    --live_cl;
+    real.clReleaseCommandQueue(q);
+    return inject() ? FAIL_CODE : 0;
+}
+static gpusvm__cl_mem W_clCreateBuffer(gpusvm__cl_context c, gpusvm__cl_bitfield f, size_t s, void *h,
+                                       gpusvm__cl_int *e)
+{
+    gpusvm__cl_mem m;
+    if (inject()) {
+        if (e) *e = -4; /* CL_MEM_OBJECT_ALLOCATION_FAILURE */
+        return NULL;
+    }
+    m = real.clCreateBuffer(c, f, s, h, e);
+    if (m) ++live_cl;
+    return m;
+}
+static gpusvm__cl_int W_clReleaseMemObject(gpusvm__cl_mem m)
+{
+    --live_cl;
+    real.clReleaseMemObject(m);
+    return inject() ? FAIL_CODE : 0;
+}
+static gpusvm__cl_int W_clGetMemObjectInfo(gpusvm__cl_mem m, gpusvm__cl_uint w, size_t s, void *v, size_t *r)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clGetMemObjectInfo(m, w, s, v, r);
+}
+static gpusvm__cl_program W_clCreateProgramWithSource(gpusvm__cl_context c, gpusvm__cl_uint n, const char **src,
+                                                      const size_t *len, gpusvm__cl_int *e)
+{
+    gpusvm__cl_program p;
+    if (inject()) {
+        if (e) *e = FAIL_CODE;
+        return NULL;
+    }
+    p = real.clCreateProgramWithSource(c, n, src, len, e);
+    if (p) ++live_cl;
+    return p;
+}
+static gpusvm__cl_int W_clBuildProgram(gpusvm__cl_program p, gpusvm__cl_uint n, const gpusvm__cl_device *d,
+                                       const char *opt, gpusvm__cl_build_notify f, void *u)
+{
+    char broken[512];
+    if (inject()) return -11; /* CL_BUILD_PROGRAM_FAILURE */
+    if (bad_build) { /* a real compile error: the kernels' local size becomes a syntax error */
+        snprintf(broken, sizeof broken, "%s -DGPUSVM_L=(", opt ? opt : "");
+        return real.clBuildProgram(p, n, d, broken, f, u);
+    }
+    return real.clBuildProgram(p, n, d, opt, f, u);
+}
+static gpusvm__cl_int W_clGetProgramBuildInfo(gpusvm__cl_program p, gpusvm__cl_device d, gpusvm__cl_uint w, size_t s,
+                                              void *v, size_t *r)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clGetProgramBuildInfo(p, d, w, s, v, r);
+}
+static gpusvm__cl_int W_clReleaseProgram(gpusvm__cl_program p)
+{
+    --live_cl;
+    real.clReleaseProgram(p);
+    return inject() ? FAIL_CODE : 0;
+}
+static gpusvm__cl_kernel W_clCreateKernel(gpusvm__cl_program p, const char *name, gpusvm__cl_int *e)
+{
+    gpusvm__cl_kernel k;
+    if (inject()) {
+        if (e) *e = FAIL_CODE;
+        return NULL;
+    }
+    k = real.clCreateKernel(p, name, e);
+    if (k) ++live_cl;
+    return k;
+}
+static gpusvm__cl_int W_clReleaseKernel(gpusvm__cl_kernel k)
+{
+    --live_cl;
+    real.clReleaseKernel(k);
+    return inject() ? FAIL_CODE : 0;
+}
+static gpusvm__cl_int W_clSetKernelArg(gpusvm__cl_kernel k, gpusvm__cl_uint i, size_t s, const void *v)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clSetKernelArg(k, i, s, v);
+}
+static gpusvm__cl_int W_clGetKernelWorkGroupInfo(gpusvm__cl_kernel k, gpusvm__cl_device d, gpusvm__cl_uint w,
+                                                 size_t s, void *v, size_t *r)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clGetKernelWorkGroupInfo(k, d, w, s, v, r);
+}
+static gpusvm__cl_int W_clEnqueueNDRangeKernel(gpusvm__cl_queue q, gpusvm__cl_kernel k, gpusvm__cl_uint dims,
+                                               const size_t *o, const size_t *g, const size_t *l,
+                                               gpusvm__cl_uint ne, const gpusvm__cl_event *w, gpusvm__cl_event *ev)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clEnqueueNDRangeKernel(q, k, dims, o, g, l, ne, w, ev);
+}
+static gpusvm__cl_int W_clEnqueueReadBuffer(gpusvm__cl_queue q, gpusvm__cl_mem m, gpusvm__cl_uint b, size_t o,
+                                            size_t s, void *p, gpusvm__cl_uint ne, const gpusvm__cl_event *w,
+                                            gpusvm__cl_event *ev)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clEnqueueReadBuffer(q, m, b, o, s, p, ne, w, ev);
+}
+static gpusvm__cl_int W_clEnqueueWriteBuffer(gpusvm__cl_queue q, gpusvm__cl_mem m, gpusvm__cl_uint b, size_t o,
+                                             size_t s, const void *p, gpusvm__cl_uint ne, const gpusvm__cl_event *w,
+                                             gpusvm__cl_event *ev)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clEnqueueWriteBuffer(q, m, b, o, s, p, ne, w, ev);
+}
+static gpusvm__cl_int W_clEnqueueFillBuffer(gpusvm__cl_queue q, gpusvm__cl_mem m, const void *pat, size_t ps,
+                                            size_t o, size_t s, gpusvm__cl_uint ne, const gpusvm__cl_event *w,
+                                            gpusvm__cl_event *ev)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clEnqueueFillBuffer(q, m, pat, ps, o, s, ne, w, ev);
+}
+static gpusvm__cl_int W_clFinish(gpusvm__cl_queue q)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clFinish(q);
+}
+
+void gpusvm__test_cl_hook(gpusvm__cl_api *api)
+{
+    real = *api;
+#define WRAP(name) api->name = W_##name;
+    GPUSVM__CL_FUNCS(WRAP)
+#undef WRAP
+}
+
+/* ---- failing allocator, logger ----------------------------------------- */
+static long alloc_calls, alloc_fail_at, live_allocs;
+static void *t_alloc(size_t size, void *user)
+{
+    (void)user;
+    if (++alloc_calls == alloc_fail_at) return NULL;
+    ++live_allocs;
+    return malloc(size);
+}
+static void t_free(void *p, void *user)
+{
+    (void)user;
+    --live_allocs;
+    free(p);
+}
+static char last_log[4096];
+static void t_log(void *user, gpusvm_log_level level, const char *msg)
+{
+    (void)user;
+    if (level == GPUSVM_LOG_ERROR) snprintf(last_log, sizeof last_log, "%s", msg);
+}
+
+/* ---- the workload ------------------------------------------------------- */
+enum { N = 80, D = 5 };
+static float X[N * D];
+static double Y[N];
+static char data_path[256], model_path[256];
+
+static void make_data(void)
+{
+    unsigned s = 11u;
+    size_t i, j;
+    FILE *f = fopen(data_path, "wb");
+    for (i = 0; i < N; ++i) {
+        Y[i] = (i % 2) ? 1.0 : -1.0;
+        if (f) fprintf(f, "%g", Y[i]);
+        for (j = 0; j < D; ++j) {
+            s = s * 1103515245u + 12345u;
+            X[i * D + j] = (float)((s >> 9) % 1000) / 500.0f - 1.0f + (float)Y[i] * 0.3f;
+            if (f) fprintf(f, " %lu:%g", (unsigned long)j + 1, X[i * D + j]);
+        }
+        if (f) fprintf(f, "\n");
+    }
+    if (f) fclose(f);
+}
+
+/* One run: returns the first failing result (GPUSVM_OK if none); *stage says where. */
+static gpusvm_result workload(gpusvm_backend backend, const char *library, gpusvm_context **keep, const char **stage)
+{
+    gpusvm_context_desc desc;
+    gpusvm_context *ctx = NULL;
+    gpusvm_matrix m;
+    gpusvm_params p;
+    gpusvm_model *model = NULL, *loaded = NULL;
+    gpusvm_dataset *ds = NULL;
+    double pred[N];
+    gpusvm_result r;
+    memset(&desc, 0, sizeof desc);
+    desc.backend = backend;
+    desc.ignore_environment = 1;
+    desc.opencl_library = library;
+    desc.allocator.alloc = t_alloc;
+    desc.allocator.free = t_free;
+    desc.logger.fn = t_log;
+    memset(&m, 0, sizeof m);
+    m.rows = N;
+    m.cols = D;
+    m.values = X;
+    *stage = "create";
+    if ((r = gpusvm_context_create(&desc, &ctx)) != GPUSVM_OK) return r;
+    *stage = "load data";
+    if ((r = gpusvm_dataset_load(ctx, data_path, &ds)) != GPUSVM_OK) goto done;
+    *stage = "train (whole problem)";
+    if ((r = gpusvm_train(ctx, &ds->x, ds->y, NULL, &model)) != GPUSVM_OK) goto done;
+    gpusvm_model_free(model);
+    model = NULL;
+    *stage = "train (working sets of 32)";
+    memset(&p, 0, sizeof p);
+    p.working_set_size = 32;
+    if ((r = gpusvm_train(ctx, &m, Y, &p, &model)) != GPUSVM_OK) goto done;
+    *stage = "predict";
+    if ((r = gpusvm_predict(ctx, model, &m, pred, NULL)) != GPUSVM_OK) goto done;
+    *stage = "save";
+    if ((r = gpusvm_model_save(ctx, model, model_path)) != GPUSVM_OK) goto done;
+    *stage = "load model";
+    if ((r = gpusvm_model_load(ctx, model_path, &loaded)) != GPUSVM_OK) goto done;
+    *stage = "predict with the loaded model";
+    r = gpusvm_predict(ctx, loaded, &m, pred, NULL);
+done:
+    gpusvm_model_free(loaded);
+    gpusvm_model_free(model);
+    gpusvm_dataset_free(ds);
+    *keep = ctx;
+    return r;
+}
+
+/* After a failure: the same context trains again, with nothing injected. */
+static int still_usable(gpusvm_context *ctx)
+{
+    gpusvm_matrix m;
+    gpusvm_model *model = NULL;
+    int ok;
+    memset(&m, 0, sizeof m);
+    m.rows = N;
+    m.cols = D;
+    m.values = X;
+    ok = gpusvm_train(ctx, &m, Y, NULL, &model) == GPUSVM_OK && model->total_sv > 0;
+    gpusvm_model_free(model);
+    return ok;
+}
+
+static void sweep(gpusvm_backend backend, int on_cl, const char *name)
+{
+    long n, failures = 0, points = 0, not_usable = 0, silent = 0, leaks = 0, unnamed = 0;
+    char msg[512];
+    for (n = 1;; ++n) {
+        gpusvm_context *ctx = NULL;
+        const char *stage = "";
+        gpusvm_result r;
+        int injected;
+        cl_calls = alloc_calls = 0;
+        cl_fail_at = on_cl ? n : 0;
+        alloc_fail_at = on_cl ? 0 : n;
+        last_log[0] = 0;
+        r = workload(backend, NULL, &ctx, &stage);
+        injected = on_cl ? cl_calls >= n : alloc_calls >= n;
+        cl_fail_at = alloc_fail_at = 0;
+        if (!injected) {
+            gpusvm_context_destroy(ctx);
+            CHECK(r == GPUSVM_OK, "the run with nothing injected succeeds");
+            break;
+        }
+        ++points;
+        if (r != GPUSVM_OK) {
+            const char *detail = ctx ? gpusvm_context_error(ctx) : last_log;
+            ++failures;
+            if (on_cl && r == GPUSVM_ERROR_OPENCL && !strstr(detail, "cl")) ++unnamed;
+            if (!detail[0]) ++unnamed;
+            if (ctx && !still_usable(ctx)) {
+                ++not_usable;
+                fprintf(stderr, "  %s N=%ld: context unusable after failing in %s: %s\n", name, n, stage, detail);
+            }
+        } else if (!on_cl) {
+            ++silent; /* a failed host allocation must never be absorbed */
+            fprintf(stderr, "  %s N=%ld: allocation failure absorbed silently\n", name, n);
+        }
+        gpusvm_context_destroy(ctx);
+        if (live_allocs != 0 || live_cl != 0) {
+            ++leaks;
+            fprintf(stderr, "  %s N=%ld (%s, %s): %ld host allocations and %ld OpenCL objects left\n", name, n,
+                    stage, gpusvm_result_string(r), live_allocs, live_cl);
+            live_allocs = live_cl = 0;
+        }
+    }
+    printf("test_faults: %s: %ld injection points, %ld returned an error, %ld leaks\n", name, points, failures, leaks);
+    snprintf(msg, sizeof msg, "%s: every injected failure released everything (%ld of %ld points leaked)", name, leaks,
+             points);
+    CHECK(leaks == 0 && points > 20, msg);
+    snprintf(msg, sizeof msg, "%s: every failure says what failed (%ld did not)", name, unnamed);
+    CHECK(unnamed == 0, msg);
+    snprintf(msg, sizeof msg, "%s: the context stays usable after a failure (%ld were not)", name, not_usable);
+    CHECK(not_usable == 0, msg);
+    snprintf(msg, sizeof msg, "%s: no allocation failure is absorbed (%ld were)", name, silent);
+    CHECK(silent == 0, msg);
+}
+
+static void selection_faults(void)
+{
+    gpusvm_context *ctx = NULL;
+    const char *stage;
+    gpusvm_result r;
+    struct {
+        const char *name;
+        int *flag;
+        const char *library;
+    } cases[] = {
+        {"no OpenCL library", NULL, "libgpusvm-no-such-opencl.so"},
+        {"no OpenCL platform", &no_platform, NULL},
+        {"no OpenCL device", &no_device, NULL},
+        {"a kernel build failure", &bad_build, NULL},
+    };
+    size_t i;
+    char msg[512];
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        if (cases[i].flag) *cases[i].flag = 1;
+        r = workload(GPUSVM_BACKEND_AUTO, cases[i].library, &ctx, &stage);
+        snprintf(msg, sizeof msg, "%s: automatic selection falls back to the C backend and completes (%s)",
+                 cases[i].name, gpusvm_result_string(r));
+        CHECK(r == GPUSVM_OK && ctx && gpusvm_context_backend(ctx) == GPUSVM_BACKEND_CPU, msg);
+        gpusvm_context_destroy(ctx);
+        ctx = NULL;
+        last_log[0] = 0;
+        r = workload(GPUSVM_BACKEND_OPENCL, cases[i].library, &ctx, &stage);
+        snprintf(msg, sizeof msg, "%s: asking for OpenCL fails at creation with a reason (%s: %.200s)", cases[i].name,
+                 gpusvm_result_string(r), last_log);
+        CHECK(ctx == NULL && (r == GPUSVM_ERROR_NO_DEVICE || r == GPUSVM_ERROR_BUILD) && last_log[0], msg);
+        if (cases[i].flag == &bad_build)
+            CHECK(r == GPUSVM_ERROR_BUILD && strstr(last_log, "build log") && strstr(last_log, "GPUSVM_L"),
+                  "a build failure reports the device compiler's log and the options used");
+        gpusvm_context_destroy(ctx);
+        ctx = NULL;
+        if (cases[i].flag) *cases[i].flag = 0;
+        CHECK(live_allocs == 0 && live_cl == 0, "nothing left behind by a failed selection");
+    }
+}
+
+/* A model write that fails part-way (file size limit) reports the error and leaves the old
+   model file as it was. */
+static void write_fault(void)
+{
+    gpusvm_context *ctx = NULL;
+    gpusvm_context_desc desc;
+    gpusvm_matrix m;
+    gpusvm_model *model = NULL;
+    char before[65536], after[65536];
+    size_t nb = 0, na = 0;
+    FILE *f;
+    pid_t pid;
+    int status = -1;
+    memset(&desc, 0, sizeof desc);
+    desc.backend = GPUSVM_BACKEND_CPU;
+    desc.ignore_environment = 1;
+    memset(&m, 0, sizeof m);
+    m.rows = N;
+    m.cols = D;
+    m.values = X;
+    CHECK_OK(gpusvm_context_create(&desc, &ctx));
+    CHECK_OK(gpusvm_train(ctx, &m, Y, NULL, &model));
+    f = fopen(model_path, "wb");
+    if (f) {
+        fputs("svm_type c_svc\n# an older model that must survive\n", f);
+        fclose(f);
+    }
+    f = fopen(model_path, "rb");
+    if (f) {
+        nb = fread(before, 1, sizeof before, f);
+        fclose(f);
+    }
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        struct rlimit rl;
+        gpusvm_result r;
+        signal(SIGXFSZ, SIG_IGN);
+        rl.rlim_cur = rl.rlim_max = 300; /* bytes: the model is larger */
+        setrlimit(RLIMIT_FSIZE, &rl);
+        r = gpusvm_model_save(ctx, model, model_path);
+        _exit(r == GPUSVM_ERROR_IO && strstr(gpusvm_context_error(ctx), "write failed") ? 0 : 1);
+    }
+    if (pid > 0) waitpid(pid, &status, 0);
+    CHECK(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "a model write cut short by a full disk (file-size limit) returns an IO error");
+    f = fopen(model_path, "rb");
+    if (f) {
+        na = fread(after, 1, sizeof after, f);
+        fclose(f);
+    }
+    CHECK(na == nb && memcmp(before, after, nb) == 0, "the model file that was there is unchanged");
+    gpusvm_model_free(model);
+    gpusvm_context_destroy(ctx);
+}
+
+int main(void)
+{
+    gpusvm_context *probe = NULL;
+    gpusvm_context_desc d;
+    snprintf(data_path, sizeof data_path, "build/test_api.tmp/faults.data");
+    snprintf(model_path, sizeof model_path, "build/test_api.tmp/faults.model");
+    make_data();
+    sweep(GPUSVM_BACKEND_CPU, 0, "host allocations, C backend");
+    memset(&d, 0, sizeof d);
+    d.backend = GPUSVM_BACKEND_OPENCL;
+    d.ignore_environment = 1;
+    if (gpusvm_context_create(&d, &probe) != GPUSVM_OK) {
+        CHECK(0, "an OpenCL device for the OpenCL fault sweeps");
+        return check_summary();
+    }
+    gpusvm_context_destroy(probe);
+    live_cl = 0;
+    sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL");
+    sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls");
+    selection_faults();
+    write_fault();
+    return check_summary();
+}

@@ -1,0 +1,87 @@
+/* Two contexts training in two threads at once give the same models as one after the other
+   (C backend; make test builds this with ThreadSanitizer). */
+#define GPUSVM_IMPLEMENTATION
+#include "../gpusvm.h"
+#include "check.h"
+#include <pthread.h>
+
+enum { N = 400, D = 8 };
+static float X[N * D];
+static double Y[N];
+
+typedef struct {
+    double C, gamma;
+    gpusvm_kernel_type kernel;
+    gpusvm_result r;
+    double rho, obj, coef_sum;
+    size_t nsv;
+} job_t;
+
+static void *train_job(void *arg)
+{
+    job_t *j = (job_t *)arg;
+    gpusvm_context_desc d;
+    gpusvm_context *ctx = NULL;
+    gpusvm_params p;
+    gpusvm_matrix m;
+    gpusvm_model *model = NULL;
+    size_t i;
+    memset(&d, 0, sizeof d);
+    d.backend = GPUSVM_BACKEND_CPU;
+    d.ignore_environment = 1;
+    memset(&p, 0, sizeof p);
+    p.C = j->C;
+    p.gamma = j->gamma;
+    p.kernel_type = j->kernel;
+    p.working_set_size = 64; /* many outer iterations */
+    memset(&m, 0, sizeof m);
+    m.rows = N;
+    m.cols = D;
+    m.values = X;
+    j->r = gpusvm_context_create(&d, &ctx);
+    if (j->r == GPUSVM_OK) j->r = gpusvm_train(ctx, &m, Y, &p, &model);
+    if (j->r == GPUSVM_OK) {
+        j->rho = model->rho[0];
+        j->obj = model->info.obj;
+        j->nsv = model->total_sv;
+        j->coef_sum = 0;
+        for (i = 0; i < model->total_sv; ++i) j->coef_sum += model->sv_coef[i] * (double)(i + 1);
+    }
+    gpusvm_model_free(model);
+    gpusvm_context_destroy(ctx);
+    return NULL;
+}
+
+int main(void)
+{
+    job_t seq[2], par[2];
+    pthread_t th[2];
+    unsigned s = 5u;
+    size_t i;
+    int k;
+    for (i = 0; i < N * D; ++i) {
+        s = s * 1103515245u + 12345u;
+        X[i] = (float)((s >> 9) % 2000) / 1000.0f - 1.0f;
+    }
+    for (i = 0; i < N; ++i) Y[i] = (X[i * D] + 0.5f * X[i * D + 1] > 0.1f) ? 1.0 : -1.0;
+    memset(seq, 0, sizeof seq);
+    seq[0].C = 1;
+    seq[0].gamma = 0.5;
+    seq[0].kernel = GPUSVM_KERNEL_RBF;
+    seq[1].C = 3;
+    seq[1].gamma = 0.1;
+    seq[1].kernel = GPUSVM_KERNEL_POLY;
+    memcpy(par, seq, sizeof seq);
+    for (k = 0; k < 2; ++k) train_job(&seq[k]);
+    for (k = 0; k < 2; ++k) CHECK(pthread_create(&th[k], NULL, train_job, &par[k]) == 0, "thread started");
+    for (k = 0; k < 2; ++k) pthread_join(th[k], NULL);
+    for (k = 0; k < 2; ++k) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "job %d: the same model trained alone and beside another (rho %.17g vs %.17g)", k,
+                 par[k].rho, seq[k].rho);
+        CHECK(seq[k].r == GPUSVM_OK && par[k].r == GPUSVM_OK && par[k].rho == seq[k].rho &&
+                  par[k].obj == seq[k].obj && par[k].nsv == seq[k].nsv && par[k].coef_sum == seq[k].coef_sum,
+              msg);
+    }
+    return check_summary();
+}
