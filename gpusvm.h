@@ -59,8 +59,10 @@
       OpenCL kernels are tested against.
 
    MEMORY
-      The OpenCL library, once opened, stays loaded for the life of the process (ICD loaders
-      and drivers do not unload cleanly). Every allocation goes through the desc's allocator, or GPUSVM_MALLOC/GPUSVM_FREE, or
+      desc.device_memory_mb bounds what gpusvm allocates on the device (training shrinks its
+      working set to fit, prediction works in blocks; otherwise GPUSVM_ERROR_DEVICE_MEMORY says
+      what did not fit). The OpenCL library, once opened, stays loaded for the life of the
+      process (ICD loaders and drivers do not unload cleanly). Every allocation goes through the desc's allocator, or GPUSVM_MALLOC/GPUSVM_FREE, or
       malloc/free; sizes are overflow-checked. Models and datasets remember their allocator, so
       gpusvm_model_free() and gpusvm_dataset_free() need nothing else. On the device, training
       holds the data (dense, column-major, padded), the working set's kernel rows (q x n floats,
@@ -543,15 +545,16 @@ static void gpusvm__fmt_g(char *buf, size_t size, int digits, double v)
             if (*p == dp) *p = '.';
 }
 
-/* strtod on [s, end) with '.' as the decimal point; the whole token must be a number.
-   Returns 1 and the value, or 0. */
+/* strtod on [s, end) with '.' as the decimal point; the whole token must be a number of at
+   most GPUSVM__NUMBER_MAX characters. Returns 1 and the value, or 0. */
+#define GPUSVM__NUMBER_MAX 1023
 static int gpusvm__parse_double(const char *s, size_t len, double *out)
 {
-    char tmp[128];
+    char tmp[GPUSVM__NUMBER_MAX + 1];
     char *e = NULL;
     char dp = gpusvm__decimal_point();
     size_t i;
-    if (len == 0 || len >= sizeof tmp) return 0;
+    if (len == 0 || len > GPUSVM__NUMBER_MAX) return 0;
     memcpy(tmp, s, len);
     tmp[len] = 0;
     if (dp != '.')

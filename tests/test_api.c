@@ -344,6 +344,33 @@ static void reader_checks(void)
               msg);
     }
     CHECK(gpusvm_dataset_load(ctx, "/nonexistent/file", &ds) == GPUSVM_ERROR_IO, "a missing file is an IO error");
+    { /* a 2 MB line of 200000 features, and a 1000-character number */
+        static char big[2600000];
+        size_t at = 0, f;
+        at += (size_t)sprintf(big + at, "+1");
+        for (f = 1; f <= 200000; ++f) at += (size_t)sprintf(big + at, " %lu:0.%03lu", (unsigned long)f, (unsigned long)(f % 1000));
+        at += (size_t)sprintf(big + at, "\n-1 7:0.5");
+        for (f = 0; f < 997; ++f) big[at++] = '0';
+        at += (size_t)sprintf(big + at, "\n");
+        path = write_file("long.txt", big);
+        CHECK_OK(gpusvm_dataset_load(ctx, path, &ds));
+        CHECK(ds->x.rows == 2 && ds->x.cols == 200000 && ds->row_ptr[1] == 200000 && ds->values[199999] == 0.0f &&
+                  ds->values[1] == 0.002f && ds->values[200000] == 0.5f && ds->col_idx[200000] == 6,
+              "reader: a line of 200000 features and a 1000-character number");
+        gpusvm_dataset_free(ds);
+        ds = NULL;
+        big[0] = '1';
+        big[1] = ' ';
+        big[2] = '1';
+        big[3] = ':';
+        for (f = 4; f < 1100; ++f) big[f] = '0';
+        big[f] = 0;
+        path = write_file("toolong.txt", big);
+        CHECK(gpusvm_dataset_load(ctx, path, &ds) == GPUSVM_ERROR_PARSE && strstr(gpusvm_context_error(ctx), ":1: value"),
+              "reader: a number of more than 1023 characters is refused, with file:line");
+        gpusvm_dataset_free(ds);
+        ds = NULL;
+    }
     /* LIBSVM's accepted forms: CRLF, blank lines, no final newline, tabs */
     path = write_file("ok.txt", "1 1:0.5 3:-2\r\n\r\n-1\t2:1e-3\n\n+1 1:1 2:2 3:3");
     CHECK_OK(gpusvm_dataset_load(ctx, path, &ds));
@@ -387,6 +414,61 @@ static void reader_checks(void)
     gpusvm_context_destroy(ctx);
 }
 
+/* desc.device_memory_mb: training shrinks its working set to fit, or says what did not fit;
+   prediction works in blocks within it, or says so. */
+static void budget_checks(void)
+{
+    enum { N = 300, D = 6 };
+    static float x[N * D];
+    static double y[N], pred[N];
+    gpusvm_context_desc desc;
+    gpusvm_context *ctx = NULL, *big = NULL;
+    gpusvm_params p;
+    gpusvm_matrix m;
+    gpusvm_model *model = NULL, *m2 = NULL;
+    gpusvm_result r;
+    char msg[4096];
+    blobs(x, y, N, D, 3u);
+    memset(&m, 0, sizeof m);
+    m.rows = N;
+    m.cols = D;
+    m.values = x;
+    memset(&desc, 0, sizeof desc);
+    desc.backend = GPUSVM_BACKEND_OPENCL;
+    desc.ignore_environment = 1;
+    CHECK_OK(gpusvm_context_create(&desc, &big));
+    CHECK_OK(gpusvm_train(big, &m, y, NULL, &model));
+    desc.device_memory_mb = 0.05;
+    CHECK_OK(gpusvm_context_create(&desc, &ctx));
+    r = gpusvm_train(ctx, &m, y, NULL, &m2);
+    snprintf(msg, sizeof msg, "a 50 KB device budget: training says what does not fit (%s)", gpusvm_context_error(ctx));
+    CHECK(r == GPUSVM_ERROR_DEVICE_MEMORY && strstr(gpusvm_context_error(ctx), "device-memory budget") && !m2, msg);
+    r = gpusvm_predict(ctx, model, &m, pred, NULL);
+    snprintf(msg, sizeof msg, "a 50 KB device budget: prediction of %d points with %lu support vectors runs in blocks (%s)",
+             N, (unsigned long)model->total_sv, gpusvm_result_string(r));
+    CHECK(r == GPUSVM_OK, msg);
+    gpusvm_context_destroy(ctx);
+    desc.device_memory_mb = 0.005;
+    CHECK_OK(gpusvm_context_create(&desc, &ctx));
+    r = gpusvm_predict(ctx, model, &m, pred, NULL);
+    snprintf(msg, sizeof msg, "a 5 KB device budget: prediction says what does not fit (%s)", gpusvm_context_error(ctx));
+    CHECK(r == GPUSVM_ERROR_DEVICE_MEMORY && strstr(gpusvm_context_error(ctx), "budget"), msg);
+    gpusvm_context_destroy(ctx);
+    desc.device_memory_mb = 0.2;
+    CHECK_OK(gpusvm_context_create(&desc, &ctx));
+    memset(&p, 0, sizeof p);
+    p.working_set_size = 256;
+    r = gpusvm_train(ctx, &m, y, &p, &m2);
+    snprintf(msg, sizeof msg, "a 200 KB budget: the working set shrinks to fit (asked 256, used %d; %s)",
+             m2 ? m2->info.working_set_size : -1, gpusvm_result_string(r));
+    CHECK(r == GPUSVM_OK && m2->info.working_set_size == 128 && fabs(m2->info.obj - model->info.obj) <= 1e-3 * fabs(model->info.obj), msg);
+    CHECK(gpusvm_predict(ctx, model, &m, pred, NULL) == GPUSVM_OK, "a 200 KB budget: prediction runs in blocks");
+    gpusvm_model_free(m2);
+    gpusvm_model_free(model);
+    gpusvm_context_destroy(ctx);
+    gpusvm_context_destroy(big);
+}
+
 int main(void)
 {
     gpusvm_context *probe = NULL;
@@ -401,6 +483,7 @@ int main(void)
     if (gpusvm_context_create(&d, &probe) == GPUSVM_OK) {
         gpusvm_context_destroy(probe);
         training_checks(GPUSVM_BACKEND_OPENCL, "OpenCL");
+        budget_checks();
     } else {
         CHECK(0, "an OpenCL device is available for the OpenCL half of the API tests");
     }
