@@ -2,7 +2,7 @@
 # gpu.sh: the tests and timings that need a GPU, for a machine with an OpenCL GPU driver and
 # LIBSVM's svm-train/svm-predict on PATH (make test runs the rest on any machine).
 #   sh tests/gpu.sh [OUTDIR]
-# Runs the kernel tests and the API tests on the OpenCL GPU, the LIBSVM parity cases on it,
+# Runs the kernel, API and fault-injection tests on the OpenCL GPU, the LIBSVM parity cases on it,
 # the demo, and times a9a (-c 1 -g 0.05) with gpusvm on the GPU, the C backend, and
 # svm-train on the same host. Logs go to OUTDIR (default build/gpu-run); a table ends it.
 set -u
@@ -23,6 +23,10 @@ GPUSVM_BACKEND=opencl $B/tests/test_kernels > "$OUT/kernels.log" 2>&1
 row "kernels vs C backend: $(tail -n 1 "$OUT/kernels.log") ($(sed -n 's/^test_kernels: OpenCL device //p' "$OUT/kernels.log"))"
 $B/tests/test_api > "$OUT/api.log" 2>&1
 row "API tests: $(tail -n 1 "$OUT/api.log")"
+$CC -std=c99 -D_POSIX_C_SOURCE=200809L -O1 -g $WARN -o $B/tests/test_faults tests/test_faults.c -ldl -lm
+$B/tests/test_faults > "$OUT/faults.log" 2>&1
+grep '^test_faults:' "$OUT/faults.log" | tee -a "$summary"
+row "fault injection on this device: $(tail -n 1 "$OUT/faults.log")"
 sh tests/parity.sh opencl > "$OUT/parity.log" 2>&1
 grep FAIL "$OUT/parity.log" | tee -a "$summary"
 row "LIBSVM parity on the GPU: $(tail -n 1 "$OUT/parity.log")"
