@@ -31,10 +31,11 @@
    Build: cc app.c -ldl -lm (no OpenCL headers, no -lOpenCL: the library is loaded at run time).
 
    WHAT IT DOES
-      Binary C-SVC training with LIBSVM's formulation, stopping rule and answers; linear,
+      C-SVC training (two classes, or more one-vs-one as LIBSVM) with LIBSVM's formulation,
+      stopping rule and answers; linear,
       polynomial, RBF and sigmoid kernels; per-class weights; decision values and predictions;
-      LIBSVM's model files, read and written; LIBSVM's data files, read. More than two classes and
-      the other SVM types return GPUSVM_ERROR_UNSUPPORTED in this version.
+      LIBSVM's model files, read and written; LIBSVM's data files, read. The other SVM types
+      return GPUSVM_ERROR_UNSUPPORTED in this version.
 
    BUILD OPTIONS (#define before the implementation)
       GPUSVM_STATIC                 all functions static (private to one translation unit)
@@ -125,7 +126,7 @@ typedef enum gpusvm_result {
     GPUSVM_ERROR_CANCELLED = -7,        /* the progress callback asked to stop */
     GPUSVM_ERROR_IO = -8,               /* a file could not be opened, read or written: the context's error names it */
     GPUSVM_ERROR_PARSE = -9,            /* a malformed data or model file: the context's error says file:line: reason */
-    GPUSVM_ERROR_UNSUPPORTED = -10      /* valid but not in this version (an SVM type, more than two classes, probability outputs) */
+    GPUSVM_ERROR_UNSUPPORTED = -10      /* valid but not in this version (an SVM type, a precomputed kernel, probability outputs) */
 } gpusvm_result;
 
 typedef enum gpusvm_log_level {
@@ -269,7 +270,8 @@ typedef struct gpusvm_model {
     size_t *sv_row_ptr;   /* total_sv + 1 */
     int32_t *sv_col_idx;
     float *sv_values;
-    gpusvm_train_info info; /* zero for a loaded model */
+    gpusvm_train_info info; /* zero for a loaded model; for several classes, summed over the pairs */
+    gpusvm_train_info *pair_info; /* nr_class*(nr_class-1)/2 entries, one per pairwise problem (zero if loaded) */
     gpusvm_allocator allocator;
 } gpusvm_model;
 
@@ -302,8 +304,9 @@ GPUSVM_API const char *gpusvm_result_string(gpusvm_result result);
    new model (free with gpusvm_model_free). Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                       const gpusvm_params *params, gpusvm_model **out);
-/* Decision values (nr_class == 2: one per row) and/or predicted labels for x; either output
-   may be NULL. Thread safety: the context's thread; the model may be shared read-only. */
+/* Decision values and/or predicted labels for x; either output may be NULL. Decision values:
+   nr_class*(nr_class-1)/2 per row for classification (row-major, pairs in LIBSVM's order),
+   one per row otherwise. Thread safety: the context's thread; the model may be shared read-only. */
 GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model *model,
                                         const gpusvm_matrix *x, double *labels, double *decision_values);
 /* Writes LIBSVM's model format ("C" numbers) to a temporary file renamed over path, so an
@@ -1552,12 +1555,15 @@ static const char *const gpusvm__kernel_source[] = {
     " * One work-item per point reads down a column of the row block, so adjacent\n",
     " * work-items read adjacent words; the coefficients are staged in local memory\n",
     " * (seed 003, algorithm 1) and zero ones are skipped uniformly. The sum is\n",
-    " * double, in t order.\n",
+    " * double, in t order. coef_off and out_off select one of several coefficient\n",
+    " * vectors and output rows (prediction evaluates every pairwise decision of a\n",
+    " * multiclass model from one kernel tile).\n",
     " */\n",
     "__kernel void gpusvm_update(__global double *out, __global const char *y,\n",
     "                            int use_y, int n, __global const float *K, int ldk,\n",
     "                            __global const int *slot, __global const double *coef,\n",
-    "                            int m, __global const double *status)\n",
+    "                            int m, __global const double *status,\n",
+    "                            int coef_off, int out_off)\n",
     "{\n",
     "    __local double lc[GPUSVM_L];\n",
     "    __local int ls[GPUSVM_L];\n",
@@ -1567,7 +1573,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    double sum = 0.0;\n",
     "    for (int c0 = 0; c0 < m; c0 += GPUSVM_L) {\n",
     "        if (c0 + lid < m) {\n",
-    "            lc[lid] = coef[c0 + lid];\n",
+    "            lc[lid] = coef[coef_off + c0 + lid];\n",
     "            ls[lid] = slot[c0 + lid];\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
@@ -1580,10 +1586,10 @@ static const char *const gpusvm__kernel_source[] = {
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
-    "    if (i < n) out[i] += (use_y && y[i] < 0) ? -sum : sum;\n",
+    "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 616
+#define GPUSVM__KERNEL_SOURCE_LINES 619
 // <<kernels
 #endif
 
@@ -1630,9 +1636,10 @@ struct gpusvm__backend {
     gpusvm_result (*write_rows)(gpusvm__backend *b, const float *K);
     gpusvm_result (*read_rows)(gpusvm__backend *b, float *K);
     gpusvm_result (*poison)(gpusvm__backend *b);
-    /* prediction: out[i] = sum_j coef[j] k(sv_j, x_i)  (before rho) */
-    gpusvm_result (*decision)(gpusvm__backend *b, const gpusvm__csr *sv, const double *coef, const gpusvm__csr *x,
-                              int ktype, float gamma, float coef0, int degree, double *out);
+    /* prediction, for nv coefficient vectors: out[t * x->rows + i] = sum_j coef[t * sv->rows + j] k(sv_j, x_i)
+       (before rho); zero coefficients cost nothing */
+    gpusvm_result (*decision)(gpusvm__backend *b, const gpusvm__csr *sv, const double *coef, int nv,
+                              const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree, double *out);
     void (*destroy)(gpusvm__backend *b);
 };
 
@@ -2104,35 +2111,44 @@ static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
     return GPUSVM_OK;
 }
 
-static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef,
+static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef, int nv,
                                           const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
                                           double *out)
 {
     const gpusvm_allocator *a = &bb->ctx->alloc;
+    const size_t ns = sv->rows, nx_rows = x->rows;
     size_t d = sv->cols > x->cols ? sv->cols : x->cols, i, j;
     float *dense = d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, d ? d : 1, sizeof(float)) : NULL;
-    float *nsv = (float *)gpusvm__alloc(a, sv->rows, sizeof(float));
+    float *nsv = (float *)gpusvm__alloc(a, ns, sizeof(float));
+    float *krow = (float *)gpusvm__alloc(a, ns, sizeof(float));
     float nx;
-    if ((!dense && d <= GPUSVM__DENSE_MAX) || !nsv) {
+    int t;
+    if ((!dense && d <= GPUSVM__DENSE_MAX) || !nsv || !krow) {
         gpusvm__free(a, dense);
         gpusvm__free(a, nsv);
+        gpusvm__free(a, krow);
         return gpusvm__oom(bb->ctx, "decision values");
     }
-    gpusvm__norms(sv, 0, sv->rows, nsv);
-    for (i = 0; i < x->rows; ++i) {
-        double sum = 0.0;
+    gpusvm__norms(sv, 0, ns, nsv);
+    for (i = 0; i < nx_rows; ++i) {
         gpusvm__norms(x, i, 1, &nx);
         if (dense) gpusvm__densify(x, i, dense, d, 0);
-        for (j = 0; j < sv->rows; ++j) {
+        for (j = 0; j < ns; ++j) {
             const float dot = dense ? gpusvm__dot_dense(sv, j, dense) : gpusvm__dot_sparse(x, i, sv, j);
-            const float k = gpusvm__kfun(ktype, dot, nsv[j], nx, gamma, coef0, degree);
-            if (coef[j] != 0.0) sum += coef[j] * (double)k;
+            krow[j] = gpusvm__kfun(ktype, dot, nsv[j], nx, gamma, coef0, degree);
         }
         if (dense) gpusvm__densify(x, i, dense, d, 1);
-        out[i] = sum;
+        for (t = 0; t < nv; ++t) {
+            const double *c = coef + (size_t)t * ns;
+            double sum = 0.0;
+            for (j = 0; j < ns; ++j)
+                if (c[j] != 0.0) sum += c[j] * (double)krow[j];
+            out[(size_t)t * nx_rows + i] = sum;
+        }
     }
     gpusvm__free(a, dense);
     gpusvm__free(a, nsv);
+    gpusvm__free(a, krow);
     return GPUSVM_OK;
 }
 
@@ -2390,8 +2406,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     float *host = NULL, *qd = NULL;
     double st[GPUSVM__ST_COUNT];
     double *g0 = NULL;
-    gpusvm__cl_int ni, ldk, pitch, dpad, use_y = 1;
-    gpusvm__cl_uint zero = 0;
+    gpusvm__cl_int ni, ldk, pitch, dpad, use_y = 1, zero = 0;
 
     gpusvm__ocl_train_end(bb);
     if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
@@ -2529,7 +2544,8 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     GPUSVM__ARG(b->k_update, 6, b->ws_slot);
     GPUSVM__ARG(b->k_update, 7, b->coef);
     GPUSVM__ARG(b->k_update, 9, b->status);
-    (void)zero;
+    GPUSVM__ARG(b->k_update, 10, zero);
+    GPUSVM__ARG(b->k_update, 11, zero);
     return GPUSVM_OK;
 fail:
     gpusvm__free(a, host);
@@ -2689,7 +2705,7 @@ static gpusvm_result gpusvm__ocl_poison(gpusvm__backend *bb)
 /* Decision values: the support vectors play the working set, the test points the data; the
    same rows and update kernels run in blocks of at most 1024 support vectors and a bounded
    number of test points. */
-static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef,
+static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef, int nv,
                                           const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
                                           double *out)
 {
@@ -2702,6 +2718,8 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
                    st = NULL, y = NULL;
     float *host = NULL, *norms = NULL;
     int *ids = NULL;
+    unsigned char *live = NULL; /* per (vector, block of support vectors): any coefficient not 0 */
+    double *dbuf = NULL;
     double zero_st[GPUSVM__ST_COUNT];
     size_t nsv = sv->rows, nt = x->rows, d = sv->cols > x->cols ? sv->cols : x->cols;
     size_t dpad = gpusvm__round_up(d ? d : 1, 16), pa = gpusvm__round_up(nsv ? nsv : 1, 64);
@@ -2709,7 +2727,7 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
     gpusvm__cl_int ktype_ = ktype, degree_ = degree, zero = 0, one = 1;
 
     if (nsv == 0 || nt == 0) {
-        for (i = 0; i < nt; ++i) out[i] = 0.0;
+        for (i = 0; i < nt * (size_t)nv; ++i) out[i] = 0.0;
         return GPUSVM_OK;
     }
     if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
@@ -2718,8 +2736,9 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
     if (chunk > b->max_alloc / sizeof(float)) chunk = b->max_alloc / sizeof(float);
     chunk = chunk / (dpad > R ? dpad : R);
     { /* and within what the budget has left after the support vectors */
-        const size_t fixed = pa * dpad * sizeof(float) + nsv * 3 * sizeof(float) + R * sizeof(double) + 1024;
-        const size_t left = b->mem_budget - b->mem_used, per = (dpad + R + 1) * sizeof(float) + sizeof(double);
+        const size_t fixed = pa * dpad * sizeof(float) + nsv * 3 * sizeof(float) + (size_t)nv * nsv * sizeof(double) + 1024;
+        const size_t left = b->mem_budget - b->mem_used;
+        const size_t per = (dpad + R + 1) * sizeof(float) + (size_t)nv * sizeof(double);
         if (left <= fixed || (left - fixed) / per < 64)
             return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY,
                                 "prediction needs %.1f MiB for %lu support vectors plus blocks of test points; the "
@@ -2755,8 +2774,23 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
     if ((r = gpusvm__ocl_buffer(b, &B, pb * dpad * sizeof(float), "a block of test points")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &nb, pb * sizeof(float), "norms")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &K, R * pb * sizeof(float), "a kernel tile")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &cf, R * sizeof(double), "coefficients")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &dec, pb * sizeof(double), "decision values")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &cf, (size_t)nv * nsv * sizeof(double), "coefficients")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, cf, 0, (size_t)nv * nsv * sizeof(double), coef)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &dec, (size_t)nv * pb * sizeof(double), "decision values")) != GPUSVM_OK) goto fail;
+    {
+        const size_t nblocks = (nsv + R - 1) / R;
+        size_t t, bl, j;
+        live = (unsigned char *)gpusvm__calloc(a, (size_t)nv * nblocks, 1);
+        dbuf = (double *)gpusvm__alloc(a, (size_t)nv * pb, sizeof(double));
+        if (!live || !dbuf) { r = gpusvm__oom(ctx, "decision values"); goto fail; }
+        for (t = 0; t < (size_t)nv; ++t)
+            for (bl = 0; bl < nblocks; ++bl)
+                for (j = bl * R; j < nsv && j < (bl + 1) * R; ++j)
+                    if (coef[t * nsv + j] != 0.0) {
+                        live[t * nblocks + bl] = 1;
+                        break;
+                    }
+    }
     if ((r = gpusvm__ocl_buffer(b, &st, sizeof zero_st, "status")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &y, 16, "labels")) != GPUSVM_OK) goto fail;
     memset(zero_st, 0, sizeof zero_st);
@@ -2773,7 +2807,7 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
         host = NULL;
         gpusvm__norms(x, t0, cnt, norms);
         if ((r = gpusvm__ocl_write(b, nb, 0, cnt * sizeof(float), norms)) != GPUSVM_OK) goto fail;
-        if ((r = gpusvm__ocl_fill(b, dec, pb * sizeof(double), 0)) != GPUSVM_OK) goto fail;
+        if ((r = gpusvm__ocl_fill(b, dec, (size_t)nv * pb * sizeof(double), 0)) != GPUSVM_OK) goto fail;
         GPUSVM__ARG(b->k_rows, 0, A);
         GPUSVM__ARG(b->k_rows, 1, pa_);
         GPUSVM__ARG(b->k_rows, 2, idx);
@@ -2802,25 +2836,36 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
         GPUSVM__ARG(b->k_update, 9, st);
         for (s0 = 0; s0 < nsv; s0 += R) {
             gpusvm__cl_int off = (gpusvm__cl_int)s0, nr = (gpusvm__cl_int)(nsv - s0 < R ? nsv - s0 : R);
-            size_t g[2], l[2] = {16, 16}, g1, l1 = GPUSVM__L;
+            size_t g[2], l[2] = {16, 16}, g1, l1 = GPUSVM__L, t;
             GPUSVM__ARG(b->k_rows, 10, off);
             GPUSVM__ARG(b->k_rows, 11, nr);
             g[0] = pb / 64 * 16;
             g[1] = gpusvm__round_up((size_t)nr, 64) / 64 * 16;
             if ((r = gpusvm__ocl_launch(b, b->k_rows, 2, g, l)) != GPUSVM_OK) goto fail;
-            if ((r = gpusvm__ocl_write(b, cf, 0, (size_t)nr * sizeof(double), coef + s0)) != GPUSVM_OK) goto fail;
             GPUSVM__ARG(b->k_update, 8, nr);
             g1 = gpusvm__round_up(cnt, GPUSVM__L);
-            if ((r = gpusvm__ocl_launch(b, b->k_update, 1, &g1, &l1)) != GPUSVM_OK) goto fail;
+            for (t = 0; t < (size_t)nv; ++t) { /* one tile, every decision vector that touches it */
+                gpusvm__cl_int co = (gpusvm__cl_int)(t * nsv + s0), oo = (gpusvm__cl_int)(t * pb);
+                if (!live[t * ((nsv + R - 1) / R) + s0 / R]) continue;
+                GPUSVM__ARG(b->k_update, 10, co);
+                GPUSVM__ARG(b->k_update, 11, oo);
+                if ((r = gpusvm__ocl_launch(b, b->k_update, 1, &g1, &l1)) != GPUSVM_OK) goto fail;
+            }
         }
-        GPUSVM__CL(ctx, cl->clEnqueueReadBuffer(b->queue, dec, GPUSVM__CL_TRUE, 0, cnt * sizeof(double), out + t0, 0,
-                                                NULL, NULL));
+        GPUSVM__CL(ctx, cl->clEnqueueReadBuffer(b->queue, dec, GPUSVM__CL_TRUE, 0, (size_t)nv * pb * sizeof(double),
+                                                dbuf, 0, NULL, NULL));
+        {
+            size_t t;
+            for (t = 0; t < (size_t)nv; ++t) memcpy(out + t * nt + t0, dbuf + t * pb, cnt * sizeof(double));
+        }
     }
     (void)one;
 fail:
     gpusvm__free(a, host);
     gpusvm__free(a, norms);
     gpusvm__free(a, ids);
+    gpusvm__free(a, live);
+    gpusvm__free(a, dbuf);
     gpusvm__release_mem(b, &y);
     gpusvm__release_mem(b, &st);
     gpusvm__release_mem(b, &dec);
@@ -3205,30 +3250,49 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
 }
 
 /* LIBSVM's class grouping: labels in order of first appearance, except that a two-class
-   problem labelled -1 then +1 is swapped so that +1 is the positive class. */
-static gpusvm_result gpusvm__group(gpusvm_context *ctx, const double *y, size_t n, int *label, int *nr_class)
+   problem labelled -1 then +1 is swapped so that +1 is the positive class. label and count
+   are allocated (nr_class entries each). */
+static gpusvm_result gpusvm__group(gpusvm_context *ctx, const double *y, size_t n, int **label_out, size_t **count_out,
+                                   int *nr_class)
 {
+    gpusvm__vec lab, cnt;
     size_t i;
-    int k = 0, c;
+    int c, k = 0;
+    memset(&lab, 0, sizeof lab);
+    memset(&cnt, 0, sizeof cnt);
+    lab.item = sizeof(int);
+    cnt.item = sizeof(size_t);
     for (i = 0; i < n; ++i) {
         int v;
-        if (!(fabs(y[i]) < 2147483647.0))
+        if (!(fabs(y[i]) < 2147483647.0)) {
+            gpusvm__free(&ctx->alloc, lab.data);
+            gpusvm__free(&ctx->alloc, cnt.data);
             return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "label of row %lu is not a finite class number",
                                 (unsigned long)i);
-        v = (int)y[i];
-        for (c = 0; c < k; ++c)
-            if (label[c] == v) break;
-        if (c == k) {
-            if (k == 2)
-                return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
-                                    "the labels hold more than two classes; multiclass training is not in this version");
-            label[k++] = v;
         }
+        v = (int)y[i];
+        for (c = k - 1; c >= 0; --c)
+            if (((int *)lab.data)[c] == v) break;
+        if (c < 0) {
+            size_t zero = 0;
+            if (!gpusvm__vec_push(&ctx->alloc, &lab, &v) || !gpusvm__vec_push(&ctx->alloc, &cnt, &zero)) {
+                gpusvm__free(&ctx->alloc, lab.data);
+                gpusvm__free(&ctx->alloc, cnt.data);
+                return gpusvm__oom(ctx, "the class list");
+            }
+            c = k++;
+        }
+        ((size_t *)cnt.data)[c]++;
     }
-    if (k == 2 && label[0] == -1 && label[1] == 1) {
-        label[0] = 1;
-        label[1] = -1;
+    if (k == 2 && ((int *)lab.data)[0] == -1 && ((int *)lab.data)[1] == 1) {
+        size_t t = ((size_t *)cnt.data)[0];
+        ((int *)lab.data)[0] = 1;
+        ((int *)lab.data)[1] = -1;
+        ((size_t *)cnt.data)[0] = ((size_t *)cnt.data)[1];
+        ((size_t *)cnt.data)[1] = t;
     }
+    *label_out = (int *)lab.data;
+    *count_out = (size_t *)cnt.data;
     *nr_class = k;
     return GPUSVM_OK;
 }
@@ -3258,7 +3322,9 @@ static gpusvm_result gpusvm__model_alloc(gpusvm_context *ctx, int nr_class, size
     m->sv_row_ptr = (size_t *)gpusvm__calloc(a, total_sv + 1, sizeof(size_t));
     m->sv_col_idx = (int32_t *)gpusvm__alloc(a, nnz, sizeof(int32_t));
     m->sv_values = (float *)gpusvm__alloc(a, nnz, sizeof(float));
-    if (!m->label || !m->n_sv || !m->rho || !m->sv_coef || !m->sv_row_ptr || !m->sv_col_idx || !m->sv_values) {
+    m->pair_info = (gpusvm_train_info *)gpusvm__calloc(a, npairs ? npairs : 1, sizeof(gpusvm_train_info));
+    if (!m->label || !m->n_sv || !m->rho || !m->sv_coef || !m->sv_row_ptr || !m->sv_col_idx || !m->sv_values ||
+        !m->pair_info) {
         gpusvm_model_free(m);
         return gpusvm__oom(ctx, "the model");
     }
@@ -3395,26 +3461,34 @@ static double gpusvm__rho(const gpusvm__problem *p, const double *alpha, const d
     return nr_free > 0 ? sum_free / (double)nr_free : (ub + lb) / 2;
 }
 
+/* C-SVC for any number of classes, as LIBSVM's svm_train: rows grouped by class, one binary
+   problem per pair of classes (i < j, class i positive) solved in LIBSVM's order, the support
+   vectors the union over all pairs, and the coefficients laid out as LIBSVM lays them out
+   (row j-1 holds class i's coefficients of pair (i,j), row i class j's). */
 static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
                                         const gpusvm_params *prm, gpusvm_model **out, double t_start)
 {
     const gpusvm_allocator *a = &ctx->alloc;
     const size_t n = x->rows;
-    int label[2] = {0, 0}, nr_class = 0, c;
-    size_t i, k, cnt[2] = {0, 0}, nnz = 0, at, nsv = 0, nbsv = 0, sv_nnz = 0;
-    size_t *perm = NULL, *rp = NULL;
-    int32_t *col = NULL;
-    float *val = NULL;
+    int *label = NULL, nr_class = 0, c, ci, cj;
+    size_t *count = NULL, *start = NULL, *nz_start = NULL, *perm = NULL, *rp = NULL, *sub_rp = NULL, *fill = NULL;
+    size_t i, k, nnz, at, npairs, total_sv = 0, sv_nnz = 0, p;
+    int32_t *col = NULL, *sub_col = NULL;
+    float *val = NULL, *sub_val = NULL;
     signed char *yy = NULL;
-    double *alpha = NULL, *G = NULL, wC[2];
-    gpusvm__problem p;
-    gpusvm_train_info info;
+    unsigned char *nonzero = NULL;
+    double *wC = NULL, *alpha = NULL, *G = NULL, *falpha = NULL, *rho = NULL;
+    size_t *falpha_at = NULL;
+    gpusvm_train_info info, *pinfo = NULL;
     gpusvm_model *m = NULL;
     gpusvm_result r;
 
     memset(&info, 0, sizeof info);
-    if ((r = gpusvm__group(ctx, y, n, label, &nr_class)) != GPUSVM_OK) return r;
-    wC[0] = wC[1] = prm->C;
+    info.converged = 1;
+    if ((r = gpusvm__group(ctx, y, n, &label, &count, &nr_class)) != GPUSVM_OK) return r;
+    wC = (double *)gpusvm__alloc(a, (size_t)nr_class, sizeof(double));
+    if (!wC) { r = gpusvm__oom(ctx, "class weights"); goto fail; }
+    for (c = 0; c < nr_class; ++c) wC[c] = prm->C;
     for (k = 0; k < prm->n_weight; ++k) {
         for (c = 0; c < nr_class; ++c)
             if (label[c] == prm->weight_label[k]) break;
@@ -3425,30 +3499,38 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
     }
     if (nr_class == 1) {
         gpusvm__log(ctx, GPUSVM_LOG_WARN, "training data in only one class; the model predicts it always");
-        if ((r = gpusvm__model_alloc(ctx, 1, 0, 0, &m)) != GPUSVM_OK) return r;
+        if ((r = gpusvm__model_alloc(ctx, 1, 0, 0, &m)) != GPUSVM_OK) goto fail;
         m->label[0] = label[0];
         goto finish;
     }
+    npairs = (size_t)nr_class * (size_t)(nr_class - 1) / 2;
 
     /* rows grouped by class, order kept within a class */
+    start = (size_t *)gpusvm__alloc(a, (size_t)nr_class + 1, sizeof(size_t));
+    fill = (size_t *)gpusvm__alloc(a, (size_t)nr_class, sizeof(size_t));
     perm = (size_t *)gpusvm__alloc(a, n, sizeof(size_t));
-    yy = (signed char *)gpusvm__alloc(a, n, 1);
     rp = (size_t *)gpusvm__alloc(a, n + 1, sizeof(size_t));
-    if (!perm || !yy || !rp) { r = gpusvm__oom(ctx, "the grouped problem"); goto fail; }
-    for (i = 0; i < n; ++i) cnt[(int)y[i] == label[0] ? 0 : 1]++;
-    {
-        size_t pos0 = 0, pos1 = cnt[0];
-        for (i = 0; i < n; ++i) {
-            if ((int)y[i] == label[0]) perm[pos0++] = i;
-            else perm[pos1++] = i;
-        }
-    }
     nnz = x->row_ptr[n];
     col = (int32_t *)gpusvm__alloc(a, nnz, sizeof(int32_t));
     val = (float *)gpusvm__alloc(a, nnz, sizeof(float));
-    alpha = (double *)gpusvm__alloc(a, n, sizeof(double));
-    G = (double *)gpusvm__alloc(a, n, sizeof(double));
-    if (!col || !val || !alpha || !G) { r = gpusvm__oom(ctx, "the grouped problem"); goto fail; }
+    nonzero = (unsigned char *)gpusvm__calloc(a, n, 1);
+    falpha = (double *)gpusvm__alloc(a, n, (size_t)(nr_class - 1) * sizeof(double));
+    falpha_at = (size_t *)gpusvm__alloc(a, npairs, sizeof(size_t));
+    rho = (double *)gpusvm__alloc(a, npairs, sizeof(double));
+    pinfo = (gpusvm_train_info *)gpusvm__calloc(a, npairs, sizeof(gpusvm_train_info));
+    if (!start || !fill || !perm || !rp || !col || !val || !nonzero || !falpha || !falpha_at || !rho || !pinfo) {
+        r = gpusvm__oom(ctx, "the grouped problem");
+        goto fail;
+    }
+    start[0] = 0;
+    for (c = 0; c < nr_class; ++c) start[c + 1] = start[c] + count[c];
+    for (c = 0; c < nr_class; ++c) fill[c] = start[c];
+    for (i = 0; i < n; ++i) {
+        const int v = (int)y[i];
+        for (c = 0; label[c] != v; ++c) {
+        }
+        perm[fill[c]++] = i;
+    }
     rp[0] = 0;
     for (i = 0, at = 0; i < n; ++i) {
         const size_t s = perm[i], len = x->row_ptr[s + 1] - x->row_ptr[s];
@@ -3456,54 +3538,116 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
         memcpy(val + at, x->val + x->row_ptr[s], len * sizeof(float));
         at += len;
         rp[i + 1] = at;
-        yy[i] = (signed char)(i < cnt[0] ? 1 : -1);
     }
-    p.x.rows = n;
-    p.x.cols = x->cols;
-    p.x.row_ptr = rp;
-    p.x.col = col;
-    p.x.val = val;
-    p.y = yy;
-    p.Cp = wC[0];
-    p.Cn = wC[1];
-    p.ktype = (int)prm->kernel_type - 1;
-    p.gamma = (float)prm->gamma;
-    p.coef0 = (float)prm->coef0;
-    p.degree = prm->degree;
 
-    if ((r = gpusvm__solve(ctx, &p, prm, alpha, G, &info)) != GPUSVM_OK) goto fail;
-
-    {
-        double v = 0.0, sum_alpha = 0.0;
-        for (i = 0; i < n; ++i) {
-            v += alpha[i] * (G[i] - 1.0);
-            sum_alpha += alpha[i];
-            if (alpha[i] > 0.0) {
-                ++nsv;
-                sv_nnz += rp[i + 1] - rp[i];
-                if (alpha[i] >= (yy[i] > 0 ? p.Cp : p.Cn)) ++nbsv;
+    /* one binary problem per pair */
+    for (ci = 0, p = 0, at = 0; ci < nr_class; ++ci)
+        for (cj = ci + 1; cj < nr_class; ++cj, ++p) {
+            const size_t si = start[ci], sj = start[cj], ni = count[ci], nj = count[cj], l = ni + nj;
+            const size_t nnz_i = rp[si + ni] - rp[si], nnz_j = rp[sj + nj] - rp[sj];
+            gpusvm__problem pb;
+            gpusvm_train_info *pi = &pinfo[p];
+            double v = 0.0, sum_alpha = 0.0;
+            sub_rp = (size_t *)gpusvm__alloc(a, l + 1, sizeof(size_t));
+            sub_col = (int32_t *)gpusvm__alloc(a, nnz_i + nnz_j, sizeof(int32_t));
+            sub_val = (float *)gpusvm__alloc(a, nnz_i + nnz_j, sizeof(float));
+            yy = (signed char *)gpusvm__alloc(a, l, 1);
+            alpha = (double *)gpusvm__alloc(a, l, sizeof(double));
+            G = (double *)gpusvm__alloc(a, l, sizeof(double));
+            if (!sub_rp || !sub_col || !sub_val || !yy || !alpha || !G) { r = gpusvm__oom(ctx, "a pairwise problem"); goto fail; }
+            memcpy(sub_col, col + rp[si], nnz_i * sizeof(int32_t));
+            memcpy(sub_col + nnz_i, col + rp[sj], nnz_j * sizeof(int32_t));
+            memcpy(sub_val, val + rp[si], nnz_i * sizeof(float));
+            memcpy(sub_val + nnz_i, val + rp[sj], nnz_j * sizeof(float));
+            for (k = 0; k <= ni; ++k) sub_rp[k] = rp[si + k] - rp[si];
+            for (k = 1; k <= nj; ++k) sub_rp[ni + k] = nnz_i + rp[sj + k] - rp[sj];
+            for (k = 0; k < l; ++k) yy[k] = (signed char)(k < ni ? 1 : -1);
+            pb.x.rows = l;
+            pb.x.cols = x->cols;
+            pb.x.row_ptr = sub_rp;
+            pb.x.col = sub_col;
+            pb.x.val = sub_val;
+            pb.y = yy;
+            pb.Cp = wC[ci];
+            pb.Cn = wC[cj];
+            pb.ktype = (int)prm->kernel_type - 1;
+            pb.gamma = (float)prm->gamma;
+            pb.coef0 = (float)prm->coef0;
+            pb.degree = prm->degree;
+            if ((r = gpusvm__solve(ctx, &pb, prm, alpha, G, pi)) != GPUSVM_OK) goto fail;
+            for (k = 0; k < l; ++k) {
+                v += alpha[k] * (G[k] - 1.0);
+                sum_alpha += alpha[k];
+                if (alpha[k] > 0.0) {
+                    ++pi->n_sv;
+                    if (alpha[k] >= (yy[k] > 0 ? pb.Cp : pb.Cn)) ++pi->n_bsv;
+                    nonzero[k < ni ? si + k : sj + (k - ni)] = 1;
+                }
+                falpha[at + k] = yy[k] * alpha[k];
             }
+            pi->obj = v / 2;
+            pi->nu = sum_alpha / (pb.Cp * (double)l);
+            rho[p] = gpusvm__rho(&pb, alpha, G);
+            falpha_at[p] = at;
+            at += l;
+            info.iterations += pi->iterations;
+            info.outer_iterations += pi->outer_iterations;
+            info.converged = info.converged && pi->converged;
+            info.gap = pi->gap > info.gap ? pi->gap : info.gap;
+            info.obj += pi->obj;
+            info.n_bsv += pi->n_bsv;
+            info.nu = pi->nu;
+            info.working_set_size = pi->working_set_size;
+            gpusvm__free(a, sub_rp);
+            gpusvm__free(a, sub_col);
+            gpusvm__free(a, sub_val);
+            gpusvm__free(a, yy);
+            gpusvm__free(a, alpha);
+            gpusvm__free(a, G);
+            sub_rp = NULL;
+            sub_col = NULL;
+            sub_val = NULL;
+            yy = NULL;
+            alpha = G = NULL;
         }
-        info.obj = v / 2;
-        info.nu = sum_alpha / (p.Cp * (double)n);
+
+    /* the support vectors: every point with a nonzero alpha in some pair, grouped by class */
+    for (i = 0; i < n; ++i)
+        if (nonzero[i]) {
+            ++total_sv;
+            sv_nnz += rp[i + 1] - rp[i];
+        }
+    if ((r = gpusvm__model_alloc(ctx, nr_class, total_sv, sv_nnz, &m)) != GPUSVM_OK) goto fail;
+    nz_start = (size_t *)gpusvm__alloc(a, (size_t)nr_class, sizeof(size_t));
+    if (!nz_start) { r = gpusvm__oom(ctx, "the model"); goto fail; }
+    for (c = 0, k = 0, at = 0; c < nr_class; ++c) {
+        m->label[c] = label[c];
+        nz_start[c] = k;
+        for (i = start[c]; i < start[c + 1]; ++i) {
+            size_t len;
+            if (!nonzero[i]) continue;
+            m->n_sv[c]++;
+            len = rp[i + 1] - rp[i];
+            memcpy(m->sv_col_idx + at, col + rp[i], len * sizeof(int32_t));
+            memcpy(m->sv_values + at, val + rp[i], len * sizeof(float));
+            at += len;
+            m->sv_row_ptr[++k] = at;
+        }
     }
-    if ((r = gpusvm__model_alloc(ctx, 2, nsv, sv_nnz, &m)) != GPUSVM_OK) goto fail;
-    m->label[0] = label[0];
-    m->label[1] = label[1];
-    m->rho[0] = gpusvm__rho(&p, alpha, G);
-    for (i = 0, k = 0, at = 0; i < n; ++i) {
-        size_t len;
-        if (!(alpha[i] > 0.0)) continue;
-        m->n_sv[yy[i] > 0 ? 0 : 1]++;
-        m->sv_coef[k] = yy[i] * alpha[i];
-        len = rp[i + 1] - rp[i];
-        memcpy(m->sv_col_idx + at, col + rp[i], len * sizeof(int32_t));
-        memcpy(m->sv_values + at, val + rp[i], len * sizeof(float));
-        at += len;
-        m->sv_row_ptr[++k] = at;
-    }
-    info.n_sv = nsv;
-    info.n_bsv = nbsv;
+    for (ci = 0, p = 0; ci < nr_class; ++ci)
+        for (cj = ci + 1; cj < nr_class; ++cj, ++p) {
+            const size_t si = start[ci], sj = start[cj], ni = count[ci], nj = count[cj];
+            const double *f = falpha + falpha_at[p];
+            size_t q = nz_start[ci];
+            for (k = 0; k < ni; ++k)
+                if (nonzero[si + k]) m->sv_coef[(size_t)(cj - 1) * total_sv + q++] = f[k];
+            q = nz_start[cj];
+            for (k = 0; k < nj; ++k)
+                if (nonzero[sj + k]) m->sv_coef[(size_t)ci * total_sv + q++] = f[ni + k];
+            m->rho[p] = rho[p];
+            m->pair_info[p] = pinfo[p];
+        }
+    info.n_sv = total_sv;
 finish:
     m->svm_type = prm->svm_type;
     m->kernel_type = prm->kernel_type;
@@ -3515,18 +3659,33 @@ finish:
         if ((size_t)m->sv_col_idx[i] + 1 > m->n_features) m->n_features = (size_t)m->sv_col_idx[i] + 1;
     info.seconds = gpusvm__now() - t_start;
     m->info = info;
+    if (nr_class == 2) m->info.nu = m->pair_info[0].nu;
     *out = m;
     m = NULL;
     r = GPUSVM_OK;
 fail:
     gpusvm_model_free(m);
-    gpusvm__free(a, G);
+    gpusvm__free(a, sub_rp);
+    gpusvm__free(a, sub_col);
+    gpusvm__free(a, sub_val);
+    gpusvm__free(a, yy);
     gpusvm__free(a, alpha);
+    gpusvm__free(a, G);
+    gpusvm__free(a, nz_start);
+    gpusvm__free(a, pinfo);
+    gpusvm__free(a, rho);
+    gpusvm__free(a, falpha_at);
+    gpusvm__free(a, falpha);
+    gpusvm__free(a, nonzero);
     gpusvm__free(a, val);
     gpusvm__free(a, col);
     gpusvm__free(a, rp);
-    gpusvm__free(a, yy);
     gpusvm__free(a, perm);
+    gpusvm__free(a, fill);
+    gpusvm__free(a, start);
+    gpusvm__free(a, wC);
+    gpusvm__free(a, count);
+    gpusvm__free(a, label);
     return r;
 }
 
@@ -3540,45 +3699,84 @@ static const char *const gpusvm__kernel_names[] = {"linear", "polynomial", "rbf"
 static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
                                      double *dec)
 {
-    gpusvm__csr sv;
-    double *d = dec, *own = NULL;
-    size_t i;
-    gpusvm_result r;
+    const gpusvm_allocator *a = &ctx->alloc;
     const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC;
+    const int k = m->nr_class;
+    const size_t nx = x->rows, ns = m->total_sv;
+    size_t npairs = classify && k > 1 ? (size_t)k * (size_t)(k - 1) / 2 : 1, i, p, s, bytes;
+    gpusvm__csr sv;
+    double *coef = NULL, *d = NULL;
+    size_t *first = NULL;
+    int *votes = NULL, ci, cj;
+    gpusvm_result r;
     if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED || m->kernel_type < GPUSVM_KERNEL_LINEAR ||
         m->kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
         return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "prediction with a precomputed kernel is not in this version");
-    if (classify && m->nr_class > 2)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
-                            "the model has %d classes; multiclass prediction is not in this version", m->nr_class);
-    if (classify && m->nr_class == 1) {
-        for (i = 0; i < x->rows; ++i) {
+    if (classify && k == 1) {
+        for (i = 0; i < nx; ++i) {
             if (labels) labels[i] = m->label[0];
-            if (dec) dec[i] = 0.0;
         }
         return GPUSVM_OK;
     }
-    if (!d) {
-        own = d = (double *)gpusvm__alloc(&ctx->alloc, x->rows, sizeof(double));
-        if (!d) return gpusvm__oom(ctx, "decision values");
+    if (classify) { /* the per-class support-vector counts must add up */
+        size_t sum = 0;
+        for (ci = 0; ci < k; ++ci) sum += m->n_sv[ci] > 0 ? (size_t)m->n_sv[ci] : 0;
+        if (sum != ns)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model: n_sv adds up to %lu, total_sv is %lu",
+                                (unsigned long)sum, (unsigned long)ns);
     }
-    sv.rows = m->total_sv;
+    /* one coefficient vector per decision function: pair (i,j) takes row j-1 on class i's
+       support vectors and row i on class j's (LIBSVM's layout); one-class and SVR take row 0 */
+    if (!gpusvm__mul(npairs, ns, &bytes) || !gpusvm__mul(npairs, nx, &bytes)) return gpusvm__oom(ctx, "decision values");
+    coef = (double *)gpusvm__calloc(a, npairs * (ns ? ns : 1), sizeof(double));
+    d = (double *)gpusvm__alloc(a, npairs * (nx ? nx : 1), sizeof(double));
+    first = (size_t *)gpusvm__alloc(a, (size_t)k + 1, sizeof(size_t));
+    votes = (int *)gpusvm__alloc(a, (size_t)k, sizeof(int));
+    if (!coef || !d || !first || !votes) { r = gpusvm__oom(ctx, "decision values"); goto done; }
+    if (classify) {
+        first[0] = 0;
+        for (ci = 0; ci < k; ++ci) first[ci + 1] = first[ci] + (size_t)m->n_sv[ci];
+        for (ci = 0, p = 0; ci < k; ++ci)
+            for (cj = ci + 1; cj < k; ++cj, ++p) {
+                for (s = first[ci]; s < first[ci + 1]; ++s) coef[p * ns + s] = m->sv_coef[(size_t)(cj - 1) * ns + s];
+                for (s = first[cj]; s < first[cj + 1]; ++s) coef[p * ns + s] = m->sv_coef[(size_t)ci * ns + s];
+            }
+    } else {
+        memcpy(coef, m->sv_coef, ns * sizeof(double));
+    }
+    sv.rows = ns;
     sv.cols = m->n_features;
     sv.row_ptr = m->sv_row_ptr;
     sv.col = m->sv_col_idx;
     sv.val = m->sv_values;
-    r = ctx->backend->decision(ctx->backend, &sv, m->sv_coef, x, (int)m->kernel_type - 1, (float)m->gamma,
+    r = ctx->backend->decision(ctx->backend, &sv, coef, (int)npairs, x, (int)m->kernel_type - 1, (float)m->gamma,
                                (float)m->coef0, m->degree, d);
-    if (r == GPUSVM_OK) {
-        for (i = 0; i < x->rows; ++i) {
-            d[i] -= m->rho[0];
-            if (!labels) continue;
-            if (classify) labels[i] = d[i] > 0 ? m->label[0] : m->label[1];
-            else if (m->svm_type == GPUSVM_ONE_CLASS) labels[i] = d[i] > 0 ? 1.0 : -1.0;
-            else labels[i] = d[i];
+    if (r != GPUSVM_OK) goto done;
+    for (i = 0; i < nx; ++i) {
+        for (p = 0; p < npairs; ++p) {
+            const double v = d[p * nx + i] - m->rho[p];
+            d[p * nx + i] = v;
+            if (dec) dec[i * npairs + p] = v;
         }
+        if (!labels) continue;
+        if (!classify) {
+            const double v = d[i];
+            labels[i] = m->svm_type == GPUSVM_ONE_CLASS ? (v > 0 ? 1.0 : -1.0) : v;
+            continue;
+        }
+        /* one-vs-one votes; ties go to the class that comes first, as in LIBSVM */
+        for (ci = 0; ci < k; ++ci) votes[ci] = 0;
+        for (ci = 0, p = 0; ci < k; ++ci)
+            for (cj = ci + 1; cj < k; ++cj, ++p) ++votes[d[p * nx + i] > 0 ? ci : cj];
+        for (ci = 1, cj = 0; ci < k; ++ci)
+            if (votes[ci] > votes[cj]) cj = ci;
+        labels[i] = m->label[cj];
     }
-    gpusvm__free(&ctx->alloc, own);
+done:
+    gpusvm__free(a, coef);
+    gpusvm__free(a, d);
+    gpusvm__free(a, first);
+    gpusvm__free(a, votes);
     return r;
 }
 
@@ -4351,6 +4549,7 @@ GPUSVM_API void gpusvm_model_free(gpusvm_model *m)
     gpusvm__free(&a, m->sv_row_ptr);
     gpusvm__free(&a, m->sv_col_idx);
     gpusvm__free(&a, m->sv_values);
+    gpusvm__free(&a, m->pair_info);
     gpusvm__free(&a, m);
 }
 

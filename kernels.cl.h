@@ -590,12 +590,15 @@ static const char *const gpusvm__kernel_source[] = {
     " * One work-item per point reads down a column of the row block, so adjacent\n",
     " * work-items read adjacent words; the coefficients are staged in local memory\n",
     " * (seed 003, algorithm 1) and zero ones are skipped uniformly. The sum is\n",
-    " * double, in t order.\n",
+    " * double, in t order. coef_off and out_off select one of several coefficient\n",
+    " * vectors and output rows (prediction evaluates every pairwise decision of a\n",
+    " * multiclass model from one kernel tile).\n",
     " */\n",
     "__kernel void gpusvm_update(__global double *out, __global const char *y,\n",
     "                            int use_y, int n, __global const float *K, int ldk,\n",
     "                            __global const int *slot, __global const double *coef,\n",
-    "                            int m, __global const double *status)\n",
+    "                            int m, __global const double *status,\n",
+    "                            int coef_off, int out_off)\n",
     "{\n",
     "    __local double lc[GPUSVM_L];\n",
     "    __local int ls[GPUSVM_L];\n",
@@ -605,7 +608,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    double sum = 0.0;\n",
     "    for (int c0 = 0; c0 < m; c0 += GPUSVM_L) {\n",
     "        if (c0 + lid < m) {\n",
-    "            lc[lid] = coef[c0 + lid];\n",
+    "            lc[lid] = coef[coef_off + c0 + lid];\n",
     "            ls[lid] = slot[c0 + lid];\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
@@ -618,8 +621,8 @@ static const char *const gpusvm__kernel_source[] = {
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
-    "    if (i < n) out[i] += (use_y && y[i] < 0) ? -sum : sum;\n",
+    "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 616
+#define GPUSVM__KERNEL_SOURCE_LINES 619
 #endif /* GPUSVM_KERNELS_CL_H */

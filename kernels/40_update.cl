@@ -7,12 +7,15 @@
  * One work-item per point reads down a column of the row block, so adjacent
  * work-items read adjacent words; the coefficients are staged in local memory
  * (seed 003, algorithm 1) and zero ones are skipped uniformly. The sum is
- * double, in t order.
+ * double, in t order. coef_off and out_off select one of several coefficient
+ * vectors and output rows (prediction evaluates every pairwise decision of a
+ * multiclass model from one kernel tile).
  */
 __kernel void gpusvm_update(__global double *out, __global const char *y,
                             int use_y, int n, __global const float *K, int ldk,
                             __global const int *slot, __global const double *coef,
-                            int m, __global const double *status)
+                            int m, __global const double *status,
+                            int coef_off, int out_off)
 {
     __local double lc[GPUSVM_L];
     __local int ls[GPUSVM_L];
@@ -22,7 +25,7 @@ __kernel void gpusvm_update(__global double *out, __global const char *y,
     double sum = 0.0;
     for (int c0 = 0; c0 < m; c0 += GPUSVM_L) {
         if (c0 + lid < m) {
-            lc[lid] = coef[c0 + lid];
+            lc[lid] = coef[coef_off + c0 + lid];
             ls[lid] = slot[c0 + lid];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -35,5 +38,5 @@ __kernel void gpusvm_update(__global double *out, __global const char *y,
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (i < n) out[i] += (use_y && y[i] < 0) ? -sum : sum;
+    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;
 }

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(buf, data, size);
     if (gpusvm__parse_model(ctx, "fuzz", buf, size, &m) == GPUSVM_OK) {
         const float x[6] = {0.5f, -1.0f, 0.0f, 2.0f, 0.25f, 1.0f};
-        double labels[2], dec[2];
+        double labels[2], dec[2 * 64 * 63 / 2]; /* nr_class <= 64: pairs per row, two rows */
         gpusvm_matrix mx;
         gpusvm_result r;
         memset(&mx, 0, sizeof mx);

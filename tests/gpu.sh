@@ -52,3 +52,13 @@ if command -v svm-train >/dev/null 2>&1; then
     end=$(date +%s.%N)
     row "a9a LIBSVM svm-train on this host: $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }') s wall, $(sed -n 's/^obj/obj/p' "$OUT/a9a.libsvm.out"), $(sed -n 's/^Total //p' "$OUT/a9a.libsvm.out")"
 fi
+
+# mnist, 10 classes one-vs-one, -c 10 -g 0.02 (60000 x 780 -> 10000 test points)
+if [ -f "${GPUSVM_DATA:-../shared/data}/mnist.scale.xz" ]; then
+    for f in mnist.scale mnist.scale.t; do [ -s $B/data/$f ] || xz -dc "${GPUSVM_DATA:-../shared/data}/$f.xz" > $B/data/$f; done
+    start=$(date +%s.%N)
+    $B/gpusvm-train -c 10 -g 0.02 $B/data/mnist.scale $OUT/mnist.model > "$OUT/mnist.out" 2> "$OUT/mnist.err"
+    end=$(date +%s.%N)
+    $B/gpusvm-predict $B/data/mnist.scale.t $OUT/mnist.model $OUT/mnist.pred > "$OUT/mnist.acc" 2>/dev/null
+    row "mnist 10-class gpusvm GPU: train $(sed -n 's/.*training time: \([0-9.]*\) s.*/\1/p' "$OUT/mnist.err") s (process $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }') s), $(sed -n 's/^Total //p' "$OUT/mnist.out"), $(cat "$OUT/mnist.acc")"
+fi

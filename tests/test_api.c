@@ -189,13 +189,35 @@ static void training_checks(gpusvm_backend backend, const char *name)
     {
         float keep = x[5];
         double ky = y[3];
+        static double ky_all[N];
+        memcpy(ky_all, y, sizeof ky_all);
         x[5] = NAN;
         CHECK(gpusvm_train(ctx, &dense, y, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NaN in the data is rejected");
         x[5] = keep;
         y[3] = 7;
-        r = gpusvm_train(ctx, &dense, y, NULL, &m3);
-        CHECK(r == GPUSVM_ERROR_UNSUPPORTED && strstr(gpusvm_context_error(ctx), "more than two classes"),
-              "three classes say UNSUPPORTED (multiclass is not in this version)");
+        for (i = 0; i < N; i += 5) y[i] = 7;
+        CHECK_OK(gpusvm_train(ctx, &dense, y, NULL, &m3));
+        snprintf(msg, sizeof msg, "%s: three classes train one-vs-one (labels %d %d %d, %d pairs, SV rows %lu)", name,
+                 m3->label[0], m3->label[1], m3->label[2], 3, (unsigned long)m3->total_sv);
+        CHECK(m3->nr_class == 3 && m3->label[0] == 7 && m3->label[1] == -1 && m3->label[2] == 1 &&
+                  m3->n_sv[0] + m3->n_sv[1] + m3->n_sv[2] == (int)m3->total_sv && m3->pair_info[2].n_sv > 0,
+              msg);
+        {
+            static double dv[N * 3];
+            CHECK_OK(gpusvm_predict(ctx, m3, &dense, pred2, dv));
+            for (i = 0, agree = 0; i < N; ++i) {
+                /* the vote from the three pairwise decisions */
+                int v0 = (dv[3 * i] > 0) + (dv[3 * i + 1] > 0), v1 = (dv[3 * i] <= 0) + (dv[3 * i + 2] > 0);
+                int v2 = (dv[3 * i + 1] <= 0) + (dv[3 * i + 2] <= 0), w = 0;
+                if (v1 > v0) w = 1;
+                if (v2 > (w ? v1 : v0)) w = 2;
+                agree += pred2[i] == m3->label[w];
+            }
+            CHECK(agree == N, "three classes: predicted labels are the one-vs-one vote of the decision values");
+        }
+        gpusvm_model_free(m3);
+        m3 = NULL;
+        memcpy(y, ky_all, sizeof ky_all);
         y[3] = ky;
     }
     {

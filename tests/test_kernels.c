@@ -195,20 +195,24 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     free(alpha); free(G); free(a1); free(a2); free(g1); free(g2); free(c1); free(c2);
 }
 
+/* Three coefficient vectors at once (as multiclass prediction uses them), one with a block of
+   zeros, with the output poisoned first. */
 static void decision_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *sv, problem_t *x, const char *label)
 {
     const size_t ns = sv->p.x.rows, nt = x->p.x.rows;
-    double *coef = (double *)malloc(ns * sizeof(double));
-    double *d1 = (double *)malloc(nt * sizeof(double)), *d2 = (double *)malloc(nt * sizeof(double));
+    const int nv = 3;
+    double *coef = (double *)malloc((size_t)nv * ns * sizeof(double));
+    double *d1 = (double *)malloc((size_t)nv * nt * sizeof(double)), *d2 = (double *)malloc((size_t)nv * nt * sizeof(double));
     size_t i, bad = 0;
     char what[160];
-    for (i = 0; i < ns; ++i) coef[i] = (urand() < 0.2) ? 0.0 : 2.0 * urand() - 1.0;
-    for (i = 0; i < nt; ++i) d2[i] = NAN;
-    CHECK_OK(cpu->decision(cpu, &sv->p.x, coef, &x->p.x, sv->p.ktype, sv->p.gamma, sv->p.coef0, sv->p.degree, d1));
-    CHECK_OK(ocl->decision(ocl, &sv->p.x, coef, &x->p.x, sv->p.ktype, sv->p.gamma, sv->p.coef0, sv->p.degree, d2));
-    for (i = 0; i < nt; ++i) bad += !close_rel(d2[i], d1[i], 1e-5, 1e-5);
-    snprintf(what, sizeof what, "%s: decision values (rows + update) match the C backend (%lu differ)", label,
-             (unsigned long)bad);
+    for (i = 0; i < (size_t)nv * ns; ++i) coef[i] = (urand() < 0.2) ? 0.0 : 2.0 * urand() - 1.0;
+    for (i = ns; i < ns + ns / 2; ++i) coef[i] = 0.0; /* vector 1: its first half is zero */
+    for (i = 0; i < (size_t)nv * nt; ++i) d2[i] = NAN;
+    CHECK_OK(cpu->decision(cpu, &sv->p.x, coef, nv, &x->p.x, sv->p.ktype, sv->p.gamma, sv->p.coef0, sv->p.degree, d1));
+    CHECK_OK(ocl->decision(ocl, &sv->p.x, coef, nv, &x->p.x, sv->p.ktype, sv->p.gamma, sv->p.coef0, sv->p.degree, d2));
+    for (i = 0; i < (size_t)nv * nt; ++i) bad += !close_rel(d2[i], d1[i], 1e-5, 1e-5);
+    snprintf(what, sizeof what, "%s: decision values, 3 vectors (rows + update with offsets) match the C backend (%lu differ)",
+             label, (unsigned long)bad);
     CHECK(bad == 0, what);
     free(coef); free(d1); free(d2);
 }
@@ -239,7 +243,7 @@ int main(void)
         snprintf(label, sizeof label, "%s n=%lu d=%lu q=128", kn[kt], (unsigned long)t.p.x.rows,
                  (unsigned long)t.p.x.cols);
         round_trip(c1->backend, c2->backend, &t, 128, label);
-        make_problem(&sv, 150 + (size_t)(urand() * 100), t.p.x.cols, 0.4, kt);
+        make_problem(&sv, 1100 + (size_t)(urand() * 300), t.p.x.cols, 0.4, kt); /* more than one 1024-row block */
         make_problem(&x, 300 + (size_t)(urand() * 200), t.p.x.cols + 3, 0.4, kt);
         decision_check(c1->backend, c2->backend, &sv, &x, kn[kt]);
         free_problem(&sv);

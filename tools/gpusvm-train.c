@@ -9,7 +9,7 @@ static void usage(void)
     printf("Usage: gpusvm-train [options] training_set_file [model_file]\n"
            "options (LIBSVM's svm-train flags):\n"
            "-s svm_type : set type of SVM (default 0)\n"
-           "\t0 -- C-SVC\t\t(multi-class: not in this version)\n"
+           "\t0 -- C-SVC\t\t(multi-class classification, one-vs-one)\n"
            "\t1 -- nu-SVC, 2 -- one-class SVM, 3 -- epsilon-SVR, 4 -- nu-SVR: not in this version\n"
            "-t kernel_type : set type of kernel function (default 2)\n"
            "\t0 -- linear: u'*v\n"
@@ -173,17 +173,21 @@ int main(int argc, char **argv)
         if (r != GPUSVM_OK) gpusvm_dataset_free(ds);
         cli_check(r, "gpusvm-train");
     }
-    if (!quiet) {
-        const gpusvm_train_info *in = &model->info;
-        printf("optimization finished, #iter = %lld\n", in->iterations);
-        if (model->nr_class == 2) {
-            int same_c = 1, k;
-            for (k = 0; k < nw; ++k)
-                if ((wl[k] == model->label[0] || wl[k] == model->label[1]) && wv[k] != 1.0) same_c = 0;
-            if (same_c) printf("nu = %f\n", in->nu);
-            printf("obj = %f, rho = %f\n", in->obj, model->rho[0]);
-            printf("nSV = %lu, nBSV = %lu\n", (unsigned long)in->n_sv, (unsigned long)in->n_bsv);
-        }
+    if (!quiet) { /* LIBSVM's lines, one block per pairwise problem */
+        int ci, cj, p = 0, k;
+        for (ci = 0; ci < model->nr_class; ++ci)
+            for (cj = ci + 1; cj < model->nr_class; ++cj, ++p) {
+                const gpusvm_train_info *in = &model->pair_info[p];
+                double wi = 1.0, wj = 1.0;
+                for (k = 0; k < nw; ++k) {
+                    if (wl[k] == model->label[ci]) wi = wv[k];
+                    if (wl[k] == model->label[cj]) wj = wv[k];
+                }
+                printf("optimization finished, #iter = %lld\n", in->iterations);
+                if (wi == wj) printf("nu = %f\n", in->nu);
+                printf("obj = %f, rho = %f\n", in->obj, model->rho[p]);
+                printf("nSV = %lu, nBSV = %lu\n", (unsigned long)in->n_sv, (unsigned long)in->n_bsv);
+            }
         printf("Total nSV = %lu\n", (unsigned long)model->total_sv);
         fflush(stdout);
     }
