@@ -188,8 +188,8 @@ typedef enum gpusvm_svm_type {
     GPUSVM_SVM_DEFAULT = 0, /* C_SVC */
     GPUSVM_C_SVC,           /* LIBSVM -s 0 */
     GPUSVM_NU_SVC,          /* -s 1: not in this version */
-    GPUSVM_ONE_CLASS,       /* -s 2: not in this version */
-    GPUSVM_EPSILON_SVR,     /* -s 3: not in this version */
+    GPUSVM_ONE_CLASS,       /* -s 2 */
+    GPUSVM_EPSILON_SVR,     /* -s 3 */
     GPUSVM_NU_SVR           /* -s 4: not in this version */
 } gpusvm_svm_type;
 
@@ -229,6 +229,8 @@ typedef struct gpusvm_params {
     double coef0;                /* 0 */
     double C;                    /* 0: 1 */
     double eps;                  /* 0: 1e-3, the tolerance of m(alpha) - M(alpha) */
+    double nu;                   /* one-class: 0: 0.5 (LIBSVM's -n), in (0, 1] */
+    double p;                    /* epsilon-SVR: 0: 0.1 (LIBSVM's -p), the insensitive zone; for none use a tiny value */
     double cache_size_mb;        /* 0: 100, the budget of the working set's kernel rows (at least 64 rows are kept) */
     int shrinking;               /* accepted for LIBSVM compatibility; the solver does not shrink */
     int probability;             /* must be 0 in this version */
@@ -382,6 +384,7 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
 #define GPUSVM__ST_COUNT 8
 #define GPUSVM__KEY_NONE 0xFFFFFFFFu
 #define GPUSVM__TAU 1e-12
+#define GPUSVM__PT(v, npts) ((size_t)(v) >= (npts) ? (size_t)(v) - (npts) : (size_t)(v))
 
 /* >>util ------------------------------------------------------------------- */
 
@@ -1014,6 +1017,10 @@ static const char *const gpusvm__kernel_source[] = {
     "/* LIBSVM's tau: the curvature used where the kernel is not positive definite. */\n",
     "#define GPUSVM_TAU 1e-12\n",
     "\n",
+    "/* The point a variable stands for: epsilon-SVR has two variables per point\n",
+    " * (alpha and alpha*), 0..npts-1 and npts..2*npts-1; every other problem one. */\n",
+    "#define GPUSVM_PT(v, npts) ((v) >= (npts) ? (v) - (npts) : (v))\n",
+    "\n",
     "/* k(x, z) from <x,z>, |x|^2 and |z|^2. */\n",
     "inline float gpusvm_kfun(int type, float dot, float nx, float nz,\n",
     "                         float gamma, float coef0, int degree)\n",
@@ -1049,6 +1056,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * GPUSVM_TK with zero rows, and columns past n are zero, so the inner loops\n",
     " * need no bounds checks.\n",
     " *\n",
+    " * idx holds variables; GPUSVM_PT maps them to points (epsilon-SVR).\n",
+    " *\n",
     " * Tiling: a 16x16 work-group computes a 64 (rows of the index set) x 64\n",
     " * (points) block; each work-item holds a 4x4 accumulator. The working-set\n",
     " * vectors and the point vectors are staged in local memory GPUSVM_TK features\n",
@@ -1066,7 +1075,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                 __global const int *slot, int row_off, int nrows,\n",
     "                 __global float *K, int ldk,\n",
     "                 int ktype, float gamma, float coef0, int degree,\n",
-    "                 __global const double *status)\n",
+    "                 __global const double *status, int npts)\n",
     "{\n",
     "    __local float As[GPUSVM_TK][GPUSVM_TM + 1];\n",
     "    __local float Bs[GPUSVM_TK][GPUSVM_TM];\n",
@@ -1080,7 +1089,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int lr = tid % GPUSVM_TM;\n",
     "    const int lf = tid / GPUSVM_TM; /* 0..3: features lf, lf+4, lf+8, lf+12 */\n",
     "    const int ra = min(r0 + lr, nrows - 1);\n",
-    "    const int col_a = idx[row_off + ra];\n",
+    "    const int col_a = GPUSVM_PT(idx[row_off + ra], npts);\n",
     "\n",
     "    float acc[4][4];\n",
     "    for (int a = 0; a < 4; ++a)\n",
@@ -1107,7 +1116,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        const int r = r0 + ly + 16 * a;\n",
     "        if (r >= nrows) break;\n",
     "        const int pos = row_off + r;\n",
-    "        const float na = norm_a[idx[pos]];\n",
+    "        const float na = norm_a[GPUSVM_PT(idx[pos], npts)];\n",
     "        __global float *out = K + (size_t)slot[pos] * ldk;\n",
     "        for (int b = 0; b < 4; ++b) {\n",
     "            const int i = i0 + lx + 16 * b;\n",
@@ -1404,7 +1413,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                         __global const char *y, double Cp, double Cn,\n",
     "                         __global const float *qd, __global double *coef,\n",
     "                         double eps, double ratio, int max_inner, double max_iter,\n",
-    "                         __global double *status)\n",
+    "                         __global double *status, int npts)\n",
     "{\n",
     "    __local double la[GPUSVM_Q];\n",
     "    __local double lg[GPUSVM_Q];\n",
@@ -1420,7 +1429,7 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "    for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
     "        const int i = ws_idx[t];\n",
-    "        lidx[t] = i;\n",
+    "        lidx[t] = i; /* K is read at the point, GPUSVM_PT(i) */\n",
     "        lslot[t] = ws_slot[t];\n",
     "        la[t] = alpha[i];\n",
     "        lg[t] = G[i];\n",
@@ -1472,7 +1481,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                const double v = pos ? -lg[t] : lg[t];\n",
     "                const double b = Gmax - v;\n",
     "                if (in_low && b > 0.0) {\n",
-    "                    double quad = Kii + (double)lqd[t] - 2.0 * (double)Ki[lidx[t]];\n",
+    "                    double quad = Kii + (double)lqd[t] - 2.0 * (double)Ki[GPUSVM_PT(lidx[t], npts)];\n",
     "                    if (quad <= 0.0) quad = GPUSVM_TAU;\n",
     "                    const double o = -(b * b) / quad;\n",
     "                    if (o < bo || (o == bo && t > bj)) { bo = o; bj = t; }\n",
@@ -1488,7 +1497,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        if (step_ok && GPUSVM_LID == 0) {\n",
     "            const int yi = lyv[i], yj = lyv[j];\n",
     "            const double Ci = yi > 0 ? Cp : Cn, Cj = yj > 0 ? Cp : Cn;\n",
-    "            const double Kij = (double)Ki[lidx[j]];\n",
+    "            const double Kij = (double)Ki[GPUSVM_PT(lidx[j], npts)];\n",
     "            const double oi = la[i], oj = la[j];\n",
     "            double ai = oi, aj = oj;\n",
     "            double quad = Kii + (double)lqd[j] - 2.0 * Kij;\n",
@@ -1523,7 +1532,7 @@ static const char *const gpusvm__kernel_source[] = {
     "            const int yi = lyv[i], yj = lyv[j];\n",
     "            const __global float *Kj = K + (size_t)lslot[j] * ldk;\n",
     "            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
-    "                const double kit = (double)Ki[lidx[t]], kjt = (double)Kj[lidx[t]];\n",
+    "                const double kit = (double)Ki[GPUSVM_PT(lidx[t], npts)], kjt = (double)Kj[GPUSVM_PT(lidx[t], npts)];\n",
     "                const double qi = (lyv[t] == yi) ? kit : -kit;\n",
     "                const double qj = (lyv[t] == yj) ? kjt : -kjt;\n",
     "                lg[t] += qi * di + qj * dj;\n",
@@ -1563,7 +1572,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                            int use_y, int n, __global const float *K, int ldk,\n",
     "                            __global const int *slot, __global const double *coef,\n",
     "                            int m, __global const double *status,\n",
-    "                            int coef_off, int out_off)\n",
+    "                            int coef_off, int out_off, int npts)\n",
     "{\n",
     "    __local double lc[GPUSVM_L];\n",
     "    __local int ls[GPUSVM_L];\n",
@@ -1581,7 +1590,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        if (i < n) {\n",
     "            for (int t = 0; t < cnt; ++t) {\n",
     "                const double c = lc[t];\n",
-    "                if (c != 0.0) sum += c * (double)K[(size_t)ls[t] * ldk + i];\n",
+    "                if (c != 0.0) sum += c * (double)K[(size_t)ls[t] * ldk + GPUSVM_PT(i, npts)];\n",
     "            }\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
@@ -1589,7 +1598,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 619
+#define GPUSVM__KERNEL_SOURCE_LINES 625
 // <<kernels
 #endif
 
@@ -1602,8 +1611,9 @@ static const char *const gpusvm__kernel_source[] = {
 
 /* A binary training problem, rows grouped by class as LIBSVM groups them. */
 typedef struct gpusvm__problem {
-    gpusvm__csr x;        /* n rows, d = x.cols features */
-    const signed char *y; /* +1 / -1 */
+    gpusvm__csr x;        /* the points: x.rows of them, d = x.cols features */
+    size_t nvar;          /* variables: x.rows, or 2 x.rows for epsilon-SVR (variable v is point GPUSVM__PT(v)) */
+    const signed char *y; /* +1 / -1, per variable */
     double Cp, Cn;
     int ktype;            /* 0 linear, 1 poly, 2 rbf, 3 sigmoid */
     float gamma, coef0;
@@ -1649,7 +1659,7 @@ struct gpusvm__backend {
 typedef struct gpusvm__cpu {
     gpusvm__backend base;
     gpusvm__problem p;
-    size_t n, d;
+    size_t n, npts, d; /* variables, points, features */
     int q;
     double *alpha, *G, *coef;
     float *K;    /* q rows of n */
@@ -1724,21 +1734,22 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     const gpusvm_allocator *a = &bb->ctx->alloc;
-    size_t n = p->x.rows, i, kn;
+    size_t n = p->nvar, i, kn;
     gpusvm__cpu_train_end(bb);
     b->p = *p;
     b->n = n;
+    b->npts = p->x.rows;
     b->d = p->x.cols;
     b->q = q;
     bb->n = n;
     bb->q = q;
-    if (!gpusvm__mul((size_t)q, n, &kn)) return gpusvm__oom(bb->ctx, "kernel rows");
+    if (!gpusvm__mul((size_t)q, b->npts, &kn)) return gpusvm__oom(bb->ctx, "kernel rows");
     b->alpha = (double *)gpusvm__calloc(a, n, sizeof(double));
     b->G = (double *)gpusvm__alloc(a, n, sizeof(double));
     b->coef = (double *)gpusvm__calloc(a, (size_t)q, sizeof(double));
     b->K = (float *)gpusvm__calloc(a, kn, sizeof(float));
     b->qd = (float *)gpusvm__alloc(a, n, sizeof(float));
-    b->norm = (float *)gpusvm__alloc(a, n, sizeof(float));
+    b->norm = (float *)gpusvm__alloc(a, b->npts, sizeof(float));
     b->dense = b->d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, b->d ? b->d : 1, sizeof(float)) : NULL;
     b->key_up = (uint32_t *)gpusvm__alloc(a, n, sizeof(uint32_t));
     b->key_low = (uint32_t *)gpusvm__alloc(a, n, sizeof(uint32_t));
@@ -1750,10 +1761,11 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
         gpusvm__cpu_train_end(bb);
         return gpusvm__oom(bb->ctx, "the training state");
     }
-    gpusvm__norms(&p->x, 0, n, b->norm);
+    gpusvm__norms(&p->x, 0, b->npts, b->norm);
     for (i = 0; i < n; ++i) {
+        const float nm = b->norm[GPUSVM__PT(i, b->npts)];
         b->G[i] = -1.0;
-        b->qd[i] = gpusvm__kfun(p->ktype, b->norm[i], b->norm[i], b->norm[i], p->gamma, p->coef0, p->degree);
+        b->qd[i] = gpusvm__kfun(p->ktype, nm, nm, nm, p->gamma, p->coef0, p->degree);
     }
     memset(b->st, 0, sizeof b->st);
     return GPUSVM_OK;
@@ -1883,7 +1895,7 @@ static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, co
     int r;
     size_t i;
     for (r = 0; r < nrows; ++r) {
-        const size_t ia = (size_t)idx[off + r];
+        const size_t ia = GPUSVM__PT(idx[off + r], A->rows);
         float *out = K + (size_t)slot[off + r] * ldk;
         const float na = norm_a[ia];
         if (!dense) {
@@ -1903,7 +1915,7 @@ static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int row_off, int nrow
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     if (b->st[GPUSVM__ST_DONE] != 0.0) return GPUSVM_OK;
     gpusvm__cpu_rows_of(b->dense, b->d, &b->p.x, b->ws_idx, b->norm, &b->p.x, b->norm, b->ws_slot, row_off, nrows,
-                        b->K, b->n, b->p.ktype, b->p.gamma, b->p.coef0, b->p.degree);
+                        b->K, b->npts, b->p.ktype, b->p.gamma, b->p.coef0, b->p.degree);
     return GPUSVM_OK;
 }
 
@@ -1947,7 +1959,7 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
         i = bi;
         Gmax = bv;
         if (i < 0 || Gmax + g2 < eps_in) break;
-        Ki = b->K + (size_t)b->ws_slot[i] * b->n;
+        Ki = b->K + (size_t)b->ws_slot[i] * b->npts;
         Kii = b->qd[b->ws_idx[i]];
         for (t = 0; t < m; ++t) {
             const int pos = b->p.y[b->ws_idx[t]] > 0;
@@ -1958,7 +1970,7 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
             v = pos ? -lg[t] : lg[t];
             bdiff = Gmax - v;
             if (bdiff > 0.0) {
-                double quad = Kii + (double)b->qd[b->ws_idx[t]] - 2.0 * (double)Ki[b->ws_idx[t]];
+                double quad = Kii + (double)b->qd[b->ws_idx[t]] - 2.0 * (double)Ki[GPUSVM__PT(b->ws_idx[t], b->npts)];
                 double o;
                 if (quad <= 0.0) quad = GPUSVM__TAU;
                 o = -(bdiff * bdiff) / quad;
@@ -1973,7 +1985,7 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
         {
             const int yi = b->p.y[b->ws_idx[i]], yj = b->p.y[b->ws_idx[j]];
             const double Ci = yi > 0 ? Cp : Cn, Cj = yj > 0 ? Cp : Cn;
-            const double Kij = (double)Ki[b->ws_idx[j]];
+            const double Kij = (double)Ki[GPUSVM__PT(b->ws_idx[j], b->npts)];
             const double oi = la[i], oj = la[j];
             double ai = oi, aj = oj, di, dj;
             double quad = Kii + (double)b->qd[b->ws_idx[j]] - 2.0 * Kij;
@@ -2001,10 +2013,10 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
             la[j] = aj;
             di = ai - oi;
             dj = aj - oj;
-            Kj = b->K + (size_t)b->ws_slot[j] * b->n;
+            Kj = b->K + (size_t)b->ws_slot[j] * b->npts;
             for (t = 0; t < m; ++t) {
                 const int yt = b->p.y[b->ws_idx[t]];
-                const double kit = (double)Ki[b->ws_idx[t]], kjt = (double)Kj[b->ws_idx[t]];
+                const double kit = (double)Ki[GPUSVM__PT(b->ws_idx[t], b->npts)], kjt = (double)Kj[GPUSVM__PT(b->ws_idx[t], b->npts)];
                 const double qi = (yt == yi) ? kit : -kit;
                 const double qj = (yt == yj) ? kjt : -kjt;
                 lg[t] += qi * di + qj * dj;
@@ -2026,14 +2038,15 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
 
 /* out[i] += s_i * sum_t coef[t] K[slot[t]][i], as gpusvm_update. */
 static void gpusvm__cpu_accumulate(double *out, const signed char *y, size_t n, const float *K, size_t ldk,
-                                   const int *slot, const double *coef, int m)
+                                   const int *slot, const double *coef, int m, size_t npts)
 {
     size_t i;
     int t;
     for (i = 0; i < n; ++i) {
         double sum = 0.0;
+        const size_t pt = GPUSVM__PT(i, npts);
         for (t = 0; t < m; ++t)
-            if (coef[t] != 0.0) sum += coef[t] * (double)K[(size_t)slot[t] * ldk + i];
+            if (coef[t] != 0.0) sum += coef[t] * (double)K[(size_t)slot[t] * ldk + pt];
         out[i] += (y && y[i] < 0) ? -sum : sum;
     }
 }
@@ -2042,7 +2055,7 @@ static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb, int m)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     if (b->st[GPUSVM__ST_DONE] != 0.0) return GPUSVM_OK;
-    gpusvm__cpu_accumulate(b->G, b->p.y, b->n, b->K, b->n, b->ws_slot, b->coef, m);
+    gpusvm__cpu_accumulate(b->G, b->p.y, b->n, b->K, b->npts, b->ws_slot, b->coef, m, b->npts);
     return GPUSVM_OK;
 }
 
@@ -2090,21 +2103,21 @@ static gpusvm_result gpusvm__cpu_read_ws(gpusvm__backend *bb, int *idx, int *slo
 static gpusvm_result gpusvm__cpu_write_rows(gpusvm__backend *bb, const float *K)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    memcpy(b->K, K, (size_t)b->q * b->n * sizeof(float));
+    memcpy(b->K, K, (size_t)b->q * b->npts * sizeof(float));
     return GPUSVM_OK;
 }
 
 static gpusvm_result gpusvm__cpu_read_rows(gpusvm__backend *bb, float *K)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    memcpy(K, b->K, (size_t)b->q * b->n * sizeof(float));
+    memcpy(K, b->K, (size_t)b->q * b->npts * sizeof(float));
     return GPUSVM_OK;
 }
 
 static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    memset(b->K, 0xFF, (size_t)b->q * b->n * sizeof(float));
+    memset(b->K, 0xFF, (size_t)b->q * b->npts * sizeof(float));
     memset(b->coef, 0xFF, (size_t)b->q * sizeof(double));
     memset(b->key_up, 0x5A, b->n * sizeof(uint32_t));
     memset(b->key_low, 0x5A, b->n * sizeof(uint32_t));
@@ -2220,7 +2233,7 @@ typedef struct gpusvm__ocl {
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
     /* training state */
     gpusvm__cl_mem X, norm, y, alpha, G, qd, K, key_up, key_low, part_up, part_low, ws_idx, ws_slot, coef, status;
-    size_t n, d, dpad, pitch, nparts;
+    size_t n, npts, d, dpad, pitch, nparts; /* variables, points, features, padded; point pitch; partials */
     int q, ktype, degree;
     float gamma, coef0;
     double Cp, Cn;
@@ -2402,19 +2415,20 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     gpusvm__cl_api *cl = b->cl;
     const gpusvm_allocator *a = &ctx->alloc;
     gpusvm_result r;
-    size_t n = p->x.rows, i, bytes;
+    size_t n = p->nvar, np = p->x.rows, i, bytes;
     float *host = NULL, *qd = NULL;
     double st[GPUSVM__ST_COUNT];
     double *g0 = NULL;
-    gpusvm__cl_int ni, ldk, pitch, dpad, use_y = 1, zero = 0;
+    gpusvm__cl_int ni, ldk, pitch, dpad, use_y = 1, zero = 0, npts_ = (gpusvm__cl_int)p->x.rows;
 
     gpusvm__ocl_train_end(bb);
     if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
     if (n > (size_t)INT_MAX / 2) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "too many points for one device");
     b->n = n;
+    b->npts = np;
     b->d = p->x.cols;
     b->dpad = gpusvm__round_up(b->d ? b->d : 1, 16);
-    b->pitch = gpusvm__round_up(n, 64);
+    b->pitch = gpusvm__round_up(np, 64);
     b->nparts = gpusvm__round_up(n, GPUSVM__L) / GPUSVM__L;
     b->q = q;
     b->ktype = p->ktype;
@@ -2429,23 +2443,24 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     if (!gpusvm__mul(b->pitch, b->dpad, &bytes) || !gpusvm__mul(bytes, sizeof(float), &bytes))
         return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the data is too large for the device");
     if ((r = gpusvm__ocl_buffer(b, &b->X, bytes, "the training data (dense, column-major)")) != GPUSVM_OK) goto fail;
-    host = gpusvm__to_colmajor(a, &p->x, 0, n, b->pitch, b->dpad);
+    host = gpusvm__to_colmajor(a, &p->x, 0, np, b->pitch, b->dpad);
     if (!host) { r = gpusvm__oom(ctx, "the column-major copy of the data"); goto fail; }
     if ((r = gpusvm__ocl_write(b, b->X, 0, bytes, host)) != GPUSVM_OK) goto fail;
     gpusvm__free(a, host);
-    host = (float *)gpusvm__alloc(a, n, sizeof(float));
+    host = (float *)gpusvm__alloc(a, np, sizeof(float));
     qd = (float *)gpusvm__alloc(a, n, sizeof(float));
     g0 = (double *)gpusvm__alloc(a, n, sizeof(double));
     if (!host || !qd || !g0) { r = gpusvm__oom(ctx, "the training state"); goto fail; }
-    gpusvm__norms(&p->x, 0, n, host);
+    gpusvm__norms(&p->x, 0, np, host);
     for (i = 0; i < n; ++i) {
-        qd[i] = gpusvm__kfun(p->ktype, host[i], host[i], host[i], p->gamma, p->coef0, p->degree);
+        const float nm = host[GPUSVM__PT(i, np)];
+        qd[i] = gpusvm__kfun(p->ktype, nm, nm, nm, p->gamma, p->coef0, p->degree);
         g0[i] = -1.0;
     }
     if (!gpusvm__mul((size_t)q * sizeof(float), b->pitch, &bytes))
         return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the working-set rows are too large");
     if ((r = gpusvm__ocl_buffer(b, &b->K, bytes, "the working set's kernel rows")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->norm, n * sizeof(float), "norms")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->norm, np * sizeof(float), "norms")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->qd, n * sizeof(float), "the kernel diagonal")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->y, n, "labels")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->alpha, n * sizeof(double), "alpha")) != GPUSVM_OK) goto fail;
@@ -2459,7 +2474,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     if ((r = gpusvm__ocl_buffer(b, &b->coef, (size_t)q * sizeof(double), "coefficients")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->status, sizeof st, "the status vector")) != GPUSVM_OK) goto fail;
     memset(st, 0, sizeof st);
-    if ((r = gpusvm__ocl_write(b, b->norm, 0, n * sizeof(float), host)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, b->norm, 0, np * sizeof(float), host)) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_write(b, b->qd, 0, n * sizeof(float), qd)) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_write(b, b->y, 0, n, p->y)) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_write(b, b->G, 0, n * sizeof(double), g0)) != GPUSVM_OK) goto fail;
@@ -2477,6 +2492,10 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     /* Arguments that stay fixed for the whole run. */
     ni = (gpusvm__cl_int)n;
     ldk = (gpusvm__cl_int)b->pitch;
+    {
+        gpusvm__cl_int nb = (gpusvm__cl_int)np;
+        GPUSVM__ARG(b->k_rows, 7, nb);
+    }
     pitch = (gpusvm__cl_int)b->pitch;
     dpad = (gpusvm__cl_int)b->dpad;
     GPUSVM__ARG(b->k_rows, 0, b->X);
@@ -2486,7 +2505,6 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     GPUSVM__ARG(b->k_rows, 4, b->X);
     GPUSVM__ARG(b->k_rows, 5, pitch);
     GPUSVM__ARG(b->k_rows, 6, b->norm);
-    GPUSVM__ARG(b->k_rows, 7, ni);
     GPUSVM__ARG(b->k_rows, 8, dpad);
     GPUSVM__ARG(b->k_rows, 9, b->ws_slot);
     GPUSVM__ARG(b->k_rows, 12, b->K);
@@ -2496,6 +2514,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     GPUSVM__ARG(b->k_rows, 16, b->coef0);
     GPUSVM__ARG(b->k_rows, 17, b->degree);
     GPUSVM__ARG(b->k_rows, 18, b->status);
+    GPUSVM__ARG(b->k_rows, 19, npts_);
 
     GPUSVM__ARG(b->k_keys, 0, b->G);
     GPUSVM__ARG(b->k_keys, 1, b->alpha);
@@ -2534,6 +2553,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     GPUSVM__ARG(b->k_smo, 10, b->qd);
     GPUSVM__ARG(b->k_smo, 11, b->coef);
     GPUSVM__ARG(b->k_smo, 16, b->status);
+    GPUSVM__ARG(b->k_smo, 17, npts_);
 
     GPUSVM__ARG(b->k_update, 0, b->G);
     GPUSVM__ARG(b->k_update, 1, b->y);
@@ -2546,6 +2566,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     GPUSVM__ARG(b->k_update, 9, b->status);
     GPUSVM__ARG(b->k_update, 10, zero);
     GPUSVM__ARG(b->k_update, 11, zero);
+    GPUSVM__ARG(b->k_update, 12, npts_);
     return GPUSVM_OK;
 fail:
     gpusvm__free(a, host);
@@ -2675,7 +2696,8 @@ static gpusvm_result gpusvm__ocl_write_rows(gpusvm__backend *bb, const float *K)
     gpusvm_result r = GPUSVM_OK;
     int t;
     for (t = 0; t < b->q && r == GPUSVM_OK; ++t)
-        r = gpusvm__ocl_write(b, b->K, (size_t)t * b->pitch * sizeof(float), b->n * sizeof(float), K + (size_t)t * b->n);
+        r = gpusvm__ocl_write(b, b->K, (size_t)t * b->pitch * sizeof(float), b->npts * sizeof(float),
+                              K + (size_t)t * b->npts);
     return r;
 }
 
@@ -2687,7 +2709,7 @@ static gpusvm_result gpusvm__ocl_read_rows(gpusvm__backend *bb, float *K)
     int t;
     for (t = 0; t < b->q; ++t)
         GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->K, GPUSVM__CL_TRUE, (size_t)t * b->pitch * sizeof(float),
-                                                   b->n * sizeof(float), K + (size_t)t * b->n, 0, NULL, NULL));
+                                                   b->npts * sizeof(float), K + (size_t)t * b->npts, 0, NULL, NULL));
 fail:
     return r;
 }
@@ -2825,6 +2847,7 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
         GPUSVM__ARG(b->k_rows, 16, coef0);
         GPUSVM__ARG(b->k_rows, 17, degree_);
         GPUSVM__ARG(b->k_rows, 18, st);
+        GPUSVM__ARG(b->k_rows, 19, pa_);
         GPUSVM__ARG(b->k_update, 0, dec);
         GPUSVM__ARG(b->k_update, 1, y);
         GPUSVM__ARG(b->k_update, 2, zero);
@@ -2834,6 +2857,7 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
         GPUSVM__ARG(b->k_update, 6, slot);
         GPUSVM__ARG(b->k_update, 7, cf);
         GPUSVM__ARG(b->k_update, 9, st);
+        GPUSVM__ARG(b->k_update, 12, pb_);
         for (s0 = 0; s0 < nsv; s0 += R) {
             gpusvm__cl_int off = (gpusvm__cl_int)s0, nr = (gpusvm__cl_int)(nsv - s0 < R ? nsv - s0 : R);
             size_t g[2], l[2] = {16, 16}, g1, l1 = GPUSVM__L, t;
@@ -3187,8 +3211,12 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
     if (p.svm_type == GPUSVM_SVM_DEFAULT) p.svm_type = GPUSVM_C_SVC;
     if ((int)p.svm_type < 0 || p.svm_type > GPUSVM_NU_SVR)
         return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.svm_type %d is unknown", (int)p.svm_type);
-    if (p.svm_type != GPUSVM_C_SVC)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "params.svm_type: only C-SVC trains in this version");
+    if (p.svm_type == GPUSVM_NU_SVC || p.svm_type == GPUSVM_NU_SVR)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "params.svm_type: nu-SVC and nu-SVR are not in this version");
+    if (p.nu == 0.0) p.nu = 0.5;
+    if (!(p.nu > 0.0 && p.nu <= 1.0)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.nu must be in (0, 1]");
+    if (p.p == 0.0) p.p = 0.1;
+    if (!(p.p > 0.0) || p.p > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.p must be > 0");
     if (p.kernel_type == GPUSVM_KERNEL_DEFAULT) p.kernel_type = GPUSVM_KERNEL_RBF;
     if ((int)p.kernel_type < 0 || p.kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
         return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.kernel_type %d is unknown", (int)p.kernel_type);
@@ -3332,19 +3360,21 @@ static gpusvm_result gpusvm__model_alloc(gpusvm_context *ctx, int nr_class, size
     return GPUSVM_OK;
 }
 
-/* Runs the outer loop on the context's backend; alpha and G come back in grouped order. */
+/* Runs the outer loop on the context's backend from alpha0 / G0 (NULL: alpha = 0, G = -1);
+   alpha and G come back per variable. */
 static gpusvm_result gpusvm__solve(gpusvm_context *ctx, const gpusvm__problem *p, const gpusvm_params *prm,
-                                   double *alpha, double *G, gpusvm_train_info *info)
+                                   const double *alpha0, const double *G0, double *alpha, double *G,
+                                   gpusvm_train_info *info)
 {
     gpusvm__backend *b = ctx->backend;
-    const size_t n = p->x.rows;
+    const size_t n = p->nvar;
     const double max_iter = (double)prm->max_iter, eps = prm->eps;
     double st[GPUSVM__ST_COUNT];
     gpusvm_result r;
     int q, whole, first = 1, check_every, stalled = 0, max_inner, t;
     long long outer = 0, best_at = 0;
     double best_gap = INFINITY;
-    size_t rows_budget, pitch = (n + 63) / 64 * 64;
+    size_t rows_budget, pitch = (p->x.rows + 63) / 64 * 64;
 
     /* working-set size: the device's cap, the user's choice, the row budget, one buffer */
     q = b->qcap;
@@ -3360,13 +3390,13 @@ static gpusvm_result gpusvm__solve(gpusvm_context *ctx, const gpusvm__problem *p
             q = gpusvm__pow2_floor(b->max_alloc / (pitch * sizeof(float)));
         if (q < 2) return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
     }
-    while (!whole && q > 64 && b->train_bytes(b, n, p->x.cols, q) > b->mem_left(b)) q /= 2;
-    if (b->train_bytes(b, n, p->x.cols, q) > b->mem_left(b))
+    while (!whole && q > 64 && b->train_bytes(b, p->x.rows, p->x.cols, q) > b->mem_left(b)) q /= 2;
+    if (b->train_bytes(b, p->x.rows, p->x.cols, q) > b->mem_left(b))
         return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY,
                             "training needs %.1f MiB on the device (the data, dense and column-major, and %d kernel "
                             "rows); the device-memory budget has %.1f MiB left (raise desc.device_memory_mb, use "
                             "fewer points or features, or the cpu backend)",
-                            (double)b->train_bytes(b, n, p->x.cols, q) / 1048576.0, q,
+                            (double)b->train_bytes(b, p->x.rows, p->x.cols, q) / 1048576.0, q,
                             (double)b->mem_left(b) / 1048576.0);
     info->working_set_size = q;
     max_inner = whole ? 100000 : 20 * q;
@@ -3386,6 +3416,7 @@ static gpusvm_result gpusvm__solve(gpusvm_context *ctx, const gpusvm__problem *p
         gpusvm__free(&ctx->alloc, ids);
         if (r != GPUSVM_OK) goto done;
     }
+    if ((alpha0 || G0) && (r = b->write_state(b, alpha0, G0, NULL)) != GPUSVM_OK) goto done;
     for (;;) {
         if (whole) {
             if ((r = b->select(b, 2, q, eps, max_iter)) != GPUSVM_OK) goto done;
@@ -3444,7 +3475,7 @@ static double gpusvm__rho(const gpusvm__problem *p, const double *alpha, const d
 {
     double ub = INFINITY, lb = -INFINITY, sum_free = 0.0;
     size_t i, nr_free = 0;
-    for (i = 0; i < p->x.rows; ++i) {
+    for (i = 0; i < p->nvar; ++i) {
         const int yi = p->y[i];
         const double C = yi > 0 ? p->Cp : p->Cn, yG = yi * G[i];
         if (alpha[i] >= C) {
@@ -3567,6 +3598,7 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             pb.x.row_ptr = sub_rp;
             pb.x.col = sub_col;
             pb.x.val = sub_val;
+            pb.nvar = l;
             pb.y = yy;
             pb.Cp = wC[ci];
             pb.Cn = wC[cj];
@@ -3574,7 +3606,7 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             pb.gamma = (float)prm->gamma;
             pb.coef0 = (float)prm->coef0;
             pb.degree = prm->degree;
-            if ((r = gpusvm__solve(ctx, &pb, prm, alpha, G, pi)) != GPUSVM_OK) goto fail;
+            if ((r = gpusvm__solve(ctx, &pb, prm, NULL, NULL, alpha, G, pi)) != GPUSVM_OK) goto fail;
             for (k = 0; k < l; ++k) {
                 v += alpha[k] * (G[k] - 1.0);
                 sum_alpha += alpha[k];
@@ -3686,6 +3718,109 @@ fail:
     gpusvm__free(a, wC);
     gpusvm__free(a, count);
     gpusvm__free(a, label);
+    return r;
+}
+
+/* epsilon-SVR and one-class SVM with LIBSVM's formulations (solve_epsilon_svr,
+   solve_one_class): the standard solver with a linear term p. epsilon-SVR has 2n variables,
+   alpha_i (y = +1, p = eps - z_i) and alpha*_i (y = -1, p = eps + z_i), both on point i; the
+   one-class problem starts from alpha = 1 on the first floor(nu n) points, nu n - floor(nu n)
+   on the next, so its gradient starts at Q alpha. */
+static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr *x, const double *z,
+                                          const gpusvm_params *prm, gpusvm_model **out, double t_start)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t l = x->rows;
+    const int svr = prm->svm_type == GPUSVM_EPSILON_SVR;
+    const size_t nvar = svr ? 2 * l : l;
+    const double C = svr ? prm->C : 1.0;
+    signed char *yy = (signed char *)gpusvm__alloc(a, nvar, 1);
+    double *lin = (double *)gpusvm__calloc(a, nvar, sizeof(double));
+    double *alpha0 = (double *)gpusvm__calloc(a, nvar, sizeof(double));
+    double *G0 = (double *)gpusvm__alloc(a, nvar, sizeof(double));
+    double *alpha = (double *)gpusvm__alloc(a, nvar, sizeof(double));
+    double *G = (double *)gpusvm__alloc(a, nvar, sizeof(double));
+    double *coef = (double *)gpusvm__alloc(a, l, sizeof(double));
+    gpusvm__problem pb;
+    gpusvm_train_info info;
+    gpusvm_model *m = NULL;
+    gpusvm_result r = GPUSVM_OK;
+    size_t i, k, nsv = 0, nbsv = 0, sv_nnz = 0, at;
+    double v = 0.0, sum_alpha = 0.0;
+    memset(&info, 0, sizeof info);
+    if (!yy || !lin || !alpha0 || !G0 || !alpha || !G || !coef) { r = gpusvm__oom(ctx, "the problem"); goto fail; }
+    for (i = 0; i < nvar; ++i) yy[i] = (signed char)(i < l ? 1 : -1);
+    if (svr) {
+        for (i = 0; i < l; ++i) {
+            lin[i] = prm->p - z[i];
+            lin[i + l] = prm->p + z[i];
+        }
+        memcpy(G0, lin, nvar * sizeof(double));
+    } else {
+        const size_t nfull = (size_t)(prm->nu * (double)l);
+        for (i = 0; i < nfull && i < l; ++i) alpha0[i] = 1.0;
+        if (nfull < l) alpha0[nfull] = prm->nu * (double)l - (double)nfull;
+        /* G0 = Q alpha0 (y = +1, p = 0): the decision primitive with alpha0 as coefficients */
+        r = ctx->backend->decision(ctx->backend, x, alpha0, 1, x, (int)prm->kernel_type - 1, (float)prm->gamma,
+                                   (float)prm->coef0, prm->degree, G0);
+        if (r != GPUSVM_OK) goto fail;
+    }
+    pb.x = *x;
+    pb.nvar = nvar;
+    pb.y = yy;
+    pb.Cp = pb.Cn = C;
+    pb.ktype = (int)prm->kernel_type - 1;
+    pb.gamma = (float)prm->gamma;
+    pb.coef0 = (float)prm->coef0;
+    pb.degree = prm->degree;
+    if ((r = gpusvm__solve(ctx, &pb, prm, alpha0, G0, alpha, G, &info)) != GPUSVM_OK) goto fail;
+    for (i = 0; i < nvar; ++i) v += alpha[i] * (G[i] + lin[i]);
+    info.obj = v / 2;
+    for (i = 0; i < l; ++i) {
+        coef[i] = svr ? alpha[i] - alpha[i + l] : alpha[i];
+        sum_alpha += fabs(coef[i]);
+        if (fabs(coef[i]) > 0.0) {
+            ++nsv;
+            sv_nnz += x->row_ptr[i + 1] - x->row_ptr[i];
+            if (fabs(coef[i]) >= C) ++nbsv;
+        }
+    }
+    info.nu = sum_alpha / (C * (double)l);
+    info.n_sv = nsv;
+    info.n_bsv = nbsv;
+    if ((r = gpusvm__model_alloc(ctx, 2, nsv, sv_nnz, &m)) != GPUSVM_OK) goto fail;
+    m->rho[0] = gpusvm__rho(&pb, alpha, G);
+    for (i = 0, k = 0, at = 0; i < l; ++i) {
+        size_t len;
+        if (!(fabs(coef[i]) > 0.0)) continue;
+        m->sv_coef[k] = coef[i];
+        len = x->row_ptr[i + 1] - x->row_ptr[i];
+        memcpy(m->sv_col_idx + at, x->col + x->row_ptr[i], len * sizeof(int32_t));
+        memcpy(m->sv_values + at, x->val + x->row_ptr[i], len * sizeof(float));
+        at += len;
+        m->sv_row_ptr[++k] = at;
+    }
+    m->svm_type = prm->svm_type;
+    m->kernel_type = prm->kernel_type;
+    m->degree = prm->degree;
+    m->gamma = prm->gamma;
+    m->coef0 = prm->coef0;
+    for (i = 0; i < sv_nnz; ++i)
+        if ((size_t)m->sv_col_idx[i] + 1 > m->n_features) m->n_features = (size_t)m->sv_col_idx[i] + 1;
+    info.seconds = gpusvm__now() - t_start;
+    m->info = info;
+    m->pair_info[0] = info;
+    *out = m;
+    m = NULL;
+fail:
+    gpusvm_model_free(m);
+    gpusvm__free(a, yy);
+    gpusvm__free(a, lin);
+    gpusvm__free(a, alpha0);
+    gpusvm__free(a, G0);
+    gpusvm__free(a, alpha);
+    gpusvm__free(a, G);
+    gpusvm__free(a, coef);
     return r;
 }
 
@@ -4501,7 +4636,8 @@ GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *
             return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
         }
     r = gpusvm__resolve_params(ctx, params, &in.m, &p);
-    if (r == GPUSVM_OK) r = gpusvm__train_csvc(ctx, &in.m, y, &p, out, t0);
+    if (r == GPUSVM_OK && p.svm_type == GPUSVM_C_SVC) r = gpusvm__train_csvc(ctx, &in.m, y, &p, out, t0);
+    else if (r == GPUSVM_OK) r = gpusvm__train_single(ctx, &in.m, y, &p, out, t0);
     gpusvm__input_free(ctx, &in);
     return r;
 }

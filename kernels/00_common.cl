@@ -42,6 +42,10 @@
 /* LIBSVM's tau: the curvature used where the kernel is not positive definite. */
 #define GPUSVM_TAU 1e-12
 
+/* The point a variable stands for: epsilon-SVR has two variables per point
+ * (alpha and alpha*), 0..npts-1 and npts..2*npts-1; every other problem one. */
+#define GPUSVM_PT(v, npts) ((v) >= (npts) ? (v) - (npts) : (v))
+
 /* k(x, z) from <x,z>, |x|^2 and |z|^2. */
 inline float gpusvm_kfun(int type, float dot, float nx, float nz,
                          float gamma, float coef0, int degree)

@@ -8,6 +8,8 @@
  * GPUSVM_TK with zero rows, and columns past n are zero, so the inner loops
  * need no bounds checks.
  *
+ * idx holds variables; GPUSVM_PT maps them to points (epsilon-SVR).
+ *
  * Tiling: a 16x16 work-group computes a 64 (rows of the index set) x 64
  * (points) block; each work-item holds a 4x4 accumulator. The working-set
  * vectors and the point vectors are staged in local memory GPUSVM_TK features
@@ -25,7 +27,7 @@ void gpusvm_rows(__global const float *A, int pitch_a,
                  __global const int *slot, int row_off, int nrows,
                  __global float *K, int ldk,
                  int ktype, float gamma, float coef0, int degree,
-                 __global const double *status)
+                 __global const double *status, int npts)
 {
     __local float As[GPUSVM_TK][GPUSVM_TM + 1];
     __local float Bs[GPUSVM_TK][GPUSVM_TM];
@@ -39,7 +41,7 @@ void gpusvm_rows(__global const float *A, int pitch_a,
     const int lr = tid % GPUSVM_TM;
     const int lf = tid / GPUSVM_TM; /* 0..3: features lf, lf+4, lf+8, lf+12 */
     const int ra = min(r0 + lr, nrows - 1);
-    const int col_a = idx[row_off + ra];
+    const int col_a = GPUSVM_PT(idx[row_off + ra], npts);
 
     float acc[4][4];
     for (int a = 0; a < 4; ++a)
@@ -66,7 +68,7 @@ void gpusvm_rows(__global const float *A, int pitch_a,
         const int r = r0 + ly + 16 * a;
         if (r >= nrows) break;
         const int pos = row_off + r;
-        const float na = norm_a[idx[pos]];
+        const float na = norm_a[GPUSVM_PT(idx[pos], npts)];
         __global float *out = K + (size_t)slot[pos] * ldk;
         for (int b = 0; b < 4; ++b) {
             const int i = i0 + lx + 16 * b;

@@ -44,7 +44,7 @@ __kernel void gpusvm_smo(__global const float *K, int ldk,
                          __global const char *y, double Cp, double Cn,
                          __global const float *qd, __global double *coef,
                          double eps, double ratio, int max_inner, double max_iter,
-                         __global double *status)
+                         __global double *status, int npts)
 {
     __local double la[GPUSVM_Q];
     __local double lg[GPUSVM_Q];
@@ -60,7 +60,7 @@ __kernel void gpusvm_smo(__global const float *K, int ldk,
 
     for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
         const int i = ws_idx[t];
-        lidx[t] = i;
+        lidx[t] = i; /* K is read at the point, GPUSVM_PT(i) */
         lslot[t] = ws_slot[t];
         la[t] = alpha[i];
         lg[t] = G[i];
@@ -112,7 +112,7 @@ __kernel void gpusvm_smo(__global const float *K, int ldk,
                 const double v = pos ? -lg[t] : lg[t];
                 const double b = Gmax - v;
                 if (in_low && b > 0.0) {
-                    double quad = Kii + (double)lqd[t] - 2.0 * (double)Ki[lidx[t]];
+                    double quad = Kii + (double)lqd[t] - 2.0 * (double)Ki[GPUSVM_PT(lidx[t], npts)];
                     if (quad <= 0.0) quad = GPUSVM_TAU;
                     const double o = -(b * b) / quad;
                     if (o < bo || (o == bo && t > bj)) { bo = o; bj = t; }
@@ -128,7 +128,7 @@ __kernel void gpusvm_smo(__global const float *K, int ldk,
         if (step_ok && GPUSVM_LID == 0) {
             const int yi = lyv[i], yj = lyv[j];
             const double Ci = yi > 0 ? Cp : Cn, Cj = yj > 0 ? Cp : Cn;
-            const double Kij = (double)Ki[lidx[j]];
+            const double Kij = (double)Ki[GPUSVM_PT(lidx[j], npts)];
             const double oi = la[i], oj = la[j];
             double ai = oi, aj = oj;
             double quad = Kii + (double)lqd[j] - 2.0 * Kij;
@@ -163,7 +163,7 @@ __kernel void gpusvm_smo(__global const float *K, int ldk,
             const int yi = lyv[i], yj = lyv[j];
             const __global float *Kj = K + (size_t)lslot[j] * ldk;
             for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
-                const double kit = (double)Ki[lidx[t]], kjt = (double)Kj[lidx[t]];
+                const double kit = (double)Ki[GPUSVM_PT(lidx[t], npts)], kjt = (double)Kj[GPUSVM_PT(lidx[t], npts)];
                 const double qi = (lyv[t] == yi) ? kit : -kit;
                 const double qj = (lyv[t] == yj) ? kjt : -kjt;
                 lg[t] += qi * di + qj * dj;

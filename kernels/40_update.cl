@@ -15,7 +15,7 @@ __kernel void gpusvm_update(__global double *out, __global const char *y,
                             int use_y, int n, __global const float *K, int ldk,
                             __global const int *slot, __global const double *coef,
                             int m, __global const double *status,
-                            int coef_off, int out_off)
+                            int coef_off, int out_off, int npts)
 {
     __local double lc[GPUSVM_L];
     __local int ls[GPUSVM_L];
@@ -33,7 +33,7 @@ __kernel void gpusvm_update(__global double *out, __global const char *y,
         if (i < n) {
             for (int t = 0; t < cnt; ++t) {
                 const double c = lc[t];
-                if (c != 0.0) sum += c * (double)K[(size_t)ls[t] * ldk + i];
+                if (c != 0.0) sum += c * (double)K[(size_t)ls[t] * ldk + GPUSVM_PT(i, npts)];
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -271,6 +271,50 @@ static void training_checks(gpusvm_backend backend, const char *name)
         (void)wide_x_y;
     }
 
+    /* epsilon-SVR and one-class through the API */
+    {
+        static double z[N], zp[N], oc[N];
+        double se = 0, var = 0, mean = 0;
+        int inside = 0;
+        for (i = 0; i < N; ++i) {
+            z[i] = 3.0 * x[i * D] - 2.0 * x[i * D + 1] + 0.5;
+            mean += z[i] / N;
+        }
+        memset(&p, 0, sizeof p);
+        p.svm_type = GPUSVM_EPSILON_SVR;
+        p.kernel_type = GPUSVM_KERNEL_LINEAR;
+        p.C = 10;
+        p.p = 0.01;
+        CHECK_OK(gpusvm_train(ctx, &dense, z, &p, &m3));
+        CHECK_OK(gpusvm_predict(ctx, m3, &dense, zp, NULL));
+        for (i = 0; i < N; ++i) {
+            se += (zp[i] - z[i]) * (zp[i] - z[i]);
+            var += (z[i] - mean) * (z[i] - mean);
+        }
+        snprintf(msg, sizeof msg, "%s: epsilon-SVR fits a linear function (relative squared error %.2e)", name, se / var);
+        CHECK(se / var < 1e-3 && m3->svm_type == GPUSVM_EPSILON_SVR, msg);
+        gpusvm_model_free(m3);
+        m3 = NULL;
+        memset(&p, 0, sizeof p);
+        p.svm_type = GPUSVM_ONE_CLASS;
+        p.nu = 0.2;
+        CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &m3));
+        CHECK_OK(gpusvm_predict(ctx, m3, &dense, oc, NULL));
+        for (i = 0; i < N; ++i) inside += oc[i] == 1.0;
+        snprintf(msg, sizeof msg, "%s: one-class with nu = 0.2 keeps about 80%% of its training points inside (%d of %d)",
+                 name, inside, N);
+        CHECK(inside > N * 7 / 10 && inside < N * 9 / 10 && m3->total_sv >= (size_t)(0.2 * N), msg);
+        gpusvm_model_free(m3);
+        m3 = NULL;
+        memset(&p, 0, sizeof p);
+        p.svm_type = GPUSVM_ONE_CLASS;
+        p.nu = 1.5;
+        r = gpusvm_train(ctx, &dense, y, &p, &m3);
+        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(ctx), "params.nu"), "nu > 1 names params.nu");
+        p.svm_type = GPUSVM_NU_SVR;
+        CHECK(gpusvm_train(ctx, &dense, y, &p, &m3) == GPUSVM_ERROR_UNSUPPORTED, "nu-SVR says UNSUPPORTED");
+    }
+
     /* max_iter is honoured and reported */
     memset(&p, 0, sizeof p);
     p.max_iter = 5;

@@ -20,13 +20,14 @@ typedef struct {
     gpusvm__problem p;
 } problem_t;
 
-static void make_problem(problem_t *t, size_t n, size_t d, double density, int ktype)
+/* n points; with two_copies, 2n variables as epsilon-SVR has (y = +1 then -1, point i twice) */
+static void make_problem_v(problem_t *t, size_t n, size_t d, double density, int ktype, int two_copies)
 {
     size_t i, j, k = 0;
     t->rp = (size_t *)malloc((n + 1) * sizeof(size_t));
     t->col = (int32_t *)malloc(n * d * sizeof(int32_t));
     t->val = (float *)malloc(n * d * sizeof(float));
-    t->y = (signed char *)malloc(n);
+    t->y = (signed char *)malloc(2 * n);
     t->rp[0] = 0;
     for (i = 0; i < n; ++i) {
         for (j = 0; j < d; ++j)
@@ -36,8 +37,10 @@ static void make_problem(problem_t *t, size_t n, size_t d, double density, int k
                 ++k;
             }
         t->rp[i + 1] = k;
-        t->y[i] = urand() < 0.45 ? 1 : -1;
+        t->y[i] = two_copies ? 1 : (urand() < 0.45 ? 1 : -1);
+        t->y[n + i] = -1;
     }
+    t->p.nvar = two_copies ? 2 * n : n;
     t->p.x.rows = n;
     t->p.x.cols = d;
     t->p.x.row_ptr = t->rp;
@@ -50,6 +53,11 @@ static void make_problem(problem_t *t, size_t n, size_t d, double density, int k
     t->p.gamma = (float)(0.5 / (double)d + 0.1 * urand());
     t->p.coef0 = 0.25f;
     t->p.degree = 3;
+}
+
+static void make_problem(problem_t *t, size_t n, size_t d, double density, int ktype)
+{
+    make_problem_v(t, n, d, density, ktype, 0);
 }
 
 static void free_problem(problem_t *t)
@@ -69,10 +77,10 @@ static int close_rel(double a, double b, double rel, double abs_tol)
 /* One full round of each primitive on problem t with working set q. */
 static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t, int q, const char *label)
 {
-    const size_t n = t->p.x.rows;
+    const size_t n = t->p.nvar, np = t->p.x.rows; /* variables, points */
     int *idx = (int *)malloc((size_t)q * sizeof(int)), *slot = (int *)malloc((size_t)q * sizeof(int));
     int *idx2 = (int *)malloc((size_t)q * sizeof(int)), *slot2 = (int *)malloc((size_t)q * sizeof(int));
-    float *Kc = (float *)malloc((size_t)q * n * sizeof(float)), *Ko = (float *)malloc((size_t)q * n * sizeof(float));
+    float *Kc = (float *)malloc((size_t)q * np * sizeof(float)), *Ko = (float *)malloc((size_t)q * np * sizeof(float));
     double *alpha = (double *)malloc(n * sizeof(double)), *G = (double *)malloc(n * sizeof(double));
     double *a1 = (double *)malloc(n * sizeof(double)), *a2 = (double *)malloc(n * sizeof(double));
     double *g1 = (double *)malloc(n * sizeof(double)), *g2 = (double *)malloc(n * sizeof(double));
@@ -102,13 +110,13 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     CHECK_OK(ocl->rows(ocl, 0, q));
     CHECK_OK(cpu->read_rows(cpu, Kc));
     CHECK_OK(ocl->read_rows(ocl, Ko));
-    for (i = 0, bad = 0; i < (size_t)q * n; ++i)
+    for (i = 0, bad = 0; i < (size_t)q * np; ++i)
         if (!close_rel(Ko[i], Kc[i], 2e-5, 2e-6)) {
             if (!bad) fprintf(stderr, "  rows[%lu]: opencl %.9g, C %.9g\n", (unsigned long)i, Ko[i], Kc[i]);
             ++bad;
         }
     snprintf(what, sizeof what, "%s: gpusvm_rows matches the C backend (%lu of %lu differ)", label,
-             (unsigned long)bad, (unsigned long)((size_t)q * n));
+             (unsigned long)bad, (unsigned long)((size_t)q * np));
     CHECK(bad == 0, what);
 
     /* select: random alpha (a third at each bound), random G; mode 0 then mode 1 */
@@ -254,6 +262,9 @@ int main(void)
         problem_t t;
         make_problem(&t, 200, 13, 0.8, 2);
         round_trip(c1->backend, c2->backend, &t, 200, "rbf whole problem n=200 q=200");
+        free_problem(&t);
+        make_problem_v(&t, 500, 17, 0.5, 2, 1);
+        round_trip(c1->backend, c2->backend, &t, 128, "rbf, 1000 variables on 500 points (epsilon-SVR) q=128");
         free_problem(&t);
     }
     gpusvm_context_destroy(c2);

@@ -2,6 +2,7 @@
    Usage: gpusvm-train [options] training_set_file [model_file] */
 #include "cli.h"
 
+#include <float.h>
 #include <time.h>
 
 static void usage(void)
@@ -10,7 +11,9 @@ static void usage(void)
            "options (LIBSVM's svm-train flags):\n"
            "-s svm_type : set type of SVM (default 0)\n"
            "\t0 -- C-SVC\t\t(multi-class classification, one-vs-one)\n"
-           "\t1 -- nu-SVC, 2 -- one-class SVM, 3 -- epsilon-SVR, 4 -- nu-SVR: not in this version\n"
+           "\t2 -- one-class SVM\n"
+           "\t3 -- epsilon-SVR\t(regression)\n"
+           "\t1 -- nu-SVC, 4 -- nu-SVR: not in this version\n"
            "-t kernel_type : set type of kernel function (default 2)\n"
            "\t0 -- linear: u'*v\n"
            "\t1 -- polynomial: (gamma*u'*v + coef0)^degree\n"
@@ -73,8 +76,9 @@ int main(int argc, char **argv)
         case 's': {
             double s = num(o, v);
             if (s == 0) p.svm_type = GPUSVM_C_SVC;
-            else if (s >= 1 && s <= 4 && s == (int)s)
-                bad("-s 1..4 (nu-SVC, one-class, epsilon-SVR, nu-SVR) are not in this version", v);
+            else if (s == 2) p.svm_type = GPUSVM_ONE_CLASS;
+            else if (s == 3) p.svm_type = GPUSVM_EPSILON_SVR;
+            else if (s == 1 || s == 4) bad("-s 1 and -s 4 (nu-SVC, nu-SVR) are not in this version", v);
             else bad("unknown svm type", v);
             break;
         }
@@ -145,8 +149,8 @@ int main(int argc, char **argv)
         }
         ++i; /* the option's value */
     }
-    (void)nu;
-    (void)svr_p;
+    p.nu = nu;
+    p.p = svr_p > 0 ? svr_p : DBL_MIN; /* -p 0: the API's 0 means the default */
     if (i >= argc) {
         usage();
         return 1;
@@ -173,7 +177,14 @@ int main(int argc, char **argv)
         if (r != GPUSVM_OK) gpusvm_dataset_free(ds);
         cli_check(r, "gpusvm-train");
     }
-    if (!quiet) { /* LIBSVM's lines, one block per pairwise problem */
+    if (!quiet && model->svm_type != GPUSVM_C_SVC) { /* one-class and epsilon-SVR: one problem */
+        const gpusvm_train_info *in = &model->info;
+        printf("optimization finished, #iter = %lld\n", in->iterations);
+        if (model->svm_type == GPUSVM_EPSILON_SVR) printf("nu = %f\n", in->nu);
+        printf("obj = %f, rho = %f\n", in->obj, model->rho[0]);
+        printf("nSV = %lu, nBSV = %lu\n", (unsigned long)in->n_sv, (unsigned long)in->n_bsv);
+        fflush(stdout);
+    } else if (!quiet) { /* LIBSVM's lines, one block per pairwise problem */
         int ci, cj, p = 0, k;
         for (ci = 0; ci < model->nr_class; ++ci)
             for (cj = ci + 1; cj < model->nr_class; ++cj, ++p) {
