@@ -31,10 +31,10 @@
    Build: cc app.c -ldl -lm (no OpenCL headers, no -lOpenCL: the library is loaded at run time).
 
    WHAT IT DOES
-      C-SVC training (two classes, or more one-vs-one as LIBSVM) with LIBSVM's formulation,
-      stopping rule and answers; linear,
+      C-SVC (two classes, or more one-vs-one as LIBSVM), one-class SVM and epsilon-SVR training
+      with LIBSVM's formulations, stopping rule and answers; linear,
       polynomial, RBF and sigmoid kernels; per-class weights; decision values and predictions;
-      LIBSVM's model files, read and written; LIBSVM's data files, read. The other SVM types
+      LIBSVM's model files, read and written; LIBSVM's data files, read. nu-SVC and nu-SVR
       return GPUSVM_ERROR_UNSUPPORTED in this version.
 
    BUILD OPTIONS (#define before the implementation)
