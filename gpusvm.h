@@ -3492,6 +3492,22 @@ static double gpusvm__rho(const gpusvm__problem *p, const double *alpha, const d
     return nr_free > 0 ? sum_free / (double)nr_free : (ub + lb) / 2;
 }
 
+/* What every trained model keeps: the resolved parameters, its feature count, the info. */
+static void gpusvm__model_finish(gpusvm_model *m, const gpusvm_params *prm, gpusvm_train_info *info, double t_start)
+{
+    size_t i;
+    m->svm_type = prm->svm_type;
+    m->kernel_type = prm->kernel_type;
+    m->degree = prm->degree;
+    m->gamma = prm->gamma;
+    m->coef0 = prm->coef0;
+    m->n_features = 0;
+    for (i = 0; i < m->sv_row_ptr[m->total_sv]; ++i)
+        if ((size_t)m->sv_col_idx[i] + 1 > m->n_features) m->n_features = (size_t)m->sv_col_idx[i] + 1;
+    info->seconds = gpusvm__now() - t_start;
+    m->info = *info;
+}
+
 /* C-SVC for any number of classes, as LIBSVM's svm_train: rows grouped by class, one binary
    problem per pair of classes (i < j, class i positive) solved in LIBSVM's order, the support
    vectors the union over all pairs, and the coefficients laid out as LIBSVM lays them out
@@ -3681,16 +3697,7 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
         }
     info.n_sv = total_sv;
 finish:
-    m->svm_type = prm->svm_type;
-    m->kernel_type = prm->kernel_type;
-    m->degree = prm->degree;
-    m->gamma = prm->gamma;
-    m->coef0 = prm->coef0;
-    m->n_features = 0;
-    for (i = 0; i < m->sv_row_ptr[m->total_sv]; ++i)
-        if ((size_t)m->sv_col_idx[i] + 1 > m->n_features) m->n_features = (size_t)m->sv_col_idx[i] + 1;
-    info.seconds = gpusvm__now() - t_start;
-    m->info = info;
+    gpusvm__model_finish(m, prm, &info, t_start);
     if (nr_class == 2) m->info.nu = m->pair_info[0].nu;
     *out = m;
     m = NULL;
@@ -3800,15 +3807,7 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
         at += len;
         m->sv_row_ptr[++k] = at;
     }
-    m->svm_type = prm->svm_type;
-    m->kernel_type = prm->kernel_type;
-    m->degree = prm->degree;
-    m->gamma = prm->gamma;
-    m->coef0 = prm->coef0;
-    for (i = 0; i < sv_nnz; ++i)
-        if ((size_t)m->sv_col_idx[i] + 1 > m->n_features) m->n_features = (size_t)m->sv_col_idx[i] + 1;
-    info.seconds = gpusvm__now() - t_start;
-    m->info = info;
+    gpusvm__model_finish(m, prm, &info, t_start);
     m->pair_info[0] = info;
     *out = m;
     m = NULL;
