@@ -306,6 +306,13 @@ GPUSVM_API const char *gpusvm_result_string(gpusvm_result result);
    new model (free with gpusvm_model_free). Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                       const gpusvm_params *params, gpusvm_model **out);
+/* n-fold cross-validation, as LIBSVM's svm_cross_validation: for classification the folds are
+   stratified by class, otherwise contiguous after a shuffle; the shuffle is a fixed-seed
+   generator, so the folds are the same run to run. target[i] receives the prediction for row i
+   made by the model trained without i's fold. nr_fold >= 2 (more folds than rows: one row each).
+   Thread safety: the context's thread. */
+GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
+                                                 const gpusvm_params *params, int nr_fold, double *target);
 /* Decision values and/or predicted labels for x; either output may be NULL. Decision values:
    nr_class*(nr_class-1)/2 per row for classification (row-major, pairs in LIBSVM's order),
    one per row otherwise. Thread safety: the context's thread; the model may be shared read-only. */
@@ -3823,6 +3830,146 @@ fail:
     return r;
 }
 
+/* Rows idx[0..count) of x as a new CSR matrix (arrays allocated; freed with gpusvm__input_free). */
+static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x, const size_t *idx, size_t count,
+                                      gpusvm__input *out)
+{
+    size_t i, nnz = 0, at = 0;
+    memset(out, 0, sizeof *out);
+    for (i = 0; i < count; ++i) nnz += x->row_ptr[idx[i] + 1] - x->row_ptr[idx[i]];
+    out->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, count + 1, sizeof(size_t));
+    out->col = (int32_t *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(int32_t));
+    out->val = (float *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(float));
+    if (!out->row_ptr || !out->col || !out->val) {
+        gpusvm__input_free(ctx, out);
+        return gpusvm__oom(ctx, "a subset of the rows");
+    }
+    out->row_ptr[0] = 0;
+    for (i = 0; i < count; ++i) {
+        const size_t s = idx[i], len = x->row_ptr[s + 1] - x->row_ptr[s];
+        memcpy(out->col + at, x->col + x->row_ptr[s], len * sizeof(int32_t));
+        memcpy(out->val + at, x->val + x->row_ptr[s], len * sizeof(float));
+        at += len;
+        out->row_ptr[i + 1] = at;
+    }
+    out->m.rows = count;
+    out->m.cols = x->cols;
+    out->m.row_ptr = out->row_ptr;
+    out->m.col = out->col;
+    out->m.val = out->val;
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
+                                       const gpusvm_params *p, gpusvm_model **out, double t_start)
+{
+    if (p->svm_type == GPUSVM_C_SVC) return gpusvm__train_csvc(ctx, x, y, p, out, t_start);
+    return gpusvm__train_single(ctx, x, y, p, out, t_start);
+}
+
+static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
+                                     double *dec);
+
+/* LIBSVM's fold layout: classification folds take, from every class, its share of rows in
+   the class's shuffled order; other problems cut one shuffled order into nr_fold pieces. */
+static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
+                                              const gpusvm_params *p, int nr_fold, double *target)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t l = x->rows;
+    size_t *perm = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
+    size_t *fold_start = (size_t *)gpusvm__alloc(a, (size_t)nr_fold + 1, sizeof(size_t));
+    size_t *train_idx = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
+    double *ty = (double *)gpusvm__alloc(a, l, sizeof(double));
+    double *pred = (double *)gpusvm__alloc(a, l, sizeof(double));
+    int *label = NULL;
+    size_t *count = NULL, i, k;
+    uint64_t rng = 0x9E3779B97F4A7C15ULL; /* fixed seed: the same folds every run */
+    gpusvm_result r = GPUSVM_OK;
+    int f, c, nr_class = 0;
+    if (!perm || !fold_start || !train_idx || !ty || !pred) { r = gpusvm__oom(ctx, "cross-validation"); goto done; }
+#define GPUSVM__RAND(bound) ((size_t)((rng = rng * 6364136223846793005ULL + 1442695040888963407ULL) >> 33) % (bound))
+    if (p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC) {
+        size_t *start, *pos, *fc;
+        if ((r = gpusvm__group(ctx, y, l, &label, &count, &nr_class)) != GPUSVM_OK) goto done;
+        start = (size_t *)gpusvm__alloc(a, (size_t)nr_class + 1, sizeof(size_t));
+        pos = (size_t *)gpusvm__alloc(a, (size_t)nr_class, sizeof(size_t));
+        fc = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
+        if (!start || !pos || !fc) {
+            gpusvm__free(a, start);
+            gpusvm__free(a, pos);
+            gpusvm__free(a, fc);
+            r = gpusvm__oom(ctx, "cross-validation");
+            goto done;
+        }
+        start[0] = 0;
+        for (c = 0; c < nr_class; ++c) start[c + 1] = start[c] + count[c];
+        for (c = 0; c < nr_class; ++c) pos[c] = start[c];
+        for (i = 0; i < l; ++i) { /* rows grouped by class */
+            for (c = 0; label[c] != (int)y[i]; ++c) {
+            }
+            fc[pos[c]++] = i;
+        }
+        for (c = 0; c < nr_class; ++c) /* shuffle within each class */
+            for (i = 0; i < count[c]; ++i) {
+                const size_t j = i + GPUSVM__RAND(count[c] - i), t = fc[start[c] + i];
+                fc[start[c] + i] = fc[start[c] + j];
+                fc[start[c] + j] = t;
+            }
+        fold_start[0] = 0;
+        for (f = 0, k = 0; f < nr_fold; ++f) { /* fold f: each class's f-th share */
+            for (c = 0; c < nr_class; ++c) {
+                const size_t b = (size_t)f * count[c] / (size_t)nr_fold, e = (size_t)(f + 1) * count[c] / (size_t)nr_fold;
+                for (i = b; i < e; ++i) perm[k++] = fc[start[c] + i];
+            }
+            fold_start[f + 1] = k;
+        }
+        gpusvm__free(a, start);
+        gpusvm__free(a, pos);
+        gpusvm__free(a, fc);
+    } else {
+        for (i = 0; i < l; ++i) perm[i] = i;
+        for (i = 0; i < l; ++i) {
+            const size_t j = i + GPUSVM__RAND(l - i), t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+        for (f = 0; f <= nr_fold; ++f) fold_start[f] = (size_t)f * l / (size_t)nr_fold;
+    }
+#undef GPUSVM__RAND
+    for (f = 0; f < nr_fold && r == GPUSVM_OK; ++f) {
+        const size_t b = fold_start[f], e = fold_start[f + 1];
+        gpusvm__input tr, te;
+        gpusvm_model *m = NULL;
+        size_t nt = 0;
+        if (b == e) continue;
+        for (i = 0; i < l; ++i)
+            if (i < b || i >= e) train_idx[nt++] = perm[i];
+        for (i = 0; i < nt; ++i) ty[i] = y[train_idx[i]];
+        if ((r = gpusvm__csr_rows(ctx, x, train_idx, nt, &tr)) != GPUSVM_OK) break;
+        if ((r = gpusvm__csr_rows(ctx, x, perm + b, e - b, &te)) != GPUSVM_OK) {
+            gpusvm__input_free(ctx, &tr);
+            break;
+        }
+        r = gpusvm__train_any(ctx, &tr.m, ty, p, &m, gpusvm__now());
+        if (r == GPUSVM_OK) r = gpusvm__predict(ctx, m, &te.m, pred, NULL);
+        if (r == GPUSVM_OK)
+            for (i = b; i < e; ++i) target[perm[i]] = pred[i - b];
+        gpusvm_model_free(m);
+        gpusvm__input_free(ctx, &tr);
+        gpusvm__input_free(ctx, &te);
+    }
+done:
+    gpusvm__free(a, perm);
+    gpusvm__free(a, fold_start);
+    gpusvm__free(a, train_idx);
+    gpusvm__free(a, ty);
+    gpusvm__free(a, pred);
+    gpusvm__free(a, label);
+    gpusvm__free(a, count);
+    return r;
+}
+
 /* >>model ------------------------------------------------------------------ */
 /* Prediction, LIBSVM model files (written with "C" numbers through a temporary file and a
    rename; read with file:line errors), and LIBSVM data files. */
@@ -4635,8 +4782,32 @@ GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *
             return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
         }
     r = gpusvm__resolve_params(ctx, params, &in.m, &p);
-    if (r == GPUSVM_OK && p.svm_type == GPUSVM_C_SVC) r = gpusvm__train_csvc(ctx, &in.m, y, &p, out, t0);
-    else if (r == GPUSVM_OK) r = gpusvm__train_single(ctx, &in.m, y, &p, out, t0);
+    if (r == GPUSVM_OK) r = gpusvm__train_any(ctx, &in.m, y, &p, out, t0);
+    gpusvm__input_free(ctx, &in);
+    return r;
+}
+
+GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
+                                                 const gpusvm_params *params, int nr_fold, double *target)
+{
+    gpusvm__input in;
+    gpusvm_params p;
+    gpusvm_result r;
+    size_t i;
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    memset(&p, 0, sizeof p);
+    ctx->error[0] = 0;
+    if (!y || !target) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y or target is NULL");
+    if (nr_fold < 2) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "nr_fold must be >= 2");
+    if ((r = gpusvm__input_make(ctx, x, "the training data", &in)) != GPUSVM_OK) return r;
+    for (i = 0; i < in.m.rows && r == GPUSVM_OK; ++i)
+        if (!(fabs(y[i]) <= DBL_MAX)) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
+    if (r == GPUSVM_OK && in.m.rows == 0) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
+    if (r == GPUSVM_OK) r = gpusvm__resolve_params(ctx, params, &in.m, &p);
+    if (r == GPUSVM_OK) {
+        if ((size_t)nr_fold > in.m.rows) nr_fold = (int)in.m.rows; /* LIBSVM: one row per fold */
+        r = gpusvm__cross_validation(ctx, &in.m, y, &p, nr_fold, target);
+    }
     gpusvm__input_free(ctx, &in);
     return r;
 }

@@ -84,6 +84,21 @@ run_case() { # run_case NAME TRAIN TEST OPTIONS...
     done
 }
 
+run_cv() { # run_cv NAME DATA OPTIONS...: cross-validation accuracy within 1 point of LIBSVM's
+    name=$1 train=$2
+    shift 2
+    ref=$W/$name.libsvm
+    [ -s "$ref.out" ] || svm-train "$@" "$train" > "$ref.out"
+    r_acc=$(sed -n 's/^Cross Validation Accuracy = \([0-9.]*\)%/\1/p' "$ref.out")
+    for be in $backends; do
+        o=$W/$name.$be
+        GPUSVM_BACKEND=$be $B/gpusvm-train "$@" "$train" > "$o.out" 2> "$o.err"
+        g_acc=$(sed -n 's/^Cross Validation Accuracy = \([0-9.]*\)%/\1/p' "$o.out")
+        awk -v a="$g_acc" -v b="$r_acc" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 1.0) }'
+        check $? "$name [$be]: cross-validation accuracy $g_acc% vs LIBSVM $r_acc% (within 1 point)"
+    done
+}
+
 heart=$(data heart_scale) || exit 1
 guide=$(data svmguide1) && guide_t=$(data svmguide1.t) || exit 1
 a9a=$(data a9a 5000) && a9a_t=$(data a9a.t 5000) || exit 1
@@ -96,6 +111,11 @@ run_case heart-weighted "$heart" "$heart" -t 2 -c 4 -w1 3 -w-1 0.5
 run_case svmguide1-rbf "$guide" "$guide_t" -t 2 -c 2
 run_case a9a5000-rbf "$a9a" "$a9a_t" -c 1 -g 0.05
 run_case a9a5000-linear "$a9a" "$a9a_t" -t 0 -c 0.5
+
+# cross-validation (LIBSVM's folds are random too: the accuracies, not the folds, are compared)
+run_cv heart-cv5 "$heart" -v 5
+run_cv heart-cv10-linear "$heart" -v 10 -t 0
+run_cv a9a5000-cv5 "$a9a" -v 5 -c 1 -g 0.05
 
 # one-class and epsilon-SVR
 breast=$(data breast-cancer_scale.pm1) && diab=$(data diabetes_reg.scale) || exit 1

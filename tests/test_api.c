@@ -271,6 +271,23 @@ static void training_checks(gpusvm_backend backend, const char *name)
         (void)wide_x_y;
     }
 
+    /* cross-validation: every row predicted once, the same folds every run */
+    {
+        static double t1[N], t2[N];
+        size_t ok = 0, same = 0;
+        CHECK_OK(gpusvm_cross_validation(ctx, &dense, y, NULL, 5, t1));
+        CHECK_OK(gpusvm_cross_validation(ctx, &csr, y, NULL, 5, t2));
+        for (i = 0; i < N; ++i) {
+            ok += t1[i] == y[i];
+            same += t1[i] == t2[i];
+        }
+        snprintf(msg, sizeof msg, "%s: 5-fold cross-validation: %lu/%d right, the same targets twice (%lu)", name,
+                 (unsigned long)ok, N, (unsigned long)same);
+        CHECK(ok > N * 8 / 10 && same == N, msg);
+        CHECK(gpusvm_cross_validation(ctx, &dense, y, NULL, 1, t1) == GPUSVM_ERROR_INVALID_ARGUMENT,
+              "cross-validation with one fold is refused");
+    }
+
     /* epsilon-SVR and one-class through the API */
     {
         static double z[N], zp[N], oc[N];

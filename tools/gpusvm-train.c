@@ -31,7 +31,7 @@ static void usage(void)
            "-h shrinking : accepted (0 or 1); the solver does not shrink\n"
            "-b probability_estimates : 0 (1 is not in this version)\n"
            "-wi weight : set the parameter C of class i to weight*C (default 1)\n"
-           "-v n : n-fold cross validation: not in this version\n"
+           "-v n: n-fold cross validation mode (no model is written)\n"
            "-q : quiet mode (no outputs)\n"
            "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name, GPUSVM_VERBOSE=1\n");
 }
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     gpusvm_context *ctx;
     gpusvm_dataset *ds = NULL;
     gpusvm_model *model = NULL;
-    int quiet = 0, i, nw = 0, wl[256];
+    int quiet = 0, i, nw = 0, wl[256], nr_fold = 0;
     double wv[256], nu = 0.5, svr_p = 0.1;
     const char *train_file, *model_file;
     char model_buf[4096];
@@ -133,7 +133,12 @@ int main(int argc, char **argv)
             if (b != 0) bad("-b takes 0 or 1", v);
             break;
         }
-        case 'v': bad("-v (cross-validation) is not in this version", v); break;
+        case 'v': {
+            double f = num(o, v);
+            if (f < 2 || f != (int)f || f > 1e9) bad("n-fold cross validation: n must >= 2", v);
+            nr_fold = (int)f;
+            break;
+        }
         case 'w': {
             char *end = NULL;
             long lab = strtol(o + 2, &end, 10);
@@ -172,6 +177,36 @@ int main(int argc, char **argv)
 
     ctx = cli_context();
     cli_check(gpusvm_dataset_load(ctx, train_file, &ds), "gpusvm-train");
+    if (nr_fold) { /* LIBSVM's lines; no model */
+        const size_t n = ds->x.rows;
+        double *target = (double *)malloc((n ? n : 1) * sizeof(double));
+        gpusvm_result r = target ? gpusvm_cross_validation(ctx, &ds->x, ds->y, &p, nr_fold, target)
+                                 : GPUSVM_ERROR_OUT_OF_MEMORY;
+        if (r == GPUSVM_OK && p.svm_type == GPUSVM_EPSILON_SVR) {
+            double se = 0, sp = 0, sy = 0, spp = 0, syy = 0, spy = 0, N = (double)n;
+            size_t k;
+            for (k = 0; k < n; ++k) {
+                const double v = target[k], t = ds->y[k];
+                se += (v - t) * (v - t);
+                sp += v;
+                sy += t;
+                spp += v * v;
+                syy += t * t;
+                spy += v * t;
+            }
+            printf("Cross Validation Mean squared error = %g\n", se / N);
+            printf("Cross Validation Squared correlation coefficient = %g\n",
+                   ((N * spy - sp * sy) * (N * spy - sp * sy)) / ((N * spp - sp * sp) * (N * syy - sy * sy)));
+        } else if (r == GPUSVM_OK) {
+            size_t k, correct = 0;
+            for (k = 0; k < n; ++k) correct += target[k] == ds->y[k];
+            printf("Cross Validation Accuracy = %g%%\n", 100.0 * (double)correct / (double)n);
+        }
+        free(target);
+        gpusvm_dataset_free(ds);
+        cli_check(r, "gpusvm-train");
+        cli_exit(0);
+    }
     {
         gpusvm_result r = gpusvm_train(ctx, &ds->x, ds->y, &p, &model);
         if (r != GPUSVM_OK) gpusvm_dataset_free(ds);
