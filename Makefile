@@ -14,7 +14,7 @@ LIBS    := -ldl -lm
 BUILD   := build
 KERNELS := $(sort $(wildcard kernels/*.cl))
 
-TOOLS := $(BUILD)/gpusvm-train $(BUILD)/gpusvm-predict
+TOOLS := $(BUILD)/gpusvm-train $(BUILD)/gpusvm-predict $(BUILD)/gpusvm-scale
 
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
@@ -33,6 +33,9 @@ $(BUILD)/gpusvm-train: tools/gpusvm-train.c tools/cli.h gpusvm.h | $(BUILD)
 
 $(BUILD)/gpusvm-predict: tools/gpusvm-predict.c tools/cli.h gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ tools/gpusvm-predict.c $(LIBS)
+
+$(BUILD)/gpusvm-scale: tools/gpusvm-scale.c tools/cli.h gpusvm.h | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ tools/gpusvm-scale.c $(LIBS)
 
 $(BUILD)/embed_kernels: tools/embed_kernels.c | $(BUILD)
 	$(CC) -std=c99 -O2 -Wall -Wextra -o $@ tools/embed_kernels.c

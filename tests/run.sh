@@ -100,6 +100,11 @@ expect_fail "an unknown GPUSVM_BACKEND is refused" "GPUSVM_BACKEND" env GPUSVM_B
 [ ! -e $T/bad.model ]
 step "no model file is left behind by a failed training" test ! -e $T/bad.model
 
+# gpusvm-scale against svm-scale, byte for byte
+step "gpusvm-scale writes what svm-scale writes (20 cases)" sh tests/scale.sh
+printf '1 1:0.5\n-1 x:1\n' > $T/badscale.txt
+expect_fail "gpusvm-scale names file:line of a malformed row" "$T/badscale.txt:2:" $B/gpusvm-scale $T/badscale.txt
+
 # LIBSVM parity on real data, C backend and OpenCL
 echo "== parity" >> "$log"
 if sh tests/parity.sh cpu opencl > $T/parity.txt 2>&1; then :; fi

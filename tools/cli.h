@@ -10,6 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__GNUC__) || defined(__clang__)
+#define CLI_MAYBE_UNUSED __attribute__((unused)) /* not every tool calls every helper */
+#else
+#define CLI_MAYBE_UNUSED
+#endif
+
 static int cli_verbose_ = 0;
 static int cli_creating_ = 0; /* context creation reports its errors through the logger */
 
@@ -33,7 +39,7 @@ static void cli_exit(int code)
 }
 
 /* Prints the failure (the context's detail when it has one) and exits non-zero. */
-static void cli_check(gpusvm_result r, const char *what)
+CLI_MAYBE_UNUSED static void cli_check(gpusvm_result r, const char *what)
 {
     const char *detail;
     if (r == GPUSVM_OK) return;
@@ -42,7 +48,7 @@ static void cli_check(gpusvm_result r, const char *what)
     cli_exit(1);
 }
 
-static gpusvm_context *cli_context(void)
+CLI_MAYBE_UNUSED static gpusvm_context *cli_context(void)
 {
     gpusvm_context_desc desc;
     gpusvm_result r;
