@@ -237,6 +237,8 @@ typedef struct gpusvm_params {
     size_t n_weight;             /* per-class weights: C of class weight_label[k] is C * weight[k] */
     const int *weight_label;
     const double *weight;
+    const double *sample_weight; /* NULL: 1 for every row; else one finite weight >= 0 per training row,
+                                    multiplying C for that row (LIBSVM's instance weights; -W in the CLI) */
     long long max_iter;          /* 0: max(10^7, 100 n), LIBSVM's; counted in SMO pair updates */
     int working_set_size;        /* 0: automatic (up to 1024, a power of two); else 2..1024 */
     gpusvm_progress_fn progress; /* called after every few working sets; may cancel */
@@ -1155,7 +1157,7 @@ static const char *const gpusvm__kernel_source[] = {
     " */\n",
     "\n",
     "__kernel void gpusvm_keys(__global const double *G, __global const double *alpha,\n",
-    "                          __global const char *y, double Cp, double Cn, int n,\n",
+    "                          __global const char *y, __global const double *Cv, int n,\n",
     "                          __global uint *key_up, __global uint *key_low,\n",
     "                          __global double *part_up, __global double *part_low,\n",
     "                          __global const double *status)\n",
@@ -1169,7 +1171,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) {\n",
     "        const double a = alpha[i];\n",
     "        const int pos = y[i] > 0;\n",
-    "        const double C = pos ? Cp : Cn;\n",
+    "        const double C = Cv[i]; /* the class's C times the sample's weight */\n",
     "        const double v = pos ? -G[i] : G[i];\n",
     "        const int in_up = pos ? (a < C) : (a > 0.0);\n",
     "        const int in_low = pos ? (a > 0.0) : (a < C);\n",
@@ -1417,13 +1419,14 @@ static const char *const gpusvm__kernel_source[] = {
     "__kernel void gpusvm_smo(__global const float *K, int ldk,\n",
     "                         __global const int *ws_idx, __global const int *ws_slot,\n",
     "                         int m, __global double *alpha, __global const double *G,\n",
-    "                         __global const char *y, double Cp, double Cn,\n",
+    "                         __global const char *y, __global const double *Cv,\n",
     "                         __global const float *qd, __global double *coef,\n",
     "                         double eps, double ratio, int max_inner, double max_iter,\n",
     "                         __global double *status, int npts)\n",
     "{\n",
     "    __local double la[GPUSVM_Q];\n",
     "    __local double lg[GPUSVM_Q];\n",
+    "    __local double lC[GPUSVM_Q];\n",
     "    __local float lqd[GPUSVM_Q];\n",
     "    __local int lidx[GPUSVM_Q];\n",
     "    __local int lslot[GPUSVM_Q];\n",
@@ -1441,6 +1444,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        la[t] = alpha[i];\n",
     "        lg[t] = G[i];\n",
     "        lqd[t] = qd[i];\n",
+    "        lC[t] = Cv[i];\n",
     "        lyv[t] = y[i];\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
@@ -1457,7 +1461,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        int bi = -1;\n",
     "        for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
     "            const int pos = lyv[t] > 0;\n",
-    "            const double a = la[t], C = pos ? Cp : Cn;\n",
+    "            const double a = la[t], C = lC[t];\n",
     "            const double v = pos ? -lg[t] : lg[t];\n",
     "            const int in_up = pos ? (a < C) : (a > 0.0);\n",
     "            const int in_low = pos ? (a > 0.0) : (a < C);\n",
@@ -1483,7 +1487,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        if (go) {\n",
     "            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
     "                const int pos = lyv[t] > 0;\n",
-    "                const double a = la[t], C = pos ? Cp : Cn;\n",
+    "                const double a = la[t], C = lC[t];\n",
     "                const int in_low = pos ? (a > 0.0) : (a < C);\n",
     "                const double v = pos ? -lg[t] : lg[t];\n",
     "                const double b = Gmax - v;\n",
@@ -1503,7 +1507,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        /* the two-variable step, exactly as LIBSVM's Solver::Solve */\n",
     "        if (step_ok && GPUSVM_LID == 0) {\n",
     "            const int yi = lyv[i], yj = lyv[j];\n",
-    "            const double Ci = yi > 0 ? Cp : Cn, Cj = yj > 0 ? Cp : Cn;\n",
+    "            const double Ci = lC[i], Cj = lC[j];\n",
     "            const double Kij = (double)Ki[GPUSVM_PT(lidx[j], npts)];\n",
     "            const double oi = la[i], oj = la[j];\n",
     "            double ai = oi, aj = oj;\n",
@@ -1605,7 +1609,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 625
+#define GPUSVM__KERNEL_SOURCE_LINES 627
 // <<kernels
 #endif
 
@@ -1621,7 +1625,7 @@ typedef struct gpusvm__problem {
     gpusvm__csr x;        /* the points: x.rows of them, d = x.cols features */
     size_t nvar;          /* variables: x.rows, or 2 x.rows for epsilon-SVR (variable v is point GPUSVM__PT(v)) */
     const signed char *y; /* +1 / -1, per variable */
-    double Cp, Cn;
+    const double *C;      /* the upper bound of each variable: its class's C times its sample's weight */
     int ktype;            /* 0 linear, 1 poly, 2 rbf, 3 sigmoid */
     float gamma, coef0;
     int degree;
@@ -1786,7 +1790,7 @@ static void gpusvm__cpu_keys(gpusvm__cpu *b, double *mup, double *mlow)
     for (i = 0; i < b->n; ++i) {
         const double a = b->alpha[i];
         const int pos = b->p.y[i] > 0;
-        const double C = pos ? b->p.Cp : b->p.Cn;
+        const double C = b->p.C[i];
         const double v = pos ? -b->G[i] : b->G[i];
         const int in_up = pos ? (a < C) : (a > 0.0);
         const int in_low = pos ? (a > 0.0) : (a < C);
@@ -1934,7 +1938,6 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
     const gpusvm_allocator *a = &bb->ctx->alloc;
     double *la, *lg, eps_in, left;
     int it = 0, budget, t;
-    const double Cp = b->p.Cp, Cn = b->p.Cn;
     if (b->st[GPUSVM__ST_DONE] != 0.0) return GPUSVM_OK;
     la = (double *)gpusvm__alloc(a, (size_t)m * 2, sizeof(double));
     if (!la) return gpusvm__oom(bb->ctx, "the inner solve");
@@ -1953,7 +1956,7 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
         const float *Ki, *Kj;
         for (t = 0; t < m; ++t) {
             const int pos = b->p.y[b->ws_idx[t]] > 0;
-            const double al = la[t], C = pos ? Cp : Cn;
+            const double al = la[t], C = b->p.C[b->ws_idx[t]];
             const double v = pos ? -lg[t] : lg[t];
             const int in_up = pos ? (al < C) : (al > 0.0);
             const int in_low = pos ? (al > 0.0) : (al < C);
@@ -1970,7 +1973,7 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
         Kii = b->qd[b->ws_idx[i]];
         for (t = 0; t < m; ++t) {
             const int pos = b->p.y[b->ws_idx[t]] > 0;
-            const double al = la[t], C = pos ? Cp : Cn;
+            const double al = la[t], C = b->p.C[b->ws_idx[t]];
             const int in_low = pos ? (al > 0.0) : (al < C);
             double v, bdiff;
             if (!in_low) continue;
@@ -1991,7 +1994,7 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
         if (j < 0) break;
         {
             const int yi = b->p.y[b->ws_idx[i]], yj = b->p.y[b->ws_idx[j]];
-            const double Ci = yi > 0 ? Cp : Cn, Cj = yj > 0 ? Cp : Cn;
+            const double Ci = b->p.C[b->ws_idx[i]], Cj = b->p.C[b->ws_idx[j]];
             const double Kij = (double)Ki[GPUSVM__PT(b->ws_idx[j], b->npts)];
             const double oi = la[i], oj = la[j];
             double ai = oi, aj = oj, di, dj;
@@ -2239,11 +2242,10 @@ typedef struct gpusvm__ocl {
     size_t max_alloc, global_mem, local_mem;
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
     /* training state */
-    gpusvm__cl_mem X, norm, y, alpha, G, qd, K, key_up, key_low, part_up, part_low, ws_idx, ws_slot, coef, status;
+    gpusvm__cl_mem X, norm, y, Cv, alpha, G, qd, K, key_up, key_low, part_up, part_low, ws_idx, ws_slot, coef, status;
     size_t n, npts, d, dpad, pitch, nparts; /* variables, points, features, padded; point pitch; partials */
     int q, ktype, degree;
     float gamma, coef0;
-    double Cp, Cn;
 } gpusvm__ocl;
 
 static size_t gpusvm__round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
@@ -2274,6 +2276,7 @@ static void gpusvm__ocl_train_end(gpusvm__backend *bb)
     gpusvm__release_mem(b, &b->qd);
     gpusvm__release_mem(b, &b->G);
     gpusvm__release_mem(b, &b->alpha);
+    gpusvm__release_mem(b, &b->Cv);
     gpusvm__release_mem(b, &b->y);
     gpusvm__release_mem(b, &b->norm);
     gpusvm__release_mem(b, &b->X);
@@ -2442,8 +2445,6 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     b->gamma = p->gamma;
     b->coef0 = p->coef0;
     b->degree = p->degree;
-    b->Cp = p->Cp;
-    b->Cn = p->Cn;
     bb->n = n;
     bb->q = q;
 
@@ -2470,6 +2471,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     if ((r = gpusvm__ocl_buffer(b, &b->norm, np * sizeof(float), "norms")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->qd, n * sizeof(float), "the kernel diagonal")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->y, n, "labels")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->Cv, n * sizeof(double), "bounds")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->alpha, n * sizeof(double), "alpha")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->G, n * sizeof(double), "the gradient")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->key_up, n * sizeof(uint32_t), "selection keys")) != GPUSVM_OK) goto fail;
@@ -2484,6 +2486,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     if ((r = gpusvm__ocl_write(b, b->norm, 0, np * sizeof(float), host)) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_write(b, b->qd, 0, n * sizeof(float), qd)) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_write(b, b->y, 0, n, p->y)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, b->Cv, 0, n * sizeof(double), p->C)) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_write(b, b->G, 0, n * sizeof(double), g0)) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_write(b, b->status, 0, sizeof st, st)) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_fill(b, b->alpha, n * sizeof(double), 0)) != GPUSVM_OK) goto fail;
@@ -2526,14 +2529,13 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     GPUSVM__ARG(b->k_keys, 0, b->G);
     GPUSVM__ARG(b->k_keys, 1, b->alpha);
     GPUSVM__ARG(b->k_keys, 2, b->y);
-    GPUSVM__ARG(b->k_keys, 3, b->Cp);
-    GPUSVM__ARG(b->k_keys, 4, b->Cn);
-    GPUSVM__ARG(b->k_keys, 5, ni);
-    GPUSVM__ARG(b->k_keys, 6, b->key_up);
-    GPUSVM__ARG(b->k_keys, 7, b->key_low);
-    GPUSVM__ARG(b->k_keys, 8, b->part_up);
-    GPUSVM__ARG(b->k_keys, 9, b->part_low);
-    GPUSVM__ARG(b->k_keys, 10, b->status);
+    GPUSVM__ARG(b->k_keys, 3, b->Cv);
+    GPUSVM__ARG(b->k_keys, 4, ni);
+    GPUSVM__ARG(b->k_keys, 5, b->key_up);
+    GPUSVM__ARG(b->k_keys, 6, b->key_low);
+    GPUSVM__ARG(b->k_keys, 7, b->part_up);
+    GPUSVM__ARG(b->k_keys, 8, b->part_low);
+    GPUSVM__ARG(b->k_keys, 9, b->status);
 
     {
         gpusvm__cl_int np = (gpusvm__cl_int)b->nparts;
@@ -2555,12 +2557,11 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     GPUSVM__ARG(b->k_smo, 5, b->alpha);
     GPUSVM__ARG(b->k_smo, 6, b->G);
     GPUSVM__ARG(b->k_smo, 7, b->y);
-    GPUSVM__ARG(b->k_smo, 8, b->Cp);
-    GPUSVM__ARG(b->k_smo, 9, b->Cn);
-    GPUSVM__ARG(b->k_smo, 10, b->qd);
-    GPUSVM__ARG(b->k_smo, 11, b->coef);
-    GPUSVM__ARG(b->k_smo, 16, b->status);
-    GPUSVM__ARG(b->k_smo, 17, npts_);
+    GPUSVM__ARG(b->k_smo, 8, b->Cv);
+    GPUSVM__ARG(b->k_smo, 9, b->qd);
+    GPUSVM__ARG(b->k_smo, 10, b->coef);
+    GPUSVM__ARG(b->k_smo, 15, b->status);
+    GPUSVM__ARG(b->k_smo, 16, npts_);
 
     GPUSVM__ARG(b->k_update, 0, b->G);
     GPUSVM__ARG(b->k_update, 1, b->y);
@@ -2629,10 +2630,10 @@ static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, int m, double eps, dou
     gpusvm__cl_int mm = m, mi = max_inner;
     size_t l = GPUSVM__L;
     GPUSVM__ARG(b->k_smo, 4, mm);
-    GPUSVM__ARG(b->k_smo, 12, eps);
-    GPUSVM__ARG(b->k_smo, 13, ratio);
-    GPUSVM__ARG(b->k_smo, 14, mi);
-    GPUSVM__ARG(b->k_smo, 15, max_iter);
+    GPUSVM__ARG(b->k_smo, 11, eps);
+    GPUSVM__ARG(b->k_smo, 12, ratio);
+    GPUSVM__ARG(b->k_smo, 13, mi);
+    GPUSVM__ARG(b->k_smo, 14, max_iter);
     r = gpusvm__ocl_launch(b, b->k_smo, 1, &l, &l);
 fail:
     return r;
@@ -2919,7 +2920,7 @@ static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, size_t n, size_t d, i
     (void)bb;
     if (!gpusvm__mul(pitch, dpad * sizeof(float), &x) || !gpusvm__mul((size_t)q * sizeof(float), pitch, &k))
         return (size_t)-1;
-    total = x + k + n * (2 * sizeof(float) + 1 + 2 * sizeof(double) + 2 * sizeof(uint32_t)) + parts * 16 +
+    total = x + k + n * (2 * sizeof(float) + 1 + 3 * sizeof(double) + 2 * sizeof(uint32_t)) + parts * 16 +
             (size_t)q * 16 + 256;
     return total < x ? (size_t)-1 : total;
 }
@@ -3059,9 +3060,9 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
     }
     b->mem_budget = b->global_mem ? b->global_mem : (size_t)-1;
     if (budget_mb > 0.0 && budget_mb * 1048576.0 < (double)b->mem_budget) b->mem_budget = (size_t)(budget_mb * 1048576.0);
-    /* the inner solve keeps ~29 bytes per working-set point in local memory */
+    /* the inner solve keeps ~37 bytes per working-set point in local memory */
     b->qcap = GPUSVM__QMAX;
-    while (b->qcap > 64 && (size_t)b->qcap * 29 + GPUSVM__L * 20 + 1024 > b->local_mem) b->qcap /= 2;
+    while (b->qcap > 64 && (size_t)b->qcap * 37 + GPUSVM__L * 20 + 1024 > b->local_mem) b->qcap /= 2;
     b->base.qcap = b->qcap;
     b->base.max_alloc = b->max_alloc;
     props[0] = GPUSVM__CL_CONTEXT_PLATFORM;
@@ -3284,6 +3285,18 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
     return GPUSVM_OK;
 }
 
+/* Per-sample weights, when given: one per row, finite and >= 0. */
+static gpusvm_result gpusvm__check_weights(gpusvm_context *ctx, const gpusvm_params *p, size_t rows)
+{
+    size_t i;
+    if (!p->sample_weight) return GPUSVM_OK;
+    for (i = 0; i < rows; ++i)
+        if (!(p->sample_weight[i] >= 0.0) || p->sample_weight[i] > DBL_MAX)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.sample_weight[%lu] must be finite and >= 0",
+                                (unsigned long)i);
+    return GPUSVM_OK;
+}
+
 /* LIBSVM's class grouping: labels in order of first appearance, except that a two-class
    problem labelled -1 then +1 is swapped so that +1 is the positive class. label and count
    are allocated (nr_class entries each). */
@@ -3484,7 +3497,7 @@ static double gpusvm__rho(const gpusvm__problem *p, const double *alpha, const d
     size_t i, nr_free = 0;
     for (i = 0; i < p->nvar; ++i) {
         const int yi = p->y[i];
-        const double C = yi > 0 ? p->Cp : p->Cn, yG = yi * G[i];
+        const double C = p->C[i], yG = yi * G[i];
         if (alpha[i] >= C) {
             if (yi == -1) ub = ub < yG ? ub : yG;
             else lb = lb > yG ? lb : yG;
@@ -3531,7 +3544,7 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
     float *val = NULL, *sub_val = NULL;
     signed char *yy = NULL;
     unsigned char *nonzero = NULL;
-    double *wC = NULL, *alpha = NULL, *G = NULL, *falpha = NULL, *rho = NULL;
+    double *wC = NULL, *alpha = NULL, *G = NULL, *falpha = NULL, *rho = NULL, *Cv = NULL;
     size_t *falpha_at = NULL;
     gpusvm_train_info info, *pinfo = NULL;
     gpusvm_model *m = NULL;
@@ -3608,7 +3621,15 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             yy = (signed char *)gpusvm__alloc(a, l, 1);
             alpha = (double *)gpusvm__alloc(a, l, sizeof(double));
             G = (double *)gpusvm__alloc(a, l, sizeof(double));
-            if (!sub_rp || !sub_col || !sub_val || !yy || !alpha || !G) { r = gpusvm__oom(ctx, "a pairwise problem"); goto fail; }
+            Cv = (double *)gpusvm__alloc(a, l, sizeof(double));
+            if (!sub_rp || !sub_col || !sub_val || !yy || !alpha || !G || !Cv) {
+                r = gpusvm__oom(ctx, "a pairwise problem");
+                goto fail;
+            }
+            for (k = 0; k < l; ++k) { /* class C times the row's weight */
+                const size_t row = k < ni ? perm[si + k] : perm[sj + (k - ni)];
+                Cv[k] = (k < ni ? wC[ci] : wC[cj]) * (prm->sample_weight ? prm->sample_weight[row] : 1.0);
+            }
             memcpy(sub_col, col + rp[si], nnz_i * sizeof(int32_t));
             memcpy(sub_col + nnz_i, col + rp[sj], nnz_j * sizeof(int32_t));
             memcpy(sub_val, val + rp[si], nnz_i * sizeof(float));
@@ -3623,8 +3644,7 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             pb.x.val = sub_val;
             pb.nvar = l;
             pb.y = yy;
-            pb.Cp = wC[ci];
-            pb.Cn = wC[cj];
+            pb.C = Cv;
             pb.ktype = (int)prm->kernel_type - 1;
             pb.gamma = (float)prm->gamma;
             pb.coef0 = (float)prm->coef0;
@@ -3635,13 +3655,13 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
                 sum_alpha += alpha[k];
                 if (alpha[k] > 0.0) {
                     ++pi->n_sv;
-                    if (alpha[k] >= (yy[k] > 0 ? pb.Cp : pb.Cn)) ++pi->n_bsv;
+                    if (alpha[k] >= Cv[k]) ++pi->n_bsv;
                     nonzero[k < ni ? si + k : sj + (k - ni)] = 1;
                 }
                 falpha[at + k] = yy[k] * alpha[k];
             }
             pi->obj = v / 2;
-            pi->nu = sum_alpha / (pb.Cp * (double)l);
+            pi->nu = sum_alpha / (wC[ci] * (double)l);
             rho[p] = gpusvm__rho(&pb, alpha, G);
             falpha_at[p] = at;
             at += l;
@@ -3659,6 +3679,8 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             gpusvm__free(a, yy);
             gpusvm__free(a, alpha);
             gpusvm__free(a, G);
+            gpusvm__free(a, Cv);
+            Cv = NULL;
             sub_rp = NULL;
             sub_col = NULL;
             sub_val = NULL;
@@ -3718,6 +3740,7 @@ fail:
     gpusvm__free(a, alpha);
     gpusvm__free(a, G);
     gpusvm__free(a, nz_start);
+    gpusvm__free(a, Cv);
     gpusvm__free(a, pinfo);
     gpusvm__free(a, rho);
     gpusvm__free(a, falpha_at);
@@ -3755,6 +3778,7 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
     double *alpha = (double *)gpusvm__alloc(a, nvar, sizeof(double));
     double *G = (double *)gpusvm__alloc(a, nvar, sizeof(double));
     double *coef = (double *)gpusvm__alloc(a, l, sizeof(double));
+    double *Cv = (double *)gpusvm__alloc(a, nvar, sizeof(double));
     gpusvm__problem pb;
     gpusvm_train_info info;
     gpusvm_model *m = NULL;
@@ -3762,8 +3786,11 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
     size_t i, k, nsv = 0, nbsv = 0, sv_nnz = 0, at;
     double v = 0.0, sum_alpha = 0.0;
     memset(&info, 0, sizeof info);
-    if (!yy || !lin || !alpha0 || !G0 || !alpha || !G || !coef) { r = gpusvm__oom(ctx, "the problem"); goto fail; }
-    for (i = 0; i < nvar; ++i) yy[i] = (signed char)(i < l ? 1 : -1);
+    if (!yy || !lin || !alpha0 || !G0 || !alpha || !G || !coef || !Cv) { r = gpusvm__oom(ctx, "the problem"); goto fail; }
+    for (i = 0; i < nvar; ++i) {
+        yy[i] = (signed char)(i < l ? 1 : -1);
+        Cv[i] = C * (prm->sample_weight ? prm->sample_weight[i < l ? i : i - l] : 1.0);
+    }
     if (svr) {
         for (i = 0; i < l; ++i) {
             lin[i] = prm->p - z[i];
@@ -3771,9 +3798,12 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
         }
         memcpy(G0, lin, nvar * sizeof(double));
     } else {
-        const size_t nfull = (size_t)(prm->nu * (double)l);
-        for (i = 0; i < nfull && i < l; ++i) alpha0[i] = 1.0;
-        if (nfull < l) alpha0[nfull] = prm->nu * (double)l - (double)nfull;
+        /* sum(alpha) = nu l, filled in order up to each bound (with unit weights: LIBSVM's 1, 1, ..., frac) */
+        double left = prm->nu * (double)l;
+        for (i = 0; i < l && left > 0.0; ++i) {
+            alpha0[i] = Cv[i] < left ? Cv[i] : left;
+            left -= alpha0[i];
+        }
         /* G0 = Q alpha0 (y = +1, p = 0): the decision primitive with alpha0 as coefficients */
         r = ctx->backend->decision(ctx->backend, x, alpha0, 1, x, (int)prm->kernel_type - 1, (float)prm->gamma,
                                    (float)prm->coef0, prm->degree, G0);
@@ -3782,7 +3812,7 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
     pb.x = *x;
     pb.nvar = nvar;
     pb.y = yy;
-    pb.Cp = pb.Cn = C;
+    pb.C = Cv;
     pb.ktype = (int)prm->kernel_type - 1;
     pb.gamma = (float)prm->gamma;
     pb.coef0 = (float)prm->coef0;
@@ -3796,7 +3826,7 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
         if (fabs(coef[i]) > 0.0) {
             ++nsv;
             sv_nnz += x->row_ptr[i + 1] - x->row_ptr[i];
-            if (fabs(coef[i]) >= C) ++nbsv;
+            if (fabs(coef[i]) >= Cv[i]) ++nbsv;
         }
     }
     info.nu = sum_alpha / (C * (double)l);
@@ -3827,6 +3857,7 @@ fail:
     gpusvm__free(a, alpha);
     gpusvm__free(a, G);
     gpusvm__free(a, coef);
+    gpusvm__free(a, Cv);
     return r;
 }
 
@@ -3882,12 +3913,17 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
     size_t *train_idx = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
     double *ty = (double *)gpusvm__alloc(a, l, sizeof(double));
     double *pred = (double *)gpusvm__alloc(a, l, sizeof(double));
+    double *tw = p->sample_weight ? (double *)gpusvm__alloc(a, l, sizeof(double)) : NULL;
+    gpusvm_params fold_params = *p;
     int *label = NULL;
     size_t *count = NULL, i, k;
     uint64_t rng = 0x9E3779B97F4A7C15ULL; /* fixed seed: the same folds every run */
     gpusvm_result r = GPUSVM_OK;
     int f, c, nr_class = 0;
-    if (!perm || !fold_start || !train_idx || !ty || !pred) { r = gpusvm__oom(ctx, "cross-validation"); goto done; }
+    if (!perm || !fold_start || !train_idx || !ty || !pred || (p->sample_weight && !tw)) {
+        r = gpusvm__oom(ctx, "cross-validation");
+        goto done;
+    }
 #define GPUSVM__RAND(bound) ((size_t)((rng = rng * 6364136223846793005ULL + 1442695040888963407ULL) >> 33) % (bound))
     if (p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC) {
         size_t *start, *pos, *fc;
@@ -3946,12 +3982,16 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
         for (i = 0; i < l; ++i)
             if (i < b || i >= e) train_idx[nt++] = perm[i];
         for (i = 0; i < nt; ++i) ty[i] = y[train_idx[i]];
+        if (tw) {
+            for (i = 0; i < nt; ++i) tw[i] = p->sample_weight[train_idx[i]];
+            fold_params.sample_weight = tw;
+        }
         if ((r = gpusvm__csr_rows(ctx, x, train_idx, nt, &tr)) != GPUSVM_OK) break;
         if ((r = gpusvm__csr_rows(ctx, x, perm + b, e - b, &te)) != GPUSVM_OK) {
             gpusvm__input_free(ctx, &tr);
             break;
         }
-        r = gpusvm__train_any(ctx, &tr.m, ty, p, &m, gpusvm__now());
+        r = gpusvm__train_any(ctx, &tr.m, ty, &fold_params, &m, gpusvm__now());
         if (r == GPUSVM_OK) r = gpusvm__predict(ctx, m, &te.m, pred, NULL);
         if (r == GPUSVM_OK)
             for (i = b; i < e; ++i) target[perm[i]] = pred[i - b];
@@ -3965,6 +4005,7 @@ done:
     gpusvm__free(a, train_idx);
     gpusvm__free(a, ty);
     gpusvm__free(a, pred);
+    gpusvm__free(a, tw);
     gpusvm__free(a, label);
     gpusvm__free(a, count);
     return r;
@@ -4782,6 +4823,7 @@ GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *
             return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
         }
     r = gpusvm__resolve_params(ctx, params, &in.m, &p);
+    if (r == GPUSVM_OK) r = gpusvm__check_weights(ctx, &p, in.m.rows);
     if (r == GPUSVM_OK) r = gpusvm__train_any(ctx, &in.m, y, &p, out, t0);
     gpusvm__input_free(ctx, &in);
     return r;
@@ -4804,6 +4846,7 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
         if (!(fabs(y[i]) <= DBL_MAX)) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
     if (r == GPUSVM_OK && in.m.rows == 0) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
     if (r == GPUSVM_OK) r = gpusvm__resolve_params(ctx, params, &in.m, &p);
+    if (r == GPUSVM_OK) r = gpusvm__check_weights(ctx, &p, in.m.rows);
     if (r == GPUSVM_OK) {
         if ((size_t)nr_fold > in.m.rows) nr_fold = (int)in.m.rows; /* LIBSVM: one row per fold */
         r = gpusvm__cross_validation(ctx, &in.m, y, &p, nr_fold, target);

@@ -19,7 +19,7 @@
  */
 
 __kernel void gpusvm_keys(__global const double *G, __global const double *alpha,
-                          __global const char *y, double Cp, double Cn, int n,
+                          __global const char *y, __global const double *Cv, int n,
                           __global uint *key_up, __global uint *key_low,
                           __global double *part_up, __global double *part_low,
                           __global const double *status)
@@ -33,7 +33,7 @@ __kernel void gpusvm_keys(__global const double *G, __global const double *alpha
     if (i < n) {
         const double a = alpha[i];
         const int pos = y[i] > 0;
-        const double C = pos ? Cp : Cn;
+        const double C = Cv[i]; /* the class's C times the sample's weight */
         const double v = pos ? -G[i] : G[i];
         const int in_up = pos ? (a < C) : (a > 0.0);
         const int in_low = pos ? (a > 0.0) : (a < C);

@@ -41,13 +41,14 @@ void gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
 __kernel void gpusvm_smo(__global const float *K, int ldk,
                          __global const int *ws_idx, __global const int *ws_slot,
                          int m, __global double *alpha, __global const double *G,
-                         __global const char *y, double Cp, double Cn,
+                         __global const char *y, __global const double *Cv,
                          __global const float *qd, __global double *coef,
                          double eps, double ratio, int max_inner, double max_iter,
                          __global double *status, int npts)
 {
     __local double la[GPUSVM_Q];
     __local double lg[GPUSVM_Q];
+    __local double lC[GPUSVM_Q];
     __local float lqd[GPUSVM_Q];
     __local int lidx[GPUSVM_Q];
     __local int lslot[GPUSVM_Q];
@@ -65,6 +66,7 @@ __kernel void gpusvm_smo(__global const float *K, int ldk,
         la[t] = alpha[i];
         lg[t] = G[i];
         lqd[t] = qd[i];
+        lC[t] = Cv[i];
         lyv[t] = y[i];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -81,7 +83,7 @@ __kernel void gpusvm_smo(__global const float *K, int ldk,
         int bi = -1;
         for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
             const int pos = lyv[t] > 0;
-            const double a = la[t], C = pos ? Cp : Cn;
+            const double a = la[t], C = lC[t];
             const double v = pos ? -lg[t] : lg[t];
             const int in_up = pos ? (a < C) : (a > 0.0);
             const int in_low = pos ? (a > 0.0) : (a < C);
@@ -107,7 +109,7 @@ __kernel void gpusvm_smo(__global const float *K, int ldk,
         if (go) {
             for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
                 const int pos = lyv[t] > 0;
-                const double a = la[t], C = pos ? Cp : Cn;
+                const double a = la[t], C = lC[t];
                 const int in_low = pos ? (a > 0.0) : (a < C);
                 const double v = pos ? -lg[t] : lg[t];
                 const double b = Gmax - v;
@@ -127,7 +129,7 @@ __kernel void gpusvm_smo(__global const float *K, int ldk,
         /* the two-variable step, exactly as LIBSVM's Solver::Solve */
         if (step_ok && GPUSVM_LID == 0) {
             const int yi = lyv[i], yj = lyv[j];
-            const double Ci = yi > 0 ? Cp : Cn, Cj = yj > 0 ? Cp : Cn;
+            const double Ci = lC[i], Cj = lC[j];
             const double Kij = (double)Ki[GPUSVM_PT(lidx[j], npts)];
             const double oi = la[i], oj = la[j];
             double ai = oi, aj = oj;

@@ -97,6 +97,13 @@ expect_fail "gpusvm-train refuses -s 1 (nu-SVC is not in this version)" "not in 
 expect_fail "gpusvm-train refuses an unknown option" "unknown option" $B/gpusvm-train -z 1 data/heart_scale
 expect_fail "gpusvm-predict reports a missing model" "cannot open" $B/gpusvm-predict data/heart_scale $T/none.model $T/out
 expect_fail "an unknown GPUSVM_BACKEND is refused" "GPUSVM_BACKEND" env GPUSVM_BACKEND=quantum $B/gpusvm-train data/heart_scale $T/x.model
+awk '{ print ($1 > 0) ? 2 : 1 }' data/heart_scale > $T/w.txt
+step "-W with weight 2 on every +1 row trains what -w1 2 trains" sh -c \
+    "$B/gpusvm-train -W $T/w.txt data/heart_scale $T/w1.model > $T/w1.out 2>/dev/null &&
+     $B/gpusvm-train -w1 2 data/heart_scale $T/w2.model > $T/w2.out 2>/dev/null && [ \"\$(grep ^obj $T/w1.out)\" = \"\$(grep ^obj $T/w2.out)\" ] && cmp $T/w1.model $T/w2.model"
+head -n 3 $T/w.txt > $T/w3.txt
+expect_fail "gpusvm-train names file:line of a weights file that is too short" "$T/w3.txt:4: 3 weights for 270" \
+    $B/gpusvm-train -W $T/w3.txt data/heart_scale $T/w3.model
 [ ! -e $T/bad.model ]
 step "no model file is left behind by a failed training" test ! -e $T/bad.model
 

@@ -271,6 +271,62 @@ static void training_checks(gpusvm_backend backend, const char *name)
         (void)wide_x_y;
     }
 
+    /* per-sample weights: 1 changes nothing, 2 everywhere is C doubled, 2 on some rows is those rows twice */
+    {
+        static double w[N], ydup[N + N / 7 + 1], pw[N], pd[N];
+        static float xdup[(N + N / 7 + 1) * D];
+        gpusvm_matrix md;
+        gpusvm_model *a1 = NULL, *a2 = NULL;
+        size_t nd = 0;
+        for (i = 0; i < N; ++i) w[i] = 1.0;
+        memset(&p, 0, sizeof p);
+        p.sample_weight = w;
+        CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &a1));
+        CHECK(a1->rho[0] == m1->rho[0] && a1->total_sv == m1->total_sv, "unit sample weights give the unweighted model");
+        gpusvm_model_free(a1);
+        for (i = 0; i < N; ++i) w[i] = 2.0;
+        CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &a1));
+        memset(&p, 0, sizeof p);
+        p.C = 2.0;
+        CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &a2));
+        CHECK(a1->rho[0] == a2->rho[0] && a1->info.obj == a2->info.obj, "sample weights of 2 are C doubled, exactly");
+        gpusvm_model_free(a1);
+        gpusvm_model_free(a2);
+        for (i = 0; i < N; ++i) {
+            w[i] = (i % 7 == 0) ? 2.0 : 1.0;
+            memcpy(xdup + nd * D, x + i * D, D * sizeof(float));
+            ydup[nd++] = y[i];
+            if (i % 7 == 0) {
+                memcpy(xdup + nd * D, x + i * D, D * sizeof(float));
+                ydup[nd++] = y[i];
+            }
+        }
+        memset(&md, 0, sizeof md);
+        md.rows = nd;
+        md.cols = D;
+        md.values = xdup;
+        memset(&p, 0, sizeof p);
+        p.sample_weight = w;
+        p.eps = 1e-5;
+        CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &a1));
+        p.sample_weight = NULL;
+        CHECK_OK(gpusvm_train(ctx, &md, ydup, &p, &a2));
+        CHECK_OK(gpusvm_predict(ctx, a1, &dense, pw, NULL));
+        CHECK_OK(gpusvm_predict(ctx, a2, &dense, pd, NULL));
+        for (i = 0, agree = 0; i < N; ++i) agree += pw[i] == pd[i];
+        snprintf(msg, sizeof msg, "%s: weight 2 on every 7th row = those rows twice (obj %.10g vs %.10g, %lu/%d same labels)",
+                 name, a1->info.obj, a2->info.obj, (unsigned long)agree, N);
+        CHECK(fabs(a1->info.obj - a2->info.obj) <= 1e-5 * fabs(a2->info.obj) && agree >= N - 1, msg);
+        gpusvm_model_free(a1);
+        gpusvm_model_free(a2);
+        w[5] = -1.0;
+        memset(&p, 0, sizeof p);
+        p.sample_weight = w;
+        r = gpusvm_train(ctx, &dense, y, &p, &m3);
+        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(ctx), "params.sample_weight[5]"),
+              "a negative sample weight names params.sample_weight[i]");
+    }
+
     /* cross-validation: every row predicted once, the same folds every run */
     {
         static double t1[N], t2[N];

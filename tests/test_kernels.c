@@ -17,6 +17,7 @@ typedef struct {
     int32_t *col;
     float *val;
     signed char *y;
+    double *C;
     gpusvm__problem p;
 } problem_t;
 
@@ -28,6 +29,7 @@ static void make_problem_v(problem_t *t, size_t n, size_t d, double density, int
     t->col = (int32_t *)malloc(n * d * sizeof(int32_t));
     t->val = (float *)malloc(n * d * sizeof(float));
     t->y = (signed char *)malloc(2 * n);
+    t->C = (double *)malloc(2 * n * sizeof(double));
     t->rp[0] = 0;
     for (i = 0; i < n; ++i) {
         for (j = 0; j < d; ++j)
@@ -41,14 +43,15 @@ static void make_problem_v(problem_t *t, size_t n, size_t d, double density, int
         t->y[n + i] = -1;
     }
     t->p.nvar = two_copies ? 2 * n : n;
+    for (i = 0; i < t->p.nvar; ++i) /* class bounds 1.5 / 0.75 times a sample weight in [0.5, 1.5) */
+        t->C[i] = (t->y[i] > 0 ? 1.5 : 0.75) * (0.5 + urand());
     t->p.x.rows = n;
     t->p.x.cols = d;
     t->p.x.row_ptr = t->rp;
     t->p.x.col = t->col;
     t->p.x.val = t->val;
     t->p.y = t->y;
-    t->p.Cp = 1.5;
-    t->p.Cn = 0.75;
+    t->p.C = t->C;
     t->p.ktype = ktype;
     t->p.gamma = (float)(0.5 / (double)d + 0.1 * urand());
     t->p.coef0 = 0.25f;
@@ -66,6 +69,7 @@ static void free_problem(problem_t *t)
     free(t->col);
     free(t->val);
     free(t->y);
+    free(t->C);
 }
 
 static int close_rel(double a, double b, double rel, double abs_tol)
@@ -122,7 +126,7 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     /* select: random alpha (a third at each bound), random G; mode 0 then mode 1 */
     for (mode = 0; mode < 2; ++mode) {
         for (i = 0; i < n; ++i) {
-            const double C = t->y[i] > 0 ? t->p.Cp : t->p.Cn, u = urand();
+            const double C = t->C[i], u = urand();
             alpha[i] = u < 0.33 ? 0.0 : u < 0.66 ? C : C * urand();
             G[i] = 4.0 * urand() - 2.0;
             if (urand() < 0.1) G[i] = -1.0; /* ties */

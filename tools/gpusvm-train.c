@@ -31,6 +31,8 @@ static void usage(void)
            "-h shrinking : accepted (0 or 1); the solver does not shrink\n"
            "-b probability_estimates : 0 (1 is not in this version)\n"
            "-wi weight : set the parameter C of class i to weight*C (default 1)\n"
+           "-W weight_file : per-sample weights, one per line for each training row: row i's C is\n"
+           "\tmultiplied by its weight (>= 0)\n"
            "-v n: n-fold cross validation mode (no model is written)\n"
            "-q : quiet mode (no outputs)\n"
            "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name, GPUSVM_VERBOSE=1\n");
@@ -41,6 +43,49 @@ static void bad(const char *msg, const char *arg)
     fprintf(stderr, "gpusvm-train: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
     fprintf(stderr, "Try 'gpusvm-train' with no arguments for the options.\n");
     exit(1);
+}
+
+/* -W: one weight per line, one line per training row (blank lines skipped). */
+static double *read_weights(gpusvm_context *ctx, const char *path, size_t rows)
+{
+    char *text = NULL, *p, *tok;
+    size_t len = 0, tl, k = 0;
+    gpusvm__lines L;
+    double *w;
+    if (gpusvm__slurp(ctx, path, &text, &len) != GPUSVM_OK) {
+        fprintf(stderr, "gpusvm-train: %s\n", gpusvm_context_error(ctx));
+        cli_exit(1);
+    }
+    w = (double *)malloc((rows ? rows : 1) * sizeof(double));
+    if (!w) {
+        fprintf(stderr, "gpusvm-train: out of memory\n");
+        cli_exit(1);
+    }
+    L.p = text;
+    L.end = text + len;
+    L.lineno = 0;
+    while (gpusvm__next_line(&L)) {
+        p = L.line;
+        if (!gpusvm__token(&p, L.line_end, &tok, &tl)) continue;
+        if (k == rows) {
+            fprintf(stderr, "%s:%lu: more weights than the %lu training rows\n", path, (unsigned long)L.lineno,
+                    (unsigned long)rows);
+            cli_exit(1);
+        }
+        if (!gpusvm__parse_double(tok, tl, &w[k]) || !(w[k] >= 0.0) || w[k] > DBL_MAX ||
+            gpusvm__token(&p, L.line_end, &tok, &tl)) {
+            fprintf(stderr, "%s:%lu: expected one finite weight >= 0\n", path, (unsigned long)L.lineno);
+            cli_exit(1);
+        }
+        ++k;
+    }
+    if (k != rows) {
+        fprintf(stderr, "%s:%lu: %lu weights for %lu training rows\n", path, (unsigned long)L.lineno + 1,
+                (unsigned long)k, (unsigned long)rows);
+        cli_exit(1);
+    }
+    gpusvm__free(&ctx->alloc, text);
+    return w;
 }
 
 static double num(const char *flag, const char *s)
@@ -60,6 +105,8 @@ int main(int argc, char **argv)
     gpusvm_dataset *ds = NULL;
     gpusvm_model *model = NULL;
     int quiet = 0, i, nw = 0, wl[256], nr_fold = 0;
+    const char *weight_file = NULL;
+    double *sample_weight = NULL;
     double wv[256], nu = 0.5, svr_p = 0.1;
     const char *train_file, *model_file;
     char model_buf[4096];
@@ -133,6 +180,10 @@ int main(int argc, char **argv)
             if (b != 0) bad("-b takes 0 or 1", v);
             break;
         }
+        case 'W':
+            if (!v) bad("missing value for option", o);
+            weight_file = v;
+            break;
         case 'v': {
             double f = num(o, v);
             if (f < 2 || f != (int)f || f > 1e9) bad("n-fold cross validation: n must >= 2", v);
@@ -177,6 +228,7 @@ int main(int argc, char **argv)
 
     ctx = cli_context();
     cli_check(gpusvm_dataset_load(ctx, train_file, &ds), "gpusvm-train");
+    if (weight_file) p.sample_weight = sample_weight = read_weights(ctx, weight_file, ds->x.rows);
     if (nr_fold) { /* LIBSVM's lines; no model */
         const size_t n = ds->x.rows;
         double *target = (double *)malloc((n ? n : 1) * sizeof(double));
@@ -203,6 +255,7 @@ int main(int argc, char **argv)
             printf("Cross Validation Accuracy = %g%%\n", 100.0 * (double)correct / (double)n);
         }
         free(target);
+        free(sample_weight);
         gpusvm_dataset_free(ds);
         cli_check(r, "gpusvm-train");
         cli_exit(0);
@@ -243,6 +296,7 @@ int main(int argc, char **argv)
         gpusvm_result r = gpusvm_model_save(ctx, model, model_file);
         gpusvm_model_free(model);
         gpusvm_dataset_free(ds);
+        free(sample_weight);
         if (r != GPUSVM_OK) {
             fprintf(stderr, "can't save model to file %s: %s\n", model_file, gpusvm_context_error(ctx));
             cli_exit(1);
