@@ -91,19 +91,10 @@ int main(int argc, char **argv)
     if (!failed && !quiet) {
         const size_t n = ds->x.rows;
         if (model->svm_type == GPUSVM_EPSILON_SVR || model->svm_type == GPUSVM_NU_SVR) {
-            double se = 0, sp = 0, st = 0, spp = 0, stt = 0, spt = 0, N = (double)n;
-            for (k = 0; k < n; ++k) {
-                const double v = pred[k], t = ds->y[k];
-                se += (v - t) * (v - t);
-                sp += v;
-                st += t;
-                spp += v * v;
-                stt += t * t;
-                spt += v * t;
-            }
-            printf("Mean squared error = %g (regression)\n", se / N);
-            printf("Squared correlation coefficient = %g (regression)\n",
-                   ((N * spt - sp * st) * (N * spt - sp * st)) / ((N * spp - sp * sp) * (N * stt - st * st)));
+            double mse, scc;
+            cli_regression(pred, ds->y, n, &mse, &scc);
+            printf("Mean squared error = %g (regression)\n", mse);
+            printf("Squared correlation coefficient = %g (regression)\n", scc);
         } else {
             for (k = 0; k < n; ++k)
                 if (pred[k] == ds->y[k]) ++correct;

@@ -235,20 +235,10 @@ int main(int argc, char **argv)
         gpusvm_result r = target ? gpusvm_cross_validation(ctx, &ds->x, ds->y, &p, nr_fold, target)
                                  : GPUSVM_ERROR_OUT_OF_MEMORY;
         if (r == GPUSVM_OK && p.svm_type == GPUSVM_EPSILON_SVR) {
-            double se = 0, sp = 0, sy = 0, spp = 0, syy = 0, spy = 0, N = (double)n;
-            size_t k;
-            for (k = 0; k < n; ++k) {
-                const double v = target[k], t = ds->y[k];
-                se += (v - t) * (v - t);
-                sp += v;
-                sy += t;
-                spp += v * v;
-                syy += t * t;
-                spy += v * t;
-            }
-            printf("Cross Validation Mean squared error = %g\n", se / N);
-            printf("Cross Validation Squared correlation coefficient = %g\n",
-                   ((N * spy - sp * sy) * (N * spy - sp * sy)) / ((N * spp - sp * sp) * (N * syy - sy * sy)));
+            double mse, scc;
+            cli_regression(target, ds->y, n, &mse, &scc);
+            printf("Cross Validation Mean squared error = %g\n", mse);
+            printf("Cross Validation Squared correlation coefficient = %g\n", scc);
         } else if (r == GPUSVM_OK) {
             size_t k, correct = 0;
             for (k = 0; k < n; ++k) correct += target[k] == ds->y[k];
