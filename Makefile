@@ -2,6 +2,7 @@
 #   make                the command-line tools in build/
 #   make demo           set up what is missing, train and predict on bundled data
 #   make test           set up what is missing, run every test
+#   make bench          the benchmark table (a9a, w8a, ijcnn1, mnist) on the selected device
 #   make kernels        regenerate kernels.cl.h and the kernel block of gpusvm.h
 #   make check-kernels  fail if either is out of step with kernels/*.cl
 #   make fuzz           libFuzzer on the data reader and model loader (FUZZ_SECONDS each, default 60)
@@ -21,7 +22,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZERS      := $(BUILD)/fuzz/fuzz_data $(BUILD)/fuzz/fuzz_model
 
-.PHONY: all demo test fuzz fuzz-build kernels check-kernels setup setup-test clean
+.PHONY: all demo test bench fuzz fuzz-build kernels check-kernels setup setup-test clean
 
 all: $(TOOLS)
 
@@ -65,6 +66,10 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz_%.c gpusvm.h
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIBS)
 
 fuzz-build: $(FUZZERS)
+
+# the benchmark table on the selected device (bench/run.sh says what is counted)
+bench: setup $(TOOLS)
+	@sh bench/run.sh
 
 # libFuzzer on the data reader and the model loader, FUZZ_SECONDS each (make test runs them too)
 fuzz: setup-test fuzz-build

@@ -254,6 +254,9 @@ typedef struct gpusvm_train_info {
     double nu;                   /* sum(alpha) / (C n), printed by LIBSVM when Cp == Cn */
     size_t n_sv, n_bsv;          /* support vectors, and those at the upper bound */
     int working_set_size;        /* q used */
+    size_t device_bytes;         /* device memory training held (several classes: the largest pair's): the data,
+                                    the working set's rows, O(n) vectors; 0 on the C backend */
+    size_t device_data_bytes;    /* of which the data and the O(n) vectors */
     double seconds;              /* wall time of gpusvm_train, upload and kernel build included */
 } gpusvm_train_info;
 
@@ -3426,7 +3429,12 @@ static gpusvm_result gpusvm__solve(gpusvm_context *ctx, const gpusvm__problem *p
     gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "solver: n=%lu d=%lu q=%d%s", (unsigned long)n, (unsigned long)p->x.cols, q,
                 whole ? " (whole problem)" : "");
 
-    if ((r = b->train_begin(b, p, q)) != GPUSVM_OK) return r;
+    {
+        const size_t before = b->mem_left(b);
+        if ((r = b->train_begin(b, p, q)) != GPUSVM_OK) return r;
+        info->device_bytes = before - b->mem_left(b);
+        info->device_data_bytes = info->device_bytes ? b->train_bytes(b, p->x.rows, p->x.cols, 0) : 0;
+    }
     {
         /* slots 0..q-1 (the first selection fills them); a whole problem is its own set */
         int *ids = (int *)gpusvm__alloc(&ctx->alloc, (size_t)q, sizeof(int));
@@ -3673,6 +3681,10 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             info.n_bsv += pi->n_bsv;
             info.nu = pi->nu;
             info.working_set_size = pi->working_set_size;
+            if (pi->device_bytes > info.device_bytes) { /* the largest pair's */
+                info.device_bytes = pi->device_bytes;
+                info.device_data_bytes = pi->device_data_bytes;
+            }
             gpusvm__free(a, sub_rp);
             gpusvm__free(a, sub_col);
             gpusvm__free(a, sub_val);

@@ -282,6 +282,9 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "gpusvm: training time: %.3f s (%lld outer iterations, working set %d)\n", model->info.seconds,
             model->info.outer_iterations, model->info.working_set_size);
+    if (model->info.device_bytes)
+        fprintf(stderr, "gpusvm: device memory: %.1f MiB (data and vectors %.1f MiB, working-set rows the rest)\n",
+                (double)model->info.device_bytes / 1048576.0, (double)model->info.device_data_bytes / 1048576.0);
     {
         gpusvm_result r = gpusvm_model_save(ctx, model, model_file);
         gpusvm_model_free(model);

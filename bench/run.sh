@@ -1,0 +1,74 @@
+#!/bin/sh
+# bench/run.sh: trains and predicts the benchmark rows on the selected device (GPUSVM_BACKEND /
+# GPUSVM_DEVICE) and prints a markdown table. What is counted:
+#   training: gpusvm's own time (gpusvm_train: upload, kernel build from the driver's cache,
+#             solve, model), best of BENCH_RUNS runs (default 3) after one warm-up; file parsing
+#             excluded
+#   process:  wall time of the whole gpusvm-train process (parsing included), the best run's
+#   device:   the device memory training held, and the part that is the data and O(n) vectors
+# With BENCH_REFERENCE=libsvm, svm-train's process time on the same host is added (slow: minutes).
+# Data: the .xz files in GPUSVM_DATA (default ../shared/data), decompressed into build/data.
+set -u
+B=build
+D=$B/data
+W=$B/bench
+SRC=${GPUSVM_DATA:-../shared/data}
+RUNS=${BENCH_RUNS:-3}
+mkdir -p "$D" "$W"
+for f in a9a a9a.t w8a ijcnn1 ijcnn1.t mnist.scale mnist.scale.t; do
+    [ -s "$D/$f" ] || xz -dc "$SRC/$f.xz" > "$D/$f" || exit 1
+done
+for f in mnist.scale mnist.scale.t; do # 8 against the rest
+    [ -s "$D/$f.8" ] || awk '{ $1 = ($1 == 8) ? 1 : -1; print }' "$D/$f" > "$D/$f.8"
+done
+
+now() { date +%s.%N; }
+row() { # row NAME TRAIN TEST OPTIONS...
+    name=$1 train=$D/$2 test=$D/$3
+    shift 3
+    best= bwall=
+    for i in $(seq 0 "$RUNS"); do
+        s=$(now)
+        $B/gpusvm-train "$@" "$train" "$W/$name.model" > "$W/$name.out" 2> "$W/$name.err" || { echo "| $name | failed: $(tail -n 1 "$W/$name.err") |"; return; }
+        e=$(now)
+        t=$(sed -n 's/.*training time: \([0-9.]*\) s.*/\1/p' "$W/$name.err")
+        [ "$i" = 0 ] && continue # warm-up
+        if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+            best=$t
+            bwall=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", e - s }')
+            cp "$W/$name.out" "$W/$name.best.out"
+            cp "$W/$name.err" "$W/$name.best.err"
+        fi
+    done
+    $B/gpusvm-predict "$test" "$W/$name.model" "$W/$name.pred" > "$W/$name.acc" 2> /dev/null
+    iters=$(sed -n 's/^optimization finished, #iter = //p' "$W/$name.best.out" | awk '{ s += $1 } END { print s }')
+    nsv=$(sed -n 's/^Total nSV = //p' "$W/$name.best.out")
+    acc=$(sed -n 's/^Accuracy = \([0-9.]*%\).*/\1/p' "$W/$name.acc")
+    mem=$(sed -n 's/.*device memory: \([0-9.]*\) MiB (data and vectors \([0-9.]*\) MiB.*/\1 MiB (data \2)/p' "$W/$name.best.err")
+    ref=
+    if [ "${BENCH_REFERENCE:-}" = libsvm ] && command -v svm-train > /dev/null; then
+        s=$(now)
+        svm-train "$@" "$train" "$W/$name.libsvm.model" > "$W/$name.libsvm.out"
+        e=$(now)
+        svm-predict "$test" "$W/$name.libsvm.model" "$W/$name.libsvm.pred" > "$W/$name.libsvm.acc"
+        ref=" $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.1f", e - s }') s, $(sed -n 's/^Accuracy = \([0-9.]*%\).*/\1/p' "$W/$name.libsvm.acc"), nSV $(sed -n 's/^Total nSV = //p' "$W/$name.libsvm.out") |"
+    fi
+    echo "| $name | $* | $best s | $bwall s | $iters | $acc | $nsv | ${mem:-C backend} |$ref"
+
+}
+
+dev=$($B/gpusvm-train -q -c 1 data/heart_scale "$W/probe.model" 2>&1 | sed -n 's/^gpusvm: device: //p')
+echo "Device: $dev; $(date -u +%Y-%m-%d); best of $RUNS runs after a warm-up."
+echo
+if [ "${BENCH_REFERENCE:-}" = libsvm ]; then
+    echo "| data | options | training | process | #iter | accuracy | nSV | device memory | svm-train (process, accuracy, nSV) |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+else
+    echo "| data | options | training | process | #iter | accuracy | nSV | device memory |"
+    echo "|---|---|---|---|---|---|---|---|"
+fi
+row "a9a → a9a.t" a9a a9a.t -c 1 -g 0.05
+row "w8a (training set)" w8a w8a -c 1 -g 0.05
+row "ijcnn1 → ijcnn1.t" ijcnn1 ijcnn1.t -c 10 -g 1
+row "mnist 8-vs-rest → .t" mnist.scale.8 mnist.scale.t.8 -c 1 -g 0.02
+row "mnist 10-class → .t" mnist.scale mnist.scale.t -c 10 -g 0.02
