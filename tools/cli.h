@@ -14,24 +14,6 @@
 #define CLI_MAYBE_UNUSED __attribute__((unused)) /* not every tool calls every helper */
 #else
 #define CLI_MAYBE_UNUSED
-/* LIBSVM's two regression figures for predictions v of targets t: mean squared error and
-   squared correlation coefficient. */
-CLI_MAYBE_UNUSED static void cli_regression(const double *v, const double *t, size_t n, double *mse, double *scc)
-{
-    double se = 0, sv = 0, st = 0, svv = 0, stt = 0, svt = 0, N = (double)n;
-    size_t k;
-    for (k = 0; k < n; ++k) {
-        se += (v[k] - t[k]) * (v[k] - t[k]);
-        sv += v[k];
-        st += t[k];
-        svv += v[k] * v[k];
-        stt += t[k] * t[k];
-        svt += v[k] * t[k];
-    }
-    *mse = se / N;
-    *scc = ((N * svt - sv * st) * (N * svt - sv * st)) / ((N * svv - sv * sv) * (N * stt - st * st));
-}
-
 #endif
 
 static int cli_verbose_ = 0;
