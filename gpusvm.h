@@ -187,10 +187,10 @@ typedef struct gpusvm_matrix {
 typedef enum gpusvm_svm_type {
     GPUSVM_SVM_DEFAULT = 0, /* C_SVC */
     GPUSVM_C_SVC,           /* LIBSVM -s 0 */
-    GPUSVM_NU_SVC,          /* -s 1: not in this version */
+    GPUSVM_NU_SVC,          /* -s 1 */
     GPUSVM_ONE_CLASS,       /* -s 2 */
     GPUSVM_EPSILON_SVR,     /* -s 3 */
-    GPUSVM_NU_SVR           /* -s 4: not in this version */
+    GPUSVM_NU_SVR           /* -s 4 */
 } gpusvm_svm_type;
 
 typedef enum gpusvm_kernel_type {
@@ -252,6 +252,8 @@ typedef struct gpusvm_train_info {
     double gap;                  /* final m(alpha) - M(alpha) */
     double obj;                  /* dual objective, as LIBSVM prints it */
     double nu;                   /* sum(alpha) / (C n), printed by LIBSVM when Cp == Cn */
+    double nu_r;                 /* nu-SVC: the solution is C-SVC's for C = 1/nu_r (LIBSVM prints "C = 1/r");
+                                    nu-SVR: the tube it found is epsilon = -nu_r (LIBSVM prints "epsilon = -r") */
     size_t n_sv, n_bsv;          /* support vectors, and those at the upper bound */
     int working_set_size;        /* q used */
     size_t device_bytes;         /* device memory training held (several classes: the largest pair's): the data,
@@ -1145,6 +1147,9 @@ static const char *const gpusvm__kernel_source[] = {
     " *   I_up  = { y=+1, alpha<C } u { y=-1, alpha>0 }\n",
     " *   I_low = { y=+1, alpha>0 } u { y=-1, alpha<C }\n",
     " * and the stopping rule is m - M < eps, m = max_{I_up} v, M = min_{I_low} v.\n",
+    " * The nu formulations (LIBSVM's Solver_NU) have one equality constraint per\n",
+    " * class, so m and M are taken within each class and the rule is\n",
+    " * max(m+ - M+, m- - M-) < eps; every pair of variables comes from one class.\n",
     " *\n",
     " * gpusvm_keys (one work-item per point) writes a sort key per point and set\n",
     " * (smaller key = more violating; GPUSVM_KEY_NONE = not a candidate) and one\n",
@@ -1154,7 +1159,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * gpusvm_select (one work-group) finishes m - M, decides convergence, and\n",
     " * builds the next working set without a sort: it keeps the newest half of the\n",
     " * previous set (its kernel rows are still in place), then takes the k most\n",
-    " * violating new points of I_up and of I_low by radix selection on the keys\n",
+    " * violating new points of I_up and of I_low (with nu, of each class's I_up\n",
+    " * and I_low) by radix selection on the keys\n",
     " * (four 8-bit passes over the key, four more over the point index only when\n",
     " * keys tie), so the choice is a total order and the result is deterministic.\n",
     " */\n",
@@ -1163,14 +1169,16 @@ static const char *const gpusvm__kernel_source[] = {
     "                          __global const char *y, __global const double *Cv, int n,\n",
     "                          __global uint *key_up, __global uint *key_low,\n",
     "                          __global double *part_up, __global double *part_low,\n",
-    "                          __global const double *status)\n",
+    "                          __global const double *status, int nu)\n",
     "{\n",
-    "    __local double s_up[GPUSVM_L];\n",
-    "    __local double s_low[GPUSVM_L];\n",
+    "    __local double s_up[2][GPUSVM_L];\n",
+    "    __local double s_low[2][GPUSVM_L];\n",
     "    const int i = get_global_id(0), lid = get_local_id(0);\n",
     "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
     "\n",
+    "    /* class 0: every variable (nu: y = +1), class 1: nu's y = -1 */\n",
     "    double up = -INFINITY, low = INFINITY;\n",
+    "    int cls = 0;\n",
     "    if (i < n) {\n",
     "        const double a = alpha[i];\n",
     "        const int pos = y[i] > 0;\n",
@@ -1183,20 +1191,28 @@ static const char *const gpusvm__kernel_source[] = {
     "        key_low[i] = in_low ? k : GPUSVM_KEY_NONE;\n",
     "        up = in_up ? v : up;\n",
     "        low = in_low ? v : low;\n",
+    "        cls = (nu && !pos) ? 1 : 0;\n",
     "    }\n",
-    "    s_up[lid] = up;\n",
-    "    s_low[lid] = low;\n",
+    "    s_up[cls][lid] = up;\n",
+    "    s_low[cls][lid] = low;\n",
+    "    s_up[1 - cls][lid] = -INFINITY;\n",
+    "    s_low[1 - cls][lid] = INFINITY;\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
     "        if (lid < s) {\n",
-    "            s_up[lid] = fmax(s_up[lid], s_up[lid + s]);\n",
-    "            s_low[lid] = fmin(s_low[lid], s_low[lid + s]);\n",
+    "            for (int c = 0; c < 2; ++c) {\n",
+    "                s_up[c][lid] = fmax(s_up[c][lid], s_up[c][lid + s]);\n",
+    "                s_low[c][lid] = fmin(s_low[c][lid], s_low[c][lid + s]);\n",
+    "            }\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
     "    if (lid == 0) {\n",
-    "        part_up[get_group_id(0)] = s_up[0];\n",
-    "        part_low[get_group_id(0)] = s_low[0];\n",
+    "        const int g = get_group_id(0), ng = get_num_groups(0);\n",
+    "        part_up[g] = s_up[0][0];\n",
+    "        part_low[g] = s_low[0][0];\n",
+    "        part_up[ng + g] = s_up[1][0];\n",
+    "        part_low[ng + g] = s_low[1][0];\n",
     "    }\n",
     "}\n",
     "\n",
@@ -1216,7 +1232,9 @@ static const char *const gpusvm__kernel_source[] = {
     " *\n",
     " * The new points are the fresh/2 smallest (key, index) pairs of I_up, then\n",
     " * the smallest of I_low for the rest, then I_up again for whatever I_low\n",
-    " * lacked; a chosen point gets both keys set to NONE. Each choice is a radix\n",
+    " * lacked; with nu, a quarter each from I_up and I_low of y = +1, then of\n",
+    " * y = -1, then I_up and I_low of either class for whatever is still\n",
+    " * missing. A chosen point gets both keys set to NONE. Each choice is a radix\n",
     " * select: four 8-bit passes over the key, then, only when more points tie at\n",
     " * the threshold than are still needed, four passes over the index of the\n",
     " * tied points. Every loop that holds a barrier runs a fixed number of times;\n",
@@ -1226,38 +1244,44 @@ static const char *const gpusvm__kernel_source[] = {
     "                            __global const double *part_low, int nparts,\n",
     "                            __global int *ws_idx, __global int *ws_slot,\n",
     "                            int mode, int q, double eps, double max_iter,\n",
-    "                            __global double *status)\n",
+    "                            __global double *status, __global const char *y, int nu)\n",
     "{\n",
     "    __local int list[GPUSVM_Q];\n",
     "    __local int keep[GPUSVM_Q];\n",
-    "    __local double r_up[GPUSVM_L];\n",
-    "    __local double r_low[GPUSVM_L];\n",
+    "    __local double r_up[2][GPUSVM_L];\n",
+    "    __local double r_low[2][GPUSVM_L];\n",
     "    __local gpusvm_sel_scratch sc;\n",
     "    const int lid = get_local_id(0);\n",
     "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
     "\n",
-    "    double up = -INFINITY, low = INFINITY;\n",
-    "    for (int p = lid; p < nparts; p += GPUSVM_L) {\n",
-    "        up = fmax(up, part_up[p]);\n",
-    "        low = fmin(low, part_low[p]);\n",
+    "    for (int c = 0; c < 2; ++c) {\n",
+    "        double up = -INFINITY, low = INFINITY;\n",
+    "        for (int p = lid; p < nparts; p += GPUSVM_L) {\n",
+    "            up = fmax(up, part_up[c * nparts + p]);\n",
+    "            low = fmin(low, part_low[c * nparts + p]);\n",
+    "        }\n",
+    "        r_up[c][lid] = up;\n",
+    "        r_low[c][lid] = low;\n",
     "    }\n",
-    "    r_up[lid] = up;\n",
-    "    r_low[lid] = low;\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
     "        if (lid < s) {\n",
-    "            r_up[lid] = fmax(r_up[lid], r_up[lid + s]);\n",
-    "            r_low[lid] = fmin(r_low[lid], r_low[lid + s]);\n",
+    "            for (int c = 0; c < 2; ++c) {\n",
+    "                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);\n",
+    "                r_low[c][lid] = fmin(r_low[c][lid], r_low[c][lid + s]);\n",
+    "            }\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
-    "    const double gap = r_up[0] - r_low[0];\n",
+    "    const double gap0 = r_up[0][0] - r_low[0][0], gap1 = r_up[1][0] - r_low[1][0];\n",
+    "    const int worst = (nu && gap1 > gap0) ? 1 : 0;\n",
+    "    const double gap = worst ? gap1 : gap0;\n",
     "    const int done = !(gap >= eps) ? 1 : (status[GPUSVM_ST_ITER] >= max_iter ? 2 : 0);\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "    if (lid == 0) {\n",
     "        status[GPUSVM_ST_GAP] = gap;\n",
-    "        status[GPUSVM_ST_MUP] = r_up[0];\n",
-    "        status[GPUSVM_ST_MLOW] = r_low[0];\n",
+    "        status[GPUSVM_ST_MUP] = r_up[worst][0];\n",
+    "        status[GPUSVM_ST_MLOW] = r_low[worst][0];\n",
     "        status[GPUSVM_ST_DONE] = (double)done;\n",
     "        if (!done) status[GPUSVM_ST_OUTER] += 1.0;\n",
     "        sc.count = 0;\n",
@@ -1282,11 +1306,17 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "\n",
-    "    for (int side = 0; side < 3; ++side) {\n",
-    "        __global uint *keys = (side == 1) ? key_low : key_up;\n",
-    "        __global uint *other = (side == 1) ? key_up : key_low;\n",
+    "    /* sides: which keys, from which class (0: any), up to how many chosen in all */\n",
+    "    const int nsides = nu ? 6 : 3;\n",
+    "    for (int side = 0; side < nsides; ++side) {\n",
+    "        const int low_side = nu ? (side & 1) : (side == 1);\n",
+    "        const int cls = (!nu || side >= 4) ? 0 : (side < 2 ? 1 : -1);\n",
+    "        const int upto = !nu ? (side == 0 ? fresh / 2 : fresh)\n",
+    "                             : (side < 4 ? (side + 1) * fresh / 4 : fresh);\n",
+    "        __global uint *keys = low_side ? key_low : key_up;\n",
+    "        __global uint *other = low_side ? key_up : key_low;\n",
     "        if (lid == 0) {\n",
-    "            const int k = (side == 0) ? fresh / 2 : fresh - sc.count;\n",
+    "            const int k = upto - sc.count;\n",
     "            sc.prefix = 0; sc.mask = 0; sc.found = 0;\n",
     "            sc.need = (uint)max(k, 0);\n",
     "            sc.stage = (k > 0) ? 0 : 5;\n",
@@ -1304,7 +1334,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                const uint prefix = sc.prefix, mask = sc.mask, found = sc.found;\n",
     "                for (int i = lid; i < n; i += GPUSVM_L) {\n",
     "                    const uint key = keys[i];\n",
-    "                    if (key == GPUSVM_KEY_NONE) continue;\n",
+    "                    if (key == GPUSVM_KEY_NONE || (cls && y[i] != cls)) continue;\n",
     "                    if (!on_index) {\n",
     "                        if ((key & mask) == prefix)\n",
     "                            atomic_inc(&sc.hist[(key >> shift) & 255u]);\n",
@@ -1344,7 +1374,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                for (int i = lid; i < n; i += GPUSVM_L) {\n",
     "                    const uint key = keys[i];\n",
     "                    int take;\n",
-    "                    if (key == GPUSVM_KEY_NONE) continue;\n",
+    "                    if (key == GPUSVM_KEY_NONE || (cls && y[i] != cls)) continue;\n",
     "                    if (stage == 2) take = 1;\n",
     "                    else if (key < found) take = 1;\n",
     "                    else if (key == found) take = (stage == 1) || ((uint)i <= ithr);\n",
@@ -1390,6 +1420,9 @@ static const char *const gpusvm__kernel_source[] = {
     " * Structure-of-Arrays form (value array, index array), ties going to the\n",
     " * larger position as LIBSVM's \">=\" does.\n",
     " *\n",
+    " * With nu (LIBSVM's Solver_NU) i and the stop test are taken per class and j\n",
+    " * is paired with the i of its own class.\n",
+    " *\n",
     " * It stops at m - M < max(eps, ratio * outer gap) on the subproblem, or after\n",
     " * max_inner pair updates, or when the run's max_iter is reached. It writes the\n",
     " * new alphas and, per working-set position, coef = y * (alpha_new - alpha_old)\n",
@@ -1425,7 +1458,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                         __global const char *y, __global const double *Cv,\n",
     "                         __global const float *qd, __global double *coef,\n",
     "                         double eps, double ratio, int max_inner, double max_iter,\n",
-    "                         __global double *status, int npts)\n",
+    "                         __global double *status, int npts, int nu)\n",
     "{\n",
     "    __local double la[GPUSVM_Q];\n",
     "    __local double lg[GPUSVM_Q];\n",
@@ -1437,6 +1470,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local double rv[GPUSVM_L];\n",
     "    __local int ri[GPUSVM_L];\n",
     "    __local double rg[GPUSVM_L];\n",
+    "    __local double rg2[GPUSVM_L];\n",
     "    __local double step[2];\n",
     "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
     "\n",
@@ -1459,43 +1493,65 @@ static const char *const gpusvm__kernel_source[] = {
     "     * stop tests only switch the work off (a uniform flag). */\n",
     "    int it = 0, trip = 0;\n",
     "    while (trip < budget) {\n",
-    "        /* i: maximal violator in I_up; Gmax2 over I_low for the stop test */\n",
-    "        double bv = -INFINITY, g2 = -INFINITY;\n",
-    "        int bi = -1;\n",
+    "        /* i: maximal violator in I_up; Gmax2 over I_low for the stop test. With nu,\n",
+    "         * one of each per class (class 0: y = +1, class 1: y = -1), as Solver_NU. */\n",
+    "        double bv0 = -INFINITY, bv1 = -INFINITY, g20 = -INFINITY, g21 = -INFINITY;\n",
+    "        int bi0 = -1, bi1 = -1;\n",
     "        for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
     "            const int pos = lyv[t] > 0;\n",
     "            const double a = la[t], C = lC[t];\n",
     "            const double v = pos ? -lg[t] : lg[t];\n",
     "            const int in_up = pos ? (a < C) : (a > 0.0);\n",
     "            const int in_low = pos ? (a > 0.0) : (a < C);\n",
-    "            if (in_up && (v > bv || (v == bv && t > bi))) { bv = v; bi = t; }\n",
-    "            if (in_low) g2 = fmax(g2, -v);\n",
+    "            if (nu && !pos) {\n",
+    "                if (in_up && (v > bv1 || (v == bv1 && t > bi1))) { bv1 = v; bi1 = t; }\n",
+    "                if (in_low) g21 = fmax(g21, -v);\n",
+    "            } else {\n",
+    "                if (in_up && (v > bv0 || (v == bv0 && t > bi0))) { bv0 = v; bi0 = t; }\n",
+    "                if (in_low) g20 = fmax(g20, -v);\n",
+    "            }\n",
     "        }\n",
-    "        rg[GPUSVM_LID] = g2;\n",
-    "        gpusvm_argbest(rv, ri, bv, bi, 1.0);\n",
+    "        rg[GPUSVM_LID] = g20;\n",
+    "        rg2[GPUSVM_LID] = g21;\n",
+    "        gpusvm_argbest(rv, ri, bv0, bi0, 1.0);\n",
     "        for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
-    "            if (GPUSVM_LID < s) rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[GPUSVM_LID + s]);\n",
+    "            if (GPUSVM_LID < s) {\n",
+    "                rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[GPUSVM_LID + s]);\n",
+    "                rg2[GPUSVM_LID] = fmax(rg2[GPUSVM_LID], rg2[GPUSVM_LID + s]);\n",
+    "            }\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
     "        }\n",
-    "        const double Gmax = rv[0], Gmax2 = rg[0];\n",
-    "        const int i = ri[0];\n",
-    "        const int go = (i >= 0) && !(Gmax + Gmax2 < eps_in);\n",
+    "        const double Gmax0 = rv[0], Gmax20 = rg[0], Gmax21 = rg2[0];\n",
+    "        const int i0 = ri[0];\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        double Gmax1 = -INFINITY;\n",
+    "        int i1 = -1;\n",
+    "        if (nu) { /* uniform */\n",
+    "            gpusvm_argbest(rv, ri, bv1, bi1, 1.0);\n",
+    "            Gmax1 = rv[0];\n",
+    "            i1 = ri[0];\n",
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        }\n",
+    "        const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_in)\n",
+    "                          : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);\n",
     "\n",
-    "        /* j: second-order choice over I_low */\n",
-    "        const __global float *Ki = K + (size_t)lslot[max(i, 0)] * ldk;\n",
-    "        const double Kii = lqd[max(i, 0)];\n",
+    "        /* j: second-order choice over I_low (with nu, against its own class's i) */\n",
+    "        const __global float *Ki0 = K + (size_t)lslot[max(i0, 0)] * ldk;\n",
+    "        const __global float *Ki1 = K + (size_t)lslot[max(i1, 0)] * ldk;\n",
+    "        const double Kii0 = lqd[max(i0, 0)], Kii1 = lqd[max(i1, 0)];\n",
     "        double bo = INFINITY;\n",
     "        int bj = -1;\n",
     "        if (go) {\n",
     "            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
     "                const int pos = lyv[t] > 0;\n",
+    "                const int c1 = nu && !pos;\n",
     "                const double a = la[t], C = lC[t];\n",
     "                const int in_low = pos ? (a > 0.0) : (a < C);\n",
     "                const double v = pos ? -lg[t] : lg[t];\n",
-    "                const double b = Gmax - v;\n",
+    "                const double b = (c1 ? Gmax1 : Gmax0) - v;\n",
     "                if (in_low && b > 0.0) {\n",
-    "                    double quad = Kii + (double)lqd[t] - 2.0 * (double)Ki[GPUSVM_PT(lidx[t], npts)];\n",
+    "                    const __global float *Kc = c1 ? Ki1 : Ki0;\n",
+    "                    double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)Kc[GPUSVM_PT(lidx[t], npts)];\n",
     "                    if (quad <= 0.0) quad = GPUSVM_TAU;\n",
     "                    const double o = -(b * b) / quad;\n",
     "                    if (o < bo || (o == bo && t > bj)) { bo = o; bj = t; }\n",
@@ -1505,6 +1561,10 @@ static const char *const gpusvm__kernel_source[] = {
     "        gpusvm_argbest(rv, ri, bo, bj, -1.0);\n",
     "        const int j = ri[0];\n",
     "        const int step_ok = go && j >= 0;\n",
+    "        const int use1 = nu && step_ok && lyv[j] < 0;\n",
+    "        const int i = use1 ? i1 : i0;\n",
+    "        const __global float *Ki = use1 ? Ki1 : Ki0;\n",
+    "        const double Kii = use1 ? Kii1 : Kii0;\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "\n",
     "        /* the two-variable step, exactly as LIBSVM's Solver::Solve */\n",
@@ -1612,7 +1672,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 627
+#define GPUSVM__KERNEL_SOURCE_LINES 685
 // <<kernels
 #endif
 
@@ -1629,9 +1689,10 @@ typedef struct gpusvm__problem {
     size_t nvar;          /* variables: x.rows, or 2 x.rows for epsilon-SVR (variable v is point GPUSVM__PT(v)) */
     const signed char *y; /* +1 / -1, per variable */
     const double *C;      /* the upper bound of each variable: its class's C times its sample's weight */
-    int ktype;            /* 0 linear, 1 poly, 2 rbf, 3 sigmoid */
+    int ktype;            /* 0 linear, 1 poly, 2 rbf, 3 sigmoid, 4 precomputed (x is the kernel matrix, by columns) */
     float gamma, coef0;
     int degree;
+    int nu;               /* 1: LIBSVM's Solver_NU (one equality constraint per class: selection and stop per class) */
 } gpusvm__problem;
 
 struct gpusvm__backend {
@@ -1785,11 +1846,13 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     return GPUSVM_OK;
 }
 
-/* Keys and the optimality check, as gpusvm_keys and the head of gpusvm_select. */
+/* Keys and the optimality check, as gpusvm_keys and the head of gpusvm_select: m and M of
+   class 0 (every variable; nu: y = +1) and class 1 (nu: y = -1). */
 static void gpusvm__cpu_keys(gpusvm__cpu *b, double *mup, double *mlow)
 {
     size_t i;
-    double up = -INFINITY, low = INFINITY;
+    mup[0] = mup[1] = -INFINITY;
+    mlow[0] = mlow[1] = INFINITY;
     for (i = 0; i < b->n; ++i) {
         const double a = b->alpha[i];
         const int pos = b->p.y[i] > 0;
@@ -1798,13 +1861,12 @@ static void gpusvm__cpu_keys(gpusvm__cpu *b, double *mup, double *mlow)
         const int in_up = pos ? (a < C) : (a > 0.0);
         const int in_low = pos ? (a > 0.0) : (a < C);
         const uint32_t k = gpusvm__float_key((float)v);
+        const int c = (b->p.nu && !pos) ? 1 : 0;
         b->key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;
         b->key_low[i] = in_low ? k : GPUSVM__KEY_NONE;
-        if (in_up && v > up) up = v;
-        if (in_low && v < low) low = v;
+        if (in_up && v > mup[c]) mup[c] = v;
+        if (in_low && v < mlow[c]) mlow[c] = v;
     }
-    *mup = up;
-    *mlow = low;
 }
 
 static int gpusvm__cmp_int(const void *a, const void *b)
@@ -1813,11 +1875,11 @@ static int gpusvm__cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The k smallest (key, index) pairs with key != NONE, appended to list[count..]; both keys
-   of a chosen point become NONE. Same choice as gpusvm_select_k: a bounded max-heap of the
-   composite keys, O(n log k). heap has room for k entries. */
-static int gpusvm__cpu_select_k(gpusvm__cpu *b, uint32_t *keys, uint32_t *other, int k, uint64_t *heap, int *list,
-                                int count)
+/* The k smallest (key, index) pairs with key != NONE (and y = cls unless cls is 0), appended
+   to list[count..]; both keys of a chosen point become NONE. Same choice as gpusvm_select's
+   radix selection: a bounded max-heap of the composite keys, O(n log k). heap has room for k. */
+static int gpusvm__cpu_select_k(gpusvm__cpu *b, uint32_t *keys, uint32_t *other, int cls, int k, uint64_t *heap,
+                                int *list, int count)
 {
     size_t i;
     int m = 0, t;
@@ -1825,7 +1887,7 @@ static int gpusvm__cpu_select_k(gpusvm__cpu *b, uint32_t *keys, uint32_t *other,
     for (i = 0; i < b->n; ++i) {
         uint64_t c;
         int at;
-        if (keys[i] == GPUSVM__KEY_NONE) continue;
+        if (keys[i] == GPUSVM__KEY_NONE || (cls && b->p.y[i] != cls)) continue;
         c = ((uint64_t)keys[i] << 32) | (uint64_t)i;
         if (m < k) { /* sift up */
             at = m++;
@@ -1862,15 +1924,16 @@ static gpusvm_result gpusvm__cpu_select(gpusvm__backend *bb, int mode, int q, do
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     int list[GPUSVM__QMAX], keep_idx[GPUSVM__QMAX / 2], keep_slot[GPUSVM__QMAX / 2];
     uint64_t heap[GPUSVM__QMAX];
-    double up, low, gap;
-    int done, fresh = q, at = 0, got, t;
+    double up[2], low[2], gap;
+    int done, fresh = q, at = 0, got, t, side, worst;
     if (b->st[GPUSVM__ST_DONE] != 0.0) return GPUSVM_OK;
-    gpusvm__cpu_keys(b, &up, &low);
-    gap = up - low;
+    gpusvm__cpu_keys(b, up, low);
+    worst = (b->p.nu && up[1] - low[1] > up[0] - low[0]) ? 1 : 0;
+    gap = up[worst] - low[worst];
     done = !(gap >= eps) ? 1 : (b->st[GPUSVM__ST_ITER] >= max_iter ? 2 : 0);
     b->st[GPUSVM__ST_GAP] = gap;
-    b->st[GPUSVM__ST_MUP] = up;
-    b->st[GPUSVM__ST_MLOW] = low;
+    b->st[GPUSVM__ST_MUP] = up[worst];
+    b->st[GPUSVM__ST_MLOW] = low[worst];
     b->st[GPUSVM__ST_DONE] = (double)done;
     if (!done) b->st[GPUSVM__ST_OUTER] += 1.0;
     if (done || mode == 2) return GPUSVM_OK;
@@ -1893,9 +1956,14 @@ static gpusvm_result gpusvm__cpu_select(gpusvm__backend *bb, int mode, int q, do
     } else {
         for (t = 0; t < q; ++t) b->ws_slot[t] = t;
     }
-    got = gpusvm__cpu_select_k(b, b->key_up, b->key_low, fresh / 2, heap, list, 0);
-    got += gpusvm__cpu_select_k(b, b->key_low, b->key_up, fresh - got, heap, list, got);
-    got += gpusvm__cpu_select_k(b, b->key_up, b->key_low, fresh - got, heap, list, got);
+    /* the sides of gpusvm_select: which keys, from which class, up to how many in all */
+    for (side = 0, got = 0; side < (b->p.nu ? 6 : 3); ++side) {
+        const int nu = b->p.nu, low_side = nu ? (side & 1) : (side == 1);
+        const int cls = (!nu || side >= 4) ? 0 : (side < 2 ? 1 : -1);
+        const int upto = !nu ? (side == 0 ? fresh / 2 : fresh) : (side < 4 ? (side + 1) * fresh / 4 : fresh);
+        got += gpusvm__cpu_select_k(b, low_side ? b->key_low : b->key_up, low_side ? b->key_up : b->key_low, cls,
+                                    upto - got, heap, list, got);
+    }
     qsort(list, (size_t)got, sizeof(int), gpusvm__cmp_int);
     for (t = 0; t < got; ++t) b->ws_idx[at + t] = list[t];
     return GPUSVM_OK;
@@ -1954,36 +2022,46 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
     if (left < 0.0) left = 0.0;
     budget = (double)max_inner < left ? max_inner : (int)left;
     while (it < budget) {
-        double bv = -INFINITY, g2 = -INFINITY, bo = INFINITY, Gmax, Kii;
-        int bi = -1, bj = -1, i, j;
-        const float *Ki, *Kj;
+        /* class 0: every variable (nu: y = +1); class 1: nu's y = -1 */
+        double bv[2], g2[2], bo = INFINITY, Kii[2];
+        int bi[2], bj = -1, i, j, c;
+        const float *Kc[2], *Ki, *Kj;
+        bv[0] = bv[1] = g2[0] = g2[1] = -INFINITY;
+        bi[0] = bi[1] = -1;
         for (t = 0; t < m; ++t) {
             const int pos = b->p.y[b->ws_idx[t]] > 0;
             const double al = la[t], C = b->p.C[b->ws_idx[t]];
             const double v = pos ? -lg[t] : lg[t];
             const int in_up = pos ? (al < C) : (al > 0.0);
             const int in_low = pos ? (al > 0.0) : (al < C);
-            if (in_up && (v > bv || (v == bv && t > bi))) {
-                bv = v;
-                bi = t;
+            c = (b->p.nu && !pos) ? 1 : 0;
+            if (in_up && (v > bv[c] || (v == bv[c] && t > bi[c]))) {
+                bv[c] = v;
+                bi[c] = t;
             }
-            if (in_low && -v > g2) g2 = -v;
+            if (in_low && -v > g2[c]) g2[c] = -v;
         }
-        i = bi;
-        Gmax = bv;
-        if (i < 0 || Gmax + g2 < eps_in) break;
-        Ki = b->K + (size_t)b->ws_slot[i] * b->npts;
-        Kii = b->qd[b->ws_idx[i]];
+        if (b->p.nu) {
+            const double v0 = bv[0] + g2[0], v1 = bv[1] + g2[1];
+            if ((v0 > v1 ? v0 : v1) < eps_in) break;
+        } else if (bi[0] < 0 || bv[0] + g2[0] < eps_in) {
+            break;
+        }
+        for (c = 0; c < 2; ++c) {
+            Kc[c] = b->K + (size_t)b->ws_slot[bi[c] > 0 ? bi[c] : 0] * b->npts;
+            Kii[c] = b->qd[b->ws_idx[bi[c] > 0 ? bi[c] : 0]];
+        }
         for (t = 0; t < m; ++t) {
             const int pos = b->p.y[b->ws_idx[t]] > 0;
             const double al = la[t], C = b->p.C[b->ws_idx[t]];
             const int in_low = pos ? (al > 0.0) : (al < C);
             double v, bdiff;
             if (!in_low) continue;
+            c = (b->p.nu && !pos) ? 1 : 0;
             v = pos ? -lg[t] : lg[t];
-            bdiff = Gmax - v;
+            bdiff = bv[c] - v;
             if (bdiff > 0.0) {
-                double quad = Kii + (double)b->qd[b->ws_idx[t]] - 2.0 * (double)Ki[GPUSVM__PT(b->ws_idx[t], b->npts)];
+                double quad = Kii[c] + (double)b->qd[b->ws_idx[t]] - 2.0 * (double)Kc[c][GPUSVM__PT(b->ws_idx[t], b->npts)];
                 double o;
                 if (quad <= 0.0) quad = GPUSVM__TAU;
                 o = -(bdiff * bdiff) / quad;
@@ -1995,13 +2073,16 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
         }
         j = bj;
         if (j < 0) break;
+        c = (b->p.nu && b->p.y[b->ws_idx[j]] < 0) ? 1 : 0;
+        i = bi[c];
+        Ki = Kc[c];
         {
             const int yi = b->p.y[b->ws_idx[i]], yj = b->p.y[b->ws_idx[j]];
             const double Ci = b->p.C[b->ws_idx[i]], Cj = b->p.C[b->ws_idx[j]];
             const double Kij = (double)Ki[GPUSVM__PT(b->ws_idx[j], b->npts)];
             const double oi = la[i], oj = la[j];
             double ai = oi, aj = oj, di, dj;
-            double quad = Kii + (double)b->qd[b->ws_idx[j]] - 2.0 * Kij;
+            double quad = Kii[c] + (double)b->qd[b->ws_idx[j]] - 2.0 * Kij;
             if (quad <= 0.0) quad = GPUSVM__TAU;
             if (yi != yj) {
                 const double delta = (-lg[i] - lg[j]) / quad;
@@ -2432,7 +2513,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     float *host = NULL, *qd = NULL;
     double st[GPUSVM__ST_COUNT];
     double *g0 = NULL;
-    gpusvm__cl_int ni, ldk, pitch, dpad, use_y = 1, zero = 0, npts_ = (gpusvm__cl_int)p->x.rows;
+    gpusvm__cl_int ni, ldk, pitch, dpad, use_y = 1, zero = 0, npts_ = (gpusvm__cl_int)p->x.rows, nu = p->nu;
 
     gpusvm__ocl_train_end(bb);
     if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
@@ -2479,8 +2560,8 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     if ((r = gpusvm__ocl_buffer(b, &b->G, n * sizeof(double), "the gradient")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->key_up, n * sizeof(uint32_t), "selection keys")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->key_low, n * sizeof(uint32_t), "selection keys")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->part_up, b->nparts * sizeof(double), "partials")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->part_low, b->nparts * sizeof(double), "partials")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->part_up, 2 * b->nparts * sizeof(double), "partials")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->part_low, 2 * b->nparts * sizeof(double), "partials")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->ws_idx, (size_t)q * sizeof(int), "the working set")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->ws_slot, (size_t)q * sizeof(int), "the working set")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->coef, (size_t)q * sizeof(double), "coefficients")) != GPUSVM_OK) goto fail;
@@ -2539,6 +2620,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     GPUSVM__ARG(b->k_keys, 7, b->part_up);
     GPUSVM__ARG(b->k_keys, 8, b->part_low);
     GPUSVM__ARG(b->k_keys, 9, b->status);
+    GPUSVM__ARG(b->k_keys, 10, nu);
 
     {
         gpusvm__cl_int np = (gpusvm__cl_int)b->nparts;
@@ -2551,6 +2633,8 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
         GPUSVM__ARG(b->k_select, 6, b->ws_idx);
         GPUSVM__ARG(b->k_select, 7, b->ws_slot);
         GPUSVM__ARG(b->k_select, 12, b->status);
+        GPUSVM__ARG(b->k_select, 13, b->y);
+        GPUSVM__ARG(b->k_select, 14, nu);
     }
 
     GPUSVM__ARG(b->k_smo, 0, b->K);
@@ -2565,6 +2649,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     GPUSVM__ARG(b->k_smo, 10, b->coef);
     GPUSVM__ARG(b->k_smo, 15, b->status);
     GPUSVM__ARG(b->k_smo, 16, npts_);
+    GPUSVM__ARG(b->k_smo, 17, nu);
 
     GPUSVM__ARG(b->k_update, 0, b->G);
     GPUSVM__ARG(b->k_update, 1, b->y);
@@ -2923,7 +3008,7 @@ static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, size_t n, size_t d, i
     (void)bb;
     if (!gpusvm__mul(pitch, dpad * sizeof(float), &x) || !gpusvm__mul((size_t)q * sizeof(float), pitch, &k))
         return (size_t)-1;
-    total = x + k + n * (2 * sizeof(float) + 1 + 3 * sizeof(double) + 2 * sizeof(uint32_t)) + parts * 16 +
+    total = x + k + n * (2 * sizeof(float) + 1 + 3 * sizeof(double) + 2 * sizeof(uint32_t)) + parts * 32 +
             (size_t)q * 16 + 256;
     return total < x ? (size_t)-1 : total;
 }
@@ -3222,8 +3307,6 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
     if (p.svm_type == GPUSVM_SVM_DEFAULT) p.svm_type = GPUSVM_C_SVC;
     if ((int)p.svm_type < 0 || p.svm_type > GPUSVM_NU_SVR)
         return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.svm_type %d is unknown", (int)p.svm_type);
-    if (p.svm_type == GPUSVM_NU_SVC || p.svm_type == GPUSVM_NU_SVR)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "params.svm_type: nu-SVC and nu-SVR are not in this version");
     if (p.nu == 0.0) p.nu = 0.5;
     if (!(p.nu > 0.0 && p.nu <= 1.0)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.nu must be in (0, 1]");
     if (p.p == 0.0) p.p = 0.1;
@@ -3520,6 +3603,33 @@ static double gpusvm__rho(const gpusvm__problem *p, const double *alpha, const d
     return nr_free > 0 ? sum_free / (double)nr_free : (ub + lb) / 2;
 }
 
+/* rho of the nu formulations, as LIBSVM's Solver_NU::calculate_rho: r1 and r2 from each
+   class's free gradients; *r = (r1 + r2) / 2, rho = (r1 - r2) / 2. */
+static double gpusvm__rho_nu(const gpusvm__problem *p, const double *alpha, const double *G, double *r)
+{
+    double ub[2], lb[2], sum_free[2], rr[2];
+    size_t i, nr_free[2];
+    int c;
+    for (c = 0; c < 2; ++c) {
+        ub[c] = INFINITY;
+        lb[c] = -INFINITY;
+        sum_free[c] = 0.0;
+        nr_free[c] = 0;
+    }
+    for (i = 0; i < p->nvar; ++i) {
+        c = p->y[i] > 0 ? 0 : 1;
+        if (alpha[i] >= p->C[i]) lb[c] = lb[c] > G[i] ? lb[c] : G[i];
+        else if (alpha[i] <= 0.0) ub[c] = ub[c] < G[i] ? ub[c] : G[i];
+        else {
+            ++nr_free[c];
+            sum_free[c] += G[i];
+        }
+    }
+    for (c = 0; c < 2; ++c) rr[c] = nr_free[c] > 0 ? sum_free[c] / (double)nr_free[c] : (ub[c] + lb[c]) / 2;
+    *r = (rr[0] + rr[1]) / 2;
+    return (rr[0] - rr[1]) / 2;
+}
+
 /* What every trained model keeps: the resolved parameters, its feature count, the info. */
 static void gpusvm__model_finish(gpusvm_model *m, const gpusvm_params *prm, gpusvm_train_info *info, double t_start)
 {
@@ -3536,10 +3646,35 @@ static void gpusvm__model_finish(gpusvm_model *m, const gpusvm_params *prm, gpus
     m->info = *info;
 }
 
-/* C-SVC for any number of classes, as LIBSVM's svm_train: rows grouped by class, one binary
-   problem per pair of classes (i < j, class i positive) solved in LIBSVM's order, the support
-   vectors the union over all pairs, and the coefficients laid out as LIBSVM lays them out
-   (row j-1 holds class i's coefficients of pair (i,j), row i class j's). */
+/* nu-SVC's start, as LIBSVM's solve_nu_svc: alpha filled in order up to each bound until each
+   class holds nu l / 2, and G0 = Q alpha0. */
+static gpusvm_result gpusvm__nu_svc_start(gpusvm_context *ctx, const gpusvm__problem *pb, double nu, double *alpha0,
+                                          double *G0)
+{
+    const size_t l = pb->nvar;
+    double left[2], *coef;
+    size_t k;
+    gpusvm_result r;
+    left[0] = left[1] = nu * (double)l / 2;
+    for (k = 0; k < l; ++k) {
+        double *s = &left[pb->y[k] > 0 ? 0 : 1];
+        alpha0[k] = pb->C[k] < *s ? pb->C[k] : *s;
+        *s -= alpha0[k];
+    }
+    coef = (double *)gpusvm__alloc(&ctx->alloc, l, sizeof(double));
+    if (!coef) return gpusvm__oom(ctx, "the nu-SVC start");
+    for (k = 0; k < l; ++k) coef[k] = pb->y[k] * alpha0[k];
+    r = ctx->backend->decision(ctx->backend, &pb->x, coef, 1, &pb->x, pb->ktype, pb->gamma, pb->coef0, pb->degree, G0);
+    for (k = 0; k < l; ++k) G0[k] *= pb->y[k];
+    gpusvm__free(&ctx->alloc, coef);
+    return r;
+}
+
+/* C-SVC and nu-SVC for any number of classes, as LIBSVM's svm_train: rows grouped by class,
+   one binary problem per pair of classes (i < j, class i positive) solved in LIBSVM's order,
+   the support vectors the union over all pairs, and the coefficients laid out as LIBSVM lays
+   them out (row j-1 holds class i's coefficients of pair (i,j), row i class j's). nu-SVC
+   solves LIBSVM's scaled problem (bounds 1, or the class and sample weights) and divides by r. */
 static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
                                         const gpusvm_params *prm, gpusvm_model **out, double t_start)
 {
@@ -3552,8 +3687,9 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
     float *val = NULL, *sub_val = NULL;
     signed char *yy = NULL;
     unsigned char *nonzero = NULL;
-    double *wC = NULL, *alpha = NULL, *G = NULL, *falpha = NULL, *rho = NULL, *Cv = NULL;
+    double *wC = NULL, *alpha = NULL, *G = NULL, *falpha = NULL, *rho = NULL, *Cv = NULL, *alpha0 = NULL, *G0 = NULL;
     size_t *falpha_at = NULL;
+    const int nusvc = prm->svm_type == GPUSVM_NU_SVC;
     gpusvm_train_info info, *pinfo = NULL;
     gpusvm_model *m = NULL;
     gpusvm_result r;
@@ -3563,7 +3699,7 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
     if ((r = gpusvm__group(ctx, y, n, &label, &count, &nr_class)) != GPUSVM_OK) return r;
     wC = (double *)gpusvm__alloc(a, (size_t)nr_class, sizeof(double));
     if (!wC) { r = gpusvm__oom(ctx, "class weights"); goto fail; }
-    for (c = 0; c < nr_class; ++c) wC[c] = prm->C;
+    for (c = 0; c < nr_class; ++c) wC[c] = nusvc ? 1.0 : prm->C;
     for (k = 0; k < prm->n_weight; ++k) {
         for (c = 0; c < nr_class; ++c)
             if (label[c] == prm->weight_label[k]) break;
@@ -3606,6 +3742,26 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
         }
         perm[fill[c]++] = i;
     }
+    if (nusvc) { /* LIBSVM's check, before any training: nu l / 2 must fit under each class's bounds */
+        for (ci = 0; ci < nr_class; ++ci)
+            for (cj = ci + 1; cj < nr_class; ++cj) {
+                double cap[2] = {0.0, 0.0};
+                int side;
+                for (side = 0; side < 2; ++side) {
+                    const int cc = side ? cj : ci;
+                    for (i = start[cc]; i < start[cc + 1]; ++i)
+                        cap[side] += wC[cc] * (prm->sample_weight ? prm->sample_weight[perm[i]] : 1.0);
+                }
+                if (prm->nu * (double)(count[ci] + count[cj]) / 2 > (cap[0] < cap[1] ? cap[0] : cap[1])) {
+                    r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                     "specified nu is infeasible (classes %d and %d: nu * %lu / 2 exceeds the smaller "
+                                     "class's total bound %g)",
+                                     label[ci], label[cj], (unsigned long)(count[ci] + count[cj]),
+                                     cap[0] < cap[1] ? cap[0] : cap[1]);
+                    goto fail;
+                }
+            }
+    }
     rp[0] = 0;
     for (i = 0, at = 0; i < n; ++i) {
         const size_t s = perm[i], len = x->row_ptr[s + 1] - x->row_ptr[s];
@@ -3630,7 +3786,9 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             alpha = (double *)gpusvm__alloc(a, l, sizeof(double));
             G = (double *)gpusvm__alloc(a, l, sizeof(double));
             Cv = (double *)gpusvm__alloc(a, l, sizeof(double));
-            if (!sub_rp || !sub_col || !sub_val || !yy || !alpha || !G || !Cv) {
+            alpha0 = nusvc ? (double *)gpusvm__alloc(a, l, sizeof(double)) : NULL;
+            G0 = nusvc ? (double *)gpusvm__alloc(a, l, sizeof(double)) : NULL;
+            if (!sub_rp || !sub_col || !sub_val || !yy || !alpha || !G || !Cv || (nusvc && (!alpha0 || !G0))) {
                 r = gpusvm__oom(ctx, "a pairwise problem");
                 goto fail;
             }
@@ -3657,20 +3815,32 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             pb.gamma = (float)prm->gamma;
             pb.coef0 = (float)prm->coef0;
             pb.degree = prm->degree;
-            if ((r = gpusvm__solve(ctx, &pb, prm, NULL, NULL, alpha, G, pi)) != GPUSVM_OK) goto fail;
-            for (k = 0; k < l; ++k) {
-                v += alpha[k] * (G[k] - 1.0);
-                sum_alpha += alpha[k];
-                if (alpha[k] > 0.0) {
-                    ++pi->n_sv;
-                    if (alpha[k] >= Cv[k]) ++pi->n_bsv;
-                    nonzero[k < ni ? si + k : sj + (k - ni)] = 1;
+            pb.nu = nusvc;
+            if (nusvc && (r = gpusvm__nu_svc_start(ctx, &pb, prm->nu, alpha0, G0)) != GPUSVM_OK) goto fail;
+            if ((r = gpusvm__solve(ctx, &pb, prm, alpha0, G0, alpha, G, pi)) != GPUSVM_OK) goto fail;
+            {
+                /* nu-SVC: scaled by 1/r as LIBSVM's solve_nu_svc (the linear term is 0, not -1) */
+                double scale = 1.0;
+                if (nusvc) {
+                    rho[p] = gpusvm__rho_nu(&pb, alpha, G, &pi->nu_r);
+                    scale = 1.0 / pi->nu_r;
+                    rho[p] *= scale;
+                } else {
+                    rho[p] = gpusvm__rho(&pb, alpha, G);
                 }
-                falpha[at + k] = yy[k] * alpha[k];
+                for (k = 0; k < l; ++k) {
+                    v += alpha[k] * (nusvc ? G[k] : G[k] - 1.0);
+                    sum_alpha += alpha[k];
+                    if (alpha[k] > 0.0) {
+                        ++pi->n_sv;
+                        if (alpha[k] >= Cv[k]) ++pi->n_bsv;
+                        nonzero[k < ni ? si + k : sj + (k - ni)] = 1;
+                    }
+                    falpha[at + k] = yy[k] * alpha[k] * scale;
+                }
+                pi->obj = v / 2 * scale * scale;
             }
-            pi->obj = v / 2;
             pi->nu = sum_alpha / (wC[ci] * (double)l);
-            rho[p] = gpusvm__rho(&pb, alpha, G);
             falpha_at[p] = at;
             at += l;
             info.iterations += pi->iterations;
@@ -3692,7 +3862,9 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             gpusvm__free(a, alpha);
             gpusvm__free(a, G);
             gpusvm__free(a, Cv);
-            Cv = NULL;
+            gpusvm__free(a, alpha0);
+            gpusvm__free(a, G0);
+            Cv = alpha0 = G0 = NULL;
             sub_rp = NULL;
             sub_col = NULL;
             sub_val = NULL;
@@ -3739,7 +3911,10 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
     info.n_sv = total_sv;
 finish:
     gpusvm__model_finish(m, prm, &info, t_start);
-    if (nr_class == 2) m->info.nu = m->pair_info[0].nu;
+    if (nr_class == 2) {
+        m->info.nu = m->pair_info[0].nu;
+        m->info.nu_r = m->pair_info[0].nu_r;
+    }
     *out = m;
     m = NULL;
     r = GPUSVM_OK;
@@ -3753,6 +3928,8 @@ fail:
     gpusvm__free(a, G);
     gpusvm__free(a, nz_start);
     gpusvm__free(a, Cv);
+    gpusvm__free(a, alpha0);
+    gpusvm__free(a, G0);
     gpusvm__free(a, pinfo);
     gpusvm__free(a, rho);
     gpusvm__free(a, falpha_at);
@@ -3770,17 +3947,21 @@ fail:
     return r;
 }
 
-/* epsilon-SVR and one-class SVM with LIBSVM's formulations (solve_epsilon_svr,
-   solve_one_class): the standard solver with a linear term p. epsilon-SVR has 2n variables,
-   alpha_i (y = +1, p = eps - z_i) and alpha*_i (y = -1, p = eps + z_i), both on point i; the
-   one-class problem starts from alpha = 1 on the first floor(nu n) points, nu n - floor(nu n)
-   on the next, so its gradient starts at Q alpha. */
+/* epsilon-SVR, nu-SVR and one-class SVM with LIBSVM's formulations (solve_epsilon_svr,
+   solve_nu_svr, solve_one_class): the standard solver with a linear term p. The SVRs have 2n
+   variables, alpha_i (y = +1) and alpha*_i (y = -1), both on point i: epsilon-SVR with
+   p = eps - z_i and eps + z_i from alpha = 0; nu-SVR with p = -z_i and z_i, the per-class
+   solver (Solver_NU), from alpha_i = alpha*_i filled in order up to C until each side holds
+   C nu n / 2 (Q alpha = 0 there, so G starts at p). The one-class problem starts from
+   alpha = 1 on the first floor(nu n) points, nu n - floor(nu n) on the next, so its gradient
+   starts at Q alpha. */
 static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr *x, const double *z,
                                           const gpusvm_params *prm, gpusvm_model **out, double t_start)
 {
     const gpusvm_allocator *a = &ctx->alloc;
     const size_t l = x->rows;
-    const int svr = prm->svm_type == GPUSVM_EPSILON_SVR;
+    const int nusvr = prm->svm_type == GPUSVM_NU_SVR;
+    const int svr = prm->svm_type == GPUSVM_EPSILON_SVR || nusvr;
     const size_t nvar = svr ? 2 * l : l;
     const double C = svr ? prm->C : 1.0;
     signed char *yy = (signed char *)gpusvm__alloc(a, nvar, 1);
@@ -3804,9 +3985,14 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
         Cv[i] = C * (prm->sample_weight ? prm->sample_weight[i < l ? i : i - l] : 1.0);
     }
     if (svr) {
+        double left = C * prm->nu * (double)l / 2;
         for (i = 0; i < l; ++i) {
-            lin[i] = prm->p - z[i];
-            lin[i + l] = prm->p + z[i];
+            lin[i] = (nusvr ? 0.0 : prm->p) - z[i];
+            lin[i + l] = (nusvr ? 0.0 : prm->p) + z[i];
+            if (nusvr) {
+                alpha0[i] = alpha0[i + l] = Cv[i] < left ? Cv[i] : left;
+                left -= alpha0[i];
+            }
         }
         memcpy(G0, lin, nvar * sizeof(double));
     } else {
@@ -3829,6 +4015,7 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
     pb.gamma = (float)prm->gamma;
     pb.coef0 = (float)prm->coef0;
     pb.degree = prm->degree;
+    pb.nu = nusvr;
     if ((r = gpusvm__solve(ctx, &pb, prm, alpha0, G0, alpha, G, &info)) != GPUSVM_OK) goto fail;
     for (i = 0; i < nvar; ++i) v += alpha[i] * (G[i] + lin[i]);
     info.obj = v / 2;
@@ -3845,7 +4032,7 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
     info.n_sv = nsv;
     info.n_bsv = nbsv;
     if ((r = gpusvm__model_alloc(ctx, 2, nsv, sv_nnz, &m)) != GPUSVM_OK) goto fail;
-    m->rho[0] = gpusvm__rho(&pb, alpha, G);
+    m->rho[0] = nusvr ? gpusvm__rho_nu(&pb, alpha, G, &info.nu_r) : gpusvm__rho(&pb, alpha, G);
     for (i = 0, k = 0, at = 0; i < l; ++i) {
         size_t len;
         if (!(fabs(coef[i]) > 0.0)) continue;
@@ -3906,7 +4093,7 @@ static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x,
 static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
                                        const gpusvm_params *p, gpusvm_model **out, double t_start)
 {
-    if (p->svm_type == GPUSVM_C_SVC) return gpusvm__train_csvc(ctx, x, y, p, out, t_start);
+    if (p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC) return gpusvm__train_csvc(ctx, x, y, p, out, t_start);
     return gpusvm__train_single(ctx, x, y, p, out, t_start);
 }
 

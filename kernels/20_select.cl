@@ -4,6 +4,9 @@
  *   I_up  = { y=+1, alpha<C } u { y=-1, alpha>0 }
  *   I_low = { y=+1, alpha>0 } u { y=-1, alpha<C }
  * and the stopping rule is m - M < eps, m = max_{I_up} v, M = min_{I_low} v.
+ * The nu formulations (LIBSVM's Solver_NU) have one equality constraint per
+ * class, so m and M are taken within each class and the rule is
+ * max(m+ - M+, m- - M-) < eps; every pair of variables comes from one class.
  *
  * gpusvm_keys (one work-item per point) writes a sort key per point and set
  * (smaller key = more violating; GPUSVM_KEY_NONE = not a candidate) and one
@@ -13,7 +16,8 @@
  * gpusvm_select (one work-group) finishes m - M, decides convergence, and
  * builds the next working set without a sort: it keeps the newest half of the
  * previous set (its kernel rows are still in place), then takes the k most
- * violating new points of I_up and of I_low by radix selection on the keys
+ * violating new points of I_up and of I_low (with nu, of each class's I_up
+ * and I_low) by radix selection on the keys
  * (four 8-bit passes over the key, four more over the point index only when
  * keys tie), so the choice is a total order and the result is deterministic.
  */
@@ -22,14 +26,16 @@ __kernel void gpusvm_keys(__global const double *G, __global const double *alpha
                           __global const char *y, __global const double *Cv, int n,
                           __global uint *key_up, __global uint *key_low,
                           __global double *part_up, __global double *part_low,
-                          __global const double *status)
+                          __global const double *status, int nu)
 {
-    __local double s_up[GPUSVM_L];
-    __local double s_low[GPUSVM_L];
+    __local double s_up[2][GPUSVM_L];
+    __local double s_low[2][GPUSVM_L];
     const int i = get_global_id(0), lid = get_local_id(0);
     if (status[GPUSVM_ST_DONE] != 0.0) return;
 
+    /* class 0: every variable (nu: y = +1), class 1: nu's y = -1 */
     double up = -INFINITY, low = INFINITY;
+    int cls = 0;
     if (i < n) {
         const double a = alpha[i];
         const int pos = y[i] > 0;
@@ -42,20 +48,28 @@ __kernel void gpusvm_keys(__global const double *G, __global const double *alpha
         key_low[i] = in_low ? k : GPUSVM_KEY_NONE;
         up = in_up ? v : up;
         low = in_low ? v : low;
+        cls = (nu && !pos) ? 1 : 0;
     }
-    s_up[lid] = up;
-    s_low[lid] = low;
+    s_up[cls][lid] = up;
+    s_low[cls][lid] = low;
+    s_up[1 - cls][lid] = -INFINITY;
+    s_low[1 - cls][lid] = INFINITY;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
         if (lid < s) {
-            s_up[lid] = fmax(s_up[lid], s_up[lid + s]);
-            s_low[lid] = fmin(s_low[lid], s_low[lid + s]);
+            for (int c = 0; c < 2; ++c) {
+                s_up[c][lid] = fmax(s_up[c][lid], s_up[c][lid + s]);
+                s_low[c][lid] = fmin(s_low[c][lid], s_low[c][lid + s]);
+            }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) {
-        part_up[get_group_id(0)] = s_up[0];
-        part_low[get_group_id(0)] = s_low[0];
+        const int g = get_group_id(0), ng = get_num_groups(0);
+        part_up[g] = s_up[0][0];
+        part_low[g] = s_low[0][0];
+        part_up[ng + g] = s_up[1][0];
+        part_low[ng + g] = s_low[1][0];
     }
 }
 
@@ -75,7 +89,9 @@ typedef struct {
  *
  * The new points are the fresh/2 smallest (key, index) pairs of I_up, then
  * the smallest of I_low for the rest, then I_up again for whatever I_low
- * lacked; a chosen point gets both keys set to NONE. Each choice is a radix
+ * lacked; with nu, a quarter each from I_up and I_low of y = +1, then of
+ * y = -1, then I_up and I_low of either class for whatever is still
+ * missing. A chosen point gets both keys set to NONE. Each choice is a radix
  * select: four 8-bit passes over the key, then, only when more points tie at
  * the threshold than are still needed, four passes over the index of the
  * tied points. Every loop that holds a barrier runs a fixed number of times;
@@ -85,38 +101,44 @@ __kernel void gpusvm_select(__global uint *key_up, __global uint *key_low, int n
                             __global const double *part_low, int nparts,
                             __global int *ws_idx, __global int *ws_slot,
                             int mode, int q, double eps, double max_iter,
-                            __global double *status)
+                            __global double *status, __global const char *y, int nu)
 {
     __local int list[GPUSVM_Q];
     __local int keep[GPUSVM_Q];
-    __local double r_up[GPUSVM_L];
-    __local double r_low[GPUSVM_L];
+    __local double r_up[2][GPUSVM_L];
+    __local double r_low[2][GPUSVM_L];
     __local gpusvm_sel_scratch sc;
     const int lid = get_local_id(0);
     if (status[GPUSVM_ST_DONE] != 0.0) return;
 
-    double up = -INFINITY, low = INFINITY;
-    for (int p = lid; p < nparts; p += GPUSVM_L) {
-        up = fmax(up, part_up[p]);
-        low = fmin(low, part_low[p]);
+    for (int c = 0; c < 2; ++c) {
+        double up = -INFINITY, low = INFINITY;
+        for (int p = lid; p < nparts; p += GPUSVM_L) {
+            up = fmax(up, part_up[c * nparts + p]);
+            low = fmin(low, part_low[c * nparts + p]);
+        }
+        r_up[c][lid] = up;
+        r_low[c][lid] = low;
     }
-    r_up[lid] = up;
-    r_low[lid] = low;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
         if (lid < s) {
-            r_up[lid] = fmax(r_up[lid], r_up[lid + s]);
-            r_low[lid] = fmin(r_low[lid], r_low[lid + s]);
+            for (int c = 0; c < 2; ++c) {
+                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);
+                r_low[c][lid] = fmin(r_low[c][lid], r_low[c][lid + s]);
+            }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    const double gap = r_up[0] - r_low[0];
+    const double gap0 = r_up[0][0] - r_low[0][0], gap1 = r_up[1][0] - r_low[1][0];
+    const int worst = (nu && gap1 > gap0) ? 1 : 0;
+    const double gap = worst ? gap1 : gap0;
     const int done = !(gap >= eps) ? 1 : (status[GPUSVM_ST_ITER] >= max_iter ? 2 : 0);
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
         status[GPUSVM_ST_GAP] = gap;
-        status[GPUSVM_ST_MUP] = r_up[0];
-        status[GPUSVM_ST_MLOW] = r_low[0];
+        status[GPUSVM_ST_MUP] = r_up[worst][0];
+        status[GPUSVM_ST_MLOW] = r_low[worst][0];
         status[GPUSVM_ST_DONE] = (double)done;
         if (!done) status[GPUSVM_ST_OUTER] += 1.0;
         sc.count = 0;
@@ -141,11 +163,17 @@ __kernel void gpusvm_select(__global uint *key_up, __global uint *key_low, int n
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 
-    for (int side = 0; side < 3; ++side) {
-        __global uint *keys = (side == 1) ? key_low : key_up;
-        __global uint *other = (side == 1) ? key_up : key_low;
+    /* sides: which keys, from which class (0: any), up to how many chosen in all */
+    const int nsides = nu ? 6 : 3;
+    for (int side = 0; side < nsides; ++side) {
+        const int low_side = nu ? (side & 1) : (side == 1);
+        const int cls = (!nu || side >= 4) ? 0 : (side < 2 ? 1 : -1);
+        const int upto = !nu ? (side == 0 ? fresh / 2 : fresh)
+                             : (side < 4 ? (side + 1) * fresh / 4 : fresh);
+        __global uint *keys = low_side ? key_low : key_up;
+        __global uint *other = low_side ? key_up : key_low;
         if (lid == 0) {
-            const int k = (side == 0) ? fresh / 2 : fresh - sc.count;
+            const int k = upto - sc.count;
             sc.prefix = 0; sc.mask = 0; sc.found = 0;
             sc.need = (uint)max(k, 0);
             sc.stage = (k > 0) ? 0 : 5;
@@ -163,7 +191,7 @@ __kernel void gpusvm_select(__global uint *key_up, __global uint *key_low, int n
                 const uint prefix = sc.prefix, mask = sc.mask, found = sc.found;
                 for (int i = lid; i < n; i += GPUSVM_L) {
                     const uint key = keys[i];
-                    if (key == GPUSVM_KEY_NONE) continue;
+                    if (key == GPUSVM_KEY_NONE || (cls && y[i] != cls)) continue;
                     if (!on_index) {
                         if ((key & mask) == prefix)
                             atomic_inc(&sc.hist[(key >> shift) & 255u]);
@@ -203,7 +231,7 @@ __kernel void gpusvm_select(__global uint *key_up, __global uint *key_low, int n
                 for (int i = lid; i < n; i += GPUSVM_L) {
                     const uint key = keys[i];
                     int take;
-                    if (key == GPUSVM_KEY_NONE) continue;
+                    if (key == GPUSVM_KEY_NONE || (cls && y[i] != cls)) continue;
                     if (stage == 2) take = 1;
                     else if (key < found) take = 1;
                     else if (key == found) take = (stage == 1) || ((uint)i <= ithr);

@@ -9,6 +9,9 @@
  * Structure-of-Arrays form (value array, index array), ties going to the
  * larger position as LIBSVM's ">=" does.
  *
+ * With nu (LIBSVM's Solver_NU) i and the stop test are taken per class and j
+ * is paired with the i of its own class.
+ *
  * It stops at m - M < max(eps, ratio * outer gap) on the subproblem, or after
  * max_inner pair updates, or when the run's max_iter is reached. It writes the
  * new alphas and, per working-set position, coef = y * (alpha_new - alpha_old)
@@ -44,7 +47,7 @@ __kernel void gpusvm_smo(__global const float *K, int ldk,
                          __global const char *y, __global const double *Cv,
                          __global const float *qd, __global double *coef,
                          double eps, double ratio, int max_inner, double max_iter,
-                         __global double *status, int npts)
+                         __global double *status, int npts, int nu)
 {
     __local double la[GPUSVM_Q];
     __local double lg[GPUSVM_Q];
@@ -56,6 +59,7 @@ __kernel void gpusvm_smo(__global const float *K, int ldk,
     __local double rv[GPUSVM_L];
     __local int ri[GPUSVM_L];
     __local double rg[GPUSVM_L];
+    __local double rg2[GPUSVM_L];
     __local double step[2];
     if (status[GPUSVM_ST_DONE] != 0.0) return;
 
@@ -78,43 +82,65 @@ __kernel void gpusvm_smo(__global const float *K, int ldk,
      * stop tests only switch the work off (a uniform flag). */
     int it = 0, trip = 0;
     while (trip < budget) {
-        /* i: maximal violator in I_up; Gmax2 over I_low for the stop test */
-        double bv = -INFINITY, g2 = -INFINITY;
-        int bi = -1;
+        /* i: maximal violator in I_up; Gmax2 over I_low for the stop test. With nu,
+         * one of each per class (class 0: y = +1, class 1: y = -1), as Solver_NU. */
+        double bv0 = -INFINITY, bv1 = -INFINITY, g20 = -INFINITY, g21 = -INFINITY;
+        int bi0 = -1, bi1 = -1;
         for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
             const int pos = lyv[t] > 0;
             const double a = la[t], C = lC[t];
             const double v = pos ? -lg[t] : lg[t];
             const int in_up = pos ? (a < C) : (a > 0.0);
             const int in_low = pos ? (a > 0.0) : (a < C);
-            if (in_up && (v > bv || (v == bv && t > bi))) { bv = v; bi = t; }
-            if (in_low) g2 = fmax(g2, -v);
+            if (nu && !pos) {
+                if (in_up && (v > bv1 || (v == bv1 && t > bi1))) { bv1 = v; bi1 = t; }
+                if (in_low) g21 = fmax(g21, -v);
+            } else {
+                if (in_up && (v > bv0 || (v == bv0 && t > bi0))) { bv0 = v; bi0 = t; }
+                if (in_low) g20 = fmax(g20, -v);
+            }
         }
-        rg[GPUSVM_LID] = g2;
-        gpusvm_argbest(rv, ri, bv, bi, 1.0);
+        rg[GPUSVM_LID] = g20;
+        rg2[GPUSVM_LID] = g21;
+        gpusvm_argbest(rv, ri, bv0, bi0, 1.0);
         for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
-            if (GPUSVM_LID < s) rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[GPUSVM_LID + s]);
+            if (GPUSVM_LID < s) {
+                rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[GPUSVM_LID + s]);
+                rg2[GPUSVM_LID] = fmax(rg2[GPUSVM_LID], rg2[GPUSVM_LID + s]);
+            }
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        const double Gmax = rv[0], Gmax2 = rg[0];
-        const int i = ri[0];
-        const int go = (i >= 0) && !(Gmax + Gmax2 < eps_in);
+        const double Gmax0 = rv[0], Gmax20 = rg[0], Gmax21 = rg2[0];
+        const int i0 = ri[0];
         barrier(CLK_LOCAL_MEM_FENCE);
+        double Gmax1 = -INFINITY;
+        int i1 = -1;
+        if (nu) { /* uniform */
+            gpusvm_argbest(rv, ri, bv1, bi1, 1.0);
+            Gmax1 = rv[0];
+            i1 = ri[0];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_in)
+                          : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);
 
-        /* j: second-order choice over I_low */
-        const __global float *Ki = K + (size_t)lslot[max(i, 0)] * ldk;
-        const double Kii = lqd[max(i, 0)];
+        /* j: second-order choice over I_low (with nu, against its own class's i) */
+        const __global float *Ki0 = K + (size_t)lslot[max(i0, 0)] * ldk;
+        const __global float *Ki1 = K + (size_t)lslot[max(i1, 0)] * ldk;
+        const double Kii0 = lqd[max(i0, 0)], Kii1 = lqd[max(i1, 0)];
         double bo = INFINITY;
         int bj = -1;
         if (go) {
             for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
                 const int pos = lyv[t] > 0;
+                const int c1 = nu && !pos;
                 const double a = la[t], C = lC[t];
                 const int in_low = pos ? (a > 0.0) : (a < C);
                 const double v = pos ? -lg[t] : lg[t];
-                const double b = Gmax - v;
+                const double b = (c1 ? Gmax1 : Gmax0) - v;
                 if (in_low && b > 0.0) {
-                    double quad = Kii + (double)lqd[t] - 2.0 * (double)Ki[GPUSVM_PT(lidx[t], npts)];
+                    const __global float *Kc = c1 ? Ki1 : Ki0;
+                    double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)Kc[GPUSVM_PT(lidx[t], npts)];
                     if (quad <= 0.0) quad = GPUSVM_TAU;
                     const double o = -(b * b) / quad;
                     if (o < bo || (o == bo && t > bj)) { bo = o; bj = t; }
@@ -124,6 +150,10 @@ __kernel void gpusvm_smo(__global const float *K, int ldk,
         gpusvm_argbest(rv, ri, bo, bj, -1.0);
         const int j = ri[0];
         const int step_ok = go && j >= 0;
+        const int use1 = nu && step_ok && lyv[j] < 0;
+        const int i = use1 ? i1 : i0;
+        const __global float *Ki = use1 ? Ki1 : Ki0;
+        const double Kii = use1 ? Kii1 : Kii0;
         barrier(CLK_LOCAL_MEM_FENCE);
 
         /* the two-variable step, exactly as LIBSVM's Solver::Solve */

@@ -65,7 +65,7 @@ run_case() { # run_case NAME TRAIN TEST OPTIONS...
         awk -v a="$g_nsv" -v b="$r_nsv" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 0.03 * b) }'
         check $? "$name [$be]: nSV $g_nsv vs LIBSVM $r_nsv (3%)"
         case " $* " in
-        *" -s 3 "*) # regression: mean squared error within 1% of LIBSVM's
+        *" -s 3 "* | *" -s 4 "*) # regression: mean squared error within 1% of LIBSVM's
             mse=$(paste "$o.pred" "$ref.pred" "$test" | awk '{ d = $1 - $3; e = $2 - $3; g += d * d; r += e * e } END { printf "%.6g %.6g", g / NR, r / NR }')
             echo "$mse" | awk '{ d = $1 - $2; if (d < 0) d = -d; exit !($2 > 0 && d <= 0.01 * $2) }'
             check $? "$name [$be]: mean squared error and LIBSVM's (within 1%): $mse" ;;
@@ -124,6 +124,13 @@ run_case breast-oneclass "$breast" "$breast" -s 2 -t 2 -g 0.5
 run_case diabetes-svr "$diab" "$diab" -s 3 -c 10 -p 0.05
 run_case diabetes-svr-linear "$diab" "$diab" -s 3 -t 0 -c 1
 
+# nu-SVC and nu-SVR (LIBSVM's Solver_NU: per-class selection and stop, r and its scaling)
+run_case heart-nusvc "$heart" "$heart" -s 1
+run_case breast-nusvc "$breast" "$breast" -s 1 -n 0.3 -g 0.5
+run_case a9a5000-nusvc "$a9a" "$a9a_t" -s 1 -n 0.4 -g 0.05
+run_case diabetes-nusvr "$diab" "$diab" -s 4 -c 10 -n 0.3
+run_case diabetes-nusvr-linear "$diab" "$diab" -s 4 -t 0 -n 0.6
+
 # several classes, one-vs-one
 iris=$(data iris.sklearn) && wine=$(data wine.sklearn) && digits=$(data digits.sklearn) || exit 1
 mnist=$(data mnist.scale 3000) && mnist_t=$(data mnist.scale.t 1000) || exit 1
@@ -131,6 +138,8 @@ run_case iris-rbf "$iris" "$iris" -t 2 -c 4
 run_case wine-linear "$wine" "$wine" -t 0 -c 0.01
 run_case digits-rbf "$digits" "$digits" -t 2 -g 0.002 -c 5
 run_case mnist3000-rbf "$mnist" "$mnist_t" -c 10 -g 0.02
+run_case wine-nusvc "$wine" "$wine" -s 1 -n 0.2
+run_case digits-nusvc "$digits" "$digits" -s 1 -n 0.1 -g 0.002
 
 echo "parity: $pass passed, $fail failed"
 [ "$fail" = 0 ]

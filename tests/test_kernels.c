@@ -29,6 +29,7 @@ static void make_problem_v(problem_t *t, size_t n, size_t d, double density, int
     t->col = (int32_t *)malloc(n * d * sizeof(int32_t));
     t->val = (float *)malloc(n * d * sizeof(float));
     t->y = (signed char *)malloc(2 * n);
+    memset(&t->p, 0, sizeof t->p);
     t->C = (double *)malloc(2 * n * sizeof(double));
     t->rp[0] = 0;
     for (i = 0; i < n; ++i) {
@@ -161,12 +162,13 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
         CHECK(bad == 0, what);
     }
 
-    /* smo: identical rows, state and working set on both */
+    /* smo: identical rows, state and working set on both (nu: interior alphas, random G,
+       so that both classes have violating pairs) */
     CHECK_OK(ocl->write_rows(ocl, Kc));
     CHECK_OK(cpu->write_rows(cpu, Kc));
     for (i = 0; i < n; ++i) {
-        alpha[i] = 0.0;
-        G[i] = -1.0;
+        alpha[i] = t->p.nu ? 0.5 * t->C[i] * urand() : 0.0;
+        G[i] = t->p.nu ? 2.0 * urand() - 1.0 : -1.0;
     }
     memset(st0, 0, sizeof st0);
     st0[GPUSVM__ST_GAP] = 2.0;
@@ -269,6 +271,14 @@ int main(void)
         free_problem(&t);
         make_problem_v(&t, 500, 17, 0.5, 2, 1);
         round_trip(c1->backend, c2->backend, &t, 128, "rbf, 1000 variables on 500 points (epsilon-SVR) q=128");
+        free_problem(&t);
+        make_problem(&t, 900, 23, 0.4, 2);
+        t.p.nu = 1;
+        round_trip(c1->backend, c2->backend, &t, 128, "rbf nu (per-class selection and stop) n=900 q=128");
+        free_problem(&t);
+        make_problem_v(&t, 400, 11, 0.5, 1, 1);
+        t.p.nu = 1;
+        round_trip(c1->backend, c2->backend, &t, 256, "poly nu-SVR, 800 variables on 400 points q=256");
         free_problem(&t);
     }
     gpusvm_context_destroy(c2);

@@ -11,9 +11,10 @@ static void usage(void)
            "options (LIBSVM's svm-train flags):\n"
            "-s svm_type : set type of SVM (default 0)\n"
            "\t0 -- C-SVC\t\t(multi-class classification, one-vs-one)\n"
+           "\t1 -- nu-SVC\t\t(multi-class classification, one-vs-one)\n"
            "\t2 -- one-class SVM\n"
            "\t3 -- epsilon-SVR\t(regression)\n"
-           "\t1 -- nu-SVC, 4 -- nu-SVR: not in this version\n"
+           "\t4 -- nu-SVR\t\t(regression)\n"
            "-t kernel_type : set type of kernel function (default 2)\n"
            "\t0 -- linear: u'*v\n"
            "\t1 -- polynomial: (gamma*u'*v + coef0)^degree\n"
@@ -123,9 +124,10 @@ int main(int argc, char **argv)
         case 's': {
             double s = num(o, v);
             if (s == 0) p.svm_type = GPUSVM_C_SVC;
+            else if (s == 1) p.svm_type = GPUSVM_NU_SVC;
             else if (s == 2) p.svm_type = GPUSVM_ONE_CLASS;
             else if (s == 3) p.svm_type = GPUSVM_EPSILON_SVR;
-            else if (s == 1 || s == 4) bad("-s 1 and -s 4 (nu-SVC, nu-SVR) are not in this version", v);
+            else if (s == 4) p.svm_type = GPUSVM_NU_SVR;
             else bad("unknown svm type", v);
             break;
         }
@@ -234,7 +236,7 @@ int main(int argc, char **argv)
         double *target = (double *)malloc((n ? n : 1) * sizeof(double));
         gpusvm_result r = target ? gpusvm_cross_validation(ctx, &ds->x, ds->y, &p, nr_fold, target)
                                  : GPUSVM_ERROR_OUT_OF_MEMORY;
-        if (r == GPUSVM_OK && p.svm_type == GPUSVM_EPSILON_SVR) {
+        if (r == GPUSVM_OK && (p.svm_type == GPUSVM_EPSILON_SVR || p.svm_type == GPUSVM_NU_SVR)) {
             double mse, scc;
             cli_regression(target, ds->y, n, &mse, &scc);
             printf("Cross Validation Mean squared error = %g\n", mse);
@@ -255,10 +257,11 @@ int main(int argc, char **argv)
         if (r != GPUSVM_OK) gpusvm_dataset_free(ds);
         cli_check(r, "gpusvm-train");
     }
-    if (!quiet && model->svm_type != GPUSVM_C_SVC) { /* one-class and epsilon-SVR: one problem */
+    if (!quiet && model->svm_type != GPUSVM_C_SVC && model->svm_type != GPUSVM_NU_SVC) { /* one problem */
         const gpusvm_train_info *in = &model->info;
         printf("optimization finished, #iter = %lld\n", in->iterations);
         if (model->svm_type == GPUSVM_EPSILON_SVR) printf("nu = %f\n", in->nu);
+        if (model->svm_type == GPUSVM_NU_SVR) printf("epsilon = %f\n", -in->nu_r);
         printf("obj = %f, rho = %f\n", in->obj, model->rho[0]);
         printf("nSV = %lu, nBSV = %lu\n", (unsigned long)in->n_sv, (unsigned long)in->n_bsv);
         fflush(stdout);
@@ -273,7 +276,8 @@ int main(int argc, char **argv)
                     if (wl[k] == model->label[cj]) wj = wv[k];
                 }
                 printf("optimization finished, #iter = %lld\n", in->iterations);
-                if (wi == wj) printf("nu = %f\n", in->nu);
+                if (model->svm_type == GPUSVM_NU_SVC) printf("C = %f\n", 1.0 / in->nu_r);
+                else if (wi == wj) printf("nu = %f\n", in->nu);
                 printf("obj = %f, rho = %f\n", in->obj, model->rho[p]);
                 printf("nSV = %lu, nBSV = %lu\n", (unsigned long)in->n_sv, (unsigned long)in->n_bsv);
             }
