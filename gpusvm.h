@@ -199,7 +199,7 @@ typedef enum gpusvm_kernel_type {
     GPUSVM_KERNEL_POLY,        /* (gamma <x,z> + coef0)^degree (-t 1) */
     GPUSVM_KERNEL_RBF,         /* exp(-gamma |x-z|^2)           (-t 2) */
     GPUSVM_KERNEL_SIGMOID,     /* tanh(gamma <x,z> + coef0)     (-t 3) */
-    GPUSVM_KERNEL_PRECOMPUTED  /* -t 4: not in this version */
+    GPUSVM_KERNEL_PRECOMPUTED  /* x is the kernel matrix: x[i][k-1] = K(x_i, training point with serial k) (-t 4) */
 } gpusvm_kernel_type;
 
 typedef enum gpusvm_gamma_mode {
@@ -239,6 +239,9 @@ typedef struct gpusvm_params {
     const double *weight;
     const double *sample_weight; /* NULL: 1 for every row; else one finite weight >= 0 per training row,
                                     multiplying C for that row (LIBSVM's instance weights; -W in the CLI) */
+    const double *serial;        /* precomputed kernel: each training row's serial number k (LIBSVM's 0:k; column k-1
+                                    of x holds the kernel against that row); NULL: row i is serial i+1. The model's
+                                    support vectors keep their serials */
     long long max_iter;          /* 0: max(10^7, 100 n), LIBSVM's; counted in SMO pair updates */
     int working_set_size;        /* 0: automatic (up to 1024, a power of two); else 2..1024 */
     gpusvm_progress_fn progress; /* called after every few working sets; may cancel */
@@ -288,6 +291,8 @@ typedef struct gpusvm_model {
 typedef struct gpusvm_dataset {
     gpusvm_matrix x;
     double *y;
+    double *serial;       /* per row, the value at index 0 (a precomputed kernel's serial number, 0:i), 0 where
+                             a row has none; NULL when no row has index 0. Index 0 is never a column of x */
     size_t *row_ptr;
     int32_t *col_idx;
     float *values;
@@ -695,6 +700,25 @@ static void gpusvm__norms(const gpusvm__csr *m, size_t first, size_t count, floa
     }
 }
 
+/* Entry (row, column) of a CSR matrix (0 where absent), by binary search. */
+static float gpusvm__csr_at(const gpusvm__csr *m, size_t row, size_t column)
+{
+    size_t lo = m->row_ptr[row], hi = m->row_ptr[row + 1];
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if ((size_t)m->col[mid] < column) lo = mid + 1;
+        else hi = mid;
+    }
+    return (lo < m->row_ptr[row + 1] && (size_t)m->col[lo] == column) ? m->val[lo] : 0.0f;
+}
+
+/* k(x_i, x_i) of point i: a precomputed problem's x holds the kernel matrix by columns. */
+static float gpusvm__diag(const gpusvm__csr *x, size_t i, float norm, int ktype, float gamma, float coef0, int degree)
+{
+    if (ktype == 4) return gpusvm__csr_at(x, i, i);
+    return gpusvm__kfun(ktype, norm, norm, norm, gamma, coef0, degree);
+}
+
 /* >>cl --------------------------------------------------------------------- */
 /* The few OpenCL 1.2 types, constants and entry points gpusvm uses, declared here so that
    users need neither OpenCL headers nor -lOpenCL. The library is opened at run time
@@ -1014,6 +1038,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_K_POLY    1\n",
     "#define GPUSVM_K_RBF     2\n",
     "#define GPUSVM_K_SIGMOID 3\n",
+    "#define GPUSVM_K_PRECOMPUTED 4\n",
     "\n",
     "/* Slots of the status vector (double) the host reads a few of per check. */\n",
     "#define GPUSVM_ST_GAP     0 /* m(alpha) - M(alpha) of the last selection    */\n",
@@ -1072,6 +1097,10 @@ static const char *const gpusvm__kernel_source[] = {
     " *\n",
     " * idx holds variables; GPUSVM_PT maps them to points (epsilon-SVR).\n",
     " *\n",
+    " * A precomputed kernel (ktype 4) has the kernel matrix itself as B, by\n",
+    " * columns: k(a, b_i) for the point a of row r is feature a of point i,\n",
+    " * B[a * pitch_b + i], so the row is one coalesced copy.\n",
+    " *\n",
     " * Tiling: a 16x16 work-group computes a 64 (rows of the index set) x 64\n",
     " * (points) block; each work-item holds a 4x4 accumulator. The working-set\n",
     " * vectors and the point vectors are staged in local memory GPUSVM_TK features\n",
@@ -1098,6 +1127,20 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int i0 = get_group_id(0) * GPUSVM_TM;\n",
     "    const int r0 = get_group_id(1) * GPUSVM_TM;\n",
     "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
+    "    if (ktype == GPUSVM_K_PRECOMPUTED) { /* uniform: no barrier is skipped by part of the group */\n",
+    "        for (int a = 0; a < 4; ++a) {\n",
+    "            const int r = r0 + ly + 16 * a;\n",
+    "            if (r >= nrows) break;\n",
+    "            const int pos = row_off + r;\n",
+    "            const int pa = GPUSVM_PT(idx[pos], npts);\n",
+    "            __global float *out = K + (size_t)slot[pos] * ldk;\n",
+    "            for (int b = 0; b < 4; ++b) {\n",
+    "                const int i = i0 + lx + 16 * b;\n",
+    "                if (i < nb) out[i] = B[(size_t)pa * pitch_b + i];\n",
+    "            }\n",
+    "        }\n",
+    "        return;\n",
+    "    }\n",
     "\n",
     "    /* Each work-item loads column (tid % 64) of both tiles: one index lookup. */\n",
     "    const int lr = tid % GPUSVM_TM;\n",
@@ -1672,7 +1715,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 685
+#define GPUSVM__KERNEL_SOURCE_LINES 704
 // <<kernels
 #endif
 
@@ -1838,9 +1881,9 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     }
     gpusvm__norms(&p->x, 0, b->npts, b->norm);
     for (i = 0; i < n; ++i) {
-        const float nm = b->norm[GPUSVM__PT(i, b->npts)];
+        const size_t pt = GPUSVM__PT(i, b->npts);
         b->G[i] = -1.0;
-        b->qd[i] = gpusvm__kfun(p->ktype, nm, nm, nm, p->gamma, p->coef0, p->degree);
+        b->qd[i] = gpusvm__diag(&p->x, pt, b->norm[pt], p->ktype, p->gamma, p->coef0, p->degree);
     }
     memset(b->st, 0, sizeof b->st);
     return GPUSVM_OK;
@@ -1980,6 +2023,10 @@ static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, co
         const size_t ia = GPUSVM__PT(idx[off + r], A->rows);
         float *out = K + (size_t)slot[off + r] * ldk;
         const float na = norm_a[ia];
+        if (ktype == 4) { /* precomputed: B holds the kernel matrix by columns, k(a_ia, b_i) = B[i][ia] */
+            for (i = 0; i < B->rows; ++i) out[i] = gpusvm__csr_at(B, i, ia);
+            continue;
+        }
         if (!dense) {
             for (i = 0; i < B->rows; ++i)
                 out[i] = gpusvm__kfun(ktype, gpusvm__dot_sparse(A, ia, B, i), na, norm_b[i], gamma, coef0, degree);
@@ -2545,8 +2592,8 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     if (!host || !qd || !g0) { r = gpusvm__oom(ctx, "the training state"); goto fail; }
     gpusvm__norms(&p->x, 0, np, host);
     for (i = 0; i < n; ++i) {
-        const float nm = host[GPUSVM__PT(i, np)];
-        qd[i] = gpusvm__kfun(p->ktype, nm, nm, nm, p->gamma, p->coef0, p->degree);
+        const size_t pt = GPUSVM__PT(i, np);
+        qd[i] = gpusvm__diag(&p->x, pt, host[pt], p->ktype, p->gamma, p->coef0, p->degree);
         g0[i] = -1.0;
     }
     if (!gpusvm__mul((size_t)q * sizeof(float), b->pitch, &bytes))
@@ -3314,8 +3361,17 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
     if (p.kernel_type == GPUSVM_KERNEL_DEFAULT) p.kernel_type = GPUSVM_KERNEL_RBF;
     if ((int)p.kernel_type < 0 || p.kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
         return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.kernel_type %d is unknown", (int)p.kernel_type);
-    if (p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "params.kernel_type: precomputed kernels are not in this version");
+    if (p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
+        size_t i;
+        for (i = 0; i < x->rows; ++i) {
+            const double k = p.serial ? p.serial[i] : (double)(i + 1);
+            if (!(k >= 1.0 && k <= (double)x->cols && k == floor(k)) || k > 16777216.0)
+                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                    "precomputed kernel: row %lu's serial number %g is not an integer in [1, %lu] (the "
+                                    "columns of x)",
+                                    (unsigned long)i, k, (unsigned long)x->cols);
+        }
+    }
     if (p.degree == 0) p.degree = 3;
     if (p.degree < 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.degree must be >= 0");
     if (!(p.gamma >= 0.0) || p.gamma > DBL_MAX)
@@ -3581,6 +3637,84 @@ done:
     return r;
 }
 
+/* The serial number (1-based) of training row i of a precomputed kernel. */
+static size_t gpusvm__serial(const gpusvm_params *prm, size_t i)
+{
+    return prm->serial ? (size_t)prm->serial[i] : i + 1;
+}
+
+/* A precomputed kernel's problem on rows idx[0..count): the kernel matrix M[a][b] =
+   K(row idx[a], row idx[b]) = x[idx[a]][serial(idx[b]) - 1], stored by columns (row b of the
+   result is column b of M), every entry kept, so that the device reads a kernel row as one
+   contiguous feature row of its column-major copy. */
+static gpusvm_result gpusvm__pre_problem(gpusvm_context *ctx, const gpusvm__csr *x, const gpusvm_params *prm,
+                                         const size_t *idx, size_t count, gpusvm__input *out)
+{
+    size_t a, b, nnz;
+    memset(out, 0, sizeof *out);
+    if (!gpusvm__mul(count, count, &nnz)) return gpusvm__oom(ctx, "the precomputed kernel matrix");
+    out->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, count + 1, sizeof(size_t));
+    out->col = (int32_t *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(int32_t));
+    out->val = (float *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(float));
+    if (!out->row_ptr || !out->col || !out->val) {
+        gpusvm__input_free(ctx, out);
+        return gpusvm__oom(ctx, "the precomputed kernel matrix");
+    }
+    for (b = 0; b < count; ++b) {
+        const size_t column = gpusvm__serial(prm, idx[b]) - 1;
+        out->row_ptr[b] = b * count;
+        for (a = 0; a < count; ++a) {
+            out->col[b * count + a] = (int32_t)a;
+            out->val[b * count + a] = gpusvm__csr_at(x, idx[a], column);
+        }
+    }
+    out->row_ptr[count] = nnz;
+    out->m.rows = count;
+    out->m.cols = count;
+    out->m.row_ptr = out->row_ptr;
+    out->m.col = out->col;
+    out->m.val = out->val;
+    return GPUSVM_OK;
+}
+
+/* What a precomputed model keeps of each training row: its serial number, as column 0. */
+static gpusvm_result gpusvm__serial_rows(gpusvm_context *ctx, const gpusvm_params *prm, size_t rows, gpusvm__input *out)
+{
+    size_t i;
+    memset(out, 0, sizeof *out);
+    out->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, rows + 1, sizeof(size_t));
+    out->col = (int32_t *)gpusvm__calloc(&ctx->alloc, rows ? rows : 1, sizeof(int32_t));
+    out->val = (float *)gpusvm__alloc(&ctx->alloc, rows ? rows : 1, sizeof(float));
+    if (!out->row_ptr || !out->col || !out->val) {
+        gpusvm__input_free(ctx, out);
+        return gpusvm__oom(ctx, "the serial numbers");
+    }
+    for (i = 0; i <= rows; ++i) out->row_ptr[i] = i;
+    for (i = 0; i < rows; ++i) out->val[i] = (float)gpusvm__serial(prm, i);
+    out->m.rows = rows;
+    out->m.cols = 1;
+    out->m.row_ptr = out->row_ptr;
+    out->m.col = out->col;
+    out->m.val = out->val;
+    return GPUSVM_OK;
+}
+
+/* out[i] = sum_j coef[j] k(x_j, x_i) over a problem's own points (a starting gradient). */
+static gpusvm_result gpusvm__problem_decision(gpusvm_context *ctx, const gpusvm__problem *pb, const double *coef,
+                                              double *out)
+{
+    size_t i, k;
+    if (pb->ktype != 4)
+        return ctx->backend->decision(ctx->backend, &pb->x, coef, 1, &pb->x, pb->ktype, pb->gamma, pb->coef0,
+                                      pb->degree, out);
+    for (i = 0; i < pb->x.rows; ++i) { /* row i of the stored matrix is column i of K */
+        double sum = 0.0;
+        for (k = pb->x.row_ptr[i]; k < pb->x.row_ptr[i + 1]; ++k) sum += coef[pb->x.col[k]] * (double)pb->x.val[k];
+        out[i] = sum;
+    }
+    return GPUSVM_OK;
+}
+
 /* rho as LIBSVM's Solver::calculate_rho. */
 static double gpusvm__rho(const gpusvm__problem *p, const double *alpha, const double *G)
 {
@@ -3664,7 +3798,7 @@ static gpusvm_result gpusvm__nu_svc_start(gpusvm_context *ctx, const gpusvm__pro
     coef = (double *)gpusvm__alloc(&ctx->alloc, l, sizeof(double));
     if (!coef) return gpusvm__oom(ctx, "the nu-SVC start");
     for (k = 0; k < l; ++k) coef[k] = pb->y[k] * alpha0[k];
-    r = ctx->backend->decision(ctx->backend, &pb->x, coef, 1, &pb->x, pb->ktype, pb->gamma, pb->coef0, pb->degree, G0);
+    r = gpusvm__problem_decision(ctx, pb, coef, G0);
     for (k = 0; k < l; ++k) G0[k] *= pb->y[k];
     gpusvm__free(&ctx->alloc, coef);
     return r;
@@ -3675,9 +3809,14 @@ static gpusvm_result gpusvm__nu_svc_start(gpusvm_context *ctx, const gpusvm__pro
    the support vectors the union over all pairs, and the coefficients laid out as LIBSVM lays
    them out (row j-1 holds class i's coefficients of pair (i,j), row i class j's). nu-SVC
    solves LIBSVM's scaled problem (bounds 1, or the class and sample weights) and divides by r. */
-static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
+static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
                                         const gpusvm_params *prm, gpusvm_model **out, double t_start)
 {
+    /* x: the rows the model keeps (a precomputed kernel's: serial numbers); xin: the input */
+    const int pre = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
+    gpusvm__input ser, kmat;
+    const gpusvm__csr *x = xin;
+    size_t *orig = NULL;
     const gpusvm_allocator *a = &ctx->alloc;
     const size_t n = x->rows;
     int *label = NULL, nr_class = 0, c, ci, cj;
@@ -3695,8 +3834,15 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
     gpusvm_result r;
 
     memset(&info, 0, sizeof info);
+    memset(&kmat, 0, sizeof kmat);
     info.converged = 1;
-    if ((r = gpusvm__group(ctx, y, n, &label, &count, &nr_class)) != GPUSVM_OK) return r;
+    if (pre) {
+        if ((r = gpusvm__serial_rows(ctx, prm, n, &ser)) != GPUSVM_OK) return r;
+        x = &ser.m;
+    } else {
+        memset(&ser, 0, sizeof ser);
+    }
+    if ((r = gpusvm__group(ctx, y, n, &label, &count, &nr_class)) != GPUSVM_OK) goto fail;
     wC = (double *)gpusvm__alloc(a, (size_t)nr_class, sizeof(double));
     if (!wC) { r = gpusvm__oom(ctx, "class weights"); goto fail; }
     for (c = 0; c < nr_class; ++c) wC[c] = nusvc ? 1.0 : prm->C;
@@ -3808,6 +3954,13 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             pb.x.row_ptr = sub_rp;
             pb.x.col = sub_col;
             pb.x.val = sub_val;
+            if (pre) { /* the pair's block of the kernel matrix */
+                orig = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
+                if (!orig) { r = gpusvm__oom(ctx, "a pairwise problem"); goto fail; }
+                for (k = 0; k < l; ++k) orig[k] = k < ni ? perm[si + k] : perm[sj + (k - ni)];
+                if ((r = gpusvm__pre_problem(ctx, xin, prm, orig, l, &kmat)) != GPUSVM_OK) goto fail;
+                pb.x = kmat.m;
+            }
             pb.nvar = l;
             pb.y = yy;
             pb.C = Cv;
@@ -3864,6 +4017,9 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             gpusvm__free(a, Cv);
             gpusvm__free(a, alpha0);
             gpusvm__free(a, G0);
+            gpusvm__free(a, orig);
+            gpusvm__input_free(ctx, &kmat);
+            orig = NULL;
             Cv = alpha0 = G0 = NULL;
             sub_rp = NULL;
             sub_col = NULL;
@@ -3930,6 +4086,9 @@ fail:
     gpusvm__free(a, Cv);
     gpusvm__free(a, alpha0);
     gpusvm__free(a, G0);
+    gpusvm__free(a, orig);
+    gpusvm__input_free(ctx, &kmat);
+    gpusvm__input_free(ctx, &ser);
     gpusvm__free(a, pinfo);
     gpusvm__free(a, rho);
     gpusvm__free(a, falpha_at);
@@ -3955,11 +4114,16 @@ fail:
    C nu n / 2 (Q alpha = 0 there, so G starts at p). The one-class problem starts from
    alpha = 1 on the first floor(nu n) points, nu n - floor(nu n) on the next, so its gradient
    starts at Q alpha. */
-static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr *x, const double *z,
+static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
                                           const gpusvm_params *prm, gpusvm_model **out, double t_start)
 {
+    /* x: the rows the model keeps (a precomputed kernel's: serial numbers); xin: the input */
+    const int pre = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
+    gpusvm__input ser, kmat;
+    const gpusvm__csr *x = xin;
+    size_t *orig = NULL;
     const gpusvm_allocator *a = &ctx->alloc;
-    const size_t l = x->rows;
+    const size_t l = xin->rows;
     const int nusvr = prm->svm_type == GPUSVM_NU_SVR;
     const int svr = prm->svm_type == GPUSVM_EPSILON_SVR || nusvr;
     const size_t nvar = svr ? 2 * l : l;
@@ -3979,7 +4143,23 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
     size_t i, k, nsv = 0, nbsv = 0, sv_nnz = 0, at;
     double v = 0.0, sum_alpha = 0.0;
     memset(&info, 0, sizeof info);
+    memset(&ser, 0, sizeof ser);
+    memset(&kmat, 0, sizeof kmat);
     if (!yy || !lin || !alpha0 || !G0 || !alpha || !G || !coef || !Cv) { r = gpusvm__oom(ctx, "the problem"); goto fail; }
+    pb.x = *xin;
+    if (pre) { /* the model keeps serial numbers; the problem is the kernel matrix */
+        orig = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
+        if (!orig) { r = gpusvm__oom(ctx, "the problem"); goto fail; }
+        for (i = 0; i < l; ++i) orig[i] = i;
+        if ((r = gpusvm__serial_rows(ctx, prm, l, &ser)) != GPUSVM_OK) goto fail;
+        if ((r = gpusvm__pre_problem(ctx, xin, prm, orig, l, &kmat)) != GPUSVM_OK) goto fail;
+        x = &ser.m;
+        pb.x = kmat.m;
+    }
+    pb.ktype = (int)prm->kernel_type - 1;
+    pb.gamma = (float)prm->gamma;
+    pb.coef0 = (float)prm->coef0;
+    pb.degree = prm->degree;
     for (i = 0; i < nvar; ++i) {
         yy[i] = (signed char)(i < l ? 1 : -1);
         Cv[i] = C * (prm->sample_weight ? prm->sample_weight[i < l ? i : i - l] : 1.0);
@@ -4003,18 +4183,11 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
             left -= alpha0[i];
         }
         /* G0 = Q alpha0 (y = +1, p = 0): the decision primitive with alpha0 as coefficients */
-        r = ctx->backend->decision(ctx->backend, x, alpha0, 1, x, (int)prm->kernel_type - 1, (float)prm->gamma,
-                                   (float)prm->coef0, prm->degree, G0);
-        if (r != GPUSVM_OK) goto fail;
+        if ((r = gpusvm__problem_decision(ctx, &pb, alpha0, G0)) != GPUSVM_OK) goto fail;
     }
-    pb.x = *x;
     pb.nvar = nvar;
     pb.y = yy;
     pb.C = Cv;
-    pb.ktype = (int)prm->kernel_type - 1;
-    pb.gamma = (float)prm->gamma;
-    pb.coef0 = (float)prm->coef0;
-    pb.degree = prm->degree;
     pb.nu = nusvr;
     if ((r = gpusvm__solve(ctx, &pb, prm, alpha0, G0, alpha, G, &info)) != GPUSVM_OK) goto fail;
     for (i = 0; i < nvar; ++i) v += alpha[i] * (G[i] + lin[i]);
@@ -4057,6 +4230,9 @@ fail:
     gpusvm__free(a, G);
     gpusvm__free(a, coef);
     gpusvm__free(a, Cv);
+    gpusvm__free(a, orig);
+    gpusvm__input_free(ctx, &ser);
+    gpusvm__input_free(ctx, &kmat);
     return r;
 }
 
@@ -4113,13 +4289,15 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
     double *ty = (double *)gpusvm__alloc(a, l, sizeof(double));
     double *pred = (double *)gpusvm__alloc(a, l, sizeof(double));
     double *tw = p->sample_weight ? (double *)gpusvm__alloc(a, l, sizeof(double)) : NULL;
+    const int pre = p->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
+    double *ts = pre ? (double *)gpusvm__alloc(a, l, sizeof(double)) : NULL; /* a fold's rows keep their serials */
     gpusvm_params fold_params = *p;
     int *label = NULL;
     size_t *count = NULL, i, k;
     uint64_t rng = 0x9E3779B97F4A7C15ULL; /* fixed seed: the same folds every run */
     gpusvm_result r = GPUSVM_OK;
     int f, c, nr_class = 0;
-    if (!perm || !fold_start || !train_idx || !ty || !pred || (p->sample_weight && !tw)) {
+    if (!perm || !fold_start || !train_idx || !ty || !pred || (p->sample_weight && !tw) || (pre && !ts)) {
         r = gpusvm__oom(ctx, "cross-validation");
         goto done;
     }
@@ -4185,6 +4363,10 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
             for (i = 0; i < nt; ++i) tw[i] = p->sample_weight[train_idx[i]];
             fold_params.sample_weight = tw;
         }
+        if (ts) {
+            for (i = 0; i < nt; ++i) ts[i] = (double)gpusvm__serial(p, train_idx[i]);
+            fold_params.serial = ts;
+        }
         if ((r = gpusvm__csr_rows(ctx, x, train_idx, nt, &tr)) != GPUSVM_OK) break;
         if ((r = gpusvm__csr_rows(ctx, x, perm + b, e - b, &te)) != GPUSVM_OK) {
             gpusvm__input_free(ctx, &tr);
@@ -4205,6 +4387,7 @@ done:
     gpusvm__free(a, ty);
     gpusvm__free(a, pred);
     gpusvm__free(a, tw);
+    gpusvm__free(a, ts);
     gpusvm__free(a, label);
     gpusvm__free(a, count);
     return r;
@@ -4230,9 +4413,17 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
     size_t *first = NULL;
     int *votes = NULL, ci, cj;
     gpusvm_result r;
-    if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED || m->kernel_type < GPUSVM_KERNEL_LINEAR ||
-        m->kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "prediction with a precomputed kernel is not in this version");
+    if (m->kernel_type < GPUSVM_KERNEL_LINEAR || m->kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model: kernel_type %d is unknown", (int)m->kernel_type);
+    if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) /* x[i][k-1] = K(x_i, support vector with serial k) */
+        for (s = 0; s < ns; ++s) {
+            const float k = m->sv_row_ptr[s + 1] > m->sv_row_ptr[s] ? m->sv_values[m->sv_row_ptr[s]] : 0.0f;
+            if (!(k >= 1.0f) || (double)k > (double)x->cols)
+                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                    "precomputed kernel: a support vector's serial number is %g but x has %lu "
+                                    "columns (x[i][k-1] must hold K(x_i, training point k))",
+                                    (double)k, (unsigned long)x->cols);
+        }
     if (classify && k == 1) {
         for (i = 0; i < nx; ++i) {
             if (labels) labels[i] = m->label[0];
@@ -4270,9 +4461,22 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
     sv.row_ptr = m->sv_row_ptr;
     sv.col = m->sv_col_idx;
     sv.val = m->sv_values;
-    r = ctx->backend->decision(ctx->backend, &sv, coef, (int)npairs, x, (int)m->kernel_type - 1, (float)m->gamma,
-                               (float)m->coef0, m->degree, d);
-    if (r != GPUSVM_OK) goto done;
+    if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* the kernel values are given: sums on the host */
+        for (p = 0; p < npairs; ++p)
+            for (i = 0; i < nx; ++i) {
+                double sum = 0.0;
+                for (s = 0; s < ns; ++s)
+                    if (coef[p * ns + s] != 0.0)
+                        sum += coef[p * ns + s] *
+                               (double)gpusvm__csr_at(x, i, (size_t)m->sv_values[m->sv_row_ptr[s]] - 1);
+                d[p * nx + i] = sum;
+            }
+        r = GPUSVM_OK;
+    } else {
+        r = ctx->backend->decision(ctx->backend, &sv, coef, (int)npairs, x, (int)m->kernel_type - 1, (float)m->gamma,
+                                   (float)m->coef0, m->degree, d);
+        if (r != GPUSVM_OK) goto done;
+    }
     for (i = 0; i < nx; ++i) {
         for (p = 0; p < npairs; ++p) {
             const double v = d[p * nx + i] - m->rho[p];
@@ -4379,10 +4583,15 @@ static gpusvm_result gpusvm__save(gpusvm_context *ctx, const gpusvm_model *m, co
             gpusvm__wg(&o, "", 17, m->sv_coef[(size_t)j * m->total_sv + i]);
             gpusvm__w(&o, " ");
         }
-        for (k = m->sv_row_ptr[i]; k < m->sv_row_ptr[i + 1]; ++k) {
-            gpusvm__wd(&o, "", (long long)m->sv_col_idx[k] + 1);
-            gpusvm__wg(&o, ":", 8, m->sv_values[k]);
+        if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* 0:serial, as LIBSVM writes it */
+            gpusvm__wd(&o, "0:", m->sv_row_ptr[i + 1] > m->sv_row_ptr[i] ? (long long)m->sv_values[m->sv_row_ptr[i]] : 0);
             gpusvm__w(&o, " ");
+        } else {
+            for (k = m->sv_row_ptr[i]; k < m->sv_row_ptr[i + 1]; ++k) {
+                gpusvm__wd(&o, "", (long long)m->sv_col_idx[k] + 1);
+                gpusvm__wg(&o, ":", 8, m->sv_values[k]);
+                gpusvm__w(&o, " ");
+            }
         }
         gpusvm__w(&o, "\n");
     }
@@ -4487,13 +4696,16 @@ static const char *gpusvm__quote(char *buf, size_t size, const char *s, size_t l
     return buf;
 }
 
-/* "index:value" features of one line, appended to col/val; returns 0 with a message. */
+/* "index:value" features of one line, appended to col/val; returns 0 with a message. Index 0
+   (a precomputed kernel's serial number, 0:i) may come first: its value goes to *index0 and
+   *has_index0 is set. */
 static int gpusvm__parse_features(gpusvm_context *ctx, char *s, char *end, gpusvm__vec *col, gpusvm__vec *val,
-                                  size_t *max_col, char *why, size_t why_size)
+                                  size_t *max_col, double *index0, int *has_index0, char *why, size_t why_size)
 {
     char *tok, q[64];
     size_t len;
-    long long prev = 0;
+    long long prev = -1;
+    *has_index0 = 0;
     while (gpusvm__token(&s, end, &tok, &len)) {
         char *colon = (char *)memchr(tok, ':', len);
         long long idx;
@@ -4509,8 +4721,8 @@ static int gpusvm__parse_features(gpusvm_context *ctx, char *s, char *end, gpusv
                      gpusvm__quote(q, sizeof q, tok, (size_t)(colon - tok)));
             return 0;
         }
-        if (idx < 1) {
-            snprintf(why, why_size, "feature index %lld: indices start at 1", idx);
+        if (idx < 0 || (idx == 0 && prev >= 0)) {
+            snprintf(why, why_size, "feature index %lld: indices start at 1 (0 only first, as 0:serial)", idx);
             return 0;
         }
         if (idx > (long long)INT32_MAX) {
@@ -4531,6 +4743,11 @@ static int gpusvm__parse_features(gpusvm_context *ctx, char *s, char *end, gpusv
             snprintf(why, why_size, "value of feature %lld is not a finite float", idx);
             return 0;
         }
+        if (idx == 0) {
+            *index0 = v;
+            *has_index0 = 1;
+            continue;
+        }
         c = (int32_t)(idx - 1);
         f = (float)v;
         if (!gpusvm__vec_push(&ctx->alloc, col, &c) || !gpusvm__vec_push(&ctx->alloc, val, &f)) {
@@ -4550,10 +4767,13 @@ static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, c
     char why[256], q[64];
     size_t max_col = 0, rows = 0;
     gpusvm__lines L;
-    gpusvm__vec rp, col, val, y;
+    gpusvm__vec rp, col, val, y, ser;
     gpusvm_dataset *ds = NULL;
     gpusvm_result r;
     size_t zero = 0;
+    int any_index0 = 0;
+    memset(&ser, 0, sizeof ser);
+    ser.item = sizeof(double);
     memset(&rp, 0, sizeof rp);
     memset(&col, 0, sizeof col);
     memset(&val, 0, sizeof val);
@@ -4573,19 +4793,24 @@ static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, c
     while (gpusvm__next_line(&L)) {
         char *s = L.line, *tok;
         size_t tl, nnz;
-        double lab;
+        double lab, index0 = 0.0;
+        int has_index0;
         if (!gpusvm__token(&s, L.line_end, &tok, &tl)) continue; /* blank line */
         if (!gpusvm__parse_double(tok, tl, &lab) || !(fabs(lab) <= DBL_MAX)) {
             r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: label '%s' is not a finite number", path,
                              (unsigned long)L.lineno, gpusvm__quote(q, sizeof q, tok, tl));
             goto fail;
         }
-        if (!gpusvm__parse_features(ctx, s, L.line_end, &col, &val, &max_col, why, sizeof why)) {
+        if (!gpusvm__parse_features(ctx, s, L.line_end, &col, &val, &max_col, &index0, &has_index0, why, sizeof why)) {
             r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)L.lineno, why);
             goto fail;
         }
         nnz = col.len;
-        if (!gpusvm__vec_push(a, &y, &lab) || !gpusvm__vec_push(a, &rp, &nnz)) { r = gpusvm__oom(ctx, path); goto fail; }
+        any_index0 |= has_index0;
+        if (!gpusvm__vec_push(a, &y, &lab) || !gpusvm__vec_push(a, &rp, &nnz) || !gpusvm__vec_push(a, &ser, &index0)) {
+            r = gpusvm__oom(ctx, path);
+            goto fail;
+        }
         ++rows;
     }
     if (rows == 0) {
@@ -4599,6 +4824,9 @@ static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, c
     ds->row_ptr = (size_t *)rp.data;
     ds->col_idx = (int32_t *)col.data;
     ds->values = (float *)val.data;
+    if (any_index0) ds->serial = (double *)ser.data;
+    else gpusvm__free(a, ser.data);
+    ser.data = NULL;
     if (!ds->col_idx) ds->col_idx = (int32_t *)gpusvm__alloc(a, 1, sizeof(int32_t));
     if (!ds->values) ds->values = (float *)gpusvm__alloc(a, 1, sizeof(float));
     ds->x.layout = GPUSVM_LAYOUT_CSR;
@@ -4618,6 +4846,7 @@ fail:
     gpusvm__free(a, col.data);
     gpusvm__free(a, val.data);
     gpusvm__free(a, y.data);
+    gpusvm__free(a, ser.data);
     return r;
 }
 
@@ -4797,9 +5026,27 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
                 GPUSVM__BAD("coefficient '%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
             m->sv_coef[k * (size_t)total_sv + i] = dv;
         }
-        if (!gpusvm__parse_features(ctx, s, L.line_end, &col, &val, &max_col, why, sizeof why)) {
-            r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)L.lineno, why);
-            goto fail;
+        {
+            /* a precomputed kernel's support vector is its serial number alone (0:i), kept as column 0 */
+            double serial = 0.0;
+            int has_serial;
+            if (!gpusvm__parse_features(ctx, s, L.line_end, &col, &val, &max_col, &serial, &has_serial, why, sizeof why)) {
+                r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)L.lineno, why);
+                goto fail;
+            }
+            if (kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
+                const int32_t c0 = 0;
+                const float f0 = (float)serial;
+                if (!has_serial || col.len != m->sv_row_ptr[i] || !(serial >= 1.0) || serial > 16777216.0 ||
+                    serial != floor(serial))
+                    GPUSVM__BAD("a precomputed kernel's support vector is 0:serial, one integer >= 1, alone");
+                if (!gpusvm__vec_push(a, &col, &c0) || !gpusvm__vec_push(a, &val, &f0)) {
+                    r = gpusvm__oom(ctx, path);
+                    goto fail;
+                }
+            } else if (has_serial) {
+                GPUSVM__BAD("feature index 0 in a support vector (only precomputed kernels have 0:serial)");
+            }
         }
         m->sv_row_ptr[i + 1] = col.len;
     }
@@ -5119,6 +5366,7 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *ds)
     gpusvm__free(&a, ds->row_ptr);
     gpusvm__free(&a, ds->col_idx);
     gpusvm__free(&a, ds->values);
+    gpusvm__free(&a, ds->serial);
     gpusvm__free(&a, ds);
 }
 

@@ -25,6 +25,7 @@
 #define GPUSVM_K_POLY    1
 #define GPUSVM_K_RBF     2
 #define GPUSVM_K_SIGMOID 3
+#define GPUSVM_K_PRECOMPUTED 4
 
 /* Slots of the status vector (double) the host reads a few of per check. */
 #define GPUSVM_ST_GAP     0 /* m(alpha) - M(alpha) of the last selection    */

@@ -10,6 +10,10 @@
  *
  * idx holds variables; GPUSVM_PT maps them to points (epsilon-SVR).
  *
+ * A precomputed kernel (ktype 4) has the kernel matrix itself as B, by
+ * columns: k(a, b_i) for the point a of row r is feature a of point i,
+ * B[a * pitch_b + i], so the row is one coalesced copy.
+ *
  * Tiling: a 16x16 work-group computes a 64 (rows of the index set) x 64
  * (points) block; each work-item holds a 4x4 accumulator. The working-set
  * vectors and the point vectors are staged in local memory GPUSVM_TK features
@@ -36,6 +40,20 @@ void gpusvm_rows(__global const float *A, int pitch_a,
     const int i0 = get_group_id(0) * GPUSVM_TM;
     const int r0 = get_group_id(1) * GPUSVM_TM;
     if (status[GPUSVM_ST_DONE] != 0.0) return;
+    if (ktype == GPUSVM_K_PRECOMPUTED) { /* uniform: no barrier is skipped by part of the group */
+        for (int a = 0; a < 4; ++a) {
+            const int r = r0 + ly + 16 * a;
+            if (r >= nrows) break;
+            const int pos = row_off + r;
+            const int pa = GPUSVM_PT(idx[pos], npts);
+            __global float *out = K + (size_t)slot[pos] * ldk;
+            for (int b = 0; b < 4; ++b) {
+                const int i = i0 + lx + 16 * b;
+                if (i < nb) out[i] = B[(size_t)pa * pitch_b + i];
+            }
+        }
+        return;
+    }
 
     /* Each work-item loads column (tid % 64) of both tiles: one index lookup. */
     const int lr = tid % GPUSVM_TM;

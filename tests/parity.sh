@@ -141,5 +141,47 @@ run_case mnist3000-rbf "$mnist" "$mnist_t" -c 10 -g 0.02
 run_case wine-nusvc "$wine" "$wine" -s 1 -n 0.2
 run_case digits-nusvc "$digits" "$digits" -s 1 -n 0.1 -g 0.002
 
+# precomputed kernels (-t 4): LIBSVM's 0:i format, an RBF matrix computed in double by
+# build/precompute; against LIBSVM's -t 4, and against our own -t 2 on the same points
+pre() { # pre NAME GAMMA TRAIN [TEST]: the kernel file, made once
+    out=$D/$1.pre
+    [ -s "$out" ] || $B/precompute "$2" "$3" ${4:+"$4"} > "$out" || return 1
+    echo "$out"
+}
+same_as_rbf() { # same_as_rbf NAME PRE_TRAIN PRE_TEST TRAIN TEST GAMMA OPTIONS...: -t 4 and -t 2 give one model
+    name=$1 ptr=$2 pte=$3 tr=$4 te=$5 g=$6
+    shift 6
+    for be in $backends; do
+        o=$W/$name.$be
+        GPUSVM_BACKEND=$be $B/gpusvm-train "$@" -t 4 "$ptr" "$o.pre.model" > "$o.pre.out" 2>&1 &&
+            GPUSVM_BACKEND=$be $B/gpusvm-train "$@" -t 2 -g "$g" "$tr" "$o.rbf.model" > "$o.rbf.out" 2>&1 &&
+            GPUSVM_BACKEND=$be $B/gpusvm-predict "$pte" "$o.pre.model" "$o.pre.pred" > /dev/null 2>&1 &&
+            GPUSVM_BACKEND=$be $B/gpusvm-predict "$te" "$o.rbf.model" "$o.rbf.pred" > /dev/null 2>&1
+        check $? "$name [$be]: trained and predicted with -t 4 and with -t 2"
+        a=$(sed -n 's/^obj = \([-0-9.e+]*\),.*/\1/p' "$o.pre.out" | head -n 1) b=$(sed -n 's/^obj = \([-0-9.e+]*\),.*/\1/p' "$o.rbf.out" | head -n 1)
+        awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 1e-4 * (b < 0 ? -b : b)) }'
+        check $? "$name [$be]: objective with the precomputed matrix $a, with -t 2 $b (1e-4 relative)"
+        a=$(sed -n 's/^total_sv //p' "$o.pre.model") b=$(sed -n 's/^total_sv //p' "$o.rbf.model")
+        awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 0.01 * b) }'
+        check $? "$name [$be]: support vectors $a vs $b (1%)"
+        same=$(paste "$o.pre.pred" "$o.rbf.pred" | awk '$1 == $2 { s++ } END { printf "%d/%d", s, NR }')
+        echo "$same" | awk -F/ '{ exit !($2 > 0 && $1 >= 0.995 * $2) }'
+        check $? "$name [$be]: the same predictions on $same test points (99.5%)"
+    done
+}
+[ build/precompute -nt tests/precompute.c ] && [ build/precompute -nt gpusvm.h ] ||
+    ${CC:-cc} -std=c99 -O2 -o build/precompute tests/precompute.c -ldl -lm || exit 1
+a9a2k=$(data a9a 2000) && a9a2k_t=$(data a9a.t 1000) || exit 1
+hpre=$(pre heart 0.07692307692307693 "$heart") && ipre=$(pre iris 0.25 "$iris") && dpre=$(pre diab 0.1 "$diab") &&
+    apre=$(pre a9a2k 0.05 "$a9a2k") && apre_t=$(pre a9a2k.t 0.05 "$a9a2k" "$a9a2k_t") || exit 1
+run_case heart-pre "$hpre" "$hpre" -t 4
+run_case iris-pre "$ipre" "$ipre" -t 4 -c 4
+run_case a9a2000-pre "$apre" "$apre_t" -t 4
+run_case diabetes-svr-pre "$dpre" "$dpre" -s 3 -t 4 -c 10
+run_case heart-oneclass-pre "$hpre" "$hpre" -s 2 -t 4 -n 0.3
+run_cv heart-pre-cv5 "$hpre" -t 4 -v 5
+same_as_rbf heart-pre-vs-rbf "$hpre" "$hpre" "$heart" "$heart" 0.07692307692307693
+same_as_rbf a9a2000-pre-vs-rbf "$apre" "$apre_t" "$a9a2k" "$a9a2k_t" 0.05
+
 echo "parity: $pass passed, $fail failed"
 [ "$fail" = 0 ]

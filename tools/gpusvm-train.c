@@ -20,7 +20,7 @@ static void usage(void)
            "\t1 -- polynomial: (gamma*u'*v + coef0)^degree\n"
            "\t2 -- radial basis function: exp(-gamma*|u-v|^2)\n"
            "\t3 -- sigmoid: tanh(gamma*u'*v + coef0)\n"
-           "\t4 -- precomputed kernel: not in this version\n"
+           "\t4 -- precomputed kernel (kernel values in training_set_file: 0:i 1:K(xi,x1) ...)\n"
            "-d degree : set degree in kernel function (default 3)\n"
            "-g gamma : set gamma in kernel function (default 1/num_features)\n"
            "-r coef0 : set coef0 in kernel function (default 0)\n"
@@ -133,8 +133,7 @@ int main(int argc, char **argv)
         }
         case 't': {
             double t = num(o, v);
-            if (t == 4) bad("-t 4 (precomputed kernel) is not in this version", v);
-            if (t < 0 || t > 3 || t != (int)t) bad("unknown kernel type", v);
+            if (t < 0 || t > 4 || t != (int)t) bad("unknown kernel type", v);
             p.kernel_type = (gpusvm_kernel_type)((int)t + 1);
             break;
         }
@@ -231,6 +230,20 @@ int main(int argc, char **argv)
     ctx = cli_context();
     cli_check(gpusvm_dataset_load(ctx, train_file, &ds), "gpusvm-train");
     if (weight_file) p.sample_weight = sample_weight = read_weights(ctx, weight_file, ds->x.rows);
+    if (p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* LIBSVM's checks on 0:serial */
+        size_t k;
+        for (k = 0; k < ds->x.rows; ++k) {
+            const double sn = ds->serial ? ds->serial[k] : 0.0;
+            if (!ds->serial || !(sn >= 1.0) || sn > (double)ds->x.cols || sn != (double)(long long)sn) {
+                fprintf(stderr, "%s: data row %lu: Wrong input format: %s\n", train_file, (unsigned long)k + 1,
+                        !ds->serial || sn == 0.0 ? "first column must be 0:sample_serial_number"
+                                                 : "sample_serial_number out of range");
+                gpusvm_dataset_free(ds);
+                cli_exit(1);
+            }
+        }
+        p.serial = ds->serial;
+    }
     if (nr_fold) { /* LIBSVM's lines; no model */
         const size_t n = ds->x.rows;
         double *target = (double *)malloc((n ? n : 1) * sizeof(double));
