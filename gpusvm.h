@@ -126,7 +126,7 @@ typedef enum gpusvm_result {
     GPUSVM_ERROR_CANCELLED = -7,        /* the progress callback asked to stop */
     GPUSVM_ERROR_IO = -8,               /* a file could not be opened, read or written: the context's error names it */
     GPUSVM_ERROR_PARSE = -9,            /* a malformed data or model file: the context's error says file:line: reason */
-    GPUSVM_ERROR_UNSUPPORTED = -10      /* valid but not in this version (an SVM type, a precomputed kernel, probability outputs) */
+    GPUSVM_ERROR_UNSUPPORTED = -10      /* valid but not in this version */
 } gpusvm_result;
 
 typedef enum gpusvm_log_level {
@@ -233,7 +233,9 @@ typedef struct gpusvm_params {
     double p;                    /* epsilon-SVR: 0: 0.1 (LIBSVM's -p), the insensitive zone; for none use a tiny value */
     double cache_size_mb;        /* 0: 100, the budget of the working set's kernel rows (at least 64 rows are kept) */
     int shrinking;               /* accepted for LIBSVM compatibility; the solver does not shrink */
-    int probability;             /* must be 0 in this version */
+    int probability;             /* 1: also fit probability outputs (LIBSVM's -b 1): Platt's sigmoid per pair from an
+                                    internal 5-fold cross-validation, the Laplace scale for regression, density
+                                    marks for one-class; the folds come from a fixed-seed generator */
     size_t n_weight;             /* per-class weights: C of class weight_label[k] is C * weight[k] */
     const int *weight_label;
     const double *weight;
@@ -284,6 +286,11 @@ typedef struct gpusvm_model {
     float *sv_values;
     gpusvm_train_info info; /* zero for a loaded model; for several classes, summed over the pairs */
     gpusvm_train_info *pair_info; /* nr_class*(nr_class-1)/2 entries, one per pairwise problem (zero if loaded) */
+    /* probability information (params.probability; LIBSVM's model keys), each NULL when absent:
+       classification: Platt's sigmoid per pair, P(class i | pair (i,j)) = 1 / (1 + exp(probA dec + probB));
+       regression: probA[0] is the scale sigma of the Laplace noise of the targets;
+       one-class: 10 density marks on the decision value */
+    double *probA, *probB, *prob_density_marks;
     gpusvm_allocator allocator;
 } gpusvm_model;
 
@@ -330,6 +337,14 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
    one per row otherwise. Thread safety: the context's thread; the model may be shared read-only. */
 GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model *model,
                                         const gpusvm_matrix *x, double *labels, double *decision_values);
+/* Probability estimates, as LIBSVM's svm_predict_probability, for a model trained with
+   params.probability = 1: prob receives nr_class values per row (row-major, in model->label's
+   order; one-class: P(normal), P(outlier)) and labels the most probable class (one-class: the
+   sign of the decision value). Classification couples the pairwise sigmoids by Wu, Lin and
+   Weng's method. Regression models have no per-row probabilities (their Laplace scale is
+   model->probA[0]): GPUSVM_ERROR_INVALID_ARGUMENT. Thread safety: the context's thread. */
+GPUSVM_API gpusvm_result gpusvm_predict_probability(gpusvm_context *ctx, const gpusvm_model *model,
+                                                    const gpusvm_matrix *x, double *labels, double *prob);
 /* Writes LIBSVM's model format ("C" numbers) to a temporary file renamed over path, so an
    existing model is never left half-written. Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_model_save(gpusvm_context *ctx, const gpusvm_model *model, const char *path);
@@ -403,6 +418,7 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
 #define GPUSVM__ST_COUNT 8
 #define GPUSVM__KEY_NONE 0xFFFFFFFFu
 #define GPUSVM__TAU 1e-12
+#define GPUSVM__NR_MARKS 10 /* one-class density marks, as LIBSVM 3.3x */
 #define GPUSVM__PT(v, npts) ((size_t)(v) >= (npts) ? (size_t)(v) - (npts) : (size_t)(v))
 
 /* >>util ------------------------------------------------------------------- */
@@ -3408,8 +3424,8 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
     if (p.cache_size_mb == 0.0) p.cache_size_mb = 100.0;
     if (!(p.cache_size_mb > 0.0) || p.cache_size_mb > 1e9)
         return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.cache_size_mb must be > 0");
-    if (p.probability)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "params.probability: probability outputs are not in this version");
+    if (p.probability != 0 && p.probability != 1)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.probability must be 0 or 1");
     if (p.n_weight && (!p.weight_label || !p.weight))
         return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.n_weight > 0 needs weight_label and weight");
     for (k = 0; k < p.n_weight; ++k)
@@ -3780,6 +3796,271 @@ static void gpusvm__model_finish(gpusvm_model *m, const gpusvm_params *prm, gpus
     m->info = *info;
 }
 
+static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
+                                       const gpusvm_params *p, gpusvm_model **out, double t_start);
+static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
+                                     double *dec);
+static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x, const size_t *idx, size_t count,
+                                      gpusvm__input *out);
+static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
+                                              const gpusvm_params *p, int nr_fold, double *target);
+
+/* The fixed-seed generator of the folds (cross-validation and probability fits): the same
+   folds every run. */
+#define GPUSVM__RAND(state, bound) \
+    ((size_t)(((state) = (state) * 6364136223846793005ULL + 1442695040888963407ULL) >> 33) % (bound))
+
+/* Platt's sigmoid 1 / (1 + exp(A f + B)) fitted to decision values f and labels (> 0 positive)
+   by Newton's method with backtracking, as LIBSVM's sigmoid_train (Lin, Lin and Weng 2007). */
+static gpusvm_result gpusvm__sigmoid_train(gpusvm_context *ctx, size_t l, const double *dec, const double *lab,
+                                           double *A_out, double *B_out)
+{
+    double prior1 = 0, prior0 = 0, hi, lo, A, B, fval = 0.0, fApB;
+    const int max_iter = 100;
+    const double min_step = 1e-10, sigma = 1e-12, eps = 1e-5;
+    double *t = (double *)gpusvm__alloc(&ctx->alloc, l ? l : 1, sizeof(double));
+    size_t i;
+    int iter;
+    if (!t) return gpusvm__oom(ctx, "the probability fit");
+    for (i = 0; i < l; ++i) {
+        if (lab[i] > 0) prior1 += 1;
+        else prior0 += 1;
+    }
+    hi = (prior1 + 1.0) / (prior1 + 2.0);
+    lo = 1 / (prior0 + 2.0);
+    A = 0.0;
+    B = log((prior0 + 1.0) / (prior1 + 1.0));
+    for (i = 0; i < l; ++i) {
+        t[i] = lab[i] > 0 ? hi : lo;
+        fApB = dec[i] * A + B;
+        fval += fApB >= 0 ? t[i] * fApB + log(1 + exp(-fApB)) : (t[i] - 1) * fApB + log(1 + exp(fApB));
+    }
+    for (iter = 0; iter < max_iter; ++iter) {
+        double h11 = sigma, h22 = sigma, h21 = 0.0, g1 = 0.0, g2 = 0.0, det, dA, dB, gd, step = 1;
+        for (i = 0; i < l; ++i) {
+            double p, q, d1, d2;
+            fApB = dec[i] * A + B;
+            if (fApB >= 0) {
+                p = exp(-fApB) / (1.0 + exp(-fApB));
+                q = 1.0 / (1.0 + exp(-fApB));
+            } else {
+                p = 1.0 / (1.0 + exp(fApB));
+                q = exp(fApB) / (1.0 + exp(fApB));
+            }
+            d2 = p * q;
+            h11 += dec[i] * dec[i] * d2;
+            h22 += d2;
+            h21 += dec[i] * d2;
+            d1 = t[i] - p;
+            g1 += dec[i] * d1;
+            g2 += d1;
+        }
+        if (fabs(g1) < eps && fabs(g2) < eps) break;
+        det = h11 * h22 - h21 * h21;
+        dA = -(h22 * g1 - h21 * g2) / det;
+        dB = -(-h21 * g1 + h11 * g2) / det;
+        gd = g1 * dA + g2 * dB;
+        while (step >= min_step) {
+            const double nA = A + step * dA, nB = B + step * dB;
+            double nf = 0.0;
+            for (i = 0; i < l; ++i) {
+                fApB = dec[i] * nA + nB;
+                nf += fApB >= 0 ? t[i] * fApB + log(1 + exp(-fApB)) : (t[i] - 1) * fApB + log(1 + exp(fApB));
+            }
+            if (nf < fval + 0.0001 * step * gd) {
+                A = nA;
+                B = nB;
+                fval = nf;
+                break;
+            }
+            step /= 2.0;
+        }
+        if (step < min_step) {
+            gpusvm__log(ctx, GPUSVM_LOG_INFO, "line search fails in two-class probability estimates");
+            break;
+        }
+    }
+    if (iter >= max_iter) gpusvm__log(ctx, GPUSVM_LOG_INFO, "reaching maximal iterations in two-class probability estimates");
+    gpusvm__free(&ctx->alloc, t);
+    *A_out = A;
+    *B_out = B;
+    return GPUSVM_OK;
+}
+
+/* prm restricted to rows idx[0..count) of the training set: sample weights and serial
+   numbers follow their rows (w, ser: room for count each, used when prm has them). */
+static void gpusvm__subset_params(const gpusvm_params *prm, const size_t *idx, size_t count, double *w, double *ser,
+                                  gpusvm_params *out)
+{
+    size_t i;
+    *out = *prm;
+    out->probability = 0;
+    if (prm->sample_weight) {
+        for (i = 0; i < count; ++i) w[i] = prm->sample_weight[idx[i]];
+        out->sample_weight = w;
+    }
+    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
+        for (i = 0; i < count; ++i) ser[i] = (double)gpusvm__serial(prm, idx[i]);
+        out->serial = ser;
+    }
+}
+
+/* Platt scaling of one pairwise problem, as LIBSVM's svm_binary_svc_probability: decision
+   values from a 5-fold cross-validation on the pair's rows idx (yy: +1 / -1), each fold's
+   model a two-class problem with bounds Cp / Cn, then the sigmoid fit. */
+static gpusvm_result gpusvm__binary_probability(gpusvm_context *ctx, const gpusvm__csr *xin, const gpusvm_params *prm,
+                                                const size_t *idx, const signed char *yy, size_t l, double Cp,
+                                                double Cn, double *A, double *B)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const int nr_fold = 5;
+    const int wlab[2] = {1, -1};
+    size_t *perm = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
+    size_t *rows = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
+    double *dec = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
+    double *lab = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
+    double *w = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
+    double *ser = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
+    double *dv = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
+    double wv[2];
+    uint64_t rng = 0x2545F4914F6CDD1DULL;
+    gpusvm_result r = GPUSVM_OK;
+    size_t i, k;
+    int f;
+    if (!perm || !rows || !dec || !lab || !w || !ser || !dv) {
+        r = gpusvm__oom(ctx, "the probability fit");
+        goto done;
+    }
+    for (i = 0; i < l; ++i) perm[i] = i;
+    for (i = 0; i < l; ++i) {
+        const size_t j = i + GPUSVM__RAND(rng, l - i), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    wv[0] = Cp;
+    wv[1] = Cn;
+    for (f = 0; f < nr_fold && r == GPUSVM_OK; ++f) {
+        const size_t b = (size_t)f * l / (size_t)nr_fold, e = (size_t)(f + 1) * l / (size_t)nr_fold;
+        size_t nt = 0, npos = 0, nneg = 0;
+        gpusvm_params sub;
+        gpusvm__input tr, te;
+        gpusvm_model *m = NULL;
+        for (k = 0; k < l; ++k)
+            if (k < b || k >= e) {
+                rows[nt] = idx[perm[k]];
+                lab[nt] = yy[perm[k]];
+                if (yy[perm[k]] > 0) ++npos;
+                else ++nneg;
+                ++nt;
+            }
+        if (npos == 0 || nneg == 0) { /* one class left: its sign, as LIBSVM */
+            for (k = b; k < e; ++k) dec[perm[k]] = npos ? 1.0 : nneg ? -1.0 : 0.0;
+            continue;
+        }
+        gpusvm__subset_params(prm, rows, nt, w, ser, &sub);
+        sub.C = 1.0;
+        sub.n_weight = 2;
+        sub.weight_label = wlab;
+        sub.weight = wv;
+        if ((r = gpusvm__csr_rows(ctx, xin, rows, nt, &tr)) != GPUSVM_OK) break;
+        for (k = b; k < e; ++k) rows[k - b] = idx[perm[k]];
+        if ((r = gpusvm__csr_rows(ctx, xin, rows, e - b, &te)) != GPUSVM_OK) {
+            gpusvm__input_free(ctx, &tr);
+            break;
+        }
+        r = gpusvm__train_any(ctx, &tr.m, lab, &sub, &m, gpusvm__now());
+        if (r == GPUSVM_OK) r = gpusvm__predict(ctx, m, &te.m, NULL, dv);
+        if (r == GPUSVM_OK) /* the first label of the fold's model is its positive side */
+            for (k = b; k < e; ++k) dec[perm[k]] = dv[k - b] * m->label[0];
+        gpusvm_model_free(m);
+        gpusvm__input_free(ctx, &tr);
+        gpusvm__input_free(ctx, &te);
+    }
+    if (r == GPUSVM_OK) {
+        for (i = 0; i < l; ++i) lab[i] = yy[i];
+        r = gpusvm__sigmoid_train(ctx, l, dec, lab, A, B);
+    }
+done:
+    gpusvm__free(a, perm);
+    gpusvm__free(a, rows);
+    gpusvm__free(a, dec);
+    gpusvm__free(a, lab);
+    gpusvm__free(a, w);
+    gpusvm__free(a, ser);
+    gpusvm__free(a, dv);
+    return r;
+}
+
+/* The Laplace scale of regression residuals, as LIBSVM's svm_svr_probability: mean absolute
+   residual of a 5-fold cross-validation, again without residuals beyond 5 standard deviations. */
+static gpusvm_result gpusvm__svr_probability(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
+                                             const gpusvm_params *prm, double *sigma)
+{
+    const size_t l = xin->rows;
+    double *ymv = (double *)gpusvm__alloc(&ctx->alloc, l ? l : 1, sizeof(double));
+    double mae = 0.0, sd;
+    gpusvm_params sub = *prm;
+    gpusvm_result r;
+    size_t i, count = 0;
+    if (!ymv) return gpusvm__oom(ctx, "the probability fit");
+    sub.probability = 0;
+    r = gpusvm__cross_validation(ctx, xin, z, &sub, 5, ymv);
+    if (r == GPUSVM_OK) {
+        for (i = 0; i < l; ++i) {
+            ymv[i] = z[i] - ymv[i];
+            mae += fabs(ymv[i]);
+        }
+        mae /= (double)l;
+        sd = sqrt(2 * mae * mae);
+        for (i = 0, mae = 0.0; i < l; ++i) {
+            if (fabs(ymv[i]) > 5 * sd) ++count;
+            else mae += fabs(ymv[i]);
+        }
+        mae /= (double)(l - count);
+        *sigma = mae;
+        gpusvm__log(ctx, GPUSVM_LOG_INFO,
+                    "Prob. model for test data: target value = predicted value + z, z: Laplace distribution "
+                    "e^(-|z|/sigma)/(2sigma), sigma= %g",
+                    mae);
+    }
+    gpusvm__free(&ctx->alloc, ymv);
+    return r;
+}
+
+static int gpusvm__cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One-class density marks, as LIBSVM 3.3x's svm_one_class_probability: the sorted training
+   decision values, five marks below zero and five above at evenly spaced ranks. Returns 0
+   (and logs why) when either side has too few values. */
+static int gpusvm__one_class_marks(gpusvm_context *ctx, double *dec, size_t l, double *marks)
+{
+    const int nr = GPUSVM__NR_MARKS, mid = GPUSVM__NR_MARKS / 2;
+    double tmp[GPUSVM__NR_MARKS + 1];
+    size_t neg = 0, pos, i;
+    int k;
+    qsort(dec, l, sizeof(double), gpusvm__cmp_double);
+    for (i = 0; i < l; ++i)
+        if (dec[i] >= 0) {
+            neg = i;
+            break;
+        }
+    pos = l - neg;
+    if (neg < (size_t)(mid - 1) || pos < (size_t)(mid - 1) || neg == 0 || pos == 0) {
+        gpusvm__log(ctx, GPUSVM_LOG_WARN,
+                    "number of positive or negative decision values < %d; too few to do a probability estimation", mid);
+        return 0;
+    }
+    for (k = 0; k < mid; ++k) tmp[k] = dec[(size_t)k * neg / (size_t)mid];
+    tmp[mid] = 0;
+    for (k = mid + 1; k < nr + 1; ++k) tmp[k] = dec[neg - 1 + (size_t)(k - mid) * pos / (size_t)mid];
+    for (k = 0; k < nr; ++k) marks[k] = (tmp[k] + tmp[k + 1]) / 2;
+    return 1;
+}
+
 /* nu-SVC's start, as LIBSVM's solve_nu_svc: alpha filled in order up to each bound until each
    class holds nu l / 2, and G0 = Q alpha0. */
 static gpusvm_result gpusvm__nu_svc_start(gpusvm_context *ctx, const gpusvm__problem *pb, double nu, double *alpha0,
@@ -3817,6 +4098,7 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
     gpusvm__input ser, kmat;
     const gpusvm__csr *x = xin;
     size_t *orig = NULL;
+    double *probA = NULL, *probB = NULL;
     const gpusvm_allocator *a = &ctx->alloc;
     const size_t n = x->rows;
     int *label = NULL, nr_class = 0, c, ci, cj;
@@ -3875,7 +4157,12 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
     falpha_at = (size_t *)gpusvm__alloc(a, npairs, sizeof(size_t));
     rho = (double *)gpusvm__alloc(a, npairs, sizeof(double));
     pinfo = (gpusvm_train_info *)gpusvm__calloc(a, npairs, sizeof(gpusvm_train_info));
-    if (!start || !fill || !perm || !rp || !col || !val || !nonzero || !falpha || !falpha_at || !rho || !pinfo) {
+    if (prm->probability) {
+        probA = (double *)gpusvm__alloc(a, npairs, sizeof(double));
+        probB = (double *)gpusvm__alloc(a, npairs, sizeof(double));
+    }
+    if (!start || !fill || !perm || !rp || !col || !val || !nonzero || !falpha || !falpha_at || !rho || !pinfo ||
+        (prm->probability && (!probA || !probB))) {
         r = gpusvm__oom(ctx, "the grouped problem");
         goto fail;
     }
@@ -3954,13 +4241,19 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             pb.x.row_ptr = sub_rp;
             pb.x.col = sub_col;
             pb.x.val = sub_val;
-            if (pre) { /* the pair's block of the kernel matrix */
+            if (pre || prm->probability) { /* the pair's rows of the input */
                 orig = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
                 if (!orig) { r = gpusvm__oom(ctx, "a pairwise problem"); goto fail; }
                 for (k = 0; k < l; ++k) orig[k] = k < ni ? perm[si + k] : perm[sj + (k - ni)];
+            }
+            if (pre) { /* the pair's block of the kernel matrix */
                 if ((r = gpusvm__pre_problem(ctx, xin, prm, orig, l, &kmat)) != GPUSVM_OK) goto fail;
                 pb.x = kmat.m;
             }
+            if (prm->probability &&
+                (r = gpusvm__binary_probability(ctx, xin, prm, orig, yy, l, wC[ci], wC[cj], &probA[p], &probB[p])) !=
+                    GPUSVM_OK)
+                goto fail;
             pb.nvar = l;
             pb.y = yy;
             pb.C = Cv;
@@ -4064,6 +4357,9 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             m->rho[p] = rho[p];
             m->pair_info[p] = pinfo[p];
         }
+    m->probA = probA;
+    m->probB = probB;
+    probA = probB = NULL;
     info.n_sv = total_sv;
 finish:
     gpusvm__model_finish(m, prm, &info, t_start);
@@ -4089,6 +4385,8 @@ fail:
     gpusvm__free(a, orig);
     gpusvm__input_free(ctx, &kmat);
     gpusvm__input_free(ctx, &ser);
+    gpusvm__free(a, probA);
+    gpusvm__free(a, probB);
     gpusvm__free(a, pinfo);
     gpusvm__free(a, rho);
     gpusvm__free(a, falpha_at);
@@ -4217,7 +4515,28 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
         m->sv_row_ptr[++k] = at;
     }
     gpusvm__model_finish(m, prm, &info, t_start);
-    m->pair_info[0] = info;
+    if (prm->probability && svr) {
+        m->probA = (double *)gpusvm__alloc(a, 1, sizeof(double));
+        if (!m->probA) { r = gpusvm__oom(ctx, "the model"); goto fail; }
+        if ((r = gpusvm__svr_probability(ctx, xin, z, prm, &m->probA[0])) != GPUSVM_OK) goto fail;
+    } else if (prm->probability) { /* one-class: marks on the training decision values */
+        double *dv = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
+        m->prob_density_marks = (double *)gpusvm__alloc(a, GPUSVM__NR_MARKS, sizeof(double));
+        if (!dv || !m->prob_density_marks) {
+            gpusvm__free(a, dv);
+            r = gpusvm__oom(ctx, "the model");
+            goto fail;
+        }
+        r = gpusvm__predict(ctx, m, xin, NULL, dv);
+        if (r == GPUSVM_OK && !gpusvm__one_class_marks(ctx, dv, l, m->prob_density_marks)) {
+            gpusvm__free(a, m->prob_density_marks);
+            m->prob_density_marks = NULL;
+        }
+        gpusvm__free(a, dv);
+        if (r != GPUSVM_OK) goto fail;
+    }
+    m->info.seconds = gpusvm__now() - t_start;
+    m->pair_info[0] = m->info;
     *out = m;
     m = NULL;
 fail:
@@ -4273,9 +4592,6 @@ static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x
     return gpusvm__train_single(ctx, x, y, p, out, t_start);
 }
 
-static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
-                                     double *dec);
-
 /* LIBSVM's fold layout: classification folds take, from every class, its share of rows in
    the class's shuffled order; other problems cut one shuffled order into nr_fold pieces. */
 static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
@@ -4301,7 +4617,6 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
         r = gpusvm__oom(ctx, "cross-validation");
         goto done;
     }
-#define GPUSVM__RAND(bound) ((size_t)((rng = rng * 6364136223846793005ULL + 1442695040888963407ULL) >> 33) % (bound))
     if (p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC) {
         size_t *start, *pos, *fc;
         if ((r = gpusvm__group(ctx, y, l, &label, &count, &nr_class)) != GPUSVM_OK) goto done;
@@ -4325,7 +4640,7 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
         }
         for (c = 0; c < nr_class; ++c) /* shuffle within each class */
             for (i = 0; i < count[c]; ++i) {
-                const size_t j = i + GPUSVM__RAND(count[c] - i), t = fc[start[c] + i];
+                const size_t j = i + GPUSVM__RAND(rng, count[c] - i), t = fc[start[c] + i];
                 fc[start[c] + i] = fc[start[c] + j];
                 fc[start[c] + j] = t;
             }
@@ -4343,13 +4658,12 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
     } else {
         for (i = 0; i < l; ++i) perm[i] = i;
         for (i = 0; i < l; ++i) {
-            const size_t j = i + GPUSVM__RAND(l - i), t = perm[i];
+            const size_t j = i + GPUSVM__RAND(rng, l - i), t = perm[i];
             perm[i] = perm[j];
             perm[j] = t;
         }
         for (f = 0; f <= nr_fold; ++f) fold_start[f] = (size_t)f * l / (size_t)nr_fold;
     }
-#undef GPUSVM__RAND
     for (f = 0; f < nr_fold && r == GPUSVM_OK; ++f) {
         const size_t b = fold_start[f], e = fold_start[f + 1];
         gpusvm__input tr, te;
@@ -4505,6 +4819,135 @@ done:
     return r;
 }
 
+/* P(class i | pair (i,j)) from a decision value, as LIBSVM's sigmoid_predict. */
+static double gpusvm__sigmoid_predict(double dec, double A, double B)
+{
+    const double fApB = dec * A + B;
+    return fApB >= 0 ? exp(-fApB) / (1.0 + exp(-fApB)) : 1.0 / (1 + exp(fApB));
+}
+
+/* Class probabilities p[0..k) from pairwise ones r (k x k, r[i][j] + r[j][i] = 1): Wu, Lin
+   and Weng's second method, as LIBSVM's multiclass_probability. Q is k x k scratch, Qp k. */
+static void gpusvm__couple(int k, const double *r, double *p, double *Q, double *Qp)
+{
+    int t, j, iter;
+    const int max_iter = k > 100 ? k : 100;
+    const double eps = 0.005 / k;
+    double pQp;
+    for (t = 0; t < k; ++t) {
+        p[t] = 1.0 / k;
+        Q[t * k + t] = 0;
+        for (j = 0; j < t; ++j) {
+            Q[t * k + t] += r[j * k + t] * r[j * k + t];
+            Q[t * k + j] = Q[j * k + t];
+        }
+        for (j = t + 1; j < k; ++j) {
+            Q[t * k + t] += r[j * k + t] * r[j * k + t];
+            Q[t * k + j] = -r[j * k + t] * r[t * k + j];
+        }
+    }
+    for (iter = 0; iter < max_iter; ++iter) {
+        double max_error = 0;
+        pQp = 0;
+        for (t = 0; t < k; ++t) {
+            Qp[t] = 0;
+            for (j = 0; j < k; ++j) Qp[t] += Q[t * k + j] * p[j];
+            pQp += p[t] * Qp[t];
+        }
+        for (t = 0; t < k; ++t) {
+            const double e = fabs(Qp[t] - pQp);
+            if (e > max_error) max_error = e;
+        }
+        if (max_error < eps) break;
+        for (t = 0; t < k; ++t) {
+            const double diff = (-Qp[t] + pQp) / Q[t * k + t];
+            p[t] += diff;
+            pQp = (pQp + diff * (diff * Q[t * k + t] + 2 * Qp[t])) / (1 + diff) / (1 + diff);
+            for (j = 0; j < k; ++j) {
+                Qp[j] = (Qp[j] + diff * Q[t * k + j]) / (1 + diff);
+                p[j] /= (1 + diff);
+            }
+        }
+    }
+}
+
+static gpusvm_result gpusvm__predict_probability(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x,
+                                                 double *labels, double *prob)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t nx = x->rows;
+    const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC, k = m->nr_class;
+    const size_t npairs = (size_t)k * (size_t)(k > 1 ? k - 1 : 0) / 2;
+    const double min_prob = 1e-7;
+    double *dec = NULL, *r2 = NULL, *Q = NULL, *Qp = NULL, *p = NULL;
+    gpusvm_result r;
+    size_t i, pp;
+    int ci, cj;
+    if (!classify && m->svm_type != GPUSVM_ONE_CLASS)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                            "a regression model has no per-row probabilities (its Laplace scale is model->probA[0])");
+    if (classify ? (!m->probA || !m->probB) : !m->prob_density_marks)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                            "the model has no probability information (train it with probability = 1, -b 1)");
+    if (classify && k == 1) {
+        for (i = 0; i < nx; ++i) {
+            if (labels) labels[i] = m->label[0];
+            if (prob) prob[i] = 1.0;
+        }
+        return GPUSVM_OK;
+    }
+    dec = (double *)gpusvm__alloc(a, nx ? nx : 1, (npairs ? npairs : 1) * sizeof(double));
+    r2 = (double *)gpusvm__alloc(a, (size_t)k * (size_t)k, sizeof(double));
+    Q = (double *)gpusvm__alloc(a, (size_t)k * (size_t)k, sizeof(double));
+    Qp = (double *)gpusvm__alloc(a, (size_t)k, sizeof(double));
+    p = (double *)gpusvm__alloc(a, (size_t)k, sizeof(double));
+    if (!dec || !r2 || !Q || !Qp || !p) { r = gpusvm__oom(ctx, "probability estimates"); goto done; }
+    if ((r = gpusvm__predict(ctx, m, x, NULL, dec)) != GPUSVM_OK) goto done;
+    for (i = 0; i < nx; ++i) {
+        int best = 0;
+        if (!classify) { /* one-class: where the decision value falls among the marks */
+            const double v = dec[i], *mk = m->prob_density_marks;
+            double pe = 0.0;
+            if (v < mk[0]) pe = 0.001;
+            else if (v > mk[GPUSVM__NR_MARKS - 1]) pe = 0.999;
+            else
+                for (ci = 1; ci < GPUSVM__NR_MARKS; ++ci)
+                    if (v < mk[ci]) {
+                        pe = (double)ci / GPUSVM__NR_MARKS;
+                        break;
+                    }
+            p[0] = pe;
+            p[1] = 1 - pe;
+            if (labels) labels[i] = v > 0 ? 1.0 : -1.0;
+        } else {
+            for (ci = 0, pp = 0; ci < k; ++ci)
+                for (cj = ci + 1; cj < k; ++cj, ++pp) {
+                    double q = gpusvm__sigmoid_predict(dec[i * npairs + pp], m->probA[pp], m->probB[pp]);
+                    q = q < min_prob ? min_prob : q > 1 - min_prob ? 1 - min_prob : q;
+                    r2[ci * k + cj] = q;
+                    r2[cj * k + ci] = 1 - q;
+                }
+            if (k == 2) {
+                p[0] = r2[1];
+                p[1] = r2[k];
+            } else {
+                gpusvm__couple(k, r2, p, Q, Qp);
+            }
+            for (ci = 1; ci < k; ++ci)
+                if (p[ci] > p[best]) best = ci;
+            if (labels) labels[i] = m->label[best];
+        }
+        if (prob) memcpy(prob + i * (size_t)k, p, (size_t)k * sizeof(double));
+    }
+done:
+    gpusvm__free(a, dec);
+    gpusvm__free(a, r2);
+    gpusvm__free(a, Q);
+    gpusvm__free(a, Qp);
+    gpusvm__free(a, p);
+    return r;
+}
+
 /* A buffered writer that remembers the first error. */
 typedef struct gpusvm__out {
     FILE *f;
@@ -4573,7 +5016,26 @@ static gpusvm_result gpusvm__save(gpusvm_context *ctx, const gpusvm_model *m, co
     if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC) {
         gpusvm__w(&o, "label");
         for (c = 0; c < m->nr_class; ++c) gpusvm__wd(&o, " ", m->label[c]);
-        gpusvm__w(&o, "\nnr_sv");
+        gpusvm__w(&o, "\n");
+    }
+    /* LIBSVM 3.3x's order: probA, probB, prob_density_marks, then nr_sv */
+    if (m->probA) {
+        gpusvm__w(&o, "probA");
+        for (k = 0; k < (npairs ? npairs : 1); ++k) gpusvm__wg(&o, " ", 17, m->probA[k]);
+        gpusvm__w(&o, "\n");
+    }
+    if (m->probB) {
+        gpusvm__w(&o, "probB");
+        for (k = 0; k < (npairs ? npairs : 1); ++k) gpusvm__wg(&o, " ", 17, m->probB[k]);
+        gpusvm__w(&o, "\n");
+    }
+    if (m->prob_density_marks) {
+        gpusvm__w(&o, "prob_density_marks");
+        for (k = 0; k < GPUSVM__NR_MARKS; ++k) gpusvm__wg(&o, " ", 17, m->prob_density_marks[k]);
+        gpusvm__w(&o, "\n");
+    }
+    if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC) {
+        gpusvm__w(&o, "nr_sv");
         for (c = 0; c < m->nr_class; ++c) gpusvm__wd(&o, " ", m->n_sv[c]);
         gpusvm__w(&o, "\n");
     }
@@ -4876,7 +5338,8 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
     long long total_sv = -1, v;
     unsigned seen = 0;
     double gamma = 0.0, coef0 = 0.0, dv;
-    double rho[64 * 63 / 2];
+    double rho[64 * 63 / 2], probv[2][64 * 63 / 2], marks[GPUSVM__NR_MARKS];
+    int have_prob[2] = {0, 0}, have_marks = 0;
     int label[64], nsv[64];
     gpusvm__vec col, val;
     memset(&col, 0, sizeof col);
@@ -4940,7 +5403,7 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
             if (!gpusvm__token(&s, L.line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 0, INT_MAX, &total_sv))
                 GPUSVM__BAD("total_sv needs a non-negative integer");
         } else if (GPUSVM__KEY("rho") || GPUSVM__KEY("probA") || GPUSVM__KEY("probB")) {
-            const int is_rho = GPUSVM__KEY("rho");
+            const int is_rho = GPUSVM__KEY("rho"), is_b = GPUSVM__KEY("probB");
             if (!nr_class) GPUSVM__BAD("%s before nr_class", is_rho ? "rho" : "probA/probB");
             for (k = 0; k < (npairs ? npairs : 1); ++k) {
                 if (!gpusvm__token(&s, L.line_end, &tok, &tl)) {
@@ -4950,9 +5413,11 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
                 if (!gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
                     GPUSVM__BAD("'%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
                 if (is_rho) rho[k] = dv;
+                else probv[is_b][k] = dv;
             }
             if (gpusvm__token(&s, L.line_end, &tok, &tl)) GPUSVM__BAD("more values than nr_class allows");
             if (is_rho) have_rho = 1;
+            else have_prob[is_b] = k > 0;
         } else if (GPUSVM__KEY("label") || GPUSVM__KEY("nr_sv")) {
             const int is_label = GPUSVM__KEY("label");
             if (!nr_class) GPUSVM__BAD("%s before nr_class", is_label ? "label" : "nr_sv");
@@ -4968,7 +5433,14 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
             if (is_label) have_label = 1;
             else have_nsv = 1;
         } else if (GPUSVM__KEY("prob_density_marks")) {
-            /* one-class density marks: read past */
+            for (k = 0; k < GPUSVM__NR_MARKS; ++k) {
+                if (!gpusvm__token(&s, L.line_end, &tok, &tl) || !gpusvm__parse_double(tok, tl, &dv) ||
+                    !(fabs(dv) <= DBL_MAX))
+                    GPUSVM__BAD("prob_density_marks needs %d finite numbers", GPUSVM__NR_MARKS);
+                marks[k] = dv;
+            }
+            if (gpusvm__token(&s, L.line_end, &tok, &tl)) GPUSVM__BAD("more than %d prob_density_marks", GPUSVM__NR_MARKS);
+            have_marks = 1;
         } else if (GPUSVM__KEY("SV")) {
             have_sv = 1;
         } else {
@@ -5007,6 +5479,18 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
     m->coef0 = coef0;
     for (k = 0; k < npairs; ++k) m->rho[k] = rho[k];
     if (npairs == 0) m->rho[0] = have_rho ? rho[0] : 0.0;
+    for (c = 0; c < 2; ++c) {
+        double **dst = c ? &m->probB : &m->probA;
+        if (!have_prob[c]) continue;
+        *dst = (double *)gpusvm__alloc(a, npairs ? npairs : 1, sizeof(double));
+        if (!*dst) { r = gpusvm__oom(ctx, path); goto fail; }
+        memcpy(*dst, probv[c], (npairs ? npairs : 1) * sizeof(double));
+    }
+    if (have_marks) {
+        m->prob_density_marks = (double *)gpusvm__alloc(a, GPUSVM__NR_MARKS, sizeof(double));
+        if (!m->prob_density_marks) { r = gpusvm__oom(ctx, path); goto fail; }
+        memcpy(m->prob_density_marks, marks, sizeof marks);
+    }
     for (c = 0; c < nr_class; ++c) {
         m->label[c] = have_label ? label[c] : 0;
         m->n_sv[c] = have_nsv ? nsv[c] : 0;
@@ -5315,6 +5799,20 @@ GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model 
     return r;
 }
 
+GPUSVM_API gpusvm_result gpusvm_predict_probability(gpusvm_context *ctx, const gpusvm_model *model,
+                                                    const gpusvm_matrix *x, double *labels, double *prob)
+{
+    gpusvm__input in;
+    gpusvm_result r;
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    if (!model) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model is NULL");
+    if ((r = gpusvm__input_make(ctx, x, "the prediction data", &in)) != GPUSVM_OK) return r;
+    r = gpusvm__predict_probability(ctx, model, &in.m, labels, prob);
+    gpusvm__input_free(ctx, &in);
+    return r;
+}
+
 GPUSVM_API gpusvm_result gpusvm_model_save(gpusvm_context *ctx, const gpusvm_model *model, const char *path)
 {
     if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
@@ -5345,6 +5843,9 @@ GPUSVM_API void gpusvm_model_free(gpusvm_model *m)
     gpusvm__free(&a, m->sv_col_idx);
     gpusvm__free(&a, m->sv_values);
     gpusvm__free(&a, m->pair_info);
+    gpusvm__free(&a, m->probA);
+    gpusvm__free(&a, m->probB);
+    gpusvm__free(&a, m->prob_density_marks);
     gpusvm__free(&a, m);
 }
 

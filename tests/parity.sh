@@ -141,6 +141,69 @@ run_case mnist3000-rbf "$mnist" "$mnist_t" -c 10 -g 0.02
 run_case wine-nusvc "$wine" "$wine" -s 1 -n 0.2
 run_case digits-nusvc "$digits" "$digits" -s 1 -n 0.1 -g 0.002
 
+# probability outputs (-b 1): LIBSVM's folds are random, ours fixed, so predicted classes and
+# the log-loss are compared, not the values; svm-predict must read our probability models
+logloss() { # logloss PROB_OUTPUT DATA: mean -log p(true class), the columns named by the header
+    awk 'NR == FNR { y[FNR] = $1; next }
+         FNR == 1 { for (i = 2; i <= NF; i++) col[$i] = i; next }
+         { p = $(col[y[FNR - 1] + 0]); if (p < 1e-15) p = 1e-15; s -= log(p); n++ }
+         END { printf "%.6f", s / n }' "$2" "$1"
+}
+run_prob() { # run_prob NAME TRAIN TEST OPTIONS...
+    name=$1 train=$2 test=$3
+    shift 3
+    ref=$W/$name.libsvm
+    if [ ! -s "$ref.prob" ]; then
+        svm-train -b 1 "$@" "$train" "$ref.model" > /dev/null && svm-predict -b 1 "$test" "$ref.model" "$ref.prob" > /dev/null ||
+            { check 1 "$name: svm-train -b 1 ran"; return; }
+    fi
+    for be in $backends; do
+        o=$W/$name.$be
+        if ! GPUSVM_BACKEND=$be $B/gpusvm-train -b 1 "$@" "$train" "$o.model" > "$o.out" 2> "$o.err" ||
+            ! GPUSVM_BACKEND=$be $B/gpusvm-predict -b 1 "$test" "$o.model" "$o.prob" > /dev/null 2>> "$o.err"; then
+            check 1 "$name [$be]: -b 1 trained and predicted ($(tail -n 1 "$o.err"))"
+            continue
+        fi
+        same=$(paste "$o.prob" "$ref.prob" | awk 'NR > 1 { n++; if ($1 == $(NF / 2 + 1)) s++ } END { printf "%d/%d", s, n }')
+        echo "$same" | awk -F/ '{ exit !($2 > 0 && $1 >= 0.98 * $2) }'
+        check $? "$name [$be]: -b 1 predicts LIBSVM's class on $same test points (98%)"
+        g=$(logloss "$o.prob" "$test") r=$(logloss "$ref.prob" "$test")
+        awk -v a="$g" -v b="$r" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 0.05 * b) }'
+        check $? "$name [$be]: log-loss $g vs LIBSVM's $r (5%)"
+        svm-predict -b 1 "$test" "$o.model" "$o.libsvm-prob" > /dev/null 2>&1
+        both=$(paste "$o.prob" "$o.libsvm-prob" | awk 'NR == 1 { if ($0 != "") ok = 1; next }
+            { n++; d = 0; for (i = 2; i <= NF / 2; i++) { e = $i - $(i + NF / 2); if (e < 0) e = -e; if (e > d) d = e }
+              if ($1 == $(NF / 2 + 1) && d <= 1e-4) s++ } END { printf "%d/%d", s, n }')
+        echo "$both" | awk -F/ '{ exit !($2 > 0 && $1 >= 0.999 * $2) }'
+        check $? "$name [$be]: svm-predict -b 1 reads our model: same classes and probabilities on $both"
+    done
+}
+run_prob heart-prob "$heart" "$heart"
+run_prob iris-prob "$iris" "$iris" -c 4
+run_prob heart-nusvc-prob "$heart" "$heart" -s 1 -n 0.4
+run_prob digits-prob "$digits" "$digits" -g 0.002 -c 5
+run_prob a9a5000-prob "$a9a" "$a9a_t" -g 0.05
+for be in $backends; do # regression: the Laplace scale within 10% of LIBSVM's; one-class: the marks' probabilities
+    o=$W/diabetes-prob.$be
+    [ -s "$W/diabetes-prob.libsvm.model" ] || svm-train -b 1 -s 3 -c 10 "$diab" "$W/diabetes-prob.libsvm.model" > /dev/null
+    GPUSVM_BACKEND=$be $B/gpusvm-train -b 1 -s 3 -c 10 "$diab" "$o.model" > /dev/null 2>&1
+    a=$(sed -n 's/^probA //p' "$o.model") b=$(sed -n 's/^probA //p' "$W/diabetes-prob.libsvm.model")
+    awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 0.1 * b) }'
+    check $? "diabetes-prob [$be]: epsilon-SVR's Laplace scale $a vs LIBSVM's $b (10%)"
+    o=$W/heart-oneclass-prob.$be
+    GPUSVM_BACKEND=$be $B/gpusvm-train -b 1 -s 2 -n 0.3 "$heart" "$o.model" > /dev/null 2>&1 &&
+        GPUSVM_BACKEND=$be $B/gpusvm-predict -b 1 "$heart" "$o.model" "$o.prob" > /dev/null 2>&1 &&
+        GPUSVM_BACKEND=$be $B/gpusvm-predict "$heart" "$o.model" "$o.pred" > /dev/null 2>&1
+    check $? "heart-oneclass-prob [$be]: -b 1 trained and predicted"
+    marks=$(sed -n 's/^prob_density_marks //p' "$o.model" | awk '{ ok = NF == 10; for (i = 2; i <= NF; i++) if ($i < $(i - 1)) ok = 0; print ok }')
+    rows=$( (head -n 1 "$o.prob"; tail -n +2 "$o.prob" | paste - "$o.pred") | awk 'NR == 1 { ok = $0 == "label normal outlier"; next }
+        { p = $2; good = (p == 0.001 || p == 0.999 || (p * 10 == int(p * 10 + 0.5) && p > 0 && p < 1)) && $2 + $3 == 1 && $1 == $4
+          if (!good) ok = 0; if (($2 >= 0.5) == ($1 > 0)) agree++; n++ }
+        END { print ok, agree / n }')
+    [ "$marks" = 1 ] && echo "$rows" | awk '{ exit !($1 == 1 && $2 >= 0.9) }'
+    check $? "heart-oneclass-prob [$be]: 10 ascending density marks; probabilities on them; labels the decision's sign ($rows)"
+done
+
 # precomputed kernels (-t 4): LIBSVM's 0:i format, an RBF matrix computed in double by
 # build/precompute; against LIBSVM's -t 4, and against our own -t 2 on the same points
 pre() { # pre NAME GAMMA TRAIN [TEST]: the kernel file, made once

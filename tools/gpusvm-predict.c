@@ -6,7 +6,8 @@ static void usage(void)
 {
     printf("Usage: gpusvm-predict [options] test_file model_file output_file\n"
            "options:\n"
-           "-b probability_estimates: 0 (1 is not in this version)\n"
+           "-b probability_estimates: whether to predict probability estimates, 0 or 1 (default 0); the model\n"
+           "   must have been trained with -b 1. The output then starts with \"labels\" and the class order\n"
            "-q : quiet mode (no outputs)\n"
            "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name, GPUSVM_VERBOSE=1\n");
 }
@@ -17,7 +18,8 @@ int main(int argc, char **argv)
     gpusvm_dataset *ds = NULL;
     gpusvm_model *model = NULL;
     double *pred = NULL;
-    int quiet = 0, i, failed = 0;
+    int quiet = 0, i, failed = 0, want_prob = 0, rows_prob = 0;
+    double *prob = NULL;
     const char *test_file, *model_file, *out_file;
     char tmp[4096];
     FILE *out;
@@ -26,12 +28,13 @@ int main(int argc, char **argv)
     for (i = 1; i < argc && argv[i][0] == '-'; ++i) {
         if (strcmp(argv[i], "-q") == 0) continue;
         if (strcmp(argv[i], "-b") == 0 && i + 1 < argc) {
-            if (strcmp(argv[i + 1], "0") == 0) {
-                ++i;
-                continue;
+            if (strcmp(argv[i + 1], "0") != 0 && strcmp(argv[i + 1], "1") != 0) {
+                fprintf(stderr, "gpusvm-predict: -b takes 0 or 1, not %s\n", argv[i + 1]);
+                return 1;
             }
-            fprintf(stderr, "gpusvm-predict: -b %s: probability estimates are not in this version\n", argv[i + 1]);
-            return 1;
+            want_prob = argv[i + 1][0] == '1';
+            ++i;
+            continue;
         }
         fprintf(stderr, "gpusvm-predict: unknown option: %s\n", argv[i]);
         usage();
@@ -54,12 +57,32 @@ int main(int argc, char **argv)
         if (r != GPUSVM_OK) gpusvm_model_free(model);
         cli_check(r, "gpusvm-predict");
     }
+    {
+        const int regression = model->svm_type == GPUSVM_EPSILON_SVR || model->svm_type == GPUSVM_NU_SVR;
+        const int has_prob = regression ? model->probA != NULL
+                                        : model->svm_type == GPUSVM_ONE_CLASS ? model->prob_density_marks != NULL
+                                                                              : model->probA && model->probB;
+        if (want_prob && !has_prob) {
+            fprintf(stderr, "gpusvm-predict: the model does not support probability estimates (train with -b 1)\n");
+            gpusvm_model_free(model);
+            gpusvm_dataset_free(ds);
+            cli_exit(1);
+        }
+        if (!want_prob && has_prob && !quiet && !regression)
+            printf("Model supports probability estimates, but disabled in prediction.\n");
+        if (want_prob && regression && !quiet)
+            printf("Prob. model for test data: target value = predicted value + z,\nz: Laplace distribution "
+                   "e^(-|z|/sigma)/(2sigma),sigma=%g\n", model->probA[0]);
+        rows_prob = want_prob && !regression;
+    }
     pred = (double *)malloc((ds->x.rows ? ds->x.rows : 1) * sizeof(double));
-    if (!pred) {
+    if (rows_prob) prob = (double *)malloc((ds->x.rows ? ds->x.rows : 1) * (size_t)model->nr_class * sizeof(double));
+    if (!pred || (rows_prob && !prob)) {
         fprintf(stderr, "gpusvm-predict: out of memory\n");
         failed = 1;
     } else {
-        gpusvm_result r = gpusvm_predict(ctx, model, &ds->x, pred, NULL);
+        gpusvm_result r = rows_prob ? gpusvm_predict_probability(ctx, model, &ds->x, pred, prob)
+                                    : gpusvm_predict(ctx, model, &ds->x, pred, NULL);
         if (r != GPUSVM_OK) {
             fprintf(stderr, "gpusvm-predict: %s\n", gpusvm_context_error(ctx));
             failed = 1;
@@ -77,7 +100,23 @@ int main(int argc, char **argv)
                 fprintf(stderr, "gpusvm-predict: can't open output file %s\n", tmp);
                 failed = 1;
             } else {
-                for (k = 0; k < ds->x.rows; ++k) fprintf(out, "%.17g\n", pred[k]);
+                if (rows_prob) { /* svm-predict's layout: a header, then the label and each class's probability */
+                    int c;
+                    if (model->svm_type == GPUSVM_ONE_CLASS) {
+                        fprintf(out, "label normal outlier\n");
+                    } else {
+                        fprintf(out, "labels");
+                        for (c = 0; c < model->nr_class; ++c) fprintf(out, " %d", model->label[c]);
+                        fprintf(out, "\n");
+                    }
+                    for (k = 0; k < ds->x.rows; ++k) {
+                        fprintf(out, "%g", pred[k]);
+                        for (c = 0; c < model->nr_class; ++c) fprintf(out, " %g", prob[k * (size_t)model->nr_class + (size_t)c]);
+                        fprintf(out, "\n");
+                    }
+                } else {
+                    for (k = 0; k < ds->x.rows; ++k) fprintf(out, "%.17g\n", pred[k]);
+                }
                 if (fflush(out) != 0 || ferror(out)) failed = 1;
                 if (fclose(out) != 0) failed = 1;
                 if (failed || rename(tmp, out_file) != 0) {
@@ -103,6 +142,7 @@ int main(int argc, char **argv)
         }
     }
     free(pred);
+    free(prob);
     gpusvm_model_free(model);
     gpusvm_dataset_free(ds);
     cli_exit(failed ? 1 : 0);

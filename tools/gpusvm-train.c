@@ -30,7 +30,8 @@ static void usage(void)
            "-m cachesize : set the budget of the working set's kernel rows in MB (default 100)\n"
            "-e epsilon : set tolerance of termination criterion (default 0.001)\n"
            "-h shrinking : accepted (0 or 1); the solver does not shrink\n"
-           "-b probability_estimates : 0 (1 is not in this version)\n"
+           "-b probability_estimates : whether to train a model for probability estimates, 0 or 1 (default 0);\n"
+           "\tthe internal 5-fold cross-validations use a fixed-seed generator\n"
            "-wi weight : set the parameter C of class i to weight*C (default 1)\n"
            "-W weight_file : per-sample weights, one per line for each training row: row i's C is\n"
            "\tmultiplied by its weight (>= 0)\n"
@@ -177,8 +178,8 @@ int main(int argc, char **argv)
         }
         case 'b': {
             double b = num(o, v);
-            if (b == 1) bad("-b 1 (probability estimates) is not in this version", v);
-            if (b != 0) bad("-b takes 0 or 1", v);
+            if (b != 0 && b != 1) bad("-b takes 0 or 1", v);
+            p.probability = (int)b;
             break;
         }
         case 'W':
