@@ -190,7 +190,8 @@ typedef enum gpusvm_svm_type {
     GPUSVM_NU_SVC,          /* -s 1 */
     GPUSVM_ONE_CLASS,       /* -s 2 */
     GPUSVM_EPSILON_SVR,     /* -s 3 */
-    GPUSVM_NU_SVR           /* -s 4 */
+    GPUSVM_NU_SVR,          /* -s 4 */
+    GPUSVM_CRAMMER_SINGER   /* -s 5: Crammer and Singer's joint multiclass SVM (no bias); model keyword crammer_singer */
 } gpusvm_svm_type;
 
 typedef enum gpusvm_kernel_type {
@@ -228,7 +229,8 @@ typedef struct gpusvm_params {
     gpusvm_gamma_mode gamma_mode;
     double coef0;                /* 0 */
     double C;                    /* 0: 1 */
-    double eps;                  /* 0: 1e-3, the tolerance of m(alpha) - M(alpha) */
+    double eps;                  /* 0: 1e-3, the tolerance of m(alpha) - M(alpha); Crammer-Singer: 0: 0.01, the
+                                    relative duality gap 2 (P - D) / (P + D) at which it stops (seed 003's) */
     double nu;                   /* one-class: 0: 0.5 (LIBSVM's -n), in (0, 1] */
     double p;                    /* epsilon-SVR: 0: 0.1 (LIBSVM's -p), the insensitive zone; for none use a tiny value */
     double cache_size_mb;        /* 0: 100, the budget of the working set's kernel rows (at least 64 rows are kept) */
@@ -3368,7 +3370,7 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
     if (in) p = *in;
     else memset(&p, 0, sizeof p);
     if (p.svm_type == GPUSVM_SVM_DEFAULT) p.svm_type = GPUSVM_C_SVC;
-    if ((int)p.svm_type < 0 || p.svm_type > GPUSVM_NU_SVR)
+    if ((int)p.svm_type < 0 || p.svm_type > GPUSVM_CRAMMER_SINGER)
         return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.svm_type %d is unknown", (int)p.svm_type);
     if (p.nu == 0.0) p.nu = 0.5;
     if (!(p.nu > 0.0 && p.nu <= 1.0)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.nu must be in (0, 1]");
@@ -3419,7 +3421,7 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
     if (!(fabs(p.coef0) <= DBL_MAX)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.coef0 must be finite");
     if (p.C == 0.0) p.C = 1.0;
     if (!(p.C > 0.0) || p.C > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.C must be > 0");
-    if (p.eps == 0.0) p.eps = 1e-3;
+    if (p.eps == 0.0) p.eps = p.svm_type == GPUSVM_CRAMMER_SINGER ? 1e-2 : 1e-3; /* CS: the paper's relative gap */
     if (!(p.eps > 0.0) || p.eps > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.eps must be > 0");
     if (p.cache_size_mb == 0.0) p.cache_size_mb = 100.0;
     if (!(p.cache_size_mb > 0.0) || p.cache_size_mb > 1e9)
@@ -4585,9 +4587,303 @@ static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x,
     return GPUSVM_OK;
 }
 
+/* One point's block of Crammer and Singer's dual: beta = argmin |beta - D|^2 subject to
+   beta_r <= U_r and sum beta = 0, i.e. beta_r = min(U_r, D_r - theta) for the theta that
+   makes the sum zero (found over the breakpoints E_r = D_r - U_r, largest first). */
+static void gpusvm__cs_project(int m, const double *D, const double *U, double *beta, int *order)
+{
+    int k, t, r;
+    double theta = 0.0;
+    for (r = 0; r < m; ++r) order[r] = r;
+    for (r = 1; r < m; ++r) /* insertion sort of E, descending (m is the class count) */
+        for (t = r; t > 0 && D[order[t]] - U[order[t]] > D[order[t - 1]] - U[order[t - 1]]; --t) {
+            const int tmp = order[t];
+            order[t] = order[t - 1];
+            order[t - 1] = tmp;
+        }
+    for (k = 0; k < m; ++k) { /* the k largest breakpoints capped at U, the rest free */
+        double sum = 0.0;
+        for (t = 0; t < m; ++t) sum += t < k ? U[order[t]] : D[order[t]];
+        theta = sum / (double)(m - k);
+        if ((k == 0 || D[order[k - 1]] - U[order[k - 1]] >= theta) && D[order[k]] - U[order[k]] < theta) break;
+    }
+    for (r = 0; r < m; ++r) beta[r] = D[r] - theta < U[r] ? D[r] - theta : U[r];
+}
+
+/* Crammer and Singer's multiclass SVM (seed 003, eqs. 3-4): one coefficient vector per class,
+   no bias. The dual keeps, per point i and class r, alpha_ir <= C_i [r = y_i] with
+   sum_r alpha_ir = 0 and the responses c_ir = sum_j alpha_jr k(x_i, x_j). Each outer
+   iteration takes the q points with the largest first-order violation
+   v_i = max_{r: alpha_ir < U_ir} g_ir - min_r g_ir, g_ir = [r = y_i] - c_ir (section 5.1); the
+   backend computes their kernel rows; sweeps of exact per-point solves then run on the
+   working set (to a tenth of the largest violation), and the responses of all points are
+   updated from the rows. It stops when the relative duality gap 2 (P - D) / (P + D) falls
+   below eps (the paper's measure; P the primal objective of eq. 3, D the dual of eq. 4). */
+static gpusvm_result gpusvm__train_cs(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                      const gpusvm_params *prm, gpusvm_model **out, double t_start)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    gpusvm__backend *be = ctx->backend;
+    const size_t n = xin->rows;
+    int *label = NULL, nr_class = 0, m = 0, q, t, u, r, *order = NULL, *idx = NULL, *slot = NULL, *cls = NULL;
+    size_t *count = NULL, i, k, pitch, nsv = 0, sv_nnz = 0, at;
+    double *alpha = NULL, *c = NULL, *U = NULL, *v = NULL, *dA = NULL, *cw = NULL, *kd = NULL, *scratch = NULL;
+    double *cws = NULL; /* the working set's responses during the inner sweeps */
+    float *K = NULL, *norm = NULL;
+    signed char *yy = NULL;
+    gpusvm__problem pb;
+    gpusvm__input ser, kmat;
+    gpusvm_train_info info;
+    gpusvm_model *mo = NULL;
+    gpusvm_result res;
+    long long outer = 0, updates = 0;
+    double gap = INFINITY, P = 0.0, Dd = 0.0;
+    const int pre = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
+    memset(&info, 0, sizeof info);
+    memset(&ser, 0, sizeof ser);
+    memset(&kmat, 0, sizeof kmat);
+    memset(&pb, 0, sizeof pb);
+    if ((res = gpusvm__group(ctx, y, n, &label, &count, &nr_class)) != GPUSVM_OK) return res;
+    m = nr_class;
+    alpha = (double *)gpusvm__calloc(a, n, (size_t)m * sizeof(double));
+    c = (double *)gpusvm__calloc(a, n, (size_t)m * sizeof(double));
+    U = (double *)gpusvm__alloc(a, n, sizeof(double));
+    v = (double *)gpusvm__alloc(a, n, sizeof(double));
+    cls = (int *)gpusvm__alloc(a, n, sizeof(int));
+    kd = (double *)gpusvm__alloc(a, n, sizeof(double));
+    norm = (float *)gpusvm__alloc(a, n, sizeof(float));
+    yy = (signed char *)gpusvm__alloc(a, n, 1);
+    cw = (double *)gpusvm__alloc(a, n, sizeof(double));
+    scratch = (double *)gpusvm__alloc(a, (size_t)m, 4 * sizeof(double));
+    order = (int *)gpusvm__alloc(a, (size_t)m, sizeof(int));
+    if (!alpha || !c || !U || !v || !cls || !kd || !norm || !yy || !cw || !scratch || !order) {
+        res = gpusvm__oom(ctx, "the Crammer-Singer problem");
+        goto done;
+    }
+    for (i = 0; i < n; ++i) {
+        for (r = 0; label[r] != (int)y[i]; ++r) {
+        }
+        cls[i] = r;
+        U[i] = prm->C * (prm->sample_weight ? prm->sample_weight[i] : 1.0);
+        for (k = 0; k < prm->n_weight; ++k)
+            if (prm->weight_label[k] == label[r]) U[i] *= prm->weight[k];
+        yy[i] = 1;
+        cw[i] = 1.0;
+    }
+    /* the backend holds the points (a precomputed kernel: the matrix) and computes kernel rows */
+    pb.x = *xin;
+    if (pre) {
+        size_t *all = (size_t *)gpusvm__alloc(a, n ? n : 1, sizeof(size_t));
+        if (!all) { res = gpusvm__oom(ctx, "the problem"); goto done; }
+        for (i = 0; i < n; ++i) all[i] = i;
+        res = gpusvm__pre_problem(ctx, xin, prm, all, n, &kmat);
+        gpusvm__free(a, all);
+        if (res != GPUSVM_OK) goto done;
+        pb.x = kmat.m;
+    }
+    pb.nvar = n;
+    pb.y = yy;
+    pb.C = cw;
+    pb.ktype = (int)prm->kernel_type - 1;
+    pb.gamma = (float)prm->gamma;
+    pb.coef0 = (float)prm->coef0;
+    pb.degree = prm->degree;
+    gpusvm__norms(&pb.x, 0, n, norm);
+    for (i = 0; i < n; ++i) kd[i] = gpusvm__diag(&pb.x, i, norm[i], pb.ktype, pb.gamma, pb.coef0, pb.degree);
+    pitch = (n + 63) / 64 * 64;
+    q = be->qcap < 512 ? be->qcap : 512;
+    if ((size_t)q > n) q = (int)n;
+    {
+        const size_t budget = (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float));
+        if (budget < (size_t)q) q = budget < 2 ? 2 : (int)budget;
+    }
+    while (q > 16 && be->train_bytes(be, n, pb.x.cols, q) > be->mem_left(be)) q /= 2;
+    idx = (int *)gpusvm__alloc(a, (size_t)q, sizeof(int));
+    slot = (int *)gpusvm__alloc(a, (size_t)q, sizeof(int));
+    dA = (double *)gpusvm__alloc(a, (size_t)q, (size_t)m * sizeof(double));
+    K = (float *)gpusvm__alloc(a, (size_t)q, n * sizeof(float));
+    cws = (double *)gpusvm__alloc(a, (size_t)q, (size_t)m * sizeof(double));
+    if (!idx || !slot || !dA || !K || !cws) { res = gpusvm__oom(ctx, "the working set"); goto done; }
+    if ((res = be->train_begin(be, &pb, q)) != GPUSVM_OK) goto done;
+    for (t = 0; t < q; ++t) slot[t] = t;
+    info.working_set_size = q;
+    for (;;) {
+        double vmax = 0.0, vin, loss = 0.0, aka = 0.0, lin = 0.0;
+        int sweep;
+        /* violations and the duality gap */
+        for (i = 0; i < n; ++i) {
+            const double *ci = c + i * (size_t)m, *ai = alpha + i * (size_t)m;
+            double up = -INFINITY, low = INFINITY, worst = 0.0;
+            for (r = 0; r < m; ++r) {
+                const double g = (r == cls[i]) - ci[r];
+                if (ai[r] < (r == cls[i] ? U[i] : 0.0) && g > up) up = g;
+                if (g < low) low = g;
+                if (r != cls[i] && 1.0 + ci[r] - ci[cls[i]] > worst) worst = 1.0 + ci[r] - ci[cls[i]];
+                aka += ai[r] * ci[r];
+            }
+            v[i] = up - low;
+            if (v[i] > vmax) vmax = v[i];
+            loss += U[i] * worst;
+            lin += ai[cls[i]];
+        }
+        P = 0.5 * aka + loss;
+        Dd = lin - 0.5 * aka;
+        gap = (P + Dd) > 0.0 ? 2.0 * (P - Dd) / (P + Dd) : 0.0;
+        if (gap < prm->eps || updates >= prm->max_iter) break;
+        if (prm->progress) {
+            gpusvm_progress pr;
+            pr.iterations = updates;
+            pr.outer_iterations = outer;
+            pr.gap = gap;
+            pr.eps = prm->eps;
+            if (prm->progress(prm->progress_user_data, &pr)) {
+                res = gpusvm__fail(ctx, GPUSVM_ERROR_CANCELLED, "training cancelled by the progress callback");
+                goto done;
+            }
+        }
+        /* the q most violating points (ties: the lower index) */
+        {
+            int got = 0;
+            for (i = 0; i < n; ++i) { /* a bounded insertion into idx, largest v first */
+                int pos = got < q ? got : q;
+                if (got == q && !(v[i] > v[idx[q - 1]])) continue;
+                while (pos > 0 && v[i] > v[idx[pos - 1]]) {
+                    if (pos < q) idx[pos] = idx[pos - 1];
+                    --pos;
+                }
+                idx[pos] = (int)i;
+                if (got < q) ++got;
+            }
+        }
+        if ((res = be->write_ws(be, idx, slot, q)) != GPUSVM_OK) goto done;
+        if ((res = be->rows(be, 0, q)) != GPUSVM_OK) goto done;
+        if ((res = be->read_rows(be, K)) != GPUSVM_OK) goto done;
+        /* exact per-point solves over the working set, its responses kept current */
+        memset(dA, 0, (size_t)q * (size_t)m * sizeof(double));
+        for (t = 0; t < q; ++t) memcpy(cws + (size_t)t * m, c + (size_t)idx[t] * m, (size_t)m * sizeof(double));
+        for (sweep = 0; sweep < 100; ++sweep) {
+            vin = 0.0;
+            for (t = 0; t < q; ++t) {
+                const size_t it = (size_t)idx[t];
+                double *ai = alpha + it * (size_t)m, *D = scratch, *Ub = scratch + m, *beta = scratch + 2 * m;
+                double *dl = scratch + 3 * m, up = -INFINITY, low = INFINITY, kii = kd[it] > 0.0 ? kd[it] : GPUSVM__TAU;
+                int moved = 0;
+                for (r = 0; r < m; ++r) {
+                    const double g = (r == cls[it]) - cws[(size_t)t * m + r];
+                    Ub[r] = r == cls[it] ? U[it] : 0.0;
+                    if (ai[r] < Ub[r] && g > up) up = g;
+                    if (g < low) low = g;
+                    D[r] = ai[r] + g / kii;
+                }
+                if (up - low > vin) vin = up - low;
+                if (!(up - low > 1e-12)) continue;
+                gpusvm__cs_project(m, D, Ub, beta, order);
+                for (r = 0; r < m; ++r) {
+                    dl[r] = beta[r] - ai[r];
+                    if (dl[r] != 0.0) moved = 1;
+                    ai[r] = beta[r];
+                    dA[(size_t)t * m + r] += dl[r];
+                }
+                if (moved) /* the working set's responses follow the step */
+                    for (u = 0; u < q; ++u) {
+                        const double kt = (double)K[(size_t)t * n + (size_t)idx[u]];
+                        for (r = 0; r < m; ++r) cws[(size_t)u * m + r] += dl[r] * kt;
+                    }
+                updates += moved;
+            }
+            if (vin < 0.1 * vmax || vin < prm->eps) break;
+        }
+        /* every point's responses from the working set's rows */
+        for (i = 0; i < n; ++i)
+            for (r = 0; r < m; ++r) {
+                double sum = 0.0;
+                for (t = 0; t < q; ++t)
+                    if (dA[(size_t)t * m + r] != 0.0) sum += dA[(size_t)t * m + r] * (double)K[(size_t)t * n + i];
+                c[i * (size_t)m + (size_t)r] += sum;
+            }
+        ++outer;
+    }
+    be->train_end(be);
+    info.iterations = updates;
+    info.outer_iterations = outer;
+    info.gap = gap;
+    info.converged = gap < prm->eps;
+    info.obj = Dd;
+    if (!info.converged)
+        gpusvm__log(ctx, GPUSVM_LOG_WARN, "reaching max number of iterations (%lld) at relative duality gap %g > eps %g",
+                    updates, gap, prm->eps);
+    /* the model: points with any nonzero coefficient, grouped by class; sv_coef has nr_class rows */
+    {
+        const gpusvm__csr *xs = xin;
+        size_t c0;
+        if (pre) {
+            if ((res = gpusvm__serial_rows(ctx, prm, n, &ser)) != GPUSVM_OK) goto done;
+            xs = &ser.m;
+        }
+        for (i = 0; i < n; ++i)
+            for (r = 0; r < m; ++r)
+                if (alpha[i * (size_t)m + (size_t)r] != 0.0) {
+                    ++nsv;
+                    sv_nnz += xs->row_ptr[i + 1] - xs->row_ptr[i];
+                    break;
+                }
+        if ((res = gpusvm__model_alloc(ctx, m, nsv, sv_nnz, &mo)) != GPUSVM_OK) goto done;
+        gpusvm__free(a, mo->sv_coef);
+        mo->sv_coef = (double *)gpusvm__calloc(a, (size_t)m, (nsv ? nsv : 1) * sizeof(double));
+        if (!mo->sv_coef) {
+            res = gpusvm__oom(ctx, "the model");
+            goto done;
+        }
+        for (r = 0, k = 0, at = 0; r < m; ++r) {
+            mo->label[r] = label[r];
+            for (i = 0; i < n; ++i) {
+                int nz = 0;
+                if (cls[i] != r) continue;
+                for (c0 = 0; c0 < (size_t)m; ++c0) nz |= alpha[i * (size_t)m + c0] != 0.0;
+                if (!nz) continue;
+                for (c0 = 0; c0 < (size_t)m; ++c0) mo->sv_coef[c0 * nsv + k] = alpha[i * (size_t)m + c0];
+                memcpy(mo->sv_col_idx + at, xs->col + xs->row_ptr[i], (xs->row_ptr[i + 1] - xs->row_ptr[i]) * sizeof(int32_t));
+                memcpy(mo->sv_values + at, xs->val + xs->row_ptr[i], (xs->row_ptr[i + 1] - xs->row_ptr[i]) * sizeof(float));
+                at += xs->row_ptr[i + 1] - xs->row_ptr[i];
+                mo->sv_row_ptr[++k] = at;
+                mo->n_sv[r]++;
+            }
+        }
+    }
+    info.n_sv = nsv;
+    gpusvm__model_finish(mo, prm, &info, t_start);
+    *out = mo;
+    mo = NULL;
+    res = GPUSVM_OK;
+done:
+    gpusvm_model_free(mo);
+    gpusvm__input_free(ctx, &ser);
+    gpusvm__input_free(ctx, &kmat);
+    gpusvm__free(a, label);
+    gpusvm__free(a, count);
+    gpusvm__free(a, alpha);
+    gpusvm__free(a, c);
+    gpusvm__free(a, U);
+    gpusvm__free(a, v);
+    gpusvm__free(a, cls);
+    gpusvm__free(a, kd);
+    gpusvm__free(a, norm);
+    gpusvm__free(a, yy);
+    gpusvm__free(a, cw);
+    gpusvm__free(a, scratch);
+    gpusvm__free(a, order);
+    gpusvm__free(a, idx);
+    gpusvm__free(a, slot);
+    gpusvm__free(a, dA);
+    gpusvm__free(a, cws);
+    gpusvm__free(a, K);
+    return res;
+}
+
 static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
                                        const gpusvm_params *p, gpusvm_model **out, double t_start)
 {
+    if (p->svm_type == GPUSVM_CRAMMER_SINGER) return gpusvm__train_cs(ctx, x, y, p, out, t_start);
     if (p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC) return gpusvm__train_csvc(ctx, x, y, p, out, t_start);
     return gpusvm__train_single(ctx, x, y, p, out, t_start);
 }
@@ -4617,7 +4913,7 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
         r = gpusvm__oom(ctx, "cross-validation");
         goto done;
     }
-    if (p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC) {
+    if (p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC || p->svm_type == GPUSVM_CRAMMER_SINGER) {
         size_t *start, *pos, *fc;
         if ((r = gpusvm__group(ctx, y, l, &label, &count, &nr_class)) != GPUSVM_OK) goto done;
         start = (size_t *)gpusvm__alloc(a, (size_t)nr_class + 1, sizeof(size_t));
@@ -4711,17 +5007,20 @@ done:
 /* Prediction, LIBSVM model files (written with "C" numbers through a temporary file and a
    rename; read with file:line errors), and LIBSVM data files. */
 
-static const char *const gpusvm__svm_type_names[] = {"c_svc", "nu_svc", "one_class", "epsilon_svr", "nu_svr"};
+static const char *const gpusvm__svm_type_names[] = {"c_svc", "nu_svc", "one_class", "epsilon_svr", "nu_svr",
+                                                     "crammer_singer"};
 static const char *const gpusvm__kernel_names[] = {"linear", "polynomial", "rbf", "sigmoid", "precomputed"};
 
 static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
                                      double *dec)
 {
     const gpusvm_allocator *a = &ctx->alloc;
-    const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC;
+    const int cs = m->svm_type == GPUSVM_CRAMMER_SINGER;
+    const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || cs;
     const int k = m->nr_class;
     const size_t nx = x->rows, ns = m->total_sv;
-    size_t npairs = classify && k > 1 ? (size_t)k * (size_t)(k - 1) / 2 : 1, i, p, s, bytes;
+    /* decision functions: one per pair (one-vs-one), one per class (Crammer-Singer), else one */
+    size_t npairs = cs ? (size_t)k : classify && k > 1 ? (size_t)k * (size_t)(k - 1) / 2 : 1, i, p, s, bytes;
     gpusvm__csr sv;
     double *coef = NULL, *d = NULL;
     size_t *first = NULL;
@@ -4759,7 +5058,9 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
     first = (size_t *)gpusvm__alloc(a, (size_t)k + 1, sizeof(size_t));
     votes = (int *)gpusvm__alloc(a, (size_t)k, sizeof(int));
     if (!coef || !d || !first || !votes) { r = gpusvm__oom(ctx, "decision values"); goto done; }
-    if (classify) {
+    if (cs) {
+        memcpy(coef, m->sv_coef, (size_t)k * ns * sizeof(double));
+    } else if (classify) {
         first[0] = 0;
         for (ci = 0; ci < k; ++ci) first[ci + 1] = first[ci] + (size_t)m->n_sv[ci];
         for (ci = 0, p = 0; ci < k; ++ci)
@@ -4793,11 +5094,17 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
     }
     for (i = 0; i < nx; ++i) {
         for (p = 0; p < npairs; ++p) {
-            const double v = d[p * nx + i] - m->rho[p];
+            const double v = d[p * nx + i] - (cs ? 0.0 : m->rho[p]);
             d[p * nx + i] = v;
             if (dec) dec[i * npairs + p] = v;
         }
         if (!labels) continue;
+        if (cs) { /* the class with the largest response; ties to the first */
+            for (ci = 1, cj = 0; ci < k; ++ci)
+                if (d[(size_t)ci * nx + i] > d[(size_t)cj * nx + i]) cj = ci;
+            labels[i] = m->label[cj];
+            continue;
+        }
         if (!classify) {
             const double v = d[i];
             labels[i] = m->svm_type == GPUSVM_ONE_CLASS ? (v > 0 ? 1.0 : -1.0) : v;
@@ -4980,7 +5287,7 @@ static gpusvm_result gpusvm__save(gpusvm_context *ctx, const gpusvm_model *m, co
     size_t i, k, npairs;
     int c, j;
     const int kt = (int)m->kernel_type;
-    if ((int)m->svm_type < 1 || m->svm_type > GPUSVM_NU_SVR || kt < 1 || kt > GPUSVM_KERNEL_PRECOMPUTED ||
+    if ((int)m->svm_type < 1 || m->svm_type > GPUSVM_CRAMMER_SINGER || kt < 1 || kt > GPUSVM_KERNEL_PRECOMPUTED ||
         m->nr_class < 1)
         return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the model's type fields are out of range");
     if (strlen(path) + 16 > sizeof tmp)
@@ -5009,11 +5316,13 @@ static gpusvm_result gpusvm__save(gpusvm_context *ctx, const gpusvm_model *m, co
     }
     gpusvm__wd(&o, "nr_class ", m->nr_class);
     gpusvm__wd(&o, "\ntotal_sv ", (long long)m->total_sv);
-    gpusvm__w(&o, "\nrho");
     npairs = (size_t)m->nr_class * (size_t)(m->nr_class - 1) / 2;
-    for (k = 0; k < npairs; ++k) gpusvm__wg(&o, " ", 17, m->rho[k]);
+    if (m->svm_type != GPUSVM_CRAMMER_SINGER) { /* Crammer-Singer has no bias */
+        gpusvm__w(&o, "\nrho");
+        for (k = 0; k < npairs; ++k) gpusvm__wg(&o, " ", 17, m->rho[k]);
+    }
     gpusvm__w(&o, "\n");
-    if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC) {
+    if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || m->svm_type == GPUSVM_CRAMMER_SINGER) {
         gpusvm__w(&o, "label");
         for (c = 0; c < m->nr_class; ++c) gpusvm__wd(&o, " ", m->label[c]);
         gpusvm__w(&o, "\n");
@@ -5034,14 +5343,15 @@ static gpusvm_result gpusvm__save(gpusvm_context *ctx, const gpusvm_model *m, co
         for (k = 0; k < GPUSVM__NR_MARKS; ++k) gpusvm__wg(&o, " ", 17, m->prob_density_marks[k]);
         gpusvm__w(&o, "\n");
     }
-    if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC) {
+    if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || m->svm_type == GPUSVM_CRAMMER_SINGER) {
         gpusvm__w(&o, "nr_sv");
         for (c = 0; c < m->nr_class; ++c) gpusvm__wd(&o, " ", m->n_sv[c]);
         gpusvm__w(&o, "\n");
     }
     gpusvm__w(&o, "SV\n");
     for (i = 0; i < m->total_sv && !o.failed; ++i) {
-        for (j = 0; j < (m->nr_class > 1 ? m->nr_class - 1 : 1); ++j) {
+        const int ncoef = m->svm_type == GPUSVM_CRAMMER_SINGER ? m->nr_class : m->nr_class > 1 ? m->nr_class - 1 : 1;
+        for (j = 0; j < ncoef; ++j) {
             gpusvm__wg(&o, "", 17, m->sv_coef[(size_t)j * m->total_sv + i]);
             gpusvm__w(&o, " ");
         }
@@ -5375,7 +5685,7 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
         if (GPUSVM__KEY("svm_type") || GPUSVM__KEY("kernel_type")) {
             const int is_svm = GPUSVM__KEY("svm_type");
             const char *const *names = is_svm ? gpusvm__svm_type_names : gpusvm__kernel_names;
-            const int count = is_svm ? 5 : 5;
+            const int count = is_svm ? 6 : 5;
             char *w;
             size_t wl;
             if (!gpusvm__token(&s, L.line_end, &w, &wl)) GPUSVM__BAD("%s needs a value", is_svm ? "svm_type" : "kernel_type");
@@ -5449,17 +5759,18 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
 #undef GPUSVM__KEY
     }
     if (!have_sv) GPUSVM__BAD("no SV section");
-    if (!svm_type || !kernel_type || !nr_class || total_sv < 0 || (!have_rho && npairs))
+    if (!svm_type || !kernel_type || !nr_class || total_sv < 0 || (!have_rho && npairs && svm_type != GPUSVM_CRAMMER_SINGER))
         GPUSVM__BAD("the header lacks %s", !svm_type ? "svm_type" : !kernel_type ? "kernel_type" : !nr_class ? "nr_class"
                                            : total_sv < 0 ? "total_sv" : "rho");
-    if ((svm_type == GPUSVM_C_SVC || svm_type == GPUSVM_NU_SVC) && (!have_label || !have_nsv))
+    if ((svm_type == GPUSVM_C_SVC || svm_type == GPUSVM_NU_SVC || svm_type == GPUSVM_CRAMMER_SINGER) &&
+        (!have_label || !have_nsv))
         GPUSVM__BAD("a classification model needs label and nr_sv");
     if (have_nsv) {
         long long sum = 0;
         for (c = 0; c < nr_class; ++c) sum += nsv[c];
         if (sum != total_sv) GPUSVM__BAD("nr_sv adds up to %lld, total_sv is %lld", sum, total_sv);
     }
-    ncoef_line = nr_class > 1 ? nr_class - 1 : 1;
+    ncoef_line = svm_type == GPUSVM_CRAMMER_SINGER ? nr_class : nr_class > 1 ? nr_class - 1 : 1;
     { /* the claim must fit the text before anything is sized by it */
         size_t lines = 0;
         const char *c;
@@ -5472,6 +5783,11 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
         }
     }
     if ((r = gpusvm__model_alloc(ctx, nr_class, (size_t)total_sv, 0, &m)) != GPUSVM_OK) goto fail;
+    if (svm_type == GPUSVM_CRAMMER_SINGER) { /* a coefficient per class */
+        gpusvm__free(a, m->sv_coef);
+        m->sv_coef = (double *)gpusvm__calloc(a, (size_t)nr_class, (total_sv ? (size_t)total_sv : 1) * sizeof(double));
+        if (!m->sv_coef) { r = gpusvm__oom(ctx, path); goto fail; }
+    }
     m->svm_type = (gpusvm_svm_type)svm_type;
     m->kernel_type = (gpusvm_kernel_type)kernel_type;
     m->degree = degree;

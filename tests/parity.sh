@@ -141,6 +141,34 @@ run_case mnist3000-rbf "$mnist" "$mnist_t" -c 10 -g 0.02
 run_case wine-nusvc "$wine" "$wine" -s 1 -n 0.2
 run_case digits-nusvc "$digits" "$digits" -s 1 -n 0.1 -g 0.002
 
+# Crammer-Singer (-s 5): accuracy within 1 point of one-vs-one (which matches LIBSVM's above),
+# the relative duality gap at exit below the stop threshold, and the saved model predicting alike
+run_cs() { # run_cs NAME TRAIN TEST OPTIONS...
+    name=$1 train=$2 test=$3
+    shift 3
+    for be in $backends; do
+        o=$W/$name.$be
+        if ! GPUSVM_BACKEND=$be $B/gpusvm-train -s 5 "$@" "$train" "$o.model" > "$o.out" 2> "$o.err" ||
+            ! GPUSVM_BACKEND=$be $B/gpusvm-predict "$test" "$o.model" "$o.pred" > "$o.acc" 2>> "$o.err" ||
+            ! GPUSVM_BACKEND=$be $B/gpusvm-train "$@" "$train" "$o.ovo.model" > /dev/null 2>> "$o.err" ||
+            ! GPUSVM_BACKEND=$be $B/gpusvm-predict "$test" "$o.ovo.model" "$o.ovo.pred" > "$o.ovo.acc" 2>> "$o.err"; then
+            check 1 "$name [$be]: -s 5 and -s 0 trained and predicted ($(tail -n 1 "$o.err"))"
+            continue
+        fi
+        a=$(sed -n 's/^Accuracy = \([0-9.]*\)%.*/\1/p' "$o.acc") b=$(sed -n 's/^Accuracy = \([0-9.]*\)%.*/\1/p' "$o.ovo.acc")
+        awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 1.0) }'
+        check $? "$name [$be]: Crammer-Singer accuracy $a% vs one-vs-one $b% (within 1 point)"
+        gap=$(sed -n 's/.*relative duality gap = \([-0-9.e+]*\)$/\1/p' "$o.out")
+        awk -v g="$gap" 'BEGIN { exit !(g != "" && g >= 0 && g < 0.01) }'
+        check $? "$name [$be]: relative duality gap at exit $gap < 0.01"
+        grep -q '^svm_type crammer_singer$' "$o.model" && ! grep -q '^rho' "$o.model"
+        check $? "$name [$be]: the model says svm_type crammer_singer and has no rho"
+    done
+}
+digits_t=$(data digits.sklearn) && mnist2k=$(data mnist.scale 2000) || exit 1
+run_cs digits-cs "$digits" "$digits" -g 0.002 -c 5
+run_cs mnist2000-cs "$mnist2k" "$mnist_t" -g 0.02 -c 10
+
 # probability outputs (-b 1): LIBSVM's folds are random, ours fixed, so predicted classes and
 # the log-loss are compared, not the values; svm-predict must read our probability models
 logloss() { # logloss PROB_OUTPUT DATA: mean -log p(true class), the columns named by the header

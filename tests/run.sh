@@ -93,7 +93,7 @@ step "API tests on the C backend under valgrind memcheck" env GPUSVM_TEST_CPU_ON
 printf '1 1:0.5\n-1 2:x\n' > $T/bad.txt
 expect_fail "gpusvm-train names file:line of a malformed row" "$T/bad.txt:2: value 'x'" $B/gpusvm-train $T/bad.txt $T/bad.model
 expect_fail "gpusvm-train refuses -v 1" "n must >= 2" $B/gpusvm-train -v 1 data/heart_scale
-expect_fail "gpusvm-train refuses -s 1 (nu-SVC is not in this version)" "not in this version" $B/gpusvm-train -s 1 data/heart_scale
+expect_fail "gpusvm-train refuses -s 6 (no such SVM type)" "unknown svm type" $B/gpusvm-train -s 6 data/heart_scale
 expect_fail "gpusvm-train refuses an unknown option" "unknown option" $B/gpusvm-train -z 1 data/heart_scale
 expect_fail "gpusvm-predict reports a missing model" "cannot open" $B/gpusvm-predict data/heart_scale $T/none.model $T/out
 expect_fail "an unknown GPUSVM_BACKEND is refused" "GPUSVM_BACKEND" env GPUSVM_BACKEND=quantum $B/gpusvm-train data/heart_scale $T/x.model

@@ -179,9 +179,19 @@ static void training_checks(gpusvm_backend backend, const char *name)
     p.kernel_type = (gpusvm_kernel_type)42;
     CHECK(gpusvm_train(ctx, &dense, y, &p, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "an unknown kernel type is rejected");
 #endif
-    memset(&p, 0, sizeof p);
-    p.svm_type = GPUSVM_NU_SVC;
-    CHECK(gpusvm_train(ctx, &dense, y, &p, &m3) == GPUSVM_ERROR_UNSUPPORTED, "nu-SVC says UNSUPPORTED, not a wrong model");
+    {
+        const int wl = (int)y[0];
+        const double wv = 0.01; /* the class's bounds add up to less than nu l / 2 */
+        memset(&p, 0, sizeof p);
+        p.svm_type = GPUSVM_NU_SVC;
+        p.nu = 0.9;
+        p.n_weight = 1;
+        p.weight_label = &wl;
+        p.weight = &wv;
+        r = gpusvm_train(ctx, &dense, y, &p, &m3);
+        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(ctx), "infeasible") && !m3,
+              "an infeasible nu-SVC nu is INVALID_ARGUMENT saying so, and no model");
+    }
     CHECK(gpusvm_train(ctx, NULL, y, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NULL data is rejected");
     CHECK(gpusvm_train(ctx, &dense, NULL, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NULL labels are rejected");
 
@@ -385,7 +395,9 @@ static void training_checks(gpusvm_backend backend, const char *name)
         r = gpusvm_train(ctx, &dense, y, &p, &m3);
         CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(ctx), "params.nu"), "nu > 1 names params.nu");
         p.svm_type = GPUSVM_NU_SVR;
-        CHECK(gpusvm_train(ctx, &dense, y, &p, &m3) == GPUSVM_ERROR_UNSUPPORTED, "nu-SVR says UNSUPPORTED");
+        r = gpusvm_train(ctx, &dense, y, &p, &m3);
+        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(ctx), "params.nu"),
+              "nu-SVR with nu > 1 names params.nu");
     }
 
     /* max_iter is honoured and reported */

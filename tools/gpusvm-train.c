@@ -15,6 +15,7 @@ static void usage(void)
            "\t2 -- one-class SVM\n"
            "\t3 -- epsilon-SVR\t(regression)\n"
            "\t4 -- nu-SVR\t\t(regression)\n"
+           "\t5 -- Crammer-Singer\t(multi-class, one joint problem, no bias; stops at relative duality gap < -e)\n"
            "-t kernel_type : set type of kernel function (default 2)\n"
            "\t0 -- linear: u'*v\n"
            "\t1 -- polynomial: (gamma*u'*v + coef0)^degree\n"
@@ -28,7 +29,7 @@ static void usage(void)
            "-n nu : set the parameter nu of nu-SVC, one-class SVM, and nu-SVR (default 0.5)\n"
            "-p epsilon : set the epsilon in loss function of epsilon-SVR (default 0.1)\n"
            "-m cachesize : set the budget of the working set's kernel rows in MB (default 100)\n"
-           "-e epsilon : set tolerance of termination criterion (default 0.001)\n"
+           "-e epsilon : set tolerance of termination criterion (default 0.001; -s 5: the relative duality gap, default 0.01)\n"
            "-h shrinking : accepted (0 or 1); the solver does not shrink\n"
            "-b probability_estimates : whether to train a model for probability estimates, 0 or 1 (default 0);\n"
            "\tthe internal 5-fold cross-validations use a fixed-seed generator\n"
@@ -129,6 +130,7 @@ int main(int argc, char **argv)
             else if (s == 2) p.svm_type = GPUSVM_ONE_CLASS;
             else if (s == 3) p.svm_type = GPUSVM_EPSILON_SVR;
             else if (s == 4) p.svm_type = GPUSVM_NU_SVR;
+            else if (s == 5) p.svm_type = GPUSVM_CRAMMER_SINGER;
             else bad("unknown svm type", v);
             break;
         }
@@ -271,7 +273,13 @@ int main(int argc, char **argv)
         if (r != GPUSVM_OK) gpusvm_dataset_free(ds);
         cli_check(r, "gpusvm-train");
     }
-    if (!quiet && model->svm_type != GPUSVM_C_SVC && model->svm_type != GPUSVM_NU_SVC) { /* one problem */
+    if (!quiet && model->svm_type == GPUSVM_CRAMMER_SINGER) {
+        const gpusvm_train_info *in = &model->info;
+        printf("optimization finished, #iter = %lld\n", in->iterations);
+        printf("obj = %f, relative duality gap = %g\n", in->obj, in->gap);
+        printf("Total nSV = %lu\n", (unsigned long)model->total_sv);
+        fflush(stdout);
+    } else if (!quiet && model->svm_type != GPUSVM_C_SVC && model->svm_type != GPUSVM_NU_SVC) { /* one problem */
         const gpusvm_train_info *in = &model->info;
         printf("optimization finished, #iter = %lld\n", in->iterations);
         if (model->svm_type == GPUSVM_EPSILON_SVR) printf("nu = %f\n", in->nu);
