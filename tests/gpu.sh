@@ -62,3 +62,14 @@ if [ -f "${GPUSVM_DATA:-../shared/data}/mnist.scale.xz" ]; then
     $B/gpusvm-predict $B/data/mnist.scale.t $OUT/mnist.model $OUT/mnist.pred > "$OUT/mnist.acc" 2>/dev/null
     row "mnist 10-class gpusvm GPU: train $(sed -n 's/.*training time: \([0-9.]*\) s.*/\1/p' "$OUT/mnist.err") s (process $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }') s), $(sed -n 's/^Total //p' "$OUT/mnist.out"), $(cat "$OUT/mnist.acc")"
 fi
+
+# Crammer-Singer on the first 10000 mnist points (-s 5 -c 10 -g 0.02), next to one-vs-one on them
+if [ -s $B/data/mnist.scale ]; then
+    head -n 10000 $B/data/mnist.scale > $B/data/mnist.scale.head10000
+    timeout 300 $B/gpusvm-train -s 5 -c 10 -g 0.02 $B/data/mnist.scale.head10000 $OUT/mnist-cs.model > "$OUT/mnist-cs.out" 2> "$OUT/mnist-cs.err"
+    $B/gpusvm-predict $B/data/mnist.scale.t $OUT/mnist-cs.model $OUT/mnist-cs.pred > "$OUT/mnist-cs.acc" 2>/dev/null
+    $B/gpusvm-train -c 10 -g 0.02 $B/data/mnist.scale.head10000 $OUT/mnist-ovo10k.model > "$OUT/mnist-ovo10k.out" 2> "$OUT/mnist-ovo10k.err"
+    $B/gpusvm-predict $B/data/mnist.scale.t $OUT/mnist-ovo10k.model $OUT/mnist-ovo10k.pred > "$OUT/mnist-ovo10k.acc" 2>/dev/null
+    row "mnist 10000 Crammer-Singer GPU: train $(sed -n 's/.*training time: \([0-9.]*\) s.*/\1/p' "$OUT/mnist-cs.err") s, $(sed -n 's/^obj/obj/p' "$OUT/mnist-cs.out"), $(sed -n 's/^Total //p' "$OUT/mnist-cs.out"), $(cat "$OUT/mnist-cs.acc")"
+    row "mnist 10000 one-vs-one GPU: train $(sed -n 's/.*training time: \([0-9.]*\) s.*/\1/p' "$OUT/mnist-ovo10k.err") s, $(cat "$OUT/mnist-ovo10k.acc")"
+fi

@@ -471,7 +471,7 @@ static void reader_checks(void)
     } bad[] = {
         {"label.txt", "1 1:0.5\nabc 2:1\n", ":2: label 'abc'"},
         {"colon.txt", "1 1:0.5 2 3:1\n", ":1: expected index:value"},
-        {"zero.txt", "1 0:0.5\n", ":1: feature index 0"},
+        {"zero.txt", "1 1:0.5 0:2\n", ":1: feature index 0"},
         {"order.txt", "1 1:1\n-1 3:1 2:1\n", ":2: feature index 2 after 3"},
         {"dup.txt", "1 2:1 2:1\n", ":1: feature index 2 after 2"},
         {"nan.txt", "1 1:1\n1 1:nan\n", ":2: value of feature 1 is not a finite"},
@@ -495,6 +495,12 @@ static void reader_checks(void)
               msg);
     }
     CHECK(gpusvm_dataset_load(ctx, "/nonexistent/file", &ds) == GPUSVM_ERROR_IO, "a missing file is an IO error");
+    path = write_file("serial.txt", "1 0:3 1:0.5\n-1 2:1\n");
+    CHECK(gpusvm_dataset_load(ctx, path, &ds) == GPUSVM_OK && ds->serial && ds->serial[0] == 3.0 &&
+              ds->serial[1] == 0.0 && ds->x.cols == 2 && ds->row_ptr[1] == 1 && ds->col_idx[0] == 0,
+          "index 0 first (a precomputed kernel's 0:serial) goes to dataset->serial, not into x");
+    gpusvm_dataset_free(ds);
+    ds = NULL;
     { /* a 2 MB line of 200000 features, and a 1000-character number */
         static char big[2600000];
         size_t at = 0, f;
