@@ -31,11 +31,13 @@
    Build: cc app.c -ldl -lm (no OpenCL headers, no -lOpenCL: the library is loaded at run time).
 
    WHAT IT DOES
-      C-SVC (two classes, or more one-vs-one as LIBSVM), one-class SVM and epsilon-SVR training
-      with LIBSVM's formulations, stopping rule and answers; linear,
-      polynomial, RBF and sigmoid kernels; per-class weights; decision values and predictions;
-      LIBSVM's model files, read and written; LIBSVM's data files, read. nu-SVC and nu-SVR
-      return GPUSVM_ERROR_UNSUPPORTED in this version.
+      LIBSVM's tasks with LIBSVM's formulations, stopping rule and answers: C-SVC and nu-SVC (two
+      classes, or more one-vs-one as LIBSVM), one-class SVM, epsilon-SVR and nu-SVR; linear,
+      polynomial, RBF, sigmoid and precomputed kernels; per-class and per-sample weights;
+      probability outputs (Platt scaling with pairwise coupling, the SVR Laplace scale, one-class
+      density marks); cross-validation; decision values and predictions; LIBSVM's model files,
+      read and written; LIBSVM's data files, read. Also Crammer and Singer's joint multiclass SVM
+      (GPUSVM_CRAMMER_SINGER), stopped on the relative duality gap.
 
    BUILD OPTIONS (#define before the implementation)
       GPUSVM_STATIC                 all functions static (private to one translation unit)
@@ -3282,6 +3284,16 @@ static void gpusvm__input_free(gpusvm_context *ctx, gpusvm__input *in)
     memset(in, 0, sizeof *in);
 }
 
+/* Points the CSR view of in at its own arrays. */
+static void gpusvm__input_view(gpusvm__input *in, size_t rows, size_t cols)
+{
+    in->m.rows = rows;
+    in->m.cols = cols;
+    in->m.row_ptr = in->row_ptr;
+    in->m.col = in->col;
+    in->m.val = in->val;
+}
+
 /* Validates a caller's matrix and views it as CSR. what names it in errors. */
 static gpusvm_result gpusvm__input_make(gpusvm_context *ctx, const gpusvm_matrix *x, const char *what,
                                         gpusvm__input *in)
@@ -3352,11 +3364,7 @@ static gpusvm_result gpusvm__input_make(gpusvm_context *ctx, const gpusvm_matrix
             }
             in->row_ptr[i + 1] = nnz;
         }
-        in->m.rows = x->rows;
-        in->m.cols = x->cols;
-        in->m.row_ptr = in->row_ptr;
-        in->m.col = in->col;
-        in->m.val = in->val;
+        gpusvm__input_view(in, x->rows, x->cols);
     }
     return GPUSVM_OK;
 }
@@ -3687,11 +3695,7 @@ static gpusvm_result gpusvm__pre_problem(gpusvm_context *ctx, const gpusvm__csr 
         }
     }
     out->row_ptr[count] = nnz;
-    out->m.rows = count;
-    out->m.cols = count;
-    out->m.row_ptr = out->row_ptr;
-    out->m.col = out->col;
-    out->m.val = out->val;
+    gpusvm__input_view(out, count, count);
     return GPUSVM_OK;
 }
 
@@ -3709,11 +3713,7 @@ static gpusvm_result gpusvm__serial_rows(gpusvm_context *ctx, const gpusvm_param
     }
     for (i = 0; i <= rows; ++i) out->row_ptr[i] = i;
     for (i = 0; i < rows; ++i) out->val[i] = (float)gpusvm__serial(prm, i);
-    out->m.rows = rows;
-    out->m.cols = 1;
-    out->m.row_ptr = out->row_ptr;
-    out->m.col = out->col;
-    out->m.val = out->val;
+    gpusvm__input_view(out, rows, 1);
     return GPUSVM_OK;
 }
 
@@ -4579,11 +4579,7 @@ static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x,
         at += len;
         out->row_ptr[i + 1] = at;
     }
-    out->m.rows = count;
-    out->m.cols = x->cols;
-    out->m.row_ptr = out->row_ptr;
-    out->m.col = out->col;
-    out->m.val = out->val;
+    gpusvm__input_view(out, count, x->cols);
     return GPUSVM_OK;
 }
 
@@ -6101,8 +6097,9 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
     return r;
 }
 
-GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model *model, const gpusvm_matrix *x,
-                                        double *labels, double *decision_values)
+/* The public predictions: the caller's matrix checked and viewed as CSR, then either output. */
+static gpusvm_result gpusvm__predict_checked(gpusvm_context *ctx, const gpusvm_model *model, const gpusvm_matrix *x,
+                                             double *labels, double *out, int probability)
 {
     gpusvm__input in;
     gpusvm_result r;
@@ -6110,23 +6107,22 @@ GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model 
     ctx->error[0] = 0;
     if (!model) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model is NULL");
     if ((r = gpusvm__input_make(ctx, x, "the prediction data", &in)) != GPUSVM_OK) return r;
-    r = gpusvm__predict(ctx, model, &in.m, labels, decision_values);
+    r = probability ? gpusvm__predict_probability(ctx, model, &in.m, labels, out)
+                    : gpusvm__predict(ctx, model, &in.m, labels, out);
     gpusvm__input_free(ctx, &in);
     return r;
+}
+
+GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model *model, const gpusvm_matrix *x,
+                                        double *labels, double *decision_values)
+{
+    return gpusvm__predict_checked(ctx, model, x, labels, decision_values, 0);
 }
 
 GPUSVM_API gpusvm_result gpusvm_predict_probability(gpusvm_context *ctx, const gpusvm_model *model,
                                                     const gpusvm_matrix *x, double *labels, double *prob)
 {
-    gpusvm__input in;
-    gpusvm_result r;
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
-    if (!model) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model is NULL");
-    if ((r = gpusvm__input_make(ctx, x, "the prediction data", &in)) != GPUSVM_OK) return r;
-    r = gpusvm__predict_probability(ctx, model, &in.m, labels, prob);
-    gpusvm__input_free(ctx, &in);
-    return r;
+    return gpusvm__predict_checked(ctx, model, x, labels, prob, 1);
 }
 
 GPUSVM_API gpusvm_result gpusvm_model_save(gpusvm_context *ctx, const gpusvm_model *model, const char *path)
