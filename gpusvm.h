@@ -3699,6 +3699,20 @@ static gpusvm_result gpusvm__pre_problem(gpusvm_context *ctx, const gpusvm__csr 
     return GPUSVM_OK;
 }
 
+/* A precomputed kernel's problem on every row of x. */
+static gpusvm_result gpusvm__pre_all(gpusvm_context *ctx, const gpusvm__csr *x, const gpusvm_params *prm,
+                                     gpusvm__input *out)
+{
+    size_t *all = (size_t *)gpusvm__alloc(&ctx->alloc, x->rows ? x->rows : 1, sizeof(size_t)), i;
+    gpusvm_result r;
+    memset(out, 0, sizeof *out);
+    if (!all) return gpusvm__oom(ctx, "the precomputed kernel matrix");
+    for (i = 0; i < x->rows; ++i) all[i] = i;
+    r = gpusvm__pre_problem(ctx, x, prm, all, x->rows, out);
+    gpusvm__free(&ctx->alloc, all);
+    return r;
+}
+
 /* What a precomputed model keeps of each training row: its serial number, as column 0. */
 static gpusvm_result gpusvm__serial_rows(gpusvm_context *ctx, const gpusvm_params *prm, size_t rows, gpusvm__input *out)
 {
@@ -3907,6 +3921,29 @@ static void gpusvm__subset_params(const gpusvm_params *prm, const size_t *idx, s
     }
 }
 
+/* One fold: trains on rows tr[0..nt) of x (labels ty, params sub already restricted to those
+   rows) and predicts rows te[0..ne) into labels and/or dec; *label0 gets the model's first label. */
+static gpusvm_result gpusvm__fold(gpusvm_context *ctx, const gpusvm__csr *x, const double *ty,
+                                  const gpusvm_params *sub, const size_t *tr, size_t nt, const size_t *te, size_t ne,
+                                  double *labels, double *dec, int *label0)
+{
+    gpusvm__input xt, xe;
+    gpusvm_model *m = NULL;
+    gpusvm_result r;
+    if ((r = gpusvm__csr_rows(ctx, x, tr, nt, &xt)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__csr_rows(ctx, x, te, ne, &xe)) != GPUSVM_OK) {
+        gpusvm__input_free(ctx, &xt);
+        return r;
+    }
+    r = gpusvm__train_any(ctx, &xt.m, ty, sub, &m, gpusvm__now());
+    if (r == GPUSVM_OK) r = gpusvm__predict(ctx, m, &xe.m, labels, dec);
+    if (r == GPUSVM_OK && label0) *label0 = m->label[0];
+    gpusvm_model_free(m);
+    gpusvm__input_free(ctx, &xt);
+    gpusvm__input_free(ctx, &xe);
+    return r;
+}
+
 /* Platt scaling of one pairwise problem, as LIBSVM's svm_binary_svc_probability: decision
    values from a 5-fold cross-validation on the pair's rows idx (yy: +1 / -1), each fold's
    model a two-class problem with bounds Cp / Cn, then the sigmoid fit. */
@@ -3919,6 +3956,7 @@ static gpusvm_result gpusvm__binary_probability(gpusvm_context *ctx, const gpusv
     const int wlab[2] = {1, -1};
     size_t *perm = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
     size_t *rows = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
+    size_t *te_rows = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
     double *dec = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
     double *lab = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
     double *w = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
@@ -3929,7 +3967,7 @@ static gpusvm_result gpusvm__binary_probability(gpusvm_context *ctx, const gpusv
     gpusvm_result r = GPUSVM_OK;
     size_t i, k;
     int f;
-    if (!perm || !rows || !dec || !lab || !w || !ser || !dv) {
+    if (!perm || !rows || !te_rows || !dec || !lab || !w || !ser || !dv) {
         r = gpusvm__oom(ctx, "the probability fit");
         goto done;
     }
@@ -3945,8 +3983,7 @@ static gpusvm_result gpusvm__binary_probability(gpusvm_context *ctx, const gpusv
         const size_t b = (size_t)f * l / (size_t)nr_fold, e = (size_t)(f + 1) * l / (size_t)nr_fold;
         size_t nt = 0, npos = 0, nneg = 0;
         gpusvm_params sub;
-        gpusvm__input tr, te;
-        gpusvm_model *m = NULL;
+        int label0 = 1;
         for (k = 0; k < l; ++k)
             if (k < b || k >= e) {
                 rows[nt] = idx[perm[k]];
@@ -3964,19 +4001,10 @@ static gpusvm_result gpusvm__binary_probability(gpusvm_context *ctx, const gpusv
         sub.n_weight = 2;
         sub.weight_label = wlab;
         sub.weight = wv;
-        if ((r = gpusvm__csr_rows(ctx, xin, rows, nt, &tr)) != GPUSVM_OK) break;
-        for (k = b; k < e; ++k) rows[k - b] = idx[perm[k]];
-        if ((r = gpusvm__csr_rows(ctx, xin, rows, e - b, &te)) != GPUSVM_OK) {
-            gpusvm__input_free(ctx, &tr);
-            break;
-        }
-        r = gpusvm__train_any(ctx, &tr.m, lab, &sub, &m, gpusvm__now());
-        if (r == GPUSVM_OK) r = gpusvm__predict(ctx, m, &te.m, NULL, dv);
+        for (k = b; k < e; ++k) te_rows[k - b] = idx[perm[k]];
+        r = gpusvm__fold(ctx, xin, lab, &sub, rows, nt, te_rows, e - b, NULL, dv, &label0);
         if (r == GPUSVM_OK) /* the first label of the fold's model is its positive side */
-            for (k = b; k < e; ++k) dec[perm[k]] = dv[k - b] * m->label[0];
-        gpusvm_model_free(m);
-        gpusvm__input_free(ctx, &tr);
-        gpusvm__input_free(ctx, &te);
+            for (k = b; k < e; ++k) dec[perm[k]] = dv[k - b] * label0;
     }
     if (r == GPUSVM_OK) {
         for (i = 0; i < l; ++i) lab[i] = yy[i];
@@ -3985,6 +4013,7 @@ static gpusvm_result gpusvm__binary_probability(gpusvm_context *ctx, const gpusv
 done:
     gpusvm__free(a, perm);
     gpusvm__free(a, rows);
+    gpusvm__free(a, te_rows);
     gpusvm__free(a, dec);
     gpusvm__free(a, lab);
     gpusvm__free(a, w);
@@ -4421,7 +4450,6 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
     const int pre = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
     gpusvm__input ser, kmat;
     const gpusvm__csr *x = xin;
-    size_t *orig = NULL;
     const gpusvm_allocator *a = &ctx->alloc;
     const size_t l = xin->rows;
     const int nusvr = prm->svm_type == GPUSVM_NU_SVR;
@@ -4448,11 +4476,8 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
     if (!yy || !lin || !alpha0 || !G0 || !alpha || !G || !coef || !Cv) { r = gpusvm__oom(ctx, "the problem"); goto fail; }
     pb.x = *xin;
     if (pre) { /* the model keeps serial numbers; the problem is the kernel matrix */
-        orig = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
-        if (!orig) { r = gpusvm__oom(ctx, "the problem"); goto fail; }
-        for (i = 0; i < l; ++i) orig[i] = i;
         if ((r = gpusvm__serial_rows(ctx, prm, l, &ser)) != GPUSVM_OK) goto fail;
-        if ((r = gpusvm__pre_problem(ctx, xin, prm, orig, l, &kmat)) != GPUSVM_OK) goto fail;
+        if ((r = gpusvm__pre_all(ctx, xin, prm, &kmat)) != GPUSVM_OK) goto fail;
         x = &ser.m;
         pb.x = kmat.m;
     }
@@ -4551,7 +4576,6 @@ fail:
     gpusvm__free(a, G);
     gpusvm__free(a, coef);
     gpusvm__free(a, Cv);
-    gpusvm__free(a, orig);
     gpusvm__input_free(ctx, &ser);
     gpusvm__input_free(ctx, &kmat);
     return r;
@@ -4669,12 +4693,7 @@ static gpusvm_result gpusvm__train_cs(gpusvm_context *ctx, const gpusvm__csr *xi
     /* the backend holds the points (a precomputed kernel: the matrix) and computes kernel rows */
     pb.x = *xin;
     if (pre) {
-        size_t *all = (size_t *)gpusvm__alloc(a, n ? n : 1, sizeof(size_t));
-        if (!all) { res = gpusvm__oom(ctx, "the problem"); goto done; }
-        for (i = 0; i < n; ++i) all[i] = i;
-        res = gpusvm__pre_problem(ctx, xin, prm, all, n, &kmat);
-        gpusvm__free(a, all);
-        if (res != GPUSVM_OK) goto done;
+        if ((res = gpusvm__pre_all(ctx, xin, prm, &kmat)) != GPUSVM_OK) goto done;
         pb.x = kmat.m;
     }
     pb.nvar = n;
@@ -4896,16 +4915,15 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
     size_t *train_idx = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
     double *ty = (double *)gpusvm__alloc(a, l, sizeof(double));
     double *pred = (double *)gpusvm__alloc(a, l, sizeof(double));
-    double *tw = p->sample_weight ? (double *)gpusvm__alloc(a, l, sizeof(double)) : NULL;
-    const int pre = p->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
-    double *ts = pre ? (double *)gpusvm__alloc(a, l, sizeof(double)) : NULL; /* a fold's rows keep their serials */
-    gpusvm_params fold_params = *p;
+    double *tw = (double *)gpusvm__alloc(a, l, sizeof(double)); /* a fold's rows keep their weights */
+    double *ts = (double *)gpusvm__alloc(a, l, sizeof(double)); /* and their serial numbers */
+    gpusvm_params fold_params;
     int *label = NULL;
     size_t *count = NULL, i, k;
     uint64_t rng = 0x9E3779B97F4A7C15ULL; /* fixed seed: the same folds every run */
     gpusvm_result r = GPUSVM_OK;
     int f, c, nr_class = 0;
-    if (!perm || !fold_start || !train_idx || !ty || !pred || (p->sample_weight && !tw) || (pre && !ts)) {
+    if (!perm || !fold_start || !train_idx || !ty || !pred || !tw || !ts) {
         r = gpusvm__oom(ctx, "cross-validation");
         goto done;
     }
@@ -4958,33 +4976,16 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
     }
     for (f = 0; f < nr_fold && r == GPUSVM_OK; ++f) {
         const size_t b = fold_start[f], e = fold_start[f + 1];
-        gpusvm__input tr, te;
-        gpusvm_model *m = NULL;
         size_t nt = 0;
         if (b == e) continue;
         for (i = 0; i < l; ++i)
             if (i < b || i >= e) train_idx[nt++] = perm[i];
         for (i = 0; i < nt; ++i) ty[i] = y[train_idx[i]];
-        if (tw) {
-            for (i = 0; i < nt; ++i) tw[i] = p->sample_weight[train_idx[i]];
-            fold_params.sample_weight = tw;
-        }
-        if (ts) {
-            for (i = 0; i < nt; ++i) ts[i] = (double)gpusvm__serial(p, train_idx[i]);
-            fold_params.serial = ts;
-        }
-        if ((r = gpusvm__csr_rows(ctx, x, train_idx, nt, &tr)) != GPUSVM_OK) break;
-        if ((r = gpusvm__csr_rows(ctx, x, perm + b, e - b, &te)) != GPUSVM_OK) {
-            gpusvm__input_free(ctx, &tr);
-            break;
-        }
-        r = gpusvm__train_any(ctx, &tr.m, ty, &fold_params, &m, gpusvm__now());
-        if (r == GPUSVM_OK) r = gpusvm__predict(ctx, m, &te.m, pred, NULL);
+        /* the folds predict labels by their decision values: no probability fits for them */
+        gpusvm__subset_params(p, train_idx, nt, tw, ts, &fold_params);
+        r = gpusvm__fold(ctx, x, ty, &fold_params, train_idx, nt, perm + b, e - b, pred, NULL, NULL);
         if (r == GPUSVM_OK)
             for (i = b; i < e; ++i) target[perm[i]] = pred[i - b];
-        gpusvm_model_free(m);
-        gpusvm__input_free(ctx, &tr);
-        gpusvm__input_free(ctx, &te);
     }
 done:
     gpusvm__free(a, perm);
