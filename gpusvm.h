@@ -409,6 +409,16 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
 #endif
 
 #define GPUSVM__QMAX 1024 /* largest working set */
+/* The problem table of a batch, as kernels part 0 defines it. */
+#define GPUSVM__PI_VAR 0
+#define GPUSVM__PI_NVAR 1
+#define GPUSVM__PI_PT 2
+#define GPUSVM__PI_NPTS 3
+#define GPUSVM__PI_Q 4
+#define GPUSVM__PI_WHOLE 5
+#define GPUSVM__PI_NPARTS 6
+#define GPUSVM__PI_SPLIT 7
+#define GPUSVM__PI_COUNT 8
 #define GPUSVM__L 256     /* local size of the single-work-group kernels */
 
 /* Status vector slots, as in kernels/00_common.cl. */
@@ -1080,6 +1090,28 @@ static const char *const gpusvm__kernel_source[] = {
     " * (alpha and alpha*), 0..npts-1 and npts..2*npts-1; every other problem one. */\n",
     "#define GPUSVM_PT(v, npts) ((v) >= (npts) ? (v) - (npts) : (v))\n",
     "\n",
+    "/* A batch: binary problems that share one uploaded set of points and are\n",
+    " * solved together, one work-group (or one slice of the grid) per problem in\n",
+    " * every launch (the pairs of one-vs-one, the folds of a cross-validation).\n",
+    " * Per-variable arrays (alpha, G, y, C, the diagonal, the keys) are the\n",
+    " * problems' concatenated; problem p's working set sits at p * qmax, its\n",
+    " * kernel rows in slots p * qmax .., its partials at p * 2 * nparts_max, its\n",
+    " * status at p * GPUSVM_ST_COUNT. The table gives each problem's place: */\n",
+    "#define GPUSVM_PI_VAR    0 /* its first variable in the concatenated arrays  */\n",
+    "#define GPUSVM_PI_NVAR   1 /* its variables                                  */\n",
+    "#define GPUSVM_PI_PT     2 /* its first point in the map                     */\n",
+    "#define GPUSVM_PI_NPTS   3 /* its points: the columns of its kernel rows      */\n",
+    "#define GPUSVM_PI_Q      4 /* its working-set size                            */\n",
+    "#define GPUSVM_PI_WHOLE  5 /* 1: the working set is every variable          */\n",
+    "#define GPUSVM_PI_NPARTS 6 /* work-groups of gpusvm_keys over its variables  */\n",
+    "#define GPUSVM_PI_SPLIT  7 /* variables from here on are the points again    */\n",
+    "#define GPUSVM_PI_COUNT  8\n",
+    "\n",
+    "/* The shared column of point k of a problem: through the map (one-vs-one\n",
+    " * pairs: two runs of class-grouped points; folds: the rows they keep), or\n",
+    " * the identity when the batch has no map. */\n",
+    "#define GPUSVM_COL(map, use_map, pt, k) ((use_map) ? (map)[(pt) + (k)] : (pt) + (k))\n",
+    "\n",
     "/* k(x, z) from <x,z>, |x|^2 and |z|^2. */\n",
     "inline float gpusvm_kfun(int type, float dot, float nx, float nz,\n",
     "                         float gamma, float coef0, int degree)\n",
@@ -1105,15 +1137,23 @@ static const char *const gpusvm__kernel_source[] = {
     "    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);\n",
     "}\n",
     "#line 1 \"kernels/10_rows.cl\"\n",
-    "/* gpusvm kernels, part 1: kernel rows for an index set.\n",
+    "/* gpusvm kernels, part 1: kernel rows for an index set, for every problem of\n",
+    " * a batch at once (grid dimension 2 is the problem).\n",
     " *\n",
-    " *   K[slot[r]][i] = k(A[:, idx[r]], B[:, i])   for r < nrows, i < nb\n",
+    " *   K[p qmax + slot[r]][i] = k(A[:, col(idx[r])], B[:, col(i)])\n",
+    " *\n",
+    " * for positions r of problem p's working set in [row_off, row_off + nrows)\n",
+    " * (clipped to its working-set size) and its points i < npts. With skip_whole\n",
+    " * a problem whose working set is every variable (its rows never change) does\n",
+    " * nothing.\n",
     " *\n",
     " * Data is column-major with a padded pitch (seed 000, listings 3-7): feature f\n",
     " * of point i is X[f * pitch + i], pitch a multiple of 64, so adjacent\n",
     " * work-items read adjacent words. Feature count is padded to a multiple of\n",
-    " * GPUSVM_TK with zero rows, and columns past n are zero, so the inner loops\n",
-    " * need no bounds checks.\n",
+    " * GPUSVM_TK with zero rows, so the inner loops need no bounds checks. The\n",
+    " * problems share one copy of the points: a problem's point k is column\n",
+    " * GPUSVM_COL(k); one-vs-one pairs map onto two contiguous runs of\n",
+    " * class-grouped points, so the reads stay coalesced.\n",
     " *\n",
     " * idx holds variables; GPUSVM_PT maps them to points (epsilon-SVR).\n",
     " *\n",
@@ -1134,11 +1174,12 @@ static const char *const gpusvm__kernel_source[] = {
     "void gpusvm_rows(__global const float *A, int pitch_a,\n",
     "                 __global const int *idx, __global const float *norm_a,\n",
     "                 __global const float *B, int pitch_b,\n",
-    "                 __global const float *norm_b, int nb, int dpad,\n",
-    "                 __global const int *slot, int row_off, int nrows,\n",
-    "                 __global float *K, int ldk,\n",
+    "                 __global const float *norm_b, __global const int *pinfo,\n",
+    "                 __global const int *map, int use_map, int dpad,\n",
+    "                 __global const int *slot, int row_off, int nrows, int skip_whole,\n",
+    "                 __global float *K, int ldk, int qmax,\n",
     "                 int ktype, float gamma, float coef0, int degree,\n",
-    "                 __global const double *status, int npts)\n",
+    "                 __global const double *status)\n",
     "{\n",
     "    __local float As[GPUSVM_TK][GPUSVM_TM + 1];\n",
     "    __local float Bs[GPUSVM_TK][GPUSVM_TM];\n",
@@ -1146,27 +1187,35 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int tid = ly * 16 + lx;\n",
     "    const int i0 = get_group_id(0) * GPUSVM_TM;\n",
     "    const int r0 = get_group_id(1) * GPUSVM_TM;\n",
-    "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
-    "    if (ktype == GPUSVM_K_PRECOMPUTED) { /* uniform: no barrier is skipped by part of the group */\n",
+    "    const int p = get_group_id(2);\n",
+    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
+    "    const int nb = pi[GPUSVM_PI_NPTS], split = pi[GPUSVM_PI_SPLIT], pt = pi[GPUSVM_PI_PT];\n",
+    "    const int nr = min(nrows, pi[GPUSVM_PI_Q] - row_off);\n",
+    "    const int ws = p * qmax;\n",
+    "    /* uniform per work-group: no barrier is skipped by part of the group */\n",
+    "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0) return;\n",
+    "    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || r0 >= nr || i0 >= nb) return;\n",
+    "    if (ktype == GPUSVM_K_PRECOMPUTED) {\n",
     "        for (int a = 0; a < 4; ++a) {\n",
     "            const int r = r0 + ly + 16 * a;\n",
-    "            if (r >= nrows) break;\n",
-    "            const int pos = row_off + r;\n",
-    "            const int pa = GPUSVM_PT(idx[pos], npts);\n",
-    "            __global float *out = K + (size_t)slot[pos] * ldk;\n",
+    "            if (r >= nr) break;\n",
+    "            const int pos = ws + row_off + r;\n",
+    "            const int pa = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split));\n",
+    "            __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
     "            for (int b = 0; b < 4; ++b) {\n",
     "                const int i = i0 + lx + 16 * b;\n",
-    "                if (i < nb) out[i] = B[(size_t)pa * pitch_b + i];\n",
+    "                if (i < nb) out[i] = B[(size_t)pa * pitch_b + GPUSVM_COL(map, use_map, pt, i)];\n",
     "            }\n",
     "        }\n",
     "        return;\n",
     "    }\n",
     "\n",
-    "    /* Each work-item loads column (tid % 64) of both tiles: one index lookup. */\n",
+    "    /* Each work-item loads column (tid % 64) of both tiles: one index lookup each. */\n",
     "    const int lr = tid % GPUSVM_TM;\n",
     "    const int lf = tid / GPUSVM_TM; /* 0..3: features lf, lf+4, lf+8, lf+12 */\n",
-    "    const int ra = min(r0 + lr, nrows - 1);\n",
-    "    const int col_a = GPUSVM_PT(idx[row_off + ra], npts);\n",
+    "    const int ra = min(r0 + lr, nr - 1);\n",
+    "    const int col_a = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + ra], split));\n",
+    "    const int col_b = GPUSVM_COL(map, use_map, pt, min(i0 + lr, nb - 1));\n",
     "\n",
     "    float acc[4][4];\n",
     "    for (int a = 0; a < 4; ++a)\n",
@@ -1176,7 +1225,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        for (int t = 0; t < 4; ++t) {\n",
     "            const int f = lf + 4 * t;\n",
     "            As[f][lr] = A[(size_t)(f0 + f) * pitch_a + col_a];\n",
-    "            Bs[f][lr] = B[(size_t)(f0 + f) * pitch_b + i0 + lr];\n",
+    "            Bs[f][lr] = B[(size_t)(f0 + f) * pitch_b + col_b];\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "        for (int f = 0; f < GPUSVM_TK; ++f) {\n",
@@ -1191,14 +1240,14 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "    for (int a = 0; a < 4; ++a) {\n",
     "        const int r = r0 + ly + 16 * a;\n",
-    "        if (r >= nrows) break;\n",
-    "        const int pos = row_off + r;\n",
-    "        const float na = norm_a[GPUSVM_PT(idx[pos], npts)];\n",
-    "        __global float *out = K + (size_t)slot[pos] * ldk;\n",
+    "        if (r >= nr) break;\n",
+    "        const int pos = ws + row_off + r;\n",
+    "        const float na = norm_a[GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split))];\n",
+    "        __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
     "        for (int b = 0; b < 4; ++b) {\n",
     "            const int i = i0 + lx + 16 * b;\n",
     "            if (i < nb)\n",
-    "                out[i] = gpusvm_kfun(ktype, acc[a][b], na, norm_b[i],\n",
+    "                out[i] = gpusvm_kfun(ktype, acc[a][b], na, norm_b[GPUSVM_COL(map, use_map, pt, i)],\n",
     "                                     gamma, coef0, degree);\n",
     "        }\n",
     "    }\n",
@@ -1214,12 +1263,17 @@ static const char *const gpusvm__kernel_source[] = {
     " * class, so m and M are taken within each class and the rule is\n",
     " * max(m+ - M+, m- - M-) < eps; every pair of variables comes from one class.\n",
     " *\n",
-    " * gpusvm_keys (one work-item per point) writes a sort key per point and set\n",
-    " * (smaller key = more violating; GPUSVM_KEY_NONE = not a candidate) and one\n",
-    " * partial m / M per work-group: an arg-extremum reduction in\n",
+    " * Both kernels run every problem of a batch in one launch (see part 0):\n",
+    " * gpusvm_keys on a grid whose second dimension is the problem, gpusvm_select\n",
+    " * with one work-group per problem.\n",
+    " *\n",
+    " * gpusvm_keys (one work-item per variable) writes a sort key per variable and\n",
+    " * set (smaller key = more violating; GPUSVM_KEY_NONE = not a candidate) and\n",
+    " * one partial m / M per work-group: an arg-extremum reduction in\n",
     " * Structure-of-Arrays form with select() (seed 000).\n",
     " *\n",
-    " * gpusvm_select (one work-group) finishes m - M, decides convergence, and\n",
+    " * gpusvm_select (one work-group per problem) finishes m - M, decides\n",
+    " * convergence, and\n",
     " * builds the next working set without a sort: it keeps the newest half of the\n",
     " * previous set (its kernel rows are still in place), then takes the k most\n",
     " * violating new points of I_up and of I_low (with nu, of each class's I_up\n",
@@ -1228,16 +1282,25 @@ static const char *const gpusvm__kernel_source[] = {
     " * keys tie), so the choice is a total order and the result is deterministic.\n",
     " */\n",
     "\n",
-    "__kernel void gpusvm_keys(__global const double *G, __global const double *alpha,\n",
-    "                          __global const char *y, __global const double *Cv, int n,\n",
-    "                          __global uint *key_up, __global uint *key_low,\n",
-    "                          __global double *part_up, __global double *part_low,\n",
+    "__kernel void gpusvm_keys(__global const double *G0, __global const double *alpha0,\n",
+    "                          __global const char *y0, __global const double *Cv0,\n",
+    "                          __global const int *pinfo, int nparts_max,\n",
+    "                          __global uint *key_up0, __global uint *key_low0,\n",
+    "                          __global double *part_up0, __global double *part_low0,\n",
     "                          __global const double *status, int nu)\n",
     "{\n",
     "    __local double s_up[2][GPUSVM_L];\n",
     "    __local double s_low[2][GPUSVM_L];\n",
-    "    const int i = get_global_id(0), lid = get_local_id(0);\n",
-    "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
+    "    const int i = get_global_id(0), lid = get_local_id(0), p = get_group_id(1);\n",
+    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
+    "    const int v0 = pi[GPUSVM_PI_VAR], n = pi[GPUSVM_PI_NVAR], nparts = pi[GPUSVM_PI_NPARTS];\n",
+    "    __global const double *G = G0 + v0, *alpha = alpha0 + v0, *Cv = Cv0 + v0;\n",
+    "    __global const char *y = y0 + v0;\n",
+    "    __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;\n",
+    "    __global double *part_up = part_up0 + (size_t)p * 2 * nparts_max;\n",
+    "    __global double *part_low = part_low0 + (size_t)p * 2 * nparts_max;\n",
+    "    /* uniform per work-group */\n",
+    "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (int)get_group_id(0) >= nparts) return;\n",
     "\n",
     "    /* class 0: every variable (nu: y = +1), class 1: nu's y = -1 */\n",
     "    double up = -INFINITY, low = INFINITY;\n",
@@ -1271,11 +1334,11 @@ static const char *const gpusvm__kernel_source[] = {
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
     "    if (lid == 0) {\n",
-    "        const int g = get_group_id(0), ng = get_num_groups(0);\n",
+    "        const int g = get_group_id(0);\n",
     "        part_up[g] = s_up[0][0];\n",
     "        part_low[g] = s_low[0][0];\n",
-    "        part_up[ng + g] = s_up[1][0];\n",
-    "        part_low[ng + g] = s_low[1][0];\n",
+    "        part_up[nparts + g] = s_up[1][0];\n",
+    "        part_low[nparts + g] = s_low[1][0];\n",
     "    }\n",
     "}\n",
     "\n",
@@ -1291,7 +1354,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * mode 1: keep positions q/2..q-1 of the previous set (moved to the front,\n",
     " *         with their row slots) and choose q/2 new points into the slots of\n",
     " *         the dropped half.\n",
-    " * mode 2: only the optimality check (the working set is every point).\n",
+    " * A problem whose working set is every variable only gets the optimality\n",
+    " * check, whatever the mode. q is the problem's working-set size.\n",
     " *\n",
     " * The new points are the fresh/2 smallest (key, index) pairs of I_up, then\n",
     " * the smallest of I_low for the rest, then I_up again for whatever I_low\n",
@@ -1302,19 +1366,29 @@ static const char *const gpusvm__kernel_source[] = {
     " * the threshold than are still needed, four passes over the index of the\n",
     " * tied points. Every loop that holds a barrier runs a fixed number of times;\n",
     " * finished passes are skipped by a uniform predicate. */\n",
-    "__kernel void gpusvm_select(__global uint *key_up, __global uint *key_low, int n,\n",
-    "                            __global const double *part_up,\n",
-    "                            __global const double *part_low, int nparts,\n",
-    "                            __global int *ws_idx, __global int *ws_slot,\n",
-    "                            int mode, int q, double eps, double max_iter,\n",
-    "                            __global double *status, __global const char *y, int nu)\n",
+    "__kernel void gpusvm_select(__global uint *key_up0, __global uint *key_low0,\n",
+    "                            __global const int *pinfo, int nparts_max, int qmax,\n",
+    "                            __global const double *part_up0,\n",
+    "                            __global const double *part_low0,\n",
+    "                            __global int *ws_idx0, __global int *ws_slot0,\n",
+    "                            int mode_in, double eps, double max_iter,\n",
+    "                            __global double *status0, __global const char *y0, int nu)\n",
     "{\n",
     "    __local int list[GPUSVM_Q];\n",
     "    __local int keep[GPUSVM_Q];\n",
     "    __local double r_up[2][GPUSVM_L];\n",
     "    __local double r_low[2][GPUSVM_L];\n",
     "    __local gpusvm_sel_scratch sc;\n",
-    "    const int lid = get_local_id(0);\n",
+    "    const int lid = get_local_id(0), p = get_group_id(0);\n",
+    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
+    "    const int v0 = pi[GPUSVM_PI_VAR], n = pi[GPUSVM_PI_NVAR], nparts = pi[GPUSVM_PI_NPARTS];\n",
+    "    const int q = pi[GPUSVM_PI_Q], mode = pi[GPUSVM_PI_WHOLE] ? 2 : mode_in;\n",
+    "    __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;\n",
+    "    __global const char *y = y0 + v0;\n",
+    "    __global const double *part_up = part_up0 + (size_t)p * 2 * nparts_max;\n",
+    "    __global const double *part_low = part_low0 + (size_t)p * 2 * nparts_max;\n",
+    "    __global int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;\n",
+    "    __global double *status = status0 + p * GPUSVM_ST_COUNT;\n",
     "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
     "\n",
     "    for (int c = 0; c < 2; ++c) {\n",
@@ -1474,7 +1548,9 @@ static const char *const gpusvm__kernel_source[] = {
     "#line 1 \"kernels/30_smo.cl\"\n",
     "/* gpusvm kernels, part 3: the inner solve.\n",
     " *\n",
-    " * One work-group runs LIBSVM's SMO on the working set's subproblem: the\n",
+    " * One work-group per problem of the batch runs LIBSVM's SMO on that\n",
+    " * problem's working-set subproblem (so the pairs of one-vs-one and the folds\n",
+    " * of a cross-validation solve side by side on the device): the\n",
     " * maximal-violating i, the second-order j (WSS2, Fan, Chen and Lin 2005), the\n",
     " * analytic two-variable step with LIBSVM's clipping, and the gradient update\n",
     " * of the working set, all in local memory. Kernel values come from the rows\n",
@@ -1487,7 +1563,9 @@ static const char *const gpusvm__kernel_source[] = {
     " * is paired with the i of its own class.\n",
     " *\n",
     " * It stops at m - M < max(eps, ratio * outer gap) on the subproblem, or after\n",
-    " * max_inner pair updates, or when the run's max_iter is reached. It writes the\n",
+    " * max_inner pair updates, or when the run's max_iter is reached; a problem\n",
+    " * whose working set is every variable solves it to eps (ratio 0, at most\n",
+    " * whole_inner pair updates per launch). It writes the\n",
     " * new alphas and, per working-set position, coef = y * (alpha_new - alpha_old)\n",
     " * for gpusvm_update.\n",
     " *\n",
@@ -1515,13 +1593,14 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
     "\n",
-    "__kernel void gpusvm_smo(__global const float *K, int ldk,\n",
-    "                         __global const int *ws_idx, __global const int *ws_slot,\n",
-    "                         int m, __global double *alpha, __global const double *G,\n",
-    "                         __global const char *y, __global const double *Cv,\n",
-    "                         __global const float *qd, __global double *coef,\n",
-    "                         double eps, double ratio, int max_inner, double max_iter,\n",
-    "                         __global double *status, int npts, int nu)\n",
+    "__kernel void gpusvm_smo(__global const float *K0, int ldk,\n",
+    "                         __global const int *pinfo, int qmax,\n",
+    "                         __global const int *ws_idx0, __global const int *ws_slot0,\n",
+    "                         __global double *alpha0, __global const double *G0,\n",
+    "                         __global const char *y0, __global const double *Cv0,\n",
+    "                         __global const float *qd0, __global double *coef0,\n",
+    "                         double eps, double ratio_in, int max_inner_in, int whole_inner,\n",
+    "                         double max_iter, __global double *status0, int nu)\n",
     "{\n",
     "    __local double la[GPUSVM_Q];\n",
     "    __local double lg[GPUSVM_Q];\n",
@@ -1535,6 +1614,19 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local double rg[GPUSVM_L];\n",
     "    __local double rg2[GPUSVM_L];\n",
     "    __local double step[2];\n",
+    "    const int p = get_group_id(0);\n",
+    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
+    "    const int v0 = pi[GPUSVM_PI_VAR], m = pi[GPUSVM_PI_Q], npts = pi[GPUSVM_PI_SPLIT];\n",
+    "    const int whole = pi[GPUSVM_PI_WHOLE];\n",
+    "    const double ratio = whole ? 0.0 : ratio_in;\n",
+    "    const int max_inner = whole ? whole_inner : max_inner_in;\n",
+    "    __global const float *K = K0 + (size_t)p * qmax * ldk;\n",
+    "    __global const int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;\n",
+    "    __global double *alpha = alpha0 + v0, *coef = coef0 + p * qmax;\n",
+    "    __global const double *G = G0 + v0, *Cv = Cv0 + v0;\n",
+    "    __global const char *y = y0 + v0;\n",
+    "    __global const float *qd = qd0 + v0;\n",
+    "    __global double *status = status0 + p * GPUSVM_ST_COUNT;\n",
     "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
     "\n",
     "    for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
@@ -1704,17 +1796,30 @@ static const char *const gpusvm__kernel_source[] = {
     " * double, in t order. coef_off and out_off select one of several coefficient\n",
     " * vectors and output rows (prediction evaluates every pairwise decision of a\n",
     " * multiclass model from one kernel tile).\n",
+    " *\n",
+    " * Grid dimension 1 is the problem of a batch (see part 0): problem p updates\n",
+    " * its own variables from its own rows, with its working-set size (at most m).\n",
     " */\n",
-    "__kernel void gpusvm_update(__global double *out, __global const char *y,\n",
-    "                            int use_y, int n, __global const float *K, int ldk,\n",
-    "                            __global const int *slot, __global const double *coef,\n",
-    "                            int m, __global const double *status,\n",
-    "                            int coef_off, int out_off, int npts)\n",
+    "__kernel void gpusvm_update(__global double *out0, __global const char *y0,\n",
+    "                            int use_y, __global const int *pinfo, int qmax,\n",
+    "                            __global const float *K0, int ldk,\n",
+    "                            __global const int *slot0, __global const double *coef0,\n",
+    "                            int m_in, __global const double *status,\n",
+    "                            int coef_off, int out_off)\n",
     "{\n",
     "    __local double lc[GPUSVM_L];\n",
     "    __local int ls[GPUSVM_L];\n",
-    "    const int i = get_global_id(0), lid = get_local_id(0);\n",
-    "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
+    "    const int i = get_global_id(0), lid = get_local_id(0), p = get_group_id(1);\n",
+    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
+    "    const int v0 = pi[GPUSVM_PI_VAR], n = pi[GPUSVM_PI_NVAR], npts = pi[GPUSVM_PI_SPLIT];\n",
+    "    const int m = min(m_in, pi[GPUSVM_PI_Q]);\n",
+    "    __global double *out = out0 + v0;\n",
+    "    __global const char *y = y0 + v0;\n",
+    "    __global const float *K = K0 + (size_t)p * qmax * ldk;\n",
+    "    __global const int *slot = slot0 + p * qmax;\n",
+    "    __global const double *coef = coef0 + p * qmax;\n",
+    "    /* uniform per work-group */\n",
+    "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (int)get_group_id(0) * GPUSVM_L >= n) return;\n",
     "\n",
     "    double sum = 0.0;\n",
     "    for (int c0 = 0; c0 < m; c0 += GPUSVM_L) {\n",
@@ -1735,7 +1840,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 704
+#define GPUSVM__KERNEL_SOURCE_LINES 799
 // <<kernels
 #endif
 
@@ -1746,10 +1851,13 @@ static const char *const gpusvm__kernel_source[] = {
    implement every step with the same arithmetic in the same order, so the C backend is the
    oracle the OpenCL kernels are tested against. */
 
-/* A binary training problem, rows grouped by class as LIBSVM groups them. */
+/* A binary training problem, rows grouped by class as LIBSVM groups them. The problems of one
+   batch (train_begin's array) share x and the kernel: each takes its points through its map. */
 typedef struct gpusvm__problem {
-    gpusvm__csr x;        /* the points: x.rows of them, d = x.cols features */
-    size_t nvar;          /* variables: x.rows, or 2 x.rows for epsilon-SVR (variable v is point GPUSVM__PT(v)) */
+    gpusvm__csr x;        /* the points of the batch, d = x.cols features */
+    const int32_t *map;   /* point k of this problem is row map[k] of x; NULL: row k */
+    size_t npts;          /* its points: x.rows without a map */
+    size_t nvar;          /* variables: npts, or 2 npts for epsilon-SVR (variable v is point GPUSVM__PT(v, npts)) */
     const signed char *y; /* +1 / -1, per variable */
     const double *C;      /* the upper bound of each variable: its class's C times its sample's weight */
     int ktype;            /* 0 linear, 1 poly, 2 rbf, 3 sigmoid, 4 precomputed (x is the kernel matrix, by columns) */
@@ -1758,26 +1866,42 @@ typedef struct gpusvm__problem {
     int nu;               /* 1: LIBSVM's Solver_NU (one equality constraint per class: selection and stop per class) */
 } gpusvm__problem;
 
+/* The row of x a problem's point k is. */
+static size_t gpusvm__map_pt(const gpusvm__problem *p, size_t k)
+{
+    return p->map ? (size_t)p->map[k] : k;
+}
+
+/* Pair updates a problem whose working set is every variable may make in one inner solve. */
+#define GPUSVM__WHOLE_INNER 100000
+
+/* Training works on a batch: problems that share one copy of the points on the device and
+   advance together, every step one launch for all of them (one work-group or grid slice per
+   problem), each with its own working set, rows, state and status. A problem with no more
+   variables than the working-set size q is solved whole (its working set is every variable;
+   the selection only checks optimality); the others take q/2 new variables per outer
+   iteration. Per-variable state is the problems' concatenated, in problem order; the status
+   is GPUSVM__ST_COUNT doubles per problem. */
 struct gpusvm__backend {
     gpusvm_context *ctx;
-    size_t n;         /* points of the current problem */
-    int q;            /* working-set capacity of the current problem */
     int qcap;         /* largest working set the device supports */
     size_t max_alloc; /* largest single device buffer */
-    /* device bytes training would hold for n points of d features with working set q, and the
-       bytes the device-memory budget has left; the C backend says 0 and SIZE_MAX */
-    size_t (*train_bytes)(gpusvm__backend *b, size_t n, size_t d, int q);
+    /* device bytes a batch would hold with working-set size q, and the bytes the device-memory
+       budget has left; the C backend says 0 and SIZE_MAX */
+    size_t (*train_bytes)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, int q);
     size_t (*mem_left)(gpusvm__backend *b);
-    /* training */
-    gpusvm_result (*train_begin)(gpusvm__backend *b, const gpusvm__problem *p, int q);
-    gpusvm_result (*select)(gpusvm__backend *b, int mode, int q, double eps, double max_iter);
-    gpusvm_result (*rows)(gpusvm__backend *b, int row_off, int nrows);
-    gpusvm_result (*smo)(gpusvm__backend *b, int m, double eps, double ratio, int max_inner, double max_iter);
-    gpusvm_result (*update)(gpusvm__backend *b, int m);
+    /* training: first = the first outer iteration (choose whole working sets, compute every row) */
+    gpusvm_result (*train_begin)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, int q);
+    gpusvm_result (*select)(gpusvm__backend *b, int first, double eps, double max_iter);
+    gpusvm_result (*rows)(gpusvm__backend *b, int first);
+    gpusvm_result (*smo)(gpusvm__backend *b, double eps, double ratio, int max_inner, double max_iter);
+    gpusvm_result (*update)(gpusvm__backend *b);
     gpusvm_result (*read_status)(gpusvm__backend *b, double *st);
     gpusvm_result (*read_state)(gpusvm__backend *b, double *alpha, double *G);
     void (*train_end)(gpusvm__backend *b);
-    /* state access, for the solver's set-up and for the kernel tests */
+    /* state access, for the solver's set-up and for the kernel tests: write_state and write_ws
+       reach every problem (write_ws: the first m positions of each working set), read_ws and
+       the rows problem 0 only (the single-problem callers: Crammer-Singer, the tests) */
     gpusvm_result (*write_state)(gpusvm__backend *b, const double *alpha, const double *G, const double *st);
     gpusvm_result (*write_ws)(gpusvm__backend *b, const int *idx, const int *slot, int m);
     gpusvm_result (*read_ws)(gpusvm__backend *b, int *idx, int *slot, double *coef, int m);
@@ -1794,28 +1918,42 @@ struct gpusvm__backend {
 /* >>cpu -------------------------------------------------------------------- */
 /* The plain-C backend: the fallback without OpenCL, and the tests' oracle. */
 
+/* One problem of the batch: its table entry and its views into the batch's arrays. */
+typedef struct gpusvm__cpu_job {
+    gpusvm__problem p;
+    size_t n, npts; /* variables, points */
+    int q, whole;
+    double *alpha, *G, *coef, *st;
+    float *K;  /* q rows of npts */
+    float *qd; /* k(x_i, x_i) per variable */
+    uint32_t *key_up, *key_low;
+    int *ws_idx, *ws_slot;
+} gpusvm__cpu_job;
+
 typedef struct gpusvm__cpu {
     gpusvm__backend base;
-    gpusvm__problem p;
-    size_t n, npts, d; /* variables, points, features */
-    int q;
-    double *alpha, *G, *coef;
-    float *K;    /* q rows of n */
-    float *qd;   /* k(x_i, x_i) */
-    float *norm; /* |x_i|^2 */
+    gpusvm__csr x; /* the batch's points */
+    size_t d, nvar, krows; /* features; variables and kernel-row floats of the batch */
+    int nprob, qmax, ktype, degree, nu;
+    float gamma, coef0;
+    gpusvm__cpu_job *job;
+    double *alpha, *G, *coef, *st;
+    float *K, *qd;
+    float *norm;  /* |x_i|^2 of the batch's points */
     float *dense; /* one point, densified */
     uint32_t *key_up, *key_low;
     int *ws_idx, *ws_slot;
-    double st[GPUSVM__ST_COUNT];
 } gpusvm__cpu;
 
 static void gpusvm__cpu_train_end(gpusvm__backend *bb)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     const gpusvm_allocator *a = &bb->ctx->alloc;
+    gpusvm__free(a, b->job);
     gpusvm__free(a, b->alpha);
     gpusvm__free(a, b->G);
     gpusvm__free(a, b->coef);
+    gpusvm__free(a, b->st);
     gpusvm__free(a, b->K);
     gpusvm__free(a, b->qd);
     gpusvm__free(a, b->norm);
@@ -1824,10 +1962,12 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     gpusvm__free(a, b->key_low);
     gpusvm__free(a, b->ws_idx);
     gpusvm__free(a, b->ws_slot);
-    b->alpha = b->G = b->coef = NULL;
+    b->job = NULL;
+    b->alpha = b->G = b->coef = b->st = NULL;
     b->K = b->qd = b->norm = b->dense = NULL;
     b->key_up = b->key_low = NULL;
     b->ws_idx = b->ws_slot = NULL;
+    b->nprob = 0;
 }
 
 /* dot(dense w, row i of m) in column order, as the OpenCL tile accumulates it. */
@@ -1868,65 +2008,96 @@ static void gpusvm__densify(const gpusvm__csr *m, size_t i, float *w, size_t d, 
         if ((size_t)m->col[k] < d) w[m->col[k]] = m->val[k];
 }
 
-static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int q)
+static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     const gpusvm_allocator *a = &bb->ctx->alloc;
-    size_t n = p->nvar, i, kn;
+    size_t i, nvar = 0, krows = 0, kn, ws;
+    int t;
     gpusvm__cpu_train_end(bb);
-    b->p = *p;
-    b->n = n;
-    b->npts = p->x.rows;
-    b->d = p->x.cols;
-    b->q = q;
-    bb->n = n;
-    bb->q = q;
-    if (!gpusvm__mul((size_t)q, b->npts, &kn)) return gpusvm__oom(bb->ctx, "kernel rows");
-    b->alpha = (double *)gpusvm__calloc(a, n, sizeof(double));
-    b->G = (double *)gpusvm__alloc(a, n, sizeof(double));
-    b->coef = (double *)gpusvm__calloc(a, (size_t)q, sizeof(double));
-    b->K = (float *)gpusvm__calloc(a, kn, sizeof(float));
-    b->qd = (float *)gpusvm__alloc(a, n, sizeof(float));
-    b->norm = (float *)gpusvm__alloc(a, b->npts, sizeof(float));
+    for (t = 0; t < nprob; ++t) {
+        const size_t qt = p[t].nvar <= (size_t)q ? p[t].nvar : (size_t)q;
+        nvar += p[t].nvar;
+        if (!gpusvm__mul(qt, p[t].npts, &kn) || krows + kn < krows) return gpusvm__oom(bb->ctx, "kernel rows");
+        krows += kn;
+    }
+    b->x = p[0].x;
+    b->d = p[0].x.cols;
+    b->nvar = nvar;
+    b->krows = krows;
+    b->nprob = nprob;
+    b->qmax = q;
+    b->ktype = p[0].ktype;
+    b->gamma = p[0].gamma;
+    b->coef0 = p[0].coef0;
+    b->degree = p[0].degree;
+    b->nu = p[0].nu;
+    ws = (size_t)nprob * (size_t)q;
+    b->job = (gpusvm__cpu_job *)gpusvm__calloc(a, (size_t)nprob, sizeof(gpusvm__cpu_job));
+    b->alpha = (double *)gpusvm__calloc(a, nvar, sizeof(double));
+    b->G = (double *)gpusvm__alloc(a, nvar, sizeof(double));
+    b->coef = (double *)gpusvm__calloc(a, ws, sizeof(double));
+    b->st = (double *)gpusvm__calloc(a, (size_t)nprob * GPUSVM__ST_COUNT, sizeof(double));
+    b->K = (float *)gpusvm__calloc(a, krows ? krows : 1, sizeof(float));
+    b->qd = (float *)gpusvm__alloc(a, nvar, sizeof(float));
+    b->norm = (float *)gpusvm__alloc(a, p[0].x.rows ? p[0].x.rows : 1, sizeof(float));
     b->dense = b->d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, b->d ? b->d : 1, sizeof(float)) : NULL;
-    b->key_up = (uint32_t *)gpusvm__alloc(a, n, sizeof(uint32_t));
-    b->key_low = (uint32_t *)gpusvm__alloc(a, n, sizeof(uint32_t));
-    b->ws_idx = (int *)gpusvm__calloc(a, (size_t)q, sizeof(int));
-    b->ws_slot = (int *)gpusvm__calloc(a, (size_t)q, sizeof(int));
-    if (!b->alpha || !b->G || !b->coef || !b->K || !b->qd || !b->norm || (!b->dense && b->d <= GPUSVM__DENSE_MAX) ||
-        !b->key_up || !b->key_low ||
-        !b->ws_idx || !b->ws_slot) {
+    b->key_up = (uint32_t *)gpusvm__alloc(a, nvar, sizeof(uint32_t));
+    b->key_low = (uint32_t *)gpusvm__alloc(a, nvar, sizeof(uint32_t));
+    b->ws_idx = (int *)gpusvm__calloc(a, ws, sizeof(int));
+    b->ws_slot = (int *)gpusvm__calloc(a, ws, sizeof(int));
+    if (!b->job || !b->alpha || !b->G || !b->coef || !b->st || !b->K || !b->qd || !b->norm ||
+        (!b->dense && b->d <= GPUSVM__DENSE_MAX) || !b->key_up || !b->key_low || !b->ws_idx || !b->ws_slot) {
         gpusvm__cpu_train_end(bb);
         return gpusvm__oom(bb->ctx, "the training state");
     }
-    gpusvm__norms(&p->x, 0, b->npts, b->norm);
-    for (i = 0; i < n; ++i) {
-        const size_t pt = GPUSVM__PT(i, b->npts);
-        b->G[i] = -1.0;
-        b->qd[i] = gpusvm__diag(&p->x, pt, b->norm[pt], p->ktype, p->gamma, p->coef0, p->degree);
+    gpusvm__norms(&b->x, 0, b->x.rows, b->norm);
+    for (t = 0, nvar = 0, krows = 0; t < nprob; ++t) {
+        gpusvm__cpu_job *j = &b->job[t];
+        j->p = p[t];
+        j->n = p[t].nvar;
+        j->npts = p[t].npts;
+        j->whole = p[t].nvar <= (size_t)q;
+        j->q = j->whole ? (int)p[t].nvar : q;
+        j->alpha = b->alpha + nvar;
+        j->G = b->G + nvar;
+        j->qd = b->qd + nvar;
+        j->key_up = b->key_up + nvar;
+        j->key_low = b->key_low + nvar;
+        j->coef = b->coef + (size_t)t * q;
+        j->ws_idx = b->ws_idx + (size_t)t * q;
+        j->ws_slot = b->ws_slot + (size_t)t * q;
+        j->st = b->st + (size_t)t * GPUSVM__ST_COUNT;
+        j->K = b->K + krows;
+        for (i = 0; i < j->n; ++i) {
+            const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, j->npts));
+            j->G[i] = -1.0;
+            j->qd[i] = gpusvm__diag(&b->x, pt, b->norm[pt], b->ktype, b->gamma, b->coef0, b->degree);
+        }
+        nvar += j->n;
+        krows += (size_t)j->q * j->npts;
     }
-    memset(b->st, 0, sizeof b->st);
     return GPUSVM_OK;
 }
 
 /* Keys and the optimality check, as gpusvm_keys and the head of gpusvm_select: m and M of
    class 0 (every variable; nu: y = +1) and class 1 (nu: y = -1). */
-static void gpusvm__cpu_keys(gpusvm__cpu *b, double *mup, double *mlow)
+static void gpusvm__cpu_keys(gpusvm__cpu_job *j, double *mup, double *mlow)
 {
     size_t i;
     mup[0] = mup[1] = -INFINITY;
     mlow[0] = mlow[1] = INFINITY;
-    for (i = 0; i < b->n; ++i) {
-        const double a = b->alpha[i];
-        const int pos = b->p.y[i] > 0;
-        const double C = b->p.C[i];
-        const double v = pos ? -b->G[i] : b->G[i];
+    for (i = 0; i < j->n; ++i) {
+        const double a = j->alpha[i];
+        const int pos = j->p.y[i] > 0;
+        const double C = j->p.C[i];
+        const double v = pos ? -j->G[i] : j->G[i];
         const int in_up = pos ? (a < C) : (a > 0.0);
         const int in_low = pos ? (a > 0.0) : (a < C);
         const uint32_t k = gpusvm__float_key((float)v);
-        const int c = (b->p.nu && !pos) ? 1 : 0;
-        b->key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;
-        b->key_low[i] = in_low ? k : GPUSVM__KEY_NONE;
+        const int c = (j->p.nu && !pos) ? 1 : 0;
+        j->key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;
+        j->key_low[i] = in_low ? k : GPUSVM__KEY_NONE;
         if (in_up && v > mup[c]) mup[c] = v;
         if (in_low && v < mlow[c]) mlow[c] = v;
     }
@@ -1941,16 +2112,16 @@ static int gpusvm__cmp_int(const void *a, const void *b)
 /* The k smallest (key, index) pairs with key != NONE (and y = cls unless cls is 0), appended
    to list[count..]; both keys of a chosen point become NONE. Same choice as gpusvm_select's
    radix selection: a bounded max-heap of the composite keys, O(n log k). heap has room for k. */
-static int gpusvm__cpu_select_k(gpusvm__cpu *b, uint32_t *keys, uint32_t *other, int cls, int k, uint64_t *heap,
+static int gpusvm__cpu_select_k(gpusvm__cpu_job *j, uint32_t *keys, uint32_t *other, int cls, int k, uint64_t *heap,
                                 int *list, int count)
 {
     size_t i;
     int m = 0, t;
     if (k <= 0) return 0;
-    for (i = 0; i < b->n; ++i) {
+    for (i = 0; i < j->n; ++i) {
         uint64_t c;
         int at;
-        if (keys[i] == GPUSVM__KEY_NONE || (cls && b->p.y[i] != cls)) continue;
+        if (keys[i] == GPUSVM__KEY_NONE || (cls && j->p.y[i] != cls)) continue;
         c = ((uint64_t)keys[i] << 32) | (uint64_t)i;
         if (m < k) { /* sift up */
             at = m++;
@@ -1982,153 +2153,173 @@ static int gpusvm__cpu_select_k(gpusvm__cpu *b, uint32_t *keys, uint32_t *other,
     return m;
 }
 
-static gpusvm_result gpusvm__cpu_select(gpusvm__backend *bb, int mode, int q, double eps, double max_iter)
+/* As gpusvm_select for one problem: the check, then (unless the problem is whole) its next set. */
+static void gpusvm__cpu_select_one(gpusvm__cpu_job *j, int mode, double eps, double max_iter)
 {
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
     int list[GPUSVM__QMAX], keep_idx[GPUSVM__QMAX / 2], keep_slot[GPUSVM__QMAX / 2];
     uint64_t heap[GPUSVM__QMAX];
     double up[2], low[2], gap;
+    const int q = j->q;
     int done, fresh = q, at = 0, got, t, side, worst;
-    if (b->st[GPUSVM__ST_DONE] != 0.0) return GPUSVM_OK;
-    gpusvm__cpu_keys(b, up, low);
-    worst = (b->p.nu && up[1] - low[1] > up[0] - low[0]) ? 1 : 0;
+    if (j->st[GPUSVM__ST_DONE] != 0.0) return;
+    gpusvm__cpu_keys(j, up, low);
+    worst = (j->p.nu && up[1] - low[1] > up[0] - low[0]) ? 1 : 0;
     gap = up[worst] - low[worst];
-    done = !(gap >= eps) ? 1 : (b->st[GPUSVM__ST_ITER] >= max_iter ? 2 : 0);
-    b->st[GPUSVM__ST_GAP] = gap;
-    b->st[GPUSVM__ST_MUP] = up[worst];
-    b->st[GPUSVM__ST_MLOW] = low[worst];
-    b->st[GPUSVM__ST_DONE] = (double)done;
-    if (!done) b->st[GPUSVM__ST_OUTER] += 1.0;
-    if (done || mode == 2) return GPUSVM_OK;
+    done = !(gap >= eps) ? 1 : (j->st[GPUSVM__ST_ITER] >= max_iter ? 2 : 0);
+    j->st[GPUSVM__ST_GAP] = gap;
+    j->st[GPUSVM__ST_MUP] = up[worst];
+    j->st[GPUSVM__ST_MLOW] = low[worst];
+    j->st[GPUSVM__ST_DONE] = (double)done;
+    if (!done) j->st[GPUSVM__ST_OUTER] += 1.0;
+    if (done || j->whole) return;
     if (mode == 1) {
         const int h = q / 2;
         for (t = 0; t < h; ++t) {
-            keep_idx[t] = b->ws_idx[h + t];
-            keep_slot[t] = b->ws_slot[h + t];
-            list[t] = b->ws_slot[t];
+            keep_idx[t] = j->ws_idx[h + t];
+            keep_slot[t] = j->ws_slot[h + t];
+            list[t] = j->ws_slot[t];
         }
         for (t = 0; t < h; ++t) {
-            b->ws_idx[t] = keep_idx[t];
-            b->ws_slot[t] = keep_slot[t];
-            b->ws_slot[h + t] = list[t];
-            b->key_up[keep_idx[t]] = GPUSVM__KEY_NONE;
-            b->key_low[keep_idx[t]] = GPUSVM__KEY_NONE;
+            j->ws_idx[t] = keep_idx[t];
+            j->ws_slot[t] = keep_slot[t];
+            j->ws_slot[h + t] = list[t];
+            j->key_up[keep_idx[t]] = GPUSVM__KEY_NONE;
+            j->key_low[keep_idx[t]] = GPUSVM__KEY_NONE;
         }
         fresh = q - h;
         at = h;
     } else {
-        for (t = 0; t < q; ++t) b->ws_slot[t] = t;
+        for (t = 0; t < q; ++t) j->ws_slot[t] = t;
     }
     /* the sides of gpusvm_select: which keys, from which class, up to how many in all */
-    for (side = 0, got = 0; side < (b->p.nu ? 6 : 3); ++side) {
-        const int nu = b->p.nu, low_side = nu ? (side & 1) : (side == 1);
+    for (side = 0, got = 0; side < (j->p.nu ? 6 : 3); ++side) {
+        const int nu = j->p.nu, low_side = nu ? (side & 1) : (side == 1);
         const int cls = (!nu || side >= 4) ? 0 : (side < 2 ? 1 : -1);
         const int upto = !nu ? (side == 0 ? fresh / 2 : fresh) : (side < 4 ? (side + 1) * fresh / 4 : fresh);
-        got += gpusvm__cpu_select_k(b, low_side ? b->key_low : b->key_up, low_side ? b->key_up : b->key_low, cls,
+        got += gpusvm__cpu_select_k(j, low_side ? j->key_low : j->key_up, low_side ? j->key_up : j->key_low, cls,
                                     upto - got, heap, list, got);
     }
     qsort(list, (size_t)got, sizeof(int), gpusvm__cmp_int);
-    for (t = 0; t < got; ++t) b->ws_idx[at + t] = list[t];
+    for (t = 0; t < got; ++t) j->ws_idx[at + t] = list[t];
+}
+
+static gpusvm_result gpusvm__cpu_select(gpusvm__backend *bb, int first, double eps, double max_iter)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    int t;
+    for (t = 0; t < b->nprob; ++t) gpusvm__cpu_select_one(&b->job[t], first ? 0 : 1, eps, max_iter);
     return GPUSVM_OK;
 }
 
-/* Kernel rows of A's points idx[off..off+nrows) against every point of B into K[slot]. */
-static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, const int *idx, const float *norm_a,
-                                const gpusvm__csr *B, const float *norm_b, const int *slot, int off, int nrows,
-                                float *K, size_t ldk, int ktype, float gamma, float coef0, int degree)
+/* Kernel rows of A's points idx[off..off+nrows) against every point of B into K[slot]; a
+   problem's point k is row amap[k] of A and bmap[k] of B (NULL: k); idx past split are the
+   points again (epsilon-SVR). */
+static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, const int32_t *amap, const int *idx,
+                                size_t split, const float *norm_a, const gpusvm__csr *B, const int32_t *bmap,
+                                size_t nb, const float *norm_b, const int *slot, int off, int nrows, float *K,
+                                size_t ldk, int ktype, float gamma, float coef0, int degree)
 {
     int r;
     size_t i;
     for (r = 0; r < nrows; ++r) {
-        const size_t ia = GPUSVM__PT(idx[off + r], A->rows);
+        const size_t ka = GPUSVM__PT(idx[off + r], split), ia = amap ? (size_t)amap[ka] : ka;
         float *out = K + (size_t)slot[off + r] * ldk;
         const float na = norm_a[ia];
         if (ktype == 4) { /* precomputed: B holds the kernel matrix by columns, k(a_ia, b_i) = B[i][ia] */
-            for (i = 0; i < B->rows; ++i) out[i] = gpusvm__csr_at(B, i, ia);
+            for (i = 0; i < nb; ++i) out[i] = gpusvm__csr_at(B, bmap ? (size_t)bmap[i] : i, ia);
             continue;
         }
         if (!dense) {
-            for (i = 0; i < B->rows; ++i)
-                out[i] = gpusvm__kfun(ktype, gpusvm__dot_sparse(A, ia, B, i), na, norm_b[i], gamma, coef0, degree);
+            for (i = 0; i < nb; ++i) {
+                const size_t ib = bmap ? (size_t)bmap[i] : i;
+                out[i] = gpusvm__kfun(ktype, gpusvm__dot_sparse(A, ia, B, ib), na, norm_b[ib], gamma, coef0, degree);
+            }
             continue;
         }
         gpusvm__densify(A, ia, dense, d, 0);
-        for (i = 0; i < B->rows; ++i)
-            out[i] = gpusvm__kfun(ktype, gpusvm__dot_dense(B, i, dense), na, norm_b[i], gamma, coef0, degree);
+        for (i = 0; i < nb; ++i) {
+            const size_t ib = bmap ? (size_t)bmap[i] : i;
+            out[i] = gpusvm__kfun(ktype, gpusvm__dot_dense(B, ib, dense), na, norm_b[ib], gamma, coef0, degree);
+        }
         gpusvm__densify(A, ia, dense, d, 1);
     }
 }
 
-static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int row_off, int nrows)
+static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    if (b->st[GPUSVM__ST_DONE] != 0.0) return GPUSVM_OK;
-    gpusvm__cpu_rows_of(b->dense, b->d, &b->p.x, b->ws_idx, b->norm, &b->p.x, b->norm, b->ws_slot, row_off, nrows,
-                        b->K, b->npts, b->p.ktype, b->p.gamma, b->p.coef0, b->p.degree);
+    int t;
+    for (t = 0; t < b->nprob; ++t) {
+        gpusvm__cpu_job *j = &b->job[t];
+        if (j->st[GPUSVM__ST_DONE] != 0.0 || (!first && j->whole)) continue;
+        gpusvm__cpu_rows_of(b->dense, b->d, &b->x, j->p.map, j->ws_idx, j->npts, b->norm, &b->x, j->p.map, j->npts,
+                            b->norm, j->ws_slot, first ? 0 : j->q / 2, first ? j->q : j->q / 2, j->K, j->npts,
+                            b->ktype, b->gamma, b->coef0, b->degree);
+    }
     return GPUSVM_OK;
 }
 
-/* LIBSVM's SMO on the working set, as gpusvm_smo. */
-static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, double ratio, int max_inner,
-                                     double max_iter)
+/* LIBSVM's SMO on one problem's working set, as gpusvm_smo (la: room for 2 q doubles). */
+static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, double *la, double eps, double ratio, int max_inner,
+                                double max_iter)
 {
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    const gpusvm_allocator *a = &bb->ctx->alloc;
-    double *la, *lg, eps_in, left;
+    const int m = j->q;
+    double *lg = la + m, eps_in, left;
     int it = 0, budget, t;
-    if (b->st[GPUSVM__ST_DONE] != 0.0) return GPUSVM_OK;
-    la = (double *)gpusvm__alloc(a, (size_t)m * 2, sizeof(double));
-    if (!la) return gpusvm__oom(bb->ctx, "the inner solve");
-    lg = la + m;
-    for (t = 0; t < m; ++t) {
-        la[t] = b->alpha[b->ws_idx[t]];
-        lg[t] = b->G[b->ws_idx[t]];
+    if (j->st[GPUSVM__ST_DONE] != 0.0) return;
+    if (j->whole) {
+        ratio = 0.0;
+        max_inner = GPUSVM__WHOLE_INNER;
     }
-    eps_in = eps > ratio * b->st[GPUSVM__ST_GAP] ? eps : ratio * b->st[GPUSVM__ST_GAP];
-    left = max_iter - b->st[GPUSVM__ST_ITER];
+    for (t = 0; t < m; ++t) {
+        la[t] = j->alpha[j->ws_idx[t]];
+        lg[t] = j->G[j->ws_idx[t]];
+    }
+    eps_in = eps > ratio * j->st[GPUSVM__ST_GAP] ? eps : ratio * j->st[GPUSVM__ST_GAP];
+    left = max_iter - j->st[GPUSVM__ST_ITER];
     if (left < 0.0) left = 0.0;
     budget = (double)max_inner < left ? max_inner : (int)left;
     while (it < budget) {
         /* class 0: every variable (nu: y = +1); class 1: nu's y = -1 */
         double bv[2], g2[2], bo = INFINITY, Kii[2];
-        int bi[2], bj = -1, i, j, c;
+        int bi[2], bj = -1, i, jj, c;
         const float *Kc[2], *Ki, *Kj;
         bv[0] = bv[1] = g2[0] = g2[1] = -INFINITY;
         bi[0] = bi[1] = -1;
         for (t = 0; t < m; ++t) {
-            const int pos = b->p.y[b->ws_idx[t]] > 0;
-            const double al = la[t], C = b->p.C[b->ws_idx[t]];
+            const int pos = j->p.y[j->ws_idx[t]] > 0;
+            const double al = la[t], C = j->p.C[j->ws_idx[t]];
             const double v = pos ? -lg[t] : lg[t];
             const int in_up = pos ? (al < C) : (al > 0.0);
             const int in_low = pos ? (al > 0.0) : (al < C);
-            c = (b->p.nu && !pos) ? 1 : 0;
+            c = (j->p.nu && !pos) ? 1 : 0;
             if (in_up && (v > bv[c] || (v == bv[c] && t > bi[c]))) {
                 bv[c] = v;
                 bi[c] = t;
             }
             if (in_low && -v > g2[c]) g2[c] = -v;
         }
-        if (b->p.nu) {
+        if (j->p.nu) {
             const double v0 = bv[0] + g2[0], v1 = bv[1] + g2[1];
             if ((v0 > v1 ? v0 : v1) < eps_in) break;
         } else if (bi[0] < 0 || bv[0] + g2[0] < eps_in) {
             break;
         }
         for (c = 0; c < 2; ++c) {
-            Kc[c] = b->K + (size_t)b->ws_slot[bi[c] > 0 ? bi[c] : 0] * b->npts;
-            Kii[c] = b->qd[b->ws_idx[bi[c] > 0 ? bi[c] : 0]];
+            Kc[c] = j->K + (size_t)j->ws_slot[bi[c] > 0 ? bi[c] : 0] * j->npts;
+            Kii[c] = j->qd[j->ws_idx[bi[c] > 0 ? bi[c] : 0]];
         }
         for (t = 0; t < m; ++t) {
-            const int pos = b->p.y[b->ws_idx[t]] > 0;
-            const double al = la[t], C = b->p.C[b->ws_idx[t]];
+            const int pos = j->p.y[j->ws_idx[t]] > 0;
+            const double al = la[t], C = j->p.C[j->ws_idx[t]];
             const int in_low = pos ? (al > 0.0) : (al < C);
             double v, bdiff;
             if (!in_low) continue;
-            c = (b->p.nu && !pos) ? 1 : 0;
+            c = (j->p.nu && !pos) ? 1 : 0;
             v = pos ? -lg[t] : lg[t];
             bdiff = bv[c] - v;
             if (bdiff > 0.0) {
-                double quad = Kii[c] + (double)b->qd[b->ws_idx[t]] - 2.0 * (double)Kc[c][GPUSVM__PT(b->ws_idx[t], b->npts)];
+                double quad = Kii[c] + (double)j->qd[j->ws_idx[t]] - 2.0 * (double)Kc[c][GPUSVM__PT(j->ws_idx[t], j->npts)];
                 double o;
                 if (quad <= 0.0) quad = GPUSVM__TAU;
                 o = -(bdiff * bdiff) / quad;
@@ -2138,21 +2329,21 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
                 }
             }
         }
-        j = bj;
-        if (j < 0) break;
-        c = (b->p.nu && b->p.y[b->ws_idx[j]] < 0) ? 1 : 0;
+        jj = bj;
+        if (jj < 0) break;
+        c = (j->p.nu && j->p.y[j->ws_idx[jj]] < 0) ? 1 : 0;
         i = bi[c];
         Ki = Kc[c];
         {
-            const int yi = b->p.y[b->ws_idx[i]], yj = b->p.y[b->ws_idx[j]];
-            const double Ci = b->p.C[b->ws_idx[i]], Cj = b->p.C[b->ws_idx[j]];
-            const double Kij = (double)Ki[GPUSVM__PT(b->ws_idx[j], b->npts)];
-            const double oi = la[i], oj = la[j];
+            const int yi = j->p.y[j->ws_idx[i]], yj = j->p.y[j->ws_idx[jj]];
+            const double Ci = j->p.C[j->ws_idx[i]], Cj = j->p.C[j->ws_idx[jj]];
+            const double Kij = (double)Ki[GPUSVM__PT(j->ws_idx[jj], j->npts)];
+            const double oi = la[i], oj = la[jj];
             double ai = oi, aj = oj, di, dj;
-            double quad = Kii[c] + (double)b->qd[b->ws_idx[j]] - 2.0 * Kij;
+            double quad = Kii[c] + (double)j->qd[j->ws_idx[jj]] - 2.0 * Kij;
             if (quad <= 0.0) quad = GPUSVM__TAU;
             if (yi != yj) {
-                const double delta = (-lg[i] - lg[j]) / quad;
+                const double delta = (-lg[i] - lg[jj]) / quad;
                 const double diff = ai - aj;
                 ai += delta;
                 aj += delta;
@@ -2161,7 +2352,7 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
                 if (diff > Ci - Cj) { if (ai > Ci) { ai = Ci; aj = Ci - diff; } }
                 else { if (aj > Cj) { aj = Cj; ai = Cj + diff; } }
             } else {
-                const double delta = (lg[i] - lg[j]) / quad;
+                const double delta = (lg[i] - lg[jj]) / quad;
                 const double sum = ai + aj;
                 ai -= delta;
                 aj += delta;
@@ -2171,13 +2362,13 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
                 else { if (ai < 0) { ai = 0; aj = sum; } }
             }
             la[i] = ai;
-            la[j] = aj;
+            la[jj] = aj;
             di = ai - oi;
             dj = aj - oj;
-            Kj = b->K + (size_t)b->ws_slot[j] * b->npts;
+            Kj = j->K + (size_t)j->ws_slot[jj] * j->npts;
             for (t = 0; t < m; ++t) {
-                const int yt = b->p.y[b->ws_idx[t]];
-                const double kit = (double)Ki[GPUSVM__PT(b->ws_idx[t], b->npts)], kjt = (double)Kj[GPUSVM__PT(b->ws_idx[t], b->npts)];
+                const int yt = j->p.y[j->ws_idx[t]];
+                const double kit = (double)Ki[GPUSVM__PT(j->ws_idx[t], j->npts)], kjt = (double)Kj[GPUSVM__PT(j->ws_idx[t], j->npts)];
                 const double qi = (yt == yi) ? kit : -kit;
                 const double qj = (yt == yj) ? kjt : -kjt;
                 lg[t] += qi * di + qj * dj;
@@ -2186,13 +2377,23 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, int m, double eps, dou
         ++it;
     }
     for (t = 0; t < m; ++t) {
-        const size_t i = (size_t)b->ws_idx[t];
-        const double d = la[t] - b->alpha[i];
-        b->coef[t] = b->p.y[i] > 0 ? d : -d;
-        b->alpha[i] = la[t];
+        const size_t i = (size_t)j->ws_idx[t];
+        const double d = la[t] - j->alpha[i];
+        j->coef[t] = j->p.y[i] > 0 ? d : -d;
+        j->alpha[i] = la[t];
     }
-    b->st[GPUSVM__ST_ITER] += (double)it;
-    b->st[GPUSVM__ST_INNER] = (double)it;
+    j->st[GPUSVM__ST_ITER] += (double)it;
+    j->st[GPUSVM__ST_INNER] = (double)it;
+}
+
+static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    const gpusvm_allocator *a = &bb->ctx->alloc;
+    double *la = (double *)gpusvm__alloc(a, (size_t)b->qmax * 2, sizeof(double));
+    int t;
+    if (!la) return gpusvm__oom(bb->ctx, "the inner solve");
+    for (t = 0; t < b->nprob; ++t) gpusvm__cpu_smo_one(&b->job[t], la, eps, ratio, max_inner, max_iter);
     gpusvm__free(a, la);
     return GPUSVM_OK;
 }
@@ -2212,25 +2413,30 @@ static void gpusvm__cpu_accumulate(double *out, const signed char *y, size_t n, 
     }
 }
 
-static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb, int m)
+static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    if (b->st[GPUSVM__ST_DONE] != 0.0) return GPUSVM_OK;
-    gpusvm__cpu_accumulate(b->G, b->p.y, b->n, b->K, b->npts, b->ws_slot, b->coef, m, b->npts);
+    int t;
+    for (t = 0; t < b->nprob; ++t) {
+        gpusvm__cpu_job *j = &b->job[t];
+        if (j->st[GPUSVM__ST_DONE] != 0.0) continue;
+        gpusvm__cpu_accumulate(j->G, j->p.y, j->n, j->K, j->npts, j->ws_slot, j->coef, j->q, j->npts);
+    }
     return GPUSVM_OK;
 }
 
 static gpusvm_result gpusvm__cpu_read_status(gpusvm__backend *bb, double *st)
 {
-    memcpy(st, ((gpusvm__cpu *)bb)->st, sizeof(double) * GPUSVM__ST_COUNT);
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    memcpy(st, b->st, (size_t)b->nprob * GPUSVM__ST_COUNT * sizeof(double));
     return GPUSVM_OK;
 }
 
 static gpusvm_result gpusvm__cpu_read_state(gpusvm__backend *bb, double *alpha, double *G)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    if (alpha) memcpy(alpha, b->alpha, b->n * sizeof(double));
-    if (G) memcpy(G, b->G, b->n * sizeof(double));
+    if (alpha) memcpy(alpha, b->alpha, b->nvar * sizeof(double));
+    if (G) memcpy(G, b->G, b->nvar * sizeof(double));
     return GPUSVM_OK;
 }
 
@@ -2238,50 +2444,53 @@ static gpusvm_result gpusvm__cpu_write_state(gpusvm__backend *bb, const double *
                                              const double *st)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    if (alpha) memcpy(b->alpha, alpha, b->n * sizeof(double));
-    if (G) memcpy(b->G, G, b->n * sizeof(double));
-    if (st) memcpy(b->st, st, sizeof b->st);
+    if (alpha) memcpy(b->alpha, alpha, b->nvar * sizeof(double));
+    if (G) memcpy(b->G, G, b->nvar * sizeof(double));
+    if (st) memcpy(b->st, st, (size_t)b->nprob * GPUSVM__ST_COUNT * sizeof(double));
     return GPUSVM_OK;
 }
 
 static gpusvm_result gpusvm__cpu_write_ws(gpusvm__backend *bb, const int *idx, const int *slot, int m)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    memcpy(b->ws_idx, idx, (size_t)m * sizeof(int));
-    memcpy(b->ws_slot, slot, (size_t)m * sizeof(int));
+    int t;
+    for (t = 0; t < b->nprob; ++t) {
+        memcpy(b->job[t].ws_idx, idx, (size_t)m * sizeof(int));
+        memcpy(b->job[t].ws_slot, slot, (size_t)m * sizeof(int));
+    }
     return GPUSVM_OK;
 }
 
 static gpusvm_result gpusvm__cpu_read_ws(gpusvm__backend *bb, int *idx, int *slot, double *coef, int m)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    if (idx) memcpy(idx, b->ws_idx, (size_t)m * sizeof(int));
-    if (slot) memcpy(slot, b->ws_slot, (size_t)m * sizeof(int));
-    if (coef) memcpy(coef, b->coef, (size_t)m * sizeof(double));
+    if (idx) memcpy(idx, b->job[0].ws_idx, (size_t)m * sizeof(int));
+    if (slot) memcpy(slot, b->job[0].ws_slot, (size_t)m * sizeof(int));
+    if (coef) memcpy(coef, b->job[0].coef, (size_t)m * sizeof(double));
     return GPUSVM_OK;
 }
 
 static gpusvm_result gpusvm__cpu_write_rows(gpusvm__backend *bb, const float *K)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    memcpy(b->K, K, (size_t)b->q * b->npts * sizeof(float));
+    memcpy(b->job[0].K, K, (size_t)b->job[0].q * b->job[0].npts * sizeof(float));
     return GPUSVM_OK;
 }
 
 static gpusvm_result gpusvm__cpu_read_rows(gpusvm__backend *bb, float *K)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    memcpy(K, b->K, (size_t)b->q * b->npts * sizeof(float));
+    memcpy(K, b->job[0].K, (size_t)b->job[0].q * b->job[0].npts * sizeof(float));
     return GPUSVM_OK;
 }
 
 static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    memset(b->K, 0xFF, (size_t)b->q * b->npts * sizeof(float));
-    memset(b->coef, 0xFF, (size_t)b->q * sizeof(double));
-    memset(b->key_up, 0x5A, b->n * sizeof(uint32_t));
-    memset(b->key_low, 0x5A, b->n * sizeof(uint32_t));
+    memset(b->K, 0xFF, b->krows * sizeof(float));
+    memset(b->coef, 0xFF, (size_t)b->nprob * b->qmax * sizeof(double));
+    memset(b->key_up, 0x5A, b->nvar * sizeof(uint32_t));
+    memset(b->key_low, 0x5A, b->nvar * sizeof(uint32_t));
     return GPUSVM_OK;
 }
 
@@ -2326,11 +2535,11 @@ static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr
     return GPUSVM_OK;
 }
 
-static size_t gpusvm__cpu_train_bytes(gpusvm__backend *bb, size_t n, size_t d, int q)
+static size_t gpusvm__cpu_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
 {
     (void)bb;
-    (void)n;
-    (void)d;
+    (void)p;
+    (void)nprob;
     (void)q;
     return 0;
 }
@@ -2392,10 +2601,14 @@ typedef struct gpusvm__ocl {
     int qcap;            /* GPUSVM_Q the program was built with */
     size_t max_alloc, global_mem, local_mem;
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
-    /* training state */
+    /* training state: one batch (see the backend section and kernels part 0) */
     gpusvm__cl_mem X, norm, y, Cv, alpha, G, qd, K, key_up, key_low, part_up, part_low, ws_idx, ws_slot, coef, status;
-    size_t n, npts, d, dpad, pitch, nparts; /* variables, points, features, padded; point pitch; partials */
-    int q, ktype, degree;
+    gpusvm__cl_mem pinfo, map; /* the problem table, the problems' points */
+    int nprob, q;              /* problems; working-set stride (the largest working set) */
+    size_t nvar, npts, d, dpad, pitch; /* variables, shared points, features, padded; point pitch */
+    size_t ldk, nparts_max;    /* kernel-row pitch; the most keys work-groups of one problem */
+    size_t npts0, q0;          /* problem 0's points and working set (read_rows, write_rows) */
+    int ktype, degree;
     float gamma, coef0;
 } gpusvm__ocl;
 
@@ -2415,6 +2628,8 @@ static void gpusvm__release_mem(gpusvm__ocl *b, gpusvm__cl_mem *m)
 static void gpusvm__ocl_train_end(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm__release_mem(b, &b->map);
+    gpusvm__release_mem(b, &b->pinfo);
     gpusvm__release_mem(b, &b->status);
     gpusvm__release_mem(b, &b->coef);
     gpusvm__release_mem(b, &b->ws_slot);
@@ -2569,96 +2784,151 @@ fail:
     return r;
 }
 
-static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int q)
+static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_context *ctx = bb->ctx;
     gpusvm__cl_api *cl = b->cl;
     const gpusvm_allocator *a = &ctx->alloc;
     gpusvm_result r;
-    size_t n = p->nvar, np = p->x.rows, i, bytes;
+    const size_t np = p[0].x.rows; /* the batch's points */
+    size_t nvar = 0, npts_all = 0, max_pts = 1, i, k, bytes, ws;
+    int t;
     float *host = NULL, *qd = NULL;
-    double st[GPUSVM__ST_COUNT];
-    double *g0 = NULL;
-    gpusvm__cl_int ni, ldk, pitch, dpad, use_y = 1, zero = 0, npts_ = (gpusvm__cl_int)p->x.rows, nu = p->nu;
+    double *st = NULL, *g0 = NULL;
+    int32_t *info = NULL, *map = NULL;
+    signed char *yv = NULL;
+    double *cv = NULL;
+    gpusvm__cl_int use_y = 1, zero = 0, nu = p[0].nu, qmax_, ldk, pitch, dpad, nparts_max, use_map = 0, whole_inner;
 
     gpusvm__ocl_train_end(bb);
     if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
-    if (n > (size_t)INT_MAX / 2) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "too many points for one device");
-    b->n = n;
+    b->nparts_max = 1;
+    for (t = 0; t < nprob; ++t) {
+        const size_t parts = gpusvm__round_up(p[t].nvar ? p[t].nvar : 1, GPUSVM__L) / GPUSVM__L;
+        nvar += p[t].nvar;
+        npts_all += p[t].npts;
+        if (p[t].npts > max_pts) max_pts = p[t].npts;
+        if (parts > b->nparts_max) b->nparts_max = parts;
+        if (p[t].map) use_map = 1;
+    }
+    if (nvar > (size_t)INT_MAX / 2 || np > (size_t)INT_MAX / 2 || npts_all > (size_t)INT_MAX / 2)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "too many points for one device");
+    b->nprob = nprob;
+    b->nvar = nvar;
     b->npts = np;
-    b->d = p->x.cols;
+    b->d = p[0].x.cols;
     b->dpad = gpusvm__round_up(b->d ? b->d : 1, 16);
-    b->pitch = gpusvm__round_up(np, 64);
-    b->nparts = gpusvm__round_up(n, GPUSVM__L) / GPUSVM__L;
+    b->pitch = gpusvm__round_up(np ? np : 1, 64);
+    b->ldk = gpusvm__round_up(max_pts, 64);
     b->q = q;
-    b->ktype = p->ktype;
-    b->gamma = p->gamma;
-    b->coef0 = p->coef0;
-    b->degree = p->degree;
-    bb->n = n;
-    bb->q = q;
+    b->npts0 = p[0].npts;
+    b->q0 = p[0].nvar <= (size_t)q ? p[0].nvar : (size_t)q;
+    b->ktype = p[0].ktype;
+    b->gamma = p[0].gamma;
+    b->coef0 = p[0].coef0;
+    b->degree = p[0].degree;
+    ws = (size_t)nprob * (size_t)q;
 
     if (!gpusvm__mul(b->pitch, b->dpad, &bytes) || !gpusvm__mul(bytes, sizeof(float), &bytes))
         return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the data is too large for the device");
     if ((r = gpusvm__ocl_buffer(b, &b->X, bytes, "the training data (dense, column-major)")) != GPUSVM_OK) goto fail;
-    host = gpusvm__to_colmajor(a, &p->x, 0, np, b->pitch, b->dpad);
+    host = gpusvm__to_colmajor(a, &p[0].x, 0, np, b->pitch, b->dpad);
     if (!host) { r = gpusvm__oom(ctx, "the column-major copy of the data"); goto fail; }
     if ((r = gpusvm__ocl_write(b, b->X, 0, bytes, host)) != GPUSVM_OK) goto fail;
     gpusvm__free(a, host);
-    host = (float *)gpusvm__alloc(a, np, sizeof(float));
-    qd = (float *)gpusvm__alloc(a, n, sizeof(float));
-    g0 = (double *)gpusvm__alloc(a, n, sizeof(double));
-    if (!host || !qd || !g0) { r = gpusvm__oom(ctx, "the training state"); goto fail; }
-    gpusvm__norms(&p->x, 0, np, host);
-    for (i = 0; i < n; ++i) {
-        const size_t pt = GPUSVM__PT(i, np);
-        qd[i] = gpusvm__diag(&p->x, pt, host[pt], p->ktype, p->gamma, p->coef0, p->degree);
-        g0[i] = -1.0;
+    host = (float *)gpusvm__alloc(a, np ? np : 1, sizeof(float));
+    qd = (float *)gpusvm__alloc(a, nvar, sizeof(float));
+    g0 = (double *)gpusvm__alloc(a, nvar, sizeof(double));
+    cv = (double *)gpusvm__alloc(a, nvar, sizeof(double));
+    yv = (signed char *)gpusvm__alloc(a, nvar, 1);
+    st = (double *)gpusvm__calloc(a, (size_t)nprob * GPUSVM__ST_COUNT, sizeof(double));
+    info = (int32_t *)gpusvm__alloc(a, (size_t)nprob * GPUSVM__PI_COUNT, sizeof(int32_t));
+    map = (int32_t *)gpusvm__alloc(a, npts_all ? npts_all : 1, sizeof(int32_t));
+    if (!host || !qd || !g0 || !cv || !yv || !st || !info || !map) { r = gpusvm__oom(ctx, "the training state"); goto fail; }
+    gpusvm__norms(&p[0].x, 0, np, host);
+    for (t = 0, nvar = 0, npts_all = 0; t < nprob; ++t) {
+        int32_t *pi = info + (size_t)t * GPUSVM__PI_COUNT;
+        const int whole = p[t].nvar <= (size_t)q;
+        pi[GPUSVM__PI_VAR] = (int32_t)nvar;
+        pi[GPUSVM__PI_NVAR] = (int32_t)p[t].nvar;
+        pi[GPUSVM__PI_PT] = (int32_t)npts_all;
+        pi[GPUSVM__PI_NPTS] = (int32_t)p[t].npts;
+        pi[GPUSVM__PI_Q] = whole ? (int32_t)p[t].nvar : q;
+        pi[GPUSVM__PI_WHOLE] = whole;
+        pi[GPUSVM__PI_NPARTS] = (int32_t)(gpusvm__round_up(p[t].nvar ? p[t].nvar : 1, GPUSVM__L) / GPUSVM__L);
+        pi[GPUSVM__PI_SPLIT] = (int32_t)p[t].npts;
+        for (k = 0; k < p[t].npts; ++k) map[npts_all + k] = (int32_t)gpusvm__map_pt(&p[t], k);
+        for (i = 0; i < p[t].nvar; ++i) {
+            const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, p[t].npts));
+            qd[nvar + i] = gpusvm__diag(&p[0].x, pt, host[pt], b->ktype, b->gamma, b->coef0, b->degree);
+            g0[nvar + i] = -1.0;
+            cv[nvar + i] = p[t].C[i];
+            yv[nvar + i] = p[t].y[i];
+        }
+        nvar += p[t].nvar;
+        npts_all += p[t].npts;
     }
-    if (!gpusvm__mul((size_t)q * sizeof(float), b->pitch, &bytes))
+    if (!gpusvm__mul(ws * sizeof(float), b->ldk, &bytes))
         return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the working-set rows are too large");
-    if ((r = gpusvm__ocl_buffer(b, &b->K, bytes, "the working set's kernel rows")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->norm, np * sizeof(float), "norms")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->qd, n * sizeof(float), "the kernel diagonal")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->y, n, "labels")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->Cv, n * sizeof(double), "bounds")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->alpha, n * sizeof(double), "alpha")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->G, n * sizeof(double), "the gradient")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->key_up, n * sizeof(uint32_t), "selection keys")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->key_low, n * sizeof(uint32_t), "selection keys")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->part_up, 2 * b->nparts * sizeof(double), "partials")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->part_low, 2 * b->nparts * sizeof(double), "partials")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->ws_idx, (size_t)q * sizeof(int), "the working set")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->ws_slot, (size_t)q * sizeof(int), "the working set")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->coef, (size_t)q * sizeof(double), "coefficients")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->status, sizeof st, "the status vector")) != GPUSVM_OK) goto fail;
-    memset(st, 0, sizeof st);
+    if ((r = gpusvm__ocl_buffer(b, &b->K, bytes, "the working sets' kernel rows")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->norm, (np ? np : 1) * sizeof(float), "norms")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->qd, nvar * sizeof(float), "the kernel diagonal")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->y, nvar, "labels")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->Cv, nvar * sizeof(double), "bounds")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->alpha, nvar * sizeof(double), "alpha")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->G, nvar * sizeof(double), "the gradient")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->key_up, nvar * sizeof(uint32_t), "selection keys")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->key_low, nvar * sizeof(uint32_t), "selection keys")) != GPUSVM_OK) goto fail;
+    bytes = (size_t)nprob * 2 * b->nparts_max * sizeof(double);
+    if ((r = gpusvm__ocl_buffer(b, &b->part_up, bytes, "partials")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->part_low, bytes, "partials")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->ws_idx, ws * sizeof(int), "the working sets")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->ws_slot, ws * sizeof(int), "the working sets")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->coef, ws * sizeof(double), "coefficients")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->status, (size_t)nprob * GPUSVM__ST_COUNT * sizeof(double), "the status vector")) !=
+        GPUSVM_OK)
+        goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->pinfo, (size_t)nprob * GPUSVM__PI_COUNT * sizeof(int32_t), "the problem table")) !=
+        GPUSVM_OK)
+        goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->map, (npts_all ? npts_all : 1) * sizeof(int32_t), "the problems' points")) !=
+        GPUSVM_OK)
+        goto fail;
     if ((r = gpusvm__ocl_write(b, b->norm, 0, np * sizeof(float), host)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, b->qd, 0, n * sizeof(float), qd)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, b->y, 0, n, p->y)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, b->Cv, 0, n * sizeof(double), p->C)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, b->G, 0, n * sizeof(double), g0)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, b->status, 0, sizeof st, st)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_fill(b, b->alpha, n * sizeof(double), 0)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_fill(b, b->ws_idx, (size_t)q * sizeof(int), 0)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_fill(b, b->ws_slot, (size_t)q * sizeof(int), 0)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_fill(b, b->coef, (size_t)q * sizeof(double), 0)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, b->qd, 0, nvar * sizeof(float), qd)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, b->y, 0, nvar, yv)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, b->Cv, 0, nvar * sizeof(double), cv)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, b->G, 0, nvar * sizeof(double), g0)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, b->status, 0, (size_t)nprob * GPUSVM__ST_COUNT * sizeof(double), st)) != GPUSVM_OK)
+        goto fail;
+    if ((r = gpusvm__ocl_write(b, b->pinfo, 0, (size_t)nprob * GPUSVM__PI_COUNT * sizeof(int32_t), info)) != GPUSVM_OK)
+        goto fail;
+    if ((r = gpusvm__ocl_write(b, b->map, 0, npts_all * sizeof(int32_t), map)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_fill(b, b->alpha, nvar * sizeof(double), 0)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_fill(b, b->ws_idx, ws * sizeof(int), 0)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_fill(b, b->ws_slot, ws * sizeof(int), 0)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_fill(b, b->coef, ws * sizeof(double), 0)) != GPUSVM_OK) goto fail;
     gpusvm__free(a, host);
     gpusvm__free(a, qd);
     gpusvm__free(a, g0);
+    gpusvm__free(a, cv);
+    gpusvm__free(a, yv);
+    gpusvm__free(a, st);
+    gpusvm__free(a, info);
+    gpusvm__free(a, map);
     host = qd = NULL;
-    g0 = NULL;
+    g0 = cv = st = NULL;
+    yv = NULL;
+    info = map = NULL;
 
     /* Arguments that stay fixed for the whole run. */
-    ni = (gpusvm__cl_int)n;
-    ldk = (gpusvm__cl_int)b->pitch;
-    {
-        gpusvm__cl_int nb = (gpusvm__cl_int)np;
-        GPUSVM__ARG(b->k_rows, 7, nb);
-    }
+    qmax_ = (gpusvm__cl_int)q;
+    ldk = (gpusvm__cl_int)b->ldk;
     pitch = (gpusvm__cl_int)b->pitch;
     dpad = (gpusvm__cl_int)b->dpad;
+    nparts_max = (gpusvm__cl_int)b->nparts_max;
+    whole_inner = GPUSVM__WHOLE_INNER;
     GPUSVM__ARG(b->k_rows, 0, b->X);
     GPUSVM__ARG(b->k_rows, 1, pitch);
     GPUSVM__ARG(b->k_rows, 2, b->ws_idx);
@@ -2666,160 +2936,166 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     GPUSVM__ARG(b->k_rows, 4, b->X);
     GPUSVM__ARG(b->k_rows, 5, pitch);
     GPUSVM__ARG(b->k_rows, 6, b->norm);
-    GPUSVM__ARG(b->k_rows, 8, dpad);
-    GPUSVM__ARG(b->k_rows, 9, b->ws_slot);
-    GPUSVM__ARG(b->k_rows, 12, b->K);
-    GPUSVM__ARG(b->k_rows, 13, ldk);
-    GPUSVM__ARG(b->k_rows, 14, b->ktype);
-    GPUSVM__ARG(b->k_rows, 15, b->gamma);
-    GPUSVM__ARG(b->k_rows, 16, b->coef0);
-    GPUSVM__ARG(b->k_rows, 17, b->degree);
-    GPUSVM__ARG(b->k_rows, 18, b->status);
-    GPUSVM__ARG(b->k_rows, 19, npts_);
+    GPUSVM__ARG(b->k_rows, 7, b->pinfo);
+    GPUSVM__ARG(b->k_rows, 8, b->map);
+    GPUSVM__ARG(b->k_rows, 9, use_map);
+    GPUSVM__ARG(b->k_rows, 10, dpad);
+    GPUSVM__ARG(b->k_rows, 11, b->ws_slot);
+    GPUSVM__ARG(b->k_rows, 15, b->K);
+    GPUSVM__ARG(b->k_rows, 16, ldk);
+    GPUSVM__ARG(b->k_rows, 17, qmax_);
+    GPUSVM__ARG(b->k_rows, 18, b->ktype);
+    GPUSVM__ARG(b->k_rows, 19, b->gamma);
+    GPUSVM__ARG(b->k_rows, 20, b->coef0);
+    GPUSVM__ARG(b->k_rows, 21, b->degree);
+    GPUSVM__ARG(b->k_rows, 22, b->status);
 
     GPUSVM__ARG(b->k_keys, 0, b->G);
     GPUSVM__ARG(b->k_keys, 1, b->alpha);
     GPUSVM__ARG(b->k_keys, 2, b->y);
     GPUSVM__ARG(b->k_keys, 3, b->Cv);
-    GPUSVM__ARG(b->k_keys, 4, ni);
-    GPUSVM__ARG(b->k_keys, 5, b->key_up);
-    GPUSVM__ARG(b->k_keys, 6, b->key_low);
-    GPUSVM__ARG(b->k_keys, 7, b->part_up);
-    GPUSVM__ARG(b->k_keys, 8, b->part_low);
-    GPUSVM__ARG(b->k_keys, 9, b->status);
-    GPUSVM__ARG(b->k_keys, 10, nu);
+    GPUSVM__ARG(b->k_keys, 4, b->pinfo);
+    GPUSVM__ARG(b->k_keys, 5, nparts_max);
+    GPUSVM__ARG(b->k_keys, 6, b->key_up);
+    GPUSVM__ARG(b->k_keys, 7, b->key_low);
+    GPUSVM__ARG(b->k_keys, 8, b->part_up);
+    GPUSVM__ARG(b->k_keys, 9, b->part_low);
+    GPUSVM__ARG(b->k_keys, 10, b->status);
+    GPUSVM__ARG(b->k_keys, 11, nu);
 
-    {
-        gpusvm__cl_int np = (gpusvm__cl_int)b->nparts;
-        GPUSVM__ARG(b->k_select, 0, b->key_up);
-        GPUSVM__ARG(b->k_select, 1, b->key_low);
-        GPUSVM__ARG(b->k_select, 2, ni);
-        GPUSVM__ARG(b->k_select, 3, b->part_up);
-        GPUSVM__ARG(b->k_select, 4, b->part_low);
-        GPUSVM__ARG(b->k_select, 5, np);
-        GPUSVM__ARG(b->k_select, 6, b->ws_idx);
-        GPUSVM__ARG(b->k_select, 7, b->ws_slot);
-        GPUSVM__ARG(b->k_select, 12, b->status);
-        GPUSVM__ARG(b->k_select, 13, b->y);
-        GPUSVM__ARG(b->k_select, 14, nu);
-    }
+    GPUSVM__ARG(b->k_select, 0, b->key_up);
+    GPUSVM__ARG(b->k_select, 1, b->key_low);
+    GPUSVM__ARG(b->k_select, 2, b->pinfo);
+    GPUSVM__ARG(b->k_select, 3, nparts_max);
+    GPUSVM__ARG(b->k_select, 4, qmax_);
+    GPUSVM__ARG(b->k_select, 5, b->part_up);
+    GPUSVM__ARG(b->k_select, 6, b->part_low);
+    GPUSVM__ARG(b->k_select, 7, b->ws_idx);
+    GPUSVM__ARG(b->k_select, 8, b->ws_slot);
+    GPUSVM__ARG(b->k_select, 12, b->status);
+    GPUSVM__ARG(b->k_select, 13, b->y);
+    GPUSVM__ARG(b->k_select, 14, nu);
 
     GPUSVM__ARG(b->k_smo, 0, b->K);
     GPUSVM__ARG(b->k_smo, 1, ldk);
-    GPUSVM__ARG(b->k_smo, 2, b->ws_idx);
-    GPUSVM__ARG(b->k_smo, 3, b->ws_slot);
-    GPUSVM__ARG(b->k_smo, 5, b->alpha);
-    GPUSVM__ARG(b->k_smo, 6, b->G);
-    GPUSVM__ARG(b->k_smo, 7, b->y);
-    GPUSVM__ARG(b->k_smo, 8, b->Cv);
-    GPUSVM__ARG(b->k_smo, 9, b->qd);
-    GPUSVM__ARG(b->k_smo, 10, b->coef);
-    GPUSVM__ARG(b->k_smo, 15, b->status);
-    GPUSVM__ARG(b->k_smo, 16, npts_);
-    GPUSVM__ARG(b->k_smo, 17, nu);
+    GPUSVM__ARG(b->k_smo, 2, b->pinfo);
+    GPUSVM__ARG(b->k_smo, 3, qmax_);
+    GPUSVM__ARG(b->k_smo, 4, b->ws_idx);
+    GPUSVM__ARG(b->k_smo, 5, b->ws_slot);
+    GPUSVM__ARG(b->k_smo, 6, b->alpha);
+    GPUSVM__ARG(b->k_smo, 7, b->G);
+    GPUSVM__ARG(b->k_smo, 8, b->y);
+    GPUSVM__ARG(b->k_smo, 9, b->Cv);
+    GPUSVM__ARG(b->k_smo, 10, b->qd);
+    GPUSVM__ARG(b->k_smo, 11, b->coef);
+    GPUSVM__ARG(b->k_smo, 15, whole_inner);
+    GPUSVM__ARG(b->k_smo, 17, b->status);
+    GPUSVM__ARG(b->k_smo, 18, nu);
 
     GPUSVM__ARG(b->k_update, 0, b->G);
     GPUSVM__ARG(b->k_update, 1, b->y);
     GPUSVM__ARG(b->k_update, 2, use_y);
-    GPUSVM__ARG(b->k_update, 3, ni);
-    GPUSVM__ARG(b->k_update, 4, b->K);
-    GPUSVM__ARG(b->k_update, 5, ldk);
-    GPUSVM__ARG(b->k_update, 6, b->ws_slot);
-    GPUSVM__ARG(b->k_update, 7, b->coef);
-    GPUSVM__ARG(b->k_update, 9, b->status);
-    GPUSVM__ARG(b->k_update, 10, zero);
+    GPUSVM__ARG(b->k_update, 3, b->pinfo);
+    GPUSVM__ARG(b->k_update, 4, qmax_);
+    GPUSVM__ARG(b->k_update, 5, b->K);
+    GPUSVM__ARG(b->k_update, 6, ldk);
+    GPUSVM__ARG(b->k_update, 7, b->ws_slot);
+    GPUSVM__ARG(b->k_update, 8, b->coef);
+    GPUSVM__ARG(b->k_update, 9, qmax_);
+    GPUSVM__ARG(b->k_update, 10, b->status);
     GPUSVM__ARG(b->k_update, 11, zero);
-    GPUSVM__ARG(b->k_update, 12, npts_);
+    GPUSVM__ARG(b->k_update, 12, zero);
     return GPUSVM_OK;
 fail:
     gpusvm__free(a, host);
     gpusvm__free(a, qd);
     gpusvm__free(a, g0);
+    gpusvm__free(a, cv);
+    gpusvm__free(a, yv);
+    gpusvm__free(a, st);
+    gpusvm__free(a, info);
+    gpusvm__free(a, map);
     gpusvm__ocl_train_end(bb);
     return r;
 }
 
-static gpusvm_result gpusvm__ocl_select(gpusvm__backend *bb, int mode, int q, double eps, double max_iter)
+static gpusvm_result gpusvm__ocl_select(gpusvm__backend *bb, int first, double eps, double max_iter)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_context *ctx = bb->ctx;
     gpusvm__cl_api *cl = b->cl;
     gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_int md = mode, qq = q;
-    size_t g = b->nparts * GPUSVM__L, l = GPUSVM__L;
-    if ((r = gpusvm__ocl_launch(b, b->k_keys, 1, &g, &l)) != GPUSVM_OK) return r;
-    GPUSVM__ARG(b->k_select, 8, md);
-    GPUSVM__ARG(b->k_select, 9, qq);
+    gpusvm__cl_int md = first ? 0 : 1;
+    size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->nprob * GPUSVM__L, l1 = GPUSVM__L;
+    g[0] = b->nparts_max * GPUSVM__L;
+    g[1] = (size_t)b->nprob;
+    if ((r = gpusvm__ocl_launch(b, b->k_keys, 2, g, l)) != GPUSVM_OK) return r;
+    GPUSVM__ARG(b->k_select, 9, md);
     GPUSVM__ARG(b->k_select, 10, eps);
     GPUSVM__ARG(b->k_select, 11, max_iter);
-    r = gpusvm__ocl_launch(b, b->k_select, 1, &l, &l);
+    r = gpusvm__ocl_launch(b, b->k_select, 1, &g1, &l1);
 fail:
     return r;
 }
 
-static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int row_off, int nrows)
+static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_context *ctx = bb->ctx;
     gpusvm__cl_api *cl = b->cl;
     gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_int off = row_off, nr = nrows;
-    size_t g[2], l[2] = {16, 16};
-    if (nrows <= 0) return GPUSVM_OK;
-    g[0] = b->pitch / 64 * 16;
-    g[1] = gpusvm__round_up((size_t)nrows, 64) / 64 * 16;
-    GPUSVM__ARG(b->k_rows, 10, off);
-    GPUSVM__ARG(b->k_rows, 11, nr);
-    r = gpusvm__ocl_launch(b, b->k_rows, 2, g, l);
+    gpusvm__cl_int off = first ? 0 : b->q / 2, nr = first ? b->q : b->q / 2, skip = !first;
+    size_t g[3], l[3] = {16, 16, 1};
+    if (nr <= 0) return GPUSVM_OK;
+    g[0] = b->ldk / 64 * 16;
+    g[1] = gpusvm__round_up((size_t)nr, 64) / 64 * 16;
+    g[2] = (size_t)b->nprob;
+    GPUSVM__ARG(b->k_rows, 12, off);
+    GPUSVM__ARG(b->k_rows, 13, nr);
+    GPUSVM__ARG(b->k_rows, 14, skip);
+    r = gpusvm__ocl_launch(b, b->k_rows, 3, g, l);
 fail:
     return r;
 }
 
-static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, int m, double eps, double ratio, int max_inner,
-                                     double max_iter)
+static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_context *ctx = bb->ctx;
     gpusvm__cl_api *cl = b->cl;
     gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_int mm = m, mi = max_inner;
-    size_t l = GPUSVM__L;
-    GPUSVM__ARG(b->k_smo, 4, mm);
-    GPUSVM__ARG(b->k_smo, 11, eps);
-    GPUSVM__ARG(b->k_smo, 12, ratio);
-    GPUSVM__ARG(b->k_smo, 13, mi);
-    GPUSVM__ARG(b->k_smo, 14, max_iter);
-    r = gpusvm__ocl_launch(b, b->k_smo, 1, &l, &l);
+    gpusvm__cl_int mi = max_inner;
+    size_t g = (size_t)b->nprob * GPUSVM__L, l = GPUSVM__L;
+    GPUSVM__ARG(b->k_smo, 12, eps);
+    GPUSVM__ARG(b->k_smo, 13, ratio);
+    GPUSVM__ARG(b->k_smo, 14, mi);
+    GPUSVM__ARG(b->k_smo, 16, max_iter);
+    r = gpusvm__ocl_launch(b, b->k_smo, 1, &g, &l);
 fail:
     return r;
 }
 
-static gpusvm_result gpusvm__ocl_update(gpusvm__backend *bb, int m)
+static gpusvm_result gpusvm__ocl_update(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_context *ctx = bb->ctx;
-    gpusvm__cl_api *cl = b->cl;
-    gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_int mm = m;
-    size_t g = b->nparts * GPUSVM__L, l = GPUSVM__L;
-    GPUSVM__ARG(b->k_update, 8, mm);
-    r = gpusvm__ocl_launch(b, b->k_update, 1, &g, &l);
-fail:
-    return r;
+    size_t g[2], l[2] = {GPUSVM__L, 1};
+    g[0] = b->nparts_max * GPUSVM__L;
+    g[1] = (size_t)b->nprob;
+    return gpusvm__ocl_launch(b, b->k_update, 2, g, l);
 }
 
 static gpusvm_result gpusvm__ocl_read_status(gpusvm__backend *bb, double *st)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    return gpusvm__ocl_read(b, b->status, sizeof(double) * GPUSVM__ST_COUNT, st);
+    return gpusvm__ocl_read(b, b->status, sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->nprob, st);
 }
 
 static gpusvm_result gpusvm__ocl_read_state(gpusvm__backend *bb, double *alpha, double *G)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
-    if (alpha && (r = gpusvm__ocl_read(b, b->alpha, b->n * sizeof(double), alpha)) != GPUSVM_OK) return r;
-    if (G) r = gpusvm__ocl_read(b, b->G, b->n * sizeof(double), G);
+    if (alpha && (r = gpusvm__ocl_read(b, b->alpha, b->nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
+    if (G) r = gpusvm__ocl_read(b, b->G, b->nvar * sizeof(double), G);
     return r;
 }
 
@@ -2828,18 +3104,23 @@ static gpusvm_result gpusvm__ocl_write_state(gpusvm__backend *bb, const double *
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
-    if (alpha && (r = gpusvm__ocl_write(b, b->alpha, 0, b->n * sizeof(double), alpha)) != GPUSVM_OK) return r;
-    if (G && (r = gpusvm__ocl_write(b, b->G, 0, b->n * sizeof(double), G)) != GPUSVM_OK) return r;
-    if (st) r = gpusvm__ocl_write(b, b->status, 0, sizeof(double) * GPUSVM__ST_COUNT, st);
+    if (alpha && (r = gpusvm__ocl_write(b, b->alpha, 0, b->nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
+    if (G && (r = gpusvm__ocl_write(b, b->G, 0, b->nvar * sizeof(double), G)) != GPUSVM_OK) return r;
+    if (st) r = gpusvm__ocl_write(b, b->status, 0, sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->nprob, st);
     return r;
 }
 
 static gpusvm_result gpusvm__ocl_write_ws(gpusvm__backend *bb, const int *idx, const int *slot, int m)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_result r;
-    if ((r = gpusvm__ocl_write(b, b->ws_idx, 0, (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
-    return gpusvm__ocl_write(b, b->ws_slot, 0, (size_t)m * sizeof(int), slot);
+    gpusvm_result r = GPUSVM_OK;
+    int t;
+    for (t = 0; t < b->nprob && r == GPUSVM_OK; ++t) {
+        const size_t at = (size_t)t * (size_t)b->q * sizeof(int);
+        if ((r = gpusvm__ocl_write(b, b->ws_idx, at, (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
+        r = gpusvm__ocl_write(b, b->ws_slot, at, (size_t)m * sizeof(int), slot);
+    }
+    return r;
 }
 
 static gpusvm_result gpusvm__ocl_read_ws(gpusvm__backend *bb, int *idx, int *slot, double *coef, int m)
@@ -2852,15 +3133,15 @@ static gpusvm_result gpusvm__ocl_read_ws(gpusvm__backend *bb, int *idx, int *slo
     return r;
 }
 
-/* Host K is q rows of n; on the device rows have pitch ldk. */
+/* Problem 0's rows: on the host q rows of its points, on the device rows of pitch ldk. */
 static gpusvm_result gpusvm__ocl_write_rows(gpusvm__backend *bb, const float *K)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
-    int t;
-    for (t = 0; t < b->q && r == GPUSVM_OK; ++t)
-        r = gpusvm__ocl_write(b, b->K, (size_t)t * b->pitch * sizeof(float), b->npts * sizeof(float),
-                              K + (size_t)t * b->npts);
+    const size_t n0 = b->npts0, q0 = b->q0;
+    size_t t;
+    for (t = 0; t < q0 && r == GPUSVM_OK; ++t)
+        r = gpusvm__ocl_write(b, b->K, t * b->ldk * sizeof(float), n0 * sizeof(float), K + t * n0);
     return r;
 }
 
@@ -2869,10 +3150,11 @@ static gpusvm_result gpusvm__ocl_read_rows(gpusvm__backend *bb, float *K)
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_context *ctx = bb->ctx;
     gpusvm_result r = GPUSVM_OK;
-    int t;
-    for (t = 0; t < b->q; ++t)
-        GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->K, GPUSVM__CL_TRUE, (size_t)t * b->pitch * sizeof(float),
-                                                   b->npts * sizeof(float), K + (size_t)t * b->npts, 0, NULL, NULL));
+    const size_t n0 = b->npts0, q0 = b->q0;
+    size_t t;
+    for (t = 0; t < q0; ++t)
+        GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->K, GPUSVM__CL_TRUE, t * b->ldk * sizeof(float),
+                                                   n0 * sizeof(float), K + t * n0, 0, NULL, NULL));
 fail:
     return r;
 }
@@ -2880,11 +3162,12 @@ fail:
 static gpusvm_result gpusvm__ocl_poison(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    const size_t ws = (size_t)b->nprob * (size_t)b->q;
     gpusvm_result r;
-    if ((r = gpusvm__ocl_fill(b, b->K, (size_t)b->q * b->pitch * sizeof(float), 0xFF)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__ocl_fill(b, b->coef, (size_t)b->q * sizeof(double), 0xFF)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__ocl_fill(b, b->key_up, b->n * sizeof(uint32_t), 0x5A)) != GPUSVM_OK) return r;
-    return gpusvm__ocl_fill(b, b->key_low, b->n * sizeof(uint32_t), 0x5A);
+    if ((r = gpusvm__ocl_fill(b, b->K, ws * b->ldk * sizeof(float), 0xFF)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_fill(b, b->coef, ws * sizeof(double), 0xFF)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_fill(b, b->key_up, b->nvar * sizeof(uint32_t), 0x5A)) != GPUSVM_OK) return r;
+    return gpusvm__ocl_fill(b, b->key_low, b->nvar * sizeof(uint32_t), 0x5A);
 }
 
 /* Decision values: the support vectors play the working set, the test points the data; the
@@ -2900,7 +3183,8 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
     const gpusvm_allocator *a = &ctx->alloc;
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_mem A = NULL, na = NULL, idx = NULL, slot = NULL, B = NULL, nb = NULL, K = NULL, cf = NULL, dec = NULL,
-                   st = NULL, y = NULL;
+                   st = NULL, y = NULL, tab = NULL;
+    int32_t info[GPUSVM__PI_COUNT]; /* one problem: the block of test points against every support vector */
     float *host = NULL, *norms = NULL;
     int *ids = NULL;
     unsigned char *live = NULL; /* per (vector, block of support vectors): any coefficient not 0 */
@@ -2978,6 +3262,7 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
     }
     if ((r = gpusvm__ocl_buffer(b, &st, sizeof zero_st, "status")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &y, 16, "labels")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &tab, sizeof info, "the problem table")) != GPUSVM_OK) goto fail;
     memset(zero_st, 0, sizeof zero_st);
     if ((r = gpusvm__ocl_write(b, st, 0, sizeof zero_st, zero_st)) != GPUSVM_OK) goto fail;
 
@@ -2993,6 +3278,15 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
         gpusvm__norms(x, t0, cnt, norms);
         if ((r = gpusvm__ocl_write(b, nb, 0, cnt * sizeof(float), norms)) != GPUSVM_OK) goto fail;
         if ((r = gpusvm__ocl_fill(b, dec, (size_t)nv * pb * sizeof(double), 0)) != GPUSVM_OK) goto fail;
+        info[GPUSVM__PI_VAR] = 0;
+        info[GPUSVM__PI_NVAR] = cnt_;
+        info[GPUSVM__PI_PT] = 0;
+        info[GPUSVM__PI_NPTS] = cnt_;
+        info[GPUSVM__PI_Q] = (int32_t)nsv;
+        info[GPUSVM__PI_WHOLE] = 0;
+        info[GPUSVM__PI_NPARTS] = (int32_t)(gpusvm__round_up(cnt, GPUSVM__L) / GPUSVM__L);
+        info[GPUSVM__PI_SPLIT] = INT_MAX; /* support vectors are points, never second copies */
+        if ((r = gpusvm__ocl_write(b, tab, 0, sizeof info, info)) != GPUSVM_OK) goto fail;
         GPUSVM__ARG(b->k_rows, 0, A);
         GPUSVM__ARG(b->k_rows, 1, pa_);
         GPUSVM__ARG(b->k_rows, 2, idx);
@@ -3000,42 +3294,45 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
         GPUSVM__ARG(b->k_rows, 4, B);
         GPUSVM__ARG(b->k_rows, 5, pb_);
         GPUSVM__ARG(b->k_rows, 6, nb);
-        GPUSVM__ARG(b->k_rows, 7, cnt_);
-        GPUSVM__ARG(b->k_rows, 8, dpad_);
-        GPUSVM__ARG(b->k_rows, 9, slot);
-        GPUSVM__ARG(b->k_rows, 12, K);
-        GPUSVM__ARG(b->k_rows, 13, pb_);
-        GPUSVM__ARG(b->k_rows, 14, ktype_);
-        GPUSVM__ARG(b->k_rows, 15, gamma);
-        GPUSVM__ARG(b->k_rows, 16, coef0);
-        GPUSVM__ARG(b->k_rows, 17, degree_);
-        GPUSVM__ARG(b->k_rows, 18, st);
-        GPUSVM__ARG(b->k_rows, 19, pa_);
+        GPUSVM__ARG(b->k_rows, 7, tab);
+        GPUSVM__ARG(b->k_rows, 8, idx); /* no map (use_map 0): any buffer */
+        GPUSVM__ARG(b->k_rows, 9, zero);
+        GPUSVM__ARG(b->k_rows, 10, dpad_);
+        GPUSVM__ARG(b->k_rows, 11, slot);
+        GPUSVM__ARG(b->k_rows, 14, zero);
+        GPUSVM__ARG(b->k_rows, 15, K);
+        GPUSVM__ARG(b->k_rows, 16, pb_);
+        GPUSVM__ARG(b->k_rows, 17, zero);
+        GPUSVM__ARG(b->k_rows, 18, ktype_);
+        GPUSVM__ARG(b->k_rows, 19, gamma);
+        GPUSVM__ARG(b->k_rows, 20, coef0);
+        GPUSVM__ARG(b->k_rows, 21, degree_);
+        GPUSVM__ARG(b->k_rows, 22, st);
         GPUSVM__ARG(b->k_update, 0, dec);
         GPUSVM__ARG(b->k_update, 1, y);
         GPUSVM__ARG(b->k_update, 2, zero);
-        GPUSVM__ARG(b->k_update, 3, cnt_);
-        GPUSVM__ARG(b->k_update, 4, K);
-        GPUSVM__ARG(b->k_update, 5, pb_);
-        GPUSVM__ARG(b->k_update, 6, slot);
-        GPUSVM__ARG(b->k_update, 7, cf);
-        GPUSVM__ARG(b->k_update, 9, st);
-        GPUSVM__ARG(b->k_update, 12, pb_);
+        GPUSVM__ARG(b->k_update, 3, tab);
+        GPUSVM__ARG(b->k_update, 4, zero);
+        GPUSVM__ARG(b->k_update, 5, K);
+        GPUSVM__ARG(b->k_update, 6, pb_);
+        GPUSVM__ARG(b->k_update, 7, slot);
+        GPUSVM__ARG(b->k_update, 8, cf);
+        GPUSVM__ARG(b->k_update, 10, st);
         for (s0 = 0; s0 < nsv; s0 += R) {
             gpusvm__cl_int off = (gpusvm__cl_int)s0, nr = (gpusvm__cl_int)(nsv - s0 < R ? nsv - s0 : R);
             size_t g[2], l[2] = {16, 16}, g1, l1 = GPUSVM__L, t;
-            GPUSVM__ARG(b->k_rows, 10, off);
-            GPUSVM__ARG(b->k_rows, 11, nr);
+            GPUSVM__ARG(b->k_rows, 12, off);
+            GPUSVM__ARG(b->k_rows, 13, nr);
             g[0] = pb / 64 * 16;
             g[1] = gpusvm__round_up((size_t)nr, 64) / 64 * 16;
             if ((r = gpusvm__ocl_launch(b, b->k_rows, 2, g, l)) != GPUSVM_OK) goto fail;
-            GPUSVM__ARG(b->k_update, 8, nr);
+            GPUSVM__ARG(b->k_update, 9, nr);
             g1 = gpusvm__round_up(cnt, GPUSVM__L);
             for (t = 0; t < (size_t)nv; ++t) { /* one tile, every decision vector that touches it */
                 gpusvm__cl_int co = (gpusvm__cl_int)(t * nsv + s0), oo = (gpusvm__cl_int)(t * pb);
                 if (!live[t * ((nsv + R - 1) / R) + s0 / R]) continue;
-                GPUSVM__ARG(b->k_update, 10, co);
-                GPUSVM__ARG(b->k_update, 11, oo);
+                GPUSVM__ARG(b->k_update, 11, co);
+                GPUSVM__ARG(b->k_update, 12, oo);
                 if ((r = gpusvm__ocl_launch(b, b->k_update, 1, &g1, &l1)) != GPUSVM_OK) goto fail;
             }
         }
@@ -3053,6 +3350,7 @@ fail:
     gpusvm__free(a, ids);
     gpusvm__free(a, live);
     gpusvm__free(a, dbuf);
+    gpusvm__release_mem(b, &tab);
     gpusvm__release_mem(b, &y);
     gpusvm__release_mem(b, &st);
     gpusvm__release_mem(b, &dec);
@@ -3067,16 +3365,27 @@ fail:
     return r;
 }
 
-static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, size_t n, size_t d, int q)
+static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
 {
-    const size_t pitch = gpusvm__round_up(n, 64), dpad = gpusvm__round_up(d ? d : 1, 16);
-    const size_t parts = gpusvm__round_up(n, GPUSVM__L) / GPUSVM__L;
-    size_t x, k, total;
-    (void)bb;
-    if (!gpusvm__mul(pitch, dpad * sizeof(float), &x) || !gpusvm__mul((size_t)q * sizeof(float), pitch, &k))
+    const size_t np = p[0].x.rows, pitch = gpusvm__round_up(np ? np : 1, 64);
+    const size_t dpad = gpusvm__round_up(p[0].x.cols ? p[0].x.cols : 1, 16);
+    size_t nvar = 0, pts = 0, max_pts = 1, parts = 1, x, k, total;
+    int t;
+    for (t = 0; t < nprob; ++t) {
+        const size_t pp = gpusvm__round_up(p[t].nvar ? p[t].nvar : 1, GPUSVM__L) / GPUSVM__L;
+        nvar += p[t].nvar;
+        pts += p[t].npts;
+        if (p[t].npts > max_pts) max_pts = p[t].npts;
+        if (pp > parts) parts = pp;
+    }
+    if (!gpusvm__mul(pitch, dpad * sizeof(float), &x) ||
+        !gpusvm__mul((size_t)nprob * (size_t)q * sizeof(float), gpusvm__round_up(max_pts, 64), &k))
         return (size_t)-1;
-    total = x + k + n * (2 * sizeof(float) + 1 + 3 * sizeof(double) + 2 * sizeof(uint32_t)) + parts * 32 +
-            (size_t)q * 16 + 256;
+    /* no single buffer may pass the device's limit */
+    if (x > bb->max_alloc || k > bb->max_alloc) return (size_t)-1;
+    total = x + k + np * sizeof(float) + nvar * (sizeof(float) + 1 + 3 * sizeof(double) + 2 * sizeof(uint32_t)) +
+            pts * sizeof(int32_t) +
+            (size_t)nprob * (parts * 32 + (size_t)q * 16 + GPUSVM__ST_COUNT * 8 + GPUSVM__PI_COUNT * 4) + 256;
     return total < x ? (size_t)-1 : total;
 }
 static size_t gpusvm__ocl_mem_left(gpusvm__backend *bb)
@@ -3548,101 +3857,128 @@ static gpusvm_result gpusvm__model_alloc(gpusvm_context *ctx, int nr_class, size
     return GPUSVM_OK;
 }
 
-/* Runs the outer loop on the context's backend from alpha0 / G0 (NULL: alpha = 0, G = -1);
-   alpha and G come back per variable. */
-static gpusvm_result gpusvm__solve(gpusvm_context *ctx, const gpusvm__problem *p, const gpusvm_params *prm,
-                                   const double *alpha0, const double *G0, double *alpha, double *G,
-                                   gpusvm_train_info *info)
+/* Solves problems p[0..nprob) (one batch: they share p[0].x and the kernel) from alpha0 / G0
+   (the problems' concatenated, or NULL: alpha = 0, G = -1) into alpha and G, one info each.
+   A batch that does not fit the device runs as two halves, one after the other. */
+static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__problem *p, int nprob,
+                                         const gpusvm_params *prm, const double *alpha0, const double *G0,
+                                         double *alpha, double *G, gpusvm_train_info *info)
 {
     gpusvm__backend *b = ctx->backend;
-    const size_t n = p->nvar;
     const double max_iter = (double)prm->max_iter, eps = prm->eps;
-    double st[GPUSVM__ST_COUNT];
+    const gpusvm_allocator *a = &ctx->alloc;
+    double *st = NULL, *best_gap = NULL;
+    long long *best_at = NULL, outer = 0;
+    int *stalled = NULL, *ids = NULL;
     gpusvm_result r;
-    int q, whole, first = 1, check_every, stalled = 0, max_inner, t;
-    long long outer = 0, best_at = 0;
-    double best_gap = INFINITY;
-    size_t rows_budget, pitch = (p->x.rows + 63) / 64 * 64;
+    int q, any_part = 0, first = 1, check_every, t, running;
+    size_t nvar = 0, max_pts = 1, rows_budget, pitch;
 
-    /* working-set size: the device's cap, the user's choice, the row budget, one buffer */
+    for (t = 0; t < nprob; ++t) {
+        nvar += p[t].nvar;
+        if (p[t].npts > max_pts) max_pts = p[t].npts;
+    }
+    pitch = (max_pts + 63) / 64 * 64;
+    /* working-set size: the device's cap, the user's choice, the row budget (per problem, as
+       LIBSVM's cache is per solve), one buffer */
     q = b->qcap;
     if (prm->working_set_size) q = gpusvm__pow2_floor((size_t)prm->working_set_size) < q
                                        ? gpusvm__pow2_floor((size_t)prm->working_set_size) : q;
-    whole = n <= (size_t)q;
-    if (whole) {
-        q = (int)n;
-    } else {
-        rows_budget = (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float));
-        if (rows_budget < (size_t)q) q = gpusvm__pow2_floor(rows_budget < 64 ? 64 : rows_budget);
-        if (b->max_alloc / (pitch * sizeof(float)) < (size_t)q)
-            q = gpusvm__pow2_floor(b->max_alloc / (pitch * sizeof(float)));
-        if (q < 2) return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
+    for (t = 0; t < nprob; ++t) any_part = any_part || p[t].nvar > (size_t)q;
+    if (!any_part) { /* every problem whole: the largest is the stride */
+        size_t most = 1;
+        for (t = 0; t < nprob; ++t) most = p[t].nvar > most ? p[t].nvar : most;
+        q = (int)most;
     }
-    while (!whole && q > 64 && b->train_bytes(b, p->x.rows, p->x.cols, q) > b->mem_left(b)) q /= 2;
-    if (b->train_bytes(b, p->x.rows, p->x.cols, q) > b->mem_left(b))
+    rows_budget = (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float));
+    if (any_part && rows_budget < (size_t)q) q = gpusvm__pow2_floor(rows_budget < 64 ? 64 : rows_budget);
+    if (q < 2 && nvar >= 2) q = 2;
+    if (b->max_alloc / (pitch * sizeof(float)) < (size_t)q) q = gpusvm__pow2_floor(b->max_alloc / (pitch * sizeof(float)));
+    if (q < 2) return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
+    if (b->train_bytes(b, p, nprob, q) > b->mem_left(b)) {
+        if (nprob > 1) { /* two smaller batches */
+            const int h = nprob / 2;
+            size_t off = 0;
+            for (t = 0; t < h; ++t) off += p[t].nvar;
+            if ((r = gpusvm__solve_batch(ctx, p, h, prm, alpha0, G0, alpha, G, info)) != GPUSVM_OK) return r;
+            return gpusvm__solve_batch(ctx, p + h, nprob - h, prm, alpha0 ? alpha0 + off : NULL, G0 ? G0 + off : NULL,
+                                       alpha + off, G + off, info + h);
+        }
+        while (q > 64 && b->train_bytes(b, p, nprob, q) > b->mem_left(b)) q /= 2;
+    }
+    if (b->train_bytes(b, p, nprob, q) > b->mem_left(b))
         return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY,
                             "training needs %.1f MiB on the device (the data, dense and column-major, and %d kernel "
                             "rows); the device-memory budget has %.1f MiB left (raise desc.device_memory_mb, use "
                             "fewer points or features, or the cpu backend)",
-                            (double)b->train_bytes(b, p->x.rows, p->x.cols, q) / 1048576.0, q,
-                            (double)b->mem_left(b) / 1048576.0);
-    info->working_set_size = q;
-    max_inner = whole ? 100000 : 20 * q;
+                            (double)b->train_bytes(b, p, nprob, q) / 1048576.0, q, (double)b->mem_left(b) / 1048576.0);
     /* the status is read every 4th outer iteration on a device (a read drains the queue), every
        one when a progress callback may cancel, and always on the C backend */
     check_every = (ctx->kind == GPUSVM_BACKEND_CPU || prm->progress) ? 1 : 4;
-    gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "solver: n=%lu d=%lu q=%d%s", (unsigned long)n, (unsigned long)p->x.cols, q,
-                whole ? " (whole problem)" : "");
+    gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "solver: %d problem%s, %lu variables, d=%lu q=%d", nprob, nprob > 1 ? "s" : "",
+                (unsigned long)nvar, (unsigned long)p[0].x.cols, q);
 
+    st = (double *)gpusvm__alloc(a, (size_t)nprob * GPUSVM__ST_COUNT, sizeof(double));
+    best_gap = (double *)gpusvm__alloc(a, (size_t)nprob, sizeof(double));
+    best_at = (long long *)gpusvm__calloc(a, (size_t)nprob, sizeof(long long));
+    stalled = (int *)gpusvm__calloc(a, (size_t)nprob, sizeof(int));
+    ids = (int *)gpusvm__alloc(a, (size_t)q, sizeof(int));
+    if (!st || !best_gap || !best_at || !stalled || !ids) {
+        r = gpusvm__oom(ctx, "the solver's state");
+        goto out;
+    }
+    for (t = 0; t < nprob; ++t) best_gap[t] = INFINITY;
     {
         const size_t before = b->mem_left(b);
-        if ((r = b->train_begin(b, p, q)) != GPUSVM_OK) return r;
-        info->device_bytes = before - b->mem_left(b);
-        info->device_data_bytes = info->device_bytes ? b->train_bytes(b, p->x.rows, p->x.cols, 0) : 0;
+        if ((r = b->train_begin(b, p, nprob, q)) != GPUSVM_OK) goto out;
+        for (t = 0; t < nprob; ++t) {
+            info[t].working_set_size = p[t].nvar <= (size_t)q ? (int)p[t].nvar : q;
+            info[t].device_bytes = before - b->mem_left(b);
+            info[t].device_data_bytes = info[t].device_bytes ? b->train_bytes(b, p, nprob, 0) : 0;
+        }
     }
-    {
-        /* slots 0..q-1 (the first selection fills them); a whole problem is its own set */
-        int *ids = (int *)gpusvm__alloc(&ctx->alloc, (size_t)q, sizeof(int));
-        if (!ids) { r = gpusvm__oom(ctx, "the working set"); goto done; }
-        for (t = 0; t < q; ++t) ids[t] = t;
-        r = b->write_ws(b, ids, ids, q);
-        gpusvm__free(&ctx->alloc, ids);
-        if (r != GPUSVM_OK) goto done;
-    }
+    /* slots 0..q-1 (the first selection fills them); a whole problem is its own set */
+    for (t = 0; t < q; ++t) ids[t] = t;
+    if ((r = b->write_ws(b, ids, ids, q)) != GPUSVM_OK) goto done;
     if ((alpha0 || G0) && (r = b->write_state(b, alpha0, G0, NULL)) != GPUSVM_OK) goto done;
     for (;;) {
-        if (whole) {
-            if ((r = b->select(b, 2, q, eps, max_iter)) != GPUSVM_OK) goto done;
-            if (first && (r = b->rows(b, 0, q)) != GPUSVM_OK) goto done;
-            if ((r = b->smo(b, q, eps, 0.0, max_inner, max_iter)) != GPUSVM_OK) goto done;
-        } else {
-            if ((r = b->select(b, first ? 0 : 1, q, eps, max_iter)) != GPUSVM_OK) goto done;
-            if ((r = b->rows(b, first ? 0 : q / 2, first ? q : q / 2)) != GPUSVM_OK) goto done;
-            if ((r = b->smo(b, q, eps, 0.1, max_inner, max_iter)) != GPUSVM_OK) goto done;
-        }
-        if ((r = b->update(b, q)) != GPUSVM_OK) goto done;
+        if ((r = b->select(b, first, eps, max_iter)) != GPUSVM_OK) goto done;
+        if ((r = b->rows(b, first)) != GPUSVM_OK) goto done;
+        if ((r = b->smo(b, eps, 0.1, 20 * q, max_iter)) != GPUSVM_OK) goto done;
+        if ((r = b->update(b)) != GPUSVM_OK) goto done;
         first = 0;
         if (++outer % check_every) continue;
         if ((r = b->read_status(b, st)) != GPUSVM_OK) goto done;
-        if (st[GPUSVM__ST_DONE] != 0.0) break;
-        /* a stall: inner solves that change nothing, or a gap with no new low for long */
-        stalled = st[GPUSVM__ST_INNER] == 0.0 ? stalled + 1 : 0;
-        if (st[GPUSVM__ST_GAP] < best_gap) {
-            best_gap = st[GPUSVM__ST_GAP];
-            best_at = outer;
+        for (t = 0, running = 0; t < nprob; ++t) {
+            double *s = st + (size_t)t * GPUSVM__ST_COUNT;
+            if (s[GPUSVM__ST_DONE] != 0.0) continue;
+            /* a stall: inner solves that change nothing, or a gap with no new low for long */
+            stalled[t] = s[GPUSVM__ST_INNER] == 0.0 ? stalled[t] + 1 : 0;
+            if (s[GPUSVM__ST_GAP] < best_gap[t]) {
+                best_gap[t] = s[GPUSVM__ST_GAP];
+                best_at[t] = outer;
+            }
+            if (stalled[t] >= 3 || outer - best_at[t] >= 2000) {
+                gpusvm__log(ctx, GPUSVM_LOG_WARN,
+                            "the solver stalled at gap %g (no pair update, or no smaller gap in %lld working sets); "
+                            "stopping with converged = 0",
+                            s[GPUSVM__ST_GAP], outer - best_at[t]);
+                s[GPUSVM__ST_DONE] = 3.0; /* stopped: the kernels skip it from now on */
+                if ((r = b->write_state(b, NULL, NULL, st)) != GPUSVM_OK) goto done;
+                continue;
+            }
+            ++running;
         }
-        if (stalled >= 3 || outer - best_at >= 2000) {
-            gpusvm__log(ctx, GPUSVM_LOG_WARN,
-                        "the solver stalled at gap %g (no pair update, or no smaller gap in %lld working sets); "
-                        "stopping with converged = 0",
-                        st[GPUSVM__ST_GAP], outer - best_at);
-            break;
-        }
+        if (!running) break;
         if (prm->progress) {
             gpusvm_progress pr;
-            pr.iterations = (long long)st[GPUSVM__ST_ITER];
-            pr.outer_iterations = (long long)st[GPUSVM__ST_OUTER];
-            pr.gap = st[GPUSVM__ST_GAP];
+            memset(&pr, 0, sizeof pr);
+            for (t = 0; t < nprob; ++t) { /* the batch: pair updates summed, the largest open gap */
+                const double *s = st + (size_t)t * GPUSVM__ST_COUNT;
+                pr.iterations += (long long)s[GPUSVM__ST_ITER];
+                if ((long long)s[GPUSVM__ST_OUTER] > pr.outer_iterations) pr.outer_iterations = (long long)s[GPUSVM__ST_OUTER];
+                if (s[GPUSVM__ST_DONE] == 0.0 && s[GPUSVM__ST_GAP] > pr.gap) pr.gap = s[GPUSVM__ST_GAP];
+            }
             pr.eps = eps;
             if (prm->progress(prm->progress_user_data, &pr)) {
                 r = gpusvm__fail(ctx, GPUSVM_ERROR_CANCELLED, "training cancelled by the progress callback");
@@ -3651,16 +3987,33 @@ static gpusvm_result gpusvm__solve(gpusvm_context *ctx, const gpusvm__problem *p
         }
     }
     if ((r = b->read_state(b, alpha, G)) != GPUSVM_OK) goto done;
-    info->iterations = (long long)st[GPUSVM__ST_ITER];
-    info->outer_iterations = (long long)st[GPUSVM__ST_OUTER];
-    info->gap = st[GPUSVM__ST_GAP];
-    info->converged = st[GPUSVM__ST_DONE] == 1.0;
-    if (!info->converged)
-        gpusvm__log(ctx, GPUSVM_LOG_WARN, "reaching max number of iterations (%lld) at gap %g > eps %g",
-                    info->iterations, info->gap, eps);
+    for (t = 0; t < nprob; ++t) {
+        const double *s = st + (size_t)t * GPUSVM__ST_COUNT;
+        info[t].iterations = (long long)s[GPUSVM__ST_ITER];
+        info[t].outer_iterations = (long long)s[GPUSVM__ST_OUTER];
+        info[t].gap = s[GPUSVM__ST_GAP];
+        info[t].converged = s[GPUSVM__ST_DONE] == 1.0;
+        if (s[GPUSVM__ST_DONE] == 2.0)
+            gpusvm__log(ctx, GPUSVM_LOG_WARN, "reaching max number of iterations (%lld) at gap %g > eps %g",
+                        info[t].iterations, info[t].gap, eps);
+    }
 done:
     b->train_end(b);
+out:
+    gpusvm__free(a, st);
+    gpusvm__free(a, best_gap);
+    gpusvm__free(a, best_at);
+    gpusvm__free(a, stalled);
+    gpusvm__free(a, ids);
     return r;
+}
+
+/* One problem on its own. */
+static gpusvm_result gpusvm__solve(gpusvm_context *ctx, const gpusvm__problem *p, const gpusvm_params *prm,
+                                   const double *alpha0, const double *G0, double *alpha, double *G,
+                                   gpusvm_train_info *info)
+{
+    return gpusvm__solve_batch(ctx, p, 1, prm, alpha0, G0, alpha, G, info);
 }
 
 /* The serial number (1-based) of training row i of a precomputed kernel. */
@@ -3731,20 +4084,41 @@ static gpusvm_result gpusvm__serial_rows(gpusvm_context *ctx, const gpusvm_param
     return GPUSVM_OK;
 }
 
+static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x, const size_t *idx, size_t count,
+                                      gpusvm__input *out);
+
 /* out[i] = sum_j coef[j] k(x_j, x_i) over a problem's own points (a starting gradient). */
 static gpusvm_result gpusvm__problem_decision(gpusvm_context *ctx, const gpusvm__problem *pb, const double *coef,
                                               double *out)
 {
-    size_t i, k;
-    if (pb->ktype != 4)
+    size_t i, k, *idx;
+    gpusvm__input sub;
+    gpusvm_result r;
+    if (pb->ktype == 4) { /* row i of the stored matrix is column i of K */
+        for (i = 0; i < pb->npts; ++i) {
+            const size_t ri = gpusvm__map_pt(pb, i);
+            double sum = 0.0;
+            if (!pb->map)
+                for (k = pb->x.row_ptr[ri]; k < pb->x.row_ptr[ri + 1]; ++k)
+                    sum += coef[pb->x.col[k]] * (double)pb->x.val[k];
+            else
+                for (k = 0; k < pb->npts; ++k) sum += coef[k] * (double)gpusvm__csr_at(&pb->x, ri, (size_t)pb->map[k]);
+            out[i] = sum;
+        }
+        return GPUSVM_OK;
+    }
+    if (!pb->map)
         return ctx->backend->decision(ctx->backend, &pb->x, coef, 1, &pb->x, pb->ktype, pb->gamma, pb->coef0,
                                       pb->degree, out);
-    for (i = 0; i < pb->x.rows; ++i) { /* row i of the stored matrix is column i of K */
-        double sum = 0.0;
-        for (k = pb->x.row_ptr[i]; k < pb->x.row_ptr[i + 1]; ++k) sum += coef[pb->x.col[k]] * (double)pb->x.val[k];
-        out[i] = sum;
-    }
-    return GPUSVM_OK;
+    idx = (size_t *)gpusvm__alloc(&ctx->alloc, pb->npts ? pb->npts : 1, sizeof(size_t));
+    if (!idx) return gpusvm__oom(ctx, "a starting gradient");
+    for (i = 0; i < pb->npts; ++i) idx[i] = (size_t)pb->map[i];
+    r = gpusvm__csr_rows(ctx, &pb->x, idx, pb->npts, &sub);
+    gpusvm__free(&ctx->alloc, idx);
+    if (r != GPUSVM_OK) return r;
+    r = ctx->backend->decision(ctx->backend, &sub.m, coef, 1, &sub.m, pb->ktype, pb->gamma, pb->coef0, pb->degree, out);
+    gpusvm__input_free(ctx, &sub);
+    return r;
 }
 
 /* rho as LIBSVM's Solver::calculate_rho. */
@@ -3816,8 +4190,6 @@ static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x
                                        const gpusvm_params *p, gpusvm_model **out, double t_start);
 static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
                                      double *dec);
-static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x, const size_t *idx, size_t count,
-                                      gpusvm__input *out);
 static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
                                               const gpusvm_params *p, int nr_fold, double *target);
 
@@ -4133,11 +4505,13 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
     const gpusvm_allocator *a = &ctx->alloc;
     const size_t n = x->rows;
     int *label = NULL, nr_class = 0, c, ci, cj;
-    size_t *count = NULL, *start = NULL, *nz_start = NULL, *perm = NULL, *rp = NULL, *sub_rp = NULL, *fill = NULL;
-    size_t i, k, nnz, at, npairs, total_sv = 0, sv_nnz = 0, p;
-    int32_t *col = NULL, *sub_col = NULL;
-    float *val = NULL, *sub_val = NULL;
+    size_t *count = NULL, *start = NULL, *nz_start = NULL, *perm = NULL, *rp = NULL, *fill = NULL;
+    size_t i, k, nnz, at, npairs, total_sv = 0, sv_nnz = 0, p, tot;
+    int32_t *col = NULL, *map = NULL;
+    float *val = NULL;
     signed char *yy = NULL;
+    gpusvm__problem *probs = NULL;
+    gpusvm__csr xs;
     unsigned char *nonzero = NULL;
     double *wC = NULL, *alpha = NULL, *G = NULL, *falpha = NULL, *rho = NULL, *Cv = NULL, *alpha0 = NULL, *G0 = NULL;
     size_t *falpha_at = NULL;
@@ -4235,91 +4609,88 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
         rp[i + 1] = at;
     }
 
-    /* one binary problem per pair */
+    /* one binary problem per pair, every pair on the one class-grouped copy of the points (a
+       precomputed kernel: the kernel matrix of the grouped rows), solved together */
+    xs.rows = n;
+    xs.cols = x->cols;
+    xs.row_ptr = rp;
+    xs.col = col;
+    xs.val = val;
+    if (pre) {
+        if ((r = gpusvm__pre_problem(ctx, xin, prm, perm, n, &kmat)) != GPUSVM_OK) goto fail;
+        xs = kmat.m;
+    }
+    tot = (size_t)(nr_class - 1) * n; /* every point is in nr_class - 1 pairs */
+    probs = (gpusvm__problem *)gpusvm__calloc(a, npairs, sizeof(gpusvm__problem));
+    map = (int32_t *)gpusvm__alloc(a, tot, sizeof(int32_t));
+    yy = (signed char *)gpusvm__alloc(a, tot, 1);
+    alpha = (double *)gpusvm__alloc(a, tot, sizeof(double));
+    G = (double *)gpusvm__alloc(a, tot, sizeof(double));
+    Cv = (double *)gpusvm__alloc(a, tot, sizeof(double));
+    alpha0 = nusvc ? (double *)gpusvm__alloc(a, tot, sizeof(double)) : NULL;
+    G0 = nusvc ? (double *)gpusvm__alloc(a, tot, sizeof(double)) : NULL;
+    orig = (size_t *)gpusvm__alloc(a, n, sizeof(size_t));
+    if (!probs || !map || !yy || !alpha || !G || !Cv || !orig || (nusvc && (!alpha0 || !G0))) {
+        r = gpusvm__oom(ctx, "the pairwise problems");
+        goto fail;
+    }
     for (ci = 0, p = 0, at = 0; ci < nr_class; ++ci)
         for (cj = ci + 1; cj < nr_class; ++cj, ++p) {
             const size_t si = start[ci], sj = start[cj], ni = count[ci], nj = count[cj], l = ni + nj;
-            const size_t nnz_i = rp[si + ni] - rp[si], nnz_j = rp[sj + nj] - rp[sj];
-            gpusvm__problem pb;
-            gpusvm_train_info *pi = &pinfo[p];
-            double v = 0.0, sum_alpha = 0.0;
-            sub_rp = (size_t *)gpusvm__alloc(a, l + 1, sizeof(size_t));
-            sub_col = (int32_t *)gpusvm__alloc(a, nnz_i + nnz_j, sizeof(int32_t));
-            sub_val = (float *)gpusvm__alloc(a, nnz_i + nnz_j, sizeof(float));
-            yy = (signed char *)gpusvm__alloc(a, l, 1);
-            alpha = (double *)gpusvm__alloc(a, l, sizeof(double));
-            G = (double *)gpusvm__alloc(a, l, sizeof(double));
-            Cv = (double *)gpusvm__alloc(a, l, sizeof(double));
-            alpha0 = nusvc ? (double *)gpusvm__alloc(a, l, sizeof(double)) : NULL;
-            G0 = nusvc ? (double *)gpusvm__alloc(a, l, sizeof(double)) : NULL;
-            if (!sub_rp || !sub_col || !sub_val || !yy || !alpha || !G || !Cv || (nusvc && (!alpha0 || !G0))) {
-                r = gpusvm__oom(ctx, "a pairwise problem");
-                goto fail;
-            }
+            gpusvm__problem *pb = &probs[p];
             for (k = 0; k < l; ++k) { /* class C times the row's weight */
                 const size_t row = k < ni ? perm[si + k] : perm[sj + (k - ni)];
-                Cv[k] = (k < ni ? wC[ci] : wC[cj]) * (prm->sample_weight ? prm->sample_weight[row] : 1.0);
+                map[at + k] = (int32_t)(k < ni ? si + k : sj + (k - ni));
+                yy[at + k] = (signed char)(k < ni ? 1 : -1);
+                Cv[at + k] = (k < ni ? wC[ci] : wC[cj]) * (prm->sample_weight ? prm->sample_weight[row] : 1.0);
+                orig[k] = row;
             }
-            memcpy(sub_col, col + rp[si], nnz_i * sizeof(int32_t));
-            memcpy(sub_col + nnz_i, col + rp[sj], nnz_j * sizeof(int32_t));
-            memcpy(sub_val, val + rp[si], nnz_i * sizeof(float));
-            memcpy(sub_val + nnz_i, val + rp[sj], nnz_j * sizeof(float));
-            for (k = 0; k <= ni; ++k) sub_rp[k] = rp[si + k] - rp[si];
-            for (k = 1; k <= nj; ++k) sub_rp[ni + k] = nnz_i + rp[sj + k] - rp[sj];
-            for (k = 0; k < l; ++k) yy[k] = (signed char)(k < ni ? 1 : -1);
-            pb.x.rows = l;
-            pb.x.cols = x->cols;
-            pb.x.row_ptr = sub_rp;
-            pb.x.col = sub_col;
-            pb.x.val = sub_val;
-            if (pre || prm->probability) { /* the pair's rows of the input */
-                orig = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
-                if (!orig) { r = gpusvm__oom(ctx, "a pairwise problem"); goto fail; }
-                for (k = 0; k < l; ++k) orig[k] = k < ni ? perm[si + k] : perm[sj + (k - ni)];
-            }
-            if (pre) { /* the pair's block of the kernel matrix */
-                if ((r = gpusvm__pre_problem(ctx, xin, prm, orig, l, &kmat)) != GPUSVM_OK) goto fail;
-                pb.x = kmat.m;
-            }
-            if (prm->probability &&
-                (r = gpusvm__binary_probability(ctx, xin, prm, orig, yy, l, wC[ci], wC[cj], &probA[p], &probB[p])) !=
+            pb->x = xs;
+            pb->map = map + at;
+            pb->npts = l;
+            pb->nvar = l;
+            pb->y = yy + at;
+            pb->C = Cv + at;
+            pb->ktype = (int)prm->kernel_type - 1;
+            pb->gamma = (float)prm->gamma;
+            pb->coef0 = (float)prm->coef0;
+            pb->degree = prm->degree;
+            pb->nu = nusvc;
+            if (prm->probability && /* the pair's rows of the input */
+                (r = gpusvm__binary_probability(ctx, xin, prm, orig, pb->y, l, wC[ci], wC[cj], &probA[p], &probB[p])) !=
                     GPUSVM_OK)
                 goto fail;
-            pb.nvar = l;
-            pb.y = yy;
-            pb.C = Cv;
-            pb.ktype = (int)prm->kernel_type - 1;
-            pb.gamma = (float)prm->gamma;
-            pb.coef0 = (float)prm->coef0;
-            pb.degree = prm->degree;
-            pb.nu = nusvc;
-            if (nusvc && (r = gpusvm__nu_svc_start(ctx, &pb, prm->nu, alpha0, G0)) != GPUSVM_OK) goto fail;
-            if ((r = gpusvm__solve(ctx, &pb, prm, alpha0, G0, alpha, G, pi)) != GPUSVM_OK) goto fail;
-            {
-                /* nu-SVC: scaled by 1/r as LIBSVM's solve_nu_svc (the linear term is 0, not -1) */
-                double scale = 1.0;
-                if (nusvc) {
-                    rho[p] = gpusvm__rho_nu(&pb, alpha, G, &pi->nu_r);
-                    scale = 1.0 / pi->nu_r;
-                    rho[p] *= scale;
-                } else {
-                    rho[p] = gpusvm__rho(&pb, alpha, G);
-                }
-                for (k = 0; k < l; ++k) {
-                    v += alpha[k] * (nusvc ? G[k] : G[k] - 1.0);
-                    sum_alpha += alpha[k];
-                    if (alpha[k] > 0.0) {
-                        ++pi->n_sv;
-                        if (alpha[k] >= Cv[k]) ++pi->n_bsv;
-                        nonzero[k < ni ? si + k : sj + (k - ni)] = 1;
-                    }
-                    falpha[at + k] = yy[k] * alpha[k] * scale;
-                }
-                pi->obj = v / 2 * scale * scale;
-            }
-            pi->nu = sum_alpha / (wC[ci] * (double)l);
+            if (nusvc && (r = gpusvm__nu_svc_start(ctx, pb, prm->nu, alpha0 + at, G0 + at)) != GPUSVM_OK) goto fail;
             falpha_at[p] = at;
             at += l;
+        }
+    if ((r = gpusvm__solve_batch(ctx, probs, (int)npairs, prm, alpha0, G0, alpha, G, pinfo)) != GPUSVM_OK) goto fail;
+    for (ci = 0, p = 0; ci < nr_class; ++ci)
+        for (cj = ci + 1; cj < nr_class; ++cj, ++p) {
+            const size_t si = start[ci], sj = start[cj], ni = count[ci], l = probs[p].nvar, o = falpha_at[p];
+            const double *pa = alpha + o, *pg = G + o, *pc = Cv + o;
+            gpusvm_train_info *pi = &pinfo[p];
+            double v = 0.0, sum_alpha = 0.0, scale = 1.0;
+            /* nu-SVC: scaled by 1/r as LIBSVM's solve_nu_svc (the linear term is 0, not -1) */
+            if (nusvc) {
+                rho[p] = gpusvm__rho_nu(&probs[p], pa, pg, &pi->nu_r);
+                scale = 1.0 / pi->nu_r;
+                rho[p] *= scale;
+            } else {
+                rho[p] = gpusvm__rho(&probs[p], pa, pg);
+            }
+            for (k = 0; k < l; ++k) {
+                v += pa[k] * (nusvc ? pg[k] : pg[k] - 1.0);
+                sum_alpha += pa[k];
+                if (pa[k] > 0.0) {
+                    ++pi->n_sv;
+                    if (pa[k] >= pc[k]) ++pi->n_bsv;
+                    nonzero[k < ni ? si + k : sj + (k - ni)] = 1;
+                }
+                falpha[o + k] = probs[p].y[k] * pa[k] * scale;
+            }
+            pi->obj = v / 2 * scale * scale;
+            pi->nu = sum_alpha / (wC[ci] * (double)l);
             info.iterations += pi->iterations;
             info.outer_iterations += pi->outer_iterations;
             info.converged = info.converged && pi->converged;
@@ -4327,29 +4698,12 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             info.obj += pi->obj;
             info.n_bsv += pi->n_bsv;
             info.nu = pi->nu;
-            info.working_set_size = pi->working_set_size;
-            if (pi->device_bytes > info.device_bytes) { /* the largest pair's */
+            info.working_set_size = pi->working_set_size > info.working_set_size ? pi->working_set_size
+                                                                                 : info.working_set_size;
+            if (pi->device_bytes > info.device_bytes) { /* the batch's (the largest, when it ran in parts) */
                 info.device_bytes = pi->device_bytes;
                 info.device_data_bytes = pi->device_data_bytes;
             }
-            gpusvm__free(a, sub_rp);
-            gpusvm__free(a, sub_col);
-            gpusvm__free(a, sub_val);
-            gpusvm__free(a, yy);
-            gpusvm__free(a, alpha);
-            gpusvm__free(a, G);
-            gpusvm__free(a, Cv);
-            gpusvm__free(a, alpha0);
-            gpusvm__free(a, G0);
-            gpusvm__free(a, orig);
-            gpusvm__input_free(ctx, &kmat);
-            orig = NULL;
-            Cv = alpha0 = G0 = NULL;
-            sub_rp = NULL;
-            sub_col = NULL;
-            sub_val = NULL;
-            yy = NULL;
-            alpha = G = NULL;
         }
 
     /* the support vectors: every point with a nonzero alpha in some pair, grouped by class */
@@ -4403,9 +4757,8 @@ finish:
     r = GPUSVM_OK;
 fail:
     gpusvm_model_free(m);
-    gpusvm__free(a, sub_rp);
-    gpusvm__free(a, sub_col);
-    gpusvm__free(a, sub_val);
+    gpusvm__free(a, probs);
+    gpusvm__free(a, map);
     gpusvm__free(a, yy);
     gpusvm__free(a, alpha);
     gpusvm__free(a, G);
@@ -4485,6 +4838,8 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
     pb.gamma = (float)prm->gamma;
     pb.coef0 = (float)prm->coef0;
     pb.degree = prm->degree;
+    pb.map = NULL;
+    pb.npts = pb.x.rows;
     for (i = 0; i < nvar; ++i) {
         yy[i] = (signed char)(i < l ? 1 : -1);
         Cv[i] = C * (prm->sample_weight ? prm->sample_weight[i < l ? i : i - l] : 1.0);
@@ -4712,14 +5067,16 @@ static gpusvm_result gpusvm__train_cs(gpusvm_context *ctx, const gpusvm__csr *xi
         const size_t budget = (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float));
         if (budget < (size_t)q) q = budget < 2 ? 2 : (int)budget;
     }
-    while (q > 16 && be->train_bytes(be, n, pb.x.cols, q) > be->mem_left(be)) q /= 2;
+    pb.map = NULL;
+    pb.npts = n;
+    while (q > 16 && be->train_bytes(be, &pb, 1, q) > be->mem_left(be)) q /= 2;
     idx = (int *)gpusvm__alloc(a, (size_t)q, sizeof(int));
     slot = (int *)gpusvm__alloc(a, (size_t)q, sizeof(int));
     dA = (double *)gpusvm__alloc(a, (size_t)q, (size_t)m * sizeof(double));
     K = (float *)gpusvm__alloc(a, (size_t)q, n * sizeof(float));
     cws = (double *)gpusvm__alloc(a, (size_t)q, (size_t)m * sizeof(double));
     if (!idx || !slot || !dA || !K || !cws) { res = gpusvm__oom(ctx, "the working set"); goto done; }
-    if ((res = be->train_begin(be, &pb, q)) != GPUSVM_OK) goto done;
+    if ((res = be->train_begin(be, &pb, 1, q)) != GPUSVM_OK) goto done;
     for (t = 0; t < q; ++t) slot[t] = t;
     info.working_set_size = q;
     for (;;) {
@@ -4771,7 +5128,7 @@ static gpusvm_result gpusvm__train_cs(gpusvm_context *ctx, const gpusvm__csr *xi
             }
         }
         if ((res = be->write_ws(be, idx, slot, q)) != GPUSVM_OK) goto done;
-        if ((res = be->rows(be, 0, q)) != GPUSVM_OK) goto done;
+        if ((res = be->rows(be, 1)) != GPUSVM_OK) goto done;
         if ((res = be->read_rows(be, K)) != GPUSVM_OK) goto done;
         /* exact per-point solves over the working set, its responses kept current */
         memset(dA, 0, (size_t)q * (size_t)m * sizeof(double));

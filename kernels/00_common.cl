@@ -47,6 +47,28 @@
  * (alpha and alpha*), 0..npts-1 and npts..2*npts-1; every other problem one. */
 #define GPUSVM_PT(v, npts) ((v) >= (npts) ? (v) - (npts) : (v))
 
+/* A batch: binary problems that share one uploaded set of points and are
+ * solved together, one work-group (or one slice of the grid) per problem in
+ * every launch (the pairs of one-vs-one, the folds of a cross-validation).
+ * Per-variable arrays (alpha, G, y, C, the diagonal, the keys) are the
+ * problems' concatenated; problem p's working set sits at p * qmax, its
+ * kernel rows in slots p * qmax .., its partials at p * 2 * nparts_max, its
+ * status at p * GPUSVM_ST_COUNT. The table gives each problem's place: */
+#define GPUSVM_PI_VAR    0 /* its first variable in the concatenated arrays  */
+#define GPUSVM_PI_NVAR   1 /* its variables                                  */
+#define GPUSVM_PI_PT     2 /* its first point in the map                     */
+#define GPUSVM_PI_NPTS   3 /* its points: the columns of its kernel rows      */
+#define GPUSVM_PI_Q      4 /* its working-set size                            */
+#define GPUSVM_PI_WHOLE  5 /* 1: the working set is every variable          */
+#define GPUSVM_PI_NPARTS 6 /* work-groups of gpusvm_keys over its variables  */
+#define GPUSVM_PI_SPLIT  7 /* variables from here on are the points again    */
+#define GPUSVM_PI_COUNT  8
+
+/* The shared column of point k of a problem: through the map (one-vs-one
+ * pairs: two runs of class-grouped points; folds: the rows they keep), or
+ * the identity when the batch has no map. */
+#define GPUSVM_COL(map, use_map, pt, k) ((use_map) ? (map)[(pt) + (k)] : (pt) + (k))
+
 /* k(x, z) from <x,z>, |x|^2 and |z|^2. */
 inline float gpusvm_kfun(int type, float dot, float nx, float nz,
                          float gamma, float coef0, int degree)

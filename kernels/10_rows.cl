@@ -1,12 +1,20 @@
-/* gpusvm kernels, part 1: kernel rows for an index set.
+/* gpusvm kernels, part 1: kernel rows for an index set, for every problem of
+ * a batch at once (grid dimension 2 is the problem).
  *
- *   K[slot[r]][i] = k(A[:, idx[r]], B[:, i])   for r < nrows, i < nb
+ *   K[p qmax + slot[r]][i] = k(A[:, col(idx[r])], B[:, col(i)])
+ *
+ * for positions r of problem p's working set in [row_off, row_off + nrows)
+ * (clipped to its working-set size) and its points i < npts. With skip_whole
+ * a problem whose working set is every variable (its rows never change) does
+ * nothing.
  *
  * Data is column-major with a padded pitch (seed 000, listings 3-7): feature f
  * of point i is X[f * pitch + i], pitch a multiple of 64, so adjacent
  * work-items read adjacent words. Feature count is padded to a multiple of
- * GPUSVM_TK with zero rows, and columns past n are zero, so the inner loops
- * need no bounds checks.
+ * GPUSVM_TK with zero rows, so the inner loops need no bounds checks. The
+ * problems share one copy of the points: a problem's point k is column
+ * GPUSVM_COL(k); one-vs-one pairs map onto two contiguous runs of
+ * class-grouped points, so the reads stay coalesced.
  *
  * idx holds variables; GPUSVM_PT maps them to points (epsilon-SVR).
  *
@@ -27,11 +35,12 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1)))
 void gpusvm_rows(__global const float *A, int pitch_a,
                  __global const int *idx, __global const float *norm_a,
                  __global const float *B, int pitch_b,
-                 __global const float *norm_b, int nb, int dpad,
-                 __global const int *slot, int row_off, int nrows,
-                 __global float *K, int ldk,
+                 __global const float *norm_b, __global const int *pinfo,
+                 __global const int *map, int use_map, int dpad,
+                 __global const int *slot, int row_off, int nrows, int skip_whole,
+                 __global float *K, int ldk, int qmax,
                  int ktype, float gamma, float coef0, int degree,
-                 __global const double *status, int npts)
+                 __global const double *status)
 {
     __local float As[GPUSVM_TK][GPUSVM_TM + 1];
     __local float Bs[GPUSVM_TK][GPUSVM_TM];
@@ -39,27 +48,35 @@ void gpusvm_rows(__global const float *A, int pitch_a,
     const int tid = ly * 16 + lx;
     const int i0 = get_group_id(0) * GPUSVM_TM;
     const int r0 = get_group_id(1) * GPUSVM_TM;
-    if (status[GPUSVM_ST_DONE] != 0.0) return;
-    if (ktype == GPUSVM_K_PRECOMPUTED) { /* uniform: no barrier is skipped by part of the group */
+    const int p = get_group_id(2);
+    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
+    const int nb = pi[GPUSVM_PI_NPTS], split = pi[GPUSVM_PI_SPLIT], pt = pi[GPUSVM_PI_PT];
+    const int nr = min(nrows, pi[GPUSVM_PI_Q] - row_off);
+    const int ws = p * qmax;
+    /* uniform per work-group: no barrier is skipped by part of the group */
+    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0) return;
+    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || r0 >= nr || i0 >= nb) return;
+    if (ktype == GPUSVM_K_PRECOMPUTED) {
         for (int a = 0; a < 4; ++a) {
             const int r = r0 + ly + 16 * a;
-            if (r >= nrows) break;
-            const int pos = row_off + r;
-            const int pa = GPUSVM_PT(idx[pos], npts);
-            __global float *out = K + (size_t)slot[pos] * ldk;
+            if (r >= nr) break;
+            const int pos = ws + row_off + r;
+            const int pa = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split));
+            __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
             for (int b = 0; b < 4; ++b) {
                 const int i = i0 + lx + 16 * b;
-                if (i < nb) out[i] = B[(size_t)pa * pitch_b + i];
+                if (i < nb) out[i] = B[(size_t)pa * pitch_b + GPUSVM_COL(map, use_map, pt, i)];
             }
         }
         return;
     }
 
-    /* Each work-item loads column (tid % 64) of both tiles: one index lookup. */
+    /* Each work-item loads column (tid % 64) of both tiles: one index lookup each. */
     const int lr = tid % GPUSVM_TM;
     const int lf = tid / GPUSVM_TM; /* 0..3: features lf, lf+4, lf+8, lf+12 */
-    const int ra = min(r0 + lr, nrows - 1);
-    const int col_a = GPUSVM_PT(idx[row_off + ra], npts);
+    const int ra = min(r0 + lr, nr - 1);
+    const int col_a = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + ra], split));
+    const int col_b = GPUSVM_COL(map, use_map, pt, min(i0 + lr, nb - 1));
 
     float acc[4][4];
     for (int a = 0; a < 4; ++a)
@@ -69,7 +86,7 @@ void gpusvm_rows(__global const float *A, int pitch_a,
         for (int t = 0; t < 4; ++t) {
             const int f = lf + 4 * t;
             As[f][lr] = A[(size_t)(f0 + f) * pitch_a + col_a];
-            Bs[f][lr] = B[(size_t)(f0 + f) * pitch_b + i0 + lr];
+            Bs[f][lr] = B[(size_t)(f0 + f) * pitch_b + col_b];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int f = 0; f < GPUSVM_TK; ++f) {
@@ -84,14 +101,14 @@ void gpusvm_rows(__global const float *A, int pitch_a,
 
     for (int a = 0; a < 4; ++a) {
         const int r = r0 + ly + 16 * a;
-        if (r >= nrows) break;
-        const int pos = row_off + r;
-        const float na = norm_a[GPUSVM_PT(idx[pos], npts)];
-        __global float *out = K + (size_t)slot[pos] * ldk;
+        if (r >= nr) break;
+        const int pos = ws + row_off + r;
+        const float na = norm_a[GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split))];
+        __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
         for (int b = 0; b < 4; ++b) {
             const int i = i0 + lx + 16 * b;
             if (i < nb)
-                out[i] = gpusvm_kfun(ktype, acc[a][b], na, norm_b[i],
+                out[i] = gpusvm_kfun(ktype, acc[a][b], na, norm_b[GPUSVM_COL(map, use_map, pt, i)],
                                      gamma, coef0, degree);
         }
     }

@@ -8,12 +8,17 @@
  * class, so m and M are taken within each class and the rule is
  * max(m+ - M+, m- - M-) < eps; every pair of variables comes from one class.
  *
- * gpusvm_keys (one work-item per point) writes a sort key per point and set
- * (smaller key = more violating; GPUSVM_KEY_NONE = not a candidate) and one
- * partial m / M per work-group: an arg-extremum reduction in
+ * Both kernels run every problem of a batch in one launch (see part 0):
+ * gpusvm_keys on a grid whose second dimension is the problem, gpusvm_select
+ * with one work-group per problem.
+ *
+ * gpusvm_keys (one work-item per variable) writes a sort key per variable and
+ * set (smaller key = more violating; GPUSVM_KEY_NONE = not a candidate) and
+ * one partial m / M per work-group: an arg-extremum reduction in
  * Structure-of-Arrays form with select() (seed 000).
  *
- * gpusvm_select (one work-group) finishes m - M, decides convergence, and
+ * gpusvm_select (one work-group per problem) finishes m - M, decides
+ * convergence, and
  * builds the next working set without a sort: it keeps the newest half of the
  * previous set (its kernel rows are still in place), then takes the k most
  * violating new points of I_up and of I_low (with nu, of each class's I_up
@@ -22,16 +27,25 @@
  * keys tie), so the choice is a total order and the result is deterministic.
  */
 
-__kernel void gpusvm_keys(__global const double *G, __global const double *alpha,
-                          __global const char *y, __global const double *Cv, int n,
-                          __global uint *key_up, __global uint *key_low,
-                          __global double *part_up, __global double *part_low,
+__kernel void gpusvm_keys(__global const double *G0, __global const double *alpha0,
+                          __global const char *y0, __global const double *Cv0,
+                          __global const int *pinfo, int nparts_max,
+                          __global uint *key_up0, __global uint *key_low0,
+                          __global double *part_up0, __global double *part_low0,
                           __global const double *status, int nu)
 {
     __local double s_up[2][GPUSVM_L];
     __local double s_low[2][GPUSVM_L];
-    const int i = get_global_id(0), lid = get_local_id(0);
-    if (status[GPUSVM_ST_DONE] != 0.0) return;
+    const int i = get_global_id(0), lid = get_local_id(0), p = get_group_id(1);
+    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
+    const int v0 = pi[GPUSVM_PI_VAR], n = pi[GPUSVM_PI_NVAR], nparts = pi[GPUSVM_PI_NPARTS];
+    __global const double *G = G0 + v0, *alpha = alpha0 + v0, *Cv = Cv0 + v0;
+    __global const char *y = y0 + v0;
+    __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;
+    __global double *part_up = part_up0 + (size_t)p * 2 * nparts_max;
+    __global double *part_low = part_low0 + (size_t)p * 2 * nparts_max;
+    /* uniform per work-group */
+    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (int)get_group_id(0) >= nparts) return;
 
     /* class 0: every variable (nu: y = +1), class 1: nu's y = -1 */
     double up = -INFINITY, low = INFINITY;
@@ -65,11 +79,11 @@ __kernel void gpusvm_keys(__global const double *G, __global const double *alpha
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) {
-        const int g = get_group_id(0), ng = get_num_groups(0);
+        const int g = get_group_id(0);
         part_up[g] = s_up[0][0];
         part_low[g] = s_low[0][0];
-        part_up[ng + g] = s_up[1][0];
-        part_low[ng + g] = s_low[1][0];
+        part_up[nparts + g] = s_up[1][0];
+        part_low[nparts + g] = s_low[1][0];
     }
 }
 
@@ -85,7 +99,8 @@ typedef struct {
  * mode 1: keep positions q/2..q-1 of the previous set (moved to the front,
  *         with their row slots) and choose q/2 new points into the slots of
  *         the dropped half.
- * mode 2: only the optimality check (the working set is every point).
+ * A problem whose working set is every variable only gets the optimality
+ * check, whatever the mode. q is the problem's working-set size.
  *
  * The new points are the fresh/2 smallest (key, index) pairs of I_up, then
  * the smallest of I_low for the rest, then I_up again for whatever I_low
@@ -96,19 +111,29 @@ typedef struct {
  * the threshold than are still needed, four passes over the index of the
  * tied points. Every loop that holds a barrier runs a fixed number of times;
  * finished passes are skipped by a uniform predicate. */
-__kernel void gpusvm_select(__global uint *key_up, __global uint *key_low, int n,
-                            __global const double *part_up,
-                            __global const double *part_low, int nparts,
-                            __global int *ws_idx, __global int *ws_slot,
-                            int mode, int q, double eps, double max_iter,
-                            __global double *status, __global const char *y, int nu)
+__kernel void gpusvm_select(__global uint *key_up0, __global uint *key_low0,
+                            __global const int *pinfo, int nparts_max, int qmax,
+                            __global const double *part_up0,
+                            __global const double *part_low0,
+                            __global int *ws_idx0, __global int *ws_slot0,
+                            int mode_in, double eps, double max_iter,
+                            __global double *status0, __global const char *y0, int nu)
 {
     __local int list[GPUSVM_Q];
     __local int keep[GPUSVM_Q];
     __local double r_up[2][GPUSVM_L];
     __local double r_low[2][GPUSVM_L];
     __local gpusvm_sel_scratch sc;
-    const int lid = get_local_id(0);
+    const int lid = get_local_id(0), p = get_group_id(0);
+    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
+    const int v0 = pi[GPUSVM_PI_VAR], n = pi[GPUSVM_PI_NVAR], nparts = pi[GPUSVM_PI_NPARTS];
+    const int q = pi[GPUSVM_PI_Q], mode = pi[GPUSVM_PI_WHOLE] ? 2 : mode_in;
+    __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;
+    __global const char *y = y0 + v0;
+    __global const double *part_up = part_up0 + (size_t)p * 2 * nparts_max;
+    __global const double *part_low = part_low0 + (size_t)p * 2 * nparts_max;
+    __global int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;
+    __global double *status = status0 + p * GPUSVM_ST_COUNT;
     if (status[GPUSVM_ST_DONE] != 0.0) return;
 
     for (int c = 0; c < 2; ++c) {

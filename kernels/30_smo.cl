@@ -1,6 +1,8 @@
 /* gpusvm kernels, part 3: the inner solve.
  *
- * One work-group runs LIBSVM's SMO on the working set's subproblem: the
+ * One work-group per problem of the batch runs LIBSVM's SMO on that
+ * problem's working-set subproblem (so the pairs of one-vs-one and the folds
+ * of a cross-validation solve side by side on the device): the
  * maximal-violating i, the second-order j (WSS2, Fan, Chen and Lin 2005), the
  * analytic two-variable step with LIBSVM's clipping, and the gradient update
  * of the working set, all in local memory. Kernel values come from the rows
@@ -13,7 +15,9 @@
  * is paired with the i of its own class.
  *
  * It stops at m - M < max(eps, ratio * outer gap) on the subproblem, or after
- * max_inner pair updates, or when the run's max_iter is reached. It writes the
+ * max_inner pair updates, or when the run's max_iter is reached; a problem
+ * whose working set is every variable solves it to eps (ratio 0, at most
+ * whole_inner pair updates per launch). It writes the
  * new alphas and, per working-set position, coef = y * (alpha_new - alpha_old)
  * for gpusvm_update.
  *
@@ -41,13 +45,14 @@ void gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
     }
 }
 
-__kernel void gpusvm_smo(__global const float *K, int ldk,
-                         __global const int *ws_idx, __global const int *ws_slot,
-                         int m, __global double *alpha, __global const double *G,
-                         __global const char *y, __global const double *Cv,
-                         __global const float *qd, __global double *coef,
-                         double eps, double ratio, int max_inner, double max_iter,
-                         __global double *status, int npts, int nu)
+__kernel void gpusvm_smo(__global const float *K0, int ldk,
+                         __global const int *pinfo, int qmax,
+                         __global const int *ws_idx0, __global const int *ws_slot0,
+                         __global double *alpha0, __global const double *G0,
+                         __global const char *y0, __global const double *Cv0,
+                         __global const float *qd0, __global double *coef0,
+                         double eps, double ratio_in, int max_inner_in, int whole_inner,
+                         double max_iter, __global double *status0, int nu)
 {
     __local double la[GPUSVM_Q];
     __local double lg[GPUSVM_Q];
@@ -61,6 +66,19 @@ __kernel void gpusvm_smo(__global const float *K, int ldk,
     __local double rg[GPUSVM_L];
     __local double rg2[GPUSVM_L];
     __local double step[2];
+    const int p = get_group_id(0);
+    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
+    const int v0 = pi[GPUSVM_PI_VAR], m = pi[GPUSVM_PI_Q], npts = pi[GPUSVM_PI_SPLIT];
+    const int whole = pi[GPUSVM_PI_WHOLE];
+    const double ratio = whole ? 0.0 : ratio_in;
+    const int max_inner = whole ? whole_inner : max_inner_in;
+    __global const float *K = K0 + (size_t)p * qmax * ldk;
+    __global const int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;
+    __global double *alpha = alpha0 + v0, *coef = coef0 + p * qmax;
+    __global const double *G = G0 + v0, *Cv = Cv0 + v0;
+    __global const char *y = y0 + v0;
+    __global const float *qd = qd0 + v0;
+    __global double *status = status0 + p * GPUSVM_ST_COUNT;
     if (status[GPUSVM_ST_DONE] != 0.0) return;
 
     for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {

@@ -10,17 +10,30 @@
  * double, in t order. coef_off and out_off select one of several coefficient
  * vectors and output rows (prediction evaluates every pairwise decision of a
  * multiclass model from one kernel tile).
+ *
+ * Grid dimension 1 is the problem of a batch (see part 0): problem p updates
+ * its own variables from its own rows, with its working-set size (at most m).
  */
-__kernel void gpusvm_update(__global double *out, __global const char *y,
-                            int use_y, int n, __global const float *K, int ldk,
-                            __global const int *slot, __global const double *coef,
-                            int m, __global const double *status,
-                            int coef_off, int out_off, int npts)
+__kernel void gpusvm_update(__global double *out0, __global const char *y0,
+                            int use_y, __global const int *pinfo, int qmax,
+                            __global const float *K0, int ldk,
+                            __global const int *slot0, __global const double *coef0,
+                            int m_in, __global const double *status,
+                            int coef_off, int out_off)
 {
     __local double lc[GPUSVM_L];
     __local int ls[GPUSVM_L];
-    const int i = get_global_id(0), lid = get_local_id(0);
-    if (status[GPUSVM_ST_DONE] != 0.0) return;
+    const int i = get_global_id(0), lid = get_local_id(0), p = get_group_id(1);
+    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
+    const int v0 = pi[GPUSVM_PI_VAR], n = pi[GPUSVM_PI_NVAR], npts = pi[GPUSVM_PI_SPLIT];
+    const int m = min(m_in, pi[GPUSVM_PI_Q]);
+    __global double *out = out0 + v0;
+    __global const char *y = y0 + v0;
+    __global const float *K = K0 + (size_t)p * qmax * ldk;
+    __global const int *slot = slot0 + p * qmax;
+    __global const double *coef = coef0 + p * qmax;
+    /* uniform per work-group */
+    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (int)get_group_id(0) * GPUSVM_L >= n) return;
 
     double sum = 0.0;
     for (int c0 = 0; c0 < m; c0 += GPUSVM_L) {

@@ -44,6 +44,8 @@ static void make_problem_v(problem_t *t, size_t n, size_t d, double density, int
         t->y[n + i] = -1;
     }
     t->p.nvar = two_copies ? 2 * n : n;
+    t->p.map = NULL;
+    t->p.npts = n;
     for (i = 0; i < t->p.nvar; ++i) /* class bounds 1.5 / 0.75 times a sample weight in [0.5, 1.5) */
         t->C[i] = (t->y[i] > 0 ? 1.5 : 0.75) * (0.5 + urand());
     t->p.x.rows = n;
@@ -95,8 +97,8 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     int k, mode;
     char what[160];
 
-    CHECK_OK(cpu->train_begin(cpu, &t->p, q));
-    CHECK_OK(ocl->train_begin(ocl, &t->p, q));
+    CHECK_OK(cpu->train_begin(cpu, &t->p, 1, q));
+    CHECK_OK(ocl->train_begin(ocl, &t->p, 1, q));
 
     /* rows: a random distinct index set, shuffled slots */
     for (k = 0; k < q; ++k) {
@@ -111,8 +113,8 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     CHECK_OK(cpu->write_ws(cpu, idx, slot, q));
     CHECK_OK(ocl->write_ws(ocl, idx, slot, q));
     CHECK_OK(ocl->poison(ocl));
-    CHECK_OK(cpu->rows(cpu, 0, q));
-    CHECK_OK(ocl->rows(ocl, 0, q));
+    CHECK_OK(cpu->rows(cpu, 1));
+    CHECK_OK(ocl->rows(ocl, 1));
     CHECK_OK(cpu->read_rows(cpu, Kc));
     CHECK_OK(ocl->read_rows(ocl, Ko));
     for (i = 0, bad = 0; i < (size_t)q * np; ++i)
@@ -144,8 +146,8 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
             CHECK_OK(ocl->write_ws(ocl, idx, slot2, q));
         }
         CHECK_OK(ocl->poison(ocl));
-        CHECK_OK(cpu->select(cpu, mode, q, 1e-3, 1e12));
-        CHECK_OK(ocl->select(ocl, mode, q, 1e-3, 1e12));
+        CHECK_OK(cpu->select(cpu, mode == 0, 1e-3, 1e12));
+        CHECK_OK(ocl->select(ocl, mode == 0, 1e-3, 1e12));
         CHECK_OK(cpu->read_status(cpu, s1));
         CHECK_OK(ocl->read_status(ocl, s2));
         CHECK_OK(cpu->read_ws(cpu, idx, slot, NULL, q));
@@ -178,8 +180,8 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     CHECK_OK(cpu->write_ws(cpu, idx, slot, q));
     CHECK_OK(ocl->poison(ocl));
     CHECK_OK(ocl->write_rows(ocl, Kc)); /* poison hit the rows too */
-    CHECK_OK(cpu->smo(cpu, q, 1e-3, 0.1, 10 * q, 1e12));
-    CHECK_OK(ocl->smo(ocl, q, 1e-3, 0.1, 10 * q, 1e12));
+    CHECK_OK(cpu->smo(cpu, 1e-3, 0.1, 10 * q, 1e12));
+    CHECK_OK(ocl->smo(ocl, 1e-3, 0.1, 10 * q, 1e12));
     CHECK_OK(cpu->read_status(cpu, s1));
     CHECK_OK(ocl->read_status(ocl, s2));
     CHECK_OK(cpu->read_state(cpu, a1, NULL));
@@ -195,8 +197,8 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     CHECK(bad == 0, what);
 
     /* update: the gradient after the step */
-    CHECK_OK(cpu->update(cpu, q));
-    CHECK_OK(ocl->update(ocl, q));
+    CHECK_OK(cpu->update(cpu));
+    CHECK_OK(ocl->update(ocl));
     CHECK_OK(cpu->read_state(cpu, NULL, g1));
     CHECK_OK(ocl->read_state(ocl, NULL, g2));
     for (i = 0, bad = 0; i < n; ++i) bad += !close_rel(g2[i], g1[i], 1e-9, 1e-9);
