@@ -4192,6 +4192,9 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
                                      double *dec);
 static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
                                               const gpusvm_params *p, int nr_fold, double *target);
+static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                       const gpusvm_params *prm, int nsub, const size_t *const *sub,
+                                       const size_t *sub_n, gpusvm_model **out, double t_start);
 
 /* The fixed-seed generator of the folds (cross-validation and probability fits): the same
    folds every run. */
@@ -4293,26 +4296,64 @@ static void gpusvm__subset_params(const gpusvm_params *prm, const size_t *idx, s
     }
 }
 
-/* One fold: trains on rows tr[0..nt) of x (labels ty, params sub already restricted to those
-   rows) and predicts rows te[0..ne) into labels and/or dec; *label0 gets the model's first label. */
-static gpusvm_result gpusvm__fold(gpusvm_context *ctx, const gpusvm__csr *x, const double *ty,
-                                  const gpusvm_params *sub, const size_t *tr, size_t nt, const size_t *te, size_t ne,
-                                  double *labels, double *dec, int *label0)
+static int gpusvm__cmp_size(const void *a, const void *b)
 {
-    gpusvm__input xt, xe;
-    gpusvm_model *m = NULL;
-    gpusvm_result r;
-    if ((r = gpusvm__csr_rows(ctx, x, tr, nt, &xt)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__csr_rows(ctx, x, te, ne, &xe)) != GPUSVM_OK) {
-        gpusvm__input_free(ctx, &xt);
-        return r;
+    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Several folds: fold f trains on input rows tr[f][0..ntr[f]) and predicts rows te[f][0..nte[f])
+   into labels and/or dec (the folds' predictions one after another, in te order); label0[f]
+   gets fold f's first label. y, sample weights and serial numbers are by input row. The
+   one-vs-one types train every fold in one batch (their rows are taken in ascending order); a
+   fold with no rows to train on predicts nothing. */
+static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, const double *y, const gpusvm_params *prm,
+                                   int nfold, size_t *const *tr, const size_t *ntr, const size_t *const *te,
+                                   const size_t *nte, double *labels, double *dec, int *label0)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    gpusvm_model **models = (gpusvm_model **)gpusvm__calloc(a, (size_t)nfold, sizeof(gpusvm_model *));
+    gpusvm_params sub = *prm;
+    gpusvm_result r = GPUSVM_OK;
+    size_t at = 0;
+    int f;
+    if (!models) return gpusvm__oom(ctx, "cross-validation");
+    sub.probability = 0; /* the folds predict by their decision values */
+    if (prm->svm_type == GPUSVM_C_SVC || prm->svm_type == GPUSVM_NU_SVC) {
+        for (f = 0; f < nfold; ++f) qsort(tr[f], ntr[f], sizeof(size_t), gpusvm__cmp_size);
+        r = gpusvm__train_ovo(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models, gpusvm__now());
     }
-    r = gpusvm__train_any(ctx, &xt.m, ty, sub, &m, gpusvm__now());
-    if (r == GPUSVM_OK) r = gpusvm__predict(ctx, m, &xe.m, labels, dec);
-    if (r == GPUSVM_OK && label0) *label0 = m->label[0];
-    gpusvm_model_free(m);
-    gpusvm__input_free(ctx, &xt);
-    gpusvm__input_free(ctx, &xe);
+    for (f = 0; f < nfold && r == GPUSVM_OK; ++f) {
+        gpusvm__input xe;
+        if (!models[f]) { /* the other types, one fold after another, on their rows' own copy */
+            gpusvm__input xt;
+            double *ty = (double *)gpusvm__alloc(a, ntr[f] ? ntr[f] : 1, sizeof(double));
+            double *tw = (double *)gpusvm__alloc(a, ntr[f] ? ntr[f] : 1, sizeof(double));
+            double *ts = (double *)gpusvm__alloc(a, ntr[f] ? ntr[f] : 1, sizeof(double));
+            size_t i;
+            if (!ty || !tw || !ts) r = gpusvm__oom(ctx, "cross-validation");
+            if (r == GPUSVM_OK) {
+                for (i = 0; i < ntr[f]; ++i) ty[i] = y[tr[f][i]];
+                gpusvm__subset_params(prm, tr[f], ntr[f], tw, ts, &sub);
+                r = gpusvm__csr_rows(ctx, x, tr[f], ntr[f], &xt);
+                if (r == GPUSVM_OK) {
+                    r = gpusvm__train_any(ctx, &xt.m, ty, &sub, &models[f], gpusvm__now());
+                    gpusvm__input_free(ctx, &xt);
+                }
+            }
+            gpusvm__free(a, ty);
+            gpusvm__free(a, tw);
+            gpusvm__free(a, ts);
+            if (r != GPUSVM_OK) break;
+        }
+        if ((r = gpusvm__csr_rows(ctx, x, te[f], nte[f], &xe)) != GPUSVM_OK) break;
+        r = gpusvm__predict(ctx, models[f], &xe.m, labels ? labels + at : NULL, dec ? dec + at : NULL);
+        gpusvm__input_free(ctx, &xe);
+        if (label0) label0[f] = models[f]->label[0];
+        at += nte[f];
+    }
+    for (f = 0; f < nfold; ++f) gpusvm_model_free(models[f]);
+    gpusvm__free(a, models);
     return r;
 }
 
@@ -4324,22 +4365,24 @@ static gpusvm_result gpusvm__binary_probability(gpusvm_context *ctx, const gpusv
                                                 double Cn, double *A, double *B)
 {
     const gpusvm_allocator *a = &ctx->alloc;
-    const int nr_fold = 5;
+    enum { nr_fold = 5 };
     const int wlab[2] = {1, -1};
     size_t *perm = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
-    size_t *rows = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
+    size_t *rows = (size_t *)gpusvm__alloc(a, (size_t)nr_fold * (l ? l : 1), sizeof(size_t));
     size_t *te_rows = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
     double *dec = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
     double *lab = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
-    double *w = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
-    double *ser = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
+    double *yfull = (double *)gpusvm__calloc(a, xin->rows ? xin->rows : 1, sizeof(double));
     double *dv = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
+    size_t *tr[nr_fold], *te[nr_fold], ntr[nr_fold], nte[nr_fold], fb[nr_fold];
+    int label0[nr_fold], nf = 0;
     double wv[2];
     uint64_t rng = 0x2545F4914F6CDD1DULL;
+    gpusvm_params sub;
     gpusvm_result r = GPUSVM_OK;
-    size_t i, k;
+    size_t i, k, at;
     int f;
-    if (!perm || !rows || !te_rows || !dec || !lab || !w || !ser || !dv) {
+    if (!perm || !rows || !te_rows || !dec || !lab || !yfull || !dv) {
         r = gpusvm__oom(ctx, "the probability fit");
         goto done;
     }
@@ -4349,47 +4392,54 @@ static gpusvm_result gpusvm__binary_probability(gpusvm_context *ctx, const gpusv
         perm[i] = perm[j];
         perm[j] = t;
     }
-    wv[0] = Cp;
-    wv[1] = Cn;
-    for (f = 0; f < nr_fold && r == GPUSVM_OK; ++f) {
+    for (k = 0; k < l; ++k) yfull[idx[k]] = yy[k];
+    /* the folds that keep both classes train together; one class left: its sign, as LIBSVM */
+    for (f = 0, at = 0; f < nr_fold; ++f) {
         const size_t b = (size_t)f * l / (size_t)nr_fold, e = (size_t)(f + 1) * l / (size_t)nr_fold;
         size_t nt = 0, npos = 0, nneg = 0;
-        gpusvm_params sub;
-        int label0 = 1;
+        size_t *fr = rows + (size_t)nf * l;
         for (k = 0; k < l; ++k)
             if (k < b || k >= e) {
-                rows[nt] = idx[perm[k]];
-                lab[nt] = yy[perm[k]];
+                fr[nt++] = idx[perm[k]];
                 if (yy[perm[k]] > 0) ++npos;
                 else ++nneg;
-                ++nt;
             }
-        if (npos == 0 || nneg == 0) { /* one class left: its sign, as LIBSVM */
+        if (npos == 0 || nneg == 0) {
             for (k = b; k < e; ++k) dec[perm[k]] = npos ? 1.0 : nneg ? -1.0 : 0.0;
             continue;
         }
-        gpusvm__subset_params(prm, rows, nt, w, ser, &sub);
-        sub.C = 1.0;
-        sub.n_weight = 2;
-        sub.weight_label = wlab;
-        sub.weight = wv;
-        for (k = b; k < e; ++k) te_rows[k - b] = idx[perm[k]];
-        r = gpusvm__fold(ctx, xin, lab, &sub, rows, nt, te_rows, e - b, NULL, dv, &label0);
-        if (r == GPUSVM_OK) /* the first label of the fold's model is its positive side */
-            for (k = b; k < e; ++k) dec[perm[k]] = dv[k - b] * label0;
+        for (k = b; k < e; ++k) te_rows[at + k - b] = idx[perm[k]];
+        tr[nf] = fr;
+        ntr[nf] = nt;
+        te[nf] = te_rows + at;
+        nte[nf] = e - b;
+        fb[nf] = b;
+        at += e - b;
+        ++nf;
     }
-    if (r == GPUSVM_OK) {
-        for (i = 0; i < l; ++i) lab[i] = yy[i];
-        r = gpusvm__sigmoid_train(ctx, l, dec, lab, A, B);
+    wv[0] = Cp;
+    wv[1] = Cn;
+    sub = *prm;
+    sub.C = 1.0;
+    sub.n_weight = 2;
+    sub.weight_label = wlab;
+    sub.weight = wv;
+    if (nf && (r = gpusvm__folds(ctx, xin, yfull, &sub, nf, tr, ntr, (const size_t *const *)te, nte, NULL, dv, label0)) !=
+                  GPUSVM_OK)
+        goto done;
+    for (f = 0, at = 0; f < nf; ++f) { /* the first label of the fold's model is its positive side */
+        for (k = 0; k < nte[f]; ++k) dec[perm[fb[f] + k]] = dv[at + k] * label0[f];
+        at += nte[f];
     }
+    for (i = 0; i < l; ++i) lab[i] = yy[i];
+    r = gpusvm__sigmoid_train(ctx, l, dec, lab, A, B);
 done:
     gpusvm__free(a, perm);
     gpusvm__free(a, rows);
     gpusvm__free(a, te_rows);
     gpusvm__free(a, dec);
     gpusvm__free(a, lab);
-    gpusvm__free(a, w);
-    gpusvm__free(a, ser);
+    gpusvm__free(a, yfull);
     gpusvm__free(a, dv);
     return r;
 }
@@ -4489,195 +4539,224 @@ static gpusvm_result gpusvm__nu_svc_start(gpusvm_context *ctx, const gpusvm__pro
 }
 
 /* C-SVC and nu-SVC for any number of classes, as LIBSVM's svm_train: rows grouped by class,
-   one binary problem per pair of classes (i < j, class i positive) solved in LIBSVM's order,
-   the support vectors the union over all pairs, and the coefficients laid out as LIBSVM lays
-   them out (row j-1 holds class i's coefficients of pair (i,j), row i class j's). nu-SVC
-   solves LIBSVM's scaled problem (bounds 1, or the class and sample weights) and divides by r. */
-static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
-                                        const gpusvm_params *prm, gpusvm_model **out, double t_start)
-{
-    /* x: the rows the model keeps (a precomputed kernel's: serial numbers); xin: the input */
-    const int pre = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
-    gpusvm__input ser, kmat;
-    const gpusvm__csr *x = xin;
-    size_t *orig = NULL;
-    double *probA = NULL, *probB = NULL;
-    const gpusvm_allocator *a = &ctx->alloc;
-    const size_t n = x->rows;
-    int *label = NULL, nr_class = 0, c, ci, cj;
-    size_t *count = NULL, *start = NULL, *nz_start = NULL, *perm = NULL, *rp = NULL, *fill = NULL;
-    size_t i, k, nnz, at, npairs, total_sv = 0, sv_nnz = 0, p, tot;
-    int32_t *col = NULL, *map = NULL;
-    float *val = NULL;
-    signed char *yy = NULL;
-    gpusvm__problem *probs = NULL;
-    gpusvm__csr xs;
-    unsigned char *nonzero = NULL;
-    double *wC = NULL, *alpha = NULL, *G = NULL, *falpha = NULL, *rho = NULL, *Cv = NULL, *alpha0 = NULL, *G0 = NULL;
-    size_t *falpha_at = NULL;
-    const int nusvc = prm->svm_type == GPUSVM_NU_SVC;
-    gpusvm_train_info info, *pinfo = NULL;
-    gpusvm_model *m = NULL;
-    gpusvm_result r;
+   one binary problem per pair of classes (i < j, class i positive), the support vectors the
+   union over all pairs, and the coefficients laid out as LIBSVM lays them out (row j-1 holds
+   class i's coefficients of pair (i,j), row i class j's). nu-SVC solves LIBSVM's scaled problem
+   (bounds 1, or the class and sample weights) and divides by r.
 
-    memset(&info, 0, sizeof info);
-    memset(&kmat, 0, sizeof kmat);
-    info.converged = 1;
-    if (pre) {
-        if ((r = gpusvm__serial_rows(ctx, prm, n, &ser)) != GPUSVM_OK) return r;
-        x = &ser.m;
-    } else {
-        memset(&ser, 0, sizeof ser);
-    }
-    if ((r = gpusvm__group(ctx, y, n, &label, &count, &nr_class)) != GPUSVM_OK) goto fail;
-    wC = (double *)gpusvm__alloc(a, (size_t)nr_class, sizeof(double));
-    if (!wC) { r = gpusvm__oom(ctx, "class weights"); goto fail; }
-    for (c = 0; c < nr_class; ++c) wC[c] = nusvc ? 1.0 : prm->C;
+   gpusvm__train_ovo trains several such models at once, one per subset of the input's rows
+   (the folds of a cross-validation; one subset, every row, for a plain training): the rows of
+   every subset are uploaded once, grouped by class, and every pair of every subset is one
+   problem of a single batch. */
+
+/* One subset's model in the making. */
+typedef struct gpusvm__ovo {
+    size_t n;                 /* its rows */
+    int nr_class;
+    int *label;
+    size_t *count, *start;    /* per class */
+    size_t *perm;             /* its rows grouped by class (input row numbers), order kept within a class */
+    double *wC;               /* each class's bound */
+    size_t npairs, nvar;      /* its pairs and their variables */
+    gpusvm__problem *probs;   /* its pairs */
+    int32_t *map;             /* the pairs' points: positions in the batch's shared points */
+    signed char *yy;
+    double *Cv, *alpha0, *G0; /* the pairs' bounds; nu-SVC's starts */
+    size_t *var_at;           /* each pair's first variable */
+    double *probA, *probB;
+} gpusvm__ovo;
+
+static void gpusvm__ovo_free(gpusvm_context *ctx, gpusvm__ovo *o)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    gpusvm__free(a, o->label);
+    gpusvm__free(a, o->count);
+    gpusvm__free(a, o->start);
+    gpusvm__free(a, o->perm);
+    gpusvm__free(a, o->wC);
+    gpusvm__free(a, o->probs);
+    gpusvm__free(a, o->map);
+    gpusvm__free(a, o->yy);
+    gpusvm__free(a, o->Cv);
+    gpusvm__free(a, o->alpha0);
+    gpusvm__free(a, o->G0);
+    gpusvm__free(a, o->var_at);
+    gpusvm__free(a, o->probA);
+    gpusvm__free(a, o->probB);
+    memset(o, 0, sizeof *o);
+}
+
+/* Classes, weights, grouping, the infeasible-nu check, the pairs (points through pos: input
+   row -> position in xs), their probability fits and nu-SVC starts. */
+static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *xs, const size_t *pos,
+                                       const gpusvm__csr *xin, const double *y, const gpusvm_params *prm,
+                                       const size_t *rows, size_t nrows, gpusvm__ovo *o)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const int nusvc = prm->svm_type == GPUSVM_NU_SVC;
+    double *ty = NULL;
+    size_t *fill = NULL, *orig = NULL, i, k, at;
+    int c, ci, cj;
+    gpusvm_result r;
+    memset(o, 0, sizeof *o);
+    o->n = nrows;
+    ty = (double *)gpusvm__alloc(a, nrows ? nrows : 1, sizeof(double));
+    if (!ty) return gpusvm__oom(ctx, "the grouped problem");
+    for (k = 0; k < nrows; ++k) ty[k] = y[rows ? rows[k] : k];
+    r = gpusvm__group(ctx, ty, nrows, &o->label, &o->count, &o->nr_class);
+    gpusvm__free(a, ty);
+    if (r != GPUSVM_OK) return r;
+    o->wC = (double *)gpusvm__alloc(a, (size_t)o->nr_class, sizeof(double));
+    if (!o->wC) return gpusvm__oom(ctx, "class weights");
+    for (c = 0; c < o->nr_class; ++c) o->wC[c] = nusvc ? 1.0 : prm->C;
     for (k = 0; k < prm->n_weight; ++k) {
-        for (c = 0; c < nr_class; ++c)
-            if (label[c] == prm->weight_label[k]) break;
-        if (c == nr_class)
+        for (c = 0; c < o->nr_class; ++c)
+            if (o->label[c] == prm->weight_label[k]) break;
+        if (c == o->nr_class)
             gpusvm__log(ctx, GPUSVM_LOG_WARN, "class label %d specified in weight is not found", prm->weight_label[k]);
         else
-            wC[c] *= prm->weight[k];
+            o->wC[c] *= prm->weight[k];
     }
-    if (nr_class == 1) {
-        gpusvm__log(ctx, GPUSVM_LOG_WARN, "training data in only one class; the model predicts it always");
-        if ((r = gpusvm__model_alloc(ctx, 1, 0, 0, &m)) != GPUSVM_OK) goto fail;
-        m->label[0] = label[0];
-        goto finish;
-    }
-    npairs = (size_t)nr_class * (size_t)(nr_class - 1) / 2;
+    if (o->nr_class == 1) return GPUSVM_OK;
+    o->npairs = (size_t)o->nr_class * (size_t)(o->nr_class - 1) / 2;
+    o->nvar = (size_t)(o->nr_class - 1) * nrows; /* every row is in nr_class - 1 pairs */
 
     /* rows grouped by class, order kept within a class */
-    start = (size_t *)gpusvm__alloc(a, (size_t)nr_class + 1, sizeof(size_t));
-    fill = (size_t *)gpusvm__alloc(a, (size_t)nr_class, sizeof(size_t));
-    perm = (size_t *)gpusvm__alloc(a, n, sizeof(size_t));
-    rp = (size_t *)gpusvm__alloc(a, n + 1, sizeof(size_t));
-    nnz = x->row_ptr[n];
-    col = (int32_t *)gpusvm__alloc(a, nnz, sizeof(int32_t));
-    val = (float *)gpusvm__alloc(a, nnz, sizeof(float));
-    nonzero = (unsigned char *)gpusvm__calloc(a, n, 1);
-    falpha = (double *)gpusvm__alloc(a, n, (size_t)(nr_class - 1) * sizeof(double));
-    falpha_at = (size_t *)gpusvm__alloc(a, npairs, sizeof(size_t));
-    rho = (double *)gpusvm__alloc(a, npairs, sizeof(double));
-    pinfo = (gpusvm_train_info *)gpusvm__calloc(a, npairs, sizeof(gpusvm_train_info));
+    o->start = (size_t *)gpusvm__alloc(a, (size_t)o->nr_class + 1, sizeof(size_t));
+    o->perm = (size_t *)gpusvm__alloc(a, nrows, sizeof(size_t));
+    fill = (size_t *)gpusvm__alloc(a, (size_t)o->nr_class, sizeof(size_t));
+    o->probs = (gpusvm__problem *)gpusvm__calloc(a, o->npairs, sizeof(gpusvm__problem));
+    o->var_at = (size_t *)gpusvm__alloc(a, o->npairs, sizeof(size_t));
+    o->map = (int32_t *)gpusvm__alloc(a, o->nvar, sizeof(int32_t));
+    o->yy = (signed char *)gpusvm__alloc(a, o->nvar, 1);
+    o->Cv = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
+    orig = (size_t *)gpusvm__alloc(a, nrows, sizeof(size_t));
+    if (nusvc) {
+        o->alpha0 = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
+        o->G0 = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
+    }
     if (prm->probability) {
-        probA = (double *)gpusvm__alloc(a, npairs, sizeof(double));
-        probB = (double *)gpusvm__alloc(a, npairs, sizeof(double));
+        o->probA = (double *)gpusvm__alloc(a, o->npairs, sizeof(double));
+        o->probB = (double *)gpusvm__alloc(a, o->npairs, sizeof(double));
     }
-    if (!start || !fill || !perm || !rp || !col || !val || !nonzero || !falpha || !falpha_at || !rho || !pinfo ||
-        (prm->probability && (!probA || !probB))) {
-        r = gpusvm__oom(ctx, "the grouped problem");
-        goto fail;
+    if (!o->start || !o->perm || !fill || !o->probs || !o->var_at || !o->map || !o->yy || !o->Cv || !orig ||
+        (nusvc && (!o->alpha0 || !o->G0)) || (prm->probability && (!o->probA || !o->probB))) {
+        r = gpusvm__oom(ctx, "the pairwise problems");
+        goto done;
     }
-    start[0] = 0;
-    for (c = 0; c < nr_class; ++c) start[c + 1] = start[c] + count[c];
-    for (c = 0; c < nr_class; ++c) fill[c] = start[c];
-    for (i = 0; i < n; ++i) {
-        const int v = (int)y[i];
-        for (c = 0; label[c] != v; ++c) {
+    o->start[0] = 0;
+    for (c = 0; c < o->nr_class; ++c) o->start[c + 1] = o->start[c] + o->count[c];
+    for (c = 0; c < o->nr_class; ++c) fill[c] = o->start[c];
+    for (k = 0; k < nrows; ++k) {
+        const size_t row = rows ? rows[k] : k;
+        const int v = (int)y[row];
+        for (c = 0; o->label[c] != v; ++c) {
         }
-        perm[fill[c]++] = i;
+        o->perm[fill[c]++] = row;
     }
     if (nusvc) { /* LIBSVM's check, before any training: nu l / 2 must fit under each class's bounds */
-        for (ci = 0; ci < nr_class; ++ci)
-            for (cj = ci + 1; cj < nr_class; ++cj) {
+        for (ci = 0; ci < o->nr_class; ++ci)
+            for (cj = ci + 1; cj < o->nr_class; ++cj) {
                 double cap[2] = {0.0, 0.0};
                 int side;
                 for (side = 0; side < 2; ++side) {
                     const int cc = side ? cj : ci;
-                    for (i = start[cc]; i < start[cc + 1]; ++i)
-                        cap[side] += wC[cc] * (prm->sample_weight ? prm->sample_weight[perm[i]] : 1.0);
+                    for (i = o->start[cc]; i < o->start[cc + 1]; ++i)
+                        cap[side] += o->wC[cc] * (prm->sample_weight ? prm->sample_weight[o->perm[i]] : 1.0);
                 }
-                if (prm->nu * (double)(count[ci] + count[cj]) / 2 > (cap[0] < cap[1] ? cap[0] : cap[1])) {
+                if (prm->nu * (double)(o->count[ci] + o->count[cj]) / 2 > (cap[0] < cap[1] ? cap[0] : cap[1])) {
                     r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
                                      "specified nu is infeasible (classes %d and %d: nu * %lu / 2 exceeds the smaller "
                                      "class's total bound %g)",
-                                     label[ci], label[cj], (unsigned long)(count[ci] + count[cj]),
+                                     o->label[ci], o->label[cj], (unsigned long)(o->count[ci] + o->count[cj]),
                                      cap[0] < cap[1] ? cap[0] : cap[1]);
-                    goto fail;
+                    goto done;
                 }
             }
     }
-    rp[0] = 0;
-    for (i = 0, at = 0; i < n; ++i) {
-        const size_t s = perm[i], len = x->row_ptr[s + 1] - x->row_ptr[s];
-        memcpy(col + at, x->col + x->row_ptr[s], len * sizeof(int32_t));
-        memcpy(val + at, x->val + x->row_ptr[s], len * sizeof(float));
-        at += len;
-        rp[i + 1] = at;
-    }
-
-    /* one binary problem per pair, every pair on the one class-grouped copy of the points (a
-       precomputed kernel: the kernel matrix of the grouped rows), solved together */
-    xs.rows = n;
-    xs.cols = x->cols;
-    xs.row_ptr = rp;
-    xs.col = col;
-    xs.val = val;
-    if (pre) {
-        if ((r = gpusvm__pre_problem(ctx, xin, prm, perm, n, &kmat)) != GPUSVM_OK) goto fail;
-        xs = kmat.m;
-    }
-    tot = (size_t)(nr_class - 1) * n; /* every point is in nr_class - 1 pairs */
-    probs = (gpusvm__problem *)gpusvm__calloc(a, npairs, sizeof(gpusvm__problem));
-    map = (int32_t *)gpusvm__alloc(a, tot, sizeof(int32_t));
-    yy = (signed char *)gpusvm__alloc(a, tot, 1);
-    alpha = (double *)gpusvm__alloc(a, tot, sizeof(double));
-    G = (double *)gpusvm__alloc(a, tot, sizeof(double));
-    Cv = (double *)gpusvm__alloc(a, tot, sizeof(double));
-    alpha0 = nusvc ? (double *)gpusvm__alloc(a, tot, sizeof(double)) : NULL;
-    G0 = nusvc ? (double *)gpusvm__alloc(a, tot, sizeof(double)) : NULL;
-    orig = (size_t *)gpusvm__alloc(a, n, sizeof(size_t));
-    if (!probs || !map || !yy || !alpha || !G || !Cv || !orig || (nusvc && (!alpha0 || !G0))) {
-        r = gpusvm__oom(ctx, "the pairwise problems");
-        goto fail;
-    }
-    for (ci = 0, p = 0, at = 0; ci < nr_class; ++ci)
-        for (cj = ci + 1; cj < nr_class; ++cj, ++p) {
-            const size_t si = start[ci], sj = start[cj], ni = count[ci], nj = count[cj], l = ni + nj;
-            gpusvm__problem *pb = &probs[p];
+    for (ci = 0, i = 0, at = 0; ci < o->nr_class; ++ci)
+        for (cj = ci + 1; cj < o->nr_class; ++cj, ++i) {
+            const size_t si = o->start[ci], sj = o->start[cj], ni = o->count[ci], nj = o->count[cj], l = ni + nj;
+            gpusvm__problem *pb = &o->probs[i];
             for (k = 0; k < l; ++k) { /* class C times the row's weight */
-                const size_t row = k < ni ? perm[si + k] : perm[sj + (k - ni)];
-                map[at + k] = (int32_t)(k < ni ? si + k : sj + (k - ni));
-                yy[at + k] = (signed char)(k < ni ? 1 : -1);
-                Cv[at + k] = (k < ni ? wC[ci] : wC[cj]) * (prm->sample_weight ? prm->sample_weight[row] : 1.0);
+                const size_t row = k < ni ? o->perm[si + k] : o->perm[sj + (k - ni)];
+                o->map[at + k] = (int32_t)pos[row];
+                o->yy[at + k] = (signed char)(k < ni ? 1 : -1);
+                o->Cv[at + k] = (k < ni ? o->wC[ci] : o->wC[cj]) * (prm->sample_weight ? prm->sample_weight[row] : 1.0);
                 orig[k] = row;
             }
-            pb->x = xs;
-            pb->map = map + at;
+            pb->x = *xs;
+            pb->map = o->map + at;
             pb->npts = l;
             pb->nvar = l;
-            pb->y = yy + at;
-            pb->C = Cv + at;
+            pb->y = o->yy + at;
+            pb->C = o->Cv + at;
             pb->ktype = (int)prm->kernel_type - 1;
             pb->gamma = (float)prm->gamma;
             pb->coef0 = (float)prm->coef0;
             pb->degree = prm->degree;
             pb->nu = nusvc;
             if (prm->probability && /* the pair's rows of the input */
-                (r = gpusvm__binary_probability(ctx, xin, prm, orig, pb->y, l, wC[ci], wC[cj], &probA[p], &probB[p])) !=
-                    GPUSVM_OK)
-                goto fail;
-            if (nusvc && (r = gpusvm__nu_svc_start(ctx, pb, prm->nu, alpha0 + at, G0 + at)) != GPUSVM_OK) goto fail;
-            falpha_at[p] = at;
+                (r = gpusvm__binary_probability(ctx, xin, prm, orig, pb->y, l, o->wC[ci], o->wC[cj], &o->probA[i],
+                                                &o->probB[i])) != GPUSVM_OK)
+                goto done;
+            if (nusvc && (r = gpusvm__nu_svc_start(ctx, pb, prm->nu, o->alpha0 + at, o->G0 + at)) != GPUSVM_OK)
+                goto done;
+            o->var_at[i] = at;
             at += l;
         }
-    if ((r = gpusvm__solve_batch(ctx, probs, (int)npairs, prm, alpha0, G0, alpha, G, pinfo)) != GPUSVM_OK) goto fail;
-    for (ci = 0, p = 0; ci < nr_class; ++ci)
-        for (cj = ci + 1; cj < nr_class; ++cj, ++p) {
-            const size_t si = start[ci], sj = start[cj], ni = count[ci], l = probs[p].nvar, o = falpha_at[p];
-            const double *pa = alpha + o, *pg = G + o, *pc = Cv + o;
+    r = GPUSVM_OK;
+done:
+    gpusvm__free(a, fill);
+    gpusvm__free(a, orig);
+    return r;
+}
+
+/* The model of one subset from its pairs' solutions (alpha, G, info: its own, in pair order);
+   x: the rows the model keeps, by input row. */
+static gpusvm_result gpusvm__ovo_finish(gpusvm_context *ctx, gpusvm__ovo *o, const gpusvm__csr *x,
+                                        const gpusvm_params *prm, const double *alpha, const double *G,
+                                        gpusvm_train_info *pinfo, gpusvm_model **out, double t_start)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const int nusvc = prm->svm_type == GPUSVM_NU_SVC;
+    unsigned char *nonzero = NULL; /* per grouped position */
+    double *falpha = NULL, *rho = NULL;
+    size_t *nz_start = NULL, total_sv = 0, sv_nnz = 0, i, k, at, p;
+    gpusvm_train_info info;
+    gpusvm_model *m = NULL;
+    gpusvm_result r;
+    int c, ci, cj;
+    memset(&info, 0, sizeof info);
+    info.converged = 1;
+    if (o->nr_class == 1) {
+        gpusvm__log(ctx, GPUSVM_LOG_WARN, "training data in only one class; the model predicts it always");
+        if ((r = gpusvm__model_alloc(ctx, 1, 0, 0, &m)) != GPUSVM_OK) return r;
+        m->label[0] = o->label[0];
+        goto finish;
+    }
+    nonzero = (unsigned char *)gpusvm__calloc(a, o->n, 1);
+    falpha = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
+    rho = (double *)gpusvm__alloc(a, o->npairs, sizeof(double));
+    nz_start = (size_t *)gpusvm__alloc(a, (size_t)o->nr_class, sizeof(size_t));
+    if (!nonzero || !falpha || !rho || !nz_start) {
+        r = gpusvm__oom(ctx, "the model");
+        goto fail;
+    }
+    for (ci = 0, p = 0; ci < o->nr_class; ++ci)
+        for (cj = ci + 1; cj < o->nr_class; ++cj, ++p) {
+            const size_t si = o->start[ci], sj = o->start[cj], ni = o->count[ci], l = o->probs[p].nvar;
+            const size_t v0 = o->var_at[p];
+            const double *pa = alpha + v0, *pg = G + v0, *pc = o->Cv + v0;
             gpusvm_train_info *pi = &pinfo[p];
             double v = 0.0, sum_alpha = 0.0, scale = 1.0;
             /* nu-SVC: scaled by 1/r as LIBSVM's solve_nu_svc (the linear term is 0, not -1) */
             if (nusvc) {
-                rho[p] = gpusvm__rho_nu(&probs[p], pa, pg, &pi->nu_r);
+                rho[p] = gpusvm__rho_nu(&o->probs[p], pa, pg, &pi->nu_r);
                 scale = 1.0 / pi->nu_r;
                 rho[p] *= scale;
             } else {
-                rho[p] = gpusvm__rho(&probs[p], pa, pg);
+                rho[p] = gpusvm__rho(&o->probs[p], pa, pg);
             }
             for (k = 0; k < l; ++k) {
                 v += pa[k] * (nusvc ? pg[k] : pg[k] - 1.0);
@@ -4687,10 +4766,10 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
                     if (pa[k] >= pc[k]) ++pi->n_bsv;
                     nonzero[k < ni ? si + k : sj + (k - ni)] = 1;
                 }
-                falpha[o + k] = probs[p].y[k] * pa[k] * scale;
+                falpha[v0 + k] = o->probs[p].y[k] * pa[k] * scale;
             }
             pi->obj = v / 2 * scale * scale;
-            pi->nu = sum_alpha / (wC[ci] * (double)l);
+            pi->nu = sum_alpha / (o->wC[ci] * (double)l);
             info.iterations += pi->iterations;
             info.outer_iterations += pi->outer_iterations;
             info.converged = info.converged && pi->converged;
@@ -4698,8 +4777,7 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             info.obj += pi->obj;
             info.n_bsv += pi->n_bsv;
             info.nu = pi->nu;
-            info.working_set_size = pi->working_set_size > info.working_set_size ? pi->working_set_size
-                                                                                 : info.working_set_size;
+            if (pi->working_set_size > info.working_set_size) info.working_set_size = pi->working_set_size;
             if (pi->device_bytes > info.device_bytes) { /* the batch's (the largest, when it ran in parts) */
                 info.device_bytes = pi->device_bytes;
                 info.device_data_bytes = pi->device_data_bytes;
@@ -4707,32 +4785,31 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
         }
 
     /* the support vectors: every point with a nonzero alpha in some pair, grouped by class */
-    for (i = 0; i < n; ++i)
+    for (i = 0; i < o->n; ++i)
         if (nonzero[i]) {
             ++total_sv;
-            sv_nnz += rp[i + 1] - rp[i];
+            sv_nnz += x->row_ptr[o->perm[i] + 1] - x->row_ptr[o->perm[i]];
         }
-    if ((r = gpusvm__model_alloc(ctx, nr_class, total_sv, sv_nnz, &m)) != GPUSVM_OK) goto fail;
-    nz_start = (size_t *)gpusvm__alloc(a, (size_t)nr_class, sizeof(size_t));
-    if (!nz_start) { r = gpusvm__oom(ctx, "the model"); goto fail; }
-    for (c = 0, k = 0, at = 0; c < nr_class; ++c) {
-        m->label[c] = label[c];
+    if ((r = gpusvm__model_alloc(ctx, o->nr_class, total_sv, sv_nnz, &m)) != GPUSVM_OK) goto fail;
+    for (c = 0, k = 0, at = 0; c < o->nr_class; ++c) {
+        m->label[c] = o->label[c];
         nz_start[c] = k;
-        for (i = start[c]; i < start[c + 1]; ++i) {
+        for (i = o->start[c]; i < o->start[c + 1]; ++i) {
+            const size_t row = o->perm[i];
             size_t len;
             if (!nonzero[i]) continue;
             m->n_sv[c]++;
-            len = rp[i + 1] - rp[i];
-            memcpy(m->sv_col_idx + at, col + rp[i], len * sizeof(int32_t));
-            memcpy(m->sv_values + at, val + rp[i], len * sizeof(float));
+            len = x->row_ptr[row + 1] - x->row_ptr[row];
+            memcpy(m->sv_col_idx + at, x->col + x->row_ptr[row], len * sizeof(int32_t));
+            memcpy(m->sv_values + at, x->val + x->row_ptr[row], len * sizeof(float));
             at += len;
             m->sv_row_ptr[++k] = at;
         }
     }
-    for (ci = 0, p = 0; ci < nr_class; ++ci)
-        for (cj = ci + 1; cj < nr_class; ++cj, ++p) {
-            const size_t si = start[ci], sj = start[cj], ni = count[ci], nj = count[cj];
-            const double *f = falpha + falpha_at[p];
+    for (ci = 0, p = 0; ci < o->nr_class; ++ci)
+        for (cj = ci + 1; cj < o->nr_class; ++cj, ++p) {
+            const size_t si = o->start[ci], sj = o->start[cj], ni = o->count[ci], nj = o->count[cj];
+            const double *f = falpha + o->var_at[p];
             size_t q = nz_start[ci];
             for (k = 0; k < ni; ++k)
                 if (nonzero[si + k]) m->sv_coef[(size_t)(cj - 1) * total_sv + q++] = f[k];
@@ -4742,13 +4819,13 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
             m->rho[p] = rho[p];
             m->pair_info[p] = pinfo[p];
         }
-    m->probA = probA;
-    m->probB = probB;
-    probA = probB = NULL;
+    m->probA = o->probA;
+    m->probB = o->probB;
+    o->probA = o->probB = NULL;
     info.n_sv = total_sv;
 finish:
     gpusvm__model_finish(m, prm, &info, t_start);
-    if (nr_class == 2) {
+    if (o->nr_class == 2) {
         m->info.nu = m->pair_info[0].nu;
         m->info.nu_r = m->pair_info[0].nu_r;
     }
@@ -4757,35 +4834,126 @@ finish:
     r = GPUSVM_OK;
 fail:
     gpusvm_model_free(m);
+    gpusvm__free(a, nonzero);
+    gpusvm__free(a, falpha);
+    gpusvm__free(a, rho);
+    gpusvm__free(a, nz_start);
+    return r;
+}
+
+/* One model per subset sub[s] (nsub[s] input rows; sub NULL: one subset, every row), every pair
+   of every subset in one batch on the rows' one shared copy. */
+static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                       const gpusvm_params *prm, int nsub, const size_t *const *sub,
+                                       const size_t *sub_n, gpusvm_model **out, double t_start)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const int pre = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
+    const size_t n = xin->rows;
+    gpusvm__input ser, xsh;
+    gpusvm__ovo *o = NULL;
+    gpusvm__problem *probs = NULL;
+    gpusvm_train_info *pinfo = NULL;
+    size_t *pos = NULL, *order = NULL, nshared = 0, nprob = 0, nvar = 0, i, k;
+    double *alpha = NULL, *G = NULL, *alpha0 = NULL, *G0 = NULL;
+    int s, *label = NULL, nr_class = 0;
+    size_t *count = NULL;
+    gpusvm_result r;
+    memset(&ser, 0, sizeof ser);
+    memset(&xsh, 0, sizeof xsh);
+    for (s = 0; s < nsub; ++s) out[s] = NULL;
+    o = (gpusvm__ovo *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm__ovo));
+    pos = (size_t *)gpusvm__alloc(a, n ? n : 1, sizeof(size_t));
+    order = (size_t *)gpusvm__alloc(a, n ? n : 1, sizeof(size_t));
+    if (!o || !pos || !order) { r = gpusvm__oom(ctx, "the training sets"); goto done; }
+
+    /* the shared points: every row some subset uses, grouped by class (so each pair's points are
+       two contiguous runs), order kept within a class */
+    for (i = 0; i < n; ++i) pos[i] = (size_t)-1;
+    for (s = 0; s < nsub; ++s)
+        for (k = 0; k < (sub ? sub_n[s] : n); ++k) pos[sub ? sub[s][k] : k] = 0;
+    if ((r = gpusvm__group(ctx, y, n, &label, &count, &nr_class)) != GPUSVM_OK) goto done;
+    {
+        int c;
+        for (c = 0; c < nr_class; ++c)
+            for (i = 0; i < n; ++i)
+                if (pos[i] != (size_t)-1 && (int)y[i] == label[c]) order[nshared++] = i;
+        for (k = 0; k < nshared; ++k) pos[order[k]] = k;
+    }
+    if (pre) {
+        if ((r = gpusvm__serial_rows(ctx, prm, n, &ser)) != GPUSVM_OK) goto done;
+        r = gpusvm__pre_problem(ctx, xin, prm, order, nshared, &xsh);
+    } else {
+        r = gpusvm__csr_rows(ctx, xin, order, nshared, &xsh);
+    }
+    if (r != GPUSVM_OK) goto done;
+
+    for (s = 0; s < nsub; ++s) {
+        if ((r = gpusvm__ovo_setup(ctx, &xsh.m, pos, xin, y, prm, sub ? sub[s] : NULL, sub ? sub_n[s] : n, &o[s])) !=
+            GPUSVM_OK)
+            goto done;
+        nprob += o[s].npairs;
+        nvar += o[s].nvar;
+    }
+    probs = (gpusvm__problem *)gpusvm__alloc(a, nprob ? nprob : 1, sizeof(gpusvm__problem));
+    pinfo = (gpusvm_train_info *)gpusvm__calloc(a, nprob ? nprob : 1, sizeof(gpusvm_train_info));
+    alpha = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
+    G = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
+    if (prm->svm_type == GPUSVM_NU_SVC) {
+        alpha0 = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
+        G0 = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
+    }
+    if (!probs || !pinfo || !alpha || !G || (prm->svm_type == GPUSVM_NU_SVC && (!alpha0 || !G0))) {
+        r = gpusvm__oom(ctx, "the pairwise problems");
+        goto done;
+    }
+    for (s = 0, nprob = 0, nvar = 0; s < nsub; ++s) {
+        if (!o[s].npairs) continue; /* one class: no pair */
+        memcpy(probs + nprob, o[s].probs, o[s].npairs * sizeof(gpusvm__problem));
+        if (alpha0) {
+            memcpy(alpha0 + nvar, o[s].alpha0, o[s].nvar * sizeof(double));
+            memcpy(G0 + nvar, o[s].G0, o[s].nvar * sizeof(double));
+        }
+        nprob += o[s].npairs;
+        nvar += o[s].nvar;
+    }
+    if (nprob && (r = gpusvm__solve_batch(ctx, probs, (int)nprob, prm, alpha0, G0, alpha, G, pinfo)) != GPUSVM_OK)
+        goto done;
+    for (s = 0, nprob = 0, nvar = 0; s < nsub; ++s) {
+        if ((r = gpusvm__ovo_finish(ctx, &o[s], pre ? &ser.m : xin, prm, alpha + nvar, G + nvar, pinfo + nprob, &out[s],
+                                    t_start)) != GPUSVM_OK)
+            goto done;
+        nprob += o[s].npairs;
+        nvar += o[s].nvar;
+    }
+done:
+    if (r != GPUSVM_OK)
+        for (s = 0; s < nsub; ++s) {
+            gpusvm_model_free(out[s]);
+            out[s] = NULL;
+        }
+    if (o)
+        for (s = 0; s < nsub; ++s) gpusvm__ovo_free(ctx, &o[s]);
+    gpusvm__free(a, o);
+    gpusvm__free(a, pos);
+    gpusvm__free(a, order);
+    gpusvm__free(a, label);
+    gpusvm__free(a, count);
     gpusvm__free(a, probs);
-    gpusvm__free(a, map);
-    gpusvm__free(a, yy);
+    gpusvm__free(a, pinfo);
     gpusvm__free(a, alpha);
     gpusvm__free(a, G);
-    gpusvm__free(a, nz_start);
-    gpusvm__free(a, Cv);
     gpusvm__free(a, alpha0);
     gpusvm__free(a, G0);
-    gpusvm__free(a, orig);
-    gpusvm__input_free(ctx, &kmat);
     gpusvm__input_free(ctx, &ser);
-    gpusvm__free(a, probA);
-    gpusvm__free(a, probB);
-    gpusvm__free(a, pinfo);
-    gpusvm__free(a, rho);
-    gpusvm__free(a, falpha_at);
-    gpusvm__free(a, falpha);
-    gpusvm__free(a, nonzero);
-    gpusvm__free(a, val);
-    gpusvm__free(a, col);
-    gpusvm__free(a, rp);
-    gpusvm__free(a, perm);
-    gpusvm__free(a, fill);
-    gpusvm__free(a, start);
-    gpusvm__free(a, wC);
-    gpusvm__free(a, count);
-    gpusvm__free(a, label);
+    gpusvm__input_free(ctx, &xsh);
     return r;
+}
+
+static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                        const gpusvm_params *prm, gpusvm_model **out, double t_start)
+{
+    return gpusvm__train_ovo(ctx, xin, y, prm, 1, NULL, NULL, out, t_start);
 }
 
 /* epsilon-SVR, nu-SVR and one-class SVM with LIBSVM's formulations (solve_epsilon_svr,
@@ -5269,18 +5437,15 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
     const size_t l = x->rows;
     size_t *perm = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
     size_t *fold_start = (size_t *)gpusvm__alloc(a, (size_t)nr_fold + 1, sizeof(size_t));
-    size_t *train_idx = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
-    double *ty = (double *)gpusvm__alloc(a, l, sizeof(double));
+    size_t *train_idx = NULL, **tr = NULL, *ntr = NULL, *nte = NULL;
+    const size_t **te = NULL;
     double *pred = (double *)gpusvm__alloc(a, l, sizeof(double));
-    double *tw = (double *)gpusvm__alloc(a, l, sizeof(double)); /* a fold's rows keep their weights */
-    double *ts = (double *)gpusvm__alloc(a, l, sizeof(double)); /* and their serial numbers */
-    gpusvm_params fold_params;
     int *label = NULL;
     size_t *count = NULL, i, k;
     uint64_t rng = 0x9E3779B97F4A7C15ULL; /* fixed seed: the same folds every run */
     gpusvm_result r = GPUSVM_OK;
     int f, c, nr_class = 0;
-    if (!perm || !fold_start || !train_idx || !ty || !pred || !tw || !ts) {
+    if (!perm || !fold_start || !pred) {
         r = gpusvm__oom(ctx, "cross-validation");
         goto done;
     }
@@ -5331,27 +5496,40 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
         }
         for (f = 0; f <= nr_fold; ++f) fold_start[f] = (size_t)f * l / (size_t)nr_fold;
     }
-    for (f = 0; f < nr_fold && r == GPUSVM_OK; ++f) {
-        const size_t b = fold_start[f], e = fold_start[f + 1];
-        size_t nt = 0;
-        if (b == e) continue;
-        for (i = 0; i < l; ++i)
-            if (i < b || i >= e) train_idx[nt++] = perm[i];
-        for (i = 0; i < nt; ++i) ty[i] = y[train_idx[i]];
-        /* the folds predict labels by their decision values: no probability fits for them */
-        gpusvm__subset_params(p, train_idx, nt, tw, ts, &fold_params);
-        r = gpusvm__fold(ctx, x, ty, &fold_params, train_idx, nt, perm + b, e - b, pred, NULL, NULL);
-        if (r == GPUSVM_OK)
-            for (i = b; i < e; ++i) target[perm[i]] = pred[i - b];
+    if (r != GPUSVM_OK) goto done;
+    /* every fold that has rows to predict, trained together where the type allows */
+    tr = (size_t **)gpusvm__alloc(a, (size_t)nr_fold, sizeof(size_t *));
+    te = (const size_t **)gpusvm__alloc(a, (size_t)nr_fold, sizeof(size_t *));
+    ntr = (size_t *)gpusvm__alloc(a, (size_t)nr_fold, sizeof(size_t));
+    nte = (size_t *)gpusvm__alloc(a, (size_t)nr_fold, sizeof(size_t));
+    train_idx = (size_t *)gpusvm__alloc(a, (size_t)nr_fold * l, sizeof(size_t));
+    if (!tr || !te || !ntr || !nte || !train_idx) {
+        r = gpusvm__oom(ctx, "cross-validation");
+        goto done;
     }
+    for (f = 0, k = 0; f < nr_fold; ++f) {
+        const size_t b = fold_start[f], e = fold_start[f + 1];
+        if (b == e) continue;
+        tr[k] = train_idx + k * l;
+        ntr[k] = 0;
+        for (i = 0; i < l; ++i)
+            if (i < b || i >= e) tr[k][ntr[k]++] = perm[i];
+        te[k] = perm + b;
+        nte[k] = e - b;
+        ++k;
+    }
+    /* pred follows perm: the non-empty folds are consecutive runs of it */
+    if ((r = gpusvm__folds(ctx, x, y, p, (int)k, tr, ntr, te, nte, pred, NULL, NULL)) != GPUSVM_OK) goto done;
+    for (i = 0; i < l; ++i) target[perm[i]] = pred[i];
 done:
     gpusvm__free(a, perm);
     gpusvm__free(a, fold_start);
     gpusvm__free(a, train_idx);
-    gpusvm__free(a, ty);
     gpusvm__free(a, pred);
-    gpusvm__free(a, tw);
-    gpusvm__free(a, ts);
+    gpusvm__free(a, tr);
+    gpusvm__free(a, te);
+    gpusvm__free(a, ntr);
+    gpusvm__free(a, nte);
     gpusvm__free(a, label);
     gpusvm__free(a, count);
     return r;

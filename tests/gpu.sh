@@ -63,6 +63,18 @@ if [ -f "${GPUSVM_DATA:-../shared/data}/mnist.scale.xz" ]; then
     row "mnist 10-class gpusvm GPU: train $(sed -n 's/.*training time: \([0-9.]*\) s.*/\1/p' "$OUT/mnist.err") s (process $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }') s), $(sed -n 's/^Total //p' "$OUT/mnist.out"), $(cat "$OUT/mnist.acc")"
 fi
 
+# cross-validation: every fold's pairs in one batch (a9a 5-fold; mnist 10-class 5-fold, 225 problems)
+start=$(date +%s.%N)
+$B/gpusvm-train -v 5 -c 1 -g 0.05 $B/data/a9a > "$OUT/a9a.cv.out" 2> "$OUT/a9a.cv.err"
+end=$(date +%s.%N)
+row "a9a -v 5 gpusvm GPU: $(tail -n 1 "$OUT/a9a.cv.out") (process $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }') s)"
+if [ -s $B/data/mnist.scale ]; then
+    start=$(date +%s.%N)
+    timeout 300 $B/gpusvm-train -v 5 -c 10 -g 0.02 $B/data/mnist.scale > "$OUT/mnist.cv.out" 2> "$OUT/mnist.cv.err"
+    end=$(date +%s.%N)
+    row "mnist 10-class -v 5 gpusvm GPU: $(tail -n 1 "$OUT/mnist.cv.out") (process $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }') s)"
+fi
+
 # Crammer-Singer on the first 10000 mnist points (-s 5 -c 10 -g 0.02), next to one-vs-one on them
 if [ -s $B/data/mnist.scale ]; then
     head -n 10000 $B/data/mnist.scale > $B/data/mnist.scale.head10000

@@ -1,5 +1,6 @@
 /* Every OpenCL kernel against the C backend, on fresh random inputs, with the OpenCL
-   outputs poisoned first so that an element left unwritten fails the comparison.
+   outputs poisoned first so that an element left unwritten fails the comparison; and a batch
+   of problems solved together against each solved alone.
    Needs an OpenCL device with fp64 (PoCL on a CPU machine); fails without one. */
 #define GPUSVM_IMPLEMENTATION
 #include "../gpusvm.h"
@@ -233,6 +234,94 @@ static void decision_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t
     free(coef); free(d1); free(d2);
 }
 
+/* A batch: four problems on one shared set of points through maps (a random subset, two runs
+   as a one-vs-one pair has, a problem small enough to be whole, two variables per point as
+   epsilon-SVR has) solved together must give each problem exactly what it gets alone on the
+   same backend, and the two backends the same objectives. */
+static double batch_obj(const double *alpha, const double *G, size_t n)
+{
+    double v = 0.0;
+    size_t i;
+    for (i = 0; i < n; ++i) v += alpha[i] * (G[i] - 1.0);
+    return v / 2;
+}
+
+static void batch_check(gpusvm_context *c1, gpusvm_context *c2)
+{
+    problem_t t;
+    gpusvm__problem pb[4];
+    gpusvm_train_info info[4], one;
+    gpusvm_params prm;
+    int32_t *map = (int32_t *)malloc(2000 * sizeof(int32_t));
+    signed char *yv = (signed char *)malloc(2000);
+    double *Cv = (double *)malloc(2000 * sizeof(double));
+    double *a[2], *g[2], *a1 = (double *)malloc(2000 * sizeof(double)), *g1 = (double *)malloc(2000 * sizeof(double));
+    size_t i, k, at = 0, off;
+    int p, be, bad;
+    char what[200];
+    gpusvm_context *ctx[2];
+    ctx[0] = c1;
+    ctx[1] = c2;
+    make_problem(&t, 700, 15, 0.5, 2);
+    memset(pb, 0, sizeof pb);
+    for (p = 0; p < 4; ++p) {
+        const size_t npts = p == 0 ? 400 : p == 1 ? 300 : p == 2 ? 90 : 200;
+        pb[p] = t.p;
+        pb[p].map = map + at;
+        pb[p].npts = npts;
+        pb[p].nvar = p == 3 ? 2 * npts : npts;
+        pb[p].y = yv + at;
+        pb[p].C = Cv + at;
+        for (k = 0; k < npts; ++k) {
+            if (p == 0) map[at + k] = (int32_t)(k * 700 / 400 + (size_t)(urand() * 1.7)); /* ascending, gaps */
+            else if (p == 1) map[at + k] = (int32_t)(k < 150 ? k : 500 + (k - 150));
+            else if (p == 2) map[at + k] = (int32_t)(600 + k);
+            else map[at + k] = (int32_t)(699 - 3 * k);
+        }
+        for (k = 0; k < pb[p].nvar; ++k) {
+            yv[at + k] = p == 3 ? (k < npts ? 1 : -1) : (urand() < 0.5 ? 1 : -1);
+            Cv[at + k] = 0.5 + urand();
+        }
+        at += pb[p].nvar;
+    }
+    memset(&prm, 0, sizeof prm);
+    prm.eps = 1e-3;
+    prm.max_iter = 10000000;
+    prm.cache_size_mb = 100;
+    prm.working_set_size = 128;
+    for (be = 0; be < 2; ++be) {
+        a[be] = (double *)malloc(at * sizeof(double));
+        g[be] = (double *)malloc(at * sizeof(double));
+        memset(info, 0, sizeof info);
+        CHECK_OK(gpusvm__solve_batch(ctx[be], pb, 4, &prm, NULL, NULL, a[be], g[be], info));
+        for (p = 0, off = 0; p < 4; ++p) {
+            memset(&one, 0, sizeof one);
+            CHECK_OK(gpusvm__solve(ctx[be], &pb[p], &prm, NULL, NULL, a1, g1, &one));
+            for (i = 0, bad = 0; i < pb[p].nvar; ++i) bad += a1[i] != a[be][off + i] || g1[i] != g[be][off + i];
+            snprintf(what, sizeof what,
+                     "%s: batch of 4, problem %d (%lu variables%s): the same alphas and gradient as alone (%d differ), "
+                     "converged, %lld pair updates",
+                     be ? "opencl" : "cpu", p, (unsigned long)pb[p].nvar, info[p].working_set_size == (int)pb[p].nvar
+                     ? ", whole" : "", bad, info[p].iterations);
+            CHECK(bad == 0 && info[p].converged && one.converged && info[p].iterations == one.iterations &&
+                      info[p].iterations > 0, what);
+            off += pb[p].nvar;
+        }
+    }
+    for (p = 0, off = 0; p < 4; ++p) {
+        const double o0 = batch_obj(a[0] + off, g[0] + off, pb[p].nvar), o1 = batch_obj(a[1] + off, g[1] + off, pb[p].nvar);
+        snprintf(what, sizeof what, "batch problem %d: objective %.10g (opencl) vs %.10g (cpu)", p, o1, o0);
+        CHECK(close_rel(o1, o0, 1e-6, 1e-9) && o0 < 0.0, what);
+        off += pb[p].nvar;
+    }
+    for (be = 0; be < 2; ++be) {
+        free(a[be]);
+        free(g[be]);
+    }
+    free(a1); free(g1); free(map); free(yv); free(Cv);
+    free_problem(&t);
+}
+
 int main(void)
 {
     gpusvm_context *c1, *c2;
@@ -283,6 +372,7 @@ int main(void)
         round_trip(c1->backend, c2->backend, &t, 256, "poly nu-SVR, 800 variables on 400 points q=256");
         free_problem(&t);
     }
+    batch_check(c1, c2);
     gpusvm_context_destroy(c2);
     gpusvm_context_destroy(c1);
     return check_summary();
