@@ -67,9 +67,15 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz_%.c gpusvm.h
 
 fuzz-build: $(FUZZERS)
 
-# the benchmark table on the selected device (bench/run.sh says what is counted)
-bench: setup $(TOOLS)
+# the benchmark table on the selected device (bench/run.sh says what is counted), then the
+# primitives against the device's ceilings (bench/micro.c; GPUs only)
+bench: setup $(TOOLS) $(BUILD)/micro
 	@sh bench/run.sh
+	@echo
+	@$(BUILD)/micro
+
+$(BUILD)/micro: bench/micro.c gpusvm.h | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/micro.c $(LIBS)
 
 # libFuzzer on the data reader and the model loader, FUZZ_SECONDS each (make test runs them too)
 fuzz: setup-test fuzz-build

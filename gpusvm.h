@@ -453,6 +453,7 @@ struct gpusvm_context {
     int cl_line;                /* the source line that made it */
     gpusvm__cl_api *cl;         /* NULL without OpenCL */
     gpusvm__backend *backend;
+    int profile;                /* GPUSVM_PROFILE=1: time each solver step (waits for each) */
 };
 
 static void *gpusvm__default_alloc(size_t size, void *user)
@@ -3867,7 +3868,7 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
     gpusvm__backend *b = ctx->backend;
     const double max_iter = (double)prm->max_iter, eps = prm->eps;
     const gpusvm_allocator *a = &ctx->alloc;
-    double *st = NULL, *best_gap = NULL;
+    double *st = NULL, *best_gap = NULL, spent[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
     long long *best_at = NULL, outer = 0;
     int *stalled = NULL, *ids = NULL;
     gpusvm_result r;
@@ -3942,13 +3943,28 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
     if ((r = b->write_ws(b, ids, ids, q)) != GPUSVM_OK) goto done;
     if ((alpha0 || G0) && (r = b->write_state(b, alpha0, G0, NULL)) != GPUSVM_OK) goto done;
     for (;;) {
-        if ((r = b->select(b, first, eps, max_iter)) != GPUSVM_OK) goto done;
-        if ((r = b->rows(b, first)) != GPUSVM_OK) goto done;
-        if ((r = b->smo(b, eps, 0.1, 20 * q, max_iter)) != GPUSVM_OK) goto done;
-        if ((r = b->update(b)) != GPUSVM_OK) goto done;
+        /* with ctx->profile each step is waited for (a status read drains the queue) and timed */
+        double t0 = ctx->profile ? gpusvm__now() : 0.0;
+#define GPUSVM__STEP(k, call)                                                                                      \
+    do {                                                                                                           \
+        if ((r = (call)) != GPUSVM_OK) goto done;                                                                  \
+        if (ctx->profile) {                                                                                        \
+            double t1;                                                                                             \
+            if ((r = b->read_status(b, st)) != GPUSVM_OK) goto done;                                               \
+            t1 = gpusvm__now();                                                                                    \
+            spent[k] += t1 - t0;                                                                                   \
+            t0 = t1;                                                                                               \
+        }                                                                                                          \
+    } while (0)
+        GPUSVM__STEP(0, b->select(b, first, eps, max_iter));
+        GPUSVM__STEP(1, b->rows(b, first));
+        GPUSVM__STEP(2, b->smo(b, eps, 0.1, 20 * q, max_iter));
+        GPUSVM__STEP(3, b->update(b));
+#undef GPUSVM__STEP
         first = 0;
         if (++outer % check_every) continue;
         if ((r = b->read_status(b, st)) != GPUSVM_OK) goto done;
+        if (ctx->profile) spent[4] += gpusvm__now() - t0;
         for (t = 0, running = 0; t < nprob; ++t) {
             double *s = st + (size_t)t * GPUSVM__ST_COUNT;
             if (s[GPUSVM__ST_DONE] != 0.0) continue;
@@ -3987,6 +4003,11 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
         }
     }
     if ((r = b->read_state(b, alpha, G)) != GPUSVM_OK) goto done;
+    if (ctx->profile)
+        gpusvm__log(ctx, GPUSVM_LOG_INFO,
+                    "solver steps (each waited for): selection %.4f s, kernel rows %.4f s, inner solve %.4f s, "
+                    "gradient update %.4f s, status reads and host checks %.4f s; %lld rounds enqueued",
+                    spent[0], spent[1], spent[2], spent[3], spent[4], outer);
     for (t = 0; t < nprob; ++t) {
         const double *s = st + (size_t)t * GPUSVM__ST_COUNT;
         info[t].iterations = (long long)s[GPUSVM__ST_ITER];
@@ -4006,14 +4027,6 @@ out:
     gpusvm__free(a, stalled);
     gpusvm__free(a, ids);
     return r;
-}
-
-/* One problem on its own. */
-static gpusvm_result gpusvm__solve(gpusvm_context *ctx, const gpusvm__problem *p, const gpusvm_params *prm,
-                                   const double *alpha0, const double *G0, double *alpha, double *G,
-                                   gpusvm_train_info *info)
-{
-    return gpusvm__solve_batch(ctx, p, 1, prm, alpha0, G0, alpha, G, info);
 }
 
 /* The serial number (1-based) of training row i of a precomputed kernel. */
@@ -4195,6 +4208,9 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
 static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
                                        const gpusvm_params *prm, int nsub, const size_t *const *sub,
                                        const size_t *sub_n, gpusvm_model **out, double t_start);
+static gpusvm_result gpusvm__train_single_many(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
+                                               const gpusvm_params *prm, int nsub, const size_t *const *sub,
+                                               const size_t *sub_n, gpusvm_model **out, double t_start);
 
 /* The fixed-seed generator of the folds (cross-validation and probability fits): the same
    folds every run. */
@@ -4304,9 +4320,9 @@ static int gpusvm__cmp_size(const void *a, const void *b)
 
 /* Several folds: fold f trains on input rows tr[f][0..ntr[f]) and predicts rows te[f][0..nte[f])
    into labels and/or dec (the folds' predictions one after another, in te order); label0[f]
-   gets fold f's first label. y, sample weights and serial numbers are by input row. The
-   one-vs-one types train every fold in one batch (their rows are taken in ascending order); a
-   fold with no rows to train on predicts nothing. */
+   gets fold f's first label. y, sample weights and serial numbers are by input row. Every
+   type but Crammer-Singer trains all folds in one batch (their rows taken in ascending order,
+   so that they read the shared points in order); Crammer-Singer, one fold after another. */
 static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, const double *y, const gpusvm_params *prm,
                                    int nfold, size_t *const *tr, const size_t *ntr, const size_t *const *te,
                                    const size_t *nte, double *labels, double *dec, int *label0)
@@ -4319,13 +4335,17 @@ static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, co
     int f;
     if (!models) return gpusvm__oom(ctx, "cross-validation");
     sub.probability = 0; /* the folds predict by their decision values */
-    if (prm->svm_type == GPUSVM_C_SVC || prm->svm_type == GPUSVM_NU_SVC) {
+    if (prm->svm_type != GPUSVM_CRAMMER_SINGER) {
         for (f = 0; f < nfold; ++f) qsort(tr[f], ntr[f], sizeof(size_t), gpusvm__cmp_size);
-        r = gpusvm__train_ovo(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models, gpusvm__now());
+        if (prm->svm_type == GPUSVM_C_SVC || prm->svm_type == GPUSVM_NU_SVC)
+            r = gpusvm__train_ovo(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models, gpusvm__now());
+        else
+            r = gpusvm__train_single_many(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models,
+                                          gpusvm__now());
     }
     for (f = 0; f < nfold && r == GPUSVM_OK; ++f) {
         gpusvm__input xe;
-        if (!models[f]) { /* the other types, one fold after another, on their rows' own copy */
+        if (!models[f]) { /* Crammer-Singer: one fold after another, on its rows' own copy */
             gpusvm__input xt;
             double *ty = (double *)gpusvm__alloc(a, ntr[f] ? ntr[f] : 1, sizeof(double));
             double *tw = (double *)gpusvm__alloc(a, ntr[f] ? ntr[f] : 1, sizeof(double));
@@ -4963,135 +4983,178 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
    solver (Solver_NU), from alpha_i = alpha*_i filled in order up to C until each side holds
    C nu n / 2 (Q alpha = 0 there, so G starts at p). The one-class problem starts from
    alpha = 1 on the first floor(nu n) points, nu n - floor(nu n) on the next, so its gradient
-   starts at Q alpha. */
-static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
-                                          const gpusvm_params *prm, gpusvm_model **out, double t_start)
+   starts at Q alpha.
+
+   One model per subset sub[s] (sub_n[s] input rows; sub NULL: one subset, every row), all of
+   them one batch on the input's one copy (a cross-validation's folds); probabilities only for
+   a plain training (sub NULL). */
+static gpusvm_result gpusvm__train_single_many(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
+                                               const gpusvm_params *prm, int nsub, const size_t *const *sub,
+                                               const size_t *sub_n, gpusvm_model **out, double t_start)
 {
     /* x: the rows the model keeps (a precomputed kernel's: serial numbers); xin: the input */
     const int pre = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
     gpusvm__input ser, kmat;
     const gpusvm__csr *x = xin;
     const gpusvm_allocator *a = &ctx->alloc;
-    const size_t l = xin->rows;
     const int nusvr = prm->svm_type == GPUSVM_NU_SVR;
     const int svr = prm->svm_type == GPUSVM_EPSILON_SVR || nusvr;
-    const size_t nvar = svr ? 2 * l : l;
     const double C = svr ? prm->C : 1.0;
-    signed char *yy = (signed char *)gpusvm__alloc(a, nvar, 1);
-    double *lin = (double *)gpusvm__calloc(a, nvar, sizeof(double));
-    double *alpha0 = (double *)gpusvm__calloc(a, nvar, sizeof(double));
-    double *G0 = (double *)gpusvm__alloc(a, nvar, sizeof(double));
-    double *alpha = (double *)gpusvm__alloc(a, nvar, sizeof(double));
-    double *G = (double *)gpusvm__alloc(a, nvar, sizeof(double));
-    double *coef = (double *)gpusvm__alloc(a, l, sizeof(double));
-    double *Cv = (double *)gpusvm__alloc(a, nvar, sizeof(double));
-    gpusvm__problem pb;
-    gpusvm_train_info info;
+    size_t nvar = 0, npts = 0, i, k, at, vo, po;
+    signed char *yy = NULL;
+    int32_t *map = NULL;
+    double *lin = NULL, *alpha0 = NULL, *G0 = NULL, *alpha = NULL, *G = NULL, *coef = NULL, *Cv = NULL;
+    gpusvm__problem *pb = NULL;
+    gpusvm_train_info *info = NULL;
     gpusvm_model *m = NULL;
     gpusvm_result r = GPUSVM_OK;
-    size_t i, k, nsv = 0, nbsv = 0, sv_nnz = 0, at;
-    double v = 0.0, sum_alpha = 0.0;
-    memset(&info, 0, sizeof info);
+    int s;
     memset(&ser, 0, sizeof ser);
     memset(&kmat, 0, sizeof kmat);
-    if (!yy || !lin || !alpha0 || !G0 || !alpha || !G || !coef || !Cv) { r = gpusvm__oom(ctx, "the problem"); goto fail; }
-    pb.x = *xin;
-    if (pre) { /* the model keeps serial numbers; the problem is the kernel matrix */
-        if ((r = gpusvm__serial_rows(ctx, prm, l, &ser)) != GPUSVM_OK) goto fail;
+    for (s = 0; s < nsub; ++s) {
+        out[s] = NULL;
+        npts += sub ? sub_n[s] : xin->rows;
+    }
+    nvar = svr ? 2 * npts : npts;
+    yy = (signed char *)gpusvm__alloc(a, nvar ? nvar : 1, 1);
+    map = (int32_t *)gpusvm__alloc(a, npts ? npts : 1, sizeof(int32_t));
+    lin = (double *)gpusvm__calloc(a, nvar ? nvar : 1, sizeof(double));
+    alpha0 = (double *)gpusvm__calloc(a, nvar ? nvar : 1, sizeof(double));
+    G0 = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
+    alpha = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
+    G = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
+    coef = (double *)gpusvm__alloc(a, xin->rows ? xin->rows : 1, sizeof(double));
+    Cv = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
+    pb = (gpusvm__problem *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm__problem));
+    info = (gpusvm_train_info *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm_train_info));
+    if (!yy || !map || !lin || !alpha0 || !G0 || !alpha || !G || !coef || !Cv || !pb || !info) {
+        r = gpusvm__oom(ctx, "the problem");
+        goto fail;
+    }
+    if (pre) { /* the model keeps serial numbers; the problems are the kernel matrix's */
+        if ((r = gpusvm__serial_rows(ctx, prm, xin->rows, &ser)) != GPUSVM_OK) goto fail;
         if ((r = gpusvm__pre_all(ctx, xin, prm, &kmat)) != GPUSVM_OK) goto fail;
         x = &ser.m;
-        pb.x = kmat.m;
     }
-    pb.ktype = (int)prm->kernel_type - 1;
-    pb.gamma = (float)prm->gamma;
-    pb.coef0 = (float)prm->coef0;
-    pb.degree = prm->degree;
-    pb.map = NULL;
-    pb.npts = pb.x.rows;
-    for (i = 0; i < nvar; ++i) {
-        yy[i] = (signed char)(i < l ? 1 : -1);
-        Cv[i] = C * (prm->sample_weight ? prm->sample_weight[i < l ? i : i - l] : 1.0);
+    for (s = 0, vo = 0, po = 0; s < nsub; ++s) {
+        const size_t l = sub ? sub_n[s] : xin->rows, nv = svr ? 2 * l : l;
+        signed char *py = yy + vo;
+        double *pC = Cv + vo, *pl = lin + vo, *pa = alpha0 + vo, *pg = G0 + vo;
+        gpusvm__problem *p = &pb[s];
+        p->x = pre ? kmat.m : *xin;
+        p->map = sub ? map + po : NULL;
+        p->npts = l;
+        p->nvar = nv;
+        p->y = py;
+        p->C = pC;
+        p->ktype = (int)prm->kernel_type - 1;
+        p->gamma = (float)prm->gamma;
+        p->coef0 = (float)prm->coef0;
+        p->degree = prm->degree;
+        p->nu = nusvr;
+        for (i = 0; i < l; ++i) map[po + i] = (int32_t)(sub ? sub[s][i] : i);
+        for (i = 0; i < nv; ++i) {
+            const size_t row = (size_t)map[po + (i < l ? i : i - l)];
+            py[i] = (signed char)(i < l ? 1 : -1);
+            pC[i] = C * (prm->sample_weight ? prm->sample_weight[row] : 1.0);
+        }
+        if (svr) {
+            double left = C * prm->nu * (double)l / 2;
+            for (i = 0; i < l; ++i) {
+                const double zi = z[map[po + i]];
+                pl[i] = (nusvr ? 0.0 : prm->p) - zi;
+                pl[i + l] = (nusvr ? 0.0 : prm->p) + zi;
+                if (nusvr) {
+                    pa[i] = pa[i + l] = pC[i] < left ? pC[i] : left;
+                    left -= pa[i];
+                }
+            }
+            memcpy(pg, pl, nv * sizeof(double));
+        } else {
+            /* sum(alpha) = nu l, filled in order up to each bound (with unit weights: LIBSVM's 1, 1, ..., frac) */
+            double left = prm->nu * (double)l;
+            for (i = 0; i < l && left > 0.0; ++i) {
+                pa[i] = pC[i] < left ? pC[i] : left;
+                left -= pa[i];
+            }
+            /* G0 = Q alpha0 (y = +1, p = 0): the decision primitive with alpha0 as coefficients */
+            if ((r = gpusvm__problem_decision(ctx, p, pa, pg)) != GPUSVM_OK) goto fail;
+        }
+        vo += nv;
+        po += l;
     }
-    if (svr) {
-        double left = C * prm->nu * (double)l / 2;
+    if ((r = gpusvm__solve_batch(ctx, pb, nsub, prm, alpha0, G0, alpha, G, info)) != GPUSVM_OK) goto fail;
+    for (s = 0, vo = 0, po = 0; s < nsub; ++s) {
+        const size_t l = pb[s].npts, nv = pb[s].nvar;
+        const double *pa = alpha + vo, *pg = G + vo, *pl = lin + vo, *pC = Cv + vo;
+        gpusvm_train_info *fi = &info[s];
+        size_t nsv = 0, nbsv = 0, sv_nnz = 0;
+        double v = 0.0, sum_alpha = 0.0;
+        for (i = 0; i < nv; ++i) v += pa[i] * (pg[i] + pl[i]);
+        fi->obj = v / 2;
         for (i = 0; i < l; ++i) {
-            lin[i] = (nusvr ? 0.0 : prm->p) - z[i];
-            lin[i + l] = (nusvr ? 0.0 : prm->p) + z[i];
-            if (nusvr) {
-                alpha0[i] = alpha0[i + l] = Cv[i] < left ? Cv[i] : left;
-                left -= alpha0[i];
+            const size_t row = (size_t)map[po + i];
+            coef[i] = svr ? pa[i] - pa[i + l] : pa[i];
+            sum_alpha += fabs(coef[i]);
+            if (fabs(coef[i]) > 0.0) {
+                ++nsv;
+                sv_nnz += x->row_ptr[row + 1] - x->row_ptr[row];
+                if (fabs(coef[i]) >= pC[i]) ++nbsv;
             }
         }
-        memcpy(G0, lin, nvar * sizeof(double));
-    } else {
-        /* sum(alpha) = nu l, filled in order up to each bound (with unit weights: LIBSVM's 1, 1, ..., frac) */
-        double left = prm->nu * (double)l;
-        for (i = 0; i < l && left > 0.0; ++i) {
-            alpha0[i] = Cv[i] < left ? Cv[i] : left;
-            left -= alpha0[i];
+        fi->nu = sum_alpha / (C * (double)l);
+        fi->n_sv = nsv;
+        fi->n_bsv = nbsv;
+        if ((r = gpusvm__model_alloc(ctx, 2, nsv, sv_nnz, &m)) != GPUSVM_OK) goto fail;
+        m->rho[0] = nusvr ? gpusvm__rho_nu(&pb[s], pa, pg, &fi->nu_r) : gpusvm__rho(&pb[s], pa, pg);
+        for (i = 0, k = 0, at = 0; i < l; ++i) {
+            const size_t row = (size_t)map[po + i];
+            size_t len;
+            if (!(fabs(coef[i]) > 0.0)) continue;
+            m->sv_coef[k] = coef[i];
+            len = x->row_ptr[row + 1] - x->row_ptr[row];
+            memcpy(m->sv_col_idx + at, x->col + x->row_ptr[row], len * sizeof(int32_t));
+            memcpy(m->sv_values + at, x->val + x->row_ptr[row], len * sizeof(float));
+            at += len;
+            m->sv_row_ptr[++k] = at;
         }
-        /* G0 = Q alpha0 (y = +1, p = 0): the decision primitive with alpha0 as coefficients */
-        if ((r = gpusvm__problem_decision(ctx, &pb, alpha0, G0)) != GPUSVM_OK) goto fail;
-    }
-    pb.nvar = nvar;
-    pb.y = yy;
-    pb.C = Cv;
-    pb.nu = nusvr;
-    if ((r = gpusvm__solve(ctx, &pb, prm, alpha0, G0, alpha, G, &info)) != GPUSVM_OK) goto fail;
-    for (i = 0; i < nvar; ++i) v += alpha[i] * (G[i] + lin[i]);
-    info.obj = v / 2;
-    for (i = 0; i < l; ++i) {
-        coef[i] = svr ? alpha[i] - alpha[i + l] : alpha[i];
-        sum_alpha += fabs(coef[i]);
-        if (fabs(coef[i]) > 0.0) {
-            ++nsv;
-            sv_nnz += x->row_ptr[i + 1] - x->row_ptr[i];
-            if (fabs(coef[i]) >= Cv[i]) ++nbsv;
-        }
-    }
-    info.nu = sum_alpha / (C * (double)l);
-    info.n_sv = nsv;
-    info.n_bsv = nbsv;
-    if ((r = gpusvm__model_alloc(ctx, 2, nsv, sv_nnz, &m)) != GPUSVM_OK) goto fail;
-    m->rho[0] = nusvr ? gpusvm__rho_nu(&pb, alpha, G, &info.nu_r) : gpusvm__rho(&pb, alpha, G);
-    for (i = 0, k = 0, at = 0; i < l; ++i) {
-        size_t len;
-        if (!(fabs(coef[i]) > 0.0)) continue;
-        m->sv_coef[k] = coef[i];
-        len = x->row_ptr[i + 1] - x->row_ptr[i];
-        memcpy(m->sv_col_idx + at, x->col + x->row_ptr[i], len * sizeof(int32_t));
-        memcpy(m->sv_values + at, x->val + x->row_ptr[i], len * sizeof(float));
-        at += len;
-        m->sv_row_ptr[++k] = at;
-    }
-    gpusvm__model_finish(m, prm, &info, t_start);
-    if (prm->probability && svr) {
-        m->probA = (double *)gpusvm__alloc(a, 1, sizeof(double));
-        if (!m->probA) { r = gpusvm__oom(ctx, "the model"); goto fail; }
-        if ((r = gpusvm__svr_probability(ctx, xin, z, prm, &m->probA[0])) != GPUSVM_OK) goto fail;
-    } else if (prm->probability) { /* one-class: marks on the training decision values */
-        double *dv = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
-        m->prob_density_marks = (double *)gpusvm__alloc(a, GPUSVM__NR_MARKS, sizeof(double));
-        if (!dv || !m->prob_density_marks) {
+        gpusvm__model_finish(m, prm, fi, t_start);
+        if (prm->probability && !sub && svr) {
+            m->probA = (double *)gpusvm__alloc(a, 1, sizeof(double));
+            if (!m->probA) { r = gpusvm__oom(ctx, "the model"); goto fail; }
+            if ((r = gpusvm__svr_probability(ctx, xin, z, prm, &m->probA[0])) != GPUSVM_OK) goto fail;
+        } else if (prm->probability && !sub) { /* one-class: marks on the training decision values */
+            double *dv = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
+            m->prob_density_marks = (double *)gpusvm__alloc(a, GPUSVM__NR_MARKS, sizeof(double));
+            if (!dv || !m->prob_density_marks) {
+                gpusvm__free(a, dv);
+                r = gpusvm__oom(ctx, "the model");
+                goto fail;
+            }
+            r = gpusvm__predict(ctx, m, xin, NULL, dv);
+            if (r == GPUSVM_OK && !gpusvm__one_class_marks(ctx, dv, l, m->prob_density_marks)) {
+                gpusvm__free(a, m->prob_density_marks);
+                m->prob_density_marks = NULL;
+            }
             gpusvm__free(a, dv);
-            r = gpusvm__oom(ctx, "the model");
-            goto fail;
+            if (r != GPUSVM_OK) goto fail;
         }
-        r = gpusvm__predict(ctx, m, xin, NULL, dv);
-        if (r == GPUSVM_OK && !gpusvm__one_class_marks(ctx, dv, l, m->prob_density_marks)) {
-            gpusvm__free(a, m->prob_density_marks);
-            m->prob_density_marks = NULL;
-        }
-        gpusvm__free(a, dv);
-        if (r != GPUSVM_OK) goto fail;
+        m->info.seconds = gpusvm__now() - t_start;
+        m->pair_info[0] = m->info;
+        out[s] = m;
+        m = NULL;
+        vo += nv;
+        po += l;
     }
-    m->info.seconds = gpusvm__now() - t_start;
-    m->pair_info[0] = m->info;
-    *out = m;
-    m = NULL;
 fail:
+    if (r != GPUSVM_OK)
+        for (s = 0; s < nsub; ++s) {
+            gpusvm_model_free(out[s]);
+            out[s] = NULL;
+        }
     gpusvm_model_free(m);
     gpusvm__free(a, yy);
+    gpusvm__free(a, map);
     gpusvm__free(a, lin);
     gpusvm__free(a, alpha0);
     gpusvm__free(a, G0);
@@ -5099,9 +5162,17 @@ fail:
     gpusvm__free(a, G);
     gpusvm__free(a, coef);
     gpusvm__free(a, Cv);
+    gpusvm__free(a, pb);
+    gpusvm__free(a, info);
     gpusvm__input_free(ctx, &ser);
     gpusvm__input_free(ctx, &kmat);
     return r;
+}
+
+static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
+                                          const gpusvm_params *prm, gpusvm_model **out, double t_start)
+{
+    return gpusvm__train_single_many(ctx, xin, z, prm, 1, NULL, NULL, out, t_start);
 }
 
 /* Rows idx[0..count) of x as a new CSR matrix (arrays allocated; freed with gpusvm__input_free). */
@@ -6484,6 +6555,10 @@ GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, 
     if (!d.device && !d.ignore_environment) {
         env = getenv("GPUSVM_DEVICE");
         if (env && *env) d.device = env;
+    }
+    if (!d.ignore_environment) {
+        env = getenv("GPUSVM_PROFILE");
+        ctx->profile = env && *env && strcmp(env, "0") != 0;
     }
     if (d.backend != GPUSVM_BACKEND_CPU) {
 #ifndef GPUSVM_NO_OPENCL

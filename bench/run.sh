@@ -72,3 +72,20 @@ row "w8a (training set)" w8a w8a -c 1 -g 0.05
 row "ijcnn1 → ijcnn1.t" ijcnn1 ijcnn1.t -c 10 -g 1
 row "mnist 8-vs-rest → .t" mnist.scale.8 mnist.scale.t.8 -c 1 -g 0.02
 row "mnist 10-class → .t" mnist.scale mnist.scale.t -c 10 -g 0.02
+
+# where the training time goes: one more run per row with every solver step waited for and timed
+# (GPUSVM_PROFILE=1; the waits themselves add a launch round trip per step)
+echo
+echo "Time per solver step (GPUSVM_PROFILE=1, one run each, every step waited for):"
+echo
+breakdown() { # breakdown NAME TRAIN OPTIONS...
+    name=$1 train=$D/$2
+    shift 2
+    GPUSVM_PROFILE=1 $B/gpusvm-train "$@" "$train" "$W/$name.prof.model" > /dev/null 2> "$W/$name.prof.err"
+    echo "- $name: $(sed -n 's/^gpusvm: solver steps (each waited for): //p' "$W/$name.prof.err")"
+}
+breakdown a9a a9a -c 1 -g 0.05
+breakdown w8a w8a -c 1 -g 0.05
+breakdown ijcnn1 ijcnn1 -c 10 -g 1
+breakdown "mnist 8-vs-rest" mnist.scale.8 -c 1 -g 0.02
+breakdown "mnist 10-class" mnist.scale -c 10 -g 0.02

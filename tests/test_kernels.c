@@ -296,7 +296,7 @@ static void batch_check(gpusvm_context *c1, gpusvm_context *c2)
         CHECK_OK(gpusvm__solve_batch(ctx[be], pb, 4, &prm, NULL, NULL, a[be], g[be], info));
         for (p = 0, off = 0; p < 4; ++p) {
             memset(&one, 0, sizeof one);
-            CHECK_OK(gpusvm__solve(ctx[be], &pb[p], &prm, NULL, NULL, a1, g1, &one));
+            CHECK_OK(gpusvm__solve_batch(ctx[be], &pb[p], 1, &prm, NULL, NULL, a1, g1, &one));
             for (i = 0, bad = 0; i < pb[p].nvar; ++i) bad += a1[i] != a[be][off + i] || g1[i] != g[be][off + i];
             snprintf(what, sizeof what,
                      "%s: batch of 4, problem %d (%lu variables%s): the same alphas and gradient as alone (%d differ), "
