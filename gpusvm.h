@@ -1612,6 +1612,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local char lyv[GPUSVM_Q];\n",
     "    __local double rv[GPUSVM_L];\n",
     "    __local int ri[GPUSVM_L];\n",
+    "    __local double rv1[GPUSVM_L];\n",
+    "    __local int ri1[GPUSVM_L];\n",
     "    __local double rg[GPUSVM_L];\n",
     "    __local double rg2[GPUSVM_L];\n",
     "    __local double step[2];\n",
@@ -1667,27 +1669,40 @@ static const char *const gpusvm__kernel_source[] = {
     "                if (in_low) g20 = fmax(g20, -v);\n",
     "            }\n",
     "        }\n",
+    "        /* one tree for all four: both classes' arg-max and both maxima over I_low\n",
+    "         * (the barriers, not the arithmetic, are what a pair update waits on) */\n",
+    "        rv[GPUSVM_LID] = bv0;\n",
+    "        ri[GPUSVM_LID] = bi0;\n",
+    "        rv1[GPUSVM_LID] = bv1;\n",
+    "        ri1[GPUSVM_LID] = bi1;\n",
     "        rg[GPUSVM_LID] = g20;\n",
     "        rg2[GPUSVM_LID] = g21;\n",
-    "        gpusvm_argbest(rv, ri, bv0, bi0, 1.0);\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "        for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
     "            if (GPUSVM_LID < s) {\n",
-    "                rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[GPUSVM_LID + s]);\n",
-    "                rg2[GPUSVM_LID] = fmax(rg2[GPUSVM_LID], rg2[GPUSVM_LID + s]);\n",
+    "                const int u = GPUSVM_LID + s;\n",
+    "                double a = rv[GPUSVM_LID], b = rv[u];\n",
+    "                int ia = ri[GPUSVM_LID], ib = ri[u];\n",
+    "                int take = (b > a) || (b == a && ib > ia);\n",
+    "                rv[GPUSVM_LID] = select(a, b, (long)take);\n",
+    "                ri[GPUSVM_LID] = select(ia, ib, take);\n",
+    "                a = rv1[GPUSVM_LID];\n",
+    "                b = rv1[u];\n",
+    "                ia = ri1[GPUSVM_LID];\n",
+    "                ib = ri1[u];\n",
+    "                take = (b > a) || (b == a && ib > ia);\n",
+    "                rv1[GPUSVM_LID] = select(a, b, (long)take);\n",
+    "                ri1[GPUSVM_LID] = select(ia, ib, take);\n",
+    "                rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[u]);\n",
+    "                rg2[GPUSVM_LID] = fmax(rg2[GPUSVM_LID], rg2[u]);\n",
     "            }\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
     "        }\n",
     "        const double Gmax0 = rv[0], Gmax20 = rg[0], Gmax21 = rg2[0];\n",
     "        const int i0 = ri[0];\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        double Gmax1 = -INFINITY;\n",
-    "        int i1 = -1;\n",
-    "        if (nu) { /* uniform */\n",
-    "            gpusvm_argbest(rv, ri, bv1, bi1, 1.0);\n",
-    "            Gmax1 = rv[0];\n",
-    "            i1 = ri[0];\n",
-    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        }\n",
+    "        const double Gmax1 = nu ? rv1[0] : -INFINITY;\n",
+    "        const int i1 = nu ? ri1[0] : -1;\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read rv, ri before j's reduction reuses them */\n",
     "        const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_in)\n",
     "                          : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);\n",
     "\n",
@@ -1721,7 +1736,8 @@ static const char *const gpusvm__kernel_source[] = {
     "        const int i = use1 ? i1 : i0;\n",
     "        const __global float *Ki = use1 ? Ki1 : Ki0;\n",
     "        const double Kii = use1 ? Kii1 : Kii0;\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        /* no barrier here: ri is next written two barriers on, and nobody reads la while the\n",
+    "         * step writes it */\n",
     "\n",
     "        /* the two-variable step, exactly as LIBSVM's Solver::Solve */\n",
     "        if (step_ok && GPUSVM_LID == 0) {\n",
@@ -1841,7 +1857,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 799
+#define GPUSVM__KERNEL_SOURCE_LINES 815
 // <<kernels
 #endif
 
@@ -3525,9 +3541,9 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
     }
     b->mem_budget = b->global_mem ? b->global_mem : (size_t)-1;
     if (budget_mb > 0.0 && budget_mb * 1048576.0 < (double)b->mem_budget) b->mem_budget = (size_t)(budget_mb * 1048576.0);
-    /* the inner solve keeps ~37 bytes per working-set point in local memory */
     b->qcap = GPUSVM__QMAX;
-    while (b->qcap > 64 && (size_t)b->qcap * 37 + GPUSVM__L * 20 + 1024 > b->local_mem) b->qcap /= 2;
+    /* gpusvm_smo's local arrays: 37 bytes per working-set position, 40 per work-item (its reductions) */
+    while (b->qcap > 64 && (size_t)b->qcap * 37 + GPUSVM__L * 40 + 1024 > b->local_mem) b->qcap /= 2;
     b->base.qcap = b->qcap;
     b->base.max_alloc = b->max_alloc;
     props[0] = GPUSVM__CL_CONTEXT_PLATFORM;

@@ -63,6 +63,8 @@ __kernel void gpusvm_smo(__global const float *K0, int ldk,
     __local char lyv[GPUSVM_Q];
     __local double rv[GPUSVM_L];
     __local int ri[GPUSVM_L];
+    __local double rv1[GPUSVM_L];
+    __local int ri1[GPUSVM_L];
     __local double rg[GPUSVM_L];
     __local double rg2[GPUSVM_L];
     __local double step[2];
@@ -118,27 +120,40 @@ __kernel void gpusvm_smo(__global const float *K0, int ldk,
                 if (in_low) g20 = fmax(g20, -v);
             }
         }
+        /* one tree for all four: both classes' arg-max and both maxima over I_low
+         * (the barriers, not the arithmetic, are what a pair update waits on) */
+        rv[GPUSVM_LID] = bv0;
+        ri[GPUSVM_LID] = bi0;
+        rv1[GPUSVM_LID] = bv1;
+        ri1[GPUSVM_LID] = bi1;
         rg[GPUSVM_LID] = g20;
         rg2[GPUSVM_LID] = g21;
-        gpusvm_argbest(rv, ri, bv0, bi0, 1.0);
+        barrier(CLK_LOCAL_MEM_FENCE);
         for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
             if (GPUSVM_LID < s) {
-                rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[GPUSVM_LID + s]);
-                rg2[GPUSVM_LID] = fmax(rg2[GPUSVM_LID], rg2[GPUSVM_LID + s]);
+                const int u = GPUSVM_LID + s;
+                double a = rv[GPUSVM_LID], b = rv[u];
+                int ia = ri[GPUSVM_LID], ib = ri[u];
+                int take = (b > a) || (b == a && ib > ia);
+                rv[GPUSVM_LID] = select(a, b, (long)take);
+                ri[GPUSVM_LID] = select(ia, ib, take);
+                a = rv1[GPUSVM_LID];
+                b = rv1[u];
+                ia = ri1[GPUSVM_LID];
+                ib = ri1[u];
+                take = (b > a) || (b == a && ib > ia);
+                rv1[GPUSVM_LID] = select(a, b, (long)take);
+                ri1[GPUSVM_LID] = select(ia, ib, take);
+                rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[u]);
+                rg2[GPUSVM_LID] = fmax(rg2[GPUSVM_LID], rg2[u]);
             }
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         const double Gmax0 = rv[0], Gmax20 = rg[0], Gmax21 = rg2[0];
         const int i0 = ri[0];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        double Gmax1 = -INFINITY;
-        int i1 = -1;
-        if (nu) { /* uniform */
-            gpusvm_argbest(rv, ri, bv1, bi1, 1.0);
-            Gmax1 = rv[0];
-            i1 = ri[0];
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
+        const double Gmax1 = nu ? rv1[0] : -INFINITY;
+        const int i1 = nu ? ri1[0] : -1;
+        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read rv, ri before j's reduction reuses them */
         const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_in)
                           : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);
 
@@ -172,7 +187,8 @@ __kernel void gpusvm_smo(__global const float *K0, int ldk,
         const int i = use1 ? i1 : i0;
         const __global float *Ki = use1 ? Ki1 : Ki0;
         const double Kii = use1 ? Kii1 : Kii0;
-        barrier(CLK_LOCAL_MEM_FENCE);
+        /* no barrier here: ri is next written two barriers on, and nobody reads la while the
+         * step writes it */
 
         /* the two-variable step, exactly as LIBSVM's Solver::Solve */
         if (step_ok && GPUSVM_LID == 0) {
