@@ -1555,8 +1555,9 @@ static const char *const gpusvm__kernel_source[] = {
     " * maximal-violating i, the second-order j (WSS2, Fan, Chen and Lin 2005), the\n",
     " * analytic two-variable step with LIBSVM's clipping, and the gradient update\n",
     " * of the working set, all in local memory. Kernel values come from the rows\n",
-    " * gpusvm_rows left in K (row slot[i], column idx[t]); the q x q block is read\n",
-    " * through the cache, never copied. Reductions are arg-extrema in\n",
+    " * gpusvm_rows left in K, which gpusvm_gather copies into the working set's\n",
+    " * contiguous q x q block first (row slot[i], column = working-set position),\n",
+    " * so that every row sweep is coalesced. Reductions are arg-extrema in\n",
     " * Structure-of-Arrays form (value array, index array), ties going to the\n",
     " * larger position as LIBSVM's \">=\" does.\n",
     " *\n",
@@ -1594,7 +1595,22 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
     "\n",
-    "__kernel void gpusvm_smo(__global const float *K0, int ldk,\n",
+    "/* The working set's q x q block, contiguous: Kq[slot r][position t] = K[slot r][point of ws\n",
+    " * position t], so that the inner solve reads a row of it with one coalesced sweep instead of q\n",
+    " * scattered words of an n-wide row (grid: positions, slots, problems). */\n",
+    "__kernel void gpusvm_gather(__global const float *K0, int ldk, __global float *Kq0,\n",
+    "                            __global const int *pinfo, int qmax,\n",
+    "                            __global const int *ws_idx0, __global const double *status)\n",
+    "{\n",
+    "    const int t = get_global_id(0), r = get_global_id(1), p = get_global_id(2);\n",
+    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
+    "    const int q = pi[GPUSVM_PI_Q];\n",
+    "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || t >= q || r >= q) return;\n",
+    "    Kq0[((size_t)p * qmax + r) * qmax + t] =\n",
+    "        K0[((size_t)p * qmax + r) * ldk + GPUSVM_PT(ws_idx0[p * qmax + t], pi[GPUSVM_PI_SPLIT])];\n",
+    "}\n",
+    "\n",
+    "__kernel void gpusvm_smo(__global const float *Kq0,\n",
     "                         __global const int *pinfo, int qmax,\n",
     "                         __global const int *ws_idx0, __global const int *ws_slot0,\n",
     "                         __global double *alpha0, __global const double *G0,\n",
@@ -1619,11 +1635,11 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local double step[2];\n",
     "    const int p = get_group_id(0);\n",
     "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
-    "    const int v0 = pi[GPUSVM_PI_VAR], m = pi[GPUSVM_PI_Q], npts = pi[GPUSVM_PI_SPLIT];\n",
+    "    const int v0 = pi[GPUSVM_PI_VAR], m = pi[GPUSVM_PI_Q];\n",
     "    const int whole = pi[GPUSVM_PI_WHOLE];\n",
     "    const double ratio = whole ? 0.0 : ratio_in;\n",
     "    const int max_inner = whole ? whole_inner : max_inner_in;\n",
-    "    __global const float *K = K0 + (size_t)p * qmax * ldk;\n",
+    "    __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by slot, then position */\n",
     "    __global const int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;\n",
     "    __global double *alpha = alpha0 + v0, *coef = coef0 + p * qmax;\n",
     "    __global const double *G = G0 + v0, *Cv = Cv0 + v0;\n",
@@ -1707,8 +1723,8 @@ static const char *const gpusvm__kernel_source[] = {
     "                          : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);\n",
     "\n",
     "        /* j: second-order choice over I_low (with nu, against its own class's i) */\n",
-    "        const __global float *Ki0 = K + (size_t)lslot[max(i0, 0)] * ldk;\n",
-    "        const __global float *Ki1 = K + (size_t)lslot[max(i1, 0)] * ldk;\n",
+    "        const __global float *Ki0 = K + (size_t)lslot[max(i0, 0)] * qmax;\n",
+    "        const __global float *Ki1 = K + (size_t)lslot[max(i1, 0)] * qmax;\n",
     "        const double Kii0 = lqd[max(i0, 0)], Kii1 = lqd[max(i1, 0)];\n",
     "        double bo = INFINITY;\n",
     "        int bj = -1;\n",
@@ -1722,7 +1738,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                const double b = (c1 ? Gmax1 : Gmax0) - v;\n",
     "                if (in_low && b > 0.0) {\n",
     "                    const __global float *Kc = c1 ? Ki1 : Ki0;\n",
-    "                    double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)Kc[GPUSVM_PT(lidx[t], npts)];\n",
+    "                    double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)Kc[t];\n",
     "                    if (quad <= 0.0) quad = GPUSVM_TAU;\n",
     "                    const double o = -(b * b) / quad;\n",
     "                    if (o < bo || (o == bo && t > bj)) { bo = o; bj = t; }\n",
@@ -1743,7 +1759,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        if (step_ok && GPUSVM_LID == 0) {\n",
     "            const int yi = lyv[i], yj = lyv[j];\n",
     "            const double Ci = lC[i], Cj = lC[j];\n",
-    "            const double Kij = (double)Ki[GPUSVM_PT(lidx[j], npts)];\n",
+    "            const double Kij = (double)Ki[j];\n",
     "            const double oi = la[i], oj = la[j];\n",
     "            double ai = oi, aj = oj;\n",
     "            double quad = Kii + (double)lqd[j] - 2.0 * Kij;\n",
@@ -1776,9 +1792,9 @@ static const char *const gpusvm__kernel_source[] = {
     "        if (step_ok) {\n",
     "            const double di = step[0], dj = step[1];\n",
     "            const int yi = lyv[i], yj = lyv[j];\n",
-    "            const __global float *Kj = K + (size_t)lslot[j] * ldk;\n",
+    "            const __global float *Kj = K + (size_t)lslot[j] * qmax;\n",
     "            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
-    "                const double kit = (double)Ki[GPUSVM_PT(lidx[t], npts)], kjt = (double)Kj[GPUSVM_PT(lidx[t], npts)];\n",
+    "                const double kit = (double)Ki[t], kjt = (double)Kj[t];\n",
     "                const double qi = (lyv[t] == yi) ? kit : -kit;\n",
     "                const double qj = (lyv[t] == yj) ? kjt : -kjt;\n",
     "                lg[t] += qi * di + qj * dj;\n",
@@ -1857,7 +1873,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 815
+#define GPUSVM__KERNEL_SOURCE_LINES 831
 // <<kernels
 #endif
 
@@ -2614,13 +2630,14 @@ typedef struct gpusvm__ocl {
     gpusvm__cl_context cctx;
     gpusvm__cl_queue queue;
     gpusvm__cl_program prog;
-    gpusvm__cl_kernel k_rows, k_keys, k_select, k_smo, k_update;
+    gpusvm__cl_kernel k_rows, k_keys, k_select, k_smo, k_update, k_gather;
     int qcap;            /* GPUSVM_Q the program was built with */
     size_t max_alloc, global_mem, local_mem;
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
     /* training state: one batch (see the backend section and kernels part 0) */
     gpusvm__cl_mem X, norm, y, Cv, alpha, G, qd, K, key_up, key_low, part_up, part_low, ws_idx, ws_slot, coef, status;
     gpusvm__cl_mem pinfo, map; /* the problem table, the problems' points */
+    gpusvm__cl_mem Kq;         /* each working set's q x q block, contiguous (gpusvm_gather) */
     int nprob, q;              /* problems; working-set stride (the largest working set) */
     size_t nvar, npts, d, dpad, pitch; /* variables, shared points, features, padded; point pitch */
     size_t ldk, nparts_max;    /* kernel-row pitch; the most keys work-groups of one problem */
@@ -2645,6 +2662,7 @@ static void gpusvm__release_mem(gpusvm__ocl *b, gpusvm__cl_mem *m)
 static void gpusvm__ocl_train_end(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm__release_mem(b, &b->Kq);
     gpusvm__release_mem(b, &b->map);
     gpusvm__release_mem(b, &b->pinfo);
     gpusvm__release_mem(b, &b->status);
@@ -2736,9 +2754,9 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
     gpusvm__cl_int e = 0, be;
     char options[256];
     size_t log_size = 0, wg = 0;
-    gpusvm__cl_kernel *ks[5];
-    const char *names[5] = {"gpusvm_rows", "gpusvm_keys", "gpusvm_select", "gpusvm_smo", "gpusvm_update"};
-    const size_t need[5] = {256, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L};
+    gpusvm__cl_kernel *ks[6];
+    const char *names[6] = {"gpusvm_rows", "gpusvm_keys", "gpusvm_select", "gpusvm_smo", "gpusvm_update", "gpusvm_gather"};
+    const size_t need[6] = {256, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L};
     int i;
     if (b->prog) return GPUSVM_OK;
     snprintf(options, sizeof options, "-cl-std=CL1.2 -D GPUSVM_Q=%d -D GPUSVM_L=%d", b->qcap, GPUSVM__L);
@@ -2776,7 +2794,8 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
     ks[2] = &b->k_select;
     ks[3] = &b->k_smo;
     ks[4] = &b->k_update;
-    for (i = 0; i < 5; ++i) {
+    ks[5] = &b->k_gather;
+    for (i = 0; i < 6; ++i) {
         GPUSVM__CL_CREATE(ctx, *ks[i], cl->clCreateKernel(b->prog, names[i], &gpusvm__e));
         GPUSVM__CL(ctx, cl->clGetKernelWorkGroupInfo(*ks[i], b->dev, GPUSVM__CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
                                                      NULL));
@@ -2790,13 +2809,14 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
     (void)e;
     return GPUSVM_OK;
 fail:
+    if (b->k_gather) cl->clReleaseKernel(b->k_gather);
     if (b->k_update) cl->clReleaseKernel(b->k_update);
     if (b->k_smo) cl->clReleaseKernel(b->k_smo);
     if (b->k_select) cl->clReleaseKernel(b->k_select);
     if (b->k_keys) cl->clReleaseKernel(b->k_keys);
     if (b->k_rows) cl->clReleaseKernel(b->k_rows);
     if (b->prog) cl->clReleaseProgram(b->prog);
-    b->k_update = b->k_smo = b->k_select = b->k_keys = b->k_rows = NULL;
+    b->k_gather = b->k_update = b->k_smo = b->k_select = b->k_keys = b->k_rows = NULL;
     b->prog = NULL;
     return r;
 }
@@ -2889,6 +2909,9 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     if (!gpusvm__mul(ws * sizeof(float), b->ldk, &bytes))
         return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the working-set rows are too large");
     if ((r = gpusvm__ocl_buffer(b, &b->K, bytes, "the working sets' kernel rows")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &b->Kq, ws * (size_t)q * sizeof(float), "the working sets' q x q blocks")) !=
+        GPUSVM_OK)
+        goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->norm, (np ? np : 1) * sizeof(float), "norms")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->qd, nvar * sizeof(float), "the kernel diagonal")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->y, nvar, "labels")) != GPUSVM_OK) goto fail;
@@ -2993,21 +3016,28 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     GPUSVM__ARG(b->k_select, 13, b->y);
     GPUSVM__ARG(b->k_select, 14, nu);
 
-    GPUSVM__ARG(b->k_smo, 0, b->K);
-    GPUSVM__ARG(b->k_smo, 1, ldk);
-    GPUSVM__ARG(b->k_smo, 2, b->pinfo);
-    GPUSVM__ARG(b->k_smo, 3, qmax_);
-    GPUSVM__ARG(b->k_smo, 4, b->ws_idx);
-    GPUSVM__ARG(b->k_smo, 5, b->ws_slot);
-    GPUSVM__ARG(b->k_smo, 6, b->alpha);
-    GPUSVM__ARG(b->k_smo, 7, b->G);
-    GPUSVM__ARG(b->k_smo, 8, b->y);
-    GPUSVM__ARG(b->k_smo, 9, b->Cv);
-    GPUSVM__ARG(b->k_smo, 10, b->qd);
-    GPUSVM__ARG(b->k_smo, 11, b->coef);
-    GPUSVM__ARG(b->k_smo, 15, whole_inner);
-    GPUSVM__ARG(b->k_smo, 17, b->status);
-    GPUSVM__ARG(b->k_smo, 18, nu);
+    GPUSVM__ARG(b->k_gather, 0, b->K);
+    GPUSVM__ARG(b->k_gather, 1, ldk);
+    GPUSVM__ARG(b->k_gather, 2, b->Kq);
+    GPUSVM__ARG(b->k_gather, 3, b->pinfo);
+    GPUSVM__ARG(b->k_gather, 4, qmax_);
+    GPUSVM__ARG(b->k_gather, 5, b->ws_idx);
+    GPUSVM__ARG(b->k_gather, 6, b->status);
+
+    GPUSVM__ARG(b->k_smo, 0, b->Kq);
+    GPUSVM__ARG(b->k_smo, 1, b->pinfo);
+    GPUSVM__ARG(b->k_smo, 2, qmax_);
+    GPUSVM__ARG(b->k_smo, 3, b->ws_idx);
+    GPUSVM__ARG(b->k_smo, 4, b->ws_slot);
+    GPUSVM__ARG(b->k_smo, 5, b->alpha);
+    GPUSVM__ARG(b->k_smo, 6, b->G);
+    GPUSVM__ARG(b->k_smo, 7, b->y);
+    GPUSVM__ARG(b->k_smo, 8, b->Cv);
+    GPUSVM__ARG(b->k_smo, 9, b->qd);
+    GPUSVM__ARG(b->k_smo, 10, b->coef);
+    GPUSVM__ARG(b->k_smo, 14, whole_inner);
+    GPUSVM__ARG(b->k_smo, 16, b->status);
+    GPUSVM__ARG(b->k_smo, 17, nu);
 
     GPUSVM__ARG(b->k_update, 0, b->G);
     GPUSVM__ARG(b->k_update, 1, b->y);
@@ -3082,11 +3112,15 @@ static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double rat
     gpusvm__cl_api *cl = b->cl;
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_int mi = max_inner;
-    size_t g = (size_t)b->nprob * GPUSVM__L, l = GPUSVM__L;
-    GPUSVM__ARG(b->k_smo, 12, eps);
-    GPUSVM__ARG(b->k_smo, 13, ratio);
-    GPUSVM__ARG(b->k_smo, 14, mi);
-    GPUSVM__ARG(b->k_smo, 16, max_iter);
+    size_t g = (size_t)b->nprob * GPUSVM__L, l = GPUSVM__L, g3[3], l3[3] = {GPUSVM__L, 1, 1};
+    g3[0] = gpusvm__round_up((size_t)b->q, GPUSVM__L);
+    g3[1] = (size_t)b->q;
+    g3[2] = (size_t)b->nprob;
+    if ((r = gpusvm__ocl_launch(b, b->k_gather, 3, g3, l3)) != GPUSVM_OK) return r;
+    GPUSVM__ARG(b->k_smo, 11, eps);
+    GPUSVM__ARG(b->k_smo, 12, ratio);
+    GPUSVM__ARG(b->k_smo, 13, mi);
+    GPUSVM__ARG(b->k_smo, 15, max_iter);
     r = gpusvm__ocl_launch(b, b->k_smo, 1, &g, &l);
 fail:
     return r;
@@ -3400,7 +3434,7 @@ static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, const gpusvm__problem
         return (size_t)-1;
     /* no single buffer may pass the device's limit */
     if (x > bb->max_alloc || k > bb->max_alloc) return (size_t)-1;
-    total = x + k + np * sizeof(float) + nvar * (sizeof(float) + 1 + 3 * sizeof(double) + 2 * sizeof(uint32_t)) +
+    total = x + k + k / gpusvm__round_up(max_pts, 64) * (size_t)q + np * sizeof(float) + nvar * (sizeof(float) + 1 + 3 * sizeof(double) + 2 * sizeof(uint32_t)) +
             pts * sizeof(int32_t) +
             (size_t)nprob * (parts * 32 + (size_t)q * 16 + GPUSVM__ST_COUNT * 8 + GPUSVM__PI_COUNT * 4) + 256;
     return total < x ? (size_t)-1 : total;
@@ -3416,6 +3450,7 @@ static void gpusvm__ocl_destroy(gpusvm__backend *bb)
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm__cl_api *cl = b->cl;
     gpusvm__ocl_train_end(bb);
+    if (b->k_gather) cl->clReleaseKernel(b->k_gather);
     if (b->k_update) cl->clReleaseKernel(b->k_update);
     if (b->k_smo) cl->clReleaseKernel(b->k_smo);
     if (b->k_select) cl->clReleaseKernel(b->k_select);

@@ -6,8 +6,9 @@
  * maximal-violating i, the second-order j (WSS2, Fan, Chen and Lin 2005), the
  * analytic two-variable step with LIBSVM's clipping, and the gradient update
  * of the working set, all in local memory. Kernel values come from the rows
- * gpusvm_rows left in K (row slot[i], column idx[t]); the q x q block is read
- * through the cache, never copied. Reductions are arg-extrema in
+ * gpusvm_rows left in K, which gpusvm_gather copies into the working set's
+ * contiguous q x q block first (row slot[i], column = working-set position),
+ * so that every row sweep is coalesced. Reductions are arg-extrema in
  * Structure-of-Arrays form (value array, index array), ties going to the
  * larger position as LIBSVM's ">=" does.
  *
@@ -45,7 +46,22 @@ void gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
     }
 }
 
-__kernel void gpusvm_smo(__global const float *K0, int ldk,
+/* The working set's q x q block, contiguous: Kq[slot r][position t] = K[slot r][point of ws
+ * position t], so that the inner solve reads a row of it with one coalesced sweep instead of q
+ * scattered words of an n-wide row (grid: positions, slots, problems). */
+__kernel void gpusvm_gather(__global const float *K0, int ldk, __global float *Kq0,
+                            __global const int *pinfo, int qmax,
+                            __global const int *ws_idx0, __global const double *status)
+{
+    const int t = get_global_id(0), r = get_global_id(1), p = get_global_id(2);
+    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
+    const int q = pi[GPUSVM_PI_Q];
+    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || t >= q || r >= q) return;
+    Kq0[((size_t)p * qmax + r) * qmax + t] =
+        K0[((size_t)p * qmax + r) * ldk + GPUSVM_PT(ws_idx0[p * qmax + t], pi[GPUSVM_PI_SPLIT])];
+}
+
+__kernel void gpusvm_smo(__global const float *Kq0,
                          __global const int *pinfo, int qmax,
                          __global const int *ws_idx0, __global const int *ws_slot0,
                          __global double *alpha0, __global const double *G0,
@@ -70,11 +86,11 @@ __kernel void gpusvm_smo(__global const float *K0, int ldk,
     __local double step[2];
     const int p = get_group_id(0);
     __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
-    const int v0 = pi[GPUSVM_PI_VAR], m = pi[GPUSVM_PI_Q], npts = pi[GPUSVM_PI_SPLIT];
+    const int v0 = pi[GPUSVM_PI_VAR], m = pi[GPUSVM_PI_Q];
     const int whole = pi[GPUSVM_PI_WHOLE];
     const double ratio = whole ? 0.0 : ratio_in;
     const int max_inner = whole ? whole_inner : max_inner_in;
-    __global const float *K = K0 + (size_t)p * qmax * ldk;
+    __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by slot, then position */
     __global const int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;
     __global double *alpha = alpha0 + v0, *coef = coef0 + p * qmax;
     __global const double *G = G0 + v0, *Cv = Cv0 + v0;
@@ -158,8 +174,8 @@ __kernel void gpusvm_smo(__global const float *K0, int ldk,
                           : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);
 
         /* j: second-order choice over I_low (with nu, against its own class's i) */
-        const __global float *Ki0 = K + (size_t)lslot[max(i0, 0)] * ldk;
-        const __global float *Ki1 = K + (size_t)lslot[max(i1, 0)] * ldk;
+        const __global float *Ki0 = K + (size_t)lslot[max(i0, 0)] * qmax;
+        const __global float *Ki1 = K + (size_t)lslot[max(i1, 0)] * qmax;
         const double Kii0 = lqd[max(i0, 0)], Kii1 = lqd[max(i1, 0)];
         double bo = INFINITY;
         int bj = -1;
@@ -173,7 +189,7 @@ __kernel void gpusvm_smo(__global const float *K0, int ldk,
                 const double b = (c1 ? Gmax1 : Gmax0) - v;
                 if (in_low && b > 0.0) {
                     const __global float *Kc = c1 ? Ki1 : Ki0;
-                    double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)Kc[GPUSVM_PT(lidx[t], npts)];
+                    double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)Kc[t];
                     if (quad <= 0.0) quad = GPUSVM_TAU;
                     const double o = -(b * b) / quad;
                     if (o < bo || (o == bo && t > bj)) { bo = o; bj = t; }
@@ -194,7 +210,7 @@ __kernel void gpusvm_smo(__global const float *K0, int ldk,
         if (step_ok && GPUSVM_LID == 0) {
             const int yi = lyv[i], yj = lyv[j];
             const double Ci = lC[i], Cj = lC[j];
-            const double Kij = (double)Ki[GPUSVM_PT(lidx[j], npts)];
+            const double Kij = (double)Ki[j];
             const double oi = la[i], oj = la[j];
             double ai = oi, aj = oj;
             double quad = Kii + (double)lqd[j] - 2.0 * Kij;
@@ -227,9 +243,9 @@ __kernel void gpusvm_smo(__global const float *K0, int ldk,
         if (step_ok) {
             const double di = step[0], dj = step[1];
             const int yi = lyv[i], yj = lyv[j];
-            const __global float *Kj = K + (size_t)lslot[j] * ldk;
+            const __global float *Kj = K + (size_t)lslot[j] * qmax;
             for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
-                const double kit = (double)Ki[GPUSVM_PT(lidx[t], npts)], kjt = (double)Kj[GPUSVM_PT(lidx[t], npts)];
+                const double kit = (double)Ki[t], kjt = (double)Kj[t];
                 const double qi = (lyv[t] == yi) ? kit : -kit;
                 const double qj = (lyv[t] == yj) ? kjt : -kjt;
                 lg[t] += qi * di + qj * dj;
