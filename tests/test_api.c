@@ -618,7 +618,9 @@ static void budget_checks(void)
     r = gpusvm_train(ctx, &m, y, &p, &m2);
     snprintf(msg, sizeof msg, "a 200 KB budget: the working set shrinks to fit (asked 256, used %d; %s)",
              m2 ? m2->info.working_set_size : -1, gpusvm_result_string(r));
-    CHECK(r == GPUSVM_OK && m2->info.working_set_size == 128 && fabs(m2->info.obj - model->info.obj) <= 1e-3 * fabs(model->info.obj), msg);
+    CHECK(r == GPUSVM_OK && m2->info.working_set_size < 256 && m2->info.working_set_size >= 64 &&
+              fabs(m2->info.obj - model->info.obj) <= 1e-3 * fabs(model->info.obj),
+          msg);
     CHECK(gpusvm_predict(ctx, model, &m, pred, NULL) == GPUSVM_OK, "a 200 KB budget: prediction runs in blocks");
     gpusvm_model_free(m2);
     gpusvm_model_free(model);
