@@ -68,8 +68,8 @@
       process (ICD loaders and drivers do not unload cleanly). Every allocation goes through the desc's allocator, or GPUSVM_MALLOC/GPUSVM_FREE, or
       malloc/free; sizes are overflow-checked. Models and datasets remember their allocator, so
       gpusvm_model_free() and gpusvm_dataset_free() need nothing else. On the device, training
-      holds the data (dense, column-major, padded), the working set's kernel rows (q x n floats,
-      bounded by params.cache_size_mb) and O(n) vectors.
+      holds the data (dense, column-major, padded), the working set's kernel rows (q x n floats
+      per problem, bounded by params.cache_size_mb when set), its q x q block and O(n) vectors.
 
    LOGGING
       A {fn, user_data} logger in the desc receives messages with a level. With none, the
@@ -235,7 +235,9 @@ typedef struct gpusvm_params {
                                     relative duality gap 2 (P - D) / (P + D) at which it stops (seed 003's) */
     double nu;                   /* one-class: 0: 0.5 (LIBSVM's -n), in (0, 1] */
     double p;                    /* epsilon-SVR: 0: 0.1 (LIBSVM's -p), the insensitive zone; for none use a tiny value */
-    double cache_size_mb;        /* 0: 100, the budget of the working set's kernel rows (at least 64 rows are kept) */
+    double cache_size_mb;        /* the budget of each working set's kernel rows in MB (LIBSVM's -m; at least 64 rows
+                                    are kept); 0: none but the device memory's, so the working set takes its full
+                                    size (1024 on most GPUs), the fastest choice measured */
     int shrinking;               /* accepted for LIBSVM compatibility; the solver does not shrink */
     int probability;             /* 1: also fit probability outputs (LIBSVM's -b 1): Platt's sigmoid per pair from an
                                     internal 5-fold cross-validation, the Laplace scale for regression, density
@@ -3792,9 +3794,8 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
     if (!(p.C > 0.0) || p.C > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.C must be > 0");
     if (p.eps == 0.0) p.eps = p.svm_type == GPUSVM_CRAMMER_SINGER ? 1e-2 : 1e-3; /* CS: the paper's relative gap */
     if (!(p.eps > 0.0) || p.eps > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.eps must be > 0");
-    if (p.cache_size_mb == 0.0) p.cache_size_mb = 100.0;
-    if (!(p.cache_size_mb > 0.0) || p.cache_size_mb > 1e9)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.cache_size_mb must be > 0");
+    if (!(p.cache_size_mb >= 0.0) || p.cache_size_mb > 1e9) /* 0: no budget but the device's */
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.cache_size_mb must be >= 0");
     if (p.probability != 0 && p.probability != 1)
         return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.probability must be 0 or 1");
     if (p.n_weight && (!p.weight_label || !p.weight))
@@ -3942,7 +3943,8 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
         for (t = 0; t < nprob; ++t) most = p[t].nvar > most ? p[t].nvar : most;
         q = (int)most;
     }
-    rows_budget = (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float));
+    rows_budget = prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float))
+                                           : (size_t)-1;
     if (any_part && rows_budget < (size_t)q) q = gpusvm__pow2_floor(rows_budget < 64 ? 64 : rows_budget);
     if (q < 2 && nvar >= 2) q = 2;
     if (b->max_alloc / (pitch * sizeof(float)) < (size_t)q) q = gpusvm__pow2_floor(b->max_alloc / (pitch * sizeof(float)));
@@ -5354,7 +5356,9 @@ static gpusvm_result gpusvm__train_cs(gpusvm_context *ctx, const gpusvm__csr *xi
     q = be->qcap < 512 ? be->qcap : 512;
     if ((size_t)q > n) q = (int)n;
     {
-        const size_t budget = (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float));
+        const size_t budget = prm->cache_size_mb > 0.0
+                                  ? (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float))
+                                  : (size_t)-1;
         if (budget < (size_t)q) q = budget < 2 ? 2 : (int)budget;
     }
     pb.map = NULL;
