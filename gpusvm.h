@@ -37,7 +37,9 @@
       probability outputs (Platt scaling with pairwise coupling, the SVR Laplace scale, one-class
       density marks); cross-validation; decision values and predictions; LIBSVM's model files,
       read and written; LIBSVM's data files, read. Also Crammer and Singer's joint multiclass SVM
-      (GPUSVM_CRAMMER_SINGER), stopped on the relative duality gap.
+      (GPUSVM_CRAMMER_SINGER), stopped on the relative duality gap. The binary problems of one
+      call (one-vs-one's pairs, the folds of a cross-validation, a probability fit's folds) are
+      solved together on the device, on one uploaded copy of the points.
 
    BUILD OPTIONS (#define before the implementation)
       GPUSVM_STATIC                 all functions static (private to one translation unit)
@@ -335,6 +337,7 @@ GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *
    stratified by class, otherwise contiguous after a shuffle; the shuffle is a fixed-seed
    generator, so the folds are the same run to run. target[i] receives the prediction for row i
    made by the model trained without i's fold. nr_fold >= 2 (more folds than rows: one row each).
+   Every fold trains at once (one batch on the device; Crammer-Singer: one after another).
    Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                                  const gpusvm_params *params, int nr_fold, double *target);
