@@ -414,6 +414,7 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
 #endif
 
 #define GPUSVM__QMAX 1024 /* largest working set */
+#define GPUSVM__TM 128    /* gpusvm_rows' tile: GPUSVM__TM rows x GPUSVM__TM points per 16 x 16 work-group */
 /* The problem table of a batch, as kernels part 0 defines it. */
 #define GPUSVM__PI_VAR 0
 #define GPUSVM__PI_NVAR 1
@@ -1167,13 +1168,15 @@ static const char *const gpusvm__kernel_source[] = {
     " * columns: k(a, b_i) for the point a of row r is feature a of point i,\n",
     " * B[a * pitch_b + i], so the row is one coalesced copy.\n",
     " *\n",
-    " * Tiling: a 16x16 work-group computes a 64 (rows of the index set) x 64\n",
-    " * (points) block; each work-item holds a 4x4 accumulator. The working-set\n",
-    " * vectors and the point vectors are staged in local memory GPUSVM_TK features\n",
-    " * at a time (seed 000, listing 7; seed 003, algorithm 1), so every global read\n",
-    " * is coalesced and each staged word is reused 64 times.\n",
+    " * Tiling: a 16x16 work-group computes a 128 (rows of the index set) x 128\n",
+    " * (points) block; each work-item holds an 8x8 accumulator, so each pair of\n",
+    " * words it reads from local memory feeds 4 fmas. The working-set vectors and\n",
+    " * the point vectors are staged in local memory GPUSVM_TK features at a time\n",
+    " * (seed 000, listing 7; seed 003, algorithm 1), so every global read is\n",
+    " * coalesced and each staged word is reused 128 times.\n",
     " */\n",
-    "#define GPUSVM_TM 64\n",
+    "#define GPUSVM_TM 128\n",
+    "#define GPUSVM_TR 8 /* accumulator rows and columns per work-item: GPUSVM_TM / 16 */\n",
     "#define GPUSVM_TK 16\n",
     "\n",
     "__kernel __attribute__((reqd_work_group_size(16, 16, 1)))\n",
@@ -1202,13 +1205,13 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0) return;\n",
     "    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || r0 >= nr || i0 >= nb) return;\n",
     "    if (ktype == GPUSVM_K_PRECOMPUTED) {\n",
-    "        for (int a = 0; a < 4; ++a) {\n",
+    "        for (int a = 0; a < GPUSVM_TR; ++a) {\n",
     "            const int r = r0 + ly + 16 * a;\n",
     "            if (r >= nr) break;\n",
     "            const int pos = ws + row_off + r;\n",
     "            const int pa = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split));\n",
     "            __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
-    "            for (int b = 0; b < 4; ++b) {\n",
+    "            for (int b = 0; b < GPUSVM_TR; ++b) {\n",
     "                const int i = i0 + lx + 16 * b;\n",
     "                if (i < nb) out[i] = B[(size_t)pa * pitch_b + GPUSVM_COL(map, use_map, pt, i)];\n",
     "            }\n",
@@ -1216,41 +1219,41 @@ static const char *const gpusvm__kernel_source[] = {
     "        return;\n",
     "    }\n",
     "\n",
-    "    /* Each work-item loads column (tid % 64) of both tiles: one index lookup each. */\n",
+    "    /* Each work-item loads column (tid % 128) of both tiles: one index lookup each. */\n",
     "    const int lr = tid % GPUSVM_TM;\n",
-    "    const int lf = tid / GPUSVM_TM; /* 0..3: features lf, lf+4, lf+8, lf+12 */\n",
+    "    const int lf = tid / GPUSVM_TM; /* 0..1: features lf, lf+2, ..., lf+14 */\n",
     "    const int ra = min(r0 + lr, nr - 1);\n",
     "    const int col_a = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + ra], split));\n",
     "    const int col_b = GPUSVM_COL(map, use_map, pt, min(i0 + lr, nb - 1));\n",
     "\n",
-    "    float acc[4][4];\n",
-    "    for (int a = 0; a < 4; ++a)\n",
-    "        for (int b = 0; b < 4; ++b) acc[a][b] = 0.0f;\n",
+    "    float acc[GPUSVM_TR][GPUSVM_TR];\n",
+    "    for (int a = 0; a < GPUSVM_TR; ++a)\n",
+    "        for (int b = 0; b < GPUSVM_TR; ++b) acc[a][b] = 0.0f;\n",
     "\n",
     "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM_TK) {\n",
-    "        for (int t = 0; t < 4; ++t) {\n",
-    "            const int f = lf + 4 * t;\n",
+    "        for (int t = 0; t < GPUSVM_TK / 2; ++t) {\n",
+    "            const int f = lf + 2 * t;\n",
     "            As[f][lr] = A[(size_t)(f0 + f) * pitch_a + col_a];\n",
     "            Bs[f][lr] = B[(size_t)(f0 + f) * pitch_b + col_b];\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "        for (int f = 0; f < GPUSVM_TK; ++f) {\n",
-    "            float av[4], bv[4];\n",
-    "            for (int a = 0; a < 4; ++a) av[a] = As[f][ly + 16 * a];\n",
-    "            for (int b = 0; b < 4; ++b) bv[b] = Bs[f][lx + 16 * b];\n",
-    "            for (int a = 0; a < 4; ++a)\n",
-    "                for (int b = 0; b < 4; ++b) acc[a][b] += av[a] * bv[b];\n",
+    "            float av[GPUSVM_TR], bv[GPUSVM_TR];\n",
+    "            for (int a = 0; a < GPUSVM_TR; ++a) av[a] = As[f][ly + 16 * a];\n",
+    "            for (int b = 0; b < GPUSVM_TR; ++b) bv[b] = Bs[f][lx + 16 * b];\n",
+    "            for (int a = 0; a < GPUSVM_TR; ++a)\n",
+    "                for (int b = 0; b < GPUSVM_TR; ++b) acc[a][b] += av[a] * bv[b];\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
     "\n",
-    "    for (int a = 0; a < 4; ++a) {\n",
+    "    for (int a = 0; a < GPUSVM_TR; ++a) {\n",
     "        const int r = r0 + ly + 16 * a;\n",
     "        if (r >= nr) break;\n",
     "        const int pos = ws + row_off + r;\n",
     "        const float na = norm_a[GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split))];\n",
     "        __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
-    "        for (int b = 0; b < 4; ++b) {\n",
+    "        for (int b = 0; b < GPUSVM_TR; ++b) {\n",
     "            const int i = i0 + lx + 16 * b;\n",
     "            if (i < nb)\n",
     "                out[i] = gpusvm_kfun(ktype, acc[a][b], na, norm_b[GPUSVM_COL(map, use_map, pt, i)],\n",
@@ -1878,7 +1881,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 831
+#define GPUSVM__KERNEL_SOURCE_LINES 833
 // <<kernels
 #endif
 
@@ -3099,8 +3102,8 @@ static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
     gpusvm__cl_int off = first ? 0 : b->q / 2, nr = first ? b->q : b->q / 2, skip = !first;
     size_t g[3], l[3] = {16, 16, 1};
     if (nr <= 0) return GPUSVM_OK;
-    g[0] = b->ldk / 64 * 16;
-    g[1] = gpusvm__round_up((size_t)nr, 64) / 64 * 16;
+    g[0] = gpusvm__round_up(b->ldk, GPUSVM__TM) / GPUSVM__TM * 16;
+    g[1] = gpusvm__round_up((size_t)nr, GPUSVM__TM) / GPUSVM__TM * 16;
     g[2] = (size_t)b->nprob;
     GPUSVM__ARG(b->k_rows, 12, off);
     GPUSVM__ARG(b->k_rows, 13, nr);
@@ -3379,8 +3382,8 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
             size_t g[2], l[2] = {16, 16}, g1, l1 = GPUSVM__L, t;
             GPUSVM__ARG(b->k_rows, 12, off);
             GPUSVM__ARG(b->k_rows, 13, nr);
-            g[0] = pb / 64 * 16;
-            g[1] = gpusvm__round_up((size_t)nr, 64) / 64 * 16;
+            g[0] = gpusvm__round_up(pb, GPUSVM__TM) / GPUSVM__TM * 16;
+            g[1] = gpusvm__round_up((size_t)nr, GPUSVM__TM) / GPUSVM__TM * 16;
             if ((r = gpusvm__ocl_launch(b, b->k_rows, 2, g, l)) != GPUSVM_OK) goto fail;
             GPUSVM__ARG(b->k_update, 9, nr);
             g1 = gpusvm__round_up(cnt, GPUSVM__L);

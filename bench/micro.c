@@ -178,7 +178,7 @@ int main(void)
         {
             gpusvm__cl_int off = 0, nr = 2, skip = 0;
             size_t g[3], l[3] = {16, 16, 1};
-            g[0] = B->ldk / 64 * 16;
+            g[0] = gpusvm__round_up(B->ldk, GPUSVM__TM) / GPUSVM__TM * 16;
             g[1] = 16;
             g[2] = 1;
             CLOK(B->cl->clSetKernelArg(B->k_rows, 12, sizeof off, &off));
@@ -226,8 +226,8 @@ int main(void)
         {
             gpusvm__cl_int off = 0, nr = q, skip = 0;
             size_t g[3], l[3] = {16, 16, 1};
-            g[0] = B->ldk / 64 * 16;
-            g[1] = (size_t)q / 64 * 16;
+            g[0] = gpusvm__round_up(B->ldk, GPUSVM__TM) / GPUSVM__TM * 16;
+            g[1] = gpusvm__round_up((size_t)q, GPUSVM__TM) / GPUSVM__TM * 16;
             g[2] = 1;
             CLOK(B->cl->clSetKernelArg(B->k_rows, 12, sizeof off, &off));
             CLOK(B->cl->clSetKernelArg(B->k_rows, 13, sizeof nr, &nr));

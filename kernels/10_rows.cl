@@ -22,13 +22,15 @@
  * columns: k(a, b_i) for the point a of row r is feature a of point i,
  * B[a * pitch_b + i], so the row is one coalesced copy.
  *
- * Tiling: a 16x16 work-group computes a 64 (rows of the index set) x 64
- * (points) block; each work-item holds a 4x4 accumulator. The working-set
- * vectors and the point vectors are staged in local memory GPUSVM_TK features
- * at a time (seed 000, listing 7; seed 003, algorithm 1), so every global read
- * is coalesced and each staged word is reused 64 times.
+ * Tiling: a 16x16 work-group computes a 128 (rows of the index set) x 128
+ * (points) block; each work-item holds an 8x8 accumulator, so each pair of
+ * words it reads from local memory feeds 4 fmas. The working-set vectors and
+ * the point vectors are staged in local memory GPUSVM_TK features at a time
+ * (seed 000, listing 7; seed 003, algorithm 1), so every global read is
+ * coalesced and each staged word is reused 128 times.
  */
-#define GPUSVM_TM 64
+#define GPUSVM_TM 128
+#define GPUSVM_TR 8 /* accumulator rows and columns per work-item: GPUSVM_TM / 16 */
 #define GPUSVM_TK 16
 
 __kernel __attribute__((reqd_work_group_size(16, 16, 1)))
@@ -57,13 +59,13 @@ void gpusvm_rows(__global const float *A, int pitch_a,
     if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0) return;
     if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || r0 >= nr || i0 >= nb) return;
     if (ktype == GPUSVM_K_PRECOMPUTED) {
-        for (int a = 0; a < 4; ++a) {
+        for (int a = 0; a < GPUSVM_TR; ++a) {
             const int r = r0 + ly + 16 * a;
             if (r >= nr) break;
             const int pos = ws + row_off + r;
             const int pa = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split));
             __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
-            for (int b = 0; b < 4; ++b) {
+            for (int b = 0; b < GPUSVM_TR; ++b) {
                 const int i = i0 + lx + 16 * b;
                 if (i < nb) out[i] = B[(size_t)pa * pitch_b + GPUSVM_COL(map, use_map, pt, i)];
             }
@@ -71,41 +73,41 @@ void gpusvm_rows(__global const float *A, int pitch_a,
         return;
     }
 
-    /* Each work-item loads column (tid % 64) of both tiles: one index lookup each. */
+    /* Each work-item loads column (tid % 128) of both tiles: one index lookup each. */
     const int lr = tid % GPUSVM_TM;
-    const int lf = tid / GPUSVM_TM; /* 0..3: features lf, lf+4, lf+8, lf+12 */
+    const int lf = tid / GPUSVM_TM; /* 0..1: features lf, lf+2, ..., lf+14 */
     const int ra = min(r0 + lr, nr - 1);
     const int col_a = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + ra], split));
     const int col_b = GPUSVM_COL(map, use_map, pt, min(i0 + lr, nb - 1));
 
-    float acc[4][4];
-    for (int a = 0; a < 4; ++a)
-        for (int b = 0; b < 4; ++b) acc[a][b] = 0.0f;
+    float acc[GPUSVM_TR][GPUSVM_TR];
+    for (int a = 0; a < GPUSVM_TR; ++a)
+        for (int b = 0; b < GPUSVM_TR; ++b) acc[a][b] = 0.0f;
 
     for (int f0 = 0; f0 < dpad; f0 += GPUSVM_TK) {
-        for (int t = 0; t < 4; ++t) {
-            const int f = lf + 4 * t;
+        for (int t = 0; t < GPUSVM_TK / 2; ++t) {
+            const int f = lf + 2 * t;
             As[f][lr] = A[(size_t)(f0 + f) * pitch_a + col_a];
             Bs[f][lr] = B[(size_t)(f0 + f) * pitch_b + col_b];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int f = 0; f < GPUSVM_TK; ++f) {
-            float av[4], bv[4];
-            for (int a = 0; a < 4; ++a) av[a] = As[f][ly + 16 * a];
-            for (int b = 0; b < 4; ++b) bv[b] = Bs[f][lx + 16 * b];
-            for (int a = 0; a < 4; ++a)
-                for (int b = 0; b < 4; ++b) acc[a][b] += av[a] * bv[b];
+            float av[GPUSVM_TR], bv[GPUSVM_TR];
+            for (int a = 0; a < GPUSVM_TR; ++a) av[a] = As[f][ly + 16 * a];
+            for (int b = 0; b < GPUSVM_TR; ++b) bv[b] = Bs[f][lx + 16 * b];
+            for (int a = 0; a < GPUSVM_TR; ++a)
+                for (int b = 0; b < GPUSVM_TR; ++b) acc[a][b] += av[a] * bv[b];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    for (int a = 0; a < 4; ++a) {
+    for (int a = 0; a < GPUSVM_TR; ++a) {
         const int r = r0 + ly + 16 * a;
         if (r >= nr) break;
         const int pos = ws + row_off + r;
         const float na = norm_a[GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split))];
         __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
-        for (int b = 0; b < 4; ++b) {
+        for (int b = 0; b < GPUSVM_TR; ++b) {
             const int i = i0 + lx + 16 * b;
             if (i < nb)
                 out[i] = gpusvm_kfun(ktype, acc[a][b], na, norm_b[GPUSVM_COL(map, use_map, pt, i)],
