@@ -1058,7 +1058,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * Precision: kernel values are float; dual variables, gradients and every sum\n",
     " * that feeds them are double (cl_khr_fp64 is required and checked by the host).\n",
     " * Contraction is off so that the plain-C backend reproduces these kernels\n",
-    " * operation for operation.\n",
+    " * operation for operation; only gpusvm_rows' dot products use fma(), on\n",
+    " * purpose (part 1 says why).\n",
     " */\n",
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n",
     "#pragma OPENCL FP_CONTRACT OFF\n",
@@ -1173,7 +1174,11 @@ static const char *const gpusvm__kernel_source[] = {
     " * words it reads from local memory feeds 4 fmas. The working-set vectors and\n",
     " * the point vectors are staged in local memory GPUSVM_TK features at a time\n",
     " * (seed 000, listing 7; seed 003, algorithm 1), so every global read is\n",
-    " * coalesced and each staged word is reused 128 times.\n",
+    " * coalesced and each staged word is reused 128 times. The products are\n",
+    " * fused (fma: one instruction, one rounding), so these rows may differ from\n",
+    " * the C backend's in the last bits, as exp() already makes them differ; the\n",
+    " * tests compare rows with a tolerance and everything downstream of the rows\n",
+    " * exactly.\n",
     " */\n",
     "#define GPUSVM_TM 128\n",
     "#define GPUSVM_TR 8 /* accumulator rows and columns per work-item: GPUSVM_TM / 16 */\n",
@@ -1242,7 +1247,7 @@ static const char *const gpusvm__kernel_source[] = {
     "            for (int a = 0; a < GPUSVM_TR; ++a) av[a] = As[f][ly + 16 * a];\n",
     "            for (int b = 0; b < GPUSVM_TR; ++b) bv[b] = Bs[f][lx + 16 * b];\n",
     "            for (int a = 0; a < GPUSVM_TR; ++a)\n",
-    "                for (int b = 0; b < GPUSVM_TR; ++b) acc[a][b] += av[a] * bv[b];\n",
+    "                for (int b = 0; b < GPUSVM_TR; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
@@ -1881,7 +1886,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 833
+#define GPUSVM__KERNEL_SOURCE_LINES 838
 // <<kernels
 #endif
 

@@ -8,7 +8,8 @@
  * Precision: kernel values are float; dual variables, gradients and every sum
  * that feeds them are double (cl_khr_fp64 is required and checked by the host).
  * Contraction is off so that the plain-C backend reproduces these kernels
- * operation for operation.
+ * operation for operation; only gpusvm_rows' dot products use fma(), on
+ * purpose (part 1 says why).
  */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
