@@ -4248,6 +4248,16 @@ static double gpusvm__rho_nu(const gpusvm__problem *p, const double *alpha, cons
 }
 
 /* What every trained model keeps: the resolved parameters, its feature count, the info. */
+/* Appends row `row` of x as support vector *k of m (its entries at *at); advances both. */
+static void gpusvm__model_push_sv(gpusvm_model *m, const gpusvm__csr *x, size_t row, size_t *k, size_t *at)
+{
+    const size_t len = x->row_ptr[row + 1] - x->row_ptr[row];
+    memcpy(m->sv_col_idx + *at, x->col + x->row_ptr[row], len * sizeof(int32_t));
+    memcpy(m->sv_values + *at, x->val + x->row_ptr[row], len * sizeof(float));
+    *at += len;
+    m->sv_row_ptr[++*k] = *at;
+}
+
 static void gpusvm__model_finish(gpusvm_model *m, const gpusvm_params *prm, gpusvm_train_info *info, double t_start)
 {
     size_t i;
@@ -4879,15 +4889,9 @@ static gpusvm_result gpusvm__ovo_finish(gpusvm_context *ctx, gpusvm__ovo *o, con
         m->label[c] = o->label[c];
         nz_start[c] = k;
         for (i = o->start[c]; i < o->start[c + 1]; ++i) {
-            const size_t row = o->perm[i];
-            size_t len;
             if (!nonzero[i]) continue;
             m->n_sv[c]++;
-            len = x->row_ptr[row + 1] - x->row_ptr[row];
-            memcpy(m->sv_col_idx + at, x->col + x->row_ptr[row], len * sizeof(int32_t));
-            memcpy(m->sv_values + at, x->val + x->row_ptr[row], len * sizeof(float));
-            at += len;
-            m->sv_row_ptr[++k] = at;
+            gpusvm__model_push_sv(m, x, o->perm[i], &k, &at);
         }
     }
     for (ci = 0, p = 0; ci < o->nr_class; ++ci)
@@ -5172,15 +5176,9 @@ static gpusvm_result gpusvm__train_single_many(gpusvm_context *ctx, const gpusvm
         if ((r = gpusvm__model_alloc(ctx, 2, nsv, sv_nnz, &m)) != GPUSVM_OK) goto fail;
         m->rho[0] = nusvr ? gpusvm__rho_nu(&pb[s], pa, pg, &fi->nu_r) : gpusvm__rho(&pb[s], pa, pg);
         for (i = 0, k = 0, at = 0; i < l; ++i) {
-            const size_t row = (size_t)map[po + i];
-            size_t len;
             if (!(fabs(coef[i]) > 0.0)) continue;
             m->sv_coef[k] = coef[i];
-            len = x->row_ptr[row + 1] - x->row_ptr[row];
-            memcpy(m->sv_col_idx + at, x->col + x->row_ptr[row], len * sizeof(int32_t));
-            memcpy(m->sv_values + at, x->val + x->row_ptr[row], len * sizeof(float));
-            at += len;
-            m->sv_row_ptr[++k] = at;
+            gpusvm__model_push_sv(m, x, (size_t)map[po + i], &k, &at);
         }
         gpusvm__model_finish(m, prm, fi, t_start);
         if (prm->probability && !sub && svr) {
@@ -5519,10 +5517,7 @@ static gpusvm_result gpusvm__train_cs(gpusvm_context *ctx, const gpusvm__csr *xi
                 for (c0 = 0; c0 < (size_t)m; ++c0) nz |= alpha[i * (size_t)m + c0] != 0.0;
                 if (!nz) continue;
                 for (c0 = 0; c0 < (size_t)m; ++c0) mo->sv_coef[c0 * nsv + k] = alpha[i * (size_t)m + c0];
-                memcpy(mo->sv_col_idx + at, xs->col + xs->row_ptr[i], (xs->row_ptr[i + 1] - xs->row_ptr[i]) * sizeof(int32_t));
-                memcpy(mo->sv_values + at, xs->val + xs->row_ptr[i], (xs->row_ptr[i + 1] - xs->row_ptr[i]) * sizeof(float));
-                at += xs->row_ptr[i + 1] - xs->row_ptr[i];
-                mo->sv_row_ptr[++k] = at;
+                gpusvm__model_push_sv(mo, xs, i, &k, &at);
                 mo->n_sv[r]++;
             }
         }
