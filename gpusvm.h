@@ -3098,6 +3098,14 @@ fail:
     return r;
 }
 
+/* gpusvm_rows' grid for `rows` rows against `cols` points (per problem): 16 x 16 work-items per
+   GPUSVM__TM x GPUSVM__TM block. */
+static void gpusvm__rows_grid(size_t cols, size_t rows, size_t *g)
+{
+    g[0] = gpusvm__round_up(cols, GPUSVM__TM) / GPUSVM__TM * 16;
+    g[1] = gpusvm__round_up(rows, GPUSVM__TM) / GPUSVM__TM * 16;
+}
+
 static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
@@ -3107,8 +3115,7 @@ static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
     gpusvm__cl_int off = first ? 0 : b->q / 2, nr = first ? b->q : b->q / 2, skip = !first;
     size_t g[3], l[3] = {16, 16, 1};
     if (nr <= 0) return GPUSVM_OK;
-    g[0] = gpusvm__round_up(b->ldk, GPUSVM__TM) / GPUSVM__TM * 16;
-    g[1] = gpusvm__round_up((size_t)nr, GPUSVM__TM) / GPUSVM__TM * 16;
+    gpusvm__rows_grid(b->ldk, (size_t)nr, g);
     g[2] = (size_t)b->nprob;
     GPUSVM__ARG(b->k_rows, 12, off);
     GPUSVM__ARG(b->k_rows, 13, nr);
@@ -3387,8 +3394,7 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
             size_t g[2], l[2] = {16, 16}, g1, l1 = GPUSVM__L, t;
             GPUSVM__ARG(b->k_rows, 12, off);
             GPUSVM__ARG(b->k_rows, 13, nr);
-            g[0] = gpusvm__round_up(pb, GPUSVM__TM) / GPUSVM__TM * 16;
-            g[1] = gpusvm__round_up((size_t)nr, GPUSVM__TM) / GPUSVM__TM * 16;
+            gpusvm__rows_grid(pb, (size_t)nr, g);
             if ((r = gpusvm__ocl_launch(b, b->k_rows, 2, g, l)) != GPUSVM_OK) goto fail;
             GPUSVM__ARG(b->k_update, 9, nr);
             g1 = gpusvm__round_up(cnt, GPUSVM__L);

@@ -60,6 +60,19 @@ static double timed(gpusvm__cl_kernel k, gpusvm__cl_uint dims, const size_t *g, 
     return best;
 }
 
+/* Seconds per launch of gpusvm_rows for the first nr rows of the working set. */
+static double time_rows(int nr, int reps)
+{
+    gpusvm__cl_int off = 0, n = nr, skip = 0;
+    size_t g[3], l[3] = {16, 16, 1};
+    gpusvm__rows_grid(B->ldk, (size_t)nr, g);
+    g[2] = 1;
+    CLOK(B->cl->clSetKernelArg(B->k_rows, 12, sizeof off, &off));
+    CLOK(B->cl->clSetKernelArg(B->k_rows, 13, sizeof n, &n));
+    CLOK(B->cl->clSetKernelArg(B->k_rows, 14, sizeof skip, &skip));
+    return timed(B->k_rows, 3, g, l, reps, B->status);
+}
+
 static gpusvm__cl_mem buffer(size_t bytes)
 {
     gpusvm__cl_int e = 0;
@@ -105,6 +118,15 @@ static void dense_problem(size_t n, size_t d, gpusvm__problem *p, size_t **rp, i
     p->C = *C;
     p->ktype = 2;
     p->gamma = 1.0f / (float)d;
+}
+
+static void free_dense(size_t *rp, int32_t *col, float *val, signed char *y, double *C)
+{
+    free(rp);
+    free(col);
+    free(val);
+    free(y);
+    free(C);
 }
 
 int main(void)
@@ -175,22 +197,12 @@ int main(void)
         p.nvar = n;
         if (B->base.train_begin(&B->base, &p, 1, 2) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
         if (B->base.write_ws(&B->base, ids, slots, 2) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
-        {
-            gpusvm__cl_int off = 0, nr = 2, skip = 0;
-            size_t g[3], l[3] = {16, 16, 1};
-            g[0] = gpusvm__round_up(B->ldk, GPUSVM__TM) / GPUSVM__TM * 16;
-            g[1] = 16;
-            g[2] = 1;
-            CLOK(B->cl->clSetKernelArg(B->k_rows, 12, sizeof off, &off));
-            CLOK(B->cl->clSetKernelArg(B->k_rows, 13, sizeof nr, &nr));
-            CLOK(B->cl->clSetKernelArg(B->k_rows, 14, sizeof skip, &skip));
-            t = timed(B->k_rows, 3, g, l, 20, B->status);
-        }
+        t = time_rows(2, 20);
         bytes = (double)n * d * 4 + 2.0 * n * 4 + (double)n * 4;
         printf("| kernel rows: 2 RBF rows, n = %lu, d = 128 | %.2f TB/s (%.3f ms) | %.2f TB/s | %.0f%% | 85%% |\n",
                (unsigned long)n, bytes / t / 1e12, t * 1e3, copy_bw / 1e12, 100.0 * bytes / t / copy_bw);
         B->base.train_end(&B->base);
-        free(rp); free(col); free(val); free(y); free(C);
+        free_dense(rp, col, val, y, C);
     }
     { /* keys: the arg-max / arg-min pass over 8M variables */
         const size_t n = ((size_t)8 << 20) / div;
@@ -207,7 +219,7 @@ int main(void)
         printf("| selection keys + arg-max/arg-min partials, %lu variables | %.2f TB/s (%.3f ms) | %.2f TB/s | %.0f%% | 85%% |\n",
                (unsigned long)n, bytes / t / 1e12, t * 1e3, copy_bw / 1e12, 100.0 * bytes / t / copy_bw);
         B->base.train_end(&B->base);
-        free(rp); free(col); free(val); free(y); free(C);
+        free_dense(rp, col, val, y, C);
     }
     { /* the q x n tile on mnist-shaped data */
         const size_t n = 60000 / div, d = 784;
@@ -223,22 +235,13 @@ int main(void)
             if (B->base.write_ws(&B->base, ids, slots, q) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
             free(slots);
         }
-        {
-            gpusvm__cl_int off = 0, nr = q, skip = 0;
-            size_t g[3], l[3] = {16, 16, 1};
-            g[0] = gpusvm__round_up(B->ldk, GPUSVM__TM) / GPUSVM__TM * 16;
-            g[1] = gpusvm__round_up((size_t)q, GPUSVM__TM) / GPUSVM__TM * 16;
-            g[2] = 1;
-            CLOK(B->cl->clSetKernelArg(B->k_rows, 12, sizeof off, &off));
-            CLOK(B->cl->clSetKernelArg(B->k_rows, 13, sizeof nr, &nr));
-            CLOK(B->cl->clSetKernelArg(B->k_rows, 14, sizeof skip, &skip));
-            t = timed(B->k_rows, 3, g, l, 3, B->status);
-        }
+        t = time_rows(q, 3);
         flops = 2.0 * q * (double)n * (double)B->dpad;
         printf("| q x n tile: q = %d, n = %lu, d = 784 (RBF) | %.1f TFLOP/s (%.2f ms) | %.1f TFLOP/s | %.0f%% | 40%% |\n",
                q, (unsigned long)n, flops / t / 1e12, t * 1e3, fma_rate / 1e12, 100.0 * flops / t / fma_rate);
         B->base.train_end(&B->base);
-        free(rp); free(col); free(val); free(y); free(C); free(ids);
+        free_dense(rp, col, val, y, C);
+        free(ids);
     }
     B->cl->clReleaseKernel(kcopy);
     B->cl->clReleaseKernel(kfma);
