@@ -167,6 +167,11 @@ typedef struct gpusvm_context_desc {
     double device_memory_mb; /* 0: all the device has; else the most gpusvm allocates on it */
     gpusvm_allocator allocator;
     gpusvm_logger logger;
+    /* Where compiled kernel programs are kept, keyed by device, driver, build options and kernel
+       source, so that the next context on that device skips the compiler. NULL: $GPUSVM_CACHE_DIR
+       ("off": none), else $XDG_CACHE_HOME/gpusvm, else $HOME/.cache/gpusvm (with
+       ignore_environment: none). "": none. */
+    const char *kernel_cache_dir;
 } gpusvm_context_desc;
 
 typedef struct gpusvm_context gpusvm_context;
@@ -326,6 +331,9 @@ GPUSVM_API gpusvm_backend gpusvm_context_backend(const gpusvm_context *ctx);
 GPUSVM_API const char *gpusvm_context_error(const gpusvm_context *ctx);
 /* The device compiler's log of the last kernel build, with its options ("" if none). */
 GPUSVM_API const char *gpusvm_context_build_log(const gpusvm_context *ctx);
+/* Seconds the context's kernel program took to get ready (0 for the C backend); *from_cache (if not
+   NULL) is set to 1 when it was loaded from the kernel cache, 0 when compiled from source. */
+GPUSVM_API double gpusvm_context_build_seconds(const gpusvm_context *ctx, int *from_cache);
 /* A constant string for a result code. Thread safety: any thread. */
 GPUSVM_API const char *gpusvm_result_string(gpusvm_result result);
 
@@ -406,6 +414,7 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
 #define GPUSVM__WINDOWS 1
 #include <windows.h>
 #else
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #ifndef GPUSVM_NO_OPENCL
@@ -415,6 +424,7 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
 
 #define GPUSVM__QMAX 1024 /* largest working set */
 #define GPUSVM__TM 128    /* gpusvm_rows' tile: GPUSVM__TM rows x GPUSVM__TM points per 16 x 16 work-group */
+#define GPUSVM__FEW 8     /* at most this many rows: gpusvm_rows_few (kernels part 1: GPUSVM_FEW) */
 /* The problem table of a batch, as kernels part 0 defines it. */
 #define GPUSVM__PI_VAR 0
 #define GPUSVM__PI_NVAR 1
@@ -426,6 +436,7 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
 #define GPUSVM__PI_SPLIT 7
 #define GPUSVM__PI_COUNT 8
 #define GPUSVM__L 256     /* local size of the single-work-group kernels */
+#define GPUSVM__KU 4      /* variables per work-item of gpusvm_keys (kernels part 0: GPUSVM_KU) */
 
 /* Status vector slots, as in kernels/00_common.cl. */
 #define GPUSVM__ST_GAP 0
@@ -460,6 +471,9 @@ struct gpusvm_context {
     gpusvm__cl_api *cl;         /* NULL without OpenCL */
     gpusvm__backend *backend;
     int profile;                /* GPUSVM_PROFILE=1: time each solver step (waits for each) */
+    char cache_dir[1024];       /* the kernel cache's folder; "" = none */
+    double build_seconds;       /* the kernel program's build (or cache load) */
+    int build_cached;           /* 1: loaded from the kernel cache */
 };
 
 static void *gpusvm__default_alloc(size_t size, void *user)
@@ -824,6 +838,9 @@ typedef intptr_t gpusvm__cl_context_properties;
 #define GPUSVM__CL_DEVICE_EXTENSIONS 0x1030
 #define GPUSVM__CL_CONTEXT_PLATFORM 0x1084
 #define GPUSVM__CL_PROGRAM_BUILD_LOG 0x1183
+#define GPUSVM__CL_PROGRAM_BINARY_SIZES 0x1165
+#define GPUSVM__CL_PROGRAM_BINARIES 0x1166
+#define GPUSVM__CL_DEVICE_VERSION 0x102F
 #define GPUSVM__CL_KERNEL_WORK_GROUP_SIZE 0x11B0
 #define GPUSVM__CL_MEM_SIZE 0x1102
 #define GPUSVM__CL_MEM_READ_WRITE (1u << 0)
@@ -858,6 +875,11 @@ struct gpusvm__cl_api {
     gpusvm__cl_int(GPUSVM__CL_CALL *clGetProgramBuildInfo)(gpusvm__cl_program, gpusvm__cl_device, gpusvm__cl_uint,
                                                            size_t, void *, size_t *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseProgram)(gpusvm__cl_program);
+    gpusvm__cl_program(GPUSVM__CL_CALL *clCreateProgramWithBinary)(gpusvm__cl_context, gpusvm__cl_uint,
+                                                                   const gpusvm__cl_device *, const size_t *,
+                                                                   const unsigned char **, gpusvm__cl_int *,
+                                                                   gpusvm__cl_int *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clGetProgramInfo)(gpusvm__cl_program, gpusvm__cl_uint, size_t, void *, size_t *);
     gpusvm__cl_kernel(GPUSVM__CL_CALL *clCreateKernel)(gpusvm__cl_program, const char *, gpusvm__cl_int *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseKernel)(gpusvm__cl_kernel);
     gpusvm__cl_int(GPUSVM__CL_CALL *clSetKernelArg)(gpusvm__cl_kernel, gpusvm__cl_uint, size_t, const void *);
@@ -883,7 +905,8 @@ struct gpusvm__cl_api {
     X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo) X(clCreateContext)    \
     X(clReleaseContext) X(clCreateCommandQueue) X(clReleaseCommandQueue) X(clCreateBuffer)              \
     X(clReleaseMemObject) X(clGetMemObjectInfo) X(clCreateProgramWithSource) X(clBuildProgram) X(clGetProgramBuildInfo)       \
-    X(clReleaseProgram) X(clCreateKernel) X(clReleaseKernel) X(clSetKernelArg)                          \
+    X(clReleaseProgram) X(clCreateProgramWithBinary) X(clGetProgramInfo) X(clCreateKernel) X(clReleaseKernel)    \
+    X(clSetKernelArg)                                                                                   \
     X(clGetKernelWorkGroupInfo) X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer)                        \
     X(clEnqueueWriteBuffer) X(clEnqueueFillBuffer) X(clFinish)
 
@@ -1071,6 +1094,14 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_L 256\n",
     "#endif\n",
     "\n",
+    "/* Work-group reductions are two-level trees: each of GPUSVM_R work-items folds\n",
+    " * GPUSVM_L / GPUSVM_R values, then the GPUSVM_R results are folded (two\n",
+    " * barriers, not log2(GPUSVM_L)). */\n",
+    "#define GPUSVM_R 16\n",
+    "\n",
+    "/* Variables per work-item of gpusvm_keys (the host mirrors it: GPUSVM__KU). */\n",
+    "#define GPUSVM_KU 4\n",
+    "\n",
     "/* Kernel types, as in LIBSVM's -t option. */\n",
     "#define GPUSVM_K_LINEAR  0\n",
     "#define GPUSVM_K_POLY    1\n",
@@ -1170,8 +1201,12 @@ static const char *const gpusvm__kernel_source[] = {
     " * B[a * pitch_b + i], so the row is one coalesced copy.\n",
     " *\n",
     " * Tiling: a 16x16 work-group computes a 128 (rows of the index set) x 128\n",
-    " * (points) block; each work-item holds an 8x8 accumulator, so each pair of\n",
-    " * words it reads from local memory feeds 4 fmas. The working-set vectors and\n",
+    " * (points) block; each work-item holds an 8x8 accumulator: rows 4 ly .. 4 ly + 3\n",
+    " * and 64 + 4 ly .. of the block against points 4 lx .. and 64 + 4 lx .., so\n",
+    " * that it reads its 8 + 8 staged words as four float4 (a warp's reads of one\n",
+    " * float4 are 16 consecutive ones, no bank conflict) and each float4 it reads\n",
+    " * feeds 16 fmas: the loop is bound by the fmas, not by local-memory reads.\n",
+    " * The working-set vectors and\n",
     " * the point vectors are staged in local memory GPUSVM_TK features at a time\n",
     " * (seed 000, listing 7; seed 003, algorithm 1), so every global read is\n",
     " * coalesced and each staged word is reused 128 times. The products are\n",
@@ -1183,6 +1218,8 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_TM 128\n",
     "#define GPUSVM_TR 8 /* accumulator rows and columns per work-item: GPUSVM_TM / 16 */\n",
     "#define GPUSVM_TK 16\n",
+    "/* the block offset of a work-item's row (or point) a of 8: 4 l + a, then 64 + 4 l + a - 4 */\n",
+    "#define GPUSVM_TOFF(l, a) (((a) < 4 ? 0 : 60) + 4 * (l) + (a))\n",
     "\n",
     "__kernel __attribute__((reqd_work_group_size(16, 16, 1)))\n",
     "void gpusvm_rows(__global const float *A, int pitch_a,\n",
@@ -1195,8 +1232,8 @@ static const char *const gpusvm__kernel_source[] = {
     "                 int ktype, float gamma, float coef0, int degree,\n",
     "                 __global const double *status)\n",
     "{\n",
-    "    __local float As[GPUSVM_TK][GPUSVM_TM + 1];\n",
-    "    __local float Bs[GPUSVM_TK][GPUSVM_TM];\n",
+    "    __local float4 As[GPUSVM_TK][GPUSVM_TM / 4];\n",
+    "    __local float4 Bs[GPUSVM_TK][GPUSVM_TM / 4];\n",
     "    const int lx = get_local_id(0), ly = get_local_id(1);\n",
     "    const int tid = ly * 16 + lx;\n",
     "    const int i0 = get_group_id(0) * GPUSVM_TM;\n",
@@ -1211,13 +1248,13 @@ static const char *const gpusvm__kernel_source[] = {
     "    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || r0 >= nr || i0 >= nb) return;\n",
     "    if (ktype == GPUSVM_K_PRECOMPUTED) {\n",
     "        for (int a = 0; a < GPUSVM_TR; ++a) {\n",
-    "            const int r = r0 + ly + 16 * a;\n",
+    "            const int r = r0 + GPUSVM_TOFF(ly, a);\n",
     "            if (r >= nr) break;\n",
     "            const int pos = ws + row_off + r;\n",
     "            const int pa = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split));\n",
     "            __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
     "            for (int b = 0; b < GPUSVM_TR; ++b) {\n",
-    "                const int i = i0 + lx + 16 * b;\n",
+    "                const int i = i0 + GPUSVM_TOFF(lx, b);\n",
     "                if (i < nb) out[i] = B[(size_t)pa * pitch_b + GPUSVM_COL(map, use_map, pt, i)];\n",
     "            }\n",
     "        }\n",
@@ -1238,14 +1275,14 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM_TK) {\n",
     "        for (int t = 0; t < GPUSVM_TK / 2; ++t) {\n",
     "            const int f = lf + 2 * t;\n",
-    "            As[f][lr] = A[(size_t)(f0 + f) * pitch_a + col_a];\n",
-    "            Bs[f][lr] = B[(size_t)(f0 + f) * pitch_b + col_b];\n",
+    "            ((__local float *)As[f])[lr] = A[(size_t)(f0 + f) * pitch_a + col_a];\n",
+    "            ((__local float *)Bs[f])[lr] = B[(size_t)(f0 + f) * pitch_b + col_b];\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "        for (int f = 0; f < GPUSVM_TK; ++f) {\n",
-    "            float av[GPUSVM_TR], bv[GPUSVM_TR];\n",
-    "            for (int a = 0; a < GPUSVM_TR; ++a) av[a] = As[f][ly + 16 * a];\n",
-    "            for (int b = 0; b < GPUSVM_TR; ++b) bv[b] = Bs[f][lx + 16 * b];\n",
+    "            const float4 a0 = As[f][ly], a1 = As[f][16 + ly], b0 = Bs[f][lx], b1 = Bs[f][16 + lx];\n",
+    "            const float av[GPUSVM_TR] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};\n",
+    "            const float bv[GPUSVM_TR] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};\n",
     "            for (int a = 0; a < GPUSVM_TR; ++a)\n",
     "                for (int b = 0; b < GPUSVM_TR; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);\n",
     "        }\n",
@@ -1253,17 +1290,93 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "\n",
     "    for (int a = 0; a < GPUSVM_TR; ++a) {\n",
-    "        const int r = r0 + ly + 16 * a;\n",
-    "        if (r >= nr) break;\n",
+    "        const int r = r0 + GPUSVM_TOFF(ly, a);\n",
+    "        if (r >= nr) continue;\n",
     "        const int pos = ws + row_off + r;\n",
     "        const float na = norm_a[GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split))];\n",
     "        __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
     "        for (int b = 0; b < GPUSVM_TR; ++b) {\n",
-    "            const int i = i0 + lx + 16 * b;\n",
+    "            const int i = i0 + GPUSVM_TOFF(lx, b);\n",
     "            if (i < nb)\n",
     "                out[i] = gpusvm_kfun(ktype, acc[a][b], na, norm_b[GPUSVM_COL(map, use_map, pt, i)],\n",
     "                                     gamma, coef0, degree);\n",
     "        }\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "/* A few rows (at most GPUSVM_FEW), seed 000's listing 7: where the tile\n",
+    " * above would waste most of its arithmetic (two rows of a 128-row tile), one\n",
+    " * work-item per point streams that point's features once, coalesced, and\n",
+    " * folds each into every row's accumulator; the rows' vectors are staged in\n",
+    " * local memory GPUSVM_FK features at a time and read back as one vector per\n",
+    " * feature. The accumulation is the tile's (fma, in feature order), so both\n",
+    " * kernels give the same bits. Same arguments as gpusvm_rows; grid: points x 1\n",
+    " * x problems, work-groups of 256. The pass is bound by reading the points. */\n",
+    "#define GPUSVM_FEW 8\n",
+    "#define GPUSVM_FK 256\n",
+    "\n",
+    "#define GPUSVM_FEW_PASS(NR, VLOAD, VTYPE)                                                \\\n",
+    "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM_FK) {                                      \\\n",
+    "        const int nf = min(GPUSVM_FK, dpad - f0);                                       \\\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);                                                   \\\n",
+    "        if (lx < nf)                                                                    \\\n",
+    "            for (int r = 0; r < NR; ++r)                                                \\\n",
+    "                As[lx * NR + r] = A[(size_t)(f0 + lx) * pitch_a + col_a[r]];            \\\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);                                                   \\\n",
+    "        for (int f = 0; f < nf; f += GPUSVM_TK) {                                       \\\n",
+    "            float x[GPUSVM_TK];                                                         \\\n",
+    "            for (int u = 0; u < GPUSVM_TK; ++u)                                         \\\n",
+    "                x[u] = B[(size_t)(f0 + f + u) * pitch_b + col_b];                       \\\n",
+    "            for (int u = 0; u < GPUSVM_TK; ++u) {                                       \\\n",
+    "                const VTYPE a = VLOAD(f + u, As);                                       \\\n",
+    "                for (int r = 0; r < NR; ++r) acc[r] = fma(((const float *)&a)[r], x[u], acc[r]); \\\n",
+    "            }                                                                           \\\n",
+    "        }                                                                               \\\n",
+    "    }\n",
+    "\n",
+    "__kernel __attribute__((reqd_work_group_size(256, 1, 1)))\n",
+    "void gpusvm_rows_few(__global const float *A, int pitch_a,\n",
+    "                     __global const int *idx, __global const float *norm_a,\n",
+    "                     __global const float *B, int pitch_b,\n",
+    "                     __global const float *norm_b, __global const int *pinfo,\n",
+    "                     __global const int *map, int use_map, int dpad,\n",
+    "                     __global const int *slot, int row_off, int nrows, int skip_whole,\n",
+    "                     __global float *K, int ldk, int qmax,\n",
+    "                     int ktype, float gamma, float coef0, int degree,\n",
+    "                     __global const double *status)\n",
+    "{\n",
+    "    __local float As[GPUSVM_FK * GPUSVM_FEW];\n",
+    "    const int lx = get_local_id(0), i = get_global_id(0), p = get_group_id(2);\n",
+    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
+    "    const int nb = pi[GPUSVM_PI_NPTS], split = pi[GPUSVM_PI_SPLIT], pt = pi[GPUSVM_PI_PT];\n",
+    "    const int nr = min(min(nrows, pi[GPUSVM_PI_Q] - row_off), GPUSVM_FEW);\n",
+    "    const int ws = p * qmax;\n",
+    "    /* uniform per work-group */\n",
+    "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0) return;\n",
+    "    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * 256 >= nb) return;\n",
+    "    int col_a[GPUSVM_FEW];\n",
+    "    for (int r = 0; r < GPUSVM_FEW; ++r)\n",
+    "        col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + min(r, nr - 1)], split));\n",
+    "    const int col_b = GPUSVM_COL(map, use_map, pt, min(i, nb - 1));\n",
+    "    if (ktype == GPUSVM_K_PRECOMPUTED) {\n",
+    "        for (int r = 0; r < nr; ++r)\n",
+    "            if (i < nb) K[(size_t)(ws + slot[ws + row_off + r]) * ldk + i] = B[(size_t)col_a[r] * pitch_b + col_b];\n",
+    "        return;\n",
+    "    }\n",
+    "    float acc[GPUSVM_FEW];\n",
+    "    for (int r = 0; r < GPUSVM_FEW; ++r) acc[r] = 0.0f;\n",
+    "    if (nr <= 2) {\n",
+    "        GPUSVM_FEW_PASS(2, vload2, float2)\n",
+    "    } else if (nr <= 4) {\n",
+    "        GPUSVM_FEW_PASS(4, vload4, float4)\n",
+    "    } else {\n",
+    "        GPUSVM_FEW_PASS(8, vload8, float8)\n",
+    "    }\n",
+    "    if (i < nb) {\n",
+    "        const float nbi = norm_b[col_b];\n",
+    "        for (int r = 0; r < nr; ++r)\n",
+    "            K[(size_t)(ws + slot[ws + row_off + r]) * ldk + i] =\n",
+    "                gpusvm_kfun(ktype, acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);\n",
     "    }\n",
     "}\n",
     "#line 1 \"kernels/20_select.cl\"\n",
@@ -1281,10 +1394,12 @@ static const char *const gpusvm__kernel_source[] = {
     " * gpusvm_keys on a grid whose second dimension is the problem, gpusvm_select\n",
     " * with one work-group per problem.\n",
     " *\n",
-    " * gpusvm_keys (one work-item per variable) writes a sort key per variable and\n",
-    " * set (smaller key = more violating; GPUSVM_KEY_NONE = not a candidate) and\n",
-    " * one partial m / M per work-group: an arg-extremum reduction in\n",
-    " * Structure-of-Arrays form with select() (seed 000).\n",
+    " * gpusvm_keys (GPUSVM_KU variables per work-item, a work-group's reads\n",
+    " * coalesced) writes a sort key per variable and set (smaller key = more\n",
+    " * violating; GPUSVM_KEY_NONE = not a candidate) and one partial m / M per\n",
+    " * work-group: a reduction in Structure-of-Arrays form (seed 000), a two-level\n",
+    " * tree of fan-in GPUSVM_R (part 0), so the pass is bound by its reads, not by\n",
+    " * its barriers.\n",
     " *\n",
     " * gpusvm_select (one work-group per problem) finishes m - M, decides\n",
     " * convergence, and\n",
@@ -1305,7 +1420,7 @@ static const char *const gpusvm__kernel_source[] = {
     "{\n",
     "    __local double s_up[2][GPUSVM_L];\n",
     "    __local double s_low[2][GPUSVM_L];\n",
-    "    const int i = get_global_id(0), lid = get_local_id(0), p = get_group_id(1);\n",
+    "    const int lid = get_local_id(0), p = get_group_id(1);\n",
     "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
     "    const int v0 = pi[GPUSVM_PI_VAR], n = pi[GPUSVM_PI_NVAR], nparts = pi[GPUSVM_PI_NPARTS];\n",
     "    __global const double *G = G0 + v0, *alpha = alpha0 + v0, *Cv = Cv0 + v0;\n",
@@ -1317,42 +1432,48 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (int)get_group_id(0) >= nparts) return;\n",
     "\n",
     "    /* class 0: every variable (nu: y = +1), class 1: nu's y = -1 */\n",
-    "    double up = -INFINITY, low = INFINITY;\n",
-    "    int cls = 0;\n",
-    "    if (i < n) {\n",
-    "        const double a = alpha[i];\n",
-    "        const int pos = y[i] > 0;\n",
-    "        const double C = Cv[i]; /* the class's C times the sample's weight */\n",
-    "        const double v = pos ? -G[i] : G[i];\n",
-    "        const int in_up = pos ? (a < C) : (a > 0.0);\n",
-    "        const int in_low = pos ? (a > 0.0) : (a < C);\n",
-    "        const uint k = gpusvm_float_key((float)v);\n",
-    "        key_up[i] = in_up ? ~k : GPUSVM_KEY_NONE;\n",
-    "        key_low[i] = in_low ? k : GPUSVM_KEY_NONE;\n",
-    "        up = in_up ? v : up;\n",
-    "        low = in_low ? v : low;\n",
-    "        cls = (nu && !pos) ? 1 : 0;\n",
-    "    }\n",
-    "    s_up[cls][lid] = up;\n",
-    "    s_low[cls][lid] = low;\n",
-    "    s_up[1 - cls][lid] = -INFINITY;\n",
-    "    s_low[1 - cls][lid] = INFINITY;\n",
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
-    "        if (lid < s) {\n",
-    "            for (int c = 0; c < 2; ++c) {\n",
-    "                s_up[c][lid] = fmax(s_up[c][lid], s_up[c][lid + s]);\n",
-    "                s_low[c][lid] = fmin(s_low[c][lid], s_low[c][lid + s]);\n",
-    "            }\n",
+    "    double up[2] = {-INFINITY, -INFINITY}, low[2] = {INFINITY, INFINITY};\n",
+    "    const int base = (int)get_group_id(0) * (GPUSVM_L * GPUSVM_KU) + lid;\n",
+    "    for (int u = 0; u < GPUSVM_KU; ++u) {\n",
+    "        const int i = base + u * GPUSVM_L;\n",
+    "        if (i < n) {\n",
+    "            const double a = alpha[i];\n",
+    "            const int pos = y[i] > 0;\n",
+    "            const double C = Cv[i]; /* the class's C times the sample's weight */\n",
+    "            const double v = pos ? -G[i] : G[i];\n",
+    "            const int in_up = pos ? (a < C) : (a > 0.0);\n",
+    "            const int in_low = pos ? (a > 0.0) : (a < C);\n",
+    "            const uint k = gpusvm_float_key((float)v);\n",
+    "            const int cls = (nu && !pos) ? 1 : 0;\n",
+    "            key_up[i] = in_up ? ~k : GPUSVM_KEY_NONE;\n",
+    "            key_low[i] = in_low ? k : GPUSVM_KEY_NONE;\n",
+    "            if (in_up) up[cls] = fmax(up[cls], v);\n",
+    "            if (in_low) low[cls] = fmin(low[cls], v);\n",
     "        }\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
-    "    if (lid == 0) {\n",
-    "        const int g = get_group_id(0);\n",
-    "        part_up[g] = s_up[0][0];\n",
-    "        part_low[g] = s_low[0][0];\n",
-    "        part_up[nparts + g] = s_up[1][0];\n",
-    "        part_low[nparts + g] = s_low[1][0];\n",
+    "    for (int c = 0; c < 2; ++c) {\n",
+    "        s_up[c][lid] = up[c];\n",
+    "        s_low[c][lid] = low[c];\n",
+    "    }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    if (lid < GPUSVM_R) {\n",
+    "        for (int c = 0; c < 2; ++c) {\n",
+    "            double mu = s_up[c][lid], ml = s_low[c][lid];\n",
+    "            for (int u = lid + GPUSVM_R; u < GPUSVM_L; u += GPUSVM_R) {\n",
+    "                mu = fmax(mu, s_up[c][u]);\n",
+    "                ml = fmin(ml, s_low[c][u]);\n",
+    "            }\n",
+    "            s_up[c][lid] = mu;\n",
+    "            s_low[c][lid] = ml;\n",
+    "        }\n",
+    "    }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    if (lid < 4) { /* the four partials, one work-item each */\n",
+    "        const int c = lid >> 1, g = get_group_id(0);\n",
+    "        __local double *sv = (lid & 1) ? s_low[c] : s_up[c];\n",
+    "        double m = sv[0];\n",
+    "        for (int u = 1; u < GPUSVM_R; ++u) m = (lid & 1) ? fmin(m, sv[u]) : fmax(m, sv[u]);\n",
+    "        ((lid & 1) ? part_low : part_up)[c * nparts + g] = m;\n",
     "    }\n",
     "}\n",
     "\n",
@@ -1415,24 +1536,36 @@ static const char *const gpusvm__kernel_source[] = {
     "        r_low[c][lid] = low;\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
-    "        if (lid < s) {\n",
-    "            for (int c = 0; c < 2; ++c) {\n",
-    "                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);\n",
-    "                r_low[c][lid] = fmin(r_low[c][lid], r_low[c][lid + s]);\n",
+    "    if (lid < GPUSVM_R) {\n",
+    "        for (int c = 0; c < 2; ++c) {\n",
+    "            double mu = r_up[c][lid], ml = r_low[c][lid];\n",
+    "            for (int u = lid + GPUSVM_R; u < GPUSVM_L; u += GPUSVM_R) {\n",
+    "                mu = fmax(mu, r_up[c][u]);\n",
+    "                ml = fmin(ml, r_low[c][u]);\n",
     "            }\n",
+    "            r_up[c][lid] = mu;\n",
+    "            r_low[c][lid] = ml;\n",
     "        }\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
-    "    const double gap0 = r_up[0][0] - r_low[0][0], gap1 = r_up[1][0] - r_low[1][0];\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    double mup[2], mlow[2];\n",
+    "    for (int c = 0; c < 2; ++c) {\n",
+    "        mup[c] = r_up[c][0];\n",
+    "        mlow[c] = r_low[c][0];\n",
+    "        for (int u = 1; u < GPUSVM_R; ++u) {\n",
+    "            mup[c] = fmax(mup[c], r_up[c][u]);\n",
+    "            mlow[c] = fmin(mlow[c], r_low[c][u]);\n",
+    "        }\n",
+    "    }\n",
+    "    const double gap0 = mup[0] - mlow[0], gap1 = mup[1] - mlow[1];\n",
     "    const int worst = (nu && gap1 > gap0) ? 1 : 0;\n",
     "    const double gap = worst ? gap1 : gap0;\n",
     "    const int done = !(gap >= eps) ? 1 : (status[GPUSVM_ST_ITER] >= max_iter ? 2 : 0);\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "    if (lid == 0) {\n",
     "        status[GPUSVM_ST_GAP] = gap;\n",
-    "        status[GPUSVM_ST_MUP] = r_up[worst][0];\n",
-    "        status[GPUSVM_ST_MLOW] = r_low[worst][0];\n",
+    "        status[GPUSVM_ST_MUP] = mup[worst];\n",
+    "        status[GPUSVM_ST_MLOW] = mlow[worst];\n",
     "        status[GPUSVM_ST_DONE] = (double)done;\n",
     "        if (!done) status[GPUSVM_ST_OUTER] += 1.0;\n",
     "        sc.count = 0;\n",
@@ -1574,6 +1707,17 @@ static const char *const gpusvm__kernel_source[] = {
     " * Structure-of-Arrays form (value array, index array), ties going to the\n",
     " * larger position as LIBSVM's \">=\" does.\n",
     " *\n",
+    " * A pair update waits on barriers, not on arithmetic, so each reduction is a\n",
+    " * two-level tree (part 0): every work-item writes its value, GPUSVM_R work-items\n",
+    " * each fold GPUSVM_L / GPUSVM_R of them into a small array, and every\n",
+    " * work-item folds that array itself (broadcast reads), so the result lands in\n",
+    " * registers without a third barrier. The orders are total ((value, position) pairs, max / min), so any\n",
+    " * tree gives the same answer as LIBSVM's linear scan. The two-variable step\n",
+    " * is computed by every work-item from the same local words (identical\n",
+    " * results, no broadcast barrier), and each position's owner writes its own\n",
+    " * alpha. Five barriers per pair update: two per reduction, one before the\n",
+    " * gradient sweep writes what the step read.\n",
+    " *\n",
     " * With nu (LIBSVM's Solver_NU) i and the stop test are taken per class and j\n",
     " * is paired with the i of its own class.\n",
     " *\n",
@@ -1589,24 +1733,13 @@ static const char *const gpusvm__kernel_source[] = {
     " */\n",
     "#define GPUSVM_LID ((int)get_local_id(0))\n",
     "\n",
-    "/* Work-group arg-max (or arg-min when sign = -1) of (v, t); result in rv[0], ri[0]. */\n",
-    "void gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,\n",
-    "                    double sign)\n",
-    "{\n",
-    "    rv[GPUSVM_LID] = v;\n",
-    "    ri[GPUSVM_LID] = t;\n",
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
-    "        if (GPUSVM_LID < s) {\n",
-    "            const double a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];\n",
-    "            const int ia = ri[GPUSVM_LID], ib = ri[GPUSVM_LID + s];\n",
-    "            const int take_b = (sign * b > sign * a) || (b == a && ib > ia);\n",
-    "            rv[GPUSVM_LID] = select(a, b, (long)take_b);\n",
-    "            ri[GPUSVM_LID] = select(ia, ib, take_b);\n",
-    "        }\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    }\n",
-    "}\n",
+    "/* (a, ia) := the larger of (a, ia) and (b, ib) in the order of (value, position). */\n",
+    "#define GPUSVM_ARGMAX(a, ia, b, ib)                                 \\\n",
+    "    do {                                                            \\\n",
+    "        const int take_ = ((b) > (a)) || ((b) == (a) && (ib) > (ia)); \\\n",
+    "        (a) = take_ ? (b) : (a);                                    \\\n",
+    "        (ia) = take_ ? (ib) : (ia);                                 \\\n",
+    "    } while (0)\n",
     "\n",
     "/* The working set's q x q block, contiguous: Kq[slot r][position t] = K[slot r][point of ws\n",
     " * position t], so that the inner solve reads a row of it with one coalesced sweep instead of q\n",
@@ -1639,13 +1772,14 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local int lidx[GPUSVM_Q];\n",
     "    __local int lslot[GPUSVM_Q];\n",
     "    __local char lyv[GPUSVM_Q];\n",
-    "    __local double rv[GPUSVM_L];\n",
+    "    __local double rv[GPUSVM_L];  /* first level: one value per work-item */\n",
     "    __local int ri[GPUSVM_L];\n",
     "    __local double rv1[GPUSVM_L];\n",
     "    __local int ri1[GPUSVM_L];\n",
     "    __local double rg[GPUSVM_L];\n",
     "    __local double rg2[GPUSVM_L];\n",
-    "    __local double step[2];\n",
+    "    __local double sv[GPUSVM_R], sv1[GPUSVM_R], sg[GPUSVM_R], sg2[GPUSVM_R], sjv[GPUSVM_R];\n",
+    "    __local int si[GPUSVM_R], si1[GPUSVM_R], sj[GPUSVM_R]; /* second level: i's and j's apart */\n",
     "    const int p = get_group_id(0);\n",
     "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
     "    const int v0 = pi[GPUSVM_PI_VAR], m = pi[GPUSVM_PI_Q];\n",
@@ -1698,8 +1832,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                if (in_low) g20 = fmax(g20, -v);\n",
     "            }\n",
     "        }\n",
-    "        /* one tree for all four: both classes' arg-max and both maxima over I_low\n",
-    "         * (the barriers, not the arithmetic, are what a pair update waits on) */\n",
+    "        /* one tree for all four: both classes' arg-max and both maxima over I_low */\n",
     "        rv[GPUSVM_LID] = bv0;\n",
     "        ri[GPUSVM_LID] = bi0;\n",
     "        rv1[GPUSVM_LID] = bv1;\n",
@@ -1707,31 +1840,37 @@ static const char *const gpusvm__kernel_source[] = {
     "        rg[GPUSVM_LID] = g20;\n",
     "        rg2[GPUSVM_LID] = g21;\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
-    "            if (GPUSVM_LID < s) {\n",
-    "                const int u = GPUSVM_LID + s;\n",
-    "                double a = rv[GPUSVM_LID], b = rv[u];\n",
-    "                int ia = ri[GPUSVM_LID], ib = ri[u];\n",
-    "                int take = (b > a) || (b == a && ib > ia);\n",
-    "                rv[GPUSVM_LID] = select(a, b, (long)take);\n",
-    "                ri[GPUSVM_LID] = select(ia, ib, take);\n",
-    "                a = rv1[GPUSVM_LID];\n",
-    "                b = rv1[u];\n",
-    "                ia = ri1[GPUSVM_LID];\n",
-    "                ib = ri1[u];\n",
-    "                take = (b > a) || (b == a && ib > ia);\n",
-    "                rv1[GPUSVM_LID] = select(a, b, (long)take);\n",
-    "                ri1[GPUSVM_LID] = select(ia, ib, take);\n",
-    "                rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[u]);\n",
-    "                rg2[GPUSVM_LID] = fmax(rg2[GPUSVM_LID], rg2[u]);\n",
+    "        if (GPUSVM_LID < GPUSVM_R) {\n",
+    "            double a0 = rv[GPUSVM_LID], a1 = rv1[GPUSVM_LID], h0 = rg[GPUSVM_LID], h1 = rg2[GPUSVM_LID];\n",
+    "            int ia0 = ri[GPUSVM_LID], ia1 = ri1[GPUSVM_LID];\n",
+    "            for (int u = GPUSVM_LID + GPUSVM_R; u < GPUSVM_L; u += GPUSVM_R) {\n",
+    "                GPUSVM_ARGMAX(a0, ia0, rv[u], ri[u]);\n",
+    "                GPUSVM_ARGMAX(a1, ia1, rv1[u], ri1[u]);\n",
+    "                h0 = fmax(h0, rg[u]);\n",
+    "                h1 = fmax(h1, rg2[u]);\n",
     "            }\n",
-    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "            sv[GPUSVM_LID] = a0;\n",
+    "            si[GPUSVM_LID] = ia0;\n",
+    "            sv1[GPUSVM_LID] = a1;\n",
+    "            si1[GPUSVM_LID] = ia1;\n",
+    "            sg[GPUSVM_LID] = h0;\n",
+    "            sg2[GPUSVM_LID] = h1;\n",
     "        }\n",
-    "        const double Gmax0 = rv[0], Gmax20 = rg[0], Gmax21 = rg2[0];\n",
-    "        const int i0 = ri[0];\n",
-    "        const double Gmax1 = nu ? rv1[0] : -INFINITY;\n",
-    "        const int i1 = nu ? ri1[0] : -1;\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read rv, ri before j's reduction reuses them */\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        double Gmax0 = sv[0], Gmax1 = sv1[0], Gmax20 = sg[0], Gmax21 = sg2[0];\n",
+    "        int i0 = si[0], i1 = si1[0];\n",
+    "        for (int u = 1; u < GPUSVM_R; ++u) {\n",
+    "            GPUSVM_ARGMAX(Gmax0, i0, sv[u], si[u]);\n",
+    "            GPUSVM_ARGMAX(Gmax1, i1, sv1[u], si1[u]);\n",
+    "            Gmax20 = fmax(Gmax20, sg[u]);\n",
+    "            Gmax21 = fmax(Gmax21, sg2[u]);\n",
+    "        }\n",
+    "        if (!nu) {\n",
+    "            Gmax1 = -INFINITY;\n",
+    "            i1 = -1;\n",
+    "        }\n",
+    "        /* no barrier: j's first level writes rv, ri, which were last read before the one above,\n",
+    "         * and its second level has arrays of its own */\n",
     "        const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_in)\n",
     "                          : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);\n",
     "\n",
@@ -1739,7 +1878,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        const __global float *Ki0 = K + (size_t)lslot[max(i0, 0)] * qmax;\n",
     "        const __global float *Ki1 = K + (size_t)lslot[max(i1, 0)] * qmax;\n",
     "        const double Kii0 = lqd[max(i0, 0)], Kii1 = lqd[max(i1, 0)];\n",
-    "        double bo = INFINITY;\n",
+    "        double bo = -INFINITY; /* the arg-max of -o = b^2 / quad, ties to the larger position */\n",
     "        int bj = -1;\n",
     "        if (go) {\n",
     "            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
@@ -1753,28 +1892,40 @@ static const char *const gpusvm__kernel_source[] = {
     "                    const __global float *Kc = c1 ? Ki1 : Ki0;\n",
     "                    double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)Kc[t];\n",
     "                    if (quad <= 0.0) quad = GPUSVM_TAU;\n",
-    "                    const double o = -(b * b) / quad;\n",
-    "                    if (o < bo || (o == bo && t > bj)) { bo = o; bj = t; }\n",
+    "                    const double o = (b * b) / quad;\n",
+    "                    GPUSVM_ARGMAX(bo, bj, o, t);\n",
     "                }\n",
     "            }\n",
     "        }\n",
-    "        gpusvm_argbest(rv, ri, bo, bj, -1.0);\n",
-    "        const int j = ri[0];\n",
+    "        rv[GPUSVM_LID] = bo;\n",
+    "        ri[GPUSVM_LID] = bj;\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        if (GPUSVM_LID < GPUSVM_R) {\n",
+    "            double a0 = rv[GPUSVM_LID];\n",
+    "            int ia0 = ri[GPUSVM_LID];\n",
+    "            for (int u = GPUSVM_LID + GPUSVM_R; u < GPUSVM_L; u += GPUSVM_R) GPUSVM_ARGMAX(a0, ia0, rv[u], ri[u]);\n",
+    "            sjv[GPUSVM_LID] = a0;\n",
+    "            sj[GPUSVM_LID] = ia0;\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        double jo = sjv[0];\n",
+    "        int j = sj[0];\n",
+    "        for (int u = 1; u < GPUSVM_R; ++u) GPUSVM_ARGMAX(jo, j, sjv[u], sj[u]);\n",
     "        const int step_ok = go && j >= 0;\n",
     "        const int use1 = nu && step_ok && lyv[j] < 0;\n",
     "        const int i = use1 ? i1 : i0;\n",
     "        const __global float *Ki = use1 ? Ki1 : Ki0;\n",
     "        const double Kii = use1 ? Kii1 : Kii0;\n",
-    "        /* no barrier here: ri is next written two barriers on, and nobody reads la while the\n",
-    "         * step writes it */\n",
     "\n",
-    "        /* the two-variable step, exactly as LIBSVM's Solver::Solve */\n",
-    "        if (step_ok && GPUSVM_LID == 0) {\n",
+    "        /* the two-variable step, exactly as LIBSVM's Solver::Solve, by every work-item */\n",
+    "        double di = 0.0, dj = 0.0, ai = 0.0, aj = 0.0;\n",
+    "        if (step_ok) {\n",
     "            const int yi = lyv[i], yj = lyv[j];\n",
     "            const double Ci = lC[i], Cj = lC[j];\n",
     "            const double Kij = (double)Ki[j];\n",
     "            const double oi = la[i], oj = la[j];\n",
-    "            double ai = oi, aj = oj;\n",
+    "            ai = oi;\n",
+    "            aj = oj;\n",
     "            double quad = Kii + (double)lqd[j] - 2.0 * Kij;\n",
     "            if (quad <= 0.0) quad = GPUSVM_TAU;\n",
     "            if (yi != yj) {\n",
@@ -1796,14 +1947,11 @@ static const char *const gpusvm__kernel_source[] = {
     "                if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }\n",
     "                else { if (ai < 0) { ai = 0; aj = sum; } }\n",
     "            }\n",
-    "            la[i] = ai;\n",
-    "            la[j] = aj;\n",
-    "            step[0] = ai - oi;\n",
-    "            step[1] = aj - oj;\n",
+    "            di = ai - oi;\n",
+    "            dj = aj - oj;\n",
     "        }\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read la[i], la[j], lg[i], lg[j] */\n",
     "        if (step_ok) {\n",
-    "            const double di = step[0], dj = step[1];\n",
     "            const int yi = lyv[i], yj = lyv[j];\n",
     "            const __global float *Kj = K + (size_t)lslot[j] * qmax;\n",
     "            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
@@ -1811,9 +1959,12 @@ static const char *const gpusvm__kernel_source[] = {
     "                const double qi = (lyv[t] == yi) ? kit : -kit;\n",
     "                const double qj = (lyv[t] == yj) ? kjt : -kjt;\n",
     "                lg[t] += qi * di + qj * dj;\n",
+    "                if (t == i) la[t] = ai;\n",
+    "                if (t == j) la[t] = aj;\n",
     "            }\n",
     "        }\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        /* no barrier: the next trip's sweeps read only a work-item's own positions until its first\n",
+    "         * barrier, and every cross read (la[i], lg[j], ...) comes after two more */\n",
     "        it += step_ok;\n",
     "        trip = step_ok ? trip + 1 : budget;\n",
     "    }\n",
@@ -1886,7 +2037,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 838
+#define GPUSVM__KERNEL_SOURCE_LINES 966
 // <<kernels
 #endif
 
@@ -2643,7 +2794,7 @@ typedef struct gpusvm__ocl {
     gpusvm__cl_context cctx;
     gpusvm__cl_queue queue;
     gpusvm__cl_program prog;
-    gpusvm__cl_kernel k_rows, k_keys, k_select, k_smo, k_update, k_gather;
+    gpusvm__cl_kernel k_rows, k_rows_few, k_keys, k_select, k_smo, k_update, k_gather;
     int qcap;            /* GPUSVM_Q the program was built with */
     size_t max_alloc, global_mem, local_mem;
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
@@ -2654,12 +2805,19 @@ typedef struct gpusvm__ocl {
     int nprob, q;              /* problems; working-set stride (the largest working set) */
     size_t nvar, npts, d, dpad, pitch; /* variables, shared points, features, padded; point pitch */
     size_t ldk, nparts_max;    /* kernel-row pitch; the most keys work-groups of one problem */
+    size_t ngroups_max;        /* the most gpusvm_update work-groups (one variable per work-item) */
     size_t npts0, q0;          /* problem 0's points and working set (read_rows, write_rows) */
     int ktype, degree;
     float gamma, coef0;
 } gpusvm__ocl;
 
 static size_t gpusvm__round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
+
+/* gpusvm_keys' work-groups (its partials) over nvar variables */
+static size_t gpusvm__keys_parts(size_t nvar)
+{
+    return gpusvm__round_up(nvar ? nvar : 1, (size_t)GPUSVM__L * GPUSVM__KU) / ((size_t)GPUSVM__L * GPUSVM__KU);
+}
 
 static void gpusvm__release_mem(gpusvm__ocl *b, gpusvm__cl_mem *m)
 {
@@ -2748,6 +2906,12 @@ fail:
 }
 
 #define GPUSVM__ARG(k, i, var) GPUSVM__CL(ctx, cl->clSetKernelArg((k), (i), sizeof(var), &(var)))
+/* gpusvm_rows and gpusvm_rows_few take the same arguments */
+#define GPUSVM__ROWS_ARG(i, var)                                                                                     \
+    do {                                                                                                             \
+        GPUSVM__ARG(b->k_rows, i, var);                                                                              \
+        GPUSVM__ARG(b->k_rows_few, i, var);                                                                          \
+    } while (0)
 
 static gpusvm_result gpusvm__ocl_launch(gpusvm__ocl *b, gpusvm__cl_kernel k, gpusvm__cl_uint dims, const size_t *global,
                                         const size_t *local)
@@ -2758,7 +2922,147 @@ fail:
     return r;
 }
 
-/* Builds the program and its kernels once; the log and options stay on the context. */
+/* The kernel cache: one file per (device, driver, build options, kernel source) in ctx->cache_dir,
+   "KEY binary: SIZE HASH\n" then the driver's program binary. It is written to a temporary name
+   and renamed into place; a file whose key or hash does not match, or that the driver rejects, is
+   ignored (the program is compiled from source and the file rewritten). Only running out of host
+   memory is an error; anything else at worst runs the compiler. */
+static uint64_t gpusvm__fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *c = (const unsigned char *)data;
+    size_t i;
+    for (i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* The cache entry's key text and path; 0 when there is no cache. */
+static int gpusvm__kcache_key(gpusvm__ocl *b, const char *options, char *key, size_t key_size, char *path,
+                              size_t path_size)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    char driver[128] = "", version[128] = "";
+    uint64_t h = 14695981039346656037ULL;
+    int i, n;
+    if (!ctx->cache_dir[0]) return 0;
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL);
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_VERSION, sizeof version - 1, version, NULL);
+    for (i = 0; i < GPUSVM__KERNEL_SOURCE_LINES; ++i)
+        h = gpusvm__fnv1a(h, gpusvm__kernel_source[i], strlen(gpusvm__kernel_source[i]));
+    n = snprintf(key, key_size, "gpusvm kernel cache 1\ndevice: %s\ndriver: %s\nversion: %s\noptions: %s\nsource: %016llx\n",
+                 ctx->device_name, driver, version, options, (unsigned long long)h);
+    if (n < 0 || (size_t)n >= key_size) return 0;
+    h = gpusvm__fnv1a(14695981039346656037ULL, key, (size_t)n);
+    n = snprintf(path, path_size, "%s/%016llx.bin", ctx->cache_dir, (unsigned long long)h);
+    return n > 0 && (size_t)n < path_size;
+}
+
+/* *out: the cached program, built for the device; NULL when there is none that works. 0, or 1 when
+   out of host memory. */
+static int gpusvm__kcache_load(gpusvm__ocl *b, const char *options, const char *key, const char *path,
+                               gpusvm__cl_program *out)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    FILE *f = fopen(path, "rb");
+    const size_t klen = strlen(key);
+    char head[80];
+    unsigned char *bin = NULL;
+    unsigned long long size = 0, hash = 0;
+    gpusvm__cl_program prog = NULL;
+    gpusvm__cl_int st = 0, e = 0;
+    int oom = 0;
+    char *got;
+    *out = NULL;
+    if (!f) return 0;
+    got = (char *)gpusvm__alloc(&ctx->alloc, klen + 1, 1);
+    oom = !got;
+    if (got && fread(got, 1, klen, f) == klen && memcmp(got, key, klen) == 0 && fgets(head, sizeof head, f) &&
+        sscanf(head, "binary: %llu %llx", &size, &hash) == 2 && size > 0 && size < ((size_t)1 << 30)) {
+        bin = (unsigned char *)gpusvm__alloc(&ctx->alloc, (size_t)size, 1);
+        oom = !bin;
+        if (bin && fread(bin, 1, (size_t)size, f) == (size_t)size && fgetc(f) == EOF &&
+            gpusvm__fnv1a(14695981039346656037ULL, bin, (size_t)size) == (uint64_t)hash) {
+            const size_t len = (size_t)size;
+            const unsigned char *bp = bin;
+            prog = b->cl->clCreateProgramWithBinary(b->cctx, 1, &b->dev, &len, &bp, &st, &e);
+            if (prog && (e != 0 || st != 0 || b->cl->clBuildProgram(prog, 1, &b->dev, options, NULL, NULL) != 0)) {
+                b->cl->clReleaseProgram(prog);
+                prog = NULL;
+            }
+        }
+    }
+    fclose(f);
+    gpusvm__free(&ctx->alloc, got);
+    gpusvm__free(&ctx->alloc, bin);
+    *out = prog;
+    return oom;
+}
+
+/* mkdir -p of path's folder part up to and including dir (0700 for what it makes). */
+static int gpusvm__mkdirs(char *dir)
+{
+    char *c;
+    for (c = dir + 1;; ++c) {
+        const char keep = *c;
+        if (keep != '/' && keep != 0) continue;
+        *c = 0;
+#ifdef GPUSVM__WINDOWS
+        CreateDirectoryA(dir, NULL);
+#else
+        mkdir(dir, 0700);
+#endif
+        *c = keep;
+        if (!keep) break;
+    }
+#ifdef GPUSVM__WINDOWS
+    return (GetFileAttributesA(dir) & FILE_ATTRIBUTE_DIRECTORY) != 0;
+#else
+    {
+        struct stat sb;
+        return stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+    }
+#endif
+}
+
+/* 0, or 1 when out of host memory */
+static int gpusvm__kcache_save(gpusvm__ocl *b, const char *key, const char *path)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    size_t size = 0;
+    unsigned char *bin = NULL;
+    char tmp[1200];
+    FILE *f = NULL;
+    int ok = 0, n;
+    if (b->cl->clGetProgramInfo(b->prog, GPUSVM__CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != 0 || size == 0)
+        return 0;
+    bin = (unsigned char *)gpusvm__alloc(&ctx->alloc, size, 1);
+    if (!bin) return 1;
+    if (b->cl->clGetProgramInfo(b->prog, GPUSVM__CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != 0) goto done;
+    snprintf(tmp, sizeof tmp, "%s", ctx->cache_dir);
+    if (!gpusvm__mkdirs(tmp)) goto done;
+#ifdef GPUSVM__WINDOWS
+    n = snprintf(tmp, sizeof tmp, "%s.%lu.tmp", path, (unsigned long)GetCurrentProcessId());
+#else
+    n = snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+#endif
+    if (n < 0 || (size_t)n >= sizeof tmp || !(f = fopen(tmp, "wb"))) goto done;
+    ok = fputs(key, f) >= 0 &&
+         fprintf(f, "binary: %llu %016llx\n", (unsigned long long)size,
+                 (unsigned long long)gpusvm__fnv1a(14695981039346656037ULL, bin, size)) > 0 &&
+         fwrite(bin, 1, size, f) == size;
+    ok = (fclose(f) == 0) && ok;
+#ifdef GPUSVM__WINDOWS
+    ok = ok && MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING);
+#else
+    ok = ok && rename(tmp, path) == 0;
+#endif
+    if (!ok) remove(tmp);
+done:
+    gpusvm__free(&ctx->alloc, bin);
+    return 0;
+}
+
+/* Builds the program and its kernels once (from the kernel cache when it holds them); the log and
+   options stay on the context. */
 static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
 {
     gpusvm_context *ctx = b->base.ctx;
@@ -2767,27 +3071,46 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
     gpusvm__cl_int e = 0, be;
     char options[256];
     size_t log_size = 0, wg = 0;
-    gpusvm__cl_kernel *ks[6];
-    const char *names[6] = {"gpusvm_rows", "gpusvm_keys", "gpusvm_select", "gpusvm_smo", "gpusvm_update", "gpusvm_gather"};
-    const size_t need[6] = {256, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L};
-    int i;
+    gpusvm__cl_kernel *ks[7];
+    const char *names[7] = {"gpusvm_rows", "gpusvm_keys",   "gpusvm_select",  "gpusvm_smo",
+                            "gpusvm_update", "gpusvm_gather", "gpusvm_rows_few"};
+    const size_t need[7] = {256, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L, 256};
+    int i, cached = 0;
+    char key[1024 + 256], path[1100] = "";
+    const double t0 = gpusvm__now();
     if (b->prog) return GPUSVM_OK;
     snprintf(options, sizeof options, "-cl-std=CL1.2 -D GPUSVM_Q=%d -D GPUSVM_L=%d", b->qcap, GPUSVM__L);
-    GPUSVM__CL_CREATE(ctx, b->prog,
-                      cl->clCreateProgramWithSource(b->cctx, (gpusvm__cl_uint)GPUSVM__KERNEL_SOURCE_LINES,
-                                                    (const char **)gpusvm__kernel_source, NULL, &gpusvm__e));
-    be = cl->clBuildProgram(b->prog, 1, &b->dev, options, NULL, NULL);
+    cached = gpusvm__kcache_key(b, options, key, sizeof key, path, sizeof path);
+    if (cached && gpusvm__kcache_load(b, options, key, path, &b->prog)) {
+        r = gpusvm__oom(ctx, "reading the kernel cache");
+        goto fail;
+    }
+    if (b->prog) {
+        be = 0;
+    } else {
+        GPUSVM__CL_CREATE(ctx, b->prog,
+                          cl->clCreateProgramWithSource(b->cctx, (gpusvm__cl_uint)GPUSVM__KERNEL_SOURCE_LINES,
+                                                        (const char **)gpusvm__kernel_source, NULL, &gpusvm__e));
+        be = cl->clBuildProgram(b->prog, 1, &b->dev, options, NULL, NULL);
+        if (be == 0 && cached && gpusvm__kcache_save(b, key, path)) {
+            r = gpusvm__oom(ctx, "writing the kernel cache");
+            goto fail;
+        }
+        cached = 0;
+    }
     gpusvm__free(&ctx->alloc, ctx->build_log);
     ctx->build_log = NULL;
     if (cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size) == 0) {
-        size_t head = strlen(options) + 32;
+        size_t head = strlen(options) + strlen(path) + 64;
         ctx->build_log = (char *)gpusvm__alloc(&ctx->alloc, log_size + head + 1, 1);
         if (!ctx->build_log) {
             r = gpusvm__oom(ctx, "the kernel build log");
             goto fail;
         }
         {
-            int off = snprintf(ctx->build_log, head, "build options: %s\n", options);
+            int off = snprintf(ctx->build_log, head, "build options: %s\n%s%s\n", options,
+                               cached ? "program binary from the kernel cache: " : "compiled from source",
+                               cached ? path : "");
             if (cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, log_size,
                                           ctx->build_log + off, NULL) != 0)
                 ctx->build_log[off] = 0;
@@ -2808,7 +3131,8 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
     ks[3] = &b->k_smo;
     ks[4] = &b->k_update;
     ks[5] = &b->k_gather;
-    for (i = 0; i < 6; ++i) {
+    ks[6] = &b->k_rows_few;
+    for (i = 0; i < 7; ++i) {
         GPUSVM__CL_CREATE(ctx, *ks[i], cl->clCreateKernel(b->prog, names[i], &gpusvm__e));
         GPUSVM__CL(ctx, cl->clGetKernelWorkGroupInfo(*ks[i], b->dev, GPUSVM__CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
                                                      NULL));
@@ -2819,9 +3143,12 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
             goto fail;
         }
     }
+    ctx->build_seconds = gpusvm__now() - t0;
+    ctx->build_cached = cached;
     (void)e;
     return GPUSVM_OK;
 fail:
+    if (b->k_rows_few) cl->clReleaseKernel(b->k_rows_few);
     if (b->k_gather) cl->clReleaseKernel(b->k_gather);
     if (b->k_update) cl->clReleaseKernel(b->k_update);
     if (b->k_smo) cl->clReleaseKernel(b->k_smo);
@@ -2829,7 +3156,7 @@ fail:
     if (b->k_keys) cl->clReleaseKernel(b->k_keys);
     if (b->k_rows) cl->clReleaseKernel(b->k_rows);
     if (b->prog) cl->clReleaseProgram(b->prog);
-    b->k_gather = b->k_update = b->k_smo = b->k_select = b->k_keys = b->k_rows = NULL;
+    b->k_rows_few = b->k_gather = b->k_update = b->k_smo = b->k_select = b->k_keys = b->k_rows = NULL;
     b->prog = NULL;
     return r;
 }
@@ -2854,12 +3181,14 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     gpusvm__ocl_train_end(bb);
     if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
     b->nparts_max = 1;
+    b->ngroups_max = 1;
     for (t = 0; t < nprob; ++t) {
-        const size_t parts = gpusvm__round_up(p[t].nvar ? p[t].nvar : 1, GPUSVM__L) / GPUSVM__L;
+        const size_t parts = gpusvm__keys_parts(p[t].nvar), groups = gpusvm__round_up(p[t].nvar, GPUSVM__L) / GPUSVM__L;
         nvar += p[t].nvar;
         npts_all += p[t].npts;
         if (p[t].npts > max_pts) max_pts = p[t].npts;
         if (parts > b->nparts_max) b->nparts_max = parts;
+        if (groups > b->ngroups_max) b->ngroups_max = groups;
         if (p[t].map) use_map = 1;
     }
     if (nvar > (size_t)INT_MAX / 2 || np > (size_t)INT_MAX / 2 || npts_all > (size_t)INT_MAX / 2)
@@ -2906,7 +3235,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
         pi[GPUSVM__PI_NPTS] = (int32_t)p[t].npts;
         pi[GPUSVM__PI_Q] = whole ? (int32_t)p[t].nvar : q;
         pi[GPUSVM__PI_WHOLE] = whole;
-        pi[GPUSVM__PI_NPARTS] = (int32_t)(gpusvm__round_up(p[t].nvar ? p[t].nvar : 1, GPUSVM__L) / GPUSVM__L);
+        pi[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(p[t].nvar);
         pi[GPUSVM__PI_SPLIT] = (int32_t)p[t].npts;
         for (k = 0; k < p[t].npts; ++k) map[npts_all + k] = (int32_t)gpusvm__map_pt(&p[t], k);
         for (i = 0; i < p[t].nvar; ++i) {
@@ -2982,26 +3311,26 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     dpad = (gpusvm__cl_int)b->dpad;
     nparts_max = (gpusvm__cl_int)b->nparts_max;
     whole_inner = GPUSVM__WHOLE_INNER;
-    GPUSVM__ARG(b->k_rows, 0, b->X);
-    GPUSVM__ARG(b->k_rows, 1, pitch);
-    GPUSVM__ARG(b->k_rows, 2, b->ws_idx);
-    GPUSVM__ARG(b->k_rows, 3, b->norm);
-    GPUSVM__ARG(b->k_rows, 4, b->X);
-    GPUSVM__ARG(b->k_rows, 5, pitch);
-    GPUSVM__ARG(b->k_rows, 6, b->norm);
-    GPUSVM__ARG(b->k_rows, 7, b->pinfo);
-    GPUSVM__ARG(b->k_rows, 8, b->map);
-    GPUSVM__ARG(b->k_rows, 9, use_map);
-    GPUSVM__ARG(b->k_rows, 10, dpad);
-    GPUSVM__ARG(b->k_rows, 11, b->ws_slot);
-    GPUSVM__ARG(b->k_rows, 15, b->K);
-    GPUSVM__ARG(b->k_rows, 16, ldk);
-    GPUSVM__ARG(b->k_rows, 17, qmax_);
-    GPUSVM__ARG(b->k_rows, 18, b->ktype);
-    GPUSVM__ARG(b->k_rows, 19, b->gamma);
-    GPUSVM__ARG(b->k_rows, 20, b->coef0);
-    GPUSVM__ARG(b->k_rows, 21, b->degree);
-    GPUSVM__ARG(b->k_rows, 22, b->status);
+    GPUSVM__ROWS_ARG(0, b->X);
+    GPUSVM__ROWS_ARG(1, pitch);
+    GPUSVM__ROWS_ARG(2, b->ws_idx);
+    GPUSVM__ROWS_ARG(3, b->norm);
+    GPUSVM__ROWS_ARG(4, b->X);
+    GPUSVM__ROWS_ARG(5, pitch);
+    GPUSVM__ROWS_ARG(6, b->norm);
+    GPUSVM__ROWS_ARG(7, b->pinfo);
+    GPUSVM__ROWS_ARG(8, b->map);
+    GPUSVM__ROWS_ARG(9, use_map);
+    GPUSVM__ROWS_ARG(10, dpad);
+    GPUSVM__ROWS_ARG(11, b->ws_slot);
+    GPUSVM__ROWS_ARG(15, b->K);
+    GPUSVM__ROWS_ARG(16, ldk);
+    GPUSVM__ROWS_ARG(17, qmax_);
+    GPUSVM__ROWS_ARG(18, b->ktype);
+    GPUSVM__ROWS_ARG(19, b->gamma);
+    GPUSVM__ROWS_ARG(20, b->coef0);
+    GPUSVM__ROWS_ARG(21, b->degree);
+    GPUSVM__ROWS_ARG(22, b->status);
 
     GPUSVM__ARG(b->k_keys, 0, b->G);
     GPUSVM__ARG(b->k_keys, 1, b->alpha);
@@ -3098,31 +3427,39 @@ fail:
     return r;
 }
 
-/* gpusvm_rows' grid for `rows` rows against `cols` points (per problem): 16 x 16 work-items per
-   GPUSVM__TM x GPUSVM__TM block. */
-static void gpusvm__rows_grid(size_t cols, size_t rows, size_t *g)
+/* Kernel rows [off, off + nr) of every problem's working set against `cols` points: up to
+   GPUSVM__FEW rows gpusvm_rows_few (one work-item per point), more the tiles of gpusvm_rows (16 x 16
+   work-items per GPUSVM__TM x GPUSVM__TM block). The other arguments are set by the caller. */
+static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int off, int nr, int skip, size_t cols, int nprob)
 {
+    gpusvm_context *ctx = b->base.ctx;
+    gpusvm__cl_api *cl = b->cl;
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_int off_ = off, nr_ = nr, skip_ = skip;
+    size_t g[3], l[3] = {16, 16, 1};
+    if (nr <= 0) return GPUSVM_OK;
+    GPUSVM__ROWS_ARG(12, off_);
+    GPUSVM__ROWS_ARG(13, nr_);
+    GPUSVM__ROWS_ARG(14, skip_);
+    g[2] = (size_t)nprob;
+    if (nr <= GPUSVM__FEW) {
+        g[0] = gpusvm__round_up(cols, 256);
+        g[1] = 1;
+        l[0] = 256;
+        l[1] = 1;
+        return gpusvm__ocl_launch(b, b->k_rows_few, 3, g, l);
+    }
     g[0] = gpusvm__round_up(cols, GPUSVM__TM) / GPUSVM__TM * 16;
-    g[1] = gpusvm__round_up(rows, GPUSVM__TM) / GPUSVM__TM * 16;
+    g[1] = gpusvm__round_up((size_t)nr, GPUSVM__TM) / GPUSVM__TM * 16;
+    r = gpusvm__ocl_launch(b, b->k_rows, 3, g, l);
+fail:
+    return r;
 }
 
 static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_context *ctx = bb->ctx;
-    gpusvm__cl_api *cl = b->cl;
-    gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_int off = first ? 0 : b->q / 2, nr = first ? b->q : b->q / 2, skip = !first;
-    size_t g[3], l[3] = {16, 16, 1};
-    if (nr <= 0) return GPUSVM_OK;
-    gpusvm__rows_grid(b->ldk, (size_t)nr, g);
-    g[2] = (size_t)b->nprob;
-    GPUSVM__ARG(b->k_rows, 12, off);
-    GPUSVM__ARG(b->k_rows, 13, nr);
-    GPUSVM__ARG(b->k_rows, 14, skip);
-    r = gpusvm__ocl_launch(b, b->k_rows, 3, g, l);
-fail:
-    return r;
+    return gpusvm__ocl_rows_launch(b, first ? 0 : b->q / 2, first ? b->q : b->q / 2, !first, b->ldk, b->nprob);
 }
 
 static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
@@ -3150,7 +3487,7 @@ static gpusvm_result gpusvm__ocl_update(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     size_t g[2], l[2] = {GPUSVM__L, 1};
-    g[0] = b->nparts_max * GPUSVM__L;
+    g[0] = b->ngroups_max * GPUSVM__L;
     g[1] = (size_t)b->nprob;
     return gpusvm__ocl_launch(b, b->k_update, 2, g, l);
 }
@@ -3355,30 +3692,29 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
         info[GPUSVM__PI_NPTS] = cnt_;
         info[GPUSVM__PI_Q] = (int32_t)nsv;
         info[GPUSVM__PI_WHOLE] = 0;
-        info[GPUSVM__PI_NPARTS] = (int32_t)(gpusvm__round_up(cnt, GPUSVM__L) / GPUSVM__L);
+        info[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(cnt);
         info[GPUSVM__PI_SPLIT] = INT_MAX; /* support vectors are points, never second copies */
         if ((r = gpusvm__ocl_write(b, tab, 0, sizeof info, info)) != GPUSVM_OK) goto fail;
-        GPUSVM__ARG(b->k_rows, 0, A);
-        GPUSVM__ARG(b->k_rows, 1, pa_);
-        GPUSVM__ARG(b->k_rows, 2, idx);
-        GPUSVM__ARG(b->k_rows, 3, na);
-        GPUSVM__ARG(b->k_rows, 4, B);
-        GPUSVM__ARG(b->k_rows, 5, pb_);
-        GPUSVM__ARG(b->k_rows, 6, nb);
-        GPUSVM__ARG(b->k_rows, 7, tab);
-        GPUSVM__ARG(b->k_rows, 8, idx); /* no map (use_map 0): any buffer */
-        GPUSVM__ARG(b->k_rows, 9, zero);
-        GPUSVM__ARG(b->k_rows, 10, dpad_);
-        GPUSVM__ARG(b->k_rows, 11, slot);
-        GPUSVM__ARG(b->k_rows, 14, zero);
-        GPUSVM__ARG(b->k_rows, 15, K);
-        GPUSVM__ARG(b->k_rows, 16, pb_);
-        GPUSVM__ARG(b->k_rows, 17, zero);
-        GPUSVM__ARG(b->k_rows, 18, ktype_);
-        GPUSVM__ARG(b->k_rows, 19, gamma);
-        GPUSVM__ARG(b->k_rows, 20, coef0);
-        GPUSVM__ARG(b->k_rows, 21, degree_);
-        GPUSVM__ARG(b->k_rows, 22, st);
+        GPUSVM__ROWS_ARG(0, A);
+        GPUSVM__ROWS_ARG(1, pa_);
+        GPUSVM__ROWS_ARG(2, idx);
+        GPUSVM__ROWS_ARG(3, na);
+        GPUSVM__ROWS_ARG(4, B);
+        GPUSVM__ROWS_ARG(5, pb_);
+        GPUSVM__ROWS_ARG(6, nb);
+        GPUSVM__ROWS_ARG(7, tab);
+        GPUSVM__ROWS_ARG(8, idx); /* no map (use_map 0): any buffer */
+        GPUSVM__ROWS_ARG(9, zero);
+        GPUSVM__ROWS_ARG(10, dpad_);
+        GPUSVM__ROWS_ARG(11, slot);
+        GPUSVM__ROWS_ARG(15, K);
+        GPUSVM__ROWS_ARG(16, pb_);
+        GPUSVM__ROWS_ARG(17, zero);
+        GPUSVM__ROWS_ARG(18, ktype_);
+        GPUSVM__ROWS_ARG(19, gamma);
+        GPUSVM__ROWS_ARG(20, coef0);
+        GPUSVM__ROWS_ARG(21, degree_);
+        GPUSVM__ROWS_ARG(22, st);
         GPUSVM__ARG(b->k_update, 0, dec);
         GPUSVM__ARG(b->k_update, 1, y);
         GPUSVM__ARG(b->k_update, 2, zero);
@@ -3390,12 +3726,9 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
         GPUSVM__ARG(b->k_update, 8, cf);
         GPUSVM__ARG(b->k_update, 10, st);
         for (s0 = 0; s0 < nsv; s0 += R) {
-            gpusvm__cl_int off = (gpusvm__cl_int)s0, nr = (gpusvm__cl_int)(nsv - s0 < R ? nsv - s0 : R);
-            size_t g[2], l[2] = {16, 16}, g1, l1 = GPUSVM__L, t;
-            GPUSVM__ARG(b->k_rows, 12, off);
-            GPUSVM__ARG(b->k_rows, 13, nr);
-            gpusvm__rows_grid(pb, (size_t)nr, g);
-            if ((r = gpusvm__ocl_launch(b, b->k_rows, 2, g, l)) != GPUSVM_OK) goto fail;
+            gpusvm__cl_int nr = (gpusvm__cl_int)(nsv - s0 < R ? nsv - s0 : R);
+            size_t g1, l1 = GPUSVM__L, t;
+            if ((r = gpusvm__ocl_rows_launch(b, (int)s0, nr, 0, pb, 1)) != GPUSVM_OK) goto fail;
             GPUSVM__ARG(b->k_update, 9, nr);
             g1 = gpusvm__round_up(cnt, GPUSVM__L);
             for (t = 0; t < (size_t)nv; ++t) { /* one tile, every decision vector that touches it */
@@ -3442,7 +3775,7 @@ static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, const gpusvm__problem
     size_t nvar = 0, pts = 0, max_pts = 1, parts = 1, x, k, total;
     int t;
     for (t = 0; t < nprob; ++t) {
-        const size_t pp = gpusvm__round_up(p[t].nvar ? p[t].nvar : 1, GPUSVM__L) / GPUSVM__L;
+        const size_t pp = gpusvm__keys_parts(p[t].nvar);
         nvar += p[t].nvar;
         pts += p[t].npts;
         if (p[t].npts > max_pts) max_pts = p[t].npts;
@@ -3469,6 +3802,7 @@ static void gpusvm__ocl_destroy(gpusvm__backend *bb)
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm__cl_api *cl = b->cl;
     gpusvm__ocl_train_end(bb);
+    if (b->k_rows_few) cl->clReleaseKernel(b->k_rows_few);
     if (b->k_gather) cl->clReleaseKernel(b->k_gather);
     if (b->k_update) cl->clReleaseKernel(b->k_update);
     if (b->k_smo) cl->clReleaseKernel(b->k_smo);
@@ -3596,7 +3930,8 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
     b->mem_budget = b->global_mem ? b->global_mem : (size_t)-1;
     if (budget_mb > 0.0 && budget_mb * 1048576.0 < (double)b->mem_budget) b->mem_budget = (size_t)(budget_mb * 1048576.0);
     b->qcap = GPUSVM__QMAX;
-    /* gpusvm_smo's local arrays: 37 bytes per working-set position, 40 per work-item (its reductions) */
+    /* gpusvm_smo's local arrays: 37 bytes per working-set position, 40 per work-item (its reductions'
+       first level), 832 for their second level (within the 1024 spare) */
     while (b->qcap > 64 && (size_t)b->qcap * 37 + GPUSVM__L * 40 + 1024 > b->local_mem) b->qcap /= 2;
     b->base.qcap = b->qcap;
     b->base.max_alloc = b->max_alloc;
@@ -6627,6 +6962,24 @@ GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, 
         env = getenv("GPUSVM_PROFILE");
         ctx->profile = env && *env && strcmp(env, "0") != 0;
     }
+    if (d.kernel_cache_dir) {
+        snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", d.kernel_cache_dir);
+    } else if (!d.ignore_environment) {
+        const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+        env = getenv("GPUSVM_CACHE_DIR");
+        if (env && *env) {
+            if (!gpusvm__ieq(env, "off")) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", env);
+        } else if (xdg && *xdg) {
+            snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/gpusvm", xdg);
+        } else if (home && *home) {
+            snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/.cache/gpusvm", home);
+        }
+#ifdef GPUSVM__WINDOWS
+        else if ((env = getenv("LOCALAPPDATA")) && *env) {
+            snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/gpusvm", env);
+        }
+#endif
+    }
     if (d.backend != GPUSVM_BACKEND_CPU) {
 #ifndef GPUSVM_NO_OPENCL
         ctx->cl = (gpusvm__cl_api *)gpusvm__calloc(&a, 1, sizeof(gpusvm__cl_api));
@@ -6687,6 +7040,10 @@ GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, 
         snprintf(ctx->device_name, sizeof ctx->device_name, "CPU (gpusvm C backend)");
     }
     gpusvm__log(ctx, GPUSVM_LOG_INFO, "device: %s", ctx->device_name);
+    if (ctx->kind == GPUSVM_BACKEND_OPENCL)
+        gpusvm__log(ctx, GPUSVM_LOG_INFO, "kernel program: %.3f s (%s%s)", ctx->build_seconds,
+                    ctx->build_cached ? "from the kernel cache in " : ctx->cache_dir[0] ? "compiled; cached in " : "compiled",
+                    ctx->cache_dir);
     *out = ctx;
     return GPUSVM_OK;
 }
@@ -6713,6 +7070,11 @@ GPUSVM_API gpusvm_backend gpusvm_context_backend(const gpusvm_context *ctx)
     return ctx ? ctx->kind : GPUSVM_BACKEND_DEFAULT;
 }
 GPUSVM_API const char *gpusvm_context_error(const gpusvm_context *ctx) { return ctx ? ctx->error : ""; }
+GPUSVM_API double gpusvm_context_build_seconds(const gpusvm_context *ctx, int *from_cache)
+{
+    if (from_cache) *from_cache = ctx ? ctx->build_cached : 0;
+    return ctx ? ctx->build_seconds : 0.0;
+}
 GPUSVM_API const char *gpusvm_context_build_log(const gpusvm_context *ctx)
 {
     return (ctx && ctx->build_log) ? ctx->build_log : "";

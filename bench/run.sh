@@ -1,12 +1,15 @@
 #!/bin/sh
 # bench/run.sh: trains and predicts the benchmark rows on the selected device (GPUSVM_BACKEND /
 # GPUSVM_DEVICE) and prints a markdown table. What is counted:
-#   training: gpusvm's own time (gpusvm_train: upload, kernel build from the driver's cache,
-#             solve, model), best of BENCH_RUNS runs (default 3) after one warm-up; file parsing
-#             excluded
-#   process:  wall time of the whole gpusvm-train process (parsing included), the best run's
+#   training: gpusvm's own time (gpusvm_train: upload, solve, model), best of BENCH_RUNS runs
+#             (default 3) after one warm-up; file parsing excluded, and the kernel program too
+#   program:  the kernel program's build when the context was created (that run's; after the
+#             warm-up it comes from gpusvm's kernel cache, see GPUSVM_CACHE_DIR)
+#   process:  wall time of the whole gpusvm-train process (parsing, context, program included)
 #   device:   the device memory training held, and the part that is the data and O(n) vectors
 # With BENCH_REFERENCE=libsvm, svm-train's process time on the same host is added (slow: minutes).
+# Then small data sets against svm-train on the same host (when it is on PATH), and where the
+# training time goes (GPUSVM_PROFILE=1).
 # Data: the .xz files in GPUSVM_DATA (default ../shared/data), decompressed into build/data.
 set -u
 B=build
@@ -15,7 +18,8 @@ W=$B/bench
 SRC=${GPUSVM_DATA:-../shared/data}
 RUNS=${BENCH_RUNS:-3}
 mkdir -p "$D" "$W"
-for f in a9a a9a.t w8a ijcnn1 ijcnn1.t mnist.scale mnist.scale.t; do
+for f in a9a a9a.t w8a ijcnn1 ijcnn1.t mnist.scale mnist.scale.t heart_scale diabetes_scale \
+    breast-cancer_scale.pm1 svmguide1 svmguide1.t digits.sklearn; do
     [ -s "$D/$f" ] || xz -dc "$SRC/$f.xz" > "$D/$f" || exit 1
 done
 for f in mnist.scale mnist.scale.t; do # 8 against the rest
@@ -45,6 +49,7 @@ row() { # row NAME TRAIN TEST OPTIONS...
     nsv=$(sed -n 's/^Total nSV = //p' "$W/$name.best.out")
     acc=$(sed -n 's/^Accuracy = \([0-9.]*%\).*/\1/p' "$W/$name.acc")
     mem=$(sed -n 's/.*device memory: \([0-9.]*\) MiB (data and vectors \([0-9.]*\) MiB.*/\1 MiB (data \2)/p' "$W/$name.best.err")
+    prog=$(sed -n 's/.*kernel program: \([0-9.]*\) s (\([a-z]*\).*/\1 s (\2)/p' "$W/$name.best.err")
     ref=
     if [ "${BENCH_REFERENCE:-}" = libsvm ] && command -v svm-train > /dev/null; then
         s=$(now)
@@ -53,7 +58,7 @@ row() { # row NAME TRAIN TEST OPTIONS...
         svm-predict "$test" "$W/$name.libsvm.model" "$W/$name.libsvm.pred" > "$W/$name.libsvm.acc"
         ref=" $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.1f", e - s }') s, $(sed -n 's/^Accuracy = \([0-9.]*%\).*/\1/p' "$W/$name.libsvm.acc"), nSV $(sed -n 's/^Total nSV = //p' "$W/$name.libsvm.out") |"
     fi
-    echo "| $name | $* | $best s | $bwall s | $iters | $acc | $nsv | ${mem:-C backend} |$ref"
+    echo "| $name | $* | $best s | ${prog:-none} | $bwall s | $iters | $acc | $nsv | ${mem:-C backend} |$ref"
 
 }
 
@@ -61,17 +66,61 @@ dev=$($B/gpusvm-train -q -c 1 data/heart_scale "$W/probe.model" 2>&1 | sed -n 's
 echo "Device: $dev; $(date -u +%Y-%m-%d); best of $RUNS runs after a warm-up."
 echo
 if [ "${BENCH_REFERENCE:-}" = libsvm ]; then
-    echo "| data | options | training | process | #iter | accuracy | nSV | device memory | svm-train (process, accuracy, nSV) |"
-    echo "|---|---|---|---|---|---|---|---|---|"
+    echo "| data | options | training | program | process | #iter | accuracy | nSV | device memory | svm-train (process, accuracy, nSV) |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
 else
-    echo "| data | options | training | process | #iter | accuracy | nSV | device memory |"
-    echo "|---|---|---|---|---|---|---|---|"
+    echo "| data | options | training | program | process | #iter | accuracy | nSV | device memory |"
+    echo "|---|---|---|---|---|---|---|---|---|"
 fi
 row "a9a → a9a.t" a9a a9a.t -c 1 -g 0.05
 row "w8a (training set)" w8a w8a -c 1 -g 0.05
 row "ijcnn1 → ijcnn1.t" ijcnn1 ijcnn1.t -c 10 -g 1
 row "mnist 8-vs-rest → .t" mnist.scale.8 mnist.scale.t.8 -c 1 -g 0.02
 row "mnist 10-class → .t" mnist.scale mnist.scale.t -c 10 -g 0.02
+
+# small data: gpusvm on the selected device and with its C backend against svm-train, each the
+# best of BENCH_RUNS processes after a warm-up (LIBSVM's defaults: -c 1, gamma 1/features)
+small() { # small NAME TRAIN TEST
+    name=$1 train=$D/$2 test=$D/$3
+    bt= bp= bc= bl=
+    for i in $(seq 0 "$RUNS"); do
+        s=$(now)
+        $B/gpusvm-train "$train" "$W/s.model" > /dev/null 2> "$W/s.err" || { echo "| $name | failed: $(tail -n 1 "$W/s.err") |"; return; }
+        e=$(now)
+        t=$(sed -n 's/.*training time: \([0-9.]*\) s.*/\1/p' "$W/s.err")
+        s2=$(now)
+        GPUSVM_BACKEND=cpu $B/gpusvm-train "$train" "$W/s.cpu.model" > /dev/null 2> "$W/s.cpu.err"
+        e2=$(now)
+        c=$(sed -n 's/.*training time: \([0-9.]*\) s.*/\1/p' "$W/s.cpu.err")
+        l=
+        if command -v svm-train > /dev/null; then
+            s3=$(now)
+            svm-train "$train" "$W/s.libsvm.model" > /dev/null
+            l=$(awk -v s="$s3" -v e="$(now)" 'BEGIN { printf "%.3f", e - s }')
+        fi
+        [ "$i" = 0 ] && continue
+        p=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f", e - s }')
+        pc=$(awk -v s="$s2" -v e="$e2" 'BEGIN { printf "%.3f", e - s }')
+        bt=$(printf '%s\n' $bt $t | sort -g | head -n 1)
+        bp=$(printf '%s\n' $bp $p | sort -g | head -n 1)
+        bc=$(printf '%s\n' $bc "$c/$pc" | sort -g | head -n 1)
+        [ -n "$l" ] && bl=$(printf '%s\n' $bl $l | sort -g | head -n 1)
+    done
+    acc=$($B/gpusvm-predict "$test" "$W/s.model" "$W/s.pred" 2> /dev/null | sed -n 's/^Accuracy = \([0-9.]*%\).*/\1/p')
+    lacc=
+    [ -n "$bl" ] && lacc=$(svm-predict "$test" "$W/s.libsvm.model" "$W/s.libsvm.pred" | sed -n 's/^Accuracy = \([0-9.]*%\).*/\1/p')
+    echo "| $name | $bt s | $bp s | ${bc%/*} s | ${bc#*/} s | ${bl:--} s | $acc | ${lacc:--} |"
+}
+echo
+echo "Small data (LIBSVM's default options; accuracy on the test file, or on the training file where there is none):"
+echo
+echo "| data | gpusvm training | gpusvm process | C backend training | C backend process | svm-train process | accuracy | svm-train accuracy |"
+echo "|---|---|---|---|---|---|---|---|"
+small "heart_scale (270 × 13)" heart_scale heart_scale
+small "breast-cancer (683 × 10)" breast-cancer_scale.pm1 breast-cancer_scale.pm1
+small "diabetes (768 × 8)" diabetes_scale diabetes_scale
+small "digits (1797 × 64, 10 classes)" digits.sklearn digits.sklearn
+small "svmguide1 (3089 × 4) → .t" svmguide1 svmguide1.t
 
 # where the training time goes: one more run per row with every solver step waited for and timed
 # (GPUSVM_PROFILE=1; the waits themselves add a launch round trip per step)

@@ -21,6 +21,14 @@
 #define GPUSVM_L 256
 #endif
 
+/* Work-group reductions are two-level trees: each of GPUSVM_R work-items folds
+ * GPUSVM_L / GPUSVM_R values, then the GPUSVM_R results are folded (two
+ * barriers, not log2(GPUSVM_L)). */
+#define GPUSVM_R 16
+
+/* Variables per work-item of gpusvm_keys (the host mirrors it: GPUSVM__KU). */
+#define GPUSVM_KU 4
+
 /* Kernel types, as in LIBSVM's -t option. */
 #define GPUSVM_K_LINEAR  0
 #define GPUSVM_K_POLY    1

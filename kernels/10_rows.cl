@@ -23,8 +23,12 @@
  * B[a * pitch_b + i], so the row is one coalesced copy.
  *
  * Tiling: a 16x16 work-group computes a 128 (rows of the index set) x 128
- * (points) block; each work-item holds an 8x8 accumulator, so each pair of
- * words it reads from local memory feeds 4 fmas. The working-set vectors and
+ * (points) block; each work-item holds an 8x8 accumulator: rows 4 ly .. 4 ly + 3
+ * and 64 + 4 ly .. of the block against points 4 lx .. and 64 + 4 lx .., so
+ * that it reads its 8 + 8 staged words as four float4 (a warp's reads of one
+ * float4 are 16 consecutive ones, no bank conflict) and each float4 it reads
+ * feeds 16 fmas: the loop is bound by the fmas, not by local-memory reads.
+ * The working-set vectors and
  * the point vectors are staged in local memory GPUSVM_TK features at a time
  * (seed 000, listing 7; seed 003, algorithm 1), so every global read is
  * coalesced and each staged word is reused 128 times. The products are
@@ -36,6 +40,8 @@
 #define GPUSVM_TM 128
 #define GPUSVM_TR 8 /* accumulator rows and columns per work-item: GPUSVM_TM / 16 */
 #define GPUSVM_TK 16
+/* the block offset of a work-item's row (or point) a of 8: 4 l + a, then 64 + 4 l + a - 4 */
+#define GPUSVM_TOFF(l, a) (((a) < 4 ? 0 : 60) + 4 * (l) + (a))
 
 __kernel __attribute__((reqd_work_group_size(16, 16, 1)))
 void gpusvm_rows(__global const float *A, int pitch_a,
@@ -48,8 +54,8 @@ void gpusvm_rows(__global const float *A, int pitch_a,
                  int ktype, float gamma, float coef0, int degree,
                  __global const double *status)
 {
-    __local float As[GPUSVM_TK][GPUSVM_TM + 1];
-    __local float Bs[GPUSVM_TK][GPUSVM_TM];
+    __local float4 As[GPUSVM_TK][GPUSVM_TM / 4];
+    __local float4 Bs[GPUSVM_TK][GPUSVM_TM / 4];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int tid = ly * 16 + lx;
     const int i0 = get_group_id(0) * GPUSVM_TM;
@@ -64,13 +70,13 @@ void gpusvm_rows(__global const float *A, int pitch_a,
     if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || r0 >= nr || i0 >= nb) return;
     if (ktype == GPUSVM_K_PRECOMPUTED) {
         for (int a = 0; a < GPUSVM_TR; ++a) {
-            const int r = r0 + ly + 16 * a;
+            const int r = r0 + GPUSVM_TOFF(ly, a);
             if (r >= nr) break;
             const int pos = ws + row_off + r;
             const int pa = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split));
             __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
             for (int b = 0; b < GPUSVM_TR; ++b) {
-                const int i = i0 + lx + 16 * b;
+                const int i = i0 + GPUSVM_TOFF(lx, b);
                 if (i < nb) out[i] = B[(size_t)pa * pitch_b + GPUSVM_COL(map, use_map, pt, i)];
             }
         }
@@ -91,14 +97,14 @@ void gpusvm_rows(__global const float *A, int pitch_a,
     for (int f0 = 0; f0 < dpad; f0 += GPUSVM_TK) {
         for (int t = 0; t < GPUSVM_TK / 2; ++t) {
             const int f = lf + 2 * t;
-            As[f][lr] = A[(size_t)(f0 + f) * pitch_a + col_a];
-            Bs[f][lr] = B[(size_t)(f0 + f) * pitch_b + col_b];
+            ((__local float *)As[f])[lr] = A[(size_t)(f0 + f) * pitch_a + col_a];
+            ((__local float *)Bs[f])[lr] = B[(size_t)(f0 + f) * pitch_b + col_b];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int f = 0; f < GPUSVM_TK; ++f) {
-            float av[GPUSVM_TR], bv[GPUSVM_TR];
-            for (int a = 0; a < GPUSVM_TR; ++a) av[a] = As[f][ly + 16 * a];
-            for (int b = 0; b < GPUSVM_TR; ++b) bv[b] = Bs[f][lx + 16 * b];
+            const float4 a0 = As[f][ly], a1 = As[f][16 + ly], b0 = Bs[f][lx], b1 = Bs[f][16 + lx];
+            const float av[GPUSVM_TR] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            const float bv[GPUSVM_TR] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
             for (int a = 0; a < GPUSVM_TR; ++a)
                 for (int b = 0; b < GPUSVM_TR; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);
         }
@@ -106,16 +112,92 @@ void gpusvm_rows(__global const float *A, int pitch_a,
     }
 
     for (int a = 0; a < GPUSVM_TR; ++a) {
-        const int r = r0 + ly + 16 * a;
-        if (r >= nr) break;
+        const int r = r0 + GPUSVM_TOFF(ly, a);
+        if (r >= nr) continue;
         const int pos = ws + row_off + r;
         const float na = norm_a[GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split))];
         __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
         for (int b = 0; b < GPUSVM_TR; ++b) {
-            const int i = i0 + lx + 16 * b;
+            const int i = i0 + GPUSVM_TOFF(lx, b);
             if (i < nb)
                 out[i] = gpusvm_kfun(ktype, acc[a][b], na, norm_b[GPUSVM_COL(map, use_map, pt, i)],
                                      gamma, coef0, degree);
         }
+    }
+}
+
+/* A few rows (at most GPUSVM_FEW), seed 000's listing 7: where the tile
+ * above would waste most of its arithmetic (two rows of a 128-row tile), one
+ * work-item per point streams that point's features once, coalesced, and
+ * folds each into every row's accumulator; the rows' vectors are staged in
+ * local memory GPUSVM_FK features at a time and read back as one vector per
+ * feature. The accumulation is the tile's (fma, in feature order), so both
+ * kernels give the same bits. Same arguments as gpusvm_rows; grid: points x 1
+ * x problems, work-groups of 256. The pass is bound by reading the points. */
+#define GPUSVM_FEW 8
+#define GPUSVM_FK 256
+
+#define GPUSVM_FEW_PASS(NR, VLOAD, VTYPE)                                                \
+    for (int f0 = 0; f0 < dpad; f0 += GPUSVM_FK) {                                      \
+        const int nf = min(GPUSVM_FK, dpad - f0);                                       \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                   \
+        if (lx < nf)                                                                    \
+            for (int r = 0; r < NR; ++r)                                                \
+                As[lx * NR + r] = A[(size_t)(f0 + lx) * pitch_a + col_a[r]];            \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                   \
+        for (int f = 0; f < nf; f += GPUSVM_TK) {                                       \
+            float x[GPUSVM_TK];                                                         \
+            for (int u = 0; u < GPUSVM_TK; ++u)                                         \
+                x[u] = B[(size_t)(f0 + f + u) * pitch_b + col_b];                       \
+            for (int u = 0; u < GPUSVM_TK; ++u) {                                       \
+                const VTYPE a = VLOAD(f + u, As);                                       \
+                for (int r = 0; r < NR; ++r) acc[r] = fma(((const float *)&a)[r], x[u], acc[r]); \
+            }                                                                           \
+        }                                                                               \
+    }
+
+__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
+void gpusvm_rows_few(__global const float *A, int pitch_a,
+                     __global const int *idx, __global const float *norm_a,
+                     __global const float *B, int pitch_b,
+                     __global const float *norm_b, __global const int *pinfo,
+                     __global const int *map, int use_map, int dpad,
+                     __global const int *slot, int row_off, int nrows, int skip_whole,
+                     __global float *K, int ldk, int qmax,
+                     int ktype, float gamma, float coef0, int degree,
+                     __global const double *status)
+{
+    __local float As[GPUSVM_FK * GPUSVM_FEW];
+    const int lx = get_local_id(0), i = get_global_id(0), p = get_group_id(2);
+    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
+    const int nb = pi[GPUSVM_PI_NPTS], split = pi[GPUSVM_PI_SPLIT], pt = pi[GPUSVM_PI_PT];
+    const int nr = min(min(nrows, pi[GPUSVM_PI_Q] - row_off), GPUSVM_FEW);
+    const int ws = p * qmax;
+    /* uniform per work-group */
+    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0) return;
+    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * 256 >= nb) return;
+    int col_a[GPUSVM_FEW];
+    for (int r = 0; r < GPUSVM_FEW; ++r)
+        col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + min(r, nr - 1)], split));
+    const int col_b = GPUSVM_COL(map, use_map, pt, min(i, nb - 1));
+    if (ktype == GPUSVM_K_PRECOMPUTED) {
+        for (int r = 0; r < nr; ++r)
+            if (i < nb) K[(size_t)(ws + slot[ws + row_off + r]) * ldk + i] = B[(size_t)col_a[r] * pitch_b + col_b];
+        return;
+    }
+    float acc[GPUSVM_FEW];
+    for (int r = 0; r < GPUSVM_FEW; ++r) acc[r] = 0.0f;
+    if (nr <= 2) {
+        GPUSVM_FEW_PASS(2, vload2, float2)
+    } else if (nr <= 4) {
+        GPUSVM_FEW_PASS(4, vload4, float4)
+    } else {
+        GPUSVM_FEW_PASS(8, vload8, float8)
+    }
+    if (i < nb) {
+        const float nbi = norm_b[col_b];
+        for (int r = 0; r < nr; ++r)
+            K[(size_t)(ws + slot[ws + row_off + r]) * ldk + i] =
+                gpusvm_kfun(ktype, acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);
     }
 }

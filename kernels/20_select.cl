@@ -12,10 +12,12 @@
  * gpusvm_keys on a grid whose second dimension is the problem, gpusvm_select
  * with one work-group per problem.
  *
- * gpusvm_keys (one work-item per variable) writes a sort key per variable and
- * set (smaller key = more violating; GPUSVM_KEY_NONE = not a candidate) and
- * one partial m / M per work-group: an arg-extremum reduction in
- * Structure-of-Arrays form with select() (seed 000).
+ * gpusvm_keys (GPUSVM_KU variables per work-item, a work-group's reads
+ * coalesced) writes a sort key per variable and set (smaller key = more
+ * violating; GPUSVM_KEY_NONE = not a candidate) and one partial m / M per
+ * work-group: a reduction in Structure-of-Arrays form (seed 000), a two-level
+ * tree of fan-in GPUSVM_R (part 0), so the pass is bound by its reads, not by
+ * its barriers.
  *
  * gpusvm_select (one work-group per problem) finishes m - M, decides
  * convergence, and
@@ -36,7 +38,7 @@ __kernel void gpusvm_keys(__global const double *G0, __global const double *alph
 {
     __local double s_up[2][GPUSVM_L];
     __local double s_low[2][GPUSVM_L];
-    const int i = get_global_id(0), lid = get_local_id(0), p = get_group_id(1);
+    const int lid = get_local_id(0), p = get_group_id(1);
     __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
     const int v0 = pi[GPUSVM_PI_VAR], n = pi[GPUSVM_PI_NVAR], nparts = pi[GPUSVM_PI_NPARTS];
     __global const double *G = G0 + v0, *alpha = alpha0 + v0, *Cv = Cv0 + v0;
@@ -48,42 +50,48 @@ __kernel void gpusvm_keys(__global const double *G0, __global const double *alph
     if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (int)get_group_id(0) >= nparts) return;
 
     /* class 0: every variable (nu: y = +1), class 1: nu's y = -1 */
-    double up = -INFINITY, low = INFINITY;
-    int cls = 0;
-    if (i < n) {
-        const double a = alpha[i];
-        const int pos = y[i] > 0;
-        const double C = Cv[i]; /* the class's C times the sample's weight */
-        const double v = pos ? -G[i] : G[i];
-        const int in_up = pos ? (a < C) : (a > 0.0);
-        const int in_low = pos ? (a > 0.0) : (a < C);
-        const uint k = gpusvm_float_key((float)v);
-        key_up[i] = in_up ? ~k : GPUSVM_KEY_NONE;
-        key_low[i] = in_low ? k : GPUSVM_KEY_NONE;
-        up = in_up ? v : up;
-        low = in_low ? v : low;
-        cls = (nu && !pos) ? 1 : 0;
-    }
-    s_up[cls][lid] = up;
-    s_low[cls][lid] = low;
-    s_up[1 - cls][lid] = -INFINITY;
-    s_low[1 - cls][lid] = INFINITY;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            for (int c = 0; c < 2; ++c) {
-                s_up[c][lid] = fmax(s_up[c][lid], s_up[c][lid + s]);
-                s_low[c][lid] = fmin(s_low[c][lid], s_low[c][lid + s]);
-            }
+    double up[2] = {-INFINITY, -INFINITY}, low[2] = {INFINITY, INFINITY};
+    const int base = (int)get_group_id(0) * (GPUSVM_L * GPUSVM_KU) + lid;
+    for (int u = 0; u < GPUSVM_KU; ++u) {
+        const int i = base + u * GPUSVM_L;
+        if (i < n) {
+            const double a = alpha[i];
+            const int pos = y[i] > 0;
+            const double C = Cv[i]; /* the class's C times the sample's weight */
+            const double v = pos ? -G[i] : G[i];
+            const int in_up = pos ? (a < C) : (a > 0.0);
+            const int in_low = pos ? (a > 0.0) : (a < C);
+            const uint k = gpusvm_float_key((float)v);
+            const int cls = (nu && !pos) ? 1 : 0;
+            key_up[i] = in_up ? ~k : GPUSVM_KEY_NONE;
+            key_low[i] = in_low ? k : GPUSVM_KEY_NONE;
+            if (in_up) up[cls] = fmax(up[cls], v);
+            if (in_low) low[cls] = fmin(low[cls], v);
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (lid == 0) {
-        const int g = get_group_id(0);
-        part_up[g] = s_up[0][0];
-        part_low[g] = s_low[0][0];
-        part_up[nparts + g] = s_up[1][0];
-        part_low[nparts + g] = s_low[1][0];
+    for (int c = 0; c < 2; ++c) {
+        s_up[c][lid] = up[c];
+        s_low[c][lid] = low[c];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < GPUSVM_R) {
+        for (int c = 0; c < 2; ++c) {
+            double mu = s_up[c][lid], ml = s_low[c][lid];
+            for (int u = lid + GPUSVM_R; u < GPUSVM_L; u += GPUSVM_R) {
+                mu = fmax(mu, s_up[c][u]);
+                ml = fmin(ml, s_low[c][u]);
+            }
+            s_up[c][lid] = mu;
+            s_low[c][lid] = ml;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < 4) { /* the four partials, one work-item each */
+        const int c = lid >> 1, g = get_group_id(0);
+        __local double *sv = (lid & 1) ? s_low[c] : s_up[c];
+        double m = sv[0];
+        for (int u = 1; u < GPUSVM_R; ++u) m = (lid & 1) ? fmin(m, sv[u]) : fmax(m, sv[u]);
+        ((lid & 1) ? part_low : part_up)[c * nparts + g] = m;
     }
 }
 
@@ -146,24 +154,36 @@ __kernel void gpusvm_select(__global uint *key_up0, __global uint *key_low0,
         r_low[c][lid] = low;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            for (int c = 0; c < 2; ++c) {
-                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);
-                r_low[c][lid] = fmin(r_low[c][lid], r_low[c][lid + s]);
+    if (lid < GPUSVM_R) {
+        for (int c = 0; c < 2; ++c) {
+            double mu = r_up[c][lid], ml = r_low[c][lid];
+            for (int u = lid + GPUSVM_R; u < GPUSVM_L; u += GPUSVM_R) {
+                mu = fmax(mu, r_up[c][u]);
+                ml = fmin(ml, r_low[c][u]);
             }
+            r_up[c][lid] = mu;
+            r_low[c][lid] = ml;
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
     }
-    const double gap0 = r_up[0][0] - r_low[0][0], gap1 = r_up[1][0] - r_low[1][0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    double mup[2], mlow[2];
+    for (int c = 0; c < 2; ++c) {
+        mup[c] = r_up[c][0];
+        mlow[c] = r_low[c][0];
+        for (int u = 1; u < GPUSVM_R; ++u) {
+            mup[c] = fmax(mup[c], r_up[c][u]);
+            mlow[c] = fmin(mlow[c], r_low[c][u]);
+        }
+    }
+    const double gap0 = mup[0] - mlow[0], gap1 = mup[1] - mlow[1];
     const int worst = (nu && gap1 > gap0) ? 1 : 0;
     const double gap = worst ? gap1 : gap0;
     const int done = !(gap >= eps) ? 1 : (status[GPUSVM_ST_ITER] >= max_iter ? 2 : 0);
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
         status[GPUSVM_ST_GAP] = gap;
-        status[GPUSVM_ST_MUP] = r_up[worst][0];
-        status[GPUSVM_ST_MLOW] = r_low[worst][0];
+        status[GPUSVM_ST_MUP] = mup[worst];
+        status[GPUSVM_ST_MLOW] = mlow[worst];
         status[GPUSVM_ST_DONE] = (double)done;
         if (!done) status[GPUSVM_ST_OUTER] += 1.0;
         sc.count = 0;

@@ -4,6 +4,7 @@
 #define GPUSVM_IMPLEMENTATION
 #include "../gpusvm.h"
 #include "check.h"
+#include <dirent.h>
 
 static char tmpdir[256];
 
@@ -628,6 +629,77 @@ static void budget_checks(void)
     gpusvm_context_destroy(big);
 }
 
+/* The kernel cache: the first context compiles and writes it, the second loads it and trains the
+   same model; a damaged file is rejected (compiled again and rewritten). */
+static void cache_checks(void)
+{
+    enum { N = 200, D = 5 };
+    static float x[N * D];
+    static double y[N], p1[N], p2[N];
+    char dir[512], path[1024], msg[512];
+    gpusvm_context_desc desc;
+    gpusvm_context *c1 = NULL, *c2 = NULL, *c3 = NULL;
+    gpusvm_matrix m;
+    gpusvm_model *m1 = NULL, *m2 = NULL;
+    int cached1 = -1, cached2 = -1, cached3 = -1, same = 1, files = 0;
+    double s1, s2;
+    size_t i;
+    FILE *f;
+    struct dirent *e;
+    DIR *dd;
+    blobs(x, y, N, D, 5u);
+    memset(&m, 0, sizeof m);
+    m.rows = N;
+    m.cols = D;
+    m.values = x;
+    snprintf(dir, sizeof dir, "%s/kernel-cache/sub", tmpdir);
+    CHECK(system("rm -rf build/test_api.tmp/kernel-cache") == 0, "kernel cache: starts without the folder");
+    memset(&desc, 0, sizeof desc);
+    desc.backend = GPUSVM_BACKEND_OPENCL;
+    desc.ignore_environment = 1;
+    desc.kernel_cache_dir = dir;
+    CHECK_OK(gpusvm_context_create(&desc, &c1));
+    s1 = gpusvm_context_build_seconds(c1, &cached1);
+    CHECK_OK(gpusvm_context_create(&desc, &c2));
+    s2 = gpusvm_context_build_seconds(c2, &cached2);
+    snprintf(msg, sizeof msg, "kernel cache: the first context compiles (%.3f s), the second loads it (%.3f s)", s1, s2);
+    CHECK(cached1 == 0 && cached2 == 1 && s1 > 0.0 && s2 > 0.0 && strstr(gpusvm_context_build_log(c2), "kernel cache"),
+          msg);
+    CHECK_OK(gpusvm_train(c1, &m, y, NULL, &m1));
+    CHECK_OK(gpusvm_train(c2, &m, y, NULL, &m2));
+    CHECK_OK(gpusvm_predict(c1, m1, &m, NULL, p1));
+    CHECK_OK(gpusvm_predict(c2, m2, &m, NULL, p2));
+    for (i = 0; i < N; ++i) same &= p1[i] == p2[i];
+    CHECK(same && m1->info.iterations == m2->info.iterations && m1->total_sv == m2->total_sv,
+          "kernel cache: the cached program trains the same model as the compiled one");
+    dd = opendir(dir);
+    path[0] = 0;
+    while (dd && (e = readdir(dd)) != NULL)
+        if (e->d_name[0] != '.') {
+            ++files;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        }
+    if (dd) closedir(dd);
+    CHECK(files == 1, "kernel cache: one file, no temporary left behind");
+    if ((f = fopen(path, "r+b")) != NULL) { /* damage the binary's last byte */
+        fseek(f, -1, SEEK_END);
+        fputc(0x5a ^ fgetc(f), f);
+        fclose(f);
+    }
+    CHECK_OK(gpusvm_context_create(&desc, &c3));
+    gpusvm_context_build_seconds(c3, &cached3);
+    CHECK(cached3 == 0, "kernel cache: a damaged file is not loaded (compiled instead)");
+    gpusvm_context_destroy(c3);
+    CHECK_OK(gpusvm_context_create(&desc, &c3));
+    gpusvm_context_build_seconds(c3, &cached3);
+    CHECK(cached3 == 1, "kernel cache: and rewritten, so the next context loads it");
+    gpusvm_model_free(m1);
+    gpusvm_model_free(m2);
+    gpusvm_context_destroy(c3);
+    gpusvm_context_destroy(c2);
+    gpusvm_context_destroy(c1);
+}
+
 int main(void)
 {
     gpusvm_context *probe = NULL;
@@ -643,6 +715,7 @@ int main(void)
         gpusvm_context_destroy(probe);
         training_checks(GPUSVM_BACKEND_OPENCL, "OpenCL");
         budget_checks();
+        cache_checks();
     } else {
         CHECK(0, "an OpenCL device is available for the OpenCL half of the API tests");
     }

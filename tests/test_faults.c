@@ -116,6 +116,24 @@ static gpusvm__cl_program W_clCreateProgramWithSource(gpusvm__cl_context c, gpus
     if (p) ++live_cl;
     return p;
 }
+static gpusvm__cl_program W_clCreateProgramWithBinary(gpusvm__cl_context c, gpusvm__cl_uint n,
+                                                      const gpusvm__cl_device *d, const size_t *len,
+                                                      const unsigned char **bin, gpusvm__cl_int *st, gpusvm__cl_int *e)
+{
+    gpusvm__cl_program p;
+    if (inject()) {
+        if (e) *e = FAIL_CODE;
+        return NULL;
+    }
+    p = real.clCreateProgramWithBinary(c, n, d, len, bin, st, e);
+    if (p) ++live_cl;
+    return p;
+}
+static gpusvm__cl_int W_clGetProgramInfo(gpusvm__cl_program p, gpusvm__cl_uint w, size_t s, void *v, size_t *r)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clGetProgramInfo(p, w, s, v, r);
+}
 static gpusvm__cl_int W_clBuildProgram(gpusvm__cl_program p, gpusvm__cl_uint n, const gpusvm__cl_device *d,
                                        const char *opt, gpusvm__cl_build_notify f, void *u)
 {
@@ -236,6 +254,7 @@ enum { N = 80, D = 5 };
 static float X[N * D];
 static double Y[N];
 static char data_path[256], model_path[256];
+static const char *kernel_cache; /* the workload's kernel cache folder, NULL for none */
 
 static void make_data(void)
 {
@@ -270,6 +289,7 @@ static gpusvm_result workload(gpusvm_backend backend, const char *library, gpusv
     desc.backend = backend;
     desc.ignore_environment = 1;
     desc.opencl_library = library;
+    desc.kernel_cache_dir = kernel_cache; /* NULL: none (ignore_environment) */
     desc.allocator.alloc = t_alloc;
     desc.allocator.free = t_free;
     desc.logger.fn = t_log;
@@ -490,6 +510,13 @@ int main(void)
     live_cl = 0;
     sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL");
     sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls");
+    /* again with a kernel cache: the first run compiles and writes it, every later one loads it (a
+       failure while loading falls back to the compiler; one while writing leaves no file) */
+    kernel_cache = "build/test_api.tmp/kernel-cache";
+    CHECK(system("rm -rf build/test_api.tmp/kernel-cache") == 0, "the kernel cache folder starts empty");
+    sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL, kernel cache");
+    sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, kernel cache");
+    kernel_cache = NULL;
     selection_faults();
     write_fault();
     return check_summary();

@@ -212,6 +212,58 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     free(alpha); free(G); free(a1); free(a2); free(g1); free(g2); free(c1); free(c2);
 }
 
+/* A few rows (gpusvm_rows_few, up to GPUSVM__FEW) against the C backend and, bit for bit, against
+   the same rows from the tiled kernel (a working set of 16). */
+static void few_rows_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t, const char *label)
+{
+    const size_t n = t->p.nvar, np = t->p.x.rows;
+    const int counts[5] = {1, 2, 3, 5, GPUSVM__FEW};
+    int idx[16], slot[16], k, c;
+    float *Kt = (float *)malloc(16 * np * sizeof(float)), *Kf = (float *)malloc(16 * np * sizeof(float));
+    float *Kc = (float *)malloc(16 * np * sizeof(float));
+    size_t i, bad, diff;
+    char what[200];
+    for (k = 0; k < 16; ++k) {
+        idx[k] = (int)((size_t)k * (n / 16) + (size_t)(urand() * (double)(n / 16)));
+        slot[k] = 15 - k;
+    }
+    CHECK_OK(ocl->train_begin(ocl, &t->p, 1, 16));
+    CHECK_OK(ocl->write_ws(ocl, idx, slot, 16));
+    CHECK_OK(ocl->rows(ocl, 1));
+    CHECK_OK(ocl->read_rows(ocl, Kt));
+    ocl->train_end(ocl);
+    for (c = 0; c < 5; ++c) {
+        const int nr = counts[c];
+        int sl[16];
+        for (k = 0; k < nr; ++k) sl[k] = nr - 1 - k;
+        CHECK_OK(cpu->train_begin(cpu, &t->p, 1, nr));
+        CHECK_OK(ocl->train_begin(ocl, &t->p, 1, nr));
+        CHECK_OK(cpu->write_ws(cpu, idx, sl, nr));
+        CHECK_OK(ocl->write_ws(ocl, idx, sl, nr));
+        CHECK_OK(ocl->poison(ocl));
+        CHECK_OK(cpu->rows(cpu, 1));
+        CHECK_OK(ocl->rows(ocl, 1));
+        CHECK_OK(cpu->read_rows(cpu, Kc));
+        CHECK_OK(ocl->read_rows(ocl, Kf));
+        for (k = 0, bad = 0, diff = 0; k < nr; ++k)
+            for (i = 0; i < np; ++i) {
+                const float f = Kf[(size_t)sl[k] * np + i];
+                bad += !close_rel(f, Kc[(size_t)sl[k] * np + i], 2e-5, 2e-6);
+                diff += memcmp(&f, &Kt[(size_t)slot[k] * np + i], sizeof f) != 0;
+            }
+        snprintf(what, sizeof what,
+                 "%s: %d rows (gpusvm_rows_few) match the C backend (%lu differ) and the tiled kernel bit for bit "
+                 "(%lu differ)",
+                 label, nr, (unsigned long)bad, (unsigned long)diff);
+        CHECK(bad == 0 && diff == 0, what);
+        cpu->train_end(cpu);
+        ocl->train_end(ocl);
+    }
+    free(Kt);
+    free(Kf);
+    free(Kc);
+}
+
 /* Three coefficient vectors at once (as multiclass prediction uses them), one with a block of
    zeros, with the output poisoned first. */
 static void decision_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *sv, problem_t *x, const char *label)
@@ -348,6 +400,7 @@ int main(void)
         snprintf(label, sizeof label, "%s n=%lu d=%lu q=128", kn[kt], (unsigned long)t.p.x.rows,
                  (unsigned long)t.p.x.cols);
         round_trip(c1->backend, c2->backend, &t, 128, label);
+        few_rows_check(c1->backend, c2->backend, &t, kn[kt]);
         make_problem(&sv, 1100 + (size_t)(urand() * 300), t.p.x.cols, 0.4, kt); /* more than one 1024-row block */
         make_problem(&x, 300 + (size_t)(urand() * 200), t.p.x.cols + 3, 0.4, kt);
         decision_check(c1->backend, c2->backend, &sv, &x, kn[kt]);
@@ -366,6 +419,12 @@ int main(void)
         make_problem(&t, 900, 23, 0.4, 2);
         t.p.nu = 1;
         round_trip(c1->backend, c2->backend, &t, 128, "rbf nu (per-class selection and stop) n=900 q=128");
+        free_problem(&t);
+        make_problem(&t, 300, 300, 0.5, 4); /* x is the kernel matrix */
+        few_rows_check(c1->backend, c2->backend, &t, "precomputed");
+        free_problem(&t);
+        make_problem_v(&t, 500, 17, 0.5, 2, 1);
+        few_rows_check(c1->backend, c2->backend, &t, "rbf, 1000 variables on 500 points (epsilon-SVR)");
         free_problem(&t);
         make_problem_v(&t, 400, 11, 0.5, 1, 1);
         t.p.nu = 1;
