@@ -425,6 +425,7 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
 #define GPUSVM__QMAX 1024 /* largest working set */
 #define GPUSVM__TM 128    /* gpusvm_rows' tile: GPUSVM__TM rows x GPUSVM__TM points per 16 x 16 work-group */
 #define GPUSVM__FEW 8     /* at most this many rows: gpusvm_rows_few (kernels part 1: GPUSVM_FEW) */
+#define GPUSVM__FP 1      /* points per work-item of gpusvm_rows_few (kernels part 1: GPUSVM_FP) */
 /* The problem table of a batch, as kernels part 0 defines it. */
 #define GPUSVM__PI_VAR 0
 #define GPUSVM__PI_NVAR 1
@@ -841,6 +842,7 @@ typedef intptr_t gpusvm__cl_context_properties;
 #define GPUSVM__CL_PROGRAM_BINARY_SIZES 0x1165
 #define GPUSVM__CL_PROGRAM_BINARIES 0x1166
 #define GPUSVM__CL_DEVICE_VERSION 0x102F
+#define GPUSVM__CL_DEVICE_VENDOR 0x102C
 #define GPUSVM__CL_KERNEL_WORK_GROUP_SIZE 0x11B0
 #define GPUSVM__CL_MEM_SIZE 0x1102
 #define GPUSVM__CL_MEM_READ_WRITE (1u << 0)
@@ -1094,10 +1096,30 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_L 256\n",
     "#endif\n",
     "\n",
-    "/* Work-group reductions are two-level trees: each of GPUSVM_R work-items folds\n",
-    " * GPUSVM_L / GPUSVM_R values, then the GPUSVM_R results are folded (two\n",
-    " * barriers, not log2(GPUSVM_L)). */\n",
-    "#define GPUSVM_R 16\n",
+    "/* Warp exchanges where the device has them. The host defines GPUSVM_NV_SHFL\n",
+    " * for NVIDIA devices, whose 1-D work-groups are cut into warps of 32\n",
+    " * consecutive work-items: PTX's shfl.sync butterfly exchanges registers\n",
+    " * within a warp, so a work-group reduction becomes five exchanges per warp and\n",
+    " * one fold of GPUSVM_L / 32 partials in local memory (one barrier) instead of\n",
+    " * log2(GPUSVM_L) rounds through local memory with a barrier each. Every\n",
+    " * work-item of a warp must make the call. Without it the kernels use plain\n",
+    " * local-memory trees (any OpenCL 1.2 device). */\n",
+    "#ifdef GPUSVM_NV_SHFL\n",
+    "#define GPUSVM_WARP 32\n",
+    "inline int gpusvm_xor_i(int v, int m)\n",
+    "{\n",
+    "    int r;\n",
+    "    asm volatile(\"shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(m));\n",
+    "    return r;\n",
+    "}\n",
+    "inline double gpusvm_xor_d(double v, int m)\n",
+    "{\n",
+    "    int2 w = as_int2(v);\n",
+    "    w.x = gpusvm_xor_i(w.x, m);\n",
+    "    w.y = gpusvm_xor_i(w.y, m);\n",
+    "    return as_double(w);\n",
+    "}\n",
+    "#endif\n",
     "\n",
     "/* Variables per work-item of gpusvm_keys (the host mirrors it: GPUSVM__KU). */\n",
     "#define GPUSVM_KU 4\n",
@@ -1196,6 +1218,13 @@ static const char *const gpusvm__kernel_source[] = {
     " *\n",
     " * idx holds variables; GPUSVM_PT maps them to points (epsilon-SVR).\n",
     " *\n",
+    " * With a_pos, A is not the points but the working sets' own vectors, which\n",
+    " * gpusvm_gather_ws copied out first: problem p's position r, feature f at\n",
+    " * A[(p dpad + f) pitch_a + r]. Read through idx, row vectors are one word per\n",
+    " * 32-byte sector (the points are column-major), and every 128-point tile\n",
+    " * would read them again; gathered once per launch, the tiles read them\n",
+    " * coalesced. (Prediction passes the support vectors, already contiguous.)\n",
+    " *\n",
     " * A precomputed kernel (ktype 4) has the kernel matrix itself as B, by\n",
     " * columns: k(a, b_i) for the point a of row r is feature a of point i,\n",
     " * B[a * pitch_b + i], so the row is one coalesced copy.\n",
@@ -1209,7 +1238,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * The working-set vectors and\n",
     " * the point vectors are staged in local memory GPUSVM_TK features at a time\n",
     " * (seed 000, listing 7; seed 003, algorithm 1), so every global read is\n",
-    " * coalesced and each staged word is reused 128 times. The products are\n",
+    " * coalesced and each staged word is reused 128 times; the next chunk is\n",
+    " * loaded into registers while the current one is computed. The products are\n",
     " * fused (fma: one instruction, one rounding), so these rows may differ from\n",
     " * the C backend's in the last bits, as exp() already makes them differ; the\n",
     " * tests compare rows with a tolerance and everything downstream of the rows\n",
@@ -1230,7 +1260,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                 __global const int *slot, int row_off, int nrows, int skip_whole,\n",
     "                 __global float *K, int ldk, int qmax,\n",
     "                 int ktype, float gamma, float coef0, int degree,\n",
-    "                 __global const double *status)\n",
+    "                 __global const double *status, int a_pos)\n",
     "{\n",
     "    __local float4 As[GPUSVM_TK][GPUSVM_TM / 4];\n",
     "    __local float4 Bs[GPUSVM_TK][GPUSVM_TM / 4];\n",
@@ -1265,20 +1295,31 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int lr = tid % GPUSVM_TM;\n",
     "    const int lf = tid / GPUSVM_TM; /* 0..1: features lf, lf+2, ..., lf+14 */\n",
     "    const int ra = min(r0 + lr, nr - 1);\n",
-    "    const int col_a = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + ra], split));\n",
+    "    const int col_a = a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + ra], split));\n",
+    "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
     "    const int col_b = GPUSVM_COL(map, use_map, pt, min(i0 + lr, nb - 1));\n",
     "\n",
     "    float acc[GPUSVM_TR][GPUSVM_TR];\n",
     "    for (int a = 0; a < GPUSVM_TR; ++a)\n",
     "        for (int b = 0; b < GPUSVM_TR; ++b) acc[a][b] = 0.0f;\n",
     "\n",
+    "    /* the next chunk's words are loaded into registers while this one is computed */\n",
+    "    float na_[GPUSVM_TK / 2], nb_[GPUSVM_TK / 2];\n",
+    "    for (int t = 0; t < GPUSVM_TK / 2; ++t) {\n",
+    "        na_[t] = A[(size_t)(lf + 2 * t) * pitch_a + col_a];\n",
+    "        nb_[t] = B[(size_t)(lf + 2 * t) * pitch_b + col_b];\n",
+    "    }\n",
     "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM_TK) {\n",
     "        for (int t = 0; t < GPUSVM_TK / 2; ++t) {\n",
-    "            const int f = lf + 2 * t;\n",
-    "            ((__local float *)As[f])[lr] = A[(size_t)(f0 + f) * pitch_a + col_a];\n",
-    "            ((__local float *)Bs[f])[lr] = B[(size_t)(f0 + f) * pitch_b + col_b];\n",
+    "            ((__local float *)As[lf + 2 * t])[lr] = na_[t];\n",
+    "            ((__local float *)Bs[lf + 2 * t])[lr] = nb_[t];\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        if (f0 + GPUSVM_TK < dpad)\n",
+    "            for (int t = 0; t < GPUSVM_TK / 2; ++t) {\n",
+    "                na_[t] = A[(size_t)(f0 + GPUSVM_TK + lf + 2 * t) * pitch_a + col_a];\n",
+    "                nb_[t] = B[(size_t)(f0 + GPUSVM_TK + lf + 2 * t) * pitch_b + col_b];\n",
+    "            }\n",
     "        for (int f = 0; f < GPUSVM_TK; ++f) {\n",
     "            const float4 a0 = As[f][ly], a1 = As[f][16 + ly], b0 = Bs[f][lx], b1 = Bs[f][16 + lx];\n",
     "            const float av[GPUSVM_TR] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};\n",
@@ -1305,33 +1346,52 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "\n",
     "/* A few rows (at most GPUSVM_FEW), seed 000's listing 7: where the tile\n",
-    " * above would waste most of its arithmetic (two rows of a 128-row tile), one\n",
-    " * work-item per point streams that point's features once, coalesced, and\n",
-    " * folds each into every row's accumulator; the rows' vectors are staged in\n",
-    " * local memory GPUSVM_FK features at a time and read back as one vector per\n",
-    " * feature. The accumulation is the tile's (fma, in feature order), so both\n",
-    " * kernels give the same bits. Same arguments as gpusvm_rows; grid: points x 1\n",
+    " * above would waste most of its arithmetic (two rows of a 128-row tile), each\n",
+    " * work-item streams GPUSVM_FP points' features once, coalesced (a\n",
+    " * work-group's points are GPUSVM_FP runs of 256), and folds each feature into\n",
+    " * every row's accumulator; the rows' vectors are staged in local memory\n",
+    " * GPUSVM_FK features at a time and read back as one vector per feature. The\n",
+    " * accumulation is the tile's (fma, in feature order), so both kernels give\n",
+    " * the same bits. Same arguments as gpusvm_rows; grid: points / GPUSVM_FP x 1\n",
     " * x problems, work-groups of 256. The pass is bound by reading the points. */\n",
     "#define GPUSVM_FEW 8\n",
     "#define GPUSVM_FK 256\n",
+    "#define GPUSVM_FP 1\n",
+    "#define GPUSVM_FB 32 /* features loaded ahead per point */\n",
     "\n",
+    "/* the local id and the points, read afresh wherever used (PoCL 3.1 loses such variables across\n",
+    " * barriers; see part 3) */\n",
+    "#define GPUSVM_FEW_LX ((int)get_local_id(0))\n",
+    "#define GPUSVM_FEW_I(k) ((int)get_group_id(0) * (256 * GPUSVM_FP) + GPUSVM_FEW_LX + 256 * (k))\n",
+    "\n",
+    "/* FB features of every point loaded ahead, then folded into the NR rows */\n",
+    "#define GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, FB)                                            \\\n",
+    "    {                                                                                   \\\n",
+    "        float x[GPUSVM_FP][FB];                                                         \\\n",
+    "        for (int k = 0; k < GPUSVM_FP; ++k)                                             \\\n",
+    "            for (int u = 0; u < FB; ++u)                                                \\\n",
+    "                x[k][u] = B[(size_t)(f0 + f + u) * pitch_b + col_b[k]];                 \\\n",
+    "        for (int u = 0; u < FB; ++u) {                                                  \\\n",
+    "            const VTYPE a = VLOAD(f + u, As);                                           \\\n",
+    "            for (int r = 0; r < NR; ++r)                                                \\\n",
+    "                for (int k = 0; k < GPUSVM_FP; ++k)                                     \\\n",
+    "                    acc[k][r] = fma(((const float *)&a)[r], x[k][u], acc[k][r]);        \\\n",
+    "        }                                                                               \\\n",
+    "    }\n",
+    "\n",
+    "/* dpad is a multiple of GPUSVM_TK (16): GPUSVM_FB at a time, then 16 at a time */\n",
     "#define GPUSVM_FEW_PASS(NR, VLOAD, VTYPE)                                                \\\n",
     "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM_FK) {                                      \\\n",
     "        const int nf = min(GPUSVM_FK, dpad - f0);                                       \\\n",
+    "        int f = 0;                                                                      \\\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);                                                   \\\n",
-    "        if (lx < nf)                                                                    \\\n",
+    "        if (GPUSVM_FEW_LX < nf)                                                         \\\n",
     "            for (int r = 0; r < NR; ++r)                                                \\\n",
-    "                As[lx * NR + r] = A[(size_t)(f0 + lx) * pitch_a + col_a[r]];            \\\n",
+    "                As[GPUSVM_FEW_LX * NR + r] = A[(size_t)(f0 + GPUSVM_FEW_LX) * pitch_a + \\\n",
+    "                                    (a_pos ? row_off + min(r, nr - 1) : col_a[r])];     \\\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);                                                   \\\n",
-    "        for (int f = 0; f < nf; f += GPUSVM_TK) {                                       \\\n",
-    "            float x[GPUSVM_TK];                                                         \\\n",
-    "            for (int u = 0; u < GPUSVM_TK; ++u)                                         \\\n",
-    "                x[u] = B[(size_t)(f0 + f + u) * pitch_b + col_b];                       \\\n",
-    "            for (int u = 0; u < GPUSVM_TK; ++u) {                                       \\\n",
-    "                const VTYPE a = VLOAD(f + u, As);                                       \\\n",
-    "                for (int r = 0; r < NR; ++r) acc[r] = fma(((const float *)&a)[r], x[u], acc[r]); \\\n",
-    "            }                                                                           \\\n",
-    "        }                                                                               \\\n",
+    "        for (; f + GPUSVM_FB <= nf; f += GPUSVM_FB) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM_FB) \\\n",
+    "        for (; f < nf; f += GPUSVM_TK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM_TK)     \\\n",
     "    }\n",
     "\n",
     "__kernel __attribute__((reqd_work_group_size(256, 1, 1)))\n",
@@ -1343,28 +1403,32 @@ static const char *const gpusvm__kernel_source[] = {
     "                     __global const int *slot, int row_off, int nrows, int skip_whole,\n",
     "                     __global float *K, int ldk, int qmax,\n",
     "                     int ktype, float gamma, float coef0, int degree,\n",
-    "                     __global const double *status)\n",
+    "                     __global const double *status, int a_pos)\n",
     "{\n",
     "    __local float As[GPUSVM_FK * GPUSVM_FEW];\n",
-    "    const int lx = get_local_id(0), i = get_global_id(0), p = get_group_id(2);\n",
+    "    const int p = get_group_id(2);\n",
     "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
     "    const int nb = pi[GPUSVM_PI_NPTS], split = pi[GPUSVM_PI_SPLIT], pt = pi[GPUSVM_PI_PT];\n",
     "    const int nr = min(min(nrows, pi[GPUSVM_PI_Q] - row_off), GPUSVM_FEW);\n",
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group */\n",
     "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0) return;\n",
-    "    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * 256 >= nb) return;\n",
-    "    int col_a[GPUSVM_FEW];\n",
+    "    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * (256 * GPUSVM_FP) >= nb) return;\n",
+    "    int col_a[GPUSVM_FEW], col_b[GPUSVM_FP]; /* the rows' points */\n",
     "    for (int r = 0; r < GPUSVM_FEW; ++r)\n",
     "        col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + min(r, nr - 1)], split));\n",
-    "    const int col_b = GPUSVM_COL(map, use_map, pt, min(i, nb - 1));\n",
+    "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
+    "    for (int k = 0; k < GPUSVM_FP; ++k) col_b[k] = GPUSVM_COL(map, use_map, pt, min(GPUSVM_FEW_I(k), nb - 1));\n",
     "    if (ktype == GPUSVM_K_PRECOMPUTED) {\n",
     "        for (int r = 0; r < nr; ++r)\n",
-    "            if (i < nb) K[(size_t)(ws + slot[ws + row_off + r]) * ldk + i] = B[(size_t)col_a[r] * pitch_b + col_b];\n",
+    "            for (int k = 0; k < GPUSVM_FP; ++k)\n",
+    "                if (GPUSVM_FEW_I(k) < nb)\n",
+    "                    K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I(k)] = B[(size_t)col_a[r] * pitch_b + col_b[k]];\n",
     "        return;\n",
     "    }\n",
-    "    float acc[GPUSVM_FEW];\n",
-    "    for (int r = 0; r < GPUSVM_FEW; ++r) acc[r] = 0.0f;\n",
+    "    float acc[GPUSVM_FP][GPUSVM_FEW];\n",
+    "    for (int k = 0; k < GPUSVM_FP; ++k)\n",
+    "        for (int r = 0; r < GPUSVM_FEW; ++r) acc[k][r] = 0.0f;\n",
     "    if (nr <= 2) {\n",
     "        GPUSVM_FEW_PASS(2, vload2, float2)\n",
     "    } else if (nr <= 4) {\n",
@@ -1372,12 +1436,37 @@ static const char *const gpusvm__kernel_source[] = {
     "    } else {\n",
     "        GPUSVM_FEW_PASS(8, vload8, float8)\n",
     "    }\n",
-    "    if (i < nb) {\n",
-    "        const float nbi = norm_b[col_b];\n",
-    "        for (int r = 0; r < nr; ++r)\n",
-    "            K[(size_t)(ws + slot[ws + row_off + r]) * ldk + i] =\n",
-    "                gpusvm_kfun(ktype, acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);\n",
+    "    for (int k = 0; k < GPUSVM_FP; ++k) {\n",
+    "        const int i = GPUSVM_FEW_I(k);\n",
+    "        if (i < nb) {\n",
+    "            const float nbi = norm_b[col_b[k]];\n",
+    "            for (int r = 0; r < nr; ++r)\n",
+    "                K[(size_t)(ws + slot[ws + row_off + r]) * ldk + i] =\n",
+    "                    gpusvm_kfun(ktype, acc[k][r], norm_a[col_a[r]], nbi, gamma, coef0, degree);\n",
+    "        }\n",
     "    }\n",
+    "}\n",
+    "\n",
+    "/* The working sets' vectors for gpusvm_rows' a_pos: positions [row_off,\n",
+    " * row_off + nrows) of every problem (clipped to its working set; none for a\n",
+    " * whole problem with skip_whole, as gpusvm_rows), each feature of each\n",
+    " * position one work-item: Aw[(p dpad + f) qmax + r] = X[f pitch + point].\n",
+    " * Grid: positions x features x problems. */\n",
+    "__kernel void gpusvm_gather_ws(__global const float *X, int pitch,\n",
+    "                               __global const int *idx, __global const int *pinfo,\n",
+    "                               __global const int *map, int use_map, int dpad,\n",
+    "                               int row_off, int nrows, int skip_whole,\n",
+    "                               __global float *Aw, int qmax,\n",
+    "                               __global const double *status)\n",
+    "{\n",
+    "    const int r = row_off + (int)get_global_id(0), f = get_global_id(1), p = get_global_id(2);\n",
+    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
+    "    const int nr = min(nrows, pi[GPUSVM_PI_Q] - row_off);\n",
+    "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (skip_whole && pi[GPUSVM_PI_WHOLE]) ||\n",
+    "        (int)get_global_id(0) >= nr)\n",
+    "        return;\n",
+    "    Aw[((size_t)p * dpad + f) * qmax + r] =\n",
+    "        X[(size_t)f * pitch + GPUSVM_COL(map, use_map, pi[GPUSVM_PI_PT], GPUSVM_PT(idx[p * qmax + r], pi[GPUSVM_PI_SPLIT]))];\n",
     "}\n",
     "#line 1 \"kernels/20_select.cl\"\n",
     "/* gpusvm kernels, part 2: optimality check and working-set selection.\n",
@@ -1397,9 +1486,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * gpusvm_keys (GPUSVM_KU variables per work-item, a work-group's reads\n",
     " * coalesced) writes a sort key per variable and set (smaller key = more\n",
     " * violating; GPUSVM_KEY_NONE = not a candidate) and one partial m / M per\n",
-    " * work-group: a reduction in Structure-of-Arrays form (seed 000), a two-level\n",
-    " * tree of fan-in GPUSVM_R (part 0), so the pass is bound by its reads, not by\n",
-    " * its barriers.\n",
+    " * work-group: a reduction in Structure-of-Arrays form (seed 000), through warp\n",
+    " * exchanges where the device has them (part 0).\n",
     " *\n",
     " * gpusvm_select (one work-group per problem) finishes m - M, decides\n",
     " * convergence, and\n",
@@ -1432,7 +1520,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (int)get_group_id(0) >= nparts) return;\n",
     "\n",
     "    /* class 0: every variable (nu: y = +1), class 1: nu's y = -1 */\n",
-    "    double up[2] = {-INFINITY, -INFINITY}, low[2] = {INFINITY, INFINITY};\n",
+    "    double up[2] = {-INFINITY, -INFINITY}, low[2] = {INFINITY, INFINITY}; /* indexed by constants only */\n",
     "    const int base = (int)get_group_id(0) * (GPUSVM_L * GPUSVM_KU) + lid;\n",
     "    for (int u = 0; u < GPUSVM_KU; ++u) {\n",
     "        const int i = base + u * GPUSVM_L;\n",
@@ -1444,35 +1532,50 @@ static const char *const gpusvm__kernel_source[] = {
     "            const int in_up = pos ? (a < C) : (a > 0.0);\n",
     "            const int in_low = pos ? (a > 0.0) : (a < C);\n",
     "            const uint k = gpusvm_float_key((float)v);\n",
-    "            const int cls = (nu && !pos) ? 1 : 0;\n",
+    "            const int c1 = nu && !pos;\n",
     "            key_up[i] = in_up ? ~k : GPUSVM_KEY_NONE;\n",
     "            key_low[i] = in_low ? k : GPUSVM_KEY_NONE;\n",
-    "            if (in_up) up[cls] = fmax(up[cls], v);\n",
-    "            if (in_low) low[cls] = fmin(low[cls], v);\n",
+    "            up[0] = (in_up && !c1) ? fmax(up[0], v) : up[0];\n",
+    "            up[1] = (in_up && c1) ? fmax(up[1], v) : up[1];\n",
+    "            low[0] = (in_low && !c1) ? fmin(low[0], v) : low[0];\n",
+    "            low[1] = (in_low && c1) ? fmin(low[1], v) : low[1];\n",
     "        }\n",
     "    }\n",
+    "#ifdef GPUSVM_NV_SHFL\n",
+    "    for (int m = GPUSVM_WARP / 2; m > 0; m >>= 1)\n",
+    "        for (int c = 0; c < 2; ++c) {\n",
+    "            up[c] = fmax(up[c], gpusvm_xor_d(up[c], m));\n",
+    "            low[c] = fmin(low[c], gpusvm_xor_d(low[c], m));\n",
+    "        }\n",
+    "    if (lid % GPUSVM_WARP == 0)\n",
+    "        for (int c = 0; c < 2; ++c) {\n",
+    "            s_up[c][lid / GPUSVM_WARP] = up[c];\n",
+    "            s_low[c][lid / GPUSVM_WARP] = low[c];\n",
+    "        }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    const int nfold = GPUSVM_L / GPUSVM_WARP;\n",
+    "#else\n",
     "    for (int c = 0; c < 2; ++c) {\n",
     "        s_up[c][lid] = up[c];\n",
     "        s_low[c][lid] = low[c];\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    if (lid < GPUSVM_R) {\n",
-    "        for (int c = 0; c < 2; ++c) {\n",
-    "            double mu = s_up[c][lid], ml = s_low[c][lid];\n",
-    "            for (int u = lid + GPUSVM_R; u < GPUSVM_L; u += GPUSVM_R) {\n",
-    "                mu = fmax(mu, s_up[c][u]);\n",
-    "                ml = fmin(ml, s_low[c][u]);\n",
+    "    for (int s = GPUSVM_L / 2; s > 1; s >>= 1) {\n",
+    "        if (lid < s) {\n",
+    "            for (int c = 0; c < 2; ++c) {\n",
+    "                s_up[c][lid] = fmax(s_up[c][lid], s_up[c][lid + s]);\n",
+    "                s_low[c][lid] = fmin(s_low[c][lid], s_low[c][lid + s]);\n",
     "            }\n",
-    "            s_up[c][lid] = mu;\n",
-    "            s_low[c][lid] = ml;\n",
     "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    const int nfold = 2;\n",
+    "#endif\n",
     "    if (lid < 4) { /* the four partials, one work-item each */\n",
     "        const int c = lid >> 1, g = get_group_id(0);\n",
     "        __local double *sv = (lid & 1) ? s_low[c] : s_up[c];\n",
     "        double m = sv[0];\n",
-    "        for (int u = 1; u < GPUSVM_R; ++u) m = (lid & 1) ? fmin(m, sv[u]) : fmax(m, sv[u]);\n",
+    "        for (int u = 1; u < nfold; ++u) m = (lid & 1) ? fmin(m, sv[u]) : fmax(m, sv[u]);\n",
     "        ((lid & 1) ? part_low : part_up)[c * nparts + g] = m;\n",
     "    }\n",
     "}\n",
@@ -1536,36 +1639,24 @@ static const char *const gpusvm__kernel_source[] = {
     "        r_low[c][lid] = low;\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    if (lid < GPUSVM_R) {\n",
-    "        for (int c = 0; c < 2; ++c) {\n",
-    "            double mu = r_up[c][lid], ml = r_low[c][lid];\n",
-    "            for (int u = lid + GPUSVM_R; u < GPUSVM_L; u += GPUSVM_R) {\n",
-    "                mu = fmax(mu, r_up[c][u]);\n",
-    "                ml = fmin(ml, r_low[c][u]);\n",
+    "    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
+    "        if (lid < s) {\n",
+    "            for (int c = 0; c < 2; ++c) {\n",
+    "                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);\n",
+    "                r_low[c][lid] = fmin(r_low[c][lid], r_low[c][lid + s]);\n",
     "            }\n",
-    "            r_up[c][lid] = mu;\n",
-    "            r_low[c][lid] = ml;\n",
     "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    double mup[2], mlow[2];\n",
-    "    for (int c = 0; c < 2; ++c) {\n",
-    "        mup[c] = r_up[c][0];\n",
-    "        mlow[c] = r_low[c][0];\n",
-    "        for (int u = 1; u < GPUSVM_R; ++u) {\n",
-    "            mup[c] = fmax(mup[c], r_up[c][u]);\n",
-    "            mlow[c] = fmin(mlow[c], r_low[c][u]);\n",
-    "        }\n",
-    "    }\n",
-    "    const double gap0 = mup[0] - mlow[0], gap1 = mup[1] - mlow[1];\n",
+    "    const double gap0 = r_up[0][0] - r_low[0][0], gap1 = r_up[1][0] - r_low[1][0];\n",
     "    const int worst = (nu && gap1 > gap0) ? 1 : 0;\n",
     "    const double gap = worst ? gap1 : gap0;\n",
     "    const int done = !(gap >= eps) ? 1 : (status[GPUSVM_ST_ITER] >= max_iter ? 2 : 0);\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "    if (lid == 0) {\n",
     "        status[GPUSVM_ST_GAP] = gap;\n",
-    "        status[GPUSVM_ST_MUP] = mup[worst];\n",
-    "        status[GPUSVM_ST_MLOW] = mlow[worst];\n",
+    "        status[GPUSVM_ST_MUP] = r_up[worst][0];\n",
+    "        status[GPUSVM_ST_MLOW] = r_low[worst][0];\n",
     "        status[GPUSVM_ST_DONE] = (double)done;\n",
     "        if (!done) status[GPUSVM_ST_OUTER] += 1.0;\n",
     "        sc.count = 0;\n",
@@ -1705,18 +1796,10 @@ static const char *const gpusvm__kernel_source[] = {
     " * contiguous q x q block first (row slot[i], column = working-set position),\n",
     " * so that every row sweep is coalesced. Reductions are arg-extrema in\n",
     " * Structure-of-Arrays form (value array, index array), ties going to the\n",
-    " * larger position as LIBSVM's \">=\" does.\n",
-    " *\n",
-    " * A pair update waits on barriers, not on arithmetic, so each reduction is a\n",
-    " * two-level tree (part 0): every work-item writes its value, GPUSVM_R work-items\n",
-    " * each fold GPUSVM_L / GPUSVM_R of them into a small array, and every\n",
-    " * work-item folds that array itself (broadcast reads), so the result lands in\n",
-    " * registers without a third barrier. The orders are total ((value, position) pairs, max / min), so any\n",
-    " * tree gives the same answer as LIBSVM's linear scan. The two-variable step\n",
-    " * is computed by every work-item from the same local words (identical\n",
-    " * results, no broadcast barrier), and each position's owner writes its own\n",
-    " * alpha. Five barriers per pair update: two per reduction, one before the\n",
-    " * gradient sweep writes what the step read.\n",
+    " * larger position as LIBSVM's \">=\" does; a pair update waits on them, so\n",
+    " * where the device has warp exchanges (part 0) they run in registers, one\n",
+    " * barrier each. The orders are total ((value, position) pairs), so every\n",
+    " * reduction order gives the same answer as LIBSVM's linear scan.\n",
     " *\n",
     " * With nu (LIBSVM's Solver_NU) i and the stop test are taken per class and j\n",
     " * is paired with the i of its own class.\n",
@@ -1734,12 +1817,57 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_LID ((int)get_local_id(0))\n",
     "\n",
     "/* (a, ia) := the larger of (a, ia) and (b, ib) in the order of (value, position). */\n",
-    "#define GPUSVM_ARGMAX(a, ia, b, ib)                                 \\\n",
-    "    do {                                                            \\\n",
-    "        const int take_ = ((b) > (a)) || ((b) == (a) && (ib) > (ia)); \\\n",
-    "        (a) = take_ ? (b) : (a);                                    \\\n",
-    "        (ia) = take_ ? (ib) : (ia);                                 \\\n",
+    "#define GPUSVM_ARGMAX(a, ia, b, ib)                                   \\\n",
+    "    do {                                                              \\\n",
+    "        const double b_ = (b);                                        \\\n",
+    "        const int ib_ = (ib);                                         \\\n",
+    "        const int take_ = (b_ > (a)) || (b_ == (a) && ib_ > (ia));    \\\n",
+    "        (a) = take_ ? b_ : (a);                                       \\\n",
+    "        (ia) = take_ ? ib_ : (ia);                                    \\\n",
     "    } while (0)\n",
+    "\n",
+    "#ifdef GPUSVM_NV_SHFL\n",
+    "#define GPUSVM_NW (GPUSVM_L / GPUSVM_WARP)\n",
+    "/* (v, t) := the warp's arg-max of (v, t), in every lane */\n",
+    "#define GPUSVM_WARP_ARGMAX(v, t)                                                  \\\n",
+    "    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1)                              \\\n",
+    "        GPUSVM_ARGMAX(v, t, gpusvm_xor_d(v, m_), gpusvm_xor_i(t, m_))\n",
+    "#endif\n",
+    "\n",
+    "/* Work-group arg-max (or arg-min when sign = -1) of (v, t); the result's index in every\n",
+    "   work-item (wv, wi: GPUSVM_L / 32 words of scratch with warp exchanges, else GPUSVM_L). */\n",
+    "int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,\n",
+    "                   double sign)\n",
+    "{\n",
+    "#ifdef GPUSVM_NV_SHFL\n",
+    "    v *= sign; /* exact: the arg-min of v is the arg-max of -v, ties alike */\n",
+    "    GPUSVM_WARP_ARGMAX(v, t);\n",
+    "    if (GPUSVM_LID % GPUSVM_WARP == 0) {\n",
+    "        rv[GPUSVM_LID / GPUSVM_WARP] = v;\n",
+    "        ri[GPUSVM_LID / GPUSVM_WARP] = t;\n",
+    "    }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    v = rv[0];\n",
+    "    t = ri[0];\n",
+    "    for (int u = 1; u < GPUSVM_NW; ++u) GPUSVM_ARGMAX(v, t, rv[u], ri[u]);\n",
+    "    return t;\n",
+    "#else\n",
+    "    rv[GPUSVM_LID] = v;\n",
+    "    ri[GPUSVM_LID] = t;\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
+    "        if (GPUSVM_LID < s) {\n",
+    "            const double a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];\n",
+    "            const int ia = ri[GPUSVM_LID], ib = ri[GPUSVM_LID + s];\n",
+    "            const int take_b = (sign * b > sign * a) || (b == a && ib > ia);\n",
+    "            rv[GPUSVM_LID] = select(a, b, (long)take_b);\n",
+    "            ri[GPUSVM_LID] = select(ia, ib, take_b);\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "    return ri[0];\n",
+    "#endif\n",
+    "}\n",
     "\n",
     "/* The working set's q x q block, contiguous: Kq[slot r][position t] = K[slot r][point of ws\n",
     " * position t], so that the inner solve reads a row of it with one coalesced sweep instead of q\n",
@@ -1772,14 +1900,17 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local int lidx[GPUSVM_Q];\n",
     "    __local int lslot[GPUSVM_Q];\n",
     "    __local char lyv[GPUSVM_Q];\n",
-    "    __local double rv[GPUSVM_L];  /* first level: one value per work-item */\n",
+    "    __local double rv[GPUSVM_L];\n",
     "    __local int ri[GPUSVM_L];\n",
     "    __local double rv1[GPUSVM_L];\n",
     "    __local int ri1[GPUSVM_L];\n",
     "    __local double rg[GPUSVM_L];\n",
     "    __local double rg2[GPUSVM_L];\n",
-    "    __local double sv[GPUSVM_R], sv1[GPUSVM_R], sg[GPUSVM_R], sg2[GPUSVM_R], sjv[GPUSVM_R];\n",
-    "    __local int si[GPUSVM_R], si1[GPUSVM_R], sj[GPUSVM_R]; /* second level: i's and j's apart */\n",
+    "    __local double step[2];\n",
+    "#ifdef GPUSVM_NV_SHFL\n",
+    "    __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];\n",
+    "    __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */\n",
+    "#endif\n",
     "    const int p = get_group_id(0);\n",
     "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
     "    const int v0 = pi[GPUSVM_PI_VAR], m = pi[GPUSVM_PI_Q];\n",
@@ -1832,7 +1963,38 @@ static const char *const gpusvm__kernel_source[] = {
     "                if (in_low) g20 = fmax(g20, -v);\n",
     "            }\n",
     "        }\n",
-    "        /* one tree for all four: both classes' arg-max and both maxima over I_low */\n",
+    "        /* one reduction for all four: both classes' arg-max and both maxima over I_low\n",
+    "         * (the barriers, not the arithmetic, are what a pair update waits on) */\n",
+    "#ifdef GPUSVM_NV_SHFL\n",
+    "        GPUSVM_WARP_ARGMAX(bv0, bi0);\n",
+    "        for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) g20 = fmax(g20, gpusvm_xor_d(g20, m_));\n",
+    "        if (nu) { /* uniform */\n",
+    "            GPUSVM_WARP_ARGMAX(bv1, bi1);\n",
+    "            for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) g21 = fmax(g21, gpusvm_xor_d(g21, m_));\n",
+    "        }\n",
+    "        if (GPUSVM_LID % GPUSVM_WARP == 0) {\n",
+    "            const int w = GPUSVM_LID / GPUSVM_WARP;\n",
+    "            wv[w] = bv0;\n",
+    "            wi[w] = bi0;\n",
+    "            wv1[w] = bv1;\n",
+    "            wi1[w] = bi1;\n",
+    "            wg[w] = g20;\n",
+    "            wg2[w] = g21;\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        double Gmax0 = wv[0], Gmax1 = wv1[0], Gmax20 = wg[0], Gmax21 = wg2[0];\n",
+    "        int i0 = wi[0], i1 = wi1[0];\n",
+    "        for (int u = 1; u < GPUSVM_NW; ++u) {\n",
+    "            GPUSVM_ARGMAX(Gmax0, i0, wv[u], wi[u]);\n",
+    "            GPUSVM_ARGMAX(Gmax1, i1, wv1[u], wi1[u]);\n",
+    "            Gmax20 = fmax(Gmax20, wg[u]);\n",
+    "            Gmax21 = fmax(Gmax21, wg2[u]);\n",
+    "        }\n",
+    "        if (!nu) {\n",
+    "            Gmax1 = -INFINITY;\n",
+    "            i1 = -1;\n",
+    "        }\n",
+    "#else\n",
     "        rv[GPUSVM_LID] = bv0;\n",
     "        ri[GPUSVM_LID] = bi0;\n",
     "        rv1[GPUSVM_LID] = bv1;\n",
@@ -1840,37 +2002,32 @@ static const char *const gpusvm__kernel_source[] = {
     "        rg[GPUSVM_LID] = g20;\n",
     "        rg2[GPUSVM_LID] = g21;\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        if (GPUSVM_LID < GPUSVM_R) {\n",
-    "            double a0 = rv[GPUSVM_LID], a1 = rv1[GPUSVM_LID], h0 = rg[GPUSVM_LID], h1 = rg2[GPUSVM_LID];\n",
-    "            int ia0 = ri[GPUSVM_LID], ia1 = ri1[GPUSVM_LID];\n",
-    "            for (int u = GPUSVM_LID + GPUSVM_R; u < GPUSVM_L; u += GPUSVM_R) {\n",
-    "                GPUSVM_ARGMAX(a0, ia0, rv[u], ri[u]);\n",
-    "                GPUSVM_ARGMAX(a1, ia1, rv1[u], ri1[u]);\n",
-    "                h0 = fmax(h0, rg[u]);\n",
-    "                h1 = fmax(h1, rg2[u]);\n",
+    "        for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
+    "            if (GPUSVM_LID < s) {\n",
+    "                const int u = GPUSVM_LID + s;\n",
+    "                double a = rv[GPUSVM_LID], b = rv[u];\n",
+    "                int ia = ri[GPUSVM_LID], ib = ri[u];\n",
+    "                int take = (b > a) || (b == a && ib > ia);\n",
+    "                rv[GPUSVM_LID] = select(a, b, (long)take);\n",
+    "                ri[GPUSVM_LID] = select(ia, ib, take);\n",
+    "                a = rv1[GPUSVM_LID];\n",
+    "                b = rv1[u];\n",
+    "                ia = ri1[GPUSVM_LID];\n",
+    "                ib = ri1[u];\n",
+    "                take = (b > a) || (b == a && ib > ia);\n",
+    "                rv1[GPUSVM_LID] = select(a, b, (long)take);\n",
+    "                ri1[GPUSVM_LID] = select(ia, ib, take);\n",
+    "                rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[u]);\n",
+    "                rg2[GPUSVM_LID] = fmax(rg2[GPUSVM_LID], rg2[u]);\n",
     "            }\n",
-    "            sv[GPUSVM_LID] = a0;\n",
-    "            si[GPUSVM_LID] = ia0;\n",
-    "            sv1[GPUSVM_LID] = a1;\n",
-    "            si1[GPUSVM_LID] = ia1;\n",
-    "            sg[GPUSVM_LID] = h0;\n",
-    "            sg2[GPUSVM_LID] = h1;\n",
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
     "        }\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        double Gmax0 = sv[0], Gmax1 = sv1[0], Gmax20 = sg[0], Gmax21 = sg2[0];\n",
-    "        int i0 = si[0], i1 = si1[0];\n",
-    "        for (int u = 1; u < GPUSVM_R; ++u) {\n",
-    "            GPUSVM_ARGMAX(Gmax0, i0, sv[u], si[u]);\n",
-    "            GPUSVM_ARGMAX(Gmax1, i1, sv1[u], si1[u]);\n",
-    "            Gmax20 = fmax(Gmax20, sg[u]);\n",
-    "            Gmax21 = fmax(Gmax21, sg2[u]);\n",
-    "        }\n",
-    "        if (!nu) {\n",
-    "            Gmax1 = -INFINITY;\n",
-    "            i1 = -1;\n",
-    "        }\n",
-    "        /* no barrier: j's first level writes rv, ri, which were last read before the one above,\n",
-    "         * and its second level has arrays of its own */\n",
+    "        const double Gmax0 = rv[0], Gmax20 = rg[0], Gmax21 = rg2[0];\n",
+    "        const int i0 = ri[0];\n",
+    "        const double Gmax1 = nu ? rv1[0] : -INFINITY;\n",
+    "        const int i1 = nu ? ri1[0] : -1;\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read rv, ri before j's reduction reuses them */\n",
+    "#endif\n",
     "        const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_in)\n",
     "                          : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);\n",
     "\n",
@@ -1878,7 +2035,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        const __global float *Ki0 = K + (size_t)lslot[max(i0, 0)] * qmax;\n",
     "        const __global float *Ki1 = K + (size_t)lslot[max(i1, 0)] * qmax;\n",
     "        const double Kii0 = lqd[max(i0, 0)], Kii1 = lqd[max(i1, 0)];\n",
-    "        double bo = -INFINITY; /* the arg-max of -o = b^2 / quad, ties to the larger position */\n",
+    "        double bo = INFINITY;\n",
     "        int bj = -1;\n",
     "        if (go) {\n",
     "            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
@@ -1892,40 +2049,31 @@ static const char *const gpusvm__kernel_source[] = {
     "                    const __global float *Kc = c1 ? Ki1 : Ki0;\n",
     "                    double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)Kc[t];\n",
     "                    if (quad <= 0.0) quad = GPUSVM_TAU;\n",
-    "                    const double o = (b * b) / quad;\n",
-    "                    GPUSVM_ARGMAX(bo, bj, o, t);\n",
+    "                    const double o = -(b * b) / quad;\n",
+    "                    if (o < bo || (o == bo && t > bj)) { bo = o; bj = t; }\n",
     "                }\n",
     "            }\n",
     "        }\n",
-    "        rv[GPUSVM_LID] = bo;\n",
-    "        ri[GPUSVM_LID] = bj;\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        if (GPUSVM_LID < GPUSVM_R) {\n",
-    "            double a0 = rv[GPUSVM_LID];\n",
-    "            int ia0 = ri[GPUSVM_LID];\n",
-    "            for (int u = GPUSVM_LID + GPUSVM_R; u < GPUSVM_L; u += GPUSVM_R) GPUSVM_ARGMAX(a0, ia0, rv[u], ri[u]);\n",
-    "            sjv[GPUSVM_LID] = a0;\n",
-    "            sj[GPUSVM_LID] = ia0;\n",
-    "        }\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        double jo = sjv[0];\n",
-    "        int j = sj[0];\n",
-    "        for (int u = 1; u < GPUSVM_R; ++u) GPUSVM_ARGMAX(jo, j, sjv[u], sj[u]);\n",
+    "#ifdef GPUSVM_NV_SHFL\n",
+    "        const int j = gpusvm_argbest(wjv, wji, bo, bj, -1.0);\n",
+    "#else\n",
+    "        const int j = gpusvm_argbest(rv, ri, bo, bj, -1.0);\n",
+    "#endif\n",
     "        const int step_ok = go && j >= 0;\n",
     "        const int use1 = nu && step_ok && lyv[j] < 0;\n",
     "        const int i = use1 ? i1 : i0;\n",
     "        const __global float *Ki = use1 ? Ki1 : Ki0;\n",
     "        const double Kii = use1 ? Kii1 : Kii0;\n",
+    "        /* no barrier here: ri is next written two barriers on, and nobody reads la while the\n",
+    "         * step writes it */\n",
     "\n",
-    "        /* the two-variable step, exactly as LIBSVM's Solver::Solve, by every work-item */\n",
-    "        double di = 0.0, dj = 0.0, ai = 0.0, aj = 0.0;\n",
-    "        if (step_ok) {\n",
+    "        /* the two-variable step, exactly as LIBSVM's Solver::Solve */\n",
+    "        if (step_ok && GPUSVM_LID == 0) {\n",
     "            const int yi = lyv[i], yj = lyv[j];\n",
     "            const double Ci = lC[i], Cj = lC[j];\n",
     "            const double Kij = (double)Ki[j];\n",
     "            const double oi = la[i], oj = la[j];\n",
-    "            ai = oi;\n",
-    "            aj = oj;\n",
+    "            double ai = oi, aj = oj;\n",
     "            double quad = Kii + (double)lqd[j] - 2.0 * Kij;\n",
     "            if (quad <= 0.0) quad = GPUSVM_TAU;\n",
     "            if (yi != yj) {\n",
@@ -1947,11 +2095,14 @@ static const char *const gpusvm__kernel_source[] = {
     "                if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }\n",
     "                else { if (ai < 0) { ai = 0; aj = sum; } }\n",
     "            }\n",
-    "            di = ai - oi;\n",
-    "            dj = aj - oj;\n",
+    "            la[i] = ai;\n",
+    "            la[j] = aj;\n",
+    "            step[0] = ai - oi;\n",
+    "            step[1] = aj - oj;\n",
     "        }\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read la[i], la[j], lg[i], lg[j] */\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "        if (step_ok) {\n",
+    "            const double di = step[0], dj = step[1];\n",
     "            const int yi = lyv[i], yj = lyv[j];\n",
     "            const __global float *Kj = K + (size_t)lslot[j] * qmax;\n",
     "            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
@@ -1959,12 +2110,9 @@ static const char *const gpusvm__kernel_source[] = {
     "                const double qi = (lyv[t] == yi) ? kit : -kit;\n",
     "                const double qj = (lyv[t] == yj) ? kjt : -kjt;\n",
     "                lg[t] += qi * di + qj * dj;\n",
-    "                if (t == i) la[t] = ai;\n",
-    "                if (t == j) la[t] = aj;\n",
     "            }\n",
     "        }\n",
-    "        /* no barrier: the next trip's sweeps read only a work-item's own positions until its first\n",
-    "         * barrier, and every cross read (la[i], lg[j], ...) comes after two more */\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "        it += step_ok;\n",
     "        trip = step_ok ? trip + 1 : budget;\n",
     "    }\n",
@@ -2037,7 +2185,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 966
+#define GPUSVM__KERNEL_SOURCE_LINES 1112
 // <<kernels
 #endif
 
@@ -2794,7 +2942,7 @@ typedef struct gpusvm__ocl {
     gpusvm__cl_context cctx;
     gpusvm__cl_queue queue;
     gpusvm__cl_program prog;
-    gpusvm__cl_kernel k_rows, k_rows_few, k_keys, k_select, k_smo, k_update, k_gather;
+    gpusvm__cl_kernel k_rows, k_rows_few, k_gather_ws, k_keys, k_select, k_smo, k_update, k_gather;
     int qcap;            /* GPUSVM_Q the program was built with */
     size_t max_alloc, global_mem, local_mem;
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
@@ -2802,6 +2950,7 @@ typedef struct gpusvm__ocl {
     gpusvm__cl_mem X, norm, y, Cv, alpha, G, qd, K, key_up, key_low, part_up, part_low, ws_idx, ws_slot, coef, status;
     gpusvm__cl_mem pinfo, map; /* the problem table, the problems' points */
     gpusvm__cl_mem Kq;         /* each working set's q x q block, contiguous (gpusvm_gather) */
+    gpusvm__cl_mem Xw;         /* the working sets' vectors, gathered (gpusvm_gather_ws); NULL: rows read X */
     int nprob, q;              /* problems; working-set stride (the largest working set) */
     size_t nvar, npts, d, dpad, pitch; /* variables, shared points, features, padded; point pitch */
     size_t ldk, nparts_max;    /* kernel-row pitch; the most keys work-groups of one problem */
@@ -2833,6 +2982,7 @@ static void gpusvm__release_mem(gpusvm__ocl *b, gpusvm__cl_mem *m)
 static void gpusvm__ocl_train_end(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm__release_mem(b, &b->Xw);
     gpusvm__release_mem(b, &b->Kq);
     gpusvm__release_mem(b, &b->map);
     gpusvm__release_mem(b, &b->pinfo);
@@ -3071,15 +3221,20 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
     gpusvm__cl_int e = 0, be;
     char options[256];
     size_t log_size = 0, wg = 0;
-    gpusvm__cl_kernel *ks[7];
-    const char *names[7] = {"gpusvm_rows", "gpusvm_keys",   "gpusvm_select",  "gpusvm_smo",
-                            "gpusvm_update", "gpusvm_gather", "gpusvm_rows_few"};
-    const size_t need[7] = {256, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L, 256};
-    int i, cached = 0;
-    char key[1024 + 256], path[1100] = "";
+    gpusvm__cl_kernel *ks[8];
+    const char *names[8] = {"gpusvm_rows",   "gpusvm_keys",   "gpusvm_select",   "gpusvm_smo",
+                            "gpusvm_update", "gpusvm_gather", "gpusvm_rows_few", "gpusvm_gather_ws"};
+    const size_t need[8] = {256, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L, 256, 64};
+    int i, cached = 0, shfl;
+    char key[1024 + 256], path[1100] = "", vendor[128] = "";
     const double t0 = gpusvm__now();
     if (b->prog) return GPUSVM_OK;
-    snprintf(options, sizeof options, "-cl-std=CL1.2 -D GPUSVM_Q=%d -D GPUSVM_L=%d", b->qcap, GPUSVM__L);
+    /* NVIDIA: the reductions use warp exchanges (kernels part 0); if that build fails, the plain one */
+    cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
+    shfl = gpusvm__icontains(vendor, "NVIDIA");
+retry:
+    snprintf(options, sizeof options, "-cl-std=CL1.2 -D GPUSVM_Q=%d -D GPUSVM_L=%d%s", b->qcap, GPUSVM__L,
+             shfl ? " -D GPUSVM_NV_SHFL=1" : "");
     cached = gpusvm__kcache_key(b, options, key, sizeof key, path, sizeof path);
     if (cached && gpusvm__kcache_load(b, options, key, path, &b->prog)) {
         r = gpusvm__oom(ctx, "reading the kernel cache");
@@ -3092,6 +3247,12 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
                           cl->clCreateProgramWithSource(b->cctx, (gpusvm__cl_uint)GPUSVM__KERNEL_SOURCE_LINES,
                                                         (const char **)gpusvm__kernel_source, NULL, &gpusvm__e));
         be = cl->clBuildProgram(b->prog, 1, &b->dev, options, NULL, NULL);
+        if (be != 0 && shfl) {
+            cl->clReleaseProgram(b->prog);
+            b->prog = NULL;
+            shfl = 0;
+            goto retry;
+        }
         if (be == 0 && cached && gpusvm__kcache_save(b, key, path)) {
             r = gpusvm__oom(ctx, "writing the kernel cache");
             goto fail;
@@ -3132,7 +3293,8 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
     ks[4] = &b->k_update;
     ks[5] = &b->k_gather;
     ks[6] = &b->k_rows_few;
-    for (i = 0; i < 7; ++i) {
+    ks[7] = &b->k_gather_ws;
+    for (i = 0; i < 8; ++i) {
         GPUSVM__CL_CREATE(ctx, *ks[i], cl->clCreateKernel(b->prog, names[i], &gpusvm__e));
         GPUSVM__CL(ctx, cl->clGetKernelWorkGroupInfo(*ks[i], b->dev, GPUSVM__CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
                                                      NULL));
@@ -3148,6 +3310,7 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
     (void)e;
     return GPUSVM_OK;
 fail:
+    if (b->k_gather_ws) cl->clReleaseKernel(b->k_gather_ws);
     if (b->k_rows_few) cl->clReleaseKernel(b->k_rows_few);
     if (b->k_gather) cl->clReleaseKernel(b->k_gather);
     if (b->k_update) cl->clReleaseKernel(b->k_update);
@@ -3156,7 +3319,7 @@ fail:
     if (b->k_keys) cl->clReleaseKernel(b->k_keys);
     if (b->k_rows) cl->clReleaseKernel(b->k_rows);
     if (b->prog) cl->clReleaseProgram(b->prog);
-    b->k_rows_few = b->k_gather = b->k_update = b->k_smo = b->k_select = b->k_keys = b->k_rows = NULL;
+    b->k_gather_ws = b->k_rows_few = b->k_gather = b->k_update = b->k_smo = b->k_select = b->k_keys = b->k_rows = NULL;
     b->prog = NULL;
     return r;
 }
@@ -3177,6 +3340,8 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     signed char *yv = NULL;
     double *cv = NULL;
     gpusvm__cl_int use_y = 1, zero = 0, nu = p[0].nu, qmax_, ldk, pitch, dpad, nparts_max, use_map = 0, whole_inner;
+    gpusvm__cl_int a_pos, a_pitch; /* gpusvm_rows' A: the gathered working-set vectors, else the points */
+    gpusvm__cl_mem a_mem;
 
     gpusvm__ocl_train_end(bb);
     if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
@@ -3254,6 +3419,9 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     if ((r = gpusvm__ocl_buffer(b, &b->Kq, ws * (size_t)q * sizeof(float), "the working sets' q x q blocks")) !=
         GPUSVM_OK)
         goto fail;
+    if (b->ktype != 4 && gpusvm__mul(ws * sizeof(float), b->dpad, &bytes) && bytes <= b->max_alloc &&
+        (r = gpusvm__ocl_buffer(b, &b->Xw, bytes, "the working sets' vectors")) != GPUSVM_OK)
+        goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->norm, (np ? np : 1) * sizeof(float), "norms")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->qd, nvar * sizeof(float), "the kernel diagonal")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &b->y, nvar, "labels")) != GPUSVM_OK) goto fail;
@@ -3311,8 +3479,11 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     dpad = (gpusvm__cl_int)b->dpad;
     nparts_max = (gpusvm__cl_int)b->nparts_max;
     whole_inner = GPUSVM__WHOLE_INNER;
-    GPUSVM__ROWS_ARG(0, b->X);
-    GPUSVM__ROWS_ARG(1, pitch);
+    a_pos = b->Xw != NULL;
+    a_mem = a_pos ? b->Xw : b->X;
+    a_pitch = a_pos ? qmax_ : pitch;
+    GPUSVM__ROWS_ARG(0, a_mem);
+    GPUSVM__ROWS_ARG(1, a_pitch);
     GPUSVM__ROWS_ARG(2, b->ws_idx);
     GPUSVM__ROWS_ARG(3, b->norm);
     GPUSVM__ROWS_ARG(4, b->X);
@@ -3331,6 +3502,17 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     GPUSVM__ROWS_ARG(20, b->coef0);
     GPUSVM__ROWS_ARG(21, b->degree);
     GPUSVM__ROWS_ARG(22, b->status);
+    GPUSVM__ROWS_ARG(23, a_pos);
+    GPUSVM__ARG(b->k_gather_ws, 0, b->X);
+    GPUSVM__ARG(b->k_gather_ws, 1, pitch);
+    GPUSVM__ARG(b->k_gather_ws, 2, b->ws_idx);
+    GPUSVM__ARG(b->k_gather_ws, 3, b->pinfo);
+    GPUSVM__ARG(b->k_gather_ws, 4, b->map);
+    GPUSVM__ARG(b->k_gather_ws, 5, use_map);
+    GPUSVM__ARG(b->k_gather_ws, 6, dpad);
+    GPUSVM__ARG(b->k_gather_ws, 10, b->Xw);
+    GPUSVM__ARG(b->k_gather_ws, 11, qmax_);
+    GPUSVM__ARG(b->k_gather_ws, 12, b->status);
 
     GPUSVM__ARG(b->k_keys, 0, b->G);
     GPUSVM__ARG(b->k_keys, 1, b->alpha);
@@ -3429,8 +3611,10 @@ fail:
 
 /* Kernel rows [off, off + nr) of every problem's working set against `cols` points: up to
    GPUSVM__FEW rows gpusvm_rows_few (one work-item per point), more the tiles of gpusvm_rows (16 x 16
-   work-items per GPUSVM__TM x GPUSVM__TM block). The other arguments are set by the caller. */
-static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int off, int nr, int skip, size_t cols, int nprob)
+   work-items per GPUSVM__TM x GPUSVM__TM block). With gather (training, when b->Xw exists) the
+   rows' vectors are gathered first (gpusvm_gather_ws). The other arguments are set by the caller. */
+static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int off, int nr, int skip, size_t cols, int nprob,
+                                             int gather)
 {
     gpusvm_context *ctx = b->base.ctx;
     gpusvm__cl_api *cl = b->cl;
@@ -3438,12 +3622,21 @@ static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int off, int nr, in
     gpusvm__cl_int off_ = off, nr_ = nr, skip_ = skip;
     size_t g[3], l[3] = {16, 16, 1};
     if (nr <= 0) return GPUSVM_OK;
+    g[2] = (size_t)nprob;
+    if (gather && b->Xw) {
+        size_t lg[3] = {64, 1, 1};
+        g[0] = gpusvm__round_up((size_t)nr, 64);
+        g[1] = b->dpad;
+        GPUSVM__ARG(b->k_gather_ws, 7, off_);
+        GPUSVM__ARG(b->k_gather_ws, 8, nr_);
+        GPUSVM__ARG(b->k_gather_ws, 9, skip_);
+        if ((r = gpusvm__ocl_launch(b, b->k_gather_ws, 3, g, lg)) != GPUSVM_OK) return r;
+    }
     GPUSVM__ROWS_ARG(12, off_);
     GPUSVM__ROWS_ARG(13, nr_);
     GPUSVM__ROWS_ARG(14, skip_);
-    g[2] = (size_t)nprob;
     if (nr <= GPUSVM__FEW) {
-        g[0] = gpusvm__round_up(cols, 256);
+        g[0] = gpusvm__round_up(cols, 256 * GPUSVM__FP) / GPUSVM__FP;
         g[1] = 1;
         l[0] = 256;
         l[1] = 1;
@@ -3459,7 +3652,7 @@ fail:
 static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    return gpusvm__ocl_rows_launch(b, first ? 0 : b->q / 2, first ? b->q : b->q / 2, !first, b->ldk, b->nprob);
+    return gpusvm__ocl_rows_launch(b, first ? 0 : b->q / 2, first ? b->q : b->q / 2, !first, b->ldk, b->nprob, 1);
 }
 
 static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
@@ -3715,6 +3908,7 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
         GPUSVM__ROWS_ARG(20, coef0);
         GPUSVM__ROWS_ARG(21, degree_);
         GPUSVM__ROWS_ARG(22, st);
+        GPUSVM__ROWS_ARG(23, zero);
         GPUSVM__ARG(b->k_update, 0, dec);
         GPUSVM__ARG(b->k_update, 1, y);
         GPUSVM__ARG(b->k_update, 2, zero);
@@ -3728,7 +3922,7 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
         for (s0 = 0; s0 < nsv; s0 += R) {
             gpusvm__cl_int nr = (gpusvm__cl_int)(nsv - s0 < R ? nsv - s0 : R);
             size_t g1, l1 = GPUSVM__L, t;
-            if ((r = gpusvm__ocl_rows_launch(b, (int)s0, nr, 0, pb, 1)) != GPUSVM_OK) goto fail;
+            if ((r = gpusvm__ocl_rows_launch(b, (int)s0, nr, 0, pb, 1, 0)) != GPUSVM_OK) goto fail;
             GPUSVM__ARG(b->k_update, 9, nr);
             g1 = gpusvm__round_up(cnt, GPUSVM__L);
             for (t = 0; t < (size_t)nv; ++t) { /* one tile, every decision vector that touches it */
@@ -3786,7 +3980,9 @@ static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, const gpusvm__problem
         return (size_t)-1;
     /* no single buffer may pass the device's limit */
     if (x > bb->max_alloc || k > bb->max_alloc) return (size_t)-1;
-    total = x + k + k / gpusvm__round_up(max_pts, 64) * (size_t)q + np * sizeof(float) + nvar * (sizeof(float) + 1 + 3 * sizeof(double) + 2 * sizeof(uint32_t)) +
+    /* the data, the rows, the q x q blocks, the gathered working-set vectors, the vectors */
+    total = x + k + k / gpusvm__round_up(max_pts, 64) * ((size_t)q + (p[0].ktype != 4 ? dpad : 0)) +
+            np * sizeof(float) + nvar * (sizeof(float) + 1 + 3 * sizeof(double) + 2 * sizeof(uint32_t)) +
             pts * sizeof(int32_t) +
             (size_t)nprob * (parts * 32 + (size_t)q * 16 + GPUSVM__ST_COUNT * 8 + GPUSVM__PI_COUNT * 4) + 256;
     return total < x ? (size_t)-1 : total;
@@ -3802,6 +3998,7 @@ static void gpusvm__ocl_destroy(gpusvm__backend *bb)
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm__cl_api *cl = b->cl;
     gpusvm__ocl_train_end(bb);
+    if (b->k_gather_ws) cl->clReleaseKernel(b->k_gather_ws);
     if (b->k_rows_few) cl->clReleaseKernel(b->k_rows_few);
     if (b->k_gather) cl->clReleaseKernel(b->k_gather);
     if (b->k_update) cl->clReleaseKernel(b->k_update);
@@ -3930,8 +4127,8 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
     b->mem_budget = b->global_mem ? b->global_mem : (size_t)-1;
     if (budget_mb > 0.0 && budget_mb * 1048576.0 < (double)b->mem_budget) b->mem_budget = (size_t)(budget_mb * 1048576.0);
     b->qcap = GPUSVM__QMAX;
-    /* gpusvm_smo's local arrays: 37 bytes per working-set position, 40 per work-item (its reductions'
-       first level), 832 for their second level (within the 1024 spare) */
+    /* gpusvm_smo's local arrays: 37 bytes per working-set position, 40 per work-item (its reductions;
+       with warp exchanges 416 bytes instead, within the 1024 spare) */
     while (b->qcap > 64 && (size_t)b->qcap * 37 + GPUSVM__L * 40 + 1024 > b->local_mem) b->qcap /= 2;
     b->base.qcap = b->qcap;
     b->base.max_alloc = b->max_alloc;

@@ -60,8 +60,9 @@ static double timed(gpusvm__cl_kernel k, gpusvm__cl_uint dims, const size_t *g, 
     return best;
 }
 
-/* Seconds per launch of gpusvm's kernel rows (the solver's launcher) for the first nr rows of the
-   working set: best of 5, each `reps` launches then one blocking read. */
+/* Seconds per launch of gpusvm's kernel rows (the solver's launcher, the gathering of the rows'
+   vectors included) for the first nr rows of the working set: best of 5, each `reps` launches then
+   one blocking read. */
 static double time_rows(int nr, int reps)
 {
     double best = 1e30;
@@ -71,7 +72,7 @@ static double time_rows(int nr, int reps)
         const double s = gpusvm__now();
         double e;
         for (i = 0; i < reps; ++i)
-            if (gpusvm__ocl_rows_launch(B, 0, nr, 0, B->ldk, 1) != GPUSVM_OK) DIE("%s", gpusvm_context_error(B->base.ctx));
+            if (gpusvm__ocl_rows_launch(B, 0, nr, 0, B->ldk, 1, 1) != GPUSVM_OK) DIE("%s", gpusvm_context_error(B->base.ctx));
         CLOK(B->cl->clEnqueueReadBuffer(B->queue, B->status, GPUSVM__CL_TRUE, 0, sizeof one, &one, 0, NULL, NULL));
         e = (gpusvm__now() - s) / reps;
         if (t > 0 && e < best) best = e;
@@ -171,8 +172,12 @@ int main(void)
     kcopy = B->cl->clCreateKernel(prog, "copy4", &e);
     kfma = B->cl->clCreateKernel(prog, "fma8", &e);
     if (!kcopy || !kfma) DIE("clCreateKernel returned %d", (int)e);
-    printf("Device: %s. Best of 5 repetitions after a warm-up, each a batch of launches waited for once.\n\n",
-           gpusvm_context_device_name(ctx));
+    {
+        const char *log = gpusvm_context_build_log(ctx), *nl = strchr(log, '\n');
+        printf("Device: %s (%.*s). Best of 5 repetitions after a warm-up, each a batch of launches waited for "
+               "once.\n\n",
+               gpusvm_context_device_name(ctx), nl ? (int)(nl - log) : (int)strlen(log), log);
+    }
     printf("| primitive | measured | ceiling (measured here) | ratio | target |\n|---|---|---|---|---|\n");
 
     { /* ceilings */

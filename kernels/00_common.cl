@@ -21,10 +21,30 @@
 #define GPUSVM_L 256
 #endif
 
-/* Work-group reductions are two-level trees: each of GPUSVM_R work-items folds
- * GPUSVM_L / GPUSVM_R values, then the GPUSVM_R results are folded (two
- * barriers, not log2(GPUSVM_L)). */
-#define GPUSVM_R 16
+/* Warp exchanges where the device has them. The host defines GPUSVM_NV_SHFL
+ * for NVIDIA devices, whose 1-D work-groups are cut into warps of 32
+ * consecutive work-items: PTX's shfl.sync butterfly exchanges registers
+ * within a warp, so a work-group reduction becomes five exchanges per warp and
+ * one fold of GPUSVM_L / 32 partials in local memory (one barrier) instead of
+ * log2(GPUSVM_L) rounds through local memory with a barrier each. Every
+ * work-item of a warp must make the call. Without it the kernels use plain
+ * local-memory trees (any OpenCL 1.2 device). */
+#ifdef GPUSVM_NV_SHFL
+#define GPUSVM_WARP 32
+inline int gpusvm_xor_i(int v, int m)
+{
+    int r;
+    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(m));
+    return r;
+}
+inline double gpusvm_xor_d(double v, int m)
+{
+    int2 w = as_int2(v);
+    w.x = gpusvm_xor_i(w.x, m);
+    w.y = gpusvm_xor_i(w.y, m);
+    return as_double(w);
+}
+#endif
 
 /* Variables per work-item of gpusvm_keys (the host mirrors it: GPUSVM__KU). */
 #define GPUSVM_KU 4

@@ -18,6 +18,13 @@
  *
  * idx holds variables; GPUSVM_PT maps them to points (epsilon-SVR).
  *
+ * With a_pos, A is not the points but the working sets' own vectors, which
+ * gpusvm_gather_ws copied out first: problem p's position r, feature f at
+ * A[(p dpad + f) pitch_a + r]. Read through idx, row vectors are one word per
+ * 32-byte sector (the points are column-major), and every 128-point tile
+ * would read them again; gathered once per launch, the tiles read them
+ * coalesced. (Prediction passes the support vectors, already contiguous.)
+ *
  * A precomputed kernel (ktype 4) has the kernel matrix itself as B, by
  * columns: k(a, b_i) for the point a of row r is feature a of point i,
  * B[a * pitch_b + i], so the row is one coalesced copy.
@@ -31,7 +38,8 @@
  * The working-set vectors and
  * the point vectors are staged in local memory GPUSVM_TK features at a time
  * (seed 000, listing 7; seed 003, algorithm 1), so every global read is
- * coalesced and each staged word is reused 128 times. The products are
+ * coalesced and each staged word is reused 128 times; the next chunk is
+ * loaded into registers while the current one is computed. The products are
  * fused (fma: one instruction, one rounding), so these rows may differ from
  * the C backend's in the last bits, as exp() already makes them differ; the
  * tests compare rows with a tolerance and everything downstream of the rows
@@ -52,7 +60,7 @@ void gpusvm_rows(__global const float *A, int pitch_a,
                  __global const int *slot, int row_off, int nrows, int skip_whole,
                  __global float *K, int ldk, int qmax,
                  int ktype, float gamma, float coef0, int degree,
-                 __global const double *status)
+                 __global const double *status, int a_pos)
 {
     __local float4 As[GPUSVM_TK][GPUSVM_TM / 4];
     __local float4 Bs[GPUSVM_TK][GPUSVM_TM / 4];
@@ -87,20 +95,31 @@ void gpusvm_rows(__global const float *A, int pitch_a,
     const int lr = tid % GPUSVM_TM;
     const int lf = tid / GPUSVM_TM; /* 0..1: features lf, lf+2, ..., lf+14 */
     const int ra = min(r0 + lr, nr - 1);
-    const int col_a = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + ra], split));
+    const int col_a = a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + ra], split));
+    if (a_pos) A += (size_t)p * dpad * pitch_a;
     const int col_b = GPUSVM_COL(map, use_map, pt, min(i0 + lr, nb - 1));
 
     float acc[GPUSVM_TR][GPUSVM_TR];
     for (int a = 0; a < GPUSVM_TR; ++a)
         for (int b = 0; b < GPUSVM_TR; ++b) acc[a][b] = 0.0f;
 
+    /* the next chunk's words are loaded into registers while this one is computed */
+    float na_[GPUSVM_TK / 2], nb_[GPUSVM_TK / 2];
+    for (int t = 0; t < GPUSVM_TK / 2; ++t) {
+        na_[t] = A[(size_t)(lf + 2 * t) * pitch_a + col_a];
+        nb_[t] = B[(size_t)(lf + 2 * t) * pitch_b + col_b];
+    }
     for (int f0 = 0; f0 < dpad; f0 += GPUSVM_TK) {
         for (int t = 0; t < GPUSVM_TK / 2; ++t) {
-            const int f = lf + 2 * t;
-            ((__local float *)As[f])[lr] = A[(size_t)(f0 + f) * pitch_a + col_a];
-            ((__local float *)Bs[f])[lr] = B[(size_t)(f0 + f) * pitch_b + col_b];
+            ((__local float *)As[lf + 2 * t])[lr] = na_[t];
+            ((__local float *)Bs[lf + 2 * t])[lr] = nb_[t];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+        if (f0 + GPUSVM_TK < dpad)
+            for (int t = 0; t < GPUSVM_TK / 2; ++t) {
+                na_[t] = A[(size_t)(f0 + GPUSVM_TK + lf + 2 * t) * pitch_a + col_a];
+                nb_[t] = B[(size_t)(f0 + GPUSVM_TK + lf + 2 * t) * pitch_b + col_b];
+            }
         for (int f = 0; f < GPUSVM_TK; ++f) {
             const float4 a0 = As[f][ly], a1 = As[f][16 + ly], b0 = Bs[f][lx], b1 = Bs[f][16 + lx];
             const float av[GPUSVM_TR] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
@@ -127,33 +146,52 @@ void gpusvm_rows(__global const float *A, int pitch_a,
 }
 
 /* A few rows (at most GPUSVM_FEW), seed 000's listing 7: where the tile
- * above would waste most of its arithmetic (two rows of a 128-row tile), one
- * work-item per point streams that point's features once, coalesced, and
- * folds each into every row's accumulator; the rows' vectors are staged in
- * local memory GPUSVM_FK features at a time and read back as one vector per
- * feature. The accumulation is the tile's (fma, in feature order), so both
- * kernels give the same bits. Same arguments as gpusvm_rows; grid: points x 1
+ * above would waste most of its arithmetic (two rows of a 128-row tile), each
+ * work-item streams GPUSVM_FP points' features once, coalesced (a
+ * work-group's points are GPUSVM_FP runs of 256), and folds each feature into
+ * every row's accumulator; the rows' vectors are staged in local memory
+ * GPUSVM_FK features at a time and read back as one vector per feature. The
+ * accumulation is the tile's (fma, in feature order), so both kernels give
+ * the same bits. Same arguments as gpusvm_rows; grid: points / GPUSVM_FP x 1
  * x problems, work-groups of 256. The pass is bound by reading the points. */
 #define GPUSVM_FEW 8
 #define GPUSVM_FK 256
+#define GPUSVM_FP 1
+#define GPUSVM_FB 32 /* features loaded ahead per point */
 
+/* the local id and the points, read afresh wherever used (PoCL 3.1 loses such variables across
+ * barriers; see part 3) */
+#define GPUSVM_FEW_LX ((int)get_local_id(0))
+#define GPUSVM_FEW_I(k) ((int)get_group_id(0) * (256 * GPUSVM_FP) + GPUSVM_FEW_LX + 256 * (k))
+
+/* FB features of every point loaded ahead, then folded into the NR rows */
+#define GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, FB)                                            \
+    {                                                                                   \
+        float x[GPUSVM_FP][FB];                                                         \
+        for (int k = 0; k < GPUSVM_FP; ++k)                                             \
+            for (int u = 0; u < FB; ++u)                                                \
+                x[k][u] = B[(size_t)(f0 + f + u) * pitch_b + col_b[k]];                 \
+        for (int u = 0; u < FB; ++u) {                                                  \
+            const VTYPE a = VLOAD(f + u, As);                                           \
+            for (int r = 0; r < NR; ++r)                                                \
+                for (int k = 0; k < GPUSVM_FP; ++k)                                     \
+                    acc[k][r] = fma(((const float *)&a)[r], x[k][u], acc[k][r]);        \
+        }                                                                               \
+    }
+
+/* dpad is a multiple of GPUSVM_TK (16): GPUSVM_FB at a time, then 16 at a time */
 #define GPUSVM_FEW_PASS(NR, VLOAD, VTYPE)                                                \
     for (int f0 = 0; f0 < dpad; f0 += GPUSVM_FK) {                                      \
         const int nf = min(GPUSVM_FK, dpad - f0);                                       \
+        int f = 0;                                                                      \
         barrier(CLK_LOCAL_MEM_FENCE);                                                   \
-        if (lx < nf)                                                                    \
+        if (GPUSVM_FEW_LX < nf)                                                         \
             for (int r = 0; r < NR; ++r)                                                \
-                As[lx * NR + r] = A[(size_t)(f0 + lx) * pitch_a + col_a[r]];            \
+                As[GPUSVM_FEW_LX * NR + r] = A[(size_t)(f0 + GPUSVM_FEW_LX) * pitch_a + \
+                                    (a_pos ? row_off + min(r, nr - 1) : col_a[r])];     \
         barrier(CLK_LOCAL_MEM_FENCE);                                                   \
-        for (int f = 0; f < nf; f += GPUSVM_TK) {                                       \
-            float x[GPUSVM_TK];                                                         \
-            for (int u = 0; u < GPUSVM_TK; ++u)                                         \
-                x[u] = B[(size_t)(f0 + f + u) * pitch_b + col_b];                       \
-            for (int u = 0; u < GPUSVM_TK; ++u) {                                       \
-                const VTYPE a = VLOAD(f + u, As);                                       \
-                for (int r = 0; r < NR; ++r) acc[r] = fma(((const float *)&a)[r], x[u], acc[r]); \
-            }                                                                           \
-        }                                                                               \
+        for (; f + GPUSVM_FB <= nf; f += GPUSVM_FB) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM_FB) \
+        for (; f < nf; f += GPUSVM_TK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM_TK)     \
     }
 
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
@@ -165,28 +203,32 @@ void gpusvm_rows_few(__global const float *A, int pitch_a,
                      __global const int *slot, int row_off, int nrows, int skip_whole,
                      __global float *K, int ldk, int qmax,
                      int ktype, float gamma, float coef0, int degree,
-                     __global const double *status)
+                     __global const double *status, int a_pos)
 {
     __local float As[GPUSVM_FK * GPUSVM_FEW];
-    const int lx = get_local_id(0), i = get_global_id(0), p = get_group_id(2);
+    const int p = get_group_id(2);
     __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
     const int nb = pi[GPUSVM_PI_NPTS], split = pi[GPUSVM_PI_SPLIT], pt = pi[GPUSVM_PI_PT];
     const int nr = min(min(nrows, pi[GPUSVM_PI_Q] - row_off), GPUSVM_FEW);
     const int ws = p * qmax;
     /* uniform per work-group */
     if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0) return;
-    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * 256 >= nb) return;
-    int col_a[GPUSVM_FEW];
+    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * (256 * GPUSVM_FP) >= nb) return;
+    int col_a[GPUSVM_FEW], col_b[GPUSVM_FP]; /* the rows' points */
     for (int r = 0; r < GPUSVM_FEW; ++r)
         col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + min(r, nr - 1)], split));
-    const int col_b = GPUSVM_COL(map, use_map, pt, min(i, nb - 1));
+    if (a_pos) A += (size_t)p * dpad * pitch_a;
+    for (int k = 0; k < GPUSVM_FP; ++k) col_b[k] = GPUSVM_COL(map, use_map, pt, min(GPUSVM_FEW_I(k), nb - 1));
     if (ktype == GPUSVM_K_PRECOMPUTED) {
         for (int r = 0; r < nr; ++r)
-            if (i < nb) K[(size_t)(ws + slot[ws + row_off + r]) * ldk + i] = B[(size_t)col_a[r] * pitch_b + col_b];
+            for (int k = 0; k < GPUSVM_FP; ++k)
+                if (GPUSVM_FEW_I(k) < nb)
+                    K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I(k)] = B[(size_t)col_a[r] * pitch_b + col_b[k]];
         return;
     }
-    float acc[GPUSVM_FEW];
-    for (int r = 0; r < GPUSVM_FEW; ++r) acc[r] = 0.0f;
+    float acc[GPUSVM_FP][GPUSVM_FEW];
+    for (int k = 0; k < GPUSVM_FP; ++k)
+        for (int r = 0; r < GPUSVM_FEW; ++r) acc[k][r] = 0.0f;
     if (nr <= 2) {
         GPUSVM_FEW_PASS(2, vload2, float2)
     } else if (nr <= 4) {
@@ -194,10 +236,35 @@ void gpusvm_rows_few(__global const float *A, int pitch_a,
     } else {
         GPUSVM_FEW_PASS(8, vload8, float8)
     }
-    if (i < nb) {
-        const float nbi = norm_b[col_b];
-        for (int r = 0; r < nr; ++r)
-            K[(size_t)(ws + slot[ws + row_off + r]) * ldk + i] =
-                gpusvm_kfun(ktype, acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);
+    for (int k = 0; k < GPUSVM_FP; ++k) {
+        const int i = GPUSVM_FEW_I(k);
+        if (i < nb) {
+            const float nbi = norm_b[col_b[k]];
+            for (int r = 0; r < nr; ++r)
+                K[(size_t)(ws + slot[ws + row_off + r]) * ldk + i] =
+                    gpusvm_kfun(ktype, acc[k][r], norm_a[col_a[r]], nbi, gamma, coef0, degree);
+        }
     }
+}
+
+/* The working sets' vectors for gpusvm_rows' a_pos: positions [row_off,
+ * row_off + nrows) of every problem (clipped to its working set; none for a
+ * whole problem with skip_whole, as gpusvm_rows), each feature of each
+ * position one work-item: Aw[(p dpad + f) qmax + r] = X[f pitch + point].
+ * Grid: positions x features x problems. */
+__kernel void gpusvm_gather_ws(__global const float *X, int pitch,
+                               __global const int *idx, __global const int *pinfo,
+                               __global const int *map, int use_map, int dpad,
+                               int row_off, int nrows, int skip_whole,
+                               __global float *Aw, int qmax,
+                               __global const double *status)
+{
+    const int r = row_off + (int)get_global_id(0), f = get_global_id(1), p = get_global_id(2);
+    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
+    const int nr = min(nrows, pi[GPUSVM_PI_Q] - row_off);
+    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (skip_whole && pi[GPUSVM_PI_WHOLE]) ||
+        (int)get_global_id(0) >= nr)
+        return;
+    Aw[((size_t)p * dpad + f) * qmax + r] =
+        X[(size_t)f * pitch + GPUSVM_COL(map, use_map, pi[GPUSVM_PI_PT], GPUSVM_PT(idx[p * qmax + r], pi[GPUSVM_PI_SPLIT]))];
 }

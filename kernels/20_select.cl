@@ -15,9 +15,8 @@
  * gpusvm_keys (GPUSVM_KU variables per work-item, a work-group's reads
  * coalesced) writes a sort key per variable and set (smaller key = more
  * violating; GPUSVM_KEY_NONE = not a candidate) and one partial m / M per
- * work-group: a reduction in Structure-of-Arrays form (seed 000), a two-level
- * tree of fan-in GPUSVM_R (part 0), so the pass is bound by its reads, not by
- * its barriers.
+ * work-group: a reduction in Structure-of-Arrays form (seed 000), through warp
+ * exchanges where the device has them (part 0).
  *
  * gpusvm_select (one work-group per problem) finishes m - M, decides
  * convergence, and
@@ -50,7 +49,7 @@ __kernel void gpusvm_keys(__global const double *G0, __global const double *alph
     if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (int)get_group_id(0) >= nparts) return;
 
     /* class 0: every variable (nu: y = +1), class 1: nu's y = -1 */
-    double up[2] = {-INFINITY, -INFINITY}, low[2] = {INFINITY, INFINITY};
+    double up[2] = {-INFINITY, -INFINITY}, low[2] = {INFINITY, INFINITY}; /* indexed by constants only */
     const int base = (int)get_group_id(0) * (GPUSVM_L * GPUSVM_KU) + lid;
     for (int u = 0; u < GPUSVM_KU; ++u) {
         const int i = base + u * GPUSVM_L;
@@ -62,35 +61,50 @@ __kernel void gpusvm_keys(__global const double *G0, __global const double *alph
             const int in_up = pos ? (a < C) : (a > 0.0);
             const int in_low = pos ? (a > 0.0) : (a < C);
             const uint k = gpusvm_float_key((float)v);
-            const int cls = (nu && !pos) ? 1 : 0;
+            const int c1 = nu && !pos;
             key_up[i] = in_up ? ~k : GPUSVM_KEY_NONE;
             key_low[i] = in_low ? k : GPUSVM_KEY_NONE;
-            if (in_up) up[cls] = fmax(up[cls], v);
-            if (in_low) low[cls] = fmin(low[cls], v);
+            up[0] = (in_up && !c1) ? fmax(up[0], v) : up[0];
+            up[1] = (in_up && c1) ? fmax(up[1], v) : up[1];
+            low[0] = (in_low && !c1) ? fmin(low[0], v) : low[0];
+            low[1] = (in_low && c1) ? fmin(low[1], v) : low[1];
         }
     }
+#ifdef GPUSVM_NV_SHFL
+    for (int m = GPUSVM_WARP / 2; m > 0; m >>= 1)
+        for (int c = 0; c < 2; ++c) {
+            up[c] = fmax(up[c], gpusvm_xor_d(up[c], m));
+            low[c] = fmin(low[c], gpusvm_xor_d(low[c], m));
+        }
+    if (lid % GPUSVM_WARP == 0)
+        for (int c = 0; c < 2; ++c) {
+            s_up[c][lid / GPUSVM_WARP] = up[c];
+            s_low[c][lid / GPUSVM_WARP] = low[c];
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int nfold = GPUSVM_L / GPUSVM_WARP;
+#else
     for (int c = 0; c < 2; ++c) {
         s_up[c][lid] = up[c];
         s_low[c][lid] = low[c];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < GPUSVM_R) {
-        for (int c = 0; c < 2; ++c) {
-            double mu = s_up[c][lid], ml = s_low[c][lid];
-            for (int u = lid + GPUSVM_R; u < GPUSVM_L; u += GPUSVM_R) {
-                mu = fmax(mu, s_up[c][u]);
-                ml = fmin(ml, s_low[c][u]);
+    for (int s = GPUSVM_L / 2; s > 1; s >>= 1) {
+        if (lid < s) {
+            for (int c = 0; c < 2; ++c) {
+                s_up[c][lid] = fmax(s_up[c][lid], s_up[c][lid + s]);
+                s_low[c][lid] = fmin(s_low[c][lid], s_low[c][lid + s]);
             }
-            s_up[c][lid] = mu;
-            s_low[c][lid] = ml;
         }
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    const int nfold = 2;
+#endif
     if (lid < 4) { /* the four partials, one work-item each */
         const int c = lid >> 1, g = get_group_id(0);
         __local double *sv = (lid & 1) ? s_low[c] : s_up[c];
         double m = sv[0];
-        for (int u = 1; u < GPUSVM_R; ++u) m = (lid & 1) ? fmin(m, sv[u]) : fmax(m, sv[u]);
+        for (int u = 1; u < nfold; ++u) m = (lid & 1) ? fmin(m, sv[u]) : fmax(m, sv[u]);
         ((lid & 1) ? part_low : part_up)[c * nparts + g] = m;
     }
 }
@@ -154,36 +168,24 @@ __kernel void gpusvm_select(__global uint *key_up0, __global uint *key_low0,
         r_low[c][lid] = low;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < GPUSVM_R) {
-        for (int c = 0; c < 2; ++c) {
-            double mu = r_up[c][lid], ml = r_low[c][lid];
-            for (int u = lid + GPUSVM_R; u < GPUSVM_L; u += GPUSVM_R) {
-                mu = fmax(mu, r_up[c][u]);
-                ml = fmin(ml, r_low[c][u]);
+    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            for (int c = 0; c < 2; ++c) {
+                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);
+                r_low[c][lid] = fmin(r_low[c][lid], r_low[c][lid + s]);
             }
-            r_up[c][lid] = mu;
-            r_low[c][lid] = ml;
         }
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    double mup[2], mlow[2];
-    for (int c = 0; c < 2; ++c) {
-        mup[c] = r_up[c][0];
-        mlow[c] = r_low[c][0];
-        for (int u = 1; u < GPUSVM_R; ++u) {
-            mup[c] = fmax(mup[c], r_up[c][u]);
-            mlow[c] = fmin(mlow[c], r_low[c][u]);
-        }
-    }
-    const double gap0 = mup[0] - mlow[0], gap1 = mup[1] - mlow[1];
+    const double gap0 = r_up[0][0] - r_low[0][0], gap1 = r_up[1][0] - r_low[1][0];
     const int worst = (nu && gap1 > gap0) ? 1 : 0;
     const double gap = worst ? gap1 : gap0;
     const int done = !(gap >= eps) ? 1 : (status[GPUSVM_ST_ITER] >= max_iter ? 2 : 0);
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
         status[GPUSVM_ST_GAP] = gap;
-        status[GPUSVM_ST_MUP] = mup[worst];
-        status[GPUSVM_ST_MLOW] = mlow[worst];
+        status[GPUSVM_ST_MUP] = r_up[worst][0];
+        status[GPUSVM_ST_MLOW] = r_low[worst][0];
         status[GPUSVM_ST_DONE] = (double)done;
         if (!done) status[GPUSVM_ST_OUTER] += 1.0;
         sc.count = 0;

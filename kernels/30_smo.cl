@@ -10,18 +10,10 @@
  * contiguous q x q block first (row slot[i], column = working-set position),
  * so that every row sweep is coalesced. Reductions are arg-extrema in
  * Structure-of-Arrays form (value array, index array), ties going to the
- * larger position as LIBSVM's ">=" does.
- *
- * A pair update waits on barriers, not on arithmetic, so each reduction is a
- * two-level tree (part 0): every work-item writes its value, GPUSVM_R work-items
- * each fold GPUSVM_L / GPUSVM_R of them into a small array, and every
- * work-item folds that array itself (broadcast reads), so the result lands in
- * registers without a third barrier. The orders are total ((value, position) pairs, max / min), so any
- * tree gives the same answer as LIBSVM's linear scan. The two-variable step
- * is computed by every work-item from the same local words (identical
- * results, no broadcast barrier), and each position's owner writes its own
- * alpha. Five barriers per pair update: two per reduction, one before the
- * gradient sweep writes what the step read.
+ * larger position as LIBSVM's ">=" does; a pair update waits on them, so
+ * where the device has warp exchanges (part 0) they run in registers, one
+ * barrier each. The orders are total ((value, position) pairs), so every
+ * reduction order gives the same answer as LIBSVM's linear scan.
  *
  * With nu (LIBSVM's Solver_NU) i and the stop test are taken per class and j
  * is paired with the i of its own class.
@@ -39,12 +31,57 @@
 #define GPUSVM_LID ((int)get_local_id(0))
 
 /* (a, ia) := the larger of (a, ia) and (b, ib) in the order of (value, position). */
-#define GPUSVM_ARGMAX(a, ia, b, ib)                                 \
-    do {                                                            \
-        const int take_ = ((b) > (a)) || ((b) == (a) && (ib) > (ia)); \
-        (a) = take_ ? (b) : (a);                                    \
-        (ia) = take_ ? (ib) : (ia);                                 \
+#define GPUSVM_ARGMAX(a, ia, b, ib)                                   \
+    do {                                                              \
+        const double b_ = (b);                                        \
+        const int ib_ = (ib);                                         \
+        const int take_ = (b_ > (a)) || (b_ == (a) && ib_ > (ia));    \
+        (a) = take_ ? b_ : (a);                                       \
+        (ia) = take_ ? ib_ : (ia);                                    \
     } while (0)
+
+#ifdef GPUSVM_NV_SHFL
+#define GPUSVM_NW (GPUSVM_L / GPUSVM_WARP)
+/* (v, t) := the warp's arg-max of (v, t), in every lane */
+#define GPUSVM_WARP_ARGMAX(v, t)                                                  \
+    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1)                              \
+        GPUSVM_ARGMAX(v, t, gpusvm_xor_d(v, m_), gpusvm_xor_i(t, m_))
+#endif
+
+/* Work-group arg-max (or arg-min when sign = -1) of (v, t); the result's index in every
+   work-item (wv, wi: GPUSVM_L / 32 words of scratch with warp exchanges, else GPUSVM_L). */
+int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
+                   double sign)
+{
+#ifdef GPUSVM_NV_SHFL
+    v *= sign; /* exact: the arg-min of v is the arg-max of -v, ties alike */
+    GPUSVM_WARP_ARGMAX(v, t);
+    if (GPUSVM_LID % GPUSVM_WARP == 0) {
+        rv[GPUSVM_LID / GPUSVM_WARP] = v;
+        ri[GPUSVM_LID / GPUSVM_WARP] = t;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = rv[0];
+    t = ri[0];
+    for (int u = 1; u < GPUSVM_NW; ++u) GPUSVM_ARGMAX(v, t, rv[u], ri[u]);
+    return t;
+#else
+    rv[GPUSVM_LID] = v;
+    ri[GPUSVM_LID] = t;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
+        if (GPUSVM_LID < s) {
+            const double a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];
+            const int ia = ri[GPUSVM_LID], ib = ri[GPUSVM_LID + s];
+            const int take_b = (sign * b > sign * a) || (b == a && ib > ia);
+            rv[GPUSVM_LID] = select(a, b, (long)take_b);
+            ri[GPUSVM_LID] = select(ia, ib, take_b);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    return ri[0];
+#endif
+}
 
 /* The working set's q x q block, contiguous: Kq[slot r][position t] = K[slot r][point of ws
  * position t], so that the inner solve reads a row of it with one coalesced sweep instead of q
@@ -77,14 +114,17 @@ __kernel void gpusvm_smo(__global const float *Kq0,
     __local int lidx[GPUSVM_Q];
     __local int lslot[GPUSVM_Q];
     __local char lyv[GPUSVM_Q];
-    __local double rv[GPUSVM_L];  /* first level: one value per work-item */
+    __local double rv[GPUSVM_L];
     __local int ri[GPUSVM_L];
     __local double rv1[GPUSVM_L];
     __local int ri1[GPUSVM_L];
     __local double rg[GPUSVM_L];
     __local double rg2[GPUSVM_L];
-    __local double sv[GPUSVM_R], sv1[GPUSVM_R], sg[GPUSVM_R], sg2[GPUSVM_R], sjv[GPUSVM_R];
-    __local int si[GPUSVM_R], si1[GPUSVM_R], sj[GPUSVM_R]; /* second level: i's and j's apart */
+    __local double step[2];
+#ifdef GPUSVM_NV_SHFL
+    __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];
+    __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */
+#endif
     const int p = get_group_id(0);
     __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
     const int v0 = pi[GPUSVM_PI_VAR], m = pi[GPUSVM_PI_Q];
@@ -137,7 +177,38 @@ __kernel void gpusvm_smo(__global const float *Kq0,
                 if (in_low) g20 = fmax(g20, -v);
             }
         }
-        /* one tree for all four: both classes' arg-max and both maxima over I_low */
+        /* one reduction for all four: both classes' arg-max and both maxima over I_low
+         * (the barriers, not the arithmetic, are what a pair update waits on) */
+#ifdef GPUSVM_NV_SHFL
+        GPUSVM_WARP_ARGMAX(bv0, bi0);
+        for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) g20 = fmax(g20, gpusvm_xor_d(g20, m_));
+        if (nu) { /* uniform */
+            GPUSVM_WARP_ARGMAX(bv1, bi1);
+            for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) g21 = fmax(g21, gpusvm_xor_d(g21, m_));
+        }
+        if (GPUSVM_LID % GPUSVM_WARP == 0) {
+            const int w = GPUSVM_LID / GPUSVM_WARP;
+            wv[w] = bv0;
+            wi[w] = bi0;
+            wv1[w] = bv1;
+            wi1[w] = bi1;
+            wg[w] = g20;
+            wg2[w] = g21;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        double Gmax0 = wv[0], Gmax1 = wv1[0], Gmax20 = wg[0], Gmax21 = wg2[0];
+        int i0 = wi[0], i1 = wi1[0];
+        for (int u = 1; u < GPUSVM_NW; ++u) {
+            GPUSVM_ARGMAX(Gmax0, i0, wv[u], wi[u]);
+            GPUSVM_ARGMAX(Gmax1, i1, wv1[u], wi1[u]);
+            Gmax20 = fmax(Gmax20, wg[u]);
+            Gmax21 = fmax(Gmax21, wg2[u]);
+        }
+        if (!nu) {
+            Gmax1 = -INFINITY;
+            i1 = -1;
+        }
+#else
         rv[GPUSVM_LID] = bv0;
         ri[GPUSVM_LID] = bi0;
         rv1[GPUSVM_LID] = bv1;
@@ -145,37 +216,32 @@ __kernel void gpusvm_smo(__global const float *Kq0,
         rg[GPUSVM_LID] = g20;
         rg2[GPUSVM_LID] = g21;
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (GPUSVM_LID < GPUSVM_R) {
-            double a0 = rv[GPUSVM_LID], a1 = rv1[GPUSVM_LID], h0 = rg[GPUSVM_LID], h1 = rg2[GPUSVM_LID];
-            int ia0 = ri[GPUSVM_LID], ia1 = ri1[GPUSVM_LID];
-            for (int u = GPUSVM_LID + GPUSVM_R; u < GPUSVM_L; u += GPUSVM_R) {
-                GPUSVM_ARGMAX(a0, ia0, rv[u], ri[u]);
-                GPUSVM_ARGMAX(a1, ia1, rv1[u], ri1[u]);
-                h0 = fmax(h0, rg[u]);
-                h1 = fmax(h1, rg2[u]);
+        for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
+            if (GPUSVM_LID < s) {
+                const int u = GPUSVM_LID + s;
+                double a = rv[GPUSVM_LID], b = rv[u];
+                int ia = ri[GPUSVM_LID], ib = ri[u];
+                int take = (b > a) || (b == a && ib > ia);
+                rv[GPUSVM_LID] = select(a, b, (long)take);
+                ri[GPUSVM_LID] = select(ia, ib, take);
+                a = rv1[GPUSVM_LID];
+                b = rv1[u];
+                ia = ri1[GPUSVM_LID];
+                ib = ri1[u];
+                take = (b > a) || (b == a && ib > ia);
+                rv1[GPUSVM_LID] = select(a, b, (long)take);
+                ri1[GPUSVM_LID] = select(ia, ib, take);
+                rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[u]);
+                rg2[GPUSVM_LID] = fmax(rg2[GPUSVM_LID], rg2[u]);
             }
-            sv[GPUSVM_LID] = a0;
-            si[GPUSVM_LID] = ia0;
-            sv1[GPUSVM_LID] = a1;
-            si1[GPUSVM_LID] = ia1;
-            sg[GPUSVM_LID] = h0;
-            sg2[GPUSVM_LID] = h1;
+            barrier(CLK_LOCAL_MEM_FENCE);
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        double Gmax0 = sv[0], Gmax1 = sv1[0], Gmax20 = sg[0], Gmax21 = sg2[0];
-        int i0 = si[0], i1 = si1[0];
-        for (int u = 1; u < GPUSVM_R; ++u) {
-            GPUSVM_ARGMAX(Gmax0, i0, sv[u], si[u]);
-            GPUSVM_ARGMAX(Gmax1, i1, sv1[u], si1[u]);
-            Gmax20 = fmax(Gmax20, sg[u]);
-            Gmax21 = fmax(Gmax21, sg2[u]);
-        }
-        if (!nu) {
-            Gmax1 = -INFINITY;
-            i1 = -1;
-        }
-        /* no barrier: j's first level writes rv, ri, which were last read before the one above,
-         * and its second level has arrays of its own */
+        const double Gmax0 = rv[0], Gmax20 = rg[0], Gmax21 = rg2[0];
+        const int i0 = ri[0];
+        const double Gmax1 = nu ? rv1[0] : -INFINITY;
+        const int i1 = nu ? ri1[0] : -1;
+        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read rv, ri before j's reduction reuses them */
+#endif
         const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_in)
                           : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);
 
@@ -183,7 +249,7 @@ __kernel void gpusvm_smo(__global const float *Kq0,
         const __global float *Ki0 = K + (size_t)lslot[max(i0, 0)] * qmax;
         const __global float *Ki1 = K + (size_t)lslot[max(i1, 0)] * qmax;
         const double Kii0 = lqd[max(i0, 0)], Kii1 = lqd[max(i1, 0)];
-        double bo = -INFINITY; /* the arg-max of -o = b^2 / quad, ties to the larger position */
+        double bo = INFINITY;
         int bj = -1;
         if (go) {
             for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
@@ -197,40 +263,31 @@ __kernel void gpusvm_smo(__global const float *Kq0,
                     const __global float *Kc = c1 ? Ki1 : Ki0;
                     double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)Kc[t];
                     if (quad <= 0.0) quad = GPUSVM_TAU;
-                    const double o = (b * b) / quad;
-                    GPUSVM_ARGMAX(bo, bj, o, t);
+                    const double o = -(b * b) / quad;
+                    if (o < bo || (o == bo && t > bj)) { bo = o; bj = t; }
                 }
             }
         }
-        rv[GPUSVM_LID] = bo;
-        ri[GPUSVM_LID] = bj;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (GPUSVM_LID < GPUSVM_R) {
-            double a0 = rv[GPUSVM_LID];
-            int ia0 = ri[GPUSVM_LID];
-            for (int u = GPUSVM_LID + GPUSVM_R; u < GPUSVM_L; u += GPUSVM_R) GPUSVM_ARGMAX(a0, ia0, rv[u], ri[u]);
-            sjv[GPUSVM_LID] = a0;
-            sj[GPUSVM_LID] = ia0;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        double jo = sjv[0];
-        int j = sj[0];
-        for (int u = 1; u < GPUSVM_R; ++u) GPUSVM_ARGMAX(jo, j, sjv[u], sj[u]);
+#ifdef GPUSVM_NV_SHFL
+        const int j = gpusvm_argbest(wjv, wji, bo, bj, -1.0);
+#else
+        const int j = gpusvm_argbest(rv, ri, bo, bj, -1.0);
+#endif
         const int step_ok = go && j >= 0;
         const int use1 = nu && step_ok && lyv[j] < 0;
         const int i = use1 ? i1 : i0;
         const __global float *Ki = use1 ? Ki1 : Ki0;
         const double Kii = use1 ? Kii1 : Kii0;
+        /* no barrier here: ri is next written two barriers on, and nobody reads la while the
+         * step writes it */
 
-        /* the two-variable step, exactly as LIBSVM's Solver::Solve, by every work-item */
-        double di = 0.0, dj = 0.0, ai = 0.0, aj = 0.0;
-        if (step_ok) {
+        /* the two-variable step, exactly as LIBSVM's Solver::Solve */
+        if (step_ok && GPUSVM_LID == 0) {
             const int yi = lyv[i], yj = lyv[j];
             const double Ci = lC[i], Cj = lC[j];
             const double Kij = (double)Ki[j];
             const double oi = la[i], oj = la[j];
-            ai = oi;
-            aj = oj;
+            double ai = oi, aj = oj;
             double quad = Kii + (double)lqd[j] - 2.0 * Kij;
             if (quad <= 0.0) quad = GPUSVM_TAU;
             if (yi != yj) {
@@ -252,11 +309,14 @@ __kernel void gpusvm_smo(__global const float *Kq0,
                 if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }
                 else { if (ai < 0) { ai = 0; aj = sum; } }
             }
-            di = ai - oi;
-            dj = aj - oj;
+            la[i] = ai;
+            la[j] = aj;
+            step[0] = ai - oi;
+            step[1] = aj - oj;
         }
-        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read la[i], la[j], lg[i], lg[j] */
+        barrier(CLK_LOCAL_MEM_FENCE);
         if (step_ok) {
+            const double di = step[0], dj = step[1];
             const int yi = lyv[i], yj = lyv[j];
             const __global float *Kj = K + (size_t)lslot[j] * qmax;
             for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
@@ -264,12 +324,9 @@ __kernel void gpusvm_smo(__global const float *Kq0,
                 const double qi = (lyv[t] == yi) ? kit : -kit;
                 const double qj = (lyv[t] == yj) ? kjt : -kjt;
                 lg[t] += qi * di + qj * dj;
-                if (t == i) la[t] = ai;
-                if (t == j) la[t] = aj;
             }
         }
-        /* no barrier: the next trip's sweeps read only a work-item's own positions until its first
-         * barrier, and every cross read (la[i], lg[j], ...) comes after two more */
+        barrier(CLK_LOCAL_MEM_FENCE);
         it += step_ok;
         trip = step_ok ? trip + 1 : budget;
     }

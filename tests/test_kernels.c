@@ -423,8 +423,11 @@ int main(void)
         make_problem(&t, 300, 300, 0.5, 4); /* x is the kernel matrix */
         few_rows_check(c1->backend, c2->backend, &t, "precomputed");
         free_problem(&t);
-        make_problem_v(&t, 500, 17, 0.5, 2, 1);
+        make_problem_v(&t, 500, 37, 0.5, 2, 1); /* 48 padded features: the 16-feature tail */
         few_rows_check(c1->backend, c2->backend, &t, "rbf, 1000 variables on 500 points (epsilon-SVR)");
+        free_problem(&t);
+        make_problem(&t, 300, 290, 0.3, 2); /* 304 padded features: two staged chunks */
+        few_rows_check(c1->backend, c2->backend, &t, "rbf, 290 features");
         free_problem(&t);
         make_problem_v(&t, 400, 11, 0.5, 1, 1);
         t.p.nu = 1;
