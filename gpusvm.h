@@ -4469,7 +4469,7 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
     gpusvm__backend *b = ctx->backend;
     const double max_iter = (double)prm->max_iter, eps = prm->eps;
     const gpusvm_allocator *a = &ctx->alloc;
-    double *st = NULL, *best_gap = NULL, spent[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    double *st = NULL, *best_gap = NULL, spent[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, upload = 0.0;
     long long *best_at = NULL, outer = 0;
     int *stalled = NULL, *ids = NULL;
     gpusvm_result r;
@@ -4533,7 +4533,12 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
     for (t = 0; t < nprob; ++t) best_gap[t] = INFINITY;
     {
         const size_t before = b->mem_left(b);
+        const double t0 = gpusvm__now();
         if ((r = b->train_begin(b, p, nprob, q)) != GPUSVM_OK) goto out;
+        if (ctx->profile) { /* waited for: the status read drains the queue */
+            if ((r = b->read_status(b, st)) != GPUSVM_OK) goto done;
+            upload = gpusvm__now() - t0;
+        }
         for (t = 0; t < nprob; ++t) {
             info[t].working_set_size = p[t].nvar <= (size_t)q ? (int)p[t].nvar : q;
             info[t].device_bytes = before - b->mem_left(b);
@@ -4607,9 +4612,10 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
     if ((r = b->read_state(b, alpha, G)) != GPUSVM_OK) goto done;
     if (ctx->profile)
         gpusvm__log(ctx, GPUSVM_LOG_INFO,
-                    "solver steps (each waited for): selection %.4f s, kernel rows %.4f s, inner solve %.4f s, "
-                    "gradient update %.4f s, status reads and host checks %.4f s; %lld rounds enqueued",
-                    spent[0], spent[1], spent[2], spent[3], spent[4], outer);
+                    "solver steps (each waited for): upload and set-up %.4f s, selection %.4f s, kernel rows %.4f s, "
+                    "inner solve %.4f s, gradient update %.4f s, status reads and host checks %.4f s; %lld rounds "
+                    "enqueued",
+                    upload, spent[0], spent[1], spent[2], spent[3], spent[4], outer);
     for (t = 0; t < nprob; ++t) {
         const double *s = st + (size_t)t * GPUSVM__ST_COUNT;
         info[t].iterations = (long long)s[GPUSVM__ST_ITER];

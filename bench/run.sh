@@ -7,9 +7,13 @@
 #             warm-up it comes from gpusvm's kernel cache, see GPUSVM_CACHE_DIR)
 #   process:  wall time of the whole gpusvm-train process (parsing, context, program included)
 #   device:   the device memory training held, and the part that is the data and O(n) vectors
-# With BENCH_REFERENCE=libsvm, svm-train's process time on the same host is added (slow: minutes).
+# With BENCH_REFERENCE=libsvm, svm-train's process time on the same host is added (slow: minutes);
+# with BENCH_REFERENCE=sklearn, scikit-learn's SVC fit (bench/sklearn_ref.py; the mnist rows only
+# with BENCH_REFERENCE_MNIST=1: about 4 minutes each).
 # Then small data sets against svm-train on the same host (when it is on PATH), and where the
-# training time goes (GPUSVM_PROFILE=1).
+# training time goes (GPUSVM_PROFILE=1). BENCH_ONLY=PREFIX runs only the rows (and breakdowns)
+# whose name starts with PREFIX, e.g. the CPU comparison on a machine without a GPU:
+#   BENCH_ONLY=a9a BENCH_REFERENCE=libsvm BENCH_RUNS=1 make bench
 # Data: the .xz files in GPUSVM_DATA (default ../shared/data), decompressed into build/data.
 set -u
 B=build
@@ -27,8 +31,12 @@ for f in mnist.scale mnist.scale.t; do # 8 against the rest
 done
 
 now() { date +%s.%N; }
+wanted() { # BENCH_ONLY=PREFIX: only the rows whose name starts with it
+    case "$1" in "${BENCH_ONLY:-}"*) return 0 ;; *) return 1 ;; esac
+}
 row() { # row NAME TRAIN TEST OPTIONS...
     name=$1 train=$D/$2 test=$D/$3
+    wanted "$name" || return 0
     shift 3
     best= bwall=
     for i in $(seq 0 "$RUNS"); do
@@ -49,8 +57,15 @@ row() { # row NAME TRAIN TEST OPTIONS...
     nsv=$(sed -n 's/^Total nSV = //p' "$W/$name.best.out")
     acc=$(sed -n 's/^Accuracy = \([0-9.]*%\).*/\1/p' "$W/$name.acc")
     mem=$(sed -n 's/.*device memory: \([0-9.]*\) MiB (data and vectors \([0-9.]*\) MiB.*/\1 MiB (data \2)/p' "$W/$name.best.err")
-    prog=$(sed -n 's/.*kernel program: \([0-9.]*\) s (\([a-z]*\).*/\1 s (\2)/p' "$W/$name.best.err")
+    prog=$(sed -n -e 's/.*kernel program: \([0-9.]*\) s (from the kernel cache.*/\1 s (cached)/p' \
+        -e 's/.*kernel program: \([0-9.]*\) s (compiled.*/\1 s (compiled)/p' "$W/$name.best.err")
     ref=
+    if [ "${BENCH_REFERENCE:-}" = sklearn ]; then
+        case "$name" in
+        mnist*) [ -n "${BENCH_REFERENCE_MNIST:-}" ] && ref=" $(python3 bench/sklearn_ref.py "$train" "$test" "$2" "$4") |" || ref=" not run |" ;;
+        *) ref=" $(python3 bench/sklearn_ref.py "$train" "$test" "$2" "$4") |" ;;
+        esac
+    fi
     if [ "${BENCH_REFERENCE:-}" = libsvm ] && command -v svm-train > /dev/null; then
         s=$(now)
         svm-train "$@" "$train" "$W/$name.libsvm.model" > "$W/$name.libsvm.out"
@@ -67,6 +82,9 @@ echo "Device: $dev; $(date -u +%Y-%m-%d); best of $RUNS runs after a warm-up."
 echo
 if [ "${BENCH_REFERENCE:-}" = libsvm ]; then
     echo "| data | options | training | program | process | #iter | accuracy | nSV | device memory | svm-train (process, accuracy, nSV) |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+elif [ "${BENCH_REFERENCE:-}" = sklearn ]; then
+    echo "| data | options | training | program | process | #iter | accuracy | nSV | device memory | scikit-learn SVC (fit, accuracy, nSV) |"
     echo "|---|---|---|---|---|---|---|---|---|---|"
 else
     echo "| data | options | training | program | process | #iter | accuracy | nSV | device memory |"
@@ -129,6 +147,7 @@ echo "Time per solver step (GPUSVM_PROFILE=1, one run each, every step waited fo
 echo
 breakdown() { # breakdown NAME TRAIN OPTIONS...
     name=$1 train=$D/$2
+    wanted "$name" || return 0
     shift 2
     GPUSVM_PROFILE=1 $B/gpusvm-train "$@" "$train" "$W/$name.prof.model" > /dev/null 2> "$W/$name.prof.err"
     echo "- $name: $(sed -n 's/^gpusvm: solver steps (each waited for): //p' "$W/$name.prof.err")"
