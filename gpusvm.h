@@ -1468,6 +1468,21 @@ static const char *const gpusvm__kernel_source[] = {
     "    Aw[((size_t)p * dpad + f) * qmax + r] =\n",
     "        X[(size_t)f * pitch + GPUSVM_COL(map, use_map, pi[GPUSVM_PI_PT], GPUSVM_PT(idx[p * qmax + r], pi[GPUSVM_PI_SPLIT]))];\n",
     "}\n",
+    "\n",
+    "/* The points, dense and column-major (X[f pitch + i], zeroed first), from\n",
+    " * the CSR arrays as they were given (entries from base on): one work-item per\n",
+    " * point, so a feature's words of adjacent points are written side by side.\n",
+    " * The host uploads the nonzeros instead of a dense copy it would first have\n",
+    " * to build. */\n",
+    "__kernel void gpusvm_scatter(__global const ulong *row_ptr, __global const int *col,\n",
+    "                             __global const float *val, ulong base, int n,\n",
+    "                             __global float *X, int pitch)\n",
+    "{\n",
+    "    const int i = get_global_id(0);\n",
+    "    if (i >= n) return;\n",
+    "    for (ulong k = row_ptr[i] - base; k < row_ptr[i + 1] - base; ++k)\n",
+    "        X[(size_t)col[k] * pitch + i] = val[k];\n",
+    "}\n",
     "#line 1 \"kernels/20_select.cl\"\n",
     "/* gpusvm kernels, part 2: optimality check and working-set selection.\n",
     " *\n",
@@ -2185,7 +2200,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 1112
+#define GPUSVM__KERNEL_SOURCE_LINES 1127
 // <<kernels
 #endif
 
@@ -2942,7 +2957,7 @@ typedef struct gpusvm__ocl {
     gpusvm__cl_context cctx;
     gpusvm__cl_queue queue;
     gpusvm__cl_program prog;
-    gpusvm__cl_kernel k_rows, k_rows_few, k_gather_ws, k_keys, k_select, k_smo, k_update, k_gather;
+    gpusvm__cl_kernel k_rows, k_rows_few, k_gather_ws, k_scatter, k_keys, k_select, k_smo, k_update, k_gather;
     int qcap;            /* GPUSVM_Q the program was built with */
     size_t max_alloc, global_mem, local_mem;
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
@@ -3221,10 +3236,11 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
     gpusvm__cl_int e = 0, be;
     char options[256];
     size_t log_size = 0, wg = 0;
-    gpusvm__cl_kernel *ks[8];
-    const char *names[8] = {"gpusvm_rows",   "gpusvm_keys",   "gpusvm_select",   "gpusvm_smo",
-                            "gpusvm_update", "gpusvm_gather", "gpusvm_rows_few", "gpusvm_gather_ws"};
-    const size_t need[8] = {256, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L, 256, 64};
+    gpusvm__cl_kernel *ks[9];
+    const char *names[9] = {"gpusvm_rows",     "gpusvm_keys",      "gpusvm_select", "gpusvm_smo",
+                            "gpusvm_update",   "gpusvm_gather",    "gpusvm_rows_few",
+                            "gpusvm_gather_ws", "gpusvm_scatter"};
+    const size_t need[9] = {256, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L, 256, 64, 64};
     int i, cached = 0, shfl;
     char key[1024 + 256], path[1100] = "", vendor[128] = "";
     const double t0 = gpusvm__now();
@@ -3294,7 +3310,8 @@ retry:
     ks[5] = &b->k_gather;
     ks[6] = &b->k_rows_few;
     ks[7] = &b->k_gather_ws;
-    for (i = 0; i < 8; ++i) {
+    ks[8] = &b->k_scatter;
+    for (i = 0; i < 9; ++i) {
         GPUSVM__CL_CREATE(ctx, *ks[i], cl->clCreateKernel(b->prog, names[i], &gpusvm__e));
         GPUSVM__CL(ctx, cl->clGetKernelWorkGroupInfo(*ks[i], b->dev, GPUSVM__CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
                                                      NULL));
@@ -3310,6 +3327,7 @@ retry:
     (void)e;
     return GPUSVM_OK;
 fail:
+    if (b->k_scatter) cl->clReleaseKernel(b->k_scatter);
     if (b->k_gather_ws) cl->clReleaseKernel(b->k_gather_ws);
     if (b->k_rows_few) cl->clReleaseKernel(b->k_rows_few);
     if (b->k_gather) cl->clReleaseKernel(b->k_gather);
@@ -3319,8 +3337,68 @@ fail:
     if (b->k_keys) cl->clReleaseKernel(b->k_keys);
     if (b->k_rows) cl->clReleaseKernel(b->k_rows);
     if (b->prog) cl->clReleaseProgram(b->prog);
-    b->k_gather_ws = b->k_rows_few = b->k_gather = b->k_update = b->k_smo = b->k_select = b->k_keys = b->k_rows = NULL;
+    b->k_scatter = b->k_gather_ws = b->k_rows_few = b->k_gather = b->k_update = b->k_smo = b->k_select = b->k_keys = b->k_rows = NULL;
     b->prog = NULL;
+    return r;
+}
+
+/* b->X (bytes, allocated) := the points x, dense and column-major. Where their CSR arrays fit
+   next to it, they are uploaded and scattered on the device (gpusvm_scatter: a fraction of the
+   bytes, no host pass over a dense copy); else the host builds the dense copy. */
+static gpusvm_result gpusvm__ocl_upload_points(gpusvm__ocl *b, const gpusvm__csr *x, size_t bytes)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    gpusvm__cl_api *cl = b->cl;
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t n = x->rows, base = x->row_ptr[0], nnz = x->row_ptr[n] - base;
+    gpusvm__cl_mem rp = NULL, col = NULL, val = NULL;
+    gpusvm_result r = GPUSVM_OK;
+    uint64_t *rp64 = NULL;
+    float *host;
+    if ((n + 1) * 8 + nnz * 8 + 1024 > b->mem_budget - b->mem_used) {
+        gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "data: the dense copy built on the host (no room for the CSR arrays)");
+        host = gpusvm__to_colmajor(a, x, 0, n, b->pitch, b->dpad);
+        if (!host) return gpusvm__oom(ctx, "the column-major copy of the data");
+        r = gpusvm__ocl_write(b, b->X, 0, bytes, host);
+        gpusvm__free(a, host);
+        return r;
+    }
+    if (sizeof(size_t) != sizeof(uint64_t)) { /* the kernel reads 64-bit offsets */
+        size_t i;
+        if (!(rp64 = (uint64_t *)gpusvm__alloc(a, n + 1, sizeof(uint64_t))))
+            return gpusvm__oom(ctx, "the row offsets");
+        for (i = 0; i <= n; ++i) rp64[i] = (uint64_t)x->row_ptr[i];
+    }
+    gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "data: %lu nonzeros uploaded and scattered on the device", (unsigned long)nnz);
+    if ((r = gpusvm__ocl_fill(b, b->X, bytes, 0)) != GPUSVM_OK) goto done;
+    if ((r = gpusvm__ocl_buffer(b, &rp, (n + 1) * 8, "the data's row offsets")) != GPUSVM_OK) goto done;
+    if ((r = gpusvm__ocl_buffer(b, &col, (nnz ? nnz : 1) * 4, "the data's column indices")) != GPUSVM_OK) goto done;
+    if ((r = gpusvm__ocl_buffer(b, &val, (nnz ? nnz : 1) * 4, "the data's values")) != GPUSVM_OK) goto done;
+    if ((r = gpusvm__ocl_write(b, rp, 0, (n + 1) * 8, rp64 ? (const void *)rp64 : (const void *)x->row_ptr)) != GPUSVM_OK)
+        goto done;
+    if (nnz && ((r = gpusvm__ocl_write(b, col, 0, nnz * 4, x->col + base)) != GPUSVM_OK ||
+                (r = gpusvm__ocl_write(b, val, 0, nnz * 4, x->val + base)) != GPUSVM_OK))
+        goto done;
+    {
+        const gpusvm__cl_ulong base_ = (gpusvm__cl_ulong)base;
+        const gpusvm__cl_int n_ = (gpusvm__cl_int)n, pitch_ = (gpusvm__cl_int)b->pitch;
+        size_t g = gpusvm__round_up(n ? n : 1, 64), l = 64;
+        GPUSVM__ARG(b->k_scatter, 0, rp);
+        GPUSVM__ARG(b->k_scatter, 1, col);
+        GPUSVM__ARG(b->k_scatter, 2, val);
+        GPUSVM__ARG(b->k_scatter, 3, base_);
+        GPUSVM__ARG(b->k_scatter, 4, n_);
+        GPUSVM__ARG(b->k_scatter, 5, b->X);
+        GPUSVM__ARG(b->k_scatter, 6, pitch_);
+        r = gpusvm__ocl_launch(b, b->k_scatter, 1, &g, &l);
+    }
+fail:
+done:
+    /* released at once: OpenCL keeps them until the scatter has run */
+    gpusvm__release_mem(b, &val);
+    gpusvm__release_mem(b, &col);
+    gpusvm__release_mem(b, &rp);
+    gpusvm__free(a, rp64);
     return r;
 }
 
@@ -3377,10 +3455,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     if (!gpusvm__mul(b->pitch, b->dpad, &bytes) || !gpusvm__mul(bytes, sizeof(float), &bytes))
         return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the data is too large for the device");
     if ((r = gpusvm__ocl_buffer(b, &b->X, bytes, "the training data (dense, column-major)")) != GPUSVM_OK) goto fail;
-    host = gpusvm__to_colmajor(a, &p[0].x, 0, np, b->pitch, b->dpad);
-    if (!host) { r = gpusvm__oom(ctx, "the column-major copy of the data"); goto fail; }
-    if ((r = gpusvm__ocl_write(b, b->X, 0, bytes, host)) != GPUSVM_OK) goto fail;
-    gpusvm__free(a, host);
+    if ((r = gpusvm__ocl_upload_points(b, &p[0].x, bytes)) != GPUSVM_OK) goto fail;
     host = (float *)gpusvm__alloc(a, np ? np : 1, sizeof(float));
     qd = (float *)gpusvm__alloc(a, nvar, sizeof(float));
     g0 = (double *)gpusvm__alloc(a, nvar, sizeof(double));
@@ -3998,6 +4073,7 @@ static void gpusvm__ocl_destroy(gpusvm__backend *bb)
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm__cl_api *cl = b->cl;
     gpusvm__ocl_train_end(bb);
+    if (b->k_scatter) cl->clReleaseKernel(b->k_scatter);
     if (b->k_gather_ws) cl->clReleaseKernel(b->k_gather_ws);
     if (b->k_rows_few) cl->clReleaseKernel(b->k_rows_few);
     if (b->k_gather) cl->clReleaseKernel(b->k_gather);

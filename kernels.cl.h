@@ -400,6 +400,21 @@ static const char *const gpusvm__kernel_source[] = {
     "    Aw[((size_t)p * dpad + f) * qmax + r] =\n",
     "        X[(size_t)f * pitch + GPUSVM_COL(map, use_map, pi[GPUSVM_PI_PT], GPUSVM_PT(idx[p * qmax + r], pi[GPUSVM_PI_SPLIT]))];\n",
     "}\n",
+    "\n",
+    "/* The points, dense and column-major (X[f pitch + i], zeroed first), from\n",
+    " * the CSR arrays as they were given (entries from base on): one work-item per\n",
+    " * point, so a feature's words of adjacent points are written side by side.\n",
+    " * The host uploads the nonzeros instead of a dense copy it would first have\n",
+    " * to build. */\n",
+    "__kernel void gpusvm_scatter(__global const ulong *row_ptr, __global const int *col,\n",
+    "                             __global const float *val, ulong base, int n,\n",
+    "                             __global float *X, int pitch)\n",
+    "{\n",
+    "    const int i = get_global_id(0);\n",
+    "    if (i >= n) return;\n",
+    "    for (ulong k = row_ptr[i] - base; k < row_ptr[i + 1] - base; ++k)\n",
+    "        X[(size_t)col[k] * pitch + i] = val[k];\n",
+    "}\n",
     "#line 1 \"kernels/20_select.cl\"\n",
     "/* gpusvm kernels, part 2: optimality check and working-set selection.\n",
     " *\n",
@@ -1117,5 +1132,5 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 1112
+#define GPUSVM__KERNEL_SOURCE_LINES 1127
 #endif /* GPUSVM_KERNELS_CL_H */

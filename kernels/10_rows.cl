@@ -268,3 +268,18 @@ __kernel void gpusvm_gather_ws(__global const float *X, int pitch,
     Aw[((size_t)p * dpad + f) * qmax + r] =
         X[(size_t)f * pitch + GPUSVM_COL(map, use_map, pi[GPUSVM_PI_PT], GPUSVM_PT(idx[p * qmax + r], pi[GPUSVM_PI_SPLIT]))];
 }
+
+/* The points, dense and column-major (X[f pitch + i], zeroed first), from
+ * the CSR arrays as they were given (entries from base on): one work-item per
+ * point, so a feature's words of adjacent points are written side by side.
+ * The host uploads the nonzeros instead of a dense copy it would first have
+ * to build. */
+__kernel void gpusvm_scatter(__global const ulong *row_ptr, __global const int *col,
+                             __global const float *val, ulong base, int n,
+                             __global float *X, int pitch)
+{
+    const int i = get_global_id(0);
+    if (i >= n) return;
+    for (ulong k = row_ptr[i] - base; k < row_ptr[i + 1] - base; ++k)
+        X[(size_t)col[k] * pitch + i] = val[k];
+}

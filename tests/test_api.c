@@ -629,6 +629,61 @@ static void budget_checks(void)
     gpusvm_context_destroy(big);
 }
 
+static char data_path_log[256];
+static void path_log(void *user, gpusvm_log_level level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    if (strncmp(msg, "data: ", 6) == 0) snprintf(data_path_log, sizeof data_path_log, "%s", msg);
+}
+
+/* The points reach the device as CSR arrays scattered there, or, where the budget leaves no room
+   for those, as a dense copy built on the host: the same model either way. */
+static void upload_checks(void)
+{
+    enum { N = 2000, D = 64 };
+    static float x[N * D];
+    static double y[N], d1[N], d2[N];
+    gpusvm_context_desc desc;
+    gpusvm_context *c1 = NULL, *c2 = NULL;
+    gpusvm_params p;
+    gpusvm_matrix m;
+    gpusvm_model *m1 = NULL, *m2 = NULL;
+    char msg[512];
+    int same = 1;
+    size_t i;
+    blobs(x, y, N, D, 9u);
+    memset(&m, 0, sizeof m);
+    m.rows = N;
+    m.cols = D;
+    m.values = x;
+    memset(&p, 0, sizeof p);
+    p.working_set_size = 64;
+    memset(&desc, 0, sizeof desc);
+    desc.backend = GPUSVM_BACKEND_OPENCL;
+    desc.ignore_environment = 1;
+    desc.logger.fn = path_log;
+    CHECK_OK(gpusvm_context_create(&desc, &c1));
+    data_path_log[0] = 0;
+    CHECK_OK(gpusvm_train(c1, &m, y, &p, &m1));
+    snprintf(msg, sizeof msg, "upload: the nonzeros are scattered on the device (%s)", data_path_log);
+    CHECK(strstr(data_path_log, "scattered") != NULL, msg);
+    desc.device_memory_mb = 1.3; /* the dense data (0.5 MB) and the solver fit, the CSR arrays (1 MB) no more */
+    CHECK_OK(gpusvm_context_create(&desc, &c2));
+    data_path_log[0] = 0;
+    CHECK_OK(gpusvm_train(c2, &m, y, &p, &m2));
+    snprintf(msg, sizeof msg, "upload: a tight budget builds the dense copy on the host (%s)", data_path_log);
+    CHECK(strstr(data_path_log, "host") != NULL, msg);
+    CHECK_OK(gpusvm_predict(c1, m1, &m, NULL, d1));
+    CHECK_OK(gpusvm_predict(c1, m2, &m, NULL, d2));
+    for (i = 0; i < N; ++i) same &= d1[i] == d2[i];
+    CHECK(same && m1->info.iterations == m2->info.iterations, "upload: both ways train the same model");
+    gpusvm_model_free(m1);
+    gpusvm_model_free(m2);
+    gpusvm_context_destroy(c2);
+    gpusvm_context_destroy(c1);
+}
+
 /* The kernel cache: the first context compiles and writes it, the second loads it and trains the
    same model; a damaged file is rejected (compiled again and rewritten). */
 static void cache_checks(void)
@@ -716,6 +771,7 @@ int main(void)
         training_checks(GPUSVM_BACKEND_OPENCL, "OpenCL");
         budget_checks();
         cache_checks();
+        upload_checks();
     } else {
         CHECK(0, "an OpenCL device is available for the OpenCL half of the API tests");
     }
