@@ -169,8 +169,8 @@ typedef struct gpusvm_context_desc {
     gpusvm_logger logger;
     /* Where compiled kernel programs are kept, keyed by device, driver, build options and kernel
        source, so that the next context on that device skips the compiler. NULL: $GPUSVM_CACHE_DIR
-       ("off": none), else $XDG_CACHE_HOME/gpusvm, else $HOME/.cache/gpusvm (with
-       ignore_environment: none). "": none. */
+       ("off": none), else $XDG_CACHE_HOME/gpusvm, else $HOME/.cache/gpusvm, those two for GPUs
+       and accelerators only (with ignore_environment: none). "": none. */
     const char *kernel_cache_dir;
 } gpusvm_context_desc;
 
@@ -473,8 +473,10 @@ struct gpusvm_context {
     gpusvm__backend *backend;
     int profile;                /* GPUSVM_PROFILE=1: time each solver step (waits for each) */
     char cache_dir[1024];       /* the kernel cache's folder; "" = none */
+    int cache_default;          /* cache_dir is the default one (used for GPUs and accelerators only) */
     double build_seconds;       /* the kernel program's build (or cache load) */
     int build_cached;           /* 1: loaded from the kernel cache */
+    int build_cache_used;       /* 1: the kernel cache was consulted (and written after a compile) */
 };
 
 static void *gpusvm__default_alloc(size_t size, void *user)
@@ -3107,8 +3109,14 @@ static int gpusvm__kcache_key(gpusvm__ocl *b, const char *options, char *key, si
     gpusvm_context *ctx = b->base.ctx;
     char driver[128] = "", version[128] = "";
     uint64_t h = 14695981039346656037ULL;
+    gpusvm__cl_ulong type = 0;
     int i, n;
     if (!ctx->cache_dir[0]) return 0;
+    /* the default folder only for GPUs and accelerators: a CPU driver (PoCL) keeps its own cache,
+       and handing out its binary costs it a full native compile (4 s on the test VM) */
+    if (ctx->cache_default && b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_TYPE, sizeof type, &type, NULL) == 0 &&
+        (type & GPUSVM__CL_DEVICE_TYPE_CPU))
+        return 0;
     b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL);
     b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_VERSION, sizeof version - 1, version, NULL);
     for (i = 0; i < GPUSVM__KERNEL_SOURCE_LINES; ++i)
@@ -3118,7 +3126,9 @@ static int gpusvm__kcache_key(gpusvm__ocl *b, const char *options, char *key, si
     if (n < 0 || (size_t)n >= key_size) return 0;
     h = gpusvm__fnv1a(14695981039346656037ULL, key, (size_t)n);
     n = snprintf(path, path_size, "%s/%016llx.bin", ctx->cache_dir, (unsigned long long)h);
-    return n > 0 && (size_t)n < path_size;
+    if (n > 0 && (size_t)n < path_size) return 1;
+    path[0] = 0;
+    return 0;
 }
 
 /* *out: the cached program, built for the device; NULL when there is none that works. 0, or 1 when
@@ -3324,6 +3334,7 @@ retry:
     }
     ctx->build_seconds = gpusvm__now() - t0;
     ctx->build_cached = cached;
+    ctx->build_cache_used = path[0] != 0;
     (void)e;
     return GPUSVM_OK;
 fail:
@@ -7250,12 +7261,15 @@ GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, 
             if (!gpusvm__ieq(env, "off")) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", env);
         } else if (xdg && *xdg) {
             snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/gpusvm", xdg);
+            ctx->cache_default = 1;
         } else if (home && *home) {
             snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/.cache/gpusvm", home);
+            ctx->cache_default = 1;
         }
 #ifdef GPUSVM__WINDOWS
         else if ((env = getenv("LOCALAPPDATA")) && *env) {
             snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/gpusvm", env);
+            ctx->cache_default = 1;
         }
 #endif
     }
@@ -7321,8 +7335,8 @@ GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, 
     gpusvm__log(ctx, GPUSVM_LOG_INFO, "device: %s", ctx->device_name);
     if (ctx->kind == GPUSVM_BACKEND_OPENCL)
         gpusvm__log(ctx, GPUSVM_LOG_INFO, "kernel program: %.3f s (%s%s)", ctx->build_seconds,
-                    ctx->build_cached ? "from the kernel cache in " : ctx->cache_dir[0] ? "compiled; cached in " : "compiled",
-                    ctx->cache_dir);
+                    ctx->build_cached ? "from the kernel cache in " : ctx->build_cache_used ? "compiled; cached in " : "compiled",
+                    ctx->build_cache_used ? ctx->cache_dir : "");
     *out = ctx;
     return GPUSVM_OK;
 }
