@@ -42,9 +42,17 @@ static const char *micro_src =
 
 static gpusvm__ocl *B;
 
-/* Seconds per repetition: best of 5, each `reps` launches of k then one blocking read. */
-static double timed(gpusvm__cl_kernel k, gpusvm__cl_uint dims, const size_t *g, const size_t *l, int reps,
-                    gpusvm__cl_mem sync)
+/* What one repetition enqueues: a kernel on a grid, or (k NULL) gpusvm's kernel rows through the
+   solver's launcher (the gathering of the rows' vectors included) for the first nr rows. */
+typedef struct {
+    gpusvm__cl_kernel k;
+    gpusvm__cl_uint dims;
+    const size_t *g, *l;
+    int nr;
+} launch_t;
+
+/* Seconds per launch: best of 5, each `reps` launches then one blocking read of sync. */
+static double best_of(const launch_t *w, int reps, gpusvm__cl_mem sync)
 {
     double best = 1e30;
     int t, i;
@@ -52,7 +60,12 @@ static double timed(gpusvm__cl_kernel k, gpusvm__cl_uint dims, const size_t *g, 
     for (t = 0; t < 6; ++t) { /* the first is a warm-up */
         const double s = gpusvm__now();
         double e;
-        for (i = 0; i < reps; ++i) CLOK(B->cl->clEnqueueNDRangeKernel(B->queue, k, dims, NULL, g, l, 0, NULL, NULL));
+        for (i = 0; i < reps; ++i) {
+            if (w->k)
+                CLOK(B->cl->clEnqueueNDRangeKernel(B->queue, w->k, w->dims, NULL, w->g, w->l, 0, NULL, NULL));
+            else if (gpusvm__ocl_rows_launch(B, 0, w->nr, 0, B->ldk, 1, 1) != GPUSVM_OK)
+                DIE("%s", gpusvm_context_error(B->base.ctx));
+        }
         CLOK(B->cl->clEnqueueReadBuffer(B->queue, sync, GPUSVM__CL_TRUE, 0, sizeof one, &one, 0, NULL, NULL));
         e = (gpusvm__now() - s) / reps;
         if (t > 0 && e < best) best = e;
@@ -60,24 +73,24 @@ static double timed(gpusvm__cl_kernel k, gpusvm__cl_uint dims, const size_t *g, 
     return best;
 }
 
-/* Seconds per launch of gpusvm's kernel rows (the solver's launcher, the gathering of the rows'
-   vectors included) for the first nr rows of the working set: best of 5, each `reps` launches then
-   one blocking read. */
+static double timed(gpusvm__cl_kernel k, gpusvm__cl_uint dims, const size_t *g, const size_t *l, int reps,
+                    gpusvm__cl_mem sync)
+{
+    launch_t w;
+    w.k = k;
+    w.dims = dims;
+    w.g = g;
+    w.l = l;
+    w.nr = 0;
+    return best_of(&w, reps, sync);
+}
+
 static double time_rows(int nr, int reps)
 {
-    double best = 1e30;
-    int t, i;
-    float one;
-    for (t = 0; t < 6; ++t) { /* the first is a warm-up */
-        const double s = gpusvm__now();
-        double e;
-        for (i = 0; i < reps; ++i)
-            if (gpusvm__ocl_rows_launch(B, 0, nr, 0, B->ldk, 1, 1) != GPUSVM_OK) DIE("%s", gpusvm_context_error(B->base.ctx));
-        CLOK(B->cl->clEnqueueReadBuffer(B->queue, B->status, GPUSVM__CL_TRUE, 0, sizeof one, &one, 0, NULL, NULL));
-        e = (gpusvm__now() - s) / reps;
-        if (t > 0 && e < best) best = e;
-    }
-    return best;
+    launch_t w;
+    memset(&w, 0, sizeof w);
+    w.nr = nr;
+    return best_of(&w, reps, B->status);
 }
 
 static gpusvm__cl_mem buffer(size_t bytes)

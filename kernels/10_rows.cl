@@ -51,16 +51,20 @@
 /* the block offset of a work-item's row (or point) a of 8: 4 l + a, then 64 + 4 l + a - 4 */
 #define GPUSVM_TOFF(l, a) (((a) < 4 ? 0 : 60) + 4 * (l) + (a))
 
+/* The arguments of gpusvm_rows and gpusvm_rows_few (the host sets them on both). */
+#define GPUSVM_ROWS_PARAMS                                                      \
+    __global const float *A, int pitch_a,                                       \
+    __global const int *idx, __global const float *norm_a,                      \
+    __global const float *B, int pitch_b,                                       \
+    __global const float *norm_b, __global const int *pinfo,                    \
+    __global const int *map, int use_map, int dpad,                             \
+    __global const int *slot, int row_off, int nrows, int skip_whole,           \
+    __global float *K, int ldk, int qmax,                                       \
+    int ktype, float gamma, float coef0, int degree,                            \
+    __global const double *status, int a_pos
+
 __kernel __attribute__((reqd_work_group_size(16, 16, 1)))
-void gpusvm_rows(__global const float *A, int pitch_a,
-                 __global const int *idx, __global const float *norm_a,
-                 __global const float *B, int pitch_b,
-                 __global const float *norm_b, __global const int *pinfo,
-                 __global const int *map, int use_map, int dpad,
-                 __global const int *slot, int row_off, int nrows, int skip_whole,
-                 __global float *K, int ldk, int qmax,
-                 int ktype, float gamma, float coef0, int degree,
-                 __global const double *status, int a_pos)
+void gpusvm_rows(GPUSVM_ROWS_PARAMS)
 {
     __local float4 As[GPUSVM_TK][GPUSVM_TM / 4];
     __local float4 Bs[GPUSVM_TK][GPUSVM_TM / 4];
@@ -195,15 +199,7 @@ void gpusvm_rows(__global const float *A, int pitch_a,
     }
 
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
-void gpusvm_rows_few(__global const float *A, int pitch_a,
-                     __global const int *idx, __global const float *norm_a,
-                     __global const float *B, int pitch_b,
-                     __global const float *norm_b, __global const int *pinfo,
-                     __global const int *map, int use_map, int dpad,
-                     __global const int *slot, int row_off, int nrows, int skip_whole,
-                     __global float *K, int ldk, int qmax,
-                     int ktype, float gamma, float coef0, int degree,
-                     __global const double *status, int a_pos)
+void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
 {
     __local float As[GPUSVM_FK * GPUSVM_FEW];
     const int p = get_group_id(2);
