@@ -63,6 +63,14 @@
       chosen. The C backend is the fallback when no OpenCL device exists, and the oracle the
       OpenCL kernels are tested against.
 
+   KERNEL CACHE
+      The OpenCL program is built when the context is created; its binary is kept on disk, keyed
+      by device, driver, build options and kernel source, and the next context loads it instead
+      of compiling. Folder: desc.kernel_cache_dir ("" none), else GPUSVM_CACHE_DIR ("off" none),
+      else $XDG_CACHE_HOME/gpusvm or $HOME/.cache/gpusvm for GPUs and accelerators (CPU drivers
+      keep their own). A file that does not match, or that the driver rejects, is ignored and
+      rewritten; files are written to a temporary name and renamed.
+
    MEMORY
       desc.device_memory_mb bounds what gpusvm allocates on the device (training shrinks its
       working set to fit, prediction works in blocks; otherwise GPUSVM_ERROR_DEVICE_MEMORY says
@@ -71,7 +79,8 @@
       malloc/free; sizes are overflow-checked. Models and datasets remember their allocator, so
       gpusvm_model_free() and gpusvm_dataset_free() need nothing else. On the device, training
       holds the data (dense, column-major, padded), the working set's kernel rows (q x n floats
-      per problem, bounded by params.cache_size_mb when set), its q x q block and O(n) vectors.
+      per problem, bounded by params.cache_size_mb when set), its q x q block, its vectors
+      (q x features) and O(n) vectors; while uploading, the data's CSR arrays for a moment.
 
    LOGGING
       A {fn, user_data} logger in the desc receives messages with a level. With none, the
