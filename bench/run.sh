@@ -9,7 +9,7 @@
 #   device:   the device memory training held, and the part that is the data and O(n) vectors
 # With BENCH_REFERENCE=libsvm, svm-train's process time on the same host is added (slow: minutes);
 # with BENCH_REFERENCE=sklearn, scikit-learn's SVC fit (bench/sklearn_ref.py; the mnist rows only
-# with BENCH_REFERENCE_MNIST=1: about 4 minutes each).
+# with BENCH_REFERENCE_MNIST=1: minutes each).
 # Then small data sets against svm-train on the same host (when it is on PATH), and where the
 # training time goes (GPUSVM_PROFILE=1). BENCH_ONLY=PREFIX runs only the rows (and breakdowns)
 # whose name starts with PREFIX, e.g. the CPU comparison on a machine without a GPU:
