@@ -1857,7 +1857,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "\n",
     "/* Work-group arg-max (or arg-min when sign = -1) of (v, t); the result's index in every\n",
-    "   work-item (wv, wi: GPUSVM_L / 32 words of scratch with warp exchanges, else GPUSVM_L). */\n",
+    "   work-item (rv, ri: scratch of GPUSVM_L / 32 words with warp exchanges, else GPUSVM_L). */\n",
     "int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,\n",
     "                   double sign)\n",
     "{\n",

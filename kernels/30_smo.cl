@@ -49,7 +49,7 @@
 #endif
 
 /* Work-group arg-max (or arg-min when sign = -1) of (v, t); the result's index in every
-   work-item (wv, wi: GPUSVM_L / 32 words of scratch with warp exchanges, else GPUSVM_L). */
+   work-item (rv, ri: scratch of GPUSVM_L / 32 words with warp exchanges, else GPUSVM_L). */
 int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
                    double sign)
 {
