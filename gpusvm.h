@@ -434,7 +434,6 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
 #define GPUSVM__QMAX 1024 /* largest working set */
 #define GPUSVM__TM 128    /* gpusvm_rows' tile: GPUSVM__TM rows x GPUSVM__TM points per 16 x 16 work-group */
 #define GPUSVM__FEW 8     /* at most this many rows: gpusvm_rows_few (kernels part 1: GPUSVM_FEW) */
-#define GPUSVM__FP 1      /* points per work-item of gpusvm_rows_few (kernels part 1: GPUSVM_FP) */
 /* The problem table of a batch, as kernels part 0 defines it. */
 #define GPUSVM__PI_VAR 0
 #define GPUSVM__PI_NVAR 1
@@ -1362,35 +1361,29 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "/* A few rows (at most GPUSVM_FEW), seed 000's listing 7: where the tile\n",
     " * above would waste most of its arithmetic (two rows of a 128-row tile), each\n",
-    " * work-item streams GPUSVM_FP points' features once, coalesced (a\n",
-    " * work-group's points are GPUSVM_FP runs of 256), and folds each feature into\n",
-    " * every row's accumulator; the rows' vectors are staged in local memory\n",
-    " * GPUSVM_FK features at a time and read back as one vector per feature. The\n",
-    " * accumulation is the tile's (fma, in feature order), so both kernels give\n",
-    " * the same bits. Same arguments as gpusvm_rows; grid: points / GPUSVM_FP x 1\n",
+    " * work-item streams one point's features once, coalesced, and folds each\n",
+    " * feature into every row's accumulator; the rows' vectors are staged in local\n",
+    " * memory GPUSVM_FK features at a time and read back as one vector per\n",
+    " * feature. The accumulation is the tile's (fma, in feature order), so both\n",
+    " * kernels give the same bits. Same arguments as gpusvm_rows; grid: points x 1\n",
     " * x problems, work-groups of 256. The pass is bound by reading the points. */\n",
     "#define GPUSVM_FEW 8\n",
     "#define GPUSVM_FK 256\n",
-    "#define GPUSVM_FP 1\n",
-    "#define GPUSVM_FB 32 /* features loaded ahead per point */\n",
+    "#define GPUSVM_FB 32 /* features loaded ahead */\n",
     "\n",
-    "/* the local id and the points, read afresh wherever used (PoCL 3.1 loses such variables across\n",
+    "/* the local id and the point, read afresh wherever used (PoCL 3.1 loses such variables across\n",
     " * barriers; see part 3) */\n",
     "#define GPUSVM_FEW_LX ((int)get_local_id(0))\n",
-    "#define GPUSVM_FEW_I(k) ((int)get_group_id(0) * (256 * GPUSVM_FP) + GPUSVM_FEW_LX + 256 * (k))\n",
+    "#define GPUSVM_FEW_I ((int)get_global_id(0))\n",
     "\n",
-    "/* FB features of every point loaded ahead, then folded into the NR rows */\n",
+    "/* FB features of the point loaded ahead, then folded into the NR rows */\n",
     "#define GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, FB)                                            \\\n",
     "    {                                                                                   \\\n",
-    "        float x[GPUSVM_FP][FB];                                                         \\\n",
-    "        for (int k = 0; k < GPUSVM_FP; ++k)                                             \\\n",
-    "            for (int u = 0; u < FB; ++u)                                                \\\n",
-    "                x[k][u] = B[(size_t)(f0 + f + u) * pitch_b + col_b[k]];                 \\\n",
+    "        float x[FB];                                                                    \\\n",
+    "        for (int u = 0; u < FB; ++u) x[u] = B[(size_t)(f0 + f + u) * pitch_b + col_b];  \\\n",
     "        for (int u = 0; u < FB; ++u) {                                                  \\\n",
     "            const VTYPE a = VLOAD(f + u, As);                                           \\\n",
-    "            for (int r = 0; r < NR; ++r)                                                \\\n",
-    "                for (int k = 0; k < GPUSVM_FP; ++k)                                     \\\n",
-    "                    acc[k][r] = fma(((const float *)&a)[r], x[k][u], acc[k][r]);        \\\n",
+    "            for (int r = 0; r < NR; ++r) acc[r] = fma(((const float *)&a)[r], x[u], acc[r]); \\\n",
     "        }                                                                               \\\n",
     "    }\n",
     "\n",
@@ -1420,22 +1413,20 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group */\n",
     "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0) return;\n",
-    "    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * (256 * GPUSVM_FP) >= nb) return;\n",
-    "    int col_a[GPUSVM_FEW], col_b[GPUSVM_FP]; /* the rows' points */\n",
+    "    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * 256 >= nb) return;\n",
+    "    int col_a[GPUSVM_FEW]; /* the rows' points */\n",
     "    for (int r = 0; r < GPUSVM_FEW; ++r)\n",
     "        col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + min(r, nr - 1)], split));\n",
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
-    "    for (int k = 0; k < GPUSVM_FP; ++k) col_b[k] = GPUSVM_COL(map, use_map, pt, min(GPUSVM_FEW_I(k), nb - 1));\n",
+    "    const int col_b = GPUSVM_COL(map, use_map, pt, min(GPUSVM_FEW_I, nb - 1));\n",
     "    if (ktype == GPUSVM_K_PRECOMPUTED) {\n",
-    "        for (int r = 0; r < nr; ++r)\n",
-    "            for (int k = 0; k < GPUSVM_FP; ++k)\n",
-    "                if (GPUSVM_FEW_I(k) < nb)\n",
-    "                    K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I(k)] = B[(size_t)col_a[r] * pitch_b + col_b[k]];\n",
+    "        if (GPUSVM_FEW_I < nb)\n",
+    "            for (int r = 0; r < nr; ++r)\n",
+    "                K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I] = B[(size_t)col_a[r] * pitch_b + col_b];\n",
     "        return;\n",
     "    }\n",
-    "    float acc[GPUSVM_FP][GPUSVM_FEW];\n",
-    "    for (int k = 0; k < GPUSVM_FP; ++k)\n",
-    "        for (int r = 0; r < GPUSVM_FEW; ++r) acc[k][r] = 0.0f;\n",
+    "    float acc[GPUSVM_FEW];\n",
+    "    for (int r = 0; r < GPUSVM_FEW; ++r) acc[r] = 0.0f;\n",
     "    if (nr <= 2) {\n",
     "        GPUSVM_FEW_PASS(2, vload2, float2)\n",
     "    } else if (nr <= 4) {\n",
@@ -1443,14 +1434,11 @@ static const char *const gpusvm__kernel_source[] = {
     "    } else {\n",
     "        GPUSVM_FEW_PASS(8, vload8, float8)\n",
     "    }\n",
-    "    for (int k = 0; k < GPUSVM_FP; ++k) {\n",
-    "        const int i = GPUSVM_FEW_I(k);\n",
-    "        if (i < nb) {\n",
-    "            const float nbi = norm_b[col_b[k]];\n",
-    "            for (int r = 0; r < nr; ++r)\n",
-    "                K[(size_t)(ws + slot[ws + row_off + r]) * ldk + i] =\n",
-    "                    gpusvm_kfun(ktype, acc[k][r], norm_a[col_a[r]], nbi, gamma, coef0, degree);\n",
-    "        }\n",
+    "    if (GPUSVM_FEW_I < nb) {\n",
+    "        const float nbi = norm_b[col_b];\n",
+    "        for (int r = 0; r < nr; ++r)\n",
+    "            K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I] =\n",
+    "                gpusvm_kfun(ktype, acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);\n",
     "    }\n",
     "}\n",
     "\n",
@@ -2207,7 +2195,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 1123
+#define GPUSVM__KERNEL_SOURCE_LINES 1112
 // <<kernels
 #endif
 
@@ -3727,7 +3715,7 @@ static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int off, int nr, in
     GPUSVM__ROWS_ARG(13, nr_);
     GPUSVM__ROWS_ARG(14, skip_);
     if (nr <= GPUSVM__FEW) {
-        g[0] = gpusvm__round_up(cols, 256 * GPUSVM__FP) / GPUSVM__FP;
+        g[0] = gpusvm__round_up(cols, 256);
         g[1] = 1;
         l[0] = 256;
         l[1] = 1;

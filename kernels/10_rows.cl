@@ -151,35 +151,29 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
 
 /* A few rows (at most GPUSVM_FEW), seed 000's listing 7: where the tile
  * above would waste most of its arithmetic (two rows of a 128-row tile), each
- * work-item streams GPUSVM_FP points' features once, coalesced (a
- * work-group's points are GPUSVM_FP runs of 256), and folds each feature into
- * every row's accumulator; the rows' vectors are staged in local memory
- * GPUSVM_FK features at a time and read back as one vector per feature. The
- * accumulation is the tile's (fma, in feature order), so both kernels give
- * the same bits. Same arguments as gpusvm_rows; grid: points / GPUSVM_FP x 1
+ * work-item streams one point's features once, coalesced, and folds each
+ * feature into every row's accumulator; the rows' vectors are staged in local
+ * memory GPUSVM_FK features at a time and read back as one vector per
+ * feature. The accumulation is the tile's (fma, in feature order), so both
+ * kernels give the same bits. Same arguments as gpusvm_rows; grid: points x 1
  * x problems, work-groups of 256. The pass is bound by reading the points. */
 #define GPUSVM_FEW 8
 #define GPUSVM_FK 256
-#define GPUSVM_FP 1
-#define GPUSVM_FB 32 /* features loaded ahead per point */
+#define GPUSVM_FB 32 /* features loaded ahead */
 
-/* the local id and the points, read afresh wherever used (PoCL 3.1 loses such variables across
+/* the local id and the point, read afresh wherever used (PoCL 3.1 loses such variables across
  * barriers; see part 3) */
 #define GPUSVM_FEW_LX ((int)get_local_id(0))
-#define GPUSVM_FEW_I(k) ((int)get_group_id(0) * (256 * GPUSVM_FP) + GPUSVM_FEW_LX + 256 * (k))
+#define GPUSVM_FEW_I ((int)get_global_id(0))
 
-/* FB features of every point loaded ahead, then folded into the NR rows */
+/* FB features of the point loaded ahead, then folded into the NR rows */
 #define GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, FB)                                            \
     {                                                                                   \
-        float x[GPUSVM_FP][FB];                                                         \
-        for (int k = 0; k < GPUSVM_FP; ++k)                                             \
-            for (int u = 0; u < FB; ++u)                                                \
-                x[k][u] = B[(size_t)(f0 + f + u) * pitch_b + col_b[k]];                 \
+        float x[FB];                                                                    \
+        for (int u = 0; u < FB; ++u) x[u] = B[(size_t)(f0 + f + u) * pitch_b + col_b];  \
         for (int u = 0; u < FB; ++u) {                                                  \
             const VTYPE a = VLOAD(f + u, As);                                           \
-            for (int r = 0; r < NR; ++r)                                                \
-                for (int k = 0; k < GPUSVM_FP; ++k)                                     \
-                    acc[k][r] = fma(((const float *)&a)[r], x[k][u], acc[k][r]);        \
+            for (int r = 0; r < NR; ++r) acc[r] = fma(((const float *)&a)[r], x[u], acc[r]); \
         }                                                                               \
     }
 
@@ -209,22 +203,20 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     const int ws = p * qmax;
     /* uniform per work-group */
     if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0) return;
-    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * (256 * GPUSVM_FP) >= nb) return;
-    int col_a[GPUSVM_FEW], col_b[GPUSVM_FP]; /* the rows' points */
+    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * 256 >= nb) return;
+    int col_a[GPUSVM_FEW]; /* the rows' points */
     for (int r = 0; r < GPUSVM_FEW; ++r)
         col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + min(r, nr - 1)], split));
     if (a_pos) A += (size_t)p * dpad * pitch_a;
-    for (int k = 0; k < GPUSVM_FP; ++k) col_b[k] = GPUSVM_COL(map, use_map, pt, min(GPUSVM_FEW_I(k), nb - 1));
+    const int col_b = GPUSVM_COL(map, use_map, pt, min(GPUSVM_FEW_I, nb - 1));
     if (ktype == GPUSVM_K_PRECOMPUTED) {
-        for (int r = 0; r < nr; ++r)
-            for (int k = 0; k < GPUSVM_FP; ++k)
-                if (GPUSVM_FEW_I(k) < nb)
-                    K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I(k)] = B[(size_t)col_a[r] * pitch_b + col_b[k]];
+        if (GPUSVM_FEW_I < nb)
+            for (int r = 0; r < nr; ++r)
+                K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I] = B[(size_t)col_a[r] * pitch_b + col_b];
         return;
     }
-    float acc[GPUSVM_FP][GPUSVM_FEW];
-    for (int k = 0; k < GPUSVM_FP; ++k)
-        for (int r = 0; r < GPUSVM_FEW; ++r) acc[k][r] = 0.0f;
+    float acc[GPUSVM_FEW];
+    for (int r = 0; r < GPUSVM_FEW; ++r) acc[r] = 0.0f;
     if (nr <= 2) {
         GPUSVM_FEW_PASS(2, vload2, float2)
     } else if (nr <= 4) {
@@ -232,14 +224,11 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     } else {
         GPUSVM_FEW_PASS(8, vload8, float8)
     }
-    for (int k = 0; k < GPUSVM_FP; ++k) {
-        const int i = GPUSVM_FEW_I(k);
-        if (i < nb) {
-            const float nbi = norm_b[col_b[k]];
-            for (int r = 0; r < nr; ++r)
-                K[(size_t)(ws + slot[ws + row_off + r]) * ldk + i] =
-                    gpusvm_kfun(ktype, acc[k][r], norm_a[col_a[r]], nbi, gamma, coef0, degree);
-        }
+    if (GPUSVM_FEW_I < nb) {
+        const float nbi = norm_b[col_b];
+        for (int r = 0; r < nr; ++r)
+            K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I] =
+                gpusvm_kfun(ktype, acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);
     }
 }
 
