@@ -1910,16 +1910,17 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local int lidx[GPUSVM_Q];\n",
     "    __local int lslot[GPUSVM_Q];\n",
     "    __local char lyv[GPUSVM_Q];\n",
+    "    __local double step[2];\n",
+    "#ifdef GPUSVM_NV_SHFL /* the reductions' scratch: one word per warp */\n",
+    "    __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];\n",
+    "    __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */\n",
+    "#else /* one word per work-item */\n",
     "    __local double rv[GPUSVM_L];\n",
     "    __local int ri[GPUSVM_L];\n",
     "    __local double rv1[GPUSVM_L];\n",
     "    __local int ri1[GPUSVM_L];\n",
     "    __local double rg[GPUSVM_L];\n",
     "    __local double rg2[GPUSVM_L];\n",
-    "    __local double step[2];\n",
-    "#ifdef GPUSVM_NV_SHFL\n",
-    "    __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];\n",
-    "    __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */\n",
     "#endif\n",
     "    const int p = get_group_id(0);\n",
     "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
@@ -2195,7 +2196,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 1112
+#define GPUSVM__KERNEL_SOURCE_LINES 1113
 // <<kernels
 #endif
 
@@ -3374,15 +3375,15 @@ static gpusvm_result gpusvm__ocl_upload_points(gpusvm__ocl *b, const gpusvm__csr
         for (i = 0; i <= n; ++i) rp64[i] = (uint64_t)x->row_ptr[i];
     }
     gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "data: %lu nonzeros uploaded and scattered on the device", (unsigned long)nnz);
-    if ((r = gpusvm__ocl_fill(b, b->X, bytes, 0)) != GPUSVM_OK) goto done;
-    if ((r = gpusvm__ocl_buffer(b, &rp, (n + 1) * 8, "the data's row offsets")) != GPUSVM_OK) goto done;
-    if ((r = gpusvm__ocl_buffer(b, &col, (nnz ? nnz : 1) * 4, "the data's column indices")) != GPUSVM_OK) goto done;
-    if ((r = gpusvm__ocl_buffer(b, &val, (nnz ? nnz : 1) * 4, "the data's values")) != GPUSVM_OK) goto done;
+    if ((r = gpusvm__ocl_fill(b, b->X, bytes, 0)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &rp, (n + 1) * 8, "the data's row offsets")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &col, (nnz ? nnz : 1) * 4, "the data's column indices")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &val, (nnz ? nnz : 1) * 4, "the data's values")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_write(b, rp, 0, (n + 1) * 8, rp64 ? (const void *)rp64 : (const void *)x->row_ptr)) != GPUSVM_OK)
-        goto done;
+        goto fail;
     if (nnz && ((r = gpusvm__ocl_write(b, col, 0, nnz * 4, x->col + base)) != GPUSVM_OK ||
                 (r = gpusvm__ocl_write(b, val, 0, nnz * 4, x->val + base)) != GPUSVM_OK))
-        goto done;
+        goto fail;
     {
         const gpusvm__cl_ulong base_ = (gpusvm__cl_ulong)base;
         const gpusvm__cl_int n_ = (gpusvm__cl_int)n, pitch_ = (gpusvm__cl_int)b->pitch;
@@ -3397,7 +3398,6 @@ static gpusvm_result gpusvm__ocl_upload_points(gpusvm__ocl *b, const gpusvm__csr
         r = gpusvm__ocl_launch(b, b->k_scatter, 1, &g, &l);
     }
 fail:
-done:
     /* released at once: OpenCL keeps them until the scatter has run */
     gpusvm__release_mem(b, &val);
     gpusvm__release_mem(b, &col);

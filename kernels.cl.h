@@ -832,16 +832,17 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local int lidx[GPUSVM_Q];\n",
     "    __local int lslot[GPUSVM_Q];\n",
     "    __local char lyv[GPUSVM_Q];\n",
+    "    __local double step[2];\n",
+    "#ifdef GPUSVM_NV_SHFL /* the reductions' scratch: one word per warp */\n",
+    "    __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];\n",
+    "    __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */\n",
+    "#else /* one word per work-item */\n",
     "    __local double rv[GPUSVM_L];\n",
     "    __local int ri[GPUSVM_L];\n",
     "    __local double rv1[GPUSVM_L];\n",
     "    __local int ri1[GPUSVM_L];\n",
     "    __local double rg[GPUSVM_L];\n",
     "    __local double rg2[GPUSVM_L];\n",
-    "    __local double step[2];\n",
-    "#ifdef GPUSVM_NV_SHFL\n",
-    "    __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];\n",
-    "    __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */\n",
     "#endif\n",
     "    const int p = get_group_id(0);\n",
     "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
@@ -1117,5 +1118,5 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 1112
+#define GPUSVM__KERNEL_SOURCE_LINES 1113
 #endif /* GPUSVM_KERNELS_CL_H */

@@ -114,16 +114,17 @@ __kernel void gpusvm_smo(__global const float *Kq0,
     __local int lidx[GPUSVM_Q];
     __local int lslot[GPUSVM_Q];
     __local char lyv[GPUSVM_Q];
+    __local double step[2];
+#ifdef GPUSVM_NV_SHFL /* the reductions' scratch: one word per warp */
+    __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];
+    __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */
+#else /* one word per work-item */
     __local double rv[GPUSVM_L];
     __local int ri[GPUSVM_L];
     __local double rv1[GPUSVM_L];
     __local int ri1[GPUSVM_L];
     __local double rg[GPUSVM_L];
     __local double rg2[GPUSVM_L];
-    __local double step[2];
-#ifdef GPUSVM_NV_SHFL
-    __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];
-    __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */
 #endif
     const int p = get_group_id(0);
     __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
