@@ -4,7 +4,7 @@
 #   make test           set up what is missing, run every test
 #   make bench          the benchmark table (a9a, w8a, ijcnn1, mnist) on the selected device
 #   make kernels        regenerate kernels.cl.h and the kernel block of gpusvm.h
-#   make check-kernels  fail if either is out of step with kernels/*.cl
+#   make check-kernels  fail if either is out of step with kernels/
 #   make fuzz           libFuzzer on the data reader and model loader (FUZZ_SECONDS each, default 60)
 
 CC      ?= cc
@@ -13,7 +13,7 @@ CFLAGS  ?= -O2
 WARN    := -Wall -Wextra -pedantic -Werror
 LIBS    := -ldl -lm
 BUILD   := build
-KERNELS := $(sort $(wildcard kernels/*.cl))
+KERNELS := kernels/00_shared.h $(sort $(wildcard kernels/*.cl))
 
 TOOLS := $(BUILD)/gpusvm-train $(BUILD)/gpusvm-predict $(BUILD)/gpusvm-scale
 

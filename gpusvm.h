@@ -431,35 +431,184 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
 #endif
 #endif
 
-#define GPUSVM__QMAX 1024 /* largest working set */
-#define GPUSVM__TM 128    /* gpusvm_rows' tile: GPUSVM__TM rows x GPUSVM__TM points per 16 x 16 work-group */
-#define GPUSVM__FEW 8     /* at most this many rows: gpusvm_rows_few (kernels part 1: GPUSVM_FEW) */
-/* The problem table of a batch, as kernels part 0 defines it. */
-#define GPUSVM__PI_VAR 0
-#define GPUSVM__PI_NVAR 1
-#define GPUSVM__PI_PT 2
-#define GPUSVM__PI_NPTS 3
-#define GPUSVM__PI_Q 4
-#define GPUSVM__PI_WHOLE 5
-#define GPUSVM__PI_NPARTS 6
-#define GPUSVM__PI_SPLIT 7
-#define GPUSVM__PI_COUNT 8
-#define GPUSVM__L 256     /* local size of the single-work-group kernels */
-#define GPUSVM__KU 4      /* variables per work-item of gpusvm_keys (kernels part 0: GPUSVM_KU) */
+/* The constants, tunables and kernel-argument lists the kernels share: the text of
+   kernels/00_shared.h, pasted here by tools/embed_kernels.c ('make kernels'). */
+// >>shared
+/* gpusvm: the definitions the host and the kernels share, valid as C and as
+ * OpenCL C. tools/embed_kernels.c pastes this file into the kernel program
+ * (before the .cl files) and into gpusvm.h's implementation (the block marked
+ * ">>shared"), so each fact below is written once.
+ *
+ * Tunables are #ifndef defaults: the host passes its own values to the
+ * kernel build as -D options from one table (gpusvm__ocl_options), and the
+ * values here are what the host uses itself. */
+#ifndef GPUSVM__SHARED_H
+#define GPUSVM__SHARED_H
 
-/* Status vector slots, as in kernels/00_common.cl. */
-#define GPUSVM__ST_GAP 0
-#define GPUSVM__ST_DONE 1
-#define GPUSVM__ST_ITER 2
-#define GPUSVM__ST_OUTER 3
-#define GPUSVM__ST_MUP 4
-#define GPUSVM__ST_MLOW 5
-#define GPUSVM__ST_INNER 6
+/* ---- tunables ---------------------------------------------------------- */
+#ifndef GPUSVM__Q
+#define GPUSVM__Q 1024 /* working-set capacity: the largest working set (power of two) */
+#endif
+#ifndef GPUSVM__L
+#define GPUSVM__L 256 /* local size of the single-work-group kernels (power of two) */
+#endif
+#define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */
+#define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per 16 x 16 work-group */
+#define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / 16 */
+#define GPUSVM__TK 16    /* features staged per chunk; the feature count is padded to a multiple */
+#define GPUSVM__FEW 8    /* at most this many rows: gpusvm_rows_few */
+#define GPUSVM__FK 256   /* gpusvm_rows_few: features staged per chunk */
+#define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */
+#define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
+
+/* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */
+#define GPUSVM__K_LINEAR 0
+#define GPUSVM__K_POLY 1
+#define GPUSVM__K_RBF 2
+#define GPUSVM__K_SIGMOID 3
+#define GPUSVM__K_PRECOMPUTED 4
+
+/* ---- the status vector: GPUSVM__ST_COUNT doubles per problem ------------ */
+#define GPUSVM__ST_GAP 0   /* m(alpha) - M(alpha) of the last selection */
+#define GPUSVM__ST_DONE 1  /* one of GPUSVM__DONE_* */
+#define GPUSVM__ST_ITER 2  /* SMO pair updates so far (LIBSVM's #iter) */
+#define GPUSVM__ST_OUTER 3 /* outer iterations so far */
+#define GPUSVM__ST_MUP 4   /* max of -y*G over I_up */
+#define GPUSVM__ST_MLOW 5  /* min of -y*G over I_low */
+#define GPUSVM__ST_INNER 6 /* pair updates of the last inner solve */
 #define GPUSVM__ST_COUNT 8
+
+/* GPUSVM__ST_DONE: every kernel skips a problem that is not running */
+#define GPUSVM__DONE_RUNNING 0
+#define GPUSVM__DONE_CONVERGED 1 /* the gap fell below eps */
+#define GPUSVM__DONE_MAX_ITER 2  /* max_iter pair updates reached */
+#define GPUSVM__DONE_STALLED 3   /* stopped by the host: no progress */
+
+/* ---- the problem table of a batch: GPUSVM__PI_COUNT ints per problem -----
+ * A batch: binary problems that share one uploaded set of points and are
+ * solved together, one work-group (or one slice of the grid) per problem in
+ * every launch. Per-variable arrays (alpha, G, y, C, the diagonal, the keys)
+ * are the problems' concatenated; problem p's working set sits at p * qmax,
+ * its kernel rows in slots p * qmax .., its partials at p * 2 * nparts_max,
+ * its status at p * GPUSVM__ST_COUNT. */
+#define GPUSVM__PI_VAR 0    /* its first variable in the concatenated arrays */
+#define GPUSVM__PI_NVAR 1   /* its variables */
+#define GPUSVM__PI_PT 2     /* its first point in the map */
+#define GPUSVM__PI_NPTS 3   /* its points: the columns of its kernel rows */
+#define GPUSVM__PI_Q 4      /* its working-set size */
+#define GPUSVM__PI_WHOLE 5  /* 1: the working set is every variable */
+#define GPUSVM__PI_NPARTS 6 /* work-groups of gpusvm_keys over its variables */
+#define GPUSVM__PI_SPLIT 7  /* variables from here on are the points again */
+#define GPUSVM__PI_COUNT 8
+
+/* "no candidate" sort key: larger than every real key */
 #define GPUSVM__KEY_NONE 0xFFFFFFFFu
+/* LIBSVM's tau: the curvature used where the kernel is not positive definite */
 #define GPUSVM__TAU 1e-12
+
+/* The point a variable stands for: epsilon-SVR has two variables per point
+ * (alpha and alpha*), 0..npts-1 and npts..2*npts-1; every other problem one. */
+#ifdef __OPENCL_VERSION__
+#define GPUSVM__IDX int
+#else
+#define GPUSVM__IDX size_t
+#endif
+#define GPUSVM__PT(v, npts) \
+    ((GPUSVM__IDX)(v) >= (GPUSVM__IDX)(npts) ? (GPUSVM__IDX)(v) - (GPUSVM__IDX)(npts) : (GPUSVM__IDX)(v))
+
+/* ---- the kernels and their arguments ------------------------------------
+ * GPUSVM__KERNELS: every kernel of the program, the work-group size it needs
+ * and its argument list. GPUSVM__ARGS_*: each kernel's parameters, as
+ * X_(kernel, type, name) separated by S_(). The kernels declare their
+ * parameters from these lists; the host names each argument slot from the
+ * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count
+ * when it builds the program. */
+#define GPUSVM__KERNELS(X)                                                                       \
+    X(ROWS, "gpusvm_rows", 256, ROWS) X(ROWS_FEW, "gpusvm_rows_few", 256, ROWS)                      \
+    X(GATHER_WS, "gpusvm_gather_ws", 64, GATHER_WS) X(SCATTER, "gpusvm_scatter", 64, SCATTER)        \
+    X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
+    X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
+    X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)
+
+/* gpusvm_rows and gpusvm_rows_few (kernels part 1) */
+#define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \
+    X_(ROWS, __global const float *, A) S_() X_(ROWS, int, pitch_a) S_()                                \
+    X_(ROWS, __global const int *, idx) S_() X_(ROWS, __global const float *, norm_a) S_()              \
+    X_(ROWS, __global const float *, B) S_() X_(ROWS, int, pitch_b) S_()                                \
+    X_(ROWS, __global const float *, norm_b) S_() X_(ROWS, __global const int *, pinfo) S_()            \
+    X_(ROWS, __global const int *, map) S_() X_(ROWS, int, use_map) S_() X_(ROWS, int, dpad) S_()       \
+    X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \
+    X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \
+    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \
+    X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos)
+
+#define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                  \
+    X_(GATHER_WS, __global const float *, X) S_() X_(GATHER_WS, int, pitch) S_()                        \
+    X_(GATHER_WS, __global const int *, idx) S_() X_(GATHER_WS, __global const int *, pinfo) S_()       \
+    X_(GATHER_WS, __global const int *, map) S_() X_(GATHER_WS, int, use_map) S_()                      \
+    X_(GATHER_WS, int, dpad) S_() X_(GATHER_WS, int, row_off) S_() X_(GATHER_WS, int, nrows) S_()       \
+    X_(GATHER_WS, int, skip_whole) S_() X_(GATHER_WS, __global float *, Aw) S_()                        \
+    X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const double *, status)
+
+#define GPUSVM__ARGS_SCATTER(X_, S_)                                                                    \
+    X_(SCATTER, __global const ulong *, row_ptr) S_() X_(SCATTER, __global const int *, col) S_()       \
+    X_(SCATTER, __global const float *, val) S_() X_(SCATTER, ulong, base) S_() X_(SCATTER, int, n) S_() \
+    X_(SCATTER, __global float *, X) S_() X_(SCATTER, int, pitch)
+
+/* kernels part 2 */
+#define GPUSVM__ARGS_KEYS(X_, S_)                                                                       \
+    X_(KEYS, __global const double *, G0) S_() X_(KEYS, __global const double *, alpha0) S_()           \
+    X_(KEYS, __global const char *, y0) S_() X_(KEYS, __global const double *, Cv0) S_()                \
+    X_(KEYS, __global const int *, pinfo) S_() X_(KEYS, int, nparts_max) S_()                           \
+    X_(KEYS, __global uint *, key_up0) S_() X_(KEYS, __global uint *, key_low0) S_()                    \
+    X_(KEYS, __global double *, part_up0) S_() X_(KEYS, __global double *, part_low0) S_()              \
+    X_(KEYS, __global const double *, status) S_() X_(KEYS, int, nu)
+
+#define GPUSVM__ARGS_SELECT(X_, S_)                                                                     \
+    X_(SELECT, __global uint *, key_up0) S_() X_(SELECT, __global uint *, key_low0) S_()                \
+    X_(SELECT, __global const int *, pinfo) S_() X_(SELECT, int, nparts_max) S_() X_(SELECT, int, qmax) S_() \
+    X_(SELECT, __global const double *, part_up0) S_() X_(SELECT, __global const double *, part_low0) S_() \
+    X_(SELECT, __global int *, ws_idx0) S_() X_(SELECT, __global int *, ws_slot0) S_()                  \
+    X_(SELECT, int, mode_in) S_() X_(SELECT, double, eps) S_() X_(SELECT, double, max_iter) S_()        \
+    X_(SELECT, __global double *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu)
+
+/* kernels part 3 */
+#define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \
+    X_(GATHER, __global const float *, K0) S_() X_(GATHER, int, ldk) S_() X_(GATHER, __global float *, Kq0) S_() \
+    X_(GATHER, __global const int *, pinfo) S_() X_(GATHER, int, qmax) S_()                             \
+    X_(GATHER, __global const int *, ws_idx0) S_() X_(GATHER, __global const double *, status)
+
+#define GPUSVM__ARGS_SMO(X_, S_)                                                                        \
+    X_(SMO, __global const float *, Kq0) S_() X_(SMO, __global const int *, pinfo) S_() X_(SMO, int, qmax) S_() \
+    X_(SMO, __global const int *, ws_idx0) S_() X_(SMO, __global const int *, ws_slot0) S_()            \
+    X_(SMO, __global double *, alpha0) S_() X_(SMO, __global const double *, G0) S_()                   \
+    X_(SMO, __global const char *, y0) S_() X_(SMO, __global const double *, Cv0) S_()                  \
+    X_(SMO, __global const float *, qd0) S_() X_(SMO, __global double *, coef0) S_()                    \
+    X_(SMO, double, eps) S_() X_(SMO, double, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \
+    X_(SMO, int, whole_inner) S_() X_(SMO, double, max_iter) S_() X_(SMO, __global double *, status0) S_() \
+    X_(SMO, int, nu)
+
+/* kernels part 4 */
+#define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \
+    X_(UPDATE, __global double *, out0) S_() X_(UPDATE, __global const char *, y0) S_()                 \
+    X_(UPDATE, int, use_y) S_() X_(UPDATE, __global const int *, pinfo) S_() X_(UPDATE, int, qmax) S_() \
+    X_(UPDATE, __global const float *, K0) S_() X_(UPDATE, int, ldk) S_()                               \
+    X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const double *, coef0) S_()        \
+    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \
+    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off)
+
+/* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the
+ * kernels declare the parameters. */
+#define GPUSVM__COMMA() ,
+#ifdef __OPENCL_VERSION__
+#define GPUSVM__PARAM(k, type, name) type name
+#else
+#define GPUSVM__SLOT(k, type, name) GPUSVM__A_##k##_##name
+#endif
+
+#endif /* GPUSVM__SHARED_H */
+// <<shared
 #define GPUSVM__NR_MARKS 10 /* one-class density marks, as LIBSVM 3.3x */
-#define GPUSVM__PT(v, npts) ((size_t)(v) >= (npts) ? (size_t)(v) - (npts) : (size_t)(v))
 
 /* >>util ------------------------------------------------------------------- */
 
@@ -854,6 +1003,7 @@ typedef intptr_t gpusvm__cl_context_properties;
 #define GPUSVM__CL_DEVICE_VERSION 0x102F
 #define GPUSVM__CL_DEVICE_VENDOR 0x102C
 #define GPUSVM__CL_KERNEL_WORK_GROUP_SIZE 0x11B0
+#define GPUSVM__CL_KERNEL_NUM_ARGS 0x1191
 #define GPUSVM__CL_MEM_SIZE 0x1102
 #define GPUSVM__CL_MEM_READ_WRITE (1u << 0)
 #define GPUSVM__CL_TRUE 1u
@@ -895,6 +1045,7 @@ struct gpusvm__cl_api {
     gpusvm__cl_kernel(GPUSVM__CL_CALL *clCreateKernel)(gpusvm__cl_program, const char *, gpusvm__cl_int *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseKernel)(gpusvm__cl_kernel);
     gpusvm__cl_int(GPUSVM__CL_CALL *clSetKernelArg)(gpusvm__cl_kernel, gpusvm__cl_uint, size_t, const void *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clGetKernelInfo)(gpusvm__cl_kernel, gpusvm__cl_uint, size_t, void *, size_t *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clGetKernelWorkGroupInfo)(gpusvm__cl_kernel, gpusvm__cl_device, gpusvm__cl_uint,
                                                               size_t, void *, size_t *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clEnqueueNDRangeKernel)(gpusvm__cl_queue, gpusvm__cl_kernel, gpusvm__cl_uint,
@@ -918,7 +1069,7 @@ struct gpusvm__cl_api {
     X(clReleaseContext) X(clCreateCommandQueue) X(clReleaseCommandQueue) X(clCreateBuffer)              \
     X(clReleaseMemObject) X(clGetMemObjectInfo) X(clCreateProgramWithSource) X(clBuildProgram) X(clGetProgramBuildInfo)       \
     X(clReleaseProgram) X(clCreateProgramWithBinary) X(clGetProgramInfo) X(clCreateKernel) X(clReleaseKernel)    \
-    X(clSetKernelArg)                                                                                   \
+    X(clSetKernelArg) X(clGetKernelInfo)                                                                \
     X(clGetKernelWorkGroupInfo) X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer)                        \
     X(clEnqueueWriteBuffer) X(clEnqueueFillBuffer) X(clFinish)
 
@@ -1082,13 +1233,188 @@ static int gpusvm__cl_load_lib(gpusvm__cl_api *api, const char *library, char *w
 #ifndef GPUSVM_NO_OPENCL
 // >>kernels
 static const char *const gpusvm__kernel_source[] = {
+    "#line 1 \"kernels/00_shared.h\"\n",
+    "/* gpusvm: the definitions the host and the kernels share, valid as C and as\n",
+    " * OpenCL C. tools/embed_kernels.c pastes this file into the kernel program\n",
+    " * (before the .cl files) and into gpusvm.h's implementation (the block marked\n",
+    " * \">>shared\"), so each fact below is written once.\n",
+    " *\n",
+    " * Tunables are #ifndef defaults: the host passes its own values to the\n",
+    " * kernel build as -D options from one table (gpusvm__ocl_options), and the\n",
+    " * values here are what the host uses itself. */\n",
+    "#ifndef GPUSVM__SHARED_H\n",
+    "#define GPUSVM__SHARED_H\n",
+    "\n",
+    "/* ---- tunables ---------------------------------------------------------- */\n",
+    "#ifndef GPUSVM__Q\n",
+    "#define GPUSVM__Q 1024 /* working-set capacity: the largest working set (power of two) */\n",
+    "#endif\n",
+    "#ifndef GPUSVM__L\n",
+    "#define GPUSVM__L 256 /* local size of the single-work-group kernels (power of two) */\n",
+    "#endif\n",
+    "#define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */\n",
+    "#define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per 16 x 16 work-group */\n",
+    "#define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / 16 */\n",
+    "#define GPUSVM__TK 16    /* features staged per chunk; the feature count is padded to a multiple */\n",
+    "#define GPUSVM__FEW 8    /* at most this many rows: gpusvm_rows_few */\n",
+    "#define GPUSVM__FK 256   /* gpusvm_rows_few: features staged per chunk */\n",
+    "#define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */\n",
+    "#define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */\n",
+    "\n",
+    "/* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */\n",
+    "#define GPUSVM__K_LINEAR 0\n",
+    "#define GPUSVM__K_POLY 1\n",
+    "#define GPUSVM__K_RBF 2\n",
+    "#define GPUSVM__K_SIGMOID 3\n",
+    "#define GPUSVM__K_PRECOMPUTED 4\n",
+    "\n",
+    "/* ---- the status vector: GPUSVM__ST_COUNT doubles per problem ------------ */\n",
+    "#define GPUSVM__ST_GAP 0   /* m(alpha) - M(alpha) of the last selection */\n",
+    "#define GPUSVM__ST_DONE 1  /* one of GPUSVM__DONE_* */\n",
+    "#define GPUSVM__ST_ITER 2  /* SMO pair updates so far (LIBSVM's #iter) */\n",
+    "#define GPUSVM__ST_OUTER 3 /* outer iterations so far */\n",
+    "#define GPUSVM__ST_MUP 4   /* max of -y*G over I_up */\n",
+    "#define GPUSVM__ST_MLOW 5  /* min of -y*G over I_low */\n",
+    "#define GPUSVM__ST_INNER 6 /* pair updates of the last inner solve */\n",
+    "#define GPUSVM__ST_COUNT 8\n",
+    "\n",
+    "/* GPUSVM__ST_DONE: every kernel skips a problem that is not running */\n",
+    "#define GPUSVM__DONE_RUNNING 0\n",
+    "#define GPUSVM__DONE_CONVERGED 1 /* the gap fell below eps */\n",
+    "#define GPUSVM__DONE_MAX_ITER 2  /* max_iter pair updates reached */\n",
+    "#define GPUSVM__DONE_STALLED 3   /* stopped by the host: no progress */\n",
+    "\n",
+    "/* ---- the problem table of a batch: GPUSVM__PI_COUNT ints per problem -----\n",
+    " * A batch: binary problems that share one uploaded set of points and are\n",
+    " * solved together, one work-group (or one slice of the grid) per problem in\n",
+    " * every launch. Per-variable arrays (alpha, G, y, C, the diagonal, the keys)\n",
+    " * are the problems' concatenated; problem p's working set sits at p * qmax,\n",
+    " * its kernel rows in slots p * qmax .., its partials at p * 2 * nparts_max,\n",
+    " * its status at p * GPUSVM__ST_COUNT. */\n",
+    "#define GPUSVM__PI_VAR 0    /* its first variable in the concatenated arrays */\n",
+    "#define GPUSVM__PI_NVAR 1   /* its variables */\n",
+    "#define GPUSVM__PI_PT 2     /* its first point in the map */\n",
+    "#define GPUSVM__PI_NPTS 3   /* its points: the columns of its kernel rows */\n",
+    "#define GPUSVM__PI_Q 4      /* its working-set size */\n",
+    "#define GPUSVM__PI_WHOLE 5  /* 1: the working set is every variable */\n",
+    "#define GPUSVM__PI_NPARTS 6 /* work-groups of gpusvm_keys over its variables */\n",
+    "#define GPUSVM__PI_SPLIT 7  /* variables from here on are the points again */\n",
+    "#define GPUSVM__PI_COUNT 8\n",
+    "\n",
+    "/* \"no candidate\" sort key: larger than every real key */\n",
+    "#define GPUSVM__KEY_NONE 0xFFFFFFFFu\n",
+    "/* LIBSVM's tau: the curvature used where the kernel is not positive definite */\n",
+    "#define GPUSVM__TAU 1e-12\n",
+    "\n",
+    "/* The point a variable stands for: epsilon-SVR has two variables per point\n",
+    " * (alpha and alpha*), 0..npts-1 and npts..2*npts-1; every other problem one. */\n",
+    "#ifdef __OPENCL_VERSION__\n",
+    "#define GPUSVM__IDX int\n",
+    "#else\n",
+    "#define GPUSVM__IDX size_t\n",
+    "#endif\n",
+    "#define GPUSVM__PT(v, npts) \\\n",
+    "    ((GPUSVM__IDX)(v) >= (GPUSVM__IDX)(npts) ? (GPUSVM__IDX)(v) - (GPUSVM__IDX)(npts) : (GPUSVM__IDX)(v))\n",
+    "\n",
+    "/* ---- the kernels and their arguments ------------------------------------\n",
+    " * GPUSVM__KERNELS: every kernel of the program, the work-group size it needs\n",
+    " * and its argument list. GPUSVM__ARGS_*: each kernel's parameters, as\n",
+    " * X_(kernel, type, name) separated by S_(). The kernels declare their\n",
+    " * parameters from these lists; the host names each argument slot from the\n",
+    " * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count\n",
+    " * when it builds the program. */\n",
+    "#define GPUSVM__KERNELS(X)                                                                       \\\n",
+    "    X(ROWS, \"gpusvm_rows\", 256, ROWS) X(ROWS_FEW, \"gpusvm_rows_few\", 256, ROWS)                      \\\n",
+    "    X(GATHER_WS, \"gpusvm_gather_ws\", 64, GATHER_WS) X(SCATTER, \"gpusvm_scatter\", 64, SCATTER)        \\\n",
+    "    X(KEYS, \"gpusvm_keys\", GPUSVM__L, KEYS) X(SELECT, \"gpusvm_select\", GPUSVM__L, SELECT)            \\\n",
+    "    X(GATHER, \"gpusvm_gather\", GPUSVM__L, GATHER) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO)               \\\n",
+    "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE)\n",
+    "\n",
+    "/* gpusvm_rows and gpusvm_rows_few (kernels part 1) */\n",
+    "#define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \\\n",
+    "    X_(ROWS, __global const float *, A) S_() X_(ROWS, int, pitch_a) S_()                                \\\n",
+    "    X_(ROWS, __global const int *, idx) S_() X_(ROWS, __global const float *, norm_a) S_()              \\\n",
+    "    X_(ROWS, __global const float *, B) S_() X_(ROWS, int, pitch_b) S_()                                \\\n",
+    "    X_(ROWS, __global const float *, norm_b) S_() X_(ROWS, __global const int *, pinfo) S_()            \\\n",
+    "    X_(ROWS, __global const int *, map) S_() X_(ROWS, int, use_map) S_() X_(ROWS, int, dpad) S_()       \\\n",
+    "    X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \\\n",
+    "    X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \\\n",
+    "    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \\\n",
+    "    X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos)\n",
+    "\n",
+    "#define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                  \\\n",
+    "    X_(GATHER_WS, __global const float *, X) S_() X_(GATHER_WS, int, pitch) S_()                        \\\n",
+    "    X_(GATHER_WS, __global const int *, idx) S_() X_(GATHER_WS, __global const int *, pinfo) S_()       \\\n",
+    "    X_(GATHER_WS, __global const int *, map) S_() X_(GATHER_WS, int, use_map) S_()                      \\\n",
+    "    X_(GATHER_WS, int, dpad) S_() X_(GATHER_WS, int, row_off) S_() X_(GATHER_WS, int, nrows) S_()       \\\n",
+    "    X_(GATHER_WS, int, skip_whole) S_() X_(GATHER_WS, __global float *, Aw) S_()                        \\\n",
+    "    X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const double *, status)\n",
+    "\n",
+    "#define GPUSVM__ARGS_SCATTER(X_, S_)                                                                    \\\n",
+    "    X_(SCATTER, __global const ulong *, row_ptr) S_() X_(SCATTER, __global const int *, col) S_()       \\\n",
+    "    X_(SCATTER, __global const float *, val) S_() X_(SCATTER, ulong, base) S_() X_(SCATTER, int, n) S_() \\\n",
+    "    X_(SCATTER, __global float *, X) S_() X_(SCATTER, int, pitch)\n",
+    "\n",
+    "/* kernels part 2 */\n",
+    "#define GPUSVM__ARGS_KEYS(X_, S_)                                                                       \\\n",
+    "    X_(KEYS, __global const double *, G0) S_() X_(KEYS, __global const double *, alpha0) S_()           \\\n",
+    "    X_(KEYS, __global const char *, y0) S_() X_(KEYS, __global const double *, Cv0) S_()                \\\n",
+    "    X_(KEYS, __global const int *, pinfo) S_() X_(KEYS, int, nparts_max) S_()                           \\\n",
+    "    X_(KEYS, __global uint *, key_up0) S_() X_(KEYS, __global uint *, key_low0) S_()                    \\\n",
+    "    X_(KEYS, __global double *, part_up0) S_() X_(KEYS, __global double *, part_low0) S_()              \\\n",
+    "    X_(KEYS, __global const double *, status) S_() X_(KEYS, int, nu)\n",
+    "\n",
+    "#define GPUSVM__ARGS_SELECT(X_, S_)                                                                     \\\n",
+    "    X_(SELECT, __global uint *, key_up0) S_() X_(SELECT, __global uint *, key_low0) S_()                \\\n",
+    "    X_(SELECT, __global const int *, pinfo) S_() X_(SELECT, int, nparts_max) S_() X_(SELECT, int, qmax) S_() \\\n",
+    "    X_(SELECT, __global const double *, part_up0) S_() X_(SELECT, __global const double *, part_low0) S_() \\\n",
+    "    X_(SELECT, __global int *, ws_idx0) S_() X_(SELECT, __global int *, ws_slot0) S_()                  \\\n",
+    "    X_(SELECT, int, mode_in) S_() X_(SELECT, double, eps) S_() X_(SELECT, double, max_iter) S_()        \\\n",
+    "    X_(SELECT, __global double *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu)\n",
+    "\n",
+    "/* kernels part 3 */\n",
+    "#define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \\\n",
+    "    X_(GATHER, __global const float *, K0) S_() X_(GATHER, int, ldk) S_() X_(GATHER, __global float *, Kq0) S_() \\\n",
+    "    X_(GATHER, __global const int *, pinfo) S_() X_(GATHER, int, qmax) S_()                             \\\n",
+    "    X_(GATHER, __global const int *, ws_idx0) S_() X_(GATHER, __global const double *, status)\n",
+    "\n",
+    "#define GPUSVM__ARGS_SMO(X_, S_)                                                                        \\\n",
+    "    X_(SMO, __global const float *, Kq0) S_() X_(SMO, __global const int *, pinfo) S_() X_(SMO, int, qmax) S_() \\\n",
+    "    X_(SMO, __global const int *, ws_idx0) S_() X_(SMO, __global const int *, ws_slot0) S_()            \\\n",
+    "    X_(SMO, __global double *, alpha0) S_() X_(SMO, __global const double *, G0) S_()                   \\\n",
+    "    X_(SMO, __global const char *, y0) S_() X_(SMO, __global const double *, Cv0) S_()                  \\\n",
+    "    X_(SMO, __global const float *, qd0) S_() X_(SMO, __global double *, coef0) S_()                    \\\n",
+    "    X_(SMO, double, eps) S_() X_(SMO, double, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \\\n",
+    "    X_(SMO, int, whole_inner) S_() X_(SMO, double, max_iter) S_() X_(SMO, __global double *, status0) S_() \\\n",
+    "    X_(SMO, int, nu)\n",
+    "\n",
+    "/* kernels part 4 */\n",
+    "#define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \\\n",
+    "    X_(UPDATE, __global double *, out0) S_() X_(UPDATE, __global const char *, y0) S_()                 \\\n",
+    "    X_(UPDATE, int, use_y) S_() X_(UPDATE, __global const int *, pinfo) S_() X_(UPDATE, int, qmax) S_() \\\n",
+    "    X_(UPDATE, __global const float *, K0) S_() X_(UPDATE, int, ldk) S_()                               \\\n",
+    "    X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const double *, coef0) S_()        \\\n",
+    "    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \\\n",
+    "    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off)\n",
+    "\n",
+    "/* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the\n",
+    " * kernels declare the parameters. */\n",
+    "#define GPUSVM__COMMA() ,\n",
+    "#ifdef __OPENCL_VERSION__\n",
+    "#define GPUSVM__PARAM(k, type, name) type name\n",
+    "#else\n",
+    "#define GPUSVM__SLOT(k, type, name) GPUSVM__A_##k##_##name\n",
+    "#endif\n",
+    "\n",
+    "#endif /* GPUSVM__SHARED_H */\n",
     "#line 1 \"kernels/00_common.cl\"\n",
     "/* gpusvm kernels, part 0: definitions shared by every kernel.\n",
     " *\n",
     " * The files in kernels/ are concatenated in name order into one OpenCL C 1.2\n",
-    " * program. The host defines, through build options:\n",
-    " *   GPUSVM_Q   working-set capacity (power of two, sizes the local arrays)\n",
-    " *   GPUSVM_L   local size of the single-work-group kernels (power of two)\n",
+    " * program, after kernels/00_shared.h: the constants, tunables and argument\n",
+    " * lists the host shares (the host passes GPUSVM__Q, the working-set capacity,\n",
+    " * and GPUSVM__L, the local size of the single-work-group kernels, as build\n",
+    " * options).\n",
     " *\n",
     " * Precision: kernel values are float; dual variables, gradients and every sum\n",
     " * that feeds them are double (cl_khr_fp64 is required and checked by the host).\n",
@@ -1099,19 +1425,12 @@ static const char *const gpusvm__kernel_source[] = {
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n",
     "#pragma OPENCL FP_CONTRACT OFF\n",
     "\n",
-    "#ifndef GPUSVM_Q\n",
-    "#define GPUSVM_Q 1024\n",
-    "#endif\n",
-    "#ifndef GPUSVM_L\n",
-    "#define GPUSVM_L 256\n",
-    "#endif\n",
-    "\n",
     "/* Warp exchanges where the device has them. The host defines GPUSVM_NV_SHFL\n",
     " * for NVIDIA devices, whose 1-D work-groups are cut into warps of 32\n",
     " * consecutive work-items: PTX's shfl.sync butterfly exchanges registers\n",
     " * within a warp, so a work-group reduction becomes five exchanges per warp and\n",
-    " * one fold of GPUSVM_L / 32 partials in local memory (one barrier) instead of\n",
-    " * log2(GPUSVM_L) rounds through local memory with a barrier each. Every\n",
+    " * one fold of GPUSVM__L / 32 partials in local memory (one barrier) instead of\n",
+    " * log2(GPUSVM__L) rounds through local memory with a barrier each. Every\n",
     " * work-item of a warp must make the call. Without it the kernels use plain\n",
     " * local-memory trees (any OpenCL 1.2 device). */\n",
     "#ifdef GPUSVM_NV_SHFL\n",
@@ -1131,53 +1450,6 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
     "\n",
-    "/* Variables per work-item of gpusvm_keys (the host mirrors it: GPUSVM__KU). */\n",
-    "#define GPUSVM_KU 4\n",
-    "\n",
-    "/* Kernel types, as in LIBSVM's -t option. */\n",
-    "#define GPUSVM_K_LINEAR  0\n",
-    "#define GPUSVM_K_POLY    1\n",
-    "#define GPUSVM_K_RBF     2\n",
-    "#define GPUSVM_K_SIGMOID 3\n",
-    "#define GPUSVM_K_PRECOMPUTED 4\n",
-    "\n",
-    "/* Slots of the status vector (double) the host reads a few of per check. */\n",
-    "#define GPUSVM_ST_GAP     0 /* m(alpha) - M(alpha) of the last selection    */\n",
-    "#define GPUSVM_ST_DONE    1 /* 0 running, 1 converged, 2 max_iter reached  */\n",
-    "#define GPUSVM_ST_ITER    2 /* SMO pair updates so far (LIBSVM's #iter)     */\n",
-    "#define GPUSVM_ST_OUTER   3 /* outer iterations so far                      */\n",
-    "#define GPUSVM_ST_MUP     4 /* max of -y*G over I_up                         */\n",
-    "#define GPUSVM_ST_MLOW    5 /* min of -y*G over I_low                        */\n",
-    "#define GPUSVM_ST_INNER   6 /* pair updates of the last inner solve         */\n",
-    "#define GPUSVM_ST_COUNT   8\n",
-    "\n",
-    "/* \"no candidate\" sort key: larger than every real key. */\n",
-    "#define GPUSVM_KEY_NONE 0xFFFFFFFFu\n",
-    "\n",
-    "/* LIBSVM's tau: the curvature used where the kernel is not positive definite. */\n",
-    "#define GPUSVM_TAU 1e-12\n",
-    "\n",
-    "/* The point a variable stands for: epsilon-SVR has two variables per point\n",
-    " * (alpha and alpha*), 0..npts-1 and npts..2*npts-1; every other problem one. */\n",
-    "#define GPUSVM_PT(v, npts) ((v) >= (npts) ? (v) - (npts) : (v))\n",
-    "\n",
-    "/* A batch: binary problems that share one uploaded set of points and are\n",
-    " * solved together, one work-group (or one slice of the grid) per problem in\n",
-    " * every launch (the pairs of one-vs-one, the folds of a cross-validation).\n",
-    " * Per-variable arrays (alpha, G, y, C, the diagonal, the keys) are the\n",
-    " * problems' concatenated; problem p's working set sits at p * qmax, its\n",
-    " * kernel rows in slots p * qmax .., its partials at p * 2 * nparts_max, its\n",
-    " * status at p * GPUSVM_ST_COUNT. The table gives each problem's place: */\n",
-    "#define GPUSVM_PI_VAR    0 /* its first variable in the concatenated arrays  */\n",
-    "#define GPUSVM_PI_NVAR   1 /* its variables                                  */\n",
-    "#define GPUSVM_PI_PT     2 /* its first point in the map                     */\n",
-    "#define GPUSVM_PI_NPTS   3 /* its points: the columns of its kernel rows      */\n",
-    "#define GPUSVM_PI_Q      4 /* its working-set size                            */\n",
-    "#define GPUSVM_PI_WHOLE  5 /* 1: the working set is every variable          */\n",
-    "#define GPUSVM_PI_NPARTS 6 /* work-groups of gpusvm_keys over its variables  */\n",
-    "#define GPUSVM_PI_SPLIT  7 /* variables from here on are the points again    */\n",
-    "#define GPUSVM_PI_COUNT  8\n",
-    "\n",
     "/* The shared column of point k of a problem: through the map (one-vs-one\n",
     " * pairs: two runs of class-grouped points; folds: the rows they keep), or\n",
     " * the identity when the batch has no map. */\n",
@@ -1188,11 +1460,11 @@ static const char *const gpusvm__kernel_source[] = {
     "                         float gamma, float coef0, int degree)\n",
     "{\n",
     "    switch (type) {\n",
-    "    case GPUSVM_K_LINEAR:\n",
+    "    case GPUSVM__K_LINEAR:\n",
     "        return dot;\n",
-    "    case GPUSVM_K_POLY:\n",
+    "    case GPUSVM__K_POLY:\n",
     "        return pown(gamma * dot + coef0, degree);\n",
-    "    case GPUSVM_K_RBF: {\n",
+    "    case GPUSVM__K_RBF: {\n",
     "        float d2 = nx + nz - 2.0f * dot;\n",
     "        return exp(-gamma * fmax(d2, 0.0f));\n",
     "    }\n",
@@ -1221,12 +1493,12 @@ static const char *const gpusvm__kernel_source[] = {
     " * Data is column-major with a padded pitch (seed 000, listings 3-7): feature f\n",
     " * of point i is X[f * pitch + i], pitch a multiple of 64, so adjacent\n",
     " * work-items read adjacent words. Feature count is padded to a multiple of\n",
-    " * GPUSVM_TK with zero rows, so the inner loops need no bounds checks. The\n",
+    " * GPUSVM__TK with zero rows, so the inner loops need no bounds checks. The\n",
     " * problems share one copy of the points: a problem's point k is column\n",
     " * GPUSVM_COL(k); one-vs-one pairs map onto two contiguous runs of\n",
     " * class-grouped points, so the reads stay coalesced.\n",
     " *\n",
-    " * idx holds variables; GPUSVM_PT maps them to points (epsilon-SVR).\n",
+    " * idx holds variables; GPUSVM__PT maps them to points (epsilon-SVR).\n",
     " *\n",
     " * With a_pos, A is not the points but the working sets' own vectors, which\n",
     " * gpusvm_gather_ws copied out first: problem p's position r, feature f at\n",
@@ -1246,7 +1518,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * float4 are 16 consecutive ones, no bank conflict) and each float4 it reads\n",
     " * feeds 16 fmas: the loop is bound by the fmas, not by local-memory reads.\n",
     " * The working-set vectors and\n",
-    " * the point vectors are staged in local memory GPUSVM_TK features at a time\n",
+    " * the point vectors are staged in local memory GPUSVM__TK features at a time\n",
     " * (seed 000, listing 7; seed 003, algorithm 1), so every global read is\n",
     " * coalesced and each staged word is reused 128 times; the next chunk is\n",
     " * loaded into registers while the current one is computed. The products are\n",
@@ -1255,49 +1527,37 @@ static const char *const gpusvm__kernel_source[] = {
     " * tests compare rows with a tolerance and everything downstream of the rows\n",
     " * exactly.\n",
     " */\n",
-    "#define GPUSVM_TM 128\n",
-    "#define GPUSVM_TR 8 /* accumulator rows and columns per work-item: GPUSVM_TM / 16 */\n",
-    "#define GPUSVM_TK 16\n",
     "/* the block offset of a work-item's row (or point) a of 8: 4 l + a, then 64 + 4 l + a - 4 */\n",
     "#define GPUSVM_TOFF(l, a) (((a) < 4 ? 0 : 60) + 4 * (l) + (a))\n",
     "\n",
-    "/* The arguments of gpusvm_rows and gpusvm_rows_few (the host sets them on both). */\n",
-    "#define GPUSVM_ROWS_PARAMS                                                      \\\n",
-    "    __global const float *A, int pitch_a,                                       \\\n",
-    "    __global const int *idx, __global const float *norm_a,                      \\\n",
-    "    __global const float *B, int pitch_b,                                       \\\n",
-    "    __global const float *norm_b, __global const int *pinfo,                    \\\n",
-    "    __global const int *map, int use_map, int dpad,                             \\\n",
-    "    __global const int *slot, int row_off, int nrows, int skip_whole,           \\\n",
-    "    __global float *K, int ldk, int qmax,                                       \\\n",
-    "    int ktype, float gamma, float coef0, int degree,                            \\\n",
-    "    __global const double *status, int a_pos\n",
+    "/* The arguments of gpusvm_rows and gpusvm_rows_few: one list (part 0's shared header). */\n",
+    "#define GPUSVM_ROWS_PARAMS GPUSVM__ARGS_ROWS(GPUSVM__PARAM, GPUSVM__COMMA)\n",
     "\n",
     "__kernel __attribute__((reqd_work_group_size(16, 16, 1)))\n",
     "void gpusvm_rows(GPUSVM_ROWS_PARAMS)\n",
     "{\n",
-    "    __local float4 As[GPUSVM_TK][GPUSVM_TM / 4];\n",
-    "    __local float4 Bs[GPUSVM_TK][GPUSVM_TM / 4];\n",
+    "    __local float4 As[GPUSVM__TK][GPUSVM__TM / 4];\n",
+    "    __local float4 Bs[GPUSVM__TK][GPUSVM__TM / 4];\n",
     "    const int lx = get_local_id(0), ly = get_local_id(1);\n",
     "    const int tid = ly * 16 + lx;\n",
-    "    const int i0 = get_group_id(0) * GPUSVM_TM;\n",
-    "    const int r0 = get_group_id(1) * GPUSVM_TM;\n",
+    "    const int i0 = get_group_id(0) * GPUSVM__TM;\n",
+    "    const int r0 = get_group_id(1) * GPUSVM__TM;\n",
     "    const int p = get_group_id(2);\n",
-    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
-    "    const int nb = pi[GPUSVM_PI_NPTS], split = pi[GPUSVM_PI_SPLIT], pt = pi[GPUSVM_PI_PT];\n",
-    "    const int nr = min(nrows, pi[GPUSVM_PI_Q] - row_off);\n",
+    "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
+    "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off);\n",
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group: no barrier is skipped by part of the group */\n",
-    "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0) return;\n",
-    "    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || r0 >= nr || i0 >= nb) return;\n",
-    "    if (ktype == GPUSVM_K_PRECOMPUTED) {\n",
-    "        for (int a = 0; a < GPUSVM_TR; ++a) {\n",
+    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || i0 >= nb) return;\n",
+    "    if (ktype == GPUSVM__K_PRECOMPUTED) {\n",
+    "        for (int a = 0; a < GPUSVM__TR; ++a) {\n",
     "            const int r = r0 + GPUSVM_TOFF(ly, a);\n",
     "            if (r >= nr) break;\n",
     "            const int pos = ws + row_off + r;\n",
-    "            const int pa = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split));\n",
+    "            const int pa = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split));\n",
     "            __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
-    "            for (int b = 0; b < GPUSVM_TR; ++b) {\n",
+    "            for (int b = 0; b < GPUSVM__TR; ++b) {\n",
     "                const int i = i0 + GPUSVM_TOFF(lx, b);\n",
     "                if (i < nb) out[i] = B[(size_t)pa * pitch_b + GPUSVM_COL(map, use_map, pt, i)];\n",
     "            }\n",
@@ -1306,51 +1566,51 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "\n",
     "    /* Each work-item loads column (tid % 128) of both tiles: one index lookup each. */\n",
-    "    const int lr = tid % GPUSVM_TM;\n",
-    "    const int lf = tid / GPUSVM_TM; /* 0..1: features lf, lf+2, ..., lf+14 */\n",
+    "    const int lr = tid % GPUSVM__TM;\n",
+    "    const int lf = tid / GPUSVM__TM; /* 0..1: features lf, lf+2, ..., lf+14 */\n",
     "    const int ra = min(r0 + lr, nr - 1);\n",
-    "    const int col_a = a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + ra], split));\n",
+    "    const int col_a = a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));\n",
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
     "    const int col_b = GPUSVM_COL(map, use_map, pt, min(i0 + lr, nb - 1));\n",
     "\n",
-    "    float acc[GPUSVM_TR][GPUSVM_TR];\n",
-    "    for (int a = 0; a < GPUSVM_TR; ++a)\n",
-    "        for (int b = 0; b < GPUSVM_TR; ++b) acc[a][b] = 0.0f;\n",
+    "    float acc[GPUSVM__TR][GPUSVM__TR];\n",
+    "    for (int a = 0; a < GPUSVM__TR; ++a)\n",
+    "        for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = 0.0f;\n",
     "\n",
     "    /* the next chunk's words are loaded into registers while this one is computed */\n",
-    "    float na_[GPUSVM_TK / 2], nb_[GPUSVM_TK / 2];\n",
-    "    for (int t = 0; t < GPUSVM_TK / 2; ++t) {\n",
+    "    float na_[GPUSVM__TK / 2], nb_[GPUSVM__TK / 2];\n",
+    "    for (int t = 0; t < GPUSVM__TK / 2; ++t) {\n",
     "        na_[t] = A[(size_t)(lf + 2 * t) * pitch_a + col_a];\n",
     "        nb_[t] = B[(size_t)(lf + 2 * t) * pitch_b + col_b];\n",
     "    }\n",
-    "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM_TK) {\n",
-    "        for (int t = 0; t < GPUSVM_TK / 2; ++t) {\n",
+    "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__TK) {\n",
+    "        for (int t = 0; t < GPUSVM__TK / 2; ++t) {\n",
     "            ((__local float *)As[lf + 2 * t])[lr] = na_[t];\n",
     "            ((__local float *)Bs[lf + 2 * t])[lr] = nb_[t];\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        if (f0 + GPUSVM_TK < dpad)\n",
-    "            for (int t = 0; t < GPUSVM_TK / 2; ++t) {\n",
-    "                na_[t] = A[(size_t)(f0 + GPUSVM_TK + lf + 2 * t) * pitch_a + col_a];\n",
-    "                nb_[t] = B[(size_t)(f0 + GPUSVM_TK + lf + 2 * t) * pitch_b + col_b];\n",
+    "        if (f0 + GPUSVM__TK < dpad)\n",
+    "            for (int t = 0; t < GPUSVM__TK / 2; ++t) {\n",
+    "                na_[t] = A[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_a + col_a];\n",
+    "                nb_[t] = B[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_b + col_b];\n",
     "            }\n",
-    "        for (int f = 0; f < GPUSVM_TK; ++f) {\n",
+    "        for (int f = 0; f < GPUSVM__TK; ++f) {\n",
     "            const float4 a0 = As[f][ly], a1 = As[f][16 + ly], b0 = Bs[f][lx], b1 = Bs[f][16 + lx];\n",
-    "            const float av[GPUSVM_TR] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};\n",
-    "            const float bv[GPUSVM_TR] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};\n",
-    "            for (int a = 0; a < GPUSVM_TR; ++a)\n",
-    "                for (int b = 0; b < GPUSVM_TR; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);\n",
+    "            const float av[GPUSVM__TR] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};\n",
+    "            const float bv[GPUSVM__TR] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};\n",
+    "            for (int a = 0; a < GPUSVM__TR; ++a)\n",
+    "                for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
     "\n",
-    "    for (int a = 0; a < GPUSVM_TR; ++a) {\n",
+    "    for (int a = 0; a < GPUSVM__TR; ++a) {\n",
     "        const int r = r0 + GPUSVM_TOFF(ly, a);\n",
     "        if (r >= nr) continue;\n",
     "        const int pos = ws + row_off + r;\n",
-    "        const float na = norm_a[GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split))];\n",
+    "        const float na = norm_a[GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split))];\n",
     "        __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
-    "        for (int b = 0; b < GPUSVM_TR; ++b) {\n",
+    "        for (int b = 0; b < GPUSVM__TR; ++b) {\n",
     "            const int i = i0 + GPUSVM_TOFF(lx, b);\n",
     "            if (i < nb)\n",
     "                out[i] = gpusvm_kfun(ktype, acc[a][b], na, norm_b[GPUSVM_COL(map, use_map, pt, i)],\n",
@@ -1359,17 +1619,14 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
     "\n",
-    "/* A few rows (at most GPUSVM_FEW), seed 000's listing 7: where the tile\n",
+    "/* A few rows (at most GPUSVM__FEW), seed 000's listing 7: where the tile\n",
     " * above would waste most of its arithmetic (two rows of a 128-row tile), each\n",
     " * work-item streams one point's features once, coalesced, and folds each\n",
     " * feature into every row's accumulator; the rows' vectors are staged in local\n",
-    " * memory GPUSVM_FK features at a time and read back as one vector per\n",
+    " * memory GPUSVM__FK features at a time and read back as one vector per\n",
     " * feature. The accumulation is the tile's (fma, in feature order), so both\n",
     " * kernels give the same bits. Same arguments as gpusvm_rows; grid: points x 1\n",
     " * x problems, work-groups of 256. The pass is bound by reading the points. */\n",
-    "#define GPUSVM_FEW 8\n",
-    "#define GPUSVM_FK 256\n",
-    "#define GPUSVM_FB 32 /* features loaded ahead */\n",
     "\n",
     "/* the local id and the point, read afresh wherever used (PoCL 3.1 loses such variables across\n",
     " * barriers; see part 3) */\n",
@@ -1387,10 +1644,10 @@ static const char *const gpusvm__kernel_source[] = {
     "        }                                                                               \\\n",
     "    }\n",
     "\n",
-    "/* dpad is a multiple of GPUSVM_TK (16): GPUSVM_FB at a time, then 16 at a time */\n",
+    "/* dpad is a multiple of GPUSVM__TK (16): GPUSVM__FB at a time, then 16 at a time */\n",
     "#define GPUSVM_FEW_PASS(NR, VLOAD, VTYPE)                                                \\\n",
-    "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM_FK) {                                      \\\n",
-    "        const int nf = min(GPUSVM_FK, dpad - f0);                                       \\\n",
+    "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__FK) {                                      \\\n",
+    "        const int nf = min(GPUSVM__FK, dpad - f0);                                       \\\n",
     "        int f = 0;                                                                      \\\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);                                                   \\\n",
     "        if (GPUSVM_FEW_LX < nf)                                                         \\\n",
@@ -1398,35 +1655,35 @@ static const char *const gpusvm__kernel_source[] = {
     "                As[GPUSVM_FEW_LX * NR + r] = A[(size_t)(f0 + GPUSVM_FEW_LX) * pitch_a + \\\n",
     "                                    (a_pos ? row_off + min(r, nr - 1) : col_a[r])];     \\\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);                                                   \\\n",
-    "        for (; f + GPUSVM_FB <= nf; f += GPUSVM_FB) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM_FB) \\\n",
-    "        for (; f < nf; f += GPUSVM_TK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM_TK)     \\\n",
+    "        for (; f + GPUSVM__FB <= nf; f += GPUSVM__FB) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__FB) \\\n",
+    "        for (; f < nf; f += GPUSVM__TK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__TK)     \\\n",
     "    }\n",
     "\n",
     "__kernel __attribute__((reqd_work_group_size(256, 1, 1)))\n",
     "void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)\n",
     "{\n",
-    "    __local float As[GPUSVM_FK * GPUSVM_FEW];\n",
+    "    __local float As[GPUSVM__FK * GPUSVM__FEW];\n",
     "    const int p = get_group_id(2);\n",
-    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
-    "    const int nb = pi[GPUSVM_PI_NPTS], split = pi[GPUSVM_PI_SPLIT], pt = pi[GPUSVM_PI_PT];\n",
-    "    const int nr = min(min(nrows, pi[GPUSVM_PI_Q] - row_off), GPUSVM_FEW);\n",
+    "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
+    "    const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off), GPUSVM__FEW);\n",
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group */\n",
-    "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0) return;\n",
-    "    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * 256 >= nb) return;\n",
-    "    int col_a[GPUSVM_FEW]; /* the rows' points */\n",
-    "    for (int r = 0; r < GPUSVM_FEW; ++r)\n",
-    "        col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + min(r, nr - 1)], split));\n",
+    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * 256 >= nb) return;\n",
+    "    int col_a[GPUSVM__FEW]; /* the rows' points */\n",
+    "    for (int r = 0; r < GPUSVM__FEW; ++r)\n",
+    "        col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + min(r, nr - 1)], split));\n",
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
     "    const int col_b = GPUSVM_COL(map, use_map, pt, min(GPUSVM_FEW_I, nb - 1));\n",
-    "    if (ktype == GPUSVM_K_PRECOMPUTED) {\n",
+    "    if (ktype == GPUSVM__K_PRECOMPUTED) {\n",
     "        if (GPUSVM_FEW_I < nb)\n",
     "            for (int r = 0; r < nr; ++r)\n",
     "                K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I] = B[(size_t)col_a[r] * pitch_b + col_b];\n",
     "        return;\n",
     "    }\n",
-    "    float acc[GPUSVM_FEW];\n",
-    "    for (int r = 0; r < GPUSVM_FEW; ++r) acc[r] = 0.0f;\n",
+    "    float acc[GPUSVM__FEW];\n",
+    "    for (int r = 0; r < GPUSVM__FEW; ++r) acc[r] = 0.0f;\n",
     "    if (nr <= 2) {\n",
     "        GPUSVM_FEW_PASS(2, vload2, float2)\n",
     "    } else if (nr <= 4) {\n",
@@ -1447,21 +1704,16 @@ static const char *const gpusvm__kernel_source[] = {
     " * whole problem with skip_whole, as gpusvm_rows), each feature of each\n",
     " * position one work-item: Aw[(p dpad + f) qmax + r] = X[f pitch + point].\n",
     " * Grid: positions x features x problems. */\n",
-    "__kernel void gpusvm_gather_ws(__global const float *X, int pitch,\n",
-    "                               __global const int *idx, __global const int *pinfo,\n",
-    "                               __global const int *map, int use_map, int dpad,\n",
-    "                               int row_off, int nrows, int skip_whole,\n",
-    "                               __global float *Aw, int qmax,\n",
-    "                               __global const double *status)\n",
+    "__kernel void gpusvm_gather_ws(GPUSVM__ARGS_GATHER_WS(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    const int r = row_off + (int)get_global_id(0), f = get_global_id(1), p = get_global_id(2);\n",
-    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
-    "    const int nr = min(nrows, pi[GPUSVM_PI_Q] - row_off);\n",
-    "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (skip_whole && pi[GPUSVM_PI_WHOLE]) ||\n",
+    "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off);\n",
+    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (skip_whole && pi[GPUSVM__PI_WHOLE]) ||\n",
     "        (int)get_global_id(0) >= nr)\n",
     "        return;\n",
     "    Aw[((size_t)p * dpad + f) * qmax + r] =\n",
-    "        X[(size_t)f * pitch + GPUSVM_COL(map, use_map, pi[GPUSVM_PI_PT], GPUSVM_PT(idx[p * qmax + r], pi[GPUSVM_PI_SPLIT]))];\n",
+    "        X[(size_t)f * pitch + GPUSVM_COL(map, use_map, pi[GPUSVM__PI_PT], GPUSVM__PT(idx[p * qmax + r], pi[GPUSVM__PI_SPLIT]))];\n",
     "}\n",
     "\n",
     "/* The points, dense and column-major (X[f pitch + i], zeroed first), from\n",
@@ -1469,9 +1721,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * point, so a feature's words of adjacent points are written side by side.\n",
     " * The host uploads the nonzeros instead of a dense copy it would first have\n",
     " * to build. */\n",
-    "__kernel void gpusvm_scatter(__global const ulong *row_ptr, __global const int *col,\n",
-    "                             __global const float *val, ulong base, int n,\n",
-    "                             __global float *X, int pitch)\n",
+    "__kernel void gpusvm_scatter(GPUSVM__ARGS_SCATTER(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    const int i = get_global_id(0);\n",
     "    if (i >= n) return;\n",
@@ -1493,9 +1743,9 @@ static const char *const gpusvm__kernel_source[] = {
     " * gpusvm_keys on a grid whose second dimension is the problem, gpusvm_select\n",
     " * with one work-group per problem.\n",
     " *\n",
-    " * gpusvm_keys (GPUSVM_KU variables per work-item, a work-group's reads\n",
+    " * gpusvm_keys (GPUSVM__KU variables per work-item, a work-group's reads\n",
     " * coalesced) writes a sort key per variable and set (smaller key = more\n",
-    " * violating; GPUSVM_KEY_NONE = not a candidate) and one partial m / M per\n",
+    " * violating; GPUSVM__KEY_NONE = not a candidate) and one partial m / M per\n",
     " * work-group: a reduction in Structure-of-Arrays form (seed 000), through warp\n",
     " * exchanges where the device has them (part 0).\n",
     " *\n",
@@ -1509,31 +1759,26 @@ static const char *const gpusvm__kernel_source[] = {
     " * keys tie), so the choice is a total order and the result is deterministic.\n",
     " */\n",
     "\n",
-    "__kernel void gpusvm_keys(__global const double *G0, __global const double *alpha0,\n",
-    "                          __global const char *y0, __global const double *Cv0,\n",
-    "                          __global const int *pinfo, int nparts_max,\n",
-    "                          __global uint *key_up0, __global uint *key_low0,\n",
-    "                          __global double *part_up0, __global double *part_low0,\n",
-    "                          __global const double *status, int nu)\n",
+    "__kernel void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
-    "    __local double s_up[2][GPUSVM_L];\n",
-    "    __local double s_low[2][GPUSVM_L];\n",
+    "    __local double s_up[2][GPUSVM__L];\n",
+    "    __local double s_low[2][GPUSVM__L];\n",
     "    const int lid = get_local_id(0), p = get_group_id(1);\n",
-    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
-    "    const int v0 = pi[GPUSVM_PI_VAR], n = pi[GPUSVM_PI_NVAR], nparts = pi[GPUSVM_PI_NPARTS];\n",
+    "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], nparts = pi[GPUSVM__PI_NPARTS];\n",
     "    __global const double *G = G0 + v0, *alpha = alpha0 + v0, *Cv = Cv0 + v0;\n",
     "    __global const char *y = y0 + v0;\n",
     "    __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;\n",
     "    __global double *part_up = part_up0 + (size_t)p * 2 * nparts_max;\n",
     "    __global double *part_low = part_low0 + (size_t)p * 2 * nparts_max;\n",
     "    /* uniform per work-group */\n",
-    "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (int)get_group_id(0) >= nparts) return;\n",
+    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (int)get_group_id(0) >= nparts) return;\n",
     "\n",
     "    /* class 0: every variable (nu: y = +1), class 1: nu's y = -1 */\n",
     "    double up[2] = {-INFINITY, -INFINITY}, low[2] = {INFINITY, INFINITY}; /* indexed by constants only */\n",
-    "    const int base = (int)get_group_id(0) * (GPUSVM_L * GPUSVM_KU) + lid;\n",
-    "    for (int u = 0; u < GPUSVM_KU; ++u) {\n",
-    "        const int i = base + u * GPUSVM_L;\n",
+    "    const int base = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + lid;\n",
+    "    for (int u = 0; u < GPUSVM__KU; ++u) {\n",
+    "        const int i = base + u * GPUSVM__L;\n",
     "        if (i < n) {\n",
     "            const double a = alpha[i];\n",
     "            const int pos = y[i] > 0;\n",
@@ -1543,8 +1788,8 @@ static const char *const gpusvm__kernel_source[] = {
     "            const int in_low = pos ? (a > 0.0) : (a < C);\n",
     "            const uint k = gpusvm_float_key((float)v);\n",
     "            const int c1 = nu && !pos;\n",
-    "            key_up[i] = in_up ? ~k : GPUSVM_KEY_NONE;\n",
-    "            key_low[i] = in_low ? k : GPUSVM_KEY_NONE;\n",
+    "            key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;\n",
+    "            key_low[i] = in_low ? k : GPUSVM__KEY_NONE;\n",
     "            up[0] = (in_up && !c1) ? fmax(up[0], v) : up[0];\n",
     "            up[1] = (in_up && c1) ? fmax(up[1], v) : up[1];\n",
     "            low[0] = (in_low && !c1) ? fmin(low[0], v) : low[0];\n",
@@ -1563,14 +1808,14 @@ static const char *const gpusvm__kernel_source[] = {
     "            s_low[c][lid / GPUSVM_WARP] = low[c];\n",
     "        }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    const int nfold = GPUSVM_L / GPUSVM_WARP;\n",
+    "    const int nfold = GPUSVM__L / GPUSVM_WARP;\n",
     "#else\n",
     "    for (int c = 0; c < 2; ++c) {\n",
     "        s_up[c][lid] = up[c];\n",
     "        s_low[c][lid] = low[c];\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int s = GPUSVM_L / 2; s > 1; s >>= 1) {\n",
+    "    for (int s = GPUSVM__L / 2; s > 1; s >>= 1) {\n",
     "        if (lid < s) {\n",
     "            for (int c = 0; c < 2; ++c) {\n",
     "                s_up[c][lid] = fmax(s_up[c][lid], s_up[c][lid + s]);\n",
@@ -1614,34 +1859,28 @@ static const char *const gpusvm__kernel_source[] = {
     " * the threshold than are still needed, four passes over the index of the\n",
     " * tied points. Every loop that holds a barrier runs a fixed number of times;\n",
     " * finished passes are skipped by a uniform predicate. */\n",
-    "__kernel void gpusvm_select(__global uint *key_up0, __global uint *key_low0,\n",
-    "                            __global const int *pinfo, int nparts_max, int qmax,\n",
-    "                            __global const double *part_up0,\n",
-    "                            __global const double *part_low0,\n",
-    "                            __global int *ws_idx0, __global int *ws_slot0,\n",
-    "                            int mode_in, double eps, double max_iter,\n",
-    "                            __global double *status0, __global const char *y0, int nu)\n",
+    "__kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
-    "    __local int list[GPUSVM_Q];\n",
-    "    __local int keep[GPUSVM_Q];\n",
-    "    __local double r_up[2][GPUSVM_L];\n",
-    "    __local double r_low[2][GPUSVM_L];\n",
+    "    __local int list[GPUSVM__Q];\n",
+    "    __local int keep[GPUSVM__Q];\n",
+    "    __local double r_up[2][GPUSVM__L];\n",
+    "    __local double r_low[2][GPUSVM__L];\n",
     "    __local gpusvm_sel_scratch sc;\n",
     "    const int lid = get_local_id(0), p = get_group_id(0);\n",
-    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
-    "    const int v0 = pi[GPUSVM_PI_VAR], n = pi[GPUSVM_PI_NVAR], nparts = pi[GPUSVM_PI_NPARTS];\n",
-    "    const int q = pi[GPUSVM_PI_Q], mode = pi[GPUSVM_PI_WHOLE] ? 2 : mode_in;\n",
+    "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], nparts = pi[GPUSVM__PI_NPARTS];\n",
+    "    const int q = pi[GPUSVM__PI_Q], mode = pi[GPUSVM__PI_WHOLE] ? 2 : mode_in;\n",
     "    __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;\n",
     "    __global const char *y = y0 + v0;\n",
     "    __global const double *part_up = part_up0 + (size_t)p * 2 * nparts_max;\n",
     "    __global const double *part_low = part_low0 + (size_t)p * 2 * nparts_max;\n",
     "    __global int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;\n",
-    "    __global double *status = status0 + p * GPUSVM_ST_COUNT;\n",
-    "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
+    "    __global double *status = status0 + p * GPUSVM__ST_COUNT;\n",
+    "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
     "\n",
     "    for (int c = 0; c < 2; ++c) {\n",
     "        double up = -INFINITY, low = INFINITY;\n",
-    "        for (int p = lid; p < nparts; p += GPUSVM_L) {\n",
+    "        for (int p = lid; p < nparts; p += GPUSVM__L) {\n",
     "            up = fmax(up, part_up[c * nparts + p]);\n",
     "            low = fmin(low, part_low[c * nparts + p]);\n",
     "        }\n",
@@ -1649,7 +1888,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        r_low[c][lid] = low;\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
+    "    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {\n",
     "        if (lid < s) {\n",
     "            for (int c = 0; c < 2; ++c) {\n",
     "                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);\n",
@@ -1661,14 +1900,15 @@ static const char *const gpusvm__kernel_source[] = {
     "    const double gap0 = r_up[0][0] - r_low[0][0], gap1 = r_up[1][0] - r_low[1][0];\n",
     "    const int worst = (nu && gap1 > gap0) ? 1 : 0;\n",
     "    const double gap = worst ? gap1 : gap0;\n",
-    "    const int done = !(gap >= eps) ? 1 : (status[GPUSVM_ST_ITER] >= max_iter ? 2 : 0);\n",
+    "    const int done = !(gap >= eps) ? GPUSVM__DONE_CONVERGED\n",
+    "                     : (status[GPUSVM__ST_ITER] >= max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "    if (lid == 0) {\n",
-    "        status[GPUSVM_ST_GAP] = gap;\n",
-    "        status[GPUSVM_ST_MUP] = r_up[worst][0];\n",
-    "        status[GPUSVM_ST_MLOW] = r_low[worst][0];\n",
-    "        status[GPUSVM_ST_DONE] = (double)done;\n",
-    "        if (!done) status[GPUSVM_ST_OUTER] += 1.0;\n",
+    "        status[GPUSVM__ST_GAP] = gap;\n",
+    "        status[GPUSVM__ST_MUP] = r_up[worst][0];\n",
+    "        status[GPUSVM__ST_MLOW] = r_low[worst][0];\n",
+    "        status[GPUSVM__ST_DONE] = (double)done;\n",
+    "        if (!done) status[GPUSVM__ST_OUTER] += 1.0;\n",
     "        sc.count = 0;\n",
     "    }\n",
     "    if (done || mode == 2) return;\n",
@@ -1676,18 +1916,18 @@ static const char *const gpusvm__kernel_source[] = {
     "    /* mode 1: the newest half moves to the front; the dropped half's slots are reused */\n",
     "    const int h = (mode == 1) ? q / 2 : 0;\n",
     "    const int fresh = q - h;\n",
-    "    for (int t = lid; t < h; t += GPUSVM_L) {\n",
+    "    for (int t = lid; t < h; t += GPUSVM__L) {\n",
     "        keep[t] = ws_idx[h + t];\n",
     "        keep[h + t] = ws_slot[h + t];\n",
     "        list[t] = ws_slot[t];\n",
     "    }\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int t = lid; t < h; t += GPUSVM_L) {\n",
+    "    for (int t = lid; t < h; t += GPUSVM__L) {\n",
     "        ws_idx[t] = keep[t];\n",
     "        ws_slot[t] = keep[h + t];\n",
     "        ws_slot[h + t] = list[t];\n",
-    "        key_up[keep[t]] = GPUSVM_KEY_NONE;\n",
-    "        key_low[keep[t]] = GPUSVM_KEY_NONE;\n",
+    "        key_up[keep[t]] = GPUSVM__KEY_NONE;\n",
+    "        key_low[keep[t]] = GPUSVM__KEY_NONE;\n",
     "    }\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "\n",
@@ -1712,14 +1952,14 @@ static const char *const gpusvm__kernel_source[] = {
     "            const int on_index = pass >= 4;\n",
     "            const int active = on_index ? (stage == 3) : (stage == 0);\n",
     "            const int shift = 24 - 8 * (pass & 3);\n",
-    "            for (int b = 0; b < 256 / GPUSVM_L + 1; ++b)\n",
-    "                if (b * GPUSVM_L + lid < 256) sc.hist[b * GPUSVM_L + lid] = 0;\n",
+    "            for (int b = 0; b < 256 / GPUSVM__L + 1; ++b)\n",
+    "                if (b * GPUSVM__L + lid < 256) sc.hist[b * GPUSVM__L + lid] = 0;\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
     "            if (active) {\n",
     "                const uint prefix = sc.prefix, mask = sc.mask, found = sc.found;\n",
-    "                for (int i = lid; i < n; i += GPUSVM_L) {\n",
+    "                for (int i = lid; i < n; i += GPUSVM__L) {\n",
     "                    const uint key = keys[i];\n",
-    "                    if (key == GPUSVM_KEY_NONE || (cls && y[i] != cls)) continue;\n",
+    "                    if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;\n",
     "                    if (!on_index) {\n",
     "                        if ((key & mask) == prefix)\n",
     "                            atomic_inc(&sc.hist[(key >> shift) & 255u]);\n",
@@ -1756,18 +1996,18 @@ static const char *const gpusvm__kernel_source[] = {
     "        {\n",
     "            const uint stage = sc.stage, found = sc.found, ithr = sc.prefix;\n",
     "            if (stage != 5) {\n",
-    "                for (int i = lid; i < n; i += GPUSVM_L) {\n",
+    "                for (int i = lid; i < n; i += GPUSVM__L) {\n",
     "                    const uint key = keys[i];\n",
     "                    int take;\n",
-    "                    if (key == GPUSVM_KEY_NONE || (cls && y[i] != cls)) continue;\n",
+    "                    if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;\n",
     "                    if (stage == 2) take = 1;\n",
     "                    else if (key < found) take = 1;\n",
     "                    else if (key == found) take = (stage == 1) || ((uint)i <= ithr);\n",
     "                    else take = 0;\n",
     "                    if (take) {\n",
     "                        list[atomic_inc((volatile __local int *)&sc.count)] = i;\n",
-    "                        keys[i] = GPUSVM_KEY_NONE;\n",
-    "                        other[i] = GPUSVM_KEY_NONE;\n",
+    "                        keys[i] = GPUSVM__KEY_NONE;\n",
+    "                        other[i] = GPUSVM__KEY_NONE;\n",
     "                    }\n",
     "                }\n",
     "            }\n",
@@ -1778,8 +2018,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    /* the chosen points in ascending order: each one's rank is the number of smaller\n",
     "     * indices (indices are distinct), so no barrier sits inside a loop */\n",
     "    const int got = sc.count;\n",
-    "    for (int c = 0; c < GPUSVM_Q / GPUSVM_L; ++c) {\n",
-    "        const int t = c * GPUSVM_L + lid;\n",
+    "    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {\n",
+    "        const int t = c * GPUSVM__L + lid;\n",
     "        if (t < got) {\n",
     "            const int v = list[t];\n",
     "            int rank = 0;\n",
@@ -1788,8 +2028,8 @@ static const char *const gpusvm__kernel_source[] = {
     "        }\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int c = 0; c < GPUSVM_Q / GPUSVM_L; ++c) {\n",
-    "        const int t = c * GPUSVM_L + lid;\n",
+    "    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {\n",
+    "        const int t = c * GPUSVM__L + lid;\n",
     "        if (t < got) ws_idx[h + t] = keep[t];\n",
     "    }\n",
     "}\n",
@@ -1837,7 +2077,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    } while (0)\n",
     "\n",
     "#ifdef GPUSVM_NV_SHFL\n",
-    "#define GPUSVM_NW (GPUSVM_L / GPUSVM_WARP)\n",
+    "#define GPUSVM_NW (GPUSVM__L / GPUSVM_WARP)\n",
     "/* (v, t) := the warp's arg-max of (v, t), in every lane */\n",
     "#define GPUSVM_WARP_ARGMAX(v, t)                                                  \\\n",
     "    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1)                              \\\n",
@@ -1845,7 +2085,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "\n",
     "/* Work-group arg-max (or arg-min when sign = -1) of (v, t); the result's index in every\n",
-    "   work-item (rv, ri: scratch of GPUSVM_L / 32 words with warp exchanges, else GPUSVM_L). */\n",
+    "   work-item (rv, ri: scratch of GPUSVM__L / 32 words with warp exchanges, else GPUSVM__L). */\n",
     "int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,\n",
     "                   double sign)\n",
     "{\n",
@@ -1865,7 +2105,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    rv[GPUSVM_LID] = v;\n",
     "    ri[GPUSVM_LID] = t;\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
+    "    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {\n",
     "        if (GPUSVM_LID < s) {\n",
     "            const double a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];\n",
     "            const int ia = ri[GPUSVM_LID], ib = ri[GPUSVM_LID + s];\n",
@@ -1882,50 +2122,41 @@ static const char *const gpusvm__kernel_source[] = {
     "/* The working set's q x q block, contiguous: Kq[slot r][position t] = K[slot r][point of ws\n",
     " * position t], so that the inner solve reads a row of it with one coalesced sweep instead of q\n",
     " * scattered words of an n-wide row (grid: positions, slots, problems). */\n",
-    "__kernel void gpusvm_gather(__global const float *K0, int ldk, __global float *Kq0,\n",
-    "                            __global const int *pinfo, int qmax,\n",
-    "                            __global const int *ws_idx0, __global const double *status)\n",
+    "__kernel void gpusvm_gather(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    const int t = get_global_id(0), r = get_global_id(1), p = get_global_id(2);\n",
-    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
-    "    const int q = pi[GPUSVM_PI_Q];\n",
-    "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || t >= q || r >= q) return;\n",
+    "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const int q = pi[GPUSVM__PI_Q];\n",
+    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || t >= q || r >= q) return;\n",
     "    Kq0[((size_t)p * qmax + r) * qmax + t] =\n",
-    "        K0[((size_t)p * qmax + r) * ldk + GPUSVM_PT(ws_idx0[p * qmax + t], pi[GPUSVM_PI_SPLIT])];\n",
+    "        K0[((size_t)p * qmax + r) * ldk + GPUSVM__PT(ws_idx0[p * qmax + t], pi[GPUSVM__PI_SPLIT])];\n",
     "}\n",
     "\n",
-    "__kernel void gpusvm_smo(__global const float *Kq0,\n",
-    "                         __global const int *pinfo, int qmax,\n",
-    "                         __global const int *ws_idx0, __global const int *ws_slot0,\n",
-    "                         __global double *alpha0, __global const double *G0,\n",
-    "                         __global const char *y0, __global const double *Cv0,\n",
-    "                         __global const float *qd0, __global double *coef0,\n",
-    "                         double eps, double ratio_in, int max_inner_in, int whole_inner,\n",
-    "                         double max_iter, __global double *status0, int nu)\n",
+    "__kernel void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
-    "    __local double la[GPUSVM_Q];\n",
-    "    __local double lg[GPUSVM_Q];\n",
-    "    __local double lC[GPUSVM_Q];\n",
-    "    __local float lqd[GPUSVM_Q];\n",
-    "    __local int lidx[GPUSVM_Q];\n",
-    "    __local int lslot[GPUSVM_Q];\n",
-    "    __local char lyv[GPUSVM_Q];\n",
+    "    __local double la[GPUSVM__Q];\n",
+    "    __local double lg[GPUSVM__Q];\n",
+    "    __local double lC[GPUSVM__Q];\n",
+    "    __local float lqd[GPUSVM__Q];\n",
+    "    __local int lidx[GPUSVM__Q];\n",
+    "    __local int lslot[GPUSVM__Q];\n",
+    "    __local char lyv[GPUSVM__Q];\n",
     "    __local double step[2];\n",
     "#ifdef GPUSVM_NV_SHFL /* the reductions' scratch: one word per warp */\n",
     "    __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];\n",
     "    __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */\n",
     "#else /* one word per work-item */\n",
-    "    __local double rv[GPUSVM_L];\n",
-    "    __local int ri[GPUSVM_L];\n",
-    "    __local double rv1[GPUSVM_L];\n",
-    "    __local int ri1[GPUSVM_L];\n",
-    "    __local double rg[GPUSVM_L];\n",
-    "    __local double rg2[GPUSVM_L];\n",
+    "    __local double rv[GPUSVM__L];\n",
+    "    __local int ri[GPUSVM__L];\n",
+    "    __local double rv1[GPUSVM__L];\n",
+    "    __local int ri1[GPUSVM__L];\n",
+    "    __local double rg[GPUSVM__L];\n",
+    "    __local double rg2[GPUSVM__L];\n",
     "#endif\n",
     "    const int p = get_group_id(0);\n",
-    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
-    "    const int v0 = pi[GPUSVM_PI_VAR], m = pi[GPUSVM_PI_Q];\n",
-    "    const int whole = pi[GPUSVM_PI_WHOLE];\n",
+    "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const int v0 = pi[GPUSVM__PI_VAR], m = pi[GPUSVM__PI_Q];\n",
+    "    const int whole = pi[GPUSVM__PI_WHOLE];\n",
     "    const double ratio = whole ? 0.0 : ratio_in;\n",
     "    const int max_inner = whole ? whole_inner : max_inner_in;\n",
     "    __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by slot, then position */\n",
@@ -1934,12 +2165,12 @@ static const char *const gpusvm__kernel_source[] = {
     "    __global const double *G = G0 + v0, *Cv = Cv0 + v0;\n",
     "    __global const char *y = y0 + v0;\n",
     "    __global const float *qd = qd0 + v0;\n",
-    "    __global double *status = status0 + p * GPUSVM_ST_COUNT;\n",
-    "    if (status[GPUSVM_ST_DONE] != 0.0) return;\n",
+    "    __global double *status = status0 + p * GPUSVM__ST_COUNT;\n",
+    "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
     "\n",
-    "    for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
+    "    for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {\n",
     "        const int i = ws_idx[t];\n",
-    "        lidx[t] = i; /* K is read at the point, GPUSVM_PT(i) */\n",
+    "        lidx[t] = i; /* K is read at the point, GPUSVM__PT(i) */\n",
     "        lslot[t] = ws_slot[t];\n",
     "        la[t] = alpha[i];\n",
     "        lg[t] = G[i];\n",
@@ -1949,8 +2180,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "\n",
-    "    const double eps_in = fmax(eps, ratio * status[GPUSVM_ST_GAP]);\n",
-    "    const double left = max_iter - status[GPUSVM_ST_ITER];\n",
+    "    const double eps_in = fmax(eps, ratio * status[GPUSVM__ST_GAP]);\n",
+    "    const double left = max_iter - status[GPUSVM__ST_ITER];\n",
     "    const int budget = (int)fmin((double)max_inner, fmax(left, 0.0));\n",
     "    /* One exit, at the loop header, and every barrier reached on every trip: the\n",
     "     * stop tests only switch the work off (a uniform flag). */\n",
@@ -1960,7 +2191,7 @@ static const char *const gpusvm__kernel_source[] = {
     "         * one of each per class (class 0: y = +1, class 1: y = -1), as Solver_NU. */\n",
     "        double bv0 = -INFINITY, bv1 = -INFINITY, g20 = -INFINITY, g21 = -INFINITY;\n",
     "        int bi0 = -1, bi1 = -1;\n",
-    "        for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
+    "        for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {\n",
     "            const int pos = lyv[t] > 0;\n",
     "            const double a = la[t], C = lC[t];\n",
     "            const double v = pos ? -lg[t] : lg[t];\n",
@@ -2013,7 +2244,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        rg[GPUSVM_LID] = g20;\n",
     "        rg2[GPUSVM_LID] = g21;\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {\n",
+    "        for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {\n",
     "            if (GPUSVM_LID < s) {\n",
     "                const int u = GPUSVM_LID + s;\n",
     "                double a = rv[GPUSVM_LID], b = rv[u];\n",
@@ -2049,7 +2280,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        double bo = INFINITY;\n",
     "        int bj = -1;\n",
     "        if (go) {\n",
-    "            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
+    "            for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {\n",
     "                const int pos = lyv[t] > 0;\n",
     "                const int c1 = nu && !pos;\n",
     "                const double a = la[t], C = lC[t];\n",
@@ -2059,7 +2290,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                if (in_low && b > 0.0) {\n",
     "                    const __global float *Kc = c1 ? Ki1 : Ki0;\n",
     "                    double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)Kc[t];\n",
-    "                    if (quad <= 0.0) quad = GPUSVM_TAU;\n",
+    "                    if (quad <= 0.0) quad = GPUSVM__TAU;\n",
     "                    const double o = -(b * b) / quad;\n",
     "                    if (o < bo || (o == bo && t > bj)) { bo = o; bj = t; }\n",
     "                }\n",
@@ -2086,7 +2317,7 @@ static const char *const gpusvm__kernel_source[] = {
     "            const double oi = la[i], oj = la[j];\n",
     "            double ai = oi, aj = oj;\n",
     "            double quad = Kii + (double)lqd[j] - 2.0 * Kij;\n",
-    "            if (quad <= 0.0) quad = GPUSVM_TAU;\n",
+    "            if (quad <= 0.0) quad = GPUSVM__TAU;\n",
     "            if (yi != yj) {\n",
     "                const double delta = (-lg[i] - lg[j]) / quad;\n",
     "                const double diff = ai - aj;\n",
@@ -2116,7 +2347,7 @@ static const char *const gpusvm__kernel_source[] = {
     "            const double di = step[0], dj = step[1];\n",
     "            const int yi = lyv[i], yj = lyv[j];\n",
     "            const __global float *Kj = K + (size_t)lslot[j] * qmax;\n",
-    "            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
+    "            for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {\n",
     "                const double kit = (double)Ki[t], kjt = (double)Kj[t];\n",
     "                const double qi = (lyv[t] == yi) ? kit : -kit;\n",
     "                const double qj = (lyv[t] == yj) ? kjt : -kjt;\n",
@@ -2128,15 +2359,15 @@ static const char *const gpusvm__kernel_source[] = {
     "        trip = step_ok ? trip + 1 : budget;\n",
     "    }\n",
     "\n",
-    "    for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {\n",
+    "    for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {\n",
     "        const int i = lidx[t];\n",
     "        const double d = la[t] - alpha[i];\n",
     "        coef[t] = lyv[t] > 0 ? d : -d;\n",
     "        alpha[i] = la[t];\n",
     "    }\n",
     "    if (GPUSVM_LID == 0) {\n",
-    "        status[GPUSVM_ST_ITER] += (double)it;\n",
-    "        status[GPUSVM_ST_INNER] = (double)it;\n",
+    "        status[GPUSVM__ST_ITER] += (double)it;\n",
+    "        status[GPUSVM__ST_INNER] = (double)it;\n",
     "    }\n",
     "}\n",
     "#line 1 \"kernels/40_update.cl\"\n",
@@ -2156,39 +2387,34 @@ static const char *const gpusvm__kernel_source[] = {
     " * Grid dimension 1 is the problem of a batch (see part 0): problem p updates\n",
     " * its own variables from its own rows, with its working-set size (at most m).\n",
     " */\n",
-    "__kernel void gpusvm_update(__global double *out0, __global const char *y0,\n",
-    "                            int use_y, __global const int *pinfo, int qmax,\n",
-    "                            __global const float *K0, int ldk,\n",
-    "                            __global const int *slot0, __global const double *coef0,\n",
-    "                            int m_in, __global const double *status,\n",
-    "                            int coef_off, int out_off)\n",
+    "__kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
-    "    __local double lc[GPUSVM_L];\n",
-    "    __local int ls[GPUSVM_L];\n",
+    "    __local double lc[GPUSVM__L];\n",
+    "    __local int ls[GPUSVM__L];\n",
     "    const int i = get_global_id(0), lid = get_local_id(0), p = get_group_id(1);\n",
-    "    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;\n",
-    "    const int v0 = pi[GPUSVM_PI_VAR], n = pi[GPUSVM_PI_NVAR], npts = pi[GPUSVM_PI_SPLIT];\n",
-    "    const int m = min(m_in, pi[GPUSVM_PI_Q]);\n",
+    "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], npts = pi[GPUSVM__PI_SPLIT];\n",
+    "    const int m = min(m_in, pi[GPUSVM__PI_Q]);\n",
     "    __global double *out = out0 + v0;\n",
     "    __global const char *y = y0 + v0;\n",
     "    __global const float *K = K0 + (size_t)p * qmax * ldk;\n",
     "    __global const int *slot = slot0 + p * qmax;\n",
     "    __global const double *coef = coef0 + p * qmax;\n",
     "    /* uniform per work-group */\n",
-    "    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (int)get_group_id(0) * GPUSVM_L >= n) return;\n",
+    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (int)get_group_id(0) * GPUSVM__L >= n) return;\n",
     "\n",
     "    double sum = 0.0;\n",
-    "    for (int c0 = 0; c0 < m; c0 += GPUSVM_L) {\n",
+    "    for (int c0 = 0; c0 < m; c0 += GPUSVM__L) {\n",
     "        if (c0 + lid < m) {\n",
     "            lc[lid] = coef[coef_off + c0 + lid];\n",
     "            ls[lid] = slot[c0 + lid];\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        const int cnt = min(GPUSVM_L, m - c0);\n",
+    "        const int cnt = min(GPUSVM__L, m - c0);\n",
     "        if (i < n) {\n",
     "            for (int t = 0; t < cnt; ++t) {\n",
     "                const double c = lc[t];\n",
-    "                if (c != 0.0) sum += c * (double)K[(size_t)ls[t] * ldk + GPUSVM_PT(i, npts)];\n",
+    "                if (c != 0.0) sum += c * (double)K[(size_t)ls[t] * ldk + GPUSVM__PT(i, npts)];\n",
     "            }\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
@@ -2196,7 +2422,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 1113
+#define GPUSVM__KERNEL_SOURCE_LINES 1188
 // <<kernels
 #endif
 
@@ -2512,8 +2738,8 @@ static int gpusvm__cpu_select_k(gpusvm__cpu_job *j, uint32_t *keys, uint32_t *ot
 /* As gpusvm_select for one problem: the check, then (unless the problem is whole) its next set. */
 static void gpusvm__cpu_select_one(gpusvm__cpu_job *j, int mode, double eps, double max_iter)
 {
-    int list[GPUSVM__QMAX], keep_idx[GPUSVM__QMAX / 2], keep_slot[GPUSVM__QMAX / 2];
-    uint64_t heap[GPUSVM__QMAX];
+    int list[GPUSVM__Q], keep_idx[GPUSVM__Q / 2], keep_slot[GPUSVM__Q / 2];
+    uint64_t heap[GPUSVM__Q];
     double up[2], low[2], gap;
     const int q = j->q;
     int done, fresh = q, at = 0, got, t, side, worst;
@@ -2916,7 +3142,7 @@ static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
     gpusvm__cpu *b = (gpusvm__cpu *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__cpu));
     if (!b) return NULL;
     b->base.ctx = ctx;
-    b->base.qcap = GPUSVM__QMAX;
+    b->base.qcap = GPUSVM__Q;
     b->base.max_alloc = (size_t)-1;
     b->base.train_begin = gpusvm__cpu_train_begin;
     b->base.select = gpusvm__cpu_select;
@@ -2946,22 +3172,65 @@ static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
    back only every few outer iterations. */
 #ifndef GPUSVM_NO_OPENCL
 
-typedef struct gpusvm__ocl {
+typedef struct gpusvm__ocl gpusvm__ocl;
+
+/* The kernels of the program (GPUSVM__KN_ROWS, ...), each with its name, the work-group size
+   it needs and its argument count, from the shared block's list. */
+#define GPUSVM__KID(id, name, wg, args) GPUSVM__KN_##id,
+enum { GPUSVM__KERNELS(GPUSVM__KID) GPUSVM__KN_COUNT };
+#undef GPUSVM__KID
+
+/* Every kernel's argument slots by name (GPUSVM__A_KEYS_G0, ...; GPUSVM__A_KEYS_N of them),
+   from the lists its parameters are declared from. */
+enum { GPUSVM__ARGS_ROWS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_ROWS_N };
+enum { GPUSVM__ARGS_GATHER_WS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_WS_N };
+enum { GPUSVM__ARGS_SCATTER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SCATTER_N };
+enum { GPUSVM__ARGS_KEYS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_KEYS_N };
+enum { GPUSVM__ARGS_SELECT(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SELECT_N };
+enum { GPUSVM__ARGS_GATHER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_N };
+enum { GPUSVM__ARGS_SMO(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SMO_N };
+enum { GPUSVM__ARGS_UPDATE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_UPDATE_N };
+
+typedef struct gpusvm__kernel_info {
+    const char *name;
+    size_t wg;      /* work-items per group it is launched with */
+    unsigned nargs; /* parameters it declares */
+} gpusvm__kernel_info;
+
+#define GPUSVM__KINFO(id, name, wg, args) {name, wg, GPUSVM__A_##args##_N},
+static const gpusvm__kernel_info gpusvm__kernels[GPUSVM__KN_COUNT] = {GPUSVM__KERNELS(GPUSVM__KINFO)};
+#undef GPUSVM__KINFO
+
+/* The device buffers of a training batch (see the backend section and kernels part 0), in the
+   order they are allocated; the text names each in messages. */
+#define GPUSVM__TRAIN_BUFS(X_)                                                                                    \
+    X_(X, "the training data (dense, column-major)") X_(K, "the working sets' kernel rows")                      \
+    X_(KQ, "the working sets' q x q blocks") X_(XW, "the working sets' vectors") X_(NORM, "norms")               \
+    X_(QD, "the kernel diagonal") X_(Y, "labels") X_(CV, "bounds") X_(ALPHA, "alpha") X_(G, "the gradient")      \
+    X_(KEY_UP, "selection keys") X_(KEY_LOW, "selection keys") X_(PART_UP, "partials")                          \
+    X_(PART_LOW, "partials") X_(WS_IDX, "the working sets") X_(WS_SLOT, "the working sets")                      \
+    X_(COEF, "coefficients") X_(STATUS, "the status vector") X_(PINFO, "the problem table")                     \
+    X_(MAP, "the problems' points")
+#define GPUSVM__BID(id, what) GPUSVM__TB_##id,
+enum { GPUSVM__TRAIN_BUFS(GPUSVM__BID) GPUSVM__TB_COUNT };
+#undef GPUSVM__BID
+#define GPUSVM__BWHAT(id, what) what,
+static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRAIN_BUFS(GPUSVM__BWHAT)};
+#undef GPUSVM__BWHAT
+
+struct gpusvm__ocl {
     gpusvm__backend base;
     gpusvm__cl_api *cl;
     gpusvm__cl_device dev;
     gpusvm__cl_context cctx;
     gpusvm__cl_queue queue;
     gpusvm__cl_program prog;
-    gpusvm__cl_kernel k_rows, k_rows_few, k_gather_ws, k_scatter, k_keys, k_select, k_smo, k_update, k_gather;
-    int qcap;            /* GPUSVM_Q the program was built with */
+    gpusvm__cl_kernel kern[GPUSVM__KN_COUNT];
+    int qcap;            /* GPUSVM__Q the program was built with */
     size_t max_alloc, global_mem, local_mem;
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
-    /* training state: one batch (see the backend section and kernels part 0) */
-    gpusvm__cl_mem X, norm, y, Cv, alpha, G, qd, K, key_up, key_low, part_up, part_low, ws_idx, ws_slot, coef, status;
-    gpusvm__cl_mem pinfo, map; /* the problem table, the problems' points */
-    gpusvm__cl_mem Kq;         /* each working set's q x q block, contiguous (gpusvm_gather) */
-    gpusvm__cl_mem Xw;         /* the working sets' vectors, gathered (gpusvm_gather_ws); NULL: rows read X */
+    /* training state: one batch */
+    gpusvm__cl_mem mem[GPUSVM__TB_COUNT]; /* GPUSVM__TB_XW is NULL when the rows read X directly */
     int nprob, q;              /* problems; working-set stride (the largest working set) */
     size_t nvar, npts, d, dpad, pitch; /* variables, shared points, features, padded; point pitch */
     size_t ldk, nparts_max;    /* kernel-row pitch; the most keys work-groups of one problem */
@@ -2969,7 +3238,7 @@ typedef struct gpusvm__ocl {
     size_t npts0, q0;          /* problem 0's points and working set (read_rows, write_rows) */
     int ktype, degree;
     float gamma, coef0;
-} gpusvm__ocl;
+};
 
 static size_t gpusvm__round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
 
@@ -2990,29 +3259,16 @@ static void gpusvm__release_mem(gpusvm__ocl *b, gpusvm__cl_mem *m)
     *m = NULL;
 }
 
+/* Releases count buffers, last first. */
+static void gpusvm__release_mems(gpusvm__ocl *b, gpusvm__cl_mem *m, int count)
+{
+    while (count-- > 0) gpusvm__release_mem(b, &m[count]);
+}
+
 static void gpusvm__ocl_train_end(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm__release_mem(b, &b->Xw);
-    gpusvm__release_mem(b, &b->Kq);
-    gpusvm__release_mem(b, &b->map);
-    gpusvm__release_mem(b, &b->pinfo);
-    gpusvm__release_mem(b, &b->status);
-    gpusvm__release_mem(b, &b->coef);
-    gpusvm__release_mem(b, &b->ws_slot);
-    gpusvm__release_mem(b, &b->ws_idx);
-    gpusvm__release_mem(b, &b->part_low);
-    gpusvm__release_mem(b, &b->part_up);
-    gpusvm__release_mem(b, &b->key_low);
-    gpusvm__release_mem(b, &b->key_up);
-    gpusvm__release_mem(b, &b->K);
-    gpusvm__release_mem(b, &b->qd);
-    gpusvm__release_mem(b, &b->G);
-    gpusvm__release_mem(b, &b->alpha);
-    gpusvm__release_mem(b, &b->Cv);
-    gpusvm__release_mem(b, &b->y);
-    gpusvm__release_mem(b, &b->norm);
-    gpusvm__release_mem(b, &b->X);
+    gpusvm__release_mems(b, b->mem, GPUSVM__TB_COUNT);
 }
 
 static gpusvm_result gpusvm__ocl_buffer(gpusvm__ocl *b, gpusvm__cl_mem *out, size_t bytes, const char *what)
@@ -3042,6 +3298,17 @@ static gpusvm_result gpusvm__ocl_buffer(gpusvm__ocl *b, gpusvm__cl_mem *out, siz
     return r;
 }
 
+/* Allocates m[i] for i in [from, to) with bytes[i] (0: leaves that buffer NULL). */
+static gpusvm_result gpusvm__ocl_buffers(gpusvm__ocl *b, gpusvm__cl_mem *m, const size_t *bytes,
+                                         const char *const *what, int from, int to)
+{
+    gpusvm_result r = GPUSVM_OK;
+    int i;
+    for (i = from; i < to && r == GPUSVM_OK; ++i)
+        if (bytes[i]) r = gpusvm__ocl_buffer(b, &m[i], bytes[i], what[i]);
+    return r;
+}
+
 static gpusvm_result gpusvm__ocl_write(gpusvm__ocl *b, gpusvm__cl_mem m, size_t offset, size_t bytes, const void *src)
 {
     gpusvm_result r = GPUSVM_OK;
@@ -3066,19 +3333,23 @@ fail:
     return r;
 }
 
-#define GPUSVM__ARG(k, i, var) GPUSVM__CL(ctx, cl->clSetKernelArg((k), (i), sizeof(var), &(var)))
+/* Sets argument SLOT (GPUSVM__A_<KERNEL>_<name>, without the prefix) of kernel KID (without
+   GPUSVM__KN_) to var; on failure r is set and control jumps to fail. */
+#define GPUSVM__SET(kid, slot, var)                                                                                \
+    GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_##kid], GPUSVM__A_##slot, sizeof(var), &(var)))
 /* gpusvm_rows and gpusvm_rows_few take the same arguments */
-#define GPUSVM__ROWS_ARG(i, var)                                                                                     \
-    do {                                                                                                             \
-        GPUSVM__ARG(b->k_rows, i, var);                                                                              \
-        GPUSVM__ARG(b->k_rows_few, i, var);                                                                          \
+#define GPUSVM__SET_ROWS(name, var)                                                                                \
+    do {                                                                                                           \
+        GPUSVM__SET(ROWS, ROWS_##name, var);                                                                       \
+        GPUSVM__SET(ROWS_FEW, ROWS_##name, var);                                                                   \
     } while (0)
 
-static gpusvm_result gpusvm__ocl_launch(gpusvm__ocl *b, gpusvm__cl_kernel k, gpusvm__cl_uint dims, const size_t *global,
+static gpusvm_result gpusvm__ocl_launch(gpusvm__ocl *b, int kid, gpusvm__cl_uint dims, const size_t *global,
                                         const size_t *local)
 {
     gpusvm_result r = GPUSVM_OK;
-    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueNDRangeKernel(b->queue, k, dims, NULL, global, local, 0, NULL, NULL));
+    GPUSVM__CL(b->base.ctx,
+               b->cl->clEnqueueNDRangeKernel(b->queue, b->kern[kid], dims, NULL, global, local, 0, NULL, NULL));
 fail:
     return r;
 }
@@ -3230,74 +3501,123 @@ done:
     return 0;
 }
 
+/* Releases the kernels and the program. */
+static void gpusvm__ocl_release_program(gpusvm__ocl *b)
+{
+    int i;
+    for (i = GPUSVM__KN_COUNT - 1; i >= 0; --i) {
+        if (b->kern[i]) b->cl->clReleaseKernel(b->kern[i]);
+        b->kern[i] = NULL;
+    }
+    if (b->prog) b->cl->clReleaseProgram(b->prog);
+    b->prog = NULL;
+}
+
+/* The build options: the tunables the host chose (the shared block's #ifndef defaults are
+   overridden from this one table) and, on NVIDIA, the warp exchanges. */
+static void gpusvm__ocl_options(const gpusvm__ocl *b, int shfl, char *out, size_t size)
+{
+    const struct { const char *name; int value; } tun[2] = {{"GPUSVM__Q", 0}, {"GPUSVM__L", GPUSVM__L}};
+    size_t at;
+    int i;
+    at = (size_t)snprintf(out, size, "-cl-std=CL1.2");
+    for (i = 0; i < 2 && at < size; ++i)
+        at += (size_t)snprintf(out + at, size - at, " -D %s=%d", tun[i].name, i == 0 ? b->qcap : tun[i].value);
+    if (shfl && at < size) snprintf(out + at, size - at, " -D GPUSVM_NV_SHFL=1");
+}
+
+/* The program built for the device: from the kernel cache when it holds it (*cached = 1), else
+   compiled from source and, when the cache is on, written to it. *be: clBuildProgram's status. */
+static gpusvm_result gpusvm__ocl_program(gpusvm__ocl *b, const char *options, const char *key, const char *path,
+                                         int *cached, gpusvm__cl_int *be)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    gpusvm__cl_api *cl = b->cl;
+    gpusvm_result r = GPUSVM_OK;
+    *be = 0;
+    if (*cached && gpusvm__kcache_load(b, options, key, path, &b->prog)) return gpusvm__oom(ctx, "reading the kernel cache");
+    if (b->prog) return GPUSVM_OK;
+    GPUSVM__CL_CREATE(ctx, b->prog,
+                      cl->clCreateProgramWithSource(b->cctx, (gpusvm__cl_uint)GPUSVM__KERNEL_SOURCE_LINES,
+                                                    (const char **)gpusvm__kernel_source, NULL, &gpusvm__e));
+    *be = cl->clBuildProgram(b->prog, 1, &b->dev, options, NULL, NULL);
+    if (*be == 0 && *cached && gpusvm__kcache_save(b, key, path)) r = gpusvm__oom(ctx, "writing the kernel cache");
+    *cached = 0;
+fail:
+    return r;
+}
+
+/* ctx->build_log := the options, where the program came from, and the compiler's log. */
+static gpusvm_result gpusvm__ocl_build_log(gpusvm__ocl *b, const char *options, const char *path, int cached)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    size_t log_size = 0, head;
+    int off;
+    gpusvm__free(&ctx->alloc, ctx->build_log);
+    ctx->build_log = NULL;
+    if (b->cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size) != 0)
+        return GPUSVM_OK;
+    head = strlen(options) + strlen(path) + 64;
+    ctx->build_log = (char *)gpusvm__alloc(&ctx->alloc, log_size + head + 1, 1);
+    if (!ctx->build_log) return gpusvm__oom(ctx, "the kernel build log");
+    off = snprintf(ctx->build_log, head, "build options: %s\n%s%s\n", options,
+                   cached ? "program binary from the kernel cache: " : "compiled from source", cached ? path : "");
+    if (b->cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, log_size, ctx->build_log + off,
+                                     NULL) != 0)
+        ctx->build_log[off] = 0;
+    ctx->build_log[off + (int)log_size] = 0;
+    return GPUSVM_OK;
+}
+
+/* Every kernel of the table, checked against the device's work-group limit and against the
+   argument count its list declares. */
+static gpusvm_result gpusvm__ocl_kernels(gpusvm__ocl *b)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    gpusvm__cl_api *cl = b->cl;
+    gpusvm_result r = GPUSVM_OK;
+    size_t wg = 0;
+    gpusvm__cl_uint nargs = 0;
+    int i;
+    for (i = 0; i < GPUSVM__KN_COUNT; ++i) {
+        const gpusvm__kernel_info *k = &gpusvm__kernels[i];
+        GPUSVM__CL_CREATE(ctx, b->kern[i], cl->clCreateKernel(b->prog, k->name, &gpusvm__e));
+        GPUSVM__CL(ctx, cl->clGetKernelWorkGroupInfo(b->kern[i], b->dev, GPUSVM__CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
+                                                     &wg, NULL));
+        if (wg < k->wg)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
+                                "kernel %s runs at most %u work-items per group on this device; it needs %u", k->name,
+                                (unsigned)wg, (unsigned)k->wg);
+        GPUSVM__CL(ctx, cl->clGetKernelInfo(b->kern[i], GPUSVM__CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL));
+        if (nargs != k->nargs)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_BUILD, "kernel %s declares %u arguments; the host binds %u", k->name,
+                                (unsigned)nargs, k->nargs);
+    }
+fail:
+    return r;
+}
+
 /* Builds the program and its kernels once (from the kernel cache when it holds them); the log and
    options stay on the context. */
 static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
 {
     gpusvm_context *ctx = b->base.ctx;
-    gpusvm__cl_api *cl = b->cl;
-    gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_int e = 0, be;
-    char options[256];
-    size_t log_size = 0, wg = 0;
-    gpusvm__cl_kernel *ks[9];
-    const char *names[9] = {"gpusvm_rows",     "gpusvm_keys",      "gpusvm_select", "gpusvm_smo",
-                            "gpusvm_update",   "gpusvm_gather",    "gpusvm_rows_few",
-                            "gpusvm_gather_ws", "gpusvm_scatter"};
-    const size_t need[9] = {256, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L, GPUSVM__L, 256, 64, 64};
-    int i, cached = 0, shfl;
-    char key[1024 + 256], path[1100] = "", vendor[128] = "";
+    gpusvm_result r;
+    gpusvm__cl_int be;
+    char options[256], key[1024 + 256], path[1100] = "", vendor[128] = "";
+    int cached, shfl;
     const double t0 = gpusvm__now();
     if (b->prog) return GPUSVM_OK;
     /* NVIDIA: the reductions use warp exchanges (kernels part 0); if that build fails, the plain one */
-    cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
-    shfl = gpusvm__icontains(vendor, "NVIDIA");
-retry:
-    snprintf(options, sizeof options, "-cl-std=CL1.2 -D GPUSVM_Q=%d -D GPUSVM_L=%d%s", b->qcap, GPUSVM__L,
-             shfl ? " -D GPUSVM_NV_SHFL=1" : "");
-    cached = gpusvm__kcache_key(b, options, key, sizeof key, path, sizeof path);
-    if (cached && gpusvm__kcache_load(b, options, key, path, &b->prog)) {
-        r = gpusvm__oom(ctx, "reading the kernel cache");
-        goto fail;
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
+    for (shfl = gpusvm__icontains(vendor, "NVIDIA");; shfl = 0) {
+        gpusvm__ocl_options(b, shfl, options, sizeof options);
+        cached = gpusvm__kcache_key(b, options, key, sizeof key, path, sizeof path);
+        if ((r = gpusvm__ocl_program(b, options, key, path, &cached, &be)) != GPUSVM_OK) goto fail;
+        if (be == 0 || !shfl) break;
+        gpusvm__ocl_release_program(b);
     }
-    if (b->prog) {
-        be = 0;
-    } else {
-        GPUSVM__CL_CREATE(ctx, b->prog,
-                          cl->clCreateProgramWithSource(b->cctx, (gpusvm__cl_uint)GPUSVM__KERNEL_SOURCE_LINES,
-                                                        (const char **)gpusvm__kernel_source, NULL, &gpusvm__e));
-        be = cl->clBuildProgram(b->prog, 1, &b->dev, options, NULL, NULL);
-        if (be != 0 && shfl) {
-            cl->clReleaseProgram(b->prog);
-            b->prog = NULL;
-            shfl = 0;
-            goto retry;
-        }
-        if (be == 0 && cached && gpusvm__kcache_save(b, key, path)) {
-            r = gpusvm__oom(ctx, "writing the kernel cache");
-            goto fail;
-        }
-        cached = 0;
-    }
-    gpusvm__free(&ctx->alloc, ctx->build_log);
-    ctx->build_log = NULL;
-    if (cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size) == 0) {
-        size_t head = strlen(options) + strlen(path) + 64;
-        ctx->build_log = (char *)gpusvm__alloc(&ctx->alloc, log_size + head + 1, 1);
-        if (!ctx->build_log) {
-            r = gpusvm__oom(ctx, "the kernel build log");
-            goto fail;
-        }
-        {
-            int off = snprintf(ctx->build_log, head, "build options: %s\n%s%s\n", options,
-                               cached ? "program binary from the kernel cache: " : "compiled from source",
-                               cached ? path : "");
-            if (cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, log_size,
-                                          ctx->build_log + off, NULL) != 0)
-                ctx->build_log[off] = 0;
-            ctx->build_log[off + (int)log_size] = 0;
-        }
-    }
+    if ((r = gpusvm__ocl_build_log(b, options, path, cached)) != GPUSVM_OK) goto fail;
     if (be != 0) {
         ctx->cl_call = "clBuildProgram";
         ctx->cl_code = (int)be;
@@ -3306,57 +3626,25 @@ retry:
                          gpusvm__cl_error_name(be), ctx->build_log ? ctx->build_log : "(none)");
         goto fail;
     }
-    ks[0] = &b->k_rows;
-    ks[1] = &b->k_keys;
-    ks[2] = &b->k_select;
-    ks[3] = &b->k_smo;
-    ks[4] = &b->k_update;
-    ks[5] = &b->k_gather;
-    ks[6] = &b->k_rows_few;
-    ks[7] = &b->k_gather_ws;
-    ks[8] = &b->k_scatter;
-    for (i = 0; i < 9; ++i) {
-        GPUSVM__CL_CREATE(ctx, *ks[i], cl->clCreateKernel(b->prog, names[i], &gpusvm__e));
-        GPUSVM__CL(ctx, cl->clGetKernelWorkGroupInfo(*ks[i], b->dev, GPUSVM__CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
-                                                     NULL));
-        if (wg < need[i]) {
-            r = gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
-                             "kernel %s runs at most %u work-items per group on this device; it needs %u", names[i],
-                             (unsigned)wg, (unsigned)need[i]);
-            goto fail;
-        }
-    }
+    if ((r = gpusvm__ocl_kernels(b)) != GPUSVM_OK) goto fail;
     ctx->build_seconds = gpusvm__now() - t0;
     ctx->build_cached = cached;
     ctx->build_cache_used = path[0] != 0;
-    (void)e;
     return GPUSVM_OK;
 fail:
-    if (b->k_scatter) cl->clReleaseKernel(b->k_scatter);
-    if (b->k_gather_ws) cl->clReleaseKernel(b->k_gather_ws);
-    if (b->k_rows_few) cl->clReleaseKernel(b->k_rows_few);
-    if (b->k_gather) cl->clReleaseKernel(b->k_gather);
-    if (b->k_update) cl->clReleaseKernel(b->k_update);
-    if (b->k_smo) cl->clReleaseKernel(b->k_smo);
-    if (b->k_select) cl->clReleaseKernel(b->k_select);
-    if (b->k_keys) cl->clReleaseKernel(b->k_keys);
-    if (b->k_rows) cl->clReleaseKernel(b->k_rows);
-    if (b->prog) cl->clReleaseProgram(b->prog);
-    b->k_scatter = b->k_gather_ws = b->k_rows_few = b->k_gather = b->k_update = b->k_smo = b->k_select = b->k_keys = b->k_rows = NULL;
-    b->prog = NULL;
+    gpusvm__ocl_release_program(b);
     return r;
 }
 
-/* b->X (bytes, allocated) := the points x, dense and column-major. Where their CSR arrays fit
-   next to it, they are uploaded and scattered on the device (gpusvm_scatter: a fraction of the
-   bytes, no host pass over a dense copy); else the host builds the dense copy. */
+/* b->mem[X] (bytes, allocated) := the points x, dense and column-major. Where their CSR arrays
+   fit next to it, they are uploaded and scattered on the device (gpusvm_scatter: a fraction of
+   the bytes, no host pass over a dense copy); else the host builds the dense copy. */
 static gpusvm_result gpusvm__ocl_upload_points(gpusvm__ocl *b, const gpusvm__csr *x, size_t bytes)
 {
     gpusvm_context *ctx = b->base.ctx;
-    gpusvm__cl_api *cl = b->cl;
     const gpusvm_allocator *a = &ctx->alloc;
     const size_t n = x->rows, base = x->row_ptr[0], nnz = x->row_ptr[n] - base;
-    gpusvm__cl_mem rp = NULL, col = NULL, val = NULL;
+    gpusvm__cl_mem csr[3] = {NULL, NULL, NULL}; /* row offsets, column indices, values */
     gpusvm_result r = GPUSVM_OK;
     uint64_t *rp64 = NULL;
     float *host;
@@ -3364,7 +3652,7 @@ static gpusvm_result gpusvm__ocl_upload_points(gpusvm__ocl *b, const gpusvm__csr
         gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "data: the dense copy built on the host (no room for the CSR arrays)");
         host = gpusvm__to_colmajor(a, x, 0, n, b->pitch, b->dpad);
         if (!host) return gpusvm__oom(ctx, "the column-major copy of the data");
-        r = gpusvm__ocl_write(b, b->X, 0, bytes, host);
+        r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_X], 0, bytes, host);
         gpusvm__free(a, host);
         return r;
     }
@@ -3375,78 +3663,64 @@ static gpusvm_result gpusvm__ocl_upload_points(gpusvm__ocl *b, const gpusvm__csr
         for (i = 0; i <= n; ++i) rp64[i] = (uint64_t)x->row_ptr[i];
     }
     gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "data: %lu nonzeros uploaded and scattered on the device", (unsigned long)nnz);
-    if ((r = gpusvm__ocl_fill(b, b->X, bytes, 0)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &rp, (n + 1) * 8, "the data's row offsets")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &col, (nnz ? nnz : 1) * 4, "the data's column indices")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &val, (nnz ? nnz : 1) * 4, "the data's values")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, rp, 0, (n + 1) * 8, rp64 ? (const void *)rp64 : (const void *)x->row_ptr)) != GPUSVM_OK)
+    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_X], bytes, 0)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &csr[0], (n + 1) * 8, "the data's row offsets")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &csr[1], (nnz ? nnz : 1) * 4, "the data's column indices")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &csr[2], (nnz ? nnz : 1) * 4, "the data's values")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, csr[0], 0, (n + 1) * 8, rp64 ? (const void *)rp64 : (const void *)x->row_ptr)) !=
+        GPUSVM_OK)
         goto fail;
-    if (nnz && ((r = gpusvm__ocl_write(b, col, 0, nnz * 4, x->col + base)) != GPUSVM_OK ||
-                (r = gpusvm__ocl_write(b, val, 0, nnz * 4, x->val + base)) != GPUSVM_OK))
+    if (nnz && ((r = gpusvm__ocl_write(b, csr[1], 0, nnz * 4, x->col + base)) != GPUSVM_OK ||
+                (r = gpusvm__ocl_write(b, csr[2], 0, nnz * 4, x->val + base)) != GPUSVM_OK))
         goto fail;
     {
         const gpusvm__cl_ulong base_ = (gpusvm__cl_ulong)base;
         const gpusvm__cl_int n_ = (gpusvm__cl_int)n, pitch_ = (gpusvm__cl_int)b->pitch;
         size_t g = gpusvm__round_up(n ? n : 1, 64), l = 64;
-        GPUSVM__ARG(b->k_scatter, 0, rp);
-        GPUSVM__ARG(b->k_scatter, 1, col);
-        GPUSVM__ARG(b->k_scatter, 2, val);
-        GPUSVM__ARG(b->k_scatter, 3, base_);
-        GPUSVM__ARG(b->k_scatter, 4, n_);
-        GPUSVM__ARG(b->k_scatter, 5, b->X);
-        GPUSVM__ARG(b->k_scatter, 6, pitch_);
-        r = gpusvm__ocl_launch(b, b->k_scatter, 1, &g, &l);
+        GPUSVM__SET(SCATTER, SCATTER_row_ptr, csr[0]);
+        GPUSVM__SET(SCATTER, SCATTER_col, csr[1]);
+        GPUSVM__SET(SCATTER, SCATTER_val, csr[2]);
+        GPUSVM__SET(SCATTER, SCATTER_base, base_);
+        GPUSVM__SET(SCATTER, SCATTER_n, n_);
+        GPUSVM__SET(SCATTER, SCATTER_X, b->mem[GPUSVM__TB_X]);
+        GPUSVM__SET(SCATTER, SCATTER_pitch, pitch_);
+        r = gpusvm__ocl_launch(b, GPUSVM__KN_SCATTER, 1, &g, &l);
     }
 fail:
     /* released at once: OpenCL keeps them until the scatter has run */
-    gpusvm__release_mem(b, &val);
-    gpusvm__release_mem(b, &col);
-    gpusvm__release_mem(b, &rp);
+    gpusvm__release_mems(b, csr, 3);
     gpusvm__free(a, rp64);
     return r;
 }
 
-static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+/* Plan: the batch's shape on the backend and the bytes of every training buffer (0: none), each
+   size overflow-checked. *npts_all: the problems' points, summed (the map's length). */
+static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes,
+                                      size_t *npts_all)
 {
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_context *ctx = bb->ctx;
-    gpusvm__cl_api *cl = b->cl;
-    const gpusvm_allocator *a = &ctx->alloc;
-    gpusvm_result r;
     const size_t np = p[0].x.rows; /* the batch's points */
-    size_t nvar = 0, npts_all = 0, max_pts = 1, i, k, bytes, ws;
-    int t;
-    float *host = NULL, *qd = NULL;
-    double *st = NULL, *g0 = NULL;
-    int32_t *info = NULL, *map = NULL;
-    signed char *yv = NULL;
-    double *cv = NULL;
-    gpusvm__cl_int use_y = 1, zero = 0, nu = p[0].nu, qmax_, ldk, pitch, dpad, nparts_max, use_map = 0, whole_inner;
-    gpusvm__cl_int a_pos, a_pitch; /* gpusvm_rows' A: the gathered working-set vectors, else the points */
-    gpusvm__cl_mem a_mem;
-
-    gpusvm__ocl_train_end(bb);
-    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
+    size_t nvar = 0, pts = 0, max_pts = 1, ws, v1, w;
+    int t, ok = 1;
     b->nparts_max = 1;
     b->ngroups_max = 1;
     for (t = 0; t < nprob; ++t) {
         const size_t parts = gpusvm__keys_parts(p[t].nvar), groups = gpusvm__round_up(p[t].nvar, GPUSVM__L) / GPUSVM__L;
         nvar += p[t].nvar;
-        npts_all += p[t].npts;
+        pts += p[t].npts;
         if (p[t].npts > max_pts) max_pts = p[t].npts;
         if (parts > b->nparts_max) b->nparts_max = parts;
         if (groups > b->ngroups_max) b->ngroups_max = groups;
-        if (p[t].map) use_map = 1;
     }
-    if (nvar > (size_t)INT_MAX / 2 || np > (size_t)INT_MAX / 2 || npts_all > (size_t)INT_MAX / 2)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "too many points for one device");
+    if (nvar > (size_t)INT_MAX / 2 || np > (size_t)INT_MAX / 2 || pts > (size_t)INT_MAX / 2)
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "too many points for one device");
+    *npts_all = pts;
     b->nprob = nprob;
     b->nvar = nvar;
     b->npts = np;
     b->d = p[0].x.cols;
-    b->dpad = gpusvm__round_up(b->d ? b->d : 1, 16);
-    b->pitch = gpusvm__round_up(np ? np : 1, 64);
-    b->ldk = gpusvm__round_up(max_pts, 64);
+    b->dpad = gpusvm__round_up(b->d ? b->d : 1, GPUSVM__TK);
+    b->pitch = gpusvm__round_up(np ? np : 1, GPUSVM__PITCH);
+    b->ldk = gpusvm__round_up(max_pts, GPUSVM__PITCH);
     b->q = q;
     b->npts0 = p[0].npts;
     b->q0 = p[0].nvar <= (size_t)q ? p[0].nvar : (size_t)q;
@@ -3455,216 +3729,306 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     b->coef0 = p[0].coef0;
     b->degree = p[0].degree;
     ws = (size_t)nprob * (size_t)q;
+    v1 = nvar ? nvar : 1;
+    memset(bytes, 0, GPUSVM__TB_COUNT * sizeof(size_t));
+    ok = gpusvm__mul(b->pitch, b->dpad * sizeof(float), &bytes[GPUSVM__TB_X]) &&
+         gpusvm__mul(ws * sizeof(float), b->ldk, &bytes[GPUSVM__TB_K]) &&
+         gpusvm__mul(ws * sizeof(float), (size_t)q, &bytes[GPUSVM__TB_KQ]);
+    if (!ok) return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the data is too large for the device");
+    if (b->ktype != GPUSVM__K_PRECOMPUTED && gpusvm__mul(ws * sizeof(float), b->dpad, &w) && w <= b->max_alloc)
+        bytes[GPUSVM__TB_XW] = w;
+    bytes[GPUSVM__TB_NORM] = (np ? np : 1) * sizeof(float);
+    bytes[GPUSVM__TB_QD] = bytes[GPUSVM__TB_KEY_UP] = bytes[GPUSVM__TB_KEY_LOW] = v1 * sizeof(float);
+    bytes[GPUSVM__TB_Y] = v1;
+    bytes[GPUSVM__TB_CV] = bytes[GPUSVM__TB_ALPHA] = bytes[GPUSVM__TB_G] = v1 * sizeof(double);
+    bytes[GPUSVM__TB_PART_UP] = bytes[GPUSVM__TB_PART_LOW] = (size_t)nprob * 2 * b->nparts_max * sizeof(double);
+    bytes[GPUSVM__TB_WS_IDX] = bytes[GPUSVM__TB_WS_SLOT] = ws * sizeof(int);
+    bytes[GPUSVM__TB_COEF] = ws * sizeof(double);
+    bytes[GPUSVM__TB_STATUS] = (size_t)nprob * GPUSVM__ST_COUNT * sizeof(double);
+    bytes[GPUSVM__TB_PINFO] = (size_t)nprob * GPUSVM__PI_COUNT * sizeof(int32_t);
+    bytes[GPUSVM__TB_MAP] = (pts ? pts : 1) * sizeof(int32_t);
+    return GPUSVM_OK;
+}
 
-    if (!gpusvm__mul(b->pitch, b->dpad, &bytes) || !gpusvm__mul(bytes, sizeof(float), &bytes))
-        return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the data is too large for the device");
-    if ((r = gpusvm__ocl_buffer(b, &b->X, bytes, "the training data (dense, column-major)")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_upload_points(b, &p[0].x, bytes)) != GPUSVM_OK) goto fail;
-    host = (float *)gpusvm__alloc(a, np ? np : 1, sizeof(float));
-    qd = (float *)gpusvm__alloc(a, nvar, sizeof(float));
-    g0 = (double *)gpusvm__alloc(a, nvar, sizeof(double));
-    cv = (double *)gpusvm__alloc(a, nvar, sizeof(double));
-    yv = (signed char *)gpusvm__alloc(a, nvar, 1);
-    st = (double *)gpusvm__calloc(a, (size_t)nprob * GPUSVM__ST_COUNT, sizeof(double));
-    info = (int32_t *)gpusvm__alloc(a, (size_t)nprob * GPUSVM__PI_COUNT, sizeof(int32_t));
-    map = (int32_t *)gpusvm__alloc(a, npts_all ? npts_all : 1, sizeof(int32_t));
-    if (!host || !qd || !g0 || !cv || !yv || !st || !info || !map) { r = gpusvm__oom(ctx, "the training state"); goto fail; }
-    gpusvm__norms(&p[0].x, 0, np, host);
-    for (t = 0, nvar = 0, npts_all = 0; t < nprob; ++t) {
-        int32_t *pi = info + (size_t)t * GPUSVM__PI_COUNT;
+/* The host's staging copies of a batch's per-variable state, in one block. */
+typedef struct gpusvm__ocl_stage {
+    void *block;
+    double *g0, *cv, *st;
+    float *norm, *qd;
+    int32_t *info, *map;
+    signed char *y;
+} gpusvm__ocl_stage;
+
+static gpusvm_result gpusvm__ocl_stage_alloc(gpusvm__ocl *b, size_t npts_all, gpusvm__ocl_stage *s)
+{
+    /* doubles first, then 4-byte words, then bytes: every array stays aligned */
+    const size_t n[8] = {b->nvar, b->nvar, (size_t)b->nprob * GPUSVM__ST_COUNT, b->npts, b->nvar,
+                         (size_t)b->nprob * GPUSVM__PI_COUNT, npts_all, b->nvar};
+    const size_t size[8] = {8, 8, 8, 4, 4, 4, 4, 1};
+    size_t off[8], total = 0, bytes;
+    unsigned char *c;
+    int i;
+    for (i = 0; i < 8; ++i) {
+        off[i] = total;
+        if (!gpusvm__mul(n[i], size[i], &bytes) || total + bytes < total) return gpusvm__oom(b->base.ctx, "the training state");
+        total += bytes;
+    }
+    c = (unsigned char *)gpusvm__calloc(&b->base.ctx->alloc, total ? total : 1, 1);
+    if (!c) return gpusvm__oom(b->base.ctx, "the training state");
+    s->block = c;
+    s->g0 = (double *)(void *)(c + off[0]);
+    s->cv = (double *)(void *)(c + off[1]);
+    s->st = (double *)(void *)(c + off[2]);
+    s->norm = (float *)(void *)(c + off[3]);
+    s->qd = (float *)(void *)(c + off[4]);
+    s->info = (int32_t *)(void *)(c + off[5]);
+    s->map = (int32_t *)(void *)(c + off[6]);
+    s->y = (signed char *)(c + off[7]);
+    return GPUSVM_OK;
+}
+
+/* The staging copies: norms, the problem table, the map, and each variable's diagonal, G = -1,
+   bound and label (the status starts zeroed: running). */
+static void gpusvm__ocl_stage_fill(const gpusvm__ocl *b, const gpusvm__problem *p, int q, gpusvm__ocl_stage *s)
+{
+    size_t nvar = 0, pts = 0, i, k;
+    int t;
+    gpusvm__norms(&p[0].x, 0, b->npts, s->norm);
+    for (t = 0; t < b->nprob; ++t) {
+        int32_t *pi = s->info + (size_t)t * GPUSVM__PI_COUNT;
         const int whole = p[t].nvar <= (size_t)q;
         pi[GPUSVM__PI_VAR] = (int32_t)nvar;
         pi[GPUSVM__PI_NVAR] = (int32_t)p[t].nvar;
-        pi[GPUSVM__PI_PT] = (int32_t)npts_all;
+        pi[GPUSVM__PI_PT] = (int32_t)pts;
         pi[GPUSVM__PI_NPTS] = (int32_t)p[t].npts;
         pi[GPUSVM__PI_Q] = whole ? (int32_t)p[t].nvar : q;
         pi[GPUSVM__PI_WHOLE] = whole;
         pi[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(p[t].nvar);
         pi[GPUSVM__PI_SPLIT] = (int32_t)p[t].npts;
-        for (k = 0; k < p[t].npts; ++k) map[npts_all + k] = (int32_t)gpusvm__map_pt(&p[t], k);
+        for (k = 0; k < p[t].npts; ++k) s->map[pts + k] = (int32_t)gpusvm__map_pt(&p[t], k);
         for (i = 0; i < p[t].nvar; ++i) {
             const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, p[t].npts));
-            qd[nvar + i] = gpusvm__diag(&p[0].x, pt, host[pt], b->ktype, b->gamma, b->coef0, b->degree);
-            g0[nvar + i] = -1.0;
-            cv[nvar + i] = p[t].C[i];
-            yv[nvar + i] = p[t].y[i];
+            s->qd[nvar + i] = gpusvm__diag(&p[0].x, pt, s->norm[pt], b->ktype, b->gamma, b->coef0, b->degree);
+            s->g0[nvar + i] = -1.0;
+            s->cv[nvar + i] = p[t].C[i];
+            s->y[nvar + i] = p[t].y[i];
         }
         nvar += p[t].nvar;
-        npts_all += p[t].npts;
+        pts += p[t].npts;
     }
-    if (!gpusvm__mul(ws * sizeof(float), b->ldk, &bytes))
-        return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the working-set rows are too large");
-    if ((r = gpusvm__ocl_buffer(b, &b->K, bytes, "the working sets' kernel rows")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->Kq, ws * (size_t)q * sizeof(float), "the working sets' q x q blocks")) !=
-        GPUSVM_OK)
-        goto fail;
-    if (b->ktype != 4 && gpusvm__mul(ws * sizeof(float), b->dpad, &bytes) && bytes <= b->max_alloc &&
-        (r = gpusvm__ocl_buffer(b, &b->Xw, bytes, "the working sets' vectors")) != GPUSVM_OK)
-        goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->norm, (np ? np : 1) * sizeof(float), "norms")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->qd, nvar * sizeof(float), "the kernel diagonal")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->y, nvar, "labels")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->Cv, nvar * sizeof(double), "bounds")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->alpha, nvar * sizeof(double), "alpha")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->G, nvar * sizeof(double), "the gradient")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->key_up, nvar * sizeof(uint32_t), "selection keys")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->key_low, nvar * sizeof(uint32_t), "selection keys")) != GPUSVM_OK) goto fail;
-    bytes = (size_t)nprob * 2 * b->nparts_max * sizeof(double);
-    if ((r = gpusvm__ocl_buffer(b, &b->part_up, bytes, "partials")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->part_low, bytes, "partials")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->ws_idx, ws * sizeof(int), "the working sets")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->ws_slot, ws * sizeof(int), "the working sets")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->coef, ws * sizeof(double), "coefficients")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->status, (size_t)nprob * GPUSVM__ST_COUNT * sizeof(double), "the status vector")) !=
-        GPUSVM_OK)
-        goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->pinfo, (size_t)nprob * GPUSVM__PI_COUNT * sizeof(int32_t), "the problem table")) !=
-        GPUSVM_OK)
-        goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &b->map, (npts_all ? npts_all : 1) * sizeof(int32_t), "the problems' points")) !=
-        GPUSVM_OK)
-        goto fail;
-    if ((r = gpusvm__ocl_write(b, b->norm, 0, np * sizeof(float), host)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, b->qd, 0, nvar * sizeof(float), qd)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, b->y, 0, nvar, yv)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, b->Cv, 0, nvar * sizeof(double), cv)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, b->G, 0, nvar * sizeof(double), g0)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, b->status, 0, (size_t)nprob * GPUSVM__ST_COUNT * sizeof(double), st)) != GPUSVM_OK)
-        goto fail;
-    if ((r = gpusvm__ocl_write(b, b->pinfo, 0, (size_t)nprob * GPUSVM__PI_COUNT * sizeof(int32_t), info)) != GPUSVM_OK)
-        goto fail;
-    if ((r = gpusvm__ocl_write(b, b->map, 0, npts_all * sizeof(int32_t), map)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_fill(b, b->alpha, nvar * sizeof(double), 0)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_fill(b, b->ws_idx, ws * sizeof(int), 0)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_fill(b, b->ws_slot, ws * sizeof(int), 0)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_fill(b, b->coef, ws * sizeof(double), 0)) != GPUSVM_OK) goto fail;
-    gpusvm__free(a, host);
-    gpusvm__free(a, qd);
-    gpusvm__free(a, g0);
-    gpusvm__free(a, cv);
-    gpusvm__free(a, yv);
-    gpusvm__free(a, st);
-    gpusvm__free(a, info);
-    gpusvm__free(a, map);
-    host = qd = NULL;
-    g0 = cv = st = NULL;
-    yv = NULL;
-    info = map = NULL;
+}
 
-    /* Arguments that stay fixed for the whole run. */
-    qmax_ = (gpusvm__cl_int)q;
-    ldk = (gpusvm__cl_int)b->ldk;
-    pitch = (gpusvm__cl_int)b->pitch;
-    dpad = (gpusvm__cl_int)b->dpad;
-    nparts_max = (gpusvm__cl_int)b->nparts_max;
-    whole_inner = GPUSVM__WHOLE_INNER;
-    a_pos = b->Xw != NULL;
-    a_mem = a_pos ? b->Xw : b->X;
-    a_pitch = a_pos ? qmax_ : pitch;
-    GPUSVM__ROWS_ARG(0, a_mem);
-    GPUSVM__ROWS_ARG(1, a_pitch);
-    GPUSVM__ROWS_ARG(2, b->ws_idx);
-    GPUSVM__ROWS_ARG(3, b->norm);
-    GPUSVM__ROWS_ARG(4, b->X);
-    GPUSVM__ROWS_ARG(5, pitch);
-    GPUSVM__ROWS_ARG(6, b->norm);
-    GPUSVM__ROWS_ARG(7, b->pinfo);
-    GPUSVM__ROWS_ARG(8, b->map);
-    GPUSVM__ROWS_ARG(9, use_map);
-    GPUSVM__ROWS_ARG(10, dpad);
-    GPUSVM__ROWS_ARG(11, b->ws_slot);
-    GPUSVM__ROWS_ARG(15, b->K);
-    GPUSVM__ROWS_ARG(16, ldk);
-    GPUSVM__ROWS_ARG(17, qmax_);
-    GPUSVM__ROWS_ARG(18, b->ktype);
-    GPUSVM__ROWS_ARG(19, b->gamma);
-    GPUSVM__ROWS_ARG(20, b->coef0);
-    GPUSVM__ROWS_ARG(21, b->degree);
-    GPUSVM__ROWS_ARG(22, b->status);
-    GPUSVM__ROWS_ARG(23, a_pos);
-    GPUSVM__ARG(b->k_gather_ws, 0, b->X);
-    GPUSVM__ARG(b->k_gather_ws, 1, pitch);
-    GPUSVM__ARG(b->k_gather_ws, 2, b->ws_idx);
-    GPUSVM__ARG(b->k_gather_ws, 3, b->pinfo);
-    GPUSVM__ARG(b->k_gather_ws, 4, b->map);
-    GPUSVM__ARG(b->k_gather_ws, 5, use_map);
-    GPUSVM__ARG(b->k_gather_ws, 6, dpad);
-    GPUSVM__ARG(b->k_gather_ws, 10, b->Xw);
-    GPUSVM__ARG(b->k_gather_ws, 11, qmax_);
-    GPUSVM__ARG(b->k_gather_ws, 12, b->status);
+/* Upload: the staging copies to their buffers; alpha, the working sets and coefficients zeroed. */
+static gpusvm_result gpusvm__ocl_stage_upload(gpusvm__ocl *b, const gpusvm__ocl_stage *s, size_t npts_all)
+{
+    const struct { int buf; size_t bytes; const void *src; } up[8] = {
+        {GPUSVM__TB_NORM, b->npts * sizeof(float), s->norm},
+        {GPUSVM__TB_QD, b->nvar * sizeof(float), s->qd},
+        {GPUSVM__TB_Y, b->nvar, s->y},
+        {GPUSVM__TB_CV, b->nvar * sizeof(double), s->cv},
+        {GPUSVM__TB_G, b->nvar * sizeof(double), s->g0},
+        {GPUSVM__TB_STATUS, (size_t)b->nprob * GPUSVM__ST_COUNT * sizeof(double), s->st},
+        {GPUSVM__TB_PINFO, (size_t)b->nprob * GPUSVM__PI_COUNT * sizeof(int32_t), s->info},
+        {GPUSVM__TB_MAP, npts_all * sizeof(int32_t), s->map}};
+    const size_t ws = (size_t)b->nprob * (size_t)b->q;
+    const struct { int buf; size_t bytes; } zero[4] = {{GPUSVM__TB_ALPHA, b->nvar * sizeof(double)},
+                                                       {GPUSVM__TB_WS_IDX, ws * sizeof(int)},
+                                                       {GPUSVM__TB_WS_SLOT, ws * sizeof(int)},
+                                                       {GPUSVM__TB_COEF, ws * sizeof(double)}};
+    gpusvm_result r = GPUSVM_OK;
+    int i;
+    for (i = 0; i < 8 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_write(b, b->mem[up[i].buf], 0, up[i].bytes, up[i].src);
+    for (i = 0; i < 4 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_fill(b, b->mem[zero[i].buf], zero[i].bytes, 0);
+    return r;
+}
 
-    GPUSVM__ARG(b->k_keys, 0, b->G);
-    GPUSVM__ARG(b->k_keys, 1, b->alpha);
-    GPUSVM__ARG(b->k_keys, 2, b->y);
-    GPUSVM__ARG(b->k_keys, 3, b->Cv);
-    GPUSVM__ARG(b->k_keys, 4, b->pinfo);
-    GPUSVM__ARG(b->k_keys, 5, nparts_max);
-    GPUSVM__ARG(b->k_keys, 6, b->key_up);
-    GPUSVM__ARG(b->k_keys, 7, b->key_low);
-    GPUSVM__ARG(b->k_keys, 8, b->part_up);
-    GPUSVM__ARG(b->k_keys, 9, b->part_low);
-    GPUSVM__ARG(b->k_keys, 10, b->status);
-    GPUSVM__ARG(b->k_keys, 11, nu);
+/* The arguments of gpusvm_rows and gpusvm_rows_few that training and prediction set apart. */
+typedef struct gpusvm__rows_args {
+    gpusvm__cl_mem A, idx, norm_a, B, norm_b, pinfo, map, slot, K, status;
+    gpusvm__cl_int pitch_a, pitch_b, use_map, dpad, ldk, qmax, ktype, degree, a_pos;
+    float gamma, coef0;
+} gpusvm__rows_args;
 
-    GPUSVM__ARG(b->k_select, 0, b->key_up);
-    GPUSVM__ARG(b->k_select, 1, b->key_low);
-    GPUSVM__ARG(b->k_select, 2, b->pinfo);
-    GPUSVM__ARG(b->k_select, 3, nparts_max);
-    GPUSVM__ARG(b->k_select, 4, qmax_);
-    GPUSVM__ARG(b->k_select, 5, b->part_up);
-    GPUSVM__ARG(b->k_select, 6, b->part_low);
-    GPUSVM__ARG(b->k_select, 7, b->ws_idx);
-    GPUSVM__ARG(b->k_select, 8, b->ws_slot);
-    GPUSVM__ARG(b->k_select, 12, b->status);
-    GPUSVM__ARG(b->k_select, 13, b->y);
-    GPUSVM__ARG(b->k_select, 14, nu);
+/* Bind: every argument of the rows kernels but the per-launch range (row_off, nrows, skip_whole). */
+static gpusvm_result gpusvm__ocl_bind_rows(gpusvm__ocl *b, const gpusvm__rows_args *ra)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__SET_ROWS(A, ra->A);
+    GPUSVM__SET_ROWS(pitch_a, ra->pitch_a);
+    GPUSVM__SET_ROWS(idx, ra->idx);
+    GPUSVM__SET_ROWS(norm_a, ra->norm_a);
+    GPUSVM__SET_ROWS(B, ra->B);
+    GPUSVM__SET_ROWS(pitch_b, ra->pitch_b);
+    GPUSVM__SET_ROWS(norm_b, ra->norm_b);
+    GPUSVM__SET_ROWS(pinfo, ra->pinfo);
+    GPUSVM__SET_ROWS(map, ra->map);
+    GPUSVM__SET_ROWS(use_map, ra->use_map);
+    GPUSVM__SET_ROWS(dpad, ra->dpad);
+    GPUSVM__SET_ROWS(slot, ra->slot);
+    GPUSVM__SET_ROWS(K, ra->K);
+    GPUSVM__SET_ROWS(ldk, ra->ldk);
+    GPUSVM__SET_ROWS(qmax, ra->qmax);
+    GPUSVM__SET_ROWS(ktype, ra->ktype);
+    GPUSVM__SET_ROWS(gamma, ra->gamma);
+    GPUSVM__SET_ROWS(coef0, ra->coef0);
+    GPUSVM__SET_ROWS(degree, ra->degree);
+    GPUSVM__SET_ROWS(status, ra->status);
+    GPUSVM__SET_ROWS(a_pos, ra->a_pos);
+fail:
+    return r;
+}
 
-    GPUSVM__ARG(b->k_gather, 0, b->K);
-    GPUSVM__ARG(b->k_gather, 1, ldk);
-    GPUSVM__ARG(b->k_gather, 2, b->Kq);
-    GPUSVM__ARG(b->k_gather, 3, b->pinfo);
-    GPUSVM__ARG(b->k_gather, 4, qmax_);
-    GPUSVM__ARG(b->k_gather, 5, b->ws_idx);
-    GPUSVM__ARG(b->k_gather, 6, b->status);
+/* Bind: the rows kernels and the working-set gather for a training batch. */
+static gpusvm_result gpusvm__ocl_bind_train_rows(gpusvm__ocl *b, gpusvm__cl_int use_map)
+{
+    gpusvm__cl_mem *m = b->mem;
+    gpusvm__rows_args ra;
+    gpusvm_result r;
+    const gpusvm__cl_int qmax = b->q, pitch = (gpusvm__cl_int)b->pitch, dpad = (gpusvm__cl_int)b->dpad;
+    ra.a_pos = m[GPUSVM__TB_XW] != NULL; /* A: the gathered working-set vectors, else the points */
+    ra.A = ra.a_pos ? m[GPUSVM__TB_XW] : m[GPUSVM__TB_X];
+    ra.pitch_a = ra.a_pos ? qmax : pitch;
+    ra.idx = m[GPUSVM__TB_WS_IDX];
+    ra.norm_a = ra.norm_b = m[GPUSVM__TB_NORM];
+    ra.B = m[GPUSVM__TB_X];
+    ra.pitch_b = pitch;
+    ra.pinfo = m[GPUSVM__TB_PINFO];
+    ra.map = m[GPUSVM__TB_MAP];
+    ra.use_map = use_map;
+    ra.dpad = dpad;
+    ra.slot = m[GPUSVM__TB_WS_SLOT];
+    ra.K = m[GPUSVM__TB_K];
+    ra.ldk = (gpusvm__cl_int)b->ldk;
+    ra.qmax = qmax;
+    ra.ktype = b->ktype;
+    ra.gamma = b->gamma;
+    ra.coef0 = b->coef0;
+    ra.degree = b->degree;
+    ra.status = m[GPUSVM__TB_STATUS];
+    if ((r = gpusvm__ocl_bind_rows(b, &ra)) != GPUSVM_OK) return r;
+    GPUSVM__SET(GATHER_WS, GATHER_WS_X, m[GPUSVM__TB_X]);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_pitch, pitch);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_idx, m[GPUSVM__TB_WS_IDX]);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_map, m[GPUSVM__TB_MAP]);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_use_map, use_map);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_dpad, dpad);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_Aw, m[GPUSVM__TB_XW]);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_qmax, qmax);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_status, m[GPUSVM__TB_STATUS]);
+fail:
+    return r;
+}
 
-    GPUSVM__ARG(b->k_smo, 0, b->Kq);
-    GPUSVM__ARG(b->k_smo, 1, b->pinfo);
-    GPUSVM__ARG(b->k_smo, 2, qmax_);
-    GPUSVM__ARG(b->k_smo, 3, b->ws_idx);
-    GPUSVM__ARG(b->k_smo, 4, b->ws_slot);
-    GPUSVM__ARG(b->k_smo, 5, b->alpha);
-    GPUSVM__ARG(b->k_smo, 6, b->G);
-    GPUSVM__ARG(b->k_smo, 7, b->y);
-    GPUSVM__ARG(b->k_smo, 8, b->Cv);
-    GPUSVM__ARG(b->k_smo, 9, b->qd);
-    GPUSVM__ARG(b->k_smo, 10, b->coef);
-    GPUSVM__ARG(b->k_smo, 14, whole_inner);
-    GPUSVM__ARG(b->k_smo, 16, b->status);
-    GPUSVM__ARG(b->k_smo, 17, nu);
+/* Bind: the arguments of the selection that stay fixed for the whole run. */
+static gpusvm_result gpusvm__ocl_bind_train_select(gpusvm__ocl *b, gpusvm__cl_int nu)
+{
+    gpusvm__cl_mem *m = b->mem;
+    gpusvm_result r = GPUSVM_OK;
+    const gpusvm__cl_int qmax = b->q, nparts_max = (gpusvm__cl_int)b->nparts_max;
+    GPUSVM__SET(KEYS, KEYS_G0, m[GPUSVM__TB_G]);
+    GPUSVM__SET(KEYS, KEYS_alpha0, m[GPUSVM__TB_ALPHA]);
+    GPUSVM__SET(KEYS, KEYS_y0, m[GPUSVM__TB_Y]);
+    GPUSVM__SET(KEYS, KEYS_Cv0, m[GPUSVM__TB_CV]);
+    GPUSVM__SET(KEYS, KEYS_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(KEYS, KEYS_nparts_max, nparts_max);
+    GPUSVM__SET(KEYS, KEYS_key_up0, m[GPUSVM__TB_KEY_UP]);
+    GPUSVM__SET(KEYS, KEYS_key_low0, m[GPUSVM__TB_KEY_LOW]);
+    GPUSVM__SET(KEYS, KEYS_part_up0, m[GPUSVM__TB_PART_UP]);
+    GPUSVM__SET(KEYS, KEYS_part_low0, m[GPUSVM__TB_PART_LOW]);
+    GPUSVM__SET(KEYS, KEYS_status, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(KEYS, KEYS_nu, nu);
+    GPUSVM__SET(SELECT, SELECT_key_up0, m[GPUSVM__TB_KEY_UP]);
+    GPUSVM__SET(SELECT, SELECT_key_low0, m[GPUSVM__TB_KEY_LOW]);
+    GPUSVM__SET(SELECT, SELECT_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(SELECT, SELECT_nparts_max, nparts_max);
+    GPUSVM__SET(SELECT, SELECT_qmax, qmax);
+    GPUSVM__SET(SELECT, SELECT_part_up0, m[GPUSVM__TB_PART_UP]);
+    GPUSVM__SET(SELECT, SELECT_part_low0, m[GPUSVM__TB_PART_LOW]);
+    GPUSVM__SET(SELECT, SELECT_ws_idx0, m[GPUSVM__TB_WS_IDX]);
+    GPUSVM__SET(SELECT, SELECT_ws_slot0, m[GPUSVM__TB_WS_SLOT]);
+    GPUSVM__SET(SELECT, SELECT_status0, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(SELECT, SELECT_y0, m[GPUSVM__TB_Y]);
+    GPUSVM__SET(SELECT, SELECT_nu, nu);
+fail:
+    return r;
+}
 
-    GPUSVM__ARG(b->k_update, 0, b->G);
-    GPUSVM__ARG(b->k_update, 1, b->y);
-    GPUSVM__ARG(b->k_update, 2, use_y);
-    GPUSVM__ARG(b->k_update, 3, b->pinfo);
-    GPUSVM__ARG(b->k_update, 4, qmax_);
-    GPUSVM__ARG(b->k_update, 5, b->K);
-    GPUSVM__ARG(b->k_update, 6, ldk);
-    GPUSVM__ARG(b->k_update, 7, b->ws_slot);
-    GPUSVM__ARG(b->k_update, 8, b->coef);
-    GPUSVM__ARG(b->k_update, 9, qmax_);
-    GPUSVM__ARG(b->k_update, 10, b->status);
-    GPUSVM__ARG(b->k_update, 11, zero);
-    GPUSVM__ARG(b->k_update, 12, zero);
+/* Bind: the arguments of the inner solve and the gradient update that stay fixed for the run. */
+static gpusvm_result gpusvm__ocl_bind_train_solve(gpusvm__ocl *b, gpusvm__cl_int nu)
+{
+    gpusvm__cl_mem *m = b->mem;
+    gpusvm_result r = GPUSVM_OK;
+    const gpusvm__cl_int qmax = b->q, ldk = (gpusvm__cl_int)b->ldk, whole_inner = GPUSVM__WHOLE_INNER, one = 1,
+                         zero = 0;
+    GPUSVM__SET(GATHER, GATHER_K0, m[GPUSVM__TB_K]);
+    GPUSVM__SET(GATHER, GATHER_ldk, ldk);
+    GPUSVM__SET(GATHER, GATHER_Kq0, m[GPUSVM__TB_KQ]);
+    GPUSVM__SET(GATHER, GATHER_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(GATHER, GATHER_qmax, qmax);
+    GPUSVM__SET(GATHER, GATHER_ws_idx0, m[GPUSVM__TB_WS_IDX]);
+    GPUSVM__SET(GATHER, GATHER_status, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(SMO, SMO_Kq0, m[GPUSVM__TB_KQ]);
+    GPUSVM__SET(SMO, SMO_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(SMO, SMO_qmax, qmax);
+    GPUSVM__SET(SMO, SMO_ws_idx0, m[GPUSVM__TB_WS_IDX]);
+    GPUSVM__SET(SMO, SMO_ws_slot0, m[GPUSVM__TB_WS_SLOT]);
+    GPUSVM__SET(SMO, SMO_alpha0, m[GPUSVM__TB_ALPHA]);
+    GPUSVM__SET(SMO, SMO_G0, m[GPUSVM__TB_G]);
+    GPUSVM__SET(SMO, SMO_y0, m[GPUSVM__TB_Y]);
+    GPUSVM__SET(SMO, SMO_Cv0, m[GPUSVM__TB_CV]);
+    GPUSVM__SET(SMO, SMO_qd0, m[GPUSVM__TB_QD]);
+    GPUSVM__SET(SMO, SMO_coef0, m[GPUSVM__TB_COEF]);
+    GPUSVM__SET(SMO, SMO_whole_inner, whole_inner);
+    GPUSVM__SET(SMO, SMO_status0, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(SMO, SMO_nu, nu);
+    GPUSVM__SET(UPDATE, UPDATE_out0, m[GPUSVM__TB_G]);
+    GPUSVM__SET(UPDATE, UPDATE_y0, m[GPUSVM__TB_Y]);
+    GPUSVM__SET(UPDATE, UPDATE_use_y, one);
+    GPUSVM__SET(UPDATE, UPDATE_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(UPDATE, UPDATE_qmax, qmax);
+    GPUSVM__SET(UPDATE, UPDATE_K0, m[GPUSVM__TB_K]);
+    GPUSVM__SET(UPDATE, UPDATE_ldk, ldk);
+    GPUSVM__SET(UPDATE, UPDATE_slot0, m[GPUSVM__TB_WS_SLOT]);
+    GPUSVM__SET(UPDATE, UPDATE_coef0, m[GPUSVM__TB_COEF]);
+    GPUSVM__SET(UPDATE, UPDATE_m_in, qmax);
+    GPUSVM__SET(UPDATE, UPDATE_status, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(UPDATE, UPDATE_coef_off, zero);
+    GPUSVM__SET(UPDATE, UPDATE_out_off, zero);
+fail:
+    return r;
+}
+
+/* A training batch: plan, allocate, upload, bind. */
+static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm__ocl_stage s;
+    size_t bytes[GPUSVM__TB_COUNT], npts_all = 0;
+    gpusvm__cl_int use_map = 0;
+    gpusvm_result r;
+    int t;
+    memset(&s, 0, sizeof s);
+    gpusvm__ocl_train_end(bb);
+    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_plan(b, p, nprob, q, bytes, &npts_all)) != GPUSVM_OK) return r;
+    for (t = 0; t < nprob; ++t) use_map = use_map || p[t].map;
+    /* the data first: its upload wants room for the CSR arrays beside it */
+    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, 0, 1)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_upload_points(b, &p[0].x, bytes[GPUSVM__TB_X])) != GPUSVM_OK ||
+        (r = gpusvm__ocl_stage_alloc(b, npts_all, &s)) != GPUSVM_OK)
+        goto fail;
+    gpusvm__ocl_stage_fill(b, p, q, &s);
+    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, 1, GPUSVM__TB_COUNT)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_stage_upload(b, &s, npts_all)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_bind_train_rows(b, use_map)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_bind_train_select(b, p[0].nu)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_bind_train_solve(b, p[0].nu)) != GPUSVM_OK)
+        goto fail;
+    gpusvm__free(&bb->ctx->alloc, s.block);
     return GPUSVM_OK;
 fail:
-    gpusvm__free(a, host);
-    gpusvm__free(a, qd);
-    gpusvm__free(a, g0);
-    gpusvm__free(a, cv);
-    gpusvm__free(a, yv);
-    gpusvm__free(a, st);
-    gpusvm__free(a, info);
-    gpusvm__free(a, map);
+    gpusvm__free(&bb->ctx->alloc, s.block);
     gpusvm__ocl_train_end(bb);
     return r;
 }
@@ -3672,58 +4036,55 @@ fail:
 static gpusvm_result gpusvm__ocl_select(gpusvm__backend *bb, int first, double eps, double max_iter)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_context *ctx = bb->ctx;
-    gpusvm__cl_api *cl = b->cl;
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_int md = first ? 0 : 1;
     size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->nprob * GPUSVM__L, l1 = GPUSVM__L;
     g[0] = b->nparts_max * GPUSVM__L;
     g[1] = (size_t)b->nprob;
-    if ((r = gpusvm__ocl_launch(b, b->k_keys, 2, g, l)) != GPUSVM_OK) return r;
-    GPUSVM__ARG(b->k_select, 9, md);
-    GPUSVM__ARG(b->k_select, 10, eps);
-    GPUSVM__ARG(b->k_select, 11, max_iter);
-    r = gpusvm__ocl_launch(b, b->k_select, 1, &g1, &l1);
+    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_KEYS, 2, g, l)) != GPUSVM_OK) return r;
+    GPUSVM__SET(SELECT, SELECT_mode_in, md);
+    GPUSVM__SET(SELECT, SELECT_eps, eps);
+    GPUSVM__SET(SELECT, SELECT_max_iter, max_iter);
+    r = gpusvm__ocl_launch(b, GPUSVM__KN_SELECT, 1, &g1, &l1);
 fail:
     return r;
 }
 
 /* Kernel rows [off, off + nr) of every problem's working set against `cols` points: up to
    GPUSVM__FEW rows gpusvm_rows_few (one work-item per point), more the tiles of gpusvm_rows (16 x 16
-   work-items per GPUSVM__TM x GPUSVM__TM block). With gather (training, when b->Xw exists) the
-   rows' vectors are gathered first (gpusvm_gather_ws). The other arguments are set by the caller. */
+   work-items per GPUSVM__TM x GPUSVM__TM block). With gather (training, when the gathered
+   working-set buffer exists) the rows' vectors are gathered first (gpusvm_gather_ws). The other
+   arguments are bound by the caller. */
 static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int off, int nr, int skip, size_t cols, int nprob,
                                              int gather)
 {
-    gpusvm_context *ctx = b->base.ctx;
-    gpusvm__cl_api *cl = b->cl;
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_int off_ = off, nr_ = nr, skip_ = skip;
     size_t g[3], l[3] = {16, 16, 1};
     if (nr <= 0) return GPUSVM_OK;
     g[2] = (size_t)nprob;
-    if (gather && b->Xw) {
+    if (gather && b->mem[GPUSVM__TB_XW]) {
         size_t lg[3] = {64, 1, 1};
         g[0] = gpusvm__round_up((size_t)nr, 64);
         g[1] = b->dpad;
-        GPUSVM__ARG(b->k_gather_ws, 7, off_);
-        GPUSVM__ARG(b->k_gather_ws, 8, nr_);
-        GPUSVM__ARG(b->k_gather_ws, 9, skip_);
-        if ((r = gpusvm__ocl_launch(b, b->k_gather_ws, 3, g, lg)) != GPUSVM_OK) return r;
+        GPUSVM__SET(GATHER_WS, GATHER_WS_row_off, off_);
+        GPUSVM__SET(GATHER_WS, GATHER_WS_nrows, nr_);
+        GPUSVM__SET(GATHER_WS, GATHER_WS_skip_whole, skip_);
+        if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER_WS, 3, g, lg)) != GPUSVM_OK) return r;
     }
-    GPUSVM__ROWS_ARG(12, off_);
-    GPUSVM__ROWS_ARG(13, nr_);
-    GPUSVM__ROWS_ARG(14, skip_);
+    GPUSVM__SET_ROWS(row_off, off_);
+    GPUSVM__SET_ROWS(nrows, nr_);
+    GPUSVM__SET_ROWS(skip_whole, skip_);
     if (nr <= GPUSVM__FEW) {
         g[0] = gpusvm__round_up(cols, 256);
         g[1] = 1;
         l[0] = 256;
         l[1] = 1;
-        return gpusvm__ocl_launch(b, b->k_rows_few, 3, g, l);
+        return gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_FEW, 3, g, l);
     }
     g[0] = gpusvm__round_up(cols, GPUSVM__TM) / GPUSVM__TM * 16;
     g[1] = gpusvm__round_up((size_t)nr, GPUSVM__TM) / GPUSVM__TM * 16;
-    r = gpusvm__ocl_launch(b, b->k_rows, 3, g, l);
+    r = gpusvm__ocl_launch(b, GPUSVM__KN_ROWS, 3, g, l);
 fail:
     return r;
 }
@@ -3737,20 +4098,18 @@ static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
 static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_context *ctx = bb->ctx;
-    gpusvm__cl_api *cl = b->cl;
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_int mi = max_inner;
     size_t g = (size_t)b->nprob * GPUSVM__L, l = GPUSVM__L, g3[3], l3[3] = {GPUSVM__L, 1, 1};
     g3[0] = gpusvm__round_up((size_t)b->q, GPUSVM__L);
     g3[1] = (size_t)b->q;
     g3[2] = (size_t)b->nprob;
-    if ((r = gpusvm__ocl_launch(b, b->k_gather, 3, g3, l3)) != GPUSVM_OK) return r;
-    GPUSVM__ARG(b->k_smo, 11, eps);
-    GPUSVM__ARG(b->k_smo, 12, ratio);
-    GPUSVM__ARG(b->k_smo, 13, mi);
-    GPUSVM__ARG(b->k_smo, 15, max_iter);
-    r = gpusvm__ocl_launch(b, b->k_smo, 1, &g, &l);
+    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER, 3, g3, l3)) != GPUSVM_OK) return r;
+    GPUSVM__SET(SMO, SMO_eps, eps);
+    GPUSVM__SET(SMO, SMO_ratio_in, ratio);
+    GPUSVM__SET(SMO, SMO_max_inner_in, mi);
+    GPUSVM__SET(SMO, SMO_max_iter, max_iter);
+    r = gpusvm__ocl_launch(b, GPUSVM__KN_SMO, 1, &g, &l);
 fail:
     return r;
 }
@@ -3761,21 +4120,21 @@ static gpusvm_result gpusvm__ocl_update(gpusvm__backend *bb)
     size_t g[2], l[2] = {GPUSVM__L, 1};
     g[0] = b->ngroups_max * GPUSVM__L;
     g[1] = (size_t)b->nprob;
-    return gpusvm__ocl_launch(b, b->k_update, 2, g, l);
+    return gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 2, g, l);
 }
 
 static gpusvm_result gpusvm__ocl_read_status(gpusvm__backend *bb, double *st)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    return gpusvm__ocl_read(b, b->status, sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->nprob, st);
+    return gpusvm__ocl_read(b, b->mem[GPUSVM__TB_STATUS], sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->nprob, st);
 }
 
 static gpusvm_result gpusvm__ocl_read_state(gpusvm__backend *bb, double *alpha, double *G)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
-    if (alpha && (r = gpusvm__ocl_read(b, b->alpha, b->nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
-    if (G) r = gpusvm__ocl_read(b, b->G, b->nvar * sizeof(double), G);
+    if (alpha && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_ALPHA], b->nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
+    if (G) r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_G], b->nvar * sizeof(double), G);
     return r;
 }
 
@@ -3784,9 +4143,9 @@ static gpusvm_result gpusvm__ocl_write_state(gpusvm__backend *bb, const double *
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
-    if (alpha && (r = gpusvm__ocl_write(b, b->alpha, 0, b->nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
-    if (G && (r = gpusvm__ocl_write(b, b->G, 0, b->nvar * sizeof(double), G)) != GPUSVM_OK) return r;
-    if (st) r = gpusvm__ocl_write(b, b->status, 0, sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->nprob, st);
+    if (alpha && (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_ALPHA], 0, b->nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
+    if (G && (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_G], 0, b->nvar * sizeof(double), G)) != GPUSVM_OK) return r;
+    if (st) r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_STATUS], 0, sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->nprob, st);
     return r;
 }
 
@@ -3797,8 +4156,8 @@ static gpusvm_result gpusvm__ocl_write_ws(gpusvm__backend *bb, const int *idx, c
     int t;
     for (t = 0; t < b->nprob && r == GPUSVM_OK; ++t) {
         const size_t at = (size_t)t * (size_t)b->q * sizeof(int);
-        if ((r = gpusvm__ocl_write(b, b->ws_idx, at, (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
-        r = gpusvm__ocl_write(b, b->ws_slot, at, (size_t)m * sizeof(int), slot);
+        if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_IDX], at, (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
+        r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_SLOT], at, (size_t)m * sizeof(int), slot);
     }
     return r;
 }
@@ -3807,9 +4166,9 @@ static gpusvm_result gpusvm__ocl_read_ws(gpusvm__backend *bb, int *idx, int *slo
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
-    if (idx && (r = gpusvm__ocl_read(b, b->ws_idx, (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
-    if (slot && (r = gpusvm__ocl_read(b, b->ws_slot, (size_t)m * sizeof(int), slot)) != GPUSVM_OK) return r;
-    if (coef) r = gpusvm__ocl_read(b, b->coef, (size_t)m * sizeof(double), coef);
+    if (idx && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_IDX], (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
+    if (slot && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_SLOT], (size_t)m * sizeof(int), slot)) != GPUSVM_OK) return r;
+    if (coef) r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_COEF], (size_t)m * sizeof(double), coef);
     return r;
 }
 
@@ -3821,7 +4180,7 @@ static gpusvm_result gpusvm__ocl_write_rows(gpusvm__backend *bb, const float *K)
     const size_t n0 = b->npts0, q0 = b->q0;
     size_t t;
     for (t = 0; t < q0 && r == GPUSVM_OK; ++t)
-        r = gpusvm__ocl_write(b, b->K, t * b->ldk * sizeof(float), n0 * sizeof(float), K + t * n0);
+        r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_K], t * b->ldk * sizeof(float), n0 * sizeof(float), K + t * n0);
     return r;
 }
 
@@ -3833,7 +4192,7 @@ static gpusvm_result gpusvm__ocl_read_rows(gpusvm__backend *bb, float *K)
     const size_t n0 = b->npts0, q0 = b->q0;
     size_t t;
     for (t = 0; t < q0; ++t)
-        GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->K, GPUSVM__CL_TRUE, t * b->ldk * sizeof(float),
+        GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_K], GPUSVM__CL_TRUE, t * b->ldk * sizeof(float),
                                                    n0 * sizeof(float), K + t * n0, 0, NULL, NULL));
 fail:
     return r;
@@ -3844,207 +4203,252 @@ static gpusvm_result gpusvm__ocl_poison(gpusvm__backend *bb)
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     const size_t ws = (size_t)b->nprob * (size_t)b->q;
     gpusvm_result r;
-    if ((r = gpusvm__ocl_fill(b, b->K, ws * b->ldk * sizeof(float), 0xFF)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__ocl_fill(b, b->coef, ws * sizeof(double), 0xFF)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__ocl_fill(b, b->key_up, b->nvar * sizeof(uint32_t), 0x5A)) != GPUSVM_OK) return r;
-    return gpusvm__ocl_fill(b, b->key_low, b->nvar * sizeof(uint32_t), 0x5A);
+    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_K], ws * b->ldk * sizeof(float), 0xFF)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_COEF], ws * sizeof(double), 0xFF)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_KEY_UP], b->nvar * sizeof(uint32_t), 0x5A)) != GPUSVM_OK) return r;
+    return gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_KEY_LOW], b->nvar * sizeof(uint32_t), 0x5A);
 }
 
 /* Decision values: the support vectors play the working set, the test points the data; the
    same rows and update kernels run in blocks of at most 1024 support vectors and a bounded
    number of test points. */
+
+/* The device buffers of a prediction, in the order they are allocated. */
+#define GPUSVM__DEC_BUFS(X_)                                                                                      \
+    X_(SV, "the support vectors") X_(NA, "norms") X_(IDX, "indices") X_(SLOT, "slots")                          \
+    X_(B, "a block of test points") X_(NB, "norms") X_(K, "a kernel tile") X_(CF, "coefficients")               \
+    X_(DEC, "decision values") X_(ST, "status") X_(Y, "labels") X_(TAB, "the problem table")
+#define GPUSVM__BID(id, what) GPUSVM__DB_##id,
+enum { GPUSVM__DEC_BUFS(GPUSVM__BID) GPUSVM__DB_COUNT };
+#undef GPUSVM__BID
+#define GPUSVM__BWHAT(id, what) what,
+static const char *const gpusvm__dec_buf_what[GPUSVM__DB_COUNT] = {GPUSVM__DEC_BUFS(GPUSVM__BWHAT)};
+#undef GPUSVM__BWHAT
+
+/* A prediction's shape, its device buffers and its host scratch. */
+typedef struct gpusvm__ocl_dec {
+    size_t nsv, nt, nv, dpad, pa; /* support vectors, test points, decision vectors, padded features, sv pitch */
+    size_t R, pb, nblocks;        /* support vectors per tile, test points per block, tiles */
+    gpusvm__cl_mem mem[GPUSVM__DB_COUNT];
+    unsigned char *live; /* per (decision vector, tile of support vectors): any coefficient not 0 */
+    float *norms;
+    double *dbuf;
+} gpusvm__ocl_dec;
+
+/* Plan: test points per block, each block and its K tile within 256 MiB and max_alloc, and
+   within what the budget has left after the support vectors. */
+static gpusvm_result gpusvm__ocl_dec_plan(gpusvm__ocl *b, const gpusvm__csr *sv, const gpusvm__csr *x, int nv,
+                                          gpusvm__ocl_dec *dp)
+{
+    const size_t d = sv->cols > x->cols ? sv->cols : x->cols;
+    size_t chunk = (size_t)64 << 20, fixed, left, per;
+    dp->nsv = sv->rows;
+    dp->nt = x->rows;
+    dp->nv = (size_t)nv;
+    dp->dpad = gpusvm__round_up(d ? d : 1, GPUSVM__TK);
+    dp->pa = gpusvm__round_up(dp->nsv, GPUSVM__PITCH);
+    dp->R = dp->nsv < 1024 ? dp->nsv : 1024;
+    dp->nblocks = (dp->nsv + dp->R - 1) / dp->R;
+    if (chunk > b->max_alloc / sizeof(float)) chunk = b->max_alloc / sizeof(float);
+    chunk = chunk / (dp->dpad > dp->R ? dp->dpad : dp->R);
+    if (!gpusvm__mul(dp->pa, dp->dpad * sizeof(float), &fixed) ||
+        fixed + dp->nsv * 3 * sizeof(float) + dp->nv * dp->nsv * sizeof(double) + 1024 < fixed)
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the support vectors are too large for the device");
+    fixed += dp->nsv * 3 * sizeof(float) + dp->nv * dp->nsv * sizeof(double) + 1024;
+    left = b->mem_budget - b->mem_used;
+    per = (dp->dpad + dp->R + 1) * sizeof(float) + dp->nv * sizeof(double);
+    if (left <= fixed || (left - fixed) / per < 64)
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+                            "prediction needs %.1f MiB for %lu support vectors plus blocks of test points; the "
+                            "device-memory budget has %.1f MiB left (raise desc.device_memory_mb or use the cpu "
+                            "backend)",
+                            (double)(fixed + 64 * per) / 1048576.0, (unsigned long)dp->nsv, (double)left / 1048576.0);
+    if ((left - fixed) / per < chunk) chunk = (left - fixed) / per;
+    chunk = chunk / 64 * 64;
+    if (chunk < 64) chunk = 64;
+    if (chunk > gpusvm__round_up(dp->nt, 64)) chunk = gpusvm__round_up(dp->nt, 64);
+    dp->pb = chunk;
+    return GPUSVM_OK;
+}
+
+/* Allocate and upload what every block shares: the support vectors (column-major) and their
+   norms, their indices and tile slots, the coefficients, a zero status; on the host the map of
+   live tiles and the blocks' scratch. */
+static gpusvm_result gpusvm__ocl_dec_setup(gpusvm__ocl *b, gpusvm__ocl_dec *dp, const gpusvm__csr *sv,
+                                           const double *coef)
+{
+    const gpusvm_allocator *a = &b->base.ctx->alloc;
+    const size_t nsv = dp->nsv, pb = dp->pb, nv = dp->nv;
+    size_t bytes[GPUSVM__DB_COUNT], i, t, bl;
+    double zero_st[GPUSVM__ST_COUNT];
+    float *host = NULL;
+    int *ids = NULL;
+    gpusvm_result r;
+    bytes[GPUSVM__DB_SV] = dp->pa * dp->dpad * sizeof(float);
+    bytes[GPUSVM__DB_NA] = nsv * sizeof(float);
+    bytes[GPUSVM__DB_IDX] = bytes[GPUSVM__DB_SLOT] = nsv * sizeof(int);
+    bytes[GPUSVM__DB_B] = pb * dp->dpad * sizeof(float);
+    bytes[GPUSVM__DB_NB] = pb * sizeof(float);
+    bytes[GPUSVM__DB_K] = dp->R * pb * sizeof(float);
+    bytes[GPUSVM__DB_CF] = nv * nsv * sizeof(double);
+    bytes[GPUSVM__DB_DEC] = nv * pb * sizeof(double);
+    bytes[GPUSVM__DB_ST] = sizeof zero_st;
+    bytes[GPUSVM__DB_Y] = 16;
+    bytes[GPUSVM__DB_TAB] = GPUSVM__PI_COUNT * sizeof(int32_t);
+    if ((r = gpusvm__ocl_buffers(b, dp->mem, bytes, gpusvm__dec_buf_what, 0, GPUSVM__DB_COUNT)) != GPUSVM_OK) return r;
+    host = gpusvm__to_colmajor(a, sv, 0, nsv, dp->pa, dp->dpad);
+    ids = (int *)gpusvm__alloc(a, nsv * 2, sizeof(int));
+    dp->norms = (float *)gpusvm__alloc(a, nsv > pb ? nsv : pb, sizeof(float));
+    dp->live = (unsigned char *)gpusvm__calloc(a, nv * dp->nblocks, 1);
+    dp->dbuf = (double *)gpusvm__alloc(a, nv * pb, sizeof(double));
+    if (!host || !ids || !dp->norms || !dp->live || !dp->dbuf) {
+        r = gpusvm__oom(b->base.ctx, "decision values");
+        goto done;
+    }
+    gpusvm__norms(sv, 0, nsv, dp->norms);
+    for (i = 0; i < nsv; ++i) {
+        ids[i] = (int)i;
+        ids[nsv + i] = (int)(i % dp->R);
+    }
+    for (t = 0; t < nv; ++t)
+        for (bl = 0; bl < dp->nblocks; ++bl)
+            for (i = bl * dp->R; i < nsv && i < (bl + 1) * dp->R && !dp->live[t * dp->nblocks + bl]; ++i)
+                dp->live[t * dp->nblocks + bl] = coef[t * nsv + i] != 0.0;
+    memset(zero_st, 0, sizeof zero_st);
+    if ((r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_SV], 0, bytes[GPUSVM__DB_SV], host)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_NA], 0, nsv * sizeof(float), dp->norms)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_IDX], 0, nsv * sizeof(int), ids)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_SLOT], 0, nsv * sizeof(int), ids + nsv)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_CF], 0, bytes[GPUSVM__DB_CF], coef)) != GPUSVM_OK)
+        goto done;
+    r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_ST], 0, sizeof zero_st, zero_st);
+done:
+    gpusvm__free(a, host);
+    gpusvm__free(a, ids);
+    return r;
+}
+
+/* Bind: the rows and update arguments every block shares (the support vectors are A, the
+   block of test points B; one problem, no map). */
+static gpusvm_result gpusvm__ocl_dec_bind(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float gamma,
+                                          float coef0, int degree)
+{
+    const gpusvm__cl_mem *m = dp->mem;
+    gpusvm__rows_args ra;
+    gpusvm_result r;
+    const gpusvm__cl_int zero = 0, pb = (gpusvm__cl_int)dp->pb;
+    ra.A = m[GPUSVM__DB_SV];
+    ra.pitch_a = (gpusvm__cl_int)dp->pa;
+    ra.idx = m[GPUSVM__DB_IDX];
+    ra.norm_a = m[GPUSVM__DB_NA];
+    ra.B = m[GPUSVM__DB_B];
+    ra.pitch_b = pb;
+    ra.norm_b = m[GPUSVM__DB_NB];
+    ra.pinfo = m[GPUSVM__DB_TAB];
+    ra.map = m[GPUSVM__DB_IDX]; /* no map (use_map 0): any buffer */
+    ra.use_map = 0;
+    ra.dpad = (gpusvm__cl_int)dp->dpad;
+    ra.slot = m[GPUSVM__DB_SLOT];
+    ra.K = m[GPUSVM__DB_K];
+    ra.ldk = pb;
+    ra.qmax = 0;
+    ra.ktype = ktype;
+    ra.gamma = gamma;
+    ra.coef0 = coef0;
+    ra.degree = degree;
+    ra.status = m[GPUSVM__DB_ST];
+    ra.a_pos = 0;
+    if ((r = gpusvm__ocl_bind_rows(b, &ra)) != GPUSVM_OK) return r;
+    GPUSVM__SET(UPDATE, UPDATE_out0, m[GPUSVM__DB_DEC]);
+    GPUSVM__SET(UPDATE, UPDATE_y0, m[GPUSVM__DB_Y]);
+    GPUSVM__SET(UPDATE, UPDATE_use_y, zero);
+    GPUSVM__SET(UPDATE, UPDATE_pinfo, m[GPUSVM__DB_TAB]);
+    GPUSVM__SET(UPDATE, UPDATE_qmax, zero);
+    GPUSVM__SET(UPDATE, UPDATE_K0, m[GPUSVM__DB_K]);
+    GPUSVM__SET(UPDATE, UPDATE_ldk, pb);
+    GPUSVM__SET(UPDATE, UPDATE_slot0, m[GPUSVM__DB_SLOT]);
+    GPUSVM__SET(UPDATE, UPDATE_coef0, m[GPUSVM__DB_CF]);
+    GPUSVM__SET(UPDATE, UPDATE_status, m[GPUSVM__DB_ST]);
+fail:
+    return r;
+}
+
+/* Test points [t0, t0 + cnt): upload the block, one kernel tile per block of support vectors,
+   every decision vector that touches the tile, then the values into out. */
+static gpusvm_result gpusvm__ocl_dec_block(gpusvm__ocl *b, gpusvm__ocl_dec *dp, const gpusvm__csr *x, size_t t0,
+                                           double *out)
+{
+    const gpusvm_allocator *a = &b->base.ctx->alloc;
+    const size_t cnt = dp->nt - t0 < dp->pb ? dp->nt - t0 : dp->pb;
+    int32_t info[GPUSVM__PI_COUNT]; /* one problem: the block of test points against every support vector */
+    gpusvm_result r = GPUSVM_OK;
+    size_t s0, t, g1 = gpusvm__round_up(cnt, GPUSVM__L), l1 = GPUSVM__L;
+    float *host = gpusvm__to_colmajor(a, x, t0, cnt, dp->pb, dp->dpad);
+    if (!host) return gpusvm__oom(b->base.ctx, "a block of test points");
+    r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_B], 0, dp->pb * dp->dpad * sizeof(float), host);
+    gpusvm__free(a, host);
+    if (r != GPUSVM_OK) return r;
+    gpusvm__norms(x, t0, cnt, dp->norms);
+    info[GPUSVM__PI_VAR] = 0;
+    info[GPUSVM__PI_NVAR] = info[GPUSVM__PI_NPTS] = (int32_t)cnt;
+    info[GPUSVM__PI_PT] = 0;
+    info[GPUSVM__PI_Q] = (int32_t)dp->nsv;
+    info[GPUSVM__PI_WHOLE] = 0;
+    info[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(cnt);
+    info[GPUSVM__PI_SPLIT] = INT_MAX; /* support vectors are points, never second copies */
+    if ((r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_NB], 0, cnt * sizeof(float), dp->norms)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_fill(b, dp->mem[GPUSVM__DB_DEC], dp->nv * dp->pb * sizeof(double), 0)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_TAB], 0, sizeof info, info)) != GPUSVM_OK)
+        return r;
+    for (s0 = 0; s0 < dp->nsv; s0 += dp->R) {
+        const gpusvm__cl_int nr = (gpusvm__cl_int)(dp->nsv - s0 < dp->R ? dp->nsv - s0 : dp->R);
+        if ((r = gpusvm__ocl_rows_launch(b, (int)s0, nr, 0, dp->pb, 1, 0)) != GPUSVM_OK) return r;
+        GPUSVM__SET(UPDATE, UPDATE_m_in, nr);
+        for (t = 0; t < dp->nv; ++t) { /* one tile, every decision vector that touches it */
+            const gpusvm__cl_int co = (gpusvm__cl_int)(t * dp->nsv + s0), oo = (gpusvm__cl_int)(t * dp->pb);
+            if (!dp->live[t * dp->nblocks + s0 / dp->R]) continue;
+            GPUSVM__SET(UPDATE, UPDATE_coef_off, co);
+            GPUSVM__SET(UPDATE, UPDATE_out_off, oo);
+            if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 1, &g1, &l1)) != GPUSVM_OK) return r;
+        }
+    }
+    if ((r = gpusvm__ocl_read(b, dp->mem[GPUSVM__DB_DEC], dp->nv * dp->pb * sizeof(double), dp->dbuf)) != GPUSVM_OK)
+        return r;
+    for (t = 0; t < dp->nv; ++t) memcpy(out + t * dp->nt + t0, dp->dbuf + t * dp->pb, cnt * sizeof(double));
+fail:
+    return r;
+}
+
 static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef, int nv,
                                           const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
                                           double *out)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_context *ctx = bb->ctx;
-    gpusvm__cl_api *cl = b->cl;
-    const gpusvm_allocator *a = &ctx->alloc;
-    gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_mem A = NULL, na = NULL, idx = NULL, slot = NULL, B = NULL, nb = NULL, K = NULL, cf = NULL, dec = NULL,
-                   st = NULL, y = NULL, tab = NULL;
-    int32_t info[GPUSVM__PI_COUNT]; /* one problem: the block of test points against every support vector */
-    float *host = NULL, *norms = NULL;
-    int *ids = NULL;
-    unsigned char *live = NULL; /* per (vector, block of support vectors): any coefficient not 0 */
-    double *dbuf = NULL;
-    double zero_st[GPUSVM__ST_COUNT];
-    size_t nsv = sv->rows, nt = x->rows, d = sv->cols > x->cols ? sv->cols : x->cols;
-    size_t dpad = gpusvm__round_up(d ? d : 1, 16), pa = gpusvm__round_up(nsv ? nsv : 1, 64);
-    size_t R = nsv < 1024 ? (nsv ? nsv : 1) : 1024, chunk, pb, t0, s0, bytes, i;
-    gpusvm__cl_int ktype_ = ktype, degree_ = degree, zero = 0, one = 1;
-
-    if (nsv == 0 || nt == 0) {
-        for (i = 0; i < nt * (size_t)nv; ++i) out[i] = 0.0;
+    const gpusvm_allocator *a = &bb->ctx->alloc;
+    gpusvm__ocl_dec dp;
+    gpusvm_result r;
+    size_t t0;
+    memset(&dp, 0, sizeof dp);
+    if (sv->rows == 0 || x->rows == 0) {
+        for (t0 = 0; t0 < x->rows * (size_t)nv; ++t0) out[t0] = 0.0;
         return GPUSVM_OK;
     }
-    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
-    /* test points per block: the block and its K tile each within 256 MiB and max_alloc */
-    chunk = (size_t)64 << 20;
-    if (chunk > b->max_alloc / sizeof(float)) chunk = b->max_alloc / sizeof(float);
-    chunk = chunk / (dpad > R ? dpad : R);
-    { /* and within what the budget has left after the support vectors */
-        const size_t fixed = pa * dpad * sizeof(float) + nsv * 3 * sizeof(float) + (size_t)nv * nsv * sizeof(double) + 1024;
-        const size_t left = b->mem_budget - b->mem_used;
-        const size_t per = (dpad + R + 1) * sizeof(float) + (size_t)nv * sizeof(double);
-        if (left <= fixed || (left - fixed) / per < 64)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY,
-                                "prediction needs %.1f MiB for %lu support vectors plus blocks of test points; the "
-                                "device-memory budget has %.1f MiB left (raise desc.device_memory_mb or use the cpu "
-                                "backend)",
-                                (double)(fixed + 64 * per) / 1048576.0, (unsigned long)nsv, (double)left / 1048576.0);
-        if ((left - fixed) / per < chunk) chunk = (left - fixed) / per;
-    }
-    chunk = chunk / 64 * 64;
-    if (chunk < 64) chunk = 64;
-    if (chunk > gpusvm__round_up(nt, 64)) chunk = gpusvm__round_up(nt, 64);
-    pb = chunk;
-
-    if (!gpusvm__mul(pa, dpad, &bytes) || !gpusvm__mul(bytes, sizeof(float), &bytes))
-        return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the support vectors are too large for the device");
-    if ((r = gpusvm__ocl_buffer(b, &A, bytes, "the support vectors")) != GPUSVM_OK) goto fail;
-    host = gpusvm__to_colmajor(a, sv, 0, nsv, pa, dpad);
-    norms = (float *)gpusvm__alloc(a, nsv > pb ? nsv : pb, sizeof(float));
-    ids = (int *)gpusvm__alloc(a, nsv, sizeof(int));
-    if (!host || !norms || !ids) { r = gpusvm__oom(ctx, "decision values"); goto fail; }
-    if ((r = gpusvm__ocl_write(b, A, 0, bytes, host)) != GPUSVM_OK) goto fail;
-    gpusvm__free(a, host);
-    host = NULL;
-    gpusvm__norms(sv, 0, nsv, norms);
-    if ((r = gpusvm__ocl_buffer(b, &na, nsv * sizeof(float), "norms")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, na, 0, nsv * sizeof(float), norms)) != GPUSVM_OK) goto fail;
-    for (i = 0; i < nsv; ++i) ids[i] = (int)i;
-    if ((r = gpusvm__ocl_buffer(b, &idx, nsv * sizeof(int), "indices")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, idx, 0, nsv * sizeof(int), ids)) != GPUSVM_OK) goto fail;
-    for (i = 0; i < nsv; ++i) ids[i] = (int)(i % R);
-    if ((r = gpusvm__ocl_buffer(b, &slot, nsv * sizeof(int), "slots")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, slot, 0, nsv * sizeof(int), ids)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &B, pb * dpad * sizeof(float), "a block of test points")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &nb, pb * sizeof(float), "norms")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &K, R * pb * sizeof(float), "a kernel tile")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &cf, (size_t)nv * nsv * sizeof(double), "coefficients")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, cf, 0, (size_t)nv * nsv * sizeof(double), coef)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &dec, (size_t)nv * pb * sizeof(double), "decision values")) != GPUSVM_OK) goto fail;
-    {
-        const size_t nblocks = (nsv + R - 1) / R;
-        size_t t, bl, j;
-        live = (unsigned char *)gpusvm__calloc(a, (size_t)nv * nblocks, 1);
-        dbuf = (double *)gpusvm__alloc(a, (size_t)nv * pb, sizeof(double));
-        if (!live || !dbuf) { r = gpusvm__oom(ctx, "decision values"); goto fail; }
-        for (t = 0; t < (size_t)nv; ++t)
-            for (bl = 0; bl < nblocks; ++bl)
-                for (j = bl * R; j < nsv && j < (bl + 1) * R; ++j)
-                    if (coef[t * nsv + j] != 0.0) {
-                        live[t * nblocks + bl] = 1;
-                        break;
-                    }
-    }
-    if ((r = gpusvm__ocl_buffer(b, &st, sizeof zero_st, "status")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &y, 16, "labels")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &tab, sizeof info, "the problem table")) != GPUSVM_OK) goto fail;
-    memset(zero_st, 0, sizeof zero_st);
-    if ((r = gpusvm__ocl_write(b, st, 0, sizeof zero_st, zero_st)) != GPUSVM_OK) goto fail;
-
-    for (t0 = 0; t0 < nt; t0 += pb) {
-        size_t cnt = nt - t0 < pb ? nt - t0 : pb;
-        gpusvm__cl_int pa_ = (gpusvm__cl_int)pa, pb_ = (gpusvm__cl_int)pb, cnt_ = (gpusvm__cl_int)cnt;
-        gpusvm__cl_int dpad_ = (gpusvm__cl_int)dpad;
-        host = gpusvm__to_colmajor(a, x, t0, cnt, pb, dpad);
-        if (!host) { r = gpusvm__oom(ctx, "a block of test points"); goto fail; }
-        if ((r = gpusvm__ocl_write(b, B, 0, pb * dpad * sizeof(float), host)) != GPUSVM_OK) goto fail;
-        gpusvm__free(a, host);
-        host = NULL;
-        gpusvm__norms(x, t0, cnt, norms);
-        if ((r = gpusvm__ocl_write(b, nb, 0, cnt * sizeof(float), norms)) != GPUSVM_OK) goto fail;
-        if ((r = gpusvm__ocl_fill(b, dec, (size_t)nv * pb * sizeof(double), 0)) != GPUSVM_OK) goto fail;
-        info[GPUSVM__PI_VAR] = 0;
-        info[GPUSVM__PI_NVAR] = cnt_;
-        info[GPUSVM__PI_PT] = 0;
-        info[GPUSVM__PI_NPTS] = cnt_;
-        info[GPUSVM__PI_Q] = (int32_t)nsv;
-        info[GPUSVM__PI_WHOLE] = 0;
-        info[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(cnt);
-        info[GPUSVM__PI_SPLIT] = INT_MAX; /* support vectors are points, never second copies */
-        if ((r = gpusvm__ocl_write(b, tab, 0, sizeof info, info)) != GPUSVM_OK) goto fail;
-        GPUSVM__ROWS_ARG(0, A);
-        GPUSVM__ROWS_ARG(1, pa_);
-        GPUSVM__ROWS_ARG(2, idx);
-        GPUSVM__ROWS_ARG(3, na);
-        GPUSVM__ROWS_ARG(4, B);
-        GPUSVM__ROWS_ARG(5, pb_);
-        GPUSVM__ROWS_ARG(6, nb);
-        GPUSVM__ROWS_ARG(7, tab);
-        GPUSVM__ROWS_ARG(8, idx); /* no map (use_map 0): any buffer */
-        GPUSVM__ROWS_ARG(9, zero);
-        GPUSVM__ROWS_ARG(10, dpad_);
-        GPUSVM__ROWS_ARG(11, slot);
-        GPUSVM__ROWS_ARG(15, K);
-        GPUSVM__ROWS_ARG(16, pb_);
-        GPUSVM__ROWS_ARG(17, zero);
-        GPUSVM__ROWS_ARG(18, ktype_);
-        GPUSVM__ROWS_ARG(19, gamma);
-        GPUSVM__ROWS_ARG(20, coef0);
-        GPUSVM__ROWS_ARG(21, degree_);
-        GPUSVM__ROWS_ARG(22, st);
-        GPUSVM__ROWS_ARG(23, zero);
-        GPUSVM__ARG(b->k_update, 0, dec);
-        GPUSVM__ARG(b->k_update, 1, y);
-        GPUSVM__ARG(b->k_update, 2, zero);
-        GPUSVM__ARG(b->k_update, 3, tab);
-        GPUSVM__ARG(b->k_update, 4, zero);
-        GPUSVM__ARG(b->k_update, 5, K);
-        GPUSVM__ARG(b->k_update, 6, pb_);
-        GPUSVM__ARG(b->k_update, 7, slot);
-        GPUSVM__ARG(b->k_update, 8, cf);
-        GPUSVM__ARG(b->k_update, 10, st);
-        for (s0 = 0; s0 < nsv; s0 += R) {
-            gpusvm__cl_int nr = (gpusvm__cl_int)(nsv - s0 < R ? nsv - s0 : R);
-            size_t g1, l1 = GPUSVM__L, t;
-            if ((r = gpusvm__ocl_rows_launch(b, (int)s0, nr, 0, pb, 1, 0)) != GPUSVM_OK) goto fail;
-            GPUSVM__ARG(b->k_update, 9, nr);
-            g1 = gpusvm__round_up(cnt, GPUSVM__L);
-            for (t = 0; t < (size_t)nv; ++t) { /* one tile, every decision vector that touches it */
-                gpusvm__cl_int co = (gpusvm__cl_int)(t * nsv + s0), oo = (gpusvm__cl_int)(t * pb);
-                if (!live[t * ((nsv + R - 1) / R) + s0 / R]) continue;
-                GPUSVM__ARG(b->k_update, 11, co);
-                GPUSVM__ARG(b->k_update, 12, oo);
-                if ((r = gpusvm__ocl_launch(b, b->k_update, 1, &g1, &l1)) != GPUSVM_OK) goto fail;
-            }
-        }
-        GPUSVM__CL(ctx, cl->clEnqueueReadBuffer(b->queue, dec, GPUSVM__CL_TRUE, 0, (size_t)nv * pb * sizeof(double),
-                                                dbuf, 0, NULL, NULL));
-        {
-            size_t t;
-            for (t = 0; t < (size_t)nv; ++t) memcpy(out + t * nt + t0, dbuf + t * pb, cnt * sizeof(double));
-        }
-    }
-    (void)one;
-fail:
-    gpusvm__free(a, host);
-    gpusvm__free(a, norms);
-    gpusvm__free(a, ids);
-    gpusvm__free(a, live);
-    gpusvm__free(a, dbuf);
-    gpusvm__release_mem(b, &tab);
-    gpusvm__release_mem(b, &y);
-    gpusvm__release_mem(b, &st);
-    gpusvm__release_mem(b, &dec);
-    gpusvm__release_mem(b, &cf);
-    gpusvm__release_mem(b, &K);
-    gpusvm__release_mem(b, &nb);
-    gpusvm__release_mem(b, &B);
-    gpusvm__release_mem(b, &slot);
-    gpusvm__release_mem(b, &idx);
-    gpusvm__release_mem(b, &na);
-    gpusvm__release_mem(b, &A);
+    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK || (r = gpusvm__ocl_dec_plan(b, sv, x, nv, &dp)) != GPUSVM_OK)
+        return r;
+    if ((r = gpusvm__ocl_dec_setup(b, &dp, sv, coef)) == GPUSVM_OK &&
+        (r = gpusvm__ocl_dec_bind(b, &dp, ktype, gamma, coef0, degree)) == GPUSVM_OK)
+        for (t0 = 0; t0 < dp.nt && r == GPUSVM_OK; t0 += dp.pb) r = gpusvm__ocl_dec_block(b, &dp, x, t0, out);
+    gpusvm__free(a, dp.live);
+    gpusvm__free(a, dp.norms);
+    gpusvm__free(a, dp.dbuf);
+    gpusvm__release_mems(b, dp.mem, GPUSVM__DB_COUNT);
     return r;
 }
 
 static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
 {
-    const size_t np = p[0].x.rows, pitch = gpusvm__round_up(np ? np : 1, 64);
-    const size_t dpad = gpusvm__round_up(p[0].x.cols ? p[0].x.cols : 1, 16);
+    const size_t np = p[0].x.rows, pitch = gpusvm__round_up(np ? np : 1, GPUSVM__PITCH);
+    const size_t dpad = gpusvm__round_up(p[0].x.cols ? p[0].x.cols : 1, GPUSVM__TK);
     size_t nvar = 0, pts = 0, max_pts = 1, parts = 1, x, k, total;
     int t;
     for (t = 0; t < nprob; ++t) {
@@ -4055,12 +4459,12 @@ static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, const gpusvm__problem
         if (pp > parts) parts = pp;
     }
     if (!gpusvm__mul(pitch, dpad * sizeof(float), &x) ||
-        !gpusvm__mul((size_t)nprob * (size_t)q * sizeof(float), gpusvm__round_up(max_pts, 64), &k))
+        !gpusvm__mul((size_t)nprob * (size_t)q * sizeof(float), gpusvm__round_up(max_pts, GPUSVM__PITCH), &k))
         return (size_t)-1;
     /* no single buffer may pass the device's limit */
     if (x > bb->max_alloc || k > bb->max_alloc) return (size_t)-1;
     /* the data, the rows, the q x q blocks, the gathered working-set vectors, the vectors */
-    total = x + k + k / gpusvm__round_up(max_pts, 64) * ((size_t)q + (p[0].ktype != 4 ? dpad : 0)) +
+    total = x + k + k / gpusvm__round_up(max_pts, GPUSVM__PITCH) * ((size_t)q + (p[0].ktype != GPUSVM__K_PRECOMPUTED ? dpad : 0)) +
             np * sizeof(float) + nvar * (sizeof(float) + 1 + 3 * sizeof(double) + 2 * sizeof(uint32_t)) +
             pts * sizeof(int32_t) +
             (size_t)nprob * (parts * 32 + (size_t)q * 16 + GPUSVM__ST_COUNT * 8 + GPUSVM__PI_COUNT * 4) + 256;
@@ -4075,20 +4479,10 @@ static size_t gpusvm__ocl_mem_left(gpusvm__backend *bb)
 static void gpusvm__ocl_destroy(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm__cl_api *cl = b->cl;
     gpusvm__ocl_train_end(bb);
-    if (b->k_scatter) cl->clReleaseKernel(b->k_scatter);
-    if (b->k_gather_ws) cl->clReleaseKernel(b->k_gather_ws);
-    if (b->k_rows_few) cl->clReleaseKernel(b->k_rows_few);
-    if (b->k_gather) cl->clReleaseKernel(b->k_gather);
-    if (b->k_update) cl->clReleaseKernel(b->k_update);
-    if (b->k_smo) cl->clReleaseKernel(b->k_smo);
-    if (b->k_select) cl->clReleaseKernel(b->k_select);
-    if (b->k_keys) cl->clReleaseKernel(b->k_keys);
-    if (b->k_rows) cl->clReleaseKernel(b->k_rows);
-    if (b->prog) cl->clReleaseProgram(b->prog);
-    if (b->queue) cl->clReleaseCommandQueue(b->queue);
-    if (b->cctx) cl->clReleaseContext(b->cctx);
+    gpusvm__ocl_release_program(b);
+    if (b->queue) b->cl->clReleaseCommandQueue(b->queue);
+    if (b->cctx) b->cl->clReleaseContext(b->cctx);
     gpusvm__free(&bb->ctx->alloc, bb);
 }
 
@@ -4206,7 +4600,7 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
     }
     b->mem_budget = b->global_mem ? b->global_mem : (size_t)-1;
     if (budget_mb > 0.0 && budget_mb * 1048576.0 < (double)b->mem_budget) b->mem_budget = (size_t)(budget_mb * 1048576.0);
-    b->qcap = GPUSVM__QMAX;
+    b->qcap = GPUSVM__Q;
     /* gpusvm_smo's local arrays: 37 bytes per working-set position, 40 per work-item (its reductions;
        with warp exchanges 416 bytes instead, within the 1024 spare) */
     while (b->qcap > 64 && (size_t)b->qcap * 37 + GPUSVM__L * 40 + 1024 > b->local_mem) b->qcap /= 2;
@@ -4437,9 +4831,9 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
         const double m = 100.0 * (double)x->rows;
         p.max_iter = m > 1e7 ? (long long)m : 10000000LL;
     }
-    if (p.working_set_size < 0 || p.working_set_size == 1 || p.working_set_size > GPUSVM__QMAX)
+    if (p.working_set_size < 0 || p.working_set_size == 1 || p.working_set_size > GPUSVM__Q)
         return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.working_set_size must be 0 or 2..%d",
-                            GPUSVM__QMAX);
+                            GPUSVM__Q);
     *out = p;
     return GPUSVM_OK;
 }

@@ -11,12 +11,12 @@
  * Data is column-major with a padded pitch (seed 000, listings 3-7): feature f
  * of point i is X[f * pitch + i], pitch a multiple of 64, so adjacent
  * work-items read adjacent words. Feature count is padded to a multiple of
- * GPUSVM_TK with zero rows, so the inner loops need no bounds checks. The
+ * GPUSVM__TK with zero rows, so the inner loops need no bounds checks. The
  * problems share one copy of the points: a problem's point k is column
  * GPUSVM_COL(k); one-vs-one pairs map onto two contiguous runs of
  * class-grouped points, so the reads stay coalesced.
  *
- * idx holds variables; GPUSVM_PT maps them to points (epsilon-SVR).
+ * idx holds variables; GPUSVM__PT maps them to points (epsilon-SVR).
  *
  * With a_pos, A is not the points but the working sets' own vectors, which
  * gpusvm_gather_ws copied out first: problem p's position r, feature f at
@@ -36,7 +36,7 @@
  * float4 are 16 consecutive ones, no bank conflict) and each float4 it reads
  * feeds 16 fmas: the loop is bound by the fmas, not by local-memory reads.
  * The working-set vectors and
- * the point vectors are staged in local memory GPUSVM_TK features at a time
+ * the point vectors are staged in local memory GPUSVM__TK features at a time
  * (seed 000, listing 7; seed 003, algorithm 1), so every global read is
  * coalesced and each staged word is reused 128 times; the next chunk is
  * loaded into registers while the current one is computed. The products are
@@ -45,49 +45,37 @@
  * tests compare rows with a tolerance and everything downstream of the rows
  * exactly.
  */
-#define GPUSVM_TM 128
-#define GPUSVM_TR 8 /* accumulator rows and columns per work-item: GPUSVM_TM / 16 */
-#define GPUSVM_TK 16
 /* the block offset of a work-item's row (or point) a of 8: 4 l + a, then 64 + 4 l + a - 4 */
 #define GPUSVM_TOFF(l, a) (((a) < 4 ? 0 : 60) + 4 * (l) + (a))
 
-/* The arguments of gpusvm_rows and gpusvm_rows_few (the host sets them on both). */
-#define GPUSVM_ROWS_PARAMS                                                      \
-    __global const float *A, int pitch_a,                                       \
-    __global const int *idx, __global const float *norm_a,                      \
-    __global const float *B, int pitch_b,                                       \
-    __global const float *norm_b, __global const int *pinfo,                    \
-    __global const int *map, int use_map, int dpad,                             \
-    __global const int *slot, int row_off, int nrows, int skip_whole,           \
-    __global float *K, int ldk, int qmax,                                       \
-    int ktype, float gamma, float coef0, int degree,                            \
-    __global const double *status, int a_pos
+/* The arguments of gpusvm_rows and gpusvm_rows_few: one list (part 0's shared header). */
+#define GPUSVM_ROWS_PARAMS GPUSVM__ARGS_ROWS(GPUSVM__PARAM, GPUSVM__COMMA)
 
 __kernel __attribute__((reqd_work_group_size(16, 16, 1)))
 void gpusvm_rows(GPUSVM_ROWS_PARAMS)
 {
-    __local float4 As[GPUSVM_TK][GPUSVM_TM / 4];
-    __local float4 Bs[GPUSVM_TK][GPUSVM_TM / 4];
+    __local float4 As[GPUSVM__TK][GPUSVM__TM / 4];
+    __local float4 Bs[GPUSVM__TK][GPUSVM__TM / 4];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int tid = ly * 16 + lx;
-    const int i0 = get_group_id(0) * GPUSVM_TM;
-    const int r0 = get_group_id(1) * GPUSVM_TM;
+    const int i0 = get_group_id(0) * GPUSVM__TM;
+    const int r0 = get_group_id(1) * GPUSVM__TM;
     const int p = get_group_id(2);
-    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
-    const int nb = pi[GPUSVM_PI_NPTS], split = pi[GPUSVM_PI_SPLIT], pt = pi[GPUSVM_PI_PT];
-    const int nr = min(nrows, pi[GPUSVM_PI_Q] - row_off);
+    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
+    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off);
     const int ws = p * qmax;
     /* uniform per work-group: no barrier is skipped by part of the group */
-    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0) return;
-    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || r0 >= nr || i0 >= nb) return;
-    if (ktype == GPUSVM_K_PRECOMPUTED) {
-        for (int a = 0; a < GPUSVM_TR; ++a) {
+    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || i0 >= nb) return;
+    if (ktype == GPUSVM__K_PRECOMPUTED) {
+        for (int a = 0; a < GPUSVM__TR; ++a) {
             const int r = r0 + GPUSVM_TOFF(ly, a);
             if (r >= nr) break;
             const int pos = ws + row_off + r;
-            const int pa = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split));
+            const int pa = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split));
             __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
-            for (int b = 0; b < GPUSVM_TR; ++b) {
+            for (int b = 0; b < GPUSVM__TR; ++b) {
                 const int i = i0 + GPUSVM_TOFF(lx, b);
                 if (i < nb) out[i] = B[(size_t)pa * pitch_b + GPUSVM_COL(map, use_map, pt, i)];
             }
@@ -96,51 +84,51 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
     }
 
     /* Each work-item loads column (tid % 128) of both tiles: one index lookup each. */
-    const int lr = tid % GPUSVM_TM;
-    const int lf = tid / GPUSVM_TM; /* 0..1: features lf, lf+2, ..., lf+14 */
+    const int lr = tid % GPUSVM__TM;
+    const int lf = tid / GPUSVM__TM; /* 0..1: features lf, lf+2, ..., lf+14 */
     const int ra = min(r0 + lr, nr - 1);
-    const int col_a = a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + ra], split));
+    const int col_a = a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));
     if (a_pos) A += (size_t)p * dpad * pitch_a;
     const int col_b = GPUSVM_COL(map, use_map, pt, min(i0 + lr, nb - 1));
 
-    float acc[GPUSVM_TR][GPUSVM_TR];
-    for (int a = 0; a < GPUSVM_TR; ++a)
-        for (int b = 0; b < GPUSVM_TR; ++b) acc[a][b] = 0.0f;
+    float acc[GPUSVM__TR][GPUSVM__TR];
+    for (int a = 0; a < GPUSVM__TR; ++a)
+        for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = 0.0f;
 
     /* the next chunk's words are loaded into registers while this one is computed */
-    float na_[GPUSVM_TK / 2], nb_[GPUSVM_TK / 2];
-    for (int t = 0; t < GPUSVM_TK / 2; ++t) {
+    float na_[GPUSVM__TK / 2], nb_[GPUSVM__TK / 2];
+    for (int t = 0; t < GPUSVM__TK / 2; ++t) {
         na_[t] = A[(size_t)(lf + 2 * t) * pitch_a + col_a];
         nb_[t] = B[(size_t)(lf + 2 * t) * pitch_b + col_b];
     }
-    for (int f0 = 0; f0 < dpad; f0 += GPUSVM_TK) {
-        for (int t = 0; t < GPUSVM_TK / 2; ++t) {
+    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__TK) {
+        for (int t = 0; t < GPUSVM__TK / 2; ++t) {
             ((__local float *)As[lf + 2 * t])[lr] = na_[t];
             ((__local float *)Bs[lf + 2 * t])[lr] = nb_[t];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (f0 + GPUSVM_TK < dpad)
-            for (int t = 0; t < GPUSVM_TK / 2; ++t) {
-                na_[t] = A[(size_t)(f0 + GPUSVM_TK + lf + 2 * t) * pitch_a + col_a];
-                nb_[t] = B[(size_t)(f0 + GPUSVM_TK + lf + 2 * t) * pitch_b + col_b];
+        if (f0 + GPUSVM__TK < dpad)
+            for (int t = 0; t < GPUSVM__TK / 2; ++t) {
+                na_[t] = A[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_a + col_a];
+                nb_[t] = B[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_b + col_b];
             }
-        for (int f = 0; f < GPUSVM_TK; ++f) {
+        for (int f = 0; f < GPUSVM__TK; ++f) {
             const float4 a0 = As[f][ly], a1 = As[f][16 + ly], b0 = Bs[f][lx], b1 = Bs[f][16 + lx];
-            const float av[GPUSVM_TR] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-            const float bv[GPUSVM_TR] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-            for (int a = 0; a < GPUSVM_TR; ++a)
-                for (int b = 0; b < GPUSVM_TR; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);
+            const float av[GPUSVM__TR] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            const float bv[GPUSVM__TR] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+            for (int a = 0; a < GPUSVM__TR; ++a)
+                for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    for (int a = 0; a < GPUSVM_TR; ++a) {
+    for (int a = 0; a < GPUSVM__TR; ++a) {
         const int r = r0 + GPUSVM_TOFF(ly, a);
         if (r >= nr) continue;
         const int pos = ws + row_off + r;
-        const float na = norm_a[GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[pos], split))];
+        const float na = norm_a[GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split))];
         __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
-        for (int b = 0; b < GPUSVM_TR; ++b) {
+        for (int b = 0; b < GPUSVM__TR; ++b) {
             const int i = i0 + GPUSVM_TOFF(lx, b);
             if (i < nb)
                 out[i] = gpusvm_kfun(ktype, acc[a][b], na, norm_b[GPUSVM_COL(map, use_map, pt, i)],
@@ -149,17 +137,14 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
     }
 }
 
-/* A few rows (at most GPUSVM_FEW), seed 000's listing 7: where the tile
+/* A few rows (at most GPUSVM__FEW), seed 000's listing 7: where the tile
  * above would waste most of its arithmetic (two rows of a 128-row tile), each
  * work-item streams one point's features once, coalesced, and folds each
  * feature into every row's accumulator; the rows' vectors are staged in local
- * memory GPUSVM_FK features at a time and read back as one vector per
+ * memory GPUSVM__FK features at a time and read back as one vector per
  * feature. The accumulation is the tile's (fma, in feature order), so both
  * kernels give the same bits. Same arguments as gpusvm_rows; grid: points x 1
  * x problems, work-groups of 256. The pass is bound by reading the points. */
-#define GPUSVM_FEW 8
-#define GPUSVM_FK 256
-#define GPUSVM_FB 32 /* features loaded ahead */
 
 /* the local id and the point, read afresh wherever used (PoCL 3.1 loses such variables across
  * barriers; see part 3) */
@@ -177,10 +162,10 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
         }                                                                               \
     }
 
-/* dpad is a multiple of GPUSVM_TK (16): GPUSVM_FB at a time, then 16 at a time */
+/* dpad is a multiple of GPUSVM__TK (16): GPUSVM__FB at a time, then 16 at a time */
 #define GPUSVM_FEW_PASS(NR, VLOAD, VTYPE)                                                \
-    for (int f0 = 0; f0 < dpad; f0 += GPUSVM_FK) {                                      \
-        const int nf = min(GPUSVM_FK, dpad - f0);                                       \
+    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__FK) {                                      \
+        const int nf = min(GPUSVM__FK, dpad - f0);                                       \
         int f = 0;                                                                      \
         barrier(CLK_LOCAL_MEM_FENCE);                                                   \
         if (GPUSVM_FEW_LX < nf)                                                         \
@@ -188,35 +173,35 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
                 As[GPUSVM_FEW_LX * NR + r] = A[(size_t)(f0 + GPUSVM_FEW_LX) * pitch_a + \
                                     (a_pos ? row_off + min(r, nr - 1) : col_a[r])];     \
         barrier(CLK_LOCAL_MEM_FENCE);                                                   \
-        for (; f + GPUSVM_FB <= nf; f += GPUSVM_FB) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM_FB) \
-        for (; f < nf; f += GPUSVM_TK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM_TK)     \
+        for (; f + GPUSVM__FB <= nf; f += GPUSVM__FB) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__FB) \
+        for (; f < nf; f += GPUSVM__TK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__TK)     \
     }
 
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
 void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
 {
-    __local float As[GPUSVM_FK * GPUSVM_FEW];
+    __local float As[GPUSVM__FK * GPUSVM__FEW];
     const int p = get_group_id(2);
-    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
-    const int nb = pi[GPUSVM_PI_NPTS], split = pi[GPUSVM_PI_SPLIT], pt = pi[GPUSVM_PI_PT];
-    const int nr = min(min(nrows, pi[GPUSVM_PI_Q] - row_off), GPUSVM_FEW);
+    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
+    const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off), GPUSVM__FEW);
     const int ws = p * qmax;
     /* uniform per work-group */
-    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0) return;
-    if ((skip_whole && pi[GPUSVM_PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * 256 >= nb) return;
-    int col_a[GPUSVM_FEW]; /* the rows' points */
-    for (int r = 0; r < GPUSVM_FEW; ++r)
-        col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM_PT(idx[ws + row_off + min(r, nr - 1)], split));
+    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * 256 >= nb) return;
+    int col_a[GPUSVM__FEW]; /* the rows' points */
+    for (int r = 0; r < GPUSVM__FEW; ++r)
+        col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + min(r, nr - 1)], split));
     if (a_pos) A += (size_t)p * dpad * pitch_a;
     const int col_b = GPUSVM_COL(map, use_map, pt, min(GPUSVM_FEW_I, nb - 1));
-    if (ktype == GPUSVM_K_PRECOMPUTED) {
+    if (ktype == GPUSVM__K_PRECOMPUTED) {
         if (GPUSVM_FEW_I < nb)
             for (int r = 0; r < nr; ++r)
                 K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I] = B[(size_t)col_a[r] * pitch_b + col_b];
         return;
     }
-    float acc[GPUSVM_FEW];
-    for (int r = 0; r < GPUSVM_FEW; ++r) acc[r] = 0.0f;
+    float acc[GPUSVM__FEW];
+    for (int r = 0; r < GPUSVM__FEW; ++r) acc[r] = 0.0f;
     if (nr <= 2) {
         GPUSVM_FEW_PASS(2, vload2, float2)
     } else if (nr <= 4) {
@@ -237,21 +222,16 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
  * whole problem with skip_whole, as gpusvm_rows), each feature of each
  * position one work-item: Aw[(p dpad + f) qmax + r] = X[f pitch + point].
  * Grid: positions x features x problems. */
-__kernel void gpusvm_gather_ws(__global const float *X, int pitch,
-                               __global const int *idx, __global const int *pinfo,
-                               __global const int *map, int use_map, int dpad,
-                               int row_off, int nrows, int skip_whole,
-                               __global float *Aw, int qmax,
-                               __global const double *status)
+__kernel void gpusvm_gather_ws(GPUSVM__ARGS_GATHER_WS(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     const int r = row_off + (int)get_global_id(0), f = get_global_id(1), p = get_global_id(2);
-    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
-    const int nr = min(nrows, pi[GPUSVM_PI_Q] - row_off);
-    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (skip_whole && pi[GPUSVM_PI_WHOLE]) ||
+    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off);
+    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (skip_whole && pi[GPUSVM__PI_WHOLE]) ||
         (int)get_global_id(0) >= nr)
         return;
     Aw[((size_t)p * dpad + f) * qmax + r] =
-        X[(size_t)f * pitch + GPUSVM_COL(map, use_map, pi[GPUSVM_PI_PT], GPUSVM_PT(idx[p * qmax + r], pi[GPUSVM_PI_SPLIT]))];
+        X[(size_t)f * pitch + GPUSVM_COL(map, use_map, pi[GPUSVM__PI_PT], GPUSVM__PT(idx[p * qmax + r], pi[GPUSVM__PI_SPLIT]))];
 }
 
 /* The points, dense and column-major (X[f pitch + i], zeroed first), from
@@ -259,9 +239,7 @@ __kernel void gpusvm_gather_ws(__global const float *X, int pitch,
  * point, so a feature's words of adjacent points are written side by side.
  * The host uploads the nonzeros instead of a dense copy it would first have
  * to build. */
-__kernel void gpusvm_scatter(__global const ulong *row_ptr, __global const int *col,
-                             __global const float *val, ulong base, int n,
-                             __global float *X, int pitch)
+__kernel void gpusvm_scatter(GPUSVM__ARGS_SCATTER(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     const int i = get_global_id(0);
     if (i >= n) return;

@@ -12,9 +12,9 @@
  * gpusvm_keys on a grid whose second dimension is the problem, gpusvm_select
  * with one work-group per problem.
  *
- * gpusvm_keys (GPUSVM_KU variables per work-item, a work-group's reads
+ * gpusvm_keys (GPUSVM__KU variables per work-item, a work-group's reads
  * coalesced) writes a sort key per variable and set (smaller key = more
- * violating; GPUSVM_KEY_NONE = not a candidate) and one partial m / M per
+ * violating; GPUSVM__KEY_NONE = not a candidate) and one partial m / M per
  * work-group: a reduction in Structure-of-Arrays form (seed 000), through warp
  * exchanges where the device has them (part 0).
  *
@@ -28,31 +28,26 @@
  * keys tie), so the choice is a total order and the result is deterministic.
  */
 
-__kernel void gpusvm_keys(__global const double *G0, __global const double *alpha0,
-                          __global const char *y0, __global const double *Cv0,
-                          __global const int *pinfo, int nparts_max,
-                          __global uint *key_up0, __global uint *key_low0,
-                          __global double *part_up0, __global double *part_low0,
-                          __global const double *status, int nu)
+__kernel void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))
 {
-    __local double s_up[2][GPUSVM_L];
-    __local double s_low[2][GPUSVM_L];
+    __local double s_up[2][GPUSVM__L];
+    __local double s_low[2][GPUSVM__L];
     const int lid = get_local_id(0), p = get_group_id(1);
-    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
-    const int v0 = pi[GPUSVM_PI_VAR], n = pi[GPUSVM_PI_NVAR], nparts = pi[GPUSVM_PI_NPARTS];
+    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], nparts = pi[GPUSVM__PI_NPARTS];
     __global const double *G = G0 + v0, *alpha = alpha0 + v0, *Cv = Cv0 + v0;
     __global const char *y = y0 + v0;
     __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;
     __global double *part_up = part_up0 + (size_t)p * 2 * nparts_max;
     __global double *part_low = part_low0 + (size_t)p * 2 * nparts_max;
     /* uniform per work-group */
-    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (int)get_group_id(0) >= nparts) return;
+    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (int)get_group_id(0) >= nparts) return;
 
     /* class 0: every variable (nu: y = +1), class 1: nu's y = -1 */
     double up[2] = {-INFINITY, -INFINITY}, low[2] = {INFINITY, INFINITY}; /* indexed by constants only */
-    const int base = (int)get_group_id(0) * (GPUSVM_L * GPUSVM_KU) + lid;
-    for (int u = 0; u < GPUSVM_KU; ++u) {
-        const int i = base + u * GPUSVM_L;
+    const int base = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + lid;
+    for (int u = 0; u < GPUSVM__KU; ++u) {
+        const int i = base + u * GPUSVM__L;
         if (i < n) {
             const double a = alpha[i];
             const int pos = y[i] > 0;
@@ -62,8 +57,8 @@ __kernel void gpusvm_keys(__global const double *G0, __global const double *alph
             const int in_low = pos ? (a > 0.0) : (a < C);
             const uint k = gpusvm_float_key((float)v);
             const int c1 = nu && !pos;
-            key_up[i] = in_up ? ~k : GPUSVM_KEY_NONE;
-            key_low[i] = in_low ? k : GPUSVM_KEY_NONE;
+            key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;
+            key_low[i] = in_low ? k : GPUSVM__KEY_NONE;
             up[0] = (in_up && !c1) ? fmax(up[0], v) : up[0];
             up[1] = (in_up && c1) ? fmax(up[1], v) : up[1];
             low[0] = (in_low && !c1) ? fmin(low[0], v) : low[0];
@@ -82,14 +77,14 @@ __kernel void gpusvm_keys(__global const double *G0, __global const double *alph
             s_low[c][lid / GPUSVM_WARP] = low[c];
         }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int nfold = GPUSVM_L / GPUSVM_WARP;
+    const int nfold = GPUSVM__L / GPUSVM_WARP;
 #else
     for (int c = 0; c < 2; ++c) {
         s_up[c][lid] = up[c];
         s_low[c][lid] = low[c];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = GPUSVM_L / 2; s > 1; s >>= 1) {
+    for (int s = GPUSVM__L / 2; s > 1; s >>= 1) {
         if (lid < s) {
             for (int c = 0; c < 2; ++c) {
                 s_up[c][lid] = fmax(s_up[c][lid], s_up[c][lid + s]);
@@ -133,34 +128,28 @@ typedef struct {
  * the threshold than are still needed, four passes over the index of the
  * tied points. Every loop that holds a barrier runs a fixed number of times;
  * finished passes are skipped by a uniform predicate. */
-__kernel void gpusvm_select(__global uint *key_up0, __global uint *key_low0,
-                            __global const int *pinfo, int nparts_max, int qmax,
-                            __global const double *part_up0,
-                            __global const double *part_low0,
-                            __global int *ws_idx0, __global int *ws_slot0,
-                            int mode_in, double eps, double max_iter,
-                            __global double *status0, __global const char *y0, int nu)
+__kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 {
-    __local int list[GPUSVM_Q];
-    __local int keep[GPUSVM_Q];
-    __local double r_up[2][GPUSVM_L];
-    __local double r_low[2][GPUSVM_L];
+    __local int list[GPUSVM__Q];
+    __local int keep[GPUSVM__Q];
+    __local double r_up[2][GPUSVM__L];
+    __local double r_low[2][GPUSVM__L];
     __local gpusvm_sel_scratch sc;
     const int lid = get_local_id(0), p = get_group_id(0);
-    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
-    const int v0 = pi[GPUSVM_PI_VAR], n = pi[GPUSVM_PI_NVAR], nparts = pi[GPUSVM_PI_NPARTS];
-    const int q = pi[GPUSVM_PI_Q], mode = pi[GPUSVM_PI_WHOLE] ? 2 : mode_in;
+    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], nparts = pi[GPUSVM__PI_NPARTS];
+    const int q = pi[GPUSVM__PI_Q], mode = pi[GPUSVM__PI_WHOLE] ? 2 : mode_in;
     __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;
     __global const char *y = y0 + v0;
     __global const double *part_up = part_up0 + (size_t)p * 2 * nparts_max;
     __global const double *part_low = part_low0 + (size_t)p * 2 * nparts_max;
     __global int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;
-    __global double *status = status0 + p * GPUSVM_ST_COUNT;
-    if (status[GPUSVM_ST_DONE] != 0.0) return;
+    __global double *status = status0 + p * GPUSVM__ST_COUNT;
+    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
 
     for (int c = 0; c < 2; ++c) {
         double up = -INFINITY, low = INFINITY;
-        for (int p = lid; p < nparts; p += GPUSVM_L) {
+        for (int p = lid; p < nparts; p += GPUSVM__L) {
             up = fmax(up, part_up[c * nparts + p]);
             low = fmin(low, part_low[c * nparts + p]);
         }
@@ -168,7 +157,7 @@ __kernel void gpusvm_select(__global uint *key_up0, __global uint *key_low0,
         r_low[c][lid] = low;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
+    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {
         if (lid < s) {
             for (int c = 0; c < 2; ++c) {
                 r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);
@@ -180,14 +169,15 @@ __kernel void gpusvm_select(__global uint *key_up0, __global uint *key_low0,
     const double gap0 = r_up[0][0] - r_low[0][0], gap1 = r_up[1][0] - r_low[1][0];
     const int worst = (nu && gap1 > gap0) ? 1 : 0;
     const double gap = worst ? gap1 : gap0;
-    const int done = !(gap >= eps) ? 1 : (status[GPUSVM_ST_ITER] >= max_iter ? 2 : 0);
+    const int done = !(gap >= eps) ? GPUSVM__DONE_CONVERGED
+                     : (status[GPUSVM__ST_ITER] >= max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
-        status[GPUSVM_ST_GAP] = gap;
-        status[GPUSVM_ST_MUP] = r_up[worst][0];
-        status[GPUSVM_ST_MLOW] = r_low[worst][0];
-        status[GPUSVM_ST_DONE] = (double)done;
-        if (!done) status[GPUSVM_ST_OUTER] += 1.0;
+        status[GPUSVM__ST_GAP] = gap;
+        status[GPUSVM__ST_MUP] = r_up[worst][0];
+        status[GPUSVM__ST_MLOW] = r_low[worst][0];
+        status[GPUSVM__ST_DONE] = (double)done;
+        if (!done) status[GPUSVM__ST_OUTER] += 1.0;
         sc.count = 0;
     }
     if (done || mode == 2) return;
@@ -195,18 +185,18 @@ __kernel void gpusvm_select(__global uint *key_up0, __global uint *key_low0,
     /* mode 1: the newest half moves to the front; the dropped half's slots are reused */
     const int h = (mode == 1) ? q / 2 : 0;
     const int fresh = q - h;
-    for (int t = lid; t < h; t += GPUSVM_L) {
+    for (int t = lid; t < h; t += GPUSVM__L) {
         keep[t] = ws_idx[h + t];
         keep[h + t] = ws_slot[h + t];
         list[t] = ws_slot[t];
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    for (int t = lid; t < h; t += GPUSVM_L) {
+    for (int t = lid; t < h; t += GPUSVM__L) {
         ws_idx[t] = keep[t];
         ws_slot[t] = keep[h + t];
         ws_slot[h + t] = list[t];
-        key_up[keep[t]] = GPUSVM_KEY_NONE;
-        key_low[keep[t]] = GPUSVM_KEY_NONE;
+        key_up[keep[t]] = GPUSVM__KEY_NONE;
+        key_low[keep[t]] = GPUSVM__KEY_NONE;
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 
@@ -231,14 +221,14 @@ __kernel void gpusvm_select(__global uint *key_up0, __global uint *key_low0,
             const int on_index = pass >= 4;
             const int active = on_index ? (stage == 3) : (stage == 0);
             const int shift = 24 - 8 * (pass & 3);
-            for (int b = 0; b < 256 / GPUSVM_L + 1; ++b)
-                if (b * GPUSVM_L + lid < 256) sc.hist[b * GPUSVM_L + lid] = 0;
+            for (int b = 0; b < 256 / GPUSVM__L + 1; ++b)
+                if (b * GPUSVM__L + lid < 256) sc.hist[b * GPUSVM__L + lid] = 0;
             barrier(CLK_LOCAL_MEM_FENCE);
             if (active) {
                 const uint prefix = sc.prefix, mask = sc.mask, found = sc.found;
-                for (int i = lid; i < n; i += GPUSVM_L) {
+                for (int i = lid; i < n; i += GPUSVM__L) {
                     const uint key = keys[i];
-                    if (key == GPUSVM_KEY_NONE || (cls && y[i] != cls)) continue;
+                    if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;
                     if (!on_index) {
                         if ((key & mask) == prefix)
                             atomic_inc(&sc.hist[(key >> shift) & 255u]);
@@ -275,18 +265,18 @@ __kernel void gpusvm_select(__global uint *key_up0, __global uint *key_low0,
         {
             const uint stage = sc.stage, found = sc.found, ithr = sc.prefix;
             if (stage != 5) {
-                for (int i = lid; i < n; i += GPUSVM_L) {
+                for (int i = lid; i < n; i += GPUSVM__L) {
                     const uint key = keys[i];
                     int take;
-                    if (key == GPUSVM_KEY_NONE || (cls && y[i] != cls)) continue;
+                    if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;
                     if (stage == 2) take = 1;
                     else if (key < found) take = 1;
                     else if (key == found) take = (stage == 1) || ((uint)i <= ithr);
                     else take = 0;
                     if (take) {
                         list[atomic_inc((volatile __local int *)&sc.count)] = i;
-                        keys[i] = GPUSVM_KEY_NONE;
-                        other[i] = GPUSVM_KEY_NONE;
+                        keys[i] = GPUSVM__KEY_NONE;
+                        other[i] = GPUSVM__KEY_NONE;
                     }
                 }
             }
@@ -297,8 +287,8 @@ __kernel void gpusvm_select(__global uint *key_up0, __global uint *key_low0,
     /* the chosen points in ascending order: each one's rank is the number of smaller
      * indices (indices are distinct), so no barrier sits inside a loop */
     const int got = sc.count;
-    for (int c = 0; c < GPUSVM_Q / GPUSVM_L; ++c) {
-        const int t = c * GPUSVM_L + lid;
+    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {
+        const int t = c * GPUSVM__L + lid;
         if (t < got) {
             const int v = list[t];
             int rank = 0;
@@ -307,8 +297,8 @@ __kernel void gpusvm_select(__global uint *key_up0, __global uint *key_low0,
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int c = 0; c < GPUSVM_Q / GPUSVM_L; ++c) {
-        const int t = c * GPUSVM_L + lid;
+    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {
+        const int t = c * GPUSVM__L + lid;
         if (t < got) ws_idx[h + t] = keep[t];
     }
 }

@@ -41,7 +41,7 @@
     } while (0)
 
 #ifdef GPUSVM_NV_SHFL
-#define GPUSVM_NW (GPUSVM_L / GPUSVM_WARP)
+#define GPUSVM_NW (GPUSVM__L / GPUSVM_WARP)
 /* (v, t) := the warp's arg-max of (v, t), in every lane */
 #define GPUSVM_WARP_ARGMAX(v, t)                                                  \
     for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1)                              \
@@ -49,7 +49,7 @@
 #endif
 
 /* Work-group arg-max (or arg-min when sign = -1) of (v, t); the result's index in every
-   work-item (rv, ri: scratch of GPUSVM_L / 32 words with warp exchanges, else GPUSVM_L). */
+   work-item (rv, ri: scratch of GPUSVM__L / 32 words with warp exchanges, else GPUSVM__L). */
 int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
                    double sign)
 {
@@ -69,7 +69,7 @@ int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
     rv[GPUSVM_LID] = v;
     ri[GPUSVM_LID] = t;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
+    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {
         if (GPUSVM_LID < s) {
             const double a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];
             const int ia = ri[GPUSVM_LID], ib = ri[GPUSVM_LID + s];
@@ -86,50 +86,41 @@ int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
 /* The working set's q x q block, contiguous: Kq[slot r][position t] = K[slot r][point of ws
  * position t], so that the inner solve reads a row of it with one coalesced sweep instead of q
  * scattered words of an n-wide row (grid: positions, slots, problems). */
-__kernel void gpusvm_gather(__global const float *K0, int ldk, __global float *Kq0,
-                            __global const int *pinfo, int qmax,
-                            __global const int *ws_idx0, __global const double *status)
+__kernel void gpusvm_gather(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     const int t = get_global_id(0), r = get_global_id(1), p = get_global_id(2);
-    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
-    const int q = pi[GPUSVM_PI_Q];
-    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || t >= q || r >= q) return;
+    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const int q = pi[GPUSVM__PI_Q];
+    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || t >= q || r >= q) return;
     Kq0[((size_t)p * qmax + r) * qmax + t] =
-        K0[((size_t)p * qmax + r) * ldk + GPUSVM_PT(ws_idx0[p * qmax + t], pi[GPUSVM_PI_SPLIT])];
+        K0[((size_t)p * qmax + r) * ldk + GPUSVM__PT(ws_idx0[p * qmax + t], pi[GPUSVM__PI_SPLIT])];
 }
 
-__kernel void gpusvm_smo(__global const float *Kq0,
-                         __global const int *pinfo, int qmax,
-                         __global const int *ws_idx0, __global const int *ws_slot0,
-                         __global double *alpha0, __global const double *G0,
-                         __global const char *y0, __global const double *Cv0,
-                         __global const float *qd0, __global double *coef0,
-                         double eps, double ratio_in, int max_inner_in, int whole_inner,
-                         double max_iter, __global double *status0, int nu)
+__kernel void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
 {
-    __local double la[GPUSVM_Q];
-    __local double lg[GPUSVM_Q];
-    __local double lC[GPUSVM_Q];
-    __local float lqd[GPUSVM_Q];
-    __local int lidx[GPUSVM_Q];
-    __local int lslot[GPUSVM_Q];
-    __local char lyv[GPUSVM_Q];
+    __local double la[GPUSVM__Q];
+    __local double lg[GPUSVM__Q];
+    __local double lC[GPUSVM__Q];
+    __local float lqd[GPUSVM__Q];
+    __local int lidx[GPUSVM__Q];
+    __local int lslot[GPUSVM__Q];
+    __local char lyv[GPUSVM__Q];
     __local double step[2];
 #ifdef GPUSVM_NV_SHFL /* the reductions' scratch: one word per warp */
     __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];
     __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */
 #else /* one word per work-item */
-    __local double rv[GPUSVM_L];
-    __local int ri[GPUSVM_L];
-    __local double rv1[GPUSVM_L];
-    __local int ri1[GPUSVM_L];
-    __local double rg[GPUSVM_L];
-    __local double rg2[GPUSVM_L];
+    __local double rv[GPUSVM__L];
+    __local int ri[GPUSVM__L];
+    __local double rv1[GPUSVM__L];
+    __local int ri1[GPUSVM__L];
+    __local double rg[GPUSVM__L];
+    __local double rg2[GPUSVM__L];
 #endif
     const int p = get_group_id(0);
-    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
-    const int v0 = pi[GPUSVM_PI_VAR], m = pi[GPUSVM_PI_Q];
-    const int whole = pi[GPUSVM_PI_WHOLE];
+    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const int v0 = pi[GPUSVM__PI_VAR], m = pi[GPUSVM__PI_Q];
+    const int whole = pi[GPUSVM__PI_WHOLE];
     const double ratio = whole ? 0.0 : ratio_in;
     const int max_inner = whole ? whole_inner : max_inner_in;
     __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by slot, then position */
@@ -138,12 +129,12 @@ __kernel void gpusvm_smo(__global const float *Kq0,
     __global const double *G = G0 + v0, *Cv = Cv0 + v0;
     __global const char *y = y0 + v0;
     __global const float *qd = qd0 + v0;
-    __global double *status = status0 + p * GPUSVM_ST_COUNT;
-    if (status[GPUSVM_ST_DONE] != 0.0) return;
+    __global double *status = status0 + p * GPUSVM__ST_COUNT;
+    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
 
-    for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
+    for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
         const int i = ws_idx[t];
-        lidx[t] = i; /* K is read at the point, GPUSVM_PT(i) */
+        lidx[t] = i; /* K is read at the point, GPUSVM__PT(i) */
         lslot[t] = ws_slot[t];
         la[t] = alpha[i];
         lg[t] = G[i];
@@ -153,8 +144,8 @@ __kernel void gpusvm_smo(__global const float *Kq0,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    const double eps_in = fmax(eps, ratio * status[GPUSVM_ST_GAP]);
-    const double left = max_iter - status[GPUSVM_ST_ITER];
+    const double eps_in = fmax(eps, ratio * status[GPUSVM__ST_GAP]);
+    const double left = max_iter - status[GPUSVM__ST_ITER];
     const int budget = (int)fmin((double)max_inner, fmax(left, 0.0));
     /* One exit, at the loop header, and every barrier reached on every trip: the
      * stop tests only switch the work off (a uniform flag). */
@@ -164,7 +155,7 @@ __kernel void gpusvm_smo(__global const float *Kq0,
          * one of each per class (class 0: y = +1, class 1: y = -1), as Solver_NU. */
         double bv0 = -INFINITY, bv1 = -INFINITY, g20 = -INFINITY, g21 = -INFINITY;
         int bi0 = -1, bi1 = -1;
-        for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
+        for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
             const int pos = lyv[t] > 0;
             const double a = la[t], C = lC[t];
             const double v = pos ? -lg[t] : lg[t];
@@ -217,7 +208,7 @@ __kernel void gpusvm_smo(__global const float *Kq0,
         rg[GPUSVM_LID] = g20;
         rg2[GPUSVM_LID] = g21;
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int s = GPUSVM_L / 2; s > 0; s >>= 1) {
+        for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {
             if (GPUSVM_LID < s) {
                 const int u = GPUSVM_LID + s;
                 double a = rv[GPUSVM_LID], b = rv[u];
@@ -253,7 +244,7 @@ __kernel void gpusvm_smo(__global const float *Kq0,
         double bo = INFINITY;
         int bj = -1;
         if (go) {
-            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
+            for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
                 const int pos = lyv[t] > 0;
                 const int c1 = nu && !pos;
                 const double a = la[t], C = lC[t];
@@ -263,7 +254,7 @@ __kernel void gpusvm_smo(__global const float *Kq0,
                 if (in_low && b > 0.0) {
                     const __global float *Kc = c1 ? Ki1 : Ki0;
                     double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)Kc[t];
-                    if (quad <= 0.0) quad = GPUSVM_TAU;
+                    if (quad <= 0.0) quad = GPUSVM__TAU;
                     const double o = -(b * b) / quad;
                     if (o < bo || (o == bo && t > bj)) { bo = o; bj = t; }
                 }
@@ -290,7 +281,7 @@ __kernel void gpusvm_smo(__global const float *Kq0,
             const double oi = la[i], oj = la[j];
             double ai = oi, aj = oj;
             double quad = Kii + (double)lqd[j] - 2.0 * Kij;
-            if (quad <= 0.0) quad = GPUSVM_TAU;
+            if (quad <= 0.0) quad = GPUSVM__TAU;
             if (yi != yj) {
                 const double delta = (-lg[i] - lg[j]) / quad;
                 const double diff = ai - aj;
@@ -320,7 +311,7 @@ __kernel void gpusvm_smo(__global const float *Kq0,
             const double di = step[0], dj = step[1];
             const int yi = lyv[i], yj = lyv[j];
             const __global float *Kj = K + (size_t)lslot[j] * qmax;
-            for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
+            for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
                 const double kit = (double)Ki[t], kjt = (double)Kj[t];
                 const double qi = (lyv[t] == yi) ? kit : -kit;
                 const double qj = (lyv[t] == yj) ? kjt : -kjt;
@@ -332,14 +323,14 @@ __kernel void gpusvm_smo(__global const float *Kq0,
         trip = step_ok ? trip + 1 : budget;
     }
 
-    for (int t = GPUSVM_LID; t < m; t += GPUSVM_L) {
+    for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
         const int i = lidx[t];
         const double d = la[t] - alpha[i];
         coef[t] = lyv[t] > 0 ? d : -d;
         alpha[i] = la[t];
     }
     if (GPUSVM_LID == 0) {
-        status[GPUSVM_ST_ITER] += (double)it;
-        status[GPUSVM_ST_INNER] = (double)it;
+        status[GPUSVM__ST_ITER] += (double)it;
+        status[GPUSVM__ST_INNER] = (double)it;
     }
 }

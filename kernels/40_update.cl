@@ -14,39 +14,34 @@
  * Grid dimension 1 is the problem of a batch (see part 0): problem p updates
  * its own variables from its own rows, with its working-set size (at most m).
  */
-__kernel void gpusvm_update(__global double *out0, __global const char *y0,
-                            int use_y, __global const int *pinfo, int qmax,
-                            __global const float *K0, int ldk,
-                            __global const int *slot0, __global const double *coef0,
-                            int m_in, __global const double *status,
-                            int coef_off, int out_off)
+__kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))
 {
-    __local double lc[GPUSVM_L];
-    __local int ls[GPUSVM_L];
+    __local double lc[GPUSVM__L];
+    __local int ls[GPUSVM__L];
     const int i = get_global_id(0), lid = get_local_id(0), p = get_group_id(1);
-    __global const int *pi = pinfo + p * GPUSVM_PI_COUNT;
-    const int v0 = pi[GPUSVM_PI_VAR], n = pi[GPUSVM_PI_NVAR], npts = pi[GPUSVM_PI_SPLIT];
-    const int m = min(m_in, pi[GPUSVM_PI_Q]);
+    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], npts = pi[GPUSVM__PI_SPLIT];
+    const int m = min(m_in, pi[GPUSVM__PI_Q]);
     __global double *out = out0 + v0;
     __global const char *y = y0 + v0;
     __global const float *K = K0 + (size_t)p * qmax * ldk;
     __global const int *slot = slot0 + p * qmax;
     __global const double *coef = coef0 + p * qmax;
     /* uniform per work-group */
-    if (status[p * GPUSVM_ST_COUNT + GPUSVM_ST_DONE] != 0.0 || (int)get_group_id(0) * GPUSVM_L >= n) return;
+    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (int)get_group_id(0) * GPUSVM__L >= n) return;
 
     double sum = 0.0;
-    for (int c0 = 0; c0 < m; c0 += GPUSVM_L) {
+    for (int c0 = 0; c0 < m; c0 += GPUSVM__L) {
         if (c0 + lid < m) {
             lc[lid] = coef[coef_off + c0 + lid];
             ls[lid] = slot[c0 + lid];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        const int cnt = min(GPUSVM_L, m - c0);
+        const int cnt = min(GPUSVM__L, m - c0);
         if (i < n) {
             for (int t = 0; t < cnt; ++t) {
                 const double c = lc[t];
-                if (c != 0.0) sum += c * (double)K[(size_t)ls[t] * ldk + GPUSVM_PT(i, npts)];
+                if (c != 0.0) sum += c * (double)K[(size_t)ls[t] * ldk + GPUSVM__PT(i, npts)];
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);

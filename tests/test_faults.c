@@ -179,6 +179,11 @@ static gpusvm__cl_int W_clSetKernelArg(gpusvm__cl_kernel k, gpusvm__cl_uint i, s
     if (inject()) return FAIL_CODE;
     return real.clSetKernelArg(k, i, s, v);
 }
+static gpusvm__cl_int W_clGetKernelInfo(gpusvm__cl_kernel k, gpusvm__cl_uint w, size_t s, void *v, size_t *r)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clGetKernelInfo(k, w, s, v, r);
+}
 static gpusvm__cl_int W_clGetKernelWorkGroupInfo(gpusvm__cl_kernel k, gpusvm__cl_device d, gpusvm__cl_uint w,
                                                  size_t s, void *v, size_t *r)
 {

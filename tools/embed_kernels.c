@@ -1,14 +1,17 @@
-/* embed_kernels: turns the .cl files of kernels/ into C string literals.
+/* embed_kernels: turns the kernel sources of kernels/ into C string literals.
  *
- *   embed_kernels [--check] HEADER OUT_H file.cl...
+ *   embed_kernels [--check] HEADER OUT_H shared.h file.cl...
  *
  * Writes OUT_H (kernels.cl.h) and replaces the block between the marker lines
  * "// >>kernels" and "// <<kernels" in HEADER (gpusvm.h) with the same array:
  * one string literal per source line (so -pedantic and MSVC's literal limit
  * are never reached), each file preceded by a #line directive so that build
- * logs name the .cl file and line. With --check nothing is written; the exit
- * status is 1 when either file differs from what would be written.
- * Files are written to a temporary name and renamed into place.
+ * logs name the file and line. The .h files (the definitions host and kernels
+ * share) come first in the program, and their text also replaces the block
+ * between "// >>shared" and "// <<shared" in HEADER, so that the host compiles
+ * the very same lines. With --check nothing is written; the exit status is 1
+ * when either file differs from what would be written. Files are written to a
+ * temporary name and renamed into place.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,70 +89,97 @@ static int write_if(const char *path, const buf *b, int check)
     return 1;
 }
 
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+/* Appends one source file to the array: a #line directive, then a literal per line. */
+static int embed_file(buf *arr, const char *path, int *lines)
+{
+    buf src = {0, 0, 0};
+    const char *p, *end;
+    if (!slurp(path, &src)) return 0;
+    puts_(arr, "    \"#line 1 \\\"");
+    puts_(arr, path);
+    puts_(arr, "\\\"\\n\",\n");
+    ++*lines;
+    p = src.p;
+    end = src.p + src.n;
+    while (p < end) {
+        const char *nl = (const char *)memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        literal_line(arr, p, n);
+        ++*lines;
+        p += n + (nl ? 1 : 0);
+    }
+    free(src.p);
+    return 1;
+}
+
+/* hdr with the lines between the marker lines open and close replaced by text, into out. */
+static int replace_block(const buf *hdr, const char *path, const char *open, const char *close, const buf *text,
+                         buf *out)
+{
+    char *b = strstr(hdr->p, open), *e = b ? strstr(b, close) : NULL;
+    if (!b || !e) {
+        fprintf(stderr, "embed_kernels: %s lacks the '%s' ... '%s' block\n", path, open, close);
+        return 0;
+    }
+    b = strchr(b, '\n');
+    if (!b || b > e) { fprintf(stderr, "embed_kernels: malformed marker in %s\n", path); return 0; }
+    ++b;
+    put(out, hdr->p, (size_t)(b - hdr->p));
+    put(out, text->p, text->n);
+    put(out, e, hdr->n - (size_t)(e - hdr->p));
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
-    int check = 0, a = 1, i, ok = 1, lines = 0;
+    int check = 0, a = 1, i, pass, ok = 1, lines = 0;
     const char *header, *out_h;
-    buf arr = {0, 0, 0}, kh = {0, 0, 0}, hdr = {0, 0, 0}, nh = {0, 0, 0};
-    const char *open_mark = "// >>kernels", *close_mark = "// <<kernels";
-    char *b, *e, num[64];
+    buf arr = {0, 0, 0}, kh = {0, 0, 0}, hdr = {0, 0, 0}, shared = {0, 0, 0}, mid = {0, 0, 0}, nh = {0, 0, 0};
+    char num[64];
 
     if (a < argc && strcmp(argv[a], "--check") == 0) { check = 1; ++a; }
     if (argc - a < 3) {
-        fprintf(stderr, "usage: embed_kernels [--check] gpusvm.h kernels.cl.h kernels/*.cl\n");
+        fprintf(stderr, "usage: embed_kernels [--check] gpusvm.h kernels.cl.h kernels/00_shared.h kernels/*.cl\n");
         return 2;
     }
     header = argv[a];
     out_h = argv[a + 1];
 
     puts_(&arr, "static const char *const gpusvm__kernel_source[] = {\n");
-    for (i = a + 2; i < argc; ++i) {
-        buf src = {0, 0, 0};
-        const char *p, *end;
-        if (!slurp(argv[i], &src)) return 2;
-        snprintf(num, sizeof num, "%s", argv[i]);
-        puts_(&arr, "    \"#line 1 \\\"");
-        puts_(&arr, num);
-        puts_(&arr, "\\\"\\n\",\n");
-        ++lines;
-        p = src.p;
-        end = src.p + src.n;
-        while (p < end) {
-            const char *nl = (const char *)memchr(p, '\n', (size_t)(end - p));
-            size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-            literal_line(&arr, p, n);
-            ++lines;
-            p += n + (nl ? 1 : 0);
+    for (pass = 0; pass < 2; ++pass) /* the shared .h files first, then the .cl files */
+        for (i = a + 2; i < argc; ++i) {
+            if (ends_with(argv[i], ".h") != (pass == 0)) continue;
+            if (!embed_file(&arr, argv[i], &lines)) return 2;
+            if (pass == 0 && !slurp(argv[i], &shared)) return 2;
         }
-        free(src.p);
+    if (!shared.p) {
+        fprintf(stderr, "embed_kernels: no shared header (.h) among the sources\n");
+        return 2;
     }
     puts_(&arr, "};\n");
     snprintf(num, sizeof num, "#define GPUSVM__KERNEL_SOURCE_LINES %d\n", lines);
     puts_(&arr, num);
 
-    puts_(&kh, "/* kernels.cl.h: the OpenCL C sources of gpusvm, generated from the .cl files in kernels/\n"
-               " * by tools/embed_kernels.c ('make kernels'). Do not edit. gpusvm.h embeds\n"
+    puts_(&kh, "/* kernels.cl.h: the OpenCL C sources of gpusvm, generated from kernels/ by\n"
+               " * tools/embed_kernels.c ('make kernels'). Do not edit. gpusvm.h embeds\n"
                " * the same array; this copy is for tools that want the sources alone. */\n"
                "#ifndef GPUSVM_KERNELS_CL_H\n#define GPUSVM_KERNELS_CL_H\n");
     put(&kh, arr.p, arr.n);
     puts_(&kh, "#endif /* GPUSVM_KERNELS_CL_H */\n");
 
     if (!slurp(header, &hdr)) return 2;
-    b = strstr(hdr.p, open_mark);
-    e = b ? strstr(b, close_mark) : NULL;
-    if (!b || !e) {
-        fprintf(stderr, "embed_kernels: %s lacks the '%s' ... '%s' block\n", header, open_mark, close_mark);
+    if (!replace_block(&hdr, header, "// >>shared", "// <<shared", &shared, &mid) ||
+        !replace_block(&mid, header, "// >>kernels", "// <<kernels", &arr, &nh))
         return 2;
-    }
-    b = strchr(b, '\n');
-    if (!b || b > e) { fprintf(stderr, "embed_kernels: malformed marker in %s\n", header); return 2; }
-    ++b;
-    put(&nh, hdr.p, (size_t)(b - hdr.p));
-    put(&nh, arr.p, arr.n);
-    put(&nh, e, hdr.n - (size_t)(e - hdr.p));
 
     ok = write_if(out_h, &kh, check) && ok;
     ok = write_if(header, &nh, check) && ok;
-    free(arr.p); free(kh.p); free(hdr.p); free(nh.p);
+    free(arr.p); free(kh.p); free(hdr.p); free(shared.p); free(mid.p); free(nh.p);
     return ok ? 0 : 1;
 }

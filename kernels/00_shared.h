@@ -1,0 +1,173 @@
+/* gpusvm: the definitions the host and the kernels share, valid as C and as
+ * OpenCL C. tools/embed_kernels.c pastes this file into the kernel program
+ * (before the .cl files) and into gpusvm.h's implementation (the block marked
+ * ">>shared"), so each fact below is written once.
+ *
+ * Tunables are #ifndef defaults: the host passes its own values to the
+ * kernel build as -D options from one table (gpusvm__ocl_options), and the
+ * values here are what the host uses itself. */
+#ifndef GPUSVM__SHARED_H
+#define GPUSVM__SHARED_H
+
+/* ---- tunables ---------------------------------------------------------- */
+#ifndef GPUSVM__Q
+#define GPUSVM__Q 1024 /* working-set capacity: the largest working set (power of two) */
+#endif
+#ifndef GPUSVM__L
+#define GPUSVM__L 256 /* local size of the single-work-group kernels (power of two) */
+#endif
+#define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */
+#define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per 16 x 16 work-group */
+#define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / 16 */
+#define GPUSVM__TK 16    /* features staged per chunk; the feature count is padded to a multiple */
+#define GPUSVM__FEW 8    /* at most this many rows: gpusvm_rows_few */
+#define GPUSVM__FK 256   /* gpusvm_rows_few: features staged per chunk */
+#define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */
+#define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
+
+/* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */
+#define GPUSVM__K_LINEAR 0
+#define GPUSVM__K_POLY 1
+#define GPUSVM__K_RBF 2
+#define GPUSVM__K_SIGMOID 3
+#define GPUSVM__K_PRECOMPUTED 4
+
+/* ---- the status vector: GPUSVM__ST_COUNT doubles per problem ------------ */
+#define GPUSVM__ST_GAP 0   /* m(alpha) - M(alpha) of the last selection */
+#define GPUSVM__ST_DONE 1  /* one of GPUSVM__DONE_* */
+#define GPUSVM__ST_ITER 2  /* SMO pair updates so far (LIBSVM's #iter) */
+#define GPUSVM__ST_OUTER 3 /* outer iterations so far */
+#define GPUSVM__ST_MUP 4   /* max of -y*G over I_up */
+#define GPUSVM__ST_MLOW 5  /* min of -y*G over I_low */
+#define GPUSVM__ST_INNER 6 /* pair updates of the last inner solve */
+#define GPUSVM__ST_COUNT 8
+
+/* GPUSVM__ST_DONE: every kernel skips a problem that is not running */
+#define GPUSVM__DONE_RUNNING 0
+#define GPUSVM__DONE_CONVERGED 1 /* the gap fell below eps */
+#define GPUSVM__DONE_MAX_ITER 2  /* max_iter pair updates reached */
+#define GPUSVM__DONE_STALLED 3   /* stopped by the host: no progress */
+
+/* ---- the problem table of a batch: GPUSVM__PI_COUNT ints per problem -----
+ * A batch: binary problems that share one uploaded set of points and are
+ * solved together, one work-group (or one slice of the grid) per problem in
+ * every launch. Per-variable arrays (alpha, G, y, C, the diagonal, the keys)
+ * are the problems' concatenated; problem p's working set sits at p * qmax,
+ * its kernel rows in slots p * qmax .., its partials at p * 2 * nparts_max,
+ * its status at p * GPUSVM__ST_COUNT. */
+#define GPUSVM__PI_VAR 0    /* its first variable in the concatenated arrays */
+#define GPUSVM__PI_NVAR 1   /* its variables */
+#define GPUSVM__PI_PT 2     /* its first point in the map */
+#define GPUSVM__PI_NPTS 3   /* its points: the columns of its kernel rows */
+#define GPUSVM__PI_Q 4      /* its working-set size */
+#define GPUSVM__PI_WHOLE 5  /* 1: the working set is every variable */
+#define GPUSVM__PI_NPARTS 6 /* work-groups of gpusvm_keys over its variables */
+#define GPUSVM__PI_SPLIT 7  /* variables from here on are the points again */
+#define GPUSVM__PI_COUNT 8
+
+/* "no candidate" sort key: larger than every real key */
+#define GPUSVM__KEY_NONE 0xFFFFFFFFu
+/* LIBSVM's tau: the curvature used where the kernel is not positive definite */
+#define GPUSVM__TAU 1e-12
+
+/* The point a variable stands for: epsilon-SVR has two variables per point
+ * (alpha and alpha*), 0..npts-1 and npts..2*npts-1; every other problem one. */
+#ifdef __OPENCL_VERSION__
+#define GPUSVM__IDX int
+#else
+#define GPUSVM__IDX size_t
+#endif
+#define GPUSVM__PT(v, npts) \
+    ((GPUSVM__IDX)(v) >= (GPUSVM__IDX)(npts) ? (GPUSVM__IDX)(v) - (GPUSVM__IDX)(npts) : (GPUSVM__IDX)(v))
+
+/* ---- the kernels and their arguments ------------------------------------
+ * GPUSVM__KERNELS: every kernel of the program, the work-group size it needs
+ * and its argument list. GPUSVM__ARGS_*: each kernel's parameters, as
+ * X_(kernel, type, name) separated by S_(). The kernels declare their
+ * parameters from these lists; the host names each argument slot from the
+ * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count
+ * when it builds the program. */
+#define GPUSVM__KERNELS(X)                                                                       \
+    X(ROWS, "gpusvm_rows", 256, ROWS) X(ROWS_FEW, "gpusvm_rows_few", 256, ROWS)                      \
+    X(GATHER_WS, "gpusvm_gather_ws", 64, GATHER_WS) X(SCATTER, "gpusvm_scatter", 64, SCATTER)        \
+    X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
+    X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
+    X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)
+
+/* gpusvm_rows and gpusvm_rows_few (kernels part 1) */
+#define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \
+    X_(ROWS, __global const float *, A) S_() X_(ROWS, int, pitch_a) S_()                                \
+    X_(ROWS, __global const int *, idx) S_() X_(ROWS, __global const float *, norm_a) S_()              \
+    X_(ROWS, __global const float *, B) S_() X_(ROWS, int, pitch_b) S_()                                \
+    X_(ROWS, __global const float *, norm_b) S_() X_(ROWS, __global const int *, pinfo) S_()            \
+    X_(ROWS, __global const int *, map) S_() X_(ROWS, int, use_map) S_() X_(ROWS, int, dpad) S_()       \
+    X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \
+    X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \
+    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \
+    X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos)
+
+#define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                  \
+    X_(GATHER_WS, __global const float *, X) S_() X_(GATHER_WS, int, pitch) S_()                        \
+    X_(GATHER_WS, __global const int *, idx) S_() X_(GATHER_WS, __global const int *, pinfo) S_()       \
+    X_(GATHER_WS, __global const int *, map) S_() X_(GATHER_WS, int, use_map) S_()                      \
+    X_(GATHER_WS, int, dpad) S_() X_(GATHER_WS, int, row_off) S_() X_(GATHER_WS, int, nrows) S_()       \
+    X_(GATHER_WS, int, skip_whole) S_() X_(GATHER_WS, __global float *, Aw) S_()                        \
+    X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const double *, status)
+
+#define GPUSVM__ARGS_SCATTER(X_, S_)                                                                    \
+    X_(SCATTER, __global const ulong *, row_ptr) S_() X_(SCATTER, __global const int *, col) S_()       \
+    X_(SCATTER, __global const float *, val) S_() X_(SCATTER, ulong, base) S_() X_(SCATTER, int, n) S_() \
+    X_(SCATTER, __global float *, X) S_() X_(SCATTER, int, pitch)
+
+/* kernels part 2 */
+#define GPUSVM__ARGS_KEYS(X_, S_)                                                                       \
+    X_(KEYS, __global const double *, G0) S_() X_(KEYS, __global const double *, alpha0) S_()           \
+    X_(KEYS, __global const char *, y0) S_() X_(KEYS, __global const double *, Cv0) S_()                \
+    X_(KEYS, __global const int *, pinfo) S_() X_(KEYS, int, nparts_max) S_()                           \
+    X_(KEYS, __global uint *, key_up0) S_() X_(KEYS, __global uint *, key_low0) S_()                    \
+    X_(KEYS, __global double *, part_up0) S_() X_(KEYS, __global double *, part_low0) S_()              \
+    X_(KEYS, __global const double *, status) S_() X_(KEYS, int, nu)
+
+#define GPUSVM__ARGS_SELECT(X_, S_)                                                                     \
+    X_(SELECT, __global uint *, key_up0) S_() X_(SELECT, __global uint *, key_low0) S_()                \
+    X_(SELECT, __global const int *, pinfo) S_() X_(SELECT, int, nparts_max) S_() X_(SELECT, int, qmax) S_() \
+    X_(SELECT, __global const double *, part_up0) S_() X_(SELECT, __global const double *, part_low0) S_() \
+    X_(SELECT, __global int *, ws_idx0) S_() X_(SELECT, __global int *, ws_slot0) S_()                  \
+    X_(SELECT, int, mode_in) S_() X_(SELECT, double, eps) S_() X_(SELECT, double, max_iter) S_()        \
+    X_(SELECT, __global double *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu)
+
+/* kernels part 3 */
+#define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \
+    X_(GATHER, __global const float *, K0) S_() X_(GATHER, int, ldk) S_() X_(GATHER, __global float *, Kq0) S_() \
+    X_(GATHER, __global const int *, pinfo) S_() X_(GATHER, int, qmax) S_()                             \
+    X_(GATHER, __global const int *, ws_idx0) S_() X_(GATHER, __global const double *, status)
+
+#define GPUSVM__ARGS_SMO(X_, S_)                                                                        \
+    X_(SMO, __global const float *, Kq0) S_() X_(SMO, __global const int *, pinfo) S_() X_(SMO, int, qmax) S_() \
+    X_(SMO, __global const int *, ws_idx0) S_() X_(SMO, __global const int *, ws_slot0) S_()            \
+    X_(SMO, __global double *, alpha0) S_() X_(SMO, __global const double *, G0) S_()                   \
+    X_(SMO, __global const char *, y0) S_() X_(SMO, __global const double *, Cv0) S_()                  \
+    X_(SMO, __global const float *, qd0) S_() X_(SMO, __global double *, coef0) S_()                    \
+    X_(SMO, double, eps) S_() X_(SMO, double, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \
+    X_(SMO, int, whole_inner) S_() X_(SMO, double, max_iter) S_() X_(SMO, __global double *, status0) S_() \
+    X_(SMO, int, nu)
+
+/* kernels part 4 */
+#define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \
+    X_(UPDATE, __global double *, out0) S_() X_(UPDATE, __global const char *, y0) S_()                 \
+    X_(UPDATE, int, use_y) S_() X_(UPDATE, __global const int *, pinfo) S_() X_(UPDATE, int, qmax) S_() \
+    X_(UPDATE, __global const float *, K0) S_() X_(UPDATE, int, ldk) S_()                               \
+    X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const double *, coef0) S_()        \
+    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \
+    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off)
+
+/* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the
+ * kernels declare the parameters. */
+#define GPUSVM__COMMA() ,
+#ifdef __OPENCL_VERSION__
+#define GPUSVM__PARAM(k, type, name) type name
+#else
+#define GPUSVM__SLOT(k, type, name) GPUSVM__A_##k##_##name
+#endif
+
+#endif /* GPUSVM__SHARED_H */
