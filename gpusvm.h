@@ -857,12 +857,18 @@ static float gpusvm__powi_f(float base, int times)
     }
     return r;
 }
+/* The kernel types of the shared block are the public enum's values minus one (DEFAULT is 0). */
+typedef char gpusvm__ktype_check[(GPUSVM_KERNEL_LINEAR - 1 == GPUSVM__K_LINEAR &&
+                                  GPUSVM_KERNEL_SIGMOID - 1 == GPUSVM__K_SIGMOID &&
+                                  GPUSVM_KERNEL_PRECOMPUTED - 1 == GPUSVM__K_PRECOMPUTED) ? 1 : -1];
+static int gpusvm__ktype(gpusvm_kernel_type k) { return (int)k - 1; }
+
 static float gpusvm__kfun(int ktype, float dot, float nx, float nz, float gamma, float coef0, int degree)
 {
     switch (ktype) {
-    case 0: return dot;
-    case 1: return gpusvm__powi_f(gamma * dot + coef0, degree);
-    case 2: {
+    case GPUSVM__K_LINEAR: return dot;
+    case GPUSVM__K_POLY: return gpusvm__powi_f(gamma * dot + coef0, degree);
+    case GPUSVM__K_RBF: {
         float d2 = nx + nz - 2.0f * dot;
         return expf(-gamma * (d2 > 0.0f ? d2 : 0.0f));
     }
@@ -926,7 +932,7 @@ static float gpusvm__csr_at(const gpusvm__csr *m, size_t row, size_t column)
 /* k(x_i, x_i) of point i: a precomputed problem's x holds the kernel matrix by columns. */
 static float gpusvm__diag(const gpusvm__csr *x, size_t i, float norm, int ktype, float gamma, float coef0, int degree)
 {
-    if (ktype == 4) return gpusvm__csr_at(x, i, i);
+    if (ktype == GPUSVM__K_PRECOMPUTED) return gpusvm__csr_at(x, i, i);
     return gpusvm__kfun(ktype, norm, norm, norm, gamma, coef0, degree);
 }
 
@@ -2481,20 +2487,24 @@ struct gpusvm__backend {
     gpusvm_result (*read_status)(gpusvm__backend *b, double *st);
     gpusvm_result (*read_state)(gpusvm__backend *b, double *alpha, double *G);
     void (*train_end)(gpusvm__backend *b);
-    /* state access, for the solver's set-up and for the kernel tests: write_state and write_ws
-       reach every problem (write_ws: the first m positions of each working set), read_ws and
-       the rows problem 0 only (the single-problem callers: Crammer-Singer, the tests) */
+    /* state access for the solver's set-up: every problem's state, and the first m positions of
+       every working set; read_rows: problem 0's rows (Crammer-Singer) */
     gpusvm_result (*write_state)(gpusvm__backend *b, const double *alpha, const double *G, const double *st);
     gpusvm_result (*write_ws)(gpusvm__backend *b, const int *idx, const int *slot, int m);
-    gpusvm_result (*read_ws)(gpusvm__backend *b, int *idx, int *slot, double *coef, int m);
-    gpusvm_result (*write_rows)(gpusvm__backend *b, const float *K);
     gpusvm_result (*read_rows)(gpusvm__backend *b, float *K);
-    gpusvm_result (*poison)(gpusvm__backend *b);
     /* prediction, for nv coefficient vectors: out[t * x->rows + i] = sum_j coef[t * sv->rows + j] k(sv_j, x_i)
        (before rho); zero coefficients cost nothing */
     gpusvm_result (*decision)(gpusvm__backend *b, const gpusvm__csr *sv, const double *coef, int nv,
                               const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree, double *out);
     void (*destroy)(gpusvm__backend *b);
+    int status_cheap; /* reading the status costs nothing (no queue to drain): read it every round */
+#ifdef GPUSVM_TEST_HOOKS
+    struct { /* the kernel tests' access to problem 0's working set, its rows, and poisoned outputs */
+        gpusvm_result (*read_ws)(gpusvm__backend *b, int *idx, int *slot, double *coef, int m);
+        gpusvm_result (*write_rows)(gpusvm__backend *b, const float *K);
+        gpusvm_result (*poison)(gpusvm__backend *b);
+    } test;
+#endif
 };
 
 /* >>cpu -------------------------------------------------------------------- */
@@ -2743,11 +2753,12 @@ static void gpusvm__cpu_select_one(gpusvm__cpu_job *j, int mode, double eps, dou
     double up[2], low[2], gap;
     const int q = j->q;
     int done, fresh = q, at = 0, got, t, side, worst;
-    if (j->st[GPUSVM__ST_DONE] != 0.0) return;
+    if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
     gpusvm__cpu_keys(j, up, low);
     worst = (j->p.nu && up[1] - low[1] > up[0] - low[0]) ? 1 : 0;
     gap = up[worst] - low[worst];
-    done = !(gap >= eps) ? 1 : (j->st[GPUSVM__ST_ITER] >= max_iter ? 2 : 0);
+    done = !(gap >= eps) ? GPUSVM__DONE_CONVERGED
+                         : (j->st[GPUSVM__ST_ITER] >= max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);
     j->st[GPUSVM__ST_GAP] = gap;
     j->st[GPUSVM__ST_MUP] = up[worst];
     j->st[GPUSVM__ST_MLOW] = low[worst];
@@ -2807,7 +2818,7 @@ static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, co
         const size_t ka = GPUSVM__PT(idx[off + r], split), ia = amap ? (size_t)amap[ka] : ka;
         float *out = K + (size_t)slot[off + r] * ldk;
         const float na = norm_a[ia];
-        if (ktype == 4) { /* precomputed: B holds the kernel matrix by columns, k(a_ia, b_i) = B[i][ia] */
+        if (ktype == GPUSVM__K_PRECOMPUTED) { /* precomputed: B holds the kernel matrix by columns, k(a_ia, b_i) = B[i][ia] */
             for (i = 0; i < nb; ++i) out[i] = gpusvm__csr_at(B, bmap ? (size_t)bmap[i] : i, ia);
             continue;
         }
@@ -2833,7 +2844,7 @@ static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
     int t;
     for (t = 0; t < b->nprob; ++t) {
         gpusvm__cpu_job *j = &b->job[t];
-        if (j->st[GPUSVM__ST_DONE] != 0.0 || (!first && j->whole)) continue;
+        if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (!first && j->whole)) continue;
         gpusvm__cpu_rows_of(b->dense, b->d, &b->x, j->p.map, j->ws_idx, j->npts, b->norm, &b->x, j->p.map, j->npts,
                             b->norm, j->ws_slot, first ? 0 : j->q / 2, first ? j->q : j->q / 2, j->K, j->npts,
                             b->ktype, b->gamma, b->coef0, b->degree);
@@ -2848,7 +2859,7 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, double *la, double eps, doub
     const int m = j->q;
     double *lg = la + m, eps_in, left;
     int it = 0, budget, t;
-    if (j->st[GPUSVM__ST_DONE] != 0.0) return;
+    if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
     if (j->whole) {
         ratio = 0.0;
         max_inner = GPUSVM__WHOLE_INNER;
@@ -3001,7 +3012,7 @@ static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb)
     int t;
     for (t = 0; t < b->nprob; ++t) {
         gpusvm__cpu_job *j = &b->job[t];
-        if (j->st[GPUSVM__ST_DONE] != 0.0) continue;
+        if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) continue;
         gpusvm__cpu_accumulate(j->G, j->p.y, j->n, j->K, j->npts, j->ws_slot, j->coef, j->q, j->npts);
     }
     return GPUSVM_OK;
@@ -3043,6 +3054,14 @@ static gpusvm_result gpusvm__cpu_write_ws(gpusvm__backend *bb, const int *idx, c
     return GPUSVM_OK;
 }
 
+static gpusvm_result gpusvm__cpu_read_rows(gpusvm__backend *bb, float *K)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    memcpy(K, b->job[0].K, (size_t)b->job[0].q * b->job[0].npts * sizeof(float));
+    return GPUSVM_OK;
+}
+
+#ifdef GPUSVM_TEST_HOOKS
 static gpusvm_result gpusvm__cpu_read_ws(gpusvm__backend *bb, int *idx, int *slot, double *coef, int m)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
@@ -3059,12 +3078,6 @@ static gpusvm_result gpusvm__cpu_write_rows(gpusvm__backend *bb, const float *K)
     return GPUSVM_OK;
 }
 
-static gpusvm_result gpusvm__cpu_read_rows(gpusvm__backend *bb, float *K)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    memcpy(K, b->job[0].K, (size_t)b->job[0].q * b->job[0].npts * sizeof(float));
-    return GPUSVM_OK;
-}
 
 static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
 {
@@ -3075,6 +3088,7 @@ static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
     memset(b->key_low, 0x5A, b->nvar * sizeof(uint32_t));
     return GPUSVM_OK;
 }
+#endif /* GPUSVM_TEST_HOOKS */
 
 static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef, int nv,
                                           const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
@@ -3154,14 +3168,17 @@ static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
     b->base.train_end = gpusvm__cpu_train_end;
     b->base.write_state = gpusvm__cpu_write_state;
     b->base.write_ws = gpusvm__cpu_write_ws;
-    b->base.read_ws = gpusvm__cpu_read_ws;
-    b->base.write_rows = gpusvm__cpu_write_rows;
     b->base.read_rows = gpusvm__cpu_read_rows;
-    b->base.poison = gpusvm__cpu_poison;
+#ifdef GPUSVM_TEST_HOOKS
+    b->base.test.read_ws = gpusvm__cpu_read_ws;
+    b->base.test.write_rows = gpusvm__cpu_write_rows;
+    b->base.test.poison = gpusvm__cpu_poison;
+#endif
     b->base.decision = gpusvm__cpu_decision;
     b->base.train_bytes = gpusvm__cpu_train_bytes;
     b->base.mem_left = gpusvm__cpu_mem_left;
     b->base.destroy = gpusvm__cpu_destroy;
+    b->base.status_cheap = 1;
     return &b->base;
 }
 
@@ -4162,6 +4179,21 @@ static gpusvm_result gpusvm__ocl_write_ws(gpusvm__backend *bb, const int *idx, c
     return r;
 }
 
+static gpusvm_result gpusvm__ocl_read_rows(gpusvm__backend *bb, float *K)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_context *ctx = bb->ctx;
+    gpusvm_result r = GPUSVM_OK;
+    const size_t n0 = b->npts0, q0 = b->q0;
+    size_t t;
+    for (t = 0; t < q0; ++t)
+        GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_K], GPUSVM__CL_TRUE, t * b->ldk * sizeof(float),
+                                                   n0 * sizeof(float), K + t * n0, 0, NULL, NULL));
+fail:
+    return r;
+}
+
+#ifdef GPUSVM_TEST_HOOKS
 static gpusvm_result gpusvm__ocl_read_ws(gpusvm__backend *bb, int *idx, int *slot, double *coef, int m)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
@@ -4184,19 +4216,6 @@ static gpusvm_result gpusvm__ocl_write_rows(gpusvm__backend *bb, const float *K)
     return r;
 }
 
-static gpusvm_result gpusvm__ocl_read_rows(gpusvm__backend *bb, float *K)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_context *ctx = bb->ctx;
-    gpusvm_result r = GPUSVM_OK;
-    const size_t n0 = b->npts0, q0 = b->q0;
-    size_t t;
-    for (t = 0; t < q0; ++t)
-        GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_K], GPUSVM__CL_TRUE, t * b->ldk * sizeof(float),
-                                                   n0 * sizeof(float), K + t * n0, 0, NULL, NULL));
-fail:
-    return r;
-}
 
 static gpusvm_result gpusvm__ocl_poison(gpusvm__backend *bb)
 {
@@ -4208,6 +4227,7 @@ static gpusvm_result gpusvm__ocl_poison(gpusvm__backend *bb)
     if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_KEY_UP], b->nvar * sizeof(uint32_t), 0x5A)) != GPUSVM_OK) return r;
     return gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_KEY_LOW], b->nvar * sizeof(uint32_t), 0x5A);
 }
+#endif /* GPUSVM_TEST_HOOKS */
 
 /* Decision values: the support vectors play the working set, the test points the data; the
    same rows and update kernels run in blocks of at most 1024 support vectors and a bounded
@@ -4525,26 +4545,24 @@ static int gpusvm__ocl_list(gpusvm__cl_api *cl, gpusvm__cl_dev_entry *out, int m
     return count;
 }
 
-/* Chooses a device (sel: NULL = automatic, an index, or a name substring), creates its
-   context and queue. Returns NULL with the reason in why. */
-static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *cl, const char *sel, int auto_only_gpu,
-                                           double budget_mb, char *why, size_t why_size)
+/* The device sel names (NULL = automatic: the first GPU, accelerator, then CPU with fp64), or -1
+   with the reason in why. */
+static int gpusvm__ocl_pick(const gpusvm__cl_dev_entry *devs, int n, const char *sel, int auto_only_gpu, char *why,
+                            size_t why_size)
 {
-    gpusvm__cl_dev_entry devs[32];
-    int n = gpusvm__ocl_list(cl, devs, 32), pick = -1, i;
-    gpusvm__ocl *b;
-    gpusvm__cl_int e = 0;
-    gpusvm__cl_context_properties props[3];
+    const gpusvm__cl_ulong order[3] = {GPUSVM__CL_DEVICE_TYPE_GPU, GPUSVM__CL_DEVICE_TYPE_ACCELERATOR,
+                                       GPUSVM__CL_DEVICE_TYPE_CPU};
     long long want;
+    int pick = -1, i, o;
     if (n == 0) {
         snprintf(why, why_size, "no OpenCL platform or device found");
-        return NULL;
+        return -1;
     }
     if (sel && *sel) {
         if (gpusvm__parse_long(sel, strlen(sel), 0, 1000, &want)) {
             if (want >= n) {
                 snprintf(why, why_size, "device index %lld given, but only %d OpenCL devices exist", want, n);
-                return NULL;
+                return -1;
             }
             pick = (int)want;
         } else {
@@ -4552,52 +4570,42 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
                 if (gpusvm__icontains(devs[i].name, sel)) pick = i;
             if (pick < 0) {
                 snprintf(why, why_size, "no OpenCL device name contains '%s'", sel);
-                return NULL;
+                return -1;
             }
         }
         if (!devs[pick].fp64) {
             snprintf(why, why_size, "device %s lacks cl_khr_fp64 (double precision), which gpusvm needs",
                      devs[pick].name);
-            return NULL;
+            return -1;
         }
-    } else {
-        const gpusvm__cl_ulong order[3] = {GPUSVM__CL_DEVICE_TYPE_GPU, GPUSVM__CL_DEVICE_TYPE_ACCELERATOR,
-                                           GPUSVM__CL_DEVICE_TYPE_CPU};
-        int o;
-        for (o = 0; o < 3 && pick < 0; ++o)
-            for (i = 0; i < n && pick < 0; ++i)
-                if ((devs[i].type & order[o]) && devs[i].fp64) pick = i;
-        if (pick < 0) {
-            snprintf(why, why_size, "no OpenCL device reports cl_khr_fp64 (double precision)");
-            return NULL;
-        }
-        /* On a CPU the built-in C backend is faster than an OpenCL CPU driver (measured with
-           PoCL); automatic selection takes OpenCL only for GPUs and accelerators. */
-        if (auto_only_gpu && !(devs[pick].type & (GPUSVM__CL_DEVICE_TYPE_GPU | GPUSVM__CL_DEVICE_TYPE_ACCELERATOR))) {
-            snprintf(why, why_size, "OpenCL offers only a CPU device (%s), where the C backend is faster",
-                     devs[pick].name);
-            return NULL;
-        }
+        return pick;
     }
-    b = (gpusvm__ocl *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__ocl));
-    if (!b) {
-        snprintf(why, why_size, "out of host memory");
-        gpusvm__oom(ctx, "the OpenCL backend");
-        return NULL;
+    for (o = 0; o < 3 && pick < 0; ++o)
+        for (i = 0; i < n && pick < 0; ++i)
+            if ((devs[i].type & order[o]) && devs[i].fp64) pick = i;
+    if (pick < 0) {
+        snprintf(why, why_size, "no OpenCL device reports cl_khr_fp64 (double precision)");
+        return -1;
     }
-    b->base.ctx = ctx;
-    b->cl = cl;
-    b->dev = devs[pick].device;
-    snprintf(ctx->device_name, sizeof ctx->device_name, "%s", devs[pick].name);
-    {
-        gpusvm__cl_ulong lm = 0, ma = 0, gm = 0;
-        cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
-        cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL);
-        cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gm, &gm, NULL);
-        b->local_mem = (size_t)lm;
-        b->max_alloc = ma ? (size_t)ma : (size_t)128 << 20;
-        b->global_mem = (size_t)gm;
+    /* On a CPU the built-in C backend is faster than an OpenCL CPU driver (measured with PoCL);
+       automatic selection takes OpenCL only for GPUs and accelerators. */
+    if (auto_only_gpu && !(devs[pick].type & (GPUSVM__CL_DEVICE_TYPE_GPU | GPUSVM__CL_DEVICE_TYPE_ACCELERATOR))) {
+        snprintf(why, why_size, "OpenCL offers only a CPU device (%s), where the C backend is faster", devs[pick].name);
+        return -1;
     }
+    return pick;
+}
+
+/* The device's limits, the memory budget and the working-set capacity its local memory allows. */
+static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
+{
+    gpusvm__cl_ulong lm = 0, ma = 0, gm = 0;
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL);
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gm, &gm, NULL);
+    b->local_mem = (size_t)lm;
+    b->max_alloc = ma ? (size_t)ma : (size_t)128 << 20;
+    b->global_mem = (size_t)gm;
     b->mem_budget = b->global_mem ? b->global_mem : (size_t)-1;
     if (budget_mb > 0.0 && budget_mb * 1048576.0 < (double)b->mem_budget) b->mem_budget = (size_t)(budget_mb * 1048576.0);
     b->qcap = GPUSVM__Q;
@@ -4606,6 +4614,57 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
     while (b->qcap > 64 && (size_t)b->qcap * 37 + GPUSVM__L * 40 + 1024 > b->local_mem) b->qcap /= 2;
     b->base.qcap = b->qcap;
     b->base.max_alloc = b->max_alloc;
+}
+
+static void gpusvm__ocl_vtable(gpusvm__backend *base)
+{
+    base->train_begin = gpusvm__ocl_train_begin;
+    base->select = gpusvm__ocl_select;
+    base->rows = gpusvm__ocl_rows;
+    base->smo = gpusvm__ocl_smo;
+    base->update = gpusvm__ocl_update;
+    base->read_status = gpusvm__ocl_read_status;
+    base->read_state = gpusvm__ocl_read_state;
+    base->train_end = gpusvm__ocl_train_end;
+    base->write_state = gpusvm__ocl_write_state;
+    base->write_ws = gpusvm__ocl_write_ws;
+    base->read_rows = gpusvm__ocl_read_rows;
+    base->decision = gpusvm__ocl_decision;
+    base->train_bytes = gpusvm__ocl_train_bytes;
+    base->mem_left = gpusvm__ocl_mem_left;
+    base->destroy = gpusvm__ocl_destroy;
+#ifdef GPUSVM_TEST_HOOKS
+    base->test.read_ws = gpusvm__ocl_read_ws;
+    base->test.write_rows = gpusvm__ocl_write_rows;
+    base->test.poison = gpusvm__ocl_poison;
+#endif
+}
+
+/* Chooses a device (sel: NULL = automatic, an index, or a name substring), creates its context
+   and queue and builds the kernels. Returns NULL with the reason in why; *err is GPUSVM_OK then
+   unless the kernel build failed or host memory ran out (its code). */
+static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *cl, const char *sel, int auto_only_gpu,
+                                           double budget_mb, char *why, size_t why_size, gpusvm_result *err)
+{
+    gpusvm__cl_dev_entry devs[32];
+    const int n = gpusvm__ocl_list(cl, devs, 32), pick = gpusvm__ocl_pick(devs, n, sel, auto_only_gpu, why, why_size);
+    gpusvm__ocl *b;
+    gpusvm__cl_int e = 0;
+    gpusvm__cl_context_properties props[3];
+    *err = GPUSVM_OK;
+    if (pick < 0) return NULL;
+    b = (gpusvm__ocl *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__ocl));
+    if (!b) {
+        snprintf(why, why_size, "out of host memory");
+        *err = gpusvm__oom(ctx, "the OpenCL backend");
+        return NULL;
+    }
+    b->base.ctx = ctx;
+    b->cl = cl;
+    b->dev = devs[pick].device;
+    snprintf(ctx->device_name, sizeof ctx->device_name, "%s", devs[pick].name);
+    gpusvm__ocl_limits(b, budget_mb);
+    gpusvm__ocl_vtable(&b->base);
     props[0] = GPUSVM__CL_CONTEXT_PLATFORM;
     props[1] = (gpusvm__cl_context_properties)devs[pick].platform;
     props[2] = 0;
@@ -4613,38 +4672,67 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
     if (e != 0 || !b->cctx) {
         snprintf(why, why_size, "clCreateContext returned %d (%s) for %s", (int)e, gpusvm__cl_error_name(e),
                  devs[pick].name);
-        gpusvm__free(&ctx->alloc, b);
+        b->cctx = NULL;
+    } else {
+        b->queue = cl->clCreateCommandQueue(b->cctx, b->dev, 0, &e);
+        if (e != 0 || !b->queue) {
+            snprintf(why, why_size, "clCreateCommandQueue returned %d (%s)", (int)e, gpusvm__cl_error_name(e));
+            b->queue = NULL;
+        }
+    }
+    /* the kernels are built now, so that a failure can fall back or fail as asked */
+    if (b->queue && (*err = gpusvm__ocl_build(b)) != GPUSVM_OK) snprintf(why, why_size, "%s", ctx->error);
+    if (!b->queue || *err != GPUSVM_OK) {
+        gpusvm__ocl_destroy(&b->base);
         return NULL;
     }
-    b->queue = cl->clCreateCommandQueue(b->cctx, b->dev, 0, &e);
-    if (e != 0 || !b->queue) {
-        snprintf(why, why_size, "clCreateCommandQueue returned %d (%s)", (int)e, gpusvm__cl_error_name(e));
-        cl->clReleaseContext(b->cctx);
-        gpusvm__free(&ctx->alloc, b);
-        return NULL;
-    }
-    b->base.train_begin = gpusvm__ocl_train_begin;
-    b->base.select = gpusvm__ocl_select;
-    b->base.rows = gpusvm__ocl_rows;
-    b->base.smo = gpusvm__ocl_smo;
-    b->base.update = gpusvm__ocl_update;
-    b->base.read_status = gpusvm__ocl_read_status;
-    b->base.read_state = gpusvm__ocl_read_state;
-    b->base.train_end = gpusvm__ocl_train_end;
-    b->base.write_state = gpusvm__ocl_write_state;
-    b->base.write_ws = gpusvm__ocl_write_ws;
-    b->base.read_ws = gpusvm__ocl_read_ws;
-    b->base.write_rows = gpusvm__ocl_write_rows;
-    b->base.read_rows = gpusvm__ocl_read_rows;
-    b->base.poison = gpusvm__ocl_poison;
-    b->base.decision = gpusvm__ocl_decision;
-    b->base.train_bytes = gpusvm__ocl_train_bytes;
-    b->base.mem_left = gpusvm__ocl_mem_left;
-    b->base.destroy = gpusvm__ocl_destroy;
     return &b->base;
 }
 
 #endif /* GPUSVM_NO_OPENCL */
+
+/* Opens the OpenCL backend into ctx->backend, or leaves it NULL with the reason in why. An error
+   only where falling back is not allowed: host memory ran out, or a kernel build failed on a
+   device that was asked for. */
+static gpusvm_result gpusvm__opencl_open(gpusvm_context *ctx, const gpusvm_context_desc *d, char *why, size_t why_size)
+{
+#ifndef GPUSVM_NO_OPENCL
+    gpusvm_result r = GPUSVM_OK;
+    const int asked = d->backend == GPUSVM_BACKEND_OPENCL || (d->device && *d->device);
+    ctx->cl = (gpusvm__cl_api *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__cl_api));
+    if (!ctx->cl) return GPUSVM_ERROR_OUT_OF_MEMORY;
+    if (gpusvm__cl_load(ctx->cl, d->opencl_library, why, why_size))
+        ctx->backend = gpusvm__ocl_create(ctx, ctx->cl, d->device, d->backend == GPUSVM_BACKEND_AUTO,
+                                          d->device_memory_mb, why, why_size, &r);
+    if (ctx->backend) {
+        ctx->kind = GPUSVM_BACKEND_OPENCL;
+        return GPUSVM_OK;
+    }
+    gpusvm__cl_unload(ctx->cl);
+    gpusvm__free(&ctx->alloc, ctx->cl);
+    ctx->cl = NULL;
+    if (r == GPUSVM_ERROR_OUT_OF_MEMORY || ctx->last_error == GPUSVM_ERROR_OUT_OF_MEMORY) return GPUSVM_ERROR_OUT_OF_MEMORY;
+    return asked ? r : GPUSVM_OK;
+#else
+    (void)ctx;
+    (void)d;
+    snprintf(why, why_size, "built with GPUSVM_NO_OPENCL");
+    return GPUSVM_OK;
+#endif
+}
+
+static gpusvm_result gpusvm__cpu_open(gpusvm_context *ctx, const gpusvm_context_desc *d, char *why, size_t why_size)
+{
+    (void)d;
+    (void)why;
+    (void)why_size;
+    ctx->backend = gpusvm__cpu_create(ctx);
+    if (!ctx->backend) return GPUSVM_ERROR_OUT_OF_MEMORY;
+    ctx->kind = GPUSVM_BACKEND_CPU;
+    snprintf(ctx->device_name, sizeof ctx->device_name, "CPU (gpusvm C backend)");
+    return GPUSVM_OK;
+}
+
 
 /* >>solver ----------------------------------------------------------------- */
 /* Two-level SMO for C-SVC. Outer: the backend checks m(alpha) - M(alpha) < eps over all n
@@ -4991,7 +5079,7 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
                             (double)b->train_bytes(b, p, nprob, q) / 1048576.0, q, (double)b->mem_left(b) / 1048576.0);
     /* the status is read every 4th outer iteration on a device (a read drains the queue), every
        one when a progress callback may cancel, and always on the C backend */
-    check_every = (ctx->kind == GPUSVM_BACKEND_CPU || prm->progress) ? 1 : 4;
+    check_every = (b->status_cheap || prm->progress) ? 1 : 4;
     gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "solver: %d problem%s, %lu variables, d=%lu q=%d", nprob, nprob > 1 ? "s" : "",
                 (unsigned long)nvar, (unsigned long)p[0].x.cols, q);
 
@@ -5048,7 +5136,7 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
         if (ctx->profile) spent[4] += gpusvm__now() - t0;
         for (t = 0, running = 0; t < nprob; ++t) {
             double *s = st + (size_t)t * GPUSVM__ST_COUNT;
-            if (s[GPUSVM__ST_DONE] != 0.0) continue;
+            if (s[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) continue;
             /* a stall: inner solves that change nothing, or a gap with no new low for long */
             stalled[t] = s[GPUSVM__ST_INNER] == 0.0 ? stalled[t] + 1 : 0;
             if (s[GPUSVM__ST_GAP] < best_gap[t]) {
@@ -5060,7 +5148,7 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
                             "the solver stalled at gap %g (no pair update, or no smaller gap in %lld working sets); "
                             "stopping with converged = 0",
                             s[GPUSVM__ST_GAP], outer - best_at[t]);
-                s[GPUSVM__ST_DONE] = 3.0; /* stopped: the kernels skip it from now on */
+                s[GPUSVM__ST_DONE] = GPUSVM__DONE_STALLED; /* the kernels skip it from now on */
                 if ((r = b->write_state(b, NULL, NULL, st)) != GPUSVM_OK) goto done;
                 continue;
             }
@@ -5074,7 +5162,7 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
                 const double *s = st + (size_t)t * GPUSVM__ST_COUNT;
                 pr.iterations += (long long)s[GPUSVM__ST_ITER];
                 if ((long long)s[GPUSVM__ST_OUTER] > pr.outer_iterations) pr.outer_iterations = (long long)s[GPUSVM__ST_OUTER];
-                if (s[GPUSVM__ST_DONE] == 0.0 && s[GPUSVM__ST_GAP] > pr.gap) pr.gap = s[GPUSVM__ST_GAP];
+                if (s[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING && s[GPUSVM__ST_GAP] > pr.gap) pr.gap = s[GPUSVM__ST_GAP];
             }
             pr.eps = eps;
             if (prm->progress(prm->progress_user_data, &pr)) {
@@ -5095,8 +5183,8 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
         info[t].iterations = (long long)s[GPUSVM__ST_ITER];
         info[t].outer_iterations = (long long)s[GPUSVM__ST_OUTER];
         info[t].gap = s[GPUSVM__ST_GAP];
-        info[t].converged = s[GPUSVM__ST_DONE] == 1.0;
-        if (s[GPUSVM__ST_DONE] == 2.0)
+        info[t].converged = s[GPUSVM__ST_DONE] == GPUSVM__DONE_CONVERGED;
+        if (s[GPUSVM__ST_DONE] == GPUSVM__DONE_MAX_ITER)
             gpusvm__log(ctx, GPUSVM_LOG_WARN, "reaching max number of iterations (%lld) at gap %g > eps %g",
                         info[t].iterations, info[t].gap, eps);
     }
@@ -5189,7 +5277,7 @@ static gpusvm_result gpusvm__problem_decision(gpusvm_context *ctx, const gpusvm_
     size_t i, k, *idx;
     gpusvm__input sub;
     gpusvm_result r;
-    if (pb->ktype == 4) { /* row i of the stored matrix is column i of K */
+    if (pb->ktype == GPUSVM__K_PRECOMPUTED) { /* row i of the stored matrix is column i of K */
         for (i = 0; i < pb->npts; ++i) {
             const size_t ri = gpusvm__map_pt(pb, i);
             double sum = 0.0;
@@ -5803,7 +5891,7 @@ static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *x
             pb->nvar = l;
             pb->y = o->yy + at;
             pb->C = o->Cv + at;
-            pb->ktype = (int)prm->kernel_type - 1;
+            pb->ktype = gpusvm__ktype(prm->kernel_type);
             pb->gamma = (float)prm->gamma;
             pb->coef0 = (float)prm->coef0;
             pb->degree = prm->degree;
@@ -6133,7 +6221,7 @@ static gpusvm_result gpusvm__train_single_many(gpusvm_context *ctx, const gpusvm
         p->nvar = nv;
         p->y = py;
         p->C = pC;
-        p->ktype = (int)prm->kernel_type - 1;
+        p->ktype = gpusvm__ktype(prm->kernel_type);
         p->gamma = (float)prm->gamma;
         p->coef0 = (float)prm->coef0;
         p->degree = prm->degree;
@@ -6373,7 +6461,7 @@ static gpusvm_result gpusvm__train_cs(gpusvm_context *ctx, const gpusvm__csr *xi
     pb.nvar = n;
     pb.y = yy;
     pb.C = cw;
-    pb.ktype = (int)prm->kernel_type - 1;
+    pb.ktype = gpusvm__ktype(prm->kernel_type);
     pb.gamma = (float)prm->gamma;
     pb.coef0 = (float)prm->coef0;
     pb.degree = prm->degree;
@@ -6770,7 +6858,7 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
             }
         r = GPUSVM_OK;
     } else {
-        r = ctx->backend->decision(ctx->backend, &sv, coef, (int)npairs, x, (int)m->kernel_type - 1, (float)m->gamma,
+        r = ctx->backend->decision(ctx->backend, &sv, coef, (int)npairs, x, gpusvm__ktype(m->kernel_type), (float)m->gamma,
                                    (float)m->coef0, m->degree, d);
         if (r != GPUSVM_OK) goto done;
     }
@@ -7593,13 +7681,97 @@ static gpusvm_result gpusvm__early_fail(const gpusvm_logger *lg, gpusvm_result r
     return r;
 }
 
+/* The choices the environment makes for a desc that leaves them open (GPUSVM_BACKEND,
+   GPUSVM_DEVICE, GPUSVM_PROFILE), unless desc.ignore_environment. */
+static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_desc *d)
+{
+    const char *env;
+    if (d->backend == GPUSVM_BACKEND_DEFAULT) {
+        env = d->ignore_environment ? NULL : getenv("GPUSVM_BACKEND");
+        d->backend = GPUSVM_BACKEND_AUTO;
+        if (env && *env) {
+            if (gpusvm__ieq(env, "auto")) d->backend = GPUSVM_BACKEND_AUTO;
+            else if (gpusvm__ieq(env, "opencl")) d->backend = GPUSVM_BACKEND_OPENCL;
+            else if (gpusvm__ieq(env, "cpu")) d->backend = GPUSVM_BACKEND_CPU;
+            else return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "GPUSVM_BACKEND='%s' is not auto, opencl or cpu", env);
+        }
+    }
+    if ((int)d->backend < 0 || d->backend > GPUSVM_BACKEND_CPU) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if (!d->device && !d->ignore_environment) {
+        env = getenv("GPUSVM_DEVICE");
+        if (env && *env) d->device = env;
+    }
+    if (!d->ignore_environment) {
+        env = getenv("GPUSVM_PROFILE");
+        ctx->profile = env && *env && strcmp(env, "0") != 0;
+    }
+    return GPUSVM_OK;
+}
+
+/* The kernel cache's folder: desc.kernel_cache_dir, else $GPUSVM_CACHE_DIR ("off": none), else
+   the user's cache folder (the default one, used for GPUs and accelerators only). */
+static void gpusvm__cache_dir(gpusvm_context *ctx, const gpusvm_context_desc *d)
+{
+    const char *env, *xdg, *home;
+    if (d->kernel_cache_dir) {
+        snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", d->kernel_cache_dir);
+        return;
+    }
+    if (d->ignore_environment) return;
+    env = getenv("GPUSVM_CACHE_DIR");
+    xdg = getenv("XDG_CACHE_HOME");
+    home = getenv("HOME");
+    if (env && *env) {
+        if (!gpusvm__ieq(env, "off")) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", env);
+        return;
+    }
+    ctx->cache_default = 1;
+    if (xdg && *xdg) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/gpusvm", xdg);
+    else if (home && *home) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/.cache/gpusvm", home);
+#ifdef GPUSVM__WINDOWS
+    else if ((env = getenv("LOCALAPPDATA")) && *env) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/gpusvm", env);
+#endif
+    else ctx->cache_default = 0;
+}
+
+/* The backends in the order automatic selection tries them. open sets ctx->backend, or leaves it
+   NULL with the reason in why; it returns an error only where no fallback may follow. */
+typedef gpusvm_result (*gpusvm__backend_open)(gpusvm_context *ctx, const gpusvm_context_desc *d, char *why,
+                                              size_t why_size);
+typedef struct gpusvm__backend_entry {
+    gpusvm_backend kind;
+    gpusvm__backend_open open;
+} gpusvm__backend_entry;
+static const gpusvm__backend_entry gpusvm__backend_order[2] = {{GPUSVM_BACKEND_OPENCL, gpusvm__opencl_open},
+                                                               {GPUSVM_BACKEND_CPU, gpusvm__cpu_open}};
+
+/* Tries the backends desc allows, in order, until one opens. */
+static gpusvm_result gpusvm__open_backend(gpusvm_context *ctx, const gpusvm_context_desc *d)
+{
+    char why[sizeof(((gpusvm_context *)0)->error)];
+    gpusvm_result r;
+    int i;
+    for (i = 0; i < 2 && !ctx->backend; ++i) {
+        const gpusvm__backend_entry *e = &gpusvm__backend_order[i];
+        if (d->backend != GPUSVM_BACKEND_AUTO && d->backend != e->kind) continue;
+        why[0] = 0;
+        if ((r = e->open(ctx, d, why, sizeof why)) != GPUSVM_OK) return r;
+        if (ctx->backend) break;
+        if (d->backend == e->kind || (e->kind == GPUSVM_BACKEND_OPENCL && d->device && *d->device))
+            return gpusvm__fail(ctx, GPUSVM_ERROR_NO_DEVICE, "%s", why);
+        gpusvm__log(ctx, GPUSVM_LOG_INFO, "%s; using the built-in C backend", why);
+        gpusvm__free(&ctx->alloc, ctx->build_log);
+        ctx->build_log = NULL;
+    }
+    return GPUSVM_OK;
+}
+
 GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, gpusvm_context **out)
 {
     gpusvm_context_desc d;
     gpusvm_allocator a;
     gpusvm_context *ctx;
-    const char *env;
-    char why[sizeof(((gpusvm_context *)0)->error)];
+    gpusvm_result r;
     if (!out) return GPUSVM_ERROR_INVALID_ARGUMENT;
     *out = NULL;
     if (desc) d = *desc;
@@ -7612,112 +7784,15 @@ GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, 
     if (!ctx) return gpusvm__early_fail(&d.logger, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
     ctx->alloc = a;
     ctx->logger = d.logger;
-    why[0] = 0;
-    if (d.backend == GPUSVM_BACKEND_DEFAULT) {
-        env = d.ignore_environment ? NULL : getenv("GPUSVM_BACKEND");
-        d.backend = GPUSVM_BACKEND_AUTO;
-        if (env && *env) {
-            if (gpusvm__ieq(env, "auto")) d.backend = GPUSVM_BACKEND_AUTO;
-            else if (gpusvm__ieq(env, "opencl")) d.backend = GPUSVM_BACKEND_OPENCL;
-            else if (gpusvm__ieq(env, "cpu")) d.backend = GPUSVM_BACKEND_CPU;
-            else {
-                gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "GPUSVM_BACKEND='%s' is not auto, opencl or cpu", env);
-                gpusvm__free(&a, ctx);
-                return GPUSVM_ERROR_INVALID_ARGUMENT;
-            }
-        }
+    if ((r = gpusvm__resolve_desc(ctx, &d)) == GPUSVM_OK) {
+        gpusvm__cache_dir(ctx, &d);
+        r = gpusvm__open_backend(ctx, &d);
     }
-    if ((int)d.backend < 0 || d.backend > GPUSVM_BACKEND_CPU) {
-        gpusvm__free(&a, ctx);
-        return GPUSVM_ERROR_INVALID_ARGUMENT;
-    }
-    if (!d.device && !d.ignore_environment) {
-        env = getenv("GPUSVM_DEVICE");
-        if (env && *env) d.device = env;
-    }
-    if (!d.ignore_environment) {
-        env = getenv("GPUSVM_PROFILE");
-        ctx->profile = env && *env && strcmp(env, "0") != 0;
-    }
-    if (d.kernel_cache_dir) {
-        snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", d.kernel_cache_dir);
-    } else if (!d.ignore_environment) {
-        const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-        env = getenv("GPUSVM_CACHE_DIR");
-        if (env && *env) {
-            if (!gpusvm__ieq(env, "off")) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", env);
-        } else if (xdg && *xdg) {
-            snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/gpusvm", xdg);
-            ctx->cache_default = 1;
-        } else if (home && *home) {
-            snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/.cache/gpusvm", home);
-            ctx->cache_default = 1;
-        }
-#ifdef GPUSVM__WINDOWS
-        else if ((env = getenv("LOCALAPPDATA")) && *env) {
-            snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/gpusvm", env);
-            ctx->cache_default = 1;
-        }
-#endif
-    }
-    if (d.backend != GPUSVM_BACKEND_CPU) {
-#ifndef GPUSVM_NO_OPENCL
-        ctx->cl = (gpusvm__cl_api *)gpusvm__calloc(&a, 1, sizeof(gpusvm__cl_api));
-        if (!ctx->cl) {
-            gpusvm__free(&a, ctx);
-            return gpusvm__early_fail(&d.logger, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
-        }
-        if (gpusvm__cl_load(ctx->cl, d.opencl_library, why, sizeof why))
-            ctx->backend = gpusvm__ocl_create(ctx, ctx->cl, d.device, d.backend == GPUSVM_BACKEND_AUTO,
-                                              d.device_memory_mb, why, sizeof why);
-        if (ctx->backend) {
-            /* the kernels are built now, so that a failure can fall back or fail as asked */
-            gpusvm_result br = gpusvm__ocl_build((gpusvm__ocl *)ctx->backend);
-            if (br != GPUSVM_OK) {
-                snprintf(why, sizeof why, "%s", ctx->error);
-                ctx->backend->destroy(ctx->backend);
-                ctx->backend = NULL;
-                if (d.backend == GPUSVM_BACKEND_OPENCL || (d.device && *d.device) || br == GPUSVM_ERROR_OUT_OF_MEMORY) {
-                    gpusvm__cl_unload(ctx->cl);
-                    gpusvm__free(&a, ctx->cl);
-                    gpusvm__free(&a, ctx->build_log);
-                    gpusvm__free(&a, ctx);
-                    return br;
-                }
-            }
-        }
-        if (ctx->backend) {
-            ctx->kind = GPUSVM_BACKEND_OPENCL;
-        } else {
-            gpusvm__cl_unload(ctx->cl);
-            gpusvm__free(&a, ctx->cl);
-            ctx->cl = NULL;
-        }
-#else
-        snprintf(why, sizeof why, "built with GPUSVM_NO_OPENCL");
-#endif
-        if (!ctx->backend && ctx->last_error == GPUSVM_ERROR_OUT_OF_MEMORY) { /* never absorbed by a fallback */
-            gpusvm__free(&a, ctx->build_log);
-            gpusvm__free(&a, ctx);
-            return GPUSVM_ERROR_OUT_OF_MEMORY;
-        }
-        if (!ctx->backend && (d.backend == GPUSVM_BACKEND_OPENCL || (d.device && *d.device))) {
-            gpusvm__fail(ctx, GPUSVM_ERROR_NO_DEVICE, "%s", why);
-            gpusvm__free(&a, ctx);
-            return GPUSVM_ERROR_NO_DEVICE;
-        }
-        if (!ctx->backend) gpusvm__log(ctx, GPUSVM_LOG_INFO, "%s; using the built-in C backend", why);
-        if (!ctx->backend) gpusvm__free(&a, ctx->build_log);
-        if (!ctx->backend) ctx->build_log = NULL;
-    }
-    if (!ctx->backend) {
-        ctx->backend = gpusvm__cpu_create(ctx);
-        if (!ctx->backend) {
-            gpusvm__free(&a, ctx);
-            return gpusvm__early_fail(&d.logger, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
-        }
-        ctx->kind = GPUSVM_BACKEND_CPU;
-        snprintf(ctx->device_name, sizeof ctx->device_name, "CPU (gpusvm C backend)");
+    if (r != GPUSVM_OK) {
+        gpusvm_context_destroy(ctx);
+        if (r == GPUSVM_ERROR_OUT_OF_MEMORY)
+            gpusvm__early_fail(&d.logger, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
+        return r;
     }
     gpusvm__log(ctx, GPUSVM_LOG_INFO, "device: %s", ctx->device_name);
     if (ctx->kind == GPUSVM_BACKEND_OPENCL)

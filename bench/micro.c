@@ -90,7 +90,7 @@ static double time_rows(int nr, int reps)
     launch_t w;
     memset(&w, 0, sizeof w);
     w.nr = nr;
-    return best_of(&w, reps, B->status);
+    return best_of(&w, reps, B->mem[GPUSVM__TB_STATUS]);
 }
 
 static gpusvm__cl_mem buffer(size_t bytes)
@@ -237,7 +237,7 @@ int main(void)
             size_t g[2], l[2] = {GPUSVM__L, 1};
             g[0] = B->nparts_max * GPUSVM__L;
             g[1] = 1;
-            t = timed(B->k_keys, 2, g, l, 20, B->status);
+            t = timed(B->kern[GPUSVM__KN_KEYS], 2, g, l, 20, B->mem[GPUSVM__TB_STATUS]);
         }
         bytes = (double)n * (8 + 8 + 8 + 1 + 4 + 4);
         printf("| selection keys + arg-max/arg-min partials, %lu variables | %.2f TB/s (%.3f ms) | %.2f TB/s | %.0f%% | 85%% |\n",

@@ -140,7 +140,7 @@ static gpusvm__cl_int W_clBuildProgram(gpusvm__cl_program p, gpusvm__cl_uint n, 
     char broken[512];
     if (inject()) return -11; /* CL_BUILD_PROGRAM_FAILURE */
     if (bad_build) { /* a real compile error: the kernels' local size becomes a syntax error */
-        snprintf(broken, sizeof broken, "%s -DGPUSVM_L=(", opt ? opt : "");
+        snprintf(broken, sizeof broken, "%s -DGPUSVM__L=(", opt ? opt : "");
         return real.clBuildProgram(p, n, d, broken, f, u);
     }
     return real.clBuildProgram(p, n, d, opt, f, u);
@@ -431,7 +431,7 @@ static void selection_faults(void)
                  gpusvm_result_string(r), last_log);
         CHECK(ctx == NULL && (r == GPUSVM_ERROR_NO_DEVICE || r == GPUSVM_ERROR_BUILD) && last_log[0], msg);
         if (cases[i].flag == &bad_build)
-            CHECK(r == GPUSVM_ERROR_BUILD && strstr(last_log, "build log") && strstr(last_log, "GPUSVM_L"),
+            CHECK(r == GPUSVM_ERROR_BUILD && strstr(last_log, "build log") && strstr(last_log, "GPUSVM__L"),
                   "a build failure reports the device compiler's log and the options used");
         gpusvm_context_destroy(ctx);
         ctx = NULL;

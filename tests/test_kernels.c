@@ -2,9 +2,13 @@
    outputs poisoned first so that an element left unwritten fails the comparison; and a batch
    of problems solved together against each solved alone.
    Needs an OpenCL device with fp64 (PoCL on a CPU machine); fails without one. */
+#define GPUSVM_TEST_HOOKS /* the backends' test access (backend.test) */
 #define GPUSVM_IMPLEMENTATION
 #include "../gpusvm.h"
 #include "check.h"
+
+/* GPUSVM_TEST_HOOKS also lets a test wrap the OpenCL entry points; these tests take them as they are. */
+void gpusvm__test_cl_hook(gpusvm__cl_api *api) { (void)api; }
 
 static uint64_t rng_state;
 static double urand(void)
@@ -113,7 +117,7 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     }
     CHECK_OK(cpu->write_ws(cpu, idx, slot, q));
     CHECK_OK(ocl->write_ws(ocl, idx, slot, q));
-    CHECK_OK(ocl->poison(ocl));
+    CHECK_OK(ocl->test.poison(ocl));
     CHECK_OK(cpu->rows(cpu, 1));
     CHECK_OK(ocl->rows(ocl, 1));
     CHECK_OK(cpu->read_rows(cpu, Kc));
@@ -146,13 +150,13 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
             CHECK_OK(cpu->write_ws(cpu, idx, slot2, q));
             CHECK_OK(ocl->write_ws(ocl, idx, slot2, q));
         }
-        CHECK_OK(ocl->poison(ocl));
+        CHECK_OK(ocl->test.poison(ocl));
         CHECK_OK(cpu->select(cpu, mode == 0, 1e-3, 1e12));
         CHECK_OK(ocl->select(ocl, mode == 0, 1e-3, 1e12));
         CHECK_OK(cpu->read_status(cpu, s1));
         CHECK_OK(ocl->read_status(ocl, s2));
-        CHECK_OK(cpu->read_ws(cpu, idx, slot, NULL, q));
-        CHECK_OK(ocl->read_ws(ocl, idx2, slot2, NULL, q));
+        CHECK_OK(cpu->test.read_ws(cpu, idx, slot, NULL, q));
+        CHECK_OK(ocl->test.read_ws(ocl, idx2, slot2, NULL, q));
         snprintf(what, sizeof what, "%s: gpusvm_keys/select mode %d: same gap (%.17g vs %.17g)", label, mode,
                  s2[GPUSVM__ST_GAP], s1[GPUSVM__ST_GAP]);
         CHECK(s1[GPUSVM__ST_GAP] == s2[GPUSVM__ST_GAP] && s1[GPUSVM__ST_DONE] == s2[GPUSVM__ST_DONE], what);
@@ -167,8 +171,8 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
 
     /* smo: identical rows, state and working set on both (nu: interior alphas, random G,
        so that both classes have violating pairs) */
-    CHECK_OK(ocl->write_rows(ocl, Kc));
-    CHECK_OK(cpu->write_rows(cpu, Kc));
+    CHECK_OK(ocl->test.write_rows(ocl, Kc));
+    CHECK_OK(cpu->test.write_rows(cpu, Kc));
     for (i = 0; i < n; ++i) {
         alpha[i] = t->p.nu ? 0.5 * t->C[i] * urand() : 0.0;
         G[i] = t->p.nu ? 2.0 * urand() - 1.0 : -1.0;
@@ -179,16 +183,16 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     CHECK_OK(ocl->write_state(ocl, alpha, G, st0));
     CHECK_OK(ocl->write_ws(ocl, idx, slot, q));
     CHECK_OK(cpu->write_ws(cpu, idx, slot, q));
-    CHECK_OK(ocl->poison(ocl));
-    CHECK_OK(ocl->write_rows(ocl, Kc)); /* poison hit the rows too */
+    CHECK_OK(ocl->test.poison(ocl));
+    CHECK_OK(ocl->test.write_rows(ocl, Kc)); /* poison hit the rows too */
     CHECK_OK(cpu->smo(cpu, 1e-3, 0.1, 10 * q, 1e12));
     CHECK_OK(ocl->smo(ocl, 1e-3, 0.1, 10 * q, 1e12));
     CHECK_OK(cpu->read_status(cpu, s1));
     CHECK_OK(ocl->read_status(ocl, s2));
     CHECK_OK(cpu->read_state(cpu, a1, NULL));
     CHECK_OK(ocl->read_state(ocl, a2, NULL));
-    CHECK_OK(cpu->read_ws(cpu, NULL, NULL, c1, q));
-    CHECK_OK(ocl->read_ws(ocl, NULL, NULL, c2, q));
+    CHECK_OK(cpu->test.read_ws(cpu, NULL, NULL, c1, q));
+    CHECK_OK(ocl->test.read_ws(ocl, NULL, NULL, c2, q));
     snprintf(what, sizeof what, "%s: gpusvm_smo: same pair updates (%g vs %g), more than none", label,
              s2[GPUSVM__ST_ITER], s1[GPUSVM__ST_ITER]);
     CHECK(s1[GPUSVM__ST_ITER] == s2[GPUSVM__ST_ITER] && s1[GPUSVM__ST_ITER] > 0, what);
@@ -240,7 +244,7 @@ static void few_rows_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t
         CHECK_OK(ocl->train_begin(ocl, &t->p, 1, nr));
         CHECK_OK(cpu->write_ws(cpu, idx, sl, nr));
         CHECK_OK(ocl->write_ws(ocl, idx, sl, nr));
-        CHECK_OK(ocl->poison(ocl));
+        CHECK_OK(ocl->test.poison(ocl));
         CHECK_OK(cpu->rows(cpu, 1));
         CHECK_OK(ocl->rows(ocl, 1));
         CHECK_OK(cpu->read_rows(cpu, Kc));
