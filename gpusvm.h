@@ -5021,6 +5021,210 @@ static gpusvm_result gpusvm__model_alloc(gpusvm_context *ctx, int nr_class, size
     return GPUSVM_OK;
 }
 
+/* The working-set size of a batch: the device's cap, the user's choice, the row budget (per
+   problem, as LIBSVM's cache is per solve), one buffer; every problem whole when all fit. 0 when
+   not even two rows fit one buffer. */
+static int gpusvm__batch_q(const gpusvm__backend *b, const gpusvm__problem *p, int nprob, const gpusvm_params *prm)
+{
+    size_t nvar = 0, max_pts = 1, rows_budget, row_bytes;
+    int q = b->qcap, any_part = 0, t;
+    for (t = 0; t < nprob; ++t) {
+        nvar += p[t].nvar;
+        if (p[t].npts > max_pts) max_pts = p[t].npts;
+    }
+    row_bytes = (max_pts + GPUSVM__PITCH - 1) / GPUSVM__PITCH * GPUSVM__PITCH * sizeof(float);
+    if (prm->working_set_size && gpusvm__pow2_floor((size_t)prm->working_set_size) < q)
+        q = gpusvm__pow2_floor((size_t)prm->working_set_size);
+    for (t = 0; t < nprob; ++t) any_part = any_part || p[t].nvar > (size_t)q;
+    if (!any_part) { /* every problem whole: the largest is the stride */
+        size_t most = 1;
+        for (t = 0; t < nprob; ++t) most = p[t].nvar > most ? p[t].nvar : most;
+        q = (int)most;
+    }
+    rows_budget = prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) / row_bytes : (size_t)-1;
+    if (any_part && rows_budget < (size_t)q) q = gpusvm__pow2_floor(rows_budget < 64 ? 64 : rows_budget);
+    if (q < 2 && nvar >= 2) q = 2;
+    if (b->max_alloc / row_bytes < (size_t)q) q = gpusvm__pow2_floor(b->max_alloc / row_bytes);
+    return q < 2 ? 0 : q;
+}
+
+/* The host's side of a running batch: the status read back, each problem's best gap and when it
+   was reached, its rounds without a pair update, the step timings (GPUSVM_PROFILE). */
+typedef struct gpusvm__batch_run {
+    double *st, *best_gap;
+    long long *best_at, outer;
+    int *stalled, *ids;
+    double spent[5], upload; /* selection, rows, inner solve, update, status reads; set-up */
+    double mark;             /* with GPUSVM_PROFILE: when the last step finished */
+} gpusvm__batch_run;
+
+static void gpusvm__batch_run_free(const gpusvm_allocator *a, gpusvm__batch_run *run)
+{
+    gpusvm__free(a, run->st);
+    gpusvm__free(a, run->best_gap);
+    gpusvm__free(a, run->best_at);
+    gpusvm__free(a, run->stalled);
+    gpusvm__free(a, run->ids);
+}
+
+static gpusvm_result gpusvm__batch_run_alloc(gpusvm_context *ctx, int nprob, int q, gpusvm__batch_run *run)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    int t;
+    memset(run, 0, sizeof *run);
+    run->st = (double *)gpusvm__alloc(a, (size_t)nprob * GPUSVM__ST_COUNT, sizeof(double));
+    run->best_gap = (double *)gpusvm__alloc(a, (size_t)nprob, sizeof(double));
+    run->best_at = (long long *)gpusvm__calloc(a, (size_t)nprob, sizeof(long long));
+    run->stalled = (int *)gpusvm__calloc(a, (size_t)nprob, sizeof(int));
+    run->ids = (int *)gpusvm__alloc(a, (size_t)q, sizeof(int));
+    if (!run->st || !run->best_gap || !run->best_at || !run->stalled || !run->ids) {
+        gpusvm__batch_run_free(a, run);
+        return gpusvm__oom(ctx, "the solver's state");
+    }
+    for (t = 0; t < nprob; ++t) run->best_gap[t] = INFINITY;
+    for (t = 0; t < q; ++t) run->ids[t] = t;
+    return GPUSVM_OK;
+}
+
+/* Uploads the batch and its starting state; the working sets take slots 0..q-1 (the first
+   selection fills them; a whole problem is its own set). */
+static gpusvm_result gpusvm__batch_begin(gpusvm_context *ctx, const gpusvm__problem *p, int nprob, int q,
+                                         const double *alpha0, const double *G0, gpusvm__batch_run *run,
+                                         gpusvm_train_info *info)
+{
+    gpusvm__backend *b = ctx->backend;
+    const size_t before = b->mem_left(b);
+    const double t0 = gpusvm__now();
+    gpusvm_result r;
+    int t;
+    if ((r = b->train_begin(b, p, nprob, q)) != GPUSVM_OK) return r;
+    if (ctx->profile) { /* waited for: the status read drains the queue */
+        if ((r = b->read_status(b, run->st)) != GPUSVM_OK) return r;
+        run->upload = gpusvm__now() - t0;
+    }
+    for (t = 0; t < nprob; ++t) {
+        info[t].working_set_size = p[t].nvar <= (size_t)q ? (int)p[t].nvar : q;
+        info[t].device_bytes = before - b->mem_left(b);
+        info[t].device_data_bytes = info[t].device_bytes ? b->train_bytes(b, p, nprob, 0) : 0;
+    }
+    if ((r = b->write_ws(b, run->ids, run->ids, q)) != GPUSVM_OK) return r;
+    if (alpha0 || G0) r = b->write_state(b, alpha0, G0, NULL);
+    return r;
+}
+
+/* One outer round: select -> rows -> inner solve -> update, enqueued; with ctx->profile each
+   step is waited for (a status read drains the queue) and timed. */
+static gpusvm_result gpusvm__batch_round(gpusvm_context *ctx, int first, int q, const gpusvm_params *prm,
+                                         gpusvm__batch_run *run)
+{
+    gpusvm__backend *b = ctx->backend;
+    const double max_iter = (double)prm->max_iter;
+    double t0 = ctx->profile ? gpusvm__now() : 0.0, t1;
+    gpusvm_result r = GPUSVM_OK;
+    int k;
+    for (k = 0; k < 4 && r == GPUSVM_OK; ++k) {
+        switch (k) {
+        case 0: r = b->select(b, first, prm->eps, max_iter); break;
+        case 1: r = b->rows(b, first); break;
+        case 2: r = b->smo(b, prm->eps, 0.1, 20 * q, max_iter); break;
+        default: r = b->update(b); break;
+        }
+        if (r == GPUSVM_OK && ctx->profile && (r = b->read_status(b, run->st)) == GPUSVM_OK) {
+            t1 = gpusvm__now();
+            run->spent[k] += t1 - t0;
+            t0 = t1;
+        }
+    }
+    run->mark = t0;
+    return r;
+}
+
+/* After a status read: marks problems that stalled (inner solves that change nothing, or no
+   new low of the gap for long) as done, so the kernels skip them. *running: problems still on. */
+static gpusvm_result gpusvm__batch_stalls(gpusvm_context *ctx, int nprob, gpusvm__batch_run *run, int *running)
+{
+    gpusvm__backend *b = ctx->backend;
+    gpusvm_result r;
+    int t;
+    for (t = 0, *running = 0; t < nprob; ++t) {
+        double *s = run->st + (size_t)t * GPUSVM__ST_COUNT;
+        if (s[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) continue;
+        run->stalled[t] = s[GPUSVM__ST_INNER] == 0.0 ? run->stalled[t] + 1 : 0;
+        if (s[GPUSVM__ST_GAP] < run->best_gap[t]) {
+            run->best_gap[t] = s[GPUSVM__ST_GAP];
+            run->best_at[t] = run->outer;
+        }
+        if (run->stalled[t] >= 3 || run->outer - run->best_at[t] >= 2000) {
+            gpusvm__log(ctx, GPUSVM_LOG_WARN,
+                        "the solver stalled at gap %g (no pair update, or no smaller gap in %lld working sets); "
+                        "stopping with converged = 0",
+                        s[GPUSVM__ST_GAP], run->outer - run->best_at[t]);
+            s[GPUSVM__ST_DONE] = GPUSVM__DONE_STALLED; /* the kernels skip it from now on */
+            if ((r = b->write_state(b, NULL, NULL, run->st)) != GPUSVM_OK) return r;
+            continue;
+        }
+        ++*running;
+    }
+    return GPUSVM_OK;
+}
+
+/* The progress callback over the batch: pair updates summed, the largest open gap. */
+static gpusvm_result gpusvm__batch_progress(gpusvm_context *ctx, const gpusvm_params *prm, int nprob,
+                                            const double *st)
+{
+    gpusvm_progress pr;
+    int t;
+    memset(&pr, 0, sizeof pr);
+    for (t = 0; t < nprob; ++t) {
+        const double *s = st + (size_t)t * GPUSVM__ST_COUNT;
+        pr.iterations += (long long)s[GPUSVM__ST_ITER];
+        if ((long long)s[GPUSVM__ST_OUTER] > pr.outer_iterations) pr.outer_iterations = (long long)s[GPUSVM__ST_OUTER];
+        if (s[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING && s[GPUSVM__ST_GAP] > pr.gap) pr.gap = s[GPUSVM__ST_GAP];
+    }
+    pr.eps = prm->eps;
+    if (prm->progress(prm->progress_user_data, &pr))
+        return gpusvm__fail(ctx, GPUSVM_ERROR_CANCELLED, "training cancelled by the progress callback");
+    return GPUSVM_OK;
+}
+
+/* Each problem's info from its status; a warning where max_iter stopped it. */
+static void gpusvm__batch_info(gpusvm_context *ctx, int nprob, const double *st, double eps, gpusvm_train_info *info)
+{
+    int t;
+    for (t = 0; t < nprob; ++t) {
+        const double *s = st + (size_t)t * GPUSVM__ST_COUNT;
+        info[t].iterations = (long long)s[GPUSVM__ST_ITER];
+        info[t].outer_iterations = (long long)s[GPUSVM__ST_OUTER];
+        info[t].gap = s[GPUSVM__ST_GAP];
+        info[t].converged = s[GPUSVM__ST_DONE] == GPUSVM__DONE_CONVERGED;
+        if (s[GPUSVM__ST_DONE] == GPUSVM__DONE_MAX_ITER)
+            gpusvm__log(ctx, GPUSVM_LOG_WARN, "reaching max number of iterations (%lld) at gap %g > eps %g",
+                        info[t].iterations, info[t].gap, eps);
+    }
+}
+
+/* The outer loop until every problem is done: rounds enqueued back to back, the status read
+   every 4th on a device (a read drains the queue), every one where a progress callback may
+   cancel or the status costs nothing; then alpha and G read back. */
+static gpusvm_result gpusvm__batch_loop(gpusvm_context *ctx, int nprob, int q, const gpusvm_params *prm,
+                                        gpusvm__batch_run *run, double *alpha, double *G)
+{
+    gpusvm__backend *b = ctx->backend;
+    const int check_every = (b->status_cheap || prm->progress) ? 1 : 4;
+    gpusvm_result r;
+    int first = 1, running = 1;
+    while (running) {
+        if ((r = gpusvm__batch_round(ctx, first, q, prm, run)) != GPUSVM_OK) return r;
+        first = 0;
+        if (++run->outer % check_every) continue;
+        if ((r = b->read_status(b, run->st)) != GPUSVM_OK) return r;
+        if (ctx->profile) run->spent[4] += gpusvm__now() - run->mark;
+        if ((r = gpusvm__batch_stalls(ctx, nprob, run, &running)) != GPUSVM_OK) return r;
+        if (running && prm->progress && (r = gpusvm__batch_progress(ctx, prm, nprob, run->st)) != GPUSVM_OK) return r;
+    }
+    return b->read_state(b, alpha, G);
+}
+
 /* Solves problems p[0..nprob) (one batch: they share p[0].x and the kernel) from alpha0 / G0
    (the problems' concatenated, or NULL: alpha = 0, G = -1) into alpha and G, one info each.
    A batch that does not fit the device runs as two halves, one after the other. */
@@ -5029,37 +5233,11 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
                                          double *alpha, double *G, gpusvm_train_info *info)
 {
     gpusvm__backend *b = ctx->backend;
-    const double max_iter = (double)prm->max_iter, eps = prm->eps;
-    const gpusvm_allocator *a = &ctx->alloc;
-    double *st = NULL, *best_gap = NULL, spent[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, upload = 0.0;
-    long long *best_at = NULL, outer = 0;
-    int *stalled = NULL, *ids = NULL;
+    gpusvm__batch_run run;
     gpusvm_result r;
-    int q, any_part = 0, first = 1, check_every, t, running;
-    size_t nvar = 0, max_pts = 1, rows_budget, pitch;
-
-    for (t = 0; t < nprob; ++t) {
-        nvar += p[t].nvar;
-        if (p[t].npts > max_pts) max_pts = p[t].npts;
-    }
-    pitch = (max_pts + 63) / 64 * 64;
-    /* working-set size: the device's cap, the user's choice, the row budget (per problem, as
-       LIBSVM's cache is per solve), one buffer */
-    q = b->qcap;
-    if (prm->working_set_size) q = gpusvm__pow2_floor((size_t)prm->working_set_size) < q
-                                       ? gpusvm__pow2_floor((size_t)prm->working_set_size) : q;
-    for (t = 0; t < nprob; ++t) any_part = any_part || p[t].nvar > (size_t)q;
-    if (!any_part) { /* every problem whole: the largest is the stride */
-        size_t most = 1;
-        for (t = 0; t < nprob; ++t) most = p[t].nvar > most ? p[t].nvar : most;
-        q = (int)most;
-    }
-    rows_budget = prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float))
-                                           : (size_t)-1;
-    if (any_part && rows_budget < (size_t)q) q = gpusvm__pow2_floor(rows_budget < 64 ? 64 : rows_budget);
-    if (q < 2 && nvar >= 2) q = 2;
-    if (b->max_alloc / (pitch * sizeof(float)) < (size_t)q) q = gpusvm__pow2_floor(b->max_alloc / (pitch * sizeof(float)));
-    if (q < 2) return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
+    int q = gpusvm__batch_q(b, p, nprob, prm), t;
+    size_t nvar = 0;
+    if (q == 0) return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
     if (b->train_bytes(b, p, nprob, q) > b->mem_left(b)) {
         if (nprob > 1) { /* two smaller batches */
             const int h = nprob / 2;
@@ -5077,125 +5255,22 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
                             "rows); the device-memory budget has %.1f MiB left (raise desc.device_memory_mb, use "
                             "fewer points or features, or the cpu backend)",
                             (double)b->train_bytes(b, p, nprob, q) / 1048576.0, q, (double)b->mem_left(b) / 1048576.0);
-    /* the status is read every 4th outer iteration on a device (a read drains the queue), every
-       one when a progress callback may cancel, and always on the C backend */
-    check_every = (b->status_cheap || prm->progress) ? 1 : 4;
+    for (t = 0; t < nprob; ++t) nvar += p[t].nvar;
     gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "solver: %d problem%s, %lu variables, d=%lu q=%d", nprob, nprob > 1 ? "s" : "",
                 (unsigned long)nvar, (unsigned long)p[0].x.cols, q);
-
-    st = (double *)gpusvm__alloc(a, (size_t)nprob * GPUSVM__ST_COUNT, sizeof(double));
-    best_gap = (double *)gpusvm__alloc(a, (size_t)nprob, sizeof(double));
-    best_at = (long long *)gpusvm__calloc(a, (size_t)nprob, sizeof(long long));
-    stalled = (int *)gpusvm__calloc(a, (size_t)nprob, sizeof(int));
-    ids = (int *)gpusvm__alloc(a, (size_t)q, sizeof(int));
-    if (!st || !best_gap || !best_at || !stalled || !ids) {
-        r = gpusvm__oom(ctx, "the solver's state");
-        goto out;
+    if ((r = gpusvm__batch_run_alloc(ctx, nprob, q, &run)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__batch_begin(ctx, p, nprob, q, alpha0, G0, &run, info)) == GPUSVM_OK &&
+        (r = gpusvm__batch_loop(ctx, nprob, q, prm, &run, alpha, G)) == GPUSVM_OK) {
+        if (ctx->profile)
+            gpusvm__log(ctx, GPUSVM_LOG_INFO,
+                        "solver steps (each waited for): upload and set-up %.4f s, selection %.4f s, kernel rows "
+                        "%.4f s, inner solve %.4f s, gradient update %.4f s, status reads and host checks %.4f s; "
+                        "%lld rounds enqueued",
+                        run.upload, run.spent[0], run.spent[1], run.spent[2], run.spent[3], run.spent[4], run.outer);
+        gpusvm__batch_info(ctx, nprob, run.st, prm->eps, info);
     }
-    for (t = 0; t < nprob; ++t) best_gap[t] = INFINITY;
-    {
-        const size_t before = b->mem_left(b);
-        const double t0 = gpusvm__now();
-        if ((r = b->train_begin(b, p, nprob, q)) != GPUSVM_OK) goto out;
-        if (ctx->profile) { /* waited for: the status read drains the queue */
-            if ((r = b->read_status(b, st)) != GPUSVM_OK) goto done;
-            upload = gpusvm__now() - t0;
-        }
-        for (t = 0; t < nprob; ++t) {
-            info[t].working_set_size = p[t].nvar <= (size_t)q ? (int)p[t].nvar : q;
-            info[t].device_bytes = before - b->mem_left(b);
-            info[t].device_data_bytes = info[t].device_bytes ? b->train_bytes(b, p, nprob, 0) : 0;
-        }
-    }
-    /* slots 0..q-1 (the first selection fills them); a whole problem is its own set */
-    for (t = 0; t < q; ++t) ids[t] = t;
-    if ((r = b->write_ws(b, ids, ids, q)) != GPUSVM_OK) goto done;
-    if ((alpha0 || G0) && (r = b->write_state(b, alpha0, G0, NULL)) != GPUSVM_OK) goto done;
-    for (;;) {
-        /* with ctx->profile each step is waited for (a status read drains the queue) and timed */
-        double t0 = ctx->profile ? gpusvm__now() : 0.0;
-#define GPUSVM__STEP(k, call)                                                                                      \
-    do {                                                                                                           \
-        if ((r = (call)) != GPUSVM_OK) goto done;                                                                  \
-        if (ctx->profile) {                                                                                        \
-            double t1;                                                                                             \
-            if ((r = b->read_status(b, st)) != GPUSVM_OK) goto done;                                               \
-            t1 = gpusvm__now();                                                                                    \
-            spent[k] += t1 - t0;                                                                                   \
-            t0 = t1;                                                                                               \
-        }                                                                                                          \
-    } while (0)
-        GPUSVM__STEP(0, b->select(b, first, eps, max_iter));
-        GPUSVM__STEP(1, b->rows(b, first));
-        GPUSVM__STEP(2, b->smo(b, eps, 0.1, 20 * q, max_iter));
-        GPUSVM__STEP(3, b->update(b));
-#undef GPUSVM__STEP
-        first = 0;
-        if (++outer % check_every) continue;
-        if ((r = b->read_status(b, st)) != GPUSVM_OK) goto done;
-        if (ctx->profile) spent[4] += gpusvm__now() - t0;
-        for (t = 0, running = 0; t < nprob; ++t) {
-            double *s = st + (size_t)t * GPUSVM__ST_COUNT;
-            if (s[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) continue;
-            /* a stall: inner solves that change nothing, or a gap with no new low for long */
-            stalled[t] = s[GPUSVM__ST_INNER] == 0.0 ? stalled[t] + 1 : 0;
-            if (s[GPUSVM__ST_GAP] < best_gap[t]) {
-                best_gap[t] = s[GPUSVM__ST_GAP];
-                best_at[t] = outer;
-            }
-            if (stalled[t] >= 3 || outer - best_at[t] >= 2000) {
-                gpusvm__log(ctx, GPUSVM_LOG_WARN,
-                            "the solver stalled at gap %g (no pair update, or no smaller gap in %lld working sets); "
-                            "stopping with converged = 0",
-                            s[GPUSVM__ST_GAP], outer - best_at[t]);
-                s[GPUSVM__ST_DONE] = GPUSVM__DONE_STALLED; /* the kernels skip it from now on */
-                if ((r = b->write_state(b, NULL, NULL, st)) != GPUSVM_OK) goto done;
-                continue;
-            }
-            ++running;
-        }
-        if (!running) break;
-        if (prm->progress) {
-            gpusvm_progress pr;
-            memset(&pr, 0, sizeof pr);
-            for (t = 0; t < nprob; ++t) { /* the batch: pair updates summed, the largest open gap */
-                const double *s = st + (size_t)t * GPUSVM__ST_COUNT;
-                pr.iterations += (long long)s[GPUSVM__ST_ITER];
-                if ((long long)s[GPUSVM__ST_OUTER] > pr.outer_iterations) pr.outer_iterations = (long long)s[GPUSVM__ST_OUTER];
-                if (s[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING && s[GPUSVM__ST_GAP] > pr.gap) pr.gap = s[GPUSVM__ST_GAP];
-            }
-            pr.eps = eps;
-            if (prm->progress(prm->progress_user_data, &pr)) {
-                r = gpusvm__fail(ctx, GPUSVM_ERROR_CANCELLED, "training cancelled by the progress callback");
-                goto done;
-            }
-        }
-    }
-    if ((r = b->read_state(b, alpha, G)) != GPUSVM_OK) goto done;
-    if (ctx->profile)
-        gpusvm__log(ctx, GPUSVM_LOG_INFO,
-                    "solver steps (each waited for): upload and set-up %.4f s, selection %.4f s, kernel rows %.4f s, "
-                    "inner solve %.4f s, gradient update %.4f s, status reads and host checks %.4f s; %lld rounds "
-                    "enqueued",
-                    upload, spent[0], spent[1], spent[2], spent[3], spent[4], outer);
-    for (t = 0; t < nprob; ++t) {
-        const double *s = st + (size_t)t * GPUSVM__ST_COUNT;
-        info[t].iterations = (long long)s[GPUSVM__ST_ITER];
-        info[t].outer_iterations = (long long)s[GPUSVM__ST_OUTER];
-        info[t].gap = s[GPUSVM__ST_GAP];
-        info[t].converged = s[GPUSVM__ST_DONE] == GPUSVM__DONE_CONVERGED;
-        if (s[GPUSVM__ST_DONE] == GPUSVM__DONE_MAX_ITER)
-            gpusvm__log(ctx, GPUSVM_LOG_WARN, "reaching max number of iterations (%lld) at gap %g > eps %g",
-                        info[t].iterations, info[t].gap, eps);
-    }
-done:
     b->train_end(b);
-out:
-    gpusvm__free(a, st);
-    gpusvm__free(a, best_gap);
-    gpusvm__free(a, best_at);
-    gpusvm__free(a, stalled);
-    gpusvm__free(a, ids);
+    gpusvm__batch_run_free(&ctx->alloc, &run);
     return r;
 }
 
