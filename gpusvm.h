@@ -6467,269 +6467,335 @@ static void gpusvm__cs_project(int m, const double *D, const double *U, double *
     for (r = 0; r < m; ++r) beta[r] = D[r] - theta < U[r] ? D[r] - theta : U[r];
 }
 
-/* Crammer and Singer's multiclass SVM (seed 003, eqs. 3-4): one coefficient vector per class,
-   no bias. The dual keeps, per point i and class r, alpha_ir <= C_i [r = y_i] with
-   sum_r alpha_ir = 0 and the responses c_ir = sum_j alpha_jr k(x_i, x_j). Each outer
-   iteration takes the q points with the largest first-order violation
-   v_i = max_{r: alpha_ir < U_ir} g_ir - min_r g_ir, g_ir = [r = y_i] - c_ir (section 5.1); the
-   backend computes their kernel rows; sweeps of exact per-point solves then run on the
+/* Crammer and Singer's multiclass SVM (Crammer and Singer 2001; Cotter, Srebro and Keshet's
+   GTSVM, eqs. 3-4): one coefficient vector per class, no bias. The dual keeps, per point i and
+   class r, alpha_ir <= C_i [r = y_i] with sum_r alpha_ir = 0 and the responses
+   c_ir = sum_j alpha_jr k(x_i, x_j). Each outer iteration takes the q points with the largest
+   first-order violation v_i = max_{r: alpha_ir < U_ir} g_ir - min_r g_ir, g_ir = [r = y_i] - c_ir;
+   the backend computes their kernel rows; sweeps of exact per-point solves then run on the
    working set (to a tenth of the largest violation), and the responses of all points are
    updated from the rows. It stops when the relative duality gap 2 (P - D) / (P + D) falls
-   below eps (the paper's measure; P the primal objective of eq. 3, D the dual of eq. 4). */
-static gpusvm_result gpusvm__train_cs(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
-                                      const gpusvm_params *prm, gpusvm_model **out, double t_start)
+   below eps (P the primal objective of eq. 3, D the dual of eq. 4). */
+typedef struct gpusvm__cs {
+    size_t n;                 /* points */
+    int m, q;                 /* classes; working-set size */
+    int *label, *cls, *order, *idx, *slot;
+    size_t *count;
+    double *alpha, *c, *U, *v, *cw, *kd, *scratch; /* alpha and c: n x m; scratch: 4 m */
+    double *dA, *cws;         /* the working set's steps and responses during the sweeps: q x m */
+    float *K, *norm;          /* the working set's kernel rows: q x n */
+    signed char *yy;
+    gpusvm__problem pb;       /* what the backend holds: the points (precomputed: the matrix) */
+    gpusvm__input kmat;
+    long long outer, updates;
+    double gap, P, D, vmax;
+} gpusvm__cs;
+
+static void gpusvm__cs_free(gpusvm_context *ctx, gpusvm__cs *s)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    void *p[18];
+    int i;
+    p[0] = s->label; p[1] = s->cls; p[2] = s->order; p[3] = s->idx; p[4] = s->slot; p[5] = s->count;
+    p[6] = s->alpha; p[7] = s->c; p[8] = s->U; p[9] = s->v; p[10] = s->cw; p[11] = s->kd; p[12] = s->scratch;
+    p[13] = s->dA; p[14] = s->cws; p[15] = s->K; p[16] = s->norm; p[17] = s->yy;
+    for (i = 0; i < 18; ++i) gpusvm__free(a, p[i]);
+    gpusvm__input_free(ctx, &s->kmat);
+}
+
+/* The classes, each point's bound U_i (C times its sample's and its class's weight), the
+   backend's problem (every label +1, every bound 1: it only computes rows) and the diagonal. */
+static gpusvm_result gpusvm__cs_setup(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                      const gpusvm_params *prm, gpusvm__cs *s)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t n = xin->rows;
+    gpusvm_result res;
+    size_t i, k;
+    int r;
+    s->n = n;
+    if ((res = gpusvm__group(ctx, y, n, &s->label, &s->count, &s->m)) != GPUSVM_OK) return res;
+    s->alpha = (double *)gpusvm__calloc(a, n, (size_t)s->m * sizeof(double));
+    s->c = (double *)gpusvm__calloc(a, n, (size_t)s->m * sizeof(double));
+    s->U = (double *)gpusvm__alloc(a, n, sizeof(double));
+    s->v = (double *)gpusvm__alloc(a, n, sizeof(double));
+    s->cls = (int *)gpusvm__alloc(a, n, sizeof(int));
+    s->kd = (double *)gpusvm__alloc(a, n, sizeof(double));
+    s->norm = (float *)gpusvm__alloc(a, n, sizeof(float));
+    s->yy = (signed char *)gpusvm__alloc(a, n, 1);
+    s->cw = (double *)gpusvm__alloc(a, n, sizeof(double));
+    s->scratch = (double *)gpusvm__alloc(a, (size_t)s->m, 4 * sizeof(double));
+    s->order = (int *)gpusvm__alloc(a, (size_t)s->m, sizeof(int));
+    if (!s->alpha || !s->c || !s->U || !s->v || !s->cls || !s->kd || !s->norm || !s->yy || !s->cw || !s->scratch ||
+        !s->order)
+        return gpusvm__oom(ctx, "the Crammer-Singer problem");
+    for (i = 0; i < n; ++i) {
+        for (r = 0; s->label[r] != (int)y[i]; ++r) {
+        }
+        s->cls[i] = r;
+        s->U[i] = prm->C * (prm->sample_weight ? prm->sample_weight[i] : 1.0);
+        for (k = 0; k < prm->n_weight; ++k)
+            if (prm->weight_label[k] == s->label[r]) s->U[i] *= prm->weight[k];
+        s->yy[i] = 1;
+        s->cw[i] = 1.0;
+    }
+    s->pb.x = *xin;
+    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
+        if ((res = gpusvm__pre_all(ctx, xin, prm, &s->kmat)) != GPUSVM_OK) return res;
+        s->pb.x = s->kmat.m;
+    }
+    s->pb.nvar = s->pb.npts = n;
+    s->pb.y = s->yy;
+    s->pb.C = s->cw;
+    s->pb.ktype = gpusvm__ktype(prm->kernel_type);
+    s->pb.gamma = (float)prm->gamma;
+    s->pb.coef0 = (float)prm->coef0;
+    s->pb.degree = prm->degree;
+    gpusvm__norms(&s->pb.x, 0, n, s->norm);
+    for (i = 0; i < n; ++i)
+        s->kd[i] = gpusvm__diag(&s->pb.x, i, s->norm[i], s->pb.ktype, s->pb.gamma, s->pb.coef0, s->pb.degree);
+    return GPUSVM_OK;
+}
+
+/* The working set: at most 512 points, within the row budget and the device's memory; its
+   arrays, and the backend's training state. */
+static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__cs *s)
 {
     const gpusvm_allocator *a = &ctx->alloc;
     gpusvm__backend *be = ctx->backend;
-    const size_t n = xin->rows;
-    int *label = NULL, nr_class = 0, m = 0, q, t, u, r, *order = NULL, *idx = NULL, *slot = NULL, *cls = NULL;
-    size_t *count = NULL, i, k, pitch, nsv = 0, sv_nnz = 0, at;
-    double *alpha = NULL, *c = NULL, *U = NULL, *v = NULL, *dA = NULL, *cw = NULL, *kd = NULL, *scratch = NULL;
-    double *cws = NULL; /* the working set's responses during the inner sweeps */
-    float *K = NULL, *norm = NULL;
-    signed char *yy = NULL;
-    gpusvm__problem pb;
-    gpusvm__input ser, kmat;
-    gpusvm_train_info info;
-    gpusvm_model *mo = NULL;
+    const size_t pitch = (s->n + GPUSVM__PITCH - 1) / GPUSVM__PITCH * GPUSVM__PITCH, m = (size_t)s->m;
+    const size_t budget =
+        prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float)) : (size_t)-1;
     gpusvm_result res;
-    long long outer = 0, updates = 0;
-    double gap = INFINITY, P = 0.0, Dd = 0.0;
-    const int pre = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
-    memset(&info, 0, sizeof info);
-    memset(&ser, 0, sizeof ser);
-    memset(&kmat, 0, sizeof kmat);
-    memset(&pb, 0, sizeof pb);
-    if ((res = gpusvm__group(ctx, y, n, &label, &count, &nr_class)) != GPUSVM_OK) return res;
-    m = nr_class;
-    alpha = (double *)gpusvm__calloc(a, n, (size_t)m * sizeof(double));
-    c = (double *)gpusvm__calloc(a, n, (size_t)m * sizeof(double));
-    U = (double *)gpusvm__alloc(a, n, sizeof(double));
-    v = (double *)gpusvm__alloc(a, n, sizeof(double));
-    cls = (int *)gpusvm__alloc(a, n, sizeof(int));
-    kd = (double *)gpusvm__alloc(a, n, sizeof(double));
-    norm = (float *)gpusvm__alloc(a, n, sizeof(float));
-    yy = (signed char *)gpusvm__alloc(a, n, 1);
-    cw = (double *)gpusvm__alloc(a, n, sizeof(double));
-    scratch = (double *)gpusvm__alloc(a, (size_t)m, 4 * sizeof(double));
-    order = (int *)gpusvm__alloc(a, (size_t)m, sizeof(int));
-    if (!alpha || !c || !U || !v || !cls || !kd || !norm || !yy || !cw || !scratch || !order) {
-        res = gpusvm__oom(ctx, "the Crammer-Singer problem");
-        goto done;
-    }
-    for (i = 0; i < n; ++i) {
-        for (r = 0; label[r] != (int)y[i]; ++r) {
+    int t;
+    s->q = be->qcap < 512 ? be->qcap : 512;
+    if ((size_t)s->q > s->n) s->q = (int)s->n;
+    if (budget < (size_t)s->q) s->q = budget < 2 ? 2 : (int)budget;
+    while (s->q > 16 && be->train_bytes(be, &s->pb, 1, s->q) > be->mem_left(be)) s->q /= 2;
+    s->idx = (int *)gpusvm__alloc(a, (size_t)s->q, sizeof(int));
+    s->slot = (int *)gpusvm__alloc(a, (size_t)s->q, sizeof(int));
+    s->dA = (double *)gpusvm__alloc(a, (size_t)s->q, m * sizeof(double));
+    s->K = (float *)gpusvm__alloc(a, (size_t)s->q, s->n * sizeof(float));
+    s->cws = (double *)gpusvm__alloc(a, (size_t)s->q, m * sizeof(double));
+    if (!s->idx || !s->slot || !s->dA || !s->K || !s->cws) return gpusvm__oom(ctx, "the working set");
+    if ((res = be->train_begin(be, &s->pb, 1, s->q)) != GPUSVM_OK) return res;
+    for (t = 0; t < s->q; ++t) s->slot[t] = t;
+    return GPUSVM_OK;
+}
+
+/* Every point's violation v_i, the largest, and the relative duality gap. */
+static void gpusvm__cs_gap(gpusvm__cs *s)
+{
+    const size_t m = (size_t)s->m;
+    double loss = 0.0, aka = 0.0, lin = 0.0;
+    size_t i, r;
+    s->vmax = 0.0;
+    for (i = 0; i < s->n; ++i) {
+        const double *ci = s->c + i * m, *ai = s->alpha + i * m;
+        const size_t y = (size_t)s->cls[i];
+        double up = -INFINITY, low = INFINITY, worst = 0.0;
+        for (r = 0; r < m; ++r) {
+            const double g = (r == y) - ci[r];
+            if (ai[r] < (r == y ? s->U[i] : 0.0) && g > up) up = g;
+            if (g < low) low = g;
+            if (r != y && 1.0 + ci[r] - ci[y] > worst) worst = 1.0 + ci[r] - ci[y];
+            aka += ai[r] * ci[r];
         }
-        cls[i] = r;
-        U[i] = prm->C * (prm->sample_weight ? prm->sample_weight[i] : 1.0);
-        for (k = 0; k < prm->n_weight; ++k)
-            if (prm->weight_label[k] == label[r]) U[i] *= prm->weight[k];
-        yy[i] = 1;
-        cw[i] = 1.0;
+        s->v[i] = up - low;
+        if (s->v[i] > s->vmax) s->vmax = s->v[i];
+        loss += s->U[i] * worst;
+        lin += ai[y];
     }
-    /* the backend holds the points (a precomputed kernel: the matrix) and computes kernel rows */
-    pb.x = *xin;
-    if (pre) {
-        if ((res = gpusvm__pre_all(ctx, xin, prm, &kmat)) != GPUSVM_OK) goto done;
-        pb.x = kmat.m;
+    s->P = 0.5 * aka + loss;
+    s->D = lin - 0.5 * aka;
+    s->gap = (s->P + s->D) > 0.0 ? 2.0 * (s->P - s->D) / (s->P + s->D) : 0.0;
+}
+
+/* The q most violating points into idx (ties: the lower index), largest v first. */
+static void gpusvm__cs_select(gpusvm__cs *s)
+{
+    const int q = s->q;
+    int got = 0;
+    size_t i;
+    for (i = 0; i < s->n; ++i) { /* a bounded insertion */
+        int pos = got < q ? got : q;
+        if (got == q && !(s->v[i] > s->v[s->idx[q - 1]])) continue;
+        while (pos > 0 && s->v[i] > s->v[s->idx[pos - 1]]) {
+            if (pos < q) s->idx[pos] = s->idx[pos - 1];
+            --pos;
+        }
+        s->idx[pos] = (int)i;
+        if (got < q) ++got;
     }
-    pb.nvar = n;
-    pb.y = yy;
-    pb.C = cw;
-    pb.ktype = gpusvm__ktype(prm->kernel_type);
-    pb.gamma = (float)prm->gamma;
-    pb.coef0 = (float)prm->coef0;
-    pb.degree = prm->degree;
-    gpusvm__norms(&pb.x, 0, n, norm);
-    for (i = 0; i < n; ++i) kd[i] = gpusvm__diag(&pb.x, i, norm[i], pb.ktype, pb.gamma, pb.coef0, pb.degree);
-    pitch = (n + 63) / 64 * 64;
-    q = be->qcap < 512 ? be->qcap : 512;
-    if ((size_t)q > n) q = (int)n;
-    {
-        const size_t budget = prm->cache_size_mb > 0.0
-                                  ? (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float))
-                                  : (size_t)-1;
-        if (budget < (size_t)q) q = budget < 2 ? 2 : (int)budget;
+}
+
+/* The exact solve of working-set position t's block; the working set's responses follow the
+   step. Returns its violation before the step. */
+static double gpusvm__cs_solve_point(gpusvm__cs *s, int t)
+{
+    const size_t m = (size_t)s->m, it = (size_t)s->idx[t], y = (size_t)s->cls[it];
+    double *ai = s->alpha + it * m, *D = s->scratch, *Ub = s->scratch + m, *beta = s->scratch + 2 * m;
+    double *dl = s->scratch + 3 * m, up = -INFINITY, low = INFINITY, kii = s->kd[it] > 0.0 ? s->kd[it] : GPUSVM__TAU;
+    int moved = 0, u;
+    size_t r;
+    for (r = 0; r < m; ++r) {
+        const double g = (r == y) - s->cws[(size_t)t * m + r];
+        Ub[r] = r == y ? s->U[it] : 0.0;
+        if (ai[r] < Ub[r] && g > up) up = g;
+        if (g < low) low = g;
+        D[r] = ai[r] + g / kii;
     }
-    pb.map = NULL;
-    pb.npts = n;
-    while (q > 16 && be->train_bytes(be, &pb, 1, q) > be->mem_left(be)) q /= 2;
-    idx = (int *)gpusvm__alloc(a, (size_t)q, sizeof(int));
-    slot = (int *)gpusvm__alloc(a, (size_t)q, sizeof(int));
-    dA = (double *)gpusvm__alloc(a, (size_t)q, (size_t)m * sizeof(double));
-    K = (float *)gpusvm__alloc(a, (size_t)q, n * sizeof(float));
-    cws = (double *)gpusvm__alloc(a, (size_t)q, (size_t)m * sizeof(double));
-    if (!idx || !slot || !dA || !K || !cws) { res = gpusvm__oom(ctx, "the working set"); goto done; }
-    if ((res = be->train_begin(be, &pb, 1, q)) != GPUSVM_OK) goto done;
-    for (t = 0; t < q; ++t) slot[t] = t;
-    info.working_set_size = q;
+    if (!(up - low > 1e-12)) return up - low;
+    gpusvm__cs_project(s->m, D, Ub, beta, s->order);
+    for (r = 0; r < m; ++r) {
+        dl[r] = beta[r] - ai[r];
+        if (dl[r] != 0.0) moved = 1;
+        ai[r] = beta[r];
+        s->dA[(size_t)t * m + r] += dl[r];
+    }
+    if (moved)
+        for (u = 0; u < s->q; ++u) {
+            const double kt = (double)s->K[(size_t)t * s->n + (size_t)s->idx[u]];
+            for (r = 0; r < m; ++r) s->cws[(size_t)u * m + r] += dl[r] * kt;
+        }
+    s->updates += moved;
+    return up - low;
+}
+
+/* Sweeps of per-point solves over the working set, its responses kept current, until its
+   largest violation is a tenth of the outer one (or eps); then every point's responses from the
+   working set's rows. */
+static void gpusvm__cs_sweeps(gpusvm__cs *s, double eps)
+{
+    const size_t m = (size_t)s->m;
+    size_t i, r;
+    int t, sweep;
+    memset(s->dA, 0, (size_t)s->q * m * sizeof(double));
+    for (t = 0; t < s->q; ++t) memcpy(s->cws + (size_t)t * m, s->c + (size_t)s->idx[t] * m, m * sizeof(double));
+    for (sweep = 0; sweep < 100; ++sweep) {
+        double vin = 0.0, vt;
+        for (t = 0; t < s->q; ++t)
+            if ((vt = gpusvm__cs_solve_point(s, t)) > vin) vin = vt;
+        if (vin < 0.1 * s->vmax || vin < eps) break;
+    }
+    for (i = 0; i < s->n; ++i)
+        for (r = 0; r < m; ++r) {
+            double sum = 0.0;
+            for (t = 0; t < s->q; ++t)
+                if (s->dA[(size_t)t * m + r] != 0.0) sum += s->dA[(size_t)t * m + r] * (double)s->K[(size_t)t * s->n + i];
+            s->c[i * m + r] += sum;
+        }
+}
+
+/* The outer loop until the gap is below eps, max_iter, or a cancel. */
+static gpusvm_result gpusvm__cs_loop(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__cs *s)
+{
+    gpusvm__backend *be = ctx->backend;
+    gpusvm_result res;
     for (;;) {
-        double vmax = 0.0, vin, loss = 0.0, aka = 0.0, lin = 0.0;
-        int sweep;
-        /* violations and the duality gap */
-        for (i = 0; i < n; ++i) {
-            const double *ci = c + i * (size_t)m, *ai = alpha + i * (size_t)m;
-            double up = -INFINITY, low = INFINITY, worst = 0.0;
-            for (r = 0; r < m; ++r) {
-                const double g = (r == cls[i]) - ci[r];
-                if (ai[r] < (r == cls[i] ? U[i] : 0.0) && g > up) up = g;
-                if (g < low) low = g;
-                if (r != cls[i] && 1.0 + ci[r] - ci[cls[i]] > worst) worst = 1.0 + ci[r] - ci[cls[i]];
-                aka += ai[r] * ci[r];
-            }
-            v[i] = up - low;
-            if (v[i] > vmax) vmax = v[i];
-            loss += U[i] * worst;
-            lin += ai[cls[i]];
-        }
-        P = 0.5 * aka + loss;
-        Dd = lin - 0.5 * aka;
-        gap = (P + Dd) > 0.0 ? 2.0 * (P - Dd) / (P + Dd) : 0.0;
-        if (gap < prm->eps || updates >= prm->max_iter) break;
+        gpusvm__cs_gap(s);
+        if (s->gap < prm->eps || s->updates >= prm->max_iter) return GPUSVM_OK;
         if (prm->progress) {
             gpusvm_progress pr;
-            pr.iterations = updates;
-            pr.outer_iterations = outer;
-            pr.gap = gap;
+            pr.iterations = s->updates;
+            pr.outer_iterations = s->outer;
+            pr.gap = s->gap;
             pr.eps = prm->eps;
-            if (prm->progress(prm->progress_user_data, &pr)) {
-                res = gpusvm__fail(ctx, GPUSVM_ERROR_CANCELLED, "training cancelled by the progress callback");
-                goto done;
-            }
+            if (prm->progress(prm->progress_user_data, &pr))
+                return gpusvm__fail(ctx, GPUSVM_ERROR_CANCELLED, "training cancelled by the progress callback");
         }
-        /* the q most violating points (ties: the lower index) */
-        {
-            int got = 0;
-            for (i = 0; i < n; ++i) { /* a bounded insertion into idx, largest v first */
-                int pos = got < q ? got : q;
-                if (got == q && !(v[i] > v[idx[q - 1]])) continue;
-                while (pos > 0 && v[i] > v[idx[pos - 1]]) {
-                    if (pos < q) idx[pos] = idx[pos - 1];
-                    --pos;
-                }
-                idx[pos] = (int)i;
-                if (got < q) ++got;
-            }
-        }
-        if ((res = be->write_ws(be, idx, slot, q)) != GPUSVM_OK) goto done;
-        if ((res = be->rows(be, 1)) != GPUSVM_OK) goto done;
-        if ((res = be->read_rows(be, K)) != GPUSVM_OK) goto done;
-        /* exact per-point solves over the working set, its responses kept current */
-        memset(dA, 0, (size_t)q * (size_t)m * sizeof(double));
-        for (t = 0; t < q; ++t) memcpy(cws + (size_t)t * m, c + (size_t)idx[t] * m, (size_t)m * sizeof(double));
-        for (sweep = 0; sweep < 100; ++sweep) {
-            vin = 0.0;
-            for (t = 0; t < q; ++t) {
-                const size_t it = (size_t)idx[t];
-                double *ai = alpha + it * (size_t)m, *D = scratch, *Ub = scratch + m, *beta = scratch + 2 * m;
-                double *dl = scratch + 3 * m, up = -INFINITY, low = INFINITY, kii = kd[it] > 0.0 ? kd[it] : GPUSVM__TAU;
-                int moved = 0;
-                for (r = 0; r < m; ++r) {
-                    const double g = (r == cls[it]) - cws[(size_t)t * m + r];
-                    Ub[r] = r == cls[it] ? U[it] : 0.0;
-                    if (ai[r] < Ub[r] && g > up) up = g;
-                    if (g < low) low = g;
-                    D[r] = ai[r] + g / kii;
-                }
-                if (up - low > vin) vin = up - low;
-                if (!(up - low > 1e-12)) continue;
-                gpusvm__cs_project(m, D, Ub, beta, order);
-                for (r = 0; r < m; ++r) {
-                    dl[r] = beta[r] - ai[r];
-                    if (dl[r] != 0.0) moved = 1;
-                    ai[r] = beta[r];
-                    dA[(size_t)t * m + r] += dl[r];
-                }
-                if (moved) /* the working set's responses follow the step */
-                    for (u = 0; u < q; ++u) {
-                        const double kt = (double)K[(size_t)t * n + (size_t)idx[u]];
-                        for (r = 0; r < m; ++r) cws[(size_t)u * m + r] += dl[r] * kt;
-                    }
-                updates += moved;
-            }
-            if (vin < 0.1 * vmax || vin < prm->eps) break;
-        }
-        /* every point's responses from the working set's rows */
-        for (i = 0; i < n; ++i)
-            for (r = 0; r < m; ++r) {
-                double sum = 0.0;
-                for (t = 0; t < q; ++t)
-                    if (dA[(size_t)t * m + r] != 0.0) sum += dA[(size_t)t * m + r] * (double)K[(size_t)t * n + i];
-                c[i * (size_t)m + (size_t)r] += sum;
-            }
-        ++outer;
+        gpusvm__cs_select(s);
+        if ((res = be->write_ws(be, s->idx, s->slot, s->q)) != GPUSVM_OK || (res = be->rows(be, 1)) != GPUSVM_OK ||
+            (res = be->read_rows(be, s->K)) != GPUSVM_OK)
+            return res;
+        gpusvm__cs_sweeps(s, prm->eps);
+        ++s->outer;
     }
-    be->train_end(be);
-    info.iterations = updates;
-    info.outer_iterations = outer;
-    info.gap = gap;
-    info.converged = gap < prm->eps;
-    info.obj = Dd;
-    if (!info.converged)
-        gpusvm__log(ctx, GPUSVM_LOG_WARN, "reaching max number of iterations (%lld) at relative duality gap %g > eps %g",
-                    updates, gap, prm->eps);
-    /* the model: points with any nonzero coefficient, grouped by class; sv_coef has nr_class rows */
-    {
-        const gpusvm__csr *xs = xin;
-        size_t c0;
-        if (pre) {
-            if ((res = gpusvm__serial_rows(ctx, prm, n, &ser)) != GPUSVM_OK) goto done;
-            xs = &ser.m;
-        }
-        for (i = 0; i < n; ++i)
-            for (r = 0; r < m; ++r)
-                if (alpha[i * (size_t)m + (size_t)r] != 0.0) {
-                    ++nsv;
-                    sv_nnz += xs->row_ptr[i + 1] - xs->row_ptr[i];
-                    break;
-                }
-        if ((res = gpusvm__model_alloc(ctx, m, nsv, sv_nnz, &mo)) != GPUSVM_OK) goto done;
-        gpusvm__free(a, mo->sv_coef);
-        mo->sv_coef = (double *)gpusvm__calloc(a, (size_t)m, (nsv ? nsv : 1) * sizeof(double));
-        if (!mo->sv_coef) {
-            res = gpusvm__oom(ctx, "the model");
-            goto done;
-        }
-        for (r = 0, k = 0, at = 0; r < m; ++r) {
-            mo->label[r] = label[r];
-            for (i = 0; i < n; ++i) {
-                int nz = 0;
-                if (cls[i] != r) continue;
-                for (c0 = 0; c0 < (size_t)m; ++c0) nz |= alpha[i * (size_t)m + c0] != 0.0;
-                if (!nz) continue;
-                for (c0 = 0; c0 < (size_t)m; ++c0) mo->sv_coef[c0 * nsv + k] = alpha[i * (size_t)m + c0];
-                gpusvm__model_push_sv(mo, xs, i, &k, &at);
-                mo->n_sv[r]++;
+}
+
+/* The model: points with any nonzero coefficient, grouped by class; sv_coef has nr_class rows. */
+static gpusvm_result gpusvm__cs_model(gpusvm_context *ctx, const gpusvm__csr *xin, const gpusvm_params *prm,
+                                      const gpusvm__cs *s, gpusvm_model **out)
+{
+    const size_t m = (size_t)s->m;
+    const gpusvm__csr *xs = xin;
+    gpusvm__input ser;
+    gpusvm_model *mo = NULL;
+    gpusvm_result res;
+    size_t i, c0, nsv = 0, sv_nnz = 0, k = 0, at = 0;
+    int r;
+    memset(&ser, 0, sizeof ser);
+    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
+        if ((res = gpusvm__serial_rows(ctx, prm, s->n, &ser)) != GPUSVM_OK) return res;
+        xs = &ser.m;
+    }
+    for (i = 0; i < s->n; ++i)
+        for (c0 = 0; c0 < m; ++c0)
+            if (s->alpha[i * m + c0] != 0.0) {
+                ++nsv;
+                sv_nnz += xs->row_ptr[i + 1] - xs->row_ptr[i];
+                break;
             }
+    if ((res = gpusvm__model_alloc(ctx, s->m, nsv, sv_nnz, &mo)) != GPUSVM_OK) goto done;
+    gpusvm__free(&ctx->alloc, mo->sv_coef);
+    mo->sv_coef = (double *)gpusvm__calloc(&ctx->alloc, m, (nsv ? nsv : 1) * sizeof(double));
+    if (!mo->sv_coef) {
+        res = gpusvm__oom(ctx, "the model");
+        goto done;
+    }
+    for (r = 0; r < s->m; ++r) {
+        mo->label[r] = s->label[r];
+        for (i = 0; i < s->n; ++i) {
+            int nz = 0;
+            if (s->cls[i] != r) continue;
+            for (c0 = 0; c0 < m; ++c0) nz |= s->alpha[i * m + c0] != 0.0;
+            if (!nz) continue;
+            for (c0 = 0; c0 < m; ++c0) mo->sv_coef[c0 * nsv + k] = s->alpha[i * m + c0];
+            gpusvm__model_push_sv(mo, xs, i, &k, &at);
+            mo->n_sv[r]++;
         }
     }
-    info.n_sv = nsv;
-    gpusvm__model_finish(mo, prm, &info, t_start);
     *out = mo;
     mo = NULL;
-    res = GPUSVM_OK;
 done:
     gpusvm_model_free(mo);
     gpusvm__input_free(ctx, &ser);
-    gpusvm__input_free(ctx, &kmat);
-    gpusvm__free(a, label);
-    gpusvm__free(a, count);
-    gpusvm__free(a, alpha);
-    gpusvm__free(a, c);
-    gpusvm__free(a, U);
-    gpusvm__free(a, v);
-    gpusvm__free(a, cls);
-    gpusvm__free(a, kd);
-    gpusvm__free(a, norm);
-    gpusvm__free(a, yy);
-    gpusvm__free(a, cw);
-    gpusvm__free(a, scratch);
-    gpusvm__free(a, order);
-    gpusvm__free(a, idx);
-    gpusvm__free(a, slot);
-    gpusvm__free(a, dA);
-    gpusvm__free(a, cws);
-    gpusvm__free(a, K);
+    return res;
+}
+
+static gpusvm_result gpusvm__train_cs(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                      const gpusvm_params *prm, gpusvm_model **out, double t_start)
+{
+    gpusvm__backend *be = ctx->backend;
+    gpusvm__cs s;
+    gpusvm_train_info info;
+    gpusvm_model *mo = NULL;
+    gpusvm_result res;
+    memset(&s, 0, sizeof s);
+    memset(&info, 0, sizeof info);
+    s.gap = INFINITY;
+    if ((res = gpusvm__cs_setup(ctx, xin, y, prm, &s)) == GPUSVM_OK && (res = gpusvm__cs_begin(ctx, prm, &s)) == GPUSVM_OK)
+        res = gpusvm__cs_loop(ctx, prm, &s);
+    be->train_end(be);
+    if (res == GPUSVM_OK) {
+        info.working_set_size = s.q;
+        info.iterations = s.updates;
+        info.outer_iterations = s.outer;
+        info.gap = s.gap;
+        info.converged = s.gap < prm->eps;
+        info.obj = s.D;
+        if (!info.converged)
+            gpusvm__log(ctx, GPUSVM_LOG_WARN,
+                        "reaching max number of iterations (%lld) at relative duality gap %g > eps %g", s.updates,
+                        s.gap, prm->eps);
+        res = gpusvm__cs_model(ctx, xin, prm, &s, &mo);
+    }
+    if (res == GPUSVM_OK) {
+        info.n_sv = mo->total_sv;
+        gpusvm__model_finish(mo, prm, &info, t_start);
+        *out = mo;
+    }
+    gpusvm__cs_free(ctx, &s);
     return res;
 }
 
