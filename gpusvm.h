@@ -7544,228 +7544,318 @@ static gpusvm_result gpusvm__load_data(gpusvm_context *ctx, const char *path, gp
     return r;
 }
 
+/* A parse error at path:line, the message formatted as printf does. */
+static gpusvm_result gpusvm__bad_line(gpusvm_context *ctx, const char *path, size_t line, const char *fmt, ...)
+{
+    char why[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)line, why);
+}
+
+/* A model file's header, as read. */
+typedef struct gpusvm__model_head {
+    int svm_type, kernel_type, degree, nr_class, have_sv, have_rho, have_label, have_nsv, have_marks;
+    int have_prob[2];
+    long long total_sv;
+    unsigned seen; /* keys met (duplicates are refused) */
+    size_t npairs;
+    double gamma, coef0;
+    double rho[64 * 63 / 2], probv[2][64 * 63 / 2], marks[GPUSVM__NR_MARKS];
+    int label[64], nsv[64];
+} gpusvm__model_head;
+
+#define GPUSVM__BAD(...) return gpusvm__bad_line(ctx, path, L->lineno, __VA_ARGS__)
+#define GPUSVM__KEY(name) (tl == sizeof(name) - 1 && memcmp(tok, name, tl) == 0)
+
+/* The rest of the line: count finite numbers into out (count 0: none or one); *got, how many. */
+static gpusvm_result gpusvm__head_numbers(gpusvm_context *ctx, const char *path, const gpusvm__lines *L, char *s,
+                                          const char *key, double *out, size_t count, size_t *got)
+{
+    char q[64], *tok;
+    size_t tl, k;
+    double dv;
+    for (k = 0; k < (count ? count : 1); ++k) {
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl)) {
+            if (count == 0 && k == 0) break;
+            GPUSVM__BAD("expected %lu values, found %lu", (unsigned long)count, (unsigned long)k);
+        }
+        if (!gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
+            GPUSVM__BAD("'%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
+        out[k] = dv;
+    }
+    if (gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("more values than %s allows", key);
+    *got = k;
+    return GPUSVM_OK;
+}
+
+/* svm_type / kernel_type: the name's position + 1. */
+static gpusvm_result gpusvm__head_name(gpusvm_context *ctx, const char *path, const gpusvm__lines *L, char *s,
+                                       int is_svm, int *out)
+{
+    const char *const *names = is_svm ? gpusvm__svm_type_names : gpusvm__kernel_names;
+    const int count = is_svm ? 6 : 5;
+    char q[64], *w;
+    size_t wl;
+    int c;
+    if (!gpusvm__token(&s, L->line_end, &w, &wl)) GPUSVM__BAD("%s needs a value", is_svm ? "svm_type" : "kernel_type");
+    for (c = 0; c < count; ++c)
+        if (strlen(names[c]) == wl && memcmp(names[c], w, wl) == 0) break;
+    if (c == count)
+        GPUSVM__BAD("unknown %s '%s'", is_svm ? "svm_type" : "kernel_type", gpusvm__quote(q, sizeof q, w, wl));
+    *out = c + 1;
+    return GPUSVM_OK;
+}
+
+/* label / nr_sv: nr_class integers. */
+static gpusvm_result gpusvm__head_ints(gpusvm_context *ctx, const char *path, const gpusvm__lines *L, char *s,
+                                       gpusvm__model_head *h, int is_label)
+{
+    char q[64], *tok;
+    size_t tl;
+    long long v;
+    int c;
+    if (!h->nr_class) GPUSVM__BAD("%s before nr_class", is_label ? "label" : "nr_sv");
+    for (c = 0; c < h->nr_class; ++c) {
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("expected %d values, found %d", h->nr_class, c);
+        if (!gpusvm__parse_long(tok, tl, is_label ? INT_MIN : 0, INT_MAX, &v))
+            GPUSVM__BAD("'%s' is not an integer", gpusvm__quote(q, sizeof q, tok, tl));
+        if (is_label) h->label[c] = (int)v;
+        else h->nsv[c] = (int)v;
+    }
+    if (gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("more values than nr_class");
+    if (is_label) h->have_label = 1;
+    else h->have_nsv = 1;
+    return GPUSVM_OK;
+}
+
+/* One header line: its key (each at most once) and values. */
+static gpusvm_result gpusvm__head_line(gpusvm_context *ctx, const char *path, const gpusvm__lines *L,
+                                       gpusvm__model_head *h)
+{
+    static const char *const keys[] = {"svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class",
+                                       "total_sv", "rho", "probA", "probB", "label", "nr_sv",
+                                       "prob_density_marks"};
+    char q[64], *s = L->line, *tok;
+    size_t tl, kk, got = 0;
+    long long v;
+    if (!gpusvm__token(&s, L->line_end, &tok, &tl)) return GPUSVM_OK;
+    for (kk = 0; kk < sizeof keys / sizeof keys[0]; ++kk)
+        if (strlen(keys[kk]) == tl && memcmp(keys[kk], tok, tl) == 0) {
+            if (h->seen & (1u << kk)) GPUSVM__BAD("duplicate header key '%s'", keys[kk]);
+            h->seen |= 1u << kk;
+        }
+    if (GPUSVM__KEY("svm_type") || GPUSVM__KEY("kernel_type")) {
+        const int is_svm = GPUSVM__KEY("svm_type");
+        return gpusvm__head_name(ctx, path, L, s, is_svm, is_svm ? &h->svm_type : &h->kernel_type);
+    } else if (GPUSVM__KEY("degree")) {
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 0, INT_MAX, &v))
+            GPUSVM__BAD("degree needs a non-negative integer");
+        h->degree = (int)v;
+    } else if (GPUSVM__KEY("gamma") || GPUSVM__KEY("coef0")) {
+        const int is_gamma = GPUSVM__KEY("gamma");
+        double dv;
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
+            GPUSVM__BAD("%s needs a finite number", is_gamma ? "gamma" : "coef0");
+        if (is_gamma) h->gamma = dv;
+        else h->coef0 = dv;
+    } else if (GPUSVM__KEY("nr_class")) {
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 1, 64, &v))
+            GPUSVM__BAD("nr_class needs an integer in 1..64");
+        h->nr_class = (int)v;
+        h->npairs = (size_t)h->nr_class * (size_t)(h->nr_class - 1) / 2;
+    } else if (GPUSVM__KEY("total_sv")) {
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 0, INT_MAX, &h->total_sv))
+            GPUSVM__BAD("total_sv needs a non-negative integer");
+    } else if (GPUSVM__KEY("rho") || GPUSVM__KEY("probA") || GPUSVM__KEY("probB")) {
+        const int is_rho = GPUSVM__KEY("rho"), is_b = GPUSVM__KEY("probB");
+        gpusvm_result r;
+        if (!h->nr_class) GPUSVM__BAD("%s before nr_class", is_rho ? "rho" : "probA/probB");
+        r = gpusvm__head_numbers(ctx, path, L, s, "nr_class", is_rho ? h->rho : h->probv[is_b], h->npairs, &got);
+        if (r != GPUSVM_OK) return r;
+        if (is_rho) h->have_rho = 1;
+        else h->have_prob[is_b] = got > 0;
+    } else if (GPUSVM__KEY("label") || GPUSVM__KEY("nr_sv")) {
+        return gpusvm__head_ints(ctx, path, L, s, h, GPUSVM__KEY("label"));
+    } else if (GPUSVM__KEY("prob_density_marks")) {
+        double dv;
+        for (kk = 0; kk < GPUSVM__NR_MARKS; ++kk) {
+            if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_double(tok, tl, &dv) ||
+                !(fabs(dv) <= DBL_MAX))
+                GPUSVM__BAD("prob_density_marks needs %d finite numbers", GPUSVM__NR_MARKS);
+            h->marks[kk] = dv;
+        }
+        if (gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("more than %d prob_density_marks", GPUSVM__NR_MARKS);
+        h->have_marks = 1;
+    } else if (GPUSVM__KEY("SV")) {
+        h->have_sv = 1;
+    } else {
+        GPUSVM__BAD("unknown header key '%s'", gpusvm__quote(q, sizeof q, tok, tl));
+    }
+    return GPUSVM_OK;
+}
+
+/* The header up to "SV", checked for what the model type needs and for a total_sv the text
+   can hold. */
+static gpusvm_result gpusvm__parse_header(gpusvm_context *ctx, const char *path, gpusvm__lines *L,
+                                          gpusvm__model_head *h)
+{
+    gpusvm_result r;
+    size_t lines = 0;
+    const char *c;
+    int k;
+    while (!h->have_sv && gpusvm__next_line(L))
+        if ((r = gpusvm__head_line(ctx, path, L, h)) != GPUSVM_OK) return r;
+    if (!h->have_sv) GPUSVM__BAD("no SV section");
+    if (!h->svm_type || !h->kernel_type || !h->nr_class || h->total_sv < 0 ||
+        (!h->have_rho && h->npairs && h->svm_type != GPUSVM_CRAMMER_SINGER))
+        GPUSVM__BAD("the header lacks %s", !h->svm_type ? "svm_type" : !h->kernel_type ? "kernel_type"
+                                          : !h->nr_class ? "nr_class" : h->total_sv < 0 ? "total_sv" : "rho");
+    if ((h->svm_type == GPUSVM_C_SVC || h->svm_type == GPUSVM_NU_SVC || h->svm_type == GPUSVM_CRAMMER_SINGER) &&
+        (!h->have_label || !h->have_nsv))
+        GPUSVM__BAD("a classification model needs label and nr_sv");
+    if (h->have_nsv) {
+        long long sum = 0;
+        for (k = 0; k < h->nr_class; ++k) sum += h->nsv[k];
+        if (sum != h->total_sv) GPUSVM__BAD("nr_sv adds up to %lld, total_sv is %lld", sum, h->total_sv);
+    }
+    /* the claim must fit the text before anything is sized by it */
+    for (c = L->p; c < L->end; ++c) lines += *c == '\n';
+    if (L->end > L->p && L->end[-1] != '\n') ++lines;
+    if ((long long)lines < h->total_sv)
+        return gpusvm__bad_line(ctx, path, L->lineno + lines + 1, "the SV section has %lu lines, total_sv is %lld",
+                                (unsigned long)lines, h->total_sv);
+    return GPUSVM_OK;
+}
+
+/* A model sized and filled from the header (the support vectors still to come). */
+static gpusvm_result gpusvm__model_from_head(gpusvm_context *ctx, const char *path, const gpusvm__model_head *h,
+                                             gpusvm_model **out)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t np1 = h->npairs ? h->npairs : 1;
+    gpusvm_model *m = NULL;
+    gpusvm_result r;
+    size_t k;
+    int c;
+    if ((r = gpusvm__model_alloc(ctx, h->nr_class, (size_t)h->total_sv, 0, &m)) != GPUSVM_OK) return r;
+    *out = m;
+    if (h->svm_type == GPUSVM_CRAMMER_SINGER) { /* a coefficient per class */
+        gpusvm__free(a, m->sv_coef);
+        m->sv_coef = (double *)gpusvm__calloc(a, (size_t)h->nr_class, (h->total_sv ? (size_t)h->total_sv : 1) * sizeof(double));
+        if (!m->sv_coef) return gpusvm__oom(ctx, path);
+    }
+    m->svm_type = (gpusvm_svm_type)h->svm_type;
+    m->kernel_type = (gpusvm_kernel_type)h->kernel_type;
+    m->degree = h->degree;
+    m->gamma = h->gamma;
+    m->coef0 = h->coef0;
+    for (k = 0; k < h->npairs; ++k) m->rho[k] = h->rho[k];
+    if (h->npairs == 0) m->rho[0] = h->have_rho ? h->rho[0] : 0.0;
+    for (c = 0; c < 2; ++c) {
+        double **dst = c ? &m->probB : &m->probA;
+        if (!h->have_prob[c]) continue;
+        if (!(*dst = (double *)gpusvm__alloc(a, np1, sizeof(double)))) return gpusvm__oom(ctx, path);
+        memcpy(*dst, h->probv[c], np1 * sizeof(double));
+    }
+    if (h->have_marks) {
+        m->prob_density_marks = (double *)gpusvm__alloc(a, GPUSVM__NR_MARKS, sizeof(double));
+        if (!m->prob_density_marks) return gpusvm__oom(ctx, path);
+        memcpy(m->prob_density_marks, h->marks, sizeof h->marks);
+    }
+    for (c = 0; c < h->nr_class; ++c) {
+        m->label[c] = h->have_label ? h->label[c] : 0;
+        m->n_sv[c] = h->have_nsv ? h->nsv[c] : 0;
+    }
+    return GPUSVM_OK;
+}
+
+/* Support vector i: its coefficients, then its features into col / val (a precomputed
+   kernel's: 0:serial alone, kept as column 0). */
+static gpusvm_result gpusvm__parse_sv(gpusvm_context *ctx, const char *path, const gpusvm__lines *L,
+                                      gpusvm_model *m, size_t i, size_t ncoef, gpusvm__vec *col, gpusvm__vec *val,
+                                      size_t *max_col)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    char why[256], q[64], *s = L->line, *tok;
+    size_t tl, k;
+    double dv, serial = 0.0;
+    int has_serial;
+    for (k = 0; k < ncoef; ++k) {
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || memchr(tok, ':', tl))
+            GPUSVM__BAD("expected %lu coefficients before the features", (unsigned long)ncoef);
+        if (!gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
+            GPUSVM__BAD("coefficient '%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
+        m->sv_coef[k * m->total_sv + i] = dv;
+    }
+    if (!gpusvm__parse_features(ctx, s, L->line_end, col, val, max_col, &serial, &has_serial, why, sizeof why))
+        GPUSVM__BAD("%s", why);
+    if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
+        const int32_t c0 = 0;
+        const float f0 = (float)serial;
+        if (!has_serial || col->len != m->sv_row_ptr[i] || !(serial >= 1.0) || serial > 16777216.0 ||
+            serial != floor(serial))
+            GPUSVM__BAD("a precomputed kernel's support vector is 0:serial, one integer >= 1, alone");
+        if (!gpusvm__vec_push(a, col, &c0) || !gpusvm__vec_push(a, val, &f0)) return gpusvm__oom(ctx, path);
+    } else if (has_serial) {
+        GPUSVM__BAD("feature index 0 in a support vector (only precomputed kernels have 0:serial)");
+    }
+    m->sv_row_ptr[i + 1] = col->len;
+    return GPUSVM_OK;
+}
+
+/* The SV section: total_sv lines, then nothing but blank lines. */
+static gpusvm_result gpusvm__parse_svs(gpusvm_context *ctx, const char *path, gpusvm__lines *L,
+                                       const gpusvm__model_head *h, gpusvm_model *m, gpusvm__vec *col,
+                                       gpusvm__vec *val, size_t *max_col)
+{
+    const size_t ncoef = (size_t)(h->svm_type == GPUSVM_CRAMMER_SINGER ? h->nr_class : h->nr_class > 1 ? h->nr_class - 1 : 1);
+    gpusvm_result r;
+    char *s, *tok;
+    size_t i, tl;
+    for (i = 0; i < (size_t)h->total_sv; ++i) {
+        if (!gpusvm__next_line(L))
+            return gpusvm__bad_line(ctx, path, L->lineno + 1, "the SV section ends after %lu of %lld support vectors",
+                                    (unsigned long)i, h->total_sv);
+        if ((r = gpusvm__parse_sv(ctx, path, L, m, i, ncoef, col, val, max_col)) != GPUSVM_OK) return r;
+    }
+    while (gpusvm__next_line(L)) {
+        s = L->line;
+        if (gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("more support vectors than total_sv");
+    }
+    return GPUSVM_OK;
+}
+#undef GPUSVM__KEY
+#undef GPUSVM__BAD
+
 /* Parses LIBSVM model text [text, text+len); path names it in errors. */
 static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, char *text, size_t len,
                                          gpusvm_model **out)
 {
     const gpusvm_allocator *a = &ctx->alloc;
-    char why[256], q[64], *s, *tok;
-    size_t tl, k, i, npairs = 0, ncoef, max_col = 0;
+    gpusvm__model_head h;
     gpusvm__lines L;
     gpusvm_model *m = NULL;
     gpusvm_result r;
-    int svm_type = 0, kernel_type = 0, degree = 3, nr_class = 0, have_sv = 0, c, have_rho = 0, have_label = 0,
-        have_nsv = 0, ncoef_line;
-    long long total_sv = -1, v;
-    unsigned seen = 0;
-    double gamma = 0.0, coef0 = 0.0, dv;
-    double rho[64 * 63 / 2], probv[2][64 * 63 / 2], marks[GPUSVM__NR_MARKS];
-    int have_prob[2] = {0, 0}, have_marks = 0;
-    int label[64], nsv[64];
     gpusvm__vec col, val;
+    size_t max_col = 0;
     memset(&col, 0, sizeof col);
     memset(&val, 0, sizeof val);
+    memset(&h, 0, sizeof h);
     col.item = sizeof(int32_t);
     val.item = sizeof(float);
-    if (memchr(text, 0, len)) {
-        r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
-        goto fail;
-    }
+    h.degree = 3;
+    h.total_sv = -1;
+    if (memchr(text, 0, len)) return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
     L.p = text;
     L.end = text + len;
     L.lineno = 0;
-#define GPUSVM__BAD(...)                                                                       \
-    do {                                                                                       \
-        snprintf(why, sizeof why, __VA_ARGS__);                                                \
-        r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)L.lineno, why); \
-        goto fail;                                                                             \
-    } while (0)
-    while (!have_sv && gpusvm__next_line(&L)) {
-        static const char *const keys[] = {"svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class",
-                                           "total_sv", "rho", "probA", "probB", "label", "nr_sv",
-                                           "prob_density_marks"};
-        size_t kk;
-        s = L.line;
-        if (!gpusvm__token(&s, L.line_end, &tok, &tl)) continue;
-        for (kk = 0; kk < sizeof keys / sizeof keys[0]; ++kk)
-            if (strlen(keys[kk]) == tl && memcmp(keys[kk], tok, tl) == 0) {
-                if (seen & (1u << kk)) GPUSVM__BAD("duplicate header key '%s'", keys[kk]);
-                seen |= 1u << kk;
-            }
-#define GPUSVM__KEY(name) (tl == sizeof(name) - 1 && memcmp(tok, name, tl) == 0)
-        if (GPUSVM__KEY("svm_type") || GPUSVM__KEY("kernel_type")) {
-            const int is_svm = GPUSVM__KEY("svm_type");
-            const char *const *names = is_svm ? gpusvm__svm_type_names : gpusvm__kernel_names;
-            const int count = is_svm ? 6 : 5;
-            char *w;
-            size_t wl;
-            if (!gpusvm__token(&s, L.line_end, &w, &wl)) GPUSVM__BAD("%s needs a value", is_svm ? "svm_type" : "kernel_type");
-            for (c = 0; c < count; ++c)
-                if (strlen(names[c]) == wl && memcmp(names[c], w, wl) == 0) break;
-            if (c == count) GPUSVM__BAD("unknown %s '%s'", is_svm ? "svm_type" : "kernel_type", gpusvm__quote(q, sizeof q, w, wl));
-            if (is_svm) svm_type = c + 1;
-            else kernel_type = c + 1;
-        } else if (GPUSVM__KEY("degree")) {
-            if (!gpusvm__token(&s, L.line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 0, INT_MAX, &v))
-                GPUSVM__BAD("degree needs a non-negative integer");
-            degree = (int)v;
-        } else if (GPUSVM__KEY("gamma") || GPUSVM__KEY("coef0")) {
-            const int is_gamma = GPUSVM__KEY("gamma");
-            if (!gpusvm__token(&s, L.line_end, &tok, &tl) || !gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
-                GPUSVM__BAD("%s needs a finite number", is_gamma ? "gamma" : "coef0");
-            if (is_gamma) gamma = dv;
-            else coef0 = dv;
-        } else if (GPUSVM__KEY("nr_class")) {
-            if (!gpusvm__token(&s, L.line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 1, 64, &v))
-                GPUSVM__BAD("nr_class needs an integer in 1..64");
-            nr_class = (int)v;
-            npairs = (size_t)nr_class * (size_t)(nr_class - 1) / 2;
-        } else if (GPUSVM__KEY("total_sv")) {
-            if (!gpusvm__token(&s, L.line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 0, INT_MAX, &total_sv))
-                GPUSVM__BAD("total_sv needs a non-negative integer");
-        } else if (GPUSVM__KEY("rho") || GPUSVM__KEY("probA") || GPUSVM__KEY("probB")) {
-            const int is_rho = GPUSVM__KEY("rho"), is_b = GPUSVM__KEY("probB");
-            if (!nr_class) GPUSVM__BAD("%s before nr_class", is_rho ? "rho" : "probA/probB");
-            for (k = 0; k < (npairs ? npairs : 1); ++k) {
-                if (!gpusvm__token(&s, L.line_end, &tok, &tl)) {
-                    if (npairs == 0 && k == 0) break;
-                    GPUSVM__BAD("expected %lu values, found %lu", (unsigned long)npairs, (unsigned long)k);
-                }
-                if (!gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
-                    GPUSVM__BAD("'%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
-                if (is_rho) rho[k] = dv;
-                else probv[is_b][k] = dv;
-            }
-            if (gpusvm__token(&s, L.line_end, &tok, &tl)) GPUSVM__BAD("more values than nr_class allows");
-            if (is_rho) have_rho = 1;
-            else have_prob[is_b] = k > 0;
-        } else if (GPUSVM__KEY("label") || GPUSVM__KEY("nr_sv")) {
-            const int is_label = GPUSVM__KEY("label");
-            if (!nr_class) GPUSVM__BAD("%s before nr_class", is_label ? "label" : "nr_sv");
-            for (c = 0; c < nr_class; ++c) {
-                if (!gpusvm__token(&s, L.line_end, &tok, &tl))
-                    GPUSVM__BAD("expected %d values, found %d", nr_class, c);
-                if (!gpusvm__parse_long(tok, tl, is_label ? INT_MIN : 0, INT_MAX, &v))
-                    GPUSVM__BAD("'%s' is not an integer", gpusvm__quote(q, sizeof q, tok, tl));
-                if (is_label) label[c] = (int)v;
-                else nsv[c] = (int)v;
-            }
-            if (gpusvm__token(&s, L.line_end, &tok, &tl)) GPUSVM__BAD("more values than nr_class");
-            if (is_label) have_label = 1;
-            else have_nsv = 1;
-        } else if (GPUSVM__KEY("prob_density_marks")) {
-            for (k = 0; k < GPUSVM__NR_MARKS; ++k) {
-                if (!gpusvm__token(&s, L.line_end, &tok, &tl) || !gpusvm__parse_double(tok, tl, &dv) ||
-                    !(fabs(dv) <= DBL_MAX))
-                    GPUSVM__BAD("prob_density_marks needs %d finite numbers", GPUSVM__NR_MARKS);
-                marks[k] = dv;
-            }
-            if (gpusvm__token(&s, L.line_end, &tok, &tl)) GPUSVM__BAD("more than %d prob_density_marks", GPUSVM__NR_MARKS);
-            have_marks = 1;
-        } else if (GPUSVM__KEY("SV")) {
-            have_sv = 1;
-        } else {
-            GPUSVM__BAD("unknown header key '%s'", gpusvm__quote(q, sizeof q, tok, tl));
-        }
-#undef GPUSVM__KEY
-    }
-    if (!have_sv) GPUSVM__BAD("no SV section");
-    if (!svm_type || !kernel_type || !nr_class || total_sv < 0 || (!have_rho && npairs && svm_type != GPUSVM_CRAMMER_SINGER))
-        GPUSVM__BAD("the header lacks %s", !svm_type ? "svm_type" : !kernel_type ? "kernel_type" : !nr_class ? "nr_class"
-                                           : total_sv < 0 ? "total_sv" : "rho");
-    if ((svm_type == GPUSVM_C_SVC || svm_type == GPUSVM_NU_SVC || svm_type == GPUSVM_CRAMMER_SINGER) &&
-        (!have_label || !have_nsv))
-        GPUSVM__BAD("a classification model needs label and nr_sv");
-    if (have_nsv) {
-        long long sum = 0;
-        for (c = 0; c < nr_class; ++c) sum += nsv[c];
-        if (sum != total_sv) GPUSVM__BAD("nr_sv adds up to %lld, total_sv is %lld", sum, total_sv);
-    }
-    ncoef_line = svm_type == GPUSVM_CRAMMER_SINGER ? nr_class : nr_class > 1 ? nr_class - 1 : 1;
-    { /* the claim must fit the text before anything is sized by it */
-        size_t lines = 0;
-        const char *c;
-        for (c = L.p; c < L.end; ++c) lines += *c == '\n';
-        if (L.end > L.p && L.end[-1] != '\n') ++lines;
-        if ((long long)lines < total_sv) {
-            snprintf(why, sizeof why, "the SV section has %lu lines, total_sv is %lld", (unsigned long)lines, total_sv);
-            r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)(L.lineno + lines + 1), why);
-            goto fail;
-        }
-    }
-    if ((r = gpusvm__model_alloc(ctx, nr_class, (size_t)total_sv, 0, &m)) != GPUSVM_OK) goto fail;
-    if (svm_type == GPUSVM_CRAMMER_SINGER) { /* a coefficient per class */
-        gpusvm__free(a, m->sv_coef);
-        m->sv_coef = (double *)gpusvm__calloc(a, (size_t)nr_class, (total_sv ? (size_t)total_sv : 1) * sizeof(double));
-        if (!m->sv_coef) { r = gpusvm__oom(ctx, path); goto fail; }
-    }
-    m->svm_type = (gpusvm_svm_type)svm_type;
-    m->kernel_type = (gpusvm_kernel_type)kernel_type;
-    m->degree = degree;
-    m->gamma = gamma;
-    m->coef0 = coef0;
-    for (k = 0; k < npairs; ++k) m->rho[k] = rho[k];
-    if (npairs == 0) m->rho[0] = have_rho ? rho[0] : 0.0;
-    for (c = 0; c < 2; ++c) {
-        double **dst = c ? &m->probB : &m->probA;
-        if (!have_prob[c]) continue;
-        *dst = (double *)gpusvm__alloc(a, npairs ? npairs : 1, sizeof(double));
-        if (!*dst) { r = gpusvm__oom(ctx, path); goto fail; }
-        memcpy(*dst, probv[c], (npairs ? npairs : 1) * sizeof(double));
-    }
-    if (have_marks) {
-        m->prob_density_marks = (double *)gpusvm__alloc(a, GPUSVM__NR_MARKS, sizeof(double));
-        if (!m->prob_density_marks) { r = gpusvm__oom(ctx, path); goto fail; }
-        memcpy(m->prob_density_marks, marks, sizeof marks);
-    }
-    for (c = 0; c < nr_class; ++c) {
-        m->label[c] = have_label ? label[c] : 0;
-        m->n_sv[c] = have_nsv ? nsv[c] : 0;
-    }
-    ncoef = (size_t)ncoef_line;
-    for (i = 0; i < (size_t)total_sv; ++i) {
-        if (!gpusvm__next_line(&L)) {
-            snprintf(why, sizeof why, "the SV section ends after %lu of %lld support vectors", (unsigned long)i, total_sv);
-            r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)L.lineno + 1, why);
-            goto fail;
-        }
-        s = L.line;
-        for (k = 0; k < ncoef; ++k) {
-            if (!gpusvm__token(&s, L.line_end, &tok, &tl) || memchr(tok, ':', tl))
-                GPUSVM__BAD("expected %lu coefficients before the features", (unsigned long)ncoef);
-            if (!gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
-                GPUSVM__BAD("coefficient '%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
-            m->sv_coef[k * (size_t)total_sv + i] = dv;
-        }
-        {
-            /* a precomputed kernel's support vector is its serial number alone (0:i), kept as column 0 */
-            double serial = 0.0;
-            int has_serial;
-            if (!gpusvm__parse_features(ctx, s, L.line_end, &col, &val, &max_col, &serial, &has_serial, why, sizeof why)) {
-                r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)L.lineno, why);
-                goto fail;
-            }
-            if (kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
-                const int32_t c0 = 0;
-                const float f0 = (float)serial;
-                if (!has_serial || col.len != m->sv_row_ptr[i] || !(serial >= 1.0) || serial > 16777216.0 ||
-                    serial != floor(serial))
-                    GPUSVM__BAD("a precomputed kernel's support vector is 0:serial, one integer >= 1, alone");
-                if (!gpusvm__vec_push(a, &col, &c0) || !gpusvm__vec_push(a, &val, &f0)) {
-                    r = gpusvm__oom(ctx, path);
-                    goto fail;
-                }
-            } else if (has_serial) {
-                GPUSVM__BAD("feature index 0 in a support vector (only precomputed kernels have 0:serial)");
-            }
-        }
-        m->sv_row_ptr[i + 1] = col.len;
-    }
-    while (gpusvm__next_line(&L)) {
-        s = L.line;
-        if (gpusvm__token(&s, L.line_end, &tok, &tl)) GPUSVM__BAD("more support vectors than total_sv");
-    }
-#undef GPUSVM__BAD
+    if ((r = gpusvm__parse_header(ctx, path, &L, &h)) != GPUSVM_OK ||
+        (r = gpusvm__model_from_head(ctx, path, &h, &m)) != GPUSVM_OK ||
+        (r = gpusvm__parse_svs(ctx, path, &L, &h, m, &col, &val, &max_col)) != GPUSVM_OK)
+        goto fail;
     gpusvm__free(a, m->sv_col_idx);
     gpusvm__free(a, m->sv_values);
     m->sv_col_idx = (int32_t *)col.data;
@@ -7773,7 +7863,10 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
     col.data = val.data = NULL;
     if (!m->sv_col_idx) m->sv_col_idx = (int32_t *)gpusvm__alloc(a, 1, sizeof(int32_t));
     if (!m->sv_values) m->sv_values = (float *)gpusvm__alloc(a, 1, sizeof(float));
-    if (!m->sv_col_idx || !m->sv_values) { r = gpusvm__oom(ctx, "the model"); goto fail; }
+    if (!m->sv_col_idx || !m->sv_values) {
+        r = gpusvm__oom(ctx, "the model");
+        goto fail;
+    }
     m->n_features = max_col;
     *out = m;
     return GPUSVM_OK;
