@@ -6225,6 +6225,185 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
     return gpusvm__train_ovo(ctx, xin, y, prm, 1, NULL, NULL, out, t_start);
 }
 
+/* The problems of gpusvm__train_single_many: their concatenated variables (labels, bounds,
+   linear terms, starting alpha and G, results) and the map of each one's input rows. */
+typedef struct gpusvm__single {
+    const gpusvm__csr *x;   /* the rows the models keep (a precomputed kernel's: serial numbers) */
+    gpusvm__input ser, kmat; /* precomputed: the serial numbers, the kernel matrix */
+    int svr, nusvr;
+    double C;
+    signed char *yy;
+    int32_t *map;
+    double *lin, *alpha0, *G0, *alpha, *G, *coef, *Cv;
+    gpusvm__problem *pb;
+    gpusvm_train_info *info;
+} gpusvm__single;
+
+static void gpusvm__single_free(gpusvm_context *ctx, gpusvm__single *st)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    gpusvm__free(a, st->yy);
+    gpusvm__free(a, st->map);
+    gpusvm__free(a, st->lin);
+    gpusvm__free(a, st->alpha0);
+    gpusvm__free(a, st->G0);
+    gpusvm__free(a, st->alpha);
+    gpusvm__free(a, st->G);
+    gpusvm__free(a, st->coef);
+    gpusvm__free(a, st->Cv);
+    gpusvm__free(a, st->pb);
+    gpusvm__free(a, st->info);
+    gpusvm__input_free(ctx, &st->ser);
+    gpusvm__input_free(ctx, &st->kmat);
+}
+
+static gpusvm_result gpusvm__single_alloc(gpusvm_context *ctx, const gpusvm__csr *xin, const gpusvm_params *prm,
+                                          int nsub, size_t npts, gpusvm__single *st)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t nvar = st->svr ? 2 * npts : npts, nv1 = nvar ? nvar : 1;
+    gpusvm_result r;
+    st->x = xin;
+    st->yy = (signed char *)gpusvm__alloc(a, nv1, 1);
+    st->map = (int32_t *)gpusvm__alloc(a, npts ? npts : 1, sizeof(int32_t));
+    st->lin = (double *)gpusvm__calloc(a, nv1, sizeof(double));
+    st->alpha0 = (double *)gpusvm__calloc(a, nv1, sizeof(double));
+    st->G0 = (double *)gpusvm__alloc(a, nv1, sizeof(double));
+    st->alpha = (double *)gpusvm__alloc(a, nv1, sizeof(double));
+    st->G = (double *)gpusvm__alloc(a, nv1, sizeof(double));
+    st->coef = (double *)gpusvm__alloc(a, xin->rows ? xin->rows : 1, sizeof(double));
+    st->Cv = (double *)gpusvm__alloc(a, nv1, sizeof(double));
+    st->pb = (gpusvm__problem *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm__problem));
+    st->info = (gpusvm_train_info *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm_train_info));
+    if (!st->yy || !st->map || !st->lin || !st->alpha0 || !st->G0 || !st->alpha || !st->G || !st->coef || !st->Cv ||
+        !st->pb || !st->info)
+        return gpusvm__oom(ctx, "the problem");
+    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* the models keep serial numbers; the problems are the kernel matrix's */
+        if ((r = gpusvm__serial_rows(ctx, prm, xin->rows, &st->ser)) != GPUSVM_OK) return r;
+        if ((r = gpusvm__pre_all(ctx, xin, prm, &st->kmat)) != GPUSVM_OK) return r;
+        st->x = &st->ser.m;
+    }
+    return GPUSVM_OK;
+}
+
+/* Problem s on rows rows[0..l) (NULL: every row), its variables from vo, its map from po:
+   labels, bounds, linear terms and the starting point. */
+static gpusvm_result gpusvm__single_problem(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
+                                            const gpusvm_params *prm, gpusvm__single *st, int s, const size_t *rows,
+                                            size_t l, size_t vo, size_t po)
+{
+    const size_t nv = st->svr ? 2 * l : l;
+    signed char *py = st->yy + vo;
+    double *pC = st->Cv + vo, *pl = st->lin + vo, *pa = st->alpha0 + vo, *pg = st->G0 + vo, left;
+    gpusvm__problem *p = &st->pb[s];
+    size_t i;
+    p->x = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED ? st->kmat.m : *xin;
+    p->map = rows ? st->map + po : NULL;
+    p->npts = l;
+    p->nvar = nv;
+    p->y = py;
+    p->C = pC;
+    p->ktype = gpusvm__ktype(prm->kernel_type);
+    p->gamma = (float)prm->gamma;
+    p->coef0 = (float)prm->coef0;
+    p->degree = prm->degree;
+    p->nu = st->nusvr;
+    for (i = 0; i < l; ++i) st->map[po + i] = (int32_t)(rows ? rows[i] : i);
+    for (i = 0; i < nv; ++i) {
+        const size_t row = (size_t)st->map[po + (i < l ? i : i - l)];
+        py[i] = (signed char)(i < l ? 1 : -1);
+        pC[i] = st->C * (prm->sample_weight ? prm->sample_weight[row] : 1.0);
+    }
+    if (!st->svr) {
+        /* sum(alpha) = nu l, filled in order up to each bound (with unit weights: LIBSVM's 1, 1, ..., frac) */
+        left = prm->nu * (double)l;
+        for (i = 0; i < l && left > 0.0; ++i) {
+            pa[i] = pC[i] < left ? pC[i] : left;
+            left -= pa[i];
+        }
+        /* G0 = Q alpha0 (y = +1, p = 0): the decision primitive with alpha0 as coefficients */
+        return gpusvm__problem_decision(ctx, p, pa, pg);
+    }
+    left = st->C * prm->nu * (double)l / 2;
+    for (i = 0; i < l; ++i) {
+        const double zi = z[st->map[po + i]];
+        pl[i] = (st->nusvr ? 0.0 : prm->p) - zi;
+        pl[i + l] = (st->nusvr ? 0.0 : prm->p) + zi;
+        if (st->nusvr) {
+            pa[i] = pa[i + l] = pC[i] < left ? pC[i] : left;
+            left -= pa[i];
+        }
+    }
+    memcpy(pg, pl, nv * sizeof(double));
+    return GPUSVM_OK;
+}
+
+/* Problem s's model from its solution (variables from vo, map from po). */
+static gpusvm_result gpusvm__single_model(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__single *st, int s,
+                                          size_t vo, size_t po, double t_start, gpusvm_model **out)
+{
+    const size_t l = st->pb[s].npts, nv = st->pb[s].nvar;
+    const double *pa = st->alpha + vo, *pg = st->G + vo, *pl = st->lin + vo, *pC = st->Cv + vo;
+    gpusvm_train_info *fi = &st->info[s];
+    gpusvm_model *m = NULL;
+    gpusvm_result r;
+    size_t nsv = 0, nbsv = 0, sv_nnz = 0, i, k = 0, at = 0;
+    double v = 0.0, sum_alpha = 0.0;
+    for (i = 0; i < nv; ++i) v += pa[i] * (pg[i] + pl[i]);
+    fi->obj = v / 2;
+    for (i = 0; i < l; ++i) {
+        const size_t row = (size_t)st->map[po + i];
+        st->coef[i] = st->svr ? pa[i] - pa[i + l] : pa[i];
+        sum_alpha += fabs(st->coef[i]);
+        if (fabs(st->coef[i]) > 0.0) {
+            ++nsv;
+            sv_nnz += st->x->row_ptr[row + 1] - st->x->row_ptr[row];
+            if (fabs(st->coef[i]) >= pC[i]) ++nbsv;
+        }
+    }
+    fi->nu = sum_alpha / (st->C * (double)l);
+    fi->n_sv = nsv;
+    fi->n_bsv = nbsv;
+    if ((r = gpusvm__model_alloc(ctx, 2, nsv, sv_nnz, &m)) != GPUSVM_OK) return r;
+    m->rho[0] = st->nusvr ? gpusvm__rho_nu(&st->pb[s], pa, pg, &fi->nu_r) : gpusvm__rho(&st->pb[s], pa, pg);
+    for (i = 0; i < l; ++i) {
+        if (!(fabs(st->coef[i]) > 0.0)) continue;
+        m->sv_coef[k] = st->coef[i];
+        gpusvm__model_push_sv(m, st->x, (size_t)st->map[po + i], &k, &at);
+    }
+    gpusvm__model_finish(m, prm, fi, t_start);
+    *out = m;
+    return GPUSVM_OK;
+}
+
+/* -b 1 on a plain training: the SVR's Laplace scale, or one-class density marks on the training
+   decision values. */
+static gpusvm_result gpusvm__single_probability(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
+                                                const gpusvm_params *prm, int svr, gpusvm_model *m)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    double *dv;
+    gpusvm_result r;
+    if (svr) {
+        m->probA = (double *)gpusvm__alloc(a, 1, sizeof(double));
+        if (!m->probA) return gpusvm__oom(ctx, "the model");
+        return gpusvm__svr_probability(ctx, xin, z, prm, &m->probA[0]);
+    }
+    dv = (double *)gpusvm__alloc(a, xin->rows ? xin->rows : 1, sizeof(double));
+    m->prob_density_marks = (double *)gpusvm__alloc(a, GPUSVM__NR_MARKS, sizeof(double));
+    if (!dv || !m->prob_density_marks) {
+        gpusvm__free(a, dv);
+        return gpusvm__oom(ctx, "the model");
+    }
+    r = gpusvm__predict(ctx, m, xin, NULL, dv);
+    if (r == GPUSVM_OK && !gpusvm__one_class_marks(ctx, dv, xin->rows, m->prob_density_marks)) {
+        gpusvm__free(a, m->prob_density_marks);
+        m->prob_density_marks = NULL;
+    }
+    gpusvm__free(a, dv);
+    return r;
+}
+
 /* epsilon-SVR, nu-SVR and one-class SVM with LIBSVM's formulations (solve_epsilon_svr,
    solve_nu_svr, solve_one_class): the standard solver with a linear term p. The SVRs have 2n
    variables, alpha_i (y = +1) and alpha*_i (y = -1), both on point i: epsilon-SVR with
@@ -6241,174 +6420,43 @@ static gpusvm_result gpusvm__train_single_many(gpusvm_context *ctx, const gpusvm
                                                const gpusvm_params *prm, int nsub, const size_t *const *sub,
                                                const size_t *sub_n, gpusvm_model **out, double t_start)
 {
-    /* x: the rows the model keeps (a precomputed kernel's: serial numbers); xin: the input */
-    const int pre = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
-    gpusvm__input ser, kmat;
-    const gpusvm__csr *x = xin;
-    const gpusvm_allocator *a = &ctx->alloc;
-    const int nusvr = prm->svm_type == GPUSVM_NU_SVR;
-    const int svr = prm->svm_type == GPUSVM_EPSILON_SVR || nusvr;
-    const double C = svr ? prm->C : 1.0;
-    size_t nvar = 0, npts = 0, i, k, at, vo, po;
-    signed char *yy = NULL;
-    int32_t *map = NULL;
-    double *lin = NULL, *alpha0 = NULL, *G0 = NULL, *alpha = NULL, *G = NULL, *coef = NULL, *Cv = NULL;
-    gpusvm__problem *pb = NULL;
-    gpusvm_train_info *info = NULL;
-    gpusvm_model *m = NULL;
-    gpusvm_result r = GPUSVM_OK;
+    gpusvm__single st;
+    gpusvm_result r;
+    size_t npts = 0, vo, po;
     int s;
-    memset(&ser, 0, sizeof ser);
-    memset(&kmat, 0, sizeof kmat);
+    memset(&st, 0, sizeof st);
+    st.nusvr = prm->svm_type == GPUSVM_NU_SVR;
+    st.svr = prm->svm_type == GPUSVM_EPSILON_SVR || st.nusvr;
+    st.C = st.svr ? prm->C : 1.0;
     for (s = 0; s < nsub; ++s) {
         out[s] = NULL;
         npts += sub ? sub_n[s] : xin->rows;
     }
-    nvar = svr ? 2 * npts : npts;
-    yy = (signed char *)gpusvm__alloc(a, nvar ? nvar : 1, 1);
-    map = (int32_t *)gpusvm__alloc(a, npts ? npts : 1, sizeof(int32_t));
-    lin = (double *)gpusvm__calloc(a, nvar ? nvar : 1, sizeof(double));
-    alpha0 = (double *)gpusvm__calloc(a, nvar ? nvar : 1, sizeof(double));
-    G0 = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
-    alpha = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
-    G = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
-    coef = (double *)gpusvm__alloc(a, xin->rows ? xin->rows : 1, sizeof(double));
-    Cv = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
-    pb = (gpusvm__problem *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm__problem));
-    info = (gpusvm_train_info *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm_train_info));
-    if (!yy || !map || !lin || !alpha0 || !G0 || !alpha || !G || !coef || !Cv || !pb || !info) {
-        r = gpusvm__oom(ctx, "the problem");
-        goto fail;
-    }
-    if (pre) { /* the model keeps serial numbers; the problems are the kernel matrix's */
-        if ((r = gpusvm__serial_rows(ctx, prm, xin->rows, &ser)) != GPUSVM_OK) goto fail;
-        if ((r = gpusvm__pre_all(ctx, xin, prm, &kmat)) != GPUSVM_OK) goto fail;
-        x = &ser.m;
-    }
-    for (s = 0, vo = 0, po = 0; s < nsub; ++s) {
-        const size_t l = sub ? sub_n[s] : xin->rows, nv = svr ? 2 * l : l;
-        signed char *py = yy + vo;
-        double *pC = Cv + vo, *pl = lin + vo, *pa = alpha0 + vo, *pg = G0 + vo;
-        gpusvm__problem *p = &pb[s];
-        p->x = pre ? kmat.m : *xin;
-        p->map = sub ? map + po : NULL;
-        p->npts = l;
-        p->nvar = nv;
-        p->y = py;
-        p->C = pC;
-        p->ktype = gpusvm__ktype(prm->kernel_type);
-        p->gamma = (float)prm->gamma;
-        p->coef0 = (float)prm->coef0;
-        p->degree = prm->degree;
-        p->nu = nusvr;
-        for (i = 0; i < l; ++i) map[po + i] = (int32_t)(sub ? sub[s][i] : i);
-        for (i = 0; i < nv; ++i) {
-            const size_t row = (size_t)map[po + (i < l ? i : i - l)];
-            py[i] = (signed char)(i < l ? 1 : -1);
-            pC[i] = C * (prm->sample_weight ? prm->sample_weight[row] : 1.0);
-        }
-        if (svr) {
-            double left = C * prm->nu * (double)l / 2;
-            for (i = 0; i < l; ++i) {
-                const double zi = z[map[po + i]];
-                pl[i] = (nusvr ? 0.0 : prm->p) - zi;
-                pl[i + l] = (nusvr ? 0.0 : prm->p) + zi;
-                if (nusvr) {
-                    pa[i] = pa[i + l] = pC[i] < left ? pC[i] : left;
-                    left -= pa[i];
-                }
-            }
-            memcpy(pg, pl, nv * sizeof(double));
-        } else {
-            /* sum(alpha) = nu l, filled in order up to each bound (with unit weights: LIBSVM's 1, 1, ..., frac) */
-            double left = prm->nu * (double)l;
-            for (i = 0; i < l && left > 0.0; ++i) {
-                pa[i] = pC[i] < left ? pC[i] : left;
-                left -= pa[i];
-            }
-            /* G0 = Q alpha0 (y = +1, p = 0): the decision primitive with alpha0 as coefficients */
-            if ((r = gpusvm__problem_decision(ctx, p, pa, pg)) != GPUSVM_OK) goto fail;
-        }
-        vo += nv;
+    if ((r = gpusvm__single_alloc(ctx, xin, prm, nsub, npts, &st)) != GPUSVM_OK) goto done;
+    for (s = 0, vo = 0, po = 0; s < nsub && r == GPUSVM_OK; ++s) {
+        const size_t l = sub ? sub_n[s] : xin->rows;
+        r = gpusvm__single_problem(ctx, xin, z, prm, &st, s, sub ? sub[s] : NULL, l, vo, po);
+        vo += st.svr ? 2 * l : l;
         po += l;
     }
-    if ((r = gpusvm__solve_batch(ctx, pb, nsub, prm, alpha0, G0, alpha, G, info)) != GPUSVM_OK) goto fail;
-    for (s = 0, vo = 0, po = 0; s < nsub; ++s) {
-        const size_t l = pb[s].npts, nv = pb[s].nvar;
-        const double *pa = alpha + vo, *pg = G + vo, *pl = lin + vo, *pC = Cv + vo;
-        gpusvm_train_info *fi = &info[s];
-        size_t nsv = 0, nbsv = 0, sv_nnz = 0;
-        double v = 0.0, sum_alpha = 0.0;
-        for (i = 0; i < nv; ++i) v += pa[i] * (pg[i] + pl[i]);
-        fi->obj = v / 2;
-        for (i = 0; i < l; ++i) {
-            const size_t row = (size_t)map[po + i];
-            coef[i] = svr ? pa[i] - pa[i + l] : pa[i];
-            sum_alpha += fabs(coef[i]);
-            if (fabs(coef[i]) > 0.0) {
-                ++nsv;
-                sv_nnz += x->row_ptr[row + 1] - x->row_ptr[row];
-                if (fabs(coef[i]) >= pC[i]) ++nbsv;
-            }
-        }
-        fi->nu = sum_alpha / (C * (double)l);
-        fi->n_sv = nsv;
-        fi->n_bsv = nbsv;
-        if ((r = gpusvm__model_alloc(ctx, 2, nsv, sv_nnz, &m)) != GPUSVM_OK) goto fail;
-        m->rho[0] = nusvr ? gpusvm__rho_nu(&pb[s], pa, pg, &fi->nu_r) : gpusvm__rho(&pb[s], pa, pg);
-        for (i = 0, k = 0, at = 0; i < l; ++i) {
-            if (!(fabs(coef[i]) > 0.0)) continue;
-            m->sv_coef[k] = coef[i];
-            gpusvm__model_push_sv(m, x, (size_t)map[po + i], &k, &at);
-        }
-        gpusvm__model_finish(m, prm, fi, t_start);
-        if (prm->probability && !sub && svr) {
-            m->probA = (double *)gpusvm__alloc(a, 1, sizeof(double));
-            if (!m->probA) { r = gpusvm__oom(ctx, "the model"); goto fail; }
-            if ((r = gpusvm__svr_probability(ctx, xin, z, prm, &m->probA[0])) != GPUSVM_OK) goto fail;
-        } else if (prm->probability && !sub) { /* one-class: marks on the training decision values */
-            double *dv = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
-            m->prob_density_marks = (double *)gpusvm__alloc(a, GPUSVM__NR_MARKS, sizeof(double));
-            if (!dv || !m->prob_density_marks) {
-                gpusvm__free(a, dv);
-                r = gpusvm__oom(ctx, "the model");
-                goto fail;
-            }
-            r = gpusvm__predict(ctx, m, xin, NULL, dv);
-            if (r == GPUSVM_OK && !gpusvm__one_class_marks(ctx, dv, l, m->prob_density_marks)) {
-                gpusvm__free(a, m->prob_density_marks);
-                m->prob_density_marks = NULL;
-            }
-            gpusvm__free(a, dv);
-            if (r != GPUSVM_OK) goto fail;
-        }
-        m->info.seconds = gpusvm__now() - t_start;
-        m->pair_info[0] = m->info;
-        out[s] = m;
-        m = NULL;
-        vo += nv;
-        po += l;
+    if (r != GPUSVM_OK ||
+        (r = gpusvm__solve_batch(ctx, st.pb, nsub, prm, st.alpha0, st.G0, st.alpha, st.G, st.info)) != GPUSVM_OK)
+        goto done;
+    for (s = 0, vo = 0, po = 0; s < nsub && r == GPUSVM_OK; ++s) {
+        if ((r = gpusvm__single_model(ctx, prm, &st, s, vo, po, t_start, &out[s])) != GPUSVM_OK) break;
+        if (prm->probability && !sub) r = gpusvm__single_probability(ctx, xin, z, prm, st.svr, out[s]);
+        out[s]->info.seconds = gpusvm__now() - t_start;
+        out[s]->pair_info[0] = out[s]->info;
+        vo += st.pb[s].nvar;
+        po += st.pb[s].npts;
     }
-fail:
+done:
     if (r != GPUSVM_OK)
         for (s = 0; s < nsub; ++s) {
             gpusvm_model_free(out[s]);
             out[s] = NULL;
         }
-    gpusvm_model_free(m);
-    gpusvm__free(a, yy);
-    gpusvm__free(a, map);
-    gpusvm__free(a, lin);
-    gpusvm__free(a, alpha0);
-    gpusvm__free(a, G0);
-    gpusvm__free(a, alpha);
-    gpusvm__free(a, G);
-    gpusvm__free(a, coef);
-    gpusvm__free(a, Cv);
-    gpusvm__free(a, pb);
-    gpusvm__free(a, info);
-    gpusvm__input_free(ctx, &ser);
-    gpusvm__input_free(ctx, &kmat);
+    gpusvm__single_free(ctx, &st);
     return r;
 }
 
