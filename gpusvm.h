@@ -2852,6 +2852,53 @@ static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
     return GPUSVM_OK;
 }
 
+/* LIBSVM's analytic step on the pair (i, jj) of working-set positions, with its clipping to the
+   box; the working set's gradient follows (Ki: i's kernel row, Kii its diagonal). */
+static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, double *la, double *lg, int i, int jj, double Kii, const float *Ki)
+{
+    const int m = j->q;
+    const float *Kj;
+    int t;
+    const int yi = j->p.y[j->ws_idx[i]], yj = j->p.y[j->ws_idx[jj]];
+    const double Ci = j->p.C[j->ws_idx[i]], Cj = j->p.C[j->ws_idx[jj]];
+    const double Kij = (double)Ki[GPUSVM__PT(j->ws_idx[jj], j->npts)];
+    const double oi = la[i], oj = la[jj];
+    double ai = oi, aj = oj, di, dj;
+    double quad = Kii + (double)j->qd[j->ws_idx[jj]] - 2.0 * Kij;
+    if (quad <= 0.0) quad = GPUSVM__TAU;
+    if (yi != yj) {
+        const double delta = (-lg[i] - lg[jj]) / quad;
+        const double diff = ai - aj;
+        ai += delta;
+        aj += delta;
+        if (diff > 0) { if (aj < 0) { aj = 0; ai = diff; } }
+        else { if (ai < 0) { ai = 0; aj = -diff; } }
+        if (diff > Ci - Cj) { if (ai > Ci) { ai = Ci; aj = Ci - diff; } }
+        else { if (aj > Cj) { aj = Cj; ai = Cj + diff; } }
+    } else {
+        const double delta = (lg[i] - lg[jj]) / quad;
+        const double sum = ai + aj;
+        ai -= delta;
+        aj += delta;
+        if (sum > Ci) { if (ai > Ci) { ai = Ci; aj = sum - Ci; } }
+        else { if (aj < 0) { aj = 0; ai = sum; } }
+        if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }
+        else { if (ai < 0) { ai = 0; aj = sum; } }
+    }
+    la[i] = ai;
+    la[jj] = aj;
+    di = ai - oi;
+    dj = aj - oj;
+    Kj = j->K + (size_t)j->ws_slot[jj] * j->npts;
+    for (t = 0; t < m; ++t) {
+        const int yt = j->p.y[j->ws_idx[t]];
+        const double kit = (double)Ki[GPUSVM__PT(j->ws_idx[t], j->npts)], kjt = (double)Kj[GPUSVM__PT(j->ws_idx[t], j->npts)];
+        const double qi = (yt == yi) ? kit : -kit;
+        const double qj = (yt == yj) ? kjt : -kjt;
+        lg[t] += qi * di + qj * dj;
+    }
+}
+
 /* LIBSVM's SMO on one problem's working set, as gpusvm_smo (la: room for 2 q doubles). */
 static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, double *la, double eps, double ratio, int max_inner,
                                 double max_iter)
@@ -2875,8 +2922,8 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, double *la, double eps, doub
     while (it < budget) {
         /* class 0: every variable (nu: y = +1); class 1: nu's y = -1 */
         double bv[2], g2[2], bo = INFINITY, Kii[2];
-        int bi[2], bj = -1, i, jj, c;
-        const float *Kc[2], *Ki, *Kj;
+        int bi[2], bj = -1, jj, c;
+        const float *Kc[2];
         bv[0] = bv[1] = g2[0] = g2[1] = -INFINITY;
         bi[0] = bi[1] = -1;
         for (t = 0; t < m; ++t) {
@@ -2925,48 +2972,7 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, double *la, double eps, doub
         jj = bj;
         if (jj < 0) break;
         c = (j->p.nu && j->p.y[j->ws_idx[jj]] < 0) ? 1 : 0;
-        i = bi[c];
-        Ki = Kc[c];
-        {
-            const int yi = j->p.y[j->ws_idx[i]], yj = j->p.y[j->ws_idx[jj]];
-            const double Ci = j->p.C[j->ws_idx[i]], Cj = j->p.C[j->ws_idx[jj]];
-            const double Kij = (double)Ki[GPUSVM__PT(j->ws_idx[jj], j->npts)];
-            const double oi = la[i], oj = la[jj];
-            double ai = oi, aj = oj, di, dj;
-            double quad = Kii[c] + (double)j->qd[j->ws_idx[jj]] - 2.0 * Kij;
-            if (quad <= 0.0) quad = GPUSVM__TAU;
-            if (yi != yj) {
-                const double delta = (-lg[i] - lg[jj]) / quad;
-                const double diff = ai - aj;
-                ai += delta;
-                aj += delta;
-                if (diff > 0) { if (aj < 0) { aj = 0; ai = diff; } }
-                else { if (ai < 0) { ai = 0; aj = -diff; } }
-                if (diff > Ci - Cj) { if (ai > Ci) { ai = Ci; aj = Ci - diff; } }
-                else { if (aj > Cj) { aj = Cj; ai = Cj + diff; } }
-            } else {
-                const double delta = (lg[i] - lg[jj]) / quad;
-                const double sum = ai + aj;
-                ai -= delta;
-                aj += delta;
-                if (sum > Ci) { if (ai > Ci) { ai = Ci; aj = sum - Ci; } }
-                else { if (aj < 0) { aj = 0; ai = sum; } }
-                if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }
-                else { if (ai < 0) { ai = 0; aj = sum; } }
-            }
-            la[i] = ai;
-            la[jj] = aj;
-            di = ai - oi;
-            dj = aj - oj;
-            Kj = j->K + (size_t)j->ws_slot[jj] * j->npts;
-            for (t = 0; t < m; ++t) {
-                const int yt = j->p.y[j->ws_idx[t]];
-                const double kit = (double)Ki[GPUSVM__PT(j->ws_idx[t], j->npts)], kjt = (double)Kj[GPUSVM__PT(j->ws_idx[t], j->npts)];
-                const double qi = (yt == yi) ? kit : -kit;
-                const double qj = (yt == yj) ? kjt : -kjt;
-                lg[t] += qi * di + qj * dj;
-            }
-        }
+        gpusvm__cpu_smo_step(j, la, lg, bi[c], jj, Kii[c], Kc[c]);
         ++it;
     }
     for (t = 0; t < m; ++t) {
