@@ -5867,6 +5867,30 @@ static void gpusvm__ovo_free(gpusvm_context *ctx, gpusvm__ovo *o)
     memset(o, 0, sizeof *o);
 }
 
+/* LIBSVM's check before any nu-SVC training: nu l / 2 must fit under each class's bounds in
+   every pair. */
+static gpusvm_result gpusvm__nu_feasible(gpusvm_context *ctx, const gpusvm__ovo *o, const gpusvm_params *prm)
+{
+    size_t i;
+    int ci, cj, side;
+    for (ci = 0; ci < o->nr_class; ++ci)
+        for (cj = ci + 1; cj < o->nr_class; ++cj) {
+            double cap[2] = {0.0, 0.0};
+            for (side = 0; side < 2; ++side) {
+                const int cc = side ? cj : ci;
+                for (i = o->start[cc]; i < o->start[cc + 1]; ++i)
+                    cap[side] += o->wC[cc] * (prm->sample_weight ? prm->sample_weight[o->perm[i]] : 1.0);
+            }
+            if (prm->nu * (double)(o->count[ci] + o->count[cj]) / 2 > (cap[0] < cap[1] ? cap[0] : cap[1]))
+                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                    "specified nu is infeasible (classes %d and %d: nu * %lu / 2 exceeds the smaller "
+                                    "class's total bound %g)",
+                                    o->label[ci], o->label[cj], (unsigned long)(o->count[ci] + o->count[cj]),
+                                    cap[0] < cap[1] ? cap[0] : cap[1]);
+        }
+    return GPUSVM_OK;
+}
+
 /* Classes, weights, grouping, the infeasible-nu check, the pairs (points through pos: input
    row -> position in xs), their probability fits and nu-SVC starts. */
 static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *xs, const size_t *pos,
@@ -5935,26 +5959,7 @@ static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *x
         }
         o->perm[fill[c]++] = row;
     }
-    if (nusvc) { /* LIBSVM's check, before any training: nu l / 2 must fit under each class's bounds */
-        for (ci = 0; ci < o->nr_class; ++ci)
-            for (cj = ci + 1; cj < o->nr_class; ++cj) {
-                double cap[2] = {0.0, 0.0};
-                int side;
-                for (side = 0; side < 2; ++side) {
-                    const int cc = side ? cj : ci;
-                    for (i = o->start[cc]; i < o->start[cc + 1]; ++i)
-                        cap[side] += o->wC[cc] * (prm->sample_weight ? prm->sample_weight[o->perm[i]] : 1.0);
-                }
-                if (prm->nu * (double)(o->count[ci] + o->count[cj]) / 2 > (cap[0] < cap[1] ? cap[0] : cap[1])) {
-                    r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
-                                     "specified nu is infeasible (classes %d and %d: nu * %lu / 2 exceeds the smaller "
-                                     "class's total bound %g)",
-                                     o->label[ci], o->label[cj], (unsigned long)(o->count[ci] + o->count[cj]),
-                                     cap[0] < cap[1] ? cap[0] : cap[1]);
-                    goto done;
-                }
-            }
-    }
+    if (nusvc && (r = gpusvm__nu_feasible(ctx, o, prm)) != GPUSVM_OK) goto done;
     for (ci = 0, i = 0, at = 0; ci < o->nr_class; ++ci)
         for (cj = ci + 1; cj < o->nr_class; ++cj, ++i) {
             const size_t si = o->start[ci], sj = o->start[cj], ni = o->count[ci], nj = o->count[cj], l = ni + nj;
@@ -5991,6 +5996,24 @@ done:
     gpusvm__free(a, fill);
     gpusvm__free(a, orig);
     return r;
+}
+
+/* A model's info from its pairs': counts summed, the worst gap, the largest working set and
+   device use (the batch's; the largest, when it ran in parts). */
+static void gpusvm__info_add(gpusvm_train_info *info, const gpusvm_train_info *pi)
+{
+    info->iterations += pi->iterations;
+    info->outer_iterations += pi->outer_iterations;
+    info->converged = info->converged && pi->converged;
+    info->gap = pi->gap > info->gap ? pi->gap : info->gap;
+    info->obj += pi->obj;
+    info->n_bsv += pi->n_bsv;
+    info->nu = pi->nu;
+    if (pi->working_set_size > info->working_set_size) info->working_set_size = pi->working_set_size;
+    if (pi->device_bytes > info->device_bytes) {
+        info->device_bytes = pi->device_bytes;
+        info->device_data_bytes = pi->device_data_bytes;
+    }
 }
 
 /* The model of one subset from its pairs' solutions (alpha, G, info: its own, in pair order);
@@ -6051,18 +6074,7 @@ static gpusvm_result gpusvm__ovo_finish(gpusvm_context *ctx, gpusvm__ovo *o, con
             }
             pi->obj = v / 2 * scale * scale;
             pi->nu = sum_alpha / (o->wC[ci] * (double)l);
-            info.iterations += pi->iterations;
-            info.outer_iterations += pi->outer_iterations;
-            info.converged = info.converged && pi->converged;
-            info.gap = pi->gap > info.gap ? pi->gap : info.gap;
-            info.obj += pi->obj;
-            info.n_bsv += pi->n_bsv;
-            info.nu = pi->nu;
-            if (pi->working_set_size > info.working_set_size) info.working_set_size = pi->working_set_size;
-            if (pi->device_bytes > info.device_bytes) { /* the batch's (the largest, when it ran in parts) */
-                info.device_bytes = pi->device_bytes;
-                info.device_data_bytes = pi->device_data_bytes;
-            }
+            gpusvm__info_add(&info, pi);
         }
 
     /* the support vectors: every point with a nonzero alpha in some pair, grouped by class */
