@@ -834,6 +834,7 @@ static int gpusvm__ieq(const char *a, const char *b)
     }
     return *a == *b;
 }
+#ifndef GPUSVM_NO_OPENCL /* used by the OpenCL backend only */
 static int gpusvm__icontains(const char *hay, const char *needle)
 {
     size_t n = strlen(needle), i, j;
@@ -845,6 +846,7 @@ static int gpusvm__icontains(const char *hay, const char *needle)
     }
     return 0;
 }
+#endif
 
 /* k(x, z) in float, operation for operation as gpusvm_kfun in kernels/00_common.cl. */
 static float gpusvm__powi_f(float base, int times)
@@ -891,6 +893,7 @@ typedef struct gpusvm__csr {
     const float *val;
 } gpusvm__csr;
 
+#ifndef GPUSVM_NO_OPENCL /* used by the OpenCL backend only */
 /* Column-major copy with padded pitch and feature count: X[f * pitch + i]. */
 static float *gpusvm__to_colmajor(const gpusvm_allocator *a, const gpusvm__csr *m, size_t first,
                                   size_t count, size_t pitch, size_t dpad)
@@ -905,6 +908,7 @@ static float *gpusvm__to_colmajor(const gpusvm_allocator *a, const gpusvm__csr *
             x[(size_t)m->col[k] * pitch + i] = m->val[k];
     return x;
 }
+#endif
 
 /* Squared norms, summed in column order as the kernels' dot products are. */
 static void gpusvm__norms(const gpusvm__csr *m, size_t first, size_t count, float *out)
@@ -1234,8 +1238,5876 @@ static int gpusvm__cl_load_lib(gpusvm__cl_api *api, const char *library, char *w
 
 #endif /* GPUSVM_NO_OPENCL */
 
+/* >>backend ---------------------------------------------------------------- */
+/* The solver talks to a device only through this interface. A backend owns the training
+   state on its device (data, y, alpha, G, the working set, its kernel rows, the status
+   vector); the solver only sequences the steps and reads the status back. Both backends
+   implement every step with the same arithmetic in the same order, so the C backend is the
+   oracle the OpenCL kernels are tested against. */
+
+/* A binary training problem, rows grouped by class as LIBSVM groups them. The problems of one
+   batch (train_begin's array) share x and the kernel: each takes its points through its map. */
+typedef struct gpusvm__problem {
+    gpusvm__csr x;        /* the points of the batch, d = x.cols features */
+    const int32_t *map;   /* point k of this problem is row map[k] of x; NULL: row k */
+    size_t npts;          /* its points: x.rows without a map */
+    size_t nvar;          /* variables: npts, or 2 npts for epsilon-SVR (variable v is point GPUSVM__PT(v, npts)) */
+    const signed char *y; /* +1 / -1, per variable */
+    const double *C;      /* the upper bound of each variable: its class's C times its sample's weight */
+    int ktype;            /* 0 linear, 1 poly, 2 rbf, 3 sigmoid, 4 precomputed (x is the kernel matrix, by columns) */
+    float gamma, coef0;
+    int degree;
+    int nu;               /* 1: LIBSVM's Solver_NU (one equality constraint per class: selection and stop per class) */
+} gpusvm__problem;
+
+/* The row of x a problem's point k is. */
+static size_t gpusvm__map_pt(const gpusvm__problem *p, size_t k)
+{
+    return p->map ? (size_t)p->map[k] : k;
+}
+
+/* Pair updates a problem whose working set is every variable may make in one inner solve. */
+#define GPUSVM__WHOLE_INNER 100000
+
+/* Training works on a batch: problems that share one copy of the points on the device and
+   advance together, every step one launch for all of them (one work-group or grid slice per
+   problem), each with its own working set, rows, state and status. A problem with no more
+   variables than the working-set size q is solved whole (its working set is every variable;
+   the selection only checks optimality); the others take q/2 new variables per outer
+   iteration. Per-variable state is the problems' concatenated, in problem order; the status
+   is GPUSVM__ST_COUNT doubles per problem. */
+struct gpusvm__backend {
+    gpusvm_context *ctx;
+    int qcap;         /* largest working set the device supports */
+    size_t max_alloc; /* largest single device buffer */
+    /* device bytes a batch would hold with working-set size q, and the bytes the device-memory
+       budget has left; the C backend says 0 and SIZE_MAX */
+    size_t (*train_bytes)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, int q);
+    size_t (*mem_left)(gpusvm__backend *b);
+    /* training: first = the first outer iteration (choose whole working sets, compute every row) */
+    gpusvm_result (*train_begin)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, int q);
+    gpusvm_result (*select)(gpusvm__backend *b, int first, double eps, double max_iter);
+    gpusvm_result (*rows)(gpusvm__backend *b, int first);
+    gpusvm_result (*smo)(gpusvm__backend *b, double eps, double ratio, int max_inner, double max_iter);
+    gpusvm_result (*update)(gpusvm__backend *b);
+    gpusvm_result (*read_status)(gpusvm__backend *b, double *st);
+    gpusvm_result (*read_state)(gpusvm__backend *b, double *alpha, double *G);
+    void (*train_end)(gpusvm__backend *b);
+    /* state access for the solver's set-up: every problem's state, and the first m positions of
+       every working set; read_rows: problem 0's rows (Crammer-Singer) */
+    gpusvm_result (*write_state)(gpusvm__backend *b, const double *alpha, const double *G, const double *st);
+    gpusvm_result (*write_ws)(gpusvm__backend *b, const int *idx, const int *slot, int m);
+    gpusvm_result (*read_rows)(gpusvm__backend *b, float *K);
+    /* prediction, for nv coefficient vectors: out[t * x->rows + i] = sum_j coef[t * sv->rows + j] k(sv_j, x_i)
+       (before rho); zero coefficients cost nothing */
+    gpusvm_result (*decision)(gpusvm__backend *b, const gpusvm__csr *sv, const double *coef, int nv,
+                              const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree, double *out);
+    void (*destroy)(gpusvm__backend *b);
+    int status_cheap; /* reading the status costs nothing (no queue to drain): read it every round */
+#ifdef GPUSVM_TEST_HOOKS
+    struct { /* the kernel tests' access to problem 0's working set, its rows, and poisoned outputs */
+        gpusvm_result (*read_ws)(gpusvm__backend *b, int *idx, int *slot, double *coef, int m);
+        gpusvm_result (*write_rows)(gpusvm__backend *b, const float *K);
+        gpusvm_result (*poison)(gpusvm__backend *b);
+    } test;
+#endif
+};
+
+/* >>cpu -------------------------------------------------------------------- */
+/* The plain-C backend: the fallback without OpenCL, and the tests' oracle. */
+
+/* One problem of the batch: its table entry and its views into the batch's arrays. */
+typedef struct gpusvm__cpu_job {
+    gpusvm__problem p;
+    size_t n, npts; /* variables, points */
+    int q, whole;
+    double *alpha, *G, *coef, *st;
+    float *K;  /* q rows of npts */
+    float *qd; /* k(x_i, x_i) per variable */
+    uint32_t *key_up, *key_low;
+    int *ws_idx, *ws_slot;
+} gpusvm__cpu_job;
+
+typedef struct gpusvm__cpu {
+    gpusvm__backend base;
+    gpusvm__csr x; /* the batch's points */
+    size_t d, nvar, krows; /* features; variables and kernel-row floats of the batch */
+    int nprob, qmax, ktype, degree, nu;
+    float gamma, coef0;
+    gpusvm__cpu_job *job;
+    double *alpha, *G, *coef, *st;
+    float *K, *qd;
+    float *norm;  /* |x_i|^2 of the batch's points */
+    float *dense; /* one point, densified */
+    uint32_t *key_up, *key_low;
+    int *ws_idx, *ws_slot;
+} gpusvm__cpu;
+
+static void gpusvm__cpu_train_end(gpusvm__backend *bb)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    const gpusvm_allocator *a = &bb->ctx->alloc;
+    gpusvm__free(a, b->job);
+    gpusvm__free(a, b->alpha);
+    gpusvm__free(a, b->G);
+    gpusvm__free(a, b->coef);
+    gpusvm__free(a, b->st);
+    gpusvm__free(a, b->K);
+    gpusvm__free(a, b->qd);
+    gpusvm__free(a, b->norm);
+    gpusvm__free(a, b->dense);
+    gpusvm__free(a, b->key_up);
+    gpusvm__free(a, b->key_low);
+    gpusvm__free(a, b->ws_idx);
+    gpusvm__free(a, b->ws_slot);
+    b->job = NULL;
+    b->alpha = b->G = b->coef = b->st = NULL;
+    b->K = b->qd = b->norm = b->dense = NULL;
+    b->key_up = b->key_low = NULL;
+    b->ws_idx = b->ws_slot = NULL;
+    b->nprob = 0;
+}
+
+/* dot(dense w, row i of m) in column order, as the OpenCL tile accumulates it. */
+static float gpusvm__dot_dense(const gpusvm__csr *m, size_t i, const float *w)
+{
+    float s = 0.0f;
+    size_t k;
+    for (k = m->row_ptr[i]; k < m->row_ptr[i + 1]; ++k) s += m->val[k] * w[m->col[k]];
+    return s;
+}
+
+/* dot(row i of a, row j of b) by merging the sorted index lists: the same products in the same
+   order as gpusvm__dot_dense, without a dense vector (for index spaces too large for one). */
+static float gpusvm__dot_sparse(const gpusvm__csr *a, size_t i, const gpusvm__csr *b, size_t j)
+{
+    float s = 0.0f;
+    size_t p = a->row_ptr[i], pe = a->row_ptr[i + 1], q = b->row_ptr[j], qe = b->row_ptr[j + 1];
+    while (p < pe && q < qe) {
+        if (a->col[p] == b->col[q]) s += b->val[q++] * a->val[p++];
+        else if (a->col[p] < b->col[q]) ++p;
+        else ++q;
+    }
+    return s;
+}
+
+/* Feature counts up to this use a dense scratch vector in the C backend; above it, merging. */
+#define GPUSVM__DENSE_MAX ((size_t)1 << 22)
+
+static void gpusvm__densify(const gpusvm__csr *m, size_t i, float *w, size_t d, int clear)
+{
+    size_t k;
+    if (clear) {
+        for (k = m->row_ptr[i]; k < m->row_ptr[i + 1]; ++k)
+            if ((size_t)m->col[k] < d) w[m->col[k]] = 0.0f;
+        return;
+    }
+    for (k = m->row_ptr[i]; k < m->row_ptr[i + 1]; ++k)
+        if ((size_t)m->col[k] < d) w[m->col[k]] = m->val[k];
+}
+
+static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    const gpusvm_allocator *a = &bb->ctx->alloc;
+    size_t i, nvar = 0, krows = 0, kn, ws;
+    int t;
+    gpusvm__cpu_train_end(bb);
+    for (t = 0; t < nprob; ++t) {
+        const size_t qt = p[t].nvar <= (size_t)q ? p[t].nvar : (size_t)q;
+        nvar += p[t].nvar;
+        if (!gpusvm__mul(qt, p[t].npts, &kn) || krows + kn < krows) return gpusvm__oom(bb->ctx, "kernel rows");
+        krows += kn;
+    }
+    b->x = p[0].x;
+    b->d = p[0].x.cols;
+    b->nvar = nvar;
+    b->krows = krows;
+    b->nprob = nprob;
+    b->qmax = q;
+    b->ktype = p[0].ktype;
+    b->gamma = p[0].gamma;
+    b->coef0 = p[0].coef0;
+    b->degree = p[0].degree;
+    b->nu = p[0].nu;
+    ws = (size_t)nprob * (size_t)q;
+    b->job = (gpusvm__cpu_job *)gpusvm__calloc(a, (size_t)nprob, sizeof(gpusvm__cpu_job));
+    b->alpha = (double *)gpusvm__calloc(a, nvar, sizeof(double));
+    b->G = (double *)gpusvm__alloc(a, nvar, sizeof(double));
+    b->coef = (double *)gpusvm__calloc(a, ws, sizeof(double));
+    b->st = (double *)gpusvm__calloc(a, (size_t)nprob * GPUSVM__ST_COUNT, sizeof(double));
+    b->K = (float *)gpusvm__calloc(a, krows ? krows : 1, sizeof(float));
+    b->qd = (float *)gpusvm__alloc(a, nvar, sizeof(float));
+    b->norm = (float *)gpusvm__alloc(a, p[0].x.rows ? p[0].x.rows : 1, sizeof(float));
+    b->dense = b->d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, b->d ? b->d : 1, sizeof(float)) : NULL;
+    b->key_up = (uint32_t *)gpusvm__alloc(a, nvar, sizeof(uint32_t));
+    b->key_low = (uint32_t *)gpusvm__alloc(a, nvar, sizeof(uint32_t));
+    b->ws_idx = (int *)gpusvm__calloc(a, ws, sizeof(int));
+    b->ws_slot = (int *)gpusvm__calloc(a, ws, sizeof(int));
+    if (!b->job || !b->alpha || !b->G || !b->coef || !b->st || !b->K || !b->qd || !b->norm ||
+        (!b->dense && b->d <= GPUSVM__DENSE_MAX) || !b->key_up || !b->key_low || !b->ws_idx || !b->ws_slot) {
+        gpusvm__cpu_train_end(bb);
+        return gpusvm__oom(bb->ctx, "the training state");
+    }
+    gpusvm__norms(&b->x, 0, b->x.rows, b->norm);
+    for (t = 0, nvar = 0, krows = 0; t < nprob; ++t) {
+        gpusvm__cpu_job *j = &b->job[t];
+        j->p = p[t];
+        j->n = p[t].nvar;
+        j->npts = p[t].npts;
+        j->whole = p[t].nvar <= (size_t)q;
+        j->q = j->whole ? (int)p[t].nvar : q;
+        j->alpha = b->alpha + nvar;
+        j->G = b->G + nvar;
+        j->qd = b->qd + nvar;
+        j->key_up = b->key_up + nvar;
+        j->key_low = b->key_low + nvar;
+        j->coef = b->coef + (size_t)t * q;
+        j->ws_idx = b->ws_idx + (size_t)t * q;
+        j->ws_slot = b->ws_slot + (size_t)t * q;
+        j->st = b->st + (size_t)t * GPUSVM__ST_COUNT;
+        j->K = b->K + krows;
+        for (i = 0; i < j->n; ++i) {
+            const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, j->npts));
+            j->G[i] = -1.0;
+            j->qd[i] = gpusvm__diag(&b->x, pt, b->norm[pt], b->ktype, b->gamma, b->coef0, b->degree);
+        }
+        nvar += j->n;
+        krows += (size_t)j->q * j->npts;
+    }
+    return GPUSVM_OK;
+}
+
+/* Keys and the optimality check, as gpusvm_keys and the head of gpusvm_select: m and M of
+   class 0 (every variable; nu: y = +1) and class 1 (nu: y = -1). */
+static void gpusvm__cpu_keys(gpusvm__cpu_job *j, double *mup, double *mlow)
+{
+    size_t i;
+    mup[0] = mup[1] = -INFINITY;
+    mlow[0] = mlow[1] = INFINITY;
+    for (i = 0; i < j->n; ++i) {
+        const double a = j->alpha[i];
+        const int pos = j->p.y[i] > 0;
+        const double C = j->p.C[i];
+        const double v = pos ? -j->G[i] : j->G[i];
+        const int in_up = pos ? (a < C) : (a > 0.0);
+        const int in_low = pos ? (a > 0.0) : (a < C);
+        const uint32_t k = gpusvm__float_key((float)v);
+        const int c = (j->p.nu && !pos) ? 1 : 0;
+        j->key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;
+        j->key_low[i] = in_low ? k : GPUSVM__KEY_NONE;
+        if (in_up && v > mup[c]) mup[c] = v;
+        if (in_low && v < mlow[c]) mlow[c] = v;
+    }
+}
+
+static int gpusvm__cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The k smallest (key, index) pairs with key != NONE (and y = cls unless cls is 0), appended
+   to list[count..]; both keys of a chosen point become NONE. Same choice as gpusvm_select's
+   radix selection: a bounded max-heap of the composite keys, O(n log k). heap has room for k. */
+static int gpusvm__cpu_select_k(gpusvm__cpu_job *j, uint32_t *keys, uint32_t *other, int cls, int k, uint64_t *heap,
+                                int *list, int count)
+{
+    size_t i;
+    int m = 0, t;
+    if (k <= 0) return 0;
+    for (i = 0; i < j->n; ++i) {
+        uint64_t c;
+        int at;
+        if (keys[i] == GPUSVM__KEY_NONE || (cls && j->p.y[i] != cls)) continue;
+        c = ((uint64_t)keys[i] << 32) | (uint64_t)i;
+        if (m < k) { /* sift up */
+            at = m++;
+            while (at > 0 && heap[(at - 1) / 2] < c) {
+                heap[at] = heap[(at - 1) / 2];
+                at = (at - 1) / 2;
+            }
+            heap[at] = c;
+        } else if (c < heap[0]) { /* replace the largest, sift down */
+            at = 0;
+            for (;;) {
+                int l = 2 * at + 1, r = l + 1, big = at;
+                uint64_t bv = c;
+                if (l < m && heap[l] > bv) { big = l; bv = heap[l]; }
+                if (r < m && heap[r] > bv) { big = r; }
+                if (big == at) break;
+                heap[at] = heap[big];
+                at = big;
+            }
+            heap[at] = c;
+        }
+    }
+    for (t = 0; t < m; ++t) {
+        const size_t idx = (size_t)(heap[t] & 0xFFFFFFFFu);
+        list[count + t] = (int)idx;
+        keys[idx] = GPUSVM__KEY_NONE;
+        other[idx] = GPUSVM__KEY_NONE;
+    }
+    return m;
+}
+
+/* As gpusvm_select for one problem: the check, then (unless the problem is whole) its next set. */
+static void gpusvm__cpu_select_one(gpusvm__cpu_job *j, int mode, double eps, double max_iter)
+{
+    int list[GPUSVM__Q], keep_idx[GPUSVM__Q / 2], keep_slot[GPUSVM__Q / 2];
+    uint64_t heap[GPUSVM__Q];
+    double up[2], low[2], gap;
+    const int q = j->q;
+    int done, fresh = q, at = 0, got, t, side, worst;
+    if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    gpusvm__cpu_keys(j, up, low);
+    worst = (j->p.nu && up[1] - low[1] > up[0] - low[0]) ? 1 : 0;
+    gap = up[worst] - low[worst];
+    done = !(gap >= eps) ? GPUSVM__DONE_CONVERGED
+                         : (j->st[GPUSVM__ST_ITER] >= max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);
+    j->st[GPUSVM__ST_GAP] = gap;
+    j->st[GPUSVM__ST_MUP] = up[worst];
+    j->st[GPUSVM__ST_MLOW] = low[worst];
+    j->st[GPUSVM__ST_DONE] = (double)done;
+    if (!done) j->st[GPUSVM__ST_OUTER] += 1.0;
+    if (done || j->whole) return;
+    if (mode == 1) {
+        const int h = q / 2;
+        for (t = 0; t < h; ++t) {
+            keep_idx[t] = j->ws_idx[h + t];
+            keep_slot[t] = j->ws_slot[h + t];
+            list[t] = j->ws_slot[t];
+        }
+        for (t = 0; t < h; ++t) {
+            j->ws_idx[t] = keep_idx[t];
+            j->ws_slot[t] = keep_slot[t];
+            j->ws_slot[h + t] = list[t];
+            j->key_up[keep_idx[t]] = GPUSVM__KEY_NONE;
+            j->key_low[keep_idx[t]] = GPUSVM__KEY_NONE;
+        }
+        fresh = q - h;
+        at = h;
+    } else {
+        for (t = 0; t < q; ++t) j->ws_slot[t] = t;
+    }
+    /* the sides of gpusvm_select: which keys, from which class, up to how many in all */
+    for (side = 0, got = 0; side < (j->p.nu ? 6 : 3); ++side) {
+        const int nu = j->p.nu, low_side = nu ? (side & 1) : (side == 1);
+        const int cls = (!nu || side >= 4) ? 0 : (side < 2 ? 1 : -1);
+        const int upto = !nu ? (side == 0 ? fresh / 2 : fresh) : (side < 4 ? (side + 1) * fresh / 4 : fresh);
+        got += gpusvm__cpu_select_k(j, low_side ? j->key_low : j->key_up, low_side ? j->key_up : j->key_low, cls,
+                                    upto - got, heap, list, got);
+    }
+    qsort(list, (size_t)got, sizeof(int), gpusvm__cmp_int);
+    for (t = 0; t < got; ++t) j->ws_idx[at + t] = list[t];
+}
+
+static gpusvm_result gpusvm__cpu_select(gpusvm__backend *bb, int first, double eps, double max_iter)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    int t;
+    for (t = 0; t < b->nprob; ++t) gpusvm__cpu_select_one(&b->job[t], first ? 0 : 1, eps, max_iter);
+    return GPUSVM_OK;
+}
+
+/* Kernel rows of A's points idx[off..off+nrows) against every point of B into K[slot]; a
+   problem's point k is row amap[k] of A and bmap[k] of B (NULL: k); idx past split are the
+   points again (epsilon-SVR). */
+static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, const int32_t *amap, const int *idx,
+                                size_t split, const float *norm_a, const gpusvm__csr *B, const int32_t *bmap,
+                                size_t nb, const float *norm_b, const int *slot, int off, int nrows, float *K,
+                                size_t ldk, int ktype, float gamma, float coef0, int degree)
+{
+    int r;
+    size_t i;
+    for (r = 0; r < nrows; ++r) {
+        const size_t ka = GPUSVM__PT(idx[off + r], split), ia = amap ? (size_t)amap[ka] : ka;
+        float *out = K + (size_t)slot[off + r] * ldk;
+        const float na = norm_a[ia];
+        if (ktype == GPUSVM__K_PRECOMPUTED) { /* precomputed: B holds the kernel matrix by columns, k(a_ia, b_i) = B[i][ia] */
+            for (i = 0; i < nb; ++i) out[i] = gpusvm__csr_at(B, bmap ? (size_t)bmap[i] : i, ia);
+            continue;
+        }
+        if (!dense) {
+            for (i = 0; i < nb; ++i) {
+                const size_t ib = bmap ? (size_t)bmap[i] : i;
+                out[i] = gpusvm__kfun(ktype, gpusvm__dot_sparse(A, ia, B, ib), na, norm_b[ib], gamma, coef0, degree);
+            }
+            continue;
+        }
+        gpusvm__densify(A, ia, dense, d, 0);
+        for (i = 0; i < nb; ++i) {
+            const size_t ib = bmap ? (size_t)bmap[i] : i;
+            out[i] = gpusvm__kfun(ktype, gpusvm__dot_dense(B, ib, dense), na, norm_b[ib], gamma, coef0, degree);
+        }
+        gpusvm__densify(A, ia, dense, d, 1);
+    }
+}
+
+static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    int t;
+    for (t = 0; t < b->nprob; ++t) {
+        gpusvm__cpu_job *j = &b->job[t];
+        if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (!first && j->whole)) continue;
+        gpusvm__cpu_rows_of(b->dense, b->d, &b->x, j->p.map, j->ws_idx, j->npts, b->norm, &b->x, j->p.map, j->npts,
+                            b->norm, j->ws_slot, first ? 0 : j->q / 2, first ? j->q : j->q / 2, j->K, j->npts,
+                            b->ktype, b->gamma, b->coef0, b->degree);
+    }
+    return GPUSVM_OK;
+}
+
+/* LIBSVM's analytic step on the pair (i, jj) of working-set positions, with its clipping to the
+   box; the working set's gradient follows (Ki: i's kernel row, Kii its diagonal). */
+static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, double *la, double *lg, int i, int jj, double Kii, const float *Ki)
+{
+    const int m = j->q;
+    const float *Kj;
+    int t;
+    const int yi = j->p.y[j->ws_idx[i]], yj = j->p.y[j->ws_idx[jj]];
+    const double Ci = j->p.C[j->ws_idx[i]], Cj = j->p.C[j->ws_idx[jj]];
+    const double Kij = (double)Ki[GPUSVM__PT(j->ws_idx[jj], j->npts)];
+    const double oi = la[i], oj = la[jj];
+    double ai = oi, aj = oj, di, dj;
+    double quad = Kii + (double)j->qd[j->ws_idx[jj]] - 2.0 * Kij;
+    if (quad <= 0.0) quad = GPUSVM__TAU;
+    if (yi != yj) {
+        const double delta = (-lg[i] - lg[jj]) / quad;
+        const double diff = ai - aj;
+        ai += delta;
+        aj += delta;
+        if (diff > 0) { if (aj < 0) { aj = 0; ai = diff; } }
+        else { if (ai < 0) { ai = 0; aj = -diff; } }
+        if (diff > Ci - Cj) { if (ai > Ci) { ai = Ci; aj = Ci - diff; } }
+        else { if (aj > Cj) { aj = Cj; ai = Cj + diff; } }
+    } else {
+        const double delta = (lg[i] - lg[jj]) / quad;
+        const double sum = ai + aj;
+        ai -= delta;
+        aj += delta;
+        if (sum > Ci) { if (ai > Ci) { ai = Ci; aj = sum - Ci; } }
+        else { if (aj < 0) { aj = 0; ai = sum; } }
+        if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }
+        else { if (ai < 0) { ai = 0; aj = sum; } }
+    }
+    la[i] = ai;
+    la[jj] = aj;
+    di = ai - oi;
+    dj = aj - oj;
+    Kj = j->K + (size_t)j->ws_slot[jj] * j->npts;
+    for (t = 0; t < m; ++t) {
+        const int yt = j->p.y[j->ws_idx[t]];
+        const double kit = (double)Ki[GPUSVM__PT(j->ws_idx[t], j->npts)], kjt = (double)Kj[GPUSVM__PT(j->ws_idx[t], j->npts)];
+        const double qi = (yt == yi) ? kit : -kit;
+        const double qj = (yt == yj) ? kjt : -kjt;
+        lg[t] += qi * di + qj * dj;
+    }
+}
+
+/* LIBSVM's SMO on one problem's working set, as gpusvm_smo (la: room for 2 q doubles). */
+static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, double *la, double eps, double ratio, int max_inner,
+                                double max_iter)
+{
+    const int m = j->q;
+    double *lg = la + m, eps_in, left;
+    int it = 0, budget, t;
+    if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    if (j->whole) {
+        ratio = 0.0;
+        max_inner = GPUSVM__WHOLE_INNER;
+    }
+    for (t = 0; t < m; ++t) {
+        la[t] = j->alpha[j->ws_idx[t]];
+        lg[t] = j->G[j->ws_idx[t]];
+    }
+    eps_in = eps > ratio * j->st[GPUSVM__ST_GAP] ? eps : ratio * j->st[GPUSVM__ST_GAP];
+    left = max_iter - j->st[GPUSVM__ST_ITER];
+    if (left < 0.0) left = 0.0;
+    budget = (double)max_inner < left ? max_inner : (int)left;
+    while (it < budget) {
+        /* class 0: every variable (nu: y = +1); class 1: nu's y = -1 */
+        double bv[2], g2[2], bo = INFINITY, Kii[2];
+        int bi[2], bj = -1, jj, c;
+        const float *Kc[2];
+        bv[0] = bv[1] = g2[0] = g2[1] = -INFINITY;
+        bi[0] = bi[1] = -1;
+        for (t = 0; t < m; ++t) {
+            const int pos = j->p.y[j->ws_idx[t]] > 0;
+            const double al = la[t], C = j->p.C[j->ws_idx[t]];
+            const double v = pos ? -lg[t] : lg[t];
+            const int in_up = pos ? (al < C) : (al > 0.0);
+            const int in_low = pos ? (al > 0.0) : (al < C);
+            c = (j->p.nu && !pos) ? 1 : 0;
+            if (in_up && (v > bv[c] || (v == bv[c] && t > bi[c]))) {
+                bv[c] = v;
+                bi[c] = t;
+            }
+            if (in_low && -v > g2[c]) g2[c] = -v;
+        }
+        if (j->p.nu) {
+            const double v0 = bv[0] + g2[0], v1 = bv[1] + g2[1];
+            if ((v0 > v1 ? v0 : v1) < eps_in) break;
+        } else if (bi[0] < 0 || bv[0] + g2[0] < eps_in) {
+            break;
+        }
+        for (c = 0; c < 2; ++c) {
+            Kc[c] = j->K + (size_t)j->ws_slot[bi[c] > 0 ? bi[c] : 0] * j->npts;
+            Kii[c] = j->qd[j->ws_idx[bi[c] > 0 ? bi[c] : 0]];
+        }
+        for (t = 0; t < m; ++t) {
+            const int pos = j->p.y[j->ws_idx[t]] > 0;
+            const double al = la[t], C = j->p.C[j->ws_idx[t]];
+            const int in_low = pos ? (al > 0.0) : (al < C);
+            double v, bdiff;
+            if (!in_low) continue;
+            c = (j->p.nu && !pos) ? 1 : 0;
+            v = pos ? -lg[t] : lg[t];
+            bdiff = bv[c] - v;
+            if (bdiff > 0.0) {
+                double quad = Kii[c] + (double)j->qd[j->ws_idx[t]] - 2.0 * (double)Kc[c][GPUSVM__PT(j->ws_idx[t], j->npts)];
+                double o;
+                if (quad <= 0.0) quad = GPUSVM__TAU;
+                o = -(bdiff * bdiff) / quad;
+                if (o < bo || (o == bo && t > bj)) {
+                    bo = o;
+                    bj = t;
+                }
+            }
+        }
+        jj = bj;
+        if (jj < 0) break;
+        c = (j->p.nu && j->p.y[j->ws_idx[jj]] < 0) ? 1 : 0;
+        gpusvm__cpu_smo_step(j, la, lg, bi[c], jj, Kii[c], Kc[c]);
+        ++it;
+    }
+    for (t = 0; t < m; ++t) {
+        const size_t i = (size_t)j->ws_idx[t];
+        const double d = la[t] - j->alpha[i];
+        j->coef[t] = j->p.y[i] > 0 ? d : -d;
+        j->alpha[i] = la[t];
+    }
+    j->st[GPUSVM__ST_ITER] += (double)it;
+    j->st[GPUSVM__ST_INNER] = (double)it;
+}
+
+static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    const gpusvm_allocator *a = &bb->ctx->alloc;
+    double *la = (double *)gpusvm__alloc(a, (size_t)b->qmax * 2, sizeof(double));
+    int t;
+    if (!la) return gpusvm__oom(bb->ctx, "the inner solve");
+    for (t = 0; t < b->nprob; ++t) gpusvm__cpu_smo_one(&b->job[t], la, eps, ratio, max_inner, max_iter);
+    gpusvm__free(a, la);
+    return GPUSVM_OK;
+}
+
+/* out[i] += s_i * sum_t coef[t] K[slot[t]][i], as gpusvm_update. */
+static void gpusvm__cpu_accumulate(double *out, const signed char *y, size_t n, const float *K, size_t ldk,
+                                   const int *slot, const double *coef, int m, size_t npts)
+{
+    size_t i;
+    int t;
+    for (i = 0; i < n; ++i) {
+        double sum = 0.0;
+        const size_t pt = GPUSVM__PT(i, npts);
+        for (t = 0; t < m; ++t)
+            if (coef[t] != 0.0) sum += coef[t] * (double)K[(size_t)slot[t] * ldk + pt];
+        out[i] += (y && y[i] < 0) ? -sum : sum;
+    }
+}
+
+static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    int t;
+    for (t = 0; t < b->nprob; ++t) {
+        gpusvm__cpu_job *j = &b->job[t];
+        if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) continue;
+        gpusvm__cpu_accumulate(j->G, j->p.y, j->n, j->K, j->npts, j->ws_slot, j->coef, j->q, j->npts);
+    }
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_read_status(gpusvm__backend *bb, double *st)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    memcpy(st, b->st, (size_t)b->nprob * GPUSVM__ST_COUNT * sizeof(double));
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_read_state(gpusvm__backend *bb, double *alpha, double *G)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    if (alpha) memcpy(alpha, b->alpha, b->nvar * sizeof(double));
+    if (G) memcpy(G, b->G, b->nvar * sizeof(double));
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_write_state(gpusvm__backend *bb, const double *alpha, const double *G,
+                                             const double *st)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    if (alpha) memcpy(b->alpha, alpha, b->nvar * sizeof(double));
+    if (G) memcpy(b->G, G, b->nvar * sizeof(double));
+    if (st) memcpy(b->st, st, (size_t)b->nprob * GPUSVM__ST_COUNT * sizeof(double));
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_write_ws(gpusvm__backend *bb, const int *idx, const int *slot, int m)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    int t;
+    for (t = 0; t < b->nprob; ++t) {
+        memcpy(b->job[t].ws_idx, idx, (size_t)m * sizeof(int));
+        memcpy(b->job[t].ws_slot, slot, (size_t)m * sizeof(int));
+    }
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_read_rows(gpusvm__backend *bb, float *K)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    memcpy(K, b->job[0].K, (size_t)b->job[0].q * b->job[0].npts * sizeof(float));
+    return GPUSVM_OK;
+}
+
+#ifdef GPUSVM_TEST_HOOKS
+static gpusvm_result gpusvm__cpu_read_ws(gpusvm__backend *bb, int *idx, int *slot, double *coef, int m)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    if (idx) memcpy(idx, b->job[0].ws_idx, (size_t)m * sizeof(int));
+    if (slot) memcpy(slot, b->job[0].ws_slot, (size_t)m * sizeof(int));
+    if (coef) memcpy(coef, b->job[0].coef, (size_t)m * sizeof(double));
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_write_rows(gpusvm__backend *bb, const float *K)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    memcpy(b->job[0].K, K, (size_t)b->job[0].q * b->job[0].npts * sizeof(float));
+    return GPUSVM_OK;
+}
+
+
+static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    memset(b->K, 0xFF, b->krows * sizeof(float));
+    memset(b->coef, 0xFF, (size_t)b->nprob * b->qmax * sizeof(double));
+    memset(b->key_up, 0x5A, b->nvar * sizeof(uint32_t));
+    memset(b->key_low, 0x5A, b->nvar * sizeof(uint32_t));
+    return GPUSVM_OK;
+}
+#endif /* GPUSVM_TEST_HOOKS */
+
+static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef, int nv,
+                                          const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
+                                          double *out)
+{
+    const gpusvm_allocator *a = &bb->ctx->alloc;
+    const size_t ns = sv->rows, nx_rows = x->rows;
+    size_t d = sv->cols > x->cols ? sv->cols : x->cols, i, j;
+    float *dense = d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, d ? d : 1, sizeof(float)) : NULL;
+    float *nsv = (float *)gpusvm__alloc(a, ns, sizeof(float));
+    float *krow = (float *)gpusvm__alloc(a, ns, sizeof(float));
+    float nx;
+    int t;
+    if ((!dense && d <= GPUSVM__DENSE_MAX) || !nsv || !krow) {
+        gpusvm__free(a, dense);
+        gpusvm__free(a, nsv);
+        gpusvm__free(a, krow);
+        return gpusvm__oom(bb->ctx, "decision values");
+    }
+    gpusvm__norms(sv, 0, ns, nsv);
+    for (i = 0; i < nx_rows; ++i) {
+        gpusvm__norms(x, i, 1, &nx);
+        if (dense) gpusvm__densify(x, i, dense, d, 0);
+        for (j = 0; j < ns; ++j) {
+            const float dot = dense ? gpusvm__dot_dense(sv, j, dense) : gpusvm__dot_sparse(x, i, sv, j);
+            krow[j] = gpusvm__kfun(ktype, dot, nsv[j], nx, gamma, coef0, degree);
+        }
+        if (dense) gpusvm__densify(x, i, dense, d, 1);
+        for (t = 0; t < nv; ++t) {
+            const double *c = coef + (size_t)t * ns;
+            double sum = 0.0;
+            for (j = 0; j < ns; ++j)
+                if (c[j] != 0.0) sum += c[j] * (double)krow[j];
+            out[(size_t)t * nx_rows + i] = sum;
+        }
+    }
+    gpusvm__free(a, dense);
+    gpusvm__free(a, nsv);
+    gpusvm__free(a, krow);
+    return GPUSVM_OK;
+}
+
+static size_t gpusvm__cpu_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+{
+    (void)bb;
+    (void)p;
+    (void)nprob;
+    (void)q;
+    return 0;
+}
+static size_t gpusvm__cpu_mem_left(gpusvm__backend *bb)
+{
+    (void)bb;
+    return (size_t)-1;
+}
+
+static void gpusvm__cpu_destroy(gpusvm__backend *bb)
+{
+    gpusvm__cpu_train_end(bb);
+    gpusvm__free(&bb->ctx->alloc, bb);
+}
+
+static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__cpu));
+    if (!b) return NULL;
+    b->base.ctx = ctx;
+    b->base.qcap = GPUSVM__Q;
+    b->base.max_alloc = (size_t)-1;
+    b->base.train_begin = gpusvm__cpu_train_begin;
+    b->base.select = gpusvm__cpu_select;
+    b->base.rows = gpusvm__cpu_rows;
+    b->base.smo = gpusvm__cpu_smo;
+    b->base.update = gpusvm__cpu_update;
+    b->base.read_status = gpusvm__cpu_read_status;
+    b->base.read_state = gpusvm__cpu_read_state;
+    b->base.train_end = gpusvm__cpu_train_end;
+    b->base.write_state = gpusvm__cpu_write_state;
+    b->base.write_ws = gpusvm__cpu_write_ws;
+    b->base.read_rows = gpusvm__cpu_read_rows;
+#ifdef GPUSVM_TEST_HOOKS
+    b->base.test.read_ws = gpusvm__cpu_read_ws;
+    b->base.test.write_rows = gpusvm__cpu_write_rows;
+    b->base.test.poison = gpusvm__cpu_poison;
+#endif
+    b->base.decision = gpusvm__cpu_decision;
+    b->base.train_bytes = gpusvm__cpu_train_bytes;
+    b->base.mem_left = gpusvm__cpu_mem_left;
+    b->base.destroy = gpusvm__cpu_destroy;
+    b->base.status_cheap = 1;
+    return &b->base;
+}
+
+/* >>opencl ----------------------------------------------------------------- */
+/* The OpenCL backend: one device, one in-order queue, one program built on first use. The
+   outer loop enqueues keys -> select -> rows -> smo -> update with no host round trip; the
+   kernels turn into no-ops once the status vector says done, so the host reads the status
+   back only every few outer iterations. */
+#ifndef GPUSVM_NO_OPENCL
+
+/* The kernel program's source, one line per string (the generated block, >>kernels, at the end). */
+static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count);
+
+typedef struct gpusvm__ocl gpusvm__ocl;
+
+/* The kernels of the program (GPUSVM__KN_ROWS, ...), each with its name, the work-group size
+   it needs and its argument count, from the shared block's list. */
+#define GPUSVM__KID(id, name, wg, args) GPUSVM__KN_##id,
+enum { GPUSVM__KERNELS(GPUSVM__KID) GPUSVM__KN_COUNT };
+#undef GPUSVM__KID
+
+/* Every kernel's argument slots by name (GPUSVM__A_KEYS_G0, ...; GPUSVM__A_KEYS_N of them),
+   from the lists its parameters are declared from. */
+enum { GPUSVM__ARGS_ROWS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_ROWS_N };
+enum { GPUSVM__ARGS_GATHER_WS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_WS_N };
+enum { GPUSVM__ARGS_SCATTER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SCATTER_N };
+enum { GPUSVM__ARGS_KEYS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_KEYS_N };
+enum { GPUSVM__ARGS_SELECT(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SELECT_N };
+enum { GPUSVM__ARGS_GATHER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_N };
+enum { GPUSVM__ARGS_SMO(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SMO_N };
+enum { GPUSVM__ARGS_UPDATE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_UPDATE_N };
+
+typedef struct gpusvm__kernel_info {
+    const char *name;
+    size_t wg;      /* work-items per group it is launched with */
+    unsigned nargs; /* parameters it declares */
+} gpusvm__kernel_info;
+
+#define GPUSVM__KINFO(id, name, wg, args) {name, wg, GPUSVM__A_##args##_N},
+static const gpusvm__kernel_info gpusvm__kernels[GPUSVM__KN_COUNT] = {GPUSVM__KERNELS(GPUSVM__KINFO)};
+#undef GPUSVM__KINFO
+
+/* The device buffers of a training batch (see the backend section and kernels part 0), in the
+   order they are allocated; the text names each in messages. */
+#define GPUSVM__TRAIN_BUFS(X_)                                                                                    \
+    X_(X, "the training data (dense, column-major)") X_(K, "the working sets' kernel rows")                      \
+    X_(KQ, "the working sets' q x q blocks") X_(XW, "the working sets' vectors") X_(NORM, "norms")               \
+    X_(QD, "the kernel diagonal") X_(Y, "labels") X_(CV, "bounds") X_(ALPHA, "alpha") X_(G, "the gradient")      \
+    X_(KEY_UP, "selection keys") X_(KEY_LOW, "selection keys") X_(PART_UP, "partials")                          \
+    X_(PART_LOW, "partials") X_(WS_IDX, "the working sets") X_(WS_SLOT, "the working sets")                      \
+    X_(COEF, "coefficients") X_(STATUS, "the status vector") X_(PINFO, "the problem table")                     \
+    X_(MAP, "the problems' points")
+#define GPUSVM__BID(id, what) GPUSVM__TB_##id,
+enum { GPUSVM__TRAIN_BUFS(GPUSVM__BID) GPUSVM__TB_COUNT };
+#undef GPUSVM__BID
+#define GPUSVM__BWHAT(id, what) what,
+static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRAIN_BUFS(GPUSVM__BWHAT)};
+#undef GPUSVM__BWHAT
+
+struct gpusvm__ocl {
+    gpusvm__backend base;
+    gpusvm__cl_api *cl;
+    gpusvm__cl_device dev;
+    gpusvm__cl_context cctx;
+    gpusvm__cl_queue queue;
+    gpusvm__cl_program prog;
+    gpusvm__cl_kernel kern[GPUSVM__KN_COUNT];
+    int qcap;            /* GPUSVM__Q the program was built with */
+    size_t max_alloc, global_mem, local_mem;
+    size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
+    /* training state: one batch */
+    gpusvm__cl_mem mem[GPUSVM__TB_COUNT]; /* GPUSVM__TB_XW is NULL when the rows read X directly */
+    int nprob, q;              /* problems; working-set stride (the largest working set) */
+    size_t nvar, npts, d, dpad, pitch; /* variables, shared points, features, padded; point pitch */
+    size_t ldk, nparts_max;    /* kernel-row pitch; the most keys work-groups of one problem */
+    size_t ngroups_max;        /* the most gpusvm_update work-groups (one variable per work-item) */
+    size_t npts0, q0;          /* problem 0's points and working set (read_rows, write_rows) */
+    int ktype, degree;
+    float gamma, coef0;
+};
+
+static size_t gpusvm__round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
+
+/* gpusvm_keys' work-groups (its partials) over nvar variables */
+static size_t gpusvm__keys_parts(size_t nvar)
+{
+    return gpusvm__round_up(nvar ? nvar : 1, (size_t)GPUSVM__L * GPUSVM__KU) / ((size_t)GPUSVM__L * GPUSVM__KU);
+}
+
+static void gpusvm__release_mem(gpusvm__ocl *b, gpusvm__cl_mem *m)
+{
+    size_t bytes = 0;
+    if (*m) {
+        if (b->cl->clGetMemObjectInfo(*m, GPUSVM__CL_MEM_SIZE, sizeof bytes, &bytes, NULL) == 0 && bytes <= b->mem_used)
+            b->mem_used -= bytes;
+        b->cl->clReleaseMemObject(*m);
+    }
+    *m = NULL;
+}
+
+/* Releases count buffers, last first. */
+static void gpusvm__release_mems(gpusvm__ocl *b, gpusvm__cl_mem *m, int count)
+{
+    while (count-- > 0) gpusvm__release_mem(b, &m[count]);
+}
+
+static void gpusvm__ocl_train_end(gpusvm__backend *bb)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm__release_mems(b, b->mem, GPUSVM__TB_COUNT);
+}
+
+static gpusvm_result gpusvm__ocl_buffer(gpusvm__ocl *b, gpusvm__cl_mem *out, size_t bytes, const char *what)
+{
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_int e = 0;
+    if (bytes == 0) bytes = 16;
+    if (bytes > b->max_alloc)
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+                            "%s needs %.1f MiB in one buffer; the device allows %.1f MiB (lower -m / cache_size_mb, "
+                            "use fewer points, or the cpu backend)",
+                            what, (double)bytes / 1048576.0, (double)b->max_alloc / 1048576.0);
+    if (bytes > b->mem_budget - b->mem_used)
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+                            "%s needs %.1f MiB; %.1f MiB of the %.1f MiB device-memory budget are left (lower -m / "
+                            "cache_size_mb, raise desc.device_memory_mb, use fewer points, or the cpu backend)",
+                            what, (double)bytes / 1048576.0, (double)(b->mem_budget - b->mem_used) / 1048576.0,
+                            (double)b->mem_budget / 1048576.0);
+    *out = b->cl->clCreateBuffer(b->cctx, GPUSVM__CL_MEM_READ_WRITE, bytes, NULL, &e);
+    if (e != 0 || !*out) {
+        if (*out) b->cl->clReleaseMemObject(*out);
+        r = gpusvm__cl_fail(b->base.ctx, e ? e : -4, "clCreateBuffer", __LINE__);
+        *out = NULL;
+    } else {
+        b->mem_used += bytes;
+    }
+    return r;
+}
+
+/* Allocates m[i] for i in [from, to) with bytes[i] (0: leaves that buffer NULL). */
+static gpusvm_result gpusvm__ocl_buffers(gpusvm__ocl *b, gpusvm__cl_mem *m, const size_t *bytes,
+                                         const char *const *what, int from, int to)
+{
+    gpusvm_result r = GPUSVM_OK;
+    int i;
+    for (i = from; i < to && r == GPUSVM_OK; ++i)
+        if (bytes[i]) r = gpusvm__ocl_buffer(b, &m[i], bytes[i], what[i]);
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_write(gpusvm__ocl *b, gpusvm__cl_mem m, size_t offset, size_t bytes, const void *src)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueWriteBuffer(b->queue, m, GPUSVM__CL_TRUE, offset, bytes, src, 0, NULL, NULL));
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_read(gpusvm__ocl *b, gpusvm__cl_mem m, size_t bytes, void *dst)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueReadBuffer(b->queue, m, GPUSVM__CL_TRUE, 0, bytes, dst, 0, NULL, NULL));
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_fill(gpusvm__ocl *b, gpusvm__cl_mem m, size_t bytes, unsigned char byte)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueFillBuffer(b->queue, m, &byte, 1, 0, bytes, 0, NULL, NULL));
+fail:
+    return r;
+}
+
+/* Sets argument SLOT (GPUSVM__A_<KERNEL>_<name>, without the prefix) of kernel KID (without
+   GPUSVM__KN_) to var; on failure r is set and control jumps to fail. */
+#define GPUSVM__SET(kid, slot, var)                                                                                \
+    GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_##kid], GPUSVM__A_##slot, sizeof(var), &(var)))
+/* gpusvm_rows and gpusvm_rows_few take the same arguments */
+#define GPUSVM__SET_ROWS(name, var)                                                                                \
+    do {                                                                                                           \
+        GPUSVM__SET(ROWS, ROWS_##name, var);                                                                       \
+        GPUSVM__SET(ROWS_FEW, ROWS_##name, var);                                                                   \
+    } while (0)
+
+static gpusvm_result gpusvm__ocl_launch(gpusvm__ocl *b, int kid, gpusvm__cl_uint dims, const size_t *global,
+                                        const size_t *local)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__CL(b->base.ctx,
+               b->cl->clEnqueueNDRangeKernel(b->queue, b->kern[kid], dims, NULL, global, local, 0, NULL, NULL));
+fail:
+    return r;
+}
+
+/* The kernel cache: one file per (device, driver, build options, kernel source) in ctx->cache_dir,
+   "KEY binary: SIZE HASH\n" then the driver's program binary. It is written to a temporary name
+   and renamed into place; a file whose key or hash does not match, or that the driver rejects, is
+   ignored (the program is compiled from source and the file rewritten). Only running out of host
+   memory is an error; anything else at worst runs the compiler. */
+static uint64_t gpusvm__fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *c = (const unsigned char *)data;
+    size_t i;
+    for (i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* The cache entry's key text and path; 0 when there is no cache. */
+static int gpusvm__kcache_key(gpusvm__ocl *b, const char *options, char *key, size_t key_size, char *path,
+                              size_t path_size)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    char driver[128] = "", version[128] = "";
+    uint64_t h = 14695981039346656037ULL;
+    gpusvm__cl_ulong type = 0;
+    gpusvm__cl_uint lines;
+    const char *const *src;
+    int i, n;
+    if (!ctx->cache_dir[0]) return 0;
+    /* the default folder only for GPUs and accelerators: a CPU driver (PoCL) keeps its own cache,
+       and handing out its binary costs it a full native compile (4 s on the test VM) */
+    if (ctx->cache_default && b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_TYPE, sizeof type, &type, NULL) == 0 &&
+        (type & GPUSVM__CL_DEVICE_TYPE_CPU))
+        return 0;
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL);
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_VERSION, sizeof version - 1, version, NULL);
+    src = gpusvm__kernel_lines(&lines);
+    for (i = 0; i < (int)lines; ++i) h = gpusvm__fnv1a(h, src[i], strlen(src[i]));
+    n = snprintf(key, key_size, "gpusvm kernel cache 1\ndevice: %s\ndriver: %s\nversion: %s\noptions: %s\nsource: %016llx\n",
+                 ctx->device_name, driver, version, options, (unsigned long long)h);
+    if (n < 0 || (size_t)n >= key_size) return 0;
+    h = gpusvm__fnv1a(14695981039346656037ULL, key, (size_t)n);
+    n = snprintf(path, path_size, "%s/%016llx.bin", ctx->cache_dir, (unsigned long long)h);
+    if (n > 0 && (size_t)n < path_size) return 1;
+    path[0] = 0;
+    return 0;
+}
+
+/* *out: the cached program, built for the device; NULL when there is none that works. 0, or 1 when
+   out of host memory. */
+static int gpusvm__kcache_load(gpusvm__ocl *b, const char *options, const char *key, const char *path,
+                               gpusvm__cl_program *out)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    FILE *f = fopen(path, "rb");
+    const size_t klen = strlen(key);
+    char head[80];
+    unsigned char *bin = NULL;
+    unsigned long long size = 0, hash = 0;
+    gpusvm__cl_program prog = NULL;
+    gpusvm__cl_int st = 0, e = 0;
+    int oom = 0;
+    char *got;
+    *out = NULL;
+    if (!f) return 0;
+    got = (char *)gpusvm__alloc(&ctx->alloc, klen + 1, 1);
+    oom = !got;
+    if (got && fread(got, 1, klen, f) == klen && memcmp(got, key, klen) == 0 && fgets(head, sizeof head, f) &&
+        sscanf(head, "binary: %llu %llx", &size, &hash) == 2 && size > 0 && size < ((size_t)1 << 30)) {
+        bin = (unsigned char *)gpusvm__alloc(&ctx->alloc, (size_t)size, 1);
+        oom = !bin;
+        if (bin && fread(bin, 1, (size_t)size, f) == (size_t)size && fgetc(f) == EOF &&
+            gpusvm__fnv1a(14695981039346656037ULL, bin, (size_t)size) == (uint64_t)hash) {
+            const size_t len = (size_t)size;
+            const unsigned char *bp = bin;
+            prog = b->cl->clCreateProgramWithBinary(b->cctx, 1, &b->dev, &len, &bp, &st, &e);
+            if (prog && (e != 0 || st != 0 || b->cl->clBuildProgram(prog, 1, &b->dev, options, NULL, NULL) != 0)) {
+                b->cl->clReleaseProgram(prog);
+                prog = NULL;
+            }
+        }
+    }
+    fclose(f);
+    gpusvm__free(&ctx->alloc, got);
+    gpusvm__free(&ctx->alloc, bin);
+    *out = prog;
+    return oom;
+}
+
+/* mkdir -p of path's folder part up to and including dir (0700 for what it makes). */
+static int gpusvm__mkdirs(char *dir)
+{
+    char *c;
+    for (c = dir + 1;; ++c) {
+        const char keep = *c;
+        if (keep != '/' && keep != 0) continue;
+        *c = 0;
+#ifdef GPUSVM__WINDOWS
+        CreateDirectoryA(dir, NULL);
+#else
+        mkdir(dir, 0700);
+#endif
+        *c = keep;
+        if (!keep) break;
+    }
+#ifdef GPUSVM__WINDOWS
+    return (GetFileAttributesA(dir) & FILE_ATTRIBUTE_DIRECTORY) != 0;
+#else
+    {
+        struct stat sb;
+        return stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+    }
+#endif
+}
+
+/* 0, or 1 when out of host memory */
+static int gpusvm__kcache_save(gpusvm__ocl *b, const char *key, const char *path)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    size_t size = 0;
+    unsigned char *bin = NULL;
+    char tmp[1200];
+    FILE *f = NULL;
+    int ok = 0, n;
+    if (b->cl->clGetProgramInfo(b->prog, GPUSVM__CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != 0 || size == 0)
+        return 0;
+    bin = (unsigned char *)gpusvm__alloc(&ctx->alloc, size, 1);
+    if (!bin) return 1;
+    if (b->cl->clGetProgramInfo(b->prog, GPUSVM__CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != 0) goto done;
+    snprintf(tmp, sizeof tmp, "%s", ctx->cache_dir);
+    if (!gpusvm__mkdirs(tmp)) goto done;
+#ifdef GPUSVM__WINDOWS
+    n = snprintf(tmp, sizeof tmp, "%s.%lu.tmp", path, (unsigned long)GetCurrentProcessId());
+#else
+    n = snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+#endif
+    if (n < 0 || (size_t)n >= sizeof tmp || !(f = fopen(tmp, "wb"))) goto done;
+    ok = fputs(key, f) >= 0 &&
+         fprintf(f, "binary: %llu %016llx\n", (unsigned long long)size,
+                 (unsigned long long)gpusvm__fnv1a(14695981039346656037ULL, bin, size)) > 0 &&
+         fwrite(bin, 1, size, f) == size;
+    ok = (fclose(f) == 0) && ok;
+#ifdef GPUSVM__WINDOWS
+    ok = ok && MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING);
+#else
+    ok = ok && rename(tmp, path) == 0;
+#endif
+    if (!ok) remove(tmp);
+done:
+    gpusvm__free(&ctx->alloc, bin);
+    return 0;
+}
+
+/* Releases the kernels and the program. */
+static void gpusvm__ocl_release_program(gpusvm__ocl *b)
+{
+    int i;
+    for (i = GPUSVM__KN_COUNT - 1; i >= 0; --i) {
+        if (b->kern[i]) b->cl->clReleaseKernel(b->kern[i]);
+        b->kern[i] = NULL;
+    }
+    if (b->prog) b->cl->clReleaseProgram(b->prog);
+    b->prog = NULL;
+}
+
+/* The build options: the tunables the host chose (the shared block's #ifndef defaults are
+   overridden from this one table) and, on NVIDIA, the warp exchanges. */
+static void gpusvm__ocl_options(const gpusvm__ocl *b, int shfl, char *out, size_t size)
+{
+    const struct { const char *name; int value; } tun[2] = {{"GPUSVM__Q", 0}, {"GPUSVM__L", GPUSVM__L}};
+    size_t at;
+    int i;
+    at = (size_t)snprintf(out, size, "-cl-std=CL1.2");
+    for (i = 0; i < 2 && at < size; ++i)
+        at += (size_t)snprintf(out + at, size - at, " -D %s=%d", tun[i].name, i == 0 ? b->qcap : tun[i].value);
+    if (shfl && at < size) snprintf(out + at, size - at, " -D GPUSVM_NV_SHFL=1");
+}
+
+/* The program built for the device: from the kernel cache when it holds it (*cached = 1), else
+   compiled from source and, when the cache is on, written to it. *be: clBuildProgram's status. */
+static gpusvm_result gpusvm__ocl_program(gpusvm__ocl *b, const char *options, const char *key, const char *path,
+                                         int *cached, gpusvm__cl_int *be)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    gpusvm__cl_api *cl = b->cl;
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_uint lines;
+    const char *const *src;
+    *be = 0;
+    if (*cached && gpusvm__kcache_load(b, options, key, path, &b->prog)) return gpusvm__oom(ctx, "reading the kernel cache");
+    if (b->prog) return GPUSVM_OK;
+    src = gpusvm__kernel_lines(&lines);
+    GPUSVM__CL_CREATE(ctx, b->prog, cl->clCreateProgramWithSource(b->cctx, lines, (const char **)src, NULL, &gpusvm__e));
+    *be = cl->clBuildProgram(b->prog, 1, &b->dev, options, NULL, NULL);
+    if (*be == 0 && *cached && gpusvm__kcache_save(b, key, path)) r = gpusvm__oom(ctx, "writing the kernel cache");
+    *cached = 0;
+fail:
+    return r;
+}
+
+/* ctx->build_log := the options, where the program came from, and the compiler's log. */
+static gpusvm_result gpusvm__ocl_build_log(gpusvm__ocl *b, const char *options, const char *path, int cached)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    size_t log_size = 0, head;
+    int off;
+    gpusvm__free(&ctx->alloc, ctx->build_log);
+    ctx->build_log = NULL;
+    if (b->cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size) != 0)
+        return GPUSVM_OK;
+    head = strlen(options) + strlen(path) + 64;
+    ctx->build_log = (char *)gpusvm__alloc(&ctx->alloc, log_size + head + 1, 1);
+    if (!ctx->build_log) return gpusvm__oom(ctx, "the kernel build log");
+    off = snprintf(ctx->build_log, head, "build options: %s\n%s%s\n", options,
+                   cached ? "program binary from the kernel cache: " : "compiled from source", cached ? path : "");
+    if (b->cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, log_size, ctx->build_log + off,
+                                     NULL) != 0)
+        ctx->build_log[off] = 0;
+    ctx->build_log[off + (int)log_size] = 0;
+    return GPUSVM_OK;
+}
+
+/* Every kernel of the table, checked against the device's work-group limit and against the
+   argument count its list declares. */
+static gpusvm_result gpusvm__ocl_kernels(gpusvm__ocl *b)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    gpusvm__cl_api *cl = b->cl;
+    gpusvm_result r = GPUSVM_OK;
+    size_t wg = 0;
+    gpusvm__cl_uint nargs = 0;
+    int i;
+    for (i = 0; i < GPUSVM__KN_COUNT; ++i) {
+        const gpusvm__kernel_info *k = &gpusvm__kernels[i];
+        GPUSVM__CL_CREATE(ctx, b->kern[i], cl->clCreateKernel(b->prog, k->name, &gpusvm__e));
+        GPUSVM__CL(ctx, cl->clGetKernelWorkGroupInfo(b->kern[i], b->dev, GPUSVM__CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
+                                                     &wg, NULL));
+        if (wg < k->wg)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
+                                "kernel %s runs at most %u work-items per group on this device; it needs %u", k->name,
+                                (unsigned)wg, (unsigned)k->wg);
+        GPUSVM__CL(ctx, cl->clGetKernelInfo(b->kern[i], GPUSVM__CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL));
+        if (nargs != k->nargs)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_BUILD, "kernel %s declares %u arguments; the host binds %u", k->name,
+                                (unsigned)nargs, k->nargs);
+    }
+fail:
+    return r;
+}
+
+/* Builds the program and its kernels once (from the kernel cache when it holds them); the log and
+   options stay on the context. */
+static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    gpusvm_result r;
+    gpusvm__cl_int be;
+    char options[256], key[1024 + 256], path[1100] = "", vendor[128] = "";
+    int cached, shfl;
+    const double t0 = gpusvm__now();
+    if (b->prog) return GPUSVM_OK;
+    /* NVIDIA: the reductions use warp exchanges (kernels part 0); if that build fails, the plain one */
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
+    for (shfl = gpusvm__icontains(vendor, "NVIDIA");; shfl = 0) {
+        gpusvm__ocl_options(b, shfl, options, sizeof options);
+        cached = gpusvm__kcache_key(b, options, key, sizeof key, path, sizeof path);
+        if ((r = gpusvm__ocl_program(b, options, key, path, &cached, &be)) != GPUSVM_OK) goto fail;
+        if (be == 0 || !shfl) break;
+        gpusvm__ocl_release_program(b);
+    }
+    if ((r = gpusvm__ocl_build_log(b, options, path, cached)) != GPUSVM_OK) goto fail;
+    if (be != 0) {
+        ctx->cl_call = "clBuildProgram";
+        ctx->cl_code = (int)be;
+        ctx->cl_line = __LINE__;
+        r = gpusvm__fail(ctx, GPUSVM_ERROR_BUILD, "clBuildProgram returned %d (%s); build log:\n%s", (int)be,
+                         gpusvm__cl_error_name(be), ctx->build_log ? ctx->build_log : "(none)");
+        goto fail;
+    }
+    if ((r = gpusvm__ocl_kernels(b)) != GPUSVM_OK) goto fail;
+    ctx->build_seconds = gpusvm__now() - t0;
+    ctx->build_cached = cached;
+    ctx->build_cache_used = path[0] != 0;
+    return GPUSVM_OK;
+fail:
+    gpusvm__ocl_release_program(b);
+    return r;
+}
+
+/* b->mem[X] (bytes, allocated) := the points x, dense and column-major. Where their CSR arrays
+   fit next to it, they are uploaded and scattered on the device (gpusvm_scatter: a fraction of
+   the bytes, no host pass over a dense copy); else the host builds the dense copy. */
+static gpusvm_result gpusvm__ocl_upload_points(gpusvm__ocl *b, const gpusvm__csr *x, size_t bytes)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t n = x->rows, base = x->row_ptr[0], nnz = x->row_ptr[n] - base;
+    gpusvm__cl_mem csr[3] = {NULL, NULL, NULL}; /* row offsets, column indices, values */
+    gpusvm_result r = GPUSVM_OK;
+    uint64_t *rp64 = NULL;
+    float *host;
+    if ((n + 1) * 8 + nnz * 8 + 1024 > b->mem_budget - b->mem_used) {
+        gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "data: the dense copy built on the host (no room for the CSR arrays)");
+        host = gpusvm__to_colmajor(a, x, 0, n, b->pitch, b->dpad);
+        if (!host) return gpusvm__oom(ctx, "the column-major copy of the data");
+        r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_X], 0, bytes, host);
+        gpusvm__free(a, host);
+        return r;
+    }
+    if (sizeof(size_t) != sizeof(uint64_t)) { /* the kernel reads 64-bit offsets */
+        size_t i;
+        if (!(rp64 = (uint64_t *)gpusvm__alloc(a, n + 1, sizeof(uint64_t))))
+            return gpusvm__oom(ctx, "the row offsets");
+        for (i = 0; i <= n; ++i) rp64[i] = (uint64_t)x->row_ptr[i];
+    }
+    gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "data: %lu nonzeros uploaded and scattered on the device", (unsigned long)nnz);
+    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_X], bytes, 0)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &csr[0], (n + 1) * 8, "the data's row offsets")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &csr[1], (nnz ? nnz : 1) * 4, "the data's column indices")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_buffer(b, &csr[2], (nnz ? nnz : 1) * 4, "the data's values")) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_write(b, csr[0], 0, (n + 1) * 8, rp64 ? (const void *)rp64 : (const void *)x->row_ptr)) !=
+        GPUSVM_OK)
+        goto fail;
+    if (nnz && ((r = gpusvm__ocl_write(b, csr[1], 0, nnz * 4, x->col + base)) != GPUSVM_OK ||
+                (r = gpusvm__ocl_write(b, csr[2], 0, nnz * 4, x->val + base)) != GPUSVM_OK))
+        goto fail;
+    {
+        const gpusvm__cl_ulong base_ = (gpusvm__cl_ulong)base;
+        const gpusvm__cl_int n_ = (gpusvm__cl_int)n, pitch_ = (gpusvm__cl_int)b->pitch;
+        size_t g = gpusvm__round_up(n ? n : 1, 64), l = 64;
+        GPUSVM__SET(SCATTER, SCATTER_row_ptr, csr[0]);
+        GPUSVM__SET(SCATTER, SCATTER_col, csr[1]);
+        GPUSVM__SET(SCATTER, SCATTER_val, csr[2]);
+        GPUSVM__SET(SCATTER, SCATTER_base, base_);
+        GPUSVM__SET(SCATTER, SCATTER_n, n_);
+        GPUSVM__SET(SCATTER, SCATTER_X, b->mem[GPUSVM__TB_X]);
+        GPUSVM__SET(SCATTER, SCATTER_pitch, pitch_);
+        r = gpusvm__ocl_launch(b, GPUSVM__KN_SCATTER, 1, &g, &l);
+    }
+fail:
+    /* released at once: OpenCL keeps them until the scatter has run */
+    gpusvm__release_mems(b, csr, 3);
+    gpusvm__free(a, rp64);
+    return r;
+}
+
+/* Plan: the batch's shape on the backend and the bytes of every training buffer (0: none), each
+   size overflow-checked. *npts_all: the problems' points, summed (the map's length). */
+static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes,
+                                      size_t *npts_all)
+{
+    const size_t np = p[0].x.rows; /* the batch's points */
+    size_t nvar = 0, pts = 0, max_pts = 1, ws, v1, w;
+    int t, ok = 1;
+    b->nparts_max = 1;
+    b->ngroups_max = 1;
+    for (t = 0; t < nprob; ++t) {
+        const size_t parts = gpusvm__keys_parts(p[t].nvar), groups = gpusvm__round_up(p[t].nvar, GPUSVM__L) / GPUSVM__L;
+        nvar += p[t].nvar;
+        pts += p[t].npts;
+        if (p[t].npts > max_pts) max_pts = p[t].npts;
+        if (parts > b->nparts_max) b->nparts_max = parts;
+        if (groups > b->ngroups_max) b->ngroups_max = groups;
+    }
+    if (nvar > (size_t)INT_MAX / 2 || np > (size_t)INT_MAX / 2 || pts > (size_t)INT_MAX / 2)
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "too many points for one device");
+    *npts_all = pts;
+    b->nprob = nprob;
+    b->nvar = nvar;
+    b->npts = np;
+    b->d = p[0].x.cols;
+    b->dpad = gpusvm__round_up(b->d ? b->d : 1, GPUSVM__TK);
+    b->pitch = gpusvm__round_up(np ? np : 1, GPUSVM__PITCH);
+    b->ldk = gpusvm__round_up(max_pts, GPUSVM__PITCH);
+    b->q = q;
+    b->npts0 = p[0].npts;
+    b->q0 = p[0].nvar <= (size_t)q ? p[0].nvar : (size_t)q;
+    b->ktype = p[0].ktype;
+    b->gamma = p[0].gamma;
+    b->coef0 = p[0].coef0;
+    b->degree = p[0].degree;
+    ws = (size_t)nprob * (size_t)q;
+    v1 = nvar ? nvar : 1;
+    memset(bytes, 0, GPUSVM__TB_COUNT * sizeof(size_t));
+    ok = gpusvm__mul(b->pitch, b->dpad * sizeof(float), &bytes[GPUSVM__TB_X]) &&
+         gpusvm__mul(ws * sizeof(float), b->ldk, &bytes[GPUSVM__TB_K]) &&
+         gpusvm__mul(ws * sizeof(float), (size_t)q, &bytes[GPUSVM__TB_KQ]);
+    if (!ok) return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the data is too large for the device");
+    if (b->ktype != GPUSVM__K_PRECOMPUTED && gpusvm__mul(ws * sizeof(float), b->dpad, &w) && w <= b->max_alloc)
+        bytes[GPUSVM__TB_XW] = w;
+    bytes[GPUSVM__TB_NORM] = (np ? np : 1) * sizeof(float);
+    bytes[GPUSVM__TB_QD] = bytes[GPUSVM__TB_KEY_UP] = bytes[GPUSVM__TB_KEY_LOW] = v1 * sizeof(float);
+    bytes[GPUSVM__TB_Y] = v1;
+    bytes[GPUSVM__TB_CV] = bytes[GPUSVM__TB_ALPHA] = bytes[GPUSVM__TB_G] = v1 * sizeof(double);
+    bytes[GPUSVM__TB_PART_UP] = bytes[GPUSVM__TB_PART_LOW] = (size_t)nprob * 2 * b->nparts_max * sizeof(double);
+    bytes[GPUSVM__TB_WS_IDX] = bytes[GPUSVM__TB_WS_SLOT] = ws * sizeof(int);
+    bytes[GPUSVM__TB_COEF] = ws * sizeof(double);
+    bytes[GPUSVM__TB_STATUS] = (size_t)nprob * GPUSVM__ST_COUNT * sizeof(double);
+    bytes[GPUSVM__TB_PINFO] = (size_t)nprob * GPUSVM__PI_COUNT * sizeof(int32_t);
+    bytes[GPUSVM__TB_MAP] = (pts ? pts : 1) * sizeof(int32_t);
+    return GPUSVM_OK;
+}
+
+/* The host's staging copies of a batch's per-variable state, in one block. */
+typedef struct gpusvm__ocl_stage {
+    void *block;
+    double *g0, *cv, *st;
+    float *norm, *qd;
+    int32_t *info, *map;
+    signed char *y;
+} gpusvm__ocl_stage;
+
+static gpusvm_result gpusvm__ocl_stage_alloc(gpusvm__ocl *b, size_t npts_all, gpusvm__ocl_stage *s)
+{
+    /* doubles first, then 4-byte words, then bytes: every array stays aligned */
+    const size_t n[8] = {b->nvar, b->nvar, (size_t)b->nprob * GPUSVM__ST_COUNT, b->npts, b->nvar,
+                         (size_t)b->nprob * GPUSVM__PI_COUNT, npts_all, b->nvar};
+    const size_t size[8] = {8, 8, 8, 4, 4, 4, 4, 1};
+    size_t off[8], total = 0, bytes;
+    unsigned char *c;
+    int i;
+    for (i = 0; i < 8; ++i) {
+        off[i] = total;
+        if (!gpusvm__mul(n[i], size[i], &bytes) || total + bytes < total) return gpusvm__oom(b->base.ctx, "the training state");
+        total += bytes;
+    }
+    c = (unsigned char *)gpusvm__calloc(&b->base.ctx->alloc, total ? total : 1, 1);
+    if (!c) return gpusvm__oom(b->base.ctx, "the training state");
+    s->block = c;
+    s->g0 = (double *)(void *)(c + off[0]);
+    s->cv = (double *)(void *)(c + off[1]);
+    s->st = (double *)(void *)(c + off[2]);
+    s->norm = (float *)(void *)(c + off[3]);
+    s->qd = (float *)(void *)(c + off[4]);
+    s->info = (int32_t *)(void *)(c + off[5]);
+    s->map = (int32_t *)(void *)(c + off[6]);
+    s->y = (signed char *)(c + off[7]);
+    return GPUSVM_OK;
+}
+
+/* The staging copies: norms, the problem table, the map, and each variable's diagonal, G = -1,
+   bound and label (the status starts zeroed: running). */
+static void gpusvm__ocl_stage_fill(const gpusvm__ocl *b, const gpusvm__problem *p, int q, gpusvm__ocl_stage *s)
+{
+    size_t nvar = 0, pts = 0, i, k;
+    int t;
+    gpusvm__norms(&p[0].x, 0, b->npts, s->norm);
+    for (t = 0; t < b->nprob; ++t) {
+        int32_t *pi = s->info + (size_t)t * GPUSVM__PI_COUNT;
+        const int whole = p[t].nvar <= (size_t)q;
+        pi[GPUSVM__PI_VAR] = (int32_t)nvar;
+        pi[GPUSVM__PI_NVAR] = (int32_t)p[t].nvar;
+        pi[GPUSVM__PI_PT] = (int32_t)pts;
+        pi[GPUSVM__PI_NPTS] = (int32_t)p[t].npts;
+        pi[GPUSVM__PI_Q] = whole ? (int32_t)p[t].nvar : q;
+        pi[GPUSVM__PI_WHOLE] = whole;
+        pi[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(p[t].nvar);
+        pi[GPUSVM__PI_SPLIT] = (int32_t)p[t].npts;
+        for (k = 0; k < p[t].npts; ++k) s->map[pts + k] = (int32_t)gpusvm__map_pt(&p[t], k);
+        for (i = 0; i < p[t].nvar; ++i) {
+            const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, p[t].npts));
+            s->qd[nvar + i] = gpusvm__diag(&p[0].x, pt, s->norm[pt], b->ktype, b->gamma, b->coef0, b->degree);
+            s->g0[nvar + i] = -1.0;
+            s->cv[nvar + i] = p[t].C[i];
+            s->y[nvar + i] = p[t].y[i];
+        }
+        nvar += p[t].nvar;
+        pts += p[t].npts;
+    }
+}
+
+/* Upload: the staging copies to their buffers; alpha, the working sets and coefficients zeroed. */
+static gpusvm_result gpusvm__ocl_stage_upload(gpusvm__ocl *b, const gpusvm__ocl_stage *s, size_t npts_all)
+{
+    const struct { int buf; size_t bytes; const void *src; } up[8] = {
+        {GPUSVM__TB_NORM, b->npts * sizeof(float), s->norm},
+        {GPUSVM__TB_QD, b->nvar * sizeof(float), s->qd},
+        {GPUSVM__TB_Y, b->nvar, s->y},
+        {GPUSVM__TB_CV, b->nvar * sizeof(double), s->cv},
+        {GPUSVM__TB_G, b->nvar * sizeof(double), s->g0},
+        {GPUSVM__TB_STATUS, (size_t)b->nprob * GPUSVM__ST_COUNT * sizeof(double), s->st},
+        {GPUSVM__TB_PINFO, (size_t)b->nprob * GPUSVM__PI_COUNT * sizeof(int32_t), s->info},
+        {GPUSVM__TB_MAP, npts_all * sizeof(int32_t), s->map}};
+    const size_t ws = (size_t)b->nprob * (size_t)b->q;
+    const struct { int buf; size_t bytes; } zero[4] = {{GPUSVM__TB_ALPHA, b->nvar * sizeof(double)},
+                                                       {GPUSVM__TB_WS_IDX, ws * sizeof(int)},
+                                                       {GPUSVM__TB_WS_SLOT, ws * sizeof(int)},
+                                                       {GPUSVM__TB_COEF, ws * sizeof(double)}};
+    gpusvm_result r = GPUSVM_OK;
+    int i;
+    for (i = 0; i < 8 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_write(b, b->mem[up[i].buf], 0, up[i].bytes, up[i].src);
+    for (i = 0; i < 4 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_fill(b, b->mem[zero[i].buf], zero[i].bytes, 0);
+    return r;
+}
+
+/* The arguments of gpusvm_rows and gpusvm_rows_few that training and prediction set apart. */
+typedef struct gpusvm__rows_args {
+    gpusvm__cl_mem A, idx, norm_a, B, norm_b, pinfo, map, slot, K, status;
+    gpusvm__cl_int pitch_a, pitch_b, use_map, dpad, ldk, qmax, ktype, degree, a_pos;
+    float gamma, coef0;
+} gpusvm__rows_args;
+
+/* Bind: every argument of the rows kernels but the per-launch range (row_off, nrows, skip_whole). */
+static gpusvm_result gpusvm__ocl_bind_rows(gpusvm__ocl *b, const gpusvm__rows_args *ra)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__SET_ROWS(A, ra->A);
+    GPUSVM__SET_ROWS(pitch_a, ra->pitch_a);
+    GPUSVM__SET_ROWS(idx, ra->idx);
+    GPUSVM__SET_ROWS(norm_a, ra->norm_a);
+    GPUSVM__SET_ROWS(B, ra->B);
+    GPUSVM__SET_ROWS(pitch_b, ra->pitch_b);
+    GPUSVM__SET_ROWS(norm_b, ra->norm_b);
+    GPUSVM__SET_ROWS(pinfo, ra->pinfo);
+    GPUSVM__SET_ROWS(map, ra->map);
+    GPUSVM__SET_ROWS(use_map, ra->use_map);
+    GPUSVM__SET_ROWS(dpad, ra->dpad);
+    GPUSVM__SET_ROWS(slot, ra->slot);
+    GPUSVM__SET_ROWS(K, ra->K);
+    GPUSVM__SET_ROWS(ldk, ra->ldk);
+    GPUSVM__SET_ROWS(qmax, ra->qmax);
+    GPUSVM__SET_ROWS(ktype, ra->ktype);
+    GPUSVM__SET_ROWS(gamma, ra->gamma);
+    GPUSVM__SET_ROWS(coef0, ra->coef0);
+    GPUSVM__SET_ROWS(degree, ra->degree);
+    GPUSVM__SET_ROWS(status, ra->status);
+    GPUSVM__SET_ROWS(a_pos, ra->a_pos);
+fail:
+    return r;
+}
+
+/* Bind: the rows kernels and the working-set gather for a training batch. */
+static gpusvm_result gpusvm__ocl_bind_train_rows(gpusvm__ocl *b, gpusvm__cl_int use_map)
+{
+    gpusvm__cl_mem *m = b->mem;
+    gpusvm__rows_args ra;
+    gpusvm_result r;
+    const gpusvm__cl_int qmax = b->q, pitch = (gpusvm__cl_int)b->pitch, dpad = (gpusvm__cl_int)b->dpad;
+    ra.a_pos = m[GPUSVM__TB_XW] != NULL; /* A: the gathered working-set vectors, else the points */
+    ra.A = ra.a_pos ? m[GPUSVM__TB_XW] : m[GPUSVM__TB_X];
+    ra.pitch_a = ra.a_pos ? qmax : pitch;
+    ra.idx = m[GPUSVM__TB_WS_IDX];
+    ra.norm_a = ra.norm_b = m[GPUSVM__TB_NORM];
+    ra.B = m[GPUSVM__TB_X];
+    ra.pitch_b = pitch;
+    ra.pinfo = m[GPUSVM__TB_PINFO];
+    ra.map = m[GPUSVM__TB_MAP];
+    ra.use_map = use_map;
+    ra.dpad = dpad;
+    ra.slot = m[GPUSVM__TB_WS_SLOT];
+    ra.K = m[GPUSVM__TB_K];
+    ra.ldk = (gpusvm__cl_int)b->ldk;
+    ra.qmax = qmax;
+    ra.ktype = b->ktype;
+    ra.gamma = b->gamma;
+    ra.coef0 = b->coef0;
+    ra.degree = b->degree;
+    ra.status = m[GPUSVM__TB_STATUS];
+    if ((r = gpusvm__ocl_bind_rows(b, &ra)) != GPUSVM_OK) return r;
+    GPUSVM__SET(GATHER_WS, GATHER_WS_X, m[GPUSVM__TB_X]);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_pitch, pitch);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_idx, m[GPUSVM__TB_WS_IDX]);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_map, m[GPUSVM__TB_MAP]);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_use_map, use_map);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_dpad, dpad);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_Aw, m[GPUSVM__TB_XW]);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_qmax, qmax);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_status, m[GPUSVM__TB_STATUS]);
+fail:
+    return r;
+}
+
+/* Bind: the arguments of the selection that stay fixed for the whole run. */
+static gpusvm_result gpusvm__ocl_bind_train_select(gpusvm__ocl *b, gpusvm__cl_int nu)
+{
+    gpusvm__cl_mem *m = b->mem;
+    gpusvm_result r = GPUSVM_OK;
+    const gpusvm__cl_int qmax = b->q, nparts_max = (gpusvm__cl_int)b->nparts_max;
+    GPUSVM__SET(KEYS, KEYS_G0, m[GPUSVM__TB_G]);
+    GPUSVM__SET(KEYS, KEYS_alpha0, m[GPUSVM__TB_ALPHA]);
+    GPUSVM__SET(KEYS, KEYS_y0, m[GPUSVM__TB_Y]);
+    GPUSVM__SET(KEYS, KEYS_Cv0, m[GPUSVM__TB_CV]);
+    GPUSVM__SET(KEYS, KEYS_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(KEYS, KEYS_nparts_max, nparts_max);
+    GPUSVM__SET(KEYS, KEYS_key_up0, m[GPUSVM__TB_KEY_UP]);
+    GPUSVM__SET(KEYS, KEYS_key_low0, m[GPUSVM__TB_KEY_LOW]);
+    GPUSVM__SET(KEYS, KEYS_part_up0, m[GPUSVM__TB_PART_UP]);
+    GPUSVM__SET(KEYS, KEYS_part_low0, m[GPUSVM__TB_PART_LOW]);
+    GPUSVM__SET(KEYS, KEYS_status, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(KEYS, KEYS_nu, nu);
+    GPUSVM__SET(SELECT, SELECT_key_up0, m[GPUSVM__TB_KEY_UP]);
+    GPUSVM__SET(SELECT, SELECT_key_low0, m[GPUSVM__TB_KEY_LOW]);
+    GPUSVM__SET(SELECT, SELECT_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(SELECT, SELECT_nparts_max, nparts_max);
+    GPUSVM__SET(SELECT, SELECT_qmax, qmax);
+    GPUSVM__SET(SELECT, SELECT_part_up0, m[GPUSVM__TB_PART_UP]);
+    GPUSVM__SET(SELECT, SELECT_part_low0, m[GPUSVM__TB_PART_LOW]);
+    GPUSVM__SET(SELECT, SELECT_ws_idx0, m[GPUSVM__TB_WS_IDX]);
+    GPUSVM__SET(SELECT, SELECT_ws_slot0, m[GPUSVM__TB_WS_SLOT]);
+    GPUSVM__SET(SELECT, SELECT_status0, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(SELECT, SELECT_y0, m[GPUSVM__TB_Y]);
+    GPUSVM__SET(SELECT, SELECT_nu, nu);
+fail:
+    return r;
+}
+
+/* Bind: the arguments of the inner solve and the gradient update that stay fixed for the run. */
+static gpusvm_result gpusvm__ocl_bind_train_solve(gpusvm__ocl *b, gpusvm__cl_int nu)
+{
+    gpusvm__cl_mem *m = b->mem;
+    gpusvm_result r = GPUSVM_OK;
+    const gpusvm__cl_int qmax = b->q, ldk = (gpusvm__cl_int)b->ldk, whole_inner = GPUSVM__WHOLE_INNER, one = 1,
+                         zero = 0;
+    GPUSVM__SET(GATHER, GATHER_K0, m[GPUSVM__TB_K]);
+    GPUSVM__SET(GATHER, GATHER_ldk, ldk);
+    GPUSVM__SET(GATHER, GATHER_Kq0, m[GPUSVM__TB_KQ]);
+    GPUSVM__SET(GATHER, GATHER_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(GATHER, GATHER_qmax, qmax);
+    GPUSVM__SET(GATHER, GATHER_ws_idx0, m[GPUSVM__TB_WS_IDX]);
+    GPUSVM__SET(GATHER, GATHER_status, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(SMO, SMO_Kq0, m[GPUSVM__TB_KQ]);
+    GPUSVM__SET(SMO, SMO_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(SMO, SMO_qmax, qmax);
+    GPUSVM__SET(SMO, SMO_ws_idx0, m[GPUSVM__TB_WS_IDX]);
+    GPUSVM__SET(SMO, SMO_ws_slot0, m[GPUSVM__TB_WS_SLOT]);
+    GPUSVM__SET(SMO, SMO_alpha0, m[GPUSVM__TB_ALPHA]);
+    GPUSVM__SET(SMO, SMO_G0, m[GPUSVM__TB_G]);
+    GPUSVM__SET(SMO, SMO_y0, m[GPUSVM__TB_Y]);
+    GPUSVM__SET(SMO, SMO_Cv0, m[GPUSVM__TB_CV]);
+    GPUSVM__SET(SMO, SMO_qd0, m[GPUSVM__TB_QD]);
+    GPUSVM__SET(SMO, SMO_coef0, m[GPUSVM__TB_COEF]);
+    GPUSVM__SET(SMO, SMO_whole_inner, whole_inner);
+    GPUSVM__SET(SMO, SMO_status0, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(SMO, SMO_nu, nu);
+    GPUSVM__SET(UPDATE, UPDATE_out0, m[GPUSVM__TB_G]);
+    GPUSVM__SET(UPDATE, UPDATE_y0, m[GPUSVM__TB_Y]);
+    GPUSVM__SET(UPDATE, UPDATE_use_y, one);
+    GPUSVM__SET(UPDATE, UPDATE_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(UPDATE, UPDATE_qmax, qmax);
+    GPUSVM__SET(UPDATE, UPDATE_K0, m[GPUSVM__TB_K]);
+    GPUSVM__SET(UPDATE, UPDATE_ldk, ldk);
+    GPUSVM__SET(UPDATE, UPDATE_slot0, m[GPUSVM__TB_WS_SLOT]);
+    GPUSVM__SET(UPDATE, UPDATE_coef0, m[GPUSVM__TB_COEF]);
+    GPUSVM__SET(UPDATE, UPDATE_m_in, qmax);
+    GPUSVM__SET(UPDATE, UPDATE_status, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(UPDATE, UPDATE_coef_off, zero);
+    GPUSVM__SET(UPDATE, UPDATE_out_off, zero);
+fail:
+    return r;
+}
+
+/* A training batch: plan, allocate, upload, bind. */
+static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm__ocl_stage s;
+    size_t bytes[GPUSVM__TB_COUNT], npts_all = 0;
+    gpusvm__cl_int use_map = 0;
+    gpusvm_result r;
+    int t;
+    memset(&s, 0, sizeof s);
+    gpusvm__ocl_train_end(bb);
+    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_plan(b, p, nprob, q, bytes, &npts_all)) != GPUSVM_OK) return r;
+    for (t = 0; t < nprob; ++t) use_map = use_map || p[t].map;
+    /* the data first: its upload wants room for the CSR arrays beside it */
+    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, 0, 1)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_upload_points(b, &p[0].x, bytes[GPUSVM__TB_X])) != GPUSVM_OK ||
+        (r = gpusvm__ocl_stage_alloc(b, npts_all, &s)) != GPUSVM_OK)
+        goto fail;
+    gpusvm__ocl_stage_fill(b, p, q, &s);
+    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, 1, GPUSVM__TB_COUNT)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_stage_upload(b, &s, npts_all)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_bind_train_rows(b, use_map)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_bind_train_select(b, p[0].nu)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_bind_train_solve(b, p[0].nu)) != GPUSVM_OK)
+        goto fail;
+    gpusvm__free(&bb->ctx->alloc, s.block);
+    return GPUSVM_OK;
+fail:
+    gpusvm__free(&bb->ctx->alloc, s.block);
+    gpusvm__ocl_train_end(bb);
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_select(gpusvm__backend *bb, int first, double eps, double max_iter)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_int md = first ? 0 : 1;
+    size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->nprob * GPUSVM__L, l1 = GPUSVM__L;
+    g[0] = b->nparts_max * GPUSVM__L;
+    g[1] = (size_t)b->nprob;
+    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_KEYS, 2, g, l)) != GPUSVM_OK) return r;
+    GPUSVM__SET(SELECT, SELECT_mode_in, md);
+    GPUSVM__SET(SELECT, SELECT_eps, eps);
+    GPUSVM__SET(SELECT, SELECT_max_iter, max_iter);
+    r = gpusvm__ocl_launch(b, GPUSVM__KN_SELECT, 1, &g1, &l1);
+fail:
+    return r;
+}
+
+/* Kernel rows [off, off + nr) of every problem's working set against `cols` points: up to
+   GPUSVM__FEW rows gpusvm_rows_few (one work-item per point), more the tiles of gpusvm_rows (16 x 16
+   work-items per GPUSVM__TM x GPUSVM__TM block). With gather (training, when the gathered
+   working-set buffer exists) the rows' vectors are gathered first (gpusvm_gather_ws). The other
+   arguments are bound by the caller. */
+static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int off, int nr, int skip, size_t cols, int nprob,
+                                             int gather)
+{
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_int off_ = off, nr_ = nr, skip_ = skip;
+    size_t g[3], l[3] = {16, 16, 1};
+    if (nr <= 0) return GPUSVM_OK;
+    g[2] = (size_t)nprob;
+    if (gather && b->mem[GPUSVM__TB_XW]) {
+        size_t lg[3] = {64, 1, 1};
+        g[0] = gpusvm__round_up((size_t)nr, 64);
+        g[1] = b->dpad;
+        GPUSVM__SET(GATHER_WS, GATHER_WS_row_off, off_);
+        GPUSVM__SET(GATHER_WS, GATHER_WS_nrows, nr_);
+        GPUSVM__SET(GATHER_WS, GATHER_WS_skip_whole, skip_);
+        if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER_WS, 3, g, lg)) != GPUSVM_OK) return r;
+    }
+    GPUSVM__SET_ROWS(row_off, off_);
+    GPUSVM__SET_ROWS(nrows, nr_);
+    GPUSVM__SET_ROWS(skip_whole, skip_);
+    if (nr <= GPUSVM__FEW) {
+        g[0] = gpusvm__round_up(cols, 256);
+        g[1] = 1;
+        l[0] = 256;
+        l[1] = 1;
+        return gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_FEW, 3, g, l);
+    }
+    g[0] = gpusvm__round_up(cols, GPUSVM__TM) / GPUSVM__TM * 16;
+    g[1] = gpusvm__round_up((size_t)nr, GPUSVM__TM) / GPUSVM__TM * 16;
+    r = gpusvm__ocl_launch(b, GPUSVM__KN_ROWS, 3, g, l);
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    return gpusvm__ocl_rows_launch(b, first ? 0 : b->q / 2, first ? b->q : b->q / 2, !first, b->ldk, b->nprob, 1);
+}
+
+static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_int mi = max_inner;
+    size_t g = (size_t)b->nprob * GPUSVM__L, l = GPUSVM__L, g3[3], l3[3] = {GPUSVM__L, 1, 1};
+    g3[0] = gpusvm__round_up((size_t)b->q, GPUSVM__L);
+    g3[1] = (size_t)b->q;
+    g3[2] = (size_t)b->nprob;
+    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER, 3, g3, l3)) != GPUSVM_OK) return r;
+    GPUSVM__SET(SMO, SMO_eps, eps);
+    GPUSVM__SET(SMO, SMO_ratio_in, ratio);
+    GPUSVM__SET(SMO, SMO_max_inner_in, mi);
+    GPUSVM__SET(SMO, SMO_max_iter, max_iter);
+    r = gpusvm__ocl_launch(b, GPUSVM__KN_SMO, 1, &g, &l);
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_update(gpusvm__backend *bb)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    size_t g[2], l[2] = {GPUSVM__L, 1};
+    g[0] = b->ngroups_max * GPUSVM__L;
+    g[1] = (size_t)b->nprob;
+    return gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 2, g, l);
+}
+
+static gpusvm_result gpusvm__ocl_read_status(gpusvm__backend *bb, double *st)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    return gpusvm__ocl_read(b, b->mem[GPUSVM__TB_STATUS], sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->nprob, st);
+}
+
+static gpusvm_result gpusvm__ocl_read_state(gpusvm__backend *bb, double *alpha, double *G)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    if (alpha && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_ALPHA], b->nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
+    if (G) r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_G], b->nvar * sizeof(double), G);
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_write_state(gpusvm__backend *bb, const double *alpha, const double *G,
+                                             const double *st)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    if (alpha && (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_ALPHA], 0, b->nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
+    if (G && (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_G], 0, b->nvar * sizeof(double), G)) != GPUSVM_OK) return r;
+    if (st) r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_STATUS], 0, sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->nprob, st);
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_write_ws(gpusvm__backend *bb, const int *idx, const int *slot, int m)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    int t;
+    for (t = 0; t < b->nprob && r == GPUSVM_OK; ++t) {
+        const size_t at = (size_t)t * (size_t)b->q * sizeof(int);
+        if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_IDX], at, (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
+        r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_SLOT], at, (size_t)m * sizeof(int), slot);
+    }
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_read_rows(gpusvm__backend *bb, float *K)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_context *ctx = bb->ctx;
+    gpusvm_result r = GPUSVM_OK;
+    const size_t n0 = b->npts0, q0 = b->q0;
+    size_t t;
+    for (t = 0; t < q0; ++t)
+        GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_K], GPUSVM__CL_TRUE, t * b->ldk * sizeof(float),
+                                                   n0 * sizeof(float), K + t * n0, 0, NULL, NULL));
+fail:
+    return r;
+}
+
+#ifdef GPUSVM_TEST_HOOKS
+static gpusvm_result gpusvm__ocl_read_ws(gpusvm__backend *bb, int *idx, int *slot, double *coef, int m)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    if (idx && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_IDX], (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
+    if (slot && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_SLOT], (size_t)m * sizeof(int), slot)) != GPUSVM_OK) return r;
+    if (coef) r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_COEF], (size_t)m * sizeof(double), coef);
+    return r;
+}
+
+/* Problem 0's rows: on the host q rows of its points, on the device rows of pitch ldk. */
+static gpusvm_result gpusvm__ocl_write_rows(gpusvm__backend *bb, const float *K)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    const size_t n0 = b->npts0, q0 = b->q0;
+    size_t t;
+    for (t = 0; t < q0 && r == GPUSVM_OK; ++t)
+        r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_K], t * b->ldk * sizeof(float), n0 * sizeof(float), K + t * n0);
+    return r;
+}
+
+
+static gpusvm_result gpusvm__ocl_poison(gpusvm__backend *bb)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    const size_t ws = (size_t)b->nprob * (size_t)b->q;
+    gpusvm_result r;
+    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_K], ws * b->ldk * sizeof(float), 0xFF)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_COEF], ws * sizeof(double), 0xFF)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_KEY_UP], b->nvar * sizeof(uint32_t), 0x5A)) != GPUSVM_OK) return r;
+    return gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_KEY_LOW], b->nvar * sizeof(uint32_t), 0x5A);
+}
+#endif /* GPUSVM_TEST_HOOKS */
+
+/* Decision values: the support vectors play the working set, the test points the data; the
+   same rows and update kernels run in blocks of at most 1024 support vectors and a bounded
+   number of test points. */
+
+/* The device buffers of a prediction, in the order they are allocated. */
+#define GPUSVM__DEC_BUFS(X_)                                                                                      \
+    X_(SV, "the support vectors") X_(NA, "norms") X_(IDX, "indices") X_(SLOT, "slots")                          \
+    X_(B, "a block of test points") X_(NB, "norms") X_(K, "a kernel tile") X_(CF, "coefficients")               \
+    X_(DEC, "decision values") X_(ST, "status") X_(Y, "labels") X_(TAB, "the problem table")
+#define GPUSVM__BID(id, what) GPUSVM__DB_##id,
+enum { GPUSVM__DEC_BUFS(GPUSVM__BID) GPUSVM__DB_COUNT };
+#undef GPUSVM__BID
+#define GPUSVM__BWHAT(id, what) what,
+static const char *const gpusvm__dec_buf_what[GPUSVM__DB_COUNT] = {GPUSVM__DEC_BUFS(GPUSVM__BWHAT)};
+#undef GPUSVM__BWHAT
+
+/* A prediction's shape, its device buffers and its host scratch. */
+typedef struct gpusvm__ocl_dec {
+    size_t nsv, nt, nv, dpad, pa; /* support vectors, test points, decision vectors, padded features, sv pitch */
+    size_t R, pb, nblocks;        /* support vectors per tile, test points per block, tiles */
+    gpusvm__cl_mem mem[GPUSVM__DB_COUNT];
+    unsigned char *live; /* per (decision vector, tile of support vectors): any coefficient not 0 */
+    float *norms;
+    double *dbuf;
+} gpusvm__ocl_dec;
+
+/* Plan: test points per block, each block and its K tile within 256 MiB and max_alloc, and
+   within what the budget has left after the support vectors. */
+static gpusvm_result gpusvm__ocl_dec_plan(gpusvm__ocl *b, const gpusvm__csr *sv, const gpusvm__csr *x, int nv,
+                                          gpusvm__ocl_dec *dp)
+{
+    const size_t d = sv->cols > x->cols ? sv->cols : x->cols;
+    size_t chunk = (size_t)64 << 20, fixed, left, per;
+    dp->nsv = sv->rows;
+    dp->nt = x->rows;
+    dp->nv = (size_t)nv;
+    dp->dpad = gpusvm__round_up(d ? d : 1, GPUSVM__TK);
+    dp->pa = gpusvm__round_up(dp->nsv, GPUSVM__PITCH);
+    dp->R = dp->nsv < 1024 ? dp->nsv : 1024;
+    dp->nblocks = (dp->nsv + dp->R - 1) / dp->R;
+    if (chunk > b->max_alloc / sizeof(float)) chunk = b->max_alloc / sizeof(float);
+    chunk = chunk / (dp->dpad > dp->R ? dp->dpad : dp->R);
+    if (!gpusvm__mul(dp->pa, dp->dpad * sizeof(float), &fixed) ||
+        fixed + dp->nsv * 3 * sizeof(float) + dp->nv * dp->nsv * sizeof(double) + 1024 < fixed)
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the support vectors are too large for the device");
+    fixed += dp->nsv * 3 * sizeof(float) + dp->nv * dp->nsv * sizeof(double) + 1024;
+    left = b->mem_budget - b->mem_used;
+    per = (dp->dpad + dp->R + 1) * sizeof(float) + dp->nv * sizeof(double);
+    if (left <= fixed || (left - fixed) / per < 64)
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+                            "prediction needs %.1f MiB for %lu support vectors plus blocks of test points; the "
+                            "device-memory budget has %.1f MiB left (raise desc.device_memory_mb or use the cpu "
+                            "backend)",
+                            (double)(fixed + 64 * per) / 1048576.0, (unsigned long)dp->nsv, (double)left / 1048576.0);
+    if ((left - fixed) / per < chunk) chunk = (left - fixed) / per;
+    chunk = chunk / 64 * 64;
+    if (chunk < 64) chunk = 64;
+    if (chunk > gpusvm__round_up(dp->nt, 64)) chunk = gpusvm__round_up(dp->nt, 64);
+    dp->pb = chunk;
+    return GPUSVM_OK;
+}
+
+/* Allocate and upload what every block shares: the support vectors (column-major) and their
+   norms, their indices and tile slots, the coefficients, a zero status; on the host the map of
+   live tiles and the blocks' scratch. */
+static gpusvm_result gpusvm__ocl_dec_setup(gpusvm__ocl *b, gpusvm__ocl_dec *dp, const gpusvm__csr *sv,
+                                           const double *coef)
+{
+    const gpusvm_allocator *a = &b->base.ctx->alloc;
+    const size_t nsv = dp->nsv, pb = dp->pb, nv = dp->nv;
+    size_t bytes[GPUSVM__DB_COUNT], i, t, bl;
+    double zero_st[GPUSVM__ST_COUNT];
+    float *host = NULL;
+    int *ids = NULL;
+    gpusvm_result r;
+    bytes[GPUSVM__DB_SV] = dp->pa * dp->dpad * sizeof(float);
+    bytes[GPUSVM__DB_NA] = nsv * sizeof(float);
+    bytes[GPUSVM__DB_IDX] = bytes[GPUSVM__DB_SLOT] = nsv * sizeof(int);
+    bytes[GPUSVM__DB_B] = pb * dp->dpad * sizeof(float);
+    bytes[GPUSVM__DB_NB] = pb * sizeof(float);
+    bytes[GPUSVM__DB_K] = dp->R * pb * sizeof(float);
+    bytes[GPUSVM__DB_CF] = nv * nsv * sizeof(double);
+    bytes[GPUSVM__DB_DEC] = nv * pb * sizeof(double);
+    bytes[GPUSVM__DB_ST] = sizeof zero_st;
+    bytes[GPUSVM__DB_Y] = 16;
+    bytes[GPUSVM__DB_TAB] = GPUSVM__PI_COUNT * sizeof(int32_t);
+    if ((r = gpusvm__ocl_buffers(b, dp->mem, bytes, gpusvm__dec_buf_what, 0, GPUSVM__DB_COUNT)) != GPUSVM_OK) return r;
+    host = gpusvm__to_colmajor(a, sv, 0, nsv, dp->pa, dp->dpad);
+    ids = (int *)gpusvm__alloc(a, nsv * 2, sizeof(int));
+    dp->norms = (float *)gpusvm__alloc(a, nsv > pb ? nsv : pb, sizeof(float));
+    dp->live = (unsigned char *)gpusvm__calloc(a, nv * dp->nblocks, 1);
+    dp->dbuf = (double *)gpusvm__alloc(a, nv * pb, sizeof(double));
+    if (!host || !ids || !dp->norms || !dp->live || !dp->dbuf) {
+        r = gpusvm__oom(b->base.ctx, "decision values");
+        goto done;
+    }
+    gpusvm__norms(sv, 0, nsv, dp->norms);
+    for (i = 0; i < nsv; ++i) {
+        ids[i] = (int)i;
+        ids[nsv + i] = (int)(i % dp->R);
+    }
+    for (t = 0; t < nv; ++t)
+        for (bl = 0; bl < dp->nblocks; ++bl)
+            for (i = bl * dp->R; i < nsv && i < (bl + 1) * dp->R && !dp->live[t * dp->nblocks + bl]; ++i)
+                dp->live[t * dp->nblocks + bl] = coef[t * nsv + i] != 0.0;
+    memset(zero_st, 0, sizeof zero_st);
+    if ((r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_SV], 0, bytes[GPUSVM__DB_SV], host)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_NA], 0, nsv * sizeof(float), dp->norms)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_IDX], 0, nsv * sizeof(int), ids)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_SLOT], 0, nsv * sizeof(int), ids + nsv)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_CF], 0, bytes[GPUSVM__DB_CF], coef)) != GPUSVM_OK)
+        goto done;
+    r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_ST], 0, sizeof zero_st, zero_st);
+done:
+    gpusvm__free(a, host);
+    gpusvm__free(a, ids);
+    return r;
+}
+
+/* Bind: the rows and update arguments every block shares (the support vectors are A, the
+   block of test points B; one problem, no map). */
+static gpusvm_result gpusvm__ocl_dec_bind(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float gamma,
+                                          float coef0, int degree)
+{
+    const gpusvm__cl_mem *m = dp->mem;
+    gpusvm__rows_args ra;
+    gpusvm_result r;
+    const gpusvm__cl_int zero = 0, pb = (gpusvm__cl_int)dp->pb;
+    ra.A = m[GPUSVM__DB_SV];
+    ra.pitch_a = (gpusvm__cl_int)dp->pa;
+    ra.idx = m[GPUSVM__DB_IDX];
+    ra.norm_a = m[GPUSVM__DB_NA];
+    ra.B = m[GPUSVM__DB_B];
+    ra.pitch_b = pb;
+    ra.norm_b = m[GPUSVM__DB_NB];
+    ra.pinfo = m[GPUSVM__DB_TAB];
+    ra.map = m[GPUSVM__DB_IDX]; /* no map (use_map 0): any buffer */
+    ra.use_map = 0;
+    ra.dpad = (gpusvm__cl_int)dp->dpad;
+    ra.slot = m[GPUSVM__DB_SLOT];
+    ra.K = m[GPUSVM__DB_K];
+    ra.ldk = pb;
+    ra.qmax = 0;
+    ra.ktype = ktype;
+    ra.gamma = gamma;
+    ra.coef0 = coef0;
+    ra.degree = degree;
+    ra.status = m[GPUSVM__DB_ST];
+    ra.a_pos = 0;
+    if ((r = gpusvm__ocl_bind_rows(b, &ra)) != GPUSVM_OK) return r;
+    GPUSVM__SET(UPDATE, UPDATE_out0, m[GPUSVM__DB_DEC]);
+    GPUSVM__SET(UPDATE, UPDATE_y0, m[GPUSVM__DB_Y]);
+    GPUSVM__SET(UPDATE, UPDATE_use_y, zero);
+    GPUSVM__SET(UPDATE, UPDATE_pinfo, m[GPUSVM__DB_TAB]);
+    GPUSVM__SET(UPDATE, UPDATE_qmax, zero);
+    GPUSVM__SET(UPDATE, UPDATE_K0, m[GPUSVM__DB_K]);
+    GPUSVM__SET(UPDATE, UPDATE_ldk, pb);
+    GPUSVM__SET(UPDATE, UPDATE_slot0, m[GPUSVM__DB_SLOT]);
+    GPUSVM__SET(UPDATE, UPDATE_coef0, m[GPUSVM__DB_CF]);
+    GPUSVM__SET(UPDATE, UPDATE_status, m[GPUSVM__DB_ST]);
+fail:
+    return r;
+}
+
+/* Test points [t0, t0 + cnt): upload the block, one kernel tile per block of support vectors,
+   every decision vector that touches the tile, then the values into out. */
+static gpusvm_result gpusvm__ocl_dec_block(gpusvm__ocl *b, gpusvm__ocl_dec *dp, const gpusvm__csr *x, size_t t0,
+                                           double *out)
+{
+    const gpusvm_allocator *a = &b->base.ctx->alloc;
+    const size_t cnt = dp->nt - t0 < dp->pb ? dp->nt - t0 : dp->pb;
+    int32_t info[GPUSVM__PI_COUNT]; /* one problem: the block of test points against every support vector */
+    gpusvm_result r = GPUSVM_OK;
+    size_t s0, t, g1 = gpusvm__round_up(cnt, GPUSVM__L), l1 = GPUSVM__L;
+    float *host = gpusvm__to_colmajor(a, x, t0, cnt, dp->pb, dp->dpad);
+    if (!host) return gpusvm__oom(b->base.ctx, "a block of test points");
+    r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_B], 0, dp->pb * dp->dpad * sizeof(float), host);
+    gpusvm__free(a, host);
+    if (r != GPUSVM_OK) return r;
+    gpusvm__norms(x, t0, cnt, dp->norms);
+    info[GPUSVM__PI_VAR] = 0;
+    info[GPUSVM__PI_NVAR] = info[GPUSVM__PI_NPTS] = (int32_t)cnt;
+    info[GPUSVM__PI_PT] = 0;
+    info[GPUSVM__PI_Q] = (int32_t)dp->nsv;
+    info[GPUSVM__PI_WHOLE] = 0;
+    info[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(cnt);
+    info[GPUSVM__PI_SPLIT] = INT_MAX; /* support vectors are points, never second copies */
+    if ((r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_NB], 0, cnt * sizeof(float), dp->norms)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_fill(b, dp->mem[GPUSVM__DB_DEC], dp->nv * dp->pb * sizeof(double), 0)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_TAB], 0, sizeof info, info)) != GPUSVM_OK)
+        return r;
+    for (s0 = 0; s0 < dp->nsv; s0 += dp->R) {
+        const gpusvm__cl_int nr = (gpusvm__cl_int)(dp->nsv - s0 < dp->R ? dp->nsv - s0 : dp->R);
+        if ((r = gpusvm__ocl_rows_launch(b, (int)s0, nr, 0, dp->pb, 1, 0)) != GPUSVM_OK) return r;
+        GPUSVM__SET(UPDATE, UPDATE_m_in, nr);
+        for (t = 0; t < dp->nv; ++t) { /* one tile, every decision vector that touches it */
+            const gpusvm__cl_int co = (gpusvm__cl_int)(t * dp->nsv + s0), oo = (gpusvm__cl_int)(t * dp->pb);
+            if (!dp->live[t * dp->nblocks + s0 / dp->R]) continue;
+            GPUSVM__SET(UPDATE, UPDATE_coef_off, co);
+            GPUSVM__SET(UPDATE, UPDATE_out_off, oo);
+            if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 1, &g1, &l1)) != GPUSVM_OK) return r;
+        }
+    }
+    if ((r = gpusvm__ocl_read(b, dp->mem[GPUSVM__DB_DEC], dp->nv * dp->pb * sizeof(double), dp->dbuf)) != GPUSVM_OK)
+        return r;
+    for (t = 0; t < dp->nv; ++t) memcpy(out + t * dp->nt + t0, dp->dbuf + t * dp->pb, cnt * sizeof(double));
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef, int nv,
+                                          const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
+                                          double *out)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    const gpusvm_allocator *a = &bb->ctx->alloc;
+    gpusvm__ocl_dec dp;
+    gpusvm_result r;
+    size_t t0;
+    memset(&dp, 0, sizeof dp);
+    if (sv->rows == 0 || x->rows == 0) {
+        for (t0 = 0; t0 < x->rows * (size_t)nv; ++t0) out[t0] = 0.0;
+        return GPUSVM_OK;
+    }
+    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK || (r = gpusvm__ocl_dec_plan(b, sv, x, nv, &dp)) != GPUSVM_OK)
+        return r;
+    if ((r = gpusvm__ocl_dec_setup(b, &dp, sv, coef)) == GPUSVM_OK &&
+        (r = gpusvm__ocl_dec_bind(b, &dp, ktype, gamma, coef0, degree)) == GPUSVM_OK)
+        for (t0 = 0; t0 < dp.nt && r == GPUSVM_OK; t0 += dp.pb) r = gpusvm__ocl_dec_block(b, &dp, x, t0, out);
+    gpusvm__free(a, dp.live);
+    gpusvm__free(a, dp.norms);
+    gpusvm__free(a, dp.dbuf);
+    gpusvm__release_mems(b, dp.mem, GPUSVM__DB_COUNT);
+    return r;
+}
+
+static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+{
+    const size_t np = p[0].x.rows, pitch = gpusvm__round_up(np ? np : 1, GPUSVM__PITCH);
+    const size_t dpad = gpusvm__round_up(p[0].x.cols ? p[0].x.cols : 1, GPUSVM__TK);
+    size_t nvar = 0, pts = 0, max_pts = 1, parts = 1, x, k, total;
+    int t;
+    for (t = 0; t < nprob; ++t) {
+        const size_t pp = gpusvm__keys_parts(p[t].nvar);
+        nvar += p[t].nvar;
+        pts += p[t].npts;
+        if (p[t].npts > max_pts) max_pts = p[t].npts;
+        if (pp > parts) parts = pp;
+    }
+    if (!gpusvm__mul(pitch, dpad * sizeof(float), &x) ||
+        !gpusvm__mul((size_t)nprob * (size_t)q * sizeof(float), gpusvm__round_up(max_pts, GPUSVM__PITCH), &k))
+        return (size_t)-1;
+    /* no single buffer may pass the device's limit */
+    if (x > bb->max_alloc || k > bb->max_alloc) return (size_t)-1;
+    /* the data, the rows, the q x q blocks, the gathered working-set vectors, the vectors */
+    total = x + k + k / gpusvm__round_up(max_pts, GPUSVM__PITCH) * ((size_t)q + (p[0].ktype != GPUSVM__K_PRECOMPUTED ? dpad : 0)) +
+            np * sizeof(float) + nvar * (sizeof(float) + 1 + 3 * sizeof(double) + 2 * sizeof(uint32_t)) +
+            pts * sizeof(int32_t) +
+            (size_t)nprob * (parts * 32 + (size_t)q * 16 + GPUSVM__ST_COUNT * 8 + GPUSVM__PI_COUNT * 4) + 256;
+    return total < x ? (size_t)-1 : total;
+}
+static size_t gpusvm__ocl_mem_left(gpusvm__backend *bb)
+{
+    const gpusvm__ocl *b = (const gpusvm__ocl *)bb;
+    return b->mem_budget - b->mem_used;
+}
+
+static void gpusvm__ocl_destroy(gpusvm__backend *bb)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm__ocl_train_end(bb);
+    gpusvm__ocl_release_program(b);
+    if (b->queue) b->cl->clReleaseCommandQueue(b->queue);
+    if (b->cctx) b->cl->clReleaseContext(b->cctx);
+    gpusvm__free(&bb->ctx->alloc, bb);
+}
+
+/* Every device of every platform, in order, for GPUSVM_DEVICE indices. */
+typedef struct gpusvm__cl_dev_entry {
+    gpusvm__cl_platform platform;
+    gpusvm__cl_device device;
+    gpusvm__cl_ulong type;
+    int fp64;
+    char name[256];
+} gpusvm__cl_dev_entry;
+
+static int gpusvm__ocl_list(gpusvm__cl_api *cl, gpusvm__cl_dev_entry *out, int max)
+{
+    gpusvm__cl_platform plats[16];
+    gpusvm__cl_uint np = 0, p, nd, k;
+    int count = 0;
+    if (cl->clGetPlatformIDs(16, plats, &np) != 0) return 0;
+    if (np > 16) np = 16;
+    for (p = 0; p < np && count < max; ++p) {
+        gpusvm__cl_device devs[16];
+        char pname[96] = {0};
+        nd = 0;
+        if (cl->clGetDeviceIDs(plats[p], GPUSVM__CL_DEVICE_TYPE_ALL, 16, devs, &nd) != 0) continue;
+        if (nd > 16) nd = 16;
+        cl->clGetPlatformInfo(plats[p], GPUSVM__CL_PLATFORM_NAME, sizeof pname - 1, pname, NULL);
+        for (k = 0; k < nd && count < max; ++k) {
+            gpusvm__cl_dev_entry *e = &out[count++];
+            char dname[128] = {0}, ext[8192] = {0};
+            e->platform = plats[p];
+            e->device = devs[k];
+            e->type = 0;
+            cl->clGetDeviceInfo(devs[k], GPUSVM__CL_DEVICE_TYPE, sizeof e->type, &e->type, NULL);
+            cl->clGetDeviceInfo(devs[k], GPUSVM__CL_DEVICE_NAME, sizeof dname - 1, dname, NULL);
+            if (cl->clGetDeviceInfo(devs[k], GPUSVM__CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL) != 0) ext[0] = 0;
+            e->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+            snprintf(e->name, sizeof e->name, "%s (%s)", dname, pname);
+        }
+    }
+    return count;
+}
+
+/* The device sel names (NULL = automatic: the first GPU, accelerator, then CPU with fp64), or -1
+   with the reason in why. */
+static int gpusvm__ocl_pick(const gpusvm__cl_dev_entry *devs, int n, const char *sel, int auto_only_gpu, char *why,
+                            size_t why_size)
+{
+    const gpusvm__cl_ulong order[3] = {GPUSVM__CL_DEVICE_TYPE_GPU, GPUSVM__CL_DEVICE_TYPE_ACCELERATOR,
+                                       GPUSVM__CL_DEVICE_TYPE_CPU};
+    long long want;
+    int pick = -1, i, o;
+    if (n == 0) {
+        snprintf(why, why_size, "no OpenCL platform or device found");
+        return -1;
+    }
+    if (sel && *sel) {
+        if (gpusvm__parse_long(sel, strlen(sel), 0, 1000, &want)) {
+            if (want >= n) {
+                snprintf(why, why_size, "device index %lld given, but only %d OpenCL devices exist", want, n);
+                return -1;
+            }
+            pick = (int)want;
+        } else {
+            for (i = 0; i < n && pick < 0; ++i)
+                if (gpusvm__icontains(devs[i].name, sel)) pick = i;
+            if (pick < 0) {
+                snprintf(why, why_size, "no OpenCL device name contains '%s'", sel);
+                return -1;
+            }
+        }
+        if (!devs[pick].fp64) {
+            snprintf(why, why_size, "device %s lacks cl_khr_fp64 (double precision), which gpusvm needs",
+                     devs[pick].name);
+            return -1;
+        }
+        return pick;
+    }
+    for (o = 0; o < 3 && pick < 0; ++o)
+        for (i = 0; i < n && pick < 0; ++i)
+            if ((devs[i].type & order[o]) && devs[i].fp64) pick = i;
+    if (pick < 0) {
+        snprintf(why, why_size, "no OpenCL device reports cl_khr_fp64 (double precision)");
+        return -1;
+    }
+    /* On a CPU the built-in C backend is faster than an OpenCL CPU driver (measured with PoCL);
+       automatic selection takes OpenCL only for GPUs and accelerators. */
+    if (auto_only_gpu && !(devs[pick].type & (GPUSVM__CL_DEVICE_TYPE_GPU | GPUSVM__CL_DEVICE_TYPE_ACCELERATOR))) {
+        snprintf(why, why_size, "OpenCL offers only a CPU device (%s), where the C backend is faster", devs[pick].name);
+        return -1;
+    }
+    return pick;
+}
+
+/* The device's limits, the memory budget and the working-set capacity its local memory allows. */
+static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
+{
+    gpusvm__cl_ulong lm = 0, ma = 0, gm = 0;
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL);
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gm, &gm, NULL);
+    b->local_mem = (size_t)lm;
+    b->max_alloc = ma ? (size_t)ma : (size_t)128 << 20;
+    b->global_mem = (size_t)gm;
+    b->mem_budget = b->global_mem ? b->global_mem : (size_t)-1;
+    if (budget_mb > 0.0 && budget_mb * 1048576.0 < (double)b->mem_budget) b->mem_budget = (size_t)(budget_mb * 1048576.0);
+    b->qcap = GPUSVM__Q;
+    /* gpusvm_smo's local arrays: 37 bytes per working-set position, 40 per work-item (its reductions;
+       with warp exchanges 416 bytes instead, within the 1024 spare) */
+    while (b->qcap > 64 && (size_t)b->qcap * 37 + GPUSVM__L * 40 + 1024 > b->local_mem) b->qcap /= 2;
+    b->base.qcap = b->qcap;
+    b->base.max_alloc = b->max_alloc;
+}
+
+static void gpusvm__ocl_vtable(gpusvm__backend *base)
+{
+    base->train_begin = gpusvm__ocl_train_begin;
+    base->select = gpusvm__ocl_select;
+    base->rows = gpusvm__ocl_rows;
+    base->smo = gpusvm__ocl_smo;
+    base->update = gpusvm__ocl_update;
+    base->read_status = gpusvm__ocl_read_status;
+    base->read_state = gpusvm__ocl_read_state;
+    base->train_end = gpusvm__ocl_train_end;
+    base->write_state = gpusvm__ocl_write_state;
+    base->write_ws = gpusvm__ocl_write_ws;
+    base->read_rows = gpusvm__ocl_read_rows;
+    base->decision = gpusvm__ocl_decision;
+    base->train_bytes = gpusvm__ocl_train_bytes;
+    base->mem_left = gpusvm__ocl_mem_left;
+    base->destroy = gpusvm__ocl_destroy;
+#ifdef GPUSVM_TEST_HOOKS
+    base->test.read_ws = gpusvm__ocl_read_ws;
+    base->test.write_rows = gpusvm__ocl_write_rows;
+    base->test.poison = gpusvm__ocl_poison;
+#endif
+}
+
+/* Chooses a device (sel: NULL = automatic, an index, or a name substring), creates its context
+   and queue and builds the kernels. Returns NULL with the reason in why; *err is GPUSVM_OK then
+   unless the kernel build failed or host memory ran out (its code). */
+static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *cl, const char *sel, int auto_only_gpu,
+                                           double budget_mb, char *why, size_t why_size, gpusvm_result *err)
+{
+    gpusvm__cl_dev_entry devs[32];
+    const int n = gpusvm__ocl_list(cl, devs, 32), pick = gpusvm__ocl_pick(devs, n, sel, auto_only_gpu, why, why_size);
+    gpusvm__ocl *b;
+    gpusvm__cl_int e = 0;
+    gpusvm__cl_context_properties props[3];
+    *err = GPUSVM_OK;
+    if (pick < 0) return NULL;
+    b = (gpusvm__ocl *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__ocl));
+    if (!b) {
+        snprintf(why, why_size, "out of host memory");
+        *err = gpusvm__oom(ctx, "the OpenCL backend");
+        return NULL;
+    }
+    b->base.ctx = ctx;
+    b->cl = cl;
+    b->dev = devs[pick].device;
+    snprintf(ctx->device_name, sizeof ctx->device_name, "%s", devs[pick].name);
+    gpusvm__ocl_limits(b, budget_mb);
+    gpusvm__ocl_vtable(&b->base);
+    props[0] = GPUSVM__CL_CONTEXT_PLATFORM;
+    props[1] = (gpusvm__cl_context_properties)devs[pick].platform;
+    props[2] = 0;
+    b->cctx = cl->clCreateContext(props, 1, &b->dev, NULL, NULL, &e);
+    if (e != 0 || !b->cctx) {
+        snprintf(why, why_size, "clCreateContext returned %d (%s) for %s", (int)e, gpusvm__cl_error_name(e),
+                 devs[pick].name);
+        b->cctx = NULL;
+    } else {
+        b->queue = cl->clCreateCommandQueue(b->cctx, b->dev, 0, &e);
+        if (e != 0 || !b->queue) {
+            snprintf(why, why_size, "clCreateCommandQueue returned %d (%s)", (int)e, gpusvm__cl_error_name(e));
+            b->queue = NULL;
+        }
+    }
+    /* the kernels are built now, so that a failure can fall back or fail as asked */
+    if (b->queue && (*err = gpusvm__ocl_build(b)) != GPUSVM_OK) snprintf(why, why_size, "%s", ctx->error);
+    if (!b->queue || *err != GPUSVM_OK) {
+        gpusvm__ocl_destroy(&b->base);
+        return NULL;
+    }
+    return &b->base;
+}
+
+#endif /* GPUSVM_NO_OPENCL */
+
+/* Opens the OpenCL backend into ctx->backend, or leaves it NULL with the reason in why. An error
+   only where falling back is not allowed: host memory ran out, or a kernel build failed on a
+   device that was asked for. */
+static gpusvm_result gpusvm__opencl_open(gpusvm_context *ctx, const gpusvm_context_desc *d, char *why, size_t why_size)
+{
+#ifndef GPUSVM_NO_OPENCL
+    gpusvm_result r = GPUSVM_OK;
+    const int asked = d->backend == GPUSVM_BACKEND_OPENCL || (d->device && *d->device);
+    ctx->cl = (gpusvm__cl_api *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__cl_api));
+    if (!ctx->cl) return GPUSVM_ERROR_OUT_OF_MEMORY;
+    if (gpusvm__cl_load(ctx->cl, d->opencl_library, why, why_size))
+        ctx->backend = gpusvm__ocl_create(ctx, ctx->cl, d->device, d->backend == GPUSVM_BACKEND_AUTO,
+                                          d->device_memory_mb, why, why_size, &r);
+    if (ctx->backend) {
+        ctx->kind = GPUSVM_BACKEND_OPENCL;
+        return GPUSVM_OK;
+    }
+    gpusvm__cl_unload(ctx->cl);
+    gpusvm__free(&ctx->alloc, ctx->cl);
+    ctx->cl = NULL;
+    if (r == GPUSVM_ERROR_OUT_OF_MEMORY || ctx->last_error == GPUSVM_ERROR_OUT_OF_MEMORY) return GPUSVM_ERROR_OUT_OF_MEMORY;
+    return asked ? r : GPUSVM_OK;
+#else
+    (void)ctx;
+    (void)d;
+    snprintf(why, why_size, "built with GPUSVM_NO_OPENCL");
+    return GPUSVM_OK;
+#endif
+}
+
+static gpusvm_result gpusvm__cpu_open(gpusvm_context *ctx, const gpusvm_context_desc *d, char *why, size_t why_size)
+{
+    (void)d;
+    (void)why;
+    (void)why_size;
+    ctx->backend = gpusvm__cpu_create(ctx);
+    if (!ctx->backend) return GPUSVM_ERROR_OUT_OF_MEMORY;
+    ctx->kind = GPUSVM_BACKEND_CPU;
+    snprintf(ctx->device_name, sizeof ctx->device_name, "CPU (gpusvm C backend)");
+    return GPUSVM_OK;
+}
+
+
+/* >>input ------------------------------------------------------------------ */
+/* The caller's matrices as internal CSR views, the parameters resolved and checked, the labels
+   grouped; for precomputed kernels, the kernel matrix by columns and the serial numbers. */
+
+/* An internal CSR view of any input matrix; dense input is converted (zeros dropped). */
+typedef struct gpusvm__input {
+    gpusvm__csr m;
+    size_t *row_ptr; /* owned when converted */
+    int32_t *col;
+    float *val;
+} gpusvm__input;
+
+static void gpusvm__input_free(gpusvm_context *ctx, gpusvm__input *in)
+{
+    gpusvm__free(&ctx->alloc, in->row_ptr);
+    gpusvm__free(&ctx->alloc, in->col);
+    gpusvm__free(&ctx->alloc, in->val);
+    memset(in, 0, sizeof *in);
+}
+
+/* Points the CSR view of in at its own arrays. */
+static void gpusvm__input_view(gpusvm__input *in, size_t rows, size_t cols)
+{
+    in->m.rows = rows;
+    in->m.cols = cols;
+    in->m.row_ptr = in->row_ptr;
+    in->m.col = in->col;
+    in->m.val = in->val;
+}
+
+/* Validates a caller's matrix and views it as CSR. what names it in errors. */
+static gpusvm_result gpusvm__input_make(gpusvm_context *ctx, const gpusvm_matrix *x, const char *what,
+                                        gpusvm__input *in)
+{
+    size_t i, k, nnz = 0;
+    memset(in, 0, sizeof *in);
+    if (!x) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
+    if (x->cols > (size_t)INT32_MAX)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s has %lu columns; at most 2^31-1 are supported",
+                            what, (unsigned long)x->cols);
+    if (x->layout == GPUSVM_LAYOUT_CSR) {
+        if (x->rows && (!x->row_ptr || !x->col_idx || !x->values))
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: CSR arrays must not be NULL", what);
+        if (x->rows && x->row_ptr[0] != 0)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row_ptr[0] must be 0", what);
+        for (i = 0; i < x->rows; ++i) {
+            if (x->row_ptr[i + 1] < x->row_ptr[i])
+                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row_ptr decreases at row %lu", what,
+                                    (unsigned long)i);
+            for (k = x->row_ptr[i]; k < x->row_ptr[i + 1]; ++k) {
+                if (x->col_idx[k] < 0 || (size_t)x->col_idx[k] >= x->cols ||
+                    (k > x->row_ptr[i] && x->col_idx[k] <= x->col_idx[k - 1]))
+                    return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                        "%s: row %lu: column indices must ascend within [0, cols)", what,
+                                        (unsigned long)i);
+                if (!(fabsf(x->values[k]) <= FLT_MAX))
+                    return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row %lu has a NaN or Inf value",
+                                        what, (unsigned long)i);
+            }
+        }
+        in->m.rows = x->rows;
+        in->m.cols = x->cols;
+        in->m.row_ptr = x->row_ptr;
+        in->m.col = x->col_idx;
+        in->m.val = x->values;
+        return GPUSVM_OK;
+    }
+    if (x->layout != GPUSVM_LAYOUT_DEFAULT && x->layout != GPUSVM_LAYOUT_DENSE)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: unknown layout %d", what, (int)x->layout);
+    {
+        size_t total;
+        if (!gpusvm__mul(x->rows, x->cols, &total))
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: rows * cols overflows", what);
+        if (total && !x->values) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: values is NULL", what);
+        for (i = 0; i < total; ++i) {
+            if (!(fabsf(x->values[i]) <= FLT_MAX))
+                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row %lu has a NaN or Inf value", what,
+                                    (unsigned long)(i / x->cols));
+            if (x->values[i] != 0.0f) ++nnz;
+        }
+        in->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, x->rows + 1, sizeof(size_t));
+        in->col = (int32_t *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(int32_t));
+        in->val = (float *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(float));
+        if (!in->row_ptr || !in->col || !in->val) {
+            gpusvm__input_free(ctx, in);
+            return gpusvm__oom(ctx, "a sparse copy of the input");
+        }
+        nnz = 0;
+        in->row_ptr[0] = 0;
+        for (i = 0; i < x->rows; ++i) {
+            for (k = 0; k < x->cols; ++k) {
+                const float v = x->values[i * x->cols + k];
+                if (v != 0.0f) {
+                    in->col[nnz] = (int32_t)k;
+                    in->val[nnz] = v;
+                    ++nnz;
+                }
+            }
+            in->row_ptr[i + 1] = nnz;
+        }
+        gpusvm__input_view(in, x->rows, x->cols);
+    }
+    return GPUSVM_OK;
+}
+
+/* Fills in defaults (LIBSVM's) and checks ranges; x gives gamma's auto and scale rules. */
+static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_params *in, const gpusvm__csr *x,
+                                            gpusvm_params *out)
+{
+    gpusvm_params p;
+    size_t k;
+    if (in) p = *in;
+    else memset(&p, 0, sizeof p);
+    if (p.svm_type == GPUSVM_SVM_DEFAULT) p.svm_type = GPUSVM_C_SVC;
+    if ((int)p.svm_type < 0 || p.svm_type > GPUSVM_CRAMMER_SINGER)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.svm_type %d is unknown", (int)p.svm_type);
+    if (p.nu == 0.0) p.nu = 0.5;
+    if (!(p.nu > 0.0 && p.nu <= 1.0)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.nu must be in (0, 1]");
+    if (p.p == 0.0) p.p = 0.1;
+    if (!(p.p > 0.0) || p.p > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.p must be > 0");
+    if (p.kernel_type == GPUSVM_KERNEL_DEFAULT) p.kernel_type = GPUSVM_KERNEL_RBF;
+    if ((int)p.kernel_type < 0 || p.kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.kernel_type %d is unknown", (int)p.kernel_type);
+    if (p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
+        size_t i;
+        for (i = 0; i < x->rows; ++i) {
+            const double k = p.serial ? p.serial[i] : (double)(i + 1);
+            if (!(k >= 1.0 && k <= (double)x->cols && k == floor(k)) || k > 16777216.0)
+                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                    "precomputed kernel: row %lu's serial number %g is not an integer in [1, %lu] (the "
+                                    "columns of x)",
+                                    (unsigned long)i, k, (unsigned long)x->cols);
+        }
+    }
+    if (p.degree == 0) p.degree = 3;
+    if (p.degree < 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.degree must be >= 0");
+    if (!(p.gamma >= 0.0) || p.gamma > DBL_MAX)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.gamma must be finite and >= 0 (0: automatic)");
+    if (p.gamma_mode == GPUSVM_GAMMA_DEFAULT) p.gamma_mode = p.gamma > 0.0 ? GPUSVM_GAMMA_VALUE : GPUSVM_GAMMA_AUTO;
+    switch (p.gamma_mode) {
+    case GPUSVM_GAMMA_VALUE:
+        if (!(p.gamma > 0.0)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.gamma must be > 0");
+        break;
+    case GPUSVM_GAMMA_AUTO:
+        p.gamma = x->cols > 0 ? 1.0 / (double)x->cols : 0.0;
+        break;
+    case GPUSVM_GAMMA_SCALE: {
+        double s = 0.0, s2 = 0.0, cnt = (double)x->rows * (double)x->cols, mean, var;
+        size_t i;
+        for (i = 0; i < x->row_ptr[x->rows]; ++i) {
+            s += x->val[i];
+            s2 += (double)x->val[i] * x->val[i];
+        }
+        mean = cnt > 0 ? s / cnt : 0.0;
+        var = cnt > 0 ? s2 / cnt - mean * mean : 0.0;
+        p.gamma = (var > 0.0 && x->cols > 0) ? 1.0 / ((double)x->cols * var) : 1.0;
+        break;
+    }
+    default:
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.gamma_mode %d is unknown", (int)p.gamma_mode);
+    }
+    p.gamma_mode = GPUSVM_GAMMA_VALUE;
+    if (!(fabs(p.coef0) <= DBL_MAX)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.coef0 must be finite");
+    if (p.C == 0.0) p.C = 1.0;
+    if (!(p.C > 0.0) || p.C > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.C must be > 0");
+    if (p.eps == 0.0) p.eps = p.svm_type == GPUSVM_CRAMMER_SINGER ? 1e-2 : 1e-3; /* CS: the paper's relative gap */
+    if (!(p.eps > 0.0) || p.eps > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.eps must be > 0");
+    if (!(p.cache_size_mb >= 0.0) || p.cache_size_mb > 1e9) /* 0: no budget but the device's */
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.cache_size_mb must be >= 0");
+    if (p.probability != 0 && p.probability != 1)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.probability must be 0 or 1");
+    if (p.n_weight && (!p.weight_label || !p.weight))
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.n_weight > 0 needs weight_label and weight");
+    for (k = 0; k < p.n_weight; ++k)
+        if (!(p.weight[k] > 0.0) || p.weight[k] > DBL_MAX)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.weight[%lu] must be > 0", (unsigned long)k);
+    if (p.max_iter < 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.max_iter must be >= 0");
+    if (p.max_iter == 0) {
+        const double m = 100.0 * (double)x->rows;
+        p.max_iter = m > 1e7 ? (long long)m : 10000000LL;
+    }
+    if (p.working_set_size < 0 || p.working_set_size == 1 || p.working_set_size > GPUSVM__Q)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.working_set_size must be 0 or 2..%d",
+                            GPUSVM__Q);
+    *out = p;
+    return GPUSVM_OK;
+}
+
+/* Per-sample weights, when given: one per row, finite and >= 0. */
+static gpusvm_result gpusvm__check_weights(gpusvm_context *ctx, const gpusvm_params *p, size_t rows)
+{
+    size_t i;
+    if (!p->sample_weight) return GPUSVM_OK;
+    for (i = 0; i < rows; ++i)
+        if (!(p->sample_weight[i] >= 0.0) || p->sample_weight[i] > DBL_MAX)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.sample_weight[%lu] must be finite and >= 0",
+                                (unsigned long)i);
+    return GPUSVM_OK;
+}
+
+/* LIBSVM's class grouping: labels in order of first appearance, except that a two-class
+   problem labelled -1 then +1 is swapped so that +1 is the positive class. label and count
+   are allocated (nr_class entries each). */
+static gpusvm_result gpusvm__group(gpusvm_context *ctx, const double *y, size_t n, int **label_out, size_t **count_out,
+                                   int *nr_class)
+{
+    gpusvm__vec lab, cnt;
+    size_t i;
+    int c, k = 0;
+    memset(&lab, 0, sizeof lab);
+    memset(&cnt, 0, sizeof cnt);
+    lab.item = sizeof(int);
+    cnt.item = sizeof(size_t);
+    for (i = 0; i < n; ++i) {
+        int v;
+        if (!(fabs(y[i]) < 2147483647.0)) {
+            gpusvm__free(&ctx->alloc, lab.data);
+            gpusvm__free(&ctx->alloc, cnt.data);
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "label of row %lu is not a finite class number",
+                                (unsigned long)i);
+        }
+        v = (int)y[i];
+        for (c = k - 1; c >= 0; --c)
+            if (((int *)lab.data)[c] == v) break;
+        if (c < 0) {
+            size_t zero = 0;
+            if (!gpusvm__vec_push(&ctx->alloc, &lab, &v) || !gpusvm__vec_push(&ctx->alloc, &cnt, &zero)) {
+                gpusvm__free(&ctx->alloc, lab.data);
+                gpusvm__free(&ctx->alloc, cnt.data);
+                return gpusvm__oom(ctx, "the class list");
+            }
+            c = k++;
+        }
+        ((size_t *)cnt.data)[c]++;
+    }
+    if (k == 2 && ((int *)lab.data)[0] == -1 && ((int *)lab.data)[1] == 1) {
+        size_t t = ((size_t *)cnt.data)[0];
+        ((int *)lab.data)[0] = 1;
+        ((int *)lab.data)[1] = -1;
+        ((size_t *)cnt.data)[0] = ((size_t *)cnt.data)[1];
+        ((size_t *)cnt.data)[1] = t;
+    }
+    *label_out = (int *)lab.data;
+    *count_out = (size_t *)cnt.data;
+    *nr_class = k;
+    return GPUSVM_OK;
+}
+
+/* The serial number (1-based) of training row i of a precomputed kernel. */
+static size_t gpusvm__serial(const gpusvm_params *prm, size_t i)
+{
+    return prm->serial ? (size_t)prm->serial[i] : i + 1;
+}
+
+/* A precomputed kernel's problem on rows idx[0..count): the kernel matrix M[a][b] =
+   K(row idx[a], row idx[b]) = x[idx[a]][serial(idx[b]) - 1], stored by columns (row b of the
+   result is column b of M), every entry kept, so that the device reads a kernel row as one
+   contiguous feature row of its column-major copy. */
+static gpusvm_result gpusvm__pre_problem(gpusvm_context *ctx, const gpusvm__csr *x, const gpusvm_params *prm,
+                                         const size_t *idx, size_t count, gpusvm__input *out)
+{
+    size_t a, b, nnz;
+    memset(out, 0, sizeof *out);
+    if (!gpusvm__mul(count, count, &nnz)) return gpusvm__oom(ctx, "the precomputed kernel matrix");
+    out->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, count + 1, sizeof(size_t));
+    out->col = (int32_t *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(int32_t));
+    out->val = (float *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(float));
+    if (!out->row_ptr || !out->col || !out->val) {
+        gpusvm__input_free(ctx, out);
+        return gpusvm__oom(ctx, "the precomputed kernel matrix");
+    }
+    for (b = 0; b < count; ++b) {
+        const size_t column = gpusvm__serial(prm, idx[b]) - 1;
+        out->row_ptr[b] = b * count;
+        for (a = 0; a < count; ++a) {
+            out->col[b * count + a] = (int32_t)a;
+            out->val[b * count + a] = gpusvm__csr_at(x, idx[a], column);
+        }
+    }
+    out->row_ptr[count] = nnz;
+    gpusvm__input_view(out, count, count);
+    return GPUSVM_OK;
+}
+
+/* A precomputed kernel's problem on every row of x. */
+static gpusvm_result gpusvm__pre_all(gpusvm_context *ctx, const gpusvm__csr *x, const gpusvm_params *prm,
+                                     gpusvm__input *out)
+{
+    size_t *all = (size_t *)gpusvm__alloc(&ctx->alloc, x->rows ? x->rows : 1, sizeof(size_t)), i;
+    gpusvm_result r;
+    memset(out, 0, sizeof *out);
+    if (!all) return gpusvm__oom(ctx, "the precomputed kernel matrix");
+    for (i = 0; i < x->rows; ++i) all[i] = i;
+    r = gpusvm__pre_problem(ctx, x, prm, all, x->rows, out);
+    gpusvm__free(&ctx->alloc, all);
+    return r;
+}
+
+/* What a precomputed model keeps of each training row: its serial number, as column 0. */
+static gpusvm_result gpusvm__serial_rows(gpusvm_context *ctx, const gpusvm_params *prm, size_t rows, gpusvm__input *out)
+{
+    size_t i;
+    memset(out, 0, sizeof *out);
+    out->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, rows + 1, sizeof(size_t));
+    out->col = (int32_t *)gpusvm__calloc(&ctx->alloc, rows ? rows : 1, sizeof(int32_t));
+    out->val = (float *)gpusvm__alloc(&ctx->alloc, rows ? rows : 1, sizeof(float));
+    if (!out->row_ptr || !out->col || !out->val) {
+        gpusvm__input_free(ctx, out);
+        return gpusvm__oom(ctx, "the serial numbers");
+    }
+    for (i = 0; i <= rows; ++i) out->row_ptr[i] = i;
+    for (i = 0; i < rows; ++i) out->val[i] = (float)gpusvm__serial(prm, i);
+    gpusvm__input_view(out, rows, 1);
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x, const size_t *idx, size_t count,
+                                      gpusvm__input *out);
+
+/* >>solver ----------------------------------------------------------------- */
+/* Two-level SMO for C-SVC. Outer: the backend checks m(alpha) - M(alpha) < eps over all n
+   points and picks a working set of q violators (half kept from the last set, whose kernel
+   rows are still in place); computes the kernel rows of the new half against all points;
+   solves the q-variable subproblem with LIBSVM's WSS2 SMO to a looser tolerance; and updates
+   the gradient of all points. Problems of at most q points are solved whole in one inner
+   solve. The host reads the status back every few outer iterations. */
+
+static int gpusvm__pow2_floor(size_t v)
+{
+    int p = 1;
+    while ((size_t)p * 2 <= v && p < (1 << 30)) p *= 2;
+    return p;
+}
+
+/* The working-set size of a batch: the device's cap, the user's choice, the row budget (per
+   problem, as LIBSVM's cache is per solve), one buffer; every problem whole when all fit. 0 when
+   not even two rows fit one buffer. */
+static int gpusvm__batch_q(const gpusvm__backend *b, const gpusvm__problem *p, int nprob, const gpusvm_params *prm)
+{
+    size_t nvar = 0, max_pts = 1, rows_budget, row_bytes;
+    int q = b->qcap, any_part = 0, t;
+    for (t = 0; t < nprob; ++t) {
+        nvar += p[t].nvar;
+        if (p[t].npts > max_pts) max_pts = p[t].npts;
+    }
+    row_bytes = (max_pts + GPUSVM__PITCH - 1) / GPUSVM__PITCH * GPUSVM__PITCH * sizeof(float);
+    if (prm->working_set_size && gpusvm__pow2_floor((size_t)prm->working_set_size) < q)
+        q = gpusvm__pow2_floor((size_t)prm->working_set_size);
+    for (t = 0; t < nprob; ++t) any_part = any_part || p[t].nvar > (size_t)q;
+    if (!any_part) { /* every problem whole: the largest is the stride */
+        size_t most = 1;
+        for (t = 0; t < nprob; ++t) most = p[t].nvar > most ? p[t].nvar : most;
+        q = (int)most;
+    }
+    rows_budget = prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) / row_bytes : (size_t)-1;
+    if (any_part && rows_budget < (size_t)q) q = gpusvm__pow2_floor(rows_budget < 64 ? 64 : rows_budget);
+    if (q < 2 && nvar >= 2) q = 2;
+    if (b->max_alloc / row_bytes < (size_t)q) q = gpusvm__pow2_floor(b->max_alloc / row_bytes);
+    return q < 2 ? 0 : q;
+}
+
+/* The host's side of a running batch: the status read back, each problem's best gap and when it
+   was reached, its rounds without a pair update, the step timings (GPUSVM_PROFILE). */
+typedef struct gpusvm__batch_run {
+    double *st, *best_gap;
+    long long *best_at, outer;
+    int *stalled, *ids;
+    double spent[5], upload; /* selection, rows, inner solve, update, status reads; set-up */
+    double mark;             /* with GPUSVM_PROFILE: when the last step finished */
+} gpusvm__batch_run;
+
+static void gpusvm__batch_run_free(const gpusvm_allocator *a, gpusvm__batch_run *run)
+{
+    gpusvm__free(a, run->st);
+    gpusvm__free(a, run->best_gap);
+    gpusvm__free(a, run->best_at);
+    gpusvm__free(a, run->stalled);
+    gpusvm__free(a, run->ids);
+}
+
+static gpusvm_result gpusvm__batch_run_alloc(gpusvm_context *ctx, int nprob, int q, gpusvm__batch_run *run)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    int t;
+    memset(run, 0, sizeof *run);
+    run->st = (double *)gpusvm__alloc(a, (size_t)nprob * GPUSVM__ST_COUNT, sizeof(double));
+    run->best_gap = (double *)gpusvm__alloc(a, (size_t)nprob, sizeof(double));
+    run->best_at = (long long *)gpusvm__calloc(a, (size_t)nprob, sizeof(long long));
+    run->stalled = (int *)gpusvm__calloc(a, (size_t)nprob, sizeof(int));
+    run->ids = (int *)gpusvm__alloc(a, (size_t)q, sizeof(int));
+    if (!run->st || !run->best_gap || !run->best_at || !run->stalled || !run->ids) {
+        gpusvm__batch_run_free(a, run);
+        return gpusvm__oom(ctx, "the solver's state");
+    }
+    for (t = 0; t < nprob; ++t) run->best_gap[t] = INFINITY;
+    for (t = 0; t < q; ++t) run->ids[t] = t;
+    return GPUSVM_OK;
+}
+
+/* Uploads the batch and its starting state; the working sets take slots 0..q-1 (the first
+   selection fills them; a whole problem is its own set). */
+static gpusvm_result gpusvm__batch_begin(gpusvm_context *ctx, const gpusvm__problem *p, int nprob, int q,
+                                         const double *alpha0, const double *G0, gpusvm__batch_run *run,
+                                         gpusvm_train_info *info)
+{
+    gpusvm__backend *b = ctx->backend;
+    const size_t before = b->mem_left(b);
+    const double t0 = gpusvm__now();
+    gpusvm_result r;
+    int t;
+    if ((r = b->train_begin(b, p, nprob, q)) != GPUSVM_OK) return r;
+    if (ctx->profile) { /* waited for: the status read drains the queue */
+        if ((r = b->read_status(b, run->st)) != GPUSVM_OK) return r;
+        run->upload = gpusvm__now() - t0;
+    }
+    for (t = 0; t < nprob; ++t) {
+        info[t].working_set_size = p[t].nvar <= (size_t)q ? (int)p[t].nvar : q;
+        info[t].device_bytes = before - b->mem_left(b);
+        info[t].device_data_bytes = info[t].device_bytes ? b->train_bytes(b, p, nprob, 0) : 0;
+    }
+    if ((r = b->write_ws(b, run->ids, run->ids, q)) != GPUSVM_OK) return r;
+    if (alpha0 || G0) r = b->write_state(b, alpha0, G0, NULL);
+    return r;
+}
+
+/* One outer round: select -> rows -> inner solve -> update, enqueued; with ctx->profile each
+   step is waited for (a status read drains the queue) and timed. */
+static gpusvm_result gpusvm__batch_round(gpusvm_context *ctx, int first, int q, const gpusvm_params *prm,
+                                         gpusvm__batch_run *run)
+{
+    gpusvm__backend *b = ctx->backend;
+    const double max_iter = (double)prm->max_iter;
+    double t0 = ctx->profile ? gpusvm__now() : 0.0, t1;
+    gpusvm_result r = GPUSVM_OK;
+    int k;
+    for (k = 0; k < 4 && r == GPUSVM_OK; ++k) {
+        switch (k) {
+        case 0: r = b->select(b, first, prm->eps, max_iter); break;
+        case 1: r = b->rows(b, first); break;
+        case 2: r = b->smo(b, prm->eps, 0.1, 20 * q, max_iter); break;
+        default: r = b->update(b); break;
+        }
+        if (r == GPUSVM_OK && ctx->profile && (r = b->read_status(b, run->st)) == GPUSVM_OK) {
+            t1 = gpusvm__now();
+            run->spent[k] += t1 - t0;
+            t0 = t1;
+        }
+    }
+    run->mark = t0;
+    return r;
+}
+
+/* After a status read: marks problems that stalled (inner solves that change nothing, or no
+   new low of the gap for long) as done, so the kernels skip them. *running: problems still on. */
+static gpusvm_result gpusvm__batch_stalls(gpusvm_context *ctx, int nprob, gpusvm__batch_run *run, int *running)
+{
+    gpusvm__backend *b = ctx->backend;
+    gpusvm_result r;
+    int t;
+    for (t = 0, *running = 0; t < nprob; ++t) {
+        double *s = run->st + (size_t)t * GPUSVM__ST_COUNT;
+        if (s[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) continue;
+        run->stalled[t] = s[GPUSVM__ST_INNER] == 0.0 ? run->stalled[t] + 1 : 0;
+        if (s[GPUSVM__ST_GAP] < run->best_gap[t]) {
+            run->best_gap[t] = s[GPUSVM__ST_GAP];
+            run->best_at[t] = run->outer;
+        }
+        if (run->stalled[t] >= 3 || run->outer - run->best_at[t] >= 2000) {
+            gpusvm__log(ctx, GPUSVM_LOG_WARN,
+                        "the solver stalled at gap %g (no pair update, or no smaller gap in %lld working sets); "
+                        "stopping with converged = 0",
+                        s[GPUSVM__ST_GAP], run->outer - run->best_at[t]);
+            s[GPUSVM__ST_DONE] = GPUSVM__DONE_STALLED; /* the kernels skip it from now on */
+            if ((r = b->write_state(b, NULL, NULL, run->st)) != GPUSVM_OK) return r;
+            continue;
+        }
+        ++*running;
+    }
+    return GPUSVM_OK;
+}
+
+/* The progress callback over the batch: pair updates summed, the largest open gap. */
+static gpusvm_result gpusvm__batch_progress(gpusvm_context *ctx, const gpusvm_params *prm, int nprob,
+                                            const double *st)
+{
+    gpusvm_progress pr;
+    int t;
+    memset(&pr, 0, sizeof pr);
+    for (t = 0; t < nprob; ++t) {
+        const double *s = st + (size_t)t * GPUSVM__ST_COUNT;
+        pr.iterations += (long long)s[GPUSVM__ST_ITER];
+        if ((long long)s[GPUSVM__ST_OUTER] > pr.outer_iterations) pr.outer_iterations = (long long)s[GPUSVM__ST_OUTER];
+        if (s[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING && s[GPUSVM__ST_GAP] > pr.gap) pr.gap = s[GPUSVM__ST_GAP];
+    }
+    pr.eps = prm->eps;
+    if (prm->progress(prm->progress_user_data, &pr))
+        return gpusvm__fail(ctx, GPUSVM_ERROR_CANCELLED, "training cancelled by the progress callback");
+    return GPUSVM_OK;
+}
+
+/* Each problem's info from its status; a warning where max_iter stopped it. */
+static void gpusvm__batch_info(gpusvm_context *ctx, int nprob, const double *st, double eps, gpusvm_train_info *info)
+{
+    int t;
+    for (t = 0; t < nprob; ++t) {
+        const double *s = st + (size_t)t * GPUSVM__ST_COUNT;
+        info[t].iterations = (long long)s[GPUSVM__ST_ITER];
+        info[t].outer_iterations = (long long)s[GPUSVM__ST_OUTER];
+        info[t].gap = s[GPUSVM__ST_GAP];
+        info[t].converged = s[GPUSVM__ST_DONE] == GPUSVM__DONE_CONVERGED;
+        if (s[GPUSVM__ST_DONE] == GPUSVM__DONE_MAX_ITER)
+            gpusvm__log(ctx, GPUSVM_LOG_WARN, "reaching max number of iterations (%lld) at gap %g > eps %g",
+                        info[t].iterations, info[t].gap, eps);
+    }
+}
+
+/* The outer loop until every problem is done: rounds enqueued back to back, the status read
+   every 4th on a device (a read drains the queue), every one where a progress callback may
+   cancel or the status costs nothing; then alpha and G read back. */
+static gpusvm_result gpusvm__batch_loop(gpusvm_context *ctx, int nprob, int q, const gpusvm_params *prm,
+                                        gpusvm__batch_run *run, double *alpha, double *G)
+{
+    gpusvm__backend *b = ctx->backend;
+    const int check_every = (b->status_cheap || prm->progress) ? 1 : 4;
+    gpusvm_result r;
+    int first = 1, running = 1;
+    while (running) {
+        if ((r = gpusvm__batch_round(ctx, first, q, prm, run)) != GPUSVM_OK) return r;
+        first = 0;
+        if (++run->outer % check_every) continue;
+        if ((r = b->read_status(b, run->st)) != GPUSVM_OK) return r;
+        if (ctx->profile) run->spent[4] += gpusvm__now() - run->mark;
+        if ((r = gpusvm__batch_stalls(ctx, nprob, run, &running)) != GPUSVM_OK) return r;
+        if (running && prm->progress && (r = gpusvm__batch_progress(ctx, prm, nprob, run->st)) != GPUSVM_OK) return r;
+    }
+    return b->read_state(b, alpha, G);
+}
+
+/* Solves problems p[0..nprob) (one batch: they share p[0].x and the kernel) from alpha0 / G0
+   (the problems' concatenated, or NULL: alpha = 0, G = -1) into alpha and G, one info each.
+   A batch that does not fit the device runs as two halves, one after the other. */
+static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__problem *p, int nprob,
+                                         const gpusvm_params *prm, const double *alpha0, const double *G0,
+                                         double *alpha, double *G, gpusvm_train_info *info)
+{
+    gpusvm__backend *b = ctx->backend;
+    gpusvm__batch_run run;
+    gpusvm_result r;
+    int q = gpusvm__batch_q(b, p, nprob, prm), t;
+    size_t nvar = 0;
+    if (q == 0) return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
+    if (b->train_bytes(b, p, nprob, q) > b->mem_left(b)) {
+        if (nprob > 1) { /* two smaller batches */
+            const int h = nprob / 2;
+            size_t off = 0;
+            for (t = 0; t < h; ++t) off += p[t].nvar;
+            if ((r = gpusvm__solve_batch(ctx, p, h, prm, alpha0, G0, alpha, G, info)) != GPUSVM_OK) return r;
+            return gpusvm__solve_batch(ctx, p + h, nprob - h, prm, alpha0 ? alpha0 + off : NULL, G0 ? G0 + off : NULL,
+                                       alpha + off, G + off, info + h);
+        }
+        while (q > 64 && b->train_bytes(b, p, nprob, q) > b->mem_left(b)) q /= 2;
+    }
+    if (b->train_bytes(b, p, nprob, q) > b->mem_left(b))
+        return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+                            "training needs %.1f MiB on the device (the data, dense and column-major, and %d kernel "
+                            "rows); the device-memory budget has %.1f MiB left (raise desc.device_memory_mb, use "
+                            "fewer points or features, or the cpu backend)",
+                            (double)b->train_bytes(b, p, nprob, q) / 1048576.0, q, (double)b->mem_left(b) / 1048576.0);
+    for (t = 0; t < nprob; ++t) nvar += p[t].nvar;
+    gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "solver: %d problem%s, %lu variables, d=%lu q=%d", nprob, nprob > 1 ? "s" : "",
+                (unsigned long)nvar, (unsigned long)p[0].x.cols, q);
+    if ((r = gpusvm__batch_run_alloc(ctx, nprob, q, &run)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__batch_begin(ctx, p, nprob, q, alpha0, G0, &run, info)) == GPUSVM_OK &&
+        (r = gpusvm__batch_loop(ctx, nprob, q, prm, &run, alpha, G)) == GPUSVM_OK) {
+        if (ctx->profile)
+            gpusvm__log(ctx, GPUSVM_LOG_INFO,
+                        "solver steps (each waited for): upload and set-up %.4f s, selection %.4f s, kernel rows "
+                        "%.4f s, inner solve %.4f s, gradient update %.4f s, status reads and host checks %.4f s; "
+                        "%lld rounds enqueued",
+                        run.upload, run.spent[0], run.spent[1], run.spent[2], run.spent[3], run.spent[4], run.outer);
+        gpusvm__batch_info(ctx, nprob, run.st, prm->eps, info);
+    }
+    b->train_end(b);
+    gpusvm__batch_run_free(&ctx->alloc, &run);
+    return r;
+}
+
+/* out[i] = sum_j coef[j] k(x_j, x_i) over a problem's own points (a starting gradient). */
+static gpusvm_result gpusvm__problem_decision(gpusvm_context *ctx, const gpusvm__problem *pb, const double *coef,
+                                              double *out)
+{
+    size_t i, k, *idx;
+    gpusvm__input sub;
+    gpusvm_result r;
+    if (pb->ktype == GPUSVM__K_PRECOMPUTED) { /* row i of the stored matrix is column i of K */
+        for (i = 0; i < pb->npts; ++i) {
+            const size_t ri = gpusvm__map_pt(pb, i);
+            double sum = 0.0;
+            if (!pb->map)
+                for (k = pb->x.row_ptr[ri]; k < pb->x.row_ptr[ri + 1]; ++k)
+                    sum += coef[pb->x.col[k]] * (double)pb->x.val[k];
+            else
+                for (k = 0; k < pb->npts; ++k) sum += coef[k] * (double)gpusvm__csr_at(&pb->x, ri, (size_t)pb->map[k]);
+            out[i] = sum;
+        }
+        return GPUSVM_OK;
+    }
+    if (!pb->map)
+        return ctx->backend->decision(ctx->backend, &pb->x, coef, 1, &pb->x, pb->ktype, pb->gamma, pb->coef0,
+                                      pb->degree, out);
+    idx = (size_t *)gpusvm__alloc(&ctx->alloc, pb->npts ? pb->npts : 1, sizeof(size_t));
+    if (!idx) return gpusvm__oom(ctx, "a starting gradient");
+    for (i = 0; i < pb->npts; ++i) idx[i] = (size_t)pb->map[i];
+    r = gpusvm__csr_rows(ctx, &pb->x, idx, pb->npts, &sub);
+    gpusvm__free(&ctx->alloc, idx);
+    if (r != GPUSVM_OK) return r;
+    r = ctx->backend->decision(ctx->backend, &sub.m, coef, 1, &sub.m, pb->ktype, pb->gamma, pb->coef0, pb->degree, out);
+    gpusvm__input_free(ctx, &sub);
+    return r;
+}
+
+/* rho as LIBSVM's Solver::calculate_rho. */
+static double gpusvm__rho(const gpusvm__problem *p, const double *alpha, const double *G)
+{
+    double ub = INFINITY, lb = -INFINITY, sum_free = 0.0;
+    size_t i, nr_free = 0;
+    for (i = 0; i < p->nvar; ++i) {
+        const int yi = p->y[i];
+        const double C = p->C[i], yG = yi * G[i];
+        if (alpha[i] >= C) {
+            if (yi == -1) ub = ub < yG ? ub : yG;
+            else lb = lb > yG ? lb : yG;
+        } else if (alpha[i] <= 0.0) {
+            if (yi == +1) ub = ub < yG ? ub : yG;
+            else lb = lb > yG ? lb : yG;
+        } else {
+            ++nr_free;
+            sum_free += yG;
+        }
+    }
+    return nr_free > 0 ? sum_free / (double)nr_free : (ub + lb) / 2;
+}
+
+/* rho of the nu formulations, as LIBSVM's Solver_NU::calculate_rho: r1 and r2 from each
+   class's free gradients; *r = (r1 + r2) / 2, rho = (r1 - r2) / 2. */
+static double gpusvm__rho_nu(const gpusvm__problem *p, const double *alpha, const double *G, double *r)
+{
+    double ub[2], lb[2], sum_free[2], rr[2];
+    size_t i, nr_free[2];
+    int c;
+    for (c = 0; c < 2; ++c) {
+        ub[c] = INFINITY;
+        lb[c] = -INFINITY;
+        sum_free[c] = 0.0;
+        nr_free[c] = 0;
+    }
+    for (i = 0; i < p->nvar; ++i) {
+        c = p->y[i] > 0 ? 0 : 1;
+        if (alpha[i] >= p->C[i]) lb[c] = lb[c] > G[i] ? lb[c] : G[i];
+        else if (alpha[i] <= 0.0) ub[c] = ub[c] < G[i] ? ub[c] : G[i];
+        else {
+            ++nr_free[c];
+            sum_free[c] += G[i];
+        }
+    }
+    for (c = 0; c < 2; ++c) rr[c] = nr_free[c] > 0 ? sum_free[c] / (double)nr_free[c] : (ub[c] + lb[c]) / 2;
+    *r = (rr[0] + rr[1]) / 2;
+    return (rr[0] - rr[1]) / 2;
+}
+
+/* >>probability ------------------------------------------------------------ */
+/* Platt scaling from internal cross-validation folds, the SVR Laplace scale, one-class density
+   marks; they train through the tasks below. */
+
+static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
+                                       const gpusvm_params *p, gpusvm_model **out, double t_start);
+static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
+                                     double *dec);
+static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
+                                              const gpusvm_params *p, int nr_fold, double *target);
+static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                       const gpusvm_params *prm, int nsub, const size_t *const *sub,
+                                       const size_t *sub_n, gpusvm_model **out, double t_start);
+static gpusvm_result gpusvm__train_single_many(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
+                                               const gpusvm_params *prm, int nsub, const size_t *const *sub,
+                                               const size_t *sub_n, gpusvm_model **out, double t_start);
+
+/* The fixed-seed generator of the folds (cross-validation and probability fits): the same
+   folds every run. */
+#define GPUSVM__RAND(state, bound) \
+    ((size_t)(((state) = (state) * 6364136223846793005ULL + 1442695040888963407ULL) >> 33) % (bound))
+
+/* Platt's sigmoid 1 / (1 + exp(A f + B)) fitted to decision values f and labels (> 0 positive)
+   by Newton's method with backtracking, as LIBSVM's sigmoid_train (Lin, Lin and Weng 2007). */
+static gpusvm_result gpusvm__sigmoid_train(gpusvm_context *ctx, size_t l, const double *dec, const double *lab,
+                                           double *A_out, double *B_out)
+{
+    double prior1 = 0, prior0 = 0, hi, lo, A, B, fval = 0.0, fApB;
+    const int max_iter = 100;
+    const double min_step = 1e-10, sigma = 1e-12, eps = 1e-5;
+    double *t = (double *)gpusvm__alloc(&ctx->alloc, l ? l : 1, sizeof(double));
+    size_t i;
+    int iter;
+    if (!t) return gpusvm__oom(ctx, "the probability fit");
+    for (i = 0; i < l; ++i) {
+        if (lab[i] > 0) prior1 += 1;
+        else prior0 += 1;
+    }
+    hi = (prior1 + 1.0) / (prior1 + 2.0);
+    lo = 1 / (prior0 + 2.0);
+    A = 0.0;
+    B = log((prior0 + 1.0) / (prior1 + 1.0));
+    for (i = 0; i < l; ++i) {
+        t[i] = lab[i] > 0 ? hi : lo;
+        fApB = dec[i] * A + B;
+        fval += fApB >= 0 ? t[i] * fApB + log(1 + exp(-fApB)) : (t[i] - 1) * fApB + log(1 + exp(fApB));
+    }
+    for (iter = 0; iter < max_iter; ++iter) {
+        double h11 = sigma, h22 = sigma, h21 = 0.0, g1 = 0.0, g2 = 0.0, det, dA, dB, gd, step = 1;
+        for (i = 0; i < l; ++i) {
+            double p, q, d1, d2;
+            fApB = dec[i] * A + B;
+            if (fApB >= 0) {
+                p = exp(-fApB) / (1.0 + exp(-fApB));
+                q = 1.0 / (1.0 + exp(-fApB));
+            } else {
+                p = 1.0 / (1.0 + exp(fApB));
+                q = exp(fApB) / (1.0 + exp(fApB));
+            }
+            d2 = p * q;
+            h11 += dec[i] * dec[i] * d2;
+            h22 += d2;
+            h21 += dec[i] * d2;
+            d1 = t[i] - p;
+            g1 += dec[i] * d1;
+            g2 += d1;
+        }
+        if (fabs(g1) < eps && fabs(g2) < eps) break;
+        det = h11 * h22 - h21 * h21;
+        dA = -(h22 * g1 - h21 * g2) / det;
+        dB = -(-h21 * g1 + h11 * g2) / det;
+        gd = g1 * dA + g2 * dB;
+        while (step >= min_step) {
+            const double nA = A + step * dA, nB = B + step * dB;
+            double nf = 0.0;
+            for (i = 0; i < l; ++i) {
+                fApB = dec[i] * nA + nB;
+                nf += fApB >= 0 ? t[i] * fApB + log(1 + exp(-fApB)) : (t[i] - 1) * fApB + log(1 + exp(fApB));
+            }
+            if (nf < fval + 0.0001 * step * gd) {
+                A = nA;
+                B = nB;
+                fval = nf;
+                break;
+            }
+            step /= 2.0;
+        }
+        if (step < min_step) {
+            gpusvm__log(ctx, GPUSVM_LOG_INFO, "line search fails in two-class probability estimates");
+            break;
+        }
+    }
+    if (iter >= max_iter) gpusvm__log(ctx, GPUSVM_LOG_INFO, "reaching maximal iterations in two-class probability estimates");
+    gpusvm__free(&ctx->alloc, t);
+    *A_out = A;
+    *B_out = B;
+    return GPUSVM_OK;
+}
+
+/* prm restricted to rows idx[0..count) of the training set: sample weights and serial
+   numbers follow their rows (w, ser: room for count each, used when prm has them). */
+static void gpusvm__subset_params(const gpusvm_params *prm, const size_t *idx, size_t count, double *w, double *ser,
+                                  gpusvm_params *out)
+{
+    size_t i;
+    *out = *prm;
+    out->probability = 0;
+    if (prm->sample_weight) {
+        for (i = 0; i < count; ++i) w[i] = prm->sample_weight[idx[i]];
+        out->sample_weight = w;
+    }
+    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
+        for (i = 0; i < count; ++i) ser[i] = (double)gpusvm__serial(prm, idx[i]);
+        out->serial = ser;
+    }
+}
+
+static int gpusvm__cmp_size(const void *a, const void *b)
+{
+    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Several folds: fold f trains on input rows tr[f][0..ntr[f]) and predicts rows te[f][0..nte[f])
+   into labels and/or dec (the folds' predictions one after another, in te order); label0[f]
+   gets fold f's first label. y, sample weights and serial numbers are by input row. Every
+   type but Crammer-Singer trains all folds in one batch (their rows taken in ascending order,
+   so that they read the shared points in order); Crammer-Singer, one fold after another. */
+static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, const double *y, const gpusvm_params *prm,
+                                   int nfold, size_t *const *tr, const size_t *ntr, const size_t *const *te,
+                                   const size_t *nte, double *labels, double *dec, int *label0)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    gpusvm_model **models = (gpusvm_model **)gpusvm__calloc(a, (size_t)nfold, sizeof(gpusvm_model *));
+    gpusvm_params sub = *prm;
+    gpusvm_result r = GPUSVM_OK;
+    size_t at = 0;
+    int f;
+    if (!models) return gpusvm__oom(ctx, "cross-validation");
+    sub.probability = 0; /* the folds predict by their decision values */
+    if (prm->svm_type != GPUSVM_CRAMMER_SINGER) {
+        for (f = 0; f < nfold; ++f) qsort(tr[f], ntr[f], sizeof(size_t), gpusvm__cmp_size);
+        if (prm->svm_type == GPUSVM_C_SVC || prm->svm_type == GPUSVM_NU_SVC)
+            r = gpusvm__train_ovo(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models, gpusvm__now());
+        else
+            r = gpusvm__train_single_many(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models,
+                                          gpusvm__now());
+    }
+    for (f = 0; f < nfold && r == GPUSVM_OK; ++f) {
+        gpusvm__input xe;
+        if (!models[f]) { /* Crammer-Singer: one fold after another, on its rows' own copy */
+            gpusvm__input xt;
+            double *ty = (double *)gpusvm__alloc(a, ntr[f] ? ntr[f] : 1, sizeof(double));
+            double *tw = (double *)gpusvm__alloc(a, ntr[f] ? ntr[f] : 1, sizeof(double));
+            double *ts = (double *)gpusvm__alloc(a, ntr[f] ? ntr[f] : 1, sizeof(double));
+            size_t i;
+            if (!ty || !tw || !ts) r = gpusvm__oom(ctx, "cross-validation");
+            if (r == GPUSVM_OK) {
+                for (i = 0; i < ntr[f]; ++i) ty[i] = y[tr[f][i]];
+                gpusvm__subset_params(prm, tr[f], ntr[f], tw, ts, &sub);
+                r = gpusvm__csr_rows(ctx, x, tr[f], ntr[f], &xt);
+                if (r == GPUSVM_OK) {
+                    r = gpusvm__train_any(ctx, &xt.m, ty, &sub, &models[f], gpusvm__now());
+                    gpusvm__input_free(ctx, &xt);
+                }
+            }
+            gpusvm__free(a, ty);
+            gpusvm__free(a, tw);
+            gpusvm__free(a, ts);
+            if (r != GPUSVM_OK) break;
+        }
+        if ((r = gpusvm__csr_rows(ctx, x, te[f], nte[f], &xe)) != GPUSVM_OK) break;
+        r = gpusvm__predict(ctx, models[f], &xe.m, labels ? labels + at : NULL, dec ? dec + at : NULL);
+        gpusvm__input_free(ctx, &xe);
+        if (label0) label0[f] = models[f]->label[0];
+        at += nte[f];
+    }
+    for (f = 0; f < nfold; ++f) gpusvm_model_free(models[f]);
+    gpusvm__free(a, models);
+    return r;
+}
+
+/* Platt scaling of one pairwise problem, as LIBSVM's svm_binary_svc_probability: decision
+   values from a 5-fold cross-validation on the pair's rows idx (yy: +1 / -1), each fold's
+   model a two-class problem with bounds Cp / Cn, then the sigmoid fit. */
+static gpusvm_result gpusvm__binary_probability(gpusvm_context *ctx, const gpusvm__csr *xin, const gpusvm_params *prm,
+                                                const size_t *idx, const signed char *yy, size_t l, double Cp,
+                                                double Cn, double *A, double *B)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    enum { nr_fold = 5 };
+    const int wlab[2] = {1, -1};
+    size_t *perm = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
+    size_t *rows = (size_t *)gpusvm__alloc(a, (size_t)nr_fold * (l ? l : 1), sizeof(size_t));
+    size_t *te_rows = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
+    double *dec = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
+    double *lab = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
+    double *yfull = (double *)gpusvm__calloc(a, xin->rows ? xin->rows : 1, sizeof(double));
+    double *dv = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
+    size_t *tr[nr_fold], *te[nr_fold], ntr[nr_fold], nte[nr_fold], fb[nr_fold];
+    int label0[nr_fold], nf = 0;
+    double wv[2];
+    uint64_t rng = 0x2545F4914F6CDD1DULL;
+    gpusvm_params sub;
+    gpusvm_result r = GPUSVM_OK;
+    size_t i, k, at;
+    int f;
+    if (!perm || !rows || !te_rows || !dec || !lab || !yfull || !dv) {
+        r = gpusvm__oom(ctx, "the probability fit");
+        goto done;
+    }
+    for (i = 0; i < l; ++i) perm[i] = i;
+    for (i = 0; i < l; ++i) {
+        const size_t j = i + GPUSVM__RAND(rng, l - i), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (k = 0; k < l; ++k) yfull[idx[k]] = yy[k];
+    /* the folds that keep both classes train together; one class left: its sign, as LIBSVM */
+    for (f = 0, at = 0; f < nr_fold; ++f) {
+        const size_t b = (size_t)f * l / (size_t)nr_fold, e = (size_t)(f + 1) * l / (size_t)nr_fold;
+        size_t nt = 0, npos = 0, nneg = 0;
+        size_t *fr = rows + (size_t)nf * l;
+        for (k = 0; k < l; ++k)
+            if (k < b || k >= e) {
+                fr[nt++] = idx[perm[k]];
+                if (yy[perm[k]] > 0) ++npos;
+                else ++nneg;
+            }
+        if (npos == 0 || nneg == 0) {
+            for (k = b; k < e; ++k) dec[perm[k]] = npos ? 1.0 : nneg ? -1.0 : 0.0;
+            continue;
+        }
+        for (k = b; k < e; ++k) te_rows[at + k - b] = idx[perm[k]];
+        tr[nf] = fr;
+        ntr[nf] = nt;
+        te[nf] = te_rows + at;
+        nte[nf] = e - b;
+        fb[nf] = b;
+        at += e - b;
+        ++nf;
+    }
+    wv[0] = Cp;
+    wv[1] = Cn;
+    sub = *prm;
+    sub.C = 1.0;
+    sub.n_weight = 2;
+    sub.weight_label = wlab;
+    sub.weight = wv;
+    if (nf && (r = gpusvm__folds(ctx, xin, yfull, &sub, nf, tr, ntr, (const size_t *const *)te, nte, NULL, dv, label0)) !=
+                  GPUSVM_OK)
+        goto done;
+    for (f = 0, at = 0; f < nf; ++f) { /* the first label of the fold's model is its positive side */
+        for (k = 0; k < nte[f]; ++k) dec[perm[fb[f] + k]] = dv[at + k] * label0[f];
+        at += nte[f];
+    }
+    for (i = 0; i < l; ++i) lab[i] = yy[i];
+    r = gpusvm__sigmoid_train(ctx, l, dec, lab, A, B);
+done:
+    gpusvm__free(a, perm);
+    gpusvm__free(a, rows);
+    gpusvm__free(a, te_rows);
+    gpusvm__free(a, dec);
+    gpusvm__free(a, lab);
+    gpusvm__free(a, yfull);
+    gpusvm__free(a, dv);
+    return r;
+}
+
+/* The Laplace scale of regression residuals, as LIBSVM's svm_svr_probability: mean absolute
+   residual of a 5-fold cross-validation, again without residuals beyond 5 standard deviations. */
+static gpusvm_result gpusvm__svr_probability(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
+                                             const gpusvm_params *prm, double *sigma)
+{
+    const size_t l = xin->rows;
+    double *ymv = (double *)gpusvm__alloc(&ctx->alloc, l ? l : 1, sizeof(double));
+    double mae = 0.0, sd;
+    gpusvm_params sub = *prm;
+    gpusvm_result r;
+    size_t i, count = 0;
+    if (!ymv) return gpusvm__oom(ctx, "the probability fit");
+    sub.probability = 0;
+    r = gpusvm__cross_validation(ctx, xin, z, &sub, 5, ymv);
+    if (r == GPUSVM_OK) {
+        for (i = 0; i < l; ++i) {
+            ymv[i] = z[i] - ymv[i];
+            mae += fabs(ymv[i]);
+        }
+        mae /= (double)l;
+        sd = sqrt(2 * mae * mae);
+        for (i = 0, mae = 0.0; i < l; ++i) {
+            if (fabs(ymv[i]) > 5 * sd) ++count;
+            else mae += fabs(ymv[i]);
+        }
+        mae /= (double)(l - count);
+        *sigma = mae;
+        gpusvm__log(ctx, GPUSVM_LOG_INFO,
+                    "Prob. model for test data: target value = predicted value + z, z: Laplace distribution "
+                    "e^(-|z|/sigma)/(2sigma), sigma= %g",
+                    mae);
+    }
+    gpusvm__free(&ctx->alloc, ymv);
+    return r;
+}
+
+static int gpusvm__cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One-class density marks, as LIBSVM 3.3x's svm_one_class_probability: the sorted training
+   decision values, five marks below zero and five above at evenly spaced ranks. Returns 0
+   (and logs why) when either side has too few values. */
+static int gpusvm__one_class_marks(gpusvm_context *ctx, double *dec, size_t l, double *marks)
+{
+    const int nr = GPUSVM__NR_MARKS, mid = GPUSVM__NR_MARKS / 2;
+    double tmp[GPUSVM__NR_MARKS + 1];
+    size_t neg = 0, pos, i;
+    int k;
+    qsort(dec, l, sizeof(double), gpusvm__cmp_double);
+    for (i = 0; i < l; ++i)
+        if (dec[i] >= 0) {
+            neg = i;
+            break;
+        }
+    pos = l - neg;
+    if (neg < (size_t)(mid - 1) || pos < (size_t)(mid - 1) || neg == 0 || pos == 0) {
+        gpusvm__log(ctx, GPUSVM_LOG_WARN,
+                    "number of positive or negative decision values < %d; too few to do a probability estimation", mid);
+        return 0;
+    }
+    for (k = 0; k < mid; ++k) tmp[k] = dec[(size_t)k * neg / (size_t)mid];
+    tmp[mid] = 0;
+    for (k = mid + 1; k < nr + 1; ++k) tmp[k] = dec[neg - 1 + (size_t)(k - mid) * pos / (size_t)mid];
+    for (k = 0; k < nr; ++k) marks[k] = (tmp[k] + tmp[k + 1]) / 2;
+    return 1;
+}
+
+/* >>tasks ------------------------------------------------------------------ */
+/* Each LIBSVM task built on the solver: one-vs-one C-SVC and nu-SVC, one-class and the SVRs,
+   Crammer-Singer, cross-validation; and the models they make. */
+
+static gpusvm_result gpusvm__model_alloc(gpusvm_context *ctx, int nr_class, size_t total_sv, size_t nnz,
+                                         gpusvm_model **out)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    size_t npairs = (size_t)nr_class * (size_t)(nr_class - 1) / 2, ncoef;
+    gpusvm_model *m = (gpusvm_model *)gpusvm__calloc(a, 1, sizeof(gpusvm_model));
+    if (!m) return gpusvm__oom(ctx, "the model");
+    m->allocator = *a;
+    m->nr_class = nr_class;
+    m->total_sv = total_sv;
+    if (!gpusvm__mul(nr_class > 1 ? (size_t)(nr_class - 1) : 1, total_sv, &ncoef)) ncoef = (size_t)-1;
+    m->label = (int *)gpusvm__calloc(a, (size_t)nr_class, sizeof(int));
+    m->n_sv = (int *)gpusvm__calloc(a, (size_t)nr_class, sizeof(int));
+    m->rho = (double *)gpusvm__calloc(a, npairs ? npairs : 1, sizeof(double));
+    m->sv_coef = (double *)gpusvm__calloc(a, ncoef, sizeof(double));
+    m->sv_row_ptr = (size_t *)gpusvm__calloc(a, total_sv + 1, sizeof(size_t));
+    m->sv_col_idx = (int32_t *)gpusvm__alloc(a, nnz, sizeof(int32_t));
+    m->sv_values = (float *)gpusvm__alloc(a, nnz, sizeof(float));
+    m->pair_info = (gpusvm_train_info *)gpusvm__calloc(a, npairs ? npairs : 1, sizeof(gpusvm_train_info));
+    if (!m->label || !m->n_sv || !m->rho || !m->sv_coef || !m->sv_row_ptr || !m->sv_col_idx || !m->sv_values ||
+        !m->pair_info) {
+        gpusvm_model_free(m);
+        return gpusvm__oom(ctx, "the model");
+    }
+    *out = m;
+    return GPUSVM_OK;
+}
+
+/* Appends row `row` of x as support vector *k of m (its entries at *at); advances both. */
+static void gpusvm__model_push_sv(gpusvm_model *m, const gpusvm__csr *x, size_t row, size_t *k, size_t *at)
+{
+    const size_t len = x->row_ptr[row + 1] - x->row_ptr[row];
+    memcpy(m->sv_col_idx + *at, x->col + x->row_ptr[row], len * sizeof(int32_t));
+    memcpy(m->sv_values + *at, x->val + x->row_ptr[row], len * sizeof(float));
+    *at += len;
+    m->sv_row_ptr[++*k] = *at;
+}
+
+/* What every trained model keeps: the resolved parameters, its feature count, the info. */
+static void gpusvm__model_finish(gpusvm_model *m, const gpusvm_params *prm, gpusvm_train_info *info, double t_start)
+{
+    size_t i;
+    m->svm_type = prm->svm_type;
+    m->kernel_type = prm->kernel_type;
+    m->degree = prm->degree;
+    m->gamma = prm->gamma;
+    m->coef0 = prm->coef0;
+    m->n_features = 0;
+    for (i = 0; i < m->sv_row_ptr[m->total_sv]; ++i)
+        if ((size_t)m->sv_col_idx[i] + 1 > m->n_features) m->n_features = (size_t)m->sv_col_idx[i] + 1;
+    info->seconds = gpusvm__now() - t_start;
+    m->info = *info;
+}
+
+/* nu-SVC's start, as LIBSVM's solve_nu_svc: alpha filled in order up to each bound until each
+   class holds nu l / 2, and G0 = Q alpha0. */
+static gpusvm_result gpusvm__nu_svc_start(gpusvm_context *ctx, const gpusvm__problem *pb, double nu, double *alpha0,
+                                          double *G0)
+{
+    const size_t l = pb->nvar;
+    double left[2], *coef;
+    size_t k;
+    gpusvm_result r;
+    left[0] = left[1] = nu * (double)l / 2;
+    for (k = 0; k < l; ++k) {
+        double *s = &left[pb->y[k] > 0 ? 0 : 1];
+        alpha0[k] = pb->C[k] < *s ? pb->C[k] : *s;
+        *s -= alpha0[k];
+    }
+    coef = (double *)gpusvm__alloc(&ctx->alloc, l, sizeof(double));
+    if (!coef) return gpusvm__oom(ctx, "the nu-SVC start");
+    for (k = 0; k < l; ++k) coef[k] = pb->y[k] * alpha0[k];
+    r = gpusvm__problem_decision(ctx, pb, coef, G0);
+    for (k = 0; k < l; ++k) G0[k] *= pb->y[k];
+    gpusvm__free(&ctx->alloc, coef);
+    return r;
+}
+
+/* C-SVC and nu-SVC for any number of classes, as LIBSVM's svm_train: rows grouped by class,
+   one binary problem per pair of classes (i < j, class i positive), the support vectors the
+   union over all pairs, and the coefficients laid out as LIBSVM lays them out (row j-1 holds
+   class i's coefficients of pair (i,j), row i class j's). nu-SVC solves LIBSVM's scaled problem
+   (bounds 1, or the class and sample weights) and divides by r.
+
+   gpusvm__train_ovo trains several such models at once, one per subset of the input's rows
+   (the folds of a cross-validation; one subset, every row, for a plain training): the rows of
+   every subset are uploaded once, grouped by class, and every pair of every subset is one
+   problem of a single batch. */
+
+/* One subset's model in the making. */
+typedef struct gpusvm__ovo {
+    size_t n;                 /* its rows */
+    int nr_class;
+    int *label;
+    size_t *count, *start;    /* per class */
+    size_t *perm;             /* its rows grouped by class (input row numbers), order kept within a class */
+    double *wC;               /* each class's bound */
+    size_t npairs, nvar;      /* its pairs and their variables */
+    gpusvm__problem *probs;   /* its pairs */
+    int32_t *map;             /* the pairs' points: positions in the batch's shared points */
+    signed char *yy;
+    double *Cv, *alpha0, *G0; /* the pairs' bounds; nu-SVC's starts */
+    size_t *var_at;           /* each pair's first variable */
+    double *probA, *probB;
+} gpusvm__ovo;
+
+static void gpusvm__ovo_free(gpusvm_context *ctx, gpusvm__ovo *o)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    gpusvm__free(a, o->label);
+    gpusvm__free(a, o->count);
+    gpusvm__free(a, o->start);
+    gpusvm__free(a, o->perm);
+    gpusvm__free(a, o->wC);
+    gpusvm__free(a, o->probs);
+    gpusvm__free(a, o->map);
+    gpusvm__free(a, o->yy);
+    gpusvm__free(a, o->Cv);
+    gpusvm__free(a, o->alpha0);
+    gpusvm__free(a, o->G0);
+    gpusvm__free(a, o->var_at);
+    gpusvm__free(a, o->probA);
+    gpusvm__free(a, o->probB);
+    memset(o, 0, sizeof *o);
+}
+
+/* LIBSVM's check before any nu-SVC training: nu l / 2 must fit under each class's bounds in
+   every pair. */
+static gpusvm_result gpusvm__nu_feasible(gpusvm_context *ctx, const gpusvm__ovo *o, const gpusvm_params *prm)
+{
+    size_t i;
+    int ci, cj, side;
+    for (ci = 0; ci < o->nr_class; ++ci)
+        for (cj = ci + 1; cj < o->nr_class; ++cj) {
+            double cap[2] = {0.0, 0.0};
+            for (side = 0; side < 2; ++side) {
+                const int cc = side ? cj : ci;
+                for (i = o->start[cc]; i < o->start[cc + 1]; ++i)
+                    cap[side] += o->wC[cc] * (prm->sample_weight ? prm->sample_weight[o->perm[i]] : 1.0);
+            }
+            if (prm->nu * (double)(o->count[ci] + o->count[cj]) / 2 > (cap[0] < cap[1] ? cap[0] : cap[1]))
+                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                    "specified nu is infeasible (classes %d and %d: nu * %lu / 2 exceeds the smaller "
+                                    "class's total bound %g)",
+                                    o->label[ci], o->label[cj], (unsigned long)(o->count[ci] + o->count[cj]),
+                                    cap[0] < cap[1] ? cap[0] : cap[1]);
+        }
+    return GPUSVM_OK;
+}
+
+/* Classes, weights, grouping, the infeasible-nu check, the pairs (points through pos: input
+   row -> position in xs), their probability fits and nu-SVC starts. */
+static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *xs, const size_t *pos,
+                                       const gpusvm__csr *xin, const double *y, const gpusvm_params *prm,
+                                       const size_t *rows, size_t nrows, gpusvm__ovo *o)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const int nusvc = prm->svm_type == GPUSVM_NU_SVC;
+    double *ty = NULL;
+    size_t *fill = NULL, *orig = NULL, i, k, at;
+    int c, ci, cj;
+    gpusvm_result r;
+    memset(o, 0, sizeof *o);
+    o->n = nrows;
+    ty = (double *)gpusvm__alloc(a, nrows ? nrows : 1, sizeof(double));
+    if (!ty) return gpusvm__oom(ctx, "the grouped problem");
+    for (k = 0; k < nrows; ++k) ty[k] = y[rows ? rows[k] : k];
+    r = gpusvm__group(ctx, ty, nrows, &o->label, &o->count, &o->nr_class);
+    gpusvm__free(a, ty);
+    if (r != GPUSVM_OK) return r;
+    o->wC = (double *)gpusvm__alloc(a, (size_t)o->nr_class, sizeof(double));
+    if (!o->wC) return gpusvm__oom(ctx, "class weights");
+    for (c = 0; c < o->nr_class; ++c) o->wC[c] = nusvc ? 1.0 : prm->C;
+    for (k = 0; k < prm->n_weight; ++k) {
+        for (c = 0; c < o->nr_class; ++c)
+            if (o->label[c] == prm->weight_label[k]) break;
+        if (c == o->nr_class)
+            gpusvm__log(ctx, GPUSVM_LOG_WARN, "class label %d specified in weight is not found", prm->weight_label[k]);
+        else
+            o->wC[c] *= prm->weight[k];
+    }
+    if (o->nr_class == 1) return GPUSVM_OK;
+    o->npairs = (size_t)o->nr_class * (size_t)(o->nr_class - 1) / 2;
+    o->nvar = (size_t)(o->nr_class - 1) * nrows; /* every row is in nr_class - 1 pairs */
+
+    /* rows grouped by class, order kept within a class */
+    o->start = (size_t *)gpusvm__alloc(a, (size_t)o->nr_class + 1, sizeof(size_t));
+    o->perm = (size_t *)gpusvm__alloc(a, nrows, sizeof(size_t));
+    fill = (size_t *)gpusvm__alloc(a, (size_t)o->nr_class, sizeof(size_t));
+    o->probs = (gpusvm__problem *)gpusvm__calloc(a, o->npairs, sizeof(gpusvm__problem));
+    o->var_at = (size_t *)gpusvm__alloc(a, o->npairs, sizeof(size_t));
+    o->map = (int32_t *)gpusvm__alloc(a, o->nvar, sizeof(int32_t));
+    o->yy = (signed char *)gpusvm__alloc(a, o->nvar, 1);
+    o->Cv = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
+    orig = (size_t *)gpusvm__alloc(a, nrows, sizeof(size_t));
+    if (nusvc) {
+        o->alpha0 = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
+        o->G0 = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
+    }
+    if (prm->probability) {
+        o->probA = (double *)gpusvm__alloc(a, o->npairs, sizeof(double));
+        o->probB = (double *)gpusvm__alloc(a, o->npairs, sizeof(double));
+    }
+    if (!o->start || !o->perm || !fill || !o->probs || !o->var_at || !o->map || !o->yy || !o->Cv || !orig ||
+        (nusvc && (!o->alpha0 || !o->G0)) || (prm->probability && (!o->probA || !o->probB))) {
+        r = gpusvm__oom(ctx, "the pairwise problems");
+        goto done;
+    }
+    o->start[0] = 0;
+    for (c = 0; c < o->nr_class; ++c) o->start[c + 1] = o->start[c] + o->count[c];
+    for (c = 0; c < o->nr_class; ++c) fill[c] = o->start[c];
+    for (k = 0; k < nrows; ++k) {
+        const size_t row = rows ? rows[k] : k;
+        const int v = (int)y[row];
+        for (c = 0; o->label[c] != v; ++c) {
+        }
+        o->perm[fill[c]++] = row;
+    }
+    if (nusvc && (r = gpusvm__nu_feasible(ctx, o, prm)) != GPUSVM_OK) goto done;
+    for (ci = 0, i = 0, at = 0; ci < o->nr_class; ++ci)
+        for (cj = ci + 1; cj < o->nr_class; ++cj, ++i) {
+            const size_t si = o->start[ci], sj = o->start[cj], ni = o->count[ci], nj = o->count[cj], l = ni + nj;
+            gpusvm__problem *pb = &o->probs[i];
+            for (k = 0; k < l; ++k) { /* class C times the row's weight */
+                const size_t row = k < ni ? o->perm[si + k] : o->perm[sj + (k - ni)];
+                o->map[at + k] = (int32_t)pos[row];
+                o->yy[at + k] = (signed char)(k < ni ? 1 : -1);
+                o->Cv[at + k] = (k < ni ? o->wC[ci] : o->wC[cj]) * (prm->sample_weight ? prm->sample_weight[row] : 1.0);
+                orig[k] = row;
+            }
+            pb->x = *xs;
+            pb->map = o->map + at;
+            pb->npts = l;
+            pb->nvar = l;
+            pb->y = o->yy + at;
+            pb->C = o->Cv + at;
+            pb->ktype = gpusvm__ktype(prm->kernel_type);
+            pb->gamma = (float)prm->gamma;
+            pb->coef0 = (float)prm->coef0;
+            pb->degree = prm->degree;
+            pb->nu = nusvc;
+            if (prm->probability && /* the pair's rows of the input */
+                (r = gpusvm__binary_probability(ctx, xin, prm, orig, pb->y, l, o->wC[ci], o->wC[cj], &o->probA[i],
+                                                &o->probB[i])) != GPUSVM_OK)
+                goto done;
+            if (nusvc && (r = gpusvm__nu_svc_start(ctx, pb, prm->nu, o->alpha0 + at, o->G0 + at)) != GPUSVM_OK)
+                goto done;
+            o->var_at[i] = at;
+            at += l;
+        }
+    r = GPUSVM_OK;
+done:
+    gpusvm__free(a, fill);
+    gpusvm__free(a, orig);
+    return r;
+}
+
+/* A model's info from its pairs': counts summed, the worst gap, the largest working set and
+   device use (the batch's; the largest, when it ran in parts). */
+static void gpusvm__info_add(gpusvm_train_info *info, const gpusvm_train_info *pi)
+{
+    info->iterations += pi->iterations;
+    info->outer_iterations += pi->outer_iterations;
+    info->converged = info->converged && pi->converged;
+    info->gap = pi->gap > info->gap ? pi->gap : info->gap;
+    info->obj += pi->obj;
+    info->n_bsv += pi->n_bsv;
+    info->nu = pi->nu;
+    if (pi->working_set_size > info->working_set_size) info->working_set_size = pi->working_set_size;
+    if (pi->device_bytes > info->device_bytes) {
+        info->device_bytes = pi->device_bytes;
+        info->device_data_bytes = pi->device_data_bytes;
+    }
+}
+
+/* The model of one subset from its pairs' solutions (alpha, G, info: its own, in pair order);
+   x: the rows the model keeps, by input row. */
+static gpusvm_result gpusvm__ovo_finish(gpusvm_context *ctx, gpusvm__ovo *o, const gpusvm__csr *x,
+                                        const gpusvm_params *prm, const double *alpha, const double *G,
+                                        gpusvm_train_info *pinfo, gpusvm_model **out, double t_start)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const int nusvc = prm->svm_type == GPUSVM_NU_SVC;
+    unsigned char *nonzero = NULL; /* per grouped position */
+    double *falpha = NULL, *rho = NULL;
+    size_t *nz_start = NULL, total_sv = 0, sv_nnz = 0, i, k, at, p;
+    gpusvm_train_info info;
+    gpusvm_model *m = NULL;
+    gpusvm_result r;
+    int c, ci, cj;
+    memset(&info, 0, sizeof info);
+    info.converged = 1;
+    if (o->nr_class == 1) {
+        gpusvm__log(ctx, GPUSVM_LOG_WARN, "training data in only one class; the model predicts it always");
+        if ((r = gpusvm__model_alloc(ctx, 1, 0, 0, &m)) != GPUSVM_OK) return r;
+        m->label[0] = o->label[0];
+        goto finish;
+    }
+    nonzero = (unsigned char *)gpusvm__calloc(a, o->n, 1);
+    falpha = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
+    rho = (double *)gpusvm__alloc(a, o->npairs, sizeof(double));
+    nz_start = (size_t *)gpusvm__alloc(a, (size_t)o->nr_class, sizeof(size_t));
+    if (!nonzero || !falpha || !rho || !nz_start) {
+        r = gpusvm__oom(ctx, "the model");
+        goto fail;
+    }
+    for (ci = 0, p = 0; ci < o->nr_class; ++ci)
+        for (cj = ci + 1; cj < o->nr_class; ++cj, ++p) {
+            const size_t si = o->start[ci], sj = o->start[cj], ni = o->count[ci], l = o->probs[p].nvar;
+            const size_t v0 = o->var_at[p];
+            const double *pa = alpha + v0, *pg = G + v0, *pc = o->Cv + v0;
+            gpusvm_train_info *pi = &pinfo[p];
+            double v = 0.0, sum_alpha = 0.0, scale = 1.0;
+            /* nu-SVC: scaled by 1/r as LIBSVM's solve_nu_svc (the linear term is 0, not -1) */
+            if (nusvc) {
+                rho[p] = gpusvm__rho_nu(&o->probs[p], pa, pg, &pi->nu_r);
+                scale = 1.0 / pi->nu_r;
+                rho[p] *= scale;
+            } else {
+                rho[p] = gpusvm__rho(&o->probs[p], pa, pg);
+            }
+            for (k = 0; k < l; ++k) {
+                v += pa[k] * (nusvc ? pg[k] : pg[k] - 1.0);
+                sum_alpha += pa[k];
+                if (pa[k] > 0.0) {
+                    ++pi->n_sv;
+                    if (pa[k] >= pc[k]) ++pi->n_bsv;
+                    nonzero[k < ni ? si + k : sj + (k - ni)] = 1;
+                }
+                falpha[v0 + k] = o->probs[p].y[k] * pa[k] * scale;
+            }
+            pi->obj = v / 2 * scale * scale;
+            pi->nu = sum_alpha / (o->wC[ci] * (double)l);
+            gpusvm__info_add(&info, pi);
+        }
+
+    /* the support vectors: every point with a nonzero alpha in some pair, grouped by class */
+    for (i = 0; i < o->n; ++i)
+        if (nonzero[i]) {
+            ++total_sv;
+            sv_nnz += x->row_ptr[o->perm[i] + 1] - x->row_ptr[o->perm[i]];
+        }
+    if ((r = gpusvm__model_alloc(ctx, o->nr_class, total_sv, sv_nnz, &m)) != GPUSVM_OK) goto fail;
+    for (c = 0, k = 0, at = 0; c < o->nr_class; ++c) {
+        m->label[c] = o->label[c];
+        nz_start[c] = k;
+        for (i = o->start[c]; i < o->start[c + 1]; ++i) {
+            if (!nonzero[i]) continue;
+            m->n_sv[c]++;
+            gpusvm__model_push_sv(m, x, o->perm[i], &k, &at);
+        }
+    }
+    for (ci = 0, p = 0; ci < o->nr_class; ++ci)
+        for (cj = ci + 1; cj < o->nr_class; ++cj, ++p) {
+            const size_t si = o->start[ci], sj = o->start[cj], ni = o->count[ci], nj = o->count[cj];
+            const double *f = falpha + o->var_at[p];
+            size_t q = nz_start[ci];
+            for (k = 0; k < ni; ++k)
+                if (nonzero[si + k]) m->sv_coef[(size_t)(cj - 1) * total_sv + q++] = f[k];
+            q = nz_start[cj];
+            for (k = 0; k < nj; ++k)
+                if (nonzero[sj + k]) m->sv_coef[(size_t)ci * total_sv + q++] = f[ni + k];
+            m->rho[p] = rho[p];
+            m->pair_info[p] = pinfo[p];
+        }
+    m->probA = o->probA;
+    m->probB = o->probB;
+    o->probA = o->probB = NULL;
+    info.n_sv = total_sv;
+finish:
+    gpusvm__model_finish(m, prm, &info, t_start);
+    if (o->nr_class == 2) {
+        m->info.nu = m->pair_info[0].nu;
+        m->info.nu_r = m->pair_info[0].nu_r;
+    }
+    *out = m;
+    m = NULL;
+    r = GPUSVM_OK;
+fail:
+    gpusvm_model_free(m);
+    gpusvm__free(a, nonzero);
+    gpusvm__free(a, falpha);
+    gpusvm__free(a, rho);
+    gpusvm__free(a, nz_start);
+    return r;
+}
+
+/* One model per subset sub[s] (nsub[s] input rows; sub NULL: one subset, every row), every pair
+   of every subset in one batch on the rows' one shared copy. */
+static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                       const gpusvm_params *prm, int nsub, const size_t *const *sub,
+                                       const size_t *sub_n, gpusvm_model **out, double t_start)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const int pre = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
+    const size_t n = xin->rows;
+    gpusvm__input ser, xsh;
+    gpusvm__ovo *o = NULL;
+    gpusvm__problem *probs = NULL;
+    gpusvm_train_info *pinfo = NULL;
+    size_t *pos = NULL, *order = NULL, nshared = 0, nprob = 0, nvar = 0, i, k;
+    double *alpha = NULL, *G = NULL, *alpha0 = NULL, *G0 = NULL;
+    int s, *label = NULL, nr_class = 0;
+    size_t *count = NULL;
+    gpusvm_result r;
+    memset(&ser, 0, sizeof ser);
+    memset(&xsh, 0, sizeof xsh);
+    for (s = 0; s < nsub; ++s) out[s] = NULL;
+    o = (gpusvm__ovo *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm__ovo));
+    pos = (size_t *)gpusvm__alloc(a, n ? n : 1, sizeof(size_t));
+    order = (size_t *)gpusvm__alloc(a, n ? n : 1, sizeof(size_t));
+    if (!o || !pos || !order) { r = gpusvm__oom(ctx, "the training sets"); goto done; }
+
+    /* the shared points: every row some subset uses, grouped by class (so each pair's points are
+       two contiguous runs), order kept within a class */
+    for (i = 0; i < n; ++i) pos[i] = (size_t)-1;
+    for (s = 0; s < nsub; ++s)
+        for (k = 0; k < (sub ? sub_n[s] : n); ++k) pos[sub ? sub[s][k] : k] = 0;
+    if ((r = gpusvm__group(ctx, y, n, &label, &count, &nr_class)) != GPUSVM_OK) goto done;
+    {
+        int c;
+        for (c = 0; c < nr_class; ++c)
+            for (i = 0; i < n; ++i)
+                if (pos[i] != (size_t)-1 && (int)y[i] == label[c]) order[nshared++] = i;
+        for (k = 0; k < nshared; ++k) pos[order[k]] = k;
+    }
+    if (pre) {
+        if ((r = gpusvm__serial_rows(ctx, prm, n, &ser)) != GPUSVM_OK) goto done;
+        r = gpusvm__pre_problem(ctx, xin, prm, order, nshared, &xsh);
+    } else {
+        r = gpusvm__csr_rows(ctx, xin, order, nshared, &xsh);
+    }
+    if (r != GPUSVM_OK) goto done;
+
+    for (s = 0; s < nsub; ++s) {
+        if ((r = gpusvm__ovo_setup(ctx, &xsh.m, pos, xin, y, prm, sub ? sub[s] : NULL, sub ? sub_n[s] : n, &o[s])) !=
+            GPUSVM_OK)
+            goto done;
+        nprob += o[s].npairs;
+        nvar += o[s].nvar;
+    }
+    probs = (gpusvm__problem *)gpusvm__alloc(a, nprob ? nprob : 1, sizeof(gpusvm__problem));
+    pinfo = (gpusvm_train_info *)gpusvm__calloc(a, nprob ? nprob : 1, sizeof(gpusvm_train_info));
+    alpha = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
+    G = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
+    if (prm->svm_type == GPUSVM_NU_SVC) {
+        alpha0 = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
+        G0 = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
+    }
+    if (!probs || !pinfo || !alpha || !G || (prm->svm_type == GPUSVM_NU_SVC && (!alpha0 || !G0))) {
+        r = gpusvm__oom(ctx, "the pairwise problems");
+        goto done;
+    }
+    for (s = 0, nprob = 0, nvar = 0; s < nsub; ++s) {
+        if (!o[s].npairs) continue; /* one class: no pair */
+        memcpy(probs + nprob, o[s].probs, o[s].npairs * sizeof(gpusvm__problem));
+        if (alpha0) {
+            memcpy(alpha0 + nvar, o[s].alpha0, o[s].nvar * sizeof(double));
+            memcpy(G0 + nvar, o[s].G0, o[s].nvar * sizeof(double));
+        }
+        nprob += o[s].npairs;
+        nvar += o[s].nvar;
+    }
+    if (nprob && (r = gpusvm__solve_batch(ctx, probs, (int)nprob, prm, alpha0, G0, alpha, G, pinfo)) != GPUSVM_OK)
+        goto done;
+    for (s = 0, nprob = 0, nvar = 0; s < nsub; ++s) {
+        if ((r = gpusvm__ovo_finish(ctx, &o[s], pre ? &ser.m : xin, prm, alpha + nvar, G + nvar, pinfo + nprob, &out[s],
+                                    t_start)) != GPUSVM_OK)
+            goto done;
+        nprob += o[s].npairs;
+        nvar += o[s].nvar;
+    }
+done:
+    if (r != GPUSVM_OK)
+        for (s = 0; s < nsub; ++s) {
+            gpusvm_model_free(out[s]);
+            out[s] = NULL;
+        }
+    if (o)
+        for (s = 0; s < nsub; ++s) gpusvm__ovo_free(ctx, &o[s]);
+    gpusvm__free(a, o);
+    gpusvm__free(a, pos);
+    gpusvm__free(a, order);
+    gpusvm__free(a, label);
+    gpusvm__free(a, count);
+    gpusvm__free(a, probs);
+    gpusvm__free(a, pinfo);
+    gpusvm__free(a, alpha);
+    gpusvm__free(a, G);
+    gpusvm__free(a, alpha0);
+    gpusvm__free(a, G0);
+    gpusvm__input_free(ctx, &ser);
+    gpusvm__input_free(ctx, &xsh);
+    return r;
+}
+
+static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                        const gpusvm_params *prm, gpusvm_model **out, double t_start)
+{
+    return gpusvm__train_ovo(ctx, xin, y, prm, 1, NULL, NULL, out, t_start);
+}
+
+/* The problems of gpusvm__train_single_many: their concatenated variables (labels, bounds,
+   linear terms, starting alpha and G, results) and the map of each one's input rows. */
+typedef struct gpusvm__single {
+    const gpusvm__csr *x;   /* the rows the models keep (a precomputed kernel's: serial numbers) */
+    gpusvm__input ser, kmat; /* precomputed: the serial numbers, the kernel matrix */
+    int svr, nusvr;
+    double C;
+    signed char *yy;
+    int32_t *map;
+    double *lin, *alpha0, *G0, *alpha, *G, *coef, *Cv;
+    gpusvm__problem *pb;
+    gpusvm_train_info *info;
+} gpusvm__single;
+
+static void gpusvm__single_free(gpusvm_context *ctx, gpusvm__single *st)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    gpusvm__free(a, st->yy);
+    gpusvm__free(a, st->map);
+    gpusvm__free(a, st->lin);
+    gpusvm__free(a, st->alpha0);
+    gpusvm__free(a, st->G0);
+    gpusvm__free(a, st->alpha);
+    gpusvm__free(a, st->G);
+    gpusvm__free(a, st->coef);
+    gpusvm__free(a, st->Cv);
+    gpusvm__free(a, st->pb);
+    gpusvm__free(a, st->info);
+    gpusvm__input_free(ctx, &st->ser);
+    gpusvm__input_free(ctx, &st->kmat);
+}
+
+static gpusvm_result gpusvm__single_alloc(gpusvm_context *ctx, const gpusvm__csr *xin, const gpusvm_params *prm,
+                                          int nsub, size_t npts, gpusvm__single *st)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t nvar = st->svr ? 2 * npts : npts, nv1 = nvar ? nvar : 1;
+    gpusvm_result r;
+    st->x = xin;
+    st->yy = (signed char *)gpusvm__alloc(a, nv1, 1);
+    st->map = (int32_t *)gpusvm__alloc(a, npts ? npts : 1, sizeof(int32_t));
+    st->lin = (double *)gpusvm__calloc(a, nv1, sizeof(double));
+    st->alpha0 = (double *)gpusvm__calloc(a, nv1, sizeof(double));
+    st->G0 = (double *)gpusvm__alloc(a, nv1, sizeof(double));
+    st->alpha = (double *)gpusvm__alloc(a, nv1, sizeof(double));
+    st->G = (double *)gpusvm__alloc(a, nv1, sizeof(double));
+    st->coef = (double *)gpusvm__alloc(a, xin->rows ? xin->rows : 1, sizeof(double));
+    st->Cv = (double *)gpusvm__alloc(a, nv1, sizeof(double));
+    st->pb = (gpusvm__problem *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm__problem));
+    st->info = (gpusvm_train_info *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm_train_info));
+    if (!st->yy || !st->map || !st->lin || !st->alpha0 || !st->G0 || !st->alpha || !st->G || !st->coef || !st->Cv ||
+        !st->pb || !st->info)
+        return gpusvm__oom(ctx, "the problem");
+    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* the models keep serial numbers; the problems are the kernel matrix's */
+        if ((r = gpusvm__serial_rows(ctx, prm, xin->rows, &st->ser)) != GPUSVM_OK) return r;
+        if ((r = gpusvm__pre_all(ctx, xin, prm, &st->kmat)) != GPUSVM_OK) return r;
+        st->x = &st->ser.m;
+    }
+    return GPUSVM_OK;
+}
+
+/* Problem s on rows rows[0..l) (NULL: every row), its variables from vo, its map from po:
+   labels, bounds, linear terms and the starting point. */
+static gpusvm_result gpusvm__single_problem(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
+                                            const gpusvm_params *prm, gpusvm__single *st, int s, const size_t *rows,
+                                            size_t l, size_t vo, size_t po)
+{
+    const size_t nv = st->svr ? 2 * l : l;
+    signed char *py = st->yy + vo;
+    double *pC = st->Cv + vo, *pl = st->lin + vo, *pa = st->alpha0 + vo, *pg = st->G0 + vo, left;
+    gpusvm__problem *p = &st->pb[s];
+    size_t i;
+    p->x = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED ? st->kmat.m : *xin;
+    p->map = rows ? st->map + po : NULL;
+    p->npts = l;
+    p->nvar = nv;
+    p->y = py;
+    p->C = pC;
+    p->ktype = gpusvm__ktype(prm->kernel_type);
+    p->gamma = (float)prm->gamma;
+    p->coef0 = (float)prm->coef0;
+    p->degree = prm->degree;
+    p->nu = st->nusvr;
+    for (i = 0; i < l; ++i) st->map[po + i] = (int32_t)(rows ? rows[i] : i);
+    for (i = 0; i < nv; ++i) {
+        const size_t row = (size_t)st->map[po + (i < l ? i : i - l)];
+        py[i] = (signed char)(i < l ? 1 : -1);
+        pC[i] = st->C * (prm->sample_weight ? prm->sample_weight[row] : 1.0);
+    }
+    if (!st->svr) {
+        /* sum(alpha) = nu l, filled in order up to each bound (with unit weights: LIBSVM's 1, 1, ..., frac) */
+        left = prm->nu * (double)l;
+        for (i = 0; i < l && left > 0.0; ++i) {
+            pa[i] = pC[i] < left ? pC[i] : left;
+            left -= pa[i];
+        }
+        /* G0 = Q alpha0 (y = +1, p = 0): the decision primitive with alpha0 as coefficients */
+        return gpusvm__problem_decision(ctx, p, pa, pg);
+    }
+    left = st->C * prm->nu * (double)l / 2;
+    for (i = 0; i < l; ++i) {
+        const double zi = z[st->map[po + i]];
+        pl[i] = (st->nusvr ? 0.0 : prm->p) - zi;
+        pl[i + l] = (st->nusvr ? 0.0 : prm->p) + zi;
+        if (st->nusvr) {
+            pa[i] = pa[i + l] = pC[i] < left ? pC[i] : left;
+            left -= pa[i];
+        }
+    }
+    memcpy(pg, pl, nv * sizeof(double));
+    return GPUSVM_OK;
+}
+
+/* Problem s's model from its solution (variables from vo, map from po). */
+static gpusvm_result gpusvm__single_model(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__single *st, int s,
+                                          size_t vo, size_t po, double t_start, gpusvm_model **out)
+{
+    const size_t l = st->pb[s].npts, nv = st->pb[s].nvar;
+    const double *pa = st->alpha + vo, *pg = st->G + vo, *pl = st->lin + vo, *pC = st->Cv + vo;
+    gpusvm_train_info *fi = &st->info[s];
+    gpusvm_model *m = NULL;
+    gpusvm_result r;
+    size_t nsv = 0, nbsv = 0, sv_nnz = 0, i, k = 0, at = 0;
+    double v = 0.0, sum_alpha = 0.0;
+    for (i = 0; i < nv; ++i) v += pa[i] * (pg[i] + pl[i]);
+    fi->obj = v / 2;
+    for (i = 0; i < l; ++i) {
+        const size_t row = (size_t)st->map[po + i];
+        st->coef[i] = st->svr ? pa[i] - pa[i + l] : pa[i];
+        sum_alpha += fabs(st->coef[i]);
+        if (fabs(st->coef[i]) > 0.0) {
+            ++nsv;
+            sv_nnz += st->x->row_ptr[row + 1] - st->x->row_ptr[row];
+            if (fabs(st->coef[i]) >= pC[i]) ++nbsv;
+        }
+    }
+    fi->nu = sum_alpha / (st->C * (double)l);
+    fi->n_sv = nsv;
+    fi->n_bsv = nbsv;
+    if ((r = gpusvm__model_alloc(ctx, 2, nsv, sv_nnz, &m)) != GPUSVM_OK) return r;
+    m->rho[0] = st->nusvr ? gpusvm__rho_nu(&st->pb[s], pa, pg, &fi->nu_r) : gpusvm__rho(&st->pb[s], pa, pg);
+    for (i = 0; i < l; ++i) {
+        if (!(fabs(st->coef[i]) > 0.0)) continue;
+        m->sv_coef[k] = st->coef[i];
+        gpusvm__model_push_sv(m, st->x, (size_t)st->map[po + i], &k, &at);
+    }
+    gpusvm__model_finish(m, prm, fi, t_start);
+    *out = m;
+    return GPUSVM_OK;
+}
+
+/* -b 1 on a plain training: the SVR's Laplace scale, or one-class density marks on the training
+   decision values. */
+static gpusvm_result gpusvm__single_probability(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
+                                                const gpusvm_params *prm, int svr, gpusvm_model *m)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    double *dv;
+    gpusvm_result r;
+    if (svr) {
+        m->probA = (double *)gpusvm__alloc(a, 1, sizeof(double));
+        if (!m->probA) return gpusvm__oom(ctx, "the model");
+        return gpusvm__svr_probability(ctx, xin, z, prm, &m->probA[0]);
+    }
+    dv = (double *)gpusvm__alloc(a, xin->rows ? xin->rows : 1, sizeof(double));
+    m->prob_density_marks = (double *)gpusvm__alloc(a, GPUSVM__NR_MARKS, sizeof(double));
+    if (!dv || !m->prob_density_marks) {
+        gpusvm__free(a, dv);
+        return gpusvm__oom(ctx, "the model");
+    }
+    r = gpusvm__predict(ctx, m, xin, NULL, dv);
+    if (r == GPUSVM_OK && !gpusvm__one_class_marks(ctx, dv, xin->rows, m->prob_density_marks)) {
+        gpusvm__free(a, m->prob_density_marks);
+        m->prob_density_marks = NULL;
+    }
+    gpusvm__free(a, dv);
+    return r;
+}
+
+/* epsilon-SVR, nu-SVR and one-class SVM with LIBSVM's formulations (solve_epsilon_svr,
+   solve_nu_svr, solve_one_class): the standard solver with a linear term p. The SVRs have 2n
+   variables, alpha_i (y = +1) and alpha*_i (y = -1), both on point i: epsilon-SVR with
+   p = eps - z_i and eps + z_i from alpha = 0; nu-SVR with p = -z_i and z_i, the per-class
+   solver (Solver_NU), from alpha_i = alpha*_i filled in order up to C until each side holds
+   C nu n / 2 (Q alpha = 0 there, so G starts at p). The one-class problem starts from
+   alpha = 1 on the first floor(nu n) points, nu n - floor(nu n) on the next, so its gradient
+   starts at Q alpha.
+
+   One model per subset sub[s] (sub_n[s] input rows; sub NULL: one subset, every row), all of
+   them one batch on the input's one copy (a cross-validation's folds); probabilities only for
+   a plain training (sub NULL). */
+static gpusvm_result gpusvm__train_single_many(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
+                                               const gpusvm_params *prm, int nsub, const size_t *const *sub,
+                                               const size_t *sub_n, gpusvm_model **out, double t_start)
+{
+    gpusvm__single st;
+    gpusvm_result r;
+    size_t npts = 0, vo, po;
+    int s;
+    memset(&st, 0, sizeof st);
+    st.nusvr = prm->svm_type == GPUSVM_NU_SVR;
+    st.svr = prm->svm_type == GPUSVM_EPSILON_SVR || st.nusvr;
+    st.C = st.svr ? prm->C : 1.0;
+    for (s = 0; s < nsub; ++s) {
+        out[s] = NULL;
+        npts += sub ? sub_n[s] : xin->rows;
+    }
+    if ((r = gpusvm__single_alloc(ctx, xin, prm, nsub, npts, &st)) != GPUSVM_OK) goto done;
+    for (s = 0, vo = 0, po = 0; s < nsub && r == GPUSVM_OK; ++s) {
+        const size_t l = sub ? sub_n[s] : xin->rows;
+        r = gpusvm__single_problem(ctx, xin, z, prm, &st, s, sub ? sub[s] : NULL, l, vo, po);
+        vo += st.svr ? 2 * l : l;
+        po += l;
+    }
+    if (r != GPUSVM_OK ||
+        (r = gpusvm__solve_batch(ctx, st.pb, nsub, prm, st.alpha0, st.G0, st.alpha, st.G, st.info)) != GPUSVM_OK)
+        goto done;
+    for (s = 0, vo = 0, po = 0; s < nsub && r == GPUSVM_OK; ++s) {
+        if ((r = gpusvm__single_model(ctx, prm, &st, s, vo, po, t_start, &out[s])) != GPUSVM_OK) break;
+        if (prm->probability && !sub) r = gpusvm__single_probability(ctx, xin, z, prm, st.svr, out[s]);
+        out[s]->info.seconds = gpusvm__now() - t_start;
+        out[s]->pair_info[0] = out[s]->info;
+        vo += st.pb[s].nvar;
+        po += st.pb[s].npts;
+    }
+done:
+    if (r != GPUSVM_OK)
+        for (s = 0; s < nsub; ++s) {
+            gpusvm_model_free(out[s]);
+            out[s] = NULL;
+        }
+    gpusvm__single_free(ctx, &st);
+    return r;
+}
+
+static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
+                                          const gpusvm_params *prm, gpusvm_model **out, double t_start)
+{
+    return gpusvm__train_single_many(ctx, xin, z, prm, 1, NULL, NULL, out, t_start);
+}
+
+/* Rows idx[0..count) of x as a new CSR matrix (arrays allocated; freed with gpusvm__input_free). */
+static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x, const size_t *idx, size_t count,
+                                      gpusvm__input *out)
+{
+    size_t i, nnz = 0, at = 0;
+    memset(out, 0, sizeof *out);
+    for (i = 0; i < count; ++i) nnz += x->row_ptr[idx[i] + 1] - x->row_ptr[idx[i]];
+    out->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, count + 1, sizeof(size_t));
+    out->col = (int32_t *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(int32_t));
+    out->val = (float *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(float));
+    if (!out->row_ptr || !out->col || !out->val) {
+        gpusvm__input_free(ctx, out);
+        return gpusvm__oom(ctx, "a subset of the rows");
+    }
+    out->row_ptr[0] = 0;
+    for (i = 0; i < count; ++i) {
+        const size_t s = idx[i], len = x->row_ptr[s + 1] - x->row_ptr[s];
+        memcpy(out->col + at, x->col + x->row_ptr[s], len * sizeof(int32_t));
+        memcpy(out->val + at, x->val + x->row_ptr[s], len * sizeof(float));
+        at += len;
+        out->row_ptr[i + 1] = at;
+    }
+    gpusvm__input_view(out, count, x->cols);
+    return GPUSVM_OK;
+}
+
+/* One point's block of Crammer and Singer's dual: beta = argmin |beta - D|^2 subject to
+   beta_r <= U_r and sum beta = 0, i.e. beta_r = min(U_r, D_r - theta) for the theta that
+   makes the sum zero (found over the breakpoints E_r = D_r - U_r, largest first). */
+static void gpusvm__cs_project(int m, const double *D, const double *U, double *beta, int *order)
+{
+    int k, t, r;
+    double theta = 0.0;
+    for (r = 0; r < m; ++r) order[r] = r;
+    for (r = 1; r < m; ++r) /* insertion sort of E, descending (m is the class count) */
+        for (t = r; t > 0 && D[order[t]] - U[order[t]] > D[order[t - 1]] - U[order[t - 1]]; --t) {
+            const int tmp = order[t];
+            order[t] = order[t - 1];
+            order[t - 1] = tmp;
+        }
+    for (k = 0; k < m; ++k) { /* the k largest breakpoints capped at U, the rest free */
+        double sum = 0.0;
+        for (t = 0; t < m; ++t) sum += t < k ? U[order[t]] : D[order[t]];
+        theta = sum / (double)(m - k);
+        if ((k == 0 || D[order[k - 1]] - U[order[k - 1]] >= theta) && D[order[k]] - U[order[k]] < theta) break;
+    }
+    for (r = 0; r < m; ++r) beta[r] = D[r] - theta < U[r] ? D[r] - theta : U[r];
+}
+
+/* Crammer and Singer's multiclass SVM (Crammer and Singer 2001; Cotter, Srebro and Keshet's
+   GTSVM, eqs. 3-4): one coefficient vector per class, no bias. The dual keeps, per point i and
+   class r, alpha_ir <= C_i [r = y_i] with sum_r alpha_ir = 0 and the responses
+   c_ir = sum_j alpha_jr k(x_i, x_j). Each outer iteration takes the q points with the largest
+   first-order violation v_i = max_{r: alpha_ir < U_ir} g_ir - min_r g_ir, g_ir = [r = y_i] - c_ir;
+   the backend computes their kernel rows; sweeps of exact per-point solves then run on the
+   working set (to a tenth of the largest violation), and the responses of all points are
+   updated from the rows. It stops when the relative duality gap 2 (P - D) / (P + D) falls
+   below eps (P the primal objective of eq. 3, D the dual of eq. 4). */
+typedef struct gpusvm__cs {
+    size_t n;                 /* points */
+    int m, q;                 /* classes; working-set size */
+    int *label, *cls, *order, *idx, *slot;
+    size_t *count;
+    double *alpha, *c, *U, *v, *cw, *kd, *scratch; /* alpha and c: n x m; scratch: 4 m */
+    double *dA, *cws;         /* the working set's steps and responses during the sweeps: q x m */
+    float *K, *norm;          /* the working set's kernel rows: q x n */
+    signed char *yy;
+    gpusvm__problem pb;       /* what the backend holds: the points (precomputed: the matrix) */
+    gpusvm__input kmat;
+    long long outer, updates;
+    double gap, P, D, vmax;
+} gpusvm__cs;
+
+static void gpusvm__cs_free(gpusvm_context *ctx, gpusvm__cs *s)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    void *p[18];
+    int i;
+    p[0] = s->label; p[1] = s->cls; p[2] = s->order; p[3] = s->idx; p[4] = s->slot; p[5] = s->count;
+    p[6] = s->alpha; p[7] = s->c; p[8] = s->U; p[9] = s->v; p[10] = s->cw; p[11] = s->kd; p[12] = s->scratch;
+    p[13] = s->dA; p[14] = s->cws; p[15] = s->K; p[16] = s->norm; p[17] = s->yy;
+    for (i = 0; i < 18; ++i) gpusvm__free(a, p[i]);
+    gpusvm__input_free(ctx, &s->kmat);
+}
+
+/* The classes, each point's bound U_i (C times its sample's and its class's weight), the
+   backend's problem (every label +1, every bound 1: it only computes rows) and the diagonal. */
+static gpusvm_result gpusvm__cs_setup(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                      const gpusvm_params *prm, gpusvm__cs *s)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t n = xin->rows;
+    gpusvm_result res;
+    size_t i, k;
+    int r;
+    s->n = n;
+    if ((res = gpusvm__group(ctx, y, n, &s->label, &s->count, &s->m)) != GPUSVM_OK) return res;
+    s->alpha = (double *)gpusvm__calloc(a, n, (size_t)s->m * sizeof(double));
+    s->c = (double *)gpusvm__calloc(a, n, (size_t)s->m * sizeof(double));
+    s->U = (double *)gpusvm__alloc(a, n, sizeof(double));
+    s->v = (double *)gpusvm__alloc(a, n, sizeof(double));
+    s->cls = (int *)gpusvm__alloc(a, n, sizeof(int));
+    s->kd = (double *)gpusvm__alloc(a, n, sizeof(double));
+    s->norm = (float *)gpusvm__alloc(a, n, sizeof(float));
+    s->yy = (signed char *)gpusvm__alloc(a, n, 1);
+    s->cw = (double *)gpusvm__alloc(a, n, sizeof(double));
+    s->scratch = (double *)gpusvm__alloc(a, (size_t)s->m, 4 * sizeof(double));
+    s->order = (int *)gpusvm__alloc(a, (size_t)s->m, sizeof(int));
+    if (!s->alpha || !s->c || !s->U || !s->v || !s->cls || !s->kd || !s->norm || !s->yy || !s->cw || !s->scratch ||
+        !s->order)
+        return gpusvm__oom(ctx, "the Crammer-Singer problem");
+    for (i = 0; i < n; ++i) {
+        for (r = 0; s->label[r] != (int)y[i]; ++r) {
+        }
+        s->cls[i] = r;
+        s->U[i] = prm->C * (prm->sample_weight ? prm->sample_weight[i] : 1.0);
+        for (k = 0; k < prm->n_weight; ++k)
+            if (prm->weight_label[k] == s->label[r]) s->U[i] *= prm->weight[k];
+        s->yy[i] = 1;
+        s->cw[i] = 1.0;
+    }
+    s->pb.x = *xin;
+    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
+        if ((res = gpusvm__pre_all(ctx, xin, prm, &s->kmat)) != GPUSVM_OK) return res;
+        s->pb.x = s->kmat.m;
+    }
+    s->pb.nvar = s->pb.npts = n;
+    s->pb.y = s->yy;
+    s->pb.C = s->cw;
+    s->pb.ktype = gpusvm__ktype(prm->kernel_type);
+    s->pb.gamma = (float)prm->gamma;
+    s->pb.coef0 = (float)prm->coef0;
+    s->pb.degree = prm->degree;
+    gpusvm__norms(&s->pb.x, 0, n, s->norm);
+    for (i = 0; i < n; ++i)
+        s->kd[i] = gpusvm__diag(&s->pb.x, i, s->norm[i], s->pb.ktype, s->pb.gamma, s->pb.coef0, s->pb.degree);
+    return GPUSVM_OK;
+}
+
+/* The working set: at most 512 points, within the row budget and the device's memory; its
+   arrays, and the backend's training state. */
+static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__cs *s)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    gpusvm__backend *be = ctx->backend;
+    const size_t pitch = (s->n + GPUSVM__PITCH - 1) / GPUSVM__PITCH * GPUSVM__PITCH, m = (size_t)s->m;
+    const size_t budget =
+        prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float)) : (size_t)-1;
+    gpusvm_result res;
+    int t;
+    s->q = be->qcap < 512 ? be->qcap : 512;
+    if ((size_t)s->q > s->n) s->q = (int)s->n;
+    if (budget < (size_t)s->q) s->q = budget < 2 ? 2 : (int)budget;
+    while (s->q > 16 && be->train_bytes(be, &s->pb, 1, s->q) > be->mem_left(be)) s->q /= 2;
+    s->idx = (int *)gpusvm__alloc(a, (size_t)s->q, sizeof(int));
+    s->slot = (int *)gpusvm__alloc(a, (size_t)s->q, sizeof(int));
+    s->dA = (double *)gpusvm__alloc(a, (size_t)s->q, m * sizeof(double));
+    s->K = (float *)gpusvm__alloc(a, (size_t)s->q, s->n * sizeof(float));
+    s->cws = (double *)gpusvm__alloc(a, (size_t)s->q, m * sizeof(double));
+    if (!s->idx || !s->slot || !s->dA || !s->K || !s->cws) return gpusvm__oom(ctx, "the working set");
+    if ((res = be->train_begin(be, &s->pb, 1, s->q)) != GPUSVM_OK) return res;
+    for (t = 0; t < s->q; ++t) s->slot[t] = t;
+    return GPUSVM_OK;
+}
+
+/* Every point's violation v_i, the largest, and the relative duality gap. */
+static void gpusvm__cs_gap(gpusvm__cs *s)
+{
+    const size_t m = (size_t)s->m;
+    double loss = 0.0, aka = 0.0, lin = 0.0;
+    size_t i, r;
+    s->vmax = 0.0;
+    for (i = 0; i < s->n; ++i) {
+        const double *ci = s->c + i * m, *ai = s->alpha + i * m;
+        const size_t y = (size_t)s->cls[i];
+        double up = -INFINITY, low = INFINITY, worst = 0.0;
+        for (r = 0; r < m; ++r) {
+            const double g = (r == y) - ci[r];
+            if (ai[r] < (r == y ? s->U[i] : 0.0) && g > up) up = g;
+            if (g < low) low = g;
+            if (r != y && 1.0 + ci[r] - ci[y] > worst) worst = 1.0 + ci[r] - ci[y];
+            aka += ai[r] * ci[r];
+        }
+        s->v[i] = up - low;
+        if (s->v[i] > s->vmax) s->vmax = s->v[i];
+        loss += s->U[i] * worst;
+        lin += ai[y];
+    }
+    s->P = 0.5 * aka + loss;
+    s->D = lin - 0.5 * aka;
+    s->gap = (s->P + s->D) > 0.0 ? 2.0 * (s->P - s->D) / (s->P + s->D) : 0.0;
+}
+
+/* The q most violating points into idx (ties: the lower index), largest v first. */
+static void gpusvm__cs_select(gpusvm__cs *s)
+{
+    const int q = s->q;
+    int got = 0;
+    size_t i;
+    for (i = 0; i < s->n; ++i) { /* a bounded insertion */
+        int pos = got < q ? got : q;
+        if (got == q && !(s->v[i] > s->v[s->idx[q - 1]])) continue;
+        while (pos > 0 && s->v[i] > s->v[s->idx[pos - 1]]) {
+            if (pos < q) s->idx[pos] = s->idx[pos - 1];
+            --pos;
+        }
+        s->idx[pos] = (int)i;
+        if (got < q) ++got;
+    }
+}
+
+/* The exact solve of working-set position t's block; the working set's responses follow the
+   step. Returns its violation before the step. */
+static double gpusvm__cs_solve_point(gpusvm__cs *s, int t)
+{
+    const size_t m = (size_t)s->m, it = (size_t)s->idx[t], y = (size_t)s->cls[it];
+    double *ai = s->alpha + it * m, *D = s->scratch, *Ub = s->scratch + m, *beta = s->scratch + 2 * m;
+    double *dl = s->scratch + 3 * m, up = -INFINITY, low = INFINITY, kii = s->kd[it] > 0.0 ? s->kd[it] : GPUSVM__TAU;
+    int moved = 0, u;
+    size_t r;
+    for (r = 0; r < m; ++r) {
+        const double g = (r == y) - s->cws[(size_t)t * m + r];
+        Ub[r] = r == y ? s->U[it] : 0.0;
+        if (ai[r] < Ub[r] && g > up) up = g;
+        if (g < low) low = g;
+        D[r] = ai[r] + g / kii;
+    }
+    if (!(up - low > 1e-12)) return up - low;
+    gpusvm__cs_project(s->m, D, Ub, beta, s->order);
+    for (r = 0; r < m; ++r) {
+        dl[r] = beta[r] - ai[r];
+        if (dl[r] != 0.0) moved = 1;
+        ai[r] = beta[r];
+        s->dA[(size_t)t * m + r] += dl[r];
+    }
+    if (moved)
+        for (u = 0; u < s->q; ++u) {
+            const double kt = (double)s->K[(size_t)t * s->n + (size_t)s->idx[u]];
+            for (r = 0; r < m; ++r) s->cws[(size_t)u * m + r] += dl[r] * kt;
+        }
+    s->updates += moved;
+    return up - low;
+}
+
+/* Sweeps of per-point solves over the working set, its responses kept current, until its
+   largest violation is a tenth of the outer one (or eps); then every point's responses from the
+   working set's rows. */
+static void gpusvm__cs_sweeps(gpusvm__cs *s, double eps)
+{
+    const size_t m = (size_t)s->m;
+    size_t i, r;
+    int t, sweep;
+    memset(s->dA, 0, (size_t)s->q * m * sizeof(double));
+    for (t = 0; t < s->q; ++t) memcpy(s->cws + (size_t)t * m, s->c + (size_t)s->idx[t] * m, m * sizeof(double));
+    for (sweep = 0; sweep < 100; ++sweep) {
+        double vin = 0.0, vt;
+        for (t = 0; t < s->q; ++t)
+            if ((vt = gpusvm__cs_solve_point(s, t)) > vin) vin = vt;
+        if (vin < 0.1 * s->vmax || vin < eps) break;
+    }
+    for (i = 0; i < s->n; ++i)
+        for (r = 0; r < m; ++r) {
+            double sum = 0.0;
+            for (t = 0; t < s->q; ++t)
+                if (s->dA[(size_t)t * m + r] != 0.0) sum += s->dA[(size_t)t * m + r] * (double)s->K[(size_t)t * s->n + i];
+            s->c[i * m + r] += sum;
+        }
+}
+
+/* The outer loop until the gap is below eps, max_iter, or a cancel. */
+static gpusvm_result gpusvm__cs_loop(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__cs *s)
+{
+    gpusvm__backend *be = ctx->backend;
+    gpusvm_result res;
+    for (;;) {
+        gpusvm__cs_gap(s);
+        if (s->gap < prm->eps || s->updates >= prm->max_iter) return GPUSVM_OK;
+        if (prm->progress) {
+            gpusvm_progress pr;
+            pr.iterations = s->updates;
+            pr.outer_iterations = s->outer;
+            pr.gap = s->gap;
+            pr.eps = prm->eps;
+            if (prm->progress(prm->progress_user_data, &pr))
+                return gpusvm__fail(ctx, GPUSVM_ERROR_CANCELLED, "training cancelled by the progress callback");
+        }
+        gpusvm__cs_select(s);
+        if ((res = be->write_ws(be, s->idx, s->slot, s->q)) != GPUSVM_OK || (res = be->rows(be, 1)) != GPUSVM_OK ||
+            (res = be->read_rows(be, s->K)) != GPUSVM_OK)
+            return res;
+        gpusvm__cs_sweeps(s, prm->eps);
+        ++s->outer;
+    }
+}
+
+/* The model: points with any nonzero coefficient, grouped by class; sv_coef has nr_class rows. */
+static gpusvm_result gpusvm__cs_model(gpusvm_context *ctx, const gpusvm__csr *xin, const gpusvm_params *prm,
+                                      const gpusvm__cs *s, gpusvm_model **out)
+{
+    const size_t m = (size_t)s->m;
+    const gpusvm__csr *xs = xin;
+    gpusvm__input ser;
+    gpusvm_model *mo = NULL;
+    gpusvm_result res;
+    size_t i, c0, nsv = 0, sv_nnz = 0, k = 0, at = 0;
+    int r;
+    memset(&ser, 0, sizeof ser);
+    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
+        if ((res = gpusvm__serial_rows(ctx, prm, s->n, &ser)) != GPUSVM_OK) return res;
+        xs = &ser.m;
+    }
+    for (i = 0; i < s->n; ++i)
+        for (c0 = 0; c0 < m; ++c0)
+            if (s->alpha[i * m + c0] != 0.0) {
+                ++nsv;
+                sv_nnz += xs->row_ptr[i + 1] - xs->row_ptr[i];
+                break;
+            }
+    if ((res = gpusvm__model_alloc(ctx, s->m, nsv, sv_nnz, &mo)) != GPUSVM_OK) goto done;
+    gpusvm__free(&ctx->alloc, mo->sv_coef);
+    mo->sv_coef = (double *)gpusvm__calloc(&ctx->alloc, m, (nsv ? nsv : 1) * sizeof(double));
+    if (!mo->sv_coef) {
+        res = gpusvm__oom(ctx, "the model");
+        goto done;
+    }
+    for (r = 0; r < s->m; ++r) {
+        mo->label[r] = s->label[r];
+        for (i = 0; i < s->n; ++i) {
+            int nz = 0;
+            if (s->cls[i] != r) continue;
+            for (c0 = 0; c0 < m; ++c0) nz |= s->alpha[i * m + c0] != 0.0;
+            if (!nz) continue;
+            for (c0 = 0; c0 < m; ++c0) mo->sv_coef[c0 * nsv + k] = s->alpha[i * m + c0];
+            gpusvm__model_push_sv(mo, xs, i, &k, &at);
+            mo->n_sv[r]++;
+        }
+    }
+    *out = mo;
+    mo = NULL;
+done:
+    gpusvm_model_free(mo);
+    gpusvm__input_free(ctx, &ser);
+    return res;
+}
+
+static gpusvm_result gpusvm__train_cs(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                      const gpusvm_params *prm, gpusvm_model **out, double t_start)
+{
+    gpusvm__backend *be = ctx->backend;
+    gpusvm__cs s;
+    gpusvm_train_info info;
+    gpusvm_model *mo = NULL;
+    gpusvm_result res;
+    memset(&s, 0, sizeof s);
+    memset(&info, 0, sizeof info);
+    s.gap = INFINITY;
+    if ((res = gpusvm__cs_setup(ctx, xin, y, prm, &s)) == GPUSVM_OK && (res = gpusvm__cs_begin(ctx, prm, &s)) == GPUSVM_OK)
+        res = gpusvm__cs_loop(ctx, prm, &s);
+    be->train_end(be);
+    if (res == GPUSVM_OK) {
+        info.working_set_size = s.q;
+        info.iterations = s.updates;
+        info.outer_iterations = s.outer;
+        info.gap = s.gap;
+        info.converged = s.gap < prm->eps;
+        info.obj = s.D;
+        if (!info.converged)
+            gpusvm__log(ctx, GPUSVM_LOG_WARN,
+                        "reaching max number of iterations (%lld) at relative duality gap %g > eps %g", s.updates,
+                        s.gap, prm->eps);
+        res = gpusvm__cs_model(ctx, xin, prm, &s, &mo);
+    }
+    if (res == GPUSVM_OK) {
+        info.n_sv = mo->total_sv;
+        gpusvm__model_finish(mo, prm, &info, t_start);
+        *out = mo;
+    }
+    gpusvm__cs_free(ctx, &s);
+    return res;
+}
+
+static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
+                                       const gpusvm_params *p, gpusvm_model **out, double t_start)
+{
+    if (p->svm_type == GPUSVM_CRAMMER_SINGER) return gpusvm__train_cs(ctx, x, y, p, out, t_start);
+    if (p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC) return gpusvm__train_csvc(ctx, x, y, p, out, t_start);
+    return gpusvm__train_single(ctx, x, y, p, out, t_start);
+}
+
+/* LIBSVM's fold layout: classification folds take, from every class, its share of rows in
+   the class's shuffled order; other problems cut one shuffled order into nr_fold pieces. */
+static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
+                                              const gpusvm_params *p, int nr_fold, double *target)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t l = x->rows;
+    size_t *perm = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
+    size_t *fold_start = (size_t *)gpusvm__alloc(a, (size_t)nr_fold + 1, sizeof(size_t));
+    size_t *train_idx = NULL, **tr = NULL, *ntr = NULL, *nte = NULL;
+    const size_t **te = NULL;
+    double *pred = (double *)gpusvm__alloc(a, l, sizeof(double));
+    int *label = NULL;
+    size_t *count = NULL, i, k;
+    uint64_t rng = 0x9E3779B97F4A7C15ULL; /* fixed seed: the same folds every run */
+    gpusvm_result r = GPUSVM_OK;
+    int f, c, nr_class = 0;
+    if (!perm || !fold_start || !pred) {
+        r = gpusvm__oom(ctx, "cross-validation");
+        goto done;
+    }
+    if (p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC || p->svm_type == GPUSVM_CRAMMER_SINGER) {
+        size_t *start, *pos, *fc;
+        if ((r = gpusvm__group(ctx, y, l, &label, &count, &nr_class)) != GPUSVM_OK) goto done;
+        start = (size_t *)gpusvm__alloc(a, (size_t)nr_class + 1, sizeof(size_t));
+        pos = (size_t *)gpusvm__alloc(a, (size_t)nr_class, sizeof(size_t));
+        fc = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
+        if (!start || !pos || !fc) {
+            gpusvm__free(a, start);
+            gpusvm__free(a, pos);
+            gpusvm__free(a, fc);
+            r = gpusvm__oom(ctx, "cross-validation");
+            goto done;
+        }
+        start[0] = 0;
+        for (c = 0; c < nr_class; ++c) start[c + 1] = start[c] + count[c];
+        for (c = 0; c < nr_class; ++c) pos[c] = start[c];
+        for (i = 0; i < l; ++i) { /* rows grouped by class */
+            for (c = 0; label[c] != (int)y[i]; ++c) {
+            }
+            fc[pos[c]++] = i;
+        }
+        for (c = 0; c < nr_class; ++c) /* shuffle within each class */
+            for (i = 0; i < count[c]; ++i) {
+                const size_t j = i + GPUSVM__RAND(rng, count[c] - i), t = fc[start[c] + i];
+                fc[start[c] + i] = fc[start[c] + j];
+                fc[start[c] + j] = t;
+            }
+        fold_start[0] = 0;
+        for (f = 0, k = 0; f < nr_fold; ++f) { /* fold f: each class's f-th share */
+            for (c = 0; c < nr_class; ++c) {
+                const size_t b = (size_t)f * count[c] / (size_t)nr_fold, e = (size_t)(f + 1) * count[c] / (size_t)nr_fold;
+                for (i = b; i < e; ++i) perm[k++] = fc[start[c] + i];
+            }
+            fold_start[f + 1] = k;
+        }
+        gpusvm__free(a, start);
+        gpusvm__free(a, pos);
+        gpusvm__free(a, fc);
+    } else {
+        for (i = 0; i < l; ++i) perm[i] = i;
+        for (i = 0; i < l; ++i) {
+            const size_t j = i + GPUSVM__RAND(rng, l - i), t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+        for (f = 0; f <= nr_fold; ++f) fold_start[f] = (size_t)f * l / (size_t)nr_fold;
+    }
+    if (r != GPUSVM_OK) goto done;
+    /* every fold that has rows to predict, trained together where the type allows */
+    tr = (size_t **)gpusvm__alloc(a, (size_t)nr_fold, sizeof(size_t *));
+    te = (const size_t **)gpusvm__alloc(a, (size_t)nr_fold, sizeof(size_t *));
+    ntr = (size_t *)gpusvm__alloc(a, (size_t)nr_fold, sizeof(size_t));
+    nte = (size_t *)gpusvm__alloc(a, (size_t)nr_fold, sizeof(size_t));
+    train_idx = (size_t *)gpusvm__alloc(a, (size_t)nr_fold * l, sizeof(size_t));
+    if (!tr || !te || !ntr || !nte || !train_idx) {
+        r = gpusvm__oom(ctx, "cross-validation");
+        goto done;
+    }
+    for (f = 0, k = 0; f < nr_fold; ++f) {
+        const size_t b = fold_start[f], e = fold_start[f + 1];
+        if (b == e) continue;
+        tr[k] = train_idx + k * l;
+        ntr[k] = 0;
+        for (i = 0; i < l; ++i)
+            if (i < b || i >= e) tr[k][ntr[k]++] = perm[i];
+        te[k] = perm + b;
+        nte[k] = e - b;
+        ++k;
+    }
+    /* pred follows perm: the non-empty folds are consecutive runs of it */
+    if ((r = gpusvm__folds(ctx, x, y, p, (int)k, tr, ntr, te, nte, pred, NULL, NULL)) != GPUSVM_OK) goto done;
+    for (i = 0; i < l; ++i) target[perm[i]] = pred[i];
+done:
+    gpusvm__free(a, perm);
+    gpusvm__free(a, fold_start);
+    gpusvm__free(a, train_idx);
+    gpusvm__free(a, pred);
+    gpusvm__free(a, tr);
+    gpusvm__free(a, te);
+    gpusvm__free(a, ntr);
+    gpusvm__free(a, nte);
+    gpusvm__free(a, label);
+    gpusvm__free(a, count);
+    return r;
+}
+
+/* >>predict ---------------------------------------------------------------- */
+/* Prediction, LIBSVM model files (written with "C" numbers through a temporary file and a
+   rename; read with file:line errors), and LIBSVM data files. */
+
+static const char *const gpusvm__svm_type_names[] = {"c_svc", "nu_svc", "one_class", "epsilon_svr", "nu_svr",
+                                                     "crammer_singer"};
+static const char *const gpusvm__kernel_names[] = {"linear", "polynomial", "rbf", "sigmoid", "precomputed"};
+
+static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
+                                     double *dec)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const int cs = m->svm_type == GPUSVM_CRAMMER_SINGER;
+    const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || cs;
+    const int k = m->nr_class;
+    const size_t nx = x->rows, ns = m->total_sv;
+    /* decision functions: one per pair (one-vs-one), one per class (Crammer-Singer), else one */
+    size_t npairs = cs ? (size_t)k : classify && k > 1 ? (size_t)k * (size_t)(k - 1) / 2 : 1, i, p, s, bytes;
+    gpusvm__csr sv;
+    double *coef = NULL, *d = NULL;
+    size_t *first = NULL;
+    int *votes = NULL, ci, cj;
+    gpusvm_result r;
+    if (m->kernel_type < GPUSVM_KERNEL_LINEAR || m->kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model: kernel_type %d is unknown", (int)m->kernel_type);
+    if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) /* x[i][k-1] = K(x_i, support vector with serial k) */
+        for (s = 0; s < ns; ++s) {
+            const float k = m->sv_row_ptr[s + 1] > m->sv_row_ptr[s] ? m->sv_values[m->sv_row_ptr[s]] : 0.0f;
+            if (!(k >= 1.0f) || (double)k > (double)x->cols)
+                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                    "precomputed kernel: a support vector's serial number is %g but x has %lu "
+                                    "columns (x[i][k-1] must hold K(x_i, training point k))",
+                                    (double)k, (unsigned long)x->cols);
+        }
+    if (classify && k == 1) {
+        for (i = 0; i < nx; ++i) {
+            if (labels) labels[i] = m->label[0];
+        }
+        return GPUSVM_OK;
+    }
+    if (classify) { /* the per-class support-vector counts must add up */
+        size_t sum = 0;
+        for (ci = 0; ci < k; ++ci) sum += m->n_sv[ci] > 0 ? (size_t)m->n_sv[ci] : 0;
+        if (sum != ns)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model: n_sv adds up to %lu, total_sv is %lu",
+                                (unsigned long)sum, (unsigned long)ns);
+    }
+    /* one coefficient vector per decision function: pair (i,j) takes row j-1 on class i's
+       support vectors and row i on class j's (LIBSVM's layout); one-class and SVR take row 0 */
+    if (!gpusvm__mul(npairs, ns, &bytes) || !gpusvm__mul(npairs, nx, &bytes)) return gpusvm__oom(ctx, "decision values");
+    coef = (double *)gpusvm__calloc(a, npairs * (ns ? ns : 1), sizeof(double));
+    d = (double *)gpusvm__alloc(a, npairs * (nx ? nx : 1), sizeof(double));
+    first = (size_t *)gpusvm__alloc(a, (size_t)k + 1, sizeof(size_t));
+    votes = (int *)gpusvm__alloc(a, (size_t)k, sizeof(int));
+    if (!coef || !d || !first || !votes) { r = gpusvm__oom(ctx, "decision values"); goto done; }
+    if (cs) {
+        memcpy(coef, m->sv_coef, (size_t)k * ns * sizeof(double));
+    } else if (classify) {
+        first[0] = 0;
+        for (ci = 0; ci < k; ++ci) first[ci + 1] = first[ci] + (size_t)m->n_sv[ci];
+        for (ci = 0, p = 0; ci < k; ++ci)
+            for (cj = ci + 1; cj < k; ++cj, ++p) {
+                for (s = first[ci]; s < first[ci + 1]; ++s) coef[p * ns + s] = m->sv_coef[(size_t)(cj - 1) * ns + s];
+                for (s = first[cj]; s < first[cj + 1]; ++s) coef[p * ns + s] = m->sv_coef[(size_t)ci * ns + s];
+            }
+    } else {
+        memcpy(coef, m->sv_coef, ns * sizeof(double));
+    }
+    sv.rows = ns;
+    sv.cols = m->n_features;
+    sv.row_ptr = m->sv_row_ptr;
+    sv.col = m->sv_col_idx;
+    sv.val = m->sv_values;
+    if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* the kernel values are given: sums on the host */
+        for (p = 0; p < npairs; ++p)
+            for (i = 0; i < nx; ++i) {
+                double sum = 0.0;
+                for (s = 0; s < ns; ++s)
+                    if (coef[p * ns + s] != 0.0)
+                        sum += coef[p * ns + s] *
+                               (double)gpusvm__csr_at(x, i, (size_t)m->sv_values[m->sv_row_ptr[s]] - 1);
+                d[p * nx + i] = sum;
+            }
+        r = GPUSVM_OK;
+    } else {
+        r = ctx->backend->decision(ctx->backend, &sv, coef, (int)npairs, x, gpusvm__ktype(m->kernel_type), (float)m->gamma,
+                                   (float)m->coef0, m->degree, d);
+        if (r != GPUSVM_OK) goto done;
+    }
+    for (i = 0; i < nx; ++i) {
+        for (p = 0; p < npairs; ++p) {
+            const double v = d[p * nx + i] - (cs ? 0.0 : m->rho[p]);
+            d[p * nx + i] = v;
+            if (dec) dec[i * npairs + p] = v;
+        }
+        if (!labels) continue;
+        if (cs) { /* the class with the largest response; ties to the first */
+            for (ci = 1, cj = 0; ci < k; ++ci)
+                if (d[(size_t)ci * nx + i] > d[(size_t)cj * nx + i]) cj = ci;
+            labels[i] = m->label[cj];
+            continue;
+        }
+        if (!classify) {
+            const double v = d[i];
+            labels[i] = m->svm_type == GPUSVM_ONE_CLASS ? (v > 0 ? 1.0 : -1.0) : v;
+            continue;
+        }
+        /* one-vs-one votes; ties go to the class that comes first, as in LIBSVM */
+        for (ci = 0; ci < k; ++ci) votes[ci] = 0;
+        for (ci = 0, p = 0; ci < k; ++ci)
+            for (cj = ci + 1; cj < k; ++cj, ++p) ++votes[d[p * nx + i] > 0 ? ci : cj];
+        for (ci = 1, cj = 0; ci < k; ++ci)
+            if (votes[ci] > votes[cj]) cj = ci;
+        labels[i] = m->label[cj];
+    }
+done:
+    gpusvm__free(a, coef);
+    gpusvm__free(a, d);
+    gpusvm__free(a, first);
+    gpusvm__free(a, votes);
+    return r;
+}
+
+/* P(class i | pair (i,j)) from a decision value, as LIBSVM's sigmoid_predict. */
+static double gpusvm__sigmoid_predict(double dec, double A, double B)
+{
+    const double fApB = dec * A + B;
+    return fApB >= 0 ? exp(-fApB) / (1.0 + exp(-fApB)) : 1.0 / (1 + exp(fApB));
+}
+
+/* Class probabilities p[0..k) from pairwise ones r (k x k, r[i][j] + r[j][i] = 1): Wu, Lin
+   and Weng's second method, as LIBSVM's multiclass_probability. Q is k x k scratch, Qp k. */
+static void gpusvm__couple(int k, const double *r, double *p, double *Q, double *Qp)
+{
+    int t, j, iter;
+    const int max_iter = k > 100 ? k : 100;
+    const double eps = 0.005 / k;
+    double pQp;
+    for (t = 0; t < k; ++t) {
+        p[t] = 1.0 / k;
+        Q[t * k + t] = 0;
+        for (j = 0; j < t; ++j) {
+            Q[t * k + t] += r[j * k + t] * r[j * k + t];
+            Q[t * k + j] = Q[j * k + t];
+        }
+        for (j = t + 1; j < k; ++j) {
+            Q[t * k + t] += r[j * k + t] * r[j * k + t];
+            Q[t * k + j] = -r[j * k + t] * r[t * k + j];
+        }
+    }
+    for (iter = 0; iter < max_iter; ++iter) {
+        double max_error = 0;
+        pQp = 0;
+        for (t = 0; t < k; ++t) {
+            Qp[t] = 0;
+            for (j = 0; j < k; ++j) Qp[t] += Q[t * k + j] * p[j];
+            pQp += p[t] * Qp[t];
+        }
+        for (t = 0; t < k; ++t) {
+            const double e = fabs(Qp[t] - pQp);
+            if (e > max_error) max_error = e;
+        }
+        if (max_error < eps) break;
+        for (t = 0; t < k; ++t) {
+            const double diff = (-Qp[t] + pQp) / Q[t * k + t];
+            p[t] += diff;
+            pQp = (pQp + diff * (diff * Q[t * k + t] + 2 * Qp[t])) / (1 + diff) / (1 + diff);
+            for (j = 0; j < k; ++j) {
+                Qp[j] = (Qp[j] + diff * Q[t * k + j]) / (1 + diff);
+                p[j] /= (1 + diff);
+            }
+        }
+    }
+}
+
+static gpusvm_result gpusvm__predict_probability(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x,
+                                                 double *labels, double *prob)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t nx = x->rows;
+    const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC, k = m->nr_class;
+    const size_t npairs = (size_t)k * (size_t)(k > 1 ? k - 1 : 0) / 2;
+    const double min_prob = 1e-7;
+    double *dec = NULL, *r2 = NULL, *Q = NULL, *Qp = NULL, *p = NULL;
+    gpusvm_result r;
+    size_t i, pp;
+    int ci, cj;
+    if (!classify && m->svm_type != GPUSVM_ONE_CLASS)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                            "a regression model has no per-row probabilities (its Laplace scale is model->probA[0])");
+    if (classify ? (!m->probA || !m->probB) : !m->prob_density_marks)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                            "the model has no probability information (train it with probability = 1, -b 1)");
+    if (classify && k == 1) {
+        for (i = 0; i < nx; ++i) {
+            if (labels) labels[i] = m->label[0];
+            if (prob) prob[i] = 1.0;
+        }
+        return GPUSVM_OK;
+    }
+    dec = (double *)gpusvm__alloc(a, nx ? nx : 1, (npairs ? npairs : 1) * sizeof(double));
+    r2 = (double *)gpusvm__alloc(a, (size_t)k * (size_t)k, sizeof(double));
+    Q = (double *)gpusvm__alloc(a, (size_t)k * (size_t)k, sizeof(double));
+    Qp = (double *)gpusvm__alloc(a, (size_t)k, sizeof(double));
+    p = (double *)gpusvm__alloc(a, (size_t)k, sizeof(double));
+    if (!dec || !r2 || !Q || !Qp || !p) { r = gpusvm__oom(ctx, "probability estimates"); goto done; }
+    if ((r = gpusvm__predict(ctx, m, x, NULL, dec)) != GPUSVM_OK) goto done;
+    for (i = 0; i < nx; ++i) {
+        int best = 0;
+        if (!classify) { /* one-class: where the decision value falls among the marks */
+            const double v = dec[i], *mk = m->prob_density_marks;
+            double pe = 0.0;
+            if (v < mk[0]) pe = 0.001;
+            else if (v > mk[GPUSVM__NR_MARKS - 1]) pe = 0.999;
+            else
+                for (ci = 1; ci < GPUSVM__NR_MARKS; ++ci)
+                    if (v < mk[ci]) {
+                        pe = (double)ci / GPUSVM__NR_MARKS;
+                        break;
+                    }
+            p[0] = pe;
+            p[1] = 1 - pe;
+            if (labels) labels[i] = v > 0 ? 1.0 : -1.0;
+        } else {
+            for (ci = 0, pp = 0; ci < k; ++ci)
+                for (cj = ci + 1; cj < k; ++cj, ++pp) {
+                    double q = gpusvm__sigmoid_predict(dec[i * npairs + pp], m->probA[pp], m->probB[pp]);
+                    q = q < min_prob ? min_prob : q > 1 - min_prob ? 1 - min_prob : q;
+                    r2[ci * k + cj] = q;
+                    r2[cj * k + ci] = 1 - q;
+                }
+            if (k == 2) {
+                p[0] = r2[1];
+                p[1] = r2[k];
+            } else {
+                gpusvm__couple(k, r2, p, Q, Qp);
+            }
+            for (ci = 1; ci < k; ++ci)
+                if (p[ci] > p[best]) best = ci;
+            if (labels) labels[i] = m->label[best];
+        }
+        if (prob) memcpy(prob + i * (size_t)k, p, (size_t)k * sizeof(double));
+    }
+done:
+    gpusvm__free(a, dec);
+    gpusvm__free(a, r2);
+    gpusvm__free(a, Q);
+    gpusvm__free(a, Qp);
+    gpusvm__free(a, p);
+    return r;
+}
+
+/* >>io --------------------------------------------------------------------- */
+/* LIBSVM's model and data files: writing, reading, parsing. */
+
+/* A buffered writer that remembers the first error. */
+typedef struct gpusvm__out {
+    FILE *f;
+    int failed;
+} gpusvm__out;
+
+static void gpusvm__w(gpusvm__out *o, const char *s)
+{
+    if (!o->failed && fputs(s, o->f) == EOF) o->failed = 1;
+}
+static void gpusvm__wg(gpusvm__out *o, const char *prefix, int digits, double v)
+{
+    char b[64];
+    gpusvm__w(o, prefix);
+    gpusvm__fmt_g(b, sizeof b, digits, v);
+    gpusvm__w(o, b);
+}
+static void gpusvm__wd(gpusvm__out *o, const char *prefix, long long v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%lld", v);
+    gpusvm__w(o, prefix);
+    gpusvm__w(o, b);
+}
+
+static gpusvm_result gpusvm__save(gpusvm_context *ctx, const gpusvm_model *m, const char *path)
+{
+    char tmp[4096];
+    gpusvm__out o;
+    size_t i, k, npairs;
+    int c, j;
+    const int kt = (int)m->kernel_type;
+    if ((int)m->svm_type < 1 || m->svm_type > GPUSVM_CRAMMER_SINGER || kt < 1 || kt > GPUSVM_KERNEL_PRECOMPUTED ||
+        m->nr_class < 1)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the model's type fields are out of range");
+    if (strlen(path) + 16 > sizeof tmp)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model path too long");
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    o.f = fopen(tmp, "wb");
+    o.failed = 0;
+    if (!o.f) return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot create (%s)", tmp, strerror(errno));
+    gpusvm__w(&o, "svm_type ");
+    gpusvm__w(&o, gpusvm__svm_type_names[(int)m->svm_type - 1]);
+    gpusvm__w(&o, "\nkernel_type ");
+    gpusvm__w(&o, gpusvm__kernel_names[kt - 1]);
+    gpusvm__w(&o, "\n");
+    if (m->kernel_type == GPUSVM_KERNEL_POLY) {
+        gpusvm__wd(&o, "degree ", m->degree);
+        gpusvm__w(&o, "\n");
+    }
+    if (m->kernel_type == GPUSVM_KERNEL_POLY || m->kernel_type == GPUSVM_KERNEL_RBF ||
+        m->kernel_type == GPUSVM_KERNEL_SIGMOID) {
+        gpusvm__wg(&o, "gamma ", 17, m->gamma);
+        gpusvm__w(&o, "\n");
+    }
+    if (m->kernel_type == GPUSVM_KERNEL_POLY || m->kernel_type == GPUSVM_KERNEL_SIGMOID) {
+        gpusvm__wg(&o, "coef0 ", 17, m->coef0);
+        gpusvm__w(&o, "\n");
+    }
+    gpusvm__wd(&o, "nr_class ", m->nr_class);
+    gpusvm__wd(&o, "\ntotal_sv ", (long long)m->total_sv);
+    npairs = (size_t)m->nr_class * (size_t)(m->nr_class - 1) / 2;
+    if (m->svm_type != GPUSVM_CRAMMER_SINGER) { /* Crammer-Singer has no bias */
+        gpusvm__w(&o, "\nrho");
+        for (k = 0; k < npairs; ++k) gpusvm__wg(&o, " ", 17, m->rho[k]);
+    }
+    gpusvm__w(&o, "\n");
+    if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || m->svm_type == GPUSVM_CRAMMER_SINGER) {
+        gpusvm__w(&o, "label");
+        for (c = 0; c < m->nr_class; ++c) gpusvm__wd(&o, " ", m->label[c]);
+        gpusvm__w(&o, "\n");
+    }
+    /* LIBSVM 3.3x's order: probA, probB, prob_density_marks, then nr_sv */
+    if (m->probA) {
+        gpusvm__w(&o, "probA");
+        for (k = 0; k < (npairs ? npairs : 1); ++k) gpusvm__wg(&o, " ", 17, m->probA[k]);
+        gpusvm__w(&o, "\n");
+    }
+    if (m->probB) {
+        gpusvm__w(&o, "probB");
+        for (k = 0; k < (npairs ? npairs : 1); ++k) gpusvm__wg(&o, " ", 17, m->probB[k]);
+        gpusvm__w(&o, "\n");
+    }
+    if (m->prob_density_marks) {
+        gpusvm__w(&o, "prob_density_marks");
+        for (k = 0; k < GPUSVM__NR_MARKS; ++k) gpusvm__wg(&o, " ", 17, m->prob_density_marks[k]);
+        gpusvm__w(&o, "\n");
+    }
+    if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || m->svm_type == GPUSVM_CRAMMER_SINGER) {
+        gpusvm__w(&o, "nr_sv");
+        for (c = 0; c < m->nr_class; ++c) gpusvm__wd(&o, " ", m->n_sv[c]);
+        gpusvm__w(&o, "\n");
+    }
+    gpusvm__w(&o, "SV\n");
+    for (i = 0; i < m->total_sv && !o.failed; ++i) {
+        const int ncoef = m->svm_type == GPUSVM_CRAMMER_SINGER ? m->nr_class : m->nr_class > 1 ? m->nr_class - 1 : 1;
+        for (j = 0; j < ncoef; ++j) {
+            gpusvm__wg(&o, "", 17, m->sv_coef[(size_t)j * m->total_sv + i]);
+            gpusvm__w(&o, " ");
+        }
+        if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* 0:serial, as LIBSVM writes it */
+            gpusvm__wd(&o, "0:", m->sv_row_ptr[i + 1] > m->sv_row_ptr[i] ? (long long)m->sv_values[m->sv_row_ptr[i]] : 0);
+            gpusvm__w(&o, " ");
+        } else {
+            for (k = m->sv_row_ptr[i]; k < m->sv_row_ptr[i + 1]; ++k) {
+                gpusvm__wd(&o, "", (long long)m->sv_col_idx[k] + 1);
+                gpusvm__wg(&o, ":", 8, m->sv_values[k]);
+                gpusvm__w(&o, " ");
+            }
+        }
+        gpusvm__w(&o, "\n");
+    }
+    if (fflush(o.f) != 0 || ferror(o.f)) o.failed = 1;
+    if (fclose(o.f) != 0) o.failed = 1;
+    if (o.failed) {
+        remove(tmp);
+        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: write failed (%s); %s is unchanged", tmp, strerror(errno), path);
+    }
+#ifdef GPUSVM__WINDOWS
+    if (!MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING)) {
+#else
+    if (rename(tmp, path) != 0) {
+#endif
+        remove(tmp);
+        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot replace (%s)", path, strerror(errno));
+    }
+    return GPUSVM_OK;
+}
+
+/* Whole file into memory, NUL-terminated. */
+static gpusvm_result gpusvm__slurp(gpusvm_context *ctx, const char *path, char **out, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    gpusvm__vec v;
+    char tmp[1 << 16];
+    size_t r;
+    memset(&v, 0, sizeof v);
+    v.item = 1;
+    if (!f) return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot open (%s)", path, strerror(errno));
+    while ((r = fread(tmp, 1, sizeof tmp, f)) > 0) {
+        if (!gpusvm__vec_reserve(&ctx->alloc, &v, v.len + r + 1)) {
+            fclose(f);
+            gpusvm__free(&ctx->alloc, v.data);
+            return gpusvm__oom(ctx, path);
+        }
+        memcpy((char *)v.data + v.len, tmp, r);
+        v.len += r;
+    }
+    if (ferror(f)) {
+        fclose(f);
+        gpusvm__free(&ctx->alloc, v.data);
+        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: read error", path);
+    }
+    fclose(f);
+    if (!gpusvm__vec_reserve(&ctx->alloc, &v, v.len + 1)) {
+        gpusvm__free(&ctx->alloc, v.data);
+        return gpusvm__oom(ctx, path);
+    }
+    ((char *)v.data)[v.len] = 0;
+    *out = (char *)v.data;
+    *len = v.len;
+    return GPUSVM_OK;
+}
+
+/* A line cursor: lines end at \n (a \r before it is dropped); tokens split on blanks. */
+typedef struct gpusvm__lines {
+    char *p, *end;
+    size_t lineno;
+    char *line, *line_end;
+} gpusvm__lines;
+
+static int gpusvm__next_line(gpusvm__lines *L)
+{
+    char *nl;
+    if (L->p >= L->end) return 0;
+    nl = (char *)memchr(L->p, '\n', (size_t)(L->end - L->p));
+    L->line = L->p;
+    L->line_end = nl ? nl : L->end;
+    L->p = nl ? nl + 1 : L->end;
+    if (L->line_end > L->line && L->line_end[-1] == '\r') L->line_end--;
+    L->lineno++;
+    return 1;
+}
+
+static int gpusvm__token(char **s, char *end, char **tok, size_t *len)
+{
+    char *p = *s;
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+    if (p >= end) {
+        *s = p;
+        return 0;
+    }
+    *tok = p;
+    while (p < end && *p != ' ' && *p != '\t') ++p;
+    *len = (size_t)(p - *tok);
+    *s = p;
+    return 1;
+}
+
+/* Quoted, shortened token text for messages. */
+static const char *gpusvm__quote(char *buf, size_t size, const char *s, size_t len)
+{
+    size_t i, n = len < 40 ? len : 40;
+    for (i = 0; i < n && i + 4 < size; ++i) buf[i] = (s[i] >= 32 && s[i] < 127) ? s[i] : '?';
+    if (n < len && i + 4 < size) {
+        buf[i++] = '.';
+        buf[i++] = '.';
+        buf[i++] = '.';
+    }
+    buf[i] = 0;
+    return buf;
+}
+
+/* "index:value" features of one line, appended to col/val; returns 0 with a message. Index 0
+   (a precomputed kernel's serial number, 0:i) may come first: its value goes to *index0 and
+   *has_index0 is set. */
+static int gpusvm__parse_features(gpusvm_context *ctx, char *s, char *end, gpusvm__vec *col, gpusvm__vec *val,
+                                  size_t *max_col, double *index0, int *has_index0, char *why, size_t why_size)
+{
+    char *tok, q[64];
+    size_t len;
+    long long prev = -1;
+    *has_index0 = 0;
+    while (gpusvm__token(&s, end, &tok, &len)) {
+        char *colon = (char *)memchr(tok, ':', len);
+        long long idx;
+        double v;
+        int32_t c;
+        float f;
+        if (!colon) {
+            snprintf(why, why_size, "expected index:value, got '%s'", gpusvm__quote(q, sizeof q, tok, len));
+            return 0;
+        }
+        if (!gpusvm__parse_long(tok, (size_t)(colon - tok), LLONG_MIN / 2, LLONG_MAX / 2, &idx)) {
+            snprintf(why, why_size, "feature index '%s' is not an integer",
+                     gpusvm__quote(q, sizeof q, tok, (size_t)(colon - tok)));
+            return 0;
+        }
+        if (idx < 0 || (idx == 0 && prev >= 0)) {
+            snprintf(why, why_size, "feature index %lld: indices start at 1 (0 only first, as 0:serial)", idx);
+            return 0;
+        }
+        if (idx > (long long)INT32_MAX) {
+            snprintf(why, why_size, "feature index %lld is beyond 2^31-1", idx);
+            return 0;
+        }
+        if (idx <= prev) {
+            snprintf(why, why_size, "feature index %lld after %lld: indices must ascend", idx, prev);
+            return 0;
+        }
+        prev = idx;
+        if (!gpusvm__parse_double(colon + 1, len - (size_t)(colon + 1 - tok), &v)) {
+            snprintf(why, why_size, "value '%s' of feature %lld is not a number",
+                     gpusvm__quote(q, sizeof q, colon + 1, len - (size_t)(colon + 1 - tok)), idx);
+            return 0;
+        }
+        if (!(fabs(v) <= FLT_MAX)) {
+            snprintf(why, why_size, "value of feature %lld is not a finite float", idx);
+            return 0;
+        }
+        if (idx == 0) {
+            *index0 = v;
+            *has_index0 = 1;
+            continue;
+        }
+        c = (int32_t)(idx - 1);
+        f = (float)v;
+        if (!gpusvm__vec_push(&ctx->alloc, col, &c) || !gpusvm__vec_push(&ctx->alloc, val, &f)) {
+            snprintf(why, why_size, "out of memory");
+            return 0;
+        }
+        if ((size_t)idx > *max_col) *max_col = (size_t)idx;
+    }
+    return 1;
+}
+
+/* Parses LIBSVM data text [text, text+len) (need not end in NUL); path names it in errors. */
+static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, char *text, size_t len,
+                                        gpusvm_dataset **out)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    char why[256], q[64];
+    size_t max_col = 0, rows = 0;
+    gpusvm__lines L;
+    gpusvm__vec rp, col, val, y, ser;
+    gpusvm_dataset *ds = NULL;
+    gpusvm_result r;
+    size_t zero = 0;
+    int any_index0 = 0;
+    memset(&ser, 0, sizeof ser);
+    ser.item = sizeof(double);
+    memset(&rp, 0, sizeof rp);
+    memset(&col, 0, sizeof col);
+    memset(&val, 0, sizeof val);
+    memset(&y, 0, sizeof y);
+    rp.item = sizeof(size_t);
+    col.item = sizeof(int32_t);
+    val.item = sizeof(float);
+    y.item = sizeof(double);
+    if (memchr(text, 0, len)) {
+        r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
+        goto fail;
+    }
+    L.p = text;
+    L.end = text + len;
+    L.lineno = 0;
+    if (!gpusvm__vec_push(a, &rp, &zero)) { r = gpusvm__oom(ctx, path); goto fail; }
+    while (gpusvm__next_line(&L)) {
+        char *s = L.line, *tok;
+        size_t tl, nnz;
+        double lab, index0 = 0.0;
+        int has_index0;
+        if (!gpusvm__token(&s, L.line_end, &tok, &tl)) continue; /* blank line */
+        if (!gpusvm__parse_double(tok, tl, &lab) || !(fabs(lab) <= DBL_MAX)) {
+            r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: label '%s' is not a finite number", path,
+                             (unsigned long)L.lineno, gpusvm__quote(q, sizeof q, tok, tl));
+            goto fail;
+        }
+        if (!gpusvm__parse_features(ctx, s, L.line_end, &col, &val, &max_col, &index0, &has_index0, why, sizeof why)) {
+            r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)L.lineno, why);
+            goto fail;
+        }
+        nnz = col.len;
+        any_index0 |= has_index0;
+        if (!gpusvm__vec_push(a, &y, &lab) || !gpusvm__vec_push(a, &rp, &nnz) || !gpusvm__vec_push(a, &ser, &index0)) {
+            r = gpusvm__oom(ctx, path);
+            goto fail;
+        }
+        ++rows;
+    }
+    if (rows == 0) {
+        r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: no data (the file is empty)", path);
+        goto fail;
+    }
+    ds = (gpusvm_dataset *)gpusvm__calloc(a, 1, sizeof(gpusvm_dataset));
+    if (!ds) { r = gpusvm__oom(ctx, path); goto fail; }
+    ds->allocator = *a;
+    ds->y = (double *)y.data;
+    ds->row_ptr = (size_t *)rp.data;
+    ds->col_idx = (int32_t *)col.data;
+    ds->values = (float *)val.data;
+    if (any_index0) ds->serial = (double *)ser.data;
+    else gpusvm__free(a, ser.data);
+    ser.data = NULL;
+    if (!ds->col_idx) ds->col_idx = (int32_t *)gpusvm__alloc(a, 1, sizeof(int32_t));
+    if (!ds->values) ds->values = (float *)gpusvm__alloc(a, 1, sizeof(float));
+    ds->x.layout = GPUSVM_LAYOUT_CSR;
+    ds->x.rows = rows;
+    ds->x.cols = max_col;
+    ds->x.row_ptr = ds->row_ptr;
+    ds->x.col_idx = ds->col_idx;
+    ds->x.values = ds->values;
+    if (!ds->col_idx || !ds->values) {
+        gpusvm_dataset_free(ds);
+        return gpusvm__oom(ctx, path);
+    }
+    *out = ds;
+    return GPUSVM_OK;
+fail:
+    gpusvm__free(a, rp.data);
+    gpusvm__free(a, col.data);
+    gpusvm__free(a, val.data);
+    gpusvm__free(a, y.data);
+    gpusvm__free(a, ser.data);
+    return r;
+}
+
+static gpusvm_result gpusvm__load_data(gpusvm_context *ctx, const char *path, gpusvm_dataset **out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    gpusvm_result r = gpusvm__slurp(ctx, path, &text, &len);
+    if (r != GPUSVM_OK) return r;
+    r = gpusvm__parse_data(ctx, path, text, len, out);
+    gpusvm__free(&ctx->alloc, text);
+    return r;
+}
+
+/* A parse error at path:line, the message formatted as printf does. */
+static gpusvm_result gpusvm__bad_line(gpusvm_context *ctx, const char *path, size_t line, const char *fmt, ...)
+{
+    char why[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)line, why);
+}
+
+/* A model file's header, as read. */
+typedef struct gpusvm__model_head {
+    int svm_type, kernel_type, degree, nr_class, have_sv, have_rho, have_label, have_nsv, have_marks;
+    int have_prob[2];
+    long long total_sv;
+    unsigned seen; /* keys met (duplicates are refused) */
+    size_t npairs;
+    double gamma, coef0;
+    double rho[64 * 63 / 2], probv[2][64 * 63 / 2], marks[GPUSVM__NR_MARKS];
+    int label[64], nsv[64];
+} gpusvm__model_head;
+
+#define GPUSVM__BAD(...) return gpusvm__bad_line(ctx, path, L->lineno, __VA_ARGS__)
+#define GPUSVM__KEY(name) (tl == sizeof(name) - 1 && memcmp(tok, name, tl) == 0)
+
+/* The rest of the line: count finite numbers into out (count 0: none or one); *got, how many. */
+static gpusvm_result gpusvm__head_numbers(gpusvm_context *ctx, const char *path, const gpusvm__lines *L, char *s,
+                                          const char *key, double *out, size_t count, size_t *got)
+{
+    char q[64], *tok;
+    size_t tl, k;
+    double dv;
+    for (k = 0; k < (count ? count : 1); ++k) {
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl)) {
+            if (count == 0 && k == 0) break;
+            GPUSVM__BAD("expected %lu values, found %lu", (unsigned long)count, (unsigned long)k);
+        }
+        if (!gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
+            GPUSVM__BAD("'%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
+        out[k] = dv;
+    }
+    if (gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("more values than %s allows", key);
+    *got = k;
+    return GPUSVM_OK;
+}
+
+/* svm_type / kernel_type: the name's position + 1. */
+static gpusvm_result gpusvm__head_name(gpusvm_context *ctx, const char *path, const gpusvm__lines *L, char *s,
+                                       int is_svm, int *out)
+{
+    const char *const *names = is_svm ? gpusvm__svm_type_names : gpusvm__kernel_names;
+    const int count = is_svm ? 6 : 5;
+    char q[64], *w;
+    size_t wl;
+    int c;
+    if (!gpusvm__token(&s, L->line_end, &w, &wl)) GPUSVM__BAD("%s needs a value", is_svm ? "svm_type" : "kernel_type");
+    for (c = 0; c < count; ++c)
+        if (strlen(names[c]) == wl && memcmp(names[c], w, wl) == 0) break;
+    if (c == count)
+        GPUSVM__BAD("unknown %s '%s'", is_svm ? "svm_type" : "kernel_type", gpusvm__quote(q, sizeof q, w, wl));
+    *out = c + 1;
+    return GPUSVM_OK;
+}
+
+/* label / nr_sv: nr_class integers. */
+static gpusvm_result gpusvm__head_ints(gpusvm_context *ctx, const char *path, const gpusvm__lines *L, char *s,
+                                       gpusvm__model_head *h, int is_label)
+{
+    char q[64], *tok;
+    size_t tl;
+    long long v;
+    int c;
+    if (!h->nr_class) GPUSVM__BAD("%s before nr_class", is_label ? "label" : "nr_sv");
+    for (c = 0; c < h->nr_class; ++c) {
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("expected %d values, found %d", h->nr_class, c);
+        if (!gpusvm__parse_long(tok, tl, is_label ? INT_MIN : 0, INT_MAX, &v))
+            GPUSVM__BAD("'%s' is not an integer", gpusvm__quote(q, sizeof q, tok, tl));
+        if (is_label) h->label[c] = (int)v;
+        else h->nsv[c] = (int)v;
+    }
+    if (gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("more values than nr_class");
+    if (is_label) h->have_label = 1;
+    else h->have_nsv = 1;
+    return GPUSVM_OK;
+}
+
+/* One header line: its key (each at most once) and values. */
+static gpusvm_result gpusvm__head_line(gpusvm_context *ctx, const char *path, const gpusvm__lines *L,
+                                       gpusvm__model_head *h)
+{
+    static const char *const keys[] = {"svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class",
+                                       "total_sv", "rho", "probA", "probB", "label", "nr_sv",
+                                       "prob_density_marks"};
+    char q[64], *s = L->line, *tok;
+    size_t tl, kk, got = 0;
+    long long v;
+    if (!gpusvm__token(&s, L->line_end, &tok, &tl)) return GPUSVM_OK;
+    for (kk = 0; kk < sizeof keys / sizeof keys[0]; ++kk)
+        if (strlen(keys[kk]) == tl && memcmp(keys[kk], tok, tl) == 0) {
+            if (h->seen & (1u << kk)) GPUSVM__BAD("duplicate header key '%s'", keys[kk]);
+            h->seen |= 1u << kk;
+        }
+    if (GPUSVM__KEY("svm_type") || GPUSVM__KEY("kernel_type")) {
+        const int is_svm = GPUSVM__KEY("svm_type");
+        return gpusvm__head_name(ctx, path, L, s, is_svm, is_svm ? &h->svm_type : &h->kernel_type);
+    } else if (GPUSVM__KEY("degree")) {
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 0, INT_MAX, &v))
+            GPUSVM__BAD("degree needs a non-negative integer");
+        h->degree = (int)v;
+    } else if (GPUSVM__KEY("gamma") || GPUSVM__KEY("coef0")) {
+        const int is_gamma = GPUSVM__KEY("gamma");
+        double dv;
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
+            GPUSVM__BAD("%s needs a finite number", is_gamma ? "gamma" : "coef0");
+        if (is_gamma) h->gamma = dv;
+        else h->coef0 = dv;
+    } else if (GPUSVM__KEY("nr_class")) {
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 1, 64, &v))
+            GPUSVM__BAD("nr_class needs an integer in 1..64");
+        h->nr_class = (int)v;
+        h->npairs = (size_t)h->nr_class * (size_t)(h->nr_class - 1) / 2;
+    } else if (GPUSVM__KEY("total_sv")) {
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 0, INT_MAX, &h->total_sv))
+            GPUSVM__BAD("total_sv needs a non-negative integer");
+    } else if (GPUSVM__KEY("rho") || GPUSVM__KEY("probA") || GPUSVM__KEY("probB")) {
+        const int is_rho = GPUSVM__KEY("rho"), is_b = GPUSVM__KEY("probB");
+        gpusvm_result r;
+        if (!h->nr_class) GPUSVM__BAD("%s before nr_class", is_rho ? "rho" : "probA/probB");
+        r = gpusvm__head_numbers(ctx, path, L, s, "nr_class", is_rho ? h->rho : h->probv[is_b], h->npairs, &got);
+        if (r != GPUSVM_OK) return r;
+        if (is_rho) h->have_rho = 1;
+        else h->have_prob[is_b] = got > 0;
+    } else if (GPUSVM__KEY("label") || GPUSVM__KEY("nr_sv")) {
+        return gpusvm__head_ints(ctx, path, L, s, h, GPUSVM__KEY("label"));
+    } else if (GPUSVM__KEY("prob_density_marks")) {
+        double dv;
+        for (kk = 0; kk < GPUSVM__NR_MARKS; ++kk) {
+            if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_double(tok, tl, &dv) ||
+                !(fabs(dv) <= DBL_MAX))
+                GPUSVM__BAD("prob_density_marks needs %d finite numbers", GPUSVM__NR_MARKS);
+            h->marks[kk] = dv;
+        }
+        if (gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("more than %d prob_density_marks", GPUSVM__NR_MARKS);
+        h->have_marks = 1;
+    } else if (GPUSVM__KEY("SV")) {
+        h->have_sv = 1;
+    } else {
+        GPUSVM__BAD("unknown header key '%s'", gpusvm__quote(q, sizeof q, tok, tl));
+    }
+    return GPUSVM_OK;
+}
+
+/* The header up to "SV", checked for what the model type needs and for a total_sv the text
+   can hold. */
+static gpusvm_result gpusvm__parse_header(gpusvm_context *ctx, const char *path, gpusvm__lines *L,
+                                          gpusvm__model_head *h)
+{
+    gpusvm_result r;
+    size_t lines = 0;
+    const char *c;
+    int k;
+    while (!h->have_sv && gpusvm__next_line(L))
+        if ((r = gpusvm__head_line(ctx, path, L, h)) != GPUSVM_OK) return r;
+    if (!h->have_sv) GPUSVM__BAD("no SV section");
+    if (!h->svm_type || !h->kernel_type || !h->nr_class || h->total_sv < 0 ||
+        (!h->have_rho && h->npairs && h->svm_type != GPUSVM_CRAMMER_SINGER))
+        GPUSVM__BAD("the header lacks %s", !h->svm_type ? "svm_type" : !h->kernel_type ? "kernel_type"
+                                          : !h->nr_class ? "nr_class" : h->total_sv < 0 ? "total_sv" : "rho");
+    if ((h->svm_type == GPUSVM_C_SVC || h->svm_type == GPUSVM_NU_SVC || h->svm_type == GPUSVM_CRAMMER_SINGER) &&
+        (!h->have_label || !h->have_nsv))
+        GPUSVM__BAD("a classification model needs label and nr_sv");
+    if (h->have_nsv) {
+        long long sum = 0;
+        for (k = 0; k < h->nr_class; ++k) sum += h->nsv[k];
+        if (sum != h->total_sv) GPUSVM__BAD("nr_sv adds up to %lld, total_sv is %lld", sum, h->total_sv);
+    }
+    /* the claim must fit the text before anything is sized by it */
+    for (c = L->p; c < L->end; ++c) lines += *c == '\n';
+    if (L->end > L->p && L->end[-1] != '\n') ++lines;
+    if ((long long)lines < h->total_sv)
+        return gpusvm__bad_line(ctx, path, L->lineno + lines + 1, "the SV section has %lu lines, total_sv is %lld",
+                                (unsigned long)lines, h->total_sv);
+    return GPUSVM_OK;
+}
+
+/* A model sized and filled from the header (the support vectors still to come). */
+static gpusvm_result gpusvm__model_from_head(gpusvm_context *ctx, const char *path, const gpusvm__model_head *h,
+                                             gpusvm_model **out)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t np1 = h->npairs ? h->npairs : 1;
+    gpusvm_model *m = NULL;
+    gpusvm_result r;
+    size_t k;
+    int c;
+    if ((r = gpusvm__model_alloc(ctx, h->nr_class, (size_t)h->total_sv, 0, &m)) != GPUSVM_OK) return r;
+    *out = m;
+    if (h->svm_type == GPUSVM_CRAMMER_SINGER) { /* a coefficient per class */
+        gpusvm__free(a, m->sv_coef);
+        m->sv_coef = (double *)gpusvm__calloc(a, (size_t)h->nr_class, (h->total_sv ? (size_t)h->total_sv : 1) * sizeof(double));
+        if (!m->sv_coef) return gpusvm__oom(ctx, path);
+    }
+    m->svm_type = (gpusvm_svm_type)h->svm_type;
+    m->kernel_type = (gpusvm_kernel_type)h->kernel_type;
+    m->degree = h->degree;
+    m->gamma = h->gamma;
+    m->coef0 = h->coef0;
+    for (k = 0; k < h->npairs; ++k) m->rho[k] = h->rho[k];
+    if (h->npairs == 0) m->rho[0] = h->have_rho ? h->rho[0] : 0.0;
+    for (c = 0; c < 2; ++c) {
+        double **dst = c ? &m->probB : &m->probA;
+        if (!h->have_prob[c]) continue;
+        if (!(*dst = (double *)gpusvm__alloc(a, np1, sizeof(double)))) return gpusvm__oom(ctx, path);
+        memcpy(*dst, h->probv[c], np1 * sizeof(double));
+    }
+    if (h->have_marks) {
+        m->prob_density_marks = (double *)gpusvm__alloc(a, GPUSVM__NR_MARKS, sizeof(double));
+        if (!m->prob_density_marks) return gpusvm__oom(ctx, path);
+        memcpy(m->prob_density_marks, h->marks, sizeof h->marks);
+    }
+    for (c = 0; c < h->nr_class; ++c) {
+        m->label[c] = h->have_label ? h->label[c] : 0;
+        m->n_sv[c] = h->have_nsv ? h->nsv[c] : 0;
+    }
+    return GPUSVM_OK;
+}
+
+/* Support vector i: its coefficients, then its features into col / val (a precomputed
+   kernel's: 0:serial alone, kept as column 0). */
+static gpusvm_result gpusvm__parse_sv(gpusvm_context *ctx, const char *path, const gpusvm__lines *L,
+                                      gpusvm_model *m, size_t i, size_t ncoef, gpusvm__vec *col, gpusvm__vec *val,
+                                      size_t *max_col)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    char why[256], q[64], *s = L->line, *tok;
+    size_t tl, k;
+    double dv, serial = 0.0;
+    int has_serial;
+    for (k = 0; k < ncoef; ++k) {
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || memchr(tok, ':', tl))
+            GPUSVM__BAD("expected %lu coefficients before the features", (unsigned long)ncoef);
+        if (!gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
+            GPUSVM__BAD("coefficient '%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
+        m->sv_coef[k * m->total_sv + i] = dv;
+    }
+    if (!gpusvm__parse_features(ctx, s, L->line_end, col, val, max_col, &serial, &has_serial, why, sizeof why))
+        GPUSVM__BAD("%s", why);
+    if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
+        const int32_t c0 = 0;
+        const float f0 = (float)serial;
+        if (!has_serial || col->len != m->sv_row_ptr[i] || !(serial >= 1.0) || serial > 16777216.0 ||
+            serial != floor(serial))
+            GPUSVM__BAD("a precomputed kernel's support vector is 0:serial, one integer >= 1, alone");
+        if (!gpusvm__vec_push(a, col, &c0) || !gpusvm__vec_push(a, val, &f0)) return gpusvm__oom(ctx, path);
+    } else if (has_serial) {
+        GPUSVM__BAD("feature index 0 in a support vector (only precomputed kernels have 0:serial)");
+    }
+    m->sv_row_ptr[i + 1] = col->len;
+    return GPUSVM_OK;
+}
+
+/* The SV section: total_sv lines, then nothing but blank lines. */
+static gpusvm_result gpusvm__parse_svs(gpusvm_context *ctx, const char *path, gpusvm__lines *L,
+                                       const gpusvm__model_head *h, gpusvm_model *m, gpusvm__vec *col,
+                                       gpusvm__vec *val, size_t *max_col)
+{
+    const size_t ncoef = (size_t)(h->svm_type == GPUSVM_CRAMMER_SINGER ? h->nr_class : h->nr_class > 1 ? h->nr_class - 1 : 1);
+    gpusvm_result r;
+    char *s, *tok;
+    size_t i, tl;
+    for (i = 0; i < (size_t)h->total_sv; ++i) {
+        if (!gpusvm__next_line(L))
+            return gpusvm__bad_line(ctx, path, L->lineno + 1, "the SV section ends after %lu of %lld support vectors",
+                                    (unsigned long)i, h->total_sv);
+        if ((r = gpusvm__parse_sv(ctx, path, L, m, i, ncoef, col, val, max_col)) != GPUSVM_OK) return r;
+    }
+    while (gpusvm__next_line(L)) {
+        s = L->line;
+        if (gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("more support vectors than total_sv");
+    }
+    return GPUSVM_OK;
+}
+#undef GPUSVM__KEY
+#undef GPUSVM__BAD
+
+/* Parses LIBSVM model text [text, text+len); path names it in errors. */
+static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, char *text, size_t len,
+                                         gpusvm_model **out)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    gpusvm__model_head h;
+    gpusvm__lines L;
+    gpusvm_model *m = NULL;
+    gpusvm_result r;
+    gpusvm__vec col, val;
+    size_t max_col = 0;
+    memset(&col, 0, sizeof col);
+    memset(&val, 0, sizeof val);
+    memset(&h, 0, sizeof h);
+    col.item = sizeof(int32_t);
+    val.item = sizeof(float);
+    h.degree = 3;
+    h.total_sv = -1;
+    if (memchr(text, 0, len)) return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
+    L.p = text;
+    L.end = text + len;
+    L.lineno = 0;
+    if ((r = gpusvm__parse_header(ctx, path, &L, &h)) != GPUSVM_OK ||
+        (r = gpusvm__model_from_head(ctx, path, &h, &m)) != GPUSVM_OK ||
+        (r = gpusvm__parse_svs(ctx, path, &L, &h, m, &col, &val, &max_col)) != GPUSVM_OK)
+        goto fail;
+    gpusvm__free(a, m->sv_col_idx);
+    gpusvm__free(a, m->sv_values);
+    m->sv_col_idx = (int32_t *)col.data;
+    m->sv_values = (float *)val.data;
+    col.data = val.data = NULL;
+    if (!m->sv_col_idx) m->sv_col_idx = (int32_t *)gpusvm__alloc(a, 1, sizeof(int32_t));
+    if (!m->sv_values) m->sv_values = (float *)gpusvm__alloc(a, 1, sizeof(float));
+    if (!m->sv_col_idx || !m->sv_values) {
+        r = gpusvm__oom(ctx, "the model");
+        goto fail;
+    }
+    m->n_features = max_col;
+    *out = m;
+    return GPUSVM_OK;
+fail:
+    gpusvm__free(a, col.data);
+    gpusvm__free(a, val.data);
+    gpusvm_model_free(m);
+    return r;
+}
+
+static gpusvm_result gpusvm__load_model(gpusvm_context *ctx, const char *path, gpusvm_model **out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    gpusvm_result r = gpusvm__slurp(ctx, path, &text, &len);
+    if (r != GPUSVM_OK) return r;
+    r = gpusvm__parse_model(ctx, path, text, len, out);
+    gpusvm__free(&ctx->alloc, text);
+    return r;
+}
+
+/* >>public ----------------------------------------------------------------- */
+
+GPUSVM_API const char *gpusvm_result_string(gpusvm_result result)
+{
+    switch (result) {
+    case GPUSVM_OK: return "success";
+    case GPUSVM_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case GPUSVM_ERROR_OUT_OF_MEMORY: return "out of host memory";
+    case GPUSVM_ERROR_NO_DEVICE: return "no usable OpenCL device";
+    case GPUSVM_ERROR_OPENCL: return "an OpenCL call failed";
+    case GPUSVM_ERROR_BUILD: return "the OpenCL kernels failed to build";
+    case GPUSVM_ERROR_DEVICE_MEMORY: return "out of device memory";
+    case GPUSVM_ERROR_CANCELLED: return "cancelled";
+    case GPUSVM_ERROR_IO: return "file input/output error";
+    case GPUSVM_ERROR_PARSE: return "malformed file";
+    case GPUSVM_ERROR_UNSUPPORTED: return "not supported in this version";
+    default: return "unknown result code";
+    }
+}
+
+/* Before a context exists, failures can only go to the desc's logger. */
+static gpusvm_result gpusvm__early_fail(const gpusvm_logger *lg, gpusvm_result r, const char *msg)
+{
+    if (lg && lg->fn) lg->fn(lg->user_data, GPUSVM_LOG_ERROR, msg);
+    return r;
+}
+
+/* The choices the environment makes for a desc that leaves them open (GPUSVM_BACKEND,
+   GPUSVM_DEVICE, GPUSVM_PROFILE), unless desc.ignore_environment. */
+static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_desc *d)
+{
+    const char *env;
+    if (d->backend == GPUSVM_BACKEND_DEFAULT) {
+        env = d->ignore_environment ? NULL : getenv("GPUSVM_BACKEND");
+        d->backend = GPUSVM_BACKEND_AUTO;
+        if (env && *env) {
+            if (gpusvm__ieq(env, "auto")) d->backend = GPUSVM_BACKEND_AUTO;
+            else if (gpusvm__ieq(env, "opencl")) d->backend = GPUSVM_BACKEND_OPENCL;
+            else if (gpusvm__ieq(env, "cpu")) d->backend = GPUSVM_BACKEND_CPU;
+            else return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "GPUSVM_BACKEND='%s' is not auto, opencl or cpu", env);
+        }
+    }
+    if ((int)d->backend < 0 || d->backend > GPUSVM_BACKEND_CPU) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if (!d->device && !d->ignore_environment) {
+        env = getenv("GPUSVM_DEVICE");
+        if (env && *env) d->device = env;
+    }
+    if (!d->ignore_environment) {
+        env = getenv("GPUSVM_PROFILE");
+        ctx->profile = env && *env && strcmp(env, "0") != 0;
+    }
+    return GPUSVM_OK;
+}
+
+/* The kernel cache's folder: desc.kernel_cache_dir, else $GPUSVM_CACHE_DIR ("off": none), else
+   the user's cache folder (the default one, used for GPUs and accelerators only). */
+static void gpusvm__cache_dir(gpusvm_context *ctx, const gpusvm_context_desc *d)
+{
+    const char *env, *xdg, *home;
+    if (d->kernel_cache_dir) {
+        snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", d->kernel_cache_dir);
+        return;
+    }
+    if (d->ignore_environment) return;
+    env = getenv("GPUSVM_CACHE_DIR");
+    xdg = getenv("XDG_CACHE_HOME");
+    home = getenv("HOME");
+    if (env && *env) {
+        if (!gpusvm__ieq(env, "off")) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", env);
+        return;
+    }
+    ctx->cache_default = 1;
+    if (xdg && *xdg) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/gpusvm", xdg);
+    else if (home && *home) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/.cache/gpusvm", home);
+#ifdef GPUSVM__WINDOWS
+    else if ((env = getenv("LOCALAPPDATA")) && *env) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/gpusvm", env);
+#endif
+    else ctx->cache_default = 0;
+}
+
+/* The backends in the order automatic selection tries them. open sets ctx->backend, or leaves it
+   NULL with the reason in why; it returns an error only where no fallback may follow. */
+typedef gpusvm_result (*gpusvm__backend_open)(gpusvm_context *ctx, const gpusvm_context_desc *d, char *why,
+                                              size_t why_size);
+typedef struct gpusvm__backend_entry {
+    gpusvm_backend kind;
+    gpusvm__backend_open open;
+} gpusvm__backend_entry;
+static const gpusvm__backend_entry gpusvm__backend_order[2] = {{GPUSVM_BACKEND_OPENCL, gpusvm__opencl_open},
+                                                               {GPUSVM_BACKEND_CPU, gpusvm__cpu_open}};
+
+/* Tries the backends desc allows, in order, until one opens. */
+static gpusvm_result gpusvm__open_backend(gpusvm_context *ctx, const gpusvm_context_desc *d)
+{
+    char why[sizeof(((gpusvm_context *)0)->error)];
+    gpusvm_result r;
+    int i;
+    for (i = 0; i < 2 && !ctx->backend; ++i) {
+        const gpusvm__backend_entry *e = &gpusvm__backend_order[i];
+        if (d->backend != GPUSVM_BACKEND_AUTO && d->backend != e->kind) continue;
+        why[0] = 0;
+        if ((r = e->open(ctx, d, why, sizeof why)) != GPUSVM_OK) return r;
+        if (ctx->backend) break;
+        if (d->backend == e->kind || (e->kind == GPUSVM_BACKEND_OPENCL && d->device && *d->device))
+            return gpusvm__fail(ctx, GPUSVM_ERROR_NO_DEVICE, "%s", why);
+        gpusvm__log(ctx, GPUSVM_LOG_INFO, "%s; using the built-in C backend", why);
+        gpusvm__free(&ctx->alloc, ctx->build_log);
+        ctx->build_log = NULL;
+    }
+    return GPUSVM_OK;
+}
+
+GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, gpusvm_context **out)
+{
+    gpusvm_context_desc d;
+    gpusvm_allocator a;
+    gpusvm_context *ctx;
+    gpusvm_result r;
+    if (!out) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (desc) d = *desc;
+    else memset(&d, 0, sizeof d);
+    if ((d.allocator.alloc != NULL) != (d.allocator.free != NULL))
+        return gpusvm__early_fail(&d.logger, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                  "desc.allocator: give both alloc and free, or neither");
+    a = gpusvm__resolve_allocator(&d.allocator);
+    ctx = (gpusvm_context *)gpusvm__calloc(&a, 1, sizeof(gpusvm_context));
+    if (!ctx) return gpusvm__early_fail(&d.logger, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
+    ctx->alloc = a;
+    ctx->logger = d.logger;
+    if ((r = gpusvm__resolve_desc(ctx, &d)) == GPUSVM_OK) {
+        gpusvm__cache_dir(ctx, &d);
+        r = gpusvm__open_backend(ctx, &d);
+    }
+    if (r != GPUSVM_OK) {
+        gpusvm_context_destroy(ctx);
+        if (r == GPUSVM_ERROR_OUT_OF_MEMORY)
+            gpusvm__early_fail(&d.logger, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
+        return r;
+    }
+    gpusvm__log(ctx, GPUSVM_LOG_INFO, "device: %s", ctx->device_name);
+    if (ctx->kind == GPUSVM_BACKEND_OPENCL)
+        gpusvm__log(ctx, GPUSVM_LOG_INFO, "kernel program: %.3f s (%s%s)", ctx->build_seconds,
+                    ctx->build_cached ? "from the kernel cache in " : ctx->build_cache_used ? "compiled; cached in " : "compiled",
+                    ctx->build_cache_used ? ctx->cache_dir : "");
+    *out = ctx;
+    return GPUSVM_OK;
+}
+
+GPUSVM_API void gpusvm_context_destroy(gpusvm_context *ctx)
+{
+    gpusvm_allocator a;
+    if (!ctx) return;
+    a = ctx->alloc;
+    if (ctx->backend) ctx->backend->destroy(ctx->backend);
+#ifndef GPUSVM_NO_OPENCL
+    if (ctx->cl) {
+        gpusvm__cl_unload(ctx->cl);
+        gpusvm__free(&a, ctx->cl);
+    }
+#endif
+    gpusvm__free(&a, ctx->build_log);
+    gpusvm__free(&a, ctx);
+}
+
+GPUSVM_API const char *gpusvm_context_device_name(const gpusvm_context *ctx) { return ctx ? ctx->device_name : ""; }
+GPUSVM_API gpusvm_backend gpusvm_context_backend(const gpusvm_context *ctx)
+{
+    return ctx ? ctx->kind : GPUSVM_BACKEND_DEFAULT;
+}
+GPUSVM_API const char *gpusvm_context_error(const gpusvm_context *ctx) { return ctx ? ctx->error : ""; }
+GPUSVM_API double gpusvm_context_build_seconds(const gpusvm_context *ctx, int *from_cache)
+{
+    if (from_cache) *from_cache = ctx ? ctx->build_cached : 0;
+    return ctx ? ctx->build_seconds : 0.0;
+}
+GPUSVM_API const char *gpusvm_context_build_log(const gpusvm_context *ctx)
+{
+    return (ctx && ctx->build_log) ? ctx->build_log : "";
+}
+
+GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
+                                      const gpusvm_params *params, gpusvm_model **out)
+{
+    gpusvm__input in;
+    gpusvm_params p;
+    gpusvm_result r;
+    size_t i;
+    double t0 = gpusvm__now();
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    memset(&p, 0, sizeof p);
+    ctx->error[0] = 0;
+    if (!out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "out is NULL");
+    *out = NULL;
+    if (!y) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y is NULL");
+    if ((r = gpusvm__input_make(ctx, x, "the training data", &in)) != GPUSVM_OK) return r;
+    if (in.m.rows == 0) {
+        gpusvm__input_free(ctx, &in);
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
+    }
+    for (i = 0; i < in.m.rows; ++i)
+        if (!(fabs(y[i]) <= DBL_MAX)) {
+            gpusvm__input_free(ctx, &in);
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
+        }
+    r = gpusvm__resolve_params(ctx, params, &in.m, &p);
+    if (r == GPUSVM_OK) r = gpusvm__check_weights(ctx, &p, in.m.rows);
+    if (r == GPUSVM_OK) r = gpusvm__train_any(ctx, &in.m, y, &p, out, t0);
+    gpusvm__input_free(ctx, &in);
+    return r;
+}
+
+GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
+                                                 const gpusvm_params *params, int nr_fold, double *target)
+{
+    gpusvm__input in;
+    gpusvm_params p;
+    gpusvm_result r;
+    size_t i;
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    memset(&p, 0, sizeof p);
+    ctx->error[0] = 0;
+    if (!y || !target) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y or target is NULL");
+    if (nr_fold < 2) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "nr_fold must be >= 2");
+    if ((r = gpusvm__input_make(ctx, x, "the training data", &in)) != GPUSVM_OK) return r;
+    for (i = 0; i < in.m.rows && r == GPUSVM_OK; ++i)
+        if (!(fabs(y[i]) <= DBL_MAX)) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
+    if (r == GPUSVM_OK && in.m.rows == 0) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
+    if (r == GPUSVM_OK) r = gpusvm__resolve_params(ctx, params, &in.m, &p);
+    if (r == GPUSVM_OK) r = gpusvm__check_weights(ctx, &p, in.m.rows);
+    if (r == GPUSVM_OK) {
+        if ((size_t)nr_fold > in.m.rows) nr_fold = (int)in.m.rows; /* LIBSVM: one row per fold */
+        r = gpusvm__cross_validation(ctx, &in.m, y, &p, nr_fold, target);
+    }
+    gpusvm__input_free(ctx, &in);
+    return r;
+}
+
+/* The public predictions: the caller's matrix checked and viewed as CSR, then either output. */
+static gpusvm_result gpusvm__predict_checked(gpusvm_context *ctx, const gpusvm_model *model, const gpusvm_matrix *x,
+                                             double *labels, double *out, int probability)
+{
+    gpusvm__input in;
+    gpusvm_result r;
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    if (!model) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model is NULL");
+    if ((r = gpusvm__input_make(ctx, x, "the prediction data", &in)) != GPUSVM_OK) return r;
+    r = probability ? gpusvm__predict_probability(ctx, model, &in.m, labels, out)
+                    : gpusvm__predict(ctx, model, &in.m, labels, out);
+    gpusvm__input_free(ctx, &in);
+    return r;
+}
+
+GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model *model, const gpusvm_matrix *x,
+                                        double *labels, double *decision_values)
+{
+    return gpusvm__predict_checked(ctx, model, x, labels, decision_values, 0);
+}
+
+GPUSVM_API gpusvm_result gpusvm_predict_probability(gpusvm_context *ctx, const gpusvm_model *model,
+                                                    const gpusvm_matrix *x, double *labels, double *prob)
+{
+    return gpusvm__predict_checked(ctx, model, x, labels, prob, 1);
+}
+
+GPUSVM_API gpusvm_result gpusvm_model_save(gpusvm_context *ctx, const gpusvm_model *model, const char *path)
+{
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    if (!model || !path) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model or path is NULL");
+    return gpusvm__save(ctx, model, path);
+}
+
+GPUSVM_API gpusvm_result gpusvm_model_load(gpusvm_context *ctx, const char *path, gpusvm_model **out)
+{
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    if (!path || !out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "path or out is NULL");
+    *out = NULL;
+    return gpusvm__load_model(ctx, path, out);
+}
+
+GPUSVM_API void gpusvm_model_free(gpusvm_model *m)
+{
+    gpusvm_allocator a;
+    if (!m) return;
+    a = m->allocator;
+    gpusvm__free(&a, m->label);
+    gpusvm__free(&a, m->n_sv);
+    gpusvm__free(&a, m->rho);
+    gpusvm__free(&a, m->sv_coef);
+    gpusvm__free(&a, m->sv_row_ptr);
+    gpusvm__free(&a, m->sv_col_idx);
+    gpusvm__free(&a, m->sv_values);
+    gpusvm__free(&a, m->pair_info);
+    gpusvm__free(&a, m->probA);
+    gpusvm__free(&a, m->probB);
+    gpusvm__free(&a, m->prob_density_marks);
+    gpusvm__free(&a, m);
+}
+
+GPUSVM_API gpusvm_result gpusvm_dataset_load(gpusvm_context *ctx, const char *path, gpusvm_dataset **out)
+{
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    if (!path || !out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "path or out is NULL");
+    *out = NULL;
+    return gpusvm__load_data(ctx, path, out);
+}
+
+GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *ds)
+{
+    gpusvm_allocator a;
+    if (!ds) return;
+    a = ds->allocator;
+    gpusvm__free(&a, ds->y);
+    gpusvm__free(&a, ds->row_ptr);
+    gpusvm__free(&a, ds->col_idx);
+    gpusvm__free(&a, ds->values);
+    gpusvm__free(&a, ds->serial);
+    gpusvm__free(&a, ds);
+}
+
 /* >>kernels ---------------------------------------------------------------- */
-/* Generated from the .cl files in kernels/ by tools/embed_kernels.c ('make kernels'); do not edit. */
+/* Generated from kernels/ by tools/embed_kernels.c ('make kernels'); do not edit. The OpenCL
+   backend reaches it through gpusvm__kernel_lines(). */
 #ifndef GPUSVM_NO_OPENCL
 // >>kernels
 static const char *const gpusvm__kernel_source[] = {
@@ -2430,5853 +8302,13 @@ static const char *const gpusvm__kernel_source[] = {
 };
 #define GPUSVM__KERNEL_SOURCE_LINES 1188
 // <<kernels
-#endif
 
-/* >>backend ---------------------------------------------------------------- */
-/* The solver talks to a device only through this interface. A backend owns the training
-   state on its device (data, y, alpha, G, the working set, its kernel rows, the status
-   vector); the solver only sequences the steps and reads the status back. Both backends
-   implement every step with the same arithmetic in the same order, so the C backend is the
-   oracle the OpenCL kernels are tested against. */
-
-/* A binary training problem, rows grouped by class as LIBSVM groups them. The problems of one
-   batch (train_begin's array) share x and the kernel: each takes its points through its map. */
-typedef struct gpusvm__problem {
-    gpusvm__csr x;        /* the points of the batch, d = x.cols features */
-    const int32_t *map;   /* point k of this problem is row map[k] of x; NULL: row k */
-    size_t npts;          /* its points: x.rows without a map */
-    size_t nvar;          /* variables: npts, or 2 npts for epsilon-SVR (variable v is point GPUSVM__PT(v, npts)) */
-    const signed char *y; /* +1 / -1, per variable */
-    const double *C;      /* the upper bound of each variable: its class's C times its sample's weight */
-    int ktype;            /* 0 linear, 1 poly, 2 rbf, 3 sigmoid, 4 precomputed (x is the kernel matrix, by columns) */
-    float gamma, coef0;
-    int degree;
-    int nu;               /* 1: LIBSVM's Solver_NU (one equality constraint per class: selection and stop per class) */
-} gpusvm__problem;
-
-/* The row of x a problem's point k is. */
-static size_t gpusvm__map_pt(const gpusvm__problem *p, size_t k)
-{
-    return p->map ? (size_t)p->map[k] : k;
-}
-
-/* Pair updates a problem whose working set is every variable may make in one inner solve. */
-#define GPUSVM__WHOLE_INNER 100000
-
-/* Training works on a batch: problems that share one copy of the points on the device and
-   advance together, every step one launch for all of them (one work-group or grid slice per
-   problem), each with its own working set, rows, state and status. A problem with no more
-   variables than the working-set size q is solved whole (its working set is every variable;
-   the selection only checks optimality); the others take q/2 new variables per outer
-   iteration. Per-variable state is the problems' concatenated, in problem order; the status
-   is GPUSVM__ST_COUNT doubles per problem. */
-struct gpusvm__backend {
-    gpusvm_context *ctx;
-    int qcap;         /* largest working set the device supports */
-    size_t max_alloc; /* largest single device buffer */
-    /* device bytes a batch would hold with working-set size q, and the bytes the device-memory
-       budget has left; the C backend says 0 and SIZE_MAX */
-    size_t (*train_bytes)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, int q);
-    size_t (*mem_left)(gpusvm__backend *b);
-    /* training: first = the first outer iteration (choose whole working sets, compute every row) */
-    gpusvm_result (*train_begin)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, int q);
-    gpusvm_result (*select)(gpusvm__backend *b, int first, double eps, double max_iter);
-    gpusvm_result (*rows)(gpusvm__backend *b, int first);
-    gpusvm_result (*smo)(gpusvm__backend *b, double eps, double ratio, int max_inner, double max_iter);
-    gpusvm_result (*update)(gpusvm__backend *b);
-    gpusvm_result (*read_status)(gpusvm__backend *b, double *st);
-    gpusvm_result (*read_state)(gpusvm__backend *b, double *alpha, double *G);
-    void (*train_end)(gpusvm__backend *b);
-    /* state access for the solver's set-up: every problem's state, and the first m positions of
-       every working set; read_rows: problem 0's rows (Crammer-Singer) */
-    gpusvm_result (*write_state)(gpusvm__backend *b, const double *alpha, const double *G, const double *st);
-    gpusvm_result (*write_ws)(gpusvm__backend *b, const int *idx, const int *slot, int m);
-    gpusvm_result (*read_rows)(gpusvm__backend *b, float *K);
-    /* prediction, for nv coefficient vectors: out[t * x->rows + i] = sum_j coef[t * sv->rows + j] k(sv_j, x_i)
-       (before rho); zero coefficients cost nothing */
-    gpusvm_result (*decision)(gpusvm__backend *b, const gpusvm__csr *sv, const double *coef, int nv,
-                              const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree, double *out);
-    void (*destroy)(gpusvm__backend *b);
-    int status_cheap; /* reading the status costs nothing (no queue to drain): read it every round */
-#ifdef GPUSVM_TEST_HOOKS
-    struct { /* the kernel tests' access to problem 0's working set, its rows, and poisoned outputs */
-        gpusvm_result (*read_ws)(gpusvm__backend *b, int *idx, int *slot, double *coef, int m);
-        gpusvm_result (*write_rows)(gpusvm__backend *b, const float *K);
-        gpusvm_result (*poison)(gpusvm__backend *b);
-    } test;
-#endif
-};
-
-/* >>cpu -------------------------------------------------------------------- */
-/* The plain-C backend: the fallback without OpenCL, and the tests' oracle. */
-
-/* One problem of the batch: its table entry and its views into the batch's arrays. */
-typedef struct gpusvm__cpu_job {
-    gpusvm__problem p;
-    size_t n, npts; /* variables, points */
-    int q, whole;
-    double *alpha, *G, *coef, *st;
-    float *K;  /* q rows of npts */
-    float *qd; /* k(x_i, x_i) per variable */
-    uint32_t *key_up, *key_low;
-    int *ws_idx, *ws_slot;
-} gpusvm__cpu_job;
-
-typedef struct gpusvm__cpu {
-    gpusvm__backend base;
-    gpusvm__csr x; /* the batch's points */
-    size_t d, nvar, krows; /* features; variables and kernel-row floats of the batch */
-    int nprob, qmax, ktype, degree, nu;
-    float gamma, coef0;
-    gpusvm__cpu_job *job;
-    double *alpha, *G, *coef, *st;
-    float *K, *qd;
-    float *norm;  /* |x_i|^2 of the batch's points */
-    float *dense; /* one point, densified */
-    uint32_t *key_up, *key_low;
-    int *ws_idx, *ws_slot;
-} gpusvm__cpu;
-
-static void gpusvm__cpu_train_end(gpusvm__backend *bb)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    const gpusvm_allocator *a = &bb->ctx->alloc;
-    gpusvm__free(a, b->job);
-    gpusvm__free(a, b->alpha);
-    gpusvm__free(a, b->G);
-    gpusvm__free(a, b->coef);
-    gpusvm__free(a, b->st);
-    gpusvm__free(a, b->K);
-    gpusvm__free(a, b->qd);
-    gpusvm__free(a, b->norm);
-    gpusvm__free(a, b->dense);
-    gpusvm__free(a, b->key_up);
-    gpusvm__free(a, b->key_low);
-    gpusvm__free(a, b->ws_idx);
-    gpusvm__free(a, b->ws_slot);
-    b->job = NULL;
-    b->alpha = b->G = b->coef = b->st = NULL;
-    b->K = b->qd = b->norm = b->dense = NULL;
-    b->key_up = b->key_low = NULL;
-    b->ws_idx = b->ws_slot = NULL;
-    b->nprob = 0;
-}
-
-/* dot(dense w, row i of m) in column order, as the OpenCL tile accumulates it. */
-static float gpusvm__dot_dense(const gpusvm__csr *m, size_t i, const float *w)
-{
-    float s = 0.0f;
-    size_t k;
-    for (k = m->row_ptr[i]; k < m->row_ptr[i + 1]; ++k) s += m->val[k] * w[m->col[k]];
-    return s;
-}
-
-/* dot(row i of a, row j of b) by merging the sorted index lists: the same products in the same
-   order as gpusvm__dot_dense, without a dense vector (for index spaces too large for one). */
-static float gpusvm__dot_sparse(const gpusvm__csr *a, size_t i, const gpusvm__csr *b, size_t j)
-{
-    float s = 0.0f;
-    size_t p = a->row_ptr[i], pe = a->row_ptr[i + 1], q = b->row_ptr[j], qe = b->row_ptr[j + 1];
-    while (p < pe && q < qe) {
-        if (a->col[p] == b->col[q]) s += b->val[q++] * a->val[p++];
-        else if (a->col[p] < b->col[q]) ++p;
-        else ++q;
-    }
-    return s;
-}
-
-/* Feature counts up to this use a dense scratch vector in the C backend; above it, merging. */
-#define GPUSVM__DENSE_MAX ((size_t)1 << 22)
-
-static void gpusvm__densify(const gpusvm__csr *m, size_t i, float *w, size_t d, int clear)
-{
-    size_t k;
-    if (clear) {
-        for (k = m->row_ptr[i]; k < m->row_ptr[i + 1]; ++k)
-            if ((size_t)m->col[k] < d) w[m->col[k]] = 0.0f;
-        return;
-    }
-    for (k = m->row_ptr[i]; k < m->row_ptr[i + 1]; ++k)
-        if ((size_t)m->col[k] < d) w[m->col[k]] = m->val[k];
-}
-
-static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    const gpusvm_allocator *a = &bb->ctx->alloc;
-    size_t i, nvar = 0, krows = 0, kn, ws;
-    int t;
-    gpusvm__cpu_train_end(bb);
-    for (t = 0; t < nprob; ++t) {
-        const size_t qt = p[t].nvar <= (size_t)q ? p[t].nvar : (size_t)q;
-        nvar += p[t].nvar;
-        if (!gpusvm__mul(qt, p[t].npts, &kn) || krows + kn < krows) return gpusvm__oom(bb->ctx, "kernel rows");
-        krows += kn;
-    }
-    b->x = p[0].x;
-    b->d = p[0].x.cols;
-    b->nvar = nvar;
-    b->krows = krows;
-    b->nprob = nprob;
-    b->qmax = q;
-    b->ktype = p[0].ktype;
-    b->gamma = p[0].gamma;
-    b->coef0 = p[0].coef0;
-    b->degree = p[0].degree;
-    b->nu = p[0].nu;
-    ws = (size_t)nprob * (size_t)q;
-    b->job = (gpusvm__cpu_job *)gpusvm__calloc(a, (size_t)nprob, sizeof(gpusvm__cpu_job));
-    b->alpha = (double *)gpusvm__calloc(a, nvar, sizeof(double));
-    b->G = (double *)gpusvm__alloc(a, nvar, sizeof(double));
-    b->coef = (double *)gpusvm__calloc(a, ws, sizeof(double));
-    b->st = (double *)gpusvm__calloc(a, (size_t)nprob * GPUSVM__ST_COUNT, sizeof(double));
-    b->K = (float *)gpusvm__calloc(a, krows ? krows : 1, sizeof(float));
-    b->qd = (float *)gpusvm__alloc(a, nvar, sizeof(float));
-    b->norm = (float *)gpusvm__alloc(a, p[0].x.rows ? p[0].x.rows : 1, sizeof(float));
-    b->dense = b->d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, b->d ? b->d : 1, sizeof(float)) : NULL;
-    b->key_up = (uint32_t *)gpusvm__alloc(a, nvar, sizeof(uint32_t));
-    b->key_low = (uint32_t *)gpusvm__alloc(a, nvar, sizeof(uint32_t));
-    b->ws_idx = (int *)gpusvm__calloc(a, ws, sizeof(int));
-    b->ws_slot = (int *)gpusvm__calloc(a, ws, sizeof(int));
-    if (!b->job || !b->alpha || !b->G || !b->coef || !b->st || !b->K || !b->qd || !b->norm ||
-        (!b->dense && b->d <= GPUSVM__DENSE_MAX) || !b->key_up || !b->key_low || !b->ws_idx || !b->ws_slot) {
-        gpusvm__cpu_train_end(bb);
-        return gpusvm__oom(bb->ctx, "the training state");
-    }
-    gpusvm__norms(&b->x, 0, b->x.rows, b->norm);
-    for (t = 0, nvar = 0, krows = 0; t < nprob; ++t) {
-        gpusvm__cpu_job *j = &b->job[t];
-        j->p = p[t];
-        j->n = p[t].nvar;
-        j->npts = p[t].npts;
-        j->whole = p[t].nvar <= (size_t)q;
-        j->q = j->whole ? (int)p[t].nvar : q;
-        j->alpha = b->alpha + nvar;
-        j->G = b->G + nvar;
-        j->qd = b->qd + nvar;
-        j->key_up = b->key_up + nvar;
-        j->key_low = b->key_low + nvar;
-        j->coef = b->coef + (size_t)t * q;
-        j->ws_idx = b->ws_idx + (size_t)t * q;
-        j->ws_slot = b->ws_slot + (size_t)t * q;
-        j->st = b->st + (size_t)t * GPUSVM__ST_COUNT;
-        j->K = b->K + krows;
-        for (i = 0; i < j->n; ++i) {
-            const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, j->npts));
-            j->G[i] = -1.0;
-            j->qd[i] = gpusvm__diag(&b->x, pt, b->norm[pt], b->ktype, b->gamma, b->coef0, b->degree);
-        }
-        nvar += j->n;
-        krows += (size_t)j->q * j->npts;
-    }
-    return GPUSVM_OK;
-}
-
-/* Keys and the optimality check, as gpusvm_keys and the head of gpusvm_select: m and M of
-   class 0 (every variable; nu: y = +1) and class 1 (nu: y = -1). */
-static void gpusvm__cpu_keys(gpusvm__cpu_job *j, double *mup, double *mlow)
-{
-    size_t i;
-    mup[0] = mup[1] = -INFINITY;
-    mlow[0] = mlow[1] = INFINITY;
-    for (i = 0; i < j->n; ++i) {
-        const double a = j->alpha[i];
-        const int pos = j->p.y[i] > 0;
-        const double C = j->p.C[i];
-        const double v = pos ? -j->G[i] : j->G[i];
-        const int in_up = pos ? (a < C) : (a > 0.0);
-        const int in_low = pos ? (a > 0.0) : (a < C);
-        const uint32_t k = gpusvm__float_key((float)v);
-        const int c = (j->p.nu && !pos) ? 1 : 0;
-        j->key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;
-        j->key_low[i] = in_low ? k : GPUSVM__KEY_NONE;
-        if (in_up && v > mup[c]) mup[c] = v;
-        if (in_low && v < mlow[c]) mlow[c] = v;
-    }
-}
-
-static int gpusvm__cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
-/* The k smallest (key, index) pairs with key != NONE (and y = cls unless cls is 0), appended
-   to list[count..]; both keys of a chosen point become NONE. Same choice as gpusvm_select's
-   radix selection: a bounded max-heap of the composite keys, O(n log k). heap has room for k. */
-static int gpusvm__cpu_select_k(gpusvm__cpu_job *j, uint32_t *keys, uint32_t *other, int cls, int k, uint64_t *heap,
-                                int *list, int count)
-{
-    size_t i;
-    int m = 0, t;
-    if (k <= 0) return 0;
-    for (i = 0; i < j->n; ++i) {
-        uint64_t c;
-        int at;
-        if (keys[i] == GPUSVM__KEY_NONE || (cls && j->p.y[i] != cls)) continue;
-        c = ((uint64_t)keys[i] << 32) | (uint64_t)i;
-        if (m < k) { /* sift up */
-            at = m++;
-            while (at > 0 && heap[(at - 1) / 2] < c) {
-                heap[at] = heap[(at - 1) / 2];
-                at = (at - 1) / 2;
-            }
-            heap[at] = c;
-        } else if (c < heap[0]) { /* replace the largest, sift down */
-            at = 0;
-            for (;;) {
-                int l = 2 * at + 1, r = l + 1, big = at;
-                uint64_t bv = c;
-                if (l < m && heap[l] > bv) { big = l; bv = heap[l]; }
-                if (r < m && heap[r] > bv) { big = r; }
-                if (big == at) break;
-                heap[at] = heap[big];
-                at = big;
-            }
-            heap[at] = c;
-        }
-    }
-    for (t = 0; t < m; ++t) {
-        const size_t idx = (size_t)(heap[t] & 0xFFFFFFFFu);
-        list[count + t] = (int)idx;
-        keys[idx] = GPUSVM__KEY_NONE;
-        other[idx] = GPUSVM__KEY_NONE;
-    }
-    return m;
-}
-
-/* As gpusvm_select for one problem: the check, then (unless the problem is whole) its next set. */
-static void gpusvm__cpu_select_one(gpusvm__cpu_job *j, int mode, double eps, double max_iter)
-{
-    int list[GPUSVM__Q], keep_idx[GPUSVM__Q / 2], keep_slot[GPUSVM__Q / 2];
-    uint64_t heap[GPUSVM__Q];
-    double up[2], low[2], gap;
-    const int q = j->q;
-    int done, fresh = q, at = 0, got, t, side, worst;
-    if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
-    gpusvm__cpu_keys(j, up, low);
-    worst = (j->p.nu && up[1] - low[1] > up[0] - low[0]) ? 1 : 0;
-    gap = up[worst] - low[worst];
-    done = !(gap >= eps) ? GPUSVM__DONE_CONVERGED
-                         : (j->st[GPUSVM__ST_ITER] >= max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);
-    j->st[GPUSVM__ST_GAP] = gap;
-    j->st[GPUSVM__ST_MUP] = up[worst];
-    j->st[GPUSVM__ST_MLOW] = low[worst];
-    j->st[GPUSVM__ST_DONE] = (double)done;
-    if (!done) j->st[GPUSVM__ST_OUTER] += 1.0;
-    if (done || j->whole) return;
-    if (mode == 1) {
-        const int h = q / 2;
-        for (t = 0; t < h; ++t) {
-            keep_idx[t] = j->ws_idx[h + t];
-            keep_slot[t] = j->ws_slot[h + t];
-            list[t] = j->ws_slot[t];
-        }
-        for (t = 0; t < h; ++t) {
-            j->ws_idx[t] = keep_idx[t];
-            j->ws_slot[t] = keep_slot[t];
-            j->ws_slot[h + t] = list[t];
-            j->key_up[keep_idx[t]] = GPUSVM__KEY_NONE;
-            j->key_low[keep_idx[t]] = GPUSVM__KEY_NONE;
-        }
-        fresh = q - h;
-        at = h;
-    } else {
-        for (t = 0; t < q; ++t) j->ws_slot[t] = t;
-    }
-    /* the sides of gpusvm_select: which keys, from which class, up to how many in all */
-    for (side = 0, got = 0; side < (j->p.nu ? 6 : 3); ++side) {
-        const int nu = j->p.nu, low_side = nu ? (side & 1) : (side == 1);
-        const int cls = (!nu || side >= 4) ? 0 : (side < 2 ? 1 : -1);
-        const int upto = !nu ? (side == 0 ? fresh / 2 : fresh) : (side < 4 ? (side + 1) * fresh / 4 : fresh);
-        got += gpusvm__cpu_select_k(j, low_side ? j->key_low : j->key_up, low_side ? j->key_up : j->key_low, cls,
-                                    upto - got, heap, list, got);
-    }
-    qsort(list, (size_t)got, sizeof(int), gpusvm__cmp_int);
-    for (t = 0; t < got; ++t) j->ws_idx[at + t] = list[t];
-}
-
-static gpusvm_result gpusvm__cpu_select(gpusvm__backend *bb, int first, double eps, double max_iter)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    int t;
-    for (t = 0; t < b->nprob; ++t) gpusvm__cpu_select_one(&b->job[t], first ? 0 : 1, eps, max_iter);
-    return GPUSVM_OK;
-}
-
-/* Kernel rows of A's points idx[off..off+nrows) against every point of B into K[slot]; a
-   problem's point k is row amap[k] of A and bmap[k] of B (NULL: k); idx past split are the
-   points again (epsilon-SVR). */
-static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, const int32_t *amap, const int *idx,
-                                size_t split, const float *norm_a, const gpusvm__csr *B, const int32_t *bmap,
-                                size_t nb, const float *norm_b, const int *slot, int off, int nrows, float *K,
-                                size_t ldk, int ktype, float gamma, float coef0, int degree)
-{
-    int r;
-    size_t i;
-    for (r = 0; r < nrows; ++r) {
-        const size_t ka = GPUSVM__PT(idx[off + r], split), ia = amap ? (size_t)amap[ka] : ka;
-        float *out = K + (size_t)slot[off + r] * ldk;
-        const float na = norm_a[ia];
-        if (ktype == GPUSVM__K_PRECOMPUTED) { /* precomputed: B holds the kernel matrix by columns, k(a_ia, b_i) = B[i][ia] */
-            for (i = 0; i < nb; ++i) out[i] = gpusvm__csr_at(B, bmap ? (size_t)bmap[i] : i, ia);
-            continue;
-        }
-        if (!dense) {
-            for (i = 0; i < nb; ++i) {
-                const size_t ib = bmap ? (size_t)bmap[i] : i;
-                out[i] = gpusvm__kfun(ktype, gpusvm__dot_sparse(A, ia, B, ib), na, norm_b[ib], gamma, coef0, degree);
-            }
-            continue;
-        }
-        gpusvm__densify(A, ia, dense, d, 0);
-        for (i = 0; i < nb; ++i) {
-            const size_t ib = bmap ? (size_t)bmap[i] : i;
-            out[i] = gpusvm__kfun(ktype, gpusvm__dot_dense(B, ib, dense), na, norm_b[ib], gamma, coef0, degree);
-        }
-        gpusvm__densify(A, ia, dense, d, 1);
-    }
-}
-
-static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    int t;
-    for (t = 0; t < b->nprob; ++t) {
-        gpusvm__cpu_job *j = &b->job[t];
-        if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (!first && j->whole)) continue;
-        gpusvm__cpu_rows_of(b->dense, b->d, &b->x, j->p.map, j->ws_idx, j->npts, b->norm, &b->x, j->p.map, j->npts,
-                            b->norm, j->ws_slot, first ? 0 : j->q / 2, first ? j->q : j->q / 2, j->K, j->npts,
-                            b->ktype, b->gamma, b->coef0, b->degree);
-    }
-    return GPUSVM_OK;
-}
-
-/* LIBSVM's analytic step on the pair (i, jj) of working-set positions, with its clipping to the
-   box; the working set's gradient follows (Ki: i's kernel row, Kii its diagonal). */
-static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, double *la, double *lg, int i, int jj, double Kii, const float *Ki)
-{
-    const int m = j->q;
-    const float *Kj;
-    int t;
-    const int yi = j->p.y[j->ws_idx[i]], yj = j->p.y[j->ws_idx[jj]];
-    const double Ci = j->p.C[j->ws_idx[i]], Cj = j->p.C[j->ws_idx[jj]];
-    const double Kij = (double)Ki[GPUSVM__PT(j->ws_idx[jj], j->npts)];
-    const double oi = la[i], oj = la[jj];
-    double ai = oi, aj = oj, di, dj;
-    double quad = Kii + (double)j->qd[j->ws_idx[jj]] - 2.0 * Kij;
-    if (quad <= 0.0) quad = GPUSVM__TAU;
-    if (yi != yj) {
-        const double delta = (-lg[i] - lg[jj]) / quad;
-        const double diff = ai - aj;
-        ai += delta;
-        aj += delta;
-        if (diff > 0) { if (aj < 0) { aj = 0; ai = diff; } }
-        else { if (ai < 0) { ai = 0; aj = -diff; } }
-        if (diff > Ci - Cj) { if (ai > Ci) { ai = Ci; aj = Ci - diff; } }
-        else { if (aj > Cj) { aj = Cj; ai = Cj + diff; } }
-    } else {
-        const double delta = (lg[i] - lg[jj]) / quad;
-        const double sum = ai + aj;
-        ai -= delta;
-        aj += delta;
-        if (sum > Ci) { if (ai > Ci) { ai = Ci; aj = sum - Ci; } }
-        else { if (aj < 0) { aj = 0; ai = sum; } }
-        if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }
-        else { if (ai < 0) { ai = 0; aj = sum; } }
-    }
-    la[i] = ai;
-    la[jj] = aj;
-    di = ai - oi;
-    dj = aj - oj;
-    Kj = j->K + (size_t)j->ws_slot[jj] * j->npts;
-    for (t = 0; t < m; ++t) {
-        const int yt = j->p.y[j->ws_idx[t]];
-        const double kit = (double)Ki[GPUSVM__PT(j->ws_idx[t], j->npts)], kjt = (double)Kj[GPUSVM__PT(j->ws_idx[t], j->npts)];
-        const double qi = (yt == yi) ? kit : -kit;
-        const double qj = (yt == yj) ? kjt : -kjt;
-        lg[t] += qi * di + qj * dj;
-    }
-}
-
-/* LIBSVM's SMO on one problem's working set, as gpusvm_smo (la: room for 2 q doubles). */
-static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, double *la, double eps, double ratio, int max_inner,
-                                double max_iter)
-{
-    const int m = j->q;
-    double *lg = la + m, eps_in, left;
-    int it = 0, budget, t;
-    if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
-    if (j->whole) {
-        ratio = 0.0;
-        max_inner = GPUSVM__WHOLE_INNER;
-    }
-    for (t = 0; t < m; ++t) {
-        la[t] = j->alpha[j->ws_idx[t]];
-        lg[t] = j->G[j->ws_idx[t]];
-    }
-    eps_in = eps > ratio * j->st[GPUSVM__ST_GAP] ? eps : ratio * j->st[GPUSVM__ST_GAP];
-    left = max_iter - j->st[GPUSVM__ST_ITER];
-    if (left < 0.0) left = 0.0;
-    budget = (double)max_inner < left ? max_inner : (int)left;
-    while (it < budget) {
-        /* class 0: every variable (nu: y = +1); class 1: nu's y = -1 */
-        double bv[2], g2[2], bo = INFINITY, Kii[2];
-        int bi[2], bj = -1, jj, c;
-        const float *Kc[2];
-        bv[0] = bv[1] = g2[0] = g2[1] = -INFINITY;
-        bi[0] = bi[1] = -1;
-        for (t = 0; t < m; ++t) {
-            const int pos = j->p.y[j->ws_idx[t]] > 0;
-            const double al = la[t], C = j->p.C[j->ws_idx[t]];
-            const double v = pos ? -lg[t] : lg[t];
-            const int in_up = pos ? (al < C) : (al > 0.0);
-            const int in_low = pos ? (al > 0.0) : (al < C);
-            c = (j->p.nu && !pos) ? 1 : 0;
-            if (in_up && (v > bv[c] || (v == bv[c] && t > bi[c]))) {
-                bv[c] = v;
-                bi[c] = t;
-            }
-            if (in_low && -v > g2[c]) g2[c] = -v;
-        }
-        if (j->p.nu) {
-            const double v0 = bv[0] + g2[0], v1 = bv[1] + g2[1];
-            if ((v0 > v1 ? v0 : v1) < eps_in) break;
-        } else if (bi[0] < 0 || bv[0] + g2[0] < eps_in) {
-            break;
-        }
-        for (c = 0; c < 2; ++c) {
-            Kc[c] = j->K + (size_t)j->ws_slot[bi[c] > 0 ? bi[c] : 0] * j->npts;
-            Kii[c] = j->qd[j->ws_idx[bi[c] > 0 ? bi[c] : 0]];
-        }
-        for (t = 0; t < m; ++t) {
-            const int pos = j->p.y[j->ws_idx[t]] > 0;
-            const double al = la[t], C = j->p.C[j->ws_idx[t]];
-            const int in_low = pos ? (al > 0.0) : (al < C);
-            double v, bdiff;
-            if (!in_low) continue;
-            c = (j->p.nu && !pos) ? 1 : 0;
-            v = pos ? -lg[t] : lg[t];
-            bdiff = bv[c] - v;
-            if (bdiff > 0.0) {
-                double quad = Kii[c] + (double)j->qd[j->ws_idx[t]] - 2.0 * (double)Kc[c][GPUSVM__PT(j->ws_idx[t], j->npts)];
-                double o;
-                if (quad <= 0.0) quad = GPUSVM__TAU;
-                o = -(bdiff * bdiff) / quad;
-                if (o < bo || (o == bo && t > bj)) {
-                    bo = o;
-                    bj = t;
-                }
-            }
-        }
-        jj = bj;
-        if (jj < 0) break;
-        c = (j->p.nu && j->p.y[j->ws_idx[jj]] < 0) ? 1 : 0;
-        gpusvm__cpu_smo_step(j, la, lg, bi[c], jj, Kii[c], Kc[c]);
-        ++it;
-    }
-    for (t = 0; t < m; ++t) {
-        const size_t i = (size_t)j->ws_idx[t];
-        const double d = la[t] - j->alpha[i];
-        j->coef[t] = j->p.y[i] > 0 ? d : -d;
-        j->alpha[i] = la[t];
-    }
-    j->st[GPUSVM__ST_ITER] += (double)it;
-    j->st[GPUSVM__ST_INNER] = (double)it;
-}
-
-static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    const gpusvm_allocator *a = &bb->ctx->alloc;
-    double *la = (double *)gpusvm__alloc(a, (size_t)b->qmax * 2, sizeof(double));
-    int t;
-    if (!la) return gpusvm__oom(bb->ctx, "the inner solve");
-    for (t = 0; t < b->nprob; ++t) gpusvm__cpu_smo_one(&b->job[t], la, eps, ratio, max_inner, max_iter);
-    gpusvm__free(a, la);
-    return GPUSVM_OK;
-}
-
-/* out[i] += s_i * sum_t coef[t] K[slot[t]][i], as gpusvm_update. */
-static void gpusvm__cpu_accumulate(double *out, const signed char *y, size_t n, const float *K, size_t ldk,
-                                   const int *slot, const double *coef, int m, size_t npts)
-{
-    size_t i;
-    int t;
-    for (i = 0; i < n; ++i) {
-        double sum = 0.0;
-        const size_t pt = GPUSVM__PT(i, npts);
-        for (t = 0; t < m; ++t)
-            if (coef[t] != 0.0) sum += coef[t] * (double)K[(size_t)slot[t] * ldk + pt];
-        out[i] += (y && y[i] < 0) ? -sum : sum;
-    }
-}
-
-static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    int t;
-    for (t = 0; t < b->nprob; ++t) {
-        gpusvm__cpu_job *j = &b->job[t];
-        if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) continue;
-        gpusvm__cpu_accumulate(j->G, j->p.y, j->n, j->K, j->npts, j->ws_slot, j->coef, j->q, j->npts);
-    }
-    return GPUSVM_OK;
-}
-
-static gpusvm_result gpusvm__cpu_read_status(gpusvm__backend *bb, double *st)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    memcpy(st, b->st, (size_t)b->nprob * GPUSVM__ST_COUNT * sizeof(double));
-    return GPUSVM_OK;
-}
-
-static gpusvm_result gpusvm__cpu_read_state(gpusvm__backend *bb, double *alpha, double *G)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    if (alpha) memcpy(alpha, b->alpha, b->nvar * sizeof(double));
-    if (G) memcpy(G, b->G, b->nvar * sizeof(double));
-    return GPUSVM_OK;
-}
-
-static gpusvm_result gpusvm__cpu_write_state(gpusvm__backend *bb, const double *alpha, const double *G,
-                                             const double *st)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    if (alpha) memcpy(b->alpha, alpha, b->nvar * sizeof(double));
-    if (G) memcpy(b->G, G, b->nvar * sizeof(double));
-    if (st) memcpy(b->st, st, (size_t)b->nprob * GPUSVM__ST_COUNT * sizeof(double));
-    return GPUSVM_OK;
-}
-
-static gpusvm_result gpusvm__cpu_write_ws(gpusvm__backend *bb, const int *idx, const int *slot, int m)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    int t;
-    for (t = 0; t < b->nprob; ++t) {
-        memcpy(b->job[t].ws_idx, idx, (size_t)m * sizeof(int));
-        memcpy(b->job[t].ws_slot, slot, (size_t)m * sizeof(int));
-    }
-    return GPUSVM_OK;
-}
-
-static gpusvm_result gpusvm__cpu_read_rows(gpusvm__backend *bb, float *K)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    memcpy(K, b->job[0].K, (size_t)b->job[0].q * b->job[0].npts * sizeof(float));
-    return GPUSVM_OK;
-}
-
-#ifdef GPUSVM_TEST_HOOKS
-static gpusvm_result gpusvm__cpu_read_ws(gpusvm__backend *bb, int *idx, int *slot, double *coef, int m)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    if (idx) memcpy(idx, b->job[0].ws_idx, (size_t)m * sizeof(int));
-    if (slot) memcpy(slot, b->job[0].ws_slot, (size_t)m * sizeof(int));
-    if (coef) memcpy(coef, b->job[0].coef, (size_t)m * sizeof(double));
-    return GPUSVM_OK;
-}
-
-static gpusvm_result gpusvm__cpu_write_rows(gpusvm__backend *bb, const float *K)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    memcpy(b->job[0].K, K, (size_t)b->job[0].q * b->job[0].npts * sizeof(float));
-    return GPUSVM_OK;
-}
-
-
-static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    memset(b->K, 0xFF, b->krows * sizeof(float));
-    memset(b->coef, 0xFF, (size_t)b->nprob * b->qmax * sizeof(double));
-    memset(b->key_up, 0x5A, b->nvar * sizeof(uint32_t));
-    memset(b->key_low, 0x5A, b->nvar * sizeof(uint32_t));
-    return GPUSVM_OK;
-}
-#endif /* GPUSVM_TEST_HOOKS */
-
-static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef, int nv,
-                                          const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
-                                          double *out)
-{
-    const gpusvm_allocator *a = &bb->ctx->alloc;
-    const size_t ns = sv->rows, nx_rows = x->rows;
-    size_t d = sv->cols > x->cols ? sv->cols : x->cols, i, j;
-    float *dense = d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, d ? d : 1, sizeof(float)) : NULL;
-    float *nsv = (float *)gpusvm__alloc(a, ns, sizeof(float));
-    float *krow = (float *)gpusvm__alloc(a, ns, sizeof(float));
-    float nx;
-    int t;
-    if ((!dense && d <= GPUSVM__DENSE_MAX) || !nsv || !krow) {
-        gpusvm__free(a, dense);
-        gpusvm__free(a, nsv);
-        gpusvm__free(a, krow);
-        return gpusvm__oom(bb->ctx, "decision values");
-    }
-    gpusvm__norms(sv, 0, ns, nsv);
-    for (i = 0; i < nx_rows; ++i) {
-        gpusvm__norms(x, i, 1, &nx);
-        if (dense) gpusvm__densify(x, i, dense, d, 0);
-        for (j = 0; j < ns; ++j) {
-            const float dot = dense ? gpusvm__dot_dense(sv, j, dense) : gpusvm__dot_sparse(x, i, sv, j);
-            krow[j] = gpusvm__kfun(ktype, dot, nsv[j], nx, gamma, coef0, degree);
-        }
-        if (dense) gpusvm__densify(x, i, dense, d, 1);
-        for (t = 0; t < nv; ++t) {
-            const double *c = coef + (size_t)t * ns;
-            double sum = 0.0;
-            for (j = 0; j < ns; ++j)
-                if (c[j] != 0.0) sum += c[j] * (double)krow[j];
-            out[(size_t)t * nx_rows + i] = sum;
-        }
-    }
-    gpusvm__free(a, dense);
-    gpusvm__free(a, nsv);
-    gpusvm__free(a, krow);
-    return GPUSVM_OK;
-}
-
-static size_t gpusvm__cpu_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
-{
-    (void)bb;
-    (void)p;
-    (void)nprob;
-    (void)q;
-    return 0;
-}
-static size_t gpusvm__cpu_mem_left(gpusvm__backend *bb)
-{
-    (void)bb;
-    return (size_t)-1;
-}
-
-static void gpusvm__cpu_destroy(gpusvm__backend *bb)
-{
-    gpusvm__cpu_train_end(bb);
-    gpusvm__free(&bb->ctx->alloc, bb);
-}
-
-static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
-{
-    gpusvm__cpu *b = (gpusvm__cpu *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__cpu));
-    if (!b) return NULL;
-    b->base.ctx = ctx;
-    b->base.qcap = GPUSVM__Q;
-    b->base.max_alloc = (size_t)-1;
-    b->base.train_begin = gpusvm__cpu_train_begin;
-    b->base.select = gpusvm__cpu_select;
-    b->base.rows = gpusvm__cpu_rows;
-    b->base.smo = gpusvm__cpu_smo;
-    b->base.update = gpusvm__cpu_update;
-    b->base.read_status = gpusvm__cpu_read_status;
-    b->base.read_state = gpusvm__cpu_read_state;
-    b->base.train_end = gpusvm__cpu_train_end;
-    b->base.write_state = gpusvm__cpu_write_state;
-    b->base.write_ws = gpusvm__cpu_write_ws;
-    b->base.read_rows = gpusvm__cpu_read_rows;
-#ifdef GPUSVM_TEST_HOOKS
-    b->base.test.read_ws = gpusvm__cpu_read_ws;
-    b->base.test.write_rows = gpusvm__cpu_write_rows;
-    b->base.test.poison = gpusvm__cpu_poison;
-#endif
-    b->base.decision = gpusvm__cpu_decision;
-    b->base.train_bytes = gpusvm__cpu_train_bytes;
-    b->base.mem_left = gpusvm__cpu_mem_left;
-    b->base.destroy = gpusvm__cpu_destroy;
-    b->base.status_cheap = 1;
-    return &b->base;
-}
-
-/* >>opencl ----------------------------------------------------------------- */
-/* The OpenCL backend: one device, one in-order queue, one program built on first use. The
-   outer loop enqueues keys -> select -> rows -> smo -> update with no host round trip; the
-   kernels turn into no-ops once the status vector says done, so the host reads the status
-   back only every few outer iterations. */
-#ifndef GPUSVM_NO_OPENCL
-
-typedef struct gpusvm__ocl gpusvm__ocl;
-
-/* The kernels of the program (GPUSVM__KN_ROWS, ...), each with its name, the work-group size
-   it needs and its argument count, from the shared block's list. */
-#define GPUSVM__KID(id, name, wg, args) GPUSVM__KN_##id,
-enum { GPUSVM__KERNELS(GPUSVM__KID) GPUSVM__KN_COUNT };
-#undef GPUSVM__KID
-
-/* Every kernel's argument slots by name (GPUSVM__A_KEYS_G0, ...; GPUSVM__A_KEYS_N of them),
-   from the lists its parameters are declared from. */
-enum { GPUSVM__ARGS_ROWS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_ROWS_N };
-enum { GPUSVM__ARGS_GATHER_WS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_WS_N };
-enum { GPUSVM__ARGS_SCATTER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SCATTER_N };
-enum { GPUSVM__ARGS_KEYS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_KEYS_N };
-enum { GPUSVM__ARGS_SELECT(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SELECT_N };
-enum { GPUSVM__ARGS_GATHER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_N };
-enum { GPUSVM__ARGS_SMO(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SMO_N };
-enum { GPUSVM__ARGS_UPDATE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_UPDATE_N };
-
-typedef struct gpusvm__kernel_info {
-    const char *name;
-    size_t wg;      /* work-items per group it is launched with */
-    unsigned nargs; /* parameters it declares */
-} gpusvm__kernel_info;
-
-#define GPUSVM__KINFO(id, name, wg, args) {name, wg, GPUSVM__A_##args##_N},
-static const gpusvm__kernel_info gpusvm__kernels[GPUSVM__KN_COUNT] = {GPUSVM__KERNELS(GPUSVM__KINFO)};
-#undef GPUSVM__KINFO
-
-/* The device buffers of a training batch (see the backend section and kernels part 0), in the
-   order they are allocated; the text names each in messages. */
-#define GPUSVM__TRAIN_BUFS(X_)                                                                                    \
-    X_(X, "the training data (dense, column-major)") X_(K, "the working sets' kernel rows")                      \
-    X_(KQ, "the working sets' q x q blocks") X_(XW, "the working sets' vectors") X_(NORM, "norms")               \
-    X_(QD, "the kernel diagonal") X_(Y, "labels") X_(CV, "bounds") X_(ALPHA, "alpha") X_(G, "the gradient")      \
-    X_(KEY_UP, "selection keys") X_(KEY_LOW, "selection keys") X_(PART_UP, "partials")                          \
-    X_(PART_LOW, "partials") X_(WS_IDX, "the working sets") X_(WS_SLOT, "the working sets")                      \
-    X_(COEF, "coefficients") X_(STATUS, "the status vector") X_(PINFO, "the problem table")                     \
-    X_(MAP, "the problems' points")
-#define GPUSVM__BID(id, what) GPUSVM__TB_##id,
-enum { GPUSVM__TRAIN_BUFS(GPUSVM__BID) GPUSVM__TB_COUNT };
-#undef GPUSVM__BID
-#define GPUSVM__BWHAT(id, what) what,
-static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRAIN_BUFS(GPUSVM__BWHAT)};
-#undef GPUSVM__BWHAT
-
-struct gpusvm__ocl {
-    gpusvm__backend base;
-    gpusvm__cl_api *cl;
-    gpusvm__cl_device dev;
-    gpusvm__cl_context cctx;
-    gpusvm__cl_queue queue;
-    gpusvm__cl_program prog;
-    gpusvm__cl_kernel kern[GPUSVM__KN_COUNT];
-    int qcap;            /* GPUSVM__Q the program was built with */
-    size_t max_alloc, global_mem, local_mem;
-    size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
-    /* training state: one batch */
-    gpusvm__cl_mem mem[GPUSVM__TB_COUNT]; /* GPUSVM__TB_XW is NULL when the rows read X directly */
-    int nprob, q;              /* problems; working-set stride (the largest working set) */
-    size_t nvar, npts, d, dpad, pitch; /* variables, shared points, features, padded; point pitch */
-    size_t ldk, nparts_max;    /* kernel-row pitch; the most keys work-groups of one problem */
-    size_t ngroups_max;        /* the most gpusvm_update work-groups (one variable per work-item) */
-    size_t npts0, q0;          /* problem 0's points and working set (read_rows, write_rows) */
-    int ktype, degree;
-    float gamma, coef0;
-};
-
-static size_t gpusvm__round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
-
-/* gpusvm_keys' work-groups (its partials) over nvar variables */
-static size_t gpusvm__keys_parts(size_t nvar)
-{
-    return gpusvm__round_up(nvar ? nvar : 1, (size_t)GPUSVM__L * GPUSVM__KU) / ((size_t)GPUSVM__L * GPUSVM__KU);
-}
-
-static void gpusvm__release_mem(gpusvm__ocl *b, gpusvm__cl_mem *m)
-{
-    size_t bytes = 0;
-    if (*m) {
-        if (b->cl->clGetMemObjectInfo(*m, GPUSVM__CL_MEM_SIZE, sizeof bytes, &bytes, NULL) == 0 && bytes <= b->mem_used)
-            b->mem_used -= bytes;
-        b->cl->clReleaseMemObject(*m);
-    }
-    *m = NULL;
-}
-
-/* Releases count buffers, last first. */
-static void gpusvm__release_mems(gpusvm__ocl *b, gpusvm__cl_mem *m, int count)
-{
-    while (count-- > 0) gpusvm__release_mem(b, &m[count]);
-}
-
-static void gpusvm__ocl_train_end(gpusvm__backend *bb)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm__release_mems(b, b->mem, GPUSVM__TB_COUNT);
-}
-
-static gpusvm_result gpusvm__ocl_buffer(gpusvm__ocl *b, gpusvm__cl_mem *out, size_t bytes, const char *what)
-{
-    gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_int e = 0;
-    if (bytes == 0) bytes = 16;
-    if (bytes > b->max_alloc)
-        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
-                            "%s needs %.1f MiB in one buffer; the device allows %.1f MiB (lower -m / cache_size_mb, "
-                            "use fewer points, or the cpu backend)",
-                            what, (double)bytes / 1048576.0, (double)b->max_alloc / 1048576.0);
-    if (bytes > b->mem_budget - b->mem_used)
-        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
-                            "%s needs %.1f MiB; %.1f MiB of the %.1f MiB device-memory budget are left (lower -m / "
-                            "cache_size_mb, raise desc.device_memory_mb, use fewer points, or the cpu backend)",
-                            what, (double)bytes / 1048576.0, (double)(b->mem_budget - b->mem_used) / 1048576.0,
-                            (double)b->mem_budget / 1048576.0);
-    *out = b->cl->clCreateBuffer(b->cctx, GPUSVM__CL_MEM_READ_WRITE, bytes, NULL, &e);
-    if (e != 0 || !*out) {
-        if (*out) b->cl->clReleaseMemObject(*out);
-        r = gpusvm__cl_fail(b->base.ctx, e ? e : -4, "clCreateBuffer", __LINE__);
-        *out = NULL;
-    } else {
-        b->mem_used += bytes;
-    }
-    return r;
-}
-
-/* Allocates m[i] for i in [from, to) with bytes[i] (0: leaves that buffer NULL). */
-static gpusvm_result gpusvm__ocl_buffers(gpusvm__ocl *b, gpusvm__cl_mem *m, const size_t *bytes,
-                                         const char *const *what, int from, int to)
-{
-    gpusvm_result r = GPUSVM_OK;
-    int i;
-    for (i = from; i < to && r == GPUSVM_OK; ++i)
-        if (bytes[i]) r = gpusvm__ocl_buffer(b, &m[i], bytes[i], what[i]);
-    return r;
-}
-
-static gpusvm_result gpusvm__ocl_write(gpusvm__ocl *b, gpusvm__cl_mem m, size_t offset, size_t bytes, const void *src)
-{
-    gpusvm_result r = GPUSVM_OK;
-    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueWriteBuffer(b->queue, m, GPUSVM__CL_TRUE, offset, bytes, src, 0, NULL, NULL));
-fail:
-    return r;
-}
-
-static gpusvm_result gpusvm__ocl_read(gpusvm__ocl *b, gpusvm__cl_mem m, size_t bytes, void *dst)
-{
-    gpusvm_result r = GPUSVM_OK;
-    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueReadBuffer(b->queue, m, GPUSVM__CL_TRUE, 0, bytes, dst, 0, NULL, NULL));
-fail:
-    return r;
-}
-
-static gpusvm_result gpusvm__ocl_fill(gpusvm__ocl *b, gpusvm__cl_mem m, size_t bytes, unsigned char byte)
-{
-    gpusvm_result r = GPUSVM_OK;
-    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueFillBuffer(b->queue, m, &byte, 1, 0, bytes, 0, NULL, NULL));
-fail:
-    return r;
-}
-
-/* Sets argument SLOT (GPUSVM__A_<KERNEL>_<name>, without the prefix) of kernel KID (without
-   GPUSVM__KN_) to var; on failure r is set and control jumps to fail. */
-#define GPUSVM__SET(kid, slot, var)                                                                                \
-    GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_##kid], GPUSVM__A_##slot, sizeof(var), &(var)))
-/* gpusvm_rows and gpusvm_rows_few take the same arguments */
-#define GPUSVM__SET_ROWS(name, var)                                                                                \
-    do {                                                                                                           \
-        GPUSVM__SET(ROWS, ROWS_##name, var);                                                                       \
-        GPUSVM__SET(ROWS_FEW, ROWS_##name, var);                                                                   \
-    } while (0)
-
-static gpusvm_result gpusvm__ocl_launch(gpusvm__ocl *b, int kid, gpusvm__cl_uint dims, const size_t *global,
-                                        const size_t *local)
-{
-    gpusvm_result r = GPUSVM_OK;
-    GPUSVM__CL(b->base.ctx,
-               b->cl->clEnqueueNDRangeKernel(b->queue, b->kern[kid], dims, NULL, global, local, 0, NULL, NULL));
-fail:
-    return r;
-}
-
-/* The kernel cache: one file per (device, driver, build options, kernel source) in ctx->cache_dir,
-   "KEY binary: SIZE HASH\n" then the driver's program binary. It is written to a temporary name
-   and renamed into place; a file whose key or hash does not match, or that the driver rejects, is
-   ignored (the program is compiled from source and the file rewritten). Only running out of host
-   memory is an error; anything else at worst runs the compiler. */
-static uint64_t gpusvm__fnv1a(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *c = (const unsigned char *)data;
-    size_t i;
-    for (i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ULL;
-    return h;
-}
-
-/* The cache entry's key text and path; 0 when there is no cache. */
-static int gpusvm__kcache_key(gpusvm__ocl *b, const char *options, char *key, size_t key_size, char *path,
-                              size_t path_size)
-{
-    gpusvm_context *ctx = b->base.ctx;
-    char driver[128] = "", version[128] = "";
-    uint64_t h = 14695981039346656037ULL;
-    gpusvm__cl_ulong type = 0;
-    int i, n;
-    if (!ctx->cache_dir[0]) return 0;
-    /* the default folder only for GPUs and accelerators: a CPU driver (PoCL) keeps its own cache,
-       and handing out its binary costs it a full native compile (4 s on the test VM) */
-    if (ctx->cache_default && b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_TYPE, sizeof type, &type, NULL) == 0 &&
-        (type & GPUSVM__CL_DEVICE_TYPE_CPU))
-        return 0;
-    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL);
-    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_VERSION, sizeof version - 1, version, NULL);
-    for (i = 0; i < GPUSVM__KERNEL_SOURCE_LINES; ++i)
-        h = gpusvm__fnv1a(h, gpusvm__kernel_source[i], strlen(gpusvm__kernel_source[i]));
-    n = snprintf(key, key_size, "gpusvm kernel cache 1\ndevice: %s\ndriver: %s\nversion: %s\noptions: %s\nsource: %016llx\n",
-                 ctx->device_name, driver, version, options, (unsigned long long)h);
-    if (n < 0 || (size_t)n >= key_size) return 0;
-    h = gpusvm__fnv1a(14695981039346656037ULL, key, (size_t)n);
-    n = snprintf(path, path_size, "%s/%016llx.bin", ctx->cache_dir, (unsigned long long)h);
-    if (n > 0 && (size_t)n < path_size) return 1;
-    path[0] = 0;
-    return 0;
-}
-
-/* *out: the cached program, built for the device; NULL when there is none that works. 0, or 1 when
-   out of host memory. */
-static int gpusvm__kcache_load(gpusvm__ocl *b, const char *options, const char *key, const char *path,
-                               gpusvm__cl_program *out)
-{
-    gpusvm_context *ctx = b->base.ctx;
-    FILE *f = fopen(path, "rb");
-    const size_t klen = strlen(key);
-    char head[80];
-    unsigned char *bin = NULL;
-    unsigned long long size = 0, hash = 0;
-    gpusvm__cl_program prog = NULL;
-    gpusvm__cl_int st = 0, e = 0;
-    int oom = 0;
-    char *got;
-    *out = NULL;
-    if (!f) return 0;
-    got = (char *)gpusvm__alloc(&ctx->alloc, klen + 1, 1);
-    oom = !got;
-    if (got && fread(got, 1, klen, f) == klen && memcmp(got, key, klen) == 0 && fgets(head, sizeof head, f) &&
-        sscanf(head, "binary: %llu %llx", &size, &hash) == 2 && size > 0 && size < ((size_t)1 << 30)) {
-        bin = (unsigned char *)gpusvm__alloc(&ctx->alloc, (size_t)size, 1);
-        oom = !bin;
-        if (bin && fread(bin, 1, (size_t)size, f) == (size_t)size && fgetc(f) == EOF &&
-            gpusvm__fnv1a(14695981039346656037ULL, bin, (size_t)size) == (uint64_t)hash) {
-            const size_t len = (size_t)size;
-            const unsigned char *bp = bin;
-            prog = b->cl->clCreateProgramWithBinary(b->cctx, 1, &b->dev, &len, &bp, &st, &e);
-            if (prog && (e != 0 || st != 0 || b->cl->clBuildProgram(prog, 1, &b->dev, options, NULL, NULL) != 0)) {
-                b->cl->clReleaseProgram(prog);
-                prog = NULL;
-            }
-        }
-    }
-    fclose(f);
-    gpusvm__free(&ctx->alloc, got);
-    gpusvm__free(&ctx->alloc, bin);
-    *out = prog;
-    return oom;
-}
-
-/* mkdir -p of path's folder part up to and including dir (0700 for what it makes). */
-static int gpusvm__mkdirs(char *dir)
-{
-    char *c;
-    for (c = dir + 1;; ++c) {
-        const char keep = *c;
-        if (keep != '/' && keep != 0) continue;
-        *c = 0;
-#ifdef GPUSVM__WINDOWS
-        CreateDirectoryA(dir, NULL);
-#else
-        mkdir(dir, 0700);
-#endif
-        *c = keep;
-        if (!keep) break;
-    }
-#ifdef GPUSVM__WINDOWS
-    return (GetFileAttributesA(dir) & FILE_ATTRIBUTE_DIRECTORY) != 0;
-#else
-    {
-        struct stat sb;
-        return stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
-    }
-#endif
-}
-
-/* 0, or 1 when out of host memory */
-static int gpusvm__kcache_save(gpusvm__ocl *b, const char *key, const char *path)
-{
-    gpusvm_context *ctx = b->base.ctx;
-    size_t size = 0;
-    unsigned char *bin = NULL;
-    char tmp[1200];
-    FILE *f = NULL;
-    int ok = 0, n;
-    if (b->cl->clGetProgramInfo(b->prog, GPUSVM__CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != 0 || size == 0)
-        return 0;
-    bin = (unsigned char *)gpusvm__alloc(&ctx->alloc, size, 1);
-    if (!bin) return 1;
-    if (b->cl->clGetProgramInfo(b->prog, GPUSVM__CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != 0) goto done;
-    snprintf(tmp, sizeof tmp, "%s", ctx->cache_dir);
-    if (!gpusvm__mkdirs(tmp)) goto done;
-#ifdef GPUSVM__WINDOWS
-    n = snprintf(tmp, sizeof tmp, "%s.%lu.tmp", path, (unsigned long)GetCurrentProcessId());
-#else
-    n = snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-#endif
-    if (n < 0 || (size_t)n >= sizeof tmp || !(f = fopen(tmp, "wb"))) goto done;
-    ok = fputs(key, f) >= 0 &&
-         fprintf(f, "binary: %llu %016llx\n", (unsigned long long)size,
-                 (unsigned long long)gpusvm__fnv1a(14695981039346656037ULL, bin, size)) > 0 &&
-         fwrite(bin, 1, size, f) == size;
-    ok = (fclose(f) == 0) && ok;
-#ifdef GPUSVM__WINDOWS
-    ok = ok && MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING);
-#else
-    ok = ok && rename(tmp, path) == 0;
-#endif
-    if (!ok) remove(tmp);
-done:
-    gpusvm__free(&ctx->alloc, bin);
-    return 0;
-}
-
-/* Releases the kernels and the program. */
-static void gpusvm__ocl_release_program(gpusvm__ocl *b)
-{
-    int i;
-    for (i = GPUSVM__KN_COUNT - 1; i >= 0; --i) {
-        if (b->kern[i]) b->cl->clReleaseKernel(b->kern[i]);
-        b->kern[i] = NULL;
-    }
-    if (b->prog) b->cl->clReleaseProgram(b->prog);
-    b->prog = NULL;
-}
-
-/* The build options: the tunables the host chose (the shared block's #ifndef defaults are
-   overridden from this one table) and, on NVIDIA, the warp exchanges. */
-static void gpusvm__ocl_options(const gpusvm__ocl *b, int shfl, char *out, size_t size)
-{
-    const struct { const char *name; int value; } tun[2] = {{"GPUSVM__Q", 0}, {"GPUSVM__L", GPUSVM__L}};
-    size_t at;
-    int i;
-    at = (size_t)snprintf(out, size, "-cl-std=CL1.2");
-    for (i = 0; i < 2 && at < size; ++i)
-        at += (size_t)snprintf(out + at, size - at, " -D %s=%d", tun[i].name, i == 0 ? b->qcap : tun[i].value);
-    if (shfl && at < size) snprintf(out + at, size - at, " -D GPUSVM_NV_SHFL=1");
-}
-
-/* The program built for the device: from the kernel cache when it holds it (*cached = 1), else
-   compiled from source and, when the cache is on, written to it. *be: clBuildProgram's status. */
-static gpusvm_result gpusvm__ocl_program(gpusvm__ocl *b, const char *options, const char *key, const char *path,
-                                         int *cached, gpusvm__cl_int *be)
-{
-    gpusvm_context *ctx = b->base.ctx;
-    gpusvm__cl_api *cl = b->cl;
-    gpusvm_result r = GPUSVM_OK;
-    *be = 0;
-    if (*cached && gpusvm__kcache_load(b, options, key, path, &b->prog)) return gpusvm__oom(ctx, "reading the kernel cache");
-    if (b->prog) return GPUSVM_OK;
-    GPUSVM__CL_CREATE(ctx, b->prog,
-                      cl->clCreateProgramWithSource(b->cctx, (gpusvm__cl_uint)GPUSVM__KERNEL_SOURCE_LINES,
-                                                    (const char **)gpusvm__kernel_source, NULL, &gpusvm__e));
-    *be = cl->clBuildProgram(b->prog, 1, &b->dev, options, NULL, NULL);
-    if (*be == 0 && *cached && gpusvm__kcache_save(b, key, path)) r = gpusvm__oom(ctx, "writing the kernel cache");
-    *cached = 0;
-fail:
-    return r;
-}
-
-/* ctx->build_log := the options, where the program came from, and the compiler's log. */
-static gpusvm_result gpusvm__ocl_build_log(gpusvm__ocl *b, const char *options, const char *path, int cached)
-{
-    gpusvm_context *ctx = b->base.ctx;
-    size_t log_size = 0, head;
-    int off;
-    gpusvm__free(&ctx->alloc, ctx->build_log);
-    ctx->build_log = NULL;
-    if (b->cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size) != 0)
-        return GPUSVM_OK;
-    head = strlen(options) + strlen(path) + 64;
-    ctx->build_log = (char *)gpusvm__alloc(&ctx->alloc, log_size + head + 1, 1);
-    if (!ctx->build_log) return gpusvm__oom(ctx, "the kernel build log");
-    off = snprintf(ctx->build_log, head, "build options: %s\n%s%s\n", options,
-                   cached ? "program binary from the kernel cache: " : "compiled from source", cached ? path : "");
-    if (b->cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, log_size, ctx->build_log + off,
-                                     NULL) != 0)
-        ctx->build_log[off] = 0;
-    ctx->build_log[off + (int)log_size] = 0;
-    return GPUSVM_OK;
-}
-
-/* Every kernel of the table, checked against the device's work-group limit and against the
-   argument count its list declares. */
-static gpusvm_result gpusvm__ocl_kernels(gpusvm__ocl *b)
-{
-    gpusvm_context *ctx = b->base.ctx;
-    gpusvm__cl_api *cl = b->cl;
-    gpusvm_result r = GPUSVM_OK;
-    size_t wg = 0;
-    gpusvm__cl_uint nargs = 0;
-    int i;
-    for (i = 0; i < GPUSVM__KN_COUNT; ++i) {
-        const gpusvm__kernel_info *k = &gpusvm__kernels[i];
-        GPUSVM__CL_CREATE(ctx, b->kern[i], cl->clCreateKernel(b->prog, k->name, &gpusvm__e));
-        GPUSVM__CL(ctx, cl->clGetKernelWorkGroupInfo(b->kern[i], b->dev, GPUSVM__CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
-                                                     &wg, NULL));
-        if (wg < k->wg)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
-                                "kernel %s runs at most %u work-items per group on this device; it needs %u", k->name,
-                                (unsigned)wg, (unsigned)k->wg);
-        GPUSVM__CL(ctx, cl->clGetKernelInfo(b->kern[i], GPUSVM__CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL));
-        if (nargs != k->nargs)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_BUILD, "kernel %s declares %u arguments; the host binds %u", k->name,
-                                (unsigned)nargs, k->nargs);
-    }
-fail:
-    return r;
-}
-
-/* Builds the program and its kernels once (from the kernel cache when it holds them); the log and
-   options stay on the context. */
-static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
-{
-    gpusvm_context *ctx = b->base.ctx;
-    gpusvm_result r;
-    gpusvm__cl_int be;
-    char options[256], key[1024 + 256], path[1100] = "", vendor[128] = "";
-    int cached, shfl;
-    const double t0 = gpusvm__now();
-    if (b->prog) return GPUSVM_OK;
-    /* NVIDIA: the reductions use warp exchanges (kernels part 0); if that build fails, the plain one */
-    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
-    for (shfl = gpusvm__icontains(vendor, "NVIDIA");; shfl = 0) {
-        gpusvm__ocl_options(b, shfl, options, sizeof options);
-        cached = gpusvm__kcache_key(b, options, key, sizeof key, path, sizeof path);
-        if ((r = gpusvm__ocl_program(b, options, key, path, &cached, &be)) != GPUSVM_OK) goto fail;
-        if (be == 0 || !shfl) break;
-        gpusvm__ocl_release_program(b);
-    }
-    if ((r = gpusvm__ocl_build_log(b, options, path, cached)) != GPUSVM_OK) goto fail;
-    if (be != 0) {
-        ctx->cl_call = "clBuildProgram";
-        ctx->cl_code = (int)be;
-        ctx->cl_line = __LINE__;
-        r = gpusvm__fail(ctx, GPUSVM_ERROR_BUILD, "clBuildProgram returned %d (%s); build log:\n%s", (int)be,
-                         gpusvm__cl_error_name(be), ctx->build_log ? ctx->build_log : "(none)");
-        goto fail;
-    }
-    if ((r = gpusvm__ocl_kernels(b)) != GPUSVM_OK) goto fail;
-    ctx->build_seconds = gpusvm__now() - t0;
-    ctx->build_cached = cached;
-    ctx->build_cache_used = path[0] != 0;
-    return GPUSVM_OK;
-fail:
-    gpusvm__ocl_release_program(b);
-    return r;
-}
-
-/* b->mem[X] (bytes, allocated) := the points x, dense and column-major. Where their CSR arrays
-   fit next to it, they are uploaded and scattered on the device (gpusvm_scatter: a fraction of
-   the bytes, no host pass over a dense copy); else the host builds the dense copy. */
-static gpusvm_result gpusvm__ocl_upload_points(gpusvm__ocl *b, const gpusvm__csr *x, size_t bytes)
-{
-    gpusvm_context *ctx = b->base.ctx;
-    const gpusvm_allocator *a = &ctx->alloc;
-    const size_t n = x->rows, base = x->row_ptr[0], nnz = x->row_ptr[n] - base;
-    gpusvm__cl_mem csr[3] = {NULL, NULL, NULL}; /* row offsets, column indices, values */
-    gpusvm_result r = GPUSVM_OK;
-    uint64_t *rp64 = NULL;
-    float *host;
-    if ((n + 1) * 8 + nnz * 8 + 1024 > b->mem_budget - b->mem_used) {
-        gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "data: the dense copy built on the host (no room for the CSR arrays)");
-        host = gpusvm__to_colmajor(a, x, 0, n, b->pitch, b->dpad);
-        if (!host) return gpusvm__oom(ctx, "the column-major copy of the data");
-        r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_X], 0, bytes, host);
-        gpusvm__free(a, host);
-        return r;
-    }
-    if (sizeof(size_t) != sizeof(uint64_t)) { /* the kernel reads 64-bit offsets */
-        size_t i;
-        if (!(rp64 = (uint64_t *)gpusvm__alloc(a, n + 1, sizeof(uint64_t))))
-            return gpusvm__oom(ctx, "the row offsets");
-        for (i = 0; i <= n; ++i) rp64[i] = (uint64_t)x->row_ptr[i];
-    }
-    gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "data: %lu nonzeros uploaded and scattered on the device", (unsigned long)nnz);
-    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_X], bytes, 0)) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &csr[0], (n + 1) * 8, "the data's row offsets")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &csr[1], (nnz ? nnz : 1) * 4, "the data's column indices")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_buffer(b, &csr[2], (nnz ? nnz : 1) * 4, "the data's values")) != GPUSVM_OK) goto fail;
-    if ((r = gpusvm__ocl_write(b, csr[0], 0, (n + 1) * 8, rp64 ? (const void *)rp64 : (const void *)x->row_ptr)) !=
-        GPUSVM_OK)
-        goto fail;
-    if (nnz && ((r = gpusvm__ocl_write(b, csr[1], 0, nnz * 4, x->col + base)) != GPUSVM_OK ||
-                (r = gpusvm__ocl_write(b, csr[2], 0, nnz * 4, x->val + base)) != GPUSVM_OK))
-        goto fail;
-    {
-        const gpusvm__cl_ulong base_ = (gpusvm__cl_ulong)base;
-        const gpusvm__cl_int n_ = (gpusvm__cl_int)n, pitch_ = (gpusvm__cl_int)b->pitch;
-        size_t g = gpusvm__round_up(n ? n : 1, 64), l = 64;
-        GPUSVM__SET(SCATTER, SCATTER_row_ptr, csr[0]);
-        GPUSVM__SET(SCATTER, SCATTER_col, csr[1]);
-        GPUSVM__SET(SCATTER, SCATTER_val, csr[2]);
-        GPUSVM__SET(SCATTER, SCATTER_base, base_);
-        GPUSVM__SET(SCATTER, SCATTER_n, n_);
-        GPUSVM__SET(SCATTER, SCATTER_X, b->mem[GPUSVM__TB_X]);
-        GPUSVM__SET(SCATTER, SCATTER_pitch, pitch_);
-        r = gpusvm__ocl_launch(b, GPUSVM__KN_SCATTER, 1, &g, &l);
-    }
-fail:
-    /* released at once: OpenCL keeps them until the scatter has run */
-    gpusvm__release_mems(b, csr, 3);
-    gpusvm__free(a, rp64);
-    return r;
-}
-
-/* Plan: the batch's shape on the backend and the bytes of every training buffer (0: none), each
-   size overflow-checked. *npts_all: the problems' points, summed (the map's length). */
-static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes,
-                                      size_t *npts_all)
-{
-    const size_t np = p[0].x.rows; /* the batch's points */
-    size_t nvar = 0, pts = 0, max_pts = 1, ws, v1, w;
-    int t, ok = 1;
-    b->nparts_max = 1;
-    b->ngroups_max = 1;
-    for (t = 0; t < nprob; ++t) {
-        const size_t parts = gpusvm__keys_parts(p[t].nvar), groups = gpusvm__round_up(p[t].nvar, GPUSVM__L) / GPUSVM__L;
-        nvar += p[t].nvar;
-        pts += p[t].npts;
-        if (p[t].npts > max_pts) max_pts = p[t].npts;
-        if (parts > b->nparts_max) b->nparts_max = parts;
-        if (groups > b->ngroups_max) b->ngroups_max = groups;
-    }
-    if (nvar > (size_t)INT_MAX / 2 || np > (size_t)INT_MAX / 2 || pts > (size_t)INT_MAX / 2)
-        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "too many points for one device");
-    *npts_all = pts;
-    b->nprob = nprob;
-    b->nvar = nvar;
-    b->npts = np;
-    b->d = p[0].x.cols;
-    b->dpad = gpusvm__round_up(b->d ? b->d : 1, GPUSVM__TK);
-    b->pitch = gpusvm__round_up(np ? np : 1, GPUSVM__PITCH);
-    b->ldk = gpusvm__round_up(max_pts, GPUSVM__PITCH);
-    b->q = q;
-    b->npts0 = p[0].npts;
-    b->q0 = p[0].nvar <= (size_t)q ? p[0].nvar : (size_t)q;
-    b->ktype = p[0].ktype;
-    b->gamma = p[0].gamma;
-    b->coef0 = p[0].coef0;
-    b->degree = p[0].degree;
-    ws = (size_t)nprob * (size_t)q;
-    v1 = nvar ? nvar : 1;
-    memset(bytes, 0, GPUSVM__TB_COUNT * sizeof(size_t));
-    ok = gpusvm__mul(b->pitch, b->dpad * sizeof(float), &bytes[GPUSVM__TB_X]) &&
-         gpusvm__mul(ws * sizeof(float), b->ldk, &bytes[GPUSVM__TB_K]) &&
-         gpusvm__mul(ws * sizeof(float), (size_t)q, &bytes[GPUSVM__TB_KQ]);
-    if (!ok) return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the data is too large for the device");
-    if (b->ktype != GPUSVM__K_PRECOMPUTED && gpusvm__mul(ws * sizeof(float), b->dpad, &w) && w <= b->max_alloc)
-        bytes[GPUSVM__TB_XW] = w;
-    bytes[GPUSVM__TB_NORM] = (np ? np : 1) * sizeof(float);
-    bytes[GPUSVM__TB_QD] = bytes[GPUSVM__TB_KEY_UP] = bytes[GPUSVM__TB_KEY_LOW] = v1 * sizeof(float);
-    bytes[GPUSVM__TB_Y] = v1;
-    bytes[GPUSVM__TB_CV] = bytes[GPUSVM__TB_ALPHA] = bytes[GPUSVM__TB_G] = v1 * sizeof(double);
-    bytes[GPUSVM__TB_PART_UP] = bytes[GPUSVM__TB_PART_LOW] = (size_t)nprob * 2 * b->nparts_max * sizeof(double);
-    bytes[GPUSVM__TB_WS_IDX] = bytes[GPUSVM__TB_WS_SLOT] = ws * sizeof(int);
-    bytes[GPUSVM__TB_COEF] = ws * sizeof(double);
-    bytes[GPUSVM__TB_STATUS] = (size_t)nprob * GPUSVM__ST_COUNT * sizeof(double);
-    bytes[GPUSVM__TB_PINFO] = (size_t)nprob * GPUSVM__PI_COUNT * sizeof(int32_t);
-    bytes[GPUSVM__TB_MAP] = (pts ? pts : 1) * sizeof(int32_t);
-    return GPUSVM_OK;
-}
-
-/* The host's staging copies of a batch's per-variable state, in one block. */
-typedef struct gpusvm__ocl_stage {
-    void *block;
-    double *g0, *cv, *st;
-    float *norm, *qd;
-    int32_t *info, *map;
-    signed char *y;
-} gpusvm__ocl_stage;
-
-static gpusvm_result gpusvm__ocl_stage_alloc(gpusvm__ocl *b, size_t npts_all, gpusvm__ocl_stage *s)
-{
-    /* doubles first, then 4-byte words, then bytes: every array stays aligned */
-    const size_t n[8] = {b->nvar, b->nvar, (size_t)b->nprob * GPUSVM__ST_COUNT, b->npts, b->nvar,
-                         (size_t)b->nprob * GPUSVM__PI_COUNT, npts_all, b->nvar};
-    const size_t size[8] = {8, 8, 8, 4, 4, 4, 4, 1};
-    size_t off[8], total = 0, bytes;
-    unsigned char *c;
-    int i;
-    for (i = 0; i < 8; ++i) {
-        off[i] = total;
-        if (!gpusvm__mul(n[i], size[i], &bytes) || total + bytes < total) return gpusvm__oom(b->base.ctx, "the training state");
-        total += bytes;
-    }
-    c = (unsigned char *)gpusvm__calloc(&b->base.ctx->alloc, total ? total : 1, 1);
-    if (!c) return gpusvm__oom(b->base.ctx, "the training state");
-    s->block = c;
-    s->g0 = (double *)(void *)(c + off[0]);
-    s->cv = (double *)(void *)(c + off[1]);
-    s->st = (double *)(void *)(c + off[2]);
-    s->norm = (float *)(void *)(c + off[3]);
-    s->qd = (float *)(void *)(c + off[4]);
-    s->info = (int32_t *)(void *)(c + off[5]);
-    s->map = (int32_t *)(void *)(c + off[6]);
-    s->y = (signed char *)(c + off[7]);
-    return GPUSVM_OK;
-}
-
-/* The staging copies: norms, the problem table, the map, and each variable's diagonal, G = -1,
-   bound and label (the status starts zeroed: running). */
-static void gpusvm__ocl_stage_fill(const gpusvm__ocl *b, const gpusvm__problem *p, int q, gpusvm__ocl_stage *s)
-{
-    size_t nvar = 0, pts = 0, i, k;
-    int t;
-    gpusvm__norms(&p[0].x, 0, b->npts, s->norm);
-    for (t = 0; t < b->nprob; ++t) {
-        int32_t *pi = s->info + (size_t)t * GPUSVM__PI_COUNT;
-        const int whole = p[t].nvar <= (size_t)q;
-        pi[GPUSVM__PI_VAR] = (int32_t)nvar;
-        pi[GPUSVM__PI_NVAR] = (int32_t)p[t].nvar;
-        pi[GPUSVM__PI_PT] = (int32_t)pts;
-        pi[GPUSVM__PI_NPTS] = (int32_t)p[t].npts;
-        pi[GPUSVM__PI_Q] = whole ? (int32_t)p[t].nvar : q;
-        pi[GPUSVM__PI_WHOLE] = whole;
-        pi[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(p[t].nvar);
-        pi[GPUSVM__PI_SPLIT] = (int32_t)p[t].npts;
-        for (k = 0; k < p[t].npts; ++k) s->map[pts + k] = (int32_t)gpusvm__map_pt(&p[t], k);
-        for (i = 0; i < p[t].nvar; ++i) {
-            const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, p[t].npts));
-            s->qd[nvar + i] = gpusvm__diag(&p[0].x, pt, s->norm[pt], b->ktype, b->gamma, b->coef0, b->degree);
-            s->g0[nvar + i] = -1.0;
-            s->cv[nvar + i] = p[t].C[i];
-            s->y[nvar + i] = p[t].y[i];
-        }
-        nvar += p[t].nvar;
-        pts += p[t].npts;
-    }
-}
-
-/* Upload: the staging copies to their buffers; alpha, the working sets and coefficients zeroed. */
-static gpusvm_result gpusvm__ocl_stage_upload(gpusvm__ocl *b, const gpusvm__ocl_stage *s, size_t npts_all)
-{
-    const struct { int buf; size_t bytes; const void *src; } up[8] = {
-        {GPUSVM__TB_NORM, b->npts * sizeof(float), s->norm},
-        {GPUSVM__TB_QD, b->nvar * sizeof(float), s->qd},
-        {GPUSVM__TB_Y, b->nvar, s->y},
-        {GPUSVM__TB_CV, b->nvar * sizeof(double), s->cv},
-        {GPUSVM__TB_G, b->nvar * sizeof(double), s->g0},
-        {GPUSVM__TB_STATUS, (size_t)b->nprob * GPUSVM__ST_COUNT * sizeof(double), s->st},
-        {GPUSVM__TB_PINFO, (size_t)b->nprob * GPUSVM__PI_COUNT * sizeof(int32_t), s->info},
-        {GPUSVM__TB_MAP, npts_all * sizeof(int32_t), s->map}};
-    const size_t ws = (size_t)b->nprob * (size_t)b->q;
-    const struct { int buf; size_t bytes; } zero[4] = {{GPUSVM__TB_ALPHA, b->nvar * sizeof(double)},
-                                                       {GPUSVM__TB_WS_IDX, ws * sizeof(int)},
-                                                       {GPUSVM__TB_WS_SLOT, ws * sizeof(int)},
-                                                       {GPUSVM__TB_COEF, ws * sizeof(double)}};
-    gpusvm_result r = GPUSVM_OK;
-    int i;
-    for (i = 0; i < 8 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_write(b, b->mem[up[i].buf], 0, up[i].bytes, up[i].src);
-    for (i = 0; i < 4 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_fill(b, b->mem[zero[i].buf], zero[i].bytes, 0);
-    return r;
-}
-
-/* The arguments of gpusvm_rows and gpusvm_rows_few that training and prediction set apart. */
-typedef struct gpusvm__rows_args {
-    gpusvm__cl_mem A, idx, norm_a, B, norm_b, pinfo, map, slot, K, status;
-    gpusvm__cl_int pitch_a, pitch_b, use_map, dpad, ldk, qmax, ktype, degree, a_pos;
-    float gamma, coef0;
-} gpusvm__rows_args;
-
-/* Bind: every argument of the rows kernels but the per-launch range (row_off, nrows, skip_whole). */
-static gpusvm_result gpusvm__ocl_bind_rows(gpusvm__ocl *b, const gpusvm__rows_args *ra)
-{
-    gpusvm_result r = GPUSVM_OK;
-    GPUSVM__SET_ROWS(A, ra->A);
-    GPUSVM__SET_ROWS(pitch_a, ra->pitch_a);
-    GPUSVM__SET_ROWS(idx, ra->idx);
-    GPUSVM__SET_ROWS(norm_a, ra->norm_a);
-    GPUSVM__SET_ROWS(B, ra->B);
-    GPUSVM__SET_ROWS(pitch_b, ra->pitch_b);
-    GPUSVM__SET_ROWS(norm_b, ra->norm_b);
-    GPUSVM__SET_ROWS(pinfo, ra->pinfo);
-    GPUSVM__SET_ROWS(map, ra->map);
-    GPUSVM__SET_ROWS(use_map, ra->use_map);
-    GPUSVM__SET_ROWS(dpad, ra->dpad);
-    GPUSVM__SET_ROWS(slot, ra->slot);
-    GPUSVM__SET_ROWS(K, ra->K);
-    GPUSVM__SET_ROWS(ldk, ra->ldk);
-    GPUSVM__SET_ROWS(qmax, ra->qmax);
-    GPUSVM__SET_ROWS(ktype, ra->ktype);
-    GPUSVM__SET_ROWS(gamma, ra->gamma);
-    GPUSVM__SET_ROWS(coef0, ra->coef0);
-    GPUSVM__SET_ROWS(degree, ra->degree);
-    GPUSVM__SET_ROWS(status, ra->status);
-    GPUSVM__SET_ROWS(a_pos, ra->a_pos);
-fail:
-    return r;
-}
-
-/* Bind: the rows kernels and the working-set gather for a training batch. */
-static gpusvm_result gpusvm__ocl_bind_train_rows(gpusvm__ocl *b, gpusvm__cl_int use_map)
-{
-    gpusvm__cl_mem *m = b->mem;
-    gpusvm__rows_args ra;
-    gpusvm_result r;
-    const gpusvm__cl_int qmax = b->q, pitch = (gpusvm__cl_int)b->pitch, dpad = (gpusvm__cl_int)b->dpad;
-    ra.a_pos = m[GPUSVM__TB_XW] != NULL; /* A: the gathered working-set vectors, else the points */
-    ra.A = ra.a_pos ? m[GPUSVM__TB_XW] : m[GPUSVM__TB_X];
-    ra.pitch_a = ra.a_pos ? qmax : pitch;
-    ra.idx = m[GPUSVM__TB_WS_IDX];
-    ra.norm_a = ra.norm_b = m[GPUSVM__TB_NORM];
-    ra.B = m[GPUSVM__TB_X];
-    ra.pitch_b = pitch;
-    ra.pinfo = m[GPUSVM__TB_PINFO];
-    ra.map = m[GPUSVM__TB_MAP];
-    ra.use_map = use_map;
-    ra.dpad = dpad;
-    ra.slot = m[GPUSVM__TB_WS_SLOT];
-    ra.K = m[GPUSVM__TB_K];
-    ra.ldk = (gpusvm__cl_int)b->ldk;
-    ra.qmax = qmax;
-    ra.ktype = b->ktype;
-    ra.gamma = b->gamma;
-    ra.coef0 = b->coef0;
-    ra.degree = b->degree;
-    ra.status = m[GPUSVM__TB_STATUS];
-    if ((r = gpusvm__ocl_bind_rows(b, &ra)) != GPUSVM_OK) return r;
-    GPUSVM__SET(GATHER_WS, GATHER_WS_X, m[GPUSVM__TB_X]);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_pitch, pitch);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_idx, m[GPUSVM__TB_WS_IDX]);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_map, m[GPUSVM__TB_MAP]);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_use_map, use_map);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_dpad, dpad);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_Aw, m[GPUSVM__TB_XW]);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_qmax, qmax);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_status, m[GPUSVM__TB_STATUS]);
-fail:
-    return r;
-}
-
-/* Bind: the arguments of the selection that stay fixed for the whole run. */
-static gpusvm_result gpusvm__ocl_bind_train_select(gpusvm__ocl *b, gpusvm__cl_int nu)
-{
-    gpusvm__cl_mem *m = b->mem;
-    gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->q, nparts_max = (gpusvm__cl_int)b->nparts_max;
-    GPUSVM__SET(KEYS, KEYS_G0, m[GPUSVM__TB_G]);
-    GPUSVM__SET(KEYS, KEYS_alpha0, m[GPUSVM__TB_ALPHA]);
-    GPUSVM__SET(KEYS, KEYS_y0, m[GPUSVM__TB_Y]);
-    GPUSVM__SET(KEYS, KEYS_Cv0, m[GPUSVM__TB_CV]);
-    GPUSVM__SET(KEYS, KEYS_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(KEYS, KEYS_nparts_max, nparts_max);
-    GPUSVM__SET(KEYS, KEYS_key_up0, m[GPUSVM__TB_KEY_UP]);
-    GPUSVM__SET(KEYS, KEYS_key_low0, m[GPUSVM__TB_KEY_LOW]);
-    GPUSVM__SET(KEYS, KEYS_part_up0, m[GPUSVM__TB_PART_UP]);
-    GPUSVM__SET(KEYS, KEYS_part_low0, m[GPUSVM__TB_PART_LOW]);
-    GPUSVM__SET(KEYS, KEYS_status, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(KEYS, KEYS_nu, nu);
-    GPUSVM__SET(SELECT, SELECT_key_up0, m[GPUSVM__TB_KEY_UP]);
-    GPUSVM__SET(SELECT, SELECT_key_low0, m[GPUSVM__TB_KEY_LOW]);
-    GPUSVM__SET(SELECT, SELECT_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(SELECT, SELECT_nparts_max, nparts_max);
-    GPUSVM__SET(SELECT, SELECT_qmax, qmax);
-    GPUSVM__SET(SELECT, SELECT_part_up0, m[GPUSVM__TB_PART_UP]);
-    GPUSVM__SET(SELECT, SELECT_part_low0, m[GPUSVM__TB_PART_LOW]);
-    GPUSVM__SET(SELECT, SELECT_ws_idx0, m[GPUSVM__TB_WS_IDX]);
-    GPUSVM__SET(SELECT, SELECT_ws_slot0, m[GPUSVM__TB_WS_SLOT]);
-    GPUSVM__SET(SELECT, SELECT_status0, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(SELECT, SELECT_y0, m[GPUSVM__TB_Y]);
-    GPUSVM__SET(SELECT, SELECT_nu, nu);
-fail:
-    return r;
-}
-
-/* Bind: the arguments of the inner solve and the gradient update that stay fixed for the run. */
-static gpusvm_result gpusvm__ocl_bind_train_solve(gpusvm__ocl *b, gpusvm__cl_int nu)
-{
-    gpusvm__cl_mem *m = b->mem;
-    gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->q, ldk = (gpusvm__cl_int)b->ldk, whole_inner = GPUSVM__WHOLE_INNER, one = 1,
-                         zero = 0;
-    GPUSVM__SET(GATHER, GATHER_K0, m[GPUSVM__TB_K]);
-    GPUSVM__SET(GATHER, GATHER_ldk, ldk);
-    GPUSVM__SET(GATHER, GATHER_Kq0, m[GPUSVM__TB_KQ]);
-    GPUSVM__SET(GATHER, GATHER_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(GATHER, GATHER_qmax, qmax);
-    GPUSVM__SET(GATHER, GATHER_ws_idx0, m[GPUSVM__TB_WS_IDX]);
-    GPUSVM__SET(GATHER, GATHER_status, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(SMO, SMO_Kq0, m[GPUSVM__TB_KQ]);
-    GPUSVM__SET(SMO, SMO_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(SMO, SMO_qmax, qmax);
-    GPUSVM__SET(SMO, SMO_ws_idx0, m[GPUSVM__TB_WS_IDX]);
-    GPUSVM__SET(SMO, SMO_ws_slot0, m[GPUSVM__TB_WS_SLOT]);
-    GPUSVM__SET(SMO, SMO_alpha0, m[GPUSVM__TB_ALPHA]);
-    GPUSVM__SET(SMO, SMO_G0, m[GPUSVM__TB_G]);
-    GPUSVM__SET(SMO, SMO_y0, m[GPUSVM__TB_Y]);
-    GPUSVM__SET(SMO, SMO_Cv0, m[GPUSVM__TB_CV]);
-    GPUSVM__SET(SMO, SMO_qd0, m[GPUSVM__TB_QD]);
-    GPUSVM__SET(SMO, SMO_coef0, m[GPUSVM__TB_COEF]);
-    GPUSVM__SET(SMO, SMO_whole_inner, whole_inner);
-    GPUSVM__SET(SMO, SMO_status0, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(SMO, SMO_nu, nu);
-    GPUSVM__SET(UPDATE, UPDATE_out0, m[GPUSVM__TB_G]);
-    GPUSVM__SET(UPDATE, UPDATE_y0, m[GPUSVM__TB_Y]);
-    GPUSVM__SET(UPDATE, UPDATE_use_y, one);
-    GPUSVM__SET(UPDATE, UPDATE_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(UPDATE, UPDATE_qmax, qmax);
-    GPUSVM__SET(UPDATE, UPDATE_K0, m[GPUSVM__TB_K]);
-    GPUSVM__SET(UPDATE, UPDATE_ldk, ldk);
-    GPUSVM__SET(UPDATE, UPDATE_slot0, m[GPUSVM__TB_WS_SLOT]);
-    GPUSVM__SET(UPDATE, UPDATE_coef0, m[GPUSVM__TB_COEF]);
-    GPUSVM__SET(UPDATE, UPDATE_m_in, qmax);
-    GPUSVM__SET(UPDATE, UPDATE_status, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(UPDATE, UPDATE_coef_off, zero);
-    GPUSVM__SET(UPDATE, UPDATE_out_off, zero);
-fail:
-    return r;
-}
-
-/* A training batch: plan, allocate, upload, bind. */
-static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm__ocl_stage s;
-    size_t bytes[GPUSVM__TB_COUNT], npts_all = 0;
-    gpusvm__cl_int use_map = 0;
-    gpusvm_result r;
-    int t;
-    memset(&s, 0, sizeof s);
-    gpusvm__ocl_train_end(bb);
-    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__ocl_plan(b, p, nprob, q, bytes, &npts_all)) != GPUSVM_OK) return r;
-    for (t = 0; t < nprob; ++t) use_map = use_map || p[t].map;
-    /* the data first: its upload wants room for the CSR arrays beside it */
-    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, 0, 1)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_upload_points(b, &p[0].x, bytes[GPUSVM__TB_X])) != GPUSVM_OK ||
-        (r = gpusvm__ocl_stage_alloc(b, npts_all, &s)) != GPUSVM_OK)
-        goto fail;
-    gpusvm__ocl_stage_fill(b, p, q, &s);
-    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, 1, GPUSVM__TB_COUNT)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_stage_upload(b, &s, npts_all)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_bind_train_rows(b, use_map)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_bind_train_select(b, p[0].nu)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_bind_train_solve(b, p[0].nu)) != GPUSVM_OK)
-        goto fail;
-    gpusvm__free(&bb->ctx->alloc, s.block);
-    return GPUSVM_OK;
-fail:
-    gpusvm__free(&bb->ctx->alloc, s.block);
-    gpusvm__ocl_train_end(bb);
-    return r;
-}
-
-static gpusvm_result gpusvm__ocl_select(gpusvm__backend *bb, int first, double eps, double max_iter)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_int md = first ? 0 : 1;
-    size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->nprob * GPUSVM__L, l1 = GPUSVM__L;
-    g[0] = b->nparts_max * GPUSVM__L;
-    g[1] = (size_t)b->nprob;
-    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_KEYS, 2, g, l)) != GPUSVM_OK) return r;
-    GPUSVM__SET(SELECT, SELECT_mode_in, md);
-    GPUSVM__SET(SELECT, SELECT_eps, eps);
-    GPUSVM__SET(SELECT, SELECT_max_iter, max_iter);
-    r = gpusvm__ocl_launch(b, GPUSVM__KN_SELECT, 1, &g1, &l1);
-fail:
-    return r;
-}
-
-/* Kernel rows [off, off + nr) of every problem's working set against `cols` points: up to
-   GPUSVM__FEW rows gpusvm_rows_few (one work-item per point), more the tiles of gpusvm_rows (16 x 16
-   work-items per GPUSVM__TM x GPUSVM__TM block). With gather (training, when the gathered
-   working-set buffer exists) the rows' vectors are gathered first (gpusvm_gather_ws). The other
-   arguments are bound by the caller. */
-static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int off, int nr, int skip, size_t cols, int nprob,
-                                             int gather)
-{
-    gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_int off_ = off, nr_ = nr, skip_ = skip;
-    size_t g[3], l[3] = {16, 16, 1};
-    if (nr <= 0) return GPUSVM_OK;
-    g[2] = (size_t)nprob;
-    if (gather && b->mem[GPUSVM__TB_XW]) {
-        size_t lg[3] = {64, 1, 1};
-        g[0] = gpusvm__round_up((size_t)nr, 64);
-        g[1] = b->dpad;
-        GPUSVM__SET(GATHER_WS, GATHER_WS_row_off, off_);
-        GPUSVM__SET(GATHER_WS, GATHER_WS_nrows, nr_);
-        GPUSVM__SET(GATHER_WS, GATHER_WS_skip_whole, skip_);
-        if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER_WS, 3, g, lg)) != GPUSVM_OK) return r;
-    }
-    GPUSVM__SET_ROWS(row_off, off_);
-    GPUSVM__SET_ROWS(nrows, nr_);
-    GPUSVM__SET_ROWS(skip_whole, skip_);
-    if (nr <= GPUSVM__FEW) {
-        g[0] = gpusvm__round_up(cols, 256);
-        g[1] = 1;
-        l[0] = 256;
-        l[1] = 1;
-        return gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_FEW, 3, g, l);
-    }
-    g[0] = gpusvm__round_up(cols, GPUSVM__TM) / GPUSVM__TM * 16;
-    g[1] = gpusvm__round_up((size_t)nr, GPUSVM__TM) / GPUSVM__TM * 16;
-    r = gpusvm__ocl_launch(b, GPUSVM__KN_ROWS, 3, g, l);
-fail:
-    return r;
-}
-
-static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    return gpusvm__ocl_rows_launch(b, first ? 0 : b->q / 2, first ? b->q : b->q / 2, !first, b->ldk, b->nprob, 1);
-}
-
-static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_int mi = max_inner;
-    size_t g = (size_t)b->nprob * GPUSVM__L, l = GPUSVM__L, g3[3], l3[3] = {GPUSVM__L, 1, 1};
-    g3[0] = gpusvm__round_up((size_t)b->q, GPUSVM__L);
-    g3[1] = (size_t)b->q;
-    g3[2] = (size_t)b->nprob;
-    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER, 3, g3, l3)) != GPUSVM_OK) return r;
-    GPUSVM__SET(SMO, SMO_eps, eps);
-    GPUSVM__SET(SMO, SMO_ratio_in, ratio);
-    GPUSVM__SET(SMO, SMO_max_inner_in, mi);
-    GPUSVM__SET(SMO, SMO_max_iter, max_iter);
-    r = gpusvm__ocl_launch(b, GPUSVM__KN_SMO, 1, &g, &l);
-fail:
-    return r;
-}
-
-static gpusvm_result gpusvm__ocl_update(gpusvm__backend *bb)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    size_t g[2], l[2] = {GPUSVM__L, 1};
-    g[0] = b->ngroups_max * GPUSVM__L;
-    g[1] = (size_t)b->nprob;
-    return gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 2, g, l);
-}
-
-static gpusvm_result gpusvm__ocl_read_status(gpusvm__backend *bb, double *st)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    return gpusvm__ocl_read(b, b->mem[GPUSVM__TB_STATUS], sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->nprob, st);
-}
-
-static gpusvm_result gpusvm__ocl_read_state(gpusvm__backend *bb, double *alpha, double *G)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_result r = GPUSVM_OK;
-    if (alpha && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_ALPHA], b->nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
-    if (G) r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_G], b->nvar * sizeof(double), G);
-    return r;
-}
-
-static gpusvm_result gpusvm__ocl_write_state(gpusvm__backend *bb, const double *alpha, const double *G,
-                                             const double *st)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_result r = GPUSVM_OK;
-    if (alpha && (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_ALPHA], 0, b->nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
-    if (G && (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_G], 0, b->nvar * sizeof(double), G)) != GPUSVM_OK) return r;
-    if (st) r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_STATUS], 0, sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->nprob, st);
-    return r;
-}
-
-static gpusvm_result gpusvm__ocl_write_ws(gpusvm__backend *bb, const int *idx, const int *slot, int m)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_result r = GPUSVM_OK;
-    int t;
-    for (t = 0; t < b->nprob && r == GPUSVM_OK; ++t) {
-        const size_t at = (size_t)t * (size_t)b->q * sizeof(int);
-        if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_IDX], at, (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
-        r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_SLOT], at, (size_t)m * sizeof(int), slot);
-    }
-    return r;
-}
-
-static gpusvm_result gpusvm__ocl_read_rows(gpusvm__backend *bb, float *K)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_context *ctx = bb->ctx;
-    gpusvm_result r = GPUSVM_OK;
-    const size_t n0 = b->npts0, q0 = b->q0;
-    size_t t;
-    for (t = 0; t < q0; ++t)
-        GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_K], GPUSVM__CL_TRUE, t * b->ldk * sizeof(float),
-                                                   n0 * sizeof(float), K + t * n0, 0, NULL, NULL));
-fail:
-    return r;
-}
-
-#ifdef GPUSVM_TEST_HOOKS
-static gpusvm_result gpusvm__ocl_read_ws(gpusvm__backend *bb, int *idx, int *slot, double *coef, int m)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_result r = GPUSVM_OK;
-    if (idx && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_IDX], (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
-    if (slot && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_SLOT], (size_t)m * sizeof(int), slot)) != GPUSVM_OK) return r;
-    if (coef) r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_COEF], (size_t)m * sizeof(double), coef);
-    return r;
-}
-
-/* Problem 0's rows: on the host q rows of its points, on the device rows of pitch ldk. */
-static gpusvm_result gpusvm__ocl_write_rows(gpusvm__backend *bb, const float *K)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_result r = GPUSVM_OK;
-    const size_t n0 = b->npts0, q0 = b->q0;
-    size_t t;
-    for (t = 0; t < q0 && r == GPUSVM_OK; ++t)
-        r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_K], t * b->ldk * sizeof(float), n0 * sizeof(float), K + t * n0);
-    return r;
-}
-
-
-static gpusvm_result gpusvm__ocl_poison(gpusvm__backend *bb)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    const size_t ws = (size_t)b->nprob * (size_t)b->q;
-    gpusvm_result r;
-    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_K], ws * b->ldk * sizeof(float), 0xFF)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_COEF], ws * sizeof(double), 0xFF)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_KEY_UP], b->nvar * sizeof(uint32_t), 0x5A)) != GPUSVM_OK) return r;
-    return gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_KEY_LOW], b->nvar * sizeof(uint32_t), 0x5A);
-}
-#endif /* GPUSVM_TEST_HOOKS */
-
-/* Decision values: the support vectors play the working set, the test points the data; the
-   same rows and update kernels run in blocks of at most 1024 support vectors and a bounded
-   number of test points. */
-
-/* The device buffers of a prediction, in the order they are allocated. */
-#define GPUSVM__DEC_BUFS(X_)                                                                                      \
-    X_(SV, "the support vectors") X_(NA, "norms") X_(IDX, "indices") X_(SLOT, "slots")                          \
-    X_(B, "a block of test points") X_(NB, "norms") X_(K, "a kernel tile") X_(CF, "coefficients")               \
-    X_(DEC, "decision values") X_(ST, "status") X_(Y, "labels") X_(TAB, "the problem table")
-#define GPUSVM__BID(id, what) GPUSVM__DB_##id,
-enum { GPUSVM__DEC_BUFS(GPUSVM__BID) GPUSVM__DB_COUNT };
-#undef GPUSVM__BID
-#define GPUSVM__BWHAT(id, what) what,
-static const char *const gpusvm__dec_buf_what[GPUSVM__DB_COUNT] = {GPUSVM__DEC_BUFS(GPUSVM__BWHAT)};
-#undef GPUSVM__BWHAT
-
-/* A prediction's shape, its device buffers and its host scratch. */
-typedef struct gpusvm__ocl_dec {
-    size_t nsv, nt, nv, dpad, pa; /* support vectors, test points, decision vectors, padded features, sv pitch */
-    size_t R, pb, nblocks;        /* support vectors per tile, test points per block, tiles */
-    gpusvm__cl_mem mem[GPUSVM__DB_COUNT];
-    unsigned char *live; /* per (decision vector, tile of support vectors): any coefficient not 0 */
-    float *norms;
-    double *dbuf;
-} gpusvm__ocl_dec;
-
-/* Plan: test points per block, each block and its K tile within 256 MiB and max_alloc, and
-   within what the budget has left after the support vectors. */
-static gpusvm_result gpusvm__ocl_dec_plan(gpusvm__ocl *b, const gpusvm__csr *sv, const gpusvm__csr *x, int nv,
-                                          gpusvm__ocl_dec *dp)
-{
-    const size_t d = sv->cols > x->cols ? sv->cols : x->cols;
-    size_t chunk = (size_t)64 << 20, fixed, left, per;
-    dp->nsv = sv->rows;
-    dp->nt = x->rows;
-    dp->nv = (size_t)nv;
-    dp->dpad = gpusvm__round_up(d ? d : 1, GPUSVM__TK);
-    dp->pa = gpusvm__round_up(dp->nsv, GPUSVM__PITCH);
-    dp->R = dp->nsv < 1024 ? dp->nsv : 1024;
-    dp->nblocks = (dp->nsv + dp->R - 1) / dp->R;
-    if (chunk > b->max_alloc / sizeof(float)) chunk = b->max_alloc / sizeof(float);
-    chunk = chunk / (dp->dpad > dp->R ? dp->dpad : dp->R);
-    if (!gpusvm__mul(dp->pa, dp->dpad * sizeof(float), &fixed) ||
-        fixed + dp->nsv * 3 * sizeof(float) + dp->nv * dp->nsv * sizeof(double) + 1024 < fixed)
-        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the support vectors are too large for the device");
-    fixed += dp->nsv * 3 * sizeof(float) + dp->nv * dp->nsv * sizeof(double) + 1024;
-    left = b->mem_budget - b->mem_used;
-    per = (dp->dpad + dp->R + 1) * sizeof(float) + dp->nv * sizeof(double);
-    if (left <= fixed || (left - fixed) / per < 64)
-        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
-                            "prediction needs %.1f MiB for %lu support vectors plus blocks of test points; the "
-                            "device-memory budget has %.1f MiB left (raise desc.device_memory_mb or use the cpu "
-                            "backend)",
-                            (double)(fixed + 64 * per) / 1048576.0, (unsigned long)dp->nsv, (double)left / 1048576.0);
-    if ((left - fixed) / per < chunk) chunk = (left - fixed) / per;
-    chunk = chunk / 64 * 64;
-    if (chunk < 64) chunk = 64;
-    if (chunk > gpusvm__round_up(dp->nt, 64)) chunk = gpusvm__round_up(dp->nt, 64);
-    dp->pb = chunk;
-    return GPUSVM_OK;
-}
-
-/* Allocate and upload what every block shares: the support vectors (column-major) and their
-   norms, their indices and tile slots, the coefficients, a zero status; on the host the map of
-   live tiles and the blocks' scratch. */
-static gpusvm_result gpusvm__ocl_dec_setup(gpusvm__ocl *b, gpusvm__ocl_dec *dp, const gpusvm__csr *sv,
-                                           const double *coef)
-{
-    const gpusvm_allocator *a = &b->base.ctx->alloc;
-    const size_t nsv = dp->nsv, pb = dp->pb, nv = dp->nv;
-    size_t bytes[GPUSVM__DB_COUNT], i, t, bl;
-    double zero_st[GPUSVM__ST_COUNT];
-    float *host = NULL;
-    int *ids = NULL;
-    gpusvm_result r;
-    bytes[GPUSVM__DB_SV] = dp->pa * dp->dpad * sizeof(float);
-    bytes[GPUSVM__DB_NA] = nsv * sizeof(float);
-    bytes[GPUSVM__DB_IDX] = bytes[GPUSVM__DB_SLOT] = nsv * sizeof(int);
-    bytes[GPUSVM__DB_B] = pb * dp->dpad * sizeof(float);
-    bytes[GPUSVM__DB_NB] = pb * sizeof(float);
-    bytes[GPUSVM__DB_K] = dp->R * pb * sizeof(float);
-    bytes[GPUSVM__DB_CF] = nv * nsv * sizeof(double);
-    bytes[GPUSVM__DB_DEC] = nv * pb * sizeof(double);
-    bytes[GPUSVM__DB_ST] = sizeof zero_st;
-    bytes[GPUSVM__DB_Y] = 16;
-    bytes[GPUSVM__DB_TAB] = GPUSVM__PI_COUNT * sizeof(int32_t);
-    if ((r = gpusvm__ocl_buffers(b, dp->mem, bytes, gpusvm__dec_buf_what, 0, GPUSVM__DB_COUNT)) != GPUSVM_OK) return r;
-    host = gpusvm__to_colmajor(a, sv, 0, nsv, dp->pa, dp->dpad);
-    ids = (int *)gpusvm__alloc(a, nsv * 2, sizeof(int));
-    dp->norms = (float *)gpusvm__alloc(a, nsv > pb ? nsv : pb, sizeof(float));
-    dp->live = (unsigned char *)gpusvm__calloc(a, nv * dp->nblocks, 1);
-    dp->dbuf = (double *)gpusvm__alloc(a, nv * pb, sizeof(double));
-    if (!host || !ids || !dp->norms || !dp->live || !dp->dbuf) {
-        r = gpusvm__oom(b->base.ctx, "decision values");
-        goto done;
-    }
-    gpusvm__norms(sv, 0, nsv, dp->norms);
-    for (i = 0; i < nsv; ++i) {
-        ids[i] = (int)i;
-        ids[nsv + i] = (int)(i % dp->R);
-    }
-    for (t = 0; t < nv; ++t)
-        for (bl = 0; bl < dp->nblocks; ++bl)
-            for (i = bl * dp->R; i < nsv && i < (bl + 1) * dp->R && !dp->live[t * dp->nblocks + bl]; ++i)
-                dp->live[t * dp->nblocks + bl] = coef[t * nsv + i] != 0.0;
-    memset(zero_st, 0, sizeof zero_st);
-    if ((r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_SV], 0, bytes[GPUSVM__DB_SV], host)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_NA], 0, nsv * sizeof(float), dp->norms)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_IDX], 0, nsv * sizeof(int), ids)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_SLOT], 0, nsv * sizeof(int), ids + nsv)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_CF], 0, bytes[GPUSVM__DB_CF], coef)) != GPUSVM_OK)
-        goto done;
-    r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_ST], 0, sizeof zero_st, zero_st);
-done:
-    gpusvm__free(a, host);
-    gpusvm__free(a, ids);
-    return r;
-}
-
-/* Bind: the rows and update arguments every block shares (the support vectors are A, the
-   block of test points B; one problem, no map). */
-static gpusvm_result gpusvm__ocl_dec_bind(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float gamma,
-                                          float coef0, int degree)
-{
-    const gpusvm__cl_mem *m = dp->mem;
-    gpusvm__rows_args ra;
-    gpusvm_result r;
-    const gpusvm__cl_int zero = 0, pb = (gpusvm__cl_int)dp->pb;
-    ra.A = m[GPUSVM__DB_SV];
-    ra.pitch_a = (gpusvm__cl_int)dp->pa;
-    ra.idx = m[GPUSVM__DB_IDX];
-    ra.norm_a = m[GPUSVM__DB_NA];
-    ra.B = m[GPUSVM__DB_B];
-    ra.pitch_b = pb;
-    ra.norm_b = m[GPUSVM__DB_NB];
-    ra.pinfo = m[GPUSVM__DB_TAB];
-    ra.map = m[GPUSVM__DB_IDX]; /* no map (use_map 0): any buffer */
-    ra.use_map = 0;
-    ra.dpad = (gpusvm__cl_int)dp->dpad;
-    ra.slot = m[GPUSVM__DB_SLOT];
-    ra.K = m[GPUSVM__DB_K];
-    ra.ldk = pb;
-    ra.qmax = 0;
-    ra.ktype = ktype;
-    ra.gamma = gamma;
-    ra.coef0 = coef0;
-    ra.degree = degree;
-    ra.status = m[GPUSVM__DB_ST];
-    ra.a_pos = 0;
-    if ((r = gpusvm__ocl_bind_rows(b, &ra)) != GPUSVM_OK) return r;
-    GPUSVM__SET(UPDATE, UPDATE_out0, m[GPUSVM__DB_DEC]);
-    GPUSVM__SET(UPDATE, UPDATE_y0, m[GPUSVM__DB_Y]);
-    GPUSVM__SET(UPDATE, UPDATE_use_y, zero);
-    GPUSVM__SET(UPDATE, UPDATE_pinfo, m[GPUSVM__DB_TAB]);
-    GPUSVM__SET(UPDATE, UPDATE_qmax, zero);
-    GPUSVM__SET(UPDATE, UPDATE_K0, m[GPUSVM__DB_K]);
-    GPUSVM__SET(UPDATE, UPDATE_ldk, pb);
-    GPUSVM__SET(UPDATE, UPDATE_slot0, m[GPUSVM__DB_SLOT]);
-    GPUSVM__SET(UPDATE, UPDATE_coef0, m[GPUSVM__DB_CF]);
-    GPUSVM__SET(UPDATE, UPDATE_status, m[GPUSVM__DB_ST]);
-fail:
-    return r;
-}
-
-/* Test points [t0, t0 + cnt): upload the block, one kernel tile per block of support vectors,
-   every decision vector that touches the tile, then the values into out. */
-static gpusvm_result gpusvm__ocl_dec_block(gpusvm__ocl *b, gpusvm__ocl_dec *dp, const gpusvm__csr *x, size_t t0,
-                                           double *out)
-{
-    const gpusvm_allocator *a = &b->base.ctx->alloc;
-    const size_t cnt = dp->nt - t0 < dp->pb ? dp->nt - t0 : dp->pb;
-    int32_t info[GPUSVM__PI_COUNT]; /* one problem: the block of test points against every support vector */
-    gpusvm_result r = GPUSVM_OK;
-    size_t s0, t, g1 = gpusvm__round_up(cnt, GPUSVM__L), l1 = GPUSVM__L;
-    float *host = gpusvm__to_colmajor(a, x, t0, cnt, dp->pb, dp->dpad);
-    if (!host) return gpusvm__oom(b->base.ctx, "a block of test points");
-    r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_B], 0, dp->pb * dp->dpad * sizeof(float), host);
-    gpusvm__free(a, host);
-    if (r != GPUSVM_OK) return r;
-    gpusvm__norms(x, t0, cnt, dp->norms);
-    info[GPUSVM__PI_VAR] = 0;
-    info[GPUSVM__PI_NVAR] = info[GPUSVM__PI_NPTS] = (int32_t)cnt;
-    info[GPUSVM__PI_PT] = 0;
-    info[GPUSVM__PI_Q] = (int32_t)dp->nsv;
-    info[GPUSVM__PI_WHOLE] = 0;
-    info[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(cnt);
-    info[GPUSVM__PI_SPLIT] = INT_MAX; /* support vectors are points, never second copies */
-    if ((r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_NB], 0, cnt * sizeof(float), dp->norms)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_fill(b, dp->mem[GPUSVM__DB_DEC], dp->nv * dp->pb * sizeof(double), 0)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_TAB], 0, sizeof info, info)) != GPUSVM_OK)
-        return r;
-    for (s0 = 0; s0 < dp->nsv; s0 += dp->R) {
-        const gpusvm__cl_int nr = (gpusvm__cl_int)(dp->nsv - s0 < dp->R ? dp->nsv - s0 : dp->R);
-        if ((r = gpusvm__ocl_rows_launch(b, (int)s0, nr, 0, dp->pb, 1, 0)) != GPUSVM_OK) return r;
-        GPUSVM__SET(UPDATE, UPDATE_m_in, nr);
-        for (t = 0; t < dp->nv; ++t) { /* one tile, every decision vector that touches it */
-            const gpusvm__cl_int co = (gpusvm__cl_int)(t * dp->nsv + s0), oo = (gpusvm__cl_int)(t * dp->pb);
-            if (!dp->live[t * dp->nblocks + s0 / dp->R]) continue;
-            GPUSVM__SET(UPDATE, UPDATE_coef_off, co);
-            GPUSVM__SET(UPDATE, UPDATE_out_off, oo);
-            if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 1, &g1, &l1)) != GPUSVM_OK) return r;
-        }
-    }
-    if ((r = gpusvm__ocl_read(b, dp->mem[GPUSVM__DB_DEC], dp->nv * dp->pb * sizeof(double), dp->dbuf)) != GPUSVM_OK)
-        return r;
-    for (t = 0; t < dp->nv; ++t) memcpy(out + t * dp->nt + t0, dp->dbuf + t * dp->pb, cnt * sizeof(double));
-fail:
-    return r;
-}
-
-static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef, int nv,
-                                          const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
-                                          double *out)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    const gpusvm_allocator *a = &bb->ctx->alloc;
-    gpusvm__ocl_dec dp;
-    gpusvm_result r;
-    size_t t0;
-    memset(&dp, 0, sizeof dp);
-    if (sv->rows == 0 || x->rows == 0) {
-        for (t0 = 0; t0 < x->rows * (size_t)nv; ++t0) out[t0] = 0.0;
-        return GPUSVM_OK;
-    }
-    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK || (r = gpusvm__ocl_dec_plan(b, sv, x, nv, &dp)) != GPUSVM_OK)
-        return r;
-    if ((r = gpusvm__ocl_dec_setup(b, &dp, sv, coef)) == GPUSVM_OK &&
-        (r = gpusvm__ocl_dec_bind(b, &dp, ktype, gamma, coef0, degree)) == GPUSVM_OK)
-        for (t0 = 0; t0 < dp.nt && r == GPUSVM_OK; t0 += dp.pb) r = gpusvm__ocl_dec_block(b, &dp, x, t0, out);
-    gpusvm__free(a, dp.live);
-    gpusvm__free(a, dp.norms);
-    gpusvm__free(a, dp.dbuf);
-    gpusvm__release_mems(b, dp.mem, GPUSVM__DB_COUNT);
-    return r;
-}
-
-static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
-{
-    const size_t np = p[0].x.rows, pitch = gpusvm__round_up(np ? np : 1, GPUSVM__PITCH);
-    const size_t dpad = gpusvm__round_up(p[0].x.cols ? p[0].x.cols : 1, GPUSVM__TK);
-    size_t nvar = 0, pts = 0, max_pts = 1, parts = 1, x, k, total;
-    int t;
-    for (t = 0; t < nprob; ++t) {
-        const size_t pp = gpusvm__keys_parts(p[t].nvar);
-        nvar += p[t].nvar;
-        pts += p[t].npts;
-        if (p[t].npts > max_pts) max_pts = p[t].npts;
-        if (pp > parts) parts = pp;
-    }
-    if (!gpusvm__mul(pitch, dpad * sizeof(float), &x) ||
-        !gpusvm__mul((size_t)nprob * (size_t)q * sizeof(float), gpusvm__round_up(max_pts, GPUSVM__PITCH), &k))
-        return (size_t)-1;
-    /* no single buffer may pass the device's limit */
-    if (x > bb->max_alloc || k > bb->max_alloc) return (size_t)-1;
-    /* the data, the rows, the q x q blocks, the gathered working-set vectors, the vectors */
-    total = x + k + k / gpusvm__round_up(max_pts, GPUSVM__PITCH) * ((size_t)q + (p[0].ktype != GPUSVM__K_PRECOMPUTED ? dpad : 0)) +
-            np * sizeof(float) + nvar * (sizeof(float) + 1 + 3 * sizeof(double) + 2 * sizeof(uint32_t)) +
-            pts * sizeof(int32_t) +
-            (size_t)nprob * (parts * 32 + (size_t)q * 16 + GPUSVM__ST_COUNT * 8 + GPUSVM__PI_COUNT * 4) + 256;
-    return total < x ? (size_t)-1 : total;
-}
-static size_t gpusvm__ocl_mem_left(gpusvm__backend *bb)
-{
-    const gpusvm__ocl *b = (const gpusvm__ocl *)bb;
-    return b->mem_budget - b->mem_used;
-}
-
-static void gpusvm__ocl_destroy(gpusvm__backend *bb)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm__ocl_train_end(bb);
-    gpusvm__ocl_release_program(b);
-    if (b->queue) b->cl->clReleaseCommandQueue(b->queue);
-    if (b->cctx) b->cl->clReleaseContext(b->cctx);
-    gpusvm__free(&bb->ctx->alloc, bb);
-}
-
-/* Every device of every platform, in order, for GPUSVM_DEVICE indices. */
-typedef struct gpusvm__cl_dev_entry {
-    gpusvm__cl_platform platform;
-    gpusvm__cl_device device;
-    gpusvm__cl_ulong type;
-    int fp64;
-    char name[256];
-} gpusvm__cl_dev_entry;
-
-static int gpusvm__ocl_list(gpusvm__cl_api *cl, gpusvm__cl_dev_entry *out, int max)
-{
-    gpusvm__cl_platform plats[16];
-    gpusvm__cl_uint np = 0, p, nd, k;
-    int count = 0;
-    if (cl->clGetPlatformIDs(16, plats, &np) != 0) return 0;
-    if (np > 16) np = 16;
-    for (p = 0; p < np && count < max; ++p) {
-        gpusvm__cl_device devs[16];
-        char pname[96] = {0};
-        nd = 0;
-        if (cl->clGetDeviceIDs(plats[p], GPUSVM__CL_DEVICE_TYPE_ALL, 16, devs, &nd) != 0) continue;
-        if (nd > 16) nd = 16;
-        cl->clGetPlatformInfo(plats[p], GPUSVM__CL_PLATFORM_NAME, sizeof pname - 1, pname, NULL);
-        for (k = 0; k < nd && count < max; ++k) {
-            gpusvm__cl_dev_entry *e = &out[count++];
-            char dname[128] = {0}, ext[8192] = {0};
-            e->platform = plats[p];
-            e->device = devs[k];
-            e->type = 0;
-            cl->clGetDeviceInfo(devs[k], GPUSVM__CL_DEVICE_TYPE, sizeof e->type, &e->type, NULL);
-            cl->clGetDeviceInfo(devs[k], GPUSVM__CL_DEVICE_NAME, sizeof dname - 1, dname, NULL);
-            if (cl->clGetDeviceInfo(devs[k], GPUSVM__CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL) != 0) ext[0] = 0;
-            e->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
-            snprintf(e->name, sizeof e->name, "%s (%s)", dname, pname);
-        }
-    }
-    return count;
-}
-
-/* The device sel names (NULL = automatic: the first GPU, accelerator, then CPU with fp64), or -1
-   with the reason in why. */
-static int gpusvm__ocl_pick(const gpusvm__cl_dev_entry *devs, int n, const char *sel, int auto_only_gpu, char *why,
-                            size_t why_size)
-{
-    const gpusvm__cl_ulong order[3] = {GPUSVM__CL_DEVICE_TYPE_GPU, GPUSVM__CL_DEVICE_TYPE_ACCELERATOR,
-                                       GPUSVM__CL_DEVICE_TYPE_CPU};
-    long long want;
-    int pick = -1, i, o;
-    if (n == 0) {
-        snprintf(why, why_size, "no OpenCL platform or device found");
-        return -1;
-    }
-    if (sel && *sel) {
-        if (gpusvm__parse_long(sel, strlen(sel), 0, 1000, &want)) {
-            if (want >= n) {
-                snprintf(why, why_size, "device index %lld given, but only %d OpenCL devices exist", want, n);
-                return -1;
-            }
-            pick = (int)want;
-        } else {
-            for (i = 0; i < n && pick < 0; ++i)
-                if (gpusvm__icontains(devs[i].name, sel)) pick = i;
-            if (pick < 0) {
-                snprintf(why, why_size, "no OpenCL device name contains '%s'", sel);
-                return -1;
-            }
-        }
-        if (!devs[pick].fp64) {
-            snprintf(why, why_size, "device %s lacks cl_khr_fp64 (double precision), which gpusvm needs",
-                     devs[pick].name);
-            return -1;
-        }
-        return pick;
-    }
-    for (o = 0; o < 3 && pick < 0; ++o)
-        for (i = 0; i < n && pick < 0; ++i)
-            if ((devs[i].type & order[o]) && devs[i].fp64) pick = i;
-    if (pick < 0) {
-        snprintf(why, why_size, "no OpenCL device reports cl_khr_fp64 (double precision)");
-        return -1;
-    }
-    /* On a CPU the built-in C backend is faster than an OpenCL CPU driver (measured with PoCL);
-       automatic selection takes OpenCL only for GPUs and accelerators. */
-    if (auto_only_gpu && !(devs[pick].type & (GPUSVM__CL_DEVICE_TYPE_GPU | GPUSVM__CL_DEVICE_TYPE_ACCELERATOR))) {
-        snprintf(why, why_size, "OpenCL offers only a CPU device (%s), where the C backend is faster", devs[pick].name);
-        return -1;
-    }
-    return pick;
-}
-
-/* The device's limits, the memory budget and the working-set capacity its local memory allows. */
-static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
-{
-    gpusvm__cl_ulong lm = 0, ma = 0, gm = 0;
-    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
-    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL);
-    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gm, &gm, NULL);
-    b->local_mem = (size_t)lm;
-    b->max_alloc = ma ? (size_t)ma : (size_t)128 << 20;
-    b->global_mem = (size_t)gm;
-    b->mem_budget = b->global_mem ? b->global_mem : (size_t)-1;
-    if (budget_mb > 0.0 && budget_mb * 1048576.0 < (double)b->mem_budget) b->mem_budget = (size_t)(budget_mb * 1048576.0);
-    b->qcap = GPUSVM__Q;
-    /* gpusvm_smo's local arrays: 37 bytes per working-set position, 40 per work-item (its reductions;
-       with warp exchanges 416 bytes instead, within the 1024 spare) */
-    while (b->qcap > 64 && (size_t)b->qcap * 37 + GPUSVM__L * 40 + 1024 > b->local_mem) b->qcap /= 2;
-    b->base.qcap = b->qcap;
-    b->base.max_alloc = b->max_alloc;
-}
-
-static void gpusvm__ocl_vtable(gpusvm__backend *base)
-{
-    base->train_begin = gpusvm__ocl_train_begin;
-    base->select = gpusvm__ocl_select;
-    base->rows = gpusvm__ocl_rows;
-    base->smo = gpusvm__ocl_smo;
-    base->update = gpusvm__ocl_update;
-    base->read_status = gpusvm__ocl_read_status;
-    base->read_state = gpusvm__ocl_read_state;
-    base->train_end = gpusvm__ocl_train_end;
-    base->write_state = gpusvm__ocl_write_state;
-    base->write_ws = gpusvm__ocl_write_ws;
-    base->read_rows = gpusvm__ocl_read_rows;
-    base->decision = gpusvm__ocl_decision;
-    base->train_bytes = gpusvm__ocl_train_bytes;
-    base->mem_left = gpusvm__ocl_mem_left;
-    base->destroy = gpusvm__ocl_destroy;
-#ifdef GPUSVM_TEST_HOOKS
-    base->test.read_ws = gpusvm__ocl_read_ws;
-    base->test.write_rows = gpusvm__ocl_write_rows;
-    base->test.poison = gpusvm__ocl_poison;
-#endif
-}
-
-/* Chooses a device (sel: NULL = automatic, an index, or a name substring), creates its context
-   and queue and builds the kernels. Returns NULL with the reason in why; *err is GPUSVM_OK then
-   unless the kernel build failed or host memory ran out (its code). */
-static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *cl, const char *sel, int auto_only_gpu,
-                                           double budget_mb, char *why, size_t why_size, gpusvm_result *err)
+static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)
 {
-    gpusvm__cl_dev_entry devs[32];
-    const int n = gpusvm__ocl_list(cl, devs, 32), pick = gpusvm__ocl_pick(devs, n, sel, auto_only_gpu, why, why_size);
-    gpusvm__ocl *b;
-    gpusvm__cl_int e = 0;
-    gpusvm__cl_context_properties props[3];
-    *err = GPUSVM_OK;
-    if (pick < 0) return NULL;
-    b = (gpusvm__ocl *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__ocl));
-    if (!b) {
-        snprintf(why, why_size, "out of host memory");
-        *err = gpusvm__oom(ctx, "the OpenCL backend");
-        return NULL;
-    }
-    b->base.ctx = ctx;
-    b->cl = cl;
-    b->dev = devs[pick].device;
-    snprintf(ctx->device_name, sizeof ctx->device_name, "%s", devs[pick].name);
-    gpusvm__ocl_limits(b, budget_mb);
-    gpusvm__ocl_vtable(&b->base);
-    props[0] = GPUSVM__CL_CONTEXT_PLATFORM;
-    props[1] = (gpusvm__cl_context_properties)devs[pick].platform;
-    props[2] = 0;
-    b->cctx = cl->clCreateContext(props, 1, &b->dev, NULL, NULL, &e);
-    if (e != 0 || !b->cctx) {
-        snprintf(why, why_size, "clCreateContext returned %d (%s) for %s", (int)e, gpusvm__cl_error_name(e),
-                 devs[pick].name);
-        b->cctx = NULL;
-    } else {
-        b->queue = cl->clCreateCommandQueue(b->cctx, b->dev, 0, &e);
-        if (e != 0 || !b->queue) {
-            snprintf(why, why_size, "clCreateCommandQueue returned %d (%s)", (int)e, gpusvm__cl_error_name(e));
-            b->queue = NULL;
-        }
-    }
-    /* the kernels are built now, so that a failure can fall back or fail as asked */
-    if (b->queue && (*err = gpusvm__ocl_build(b)) != GPUSVM_OK) snprintf(why, why_size, "%s", ctx->error);
-    if (!b->queue || *err != GPUSVM_OK) {
-        gpusvm__ocl_destroy(&b->base);
-        return NULL;
-    }
-    return &b->base;
+    *count = (gpusvm__cl_uint)GPUSVM__KERNEL_SOURCE_LINES;
+    return gpusvm__kernel_source;
 }
-
 #endif /* GPUSVM_NO_OPENCL */
-
-/* Opens the OpenCL backend into ctx->backend, or leaves it NULL with the reason in why. An error
-   only where falling back is not allowed: host memory ran out, or a kernel build failed on a
-   device that was asked for. */
-static gpusvm_result gpusvm__opencl_open(gpusvm_context *ctx, const gpusvm_context_desc *d, char *why, size_t why_size)
-{
-#ifndef GPUSVM_NO_OPENCL
-    gpusvm_result r = GPUSVM_OK;
-    const int asked = d->backend == GPUSVM_BACKEND_OPENCL || (d->device && *d->device);
-    ctx->cl = (gpusvm__cl_api *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__cl_api));
-    if (!ctx->cl) return GPUSVM_ERROR_OUT_OF_MEMORY;
-    if (gpusvm__cl_load(ctx->cl, d->opencl_library, why, why_size))
-        ctx->backend = gpusvm__ocl_create(ctx, ctx->cl, d->device, d->backend == GPUSVM_BACKEND_AUTO,
-                                          d->device_memory_mb, why, why_size, &r);
-    if (ctx->backend) {
-        ctx->kind = GPUSVM_BACKEND_OPENCL;
-        return GPUSVM_OK;
-    }
-    gpusvm__cl_unload(ctx->cl);
-    gpusvm__free(&ctx->alloc, ctx->cl);
-    ctx->cl = NULL;
-    if (r == GPUSVM_ERROR_OUT_OF_MEMORY || ctx->last_error == GPUSVM_ERROR_OUT_OF_MEMORY) return GPUSVM_ERROR_OUT_OF_MEMORY;
-    return asked ? r : GPUSVM_OK;
-#else
-    (void)ctx;
-    (void)d;
-    snprintf(why, why_size, "built with GPUSVM_NO_OPENCL");
-    return GPUSVM_OK;
-#endif
-}
-
-static gpusvm_result gpusvm__cpu_open(gpusvm_context *ctx, const gpusvm_context_desc *d, char *why, size_t why_size)
-{
-    (void)d;
-    (void)why;
-    (void)why_size;
-    ctx->backend = gpusvm__cpu_create(ctx);
-    if (!ctx->backend) return GPUSVM_ERROR_OUT_OF_MEMORY;
-    ctx->kind = GPUSVM_BACKEND_CPU;
-    snprintf(ctx->device_name, sizeof ctx->device_name, "CPU (gpusvm C backend)");
-    return GPUSVM_OK;
-}
-
-
-/* >>solver ----------------------------------------------------------------- */
-/* Two-level SMO for C-SVC. Outer: the backend checks m(alpha) - M(alpha) < eps over all n
-   points and picks a working set of q violators (half kept from the last set, whose kernel
-   rows are still in place); computes the kernel rows of the new half against all points;
-   solves the q-variable subproblem with LIBSVM's WSS2 SMO to a looser tolerance; and updates
-   the gradient of all points. Problems of at most q points are solved whole in one inner
-   solve. The host reads the status back every few outer iterations. */
-
-/* An internal CSR view of any input matrix; dense input is converted (zeros dropped). */
-typedef struct gpusvm__input {
-    gpusvm__csr m;
-    size_t *row_ptr; /* owned when converted */
-    int32_t *col;
-    float *val;
-} gpusvm__input;
-
-static void gpusvm__input_free(gpusvm_context *ctx, gpusvm__input *in)
-{
-    gpusvm__free(&ctx->alloc, in->row_ptr);
-    gpusvm__free(&ctx->alloc, in->col);
-    gpusvm__free(&ctx->alloc, in->val);
-    memset(in, 0, sizeof *in);
-}
-
-/* Points the CSR view of in at its own arrays. */
-static void gpusvm__input_view(gpusvm__input *in, size_t rows, size_t cols)
-{
-    in->m.rows = rows;
-    in->m.cols = cols;
-    in->m.row_ptr = in->row_ptr;
-    in->m.col = in->col;
-    in->m.val = in->val;
-}
-
-/* Validates a caller's matrix and views it as CSR. what names it in errors. */
-static gpusvm_result gpusvm__input_make(gpusvm_context *ctx, const gpusvm_matrix *x, const char *what,
-                                        gpusvm__input *in)
-{
-    size_t i, k, nnz = 0;
-    memset(in, 0, sizeof *in);
-    if (!x) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
-    if (x->cols > (size_t)INT32_MAX)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s has %lu columns; at most 2^31-1 are supported",
-                            what, (unsigned long)x->cols);
-    if (x->layout == GPUSVM_LAYOUT_CSR) {
-        if (x->rows && (!x->row_ptr || !x->col_idx || !x->values))
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: CSR arrays must not be NULL", what);
-        if (x->rows && x->row_ptr[0] != 0)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row_ptr[0] must be 0", what);
-        for (i = 0; i < x->rows; ++i) {
-            if (x->row_ptr[i + 1] < x->row_ptr[i])
-                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row_ptr decreases at row %lu", what,
-                                    (unsigned long)i);
-            for (k = x->row_ptr[i]; k < x->row_ptr[i + 1]; ++k) {
-                if (x->col_idx[k] < 0 || (size_t)x->col_idx[k] >= x->cols ||
-                    (k > x->row_ptr[i] && x->col_idx[k] <= x->col_idx[k - 1]))
-                    return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
-                                        "%s: row %lu: column indices must ascend within [0, cols)", what,
-                                        (unsigned long)i);
-                if (!(fabsf(x->values[k]) <= FLT_MAX))
-                    return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row %lu has a NaN or Inf value",
-                                        what, (unsigned long)i);
-            }
-        }
-        in->m.rows = x->rows;
-        in->m.cols = x->cols;
-        in->m.row_ptr = x->row_ptr;
-        in->m.col = x->col_idx;
-        in->m.val = x->values;
-        return GPUSVM_OK;
-    }
-    if (x->layout != GPUSVM_LAYOUT_DEFAULT && x->layout != GPUSVM_LAYOUT_DENSE)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: unknown layout %d", what, (int)x->layout);
-    {
-        size_t total;
-        if (!gpusvm__mul(x->rows, x->cols, &total))
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: rows * cols overflows", what);
-        if (total && !x->values) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: values is NULL", what);
-        for (i = 0; i < total; ++i) {
-            if (!(fabsf(x->values[i]) <= FLT_MAX))
-                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row %lu has a NaN or Inf value", what,
-                                    (unsigned long)(i / x->cols));
-            if (x->values[i] != 0.0f) ++nnz;
-        }
-        in->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, x->rows + 1, sizeof(size_t));
-        in->col = (int32_t *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(int32_t));
-        in->val = (float *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(float));
-        if (!in->row_ptr || !in->col || !in->val) {
-            gpusvm__input_free(ctx, in);
-            return gpusvm__oom(ctx, "a sparse copy of the input");
-        }
-        nnz = 0;
-        in->row_ptr[0] = 0;
-        for (i = 0; i < x->rows; ++i) {
-            for (k = 0; k < x->cols; ++k) {
-                const float v = x->values[i * x->cols + k];
-                if (v != 0.0f) {
-                    in->col[nnz] = (int32_t)k;
-                    in->val[nnz] = v;
-                    ++nnz;
-                }
-            }
-            in->row_ptr[i + 1] = nnz;
-        }
-        gpusvm__input_view(in, x->rows, x->cols);
-    }
-    return GPUSVM_OK;
-}
-
-/* Fills in defaults (LIBSVM's) and checks ranges; x gives gamma's auto and scale rules. */
-static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_params *in, const gpusvm__csr *x,
-                                            gpusvm_params *out)
-{
-    gpusvm_params p;
-    size_t k;
-    if (in) p = *in;
-    else memset(&p, 0, sizeof p);
-    if (p.svm_type == GPUSVM_SVM_DEFAULT) p.svm_type = GPUSVM_C_SVC;
-    if ((int)p.svm_type < 0 || p.svm_type > GPUSVM_CRAMMER_SINGER)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.svm_type %d is unknown", (int)p.svm_type);
-    if (p.nu == 0.0) p.nu = 0.5;
-    if (!(p.nu > 0.0 && p.nu <= 1.0)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.nu must be in (0, 1]");
-    if (p.p == 0.0) p.p = 0.1;
-    if (!(p.p > 0.0) || p.p > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.p must be > 0");
-    if (p.kernel_type == GPUSVM_KERNEL_DEFAULT) p.kernel_type = GPUSVM_KERNEL_RBF;
-    if ((int)p.kernel_type < 0 || p.kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.kernel_type %d is unknown", (int)p.kernel_type);
-    if (p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
-        size_t i;
-        for (i = 0; i < x->rows; ++i) {
-            const double k = p.serial ? p.serial[i] : (double)(i + 1);
-            if (!(k >= 1.0 && k <= (double)x->cols && k == floor(k)) || k > 16777216.0)
-                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
-                                    "precomputed kernel: row %lu's serial number %g is not an integer in [1, %lu] (the "
-                                    "columns of x)",
-                                    (unsigned long)i, k, (unsigned long)x->cols);
-        }
-    }
-    if (p.degree == 0) p.degree = 3;
-    if (p.degree < 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.degree must be >= 0");
-    if (!(p.gamma >= 0.0) || p.gamma > DBL_MAX)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.gamma must be finite and >= 0 (0: automatic)");
-    if (p.gamma_mode == GPUSVM_GAMMA_DEFAULT) p.gamma_mode = p.gamma > 0.0 ? GPUSVM_GAMMA_VALUE : GPUSVM_GAMMA_AUTO;
-    switch (p.gamma_mode) {
-    case GPUSVM_GAMMA_VALUE:
-        if (!(p.gamma > 0.0)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.gamma must be > 0");
-        break;
-    case GPUSVM_GAMMA_AUTO:
-        p.gamma = x->cols > 0 ? 1.0 / (double)x->cols : 0.0;
-        break;
-    case GPUSVM_GAMMA_SCALE: {
-        double s = 0.0, s2 = 0.0, cnt = (double)x->rows * (double)x->cols, mean, var;
-        size_t i;
-        for (i = 0; i < x->row_ptr[x->rows]; ++i) {
-            s += x->val[i];
-            s2 += (double)x->val[i] * x->val[i];
-        }
-        mean = cnt > 0 ? s / cnt : 0.0;
-        var = cnt > 0 ? s2 / cnt - mean * mean : 0.0;
-        p.gamma = (var > 0.0 && x->cols > 0) ? 1.0 / ((double)x->cols * var) : 1.0;
-        break;
-    }
-    default:
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.gamma_mode %d is unknown", (int)p.gamma_mode);
-    }
-    p.gamma_mode = GPUSVM_GAMMA_VALUE;
-    if (!(fabs(p.coef0) <= DBL_MAX)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.coef0 must be finite");
-    if (p.C == 0.0) p.C = 1.0;
-    if (!(p.C > 0.0) || p.C > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.C must be > 0");
-    if (p.eps == 0.0) p.eps = p.svm_type == GPUSVM_CRAMMER_SINGER ? 1e-2 : 1e-3; /* CS: the paper's relative gap */
-    if (!(p.eps > 0.0) || p.eps > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.eps must be > 0");
-    if (!(p.cache_size_mb >= 0.0) || p.cache_size_mb > 1e9) /* 0: no budget but the device's */
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.cache_size_mb must be >= 0");
-    if (p.probability != 0 && p.probability != 1)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.probability must be 0 or 1");
-    if (p.n_weight && (!p.weight_label || !p.weight))
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.n_weight > 0 needs weight_label and weight");
-    for (k = 0; k < p.n_weight; ++k)
-        if (!(p.weight[k] > 0.0) || p.weight[k] > DBL_MAX)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.weight[%lu] must be > 0", (unsigned long)k);
-    if (p.max_iter < 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.max_iter must be >= 0");
-    if (p.max_iter == 0) {
-        const double m = 100.0 * (double)x->rows;
-        p.max_iter = m > 1e7 ? (long long)m : 10000000LL;
-    }
-    if (p.working_set_size < 0 || p.working_set_size == 1 || p.working_set_size > GPUSVM__Q)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.working_set_size must be 0 or 2..%d",
-                            GPUSVM__Q);
-    *out = p;
-    return GPUSVM_OK;
-}
-
-/* Per-sample weights, when given: one per row, finite and >= 0. */
-static gpusvm_result gpusvm__check_weights(gpusvm_context *ctx, const gpusvm_params *p, size_t rows)
-{
-    size_t i;
-    if (!p->sample_weight) return GPUSVM_OK;
-    for (i = 0; i < rows; ++i)
-        if (!(p->sample_weight[i] >= 0.0) || p->sample_weight[i] > DBL_MAX)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.sample_weight[%lu] must be finite and >= 0",
-                                (unsigned long)i);
-    return GPUSVM_OK;
-}
-
-/* LIBSVM's class grouping: labels in order of first appearance, except that a two-class
-   problem labelled -1 then +1 is swapped so that +1 is the positive class. label and count
-   are allocated (nr_class entries each). */
-static gpusvm_result gpusvm__group(gpusvm_context *ctx, const double *y, size_t n, int **label_out, size_t **count_out,
-                                   int *nr_class)
-{
-    gpusvm__vec lab, cnt;
-    size_t i;
-    int c, k = 0;
-    memset(&lab, 0, sizeof lab);
-    memset(&cnt, 0, sizeof cnt);
-    lab.item = sizeof(int);
-    cnt.item = sizeof(size_t);
-    for (i = 0; i < n; ++i) {
-        int v;
-        if (!(fabs(y[i]) < 2147483647.0)) {
-            gpusvm__free(&ctx->alloc, lab.data);
-            gpusvm__free(&ctx->alloc, cnt.data);
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "label of row %lu is not a finite class number",
-                                (unsigned long)i);
-        }
-        v = (int)y[i];
-        for (c = k - 1; c >= 0; --c)
-            if (((int *)lab.data)[c] == v) break;
-        if (c < 0) {
-            size_t zero = 0;
-            if (!gpusvm__vec_push(&ctx->alloc, &lab, &v) || !gpusvm__vec_push(&ctx->alloc, &cnt, &zero)) {
-                gpusvm__free(&ctx->alloc, lab.data);
-                gpusvm__free(&ctx->alloc, cnt.data);
-                return gpusvm__oom(ctx, "the class list");
-            }
-            c = k++;
-        }
-        ((size_t *)cnt.data)[c]++;
-    }
-    if (k == 2 && ((int *)lab.data)[0] == -1 && ((int *)lab.data)[1] == 1) {
-        size_t t = ((size_t *)cnt.data)[0];
-        ((int *)lab.data)[0] = 1;
-        ((int *)lab.data)[1] = -1;
-        ((size_t *)cnt.data)[0] = ((size_t *)cnt.data)[1];
-        ((size_t *)cnt.data)[1] = t;
-    }
-    *label_out = (int *)lab.data;
-    *count_out = (size_t *)cnt.data;
-    *nr_class = k;
-    return GPUSVM_OK;
-}
-
-static int gpusvm__pow2_floor(size_t v)
-{
-    int p = 1;
-    while ((size_t)p * 2 <= v && p < (1 << 30)) p *= 2;
-    return p;
-}
-
-static gpusvm_result gpusvm__model_alloc(gpusvm_context *ctx, int nr_class, size_t total_sv, size_t nnz,
-                                         gpusvm_model **out)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    size_t npairs = (size_t)nr_class * (size_t)(nr_class - 1) / 2, ncoef;
-    gpusvm_model *m = (gpusvm_model *)gpusvm__calloc(a, 1, sizeof(gpusvm_model));
-    if (!m) return gpusvm__oom(ctx, "the model");
-    m->allocator = *a;
-    m->nr_class = nr_class;
-    m->total_sv = total_sv;
-    if (!gpusvm__mul(nr_class > 1 ? (size_t)(nr_class - 1) : 1, total_sv, &ncoef)) ncoef = (size_t)-1;
-    m->label = (int *)gpusvm__calloc(a, (size_t)nr_class, sizeof(int));
-    m->n_sv = (int *)gpusvm__calloc(a, (size_t)nr_class, sizeof(int));
-    m->rho = (double *)gpusvm__calloc(a, npairs ? npairs : 1, sizeof(double));
-    m->sv_coef = (double *)gpusvm__calloc(a, ncoef, sizeof(double));
-    m->sv_row_ptr = (size_t *)gpusvm__calloc(a, total_sv + 1, sizeof(size_t));
-    m->sv_col_idx = (int32_t *)gpusvm__alloc(a, nnz, sizeof(int32_t));
-    m->sv_values = (float *)gpusvm__alloc(a, nnz, sizeof(float));
-    m->pair_info = (gpusvm_train_info *)gpusvm__calloc(a, npairs ? npairs : 1, sizeof(gpusvm_train_info));
-    if (!m->label || !m->n_sv || !m->rho || !m->sv_coef || !m->sv_row_ptr || !m->sv_col_idx || !m->sv_values ||
-        !m->pair_info) {
-        gpusvm_model_free(m);
-        return gpusvm__oom(ctx, "the model");
-    }
-    *out = m;
-    return GPUSVM_OK;
-}
-
-/* The working-set size of a batch: the device's cap, the user's choice, the row budget (per
-   problem, as LIBSVM's cache is per solve), one buffer; every problem whole when all fit. 0 when
-   not even two rows fit one buffer. */
-static int gpusvm__batch_q(const gpusvm__backend *b, const gpusvm__problem *p, int nprob, const gpusvm_params *prm)
-{
-    size_t nvar = 0, max_pts = 1, rows_budget, row_bytes;
-    int q = b->qcap, any_part = 0, t;
-    for (t = 0; t < nprob; ++t) {
-        nvar += p[t].nvar;
-        if (p[t].npts > max_pts) max_pts = p[t].npts;
-    }
-    row_bytes = (max_pts + GPUSVM__PITCH - 1) / GPUSVM__PITCH * GPUSVM__PITCH * sizeof(float);
-    if (prm->working_set_size && gpusvm__pow2_floor((size_t)prm->working_set_size) < q)
-        q = gpusvm__pow2_floor((size_t)prm->working_set_size);
-    for (t = 0; t < nprob; ++t) any_part = any_part || p[t].nvar > (size_t)q;
-    if (!any_part) { /* every problem whole: the largest is the stride */
-        size_t most = 1;
-        for (t = 0; t < nprob; ++t) most = p[t].nvar > most ? p[t].nvar : most;
-        q = (int)most;
-    }
-    rows_budget = prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) / row_bytes : (size_t)-1;
-    if (any_part && rows_budget < (size_t)q) q = gpusvm__pow2_floor(rows_budget < 64 ? 64 : rows_budget);
-    if (q < 2 && nvar >= 2) q = 2;
-    if (b->max_alloc / row_bytes < (size_t)q) q = gpusvm__pow2_floor(b->max_alloc / row_bytes);
-    return q < 2 ? 0 : q;
-}
-
-/* The host's side of a running batch: the status read back, each problem's best gap and when it
-   was reached, its rounds without a pair update, the step timings (GPUSVM_PROFILE). */
-typedef struct gpusvm__batch_run {
-    double *st, *best_gap;
-    long long *best_at, outer;
-    int *stalled, *ids;
-    double spent[5], upload; /* selection, rows, inner solve, update, status reads; set-up */
-    double mark;             /* with GPUSVM_PROFILE: when the last step finished */
-} gpusvm__batch_run;
-
-static void gpusvm__batch_run_free(const gpusvm_allocator *a, gpusvm__batch_run *run)
-{
-    gpusvm__free(a, run->st);
-    gpusvm__free(a, run->best_gap);
-    gpusvm__free(a, run->best_at);
-    gpusvm__free(a, run->stalled);
-    gpusvm__free(a, run->ids);
-}
-
-static gpusvm_result gpusvm__batch_run_alloc(gpusvm_context *ctx, int nprob, int q, gpusvm__batch_run *run)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    int t;
-    memset(run, 0, sizeof *run);
-    run->st = (double *)gpusvm__alloc(a, (size_t)nprob * GPUSVM__ST_COUNT, sizeof(double));
-    run->best_gap = (double *)gpusvm__alloc(a, (size_t)nprob, sizeof(double));
-    run->best_at = (long long *)gpusvm__calloc(a, (size_t)nprob, sizeof(long long));
-    run->stalled = (int *)gpusvm__calloc(a, (size_t)nprob, sizeof(int));
-    run->ids = (int *)gpusvm__alloc(a, (size_t)q, sizeof(int));
-    if (!run->st || !run->best_gap || !run->best_at || !run->stalled || !run->ids) {
-        gpusvm__batch_run_free(a, run);
-        return gpusvm__oom(ctx, "the solver's state");
-    }
-    for (t = 0; t < nprob; ++t) run->best_gap[t] = INFINITY;
-    for (t = 0; t < q; ++t) run->ids[t] = t;
-    return GPUSVM_OK;
-}
-
-/* Uploads the batch and its starting state; the working sets take slots 0..q-1 (the first
-   selection fills them; a whole problem is its own set). */
-static gpusvm_result gpusvm__batch_begin(gpusvm_context *ctx, const gpusvm__problem *p, int nprob, int q,
-                                         const double *alpha0, const double *G0, gpusvm__batch_run *run,
-                                         gpusvm_train_info *info)
-{
-    gpusvm__backend *b = ctx->backend;
-    const size_t before = b->mem_left(b);
-    const double t0 = gpusvm__now();
-    gpusvm_result r;
-    int t;
-    if ((r = b->train_begin(b, p, nprob, q)) != GPUSVM_OK) return r;
-    if (ctx->profile) { /* waited for: the status read drains the queue */
-        if ((r = b->read_status(b, run->st)) != GPUSVM_OK) return r;
-        run->upload = gpusvm__now() - t0;
-    }
-    for (t = 0; t < nprob; ++t) {
-        info[t].working_set_size = p[t].nvar <= (size_t)q ? (int)p[t].nvar : q;
-        info[t].device_bytes = before - b->mem_left(b);
-        info[t].device_data_bytes = info[t].device_bytes ? b->train_bytes(b, p, nprob, 0) : 0;
-    }
-    if ((r = b->write_ws(b, run->ids, run->ids, q)) != GPUSVM_OK) return r;
-    if (alpha0 || G0) r = b->write_state(b, alpha0, G0, NULL);
-    return r;
-}
-
-/* One outer round: select -> rows -> inner solve -> update, enqueued; with ctx->profile each
-   step is waited for (a status read drains the queue) and timed. */
-static gpusvm_result gpusvm__batch_round(gpusvm_context *ctx, int first, int q, const gpusvm_params *prm,
-                                         gpusvm__batch_run *run)
-{
-    gpusvm__backend *b = ctx->backend;
-    const double max_iter = (double)prm->max_iter;
-    double t0 = ctx->profile ? gpusvm__now() : 0.0, t1;
-    gpusvm_result r = GPUSVM_OK;
-    int k;
-    for (k = 0; k < 4 && r == GPUSVM_OK; ++k) {
-        switch (k) {
-        case 0: r = b->select(b, first, prm->eps, max_iter); break;
-        case 1: r = b->rows(b, first); break;
-        case 2: r = b->smo(b, prm->eps, 0.1, 20 * q, max_iter); break;
-        default: r = b->update(b); break;
-        }
-        if (r == GPUSVM_OK && ctx->profile && (r = b->read_status(b, run->st)) == GPUSVM_OK) {
-            t1 = gpusvm__now();
-            run->spent[k] += t1 - t0;
-            t0 = t1;
-        }
-    }
-    run->mark = t0;
-    return r;
-}
-
-/* After a status read: marks problems that stalled (inner solves that change nothing, or no
-   new low of the gap for long) as done, so the kernels skip them. *running: problems still on. */
-static gpusvm_result gpusvm__batch_stalls(gpusvm_context *ctx, int nprob, gpusvm__batch_run *run, int *running)
-{
-    gpusvm__backend *b = ctx->backend;
-    gpusvm_result r;
-    int t;
-    for (t = 0, *running = 0; t < nprob; ++t) {
-        double *s = run->st + (size_t)t * GPUSVM__ST_COUNT;
-        if (s[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) continue;
-        run->stalled[t] = s[GPUSVM__ST_INNER] == 0.0 ? run->stalled[t] + 1 : 0;
-        if (s[GPUSVM__ST_GAP] < run->best_gap[t]) {
-            run->best_gap[t] = s[GPUSVM__ST_GAP];
-            run->best_at[t] = run->outer;
-        }
-        if (run->stalled[t] >= 3 || run->outer - run->best_at[t] >= 2000) {
-            gpusvm__log(ctx, GPUSVM_LOG_WARN,
-                        "the solver stalled at gap %g (no pair update, or no smaller gap in %lld working sets); "
-                        "stopping with converged = 0",
-                        s[GPUSVM__ST_GAP], run->outer - run->best_at[t]);
-            s[GPUSVM__ST_DONE] = GPUSVM__DONE_STALLED; /* the kernels skip it from now on */
-            if ((r = b->write_state(b, NULL, NULL, run->st)) != GPUSVM_OK) return r;
-            continue;
-        }
-        ++*running;
-    }
-    return GPUSVM_OK;
-}
-
-/* The progress callback over the batch: pair updates summed, the largest open gap. */
-static gpusvm_result gpusvm__batch_progress(gpusvm_context *ctx, const gpusvm_params *prm, int nprob,
-                                            const double *st)
-{
-    gpusvm_progress pr;
-    int t;
-    memset(&pr, 0, sizeof pr);
-    for (t = 0; t < nprob; ++t) {
-        const double *s = st + (size_t)t * GPUSVM__ST_COUNT;
-        pr.iterations += (long long)s[GPUSVM__ST_ITER];
-        if ((long long)s[GPUSVM__ST_OUTER] > pr.outer_iterations) pr.outer_iterations = (long long)s[GPUSVM__ST_OUTER];
-        if (s[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING && s[GPUSVM__ST_GAP] > pr.gap) pr.gap = s[GPUSVM__ST_GAP];
-    }
-    pr.eps = prm->eps;
-    if (prm->progress(prm->progress_user_data, &pr))
-        return gpusvm__fail(ctx, GPUSVM_ERROR_CANCELLED, "training cancelled by the progress callback");
-    return GPUSVM_OK;
-}
-
-/* Each problem's info from its status; a warning where max_iter stopped it. */
-static void gpusvm__batch_info(gpusvm_context *ctx, int nprob, const double *st, double eps, gpusvm_train_info *info)
-{
-    int t;
-    for (t = 0; t < nprob; ++t) {
-        const double *s = st + (size_t)t * GPUSVM__ST_COUNT;
-        info[t].iterations = (long long)s[GPUSVM__ST_ITER];
-        info[t].outer_iterations = (long long)s[GPUSVM__ST_OUTER];
-        info[t].gap = s[GPUSVM__ST_GAP];
-        info[t].converged = s[GPUSVM__ST_DONE] == GPUSVM__DONE_CONVERGED;
-        if (s[GPUSVM__ST_DONE] == GPUSVM__DONE_MAX_ITER)
-            gpusvm__log(ctx, GPUSVM_LOG_WARN, "reaching max number of iterations (%lld) at gap %g > eps %g",
-                        info[t].iterations, info[t].gap, eps);
-    }
-}
-
-/* The outer loop until every problem is done: rounds enqueued back to back, the status read
-   every 4th on a device (a read drains the queue), every one where a progress callback may
-   cancel or the status costs nothing; then alpha and G read back. */
-static gpusvm_result gpusvm__batch_loop(gpusvm_context *ctx, int nprob, int q, const gpusvm_params *prm,
-                                        gpusvm__batch_run *run, double *alpha, double *G)
-{
-    gpusvm__backend *b = ctx->backend;
-    const int check_every = (b->status_cheap || prm->progress) ? 1 : 4;
-    gpusvm_result r;
-    int first = 1, running = 1;
-    while (running) {
-        if ((r = gpusvm__batch_round(ctx, first, q, prm, run)) != GPUSVM_OK) return r;
-        first = 0;
-        if (++run->outer % check_every) continue;
-        if ((r = b->read_status(b, run->st)) != GPUSVM_OK) return r;
-        if (ctx->profile) run->spent[4] += gpusvm__now() - run->mark;
-        if ((r = gpusvm__batch_stalls(ctx, nprob, run, &running)) != GPUSVM_OK) return r;
-        if (running && prm->progress && (r = gpusvm__batch_progress(ctx, prm, nprob, run->st)) != GPUSVM_OK) return r;
-    }
-    return b->read_state(b, alpha, G);
-}
-
-/* Solves problems p[0..nprob) (one batch: they share p[0].x and the kernel) from alpha0 / G0
-   (the problems' concatenated, or NULL: alpha = 0, G = -1) into alpha and G, one info each.
-   A batch that does not fit the device runs as two halves, one after the other. */
-static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__problem *p, int nprob,
-                                         const gpusvm_params *prm, const double *alpha0, const double *G0,
-                                         double *alpha, double *G, gpusvm_train_info *info)
-{
-    gpusvm__backend *b = ctx->backend;
-    gpusvm__batch_run run;
-    gpusvm_result r;
-    int q = gpusvm__batch_q(b, p, nprob, prm), t;
-    size_t nvar = 0;
-    if (q == 0) return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
-    if (b->train_bytes(b, p, nprob, q) > b->mem_left(b)) {
-        if (nprob > 1) { /* two smaller batches */
-            const int h = nprob / 2;
-            size_t off = 0;
-            for (t = 0; t < h; ++t) off += p[t].nvar;
-            if ((r = gpusvm__solve_batch(ctx, p, h, prm, alpha0, G0, alpha, G, info)) != GPUSVM_OK) return r;
-            return gpusvm__solve_batch(ctx, p + h, nprob - h, prm, alpha0 ? alpha0 + off : NULL, G0 ? G0 + off : NULL,
-                                       alpha + off, G + off, info + h);
-        }
-        while (q > 64 && b->train_bytes(b, p, nprob, q) > b->mem_left(b)) q /= 2;
-    }
-    if (b->train_bytes(b, p, nprob, q) > b->mem_left(b))
-        return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY,
-                            "training needs %.1f MiB on the device (the data, dense and column-major, and %d kernel "
-                            "rows); the device-memory budget has %.1f MiB left (raise desc.device_memory_mb, use "
-                            "fewer points or features, or the cpu backend)",
-                            (double)b->train_bytes(b, p, nprob, q) / 1048576.0, q, (double)b->mem_left(b) / 1048576.0);
-    for (t = 0; t < nprob; ++t) nvar += p[t].nvar;
-    gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "solver: %d problem%s, %lu variables, d=%lu q=%d", nprob, nprob > 1 ? "s" : "",
-                (unsigned long)nvar, (unsigned long)p[0].x.cols, q);
-    if ((r = gpusvm__batch_run_alloc(ctx, nprob, q, &run)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__batch_begin(ctx, p, nprob, q, alpha0, G0, &run, info)) == GPUSVM_OK &&
-        (r = gpusvm__batch_loop(ctx, nprob, q, prm, &run, alpha, G)) == GPUSVM_OK) {
-        if (ctx->profile)
-            gpusvm__log(ctx, GPUSVM_LOG_INFO,
-                        "solver steps (each waited for): upload and set-up %.4f s, selection %.4f s, kernel rows "
-                        "%.4f s, inner solve %.4f s, gradient update %.4f s, status reads and host checks %.4f s; "
-                        "%lld rounds enqueued",
-                        run.upload, run.spent[0], run.spent[1], run.spent[2], run.spent[3], run.spent[4], run.outer);
-        gpusvm__batch_info(ctx, nprob, run.st, prm->eps, info);
-    }
-    b->train_end(b);
-    gpusvm__batch_run_free(&ctx->alloc, &run);
-    return r;
-}
-
-/* The serial number (1-based) of training row i of a precomputed kernel. */
-static size_t gpusvm__serial(const gpusvm_params *prm, size_t i)
-{
-    return prm->serial ? (size_t)prm->serial[i] : i + 1;
-}
-
-/* A precomputed kernel's problem on rows idx[0..count): the kernel matrix M[a][b] =
-   K(row idx[a], row idx[b]) = x[idx[a]][serial(idx[b]) - 1], stored by columns (row b of the
-   result is column b of M), every entry kept, so that the device reads a kernel row as one
-   contiguous feature row of its column-major copy. */
-static gpusvm_result gpusvm__pre_problem(gpusvm_context *ctx, const gpusvm__csr *x, const gpusvm_params *prm,
-                                         const size_t *idx, size_t count, gpusvm__input *out)
-{
-    size_t a, b, nnz;
-    memset(out, 0, sizeof *out);
-    if (!gpusvm__mul(count, count, &nnz)) return gpusvm__oom(ctx, "the precomputed kernel matrix");
-    out->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, count + 1, sizeof(size_t));
-    out->col = (int32_t *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(int32_t));
-    out->val = (float *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(float));
-    if (!out->row_ptr || !out->col || !out->val) {
-        gpusvm__input_free(ctx, out);
-        return gpusvm__oom(ctx, "the precomputed kernel matrix");
-    }
-    for (b = 0; b < count; ++b) {
-        const size_t column = gpusvm__serial(prm, idx[b]) - 1;
-        out->row_ptr[b] = b * count;
-        for (a = 0; a < count; ++a) {
-            out->col[b * count + a] = (int32_t)a;
-            out->val[b * count + a] = gpusvm__csr_at(x, idx[a], column);
-        }
-    }
-    out->row_ptr[count] = nnz;
-    gpusvm__input_view(out, count, count);
-    return GPUSVM_OK;
-}
-
-/* A precomputed kernel's problem on every row of x. */
-static gpusvm_result gpusvm__pre_all(gpusvm_context *ctx, const gpusvm__csr *x, const gpusvm_params *prm,
-                                     gpusvm__input *out)
-{
-    size_t *all = (size_t *)gpusvm__alloc(&ctx->alloc, x->rows ? x->rows : 1, sizeof(size_t)), i;
-    gpusvm_result r;
-    memset(out, 0, sizeof *out);
-    if (!all) return gpusvm__oom(ctx, "the precomputed kernel matrix");
-    for (i = 0; i < x->rows; ++i) all[i] = i;
-    r = gpusvm__pre_problem(ctx, x, prm, all, x->rows, out);
-    gpusvm__free(&ctx->alloc, all);
-    return r;
-}
-
-/* What a precomputed model keeps of each training row: its serial number, as column 0. */
-static gpusvm_result gpusvm__serial_rows(gpusvm_context *ctx, const gpusvm_params *prm, size_t rows, gpusvm__input *out)
-{
-    size_t i;
-    memset(out, 0, sizeof *out);
-    out->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, rows + 1, sizeof(size_t));
-    out->col = (int32_t *)gpusvm__calloc(&ctx->alloc, rows ? rows : 1, sizeof(int32_t));
-    out->val = (float *)gpusvm__alloc(&ctx->alloc, rows ? rows : 1, sizeof(float));
-    if (!out->row_ptr || !out->col || !out->val) {
-        gpusvm__input_free(ctx, out);
-        return gpusvm__oom(ctx, "the serial numbers");
-    }
-    for (i = 0; i <= rows; ++i) out->row_ptr[i] = i;
-    for (i = 0; i < rows; ++i) out->val[i] = (float)gpusvm__serial(prm, i);
-    gpusvm__input_view(out, rows, 1);
-    return GPUSVM_OK;
-}
-
-static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x, const size_t *idx, size_t count,
-                                      gpusvm__input *out);
-
-/* out[i] = sum_j coef[j] k(x_j, x_i) over a problem's own points (a starting gradient). */
-static gpusvm_result gpusvm__problem_decision(gpusvm_context *ctx, const gpusvm__problem *pb, const double *coef,
-                                              double *out)
-{
-    size_t i, k, *idx;
-    gpusvm__input sub;
-    gpusvm_result r;
-    if (pb->ktype == GPUSVM__K_PRECOMPUTED) { /* row i of the stored matrix is column i of K */
-        for (i = 0; i < pb->npts; ++i) {
-            const size_t ri = gpusvm__map_pt(pb, i);
-            double sum = 0.0;
-            if (!pb->map)
-                for (k = pb->x.row_ptr[ri]; k < pb->x.row_ptr[ri + 1]; ++k)
-                    sum += coef[pb->x.col[k]] * (double)pb->x.val[k];
-            else
-                for (k = 0; k < pb->npts; ++k) sum += coef[k] * (double)gpusvm__csr_at(&pb->x, ri, (size_t)pb->map[k]);
-            out[i] = sum;
-        }
-        return GPUSVM_OK;
-    }
-    if (!pb->map)
-        return ctx->backend->decision(ctx->backend, &pb->x, coef, 1, &pb->x, pb->ktype, pb->gamma, pb->coef0,
-                                      pb->degree, out);
-    idx = (size_t *)gpusvm__alloc(&ctx->alloc, pb->npts ? pb->npts : 1, sizeof(size_t));
-    if (!idx) return gpusvm__oom(ctx, "a starting gradient");
-    for (i = 0; i < pb->npts; ++i) idx[i] = (size_t)pb->map[i];
-    r = gpusvm__csr_rows(ctx, &pb->x, idx, pb->npts, &sub);
-    gpusvm__free(&ctx->alloc, idx);
-    if (r != GPUSVM_OK) return r;
-    r = ctx->backend->decision(ctx->backend, &sub.m, coef, 1, &sub.m, pb->ktype, pb->gamma, pb->coef0, pb->degree, out);
-    gpusvm__input_free(ctx, &sub);
-    return r;
-}
-
-/* rho as LIBSVM's Solver::calculate_rho. */
-static double gpusvm__rho(const gpusvm__problem *p, const double *alpha, const double *G)
-{
-    double ub = INFINITY, lb = -INFINITY, sum_free = 0.0;
-    size_t i, nr_free = 0;
-    for (i = 0; i < p->nvar; ++i) {
-        const int yi = p->y[i];
-        const double C = p->C[i], yG = yi * G[i];
-        if (alpha[i] >= C) {
-            if (yi == -1) ub = ub < yG ? ub : yG;
-            else lb = lb > yG ? lb : yG;
-        } else if (alpha[i] <= 0.0) {
-            if (yi == +1) ub = ub < yG ? ub : yG;
-            else lb = lb > yG ? lb : yG;
-        } else {
-            ++nr_free;
-            sum_free += yG;
-        }
-    }
-    return nr_free > 0 ? sum_free / (double)nr_free : (ub + lb) / 2;
-}
-
-/* rho of the nu formulations, as LIBSVM's Solver_NU::calculate_rho: r1 and r2 from each
-   class's free gradients; *r = (r1 + r2) / 2, rho = (r1 - r2) / 2. */
-static double gpusvm__rho_nu(const gpusvm__problem *p, const double *alpha, const double *G, double *r)
-{
-    double ub[2], lb[2], sum_free[2], rr[2];
-    size_t i, nr_free[2];
-    int c;
-    for (c = 0; c < 2; ++c) {
-        ub[c] = INFINITY;
-        lb[c] = -INFINITY;
-        sum_free[c] = 0.0;
-        nr_free[c] = 0;
-    }
-    for (i = 0; i < p->nvar; ++i) {
-        c = p->y[i] > 0 ? 0 : 1;
-        if (alpha[i] >= p->C[i]) lb[c] = lb[c] > G[i] ? lb[c] : G[i];
-        else if (alpha[i] <= 0.0) ub[c] = ub[c] < G[i] ? ub[c] : G[i];
-        else {
-            ++nr_free[c];
-            sum_free[c] += G[i];
-        }
-    }
-    for (c = 0; c < 2; ++c) rr[c] = nr_free[c] > 0 ? sum_free[c] / (double)nr_free[c] : (ub[c] + lb[c]) / 2;
-    *r = (rr[0] + rr[1]) / 2;
-    return (rr[0] - rr[1]) / 2;
-}
-
-/* What every trained model keeps: the resolved parameters, its feature count, the info. */
-/* Appends row `row` of x as support vector *k of m (its entries at *at); advances both. */
-static void gpusvm__model_push_sv(gpusvm_model *m, const gpusvm__csr *x, size_t row, size_t *k, size_t *at)
-{
-    const size_t len = x->row_ptr[row + 1] - x->row_ptr[row];
-    memcpy(m->sv_col_idx + *at, x->col + x->row_ptr[row], len * sizeof(int32_t));
-    memcpy(m->sv_values + *at, x->val + x->row_ptr[row], len * sizeof(float));
-    *at += len;
-    m->sv_row_ptr[++*k] = *at;
-}
-
-static void gpusvm__model_finish(gpusvm_model *m, const gpusvm_params *prm, gpusvm_train_info *info, double t_start)
-{
-    size_t i;
-    m->svm_type = prm->svm_type;
-    m->kernel_type = prm->kernel_type;
-    m->degree = prm->degree;
-    m->gamma = prm->gamma;
-    m->coef0 = prm->coef0;
-    m->n_features = 0;
-    for (i = 0; i < m->sv_row_ptr[m->total_sv]; ++i)
-        if ((size_t)m->sv_col_idx[i] + 1 > m->n_features) m->n_features = (size_t)m->sv_col_idx[i] + 1;
-    info->seconds = gpusvm__now() - t_start;
-    m->info = *info;
-}
-
-static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
-                                       const gpusvm_params *p, gpusvm_model **out, double t_start);
-static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
-                                     double *dec);
-static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
-                                              const gpusvm_params *p, int nr_fold, double *target);
-static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
-                                       const gpusvm_params *prm, int nsub, const size_t *const *sub,
-                                       const size_t *sub_n, gpusvm_model **out, double t_start);
-static gpusvm_result gpusvm__train_single_many(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
-                                               const gpusvm_params *prm, int nsub, const size_t *const *sub,
-                                               const size_t *sub_n, gpusvm_model **out, double t_start);
-
-/* The fixed-seed generator of the folds (cross-validation and probability fits): the same
-   folds every run. */
-#define GPUSVM__RAND(state, bound) \
-    ((size_t)(((state) = (state) * 6364136223846793005ULL + 1442695040888963407ULL) >> 33) % (bound))
-
-/* Platt's sigmoid 1 / (1 + exp(A f + B)) fitted to decision values f and labels (> 0 positive)
-   by Newton's method with backtracking, as LIBSVM's sigmoid_train (Lin, Lin and Weng 2007). */
-static gpusvm_result gpusvm__sigmoid_train(gpusvm_context *ctx, size_t l, const double *dec, const double *lab,
-                                           double *A_out, double *B_out)
-{
-    double prior1 = 0, prior0 = 0, hi, lo, A, B, fval = 0.0, fApB;
-    const int max_iter = 100;
-    const double min_step = 1e-10, sigma = 1e-12, eps = 1e-5;
-    double *t = (double *)gpusvm__alloc(&ctx->alloc, l ? l : 1, sizeof(double));
-    size_t i;
-    int iter;
-    if (!t) return gpusvm__oom(ctx, "the probability fit");
-    for (i = 0; i < l; ++i) {
-        if (lab[i] > 0) prior1 += 1;
-        else prior0 += 1;
-    }
-    hi = (prior1 + 1.0) / (prior1 + 2.0);
-    lo = 1 / (prior0 + 2.0);
-    A = 0.0;
-    B = log((prior0 + 1.0) / (prior1 + 1.0));
-    for (i = 0; i < l; ++i) {
-        t[i] = lab[i] > 0 ? hi : lo;
-        fApB = dec[i] * A + B;
-        fval += fApB >= 0 ? t[i] * fApB + log(1 + exp(-fApB)) : (t[i] - 1) * fApB + log(1 + exp(fApB));
-    }
-    for (iter = 0; iter < max_iter; ++iter) {
-        double h11 = sigma, h22 = sigma, h21 = 0.0, g1 = 0.0, g2 = 0.0, det, dA, dB, gd, step = 1;
-        for (i = 0; i < l; ++i) {
-            double p, q, d1, d2;
-            fApB = dec[i] * A + B;
-            if (fApB >= 0) {
-                p = exp(-fApB) / (1.0 + exp(-fApB));
-                q = 1.0 / (1.0 + exp(-fApB));
-            } else {
-                p = 1.0 / (1.0 + exp(fApB));
-                q = exp(fApB) / (1.0 + exp(fApB));
-            }
-            d2 = p * q;
-            h11 += dec[i] * dec[i] * d2;
-            h22 += d2;
-            h21 += dec[i] * d2;
-            d1 = t[i] - p;
-            g1 += dec[i] * d1;
-            g2 += d1;
-        }
-        if (fabs(g1) < eps && fabs(g2) < eps) break;
-        det = h11 * h22 - h21 * h21;
-        dA = -(h22 * g1 - h21 * g2) / det;
-        dB = -(-h21 * g1 + h11 * g2) / det;
-        gd = g1 * dA + g2 * dB;
-        while (step >= min_step) {
-            const double nA = A + step * dA, nB = B + step * dB;
-            double nf = 0.0;
-            for (i = 0; i < l; ++i) {
-                fApB = dec[i] * nA + nB;
-                nf += fApB >= 0 ? t[i] * fApB + log(1 + exp(-fApB)) : (t[i] - 1) * fApB + log(1 + exp(fApB));
-            }
-            if (nf < fval + 0.0001 * step * gd) {
-                A = nA;
-                B = nB;
-                fval = nf;
-                break;
-            }
-            step /= 2.0;
-        }
-        if (step < min_step) {
-            gpusvm__log(ctx, GPUSVM_LOG_INFO, "line search fails in two-class probability estimates");
-            break;
-        }
-    }
-    if (iter >= max_iter) gpusvm__log(ctx, GPUSVM_LOG_INFO, "reaching maximal iterations in two-class probability estimates");
-    gpusvm__free(&ctx->alloc, t);
-    *A_out = A;
-    *B_out = B;
-    return GPUSVM_OK;
-}
-
-/* prm restricted to rows idx[0..count) of the training set: sample weights and serial
-   numbers follow their rows (w, ser: room for count each, used when prm has them). */
-static void gpusvm__subset_params(const gpusvm_params *prm, const size_t *idx, size_t count, double *w, double *ser,
-                                  gpusvm_params *out)
-{
-    size_t i;
-    *out = *prm;
-    out->probability = 0;
-    if (prm->sample_weight) {
-        for (i = 0; i < count; ++i) w[i] = prm->sample_weight[idx[i]];
-        out->sample_weight = w;
-    }
-    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
-        for (i = 0; i < count; ++i) ser[i] = (double)gpusvm__serial(prm, idx[i]);
-        out->serial = ser;
-    }
-}
-
-static int gpusvm__cmp_size(const void *a, const void *b)
-{
-    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Several folds: fold f trains on input rows tr[f][0..ntr[f]) and predicts rows te[f][0..nte[f])
-   into labels and/or dec (the folds' predictions one after another, in te order); label0[f]
-   gets fold f's first label. y, sample weights and serial numbers are by input row. Every
-   type but Crammer-Singer trains all folds in one batch (their rows taken in ascending order,
-   so that they read the shared points in order); Crammer-Singer, one fold after another. */
-static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, const double *y, const gpusvm_params *prm,
-                                   int nfold, size_t *const *tr, const size_t *ntr, const size_t *const *te,
-                                   const size_t *nte, double *labels, double *dec, int *label0)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    gpusvm_model **models = (gpusvm_model **)gpusvm__calloc(a, (size_t)nfold, sizeof(gpusvm_model *));
-    gpusvm_params sub = *prm;
-    gpusvm_result r = GPUSVM_OK;
-    size_t at = 0;
-    int f;
-    if (!models) return gpusvm__oom(ctx, "cross-validation");
-    sub.probability = 0; /* the folds predict by their decision values */
-    if (prm->svm_type != GPUSVM_CRAMMER_SINGER) {
-        for (f = 0; f < nfold; ++f) qsort(tr[f], ntr[f], sizeof(size_t), gpusvm__cmp_size);
-        if (prm->svm_type == GPUSVM_C_SVC || prm->svm_type == GPUSVM_NU_SVC)
-            r = gpusvm__train_ovo(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models, gpusvm__now());
-        else
-            r = gpusvm__train_single_many(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models,
-                                          gpusvm__now());
-    }
-    for (f = 0; f < nfold && r == GPUSVM_OK; ++f) {
-        gpusvm__input xe;
-        if (!models[f]) { /* Crammer-Singer: one fold after another, on its rows' own copy */
-            gpusvm__input xt;
-            double *ty = (double *)gpusvm__alloc(a, ntr[f] ? ntr[f] : 1, sizeof(double));
-            double *tw = (double *)gpusvm__alloc(a, ntr[f] ? ntr[f] : 1, sizeof(double));
-            double *ts = (double *)gpusvm__alloc(a, ntr[f] ? ntr[f] : 1, sizeof(double));
-            size_t i;
-            if (!ty || !tw || !ts) r = gpusvm__oom(ctx, "cross-validation");
-            if (r == GPUSVM_OK) {
-                for (i = 0; i < ntr[f]; ++i) ty[i] = y[tr[f][i]];
-                gpusvm__subset_params(prm, tr[f], ntr[f], tw, ts, &sub);
-                r = gpusvm__csr_rows(ctx, x, tr[f], ntr[f], &xt);
-                if (r == GPUSVM_OK) {
-                    r = gpusvm__train_any(ctx, &xt.m, ty, &sub, &models[f], gpusvm__now());
-                    gpusvm__input_free(ctx, &xt);
-                }
-            }
-            gpusvm__free(a, ty);
-            gpusvm__free(a, tw);
-            gpusvm__free(a, ts);
-            if (r != GPUSVM_OK) break;
-        }
-        if ((r = gpusvm__csr_rows(ctx, x, te[f], nte[f], &xe)) != GPUSVM_OK) break;
-        r = gpusvm__predict(ctx, models[f], &xe.m, labels ? labels + at : NULL, dec ? dec + at : NULL);
-        gpusvm__input_free(ctx, &xe);
-        if (label0) label0[f] = models[f]->label[0];
-        at += nte[f];
-    }
-    for (f = 0; f < nfold; ++f) gpusvm_model_free(models[f]);
-    gpusvm__free(a, models);
-    return r;
-}
-
-/* Platt scaling of one pairwise problem, as LIBSVM's svm_binary_svc_probability: decision
-   values from a 5-fold cross-validation on the pair's rows idx (yy: +1 / -1), each fold's
-   model a two-class problem with bounds Cp / Cn, then the sigmoid fit. */
-static gpusvm_result gpusvm__binary_probability(gpusvm_context *ctx, const gpusvm__csr *xin, const gpusvm_params *prm,
-                                                const size_t *idx, const signed char *yy, size_t l, double Cp,
-                                                double Cn, double *A, double *B)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    enum { nr_fold = 5 };
-    const int wlab[2] = {1, -1};
-    size_t *perm = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
-    size_t *rows = (size_t *)gpusvm__alloc(a, (size_t)nr_fold * (l ? l : 1), sizeof(size_t));
-    size_t *te_rows = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
-    double *dec = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
-    double *lab = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
-    double *yfull = (double *)gpusvm__calloc(a, xin->rows ? xin->rows : 1, sizeof(double));
-    double *dv = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
-    size_t *tr[nr_fold], *te[nr_fold], ntr[nr_fold], nte[nr_fold], fb[nr_fold];
-    int label0[nr_fold], nf = 0;
-    double wv[2];
-    uint64_t rng = 0x2545F4914F6CDD1DULL;
-    gpusvm_params sub;
-    gpusvm_result r = GPUSVM_OK;
-    size_t i, k, at;
-    int f;
-    if (!perm || !rows || !te_rows || !dec || !lab || !yfull || !dv) {
-        r = gpusvm__oom(ctx, "the probability fit");
-        goto done;
-    }
-    for (i = 0; i < l; ++i) perm[i] = i;
-    for (i = 0; i < l; ++i) {
-        const size_t j = i + GPUSVM__RAND(rng, l - i), t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
-    for (k = 0; k < l; ++k) yfull[idx[k]] = yy[k];
-    /* the folds that keep both classes train together; one class left: its sign, as LIBSVM */
-    for (f = 0, at = 0; f < nr_fold; ++f) {
-        const size_t b = (size_t)f * l / (size_t)nr_fold, e = (size_t)(f + 1) * l / (size_t)nr_fold;
-        size_t nt = 0, npos = 0, nneg = 0;
-        size_t *fr = rows + (size_t)nf * l;
-        for (k = 0; k < l; ++k)
-            if (k < b || k >= e) {
-                fr[nt++] = idx[perm[k]];
-                if (yy[perm[k]] > 0) ++npos;
-                else ++nneg;
-            }
-        if (npos == 0 || nneg == 0) {
-            for (k = b; k < e; ++k) dec[perm[k]] = npos ? 1.0 : nneg ? -1.0 : 0.0;
-            continue;
-        }
-        for (k = b; k < e; ++k) te_rows[at + k - b] = idx[perm[k]];
-        tr[nf] = fr;
-        ntr[nf] = nt;
-        te[nf] = te_rows + at;
-        nte[nf] = e - b;
-        fb[nf] = b;
-        at += e - b;
-        ++nf;
-    }
-    wv[0] = Cp;
-    wv[1] = Cn;
-    sub = *prm;
-    sub.C = 1.0;
-    sub.n_weight = 2;
-    sub.weight_label = wlab;
-    sub.weight = wv;
-    if (nf && (r = gpusvm__folds(ctx, xin, yfull, &sub, nf, tr, ntr, (const size_t *const *)te, nte, NULL, dv, label0)) !=
-                  GPUSVM_OK)
-        goto done;
-    for (f = 0, at = 0; f < nf; ++f) { /* the first label of the fold's model is its positive side */
-        for (k = 0; k < nte[f]; ++k) dec[perm[fb[f] + k]] = dv[at + k] * label0[f];
-        at += nte[f];
-    }
-    for (i = 0; i < l; ++i) lab[i] = yy[i];
-    r = gpusvm__sigmoid_train(ctx, l, dec, lab, A, B);
-done:
-    gpusvm__free(a, perm);
-    gpusvm__free(a, rows);
-    gpusvm__free(a, te_rows);
-    gpusvm__free(a, dec);
-    gpusvm__free(a, lab);
-    gpusvm__free(a, yfull);
-    gpusvm__free(a, dv);
-    return r;
-}
-
-/* The Laplace scale of regression residuals, as LIBSVM's svm_svr_probability: mean absolute
-   residual of a 5-fold cross-validation, again without residuals beyond 5 standard deviations. */
-static gpusvm_result gpusvm__svr_probability(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
-                                             const gpusvm_params *prm, double *sigma)
-{
-    const size_t l = xin->rows;
-    double *ymv = (double *)gpusvm__alloc(&ctx->alloc, l ? l : 1, sizeof(double));
-    double mae = 0.0, sd;
-    gpusvm_params sub = *prm;
-    gpusvm_result r;
-    size_t i, count = 0;
-    if (!ymv) return gpusvm__oom(ctx, "the probability fit");
-    sub.probability = 0;
-    r = gpusvm__cross_validation(ctx, xin, z, &sub, 5, ymv);
-    if (r == GPUSVM_OK) {
-        for (i = 0; i < l; ++i) {
-            ymv[i] = z[i] - ymv[i];
-            mae += fabs(ymv[i]);
-        }
-        mae /= (double)l;
-        sd = sqrt(2 * mae * mae);
-        for (i = 0, mae = 0.0; i < l; ++i) {
-            if (fabs(ymv[i]) > 5 * sd) ++count;
-            else mae += fabs(ymv[i]);
-        }
-        mae /= (double)(l - count);
-        *sigma = mae;
-        gpusvm__log(ctx, GPUSVM_LOG_INFO,
-                    "Prob. model for test data: target value = predicted value + z, z: Laplace distribution "
-                    "e^(-|z|/sigma)/(2sigma), sigma= %g",
-                    mae);
-    }
-    gpusvm__free(&ctx->alloc, ymv);
-    return r;
-}
-
-static int gpusvm__cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* One-class density marks, as LIBSVM 3.3x's svm_one_class_probability: the sorted training
-   decision values, five marks below zero and five above at evenly spaced ranks. Returns 0
-   (and logs why) when either side has too few values. */
-static int gpusvm__one_class_marks(gpusvm_context *ctx, double *dec, size_t l, double *marks)
-{
-    const int nr = GPUSVM__NR_MARKS, mid = GPUSVM__NR_MARKS / 2;
-    double tmp[GPUSVM__NR_MARKS + 1];
-    size_t neg = 0, pos, i;
-    int k;
-    qsort(dec, l, sizeof(double), gpusvm__cmp_double);
-    for (i = 0; i < l; ++i)
-        if (dec[i] >= 0) {
-            neg = i;
-            break;
-        }
-    pos = l - neg;
-    if (neg < (size_t)(mid - 1) || pos < (size_t)(mid - 1) || neg == 0 || pos == 0) {
-        gpusvm__log(ctx, GPUSVM_LOG_WARN,
-                    "number of positive or negative decision values < %d; too few to do a probability estimation", mid);
-        return 0;
-    }
-    for (k = 0; k < mid; ++k) tmp[k] = dec[(size_t)k * neg / (size_t)mid];
-    tmp[mid] = 0;
-    for (k = mid + 1; k < nr + 1; ++k) tmp[k] = dec[neg - 1 + (size_t)(k - mid) * pos / (size_t)mid];
-    for (k = 0; k < nr; ++k) marks[k] = (tmp[k] + tmp[k + 1]) / 2;
-    return 1;
-}
-
-/* nu-SVC's start, as LIBSVM's solve_nu_svc: alpha filled in order up to each bound until each
-   class holds nu l / 2, and G0 = Q alpha0. */
-static gpusvm_result gpusvm__nu_svc_start(gpusvm_context *ctx, const gpusvm__problem *pb, double nu, double *alpha0,
-                                          double *G0)
-{
-    const size_t l = pb->nvar;
-    double left[2], *coef;
-    size_t k;
-    gpusvm_result r;
-    left[0] = left[1] = nu * (double)l / 2;
-    for (k = 0; k < l; ++k) {
-        double *s = &left[pb->y[k] > 0 ? 0 : 1];
-        alpha0[k] = pb->C[k] < *s ? pb->C[k] : *s;
-        *s -= alpha0[k];
-    }
-    coef = (double *)gpusvm__alloc(&ctx->alloc, l, sizeof(double));
-    if (!coef) return gpusvm__oom(ctx, "the nu-SVC start");
-    for (k = 0; k < l; ++k) coef[k] = pb->y[k] * alpha0[k];
-    r = gpusvm__problem_decision(ctx, pb, coef, G0);
-    for (k = 0; k < l; ++k) G0[k] *= pb->y[k];
-    gpusvm__free(&ctx->alloc, coef);
-    return r;
-}
-
-/* C-SVC and nu-SVC for any number of classes, as LIBSVM's svm_train: rows grouped by class,
-   one binary problem per pair of classes (i < j, class i positive), the support vectors the
-   union over all pairs, and the coefficients laid out as LIBSVM lays them out (row j-1 holds
-   class i's coefficients of pair (i,j), row i class j's). nu-SVC solves LIBSVM's scaled problem
-   (bounds 1, or the class and sample weights) and divides by r.
-
-   gpusvm__train_ovo trains several such models at once, one per subset of the input's rows
-   (the folds of a cross-validation; one subset, every row, for a plain training): the rows of
-   every subset are uploaded once, grouped by class, and every pair of every subset is one
-   problem of a single batch. */
-
-/* One subset's model in the making. */
-typedef struct gpusvm__ovo {
-    size_t n;                 /* its rows */
-    int nr_class;
-    int *label;
-    size_t *count, *start;    /* per class */
-    size_t *perm;             /* its rows grouped by class (input row numbers), order kept within a class */
-    double *wC;               /* each class's bound */
-    size_t npairs, nvar;      /* its pairs and their variables */
-    gpusvm__problem *probs;   /* its pairs */
-    int32_t *map;             /* the pairs' points: positions in the batch's shared points */
-    signed char *yy;
-    double *Cv, *alpha0, *G0; /* the pairs' bounds; nu-SVC's starts */
-    size_t *var_at;           /* each pair's first variable */
-    double *probA, *probB;
-} gpusvm__ovo;
-
-static void gpusvm__ovo_free(gpusvm_context *ctx, gpusvm__ovo *o)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    gpusvm__free(a, o->label);
-    gpusvm__free(a, o->count);
-    gpusvm__free(a, o->start);
-    gpusvm__free(a, o->perm);
-    gpusvm__free(a, o->wC);
-    gpusvm__free(a, o->probs);
-    gpusvm__free(a, o->map);
-    gpusvm__free(a, o->yy);
-    gpusvm__free(a, o->Cv);
-    gpusvm__free(a, o->alpha0);
-    gpusvm__free(a, o->G0);
-    gpusvm__free(a, o->var_at);
-    gpusvm__free(a, o->probA);
-    gpusvm__free(a, o->probB);
-    memset(o, 0, sizeof *o);
-}
-
-/* LIBSVM's check before any nu-SVC training: nu l / 2 must fit under each class's bounds in
-   every pair. */
-static gpusvm_result gpusvm__nu_feasible(gpusvm_context *ctx, const gpusvm__ovo *o, const gpusvm_params *prm)
-{
-    size_t i;
-    int ci, cj, side;
-    for (ci = 0; ci < o->nr_class; ++ci)
-        for (cj = ci + 1; cj < o->nr_class; ++cj) {
-            double cap[2] = {0.0, 0.0};
-            for (side = 0; side < 2; ++side) {
-                const int cc = side ? cj : ci;
-                for (i = o->start[cc]; i < o->start[cc + 1]; ++i)
-                    cap[side] += o->wC[cc] * (prm->sample_weight ? prm->sample_weight[o->perm[i]] : 1.0);
-            }
-            if (prm->nu * (double)(o->count[ci] + o->count[cj]) / 2 > (cap[0] < cap[1] ? cap[0] : cap[1]))
-                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
-                                    "specified nu is infeasible (classes %d and %d: nu * %lu / 2 exceeds the smaller "
-                                    "class's total bound %g)",
-                                    o->label[ci], o->label[cj], (unsigned long)(o->count[ci] + o->count[cj]),
-                                    cap[0] < cap[1] ? cap[0] : cap[1]);
-        }
-    return GPUSVM_OK;
-}
-
-/* Classes, weights, grouping, the infeasible-nu check, the pairs (points through pos: input
-   row -> position in xs), their probability fits and nu-SVC starts. */
-static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *xs, const size_t *pos,
-                                       const gpusvm__csr *xin, const double *y, const gpusvm_params *prm,
-                                       const size_t *rows, size_t nrows, gpusvm__ovo *o)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    const int nusvc = prm->svm_type == GPUSVM_NU_SVC;
-    double *ty = NULL;
-    size_t *fill = NULL, *orig = NULL, i, k, at;
-    int c, ci, cj;
-    gpusvm_result r;
-    memset(o, 0, sizeof *o);
-    o->n = nrows;
-    ty = (double *)gpusvm__alloc(a, nrows ? nrows : 1, sizeof(double));
-    if (!ty) return gpusvm__oom(ctx, "the grouped problem");
-    for (k = 0; k < nrows; ++k) ty[k] = y[rows ? rows[k] : k];
-    r = gpusvm__group(ctx, ty, nrows, &o->label, &o->count, &o->nr_class);
-    gpusvm__free(a, ty);
-    if (r != GPUSVM_OK) return r;
-    o->wC = (double *)gpusvm__alloc(a, (size_t)o->nr_class, sizeof(double));
-    if (!o->wC) return gpusvm__oom(ctx, "class weights");
-    for (c = 0; c < o->nr_class; ++c) o->wC[c] = nusvc ? 1.0 : prm->C;
-    for (k = 0; k < prm->n_weight; ++k) {
-        for (c = 0; c < o->nr_class; ++c)
-            if (o->label[c] == prm->weight_label[k]) break;
-        if (c == o->nr_class)
-            gpusvm__log(ctx, GPUSVM_LOG_WARN, "class label %d specified in weight is not found", prm->weight_label[k]);
-        else
-            o->wC[c] *= prm->weight[k];
-    }
-    if (o->nr_class == 1) return GPUSVM_OK;
-    o->npairs = (size_t)o->nr_class * (size_t)(o->nr_class - 1) / 2;
-    o->nvar = (size_t)(o->nr_class - 1) * nrows; /* every row is in nr_class - 1 pairs */
-
-    /* rows grouped by class, order kept within a class */
-    o->start = (size_t *)gpusvm__alloc(a, (size_t)o->nr_class + 1, sizeof(size_t));
-    o->perm = (size_t *)gpusvm__alloc(a, nrows, sizeof(size_t));
-    fill = (size_t *)gpusvm__alloc(a, (size_t)o->nr_class, sizeof(size_t));
-    o->probs = (gpusvm__problem *)gpusvm__calloc(a, o->npairs, sizeof(gpusvm__problem));
-    o->var_at = (size_t *)gpusvm__alloc(a, o->npairs, sizeof(size_t));
-    o->map = (int32_t *)gpusvm__alloc(a, o->nvar, sizeof(int32_t));
-    o->yy = (signed char *)gpusvm__alloc(a, o->nvar, 1);
-    o->Cv = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
-    orig = (size_t *)gpusvm__alloc(a, nrows, sizeof(size_t));
-    if (nusvc) {
-        o->alpha0 = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
-        o->G0 = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
-    }
-    if (prm->probability) {
-        o->probA = (double *)gpusvm__alloc(a, o->npairs, sizeof(double));
-        o->probB = (double *)gpusvm__alloc(a, o->npairs, sizeof(double));
-    }
-    if (!o->start || !o->perm || !fill || !o->probs || !o->var_at || !o->map || !o->yy || !o->Cv || !orig ||
-        (nusvc && (!o->alpha0 || !o->G0)) || (prm->probability && (!o->probA || !o->probB))) {
-        r = gpusvm__oom(ctx, "the pairwise problems");
-        goto done;
-    }
-    o->start[0] = 0;
-    for (c = 0; c < o->nr_class; ++c) o->start[c + 1] = o->start[c] + o->count[c];
-    for (c = 0; c < o->nr_class; ++c) fill[c] = o->start[c];
-    for (k = 0; k < nrows; ++k) {
-        const size_t row = rows ? rows[k] : k;
-        const int v = (int)y[row];
-        for (c = 0; o->label[c] != v; ++c) {
-        }
-        o->perm[fill[c]++] = row;
-    }
-    if (nusvc && (r = gpusvm__nu_feasible(ctx, o, prm)) != GPUSVM_OK) goto done;
-    for (ci = 0, i = 0, at = 0; ci < o->nr_class; ++ci)
-        for (cj = ci + 1; cj < o->nr_class; ++cj, ++i) {
-            const size_t si = o->start[ci], sj = o->start[cj], ni = o->count[ci], nj = o->count[cj], l = ni + nj;
-            gpusvm__problem *pb = &o->probs[i];
-            for (k = 0; k < l; ++k) { /* class C times the row's weight */
-                const size_t row = k < ni ? o->perm[si + k] : o->perm[sj + (k - ni)];
-                o->map[at + k] = (int32_t)pos[row];
-                o->yy[at + k] = (signed char)(k < ni ? 1 : -1);
-                o->Cv[at + k] = (k < ni ? o->wC[ci] : o->wC[cj]) * (prm->sample_weight ? prm->sample_weight[row] : 1.0);
-                orig[k] = row;
-            }
-            pb->x = *xs;
-            pb->map = o->map + at;
-            pb->npts = l;
-            pb->nvar = l;
-            pb->y = o->yy + at;
-            pb->C = o->Cv + at;
-            pb->ktype = gpusvm__ktype(prm->kernel_type);
-            pb->gamma = (float)prm->gamma;
-            pb->coef0 = (float)prm->coef0;
-            pb->degree = prm->degree;
-            pb->nu = nusvc;
-            if (prm->probability && /* the pair's rows of the input */
-                (r = gpusvm__binary_probability(ctx, xin, prm, orig, pb->y, l, o->wC[ci], o->wC[cj], &o->probA[i],
-                                                &o->probB[i])) != GPUSVM_OK)
-                goto done;
-            if (nusvc && (r = gpusvm__nu_svc_start(ctx, pb, prm->nu, o->alpha0 + at, o->G0 + at)) != GPUSVM_OK)
-                goto done;
-            o->var_at[i] = at;
-            at += l;
-        }
-    r = GPUSVM_OK;
-done:
-    gpusvm__free(a, fill);
-    gpusvm__free(a, orig);
-    return r;
-}
-
-/* A model's info from its pairs': counts summed, the worst gap, the largest working set and
-   device use (the batch's; the largest, when it ran in parts). */
-static void gpusvm__info_add(gpusvm_train_info *info, const gpusvm_train_info *pi)
-{
-    info->iterations += pi->iterations;
-    info->outer_iterations += pi->outer_iterations;
-    info->converged = info->converged && pi->converged;
-    info->gap = pi->gap > info->gap ? pi->gap : info->gap;
-    info->obj += pi->obj;
-    info->n_bsv += pi->n_bsv;
-    info->nu = pi->nu;
-    if (pi->working_set_size > info->working_set_size) info->working_set_size = pi->working_set_size;
-    if (pi->device_bytes > info->device_bytes) {
-        info->device_bytes = pi->device_bytes;
-        info->device_data_bytes = pi->device_data_bytes;
-    }
-}
-
-/* The model of one subset from its pairs' solutions (alpha, G, info: its own, in pair order);
-   x: the rows the model keeps, by input row. */
-static gpusvm_result gpusvm__ovo_finish(gpusvm_context *ctx, gpusvm__ovo *o, const gpusvm__csr *x,
-                                        const gpusvm_params *prm, const double *alpha, const double *G,
-                                        gpusvm_train_info *pinfo, gpusvm_model **out, double t_start)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    const int nusvc = prm->svm_type == GPUSVM_NU_SVC;
-    unsigned char *nonzero = NULL; /* per grouped position */
-    double *falpha = NULL, *rho = NULL;
-    size_t *nz_start = NULL, total_sv = 0, sv_nnz = 0, i, k, at, p;
-    gpusvm_train_info info;
-    gpusvm_model *m = NULL;
-    gpusvm_result r;
-    int c, ci, cj;
-    memset(&info, 0, sizeof info);
-    info.converged = 1;
-    if (o->nr_class == 1) {
-        gpusvm__log(ctx, GPUSVM_LOG_WARN, "training data in only one class; the model predicts it always");
-        if ((r = gpusvm__model_alloc(ctx, 1, 0, 0, &m)) != GPUSVM_OK) return r;
-        m->label[0] = o->label[0];
-        goto finish;
-    }
-    nonzero = (unsigned char *)gpusvm__calloc(a, o->n, 1);
-    falpha = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
-    rho = (double *)gpusvm__alloc(a, o->npairs, sizeof(double));
-    nz_start = (size_t *)gpusvm__alloc(a, (size_t)o->nr_class, sizeof(size_t));
-    if (!nonzero || !falpha || !rho || !nz_start) {
-        r = gpusvm__oom(ctx, "the model");
-        goto fail;
-    }
-    for (ci = 0, p = 0; ci < o->nr_class; ++ci)
-        for (cj = ci + 1; cj < o->nr_class; ++cj, ++p) {
-            const size_t si = o->start[ci], sj = o->start[cj], ni = o->count[ci], l = o->probs[p].nvar;
-            const size_t v0 = o->var_at[p];
-            const double *pa = alpha + v0, *pg = G + v0, *pc = o->Cv + v0;
-            gpusvm_train_info *pi = &pinfo[p];
-            double v = 0.0, sum_alpha = 0.0, scale = 1.0;
-            /* nu-SVC: scaled by 1/r as LIBSVM's solve_nu_svc (the linear term is 0, not -1) */
-            if (nusvc) {
-                rho[p] = gpusvm__rho_nu(&o->probs[p], pa, pg, &pi->nu_r);
-                scale = 1.0 / pi->nu_r;
-                rho[p] *= scale;
-            } else {
-                rho[p] = gpusvm__rho(&o->probs[p], pa, pg);
-            }
-            for (k = 0; k < l; ++k) {
-                v += pa[k] * (nusvc ? pg[k] : pg[k] - 1.0);
-                sum_alpha += pa[k];
-                if (pa[k] > 0.0) {
-                    ++pi->n_sv;
-                    if (pa[k] >= pc[k]) ++pi->n_bsv;
-                    nonzero[k < ni ? si + k : sj + (k - ni)] = 1;
-                }
-                falpha[v0 + k] = o->probs[p].y[k] * pa[k] * scale;
-            }
-            pi->obj = v / 2 * scale * scale;
-            pi->nu = sum_alpha / (o->wC[ci] * (double)l);
-            gpusvm__info_add(&info, pi);
-        }
-
-    /* the support vectors: every point with a nonzero alpha in some pair, grouped by class */
-    for (i = 0; i < o->n; ++i)
-        if (nonzero[i]) {
-            ++total_sv;
-            sv_nnz += x->row_ptr[o->perm[i] + 1] - x->row_ptr[o->perm[i]];
-        }
-    if ((r = gpusvm__model_alloc(ctx, o->nr_class, total_sv, sv_nnz, &m)) != GPUSVM_OK) goto fail;
-    for (c = 0, k = 0, at = 0; c < o->nr_class; ++c) {
-        m->label[c] = o->label[c];
-        nz_start[c] = k;
-        for (i = o->start[c]; i < o->start[c + 1]; ++i) {
-            if (!nonzero[i]) continue;
-            m->n_sv[c]++;
-            gpusvm__model_push_sv(m, x, o->perm[i], &k, &at);
-        }
-    }
-    for (ci = 0, p = 0; ci < o->nr_class; ++ci)
-        for (cj = ci + 1; cj < o->nr_class; ++cj, ++p) {
-            const size_t si = o->start[ci], sj = o->start[cj], ni = o->count[ci], nj = o->count[cj];
-            const double *f = falpha + o->var_at[p];
-            size_t q = nz_start[ci];
-            for (k = 0; k < ni; ++k)
-                if (nonzero[si + k]) m->sv_coef[(size_t)(cj - 1) * total_sv + q++] = f[k];
-            q = nz_start[cj];
-            for (k = 0; k < nj; ++k)
-                if (nonzero[sj + k]) m->sv_coef[(size_t)ci * total_sv + q++] = f[ni + k];
-            m->rho[p] = rho[p];
-            m->pair_info[p] = pinfo[p];
-        }
-    m->probA = o->probA;
-    m->probB = o->probB;
-    o->probA = o->probB = NULL;
-    info.n_sv = total_sv;
-finish:
-    gpusvm__model_finish(m, prm, &info, t_start);
-    if (o->nr_class == 2) {
-        m->info.nu = m->pair_info[0].nu;
-        m->info.nu_r = m->pair_info[0].nu_r;
-    }
-    *out = m;
-    m = NULL;
-    r = GPUSVM_OK;
-fail:
-    gpusvm_model_free(m);
-    gpusvm__free(a, nonzero);
-    gpusvm__free(a, falpha);
-    gpusvm__free(a, rho);
-    gpusvm__free(a, nz_start);
-    return r;
-}
-
-/* One model per subset sub[s] (nsub[s] input rows; sub NULL: one subset, every row), every pair
-   of every subset in one batch on the rows' one shared copy. */
-static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
-                                       const gpusvm_params *prm, int nsub, const size_t *const *sub,
-                                       const size_t *sub_n, gpusvm_model **out, double t_start)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    const int pre = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
-    const size_t n = xin->rows;
-    gpusvm__input ser, xsh;
-    gpusvm__ovo *o = NULL;
-    gpusvm__problem *probs = NULL;
-    gpusvm_train_info *pinfo = NULL;
-    size_t *pos = NULL, *order = NULL, nshared = 0, nprob = 0, nvar = 0, i, k;
-    double *alpha = NULL, *G = NULL, *alpha0 = NULL, *G0 = NULL;
-    int s, *label = NULL, nr_class = 0;
-    size_t *count = NULL;
-    gpusvm_result r;
-    memset(&ser, 0, sizeof ser);
-    memset(&xsh, 0, sizeof xsh);
-    for (s = 0; s < nsub; ++s) out[s] = NULL;
-    o = (gpusvm__ovo *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm__ovo));
-    pos = (size_t *)gpusvm__alloc(a, n ? n : 1, sizeof(size_t));
-    order = (size_t *)gpusvm__alloc(a, n ? n : 1, sizeof(size_t));
-    if (!o || !pos || !order) { r = gpusvm__oom(ctx, "the training sets"); goto done; }
-
-    /* the shared points: every row some subset uses, grouped by class (so each pair's points are
-       two contiguous runs), order kept within a class */
-    for (i = 0; i < n; ++i) pos[i] = (size_t)-1;
-    for (s = 0; s < nsub; ++s)
-        for (k = 0; k < (sub ? sub_n[s] : n); ++k) pos[sub ? sub[s][k] : k] = 0;
-    if ((r = gpusvm__group(ctx, y, n, &label, &count, &nr_class)) != GPUSVM_OK) goto done;
-    {
-        int c;
-        for (c = 0; c < nr_class; ++c)
-            for (i = 0; i < n; ++i)
-                if (pos[i] != (size_t)-1 && (int)y[i] == label[c]) order[nshared++] = i;
-        for (k = 0; k < nshared; ++k) pos[order[k]] = k;
-    }
-    if (pre) {
-        if ((r = gpusvm__serial_rows(ctx, prm, n, &ser)) != GPUSVM_OK) goto done;
-        r = gpusvm__pre_problem(ctx, xin, prm, order, nshared, &xsh);
-    } else {
-        r = gpusvm__csr_rows(ctx, xin, order, nshared, &xsh);
-    }
-    if (r != GPUSVM_OK) goto done;
-
-    for (s = 0; s < nsub; ++s) {
-        if ((r = gpusvm__ovo_setup(ctx, &xsh.m, pos, xin, y, prm, sub ? sub[s] : NULL, sub ? sub_n[s] : n, &o[s])) !=
-            GPUSVM_OK)
-            goto done;
-        nprob += o[s].npairs;
-        nvar += o[s].nvar;
-    }
-    probs = (gpusvm__problem *)gpusvm__alloc(a, nprob ? nprob : 1, sizeof(gpusvm__problem));
-    pinfo = (gpusvm_train_info *)gpusvm__calloc(a, nprob ? nprob : 1, sizeof(gpusvm_train_info));
-    alpha = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
-    G = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
-    if (prm->svm_type == GPUSVM_NU_SVC) {
-        alpha0 = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
-        G0 = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
-    }
-    if (!probs || !pinfo || !alpha || !G || (prm->svm_type == GPUSVM_NU_SVC && (!alpha0 || !G0))) {
-        r = gpusvm__oom(ctx, "the pairwise problems");
-        goto done;
-    }
-    for (s = 0, nprob = 0, nvar = 0; s < nsub; ++s) {
-        if (!o[s].npairs) continue; /* one class: no pair */
-        memcpy(probs + nprob, o[s].probs, o[s].npairs * sizeof(gpusvm__problem));
-        if (alpha0) {
-            memcpy(alpha0 + nvar, o[s].alpha0, o[s].nvar * sizeof(double));
-            memcpy(G0 + nvar, o[s].G0, o[s].nvar * sizeof(double));
-        }
-        nprob += o[s].npairs;
-        nvar += o[s].nvar;
-    }
-    if (nprob && (r = gpusvm__solve_batch(ctx, probs, (int)nprob, prm, alpha0, G0, alpha, G, pinfo)) != GPUSVM_OK)
-        goto done;
-    for (s = 0, nprob = 0, nvar = 0; s < nsub; ++s) {
-        if ((r = gpusvm__ovo_finish(ctx, &o[s], pre ? &ser.m : xin, prm, alpha + nvar, G + nvar, pinfo + nprob, &out[s],
-                                    t_start)) != GPUSVM_OK)
-            goto done;
-        nprob += o[s].npairs;
-        nvar += o[s].nvar;
-    }
-done:
-    if (r != GPUSVM_OK)
-        for (s = 0; s < nsub; ++s) {
-            gpusvm_model_free(out[s]);
-            out[s] = NULL;
-        }
-    if (o)
-        for (s = 0; s < nsub; ++s) gpusvm__ovo_free(ctx, &o[s]);
-    gpusvm__free(a, o);
-    gpusvm__free(a, pos);
-    gpusvm__free(a, order);
-    gpusvm__free(a, label);
-    gpusvm__free(a, count);
-    gpusvm__free(a, probs);
-    gpusvm__free(a, pinfo);
-    gpusvm__free(a, alpha);
-    gpusvm__free(a, G);
-    gpusvm__free(a, alpha0);
-    gpusvm__free(a, G0);
-    gpusvm__input_free(ctx, &ser);
-    gpusvm__input_free(ctx, &xsh);
-    return r;
-}
-
-static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
-                                        const gpusvm_params *prm, gpusvm_model **out, double t_start)
-{
-    return gpusvm__train_ovo(ctx, xin, y, prm, 1, NULL, NULL, out, t_start);
-}
-
-/* The problems of gpusvm__train_single_many: their concatenated variables (labels, bounds,
-   linear terms, starting alpha and G, results) and the map of each one's input rows. */
-typedef struct gpusvm__single {
-    const gpusvm__csr *x;   /* the rows the models keep (a precomputed kernel's: serial numbers) */
-    gpusvm__input ser, kmat; /* precomputed: the serial numbers, the kernel matrix */
-    int svr, nusvr;
-    double C;
-    signed char *yy;
-    int32_t *map;
-    double *lin, *alpha0, *G0, *alpha, *G, *coef, *Cv;
-    gpusvm__problem *pb;
-    gpusvm_train_info *info;
-} gpusvm__single;
-
-static void gpusvm__single_free(gpusvm_context *ctx, gpusvm__single *st)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    gpusvm__free(a, st->yy);
-    gpusvm__free(a, st->map);
-    gpusvm__free(a, st->lin);
-    gpusvm__free(a, st->alpha0);
-    gpusvm__free(a, st->G0);
-    gpusvm__free(a, st->alpha);
-    gpusvm__free(a, st->G);
-    gpusvm__free(a, st->coef);
-    gpusvm__free(a, st->Cv);
-    gpusvm__free(a, st->pb);
-    gpusvm__free(a, st->info);
-    gpusvm__input_free(ctx, &st->ser);
-    gpusvm__input_free(ctx, &st->kmat);
-}
-
-static gpusvm_result gpusvm__single_alloc(gpusvm_context *ctx, const gpusvm__csr *xin, const gpusvm_params *prm,
-                                          int nsub, size_t npts, gpusvm__single *st)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    const size_t nvar = st->svr ? 2 * npts : npts, nv1 = nvar ? nvar : 1;
-    gpusvm_result r;
-    st->x = xin;
-    st->yy = (signed char *)gpusvm__alloc(a, nv1, 1);
-    st->map = (int32_t *)gpusvm__alloc(a, npts ? npts : 1, sizeof(int32_t));
-    st->lin = (double *)gpusvm__calloc(a, nv1, sizeof(double));
-    st->alpha0 = (double *)gpusvm__calloc(a, nv1, sizeof(double));
-    st->G0 = (double *)gpusvm__alloc(a, nv1, sizeof(double));
-    st->alpha = (double *)gpusvm__alloc(a, nv1, sizeof(double));
-    st->G = (double *)gpusvm__alloc(a, nv1, sizeof(double));
-    st->coef = (double *)gpusvm__alloc(a, xin->rows ? xin->rows : 1, sizeof(double));
-    st->Cv = (double *)gpusvm__alloc(a, nv1, sizeof(double));
-    st->pb = (gpusvm__problem *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm__problem));
-    st->info = (gpusvm_train_info *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm_train_info));
-    if (!st->yy || !st->map || !st->lin || !st->alpha0 || !st->G0 || !st->alpha || !st->G || !st->coef || !st->Cv ||
-        !st->pb || !st->info)
-        return gpusvm__oom(ctx, "the problem");
-    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* the models keep serial numbers; the problems are the kernel matrix's */
-        if ((r = gpusvm__serial_rows(ctx, prm, xin->rows, &st->ser)) != GPUSVM_OK) return r;
-        if ((r = gpusvm__pre_all(ctx, xin, prm, &st->kmat)) != GPUSVM_OK) return r;
-        st->x = &st->ser.m;
-    }
-    return GPUSVM_OK;
-}
-
-/* Problem s on rows rows[0..l) (NULL: every row), its variables from vo, its map from po:
-   labels, bounds, linear terms and the starting point. */
-static gpusvm_result gpusvm__single_problem(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
-                                            const gpusvm_params *prm, gpusvm__single *st, int s, const size_t *rows,
-                                            size_t l, size_t vo, size_t po)
-{
-    const size_t nv = st->svr ? 2 * l : l;
-    signed char *py = st->yy + vo;
-    double *pC = st->Cv + vo, *pl = st->lin + vo, *pa = st->alpha0 + vo, *pg = st->G0 + vo, left;
-    gpusvm__problem *p = &st->pb[s];
-    size_t i;
-    p->x = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED ? st->kmat.m : *xin;
-    p->map = rows ? st->map + po : NULL;
-    p->npts = l;
-    p->nvar = nv;
-    p->y = py;
-    p->C = pC;
-    p->ktype = gpusvm__ktype(prm->kernel_type);
-    p->gamma = (float)prm->gamma;
-    p->coef0 = (float)prm->coef0;
-    p->degree = prm->degree;
-    p->nu = st->nusvr;
-    for (i = 0; i < l; ++i) st->map[po + i] = (int32_t)(rows ? rows[i] : i);
-    for (i = 0; i < nv; ++i) {
-        const size_t row = (size_t)st->map[po + (i < l ? i : i - l)];
-        py[i] = (signed char)(i < l ? 1 : -1);
-        pC[i] = st->C * (prm->sample_weight ? prm->sample_weight[row] : 1.0);
-    }
-    if (!st->svr) {
-        /* sum(alpha) = nu l, filled in order up to each bound (with unit weights: LIBSVM's 1, 1, ..., frac) */
-        left = prm->nu * (double)l;
-        for (i = 0; i < l && left > 0.0; ++i) {
-            pa[i] = pC[i] < left ? pC[i] : left;
-            left -= pa[i];
-        }
-        /* G0 = Q alpha0 (y = +1, p = 0): the decision primitive with alpha0 as coefficients */
-        return gpusvm__problem_decision(ctx, p, pa, pg);
-    }
-    left = st->C * prm->nu * (double)l / 2;
-    for (i = 0; i < l; ++i) {
-        const double zi = z[st->map[po + i]];
-        pl[i] = (st->nusvr ? 0.0 : prm->p) - zi;
-        pl[i + l] = (st->nusvr ? 0.0 : prm->p) + zi;
-        if (st->nusvr) {
-            pa[i] = pa[i + l] = pC[i] < left ? pC[i] : left;
-            left -= pa[i];
-        }
-    }
-    memcpy(pg, pl, nv * sizeof(double));
-    return GPUSVM_OK;
-}
-
-/* Problem s's model from its solution (variables from vo, map from po). */
-static gpusvm_result gpusvm__single_model(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__single *st, int s,
-                                          size_t vo, size_t po, double t_start, gpusvm_model **out)
-{
-    const size_t l = st->pb[s].npts, nv = st->pb[s].nvar;
-    const double *pa = st->alpha + vo, *pg = st->G + vo, *pl = st->lin + vo, *pC = st->Cv + vo;
-    gpusvm_train_info *fi = &st->info[s];
-    gpusvm_model *m = NULL;
-    gpusvm_result r;
-    size_t nsv = 0, nbsv = 0, sv_nnz = 0, i, k = 0, at = 0;
-    double v = 0.0, sum_alpha = 0.0;
-    for (i = 0; i < nv; ++i) v += pa[i] * (pg[i] + pl[i]);
-    fi->obj = v / 2;
-    for (i = 0; i < l; ++i) {
-        const size_t row = (size_t)st->map[po + i];
-        st->coef[i] = st->svr ? pa[i] - pa[i + l] : pa[i];
-        sum_alpha += fabs(st->coef[i]);
-        if (fabs(st->coef[i]) > 0.0) {
-            ++nsv;
-            sv_nnz += st->x->row_ptr[row + 1] - st->x->row_ptr[row];
-            if (fabs(st->coef[i]) >= pC[i]) ++nbsv;
-        }
-    }
-    fi->nu = sum_alpha / (st->C * (double)l);
-    fi->n_sv = nsv;
-    fi->n_bsv = nbsv;
-    if ((r = gpusvm__model_alloc(ctx, 2, nsv, sv_nnz, &m)) != GPUSVM_OK) return r;
-    m->rho[0] = st->nusvr ? gpusvm__rho_nu(&st->pb[s], pa, pg, &fi->nu_r) : gpusvm__rho(&st->pb[s], pa, pg);
-    for (i = 0; i < l; ++i) {
-        if (!(fabs(st->coef[i]) > 0.0)) continue;
-        m->sv_coef[k] = st->coef[i];
-        gpusvm__model_push_sv(m, st->x, (size_t)st->map[po + i], &k, &at);
-    }
-    gpusvm__model_finish(m, prm, fi, t_start);
-    *out = m;
-    return GPUSVM_OK;
-}
-
-/* -b 1 on a plain training: the SVR's Laplace scale, or one-class density marks on the training
-   decision values. */
-static gpusvm_result gpusvm__single_probability(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
-                                                const gpusvm_params *prm, int svr, gpusvm_model *m)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    double *dv;
-    gpusvm_result r;
-    if (svr) {
-        m->probA = (double *)gpusvm__alloc(a, 1, sizeof(double));
-        if (!m->probA) return gpusvm__oom(ctx, "the model");
-        return gpusvm__svr_probability(ctx, xin, z, prm, &m->probA[0]);
-    }
-    dv = (double *)gpusvm__alloc(a, xin->rows ? xin->rows : 1, sizeof(double));
-    m->prob_density_marks = (double *)gpusvm__alloc(a, GPUSVM__NR_MARKS, sizeof(double));
-    if (!dv || !m->prob_density_marks) {
-        gpusvm__free(a, dv);
-        return gpusvm__oom(ctx, "the model");
-    }
-    r = gpusvm__predict(ctx, m, xin, NULL, dv);
-    if (r == GPUSVM_OK && !gpusvm__one_class_marks(ctx, dv, xin->rows, m->prob_density_marks)) {
-        gpusvm__free(a, m->prob_density_marks);
-        m->prob_density_marks = NULL;
-    }
-    gpusvm__free(a, dv);
-    return r;
-}
-
-/* epsilon-SVR, nu-SVR and one-class SVM with LIBSVM's formulations (solve_epsilon_svr,
-   solve_nu_svr, solve_one_class): the standard solver with a linear term p. The SVRs have 2n
-   variables, alpha_i (y = +1) and alpha*_i (y = -1), both on point i: epsilon-SVR with
-   p = eps - z_i and eps + z_i from alpha = 0; nu-SVR with p = -z_i and z_i, the per-class
-   solver (Solver_NU), from alpha_i = alpha*_i filled in order up to C until each side holds
-   C nu n / 2 (Q alpha = 0 there, so G starts at p). The one-class problem starts from
-   alpha = 1 on the first floor(nu n) points, nu n - floor(nu n) on the next, so its gradient
-   starts at Q alpha.
-
-   One model per subset sub[s] (sub_n[s] input rows; sub NULL: one subset, every row), all of
-   them one batch on the input's one copy (a cross-validation's folds); probabilities only for
-   a plain training (sub NULL). */
-static gpusvm_result gpusvm__train_single_many(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
-                                               const gpusvm_params *prm, int nsub, const size_t *const *sub,
-                                               const size_t *sub_n, gpusvm_model **out, double t_start)
-{
-    gpusvm__single st;
-    gpusvm_result r;
-    size_t npts = 0, vo, po;
-    int s;
-    memset(&st, 0, sizeof st);
-    st.nusvr = prm->svm_type == GPUSVM_NU_SVR;
-    st.svr = prm->svm_type == GPUSVM_EPSILON_SVR || st.nusvr;
-    st.C = st.svr ? prm->C : 1.0;
-    for (s = 0; s < nsub; ++s) {
-        out[s] = NULL;
-        npts += sub ? sub_n[s] : xin->rows;
-    }
-    if ((r = gpusvm__single_alloc(ctx, xin, prm, nsub, npts, &st)) != GPUSVM_OK) goto done;
-    for (s = 0, vo = 0, po = 0; s < nsub && r == GPUSVM_OK; ++s) {
-        const size_t l = sub ? sub_n[s] : xin->rows;
-        r = gpusvm__single_problem(ctx, xin, z, prm, &st, s, sub ? sub[s] : NULL, l, vo, po);
-        vo += st.svr ? 2 * l : l;
-        po += l;
-    }
-    if (r != GPUSVM_OK ||
-        (r = gpusvm__solve_batch(ctx, st.pb, nsub, prm, st.alpha0, st.G0, st.alpha, st.G, st.info)) != GPUSVM_OK)
-        goto done;
-    for (s = 0, vo = 0, po = 0; s < nsub && r == GPUSVM_OK; ++s) {
-        if ((r = gpusvm__single_model(ctx, prm, &st, s, vo, po, t_start, &out[s])) != GPUSVM_OK) break;
-        if (prm->probability && !sub) r = gpusvm__single_probability(ctx, xin, z, prm, st.svr, out[s]);
-        out[s]->info.seconds = gpusvm__now() - t_start;
-        out[s]->pair_info[0] = out[s]->info;
-        vo += st.pb[s].nvar;
-        po += st.pb[s].npts;
-    }
-done:
-    if (r != GPUSVM_OK)
-        for (s = 0; s < nsub; ++s) {
-            gpusvm_model_free(out[s]);
-            out[s] = NULL;
-        }
-    gpusvm__single_free(ctx, &st);
-    return r;
-}
-
-static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
-                                          const gpusvm_params *prm, gpusvm_model **out, double t_start)
-{
-    return gpusvm__train_single_many(ctx, xin, z, prm, 1, NULL, NULL, out, t_start);
-}
-
-/* Rows idx[0..count) of x as a new CSR matrix (arrays allocated; freed with gpusvm__input_free). */
-static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x, const size_t *idx, size_t count,
-                                      gpusvm__input *out)
-{
-    size_t i, nnz = 0, at = 0;
-    memset(out, 0, sizeof *out);
-    for (i = 0; i < count; ++i) nnz += x->row_ptr[idx[i] + 1] - x->row_ptr[idx[i]];
-    out->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, count + 1, sizeof(size_t));
-    out->col = (int32_t *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(int32_t));
-    out->val = (float *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(float));
-    if (!out->row_ptr || !out->col || !out->val) {
-        gpusvm__input_free(ctx, out);
-        return gpusvm__oom(ctx, "a subset of the rows");
-    }
-    out->row_ptr[0] = 0;
-    for (i = 0; i < count; ++i) {
-        const size_t s = idx[i], len = x->row_ptr[s + 1] - x->row_ptr[s];
-        memcpy(out->col + at, x->col + x->row_ptr[s], len * sizeof(int32_t));
-        memcpy(out->val + at, x->val + x->row_ptr[s], len * sizeof(float));
-        at += len;
-        out->row_ptr[i + 1] = at;
-    }
-    gpusvm__input_view(out, count, x->cols);
-    return GPUSVM_OK;
-}
-
-/* One point's block of Crammer and Singer's dual: beta = argmin |beta - D|^2 subject to
-   beta_r <= U_r and sum beta = 0, i.e. beta_r = min(U_r, D_r - theta) for the theta that
-   makes the sum zero (found over the breakpoints E_r = D_r - U_r, largest first). */
-static void gpusvm__cs_project(int m, const double *D, const double *U, double *beta, int *order)
-{
-    int k, t, r;
-    double theta = 0.0;
-    for (r = 0; r < m; ++r) order[r] = r;
-    for (r = 1; r < m; ++r) /* insertion sort of E, descending (m is the class count) */
-        for (t = r; t > 0 && D[order[t]] - U[order[t]] > D[order[t - 1]] - U[order[t - 1]]; --t) {
-            const int tmp = order[t];
-            order[t] = order[t - 1];
-            order[t - 1] = tmp;
-        }
-    for (k = 0; k < m; ++k) { /* the k largest breakpoints capped at U, the rest free */
-        double sum = 0.0;
-        for (t = 0; t < m; ++t) sum += t < k ? U[order[t]] : D[order[t]];
-        theta = sum / (double)(m - k);
-        if ((k == 0 || D[order[k - 1]] - U[order[k - 1]] >= theta) && D[order[k]] - U[order[k]] < theta) break;
-    }
-    for (r = 0; r < m; ++r) beta[r] = D[r] - theta < U[r] ? D[r] - theta : U[r];
-}
-
-/* Crammer and Singer's multiclass SVM (Crammer and Singer 2001; Cotter, Srebro and Keshet's
-   GTSVM, eqs. 3-4): one coefficient vector per class, no bias. The dual keeps, per point i and
-   class r, alpha_ir <= C_i [r = y_i] with sum_r alpha_ir = 0 and the responses
-   c_ir = sum_j alpha_jr k(x_i, x_j). Each outer iteration takes the q points with the largest
-   first-order violation v_i = max_{r: alpha_ir < U_ir} g_ir - min_r g_ir, g_ir = [r = y_i] - c_ir;
-   the backend computes their kernel rows; sweeps of exact per-point solves then run on the
-   working set (to a tenth of the largest violation), and the responses of all points are
-   updated from the rows. It stops when the relative duality gap 2 (P - D) / (P + D) falls
-   below eps (P the primal objective of eq. 3, D the dual of eq. 4). */
-typedef struct gpusvm__cs {
-    size_t n;                 /* points */
-    int m, q;                 /* classes; working-set size */
-    int *label, *cls, *order, *idx, *slot;
-    size_t *count;
-    double *alpha, *c, *U, *v, *cw, *kd, *scratch; /* alpha and c: n x m; scratch: 4 m */
-    double *dA, *cws;         /* the working set's steps and responses during the sweeps: q x m */
-    float *K, *norm;          /* the working set's kernel rows: q x n */
-    signed char *yy;
-    gpusvm__problem pb;       /* what the backend holds: the points (precomputed: the matrix) */
-    gpusvm__input kmat;
-    long long outer, updates;
-    double gap, P, D, vmax;
-} gpusvm__cs;
-
-static void gpusvm__cs_free(gpusvm_context *ctx, gpusvm__cs *s)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    void *p[18];
-    int i;
-    p[0] = s->label; p[1] = s->cls; p[2] = s->order; p[3] = s->idx; p[4] = s->slot; p[5] = s->count;
-    p[6] = s->alpha; p[7] = s->c; p[8] = s->U; p[9] = s->v; p[10] = s->cw; p[11] = s->kd; p[12] = s->scratch;
-    p[13] = s->dA; p[14] = s->cws; p[15] = s->K; p[16] = s->norm; p[17] = s->yy;
-    for (i = 0; i < 18; ++i) gpusvm__free(a, p[i]);
-    gpusvm__input_free(ctx, &s->kmat);
-}
-
-/* The classes, each point's bound U_i (C times its sample's and its class's weight), the
-   backend's problem (every label +1, every bound 1: it only computes rows) and the diagonal. */
-static gpusvm_result gpusvm__cs_setup(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
-                                      const gpusvm_params *prm, gpusvm__cs *s)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    const size_t n = xin->rows;
-    gpusvm_result res;
-    size_t i, k;
-    int r;
-    s->n = n;
-    if ((res = gpusvm__group(ctx, y, n, &s->label, &s->count, &s->m)) != GPUSVM_OK) return res;
-    s->alpha = (double *)gpusvm__calloc(a, n, (size_t)s->m * sizeof(double));
-    s->c = (double *)gpusvm__calloc(a, n, (size_t)s->m * sizeof(double));
-    s->U = (double *)gpusvm__alloc(a, n, sizeof(double));
-    s->v = (double *)gpusvm__alloc(a, n, sizeof(double));
-    s->cls = (int *)gpusvm__alloc(a, n, sizeof(int));
-    s->kd = (double *)gpusvm__alloc(a, n, sizeof(double));
-    s->norm = (float *)gpusvm__alloc(a, n, sizeof(float));
-    s->yy = (signed char *)gpusvm__alloc(a, n, 1);
-    s->cw = (double *)gpusvm__alloc(a, n, sizeof(double));
-    s->scratch = (double *)gpusvm__alloc(a, (size_t)s->m, 4 * sizeof(double));
-    s->order = (int *)gpusvm__alloc(a, (size_t)s->m, sizeof(int));
-    if (!s->alpha || !s->c || !s->U || !s->v || !s->cls || !s->kd || !s->norm || !s->yy || !s->cw || !s->scratch ||
-        !s->order)
-        return gpusvm__oom(ctx, "the Crammer-Singer problem");
-    for (i = 0; i < n; ++i) {
-        for (r = 0; s->label[r] != (int)y[i]; ++r) {
-        }
-        s->cls[i] = r;
-        s->U[i] = prm->C * (prm->sample_weight ? prm->sample_weight[i] : 1.0);
-        for (k = 0; k < prm->n_weight; ++k)
-            if (prm->weight_label[k] == s->label[r]) s->U[i] *= prm->weight[k];
-        s->yy[i] = 1;
-        s->cw[i] = 1.0;
-    }
-    s->pb.x = *xin;
-    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
-        if ((res = gpusvm__pre_all(ctx, xin, prm, &s->kmat)) != GPUSVM_OK) return res;
-        s->pb.x = s->kmat.m;
-    }
-    s->pb.nvar = s->pb.npts = n;
-    s->pb.y = s->yy;
-    s->pb.C = s->cw;
-    s->pb.ktype = gpusvm__ktype(prm->kernel_type);
-    s->pb.gamma = (float)prm->gamma;
-    s->pb.coef0 = (float)prm->coef0;
-    s->pb.degree = prm->degree;
-    gpusvm__norms(&s->pb.x, 0, n, s->norm);
-    for (i = 0; i < n; ++i)
-        s->kd[i] = gpusvm__diag(&s->pb.x, i, s->norm[i], s->pb.ktype, s->pb.gamma, s->pb.coef0, s->pb.degree);
-    return GPUSVM_OK;
-}
-
-/* The working set: at most 512 points, within the row budget and the device's memory; its
-   arrays, and the backend's training state. */
-static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__cs *s)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    gpusvm__backend *be = ctx->backend;
-    const size_t pitch = (s->n + GPUSVM__PITCH - 1) / GPUSVM__PITCH * GPUSVM__PITCH, m = (size_t)s->m;
-    const size_t budget =
-        prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float)) : (size_t)-1;
-    gpusvm_result res;
-    int t;
-    s->q = be->qcap < 512 ? be->qcap : 512;
-    if ((size_t)s->q > s->n) s->q = (int)s->n;
-    if (budget < (size_t)s->q) s->q = budget < 2 ? 2 : (int)budget;
-    while (s->q > 16 && be->train_bytes(be, &s->pb, 1, s->q) > be->mem_left(be)) s->q /= 2;
-    s->idx = (int *)gpusvm__alloc(a, (size_t)s->q, sizeof(int));
-    s->slot = (int *)gpusvm__alloc(a, (size_t)s->q, sizeof(int));
-    s->dA = (double *)gpusvm__alloc(a, (size_t)s->q, m * sizeof(double));
-    s->K = (float *)gpusvm__alloc(a, (size_t)s->q, s->n * sizeof(float));
-    s->cws = (double *)gpusvm__alloc(a, (size_t)s->q, m * sizeof(double));
-    if (!s->idx || !s->slot || !s->dA || !s->K || !s->cws) return gpusvm__oom(ctx, "the working set");
-    if ((res = be->train_begin(be, &s->pb, 1, s->q)) != GPUSVM_OK) return res;
-    for (t = 0; t < s->q; ++t) s->slot[t] = t;
-    return GPUSVM_OK;
-}
-
-/* Every point's violation v_i, the largest, and the relative duality gap. */
-static void gpusvm__cs_gap(gpusvm__cs *s)
-{
-    const size_t m = (size_t)s->m;
-    double loss = 0.0, aka = 0.0, lin = 0.0;
-    size_t i, r;
-    s->vmax = 0.0;
-    for (i = 0; i < s->n; ++i) {
-        const double *ci = s->c + i * m, *ai = s->alpha + i * m;
-        const size_t y = (size_t)s->cls[i];
-        double up = -INFINITY, low = INFINITY, worst = 0.0;
-        for (r = 0; r < m; ++r) {
-            const double g = (r == y) - ci[r];
-            if (ai[r] < (r == y ? s->U[i] : 0.0) && g > up) up = g;
-            if (g < low) low = g;
-            if (r != y && 1.0 + ci[r] - ci[y] > worst) worst = 1.0 + ci[r] - ci[y];
-            aka += ai[r] * ci[r];
-        }
-        s->v[i] = up - low;
-        if (s->v[i] > s->vmax) s->vmax = s->v[i];
-        loss += s->U[i] * worst;
-        lin += ai[y];
-    }
-    s->P = 0.5 * aka + loss;
-    s->D = lin - 0.5 * aka;
-    s->gap = (s->P + s->D) > 0.0 ? 2.0 * (s->P - s->D) / (s->P + s->D) : 0.0;
-}
-
-/* The q most violating points into idx (ties: the lower index), largest v first. */
-static void gpusvm__cs_select(gpusvm__cs *s)
-{
-    const int q = s->q;
-    int got = 0;
-    size_t i;
-    for (i = 0; i < s->n; ++i) { /* a bounded insertion */
-        int pos = got < q ? got : q;
-        if (got == q && !(s->v[i] > s->v[s->idx[q - 1]])) continue;
-        while (pos > 0 && s->v[i] > s->v[s->idx[pos - 1]]) {
-            if (pos < q) s->idx[pos] = s->idx[pos - 1];
-            --pos;
-        }
-        s->idx[pos] = (int)i;
-        if (got < q) ++got;
-    }
-}
-
-/* The exact solve of working-set position t's block; the working set's responses follow the
-   step. Returns its violation before the step. */
-static double gpusvm__cs_solve_point(gpusvm__cs *s, int t)
-{
-    const size_t m = (size_t)s->m, it = (size_t)s->idx[t], y = (size_t)s->cls[it];
-    double *ai = s->alpha + it * m, *D = s->scratch, *Ub = s->scratch + m, *beta = s->scratch + 2 * m;
-    double *dl = s->scratch + 3 * m, up = -INFINITY, low = INFINITY, kii = s->kd[it] > 0.0 ? s->kd[it] : GPUSVM__TAU;
-    int moved = 0, u;
-    size_t r;
-    for (r = 0; r < m; ++r) {
-        const double g = (r == y) - s->cws[(size_t)t * m + r];
-        Ub[r] = r == y ? s->U[it] : 0.0;
-        if (ai[r] < Ub[r] && g > up) up = g;
-        if (g < low) low = g;
-        D[r] = ai[r] + g / kii;
-    }
-    if (!(up - low > 1e-12)) return up - low;
-    gpusvm__cs_project(s->m, D, Ub, beta, s->order);
-    for (r = 0; r < m; ++r) {
-        dl[r] = beta[r] - ai[r];
-        if (dl[r] != 0.0) moved = 1;
-        ai[r] = beta[r];
-        s->dA[(size_t)t * m + r] += dl[r];
-    }
-    if (moved)
-        for (u = 0; u < s->q; ++u) {
-            const double kt = (double)s->K[(size_t)t * s->n + (size_t)s->idx[u]];
-            for (r = 0; r < m; ++r) s->cws[(size_t)u * m + r] += dl[r] * kt;
-        }
-    s->updates += moved;
-    return up - low;
-}
-
-/* Sweeps of per-point solves over the working set, its responses kept current, until its
-   largest violation is a tenth of the outer one (or eps); then every point's responses from the
-   working set's rows. */
-static void gpusvm__cs_sweeps(gpusvm__cs *s, double eps)
-{
-    const size_t m = (size_t)s->m;
-    size_t i, r;
-    int t, sweep;
-    memset(s->dA, 0, (size_t)s->q * m * sizeof(double));
-    for (t = 0; t < s->q; ++t) memcpy(s->cws + (size_t)t * m, s->c + (size_t)s->idx[t] * m, m * sizeof(double));
-    for (sweep = 0; sweep < 100; ++sweep) {
-        double vin = 0.0, vt;
-        for (t = 0; t < s->q; ++t)
-            if ((vt = gpusvm__cs_solve_point(s, t)) > vin) vin = vt;
-        if (vin < 0.1 * s->vmax || vin < eps) break;
-    }
-    for (i = 0; i < s->n; ++i)
-        for (r = 0; r < m; ++r) {
-            double sum = 0.0;
-            for (t = 0; t < s->q; ++t)
-                if (s->dA[(size_t)t * m + r] != 0.0) sum += s->dA[(size_t)t * m + r] * (double)s->K[(size_t)t * s->n + i];
-            s->c[i * m + r] += sum;
-        }
-}
-
-/* The outer loop until the gap is below eps, max_iter, or a cancel. */
-static gpusvm_result gpusvm__cs_loop(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__cs *s)
-{
-    gpusvm__backend *be = ctx->backend;
-    gpusvm_result res;
-    for (;;) {
-        gpusvm__cs_gap(s);
-        if (s->gap < prm->eps || s->updates >= prm->max_iter) return GPUSVM_OK;
-        if (prm->progress) {
-            gpusvm_progress pr;
-            pr.iterations = s->updates;
-            pr.outer_iterations = s->outer;
-            pr.gap = s->gap;
-            pr.eps = prm->eps;
-            if (prm->progress(prm->progress_user_data, &pr))
-                return gpusvm__fail(ctx, GPUSVM_ERROR_CANCELLED, "training cancelled by the progress callback");
-        }
-        gpusvm__cs_select(s);
-        if ((res = be->write_ws(be, s->idx, s->slot, s->q)) != GPUSVM_OK || (res = be->rows(be, 1)) != GPUSVM_OK ||
-            (res = be->read_rows(be, s->K)) != GPUSVM_OK)
-            return res;
-        gpusvm__cs_sweeps(s, prm->eps);
-        ++s->outer;
-    }
-}
-
-/* The model: points with any nonzero coefficient, grouped by class; sv_coef has nr_class rows. */
-static gpusvm_result gpusvm__cs_model(gpusvm_context *ctx, const gpusvm__csr *xin, const gpusvm_params *prm,
-                                      const gpusvm__cs *s, gpusvm_model **out)
-{
-    const size_t m = (size_t)s->m;
-    const gpusvm__csr *xs = xin;
-    gpusvm__input ser;
-    gpusvm_model *mo = NULL;
-    gpusvm_result res;
-    size_t i, c0, nsv = 0, sv_nnz = 0, k = 0, at = 0;
-    int r;
-    memset(&ser, 0, sizeof ser);
-    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
-        if ((res = gpusvm__serial_rows(ctx, prm, s->n, &ser)) != GPUSVM_OK) return res;
-        xs = &ser.m;
-    }
-    for (i = 0; i < s->n; ++i)
-        for (c0 = 0; c0 < m; ++c0)
-            if (s->alpha[i * m + c0] != 0.0) {
-                ++nsv;
-                sv_nnz += xs->row_ptr[i + 1] - xs->row_ptr[i];
-                break;
-            }
-    if ((res = gpusvm__model_alloc(ctx, s->m, nsv, sv_nnz, &mo)) != GPUSVM_OK) goto done;
-    gpusvm__free(&ctx->alloc, mo->sv_coef);
-    mo->sv_coef = (double *)gpusvm__calloc(&ctx->alloc, m, (nsv ? nsv : 1) * sizeof(double));
-    if (!mo->sv_coef) {
-        res = gpusvm__oom(ctx, "the model");
-        goto done;
-    }
-    for (r = 0; r < s->m; ++r) {
-        mo->label[r] = s->label[r];
-        for (i = 0; i < s->n; ++i) {
-            int nz = 0;
-            if (s->cls[i] != r) continue;
-            for (c0 = 0; c0 < m; ++c0) nz |= s->alpha[i * m + c0] != 0.0;
-            if (!nz) continue;
-            for (c0 = 0; c0 < m; ++c0) mo->sv_coef[c0 * nsv + k] = s->alpha[i * m + c0];
-            gpusvm__model_push_sv(mo, xs, i, &k, &at);
-            mo->n_sv[r]++;
-        }
-    }
-    *out = mo;
-    mo = NULL;
-done:
-    gpusvm_model_free(mo);
-    gpusvm__input_free(ctx, &ser);
-    return res;
-}
-
-static gpusvm_result gpusvm__train_cs(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
-                                      const gpusvm_params *prm, gpusvm_model **out, double t_start)
-{
-    gpusvm__backend *be = ctx->backend;
-    gpusvm__cs s;
-    gpusvm_train_info info;
-    gpusvm_model *mo = NULL;
-    gpusvm_result res;
-    memset(&s, 0, sizeof s);
-    memset(&info, 0, sizeof info);
-    s.gap = INFINITY;
-    if ((res = gpusvm__cs_setup(ctx, xin, y, prm, &s)) == GPUSVM_OK && (res = gpusvm__cs_begin(ctx, prm, &s)) == GPUSVM_OK)
-        res = gpusvm__cs_loop(ctx, prm, &s);
-    be->train_end(be);
-    if (res == GPUSVM_OK) {
-        info.working_set_size = s.q;
-        info.iterations = s.updates;
-        info.outer_iterations = s.outer;
-        info.gap = s.gap;
-        info.converged = s.gap < prm->eps;
-        info.obj = s.D;
-        if (!info.converged)
-            gpusvm__log(ctx, GPUSVM_LOG_WARN,
-                        "reaching max number of iterations (%lld) at relative duality gap %g > eps %g", s.updates,
-                        s.gap, prm->eps);
-        res = gpusvm__cs_model(ctx, xin, prm, &s, &mo);
-    }
-    if (res == GPUSVM_OK) {
-        info.n_sv = mo->total_sv;
-        gpusvm__model_finish(mo, prm, &info, t_start);
-        *out = mo;
-    }
-    gpusvm__cs_free(ctx, &s);
-    return res;
-}
-
-static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
-                                       const gpusvm_params *p, gpusvm_model **out, double t_start)
-{
-    if (p->svm_type == GPUSVM_CRAMMER_SINGER) return gpusvm__train_cs(ctx, x, y, p, out, t_start);
-    if (p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC) return gpusvm__train_csvc(ctx, x, y, p, out, t_start);
-    return gpusvm__train_single(ctx, x, y, p, out, t_start);
-}
-
-/* LIBSVM's fold layout: classification folds take, from every class, its share of rows in
-   the class's shuffled order; other problems cut one shuffled order into nr_fold pieces. */
-static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
-                                              const gpusvm_params *p, int nr_fold, double *target)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    const size_t l = x->rows;
-    size_t *perm = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
-    size_t *fold_start = (size_t *)gpusvm__alloc(a, (size_t)nr_fold + 1, sizeof(size_t));
-    size_t *train_idx = NULL, **tr = NULL, *ntr = NULL, *nte = NULL;
-    const size_t **te = NULL;
-    double *pred = (double *)gpusvm__alloc(a, l, sizeof(double));
-    int *label = NULL;
-    size_t *count = NULL, i, k;
-    uint64_t rng = 0x9E3779B97F4A7C15ULL; /* fixed seed: the same folds every run */
-    gpusvm_result r = GPUSVM_OK;
-    int f, c, nr_class = 0;
-    if (!perm || !fold_start || !pred) {
-        r = gpusvm__oom(ctx, "cross-validation");
-        goto done;
-    }
-    if (p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC || p->svm_type == GPUSVM_CRAMMER_SINGER) {
-        size_t *start, *pos, *fc;
-        if ((r = gpusvm__group(ctx, y, l, &label, &count, &nr_class)) != GPUSVM_OK) goto done;
-        start = (size_t *)gpusvm__alloc(a, (size_t)nr_class + 1, sizeof(size_t));
-        pos = (size_t *)gpusvm__alloc(a, (size_t)nr_class, sizeof(size_t));
-        fc = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
-        if (!start || !pos || !fc) {
-            gpusvm__free(a, start);
-            gpusvm__free(a, pos);
-            gpusvm__free(a, fc);
-            r = gpusvm__oom(ctx, "cross-validation");
-            goto done;
-        }
-        start[0] = 0;
-        for (c = 0; c < nr_class; ++c) start[c + 1] = start[c] + count[c];
-        for (c = 0; c < nr_class; ++c) pos[c] = start[c];
-        for (i = 0; i < l; ++i) { /* rows grouped by class */
-            for (c = 0; label[c] != (int)y[i]; ++c) {
-            }
-            fc[pos[c]++] = i;
-        }
-        for (c = 0; c < nr_class; ++c) /* shuffle within each class */
-            for (i = 0; i < count[c]; ++i) {
-                const size_t j = i + GPUSVM__RAND(rng, count[c] - i), t = fc[start[c] + i];
-                fc[start[c] + i] = fc[start[c] + j];
-                fc[start[c] + j] = t;
-            }
-        fold_start[0] = 0;
-        for (f = 0, k = 0; f < nr_fold; ++f) { /* fold f: each class's f-th share */
-            for (c = 0; c < nr_class; ++c) {
-                const size_t b = (size_t)f * count[c] / (size_t)nr_fold, e = (size_t)(f + 1) * count[c] / (size_t)nr_fold;
-                for (i = b; i < e; ++i) perm[k++] = fc[start[c] + i];
-            }
-            fold_start[f + 1] = k;
-        }
-        gpusvm__free(a, start);
-        gpusvm__free(a, pos);
-        gpusvm__free(a, fc);
-    } else {
-        for (i = 0; i < l; ++i) perm[i] = i;
-        for (i = 0; i < l; ++i) {
-            const size_t j = i + GPUSVM__RAND(rng, l - i), t = perm[i];
-            perm[i] = perm[j];
-            perm[j] = t;
-        }
-        for (f = 0; f <= nr_fold; ++f) fold_start[f] = (size_t)f * l / (size_t)nr_fold;
-    }
-    if (r != GPUSVM_OK) goto done;
-    /* every fold that has rows to predict, trained together where the type allows */
-    tr = (size_t **)gpusvm__alloc(a, (size_t)nr_fold, sizeof(size_t *));
-    te = (const size_t **)gpusvm__alloc(a, (size_t)nr_fold, sizeof(size_t *));
-    ntr = (size_t *)gpusvm__alloc(a, (size_t)nr_fold, sizeof(size_t));
-    nte = (size_t *)gpusvm__alloc(a, (size_t)nr_fold, sizeof(size_t));
-    train_idx = (size_t *)gpusvm__alloc(a, (size_t)nr_fold * l, sizeof(size_t));
-    if (!tr || !te || !ntr || !nte || !train_idx) {
-        r = gpusvm__oom(ctx, "cross-validation");
-        goto done;
-    }
-    for (f = 0, k = 0; f < nr_fold; ++f) {
-        const size_t b = fold_start[f], e = fold_start[f + 1];
-        if (b == e) continue;
-        tr[k] = train_idx + k * l;
-        ntr[k] = 0;
-        for (i = 0; i < l; ++i)
-            if (i < b || i >= e) tr[k][ntr[k]++] = perm[i];
-        te[k] = perm + b;
-        nte[k] = e - b;
-        ++k;
-    }
-    /* pred follows perm: the non-empty folds are consecutive runs of it */
-    if ((r = gpusvm__folds(ctx, x, y, p, (int)k, tr, ntr, te, nte, pred, NULL, NULL)) != GPUSVM_OK) goto done;
-    for (i = 0; i < l; ++i) target[perm[i]] = pred[i];
-done:
-    gpusvm__free(a, perm);
-    gpusvm__free(a, fold_start);
-    gpusvm__free(a, train_idx);
-    gpusvm__free(a, pred);
-    gpusvm__free(a, tr);
-    gpusvm__free(a, te);
-    gpusvm__free(a, ntr);
-    gpusvm__free(a, nte);
-    gpusvm__free(a, label);
-    gpusvm__free(a, count);
-    return r;
-}
-
-/* >>model ------------------------------------------------------------------ */
-/* Prediction, LIBSVM model files (written with "C" numbers through a temporary file and a
-   rename; read with file:line errors), and LIBSVM data files. */
-
-static const char *const gpusvm__svm_type_names[] = {"c_svc", "nu_svc", "one_class", "epsilon_svr", "nu_svr",
-                                                     "crammer_singer"};
-static const char *const gpusvm__kernel_names[] = {"linear", "polynomial", "rbf", "sigmoid", "precomputed"};
-
-static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
-                                     double *dec)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    const int cs = m->svm_type == GPUSVM_CRAMMER_SINGER;
-    const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || cs;
-    const int k = m->nr_class;
-    const size_t nx = x->rows, ns = m->total_sv;
-    /* decision functions: one per pair (one-vs-one), one per class (Crammer-Singer), else one */
-    size_t npairs = cs ? (size_t)k : classify && k > 1 ? (size_t)k * (size_t)(k - 1) / 2 : 1, i, p, s, bytes;
-    gpusvm__csr sv;
-    double *coef = NULL, *d = NULL;
-    size_t *first = NULL;
-    int *votes = NULL, ci, cj;
-    gpusvm_result r;
-    if (m->kernel_type < GPUSVM_KERNEL_LINEAR || m->kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model: kernel_type %d is unknown", (int)m->kernel_type);
-    if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) /* x[i][k-1] = K(x_i, support vector with serial k) */
-        for (s = 0; s < ns; ++s) {
-            const float k = m->sv_row_ptr[s + 1] > m->sv_row_ptr[s] ? m->sv_values[m->sv_row_ptr[s]] : 0.0f;
-            if (!(k >= 1.0f) || (double)k > (double)x->cols)
-                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
-                                    "precomputed kernel: a support vector's serial number is %g but x has %lu "
-                                    "columns (x[i][k-1] must hold K(x_i, training point k))",
-                                    (double)k, (unsigned long)x->cols);
-        }
-    if (classify && k == 1) {
-        for (i = 0; i < nx; ++i) {
-            if (labels) labels[i] = m->label[0];
-        }
-        return GPUSVM_OK;
-    }
-    if (classify) { /* the per-class support-vector counts must add up */
-        size_t sum = 0;
-        for (ci = 0; ci < k; ++ci) sum += m->n_sv[ci] > 0 ? (size_t)m->n_sv[ci] : 0;
-        if (sum != ns)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model: n_sv adds up to %lu, total_sv is %lu",
-                                (unsigned long)sum, (unsigned long)ns);
-    }
-    /* one coefficient vector per decision function: pair (i,j) takes row j-1 on class i's
-       support vectors and row i on class j's (LIBSVM's layout); one-class and SVR take row 0 */
-    if (!gpusvm__mul(npairs, ns, &bytes) || !gpusvm__mul(npairs, nx, &bytes)) return gpusvm__oom(ctx, "decision values");
-    coef = (double *)gpusvm__calloc(a, npairs * (ns ? ns : 1), sizeof(double));
-    d = (double *)gpusvm__alloc(a, npairs * (nx ? nx : 1), sizeof(double));
-    first = (size_t *)gpusvm__alloc(a, (size_t)k + 1, sizeof(size_t));
-    votes = (int *)gpusvm__alloc(a, (size_t)k, sizeof(int));
-    if (!coef || !d || !first || !votes) { r = gpusvm__oom(ctx, "decision values"); goto done; }
-    if (cs) {
-        memcpy(coef, m->sv_coef, (size_t)k * ns * sizeof(double));
-    } else if (classify) {
-        first[0] = 0;
-        for (ci = 0; ci < k; ++ci) first[ci + 1] = first[ci] + (size_t)m->n_sv[ci];
-        for (ci = 0, p = 0; ci < k; ++ci)
-            for (cj = ci + 1; cj < k; ++cj, ++p) {
-                for (s = first[ci]; s < first[ci + 1]; ++s) coef[p * ns + s] = m->sv_coef[(size_t)(cj - 1) * ns + s];
-                for (s = first[cj]; s < first[cj + 1]; ++s) coef[p * ns + s] = m->sv_coef[(size_t)ci * ns + s];
-            }
-    } else {
-        memcpy(coef, m->sv_coef, ns * sizeof(double));
-    }
-    sv.rows = ns;
-    sv.cols = m->n_features;
-    sv.row_ptr = m->sv_row_ptr;
-    sv.col = m->sv_col_idx;
-    sv.val = m->sv_values;
-    if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* the kernel values are given: sums on the host */
-        for (p = 0; p < npairs; ++p)
-            for (i = 0; i < nx; ++i) {
-                double sum = 0.0;
-                for (s = 0; s < ns; ++s)
-                    if (coef[p * ns + s] != 0.0)
-                        sum += coef[p * ns + s] *
-                               (double)gpusvm__csr_at(x, i, (size_t)m->sv_values[m->sv_row_ptr[s]] - 1);
-                d[p * nx + i] = sum;
-            }
-        r = GPUSVM_OK;
-    } else {
-        r = ctx->backend->decision(ctx->backend, &sv, coef, (int)npairs, x, gpusvm__ktype(m->kernel_type), (float)m->gamma,
-                                   (float)m->coef0, m->degree, d);
-        if (r != GPUSVM_OK) goto done;
-    }
-    for (i = 0; i < nx; ++i) {
-        for (p = 0; p < npairs; ++p) {
-            const double v = d[p * nx + i] - (cs ? 0.0 : m->rho[p]);
-            d[p * nx + i] = v;
-            if (dec) dec[i * npairs + p] = v;
-        }
-        if (!labels) continue;
-        if (cs) { /* the class with the largest response; ties to the first */
-            for (ci = 1, cj = 0; ci < k; ++ci)
-                if (d[(size_t)ci * nx + i] > d[(size_t)cj * nx + i]) cj = ci;
-            labels[i] = m->label[cj];
-            continue;
-        }
-        if (!classify) {
-            const double v = d[i];
-            labels[i] = m->svm_type == GPUSVM_ONE_CLASS ? (v > 0 ? 1.0 : -1.0) : v;
-            continue;
-        }
-        /* one-vs-one votes; ties go to the class that comes first, as in LIBSVM */
-        for (ci = 0; ci < k; ++ci) votes[ci] = 0;
-        for (ci = 0, p = 0; ci < k; ++ci)
-            for (cj = ci + 1; cj < k; ++cj, ++p) ++votes[d[p * nx + i] > 0 ? ci : cj];
-        for (ci = 1, cj = 0; ci < k; ++ci)
-            if (votes[ci] > votes[cj]) cj = ci;
-        labels[i] = m->label[cj];
-    }
-done:
-    gpusvm__free(a, coef);
-    gpusvm__free(a, d);
-    gpusvm__free(a, first);
-    gpusvm__free(a, votes);
-    return r;
-}
-
-/* P(class i | pair (i,j)) from a decision value, as LIBSVM's sigmoid_predict. */
-static double gpusvm__sigmoid_predict(double dec, double A, double B)
-{
-    const double fApB = dec * A + B;
-    return fApB >= 0 ? exp(-fApB) / (1.0 + exp(-fApB)) : 1.0 / (1 + exp(fApB));
-}
-
-/* Class probabilities p[0..k) from pairwise ones r (k x k, r[i][j] + r[j][i] = 1): Wu, Lin
-   and Weng's second method, as LIBSVM's multiclass_probability. Q is k x k scratch, Qp k. */
-static void gpusvm__couple(int k, const double *r, double *p, double *Q, double *Qp)
-{
-    int t, j, iter;
-    const int max_iter = k > 100 ? k : 100;
-    const double eps = 0.005 / k;
-    double pQp;
-    for (t = 0; t < k; ++t) {
-        p[t] = 1.0 / k;
-        Q[t * k + t] = 0;
-        for (j = 0; j < t; ++j) {
-            Q[t * k + t] += r[j * k + t] * r[j * k + t];
-            Q[t * k + j] = Q[j * k + t];
-        }
-        for (j = t + 1; j < k; ++j) {
-            Q[t * k + t] += r[j * k + t] * r[j * k + t];
-            Q[t * k + j] = -r[j * k + t] * r[t * k + j];
-        }
-    }
-    for (iter = 0; iter < max_iter; ++iter) {
-        double max_error = 0;
-        pQp = 0;
-        for (t = 0; t < k; ++t) {
-            Qp[t] = 0;
-            for (j = 0; j < k; ++j) Qp[t] += Q[t * k + j] * p[j];
-            pQp += p[t] * Qp[t];
-        }
-        for (t = 0; t < k; ++t) {
-            const double e = fabs(Qp[t] - pQp);
-            if (e > max_error) max_error = e;
-        }
-        if (max_error < eps) break;
-        for (t = 0; t < k; ++t) {
-            const double diff = (-Qp[t] + pQp) / Q[t * k + t];
-            p[t] += diff;
-            pQp = (pQp + diff * (diff * Q[t * k + t] + 2 * Qp[t])) / (1 + diff) / (1 + diff);
-            for (j = 0; j < k; ++j) {
-                Qp[j] = (Qp[j] + diff * Q[t * k + j]) / (1 + diff);
-                p[j] /= (1 + diff);
-            }
-        }
-    }
-}
-
-static gpusvm_result gpusvm__predict_probability(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x,
-                                                 double *labels, double *prob)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    const size_t nx = x->rows;
-    const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC, k = m->nr_class;
-    const size_t npairs = (size_t)k * (size_t)(k > 1 ? k - 1 : 0) / 2;
-    const double min_prob = 1e-7;
-    double *dec = NULL, *r2 = NULL, *Q = NULL, *Qp = NULL, *p = NULL;
-    gpusvm_result r;
-    size_t i, pp;
-    int ci, cj;
-    if (!classify && m->svm_type != GPUSVM_ONE_CLASS)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
-                            "a regression model has no per-row probabilities (its Laplace scale is model->probA[0])");
-    if (classify ? (!m->probA || !m->probB) : !m->prob_density_marks)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
-                            "the model has no probability information (train it with probability = 1, -b 1)");
-    if (classify && k == 1) {
-        for (i = 0; i < nx; ++i) {
-            if (labels) labels[i] = m->label[0];
-            if (prob) prob[i] = 1.0;
-        }
-        return GPUSVM_OK;
-    }
-    dec = (double *)gpusvm__alloc(a, nx ? nx : 1, (npairs ? npairs : 1) * sizeof(double));
-    r2 = (double *)gpusvm__alloc(a, (size_t)k * (size_t)k, sizeof(double));
-    Q = (double *)gpusvm__alloc(a, (size_t)k * (size_t)k, sizeof(double));
-    Qp = (double *)gpusvm__alloc(a, (size_t)k, sizeof(double));
-    p = (double *)gpusvm__alloc(a, (size_t)k, sizeof(double));
-    if (!dec || !r2 || !Q || !Qp || !p) { r = gpusvm__oom(ctx, "probability estimates"); goto done; }
-    if ((r = gpusvm__predict(ctx, m, x, NULL, dec)) != GPUSVM_OK) goto done;
-    for (i = 0; i < nx; ++i) {
-        int best = 0;
-        if (!classify) { /* one-class: where the decision value falls among the marks */
-            const double v = dec[i], *mk = m->prob_density_marks;
-            double pe = 0.0;
-            if (v < mk[0]) pe = 0.001;
-            else if (v > mk[GPUSVM__NR_MARKS - 1]) pe = 0.999;
-            else
-                for (ci = 1; ci < GPUSVM__NR_MARKS; ++ci)
-                    if (v < mk[ci]) {
-                        pe = (double)ci / GPUSVM__NR_MARKS;
-                        break;
-                    }
-            p[0] = pe;
-            p[1] = 1 - pe;
-            if (labels) labels[i] = v > 0 ? 1.0 : -1.0;
-        } else {
-            for (ci = 0, pp = 0; ci < k; ++ci)
-                for (cj = ci + 1; cj < k; ++cj, ++pp) {
-                    double q = gpusvm__sigmoid_predict(dec[i * npairs + pp], m->probA[pp], m->probB[pp]);
-                    q = q < min_prob ? min_prob : q > 1 - min_prob ? 1 - min_prob : q;
-                    r2[ci * k + cj] = q;
-                    r2[cj * k + ci] = 1 - q;
-                }
-            if (k == 2) {
-                p[0] = r2[1];
-                p[1] = r2[k];
-            } else {
-                gpusvm__couple(k, r2, p, Q, Qp);
-            }
-            for (ci = 1; ci < k; ++ci)
-                if (p[ci] > p[best]) best = ci;
-            if (labels) labels[i] = m->label[best];
-        }
-        if (prob) memcpy(prob + i * (size_t)k, p, (size_t)k * sizeof(double));
-    }
-done:
-    gpusvm__free(a, dec);
-    gpusvm__free(a, r2);
-    gpusvm__free(a, Q);
-    gpusvm__free(a, Qp);
-    gpusvm__free(a, p);
-    return r;
-}
-
-/* A buffered writer that remembers the first error. */
-typedef struct gpusvm__out {
-    FILE *f;
-    int failed;
-} gpusvm__out;
-
-static void gpusvm__w(gpusvm__out *o, const char *s)
-{
-    if (!o->failed && fputs(s, o->f) == EOF) o->failed = 1;
-}
-static void gpusvm__wg(gpusvm__out *o, const char *prefix, int digits, double v)
-{
-    char b[64];
-    gpusvm__w(o, prefix);
-    gpusvm__fmt_g(b, sizeof b, digits, v);
-    gpusvm__w(o, b);
-}
-static void gpusvm__wd(gpusvm__out *o, const char *prefix, long long v)
-{
-    char b[32];
-    snprintf(b, sizeof b, "%lld", v);
-    gpusvm__w(o, prefix);
-    gpusvm__w(o, b);
-}
-
-static gpusvm_result gpusvm__save(gpusvm_context *ctx, const gpusvm_model *m, const char *path)
-{
-    char tmp[4096];
-    gpusvm__out o;
-    size_t i, k, npairs;
-    int c, j;
-    const int kt = (int)m->kernel_type;
-    if ((int)m->svm_type < 1 || m->svm_type > GPUSVM_CRAMMER_SINGER || kt < 1 || kt > GPUSVM_KERNEL_PRECOMPUTED ||
-        m->nr_class < 1)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the model's type fields are out of range");
-    if (strlen(path) + 16 > sizeof tmp)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model path too long");
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    o.f = fopen(tmp, "wb");
-    o.failed = 0;
-    if (!o.f) return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot create (%s)", tmp, strerror(errno));
-    gpusvm__w(&o, "svm_type ");
-    gpusvm__w(&o, gpusvm__svm_type_names[(int)m->svm_type - 1]);
-    gpusvm__w(&o, "\nkernel_type ");
-    gpusvm__w(&o, gpusvm__kernel_names[kt - 1]);
-    gpusvm__w(&o, "\n");
-    if (m->kernel_type == GPUSVM_KERNEL_POLY) {
-        gpusvm__wd(&o, "degree ", m->degree);
-        gpusvm__w(&o, "\n");
-    }
-    if (m->kernel_type == GPUSVM_KERNEL_POLY || m->kernel_type == GPUSVM_KERNEL_RBF ||
-        m->kernel_type == GPUSVM_KERNEL_SIGMOID) {
-        gpusvm__wg(&o, "gamma ", 17, m->gamma);
-        gpusvm__w(&o, "\n");
-    }
-    if (m->kernel_type == GPUSVM_KERNEL_POLY || m->kernel_type == GPUSVM_KERNEL_SIGMOID) {
-        gpusvm__wg(&o, "coef0 ", 17, m->coef0);
-        gpusvm__w(&o, "\n");
-    }
-    gpusvm__wd(&o, "nr_class ", m->nr_class);
-    gpusvm__wd(&o, "\ntotal_sv ", (long long)m->total_sv);
-    npairs = (size_t)m->nr_class * (size_t)(m->nr_class - 1) / 2;
-    if (m->svm_type != GPUSVM_CRAMMER_SINGER) { /* Crammer-Singer has no bias */
-        gpusvm__w(&o, "\nrho");
-        for (k = 0; k < npairs; ++k) gpusvm__wg(&o, " ", 17, m->rho[k]);
-    }
-    gpusvm__w(&o, "\n");
-    if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || m->svm_type == GPUSVM_CRAMMER_SINGER) {
-        gpusvm__w(&o, "label");
-        for (c = 0; c < m->nr_class; ++c) gpusvm__wd(&o, " ", m->label[c]);
-        gpusvm__w(&o, "\n");
-    }
-    /* LIBSVM 3.3x's order: probA, probB, prob_density_marks, then nr_sv */
-    if (m->probA) {
-        gpusvm__w(&o, "probA");
-        for (k = 0; k < (npairs ? npairs : 1); ++k) gpusvm__wg(&o, " ", 17, m->probA[k]);
-        gpusvm__w(&o, "\n");
-    }
-    if (m->probB) {
-        gpusvm__w(&o, "probB");
-        for (k = 0; k < (npairs ? npairs : 1); ++k) gpusvm__wg(&o, " ", 17, m->probB[k]);
-        gpusvm__w(&o, "\n");
-    }
-    if (m->prob_density_marks) {
-        gpusvm__w(&o, "prob_density_marks");
-        for (k = 0; k < GPUSVM__NR_MARKS; ++k) gpusvm__wg(&o, " ", 17, m->prob_density_marks[k]);
-        gpusvm__w(&o, "\n");
-    }
-    if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || m->svm_type == GPUSVM_CRAMMER_SINGER) {
-        gpusvm__w(&o, "nr_sv");
-        for (c = 0; c < m->nr_class; ++c) gpusvm__wd(&o, " ", m->n_sv[c]);
-        gpusvm__w(&o, "\n");
-    }
-    gpusvm__w(&o, "SV\n");
-    for (i = 0; i < m->total_sv && !o.failed; ++i) {
-        const int ncoef = m->svm_type == GPUSVM_CRAMMER_SINGER ? m->nr_class : m->nr_class > 1 ? m->nr_class - 1 : 1;
-        for (j = 0; j < ncoef; ++j) {
-            gpusvm__wg(&o, "", 17, m->sv_coef[(size_t)j * m->total_sv + i]);
-            gpusvm__w(&o, " ");
-        }
-        if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* 0:serial, as LIBSVM writes it */
-            gpusvm__wd(&o, "0:", m->sv_row_ptr[i + 1] > m->sv_row_ptr[i] ? (long long)m->sv_values[m->sv_row_ptr[i]] : 0);
-            gpusvm__w(&o, " ");
-        } else {
-            for (k = m->sv_row_ptr[i]; k < m->sv_row_ptr[i + 1]; ++k) {
-                gpusvm__wd(&o, "", (long long)m->sv_col_idx[k] + 1);
-                gpusvm__wg(&o, ":", 8, m->sv_values[k]);
-                gpusvm__w(&o, " ");
-            }
-        }
-        gpusvm__w(&o, "\n");
-    }
-    if (fflush(o.f) != 0 || ferror(o.f)) o.failed = 1;
-    if (fclose(o.f) != 0) o.failed = 1;
-    if (o.failed) {
-        remove(tmp);
-        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: write failed (%s); %s is unchanged", tmp, strerror(errno), path);
-    }
-#ifdef GPUSVM__WINDOWS
-    if (!MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING)) {
-#else
-    if (rename(tmp, path) != 0) {
-#endif
-        remove(tmp);
-        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot replace (%s)", path, strerror(errno));
-    }
-    return GPUSVM_OK;
-}
-
-/* Whole file into memory, NUL-terminated. */
-static gpusvm_result gpusvm__slurp(gpusvm_context *ctx, const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    gpusvm__vec v;
-    char tmp[1 << 16];
-    size_t r;
-    memset(&v, 0, sizeof v);
-    v.item = 1;
-    if (!f) return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot open (%s)", path, strerror(errno));
-    while ((r = fread(tmp, 1, sizeof tmp, f)) > 0) {
-        if (!gpusvm__vec_reserve(&ctx->alloc, &v, v.len + r + 1)) {
-            fclose(f);
-            gpusvm__free(&ctx->alloc, v.data);
-            return gpusvm__oom(ctx, path);
-        }
-        memcpy((char *)v.data + v.len, tmp, r);
-        v.len += r;
-    }
-    if (ferror(f)) {
-        fclose(f);
-        gpusvm__free(&ctx->alloc, v.data);
-        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: read error", path);
-    }
-    fclose(f);
-    if (!gpusvm__vec_reserve(&ctx->alloc, &v, v.len + 1)) {
-        gpusvm__free(&ctx->alloc, v.data);
-        return gpusvm__oom(ctx, path);
-    }
-    ((char *)v.data)[v.len] = 0;
-    *out = (char *)v.data;
-    *len = v.len;
-    return GPUSVM_OK;
-}
-
-/* A line cursor: lines end at \n (a \r before it is dropped); tokens split on blanks. */
-typedef struct gpusvm__lines {
-    char *p, *end;
-    size_t lineno;
-    char *line, *line_end;
-} gpusvm__lines;
-
-static int gpusvm__next_line(gpusvm__lines *L)
-{
-    char *nl;
-    if (L->p >= L->end) return 0;
-    nl = (char *)memchr(L->p, '\n', (size_t)(L->end - L->p));
-    L->line = L->p;
-    L->line_end = nl ? nl : L->end;
-    L->p = nl ? nl + 1 : L->end;
-    if (L->line_end > L->line && L->line_end[-1] == '\r') L->line_end--;
-    L->lineno++;
-    return 1;
-}
-
-static int gpusvm__token(char **s, char *end, char **tok, size_t *len)
-{
-    char *p = *s;
-    while (p < end && (*p == ' ' || *p == '\t')) ++p;
-    if (p >= end) {
-        *s = p;
-        return 0;
-    }
-    *tok = p;
-    while (p < end && *p != ' ' && *p != '\t') ++p;
-    *len = (size_t)(p - *tok);
-    *s = p;
-    return 1;
-}
-
-/* Quoted, shortened token text for messages. */
-static const char *gpusvm__quote(char *buf, size_t size, const char *s, size_t len)
-{
-    size_t i, n = len < 40 ? len : 40;
-    for (i = 0; i < n && i + 4 < size; ++i) buf[i] = (s[i] >= 32 && s[i] < 127) ? s[i] : '?';
-    if (n < len && i + 4 < size) {
-        buf[i++] = '.';
-        buf[i++] = '.';
-        buf[i++] = '.';
-    }
-    buf[i] = 0;
-    return buf;
-}
-
-/* "index:value" features of one line, appended to col/val; returns 0 with a message. Index 0
-   (a precomputed kernel's serial number, 0:i) may come first: its value goes to *index0 and
-   *has_index0 is set. */
-static int gpusvm__parse_features(gpusvm_context *ctx, char *s, char *end, gpusvm__vec *col, gpusvm__vec *val,
-                                  size_t *max_col, double *index0, int *has_index0, char *why, size_t why_size)
-{
-    char *tok, q[64];
-    size_t len;
-    long long prev = -1;
-    *has_index0 = 0;
-    while (gpusvm__token(&s, end, &tok, &len)) {
-        char *colon = (char *)memchr(tok, ':', len);
-        long long idx;
-        double v;
-        int32_t c;
-        float f;
-        if (!colon) {
-            snprintf(why, why_size, "expected index:value, got '%s'", gpusvm__quote(q, sizeof q, tok, len));
-            return 0;
-        }
-        if (!gpusvm__parse_long(tok, (size_t)(colon - tok), LLONG_MIN / 2, LLONG_MAX / 2, &idx)) {
-            snprintf(why, why_size, "feature index '%s' is not an integer",
-                     gpusvm__quote(q, sizeof q, tok, (size_t)(colon - tok)));
-            return 0;
-        }
-        if (idx < 0 || (idx == 0 && prev >= 0)) {
-            snprintf(why, why_size, "feature index %lld: indices start at 1 (0 only first, as 0:serial)", idx);
-            return 0;
-        }
-        if (idx > (long long)INT32_MAX) {
-            snprintf(why, why_size, "feature index %lld is beyond 2^31-1", idx);
-            return 0;
-        }
-        if (idx <= prev) {
-            snprintf(why, why_size, "feature index %lld after %lld: indices must ascend", idx, prev);
-            return 0;
-        }
-        prev = idx;
-        if (!gpusvm__parse_double(colon + 1, len - (size_t)(colon + 1 - tok), &v)) {
-            snprintf(why, why_size, "value '%s' of feature %lld is not a number",
-                     gpusvm__quote(q, sizeof q, colon + 1, len - (size_t)(colon + 1 - tok)), idx);
-            return 0;
-        }
-        if (!(fabs(v) <= FLT_MAX)) {
-            snprintf(why, why_size, "value of feature %lld is not a finite float", idx);
-            return 0;
-        }
-        if (idx == 0) {
-            *index0 = v;
-            *has_index0 = 1;
-            continue;
-        }
-        c = (int32_t)(idx - 1);
-        f = (float)v;
-        if (!gpusvm__vec_push(&ctx->alloc, col, &c) || !gpusvm__vec_push(&ctx->alloc, val, &f)) {
-            snprintf(why, why_size, "out of memory");
-            return 0;
-        }
-        if ((size_t)idx > *max_col) *max_col = (size_t)idx;
-    }
-    return 1;
-}
-
-/* Parses LIBSVM data text [text, text+len) (need not end in NUL); path names it in errors. */
-static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, char *text, size_t len,
-                                        gpusvm_dataset **out)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    char why[256], q[64];
-    size_t max_col = 0, rows = 0;
-    gpusvm__lines L;
-    gpusvm__vec rp, col, val, y, ser;
-    gpusvm_dataset *ds = NULL;
-    gpusvm_result r;
-    size_t zero = 0;
-    int any_index0 = 0;
-    memset(&ser, 0, sizeof ser);
-    ser.item = sizeof(double);
-    memset(&rp, 0, sizeof rp);
-    memset(&col, 0, sizeof col);
-    memset(&val, 0, sizeof val);
-    memset(&y, 0, sizeof y);
-    rp.item = sizeof(size_t);
-    col.item = sizeof(int32_t);
-    val.item = sizeof(float);
-    y.item = sizeof(double);
-    if (memchr(text, 0, len)) {
-        r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
-        goto fail;
-    }
-    L.p = text;
-    L.end = text + len;
-    L.lineno = 0;
-    if (!gpusvm__vec_push(a, &rp, &zero)) { r = gpusvm__oom(ctx, path); goto fail; }
-    while (gpusvm__next_line(&L)) {
-        char *s = L.line, *tok;
-        size_t tl, nnz;
-        double lab, index0 = 0.0;
-        int has_index0;
-        if (!gpusvm__token(&s, L.line_end, &tok, &tl)) continue; /* blank line */
-        if (!gpusvm__parse_double(tok, tl, &lab) || !(fabs(lab) <= DBL_MAX)) {
-            r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: label '%s' is not a finite number", path,
-                             (unsigned long)L.lineno, gpusvm__quote(q, sizeof q, tok, tl));
-            goto fail;
-        }
-        if (!gpusvm__parse_features(ctx, s, L.line_end, &col, &val, &max_col, &index0, &has_index0, why, sizeof why)) {
-            r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)L.lineno, why);
-            goto fail;
-        }
-        nnz = col.len;
-        any_index0 |= has_index0;
-        if (!gpusvm__vec_push(a, &y, &lab) || !gpusvm__vec_push(a, &rp, &nnz) || !gpusvm__vec_push(a, &ser, &index0)) {
-            r = gpusvm__oom(ctx, path);
-            goto fail;
-        }
-        ++rows;
-    }
-    if (rows == 0) {
-        r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: no data (the file is empty)", path);
-        goto fail;
-    }
-    ds = (gpusvm_dataset *)gpusvm__calloc(a, 1, sizeof(gpusvm_dataset));
-    if (!ds) { r = gpusvm__oom(ctx, path); goto fail; }
-    ds->allocator = *a;
-    ds->y = (double *)y.data;
-    ds->row_ptr = (size_t *)rp.data;
-    ds->col_idx = (int32_t *)col.data;
-    ds->values = (float *)val.data;
-    if (any_index0) ds->serial = (double *)ser.data;
-    else gpusvm__free(a, ser.data);
-    ser.data = NULL;
-    if (!ds->col_idx) ds->col_idx = (int32_t *)gpusvm__alloc(a, 1, sizeof(int32_t));
-    if (!ds->values) ds->values = (float *)gpusvm__alloc(a, 1, sizeof(float));
-    ds->x.layout = GPUSVM_LAYOUT_CSR;
-    ds->x.rows = rows;
-    ds->x.cols = max_col;
-    ds->x.row_ptr = ds->row_ptr;
-    ds->x.col_idx = ds->col_idx;
-    ds->x.values = ds->values;
-    if (!ds->col_idx || !ds->values) {
-        gpusvm_dataset_free(ds);
-        return gpusvm__oom(ctx, path);
-    }
-    *out = ds;
-    return GPUSVM_OK;
-fail:
-    gpusvm__free(a, rp.data);
-    gpusvm__free(a, col.data);
-    gpusvm__free(a, val.data);
-    gpusvm__free(a, y.data);
-    gpusvm__free(a, ser.data);
-    return r;
-}
-
-static gpusvm_result gpusvm__load_data(gpusvm_context *ctx, const char *path, gpusvm_dataset **out)
-{
-    char *text = NULL;
-    size_t len = 0;
-    gpusvm_result r = gpusvm__slurp(ctx, path, &text, &len);
-    if (r != GPUSVM_OK) return r;
-    r = gpusvm__parse_data(ctx, path, text, len, out);
-    gpusvm__free(&ctx->alloc, text);
-    return r;
-}
-
-/* A parse error at path:line, the message formatted as printf does. */
-static gpusvm_result gpusvm__bad_line(gpusvm_context *ctx, const char *path, size_t line, const char *fmt, ...)
-{
-    char why[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, sizeof why, fmt, ap);
-    va_end(ap);
-    return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)line, why);
-}
-
-/* A model file's header, as read. */
-typedef struct gpusvm__model_head {
-    int svm_type, kernel_type, degree, nr_class, have_sv, have_rho, have_label, have_nsv, have_marks;
-    int have_prob[2];
-    long long total_sv;
-    unsigned seen; /* keys met (duplicates are refused) */
-    size_t npairs;
-    double gamma, coef0;
-    double rho[64 * 63 / 2], probv[2][64 * 63 / 2], marks[GPUSVM__NR_MARKS];
-    int label[64], nsv[64];
-} gpusvm__model_head;
-
-#define GPUSVM__BAD(...) return gpusvm__bad_line(ctx, path, L->lineno, __VA_ARGS__)
-#define GPUSVM__KEY(name) (tl == sizeof(name) - 1 && memcmp(tok, name, tl) == 0)
-
-/* The rest of the line: count finite numbers into out (count 0: none or one); *got, how many. */
-static gpusvm_result gpusvm__head_numbers(gpusvm_context *ctx, const char *path, const gpusvm__lines *L, char *s,
-                                          const char *key, double *out, size_t count, size_t *got)
-{
-    char q[64], *tok;
-    size_t tl, k;
-    double dv;
-    for (k = 0; k < (count ? count : 1); ++k) {
-        if (!gpusvm__token(&s, L->line_end, &tok, &tl)) {
-            if (count == 0 && k == 0) break;
-            GPUSVM__BAD("expected %lu values, found %lu", (unsigned long)count, (unsigned long)k);
-        }
-        if (!gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
-            GPUSVM__BAD("'%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
-        out[k] = dv;
-    }
-    if (gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("more values than %s allows", key);
-    *got = k;
-    return GPUSVM_OK;
-}
-
-/* svm_type / kernel_type: the name's position + 1. */
-static gpusvm_result gpusvm__head_name(gpusvm_context *ctx, const char *path, const gpusvm__lines *L, char *s,
-                                       int is_svm, int *out)
-{
-    const char *const *names = is_svm ? gpusvm__svm_type_names : gpusvm__kernel_names;
-    const int count = is_svm ? 6 : 5;
-    char q[64], *w;
-    size_t wl;
-    int c;
-    if (!gpusvm__token(&s, L->line_end, &w, &wl)) GPUSVM__BAD("%s needs a value", is_svm ? "svm_type" : "kernel_type");
-    for (c = 0; c < count; ++c)
-        if (strlen(names[c]) == wl && memcmp(names[c], w, wl) == 0) break;
-    if (c == count)
-        GPUSVM__BAD("unknown %s '%s'", is_svm ? "svm_type" : "kernel_type", gpusvm__quote(q, sizeof q, w, wl));
-    *out = c + 1;
-    return GPUSVM_OK;
-}
-
-/* label / nr_sv: nr_class integers. */
-static gpusvm_result gpusvm__head_ints(gpusvm_context *ctx, const char *path, const gpusvm__lines *L, char *s,
-                                       gpusvm__model_head *h, int is_label)
-{
-    char q[64], *tok;
-    size_t tl;
-    long long v;
-    int c;
-    if (!h->nr_class) GPUSVM__BAD("%s before nr_class", is_label ? "label" : "nr_sv");
-    for (c = 0; c < h->nr_class; ++c) {
-        if (!gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("expected %d values, found %d", h->nr_class, c);
-        if (!gpusvm__parse_long(tok, tl, is_label ? INT_MIN : 0, INT_MAX, &v))
-            GPUSVM__BAD("'%s' is not an integer", gpusvm__quote(q, sizeof q, tok, tl));
-        if (is_label) h->label[c] = (int)v;
-        else h->nsv[c] = (int)v;
-    }
-    if (gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("more values than nr_class");
-    if (is_label) h->have_label = 1;
-    else h->have_nsv = 1;
-    return GPUSVM_OK;
-}
-
-/* One header line: its key (each at most once) and values. */
-static gpusvm_result gpusvm__head_line(gpusvm_context *ctx, const char *path, const gpusvm__lines *L,
-                                       gpusvm__model_head *h)
-{
-    static const char *const keys[] = {"svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class",
-                                       "total_sv", "rho", "probA", "probB", "label", "nr_sv",
-                                       "prob_density_marks"};
-    char q[64], *s = L->line, *tok;
-    size_t tl, kk, got = 0;
-    long long v;
-    if (!gpusvm__token(&s, L->line_end, &tok, &tl)) return GPUSVM_OK;
-    for (kk = 0; kk < sizeof keys / sizeof keys[0]; ++kk)
-        if (strlen(keys[kk]) == tl && memcmp(keys[kk], tok, tl) == 0) {
-            if (h->seen & (1u << kk)) GPUSVM__BAD("duplicate header key '%s'", keys[kk]);
-            h->seen |= 1u << kk;
-        }
-    if (GPUSVM__KEY("svm_type") || GPUSVM__KEY("kernel_type")) {
-        const int is_svm = GPUSVM__KEY("svm_type");
-        return gpusvm__head_name(ctx, path, L, s, is_svm, is_svm ? &h->svm_type : &h->kernel_type);
-    } else if (GPUSVM__KEY("degree")) {
-        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 0, INT_MAX, &v))
-            GPUSVM__BAD("degree needs a non-negative integer");
-        h->degree = (int)v;
-    } else if (GPUSVM__KEY("gamma") || GPUSVM__KEY("coef0")) {
-        const int is_gamma = GPUSVM__KEY("gamma");
-        double dv;
-        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
-            GPUSVM__BAD("%s needs a finite number", is_gamma ? "gamma" : "coef0");
-        if (is_gamma) h->gamma = dv;
-        else h->coef0 = dv;
-    } else if (GPUSVM__KEY("nr_class")) {
-        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 1, 64, &v))
-            GPUSVM__BAD("nr_class needs an integer in 1..64");
-        h->nr_class = (int)v;
-        h->npairs = (size_t)h->nr_class * (size_t)(h->nr_class - 1) / 2;
-    } else if (GPUSVM__KEY("total_sv")) {
-        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 0, INT_MAX, &h->total_sv))
-            GPUSVM__BAD("total_sv needs a non-negative integer");
-    } else if (GPUSVM__KEY("rho") || GPUSVM__KEY("probA") || GPUSVM__KEY("probB")) {
-        const int is_rho = GPUSVM__KEY("rho"), is_b = GPUSVM__KEY("probB");
-        gpusvm_result r;
-        if (!h->nr_class) GPUSVM__BAD("%s before nr_class", is_rho ? "rho" : "probA/probB");
-        r = gpusvm__head_numbers(ctx, path, L, s, "nr_class", is_rho ? h->rho : h->probv[is_b], h->npairs, &got);
-        if (r != GPUSVM_OK) return r;
-        if (is_rho) h->have_rho = 1;
-        else h->have_prob[is_b] = got > 0;
-    } else if (GPUSVM__KEY("label") || GPUSVM__KEY("nr_sv")) {
-        return gpusvm__head_ints(ctx, path, L, s, h, GPUSVM__KEY("label"));
-    } else if (GPUSVM__KEY("prob_density_marks")) {
-        double dv;
-        for (kk = 0; kk < GPUSVM__NR_MARKS; ++kk) {
-            if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_double(tok, tl, &dv) ||
-                !(fabs(dv) <= DBL_MAX))
-                GPUSVM__BAD("prob_density_marks needs %d finite numbers", GPUSVM__NR_MARKS);
-            h->marks[kk] = dv;
-        }
-        if (gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("more than %d prob_density_marks", GPUSVM__NR_MARKS);
-        h->have_marks = 1;
-    } else if (GPUSVM__KEY("SV")) {
-        h->have_sv = 1;
-    } else {
-        GPUSVM__BAD("unknown header key '%s'", gpusvm__quote(q, sizeof q, tok, tl));
-    }
-    return GPUSVM_OK;
-}
-
-/* The header up to "SV", checked for what the model type needs and for a total_sv the text
-   can hold. */
-static gpusvm_result gpusvm__parse_header(gpusvm_context *ctx, const char *path, gpusvm__lines *L,
-                                          gpusvm__model_head *h)
-{
-    gpusvm_result r;
-    size_t lines = 0;
-    const char *c;
-    int k;
-    while (!h->have_sv && gpusvm__next_line(L))
-        if ((r = gpusvm__head_line(ctx, path, L, h)) != GPUSVM_OK) return r;
-    if (!h->have_sv) GPUSVM__BAD("no SV section");
-    if (!h->svm_type || !h->kernel_type || !h->nr_class || h->total_sv < 0 ||
-        (!h->have_rho && h->npairs && h->svm_type != GPUSVM_CRAMMER_SINGER))
-        GPUSVM__BAD("the header lacks %s", !h->svm_type ? "svm_type" : !h->kernel_type ? "kernel_type"
-                                          : !h->nr_class ? "nr_class" : h->total_sv < 0 ? "total_sv" : "rho");
-    if ((h->svm_type == GPUSVM_C_SVC || h->svm_type == GPUSVM_NU_SVC || h->svm_type == GPUSVM_CRAMMER_SINGER) &&
-        (!h->have_label || !h->have_nsv))
-        GPUSVM__BAD("a classification model needs label and nr_sv");
-    if (h->have_nsv) {
-        long long sum = 0;
-        for (k = 0; k < h->nr_class; ++k) sum += h->nsv[k];
-        if (sum != h->total_sv) GPUSVM__BAD("nr_sv adds up to %lld, total_sv is %lld", sum, h->total_sv);
-    }
-    /* the claim must fit the text before anything is sized by it */
-    for (c = L->p; c < L->end; ++c) lines += *c == '\n';
-    if (L->end > L->p && L->end[-1] != '\n') ++lines;
-    if ((long long)lines < h->total_sv)
-        return gpusvm__bad_line(ctx, path, L->lineno + lines + 1, "the SV section has %lu lines, total_sv is %lld",
-                                (unsigned long)lines, h->total_sv);
-    return GPUSVM_OK;
-}
-
-/* A model sized and filled from the header (the support vectors still to come). */
-static gpusvm_result gpusvm__model_from_head(gpusvm_context *ctx, const char *path, const gpusvm__model_head *h,
-                                             gpusvm_model **out)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    const size_t np1 = h->npairs ? h->npairs : 1;
-    gpusvm_model *m = NULL;
-    gpusvm_result r;
-    size_t k;
-    int c;
-    if ((r = gpusvm__model_alloc(ctx, h->nr_class, (size_t)h->total_sv, 0, &m)) != GPUSVM_OK) return r;
-    *out = m;
-    if (h->svm_type == GPUSVM_CRAMMER_SINGER) { /* a coefficient per class */
-        gpusvm__free(a, m->sv_coef);
-        m->sv_coef = (double *)gpusvm__calloc(a, (size_t)h->nr_class, (h->total_sv ? (size_t)h->total_sv : 1) * sizeof(double));
-        if (!m->sv_coef) return gpusvm__oom(ctx, path);
-    }
-    m->svm_type = (gpusvm_svm_type)h->svm_type;
-    m->kernel_type = (gpusvm_kernel_type)h->kernel_type;
-    m->degree = h->degree;
-    m->gamma = h->gamma;
-    m->coef0 = h->coef0;
-    for (k = 0; k < h->npairs; ++k) m->rho[k] = h->rho[k];
-    if (h->npairs == 0) m->rho[0] = h->have_rho ? h->rho[0] : 0.0;
-    for (c = 0; c < 2; ++c) {
-        double **dst = c ? &m->probB : &m->probA;
-        if (!h->have_prob[c]) continue;
-        if (!(*dst = (double *)gpusvm__alloc(a, np1, sizeof(double)))) return gpusvm__oom(ctx, path);
-        memcpy(*dst, h->probv[c], np1 * sizeof(double));
-    }
-    if (h->have_marks) {
-        m->prob_density_marks = (double *)gpusvm__alloc(a, GPUSVM__NR_MARKS, sizeof(double));
-        if (!m->prob_density_marks) return gpusvm__oom(ctx, path);
-        memcpy(m->prob_density_marks, h->marks, sizeof h->marks);
-    }
-    for (c = 0; c < h->nr_class; ++c) {
-        m->label[c] = h->have_label ? h->label[c] : 0;
-        m->n_sv[c] = h->have_nsv ? h->nsv[c] : 0;
-    }
-    return GPUSVM_OK;
-}
-
-/* Support vector i: its coefficients, then its features into col / val (a precomputed
-   kernel's: 0:serial alone, kept as column 0). */
-static gpusvm_result gpusvm__parse_sv(gpusvm_context *ctx, const char *path, const gpusvm__lines *L,
-                                      gpusvm_model *m, size_t i, size_t ncoef, gpusvm__vec *col, gpusvm__vec *val,
-                                      size_t *max_col)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    char why[256], q[64], *s = L->line, *tok;
-    size_t tl, k;
-    double dv, serial = 0.0;
-    int has_serial;
-    for (k = 0; k < ncoef; ++k) {
-        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || memchr(tok, ':', tl))
-            GPUSVM__BAD("expected %lu coefficients before the features", (unsigned long)ncoef);
-        if (!gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
-            GPUSVM__BAD("coefficient '%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
-        m->sv_coef[k * m->total_sv + i] = dv;
-    }
-    if (!gpusvm__parse_features(ctx, s, L->line_end, col, val, max_col, &serial, &has_serial, why, sizeof why))
-        GPUSVM__BAD("%s", why);
-    if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
-        const int32_t c0 = 0;
-        const float f0 = (float)serial;
-        if (!has_serial || col->len != m->sv_row_ptr[i] || !(serial >= 1.0) || serial > 16777216.0 ||
-            serial != floor(serial))
-            GPUSVM__BAD("a precomputed kernel's support vector is 0:serial, one integer >= 1, alone");
-        if (!gpusvm__vec_push(a, col, &c0) || !gpusvm__vec_push(a, val, &f0)) return gpusvm__oom(ctx, path);
-    } else if (has_serial) {
-        GPUSVM__BAD("feature index 0 in a support vector (only precomputed kernels have 0:serial)");
-    }
-    m->sv_row_ptr[i + 1] = col->len;
-    return GPUSVM_OK;
-}
-
-/* The SV section: total_sv lines, then nothing but blank lines. */
-static gpusvm_result gpusvm__parse_svs(gpusvm_context *ctx, const char *path, gpusvm__lines *L,
-                                       const gpusvm__model_head *h, gpusvm_model *m, gpusvm__vec *col,
-                                       gpusvm__vec *val, size_t *max_col)
-{
-    const size_t ncoef = (size_t)(h->svm_type == GPUSVM_CRAMMER_SINGER ? h->nr_class : h->nr_class > 1 ? h->nr_class - 1 : 1);
-    gpusvm_result r;
-    char *s, *tok;
-    size_t i, tl;
-    for (i = 0; i < (size_t)h->total_sv; ++i) {
-        if (!gpusvm__next_line(L))
-            return gpusvm__bad_line(ctx, path, L->lineno + 1, "the SV section ends after %lu of %lld support vectors",
-                                    (unsigned long)i, h->total_sv);
-        if ((r = gpusvm__parse_sv(ctx, path, L, m, i, ncoef, col, val, max_col)) != GPUSVM_OK) return r;
-    }
-    while (gpusvm__next_line(L)) {
-        s = L->line;
-        if (gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("more support vectors than total_sv");
-    }
-    return GPUSVM_OK;
-}
-#undef GPUSVM__KEY
-#undef GPUSVM__BAD
-
-/* Parses LIBSVM model text [text, text+len); path names it in errors. */
-static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, char *text, size_t len,
-                                         gpusvm_model **out)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    gpusvm__model_head h;
-    gpusvm__lines L;
-    gpusvm_model *m = NULL;
-    gpusvm_result r;
-    gpusvm__vec col, val;
-    size_t max_col = 0;
-    memset(&col, 0, sizeof col);
-    memset(&val, 0, sizeof val);
-    memset(&h, 0, sizeof h);
-    col.item = sizeof(int32_t);
-    val.item = sizeof(float);
-    h.degree = 3;
-    h.total_sv = -1;
-    if (memchr(text, 0, len)) return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
-    L.p = text;
-    L.end = text + len;
-    L.lineno = 0;
-    if ((r = gpusvm__parse_header(ctx, path, &L, &h)) != GPUSVM_OK ||
-        (r = gpusvm__model_from_head(ctx, path, &h, &m)) != GPUSVM_OK ||
-        (r = gpusvm__parse_svs(ctx, path, &L, &h, m, &col, &val, &max_col)) != GPUSVM_OK)
-        goto fail;
-    gpusvm__free(a, m->sv_col_idx);
-    gpusvm__free(a, m->sv_values);
-    m->sv_col_idx = (int32_t *)col.data;
-    m->sv_values = (float *)val.data;
-    col.data = val.data = NULL;
-    if (!m->sv_col_idx) m->sv_col_idx = (int32_t *)gpusvm__alloc(a, 1, sizeof(int32_t));
-    if (!m->sv_values) m->sv_values = (float *)gpusvm__alloc(a, 1, sizeof(float));
-    if (!m->sv_col_idx || !m->sv_values) {
-        r = gpusvm__oom(ctx, "the model");
-        goto fail;
-    }
-    m->n_features = max_col;
-    *out = m;
-    return GPUSVM_OK;
-fail:
-    gpusvm__free(a, col.data);
-    gpusvm__free(a, val.data);
-    gpusvm_model_free(m);
-    return r;
-}
-
-static gpusvm_result gpusvm__load_model(gpusvm_context *ctx, const char *path, gpusvm_model **out)
-{
-    char *text = NULL;
-    size_t len = 0;
-    gpusvm_result r = gpusvm__slurp(ctx, path, &text, &len);
-    if (r != GPUSVM_OK) return r;
-    r = gpusvm__parse_model(ctx, path, text, len, out);
-    gpusvm__free(&ctx->alloc, text);
-    return r;
-}
-
-/* >>public ----------------------------------------------------------------- */
-
-GPUSVM_API const char *gpusvm_result_string(gpusvm_result result)
-{
-    switch (result) {
-    case GPUSVM_OK: return "success";
-    case GPUSVM_ERROR_INVALID_ARGUMENT: return "invalid argument";
-    case GPUSVM_ERROR_OUT_OF_MEMORY: return "out of host memory";
-    case GPUSVM_ERROR_NO_DEVICE: return "no usable OpenCL device";
-    case GPUSVM_ERROR_OPENCL: return "an OpenCL call failed";
-    case GPUSVM_ERROR_BUILD: return "the OpenCL kernels failed to build";
-    case GPUSVM_ERROR_DEVICE_MEMORY: return "out of device memory";
-    case GPUSVM_ERROR_CANCELLED: return "cancelled";
-    case GPUSVM_ERROR_IO: return "file input/output error";
-    case GPUSVM_ERROR_PARSE: return "malformed file";
-    case GPUSVM_ERROR_UNSUPPORTED: return "not supported in this version";
-    default: return "unknown result code";
-    }
-}
-
-/* Before a context exists, failures can only go to the desc's logger. */
-static gpusvm_result gpusvm__early_fail(const gpusvm_logger *lg, gpusvm_result r, const char *msg)
-{
-    if (lg && lg->fn) lg->fn(lg->user_data, GPUSVM_LOG_ERROR, msg);
-    return r;
-}
-
-/* The choices the environment makes for a desc that leaves them open (GPUSVM_BACKEND,
-   GPUSVM_DEVICE, GPUSVM_PROFILE), unless desc.ignore_environment. */
-static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_desc *d)
-{
-    const char *env;
-    if (d->backend == GPUSVM_BACKEND_DEFAULT) {
-        env = d->ignore_environment ? NULL : getenv("GPUSVM_BACKEND");
-        d->backend = GPUSVM_BACKEND_AUTO;
-        if (env && *env) {
-            if (gpusvm__ieq(env, "auto")) d->backend = GPUSVM_BACKEND_AUTO;
-            else if (gpusvm__ieq(env, "opencl")) d->backend = GPUSVM_BACKEND_OPENCL;
-            else if (gpusvm__ieq(env, "cpu")) d->backend = GPUSVM_BACKEND_CPU;
-            else return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "GPUSVM_BACKEND='%s' is not auto, opencl or cpu", env);
-        }
-    }
-    if ((int)d->backend < 0 || d->backend > GPUSVM_BACKEND_CPU) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    if (!d->device && !d->ignore_environment) {
-        env = getenv("GPUSVM_DEVICE");
-        if (env && *env) d->device = env;
-    }
-    if (!d->ignore_environment) {
-        env = getenv("GPUSVM_PROFILE");
-        ctx->profile = env && *env && strcmp(env, "0") != 0;
-    }
-    return GPUSVM_OK;
-}
-
-/* The kernel cache's folder: desc.kernel_cache_dir, else $GPUSVM_CACHE_DIR ("off": none), else
-   the user's cache folder (the default one, used for GPUs and accelerators only). */
-static void gpusvm__cache_dir(gpusvm_context *ctx, const gpusvm_context_desc *d)
-{
-    const char *env, *xdg, *home;
-    if (d->kernel_cache_dir) {
-        snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", d->kernel_cache_dir);
-        return;
-    }
-    if (d->ignore_environment) return;
-    env = getenv("GPUSVM_CACHE_DIR");
-    xdg = getenv("XDG_CACHE_HOME");
-    home = getenv("HOME");
-    if (env && *env) {
-        if (!gpusvm__ieq(env, "off")) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", env);
-        return;
-    }
-    ctx->cache_default = 1;
-    if (xdg && *xdg) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/gpusvm", xdg);
-    else if (home && *home) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/.cache/gpusvm", home);
-#ifdef GPUSVM__WINDOWS
-    else if ((env = getenv("LOCALAPPDATA")) && *env) snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/gpusvm", env);
-#endif
-    else ctx->cache_default = 0;
-}
-
-/* The backends in the order automatic selection tries them. open sets ctx->backend, or leaves it
-   NULL with the reason in why; it returns an error only where no fallback may follow. */
-typedef gpusvm_result (*gpusvm__backend_open)(gpusvm_context *ctx, const gpusvm_context_desc *d, char *why,
-                                              size_t why_size);
-typedef struct gpusvm__backend_entry {
-    gpusvm_backend kind;
-    gpusvm__backend_open open;
-} gpusvm__backend_entry;
-static const gpusvm__backend_entry gpusvm__backend_order[2] = {{GPUSVM_BACKEND_OPENCL, gpusvm__opencl_open},
-                                                               {GPUSVM_BACKEND_CPU, gpusvm__cpu_open}};
-
-/* Tries the backends desc allows, in order, until one opens. */
-static gpusvm_result gpusvm__open_backend(gpusvm_context *ctx, const gpusvm_context_desc *d)
-{
-    char why[sizeof(((gpusvm_context *)0)->error)];
-    gpusvm_result r;
-    int i;
-    for (i = 0; i < 2 && !ctx->backend; ++i) {
-        const gpusvm__backend_entry *e = &gpusvm__backend_order[i];
-        if (d->backend != GPUSVM_BACKEND_AUTO && d->backend != e->kind) continue;
-        why[0] = 0;
-        if ((r = e->open(ctx, d, why, sizeof why)) != GPUSVM_OK) return r;
-        if (ctx->backend) break;
-        if (d->backend == e->kind || (e->kind == GPUSVM_BACKEND_OPENCL && d->device && *d->device))
-            return gpusvm__fail(ctx, GPUSVM_ERROR_NO_DEVICE, "%s", why);
-        gpusvm__log(ctx, GPUSVM_LOG_INFO, "%s; using the built-in C backend", why);
-        gpusvm__free(&ctx->alloc, ctx->build_log);
-        ctx->build_log = NULL;
-    }
-    return GPUSVM_OK;
-}
-
-GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, gpusvm_context **out)
-{
-    gpusvm_context_desc d;
-    gpusvm_allocator a;
-    gpusvm_context *ctx;
-    gpusvm_result r;
-    if (!out) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    *out = NULL;
-    if (desc) d = *desc;
-    else memset(&d, 0, sizeof d);
-    if ((d.allocator.alloc != NULL) != (d.allocator.free != NULL))
-        return gpusvm__early_fail(&d.logger, GPUSVM_ERROR_INVALID_ARGUMENT,
-                                  "desc.allocator: give both alloc and free, or neither");
-    a = gpusvm__resolve_allocator(&d.allocator);
-    ctx = (gpusvm_context *)gpusvm__calloc(&a, 1, sizeof(gpusvm_context));
-    if (!ctx) return gpusvm__early_fail(&d.logger, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
-    ctx->alloc = a;
-    ctx->logger = d.logger;
-    if ((r = gpusvm__resolve_desc(ctx, &d)) == GPUSVM_OK) {
-        gpusvm__cache_dir(ctx, &d);
-        r = gpusvm__open_backend(ctx, &d);
-    }
-    if (r != GPUSVM_OK) {
-        gpusvm_context_destroy(ctx);
-        if (r == GPUSVM_ERROR_OUT_OF_MEMORY)
-            gpusvm__early_fail(&d.logger, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
-        return r;
-    }
-    gpusvm__log(ctx, GPUSVM_LOG_INFO, "device: %s", ctx->device_name);
-    if (ctx->kind == GPUSVM_BACKEND_OPENCL)
-        gpusvm__log(ctx, GPUSVM_LOG_INFO, "kernel program: %.3f s (%s%s)", ctx->build_seconds,
-                    ctx->build_cached ? "from the kernel cache in " : ctx->build_cache_used ? "compiled; cached in " : "compiled",
-                    ctx->build_cache_used ? ctx->cache_dir : "");
-    *out = ctx;
-    return GPUSVM_OK;
-}
-
-GPUSVM_API void gpusvm_context_destroy(gpusvm_context *ctx)
-{
-    gpusvm_allocator a;
-    if (!ctx) return;
-    a = ctx->alloc;
-    if (ctx->backend) ctx->backend->destroy(ctx->backend);
-#ifndef GPUSVM_NO_OPENCL
-    if (ctx->cl) {
-        gpusvm__cl_unload(ctx->cl);
-        gpusvm__free(&a, ctx->cl);
-    }
-#endif
-    gpusvm__free(&a, ctx->build_log);
-    gpusvm__free(&a, ctx);
-}
-
-GPUSVM_API const char *gpusvm_context_device_name(const gpusvm_context *ctx) { return ctx ? ctx->device_name : ""; }
-GPUSVM_API gpusvm_backend gpusvm_context_backend(const gpusvm_context *ctx)
-{
-    return ctx ? ctx->kind : GPUSVM_BACKEND_DEFAULT;
-}
-GPUSVM_API const char *gpusvm_context_error(const gpusvm_context *ctx) { return ctx ? ctx->error : ""; }
-GPUSVM_API double gpusvm_context_build_seconds(const gpusvm_context *ctx, int *from_cache)
-{
-    if (from_cache) *from_cache = ctx ? ctx->build_cached : 0;
-    return ctx ? ctx->build_seconds : 0.0;
-}
-GPUSVM_API const char *gpusvm_context_build_log(const gpusvm_context *ctx)
-{
-    return (ctx && ctx->build_log) ? ctx->build_log : "";
-}
-
-GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
-                                      const gpusvm_params *params, gpusvm_model **out)
-{
-    gpusvm__input in;
-    gpusvm_params p;
-    gpusvm_result r;
-    size_t i;
-    double t0 = gpusvm__now();
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    memset(&p, 0, sizeof p);
-    ctx->error[0] = 0;
-    if (!out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "out is NULL");
-    *out = NULL;
-    if (!y) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y is NULL");
-    if ((r = gpusvm__input_make(ctx, x, "the training data", &in)) != GPUSVM_OK) return r;
-    if (in.m.rows == 0) {
-        gpusvm__input_free(ctx, &in);
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
-    }
-    for (i = 0; i < in.m.rows; ++i)
-        if (!(fabs(y[i]) <= DBL_MAX)) {
-            gpusvm__input_free(ctx, &in);
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
-        }
-    r = gpusvm__resolve_params(ctx, params, &in.m, &p);
-    if (r == GPUSVM_OK) r = gpusvm__check_weights(ctx, &p, in.m.rows);
-    if (r == GPUSVM_OK) r = gpusvm__train_any(ctx, &in.m, y, &p, out, t0);
-    gpusvm__input_free(ctx, &in);
-    return r;
-}
-
-GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
-                                                 const gpusvm_params *params, int nr_fold, double *target)
-{
-    gpusvm__input in;
-    gpusvm_params p;
-    gpusvm_result r;
-    size_t i;
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    memset(&p, 0, sizeof p);
-    ctx->error[0] = 0;
-    if (!y || !target) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y or target is NULL");
-    if (nr_fold < 2) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "nr_fold must be >= 2");
-    if ((r = gpusvm__input_make(ctx, x, "the training data", &in)) != GPUSVM_OK) return r;
-    for (i = 0; i < in.m.rows && r == GPUSVM_OK; ++i)
-        if (!(fabs(y[i]) <= DBL_MAX)) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
-    if (r == GPUSVM_OK && in.m.rows == 0) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
-    if (r == GPUSVM_OK) r = gpusvm__resolve_params(ctx, params, &in.m, &p);
-    if (r == GPUSVM_OK) r = gpusvm__check_weights(ctx, &p, in.m.rows);
-    if (r == GPUSVM_OK) {
-        if ((size_t)nr_fold > in.m.rows) nr_fold = (int)in.m.rows; /* LIBSVM: one row per fold */
-        r = gpusvm__cross_validation(ctx, &in.m, y, &p, nr_fold, target);
-    }
-    gpusvm__input_free(ctx, &in);
-    return r;
-}
-
-/* The public predictions: the caller's matrix checked and viewed as CSR, then either output. */
-static gpusvm_result gpusvm__predict_checked(gpusvm_context *ctx, const gpusvm_model *model, const gpusvm_matrix *x,
-                                             double *labels, double *out, int probability)
-{
-    gpusvm__input in;
-    gpusvm_result r;
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
-    if (!model) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model is NULL");
-    if ((r = gpusvm__input_make(ctx, x, "the prediction data", &in)) != GPUSVM_OK) return r;
-    r = probability ? gpusvm__predict_probability(ctx, model, &in.m, labels, out)
-                    : gpusvm__predict(ctx, model, &in.m, labels, out);
-    gpusvm__input_free(ctx, &in);
-    return r;
-}
-
-GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model *model, const gpusvm_matrix *x,
-                                        double *labels, double *decision_values)
-{
-    return gpusvm__predict_checked(ctx, model, x, labels, decision_values, 0);
-}
-
-GPUSVM_API gpusvm_result gpusvm_predict_probability(gpusvm_context *ctx, const gpusvm_model *model,
-                                                    const gpusvm_matrix *x, double *labels, double *prob)
-{
-    return gpusvm__predict_checked(ctx, model, x, labels, prob, 1);
-}
-
-GPUSVM_API gpusvm_result gpusvm_model_save(gpusvm_context *ctx, const gpusvm_model *model, const char *path)
-{
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
-    if (!model || !path) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model or path is NULL");
-    return gpusvm__save(ctx, model, path);
-}
-
-GPUSVM_API gpusvm_result gpusvm_model_load(gpusvm_context *ctx, const char *path, gpusvm_model **out)
-{
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
-    if (!path || !out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "path or out is NULL");
-    *out = NULL;
-    return gpusvm__load_model(ctx, path, out);
-}
-
-GPUSVM_API void gpusvm_model_free(gpusvm_model *m)
-{
-    gpusvm_allocator a;
-    if (!m) return;
-    a = m->allocator;
-    gpusvm__free(&a, m->label);
-    gpusvm__free(&a, m->n_sv);
-    gpusvm__free(&a, m->rho);
-    gpusvm__free(&a, m->sv_coef);
-    gpusvm__free(&a, m->sv_row_ptr);
-    gpusvm__free(&a, m->sv_col_idx);
-    gpusvm__free(&a, m->sv_values);
-    gpusvm__free(&a, m->pair_info);
-    gpusvm__free(&a, m->probA);
-    gpusvm__free(&a, m->probB);
-    gpusvm__free(&a, m->prob_density_marks);
-    gpusvm__free(&a, m);
-}
-
-GPUSVM_API gpusvm_result gpusvm_dataset_load(gpusvm_context *ctx, const char *path, gpusvm_dataset **out)
-{
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
-    if (!path || !out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "path or out is NULL");
-    *out = NULL;
-    return gpusvm__load_data(ctx, path, out);
-}
-
-GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *ds)
-{
-    gpusvm_allocator a;
-    if (!ds) return;
-    a = ds->allocator;
-    gpusvm__free(&a, ds->y);
-    gpusvm__free(&a, ds->row_ptr);
-    gpusvm__free(&a, ds->col_idx);
-    gpusvm__free(&a, ds->values);
-    gpusvm__free(&a, ds->serial);
-    gpusvm__free(&a, ds);
-}
 
 #endif /* GPUSVM_IMPLEMENTATION_ONCE */
 #endif /* GPUSVM_IMPLEMENTATION */

@@ -52,6 +52,7 @@ step "C++11 build runs" $T/twice_cpp
 if command -v clang >/dev/null 2>&1; then
     step "header compiles with clang as C99" clang -std=c99 $WARN -o $T/twice_clang tests/header_twice.c -ldl -lm
 fi
+step "GPUSVM_NO_OPENCL builds warning-free" $CC -std=c99 $WARN -DGPUSVM_NO_OPENCL -DGPUSVM_IMPLEMENTATION -x c -c -o $T/noocl.o gpusvm.h
 step "two translation units with GPUSVM_STATIC link" $CC -std=c99 $WARN -o $T/static tests/static_a.c tests/static_b.c -ldl -lm
 step "GPUSVM_STATIC program runs" $T/static
 step "GPUSVM_NO_RUNTIME_LINKING checks our OpenCL declarations against <CL/cl.h>" \
