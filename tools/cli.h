@@ -1,11 +1,14 @@
-/* cli.h: what gpusvm-train and gpusvm-predict share: the library, a stderr logger, a
-   context from the environment (GPUSVM_BACKEND, GPUSVM_DEVICE), and error exits. */
+/* cli.h: what the command-line tools share: the library (through its public API only), a
+   stderr logger, a context from the environment (GPUSVM_BACKEND, GPUSVM_DEVICE), error exits,
+   and a reader of the small text files the tools take besides data (weights, scaling ranges). */
 #ifndef GPUSVM_CLI_H
 #define GPUSVM_CLI_H
 
 #define GPUSVM_IMPLEMENTATION
 #include "../gpusvm.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +68,97 @@ CLI_MAYBE_UNUSED static gpusvm_context *cli_context(void)
         exit(1);
     }
     return cli_ctx_;
+}
+
+/* A text file in memory, read line by line: lines end at \n (a \r before it is dropped). */
+typedef struct cli_text {
+    char *buf, *p, *end; /* the file, NUL-terminated; the rest to read */
+    char *line, *line_end;
+    size_t lineno;
+} cli_text;
+
+/* The whole file; 0 (errno set) when it cannot be read. */
+CLI_MAYBE_UNUSED static int cli_read_text(const char *path, cli_text *t)
+{
+    FILE *f = fopen(path, "rb");
+    size_t cap = 1 << 16, len = 0, r;
+    memset(t, 0, sizeof *t);
+    if (!f) return 0;
+    t->buf = (char *)malloc(cap);
+    while (t->buf && (r = fread(t->buf + len, 1, cap - len - 1, f)) > 0) {
+        char *grown;
+        len += r;
+        if (cap - len > 1) continue;
+        if (!(grown = (char *)realloc(t->buf, cap * 2))) free(t->buf);
+        t->buf = grown;
+        cap *= 2;
+    }
+    if (!t->buf || ferror(f)) {
+        fclose(f);
+        free(t->buf);
+        t->buf = NULL;
+        errno = errno ? errno : ENOMEM;
+        return 0;
+    }
+    fclose(f);
+    t->buf[len] = 0;
+    t->p = t->buf;
+    t->end = t->buf + len;
+    return 1;
+}
+
+CLI_MAYBE_UNUSED static int cli_next_line(cli_text *t)
+{
+    char *nl;
+    if (t->p >= t->end) return 0;
+    nl = (char *)memchr(t->p, '\n', (size_t)(t->end - t->p));
+    t->line = t->p;
+    t->line_end = nl ? nl : t->end;
+    t->p = nl ? nl + 1 : t->end;
+    if (t->line_end > t->line && t->line_end[-1] == '\r') t->line_end--;
+    t->lineno++;
+    return 1;
+}
+
+/* The next blank-separated token of [*s, end). */
+CLI_MAYBE_UNUSED static int cli_token(char **s, const char *end, char **tok, size_t *len)
+{
+    char *p = *s;
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+    *s = p;
+    if (p >= end) return 0;
+    *tok = p;
+    while (p < end && *p != ' ' && *p != '\t') ++p;
+    *len = (size_t)(p - *tok);
+    *s = p;
+    return 1;
+}
+
+/* A whole token as a number (strtod's syntax; the tools run in the C locale). */
+CLI_MAYBE_UNUSED static int cli_number(const char *s, size_t len, double *out)
+{
+    char tmp[1024], *e = NULL;
+    if (len == 0 || len >= sizeof tmp) return 0;
+    memcpy(tmp, s, len);
+    tmp[len] = 0;
+    *out = strtod(tmp, &e);
+    return e == tmp + len;
+}
+
+/* A whole token as a decimal integer in [lo, hi]. */
+CLI_MAYBE_UNUSED static int cli_integer(const char *s, size_t len, long lo, long hi, long *out)
+{
+    long v = 0;
+    size_t i = (len > 0 && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+    if (i == len) return 0;
+    for (; i < len; ++i) {
+        if (s[i] < '0' || s[i] > '9' || v > (LONG_MAX - (s[i] - '0')) / 10) return 0;
+        v = v * 10 + (s[i] - '0');
+    }
+    if (s[0] == '-') v = -v;
+    if (v < lo || v > hi) return 0;
+    *out = v;
+    return 1;
 }
 
 /* LIBSVM's two regression figures for predictions v of targets t: mean squared error and

@@ -13,8 +13,7 @@
 #include <float.h>
 
 typedef struct {
-    char *text;
-    size_t len;
+    cli_text text; /* as read: each pass reads a copy */
     const char *path;
 } file_t;
 
@@ -24,10 +23,9 @@ static void fail(const char *path, size_t line, const char *what)
     cli_exit(1);
 }
 
-static void read_file(gpusvm_context *ctx, const char *path, file_t *f)
+static void read_file(const char *path, file_t *f)
 {
-    gpusvm_result r = gpusvm__slurp(ctx, path, &f->text, &f->len);
-    if (r != GPUSVM_OK) {
+    if (!cli_read_text(path, &f->text)) {
         fprintf(stderr, "can't open file %s\n", path);
         cli_exit(1);
     }
@@ -67,28 +65,25 @@ static void widen(scale_t *s, int index, double v)
 /* pass 1: largest index; pass 2: ranges; pass 3: output */
 static void run_pass(scale_t *s, const file_t *f)
 {
-    gpusvm__lines L;
-    L.p = f->text;
-    L.end = f->text + f->len;
-    L.lineno = 0;
-    while (gpusvm__next_line(&L)) {
+    cli_text L = f->text;
+    while (cli_next_line(&L)) {
         char *p = L.line, *tok;
         size_t tl;
         double target;
         int next = 1, i;
-        if (!gpusvm__token(&p, L.line_end, &tok, &tl)) continue;
-        if (!gpusvm__parse_double(tok, tl, &target)) fail(f->path, L.lineno, "the label is not a number");
+        if (!cli_token(&p, L.line_end, &tok, &tl)) continue;
+        if (!cli_number(tok, tl, &target)) fail(f->path, L.lineno, "the label is not a number");
         if (s->pass == 2) {
             if (target > s->ymax) s->ymax = target;
             if (target < s->ymin) s->ymin = target;
         }
         if (s->pass == 3) printf("%.17g ", s->y_scaling ? map(target, s->ymin, s->ymax, s->ylower, s->yupper) : target);
-        while (gpusvm__token(&p, L.line_end, &tok, &tl)) {
+        while (cli_token(&p, L.line_end, &tok, &tl)) {
             char *colon = (char *)memchr(tok, ':', tl);
-            long long idx;
+            long idx;
             double v;
-            if (!colon || !gpusvm__parse_long(tok, (size_t)(colon - tok), 1, INT_MAX - 1, &idx) ||
-                !gpusvm__parse_double(colon + 1, tl - (size_t)(colon + 1 - tok), &v))
+            if (!colon || !cli_integer(tok, (size_t)(colon - tok), 1, INT_MAX - 1, &idx) ||
+                !cli_number(colon + 1, tl - (size_t)(colon + 1 - tok), &v))
                 fail(f->path, L.lineno, "expected index:value with an index >= 1");
             if (idx < next) fail(f->path, L.lineno, "feature indices must ascend");
             if (s->pass == 1) {
@@ -115,23 +110,20 @@ static void run_pass(scale_t *s, const file_t *f)
 /* The restore file: [y, y_lower y_upper, y_min y_max,] x, lower upper, then index min max lines. */
 static void restore(scale_t *s, const file_t *f, int ranges, const char *data_path)
 {
-    gpusvm__lines L;
+    cli_text L = f->text;
     double a, b;
     int next = 1, i;
-    L.p = f->text;
-    L.end = f->text + f->len;
-    L.lineno = 0;
 #define NEXT_PAIR(x, y)                                                                                  \
     do {                                                                                                 \
         char *p, *t1, *t2;                                                                               \
         size_t l1, l2;                                                                                   \
-        if (!gpusvm__next_line(&L)) fail(f->path, L.lineno + 1, "the file ends early");                  \
+        if (!cli_next_line(&L)) fail(f->path, L.lineno + 1, "the file ends early");                  \
         p = L.line;                                                                                      \
-        if (!gpusvm__token(&p, L.line_end, &t1, &l1) || !gpusvm__token(&p, L.line_end, &t2, &l2) ||      \
-            !gpusvm__parse_double(t1, l1, &x) || !gpusvm__parse_double(t2, l2, &y))                      \
+        if (!cli_token(&p, L.line_end, &t1, &l1) || !cli_token(&p, L.line_end, &t2, &l2) ||      \
+            !cli_number(t1, l1, &x) || !cli_number(t2, l2, &y))                      \
             fail(f->path, L.lineno, "expected two numbers");                                             \
     } while (0)
-    if (!gpusvm__next_line(&L)) fail(f->path, 1, "empty scaling file");
+    if (!cli_next_line(&L)) fail(f->path, 1, "empty scaling file");
     if (L.line < L.line_end && L.line[0] == 'y') {
         NEXT_PAIR(a, b);
         if (ranges) {
@@ -144,7 +136,7 @@ static void restore(scale_t *s, const file_t *f, int ranges, const char *data_pa
             s->ymax = b;
             s->y_scaling = 1;
         }
-        if (!gpusvm__next_line(&L)) fail(f->path, L.lineno + 1, "the file ends early");
+        if (!cli_next_line(&L)) fail(f->path, L.lineno + 1, "the file ends early");
     }
     if (!(L.line < L.line_end && L.line[0] == 'x')) fail(f->path, L.lineno, "expected the 'x' line");
     NEXT_PAIR(a, b);
@@ -152,18 +144,18 @@ static void restore(scale_t *s, const file_t *f, int ranges, const char *data_pa
         s->lower = a;
         s->upper = b;
     }
-    while (gpusvm__next_line(&L)) {
+    while (cli_next_line(&L)) {
         char *p = L.line, *t;
         size_t l;
-        long long idx;
+        long idx;
         double lo, hi;
-        if (!gpusvm__token(&p, L.line_end, &t, &l)) continue;
-        if (!gpusvm__parse_long(t, l, 1, INT_MAX - 1, &idx)) fail(f->path, L.lineno, "expected an index");
+        if (!cli_token(&p, L.line_end, &t, &l)) continue;
+        if (!cli_integer(t, l, 1, INT_MAX - 1, &idx)) fail(f->path, L.lineno, "expected an index");
         {
             char *t1, *t2;
             size_t l1, l2;
-            if (!gpusvm__token(&p, L.line_end, &t1, &l1) || !gpusvm__token(&p, L.line_end, &t2, &l2) ||
-                !gpusvm__parse_double(t1, l1, &lo) || !gpusvm__parse_double(t2, l2, &hi))
+            if (!cli_token(&p, L.line_end, &t1, &l1) || !cli_token(&p, L.line_end, &t2, &l2) ||
+                !cli_number(t1, l1, &lo) || !cli_number(t2, l2, &hi))
                 fail(f->path, L.lineno, "expected index min max");
         }
         if (!ranges) {
@@ -198,7 +190,6 @@ int main(int argc, char **argv)
     file_t data, rest;
     const char *save = NULL, *restore_path = NULL;
     int i;
-    gpusvm_context *ctx;
     memset(&s, 0, sizeof s);
     memset(&rest, 0, sizeof rest);
     s.lower = -1.0;
@@ -249,20 +240,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot use -r and -s simultaneously\n");
         return 1;
     }
-    {
-        gpusvm_context_desc d; /* no device needed: the C backend, no log */
-        memset(&d, 0, sizeof d);
-        d.backend = GPUSVM_BACKEND_CPU;
-        d.ignore_environment = 1;
-        if (gpusvm_context_create(&d, &cli_ctx_) != GPUSVM_OK) {
-            fprintf(stderr, "gpusvm-scale: out of memory\n");
-            return 1;
-        }
-        ctx = cli_ctx_;
-    }
-    read_file(ctx, argv[i], &data);
+    read_file(argv[i], &data);
     if (restore_path) {
-        read_file(ctx, restore_path, &rest);
+        read_file(restore_path, &rest);
         restore(&s, &rest, 0, argv[i]);
     }
     s.pass = 1;
@@ -315,8 +295,8 @@ int main(int argc, char **argv)
                 s.nonzeros, s.new_nonzeros);
     free(s.fmin);
     free(s.fmax);
-    gpusvm__free(&ctx->alloc, data.text);
-    gpusvm__free(&ctx->alloc, rest.text);
+    free(data.text.buf);
+    free(rest.text.buf);
     cli_exit(0);
     return 0;
 }

@@ -50,14 +50,14 @@ static void bad(const char *msg, const char *arg)
 }
 
 /* -W: one weight per line, one line per training row (blank lines skipped). */
-static double *read_weights(gpusvm_context *ctx, const char *path, size_t rows)
+static double *read_weights(const char *path, size_t rows)
 {
-    char *text = NULL, *p, *tok;
-    size_t len = 0, tl, k = 0;
-    gpusvm__lines L;
+    char *p, *tok;
+    size_t tl, k = 0;
+    cli_text L;
     double *w;
-    if (gpusvm__slurp(ctx, path, &text, &len) != GPUSVM_OK) {
-        fprintf(stderr, "gpusvm-train: %s\n", gpusvm_context_error(ctx));
+    if (!cli_read_text(path, &L)) {
+        fprintf(stderr, "gpusvm-train: %s: cannot open (%s)\n", path, strerror(errno));
         cli_exit(1);
     }
     w = (double *)malloc((rows ? rows : 1) * sizeof(double));
@@ -65,19 +65,15 @@ static double *read_weights(gpusvm_context *ctx, const char *path, size_t rows)
         fprintf(stderr, "gpusvm-train: out of memory\n");
         cli_exit(1);
     }
-    L.p = text;
-    L.end = text + len;
-    L.lineno = 0;
-    while (gpusvm__next_line(&L)) {
+    while (cli_next_line(&L)) {
         p = L.line;
-        if (!gpusvm__token(&p, L.line_end, &tok, &tl)) continue;
+        if (!cli_token(&p, L.line_end, &tok, &tl)) continue;
         if (k == rows) {
             fprintf(stderr, "%s:%lu: more weights than the %lu training rows\n", path, (unsigned long)L.lineno,
                     (unsigned long)rows);
             cli_exit(1);
         }
-        if (!gpusvm__parse_double(tok, tl, &w[k]) || !(w[k] >= 0.0) || w[k] > DBL_MAX ||
-            gpusvm__token(&p, L.line_end, &tok, &tl)) {
+        if (!cli_number(tok, tl, &w[k]) || !(w[k] >= 0.0) || w[k] > DBL_MAX || cli_token(&p, L.line_end, &tok, &tl)) {
             fprintf(stderr, "%s:%lu: expected one finite weight >= 0\n", path, (unsigned long)L.lineno);
             cli_exit(1);
         }
@@ -88,7 +84,7 @@ static double *read_weights(gpusvm_context *ctx, const char *path, size_t rows)
                 (unsigned long)k, (unsigned long)rows);
         cli_exit(1);
     }
-    gpusvm__free(&ctx->alloc, text);
+    free(L.buf);
     return w;
 }
 
@@ -233,7 +229,7 @@ int main(int argc, char **argv)
 
     ctx = cli_context();
     cli_check(gpusvm_dataset_load(ctx, train_file, &ds), "gpusvm-train");
-    if (weight_file) p.sample_weight = sample_weight = read_weights(ctx, weight_file, ds->x.rows);
+    if (weight_file) p.sample_weight = sample_weight = read_weights(weight_file, ds->x.rows);
     if (p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* LIBSVM's checks on 0:serial */
         size_t k;
         for (k = 0; k < ds->x.rows; ++k) {
