@@ -4,7 +4,8 @@
 # identical to LIBSVM's on >= 99.5% of test points, and LIBSVM's svm-predict, reading our
 # model, agrees with gpusvm-predict on >= 99.9%, as gpusvm-predict reading LIBSVM's model
 # agrees with svm-predict. Prints one line per check and "N passed, M failed".
-# Data comes from ../shared/data (decompressed into build/data); GPUSVM_DATA overrides the folder.
+# Data comes from the repository's data/ (decompressed into build/data), else ../shared/data
+# (GPUSVM_DATA overrides that folder).
 set -u
 B=build
 D=$B/data
@@ -19,15 +20,23 @@ check() { # check CONDITION-STATUS MESSAGE
     if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok   $2"; else fail=$((fail + 1)); echo "FAIL $2"; fi
 }
 
-data() { # data NAME [LINES]: decompress once; with LINES, only the first LINES lines
+data() { # data NAME [LINES]: decompress once (the repository's data/ first, then SRC); with LINES,
+         # only the first LINES lines
     out=$D/$1${2:+.head$2}
     if [ ! -s "$out" ]; then
-        if [ -f "$SRC/$1.xz" ]; then
-            if [ -n "${2:-}" ]; then xz -dc "$SRC/$1.xz" | head -n "$2" > "$out"; else xz -dc "$SRC/$1.xz" > "$out"; fi
+        h=$(ls data/"$1".head*.xz 2>/dev/null | head -n 1)
+        n=${h#data/$1.head}
+        n=${n%.xz}
+        if [ -n "${2:-}" ] && [ -n "$h" ] && [ "$n" -ge "$2" ]; then # a carried head of the file
+            xz -dc "$h" | head -n "$2" > "$out"
+        elif [ -f "data/$1.xz" ] || [ -f "$SRC/$1.xz" ]; then
+            f=data/$1.xz
+            [ -f "$f" ] || f=$SRC/$1.xz
+            if [ -n "${2:-}" ]; then xz -dc "$f" | head -n "$2" > "$out"; else xz -dc "$f" > "$out"; fi
         elif [ -f "data/$1" ]; then
             cp "data/$1" "$out"
         else
-            echo "parity: no $1 in $SRC or data/" >&2
+            echo "parity: no $1 in data/ or $SRC" >&2
             return 1
         fi
     fi
