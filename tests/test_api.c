@@ -68,23 +68,28 @@ static void on_log(void *user, gpusvm_log_level level, const char *msg)
     ++log_lines;
 }
 
-static void training_checks(gpusvm_backend backend, const char *name)
-{
-    enum { N = 300, D = 6 };
-    static float x[N * D];
-    static double y[N], pred[N], dec[N], pred2[N];
-    gpusvm_context_desc desc;
+/* The fixture of the training cases, set up once per backend: 300 points of two blobs in 6
+   dimensions as a dense matrix and as the same CSR matrix, a context with a counting allocator and
+   a logger, and the model of LIBSVM's defaults (F.m1). */
+enum { N = 300, D = 6 };
+static struct {
+    const char *name; /* the backend's */
     gpusvm_context *ctx;
-    gpusvm_params p;
-    gpusvm_model *m1 = NULL, *m2 = NULL, *m3 = NULL;
-    gpusvm_matrix dense, csr;
-    size_t rp[N + 1], i, j, k = 0, agree = 0;
+    float x[N * D];
+    double y[N];
+    size_t rp[N + 1];
     int32_t col[N * D];
     float val[N * D];
-    char msg[256];
-    gpusvm_result r;
+    gpusvm_matrix dense, csr;
+    gpusvm_model *m1;
+} F;
 
-    blobs(x, y, N, D, 7u);
+static void fixture_begin(gpusvm_backend backend, const char *name)
+{
+    gpusvm_context_desc desc;
+    size_t i, j, k = 0;
+    F.name = name;
+    blobs(F.x, F.y, N, D, 7u);
     memset(&desc, 0, sizeof desc);
     desc.backend = backend;
     desc.ignore_environment = 1;
@@ -92,96 +97,135 @@ static void training_checks(gpusvm_backend backend, const char *name)
     desc.allocator.free = count_free;
     desc.logger.fn = on_log;
     live_allocs = 0;
-    CHECK_OK(gpusvm_context_create(&desc, &ctx));
-    printf("test_api: %s backend: %s\n", name, gpusvm_context_device_name(ctx));
-    CHECK(gpusvm_context_backend(ctx) == backend, "the context reports the backend asked for");
-
-    memset(&dense, 0, sizeof dense);
-    dense.rows = N;
-    dense.cols = D;
-    dense.values = x;
-    /* the same matrix as CSR */
-    rp[0] = 0;
+    log_lines = 0;
+    CHECK_OK(gpusvm_context_create(&desc, &F.ctx));
+    printf("test_api: %s backend: %s\n", name, gpusvm_context_device_name(F.ctx));
+    CHECK(gpusvm_context_backend(F.ctx) == backend, "the context reports the backend asked for");
+    memset(&F.dense, 0, sizeof F.dense);
+    F.dense.rows = N;
+    F.dense.cols = D;
+    F.dense.values = F.x;
+    F.rp[0] = 0; /* the same matrix as CSR */
     for (i = 0; i < N; ++i) {
         for (j = 0; j < D; ++j)
-            if (x[i * D + j] != 0.0f) {
-                col[k] = (int32_t)j;
-                val[k++] = x[i * D + j];
+            if (F.x[i * D + j] != 0.0f) {
+                F.col[k] = (int32_t)j;
+                F.val[k++] = F.x[i * D + j];
             }
-        rp[i + 1] = k;
+        F.rp[i + 1] = k;
     }
-    memset(&csr, 0, sizeof csr);
-    csr.layout = GPUSVM_LAYOUT_CSR;
-    csr.rows = N;
-    csr.cols = D;
-    csr.row_ptr = rp;
-    csr.col_idx = col;
-    csr.values = val;
+    memset(&F.csr, 0, sizeof F.csr);
+    F.csr.layout = GPUSVM_LAYOUT_CSR;
+    F.csr.rows = N;
+    F.csr.cols = D;
+    F.csr.row_ptr = F.rp;
+    F.csr.col_idx = F.col;
+    F.csr.values = F.val;
+    CHECK_OK(gpusvm_train(F.ctx, &F.dense, F.y, NULL, &F.m1));
+}
 
-    /* NULL params and {0} params are LIBSVM's defaults, resolved into the model */
-    CHECK_OK(gpusvm_train(ctx, &dense, y, NULL, &m1));
+static void fixture_end(void)
+{
+    char msg[256];
+    gpusvm_model_free(F.m1);
+    F.m1 = NULL;
+    gpusvm_context_destroy(F.ctx);
+    F.ctx = NULL;
+    snprintf(msg, sizeof msg, "%s: every allocation through the allocator was freed (%lu live)", F.name,
+             (unsigned long)live_allocs);
+    CHECK(live_allocs == 0, msg);
+    CHECK(log_lines > 0, "the logger received messages");
+}
+
+/* NULL and {0} params are LIBSVM's defaults, resolved into the model; dense and CSR input agree. */
+static void case_defaults(void)
+{
+    gpusvm_params p;
+    size_t i;
+    size_t agree = 0;
+    char msg[256];
+    static double pred[N];
+    static double dec[N];
+    gpusvm_model *m2 = NULL;
     memset(&p, 0, sizeof p);
-    CHECK_OK(gpusvm_train(ctx, &csr, y, &p, &m2));
-    snprintf(msg, sizeof msg, "%s: defaults resolved (rbf, gamma 1/%d, degree 3): got kernel %d gamma %g", name, D,
-             (int)m1->kernel_type, m1->gamma);
-    CHECK(m1->svm_type == GPUSVM_C_SVC && m1->kernel_type == GPUSVM_KERNEL_RBF && m1->gamma == 1.0 / D &&
-              m1->degree == 3,
+    CHECK_OK(gpusvm_train(F.ctx, &F.csr, F.y, &p, &m2));
+    snprintf(msg, sizeof msg, "%s: defaults resolved (rbf, gamma 1/%d, degree 3): got kernel %d gamma %g", F.name, D,
+             (int)F.m1->kernel_type, F.m1->gamma);
+    CHECK(F.m1->svm_type == GPUSVM_C_SVC && F.m1->kernel_type == GPUSVM_KERNEL_RBF && F.m1->gamma == 1.0 / D &&
+              F.m1->degree == 3,
           msg);
-    CHECK(m1->info.converged == 1 && m1->info.gap < 1e-3, "defaults: converged below eps 1e-3");
-    snprintf(msg, sizeof msg, "%s: dense and CSR input give the same model (nSV %lu vs %lu, rho %.17g vs %.17g)", name,
-             (unsigned long)m1->total_sv, (unsigned long)m2->total_sv, m1->rho[0], m2->rho[0]);
-    CHECK(m1->total_sv == m2->total_sv && m1->rho[0] == m2->rho[0], msg);
-    CHECK(m1->nr_class == 2 && m1->label[0] == 1 && m1->label[1] == -1,
+    CHECK(F.m1->info.converged == 1 && F.m1->info.gap < 1e-3, "defaults: converged below eps 1e-3");
+    snprintf(msg, sizeof msg, "%s: dense and CSR input give the same model (nSV %lu vs %lu, rho %.17g vs %.17g)", F.name,
+             (unsigned long)F.m1->total_sv, (unsigned long)m2->total_sv, F.m1->rho[0], m2->rho[0]);
+    CHECK(F.m1->total_sv == m2->total_sv && F.m1->rho[0] == m2->rho[0], msg);
+    CHECK(F.m1->nr_class == 2 && F.m1->label[0] == 1 && F.m1->label[1] == -1,
           "labels -1 then +1 are ordered +1 first, as LIBSVM does");
-    CHECK_OK(gpusvm_predict(ctx, m1, &dense, pred, dec));
-    for (i = 0; i < N; ++i) agree += pred[i] == y[i] && ((dec[i] > 0) == (pred[i] == 1.0));
+    CHECK_OK(gpusvm_predict(F.ctx, F.m1, &F.dense, pred, dec));
+    for (i = 0; i < N; ++i) agree += pred[i] == F.y[i] && ((dec[i] > 0) == (pred[i] == 1.0));
     snprintf(msg, sizeof msg, "%s: training accuracy on separable-ish blobs %lu/%d, labels follow decision signs",
-             name, (unsigned long)agree, N);
+             F.name, (unsigned long)agree, N);
     CHECK(agree > N * 9 / 10, msg);
+    gpusvm_model_free(m2);
+}
 
-    /* model file round trip: the same predictions */
+/* A model file round trip predicts the same; a missing folder is an IO error naming the path. */
+static void case_save_load(void)
+{
+    gpusvm_model *m3 = NULL;
+    size_t i;
+    size_t agree = 0;
+    gpusvm_result r;
+    static double pred[N];
+    static double pred2[N];
+    CHECK_OK(gpusvm_predict(F.ctx, F.m1, &F.dense, pred, NULL));
     {
         char path[512];
         FILE *f;
         char first[64] = {0};
         snprintf(path, sizeof path, "%s/m.model", tmpdir);
-        CHECK_OK(gpusvm_model_save(ctx, m1, path));
+        CHECK_OK(gpusvm_model_save(F.ctx, F.m1, path));
         f = fopen(path, "rb");
         if (f) {
             if (!fgets(first, sizeof first, f)) first[0] = 0;
             fclose(f);
         }
         CHECK(strcmp(first, "svm_type c_svc\n") == 0, "a saved model starts with LIBSVM's svm_type line");
-        CHECK_OK(gpusvm_model_load(ctx, path, &m3));
-        CHECK_OK(gpusvm_predict(ctx, m3, &dense, pred2, NULL));
+        CHECK_OK(gpusvm_model_load(F.ctx, path, &m3));
+        CHECK_OK(gpusvm_predict(F.ctx, m3, &F.dense, pred2, NULL));
         for (i = 0, agree = 0; i < N; ++i) agree += pred2[i] == pred[i];
         CHECK(agree == N, "a saved and reloaded model predicts the same labels");
-        CHECK(m3->total_sv == m1->total_sv && m3->rho[0] == m1->rho[0], "reloaded model: same nSV and exact rho");
+        CHECK(m3->total_sv == F.m1->total_sv && m3->rho[0] == F.m1->rho[0], "reloaded model: same nSV and exact rho");
         gpusvm_model_free(m3);
         m3 = NULL;
-        r = gpusvm_model_save(ctx, m1, "/nonexistent-dir/x/m.model");
-        CHECK(r == GPUSVM_ERROR_IO && strstr(gpusvm_context_error(ctx), "/nonexistent-dir/x/m.model") != NULL,
+        r = gpusvm_model_save(F.ctx, F.m1, "/nonexistent-dir/x/m.model");
+        CHECK(r == GPUSVM_ERROR_IO && strstr(gpusvm_context_error(F.ctx), "/nonexistent-dir/x/m.model") != NULL,
               "saving into a missing folder is an IO error naming the path");
     }
+}
 
-    /* argument errors name the field */
+/* Argument errors name the field. */
+static void case_argument_errors(void)
+{
+    gpusvm_params p;
+    gpusvm_model *m3 = NULL;
+    gpusvm_result r;
     memset(&p, 0, sizeof p);
     p.C = -1;
-    r = gpusvm_train(ctx, &dense, y, &p, &m3);
-    CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(ctx), "params.C") && !m3,
+    r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
+    CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "params.C") && !m3,
           "C < 0 is INVALID_ARGUMENT naming params.C, no model");
     memset(&p, 0, sizeof p);
     p.gamma = -2;
-    r = gpusvm_train(ctx, &dense, y, &p, &m3);
-    CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(ctx), "params.gamma"),
+    r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
+    CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "params.gamma"),
           "gamma < 0 is INVALID_ARGUMENT naming params.gamma");
 #ifndef __cplusplus /* an enum holding 42 is undefined behaviour in C++, valid in C */
     memset(&p, 0, sizeof p);
     p.kernel_type = (gpusvm_kernel_type)42;
-    CHECK(gpusvm_train(ctx, &dense, y, &p, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "an unknown kernel type is rejected");
+    CHECK(gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "an unknown kernel type is rejected");
 #endif
     {
-        const int wl = (int)y[0];
+        const int wl = (int)F.y[0];
         const double wv = 0.01; /* the class's bounds add up to less than nu l / 2 */
         memset(&p, 0, sizeof p);
         p.svm_type = GPUSVM_NU_SVC;
@@ -189,33 +233,41 @@ static void training_checks(gpusvm_backend backend, const char *name)
         p.n_weight = 1;
         p.weight_label = &wl;
         p.weight = &wv;
-        r = gpusvm_train(ctx, &dense, y, &p, &m3);
-        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(ctx), "infeasible") && !m3,
+        r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
+        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "infeasible") && !m3,
               "an infeasible nu-SVC nu is INVALID_ARGUMENT saying so, and no model");
     }
-    CHECK(gpusvm_train(ctx, NULL, y, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NULL data is rejected");
-    CHECK(gpusvm_train(ctx, &dense, NULL, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NULL labels are rejected");
+    CHECK(gpusvm_train(F.ctx, NULL, F.y, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NULL data is rejected");
+    CHECK(gpusvm_train(F.ctx, &F.dense, NULL, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NULL labels are rejected");
+}
 
-    /* NaN data, more than two classes, one class */
+/* NaN data is refused; three classes train one-vs-one; one class predicts itself. */
+static void case_class_counts(void)
+{
+    gpusvm_model *m3 = NULL;
+    size_t i;
+    size_t agree = 0;
+    char msg[256];
+    static double pred2[N];
     {
-        float keep = x[5];
-        double ky = y[3];
+        float keep = F.x[5];
+        double ky = F.y[3];
         static double ky_all[N];
-        memcpy(ky_all, y, sizeof ky_all);
-        x[5] = NAN;
-        CHECK(gpusvm_train(ctx, &dense, y, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NaN in the data is rejected");
-        x[5] = keep;
-        y[3] = 7;
-        for (i = 0; i < N; i += 5) y[i] = 7;
-        CHECK_OK(gpusvm_train(ctx, &dense, y, NULL, &m3));
-        snprintf(msg, sizeof msg, "%s: three classes train one-vs-one (labels %d %d %d, %d pairs, SV rows %lu)", name,
+        memcpy(ky_all, F.y, sizeof ky_all);
+        F.x[5] = NAN;
+        CHECK(gpusvm_train(F.ctx, &F.dense, F.y, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NaN in the data is rejected");
+        F.x[5] = keep;
+        F.y[3] = 7;
+        for (i = 0; i < N; i += 5) F.y[i] = 7;
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, F.y, NULL, &m3));
+        snprintf(msg, sizeof msg, "%s: three classes train one-vs-one (labels %d %d %d, %d pairs, SV rows %lu)", F.name,
                  m3->label[0], m3->label[1], m3->label[2], 3, (unsigned long)m3->total_sv);
         CHECK(m3->nr_class == 3 && m3->label[0] == 7 && m3->label[1] == -1 && m3->label[2] == 1 &&
                   m3->n_sv[0] + m3->n_sv[1] + m3->n_sv[2] == (int)m3->total_sv && m3->pair_info[2].n_sv > 0,
               msg);
         {
             static double dv[N * 3];
-            CHECK_OK(gpusvm_predict(ctx, m3, &dense, pred2, dv));
+            CHECK_OK(gpusvm_predict(F.ctx, m3, &F.dense, pred2, dv));
             for (i = 0, agree = 0; i < N; ++i) {
                 /* the vote from the three pairwise decisions */
                 int v0 = (dv[3 * i] > 0) + (dv[3 * i + 1] > 0), v1 = (dv[3 * i] <= 0) + (dv[3 * i + 2] > 0);
@@ -228,21 +280,27 @@ static void training_checks(gpusvm_backend backend, const char *name)
         }
         gpusvm_model_free(m3);
         m3 = NULL;
-        memcpy(y, ky_all, sizeof ky_all);
-        y[3] = ky;
+        memcpy(F.y, ky_all, sizeof ky_all);
+        F.y[3] = ky;
     }
     {
         double one[N];
         for (i = 0; i < N; ++i) one[i] = 4;
-        CHECK_OK(gpusvm_train(ctx, &dense, one, NULL, &m3));
-        CHECK_OK(gpusvm_predict(ctx, m3, &dense, pred2, NULL));
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, one, NULL, &m3));
+        CHECK_OK(gpusvm_predict(F.ctx, m3, &F.dense, pred2, NULL));
         CHECK(m3->nr_class == 1 && m3->total_sv == 0 && pred2[0] == 4 && pred2[N - 1] == 4,
               "one class: a model with no support vectors that predicts that class (LIBSVM's behaviour)");
         gpusvm_model_free(m3);
         m3 = NULL;
     }
+}
 
-    /* degenerate inputs: documented results, no hang */
+/* Degenerate inputs: documented results, no hang. */
+static void case_degenerate_inputs(void)
+{
+    gpusvm_model *m3 = NULL;
+    char msg[256];
+    gpusvm_result r;
     {
         const float one_x[3] = {1, 2, 3}, same_x[8] = {1, 1, 1, 1, 1, 1, 1, 1};
         const double one_y[1] = {-1}, same_y[4] = {1, -1, 1, -1}, wide_x_y[1] = {0};
@@ -253,36 +311,45 @@ static void training_checks(gpusvm_backend backend, const char *name)
         mm.rows = 1;
         mm.cols = 3;
         mm.values = one_x;
-        CHECK_OK(gpusvm_train(ctx, &mm, one_y, NULL, &m3));
-        CHECK_OK(gpusvm_predict(ctx, m3, &mm, out, NULL));
+        CHECK_OK(gpusvm_train(F.ctx, &mm, one_y, NULL, &m3));
+        CHECK_OK(gpusvm_predict(F.ctx, m3, &mm, out, NULL));
         CHECK(m3->nr_class == 1 && out[0] == -1, "n = 1: a one-class model that predicts its label");
         gpusvm_model_free(m3);
         m3 = NULL;
         mm.rows = 4;
         mm.cols = 2;
         mm.values = same_x;
-        CHECK_OK(gpusvm_train(ctx, &mm, same_y, NULL, &m3));
-        snprintf(msg, sizeof msg, "%s: identical points with both labels converge (nSV %lu, obj %g)", name,
+        CHECK_OK(gpusvm_train(F.ctx, &mm, same_y, NULL, &m3));
+        snprintf(msg, sizeof msg, "%s: identical points with both labels converge (nSV %lu, obj %g)", F.name,
                  (unsigned long)m3->total_sv, m3->info.obj);
         CHECK(m3->info.converged == 1 && m3->total_sv == 4, msg);
         gpusvm_model_free(m3);
         m3 = NULL;
         mm.cols = 0;
         mm.values = NULL;
-        CHECK_OK(gpusvm_train(ctx, &mm, same_y, NULL, &m3));
+        CHECK_OK(gpusvm_train(F.ctx, &mm, same_y, NULL, &m3));
         CHECK(m3->info.converged == 1 && m3->gamma == 0.0, "zero features: trains (gamma 'auto' is 0, as LIBSVM)");
         gpusvm_model_free(m3);
         m3 = NULL;
         mm.rows = 1;
         mm.cols = D + 4;
         mm.values = wide_x;
-        r = gpusvm_predict(ctx, m1, &mm, out, NULL);
+        r = gpusvm_predict(F.ctx, F.m1, &mm, out, NULL);
         CHECK(r == GPUSVM_OK && (out[0] == 1 || out[0] == -1),
               "test data with more features than the model predicts (the extra features meet zero weights)");
         (void)wide_x_y;
     }
+}
 
-    /* per-sample weights: 1 changes nothing, 2 everywhere is C doubled, 2 on some rows is those rows twice */
+/* Per-sample weights: 1 changes nothing, 2 everywhere is C doubled, 2 on some rows is those rows twice. */
+static void case_sample_weights(void)
+{
+    gpusvm_params p;
+    gpusvm_model *m3 = NULL;
+    size_t i;
+    size_t agree = 0;
+    char msg[256];
+    gpusvm_result r;
     {
         static double w[N], ydup[N + N / 7 + 1], pw[N], pd[N];
         static float xdup[(N + N / 7 + 1) * D];
@@ -292,24 +359,24 @@ static void training_checks(gpusvm_backend backend, const char *name)
         for (i = 0; i < N; ++i) w[i] = 1.0;
         memset(&p, 0, sizeof p);
         p.sample_weight = w;
-        CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &a1));
-        CHECK(a1->rho[0] == m1->rho[0] && a1->total_sv == m1->total_sv, "unit sample weights give the unweighted model");
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, F.y, &p, &a1));
+        CHECK(a1->rho[0] == F.m1->rho[0] && a1->total_sv == F.m1->total_sv, "unit sample weights give the unweighted model");
         gpusvm_model_free(a1);
         for (i = 0; i < N; ++i) w[i] = 2.0;
-        CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &a1));
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, F.y, &p, &a1));
         memset(&p, 0, sizeof p);
         p.C = 2.0;
-        CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &a2));
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, F.y, &p, &a2));
         CHECK(a1->rho[0] == a2->rho[0] && a1->info.obj == a2->info.obj, "sample weights of 2 are C doubled, exactly");
         gpusvm_model_free(a1);
         gpusvm_model_free(a2);
         for (i = 0; i < N; ++i) {
             w[i] = (i % 7 == 0) ? 2.0 : 1.0;
-            memcpy(xdup + nd * D, x + i * D, D * sizeof(float));
-            ydup[nd++] = y[i];
+            memcpy(xdup + nd * D, F.x + i * D, D * sizeof(float));
+            ydup[nd++] = F.y[i];
             if (i % 7 == 0) {
-                memcpy(xdup + nd * D, x + i * D, D * sizeof(float));
-                ydup[nd++] = y[i];
+                memcpy(xdup + nd * D, F.x + i * D, D * sizeof(float));
+                ydup[nd++] = F.y[i];
             }
         }
         memset(&md, 0, sizeof md);
@@ -319,49 +386,62 @@ static void training_checks(gpusvm_backend backend, const char *name)
         memset(&p, 0, sizeof p);
         p.sample_weight = w;
         p.eps = 1e-5;
-        CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &a1));
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, F.y, &p, &a1));
         p.sample_weight = NULL;
-        CHECK_OK(gpusvm_train(ctx, &md, ydup, &p, &a2));
-        CHECK_OK(gpusvm_predict(ctx, a1, &dense, pw, NULL));
-        CHECK_OK(gpusvm_predict(ctx, a2, &dense, pd, NULL));
+        CHECK_OK(gpusvm_train(F.ctx, &md, ydup, &p, &a2));
+        CHECK_OK(gpusvm_predict(F.ctx, a1, &F.dense, pw, NULL));
+        CHECK_OK(gpusvm_predict(F.ctx, a2, &F.dense, pd, NULL));
         for (i = 0, agree = 0; i < N; ++i) agree += pw[i] == pd[i];
         snprintf(msg, sizeof msg, "%s: weight 2 on every 7th row = those rows twice (obj %.10g vs %.10g, %lu/%d same labels)",
-                 name, a1->info.obj, a2->info.obj, (unsigned long)agree, N);
+                 F.name, a1->info.obj, a2->info.obj, (unsigned long)agree, N);
         CHECK(fabs(a1->info.obj - a2->info.obj) <= 1e-5 * fabs(a2->info.obj) && agree >= N - 1, msg);
         gpusvm_model_free(a1);
         gpusvm_model_free(a2);
         w[5] = -1.0;
         memset(&p, 0, sizeof p);
         p.sample_weight = w;
-        r = gpusvm_train(ctx, &dense, y, &p, &m3);
-        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(ctx), "params.sample_weight[5]"),
+        r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
+        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "params.sample_weight[5]"),
               "a negative sample weight names params.sample_weight[i]");
     }
+}
 
-    /* cross-validation: every row predicted once, the same folds every run */
+/* Cross-validation: every row predicted once, the same folds every run. */
+static void case_cross_validation(void)
+{
+    size_t i;
+    char msg[256];
     {
         static double t1[N], t2[N];
         size_t ok = 0, same = 0;
-        CHECK_OK(gpusvm_cross_validation(ctx, &dense, y, NULL, 5, t1));
-        CHECK_OK(gpusvm_cross_validation(ctx, &csr, y, NULL, 5, t2));
+        CHECK_OK(gpusvm_cross_validation(F.ctx, &F.dense, F.y, NULL, 5, t1));
+        CHECK_OK(gpusvm_cross_validation(F.ctx, &F.csr, F.y, NULL, 5, t2));
         for (i = 0; i < N; ++i) {
-            ok += t1[i] == y[i];
+            ok += t1[i] == F.y[i];
             same += t1[i] == t2[i];
         }
-        snprintf(msg, sizeof msg, "%s: 5-fold cross-validation: %lu/%d right, the same targets twice (%lu)", name,
+        snprintf(msg, sizeof msg, "%s: 5-fold cross-validation: %lu/%d right, the same targets twice (%lu)", F.name,
                  (unsigned long)ok, N, (unsigned long)same);
         CHECK(ok > N * 8 / 10 && same == N, msg);
-        CHECK(gpusvm_cross_validation(ctx, &dense, y, NULL, 1, t1) == GPUSVM_ERROR_INVALID_ARGUMENT,
+        CHECK(gpusvm_cross_validation(F.ctx, &F.dense, F.y, NULL, 1, t1) == GPUSVM_ERROR_INVALID_ARGUMENT,
               "cross-validation with one fold is refused");
     }
+}
 
-    /* epsilon-SVR and one-class through the API */
+/* epsilon-SVR, one-class and nu checks through the API. */
+static void case_svr_one_class(void)
+{
+    gpusvm_params p;
+    gpusvm_model *m3 = NULL;
+    size_t i;
+    char msg[256];
+    gpusvm_result r;
     {
         static double z[N], zp[N], oc[N];
         double se = 0, var = 0, mean = 0;
         int inside = 0;
         for (i = 0; i < N; ++i) {
-            z[i] = 3.0 * x[i * D] - 2.0 * x[i * D + 1] + 0.5;
+            z[i] = 3.0 * F.x[i * D] - 2.0 * F.x[i * D + 1] + 0.5;
             mean += z[i] / N;
         }
         memset(&p, 0, sizeof p);
@@ -369,93 +449,104 @@ static void training_checks(gpusvm_backend backend, const char *name)
         p.kernel_type = GPUSVM_KERNEL_LINEAR;
         p.C = 10;
         p.p = 0.01;
-        CHECK_OK(gpusvm_train(ctx, &dense, z, &p, &m3));
-        CHECK_OK(gpusvm_predict(ctx, m3, &dense, zp, NULL));
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, z, &p, &m3));
+        CHECK_OK(gpusvm_predict(F.ctx, m3, &F.dense, zp, NULL));
         for (i = 0; i < N; ++i) {
             se += (zp[i] - z[i]) * (zp[i] - z[i]);
             var += (z[i] - mean) * (z[i] - mean);
         }
-        snprintf(msg, sizeof msg, "%s: epsilon-SVR fits a linear function (relative squared error %.2e)", name, se / var);
+        snprintf(msg, sizeof msg, "%s: epsilon-SVR fits a linear function (relative squared error %.2e)", F.name, se / var);
         CHECK(se / var < 1e-3 && m3->svm_type == GPUSVM_EPSILON_SVR, msg);
         gpusvm_model_free(m3);
         m3 = NULL;
         memset(&p, 0, sizeof p);
         p.svm_type = GPUSVM_ONE_CLASS;
         p.nu = 0.2;
-        CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &m3));
-        CHECK_OK(gpusvm_predict(ctx, m3, &dense, oc, NULL));
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3));
+        CHECK_OK(gpusvm_predict(F.ctx, m3, &F.dense, oc, NULL));
         for (i = 0; i < N; ++i) inside += oc[i] == 1.0;
         snprintf(msg, sizeof msg, "%s: one-class with nu = 0.2 keeps about 80%% of its training points inside (%d of %d)",
-                 name, inside, N);
+                 F.name, inside, N);
         CHECK(inside > N * 7 / 10 && inside < N * 9 / 10 && m3->total_sv >= (size_t)(0.2 * N), msg);
         gpusvm_model_free(m3);
         m3 = NULL;
         memset(&p, 0, sizeof p);
         p.svm_type = GPUSVM_ONE_CLASS;
         p.nu = 1.5;
-        r = gpusvm_train(ctx, &dense, y, &p, &m3);
-        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(ctx), "params.nu"), "nu > 1 names params.nu");
+        r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
+        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "params.nu"), "nu > 1 names params.nu");
         p.svm_type = GPUSVM_NU_SVR;
-        r = gpusvm_train(ctx, &dense, y, &p, &m3);
-        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(ctx), "params.nu"),
+        r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
+        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "params.nu"),
               "nu-SVR with nu > 1 names params.nu");
     }
+}
 
-    /* max_iter is honoured and reported */
+/* max_iter is honoured and reported. */
+static void case_max_iter(void)
+{
+    gpusvm_params p;
+    gpusvm_model *m3 = NULL;
+    char msg[256];
     memset(&p, 0, sizeof p);
     p.max_iter = 5;
     p.eps = 1e-9;
-    CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &m3));
-    snprintf(msg, sizeof msg, "%s: max_iter 5 stops at %lld pair updates, converged = %d", name, m3->info.iterations,
+    CHECK_OK(gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3));
+    snprintf(msg, sizeof msg, "%s: max_iter 5 stops at %lld pair updates, converged = %d", F.name, m3->info.iterations,
              m3->info.converged);
     CHECK(m3->info.iterations == 5 && m3->info.converged == 0, msg);
     gpusvm_model_free(m3);
     m3 = NULL;
+}
 
-    /* the progress callback cancels (working sets of 16 give many outer iterations) */
+/* The progress callback cancels; the same small working set, not cancelled, reaches the optimum. */
+static void case_progress_cancel(void)
+{
+    gpusvm_params p;
+    gpusvm_model *m3 = NULL;
+    char msg[256];
+    gpusvm_result r;
     memset(&p, 0, sizeof p);
     p.working_set_size = 16;
     p.eps = 1e-6;
     p.progress = on_progress;
     cancel_after = 2;
     progress_calls = 0;
-    r = gpusvm_train(ctx, &dense, y, &p, &m3);
-    snprintf(msg, sizeof msg, "%s: cancel from the progress callback returns CANCELLED (got %s after %d calls)", name,
+    r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
+    snprintf(msg, sizeof msg, "%s: cancel from the progress callback returns CANCELLED (got %s after %d calls)", F.name,
              gpusvm_result_string(r), progress_calls);
     CHECK(r == GPUSVM_ERROR_CANCELLED && m3 == NULL && progress_calls == 2, msg);
     /* and the same small working set, not cancelled, reaches the same optimum */
     cancel_after = 1 << 30;
     p.eps = 0;
-    CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &m3));
+    CHECK_OK(gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3));
     snprintf(msg, sizeof msg, "%s: q=16 (%lld outer iterations) and the whole-problem solve agree: obj %.10g vs %.10g",
-             name, m3->info.outer_iterations, m3->info.obj, m1->info.obj);
-    CHECK(m3->info.outer_iterations > 3 && fabs(m3->info.obj - m1->info.obj) <= 1e-3 * fabs(m1->info.obj), msg);
+             F.name, m3->info.outer_iterations, m3->info.obj, F.m1->info.obj);
+    CHECK(m3->info.outer_iterations > 3 && fabs(m3->info.obj - F.m1->info.obj) <= 1e-3 * fabs(F.m1->info.obj), msg);
     gpusvm_model_free(m3);
     m3 = NULL;
+}
 
-    /* gamma 'scale': 1 / (features * variance of all values) */
+/* gamma 'scale': 1 / (features * variance of all values). */
+static void case_gamma_scale(void)
+{
+    gpusvm_params p;
+    gpusvm_model *m3 = NULL;
+    size_t i;
     {
         double s = 0, s2 = 0, var;
         for (i = 0; i < N * D; ++i) {
-            s += x[i];
-            s2 += (double)x[i] * x[i];
+            s += F.x[i];
+            s2 += (double)F.x[i] * F.x[i];
         }
         var = s2 / (N * D) - (s / (N * D)) * (s / (N * D));
         memset(&p, 0, sizeof p);
         p.gamma_mode = GPUSVM_GAMMA_SCALE;
-        CHECK_OK(gpusvm_train(ctx, &dense, y, &p, &m3));
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3));
         CHECK(fabs(m3->gamma - 1.0 / (D * var)) < 1e-9 * m3->gamma, "gamma 'scale' resolves to 1/(d var(X))");
         gpusvm_model_free(m3);
         m3 = NULL;
     }
-
-    gpusvm_model_free(m1);
-    gpusvm_model_free(m2);
-    gpusvm_context_destroy(ctx);
-    snprintf(msg, sizeof msg, "%s: every allocation through the allocator was freed (%lu live)", name,
-             (unsigned long)live_allocs);
-    CHECK(live_allocs == 0, msg);
-    CHECK(log_lines > 0, "the logger received messages");
 }
 
 static void reader_checks(void)
@@ -755,25 +846,87 @@ static void cache_checks(void)
     gpusvm_context_destroy(c1);
 }
 
-int main(void)
+/* Every case by name: `test_api` runs them all, `test_api NAME...` only those (`--list` names
+   them). Training cases run on the C backend, then on OpenCL; device cases on OpenCL only. */
+enum { ANY, TRAINING, DEVICE };
+typedef struct test_case {
+    const char *name;
+    void (*run)(void);
+    int kind;
+} test_case;
+static const test_case cases[] = {
+    {"reader", reader_checks, ANY},
+    {"defaults", case_defaults, TRAINING},
+    {"save_load", case_save_load, TRAINING},
+    {"argument_errors", case_argument_errors, TRAINING},
+    {"class_counts", case_class_counts, TRAINING},
+    {"degenerate_inputs", case_degenerate_inputs, TRAINING},
+    {"sample_weights", case_sample_weights, TRAINING},
+    {"cross_validation", case_cross_validation, TRAINING},
+    {"svr_one_class", case_svr_one_class, TRAINING},
+    {"max_iter", case_max_iter, TRAINING},
+    {"progress_cancel", case_progress_cancel, TRAINING},
+    {"gamma_scale", case_gamma_scale, TRAINING},
+    {"budget", budget_checks, DEVICE},
+    {"kernel_cache", cache_checks, DEVICE},
+    {"upload", upload_checks, DEVICE},
+};
+#define NCASES (sizeof cases / sizeof cases[0])
+
+static int chosen(int argc, char **argv, const char *name)
+{
+    int i;
+    for (i = 1; i < argc; ++i)
+        if (strcmp(argv[i], name) == 0) return 1;
+    return argc < 2;
+}
+
+/* The training cases chosen, on one backend. */
+static void run_training(int argc, char **argv, gpusvm_backend backend, const char *name)
+{
+    size_t c;
+    int any = 0;
+    for (c = 0; c < NCASES; ++c) any |= cases[c].kind == TRAINING && chosen(argc, argv, cases[c].name);
+    if (!any) return;
+    fixture_begin(backend, name);
+    for (c = 0; c < NCASES; ++c)
+        if (cases[c].kind == TRAINING && chosen(argc, argv, cases[c].name)) cases[c].run();
+    fixture_end();
+}
+
+int main(int argc, char **argv)
 {
     gpusvm_context *probe = NULL;
     gpusvm_context_desc d;
+    size_t c;
+    int i, opencl;
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+        for (c = 0; c < NCASES; ++c) printf("%s\n", cases[c].name);
+        return 0;
+    }
+    for (i = 1; i < argc; ++i) {
+        for (c = 0; c < NCASES && strcmp(cases[c].name, argv[i]) != 0; ++c) {
+        }
+        if (c == NCASES) {
+            fprintf(stderr, "test_api: no case '%s' (--list names them)\n", argv[i]);
+            return 2;
+        }
+    }
     snprintf(tmpdir, sizeof tmpdir, "build/test_api.tmp");
-    reader_checks();
-    training_checks(GPUSVM_BACKEND_CPU, "C");
+    for (c = 0; c < NCASES; ++c)
+        if (cases[c].kind == ANY && chosen(argc, argv, cases[c].name)) cases[c].run();
+    run_training(argc, argv, GPUSVM_BACKEND_CPU, "C");
     if (getenv("GPUSVM_TEST_CPU_ONLY")) return check_summary(); /* valgrind runs the C half only */
     memset(&d, 0, sizeof d);
     d.backend = GPUSVM_BACKEND_OPENCL;
     d.ignore_environment = 1;
-    if (gpusvm_context_create(&d, &probe) == GPUSVM_OK) {
-        gpusvm_context_destroy(probe);
-        training_checks(GPUSVM_BACKEND_OPENCL, "OpenCL");
-        budget_checks();
-        cache_checks();
-        upload_checks();
-    } else {
-        CHECK(0, "an OpenCL device is available for the OpenCL half of the API tests");
+    opencl = gpusvm_context_create(&d, &probe) == GPUSVM_OK;
+    gpusvm_context_destroy(probe);
+    CHECK(opencl, "an OpenCL device is available for the OpenCL half of the API tests");
+    if (opencl) {
+        run_training(argc, argv, GPUSVM_BACKEND_OPENCL, "OpenCL");
+        for (c = 0; c < NCASES; ++c)
+            if (cases[c].kind == DEVICE && chosen(argc, argv, cases[c].name)) cases[c].run();
     }
     CHECK(strcmp(gpusvm_result_string(GPUSVM_ERROR_UNSUPPORTED), "not supported in this version") == 0,
           "result strings");
