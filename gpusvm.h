@@ -453,13 +453,16 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
 #define GPUSVM__L 256 /* local size of the single-work-group kernels (power of two) */
 #endif
 #define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */
-#define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per 16 x 16 work-group */
-#define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / 16 */
+#define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */
+#define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per work-group */
+#define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / TL */
 #define GPUSVM__TK 16    /* features staged per chunk; the feature count is padded to a multiple */
 #define GPUSVM__FEW 8    /* at most this many rows: gpusvm_rows_few */
+#define GPUSVM__FEW_L 256 /* gpusvm_rows_few's work-group: one point per work-item */
 #define GPUSVM__FK 256   /* gpusvm_rows_few: features staged per chunk */
 #define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */
 #define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
+#define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */
 
 /* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */
 #define GPUSVM__K_LINEAR 0
@@ -524,8 +527,9 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
  * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count
  * when it builds the program. */
 #define GPUSVM__KERNELS(X)                                                                       \
-    X(ROWS, "gpusvm_rows", 256, ROWS) X(ROWS_FEW, "gpusvm_rows_few", 256, ROWS)                      \
-    X(GATHER_WS, "gpusvm_gather_ws", 64, GATHER_WS) X(SCATTER, "gpusvm_scatter", 64, SCATTER)        \
+    X(ROWS, "gpusvm_rows", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS) \
+    X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS)                                      \
+    X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER)                                            \
     X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
     X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)
@@ -2511,7 +2515,7 @@ static gpusvm_result gpusvm__ocl_upload_points(gpusvm__ocl *b, const gpusvm__csr
     {
         const gpusvm__cl_ulong base_ = (gpusvm__cl_ulong)base;
         const gpusvm__cl_int n_ = (gpusvm__cl_int)n, pitch_ = (gpusvm__cl_int)b->pitch;
-        size_t g = gpusvm__round_up(n ? n : 1, 64), l = 64;
+        size_t g = gpusvm__round_up(n ? n : 1, GPUSVM__COPY_L), l = GPUSVM__COPY_L;
         GPUSVM__SET(SCATTER, SCATTER_row_ptr, csr[0]);
         GPUSVM__SET(SCATTER, SCATTER_col, csr[1]);
         GPUSVM__SET(SCATTER, SCATTER_val, csr[2]);
@@ -2895,12 +2899,12 @@ static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int off, int nr, in
 {
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_int off_ = off, nr_ = nr, skip_ = skip;
-    size_t g[3], l[3] = {16, 16, 1};
+    size_t g[3], l[3] = {GPUSVM__TL, GPUSVM__TL, 1};
     if (nr <= 0) return GPUSVM_OK;
     g[2] = (size_t)nprob;
     if (gather && b->mem[GPUSVM__TB_XW]) {
-        size_t lg[3] = {64, 1, 1};
-        g[0] = gpusvm__round_up((size_t)nr, 64);
+        size_t lg[3] = {GPUSVM__COPY_L, 1, 1};
+        g[0] = gpusvm__round_up((size_t)nr, GPUSVM__COPY_L);
         g[1] = b->dpad;
         GPUSVM__SET(GATHER_WS, GATHER_WS_row_off, off_);
         GPUSVM__SET(GATHER_WS, GATHER_WS_nrows, nr_);
@@ -2911,14 +2915,14 @@ static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int off, int nr, in
     GPUSVM__SET_ROWS(nrows, nr_);
     GPUSVM__SET_ROWS(skip_whole, skip_);
     if (nr <= GPUSVM__FEW) {
-        g[0] = gpusvm__round_up(cols, 256);
+        g[0] = gpusvm__round_up(cols, GPUSVM__FEW_L);
         g[1] = 1;
-        l[0] = 256;
+        l[0] = GPUSVM__FEW_L;
         l[1] = 1;
         return gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_FEW, 3, g, l);
     }
-    g[0] = gpusvm__round_up(cols, GPUSVM__TM) / GPUSVM__TM * 16;
-    g[1] = gpusvm__round_up((size_t)nr, GPUSVM__TM) / GPUSVM__TM * 16;
+    g[0] = gpusvm__round_up(cols, GPUSVM__TM) / GPUSVM__TM * GPUSVM__TL;
+    g[1] = gpusvm__round_up((size_t)nr, GPUSVM__TM) / GPUSVM__TM * GPUSVM__TL;
     r = gpusvm__ocl_launch(b, GPUSVM__KN_ROWS, 3, g, l);
 fail:
     return r;
@@ -7131,13 +7135,16 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__L 256 /* local size of the single-work-group kernels (power of two) */\n",
     "#endif\n",
     "#define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */\n",
-    "#define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per 16 x 16 work-group */\n",
-    "#define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / 16 */\n",
+    "#define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */\n",
+    "#define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per work-group */\n",
+    "#define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / TL */\n",
     "#define GPUSVM__TK 16    /* features staged per chunk; the feature count is padded to a multiple */\n",
     "#define GPUSVM__FEW 8    /* at most this many rows: gpusvm_rows_few */\n",
+    "#define GPUSVM__FEW_L 256 /* gpusvm_rows_few's work-group: one point per work-item */\n",
     "#define GPUSVM__FK 256   /* gpusvm_rows_few: features staged per chunk */\n",
     "#define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */\n",
     "#define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */\n",
+    "#define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */\n",
     "\n",
     "/* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */\n",
     "#define GPUSVM__K_LINEAR 0\n",
@@ -7202,8 +7209,9 @@ static const char *const gpusvm__kernel_source[] = {
     " * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count\n",
     " * when it builds the program. */\n",
     "#define GPUSVM__KERNELS(X)                                                                       \\\n",
-    "    X(ROWS, \"gpusvm_rows\", 256, ROWS) X(ROWS_FEW, \"gpusvm_rows_few\", 256, ROWS)                      \\\n",
-    "    X(GATHER_WS, \"gpusvm_gather_ws\", 64, GATHER_WS) X(SCATTER, \"gpusvm_scatter\", 64, SCATTER)        \\\n",
+    "    X(ROWS, \"gpusvm_rows\", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, \"gpusvm_rows_few\", GPUSVM__FEW_L, ROWS) \\\n",
+    "    X(GATHER_WS, \"gpusvm_gather_ws\", GPUSVM__COPY_L, GATHER_WS)                                      \\\n",
+    "    X(SCATTER, \"gpusvm_scatter\", GPUSVM__COPY_L, SCATTER)                                            \\\n",
     "    X(KEYS, \"gpusvm_keys\", GPUSVM__L, KEYS) X(SELECT, \"gpusvm_select\", GPUSVM__L, SELECT)            \\\n",
     "    X(GATHER, \"gpusvm_gather\", GPUSVM__L, GATHER) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO)               \\\n",
     "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE)\n",
@@ -7411,13 +7419,13 @@ static const char *const gpusvm__kernel_source[] = {
     "/* The arguments of gpusvm_rows and gpusvm_rows_few: one list (part 0's shared header). */\n",
     "#define GPUSVM_ROWS_PARAMS GPUSVM__ARGS_ROWS(GPUSVM__PARAM, GPUSVM__COMMA)\n",
     "\n",
-    "__kernel __attribute__((reqd_work_group_size(16, 16, 1)))\n",
+    "__kernel __attribute__((reqd_work_group_size(GPUSVM__TL, GPUSVM__TL, 1)))\n",
     "void gpusvm_rows(GPUSVM_ROWS_PARAMS)\n",
     "{\n",
     "    __local float4 As[GPUSVM__TK][GPUSVM__TM / 4];\n",
     "    __local float4 Bs[GPUSVM__TK][GPUSVM__TM / 4];\n",
     "    const int lx = get_local_id(0), ly = get_local_id(1);\n",
-    "    const int tid = ly * 16 + lx;\n",
+    "    const int tid = ly * GPUSVM__TL + lx;\n",
     "    const int i0 = get_group_id(0) * GPUSVM__TM;\n",
     "    const int r0 = get_group_id(1) * GPUSVM__TM;\n",
     "    const int p = get_group_id(2);\n",
@@ -7537,7 +7545,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        for (; f < nf; f += GPUSVM__TK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__TK)     \\\n",
     "    }\n",
     "\n",
-    "__kernel __attribute__((reqd_work_group_size(256, 1, 1)))\n",
+    "__kernel __attribute__((reqd_work_group_size(GPUSVM__FEW_L, 1, 1)))\n",
     "void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)\n",
     "{\n",
     "    __local float As[GPUSVM__FK * GPUSVM__FEW];\n",
@@ -7548,7 +7556,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group */\n",
     "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
-    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * 256 >= nb) return;\n",
+    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * GPUSVM__FEW_L >= nb) return;\n",
     "    int col_a[GPUSVM__FEW]; /* the rows' points */\n",
     "    for (int r = 0; r < GPUSVM__FEW; ++r)\n",
     "        col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + min(r, nr - 1)], split));\n",
@@ -8300,7 +8308,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 1188
+#define GPUSVM__KERNEL_SOURCE_LINES 1192
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

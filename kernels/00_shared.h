@@ -17,13 +17,16 @@
 #define GPUSVM__L 256 /* local size of the single-work-group kernels (power of two) */
 #endif
 #define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */
-#define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per 16 x 16 work-group */
-#define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / 16 */
+#define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */
+#define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per work-group */
+#define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / TL */
 #define GPUSVM__TK 16    /* features staged per chunk; the feature count is padded to a multiple */
 #define GPUSVM__FEW 8    /* at most this many rows: gpusvm_rows_few */
+#define GPUSVM__FEW_L 256 /* gpusvm_rows_few's work-group: one point per work-item */
 #define GPUSVM__FK 256   /* gpusvm_rows_few: features staged per chunk */
 #define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */
 #define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
+#define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */
 
 /* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */
 #define GPUSVM__K_LINEAR 0
@@ -88,8 +91,9 @@
  * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count
  * when it builds the program. */
 #define GPUSVM__KERNELS(X)                                                                       \
-    X(ROWS, "gpusvm_rows", 256, ROWS) X(ROWS_FEW, "gpusvm_rows_few", 256, ROWS)                      \
-    X(GATHER_WS, "gpusvm_gather_ws", 64, GATHER_WS) X(SCATTER, "gpusvm_scatter", 64, SCATTER)        \
+    X(ROWS, "gpusvm_rows", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS) \
+    X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS)                                      \
+    X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER)                                            \
     X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
     X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)

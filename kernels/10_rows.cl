@@ -51,13 +51,13 @@
 /* The arguments of gpusvm_rows and gpusvm_rows_few: one list (part 0's shared header). */
 #define GPUSVM_ROWS_PARAMS GPUSVM__ARGS_ROWS(GPUSVM__PARAM, GPUSVM__COMMA)
 
-__kernel __attribute__((reqd_work_group_size(16, 16, 1)))
+__kernel __attribute__((reqd_work_group_size(GPUSVM__TL, GPUSVM__TL, 1)))
 void gpusvm_rows(GPUSVM_ROWS_PARAMS)
 {
     __local float4 As[GPUSVM__TK][GPUSVM__TM / 4];
     __local float4 Bs[GPUSVM__TK][GPUSVM__TM / 4];
     const int lx = get_local_id(0), ly = get_local_id(1);
-    const int tid = ly * 16 + lx;
+    const int tid = ly * GPUSVM__TL + lx;
     const int i0 = get_group_id(0) * GPUSVM__TM;
     const int r0 = get_group_id(1) * GPUSVM__TM;
     const int p = get_group_id(2);
@@ -177,7 +177,7 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
         for (; f < nf; f += GPUSVM__TK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__TK)     \
     }
 
-__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(GPUSVM__FEW_L, 1, 1)))
 void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
 {
     __local float As[GPUSVM__FK * GPUSVM__FEW];
@@ -188,7 +188,7 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     const int ws = p * qmax;
     /* uniform per work-group */
     if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
-    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * 256 >= nb) return;
+    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * GPUSVM__FEW_L >= nb) return;
     int col_a[GPUSVM__FEW]; /* the rows' points */
     for (int r = 0; r < GPUSVM__FEW; ++r)
         col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + min(r, nr - 1)], split));
