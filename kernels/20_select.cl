@@ -112,58 +112,11 @@ typedef struct {
     int count;
 } gpusvm_sel_scratch;
 
-/* The problem's m and M per class from gpusvm_keys' partials (into r_up[c][0], r_low[c][0]). */
-void gpusvm_select_extrema(__local double (*r_up)[GPUSVM__L], __local double (*r_low)[GPUSVM__L],
-                           __global const double *part_up, __global const double *part_low, int nparts)
-{
-    const int lid = get_local_id(0);
-    for (int c = 0; c < 2; ++c) {
-        double up = -INFINITY, low = INFINITY;
-        for (int p = lid; p < nparts; p += GPUSVM__L) {
-            up = fmax(up, part_up[c * nparts + p]);
-            low = fmin(low, part_low[c * nparts + p]);
-        }
-        r_up[c][lid] = up;
-        r_low[c][lid] = low;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {
-        if (get_local_id(0) < s) {
-            for (int c = 0; c < 2; ++c) {
-                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);
-                r_low[c][lid] = fmin(r_low[c][lid], r_low[c][lid + s]);
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-}
-
-/* mode 1: the newest half (positions h..q-1) moves to the front with its row slots, the
- * dropped half's slots go to the new points, and the kept points stop being candidates. */
-void gpusvm_select_keep(__global int *ws_idx, __global int *ws_slot, __global uint *key_up,
-                        __global uint *key_low, __local int *keep, __local int *list, int h)
-{
-    for (int t = get_local_id(0); t < h; t += GPUSVM__L) {
-        keep[t] = ws_idx[h + t];
-        keep[h + t] = ws_slot[h + t];
-        list[t] = ws_slot[t];
-    }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    for (int t = get_local_id(0); t < h; t += GPUSVM__L) {
-        ws_idx[t] = keep[t];
-        ws_slot[t] = keep[h + t];
-        ws_slot[h + t] = list[t];
-        key_up[keep[t]] = GPUSVM__KEY_NONE;
-        key_low[keep[t]] = GPUSVM__KEY_NONE;
-    }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-}
-
 /* One side's radix select: the 8-bit passes over the keys of the candidates (class cls, or any
  * when 0), then over the index of those tied at the threshold when more tie than are needed;
  * sc says afterwards what to take. */
-void gpusvm_select_passes(__local gpusvm_sel_scratch *sc, __global const uint *keys, __global const char *y,
-                          int cls, int n)
+GPUSVM_INLINE void gpusvm_select_passes(__local gpusvm_sel_scratch *sc, __global const uint *keys,
+                                        __global const char *y, int cls, int n)
 {
     for (int pass = 0; pass < 8; ++pass) {
         const uint stage = sc->stage;
@@ -214,7 +167,7 @@ void gpusvm_select_passes(__local gpusvm_sel_scratch *sc, __global const uint *k
 
 /* One side: up to k more points from keys (class cls, or any when 0) appended to list; both of
  * a chosen point's keys become NONE. */
-void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local int *list, __global uint *keys,
+GPUSVM_INLINE void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local int *list, __global uint *keys,
                         __global uint *other, __global const char *y, int cls, int k, int n)
 {
     if (get_local_id(0) == 0) {
@@ -246,26 +199,6 @@ void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local int *list, __glo
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
 
-/* The got chosen points of list, in ascending order, into ws_idx: each one's rank is the number
- * of smaller indices (indices are distinct), so no barrier sits inside a loop. */
-void gpusvm_select_sorted(__local const int *list, __local int *keep, int got, __global int *ws_idx)
-{
-    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {
-        const int t = c * GPUSVM__L + get_local_id(0);
-        if (t < got) {
-            const int v = list[t];
-            int rank = 0;
-            for (int u = 0; u < got; ++u) rank += list[u] < v;
-            keep[rank] = v;
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {
-        const int t = c * GPUSVM__L + get_local_id(0);
-        if (t < got) ws_idx[t] = keep[t];
-    }
-}
-
 /* mode 0: choose a whole working set of q points.
  * mode 1: keep positions q/2..q-1 of the previous set (moved to the front,
  *         with their row slots) and choose q/2 new points into the slots of
@@ -289,25 +222,44 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     __local double r_up[2][GPUSVM__L];
     __local double r_low[2][GPUSVM__L];
     __local gpusvm_sel_scratch sc;
-    const int p = get_group_id(0);
+    const int lid = get_local_id(0), p = get_group_id(0);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], nparts = pi[GPUSVM__PI_NPARTS];
     const int q = pi[GPUSVM__PI_Q], mode = pi[GPUSVM__PI_WHOLE] ? 2 : mode_in;
     __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;
     __global const char *y = y0 + v0;
+    __global const double *part_up = part_up0 + (size_t)p * 2 * nparts_max;
+    __global const double *part_low = part_low0 + (size_t)p * 2 * nparts_max;
     __global int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;
     __global double *status = status0 + p * GPUSVM__ST_COUNT;
     if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
 
-    gpusvm_select_extrema(r_up, r_low, part_up0 + (size_t)p * 2 * nparts_max,
-                          part_low0 + (size_t)p * 2 * nparts_max, nparts);
+    for (int c = 0; c < 2; ++c) {
+        double up = -INFINITY, low = INFINITY;
+        for (int p = lid; p < nparts; p += GPUSVM__L) {
+            up = fmax(up, part_up[c * nparts + p]);
+            low = fmin(low, part_low[c * nparts + p]);
+        }
+        r_up[c][lid] = up;
+        r_low[c][lid] = low;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            for (int c = 0; c < 2; ++c) {
+                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);
+                r_low[c][lid] = fmin(r_low[c][lid], r_low[c][lid + s]);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
     const double gap0 = r_up[0][0] - r_low[0][0], gap1 = r_up[1][0] - r_low[1][0];
     const int worst = (nu && gap1 > gap0) ? 1 : 0;
     const double gap = worst ? gap1 : gap0;
     const int done = !(gap >= eps) ? GPUSVM__DONE_CONVERGED
                      : (status[GPUSVM__ST_ITER] >= max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (get_local_id(0) == 0) {
+    if (lid == 0) {
         status[GPUSVM__ST_GAP] = gap;
         status[GPUSVM__ST_MUP] = r_up[worst][0];
         status[GPUSVM__ST_MLOW] = r_low[worst][0];
@@ -317,9 +269,24 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     }
     if (done || mode == 2) return;
 
+    /* mode 1: the newest half moves to the front; the dropped half's slots are reused */
     const int h = (mode == 1) ? q / 2 : 0;
     const int fresh = q - h;
-    gpusvm_select_keep(ws_idx, ws_slot, key_up, key_low, keep, list, h);
+    for (int t = lid; t < h; t += GPUSVM__L) {
+        keep[t] = ws_idx[h + t];
+        keep[h + t] = ws_slot[h + t];
+        list[t] = ws_slot[t];
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    for (int t = lid; t < h; t += GPUSVM__L) {
+        ws_idx[t] = keep[t];
+        ws_slot[t] = keep[h + t];
+        ws_slot[h + t] = list[t];
+        key_up[keep[t]] = GPUSVM__KEY_NONE;
+        key_low[keep[t]] = GPUSVM__KEY_NONE;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+
     /* sides: which keys, from which class (0: any), up to how many chosen in all */
     for (int side = 0; side < (nu ? 6 : 3); ++side) {
         const int low_side = nu ? (side & 1) : (side == 1);
@@ -328,5 +295,22 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
         gpusvm_select_side(&sc, list, low_side ? key_low : key_up, low_side ? key_up : key_low, y, cls,
                            upto - sc.count, n);
     }
-    gpusvm_select_sorted(list, keep, sc.count, ws_idx + h);
+
+    /* the chosen points in ascending order: each one's rank is the number of smaller
+     * indices (indices are distinct), so no barrier sits inside a loop */
+    const int got = sc.count;
+    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {
+        const int t = c * GPUSVM__L + lid;
+        if (t < got) {
+            const int v = list[t];
+            int rank = 0;
+            for (int u = 0; u < got; ++u) rank += list[u] < v;
+            keep[rank] = v;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {
+        const int t = c * GPUSVM__L + lid;
+        if (t < got) ws_idx[h + t] = keep[t];
+    }
 }

@@ -96,41 +96,16 @@ __kernel void gpusvm_gather(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COMMA))
         K0[((size_t)p * qmax + r) * ldk + GPUSVM__PT(ws_idx0[p * qmax + t], pi[GPUSVM__PI_SPLIT])];
 }
 
-/* The reductions' scratch in local memory: one word per warp with warp exchanges, else one per
- * work-item. i's arg-max per class and the I_low maxima (v, i, v1, i1, g, g2); j's arg-min
- * (jv, ji: its own words with warp exchanges, so that no barrier is needed between). */
-#ifdef GPUSVM_NV_SHFL
-#define GPUSVM_RED_N GPUSVM_NW
-#else
-#define GPUSVM_RED_N GPUSVM__L
-#endif
-typedef struct {
-    double v[GPUSVM_RED_N], v1[GPUSVM_RED_N], g[GPUSVM_RED_N], g2[GPUSVM_RED_N];
-    int i[GPUSVM_RED_N], i1[GPUSVM_RED_N];
-#ifdef GPUSVM_NV_SHFL
-    double jv[GPUSVM_RED_N];
-    int ji[GPUSVM_RED_N];
-#endif
-} gpusvm_smo_scratch;
-
-/* The working set in local memory: what the inner solve reads and updates. */
-typedef struct {
-    double la[GPUSVM__Q], lg[GPUSVM__Q], lC[GPUSVM__Q];
-    float lqd[GPUSVM__Q];
-    int lidx[GPUSVM__Q], lslot[GPUSVM__Q];
-    char lyv[GPUSVM__Q];
-    double step[2];
-} gpusvm_smo_set;
-
 /* This work-item's candidates for i (the maximal violator in I_up, per class) and the maxima
  * of -v over I_low; class 1 only with nu (y = -1), as Solver_NU. */
-void gpusvm_smo_scan_i(__local const gpusvm_smo_set *w, int m, int nu, double *bv0, int *bi0, double *bv1,
-                       int *bi1, double *g20, double *g21)
+GPUSVM_INLINE void gpusvm_smo_scan_i(__local const double *la, __local const double *lg, __local const double *lC,
+                                     __local const char *lyv, int m, int nu, double *bv0, int *bi0, double *bv1,
+                                     int *bi1, double *g20, double *g21)
 {
     for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
-        const int pos = w->lyv[t] > 0;
-        const double a = w->la[t], C = w->lC[t];
-        const double v = pos ? -w->lg[t] : w->lg[t];
+        const int pos = lyv[t] > 0;
+        const double a = la[t], C = lC[t];
+        const double v = pos ? -lg[t] : lg[t];
         const int in_up = pos ? (a < C) : (a > 0.0);
         const int in_low = pos ? (a > 0.0) : (a < C);
         if (nu && !pos) {
@@ -144,10 +119,12 @@ void gpusvm_smo_scan_i(__local const gpusvm_smo_set *w, int m, int nu, double *b
 }
 
 /* One reduction for all four: both classes' arg-max and both maxima over I_low (the barriers,
- * not the arithmetic, are what a pair update waits on); the results in every work-item. */
-void gpusvm_smo_reduce_i(__local gpusvm_smo_scratch *r, int nu, double bv0, int bi0, double bv1, int bi1,
-                         double g20, double g21, double *Gmax0, int *i0, double *Gmax1, int *i1, double *Gmax20,
-                         double *Gmax21)
+ * not the arithmetic, are what a pair update waits on); the results in every work-item. The
+ * scratch: one word per warp with warp exchanges, else one per work-item. */
+GPUSVM_INLINE void gpusvm_smo_reduce_i(__local double *rv, __local int *ri, __local double *rv1, __local int *ri1,
+                                       __local double *rg, __local double *rg2, int nu, double bv0, int bi0,
+                                       double bv1, int bi1, double g20, double g21, double *Gmax0, int *i0,
+                                       double *Gmax1, int *i1, double *Gmax20, double *Gmax21)
 {
 #ifdef GPUSVM_NV_SHFL
     GPUSVM_WARP_ARGMAX(bv0, bi0);
@@ -158,84 +135,79 @@ void gpusvm_smo_reduce_i(__local gpusvm_smo_scratch *r, int nu, double bv0, int 
     }
     if (GPUSVM_LID % GPUSVM_WARP == 0) {
         const int w = GPUSVM_LID / GPUSVM_WARP;
-        r->v[w] = bv0;
-        r->i[w] = bi0;
-        r->v1[w] = bv1;
-        r->i1[w] = bi1;
-        r->g[w] = g20;
-        r->g2[w] = g21;
+        rv[w] = bv0;
+        ri[w] = bi0;
+        rv1[w] = bv1;
+        ri1[w] = bi1;
+        rg[w] = g20;
+        rg2[w] = g21;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    *Gmax0 = r->v[0];
-    *Gmax1 = r->v1[0];
-    *Gmax20 = r->g[0];
-    *Gmax21 = r->g2[0];
-    *i0 = r->i[0];
-    *i1 = r->i1[0];
+    double G0 = rv[0], G1 = rv1[0], G20 = rg[0], G21 = rg2[0];
+    int j0 = ri[0], j1 = ri1[0];
     for (int u = 1; u < GPUSVM_NW; ++u) {
-        GPUSVM_ARGMAX(*Gmax0, *i0, r->v[u], r->i[u]);
-        GPUSVM_ARGMAX(*Gmax1, *i1, r->v1[u], r->i1[u]);
-        *Gmax20 = fmax(*Gmax20, r->g[u]);
-        *Gmax21 = fmax(*Gmax21, r->g2[u]);
+        GPUSVM_ARGMAX(G0, j0, rv[u], ri[u]);
+        GPUSVM_ARGMAX(G1, j1, rv1[u], ri1[u]);
+        G20 = fmax(G20, rg[u]);
+        G21 = fmax(G21, rg2[u]);
     }
 #else
-    r->v[GPUSVM_LID] = bv0;
-    r->i[GPUSVM_LID] = bi0;
-    r->v1[GPUSVM_LID] = bv1;
-    r->i1[GPUSVM_LID] = bi1;
-    r->g[GPUSVM_LID] = g20;
-    r->g2[GPUSVM_LID] = g21;
+    rv[GPUSVM_LID] = bv0;
+    ri[GPUSVM_LID] = bi0;
+    rv1[GPUSVM_LID] = bv1;
+    ri1[GPUSVM_LID] = bi1;
+    rg[GPUSVM_LID] = g20;
+    rg2[GPUSVM_LID] = g21;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {
         if (GPUSVM_LID < s) {
             const int u = GPUSVM_LID + s;
-            double a = r->v[GPUSVM_LID], b = r->v[u];
-            int ia = r->i[GPUSVM_LID], ib = r->i[u];
+            double a = rv[GPUSVM_LID], b = rv[u];
+            int ia = ri[GPUSVM_LID], ib = ri[u];
             int take = (b > a) || (b == a && ib > ia);
-            r->v[GPUSVM_LID] = select(a, b, (long)take);
-            r->i[GPUSVM_LID] = select(ia, ib, take);
-            a = r->v1[GPUSVM_LID];
-            b = r->v1[u];
-            ia = r->i1[GPUSVM_LID];
-            ib = r->i1[u];
+            rv[GPUSVM_LID] = select(a, b, (long)take);
+            ri[GPUSVM_LID] = select(ia, ib, take);
+            a = rv1[GPUSVM_LID];
+            b = rv1[u];
+            ia = ri1[GPUSVM_LID];
+            ib = ri1[u];
             take = (b > a) || (b == a && ib > ia);
-            r->v1[GPUSVM_LID] = select(a, b, (long)take);
-            r->i1[GPUSVM_LID] = select(ia, ib, take);
-            r->g[GPUSVM_LID] = fmax(r->g[GPUSVM_LID], r->g[u]);
-            r->g2[GPUSVM_LID] = fmax(r->g2[GPUSVM_LID], r->g2[u]);
+            rv1[GPUSVM_LID] = select(a, b, (long)take);
+            ri1[GPUSVM_LID] = select(ia, ib, take);
+            rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[u]);
+            rg2[GPUSVM_LID] = fmax(rg2[GPUSVM_LID], rg2[u]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    *Gmax0 = r->v[0];
-    *Gmax20 = r->g[0];
-    *Gmax21 = r->g2[0];
-    *i0 = r->i[0];
-    *Gmax1 = r->v1[0];
-    *i1 = r->i1[0];
-    barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read v, i before j's reduction reuses them */
+    const double G0 = rv[0], G1 = rv1[0], G20 = rg[0], G21 = rg2[0];
+    const int j0 = ri[0], j1 = ri1[0];
+    barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read rv, ri before j's reduction reuses them */
 #endif
-    if (!nu) {
-        *Gmax1 = -INFINITY;
-        *i1 = -1;
-    }
+    *Gmax0 = G0;
+    *i0 = j0;
+    *Gmax1 = nu ? G1 : -INFINITY;
+    *i1 = nu ? j1 : -1;
+    *Gmax20 = G20;
+    *Gmax21 = G21;
 }
 
 /* This work-item's candidate for j: the second-order choice over I_low, against the i of its
  * own class (Ki0 / Ki1: the i's rows, Kii0 / Kii1 their diagonals); *bj -1 when none. */
-void gpusvm_smo_scan_j(__local const gpusvm_smo_set *w, int m, int nu, double Gmax0, double Gmax1,
-                       __global const float *Ki0, __global const float *Ki1, double Kii0, double Kii1, double *bo,
-                       int *bj)
+GPUSVM_INLINE void gpusvm_smo_scan_j(__local const double *la, __local const double *lg, __local const double *lC,
+                                     __local const float *lqd, __local const char *lyv, int m, int nu, double Gmax0,
+                                     double Gmax1, __global const float *Ki0, __global const float *Ki1, double Kii0,
+                                     double Kii1, double *bo, int *bj)
 {
     for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
-        const int pos = w->lyv[t] > 0;
+        const int pos = lyv[t] > 0;
         const int c1 = nu && !pos;
-        const double a = w->la[t], C = w->lC[t];
+        const double a = la[t], C = lC[t];
         const int in_low = pos ? (a > 0.0) : (a < C);
-        const double v = pos ? -w->lg[t] : w->lg[t];
+        const double v = pos ? -lg[t] : lg[t];
         const double b = (c1 ? Gmax1 : Gmax0) - v;
         if (in_low && b > 0.0) {
             __global const float *Kc = c1 ? Ki1 : Ki0;
-            double quad = (c1 ? Kii1 : Kii0) + (double)w->lqd[t] - 2.0 * (double)Kc[t];
+            double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)Kc[t];
             if (quad <= 0.0) quad = GPUSVM__TAU;
             const double o = -(b * b) / quad;
             if (o < *bo || (o == *bo && t > *bj)) { *bo = o; *bj = t; }
@@ -243,18 +215,21 @@ void gpusvm_smo_scan_j(__local const gpusvm_smo_set *w, int m, int nu, double Gm
     }
 }
 
-/* The two-variable step on (i, j), exactly as LIBSVM's Solver::Solve (one work-item). */
-void gpusvm_smo_pair(__local gpusvm_smo_set *w, int i, int j, __global const float *Ki, double Kii)
+/* The two-variable step on working-set positions (i, j), exactly as LIBSVM's Solver::Solve (one
+ * work-item); the new alphas into la, their changes into step. */
+GPUSVM_INLINE void gpusvm_smo_pair(__local double *la, __local const double *lg, __local const double *lC,
+                                   __local const float *lqd, __local const char *lyv, __local double *step, int i,
+                                   int j, __global const float *Ki, double Kii)
 {
-    const int yi = w->lyv[i], yj = w->lyv[j];
-    const double Ci = w->lC[i], Cj = w->lC[j];
+    const int yi = lyv[i], yj = lyv[j];
+    const double Ci = lC[i], Cj = lC[j];
     const double Kij = (double)Ki[j];
-    const double oi = w->la[i], oj = w->la[j];
+    const double oi = la[i], oj = la[j];
     double ai = oi, aj = oj;
-    double quad = Kii + (double)w->lqd[j] - 2.0 * Kij;
+    double quad = Kii + (double)lqd[j] - 2.0 * Kij;
     if (quad <= 0.0) quad = GPUSVM__TAU;
     if (yi != yj) {
-        const double delta = (-w->lg[i] - w->lg[j]) / quad;
+        const double delta = (-lg[i] - lg[j]) / quad;
         const double diff = ai - aj;
         ai += delta;
         aj += delta;
@@ -263,7 +238,7 @@ void gpusvm_smo_pair(__local gpusvm_smo_set *w, int i, int j, __global const flo
         if (diff > Ci - Cj) { if (ai > Ci) { ai = Ci; aj = Ci - diff; } }
         else { if (aj > Cj) { aj = Cj; ai = Cj + diff; } }
     } else {
-        const double delta = (w->lg[i] - w->lg[j]) / quad;
+        const double delta = (lg[i] - lg[j]) / quad;
         const double sum = ai + aj;
         ai -= delta;
         aj += delta;
@@ -272,16 +247,33 @@ void gpusvm_smo_pair(__local gpusvm_smo_set *w, int i, int j, __global const flo
         if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }
         else { if (ai < 0) { ai = 0; aj = sum; } }
     }
-    w->la[i] = ai;
-    w->la[j] = aj;
-    w->step[0] = ai - oi;
-    w->step[1] = aj - oj;
+    la[i] = ai;
+    la[j] = aj;
+    step[0] = ai - oi;
+    step[1] = aj - oj;
 }
 
 __kernel void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
 {
-    __local gpusvm_smo_set w;
-    __local gpusvm_smo_scratch red;
+    __local double la[GPUSVM__Q];
+    __local double lg[GPUSVM__Q];
+    __local double lC[GPUSVM__Q];
+    __local float lqd[GPUSVM__Q];
+    __local int lidx[GPUSVM__Q];
+    __local int lslot[GPUSVM__Q];
+    __local char lyv[GPUSVM__Q];
+    __local double step[2];
+#ifdef GPUSVM_NV_SHFL /* the reductions' scratch: one word per warp */
+    __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];
+    __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */
+#else /* one word per work-item */
+    __local double rv[GPUSVM__L];
+    __local int ri[GPUSVM__L];
+    __local double rv1[GPUSVM__L];
+    __local int ri1[GPUSVM__L];
+    __local double rg[GPUSVM__L];
+    __local double rg2[GPUSVM__L];
+#endif
     const int p = get_group_id(0);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int v0 = pi[GPUSVM__PI_VAR], m = pi[GPUSVM__PI_Q];
@@ -291,18 +283,21 @@ __kernel void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
     __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by slot, then position */
     __global const int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;
     __global double *alpha = alpha0 + v0, *coef = coef0 + p * qmax;
+    __global const double *G = G0 + v0, *Cv = Cv0 + v0;
+    __global const char *y = y0 + v0;
+    __global const float *qd = qd0 + v0;
     __global double *status = status0 + p * GPUSVM__ST_COUNT;
     if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
 
     for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
         const int i = ws_idx[t];
-        w.lidx[t] = i; /* K is read at the point, GPUSVM__PT(i) */
-        w.lslot[t] = ws_slot[t];
-        w.la[t] = alpha[i];
-        w.lg[t] = G0[v0 + i];
-        w.lqd[t] = qd0[v0 + i];
-        w.lC[t] = Cv0[v0 + i];
-        w.lyv[t] = y0[v0 + i];
+        lidx[t] = i; /* K is read at the point, GPUSVM__PT(i) */
+        lslot[t] = ws_slot[t];
+        la[t] = alpha[i];
+        lg[t] = G[i];
+        lqd[t] = qd[i];
+        lC[t] = Cv[i];
+        lyv[t] = y[i];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -313,39 +308,55 @@ __kernel void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
      * stop tests only switch the work off (a uniform flag). */
     int it = 0, trip = 0;
     while (trip < budget) {
+        /* i: maximal violator in I_up; Gmax2 over I_low for the stop test. With nu,
+         * one of each per class (class 0: y = +1, class 1: y = -1), as Solver_NU. */
         double bv0 = -INFINITY, bv1 = -INFINITY, g20 = -INFINITY, g21 = -INFINITY;
-        double Gmax0, Gmax1, Gmax20, Gmax21, bo = INFINITY;
-        int bi0 = -1, bi1 = -1, i0, i1, bj = -1;
-        gpusvm_smo_scan_i(&w, m, nu, &bv0, &bi0, &bv1, &bi1, &g20, &g21);
-        gpusvm_smo_reduce_i(&red, nu, bv0, bi0, bv1, bi1, g20, g21, &Gmax0, &i0, &Gmax1, &i1, &Gmax20, &Gmax21);
+        int bi0 = -1, bi1 = -1;
+        gpusvm_smo_scan_i(la, lg, lC, lyv, m, nu, &bv0, &bi0, &bv1, &bi1, &g20, &g21);
+        double Gmax0, Gmax1, Gmax20, Gmax21;
+        int i0, i1;
+#ifdef GPUSVM_NV_SHFL
+        gpusvm_smo_reduce_i(wv, wi, wv1, wi1, wg, wg2, nu, bv0, bi0, bv1, bi1, g20, g21, &Gmax0, &i0, &Gmax1, &i1,
+                            &Gmax20, &Gmax21);
+#else
+        gpusvm_smo_reduce_i(rv, ri, rv1, ri1, rg, rg2, nu, bv0, bi0, bv1, bi1, g20, g21, &Gmax0, &i0, &Gmax1, &i1,
+                            &Gmax20, &Gmax21);
+#endif
         const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_in)
                           : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);
-        const __global float *Ki0 = K + (size_t)w.lslot[max(i0, 0)] * qmax;
-        const __global float *Ki1 = K + (size_t)w.lslot[max(i1, 0)] * qmax;
-        const double Kii0 = w.lqd[max(i0, 0)], Kii1 = w.lqd[max(i1, 0)];
-        if (go) gpusvm_smo_scan_j(&w, m, nu, Gmax0, Gmax1, Ki0, Ki1, Kii0, Kii1, &bo, &bj);
+
+        /* j: second-order choice over I_low (with nu, against its own class's i) */
+        const __global float *Ki0 = K + (size_t)lslot[max(i0, 0)] * qmax;
+        const __global float *Ki1 = K + (size_t)lslot[max(i1, 0)] * qmax;
+        const double Kii0 = lqd[max(i0, 0)], Kii1 = lqd[max(i1, 0)];
+        double bo = INFINITY;
+        int bj = -1;
+        if (go) gpusvm_smo_scan_j(la, lg, lC, lqd, lyv, m, nu, Gmax0, Gmax1, Ki0, Ki1, Kii0, Kii1, &bo, &bj);
 #ifdef GPUSVM_NV_SHFL
-        const int j = gpusvm_argbest(red.jv, red.ji, bo, bj, -1.0);
+        const int j = gpusvm_argbest(wjv, wji, bo, bj, -1.0);
 #else
-        const int j = gpusvm_argbest(red.v, red.i, bo, bj, -1.0);
+        const int j = gpusvm_argbest(rv, ri, bo, bj, -1.0);
 #endif
         const int step_ok = go && j >= 0;
-        const int use1 = nu && step_ok && w.lyv[j] < 0;
+        const int use1 = nu && step_ok && lyv[j] < 0;
         const int i = use1 ? i1 : i0;
         const __global float *Ki = use1 ? Ki1 : Ki0;
-        /* no barrier here: i's scratch is next written two barriers on, and nobody reads la
-         * while the step writes it */
-        if (step_ok && GPUSVM_LID == 0) gpusvm_smo_pair(&w, i, j, Ki, use1 ? Kii1 : Kii0);
+        const double Kii = use1 ? Kii1 : Kii0;
+        /* no barrier here: ri is next written two barriers on, and nobody reads la while the
+         * step writes it */
+
+        /* the two-variable step, exactly as LIBSVM's Solver::Solve */
+        if (step_ok && GPUSVM_LID == 0) gpusvm_smo_pair(la, lg, lC, lqd, lyv, step, i, j, Ki, Kii);
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (step_ok) { /* the working set's gradient follows the step */
-            const double di = w.step[0], dj = w.step[1];
-            const int yi = w.lyv[i], yj = w.lyv[j];
-            const __global float *Kj = K + (size_t)w.lslot[j] * qmax;
+        if (step_ok) {
+            const double di = step[0], dj = step[1];
+            const int yi = lyv[i], yj = lyv[j];
+            const __global float *Kj = K + (size_t)lslot[j] * qmax;
             for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
                 const double kit = (double)Ki[t], kjt = (double)Kj[t];
-                const double qi = (w.lyv[t] == yi) ? kit : -kit;
-                const double qj = (w.lyv[t] == yj) ? kjt : -kjt;
-                w.lg[t] += qi * di + qj * dj;
+                const double qi = (lyv[t] == yi) ? kit : -kit;
+                const double qj = (lyv[t] == yj) ? kjt : -kjt;
+                lg[t] += qi * di + qj * dj;
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -354,10 +365,10 @@ __kernel void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
     }
 
     for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
-        const int i = w.lidx[t];
-        const double d = w.la[t] - alpha[i];
-        coef[t] = w.lyv[t] > 0 ? d : -d;
-        alpha[i] = w.la[t];
+        const int i = lidx[t];
+        const double d = la[t] - alpha[i];
+        coef[t] = lyv[t] > 0 ? d : -d;
+        alpha[i] = la[t];
     }
     if (GPUSVM_LID == 0) {
         status[GPUSVM__ST_ITER] += (double)it;
