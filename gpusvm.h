@@ -322,6 +322,8 @@ typedef struct gpusvm_dataset {
     double *y;
     double *serial;       /* per row, the value at index 0 (a precomputed kernel's serial number, 0:i), 0 where
                              a row has none; NULL when no row has index 0. Index 0 is never a column of x */
+    size_t index0_line;   /* the first line with an index 0 (1-based; 0: none). Only a precomputed kernel's data
+                             has one: for any other kernel it is a zero-based file, which must be refused */
     size_t *row_ptr;
     int32_t *col_idx;
     float *values;
@@ -371,18 +373,39 @@ GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model 
    model->probA[0]): GPUSVM_ERROR_INVALID_ARGUMENT. Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_predict_probability(gpusvm_context *ctx, const gpusvm_model *model,
                                                     const gpusvm_matrix *x, double *labels, double *prob);
-/* Writes LIBSVM's model format ("C" numbers) to a temporary file renamed over path, so an
-   existing model is never left half-written. Thread safety: the context's thread. */
+/* Writes LIBSVM's model format ("C" numbers) to path as gpusvm_write_file does: an existing model
+   is never left half-written. Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_model_save(gpusvm_context *ctx, const gpusvm_model *model, const char *path);
+/* The model file's text in memory: *bytes (size bytes, NUL-terminated) is allocated with the
+   context's allocator; free it with gpusvm_free. Thread safety: the context's thread. */
+GPUSVM_API gpusvm_result gpusvm_model_save_buffer(gpusvm_context *ctx, const gpusvm_model *model, char **bytes,
+                                                  size_t *size);
 /* Reads a LIBSVM model file. Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_model_load(gpusvm_context *ctx, const char *path, gpusvm_model **out);
+/* Reads a model from memory (a model file's bytes, e.g. embedded in a program); errors name
+   "model buffer:line". Thread safety: the context's thread. */
+GPUSVM_API gpusvm_result gpusvm_model_load_buffer(gpusvm_context *ctx, const void *bytes, size_t size,
+                                                  gpusvm_model **out);
 /* Frees a model (NULL is fine). Thread safety: any thread, once. */
 GPUSVM_API void gpusvm_model_free(gpusvm_model *model);
 /* Reads a LIBSVM data file ("label index:value ..."); malformed input gives GPUSVM_ERROR_PARSE
    with "file:line: reason" on the context. Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_dataset_load(gpusvm_context *ctx, const char *path, gpusvm_dataset **out);
+/* Parses LIBSVM data from memory; name (NULL: "data buffer") stands for the file in errors
+   ("name:line: reason"). Thread safety: the context's thread. */
+GPUSVM_API gpusvm_result gpusvm_dataset_parse(gpusvm_context *ctx, const void *bytes, size_t size, const char *name,
+                                              gpusvm_dataset **out);
 /* Frees a dataset (NULL is fine). Thread safety: any thread, once. */
 GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
+/* Writes size bytes to path without ever leaving it half-written: a regular file (or a new one)
+   is written to a temporary file in its folder and renamed over it (an existing file keeps its
+   permissions; a symlink is followed and its target replaced); a device node, a FIFO or "-"
+   (standard output) is written directly. Errors: GPUSVM_ERROR_IO naming the path (and, for a
+   folder that cannot be written, the folder). Thread safety: the context's thread. */
+GPUSVM_API gpusvm_result gpusvm_write_file(gpusvm_context *ctx, const char *path, const void *bytes, size_t size);
+/* Frees memory the library allocated for the caller (gpusvm_model_save_buffer's text) with the
+   context's allocator (NULL is fine). Thread safety: the context's thread. */
+GPUSVM_API void gpusvm_free(gpusvm_context *ctx, void *p);
 
 #ifdef __cplusplus
 }
@@ -423,6 +446,7 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
 #define GPUSVM__WINDOWS 1
 #include <windows.h>
 #else
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -6063,15 +6087,23 @@ done:
 /* >>io --------------------------------------------------------------------- */
 /* LIBSVM's model and data files: writing, reading, parsing. */
 
-/* A buffered writer that remembers the first error. */
+/* Text built in memory; out of memory once, it stays failed. */
 typedef struct gpusvm__out {
-    FILE *f;
+    const gpusvm_allocator *a;
+    gpusvm__vec v; /* chars, NUL-terminated */
     int failed;
 } gpusvm__out;
 
 static void gpusvm__w(gpusvm__out *o, const char *s)
 {
-    if (!o->failed && fputs(s, o->f) == EOF) o->failed = 1;
+    const size_t n = strlen(s);
+    if (o->failed) return;
+    if (!gpusvm__vec_reserve(o->a, &o->v, o->v.len + n + 1)) {
+        o->failed = 1;
+        return;
+    }
+    memcpy((char *)o->v.data + o->v.len, s, n + 1);
+    o->v.len += n;
 }
 static void gpusvm__wg(gpusvm__out *o, const char *prefix, int digits, double v)
 {
@@ -6087,109 +6119,243 @@ static void gpusvm__wd(gpusvm__out *o, const char *prefix, long long v)
     gpusvm__w(o, prefix);
     gpusvm__w(o, b);
 }
-
-static gpusvm_result gpusvm__save(gpusvm_context *ctx, const gpusvm_model *m, const char *path)
+static void gpusvm__wlist(gpusvm__out *o, const char *key, const double *v, size_t n)
 {
-    char tmp[4096];
-    gpusvm__out o;
-    size_t i, k, npairs;
-    int c, j;
+    size_t k;
+    gpusvm__w(o, key);
+    for (k = 0; k < n; ++k) gpusvm__wg(o, " ", 17, v[k]);
+    gpusvm__w(o, "\n");
+}
+
+/* The model's header, in LIBSVM's order and number formats. */
+static void gpusvm__model_header(gpusvm__out *o, const gpusvm_model *m)
+{
+    const size_t npairs = (size_t)m->nr_class * (size_t)(m->nr_class - 1) / 2;
+    const int cls = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || m->svm_type == GPUSVM_CRAMMER_SINGER;
     const int kt = (int)m->kernel_type;
+    int c;
+    gpusvm__w(o, "svm_type ");
+    gpusvm__w(o, gpusvm__svm_type_names[(int)m->svm_type - 1]);
+    gpusvm__w(o, "\nkernel_type ");
+    gpusvm__w(o, gpusvm__kernel_names[kt - 1]);
+    gpusvm__w(o, "\n");
+    if (m->kernel_type == GPUSVM_KERNEL_POLY) {
+        gpusvm__wd(o, "degree ", m->degree);
+        gpusvm__w(o, "\n");
+    }
+    if (m->kernel_type == GPUSVM_KERNEL_POLY || m->kernel_type == GPUSVM_KERNEL_RBF ||
+        m->kernel_type == GPUSVM_KERNEL_SIGMOID)
+        gpusvm__wlist(o, "gamma", &m->gamma, 1);
+    if (m->kernel_type == GPUSVM_KERNEL_POLY || m->kernel_type == GPUSVM_KERNEL_SIGMOID)
+        gpusvm__wlist(o, "coef0", &m->coef0, 1);
+    gpusvm__wd(o, "nr_class ", m->nr_class);
+    gpusvm__wd(o, "\ntotal_sv ", (long long)m->total_sv);
+    gpusvm__w(o, "\n");
+    if (m->svm_type != GPUSVM_CRAMMER_SINGER) gpusvm__wlist(o, "rho", m->rho, npairs); /* Crammer-Singer has no bias */
+    if (cls) {
+        gpusvm__w(o, "label");
+        for (c = 0; c < m->nr_class; ++c) gpusvm__wd(o, " ", m->label[c]);
+        gpusvm__w(o, "\n");
+    }
+    /* LIBSVM 3.3x's order: probA, probB, prob_density_marks, then nr_sv */
+    if (m->probA) gpusvm__wlist(o, "probA", m->probA, npairs ? npairs : 1);
+    if (m->probB) gpusvm__wlist(o, "probB", m->probB, npairs ? npairs : 1);
+    if (m->prob_density_marks) gpusvm__wlist(o, "prob_density_marks", m->prob_density_marks, GPUSVM__NR_MARKS);
+    if (cls) {
+        gpusvm__w(o, "nr_sv");
+        for (c = 0; c < m->nr_class; ++c) gpusvm__wd(o, " ", m->n_sv[c]);
+        gpusvm__w(o, "\n");
+    }
+}
+
+/* The SV section: each support vector's coefficients, then its features (a precomputed
+   kernel's: 0:serial, as LIBSVM writes it). */
+static void gpusvm__model_svs(gpusvm__out *o, const gpusvm_model *m)
+{
+    const int ncoef = m->svm_type == GPUSVM_CRAMMER_SINGER ? m->nr_class : m->nr_class > 1 ? m->nr_class - 1 : 1;
+    size_t i, k;
+    int j;
+    gpusvm__w(o, "SV\n");
+    for (i = 0; i < m->total_sv && !o->failed; ++i) {
+        for (j = 0; j < ncoef; ++j) {
+            gpusvm__wg(o, "", 17, m->sv_coef[(size_t)j * m->total_sv + i]);
+            gpusvm__w(o, " ");
+        }
+        if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
+            gpusvm__wd(o, "0:", m->sv_row_ptr[i + 1] > m->sv_row_ptr[i] ? (long long)m->sv_values[m->sv_row_ptr[i]] : 0);
+            gpusvm__w(o, " ");
+        } else {
+            for (k = m->sv_row_ptr[i]; k < m->sv_row_ptr[i + 1]; ++k) {
+                gpusvm__wd(o, "", (long long)m->sv_col_idx[k] + 1);
+                gpusvm__wg(o, ":", 8, m->sv_values[k]);
+                gpusvm__w(o, " ");
+            }
+        }
+        gpusvm__w(o, "\n");
+    }
+}
+
+/* The model as LIBSVM's model text, in memory allocated with ctx's allocator. */
+static gpusvm_result gpusvm__model_text(gpusvm_context *ctx, const gpusvm_model *m, char **bytes, size_t *size)
+{
+    const int kt = (int)m->kernel_type;
+    gpusvm__out o;
     if ((int)m->svm_type < 1 || m->svm_type > GPUSVM_CRAMMER_SINGER || kt < 1 || kt > GPUSVM_KERNEL_PRECOMPUTED ||
         m->nr_class < 1)
         return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the model's type fields are out of range");
-    if (strlen(path) + 16 > sizeof tmp)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model path too long");
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    o.f = fopen(tmp, "wb");
-    o.failed = 0;
-    if (!o.f) return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot create (%s)", tmp, strerror(errno));
-    gpusvm__w(&o, "svm_type ");
-    gpusvm__w(&o, gpusvm__svm_type_names[(int)m->svm_type - 1]);
-    gpusvm__w(&o, "\nkernel_type ");
-    gpusvm__w(&o, gpusvm__kernel_names[kt - 1]);
-    gpusvm__w(&o, "\n");
-    if (m->kernel_type == GPUSVM_KERNEL_POLY) {
-        gpusvm__wd(&o, "degree ", m->degree);
-        gpusvm__w(&o, "\n");
-    }
-    if (m->kernel_type == GPUSVM_KERNEL_POLY || m->kernel_type == GPUSVM_KERNEL_RBF ||
-        m->kernel_type == GPUSVM_KERNEL_SIGMOID) {
-        gpusvm__wg(&o, "gamma ", 17, m->gamma);
-        gpusvm__w(&o, "\n");
-    }
-    if (m->kernel_type == GPUSVM_KERNEL_POLY || m->kernel_type == GPUSVM_KERNEL_SIGMOID) {
-        gpusvm__wg(&o, "coef0 ", 17, m->coef0);
-        gpusvm__w(&o, "\n");
-    }
-    gpusvm__wd(&o, "nr_class ", m->nr_class);
-    gpusvm__wd(&o, "\ntotal_sv ", (long long)m->total_sv);
-    npairs = (size_t)m->nr_class * (size_t)(m->nr_class - 1) / 2;
-    if (m->svm_type != GPUSVM_CRAMMER_SINGER) { /* Crammer-Singer has no bias */
-        gpusvm__w(&o, "\nrho");
-        for (k = 0; k < npairs; ++k) gpusvm__wg(&o, " ", 17, m->rho[k]);
-    }
-    gpusvm__w(&o, "\n");
-    if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || m->svm_type == GPUSVM_CRAMMER_SINGER) {
-        gpusvm__w(&o, "label");
-        for (c = 0; c < m->nr_class; ++c) gpusvm__wd(&o, " ", m->label[c]);
-        gpusvm__w(&o, "\n");
-    }
-    /* LIBSVM 3.3x's order: probA, probB, prob_density_marks, then nr_sv */
-    if (m->probA) {
-        gpusvm__w(&o, "probA");
-        for (k = 0; k < (npairs ? npairs : 1); ++k) gpusvm__wg(&o, " ", 17, m->probA[k]);
-        gpusvm__w(&o, "\n");
-    }
-    if (m->probB) {
-        gpusvm__w(&o, "probB");
-        for (k = 0; k < (npairs ? npairs : 1); ++k) gpusvm__wg(&o, " ", 17, m->probB[k]);
-        gpusvm__w(&o, "\n");
-    }
-    if (m->prob_density_marks) {
-        gpusvm__w(&o, "prob_density_marks");
-        for (k = 0; k < GPUSVM__NR_MARKS; ++k) gpusvm__wg(&o, " ", 17, m->prob_density_marks[k]);
-        gpusvm__w(&o, "\n");
-    }
-    if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || m->svm_type == GPUSVM_CRAMMER_SINGER) {
-        gpusvm__w(&o, "nr_sv");
-        for (c = 0; c < m->nr_class; ++c) gpusvm__wd(&o, " ", m->n_sv[c]);
-        gpusvm__w(&o, "\n");
-    }
-    gpusvm__w(&o, "SV\n");
-    for (i = 0; i < m->total_sv && !o.failed; ++i) {
-        const int ncoef = m->svm_type == GPUSVM_CRAMMER_SINGER ? m->nr_class : m->nr_class > 1 ? m->nr_class - 1 : 1;
-        for (j = 0; j < ncoef; ++j) {
-            gpusvm__wg(&o, "", 17, m->sv_coef[(size_t)j * m->total_sv + i]);
-            gpusvm__w(&o, " ");
-        }
-        if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* 0:serial, as LIBSVM writes it */
-            gpusvm__wd(&o, "0:", m->sv_row_ptr[i + 1] > m->sv_row_ptr[i] ? (long long)m->sv_values[m->sv_row_ptr[i]] : 0);
-            gpusvm__w(&o, " ");
-        } else {
-            for (k = m->sv_row_ptr[i]; k < m->sv_row_ptr[i + 1]; ++k) {
-                gpusvm__wd(&o, "", (long long)m->sv_col_idx[k] + 1);
-                gpusvm__wg(&o, ":", 8, m->sv_values[k]);
-                gpusvm__w(&o, " ");
-            }
-        }
-        gpusvm__w(&o, "\n");
-    }
-    if (fflush(o.f) != 0 || ferror(o.f)) o.failed = 1;
-    if (fclose(o.f) != 0) o.failed = 1;
+    memset(&o, 0, sizeof o);
+    o.a = &ctx->alloc;
+    o.v.item = 1;
+    gpusvm__model_header(&o, m);
+    gpusvm__model_svs(&o, m);
     if (o.failed) {
-        remove(tmp);
-        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: write failed (%s); %s is unchanged", tmp, strerror(errno), path);
+        gpusvm__free(&ctx->alloc, o.v.data);
+        return gpusvm__oom(ctx, "the model text");
     }
-#ifdef GPUSVM__WINDOWS
-    if (!MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING)) {
-#else
-    if (rename(tmp, path) != 0) {
-#endif
+    *bytes = (char *)o.v.data;
+    *size = o.v.len;
+    return GPUSVM_OK;
+}
+
+/* Safe writes. A regular file (or a new one) is written to a temporary file in its own folder
+   and renamed over it once every byte is out, so that a failure leaves what was there; a
+   symlink is followed to its target (the target is replaced, the link stays); an existing
+   file's permissions are kept. A device node, a FIFO or "-" (standard output) is written
+   directly, and its errors reported. */
+#ifndef GPUSVM__WINDOWS
+/* path with its symlinks followed (at most 40) into out; 0 when that fails (errno set). */
+static int gpusvm__follow_links(const char *path, char *out, size_t size)
+{
+    char cur[4096], link[4096];
+    struct stat sb;
+    int depth;
+    ssize_t n;
+    if (strlen(path) >= sizeof cur) return errno = ENAMETOOLONG, 0;
+    strcpy(cur, path);
+    for (depth = 0; depth < 40; ++depth) {
+        const char *slash;
+        if (lstat(cur, &sb) != 0 || !S_ISLNK(sb.st_mode)) {
+            if (strlen(cur) >= size) return errno = ENAMETOOLONG, 0;
+            strcpy(out, cur);
+            return 1;
+        }
+        if ((n = readlink(cur, link, sizeof link - 1)) < 0) return 0;
+        link[n] = 0;
+        slash = strrchr(cur, '/');
+        if (link[0] == '/' || !slash) {
+            strcpy(cur, link);
+        } else { /* relative to the link's folder */
+            const size_t dir = (size_t)(slash - cur) + 1;
+            if (dir + (size_t)n >= sizeof cur) return errno = ENAMETOOLONG, 0;
+            memcpy(cur + dir, link, (size_t)n + 1);
+        }
+    }
+    errno = ELOOP;
+    return 0;
+}
+
+/* Every byte to fd; 0 on failure (errno set). */
+static int gpusvm__write_all(int fd, const void *bytes, size_t size)
+{
+    const char *p = (const char *)bytes;
+    while (size > 0) {
+        const ssize_t w = write(fd, p, size);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return 0;
+        p += w;
+        size -= (size_t)w;
+    }
+    return 1;
+}
+
+/* A regular or new file: through a temporary file beside it, renamed over it. */
+static gpusvm_result gpusvm__write_replace(gpusvm_context *ctx, const char *shown, const char *path, int exists,
+                                           mode_t mode, const void *bytes, size_t size)
+{
+    char tmp[4200];
+    const char *slash = strrchr(path, '/');
+    const int dir = slash ? (int)(slash - path) + 1 : 0;
+    int fd = -1, k, ok, err;
+    for (k = 0; k < 100 && fd < 0; ++k) {
+        snprintf(tmp, sizeof tmp, "%.*s.%s.%ld.%d.tmp", dir, path, slash ? slash + 1 : path, (long)getpid(), k);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    if (fd < 0)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot create a temporary file in its folder %.*s (%s); %s is unchanged",
+                            shown, dir ? dir : 1, dir ? path : ".", strerror(errno), shown);
+    ok = gpusvm__write_all(fd, bytes, size) && (!exists || fchmod(fd, mode & 07777) == 0);
+    err = errno;
+    ok = (close(fd) == 0) && ok;
+    if (ok && rename(tmp, path) != 0) {
+        err = errno;
+        ok = 0;
+    }
+    if (!ok) {
         remove(tmp);
-        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot replace (%s)", path, strerror(errno));
+        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: write failed (%s); it is unchanged", shown, strerror(err));
     }
     return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__write_file(gpusvm_context *ctx, const char *path, const void *bytes, size_t size)
+{
+    char final[4096];
+    struct stat sb;
+    int fd, ok;
+    if (strcmp(path, "-") == 0) {
+        ok = fwrite(bytes, 1, size, stdout) == size && fflush(stdout) == 0;
+        return ok ? GPUSVM_OK : gpusvm__fail(ctx, GPUSVM_ERROR_IO, "standard output: write failed (%s)", strerror(errno));
+    }
+    if (!gpusvm__follow_links(path, final, sizeof final))
+        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot follow its links (%s)", path, strerror(errno));
+    if (stat(final, &sb) != 0) return gpusvm__write_replace(ctx, path, final, 0, 0, bytes, size);
+    if (S_ISREG(sb.st_mode)) return gpusvm__write_replace(ctx, path, final, 1, sb.st_mode, bytes, size);
+    if (S_ISDIR(sb.st_mode)) return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s is a folder", path);
+    /* a device node, a FIFO, a socket: written in place, as a shell's redirection would */
+    if ((fd = open(final, O_WRONLY)) < 0)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot open for writing (%s)", path, strerror(errno));
+    ok = gpusvm__write_all(fd, bytes, size);
+    ok = (close(fd) == 0) && ok;
+    return ok ? GPUSVM_OK : gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: write failed (%s)", path, strerror(errno));
+}
+#else
+static gpusvm_result gpusvm__write_file(gpusvm_context *ctx, const char *path, const void *bytes, size_t size)
+{
+    char tmp[4200];
+    const DWORD attr = GetFileAttributesA(path);
+    FILE *f;
+    int ok, direct;
+    if (strcmp(path, "-") == 0) {
+        ok = fwrite(bytes, 1, size, stdout) == size && fflush(stdout) == 0;
+        return ok ? GPUSVM_OK : gpusvm__fail(ctx, GPUSVM_ERROR_IO, "standard output: write failed");
+    }
+    if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY))
+        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s is a folder", path);
+    direct = attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DEVICE);
+    snprintf(tmp, sizeof tmp, "%s.%lu.tmp", path, (unsigned long)GetCurrentProcessId());
+    if (!(f = fopen(direct ? path : tmp, "wb")))
+        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot create (%s); %s is unchanged", direct ? path : tmp,
+                            strerror(errno), path);
+    ok = fwrite(bytes, 1, size, f) == size;
+    ok = (fclose(f) == 0) && ok;
+    if (!direct) ok = ok && MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING);
+    if (!ok) {
+        if (!direct) remove(tmp);
+        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: write failed; it is unchanged", path);
+    }
+    return GPUSVM_OK;
+}
+#endif
+
+static gpusvm_result gpusvm__save(gpusvm_context *ctx, const gpusvm_model *m, const char *path)
+{
+    char *text = NULL;
+    size_t size = 0;
+    gpusvm_result r = gpusvm__model_text(ctx, m, &text, &size);
+    if (r == GPUSVM_OK) r = gpusvm__write_file(ctx, path, text, size);
+    gpusvm__free(&ctx->alloc, text);
+    return r;
 }
 
 /* Whole file into memory, NUL-terminated. */
@@ -6350,7 +6516,7 @@ static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, c
     gpusvm__vec rp, col, val, y, ser;
     gpusvm_dataset *ds = NULL;
     gpusvm_result r;
-    size_t zero = 0;
+    size_t zero = 0, index0_line = 0;
     int any_index0 = 0;
     memset(&ser, 0, sizeof ser);
     ser.item = sizeof(double);
@@ -6386,6 +6552,7 @@ static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, c
             goto fail;
         }
         nnz = col.len;
+        if (has_index0 && !any_index0) index0_line = L.lineno;
         any_index0 |= has_index0;
         if (!gpusvm__vec_push(a, &y, &lab) || !gpusvm__vec_push(a, &rp, &nnz) || !gpusvm__vec_push(a, &ser, &index0)) {
             r = gpusvm__oom(ctx, path);
@@ -6404,6 +6571,7 @@ static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, c
     ds->row_ptr = (size_t *)rp.data;
     ds->col_idx = (int32_t *)col.data;
     ds->values = (float *)val.data;
+    ds->index0_line = index0_line;
     if (any_index0) ds->serial = (double *)ser.data;
     else gpusvm__free(a, ser.data);
     ser.data = NULL;
@@ -7057,6 +7225,71 @@ GPUSVM_API gpusvm_result gpusvm_model_save(gpusvm_context *ctx, const gpusvm_mod
     ctx->error[0] = 0;
     if (!model || !path) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model or path is NULL");
     return gpusvm__save(ctx, model, path);
+}
+
+GPUSVM_API gpusvm_result gpusvm_model_save_buffer(gpusvm_context *ctx, const gpusvm_model *model, char **bytes,
+                                                  size_t *size)
+{
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    if (!model || !bytes || !size) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model, bytes or size is NULL");
+    *bytes = NULL;
+    *size = 0;
+    return gpusvm__model_text(ctx, model, bytes, size);
+}
+
+GPUSVM_API gpusvm_result gpusvm_write_file(gpusvm_context *ctx, const char *path, const void *bytes, size_t size)
+{
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    if (!path || (!bytes && size)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "path or bytes is NULL");
+    return gpusvm__write_file(ctx, path, bytes ? bytes : "", size);
+}
+
+GPUSVM_API void gpusvm_free(gpusvm_context *ctx, void *p)
+{
+    if (ctx) gpusvm__free(&ctx->alloc, p);
+}
+
+/* A NUL-terminated copy of [bytes, bytes + size), for the parsers. */
+static gpusvm_result gpusvm__text_copy(gpusvm_context *ctx, const void *bytes, size_t size, char **out)
+{
+    if (!bytes && size) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "bytes is NULL");
+    if (size == (size_t)-1 || !(*out = (char *)gpusvm__alloc(&ctx->alloc, size + 1, 1)))
+        return gpusvm__oom(ctx, "a copy of the buffer");
+    if (size) memcpy(*out, bytes, size);
+    (*out)[size] = 0;
+    return GPUSVM_OK;
+}
+
+GPUSVM_API gpusvm_result gpusvm_model_load_buffer(gpusvm_context *ctx, const void *bytes, size_t size,
+                                                  gpusvm_model **out)
+{
+    char *text = NULL;
+    gpusvm_result r;
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    if (!out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "out is NULL");
+    *out = NULL;
+    if ((r = gpusvm__text_copy(ctx, bytes, size, &text)) != GPUSVM_OK) return r;
+    r = gpusvm__parse_model(ctx, "model buffer", text, size, out);
+    gpusvm__free(&ctx->alloc, text);
+    return r;
+}
+
+GPUSVM_API gpusvm_result gpusvm_dataset_parse(gpusvm_context *ctx, const void *bytes, size_t size, const char *name,
+                                              gpusvm_dataset **out)
+{
+    char *text = NULL;
+    gpusvm_result r;
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    if (!out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "out is NULL");
+    *out = NULL;
+    if ((r = gpusvm__text_copy(ctx, bytes, size, &text)) != GPUSVM_OK) return r;
+    r = gpusvm__parse_data(ctx, name ? name : "data buffer", text, size, out);
+    gpusvm__free(&ctx->alloc, text);
+    return r;
 }
 
 GPUSVM_API gpusvm_result gpusvm_model_load(gpusvm_context *ctx, const char *path, gpusvm_model **out)

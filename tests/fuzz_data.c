@@ -7,7 +7,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static gpusvm_context *ctx = NULL;
-    gpusvm_dataset *ds = NULL;
+    gpusvm_dataset *ds = NULL, *ds2 = NULL;
+    gpusvm_result r;
     char *buf;
     size_t i, k;
     if (!ctx) {
@@ -20,7 +21,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     buf = (char *)malloc(size ? size : 1); /* exactly size bytes: reads past them are caught */
     if (!buf) return 0;
     memcpy(buf, data, size);
-    if (gpusvm__parse_data(ctx, "fuzz", buf, size, &ds) == GPUSVM_OK) {
+    r = gpusvm__parse_data(ctx, "fuzz", buf, size, &ds);
+    /* the public buffer entry point takes the same bytes to the same verdict */
+    if ((gpusvm_dataset_parse(ctx, data, size, "fuzz", &ds2) == GPUSVM_OK) != (r == GPUSVM_OK)) abort();
+    if (ds2 && (!ds || ds2->x.rows != ds->x.rows || ds2->row_ptr[ds2->x.rows] != ds->row_ptr[ds->x.rows])) abort();
+    gpusvm_dataset_free(ds2);
+    if (r == GPUSVM_OK) {
         if (ds->x.rows == 0 || ds->row_ptr[0] != 0) abort();
         for (i = 0; i < ds->x.rows; ++i) {
             if (ds->row_ptr[i + 1] < ds->row_ptr[i]) abort();

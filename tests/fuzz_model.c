@@ -7,7 +7,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static gpusvm_context *ctx = NULL;
-    gpusvm_model *m = NULL;
+    gpusvm_model *m = NULL, *m2 = NULL;
+    gpusvm_result r0, r1;
     char *buf;
     if (!ctx) {
         gpusvm_context_desc d;
@@ -19,7 +20,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     buf = (char *)malloc(size ? size : 1);
     if (!buf) return 0;
     memcpy(buf, data, size);
-    if (gpusvm__parse_model(ctx, "fuzz", buf, size, &m) == GPUSVM_OK) {
+    /* the public buffer entry point takes the same bytes to the same verdict, and an accepted
+       model's own text loads again */
+    r1 = gpusvm_model_load_buffer(ctx, data, size, &m2);
+    gpusvm_model_free(m2);
+    m2 = NULL;
+    r0 = gpusvm__parse_model(ctx, "fuzz", buf, size, &m);
+    if ((r0 == GPUSVM_OK) != (r1 == GPUSVM_OK)) abort();
+    if (r0 == GPUSVM_OK) {
+        char *text = NULL;
+        size_t tl = 0;
+        if (gpusvm_model_save_buffer(ctx, m, &text, &tl) != GPUSVM_OK ||
+            gpusvm_model_load_buffer(ctx, text, tl, &m2) != GPUSVM_OK || m2->total_sv != m->total_sv ||
+            m2->nr_class != m->nr_class)
+            abort();
+        gpusvm_free(ctx, text);
+        gpusvm_model_free(m2);
+        m2 = NULL;
+    }
+    if (r0 == GPUSVM_OK) {
         const float x[6] = {0.5f, -1.0f, 0.0f, 2.0f, 0.25f, 1.0f};
         double labels[2], dec[2 * 64 * 63 / 2]; /* nr_class <= 64: pairs per row, two rows */
         gpusvm_matrix mx;

@@ -113,15 +113,26 @@ step "gpusvm-scale writes what svm-scale writes (20 cases)" sh tests/scale.sh
 printf '1 1:0.5\n-1 x:1\n' > $T/badscale.txt
 expect_fail "gpusvm-scale names file:line of a malformed row" "$T/badscale.txt:2:" $B/gpusvm-scale $T/badscale.txt
 
+# suite NAME SCRIPT ARGS...: a script that prints its own ok/FAIL lines and ends with
+# "NAME: N passed, M failed"; its counts join the totals
+suite() {
+    name=$1
+    shift
+    echo "== $name" >> "$log"
+    if sh "$@" > $T/$name.txt 2>&1; then :; fi
+    cat $T/$name.txt
+    p=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p" $T/$name.txt)
+    f=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p" $T/$name.txt)
+    if [ -z "$p" ]; then f=1 p=0; echo "FAIL $name did not finish"; fi
+    pass=$((pass + p))
+    fail=$((fail + f))
+}
+
+# nothing the user had is lost or half-written: symlinks, FIFOs, device nodes, permissions, stdout
+suite files tests/files.sh
+
 # LIBSVM parity on real data, C backend and OpenCL
-echo "== parity" >> "$log"
-if sh tests/parity.sh cpu opencl > $T/parity.txt 2>&1; then :; fi
-cat $T/parity.txt
-p=$(sed -n 's/^parity: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' $T/parity.txt)
-f=$(sed -n 's/^parity: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' $T/parity.txt)
-if [ -z "$p" ]; then f=1 p=0; echo "FAIL parity did not finish"; fi
-pass=$((pass + p))
-fail=$((fail + f))
+suite parity tests/parity.sh cpu opencl
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -846,6 +846,60 @@ static void cache_checks(void)
     gpusvm_context_destroy(c1);
 }
 
+/* Models and data in memory: the buffer functions give what the file functions give, byte for
+   byte, and their errors name the buffer. */
+static void case_buffers(void)
+{
+    char path[512], *text = NULL, *file = NULL, msg[512];
+    size_t size = 0, flen = 0, i;
+    gpusvm_model *m2 = NULL;
+    gpusvm_dataset *d1 = NULL, *d2 = NULL;
+    static double p1[N], p2[N];
+    FILE *f;
+    const char data[] = "1 1:0.5 3:-1\n-1 2:0.25\n\n1 1:1e-3 2:2 3:4\n";
+    const char bad[] = "1 1:0.5\n-1 2:x\n";
+    snprintf(path, sizeof path, "%s/buffers.model", tmpdir);
+    CHECK_OK(gpusvm_model_save(F.ctx, F.m1, path));
+    CHECK_OK(gpusvm_model_save_buffer(F.ctx, F.m1, &text, &size));
+    f = fopen(path, "rb");
+    if (f) {
+        file = (char *)malloc(size + 1);
+        flen = file ? fread(file, 1, size + 1, f) : 0;
+        fclose(f);
+    }
+    CHECK(file && flen == size && memcmp(file, text, size) == 0 && text[size] == 0,
+          "gpusvm_model_save_buffer gives the model file's bytes, NUL-terminated");
+    CHECK_OK(gpusvm_model_load_buffer(F.ctx, text, size, &m2));
+    CHECK_OK(gpusvm_predict(F.ctx, F.m1, &F.dense, p1, NULL));
+    CHECK_OK(gpusvm_predict(F.ctx, m2, &F.dense, p2, NULL));
+    for (i = 0; i < N && p1[i] == p2[i]; ++i) {
+    }
+    CHECK(i == N && m2->total_sv == F.m1->total_sv && m2->rho[0] == F.m1->rho[0],
+          "a model loaded from its buffer predicts as the original");
+    gpusvm_model_free(m2);
+    m2 = NULL;
+    CHECK(gpusvm_model_load_buffer(F.ctx, text, 20, &m2) == GPUSVM_ERROR_PARSE && !m2 &&
+              strncmp(gpusvm_context_error(F.ctx), "model buffer:", 13) == 0,
+          "a cut model buffer is a parse error naming \"model buffer:line\"");
+    gpusvm_free(F.ctx, text);
+    free(file);
+    CHECK_OK(gpusvm_dataset_load(F.ctx, write_file("buffers.txt", data), &d1));
+    CHECK_OK(gpusvm_dataset_parse(F.ctx, data, sizeof data - 1, NULL, &d2));
+    CHECK(d1->x.rows == 3 && d2->x.rows == 3 && d1->x.cols == d2->x.cols &&
+              memcmp(d1->row_ptr, d2->row_ptr, 4 * sizeof(size_t)) == 0 &&
+              memcmp(d1->col_idx, d2->col_idx, d1->row_ptr[3] * sizeof(int32_t)) == 0 &&
+              memcmp(d1->values, d2->values, d1->row_ptr[3] * sizeof(float)) == 0 &&
+              memcmp(d1->y, d2->y, 3 * sizeof(double)) == 0,
+          "gpusvm_dataset_parse reads what gpusvm_dataset_load reads from the same bytes");
+    gpusvm_dataset_free(d1);
+    gpusvm_dataset_free(d2);
+    d2 = NULL;
+    CHECK(gpusvm_dataset_parse(F.ctx, bad, sizeof bad - 1, "asset.txt", &d2) == GPUSVM_ERROR_PARSE && !d2,
+          "a malformed data buffer is a parse error");
+    snprintf(msg, sizeof msg, "a data buffer's error names it and the line (%.200s)", gpusvm_context_error(F.ctx));
+    CHECK(strncmp(gpusvm_context_error(F.ctx), "asset.txt:2:", 12) == 0, msg);
+}
+
 /* Every case by name: `test_api` runs them all, `test_api NAME...` only those (`--list` names
    them). Training cases run on the C backend, then on OpenCL; device cases on OpenCL only. */
 enum { ANY, TRAINING, DEVICE };
@@ -867,6 +921,7 @@ static const test_case cases[] = {
     {"max_iter", case_max_iter, TRAINING},
     {"progress_cancel", case_progress_cancel, TRAINING},
     {"gamma_scale", case_gamma_scale, TRAINING},
+    {"buffers", case_buffers, TRAINING},
     {"budget", budget_checks, DEVICE},
     {"kernel_cache", cache_checks, DEVICE},
     {"upload", upload_checks, DEVICE},

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,71 @@ CLI_MAYBE_UNUSED static gpusvm_context *cli_context(void)
         exit(1);
     }
     return cli_ctx_;
+}
+
+/* Output built in memory, then written with gpusvm_write_file (never half-written). */
+typedef struct cli_buf {
+    char *p;
+    size_t n, cap;
+    int failed; /* out of memory */
+} cli_buf;
+
+CLI_MAYBE_UNUSED static void cli_printf(cli_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    if (b->failed) return;
+    for (;;) {
+        va_start(ap, fmt);
+        n = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->failed = 1;
+            return;
+        }
+        if (b->p && b->n + (size_t)n < b->cap) {
+            b->n += (size_t)n;
+            return;
+        }
+        {
+            size_t cap = b->cap ? b->cap * 2 : 1 << 16;
+            char *grown;
+            while (cap < b->n + (size_t)n + 1) cap *= 2;
+            if (!(grown = (char *)realloc(b->p, cap))) {
+                b->failed = 1;
+                return;
+            }
+            b->p = grown;
+            b->cap = cap;
+        }
+    }
+}
+
+/* Writes b to path (gpusvm_write_file: a temporary file renamed into place, or directly for a
+   device, a FIFO or "-"); 0 after printing why it failed. */
+CLI_MAYBE_UNUSED static int cli_write(gpusvm_context *ctx, const char *tool, const char *path, const cli_buf *b)
+{
+    if (b->failed) {
+        fprintf(stderr, "%s: out of memory writing %s\n", tool, path);
+        return 0;
+    }
+    if (gpusvm_write_file(ctx, path, b->p ? b->p : "", b->n) != GPUSVM_OK) {
+        fprintf(stderr, "%s: %s\n", tool, gpusvm_context_error(ctx));
+        return 0;
+    }
+    return 1;
+}
+
+/* A zero-based data file (index 0 where the kernel is not precomputed) is refused with its line. */
+CLI_MAYBE_UNUSED static void cli_check_index0(const gpusvm_dataset *ds, const char *path, int precomputed)
+{
+    if (precomputed || !ds->index0_line) return;
+    fprintf(stderr,
+            "%s:%lu: feature index 0: LIBSVM's indices start at 1 (0:k is only a precomputed kernel's serial "
+            "number, -t 4). This looks like a zero-based file (scikit-learn's dump_svmlight_file writes them by "
+            "default): add 1 to every index, or write it with zero_based=False\n",
+            path, (unsigned long)ds->index0_line);
+    cli_exit(1);
 }
 
 /* A text file in memory, read line by line: lines end at \n (a \r before it is dropped). */

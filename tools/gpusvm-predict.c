@@ -21,8 +21,6 @@ int main(int argc, char **argv)
     int quiet = 0, i, failed = 0, want_prob = 0, rows_prob = 0;
     double *prob = NULL;
     const char *test_file, *model_file, *out_file;
-    char tmp[4096];
-    FILE *out;
     size_t k, correct = 0;
 
     for (i = 1; i < argc && argv[i][0] == '-'; ++i) {
@@ -56,6 +54,10 @@ int main(int argc, char **argv)
         gpusvm_result r = gpusvm_dataset_load(ctx, test_file, &ds);
         if (r != GPUSVM_OK) gpusvm_model_free(model);
         cli_check(r, "gpusvm-predict");
+        if (model->kernel_type != GPUSVM_KERNEL_PRECOMPUTED && ds->index0_line) {
+            gpusvm_model_free(model);
+            cli_check_index0(ds, test_file, 0);
+        }
     }
     {
         const int regression = model->svm_type == GPUSVM_EPSILON_SVR || model->svm_type == GPUSVM_NU_SVR;
@@ -89,43 +91,27 @@ int main(int argc, char **argv)
         }
     }
     if (!failed) {
-        /* written beside the target and renamed into place */
-        if (strlen(out_file) + 16 > sizeof tmp) {
-            fprintf(stderr, "gpusvm-predict: output path too long\n");
-            failed = 1;
-        } else {
-            snprintf(tmp, sizeof tmp, "%s.tmp", out_file);
-            out = fopen(tmp, "wb");
-            if (!out) {
-                fprintf(stderr, "gpusvm-predict: can't open output file %s\n", tmp);
-                failed = 1;
+        cli_buf o;
+        memset(&o, 0, sizeof o);
+        if (rows_prob) { /* svm-predict's layout: a header, then the label and each class's probability */
+            int c;
+            if (model->svm_type == GPUSVM_ONE_CLASS) {
+                cli_printf(&o, "label normal outlier\n");
             } else {
-                if (rows_prob) { /* svm-predict's layout: a header, then the label and each class's probability */
-                    int c;
-                    if (model->svm_type == GPUSVM_ONE_CLASS) {
-                        fprintf(out, "label normal outlier\n");
-                    } else {
-                        fprintf(out, "labels");
-                        for (c = 0; c < model->nr_class; ++c) fprintf(out, " %d", model->label[c]);
-                        fprintf(out, "\n");
-                    }
-                    for (k = 0; k < ds->x.rows; ++k) {
-                        fprintf(out, "%g", pred[k]);
-                        for (c = 0; c < model->nr_class; ++c) fprintf(out, " %g", prob[k * (size_t)model->nr_class + (size_t)c]);
-                        fprintf(out, "\n");
-                    }
-                } else {
-                    for (k = 0; k < ds->x.rows; ++k) fprintf(out, "%.17g\n", pred[k]);
-                }
-                if (fflush(out) != 0 || ferror(out)) failed = 1;
-                if (fclose(out) != 0) failed = 1;
-                if (failed || rename(tmp, out_file) != 0) {
-                    fprintf(stderr, "gpusvm-predict: writing %s failed; it is unchanged\n", out_file);
-                    remove(tmp);
-                    failed = 1;
-                }
+                cli_printf(&o, "labels");
+                for (c = 0; c < model->nr_class; ++c) cli_printf(&o, " %d", model->label[c]);
+                cli_printf(&o, "\n");
             }
+            for (k = 0; k < ds->x.rows; ++k) {
+                cli_printf(&o, "%g", pred[k]);
+                for (c = 0; c < model->nr_class; ++c) cli_printf(&o, " %g", prob[k * (size_t)model->nr_class + (size_t)c]);
+                cli_printf(&o, "\n");
+            }
+        } else {
+            for (k = 0; k < ds->x.rows; ++k) cli_printf(&o, "%.17g\n", pred[k]);
         }
+        failed = !cli_write(ctx, "gpusvm-predict", out_file, &o);
+        free(o.p);
     }
     if (!failed && !quiet) {
         const size_t n = ds->x.rows;

@@ -260,27 +260,21 @@ int main(int argc, char **argv)
     s.pass = 2;
     run_pass(&s, &data);
     if (restore_path) restore(&s, &rest, 1, argv[argc - 1]);
-    if (save) { /* written beside the target and renamed into place */
-        char tmp[4096];
-        FILE *fs;
-        int bad;
-        if (strlen(save) + 8 > sizeof tmp) {
-            fprintf(stderr, "gpusvm-scale: file name too long\n");
-            cli_exit(1);
-        }
-        snprintf(tmp, sizeof tmp, "%s.tmp", save);
-        fs = fopen(tmp, "w");
-        bad = !fs;
-        if (fs) {
-            if (s.y_scaling) fprintf(fs, "y\n%.17g %.17g\n%.17g %.17g\n", s.ylower, s.yupper, s.ymin, s.ymax);
-            fprintf(fs, "x\n%.17g %.17g\n", s.lower, s.upper);
-            for (i = 1; i <= s.max_index; ++i)
-                if (s.fmin[i] != s.fmax[i]) fprintf(fs, "%d %.17g %.17g\n", i, s.fmin[i], s.fmax[i]);
-            bad = ferror(fs) != 0;
-            bad |= fclose(fs) != 0;
-        }
-        if (bad || rename(tmp, save) != 0) {
-            remove(tmp);
+    if (save) { /* written as gpusvm_write_file writes: never half-written */
+        gpusvm_context_desc d; /* no device needed: the C backend, no log */
+        cli_buf o;
+        int ok;
+        memset(&o, 0, sizeof o);
+        if (s.y_scaling) cli_printf(&o, "y\n%.17g %.17g\n%.17g %.17g\n", s.ylower, s.yupper, s.ymin, s.ymax);
+        cli_printf(&o, "x\n%.17g %.17g\n", s.lower, s.upper);
+        for (i = 1; i <= s.max_index; ++i)
+            if (s.fmin[i] != s.fmax[i]) cli_printf(&o, "%d %.17g %.17g\n", i, s.fmin[i], s.fmax[i]);
+        memset(&d, 0, sizeof d);
+        d.backend = GPUSVM_BACKEND_CPU;
+        d.ignore_environment = 1;
+        ok = gpusvm_context_create(&d, &cli_ctx_) == GPUSVM_OK && cli_write(cli_ctx_, "gpusvm-scale", save, &o);
+        free(o.p);
+        if (!ok) {
             fprintf(stderr, "can't write file %s\n", save);
             cli_exit(1);
         }

@@ -229,6 +229,7 @@ int main(int argc, char **argv)
 
     ctx = cli_context();
     cli_check(gpusvm_dataset_load(ctx, train_file, &ds), "gpusvm-train");
+    cli_check_index0(ds, train_file, p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED);
     if (weight_file) p.sample_weight = sample_weight = read_weights(weight_file, ds->x.rows);
     if (p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* LIBSVM's checks on 0:serial */
         size_t k;
