@@ -1930,11 +1930,13 @@ static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
 }
 #endif /* GPUSVM_TEST_HOOKS */
 
-static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef, int nv,
-                                          const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
-                                          double *out)
+/* Decision values on the host, in the kernels' operation order (the C backend's, and the small
+   batches' of every backend: see gpusvm__predict). */
+static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__csr *sv, const double *coef, int nv,
+                                           const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
+                                           double *out)
 {
-    const gpusvm_allocator *a = &bb->ctx->alloc;
+    const gpusvm_allocator *a = &ctx->alloc;
     const size_t ns = sv->rows, nx_rows = x->rows;
     size_t d = sv->cols > x->cols ? sv->cols : x->cols, i, j;
     float *dense = d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, d ? d : 1, sizeof(float)) : NULL;
@@ -1946,7 +1948,7 @@ static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr
         gpusvm__free(a, dense);
         gpusvm__free(a, nsv);
         gpusvm__free(a, krow);
-        return gpusvm__oom(bb->ctx, "decision values");
+        return gpusvm__oom(ctx, "decision values");
     }
     gpusvm__norms(sv, 0, ns, nsv);
     for (i = 0; i < nx_rows; ++i) {
@@ -1969,6 +1971,13 @@ static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr
     gpusvm__free(a, nsv);
     gpusvm__free(a, krow);
     return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef, int nv,
+                                          const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
+                                          double *out)
+{
+    return gpusvm__host_decision(bb->ctx, sv, coef, nv, x, ktype, gamma, coef0, degree, out);
 }
 
 static size_t gpusvm__cpu_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
@@ -5840,6 +5849,10 @@ static const char *const gpusvm__svm_type_names[] = {"c_svc", "nu_svc", "one_cla
                                                      "crammer_singer"};
 static const char *const gpusvm__kernel_names[] = {"linear", "polynomial", "rbf", "sigmoid", "precomputed"};
 
+/* Batches of at most this many multiply-adds (test points times the support vectors' entries)
+   are computed on the host: a device round trip (buffers, uploads, launches, a read) costs more. */
+#define GPUSVM__HOST_WORK 1048576.0
+
 static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
                                      double *dec)
 {
@@ -5916,6 +5929,11 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
                 d[p * nx + i] = sum;
             }
         r = GPUSVM_OK;
+    } else if ((double)nx * (double)(sv.row_ptr[ns] + 8 * ns) <= GPUSVM__HOST_WORK) {
+        /* a small batch (a game's point per frame): the host answers before a device could be reached */
+        r = gpusvm__host_decision(ctx, &sv, coef, (int)npairs, x, gpusvm__ktype(m->kernel_type), (float)m->gamma,
+                                  (float)m->coef0, m->degree, d);
+        if (r != GPUSVM_OK) goto done;
     } else {
         r = ctx->backend->decision(ctx->backend, &sv, coef, (int)npairs, x, gpusvm__ktype(m->kernel_type), (float)m->gamma,
                                    (float)m->coef0, m->degree, d);

@@ -667,9 +667,10 @@ static void reader_checks(void)
    prediction works in blocks within it, or says so. */
 static void budget_checks(void)
 {
-    enum { N = 300, D = 6 };
-    static float x[N * D];
-    static double y[N], pred[N];
+    enum { N = 300, D = 6, NB = 4000 }; /* NB test points: enough work for the device */
+    static float x[N * D], xb[NB * D];
+    static double y[N], yb[NB], pred[NB];
+    gpusvm_matrix mb;
     gpusvm_context_desc desc;
     gpusvm_context *ctx = NULL, *big = NULL;
     gpusvm_params p;
@@ -678,10 +679,14 @@ static void budget_checks(void)
     gpusvm_result r;
     char msg[4096];
     blobs(x, y, N, D, 3u);
+    blobs(xb, yb, NB, D, 5u);
     memset(&m, 0, sizeof m);
     m.rows = N;
     m.cols = D;
     m.values = x;
+    mb = m;
+    mb.rows = NB;
+    mb.values = xb;
     memset(&desc, 0, sizeof desc);
     desc.backend = GPUSVM_BACKEND_OPENCL;
     desc.ignore_environment = 1;
@@ -692,16 +697,21 @@ static void budget_checks(void)
     r = gpusvm_train(ctx, &m, y, NULL, &m2);
     snprintf(msg, sizeof msg, "a 50 KB device budget: training says what does not fit (%s)", gpusvm_context_error(ctx));
     CHECK(r == GPUSVM_ERROR_DEVICE_MEMORY && strstr(gpusvm_context_error(ctx), "device-memory budget") && !m2, msg);
-    r = gpusvm_predict(ctx, model, &m, pred, NULL);
+    r = gpusvm_predict(ctx, model, &mb, pred, NULL);
     snprintf(msg, sizeof msg, "a 50 KB device budget: prediction of %d points with %lu support vectors runs in blocks (%s)",
-             N, (unsigned long)model->total_sv, gpusvm_result_string(r));
+             NB, (unsigned long)model->total_sv, gpusvm_result_string(r));
     CHECK(r == GPUSVM_OK, msg);
     gpusvm_context_destroy(ctx);
     desc.device_memory_mb = 0.005;
     CHECK_OK(gpusvm_context_create(&desc, &ctx));
-    r = gpusvm_predict(ctx, model, &m, pred, NULL);
+    r = gpusvm_predict(ctx, model, &mb, pred, NULL);
     snprintf(msg, sizeof msg, "a 5 KB device budget: prediction says what does not fit (%s)", gpusvm_context_error(ctx));
     CHECK(r == GPUSVM_ERROR_DEVICE_MEMORY && strstr(gpusvm_context_error(ctx), "budget"), msg);
+    m.rows = 1;
+    r = gpusvm_predict(ctx, model, &m, pred, NULL);
+    CHECK(r == GPUSVM_OK && (pred[0] == 1 || pred[0] == -1),
+          "a 5 KB device budget: one point is predicted on the host, with no device memory");
+    m.rows = N;
     gpusvm_context_destroy(ctx);
     desc.device_memory_mb = 0.2;
     CHECK_OK(gpusvm_context_create(&desc, &ctx));

@@ -255,8 +255,8 @@ static void t_log(void *user, gpusvm_log_level level, const char *msg)
 }
 
 /* ---- the workload ------------------------------------------------------- */
-enum { N = 80, D = 5 };
-static float X[N * D];
+enum { N = 80, D = 5, NB = 4000 }; /* NB points to predict: enough work for the device */
+static float X[N * D], XB[NB * D];
 static double Y[N];
 static char data_path[256], model_path[256];
 static const char *kernel_cache; /* the workload's kernel cache folder, NULL for none */
@@ -288,8 +288,11 @@ static gpusvm_result workload(gpusvm_backend backend, const char *library, gpusv
     gpusvm_params p;
     gpusvm_model *model = NULL, *loaded = NULL;
     gpusvm_dataset *ds = NULL;
-    double pred[N];
+    static double pred[NB];
+    gpusvm_matrix mb;
     gpusvm_result r;
+    size_t i;
+    for (i = 0; i < NB * D; ++i) XB[i] = X[i % (N * D)];
     memset(&desc, 0, sizeof desc);
     desc.backend = backend;
     desc.ignore_environment = 1;
@@ -321,7 +324,12 @@ static gpusvm_result workload(gpusvm_backend backend, const char *library, gpusv
     *stage = "load model";
     if ((r = gpusvm_model_load(ctx, model_path, &loaded)) != GPUSVM_OK) goto done;
     *stage = "predict with the loaded model";
-    r = gpusvm_predict(ctx, loaded, &m, pred, NULL);
+    if ((r = gpusvm_predict(ctx, loaded, &m, pred, NULL)) != GPUSVM_OK) goto done;
+    *stage = "predict a large batch (on the device)";
+    mb = m;
+    mb.rows = NB;
+    mb.values = XB;
+    r = gpusvm_predict(ctx, model, &mb, pred, NULL);
 done:
     gpusvm_model_free(loaded);
     gpusvm_model_free(model);
