@@ -812,7 +812,7 @@ static void gpusvm__fmt_g(char *buf, size_t size, int digits, double v)
 /* strtod on [s, end) with '.' as the decimal point; the whole token must be a number of at
    most GPUSVM__NUMBER_MAX characters. Returns 1 and the value, or 0. */
 #define GPUSVM__NUMBER_MAX 1023
-static int gpusvm__parse_double(const char *s, size_t len, double *out)
+static int gpusvm__strtod(const char *s, size_t len, double *out)
 {
     char tmp[GPUSVM__NUMBER_MAX + 1];
     char *e = NULL;
@@ -828,6 +828,50 @@ static int gpusvm__parse_double(const char *s, size_t len, double *out)
     *out = strtod(tmp, &e);
     if (e != tmp + len) return 0;
     return 1;
+}
+
+/* Powers of ten that a double holds exactly. */
+static const double gpusvm__pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* The number a whole token spells, as strtod reads it in the "C" locale. Plain decimals whose
+   significant digits fit 2^53 and whose power of ten is exact (|e| <= 22) take Clinger's fast
+   path: one correctly rounded multiply or divide of exact operands, which is exactly strtod's
+   answer; anything else (more digits, large exponents, inf, nan, hex) goes to strtod itself. */
+static int gpusvm__parse_double(const char *s, size_t len, double *out)
+{
+    const char *p = s, *end = s + len;
+    uint64_t m = 0;
+    int neg = 0, sig = 0, exp10 = 0, digits = 0, e = 0, eneg = 0;
+    if (len == 0 || len > GPUSVM__NUMBER_MAX) return 0;
+    if (*p == '+' || *p == '-') neg = *p++ == '-';
+    for (; p < end && *p >= '0' && *p <= '9'; ++p, ++digits) {
+        if (sig == 19) goto slow;
+        m = m * 10 + (uint64_t)(*p - '0');
+        sig += m != 0;
+    }
+    if (p < end && *p == '.')
+        for (++p; p < end && *p >= '0' && *p <= '9'; ++p, ++digits, --exp10) {
+            if (sig == 19) goto slow;
+            m = m * 10 + (uint64_t)(*p - '0');
+            sig += m != 0;
+        }
+    if (digits == 0) goto slow;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        if (++p < end && (*p == '+' || *p == '-')) eneg = *p++ == '-';
+        if (p == end) goto slow;
+        for (; p < end && *p >= '0' && *p <= '9'; ++p) {
+            if (e > 10000) goto slow;
+            e = e * 10 + (*p - '0');
+        }
+        exp10 += eneg ? -e : e;
+    }
+    if (p != end || m > ((uint64_t)1 << 53) || exp10 < -22 || exp10 > 22) goto slow;
+    *out = exp10 >= 0 ? (double)m * gpusvm__pow10[exp10] : (double)m / gpusvm__pow10[-exp10];
+    if (neg) *out = -*out;
+    return 1;
+slow:
+    return gpusvm__strtod(s, len, out);
 }
 
 /* Decimal integer token; 0 on malformed or out of [lo, hi]. */

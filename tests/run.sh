@@ -70,6 +70,12 @@ step "OpenCL kernels match the C backend on random inputs" $T/test_kernels
 step "build test_api" $CC -std=c99 -O2 $WARN -o $T/test_api tests/test_api.c -ldl -lm
 step "public API (C backend and OpenCL)" $T/test_api
 
+# the readers' number parser: strtod's bits on random decimals and on every number of every data set
+# the repository carries (and of ../shared/data's, when it is there)
+step "build test_parse" $CC -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $WARN -o $T/test_parse tests/test_parse.c -ldl -lm
+step "the number parser gives strtod's bits (random decimals, every data file)" \
+    $T/test_parse data/*.xz data/heart_scale $(ls ${GPUSVM_DATA:-../shared/data}/*.xz 2>/dev/null)
+
 # robustness: fuzzing, fault injection, threads, sanitizers, valgrind
 SAN="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 export ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(pwd)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1
