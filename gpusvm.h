@@ -181,6 +181,10 @@ typedef struct gpusvm_context_desc {
        ("off": none), else $XDG_CACHE_HOME/gpusvm, else $HOME/.cache/gpusvm, those two for GPUs
        and accelerators only (with ignore_environment: none). "": none. */
     const char *kernel_cache_dir;
+    /* Host threads for the work the host does (reading data files today): 0 = $GPUSVM_THREADS,
+       else every core; 1 = the calling thread only. Several threads are used only with the
+       default allocator (a custom one is never called from more than one thread). */
+    int threads;
 } gpusvm_context_desc;
 
 typedef struct gpusvm_context gpusvm_context;
@@ -452,6 +456,7 @@ GPUSVM_API void gpusvm_free(gpusvm_context *ctx, void *p);
 #include <unistd.h>
 #ifndef GPUSVM_NO_OPENCL
 #include <dlfcn.h>
+#include <pthread.h> /* types only: the functions are looked up at run time */
 #endif
 #endif
 
@@ -662,6 +667,8 @@ struct gpusvm_context {
     double build_seconds;       /* the kernel program's build (or cache load) */
     int build_cached;           /* 1: loaded from the kernel cache */
     int build_cache_used;       /* 1: the kernel cache was consulted (and written after a compile) */
+    int threads;                /* host threads for parallel work (1..GPUSVM__MAX_THREADS) */
+    int default_alloc;          /* the allocator is malloc/free (safe to call from several threads) */
 };
 
 static void *gpusvm__default_alloc(size_t size, void *user)
@@ -746,6 +753,95 @@ static int gpusvm__vec_push(const gpusvm_allocator *a, gpusvm__vec *v, const voi
     v->len++;
     return 1;
 }
+
+/* Host threads: gpusvm__parallel(n, fn, arg) runs fn(arg, t) for t = 0..n-1, t = 0 on the calling
+   thread and the others on threads of their own where the platform gives them (POSIX threads
+   looked up at run time, so that no program needs -pthread; Windows threads), else one after
+   another. */
+#define GPUSVM__MAX_THREADS 64
+typedef struct gpusvm__task {
+    void (*fn)(void *arg, int t);
+    void *arg;
+    int t;
+} gpusvm__task;
+
+#if defined(GPUSVM__WINDOWS)
+static DWORD WINAPI gpusvm__task_main(LPVOID p)
+{
+    gpusvm__task *k = (gpusvm__task *)p;
+    k->fn(k->arg, k->t);
+    return 0;
+}
+static void gpusvm__parallel(int n, void (*fn)(void *arg, int t), void *arg)
+{
+    gpusvm__task task[GPUSVM__MAX_THREADS];
+    HANDLE th[GPUSVM__MAX_THREADS];
+    int t;
+    for (t = 0; t < n; ++t) {
+        task[t].fn = fn;
+        task[t].arg = arg;
+        task[t].t = t;
+        th[t] = t ? CreateThread(NULL, 0, gpusvm__task_main, &task[t], 0, NULL) : NULL;
+        if (t && !th[t]) fn(arg, t);
+    }
+    fn(arg, 0);
+    for (t = 1; t < n; ++t)
+        if (th[t]) {
+            WaitForSingleObject(th[t], INFINITE);
+            CloseHandle(th[t]);
+        }
+}
+static int gpusvm__cores(void)
+{
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return (int)si.dwNumberOfProcessors;
+}
+#elif !defined(GPUSVM_NO_OPENCL)
+typedef int (*gpusvm__pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+typedef int (*gpusvm__pthread_join_fn)(pthread_t, void **);
+static void *gpusvm__task_main(void *p)
+{
+    gpusvm__task *k = (gpusvm__task *)p;
+    k->fn(k->arg, k->t);
+    return NULL;
+}
+static void gpusvm__parallel(int n, void (*fn)(void *arg, int t), void *arg)
+{
+    gpusvm__task task[GPUSVM__MAX_THREADS];
+    pthread_t th[GPUSVM__MAX_THREADS];
+    char started[GPUSVM__MAX_THREADS];
+    gpusvm__pthread_create_fn create = NULL;
+    gpusvm__pthread_join_fn join = NULL;
+    void *self = n > 1 ? dlopen(NULL, RTLD_NOW) : NULL, *sym;
+    int t;
+    if (self && (sym = dlsym(self, "pthread_create")) != NULL) memcpy(&create, &sym, sizeof sym);
+    if (self && (sym = dlsym(self, "pthread_join")) != NULL) memcpy(&join, &sym, sizeof sym);
+    for (t = 0; t < n; ++t) {
+        task[t].fn = fn;
+        task[t].arg = arg;
+        task[t].t = t;
+        started[t] = t > 0 && create && join && create(&th[t], NULL, gpusvm__task_main, &task[t]) == 0;
+        if (t > 0 && !started[t]) fn(arg, t);
+    }
+    fn(arg, 0);
+    for (t = 1; t < n; ++t)
+        if (started[t]) join(th[t], NULL);
+    if (self) dlclose(self);
+}
+static int gpusvm__cores(void)
+{
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+#else /* GPUSVM_NO_OPENCL on POSIX: no run-time linking, so one thread */
+static void gpusvm__parallel(int n, void (*fn)(void *arg, int t), void *arg)
+{
+    int t;
+    for (t = 0; t < n; ++t) fn(arg, t);
+}
+static int gpusvm__cores(void) { return 1; }
+#endif
 
 static void gpusvm__log(gpusvm_context *ctx, gpusvm_log_level level, const char *fmt, ...)
 {
@@ -6420,23 +6516,29 @@ static gpusvm_result gpusvm__save(gpusvm_context *ctx, const gpusvm_model *m, co
     return r;
 }
 
-/* Whole file into memory, NUL-terminated. */
+/* Whole file into memory, NUL-terminated: one read of its size where it has one (a regular
+   file), else in growing pieces (a pipe). */
 static gpusvm_result gpusvm__slurp(gpusvm_context *ctx, const char *path, char **out, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     gpusvm__vec v;
-    char tmp[1 << 16];
+    long size = -1;
     size_t r;
     memset(&v, 0, sizeof v);
     v.item = 1;
     if (!f) return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot open (%s)", path, strerror(errno));
-    while ((r = fread(tmp, 1, sizeof tmp, f)) > 0) {
-        if (!gpusvm__vec_reserve(&ctx->alloc, &v, v.len + r + 1)) {
+    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) != 0) size = -1;
+    if (size >= 0 && !gpusvm__vec_reserve(&ctx->alloc, &v, (size_t)size + 1)) {
+        fclose(f);
+        return gpusvm__oom(ctx, path);
+    }
+    for (;;) {
+        if (v.cap - v.len < 2 && !gpusvm__vec_reserve(&ctx->alloc, &v, v.len + 65536)) {
             fclose(f);
             gpusvm__free(&ctx->alloc, v.data);
             return gpusvm__oom(ctx, path);
         }
-        memcpy((char *)v.data + v.len, tmp, r);
+        if ((r = fread((char *)v.data + v.len, 1, v.cap - v.len - 1, f)) == 0) break;
         v.len += r;
     }
     if (ferror(f)) {
@@ -6445,10 +6547,6 @@ static gpusvm_result gpusvm__slurp(gpusvm_context *ctx, const char *path, char *
         return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: read error", path);
     }
     fclose(f);
-    if (!gpusvm__vec_reserve(&ctx->alloc, &v, v.len + 1)) {
-        gpusvm__free(&ctx->alloc, v.data);
-        return gpusvm__oom(ctx, path);
-    }
     ((char *)v.data)[v.len] = 0;
     *out = (char *)v.data;
     *len = v.len;
@@ -6507,7 +6605,7 @@ static const char *gpusvm__quote(char *buf, size_t size, const char *s, size_t l
 /* "index:value" features of one line, appended to col/val; returns 0 with a message. Index 0
    (a precomputed kernel's serial number, 0:i) may come first: its value goes to *index0 and
    *has_index0 is set. */
-static int gpusvm__parse_features(gpusvm_context *ctx, char *s, char *end, gpusvm__vec *col, gpusvm__vec *val,
+static int gpusvm__parse_features(const gpusvm_allocator *a, char *s, char *end, gpusvm__vec *col, gpusvm__vec *val,
                                   size_t *max_col, double *index0, int *has_index0, char *why, size_t why_size)
 {
     char *tok, q[64];
@@ -6558,7 +6656,7 @@ static int gpusvm__parse_features(gpusvm_context *ctx, char *s, char *end, gpusv
         }
         c = (int32_t)(idx - 1);
         f = (float)v;
-        if (!gpusvm__vec_push(&ctx->alloc, col, &c) || !gpusvm__vec_push(&ctx->alloc, val, &f)) {
+        if (!gpusvm__vec_push(a, col, &c) || !gpusvm__vec_push(a, val, &f)) {
             snprintf(why, why_size, "out of memory");
             return 0;
         }
@@ -6567,96 +6665,170 @@ static int gpusvm__parse_features(gpusvm_context *ctx, char *s, char *end, gpusv
     return 1;
 }
 
-/* Parses LIBSVM data text [text, text+len) (need not end in NUL); path names it in errors. */
-static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, char *text, size_t len,
-                                        gpusvm_dataset **out)
+/* A part of a data file's text, parsed on its own (by one thread): its rows' labels, entry counts,
+   entries and index-0 values; its lines; the first error in it, by line within the part. */
+typedef struct gpusvm__part {
+    char *begin, *end;
+    gpusvm__vec y, cnt, col, val, ser; /* per row: label, entries, index-0 value; the entries */
+    size_t rows, lines, max_col, index0_line; /* index0_line: within the part, 0 for none */
+    size_t err_line;                          /* within the part; 0: no error */
+    int oom;
+    char why[300];
+} gpusvm__part;
+
+static void gpusvm__part_free(const gpusvm_allocator *a, gpusvm__part *pt)
 {
-    const gpusvm_allocator *a = &ctx->alloc;
-    char why[256], q[64];
-    size_t max_col = 0, rows = 0;
+    gpusvm__free(a, pt->y.data);
+    gpusvm__free(a, pt->cnt.data);
+    gpusvm__free(a, pt->col.data);
+    gpusvm__free(a, pt->val.data);
+    gpusvm__free(a, pt->ser.data);
+}
+
+/* Parses one part's lines (the allocator must be safe to call from several threads at once when
+   several parts are parsed together). */
+static void gpusvm__parse_part(const gpusvm_allocator *a, gpusvm__part *pt)
+{
     gpusvm__lines L;
-    gpusvm__vec rp, col, val, y, ser;
-    gpusvm_dataset *ds = NULL;
-    gpusvm_result r;
-    size_t zero = 0, index0_line = 0;
-    int any_index0 = 0;
-    memset(&ser, 0, sizeof ser);
-    ser.item = sizeof(double);
-    memset(&rp, 0, sizeof rp);
-    memset(&col, 0, sizeof col);
-    memset(&val, 0, sizeof val);
-    memset(&y, 0, sizeof y);
-    rp.item = sizeof(size_t);
-    col.item = sizeof(int32_t);
-    val.item = sizeof(float);
-    y.item = sizeof(double);
-    if (memchr(text, 0, len)) {
-        r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
-        goto fail;
-    }
-    L.p = text;
-    L.end = text + len;
+    char q[64];
+    pt->y.item = pt->ser.item = sizeof(double);
+    pt->cnt.item = sizeof(size_t);
+    pt->col.item = sizeof(int32_t);
+    pt->val.item = sizeof(float);
+    L.p = pt->begin;
+    L.end = pt->end;
     L.lineno = 0;
-    if (!gpusvm__vec_push(a, &rp, &zero)) { r = gpusvm__oom(ctx, path); goto fail; }
     while (gpusvm__next_line(&L)) {
         char *s = L.line, *tok;
-        size_t tl, nnz;
+        size_t tl, before = pt->col.len, nnz;
         double lab, index0 = 0.0;
         int has_index0;
         if (!gpusvm__token(&s, L.line_end, &tok, &tl)) continue; /* blank line */
         if (!gpusvm__parse_double(tok, tl, &lab) || !(fabs(lab) <= DBL_MAX)) {
-            r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: label '%s' is not a finite number", path,
-                             (unsigned long)L.lineno, gpusvm__quote(q, sizeof q, tok, tl));
-            goto fail;
+            snprintf(pt->why, sizeof pt->why, "label '%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
+            pt->err_line = L.lineno;
+            break;
         }
-        if (!gpusvm__parse_features(ctx, s, L.line_end, &col, &val, &max_col, &index0, &has_index0, why, sizeof why)) {
-            r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)L.lineno, why);
-            goto fail;
+        if (!gpusvm__parse_features(a, s, L.line_end, &pt->col, &pt->val, &pt->max_col, &index0, &has_index0, pt->why,
+                                    sizeof pt->why)) {
+            pt->err_line = L.lineno;
+            pt->oom = strcmp(pt->why, "out of memory") == 0;
+            break;
         }
-        nnz = col.len;
-        if (has_index0 && !any_index0) index0_line = L.lineno;
-        any_index0 |= has_index0;
-        if (!gpusvm__vec_push(a, &y, &lab) || !gpusvm__vec_push(a, &rp, &nnz) || !gpusvm__vec_push(a, &ser, &index0)) {
-            r = gpusvm__oom(ctx, path);
-            goto fail;
+        nnz = pt->col.len - before;
+        if (has_index0 && !pt->index0_line) pt->index0_line = L.lineno;
+        if (!gpusvm__vec_push(a, &pt->y, &lab) || !gpusvm__vec_push(a, &pt->cnt, &nnz) ||
+            !gpusvm__vec_push(a, &pt->ser, &index0)) {
+            pt->err_line = L.lineno;
+            pt->oom = 1;
+            break;
         }
-        ++rows;
+        ++pt->rows;
     }
-    if (rows == 0) {
-        r = gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: no data (the file is empty)", path);
-        goto fail;
+    pt->lines = L.lineno;
+}
+
+typedef struct gpusvm__parse_job {
+    const gpusvm_allocator *a;
+    gpusvm__part *parts;
+} gpusvm__parse_job;
+
+static void gpusvm__parse_part_job(void *arg, int t)
+{
+    gpusvm__parse_job *job = (gpusvm__parse_job *)arg;
+    gpusvm__parse_part(job->a, &job->parts[t]);
+}
+
+/* The parts' rows joined into one dataset; the first error in file order reported instead. */
+static gpusvm_result gpusvm__join_parts(gpusvm_context *ctx, const char *path, gpusvm__part *parts, int n,
+                                        gpusvm_dataset **out)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    size_t rows = 0, nnz = 0, line0 = 0, max_col = 0, index0_line = 0, r, at, k;
+    gpusvm_dataset *ds;
+    int t;
+    for (t = 0; t < n; line0 += parts[t].lines, ++t) {
+        if (parts[t].oom) return gpusvm__oom(ctx, path);
+        if (parts[t].err_line)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path,
+                                (unsigned long)(line0 + parts[t].err_line), parts[t].why);
+        if (parts[t].index0_line && !index0_line) index0_line = line0 + parts[t].index0_line;
+        rows += parts[t].rows;
+        nnz += parts[t].col.len;
+        if (parts[t].max_col > max_col) max_col = parts[t].max_col;
     }
-    ds = (gpusvm_dataset *)gpusvm__calloc(a, 1, sizeof(gpusvm_dataset));
-    if (!ds) { r = gpusvm__oom(ctx, path); goto fail; }
+    if (rows == 0) return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: no data (the file is empty)", path);
+    if (!(ds = (gpusvm_dataset *)gpusvm__calloc(a, 1, sizeof(gpusvm_dataset)))) return gpusvm__oom(ctx, path);
     ds->allocator = *a;
-    ds->y = (double *)y.data;
-    ds->row_ptr = (size_t *)rp.data;
-    ds->col_idx = (int32_t *)col.data;
-    ds->values = (float *)val.data;
+    ds->row_ptr = (size_t *)gpusvm__alloc(a, rows + 1, sizeof(size_t));
+    if (n == 1 && parts[0].col.data) { /* one part: its arrays become the dataset's */
+        ds->y = (double *)parts[0].y.data;
+        ds->col_idx = (int32_t *)parts[0].col.data;
+        ds->values = (float *)parts[0].val.data;
+        ds->serial = index0_line ? (double *)parts[0].ser.data : NULL;
+        parts[0].y.data = parts[0].col.data = parts[0].val.data = NULL;
+        if (index0_line) parts[0].ser.data = NULL;
+    } else {
+        ds->y = (double *)gpusvm__alloc(a, rows, sizeof(double));
+        ds->col_idx = (int32_t *)gpusvm__alloc(a, nnz ? nnz : 1, sizeof(int32_t));
+        ds->values = (float *)gpusvm__alloc(a, nnz ? nnz : 1, sizeof(float));
+        ds->serial = index0_line ? (double *)gpusvm__alloc(a, rows, sizeof(double)) : NULL;
+    }
+    if (!ds->y || !ds->row_ptr || !ds->col_idx || !ds->values || (index0_line && !ds->serial)) {
+        gpusvm_dataset_free(ds);
+        return gpusvm__oom(ctx, path);
+    }
+    ds->row_ptr[0] = 0;
+    for (t = 0, r = 0, at = 0; t < n; ++t) {
+        const gpusvm__part *pt = &parts[t];
+        if (pt->y.data && pt->rows) memcpy(ds->y + r, pt->y.data, pt->rows * sizeof(double));
+        if (pt->ser.data && pt->rows && ds->serial) memcpy(ds->serial + r, pt->ser.data, pt->rows * sizeof(double));
+        if (pt->col.data && pt->col.len) {
+            memcpy(ds->col_idx + at, pt->col.data, pt->col.len * sizeof(int32_t));
+            memcpy(ds->values + at, pt->val.data, pt->col.len * sizeof(float));
+        }
+        for (k = 0; k < pt->rows; ++k, ++r) ds->row_ptr[r + 1] = ds->row_ptr[r] + ((const size_t *)pt->cnt.data)[k];
+        at += pt->col.len;
+    }
     ds->index0_line = index0_line;
-    if (any_index0) ds->serial = (double *)ser.data;
-    else gpusvm__free(a, ser.data);
-    ser.data = NULL;
-    if (!ds->col_idx) ds->col_idx = (int32_t *)gpusvm__alloc(a, 1, sizeof(int32_t));
-    if (!ds->values) ds->values = (float *)gpusvm__alloc(a, 1, sizeof(float));
     ds->x.layout = GPUSVM_LAYOUT_CSR;
     ds->x.rows = rows;
     ds->x.cols = max_col;
     ds->x.row_ptr = ds->row_ptr;
     ds->x.col_idx = ds->col_idx;
     ds->x.values = ds->values;
-    if (!ds->col_idx || !ds->values) {
-        gpusvm_dataset_free(ds);
-        return gpusvm__oom(ctx, path);
-    }
     *out = ds;
     return GPUSVM_OK;
-fail:
-    gpusvm__free(a, rp.data);
-    gpusvm__free(a, col.data);
-    gpusvm__free(a, val.data);
-    gpusvm__free(a, y.data);
-    gpusvm__free(a, ser.data);
+}
+
+/* Parses LIBSVM data text [text, text+len) (need not end in NUL); path names it in errors. Text of
+   a few MiB and more is cut at line ends into one part per thread (ctx->threads) and parsed in
+   parallel, where the allocator is the default one (malloc may be called from several threads). */
+static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, char *text, size_t len,
+                                        gpusvm_dataset **out)
+{
+    gpusvm__part parts[GPUSVM__MAX_THREADS];
+    gpusvm__parse_job job;
+    gpusvm_result r;
+    int n = ctx->threads, t;
+    if (memchr(text, 0, len)) return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
+    if (len < ((size_t)4 << 20) || !ctx->default_alloc) n = 1;
+    if ((size_t)n > len / ((size_t)1 << 20) + 1) n = (int)(len / ((size_t)1 << 20)) + 1;
+    memset(parts, 0, sizeof parts);
+    for (t = 0; t < n; ++t) { /* part t starts after the line end at or past t len / n */
+        char *b = text + len / (size_t)n * (size_t)t, *nl;
+        if (t > 0 && (nl = (char *)memchr(b, '\n', (size_t)(text + len - b))) != NULL) b = nl + 1;
+        else if (t > 0) b = text + len;
+        if (t > 0 && b < parts[t - 1].begin) b = parts[t - 1].begin;
+        parts[t].begin = b;
+        if (t > 0) parts[t - 1].end = b;
+    }
+    parts[n - 1].end = text + len;
+    job.a = &ctx->alloc;
+    job.parts = parts;
+    gpusvm__parallel(n, gpusvm__parse_part_job, &job);
+    r = gpusvm__join_parts(ctx, path, parts, n, out);
+    for (t = 0; t < n; ++t) gpusvm__part_free(&ctx->alloc, &parts[t]);
     return r;
 }
 
@@ -6917,7 +7089,7 @@ static gpusvm_result gpusvm__parse_sv(gpusvm_context *ctx, const char *path, con
             GPUSVM__BAD("coefficient '%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
         m->sv_coef[k * m->total_sv + i] = dv;
     }
-    if (!gpusvm__parse_features(ctx, s, L->line_end, col, val, max_col, &serial, &has_serial, why, sizeof why))
+    if (!gpusvm__parse_features(a, s, L->line_end, col, val, max_col, &serial, &has_serial, why, sizeof why))
         GPUSVM__BAD("%s", why);
     if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
         const int32_t c0 = 0;
@@ -7066,6 +7238,17 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
         env = getenv("GPUSVM_PROFILE");
         ctx->profile = env && *env && strcmp(env, "0") != 0;
     }
+    if (d->threads < 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "desc.threads is negative");
+    ctx->threads = d->threads;
+    if (!ctx->threads && !d->ignore_environment && (env = getenv("GPUSVM_THREADS")) != NULL && *env) {
+        long long v;
+        if (!gpusvm__parse_long(env, strlen(env), 0, 1 << 20, &v))
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "GPUSVM_THREADS='%s' is not a thread count", env);
+        ctx->threads = (int)v;
+    }
+    if (!ctx->threads) ctx->threads = gpusvm__cores();
+    if (ctx->threads > GPUSVM__MAX_THREADS) ctx->threads = GPUSVM__MAX_THREADS;
+    ctx->default_alloc = !d->allocator.alloc;
     return GPUSVM_OK;
 }
 

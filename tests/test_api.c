@@ -910,6 +910,74 @@ static void case_buffers(void)
     CHECK(strncmp(gpusvm_context_error(F.ctx), "asset.txt:2:", 12) == 0, msg);
 }
 
+/* A data file of several MiB is read by several threads: the same dataset as one thread reads,
+   and its first error and first index 0 on the right line whichever part they fall in. */
+static void parallel_reader_checks(void)
+{
+    enum { ROWS = 60000 };
+    gpusvm_context_desc desc;
+    gpusvm_context *one = NULL, *many = NULL;
+    gpusvm_dataset *d1 = NULL, *d2 = NULL;
+    size_t cap = (size_t)ROWS * 200, n = 0, i, nnz;
+    char *text = (char *)malloc(cap), msg[512];
+    unsigned seed = 5u;
+    int j, same;
+    if (!text) return;
+    for (i = 0; i < ROWS; ++i) { /* about 120 bytes a row: 7 MiB */
+        n += (size_t)snprintf(text + n, cap - n, "%d", (i % 3) ? 1 : -1);
+        for (j = 1; j <= 12; ++j) {
+            seed = seed * 1103515245u + 12345u;
+            if ((seed >> 16) % 3 == 0) continue;
+            n += (size_t)snprintf(text + n, cap - n, " %d:%.6g", j, ((seed >> 8) % 100000) / 7919.0 - 3.0);
+        }
+        n += (size_t)snprintf(text + n, cap - n, (i % 1000 == 7) ? "\r\n" : (i % 997 == 3) ? "\n\n" : "\n");
+    }
+    memset(&desc, 0, sizeof desc);
+    desc.backend = GPUSVM_BACKEND_CPU;
+    desc.ignore_environment = 1;
+    desc.threads = 1;
+    CHECK_OK(gpusvm_context_create(&desc, &one));
+    desc.threads = 4;
+    CHECK_OK(gpusvm_context_create(&desc, &many));
+    CHECK_OK(gpusvm_dataset_parse(one, text, n, "big.txt", &d1));
+    CHECK_OK(gpusvm_dataset_parse(many, text, n, "big.txt", &d2));
+    nnz = d1->row_ptr[d1->x.rows];
+    same = d1->x.rows == ROWS && d2->x.rows == ROWS && d1->x.cols == d2->x.cols && d2->row_ptr[ROWS] == nnz &&
+           memcmp(d1->row_ptr, d2->row_ptr, (ROWS + 1) * sizeof(size_t)) == 0 &&
+           memcmp(d1->col_idx, d2->col_idx, nnz * sizeof(int32_t)) == 0 &&
+           memcmp(d1->values, d2->values, nnz * sizeof(float)) == 0 && memcmp(d1->y, d2->y, ROWS * sizeof(double)) == 0;
+    snprintf(msg, sizeof msg, "4 threads read %lu bytes into the dataset 1 thread reads (%lu rows, %lu entries)",
+             (unsigned long)n, (unsigned long)d2->x.rows, (unsigned long)nnz);
+    CHECK(same, msg);
+    gpusvm_dataset_free(d1);
+    gpusvm_dataset_free(d2);
+    d1 = d2 = NULL;
+    { /* an error late in the text, and an index 0 before it: the lines counted across the parts */
+        char *bad = strstr(text + n - n / 5, "\n") + 1, *zero = strstr(text + n / 2, "\n") + 1;
+        size_t bad_line = 1, zero_line = 1;
+        const char *c;
+        for (c = text; c < bad; ++c) bad_line += *c == '\n';
+        for (c = text; c < zero; ++c) zero_line += *c == '\n';
+        memcpy(zero + 2, " 0:1", 4); /* after the label: "-1 0:1..." or " 1 0:1" */
+        CHECK_OK(gpusvm_dataset_parse(many, text, n, "big.txt", &d2));
+        snprintf(msg, sizeof msg, "4 threads: the first index 0 is on line %lu (said %lu)", (unsigned long)zero_line,
+                 (unsigned long)d2->index0_line);
+        CHECK(d2->index0_line == zero_line, msg);
+        gpusvm_dataset_free(d2);
+        d2 = NULL;
+        bad[0] = 'x';
+        CHECK(gpusvm_dataset_parse(many, text, n, "big.txt", &d2) == GPUSVM_ERROR_PARSE && !d2, "4 threads: a bad label is refused");
+        snprintf(msg, sizeof msg, "big.txt:%lu: label 'x", (unsigned long)bad_line);
+        CHECK(strncmp(gpusvm_context_error(many), msg, strlen(msg)) == 0, "4 threads: the error names the line the whole file counts");
+        CHECK(gpusvm_dataset_parse(one, text, n, "big.txt", &d1) == GPUSVM_ERROR_PARSE &&
+                  strcmp(gpusvm_context_error(one), gpusvm_context_error(many)) == 0,
+              "1 and 4 threads report the same error");
+    }
+    gpusvm_context_destroy(one);
+    gpusvm_context_destroy(many);
+    free(text);
+}
+
 /* Every case by name: `test_api` runs them all, `test_api NAME...` only those (`--list` names
    them). Training cases run on the C backend, then on OpenCL; device cases on OpenCL only. */
 enum { ANY, TRAINING, DEVICE };
@@ -920,6 +988,7 @@ typedef struct test_case {
 } test_case;
 static const test_case cases[] = {
     {"reader", reader_checks, ANY},
+    {"parallel_reader", parallel_reader_checks, ANY},
     {"defaults", case_defaults, TRAINING},
     {"save_load", case_save_load, TRAINING},
     {"argument_errors", case_argument_errors, TRAINING},
