@@ -67,15 +67,18 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz_%.c gpusvm.h
 
 fuzz-build: $(FUZZERS)
 
-# the benchmark table on the selected device (bench/run.sh says what is counted), the latency of
-# one gpusvm_predict call for a few points (bench/latency.c), then the primitives against the
-# device's ceilings (bench/micro.c; GPUs only)
-bench: setup $(TOOLS) $(BUILD)/micro $(BUILD)/latency
+# the benchmark table on the selected device (bench/run.sh says what is counted, and times the
+# data reader, bench/reader.c), the latency of one gpusvm_predict call for a few points
+# (bench/latency.c), then the primitives against the device's ceilings (bench/micro.c; GPUs only)
+bench: setup $(TOOLS) $(BUILD)/micro $(BUILD)/latency $(BUILD)/reader
 	@sh bench/run.sh
 	@echo
 	@$(BUILD)/latency
 	@echo
 	@$(BUILD)/micro
+
+$(BUILD)/reader: bench/reader.c gpusvm.h | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/reader.c $(LIBS)
 
 $(BUILD)/latency: bench/latency.c gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/latency.c $(LIBS)

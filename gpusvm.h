@@ -6672,7 +6672,8 @@ typedef struct gpusvm__part {
     gpusvm__vec y, cnt, col, val, ser; /* per row: label, entries, index-0 value; the entries */
     size_t rows, lines, max_col, index0_line; /* index0_line: within the part, 0 for none */
     size_t err_line;                          /* within the part; 0: no error */
-    int oom;
+    size_t row0, nnz0;                        /* where its rows and entries go in the dataset */
+    int oom, nul;                             /* out of memory; a NUL byte in its text */
     char why[300];
 } gpusvm__part;
 
@@ -6695,6 +6696,10 @@ static void gpusvm__parse_part(const gpusvm_allocator *a, gpusvm__part *pt)
     pt->cnt.item = sizeof(size_t);
     pt->col.item = sizeof(int32_t);
     pt->val.item = sizeof(float);
+    if (memchr(pt->begin, 0, (size_t)(pt->end - pt->begin))) {
+        pt->nul = 1;
+        return;
+    }
     L.p = pt->begin;
     L.end = pt->end;
     L.lineno = 0;
@@ -6731,6 +6736,8 @@ static void gpusvm__parse_part(const gpusvm_allocator *a, gpusvm__part *pt)
 typedef struct gpusvm__parse_job {
     const gpusvm_allocator *a;
     gpusvm__part *parts;
+    gpusvm_dataset *ds; /* the joined dataset (the copying phase) */
+    int stolen;         /* one part, whose arrays became the dataset's: only the row offsets to write */
 } gpusvm__parse_job;
 
 static void gpusvm__parse_part_job(void *arg, int t)
@@ -6739,20 +6746,43 @@ static void gpusvm__parse_part_job(void *arg, int t)
     gpusvm__parse_part(job->a, &job->parts[t]);
 }
 
-/* The parts' rows joined into one dataset; the first error in file order reported instead. */
+/* Part t's rows into their place in the dataset (its row offsets continue the previous part's). */
+static void gpusvm__copy_part_job(void *arg, int t)
+{
+    gpusvm__parse_job *job = (gpusvm__parse_job *)arg;
+    const gpusvm__part *pt = &job->parts[t];
+    gpusvm_dataset *ds = job->ds;
+    const size_t *cnt = (const size_t *)pt->cnt.data;
+    size_t k, at = pt->nnz0;
+    if (pt->rows && !job->stolen) memcpy(ds->y + pt->row0, pt->y.data, pt->rows * sizeof(double));
+    if (pt->rows && ds->serial && !job->stolen) memcpy(ds->serial + pt->row0, pt->ser.data, pt->rows * sizeof(double));
+    if (pt->col.len && !job->stolen) {
+        memcpy(ds->col_idx + pt->nnz0, pt->col.data, pt->col.len * sizeof(int32_t));
+        memcpy(ds->values + pt->nnz0, pt->val.data, pt->col.len * sizeof(float));
+    }
+    for (k = 0; k < pt->rows; ++k) ds->row_ptr[pt->row0 + k + 1] = (at += cnt[k]);
+}
+
+/* The dataset the parts make: the first error in file order reported instead, else every part's
+   place, the arrays (one part's own arrays become the dataset's), and the rows copied in parallel. */
 static gpusvm_result gpusvm__join_parts(gpusvm_context *ctx, const char *path, gpusvm__part *parts, int n,
                                         gpusvm_dataset **out)
 {
     const gpusvm_allocator *a = &ctx->alloc;
-    size_t rows = 0, nnz = 0, line0 = 0, max_col = 0, index0_line = 0, r, at, k;
+    size_t rows = 0, nnz = 0, line0 = 0, max_col = 0, index0_line = 0;
+    gpusvm__parse_job job;
     gpusvm_dataset *ds;
     int t;
+    for (t = 0; t < n; ++t)
+        if (parts[t].nul) return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
     for (t = 0; t < n; line0 += parts[t].lines, ++t) {
         if (parts[t].oom) return gpusvm__oom(ctx, path);
         if (parts[t].err_line)
             return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path,
                                 (unsigned long)(line0 + parts[t].err_line), parts[t].why);
         if (parts[t].index0_line && !index0_line) index0_line = line0 + parts[t].index0_line;
+        parts[t].row0 = rows;
+        parts[t].nnz0 = nnz;
         rows += parts[t].rows;
         nnz += parts[t].col.len;
         if (parts[t].max_col > max_col) max_col = parts[t].max_col;
@@ -6761,7 +6791,8 @@ static gpusvm_result gpusvm__join_parts(gpusvm_context *ctx, const char *path, g
     if (!(ds = (gpusvm_dataset *)gpusvm__calloc(a, 1, sizeof(gpusvm_dataset)))) return gpusvm__oom(ctx, path);
     ds->allocator = *a;
     ds->row_ptr = (size_t *)gpusvm__alloc(a, rows + 1, sizeof(size_t));
-    if (n == 1 && parts[0].col.data) { /* one part: its arrays become the dataset's */
+    job.stolen = n == 1 && parts[0].col.data;
+    if (job.stolen) { /* one part: its arrays become the dataset's */
         ds->y = (double *)parts[0].y.data;
         ds->col_idx = (int32_t *)parts[0].col.data;
         ds->values = (float *)parts[0].val.data;
@@ -6779,17 +6810,10 @@ static gpusvm_result gpusvm__join_parts(gpusvm_context *ctx, const char *path, g
         return gpusvm__oom(ctx, path);
     }
     ds->row_ptr[0] = 0;
-    for (t = 0, r = 0, at = 0; t < n; ++t) {
-        const gpusvm__part *pt = &parts[t];
-        if (pt->y.data && pt->rows) memcpy(ds->y + r, pt->y.data, pt->rows * sizeof(double));
-        if (pt->ser.data && pt->rows && ds->serial) memcpy(ds->serial + r, pt->ser.data, pt->rows * sizeof(double));
-        if (pt->col.data && pt->col.len) {
-            memcpy(ds->col_idx + at, pt->col.data, pt->col.len * sizeof(int32_t));
-            memcpy(ds->values + at, pt->val.data, pt->col.len * sizeof(float));
-        }
-        for (k = 0; k < pt->rows; ++k, ++r) ds->row_ptr[r + 1] = ds->row_ptr[r] + ((const size_t *)pt->cnt.data)[k];
-        at += pt->col.len;
-    }
+    job.a = a;
+    job.parts = parts;
+    job.ds = ds;
+    gpusvm__parallel(n, gpusvm__copy_part_job, &job);
     ds->index0_line = index0_line;
     ds->x.layout = GPUSVM_LAYOUT_CSR;
     ds->x.rows = rows;
@@ -6811,7 +6835,6 @@ static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, c
     gpusvm__parse_job job;
     gpusvm_result r;
     int n = ctx->threads, t;
-    if (memchr(text, 0, len)) return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
     if (len < ((size_t)4 << 20) || !ctx->default_alloc) n = 1;
     if ((size_t)n > len / ((size_t)1 << 20) + 1) n = (int)(len / ((size_t)1 << 20)) + 1;
     memset(parts, 0, sizeof parts);
@@ -6826,6 +6849,7 @@ static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, c
     parts[n - 1].end = text + len;
     job.a = &ctx->alloc;
     job.parts = parts;
+    job.ds = NULL;
     gpusvm__parallel(n, gpusvm__parse_part_job, &job);
     r = gpusvm__join_parts(ctx, path, parts, n, out);
     for (t = 0; t < n; ++t) gpusvm__part_free(&ctx->alloc, &parts[t]);

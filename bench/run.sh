@@ -157,3 +157,19 @@ breakdown w8a w8a -c 1 -g 0.05
 breakdown ijcnn1 ijcnn1 -c 10 -g 1
 breakdown "mnist 8-vs-rest" mnist.scale.8 -c 1 -g 0.02
 breakdown "mnist 10-class" mnist.scale -c 10 -g 0.02
+
+# reading data files: gpusvm_dataset_load on one thread and on every core, next to scikit-learn's
+# load_svmlight_file (single-threaded Cython) where python3 has scikit-learn
+if wanted reader; then
+    echo
+    echo "Reading LIBSVM files (the whole load: the file read and parsed; best of 3):"
+    echo
+    $B/reader "$D/mnist.scale" "$D/a9a"
+    if python3 -c "import sklearn" 2> /dev/null; then
+        echo
+        python3 bench/load_ref.py "$D/mnist.scale" "$D/a9a" |
+            awk '{ printf "- scikit-learn load_svmlight_file: %s %.3f s\n", $1, $2 }'
+    else
+        echo "- scikit-learn load_svmlight_file: not run (python3 has no scikit-learn)"
+    fi
+fi
