@@ -310,6 +310,9 @@ typedef struct gpusvm_model {
     size_t *sv_row_ptr;   /* total_sv + 1 */
     int32_t *sv_col_idx;
     float *sv_values;
+    float *sv_norms;      /* each support vector's squared norm, which the library keeps for prediction (set when
+                             it makes or loads a model); NULL: computed at each call. A program that changes
+                             sv_values frees this (with the model's allocator) and sets it to NULL */
     gpusvm_train_info info; /* zero for a loaded model; for several classes, summed over the pairs */
     gpusvm_train_info *pair_info; /* nr_class*(nr_class-1)/2 entries, one per pairwise problem (zero if loaded) */
     /* probability information (params.probability; LIBSVM's model keys), each NULL when absent:
@@ -2072,15 +2075,15 @@ static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
 
 /* Decision values on the host, in the kernels' operation order (the C backend's, and the small
    batches' of every backend: see gpusvm__predict). */
-static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__csr *sv, const double *coef, int nv,
-                                           const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
-                                           double *out)
+static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__csr *sv, const float *sv_norms,
+                                           const double *coef, int nv, const gpusvm__csr *x, int ktype, float gamma,
+                                           float coef0, int degree, double *out)
 {
     const gpusvm_allocator *a = &ctx->alloc;
     const size_t ns = sv->rows, nx_rows = x->rows;
     size_t d = sv->cols > x->cols ? sv->cols : x->cols, i, j;
     float *dense = d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, d ? d : 1, sizeof(float)) : NULL;
-    float *nsv = (float *)gpusvm__alloc(a, ns, sizeof(float));
+    float *nsv = (float *)gpusvm__alloc(a, sv_norms ? 1 : ns, sizeof(float));
     float *krow = (float *)gpusvm__alloc(a, ns, sizeof(float));
     float nx;
     int t;
@@ -2090,13 +2093,14 @@ static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__cs
         gpusvm__free(a, krow);
         return gpusvm__oom(ctx, "decision values");
     }
-    gpusvm__norms(sv, 0, ns, nsv);
+    if (!sv_norms) gpusvm__norms(sv, 0, ns, nsv);
     for (i = 0; i < nx_rows; ++i) {
+        const float *norms = sv_norms ? sv_norms : nsv;
         gpusvm__norms(x, i, 1, &nx);
         if (dense) gpusvm__densify(x, i, dense, d, 0);
         for (j = 0; j < ns; ++j) {
             const float dot = dense ? gpusvm__dot_dense(sv, j, dense) : gpusvm__dot_sparse(x, i, sv, j);
-            krow[j] = gpusvm__kfun(ktype, dot, nsv[j], nx, gamma, coef0, degree);
+            krow[j] = gpusvm__kfun(ktype, dot, norms[j], nx, gamma, coef0, degree);
         }
         if (dense) gpusvm__densify(x, i, dense, d, 1);
         for (t = 0; t < nv; ++t) {
@@ -2117,7 +2121,7 @@ static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr
                                           const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
                                           double *out)
 {
-    return gpusvm__host_decision(bb->ctx, sv, coef, nv, x, ktype, gamma, coef0, degree, out);
+    return gpusvm__host_decision(bb->ctx, sv, NULL, coef, nv, x, ktype, gamma, coef0, degree, out);
 }
 
 static size_t gpusvm__cpu_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
@@ -4760,9 +4764,10 @@ static gpusvm_result gpusvm__model_alloc(gpusvm_context *ctx, int nr_class, size
     m->sv_row_ptr = (size_t *)gpusvm__calloc(a, total_sv + 1, sizeof(size_t));
     m->sv_col_idx = (int32_t *)gpusvm__alloc(a, nnz, sizeof(int32_t));
     m->sv_values = (float *)gpusvm__alloc(a, nnz, sizeof(float));
+    m->sv_norms = (float *)gpusvm__alloc(a, total_sv ? total_sv : 1, sizeof(float));
     m->pair_info = (gpusvm_train_info *)gpusvm__calloc(a, npairs ? npairs : 1, sizeof(gpusvm_train_info));
     if (!m->label || !m->n_sv || !m->rho || !m->sv_coef || !m->sv_row_ptr || !m->sv_col_idx || !m->sv_values ||
-        !m->pair_info) {
+        !m->sv_norms || !m->pair_info) {
         gpusvm_model_free(m);
         return gpusvm__oom(ctx, "the model");
     }
@@ -4780,6 +4785,19 @@ static void gpusvm__model_push_sv(gpusvm_model *m, const gpusvm__csr *x, size_t 
     m->sv_row_ptr[++*k] = *at;
 }
 
+/* The support vectors' squared norms (model_alloc made room), kept for prediction. */
+static void gpusvm__model_norms(gpusvm_model *m)
+{
+    gpusvm__csr sv;
+    if (!m->sv_norms || !m->total_sv) return;
+    sv.rows = m->total_sv;
+    sv.cols = m->n_features;
+    sv.row_ptr = m->sv_row_ptr;
+    sv.col = m->sv_col_idx;
+    sv.val = m->sv_values;
+    gpusvm__norms(&sv, 0, m->total_sv, m->sv_norms);
+}
+
 /* What every trained model keeps: the resolved parameters, its feature count, the info. */
 static void gpusvm__model_finish(gpusvm_model *m, const gpusvm_params *prm, gpusvm_train_info *info, double t_start)
 {
@@ -4794,6 +4812,7 @@ static void gpusvm__model_finish(gpusvm_model *m, const gpusvm_params *prm, gpus
         if ((size_t)m->sv_col_idx[i] + 1 > m->n_features) m->n_features = (size_t)m->sv_col_idx[i] + 1;
     info->seconds = gpusvm__now() - t_start;
     m->info = *info;
+    gpusvm__model_norms(m);
 }
 
 /* nu-SVC's start, as LIBSVM's solve_nu_svc: alpha filled in order up to each bound until each
@@ -6071,8 +6090,8 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
         r = GPUSVM_OK;
     } else if ((double)nx * (double)(sv.row_ptr[ns] + 8 * ns) <= GPUSVM__HOST_WORK) {
         /* a small batch (a game's point per frame): the host answers before a device could be reached */
-        r = gpusvm__host_decision(ctx, &sv, coef, (int)npairs, x, gpusvm__ktype(m->kernel_type), (float)m->gamma,
-                                  (float)m->coef0, m->degree, d);
+        r = gpusvm__host_decision(ctx, &sv, m->sv_norms, coef, (int)npairs, x, gpusvm__ktype(m->kernel_type),
+                                  (float)m->gamma, (float)m->coef0, m->degree, d);
         if (r != GPUSVM_OK) goto done;
     } else {
         r = ctx->backend->decision(ctx->backend, &sv, coef, (int)npairs, x, gpusvm__ktype(m->kernel_type), (float)m->gamma,
@@ -7191,6 +7210,7 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
         goto fail;
     }
     m->n_features = max_col;
+    gpusvm__model_norms(m);
     *out = m;
     return GPUSVM_OK;
 fail:
@@ -7582,6 +7602,7 @@ GPUSVM_API void gpusvm_model_free(gpusvm_model *m)
     gpusvm__free(&a, m->sv_row_ptr);
     gpusvm__free(&a, m->sv_col_idx);
     gpusvm__free(&a, m->sv_values);
+    gpusvm__free(&a, m->sv_norms);
     gpusvm__free(&a, m->pair_info);
     gpusvm__free(&a, m->probA);
     gpusvm__free(&a, m->probB);
