@@ -6719,6 +6719,14 @@ static void gpusvm__parse_part(const gpusvm_allocator *a, gpusvm__part *pt)
         pt->nul = 1;
         return;
     }
+    { /* room for the entries a typical file has in these bytes ("12:0.5 "), so that few grow */
+        const size_t guess = (size_t)(pt->end - pt->begin) / 8;
+        if (guess > 1024 && (!gpusvm__vec_reserve(a, &pt->col, guess) || !gpusvm__vec_reserve(a, &pt->val, guess))) {
+            pt->err_line = 1;
+            pt->oom = 1;
+            return;
+        }
+    }
     L.p = pt->begin;
     L.end = pt->end;
     L.lineno = 0;
