@@ -36,7 +36,8 @@
       polynomial, RBF, sigmoid and precomputed kernels; per-class and per-sample weights;
       probability outputs (Platt scaling with pairwise coupling, the SVR Laplace scale, one-class
       density marks); cross-validation; decision values and predictions; LIBSVM's model files,
-      read and written; LIBSVM's data files, read. Also Crammer and Singer's joint multiclass SVM
+      read and written (also from and to memory); LIBSVM's data files, read (from memory too, and
+      by every core for large files). Also Crammer and Singer's joint multiclass SVM
       (GPUSVM_CRAMMER_SINGER), stopped on the relative duality gap. The binary problems of one
       call (one-vs-one's pairs, the folds of a cross-validation, a probability fit's folds) are
       solved together on the device, on one uploaded copy of the points.
@@ -82,6 +83,22 @@
       per problem, bounded by params.cache_size_mb when set), its q x q block, its vectors
       (q x features) and O(n) vectors; while uploading, the data's CSR arrays for a moment.
 
+   FILES
+      gpusvm_model_save (and gpusvm_write_file, which the tools use for every output) never leaves
+      a file half-written: a regular file is written to a temporary file in its folder and
+      renamed over it, keeping its permissions; a symlink is followed and its target replaced; a
+      device node, a FIFO or "-" (standard output) is written directly and its errors reported.
+      gpusvm_model_save_buffer / gpusvm_model_load_buffer / gpusvm_dataset_parse do the same work
+      on memory, for programs that ship a model inside their binary or an asset pack. Data files
+      of a few MiB and more are read by desc.threads threads (0: $GPUSVM_THREADS, else every
+      core), with the default allocator only. A data file with index 0 is a precomputed kernel's
+      (0:serial) or a zero-based file: dataset->index0_line says where it first appears.
+
+   PREDICTION
+      gpusvm_predict on a few points (at most about a million multiply-adds against the support
+      vectors) is computed on the host, whatever the backend: a device round trip costs more.
+      Larger batches run on the device in blocks.
+
    LOGGING
       A {fn, user_data} logger in the desc receives messages with a level. With none, the
       library prints nothing. Errors are also described on the context: gpusvm_context_error()
@@ -90,7 +107,9 @@
 
    THREAD SAFETY
       No global mutable state. Contexts are independent: any number may exist, each used by one
-      thread at a time. Models and datasets are plain data: read them from any thread.
+      thread at a time. Models and datasets are plain data: read them from any thread. Reading a
+      large data file starts threads of its own (POSIX threads looked up at run time: no -pthread
+      needed; with GPUSVM_NO_OPENCL on POSIX, one thread), which end before the call returns.
 
    LICENSE: MIT, at the end of this file.
 */
@@ -369,7 +388,8 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
                                                  const gpusvm_params *params, int nr_fold, double *target);
 /* Decision values and/or predicted labels for x; either output may be NULL. Decision values:
    nr_class*(nr_class-1)/2 per row for classification (row-major, pairs in LIBSVM's order),
-   one per row otherwise. Thread safety: the context's thread; the model may be shared read-only. */
+   one per row otherwise. A few points are computed on the host (no device round trip), more on the
+   device. Thread safety: the context's thread; the model may be shared read-only. */
 GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model *model,
                                         const gpusvm_matrix *x, double *labels, double *decision_values);
 /* Probability estimates, as LIBSVM's svm_predict_probability, for a model trained with
@@ -381,7 +401,7 @@ GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model 
 GPUSVM_API gpusvm_result gpusvm_predict_probability(gpusvm_context *ctx, const gpusvm_model *model,
                                                     const gpusvm_matrix *x, double *labels, double *prob);
 /* Writes LIBSVM's model format ("C" numbers) to path as gpusvm_write_file does: an existing model
-   is never left half-written. Thread safety: the context's thread. */
+   is never left half-written; "-" is standard output. Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_model_save(gpusvm_context *ctx, const gpusvm_model *model, const char *path);
 /* The model file's text in memory: *bytes (size bytes, NUL-terminated) is allocated with the
    context's allocator; free it with gpusvm_free. Thread safety: the context's thread. */
