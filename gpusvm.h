@@ -116,12 +116,6 @@
 #ifndef GPUSVM_H
 #define GPUSVM_H
 
-/* The implementation wants POSIX's clock_gettime under strict -std=c99; this only helps
-   when gpusvm.h comes before other system headers (otherwise clock() is used). */
-#if defined(GPUSVM_IMPLEMENTATION) && !defined(_WIN32) && !defined(_POSIX_C_SOURCE) && !defined(_GNU_SOURCE)
-#define _POSIX_C_SOURCE 200809L
-#endif
-
 #include <stddef.h>
 #include <stdint.h>
 
@@ -480,6 +474,20 @@ GPUSVM_API void gpusvm_free(gpusvm_context *ctx, void *p);
 #ifndef GPUSVM_NO_OPENCL
 #include <dlfcn.h>
 #include <pthread.h> /* types only: the functions are looked up at run time */
+#endif
+/* Strict ISO C (-std=c99 with no feature macro, which gpusvm leaves to the program) hides
+   POSIX.1-2001's declarations in the system headers; the functions are in the C library all the
+   same, so the few the implementation calls are declared here. */
+#if !defined(_POSIX_C_SOURCE) && !defined(__cplusplus)
+#define GPUSVM__STRICT_POSIX 1
+extern int lstat(const char *path, struct stat *buf);
+extern ssize_t readlink(const char *path, char *buf, size_t size);
+#if defined(__linux__) && !defined(CLOCK_MONOTONIC)
+struct gpusvm__timespec {
+    long tv_sec, tv_nsec;
+};
+extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
+#endif
 #endif
 #endif
 
@@ -905,6 +913,10 @@ static double gpusvm__now(void)
 #elif defined(CLOCK_MONOTONIC)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#elif defined(GPUSVM__STRICT_POSIX) && defined(__linux__)
+    struct gpusvm__timespec ts;
+    clock_gettime(1 /* CLOCK_MONOTONIC */, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 #else
     return (double)clock() / (double)CLOCKS_PER_SEC;
@@ -6481,7 +6493,7 @@ static gpusvm_result gpusvm__write_replace(gpusvm_context *ctx, const char *show
     if (fd < 0)
         return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot create a temporary file in its folder %.*s (%s); %s is unchanged",
                             shown, dir ? dir : 1, dir ? path : ".", strerror(errno), shown);
-    ok = gpusvm__write_all(fd, bytes, size) && (!exists || fchmod(fd, mode & 07777) == 0);
+    ok = gpusvm__write_all(fd, bytes, size) && (!exists || chmod(tmp, mode & 07777) == 0);
     err = errno;
     ok = (close(fd) == 0) && ok;
     if (ok && rename(tmp, path) != 0) {

@@ -52,6 +52,10 @@ step "C++11 build runs" $T/twice_cpp
 if command -v clang >/dev/null 2>&1; then
     step "header compiles with clang as C99" clang -std=c99 $WARN -o $T/twice_clang tests/header_twice.c -ldl -lm
 fi
+step "strict C99 with a system header first builds; the library's clock is the wall clock" \
+    sh -c "$CC -std=c99 $WARN -o $T/strict_first tests/strict_first.c -ldl -lm && $T/strict_first"
+step "the implementation leaves the program's feature macros alone (M_PI, drand48, usleep stay)" \
+    sh -c "$CC -Wall -Wextra -Werror -o $T/user_macros tests/user_macros.c -ldl -lm && $T/user_macros"
 step "GPUSVM_NO_OPENCL builds warning-free" $CC -std=c99 $WARN -DGPUSVM_NO_OPENCL -DGPUSVM_IMPLEMENTATION -x c -c -o $T/noocl.o gpusvm.h
 step "two translation units with GPUSVM_STATIC link" $CC -std=c99 $WARN -o $T/static tests/static_a.c tests/static_b.c -ldl -lm
 step "GPUSVM_STATIC program runs" $T/static
