@@ -284,7 +284,8 @@ typedef struct gpusvm_params {
                                     of x holds the kernel against that row); NULL: row i is serial i+1. The model's
                                     support vectors keep their serials */
     long long max_iter;          /* 0: max(10^7, 100 n), LIBSVM's; counted in SMO pair updates */
-    int working_set_size;        /* 0: automatic (up to 1024, a power of two); else 2..1024 */
+    int working_set_size;        /* 0: automatic (up to 1024, a power of two); else 4..1024, rounded down to a
+                                    power of two (the selection keeps half of each set, so 2 and 3 are refused) */
     gpusvm_progress_fn progress; /* called after every few working sets; may cancel */
     void *progress_user_data;
 } gpusvm_params;
@@ -316,6 +317,8 @@ typedef struct gpusvm_model {
     int nr_class;
     size_t total_sv;
     size_t n_features;    /* largest column index used by a support vector, plus one */
+    size_t n_columns;     /* the training data's width (a loaded model: n_features); a dense matrix to predict
+                             must have at least this many columns */
     int *label;           /* nr_class labels, in LIBSVM's order */
     int *n_sv;            /* support vectors per class */
     double *rho;
@@ -3946,19 +3949,37 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
         const double m = 100.0 * (double)x->rows;
         p.max_iter = m > 1e7 ? (long long)m : 10000000LL;
     }
-    if (p.working_set_size < 0 || p.working_set_size == 1 || p.working_set_size > GPUSVM__Q)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.working_set_size must be 0 or 2..%d",
+    if (p.working_set_size < 0 || (p.working_set_size > 0 && p.working_set_size < 4) || p.working_set_size > GPUSVM__Q)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                            "params.working_set_size must be 0 (automatic) or 4..%d (rounded down to a power of two)",
                             GPUSVM__Q);
     *out = p;
     return GPUSVM_OK;
 }
 
 /* Per-sample weights, when given: one per row, finite and >= 0. */
-static gpusvm_result gpusvm__check_weights(gpusvm_context *ctx, const gpusvm_params *p, size_t rows)
+/* Labels and weights a task cannot use: a classification's labels must be integers (LIBSVM would
+   truncate 0.5 to 0), each class weight must name a label some row has, sample weights must be
+   finite and >= 0. */
+static gpusvm_result gpusvm__check_labels(gpusvm_context *ctx, const gpusvm_params *p, const double *y, size_t rows)
 {
-    size_t i;
-    if (!p->sample_weight) return GPUSVM_OK;
-    for (i = 0; i < rows; ++i)
+    const int classify = p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC || p->svm_type == GPUSVM_CRAMMER_SINGER;
+    size_t i, k;
+    for (i = 0; i < rows && classify; ++i)
+        if (y[i] != floor(y[i]) || y[i] < (double)INT_MIN || y[i] > (double)INT_MAX)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                "y[%lu] = %.17g is not an integer class label (classification takes integer labels; "
+                                "for real-valued targets use GPUSVM_EPSILON_SVR or GPUSVM_NU_SVR, -s 3 or -s 4)",
+                                (unsigned long)i, y[i]);
+    for (k = 0; k < p->n_weight && classify; ++k) {
+        for (i = 0; i < rows && (int)y[i] != p->weight_label[k]; ++i) {
+        }
+        if (i == rows)
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                "params.weight_label[%lu] = %d: no training row has this label", (unsigned long)k,
+                                p->weight_label[k]);
+    }
+    for (i = 0; i < rows && p->sample_weight; ++i)
         if (!(p->sample_weight[i] >= 0.0) || p->sample_weight[i] > DBL_MAX)
             return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.sample_weight[%lu] must be finite and >= 0",
                                 (unsigned long)i);
@@ -7249,7 +7270,7 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
         r = gpusvm__oom(ctx, "the model");
         goto fail;
     }
-    m->n_features = max_col;
+    m->n_features = m->n_columns = max_col;
     gpusvm__model_norms(m);
     *out = m;
     return GPUSVM_OK;
@@ -7488,8 +7509,9 @@ GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *
             return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
         }
     r = gpusvm__resolve_params(ctx, params, &in.m, &p);
-    if (r == GPUSVM_OK) r = gpusvm__check_weights(ctx, &p, in.m.rows);
+    if (r == GPUSVM_OK) r = gpusvm__check_labels(ctx, &p, y, in.m.rows);
     if (r == GPUSVM_OK) r = gpusvm__train_any(ctx, &in.m, y, &p, out, t0);
+    if (r == GPUSVM_OK) (*out)->n_columns = in.m.cols;
     gpusvm__input_free(ctx, &in);
     return r;
 }
@@ -7511,7 +7533,7 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
         if (!(fabs(y[i]) <= DBL_MAX)) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
     if (r == GPUSVM_OK && in.m.rows == 0) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
     if (r == GPUSVM_OK) r = gpusvm__resolve_params(ctx, params, &in.m, &p);
-    if (r == GPUSVM_OK) r = gpusvm__check_weights(ctx, &p, in.m.rows);
+    if (r == GPUSVM_OK) r = gpusvm__check_labels(ctx, &p, y, in.m.rows);
     if (r == GPUSVM_OK) {
         if ((size_t)nr_fold > in.m.rows) nr_fold = (int)in.m.rows; /* LIBSVM: one row per fold */
         r = gpusvm__cross_validation(ctx, &in.m, y, &p, nr_fold, target);
@@ -7529,6 +7551,12 @@ static gpusvm_result gpusvm__predict_checked(gpusvm_context *ctx, const gpusvm_m
     if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
     ctx->error[0] = 0;
     if (!model) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model is NULL");
+    if (x && x->layout != GPUSVM_LAYOUT_CSR && model->kernel_type != GPUSVM_KERNEL_PRECOMPUTED &&
+        x->cols < (model->n_columns > model->n_features ? model->n_columns : model->n_features))
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                            "the prediction data has %lu columns; the model was trained on %lu (a dense matrix needs at "
+                            "least the model's columns; CSR input may have fewer)",
+                            (unsigned long)x->cols, (unsigned long)model->n_columns);
     if ((r = gpusvm__input_make(ctx, x, "the prediction data", &in)) != GPUSVM_OK) return r;
     r = probability ? gpusvm__predict_probability(ctx, model, &in.m, labels, out)
                     : gpusvm__predict(ctx, model, &in.m, labels, out);

@@ -51,6 +51,9 @@ step "C99 build runs" $T/twice_c
 step "C++11 build runs" $T/twice_cpp
 if command -v clang >/dev/null 2>&1; then
     step "header compiles with clang as C99" clang -std=c99 $WARN -o $T/twice_clang tests/header_twice.c -ldl -lm
+    step "the tools and tests build with clang, warnings as errors" sh -c \
+        "for f in tools/gpusvm-train.c tools/gpusvm-predict.c tools/gpusvm-scale.c tests/test_api.c tests/test_kernels.c \
+             bench/micro.c bench/latency.c bench/reader.c; do clang -std=c99 $WARN -o $T/clang_check \$f -ldl -lm || exit 1; done"
 fi
 step "strict C99 with a system header first builds; the library's clock is the wall clock" \
     sh -c "$CC -std=c99 $WARN -o $T/strict_first tests/strict_first.c -ldl -lm && $T/strict_first"

@@ -209,6 +209,8 @@ static void case_argument_errors(void)
     gpusvm_params p;
     gpusvm_model *m3 = NULL;
     gpusvm_result r;
+    size_t i;
+    char msg[256];
     memset(&p, 0, sizeof p);
     p.C = -1;
     r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
@@ -239,6 +241,48 @@ static void case_argument_errors(void)
     }
     CHECK(gpusvm_train(F.ctx, NULL, F.y, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NULL data is rejected");
     CHECK(gpusvm_train(F.ctx, &F.dense, NULL, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NULL labels are rejected");
+    { /* labels that are not integers: refused for classification, naming the row; fine for regression */
+        static double half[N];
+        static double t[N];
+        for (i = 0; i < N; ++i) half[i] = 0.5 * (double)(1 + i % 3); /* 0.5, 1.0, 1.5 */
+        r = gpusvm_train(F.ctx, &F.dense, half, NULL, &m3);
+        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && !m3 && strstr(gpusvm_context_error(F.ctx), "y[0] = 0.5") &&
+                  strstr(gpusvm_context_error(F.ctx), "SVR"),
+              "labels 0.5 / 1.0 / 1.5 are refused for C-SVC, naming the row and pointing to SVR");
+        CHECK(gpusvm_cross_validation(F.ctx, &F.dense, half, NULL, 3, t) == GPUSVM_ERROR_INVALID_ARGUMENT,
+              "and for cross-validation");
+        memset(&p, 0, sizeof p);
+        p.svm_type = GPUSVM_EPSILON_SVR;
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, half, &p, &m3));
+        gpusvm_model_free(m3);
+        m3 = NULL;
+    }
+    { /* a class weight for a label no row has */
+        const int wl = 7;
+        const double wv = 2.0;
+        memset(&p, 0, sizeof p);
+        p.n_weight = 1;
+        p.weight_label = &wl;
+        p.weight = &wv;
+        r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
+        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && !m3 && strstr(gpusvm_context_error(F.ctx), "weight_label[0] = 7"),
+              "a class weight for a label no row has is refused, naming it");
+    }
+    for (i = 1; i < 4; ++i) { /* working sets of 1 to 3 cannot keep half of themselves */
+        memset(&p, 0, sizeof p);
+        p.working_set_size = (int)i;
+        r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
+        snprintf(msg, sizeof msg, "working_set_size %d is refused naming the field", (int)i);
+        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && !m3 && strstr(gpusvm_context_error(F.ctx), "working_set_size"), msg);
+    }
+    memset(&p, 0, sizeof p);
+    p.working_set_size = 4;
+    p.eps = 1e-6;
+    CHECK_OK(gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3));
+    snprintf(msg, sizeof msg, "working_set_size 4 reaches the optimum (obj %.8g vs %.8g)", m3->info.obj, F.m1->info.obj);
+    CHECK(m3->info.converged && fabs(m3->info.obj - F.m1->info.obj) <= 1e-3 * fabs(F.m1->info.obj), msg);
+    gpusvm_model_free(m3);
+    m3 = NULL;
 }
 
 /* NaN data is refused; three classes train one-vs-one; one class predicts itself. */
@@ -337,6 +381,10 @@ static void case_degenerate_inputs(void)
         r = gpusvm_predict(F.ctx, F.m1, &mm, out, NULL);
         CHECK(r == GPUSVM_OK && (out[0] == 1 || out[0] == -1),
               "test data with more features than the model predicts (the extra features meet zero weights)");
+        mm.cols = 1;
+        r = gpusvm_predict(F.ctx, F.m1, &mm, out, NULL);
+        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "has 1 columns"),
+              "a dense matrix narrower than the model's training data is refused (no buffer read past its width)");
         (void)wide_x_y;
     }
 }

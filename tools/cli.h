@@ -16,8 +16,13 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CLI_MAYBE_UNUSED __attribute__((unused)) /* not every tool calls every helper */
+#define CLI_NORETURN __attribute__((noreturn))
+#elif defined(_MSC_VER)
+#define CLI_MAYBE_UNUSED
+#define CLI_NORETURN __declspec(noreturn)
 #else
 #define CLI_MAYBE_UNUSED
+#define CLI_NORETURN
 #endif
 
 static int cli_verbose_ = 0;
@@ -36,7 +41,7 @@ static void cli_log(void *user, gpusvm_log_level level, const char *msg)
 
 static gpusvm_context *cli_ctx_ = NULL;
 
-static void cli_exit(int code)
+CLI_NORETURN static void cli_exit(int code)
 {
     gpusvm_context_destroy(cli_ctx_);
     exit(code);

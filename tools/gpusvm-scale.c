@@ -17,7 +17,7 @@ typedef struct {
     const char *path;
 } file_t;
 
-static void fail(const char *path, size_t line, const char *what)
+CLI_NORETURN static void fail(const char *path, size_t line, const char *what)
 {
     fprintf(stderr, "%s:%lu: %s\n", path, (unsigned long)line, what);
     cli_exit(1);
