@@ -181,9 +181,10 @@ typedef enum gpusvm_backend {
     GPUSVM_BACKEND_CPU          /* the built-in plain-C backend */
 } gpusvm_backend;
 
+/* Every struct of the API is valid as {0} in C and C++ (none starts with an enum). */
 typedef struct gpusvm_context_desc {
-    gpusvm_backend backend;
     const char *device;      /* NULL: $GPUSVM_DEVICE, else automatic (GPU first). An index or a name substring */
+    gpusvm_backend backend;
     int ignore_environment;  /* nonzero: read neither GPUSVM_BACKEND nor GPUSVM_DEVICE */
     const char *opencl_library; /* NULL: the system's loader (libOpenCL.so.1, OpenCL.dll, the macOS framework) */
     double device_memory_mb; /* 0: all the device has; else the most gpusvm allocates on it */
@@ -212,8 +213,8 @@ typedef enum gpusvm_layout {
 } gpusvm_layout;
 
 typedef struct gpusvm_matrix {
-    gpusvm_layout layout;
     size_t rows, cols;
+    gpusvm_layout layout;
     const float *values;
     const size_t *row_ptr;
     const int32_t *col_idx;
@@ -257,13 +258,13 @@ typedef int (*gpusvm_progress_fn)(void *user_data, const gpusvm_progress *progre
 
 /* Zero means default everywhere (LIBSVM's defaults). The model keeps the resolved values. */
 typedef struct gpusvm_params {
+    double C;                    /* 0: 1 */
     gpusvm_svm_type svm_type;
     gpusvm_kernel_type kernel_type;
     int degree;                  /* 0: 3 */
     double gamma;                /* 0: see gamma_mode */
     gpusvm_gamma_mode gamma_mode;
     double coef0;                /* 0 */
-    double C;                    /* 0: 1 */
     double eps;                  /* 0: 1e-3, the tolerance of m(alpha) - M(alpha); Crammer-Singer: 0: 0.01, the
                                     relative duality gap 2 (P - D) / (P + D) at which it stops (seed 003's) */
     double nu;                   /* one-class: 0: 0.5 (LIBSVM's -n), in (0, 1] */
