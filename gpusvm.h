@@ -199,6 +199,10 @@ typedef struct gpusvm_context_desc {
        else every core; 1 = the calling thread only. Several threads are used only with the
        default allocator (a custom one is never called from more than one thread). */
     int threads;
+    /* Where gpusvm_context_create writes why it failed (NUL-terminated, cut to error_size), for a
+       program that has no context to ask and no logger; NULL: nowhere. */
+    char *error;
+    size_t error_size;
 } gpusvm_context_desc;
 
 typedef struct gpusvm_context gpusvm_context;
@@ -703,6 +707,7 @@ struct gpusvm_context {
     int build_cached;           /* 1: loaded from the kernel cache */
     int build_cache_used;       /* 1: the kernel cache was consulted (and written after a compile) */
     int threads;                /* host threads for parallel work (1..GPUSVM__MAX_THREADS) */
+    int device_from_env;        /* the device came from $GPUSVM_DEVICE: where it is not there, fall back */
     int default_alloc;          /* the allocator is malloc/free (safe to call from several threads) */
 };
 
@@ -3733,7 +3738,7 @@ static gpusvm_result gpusvm__opencl_open(gpusvm_context *ctx, const gpusvm_conte
 {
 #ifndef GPUSVM_NO_OPENCL
     gpusvm_result r = GPUSVM_OK;
-    const int asked = d->backend == GPUSVM_BACKEND_OPENCL || (d->device && *d->device);
+    const int asked = d->backend == GPUSVM_BACKEND_OPENCL || (d->device && *d->device && !ctx->device_from_env);
     ctx->cl = (gpusvm__cl_api *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__cl_api));
     if (!ctx->cl) return GPUSVM_ERROR_OUT_OF_MEMORY;
     if (gpusvm__cl_load(ctx->cl, d->opencl_library, why, why_size))
@@ -7313,10 +7318,11 @@ GPUSVM_API const char *gpusvm_result_string(gpusvm_result result)
     }
 }
 
-/* Before a context exists, failures can only go to the desc's logger. */
-static gpusvm_result gpusvm__early_fail(const gpusvm_logger *lg, gpusvm_result r, const char *msg)
+/* Before a context exists, failures can only go to the desc's logger and error text. */
+static gpusvm_result gpusvm__early_fail(const gpusvm_context_desc *d, gpusvm_result r, const char *msg)
 {
-    if (lg && lg->fn) lg->fn(lg->user_data, GPUSVM_LOG_ERROR, msg);
+    if (d->logger.fn) d->logger.fn(d->logger.user_data, GPUSVM_LOG_ERROR, msg);
+    if (d->error && d->error_size) snprintf(d->error, d->error_size, "%s", msg);
     return r;
 }
 
@@ -7332,13 +7338,16 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
             if (gpusvm__ieq(env, "auto")) d->backend = GPUSVM_BACKEND_AUTO;
             else if (gpusvm__ieq(env, "opencl")) d->backend = GPUSVM_BACKEND_OPENCL;
             else if (gpusvm__ieq(env, "cpu")) d->backend = GPUSVM_BACKEND_CPU;
-            else return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "GPUSVM_BACKEND='%s' is not auto, opencl or cpu", env);
+            else /* a shipped program must not break on its user's environment: auto, said */
+                gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_BACKEND='%s' is not auto, opencl or cpu; using auto", env);
         }
     }
-    if ((int)d->backend < 0 || d->backend > GPUSVM_BACKEND_CPU) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if ((int)d->backend < 0 || d->backend > GPUSVM_BACKEND_CPU)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "desc.backend %d is not a gpusvm_backend", (int)d->backend);
     if (!d->device && !d->ignore_environment) {
         env = getenv("GPUSVM_DEVICE");
         if (env && *env) d->device = env;
+        ctx->device_from_env = d->device != NULL;
     }
     if (!d->ignore_environment) {
         env = getenv("GPUSVM_PROFILE");
@@ -7348,9 +7357,8 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
     ctx->threads = d->threads;
     if (!ctx->threads && !d->ignore_environment && (env = getenv("GPUSVM_THREADS")) != NULL && *env) {
         long long v;
-        if (!gpusvm__parse_long(env, strlen(env), 0, 1 << 20, &v))
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "GPUSVM_THREADS='%s' is not a thread count", env);
-        ctx->threads = (int)v;
+        if (gpusvm__parse_long(env, strlen(env), 0, 1 << 20, &v)) ctx->threads = (int)v;
+        else gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_THREADS='%s' is not a thread count; using every core", env);
     }
     if (!ctx->threads) ctx->threads = gpusvm__cores();
     if (ctx->threads > GPUSVM__MAX_THREADS) ctx->threads = GPUSVM__MAX_THREADS;
@@ -7407,7 +7415,7 @@ static gpusvm_result gpusvm__open_backend(gpusvm_context *ctx, const gpusvm_cont
         why[0] = 0;
         if ((r = e->open(ctx, d, why, sizeof why)) != GPUSVM_OK) return r;
         if (ctx->backend) break;
-        if (d->backend == e->kind || (e->kind == GPUSVM_BACKEND_OPENCL && d->device && *d->device))
+        if (d->backend == e->kind || (e->kind == GPUSVM_BACKEND_OPENCL && d->device && *d->device && !ctx->device_from_env))
             return gpusvm__fail(ctx, GPUSVM_ERROR_NO_DEVICE, "%s", why);
         gpusvm__log(ctx, GPUSVM_LOG_INFO, "%s; using the built-in C backend", why);
         gpusvm__free(&ctx->alloc, ctx->build_log);
@@ -7426,12 +7434,12 @@ GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, 
     *out = NULL;
     if (desc) d = *desc;
     else memset(&d, 0, sizeof d);
+    if (d.error && d.error_size) d.error[0] = 0;
     if ((d.allocator.alloc != NULL) != (d.allocator.free != NULL))
-        return gpusvm__early_fail(&d.logger, GPUSVM_ERROR_INVALID_ARGUMENT,
-                                  "desc.allocator: give both alloc and free, or neither");
+        return gpusvm__early_fail(&d, GPUSVM_ERROR_INVALID_ARGUMENT, "desc.allocator: give both alloc and free, or neither");
     a = gpusvm__resolve_allocator(&d.allocator);
     ctx = (gpusvm_context *)gpusvm__calloc(&a, 1, sizeof(gpusvm_context));
-    if (!ctx) return gpusvm__early_fail(&d.logger, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
+    if (!ctx) return gpusvm__early_fail(&d, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
     ctx->alloc = a;
     ctx->logger = d.logger;
     if ((r = gpusvm__resolve_desc(ctx, &d)) == GPUSVM_OK) {
@@ -7439,9 +7447,11 @@ GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, 
         r = gpusvm__open_backend(ctx, &d);
     }
     if (r != GPUSVM_OK) {
+        if (d.error && d.error_size)
+            snprintf(d.error, d.error_size, "%s", ctx->error[0] ? ctx->error : gpusvm_result_string(r));
         gpusvm_context_destroy(ctx);
         if (r == GPUSVM_ERROR_OUT_OF_MEMORY)
-            gpusvm__early_fail(&d.logger, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
+            gpusvm__early_fail(&d, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory creating the context");
         return r;
     }
     gpusvm__log(ctx, GPUSVM_LOG_INFO, "device: %s", ctx->device_name);

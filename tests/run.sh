@@ -78,6 +78,8 @@ step "build test_kernels" $CC -std=c99 -O2 $WARN -o $T/test_kernels tests/test_k
 step "OpenCL kernels match the C backend on random inputs" $T/test_kernels
 step "build test_api" $CC -std=c99 -O2 $WARN -o $T/test_api tests/test_api.c -ldl -lm
 step "public API (C backend and OpenCL)" $T/test_api
+step "the environment cannot break a program that did not ask (GPUSVM_BACKEND=gpu, a missing GPUSVM_DEVICE)" \
+    env GPUSVM_BACKEND=gpu GPUSVM_DEVICE=no-such-device $T/test_api environment
 
 # the readers' number parser: strtod's bits on random decimals and on every number of every data set
 # the repository carries (and of ../shared/data's, when it is there)

@@ -1026,6 +1026,52 @@ static void parallel_reader_checks(void)
     free(text);
 }
 
+/* A context's creation: the reason for a failure reaches desc.error without a context or a logger;
+   what the environment asks (run as `GPUSVM_BACKEND=gpu GPUSVM_DEVICE=no-such-device test_api
+   environment`) never breaks a program that did not ask for it: a warning and auto, the C backend
+   where the device is not there. */
+static char env_log[1024];
+static void env_logger(void *user, gpusvm_log_level level, const char *msg)
+{
+    (void)user;
+    if (level <= GPUSVM_LOG_WARN && strlen(env_log) + strlen(msg) + 2 < sizeof env_log) {
+        strcat(env_log, msg);
+        strcat(env_log, "\n");
+    }
+}
+
+static void environment_checks(void)
+{
+    gpusvm_context_desc desc;
+    gpusvm_context *ctx = NULL;
+    char why[512], msg[1400];
+    const char *be = getenv("GPUSVM_BACKEND"), *dev = getenv("GPUSVM_DEVICE");
+    gpusvm_result r;
+    memset(&desc, 0, sizeof desc);
+    desc.backend = GPUSVM_BACKEND_OPENCL;
+    desc.device = "no-such-device";
+    desc.ignore_environment = 1;
+    desc.error = why;
+    desc.error_size = sizeof why;
+    r = gpusvm_context_create(&desc, &ctx);
+    snprintf(msg, sizeof msg, "a failed creation says why in desc.error, with no logger (%s)", why);
+    CHECK(r == GPUSVM_ERROR_NO_DEVICE && !ctx && strstr(why, "no-such-device"), msg);
+    memset(&desc, 0, sizeof desc);
+    desc.logger.fn = env_logger;
+    env_log[0] = 0;
+    r = gpusvm_context_create(&desc, &ctx);
+    snprintf(msg, sizeof msg, "a context from the environment (GPUSVM_BACKEND=%s, GPUSVM_DEVICE=%s) is created (%s)",
+             be ? be : "", dev ? dev : "", gpusvm_result_string(r));
+    CHECK(r == GPUSVM_OK && ctx, msg);
+    if (be && *be && strcmp(be, "auto") && strcmp(be, "opencl") && strcmp(be, "cpu"))
+        CHECK(strstr(env_log, "GPUSVM_BACKEND") && strstr(env_log, "using auto"),
+              "an unknown GPUSVM_BACKEND is a warning and auto");
+    if (dev && strcmp(dev, "no-such-device") == 0)
+        CHECK(ctx && gpusvm_context_backend(ctx) == GPUSVM_BACKEND_CPU,
+              "a GPUSVM_DEVICE that is not there falls back to the C backend");
+    gpusvm_context_destroy(ctx);
+}
+
 /* Every case by name: `test_api` runs them all, `test_api NAME...` only those (`--list` names
    them). Training cases run on the C backend, then on OpenCL; device cases on OpenCL only. */
 enum { ANY, TRAINING, DEVICE };
@@ -1037,6 +1083,7 @@ typedef struct test_case {
 static const test_case cases[] = {
     {"reader", reader_checks, ANY},
     {"parallel_reader", parallel_reader_checks, ANY},
+    {"environment", environment_checks, ANY},
     {"defaults", case_defaults, TRAINING},
     {"save_load", case_save_load, TRAINING},
     {"argument_errors", case_argument_errors, TRAINING},

@@ -57,20 +57,29 @@ CLI_MAYBE_UNUSED static void cli_check(gpusvm_result r, const char *what)
     cli_exit(1);
 }
 
+/* A context from the environment. A tool is run by the person who set the environment, so an
+   unknown GPUSVM_BACKEND is an error here (a library context would warn and take auto). */
 CLI_MAYBE_UNUSED static gpusvm_context *cli_context(void)
 {
     gpusvm_context_desc desc;
     gpusvm_result r;
-    const char *v = getenv("GPUSVM_VERBOSE");
+    char why[1024];
+    const char *v = getenv("GPUSVM_VERBOSE"), *be = getenv("GPUSVM_BACKEND");
     cli_verbose_ = v && *v && strcmp(v, "0") != 0;
     memset(&desc, 0, sizeof desc);
+    if (be && *be && strcmp(be, "auto") && strcmp(be, "opencl") && strcmp(be, "cpu")) {
+        fprintf(stderr, "GPUSVM_BACKEND='%s' is not auto, opencl or cpu\n", be);
+        exit(1);
+    }
     desc.logger.fn = cli_log;
+    desc.error = why;
+    desc.error_size = sizeof why;
     cli_creating_ = 1;
     r = gpusvm_context_create(&desc, &cli_ctx_);
     cli_creating_ = 0;
     if (r != GPUSVM_OK) {
-        fprintf(stderr, "cannot create a gpusvm context: %s (check GPUSVM_BACKEND / GPUSVM_DEVICE)\n",
-                gpusvm_result_string(r));
+        fprintf(stderr, "cannot create a gpusvm context: %s: %s (check GPUSVM_BACKEND / GPUSVM_DEVICE)\n",
+                gpusvm_result_string(r), why);
         exit(1);
     }
     return cli_ctx_;
