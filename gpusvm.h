@@ -29,6 +29,11 @@
       }
 
    Build: cc app.c -ldl -lm (no OpenCL headers, no -lOpenCL: the library is loaded at run time).
+   Keep the implementation in a .c file of its own: it is large, and takes seconds to compile
+   with optimization, which the rest of the program then need not pay at every build.
+
+   REQUIRES an OpenCL device with double precision (cl_khr_fp64) for the device path; without
+   one (most Intel and mobile GPUs, Apple's OpenCL) the built-in C backend runs instead.
 
    WHAT IT DOES
       LIBSVM's tasks with LIBSVM's formulations, stopping rule and answers: C-SVC and nu-SVC (two
@@ -253,7 +258,8 @@ typedef enum gpusvm_gamma_mode {
 typedef struct gpusvm_progress {
     long long iterations;       /* SMO pair updates so far (LIBSVM's #iter) */
     long long outer_iterations; /* working sets solved so far */
-    double gap;                 /* m(alpha) - M(alpha); training stops below eps */
+    double gap;                 /* the largest open m(alpha) - M(alpha) of the last check (the selection before
+                                   the latest working set); training stops below eps */
     double eps;
 } gpusvm_progress;
 
@@ -270,7 +276,7 @@ typedef struct gpusvm_params {
     gpusvm_gamma_mode gamma_mode;
     double coef0;                /* 0 */
     double eps;                  /* 0: 1e-3, the tolerance of m(alpha) - M(alpha); Crammer-Singer: 0: 0.01, the
-                                    relative duality gap 2 (P - D) / (P + D) at which it stops (seed 003's) */
+                                    relative duality gap 2 (P - D) / (P + D) at which it stops (GTSVM's, Cotter, Srebro and Keshet 2011) */
     double nu;                   /* one-class: 0: 0.5 (LIBSVM's -n), in (0, 1] */
     double p;                    /* epsilon-SVR: 0: 0.1 (LIBSVM's -p), the insensitive zone; for none use a tiny value */
     double cache_size_mb;        /* the budget of each working set's kernel rows in MB (LIBSVM's -m; at least 64 rows
@@ -288,7 +294,8 @@ typedef struct gpusvm_params {
     const double *serial;        /* precomputed kernel: each training row's serial number k (LIBSVM's 0:k; column k-1
                                     of x holds the kernel against that row); NULL: row i is serial i+1. The model's
                                     support vectors keep their serials */
-    long long max_iter;          /* 0: max(10^7, 100 n), LIBSVM's; counted in SMO pair updates */
+    long long max_iter;          /* 0: max(10^7, 100 n), LIBSVM's; counted in SMO pair updates, for each binary
+                                    problem on its own (each pair of one-vs-one, each fold) */
     int working_set_size;        /* 0: automatic (up to 1024, a power of two); else 4..1024, rounded down to a
                                     power of two (the selection keeps half of each set, so 2 and 3 are refused) */
     gpusvm_progress_fn progress; /* called after every few working sets; may cancel */
@@ -309,7 +316,8 @@ typedef struct gpusvm_train_info {
     size_t device_bytes;         /* device memory training held (several classes: the largest pair's): the data,
                                     the working set's rows, O(n) vectors; 0 on the C backend */
     size_t device_data_bytes;    /* of which the data and the O(n) vectors */
-    double seconds;              /* wall time of gpusvm_train, upload and kernel build included */
+    double seconds;              /* wall time of gpusvm_train, the upload included; the kernel program is built when
+                                    the context is created (gpusvm_context_build_seconds) */
 } gpusvm_train_info;
 
 /* A trained model: plain data. sv_coef is (nr_class-1) rows of total_sv; rho has
@@ -7984,7 +7992,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * a problem whose working set is every variable (its rows never change) does\n",
     " * nothing.\n",
     " *\n",
-    " * Data is column-major with a padded pitch (seed 000, listings 3-7): feature f\n",
+    " * Data is column-major with a padded pitch (Catanzaro's OpenCL SVM case study, listings 3-7): feature f\n",
     " * of point i is X[f * pitch + i], pitch a multiple of 64, so adjacent\n",
     " * work-items read adjacent words. Feature count is padded to a multiple of\n",
     " * GPUSVM__TK with zero rows, so the inner loops need no bounds checks. The\n",
@@ -8013,7 +8021,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * feeds 16 fmas: the loop is bound by the fmas, not by local-memory reads.\n",
     " * The working-set vectors and\n",
     " * the point vectors are staged in local memory GPUSVM__TK features at a time\n",
-    " * (seed 000, listing 7; seed 003, algorithm 1), so every global read is\n",
+    " * (Catanzaro's case study, listing 7; Cotter, Srebro and Keshet's GTSVM, algorithm 1), so every global read is\n",
     " * coalesced and each staged word is reused 128 times; the next chunk is\n",
     " * loaded into registers while the current one is computed. The products are\n",
     " * fused (fma: one instruction, one rounding), so these rows may differ from\n",
@@ -8113,7 +8121,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
     "\n",
-    "/* A few rows (at most GPUSVM__FEW), seed 000's listing 7: where the tile\n",
+    "/* A few rows (at most GPUSVM__FEW), Catanzaro's listing 7: where the tile\n",
     " * above would waste most of its arithmetic (two rows of a 128-row tile), each\n",
     " * work-item streams one point's features once, coalesced, and folds each\n",
     " * feature into every row's accumulator; the rows' vectors are staged in local\n",
@@ -8240,7 +8248,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * gpusvm_keys (GPUSVM__KU variables per work-item, a work-group's reads\n",
     " * coalesced) writes a sort key per variable and set (smaller key = more\n",
     " * violating; GPUSVM__KEY_NONE = not a candidate) and one partial m / M per\n",
-    " * work-group: a reduction in Structure-of-Arrays form (seed 000), through warp\n",
+    " * work-group: a reduction in Structure-of-Arrays form (Catanzaro's case study), through warp\n",
     " * exchanges where the device has them (part 0).\n",
     " *\n",
     " * gpusvm_select (one work-group per problem) finishes m - M, decides\n",
@@ -8926,7 +8934,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * s_i = 1 in prediction (decision values, coef = the support vectors' y alpha).\n",
     " * One work-item per point reads down a column of the row block, so adjacent\n",
     " * work-items read adjacent words; the coefficients are staged in local memory\n",
-    " * (seed 003, algorithm 1) and zero ones are skipped uniformly. The sum is\n",
+    " * (GTSVM, algorithm 1) and zero ones are skipped uniformly. The sum is\n",
     " * double, in t order. coef_off and out_off select one of several coefficient\n",
     " * vectors and output rows (prediction evaluates every pairwise decision of a\n",
     " * multiclass model from one kernel tile).\n",

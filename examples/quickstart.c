@@ -1,6 +1,6 @@
 /* quickstart.c: train on a small dense array, predict, print (the README's example). */
 #define GPUSVM_IMPLEMENTATION
-#include "../gpusvm.h"
+#include "gpusvm.h" /* build with -I pointing at gpusvm.h's folder, e.g. cc -I.. */
 #include <stdio.h>
 
 int main(void)

@@ -8,7 +8,7 @@
  * a problem whose working set is every variable (its rows never change) does
  * nothing.
  *
- * Data is column-major with a padded pitch (seed 000, listings 3-7): feature f
+ * Data is column-major with a padded pitch (Catanzaro's OpenCL SVM case study, listings 3-7): feature f
  * of point i is X[f * pitch + i], pitch a multiple of 64, so adjacent
  * work-items read adjacent words. Feature count is padded to a multiple of
  * GPUSVM__TK with zero rows, so the inner loops need no bounds checks. The
@@ -37,7 +37,7 @@
  * feeds 16 fmas: the loop is bound by the fmas, not by local-memory reads.
  * The working-set vectors and
  * the point vectors are staged in local memory GPUSVM__TK features at a time
- * (seed 000, listing 7; seed 003, algorithm 1), so every global read is
+ * (Catanzaro's case study, listing 7; Cotter, Srebro and Keshet's GTSVM, algorithm 1), so every global read is
  * coalesced and each staged word is reused 128 times; the next chunk is
  * loaded into registers while the current one is computed. The products are
  * fused (fma: one instruction, one rounding), so these rows may differ from
@@ -137,7 +137,7 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
     }
 }
 
-/* A few rows (at most GPUSVM__FEW), seed 000's listing 7: where the tile
+/* A few rows (at most GPUSVM__FEW), Catanzaro's listing 7: where the tile
  * above would waste most of its arithmetic (two rows of a 128-row tile), each
  * work-item streams one point's features once, coalesced, and folds each
  * feature into every row's accumulator; the rows' vectors are staged in local

@@ -15,7 +15,7 @@
  * gpusvm_keys (GPUSVM__KU variables per work-item, a work-group's reads
  * coalesced) writes a sort key per variable and set (smaller key = more
  * violating; GPUSVM__KEY_NONE = not a candidate) and one partial m / M per
- * work-group: a reduction in Structure-of-Arrays form (seed 000), through warp
+ * work-group: a reduction in Structure-of-Arrays form (Catanzaro's case study), through warp
  * exchanges where the device has them (part 0).
  *
  * gpusvm_select (one work-group per problem) finishes m - M, decides

@@ -6,7 +6,7 @@
  * s_i = 1 in prediction (decision values, coef = the support vectors' y alpha).
  * One work-item per point reads down a column of the row block, so adjacent
  * work-items read adjacent words; the coefficients are staged in local memory
- * (seed 003, algorithm 1) and zero ones are skipped uniformly. The sum is
+ * (GTSVM, algorithm 1) and zero ones are skipped uniformly. The sum is
  * double, in t order. coef_off and out_off select one of several coefficient
  * vectors and output rows (prediction evaluates every pairwise decision of a
  * multiclass model from one kernel tile).

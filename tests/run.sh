@@ -68,10 +68,10 @@ step "GPUSVM_NO_RUNTIME_LINKING program runs" $T/direct
 step "kernels.cl.h and gpusvm.h are in step with kernels/" $B/embed_kernels --check gpusvm.h kernels.cl.h kernels/00_shared.h $(ls kernels/*.cl | sort)
 
 # the README's example
-step "examples/quickstart.c builds (C99, warnings as errors)" $CC -std=c99 $WARN -o $T/quickstart examples/quickstart.c -ldl -lm
+step "examples/quickstart.c builds (C99, warnings as errors)" $CC -std=c99 $WARN -I. -o $T/quickstart examples/quickstart.c -ldl -lm
 step "examples/quickstart.c runs and classifies its four points" sh -c "$T/quickstart | tee /dev/stderr | grep -q 'predictions: -1 -1 1 1'"
 step "examples/quickstart.c builds and runs as C++11 (the documented {0} initializers)" sh -c \
-    "$CXX -std=c++11 -Wall -pedantic -Werror -x c++ -o $T/quickstart_cpp examples/quickstart.c -ldl -lm && $T/quickstart_cpp | grep -q 'predictions: -1 -1 1 1'"
+    "$CXX -std=c++11 -Wall -pedantic -Werror -x c++ -I. -o $T/quickstart_cpp examples/quickstart.c -ldl -lm && $T/quickstart_cpp | grep -q 'predictions: -1 -1 1 1'"
 
 # every kernel against the C backend; the API
 step "build test_kernels" $CC -std=c99 -O2 $WARN -o $T/test_kernels tests/test_kernels.c -ldl -lm
