@@ -6602,8 +6602,27 @@ static gpusvm_result gpusvm__save(gpusvm_context *ctx, const gpusvm_model *m, co
     return r;
 }
 
-/* Whole file into memory, NUL-terminated: one read of its size where it has one (a regular
-   file), else in growing pieces (a pipe). */
+/* Reads [at, at + len) of the file into buf on thread t's own stream (the parallel file read). */
+typedef struct gpusvm__read_job {
+    const char *path;
+    char *buf;
+    size_t size, parts;
+    int failed[GPUSVM__MAX_THREADS];
+} gpusvm__read_job;
+
+static void gpusvm__read_part_job(void *arg, int t)
+{
+    gpusvm__read_job *job = (gpusvm__read_job *)arg;
+    const size_t at = job->size / job->parts * (size_t)t,
+                 end = (size_t)t + 1 == job->parts ? job->size : job->size / job->parts * ((size_t)t + 1);
+    FILE *f = fopen(job->path, "rb");
+    job->failed[t] = !f || fseek(f, (long)at, SEEK_SET) != 0 || fread(job->buf + at, 1, end - at, f) != end - at;
+    if (f) fclose(f);
+}
+
+/* Whole file into memory, NUL-terminated: a regular file of known size in one piece (by several
+   threads at once when it is large: each reads its own range on its own stream), anything else
+   (a pipe) in growing pieces. */
 static gpusvm_result gpusvm__slurp(gpusvm_context *ctx, const char *path, char **out, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -6618,12 +6637,25 @@ static gpusvm_result gpusvm__slurp(gpusvm_context *ctx, const char *path, char *
         fclose(f);
         return gpusvm__oom(ctx, path);
     }
+    if (size >= ((long)8 << 20) && ctx->threads > 1) { /* large: every thread reads its range */
+        gpusvm__read_job job;
+        int t, n = ctx->threads, bad = 0;
+        memset(&job, 0, sizeof job);
+        job.path = path;
+        job.buf = (char *)v.data;
+        job.size = (size_t)size;
+        job.parts = (size_t)n;
+        gpusvm__parallel(n, gpusvm__read_part_job, &job);
+        for (t = 0; t < n; ++t) bad |= job.failed[t];
+        v.len = bad ? 0 : (size_t)size; /* a failed part: read it all again, in order */
+    }
     for (;;) {
         if (v.cap - v.len < 2 && !gpusvm__vec_reserve(&ctx->alloc, &v, v.len + 65536)) {
             fclose(f);
             gpusvm__free(&ctx->alloc, v.data);
             return gpusvm__oom(ctx, path);
         }
+        if (v.len && fseek(f, (long)v.len, SEEK_SET) != 0) break;
         if ((r = fread((char *)v.data + v.len, 1, v.cap - v.len - 1, f)) == 0) break;
         v.len += r;
     }

@@ -997,6 +997,23 @@ static void parallel_reader_checks(void)
     snprintf(msg, sizeof msg, "4 threads read %lu bytes into the dataset 1 thread reads (%lu rows, %lu entries)",
              (unsigned long)n, (unsigned long)d2->x.rows, (unsigned long)nnz);
     CHECK(same, msg);
+    gpusvm_dataset_free(d2);
+    d2 = NULL;
+    { /* the same bytes as a file, read by 4 threads at once (each its own range) */
+        char path[512];
+        FILE *f;
+        snprintf(path, sizeof path, "%s/big.txt", tmpdir);
+        f = fopen(path, "wb");
+        if (f) {
+            fwrite(text, 1, n, f);
+            fclose(f);
+        }
+        CHECK_OK(gpusvm_dataset_load(many, path, &d2));
+        CHECK(d2->x.rows == ROWS && d2->row_ptr[ROWS] == nnz && memcmp(d1->col_idx, d2->col_idx, nnz * sizeof(int32_t)) == 0 &&
+                  memcmp(d1->values, d2->values, nnz * sizeof(float)) == 0 && memcmp(d1->y, d2->y, ROWS * sizeof(double)) == 0,
+              "a 7 MB file read by 4 threads at once gives the dataset of its bytes");
+        remove(path);
+    }
     gpusvm_dataset_free(d1);
     gpusvm_dataset_free(d2);
     d1 = d2 = NULL;
