@@ -1100,7 +1100,7 @@ typedef struct test_case {
 static const test_case cases[] = {
     {"reader", reader_checks, ANY},
     {"parallel_reader", parallel_reader_checks, ANY},
-    {"environment", environment_checks, ANY},
+    {"environment", environment_checks, DEVICE}, /* its default context may open OpenCL */
     {"defaults", case_defaults, TRAINING},
     {"save_load", case_save_load, TRAINING},
     {"argument_errors", case_argument_errors, TRAINING},
