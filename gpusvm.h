@@ -68,6 +68,10 @@
       (dual variables and gradients are double). gpusvm_context_device_name() says what was
       chosen. The C backend is the fallback when no OpenCL device exists, and the oracle the
       OpenCL kernels are tested against.
+      The environment never breaks a program that did not ask for it: an unknown GPUSVM_BACKEND
+      is a warning and auto, a GPUSVM_DEVICE that is not there falls back to the C backend (a
+      device named in the desc is an error). A shipped program that wants none of this sets
+      desc.ignore_environment. Why a creation failed is in desc.error when the program gives one.
 
    KERNEL CACHE
       The OpenCL program is built when the context is created; its binary is kept on disk, keyed
