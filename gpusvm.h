@@ -6651,7 +6651,8 @@ static gpusvm_result gpusvm__slurp(gpusvm_context *ctx, const char *path, char *
         job.parts = (size_t)n;
         gpusvm__parallel(n, gpusvm__read_part_job, &job);
         for (t = 0; t < n; ++t) bad |= job.failed[t];
-        v.len = bad ? 0 : (size_t)size; /* a failed part: read it all again, in order */
+        /* then on from the end, for what the file may have grown by (a failed part: all again) */
+        v.len = bad || fseek(f, size, SEEK_SET) != 0 ? 0 : (size_t)size;
     }
     for (;;) {
         if (v.cap - v.len < 2 && !gpusvm__vec_reserve(&ctx->alloc, &v, v.len + 65536)) {
@@ -6659,7 +6660,6 @@ static gpusvm_result gpusvm__slurp(gpusvm_context *ctx, const char *path, char *
             gpusvm__free(&ctx->alloc, v.data);
             return gpusvm__oom(ctx, path);
         }
-        if (v.len && fseek(f, (long)v.len, SEEK_SET) != 0) break;
         if ((r = fread((char *)v.data + v.len, 1, v.cap - v.len - 1, f)) == 0) break;
         v.len += r;
     }

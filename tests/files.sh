@@ -101,6 +101,13 @@ $B/gpusvm-scale -s "$W/range.link" $H > /dev/null
 [ -L "$W/range.link" ] && head -n 1 "$W/range.target" | grep -q '^x$'
 check $? "gpusvm-scale -s to a symlink: the link stays, its target holds the ranges"
 
+# data from a pipe reads as the same data from a file (more than one read's worth)
+cat $H $H $H $H > "$W/heart4.txt"
+cat "$W/heart4.txt" | $B/gpusvm-train -q /dev/stdin "$W/pipe.model"
+$B/gpusvm-train -q "$W/heart4.txt" "$W/file.model"
+[ "$(wc -c < "$W/heart4.txt")" -gt 65536 ] && cmp -s "$W/pipe.model" "$W/file.model"
+check $? "gpusvm-train reads $(wc -c < "$W/heart4.txt") bytes from a pipe as from the file"
+
 # zero-based data is refused with its line, for training and prediction
 printf '1 1:0.5 2:0.1\n-1 0:0.3 2:0.2\n' > "$W/zero.txt"
 out=$($B/gpusvm-train "$W/zero.txt" "$W/zero.model" 2>&1)
