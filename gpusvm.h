@@ -6637,9 +6637,12 @@ static gpusvm_result gpusvm__slurp(gpusvm_context *ctx, const char *path, char *
     v.item = 1;
     if (!f) return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot open (%s)", path, strerror(errno));
     if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) != 0) size = -1;
-    if (size >= 0 && !gpusvm__vec_reserve(&ctx->alloc, &v, (size_t)size + 1)) {
-        fclose(f);
-        return gpusvm__oom(ctx, path);
+    if (size >= 0) { /* exactly the file and its NUL: no power-of-two slack on a large file */
+        if (!(v.data = gpusvm__alloc(&ctx->alloc, (size_t)size + 1, 1))) {
+            fclose(f);
+            return gpusvm__oom(ctx, path);
+        }
+        v.cap = (size_t)size + 1;
     }
     if (size >= ((long)8 << 20) && ctx->threads > 1) { /* large: every thread reads its range */
         gpusvm__read_job job;
