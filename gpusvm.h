@@ -191,6 +191,15 @@ typedef enum gpusvm_backend {
 } gpusvm_backend;
 
 /* Every struct of the API is valid as {0} in C and C++ (none starts with an enum). */
+/* How a device keeps the points. AUTO: sparse (their nonzeros in CSR form, device memory
+   O(nonzeros)) where that is cheaper than a dense copy or the dense copy would not fit, dense
+   (column-major, every feature of every point) elsewhere. */
+typedef enum gpusvm_storage {
+    GPUSVM_STORAGE_AUTO = 0, /* $GPUSVM_STORAGE (auto, dense, sparse), else the choice above */
+    GPUSVM_STORAGE_DENSE,
+    GPUSVM_STORAGE_SPARSE
+} gpusvm_storage;
+
 typedef struct gpusvm_context_desc {
     const char *device;      /* NULL: $GPUSVM_DEVICE, else automatic (GPU first). An index or a name substring */
     gpusvm_backend backend;
@@ -212,6 +221,9 @@ typedef struct gpusvm_context_desc {
        program that has no context to ask and no logger; NULL: nowhere. */
     char *error;
     size_t error_size;
+    /* How the OpenCL backend keeps the points on the device (a precomputed kernel matrix is kept
+       dense); the C backend always works from the nonzeros. */
+    gpusvm_storage storage;
 } gpusvm_context_desc;
 
 typedef struct gpusvm_context gpusvm_context;
@@ -543,6 +555,21 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */
 #define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
 #define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */
+#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */
+#define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */
+#define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */
+#ifndef GPUSVM__SB
+#define GPUSVM__SB 16    /* gpusvm_rows_sparse: blocks of GPUSVM__SP / GPUSVM__SW points per work-group */
+#endif
+#define GPUSVM__SU 4     /* gpusvm_rows_sparse: nonzeros a work-item loads ahead */
+#ifndef GPUSVM__SH_LOG
+#define GPUSVM__SH_LOG 10 /* gpusvm_rows_sparse: 2^this slots in the rows' hash table in local memory */
+#endif
+#define GPUSVM__SH (1 << GPUSVM__SH_LOG)
+#define GPUSVM__SE (GPUSVM__SH / 2) /* gpusvm_rows_sparse: row entries per pass (the table at most half full) */
+/* gpusvm_rows_sparse's local memory with 2^sh_log slots: the table's keys and values, and (without
+ * warp exchanges) half the lanes' sums in double; the host lowers GPUSVM__SH_LOG to fit the device */
+#define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SR / 2 * 8)
 
 /* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */
 #define GPUSVM__K_LINEAR 0
@@ -608,6 +635,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
  * when it builds the program. */
 #define GPUSVM__KERNELS(X)                                                                       \
     X(ROWS, "gpusvm_rows", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS) \
+    X(ROWS_SPARSE, "gpusvm_rows_sparse", GPUSVM__SP, ROWS_SPARSE)                                     \
     X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS)                                      \
     X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER)                                            \
     X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
@@ -624,7 +652,25 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \
     X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \
     X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \
-    X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos)
+    X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos) S_()   \
+    X_(ROWS, int, self)
+
+/* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form
+ * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; the rest as
+ * gpusvm_rows */
+#define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \
+    X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \
+    X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \
+    X_(ROWS_SPARSE, __global const double *, norm_a) S_() X_(ROWS_SPARSE, __global const int *, b_ptr) S_() \
+    X_(ROWS_SPARSE, __global const int *, b_col) S_() X_(ROWS_SPARSE, __global const float *, b_val) S_() \
+    X_(ROWS_SPARSE, __global const double *, norm_b) S_() X_(ROWS_SPARSE, __global const int *, pinfo) S_() \
+    X_(ROWS_SPARSE, __global const int *, map) S_() X_(ROWS_SPARSE, int, use_map) S_()               \
+    X_(ROWS_SPARSE, __global const int *, slot) S_() X_(ROWS_SPARSE, int, row_off) S_()               \
+    X_(ROWS_SPARSE, int, nrows) S_() X_(ROWS_SPARSE, int, skip_whole) S_()                            \
+    X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \
+    X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, gamma) S_() X_(ROWS_SPARSE, float, coef0) S_() \
+    X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const double *, status) S_()             \
+    X_(ROWS_SPARSE, int, self)
 
 #define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                  \
     X_(GATHER_WS, __global const float *, X) S_() X_(GATHER_WS, int, pitch) S_()                        \
@@ -721,6 +767,7 @@ struct gpusvm_context {
     int threads;                /* host threads for parallel work (1..GPUSVM__MAX_THREADS) */
     int device_from_env;        /* the device came from $GPUSVM_DEVICE: where it is not there, fall back */
     int default_alloc;          /* the allocator is malloc/free (safe to call from several threads) */
+    gpusvm_storage storage;     /* desc.storage, $GPUSVM_STORAGE resolved */
 };
 
 static void *gpusvm__default_alloc(size_t size, void *user)
@@ -1141,6 +1188,17 @@ static void gpusvm__norms(const gpusvm__csr *m, size_t first, size_t count, floa
     for (i = 0; i < count; ++i) {
         float s = 0.0f;
         for (k = m->row_ptr[first + i]; k < m->row_ptr[first + i + 1]; ++k) s += m->val[k] * m->val[k];
+        out[i] = s;
+    }
+}
+
+/* |x_i|^2 in double (the sparse kernel rows' norms: float products are exact in double). */
+static void gpusvm__norms_d(const gpusvm__csr *m, size_t first, size_t count, double *out)
+{
+    size_t i, k;
+    for (i = 0; i < count; ++i) {
+        double s = 0.0;
+        for (k = m->row_ptr[first + i]; k < m->row_ptr[first + i + 1]; ++k) s += (double)m->val[k] * m->val[k];
         out[i] = s;
     }
 }
@@ -1836,7 +1894,8 @@ static gpusvm_result gpusvm__cpu_select(gpusvm__backend *bb, int first, double e
 
 /* Kernel rows of A's points idx[off..off+nrows) against every point of B into K[slot]; a
    problem's point k is row amap[k] of A and bmap[k] of B (NULL: k); idx past split are the
-   points again (epsilon-SVR). */
+   points again (epsilon-SVR). A and B are one set (training): a point against itself takes its
+   norm as the dot, so k(x, x) is exactly the diagonal (kernels part 1 says why). */
 static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, const int32_t *amap, const int *idx,
                                 size_t split, const float *norm_a, const gpusvm__csr *B, const int32_t *bmap,
                                 size_t nb, const float *norm_b, const int *slot, int off, int nrows, float *K,
@@ -1855,14 +1914,16 @@ static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, co
         if (!dense) {
             for (i = 0; i < nb; ++i) {
                 const size_t ib = bmap ? (size_t)bmap[i] : i;
-                out[i] = gpusvm__kfun(ktype, gpusvm__dot_sparse(A, ia, B, ib), na, norm_b[ib], gamma, coef0, degree);
+                out[i] = gpusvm__kfun(ktype, ia == ib ? na : gpusvm__dot_sparse(A, ia, B, ib), na, norm_b[ib], gamma,
+                                      coef0, degree);
             }
             continue;
         }
         gpusvm__densify(A, ia, dense, d, 0);
         for (i = 0; i < nb; ++i) {
             const size_t ib = bmap ? (size_t)bmap[i] : i;
-            out[i] = gpusvm__kfun(ktype, gpusvm__dot_dense(B, ib, dense), na, norm_b[ib], gamma, coef0, degree);
+            out[i] = gpusvm__kfun(ktype, ia == ib ? na : gpusvm__dot_dense(B, ib, dense), na, norm_b[ib], gamma, coef0,
+                                  degree);
         }
         gpusvm__densify(A, ia, dense, d, 1);
     }
@@ -2249,6 +2310,7 @@ enum { GPUSVM__KERNELS(GPUSVM__KID) GPUSVM__KN_COUNT };
 /* Every kernel's argument slots by name (GPUSVM__A_KEYS_G0, ...; GPUSVM__A_KEYS_N of them),
    from the lists its parameters are declared from. */
 enum { GPUSVM__ARGS_ROWS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_ROWS_N };
+enum { GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_ROWS_SPARSE_N };
 enum { GPUSVM__ARGS_GATHER_WS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_WS_N };
 enum { GPUSVM__ARGS_SCATTER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SCATTER_N };
 enum { GPUSVM__ARGS_KEYS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_KEYS_N };
@@ -2270,7 +2332,9 @@ static const gpusvm__kernel_info gpusvm__kernels[GPUSVM__KN_COUNT] = {GPUSVM__KE
 /* The device buffers of a training batch (see the backend section and kernels part 0), in the
    order they are allocated; the text names each in messages. */
 #define GPUSVM__TRAIN_BUFS(X_)                                                                                    \
-    X_(X, "the training data (dense, column-major)") X_(K, "the working sets' kernel rows")                      \
+    X_(X, "the training data (dense, column-major)") X_(X_PTR, "the training data's row offsets")               \
+    X_(X_COL, "the training data's column indices") X_(X_VAL, "the training data's values")                     \
+    X_(K, "the working sets' kernel rows")                                                                        \
     X_(KQ, "the working sets' q x q blocks") X_(XW, "the working sets' vectors") X_(NORM, "norms")               \
     X_(QD, "the kernel diagonal") X_(Y, "labels") X_(CV, "bounds") X_(ALPHA, "alpha") X_(G, "the gradient")      \
     X_(KEY_UP, "selection keys") X_(KEY_LOW, "selection keys") X_(PART_UP, "partials")                          \
@@ -2296,7 +2360,11 @@ struct gpusvm__ocl {
     size_t max_alloc, global_mem, local_mem;
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
     /* training state: one batch */
-    gpusvm__cl_mem mem[GPUSVM__TB_COUNT]; /* GPUSVM__TB_XW is NULL when the rows read X directly */
+    /* GPUSVM__TB_XW is NULL when the rows read X directly; X is NULL and X_PTR, X_COL, X_VAL hold
+       the points when they are kept sparse */
+    gpusvm__cl_mem mem[GPUSVM__TB_COUNT];
+    int sparse;                /* the batch's points are kept sparse (gpusvm__ocl_sparse) */
+    int sh_log;                /* gpusvm_rows_sparse's table: 2^sh_log slots, as its local memory allows */
     int nprob, q;              /* problems; working-set stride (the largest working set) */
     size_t nvar, npts, d, dpad, pitch; /* variables, shared points, features, padded; point pitch */
     size_t ldk, nparts_max;    /* kernel-row pitch; the most keys work-groups of one problem */
@@ -2585,12 +2653,14 @@ static void gpusvm__ocl_release_program(gpusvm__ocl *b)
    overridden from this one table) and, on NVIDIA, the warp exchanges. */
 static void gpusvm__ocl_options(const gpusvm__ocl *b, int shfl, char *out, size_t size)
 {
-    const struct { const char *name; int value; } tun[2] = {{"GPUSVM__Q", 0}, {"GPUSVM__L", GPUSVM__L}};
+    const struct { const char *name; int value; } tun[4] = {
+        {"GPUSVM__Q", 0}, {"GPUSVM__L", GPUSVM__L}, {"GPUSVM__SB", GPUSVM__SB}, {"GPUSVM__SH_LOG", GPUSVM__SH_LOG}};
     size_t at;
     int i;
     at = (size_t)snprintf(out, size, "-cl-std=CL1.2");
-    for (i = 0; i < 2 && at < size; ++i)
-        at += (size_t)snprintf(out + at, size - at, " -D %s=%d", tun[i].name, i == 0 ? b->qcap : tun[i].value);
+    for (i = 0; i < 4 && at < size; ++i)
+        at += (size_t)snprintf(out + at, size - at, " -D %s=%d", tun[i].name,
+                               i == 0 ? b->qcap : i == 3 ? b->sh_log : tun[i].value);
     if (shfl && at < size) snprintf(out + at, size - at, " -D GPUSVM_NV_SHFL=1");
 }
 
@@ -2705,6 +2775,42 @@ fail:
     return r;
 }
 
+/* Keep `rows` points of d features with nnz nonzeros sparse on the device? desc.storage decides
+   where it is set. Else sparse where the dense copy would not fit (one buffer, or half the
+   budget), or where it has more than GPUSVM__SPARSE_GAIN words per nonzero: the sparse rows cost
+   about that much more per nonzero (hash probes, a point's nonzeros read by one work-item) than
+   the dense tile per word (staged, every word reused 128 times). A precomputed kernel matrix is
+   kept dense; so are more than 2^31-1 nonzeros (the kernels' offsets are 32-bit). */
+#define GPUSVM__SPARSE_GAIN 8
+static int gpusvm__ocl_sparse(const gpusvm__ocl *b, size_t rows, size_t nnz, size_t d, int ktype)
+{
+    size_t dense;
+    if (ktype == GPUSVM__K_PRECOMPUTED || nnz > (size_t)INT_MAX) return 0;
+    if (b->base.ctx->storage != GPUSVM_STORAGE_AUTO) return b->base.ctx->storage == GPUSVM_STORAGE_SPARSE;
+    if (!gpusvm__mul(gpusvm__round_up(rows ? rows : 1, GPUSVM__PITCH), gpusvm__round_up(d ? d : 1, GPUSVM__TK) * 4,
+                     &dense) ||
+        dense > b->max_alloc || dense > b->mem_budget / 2)
+        return 1;
+    return nnz < dense / 4 / GPUSVM__SPARSE_GAIN;
+}
+
+/* The points' CSR arrays as the sparse kernels read them: rows [0, n) of x, 32-bit offsets from 0. */
+static gpusvm_result gpusvm__ocl_upload_csr(gpusvm__ocl *b, const gpusvm__csr *x, size_t first, size_t n,
+                                            gpusvm__cl_mem ptr, gpusvm__cl_mem col, gpusvm__cl_mem val)
+{
+    const size_t base = x->row_ptr[first], nnz = x->row_ptr[first + n] - base;
+    int32_t *rp = (int32_t *)gpusvm__alloc(&b->base.ctx->alloc, n + 1, sizeof(int32_t));
+    gpusvm_result r;
+    size_t i;
+    if (!rp) return gpusvm__oom(b->base.ctx, "the row offsets");
+    for (i = 0; i <= n; ++i) rp[i] = (int32_t)(x->row_ptr[first + i] - base);
+    r = gpusvm__ocl_write(b, ptr, 0, (n + 1) * sizeof(int32_t), rp);
+    gpusvm__free(&b->base.ctx->alloc, rp);
+    if (r == GPUSVM_OK && nnz && (r = gpusvm__ocl_write(b, col, 0, nnz * 4, x->col + base)) == GPUSVM_OK)
+        r = gpusvm__ocl_write(b, val, 0, nnz * 4, x->val + base);
+    return r;
+}
+
 /* b->mem[X] (bytes, allocated) := the points x, dense and column-major. Where their CSR arrays
    fit next to it, they are uploaded and scattered on the device (gpusvm_scatter: a fraction of
    the bytes, no host pass over a dense copy); else the host builds the dense copy. */
@@ -2717,6 +2823,8 @@ static gpusvm_result gpusvm__ocl_upload_points(gpusvm__ocl *b, const gpusvm__csr
     gpusvm_result r = GPUSVM_OK;
     uint64_t *rp64 = NULL;
     float *host;
+    if (b->sparse) return gpusvm__ocl_upload_csr(b, x, 0, n, b->mem[GPUSVM__TB_X_PTR], b->mem[GPUSVM__TB_X_COL],
+                                                  b->mem[GPUSVM__TB_X_VAL]);
     if ((n + 1) * 8 + nnz * 8 + 1024 > b->mem_budget - b->mem_used) {
         gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "data: the dense copy built on the host (no room for the CSR arrays)");
         host = gpusvm__to_colmajor(a, x, 0, n, b->pitch, b->dpad);
@@ -2762,12 +2870,13 @@ fail:
     return r;
 }
 
-/* Plan: the batch's shape on the backend and the bytes of every training buffer (0: none), each
-   size overflow-checked. *npts_all: the problems' points, summed (the map's length). */
-static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes,
-                                      size_t *npts_all)
+/* The batch's shape on the backend (b's fields) and the bytes of every training buffer (0: none),
+   each size overflow-checked; NULL, or why the batch cannot be held. *npts_all: the problems'
+   points, summed (the map's length). The plan and the memory estimate both come from here. */
+static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes,
+                                     size_t *npts_all)
 {
-    const size_t np = p[0].x.rows; /* the batch's points */
+    const size_t np = p[0].x.rows, nnz = p[0].x.row_ptr[np] - p[0].x.row_ptr[0]; /* the batch's points */
     size_t nvar = 0, pts = 0, max_pts = 1, ws, v1, w;
     int t, ok = 1;
     b->nparts_max = 1;
@@ -2781,7 +2890,7 @@ static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, 
         if (groups > b->ngroups_max) b->ngroups_max = groups;
     }
     if (nvar > (size_t)INT_MAX / 2 || np > (size_t)INT_MAX / 2 || pts > (size_t)INT_MAX / 2)
-        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "too many points for one device");
+        return "too many points for one device (at most 2^30 variables)";
     *npts_all = pts;
     b->nprob = nprob;
     b->nvar = nvar;
@@ -2799,14 +2908,20 @@ static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, 
     b->degree = p[0].degree;
     ws = (size_t)nprob * (size_t)q;
     v1 = nvar ? nvar : 1;
+    b->sparse = gpusvm__ocl_sparse(b, np, nnz, b->d, b->ktype);
     memset(bytes, 0, GPUSVM__TB_COUNT * sizeof(size_t));
-    ok = gpusvm__mul(b->pitch, b->dpad * sizeof(float), &bytes[GPUSVM__TB_X]) &&
-         gpusvm__mul(ws * sizeof(float), b->ldk, &bytes[GPUSVM__TB_K]) &&
+    ok = gpusvm__mul(ws * sizeof(float), b->ldk, &bytes[GPUSVM__TB_K]) &&
          gpusvm__mul(ws * sizeof(float), (size_t)q, &bytes[GPUSVM__TB_KQ]);
-    if (!ok) return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the data is too large for the device");
-    if (b->ktype != GPUSVM__K_PRECOMPUTED && gpusvm__mul(ws * sizeof(float), b->dpad, &w) && w <= b->max_alloc)
-        bytes[GPUSVM__TB_XW] = w;
-    bytes[GPUSVM__TB_NORM] = (np ? np : 1) * sizeof(float);
+    if (!ok) return "the kernel rows' size overflows";
+    if (b->sparse) {
+        bytes[GPUSVM__TB_X_PTR] = (np + 1) * sizeof(int32_t);
+        bytes[GPUSVM__TB_X_COL] = bytes[GPUSVM__TB_X_VAL] = (nnz ? nnz : 1) * 4;
+    } else {
+        if (!gpusvm__mul(b->pitch, b->dpad * sizeof(float), &bytes[GPUSVM__TB_X])) return "the dense data's size overflows";
+        if (b->ktype != GPUSVM__K_PRECOMPUTED && gpusvm__mul(ws * sizeof(float), b->dpad, &w) && w <= b->max_alloc)
+            bytes[GPUSVM__TB_XW] = w;
+    }
+    bytes[GPUSVM__TB_NORM] = (np ? np : 1) * (b->sparse ? sizeof(double) : sizeof(float));
     bytes[GPUSVM__TB_QD] = bytes[GPUSVM__TB_KEY_UP] = bytes[GPUSVM__TB_KEY_LOW] = v1 * sizeof(float);
     bytes[GPUSVM__TB_Y] = v1;
     bytes[GPUSVM__TB_CV] = bytes[GPUSVM__TB_ALPHA] = bytes[GPUSVM__TB_G] = v1 * sizeof(double);
@@ -2816,13 +2931,25 @@ static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, 
     bytes[GPUSVM__TB_STATUS] = (size_t)nprob * GPUSVM__ST_COUNT * sizeof(double);
     bytes[GPUSVM__TB_PINFO] = (size_t)nprob * GPUSVM__PI_COUNT * sizeof(int32_t);
     bytes[GPUSVM__TB_MAP] = (pts ? pts : 1) * sizeof(int32_t);
+    return NULL;
+}
+
+/* Plan: the batch's shape and buffer sizes, or the reason it cannot be held, said. */
+static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes,
+                                      size_t *npts_all)
+{
+    const char *why = gpusvm__ocl_shape(b, p, nprob, q, bytes, npts_all);
+    if (why) return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "%s", why);
+    gpusvm__log(b->base.ctx, GPUSVM_LOG_DEBUG, "data: %s on the device (%.1f MiB)", b->sparse ? "sparse" : "dense",
+                (double)(b->sparse ? bytes[GPUSVM__TB_X_PTR] + 2 * bytes[GPUSVM__TB_X_COL] : bytes[GPUSVM__TB_X]) /
+                    1048576.0);
     return GPUSVM_OK;
 }
 
 /* The host's staging copies of a batch's per-variable state, in one block. */
 typedef struct gpusvm__ocl_stage {
     void *block;
-    double *g0, *cv, *st;
+    double *g0, *cv, *st, *norm_d; /* norm_d: the norms in double (sparse points) */
     float *norm, *qd;
     int32_t *info, *map;
     signed char *y;
@@ -2831,13 +2958,13 @@ typedef struct gpusvm__ocl_stage {
 static gpusvm_result gpusvm__ocl_stage_alloc(gpusvm__ocl *b, size_t npts_all, gpusvm__ocl_stage *s)
 {
     /* doubles first, then 4-byte words, then bytes: every array stays aligned */
-    const size_t n[8] = {b->nvar, b->nvar, (size_t)b->nprob * GPUSVM__ST_COUNT, b->npts, b->nvar,
-                         (size_t)b->nprob * GPUSVM__PI_COUNT, npts_all, b->nvar};
-    const size_t size[8] = {8, 8, 8, 4, 4, 4, 4, 1};
-    size_t off[8], total = 0, bytes;
+    const size_t n[9] = {b->nvar, b->nvar, (size_t)b->nprob * GPUSVM__ST_COUNT, b->sparse ? b->npts : 0, b->npts,
+                         b->nvar, (size_t)b->nprob * GPUSVM__PI_COUNT, npts_all, b->nvar};
+    const size_t size[9] = {8, 8, 8, 8, 4, 4, 4, 4, 1};
+    size_t off[9], total = 0, bytes;
     unsigned char *c;
     int i;
-    for (i = 0; i < 8; ++i) {
+    for (i = 0; i < 9; ++i) {
         off[i] = total;
         if (!gpusvm__mul(n[i], size[i], &bytes) || total + bytes < total) return gpusvm__oom(b->base.ctx, "the training state");
         total += bytes;
@@ -2848,11 +2975,12 @@ static gpusvm_result gpusvm__ocl_stage_alloc(gpusvm__ocl *b, size_t npts_all, gp
     s->g0 = (double *)(void *)(c + off[0]);
     s->cv = (double *)(void *)(c + off[1]);
     s->st = (double *)(void *)(c + off[2]);
-    s->norm = (float *)(void *)(c + off[3]);
-    s->qd = (float *)(void *)(c + off[4]);
-    s->info = (int32_t *)(void *)(c + off[5]);
-    s->map = (int32_t *)(void *)(c + off[6]);
-    s->y = (signed char *)(c + off[7]);
+    s->norm_d = (double *)(void *)(c + off[3]);
+    s->norm = (float *)(void *)(c + off[4]);
+    s->qd = (float *)(void *)(c + off[5]);
+    s->info = (int32_t *)(void *)(c + off[6]);
+    s->map = (int32_t *)(void *)(c + off[7]);
+    s->y = (signed char *)(c + off[8]);
     return GPUSVM_OK;
 }
 
@@ -2863,6 +2991,7 @@ static void gpusvm__ocl_stage_fill(const gpusvm__ocl *b, const gpusvm__problem *
     size_t nvar = 0, pts = 0, i, k;
     int t;
     gpusvm__norms(&p[0].x, 0, b->npts, s->norm);
+    if (b->sparse) gpusvm__norms_d(&p[0].x, 0, b->npts, s->norm_d);
     for (t = 0; t < b->nprob; ++t) {
         int32_t *pi = s->info + (size_t)t * GPUSVM__PI_COUNT;
         const int whole = p[t].nvar <= (size_t)q;
@@ -2891,7 +3020,8 @@ static void gpusvm__ocl_stage_fill(const gpusvm__ocl *b, const gpusvm__problem *
 static gpusvm_result gpusvm__ocl_stage_upload(gpusvm__ocl *b, const gpusvm__ocl_stage *s, size_t npts_all)
 {
     const struct { int buf; size_t bytes; const void *src; } up[8] = {
-        {GPUSVM__TB_NORM, b->npts * sizeof(float), s->norm},
+        {GPUSVM__TB_NORM, b->npts * (b->sparse ? sizeof(double) : sizeof(float)),
+         b->sparse ? (const void *)s->norm_d : (const void *)s->norm},
         {GPUSVM__TB_QD, b->nvar * sizeof(float), s->qd},
         {GPUSVM__TB_Y, b->nvar, s->y},
         {GPUSVM__TB_CV, b->nvar * sizeof(double), s->cv},
@@ -2915,6 +3045,7 @@ static gpusvm_result gpusvm__ocl_stage_upload(gpusvm__ocl *b, const gpusvm__ocl_
 typedef struct gpusvm__rows_args {
     gpusvm__cl_mem A, idx, norm_a, B, norm_b, pinfo, map, slot, K, status;
     gpusvm__cl_int pitch_a, pitch_b, use_map, dpad, ldk, qmax, ktype, degree, a_pos;
+    gpusvm__cl_int self; /* the rows' and the columns' points are one set (training) */
     float gamma, coef0;
 } gpusvm__rows_args;
 
@@ -2943,8 +3074,72 @@ static gpusvm_result gpusvm__ocl_bind_rows(gpusvm__ocl *b, const gpusvm__rows_ar
     GPUSVM__SET_ROWS(degree, ra->degree);
     GPUSVM__SET_ROWS(status, ra->status);
     GPUSVM__SET_ROWS(a_pos, ra->a_pos);
+    GPUSVM__SET_ROWS(self, ra->self);
 fail:
     return r;
+}
+
+/* The arguments of gpusvm_rows_sparse but the per-launch range (row_off, nrows, skip_whole): the
+   rows' points and the columns' points as CSR arrays (ptr, col, val each). */
+typedef struct gpusvm__sparse_args {
+    gpusvm__cl_mem a[3], b[3], idx, norm_a, norm_b, pinfo, map, slot, K, status;
+    gpusvm__cl_int use_map, ldk, qmax, ktype, degree, self;
+    float gamma, coef0;
+} gpusvm__sparse_args;
+
+static gpusvm_result gpusvm__ocl_bind_sparse(gpusvm__ocl *b, const gpusvm__sparse_args *sa)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_a_ptr, sa->a[0]);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_a_col, sa->a[1]);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_a_val, sa->a[2]);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_idx, sa->idx);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_norm_a, sa->norm_a);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_b_ptr, sa->b[0]);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_b_col, sa->b[1]);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_b_val, sa->b[2]);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_norm_b, sa->norm_b);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_pinfo, sa->pinfo);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_map, sa->map);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_use_map, sa->use_map);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_slot, sa->slot);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_K, sa->K);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_ldk, sa->ldk);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_qmax, sa->qmax);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_ktype, sa->ktype);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_gamma, sa->gamma);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_coef0, sa->coef0);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_degree, sa->degree);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_status, sa->status);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_self, sa->self);
+fail:
+    return r;
+}
+
+/* Bind: the sparse rows kernel for a training batch (rows and columns both the batch's points). */
+static gpusvm_result gpusvm__ocl_bind_train_sparse(gpusvm__ocl *b, gpusvm__cl_int use_map)
+{
+    gpusvm__cl_mem *m = b->mem;
+    gpusvm__sparse_args sa;
+    sa.a[0] = sa.b[0] = m[GPUSVM__TB_X_PTR];
+    sa.a[1] = sa.b[1] = m[GPUSVM__TB_X_COL];
+    sa.a[2] = sa.b[2] = m[GPUSVM__TB_X_VAL];
+    sa.idx = m[GPUSVM__TB_WS_IDX];
+    sa.norm_a = sa.norm_b = m[GPUSVM__TB_NORM];
+    sa.pinfo = m[GPUSVM__TB_PINFO];
+    sa.map = m[GPUSVM__TB_MAP];
+    sa.use_map = use_map;
+    sa.slot = m[GPUSVM__TB_WS_SLOT];
+    sa.K = m[GPUSVM__TB_K];
+    sa.ldk = (gpusvm__cl_int)b->ldk;
+    sa.qmax = b->q;
+    sa.ktype = b->ktype;
+    sa.gamma = b->gamma;
+    sa.coef0 = b->coef0;
+    sa.degree = b->degree;
+    sa.status = m[GPUSVM__TB_STATUS];
+    sa.self = 1;
+    return gpusvm__ocl_bind_sparse(b, &sa);
 }
 
 /* Bind: the rows kernels and the working-set gather for a training batch. */
@@ -2954,6 +3149,7 @@ static gpusvm_result gpusvm__ocl_bind_train_rows(gpusvm__ocl *b, gpusvm__cl_int 
     gpusvm__rows_args ra;
     gpusvm_result r;
     const gpusvm__cl_int qmax = b->q, pitch = (gpusvm__cl_int)b->pitch, dpad = (gpusvm__cl_int)b->dpad;
+    if (b->sparse) return gpusvm__ocl_bind_train_sparse(b, use_map);
     ra.a_pos = m[GPUSVM__TB_XW] != NULL; /* A: the gathered working-set vectors, else the points */
     ra.A = ra.a_pos ? m[GPUSVM__TB_XW] : m[GPUSVM__TB_X];
     ra.pitch_a = ra.a_pos ? qmax : pitch;
@@ -2974,6 +3170,7 @@ static gpusvm_result gpusvm__ocl_bind_train_rows(gpusvm__ocl *b, gpusvm__cl_int 
     ra.coef0 = b->coef0;
     ra.degree = b->degree;
     ra.status = m[GPUSVM__TB_STATUS];
+    ra.self = 1;
     if ((r = gpusvm__ocl_bind_rows(b, &ra)) != GPUSVM_OK) return r;
     GPUSVM__SET(GATHER_WS, GATHER_WS_X, m[GPUSVM__TB_X]);
     GPUSVM__SET(GATHER_WS, GATHER_WS_pitch, pitch);
@@ -3082,13 +3279,14 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
     if ((r = gpusvm__ocl_plan(b, p, nprob, q, bytes, &npts_all)) != GPUSVM_OK) return r;
     for (t = 0; t < nprob; ++t) use_map = use_map || p[t].map;
-    /* the data first: its upload wants room for the CSR arrays beside it */
-    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, 0, 1)) != GPUSVM_OK ||
+    /* the data first (dense, or its CSR arrays): a dense upload wants room for the CSR arrays beside it */
+    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, 0, GPUSVM__TB_X_VAL + 1)) != GPUSVM_OK ||
         (r = gpusvm__ocl_upload_points(b, &p[0].x, bytes[GPUSVM__TB_X])) != GPUSVM_OK ||
         (r = gpusvm__ocl_stage_alloc(b, npts_all, &s)) != GPUSVM_OK)
         goto fail;
     gpusvm__ocl_stage_fill(b, p, q, &s);
-    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, 1, GPUSVM__TB_COUNT)) != GPUSVM_OK ||
+    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, GPUSVM__TB_X_VAL + 1, GPUSVM__TB_COUNT)) !=
+            GPUSVM_OK ||
         (r = gpusvm__ocl_stage_upload(b, &s, npts_all)) != GPUSVM_OK ||
         (r = gpusvm__ocl_bind_train_rows(b, use_map)) != GPUSVM_OK ||
         (r = gpusvm__ocl_bind_train_select(b, p[0].nu)) != GPUSVM_OK ||
@@ -3119,19 +3317,31 @@ fail:
     return r;
 }
 
-/* Kernel rows [off, off + nr) of every problem's working set against `cols` points: up to
+/* Kernel rows [off, off + nr) of every problem's working set against `cols` points: sparse points
+   gpusvm_rows_sparse (GPUSVM__SR rows x GPUSVM__SB blocks of points per work-group); dense, up to
    GPUSVM__FEW rows gpusvm_rows_few (one work-item per point), more the tiles of gpusvm_rows (16 x 16
    work-items per GPUSVM__TM x GPUSVM__TM block). With gather (training, when the gathered
    working-set buffer exists) the rows' vectors are gathered first (gpusvm_gather_ws). The other
    arguments are bound by the caller. */
-static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int off, int nr, int skip, size_t cols, int nprob,
-                                             int gather)
+static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int sparse, int off, int nr, int skip, size_t cols,
+                                             int nprob, int gather)
 {
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_int off_ = off, nr_ = nr, skip_ = skip;
     size_t g[3], l[3] = {GPUSVM__TL, GPUSVM__TL, 1};
     if (nr <= 0) return GPUSVM_OK;
     g[2] = (size_t)nprob;
+    if (sparse) {
+        GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_row_off, off_);
+        GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_nrows, nr_);
+        GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_skip_whole, skip_);
+        const size_t pts = (size_t)GPUSVM__SP / GPUSVM__SW * GPUSVM__SB; /* points per work-group */
+        g[0] = (cols + pts - 1) / pts * GPUSVM__SP;
+        g[1] = ((size_t)nr + GPUSVM__SR - 1) / GPUSVM__SR;
+        l[0] = GPUSVM__SP;
+        l[1] = 1;
+        return gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_SPARSE, 3, g, l);
+    }
     if (gather && b->mem[GPUSVM__TB_XW]) {
         size_t lg[3] = {GPUSVM__COPY_L, 1, 1};
         g[0] = gpusvm__round_up((size_t)nr, GPUSVM__COPY_L);
@@ -3161,7 +3371,7 @@ fail:
 static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    return gpusvm__ocl_rows_launch(b, first ? 0 : b->q / 2, first ? b->q : b->q / 2, !first, b->ldk, b->nprob, 1);
+    return gpusvm__ocl_rows_launch(b, b->sparse, first ? 0 : b->q / 2, first ? b->q : b->q / 2, !first, b->ldk, b->nprob, 1);
 }
 
 static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
@@ -3287,8 +3497,11 @@ static gpusvm_result gpusvm__ocl_poison(gpusvm__backend *bb)
 
 /* The device buffers of a prediction, in the order they are allocated. */
 #define GPUSVM__DEC_BUFS(X_)                                                                                      \
-    X_(SV, "the support vectors") X_(NA, "norms") X_(IDX, "indices") X_(SLOT, "slots")                          \
-    X_(B, "a block of test points") X_(NB, "norms") X_(K, "a kernel tile") X_(CF, "coefficients")               \
+    X_(SV, "the support vectors") X_(SV_PTR, "the support vectors' row offsets")                               \
+    X_(SV_COL, "the support vectors' column indices") X_(SV_VAL, "the support vectors' values")                 \
+    X_(NA, "norms") X_(IDX, "indices") X_(SLOT, "slots") X_(B, "a block of test points")                        \
+    X_(B_PTR, "a block's row offsets") X_(B_COL, "a block's column indices") X_(B_VAL, "a block's values")      \
+    X_(NB, "norms") X_(K, "a kernel tile") X_(CF, "coefficients")               \
     X_(DEC, "decision values") X_(ST, "status") X_(Y, "labels") X_(TAB, "the problem table")
 #define GPUSVM__BID(id, what) GPUSVM__DB_##id,
 enum { GPUSVM__DEC_BUFS(GPUSVM__BID) GPUSVM__DB_COUNT };
@@ -3301,19 +3514,34 @@ static const char *const gpusvm__dec_buf_what[GPUSVM__DB_COUNT] = {GPUSVM__DEC_B
 typedef struct gpusvm__ocl_dec {
     size_t nsv, nt, nv, dpad, pa; /* support vectors, test points, decision vectors, padded features, sv pitch */
     size_t R, pb, nblocks;        /* support vectors per tile, test points per block, tiles */
+    int sparse;                   /* points kept sparse (gpusvm__ocl_sparse) */
+    size_t bnnz;                  /* sparse: the most nonzeros of one block of test points */
     gpusvm__cl_mem mem[GPUSVM__DB_COUNT];
     unsigned char *live; /* per (decision vector, tile of support vectors): any coefficient not 0 */
     float *norms;
+    double *norms_d; /* sparse: the norms in double */
     double *dbuf;
 } gpusvm__ocl_dec;
 
+/* The most nonzeros in one block of pb rows of x. */
+static size_t gpusvm__block_nnz(const gpusvm__csr *x, size_t pb)
+{
+    size_t t0, most = 0;
+    for (t0 = 0; t0 < x->rows; t0 += pb) {
+        const size_t e = t0 + pb < x->rows ? t0 + pb : x->rows, n = x->row_ptr[e] - x->row_ptr[t0];
+        if (n > most) most = n;
+    }
+    return most;
+}
+
 /* Plan: test points per block, each block and its K tile within 256 MiB and max_alloc, and
-   within what the budget has left after the support vectors. */
+   within what the budget has left after the support vectors; dense or sparse points. */
 static gpusvm_result gpusvm__ocl_dec_plan(gpusvm__ocl *b, const gpusvm__csr *sv, const gpusvm__csr *x, int nv,
-                                          gpusvm__ocl_dec *dp)
+                                          int ktype, gpusvm__ocl_dec *dp)
 {
     const size_t d = sv->cols > x->cols ? sv->cols : x->cols;
-    size_t chunk = (size_t)64 << 20, fixed, left, per;
+    const size_t sv_nnz = sv->row_ptr[sv->rows] - sv->row_ptr[0], x_nnz = x->row_ptr[x->rows] - x->row_ptr[0];
+    size_t chunk = (size_t)64 << 20, fixed, left, per, width;
     dp->nsv = sv->rows;
     dp->nt = x->rows;
     dp->nv = (size_t)nv;
@@ -3321,14 +3549,22 @@ static gpusvm_result gpusvm__ocl_dec_plan(gpusvm__ocl *b, const gpusvm__csr *sv,
     dp->pa = gpusvm__round_up(dp->nsv, GPUSVM__PITCH);
     dp->R = dp->nsv < 1024 ? dp->nsv : 1024;
     dp->nblocks = (dp->nsv + dp->R - 1) / dp->R;
+    dp->sparse = gpusvm__ocl_sparse(b, sv->rows + x->rows, sv_nnz + x_nnz, d, ktype);
+    /* words a point takes: its features, or (sparse) twice its share of the nonzeros, at least 1 */
+    width = dp->sparse ? 2 * (x_nnz / x->rows) + 2 : dp->dpad;
     if (chunk > b->max_alloc / sizeof(float)) chunk = b->max_alloc / sizeof(float);
-    chunk = chunk / (dp->dpad > dp->R ? dp->dpad : dp->R);
-    if (!gpusvm__mul(dp->pa, dp->dpad * sizeof(float), &fixed) ||
-        fixed + dp->nsv * 3 * sizeof(float) + dp->nv * dp->nsv * sizeof(double) + 1024 < fixed)
+    chunk = chunk / (width > dp->R ? width : dp->R);
+    if (dp->sparse) {
+        fixed = (dp->nsv + 1) * 4 + sv_nnz * 8;
+        if (fixed < sv_nnz) return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the support vectors are too large for the device");
+    } else if (!gpusvm__mul(dp->pa, dp->dpad * sizeof(float), &fixed)) {
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the support vectors are too large for the device");
+    }
+    if (fixed + dp->nsv * 3 * sizeof(float) + dp->nv * dp->nsv * sizeof(double) + 1024 < fixed)
         return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the support vectors are too large for the device");
     fixed += dp->nsv * 3 * sizeof(float) + dp->nv * dp->nsv * sizeof(double) + 1024;
     left = b->mem_budget - b->mem_used;
-    per = (dp->dpad + dp->R + 1) * sizeof(float) + dp->nv * sizeof(double);
+    per = (width + dp->R + 2) * sizeof(float) + dp->nv * sizeof(double);
     if (left <= fixed || (left - fixed) / per < 64)
         return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
                             "prediction needs %.1f MiB for %lu support vectors plus blocks of test points; the "
@@ -3340,6 +3576,15 @@ static gpusvm_result gpusvm__ocl_dec_plan(gpusvm__ocl *b, const gpusvm__csr *sv,
     if (chunk < 64) chunk = 64;
     if (chunk > gpusvm__round_up(dp->nt, 64)) chunk = gpusvm__round_up(dp->nt, 64);
     dp->pb = chunk;
+    if (dp->sparse) { /* blocks whose nonzeros pass the estimate: smaller blocks */
+        while ((dp->bnnz = gpusvm__block_nnz(x, dp->pb)) * 8 > (left - fixed) - dp->pb * per && dp->pb > 64)
+            dp->pb = dp->pb / 2 / 64 * 64 > 64 ? dp->pb / 2 / 64 * 64 : 64;
+        if (dp->bnnz * 8 > (left - fixed) - dp->pb * per || dp->bnnz > (size_t)INT_MAX)
+            return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+                                "prediction: 64 test points have %lu nonzeros, more than the device-memory budget "
+                                "holds (raise desc.device_memory_mb or use the cpu backend)",
+                                (unsigned long)dp->bnnz);
+    }
     return GPUSVM_OK;
 }
 
@@ -3356,11 +3601,20 @@ static gpusvm_result gpusvm__ocl_dec_setup(gpusvm__ocl *b, gpusvm__ocl_dec *dp, 
     float *host = NULL;
     int *ids = NULL;
     gpusvm_result r;
-    bytes[GPUSVM__DB_SV] = dp->pa * dp->dpad * sizeof(float);
-    bytes[GPUSVM__DB_NA] = nsv * sizeof(float);
+    const size_t sv_nnz = sv->row_ptr[nsv] - sv->row_ptr[0];
+    memset(bytes, 0, sizeof bytes);
+    if (dp->sparse) {
+        bytes[GPUSVM__DB_SV_PTR] = (nsv + 1) * sizeof(int32_t);
+        bytes[GPUSVM__DB_SV_COL] = bytes[GPUSVM__DB_SV_VAL] = (sv_nnz ? sv_nnz : 1) * 4;
+        bytes[GPUSVM__DB_B_PTR] = (pb + 1) * sizeof(int32_t);
+        bytes[GPUSVM__DB_B_COL] = bytes[GPUSVM__DB_B_VAL] = (dp->bnnz ? dp->bnnz : 1) * 4;
+    } else {
+        bytes[GPUSVM__DB_SV] = dp->pa * dp->dpad * sizeof(float);
+        bytes[GPUSVM__DB_B] = pb * dp->dpad * sizeof(float);
+    }
+    bytes[GPUSVM__DB_NA] = nsv * (dp->sparse ? sizeof(double) : sizeof(float));
     bytes[GPUSVM__DB_IDX] = bytes[GPUSVM__DB_SLOT] = nsv * sizeof(int);
-    bytes[GPUSVM__DB_B] = pb * dp->dpad * sizeof(float);
-    bytes[GPUSVM__DB_NB] = pb * sizeof(float);
+    bytes[GPUSVM__DB_NB] = pb * (dp->sparse ? sizeof(double) : sizeof(float));
     bytes[GPUSVM__DB_K] = dp->R * pb * sizeof(float);
     bytes[GPUSVM__DB_CF] = nv * nsv * sizeof(double);
     bytes[GPUSVM__DB_DEC] = nv * pb * sizeof(double);
@@ -3368,16 +3622,18 @@ static gpusvm_result gpusvm__ocl_dec_setup(gpusvm__ocl *b, gpusvm__ocl_dec *dp, 
     bytes[GPUSVM__DB_Y] = 16;
     bytes[GPUSVM__DB_TAB] = GPUSVM__PI_COUNT * sizeof(int32_t);
     if ((r = gpusvm__ocl_buffers(b, dp->mem, bytes, gpusvm__dec_buf_what, 0, GPUSVM__DB_COUNT)) != GPUSVM_OK) return r;
-    host = gpusvm__to_colmajor(a, sv, 0, nsv, dp->pa, dp->dpad);
+    if (!dp->sparse) host = gpusvm__to_colmajor(a, sv, 0, nsv, dp->pa, dp->dpad);
     ids = (int *)gpusvm__alloc(a, nsv * 2, sizeof(int));
     dp->norms = (float *)gpusvm__alloc(a, nsv > pb ? nsv : pb, sizeof(float));
+    if (dp->sparse) dp->norms_d = (double *)gpusvm__alloc(a, nsv > pb ? nsv : pb, sizeof(double));
     dp->live = (unsigned char *)gpusvm__calloc(a, nv * dp->nblocks, 1);
     dp->dbuf = (double *)gpusvm__alloc(a, nv * pb, sizeof(double));
-    if (!host || !ids || !dp->norms || !dp->live || !dp->dbuf) {
+    if ((!host && !dp->sparse) || (!dp->norms_d && dp->sparse) || !ids || !dp->norms || !dp->live || !dp->dbuf) {
         r = gpusvm__oom(b->base.ctx, "decision values");
         goto done;
     }
     gpusvm__norms(sv, 0, nsv, dp->norms);
+    if (dp->sparse) gpusvm__norms_d(sv, 0, nsv, dp->norms_d);
     for (i = 0; i < nsv; ++i) {
         ids[i] = (int)i;
         ids[nsv + i] = (int)(i % dp->R);
@@ -3387,8 +3643,12 @@ static gpusvm_result gpusvm__ocl_dec_setup(gpusvm__ocl *b, gpusvm__ocl_dec *dp, 
             for (i = bl * dp->R; i < nsv && i < (bl + 1) * dp->R && !dp->live[t * dp->nblocks + bl]; ++i)
                 dp->live[t * dp->nblocks + bl] = coef[t * nsv + i] != 0.0;
     memset(zero_st, 0, sizeof zero_st);
-    if ((r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_SV], 0, bytes[GPUSVM__DB_SV], host)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_NA], 0, nsv * sizeof(float), dp->norms)) != GPUSVM_OK ||
+    r = dp->sparse ? gpusvm__ocl_upload_csr(b, sv, 0, nsv, dp->mem[GPUSVM__DB_SV_PTR], dp->mem[GPUSVM__DB_SV_COL],
+                                            dp->mem[GPUSVM__DB_SV_VAL])
+                   : gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_SV], 0, bytes[GPUSVM__DB_SV], host);
+    if (r != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_NA], 0, bytes[GPUSVM__DB_NA],
+                               dp->sparse ? (const void *)dp->norms_d : (const void *)dp->norms)) != GPUSVM_OK ||
         (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_IDX], 0, nsv * sizeof(int), ids)) != GPUSVM_OK ||
         (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_SLOT], 0, nsv * sizeof(int), ids + nsv)) != GPUSVM_OK ||
         (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_CF], 0, bytes[GPUSVM__DB_CF], coef)) != GPUSVM_OK)
@@ -3400,15 +3660,44 @@ done:
     return r;
 }
 
-/* Bind: the rows and update arguments every block shares (the support vectors are A, the
-   block of test points B; one problem, no map). */
-static gpusvm_result gpusvm__ocl_dec_bind(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float gamma,
-                                          float coef0, int degree)
+/* The rows kernel's arguments for a prediction: the support vectors are the rows, the block of
+   test points the columns (one problem, no map). */
+static gpusvm_result gpusvm__ocl_dec_bind_sparse(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float gamma,
+                                                 float coef0, int degree)
 {
     const gpusvm__cl_mem *m = dp->mem;
+    const gpusvm__cl_int pb = (gpusvm__cl_int)dp->pb;
+    gpusvm__sparse_args sa;
+    sa.a[0] = m[GPUSVM__DB_SV_PTR];
+    sa.a[1] = m[GPUSVM__DB_SV_COL];
+    sa.a[2] = m[GPUSVM__DB_SV_VAL];
+    sa.b[0] = m[GPUSVM__DB_B_PTR];
+    sa.b[1] = m[GPUSVM__DB_B_COL];
+    sa.b[2] = m[GPUSVM__DB_B_VAL];
+    sa.idx = sa.map = m[GPUSVM__DB_IDX]; /* no map (use_map 0): any buffer */
+    sa.norm_a = m[GPUSVM__DB_NA];
+    sa.norm_b = m[GPUSVM__DB_NB];
+    sa.pinfo = m[GPUSVM__DB_TAB];
+    sa.use_map = 0;
+    sa.slot = m[GPUSVM__DB_SLOT];
+    sa.K = m[GPUSVM__DB_K];
+    sa.ldk = pb;
+    sa.qmax = 0;
+    sa.ktype = ktype;
+    sa.gamma = gamma;
+    sa.coef0 = coef0;
+    sa.degree = degree;
+    sa.status = m[GPUSVM__DB_ST];
+    sa.self = 0;
+    return gpusvm__ocl_bind_sparse(b, &sa);
+}
+
+static gpusvm_result gpusvm__ocl_dec_bind_dense(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float gamma,
+                                                float coef0, int degree)
+{
+    const gpusvm__cl_mem *m = dp->mem;
+    const gpusvm__cl_int pb = (gpusvm__cl_int)dp->pb;
     gpusvm__rows_args ra;
-    gpusvm_result r;
-    const gpusvm__cl_int zero = 0, pb = (gpusvm__cl_int)dp->pb;
     ra.A = m[GPUSVM__DB_SV];
     ra.pitch_a = (gpusvm__cl_int)dp->pa;
     ra.idx = m[GPUSVM__DB_IDX];
@@ -3430,7 +3719,19 @@ static gpusvm_result gpusvm__ocl_dec_bind(gpusvm__ocl *b, const gpusvm__ocl_dec 
     ra.degree = degree;
     ra.status = m[GPUSVM__DB_ST];
     ra.a_pos = 0;
-    if ((r = gpusvm__ocl_bind_rows(b, &ra)) != GPUSVM_OK) return r;
+    ra.self = 0;
+    return gpusvm__ocl_bind_rows(b, &ra);
+}
+
+/* Bind: the rows and update arguments every block shares. */
+static gpusvm_result gpusvm__ocl_dec_bind(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float gamma,
+                                          float coef0, int degree)
+{
+    const gpusvm__cl_mem *m = dp->mem;
+    const gpusvm__cl_int zero = 0, pb = (gpusvm__cl_int)dp->pb;
+    gpusvm_result r = dp->sparse ? gpusvm__ocl_dec_bind_sparse(b, dp, ktype, gamma, coef0, degree)
+                                 : gpusvm__ocl_dec_bind_dense(b, dp, ktype, gamma, coef0, degree);
+    if (r != GPUSVM_OK) return r;
     GPUSVM__SET(UPDATE, UPDATE_out0, m[GPUSVM__DB_DEC]);
     GPUSVM__SET(UPDATE, UPDATE_y0, m[GPUSVM__DB_Y]);
     GPUSVM__SET(UPDATE, UPDATE_use_y, zero);
@@ -3455,12 +3756,18 @@ static gpusvm_result gpusvm__ocl_dec_block(gpusvm__ocl *b, gpusvm__ocl_dec *dp, 
     int32_t info[GPUSVM__PI_COUNT]; /* one problem: the block of test points against every support vector */
     gpusvm_result r = GPUSVM_OK;
     size_t s0, t, g1 = gpusvm__round_up(cnt, GPUSVM__L), l1 = GPUSVM__L;
-    float *host = gpusvm__to_colmajor(a, x, t0, cnt, dp->pb, dp->dpad);
-    if (!host) return gpusvm__oom(b->base.ctx, "a block of test points");
-    r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_B], 0, dp->pb * dp->dpad * sizeof(float), host);
-    gpusvm__free(a, host);
+    if (dp->sparse) {
+        r = gpusvm__ocl_upload_csr(b, x, t0, cnt, dp->mem[GPUSVM__DB_B_PTR], dp->mem[GPUSVM__DB_B_COL],
+                                   dp->mem[GPUSVM__DB_B_VAL]);
+    } else {
+        float *host = gpusvm__to_colmajor(a, x, t0, cnt, dp->pb, dp->dpad);
+        if (!host) return gpusvm__oom(b->base.ctx, "a block of test points");
+        r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_B], 0, dp->pb * dp->dpad * sizeof(float), host);
+        gpusvm__free(a, host);
+    }
     if (r != GPUSVM_OK) return r;
     gpusvm__norms(x, t0, cnt, dp->norms);
+    if (dp->sparse) gpusvm__norms_d(x, t0, cnt, dp->norms_d);
     info[GPUSVM__PI_VAR] = 0;
     info[GPUSVM__PI_NVAR] = info[GPUSVM__PI_NPTS] = (int32_t)cnt;
     info[GPUSVM__PI_PT] = 0;
@@ -3468,13 +3775,14 @@ static gpusvm_result gpusvm__ocl_dec_block(gpusvm__ocl *b, gpusvm__ocl_dec *dp, 
     info[GPUSVM__PI_WHOLE] = 0;
     info[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(cnt);
     info[GPUSVM__PI_SPLIT] = INT_MAX; /* support vectors are points, never second copies */
-    if ((r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_NB], 0, cnt * sizeof(float), dp->norms)) != GPUSVM_OK ||
+    if ((r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_NB], 0, cnt * (dp->sparse ? sizeof(double) : sizeof(float)),
+                               dp->sparse ? (const void *)dp->norms_d : (const void *)dp->norms)) != GPUSVM_OK ||
         (r = gpusvm__ocl_fill(b, dp->mem[GPUSVM__DB_DEC], dp->nv * dp->pb * sizeof(double), 0)) != GPUSVM_OK ||
         (r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_TAB], 0, sizeof info, info)) != GPUSVM_OK)
         return r;
     for (s0 = 0; s0 < dp->nsv; s0 += dp->R) {
         const gpusvm__cl_int nr = (gpusvm__cl_int)(dp->nsv - s0 < dp->R ? dp->nsv - s0 : dp->R);
-        if ((r = gpusvm__ocl_rows_launch(b, (int)s0, nr, 0, dp->pb, 1, 0)) != GPUSVM_OK) return r;
+        if ((r = gpusvm__ocl_rows_launch(b, dp->sparse, (int)s0, nr, 0, dp->pb, 1, 0)) != GPUSVM_OK) return r;
         GPUSVM__SET(UPDATE, UPDATE_m_in, nr);
         for (t = 0; t < dp->nv; ++t) { /* one tile, every decision vector that touches it */
             const gpusvm__cl_int co = (gpusvm__cl_int)(t * dp->nsv + s0), oo = (gpusvm__cl_int)(t * dp->pb);
@@ -3505,42 +3813,32 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
         for (t0 = 0; t0 < x->rows * (size_t)nv; ++t0) out[t0] = 0.0;
         return GPUSVM_OK;
     }
-    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK || (r = gpusvm__ocl_dec_plan(b, sv, x, nv, &dp)) != GPUSVM_OK)
+    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK || (r = gpusvm__ocl_dec_plan(b, sv, x, nv, ktype, &dp)) != GPUSVM_OK)
         return r;
     if ((r = gpusvm__ocl_dec_setup(b, &dp, sv, coef)) == GPUSVM_OK &&
         (r = gpusvm__ocl_dec_bind(b, &dp, ktype, gamma, coef0, degree)) == GPUSVM_OK)
         for (t0 = 0; t0 < dp.nt && r == GPUSVM_OK; t0 += dp.pb) r = gpusvm__ocl_dec_block(b, &dp, x, t0, out);
     gpusvm__free(a, dp.live);
     gpusvm__free(a, dp.norms);
+    gpusvm__free(a, dp.norms_d);
     gpusvm__free(a, dp.dbuf);
     gpusvm__release_mems(b, dp.mem, GPUSVM__DB_COUNT);
     return r;
 }
 
+/* The device bytes a batch would hold: its plan's buffers summed; SIZE_MAX where a size
+   overflows or one buffer passes the device's limit. */
 static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
 {
-    const size_t np = p[0].x.rows, pitch = gpusvm__round_up(np ? np : 1, GPUSVM__PITCH);
-    const size_t dpad = gpusvm__round_up(p[0].x.cols ? p[0].x.cols : 1, GPUSVM__TK);
-    size_t nvar = 0, pts = 0, max_pts = 1, parts = 1, x, k, total;
-    int t;
-    for (t = 0; t < nprob; ++t) {
-        const size_t pp = gpusvm__keys_parts(p[t].nvar);
-        nvar += p[t].nvar;
-        pts += p[t].npts;
-        if (p[t].npts > max_pts) max_pts = p[t].npts;
-        if (pp > parts) parts = pp;
+    gpusvm__ocl shape = *(gpusvm__ocl *)bb; /* the plan's fields are set on a copy */
+    size_t bytes[GPUSVM__TB_COUNT], npts_all, total = 0;
+    int i;
+    if (gpusvm__ocl_shape(&shape, p, nprob, q, bytes, &npts_all)) return (size_t)-1;
+    for (i = 0; i < GPUSVM__TB_COUNT; ++i) {
+        if (bytes[i] > bb->max_alloc || total + bytes[i] < total) return (size_t)-1;
+        total += bytes[i];
     }
-    if (!gpusvm__mul(pitch, dpad * sizeof(float), &x) ||
-        !gpusvm__mul((size_t)nprob * (size_t)q * sizeof(float), gpusvm__round_up(max_pts, GPUSVM__PITCH), &k))
-        return (size_t)-1;
-    /* no single buffer may pass the device's limit */
-    if (x > bb->max_alloc || k > bb->max_alloc) return (size_t)-1;
-    /* the data, the rows, the q x q blocks, the gathered working-set vectors, the vectors */
-    total = x + k + k / gpusvm__round_up(max_pts, GPUSVM__PITCH) * ((size_t)q + (p[0].ktype != GPUSVM__K_PRECOMPUTED ? dpad : 0)) +
-            np * sizeof(float) + nvar * (sizeof(float) + 1 + 3 * sizeof(double) + 2 * sizeof(uint32_t)) +
-            pts * sizeof(int32_t) +
-            (size_t)nprob * (parts * 32 + (size_t)q * 16 + GPUSVM__ST_COUNT * 8 + GPUSVM__PI_COUNT * 4) + 256;
-    return total < x ? (size_t)-1 : total;
+    return total;
 }
 static size_t gpusvm__ocl_mem_left(gpusvm__backend *bb)
 {
@@ -3661,6 +3959,8 @@ static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
     b->mem_budget = b->global_mem ? b->global_mem : (size_t)-1;
     if (budget_mb > 0.0 && budget_mb * 1048576.0 < (double)b->mem_budget) b->mem_budget = (size_t)(budget_mb * 1048576.0);
     b->qcap = GPUSVM__Q;
+    b->sh_log = GPUSVM__SH_LOG;
+    while (b->sh_log > 6 && GPUSVM__SP_LOCAL(b->sh_log) + 1024 > b->local_mem) --b->sh_log;
     /* gpusvm_smo's local arrays: 37 bytes per working-set position, 40 per work-item (its reductions;
        with warp exchanges 416 bytes instead, within the 1024 spare) */
     while (b->qcap > 64 && (size_t)b->qcap * 37 + GPUSVM__L * 40 + 1024 > b->local_mem) b->qcap /= 2;
@@ -4366,11 +4666,17 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
         }
         while (q > 64 && b->train_bytes(b, p, nprob, q) > b->mem_left(b)) q /= 2;
     }
+    if (b->train_bytes(b, p, nprob, q) == (size_t)-1)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+                            "training cannot be held on the device: one of its buffers (the data, or %d kernel rows "
+                            "of %lu points) passes the device's largest allocation of %.1f MiB (use fewer points, "
+                            "GPUSVM_STORAGE=sparse for sparse data, or the cpu backend)",
+                            q, (unsigned long)p[0].x.rows, (double)b->max_alloc / 1048576.0);
     if (b->train_bytes(b, p, nprob, q) > b->mem_left(b))
         return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY,
-                            "training needs %.1f MiB on the device (the data, dense and column-major, and %d kernel "
-                            "rows); the device-memory budget has %.1f MiB left (raise desc.device_memory_mb, use "
-                            "fewer points or features, or the cpu backend)",
+                            "training needs %.1f MiB on the device (the data and %d kernel rows); the device-memory "
+                            "budget has %.1f MiB left (raise desc.device_memory_mb, use fewer points or features, or "
+                            "the cpu backend)",
                             (double)b->train_bytes(b, p, nprob, q) / 1048576.0, q, (double)b->mem_left(b) / 1048576.0);
     for (t = 0; t < nprob; ++t) nvar += p[t].nvar;
     gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "solver: %d problem%s, %lu variables, d=%lu q=%d", nprob, nprob > 1 ? "s" : "",
@@ -7408,6 +7714,15 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
         else gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_THREADS='%s' is not a thread count; using every core", env);
     }
     if (!ctx->threads) ctx->threads = gpusvm__cores();
+    if ((int)d->storage < 0 || d->storage > GPUSVM_STORAGE_SPARSE)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "desc.storage %d is not a gpusvm_storage", (int)d->storage);
+    ctx->storage = d->storage;
+    if (!ctx->storage && !d->ignore_environment && (env = getenv("GPUSVM_STORAGE")) != NULL && *env) {
+        if (gpusvm__ieq(env, "dense")) ctx->storage = GPUSVM_STORAGE_DENSE;
+        else if (gpusvm__ieq(env, "sparse")) ctx->storage = GPUSVM_STORAGE_SPARSE;
+        else if (!gpusvm__ieq(env, "auto"))
+            gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_STORAGE='%s' is not auto, dense or sparse; using auto", env);
+    }
     if (ctx->threads > GPUSVM__MAX_THREADS) ctx->threads = GPUSVM__MAX_THREADS;
     ctx->default_alloc = !d->allocator.alloc;
     return GPUSVM_OK;
@@ -7794,6 +8109,21 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */\n",
     "#define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */\n",
     "#define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */\n",
+    "#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */\n",
+    "#define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */\n",
+    "#define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */\n",
+    "#ifndef GPUSVM__SB\n",
+    "#define GPUSVM__SB 16    /* gpusvm_rows_sparse: blocks of GPUSVM__SP / GPUSVM__SW points per work-group */\n",
+    "#endif\n",
+    "#define GPUSVM__SU 4     /* gpusvm_rows_sparse: nonzeros a work-item loads ahead */\n",
+    "#ifndef GPUSVM__SH_LOG\n",
+    "#define GPUSVM__SH_LOG 10 /* gpusvm_rows_sparse: 2^this slots in the rows' hash table in local memory */\n",
+    "#endif\n",
+    "#define GPUSVM__SH (1 << GPUSVM__SH_LOG)\n",
+    "#define GPUSVM__SE (GPUSVM__SH / 2) /* gpusvm_rows_sparse: row entries per pass (the table at most half full) */\n",
+    "/* gpusvm_rows_sparse's local memory with 2^sh_log slots: the table's keys and values, and (without\n",
+    " * warp exchanges) half the lanes' sums in double; the host lowers GPUSVM__SH_LOG to fit the device */\n",
+    "#define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SR / 2 * 8)\n",
     "\n",
     "/* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */\n",
     "#define GPUSVM__K_LINEAR 0\n",
@@ -7859,6 +8189,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * when it builds the program. */\n",
     "#define GPUSVM__KERNELS(X)                                                                       \\\n",
     "    X(ROWS, \"gpusvm_rows\", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, \"gpusvm_rows_few\", GPUSVM__FEW_L, ROWS) \\\n",
+    "    X(ROWS_SPARSE, \"gpusvm_rows_sparse\", GPUSVM__SP, ROWS_SPARSE)                                     \\\n",
     "    X(GATHER_WS, \"gpusvm_gather_ws\", GPUSVM__COPY_L, GATHER_WS)                                      \\\n",
     "    X(SCATTER, \"gpusvm_scatter\", GPUSVM__COPY_L, SCATTER)                                            \\\n",
     "    X(KEYS, \"gpusvm_keys\", GPUSVM__L, KEYS) X(SELECT, \"gpusvm_select\", GPUSVM__L, SELECT)            \\\n",
@@ -7875,7 +8206,25 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \\\n",
     "    X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \\\n",
     "    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \\\n",
-    "    X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos)\n",
+    "    X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos) S_()   \\\n",
+    "    X_(ROWS, int, self)\n",
+    "\n",
+    "/* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form\n",
+    " * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; the rest as\n",
+    " * gpusvm_rows */\n",
+    "#define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \\\n",
+    "    X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \\\n",
+    "    X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \\\n",
+    "    X_(ROWS_SPARSE, __global const double *, norm_a) S_() X_(ROWS_SPARSE, __global const int *, b_ptr) S_() \\\n",
+    "    X_(ROWS_SPARSE, __global const int *, b_col) S_() X_(ROWS_SPARSE, __global const float *, b_val) S_() \\\n",
+    "    X_(ROWS_SPARSE, __global const double *, norm_b) S_() X_(ROWS_SPARSE, __global const int *, pinfo) S_() \\\n",
+    "    X_(ROWS_SPARSE, __global const int *, map) S_() X_(ROWS_SPARSE, int, use_map) S_()               \\\n",
+    "    X_(ROWS_SPARSE, __global const int *, slot) S_() X_(ROWS_SPARSE, int, row_off) S_()               \\\n",
+    "    X_(ROWS_SPARSE, int, nrows) S_() X_(ROWS_SPARSE, int, skip_whole) S_()                            \\\n",
+    "    X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \\\n",
+    "    X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, gamma) S_() X_(ROWS_SPARSE, float, coef0) S_() \\\n",
+    "    X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const double *, status) S_()             \\\n",
+    "    X_(ROWS_SPARSE, int, self)\n",
     "\n",
     "#define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                  \\\n",
     "    X_(GATHER_WS, __global const float *, X) S_() X_(GATHER_WS, int, pitch) S_()                        \\\n",
@@ -8048,6 +8397,12 @@ static const char *const gpusvm__kernel_source[] = {
     " * would read them again; gathered once per launch, the tiles read them\n",
     " * coalesced. (Prediction passes the support vectors, already contiguous.)\n",
     " *\n",
+    " * With self (training: the rows' points and the columns' points are one\n",
+    " * set), a point against itself takes its norm as the dot product, so k(x, x)\n",
+    " * is exactly the diagonal the host computed from that norm (for RBF, 1), as\n",
+    " * LIBSVM's is; summed in another order the dot could differ from the norm by\n",
+    " * rounding, which on large feature values is a visible error in k(x, x).\n",
+    " *\n",
     " * A precomputed kernel (ktype 4) has the kernel matrix itself as B, by\n",
     " * columns: k(a, b_i) for the point a of row r is feature a of point i,\n",
     " * B[a * pitch_b + i], so the row is one coalesced copy.\n",
@@ -8149,13 +8504,13 @@ static const char *const gpusvm__kernel_source[] = {
     "        const int r = r0 + GPUSVM_TOFF(ly, a);\n",
     "        if (r >= nr) continue;\n",
     "        const int pos = ws + row_off + r;\n",
-    "        const float na = norm_a[GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split))];\n",
+    "        const int ca = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split));\n",
+    "        const float na = norm_a[ca];\n",
     "        __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
     "        for (int b = 0; b < GPUSVM__TR; ++b) {\n",
-    "            const int i = i0 + GPUSVM_TOFF(lx, b);\n",
+    "            const int i = i0 + GPUSVM_TOFF(lx, b), cb = GPUSVM_COL(map, use_map, pt, i);\n",
     "            if (i < nb)\n",
-    "                out[i] = gpusvm_kfun(ktype, acc[a][b], na, norm_b[GPUSVM_COL(map, use_map, pt, i)],\n",
-    "                                     gamma, coef0, degree);\n",
+    "                out[i] = gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);\n",
     "        }\n",
     "    }\n",
     "}\n",
@@ -8235,8 +8590,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (GPUSVM_FEW_I < nb) {\n",
     "        const float nbi = norm_b[col_b];\n",
     "        for (int r = 0; r < nr; ++r)\n",
-    "            K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I] =\n",
-    "                gpusvm_kfun(ktype, acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);\n",
+    "            K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I] = gpusvm_kfun(\n",
+    "                ktype, self && col_a[r] == col_b ? norm_a[col_a[r]] : acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);\n",
     "    }\n",
     "}\n",
     "\n",
@@ -8268,6 +8623,213 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i >= n) return;\n",
     "    for (ulong k = row_ptr[i] - base; k < row_ptr[i + 1] - base; ++k)\n",
     "        X[(size_t)col[k] * pitch + i] = val[k];\n",
+    "}\n",
+    "#line 1 \"kernels/12_sparse.cl\"\n",
+    "/* gpusvm kernels, part 1b: kernel rows of sparse points.\n",
+    " *\n",
+    " *   K[p qmax + slot[r]][i] = k(a_r, b_i)\n",
+    " *\n",
+    " * as gpusvm_rows (part 1), for points kept in CSR form: a_ptr/a_col/a_val\n",
+    " * hold the rows' side (the training points, or the support vectors), and\n",
+    " * b_ptr/b_col/b_val the columns' side (the training points again, or a block\n",
+    " * of test points). Device memory is the nonzeros, whatever the feature count.\n",
+    " *\n",
+    " * A work-group takes GPUSVM__SR rows and GPUSVM__SB blocks of points. The\n",
+    " * rows are the heavily reused side (every point meets them; Catanzaro's case\n",
+    " * study keeps such a vector in fast memory): their nonzeros go into a hash\n",
+    " * table in local memory, feature -> the GPUSVM__SR rows' values (zero where a\n",
+    " * row lacks the feature), GPUSVM__SH slots with linear probing, filled by\n",
+    " * every work-item at once (atomic_cmpxchg on the key) and built once for all\n",
+    " * the work-group's points. The points stream past it: GPUSVM__SW work-items\n",
+    " * per point (CSR-vector: they read a point's nonzeros side by side, so each\n",
+    " * 32-byte sector is used whole and a long point holds up only its own lanes,\n",
+    " * not a warp), each loading GPUSVM__SU nonzeros ahead (the loads are the\n",
+    " * latency; several in flight hide it), looking each feature up and on a hit\n",
+    " * folding the value into its GPUSVM__SR partial sums with one vector read\n",
+    " * from the table. A miss ends at the first empty slot; the table is at most\n",
+    " * half full, so a miss costs about two probes. The lanes' partial sums are\n",
+    " * then added, one row to each lane: by warp exchanges where the device has\n",
+    " * them (part 0), else through local memory. Memory traffic is the points'\n",
+    " * nonzeros once per GPUSVM__SR rows, not the n x d dense words of part 1.\n",
+    " * (Measured on an H100 against one slot per nonzero, which holds four times\n",
+    " * the nonzeros in the same memory: slower on text, whose rows fit one table.)\n",
+    " *\n",
+    " * Rows with more nonzeros than one table holds (GPUSVM__SE entries) are taken\n",
+    " * in passes: the rows' entries in order, GPUSVM__SE per pass; a pass after\n",
+    " * the first adds the dot products kept in K by the one before (each work-item\n",
+    " * reads back only what it wrote), and the last applies the kernel function.\n",
+    " *\n",
+    " * Precision: the products and their sums are double (a float product is\n",
+    " * exact in double), and so are the norms, so |x|^2 + |z|^2 - 2 x.z keeps its\n",
+    " * digits where large feature values cancel (unscaled data: in float, a dot of\n",
+    " * 10^6 is good to 0.06, a visible error in exp(-gamma d^2) for close points);\n",
+    " * the kernel value is then rounded to float. Part 1 sums in float in feature\n",
+    " * order, as the host sums the norms, so its rounding errors largely cancel\n",
+    " * in d^2; here the lanes sum in another order and would not. (A pass after\n",
+    " * the first reads the dot product back as float.) Sparse and dense rows agree\n",
+    " * to rounding, as the C backend's do; each layout is deterministic. With\n",
+    " * self a point against itself is exact, as in part 1.\n",
+    " */\n",
+    "#if GPUSVM__SW != GPUSVM__SR || GPUSVM__SR != 8\n",
+    "#error \"gpusvm_rows_sparse: one row per lane in the sums' reduction and eight rows in a vector read\"\n",
+    "#endif\n",
+    "/* the local id, read afresh wherever used (PoCL 3.1; see part 3) */\n",
+    "#define GPUSVM_SP_LID ((int)get_local_id(0))\n",
+    "/* points per block and per work-group */\n",
+    "#define GPUSVM_SP_BLOCK (GPUSVM__SP / GPUSVM__SW)\n",
+    "#define GPUSVM_SP_PTS (GPUSVM_SP_BLOCK * GPUSVM__SB)\n",
+    "/* Fibonacci hashing: the top GPUSVM__SH_LOG bits of c times 2^32 / phi */\n",
+    "#define GPUSVM_SP_HASH(c) ((((uint)(c)) * 2654435761u) >> (32 - GPUSVM__SH_LOG))\n",
+    "/* the point (CSR row) of position r of problem p's working set */\n",
+    "#define GPUSVM_SP_ROW(r) GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[p * qmax + row_off + r0 + (r)], split))\n",
+    "\n",
+    "/* The table := entries [e0, e1) of the rows' concatenated nonzeros (row by row). */\n",
+    "GPUSVM_INLINE void gpusvm_sp_fill(__local int *hkey, __local float *hval, int e0, int e1, __global const int *a_ptr,\n",
+    "                                  __global const int *a_col, __global const float *a_val, __global const int *idx,\n",
+    "                                  __global const int *map, int use_map, int pt, int split, int p, int qmax, int row_off,\n",
+    "                                  int r0)\n",
+    "{\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE); /* the last pass's readers are done */\n",
+    "    for (int s = GPUSVM_SP_LID; s < GPUSVM__SH; s += GPUSVM__SP) hkey[s] = -1;\n",
+    "    for (int s = GPUSVM_SP_LID; s < GPUSVM__SH * GPUSVM__SR; s += GPUSVM__SP) hval[s] = 0.0f;\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int e = e0 + GPUSVM_SP_LID; e < e1; e += GPUSVM__SP) {\n",
+    "        int r = 0, k = e, ca = GPUSVM_SP_ROW(0), len = a_ptr[ca + 1] - a_ptr[ca];\n",
+    "        while (k >= len) { /* the row that holds entry e */\n",
+    "            k -= len;\n",
+    "            ++r;\n",
+    "            ca = GPUSVM_SP_ROW(r);\n",
+    "            len = a_ptr[ca + 1] - a_ptr[ca];\n",
+    "        }\n",
+    "        const int c = a_col[a_ptr[ca] + k];\n",
+    "        uint s = GPUSVM_SP_HASH(c);\n",
+    "        for (;;) {\n",
+    "            const int old = atomic_cmpxchg(&hkey[s], -1, c);\n",
+    "            if (old == -1 || old == c) break;\n",
+    "            s = (s + 1) & (GPUSVM__SH - 1);\n",
+    "        }\n",
+    "        hval[s * GPUSVM__SR + r] = a_val[a_ptr[ca] + k];\n",
+    "    }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "}\n",
+    "\n",
+    "/* k(x, z) from <x,z>, |x|^2 and |z|^2 in double (gpusvm_kfun's cases) */\n",
+    "inline float gpusvm_kfun_d(int type, double dot, double nx, double nz, float gamma, float coef0, int degree)\n",
+    "{\n",
+    "    if (type == GPUSVM__K_RBF) return exp(-gamma * (float)fmax(nx + nz - 2.0 * dot, 0.0));\n",
+    "    return gpusvm_kfun(type, (float)dot, (float)nx, (float)nz, gamma, coef0, degree);\n",
+    "}\n",
+    "\n",
+    "/* acc += the products of this lane's nonzeros of a point, [k, kb1) in steps of GPUSVM__SW */\n",
+    "GPUSVM_INLINE void gpusvm_sp_scan(double *acc, int k, int kb1, __global const int *b_col, __global const float *b_val,\n",
+    "                                  __local const int *hkey, __local const float *hval)\n",
+    "{\n",
+    "    for (; k < kb1; k += GPUSVM__SW * GPUSVM__SU) {\n",
+    "        int c[GPUSVM__SU];\n",
+    "        float v[GPUSVM__SU];\n",
+    "        for (int u = 0; u < GPUSVM__SU; ++u) {\n",
+    "            const int kk = min(k + u * GPUSVM__SW, kb1 - 1);\n",
+    "            c[u] = b_col[kk];\n",
+    "            v[u] = b_val[kk];\n",
+    "        }\n",
+    "        for (int u = 0; u < GPUSVM__SU && k + u * GPUSVM__SW < kb1; ++u) {\n",
+    "            uint s = GPUSVM_SP_HASH(c[u]);\n",
+    "            int h;\n",
+    "            while ((h = hkey[s]) != -1 && h != c[u]) s = (s + 1) & (GPUSVM__SH - 1);\n",
+    "            if (h == c[u]) {\n",
+    "                const float8 w = vload8(s, hval);\n",
+    "                const float wv[GPUSVM__SR] = {w.s0, w.s1, w.s2, w.s3, w.s4, w.s5, w.s6, w.s7};\n",
+    "                for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = fma((double)v[u], (double)wv[r], acc[r]);\n",
+    "            }\n",
+    "        }\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "#ifdef GPUSVM_NV_SHFL\n",
+    "/* The sum over a point's 8 lanes of acc[lane]: a butterfly that halves the values each step (lane\n",
+    "   bit 2: rows 0-3 or 4-7 kept, then bit 1, then bit 0); lanes are 8 consecutive work-items of a warp. */\n",
+    "GPUSVM_INLINE double gpusvm_sp_lanes_sum(double *acc)\n",
+    "{\n",
+    "    const int lane = GPUSVM_SP_LID % GPUSVM__SW;\n",
+    "    for (int h = 4; h >= 1; h /= 2) {\n",
+    "        const int up = (lane & h) != 0;\n",
+    "        for (int r = 0; r < h; ++r) {\n",
+    "            const double mine = up ? acc[r + h] : acc[r], other = up ? acc[r] : acc[r + h];\n",
+    "            acc[r] = mine + gpusvm_xor_d(other, h);\n",
+    "        }\n",
+    "    }\n",
+    "    return acc[0];\n",
+    "}\n",
+    "#else\n",
+    "/* The same sums through local memory, half the rows at a time (red: GPUSVM__SP * GPUSVM__SR / 2\n",
+    "   doubles): lane r of a point takes row r, adding the lanes in order. */\n",
+    "GPUSVM_INLINE double gpusvm_sp_lanes_sum(double *acc, __local double *red)\n",
+    "{\n",
+    "    const int lane = GPUSVM_SP_LID % GPUSVM__SW, base = GPUSVM_SP_LID / GPUSVM__SW * GPUSVM__SW;\n",
+    "    double dot = 0.0;\n",
+    "    for (int part = 0; part < 2; ++part) {\n",
+    "        for (int r = 0; r < GPUSVM__SR / 2; ++r) red[GPUSVM_SP_LID * (GPUSVM__SR / 2) + r] = acc[part * (GPUSVM__SR / 2) + r];\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        if (lane / (GPUSVM__SR / 2) == part)\n",
+    "            for (int l = 0; l < GPUSVM__SW; ++l) dot += red[(base + l) * (GPUSVM__SR / 2) + lane % (GPUSVM__SR / 2)];\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "    return dot;\n",
+    "}\n",
+    "#endif\n",
+    "\n",
+    "__kernel __attribute__((reqd_work_group_size(GPUSVM__SP, 1, 1)))\n",
+    "void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    __local int hkey[GPUSVM__SH];\n",
+    "    __local float hval[GPUSVM__SH * GPUSVM__SR];\n",
+    "#ifndef GPUSVM_NV_SHFL\n",
+    "    __local double red[GPUSVM__SP * GPUSVM__SR / 2];\n",
+    "#endif\n",
+    "    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SR, first = get_group_id(0) * GPUSVM_SP_PTS;\n",
+    "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
+    "    const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SR);\n",
+    "    /* uniform per work-group: no barrier is skipped by part of the group */\n",
+    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || first >= nb) return;\n",
+    "\n",
+    "    int total = 0;\n",
+    "    for (int r = 0; r < nr; ++r) {\n",
+    "        const int ca = GPUSVM_SP_ROW(r);\n",
+    "        total += a_ptr[ca + 1] - a_ptr[ca];\n",
+    "    }\n",
+    "    const int npass = max(1, (total + GPUSVM__SE - 1) / GPUSVM__SE);\n",
+    "    for (int ps = 0; ps < npass; ++ps) {\n",
+    "        gpusvm_sp_fill(hkey, hval, ps * GPUSVM__SE, min(total, (ps + 1) * GPUSVM__SE), a_ptr, a_col, a_val, idx, map,\n",
+    "                       use_map, pt, split, p, qmax, row_off, r0);\n",
+    "        for (int blk = 0; blk < GPUSVM__SB; ++blk) {\n",
+    "            const int i = first + blk * GPUSVM_SP_BLOCK + GPUSVM_SP_LID / GPUSVM__SW;\n",
+    "            double acc[GPUSVM__SR], dot;\n",
+    "            for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = 0.0;\n",
+    "            if (i < nb) {\n",
+    "                const int cb = GPUSVM_COL(map, use_map, pt, i);\n",
+    "                gpusvm_sp_scan(acc, b_ptr[cb] + GPUSVM_SP_LID % GPUSVM__SW, b_ptr[cb + 1], b_col, b_val, hkey, hval);\n",
+    "            }\n",
+    "#ifdef GPUSVM_NV_SHFL\n",
+    "            dot = gpusvm_sp_lanes_sum(acc);\n",
+    "#else\n",
+    "            dot = gpusvm_sp_lanes_sum(acc, red);\n",
+    "#endif\n",
+    "            { /* lane r of the point writes row r */\n",
+    "                const int r = GPUSVM_SP_LID % GPUSVM__SW;\n",
+    "                if (i < nb && r < nr) {\n",
+    "                    __global float *out = K + (size_t)(p * qmax + slot[p * qmax + row_off + r0 + r]) * ldk + i;\n",
+    "                    const int ca = GPUSVM_SP_ROW(r), cb = GPUSVM_COL(map, use_map, pt, i);\n",
+    "                    if (ps > 0) dot += *out;\n",
+    "                    if (ps + 1 < npass) *out = (float)dot;\n",
+    "                    else /* self: as part 1 */\n",
+    "                        *out = gpusvm_kfun_d(ktype, self && ca == cb ? norm_a[ca] : dot, norm_a[ca], norm_b[cb], gamma,\n",
+    "                                             coef0, degree);\n",
+    "                }\n",
+    "            }\n",
+    "        }\n",
+    "    }\n",
     "}\n",
     "#line 1 \"kernels/20_select.cl\"\n",
     "/* gpusvm kernels, part 2: optimality check and working-set selection.\n",
@@ -9016,7 +9578,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 1251
+#define GPUSVM__KERNEL_SOURCE_LINES 1498
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/run.sh: trains and predicts the benchmark rows on the selected device (GPUSVM_BACKEND /
-# GPUSVM_DEVICE) and prints a markdown table. What is counted:
+# GPUSVM_DEVICE) and prints markdown tables (dense rows, sparse rows, small data). What is counted:
 #   training: gpusvm's own time (gpusvm_train: upload, solve, model), best of BENCH_RUNS runs
 #             (default 3) after one warm-up; file parsing excluded, and the kernel program too
 #   program:  the kernel program's build when the context was created (that run's; after the
@@ -96,6 +96,65 @@ row "ijcnn1 → ijcnn1.t" ijcnn1 ijcnn1.t -c 10 -g 1
 row "mnist 8-vs-rest → .t" mnist.scale.8 mnist.scale.t.8 -c 1 -g 0.02
 row "mnist 10-class → .t" mnist.scale mnist.scale.t -c 10 -g 0.02
 
+# sparse data: real text (deb-python, when GPUSVM_DATA has it) and text-like sets from
+# bench/gen_sparse.c (deterministic), with the device memory training held beside the size of the
+# points in CSR form (8 bytes a nonzero, 4 a row). BENCH_THUNDERSVM=/path/to/thundersvm-train
+# runs that binary side by side on the same files and options (its "all training time").
+sparse_row() { # sparse_row NAME TRAIN TEST OPTIONS...
+    name=$1 train=$D/$2 test=$D/$3
+    wanted "$name" || return 0
+    [ -s "$train" ] || { echo "| $name | not run: $2 is not in $SRC |"; return; }
+    shift 3
+    best=
+    for i in $(seq 0 "$RUNS"); do
+        s=$(now)
+        $B/gpusvm-train "$@" "$train" "$W/sp.model" > "$W/sp.out" 2> "$W/sp.err" || { echo "| $name | failed: $(tail -n 1 "$W/sp.err") |"; return; }
+        e=$(now)
+        t=$(sed -n 's/.*training time: \([0-9.]*\) s.*/\1/p' "$W/sp.err")
+        [ "$i" = 0 ] && continue
+        if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+            best=$t
+            bwall=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", e - s }')
+            mem=$(sed -n 's/.*device memory: \([0-9.]*\) MiB (data and vectors \([0-9.]*\) MiB.*/\1 MiB (data \2)/p' "$W/sp.err")
+        fi
+    done
+    acc=$($B/gpusvm-predict "$test" "$W/sp.model" "$W/sp.pred" 2> /dev/null | sed -n 's/^Accuracy = \([0-9.]*%\).*/\1/p')
+    csr=$(awk '{ n += NF - 1 } END { printf "%.1f MiB", (n * 8 + (NR + 1) * 4) / 1048576 }' "$train")
+    ref=
+    if [ -n "${BENCH_THUNDERSVM:-}" ]; then
+        tb=
+        for i in 1 2; do
+            "$BENCH_THUNDERSVM" "$@" "$train" "$W/sp.ts.model" > "$W/sp.ts.out" 2>&1 || { tb=failed; break; }
+            t=$(sed -n 's/.*all training time = \([0-9.]*\).*/\1/p' "$W/sp.ts.out")
+            tb=$(printf '%s\n' $tb $t | sort -g | head -n 1)
+        done
+        ref=" ${tb} s |"
+    fi
+    echo "| $name | $* | $best s | $bwall s | $acc | ${mem:-C backend} | $csr |$ref"
+}
+if wanted deb || wanted text || wanted synthetic; then
+    for f in deb-python deb-python.t; do
+        [ -s "$D/$f" ] || [ ! -s "$SRC/$f.xz" ] || xz -dc "$SRC/$f.xz" > "$D/$f"
+    done
+    [ -s "$D/text200k" ] || $B/gen_sparse 30000 200000 100 10 1 > "$D/text200k"
+    [ -s "$D/text200k.t" ] || $B/gen_sparse 5000 200000 100 10 2 > "$D/text200k.t"
+    [ -s "$D/syn1m" ] || $B/gen_sparse 40000 1000000 80 2 4 > "$D/syn1m"
+    [ -s "$D/syn1m.t" ] || $B/gen_sparse 5000 1000000 80 2 5 > "$D/syn1m.t"
+    echo
+    echo "Sparse data (accuracy on the test file; the points' CSR size beside the device memory):"
+    echo
+    if [ -n "${BENCH_THUNDERSVM:-}" ]; then
+        echo "| data | options | training | process | accuracy | device memory | CSR | ThunderSVM training |"
+        echo "|---|---|---|---|---|---|---|---|"
+    else
+        echo "| data | options | training | process | accuracy | device memory | CSR |"
+        echo "|---|---|---|---|---|---|---|"
+    fi
+    sparse_row "deb-python → .t (47,785 × 37,824 text)" deb-python deb-python.t -c 10 -g 1
+    sparse_row "text 30,000 × 200,000, 10 classes → .t" text200k text200k.t -c 10 -g 1
+    sparse_row "synthetic 40,000 × 1,000,000 → .t" syn1m syn1m.t -c 10 -g 1
+fi
+
 # small data: gpusvm on the selected device and with its C backend against svm-train, each the
 # best of BENCH_RUNS processes after a warm-up (LIBSVM's defaults: -c 1, gamma 1/features)
 small() { # small NAME TRAIN TEST
@@ -157,6 +216,8 @@ breakdown w8a w8a -c 1 -g 0.05
 breakdown ijcnn1 ijcnn1 -c 10 -g 1
 breakdown "mnist 8-vs-rest" mnist.scale.8 -c 1 -g 0.02
 breakdown "mnist 10-class" mnist.scale -c 10 -g 0.02
+[ -s "$D/deb-python" ] && breakdown deb-python deb-python -c 10 -g 1
+[ -s "$D/text200k" ] && breakdown "text 30,000 × 200,000" text200k -c 10 -g 1
 
 # reading data files: gpusvm_dataset_load on one thread and on every core, next to scikit-learn's
 # load_svmlight_file (single-threaded Cython) where python3 has scikit-learn

@@ -27,6 +27,21 @@
 #define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */
 #define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
 #define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */
+#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */
+#define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */
+#define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */
+#ifndef GPUSVM__SB
+#define GPUSVM__SB 16    /* gpusvm_rows_sparse: blocks of GPUSVM__SP / GPUSVM__SW points per work-group */
+#endif
+#define GPUSVM__SU 4     /* gpusvm_rows_sparse: nonzeros a work-item loads ahead */
+#ifndef GPUSVM__SH_LOG
+#define GPUSVM__SH_LOG 10 /* gpusvm_rows_sparse: 2^this slots in the rows' hash table in local memory */
+#endif
+#define GPUSVM__SH (1 << GPUSVM__SH_LOG)
+#define GPUSVM__SE (GPUSVM__SH / 2) /* gpusvm_rows_sparse: row entries per pass (the table at most half full) */
+/* gpusvm_rows_sparse's local memory with 2^sh_log slots: the table's keys and values, and (without
+ * warp exchanges) half the lanes' sums in double; the host lowers GPUSVM__SH_LOG to fit the device */
+#define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SR / 2 * 8)
 
 /* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */
 #define GPUSVM__K_LINEAR 0
@@ -92,6 +107,7 @@
  * when it builds the program. */
 #define GPUSVM__KERNELS(X)                                                                       \
     X(ROWS, "gpusvm_rows", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS) \
+    X(ROWS_SPARSE, "gpusvm_rows_sparse", GPUSVM__SP, ROWS_SPARSE)                                     \
     X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS)                                      \
     X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER)                                            \
     X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
@@ -108,7 +124,25 @@
     X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \
     X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \
     X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \
-    X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos)
+    X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos) S_()   \
+    X_(ROWS, int, self)
+
+/* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form
+ * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; the rest as
+ * gpusvm_rows */
+#define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \
+    X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \
+    X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \
+    X_(ROWS_SPARSE, __global const double *, norm_a) S_() X_(ROWS_SPARSE, __global const int *, b_ptr) S_() \
+    X_(ROWS_SPARSE, __global const int *, b_col) S_() X_(ROWS_SPARSE, __global const float *, b_val) S_() \
+    X_(ROWS_SPARSE, __global const double *, norm_b) S_() X_(ROWS_SPARSE, __global const int *, pinfo) S_() \
+    X_(ROWS_SPARSE, __global const int *, map) S_() X_(ROWS_SPARSE, int, use_map) S_()               \
+    X_(ROWS_SPARSE, __global const int *, slot) S_() X_(ROWS_SPARSE, int, row_off) S_()               \
+    X_(ROWS_SPARSE, int, nrows) S_() X_(ROWS_SPARSE, int, skip_whole) S_()                            \
+    X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \
+    X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, gamma) S_() X_(ROWS_SPARSE, float, coef0) S_() \
+    X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const double *, status) S_()             \
+    X_(ROWS_SPARSE, int, self)
 
 #define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                  \
     X_(GATHER_WS, __global const float *, X) S_() X_(GATHER_WS, int, pitch) S_()                        \

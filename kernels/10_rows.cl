@@ -25,6 +25,12 @@
  * would read them again; gathered once per launch, the tiles read them
  * coalesced. (Prediction passes the support vectors, already contiguous.)
  *
+ * With self (training: the rows' points and the columns' points are one
+ * set), a point against itself takes its norm as the dot product, so k(x, x)
+ * is exactly the diagonal the host computed from that norm (for RBF, 1), as
+ * LIBSVM's is; summed in another order the dot could differ from the norm by
+ * rounding, which on large feature values is a visible error in k(x, x).
+ *
  * A precomputed kernel (ktype 4) has the kernel matrix itself as B, by
  * columns: k(a, b_i) for the point a of row r is feature a of point i,
  * B[a * pitch_b + i], so the row is one coalesced copy.
@@ -126,13 +132,13 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
         const int r = r0 + GPUSVM_TOFF(ly, a);
         if (r >= nr) continue;
         const int pos = ws + row_off + r;
-        const float na = norm_a[GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split))];
+        const int ca = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split));
+        const float na = norm_a[ca];
         __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
         for (int b = 0; b < GPUSVM__TR; ++b) {
-            const int i = i0 + GPUSVM_TOFF(lx, b);
+            const int i = i0 + GPUSVM_TOFF(lx, b), cb = GPUSVM_COL(map, use_map, pt, i);
             if (i < nb)
-                out[i] = gpusvm_kfun(ktype, acc[a][b], na, norm_b[GPUSVM_COL(map, use_map, pt, i)],
-                                     gamma, coef0, degree);
+                out[i] = gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);
         }
     }
 }
@@ -212,8 +218,8 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     if (GPUSVM_FEW_I < nb) {
         const float nbi = norm_b[col_b];
         for (int r = 0; r < nr; ++r)
-            K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I] =
-                gpusvm_kfun(ktype, acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);
+            K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I] = gpusvm_kfun(
+                ktype, self && col_a[r] == col_b ? norm_a[col_a[r]] : acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);
     }
 }
 

@@ -833,6 +833,92 @@ static void upload_checks(void)
     gpusvm_context_destroy(c1);
 }
 
+/* How the device keeps the points: auto picks sparse for sparse wide data and dense for dense data;
+   either can be forced (desc.storage); both give the same predictions; a bad value is refused. */
+static char storage_log[256];
+static void storage_logger(void *user, gpusvm_log_level level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    if (strncmp(msg, "data: sparse on", 15) == 0 || strncmp(msg, "data: dense on", 14) == 0)
+        snprintf(storage_log, sizeof storage_log, "%s", msg);
+}
+
+static const char *storage_of(gpusvm_storage st, const gpusvm_matrix *m, const double *y, double *dec)
+{
+    gpusvm_context_desc desc;
+    gpusvm_context *c = NULL;
+    gpusvm_params p;
+    gpusvm_model *model = NULL;
+    memset(&desc, 0, sizeof desc);
+    desc.backend = GPUSVM_BACKEND_OPENCL;
+    desc.ignore_environment = 1;
+    desc.logger.fn = storage_logger;
+    desc.storage = st;
+    memset(&p, 0, sizeof p);
+    p.gamma = 0.5;
+    CHECK_OK(gpusvm_context_create(&desc, &c));
+    storage_log[0] = 0;
+    CHECK_OK(gpusvm_train(c, m, y, &p, &model));
+    if (dec) CHECK_OK(gpusvm_predict(c, model, m, NULL, dec));
+    gpusvm_model_free(model);
+    gpusvm_context_destroy(c);
+    return strstr(storage_log, "data: sparse") ? "sparse" : strstr(storage_log, "data: dense") ? "dense" : "?";
+}
+
+static void storage_checks(void)
+{
+    enum { N = 600, D = 20000, NZ = 20, ND = 12 };
+    static size_t rp[N + 1];
+    static int32_t col[N * NZ];
+    static float val[N * NZ], dense[N * ND];
+    static double y[N], d1[N], d2[N];
+    gpusvm_context_desc desc;
+    gpusvm_context *c = NULL;
+    gpusvm_matrix sm, dm;
+    size_t i, k, bad = 0;
+    char msg[512];
+    for (i = 0; i < N; ++i) { /* a class feature (0 or 1) and NZ - 1 spread ones */
+        y[i] = i % 2 ? 1.0 : -1.0;
+        rp[i] = i * NZ;
+        col[i * NZ] = (int32_t)(i % 2);
+        val[i * NZ] = 1.0f;
+        for (k = 1; k < NZ; ++k) {
+            col[i * NZ + k] = (int32_t)(k * 997 + (i * 7919 + k * 31) % 997);
+            val[i * NZ + k] = (float)((i * 13 + k * 7) % 10) / 10.0f + 0.05f;
+        }
+    }
+    rp[N] = N * NZ;
+    memset(&sm, 0, sizeof sm);
+    sm.rows = N;
+    sm.cols = D;
+    sm.layout = GPUSVM_LAYOUT_CSR;
+    sm.row_ptr = rp;
+    sm.col_idx = col;
+    sm.values = val;
+    blobs(dense, y, N, ND, 5u);
+    memset(&dm, 0, sizeof dm);
+    dm.rows = N;
+    dm.cols = ND;
+    dm.values = dense;
+    CHECK(strcmp(storage_of(GPUSVM_STORAGE_AUTO, &sm, y, d1), "sparse") == 0,
+          "storage: auto keeps 600 points of 20000 features, 20 nonzeros each, sparse");
+    CHECK(strcmp(storage_of(GPUSVM_STORAGE_DENSE, &sm, y, d2), "dense") == 0, "storage: dense when asked");
+    for (i = 0; i < N; ++i) bad += fabs(d1[i] - d2[i]) > 1e-4 * (1.0 + fabs(d1[i]));
+    snprintf(msg, sizeof msg, "storage: sparse and dense give the same decision values (%lu differ)", (unsigned long)bad);
+    CHECK(bad == 0, msg);
+    CHECK(strcmp(storage_of(GPUSVM_STORAGE_AUTO, &dm, y, d1), "dense") == 0, "storage: auto keeps dense data dense");
+    CHECK(strcmp(storage_of(GPUSVM_STORAGE_SPARSE, &dm, y, d2), "sparse") == 0, "storage: sparse when asked");
+    for (i = 0, bad = 0; i < N; ++i) bad += fabs(d1[i] - d2[i]) > 1e-4 * (1.0 + fabs(d1[i]));
+    snprintf(msg, sizeof msg, "storage: dense data kept sparse gives the same decision values (%lu differ)",
+             (unsigned long)bad);
+    CHECK(bad == 0, msg);
+    memset(&desc, 0, sizeof desc);
+    desc.storage = (gpusvm_storage)7;
+    desc.ignore_environment = 1;
+    CHECK(gpusvm_context_create(&desc, &c) == GPUSVM_ERROR_INVALID_ARGUMENT && !c, "storage: desc.storage 7 is refused");
+}
+
 /* The kernel cache: the first context compiles and writes it, the second loads it and trains the
    same model; a damaged file is rejected (compiled again and rewritten). */
 static void cache_checks(void)
@@ -1116,6 +1202,7 @@ static const test_case cases[] = {
     {"budget", budget_checks, DEVICE},
     {"kernel_cache", cache_checks, DEVICE},
     {"upload", upload_checks, DEVICE},
+    {"storage", storage_checks, DEVICE},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 

@@ -80,6 +80,37 @@ static void free_problem(problem_t *t)
     free(t->C);
 }
 
+/* Sparse points' edge cases: row 1 holds every feature (more nonzeros than one pass of the sparse
+   kernel's table), row 2 none. */
+static void special_rows(problem_t *t)
+{
+    const size_t n = t->p.x.rows, d = t->p.x.cols;
+    size_t *rp = (size_t *)malloc((n + 1) * sizeof(size_t)), i, j, k = 0;
+    int32_t *col = (int32_t *)malloc((t->rp[n] + d) * sizeof(int32_t));
+    float *val = (float *)malloc((t->rp[n] + d) * sizeof(float));
+    for (i = 0; i < n; ++i) {
+        rp[i] = k;
+        if (i == 1) {
+            for (j = 0; j < d; ++j, ++k) {
+                col[k] = (int32_t)j;
+                val[k] = (float)(0.1 * urand());
+            }
+        } else if (i != 2) {
+            for (j = t->rp[i]; j < t->rp[i + 1]; ++j, ++k) {
+                col[k] = t->col[j];
+                val[k] = t->val[j];
+            }
+        }
+    }
+    rp[n] = k;
+    free(t->rp);
+    free(t->col);
+    free(t->val);
+    t->p.x.row_ptr = t->rp = rp;
+    t->p.x.col = t->col = col;
+    t->p.x.val = t->val = val;
+}
+
 static int close_rel(double a, double b, double rel, double abs_tol)
 {
     double d = fabs(a - b);
@@ -268,6 +299,39 @@ static void few_rows_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t
     free(Kc);
 }
 
+/* The same rows from the sparse kernel and from the dense tiles: equal to rounding (kernels part 1b
+   sums in another order). */
+static void sparse_vs_dense(gpusvm__backend *dense, gpusvm__backend *sparse, problem_t *t, int q, const char *label)
+{
+    const size_t n = t->p.nvar, np = t->p.x.rows;
+    int *idx = (int *)malloc((size_t)q * sizeof(int)), *slot = (int *)malloc((size_t)q * sizeof(int)), k;
+    float *Kd = (float *)malloc((size_t)q * np * sizeof(float)), *Ks = (float *)malloc((size_t)q * np * sizeof(float));
+    size_t i, bad = 0;
+    char what[200];
+    for (k = 0; k < q; ++k) {
+        idx[k] = (int)((size_t)k * (n / (size_t)q) + (size_t)(urand() * (double)(n / (size_t)q)));
+        slot[k] = q - 1 - k;
+    }
+    idx[0] = 1; /* the row with every feature, and the empty one */
+    idx[1] = 2;
+    CHECK_OK(dense->train_begin(dense, &t->p, 1, q));
+    CHECK_OK(sparse->train_begin(sparse, &t->p, 1, q));
+    CHECK_OK(dense->write_ws(dense, idx, slot, q));
+    CHECK_OK(sparse->write_ws(sparse, idx, slot, q));
+    CHECK_OK(sparse->test.poison(sparse));
+    CHECK_OK(dense->rows(dense, 1));
+    CHECK_OK(sparse->rows(sparse, 1));
+    CHECK_OK(dense->read_rows(dense, Kd));
+    CHECK_OK(sparse->read_rows(sparse, Ks));
+    for (i = 0; i < (size_t)q * np; ++i) bad += !close_rel(Ks[i], Kd[i], 2e-5, 2e-6);
+    snprintf(what, sizeof what, "%s: gpusvm_rows_sparse agrees with the dense tiles (%lu of %lu differ)", label,
+             (unsigned long)bad, (unsigned long)((size_t)q * np));
+    CHECK(bad == 0, what);
+    dense->train_end(dense);
+    sparse->train_end(sparse);
+    free(idx); free(slot); free(Kd); free(Ks);
+}
+
 /* Three coefficient vectors at once (as multiclass prediction uses them), one with a block of
    zeros, with the output poisoned first. */
 static void decision_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *sv, problem_t *x, const char *label)
@@ -302,7 +366,7 @@ static double batch_obj(const double *alpha, const double *G, size_t n)
     return v / 2;
 }
 
-static void batch_check(gpusvm_context *c1, gpusvm_context *c2)
+static void batch_check(gpusvm_context *c1, gpusvm_context *c2, const char *name)
 {
     problem_t t;
     gpusvm__problem pb[4];
@@ -357,7 +421,7 @@ static void batch_check(gpusvm_context *c1, gpusvm_context *c2)
             snprintf(what, sizeof what,
                      "%s: batch of 4, problem %d (%lu variables%s): the same alphas and gradient as alone (%d differ), "
                      "converged, %lld pair updates",
-                     be ? "opencl" : "cpu", p, (unsigned long)pb[p].nvar, info[p].working_set_size == (int)pb[p].nvar
+                     be ? name : "cpu", p, (unsigned long)pb[p].nvar, info[p].working_set_size == (int)pb[p].nvar
                      ? ", whole" : "", bad, info[p].iterations);
             CHECK(bad == 0 && info[p].converged && one.converged && info[p].iterations == one.iterations &&
                       info[p].iterations > 0, what);
@@ -366,7 +430,7 @@ static void batch_check(gpusvm_context *c1, gpusvm_context *c2)
     }
     for (p = 0, off = 0; p < 4; ++p) {
         const double o0 = batch_obj(a[0] + off, g[0] + off, pb[p].nvar), o1 = batch_obj(a[1] + off, g[1] + off, pb[p].nvar);
-        snprintf(what, sizeof what, "batch problem %d: objective %.10g (opencl) vs %.10g (cpu)", p, o1, o0);
+        snprintf(what, sizeof what, "batch problem %d: objective %.10g (%s) vs %.10g (cpu)", p, o1, name, o0);
         CHECK(close_rel(o1, o0, 1e-6, 1e-9) && o0 < 0.0, what);
         off += pb[p].nvar;
     }
@@ -378,9 +442,40 @@ static void batch_check(gpusvm_context *c1, gpusvm_context *c2)
     free_problem(&t);
 }
 
+/* The sparse layout (gpusvm_rows_sparse): every kernel type on sparse points with an empty row and
+   a row of every feature, against the C backend and the dense tiles; prediction with test points
+   wider than the support vectors; a batch; a precomputed kernel (kept dense). */
+static void sparse_checks(gpusvm_context *c1, gpusvm_context *dense, gpusvm_context *c3)
+{
+    const char *kn[4] = {"linear", "poly", "rbf", "sigmoid"};
+    problem_t t, sv, x;
+    int kt;
+    for (kt = 0; kt < 4; ++kt) {
+        char label[96];
+        make_problem(&t, 600 + (size_t)(urand() * 300), 2500 + (size_t)(urand() * 2000), 0.01, kt);
+        special_rows(&t);
+        snprintf(label, sizeof label, "sparse %s n=%lu d=%lu q=128", kn[kt], (unsigned long)t.p.x.rows,
+                 (unsigned long)t.p.x.cols);
+        round_trip(c1->backend, c3->backend, &t, 128, label);
+        sparse_vs_dense(dense->backend, c3->backend, &t, 128, label);
+        few_rows_check(c1->backend, c3->backend, &t, label);
+        make_problem(&sv, 1100 + (size_t)(urand() * 300), t.p.x.cols, 0.02, kt); /* more than one 1024-row block */
+        special_rows(&sv);
+        make_problem(&x, 300 + (size_t)(urand() * 200), t.p.x.cols + 3, 0.02, kt); /* features past the SVs' */
+        decision_check(c1->backend, c3->backend, &sv, &x, label);
+        free_problem(&sv);
+        free_problem(&x);
+        free_problem(&t);
+    }
+    make_problem(&t, 300, 300, 0.5, 4);
+    few_rows_check(c1->backend, c3->backend, &t, "precomputed with sparse storage asked (kept dense)");
+    free_problem(&t);
+    batch_check(c1, c3, "opencl sparse");
+}
+
 int main(void)
 {
-    gpusvm_context *c1, *c2;
+    gpusvm_context *c1, *c2, *c3;
     gpusvm_context_desc d;
     int kt;
     const char *kn[4] = {"linear", "poly", "rbf", "sigmoid"};
@@ -392,6 +487,7 @@ int main(void)
     CHECK_OK(gpusvm_context_create(&d, &c1));
     d.backend = GPUSVM_BACKEND_OPENCL;
     d.device = getenv("GPUSVM_DEVICE");
+    d.storage = GPUSVM_STORAGE_DENSE;
     if (gpusvm_context_create(&d, &c2) != GPUSVM_OK) {
         CHECK(0, "an OpenCL device with fp64 is available (install pocl-opencl-icd)");
         return check_summary();
@@ -438,7 +534,11 @@ int main(void)
         round_trip(c1->backend, c2->backend, &t, 256, "poly nu-SVR, 800 variables on 400 points q=256");
         free_problem(&t);
     }
-    batch_check(c1, c2);
+    batch_check(c1, c2, "opencl");
+    d.storage = GPUSVM_STORAGE_SPARSE;
+    CHECK_OK(gpusvm_context_create(&d, &c3));
+    sparse_checks(c1, c2, c3);
+    gpusvm_context_destroy(c3);
     gpusvm_context_destroy(c2);
     gpusvm_context_destroy(c1);
     return check_summary();

@@ -1,0 +1,206 @@
+/* gpusvm kernels, part 1b: kernel rows of sparse points.
+ *
+ *   K[p qmax + slot[r]][i] = k(a_r, b_i)
+ *
+ * as gpusvm_rows (part 1), for points kept in CSR form: a_ptr/a_col/a_val
+ * hold the rows' side (the training points, or the support vectors), and
+ * b_ptr/b_col/b_val the columns' side (the training points again, or a block
+ * of test points). Device memory is the nonzeros, whatever the feature count.
+ *
+ * A work-group takes GPUSVM__SR rows and GPUSVM__SB blocks of points. The
+ * rows are the heavily reused side (every point meets them; Catanzaro's case
+ * study keeps such a vector in fast memory): their nonzeros go into a hash
+ * table in local memory, feature -> the GPUSVM__SR rows' values (zero where a
+ * row lacks the feature), GPUSVM__SH slots with linear probing, filled by
+ * every work-item at once (atomic_cmpxchg on the key) and built once for all
+ * the work-group's points. The points stream past it: GPUSVM__SW work-items
+ * per point (CSR-vector: they read a point's nonzeros side by side, so each
+ * 32-byte sector is used whole and a long point holds up only its own lanes,
+ * not a warp), each loading GPUSVM__SU nonzeros ahead (the loads are the
+ * latency; several in flight hide it), looking each feature up and on a hit
+ * folding the value into its GPUSVM__SR partial sums with one vector read
+ * from the table. A miss ends at the first empty slot; the table is at most
+ * half full, so a miss costs about two probes. The lanes' partial sums are
+ * then added, one row to each lane: by warp exchanges where the device has
+ * them (part 0), else through local memory. Memory traffic is the points'
+ * nonzeros once per GPUSVM__SR rows, not the n x d dense words of part 1.
+ * (Measured on an H100 against one slot per nonzero, which holds four times
+ * the nonzeros in the same memory: slower on text, whose rows fit one table.)
+ *
+ * Rows with more nonzeros than one table holds (GPUSVM__SE entries) are taken
+ * in passes: the rows' entries in order, GPUSVM__SE per pass; a pass after
+ * the first adds the dot products kept in K by the one before (each work-item
+ * reads back only what it wrote), and the last applies the kernel function.
+ *
+ * Precision: the products and their sums are double (a float product is
+ * exact in double), and so are the norms, so |x|^2 + |z|^2 - 2 x.z keeps its
+ * digits where large feature values cancel (unscaled data: in float, a dot of
+ * 10^6 is good to 0.06, a visible error in exp(-gamma d^2) for close points);
+ * the kernel value is then rounded to float. Part 1 sums in float in feature
+ * order, as the host sums the norms, so its rounding errors largely cancel
+ * in d^2; here the lanes sum in another order and would not. (A pass after
+ * the first reads the dot product back as float.) Sparse and dense rows agree
+ * to rounding, as the C backend's do; each layout is deterministic. With
+ * self a point against itself is exact, as in part 1.
+ */
+#if GPUSVM__SW != GPUSVM__SR || GPUSVM__SR != 8
+#error "gpusvm_rows_sparse: one row per lane in the sums' reduction and eight rows in a vector read"
+#endif
+/* the local id, read afresh wherever used (PoCL 3.1; see part 3) */
+#define GPUSVM_SP_LID ((int)get_local_id(0))
+/* points per block and per work-group */
+#define GPUSVM_SP_BLOCK (GPUSVM__SP / GPUSVM__SW)
+#define GPUSVM_SP_PTS (GPUSVM_SP_BLOCK * GPUSVM__SB)
+/* Fibonacci hashing: the top GPUSVM__SH_LOG bits of c times 2^32 / phi */
+#define GPUSVM_SP_HASH(c) ((((uint)(c)) * 2654435761u) >> (32 - GPUSVM__SH_LOG))
+/* the point (CSR row) of position r of problem p's working set */
+#define GPUSVM_SP_ROW(r) GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[p * qmax + row_off + r0 + (r)], split))
+
+/* The table := entries [e0, e1) of the rows' concatenated nonzeros (row by row). */
+GPUSVM_INLINE void gpusvm_sp_fill(__local int *hkey, __local float *hval, int e0, int e1, __global const int *a_ptr,
+                                  __global const int *a_col, __global const float *a_val, __global const int *idx,
+                                  __global const int *map, int use_map, int pt, int split, int p, int qmax, int row_off,
+                                  int r0)
+{
+    barrier(CLK_LOCAL_MEM_FENCE); /* the last pass's readers are done */
+    for (int s = GPUSVM_SP_LID; s < GPUSVM__SH; s += GPUSVM__SP) hkey[s] = -1;
+    for (int s = GPUSVM_SP_LID; s < GPUSVM__SH * GPUSVM__SR; s += GPUSVM__SP) hval[s] = 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int e = e0 + GPUSVM_SP_LID; e < e1; e += GPUSVM__SP) {
+        int r = 0, k = e, ca = GPUSVM_SP_ROW(0), len = a_ptr[ca + 1] - a_ptr[ca];
+        while (k >= len) { /* the row that holds entry e */
+            k -= len;
+            ++r;
+            ca = GPUSVM_SP_ROW(r);
+            len = a_ptr[ca + 1] - a_ptr[ca];
+        }
+        const int c = a_col[a_ptr[ca] + k];
+        uint s = GPUSVM_SP_HASH(c);
+        for (;;) {
+            const int old = atomic_cmpxchg(&hkey[s], -1, c);
+            if (old == -1 || old == c) break;
+            s = (s + 1) & (GPUSVM__SH - 1);
+        }
+        hval[s * GPUSVM__SR + r] = a_val[a_ptr[ca] + k];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* k(x, z) from <x,z>, |x|^2 and |z|^2 in double (gpusvm_kfun's cases) */
+inline float gpusvm_kfun_d(int type, double dot, double nx, double nz, float gamma, float coef0, int degree)
+{
+    if (type == GPUSVM__K_RBF) return exp(-gamma * (float)fmax(nx + nz - 2.0 * dot, 0.0));
+    return gpusvm_kfun(type, (float)dot, (float)nx, (float)nz, gamma, coef0, degree);
+}
+
+/* acc += the products of this lane's nonzeros of a point, [k, kb1) in steps of GPUSVM__SW */
+GPUSVM_INLINE void gpusvm_sp_scan(double *acc, int k, int kb1, __global const int *b_col, __global const float *b_val,
+                                  __local const int *hkey, __local const float *hval)
+{
+    for (; k < kb1; k += GPUSVM__SW * GPUSVM__SU) {
+        int c[GPUSVM__SU];
+        float v[GPUSVM__SU];
+        for (int u = 0; u < GPUSVM__SU; ++u) {
+            const int kk = min(k + u * GPUSVM__SW, kb1 - 1);
+            c[u] = b_col[kk];
+            v[u] = b_val[kk];
+        }
+        for (int u = 0; u < GPUSVM__SU && k + u * GPUSVM__SW < kb1; ++u) {
+            uint s = GPUSVM_SP_HASH(c[u]);
+            int h;
+            while ((h = hkey[s]) != -1 && h != c[u]) s = (s + 1) & (GPUSVM__SH - 1);
+            if (h == c[u]) {
+                const float8 w = vload8(s, hval);
+                const float wv[GPUSVM__SR] = {w.s0, w.s1, w.s2, w.s3, w.s4, w.s5, w.s6, w.s7};
+                for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = fma((double)v[u], (double)wv[r], acc[r]);
+            }
+        }
+    }
+}
+
+#ifdef GPUSVM_NV_SHFL
+/* The sum over a point's 8 lanes of acc[lane]: a butterfly that halves the values each step (lane
+   bit 2: rows 0-3 or 4-7 kept, then bit 1, then bit 0); lanes are 8 consecutive work-items of a warp. */
+GPUSVM_INLINE double gpusvm_sp_lanes_sum(double *acc)
+{
+    const int lane = GPUSVM_SP_LID % GPUSVM__SW;
+    for (int h = 4; h >= 1; h /= 2) {
+        const int up = (lane & h) != 0;
+        for (int r = 0; r < h; ++r) {
+            const double mine = up ? acc[r + h] : acc[r], other = up ? acc[r] : acc[r + h];
+            acc[r] = mine + gpusvm_xor_d(other, h);
+        }
+    }
+    return acc[0];
+}
+#else
+/* The same sums through local memory, half the rows at a time (red: GPUSVM__SP * GPUSVM__SR / 2
+   doubles): lane r of a point takes row r, adding the lanes in order. */
+GPUSVM_INLINE double gpusvm_sp_lanes_sum(double *acc, __local double *red)
+{
+    const int lane = GPUSVM_SP_LID % GPUSVM__SW, base = GPUSVM_SP_LID / GPUSVM__SW * GPUSVM__SW;
+    double dot = 0.0;
+    for (int part = 0; part < 2; ++part) {
+        for (int r = 0; r < GPUSVM__SR / 2; ++r) red[GPUSVM_SP_LID * (GPUSVM__SR / 2) + r] = acc[part * (GPUSVM__SR / 2) + r];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lane / (GPUSVM__SR / 2) == part)
+            for (int l = 0; l < GPUSVM__SW; ++l) dot += red[(base + l) * (GPUSVM__SR / 2) + lane % (GPUSVM__SR / 2)];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    return dot;
+}
+#endif
+
+__kernel __attribute__((reqd_work_group_size(GPUSVM__SP, 1, 1)))
+void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
+{
+    __local int hkey[GPUSVM__SH];
+    __local float hval[GPUSVM__SH * GPUSVM__SR];
+#ifndef GPUSVM_NV_SHFL
+    __local double red[GPUSVM__SP * GPUSVM__SR / 2];
+#endif
+    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SR, first = get_group_id(0) * GPUSVM_SP_PTS;
+    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
+    const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SR);
+    /* uniform per work-group: no barrier is skipped by part of the group */
+    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || first >= nb) return;
+
+    int total = 0;
+    for (int r = 0; r < nr; ++r) {
+        const int ca = GPUSVM_SP_ROW(r);
+        total += a_ptr[ca + 1] - a_ptr[ca];
+    }
+    const int npass = max(1, (total + GPUSVM__SE - 1) / GPUSVM__SE);
+    for (int ps = 0; ps < npass; ++ps) {
+        gpusvm_sp_fill(hkey, hval, ps * GPUSVM__SE, min(total, (ps + 1) * GPUSVM__SE), a_ptr, a_col, a_val, idx, map,
+                       use_map, pt, split, p, qmax, row_off, r0);
+        for (int blk = 0; blk < GPUSVM__SB; ++blk) {
+            const int i = first + blk * GPUSVM_SP_BLOCK + GPUSVM_SP_LID / GPUSVM__SW;
+            double acc[GPUSVM__SR], dot;
+            for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = 0.0;
+            if (i < nb) {
+                const int cb = GPUSVM_COL(map, use_map, pt, i);
+                gpusvm_sp_scan(acc, b_ptr[cb] + GPUSVM_SP_LID % GPUSVM__SW, b_ptr[cb + 1], b_col, b_val, hkey, hval);
+            }
+#ifdef GPUSVM_NV_SHFL
+            dot = gpusvm_sp_lanes_sum(acc);
+#else
+            dot = gpusvm_sp_lanes_sum(acc, red);
+#endif
+            { /* lane r of the point writes row r */
+                const int r = GPUSVM_SP_LID % GPUSVM__SW;
+                if (i < nb && r < nr) {
+                    __global float *out = K + (size_t)(p * qmax + slot[p * qmax + row_off + r0 + r]) * ldk + i;
+                    const int ca = GPUSVM_SP_ROW(r), cb = GPUSVM_COL(map, use_map, pt, i);
+                    if (ps > 0) dot += *out;
+                    if (ps + 1 < npass) *out = (float)dot;
+                    else /* self: as part 1 */
+                        *out = gpusvm_kfun_d(ktype, self && ca == cb ? norm_a[ca] : dot, norm_a[ca], norm_b[cb], gamma,
+                                             coef0, degree);
+                }
+            }
+        }
+    }
+}
