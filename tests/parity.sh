@@ -15,9 +15,10 @@ mkdir -p "$D" "$W"
 backends=${*:-cpu opencl}
 pass=0
 fail=0
+storage=${GPUSVM_STORAGE:+ (GPUSVM_STORAGE=$GPUSVM_STORAGE)}
 
 check() { # check CONDITION-STATUS MESSAGE
-    if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok   $2"; else fail=$((fail + 1)); echo "FAIL $2"; fi
+    if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok   $2$storage"; else fail=$((fail + 1)); echo "FAIL $2$storage"; fi
 }
 
 data() { # data NAME [LINES]: decompress once (the repository's data/ first, then SRC); with LINES,

@@ -114,6 +114,8 @@ expect_fail "gpusvm-train refuses -v 1" "n must >= 2" $B/gpusvm-train -v 1 data/
 expect_fail "gpusvm-train refuses -s 6 (no such SVM type)" "unknown svm type" $B/gpusvm-train -s 6 data/heart_scale
 expect_fail "gpusvm-train refuses an unknown option" "unknown option" $B/gpusvm-train -z 1 data/heart_scale
 expect_fail "gpusvm-predict reports a missing model" "cannot open" $B/gpusvm-predict data/heart_scale $T/none.model $T/out
+step "an unknown GPUSVM_STORAGE is a warning, and auto" sh -c \
+    "GPUSVM_STORAGE=bogus $B/gpusvm-train data/heart_scale $T/st.model 2>&1 | grep -q \"GPUSVM_STORAGE='bogus' is not auto\""
 expect_fail "an unknown GPUSVM_BACKEND is refused" "GPUSVM_BACKEND" env GPUSVM_BACKEND=quantum $B/gpusvm-train data/heart_scale $T/x.model
 awk '{ print ($1 > 0) ? 2 : 1 }' data/heart_scale > $T/w.txt
 step "-W with weight 2 on every +1 row trains what -w1 2 trains" sh -c \
@@ -148,8 +150,12 @@ suite() {
 # nothing the user had is lost or half-written: symlinks, FIFOs, device nodes, permissions, stdout
 suite files tests/files.sh
 
-# LIBSVM parity on real data, C backend and OpenCL
+# LIBSVM parity on real data, C backend and OpenCL; then OpenCL again with the points kept
+# sparse on the device (the automatic choice keeps most of these sets dense)
 suite parity tests/parity.sh cpu opencl
+export GPUSVM_STORAGE=sparse
+suite parity tests/parity.sh opencl
+unset GPUSVM_STORAGE
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

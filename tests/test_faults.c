@@ -234,6 +234,9 @@ void gpusvm__test_cl_hook(gpusvm__cl_api *api)
 
 /* ---- failing allocator, logger ----------------------------------------- */
 static long alloc_calls, alloc_fail_at, live_allocs;
+/* how the OpenCL backend keeps the points (the sweeps run dense, then sparse) */
+static gpusvm_storage storage = GPUSVM_STORAGE_DENSE;
+
 static void *t_alloc(size_t size, void *user)
 {
     (void)user;
@@ -298,6 +301,7 @@ static gpusvm_result workload(gpusvm_backend backend, const char *library, gpusv
     desc.ignore_environment = 1;
     desc.opencl_library = library;
     desc.kernel_cache_dir = kernel_cache; /* NULL: none (ignore_environment) */
+    desc.storage = storage;
     desc.allocator.alloc = t_alloc;
     desc.allocator.free = t_free;
     desc.logger.fn = t_log;
@@ -529,6 +533,10 @@ int main(void)
     CHECK(system("rm -rf build/test_api.tmp/kernel-cache") == 0, "the kernel cache folder starts empty");
     sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL, kernel cache");
     sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, kernel cache");
+    storage = GPUSVM_STORAGE_SPARSE; /* the sparse kernels' buffers, uploads and launches */
+    sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL, sparse points");
+    sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, sparse points");
+    storage = GPUSVM_STORAGE_DENSE;
     kernel_cache = NULL;
     selection_faults();
     write_fault();
