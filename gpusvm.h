@@ -88,9 +88,12 @@
       process (ICD loaders and drivers do not unload cleanly). Every allocation goes through the desc's allocator, or GPUSVM_MALLOC/GPUSVM_FREE, or
       malloc/free; sizes are overflow-checked. Models and datasets remember their allocator, so
       gpusvm_model_free() and gpusvm_dataset_free() need nothing else. On the device, training
-      holds the data (dense, column-major, padded), the working set's kernel rows (q x n floats
-      per problem, bounded by params.cache_size_mb when set), its q x q block, its vectors
-      (q x features) and O(n) vectors; while uploading, the data's CSR arrays for a moment.
+      holds the data, the working set's kernel rows (q x n floats per problem, bounded by
+      params.cache_size_mb when set), its q x q block and O(n) vectors. The data is kept dense
+      (column-major, padded; with the working set's vectors, q x features, beside it, and while
+      uploading the data's CSR arrays for a moment) or sparse (its CSR arrays: 8 bytes a nonzero),
+      as desc.storage says: AUTO ($GPUSVM_STORAGE, else sparse where the dense copy would have 16
+      or more words per nonzero or would not fit), DENSE or SPARSE.
 
    FILES
       gpusvm_model_save (and gpusvm_write_file, which the tools use for every output) never leaves
@@ -7681,7 +7684,7 @@ static gpusvm_result gpusvm__early_fail(const gpusvm_context_desc *d, gpusvm_res
 }
 
 /* The choices the environment makes for a desc that leaves them open (GPUSVM_BACKEND,
-   GPUSVM_DEVICE, GPUSVM_PROFILE), unless desc.ignore_environment. */
+   GPUSVM_DEVICE, GPUSVM_PROFILE, GPUSVM_THREADS, GPUSVM_STORAGE), unless desc.ignore_environment. */
 static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_desc *d)
 {
     const char *env;
