@@ -558,7 +558,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */
 #define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
 #define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */
-#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */
+#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group (its registers allow no more on an H200) */
 #define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */
 #define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */
 #ifndef GPUSVM__SB
@@ -570,9 +570,11 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #endif
 #define GPUSVM__SH (1 << GPUSVM__SH_LOG)
 #define GPUSVM__SE (GPUSVM__SH / 2) /* gpusvm_rows_sparse: row entries per pass (the table at most half full) */
+#define GPUSVM__SRP 2    /* gpusvm_rows_sparse without warp exchanges: rows per step of the lanes' sums */
 /* gpusvm_rows_sparse's local memory with 2^sh_log slots: the table's keys and values, and (without
- * warp exchanges) half the lanes' sums in double; the host lowers GPUSVM__SH_LOG to fit the device */
-#define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SR / 2 * 8)
+ * warp exchanges) GPUSVM__SRP rows of the lanes' sums in double; the host lowers GPUSVM__SH_LOG to
+ * fit the device */
+#define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SRP * 8)
 
 /* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */
 #define GPUSVM__K_LINEAR 0
@@ -1168,6 +1170,17 @@ typedef struct gpusvm__csr {
 } gpusvm__csr;
 
 #ifndef GPUSVM_NO_OPENCL /* used by the OpenCL backend only */
+/* |x_i|^2 in double (the sparse kernel rows' norms: float products are exact in double). */
+static void gpusvm__norms_d(const gpusvm__csr *m, size_t first, size_t count, double *out)
+{
+    size_t i, k;
+    for (i = 0; i < count; ++i) {
+        double s = 0.0;
+        for (k = m->row_ptr[first + i]; k < m->row_ptr[first + i + 1]; ++k) s += (double)m->val[k] * m->val[k];
+        out[i] = s;
+    }
+}
+
 /* Column-major copy with padded pitch and feature count: X[f * pitch + i]. */
 static float *gpusvm__to_colmajor(const gpusvm_allocator *a, const gpusvm__csr *m, size_t first,
                                   size_t count, size_t pitch, size_t dpad)
@@ -1191,17 +1204,6 @@ static void gpusvm__norms(const gpusvm__csr *m, size_t first, size_t count, floa
     for (i = 0; i < count; ++i) {
         float s = 0.0f;
         for (k = m->row_ptr[first + i]; k < m->row_ptr[first + i + 1]; ++k) s += m->val[k] * m->val[k];
-        out[i] = s;
-    }
-}
-
-/* |x_i|^2 in double (the sparse kernel rows' norms: float products are exact in double). */
-static void gpusvm__norms_d(const gpusvm__csr *m, size_t first, size_t count, double *out)
-{
-    size_t i, k;
-    for (i = 0; i < count; ++i) {
-        double s = 0.0;
-        for (k = m->row_ptr[first + i]; k < m->row_ptr[first + i + 1]; ++k) s += (double)m->val[k] * m->val[k];
         out[i] = s;
     }
 }
@@ -8113,7 +8115,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */\n",
     "#define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */\n",
     "#define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */\n",
-    "#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */\n",
+    "#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group (its registers allow no more on an H200) */\n",
     "#define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */\n",
     "#define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */\n",
     "#ifndef GPUSVM__SB\n",
@@ -8125,9 +8127,11 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "#define GPUSVM__SH (1 << GPUSVM__SH_LOG)\n",
     "#define GPUSVM__SE (GPUSVM__SH / 2) /* gpusvm_rows_sparse: row entries per pass (the table at most half full) */\n",
+    "#define GPUSVM__SRP 2    /* gpusvm_rows_sparse without warp exchanges: rows per step of the lanes' sums */\n",
     "/* gpusvm_rows_sparse's local memory with 2^sh_log slots: the table's keys and values, and (without\n",
-    " * warp exchanges) half the lanes' sums in double; the host lowers GPUSVM__SH_LOG to fit the device */\n",
-    "#define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SR / 2 * 8)\n",
+    " * warp exchanges) GPUSVM__SRP rows of the lanes' sums in double; the host lowers GPUSVM__SH_LOG to\n",
+    " * fit the device */\n",
+    "#define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SRP * 8)\n",
     "\n",
     "/* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */\n",
     "#define GPUSVM__K_LINEAR 0\n",
@@ -8656,7 +8660,10 @@ static const char *const gpusvm__kernel_source[] = {
     " * them (part 0), else through local memory. Memory traffic is the points'\n",
     " * nonzeros once per GPUSVM__SR rows, not the n x d dense words of part 1.\n",
     " * (Measured on an H100 against one slot per nonzero, which holds four times\n",
-    " * the nonzeros in the same memory: slower on text, whose rows fit one table.)\n",
+    " * the nonzeros in the same memory: slower on text, whose rows fit one table.\n",
+    " * On an H200, loading 1, 2 or 4 nonzeros ahead, and vector or scalar reads of\n",
+    " * the table, were within 3% of each other on deb-python; the kernel's\n",
+    " * registers keep it at 256 work-items per group there.)\n",
     " *\n",
     " * Rows with more nonzeros than one table holds (GPUSVM__SE entries) are taken\n",
     " * in passes: the rows' entries in order, GPUSVM__SE per pass; a pass after\n",
@@ -8765,17 +8772,17 @@ static const char *const gpusvm__kernel_source[] = {
     "    return acc[0];\n",
     "}\n",
     "#else\n",
-    "/* The same sums through local memory, half the rows at a time (red: GPUSVM__SP * GPUSVM__SR / 2\n",
+    "/* The same sums through local memory, GPUSVM__SRP rows at a time (red: GPUSVM__SP * GPUSVM__SRP\n",
     "   doubles): lane r of a point takes row r, adding the lanes in order. */\n",
     "GPUSVM_INLINE double gpusvm_sp_lanes_sum(double *acc, __local double *red)\n",
     "{\n",
     "    const int lane = GPUSVM_SP_LID % GPUSVM__SW, base = GPUSVM_SP_LID / GPUSVM__SW * GPUSVM__SW;\n",
     "    double dot = 0.0;\n",
-    "    for (int part = 0; part < 2; ++part) {\n",
-    "        for (int r = 0; r < GPUSVM__SR / 2; ++r) red[GPUSVM_SP_LID * (GPUSVM__SR / 2) + r] = acc[part * (GPUSVM__SR / 2) + r];\n",
+    "    for (int part = 0; part < GPUSVM__SR / GPUSVM__SRP; ++part) {\n",
+    "        for (int r = 0; r < GPUSVM__SRP; ++r) red[GPUSVM_SP_LID * GPUSVM__SRP + r] = acc[part * GPUSVM__SRP + r];\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        if (lane / (GPUSVM__SR / 2) == part)\n",
-    "            for (int l = 0; l < GPUSVM__SW; ++l) dot += red[(base + l) * (GPUSVM__SR / 2) + lane % (GPUSVM__SR / 2)];\n",
+    "        if (lane / GPUSVM__SRP == part)\n",
+    "            for (int l = 0; l < GPUSVM__SW; ++l) dot += red[(base + l) * GPUSVM__SRP + lane % GPUSVM__SRP];\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
     "    return dot;\n",
@@ -8788,7 +8795,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local int hkey[GPUSVM__SH];\n",
     "    __local float hval[GPUSVM__SH * GPUSVM__SR];\n",
     "#ifndef GPUSVM_NV_SHFL\n",
-    "    __local double red[GPUSVM__SP * GPUSVM__SR / 2];\n",
+    "    __local double red[GPUSVM__SP * GPUSVM__SRP];\n",
     "#endif\n",
     "    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SR, first = get_group_id(0) * GPUSVM_SP_PTS;\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
@@ -9582,7 +9589,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 1498
+#define GPUSVM__KERNEL_SOURCE_LINES 1503
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

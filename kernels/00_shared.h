@@ -27,7 +27,7 @@
 #define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */
 #define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
 #define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */
-#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */
+#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group (its registers allow no more on an H200) */
 #define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */
 #define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */
 #ifndef GPUSVM__SB
@@ -39,9 +39,11 @@
 #endif
 #define GPUSVM__SH (1 << GPUSVM__SH_LOG)
 #define GPUSVM__SE (GPUSVM__SH / 2) /* gpusvm_rows_sparse: row entries per pass (the table at most half full) */
+#define GPUSVM__SRP 2    /* gpusvm_rows_sparse without warp exchanges: rows per step of the lanes' sums */
 /* gpusvm_rows_sparse's local memory with 2^sh_log slots: the table's keys and values, and (without
- * warp exchanges) half the lanes' sums in double; the host lowers GPUSVM__SH_LOG to fit the device */
-#define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SR / 2 * 8)
+ * warp exchanges) GPUSVM__SRP rows of the lanes' sums in double; the host lowers GPUSVM__SH_LOG to
+ * fit the device */
+#define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SRP * 8)
 
 /* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */
 #define GPUSVM__K_LINEAR 0

@@ -25,7 +25,10 @@
  * them (part 0), else through local memory. Memory traffic is the points'
  * nonzeros once per GPUSVM__SR rows, not the n x d dense words of part 1.
  * (Measured on an H100 against one slot per nonzero, which holds four times
- * the nonzeros in the same memory: slower on text, whose rows fit one table.)
+ * the nonzeros in the same memory: slower on text, whose rows fit one table.
+ * On an H200, loading 1, 2 or 4 nonzeros ahead, and vector or scalar reads of
+ * the table, were within 3% of each other on deb-python; the kernel's
+ * registers keep it at 256 work-items per group there.)
  *
  * Rows with more nonzeros than one table holds (GPUSVM__SE entries) are taken
  * in passes: the rows' entries in order, GPUSVM__SE per pass; a pass after
@@ -134,17 +137,17 @@ GPUSVM_INLINE double gpusvm_sp_lanes_sum(double *acc)
     return acc[0];
 }
 #else
-/* The same sums through local memory, half the rows at a time (red: GPUSVM__SP * GPUSVM__SR / 2
+/* The same sums through local memory, GPUSVM__SRP rows at a time (red: GPUSVM__SP * GPUSVM__SRP
    doubles): lane r of a point takes row r, adding the lanes in order. */
 GPUSVM_INLINE double gpusvm_sp_lanes_sum(double *acc, __local double *red)
 {
     const int lane = GPUSVM_SP_LID % GPUSVM__SW, base = GPUSVM_SP_LID / GPUSVM__SW * GPUSVM__SW;
     double dot = 0.0;
-    for (int part = 0; part < 2; ++part) {
-        for (int r = 0; r < GPUSVM__SR / 2; ++r) red[GPUSVM_SP_LID * (GPUSVM__SR / 2) + r] = acc[part * (GPUSVM__SR / 2) + r];
+    for (int part = 0; part < GPUSVM__SR / GPUSVM__SRP; ++part) {
+        for (int r = 0; r < GPUSVM__SRP; ++r) red[GPUSVM_SP_LID * GPUSVM__SRP + r] = acc[part * GPUSVM__SRP + r];
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lane / (GPUSVM__SR / 2) == part)
-            for (int l = 0; l < GPUSVM__SW; ++l) dot += red[(base + l) * (GPUSVM__SR / 2) + lane % (GPUSVM__SR / 2)];
+        if (lane / GPUSVM__SRP == part)
+            for (int l = 0; l < GPUSVM__SW; ++l) dot += red[(base + l) * GPUSVM__SRP + lane % GPUSVM__SRP];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     return dot;
@@ -157,7 +160,7 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
     __local int hkey[GPUSVM__SH];
     __local float hval[GPUSVM__SH * GPUSVM__SR];
 #ifndef GPUSVM_NV_SHFL
-    __local double red[GPUSVM__SP * GPUSVM__SR / 2];
+    __local double red[GPUSVM__SP * GPUSVM__SRP];
 #endif
     const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SR, first = get_group_id(0) * GPUSVM_SP_PTS;
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;

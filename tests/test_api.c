@@ -914,9 +914,9 @@ static void storage_checks(void)
              (unsigned long)bad);
     CHECK(bad == 0, msg);
     memset(&desc, 0, sizeof desc);
-    desc.storage = (gpusvm_storage)7;
+    desc.storage = (gpusvm_storage)3; /* in the enum's range (C++), not one of its values */
     desc.ignore_environment = 1;
-    CHECK(gpusvm_context_create(&desc, &c) == GPUSVM_ERROR_INVALID_ARGUMENT && !c, "storage: desc.storage 7 is refused");
+    CHECK(gpusvm_context_create(&desc, &c) == GPUSVM_ERROR_INVALID_ARGUMENT && !c, "storage: desc.storage 3 is refused");
 }
 
 /* The kernel cache: the first context compiles and writes it, the second loads it and trains the

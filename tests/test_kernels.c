@@ -479,7 +479,8 @@ int main(void)
     gpusvm_context_desc d;
     int kt;
     const char *kn[4] = {"linear", "poly", "rbf", "sigmoid"};
-    rng_state = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
+    rng_state = getenv("GPUSVM_TEST_SEED") ? (uint64_t)strtoull(getenv("GPUSVM_TEST_SEED"), NULL, 10)
+                                           : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
     printf("test_kernels: seed %llu\n", (unsigned long long)rng_state);
     memset(&d, 0, sizeof d);
     d.ignore_environment = 1;
