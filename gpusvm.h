@@ -558,7 +558,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */
 #define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
 #define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */
-#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group (its registers allow no more on an H200) */
+#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */
 #define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */
 #define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */
 #ifndef GPUSVM__SB
@@ -8115,7 +8115,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */\n",
     "#define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */\n",
     "#define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */\n",
-    "#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group (its registers allow no more on an H200) */\n",
+    "#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */\n",
     "#define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */\n",
     "#define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */\n",
     "#ifndef GPUSVM__SB\n",
@@ -8661,9 +8661,9 @@ static const char *const gpusvm__kernel_source[] = {
     " * nonzeros once per GPUSVM__SR rows, not the n x d dense words of part 1.\n",
     " * (Measured on an H100 against one slot per nonzero, which holds four times\n",
     " * the nonzeros in the same memory: slower on text, whose rows fit one table.\n",
-    " * On an H200, loading 1, 2 or 4 nonzeros ahead, and vector or scalar reads of\n",
-    " * the table, were within 3% of each other on deb-python; the kernel's\n",
-    " * registers keep it at 256 work-items per group there.)\n",
+    " * On an H200, loading 1, 2 or 4 nonzeros ahead, vector or scalar reads of\n",
+    " * the table, and a register cap, were within 3% of each other on deb-python;\n",
+    " * the kernel takes 60 registers and 36 KiB of local memory there.)\n",
     " *\n",
     " * Rows with more nonzeros than one table holds (GPUSVM__SE entries) are taken\n",
     " * in passes: the rows' entries in order, GPUSVM__SE per pass; a pass after\n",

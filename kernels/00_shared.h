@@ -27,7 +27,7 @@
 #define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */
 #define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
 #define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */
-#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group (its registers allow no more on an H200) */
+#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */
 #define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */
 #define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */
 #ifndef GPUSVM__SB

@@ -26,9 +26,9 @@
  * nonzeros once per GPUSVM__SR rows, not the n x d dense words of part 1.
  * (Measured on an H100 against one slot per nonzero, which holds four times
  * the nonzeros in the same memory: slower on text, whose rows fit one table.
- * On an H200, loading 1, 2 or 4 nonzeros ahead, and vector or scalar reads of
- * the table, were within 3% of each other on deb-python; the kernel's
- * registers keep it at 256 work-items per group there.)
+ * On an H200, loading 1, 2 or 4 nonzeros ahead, vector or scalar reads of
+ * the table, and a register cap, were within 3% of each other on deb-python;
+ * the kernel takes 60 registers and 36 KiB of local memory there.)
  *
  * Rows with more nonzeros than one table holds (GPUSVM__SE entries) are taken
  * in passes: the rows' entries in order, GPUSVM__SE per pass; a pass after
