@@ -64,7 +64,9 @@
       GPUSVM_DEVICE: an index in the list of all OpenCL devices (platform order), or a substring
       of the device or platform name, case-insensitive. Automatic selection takes an OpenCL GPU
       or accelerator; where OpenCL offers only CPU devices it uses the C backend, which is
-      faster there (ask for GPUSVM_BACKEND=opencl to run the kernels on an OpenCL CPU driver). The device must report cl_khr_fp64
+      faster there (ask for GPUSVM_BACKEND=opencl to run the kernels on an OpenCL CPU driver);
+      where /etc/OpenCL/vendors lists PoCL alone, without a GPU plugin, auto does not even load
+      the driver. The device must report cl_khr_fp64
       (dual variables and gradients are double). gpusvm_context_device_name() says what was
       chosen. The C backend is the fallback when no OpenCL device exists, and the oracle the
       OpenCL kernels are tested against.
@@ -507,6 +509,7 @@ GPUSVM_API void gpusvm_free(gpusvm_context *ctx, void *p);
 #include <time.h>
 #include <unistd.h>
 #ifndef GPUSVM_NO_OPENCL
+#include <dirent.h>
 #include <dlfcn.h>
 #include <pthread.h> /* types only: the functions are looked up at run time */
 #endif
@@ -4052,11 +4055,67 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
 /* Opens the OpenCL backend into ctx->backend, or leaves it NULL with the reason in why. An error
    only where falling back is not allowed: host memory ran out, or a kernel build failed on a
    device that was asked for. */
+#if !defined(GPUSVM_NO_OPENCL) && !defined(GPUSVM__WINDOWS)
+/* Does the ICD loader's folder (/etc/OpenCL/vendors) list PoCL alone, with no GPU device plugin
+   of PoCL's beside it? Then OpenCL offers only CPU devices, where the C backend is faster, and
+   auto need not pay for loading the driver (on Debian: 0.1 s and 60 MB of LLVM for a model that
+   trains in 2 ms). Where a loader variable points elsewhere, or another driver is listed, it does
+   not guess. */
+static int gpusvm__icd_cpu_only(char *why, size_t why_size)
+{
+    static const char *const libdirs[] = {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64",
+                                          "/usr/lib", "/usr/local/lib"};
+    static const char *const gpu_plugins[] = {"cuda", "level0", "hsa", "vulkan", "remote", "almaif"};
+    char line[512], path[1024];
+    struct dirent *e;
+    DIR *dir;
+    int pocl = 0, other = 0;
+    size_t i, k;
+    if (getenv("OCL_ICD_VENDORS") || getenv("OCL_ICD_FILENAMES") || getenv("OPENCL_VENDOR_PATH") ||
+        getenv("POCL_DEVICES") || !(dir = opendir("/etc/OpenCL/vendors")))
+        return 0;
+    while ((e = readdir(dir)) != NULL) {
+        const size_t n = strlen(e->d_name);
+        FILE *f;
+        if (n < 5 || strcmp(e->d_name + n - 4, ".icd") != 0) continue;
+        snprintf(path, sizeof path, "/etc/OpenCL/vendors/%s", e->d_name);
+        line[0] = 0;
+        if ((f = fopen(path, "r")) != NULL) {
+            if (!fgets(line, sizeof line, f)) line[0] = 0;
+            fclose(f);
+        }
+        if (strstr(line, "libpocl")) ++pocl;
+        else ++other;
+    }
+    closedir(dir);
+    if (!pocl || other) return 0;
+    for (i = 0; i < sizeof libdirs / sizeof *libdirs; ++i)
+        for (k = 0; k < sizeof gpu_plugins / sizeof *gpu_plugins; ++k) {
+            FILE *f;
+            snprintf(path, sizeof path, "%s/pocl/libpocl-devices-%s.so", libdirs[i], gpu_plugins[k]);
+            if ((f = fopen(path, "rb")) != NULL) {
+                fclose(f);
+                return 0;
+            }
+        }
+    snprintf(why, why_size,
+             "the only OpenCL driver installed is PoCL, for CPUs, where the C backend is faster (GPUSVM_BACKEND=opencl "
+             "uses it)");
+    return 1;
+}
+#endif
+
 static gpusvm_result gpusvm__opencl_open(gpusvm_context *ctx, const gpusvm_context_desc *d, char *why, size_t why_size)
 {
 #ifndef GPUSVM_NO_OPENCL
     gpusvm_result r = GPUSVM_OK;
     const int asked = d->backend == GPUSVM_BACKEND_OPENCL || (d->device && *d->device && !ctx->device_from_env);
+#ifndef GPUSVM__WINDOWS
+    /* auto, no device or library named: skip a CPU-only OpenCL installation without loading it */
+    if (d->backend == GPUSVM_BACKEND_AUTO && !(d->device && *d->device) && !d->opencl_library &&
+        gpusvm__icd_cpu_only(why, why_size))
+        return GPUSVM_OK;
+#endif
     ctx->cl = (gpusvm__cl_api *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__cl_api));
     if (!ctx->cl) return GPUSVM_ERROR_OUT_OF_MEMORY;
     if (gpusvm__cl_load(ctx->cl, d->opencl_library, why, why_size))

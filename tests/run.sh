@@ -114,6 +114,10 @@ expect_fail "gpusvm-train refuses -v 1" "n must >= 2" $B/gpusvm-train -v 1 data/
 expect_fail "gpusvm-train refuses -s 6 (no such SVM type)" "unknown svm type" $B/gpusvm-train -s 6 data/heart_scale
 expect_fail "gpusvm-train refuses an unknown option" "unknown option" $B/gpusvm-train -z 1 data/heart_scale
 expect_fail "gpusvm-predict reports a missing model" "cannot open" $B/gpusvm-predict data/heart_scale $T/none.model $T/out
+if [ "$(ls /etc/OpenCL/vendors 2>/dev/null)" = "pocl.icd" ]; then
+    step "auto skips a PoCL-only OpenCL installation without loading it (the C backend)" sh -c \
+        "env -u GPUSVM_BACKEND -u GPUSVM_DEVICE $B/gpusvm-train data/heart_scale $T/auto.model 2>&1 | grep -q 'only OpenCL driver installed is PoCL'"
+fi
 step "an unknown GPUSVM_STORAGE is a warning, and auto" sh -c \
     "GPUSVM_STORAGE=bogus $B/gpusvm-train data/heart_scale $T/st.model 2>&1 | grep -q \"GPUSVM_STORAGE='bogus' is not auto\""
 expect_fail "an unknown GPUSVM_BACKEND is refused" "GPUSVM_BACKEND" env GPUSVM_BACKEND=quantum $B/gpusvm-train data/heart_scale $T/x.model
