@@ -431,6 +431,20 @@ GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model 
    model->probA[0]): GPUSVM_ERROR_INVALID_ARGUMENT. Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_predict_probability(gpusvm_context *ctx, const gpusvm_model *model,
                                                     const gpusvm_matrix *x, double *labels, double *prob);
+/* A model prepared for predicting one point at a time on the host, as a game does each frame:
+   gpusvm_predictor_create allocates what prediction needs (with the context's allocator), and
+   gpusvm_predictor_predict then needs no context and allocates nothing. It returns the label (the
+   value for SVR, +1/-1 for one-class), the same as gpusvm_predict's for that point; x holds n
+   features (those the model has beyond n are 0, those past the model's are ignored; for a
+   precomputed kernel, x[k-1] = K(x, training point k)); decision_values (NULL: not wanted)
+   receives what gpusvm_predict's would for the point. The model must outlive the predictor,
+   unchanged; a predictor is used by one thread at a time (make one per thread). */
+typedef struct gpusvm_predictor gpusvm_predictor;
+GPUSVM_API gpusvm_result gpusvm_predictor_create(gpusvm_context *ctx, const gpusvm_model *model,
+                                                 gpusvm_predictor **out);
+GPUSVM_API double gpusvm_predictor_predict(gpusvm_predictor *predictor, const float *x, size_t n,
+                                           double *decision_values);
+GPUSVM_API void gpusvm_predictor_free(gpusvm_predictor *predictor);
 /* Writes LIBSVM's model format ("C" numbers) to path as gpusvm_write_file does: an existing model
    is never left half-written; "-" is standard output. Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_model_save(gpusvm_context *ctx, const gpusvm_model *model, const char *path);
@@ -444,6 +458,10 @@ GPUSVM_API gpusvm_result gpusvm_model_load(gpusvm_context *ctx, const char *path
    "model buffer:line". Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_model_load_buffer(gpusvm_context *ctx, const void *bytes, size_t size,
                                                   gpusvm_model **out);
+/* A deep copy of a model (every array, the training information too), made with the context's
+   allocator; free it with gpusvm_model_free. Thread safety: the context's thread (the source may
+   be read by others meanwhile). */
+GPUSVM_API gpusvm_result gpusvm_model_copy(gpusvm_context *ctx, const gpusvm_model *model, gpusvm_model **out);
 /* Frees a model (NULL is fine). Thread safety: any thread, once. */
 GPUSVM_API void gpusvm_model_free(gpusvm_model *model);
 /* Reads a LIBSVM data file ("label index:value ..."); malformed input gives GPUSVM_ERROR_PARSE
@@ -2195,6 +2213,21 @@ static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
 }
 #endif /* GPUSVM_TEST_HOOKS */
 
+/* One point's decision values from its kernel values: out[t * stride] = sum_j coef[t][j] krow[j]
+   (zero coefficients skipped), in double, in j order. */
+static void gpusvm__krow_sums(const double *coef, int nv, size_t ns, const float *krow, double *out, size_t stride)
+{
+    size_t j;
+    int t;
+    for (t = 0; t < nv; ++t) {
+        const double *c = coef + (size_t)t * ns;
+        double sum = 0.0;
+        for (j = 0; j < ns; ++j)
+            if (c[j] != 0.0) sum += c[j] * (double)krow[j];
+        out[(size_t)t * stride] = sum;
+    }
+}
+
 /* Decision values on the host, in the kernels' operation order (the C backend's, and the small
    batches' of every backend: see gpusvm__predict). */
 static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__csr *sv, const float *sv_norms,
@@ -2208,7 +2241,6 @@ static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__cs
     float *nsv = (float *)gpusvm__alloc(a, sv_norms ? 1 : ns, sizeof(float));
     float *krow = (float *)gpusvm__alloc(a, ns, sizeof(float));
     float nx;
-    int t;
     if ((!dense && d <= GPUSVM__DENSE_MAX) || !nsv || !krow) {
         gpusvm__free(a, dense);
         gpusvm__free(a, nsv);
@@ -2225,13 +2257,7 @@ static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__cs
             krow[j] = gpusvm__kfun(ktype, dot, norms[j], nx, gamma, coef0, degree);
         }
         if (dense) gpusvm__densify(x, i, dense, d, 1);
-        for (t = 0; t < nv; ++t) {
-            const double *c = coef + (size_t)t * ns;
-            double sum = 0.0;
-            for (j = 0; j < ns; ++j)
-                if (c[j] != 0.0) sum += c[j] * (double)krow[j];
-            out[(size_t)t * nx_rows + i] = sum;
-        }
+        gpusvm__krow_sums(coef, nv, ns, krow, out + i, nx_rows);
     }
     gpusvm__free(a, dense);
     gpusvm__free(a, nsv);
@@ -6454,6 +6480,52 @@ static const char *const gpusvm__kernel_names[] = {"linear", "polynomial", "rbf"
    are computed on the host: a device round trip (buffers, uploads, launches, a read) costs more. */
 #define GPUSVM__HOST_WORK 1048576.0
 
+/* One coefficient vector of m->total_sv per decision function (coef: zeroed, npairs of them):
+   one-vs-one pair (i,j) takes row j-1 on class i's support vectors and row i on class j's
+   (LIBSVM's layout); Crammer-Singer one per class; one-class and SVR row 0. */
+static void gpusvm__dec_coef(const gpusvm_model *m, double *coef)
+{
+    const int k = m->nr_class;
+    const size_t ns = m->total_sv;
+    size_t from_i = 0, p = 0, s;
+    int ci, cj;
+    if (m->svm_type == GPUSVM_CRAMMER_SINGER) {
+        memcpy(coef, m->sv_coef, (size_t)k * ns * sizeof(double));
+    } else if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC) {
+        for (ci = 0; ci < k; from_i += (size_t)m->n_sv[ci], ++ci) {
+            size_t from_j = from_i + (size_t)m->n_sv[ci];
+            for (cj = ci + 1; cj < k; from_j += (size_t)m->n_sv[cj], ++cj, ++p) {
+                for (s = from_i; s < from_i + (size_t)m->n_sv[ci]; ++s) coef[p * ns + s] = m->sv_coef[(size_t)(cj - 1) * ns + s];
+                for (s = from_j; s < from_j + (size_t)m->n_sv[cj]; ++s) coef[p * ns + s] = m->sv_coef[(size_t)ci * ns + s];
+            }
+        }
+    } else {
+        memcpy(coef, m->sv_coef, ns * sizeof(double));
+    }
+}
+
+/* The prediction from one point's decision values d[p * stride] (rho already taken off): the class
+   with the largest response (Crammer-Singer), the most votes (one-vs-one; ties to the class that
+   comes first, as LIBSVM), the sign (one-class) or the value (SVR). votes: nr_class ints. */
+static double gpusvm__dec_label(const gpusvm_model *m, const double *d, size_t stride, int *votes)
+{
+    const int k = m->nr_class;
+    int ci, cj, p;
+    if (m->svm_type == GPUSVM_CRAMMER_SINGER) {
+        for (ci = 1, cj = 0; ci < k; ++ci)
+            if (d[(size_t)ci * stride] > d[(size_t)cj * stride]) cj = ci;
+        return m->label[cj];
+    }
+    if (m->svm_type == GPUSVM_ONE_CLASS) return d[0] > 0 ? 1.0 : -1.0;
+    if (m->svm_type != GPUSVM_C_SVC && m->svm_type != GPUSVM_NU_SVC) return d[0];
+    for (ci = 0; ci < k; ++ci) votes[ci] = 0;
+    for (ci = 0, p = 0; ci < k; ++ci)
+        for (cj = ci + 1; cj < k; ++cj, ++p) ++votes[d[(size_t)p * stride] > 0 ? ci : cj];
+    for (ci = 1, cj = 0; ci < k; ++ci)
+        if (votes[ci] > votes[cj]) cj = ci;
+    return m->label[cj];
+}
+
 static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
                                      double *dec)
 {
@@ -6466,8 +6538,7 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
     size_t npairs = cs ? (size_t)k : classify && k > 1 ? (size_t)k * (size_t)(k - 1) / 2 : 1, i, p, s, bytes;
     gpusvm__csr sv;
     double *coef = NULL, *d = NULL;
-    size_t *first = NULL;
-    int *votes = NULL, ci, cj;
+    int *votes = NULL, ci;
     gpusvm_result r;
     if (m->kernel_type < GPUSVM_KERNEL_LINEAR || m->kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
         return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model: kernel_type %d is unknown", (int)m->kernel_type);
@@ -6493,27 +6564,12 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
             return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model: n_sv adds up to %lu, total_sv is %lu",
                                 (unsigned long)sum, (unsigned long)ns);
     }
-    /* one coefficient vector per decision function: pair (i,j) takes row j-1 on class i's
-       support vectors and row i on class j's (LIBSVM's layout); one-class and SVR take row 0 */
     if (!gpusvm__mul(npairs, ns, &bytes) || !gpusvm__mul(npairs, nx, &bytes)) return gpusvm__oom(ctx, "decision values");
     coef = (double *)gpusvm__calloc(a, npairs * (ns ? ns : 1), sizeof(double));
     d = (double *)gpusvm__alloc(a, npairs * (nx ? nx : 1), sizeof(double));
-    first = (size_t *)gpusvm__alloc(a, (size_t)k + 1, sizeof(size_t));
     votes = (int *)gpusvm__alloc(a, (size_t)k, sizeof(int));
-    if (!coef || !d || !first || !votes) { r = gpusvm__oom(ctx, "decision values"); goto done; }
-    if (cs) {
-        memcpy(coef, m->sv_coef, (size_t)k * ns * sizeof(double));
-    } else if (classify) {
-        first[0] = 0;
-        for (ci = 0; ci < k; ++ci) first[ci + 1] = first[ci] + (size_t)m->n_sv[ci];
-        for (ci = 0, p = 0; ci < k; ++ci)
-            for (cj = ci + 1; cj < k; ++cj, ++p) {
-                for (s = first[ci]; s < first[ci + 1]; ++s) coef[p * ns + s] = m->sv_coef[(size_t)(cj - 1) * ns + s];
-                for (s = first[cj]; s < first[cj + 1]; ++s) coef[p * ns + s] = m->sv_coef[(size_t)ci * ns + s];
-            }
-    } else {
-        memcpy(coef, m->sv_coef, ns * sizeof(double));
-    }
+    if (!coef || !d || !votes) { r = gpusvm__oom(ctx, "decision values"); goto done; }
+    gpusvm__dec_coef(m, coef);
     sv.rows = ns;
     sv.cols = m->n_features;
     sv.row_ptr = m->sv_row_ptr;
@@ -6546,30 +6602,11 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
             d[p * nx + i] = v;
             if (dec) dec[i * npairs + p] = v;
         }
-        if (!labels) continue;
-        if (cs) { /* the class with the largest response; ties to the first */
-            for (ci = 1, cj = 0; ci < k; ++ci)
-                if (d[(size_t)ci * nx + i] > d[(size_t)cj * nx + i]) cj = ci;
-            labels[i] = m->label[cj];
-            continue;
-        }
-        if (!classify) {
-            const double v = d[i];
-            labels[i] = m->svm_type == GPUSVM_ONE_CLASS ? (v > 0 ? 1.0 : -1.0) : v;
-            continue;
-        }
-        /* one-vs-one votes; ties go to the class that comes first, as in LIBSVM */
-        for (ci = 0; ci < k; ++ci) votes[ci] = 0;
-        for (ci = 0, p = 0; ci < k; ++ci)
-            for (cj = ci + 1; cj < k; ++cj, ++p) ++votes[d[p * nx + i] > 0 ? ci : cj];
-        for (ci = 1, cj = 0; ci < k; ++ci)
-            if (votes[ci] > votes[cj]) cj = ci;
-        labels[i] = m->label[cj];
+        if (labels) labels[i] = gpusvm__dec_label(m, d + i, nx, votes);
     }
 done:
     gpusvm__free(a, coef);
     gpusvm__free(a, d);
-    gpusvm__free(a, first);
     gpusvm__free(a, votes);
     return r;
 }
@@ -6701,6 +6738,110 @@ done:
     gpusvm__free(a, Qp);
     gpusvm__free(a, p);
     return r;
+}
+
+/* A prepared model (gpusvm_predictor_*): its decision coefficients and the scratch one point
+   needs, allocated once. */
+struct gpusvm_predictor {
+    const gpusvm_model *m;
+    gpusvm_allocator alloc;
+    gpusvm__csr sv;
+    int nv;       /* decision functions */
+    double *coef; /* nv x total_sv */
+    double *d;    /* nv decision values */
+    float *krow, *norms, *w; /* kernel values; the support vectors' norms; a zero-padded copy of x */
+    int *votes;
+};
+
+GPUSVM_API gpusvm_result gpusvm_predictor_create(gpusvm_context *ctx, const gpusvm_model *m, gpusvm_predictor **out)
+{
+    const gpusvm_allocator *a;
+    gpusvm_predictor *p;
+    size_t ns, nv, width;
+    int cs, classify;
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if (!m || !out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "gpusvm_predictor_create: no model, or no out");
+    if (m->kernel_type < GPUSVM_KERNEL_LINEAR || m->kernel_type > GPUSVM_KERNEL_PRECOMPUTED || m->nr_class < 1)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model: kernel_type %d or nr_class %d is not valid",
+                            (int)m->kernel_type, m->nr_class);
+    a = &ctx->alloc;
+    ns = m->total_sv;
+    cs = m->svm_type == GPUSVM_CRAMMER_SINGER;
+    classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || cs;
+    nv = cs ? (size_t)m->nr_class : classify && m->nr_class > 1 ? (size_t)m->nr_class * (size_t)(m->nr_class - 1) / 2 : 1;
+    width = m->n_features ? m->n_features : 1;
+    if (!(p = (gpusvm_predictor *)gpusvm__calloc(a, 1, sizeof *p))) return gpusvm__oom(ctx, "the predictor");
+    p->m = m;
+    p->alloc = *a;
+    p->nv = (int)nv;
+    p->sv.rows = ns;
+    p->sv.cols = m->n_features;
+    p->sv.row_ptr = m->sv_row_ptr;
+    p->sv.col = m->sv_col_idx;
+    p->sv.val = m->sv_values;
+    p->coef = (double *)gpusvm__calloc(a, nv * (ns ? ns : 1), sizeof(double));
+    p->d = (double *)gpusvm__alloc(a, nv, sizeof(double));
+    p->krow = (float *)gpusvm__alloc(a, ns ? ns : 1, sizeof(float));
+    p->norms = (float *)gpusvm__alloc(a, ns ? ns : 1, sizeof(float));
+    p->w = (float *)gpusvm__calloc(a, width, sizeof(float));
+    p->votes = (int *)gpusvm__alloc(a, (size_t)m->nr_class, sizeof(int));
+    if (!p->coef || !p->d || !p->krow || !p->norms || !p->w || !p->votes) {
+        gpusvm_predictor_free(p);
+        return gpusvm__oom(ctx, "the predictor");
+    }
+    if (ns) gpusvm__dec_coef(m, p->coef);
+    if (m->sv_norms) memcpy(p->norms, m->sv_norms, ns * sizeof(float));
+    else gpusvm__norms(&p->sv, 0, ns, p->norms);
+    *out = p;
+    return GPUSVM_OK;
+}
+
+GPUSVM_API double gpusvm_predictor_predict(gpusvm_predictor *p, const float *x, size_t n, double *decision_values)
+{
+    const gpusvm_model *m = p->m;
+    const size_t ns = m->total_sv, nf = m->n_features;
+    const int cs = m->svm_type == GPUSVM_CRAMMER_SINGER, ktype = gpusvm__ktype(m->kernel_type);
+    const float *w = x;
+    float nx = 0.0f;
+    size_t i, j;
+    int t;
+    if ((m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || cs) && m->nr_class == 1) return m->label[0];
+    if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* the kernel values are given */
+        for (j = 0; j < ns; ++j) {
+            const size_t k = m->sv_row_ptr[j + 1] > m->sv_row_ptr[j] ? (size_t)m->sv_values[m->sv_row_ptr[j]] : 0;
+            p->krow[j] = k >= 1 && k <= n ? x[k - 1] : 0.0f;
+        }
+    } else {
+        if (n < nf) { /* the features x lacks are 0 */
+            memcpy(p->w, x, n * sizeof(float));
+            memset(p->w + n, 0, (nf - n) * sizeof(float));
+            w = p->w;
+        }
+        for (i = 0; i < n; ++i) nx += x[i] * x[i]; /* as gpusvm__norms over x's nonzeros: zeros add nothing */
+        for (j = 0; j < ns; ++j)
+            p->krow[j] = gpusvm__kfun(ktype, gpusvm__dot_dense(&p->sv, j, w), p->norms[j], nx, (float)m->gamma,
+                                      (float)m->coef0, m->degree);
+    }
+    gpusvm__krow_sums(p->coef, p->nv, ns, p->krow, p->d, 1);
+    for (t = 0; t < p->nv; ++t) {
+        p->d[t] -= cs ? 0.0 : m->rho[t];
+        if (decision_values) decision_values[t] = p->d[t];
+    }
+    return gpusvm__dec_label(m, p->d, 1, p->votes);
+}
+
+GPUSVM_API void gpusvm_predictor_free(gpusvm_predictor *p)
+{
+    gpusvm_allocator a;
+    if (!p) return;
+    a = p->alloc;
+    gpusvm__free(&a, p->coef);
+    gpusvm__free(&a, p->d);
+    gpusvm__free(&a, p->krow);
+    gpusvm__free(&a, p->norms);
+    gpusvm__free(&a, p->w);
+    gpusvm__free(&a, p->votes);
+    gpusvm__free(&a, p);
 }
 
 /* >>io --------------------------------------------------------------------- */
@@ -8094,6 +8235,54 @@ GPUSVM_API gpusvm_result gpusvm_model_load(gpusvm_context *ctx, const char *path
     if (!path || !out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "path or out is NULL");
     *out = NULL;
     return gpusvm__load_model(ctx, path, out);
+}
+
+/* *dst := a copy of n elements of size bytes at src (NULL stays NULL); 0 when out of memory. */
+static int gpusvm__dup(const gpusvm_allocator *a, void **dst, const void *src, size_t n, size_t size)
+{
+    *dst = NULL;
+    if (!src) return 1;
+    if (!(*dst = gpusvm__alloc(a, n ? n : 1, size))) return 0;
+    memcpy(*dst, src, n * size);
+    return 1;
+}
+
+GPUSVM_API gpusvm_result gpusvm_model_copy(gpusvm_context *ctx, const gpusvm_model *m, gpusvm_model **out)
+{
+    const gpusvm_allocator *a;
+    size_t npairs, ncoef, nnz, nprob;
+    gpusvm_model *c;
+    int ok;
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if (!m || !out || m->nr_class < 1 || !m->sv_row_ptr)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "gpusvm_model_copy: no model, or no out");
+    a = &ctx->alloc;
+    npairs = (size_t)m->nr_class * (size_t)(m->nr_class - 1) / 2;
+    ncoef = (m->svm_type == GPUSVM_CRAMMER_SINGER ? (size_t)m->nr_class : m->nr_class > 1 ? (size_t)(m->nr_class - 1) : 1) *
+            m->total_sv;
+    nnz = m->sv_row_ptr[m->total_sv];
+    nprob = m->svm_type == GPUSVM_EPSILON_SVR || m->svm_type == GPUSVM_NU_SVR ? 1 : npairs;
+    if (!(c = (gpusvm_model *)gpusvm__alloc(a, 1, sizeof *c))) return gpusvm__oom(ctx, "the model copy");
+    *c = *m;
+    c->allocator = *a;
+    ok = gpusvm__dup(a, (void **)&c->label, m->label, (size_t)m->nr_class, sizeof(int)) &
+         gpusvm__dup(a, (void **)&c->n_sv, m->n_sv, (size_t)m->nr_class, sizeof(int)) &
+         gpusvm__dup(a, (void **)&c->rho, m->rho, npairs ? npairs : 1, sizeof(double)) &
+         gpusvm__dup(a, (void **)&c->sv_coef, m->sv_coef, ncoef, sizeof(double)) &
+         gpusvm__dup(a, (void **)&c->sv_row_ptr, m->sv_row_ptr, m->total_sv + 1, sizeof(size_t)) &
+         gpusvm__dup(a, (void **)&c->sv_col_idx, m->sv_col_idx, nnz, sizeof(int32_t)) &
+         gpusvm__dup(a, (void **)&c->sv_values, m->sv_values, nnz, sizeof(float)) &
+         gpusvm__dup(a, (void **)&c->sv_norms, m->sv_norms, m->total_sv, sizeof(float)) &
+         gpusvm__dup(a, (void **)&c->pair_info, m->pair_info, npairs ? npairs : 1, sizeof(gpusvm_train_info)) &
+         gpusvm__dup(a, (void **)&c->probA, m->probA, nprob, sizeof(double)) &
+         gpusvm__dup(a, (void **)&c->probB, m->probB, nprob, sizeof(double)) &
+         gpusvm__dup(a, (void **)&c->prob_density_marks, m->prob_density_marks, GPUSVM__NR_MARKS, sizeof(double));
+    if (!ok) {
+        gpusvm_model_free(c);
+        return gpusvm__oom(ctx, "the model copy");
+    }
+    *out = c;
+    return GPUSVM_OK;
 }
 
 GPUSVM_API void gpusvm_model_free(gpusvm_model *m)

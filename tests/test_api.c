@@ -45,11 +45,12 @@ static int on_progress(void *user, const gpusvm_progress *p)
     return ++progress_calls >= cancel_after;
 }
 
-static size_t live_allocs;
+static size_t live_allocs, alloc_calls;
 static void *count_alloc(size_t size, void *user)
 {
     (void)user;
     ++live_allocs;
+    ++alloc_calls;
     return malloc(size);
 }
 static void count_free(void *p, void *user)
@@ -201,6 +202,99 @@ static void case_save_load(void)
         CHECK(r == GPUSVM_ERROR_IO && strstr(gpusvm_context_error(F.ctx), "/nonexistent-dir/x/m.model") != NULL,
               "saving into a missing folder is an IO error naming the path");
     }
+}
+
+/* A model copy is the model: the same file bytes and training information, and it predicts the
+   same after the original is freed (C-SVC with probabilities on three classes, one-class with its
+   marks, epsilon-SVR with its scale, Crammer-Singer). */
+static void case_model_copy(void)
+{
+    static double y3[N], before[N], after[N];
+    const gpusvm_svm_type types[4] = {GPUSVM_C_SVC, GPUSVM_ONE_CLASS, GPUSVM_EPSILON_SVR, GPUSVM_CRAMMER_SINGER};
+    size_t i, same;
+    int t;
+    for (i = 0; i < N; ++i) y3[i] = (double)(i % 3);
+    for (t = 0; t < 4; ++t) {
+        gpusvm_params p;
+        gpusvm_model *m = NULL, *c = NULL;
+        char *b1 = NULL, *b2 = NULL, msg[200];
+        size_t n1 = 0, n2 = 0;
+        memset(&p, 0, sizeof p);
+        p.svm_type = types[t];
+        p.probability = types[t] != GPUSVM_CRAMMER_SINGER;
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, types[t] == GPUSVM_EPSILON_SVR ? F.y : y3, &p, &m));
+        CHECK_OK(gpusvm_predict(F.ctx, m, &F.dense, before, NULL));
+        CHECK_OK(gpusvm_model_copy(F.ctx, m, &c));
+        CHECK_OK(gpusvm_model_save_buffer(F.ctx, m, &b1, &n1));
+        CHECK_OK(gpusvm_model_save_buffer(F.ctx, c, &b2, &n2));
+        snprintf(msg, sizeof msg, "model copy (svm_type %d): the same model file, training information and width", t);
+        CHECK(n1 == n2 && memcmp(b1, b2, n1) == 0 && memcmp(&m->info, &c->info, sizeof m->info) == 0 &&
+                  m->n_columns == c->n_columns && c->sv_values != m->sv_values,
+              msg);
+        gpusvm_model_free(m);
+        CHECK_OK(gpusvm_predict(F.ctx, c, &F.dense, after, NULL));
+        for (i = 0, same = 0; i < N; ++i) same += before[i] == after[i];
+        snprintf(msg, sizeof msg, "model copy (svm_type %d): predicts as the original did after it is freed", t);
+        CHECK(same == N, msg);
+        gpusvm_free(F.ctx, b1);
+        gpusvm_free(F.ctx, b2);
+        gpusvm_model_free(c);
+    }
+    CHECK(gpusvm_model_copy(F.ctx, NULL, NULL) == GPUSVM_ERROR_INVALID_ARGUMENT, "model copy: no model is refused");
+}
+
+/* A prepared predictor gives, point by point, exactly gpusvm_predict's labels and decision values
+   for one point (every model type, a linear and a polynomial kernel, a point with two features past
+   the model's), and allocates nothing per call. */
+static void case_predictor(void)
+{
+    static double y3[N];
+    const gpusvm_svm_type types[6] = {GPUSVM_C_SVC, GPUSVM_ONE_CLASS, GPUSVM_EPSILON_SVR, GPUSVM_CRAMMER_SINGER,
+                                      GPUSVM_C_SVC, GPUSVM_NU_SVC};
+    const gpusvm_kernel_type kernels[6] = {GPUSVM_KERNEL_RBF, GPUSVM_KERNEL_RBF, GPUSVM_KERNEL_RBF, GPUSVM_KERNEL_RBF,
+                                           GPUSVM_KERNEL_LINEAR, GPUSVM_KERNEL_POLY};
+    size_t i, j;
+    int t;
+    for (i = 0; i < N; ++i) y3[i] = (double)(i % 3);
+    for (t = 0; t < 6; ++t) {
+        gpusvm_params p;
+        gpusvm_model *m = NULL;
+        gpusvm_predictor *pr = NULL;
+        gpusvm_matrix one;
+        double label, dv[3], dec[3], lab1;
+        float wide[D + 2];
+        size_t bad = 0, calls;
+        char msg[200];
+        memset(&p, 0, sizeof p);
+        p.svm_type = types[t];
+        p.kernel_type = kernels[t];
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, types[t] == GPUSVM_EPSILON_SVR ? F.y : y3, &p, &m));
+        CHECK_OK(gpusvm_predictor_create(F.ctx, m, &pr));
+        memset(&one, 0, sizeof one);
+        one.rows = 1;
+        one.cols = D + 2;
+        one.values = wide;
+        calls = alloc_calls;
+        for (i = 0; i < N; ++i) {
+            for (j = 0; j < D; ++j) wide[j] = F.x[i * D + j];
+            wide[D] = wide[D + 1] = (i % 2) ? 0.5f : 0.0f;
+            label = gpusvm_predictor_predict(pr, wide, D + 2, dv);
+            bad += (size_t)(alloc_calls != calls);
+            CHECK_OK(gpusvm_predict(F.ctx, m, &one, &lab1, dec));
+            calls = alloc_calls;
+            bad += label != lab1;
+            for (j = 0; j < (types[t] == GPUSVM_ONE_CLASS || types[t] == GPUSVM_EPSILON_SVR ? 1u : 3u); ++j)
+                bad += dv[j] != dec[j];
+        }
+        snprintf(msg, sizeof msg,
+                 "predictor (svm_type %d, kernel %d): gpusvm_predict's labels and decision values, no allocation "
+                 "(%lu differ)",
+                 (int)types[t], (int)kernels[t], (unsigned long)bad);
+        CHECK(bad == 0, msg);
+        gpusvm_predictor_free(pr);
+        gpusvm_model_free(m);
+    }
+    CHECK(gpusvm_predictor_create(F.ctx, NULL, NULL) == GPUSVM_ERROR_INVALID_ARGUMENT, "predictor: no model is refused");
 }
 
 /* Argument errors name the field. */
@@ -1189,6 +1283,8 @@ static const test_case cases[] = {
     {"environment", environment_checks, DEVICE}, /* its default context may open OpenCL */
     {"defaults", case_defaults, TRAINING},
     {"save_load", case_save_load, TRAINING},
+    {"model_copy", case_model_copy, TRAINING},
+    {"predictor", case_predictor, TRAINING},
     {"argument_errors", case_argument_errors, TRAINING},
     {"class_counts", case_class_counts, TRAINING},
     {"degenerate_inputs", case_degenerate_inputs, TRAINING},
