@@ -409,6 +409,14 @@ GPUSVM_API const char *gpusvm_result_string(gpusvm_result result);
    new model (free with gpusvm_model_free). Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                       const gpusvm_params *params, gpusvm_model **out);
+/* Checks params against the data as gpusvm_train would, without training (LIBSVM's
+   svm_check_parameter): the data, every field's range, the labels of a classification, and for
+   nu-SVC that nu is feasible for every pair of classes, nu (n_i + n_j) / 2 <= min(n_i, n_j) on the
+   class counts, as LIBSVM checks it (gpusvm_train also weighs in class and sample weights).
+   GPUSVM_OK, or the error gpusvm_train would give, its message on the context. Thread safety: the
+   context's thread. */
+GPUSVM_API gpusvm_result gpusvm_check_params(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
+                                             const gpusvm_params *params);
 /* n-fold cross-validation, as LIBSVM's svm_cross_validation: for classification the folds are
    stratified by class, otherwise contiguous after a shuffle; the shuffle is a fixed-seed
    generator, so the folds are the same run to run. target[i] receives the prediction for row i
@@ -462,6 +470,13 @@ GPUSVM_API gpusvm_result gpusvm_model_load_buffer(gpusvm_context *ctx, const voi
    allocator; free it with gpusvm_model_free. Thread safety: the context's thread (the source may
    be read by others meanwhile). */
 GPUSVM_API gpusvm_result gpusvm_model_copy(gpusvm_context *ctx, const gpusvm_model *model, gpusvm_model **out);
+/* The primal form of a linear model's decision function `decision` (0 .. nr_class*(nr_class-1)/2 - 1
+   in LIBSVM's pair order for one-vs-one, the class for Crammer-Singer, 0 otherwise): w[0..n) (the
+   features past n are left out) and *bias (NULL: not wanted), so that its decision value is
+   w.x + bias, as gpusvm_predict's (up to rounding: w is summed in double). GPUSVM_ERROR_INVALID_ARGUMENT
+   for another kernel or a decision function the model lacks. Thread safety: any thread. */
+GPUSVM_API gpusvm_result gpusvm_model_linear_weights(const gpusvm_model *model, int decision, double *w, size_t n,
+                                                     double *bias);
 /* Frees a model (NULL is fine). Thread safety: any thread, once. */
 GPUSVM_API void gpusvm_model_free(gpusvm_model *model);
 /* Reads a LIBSVM data file ("label index:value ..."); malformed input gives GPUSVM_ERROR_PARSE
@@ -8063,34 +8078,66 @@ GPUSVM_API const char *gpusvm_context_build_log(const gpusvm_context *ctx)
     return (ctx && ctx->build_log) ? ctx->build_log : "";
 }
 
+/* What training starts from: the data as CSR (in, freed by the caller whatever the result), y
+   checked, the parameters resolved (p) and the labels checked. */
+static gpusvm_result gpusvm__train_inputs(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
+                                          const gpusvm_params *params, gpusvm__input *in, gpusvm_params *p)
+{
+    gpusvm_result r;
+    size_t i;
+    memset(p, 0, sizeof *p);
+    memset(in, 0, sizeof *in);
+    if (!y) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y is NULL");
+    if ((r = gpusvm__input_make(ctx, x, "the training data", in)) != GPUSVM_OK) return r;
+    if (in->m.rows == 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
+    for (i = 0; i < in->m.rows; ++i)
+        if (!(fabs(y[i]) <= DBL_MAX))
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
+    if ((r = gpusvm__resolve_params(ctx, params, &in->m, p)) != GPUSVM_OK) return r;
+    return gpusvm__check_labels(ctx, p, y, in->m.rows);
+}
+
 GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                       const gpusvm_params *params, gpusvm_model **out)
 {
     gpusvm__input in;
     gpusvm_params p;
     gpusvm_result r;
-    size_t i;
     double t0 = gpusvm__now();
     if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    memset(&p, 0, sizeof p);
     ctx->error[0] = 0;
     if (!out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "out is NULL");
     *out = NULL;
-    if (!y) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y is NULL");
-    if ((r = gpusvm__input_make(ctx, x, "the training data", &in)) != GPUSVM_OK) return r;
-    if (in.m.rows == 0) {
-        gpusvm__input_free(ctx, &in);
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
-    }
-    for (i = 0; i < in.m.rows; ++i)
-        if (!(fabs(y[i]) <= DBL_MAX)) {
-            gpusvm__input_free(ctx, &in);
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
-        }
-    r = gpusvm__resolve_params(ctx, params, &in.m, &p);
-    if (r == GPUSVM_OK) r = gpusvm__check_labels(ctx, &p, y, in.m.rows);
+    r = gpusvm__train_inputs(ctx, x, y, params, &in, &p);
     if (r == GPUSVM_OK) r = gpusvm__train_any(ctx, &in.m, y, &p, out, t0);
     if (r == GPUSVM_OK) (*out)->n_columns = in.m.cols;
+    gpusvm__input_free(ctx, &in);
+    return r;
+}
+
+GPUSVM_API gpusvm_result gpusvm_check_params(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
+                                             const gpusvm_params *params)
+{
+    gpusvm__input in;
+    gpusvm_params p;
+    gpusvm_result r;
+    int *label = NULL, k = 0, ci, cj;
+    size_t *count = NULL;
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    r = gpusvm__train_inputs(ctx, x, y, params, &in, &p);
+    if (r == GPUSVM_OK && p.svm_type == GPUSVM_NU_SVC &&
+        (r = gpusvm__group(ctx, y, in.m.rows, &label, &count, &k)) == GPUSVM_OK)
+        for (ci = 0; ci < k && r == GPUSVM_OK; ++ci)
+            for (cj = ci + 1; cj < k && r == GPUSVM_OK; ++cj)
+                if (p.nu * (double)(count[ci] + count[cj]) / 2 > (double)(count[ci] < count[cj] ? count[ci] : count[cj]))
+                    r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                     "specified nu is infeasible (classes %d and %d: nu * %lu / 2 exceeds the smaller "
+                                     "class's %lu rows)",
+                                     label[ci], label[cj], (unsigned long)(count[ci] + count[cj]),
+                                     (unsigned long)(count[ci] < count[cj] ? count[ci] : count[cj]));
+    gpusvm__free(&ctx->alloc, label);
+    gpusvm__free(&ctx->alloc, count);
     gpusvm__input_free(ctx, &in);
     return r;
 }
@@ -8282,6 +8329,36 @@ GPUSVM_API gpusvm_result gpusvm_model_copy(gpusvm_context *ctx, const gpusvm_mod
         return gpusvm__oom(ctx, "the model copy");
     }
     *out = c;
+    return GPUSVM_OK;
+}
+
+GPUSVM_API gpusvm_result gpusvm_model_linear_weights(const gpusvm_model *m, int decision, double *w, size_t n,
+                                                     double *bias)
+{
+    const int cs = m && m->svm_type == GPUSVM_CRAMMER_SINGER;
+    const int ovo = m && (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC);
+    size_t ns, s, k, from = 0;
+    int ci = 0, cj = 1, p, c;
+    if (!m || (!w && n) || m->kernel_type != GPUSVM_KERNEL_LINEAR || decision < 0 ||
+        decision >= (cs ? m->nr_class : ovo ? m->nr_class * (m->nr_class - 1) / 2 : 1))
+        return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ns = m->total_sv;
+    for (p = 0; ovo && p < decision; ++p) /* pair `decision` is (ci, cj) */
+        if (++cj == m->nr_class) cj = ++ci + 1;
+    for (k = 0; k < n; ++k) w[k] = 0.0;
+    for (s = 0, c = 0; s < ns; ++s) {
+        double a;
+        while (ovo && c < m->nr_class && s >= from + (size_t)m->n_sv[c]) from += (size_t)m->n_sv[c++]; /* s's class */
+        /* its coefficient in this decision function (gpusvm__dec_coef's layout) */
+        a = cs ? m->sv_coef[(size_t)decision * ns + s]
+            : !ovo ? m->sv_coef[s]
+            : c == ci ? m->sv_coef[(size_t)(cj - 1) * ns + s]
+            : c == cj ? m->sv_coef[(size_t)ci * ns + s] : 0.0;
+        if (a != 0.0)
+            for (k = m->sv_row_ptr[s]; k < m->sv_row_ptr[s + 1]; ++k)
+                if ((size_t)m->sv_col_idx[k] < n) w[m->sv_col_idx[k]] += a * (double)m->sv_values[k];
+    }
+    if (bias) *bias = cs ? 0.0 : -m->rho[decision];
     return GPUSVM_OK;
 }
 

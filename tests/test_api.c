@@ -297,6 +297,83 @@ static void case_predictor(void)
     CHECK(gpusvm_predictor_create(F.ctx, NULL, NULL) == GPUSVM_ERROR_INVALID_ARGUMENT, "predictor: no model is refused");
 }
 
+/* gpusvm_check_params: what gpusvm_train would refuse, without training (LIBSVM's
+   svm_check_parameter), nu-SVC's feasibility included; fine parameters pass. */
+static void case_check_params(void)
+{
+    static double yb[N], yf[N];
+    gpusvm_params p;
+    gpusvm_model *m = NULL;
+    gpusvm_result r;
+    char msg[2200];
+    size_t i;
+    for (i = 0; i < N; ++i) {
+        yb[i] = i < N / 10 ? 1.0 : -1.0; /* a tenth against the rest */
+        yf[i] = F.y[i] * 0.5;          /* not integers */
+    }
+    memset(&p, 0, sizeof p);
+    CHECK(gpusvm_check_params(F.ctx, &F.dense, F.y, &p) == GPUSVM_OK, "check_params: LIBSVM's defaults pass");
+    p.C = -1.0;
+    r = gpusvm_check_params(F.ctx, &F.dense, F.y, &p);
+    snprintf(msg, sizeof msg, "check_params: C = -1 is refused naming params.C (%s)", gpusvm_context_error(F.ctx));
+    CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "params.C"), msg);
+    memset(&p, 0, sizeof p);
+    CHECK(gpusvm_check_params(F.ctx, &F.dense, yf, &p) == GPUSVM_ERROR_INVALID_ARGUMENT,
+          "check_params: labels that are not integers are refused for classification");
+    p.svm_type = GPUSVM_EPSILON_SVR;
+    CHECK(gpusvm_check_params(F.ctx, &F.dense, yf, &p) == GPUSVM_OK, "check_params: the same targets pass for SVR");
+    memset(&p, 0, sizeof p);
+    p.svm_type = GPUSVM_NU_SVC;
+    p.nu = 0.9;
+    r = gpusvm_check_params(F.ctx, &F.dense, yb, &p);
+    snprintf(msg, sizeof msg, "check_params: nu 0.9 on a 1:9 split is infeasible, and training says so too (%s)",
+             gpusvm_context_error(F.ctx));
+    CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "infeasible") &&
+              gpusvm_train(F.ctx, &F.dense, yb, &p, &m) == GPUSVM_ERROR_INVALID_ARGUMENT && !m,
+          msg);
+    p.nu = 0.1;
+    CHECK(gpusvm_check_params(F.ctx, &F.dense, yb, &p) == GPUSVM_OK, "check_params: nu 0.1 on the same split passes");
+}
+
+/* The primal weights of linear models give gpusvm_predict's decision values (every pair of three
+   classes, Crammer-Singer's classes, SVR); another kernel or a missing decision is refused. */
+static void case_linear_weights(void)
+{
+    static double y3[N], dec[N * 3];
+    const gpusvm_svm_type types[3] = {GPUSVM_C_SVC, GPUSVM_CRAMMER_SINGER, GPUSVM_EPSILON_SVR};
+    double w[D], b;
+    size_t i, j, bad;
+    int t, q, nd;
+    char msg[200];
+    for (i = 0; i < N; ++i) y3[i] = (double)(i % 3);
+    for (t = 0; t < 3; ++t) {
+        gpusvm_params p;
+        gpusvm_model *m = NULL;
+        memset(&p, 0, sizeof p);
+        p.svm_type = types[t];
+        p.kernel_type = GPUSVM_KERNEL_LINEAR;
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, types[t] == GPUSVM_EPSILON_SVR ? F.y : y3, &p, &m));
+        CHECK_OK(gpusvm_predict(F.ctx, m, &F.dense, NULL, dec));
+        nd = types[t] == GPUSVM_EPSILON_SVR ? 1 : 3;
+        for (q = 0, bad = 0; q < nd; ++q) {
+            CHECK_OK(gpusvm_model_linear_weights(m, q, w, D, &b));
+            for (i = 0; i < N; ++i) {
+                double v = b;
+                for (j = 0; j < D; ++j) v += w[j] * F.x[i * D + j];
+                bad += fabs(v - dec[i * (size_t)nd + (size_t)q]) > 1e-4 * (1.0 + fabs(v));
+            }
+        }
+        snprintf(msg, sizeof msg, "linear weights (svm_type %d): w.x + b is gpusvm_predict's decision value (%lu differ)",
+                 (int)types[t], (unsigned long)bad);
+        CHECK(bad == 0, msg);
+        CHECK(gpusvm_model_linear_weights(m, nd, w, D, &b) == GPUSVM_ERROR_INVALID_ARGUMENT,
+              "linear weights: a decision function past the model's is refused");
+        gpusvm_model_free(m);
+    }
+    CHECK(gpusvm_model_linear_weights(F.m1, 0, w, D, &b) == GPUSVM_ERROR_INVALID_ARGUMENT,
+          "linear weights: an RBF model is refused");
+}
+
 /* Argument errors name the field. */
 static void case_argument_errors(void)
 {
@@ -1285,6 +1362,8 @@ static const test_case cases[] = {
     {"save_load", case_save_load, TRAINING},
     {"model_copy", case_model_copy, TRAINING},
     {"predictor", case_predictor, TRAINING},
+    {"check_params", case_check_params, TRAINING},
+    {"linear_weights", case_linear_weights, TRAINING},
     {"argument_errors", case_argument_errors, TRAINING},
     {"class_counts", case_class_counts, TRAINING},
     {"degenerate_inputs", case_degenerate_inputs, TRAINING},
