@@ -73,6 +73,16 @@ step "examples/quickstart.c runs and classifies its four points" sh -c "$T/quick
 step "examples/quickstart.c builds and runs as C++11 (the documented {0} initializers)" sh -c \
     "$CXX -std=c++11 -Wall -pedantic -Werror -x c++ -I. -o $T/quickstart_cpp examples/quickstart.c -ldl -lm && $T/quickstart_cpp | grep -q 'predictions: -1 -1 1 1'"
 
+# a program that only predicts (the model embedded, loaded from memory, a prepared predictor): with
+# GPUSVM_STATIC the trainer stays out of it; the same build of the quickstart, which trains, has it
+step "examples/predict_only.c builds with GPUSVM_STATIC and GPUSVM_NO_OPENCL (warnings as errors)" \
+    $CC -std=c99 -O2 $WARN -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL -o $T/predict_only examples/predict_only.c -lm
+step "examples/predict_only.c classifies its frames from the model it embeds" \
+    sh -c "$T/predict_only | grep -q 'frames: -1 -1 -1 1 1 1'"
+step "a program that only predicts leaves the solver out; one that trains keeps it" sh -c \
+    "$CC -std=c99 -O2 $WARN -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL -I. -o $T/quickstart_static examples/quickstart.c -lm &&
+     nm $T/quickstart_static | grep -q gpusvm__solve_batch && ! nm $T/predict_only | grep -q gpusvm__solve_batch"
+
 # every kernel against the C backend; the API
 step "build test_kernels" $CC -std=c99 -O2 $WARN -o $T/test_kernels tests/test_kernels.c -ldl -lm
 step "OpenCL kernels match the C backend on random inputs" $T/test_kernels
