@@ -363,6 +363,8 @@ typedef struct gpusvm_model {
     float *sv_norms;      /* each support vector's squared norm, which the library keeps for prediction (set when
                              it makes or loads a model); NULL: computed at each call. A program that changes
                              sv_values frees this (with the model's allocator) and sets it to NULL */
+    size_t *sv_indices;   /* each support vector's row in the training data, 0-based (LIBSVM's svm_get_sv_indices
+                             gives it plus one); NULL for a loaded model (the file format has no such key) */
     gpusvm_train_info info; /* zero for a loaded model; for several classes, summed over the pairs */
     gpusvm_train_info *pair_info; /* nr_class*(nr_class-1)/2 entries, one per pairwise problem (zero if loaded) */
     /* probability information (params.probability; LIBSVM's model keys), each NULL when absent:
@@ -5249,8 +5251,9 @@ static gpusvm_result gpusvm__model_alloc(gpusvm_context *ctx, int nr_class, size
     m->sv_values = (float *)gpusvm__alloc(a, nnz, sizeof(float));
     m->sv_norms = (float *)gpusvm__alloc(a, total_sv ? total_sv : 1, sizeof(float));
     m->pair_info = (gpusvm_train_info *)gpusvm__calloc(a, npairs ? npairs : 1, sizeof(gpusvm_train_info));
+    m->sv_indices = (size_t *)gpusvm__alloc(a, total_sv ? total_sv : 1, sizeof(size_t));
     if (!m->label || !m->n_sv || !m->rho || !m->sv_coef || !m->sv_row_ptr || !m->sv_col_idx || !m->sv_values ||
-        !m->sv_norms || !m->pair_info) {
+        !m->sv_norms || !m->pair_info || !m->sv_indices) {
         gpusvm_model_free(m);
         return gpusvm__oom(ctx, "the model");
     }
@@ -5258,10 +5261,12 @@ static gpusvm_result gpusvm__model_alloc(gpusvm_context *ctx, int nr_class, size
     return GPUSVM_OK;
 }
 
-/* Appends row `row` of x as support vector *k of m (its entries at *at); advances both. */
+/* Appends row `row` of x (the training data's row `row`) as support vector *k of m (its entries at
+   *at); advances both. */
 static void gpusvm__model_push_sv(gpusvm_model *m, const gpusvm__csr *x, size_t row, size_t *k, size_t *at)
 {
     const size_t len = x->row_ptr[row + 1] - x->row_ptr[row];
+    m->sv_indices[*k] = row;
     memcpy(m->sv_col_idx + *at, x->col + x->row_ptr[row], len * sizeof(int32_t));
     memcpy(m->sv_values + *at, x->val + x->row_ptr[row], len * sizeof(float));
     *at += len;
@@ -7725,6 +7730,8 @@ static gpusvm_result gpusvm__model_from_head(gpusvm_context *ctx, const char *pa
     int c;
     if ((r = gpusvm__model_alloc(ctx, h->nr_class, (size_t)h->total_sv, 0, &m)) != GPUSVM_OK) return r;
     *out = m;
+    gpusvm__free(a, m->sv_indices); /* a model file does not say where its support vectors came from */
+    m->sv_indices = NULL;
     if (h->svm_type == GPUSVM_CRAMMER_SINGER) { /* a coefficient per class */
         gpusvm__free(a, m->sv_coef);
         m->sv_coef = (double *)gpusvm__calloc(a, (size_t)h->nr_class, (h->total_sv ? (size_t)h->total_sv : 1) * sizeof(double));
@@ -8320,6 +8327,7 @@ GPUSVM_API gpusvm_result gpusvm_model_copy(gpusvm_context *ctx, const gpusvm_mod
          gpusvm__dup(a, (void **)&c->sv_col_idx, m->sv_col_idx, nnz, sizeof(int32_t)) &
          gpusvm__dup(a, (void **)&c->sv_values, m->sv_values, nnz, sizeof(float)) &
          gpusvm__dup(a, (void **)&c->sv_norms, m->sv_norms, m->total_sv, sizeof(float)) &
+         gpusvm__dup(a, (void **)&c->sv_indices, m->sv_indices, m->total_sv, sizeof(size_t)) &
          gpusvm__dup(a, (void **)&c->pair_info, m->pair_info, npairs ? npairs : 1, sizeof(gpusvm_train_info)) &
          gpusvm__dup(a, (void **)&c->probA, m->probA, nprob, sizeof(double)) &
          gpusvm__dup(a, (void **)&c->probB, m->probB, nprob, sizeof(double)) &
@@ -8375,6 +8383,7 @@ GPUSVM_API void gpusvm_model_free(gpusvm_model *m)
     gpusvm__free(&a, m->sv_col_idx);
     gpusvm__free(&a, m->sv_values);
     gpusvm__free(&a, m->sv_norms);
+    gpusvm__free(&a, m->sv_indices);
     gpusvm__free(&a, m->pair_info);
     gpusvm__free(&a, m->probA);
     gpusvm__free(&a, m->probB);

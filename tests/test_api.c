@@ -374,6 +374,50 @@ static void case_linear_weights(void)
           "linear weights: an RBF model is refused");
 }
 
+/* model->sv_indices: each support vector is the training row it names (C-SVC on three classes,
+   epsilon-SVR, Crammer-Singer), no row twice; a loaded model has none. */
+static void case_sv_indices(void)
+{
+    static double y3[N];
+    static unsigned char seen[N];
+    const gpusvm_svm_type types[3] = {GPUSVM_C_SVC, GPUSVM_EPSILON_SVR, GPUSVM_CRAMMER_SINGER};
+    size_t i, s, k, bad;
+    int t;
+    char msg[200], *text = NULL;
+    size_t len = 0;
+    gpusvm_model *loaded = NULL;
+    for (i = 0; i < N; ++i) y3[i] = (double)(i % 3);
+    for (t = 0; t < 3; ++t) {
+        gpusvm_params p;
+        gpusvm_model *m = NULL;
+        memset(&p, 0, sizeof p);
+        p.svm_type = types[t];
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, types[t] == GPUSVM_EPSILON_SVR ? F.y : y3, &p, &m));
+        memset(seen, 0, sizeof seen);
+        for (s = 0, bad = 0; s < m->total_sv; ++s) {
+            const size_t row = m->sv_indices[s];
+            size_t nz = 0;
+            if (row >= N || seen[row]++) {
+                ++bad;
+                continue;
+            }
+            for (k = 0; k < D; ++k) nz += F.x[row * D + k] != 0.0f;
+            bad += nz != m->sv_row_ptr[s + 1] - m->sv_row_ptr[s];
+            for (k = m->sv_row_ptr[s]; k < m->sv_row_ptr[s + 1]; ++k)
+                bad += F.x[row * D + (size_t)m->sv_col_idx[k]] != m->sv_values[k];
+        }
+        snprintf(msg, sizeof msg, "sv_indices (svm_type %d): each of %lu support vectors is the row it names (%lu differ)",
+                 (int)types[t], (unsigned long)m->total_sv, (unsigned long)bad);
+        CHECK(bad == 0 && m->total_sv > 0, msg);
+        if (t == 0) CHECK_OK(gpusvm_model_save_buffer(F.ctx, m, &text, &len));
+        gpusvm_model_free(m);
+    }
+    CHECK_OK(gpusvm_model_load_buffer(F.ctx, text, len, &loaded));
+    CHECK(loaded->sv_indices == NULL, "sv_indices: a loaded model has none");
+    gpusvm_model_free(loaded);
+    gpusvm_free(F.ctx, text);
+}
+
 /* Argument errors name the field. */
 static void case_argument_errors(void)
 {
@@ -1364,6 +1408,7 @@ static const test_case cases[] = {
     {"predictor", case_predictor, TRAINING},
     {"check_params", case_check_params, TRAINING},
     {"linear_weights", case_linear_weights, TRAINING},
+    {"sv_indices", case_sv_indices, TRAINING},
     {"argument_errors", case_argument_errors, TRAINING},
     {"class_counts", case_class_counts, TRAINING},
     {"degenerate_inputs", case_degenerate_inputs, TRAINING},
