@@ -5,14 +5,14 @@
    then classifies a point with gpusvm_predictor_predict, which needs no context and allocates
    nothing. Built with
 
-       cc -O2 -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL predict_only.c -lm
+       cc -O2 -I.. -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL predict_only.c -lm
 
    every library function is static, so the compiler leaves out what the program never calls
    (the trainer, the solver, the OpenCL backend): 43 KB stripped on x86-64 against 84 KB for the
    same build of a program that trains (gcc 12, -O2). make test builds it that way, runs it and
    checks that the solver is not in the binary (and is in examples/quickstart.c's, built alike). */
 #define GPUSVM_IMPLEMENTATION
-#include "../gpusvm.h"
+#include "gpusvm.h" /* build with -I pointing at gpusvm.h's folder, e.g. cc -I.. */
 #include <stdio.h>
 #include <string.h>
 

@@ -53,7 +53,8 @@ if command -v clang >/dev/null 2>&1; then
     step "header compiles with clang as C99" clang -std=c99 $WARN -o $T/twice_clang tests/header_twice.c -ldl -lm
     step "the tools and tests build with clang, warnings as errors" sh -c \
         "for f in tools/gpusvm-train.c tools/gpusvm-predict.c tools/gpusvm-scale.c tests/test_api.c tests/test_kernels.c \
-             bench/micro.c bench/latency.c bench/reader.c; do clang -std=c99 $WARN -o $T/clang_check \$f -ldl -lm || exit 1; done"
+             bench/micro.c bench/latency.c bench/reader.c bench/gen_sparse.c examples/quickstart.c examples/predict_only.c; do
+             clang -std=c99 $WARN -I. -o $T/clang_check \$f -ldl -lm || exit 1; done"
 fi
 step "strict C99 with a system header first builds; the library's clock is the wall clock" \
     sh -c "$CC -std=c99 $WARN -o $T/strict_first tests/strict_first.c -ldl -lm && $T/strict_first"
@@ -76,7 +77,7 @@ step "examples/quickstart.c builds and runs as C++11 (the documented {0} initial
 # a program that only predicts (the model embedded, loaded from memory, a prepared predictor): with
 # GPUSVM_STATIC the trainer stays out of it; the same build of the quickstart, which trains, has it
 step "examples/predict_only.c builds with GPUSVM_STATIC and GPUSVM_NO_OPENCL (warnings as errors)" \
-    $CC -std=c99 -O2 $WARN -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL -o $T/predict_only examples/predict_only.c -lm
+    $CC -std=c99 -O2 $WARN -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL -I. -o $T/predict_only examples/predict_only.c -lm
 step "examples/predict_only.c classifies its frames from the model it embeds" \
     sh -c "$T/predict_only | grep -q 'frames: -1 -1 -1 1 1 1'"
 step "a program that only predicts leaves the solver out; one that trains keeps it" sh -c \
