@@ -218,8 +218,9 @@ typedef struct gpusvm_context_desc {
        ("off": none), else $XDG_CACHE_HOME/gpusvm, else $HOME/.cache/gpusvm, those two for GPUs
        and accelerators only (with ignore_environment: none). "": none. */
     const char *kernel_cache_dir;
-    /* Host threads for the work the host does (reading data files today): 0 = $GPUSVM_THREADS,
-       else every core; 1 = the calling thread only. Several threads are used only with the
+    /* Host threads for the work the host does: reading data files, and the C backend's kernel
+       rows and gradient updates (the same model bits for any count). 0 = $GPUSVM_THREADS, else
+       every core; 1 = the calling thread only. Files are read by several threads only with the
        default allocator (a custom one is never called from more than one thread). */
     int threads;
     /* Where gpusvm_context_create writes why it failed (NUL-terminated, cut to error_size), for a
@@ -1663,7 +1664,8 @@ typedef struct gpusvm__cpu {
     double *alpha, *G, *coef, *st;
     float *K, *qd;
     float *norm;  /* |x_i|^2 of the batch's points */
-    float *dense; /* one point, densified */
+    float *dense; /* one point densified, per thread (threads x d) */
+    int threads;  /* the context's: kernel rows and gradient updates are split across them */
     uint32_t *key_up, *key_low;
     int *ws_idx, *ws_slot;
 } gpusvm__cpu;
@@ -1764,7 +1766,9 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     b->K = (float *)gpusvm__calloc(a, krows ? krows : 1, sizeof(float));
     b->qd = (float *)gpusvm__alloc(a, nvar, sizeof(float));
     b->norm = (float *)gpusvm__alloc(a, p[0].x.rows ? p[0].x.rows : 1, sizeof(float));
-    b->dense = b->d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, b->d ? b->d : 1, sizeof(float)) : NULL;
+    b->threads = bb->ctx->threads > 0 ? bb->ctx->threads : 1;
+    b->dense = b->d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, (size_t)b->threads * (b->d ? b->d : 1), sizeof(float))
+                                         : NULL;
     b->key_up = (uint32_t *)gpusvm__alloc(a, nvar, sizeof(uint32_t));
     b->key_low = (uint32_t *)gpusvm__alloc(a, nvar, sizeof(uint32_t));
     b->ws_idx = (int *)gpusvm__calloc(a, ws, sizeof(int));
@@ -1972,16 +1976,50 @@ static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, co
     }
 }
 
+/* Work split across the C backend's threads: part t of n takes items [total t / n, total (t+1) / n)
+   of a problem's rows or variables. Every item is computed exactly as one thread would, so the
+   results are the same bits for any thread count. */
+typedef struct gpusvm__cpu_split {
+    gpusvm__cpu *b;
+    gpusvm__cpu_job *j;
+    int off, count, parts;
+} gpusvm__cpu_split;
+
+/* The threads for `items` items of `cost` each: one below about a million operations in all. */
+static int gpusvm__cpu_parts(const gpusvm__cpu *b, size_t items, size_t cost)
+{
+    const size_t work = items * (cost ? cost : 1);
+    int n = b->threads;
+    if (work < ((size_t)1 << 20) || items < 2) return 1;
+    if ((size_t)n > items) n = (int)items;
+    return n;
+}
+
+static void gpusvm__cpu_rows_part(void *arg, int t)
+{
+    const gpusvm__cpu_split *w = (const gpusvm__cpu_split *)arg;
+    const gpusvm__cpu *b = w->b;
+    const gpusvm__cpu_job *j = w->j;
+    const int lo = w->off + (int)((long long)w->count * t / w->parts), hi = w->off + (int)((long long)w->count * (t + 1) / w->parts);
+    gpusvm__cpu_rows_of(b->dense ? b->dense + (size_t)t * (b->d ? b->d : 1) : NULL, b->d, &b->x, j->p.map, j->ws_idx,
+                        j->npts, b->norm, &b->x, j->p.map, j->npts, b->norm, j->ws_slot, lo, hi - lo, j->K, j->npts,
+                        b->ktype, b->gamma, b->coef0, b->degree);
+}
+
 static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     int t;
     for (t = 0; t < b->nprob; ++t) {
+        gpusvm__cpu_split w;
         gpusvm__cpu_job *j = &b->job[t];
         if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (!first && j->whole)) continue;
-        gpusvm__cpu_rows_of(b->dense, b->d, &b->x, j->p.map, j->ws_idx, j->npts, b->norm, &b->x, j->p.map, j->npts,
-                            b->norm, j->ws_slot, first ? 0 : j->q / 2, first ? j->q : j->q / 2, j->K, j->npts,
-                            b->ktype, b->gamma, b->coef0, b->degree);
+        w.b = b;
+        w.j = j;
+        w.off = first ? 0 : j->q / 2;
+        w.count = first ? j->q : j->q / 2;
+        w.parts = gpusvm__cpu_parts(b, (size_t)w.count, j->npts * 8);
+        gpusvm__parallel(w.parts, gpusvm__cpu_rows_part, &w);
     }
     return GPUSVM_OK;
 }
@@ -2132,12 +2170,12 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double rat
 }
 
 /* out[i] += s_i * sum_t coef[t] K[slot[t]][i], as gpusvm_update. */
-static void gpusvm__cpu_accumulate(double *out, const signed char *y, size_t n, const float *K, size_t ldk,
+static void gpusvm__cpu_accumulate(double *out, const signed char *y, size_t lo, size_t hi, const float *K, size_t ldk,
                                    const int *slot, const double *coef, int m, size_t npts)
 {
     size_t i;
     int t;
-    for (i = 0; i < n; ++i) {
+    for (i = lo; i < hi; ++i) {
         double sum = 0.0;
         const size_t pt = GPUSVM__PT(i, npts);
         for (t = 0; t < m; ++t)
@@ -2146,14 +2184,28 @@ static void gpusvm__cpu_accumulate(double *out, const signed char *y, size_t n, 
     }
 }
 
+static void gpusvm__cpu_update_part(void *arg, int t)
+{
+    const gpusvm__cpu_split *w = (const gpusvm__cpu_split *)arg;
+    const gpusvm__cpu_job *j = w->j;
+    const size_t lo = (size_t)((long long)w->count * t / w->parts), hi = (size_t)((long long)w->count * (t + 1) / w->parts);
+    gpusvm__cpu_accumulate(j->G, j->p.y, lo, hi, j->K, j->npts, j->ws_slot, j->coef, j->q, j->npts);
+}
+
 static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     int t;
     for (t = 0; t < b->nprob; ++t) {
+        gpusvm__cpu_split w;
         gpusvm__cpu_job *j = &b->job[t];
         if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) continue;
-        gpusvm__cpu_accumulate(j->G, j->p.y, j->n, j->K, j->npts, j->ws_slot, j->coef, j->q, j->npts);
+        w.b = b;
+        w.j = j;
+        w.off = 0;
+        w.count = (int)j->n;
+        w.parts = gpusvm__cpu_parts(b, j->n, (size_t)j->q);
+        gpusvm__parallel(w.parts, gpusvm__cpu_update_part, &w);
     }
     return GPUSVM_OK;
 }

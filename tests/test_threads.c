@@ -1,5 +1,6 @@
-/* Two contexts training in two threads at once give the same models as one after the other
-   (C backend; make test builds this with ThreadSanitizer). */
+/* Two contexts training in two threads at once give the same models as one after the other, and
+   the C backend's own threads (desc.threads 1, 2, 3 and 8) give the same model bytes (make test
+   builds this with ThreadSanitizer). */
 #define GPUSVM_IMPLEMENTATION
 #include "../gpusvm.h"
 #include "check.h"
@@ -52,6 +53,39 @@ static void *train_job(void *arg)
     return NULL;
 }
 
+/* A model of 1500 points (enough work for the C backend to split its kernel rows and gradient
+   updates) trained with `threads` threads, as the model file's text. */
+enum { N2 = 1500 };
+static float X2[N2 * D];
+static double Y2[N2];
+
+static char *threads_model(int threads, size_t *len)
+{
+    gpusvm_context_desc d;
+    gpusvm_context *ctx = NULL;
+    gpusvm_params p;
+    gpusvm_matrix m;
+    gpusvm_model *model = NULL;
+    char *bytes = NULL, *copy = NULL;
+    memset(&d, 0, sizeof d);
+    d.backend = GPUSVM_BACKEND_CPU;
+    d.ignore_environment = 1;
+    d.threads = threads;
+    memset(&p, 0, sizeof p);
+    p.gamma = 0.5;
+    memset(&m, 0, sizeof m);
+    m.rows = N2;
+    m.cols = D;
+    m.values = X2;
+    if (gpusvm_context_create(&d, &ctx) == GPUSVM_OK && gpusvm_train(ctx, &m, Y2, &p, &model) == GPUSVM_OK &&
+        gpusvm_model_save_buffer(ctx, model, &bytes, len) == GPUSVM_OK && (copy = (char *)malloc(*len)) != NULL)
+        memcpy(copy, bytes, *len);
+    gpusvm_free(ctx, bytes);
+    gpusvm_model_free(model);
+    gpusvm_context_destroy(ctx);
+    return copy;
+}
+
 int main(void)
 {
     job_t seq[2], par[2];
@@ -82,6 +116,26 @@ int main(void)
         CHECK(seq[k].r == GPUSVM_OK && par[k].r == GPUSVM_OK && par[k].rho == seq[k].rho &&
                   par[k].obj == seq[k].obj && par[k].nsv == seq[k].nsv && par[k].coef_sum == seq[k].coef_sum,
               msg);
+    }
+    {
+        const int counts[4] = {1, 2, 3, 8};
+        char *ref, msg[160];
+        size_t ref_len = 0;
+        for (i = 0; i < N2 * D; ++i) {
+            s = s * 1103515245u + 12345u;
+            X2[i] = (float)((s >> 9) % 2000) / 1000.0f - 1.0f;
+        }
+        for (i = 0; i < N2; ++i) Y2[i] = (X2[i * D] * X2[i * D + 1] + 0.3f * X2[i * D + 2] > 0.0f) ? 1.0 : -1.0;
+        ref = threads_model(1, &ref_len);
+        CHECK(ref != NULL && ref_len > 0, "C backend, 1 thread: trained");
+        for (k = 1; k < 4; ++k) {
+            size_t len = 0;
+            char *other = threads_model(counts[k], &len);
+            snprintf(msg, sizeof msg, "C backend, %d threads: the same model bytes as 1 thread", counts[k]);
+            CHECK(ref && other && len == ref_len && memcmp(other, ref, len) == 0, msg);
+            free(other);
+        }
+        free(ref);
     }
     return check_summary();
 }
