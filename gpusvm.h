@@ -3622,7 +3622,7 @@ typedef struct gpusvm__ocl_dec {
     size_t bnnz;                  /* sparse: the most nonzeros of one block of test points */
     gpusvm__cl_mem mem[GPUSVM__DB_COUNT];
     unsigned char *live; /* per (decision vector, tile of support vectors): any coefficient not 0 */
-    float *norms;
+    float *norms;    /* dense: the norms */
     double *norms_d; /* sparse: the norms in double */
     double *dbuf;
 } gpusvm__ocl_dec;
@@ -3728,16 +3728,16 @@ static gpusvm_result gpusvm__ocl_dec_setup(gpusvm__ocl *b, gpusvm__ocl_dec *dp, 
     if ((r = gpusvm__ocl_buffers(b, dp->mem, bytes, gpusvm__dec_buf_what, 0, GPUSVM__DB_COUNT)) != GPUSVM_OK) return r;
     if (!dp->sparse) host = gpusvm__to_colmajor(a, sv, 0, nsv, dp->pa, dp->dpad);
     ids = (int *)gpusvm__alloc(a, nsv * 2, sizeof(int));
-    dp->norms = (float *)gpusvm__alloc(a, nsv > pb ? nsv : pb, sizeof(float));
     if (dp->sparse) dp->norms_d = (double *)gpusvm__alloc(a, nsv > pb ? nsv : pb, sizeof(double));
+    else dp->norms = (float *)gpusvm__alloc(a, nsv > pb ? nsv : pb, sizeof(float));
     dp->live = (unsigned char *)gpusvm__calloc(a, nv * dp->nblocks, 1);
     dp->dbuf = (double *)gpusvm__alloc(a, nv * pb, sizeof(double));
-    if ((!host && !dp->sparse) || (!dp->norms_d && dp->sparse) || !ids || !dp->norms || !dp->live || !dp->dbuf) {
+    if ((dp->sparse ? !dp->norms_d : !host || !dp->norms) || !ids || !dp->live || !dp->dbuf) {
         r = gpusvm__oom(b->base.ctx, "decision values");
         goto done;
     }
-    gpusvm__norms(sv, 0, nsv, dp->norms);
     if (dp->sparse) gpusvm__norms_d(sv, 0, nsv, dp->norms_d);
+    else gpusvm__norms(sv, 0, nsv, dp->norms);
     for (i = 0; i < nsv; ++i) {
         ids[i] = (int)i;
         ids[nsv + i] = (int)(i % dp->R);
@@ -3870,8 +3870,8 @@ static gpusvm_result gpusvm__ocl_dec_block(gpusvm__ocl *b, gpusvm__ocl_dec *dp, 
         gpusvm__free(a, host);
     }
     if (r != GPUSVM_OK) return r;
-    gpusvm__norms(x, t0, cnt, dp->norms);
     if (dp->sparse) gpusvm__norms_d(x, t0, cnt, dp->norms_d);
+    else gpusvm__norms(x, t0, cnt, dp->norms);
     info[GPUSVM__PI_VAR] = 0;
     info[GPUSVM__PI_NVAR] = info[GPUSVM__PI_NPTS] = (int32_t)cnt;
     info[GPUSVM__PI_PT] = 0;

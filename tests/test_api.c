@@ -204,25 +204,36 @@ static void case_save_load(void)
     }
 }
 
+/* A model of the fixture's points trained as `type` with `kernel`: on three classes (row i is class
+   i % 3) for classification, on the fixture's labels as targets for SVR. */
+static gpusvm_model *train_as(gpusvm_svm_type type, gpusvm_kernel_type kernel, int probability)
+{
+    static double y3[N];
+    gpusvm_params p;
+    gpusvm_model *m = NULL;
+    size_t i;
+    for (i = 0; i < N; ++i) y3[i] = (double)(i % 3);
+    memset(&p, 0, sizeof p);
+    p.svm_type = type;
+    p.kernel_type = kernel;
+    p.probability = probability;
+    CHECK_OK(gpusvm_train(F.ctx, &F.dense, type == GPUSVM_EPSILON_SVR || type == GPUSVM_NU_SVR ? F.y : y3, &p, &m));
+    return m;
+}
+
 /* A model copy is the model: the same file bytes and training information, and it predicts the
    same after the original is freed (C-SVC with probabilities on three classes, one-class with its
    marks, epsilon-SVR with its scale, Crammer-Singer). */
 static void case_model_copy(void)
 {
-    static double y3[N], before[N], after[N];
+    static double before[N], after[N];
     const gpusvm_svm_type types[4] = {GPUSVM_C_SVC, GPUSVM_ONE_CLASS, GPUSVM_EPSILON_SVR, GPUSVM_CRAMMER_SINGER};
     size_t i, same;
     int t;
-    for (i = 0; i < N; ++i) y3[i] = (double)(i % 3);
     for (t = 0; t < 4; ++t) {
-        gpusvm_params p;
-        gpusvm_model *m = NULL, *c = NULL;
+        gpusvm_model *m = train_as(types[t], GPUSVM_KERNEL_RBF, types[t] != GPUSVM_CRAMMER_SINGER), *c = NULL;
         char *b1 = NULL, *b2 = NULL, msg[200];
         size_t n1 = 0, n2 = 0;
-        memset(&p, 0, sizeof p);
-        p.svm_type = types[t];
-        p.probability = types[t] != GPUSVM_CRAMMER_SINGER;
-        CHECK_OK(gpusvm_train(F.ctx, &F.dense, types[t] == GPUSVM_EPSILON_SVR ? F.y : y3, &p, &m));
         CHECK_OK(gpusvm_predict(F.ctx, m, &F.dense, before, NULL));
         CHECK_OK(gpusvm_model_copy(F.ctx, m, &c));
         CHECK_OK(gpusvm_model_save_buffer(F.ctx, m, &b1, &n1));
@@ -248,27 +259,20 @@ static void case_model_copy(void)
    the model's), and allocates nothing per call. */
 static void case_predictor(void)
 {
-    static double y3[N];
     const gpusvm_svm_type types[6] = {GPUSVM_C_SVC, GPUSVM_ONE_CLASS, GPUSVM_EPSILON_SVR, GPUSVM_CRAMMER_SINGER,
                                       GPUSVM_C_SVC, GPUSVM_NU_SVC};
     const gpusvm_kernel_type kernels[6] = {GPUSVM_KERNEL_RBF, GPUSVM_KERNEL_RBF, GPUSVM_KERNEL_RBF, GPUSVM_KERNEL_RBF,
                                            GPUSVM_KERNEL_LINEAR, GPUSVM_KERNEL_POLY};
     size_t i, j;
     int t;
-    for (i = 0; i < N; ++i) y3[i] = (double)(i % 3);
     for (t = 0; t < 6; ++t) {
-        gpusvm_params p;
-        gpusvm_model *m = NULL;
+        gpusvm_model *m = train_as(types[t], kernels[t], 0);
         gpusvm_predictor *pr = NULL;
         gpusvm_matrix one;
         double label, dv[3], dec[3], lab1;
         float wide[D + 2];
         size_t bad = 0, calls;
         char msg[200];
-        memset(&p, 0, sizeof p);
-        p.svm_type = types[t];
-        p.kernel_type = kernels[t];
-        CHECK_OK(gpusvm_train(F.ctx, &F.dense, types[t] == GPUSVM_EPSILON_SVR ? F.y : y3, &p, &m));
         CHECK_OK(gpusvm_predictor_create(F.ctx, m, &pr));
         memset(&one, 0, sizeof one);
         one.rows = 1;
@@ -339,20 +343,14 @@ static void case_check_params(void)
    classes, Crammer-Singer's classes, SVR); another kernel or a missing decision is refused. */
 static void case_linear_weights(void)
 {
-    static double y3[N], dec[N * 3];
+    static double dec[N * 3];
     const gpusvm_svm_type types[3] = {GPUSVM_C_SVC, GPUSVM_CRAMMER_SINGER, GPUSVM_EPSILON_SVR};
     double w[D], b;
     size_t i, j, bad;
     int t, q, nd;
     char msg[200];
-    for (i = 0; i < N; ++i) y3[i] = (double)(i % 3);
     for (t = 0; t < 3; ++t) {
-        gpusvm_params p;
-        gpusvm_model *m = NULL;
-        memset(&p, 0, sizeof p);
-        p.svm_type = types[t];
-        p.kernel_type = GPUSVM_KERNEL_LINEAR;
-        CHECK_OK(gpusvm_train(F.ctx, &F.dense, types[t] == GPUSVM_EPSILON_SVR ? F.y : y3, &p, &m));
+        gpusvm_model *m = train_as(types[t], GPUSVM_KERNEL_LINEAR, 0);
         CHECK_OK(gpusvm_predict(F.ctx, m, &F.dense, NULL, dec));
         nd = types[t] == GPUSVM_EPSILON_SVR ? 1 : 3;
         for (q = 0, bad = 0; q < nd; ++q) {
@@ -378,21 +376,15 @@ static void case_linear_weights(void)
    epsilon-SVR, Crammer-Singer), no row twice; a loaded model has none. */
 static void case_sv_indices(void)
 {
-    static double y3[N];
     static unsigned char seen[N];
     const gpusvm_svm_type types[3] = {GPUSVM_C_SVC, GPUSVM_EPSILON_SVR, GPUSVM_CRAMMER_SINGER};
-    size_t i, s, k, bad;
+    size_t s, k, bad;
     int t;
     char msg[200], *text = NULL;
     size_t len = 0;
     gpusvm_model *loaded = NULL;
-    for (i = 0; i < N; ++i) y3[i] = (double)(i % 3);
     for (t = 0; t < 3; ++t) {
-        gpusvm_params p;
-        gpusvm_model *m = NULL;
-        memset(&p, 0, sizeof p);
-        p.svm_type = types[t];
-        CHECK_OK(gpusvm_train(F.ctx, &F.dense, types[t] == GPUSVM_EPSILON_SVR ? F.y : y3, &p, &m));
+        gpusvm_model *m = train_as(types[t], GPUSVM_KERNEL_RBF, 0);
         memset(seen, 0, sizeof seen);
         for (s = 0, bad = 0; s < m->total_sv; ++s) {
             const size_t row = m->sv_indices[s];
