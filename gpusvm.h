@@ -631,6 +631,12 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #define GPUSVM__ST_MLOW 5  /* min of -y*G over I_low */
 #define GPUSVM__ST_INNER 6 /* pair updates of the last inner solve */
 #define GPUSVM__ST_COUNT 8
+/* Crammer-Singer (kernels part 5) keeps GAP (the relative duality gap), DONE, ITER (block steps
+ * that moved) and OUTER, and uses the rest for its own: */
+#define GPUSVM__ST_CS_P 4     /* the primal objective */
+#define GPUSVM__ST_CS_D 5     /* the dual objective */
+#define GPUSVM__ST_CS_Q 6     /* points in the current working set */
+#define GPUSVM__ST_CS_MOVED 7 /* working-set points whose coefficients the last sweeps changed */
 
 /* GPUSVM__ST_DONE: every kernel skips a problem that is not running */
 #define GPUSVM__DONE_RUNNING 0
@@ -684,7 +690,9 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER)                                            \
     X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
     X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
-    X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)
+    X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
+    X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
+    X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__L, CS_SOLVE)
 
 /* gpusvm_rows and gpusvm_rows_few (kernels part 1) */
 #define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \
@@ -770,6 +778,38 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const double *, coef0) S_()        \
     X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \
     X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off)
+
+/* kernels part 5 (Crammer-Singer): alpha and c are n x m (point-major), K the row cache (slot
+ * of a point: the point itself with cache, its working-set position without), dA and moved the
+ * last sweeps' changes, compacted */
+#define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \
+    X_(CS_UPDATE, __global double *, c) S_() X_(CS_UPDATE, __global const double *, alpha) S_()         \
+    X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const double *, U) S_()        \
+    X_(CS_UPDATE, __global const float *, K) S_() X_(CS_UPDATE, int, ldk) S_()                          \
+    X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const double *, dA) S_()     \
+    X_(CS_UPDATE, __global const double *, status) S_() X_(CS_UPDATE, __global double *, part) S_()     \
+    X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \
+    X_(CS_UPDATE, int, n) S_() X_(CS_UPDATE, int, m) S_() X_(CS_UPDATE, int, qc)
+
+#define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \
+    X_(CS_SELECT, __global const double *, part) S_() X_(CS_SELECT, int, nparts) S_()                   \
+    X_(CS_SELECT, __global uint *, cand_key) S_() X_(CS_SELECT, __global const int *, cand_idx) S_()    \
+    X_(CS_SELECT, __global double *, status) S_() X_(CS_SELECT, double, eps) S_()                       \
+    X_(CS_SELECT, double, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \
+    X_(CS_SELECT, __global int *, row_idx) S_() X_(CS_SELECT, __global int *, row_slot) S_()            \
+    X_(CS_SELECT, __global int *, pinfo) S_() X_(CS_SELECT, __global int *, have) S_()                  \
+    X_(CS_SELECT, int, cache)
+
+#define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                   \
+    X_(CS_SOLVE, __global const float *, K) S_() X_(CS_SOLVE, int, ldk) S_()                            \
+    X_(CS_SOLVE, __global const int *, ws) S_() X_(CS_SOLVE, __global double *, status) S_()            \
+    X_(CS_SOLVE, __global double *, alpha) S_() X_(CS_SOLVE, __global const double *, c) S_()           \
+    X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const double *, U) S_()          \
+    X_(CS_SOLVE, __global const double *, kd) S_() X_(CS_SOLVE, __global double *, dA) S_()             \
+    X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, m) S_() X_(CS_SOLVE, int, q) S_()        \
+    X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, double, eps) S_() X_(CS_SOLVE, double, ratio) S_()       \
+    X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local double *, cws) S_()                    \
+    X_(CS_SOLVE, __local double *, scr)
 
 /* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the
  * kernels declare the parameters. */
@@ -1584,7 +1624,15 @@ typedef struct gpusvm__problem {
     float gamma, coef0;
     int degree;
     int nu;               /* 1: LIBSVM's Solver_NU (one equality constraint per class: selection and stop per class) */
+    size_t cache_rows;    /* a batch of one problem: kernel-row slots when more than q (Crammer-Singer's row cache) */
 } gpusvm__problem;
+
+/* The kernel-row slots a problem of a batch of nprob holds: its working set, or its row cache. */
+static size_t gpusvm__krows(const gpusvm__problem *p, int nprob, int q)
+{
+    const size_t qt = p->nvar <= (size_t)q ? p->nvar : (size_t)q;
+    return nprob == 1 && p->cache_rows > qt ? p->cache_rows : qt;
+}
 
 /* The row of x a problem's point k is. */
 static size_t gpusvm__map_pt(const gpusvm__problem *p, size_t k)
@@ -1602,6 +1650,17 @@ static size_t gpusvm__map_pt(const gpusvm__problem *p, size_t k)
    the selection only checks optimality); the others take q/2 new variables per outer
    iteration. Per-variable state is the problems' concatenated, in problem order; the status
    is GPUSVM__ST_COUNT doubles per problem. */
+/* Crammer-Singer's problem as the backend takes it: n points, m classes, each point's class,
+   bound and k(x_i, x_i); cache: every point's row is kept (slot = point) once computed; the
+   sweeps stop at ratio times the working set's first violation, or eps. */
+typedef struct gpusvm__cs_desc {
+    size_t n;
+    int m, cache;
+    const int *cls;
+    const double *U, *kd;
+    double eps, ratio;
+} gpusvm__cs_desc;
+
 struct gpusvm__backend {
     gpusvm_context *ctx;
     int qcap;         /* largest working set the device supports */
@@ -1628,6 +1687,17 @@ struct gpusvm__backend {
        (before rho); zero coefficients cost nothing */
     gpusvm_result (*decision)(gpusvm__backend *b, const gpusvm__csr *sv, const double *coef, int nv,
                               const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree, double *out);
+    /* Crammer-Singer (the solver's cs section): after train_begin of its one problem (the points;
+       every label +1 and bound 1; cache_rows rows when every point's row is cached), cs_begin
+       takes the classes, bounds and diagonal and the working-set size (lowered to what the
+       backend holds); cs_step runs step 0..3 of an outer iteration (0 responses and gap shares,
+       1 stop check and working set, 2 missing rows, 3 sweeps; nothing once the status says done;
+       first: the first round); cs_read the status (GPUSVM__ST_*, ST_CS_*) and, with alpha, the
+       n x m dual */
+    gpusvm_result (*cs_begin)(gpusvm__backend *b, const gpusvm__cs_desc *d, int *q);
+    gpusvm_result (*cs_step)(gpusvm__backend *b, int step, int first, double eps, double max_iter);
+    gpusvm_result (*cs_read)(gpusvm__backend *b, double *st, double *alpha);
+    size_t cache_budget; /* bytes a row cache may take beside what train_bytes counts (C backend: host memory) */
     void (*destroy)(gpusvm__backend *b);
     int status_cheap; /* reading the status costs nothing (no queue to drain): read it every round */
 #ifdef GPUSVM_TEST_HOOKS
@@ -1668,7 +1738,10 @@ typedef struct gpusvm__cpu {
     int threads;  /* the context's: kernel rows and gradient updates are split across them */
     uint32_t *key_up, *key_low;
     int *ws_idx, *ws_slot;
+    struct gpusvm__cpu_cs *cs; /* Crammer-Singer's state (cs_begin) */
 } gpusvm__cpu;
+
+static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s);
 
 static void gpusvm__cpu_train_end(gpusvm__backend *bb)
 {
@@ -1687,6 +1760,8 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     gpusvm__free(a, b->key_low);
     gpusvm__free(a, b->ws_idx);
     gpusvm__free(a, b->ws_slot);
+    gpusvm__cpu_cs_free(a, b->cs);
+    b->cs = NULL;
     b->job = NULL;
     b->alpha = b->G = b->coef = b->st = NULL;
     b->K = b->qd = b->norm = b->dense = NULL;
@@ -1741,7 +1816,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     int t;
     gpusvm__cpu_train_end(bb);
     for (t = 0; t < nprob; ++t) {
-        const size_t qt = p[t].nvar <= (size_t)q ? p[t].nvar : (size_t)q;
+        const size_t qt = gpusvm__krows(&p[t], nprob, q);
         nvar += p[t].nvar;
         if (!gpusvm__mul(qt, p[t].npts, &kn) || krows + kn < krows) return gpusvm__oom(bb->ctx, "kernel rows");
         krows += kn;
@@ -1802,7 +1877,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
             j->qd[i] = gpusvm__diag(&b->x, pt, b->norm[pt], b->ktype, b->gamma, b->coef0, b->degree);
         }
         nvar += j->n;
-        krows += (size_t)j->q * j->npts;
+        krows += gpusvm__krows(&p[t], nprob, q) * j->npts;
     }
     return GPUSVM_OK;
 }
@@ -2210,6 +2285,311 @@ static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb)
     return GPUSVM_OK;
 }
 
+#define GPUSVM__CS_HOST_CACHE ((size_t)2 << 30) /* the C backend's Crammer-Singer row cache: at most 2 GiB */
+
+/* Crammer-Singer in the C backend: kernels part 5's steps, in the same order (the comments
+   there say what each computes). The working state, beside the batch's (train_begin's one
+   problem gives the points, the row list, and K: the row cache or the working set's rows). */
+typedef struct gpusvm__cpu_cs {
+    size_t n;
+    int m, q, nq, nmiss, cache;
+    double eps, ratio, st[GPUSVM__ST_COUNT], sums[3];
+    int *cls, *ws, *moved, *have;
+    double *U, *kd, *alpha, *c, *dA, *cws, *scr;
+    uint64_t *heap;
+    float *kws;
+} gpusvm__cpu_cs;
+
+static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s)
+{
+    void *p[15];
+    int i;
+    if (!s) return;
+    p[0] = s->cls; p[1] = s->ws; p[2] = s->moved; p[3] = s->have; p[4] = s->U; p[5] = s->kd; p[6] = s->alpha;
+    p[7] = s->c; p[8] = s->dA; p[9] = s->cws; p[10] = s->scr; p[11] = s->heap; p[12] = s->kws; p[13] = s; p[14] = NULL;
+    for (i = 0; i < 14; ++i) gpusvm__free(a, p[i]);
+}
+
+/* Point i's responses from the last sweeps' moves, then its terms of P and D and its gap share
+   (as gpusvm_cs_update; sums[0..2]: sum alpha c, the loss, sum alpha_iy). */
+static double gpusvm__cpu_cs_point(gpusvm__cpu_cs *s, const float *K, size_t ldk, size_t i, double *sums)
+{
+    const int m = s->m, y = s->cls[i];
+    double *ci = s->c + i * (size_t)m, up = -INFINITY, low = INFINITY, worst = 0.0, ag = 0.0, aka = 0.0, cy;
+    const double *ai = s->alpha + i * (size_t)m;
+    int t, r;
+    for (t = 0; t < s->nq; ++t) {
+        double k;
+        if (s->moved[t] < 0) continue;
+        k = (double)K[(size_t)s->moved[t] * ldk + i];
+        for (r = 0; r < m; ++r) ci[r] += s->dA[t * m + r] * k;
+    }
+    cy = ci[y];
+    for (r = 0; r < m; ++r) {
+        const double cr = ci[r], ar = ai[r], gr = (r == y ? 1.0 : 0.0) - cr;
+        if (ar < (r == y ? s->U[i] : 0.0) && gr > up) up = gr;
+        if (gr < low) low = gr;
+        if (r != y && 1.0 + cr - cy > worst) worst = 1.0 + cr - cy;
+        aka += ar * cr;
+        ag += ar * gr;
+    }
+    sums[0] += aka;
+    sums[1] += s->U[i] * worst;
+    sums[2] += ai[y];
+    return s->U[i] * worst - ag;
+}
+
+typedef struct gpusvm__cpu_cs_part {
+    gpusvm__cpu *b;
+    double sums[GPUSVM__MAX_THREADS][4];
+    int parts;
+} gpusvm__cpu_cs_part;
+
+static void gpusvm__cpu_cs_update_part(void *arg, int t)
+{
+    gpusvm__cpu_cs_part *w = (gpusvm__cpu_cs_part *)arg;
+    gpusvm__cpu_cs *s = w->b->cs;
+    const size_t lo = s->n * (size_t)t / (size_t)w->parts, hi = s->n * (size_t)(t + 1) / (size_t)w->parts;
+    size_t i;
+    w->sums[t][0] = w->sums[t][1] = w->sums[t][2] = 0.0;
+    for (i = lo; i < hi; ++i) {
+        const double gi = gpusvm__cpu_cs_point(s, w->b->job[0].K, s->n, i, w->sums[t]);
+        s->scr[7 * s->m + 8 + i] = gi;
+    }
+}
+
+/* The q points with the largest gap share (> 0), ties to the lower index, in ascending order. */
+static void gpusvm__cpu_cs_choose(gpusvm__cpu_cs *s, const double *gi)
+{
+    size_t i;
+    int hn = 0, t;
+    for (i = 0; i < s->n; ++i) { /* a max-heap of the q best (key, index) pairs */
+        uint64_t c;
+        int at;
+        if (!(gi[i] > 0.0)) continue;
+        c = ((uint64_t)~gpusvm__float_key((float)gi[i]) << 32) | (uint64_t)i;
+        if (hn < s->q) {
+            at = hn++;
+            while (at > 0 && s->heap[(at - 1) / 2] < c) {
+                s->heap[at] = s->heap[(at - 1) / 2];
+                at = (at - 1) / 2;
+            }
+            s->heap[at] = c;
+        } else if (c < s->heap[0]) {
+            at = 0;
+            for (;;) {
+                int l = 2 * at + 1, r = l + 1, big = at;
+                uint64_t bv = c;
+                if (l < hn && s->heap[l] > bv) { big = l; bv = s->heap[l]; }
+                if (r < hn && s->heap[r] > bv) big = r;
+                if (big == at) break;
+                s->heap[at] = s->heap[big];
+                at = big;
+            }
+            s->heap[at] = c;
+        }
+    }
+    for (t = 0; t < hn; ++t) s->ws[t] = (int)(s->heap[t] & 0xFFFFFFFFu);
+    qsort(s->ws, (size_t)hn, sizeof(int), gpusvm__cmp_int);
+    s->nq = hn;
+}
+
+/* Step 0, as gpusvm_cs_update: the responses, every point's gap share, the sums of P and D. */
+static void gpusvm__cpu_cs_update(gpusvm__cpu *b)
+{
+    gpusvm__cpu_cs *s = b->cs;
+    gpusvm__cpu_cs_part w;
+    int t;
+    w.b = b;
+    w.parts = gpusvm__cpu_parts(b, s->n, (size_t)s->m * (size_t)(s->nq + 1));
+    gpusvm__parallel(w.parts, gpusvm__cpu_cs_update_part, &w);
+    s->sums[0] = s->sums[1] = s->sums[2] = 0.0;
+    for (t = 0; t < w.parts; ++t) {
+        s->sums[0] += w.sums[t][0];
+        s->sums[1] += w.sums[t][1];
+        s->sums[2] += w.sums[t][2];
+    }
+}
+
+/* Step 1, as gpusvm_cs_select: the gap and the stop, the working set, the rows to compute. */
+static void gpusvm__cpu_cs_select(gpusvm__cpu *b, double eps, double max_iter)
+{
+    gpusvm__cpu_cs *s = b->cs;
+    gpusvm__cpu_job *j = &b->job[0];
+    const double P = 0.5 * s->sums[0] + s->sums[1], D = s->sums[2] - 0.5 * s->sums[0];
+    int t;
+    s->st[GPUSVM__ST_GAP] = (P + D) > 0.0 ? 2.0 * (P - D) / (P + D) : 0.0;
+    s->st[GPUSVM__ST_CS_P] = P;
+    s->st[GPUSVM__ST_CS_D] = D;
+    s->st[GPUSVM__ST_DONE] = !(s->st[GPUSVM__ST_GAP] >= eps) ? GPUSVM__DONE_CONVERGED
+                             : (s->st[GPUSVM__ST_ITER] >= max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);
+    if (s->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    gpusvm__cpu_cs_choose(s, s->scr + 7 * s->m + 8);
+    s->st[GPUSVM__ST_CS_Q] = s->nq;
+    s->nmiss = 0;
+    for (t = 0; t < s->nq; ++t) {
+        const int v = s->ws[t];
+        if (s->cache && s->have[v]) continue;
+        j->ws_idx[s->nmiss] = v;
+        j->ws_slot[s->nmiss++] = s->cache ? v : t;
+        if (s->cache) s->have[v] = 1;
+    }
+}
+
+/* Step 2: the rows the selection listed. */
+static void gpusvm__cpu_cs_rows(gpusvm__cpu *b)
+{
+    gpusvm__cpu_split rw;
+    rw.b = b;
+    rw.j = &b->job[0];
+    rw.off = 0;
+    rw.count = b->cs->nmiss;
+    rw.parts = gpusvm__cpu_parts(b, (size_t)rw.count, b->cs->n * 8);
+    gpusvm__parallel(rw.parts, gpusvm__cpu_rows_part, &rw);
+}
+
+/* Position t's exact block solve (gpusvm_cs_solve's step); returns its violation before it. */
+static double gpusvm__cpu_cs_block(gpusvm__cpu_cs *s, int t, double *upd)
+{
+    const int m = s->m, it = s->ws[t], y = s->cls[it];
+    const double kii = s->kd[it] > 0.0 ? s->kd[it] : GPUSVM__TAU;
+    double *sd = s->scr, *se = sd + m, *su = se + m, *sa = su + m, *sl = sa + m, *sth = sl + m, *sv = sth + m;
+    double *ai = s->alpha + (size_t)it * m, up = -INFINITY, low = INFINITY, theta;
+    int r, k, ks, mv = 0, e;
+    for (r = 0; r < m; ++r) {
+        const double gr = (r == y ? 1.0 : 0.0) - s->cws[t * m + r];
+        sa[r] = ai[r];
+        su[r] = r == y ? s->U[it] : 0.0;
+        sd[r] = ai[r] + gr / kii;
+        se[r] = ai[r] + gr / kii - su[r];
+        sl[r] = gr;
+        if (sa[r] < su[r] && gr > up) up = gr;
+        if (gr < low) low = gr;
+    }
+    if (!(up - low > 1e-12)) return up - low;
+    for (r = 0; r < m; ++r) {
+        double sum = 0.0, emin = INFINITY, th;
+        int s2;
+        k = 0;
+        for (s2 = 0; s2 < m; ++s2) {
+            const int ahead = se[s2] > se[r] || (se[s2] == se[r] && s2 < r);
+            sum += ahead ? su[s2] : sd[s2];
+            k += ahead;
+            if (ahead && se[s2] < emin) emin = se[s2];
+        }
+        th = sum / (double)(m - k);
+        sth[k] = th;
+        sv[k] = ((k == 0 || emin >= th) && se[r] < th) ? 1.0 : 0.0;
+    }
+    for (ks = m - 1, k = m - 1; k >= 0; --k)
+        if (sv[k] != 0.0) ks = k;
+    theta = sth[ks];
+    for (r = 0; r < m; ++r) {
+        const double d = sd[r] - theta, beta = d < su[r] ? d : su[r];
+        sl[r] = beta - sa[r];
+        ai[r] = beta;
+        mv |= sl[r] != 0.0;
+    }
+    *upd += mv;
+    if (mv)
+        for (e = 0; e < s->nq * m; ++e) {
+            const int u = e / m;
+            s->cws[e] += sl[e - u * m] * (double)s->kws[t * s->q + u];
+        }
+    return up - low;
+}
+
+/* gpusvm_cs_solve: the block and responses of the working set, the sweeps, the moves. */
+static void gpusvm__cpu_cs_solve(gpusvm__cpu *b)
+{
+    gpusvm__cpu_cs *s = b->cs;
+    const float *K = b->job[0].K;
+    const int m = s->m, nq = s->nq;
+    double v0 = -1.0, upd = 0.0;
+    int t, u, e, sweep;
+    for (t = 0; t < nq; ++t)
+        for (u = 0; u < nq; ++u) s->kws[t * s->q + u] = K[(size_t)(s->cache ? s->ws[t] : t) * s->n + (size_t)s->ws[u]];
+    for (e = 0; e < nq * m; ++e) { /* dA: alpha before the sweeps, then the change */
+        s->cws[e] = s->c[(size_t)s->ws[e / m] * m + (size_t)(e % m)];
+        s->dA[e] = s->alpha[(size_t)s->ws[e / m] * m + (size_t)(e % m)];
+    }
+    for (sweep = 0; sweep < 100; ++sweep) {
+        double vin = 0.0, vt;
+        for (t = 0; t < nq; ++t)
+            if ((vt = gpusvm__cpu_cs_block(s, t, &upd)) > vin) vin = vt;
+        if (v0 < 0.0) v0 = vin;
+        if (vin < s->ratio * v0 || vin < s->eps) break;
+    }
+    for (e = 0; e < nq * m; ++e) s->dA[e] = s->alpha[(size_t)s->ws[e / m] * m + (size_t)(e % m)] - s->dA[e];
+    for (t = 0; t < nq; ++t) {
+        int mv = 0;
+        for (e = 0; e < m; ++e) mv |= s->dA[t * m + e] != 0.0;
+        s->moved[t] = mv ? (s->cache ? s->ws[t] : t) : -1;
+    }
+    s->st[GPUSVM__ST_ITER] += upd;
+    s->st[GPUSVM__ST_OUTER] += 1.0;
+}
+
+static gpusvm_result gpusvm__cpu_cs_begin(gpusvm__backend *bb, const gpusvm__cs_desc *d, int *q)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    const gpusvm_allocator *a = &bb->ctx->alloc;
+    const size_t n = d->n, m = (size_t)d->m;
+    gpusvm__cpu_cs *s;
+    gpusvm__cpu_cs_free(a, b->cs);
+    b->cs = s = (gpusvm__cpu_cs *)gpusvm__calloc(a, 1, sizeof *s);
+    if (!s) return gpusvm__oom(bb->ctx, "the Crammer-Singer state");
+    s->n = n;
+    s->m = d->m;
+    s->q = *q < b->qmax ? *q : b->qmax;
+    s->cache = d->cache;
+    s->eps = d->eps;
+    s->ratio = d->ratio;
+    s->cls = (int *)gpusvm__alloc(a, n, sizeof(int));
+    s->U = (double *)gpusvm__alloc(a, n, sizeof(double));
+    s->kd = (double *)gpusvm__alloc(a, n, sizeof(double));
+    s->have = (int *)gpusvm__calloc(a, n, sizeof(int));
+    s->alpha = (double *)gpusvm__calloc(a, n, m * sizeof(double));
+    s->c = (double *)gpusvm__calloc(a, n, m * sizeof(double));
+    s->ws = (int *)gpusvm__alloc(a, (size_t)s->q, sizeof(int));
+    s->moved = (int *)gpusvm__alloc(a, (size_t)s->q, sizeof(int));
+    s->heap = (uint64_t *)gpusvm__alloc(a, (size_t)s->q, sizeof(uint64_t));
+    s->dA = (double *)gpusvm__alloc(a, (size_t)s->q, m * sizeof(double));
+    s->cws = (double *)gpusvm__alloc(a, (size_t)s->q, m * sizeof(double));
+    s->kws = (float *)gpusvm__alloc(a, (size_t)s->q, (size_t)s->q * sizeof(float));
+    s->scr = (double *)gpusvm__alloc(a, 7 * m + 8 + n, sizeof(double)); /* and every point's gap share */
+    if (!s->cls || !s->U || !s->kd || !s->have || !s->alpha || !s->c || !s->ws || !s->moved || !s->heap || !s->dA ||
+        !s->cws || !s->kws || !s->scr)
+        return gpusvm__oom(bb->ctx, "the Crammer-Singer state");
+    memcpy(s->cls, d->cls, n * sizeof(int));
+    memcpy(s->U, d->U, n * sizeof(double));
+    memcpy(s->kd, d->kd, n * sizeof(double));
+    *q = s->q;
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_cs_step(gpusvm__backend *bb, int step, int first, double eps, double max_iter)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    (void)first;
+    if (b->cs->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return GPUSVM_OK;
+    switch (step) {
+    case 0: gpusvm__cpu_cs_update(b); break;
+    case 1: gpusvm__cpu_cs_select(b, eps, max_iter); break;
+    case 2: gpusvm__cpu_cs_rows(b); break;
+    default: gpusvm__cpu_cs_solve(b); break;
+    }
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__cpu_cs_read(gpusvm__backend *bb, double *st, double *alpha)
+{
+    gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    if (st) memcpy(st, b->cs->st, sizeof b->cs->st);
+    if (alpha) memcpy(alpha, b->cs->alpha, b->cs->n * (size_t)b->cs->m * sizeof(double));
+    return GPUSVM_OK;
+}
+
 static gpusvm_result gpusvm__cpu_read_status(gpusvm__backend *bb, double *st)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
@@ -2385,6 +2765,10 @@ static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
     b->base.test.poison = gpusvm__cpu_poison;
 #endif
     b->base.decision = gpusvm__cpu_decision;
+    b->base.cs_begin = gpusvm__cpu_cs_begin;
+    b->base.cs_step = gpusvm__cpu_cs_step;
+    b->base.cs_read = gpusvm__cpu_cs_read;
+    b->base.cache_budget = GPUSVM__CS_HOST_CACHE;
     b->base.train_bytes = gpusvm__cpu_train_bytes;
     b->base.mem_left = gpusvm__cpu_mem_left;
     b->base.destroy = gpusvm__cpu_destroy;
@@ -2421,6 +2805,9 @@ enum { GPUSVM__ARGS_SELECT(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SELECT_N };
 enum { GPUSVM__ARGS_GATHER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_N };
 enum { GPUSVM__ARGS_SMO(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SMO_N };
 enum { GPUSVM__ARGS_UPDATE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_UPDATE_N };
+enum { GPUSVM__ARGS_CS_UPDATE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CS_UPDATE_N };
+enum { GPUSVM__ARGS_CS_SELECT(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CS_SELECT_N };
+enum { GPUSVM__ARGS_CS_SOLVE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CS_SOLVE_N };
 
 typedef struct gpusvm__kernel_info {
     const char *name;
@@ -2451,6 +2838,8 @@ enum { GPUSVM__TRAIN_BUFS(GPUSVM__BID) GPUSVM__TB_COUNT };
 static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRAIN_BUFS(GPUSVM__BWHAT)};
 #undef GPUSVM__BWHAT
 
+#define GPUSVM__CS_NBUF 12 /* Crammer-Singer's buffers (GPUSVM__CS_BUFS, with the backend's steps) */
+
 struct gpusvm__ocl {
     gpusvm__backend base;
     gpusvm__cl_api *cl;
@@ -2475,6 +2864,10 @@ struct gpusvm__ocl {
     size_t npts0, q0;          /* problem 0's points and working set (read_rows, write_rows) */
     int ktype, degree;
     float gamma, coef0;
+    /* Crammer-Singer (cs_begin): its buffers, working-set size, classes, row cache, update groups */
+    gpusvm__cl_mem cs_mem[GPUSVM__CS_NBUF];
+    int cs_q, cs_m, cs_cache;
+    size_t cs_parts;
 };
 
 static size_t gpusvm__round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
@@ -2505,6 +2898,7 @@ static void gpusvm__release_mems(gpusvm__ocl *b, gpusvm__cl_mem *m, int count)
 static void gpusvm__ocl_train_end(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm__release_mems(b, b->cs_mem, GPUSVM__CS_NBUF);
     gpusvm__release_mems(b, b->mem, GPUSVM__TB_COUNT);
 }
 
@@ -3014,7 +3408,8 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     v1 = nvar ? nvar : 1;
     b->sparse = gpusvm__ocl_sparse(b, np, nnz, b->d, b->ktype);
     memset(bytes, 0, GPUSVM__TB_COUNT * sizeof(size_t));
-    ok = gpusvm__mul(ws * sizeof(float), b->ldk, &bytes[GPUSVM__TB_K]) &&
+    ok = gpusvm__mul((nprob == 1 && p[0].cache_rows > ws ? p[0].cache_rows : ws) * sizeof(float), b->ldk,
+                     &bytes[GPUSVM__TB_K]) &&
          gpusvm__mul(ws * sizeof(float), (size_t)q, &bytes[GPUSVM__TB_KQ]);
     if (!ok) return "the kernel rows' size overflows";
     if (b->sparse) {
@@ -3614,6 +4009,163 @@ enum { GPUSVM__DEC_BUFS(GPUSVM__BID) GPUSVM__DB_COUNT };
 static const char *const gpusvm__dec_buf_what[GPUSVM__DB_COUNT] = {GPUSVM__DEC_BUFS(GPUSVM__BWHAT)};
 #undef GPUSVM__BWHAT
 
+/* Crammer-Singer (kernels part 5): its buffers beside the batch's (which holds the points, the
+   row list, the row cache K, the status and the problem table), in allocation order. */
+#define GPUSVM__CS_BUFS(X_)                                                                                       \
+    X_(C, "the responses") X_(ALPHA, "alpha") X_(CLS, "the classes") X_(U, "bounds") X_(KD, "the kernel diagonal") \
+    X_(HAVE, "the row cache's map") X_(PART, "partials") X_(CAND_KEY, "candidates") X_(CAND_IDX, "candidates")    \
+    X_(WS, "the working set") X_(DA, "the working set's steps") X_(MOVED, "the working set's steps")
+#define GPUSVM__BID(id, what) GPUSVM__CB_##id,
+enum { GPUSVM__CS_BUFS(GPUSVM__BID) GPUSVM__CB_COUNT };
+#undef GPUSVM__BID
+typedef char gpusvm__cs_nbuf_check[GPUSVM__CB_COUNT == GPUSVM__CS_NBUF ? 1 : -1];
+#define GPUSVM__BWHAT(id, what) what,
+static const char *const gpusvm__cs_buf_what[GPUSVM__CB_COUNT] = {GPUSVM__CS_BUFS(GPUSVM__BWHAT)};
+#undef GPUSVM__BWHAT
+
+/* gpusvm_cs_solve's local memory for working-set size q and m classes: the q x q block, the
+   set's responses, the step's scratch, the set's points. */
+static size_t gpusvm__cs_local(int q, int m)
+{
+    return (size_t)q * (size_t)q * sizeof(float) + 2 * (size_t)q * (size_t)m * sizeof(double) +
+           (size_t)(7 * m + 3 * q) * sizeof(double) + GPUSVM__L * sizeof(int);
+}
+
+static gpusvm_result gpusvm__ocl_cs_bind(gpusvm__ocl *b)
+{
+    gpusvm__cl_mem *c = b->cs_mem, *m = b->mem;
+    const gpusvm__cl_int ldk = (gpusvm__cl_int)b->ldk, n = (gpusvm__cl_int)b->npts, cm = b->cs_m, q = b->cs_q;
+    const gpusvm__cl_int qc = q < GPUSVM__L ? q : GPUSVM__L, np = (gpusvm__cl_int)b->cs_parts, cache = b->cs_cache;
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_c, c[GPUSVM__CB_C]);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_alpha, c[GPUSVM__CB_ALPHA]);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_cls, c[GPUSVM__CB_CLS]);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_U, c[GPUSVM__CB_U]);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_K, m[GPUSVM__TB_K]);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_ldk, ldk);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_moved, c[GPUSVM__CB_MOVED]);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_dA, c[GPUSVM__CB_DA]);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_status, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_part, c[GPUSVM__CB_PART]);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_cand_key, c[GPUSVM__CB_CAND_KEY]);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_cand_idx, c[GPUSVM__CB_CAND_IDX]);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_n, n);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_m, cm);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_qc, qc);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_part, c[GPUSVM__CB_PART]);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_nparts, np);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_cand_key, c[GPUSVM__CB_CAND_KEY]);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_cand_idx, c[GPUSVM__CB_CAND_IDX]);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_status, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_q, q);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_ws, c[GPUSVM__CB_WS]);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_row_idx, m[GPUSVM__TB_WS_IDX]);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_row_slot, m[GPUSVM__TB_WS_SLOT]);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_have, c[GPUSVM__CB_HAVE]);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_cache, cache);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_K, m[GPUSVM__TB_K]);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_ldk, ldk);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_ws, c[GPUSVM__CB_WS]);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_status, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_alpha, c[GPUSVM__CB_ALPHA]);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_c, c[GPUSVM__CB_C]);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_cls, c[GPUSVM__CB_CLS]);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_U, c[GPUSVM__CB_U]);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_kd, c[GPUSVM__CB_KD]);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_dA, c[GPUSVM__CB_DA]);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_moved, c[GPUSVM__CB_MOVED]);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_m, cm);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_q, q);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_cache, cache);
+    GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_CS_SOLVE], GPUSVM__A_CS_SOLVE_kws,
+                                                  (size_t)q * (size_t)q * sizeof(float), NULL));
+    GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_CS_SOLVE], GPUSVM__A_CS_SOLVE_cws,
+                                                  (size_t)q * (size_t)cm * sizeof(double), NULL));
+    GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_CS_SOLVE], GPUSVM__A_CS_SOLVE_scr,
+                                                  ((size_t)(7 + q) * (size_t)cm + 3 * (size_t)q) * sizeof(double), NULL));
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_cs_begin(gpusvm__backend *bb, const gpusvm__cs_desc *d, int *q)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    const size_t n = d->n, m = (size_t)d->m;
+    size_t bytes[GPUSVM__CB_COUNT];
+    int qc;
+    gpusvm_result r;
+    b->cs_q = *q < b->q ? *q : b->q;
+    while (b->cs_q > 2 && gpusvm__cs_local(b->cs_q, d->m) + 2048 > b->local_mem) b->cs_q /= 2;
+    if (gpusvm__cs_local(b->cs_q, d->m) + 2048 > b->local_mem)
+        return gpusvm__fail(bb->ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+                            "Crammer-Singer with %d classes needs more local memory than the device has (%lu bytes)",
+                            d->m, (unsigned long)b->local_mem);
+    b->cs_m = d->m;
+    b->cs_cache = d->cache;
+    b->cs_parts = gpusvm__round_up(n ? n : 1, GPUSVM__L) / GPUSVM__L;
+    qc = b->cs_q < GPUSVM__L ? b->cs_q : GPUSVM__L;
+    if (!gpusvm__mul(n * m, sizeof(double), &bytes[GPUSVM__CB_C]))
+        return gpusvm__fail(bb->ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the Crammer-Singer state's size overflows");
+    bytes[GPUSVM__CB_ALPHA] = bytes[GPUSVM__CB_C];
+    bytes[GPUSVM__CB_CLS] = bytes[GPUSVM__CB_HAVE] = n * sizeof(int32_t);
+    bytes[GPUSVM__CB_U] = bytes[GPUSVM__CB_KD] = n * sizeof(double);
+    bytes[GPUSVM__CB_PART] = b->cs_parts * 4 * sizeof(double);
+    bytes[GPUSVM__CB_CAND_KEY] = bytes[GPUSVM__CB_CAND_IDX] = b->cs_parts * (size_t)qc * sizeof(int32_t);
+    bytes[GPUSVM__CB_WS] = bytes[GPUSVM__CB_MOVED] = (size_t)b->cs_q * sizeof(int32_t);
+    bytes[GPUSVM__CB_DA] = (size_t)b->cs_q * m * sizeof(double);
+    if ((r = gpusvm__ocl_buffers(b, b->cs_mem, bytes, gpusvm__cs_buf_what, 0, GPUSVM__CB_COUNT)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, b->cs_mem[GPUSVM__CB_CLS], 0, n * sizeof(int32_t), d->cls)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, b->cs_mem[GPUSVM__CB_U], 0, n * sizeof(double), d->U)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, b->cs_mem[GPUSVM__CB_KD], 0, n * sizeof(double), d->kd)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_fill(b, b->cs_mem[GPUSVM__CB_C], bytes[GPUSVM__CB_C], 0)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_fill(b, b->cs_mem[GPUSVM__CB_ALPHA], bytes[GPUSVM__CB_C], 0)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_fill(b, b->cs_mem[GPUSVM__CB_HAVE], bytes[GPUSVM__CB_HAVE], 0)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_cs_bind(b)) != GPUSVM_OK)
+        return r;
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_eps, d->eps);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_ratio, d->ratio);
+    *q = b->cs_q;
+fail:
+    return r;
+}
+
+/* Step 0 responses and candidates, 1 the selection, 2 the missing rows (the first round and
+   without a cache all at once; later ones GPUSVM__FEW at a time, launches past the count doing
+   nothing), 3 the sweeps. */
+static gpusvm_result gpusvm__ocl_cs_step(gpusvm__backend *bb, int step, int first, double eps, double max_iter)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    size_t g = b->cs_parts * GPUSVM__L, l = GPUSVM__L;
+    gpusvm_result r = GPUSVM_OK;
+    int off;
+    switch (step) {
+    case 0: return gpusvm__ocl_launch(b, GPUSVM__KN_CS_UPDATE, 1, &g, &l);
+    case 1:
+        GPUSVM__SET(CS_SELECT, CS_SELECT_eps, eps);
+        GPUSVM__SET(CS_SELECT, CS_SELECT_max_iter, max_iter);
+        return gpusvm__ocl_launch(b, GPUSVM__KN_CS_SELECT, 1, &l, &l);
+    case 2:
+        if (b->sparse || first || !b->cs_cache) return gpusvm__ocl_rows_launch(b, b->sparse, 0, b->cs_q, 0, b->ldk, 1, 1);
+        for (off = 0; off < b->cs_q && r == GPUSVM_OK; off += GPUSVM__FEW)
+            r = gpusvm__ocl_rows_launch(b, 0, off, GPUSVM__FEW, 0, b->ldk, 1, 1);
+        return r;
+    default: return gpusvm__ocl_launch(b, GPUSVM__KN_CS_SOLVE, 1, &l, &l);
+    }
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_cs_read(gpusvm__backend *bb, double *st, double *alpha)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    if (st && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_STATUS], sizeof(double) * GPUSVM__ST_COUNT, st)) != GPUSVM_OK)
+        return r;
+    if (alpha) r = gpusvm__ocl_read(b, b->cs_mem[GPUSVM__CB_ALPHA], b->npts * (size_t)b->cs_m * sizeof(double), alpha);
+    return r;
+}
+
 /* A prediction's shape, its device buffers and its host scratch. */
 typedef struct gpusvm__ocl_dec {
     size_t nsv, nt, nv, dpad, pa; /* support vectors, test points, decision vectors, padded features, sv pitch */
@@ -4086,6 +4638,10 @@ static void gpusvm__ocl_vtable(gpusvm__backend *base)
     base->write_ws = gpusvm__ocl_write_ws;
     base->read_rows = gpusvm__ocl_read_rows;
     base->decision = gpusvm__ocl_decision;
+    base->cs_begin = gpusvm__ocl_cs_begin;
+    base->cs_step = gpusvm__ocl_cs_step;
+    base->cs_read = gpusvm__ocl_cs_read;
+    base->cache_budget = (size_t)-1; /* the device's memory decides */
     base->train_bytes = gpusvm__ocl_train_bytes;
     base->mem_left = gpusvm__ocl_mem_left;
     base->destroy = gpusvm__ocl_destroy;
@@ -6070,67 +6626,47 @@ static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x,
     return GPUSVM_OK;
 }
 
-/* One point's block of Crammer and Singer's dual: beta = argmin |beta - D|^2 subject to
-   beta_r <= U_r and sum beta = 0, i.e. beta_r = min(U_r, D_r - theta) for the theta that
-   makes the sum zero (found over the breakpoints E_r = D_r - U_r, largest first). */
-static void gpusvm__cs_project(int m, const double *D, const double *U, double *beta, int *order)
-{
-    int k, t, r;
-    double theta = 0.0;
-    for (r = 0; r < m; ++r) order[r] = r;
-    for (r = 1; r < m; ++r) /* insertion sort of E, descending (m is the class count) */
-        for (t = r; t > 0 && D[order[t]] - U[order[t]] > D[order[t - 1]] - U[order[t - 1]]; --t) {
-            const int tmp = order[t];
-            order[t] = order[t - 1];
-            order[t - 1] = tmp;
-        }
-    for (k = 0; k < m; ++k) { /* the k largest breakpoints capped at U, the rest free */
-        double sum = 0.0;
-        for (t = 0; t < m; ++t) sum += t < k ? U[order[t]] : D[order[t]];
-        theta = sum / (double)(m - k);
-        if ((k == 0 || D[order[k - 1]] - U[order[k - 1]] >= theta) && D[order[k]] - U[order[k]] < theta) break;
-    }
-    for (r = 0; r < m; ++r) beta[r] = D[r] - theta < U[r] ? D[r] - theta : U[r];
-}
-
 /* Crammer and Singer's multiclass SVM (Crammer and Singer 2001; Cotter, Srebro and Keshet's
-   GTSVM, eqs. 3-4): one coefficient vector per class, no bias. The dual keeps, per point i and
-   class r, alpha_ir <= C_i [r = y_i] with sum_r alpha_ir = 0 and the responses
-   c_ir = sum_j alpha_jr k(x_i, x_j). Each outer iteration takes the q points with the largest
-   first-order violation v_i = max_{r: alpha_ir < U_ir} g_ir - min_r g_ir, g_ir = [r = y_i] - c_ir;
-   the backend computes their kernel rows; sweeps of exact per-point solves then run on the
-   working set (to a tenth of the largest violation), and the responses of all points are
-   updated from the rows. It stops when the relative duality gap 2 (P - D) / (P + D) falls
-   below eps (P the primal objective of eq. 3, D the dual of eq. 4). */
+   GTSVM, eqs. 3-4): one coefficient vector per class, no bias. Per point i and class r,
+   alpha_ir <= U_i [r = y_i] with sum_r alpha_ir = 0, U_i = C times the point's and its class's
+   weights. The backend runs the whole outer iteration (kernels part 5 says what each step
+   does): the responses, the relative duality gap 2 (P - D) / (P + D) (P the primal of eq. 3, D
+   the dual of eq. 4) and the stop, the working set of the GUSVM__CS_Q points with the largest
+   share of the gap, their kernel rows (kept for every point when they fit: a point comes back
+   often), and sweeps of exact per-point block solves over the set. The host reads the status
+   every few rounds, and the dual once at the end. */
+#ifndef GPUSVM__CS_Q
+#define GPUSVM__CS_Q 64 /* working-set size (the backend may lower it) */
+#endif
+#define GPUSVM__CS_RATIO 0.1 /* the sweeps stop at this fraction of the set's first violation */
+
 typedef struct gpusvm__cs {
     size_t n;                 /* points */
     int m, q;                 /* classes; working-set size */
-    int *label, *cls, *order, *idx, *slot;
+    int *label, *cls;
     size_t *count;
-    double *alpha, *c, *U, *v, *cw, *kd, *scratch; /* alpha and c: n x m; scratch: 4 m */
-    double *dA, *cws;         /* the working set's steps and responses during the sweeps: q x m */
-    float *K, *norm;          /* the working set's kernel rows: q x n */
+    double *alpha, *U, *kd;   /* alpha: n x m */
+    float *norm;
     signed char *yy;
+    double *cw;
     gpusvm__problem pb;       /* what the backend holds: the points (precomputed: the matrix) */
     gpusvm__input kmat;
-    long long outer, updates;
-    double gap, P, D, vmax;
+    double st[GPUSVM__ST_COUNT], spent[4];
 } gpusvm__cs;
 
 static void gpusvm__cs_free(gpusvm_context *ctx, gpusvm__cs *s)
 {
     const gpusvm_allocator *a = &ctx->alloc;
-    void *p[18];
+    void *p[9];
     int i;
-    p[0] = s->label; p[1] = s->cls; p[2] = s->order; p[3] = s->idx; p[4] = s->slot; p[5] = s->count;
-    p[6] = s->alpha; p[7] = s->c; p[8] = s->U; p[9] = s->v; p[10] = s->cw; p[11] = s->kd; p[12] = s->scratch;
-    p[13] = s->dA; p[14] = s->cws; p[15] = s->K; p[16] = s->norm; p[17] = s->yy;
-    for (i = 0; i < 18; ++i) gpusvm__free(a, p[i]);
+    p[0] = s->label; p[1] = s->cls; p[2] = s->count; p[3] = s->alpha; p[4] = s->U; p[5] = s->kd; p[6] = s->norm;
+    p[7] = s->yy; p[8] = s->cw;
+    for (i = 0; i < 9; ++i) gpusvm__free(a, p[i]);
     gpusvm__input_free(ctx, &s->kmat);
 }
 
-/* The classes, each point's bound U_i (C times its sample's and its class's weight), the
-   backend's problem (every label +1, every bound 1: it only computes rows) and the diagonal. */
+/* The classes, each point's bound U_i, the backend's problem (every label +1, every bound 1:
+   it only computes rows) and the diagonal. */
 static gpusvm_result gpusvm__cs_setup(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
                                       const gpusvm_params *prm, gpusvm__cs *s)
 {
@@ -6142,18 +6678,13 @@ static gpusvm_result gpusvm__cs_setup(gpusvm_context *ctx, const gpusvm__csr *xi
     s->n = n;
     if ((res = gpusvm__group(ctx, y, n, &s->label, &s->count, &s->m)) != GPUSVM_OK) return res;
     s->alpha = (double *)gpusvm__calloc(a, n, (size_t)s->m * sizeof(double));
-    s->c = (double *)gpusvm__calloc(a, n, (size_t)s->m * sizeof(double));
     s->U = (double *)gpusvm__alloc(a, n, sizeof(double));
-    s->v = (double *)gpusvm__alloc(a, n, sizeof(double));
     s->cls = (int *)gpusvm__alloc(a, n, sizeof(int));
     s->kd = (double *)gpusvm__alloc(a, n, sizeof(double));
     s->norm = (float *)gpusvm__alloc(a, n, sizeof(float));
     s->yy = (signed char *)gpusvm__alloc(a, n, 1);
     s->cw = (double *)gpusvm__alloc(a, n, sizeof(double));
-    s->scratch = (double *)gpusvm__alloc(a, (size_t)s->m, 4 * sizeof(double));
-    s->order = (int *)gpusvm__alloc(a, (size_t)s->m, sizeof(int));
-    if (!s->alpha || !s->c || !s->U || !s->v || !s->cls || !s->kd || !s->norm || !s->yy || !s->cw || !s->scratch ||
-        !s->order)
+    if (!s->alpha || !s->U || !s->cls || !s->kd || !s->norm || !s->yy || !s->cw)
         return gpusvm__oom(ctx, "the Crammer-Singer problem");
     for (i = 0; i < n; ++i) {
         for (r = 0; s->label[r] != (int)y[i]; ++r) {
@@ -6183,160 +6714,73 @@ static gpusvm_result gpusvm__cs_setup(gpusvm_context *ctx, const gpusvm__csr *xi
     return GPUSVM_OK;
 }
 
-/* The working set: at most 512 points, within the row budget and the device's memory; its
-   arrays, and the backend's training state. */
+/* The working set and the row cache: every point's row when they fit the row budget (-m), the
+   backend's cache budget and the device's memory, else only the working set's; then the
+   backend's state. */
 static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__cs *s)
 {
-    const gpusvm_allocator *a = &ctx->alloc;
     gpusvm__backend *be = ctx->backend;
-    const size_t pitch = (s->n + GPUSVM__PITCH - 1) / GPUSVM__PITCH * GPUSVM__PITCH, m = (size_t)s->m;
-    const size_t budget =
-        prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) / (pitch * sizeof(float)) : (size_t)-1;
+    const size_t pitch = (s->n + GPUSVM__PITCH - 1) / GPUSVM__PITCH * GPUSVM__PITCH;
+    const double budget = prm->cache_size_mb > 0.0 ? prm->cache_size_mb * 1048576.0 : (double)be->cache_budget;
+    gpusvm__cs_desc d;
     gpusvm_result res;
-    int t;
-    s->q = be->qcap < 512 ? be->qcap : 512;
+    s->q = be->qcap < GPUSVM__CS_Q ? be->qcap : GPUSVM__CS_Q;
     if ((size_t)s->q > s->n) s->q = (int)s->n;
-    if (budget < (size_t)s->q) s->q = budget < 2 ? 2 : (int)budget;
-    while (s->q > 16 && be->train_bytes(be, &s->pb, 1, s->q) > be->mem_left(be)) s->q /= 2;
-    s->idx = (int *)gpusvm__alloc(a, (size_t)s->q, sizeof(int));
-    s->slot = (int *)gpusvm__alloc(a, (size_t)s->q, sizeof(int));
-    s->dA = (double *)gpusvm__alloc(a, (size_t)s->q, m * sizeof(double));
-    s->K = (float *)gpusvm__alloc(a, (size_t)s->q, s->n * sizeof(float));
-    s->cws = (double *)gpusvm__alloc(a, (size_t)s->q, m * sizeof(double));
-    if (!s->idx || !s->slot || !s->dA || !s->K || !s->cws) return gpusvm__oom(ctx, "the working set");
+    s->pb.cache_rows = s->n;
+    if ((double)s->n * (double)pitch * sizeof(float) > budget || (double)s->n * (double)pitch * sizeof(float) > (double)be->max_alloc ||
+        be->train_bytes(be, &s->pb, 1, s->q) > be->mem_left(be))
+        s->pb.cache_rows = 0;
+    while (s->q > 2 && be->train_bytes(be, &s->pb, 1, s->q) > be->mem_left(be)) s->q /= 2;
     if ((res = be->train_begin(be, &s->pb, 1, s->q)) != GPUSVM_OK) return res;
-    for (t = 0; t < s->q; ++t) s->slot[t] = t;
-    return GPUSVM_OK;
+    d.n = s->n;
+    d.m = s->m;
+    d.cache = s->pb.cache_rows > 0;
+    d.cls = s->cls;
+    d.U = s->U;
+    d.kd = s->kd;
+    d.eps = prm->eps;
+    d.ratio = GPUSVM__CS_RATIO;
+    gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "Crammer-Singer: %d classes, working set %d, %s", s->m, s->q,
+                d.cache ? "every row cached" : "rows recomputed");
+    return be->cs_begin(be, &d, &s->q);
 }
 
-/* Every point's violation v_i, the largest, and the relative duality gap. */
-static void gpusvm__cs_gap(gpusvm__cs *s)
-{
-    const size_t m = (size_t)s->m;
-    double loss = 0.0, aka = 0.0, lin = 0.0;
-    size_t i, r;
-    s->vmax = 0.0;
-    for (i = 0; i < s->n; ++i) {
-        const double *ci = s->c + i * m, *ai = s->alpha + i * m;
-        const size_t y = (size_t)s->cls[i];
-        double up = -INFINITY, low = INFINITY, worst = 0.0;
-        for (r = 0; r < m; ++r) {
-            const double g = (r == y) - ci[r];
-            if (ai[r] < (r == y ? s->U[i] : 0.0) && g > up) up = g;
-            if (g < low) low = g;
-            if (r != y && 1.0 + ci[r] - ci[y] > worst) worst = 1.0 + ci[r] - ci[y];
-            aka += ai[r] * ci[r];
-        }
-        s->v[i] = up - low;
-        if (s->v[i] > s->vmax) s->vmax = s->v[i];
-        loss += s->U[i] * worst;
-        lin += ai[y];
-    }
-    s->P = 0.5 * aka + loss;
-    s->D = lin - 0.5 * aka;
-    s->gap = (s->P + s->D) > 0.0 ? 2.0 * (s->P - s->D) / (s->P + s->D) : 0.0;
-}
-
-/* The q most violating points into idx (ties: the lower index), largest v first. */
-static void gpusvm__cs_select(gpusvm__cs *s)
-{
-    const int q = s->q;
-    int got = 0;
-    size_t i;
-    for (i = 0; i < s->n; ++i) { /* a bounded insertion */
-        int pos = got < q ? got : q;
-        if (got == q && !(s->v[i] > s->v[s->idx[q - 1]])) continue;
-        while (pos > 0 && s->v[i] > s->v[s->idx[pos - 1]]) {
-            if (pos < q) s->idx[pos] = s->idx[pos - 1];
-            --pos;
-        }
-        s->idx[pos] = (int)i;
-        if (got < q) ++got;
-    }
-}
-
-/* The exact solve of working-set position t's block; the working set's responses follow the
-   step. Returns its violation before the step. */
-static double gpusvm__cs_solve_point(gpusvm__cs *s, int t)
-{
-    const size_t m = (size_t)s->m, it = (size_t)s->idx[t], y = (size_t)s->cls[it];
-    double *ai = s->alpha + it * m, *D = s->scratch, *Ub = s->scratch + m, *beta = s->scratch + 2 * m;
-    double *dl = s->scratch + 3 * m, up = -INFINITY, low = INFINITY, kii = s->kd[it] > 0.0 ? s->kd[it] : GPUSVM__TAU;
-    int moved = 0, u;
-    size_t r;
-    for (r = 0; r < m; ++r) {
-        const double g = (r == y) - s->cws[(size_t)t * m + r];
-        Ub[r] = r == y ? s->U[it] : 0.0;
-        if (ai[r] < Ub[r] && g > up) up = g;
-        if (g < low) low = g;
-        D[r] = ai[r] + g / kii;
-    }
-    if (!(up - low > 1e-12)) return up - low;
-    gpusvm__cs_project(s->m, D, Ub, beta, s->order);
-    for (r = 0; r < m; ++r) {
-        dl[r] = beta[r] - ai[r];
-        if (dl[r] != 0.0) moved = 1;
-        ai[r] = beta[r];
-        s->dA[(size_t)t * m + r] += dl[r];
-    }
-    if (moved)
-        for (u = 0; u < s->q; ++u) {
-            const double kt = (double)s->K[(size_t)t * s->n + (size_t)s->idx[u]];
-            for (r = 0; r < m; ++r) s->cws[(size_t)u * m + r] += dl[r] * kt;
-        }
-    s->updates += moved;
-    return up - low;
-}
-
-/* Sweeps of per-point solves over the working set, its responses kept current, until its
-   largest violation is a tenth of the outer one (or eps); then every point's responses from the
-   working set's rows. */
-static void gpusvm__cs_sweeps(gpusvm__cs *s, double eps)
-{
-    const size_t m = (size_t)s->m;
-    size_t i, r;
-    int t, sweep;
-    memset(s->dA, 0, (size_t)s->q * m * sizeof(double));
-    for (t = 0; t < s->q; ++t) memcpy(s->cws + (size_t)t * m, s->c + (size_t)s->idx[t] * m, m * sizeof(double));
-    for (sweep = 0; sweep < 100; ++sweep) {
-        double vin = 0.0, vt;
-        for (t = 0; t < s->q; ++t)
-            if ((vt = gpusvm__cs_solve_point(s, t)) > vin) vin = vt;
-        if (vin < 0.1 * s->vmax || vin < eps) break;
-    }
-    for (i = 0; i < s->n; ++i)
-        for (r = 0; r < m; ++r) {
-            double sum = 0.0;
-            for (t = 0; t < s->q; ++t)
-                if (s->dA[(size_t)t * m + r] != 0.0) sum += s->dA[(size_t)t * m + r] * (double)s->K[(size_t)t * s->n + i];
-            s->c[i * m + r] += sum;
-        }
-}
-
-/* The outer loop until the gap is below eps, max_iter, or a cancel. */
+/* Rounds until the status says done (the gap below eps, or max_iter), or a cancel; the status
+   is read every few rounds (every round where that costs nothing), then the dual. With
+   ctx->profile every step is waited for (a status read) and timed. */
 static gpusvm_result gpusvm__cs_loop(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__cs *s)
 {
     gpusvm__backend *be = ctx->backend;
-    gpusvm_result res;
+    gpusvm_result res = GPUSVM_OK;
+    int first = 1, every = be->status_cheap ? 1 : 4, k, step;
+    double t0 = gpusvm__now(), t1;
     for (;;) {
-        gpusvm__cs_gap(s);
-        if (s->gap < prm->eps || s->updates >= prm->max_iter) return GPUSVM_OK;
+        for (k = 0; k < every; ++k, first = 0)
+            for (step = 0; step < 4 && res == GPUSVM_OK; ++step)
+                if ((res = be->cs_step(be, step, first, prm->eps, prm->max_iter)) == GPUSVM_OK && ctx->profile &&
+                    (res = be->cs_read(be, s->st, NULL)) == GPUSVM_OK) {
+                    t1 = gpusvm__now();
+                    s->spent[step] += t1 - t0;
+                    t0 = t1;
+                }
+        if (res != GPUSVM_OK || (res = be->cs_read(be, s->st, NULL)) != GPUSVM_OK) return res;
+        if (s->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) break;
         if (prm->progress) {
             gpusvm_progress pr;
-            pr.iterations = s->updates;
-            pr.outer_iterations = s->outer;
-            pr.gap = s->gap;
+            pr.iterations = (long long)s->st[GPUSVM__ST_ITER];
+            pr.outer_iterations = (long long)s->st[GPUSVM__ST_OUTER];
+            pr.gap = s->st[GPUSVM__ST_GAP];
             pr.eps = prm->eps;
             if (prm->progress(prm->progress_user_data, &pr))
                 return gpusvm__fail(ctx, GPUSVM_ERROR_CANCELLED, "training cancelled by the progress callback");
         }
-        gpusvm__cs_select(s);
-        if ((res = be->write_ws(be, s->idx, s->slot, s->q)) != GPUSVM_OK || (res = be->rows(be, 1)) != GPUSVM_OK ||
-            (res = be->read_rows(be, s->K)) != GPUSVM_OK)
-            return res;
-        gpusvm__cs_sweeps(s, prm->eps);
-        ++s->outer;
     }
+    if (ctx->profile)
+        gpusvm__log(ctx, GPUSVM_LOG_INFO,
+                    "Crammer-Singer steps (each waited for): responses %.4f s, selection %.4f s, kernel rows %.4f s, "
+                    "sweeps %.4f s",
+                    s->spent[0], s->spent[1], s->spent[2], s->spent[3]);
+    return be->cs_read(be, s->st, s->alpha);
 }
 
 /* The model: points with any nonzero coefficient, grouped by class; sv_coef has nr_class rows. */
@@ -6399,21 +6843,20 @@ static gpusvm_result gpusvm__train_cs(gpusvm_context *ctx, const gpusvm__csr *xi
     gpusvm_result res;
     memset(&s, 0, sizeof s);
     memset(&info, 0, sizeof info);
-    s.gap = INFINITY;
     if ((res = gpusvm__cs_setup(ctx, xin, y, prm, &s)) == GPUSVM_OK && (res = gpusvm__cs_begin(ctx, prm, &s)) == GPUSVM_OK)
         res = gpusvm__cs_loop(ctx, prm, &s);
     be->train_end(be);
     if (res == GPUSVM_OK) {
         info.working_set_size = s.q;
-        info.iterations = s.updates;
-        info.outer_iterations = s.outer;
-        info.gap = s.gap;
-        info.converged = s.gap < prm->eps;
-        info.obj = s.D;
+        info.iterations = (long long)s.st[GPUSVM__ST_ITER];
+        info.outer_iterations = (long long)s.st[GPUSVM__ST_OUTER];
+        info.gap = s.st[GPUSVM__ST_GAP];
+        info.converged = s.st[GPUSVM__ST_DONE] == GPUSVM__DONE_CONVERGED;
+        info.obj = s.st[GPUSVM__ST_CS_D];
         if (!info.converged)
             gpusvm__log(ctx, GPUSVM_LOG_WARN,
-                        "reaching max number of iterations (%lld) at relative duality gap %g > eps %g", s.updates,
-                        s.gap, prm->eps);
+                        "reaching max number of iterations (%lld) at relative duality gap %g > eps %g", info.iterations,
+                        info.gap, prm->eps);
         res = gpusvm__cs_model(ctx, xin, prm, &s, &mo);
     }
     if (res == GPUSVM_OK) {
@@ -8535,6 +8978,12 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__ST_MLOW 5  /* min of -y*G over I_low */\n",
     "#define GPUSVM__ST_INNER 6 /* pair updates of the last inner solve */\n",
     "#define GPUSVM__ST_COUNT 8\n",
+    "/* Crammer-Singer (kernels part 5) keeps GAP (the relative duality gap), DONE, ITER (block steps\n",
+    " * that moved) and OUTER, and uses the rest for its own: */\n",
+    "#define GPUSVM__ST_CS_P 4     /* the primal objective */\n",
+    "#define GPUSVM__ST_CS_D 5     /* the dual objective */\n",
+    "#define GPUSVM__ST_CS_Q 6     /* points in the current working set */\n",
+    "#define GPUSVM__ST_CS_MOVED 7 /* working-set points whose coefficients the last sweeps changed */\n",
     "\n",
     "/* GPUSVM__ST_DONE: every kernel skips a problem that is not running */\n",
     "#define GPUSVM__DONE_RUNNING 0\n",
@@ -8588,7 +9037,9 @@ static const char *const gpusvm__kernel_source[] = {
     "    X(SCATTER, \"gpusvm_scatter\", GPUSVM__COPY_L, SCATTER)                                            \\\n",
     "    X(KEYS, \"gpusvm_keys\", GPUSVM__L, KEYS) X(SELECT, \"gpusvm_select\", GPUSVM__L, SELECT)            \\\n",
     "    X(GATHER, \"gpusvm_gather\", GPUSVM__L, GATHER) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO)               \\\n",
-    "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE)\n",
+    "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE)                                                    \\\n",
+    "    X(CS_UPDATE, \"gpusvm_cs_update\", GPUSVM__L, CS_UPDATE) X(CS_SELECT, \"gpusvm_cs_select\", GPUSVM__L, CS_SELECT) \\\n",
+    "    X(CS_SOLVE, \"gpusvm_cs_solve\", GPUSVM__L, CS_SOLVE)\n",
     "\n",
     "/* gpusvm_rows and gpusvm_rows_few (kernels part 1) */\n",
     "#define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \\\n",
@@ -8674,6 +9125,38 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const double *, coef0) S_()        \\\n",
     "    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \\\n",
     "    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off)\n",
+    "\n",
+    "/* kernels part 5 (Crammer-Singer): alpha and c are n x m (point-major), K the row cache (slot\n",
+    " * of a point: the point itself with cache, its working-set position without), dA and moved the\n",
+    " * last sweeps' changes, compacted */\n",
+    "#define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \\\n",
+    "    X_(CS_UPDATE, __global double *, c) S_() X_(CS_UPDATE, __global const double *, alpha) S_()         \\\n",
+    "    X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const double *, U) S_()        \\\n",
+    "    X_(CS_UPDATE, __global const float *, K) S_() X_(CS_UPDATE, int, ldk) S_()                          \\\n",
+    "    X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const double *, dA) S_()     \\\n",
+    "    X_(CS_UPDATE, __global const double *, status) S_() X_(CS_UPDATE, __global double *, part) S_()     \\\n",
+    "    X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \\\n",
+    "    X_(CS_UPDATE, int, n) S_() X_(CS_UPDATE, int, m) S_() X_(CS_UPDATE, int, qc)\n",
+    "\n",
+    "#define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \\\n",
+    "    X_(CS_SELECT, __global const double *, part) S_() X_(CS_SELECT, int, nparts) S_()                   \\\n",
+    "    X_(CS_SELECT, __global uint *, cand_key) S_() X_(CS_SELECT, __global const int *, cand_idx) S_()    \\\n",
+    "    X_(CS_SELECT, __global double *, status) S_() X_(CS_SELECT, double, eps) S_()                       \\\n",
+    "    X_(CS_SELECT, double, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \\\n",
+    "    X_(CS_SELECT, __global int *, row_idx) S_() X_(CS_SELECT, __global int *, row_slot) S_()            \\\n",
+    "    X_(CS_SELECT, __global int *, pinfo) S_() X_(CS_SELECT, __global int *, have) S_()                  \\\n",
+    "    X_(CS_SELECT, int, cache)\n",
+    "\n",
+    "#define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                   \\\n",
+    "    X_(CS_SOLVE, __global const float *, K) S_() X_(CS_SOLVE, int, ldk) S_()                            \\\n",
+    "    X_(CS_SOLVE, __global const int *, ws) S_() X_(CS_SOLVE, __global double *, status) S_()            \\\n",
+    "    X_(CS_SOLVE, __global double *, alpha) S_() X_(CS_SOLVE, __global const double *, c) S_()           \\\n",
+    "    X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const double *, U) S_()          \\\n",
+    "    X_(CS_SOLVE, __global const double *, kd) S_() X_(CS_SOLVE, __global double *, dA) S_()             \\\n",
+    "    X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, m) S_() X_(CS_SOLVE, int, q) S_()        \\\n",
+    "    X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, double, eps) S_() X_(CS_SOLVE, double, ratio) S_()       \\\n",
+    "    X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local double *, cws) S_()                    \\\n",
+    "    X_(CS_SOLVE, __local double *, scr)\n",
     "\n",
     "/* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the\n",
     " * kernels declare the parameters. */\n",
@@ -9974,8 +10457,314 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
     "}\n",
+    "#line 1 \"kernels/50_cs.cl\"\n",
+    "/* gpusvm kernels, part 5: Crammer and Singer's joint multiclass SVM, every step of an outer\n",
+    " * iteration on the device (the host reads back only the status).\n",
+    " *\n",
+    " * The dual (Crammer and Singer 2001; GTSVM's eqs. 3-4, seed 003): per point i and class r a\n",
+    " * coefficient alpha_ir <= U_i [r = y_i] with sum_r alpha_ir = 0, responses\n",
+    " * c_ir = sum_j alpha_jr k(x_i, x_j) and gradients g_ir = [r = y_i] - c_ir. One outer iteration:\n",
+    " *\n",
+    " *   gpusvm_cs_update  (one work-item per point) c_i += sum_t dA_t k(x_t, x_i) over the working-set\n",
+    " *                     points the last sweeps moved (GTSVM's response update, algorithm 1: the rows\n",
+    " *                     read down their columns, coalesced); then the point's first-order violation\n",
+    " *                     v_i = max_{r: alpha_ir < U_ir} g_ir - min_r g_ir and its share of the duality\n",
+    " *                     gap, gap_i = U_i max(0, max_{r != y} 1 + c_ir - c_iy) - sum_r alpha_ir g_ir\n",
+    " *                     (>= 0; zero exactly when the point's block is optimal), the work-group's\n",
+    " *                     sums of the primal and dual terms, and the work-group's qc points with the\n",
+    " *                     largest gap_i (a bitonic sort in local memory) as candidates.\n",
+    " *   gpusvm_cs_select  (one work-group) the relative gap 2 (P - D) / (P + D) and the stop; the\n",
+    " *                     working set: the q candidates with the largest gap_i (a radix selection,\n",
+    " *                     part 2's), in ascending index order; the points whose kernel rows are\n",
+    " *                     not in the row cache go to the rows kernels' list (part 1), whose count\n",
+    " *                     it writes where they read it (the problem table's Q).\n",
+    " *   gpusvm_rows*      the missing rows (part 1).\n",
+    " *   gpusvm_cs_solve   (one work-group) sweeps of exact per-point block solves over the working\n",
+    " *                     set (Gauss-Seidel; the set's q x q kernel block and its responses in local\n",
+    " *                     memory, classes across work-items) until the set's largest violation is a\n",
+    " *                     fraction `ratio` of its first (or eps).\n",
+    " *\n",
+    " * Selecting by gap_i rather than by v_i aims at the stopping rule itself: on letter it took\n",
+    " * a tenth fewer outer iterations. Each block solve is the projection\n",
+    " * beta = argmin |beta - D|^2, beta_r <= Ub_r, sum beta = 0, D = alpha_i + g_i / k(x_i, x_i):\n",
+    " * beta_r = min(Ub_r, D_r - theta). Work-item r tries the partition in which the classes ahead\n",
+    " * of r (larger D - Ub, ties by class) are capped and r and those after it are free; the first\n",
+    " * consistent partition gives theta. The plain-C backend runs the same steps in the same order.\n",
+    " */\n",
+    "\n",
+    "/* 64-bit sort key of a point: its gap share (larger first), then its index */\n",
+    "#define GPUSVM_CS_KEY(k, i) (((ulong)(k) << 32) | (ulong)(uint)(i))\n",
+    "\n",
+    "__kernel void gpusvm_cs_update(GPUSVM__ARGS_CS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    __local ulong skey[GPUSVM__L];\n",
+    "    __local double red[4][GPUSVM__L];\n",
+    "    const int lid = get_local_id(0), i = get_global_id(0), g = get_group_id(0);\n",
+    "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return; /* uniform */\n",
+    "    const int nq = (int)status[GPUSVM__ST_CS_Q];\n",
+    "    double aka = 0.0, loss = 0.0, lin = 0.0, vmax = 0.0;\n",
+    "    uint key = GPUSVM__KEY_NONE;\n",
+    "    if (i < n) {\n",
+    "        __global double *ci = c + (size_t)i * m;\n",
+    "        __global const double *ai = alpha + (size_t)i * m;\n",
+    "        for (int t = 0; t < nq; ++t) {\n",
+    "            const int s = moved[t]; /* uniform */\n",
+    "            if (s < 0) continue;\n",
+    "            const double k = (double)K[(size_t)s * ldk + i];\n",
+    "            for (int r = 0; r < m; ++r) ci[r] += dA[t * m + r] * k;\n",
+    "        }\n",
+    "        const int y = cls[i];\n",
+    "        const double cy = ci[y], Ui = U[i];\n",
+    "        double up = -INFINITY, low = INFINITY, worst = 0.0, ag = 0.0;\n",
+    "        for (int r = 0; r < m; ++r) {\n",
+    "            const double cr = ci[r], ar = ai[r], gr = (r == y ? 1.0 : 0.0) - cr;\n",
+    "            if (ar < (r == y ? Ui : 0.0) && gr > up) up = gr;\n",
+    "            if (gr < low) low = gr;\n",
+    "            if (r != y && 1.0 + cr - cy > worst) worst = 1.0 + cr - cy;\n",
+    "            aka += ar * cr;\n",
+    "            ag += ar * gr;\n",
+    "        }\n",
+    "        loss = Ui * worst;\n",
+    "        lin = ai[y];\n",
+    "        vmax = up - low;\n",
+    "        const double gi = loss - ag;\n",
+    "        if (gi > 0.0) key = ~gpusvm_float_key((float)gi);\n",
+    "    }\n",
+    "    red[0][lid] = aka;\n",
+    "    red[1][lid] = loss;\n",
+    "    red[2][lid] = lin;\n",
+    "    red[3][lid] = vmax;\n",
+    "    skey[lid] = GPUSVM_CS_KEY(key, i);\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {\n",
+    "        if (lid < s) {\n",
+    "            red[0][lid] += red[0][lid + s];\n",
+    "            red[1][lid] += red[1][lid + s];\n",
+    "            red[2][lid] += red[2][lid + s];\n",
+    "            red[3][lid] = fmax(red[3][lid], red[3][lid + s]);\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "    if (lid < 4) part[(size_t)g * 4 + lid] = red[lid][0];\n",
+    "    /* bitonic sort of the group's keys, ascending: its best qc are the first */\n",
+    "    for (int k = 2; k <= GPUSVM__L; k <<= 1)\n",
+    "        for (int j = k >> 1; j > 0; j >>= 1) {\n",
+    "            const int o = lid ^ j;\n",
+    "            if (o > lid) {\n",
+    "                const ulong a = skey[lid], b = skey[o];\n",
+    "                if (((lid & k) == 0) == (a > b)) {\n",
+    "                    skey[lid] = b;\n",
+    "                    skey[o] = a;\n",
+    "                }\n",
+    "            }\n",
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        }\n",
+    "    if (lid < qc) {\n",
+    "        cand_key[(size_t)g * qc + lid] = (uint)(skey[lid] >> 32);\n",
+    "        cand_idx[(size_t)g * qc + lid] = (int)(uint)skey[lid];\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "__kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    __local int list[GPUSVM__Q];\n",
+    "    __local int keep[GPUSVM__Q];\n",
+    "    __local double red[4][GPUSVM__L];\n",
+    "    __local gpusvm_sel_scratch sc;\n",
+    "    __local int nmiss;\n",
+    "    const int lid = get_local_id(0);\n",
+    "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "    double s0 = 0.0, s1 = 0.0, s2 = 0.0;\n",
+    "    for (int p = lid; p < nparts; p += GPUSVM__L) {\n",
+    "        s0 += part[(size_t)p * 4];\n",
+    "        s1 += part[(size_t)p * 4 + 1];\n",
+    "        s2 += part[(size_t)p * 4 + 2];\n",
+    "    }\n",
+    "    red[0][lid] = s0;\n",
+    "    red[1][lid] = s1;\n",
+    "    red[2][lid] = s2;\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {\n",
+    "        if (lid < s)\n",
+    "            for (int u = 0; u < 3; ++u) red[u][lid] += red[u][lid + s];\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "    const double P = 0.5 * red[0][0] + red[1][0], D = red[2][0] - 0.5 * red[0][0];\n",
+    "    const double gap = (P + D) > 0.0 ? 2.0 * (P - D) / (P + D) : 0.0;\n",
+    "    const int done = !(gap >= eps) ? GPUSVM__DONE_CONVERGED\n",
+    "                     : (status[GPUSVM__ST_ITER] >= max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);\n",
+    "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
+    "    if (lid == 0) {\n",
+    "        status[GPUSVM__ST_GAP] = gap;\n",
+    "        status[GPUSVM__ST_CS_P] = P;\n",
+    "        status[GPUSVM__ST_CS_D] = D;\n",
+    "        status[GPUSVM__ST_DONE] = (double)done;\n",
+    "        sc.count = 0;\n",
+    "        nmiss = 0;\n",
+    "    }\n",
+    "    if (done) return;\n",
+    "    const int ncand = nparts * min(q, GPUSVM__L);\n",
+    "    gpusvm_select_side(&sc, list, cand_key, cand_key, (__global const char *)0, 0, q, ncand);\n",
+    "    const int got = sc.count;\n",
+    "    for (int c0 = 0; c0 < GPUSVM__Q / GPUSVM__L; ++c0) { /* positions -> points, ascending */\n",
+    "        const int t = c0 * GPUSVM__L + lid;\n",
+    "        if (t < got) list[t] = cand_idx[list[t]];\n",
+    "    }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int c0 = 0; c0 < GPUSVM__Q / GPUSVM__L; ++c0) {\n",
+    "        const int t = c0 * GPUSVM__L + lid;\n",
+    "        if (t < got) {\n",
+    "            const int v = list[t];\n",
+    "            int rank = 0;\n",
+    "            for (int u = 0; u < got; ++u) rank += list[u] < v;\n",
+    "            keep[rank] = v;\n",
+    "        }\n",
+    "    }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int t = lid; t < got; t += GPUSVM__L) {\n",
+    "        const int v = keep[t];\n",
+    "        ws[t] = v;\n",
+    "        if (!cache || !have[v]) { /* its row: computed this round */\n",
+    "            const int k = atomic_inc(&nmiss);\n",
+    "            row_idx[k] = v;\n",
+    "            row_slot[k] = cache ? v : t;\n",
+    "            if (cache) have[v] = 1;\n",
+    "        }\n",
+    "    }\n",
+    "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
+    "    if (lid == 0) {\n",
+    "        status[GPUSVM__ST_CS_Q] = (double)got;\n",
+    "        pinfo[GPUSVM__PI_Q] = nmiss;\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "/* scr: m doubles each of D, D - Ub, Ub, alpha, the step, the candidates' theta and validity;\n",
+    " * then the working set's alpha (q x m), and its points' bounds, diagonals and classes (q each):\n",
+    " * the sweeps touch only local memory */\n",
+    "#define GPUSVM_CS_SD(r) scr[(r)]\n",
+    "#define GPUSVM_CS_SE(r) scr[m + (r)]\n",
+    "#define GPUSVM_CS_SU(r) scr[2 * m + (r)]\n",
+    "#define GPUSVM_CS_SA(r) scr[3 * m + (r)]\n",
+    "#define GPUSVM_CS_SL(r) scr[4 * m + (r)]\n",
+    "#define GPUSVM_CS_ST(r) scr[5 * m + (r)]\n",
+    "#define GPUSVM_CS_SV(r) scr[6 * m + (r)]\n",
+    "#define GPUSVM_CS_LA(e) scr[7 * m + (e)]\n",
+    "#define GPUSVM_CS_LU(t) scr[7 * m + q * m + (t)]\n",
+    "#define GPUSVM_CS_LK(t) scr[7 * m + q * m + q + (t)]\n",
+    "#define GPUSVM_CS_LY(t) scr[7 * m + q * m + 2 * q + (t)]\n",
+    "\n",
+    "__kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    __local int wsl[GPUSVM__L];\n",
+    "    const int lid = get_local_id(0);\n",
+    "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "    const int nq = (int)status[GPUSVM__ST_CS_Q];\n",
+    "    for (int t = lid; t < nq; t += GPUSVM__L) {\n",
+    "        const int it = ws[t];\n",
+    "        wsl[t] = it;\n",
+    "        GPUSVM_CS_LU(t) = U[it];\n",
+    "        GPUSVM_CS_LK(t) = kd[it] > 0.0 ? kd[it] : GPUSVM__TAU;\n",
+    "        GPUSVM_CS_LY(t) = (double)cls[it];\n",
+    "    }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int e = lid; e < nq * nq; e += GPUSVM__L) { /* row of position t at the point of u */\n",
+    "        const int t = e / nq, u = e - t * nq;\n",
+    "        kws[t * q + u] = K[(size_t)(cache ? wsl[t] : t) * ldk + wsl[u]];\n",
+    "    }\n",
+    "    for (int e = lid; e < nq * m; e += GPUSVM__L) {\n",
+    "        const int t = e / m;\n",
+    "        const size_t at = (size_t)wsl[t] * m + (e - t * m);\n",
+    "        cws[e] = c[at];\n",
+    "        GPUSVM_CS_LA(e) = alpha[at];\n",
+    "    }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    double v0 = -1.0, upd = 0.0;\n",
+    "    for (int sweep = 0; sweep < 100; ++sweep) {\n",
+    "        double vin = 0.0;\n",
+    "        for (int t = 0; t < nq; ++t) {\n",
+    "            const int y = (int)GPUSVM_CS_LY(t);\n",
+    "            const double kii = GPUSVM_CS_LK(t);\n",
+    "            for (int r = lid; r < m; r += GPUSVM__L) {\n",
+    "                const double a = GPUSVM_CS_LA(t * m + r), gr = (r == y ? 1.0 : 0.0) - cws[t * m + r];\n",
+    "                const double ub = r == y ? GPUSVM_CS_LU(t) : 0.0;\n",
+    "                GPUSVM_CS_SA(r) = a;\n",
+    "                GPUSVM_CS_SU(r) = ub;\n",
+    "                GPUSVM_CS_SD(r) = a + gr / kii;\n",
+    "                GPUSVM_CS_SE(r) = a + gr / kii - ub;\n",
+    "                GPUSVM_CS_SL(r) = gr; /* the gradient until the step replaces it */\n",
+    "            }\n",
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "            double up = -INFINITY, low = INFINITY;\n",
+    "            for (int r = 0; r < m; ++r) { /* every work-item, the same answer */\n",
+    "                const double gr = GPUSVM_CS_SL(r);\n",
+    "                if (GPUSVM_CS_SA(r) < GPUSVM_CS_SU(r) && gr > up) up = gr;\n",
+    "                if (gr < low) low = gr;\n",
+    "            }\n",
+    "            const double viol = up - low;\n",
+    "            vin = fmax(vin, viol);\n",
+    "            if (!(viol > 1e-12)) { /* uniform */\n",
+    "                barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "                continue;\n",
+    "            }\n",
+    "            for (int r = lid; r < m; r += GPUSVM__L) { /* r first free: the classes ahead capped */\n",
+    "                const double er = GPUSVM_CS_SE(r);\n",
+    "                double sum = 0.0, emin = INFINITY;\n",
+    "                int k = 0;\n",
+    "                for (int s = 0; s < m; ++s) {\n",
+    "                    const double es = GPUSVM_CS_SE(s);\n",
+    "                    const int ahead = es > er || (es == er && s < r);\n",
+    "                    sum += ahead ? GPUSVM_CS_SU(s) : GPUSVM_CS_SD(s);\n",
+    "                    k += ahead;\n",
+    "                    if (ahead) emin = fmin(emin, es);\n",
+    "                }\n",
+    "                const double th = sum / (double)(m - k);\n",
+    "                GPUSVM_CS_ST(k) = th;\n",
+    "                GPUSVM_CS_SV(k) = ((k == 0 || emin >= th) && er < th) ? 1.0 : 0.0;\n",
+    "            }\n",
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "            int ks = m - 1;\n",
+    "            for (int k = m - 1; k >= 0; --k)\n",
+    "                if (GPUSVM_CS_SV(k) != 0.0) ks = k;\n",
+    "            const double theta = GPUSVM_CS_ST(ks);\n",
+    "            for (int r = lid; r < m; r += GPUSVM__L) {\n",
+    "                const double d = GPUSVM_CS_SD(r) - theta, ub = GPUSVM_CS_SU(r);\n",
+    "                const double beta = d < ub ? d : ub;\n",
+    "                GPUSVM_CS_SL(r) = beta - GPUSVM_CS_SA(r);\n",
+    "                GPUSVM_CS_LA(t * m + r) = beta;\n",
+    "            }\n",
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "            int mv = 0;\n",
+    "            for (int r = 0; r < m; ++r) mv |= GPUSVM_CS_SL(r) != 0.0;\n",
+    "            upd += mv;\n",
+    "            if (mv)\n",
+    "                for (int e = lid; e < nq * m; e += GPUSVM__L) {\n",
+    "                    const int u = e / m;\n",
+    "                    cws[e] += GPUSVM_CS_SL(e - u * m) * (double)kws[t * q + u];\n",
+    "                }\n",
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        }\n",
+    "        if (v0 < 0.0) v0 = vin;\n",
+    "        if (vin < ratio * v0 || vin < eps) break;\n",
+    "    }\n",
+    "    for (int e = lid; e < nq * m; e += GPUSVM__L) { /* the steps, and alpha written back */\n",
+    "        const int t = e / m;\n",
+    "        const size_t at = (size_t)wsl[t] * m + (e - t * m);\n",
+    "        dA[e] = GPUSVM_CS_LA(e) - alpha[at];\n",
+    "        alpha[at] = GPUSVM_CS_LA(e);\n",
+    "    }\n",
+    "    barrier(CLK_GLOBAL_MEM_FENCE);\n",
+    "    for (int t = lid; t < nq; t += GPUSVM__L) {\n",
+    "        int mv = 0;\n",
+    "        for (int r = 0; r < m; ++r) mv |= dA[t * m + r] != 0.0;\n",
+    "        moved[t] = mv ? (cache ? wsl[t] : t) : -1;\n",
+    "    }\n",
+    "    if (lid == 0) {\n",
+    "        status[GPUSVM__ST_ITER] += upd;\n",
+    "        status[GPUSVM__ST_OUTER] += 1.0;\n",
+    "    }\n",
+    "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 1503
+#define GPUSVM__KERNEL_SOURCE_LINES 1849
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

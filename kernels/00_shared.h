@@ -61,6 +61,12 @@
 #define GPUSVM__ST_MLOW 5  /* min of -y*G over I_low */
 #define GPUSVM__ST_INNER 6 /* pair updates of the last inner solve */
 #define GPUSVM__ST_COUNT 8
+/* Crammer-Singer (kernels part 5) keeps GAP (the relative duality gap), DONE, ITER (block steps
+ * that moved) and OUTER, and uses the rest for its own: */
+#define GPUSVM__ST_CS_P 4     /* the primal objective */
+#define GPUSVM__ST_CS_D 5     /* the dual objective */
+#define GPUSVM__ST_CS_Q 6     /* points in the current working set */
+#define GPUSVM__ST_CS_MOVED 7 /* working-set points whose coefficients the last sweeps changed */
 
 /* GPUSVM__ST_DONE: every kernel skips a problem that is not running */
 #define GPUSVM__DONE_RUNNING 0
@@ -114,7 +120,9 @@
     X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER)                                            \
     X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
     X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
-    X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)
+    X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
+    X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
+    X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__L, CS_SOLVE)
 
 /* gpusvm_rows and gpusvm_rows_few (kernels part 1) */
 #define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \
@@ -200,6 +208,38 @@
     X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const double *, coef0) S_()        \
     X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \
     X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off)
+
+/* kernels part 5 (Crammer-Singer): alpha and c are n x m (point-major), K the row cache (slot
+ * of a point: the point itself with cache, its working-set position without), dA and moved the
+ * last sweeps' changes, compacted */
+#define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \
+    X_(CS_UPDATE, __global double *, c) S_() X_(CS_UPDATE, __global const double *, alpha) S_()         \
+    X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const double *, U) S_()        \
+    X_(CS_UPDATE, __global const float *, K) S_() X_(CS_UPDATE, int, ldk) S_()                          \
+    X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const double *, dA) S_()     \
+    X_(CS_UPDATE, __global const double *, status) S_() X_(CS_UPDATE, __global double *, part) S_()     \
+    X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \
+    X_(CS_UPDATE, int, n) S_() X_(CS_UPDATE, int, m) S_() X_(CS_UPDATE, int, qc)
+
+#define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \
+    X_(CS_SELECT, __global const double *, part) S_() X_(CS_SELECT, int, nparts) S_()                   \
+    X_(CS_SELECT, __global uint *, cand_key) S_() X_(CS_SELECT, __global const int *, cand_idx) S_()    \
+    X_(CS_SELECT, __global double *, status) S_() X_(CS_SELECT, double, eps) S_()                       \
+    X_(CS_SELECT, double, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \
+    X_(CS_SELECT, __global int *, row_idx) S_() X_(CS_SELECT, __global int *, row_slot) S_()            \
+    X_(CS_SELECT, __global int *, pinfo) S_() X_(CS_SELECT, __global int *, have) S_()                  \
+    X_(CS_SELECT, int, cache)
+
+#define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                   \
+    X_(CS_SOLVE, __global const float *, K) S_() X_(CS_SOLVE, int, ldk) S_()                            \
+    X_(CS_SOLVE, __global const int *, ws) S_() X_(CS_SOLVE, __global double *, status) S_()            \
+    X_(CS_SOLVE, __global double *, alpha) S_() X_(CS_SOLVE, __global const double *, c) S_()           \
+    X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const double *, U) S_()          \
+    X_(CS_SOLVE, __global const double *, kd) S_() X_(CS_SOLVE, __global double *, dA) S_()             \
+    X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, m) S_() X_(CS_SOLVE, int, q) S_()        \
+    X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, double, eps) S_() X_(CS_SOLVE, double, ratio) S_()       \
+    X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local double *, cws) S_()                    \
+    X_(CS_SOLVE, __local double *, scr)
 
 /* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the
  * kernels declare the parameters. */
