@@ -585,6 +585,9 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #endif
 #ifndef GPUSVM__L
 #define GPUSVM__L 256 /* local size of the single-work-group kernels (power of two) */
+#ifndef GPUSVM__CS_L
+#define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */
+#endif
 #endif
 #define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */
 #define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */
@@ -692,7 +695,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
-    X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__L, CS_SOLVE)
+    X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE)
 
 /* gpusvm_rows and gpusvm_rows_few (kernels part 1) */
 #define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \
@@ -2293,7 +2296,7 @@ static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb)
 typedef struct gpusvm__cpu_cs {
     size_t n;
     int m, q, nq, nmiss, cache;
-    double eps, ratio, st[GPUSVM__ST_COUNT], sums[3];
+    double eps, ratio, skip, st[GPUSVM__ST_COUNT], sums[3];
     int *cls, *ws, *moved, *have;
     double *U, *kd, *alpha, *c, *dA, *cws, *scr;
     uint64_t *heap;
@@ -2318,11 +2321,11 @@ static double gpusvm__cpu_cs_point(gpusvm__cpu_cs *s, const float *K, size_t ldk
     double *ci = s->c + i * (size_t)m, up = -INFINITY, low = INFINITY, worst = 0.0, ag = 0.0, aka = 0.0, cy;
     const double *ai = s->alpha + i * (size_t)m;
     int t, r;
-    for (t = 0; t < s->nq; ++t) {
-        double k;
-        if (s->moved[t] < 0) continue;
-        k = (double)K[(size_t)s->moved[t] * ldk + i];
-        for (r = 0; r < m; ++r) ci[r] += s->dA[t * m + r] * k;
+    for (r = 0; r < m; ++r) { /* the sum over the moves first, as the kernel */
+        double acc = 0.0;
+        for (t = 0; t < s->nq; ++t)
+            if (s->moved[t] >= 0) acc += s->dA[t * m + r] * (double)K[(size_t)s->moved[t] * ldk + i];
+        ci[r] += acc;
     }
     cy = ci[y];
     for (r = 0; r < m; ++r) {
@@ -2466,7 +2469,7 @@ static double gpusvm__cpu_cs_block(gpusvm__cpu_cs *s, int t, double *upd)
         if (sa[r] < su[r] && gr > up) up = gr;
         if (gr < low) low = gr;
     }
-    if (!(up - low > 1e-12)) return up - low;
+    if (!(up - low > 1e-12) || up - low < s->skip) return up - low;
     for (r = 0; r < m; ++r) {
         double sum = 0.0, emin = INFINITY, th;
         int s2;
@@ -2519,7 +2522,9 @@ static void gpusvm__cpu_cs_solve(gpusvm__cpu *b)
             if ((vt = gpusvm__cpu_cs_block(s, t, &upd)) > vin) vin = vt;
         if (v0 < 0.0) v0 = vin;
         if (vin < s->ratio * v0 || vin < s->eps) break;
+        s->skip = 0.5 * s->ratio * v0;
     }
+    s->skip = 0.0;
     for (e = 0; e < nq * m; ++e) s->dA[e] = s->alpha[(size_t)s->ws[e / m] * m + (size_t)(e % m)] - s->dA[e];
     for (t = 0; t < nq; ++t) {
         int mv = 0;
@@ -3150,12 +3155,13 @@ static void gpusvm__ocl_release_program(gpusvm__ocl *b)
    overridden from this one table) and, on NVIDIA, the warp exchanges. */
 static void gpusvm__ocl_options(const gpusvm__ocl *b, int shfl, char *out, size_t size)
 {
-    const struct { const char *name; int value; } tun[4] = {
-        {"GPUSVM__Q", 0}, {"GPUSVM__L", GPUSVM__L}, {"GPUSVM__SB", GPUSVM__SB}, {"GPUSVM__SH_LOG", GPUSVM__SH_LOG}};
+    const struct { const char *name; int value; } tun[5] = {
+        {"GPUSVM__Q", 0}, {"GPUSVM__L", GPUSVM__L}, {"GPUSVM__SB", GPUSVM__SB}, {"GPUSVM__SH_LOG", GPUSVM__SH_LOG},
+        {"GPUSVM__CS_L", GPUSVM__CS_L}};
     size_t at;
     int i;
     at = (size_t)snprintf(out, size, "-cl-std=CL1.2");
-    for (i = 0; i < 4 && at < size; ++i)
+    for (i = 0; i < 5 && at < size; ++i)
         at += (size_t)snprintf(out + at, size - at, " -D %s=%d", tun[i].name,
                                i == 0 ? b->qcap : i == 3 ? b->sh_log : tun[i].value);
     if (shfl && at < size) snprintf(out + at, size - at, " -D GPUSVM_NV_SHFL=1");
@@ -4028,7 +4034,7 @@ static const char *const gpusvm__cs_buf_what[GPUSVM__CB_COUNT] = {GPUSVM__CS_BUF
 static size_t gpusvm__cs_local(int q, int m)
 {
     return (size_t)q * (size_t)q * sizeof(float) + 2 * (size_t)q * (size_t)m * sizeof(double) +
-           (size_t)(7 * m + 3 * q) * sizeof(double) + GPUSVM__L * sizeof(int);
+           (size_t)(7 * m + 3 * q) * sizeof(double) + GPUSVM__Q * sizeof(int);
 }
 
 static gpusvm_result gpusvm__ocl_cs_bind(gpusvm__ocl *b)
@@ -4150,7 +4156,7 @@ static gpusvm_result gpusvm__ocl_cs_step(gpusvm__backend *bb, int step, int firs
         for (off = 0; off < b->cs_q && r == GPUSVM_OK; off += GPUSVM__FEW)
             r = gpusvm__ocl_rows_launch(b, 0, off, GPUSVM__FEW, 0, b->ldk, 1, 1);
         return r;
-    default: return gpusvm__ocl_launch(b, GPUSVM__KN_CS_SOLVE, 1, &l, &l);
+    default: l = GPUSVM__CS_L; return gpusvm__ocl_launch(b, GPUSVM__KN_CS_SOLVE, 1, &l, &l);
     }
 fail:
     return r;
@@ -8932,6 +8938,9 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "#ifndef GPUSVM__L\n",
     "#define GPUSVM__L 256 /* local size of the single-work-group kernels (power of two) */\n",
+    "#ifndef GPUSVM__CS_L\n",
+    "#define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */\n",
+    "#endif\n",
     "#endif\n",
     "#define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */\n",
     "#define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */\n",
@@ -9039,7 +9048,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X(GATHER, \"gpusvm_gather\", GPUSVM__L, GATHER) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO)               \\\n",
     "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE)                                                    \\\n",
     "    X(CS_UPDATE, \"gpusvm_cs_update\", GPUSVM__L, CS_UPDATE) X(CS_SELECT, \"gpusvm_cs_select\", GPUSVM__L, CS_SELECT) \\\n",
-    "    X(CS_SOLVE, \"gpusvm_cs_solve\", GPUSVM__L, CS_SOLVE)\n",
+    "    X(CS_SOLVE, \"gpusvm_cs_solve\", GPUSVM__CS_L, CS_SOLVE)\n",
     "\n",
     "/* gpusvm_rows and gpusvm_rows_few (kernels part 1) */\n",
     "#define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \\\n",
@@ -10489,8 +10498,13 @@ static const char *const gpusvm__kernel_source[] = {
     " * beta = argmin |beta - D|^2, beta_r <= Ub_r, sum beta = 0, D = alpha_i + g_i / k(x_i, x_i):\n",
     " * beta_r = min(Ub_r, D_r - theta). Work-item r tries the partition in which the classes ahead\n",
     " * of r (larger D - Ub, ties by class) are capped and r and those after it are free; the first\n",
-    " * consistent partition gives theta. The plain-C backend runs the same steps in the same order.\n",
+    " * consistent partition gives theta. After the first sweep, points whose violation is below half\n",
+    " * the sweeps' aim are left as they are (half the block solves, as many outer iterations). The\n",
+    " * plain-C backend runs the same steps in the same order.\n",
     " */\n",
+    "\n",
+    "/* classes a work-item of gpusvm_cs_update sums at once */\n",
+    "#define GPUSVM_CS_RB 8\n",
     "\n",
     "/* 64-bit sort key of a point: its gap share (larger first), then its index */\n",
     "#define GPUSVM_CS_KEY(k, i) (((ulong)(k) << 32) | (ulong)(uint)(i))\n",
@@ -10507,11 +10521,18 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (i < n) {\n",
     "        __global double *ci = c + (size_t)i * m;\n",
     "        __global const double *ai = alpha + (size_t)i * m;\n",
-    "        for (int t = 0; t < nq; ++t) {\n",
-    "            const int s = moved[t]; /* uniform */\n",
-    "            if (s < 0) continue;\n",
-    "            const double k = (double)K[(size_t)s * ldk + i];\n",
-    "            for (int r = 0; r < m; ++r) ci[r] += dA[t * m + r] * k;\n",
+    "        for (int r0 = 0; r0 < m; r0 += GPUSVM_CS_RB) { /* GPUSVM_CS_RB classes at a time, in registers */\n",
+    "            double acc[GPUSVM_CS_RB];\n",
+    "            for (int u = 0; u < GPUSVM_CS_RB; ++u) acc[u] = 0.0;\n",
+    "            for (int t = 0; t < nq; ++t) {\n",
+    "                const int s = moved[t]; /* uniform */\n",
+    "                if (s < 0) continue;\n",
+    "                const double k = (double)K[(size_t)s * ldk + i];\n",
+    "                for (int u = 0; u < GPUSVM_CS_RB; ++u)\n",
+    "                    if (r0 + u < m) acc[u] += dA[t * m + r0 + u] * k;\n",
+    "            }\n",
+    "            for (int u = 0; u < GPUSVM_CS_RB; ++u)\n",
+    "                if (r0 + u < m) ci[r0 + u] += acc[u];\n",
     "        }\n",
     "        const int y = cls[i];\n",
     "        const double cy = ci[y], Ui = U[i];\n",
@@ -10655,11 +10676,11 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "__kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
-    "    __local int wsl[GPUSVM__L];\n",
+    "    __local int wsl[GPUSVM__Q];\n",
     "    const int lid = get_local_id(0);\n",
     "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
     "    const int nq = (int)status[GPUSVM__ST_CS_Q];\n",
-    "    for (int t = lid; t < nq; t += GPUSVM__L) {\n",
+    "    for (int t = lid; t < nq; t += GPUSVM__CS_L) {\n",
     "        const int it = ws[t];\n",
     "        wsl[t] = it;\n",
     "        GPUSVM_CS_LU(t) = U[it];\n",
@@ -10667,24 +10688,24 @@ static const char *const gpusvm__kernel_source[] = {
     "        GPUSVM_CS_LY(t) = (double)cls[it];\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int e = lid; e < nq * nq; e += GPUSVM__L) { /* row of position t at the point of u */\n",
+    "    for (int e = lid; e < nq * nq; e += GPUSVM__CS_L) { /* row of position t at the point of u */\n",
     "        const int t = e / nq, u = e - t * nq;\n",
     "        kws[t * q + u] = K[(size_t)(cache ? wsl[t] : t) * ldk + wsl[u]];\n",
     "    }\n",
-    "    for (int e = lid; e < nq * m; e += GPUSVM__L) {\n",
+    "    for (int e = lid; e < nq * m; e += GPUSVM__CS_L) {\n",
     "        const int t = e / m;\n",
     "        const size_t at = (size_t)wsl[t] * m + (e - t * m);\n",
     "        cws[e] = c[at];\n",
     "        GPUSVM_CS_LA(e) = alpha[at];\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    double v0 = -1.0, upd = 0.0;\n",
+    "    double v0 = -1.0, upd = 0.0, skip = 0.0;\n",
     "    for (int sweep = 0; sweep < 100; ++sweep) {\n",
     "        double vin = 0.0;\n",
     "        for (int t = 0; t < nq; ++t) {\n",
     "            const int y = (int)GPUSVM_CS_LY(t);\n",
     "            const double kii = GPUSVM_CS_LK(t);\n",
-    "            for (int r = lid; r < m; r += GPUSVM__L) {\n",
+    "            for (int r = lid; r < m; r += GPUSVM__CS_L) {\n",
     "                const double a = GPUSVM_CS_LA(t * m + r), gr = (r == y ? 1.0 : 0.0) - cws[t * m + r];\n",
     "                const double ub = r == y ? GPUSVM_CS_LU(t) : 0.0;\n",
     "                GPUSVM_CS_SA(r) = a;\n",
@@ -10702,11 +10723,11 @@ static const char *const gpusvm__kernel_source[] = {
     "            }\n",
     "            const double viol = up - low;\n",
     "            vin = fmax(vin, viol);\n",
-    "            if (!(viol > 1e-12)) { /* uniform */\n",
+    "            if (!(viol > 1e-12) || viol < skip) { /* uniform: optimal, or already below the sweeps' aim */\n",
     "                barrier(CLK_LOCAL_MEM_FENCE);\n",
     "                continue;\n",
     "            }\n",
-    "            for (int r = lid; r < m; r += GPUSVM__L) { /* r first free: the classes ahead capped */\n",
+    "            for (int r = lid; r < m; r += GPUSVM__CS_L) { /* r first free: the classes ahead capped */\n",
     "                const double er = GPUSVM_CS_SE(r);\n",
     "                double sum = 0.0, emin = INFINITY;\n",
     "                int k = 0;\n",
@@ -10726,7 +10747,7 @@ static const char *const gpusvm__kernel_source[] = {
     "            for (int k = m - 1; k >= 0; --k)\n",
     "                if (GPUSVM_CS_SV(k) != 0.0) ks = k;\n",
     "            const double theta = GPUSVM_CS_ST(ks);\n",
-    "            for (int r = lid; r < m; r += GPUSVM__L) {\n",
+    "            for (int r = lid; r < m; r += GPUSVM__CS_L) {\n",
     "                const double d = GPUSVM_CS_SD(r) - theta, ub = GPUSVM_CS_SU(r);\n",
     "                const double beta = d < ub ? d : ub;\n",
     "                GPUSVM_CS_SL(r) = beta - GPUSVM_CS_SA(r);\n",
@@ -10737,7 +10758,7 @@ static const char *const gpusvm__kernel_source[] = {
     "            for (int r = 0; r < m; ++r) mv |= GPUSVM_CS_SL(r) != 0.0;\n",
     "            upd += mv;\n",
     "            if (mv)\n",
-    "                for (int e = lid; e < nq * m; e += GPUSVM__L) {\n",
+    "                for (int e = lid; e < nq * m; e += GPUSVM__CS_L) {\n",
     "                    const int u = e / m;\n",
     "                    cws[e] += GPUSVM_CS_SL(e - u * m) * (double)kws[t * q + u];\n",
     "                }\n",
@@ -10745,15 +10766,16 @@ static const char *const gpusvm__kernel_source[] = {
     "        }\n",
     "        if (v0 < 0.0) v0 = vin;\n",
     "        if (vin < ratio * v0 || vin < eps) break;\n",
+    "        skip = 0.5 * ratio * v0; /* later sweeps: only points at least half the aim over it */\n",
     "    }\n",
-    "    for (int e = lid; e < nq * m; e += GPUSVM__L) { /* the steps, and alpha written back */\n",
+    "    for (int e = lid; e < nq * m; e += GPUSVM__CS_L) { /* the steps, and alpha written back */\n",
     "        const int t = e / m;\n",
     "        const size_t at = (size_t)wsl[t] * m + (e - t * m);\n",
     "        dA[e] = GPUSVM_CS_LA(e) - alpha[at];\n",
     "        alpha[at] = GPUSVM_CS_LA(e);\n",
     "    }\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE);\n",
-    "    for (int t = lid; t < nq; t += GPUSVM__L) {\n",
+    "    for (int t = lid; t < nq; t += GPUSVM__CS_L) {\n",
     "        int mv = 0;\n",
     "        for (int r = 0; r < m; ++r) mv |= dA[t * m + r] != 0.0;\n",
     "        moved[t] = mv ? (cache ? wsl[t] : t) : -1;\n",
@@ -10764,7 +10786,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 1849
+#define GPUSVM__KERNEL_SOURCE_LINES 1865
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

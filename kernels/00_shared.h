@@ -15,6 +15,9 @@
 #endif
 #ifndef GPUSVM__L
 #define GPUSVM__L 256 /* local size of the single-work-group kernels (power of two) */
+#ifndef GPUSVM__CS_L
+#define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */
+#endif
 #endif
 #define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */
 #define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */
@@ -122,7 +125,7 @@
     X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
-    X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__L, CS_SOLVE)
+    X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE)
 
 /* gpusvm_rows and gpusvm_rows_few (kernels part 1) */
 #define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \

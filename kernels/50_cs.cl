@@ -29,8 +29,13 @@
  * beta = argmin |beta - D|^2, beta_r <= Ub_r, sum beta = 0, D = alpha_i + g_i / k(x_i, x_i):
  * beta_r = min(Ub_r, D_r - theta). Work-item r tries the partition in which the classes ahead
  * of r (larger D - Ub, ties by class) are capped and r and those after it are free; the first
- * consistent partition gives theta. The plain-C backend runs the same steps in the same order.
+ * consistent partition gives theta. After the first sweep, points whose violation is below half
+ * the sweeps' aim are left as they are (half the block solves, as many outer iterations). The
+ * plain-C backend runs the same steps in the same order.
  */
+
+/* classes a work-item of gpusvm_cs_update sums at once */
+#define GPUSVM_CS_RB 8
 
 /* 64-bit sort key of a point: its gap share (larger first), then its index */
 #define GPUSVM_CS_KEY(k, i) (((ulong)(k) << 32) | (ulong)(uint)(i))
@@ -47,11 +52,18 @@ __kernel void gpusvm_cs_update(GPUSVM__ARGS_CS_UPDATE(GPUSVM__PARAM, GPUSVM__COM
     if (i < n) {
         __global double *ci = c + (size_t)i * m;
         __global const double *ai = alpha + (size_t)i * m;
-        for (int t = 0; t < nq; ++t) {
-            const int s = moved[t]; /* uniform */
-            if (s < 0) continue;
-            const double k = (double)K[(size_t)s * ldk + i];
-            for (int r = 0; r < m; ++r) ci[r] += dA[t * m + r] * k;
+        for (int r0 = 0; r0 < m; r0 += GPUSVM_CS_RB) { /* GPUSVM_CS_RB classes at a time, in registers */
+            double acc[GPUSVM_CS_RB];
+            for (int u = 0; u < GPUSVM_CS_RB; ++u) acc[u] = 0.0;
+            for (int t = 0; t < nq; ++t) {
+                const int s = moved[t]; /* uniform */
+                if (s < 0) continue;
+                const double k = (double)K[(size_t)s * ldk + i];
+                for (int u = 0; u < GPUSVM_CS_RB; ++u)
+                    if (r0 + u < m) acc[u] += dA[t * m + r0 + u] * k;
+            }
+            for (int u = 0; u < GPUSVM_CS_RB; ++u)
+                if (r0 + u < m) ci[r0 + u] += acc[u];
         }
         const int y = cls[i];
         const double cy = ci[y], Ui = U[i];
@@ -195,11 +207,11 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
 
 __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA))
 {
-    __local int wsl[GPUSVM__L];
+    __local int wsl[GPUSVM__Q];
     const int lid = get_local_id(0);
     if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
     const int nq = (int)status[GPUSVM__ST_CS_Q];
-    for (int t = lid; t < nq; t += GPUSVM__L) {
+    for (int t = lid; t < nq; t += GPUSVM__CS_L) {
         const int it = ws[t];
         wsl[t] = it;
         GPUSVM_CS_LU(t) = U[it];
@@ -207,24 +219,24 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
         GPUSVM_CS_LY(t) = (double)cls[it];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int e = lid; e < nq * nq; e += GPUSVM__L) { /* row of position t at the point of u */
+    for (int e = lid; e < nq * nq; e += GPUSVM__CS_L) { /* row of position t at the point of u */
         const int t = e / nq, u = e - t * nq;
         kws[t * q + u] = K[(size_t)(cache ? wsl[t] : t) * ldk + wsl[u]];
     }
-    for (int e = lid; e < nq * m; e += GPUSVM__L) {
+    for (int e = lid; e < nq * m; e += GPUSVM__CS_L) {
         const int t = e / m;
         const size_t at = (size_t)wsl[t] * m + (e - t * m);
         cws[e] = c[at];
         GPUSVM_CS_LA(e) = alpha[at];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    double v0 = -1.0, upd = 0.0;
+    double v0 = -1.0, upd = 0.0, skip = 0.0;
     for (int sweep = 0; sweep < 100; ++sweep) {
         double vin = 0.0;
         for (int t = 0; t < nq; ++t) {
             const int y = (int)GPUSVM_CS_LY(t);
             const double kii = GPUSVM_CS_LK(t);
-            for (int r = lid; r < m; r += GPUSVM__L) {
+            for (int r = lid; r < m; r += GPUSVM__CS_L) {
                 const double a = GPUSVM_CS_LA(t * m + r), gr = (r == y ? 1.0 : 0.0) - cws[t * m + r];
                 const double ub = r == y ? GPUSVM_CS_LU(t) : 0.0;
                 GPUSVM_CS_SA(r) = a;
@@ -242,11 +254,11 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
             }
             const double viol = up - low;
             vin = fmax(vin, viol);
-            if (!(viol > 1e-12)) { /* uniform */
+            if (!(viol > 1e-12) || viol < skip) { /* uniform: optimal, or already below the sweeps' aim */
                 barrier(CLK_LOCAL_MEM_FENCE);
                 continue;
             }
-            for (int r = lid; r < m; r += GPUSVM__L) { /* r first free: the classes ahead capped */
+            for (int r = lid; r < m; r += GPUSVM__CS_L) { /* r first free: the classes ahead capped */
                 const double er = GPUSVM_CS_SE(r);
                 double sum = 0.0, emin = INFINITY;
                 int k = 0;
@@ -266,7 +278,7 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
             for (int k = m - 1; k >= 0; --k)
                 if (GPUSVM_CS_SV(k) != 0.0) ks = k;
             const double theta = GPUSVM_CS_ST(ks);
-            for (int r = lid; r < m; r += GPUSVM__L) {
+            for (int r = lid; r < m; r += GPUSVM__CS_L) {
                 const double d = GPUSVM_CS_SD(r) - theta, ub = GPUSVM_CS_SU(r);
                 const double beta = d < ub ? d : ub;
                 GPUSVM_CS_SL(r) = beta - GPUSVM_CS_SA(r);
@@ -277,7 +289,7 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
             for (int r = 0; r < m; ++r) mv |= GPUSVM_CS_SL(r) != 0.0;
             upd += mv;
             if (mv)
-                for (int e = lid; e < nq * m; e += GPUSVM__L) {
+                for (int e = lid; e < nq * m; e += GPUSVM__CS_L) {
                     const int u = e / m;
                     cws[e] += GPUSVM_CS_SL(e - u * m) * (double)kws[t * q + u];
                 }
@@ -285,15 +297,16 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
         }
         if (v0 < 0.0) v0 = vin;
         if (vin < ratio * v0 || vin < eps) break;
+        skip = 0.5 * ratio * v0; /* later sweeps: only points at least half the aim over it */
     }
-    for (int e = lid; e < nq * m; e += GPUSVM__L) { /* the steps, and alpha written back */
+    for (int e = lid; e < nq * m; e += GPUSVM__CS_L) { /* the steps, and alpha written back */
         const int t = e / m;
         const size_t at = (size_t)wsl[t] * m + (e - t * m);
         dA[e] = GPUSVM_CS_LA(e) - alpha[at];
         alpha[at] = GPUSVM_CS_LA(e);
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
-    for (int t = lid; t < nq; t += GPUSVM__L) {
+    for (int t = lid; t < nq; t += GPUSVM__CS_L) {
         int mv = 0;
         for (int r = 0; r < m; ++r) mv |= dA[t * m + r] != 0.0;
         moved[t] = mv ? (cache ? wsl[t] : t) : -1;
