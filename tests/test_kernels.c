@@ -473,6 +473,130 @@ static void sparse_checks(gpusvm_context *c1, gpusvm_context *dense, gpusvm_cont
     batch_check(c1, c3, "opencl sparse");
 }
 
+/* Crammer-Singer's device steps against the C backend's on random clustered classes (3, 7 and
+   26 of them): both reach the gap, with the same dual objective and the same predictions on
+   the training points; on each backend the row cache on and off (a 1 MB row budget) give the
+   same model; the dual at eps 0.01 lies within eps of a tight (1e-5) run's; class weights act
+   as the same per-sample weights; max_iter stops it unconverged. */
+static gpusvm_model *cs_train(gpusvm_context *c, const gpusvm_matrix *ds, const double *y, double eps,
+                              double cache_mb, const gpusvm_params *base)
+{
+    gpusvm_params p;
+    gpusvm_model *m = NULL;
+    if (base) p = *base;
+    else memset(&p, 0, sizeof p);
+    p.svm_type = GPUSVM_CRAMMER_SINGER;
+    p.kernel_type = GPUSVM_KERNEL_RBF;
+    p.C = 2.0;
+    p.gamma = 0.5;
+    p.eps = eps;
+    p.cache_size_mb = cache_mb;
+    if (gpusvm_train(c, ds, y, &p, &m) != GPUSVM_OK) {
+        CHECK(0, gpusvm_context_error(c));
+        return NULL;
+    }
+    return m;
+}
+
+static int cs_same_model(const gpusvm_model *a, const gpusvm_model *b)
+{
+    size_t k, r;
+    if (a->total_sv != b->total_sv || a->info.obj != b->info.obj) return 0;
+    for (r = 0; r < (size_t)a->nr_class; ++r)
+        for (k = 0; k < a->total_sv; ++k)
+            if (a->sv_coef[r * a->total_sv + k] != b->sv_coef[r * b->total_sv + k]) return 0;
+    return 1;
+}
+
+static void cs_checks(gpusvm_context *c1, gpusvm_context *c2)
+{
+    const int classes[3] = {3, 7, 26};
+    const size_t d = 6;
+    int ci;
+    for (ci = 0; ci < 3; ++ci) {
+        const int m = classes[ci];
+        const size_t n = 300 + (size_t)m * 20;
+        float *x = (float *)malloc(n * d * sizeof(float)), *ctr = (float *)malloc((size_t)m * d * sizeof(float));
+        double *y = (double *)malloc(n * sizeof(double)), *sw = (double *)malloc(n * sizeof(double));
+        double *pa = (double *)malloc(n * sizeof(double)), *pb = (double *)malloc(n * sizeof(double));
+        gpusvm_model *mc = NULL, *mo = NULL, *mc0 = NULL, *mo0 = NULL, *tight = NULL, *w1 = NULL, *w2 = NULL, *mi = NULL;
+        gpusvm_matrix ds;
+        gpusvm_params p;
+        size_t i, j, same = 0;
+        char msg[300];
+        for (i = 0; i < (size_t)m * d; ++i) ctr[i] = (float)(2.0 * urand() - 1.0);
+        for (i = 0; i < n; ++i) {
+            const int k = (int)(urand() * m) % m;
+            y[i] = (double)(k * 3 + 1); /* labels not 0..m-1 */
+            sw[i] = k == 1 ? 3.0 : 1.0;
+            for (j = 0; j < d; ++j) x[i * d + j] = ctr[(size_t)k * d + j] + (float)(0.6 * (urand() - 0.5));
+        }
+        memset(&ds, 0, sizeof ds);
+        ds.rows = n;
+        ds.cols = d;
+        ds.values = x;
+        mc = cs_train(c1, &ds, y, 1e-3, 0.0, NULL);
+        mo = cs_train(c2, &ds, y, 1e-3, 0.0, NULL);
+        mc0 = cs_train(c1, &ds, y, 1e-3, 1.0, NULL);
+        mo0 = cs_train(c2, &ds, y, 1e-3, 1.0, NULL);
+        tight = cs_train(c1, &ds, y, 1e-5, 0.0, NULL);
+        if (!mc || !mo || !mc0 || !mo0 || !tight) goto next;
+        snprintf(msg, sizeof msg,
+                 "crammer-singer m=%d n=%lu: both backends reach the gap (%g, %g < 1e-3), duals %.12g and %.12g within 1e-5",
+                 m, (unsigned long)n, mc->info.gap, mo->info.gap, mc->info.obj, mo->info.obj);
+        CHECK(mc->info.converged && mo->info.converged && mc->info.gap < 1e-3 && mo->info.gap < 1e-3 &&
+                  close_rel(mc->info.obj, mo->info.obj, 1e-5, 0.0),
+              msg);
+        CHECK_OK(gpusvm_predict(c1, mc, &ds, pa, NULL));
+        CHECK_OK(gpusvm_predict(c1, mo, &ds, pb, NULL));
+        for (i = 0; i < n; ++i) same += pa[i] == pb[i];
+        snprintf(msg, sizeof msg, "crammer-singer m=%d: the two backends' models predict alike (%lu of %lu)", m,
+                 (unsigned long)same, (unsigned long)n);
+        CHECK(same + n / 200 >= n, msg);
+        snprintf(msg, sizeof msg, "crammer-singer m=%d: the row cache on and off give the same model (C backend, OpenCL)", m);
+        CHECK(cs_same_model(mc, mc0) && cs_same_model(mo, mo0), msg);
+        snprintf(msg, sizeof msg, "crammer-singer m=%d: the dual at eps 1e-3 (%.10g) is within 1e-3 of the eps 1e-5 run's (%.10g)",
+                 m, mc->info.obj, tight->info.obj);
+        CHECK(mc->info.obj <= tight->info.obj * (1.0 + 1e-9) && mc->info.obj >= tight->info.obj * (1.0 - 1e-3) &&
+                  tight->info.gap < 1e-5,
+              msg);
+        memset(&p, 0, sizeof p); /* class 4 (k = 1) weighted 3, or each of its points */
+        {
+            int wl = 4;
+            double wv = 3.0;
+            p.n_weight = 1;
+            p.weight_label = &wl;
+            p.weight = &wv;
+            w1 = cs_train(c2, &ds, y, 1e-3, 0.0, &p);
+            memset(&p, 0, sizeof p);
+            p.sample_weight = sw;
+            w2 = cs_train(c2, &ds, y, 1e-3, 0.0, &p);
+        }
+        snprintf(msg, sizeof msg, "crammer-singer m=%d: a class weight is its points' sample weight (duals %.12g, %.12g)", m,
+                 w1 ? w1->info.obj : 0.0, w2 ? w2->info.obj : 0.0);
+        CHECK(w1 && w2 && cs_same_model(w1, w2) && w1->info.obj != mo->info.obj, msg);
+        memset(&p, 0, sizeof p);
+        p.max_iter = 40;
+        mi = cs_train(c2, &ds, y, 1e-3, 0.0, &p);
+        CHECK(mi && !mi->info.converged && mi->info.iterations >= 40, "crammer-singer: max_iter stops it unconverged");
+    next:
+        gpusvm_model_free(mc);
+        gpusvm_model_free(mo);
+        gpusvm_model_free(mc0);
+        gpusvm_model_free(mo0);
+        gpusvm_model_free(tight);
+        gpusvm_model_free(w1);
+        gpusvm_model_free(w2);
+        gpusvm_model_free(mi);
+        free(x);
+        free(ctr);
+        free(y);
+        free(sw);
+        free(pa);
+        free(pb);
+    }
+}
+
 int main(void)
 {
     gpusvm_context *c1, *c2, *c3;
@@ -539,6 +663,7 @@ int main(void)
     d.storage = GPUSVM_STORAGE_SPARSE;
     CHECK_OK(gpusvm_context_create(&d, &c3));
     sparse_checks(c1, c2, c3);
+    cs_checks(c1, c2);
     gpusvm_context_destroy(c3);
     gpusvm_context_destroy(c2);
     gpusvm_context_destroy(c1);
