@@ -542,10 +542,10 @@ static void cs_checks(gpusvm_context *c1, gpusvm_context *c2)
         tight = cs_train(c1, &ds, y, 1e-5, 0.0, NULL);
         if (!mc || !mo || !mc0 || !mo0 || !tight) goto next;
         snprintf(msg, sizeof msg,
-                 "crammer-singer m=%d n=%lu: both backends reach the gap (%g, %g < 1e-3), duals %.12g and %.12g within 1e-5",
+                 "crammer-singer m=%d n=%lu: both backends reach the gap (%g, %g < 1e-3), duals %.12g and %.12g within the gap of each other",
                  m, (unsigned long)n, mc->info.gap, mo->info.gap, mc->info.obj, mo->info.obj);
         CHECK(mc->info.converged && mo->info.converged && mc->info.gap < 1e-3 && mo->info.gap < 1e-3 &&
-                  close_rel(mc->info.obj, mo->info.obj, 1e-5, 0.0),
+                  close_rel(mc->info.obj, mo->info.obj, 1e-3, 0.0),
               msg);
         CHECK_OK(gpusvm_predict(c1, mc, &ds, pa, NULL));
         CHECK_OK(gpusvm_predict(c1, mo, &ds, pb, NULL));
