@@ -26,6 +26,9 @@ for f in a9a a9a.t w8a ijcnn1 ijcnn1.t mnist.scale mnist.scale.t heart_scale dia
     breast-cancer_scale.pm1 svmguide1 svmguide1.t digits.sklearn; do
     [ -s "$D/$f" ] || xz -dc "$SRC/$f.xz" > "$D/$f" || exit 1
 done
+for f in letter.scale letter.scale.t; do # the repository's own (data/)
+    [ -s "$D/$f" ] || xz -dc "data/$f.xz" > "$D/$f" || exit 1
+done
 for f in mnist.scale mnist.scale.t; do # 8 against the rest
     [ -s "$D/$f.8" ] || awk '{ $1 = ($1 == 8) ? 1 : -1; print }' "$D/$f" > "$D/$f.8"
 done
@@ -95,6 +98,11 @@ row "w8a (training set)" w8a w8a -c 1 -g 0.05
 row "ijcnn1 → ijcnn1.t" ijcnn1 ijcnn1.t -c 10 -g 1
 row "mnist 8-vs-rest → .t" mnist.scale.8 mnist.scale.t.8 -c 1 -g 0.02
 row "mnist 10-class → .t" mnist.scale mnist.scale.t -c 10 -g 0.02
+# Crammer-Singer (-s 5, stopped at a relative duality gap of 0.01): mnist in GTSVM's setting
+# (seed 003), letter beside its one-vs-one
+row "mnist Crammer-Singer → .t" mnist.scale mnist.scale.t -s 5 -c 0.5 -g 0.02
+row "letter Crammer-Singer → .t" letter.scale letter.scale.t -s 5 -c 8 -g 2
+row "letter one-vs-one → .t" letter.scale letter.scale.t -c 8 -g 2
 
 # sparse data: real text (deb-python, when GPUSVM_DATA has it) and text-like sets from
 # bench/gen_sparse.c (deterministic), with the device memory training held beside the size of the
@@ -209,13 +217,16 @@ breakdown() { # breakdown NAME TRAIN OPTIONS...
     wanted "$name" || return 0
     shift 2
     GPUSVM_PROFILE=1 $B/gpusvm-train "$@" "$train" "$W/$name.prof.model" > /dev/null 2> "$W/$name.prof.err"
-    echo "- $name: $(sed -n 's/^gpusvm: solver steps (each waited for): //p' "$W/$name.prof.err")"
+    echo "- $name: $(sed -n -e 's/^gpusvm: solver steps (each waited for): //p' \
+        -e 's/^gpusvm: Crammer-Singer steps (each waited for): //p' "$W/$name.prof.err")"
 }
 breakdown a9a a9a -c 1 -g 0.05
 breakdown w8a w8a -c 1 -g 0.05
 breakdown ijcnn1 ijcnn1 -c 10 -g 1
 breakdown "mnist 8-vs-rest" mnist.scale.8 -c 1 -g 0.02
 breakdown "mnist 10-class" mnist.scale -c 10 -g 0.02
+breakdown "mnist Crammer-Singer" mnist.scale -s 5 -c 0.5 -g 0.02
+breakdown "letter Crammer-Singer" letter.scale -s 5 -c 8 -g 2
 [ -s "$D/deb-python" ] && breakdown deb-python deb-python -c 10 -g 1
 [ -s "$D/text200k" ] && breakdown "text 30,000 × 200,000" text200k -c 10 -g 1
 
