@@ -6644,7 +6644,9 @@ static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x,
 #ifndef GPUSVM__CS_Q
 #define GPUSVM__CS_Q 64 /* working-set size (the backend may lower it) */
 #endif
+#ifndef GPUSVM__CS_RATIO
 #define GPUSVM__CS_RATIO 0.1 /* the sweeps stop at this fraction of the set's first violation */
+#endif
 
 typedef struct gpusvm__cs {
     size_t n;                 /* points */
