@@ -1701,6 +1701,8 @@ struct gpusvm__backend {
     gpusvm_result (*cs_step)(gpusvm__backend *b, int step, int first, double eps, double max_iter);
     gpusvm_result (*cs_read)(gpusvm__backend *b, double *st, double *alpha);
     size_t cache_budget; /* bytes a row cache may take beside what train_bytes counts (C backend: host memory) */
+    int cs_q;            /* Crammer-Singer's working-set size and sweep ratio, chosen by measurement: the */
+    double cs_ratio;     /* sweeps' launch-bound steps on a GPU favour 32 and 0.25, the C backend 64 and 0.1 */
     void (*destroy)(gpusvm__backend *b);
     int status_cheap; /* reading the status costs nothing (no queue to drain): read it every round */
 #ifdef GPUSVM_TEST_HOOKS
@@ -2298,7 +2300,7 @@ typedef struct gpusvm__cpu_cs {
     int m, q, nq, nmiss, cache;
     double eps, ratio, skip, st[GPUSVM__ST_COUNT], sums[3];
     int *cls, *ws, *moved, *have;
-    double *U, *kd, *alpha, *c, *dA, *cws, *scr;
+    double *U, *kd, *alpha, *c, *dA, *cws, *scr, *acc; /* acc: GPUSVM__CS_BLOCK x m per thread */
     uint64_t *heap;
     float *kws;
 } gpusvm__cpu_cs;
@@ -2309,37 +2311,52 @@ static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs
     int i;
     if (!s) return;
     p[0] = s->cls; p[1] = s->ws; p[2] = s->moved; p[3] = s->have; p[4] = s->U; p[5] = s->kd; p[6] = s->alpha;
-    p[7] = s->c; p[8] = s->dA; p[9] = s->cws; p[10] = s->scr; p[11] = s->heap; p[12] = s->kws; p[13] = s; p[14] = NULL;
-    for (i = 0; i < 14; ++i) gpusvm__free(a, p[i]);
+    p[7] = s->c; p[8] = s->dA; p[9] = s->cws; p[10] = s->scr; p[11] = s->heap; p[12] = s->kws; p[13] = s->acc; p[14] = s;
+    for (i = 0; i < 15; ++i) gpusvm__free(a, p[i]);
 }
 
-/* Point i's responses from the last sweeps' moves, then its terms of P and D and its gap share
-   (as gpusvm_cs_update; sums[0..2]: sum alpha c, the loss, sum alpha_iy). */
-static double gpusvm__cpu_cs_point(gpusvm__cpu_cs *s, const float *K, size_t ldk, size_t i, double *sums)
+/* Points [i0, i1) (at most GPUSVM__CS_BLOCK): their responses from the last sweeps' moves (each
+   summed over the moves first, in order, as gpusvm_cs_update; the moves' rows read along the
+   block), then each one's terms of P and D (sums[0..2]: sum alpha c, the loss, sum alpha_iy) and
+   its gap share gi. acc: GPUSVM__CS_BLOCK x m scratch. */
+#define GPUSVM__CS_BLOCK 64
+static void gpusvm__cpu_cs_points(gpusvm__cpu_cs *s, const float *K, size_t ldk, size_t i0, size_t i1, double *sums,
+                                  double *acc, double *gi)
 {
-    const int m = s->m, y = s->cls[i];
-    double *ci = s->c + i * (size_t)m, up = -INFINITY, low = INFINITY, worst = 0.0, ag = 0.0, aka = 0.0, cy;
-    const double *ai = s->alpha + i * (size_t)m;
+    const int m = s->m;
+    size_t i;
     int t, r;
-    for (r = 0; r < m; ++r) { /* the sum over the moves first, as the kernel */
-        double acc = 0.0;
-        for (t = 0; t < s->nq; ++t)
-            if (s->moved[t] >= 0) acc += s->dA[t * m + r] * (double)K[(size_t)s->moved[t] * ldk + i];
-        ci[r] += acc;
+    for (i = 0; i < (i1 - i0) * (size_t)m; ++i) acc[i] = 0.0;
+    for (t = 0; t < s->nq; ++t) {
+        const double *dt = s->dA + t * m;
+        const float *kt;
+        if (s->moved[t] < 0) continue;
+        kt = K + (size_t)s->moved[t] * ldk;
+        for (i = i0; i < i1; ++i) {
+            const double k = (double)kt[i];
+            double *ai = acc + (i - i0) * (size_t)m;
+            for (r = 0; r < m; ++r) ai[r] += dt[r] * k;
+        }
     }
-    cy = ci[y];
-    for (r = 0; r < m; ++r) {
-        const double cr = ci[r], ar = ai[r], gr = (r == y ? 1.0 : 0.0) - cr;
-        if (ar < (r == y ? s->U[i] : 0.0) && gr > up) up = gr;
-        if (gr < low) low = gr;
-        if (r != y && 1.0 + cr - cy > worst) worst = 1.0 + cr - cy;
-        aka += ar * cr;
-        ag += ar * gr;
+    for (i = i0; i < i1; ++i) {
+        const int y = s->cls[i];
+        double *ci = s->c + i * (size_t)m, up = -INFINITY, low = INFINITY, worst = 0.0, ag = 0.0, aka = 0.0, cy;
+        const double *ai = s->alpha + i * (size_t)m, *di = acc + (i - i0) * (size_t)m;
+        for (r = 0; r < m; ++r) ci[r] += di[r];
+        cy = ci[y];
+        for (r = 0; r < m; ++r) {
+            const double cr = ci[r], ar = ai[r], gr = (r == y ? 1.0 : 0.0) - cr;
+            if (ar < (r == y ? s->U[i] : 0.0) && gr > up) up = gr;
+            if (gr < low) low = gr;
+            if (r != y && 1.0 + cr - cy > worst) worst = 1.0 + cr - cy;
+            aka += ar * cr;
+            ag += ar * gr;
+        }
+        sums[0] += aka;
+        sums[1] += s->U[i] * worst;
+        sums[2] += ai[y];
+        gi[i] = s->U[i] * worst - ag;
     }
-    sums[0] += aka;
-    sums[1] += s->U[i] * worst;
-    sums[2] += ai[y];
-    return s->U[i] * worst - ag;
 }
 
 typedef struct gpusvm__cpu_cs_part {
@@ -2355,10 +2372,9 @@ static void gpusvm__cpu_cs_update_part(void *arg, int t)
     const size_t lo = s->n * (size_t)t / (size_t)w->parts, hi = s->n * (size_t)(t + 1) / (size_t)w->parts;
     size_t i;
     w->sums[t][0] = w->sums[t][1] = w->sums[t][2] = 0.0;
-    for (i = lo; i < hi; ++i) {
-        const double gi = gpusvm__cpu_cs_point(s, w->b->job[0].K, s->n, i, w->sums[t]);
-        s->scr[7 * s->m + 8 + i] = gi;
-    }
+    for (i = lo; i < hi; i += GPUSVM__CS_BLOCK)
+        gpusvm__cpu_cs_points(s, w->b->job[0].K, s->n, i, hi - i < GPUSVM__CS_BLOCK ? hi : i + GPUSVM__CS_BLOCK,
+                              w->sums[t], s->acc + (size_t)t * GPUSVM__CS_BLOCK * (size_t)s->m, s->scr + 7 * s->m + 8);
 }
 
 /* The q points with the largest gap share (> 0), ties to the lower index, in ascending order. */
@@ -2563,8 +2579,9 @@ static gpusvm_result gpusvm__cpu_cs_begin(gpusvm__backend *bb, const gpusvm__cs_
     s->cws = (double *)gpusvm__alloc(a, (size_t)s->q, m * sizeof(double));
     s->kws = (float *)gpusvm__alloc(a, (size_t)s->q, (size_t)s->q * sizeof(float));
     s->scr = (double *)gpusvm__alloc(a, 7 * m + 8 + n, sizeof(double)); /* and every point's gap share */
+    s->acc = (double *)gpusvm__alloc(a, (size_t)b->threads * GPUSVM__CS_BLOCK, m * sizeof(double));
     if (!s->cls || !s->U || !s->kd || !s->have || !s->alpha || !s->c || !s->ws || !s->moved || !s->heap || !s->dA ||
-        !s->cws || !s->kws || !s->scr)
+        !s->cws || !s->kws || !s->scr || !s->acc)
         return gpusvm__oom(bb->ctx, "the Crammer-Singer state");
     memcpy(s->cls, d->cls, n * sizeof(int));
     memcpy(s->U, d->U, n * sizeof(double));
@@ -2774,6 +2791,8 @@ static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
     b->base.cs_step = gpusvm__cpu_cs_step;
     b->base.cs_read = gpusvm__cpu_cs_read;
     b->base.cache_budget = GPUSVM__CS_HOST_CACHE;
+    b->base.cs_q = 64;
+    b->base.cs_ratio = 0.1;
     b->base.train_bytes = gpusvm__cpu_train_bytes;
     b->base.mem_left = gpusvm__cpu_mem_left;
     b->base.destroy = gpusvm__cpu_destroy;
@@ -3824,12 +3843,13 @@ fail:
 
 /* Kernel rows [off, off + nr) of every problem's working set against `cols` points: sparse points
    gpusvm_rows_sparse (GPUSVM__SR rows x GPUSVM__SB blocks of points per work-group); dense, up to
-   GPUSVM__FEW rows gpusvm_rows_few (one work-item per point), more the tiles of gpusvm_rows (16 x 16
+   GPUSVM__FEW rows (or any number with few: rows expected to be mostly skipped) gpusvm_rows_few (one
+   work-item per point, a group of GPUSVM__FEW rows per grid row), more the tiles of gpusvm_rows (16 x 16
    work-items per GPUSVM__TM x GPUSVM__TM block). With gather (training, when the gathered
    working-set buffer exists) the rows' vectors are gathered first (gpusvm_gather_ws). The other
    arguments are bound by the caller. */
 static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int sparse, int off, int nr, int skip, size_t cols,
-                                             int nprob, int gather)
+                                             int nprob, int gather, int few)
 {
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_int off_ = off, nr_ = nr, skip_ = skip;
@@ -3859,9 +3879,9 @@ static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int sparse, int off
     GPUSVM__SET_ROWS(row_off, off_);
     GPUSVM__SET_ROWS(nrows, nr_);
     GPUSVM__SET_ROWS(skip_whole, skip_);
-    if (nr <= GPUSVM__FEW) {
+    if (nr <= GPUSVM__FEW || few) {
         g[0] = gpusvm__round_up(cols, GPUSVM__FEW_L);
-        g[1] = 1;
+        g[1] = ((size_t)nr + GPUSVM__FEW - 1) / GPUSVM__FEW;
         l[0] = GPUSVM__FEW_L;
         l[1] = 1;
         return gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_FEW, 3, g, l);
@@ -3876,7 +3896,7 @@ fail:
 static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    return gpusvm__ocl_rows_launch(b, b->sparse, first ? 0 : b->q / 2, first ? b->q : b->q / 2, !first, b->ldk, b->nprob, 1);
+    return gpusvm__ocl_rows_launch(b, b->sparse, first ? 0 : b->q / 2, first ? b->q : b->q / 2, !first, b->ldk, b->nprob, 1, 0);
 }
 
 static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
@@ -4136,15 +4156,14 @@ fail:
     return r;
 }
 
-/* Step 0 responses and candidates, 1 the selection, 2 the missing rows (the first round and
-   without a cache all at once; later ones GPUSVM__FEW at a time, launches past the count doing
+/* Step 0 responses and candidates, 1 the selection, 2 the missing rows (with the cache after
+   the first round, few: gpusvm_rows_few's groups of GPUSVM__FEW, those past the count doing
    nothing), 3 the sweeps. */
 static gpusvm_result gpusvm__ocl_cs_step(gpusvm__backend *bb, int step, int first, double eps, double max_iter)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     size_t g = b->cs_parts * GPUSVM__L, l = GPUSVM__L;
     gpusvm_result r = GPUSVM_OK;
-    int off;
     switch (step) {
     case 0: return gpusvm__ocl_launch(b, GPUSVM__KN_CS_UPDATE, 1, &g, &l);
     case 1:
@@ -4152,10 +4171,7 @@ static gpusvm_result gpusvm__ocl_cs_step(gpusvm__backend *bb, int step, int firs
         GPUSVM__SET(CS_SELECT, CS_SELECT_max_iter, max_iter);
         return gpusvm__ocl_launch(b, GPUSVM__KN_CS_SELECT, 1, &l, &l);
     case 2:
-        if (b->sparse || first || !b->cs_cache) return gpusvm__ocl_rows_launch(b, b->sparse, 0, b->cs_q, 0, b->ldk, 1, 1);
-        for (off = 0; off < b->cs_q && r == GPUSVM_OK; off += GPUSVM__FEW)
-            r = gpusvm__ocl_rows_launch(b, 0, off, GPUSVM__FEW, 0, b->ldk, 1, 1);
-        return r;
+        return gpusvm__ocl_rows_launch(b, b->sparse, 0, b->cs_q, 0, b->ldk, 1, 1, b->cs_cache && !first);
     default: l = GPUSVM__CS_L; return gpusvm__ocl_launch(b, GPUSVM__KN_CS_SOLVE, 1, &l, &l);
     }
 fail:
@@ -4444,7 +4460,7 @@ static gpusvm_result gpusvm__ocl_dec_block(gpusvm__ocl *b, gpusvm__ocl_dec *dp, 
         return r;
     for (s0 = 0; s0 < dp->nsv; s0 += dp->R) {
         const gpusvm__cl_int nr = (gpusvm__cl_int)(dp->nsv - s0 < dp->R ? dp->nsv - s0 : dp->R);
-        if ((r = gpusvm__ocl_rows_launch(b, dp->sparse, (int)s0, nr, 0, dp->pb, 1, 0)) != GPUSVM_OK) return r;
+        if ((r = gpusvm__ocl_rows_launch(b, dp->sparse, (int)s0, nr, 0, dp->pb, 1, 0, 0)) != GPUSVM_OK) return r;
         GPUSVM__SET(UPDATE, UPDATE_m_in, nr);
         for (t = 0; t < dp->nv; ++t) { /* one tile, every decision vector that touches it */
             const gpusvm__cl_int co = (gpusvm__cl_int)(t * dp->nsv + s0), oo = (gpusvm__cl_int)(t * dp->pb);
@@ -4648,6 +4664,8 @@ static void gpusvm__ocl_vtable(gpusvm__backend *base)
     base->cs_step = gpusvm__ocl_cs_step;
     base->cs_read = gpusvm__ocl_cs_read;
     base->cache_budget = (size_t)-1; /* the device's memory decides */
+    base->cs_q = 32;
+    base->cs_ratio = 0.25;
     base->train_bytes = gpusvm__ocl_train_bytes;
     base->mem_left = gpusvm__ocl_mem_left;
     base->destroy = gpusvm__ocl_destroy;
@@ -6637,15 +6655,22 @@ static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x,
    alpha_ir <= U_i [r = y_i] with sum_r alpha_ir = 0, U_i = C times the point's and its class's
    weights. The backend runs the whole outer iteration (kernels part 5 says what each step
    does): the responses, the relative duality gap 2 (P - D) / (P + D) (P the primal of eq. 3, D
-   the dual of eq. 4) and the stop, the working set of the GUSVM__CS_Q points with the largest
+   the dual of eq. 4) and the stop, the working set of the points with the largest
    share of the gap, their kernel rows (kept for every point when they fit: a point comes back
    often), and sweeps of exact per-point block solves over the set. The host reads the status
    every few rounds, and the dual once at the end. */
-#ifndef GPUSVM__CS_Q
-#define GPUSVM__CS_Q 64 /* working-set size (the backend may lower it) */
+/* The backend's working-set size (it may lower it to what it holds) and the fraction of the set's
+   first violation the sweeps stop at (backend->cs_q, cs_ratio), unless set at build time by
+   GPUSVM__CS_Q and GPUSVM__CS_RATIO. */
+#ifdef GPUSVM__CS_Q
+#define GPUSVM__CS_Q_OF(be) GPUSVM__CS_Q
+#else
+#define GPUSVM__CS_Q_OF(be) ((be)->cs_q)
 #endif
-#ifndef GPUSVM__CS_RATIO
-#define GPUSVM__CS_RATIO 0.1 /* the sweeps stop at this fraction of the set's first violation */
+#ifdef GPUSVM__CS_RATIO
+#define GPUSVM__CS_RATIO_OF(be) GPUSVM__CS_RATIO
+#else
+#define GPUSVM__CS_RATIO_OF(be) ((be)->cs_ratio)
 #endif
 
 typedef struct gpusvm__cs {
@@ -6732,7 +6757,7 @@ static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *
     const double budget = prm->cache_size_mb > 0.0 ? prm->cache_size_mb * 1048576.0 : (double)be->cache_budget;
     gpusvm__cs_desc d;
     gpusvm_result res;
-    s->q = be->qcap < GPUSVM__CS_Q ? be->qcap : GPUSVM__CS_Q;
+    s->q = be->qcap < GPUSVM__CS_Q_OF(be) ? be->qcap : GPUSVM__CS_Q_OF(be);
     if ((size_t)s->q > s->n) s->q = (int)s->n;
     s->pb.cache_rows = s->n;
     if ((double)s->n * (double)pitch * sizeof(float) > budget || (double)s->n * (double)pitch * sizeof(float) > (double)be->max_alloc ||
@@ -6747,7 +6772,7 @@ static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *
     d.U = s->U;
     d.kd = s->kd;
     d.eps = prm->eps;
-    d.ratio = GPUSVM__CS_RATIO;
+    d.ratio = GPUSVM__CS_RATIO_OF(be);
     gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "Crammer-Singer: %d classes, working set %d, %s", s->m, s->q,
                 d.cache ? "every row cached" : "rows recomputed");
     return be->cs_begin(be, &d, &s->q);
@@ -9437,7 +9462,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        if (GPUSVM_FEW_LX < nf)                                                         \\\n",
     "            for (int r = 0; r < NR; ++r)                                                \\\n",
     "                As[GPUSVM_FEW_LX * NR + r] = A[(size_t)(f0 + GPUSVM_FEW_LX) * pitch_a + \\\n",
-    "                                    (a_pos ? row_off + min(r, nr - 1) : col_a[r])];     \\\n",
+    "                                    (a_pos ? roff + min(r, nr - 1) : col_a[r])];     \\\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);                                                   \\\n",
     "        for (; f + GPUSVM__FB <= nf; f += GPUSVM__FB) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__FB) \\\n",
     "        for (; f < nf; f += GPUSVM__TK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__TK)     \\\n",
@@ -9450,20 +9475,22 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int p = get_group_id(2);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
-    "    const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off), GPUSVM__FEW);\n",
+    "    /* grid dimension 1: groups of GPUSVM__FEW rows from row_off on */\n",
+    "    const int roff = row_off + (int)get_group_id(1) * GPUSVM__FEW;\n",
+    "    const int nr = min(min(row_off + nrows - roff, pi[GPUSVM__PI_Q] - roff), GPUSVM__FEW);\n",
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group */\n",
     "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
     "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * GPUSVM__FEW_L >= nb) return;\n",
     "    int col_a[GPUSVM__FEW]; /* the rows' points */\n",
     "    for (int r = 0; r < GPUSVM__FEW; ++r)\n",
-    "        col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + min(r, nr - 1)], split));\n",
+    "        col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + roff + min(r, nr - 1)], split));\n",
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
     "    const int col_b = GPUSVM_COL(map, use_map, pt, min(GPUSVM_FEW_I, nb - 1));\n",
     "    if (ktype == GPUSVM__K_PRECOMPUTED) {\n",
     "        if (GPUSVM_FEW_I < nb)\n",
     "            for (int r = 0; r < nr; ++r)\n",
-    "                K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I] = B[(size_t)col_a[r] * pitch_b + col_b];\n",
+    "                K[(size_t)(ws + slot[ws + roff + r]) * ldk + GPUSVM_FEW_I] = B[(size_t)col_a[r] * pitch_b + col_b];\n",
     "        return;\n",
     "    }\n",
     "    float acc[GPUSVM__FEW];\n",
@@ -9478,7 +9505,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (GPUSVM_FEW_I < nb) {\n",
     "        const float nbi = norm_b[col_b];\n",
     "        for (int r = 0; r < nr; ++r)\n",
-    "            K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I] = gpusvm_kfun(\n",
+    "            K[(size_t)(ws + slot[ws + roff + r]) * ldk + GPUSVM_FEW_I] = gpusvm_kfun(\n",
     "                ktype, self && col_a[r] == col_b ? norm_a[col_a[r]] : acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);\n",
     "    }\n",
     "}\n",
@@ -10788,7 +10815,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 1865
+#define GPUSVM__KERNEL_SOURCE_LINES 1867
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -177,7 +177,7 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
         if (GPUSVM_FEW_LX < nf)                                                         \
             for (int r = 0; r < NR; ++r)                                                \
                 As[GPUSVM_FEW_LX * NR + r] = A[(size_t)(f0 + GPUSVM_FEW_LX) * pitch_a + \
-                                    (a_pos ? row_off + min(r, nr - 1) : col_a[r])];     \
+                                    (a_pos ? roff + min(r, nr - 1) : col_a[r])];     \
         barrier(CLK_LOCAL_MEM_FENCE);                                                   \
         for (; f + GPUSVM__FB <= nf; f += GPUSVM__FB) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__FB) \
         for (; f < nf; f += GPUSVM__TK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__TK)     \
@@ -190,20 +190,22 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     const int p = get_group_id(2);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
-    const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off), GPUSVM__FEW);
+    /* grid dimension 1: groups of GPUSVM__FEW rows from row_off on */
+    const int roff = row_off + (int)get_group_id(1) * GPUSVM__FEW;
+    const int nr = min(min(row_off + nrows - roff, pi[GPUSVM__PI_Q] - roff), GPUSVM__FEW);
     const int ws = p * qmax;
     /* uniform per work-group */
     if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
     if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * GPUSVM__FEW_L >= nb) return;
     int col_a[GPUSVM__FEW]; /* the rows' points */
     for (int r = 0; r < GPUSVM__FEW; ++r)
-        col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + min(r, nr - 1)], split));
+        col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + roff + min(r, nr - 1)], split));
     if (a_pos) A += (size_t)p * dpad * pitch_a;
     const int col_b = GPUSVM_COL(map, use_map, pt, min(GPUSVM_FEW_I, nb - 1));
     if (ktype == GPUSVM__K_PRECOMPUTED) {
         if (GPUSVM_FEW_I < nb)
             for (int r = 0; r < nr; ++r)
-                K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I] = B[(size_t)col_a[r] * pitch_b + col_b];
+                K[(size_t)(ws + slot[ws + roff + r]) * ldk + GPUSVM_FEW_I] = B[(size_t)col_a[r] * pitch_b + col_b];
         return;
     }
     float acc[GPUSVM__FEW];
@@ -218,7 +220,7 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     if (GPUSVM_FEW_I < nb) {
         const float nbi = norm_b[col_b];
         for (int r = 0; r < nr; ++r)
-            K[(size_t)(ws + slot[ws + row_off + r]) * ldk + GPUSVM_FEW_I] = gpusvm_kfun(
+            K[(size_t)(ws + slot[ws + roff + r]) * ldk + GPUSVM_FEW_I] = gpusvm_kfun(
                 ktype, self && col_a[r] == col_b ? norm_a[col_a[r]] : acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);
     }
 }
