@@ -6685,6 +6685,7 @@ typedef struct gpusvm__cs {
     gpusvm__problem pb;       /* what the backend holds: the points (precomputed: the matrix) */
     gpusvm__input kmat;
     double st[GPUSVM__ST_COUNT], spent[4];
+    size_t before, device_bytes, row_bytes; /* free device memory before training; what training held; its rows */
 } gpusvm__cs;
 
 static void gpusvm__cs_free(gpusvm_context *ctx, gpusvm__cs *s)
@@ -6764,6 +6765,7 @@ static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *
         be->train_bytes(be, &s->pb, 1, s->q) > be->mem_left(be))
         s->pb.cache_rows = 0;
     while (s->q > 2 && be->train_bytes(be, &s->pb, 1, s->q) > be->mem_left(be)) s->q /= 2;
+    s->before = be->mem_left(be);
     if ((res = be->train_begin(be, &s->pb, 1, s->q)) != GPUSVM_OK) return res;
     d.n = s->n;
     d.m = s->m;
@@ -6775,7 +6777,13 @@ static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *
     d.ratio = GPUSVM__CS_RATIO_OF(be);
     gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "Crammer-Singer: %d classes, working set %d, %s", s->m, s->q,
                 d.cache ? "every row cached" : "rows recomputed");
-    return be->cs_begin(be, &d, &s->q);
+    if ((res = be->cs_begin(be, &d, &s->q)) != GPUSVM_OK) return res;
+    s->device_bytes = s->before - be->mem_left(be);
+    s->row_bytes = be->train_bytes(be, &s->pb, 1, s->q);
+    s->pb.cache_rows = 0;
+    s->row_bytes -= be->train_bytes(be, &s->pb, 1, 0);
+    if (s->row_bytes > s->device_bytes) s->row_bytes = s->device_bytes;
+    return GPUSVM_OK;
 }
 
 /* Rounds until the status says done (the gap below eps, or max_iter), or a cancel; the status
@@ -6886,6 +6894,8 @@ static gpusvm_result gpusvm__train_cs(gpusvm_context *ctx, const gpusvm__csr *xi
         info.gap = s.st[GPUSVM__ST_GAP];
         info.converged = s.st[GPUSVM__ST_DONE] == GPUSVM__DONE_CONVERGED;
         info.obj = s.st[GPUSVM__ST_CS_D];
+        info.device_bytes = s.device_bytes; /* the rows (the cache, or the working set's) and the rest */
+        info.device_data_bytes = s.device_bytes ? s.device_bytes - s.row_bytes : 0;
         if (!info.converged)
             gpusvm__log(ctx, GPUSVM_LOG_WARN,
                         "reaching max number of iterations (%lld) at relative duality gap %g > eps %g", info.iterations,
