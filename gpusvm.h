@@ -641,6 +641,16 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #define GPUSVM__ST_CS_Q 6     /* points in the current working set */
 #define GPUSVM__ST_CS_MOVED 7 /* working-set points whose coefficients the last sweeps changed */
 
+/* ---- Crammer-Singer's problem table: GPUSVM__CI_COUNT ints per problem ---
+ * A batch (cross-validation folds) shares the points as the binary batches do (part 0's
+ * problem table gives each one's map, rows and row list); per-point arrays (classes, bounds,
+ * diagonal, the cache's map) are the problems' concatenated, alpha and c too (n x m each). */
+#define GPUSVM__CI_VAR 0 /* its first point in the per-point arrays */
+#define GPUSVM__CI_N 1   /* its points */
+#define GPUSVM__CI_M 2   /* its classes */
+#define GPUSVM__CI_A 3   /* its first coefficient in alpha and c */
+#define GPUSVM__CI_COUNT 4
+
 /* GPUSVM__ST_DONE: every kernel skips a problem that is not running */
 #define GPUSVM__DONE_RUNNING 0
 #define GPUSVM__DONE_CONVERGED 1 /* the gap fell below eps */
@@ -782,9 +792,10 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \
     X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off)
 
-/* kernels part 5 (Crammer-Singer): alpha and c are n x m (point-major), K the row cache (slot
- * of a point: the point itself with cache, its working-set position without), dA and moved the
- * last sweeps' changes, compacted */
+/* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are
+ * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row
+ * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus
+ * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */
 #define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \
     X_(CS_UPDATE, __global double *, c) S_() X_(CS_UPDATE, __global const double *, alpha) S_()         \
     X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const double *, U) S_()        \
@@ -792,16 +803,17 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const double *, dA) S_()     \
     X_(CS_UPDATE, __global const double *, status) S_() X_(CS_UPDATE, __global double *, part) S_()     \
     X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \
-    X_(CS_UPDATE, int, n) S_() X_(CS_UPDATE, int, m) S_() X_(CS_UPDATE, int, qc)
+    X_(CS_UPDATE, __global const int *, cinfo) S_() X_(CS_UPDATE, int, nparts_max) S_()                 \
+    X_(CS_UPDATE, int, q) S_() X_(CS_UPDATE, int, mmax) S_() X_(CS_UPDATE, int, qc)
 
 #define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \
-    X_(CS_SELECT, __global const double *, part) S_() X_(CS_SELECT, int, nparts) S_()                   \
+    X_(CS_SELECT, __global const double *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \
     X_(CS_SELECT, __global uint *, cand_key) S_() X_(CS_SELECT, __global const int *, cand_idx) S_()    \
     X_(CS_SELECT, __global double *, status) S_() X_(CS_SELECT, double, eps) S_()                       \
     X_(CS_SELECT, double, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \
     X_(CS_SELECT, __global int *, row_idx) S_() X_(CS_SELECT, __global int *, row_slot) S_()            \
     X_(CS_SELECT, __global int *, pinfo) S_() X_(CS_SELECT, __global int *, have) S_()                  \
-    X_(CS_SELECT, int, cache)
+    X_(CS_SELECT, int, cache) S_() X_(CS_SELECT, __global const int *, cinfo) S_() X_(CS_SELECT, int, qmax)
 
 #define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                   \
     X_(CS_SOLVE, __global const float *, K) S_() X_(CS_SOLVE, int, ldk) S_()                            \
@@ -809,10 +821,11 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(CS_SOLVE, __global double *, alpha) S_() X_(CS_SOLVE, __global const double *, c) S_()           \
     X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const double *, U) S_()          \
     X_(CS_SOLVE, __global const double *, kd) S_() X_(CS_SOLVE, __global double *, dA) S_()             \
-    X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, m) S_() X_(CS_SOLVE, int, q) S_()        \
+    X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, mmax) S_() X_(CS_SOLVE, int, q) S_()     \
     X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, double, eps) S_() X_(CS_SOLVE, double, ratio) S_()       \
     X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local double *, cws) S_()                    \
-    X_(CS_SOLVE, __local double *, scr)
+    X_(CS_SOLVE, __local double *, scr) S_() X_(CS_SOLVE, __global const int *, cinfo) S_()             \
+    X_(CS_SOLVE, int, qmax)
 
 /* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the
  * kernels declare the parameters. */
@@ -1627,14 +1640,14 @@ typedef struct gpusvm__problem {
     float gamma, coef0;
     int degree;
     int nu;               /* 1: LIBSVM's Solver_NU (one equality constraint per class: selection and stop per class) */
-    size_t cache_rows;    /* a batch of one problem: kernel-row slots when more than q (Crammer-Singer's row cache) */
+    int cache;            /* Crammer-Singer's row cache: a slot for every variable's row (set on every problem) */
 } gpusvm__problem;
 
-/* The kernel-row slots a problem of a batch of nprob holds: its working set, or its row cache. */
-static size_t gpusvm__krows(const gpusvm__problem *p, int nprob, int q)
+/* The kernel-row slots a problem holds: its working set's, or with the cache one per variable. */
+static size_t gpusvm__krows(const gpusvm__problem *p, int q)
 {
     const size_t qt = p->nvar <= (size_t)q ? p->nvar : (size_t)q;
-    return nprob == 1 && p->cache_rows > qt ? p->cache_rows : qt;
+    return p->cache ? p->nvar : qt;
 }
 
 /* The row of x a problem's point k is. */
@@ -1653,13 +1666,14 @@ static size_t gpusvm__map_pt(const gpusvm__problem *p, size_t k)
    the selection only checks optimality); the others take q/2 new variables per outer
    iteration. Per-variable state is the problems' concatenated, in problem order; the status
    is GPUSVM__ST_COUNT doubles per problem. */
-/* Crammer-Singer's problem as the backend takes it: n points, m classes, each point's class,
-   bound and k(x_i, x_i); cache: every point's row is kept (slot = point) once computed; the
-   sweeps stop at ratio times the working set's first violation, or eps. */
+/* Crammer-Singer's problems as the backend takes them (a batch: train_begin's problems, one per
+   fold): problem p has n[p] points and m[p] classes; each point's class, bound and k(x_i, x_i),
+   the problems' concatenated; cache: every point's row is kept once computed; the sweeps stop at
+   ratio times the working set's first violation, or eps. */
 typedef struct gpusvm__cs_desc {
-    size_t n;
-    int m, cache;
-    const int *cls;
+    int nprob, cache;
+    const size_t *n;
+    const int *m, *cls;
     const double *U, *kd;
     double eps, ratio;
 } gpusvm__cs_desc;
@@ -1691,7 +1705,7 @@ struct gpusvm__backend {
     gpusvm_result (*decision)(gpusvm__backend *b, const gpusvm__csr *sv, const double *coef, int nv,
                               const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree, double *out);
     /* Crammer-Singer (the solver's cs section): after train_begin of its one problem (the points;
-       every label +1 and bound 1; cache_rows rows when every point's row is cached), cs_begin
+       every label +1 and bound 1; cache: a row for every point), cs_begin
        takes the classes, bounds and diagonal and the working-set size (lowered to what the
        backend holds); cs_step runs step 0..3 of an outer iteration (0 responses and gap shares,
        1 stop check and working set, 2 missing rows, 3 sweeps; nothing once the status says done;
@@ -1743,10 +1757,11 @@ typedef struct gpusvm__cpu {
     int threads;  /* the context's: kernel rows and gradient updates are split across them */
     uint32_t *key_up, *key_low;
     int *ws_idx, *ws_slot;
-    struct gpusvm__cpu_cs *cs; /* Crammer-Singer's state (cs_begin) */
+    struct gpusvm__cpu_cs *cs; /* Crammer-Singer's state (cs_begin), one per problem */
+    int ncs;
 } gpusvm__cpu;
 
-static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s);
+static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s, int nprob);
 
 static void gpusvm__cpu_train_end(gpusvm__backend *bb)
 {
@@ -1765,8 +1780,9 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     gpusvm__free(a, b->key_low);
     gpusvm__free(a, b->ws_idx);
     gpusvm__free(a, b->ws_slot);
-    gpusvm__cpu_cs_free(a, b->cs);
+    gpusvm__cpu_cs_free(a, b->cs, b->ncs);
     b->cs = NULL;
+    b->ncs = 0;
     b->job = NULL;
     b->alpha = b->G = b->coef = b->st = NULL;
     b->K = b->qd = b->norm = b->dense = NULL;
@@ -1821,7 +1837,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     int t;
     gpusvm__cpu_train_end(bb);
     for (t = 0; t < nprob; ++t) {
-        const size_t qt = gpusvm__krows(&p[t], nprob, q);
+        const size_t qt = gpusvm__krows(&p[t], q);
         nvar += p[t].nvar;
         if (!gpusvm__mul(qt, p[t].npts, &kn) || krows + kn < krows) return gpusvm__oom(bb->ctx, "kernel rows");
         krows += kn;
@@ -1882,7 +1898,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
             j->qd[i] = gpusvm__diag(&b->x, pt, b->norm[pt], b->ktype, b->gamma, b->coef0, b->degree);
         }
         nvar += j->n;
-        krows += gpusvm__krows(&p[t], nprob, q) * j->npts;
+        krows += gpusvm__krows(&p[t], q) * j->npts;
     }
     return GPUSVM_OK;
 }
@@ -2293,26 +2309,34 @@ static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb)
 #define GPUSVM__CS_HOST_CACHE ((size_t)2 << 30) /* the C backend's Crammer-Singer row cache: at most 2 GiB */
 
 /* Crammer-Singer in the C backend: kernels part 5's steps, in the same order (the comments
-   there say what each computes). The working state, beside the batch's (train_begin's one
-   problem gives the points, the row list, and K: the row cache or the working set's rows). */
+   there say what each computes), one problem of the batch after another. A problem's state,
+   beside its job's (train_begin's problem: the points, the row list, and K: one row per point
+   with the cache, else the working set's; its slots are the point, or the position). */
 typedef struct gpusvm__cpu_cs {
+    gpusvm__cpu_job *j;
     size_t n;
     int m, q, nq, nmiss, cache;
     double eps, ratio, skip, st[GPUSVM__ST_COUNT], sums[3];
-    int *cls, *ws, *moved, *have;
-    double *U, *kd, *alpha, *c, *dA, *cws, *scr, *acc; /* acc: GPUSVM__CS_BLOCK x m per thread */
+    const int *cls;
+    const double *U, *kd;
+    int *ws, *moved, *have;
+    double *alpha, *c, *dA, *cws, *scr, *gi, *acc; /* acc: GPUSVM__CS_BLOCK x m per thread */
     uint64_t *heap;
     float *kws;
 } gpusvm__cpu_cs;
 
-static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s)
+static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s, int nprob)
 {
-    void *p[15];
-    int i;
+    int p, i;
     if (!s) return;
-    p[0] = s->cls; p[1] = s->ws; p[2] = s->moved; p[3] = s->have; p[4] = s->U; p[5] = s->kd; p[6] = s->alpha;
-    p[7] = s->c; p[8] = s->dA; p[9] = s->cws; p[10] = s->scr; p[11] = s->heap; p[12] = s->kws; p[13] = s->acc; p[14] = s;
-    for (i = 0; i < 15; ++i) gpusvm__free(a, p[i]);
+    for (p = 0; p < nprob; ++p) {
+        void *f[13];
+        f[0] = s[p].ws; f[1] = s[p].moved; f[2] = s[p].have; f[3] = s[p].alpha; f[4] = s[p].c; f[5] = s[p].dA;
+        f[6] = s[p].cws; f[7] = s[p].scr; f[8] = s[p].gi; f[9] = s[p].acc; f[10] = s[p].heap; f[11] = s[p].kws;
+        f[12] = NULL;
+        for (i = 0; i < 12; ++i) gpusvm__free(a, f[i]);
+    }
+    gpusvm__free(a, s);
 }
 
 /* Points [i0, i1) (at most GPUSVM__CS_BLOCK): their responses from the last sweeps' moves (each
@@ -2320,10 +2344,11 @@ static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs
    block), then each one's terms of P and D (sums[0..2]: sum alpha c, the loss, sum alpha_iy) and
    its gap share gi. acc: GPUSVM__CS_BLOCK x m scratch. */
 #define GPUSVM__CS_BLOCK 64
-static void gpusvm__cpu_cs_points(gpusvm__cpu_cs *s, const float *K, size_t ldk, size_t i0, size_t i1, double *sums,
-                                  double *acc, double *gi)
+static void gpusvm__cpu_cs_points(gpusvm__cpu_cs *s, size_t i0, size_t i1, double *sums, double *acc)
 {
     const int m = s->m;
+    const float *K = s->j->K;
+    const size_t ldk = s->j->npts;
     size_t i;
     int t, r;
     for (i = 0; i < (i1 - i0) * (size_t)m; ++i) acc[i] = 0.0;
@@ -2355,12 +2380,12 @@ static void gpusvm__cpu_cs_points(gpusvm__cpu_cs *s, const float *K, size_t ldk,
         sums[0] += aka;
         sums[1] += s->U[i] * worst;
         sums[2] += ai[y];
-        gi[i] = s->U[i] * worst - ag;
+        s->gi[i] = s->U[i] * worst - ag;
     }
 }
 
 typedef struct gpusvm__cpu_cs_part {
-    gpusvm__cpu *b;
+    gpusvm__cpu_cs *s;
     double sums[GPUSVM__MAX_THREADS][4];
     int parts;
 } gpusvm__cpu_cs_part;
@@ -2368,25 +2393,25 @@ typedef struct gpusvm__cpu_cs_part {
 static void gpusvm__cpu_cs_update_part(void *arg, int t)
 {
     gpusvm__cpu_cs_part *w = (gpusvm__cpu_cs_part *)arg;
-    gpusvm__cpu_cs *s = w->b->cs;
+    gpusvm__cpu_cs *s = w->s;
     const size_t lo = s->n * (size_t)t / (size_t)w->parts, hi = s->n * (size_t)(t + 1) / (size_t)w->parts;
     size_t i;
     w->sums[t][0] = w->sums[t][1] = w->sums[t][2] = 0.0;
     for (i = lo; i < hi; i += GPUSVM__CS_BLOCK)
-        gpusvm__cpu_cs_points(s, w->b->job[0].K, s->n, i, hi - i < GPUSVM__CS_BLOCK ? hi : i + GPUSVM__CS_BLOCK,
-                              w->sums[t], s->acc + (size_t)t * GPUSVM__CS_BLOCK * (size_t)s->m, s->scr + 7 * s->m + 8);
+        gpusvm__cpu_cs_points(s, i, hi - i < GPUSVM__CS_BLOCK ? hi : i + GPUSVM__CS_BLOCK, w->sums[t],
+                              s->acc + (size_t)t * GPUSVM__CS_BLOCK * (size_t)s->m);
 }
 
 /* The q points with the largest gap share (> 0), ties to the lower index, in ascending order. */
-static void gpusvm__cpu_cs_choose(gpusvm__cpu_cs *s, const double *gi)
+static void gpusvm__cpu_cs_choose(gpusvm__cpu_cs *s)
 {
     size_t i;
     int hn = 0, t;
     for (i = 0; i < s->n; ++i) { /* a max-heap of the q best (key, index) pairs */
         uint64_t c;
         int at;
-        if (!(gi[i] > 0.0)) continue;
-        c = ((uint64_t)~gpusvm__float_key((float)gi[i]) << 32) | (uint64_t)i;
+        if (!(s->gi[i] > 0.0)) continue;
+        c = ((uint64_t)~gpusvm__float_key((float)s->gi[i]) << 32) | (uint64_t)i;
         if (hn < s->q) {
             at = hn++;
             while (at > 0 && s->heap[(at - 1) / 2] < c) {
@@ -2414,12 +2439,11 @@ static void gpusvm__cpu_cs_choose(gpusvm__cpu_cs *s, const double *gi)
 }
 
 /* Step 0, as gpusvm_cs_update: the responses, every point's gap share, the sums of P and D. */
-static void gpusvm__cpu_cs_update(gpusvm__cpu *b)
+static void gpusvm__cpu_cs_update(gpusvm__cpu *b, gpusvm__cpu_cs *s)
 {
-    gpusvm__cpu_cs *s = b->cs;
     gpusvm__cpu_cs_part w;
     int t;
-    w.b = b;
+    w.s = s;
     w.parts = gpusvm__cpu_parts(b, s->n, (size_t)s->m * (size_t)(s->nq + 1));
     gpusvm__parallel(w.parts, gpusvm__cpu_cs_update_part, &w);
     s->sums[0] = s->sums[1] = s->sums[2] = 0.0;
@@ -2431,10 +2455,8 @@ static void gpusvm__cpu_cs_update(gpusvm__cpu *b)
 }
 
 /* Step 1, as gpusvm_cs_select: the gap and the stop, the working set, the rows to compute. */
-static void gpusvm__cpu_cs_select(gpusvm__cpu *b, double eps, double max_iter)
+static void gpusvm__cpu_cs_select(gpusvm__cpu_cs *s, double eps, double max_iter)
 {
-    gpusvm__cpu_cs *s = b->cs;
-    gpusvm__cpu_job *j = &b->job[0];
     const double P = 0.5 * s->sums[0] + s->sums[1], D = s->sums[2] - 0.5 * s->sums[0];
     int t;
     s->st[GPUSVM__ST_GAP] = (P + D) > 0.0 ? 2.0 * (P - D) / (P + D) : 0.0;
@@ -2443,27 +2465,27 @@ static void gpusvm__cpu_cs_select(gpusvm__cpu *b, double eps, double max_iter)
     s->st[GPUSVM__ST_DONE] = !(s->st[GPUSVM__ST_GAP] >= eps) ? GPUSVM__DONE_CONVERGED
                              : (s->st[GPUSVM__ST_ITER] >= max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);
     if (s->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
-    gpusvm__cpu_cs_choose(s, s->scr + 7 * s->m + 8);
+    gpusvm__cpu_cs_choose(s);
     s->st[GPUSVM__ST_CS_Q] = s->nq;
     s->nmiss = 0;
     for (t = 0; t < s->nq; ++t) {
         const int v = s->ws[t];
         if (s->cache && s->have[v]) continue;
-        j->ws_idx[s->nmiss] = v;
-        j->ws_slot[s->nmiss++] = s->cache ? v : t;
+        s->j->ws_idx[s->nmiss] = v;
+        s->j->ws_slot[s->nmiss++] = s->cache ? v : t;
         if (s->cache) s->have[v] = 1;
     }
 }
 
 /* Step 2: the rows the selection listed. */
-static void gpusvm__cpu_cs_rows(gpusvm__cpu *b)
+static void gpusvm__cpu_cs_rows(gpusvm__cpu *b, gpusvm__cpu_cs *s)
 {
     gpusvm__cpu_split rw;
     rw.b = b;
-    rw.j = &b->job[0];
+    rw.j = s->j;
     rw.off = 0;
-    rw.count = b->cs->nmiss;
-    rw.parts = gpusvm__cpu_parts(b, (size_t)rw.count, b->cs->n * 8);
+    rw.count = s->nmiss;
+    rw.parts = gpusvm__cpu_parts(b, (size_t)rw.count, s->n * 8);
     gpusvm__parallel(rw.parts, gpusvm__cpu_rows_part, &rw);
 }
 
@@ -2518,20 +2540,21 @@ static double gpusvm__cpu_cs_block(gpusvm__cpu_cs *s, int t, double *upd)
     return up - low;
 }
 
-/* gpusvm_cs_solve: the block and responses of the working set, the sweeps, the moves. */
-static void gpusvm__cpu_cs_solve(gpusvm__cpu *b)
+/* Step 3, as gpusvm_cs_solve: the block and responses of the working set, the sweeps, the moves. */
+static void gpusvm__cpu_cs_solve(gpusvm__cpu_cs *s)
 {
-    gpusvm__cpu_cs *s = b->cs;
-    const float *K = b->job[0].K;
+    const float *K = s->j->K;
+    const size_t ldk = s->j->npts;
     const int m = s->m, nq = s->nq;
     double v0 = -1.0, upd = 0.0;
     int t, u, e, sweep;
     for (t = 0; t < nq; ++t)
-        for (u = 0; u < nq; ++u) s->kws[t * s->q + u] = K[(size_t)(s->cache ? s->ws[t] : t) * s->n + (size_t)s->ws[u]];
+        for (u = 0; u < nq; ++u) s->kws[t * s->q + u] = K[(size_t)(s->cache ? s->ws[t] : t) * ldk + (size_t)s->ws[u]];
     for (e = 0; e < nq * m; ++e) { /* dA: alpha before the sweeps, then the change */
         s->cws[e] = s->c[(size_t)s->ws[e / m] * m + (size_t)(e % m)];
         s->dA[e] = s->alpha[(size_t)s->ws[e / m] * m + (size_t)(e % m)];
     }
+    s->skip = 0.0;
     for (sweep = 0; sweep < 100; ++sweep) {
         double vin = 0.0, vt;
         for (t = 0; t < nq; ++t)
@@ -2540,7 +2563,6 @@ static void gpusvm__cpu_cs_solve(gpusvm__cpu *b)
         if (vin < s->ratio * v0 || vin < s->eps) break;
         s->skip = 0.5 * s->ratio * v0;
     }
-    s->skip = 0.0;
     for (e = 0; e < nq * m; ++e) s->dA[e] = s->alpha[(size_t)s->ws[e / m] * m + (size_t)(e % m)] - s->dA[e];
     for (t = 0; t < nq; ++t) {
         int mv = 0;
@@ -2551,55 +2573,72 @@ static void gpusvm__cpu_cs_solve(gpusvm__cpu *b)
     s->st[GPUSVM__ST_OUTER] += 1.0;
 }
 
+static gpusvm_result gpusvm__cpu_cs_one(gpusvm__cpu *b, const gpusvm__cs_desc *d, gpusvm__cpu_cs *s)
+{
+    const gpusvm_allocator *a = &b->base.ctx->alloc;
+    const size_t n = s->n, m = (size_t)s->m, q = (size_t)s->q;
+    s->cache = d->cache;
+    s->eps = d->eps;
+    s->ratio = d->ratio;
+    s->have = (int *)gpusvm__calloc(a, n, sizeof(int));
+    s->alpha = (double *)gpusvm__calloc(a, n, m * sizeof(double));
+    s->c = (double *)gpusvm__calloc(a, n, m * sizeof(double));
+    s->ws = (int *)gpusvm__alloc(a, q, sizeof(int));
+    s->moved = (int *)gpusvm__alloc(a, q, sizeof(int));
+    s->heap = (uint64_t *)gpusvm__alloc(a, q, sizeof(uint64_t));
+    s->dA = (double *)gpusvm__alloc(a, q, m * sizeof(double));
+    s->cws = (double *)gpusvm__alloc(a, q, m * sizeof(double));
+    s->kws = (float *)gpusvm__alloc(a, q, q * sizeof(float));
+    s->scr = (double *)gpusvm__alloc(a, 7 * m, sizeof(double));
+    s->gi = (double *)gpusvm__alloc(a, n, sizeof(double));
+    s->acc = (double *)gpusvm__alloc(a, (size_t)b->threads * GPUSVM__CS_BLOCK, m * sizeof(double));
+    if (!s->have || !s->alpha || !s->c || !s->ws || !s->moved || !s->heap || !s->dA || !s->cws || !s->kws || !s->scr ||
+        !s->gi || !s->acc)
+        return gpusvm__oom(b->base.ctx, "the Crammer-Singer state");
+    return GPUSVM_OK;
+}
+
 static gpusvm_result gpusvm__cpu_cs_begin(gpusvm__backend *bb, const gpusvm__cs_desc *d, int *q)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     const gpusvm_allocator *a = &bb->ctx->alloc;
-    const size_t n = d->n, m = (size_t)d->m;
-    gpusvm__cpu_cs *s;
-    gpusvm__cpu_cs_free(a, b->cs);
-    b->cs = s = (gpusvm__cpu_cs *)gpusvm__calloc(a, 1, sizeof *s);
-    if (!s) return gpusvm__oom(bb->ctx, "the Crammer-Singer state");
-    s->n = n;
-    s->m = d->m;
-    s->q = *q < b->qmax ? *q : b->qmax;
-    s->cache = d->cache;
-    s->eps = d->eps;
-    s->ratio = d->ratio;
-    s->cls = (int *)gpusvm__alloc(a, n, sizeof(int));
-    s->U = (double *)gpusvm__alloc(a, n, sizeof(double));
-    s->kd = (double *)gpusvm__alloc(a, n, sizeof(double));
-    s->have = (int *)gpusvm__calloc(a, n, sizeof(int));
-    s->alpha = (double *)gpusvm__calloc(a, n, m * sizeof(double));
-    s->c = (double *)gpusvm__calloc(a, n, m * sizeof(double));
-    s->ws = (int *)gpusvm__alloc(a, (size_t)s->q, sizeof(int));
-    s->moved = (int *)gpusvm__alloc(a, (size_t)s->q, sizeof(int));
-    s->heap = (uint64_t *)gpusvm__alloc(a, (size_t)s->q, sizeof(uint64_t));
-    s->dA = (double *)gpusvm__alloc(a, (size_t)s->q, m * sizeof(double));
-    s->cws = (double *)gpusvm__alloc(a, (size_t)s->q, m * sizeof(double));
-    s->kws = (float *)gpusvm__alloc(a, (size_t)s->q, (size_t)s->q * sizeof(float));
-    s->scr = (double *)gpusvm__alloc(a, 7 * m + 8 + n, sizeof(double)); /* and every point's gap share */
-    s->acc = (double *)gpusvm__alloc(a, (size_t)b->threads * GPUSVM__CS_BLOCK, m * sizeof(double));
-    if (!s->cls || !s->U || !s->kd || !s->have || !s->alpha || !s->c || !s->ws || !s->moved || !s->heap || !s->dA ||
-        !s->cws || !s->kws || !s->scr || !s->acc)
-        return gpusvm__oom(bb->ctx, "the Crammer-Singer state");
-    memcpy(s->cls, d->cls, n * sizeof(int));
-    memcpy(s->U, d->U, n * sizeof(double));
-    memcpy(s->kd, d->kd, n * sizeof(double));
-    *q = s->q;
-    return GPUSVM_OK;
+    size_t v0 = 0;
+    gpusvm_result r = GPUSVM_OK;
+    int p;
+    gpusvm__cpu_cs_free(a, b->cs, b->ncs);
+    b->ncs = d->nprob;
+    b->cs = (gpusvm__cpu_cs *)gpusvm__calloc(a, (size_t)d->nprob, sizeof(gpusvm__cpu_cs));
+    if (!b->cs) return gpusvm__oom(bb->ctx, "the Crammer-Singer state");
+    *q = *q < b->qmax ? *q : b->qmax;
+    for (p = 0; p < d->nprob && r == GPUSVM_OK; ++p) {
+        gpusvm__cpu_cs *s = &b->cs[p];
+        s->j = &b->job[p];
+        s->n = d->n[p];
+        s->m = d->m[p];
+        s->q = *q;
+        s->cls = d->cls + v0;
+        s->U = d->U + v0;
+        s->kd = d->kd + v0;
+        v0 += s->n;
+        r = gpusvm__cpu_cs_one(b, d, s);
+    }
+    return r;
 }
 
 static gpusvm_result gpusvm__cpu_cs_step(gpusvm__backend *bb, int step, int first, double eps, double max_iter)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    int p;
     (void)first;
-    if (b->cs->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return GPUSVM_OK;
-    switch (step) {
-    case 0: gpusvm__cpu_cs_update(b); break;
-    case 1: gpusvm__cpu_cs_select(b, eps, max_iter); break;
-    case 2: gpusvm__cpu_cs_rows(b); break;
-    default: gpusvm__cpu_cs_solve(b); break;
+    for (p = 0; p < b->ncs; ++p) {
+        gpusvm__cpu_cs *s = &b->cs[p];
+        if (s->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) continue;
+        switch (step) {
+        case 0: gpusvm__cpu_cs_update(b, s); break;
+        case 1: gpusvm__cpu_cs_select(s, eps, max_iter); break;
+        case 2: gpusvm__cpu_cs_rows(b, s); break;
+        default: gpusvm__cpu_cs_solve(s); break;
+        }
     }
     return GPUSVM_OK;
 }
@@ -2607,8 +2646,14 @@ static gpusvm_result gpusvm__cpu_cs_step(gpusvm__backend *bb, int step, int firs
 static gpusvm_result gpusvm__cpu_cs_read(gpusvm__backend *bb, double *st, double *alpha)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    if (st) memcpy(st, b->cs->st, sizeof b->cs->st);
-    if (alpha) memcpy(alpha, b->cs->alpha, b->cs->n * (size_t)b->cs->m * sizeof(double));
+    size_t at = 0;
+    int p;
+    for (p = 0; p < b->ncs; ++p) {
+        const gpusvm__cpu_cs *s = &b->cs[p];
+        if (st) memcpy(st + (size_t)p * GPUSVM__ST_COUNT, s->st, sizeof s->st);
+        if (alpha) memcpy(alpha + at, s->alpha, s->n * (size_t)s->m * sizeof(double));
+        at += s->n * (size_t)s->m;
+    }
     return GPUSVM_OK;
 }
 
@@ -2862,7 +2907,7 @@ enum { GPUSVM__TRAIN_BUFS(GPUSVM__BID) GPUSVM__TB_COUNT };
 static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRAIN_BUFS(GPUSVM__BWHAT)};
 #undef GPUSVM__BWHAT
 
-#define GPUSVM__CS_NBUF 12 /* Crammer-Singer's buffers (GPUSVM__CS_BUFS, with the backend's steps) */
+#define GPUSVM__CS_NBUF 13 /* Crammer-Singer's buffers (GPUSVM__CS_BUFS, with the backend's steps) */
 
 struct gpusvm__ocl {
     gpusvm__backend base;
@@ -2890,8 +2935,8 @@ struct gpusvm__ocl {
     float gamma, coef0;
     /* Crammer-Singer (cs_begin): its buffers, working-set size, classes, row cache, update groups */
     gpusvm__cl_mem cs_mem[GPUSVM__CS_NBUF];
-    int cs_q, cs_m, cs_cache;
-    size_t cs_parts;
+    int cs_q, cs_m, cs_cache;  /* cs_m: the most classes of a problem */
+    size_t cs_parts, cs_coef;  /* the most gpusvm_cs_update groups of a problem; coefficients of all */
 };
 
 static size_t gpusvm__round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
@@ -3433,8 +3478,7 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     v1 = nvar ? nvar : 1;
     b->sparse = gpusvm__ocl_sparse(b, np, nnz, b->d, b->ktype);
     memset(bytes, 0, GPUSVM__TB_COUNT * sizeof(size_t));
-    ok = gpusvm__mul((nprob == 1 && p[0].cache_rows > ws ? p[0].cache_rows : ws) * sizeof(float), b->ldk,
-                     &bytes[GPUSVM__TB_K]) &&
+    ok = gpusvm__mul((p[0].cache && nvar > ws ? nvar : ws) * sizeof(float), b->ldk, &bytes[GPUSVM__TB_K]) &&
          gpusvm__mul(ws * sizeof(float), (size_t)q, &bytes[GPUSVM__TB_KQ]);
     if (!ok) return "the kernel rows' size overflows";
     if (b->sparse) {
@@ -4036,11 +4080,12 @@ static const char *const gpusvm__dec_buf_what[GPUSVM__DB_COUNT] = {GPUSVM__DEC_B
 #undef GPUSVM__BWHAT
 
 /* Crammer-Singer (kernels part 5): its buffers beside the batch's (which holds the points, the
-   row list, the row cache K, the status and the problem table), in allocation order. */
+   row lists, the rows K, the status and the problem table), in allocation order. */
 #define GPUSVM__CS_BUFS(X_)                                                                                       \
     X_(C, "the responses") X_(ALPHA, "alpha") X_(CLS, "the classes") X_(U, "bounds") X_(KD, "the kernel diagonal") \
     X_(HAVE, "the row cache's map") X_(PART, "partials") X_(CAND_KEY, "candidates") X_(CAND_IDX, "candidates")    \
-    X_(WS, "the working set") X_(DA, "the working set's steps") X_(MOVED, "the working set's steps")
+    X_(WS, "the working sets") X_(DA, "the working sets' steps") X_(MOVED, "the working sets' steps")             \
+    X_(CINFO, "the Crammer-Singer problem table")
 #define GPUSVM__BID(id, what) GPUSVM__CB_##id,
 enum { GPUSVM__CS_BUFS(GPUSVM__BID) GPUSVM__CB_COUNT };
 #undef GPUSVM__BID
@@ -4050,7 +4095,8 @@ static const char *const gpusvm__cs_buf_what[GPUSVM__CB_COUNT] = {GPUSVM__CS_BUF
 #undef GPUSVM__BWHAT
 
 /* gpusvm_cs_solve's local memory for working-set size q and m classes: the q x q block, the
-   set's responses, the step's scratch, the set's points. */
+   set's responses and alpha, the step's scratch and the set's bounds, diagonals and classes,
+   the set's points. */
 static size_t gpusvm__cs_local(int q, int m)
 {
     return (size_t)q * (size_t)q * sizeof(float) + 2 * (size_t)q * (size_t)m * sizeof(double) +
@@ -4060,7 +4106,7 @@ static size_t gpusvm__cs_local(int q, int m)
 static gpusvm_result gpusvm__ocl_cs_bind(gpusvm__ocl *b)
 {
     gpusvm__cl_mem *c = b->cs_mem, *m = b->mem;
-    const gpusvm__cl_int ldk = (gpusvm__cl_int)b->ldk, n = (gpusvm__cl_int)b->npts, cm = b->cs_m, q = b->cs_q;
+    const gpusvm__cl_int ldk = (gpusvm__cl_int)b->ldk, mm = b->cs_m, q = b->cs_q, qmax = b->q;
     const gpusvm__cl_int qc = q < GPUSVM__L ? q : GPUSVM__L, np = (gpusvm__cl_int)b->cs_parts, cache = b->cs_cache;
     gpusvm_result r = GPUSVM_OK;
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_c, c[GPUSVM__CB_C]);
@@ -4075,11 +4121,13 @@ static gpusvm_result gpusvm__ocl_cs_bind(gpusvm__ocl *b)
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_part, c[GPUSVM__CB_PART]);
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_cand_key, c[GPUSVM__CB_CAND_KEY]);
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_cand_idx, c[GPUSVM__CB_CAND_IDX]);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_n, n);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_m, cm);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_cinfo, c[GPUSVM__CB_CINFO]);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_nparts_max, np);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_q, q);
+    GPUSVM__SET(CS_UPDATE, CS_UPDATE_mmax, mm);
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_qc, qc);
     GPUSVM__SET(CS_SELECT, CS_SELECT_part, c[GPUSVM__CB_PART]);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_nparts, np);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_nparts_max, np);
     GPUSVM__SET(CS_SELECT, CS_SELECT_cand_key, c[GPUSVM__CB_CAND_KEY]);
     GPUSVM__SET(CS_SELECT, CS_SELECT_cand_idx, c[GPUSVM__CB_CAND_IDX]);
     GPUSVM__SET(CS_SELECT, CS_SELECT_status, m[GPUSVM__TB_STATUS]);
@@ -4090,6 +4138,8 @@ static gpusvm_result gpusvm__ocl_cs_bind(gpusvm__ocl *b)
     GPUSVM__SET(CS_SELECT, CS_SELECT_pinfo, m[GPUSVM__TB_PINFO]);
     GPUSVM__SET(CS_SELECT, CS_SELECT_have, c[GPUSVM__CB_HAVE]);
     GPUSVM__SET(CS_SELECT, CS_SELECT_cache, cache);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_cinfo, c[GPUSVM__CB_CINFO]);
+    GPUSVM__SET(CS_SELECT, CS_SELECT_qmax, qmax);
     GPUSVM__SET(CS_SOLVE, CS_SOLVE_K, m[GPUSVM__TB_K]);
     GPUSVM__SET(CS_SOLVE, CS_SOLVE_ldk, ldk);
     GPUSVM__SET(CS_SOLVE, CS_SOLVE_ws, c[GPUSVM__CB_WS]);
@@ -4101,78 +4151,118 @@ static gpusvm_result gpusvm__ocl_cs_bind(gpusvm__ocl *b)
     GPUSVM__SET(CS_SOLVE, CS_SOLVE_kd, c[GPUSVM__CB_KD]);
     GPUSVM__SET(CS_SOLVE, CS_SOLVE_dA, c[GPUSVM__CB_DA]);
     GPUSVM__SET(CS_SOLVE, CS_SOLVE_moved, c[GPUSVM__CB_MOVED]);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_m, cm);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_mmax, mm);
     GPUSVM__SET(CS_SOLVE, CS_SOLVE_q, q);
     GPUSVM__SET(CS_SOLVE, CS_SOLVE_cache, cache);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_cinfo, c[GPUSVM__CB_CINFO]);
+    GPUSVM__SET(CS_SOLVE, CS_SOLVE_qmax, qmax);
     GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_CS_SOLVE], GPUSVM__A_CS_SOLVE_kws,
                                                   (size_t)q * (size_t)q * sizeof(float), NULL));
     GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_CS_SOLVE], GPUSVM__A_CS_SOLVE_cws,
-                                                  (size_t)q * (size_t)cm * sizeof(double), NULL));
+                                                  (size_t)q * (size_t)mm * sizeof(double), NULL));
     GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_CS_SOLVE], GPUSVM__A_CS_SOLVE_scr,
-                                                  ((size_t)(7 + q) * (size_t)cm + 3 * (size_t)q) * sizeof(double), NULL));
+                                                  ((size_t)(7 + q) * (size_t)mm + 3 * (size_t)q) * sizeof(double), NULL));
 fail:
     return r;
+}
+
+/* The buffers' sizes for the batch d (cinfo: its problem table, filled) with working-set size q. */
+static int gpusvm__ocl_cs_sizes(gpusvm__ocl *b, const gpusvm__cs_desc *d, int32_t *cinfo, size_t *bytes)
+{
+    const size_t np = (size_t)d->nprob, q = (size_t)b->cs_q, qc = q < GPUSVM__L ? q : GPUSVM__L;
+    size_t nvar = 0, ncoef = 0, parts;
+    int p;
+    b->cs_m = 1;
+    b->cs_parts = 1;
+    for (p = 0; p < d->nprob; ++p) {
+        cinfo[p * GPUSVM__CI_COUNT + GPUSVM__CI_VAR] = (int32_t)nvar;
+        cinfo[p * GPUSVM__CI_COUNT + GPUSVM__CI_N] = (int32_t)d->n[p];
+        cinfo[p * GPUSVM__CI_COUNT + GPUSVM__CI_M] = d->m[p];
+        cinfo[p * GPUSVM__CI_COUNT + GPUSVM__CI_A] = (int32_t)ncoef;
+        parts = gpusvm__round_up(d->n[p] ? d->n[p] : 1, GPUSVM__L) / GPUSVM__L;
+        if (parts > b->cs_parts) b->cs_parts = parts;
+        if (d->m[p] > b->cs_m) b->cs_m = d->m[p];
+        nvar += d->n[p];
+        ncoef += d->n[p] * (size_t)d->m[p];
+        if (ncoef > (size_t)INT_MAX) return 0;
+    }
+    b->cs_coef = ncoef;
+    bytes[GPUSVM__CB_C] = bytes[GPUSVM__CB_ALPHA] = (ncoef ? ncoef : 1) * sizeof(double);
+    bytes[GPUSVM__CB_CLS] = bytes[GPUSVM__CB_HAVE] = (nvar ? nvar : 1) * sizeof(int32_t);
+    bytes[GPUSVM__CB_U] = bytes[GPUSVM__CB_KD] = (nvar ? nvar : 1) * sizeof(double);
+    bytes[GPUSVM__CB_PART] = np * b->cs_parts * 4 * sizeof(double);
+    bytes[GPUSVM__CB_CAND_KEY] = bytes[GPUSVM__CB_CAND_IDX] = np * b->cs_parts * qc * sizeof(int32_t);
+    bytes[GPUSVM__CB_WS] = bytes[GPUSVM__CB_MOVED] = np * q * sizeof(int32_t);
+    bytes[GPUSVM__CB_DA] = np * q * (size_t)b->cs_m * sizeof(double);
+    bytes[GPUSVM__CB_CINFO] = np * GPUSVM__CI_COUNT * sizeof(int32_t);
+    return 1;
 }
 
 static gpusvm_result gpusvm__ocl_cs_begin(gpusvm__backend *bb, const gpusvm__cs_desc *d, int *q)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    const size_t n = d->n, m = (size_t)d->m;
-    size_t bytes[GPUSVM__CB_COUNT];
-    int qc;
-    gpusvm_result r;
+    size_t bytes[GPUSVM__CB_COUNT] = {0}, nvar = 0;
+    int32_t *cinfo = (int32_t *)gpusvm__alloc(&bb->ctx->alloc, (size_t)d->nprob * GPUSVM__CI_COUNT, sizeof(int32_t));
+    gpusvm_result r = GPUSVM_OK;
+    int p, mmax = 1;
+    if (!cinfo) return gpusvm__oom(bb->ctx, "the Crammer-Singer problem table");
+    for (p = 0; p < d->nprob; ++p) {
+        nvar += d->n[p];
+        if (d->m[p] > mmax) mmax = d->m[p];
+    }
     b->cs_q = *q < b->q ? *q : b->q;
-    while (b->cs_q > 2 && gpusvm__cs_local(b->cs_q, d->m) + 2048 > b->local_mem) b->cs_q /= 2;
-    if (gpusvm__cs_local(b->cs_q, d->m) + 2048 > b->local_mem)
-        return gpusvm__fail(bb->ctx, GPUSVM_ERROR_DEVICE_MEMORY,
-                            "Crammer-Singer with %d classes needs more local memory than the device has (%lu bytes)",
-                            d->m, (unsigned long)b->local_mem);
-    b->cs_m = d->m;
+    while (b->cs_q > 2 && gpusvm__cs_local(b->cs_q, mmax) + 2048 > b->local_mem) b->cs_q /= 2;
+    if (gpusvm__cs_local(b->cs_q, mmax) + 2048 > b->local_mem)
+        r = gpusvm__fail(bb->ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+                         "Crammer-Singer with %d classes needs more local memory than the device has (%lu bytes)",
+                         mmax, (unsigned long)b->local_mem);
+    else if (!gpusvm__ocl_cs_sizes(b, d, cinfo, bytes))
+        r = gpusvm__fail(bb->ctx, GPUSVM_ERROR_DEVICE_MEMORY, "too many Crammer-Singer coefficients for one device (2^31)");
     b->cs_cache = d->cache;
-    b->cs_parts = gpusvm__round_up(n ? n : 1, GPUSVM__L) / GPUSVM__L;
-    qc = b->cs_q < GPUSVM__L ? b->cs_q : GPUSVM__L;
-    if (!gpusvm__mul(n * m, sizeof(double), &bytes[GPUSVM__CB_C]))
-        return gpusvm__fail(bb->ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the Crammer-Singer state's size overflows");
-    bytes[GPUSVM__CB_ALPHA] = bytes[GPUSVM__CB_C];
-    bytes[GPUSVM__CB_CLS] = bytes[GPUSVM__CB_HAVE] = n * sizeof(int32_t);
-    bytes[GPUSVM__CB_U] = bytes[GPUSVM__CB_KD] = n * sizeof(double);
-    bytes[GPUSVM__CB_PART] = b->cs_parts * 4 * sizeof(double);
-    bytes[GPUSVM__CB_CAND_KEY] = bytes[GPUSVM__CB_CAND_IDX] = b->cs_parts * (size_t)qc * sizeof(int32_t);
-    bytes[GPUSVM__CB_WS] = bytes[GPUSVM__CB_MOVED] = (size_t)b->cs_q * sizeof(int32_t);
-    bytes[GPUSVM__CB_DA] = (size_t)b->cs_q * m * sizeof(double);
-    if ((r = gpusvm__ocl_buffers(b, b->cs_mem, bytes, gpusvm__cs_buf_what, 0, GPUSVM__CB_COUNT)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write(b, b->cs_mem[GPUSVM__CB_CLS], 0, n * sizeof(int32_t), d->cls)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write(b, b->cs_mem[GPUSVM__CB_U], 0, n * sizeof(double), d->U)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write(b, b->cs_mem[GPUSVM__CB_KD], 0, n * sizeof(double), d->kd)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_fill(b, b->cs_mem[GPUSVM__CB_C], bytes[GPUSVM__CB_C], 0)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_fill(b, b->cs_mem[GPUSVM__CB_ALPHA], bytes[GPUSVM__CB_C], 0)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_fill(b, b->cs_mem[GPUSVM__CB_HAVE], bytes[GPUSVM__CB_HAVE], 0)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_cs_bind(b)) != GPUSVM_OK)
-        return r;
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_eps, d->eps);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_ratio, d->ratio);
-    *q = b->cs_q;
+    if (r == GPUSVM_OK &&
+        ((r = gpusvm__ocl_buffers(b, b->cs_mem, bytes, gpusvm__cs_buf_what, 0, GPUSVM__CB_COUNT)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_write(b, b->cs_mem[GPUSVM__CB_CINFO], 0, bytes[GPUSVM__CB_CINFO], cinfo)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_write(b, b->cs_mem[GPUSVM__CB_CLS], 0, nvar * sizeof(int32_t), d->cls)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_write(b, b->cs_mem[GPUSVM__CB_U], 0, nvar * sizeof(double), d->U)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_write(b, b->cs_mem[GPUSVM__CB_KD], 0, nvar * sizeof(double), d->kd)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_fill(b, b->cs_mem[GPUSVM__CB_C], bytes[GPUSVM__CB_C], 0)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_fill(b, b->cs_mem[GPUSVM__CB_ALPHA], bytes[GPUSVM__CB_C], 0)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_fill(b, b->cs_mem[GPUSVM__CB_HAVE], bytes[GPUSVM__CB_HAVE], 0)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_cs_bind(b)) != GPUSVM_OK))
+        goto done;
+    if (r == GPUSVM_OK) {
+        GPUSVM__SET(CS_SOLVE, CS_SOLVE_eps, d->eps);
+        GPUSVM__SET(CS_SOLVE, CS_SOLVE_ratio, d->ratio);
+        *q = b->cs_q;
+    }
 fail:
+done:
+    gpusvm__free(&bb->ctx->alloc, cinfo);
     return r;
 }
 
 /* Step 0 responses and candidates, 1 the selection, 2 the missing rows (with the cache after
    the first round, few: gpusvm_rows_few's groups of GPUSVM__FEW, those past the count doing
-   nothing), 3 the sweeps. */
+   nothing), 3 the sweeps; every problem of the batch in each launch. */
 static gpusvm_result gpusvm__ocl_cs_step(gpusvm__backend *bb, int step, int first, double eps, double max_iter)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    size_t g = b->cs_parts * GPUSVM__L, l = GPUSVM__L;
+    size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->nprob * GPUSVM__L;
     gpusvm_result r = GPUSVM_OK;
+    g[0] = b->cs_parts * GPUSVM__L;
+    g[1] = (size_t)b->nprob;
     switch (step) {
-    case 0: return gpusvm__ocl_launch(b, GPUSVM__KN_CS_UPDATE, 1, &g, &l);
+    case 0: return gpusvm__ocl_launch(b, GPUSVM__KN_CS_UPDATE, 2, g, l);
     case 1:
         GPUSVM__SET(CS_SELECT, CS_SELECT_eps, eps);
         GPUSVM__SET(CS_SELECT, CS_SELECT_max_iter, max_iter);
-        return gpusvm__ocl_launch(b, GPUSVM__KN_CS_SELECT, 1, &l, &l);
+        return gpusvm__ocl_launch(b, GPUSVM__KN_CS_SELECT, 1, &g1, l);
     case 2:
-        return gpusvm__ocl_rows_launch(b, b->sparse, 0, b->cs_q, 0, b->ldk, 1, 1, b->cs_cache && !first);
-    default: l = GPUSVM__CS_L; return gpusvm__ocl_launch(b, GPUSVM__KN_CS_SOLVE, 1, &l, &l);
+        return gpusvm__ocl_rows_launch(b, b->sparse, 0, b->cs_q, 0, b->ldk, b->nprob, 1, b->cs_cache && !first);
+    default:
+        g1 = (size_t)b->nprob * GPUSVM__CS_L;
+        l[0] = GPUSVM__CS_L;
+        return gpusvm__ocl_launch(b, GPUSVM__KN_CS_SOLVE, 1, &g1, l);
     }
 fail:
     return r;
@@ -4182,11 +4272,13 @@ static gpusvm_result gpusvm__ocl_cs_read(gpusvm__backend *bb, double *st, double
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
-    if (st && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_STATUS], sizeof(double) * GPUSVM__ST_COUNT, st)) != GPUSVM_OK)
+    if (st && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_STATUS], sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->nprob,
+                                    st)) != GPUSVM_OK)
         return r;
-    if (alpha) r = gpusvm__ocl_read(b, b->cs_mem[GPUSVM__CB_ALPHA], b->npts * (size_t)b->cs_m * sizeof(double), alpha);
+    if (alpha) r = gpusvm__ocl_read(b, b->cs_mem[GPUSVM__CB_ALPHA], b->cs_coef * sizeof(double), alpha);
     return r;
 }
+
 
 /* A prediction's shape, its device buffers and its host scratch. */
 typedef struct gpusvm__ocl_dec {
@@ -5536,6 +5628,9 @@ static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *x
 static gpusvm_result gpusvm__train_single_many(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
                                                const gpusvm_params *prm, int nsub, const size_t *const *sub,
                                                const size_t *sub_n, gpusvm_model **out, double t_start);
+static gpusvm_result gpusvm__train_cs_many(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                           const gpusvm_params *prm, int nsub, const size_t *const *sub,
+                                           const size_t *sub_n, gpusvm_model **out, double t_start);
 
 /* The fixed-seed generator of the folds (cross-validation and probability fits): the same
    folds every run. */
@@ -5619,24 +5714,6 @@ static gpusvm_result gpusvm__sigmoid_train(gpusvm_context *ctx, size_t l, const 
     return GPUSVM_OK;
 }
 
-/* prm restricted to rows idx[0..count) of the training set: sample weights and serial
-   numbers follow their rows (w, ser: room for count each, used when prm has them). */
-static void gpusvm__subset_params(const gpusvm_params *prm, const size_t *idx, size_t count, double *w, double *ser,
-                                  gpusvm_params *out)
-{
-    size_t i;
-    *out = *prm;
-    out->probability = 0;
-    if (prm->sample_weight) {
-        for (i = 0; i < count; ++i) w[i] = prm->sample_weight[idx[i]];
-        out->sample_weight = w;
-    }
-    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
-        for (i = 0; i < count; ++i) ser[i] = (double)gpusvm__serial(prm, idx[i]);
-        out->serial = ser;
-    }
-}
-
 static int gpusvm__cmp_size(const void *a, const void *b)
 {
     const size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -5646,8 +5723,8 @@ static int gpusvm__cmp_size(const void *a, const void *b)
 /* Several folds: fold f trains on input rows tr[f][0..ntr[f]) and predicts rows te[f][0..nte[f])
    into labels and/or dec (the folds' predictions one after another, in te order); label0[f]
    gets fold f's first label. y, sample weights and serial numbers are by input row. Every
-   type but Crammer-Singer trains all folds in one batch (their rows taken in ascending order,
-   so that they read the shared points in order); Crammer-Singer, one fold after another. */
+   type trains all folds in one batch (their rows taken in ascending order, so that they read
+   the shared points in order). */
 static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, const double *y, const gpusvm_params *prm,
                                    int nfold, size_t *const *tr, const size_t *ntr, const size_t *const *te,
                                    const size_t *nte, double *labels, double *dec, int *label0)
@@ -5660,37 +5737,15 @@ static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, co
     int f;
     if (!models) return gpusvm__oom(ctx, "cross-validation");
     sub.probability = 0; /* the folds predict by their decision values */
-    if (prm->svm_type != GPUSVM_CRAMMER_SINGER) {
-        for (f = 0; f < nfold; ++f) qsort(tr[f], ntr[f], sizeof(size_t), gpusvm__cmp_size);
-        if (prm->svm_type == GPUSVM_C_SVC || prm->svm_type == GPUSVM_NU_SVC)
-            r = gpusvm__train_ovo(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models, gpusvm__now());
-        else
-            r = gpusvm__train_single_many(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models,
-                                          gpusvm__now());
-    }
+    for (f = 0; f < nfold; ++f) qsort(tr[f], ntr[f], sizeof(size_t), gpusvm__cmp_size);
+    if (prm->svm_type == GPUSVM_C_SVC || prm->svm_type == GPUSVM_NU_SVC)
+        r = gpusvm__train_ovo(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models, gpusvm__now());
+    else if (prm->svm_type == GPUSVM_CRAMMER_SINGER)
+        r = gpusvm__train_cs_many(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models, gpusvm__now());
+    else
+        r = gpusvm__train_single_many(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models, gpusvm__now());
     for (f = 0; f < nfold && r == GPUSVM_OK; ++f) {
         gpusvm__input xe;
-        if (!models[f]) { /* Crammer-Singer: one fold after another, on its rows' own copy */
-            gpusvm__input xt;
-            double *ty = (double *)gpusvm__alloc(a, ntr[f] ? ntr[f] : 1, sizeof(double));
-            double *tw = (double *)gpusvm__alloc(a, ntr[f] ? ntr[f] : 1, sizeof(double));
-            double *ts = (double *)gpusvm__alloc(a, ntr[f] ? ntr[f] : 1, sizeof(double));
-            size_t i;
-            if (!ty || !tw || !ts) r = gpusvm__oom(ctx, "cross-validation");
-            if (r == GPUSVM_OK) {
-                for (i = 0; i < ntr[f]; ++i) ty[i] = y[tr[f][i]];
-                gpusvm__subset_params(prm, tr[f], ntr[f], tw, ts, &sub);
-                r = gpusvm__csr_rows(ctx, x, tr[f], ntr[f], &xt);
-                if (r == GPUSVM_OK) {
-                    r = gpusvm__train_any(ctx, &xt.m, ty, &sub, &models[f], gpusvm__now());
-                    gpusvm__input_free(ctx, &xt);
-                }
-            }
-            gpusvm__free(a, ty);
-            gpusvm__free(a, tw);
-            gpusvm__free(a, ts);
-            if (r != GPUSVM_OK) break;
-        }
         if ((r = gpusvm__csr_rows(ctx, x, te[f], nte[f], &xe)) != GPUSVM_OK) break;
         r = gpusvm__predict(ctx, models[f], &xe.m, labels ? labels + at : NULL, dec ? dec + at : NULL);
         gpusvm__input_free(ctx, &xe);
@@ -6655,10 +6710,12 @@ static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x,
    alpha_ir <= U_i [r = y_i] with sum_r alpha_ir = 0, U_i = C times the point's and its class's
    weights. The backend runs the whole outer iteration (kernels part 5 says what each step
    does): the responses, the relative duality gap 2 (P - D) / (P + D) (P the primal of eq. 3, D
-   the dual of eq. 4) and the stop, the working set of the points with the largest
-   share of the gap, their kernel rows (kept for every point when they fit: a point comes back
-   often), and sweeps of exact per-point block solves over the set. The host reads the status
-   every few rounds, and the dual once at the end. */
+   the dual of eq. 4) and the stop, the working set of the points with the largest share of the
+   gap, their kernel rows (kept for every point when they fit: a point comes back often), and
+   sweeps of exact per-point block solves over the set. Cross-validation trains its folds as
+   one batch (each fold a problem on its rows of the shared points). The host reads the status
+   every few rounds, and the duals once at the end. */
+
 /* The backend's working-set size (it may lower it to what it holds) and the fraction of the set's
    first violation the sweeps stop at (backend->cs_q, cs_ratio), unless set at build time by
    GPUSVM__CS_Q and GPUSVM__CS_RATIO. */
@@ -6674,121 +6731,196 @@ static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x,
 #endif
 
 typedef struct gpusvm__cs {
-    size_t n;                 /* points */
-    int m, q;                 /* classes; working-set size */
-    int *label, *cls;
-    size_t *count;
-    double *alpha, *U, *kd;   /* alpha: n x m */
-    float *norm;
+    int nprob, q, cache;
+    size_t nvar, ncoef;        /* points and coefficients of all problems */
+    size_t *n, *var0, *a0;     /* per problem: points, first point, first coefficient */
+    int *m, **label;           /* per problem: classes and their labels */
+    int *cls, *rows;           /* per point: class within its problem; the row of x it is */
+    double *U, *kd, *alpha, *cw, *st, spent[4];
+    int32_t *map;
     signed char *yy;
-    double *cw;
-    gpusvm__problem pb;       /* what the backend holds: the points (precomputed: the matrix) */
-    gpusvm__input kmat;
-    double st[GPUSVM__ST_COUNT], spent[4];
+    float *norm;               /* of every row of x (precomputed: of the kernel matrix's) */
+    gpusvm__problem *pb;       /* what the backend holds: the points (precomputed: the matrix) */
+    gpusvm__input kmat, ser;   /* precomputed: the kernel matrix, the models' serial numbers */
+    const gpusvm__csr *xs;     /* the rows the models keep */
     size_t before, device_bytes, row_bytes; /* free device memory before training; what training held; its rows */
 } gpusvm__cs;
 
 static void gpusvm__cs_free(gpusvm_context *ctx, gpusvm__cs *s)
 {
     const gpusvm_allocator *a = &ctx->alloc;
-    void *p[9];
+    void *p[16];
     int i;
-    p[0] = s->label; p[1] = s->cls; p[2] = s->count; p[3] = s->alpha; p[4] = s->U; p[5] = s->kd; p[6] = s->norm;
-    p[7] = s->yy; p[8] = s->cw;
-    for (i = 0; i < 9; ++i) gpusvm__free(a, p[i]);
+    for (i = 0; s->label && i < s->nprob; ++i) gpusvm__free(a, s->label[i]);
+    p[0] = s->n; p[1] = s->var0; p[2] = s->a0; p[3] = s->m; p[4] = s->label; p[5] = s->cls; p[6] = s->rows;
+    p[7] = s->U; p[8] = s->kd; p[9] = s->alpha; p[10] = s->cw; p[11] = s->st; p[12] = s->map; p[13] = s->yy;
+    p[14] = s->norm; p[15] = s->pb;
+    for (i = 0; i < 16; ++i) gpusvm__free(a, p[i]);
     gpusvm__input_free(ctx, &s->kmat);
+    gpusvm__input_free(ctx, &s->ser);
 }
 
-/* The classes, each point's bound U_i, the backend's problem (every label +1, every bound 1:
-   it only computes rows) and the diagonal. */
-static gpusvm_result gpusvm__cs_setup(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
-                                      const gpusvm_params *prm, gpusvm__cs *s)
+static gpusvm_result gpusvm__cs_alloc(gpusvm_context *ctx, const gpusvm__csr *xin, const gpusvm_params *prm,
+                                      gpusvm__cs *s)
 {
     const gpusvm_allocator *a = &ctx->alloc;
-    const size_t n = xin->rows;
-    gpusvm_result res;
-    size_t i, k;
-    int r;
-    s->n = n;
-    if ((res = gpusvm__group(ctx, y, n, &s->label, &s->count, &s->m)) != GPUSVM_OK) return res;
-    s->alpha = (double *)gpusvm__calloc(a, n, (size_t)s->m * sizeof(double));
-    s->U = (double *)gpusvm__alloc(a, n, sizeof(double));
-    s->cls = (int *)gpusvm__alloc(a, n, sizeof(int));
-    s->kd = (double *)gpusvm__alloc(a, n, sizeof(double));
-    s->norm = (float *)gpusvm__alloc(a, n, sizeof(float));
-    s->yy = (signed char *)gpusvm__alloc(a, n, 1);
-    s->cw = (double *)gpusvm__alloc(a, n, sizeof(double));
-    if (!s->alpha || !s->U || !s->cls || !s->kd || !s->norm || !s->yy || !s->cw)
+    const size_t np = (size_t)s->nprob, nv = s->nvar ? s->nvar : 1;
+    gpusvm_result r;
+    s->n = (size_t *)gpusvm__alloc(a, np, sizeof(size_t));
+    s->var0 = (size_t *)gpusvm__alloc(a, np, sizeof(size_t));
+    s->a0 = (size_t *)gpusvm__alloc(a, np, sizeof(size_t));
+    s->m = (int *)gpusvm__alloc(a, np, sizeof(int));
+    s->label = (int **)gpusvm__calloc(a, np, sizeof(int *));
+    s->st = (double *)gpusvm__calloc(a, np * GPUSVM__ST_COUNT, sizeof(double));
+    s->pb = (gpusvm__problem *)gpusvm__calloc(a, np, sizeof(gpusvm__problem));
+    s->cls = (int *)gpusvm__alloc(a, nv, sizeof(int));
+    s->rows = (int *)gpusvm__alloc(a, nv, sizeof(int));
+    s->map = (int32_t *)gpusvm__alloc(a, nv, sizeof(int32_t));
+    s->U = (double *)gpusvm__alloc(a, nv, sizeof(double));
+    s->kd = (double *)gpusvm__alloc(a, nv, sizeof(double));
+    s->cw = (double *)gpusvm__alloc(a, nv, sizeof(double));
+    s->yy = (signed char *)gpusvm__alloc(a, nv, 1);
+    s->norm = (float *)gpusvm__alloc(a, xin->rows ? xin->rows : 1, sizeof(float));
+    if (!s->n || !s->var0 || !s->a0 || !s->m || !s->label || !s->st || !s->pb || !s->cls || !s->rows || !s->map ||
+        !s->U || !s->kd || !s->cw || !s->yy || !s->norm)
         return gpusvm__oom(ctx, "the Crammer-Singer problem");
-    for (i = 0; i < n; ++i) {
-        for (r = 0; s->label[r] != (int)y[i]; ++r) {
-        }
-        s->cls[i] = r;
-        s->U[i] = prm->C * (prm->sample_weight ? prm->sample_weight[i] : 1.0);
-        for (k = 0; k < prm->n_weight; ++k)
-            if (prm->weight_label[k] == s->label[r]) s->U[i] *= prm->weight[k];
-        s->yy[i] = 1;
-        s->cw[i] = 1.0;
+    s->xs = xin;
+    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* the models keep serial numbers */
+        if ((r = gpusvm__serial_rows(ctx, prm, xin->rows, &s->ser)) != GPUSVM_OK ||
+            (r = gpusvm__pre_all(ctx, xin, prm, &s->kmat)) != GPUSVM_OK)
+            return r;
+        s->xs = &s->ser.m;
     }
-    s->pb.x = *xin;
-    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
-        if ((res = gpusvm__pre_all(ctx, xin, prm, &s->kmat)) != GPUSVM_OK) return res;
-        s->pb.x = s->kmat.m;
-    }
-    s->pb.nvar = s->pb.npts = n;
-    s->pb.y = s->yy;
-    s->pb.C = s->cw;
-    s->pb.ktype = gpusvm__ktype(prm->kernel_type);
-    s->pb.gamma = (float)prm->gamma;
-    s->pb.coef0 = (float)prm->coef0;
-    s->pb.degree = prm->degree;
-    gpusvm__norms(&s->pb.x, 0, n, s->norm);
-    for (i = 0; i < n; ++i)
-        s->kd[i] = gpusvm__diag(&s->pb.x, i, s->norm[i], s->pb.ktype, s->pb.gamma, s->pb.coef0, s->pb.degree);
+    gpusvm__norms(prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED ? &s->kmat.m : xin, 0, xin->rows, s->norm);
     return GPUSVM_OK;
 }
 
+/* Problem p on rows[0..l) of x (NULL: every row), its points from s->var0[p]: its classes, each
+   point's bound U_i, the backend's problem (every label +1, every bound 1: it only computes rows)
+   and the diagonal. */
+static gpusvm_result gpusvm__cs_problem(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                        const gpusvm_params *prm, gpusvm__cs *s, int p, const size_t *rows, size_t l)
+{
+    const size_t v0 = s->var0[p];
+    gpusvm__problem *pb = &s->pb[p];
+    double *yl = s->U + v0; /* the labels first, then the bounds in their place */
+    size_t *count = NULL, i, k;
+    gpusvm_result res;
+    int r;
+    for (i = 0; i < l; ++i) {
+        s->rows[v0 + i] = (int)(rows ? rows[i] : i);
+        s->map[v0 + i] = (int32_t)s->rows[v0 + i];
+        yl[i] = y[s->rows[v0 + i]];
+    }
+    if ((res = gpusvm__group(ctx, yl, l, &s->label[p], &count, &s->m[p])) != GPUSVM_OK) return res;
+    gpusvm__free(&ctx->alloc, count);
+    for (i = 0; i < l; ++i) {
+        const size_t row = (size_t)s->rows[v0 + i];
+        for (r = 0; s->label[p][r] != (int)yl[i]; ++r) {
+        }
+        s->cls[v0 + i] = r;
+        s->U[v0 + i] = prm->C * (prm->sample_weight ? prm->sample_weight[row] : 1.0);
+        for (k = 0; k < prm->n_weight; ++k)
+            if (prm->weight_label[k] == s->label[p][r]) s->U[v0 + i] *= prm->weight[k];
+        s->yy[v0 + i] = 1;
+        s->cw[v0 + i] = 1.0;
+    }
+    pb->x = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED ? s->kmat.m : *xin;
+    pb->map = rows ? s->map + v0 : NULL;
+    pb->nvar = pb->npts = l;
+    pb->y = s->yy + v0;
+    pb->C = s->cw + v0;
+    pb->ktype = gpusvm__ktype(prm->kernel_type);
+    pb->gamma = (float)prm->gamma;
+    pb->coef0 = (float)prm->coef0;
+    pb->degree = prm->degree;
+    for (i = 0; i < l; ++i) {
+        const size_t row = (size_t)s->rows[v0 + i];
+        s->kd[v0 + i] = gpusvm__diag(&pb->x, row, s->norm[row], pb->ktype, pb->gamma, pb->coef0, pb->degree);
+    }
+    return GPUSVM_OK;
+}
+
+/* The problems: rows sub[p][0..sub_n[p]) of x each (sub NULL: one problem on every row). */
+static gpusvm_result gpusvm__cs_setup(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                      const gpusvm_params *prm, int nsub, const size_t *const *sub,
+                                      const size_t *sub_n, gpusvm__cs *s)
+{
+    gpusvm_result res;
+    int p;
+    s->nprob = sub ? nsub : 1;
+    for (p = 0; p < s->nprob; ++p) s->nvar += sub ? sub_n[p] : xin->rows;
+    if ((res = gpusvm__cs_alloc(ctx, xin, prm, s)) != GPUSVM_OK) return res;
+    for (p = 0; p < s->nprob; ++p) {
+        s->n[p] = sub ? sub_n[p] : xin->rows;
+        s->var0[p] = p ? s->var0[p - 1] + s->n[p - 1] : 0;
+        if ((res = gpusvm__cs_problem(ctx, xin, y, prm, s, p, sub ? sub[p] : NULL, s->n[p])) != GPUSVM_OK) return res;
+        s->a0[p] = p ? s->a0[p - 1] + s->n[p - 1] * (size_t)s->m[p - 1] : 0;
+    }
+    s->ncoef = s->a0[s->nprob - 1] + s->n[s->nprob - 1] * (size_t)s->m[s->nprob - 1];
+    s->alpha = (double *)gpusvm__calloc(&ctx->alloc, s->ncoef ? s->ncoef : 1, sizeof(double));
+    return s->alpha ? GPUSVM_OK : gpusvm__oom(ctx, "the Crammer-Singer problem");
+}
+
 /* The working set and the row cache: every point's row when they fit the row budget (-m), the
-   backend's cache budget and the device's memory, else only the working set's; then the
+   backend's cache budget and the device's memory, else only the working sets'; then the
    backend's state. */
 static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__cs *s)
 {
     gpusvm__backend *be = ctx->backend;
-    const size_t pitch = (s->n + GPUSVM__PITCH - 1) / GPUSVM__PITCH * GPUSVM__PITCH;
     const double budget = prm->cache_size_mb > 0.0 ? prm->cache_size_mb * 1048576.0 : (double)be->cache_budget;
+    double rows = 0.0;
     gpusvm__cs_desc d;
     gpusvm_result res;
+    size_t nmax = 1;
+    int p;
+    for (p = 0; p < s->nprob; ++p) {
+        const double pitch = (double)gpusvm__round_up(s->n[p] ? s->n[p] : 1, GPUSVM__PITCH);
+        rows += (double)s->n[p] * pitch * sizeof(float);
+        if (s->n[p] > nmax) nmax = s->n[p];
+    }
     s->q = be->qcap < GPUSVM__CS_Q_OF(be) ? be->qcap : GPUSVM__CS_Q_OF(be);
-    if ((size_t)s->q > s->n) s->q = (int)s->n;
-    s->pb.cache_rows = s->n;
-    if ((double)s->n * (double)pitch * sizeof(float) > budget || (double)s->n * (double)pitch * sizeof(float) > (double)be->max_alloc ||
-        be->train_bytes(be, &s->pb, 1, s->q) > be->mem_left(be))
-        s->pb.cache_rows = 0;
-    while (s->q > 2 && be->train_bytes(be, &s->pb, 1, s->q) > be->mem_left(be)) s->q /= 2;
+    if ((size_t)s->q > nmax) s->q = (int)nmax;
+    s->cache = rows <= budget && rows <= (double)be->max_alloc;
+    for (p = 0; p < s->nprob; ++p) s->pb[p].cache = s->cache;
+    if (s->cache && be->train_bytes(be, s->pb, s->nprob, s->q) > be->mem_left(be))
+        for (s->cache = 0, p = 0; p < s->nprob; ++p) s->pb[p].cache = 0;
+    while (s->q > 2 && be->train_bytes(be, s->pb, s->nprob, s->q) > be->mem_left(be)) s->q /= 2;
     s->before = be->mem_left(be);
-    if ((res = be->train_begin(be, &s->pb, 1, s->q)) != GPUSVM_OK) return res;
+    if ((res = be->train_begin(be, s->pb, s->nprob, s->q)) != GPUSVM_OK) return res;
+    d.nprob = s->nprob;
+    d.cache = s->cache;
     d.n = s->n;
     d.m = s->m;
-    d.cache = s->pb.cache_rows > 0;
     d.cls = s->cls;
     d.U = s->U;
     d.kd = s->kd;
     d.eps = prm->eps;
     d.ratio = GPUSVM__CS_RATIO_OF(be);
-    gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "Crammer-Singer: %d classes, working set %d, %s", s->m, s->q,
-                d.cache ? "every row cached" : "rows recomputed");
+    gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "Crammer-Singer: %d problem%s, %d classes, working set %d, %s", s->nprob,
+                s->nprob > 1 ? "s" : "", s->m[0], s->q, d.cache ? "every row cached" : "rows recomputed");
     if ((res = be->cs_begin(be, &d, &s->q)) != GPUSVM_OK) return res;
     s->device_bytes = s->before - be->mem_left(be);
-    s->row_bytes = be->train_bytes(be, &s->pb, 1, s->q);
-    s->pb.cache_rows = 0;
-    s->row_bytes -= be->train_bytes(be, &s->pb, 1, 0);
+    s->row_bytes = be->train_bytes(be, s->pb, s->nprob, s->q);
+    for (p = 0; p < s->nprob; ++p) s->pb[p].cache = 0;
+    s->row_bytes -= be->train_bytes(be, s->pb, s->nprob, 0);
     if (s->row_bytes > s->device_bytes) s->row_bytes = s->device_bytes;
     return GPUSVM_OK;
 }
 
-/* Rounds until the status says done (the gap below eps, or max_iter), or a cancel; the status
-   is read every few rounds (every round where that costs nothing), then the dual. With
-   ctx->profile every step is waited for (a status read) and timed. */
+/* 1 while a problem runs. */
+static int gpusvm__cs_running(const gpusvm__cs *s)
+{
+    int p;
+    for (p = 0; p < s->nprob; ++p)
+        if (s->st[(size_t)p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING) return 1;
+    return 0;
+}
+
+/* Rounds until every problem's status says done (the gap below eps, or max_iter), or a cancel;
+   the status is read every few rounds (every round where that costs nothing), then the duals.
+   With ctx->profile every step is waited for (a status read) and timed. The progress callback
+   sees the first problem's. */
 static gpusvm_result gpusvm__cs_loop(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__cs *s)
 {
     gpusvm__backend *be = ctx->backend;
@@ -6805,7 +6937,7 @@ static gpusvm_result gpusvm__cs_loop(gpusvm_context *ctx, const gpusvm_params *p
                     t0 = t1;
                 }
         if (res != GPUSVM_OK || (res = be->cs_read(be, s->st, NULL)) != GPUSVM_OK) return res;
-        if (s->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) break;
+        if (!gpusvm__cs_running(s)) break;
         if (prm->progress) {
             gpusvm_progress pr;
             pr.iterations = (long long)s->st[GPUSVM__ST_ITER];
@@ -6824,91 +6956,101 @@ static gpusvm_result gpusvm__cs_loop(gpusvm_context *ctx, const gpusvm_params *p
     return be->cs_read(be, s->st, s->alpha);
 }
 
-/* The model: points with any nonzero coefficient, grouped by class; sv_coef has nr_class rows. */
-static gpusvm_result gpusvm__cs_model(gpusvm_context *ctx, const gpusvm__csr *xin, const gpusvm_params *prm,
-                                      const gpusvm__cs *s, gpusvm_model **out)
+/* Problem p's model: points with any nonzero coefficient, grouped by class; sv_coef has nr_class
+   rows. */
+static gpusvm_result gpusvm__cs_model(gpusvm_context *ctx, const gpusvm__cs *s, int p, gpusvm_model **out)
 {
-    const size_t m = (size_t)s->m;
-    const gpusvm__csr *xs = xin;
-    gpusvm__input ser;
+    const size_t m = (size_t)s->m[p], n = s->n[p], v0 = s->var0[p];
+    const double *alpha = s->alpha + s->a0[p];
     gpusvm_model *mo = NULL;
     gpusvm_result res;
     size_t i, c0, nsv = 0, sv_nnz = 0, k = 0, at = 0;
     int r;
-    memset(&ser, 0, sizeof ser);
-    if (prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
-        if ((res = gpusvm__serial_rows(ctx, prm, s->n, &ser)) != GPUSVM_OK) return res;
-        xs = &ser.m;
-    }
-    for (i = 0; i < s->n; ++i)
+    for (i = 0; i < n; ++i)
         for (c0 = 0; c0 < m; ++c0)
-            if (s->alpha[i * m + c0] != 0.0) {
+            if (alpha[i * m + c0] != 0.0) {
+                const size_t row = (size_t)s->rows[v0 + i];
                 ++nsv;
-                sv_nnz += xs->row_ptr[i + 1] - xs->row_ptr[i];
+                sv_nnz += s->xs->row_ptr[row + 1] - s->xs->row_ptr[row];
                 break;
             }
-    if ((res = gpusvm__model_alloc(ctx, s->m, nsv, sv_nnz, &mo)) != GPUSVM_OK) goto done;
+    if ((res = gpusvm__model_alloc(ctx, s->m[p], nsv, sv_nnz, &mo)) != GPUSVM_OK) return res;
     gpusvm__free(&ctx->alloc, mo->sv_coef);
     mo->sv_coef = (double *)gpusvm__calloc(&ctx->alloc, m, (nsv ? nsv : 1) * sizeof(double));
     if (!mo->sv_coef) {
-        res = gpusvm__oom(ctx, "the model");
-        goto done;
+        gpusvm_model_free(mo);
+        return gpusvm__oom(ctx, "the model");
     }
-    for (r = 0; r < s->m; ++r) {
-        mo->label[r] = s->label[r];
-        for (i = 0; i < s->n; ++i) {
+    for (r = 0; r < s->m[p]; ++r) {
+        mo->label[r] = s->label[p][r];
+        for (i = 0; i < n; ++i) {
             int nz = 0;
-            if (s->cls[i] != r) continue;
-            for (c0 = 0; c0 < m; ++c0) nz |= s->alpha[i * m + c0] != 0.0;
+            if (s->cls[v0 + i] != r) continue;
+            for (c0 = 0; c0 < m; ++c0) nz |= alpha[i * m + c0] != 0.0;
             if (!nz) continue;
-            for (c0 = 0; c0 < m; ++c0) mo->sv_coef[c0 * nsv + k] = s->alpha[i * m + c0];
-            gpusvm__model_push_sv(mo, xs, i, &k, &at);
+            for (c0 = 0; c0 < m; ++c0) mo->sv_coef[c0 * nsv + k] = alpha[i * m + c0];
+            gpusvm__model_push_sv(mo, s->xs, (size_t)s->rows[v0 + i], &k, &at);
             mo->n_sv[r]++;
         }
     }
     *out = mo;
-    mo = NULL;
-done:
-    gpusvm_model_free(mo);
-    gpusvm__input_free(ctx, &ser);
+    return GPUSVM_OK;
+}
+
+/* Problem p's training information and model. */
+static gpusvm_result gpusvm__cs_finish(gpusvm_context *ctx, const gpusvm_params *prm, const gpusvm__cs *s, int p,
+                                       double t_start, gpusvm_model **out)
+{
+    const double *st = s->st + (size_t)p * GPUSVM__ST_COUNT;
+    gpusvm_train_info info;
+    gpusvm_result res;
+    memset(&info, 0, sizeof info);
+    info.working_set_size = s->q;
+    info.iterations = (long long)st[GPUSVM__ST_ITER];
+    info.outer_iterations = (long long)st[GPUSVM__ST_OUTER];
+    info.gap = st[GPUSVM__ST_GAP];
+    info.converged = st[GPUSVM__ST_DONE] == GPUSVM__DONE_CONVERGED;
+    info.obj = st[GPUSVM__ST_CS_D];
+    info.device_bytes = s->device_bytes; /* the rows (the cache, or the working sets') and the rest */
+    info.device_data_bytes = s->device_bytes ? s->device_bytes - s->row_bytes : 0;
+    if (!info.converged)
+        gpusvm__log(ctx, GPUSVM_LOG_WARN, "reaching max number of iterations (%lld) at relative duality gap %g > eps %g",
+                    info.iterations, info.gap, prm->eps);
+    if ((res = gpusvm__cs_model(ctx, s, p, out)) != GPUSVM_OK) return res;
+    info.n_sv = (*out)->total_sv;
+    gpusvm__model_finish(*out, prm, &info, t_start);
+    return GPUSVM_OK;
+}
+
+/* Problems on rows sub[p] of x (sub NULL: one on every row), trained together; out[p] their
+   models. */
+static gpusvm_result gpusvm__train_cs_many(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                           const gpusvm_params *prm, int nsub, const size_t *const *sub,
+                                           const size_t *sub_n, gpusvm_model **out, double t_start)
+{
+    gpusvm__backend *be = ctx->backend;
+    gpusvm__cs s;
+    gpusvm_result res;
+    int p;
+    memset(&s, 0, sizeof s);
+    if ((res = gpusvm__cs_setup(ctx, xin, y, prm, nsub, sub, sub_n, &s)) == GPUSVM_OK &&
+        (res = gpusvm__cs_begin(ctx, prm, &s)) == GPUSVM_OK)
+        res = gpusvm__cs_loop(ctx, prm, &s);
+    be->train_end(be);
+    for (p = 0; p < s.nprob && res == GPUSVM_OK; ++p) res = gpusvm__cs_finish(ctx, prm, &s, p, t_start, &out[p]);
+    if (res != GPUSVM_OK)
+        for (p = 0; p < s.nprob; ++p) {
+            gpusvm_model_free(out[p]);
+            out[p] = NULL;
+        }
+    gpusvm__cs_free(ctx, &s);
     return res;
 }
 
 static gpusvm_result gpusvm__train_cs(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
                                       const gpusvm_params *prm, gpusvm_model **out, double t_start)
 {
-    gpusvm__backend *be = ctx->backend;
-    gpusvm__cs s;
-    gpusvm_train_info info;
-    gpusvm_model *mo = NULL;
-    gpusvm_result res;
-    memset(&s, 0, sizeof s);
-    memset(&info, 0, sizeof info);
-    if ((res = gpusvm__cs_setup(ctx, xin, y, prm, &s)) == GPUSVM_OK && (res = gpusvm__cs_begin(ctx, prm, &s)) == GPUSVM_OK)
-        res = gpusvm__cs_loop(ctx, prm, &s);
-    be->train_end(be);
-    if (res == GPUSVM_OK) {
-        info.working_set_size = s.q;
-        info.iterations = (long long)s.st[GPUSVM__ST_ITER];
-        info.outer_iterations = (long long)s.st[GPUSVM__ST_OUTER];
-        info.gap = s.st[GPUSVM__ST_GAP];
-        info.converged = s.st[GPUSVM__ST_DONE] == GPUSVM__DONE_CONVERGED;
-        info.obj = s.st[GPUSVM__ST_CS_D];
-        info.device_bytes = s.device_bytes; /* the rows (the cache, or the working set's) and the rest */
-        info.device_data_bytes = s.device_bytes ? s.device_bytes - s.row_bytes : 0;
-        if (!info.converged)
-            gpusvm__log(ctx, GPUSVM_LOG_WARN,
-                        "reaching max number of iterations (%lld) at relative duality gap %g > eps %g", info.iterations,
-                        info.gap, prm->eps);
-        res = gpusvm__cs_model(ctx, xin, prm, &s, &mo);
-    }
-    if (res == GPUSVM_OK) {
-        info.n_sv = mo->total_sv;
-        gpusvm__model_finish(mo, prm, &info, t_start);
-        *out = mo;
-    }
-    gpusvm__cs_free(ctx, &s);
-    return res;
+    return gpusvm__train_cs_many(ctx, xin, y, prm, 1, NULL, NULL, out, t_start);
 }
 
 static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
@@ -9031,6 +9173,16 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__ST_CS_Q 6     /* points in the current working set */\n",
     "#define GPUSVM__ST_CS_MOVED 7 /* working-set points whose coefficients the last sweeps changed */\n",
     "\n",
+    "/* ---- Crammer-Singer's problem table: GPUSVM__CI_COUNT ints per problem ---\n",
+    " * A batch (cross-validation folds) shares the points as the binary batches do (part 0's\n",
+    " * problem table gives each one's map, rows and row list); per-point arrays (classes, bounds,\n",
+    " * diagonal, the cache's map) are the problems' concatenated, alpha and c too (n x m each). */\n",
+    "#define GPUSVM__CI_VAR 0 /* its first point in the per-point arrays */\n",
+    "#define GPUSVM__CI_N 1   /* its points */\n",
+    "#define GPUSVM__CI_M 2   /* its classes */\n",
+    "#define GPUSVM__CI_A 3   /* its first coefficient in alpha and c */\n",
+    "#define GPUSVM__CI_COUNT 4\n",
+    "\n",
     "/* GPUSVM__ST_DONE: every kernel skips a problem that is not running */\n",
     "#define GPUSVM__DONE_RUNNING 0\n",
     "#define GPUSVM__DONE_CONVERGED 1 /* the gap fell below eps */\n",
@@ -9172,9 +9324,10 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \\\n",
     "    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off)\n",
     "\n",
-    "/* kernels part 5 (Crammer-Singer): alpha and c are n x m (point-major), K the row cache (slot\n",
-    " * of a point: the point itself with cache, its working-set position without), dA and moved the\n",
-    " * last sweeps' changes, compacted */\n",
+    "/* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are\n",
+    " * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row\n",
+    " * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus\n",
+    " * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */\n",
     "#define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \\\n",
     "    X_(CS_UPDATE, __global double *, c) S_() X_(CS_UPDATE, __global const double *, alpha) S_()         \\\n",
     "    X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const double *, U) S_()        \\\n",
@@ -9182,16 +9335,17 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const double *, dA) S_()     \\\n",
     "    X_(CS_UPDATE, __global const double *, status) S_() X_(CS_UPDATE, __global double *, part) S_()     \\\n",
     "    X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \\\n",
-    "    X_(CS_UPDATE, int, n) S_() X_(CS_UPDATE, int, m) S_() X_(CS_UPDATE, int, qc)\n",
+    "    X_(CS_UPDATE, __global const int *, cinfo) S_() X_(CS_UPDATE, int, nparts_max) S_()                 \\\n",
+    "    X_(CS_UPDATE, int, q) S_() X_(CS_UPDATE, int, mmax) S_() X_(CS_UPDATE, int, qc)\n",
     "\n",
     "#define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \\\n",
-    "    X_(CS_SELECT, __global const double *, part) S_() X_(CS_SELECT, int, nparts) S_()                   \\\n",
+    "    X_(CS_SELECT, __global const double *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \\\n",
     "    X_(CS_SELECT, __global uint *, cand_key) S_() X_(CS_SELECT, __global const int *, cand_idx) S_()    \\\n",
     "    X_(CS_SELECT, __global double *, status) S_() X_(CS_SELECT, double, eps) S_()                       \\\n",
     "    X_(CS_SELECT, double, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \\\n",
     "    X_(CS_SELECT, __global int *, row_idx) S_() X_(CS_SELECT, __global int *, row_slot) S_()            \\\n",
     "    X_(CS_SELECT, __global int *, pinfo) S_() X_(CS_SELECT, __global int *, have) S_()                  \\\n",
-    "    X_(CS_SELECT, int, cache)\n",
+    "    X_(CS_SELECT, int, cache) S_() X_(CS_SELECT, __global const int *, cinfo) S_() X_(CS_SELECT, int, qmax)\n",
     "\n",
     "#define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                   \\\n",
     "    X_(CS_SOLVE, __global const float *, K) S_() X_(CS_SOLVE, int, ldk) S_()                            \\\n",
@@ -9199,10 +9353,11 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(CS_SOLVE, __global double *, alpha) S_() X_(CS_SOLVE, __global const double *, c) S_()           \\\n",
     "    X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const double *, U) S_()          \\\n",
     "    X_(CS_SOLVE, __global const double *, kd) S_() X_(CS_SOLVE, __global double *, dA) S_()             \\\n",
-    "    X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, m) S_() X_(CS_SOLVE, int, q) S_()        \\\n",
+    "    X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, mmax) S_() X_(CS_SOLVE, int, q) S_()     \\\n",
     "    X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, double, eps) S_() X_(CS_SOLVE, double, ratio) S_()       \\\n",
     "    X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local double *, cws) S_()                    \\\n",
-    "    X_(CS_SOLVE, __local double *, scr)\n",
+    "    X_(CS_SOLVE, __local double *, scr) S_() X_(CS_SOLVE, __global const int *, cinfo) S_()             \\\n",
+    "    X_(CS_SOLVE, int, qmax)\n",
     "\n",
     "/* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the\n",
     " * kernels declare the parameters. */\n",
@@ -10552,9 +10707,22 @@ static const char *const gpusvm__kernel_source[] = {
     "{\n",
     "    __local ulong skey[GPUSVM__L];\n",
     "    __local double red[4][GPUSVM__L];\n",
-    "    const int lid = get_local_id(0), i = get_global_id(0), g = get_group_id(0);\n",
-    "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return; /* uniform */\n",
+    "    const int lid = get_local_id(0), i = get_global_id(0), g = get_group_id(0), p = get_group_id(1);\n",
+    "    __global const int *ci_ = cinfo + p * GPUSVM__CI_COUNT;\n",
+    "    const int v0 = ci_[GPUSVM__CI_VAR], n = ci_[GPUSVM__CI_N], m = ci_[GPUSVM__CI_M];\n",
+    "    status += p * GPUSVM__ST_COUNT;\n",
+    "    /* uniform per work-group */\n",
+    "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || g * GPUSVM__L >= n) return;\n",
     "    const int nq = (int)status[GPUSVM__ST_CS_Q];\n",
+    "    c += ci_[GPUSVM__CI_A];\n",
+    "    alpha += ci_[GPUSVM__CI_A];\n",
+    "    cls += v0;\n",
+    "    U += v0;\n",
+    "    moved += p * q;\n",
+    "    dA += (size_t)p * q * mmax;\n",
+    "    part += ((size_t)p * nparts_max + g) * 4;\n",
+    "    cand_key += ((size_t)p * nparts_max + g) * qc;\n",
+    "    cand_idx += ((size_t)p * nparts_max + g) * qc;\n",
     "    double aka = 0.0, loss = 0.0, lin = 0.0, vmax = 0.0;\n",
     "    uint key = GPUSVM__KEY_NONE;\n",
     "    if (i < n) {\n",
@@ -10605,7 +10773,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
-    "    if (lid < 4) part[(size_t)g * 4 + lid] = red[lid][0];\n",
+    "    if (lid < 4) part[lid] = red[lid][0];\n",
     "    /* bitonic sort of the group's keys, ascending: its best qc are the first */\n",
     "    for (int k = 2; k <= GPUSVM__L; k <<= 1)\n",
     "        for (int j = k >> 1; j > 0; j >>= 1) {\n",
@@ -10620,8 +10788,8 @@ static const char *const gpusvm__kernel_source[] = {
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
     "        }\n",
     "    if (lid < qc) {\n",
-    "        cand_key[(size_t)g * qc + lid] = (uint)(skey[lid] >> 32);\n",
-    "        cand_idx[(size_t)g * qc + lid] = (int)(uint)skey[lid];\n",
+    "        cand_key[lid] = (uint)(skey[lid] >> 32);\n",
+    "        cand_idx[lid] = (int)(uint)skey[lid];\n",
     "    }\n",
     "}\n",
     "\n",
@@ -10632,8 +10800,19 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local double red[4][GPUSVM__L];\n",
     "    __local gpusvm_sel_scratch sc;\n",
     "    __local int nmiss;\n",
-    "    const int lid = get_local_id(0);\n",
+    "    const int lid = get_local_id(0), p = get_group_id(0);\n",
+    "    __global const int *ci_ = cinfo + p * GPUSVM__CI_COUNT;\n",
+    "    const int v0 = ci_[GPUSVM__CI_VAR], nparts = (ci_[GPUSVM__CI_N] + GPUSVM__L - 1) / GPUSVM__L;\n",
+    "    const int qc = min(q, GPUSVM__L);\n",
+    "    status += p * GPUSVM__ST_COUNT;\n",
     "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "    part += (size_t)p * nparts_max * 4;\n",
+    "    cand_key += (size_t)p * nparts_max * qc;\n",
+    "    cand_idx += (size_t)p * nparts_max * qc;\n",
+    "    ws += p * q;\n",
+    "    row_idx += p * qmax;\n",
+    "    row_slot += p * qmax;\n",
+    "    have += v0;\n",
     "    double s0 = 0.0, s1 = 0.0, s2 = 0.0;\n",
     "    for (int p = lid; p < nparts; p += GPUSVM__L) {\n",
     "        s0 += part[(size_t)p * 4];\n",
@@ -10663,7 +10842,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        nmiss = 0;\n",
     "    }\n",
     "    if (done) return;\n",
-    "    const int ncand = nparts * min(q, GPUSVM__L);\n",
+    "    const int ncand = nparts * qc;\n",
     "    gpusvm_select_side(&sc, list, cand_key, cand_key, (__global const char *)0, 0, q, ncand);\n",
     "    const int got = sc.count;\n",
     "    for (int c0 = 0; c0 < GPUSVM__Q / GPUSVM__L; ++c0) { /* positions -> points, ascending */\n",
@@ -10687,14 +10866,14 @@ static const char *const gpusvm__kernel_source[] = {
     "        if (!cache || !have[v]) { /* its row: computed this round */\n",
     "            const int k = atomic_inc(&nmiss);\n",
     "            row_idx[k] = v;\n",
-    "            row_slot[k] = cache ? v : t;\n",
+    "            row_slot[k] = cache ? v0 + v - p * qmax : t;\n",
     "            if (cache) have[v] = 1;\n",
     "        }\n",
     "    }\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "    if (lid == 0) {\n",
     "        status[GPUSVM__ST_CS_Q] = (double)got;\n",
-    "        pinfo[GPUSVM__PI_Q] = nmiss;\n",
+    "        pinfo[p * GPUSVM__PI_COUNT + GPUSVM__PI_Q] = nmiss;\n",
     "    }\n",
     "}\n",
     "\n",
@@ -10716,9 +10895,22 @@ static const char *const gpusvm__kernel_source[] = {
     "__kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local int wsl[GPUSVM__Q];\n",
-    "    const int lid = get_local_id(0);\n",
+    "    const int lid = get_local_id(0), p = get_group_id(0);\n",
+    "    __global const int *ci_ = cinfo + p * GPUSVM__CI_COUNT;\n",
+    "    const int pv = ci_[GPUSVM__CI_VAR], m = ci_[GPUSVM__CI_M];\n",
+    "    status += p * GPUSVM__ST_COUNT;\n",
     "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
     "    const int nq = (int)status[GPUSVM__ST_CS_Q];\n",
+    "    alpha += ci_[GPUSVM__CI_A];\n",
+    "    c += ci_[GPUSVM__CI_A];\n",
+    "    cls += pv;\n",
+    "    U += pv;\n",
+    "    kd += pv;\n",
+    "    ws += p * q;\n",
+    "    dA += (size_t)p * q * mmax;\n",
+    "    moved += p * q;\n",
+    "    /* the row of working-set position t */\n",
+    "#define GPUSVM_CS_ROW(t) (cache ? pv + wsl[t] : p * qmax + (t))\n",
     "    for (int t = lid; t < nq; t += GPUSVM__CS_L) {\n",
     "        const int it = ws[t];\n",
     "        wsl[t] = it;\n",
@@ -10729,7 +10921,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    for (int e = lid; e < nq * nq; e += GPUSVM__CS_L) { /* row of position t at the point of u */\n",
     "        const int t = e / nq, u = e - t * nq;\n",
-    "        kws[t * q + u] = K[(size_t)(cache ? wsl[t] : t) * ldk + wsl[u]];\n",
+    "        kws[t * q + u] = K[(size_t)GPUSVM_CS_ROW(t) * ldk + wsl[u]];\n",
     "    }\n",
     "    for (int e = lid; e < nq * m; e += GPUSVM__CS_L) {\n",
     "        const int t = e / m;\n",
@@ -10817,7 +11009,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (int t = lid; t < nq; t += GPUSVM__CS_L) {\n",
     "        int mv = 0;\n",
     "        for (int r = 0; r < m; ++r) mv |= dA[t * m + r] != 0.0;\n",
-    "        moved[t] = mv ? (cache ? wsl[t] : t) : -1;\n",
+    "        moved[t] = mv ? GPUSVM_CS_ROW(t) : -1;\n",
     "    }\n",
     "    if (lid == 0) {\n",
     "        status[GPUSVM__ST_ITER] += upd;\n",
@@ -10825,7 +11017,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 1867
+#define GPUSVM__KERNEL_SOURCE_LINES 1917
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -71,6 +71,16 @@
 #define GPUSVM__ST_CS_Q 6     /* points in the current working set */
 #define GPUSVM__ST_CS_MOVED 7 /* working-set points whose coefficients the last sweeps changed */
 
+/* ---- Crammer-Singer's problem table: GPUSVM__CI_COUNT ints per problem ---
+ * A batch (cross-validation folds) shares the points as the binary batches do (part 0's
+ * problem table gives each one's map, rows and row list); per-point arrays (classes, bounds,
+ * diagonal, the cache's map) are the problems' concatenated, alpha and c too (n x m each). */
+#define GPUSVM__CI_VAR 0 /* its first point in the per-point arrays */
+#define GPUSVM__CI_N 1   /* its points */
+#define GPUSVM__CI_M 2   /* its classes */
+#define GPUSVM__CI_A 3   /* its first coefficient in alpha and c */
+#define GPUSVM__CI_COUNT 4
+
 /* GPUSVM__ST_DONE: every kernel skips a problem that is not running */
 #define GPUSVM__DONE_RUNNING 0
 #define GPUSVM__DONE_CONVERGED 1 /* the gap fell below eps */
@@ -212,9 +222,10 @@
     X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \
     X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off)
 
-/* kernels part 5 (Crammer-Singer): alpha and c are n x m (point-major), K the row cache (slot
- * of a point: the point itself with cache, its working-set position without), dA and moved the
- * last sweeps' changes, compacted */
+/* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are
+ * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row
+ * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus
+ * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */
 #define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \
     X_(CS_UPDATE, __global double *, c) S_() X_(CS_UPDATE, __global const double *, alpha) S_()         \
     X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const double *, U) S_()        \
@@ -222,16 +233,17 @@
     X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const double *, dA) S_()     \
     X_(CS_UPDATE, __global const double *, status) S_() X_(CS_UPDATE, __global double *, part) S_()     \
     X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \
-    X_(CS_UPDATE, int, n) S_() X_(CS_UPDATE, int, m) S_() X_(CS_UPDATE, int, qc)
+    X_(CS_UPDATE, __global const int *, cinfo) S_() X_(CS_UPDATE, int, nparts_max) S_()                 \
+    X_(CS_UPDATE, int, q) S_() X_(CS_UPDATE, int, mmax) S_() X_(CS_UPDATE, int, qc)
 
 #define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \
-    X_(CS_SELECT, __global const double *, part) S_() X_(CS_SELECT, int, nparts) S_()                   \
+    X_(CS_SELECT, __global const double *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \
     X_(CS_SELECT, __global uint *, cand_key) S_() X_(CS_SELECT, __global const int *, cand_idx) S_()    \
     X_(CS_SELECT, __global double *, status) S_() X_(CS_SELECT, double, eps) S_()                       \
     X_(CS_SELECT, double, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \
     X_(CS_SELECT, __global int *, row_idx) S_() X_(CS_SELECT, __global int *, row_slot) S_()            \
     X_(CS_SELECT, __global int *, pinfo) S_() X_(CS_SELECT, __global int *, have) S_()                  \
-    X_(CS_SELECT, int, cache)
+    X_(CS_SELECT, int, cache) S_() X_(CS_SELECT, __global const int *, cinfo) S_() X_(CS_SELECT, int, qmax)
 
 #define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                   \
     X_(CS_SOLVE, __global const float *, K) S_() X_(CS_SOLVE, int, ldk) S_()                            \
@@ -239,10 +251,11 @@
     X_(CS_SOLVE, __global double *, alpha) S_() X_(CS_SOLVE, __global const double *, c) S_()           \
     X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const double *, U) S_()          \
     X_(CS_SOLVE, __global const double *, kd) S_() X_(CS_SOLVE, __global double *, dA) S_()             \
-    X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, m) S_() X_(CS_SOLVE, int, q) S_()        \
+    X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, mmax) S_() X_(CS_SOLVE, int, q) S_()     \
     X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, double, eps) S_() X_(CS_SOLVE, double, ratio) S_()       \
     X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local double *, cws) S_()                    \
-    X_(CS_SOLVE, __local double *, scr)
+    X_(CS_SOLVE, __local double *, scr) S_() X_(CS_SOLVE, __global const int *, cinfo) S_()             \
+    X_(CS_SOLVE, int, qmax)
 
 /* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the
  * kernels declare the parameters. */

@@ -44,9 +44,22 @@ __kernel void gpusvm_cs_update(GPUSVM__ARGS_CS_UPDATE(GPUSVM__PARAM, GPUSVM__COM
 {
     __local ulong skey[GPUSVM__L];
     __local double red[4][GPUSVM__L];
-    const int lid = get_local_id(0), i = get_global_id(0), g = get_group_id(0);
-    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return; /* uniform */
+    const int lid = get_local_id(0), i = get_global_id(0), g = get_group_id(0), p = get_group_id(1);
+    __global const int *ci_ = cinfo + p * GPUSVM__CI_COUNT;
+    const int v0 = ci_[GPUSVM__CI_VAR], n = ci_[GPUSVM__CI_N], m = ci_[GPUSVM__CI_M];
+    status += p * GPUSVM__ST_COUNT;
+    /* uniform per work-group */
+    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || g * GPUSVM__L >= n) return;
     const int nq = (int)status[GPUSVM__ST_CS_Q];
+    c += ci_[GPUSVM__CI_A];
+    alpha += ci_[GPUSVM__CI_A];
+    cls += v0;
+    U += v0;
+    moved += p * q;
+    dA += (size_t)p * q * mmax;
+    part += ((size_t)p * nparts_max + g) * 4;
+    cand_key += ((size_t)p * nparts_max + g) * qc;
+    cand_idx += ((size_t)p * nparts_max + g) * qc;
     double aka = 0.0, loss = 0.0, lin = 0.0, vmax = 0.0;
     uint key = GPUSVM__KEY_NONE;
     if (i < n) {
@@ -97,7 +110,7 @@ __kernel void gpusvm_cs_update(GPUSVM__ARGS_CS_UPDATE(GPUSVM__PARAM, GPUSVM__COM
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (lid < 4) part[(size_t)g * 4 + lid] = red[lid][0];
+    if (lid < 4) part[lid] = red[lid][0];
     /* bitonic sort of the group's keys, ascending: its best qc are the first */
     for (int k = 2; k <= GPUSVM__L; k <<= 1)
         for (int j = k >> 1; j > 0; j >>= 1) {
@@ -112,8 +125,8 @@ __kernel void gpusvm_cs_update(GPUSVM__ARGS_CS_UPDATE(GPUSVM__PARAM, GPUSVM__COM
             barrier(CLK_LOCAL_MEM_FENCE);
         }
     if (lid < qc) {
-        cand_key[(size_t)g * qc + lid] = (uint)(skey[lid] >> 32);
-        cand_idx[(size_t)g * qc + lid] = (int)(uint)skey[lid];
+        cand_key[lid] = (uint)(skey[lid] >> 32);
+        cand_idx[lid] = (int)(uint)skey[lid];
     }
 }
 
@@ -124,8 +137,19 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
     __local double red[4][GPUSVM__L];
     __local gpusvm_sel_scratch sc;
     __local int nmiss;
-    const int lid = get_local_id(0);
+    const int lid = get_local_id(0), p = get_group_id(0);
+    __global const int *ci_ = cinfo + p * GPUSVM__CI_COUNT;
+    const int v0 = ci_[GPUSVM__CI_VAR], nparts = (ci_[GPUSVM__CI_N] + GPUSVM__L - 1) / GPUSVM__L;
+    const int qc = min(q, GPUSVM__L);
+    status += p * GPUSVM__ST_COUNT;
     if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    part += (size_t)p * nparts_max * 4;
+    cand_key += (size_t)p * nparts_max * qc;
+    cand_idx += (size_t)p * nparts_max * qc;
+    ws += p * q;
+    row_idx += p * qmax;
+    row_slot += p * qmax;
+    have += v0;
     double s0 = 0.0, s1 = 0.0, s2 = 0.0;
     for (int p = lid; p < nparts; p += GPUSVM__L) {
         s0 += part[(size_t)p * 4];
@@ -155,7 +179,7 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
         nmiss = 0;
     }
     if (done) return;
-    const int ncand = nparts * min(q, GPUSVM__L);
+    const int ncand = nparts * qc;
     gpusvm_select_side(&sc, list, cand_key, cand_key, (__global const char *)0, 0, q, ncand);
     const int got = sc.count;
     for (int c0 = 0; c0 < GPUSVM__Q / GPUSVM__L; ++c0) { /* positions -> points, ascending */
@@ -179,14 +203,14 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
         if (!cache || !have[v]) { /* its row: computed this round */
             const int k = atomic_inc(&nmiss);
             row_idx[k] = v;
-            row_slot[k] = cache ? v : t;
+            row_slot[k] = cache ? v0 + v - p * qmax : t;
             if (cache) have[v] = 1;
         }
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
         status[GPUSVM__ST_CS_Q] = (double)got;
-        pinfo[GPUSVM__PI_Q] = nmiss;
+        pinfo[p * GPUSVM__PI_COUNT + GPUSVM__PI_Q] = nmiss;
     }
 }
 
@@ -208,9 +232,22 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
 __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local int wsl[GPUSVM__Q];
-    const int lid = get_local_id(0);
+    const int lid = get_local_id(0), p = get_group_id(0);
+    __global const int *ci_ = cinfo + p * GPUSVM__CI_COUNT;
+    const int pv = ci_[GPUSVM__CI_VAR], m = ci_[GPUSVM__CI_M];
+    status += p * GPUSVM__ST_COUNT;
     if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
     const int nq = (int)status[GPUSVM__ST_CS_Q];
+    alpha += ci_[GPUSVM__CI_A];
+    c += ci_[GPUSVM__CI_A];
+    cls += pv;
+    U += pv;
+    kd += pv;
+    ws += p * q;
+    dA += (size_t)p * q * mmax;
+    moved += p * q;
+    /* the row of working-set position t */
+#define GPUSVM_CS_ROW(t) (cache ? pv + wsl[t] : p * qmax + (t))
     for (int t = lid; t < nq; t += GPUSVM__CS_L) {
         const int it = ws[t];
         wsl[t] = it;
@@ -221,7 +258,7 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int e = lid; e < nq * nq; e += GPUSVM__CS_L) { /* row of position t at the point of u */
         const int t = e / nq, u = e - t * nq;
-        kws[t * q + u] = K[(size_t)(cache ? wsl[t] : t) * ldk + wsl[u]];
+        kws[t * q + u] = K[(size_t)GPUSVM_CS_ROW(t) * ldk + wsl[u]];
     }
     for (int e = lid; e < nq * m; e += GPUSVM__CS_L) {
         const int t = e / m;
@@ -309,7 +346,7 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
     for (int t = lid; t < nq; t += GPUSVM__CS_L) {
         int mv = 0;
         for (int r = 0; r < m; ++r) mv |= dA[t * m + r] != 0.0;
-        moved[t] = mv ? (cache ? wsl[t] : t) : -1;
+        moved[t] = mv ? GPUSVM_CS_ROW(t) : -1;
     }
     if (lid == 0) {
         status[GPUSVM__ST_ITER] += upd;

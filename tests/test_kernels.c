@@ -508,6 +508,54 @@ static int cs_same_model(const gpusvm_model *a, const gpusvm_model *b)
     return 1;
 }
 
+/* Folds as one batch: three problems on rows of x (one of them every third row, one a class
+   short) trained together give each one the model it gets alone on its rows' own copy. */
+static void cs_batch_check(gpusvm_context *c, const gpusvm_matrix *ds, const double *y, const char *name)
+{
+    gpusvm__input in, sub;
+    gpusvm__csr *x;
+    size_t *rows[3], nr[3], i, n = ds->rows;
+    double *ys = (double *)malloc(n * sizeof(double));
+    gpusvm_model *batch[3] = {NULL, NULL, NULL}, *alone = NULL;
+    gpusvm_params p;
+    int f, same = 0;
+    char msg[200];
+    memset(&p, 0, sizeof p);
+    p.svm_type = GPUSVM_CRAMMER_SINGER;
+    p.kernel_type = GPUSVM_KERNEL_RBF;
+    p.C = 2.0;
+    p.gamma = 0.5;
+    p.eps = 1e-3;
+    p.degree = 3;
+    CHECK_OK(gpusvm__input_make(c, ds, "x", &in));
+    x = &in.m;
+    for (f = 0; f < 3; ++f) {
+        rows[f] = (size_t *)malloc(n * sizeof(size_t));
+        nr[f] = 0;
+        for (i = 0; i < n; ++i)
+            if ((f == 0 && i % 3 != 0) || (f == 1 && i % 3 == 0) || (f == 2 && y[i] != y[0])) rows[f][nr[f]++] = i;
+    }
+    CHECK_OK(gpusvm__train_cs_many(c, x, y, &p, 3, (const size_t *const *)rows, nr, batch, 0.0));
+    for (f = 0; f < 3 && batch[f]; ++f) {
+        for (i = 0; i < nr[f]; ++i) ys[i] = y[rows[f][i]];
+        CHECK_OK(gpusvm__csr_rows(c, x, rows[f], nr[f], &sub));
+        CHECK_OK(gpusvm__train_cs(c, &sub.m, ys, &p, &alone, 0.0));
+        same += alone && cs_same_model(batch[f], alone) && batch[f]->nr_class == alone->nr_class;
+        gpusvm_model_free(alone);
+        alone = NULL;
+        gpusvm__input_free(c, &sub);
+    }
+    snprintf(msg, sizeof msg, "crammer-singer %s: three folds trained as one batch are the models they are alone (%d of 3)",
+             name, same);
+    CHECK(same == 3, msg);
+    for (f = 0; f < 3; ++f) {
+        gpusvm_model_free(batch[f]);
+        free(rows[f]);
+    }
+    gpusvm__input_free(c, &in);
+    free(ys);
+}
+
 static void cs_checks(gpusvm_context *c1, gpusvm_context *c2)
 {
     const int classes[3] = {3, 7, 26};
@@ -575,6 +623,12 @@ static void cs_checks(gpusvm_context *c1, gpusvm_context *c2)
         snprintf(msg, sizeof msg, "crammer-singer m=%d: a class weight is its points' sample weight (duals %.12g, %.12g)", m,
                  w1 ? w1->info.obj : 0.0, w2 ? w2->info.obj : 0.0);
         CHECK(w1 && w2 && cs_same_model(w1, w2) && w1->info.obj != mo->info.obj, msg);
+        if (m != 26) {
+            snprintf(msg, sizeof msg, "m=%d C backend", m);
+            cs_batch_check(c1, &ds, y, msg);
+            snprintf(msg, sizeof msg, "m=%d OpenCL", m);
+            cs_batch_check(c2, &ds, y, msg);
+        }
         memset(&p, 0, sizeof p);
         p.max_iter = 40;
         mi = cs_train(c2, &ds, y, 1e-3, 0.0, &p);
