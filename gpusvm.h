@@ -6875,7 +6875,7 @@ static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *
     size_t nmax = 1;
     int p;
     for (p = 0; p < s->nprob; ++p) {
-        const double pitch = (double)gpusvm__round_up(s->n[p] ? s->n[p] : 1, GPUSVM__PITCH);
+        const double pitch = (double)((s->n[p] + GPUSVM__PITCH - 1) / GPUSVM__PITCH * GPUSVM__PITCH);
         rows += (double)s->n[p] * pitch * sizeof(float);
         if (s->n[p] > nmax) nmax = s->n[p];
     }
