@@ -63,7 +63,7 @@ static double best_of(const launch_t *w, int reps, gpusvm__cl_mem sync)
         for (i = 0; i < reps; ++i) {
             if (w->k)
                 CLOK(B->cl->clEnqueueNDRangeKernel(B->queue, w->k, w->dims, NULL, w->g, w->l, 0, NULL, NULL));
-            else if (gpusvm__ocl_rows_launch(B, B->sparse, 0, w->nr, 0, B->ldk, 1, 1) != GPUSVM_OK)
+            else if (gpusvm__ocl_rows_launch(B, B->sparse, 0, w->nr, 0, B->ldk, 1, 1, 0) != GPUSVM_OK)
                 DIE("%s", gpusvm_context_error(B->base.ctx));
         }
         CLOK(B->cl->clEnqueueReadBuffer(B->queue, sync, GPUSVM__CL_TRUE, 0, sizeof one, &one, 0, NULL, NULL));
