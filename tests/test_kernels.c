@@ -498,6 +498,15 @@ static gpusvm_model *cs_train(gpusvm_context *c, const gpusvm_matrix *ds, const 
     return m;
 }
 
+/* cancels at its first call; counts its calls and checks the gap it is shown */
+static int cs_calls, cs_bad_gap;
+static int cs_cancel(void *user, const gpusvm_progress *pr)
+{
+    (void)user;
+    cs_bad_gap += !(pr->gap > 0.0) || pr->eps != 1e-3;
+    return ++cs_calls >= 1;
+}
+
 static int cs_same_model(const gpusvm_model *a, const gpusvm_model *b)
 {
     size_t k, r;
@@ -633,6 +642,29 @@ static void cs_checks(gpusvm_context *c1, gpusvm_context *c2)
         p.max_iter = 40;
         mi = cs_train(c2, &ds, y, 1e-3, 0.0, &p);
         CHECK(mi && !mi->info.converged && mi->info.iterations >= 40, "crammer-singer: max_iter stops it unconverged");
+        {
+            gpusvm_model *mx = NULL;
+            gpusvm_context *cc[2];
+            gpusvm_result r2;
+            int b2;
+            cc[0] = c1;
+            cc[1] = c2;
+            for (b2 = 0; b2 < 2; ++b2) {
+                memset(&p, 0, sizeof p);
+                p.svm_type = GPUSVM_CRAMMER_SINGER;
+                p.C = 2.0;
+                p.gamma = 0.5;
+                p.eps = 1e-3;
+                p.progress = cs_cancel;
+                cs_calls = cs_bad_gap = 0;
+                r2 = gpusvm_train(cc[b2], &ds, y, &p, &mx);
+                snprintf(msg, sizeof msg, "crammer-singer m=%d: the progress callback cancels it (%s; %d calls)", m,
+                         b2 ? "OpenCL" : "C backend", cs_calls);
+                CHECK(r2 == GPUSVM_ERROR_CANCELLED && mx == NULL && cs_calls == 1 && cs_bad_gap == 0, msg);
+                gpusvm_model_free(mx);
+                mx = NULL;
+            }
+        }
     next:
         gpusvm_model_free(mc);
         gpusvm_model_free(mo);
