@@ -2320,7 +2320,7 @@ typedef struct gpusvm__cpu_cs {
     const int *cls;
     const double *U, *kd;
     int *ws, *moved, *have;
-    double *alpha, *c, *dA, *cws, *scr, *gi, *acc; /* acc: GPUSVM__CS_BLOCK x m per thread */
+    double *alpha, *c, *dA, *cws, *scr, *gi, *acc, *bsum; /* acc: GPUSVM__CS_BLOCK x m per thread; bsum: 3 per block */
     uint64_t *heap;
     float *kws;
 } gpusvm__cpu_cs;
@@ -2333,8 +2333,8 @@ static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs
         void *f[13];
         f[0] = s[p].ws; f[1] = s[p].moved; f[2] = s[p].have; f[3] = s[p].alpha; f[4] = s[p].c; f[5] = s[p].dA;
         f[6] = s[p].cws; f[7] = s[p].scr; f[8] = s[p].gi; f[9] = s[p].acc; f[10] = s[p].heap; f[11] = s[p].kws;
-        f[12] = NULL;
-        for (i = 0; i < 12; ++i) gpusvm__free(a, f[i]);
+        f[12] = s[p].bsum;
+        for (i = 0; i < 13; ++i) gpusvm__free(a, f[i]);
     }
     gpusvm__free(a, s);
 }
@@ -2384,9 +2384,12 @@ static void gpusvm__cpu_cs_points(gpusvm__cpu_cs *s, size_t i0, size_t i1, doubl
     }
 }
 
+/* The blocks of GPUSVM__CS_BLOCK points split across the threads; each block's sums of P and D
+   stand in bsum (3 per block) and are added in block order, so the totals are the same bits for
+   any thread count. */
 typedef struct gpusvm__cpu_cs_part {
     gpusvm__cpu_cs *s;
-    double sums[GPUSVM__MAX_THREADS][4];
+    size_t nblocks;
     int parts;
 } gpusvm__cpu_cs_part;
 
@@ -2394,12 +2397,15 @@ static void gpusvm__cpu_cs_update_part(void *arg, int t)
 {
     gpusvm__cpu_cs_part *w = (gpusvm__cpu_cs_part *)arg;
     gpusvm__cpu_cs *s = w->s;
-    const size_t lo = s->n * (size_t)t / (size_t)w->parts, hi = s->n * (size_t)(t + 1) / (size_t)w->parts;
-    size_t i;
-    w->sums[t][0] = w->sums[t][1] = w->sums[t][2] = 0.0;
-    for (i = lo; i < hi; i += GPUSVM__CS_BLOCK)
-        gpusvm__cpu_cs_points(s, i, hi - i < GPUSVM__CS_BLOCK ? hi : i + GPUSVM__CS_BLOCK, w->sums[t],
+    const size_t lo = w->nblocks * (size_t)t / (size_t)w->parts, hi = w->nblocks * (size_t)(t + 1) / (size_t)w->parts;
+    size_t k;
+    for (k = lo; k < hi; ++k) {
+        const size_t i = k * GPUSVM__CS_BLOCK;
+        double *bs = s->bsum + 3 * k;
+        bs[0] = bs[1] = bs[2] = 0.0;
+        gpusvm__cpu_cs_points(s, i, s->n - i < GPUSVM__CS_BLOCK ? s->n : i + GPUSVM__CS_BLOCK, bs,
                               s->acc + (size_t)t * GPUSVM__CS_BLOCK * (size_t)s->m);
+    }
 }
 
 /* The q points with the largest gap share (> 0), ties to the lower index, in ascending order. */
@@ -2442,15 +2448,16 @@ static void gpusvm__cpu_cs_choose(gpusvm__cpu_cs *s)
 static void gpusvm__cpu_cs_update(gpusvm__cpu *b, gpusvm__cpu_cs *s)
 {
     gpusvm__cpu_cs_part w;
-    int t;
+    size_t k;
     w.s = s;
-    w.parts = gpusvm__cpu_parts(b, s->n, (size_t)s->m * (size_t)(s->nq + 1));
+    w.nblocks = (s->n + GPUSVM__CS_BLOCK - 1) / GPUSVM__CS_BLOCK;
+    w.parts = gpusvm__cpu_parts(b, w.nblocks, (size_t)GPUSVM__CS_BLOCK * (size_t)s->m * (size_t)(s->nq + 1));
     gpusvm__parallel(w.parts, gpusvm__cpu_cs_update_part, &w);
     s->sums[0] = s->sums[1] = s->sums[2] = 0.0;
-    for (t = 0; t < w.parts; ++t) {
-        s->sums[0] += w.sums[t][0];
-        s->sums[1] += w.sums[t][1];
-        s->sums[2] += w.sums[t][2];
+    for (k = 0; k < w.nblocks; ++k) {
+        s->sums[0] += s->bsum[3 * k];
+        s->sums[1] += s->bsum[3 * k + 1];
+        s->sums[2] += s->bsum[3 * k + 2];
     }
 }
 
@@ -2592,8 +2599,9 @@ static gpusvm_result gpusvm__cpu_cs_one(gpusvm__cpu *b, const gpusvm__cs_desc *d
     s->scr = (double *)gpusvm__alloc(a, 7 * m, sizeof(double));
     s->gi = (double *)gpusvm__alloc(a, n, sizeof(double));
     s->acc = (double *)gpusvm__alloc(a, (size_t)b->threads * GPUSVM__CS_BLOCK, m * sizeof(double));
+    s->bsum = (double *)gpusvm__alloc(a, n / GPUSVM__CS_BLOCK + 1, 3 * sizeof(double));
     if (!s->have || !s->alpha || !s->c || !s->ws || !s->moved || !s->heap || !s->dA || !s->cws || !s->kws || !s->scr ||
-        !s->gi || !s->acc)
+        !s->gi || !s->acc || !s->bsum)
         return gpusvm__oom(b->base.ctx, "the Crammer-Singer state");
     return GPUSVM_OK;
 }

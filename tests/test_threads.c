@@ -1,6 +1,6 @@
 /* Two contexts training in two threads at once give the same models as one after the other, and
-   the C backend's own threads (desc.threads 1, 2, 3 and 8) give the same model bytes (make test
-   builds this with ThreadSanitizer). */
+   the C backend's own threads (desc.threads 1, 2, 3 and 8) give the same model bytes, C-SVC and
+   Crammer-Singer (make test builds this with ThreadSanitizer). */
 #define GPUSVM_IMPLEMENTATION
 #include "../gpusvm.h"
 #include "check.h"
@@ -55,11 +55,11 @@ static void *train_job(void *arg)
 
 /* A model of 1500 points (enough work for the C backend to split its kernel rows and gradient
    updates) trained with `threads` threads, as the model file's text. */
-enum { N2 = 1500 };
-static float X2[N2 * D];
-static double Y2[N2];
+enum { N2 = 1500, N3 = 3000 }; /* C-SVC's points; Crammer-Singer's (six classes: enough work to split) */
+static float X2[N3 * D];
+static double Y2[N3];
 
-static char *threads_model(int threads, size_t *len)
+static char *threads_model(int threads, gpusvm_svm_type type, size_t rows, size_t *len)
 {
     gpusvm_context_desc d;
     gpusvm_context *ctx = NULL;
@@ -72,9 +72,10 @@ static char *threads_model(int threads, size_t *len)
     d.ignore_environment = 1;
     d.threads = threads;
     memset(&p, 0, sizeof p);
+    p.svm_type = type;
     p.gamma = 0.5;
     memset(&m, 0, sizeof m);
-    m.rows = N2;
+    m.rows = rows;
     m.cols = D;
     m.values = X2;
     if (gpusvm_context_create(&d, &ctx) == GPUSVM_OK && gpusvm_train(ctx, &m, Y2, &p, &model) == GPUSVM_OK &&
@@ -121,21 +122,29 @@ int main(void)
         const int counts[4] = {1, 2, 3, 8};
         char *ref, msg[160];
         size_t ref_len = 0;
-        for (i = 0; i < N2 * D; ++i) {
+        for (i = 0; i < N3 * D; ++i) {
             s = s * 1103515245u + 12345u;
             X2[i] = (float)((s >> 9) % 2000) / 1000.0f - 1.0f;
         }
+        const gpusvm_svm_type types[2] = {GPUSVM_C_SVC, GPUSVM_CRAMMER_SINGER};
+        int t;
         for (i = 0; i < N2; ++i) Y2[i] = (X2[i * D] * X2[i * D + 1] + 0.3f * X2[i * D + 2] > 0.0f) ? 1.0 : -1.0;
-        ref = threads_model(1, &ref_len);
-        CHECK(ref != NULL && ref_len > 0, "C backend, 1 thread: trained");
-        for (k = 1; k < 4; ++k) {
-            size_t len = 0;
-            char *other = threads_model(counts[k], &len);
-            snprintf(msg, sizeof msg, "C backend, %d threads: the same model bytes as 1 thread", counts[k]);
-            CHECK(ref && other && len == ref_len && memcmp(other, ref, len) == 0, msg);
-            free(other);
+        for (t = 0; t < 2; ++t) {
+            const size_t rows = t ? N3 : N2;
+            if (t == 1) /* Crammer-Singer on six classes */
+                for (i = 0; i < N3; ++i) Y2[i] = (double)((X2[i * D] > 0.0f) * 3 + (int)((X2[i * D + 1] + 1.0f) * 1.5f) % 3);
+            ref = threads_model(1, types[t], rows, &ref_len);
+            CHECK(ref != NULL && ref_len > 0, "C backend, 1 thread: trained");
+            for (k = 1; k < 4; ++k) {
+                size_t len = 0;
+                char *other = threads_model(counts[k], types[t], rows, &len);
+                snprintf(msg, sizeof msg, "C backend, %d threads: the same model bytes as 1 thread (%s)", counts[k],
+                         t ? "Crammer-Singer" : "C-SVC");
+                CHECK(ref && other && len == ref_len && memcmp(other, ref, len) == 0, msg);
+                free(other);
+            }
+            free(ref);
         }
-        free(ref);
     }
     return check_summary();
 }
