@@ -70,7 +70,7 @@ fuzz-build: $(FUZZERS)
 # the benchmark table on the selected device (bench/run.sh says what is counted, and times the
 # data reader, bench/reader.c), the latency of one gpusvm_predict call for a few points
 # (bench/latency.c), then the primitives against the device's ceilings (bench/micro.c; GPUs only)
-bench: setup $(TOOLS) $(BUILD)/micro $(BUILD)/latency $(BUILD)/reader $(BUILD)/gen_sparse
+bench: setup $(TOOLS) $(BUILD)/micro $(BUILD)/latency $(BUILD)/reader $(BUILD)/gen_sparse $(BUILD)/gen_dense
 	@sh bench/run.sh
 	@echo
 	@$(BUILD)/latency
@@ -85,6 +85,9 @@ $(BUILD)/latency: bench/latency.c gpusvm.h | $(BUILD)
 
 $(BUILD)/gen_sparse: bench/gen_sparse.c | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/gen_sparse.c -lm
+
+$(BUILD)/gen_dense: bench/gen_dense.c | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/gen_dense.c -lm
 
 $(BUILD)/micro: bench/micro.c gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/micro.c $(LIBS)

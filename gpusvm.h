@@ -702,6 +702,9 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS)                                      \
     X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER)                                            \
     X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
+    X(SEL_SIDE, "gpusvm_sel_side", GPUSVM__L, SEL) X(SEL_HIST, "gpusvm_sel_hist", GPUSVM__L, SEL)    \
+    X(SEL_DECIDE, "gpusvm_sel_decide", GPUSVM__L, SEL) X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL) \
+    X(SEL_FINISH, "gpusvm_sel_finish", GPUSVM__L, SEL)                                               \
     X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
@@ -765,7 +768,16 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(SELECT, __global const double *, part_up0) S_() X_(SELECT, __global const double *, part_low0) S_() \
     X_(SELECT, __global int *, ws_idx0) S_() X_(SELECT, __global int *, ws_slot0) S_()                  \
     X_(SELECT, int, mode_in) S_() X_(SELECT, double, eps) S_() X_(SELECT, double, max_iter) S_()        \
-    X_(SELECT, __global double *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu)
+    X_(SELECT, __global double *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \
+    X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)
+
+/* the selection over the grid (part 2): gpusvm_sel_side, _hist, _decide, _take, _finish */
+#define GPUSVM__ARGS_SEL(X_, S_)                                                                        \
+    X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \
+    X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \
+    X_(SEL, int, qmax) S_() X_(SEL, __global const double *, status) S_() X_(SEL, __global uint *, sel_g) S_() \
+    X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \
+    X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu)
 
 /* kernels part 3 */
 #define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \
@@ -2879,6 +2891,7 @@ enum { GPUSVM__ARGS_GATHER_WS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_WS_
 enum { GPUSVM__ARGS_SCATTER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SCATTER_N };
 enum { GPUSVM__ARGS_KEYS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_KEYS_N };
 enum { GPUSVM__ARGS_SELECT(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SELECT_N };
+enum { GPUSVM__ARGS_SEL(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SEL_N };
 enum { GPUSVM__ARGS_GATHER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_N };
 enum { GPUSVM__ARGS_SMO(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SMO_N };
 enum { GPUSVM__ARGS_UPDATE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_UPDATE_N };
@@ -2907,7 +2920,7 @@ static const gpusvm__kernel_info gpusvm__kernels[GPUSVM__KN_COUNT] = {GPUSVM__KE
     X_(KEY_UP, "selection keys") X_(KEY_LOW, "selection keys") X_(PART_UP, "partials")                          \
     X_(PART_LOW, "partials") X_(WS_IDX, "the working sets") X_(WS_SLOT, "the working sets")                      \
     X_(COEF, "coefficients") X_(STATUS, "the status vector") X_(PINFO, "the problem table")                     \
-    X_(MAP, "the problems' points")
+    X_(MAP, "the problems' points") X_(SEL, "the selection's scratch") X_(LIST, "the selection's points")
 #define GPUSVM__BID(id, what) GPUSVM__TB_##id,
 enum { GPUSVM__TRAIN_BUFS(GPUSVM__BID) GPUSVM__TB_COUNT };
 #undef GPUSVM__BID
@@ -2916,6 +2929,13 @@ static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRA
 #undef GPUSVM__BWHAT
 
 #define GPUSVM__CS_NBUF 13 /* Crammer-Singer's buffers (GPUSVM__CS_BUFS, with the backend's steps) */
+
+/* From this many variables in a problem the selection runs over the grid (kernels part 2's
+   gpusvm_sel_*), below it in one work-group per problem. */
+#ifndef GPUSVM__SEL_GRID
+#define GPUSVM__SEL_GRID 131072
+#endif
+#define GPUSVM__SEL_SCRATCH ((256 + 6) * 4) /* bytes of one gpusvm_sel_scratch (kernels part 2) */
 
 struct gpusvm__ocl {
     gpusvm__backend base;
@@ -2941,6 +2961,8 @@ struct gpusvm__ocl {
     size_t npts0, q0;          /* problem 0's points and working set (read_rows, write_rows) */
     int ktype, degree;
     float gamma, coef0;
+    int sel_grid; /* the selection runs over the grid (a problem of GPUSVM__SEL_GRID variables or more) */
+    int nu;       /* the batch's problems are nu's (selection and stop per class) */
     /* Crammer-Singer (cs_begin): its buffers, working-set size, classes, row cache, update groups */
     gpusvm__cl_mem cs_mem[GPUSVM__CS_NBUF];
     int cs_q, cs_m, cs_cache;  /* cs_m: the most classes of a problem */
@@ -3507,6 +3529,11 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     bytes[GPUSVM__TB_STATUS] = (size_t)nprob * GPUSVM__ST_COUNT * sizeof(double);
     bytes[GPUSVM__TB_PINFO] = (size_t)nprob * GPUSVM__PI_COUNT * sizeof(int32_t);
     bytes[GPUSVM__TB_MAP] = (pts ? pts : 1) * sizeof(int32_t);
+    bytes[GPUSVM__TB_SEL] = (size_t)nprob * GPUSVM__SEL_SCRATCH;
+    bytes[GPUSVM__TB_LIST] = ws * sizeof(int32_t);
+    b->sel_grid = 0;
+    b->nu = p[0].nu;
+    for (t = 0; t < nprob; ++t) b->sel_grid |= p[t].nvar + 1 > (size_t)GPUSVM__SEL_GRID;
     return NULL;
 }
 
@@ -3762,6 +3789,66 @@ fail:
     return r;
 }
 
+/* Bind: the arguments of the grid selection's kernels that stay fixed for the run. */
+static gpusvm_result gpusvm__ocl_bind_sel(gpusvm__ocl *b, gpusvm__cl_int nu)
+{
+    gpusvm__cl_mem *m = b->mem;
+    gpusvm_result r = GPUSVM_OK;
+    const gpusvm__cl_int qmax = b->q, zero = 0;
+    int k;
+    for (k = GPUSVM__KN_SEL_SIDE; k <= GPUSVM__KN_SEL_FINISH; ++k) {
+        const struct { unsigned slot; size_t size; const void *v; } a[13] = {
+            {GPUSVM__A_SEL_key_up0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_KEY_UP]},
+            {GPUSVM__A_SEL_key_low0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_KEY_LOW]},
+            {GPUSVM__A_SEL_y0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_Y]},
+            {GPUSVM__A_SEL_pinfo, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_PINFO]},
+            {GPUSVM__A_SEL_qmax, sizeof qmax, &qmax},
+            {GPUSVM__A_SEL_status, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_STATUS]},
+            {GPUSVM__A_SEL_sel_g, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_SEL]},
+            {GPUSVM__A_SEL_list0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_LIST]},
+            {GPUSVM__A_SEL_ws_idx0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_WS_IDX]},
+            {GPUSVM__A_SEL_nu, sizeof nu, &nu},
+            {GPUSVM__A_SEL_side, sizeof zero, &zero}, /* the per-launch ones, set as they change */
+            {GPUSVM__A_SEL_pass, sizeof zero, &zero},
+            {GPUSVM__A_SEL_mode_in, sizeof zero, &zero}};
+        int i;
+        for (i = 0; i < 13; ++i) GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], a[i].slot, a[i].size, a[i].v));
+    }
+fail:
+    return r;
+}
+
+/* The grid selection (kernels part 2) after gpusvm_select's check: per side its set-up, eight
+   counting passes each followed by the decision, and the take; then the order. */
+static gpusvm_result gpusvm__ocl_sel_grid(gpusvm__ocl *b, gpusvm__cl_int md, int nu)
+{
+    gpusvm_result r = GPUSVM_OK;
+    size_t g[2], l[2] = {GPUSVM__L, 1}, g1[2];
+    gpusvm__cl_int side, pass;
+    int k;
+    g[0] = b->nparts_max * GPUSVM__L;
+    g[1] = g1[1] = (size_t)b->nprob;
+    g1[0] = GPUSVM__L;
+    for (k = GPUSVM__KN_SEL_SIDE; k <= GPUSVM__KN_SEL_FINISH; ++k)
+        GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], GPUSVM__A_SEL_mode_in, sizeof md, &md));
+    for (side = 0; side < (nu ? 6 : 3); ++side) {
+        for (k = GPUSVM__KN_SEL_SIDE; k <= GPUSVM__KN_SEL_TAKE; ++k)
+            GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], GPUSVM__A_SEL_side, sizeof side, &side));
+        if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_SIDE, 2, g1, l)) != GPUSVM_OK) return r;
+        for (pass = 0; pass < 8; ++pass) {
+            GPUSVM__SET(SEL_HIST, SEL_pass, pass);
+            GPUSVM__SET(SEL_DECIDE, SEL_pass, pass);
+            if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_HIST, 2, g, l)) != GPUSVM_OK ||
+                (r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_DECIDE, 2, g1, l)) != GPUSVM_OK)
+                return r;
+        }
+        if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_TAKE, 2, g, l)) != GPUSVM_OK) return r;
+    }
+    return gpusvm__ocl_launch(b, GPUSVM__KN_SEL_FINISH, 2, g1, l);
+fail:
+    return r;
+}
+
 /* Bind: the arguments of the selection that stay fixed for the whole run. */
 static gpusvm_result gpusvm__ocl_bind_train_select(gpusvm__ocl *b, gpusvm__cl_int nu)
 {
@@ -3792,6 +3879,8 @@ static gpusvm_result gpusvm__ocl_bind_train_select(gpusvm__ocl *b, gpusvm__cl_in
     GPUSVM__SET(SELECT, SELECT_status0, m[GPUSVM__TB_STATUS]);
     GPUSVM__SET(SELECT, SELECT_y0, m[GPUSVM__TB_Y]);
     GPUSVM__SET(SELECT, SELECT_nu, nu);
+    GPUSVM__SET(SELECT, SELECT_sel_g, m[GPUSVM__TB_SEL]);
+    return gpusvm__ocl_bind_sel(b, nu);
 fail:
     return r;
 }
@@ -3880,7 +3969,7 @@ static gpusvm_result gpusvm__ocl_select(gpusvm__backend *bb, int first, double e
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_int md = first ? 0 : 1;
+    gpusvm__cl_int md = first ? 0 : 1, split = b->sel_grid;
     size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->nprob * GPUSVM__L, l1 = GPUSVM__L;
     g[0] = b->nparts_max * GPUSVM__L;
     g[1] = (size_t)b->nprob;
@@ -3888,7 +3977,9 @@ static gpusvm_result gpusvm__ocl_select(gpusvm__backend *bb, int first, double e
     GPUSVM__SET(SELECT, SELECT_mode_in, md);
     GPUSVM__SET(SELECT, SELECT_eps, eps);
     GPUSVM__SET(SELECT, SELECT_max_iter, max_iter);
-    r = gpusvm__ocl_launch(b, GPUSVM__KN_SELECT, 1, &g1, &l1);
+    GPUSVM__SET(SELECT, SELECT_split, split);
+    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SELECT, 1, &g1, &l1)) != GPUSVM_OK || !split) return r;
+    r = gpusvm__ocl_sel_grid(b, md, b->nu);
 fail:
     return r;
 }
@@ -9242,6 +9333,9 @@ static const char *const gpusvm__kernel_source[] = {
     "    X(GATHER_WS, \"gpusvm_gather_ws\", GPUSVM__COPY_L, GATHER_WS)                                      \\\n",
     "    X(SCATTER, \"gpusvm_scatter\", GPUSVM__COPY_L, SCATTER)                                            \\\n",
     "    X(KEYS, \"gpusvm_keys\", GPUSVM__L, KEYS) X(SELECT, \"gpusvm_select\", GPUSVM__L, SELECT)            \\\n",
+    "    X(SEL_SIDE, \"gpusvm_sel_side\", GPUSVM__L, SEL) X(SEL_HIST, \"gpusvm_sel_hist\", GPUSVM__L, SEL)    \\\n",
+    "    X(SEL_DECIDE, \"gpusvm_sel_decide\", GPUSVM__L, SEL) X(SEL_TAKE, \"gpusvm_sel_take\", GPUSVM__L, SEL) \\\n",
+    "    X(SEL_FINISH, \"gpusvm_sel_finish\", GPUSVM__L, SEL)                                               \\\n",
     "    X(GATHER, \"gpusvm_gather\", GPUSVM__L, GATHER) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO)               \\\n",
     "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE)                                                    \\\n",
     "    X(CS_UPDATE, \"gpusvm_cs_update\", GPUSVM__L, CS_UPDATE) X(CS_SELECT, \"gpusvm_cs_select\", GPUSVM__L, CS_SELECT) \\\n",
@@ -9305,7 +9399,16 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(SELECT, __global const double *, part_up0) S_() X_(SELECT, __global const double *, part_low0) S_() \\\n",
     "    X_(SELECT, __global int *, ws_idx0) S_() X_(SELECT, __global int *, ws_slot0) S_()                  \\\n",
     "    X_(SELECT, int, mode_in) S_() X_(SELECT, double, eps) S_() X_(SELECT, double, max_iter) S_()        \\\n",
-    "    X_(SELECT, __global double *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu)\n",
+    "    X_(SELECT, __global double *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \\\n",
+    "    X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)\n",
+    "\n",
+    "/* the selection over the grid (part 2): gpusvm_sel_side, _hist, _decide, _take, _finish */\n",
+    "#define GPUSVM__ARGS_SEL(X_, S_)                                                                        \\\n",
+    "    X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \\\n",
+    "    X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \\\n",
+    "    X_(SEL, int, qmax) S_() X_(SEL, __global const double *, status) S_() X_(SEL, __global uint *, sel_g) S_() \\\n",
+    "    X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \\\n",
+    "    X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu)\n",
     "\n",
     "/* kernels part 3 */\n",
     "#define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \\\n",
@@ -10037,6 +10140,33 @@ static const char *const gpusvm__kernel_source[] = {
     "    int count;\n",
     "} gpusvm_sel_scratch;\n",
     "\n",
+    "/* The decision after pass `pass` of a radix select (bits `shift` of the key, or of the index from\n",
+    " * pass 4), from its histogram: the bin where the count reaches what is still needed. Used by the\n",
+    " * one-work-group passes (scratch in local memory) and by the grid's (in global memory). */\n",
+    "#define GPUSVM_SEL_DECIDE(sc, pass, shift)                                            \\\n",
+    "    do {                                                                             \\\n",
+    "        uint total_ = 0, cum_ = 0, b_ = 0;                                           \\\n",
+    "        for (int t_ = 0; t_ < 256; ++t_) total_ += (sc)->hist[t_];                  \\\n",
+    "        if ((pass) == 0 && total_ <= (sc)->need) {                                   \\\n",
+    "            (sc)->stage = 2; /* fewer candidates than wanted: all of them */         \\\n",
+    "        } else {                                                                     \\\n",
+    "            for (b_ = 0; b_ < 255; ++b_) {                                           \\\n",
+    "                if (cum_ + (sc)->hist[b_] >= (sc)->need) break;                      \\\n",
+    "                cum_ += (sc)->hist[b_];                                              \\\n",
+    "            }                                                                        \\\n",
+    "            (sc)->need -= cum_;                                                      \\\n",
+    "            (sc)->prefix |= b_ << (shift);                                           \\\n",
+    "            (sc)->mask |= 255u << (shift);                                           \\\n",
+    "            if ((pass) == 3) { /* the key threshold; do ties need the index? */      \\\n",
+    "                (sc)->found = (sc)->prefix;                                          \\\n",
+    "                (sc)->stage = ((sc)->hist[b_] == (sc)->need) ? 1 : 3;                \\\n",
+    "                (sc)->prefix = 0;                                                    \\\n",
+    "                (sc)->mask = 0;                                                      \\\n",
+    "            }                                                                        \\\n",
+    "            if ((pass) == 7) (sc)->stage = 4;                                        \\\n",
+    "        }                                                                            \\\n",
+    "    } while (0)\n",
+    "\n",
     "/* One side's radix select: the 8-bit passes over the keys of the candidates (class cls, or any\n",
     " * when 0), then over the index of those tied at the threshold when more tie than are needed;\n",
     " * sc says afterwards what to take. */\n",
@@ -10064,30 +10194,16 @@ static const char *const gpusvm__kernel_source[] = {
     "            }\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        if (get_local_id(0) == 0 && active) {\n",
-    "            uint total = 0, cum = 0, b = 0;\n",
-    "            for (int t = 0; t < 256; ++t) total += sc->hist[t];\n",
-    "            if (pass == 0 && total <= sc->need) {\n",
-    "                sc->stage = 2; /* fewer candidates than wanted: all of them */\n",
-    "            } else {\n",
-    "                for (b = 0; b < 255; ++b) {\n",
-    "                    if (cum + sc->hist[b] >= sc->need) break;\n",
-    "                    cum += sc->hist[b];\n",
-    "                }\n",
-    "                sc->need -= cum;\n",
-    "                sc->prefix |= b << shift;\n",
-    "                sc->mask |= 255u << shift;\n",
-    "                if (pass == 3) { /* the key threshold; do ties need the index? */\n",
-    "                    sc->found = sc->prefix;\n",
-    "                    sc->stage = (sc->hist[b] == sc->need) ? 1 : 3;\n",
-    "                    sc->prefix = 0;\n",
-    "                    sc->mask = 0;\n",
-    "                }\n",
-    "                if (pass == 7) sc->stage = 4;\n",
-    "            }\n",
-    "        }\n",
+    "        if (get_local_id(0) == 0 && active) GPUSVM_SEL_DECIDE(sc, pass, shift);\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
+    "}\n",
+    "\n",
+    "/* Whether a candidate (key, index i) is taken once the passes are done (stage 2 all, 1 every key\n",
+    " * up to the threshold, 4 below it and the ties up to an index). */\n",
+    "GPUSVM_INLINE int gpusvm_sel_takes(uint stage, uint found, uint ithr, uint key, int i)\n",
+    "{\n",
+    "    return stage == 2 || key < found || (key == found && (stage == 1 || (uint)i <= ithr));\n",
     "}\n",
     "\n",
     "/* One side: up to k more points from keys (class cls, or any when 0) appended to list; both of\n",
@@ -10108,13 +10224,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (stage != 5) {\n",
     "        for (int i = get_local_id(0); i < n; i += GPUSVM__L) {\n",
     "            const uint key = keys[i];\n",
-    "            int take;\n",
     "            if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;\n",
-    "            if (stage == 2) take = 1;\n",
-    "            else if (key < found) take = 1;\n",
-    "            else if (key == found) take = (stage == 1) || ((uint)i <= ithr);\n",
-    "            else take = 0;\n",
-    "            if (take) {\n",
+    "            if (gpusvm_sel_takes(stage, found, ithr, key, i)) {\n",
     "                list[atomic_inc((volatile __local int *)&sc->count)] = i;\n",
     "                keys[i] = GPUSVM__KEY_NONE;\n",
     "                other[i] = GPUSVM__KEY_NONE;\n",
@@ -10140,6 +10251,12 @@ static const char *const gpusvm__kernel_source[] = {
     " * the threshold than are still needed, four passes over the index of the\n",
     " * tied points. Every loop that holds a barrier runs a fixed number of times;\n",
     " * finished passes are skipped by a uniform predicate. */\n",
+    "/* side s of the selection: its keys (1: I_low), its class (0: any), how many chosen after it */\n",
+    "#define GPUSVM_SIDE_LOW(s, nu) ((nu) ? ((s) & 1) : ((s) == 1))\n",
+    "#define GPUSVM_SIDE_CLS(s, nu) ((!(nu) || (s) >= 4) ? 0 : ((s) < 2 ? 1 : -1))\n",
+    "#define GPUSVM_SIDE_UPTO(s, nu, fresh) \\\n",
+    "    (!(nu) ? ((s) == 0 ? (fresh) / 2 : (fresh)) : ((s) < 4 ? ((s) + 1) * (fresh) / 4 : (fresh)))\n",
+    "\n",
     "__kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local int list[GPUSVM__Q];\n",
@@ -10157,6 +10274,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    __global const double *part_low = part_low0 + (size_t)p * 2 * nparts_max;\n",
     "    __global int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;\n",
     "    __global double *status = status0 + p * GPUSVM__ST_COUNT;\n",
+    "    __global gpusvm_sel_scratch *sel0 = (__global gpusvm_sel_scratch *)sel_g;\n",
     "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
     "\n",
     "    for (int c = 0; c < 2; ++c) {\n",
@@ -10193,6 +10311,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        sc.count = 0;\n",
     "    }\n",
     "    if (done || mode == 2) return;\n",
+    "    if (split && lid == 0) sel0[p].count = 0; /* the sides run over the grid (below) */\n",
     "\n",
     "    /* mode 1: the newest half moves to the front; the dropped half's slots are reused */\n",
     "    const int h = (mode == 1) ? q / 2 : 0;\n",
@@ -10211,14 +10330,13 @@ static const char *const gpusvm__kernel_source[] = {
     "        key_low[keep[t]] = GPUSVM__KEY_NONE;\n",
     "    }\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
+    "    if (split) return;\n",
     "\n",
     "    /* sides: which keys, from which class (0: any), up to how many chosen in all */\n",
     "    for (int side = 0; side < (nu ? 6 : 3); ++side) {\n",
-    "        const int low_side = nu ? (side & 1) : (side == 1);\n",
-    "        const int cls = (!nu || side >= 4) ? 0 : (side < 2 ? 1 : -1);\n",
-    "        const int upto = !nu ? (side == 0 ? fresh / 2 : fresh) : (side < 4 ? (side + 1) * fresh / 4 : fresh);\n",
+    "        const int low_side = GPUSVM_SIDE_LOW(side, nu), cls = GPUSVM_SIDE_CLS(side, nu);\n",
     "        gpusvm_select_side(&sc, list, low_side ? key_low : key_up, low_side ? key_up : key_low, y, cls,\n",
-    "                           upto - sc.count, n);\n",
+    "                           GPUSVM_SIDE_UPTO(side, nu, fresh) - sc.count, n);\n",
     "    }\n",
     "\n",
     "    /* the chosen points in ascending order: each one's rank is the number of smaller\n",
@@ -10237,6 +10355,131 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {\n",
     "        const int t = c * GPUSVM__L + lid;\n",
     "        if (t < got) ws_idx[h + t] = keep[t];\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "/* The selection over the grid, for problems too many for one work-group to scan in good time\n",
+    " * (the host's choice, GPUSVM__SEL_GRID): gpusvm_select with split checks and keeps the half as\n",
+    " * above; then for each side gpusvm_sel_side sets its scratch up, eight rounds of gpusvm_sel_hist\n",
+    " * (every work-group counts its part of the keys into local bins, then adds them to the problem's)\n",
+    " * and gpusvm_sel_decide (part 2's decision) find the threshold, and gpusvm_sel_take takes the\n",
+    " * points; gpusvm_sel_finish puts them in order. The same passes and rules as the one-work-group\n",
+    " * path, so the same working set. Scratch and list: one gpusvm_sel_scratch and qmax ints per\n",
+    " * problem. (The ordering keeps no barrier: with barriers, PoCL 3.1 wrote outside the list.) */\n",
+    "/* the work-item and the problem's scratch, read afresh after a barrier (PoCL 3.1 loses such\n",
+    " * variables across barriers; see part 3) */\n",
+    "#define GPUSVM_SEL_LID ((int)get_local_id(0))\n",
+    "#define GPUSVM_SEL_SC ((__global gpusvm_sel_scratch *)sel_g + (int)get_group_id(1))\n",
+    "#define GPUSVM_SEL_HEAD                                                                          \\\n",
+    "    const int p = get_group_id(1), lid = get_local_id(0);                                        \\\n",
+    "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;                                       \\\n",
+    "    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR];                                   \\\n",
+    "    __global gpusvm_sel_scratch *sc = (__global gpusvm_sel_scratch *)sel_g + p;                  \\\n",
+    "    const int low_side = GPUSVM_SIDE_LOW(side, nu), cls = GPUSVM_SIDE_CLS(side, nu);             \\\n",
+    "    __global uint *keys = (low_side ? key_low0 : key_up0) + v0;                                  \\\n",
+    "    __global uint *other = (low_side ? key_up0 : key_low0) + v0;                                 \\\n",
+    "    __global const char *y = y0 + v0;                                                            \\\n",
+    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || pi[GPUSVM__PI_WHOLE]) return;\n",
+    "\n",
+    "__kernel void gpusvm_sel_side(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    GPUSVM_SEL_HEAD\n",
+    "    const int q = pi[GPUSVM__PI_Q], fresh = q - (mode_in == 1 ? q / 2 : 0);\n",
+    "    const int k = GPUSVM_SIDE_UPTO(side, nu, fresh) - sc->count;\n",
+    "    (void)keys;\n",
+    "    (void)other;\n",
+    "    (void)y;\n",
+    "    (void)n;\n",
+    "    (void)cls;\n",
+    "    for (int b = lid; b < 256; b += GPUSVM__L) sc->hist[b] = 0;\n",
+    "    if (lid == 0) {\n",
+    "        sc->prefix = 0;\n",
+    "        sc->mask = 0;\n",
+    "        sc->found = 0;\n",
+    "        sc->need = (uint)max(k, 0);\n",
+    "        sc->stage = (k > 0) ? 0 : 5;\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "__kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    __local uint lh[256];\n",
+    "    GPUSVM_SEL_HEAD\n",
+    "    const uint stage = sc->stage, prefix = sc->prefix, mask = sc->mask, found = sc->found;\n",
+    "    const int on_index = pass >= 4, shift = 24 - 8 * (pass & 3);\n",
+    "    (void)other;\n",
+    "    /* uniform per work-group */\n",
+    "    if (!(on_index ? stage == 3 : stage == 0) || (int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;\n",
+    "    for (int b = lid; b < 256; b += GPUSVM__L) lh[b] = 0;\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int u = 0; u < GPUSVM__KU; ++u) {\n",
+    "        const int i = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + u * GPUSVM__L + lid;\n",
+    "        if (i >= n) continue;\n",
+    "        const uint key = keys[i];\n",
+    "        if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;\n",
+    "        if (!on_index) {\n",
+    "            if ((key & mask) == prefix) atomic_inc(&lh[(key >> shift) & 255u]);\n",
+    "        } else if (key == found && (((uint)i) & mask) == prefix) {\n",
+    "            atomic_inc(&lh[(((uint)i) >> shift) & 255u]);\n",
+    "        }\n",
+    "    }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int b = GPUSVM_SEL_LID; b < 256; b += GPUSVM__L)\n",
+    "        if (lh[b]) atomic_add(&GPUSVM_SEL_SC->hist[b], lh[b]);\n",
+    "}\n",
+    "\n",
+    "__kernel void gpusvm_sel_decide(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    GPUSVM_SEL_HEAD\n",
+    "    const uint stage = sc->stage;\n",
+    "    const int on_index = pass >= 4, shift = 24 - 8 * (pass & 3);\n",
+    "    (void)keys;\n",
+    "    (void)other;\n",
+    "    (void)y;\n",
+    "    (void)n;\n",
+    "    (void)cls;\n",
+    "    if (!(on_index ? stage == 3 : stage == 0)) return; /* uniform */\n",
+    "    if (lid == 0) GPUSVM_SEL_DECIDE(sc, pass, shift);\n",
+    "    barrier(CLK_GLOBAL_MEM_FENCE);\n",
+    "    for (int b = GPUSVM_SEL_LID; b < 256; b += GPUSVM__L) GPUSVM_SEL_SC->hist[b] = 0;\n",
+    "}\n",
+    "\n",
+    "__kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    GPUSVM_SEL_HEAD\n",
+    "    const uint stage = sc->stage, found = sc->found, ithr = sc->prefix;\n",
+    "    if (stage == 5 || (int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;\n",
+    "    for (int u = 0; u < GPUSVM__KU; ++u) {\n",
+    "        const int i = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + u * GPUSVM__L + lid;\n",
+    "        if (i >= n) continue;\n",
+    "        const uint key = keys[i];\n",
+    "        if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;\n",
+    "        if (gpusvm_sel_takes(stage, found, ithr, key, i)) {\n",
+    "            list0[p * qmax + atomic_inc((volatile __global int *)&sc->count)] = i;\n",
+    "            keys[i] = GPUSVM__KEY_NONE;\n",
+    "            other[i] = GPUSVM__KEY_NONE;\n",
+    "        }\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "/* The chosen points in ascending order: each one's rank is the number of smaller ones in the\n",
+    " * list (indices are distinct), read from global memory, so the kernel holds no barrier. Grid:\n",
+    " * one work-group per problem (dimension 1). */\n",
+    "__kernel void gpusvm_sel_finish(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    GPUSVM_SEL_HEAD\n",
+    "    const int q = pi[GPUSVM__PI_Q], h = mode_in == 1 ? q / 2 : 0, got = sc->count;\n",
+    "    __global const int *list = list0 + p * qmax;\n",
+    "    (void)keys;\n",
+    "    (void)other;\n",
+    "    (void)y;\n",
+    "    (void)n;\n",
+    "    (void)cls;\n",
+    "    for (int t = lid; t < got; t += GPUSVM__L) {\n",
+    "        const int v = list[t];\n",
+    "        int rank = 0;\n",
+    "        for (int u = 0; u < got; ++u) rank += list[u] < v;\n",
+    "        ws_idx0[p * qmax + h + rank] = v;\n",
     "    }\n",
     "}\n",
     "#line 1 \"kernels/30_smo.cl\"\n",
@@ -11025,7 +11268,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 1917
+#define GPUSVM__KERNEL_SOURCE_LINES 2069
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -103,6 +103,14 @@ row "mnist 10-class → .t" mnist.scale mnist.scale.t -c 10 -g 0.02
 row "mnist Crammer-Singer → .t" mnist.scale mnist.scale.t -s 5 -c 0.5 -g 0.02
 row "letter Crammer-Singer → .t" letter.scale letter.scale.t -s 5 -c 8 -g 2
 row "letter one-vs-one → .t" letter.scale letter.scale.t -c 8 -g 2
+# large dense problems (bench/gen_dense.c: two overlapping clusters, 32 features, deterministic)
+if wanted dense; then
+    [ -s "$D/dense200k" ] || $B/gen_dense 200000 32 1 > "$D/dense200k"
+    [ -s "$D/dense1m" ] || $B/gen_dense 1000000 32 2 > "$D/dense1m"
+    [ -s "$D/dense.t" ] || $B/gen_dense 20000 32 3 > "$D/dense.t"
+fi
+row "dense 200,000 × 32 → 20,000" dense200k dense.t -c 1 -g 0.05
+row "dense 1,000,000 × 32 → 20,000" dense1m dense.t -c 1 -g 0.05
 
 # sparse data: real text (deb-python, when GPUSVM_DATA has it) and text-like sets from
 # bench/gen_sparse.c (deterministic), with the device memory training held beside the size of the
@@ -225,6 +233,8 @@ breakdown w8a w8a -c 1 -g 0.05
 breakdown ijcnn1 ijcnn1 -c 10 -g 1
 breakdown "mnist 8-vs-rest" mnist.scale.8 -c 1 -g 0.02
 breakdown "mnist 10-class" mnist.scale -c 10 -g 0.02
+[ -s "$D/dense200k" ] && breakdown "dense 200,000 × 32" dense200k -c 1 -g 0.05
+[ -s "$D/dense1m" ] && breakdown "dense 1,000,000 × 32" dense1m -c 1 -g 0.05
 breakdown "mnist Crammer-Singer" mnist.scale -s 5 -c 0.5 -g 0.02
 breakdown "letter Crammer-Singer" letter.scale -s 5 -c 8 -g 2
 [ -s "$D/deb-python" ] && breakdown deb-python deb-python -c 10 -g 1

@@ -112,6 +112,33 @@ typedef struct {
     int count;
 } gpusvm_sel_scratch;
 
+/* The decision after pass `pass` of a radix select (bits `shift` of the key, or of the index from
+ * pass 4), from its histogram: the bin where the count reaches what is still needed. Used by the
+ * one-work-group passes (scratch in local memory) and by the grid's (in global memory). */
+#define GPUSVM_SEL_DECIDE(sc, pass, shift)                                            \
+    do {                                                                             \
+        uint total_ = 0, cum_ = 0, b_ = 0;                                           \
+        for (int t_ = 0; t_ < 256; ++t_) total_ += (sc)->hist[t_];                  \
+        if ((pass) == 0 && total_ <= (sc)->need) {                                   \
+            (sc)->stage = 2; /* fewer candidates than wanted: all of them */         \
+        } else {                                                                     \
+            for (b_ = 0; b_ < 255; ++b_) {                                           \
+                if (cum_ + (sc)->hist[b_] >= (sc)->need) break;                      \
+                cum_ += (sc)->hist[b_];                                              \
+            }                                                                        \
+            (sc)->need -= cum_;                                                      \
+            (sc)->prefix |= b_ << (shift);                                           \
+            (sc)->mask |= 255u << (shift);                                           \
+            if ((pass) == 3) { /* the key threshold; do ties need the index? */      \
+                (sc)->found = (sc)->prefix;                                          \
+                (sc)->stage = ((sc)->hist[b_] == (sc)->need) ? 1 : 3;                \
+                (sc)->prefix = 0;                                                    \
+                (sc)->mask = 0;                                                      \
+            }                                                                        \
+            if ((pass) == 7) (sc)->stage = 4;                                        \
+        }                                                                            \
+    } while (0)
+
 /* One side's radix select: the 8-bit passes over the keys of the candidates (class cls, or any
  * when 0), then over the index of those tied at the threshold when more tie than are needed;
  * sc says afterwards what to take. */
@@ -139,30 +166,16 @@ GPUSVM_INLINE void gpusvm_select_passes(__local gpusvm_sel_scratch *sc, __global
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (get_local_id(0) == 0 && active) {
-            uint total = 0, cum = 0, b = 0;
-            for (int t = 0; t < 256; ++t) total += sc->hist[t];
-            if (pass == 0 && total <= sc->need) {
-                sc->stage = 2; /* fewer candidates than wanted: all of them */
-            } else {
-                for (b = 0; b < 255; ++b) {
-                    if (cum + sc->hist[b] >= sc->need) break;
-                    cum += sc->hist[b];
-                }
-                sc->need -= cum;
-                sc->prefix |= b << shift;
-                sc->mask |= 255u << shift;
-                if (pass == 3) { /* the key threshold; do ties need the index? */
-                    sc->found = sc->prefix;
-                    sc->stage = (sc->hist[b] == sc->need) ? 1 : 3;
-                    sc->prefix = 0;
-                    sc->mask = 0;
-                }
-                if (pass == 7) sc->stage = 4;
-            }
-        }
+        if (get_local_id(0) == 0 && active) GPUSVM_SEL_DECIDE(sc, pass, shift);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+}
+
+/* Whether a candidate (key, index i) is taken once the passes are done (stage 2 all, 1 every key
+ * up to the threshold, 4 below it and the ties up to an index). */
+GPUSVM_INLINE int gpusvm_sel_takes(uint stage, uint found, uint ithr, uint key, int i)
+{
+    return stage == 2 || key < found || (key == found && (stage == 1 || (uint)i <= ithr));
 }
 
 /* One side: up to k more points from keys (class cls, or any when 0) appended to list; both of
@@ -183,13 +196,8 @@ GPUSVM_INLINE void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local in
     if (stage != 5) {
         for (int i = get_local_id(0); i < n; i += GPUSVM__L) {
             const uint key = keys[i];
-            int take;
             if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;
-            if (stage == 2) take = 1;
-            else if (key < found) take = 1;
-            else if (key == found) take = (stage == 1) || ((uint)i <= ithr);
-            else take = 0;
-            if (take) {
+            if (gpusvm_sel_takes(stage, found, ithr, key, i)) {
                 list[atomic_inc((volatile __local int *)&sc->count)] = i;
                 keys[i] = GPUSVM__KEY_NONE;
                 other[i] = GPUSVM__KEY_NONE;
@@ -215,6 +223,12 @@ GPUSVM_INLINE void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local in
  * the threshold than are still needed, four passes over the index of the
  * tied points. Every loop that holds a barrier runs a fixed number of times;
  * finished passes are skipped by a uniform predicate. */
+/* side s of the selection: its keys (1: I_low), its class (0: any), how many chosen after it */
+#define GPUSVM_SIDE_LOW(s, nu) ((nu) ? ((s) & 1) : ((s) == 1))
+#define GPUSVM_SIDE_CLS(s, nu) ((!(nu) || (s) >= 4) ? 0 : ((s) < 2 ? 1 : -1))
+#define GPUSVM_SIDE_UPTO(s, nu, fresh) \
+    (!(nu) ? ((s) == 0 ? (fresh) / 2 : (fresh)) : ((s) < 4 ? ((s) + 1) * (fresh) / 4 : (fresh)))
+
 __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local int list[GPUSVM__Q];
@@ -232,6 +246,7 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     __global const double *part_low = part_low0 + (size_t)p * 2 * nparts_max;
     __global int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;
     __global double *status = status0 + p * GPUSVM__ST_COUNT;
+    __global gpusvm_sel_scratch *sel0 = (__global gpusvm_sel_scratch *)sel_g;
     if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
 
     for (int c = 0; c < 2; ++c) {
@@ -268,6 +283,7 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
         sc.count = 0;
     }
     if (done || mode == 2) return;
+    if (split && lid == 0) sel0[p].count = 0; /* the sides run over the grid (below) */
 
     /* mode 1: the newest half moves to the front; the dropped half's slots are reused */
     const int h = (mode == 1) ? q / 2 : 0;
@@ -286,14 +302,13 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
         key_low[keep[t]] = GPUSVM__KEY_NONE;
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (split) return;
 
     /* sides: which keys, from which class (0: any), up to how many chosen in all */
     for (int side = 0; side < (nu ? 6 : 3); ++side) {
-        const int low_side = nu ? (side & 1) : (side == 1);
-        const int cls = (!nu || side >= 4) ? 0 : (side < 2 ? 1 : -1);
-        const int upto = !nu ? (side == 0 ? fresh / 2 : fresh) : (side < 4 ? (side + 1) * fresh / 4 : fresh);
+        const int low_side = GPUSVM_SIDE_LOW(side, nu), cls = GPUSVM_SIDE_CLS(side, nu);
         gpusvm_select_side(&sc, list, low_side ? key_low : key_up, low_side ? key_up : key_low, y, cls,
-                           upto - sc.count, n);
+                           GPUSVM_SIDE_UPTO(side, nu, fresh) - sc.count, n);
     }
 
     /* the chosen points in ascending order: each one's rank is the number of smaller
@@ -312,5 +327,130 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {
         const int t = c * GPUSVM__L + lid;
         if (t < got) ws_idx[h + t] = keep[t];
+    }
+}
+
+/* The selection over the grid, for problems too many for one work-group to scan in good time
+ * (the host's choice, GPUSVM__SEL_GRID): gpusvm_select with split checks and keeps the half as
+ * above; then for each side gpusvm_sel_side sets its scratch up, eight rounds of gpusvm_sel_hist
+ * (every work-group counts its part of the keys into local bins, then adds them to the problem's)
+ * and gpusvm_sel_decide (part 2's decision) find the threshold, and gpusvm_sel_take takes the
+ * points; gpusvm_sel_finish puts them in order. The same passes and rules as the one-work-group
+ * path, so the same working set. Scratch and list: one gpusvm_sel_scratch and qmax ints per
+ * problem. (The ordering keeps no barrier: with barriers, PoCL 3.1 wrote outside the list.) */
+/* the work-item and the problem's scratch, read afresh after a barrier (PoCL 3.1 loses such
+ * variables across barriers; see part 3) */
+#define GPUSVM_SEL_LID ((int)get_local_id(0))
+#define GPUSVM_SEL_SC ((__global gpusvm_sel_scratch *)sel_g + (int)get_group_id(1))
+#define GPUSVM_SEL_HEAD                                                                          \
+    const int p = get_group_id(1), lid = get_local_id(0);                                        \
+    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;                                       \
+    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR];                                   \
+    __global gpusvm_sel_scratch *sc = (__global gpusvm_sel_scratch *)sel_g + p;                  \
+    const int low_side = GPUSVM_SIDE_LOW(side, nu), cls = GPUSVM_SIDE_CLS(side, nu);             \
+    __global uint *keys = (low_side ? key_low0 : key_up0) + v0;                                  \
+    __global uint *other = (low_side ? key_up0 : key_low0) + v0;                                 \
+    __global const char *y = y0 + v0;                                                            \
+    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || pi[GPUSVM__PI_WHOLE]) return;
+
+__kernel void gpusvm_sel_side(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
+{
+    GPUSVM_SEL_HEAD
+    const int q = pi[GPUSVM__PI_Q], fresh = q - (mode_in == 1 ? q / 2 : 0);
+    const int k = GPUSVM_SIDE_UPTO(side, nu, fresh) - sc->count;
+    (void)keys;
+    (void)other;
+    (void)y;
+    (void)n;
+    (void)cls;
+    for (int b = lid; b < 256; b += GPUSVM__L) sc->hist[b] = 0;
+    if (lid == 0) {
+        sc->prefix = 0;
+        sc->mask = 0;
+        sc->found = 0;
+        sc->need = (uint)max(k, 0);
+        sc->stage = (k > 0) ? 0 : 5;
+    }
+}
+
+__kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
+{
+    __local uint lh[256];
+    GPUSVM_SEL_HEAD
+    const uint stage = sc->stage, prefix = sc->prefix, mask = sc->mask, found = sc->found;
+    const int on_index = pass >= 4, shift = 24 - 8 * (pass & 3);
+    (void)other;
+    /* uniform per work-group */
+    if (!(on_index ? stage == 3 : stage == 0) || (int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;
+    for (int b = lid; b < 256; b += GPUSVM__L) lh[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int u = 0; u < GPUSVM__KU; ++u) {
+        const int i = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + u * GPUSVM__L + lid;
+        if (i >= n) continue;
+        const uint key = keys[i];
+        if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;
+        if (!on_index) {
+            if ((key & mask) == prefix) atomic_inc(&lh[(key >> shift) & 255u]);
+        } else if (key == found && (((uint)i) & mask) == prefix) {
+            atomic_inc(&lh[(((uint)i) >> shift) & 255u]);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int b = GPUSVM_SEL_LID; b < 256; b += GPUSVM__L)
+        if (lh[b]) atomic_add(&GPUSVM_SEL_SC->hist[b], lh[b]);
+}
+
+__kernel void gpusvm_sel_decide(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
+{
+    GPUSVM_SEL_HEAD
+    const uint stage = sc->stage;
+    const int on_index = pass >= 4, shift = 24 - 8 * (pass & 3);
+    (void)keys;
+    (void)other;
+    (void)y;
+    (void)n;
+    (void)cls;
+    if (!(on_index ? stage == 3 : stage == 0)) return; /* uniform */
+    if (lid == 0) GPUSVM_SEL_DECIDE(sc, pass, shift);
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (int b = GPUSVM_SEL_LID; b < 256; b += GPUSVM__L) GPUSVM_SEL_SC->hist[b] = 0;
+}
+
+__kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
+{
+    GPUSVM_SEL_HEAD
+    const uint stage = sc->stage, found = sc->found, ithr = sc->prefix;
+    if (stage == 5 || (int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;
+    for (int u = 0; u < GPUSVM__KU; ++u) {
+        const int i = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + u * GPUSVM__L + lid;
+        if (i >= n) continue;
+        const uint key = keys[i];
+        if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;
+        if (gpusvm_sel_takes(stage, found, ithr, key, i)) {
+            list0[p * qmax + atomic_inc((volatile __global int *)&sc->count)] = i;
+            keys[i] = GPUSVM__KEY_NONE;
+            other[i] = GPUSVM__KEY_NONE;
+        }
+    }
+}
+
+/* The chosen points in ascending order: each one's rank is the number of smaller ones in the
+ * list (indices are distinct), read from global memory, so the kernel holds no barrier. Grid:
+ * one work-group per problem (dimension 1). */
+__kernel void gpusvm_sel_finish(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
+{
+    GPUSVM_SEL_HEAD
+    const int q = pi[GPUSVM__PI_Q], h = mode_in == 1 ? q / 2 : 0, got = sc->count;
+    __global const int *list = list0 + p * qmax;
+    (void)keys;
+    (void)other;
+    (void)y;
+    (void)n;
+    (void)cls;
+    for (int t = lid; t < got; t += GPUSVM__L) {
+        const int v = list[t];
+        int rank = 0;
+        for (int u = 0; u < got; ++u) rank += list[u] < v;
+        ws_idx0[p * qmax + h + rank] = v;
     }
 }

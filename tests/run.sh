@@ -87,6 +87,9 @@ step "a program that only predicts leaves the solver out; one that trains keeps 
 # every kernel against the C backend; the API
 step "build test_kernels" $CC -std=c99 -O2 $WARN -o $T/test_kernels tests/test_kernels.c -ldl -lm
 step "OpenCL kernels match the C backend on random inputs" $T/test_kernels
+step "build test_kernels with the selection over the grid at every size" \
+    $CC -std=c99 -O2 $WARN -DGPUSVM__SEL_GRID=0 -o $T/test_kernels_grid tests/test_kernels.c -ldl -lm
+step "the selection over the grid gives the same working sets (the kernel tests again)" $T/test_kernels_grid
 step "build test_api" $CC -std=c99 -O2 $WARN -o $T/test_api tests/test_api.c -ldl -lm
 step "public API (C backend and OpenCL)" $T/test_api
 step "the environment cannot break a program that did not ask (GPUSVM_BACKEND=gpu, a missing GPUSVM_DEVICE)" \
