@@ -178,6 +178,20 @@ GPUSVM_INLINE int gpusvm_sel_takes(uint stage, uint found, uint ithr, uint key, 
     return stage == 2 || key < found || (key == found && (stage == 1 || (uint)i <= ithr));
 }
 
+/* The got chosen points of list in ascending order into keep: each one's rank is the number of
+ * smaller indices (indices are distinct), so no barrier sits inside a loop. A macro, not a
+ * function, so that it stays written out in its kernels (see part 0). */
+#define GPUSVM_SORT_CHOSEN(list, keep, got, lid)                          \
+    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {                     \
+        const int t = c * GPUSVM__L + (lid);                              \
+        if (t < (got)) {                                                  \
+            const int v = (list)[t];                                      \
+            int rank = 0;                                                 \
+            for (int u = 0; u < (got); ++u) rank += (list)[u] < v;        \
+            (keep)[rank] = v;                                             \
+        }                                                                 \
+    }
+
 /* One side: up to k more points from keys (class cls, or any when 0) appended to list; both of
  * a chosen point's keys become NONE. */
 GPUSVM_INLINE void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local int *list, __global uint *keys,
@@ -311,18 +325,8 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
                            GPUSVM_SIDE_UPTO(side, nu, fresh) - sc.count, n);
     }
 
-    /* the chosen points in ascending order: each one's rank is the number of smaller
-     * indices (indices are distinct), so no barrier sits inside a loop */
     const int got = sc.count;
-    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {
-        const int t = c * GPUSVM__L + lid;
-        if (t < got) {
-            const int v = list[t];
-            int rank = 0;
-            for (int u = 0; u < got; ++u) rank += list[u] < v;
-            keep[rank] = v;
-        }
-    }
+    GPUSVM_SORT_CHOSEN(list, keep, got, lid);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {
         const int t = c * GPUSVM__L + lid;
@@ -345,24 +349,21 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 #define GPUSVM_SEL_HEAD                                                                          \
     const int p = get_group_id(1), lid = get_local_id(0);                                        \
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;                                       \
-    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR];                                   \
     __global gpusvm_sel_scratch *sc = (__global gpusvm_sel_scratch *)sel_g + p;                  \
+    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || pi[GPUSVM__PI_WHOLE]) return;
+/* the side's keys, the other side's, the labels and class filter (gpusvm_sel_hist, _take) */
+#define GPUSVM_SEL_KEYS                                                                          \
+    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR];                                   \
     const int low_side = GPUSVM_SIDE_LOW(side, nu), cls = GPUSVM_SIDE_CLS(side, nu);             \
     __global uint *keys = (low_side ? key_low0 : key_up0) + v0;                                  \
     __global uint *other = (low_side ? key_up0 : key_low0) + v0;                                 \
-    __global const char *y = y0 + v0;                                                            \
-    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || pi[GPUSVM__PI_WHOLE]) return;
+    __global const char *y = y0 + v0;
 
 __kernel void gpusvm_sel_side(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     GPUSVM_SEL_HEAD
     const int q = pi[GPUSVM__PI_Q], fresh = q - (mode_in == 1 ? q / 2 : 0);
     const int k = GPUSVM_SIDE_UPTO(side, nu, fresh) - sc->count;
-    (void)keys;
-    (void)other;
-    (void)y;
-    (void)n;
-    (void)cls;
     for (int b = lid; b < 256; b += GPUSVM__L) sc->hist[b] = 0;
     if (lid == 0) {
         sc->prefix = 0;
@@ -377,9 +378,9 @@ __kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local uint lh[256];
     GPUSVM_SEL_HEAD
+    GPUSVM_SEL_KEYS
     const uint stage = sc->stage, prefix = sc->prefix, mask = sc->mask, found = sc->found;
     const int on_index = pass >= 4, shift = 24 - 8 * (pass & 3);
-    (void)other;
     /* uniform per work-group */
     if (!(on_index ? stage == 3 : stage == 0) || (int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;
     for (int b = lid; b < 256; b += GPUSVM__L) lh[b] = 0;
@@ -405,11 +406,6 @@ __kernel void gpusvm_sel_decide(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
     GPUSVM_SEL_HEAD
     const uint stage = sc->stage;
     const int on_index = pass >= 4, shift = 24 - 8 * (pass & 3);
-    (void)keys;
-    (void)other;
-    (void)y;
-    (void)n;
-    (void)cls;
     if (!(on_index ? stage == 3 : stage == 0)) return; /* uniform */
     if (lid == 0) GPUSVM_SEL_DECIDE(sc, pass, shift);
     barrier(CLK_GLOBAL_MEM_FENCE);
@@ -419,6 +415,7 @@ __kernel void gpusvm_sel_decide(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
 __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     GPUSVM_SEL_HEAD
+    GPUSVM_SEL_KEYS
     const uint stage = sc->stage, found = sc->found, ithr = sc->prefix;
     if (stage == 5 || (int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;
     for (int u = 0; u < GPUSVM__KU; ++u) {
@@ -442,11 +439,6 @@ __kernel void gpusvm_sel_finish(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
     GPUSVM_SEL_HEAD
     const int q = pi[GPUSVM__PI_Q], h = mode_in == 1 ? q / 2 : 0, got = sc->count;
     __global const int *list = list0 + p * qmax;
-    (void)keys;
-    (void)other;
-    (void)y;
-    (void)n;
-    (void)cls;
     for (int t = lid; t < got; t += GPUSVM__L) {
         const int v = list[t];
         int rank = 0;

@@ -187,15 +187,7 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
         if (t < got) list[t] = cand_idx[list[t]];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int c0 = 0; c0 < GPUSVM__Q / GPUSVM__L; ++c0) {
-        const int t = c0 * GPUSVM__L + lid;
-        if (t < got) {
-            const int v = list[t];
-            int rank = 0;
-            for (int u = 0; u < got; ++u) rank += list[u] < v;
-            keep[rank] = v;
-        }
-    }
+    GPUSVM_SORT_CHOSEN(list, keep, got, lid);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int t = lid; t < got; t += GPUSVM__L) {
         const int v = keep[t];
