@@ -1812,6 +1812,54 @@ static float gpusvm__dot_dense(const gpusvm__csr *m, size_t i, const float *w)
     return s;
 }
 
+/* dot(dense w, rows map[first..first+count) of m) into out[0..count) (map NULL: the rows
+   themselves): each one exactly gpusvm__dot_dense's sum, four rows interleaved so their chains
+   of additions overlap (a lone row's sum waits on each addition before the next). */
+static void gpusvm__dots_dense(const gpusvm__csr *m, const int32_t *map, size_t first, size_t count, const float *w,
+                               float *out)
+{
+    const size_t *rp = m->row_ptr;
+    const int32_t *col = m->col;
+    const float *val = m->val;
+    size_t i = 0, k;
+    for (; i + 4 <= count; i += 4) {
+        const size_t r0 = map ? (size_t)map[first + i] : first + i, r1 = map ? (size_t)map[first + i + 1] : r0 + 1,
+                     r2 = map ? (size_t)map[first + i + 2] : r0 + 2, r3 = map ? (size_t)map[first + i + 3] : r0 + 3;
+        const size_t p0 = rp[r0], p1 = rp[r1], p2 = rp[r2], p3 = rp[r3];
+        const size_t n0 = rp[r0 + 1] - p0, n1 = rp[r1 + 1] - p1, n2 = rp[r2 + 1] - p2, n3 = rp[r3 + 1] - p3;
+        const size_t m01 = n0 < n1 ? n0 : n1, m23 = n2 < n3 ? n2 : n3, len = m01 < m23 ? m01 : m23;
+        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+        if (n0 == len && n1 == len && n2 == len && n3 == len && len && col[p0] == 0 && col[p1] == 0 &&
+            col[p2] == 0 && col[p3] == 0 && (size_t)col[p0 + len - 1] == len - 1 &&
+            (size_t)col[p1 + len - 1] == len - 1 && (size_t)col[p2 + len - 1] == len - 1 &&
+            (size_t)col[p3 + len - 1] == len - 1) { /* four full rows (ascending indices from 0 to len - 1) */
+            for (k = 0; k < len; ++k) {
+                const float wk = w[k];
+                s0 += val[p0 + k] * wk;
+                s1 += val[p1 + k] * wk;
+                s2 += val[p2 + k] * wk;
+                s3 += val[p3 + k] * wk;
+            }
+        } else {
+            for (k = 0; k < len; ++k) {
+                s0 += val[p0 + k] * w[col[p0 + k]];
+                s1 += val[p1 + k] * w[col[p1 + k]];
+                s2 += val[p2 + k] * w[col[p2 + k]];
+                s3 += val[p3 + k] * w[col[p3 + k]];
+            }
+        }
+        for (k = len; k < n0; ++k) s0 += val[p0 + k] * w[col[p0 + k]];
+        for (k = len; k < n1; ++k) s1 += val[p1 + k] * w[col[p1 + k]];
+        for (k = len; k < n2; ++k) s2 += val[p2 + k] * w[col[p2 + k]];
+        for (k = len; k < n3; ++k) s3 += val[p3 + k] * w[col[p3 + k]];
+        out[i] = s0;
+        out[i + 1] = s1;
+        out[i + 2] = s2;
+        out[i + 3] = s3;
+    }
+    for (; i < count; ++i) out[i] = gpusvm__dot_dense(m, map ? (size_t)map[first + i] : first + i, w);
+}
+
 /* dot(row i of a, row j of b) by merging the sorted index lists: the same products in the same
    order as gpusvm__dot_dense, without a dense vector (for index spaces too large for one). */
 static float gpusvm__dot_sparse(const gpusvm__csr *a, size_t i, const gpusvm__csr *b, size_t j)
@@ -2075,10 +2123,10 @@ static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, co
             continue;
         }
         gpusvm__densify(A, ia, dense, d, 0);
+        gpusvm__dots_dense(B, bmap, 0, nb, dense, out);
         for (i = 0; i < nb; ++i) {
             const size_t ib = bmap ? (size_t)bmap[i] : i;
-            out[i] = gpusvm__kfun(ktype, ia == ib ? na : gpusvm__dot_dense(B, ib, dense), na, norm_b[ib], gamma, coef0,
-                                  degree);
+            out[i] = gpusvm__kfun(ktype, ia == ib ? na : out[i], na, norm_b[ib], gamma, coef0, degree);
         }
         gpusvm__densify(A, ia, dense, d, 1);
     }
@@ -2788,8 +2836,9 @@ static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__cs
         const float *norms = sv_norms ? sv_norms : nsv;
         gpusvm__norms(x, i, 1, &nx);
         if (dense) gpusvm__densify(x, i, dense, d, 0);
+        if (dense) gpusvm__dots_dense(sv, NULL, 0, ns, dense, krow);
         for (j = 0; j < ns; ++j) {
-            const float dot = dense ? gpusvm__dot_dense(sv, j, dense) : gpusvm__dot_sparse(x, i, sv, j);
+            const float dot = dense ? krow[j] : gpusvm__dot_sparse(x, i, sv, j);
             krow[j] = gpusvm__kfun(ktype, dot, norms[j], nx, gamma, coef0, degree);
         }
         if (dense) gpusvm__densify(x, i, dense, d, 1);
@@ -7617,9 +7666,9 @@ GPUSVM_API double gpusvm_predictor_predict(gpusvm_predictor *p, const float *x, 
             w = p->w;
         }
         for (i = 0; i < n; ++i) nx += x[i] * x[i]; /* as gpusvm__norms over x's nonzeros: zeros add nothing */
+        gpusvm__dots_dense(&p->sv, NULL, 0, ns, w, p->krow);
         for (j = 0; j < ns; ++j)
-            p->krow[j] = gpusvm__kfun(ktype, gpusvm__dot_dense(&p->sv, j, w), p->norms[j], nx, (float)m->gamma,
-                                      (float)m->coef0, m->degree);
+            p->krow[j] = gpusvm__kfun(ktype, p->krow[j], p->norms[j], nx, (float)m->gamma, (float)m->coef0, m->degree);
     }
     gpusvm__krow_sums(p->coef, p->nv, ns, p->krow, p->d, 1);
     for (t = 0; t < p->nv; ++t) {
