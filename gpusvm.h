@@ -585,9 +585,15 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #endif
 #ifndef GPUSVM__L
 #define GPUSVM__L 256 /* local size of the single-work-group kernels (power of two) */
+#endif
+#ifndef GPUSVM__SMO_L
+#define GPUSVM__SMO_L GPUSVM__L /* local size of gpusvm_smo (the host passes its choice: gpusvm__ocl_smo_l) */
+#endif
+#ifndef GPUSVM__SMO_WIDE
+#define GPUSVM__SMO_WIDE 512 /* gpusvm_smo's local size with warp exchanges (at most 1024: 32 warps) */
+#endif
 #ifndef GPUSVM__CS_L
 #define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */
-#endif
 #endif
 #define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */
 #define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */
@@ -2980,9 +2986,11 @@ static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRA
 #define GPUSVM__CS_NBUF 13 /* Crammer-Singer's buffers (GPUSVM__CS_BUFS, with the backend's steps) */
 
 /* From this many variables in a problem the selection runs over the grid (kernels part 2's
-   gpusvm_sel_*), below it in one work-group per problem. */
+   gpusvm_sel_*), below it in one work-group per problem. (H200, same models: from 32768 rather
+   than 131072, deb-python's 47785 trained in 0.186 s instead of 0.197, w8a 0.078 instead of 0.087,
+   ijcnn1 0.095 instead of 0.100.) */
 #ifndef GPUSVM__SEL_GRID
-#define GPUSVM__SEL_GRID 131072
+#define GPUSVM__SEL_GRID 32768
 #endif
 #define GPUSVM__SEL_SCRATCH ((256 + 6) * 4) /* bytes of one gpusvm_sel_scratch (kernels part 2) */
 
@@ -2995,7 +3003,8 @@ struct gpusvm__ocl {
     gpusvm__cl_program prog;
     gpusvm__cl_kernel kern[GPUSVM__KN_COUNT];
     int qcap;            /* GPUSVM__Q the program was built with */
-    size_t max_alloc, global_mem, local_mem;
+    size_t smo_l;        /* GPUSVM__SMO_L: gpusvm_smo's local size (gpusvm__ocl_build) */
+    size_t max_alloc, global_mem, local_mem, max_wg;
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
     /* training state: one batch */
     /* GPUSVM__TB_XW is NULL when the rows read X directly; X is NULL and X_PTR, X_COL, X_VAL hold
@@ -3294,19 +3303,30 @@ static void gpusvm__ocl_release_program(gpusvm__ocl *b)
     b->prog = NULL;
 }
 
+/* gpusvm_smo's local size: with warp exchanges a reduction costs one barrier whatever the
+   width, so it takes GPUSVM__SMO_WIDE work-items (two working-set positions each at q = 1024:
+   the pair update waits on fewer serial steps per work-item; H200, deb-python: the inner solve
+   0.089 s at 256, 0.065 s at 512, 512 ahead of 1024 and 256 in training time); else GPUSVM__L
+   (local-memory trees, a barrier per level). */
+static size_t gpusvm__ocl_smo_l(const gpusvm__ocl *b, int shfl)
+{
+    return shfl && b->max_wg >= GPUSVM__SMO_WIDE ? (size_t)GPUSVM__SMO_WIDE : (size_t)GPUSVM__L;
+}
+
 /* The build options: the tunables the host chose (the shared block's #ifndef defaults are
    overridden from this one table) and, on NVIDIA, the warp exchanges. */
 static void gpusvm__ocl_options(const gpusvm__ocl *b, int shfl, char *out, size_t size)
 {
-    const struct { const char *name; int value; } tun[5] = {
+    const struct { const char *name; int value; } tun[6] = {
         {"GPUSVM__Q", 0}, {"GPUSVM__L", GPUSVM__L}, {"GPUSVM__SB", GPUSVM__SB}, {"GPUSVM__SH_LOG", GPUSVM__SH_LOG},
-        {"GPUSVM__CS_L", GPUSVM__CS_L}};
+        {"GPUSVM__CS_L", GPUSVM__CS_L}, {"GPUSVM__SMO_L", 0}};
     size_t at;
     int i;
     at = (size_t)snprintf(out, size, "-cl-std=CL1.2");
-    for (i = 0; i < 5 && at < size; ++i)
+    for (i = 0; i < 6 && at < size; ++i)
         at += (size_t)snprintf(out + at, size - at, " -D %s=%d", tun[i].name,
-                               i == 0 ? b->qcap : i == 3 ? b->sh_log : tun[i].value);
+                               i == 0 ? b->qcap : i == 3 ? b->sh_log : i == 5 ? (int)gpusvm__ocl_smo_l(b, shfl)
+                                                                                : tun[i].value);
     if (shfl && at < size) snprintf(out + at, size - at, " -D GPUSVM_NV_SHFL=1");
 }
 
@@ -3399,6 +3419,7 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
         gpusvm__ocl_options(b, shfl, options, sizeof options);
         cached = gpusvm__kcache_key(b, options, key, sizeof key, path, sizeof path);
         if ((r = gpusvm__ocl_program(b, options, key, path, &cached, &be)) != GPUSVM_OK) goto fail;
+        b->smo_l = gpusvm__ocl_smo_l(b, shfl);
         if (be == 0 || !shfl) break;
         gpusvm__ocl_release_program(b);
     }
@@ -4096,7 +4117,7 @@ static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double rat
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_int mi = max_inner;
-    size_t g = (size_t)b->nprob * GPUSVM__L, l = GPUSVM__L, g3[3], l3[3] = {GPUSVM__L, 1, 1};
+    size_t g = (size_t)b->nprob * b->smo_l, l = b->smo_l, g3[3], l3[3] = {GPUSVM__L, 1, 1};
     g3[0] = gpusvm__round_up((size_t)b->q, GPUSVM__L);
     g3[1] = (size_t)b->q;
     g3[2] = (size_t)b->nprob;
@@ -4868,7 +4889,10 @@ static int gpusvm__ocl_pick(const gpusvm__cl_dev_entry *devs, int n, const char 
 static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
 {
     gpusvm__cl_ulong lm = 0, ma = 0, gm = 0;
+    size_t wg = 0;
     b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+    b->max_wg = wg;
     b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL);
     b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gm, &gm, NULL);
     b->local_mem = (size_t)lm;
@@ -4880,7 +4904,7 @@ static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
     b->sh_log = GPUSVM__SH_LOG;
     while (b->sh_log > 6 && GPUSVM__SP_LOCAL(b->sh_log) + 1024 > b->local_mem) --b->sh_log;
     /* gpusvm_smo's local arrays: 37 bytes per working-set position, 40 per work-item (its reductions;
-       with warp exchanges 416 bytes instead, within the 1024 spare) */
+       with warp exchanges 52 bytes per warp instead, at most 1664, within the 1024 spare and the 40) */
     while (b->qcap > 64 && (size_t)b->qcap * 37 + GPUSVM__L * 40 + 1024 > b->local_mem) b->qcap /= 2;
     b->base.qcap = b->qcap;
     b->base.max_alloc = b->max_alloc;
@@ -9265,9 +9289,15 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "#ifndef GPUSVM__L\n",
     "#define GPUSVM__L 256 /* local size of the single-work-group kernels (power of two) */\n",
+    "#endif\n",
+    "#ifndef GPUSVM__SMO_L\n",
+    "#define GPUSVM__SMO_L GPUSVM__L /* local size of gpusvm_smo (the host passes its choice: gpusvm__ocl_smo_l) */\n",
+    "#endif\n",
+    "#ifndef GPUSVM__SMO_WIDE\n",
+    "#define GPUSVM__SMO_WIDE 512 /* gpusvm_smo's local size with warp exchanges (at most 1024: 32 warps) */\n",
+    "#endif\n",
     "#ifndef GPUSVM__CS_L\n",
     "#define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */\n",
-    "#endif\n",
     "#endif\n",
     "#define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */\n",
     "#define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */\n",
@@ -10551,10 +10581,25 @@ static const char *const gpusvm__kernel_source[] = {
     " * new alphas and, per working-set position, coef = y * (alpha_new - alpha_old)\n",
     " * for gpusvm_update.\n",
     " *\n",
+    " * Two barriers a pair update with warp exchanges (Catanzaro's point: the\n",
+    " * inner loop is bound by its synchronisations and memory latencies, not its\n",
+    " * arithmetic); the work-group is GPUSVM__SMO_L wide (the host's choice). Work-item\n",
+    " * w owns working-set positions w, w + L, ...: their alpha and gradient live\n",
+    " * in its registers. After i's reduction (barrier 1) it publishes them to\n",
+    " * local memory; after j's (barrier 2) every work-item computes the same\n",
+    " * two-variable step from the published values (contraction is off, so the\n",
+    " * same bits), starts loading j's row at once and updates its own positions.\n",
+    " * The publication of the next trip comes after the next barrier 1, so no\n",
+    " * reader of this trip's values can see it early; i's row, read for j's\n",
+    " * choice, stays in registers for the gradient update, and its value at each\n",
+    " * position goes to local memory for the step's K_ij.\n",
+    " *\n",
     " * The local id is read with get_local_id() wherever it is used, never kept\n",
     " * in a variable across the loop's barriers: PoCL 3.1 loses such a variable.\n",
     " */\n",
     "#define GPUSVM_LID ((int)get_local_id(0))\n",
+    "#define GPUSVM_PER ((GPUSVM__Q + GPUSVM__SMO_L - 1) / GPUSVM__SMO_L) /* working-set positions a work-item owns */\n",
+    "#define GPUSVM_OWN(c) (GPUSVM_LID + (c) * GPUSVM__SMO_L)      /* its c-th */\n",
     "\n",
     "/* (a, ia) := the larger of (a, ia) and (b, ib) in the order of (value, position). */\n",
     "#define GPUSVM_ARGMAX(a, ia, b, ib)                                   \\\n",
@@ -10567,15 +10612,35 @@ static const char *const gpusvm__kernel_source[] = {
     "    } while (0)\n",
     "\n",
     "#ifdef GPUSVM_NV_SHFL\n",
-    "#define GPUSVM_NW (GPUSVM__L / GPUSVM_WARP)\n",
+    "#define GPUSVM_NW (GPUSVM__SMO_L / GPUSVM_WARP)\n",
+    "#if GPUSVM_NW > GPUSVM_WARP\n",
+    "#error \"gpusvm_smo folds one partial per warp in one warp: GPUSVM__SMO_L is at most 1024\"\n",
+    "#endif\n",
     "/* (v, t) := the warp's arg-max of (v, t), in every lane */\n",
     "#define GPUSVM_WARP_ARGMAX(v, t)                                                  \\\n",
     "    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1)                              \\\n",
     "        GPUSVM_ARGMAX(v, t, gpusvm_xor_d(v, m_), gpusvm_xor_i(t, m_))\n",
+    "/* (v, t) := the arg-max of the warps' partials rv[0..NW), ri[0..NW) (after the barrier that\n",
+    " * follows their writing), in every work-item: lane u reads partial u mod NW, so every NW lanes\n",
+    " * hold all of them, and log2(NW) exchanges finish it */\n",
+    "#define GPUSVM_WARPS_ARGMAX(v, t, rv, ri)                                         \\\n",
+    "    do {                                                                          \\\n",
+    "        const int u_ = GPUSVM_LID % GPUSVM_NW;                                    \\\n",
+    "        v = (rv)[u_];                                                             \\\n",
+    "        t = (ri)[u_];                                                             \\\n",
+    "        for (int m_ = GPUSVM_NW / 2; m_ > 0; m_ >>= 1)                            \\\n",
+    "            GPUSVM_ARGMAX(v, t, gpusvm_xor_d(v, m_), gpusvm_xor_i(t, m_));        \\\n",
+    "    } while (0)\n",
+    "/* v := the maximum of the warps' partials r[0..NW), likewise */\n",
+    "#define GPUSVM_WARPS_MAX(v, r)                                                    \\\n",
+    "    do {                                                                          \\\n",
+    "        v = (r)[GPUSVM_LID % GPUSVM_NW];                                          \\\n",
+    "        for (int m_ = GPUSVM_NW / 2; m_ > 0; m_ >>= 1) v = fmax(v, gpusvm_xor_d(v, m_)); \\\n",
+    "    } while (0)\n",
     "#endif\n",
     "\n",
     "/* Work-group arg-max (or arg-min when sign = -1) of (v, t); the result's index in every\n",
-    "   work-item (rv, ri: scratch of GPUSVM__L / 32 words with warp exchanges, else GPUSVM__L). */\n",
+    "   work-item (rv, ri: scratch of GPUSVM__SMO_L / 32 words with warp exchanges, else GPUSVM__SMO_L). */\n",
     "int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,\n",
     "                   double sign)\n",
     "{\n",
@@ -10587,15 +10652,13 @@ static const char *const gpusvm__kernel_source[] = {
     "        ri[GPUSVM_LID / GPUSVM_WARP] = t;\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    v = rv[0];\n",
-    "    t = ri[0];\n",
-    "    for (int u = 1; u < GPUSVM_NW; ++u) GPUSVM_ARGMAX(v, t, rv[u], ri[u]);\n",
+    "    GPUSVM_WARPS_ARGMAX(v, t, rv, ri);\n",
     "    return t;\n",
     "#else\n",
     "    rv[GPUSVM_LID] = v;\n",
     "    ri[GPUSVM_LID] = t;\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {\n",
+    "    for (int s = GPUSVM__SMO_L / 2; s > 0; s >>= 1) {\n",
     "        if (GPUSVM_LID < s) {\n",
     "            const double a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];\n",
     "            const int ia = ri[GPUSVM_LID], ib = ri[GPUSVM_LID + s];\n",
@@ -10623,17 +10686,18 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "\n",
     "/* This work-item's candidates for i (the maximal violator in I_up, per class) and the maxima\n",
-    " * of -v over I_low; class 1 only with nu (y = -1), as Solver_NU. */\n",
-    "GPUSVM_INLINE void gpusvm_smo_scan_i(__local const double *la, __local const double *lg, __local const double *lC,\n",
-    "                                     __local const char *lyv, int m, int nu, double *bv0, int *bi0, double *bv1,\n",
-    "                                     int *bi1, double *g20, double *g21)\n",
+    " * of -v over I_low, over its own positions (alpha a, gradient g, bound C, label yv in registers);\n",
+    " * class 1 only with nu (y = -1), as Solver_NU. */\n",
+    "GPUSVM_INLINE void gpusvm_smo_scan_i(const double *a, const double *g, const double *C, const char *yv, int m, int nu,\n",
+    "                                     double *bv0, int *bi0, double *bv1, int *bi1, double *g20, double *g21)\n",
     "{\n",
-    "    for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {\n",
-    "        const int pos = lyv[t] > 0;\n",
-    "        const double a = la[t], C = lC[t];\n",
-    "        const double v = pos ? -lg[t] : lg[t];\n",
-    "        const int in_up = pos ? (a < C) : (a > 0.0);\n",
-    "        const int in_low = pos ? (a > 0.0) : (a < C);\n",
+    "    for (int c = 0; c < GPUSVM_PER; ++c) {\n",
+    "        const int t = GPUSVM_OWN(c);\n",
+    "        if (t >= m) break;\n",
+    "        const int pos = yv[c] > 0;\n",
+    "        const double v = pos ? -g[c] : g[c];\n",
+    "        const int in_up = pos ? (a[c] < C[c]) : (a[c] > 0.0);\n",
+    "        const int in_low = pos ? (a[c] > 0.0) : (a[c] < C[c]);\n",
     "        if (nu && !pos) {\n",
     "            if (in_up && (v > *bv1 || (v == *bv1 && t > *bi1))) { *bv1 = v; *bi1 = t; }\n",
     "            if (in_low) *g21 = fmax(*g21, -v);\n",
@@ -10669,13 +10733,13 @@ static const char *const gpusvm__kernel_source[] = {
     "        rg2[w] = g21;\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    double G0 = rv[0], G1 = rv1[0], G20 = rg[0], G21 = rg2[0];\n",
-    "    int j0 = ri[0], j1 = ri1[0];\n",
-    "    for (int u = 1; u < GPUSVM_NW; ++u) {\n",
-    "        GPUSVM_ARGMAX(G0, j0, rv[u], ri[u]);\n",
-    "        GPUSVM_ARGMAX(G1, j1, rv1[u], ri1[u]);\n",
-    "        G20 = fmax(G20, rg[u]);\n",
-    "        G21 = fmax(G21, rg2[u]);\n",
+    "    double G0, G1 = -INFINITY, G20, G21 = -INFINITY;\n",
+    "    int j0, j1 = -1;\n",
+    "    GPUSVM_WARPS_ARGMAX(G0, j0, rv, ri);\n",
+    "    GPUSVM_WARPS_MAX(G20, rg);\n",
+    "    if (nu) { /* uniform */\n",
+    "        GPUSVM_WARPS_ARGMAX(G1, j1, rv1, ri1);\n",
+    "        GPUSVM_WARPS_MAX(G21, rg2);\n",
     "    }\n",
     "#else\n",
     "    rv[GPUSVM_LID] = bv0;\n",
@@ -10685,7 +10749,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    rg[GPUSVM_LID] = g20;\n",
     "    rg2[GPUSVM_LID] = g21;\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {\n",
+    "    for (int s = GPUSVM__SMO_L / 2; s > 0; s >>= 1) {\n",
     "        if (GPUSVM_LID < s) {\n",
     "            const int u = GPUSVM_LID + s;\n",
     "            double a = rv[GPUSVM_LID], b = rv[u];\n",
@@ -10717,23 +10781,33 @@ static const char *const gpusvm__kernel_source[] = {
     "    *Gmax21 = G21;\n",
     "}\n",
     "\n",
-    "/* This work-item's candidate for j: the second-order choice over I_low, against the i of its\n",
-    " * own class (Ki0 / Ki1: the i's rows, Kii0 / Kii1 their diagonals); *bj -1 when none. */\n",
-    "GPUSVM_INLINE void gpusvm_smo_scan_j(__local const double *la, __local const double *lg, __local const double *lC,\n",
-    "                                     __local const float *lqd, __local const char *lyv, int m, int nu, double Gmax0,\n",
-    "                                     double Gmax1, __global const float *Ki0, __global const float *Ki1, double Kii0,\n",
-    "                                     double Kii1, double *bo, int *bj)\n",
+    "/* This work-item's candidate for j: the second-order choice over I_low among its own\n",
+    " * positions, against the i of its own class (Ki0 / Ki1: the i's rows, Kii0 / Kii1 their\n",
+    " * diagonals); *bj -1 when none. Each position's value of the row it used goes to ki (registers)\n",
+    " * and lki (local memory). */\n",
+    "GPUSVM_INLINE void gpusvm_smo_scan_j(const double *a, const double *g, const double *C, const char *yv,\n",
+    "                                     __local const float *lqd, __local float *lki, float *ki, int m, int nu,\n",
+    "                                     double Gmax0, double Gmax1, __global const float *Ki0,\n",
+    "                                     __global const float *Ki1, double Kii0, double Kii1, double *bo, int *bj)\n",
     "{\n",
-    "    for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {\n",
-    "        const int pos = lyv[t] > 0;\n",
+    "    for (int c = 0; c < GPUSVM_PER; ++c) {\n",
+    "        const int t = GPUSVM_OWN(c);\n",
+    "        if (t >= m) break;\n",
+    "        const int pos = yv[c] > 0;\n",
     "        const int c1 = nu && !pos;\n",
-    "        const double a = la[t], C = lC[t];\n",
-    "        const int in_low = pos ? (a > 0.0) : (a < C);\n",
-    "        const double v = pos ? -lg[t] : lg[t];\n",
+    "        ki[c] = (c1 ? Ki1 : Ki0)[t];\n",
+    "        lki[t] = ki[c];\n",
+    "    }\n",
+    "    for (int c = 0; c < GPUSVM_PER; ++c) {\n",
+    "        const int t = GPUSVM_OWN(c);\n",
+    "        if (t >= m) break;\n",
+    "        const int pos = yv[c] > 0;\n",
+    "        const int c1 = nu && !pos;\n",
+    "        const int in_low = pos ? (a[c] > 0.0) : (a[c] < C[c]);\n",
+    "        const double v = pos ? -g[c] : g[c];\n",
     "        const double b = (c1 ? Gmax1 : Gmax0) - v;\n",
     "        if (in_low && b > 0.0) {\n",
-    "            __global const float *Kc = c1 ? Ki1 : Ki0;\n",
-    "            double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)Kc[t];\n",
+    "            double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)ki[c];\n",
     "            if (quad <= 0.0) quad = GPUSVM__TAU;\n",
     "            const double o = -(b * b) / quad;\n",
     "            if (o < *bo || (o == *bo && t > *bj)) { *bo = o; *bj = t; }\n",
@@ -10741,17 +10815,15 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
     "\n",
-    "/* The two-variable step on working-set positions (i, j), exactly as LIBSVM's Solver::Solve (one\n",
-    " * work-item); the new alphas into la, their changes into step. */\n",
-    "GPUSVM_INLINE void gpusvm_smo_pair(__local double *la, __local const double *lg, __local const double *lC,\n",
-    "                                   __local const float *lqd, __local const char *lyv, __local double *step, int i,\n",
-    "                                   int j, __global const float *Ki, double Kii)\n",
+    "/* The two-variable step on working-set positions (i, j), exactly as LIBSVM's Solver::Solve, from\n",
+    " * the published alphas and gradients: the new alphas into *ai, *aj (every work-item computes it). */\n",
+    "GPUSVM_INLINE void gpusvm_smo_pair(__local const double *la, __local const double *lg, __local const double *lC,\n",
+    "                                   __local const float *lqd, __local const char *lyv, int i, int j, double Kij,\n",
+    "                                   double Kii, double *ai_out, double *aj_out)\n",
     "{\n",
     "    const int yi = lyv[i], yj = lyv[j];\n",
     "    const double Ci = lC[i], Cj = lC[j];\n",
-    "    const double Kij = (double)Ki[j];\n",
-    "    const double oi = la[i], oj = la[j];\n",
-    "    double ai = oi, aj = oj;\n",
+    "    double ai = la[i], aj = la[j];\n",
     "    double quad = Kii + (double)lqd[j] - 2.0 * Kij;\n",
     "    if (quad <= 0.0) quad = GPUSVM__TAU;\n",
     "    if (yi != yj) {\n",
@@ -10773,32 +10845,30 @@ static const char *const gpusvm__kernel_source[] = {
     "        if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }\n",
     "        else { if (ai < 0) { ai = 0; aj = sum; } }\n",
     "    }\n",
-    "    la[i] = ai;\n",
-    "    la[j] = aj;\n",
-    "    step[0] = ai - oi;\n",
-    "    step[1] = aj - oj;\n",
+    "    *ai_out = ai;\n",
+    "    *aj_out = aj;\n",
     "}\n",
     "\n",
-    "__kernel void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "__kernel __attribute__((reqd_work_group_size(GPUSVM__SMO_L, 1, 1)))\n",
+    "void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
-    "    __local double la[GPUSVM__Q];\n",
+    "    __local double la[GPUSVM__Q]; /* published alphas and gradients (see above) */\n",
     "    __local double lg[GPUSVM__Q];\n",
     "    __local double lC[GPUSVM__Q];\n",
     "    __local float lqd[GPUSVM__Q];\n",
-    "    __local int lidx[GPUSVM__Q];\n",
+    "    __local float lki[GPUSVM__Q]; /* the i row's value at each position */\n",
     "    __local int lslot[GPUSVM__Q];\n",
     "    __local char lyv[GPUSVM__Q];\n",
-    "    __local double step[2];\n",
     "#ifdef GPUSVM_NV_SHFL /* the reductions' scratch: one word per warp */\n",
     "    __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];\n",
     "    __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */\n",
-    "#else /* one word per work-item */\n",
-    "    __local double rv[GPUSVM__L];\n",
-    "    __local int ri[GPUSVM__L];\n",
-    "    __local double rv1[GPUSVM__L];\n",
-    "    __local int ri1[GPUSVM__L];\n",
-    "    __local double rg[GPUSVM__L];\n",
-    "    __local double rg2[GPUSVM__L];\n",
+    "#else /* one word per work-item (j's reduction reuses i's: a barrier closes each trip) */\n",
+    "    __local double rv[GPUSVM__SMO_L];\n",
+    "    __local int ri[GPUSVM__SMO_L];\n",
+    "    __local double rv1[GPUSVM__SMO_L];\n",
+    "    __local int ri1[GPUSVM__SMO_L];\n",
+    "    __local double rg[GPUSVM__SMO_L];\n",
+    "    __local double rg2[GPUSVM__SMO_L];\n",
     "#endif\n",
     "    const int p = get_group_id(0);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
@@ -10813,17 +10883,24 @@ static const char *const gpusvm__kernel_source[] = {
     "    __global const char *y = y0 + v0;\n",
     "    __global const float *qd = qd0 + v0;\n",
     "    __global double *status = status0 + p * GPUSVM__ST_COUNT;\n",
+    "    double a[GPUSVM_PER], g[GPUSVM_PER], C[GPUSVM_PER]; /* this work-item's positions */\n",
+    "    float ki[GPUSVM_PER], kj[GPUSVM_PER];\n",
+    "    char yv[GPUSVM_PER];\n",
     "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
     "\n",
-    "    for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {\n",
-    "        const int i = ws_idx[t];\n",
-    "        lidx[t] = i; /* K is read at the point, GPUSVM__PT(i) */\n",
+    "    for (int c = 0; c < GPUSVM_PER; ++c) {\n",
+    "        const int t = GPUSVM_OWN(c);\n",
+    "        a[c] = g[c] = C[c] = 0.0;\n",
+    "        yv[c] = 1;\n",
+    "        ki[c] = kj[c] = 0.0f;\n",
+    "        if (t >= m) continue;\n",
+    "        const int i = ws_idx[t]; /* K is read at the point, GPUSVM__PT(i) */\n",
+    "        a[c] = la[t] = alpha[i];\n",
+    "        g[c] = lg[t] = G[i];\n",
+    "        C[c] = lC[t] = Cv[i];\n",
+    "        yv[c] = lyv[t] = y[i];\n",
     "        lslot[t] = ws_slot[t];\n",
-    "        la[t] = alpha[i];\n",
-    "        lg[t] = G[i];\n",
     "        lqd[t] = qd[i];\n",
-    "        lC[t] = Cv[i];\n",
-    "        lyv[t] = y[i];\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "\n",
@@ -10838,7 +10915,7 @@ static const char *const gpusvm__kernel_source[] = {
     "         * one of each per class (class 0: y = +1, class 1: y = -1), as Solver_NU. */\n",
     "        double bv0 = -INFINITY, bv1 = -INFINITY, g20 = -INFINITY, g21 = -INFINITY;\n",
     "        int bi0 = -1, bi1 = -1;\n",
-    "        gpusvm_smo_scan_i(la, lg, lC, lyv, m, nu, &bv0, &bi0, &bv1, &bi1, &g20, &g21);\n",
+    "        gpusvm_smo_scan_i(a, g, C, yv, m, nu, &bv0, &bi0, &bv1, &bi1, &g20, &g21);\n",
     "        double Gmax0, Gmax1, Gmax20, Gmax21;\n",
     "        int i0, i1;\n",
     "#ifdef GPUSVM_NV_SHFL\n",
@@ -10848,6 +10925,12 @@ static const char *const gpusvm__kernel_source[] = {
     "        gpusvm_smo_reduce_i(rv, ri, rv1, ri1, rg, rg2, nu, bv0, bi0, bv1, bi1, g20, g21, &Gmax0, &i0, &Gmax1, &i1,\n",
     "                            &Gmax20, &Gmax21);\n",
     "#endif\n",
+    "        for (int c = 0; c < GPUSVM_PER; ++c) { /* publish (everyone has read the last trip's values) */\n",
+    "            const int t = GPUSVM_OWN(c);\n",
+    "            if (t >= m) break;\n",
+    "            la[t] = a[c];\n",
+    "            lg[t] = g[c];\n",
+    "        }\n",
     "        const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_in)\n",
     "                          : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);\n",
     "\n",
@@ -10857,44 +10940,53 @@ static const char *const gpusvm__kernel_source[] = {
     "        const double Kii0 = lqd[max(i0, 0)], Kii1 = lqd[max(i1, 0)];\n",
     "        double bo = INFINITY;\n",
     "        int bj = -1;\n",
-    "        if (go) gpusvm_smo_scan_j(la, lg, lC, lqd, lyv, m, nu, Gmax0, Gmax1, Ki0, Ki1, Kii0, Kii1, &bo, &bj);\n",
+    "        if (go) gpusvm_smo_scan_j(a, g, C, yv, lqd, lki, ki, m, nu, Gmax0, Gmax1, Ki0, Ki1, Kii0, Kii1, &bo, &bj);\n",
     "#ifdef GPUSVM_NV_SHFL\n",
     "        const int j = gpusvm_argbest(wjv, wji, bo, bj, -1.0);\n",
     "#else\n",
     "        const int j = gpusvm_argbest(rv, ri, bo, bj, -1.0);\n",
     "#endif\n",
     "        const int step_ok = go && j >= 0;\n",
-    "        const int use1 = nu && step_ok && lyv[j] < 0;\n",
-    "        const int i = use1 ? i1 : i0;\n",
-    "        const __global float *Ki = use1 ? Ki1 : Ki0;\n",
-    "        const double Kii = use1 ? Kii1 : Kii0;\n",
-    "        /* no barrier here: ri is next written two barriers on, and nobody reads la while the\n",
-    "         * step writes it */\n",
-    "\n",
-    "        /* the two-variable step, exactly as LIBSVM's Solver::Solve */\n",
-    "        if (step_ok && GPUSVM_LID == 0) gpusvm_smo_pair(la, lg, lC, lqd, lyv, step, i, j, Ki, Kii);\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "        if (step_ok) {\n",
-    "            const double di = step[0], dj = step[1];\n",
-    "            const int yi = lyv[i], yj = lyv[j];\n",
+    "            const int use1 = nu && lyv[j] < 0;\n",
+    "            const int i = use1 ? i1 : i0;\n",
+    "            const __global float *Ki = use1 ? Ki1 : Ki0;\n",
     "            const __global float *Kj = K + (size_t)lslot[j] * qmax;\n",
-    "            for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {\n",
-    "                const double kit = (double)Ki[t], kjt = (double)Kj[t];\n",
-    "                const double qi = (lyv[t] == yi) ? kit : -kit;\n",
-    "                const double qj = (lyv[t] == yj) ? kjt : -kjt;\n",
-    "                lg[t] += qi * di + qj * dj;\n",
+    "            for (int c = 0; c < GPUSVM_PER; ++c) { /* j's row on its way while the step is computed */\n",
+    "                const int t = GPUSVM_OWN(c);\n",
+    "                if (t >= m) break;\n",
+    "                kj[c] = Kj[t];\n",
+    "                if (nu) ki[c] = Ki[t]; /* the chosen i's row (a position of the other class read the other) */\n",
+    "            }\n",
+    "            double ai, aj;\n",
+    "            gpusvm_smo_pair(la, lg, lC, lqd, lyv, i, j, (double)lki[j], use1 ? Kii1 : Kii0, &ai, &aj);\n",
+    "            const double di = ai - la[i], dj = aj - la[j];\n",
+    "            const int yi = lyv[i], yj = lyv[j];\n",
+    "            for (int c = 0; c < GPUSVM_PER; ++c) {\n",
+    "                const int t = GPUSVM_OWN(c);\n",
+    "                if (t >= m) break;\n",
+    "                const double kit = (double)ki[c], kjt = (double)kj[c];\n",
+    "                const double qi = (yv[c] == yi) ? kit : -kit;\n",
+    "                const double qj = (yv[c] == yj) ? kjt : -kjt;\n",
+    "                g[c] += qi * di + qj * dj;\n",
+    "                if (t == i) a[c] = ai;\n",
+    "                if (t == j) a[c] = aj;\n",
     "            }\n",
     "        }\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "#ifndef GPUSVM_NV_SHFL\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE); /* all have read j (ri[0]) before i's reduction writes ri */\n",
+    "#endif\n",
     "        it += step_ok;\n",
     "        trip = step_ok ? trip + 1 : budget;\n",
     "    }\n",
     "\n",
-    "    for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {\n",
-    "        const int i = lidx[t];\n",
-    "        const double d = la[t] - alpha[i];\n",
-    "        coef[t] = lyv[t] > 0 ? d : -d;\n",
-    "        alpha[i] = la[t];\n",
+    "    for (int c = 0; c < GPUSVM_PER; ++c) {\n",
+    "        const int t = GPUSVM_OWN(c);\n",
+    "        if (t >= m) break;\n",
+    "        const int i = ws_idx[t];\n",
+    "        const double d = a[c] - alpha[i];\n",
+    "        coef[t] = yv[c] > 0 ? d : -d;\n",
+    "        alpha[i] = a[c];\n",
     "    }\n",
     "    if (GPUSVM_LID == 0) {\n",
     "        status[GPUSVM__ST_ITER] += (double)it;\n",
@@ -11301,7 +11393,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 2053
+#define GPUSVM__KERNEL_SOURCE_LINES 2121
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

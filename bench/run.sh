@@ -12,7 +12,8 @@
 # with BENCH_REFERENCE_MNIST=1: minutes each).
 # Then small data sets against svm-train on the same host (when it is on PATH), and where the
 # training time goes (GPUSVM_PROFILE=1). BENCH_ONLY=PREFIX runs only the rows (and breakdowns)
-# whose name starts with PREFIX, e.g. the CPU comparison on a machine without a GPU:
+# whose name starts with PREFIX (several: PREFIX,PREFIX,...), e.g. the CPU comparison on a
+# machine without a GPU:
 #   BENCH_ONLY=a9a BENCH_REFERENCE=libsvm BENCH_RUNS=1 make bench
 # Data: the .xz files in GPUSVM_DATA (default ../shared/data), decompressed into build/data.
 set -u
@@ -34,8 +35,15 @@ for f in mnist.scale mnist.scale.t; do # 8 against the rest
 done
 
 now() { date +%s.%N; }
-wanted() { # BENCH_ONLY=PREFIX: only the rows whose name starts with it
-    case "$1" in "${BENCH_ONLY:-}"*) return 0 ;; *) return 1 ;; esac
+wanted() { # BENCH_ONLY=PREFIX[,PREFIX...]: only the rows whose name starts with one of them
+    [ -n "${BENCH_ONLY:-}" ] || return 0
+    (
+        IFS=,
+        for p in $BENCH_ONLY; do
+            case "$1" in "$p"*) exit 0 ;; esac
+        done
+        exit 1
+    )
 }
 row() { # row NAME TRAIN TEST OPTIONS...
     name=$1 train=$D/$2 test=$D/$3

@@ -15,9 +15,15 @@
 #endif
 #ifndef GPUSVM__L
 #define GPUSVM__L 256 /* local size of the single-work-group kernels (power of two) */
+#endif
+#ifndef GPUSVM__SMO_L
+#define GPUSVM__SMO_L GPUSVM__L /* local size of gpusvm_smo (the host passes its choice: gpusvm__ocl_smo_l) */
+#endif
+#ifndef GPUSVM__SMO_WIDE
+#define GPUSVM__SMO_WIDE 512 /* gpusvm_smo's local size with warp exchanges (at most 1024: 32 warps) */
+#endif
 #ifndef GPUSVM__CS_L
 #define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */
-#endif
 #endif
 #define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */
 #define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */

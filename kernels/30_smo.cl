@@ -25,10 +25,25 @@
  * new alphas and, per working-set position, coef = y * (alpha_new - alpha_old)
  * for gpusvm_update.
  *
+ * Two barriers a pair update with warp exchanges (Catanzaro's point: the
+ * inner loop is bound by its synchronisations and memory latencies, not its
+ * arithmetic); the work-group is GPUSVM__SMO_L wide (the host's choice). Work-item
+ * w owns working-set positions w, w + L, ...: their alpha and gradient live
+ * in its registers. After i's reduction (barrier 1) it publishes them to
+ * local memory; after j's (barrier 2) every work-item computes the same
+ * two-variable step from the published values (contraction is off, so the
+ * same bits), starts loading j's row at once and updates its own positions.
+ * The publication of the next trip comes after the next barrier 1, so no
+ * reader of this trip's values can see it early; i's row, read for j's
+ * choice, stays in registers for the gradient update, and its value at each
+ * position goes to local memory for the step's K_ij.
+ *
  * The local id is read with get_local_id() wherever it is used, never kept
  * in a variable across the loop's barriers: PoCL 3.1 loses such a variable.
  */
 #define GPUSVM_LID ((int)get_local_id(0))
+#define GPUSVM_PER ((GPUSVM__Q + GPUSVM__SMO_L - 1) / GPUSVM__SMO_L) /* working-set positions a work-item owns */
+#define GPUSVM_OWN(c) (GPUSVM_LID + (c) * GPUSVM__SMO_L)      /* its c-th */
 
 /* (a, ia) := the larger of (a, ia) and (b, ib) in the order of (value, position). */
 #define GPUSVM_ARGMAX(a, ia, b, ib)                                   \
@@ -41,15 +56,35 @@
     } while (0)
 
 #ifdef GPUSVM_NV_SHFL
-#define GPUSVM_NW (GPUSVM__L / GPUSVM_WARP)
+#define GPUSVM_NW (GPUSVM__SMO_L / GPUSVM_WARP)
+#if GPUSVM_NW > GPUSVM_WARP
+#error "gpusvm_smo folds one partial per warp in one warp: GPUSVM__SMO_L is at most 1024"
+#endif
 /* (v, t) := the warp's arg-max of (v, t), in every lane */
 #define GPUSVM_WARP_ARGMAX(v, t)                                                  \
     for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1)                              \
         GPUSVM_ARGMAX(v, t, gpusvm_xor_d(v, m_), gpusvm_xor_i(t, m_))
+/* (v, t) := the arg-max of the warps' partials rv[0..NW), ri[0..NW) (after the barrier that
+ * follows their writing), in every work-item: lane u reads partial u mod NW, so every NW lanes
+ * hold all of them, and log2(NW) exchanges finish it */
+#define GPUSVM_WARPS_ARGMAX(v, t, rv, ri)                                         \
+    do {                                                                          \
+        const int u_ = GPUSVM_LID % GPUSVM_NW;                                    \
+        v = (rv)[u_];                                                             \
+        t = (ri)[u_];                                                             \
+        for (int m_ = GPUSVM_NW / 2; m_ > 0; m_ >>= 1)                            \
+            GPUSVM_ARGMAX(v, t, gpusvm_xor_d(v, m_), gpusvm_xor_i(t, m_));        \
+    } while (0)
+/* v := the maximum of the warps' partials r[0..NW), likewise */
+#define GPUSVM_WARPS_MAX(v, r)                                                    \
+    do {                                                                          \
+        v = (r)[GPUSVM_LID % GPUSVM_NW];                                          \
+        for (int m_ = GPUSVM_NW / 2; m_ > 0; m_ >>= 1) v = fmax(v, gpusvm_xor_d(v, m_)); \
+    } while (0)
 #endif
 
 /* Work-group arg-max (or arg-min when sign = -1) of (v, t); the result's index in every
-   work-item (rv, ri: scratch of GPUSVM__L / 32 words with warp exchanges, else GPUSVM__L). */
+   work-item (rv, ri: scratch of GPUSVM__SMO_L / 32 words with warp exchanges, else GPUSVM__SMO_L). */
 int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
                    double sign)
 {
@@ -61,15 +96,13 @@ int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
         ri[GPUSVM_LID / GPUSVM_WARP] = t;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    v = rv[0];
-    t = ri[0];
-    for (int u = 1; u < GPUSVM_NW; ++u) GPUSVM_ARGMAX(v, t, rv[u], ri[u]);
+    GPUSVM_WARPS_ARGMAX(v, t, rv, ri);
     return t;
 #else
     rv[GPUSVM_LID] = v;
     ri[GPUSVM_LID] = t;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {
+    for (int s = GPUSVM__SMO_L / 2; s > 0; s >>= 1) {
         if (GPUSVM_LID < s) {
             const double a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];
             const int ia = ri[GPUSVM_LID], ib = ri[GPUSVM_LID + s];
@@ -97,17 +130,18 @@ __kernel void gpusvm_gather(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COMMA))
 }
 
 /* This work-item's candidates for i (the maximal violator in I_up, per class) and the maxima
- * of -v over I_low; class 1 only with nu (y = -1), as Solver_NU. */
-GPUSVM_INLINE void gpusvm_smo_scan_i(__local const double *la, __local const double *lg, __local const double *lC,
-                                     __local const char *lyv, int m, int nu, double *bv0, int *bi0, double *bv1,
-                                     int *bi1, double *g20, double *g21)
+ * of -v over I_low, over its own positions (alpha a, gradient g, bound C, label yv in registers);
+ * class 1 only with nu (y = -1), as Solver_NU. */
+GPUSVM_INLINE void gpusvm_smo_scan_i(const double *a, const double *g, const double *C, const char *yv, int m, int nu,
+                                     double *bv0, int *bi0, double *bv1, int *bi1, double *g20, double *g21)
 {
-    for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
-        const int pos = lyv[t] > 0;
-        const double a = la[t], C = lC[t];
-        const double v = pos ? -lg[t] : lg[t];
-        const int in_up = pos ? (a < C) : (a > 0.0);
-        const int in_low = pos ? (a > 0.0) : (a < C);
+    for (int c = 0; c < GPUSVM_PER; ++c) {
+        const int t = GPUSVM_OWN(c);
+        if (t >= m) break;
+        const int pos = yv[c] > 0;
+        const double v = pos ? -g[c] : g[c];
+        const int in_up = pos ? (a[c] < C[c]) : (a[c] > 0.0);
+        const int in_low = pos ? (a[c] > 0.0) : (a[c] < C[c]);
         if (nu && !pos) {
             if (in_up && (v > *bv1 || (v == *bv1 && t > *bi1))) { *bv1 = v; *bi1 = t; }
             if (in_low) *g21 = fmax(*g21, -v);
@@ -143,13 +177,13 @@ GPUSVM_INLINE void gpusvm_smo_reduce_i(__local double *rv, __local int *ri, __lo
         rg2[w] = g21;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    double G0 = rv[0], G1 = rv1[0], G20 = rg[0], G21 = rg2[0];
-    int j0 = ri[0], j1 = ri1[0];
-    for (int u = 1; u < GPUSVM_NW; ++u) {
-        GPUSVM_ARGMAX(G0, j0, rv[u], ri[u]);
-        GPUSVM_ARGMAX(G1, j1, rv1[u], ri1[u]);
-        G20 = fmax(G20, rg[u]);
-        G21 = fmax(G21, rg2[u]);
+    double G0, G1 = -INFINITY, G20, G21 = -INFINITY;
+    int j0, j1 = -1;
+    GPUSVM_WARPS_ARGMAX(G0, j0, rv, ri);
+    GPUSVM_WARPS_MAX(G20, rg);
+    if (nu) { /* uniform */
+        GPUSVM_WARPS_ARGMAX(G1, j1, rv1, ri1);
+        GPUSVM_WARPS_MAX(G21, rg2);
     }
 #else
     rv[GPUSVM_LID] = bv0;
@@ -159,7 +193,7 @@ GPUSVM_INLINE void gpusvm_smo_reduce_i(__local double *rv, __local int *ri, __lo
     rg[GPUSVM_LID] = g20;
     rg2[GPUSVM_LID] = g21;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {
+    for (int s = GPUSVM__SMO_L / 2; s > 0; s >>= 1) {
         if (GPUSVM_LID < s) {
             const int u = GPUSVM_LID + s;
             double a = rv[GPUSVM_LID], b = rv[u];
@@ -191,23 +225,33 @@ GPUSVM_INLINE void gpusvm_smo_reduce_i(__local double *rv, __local int *ri, __lo
     *Gmax21 = G21;
 }
 
-/* This work-item's candidate for j: the second-order choice over I_low, against the i of its
- * own class (Ki0 / Ki1: the i's rows, Kii0 / Kii1 their diagonals); *bj -1 when none. */
-GPUSVM_INLINE void gpusvm_smo_scan_j(__local const double *la, __local const double *lg, __local const double *lC,
-                                     __local const float *lqd, __local const char *lyv, int m, int nu, double Gmax0,
-                                     double Gmax1, __global const float *Ki0, __global const float *Ki1, double Kii0,
-                                     double Kii1, double *bo, int *bj)
+/* This work-item's candidate for j: the second-order choice over I_low among its own
+ * positions, against the i of its own class (Ki0 / Ki1: the i's rows, Kii0 / Kii1 their
+ * diagonals); *bj -1 when none. Each position's value of the row it used goes to ki (registers)
+ * and lki (local memory). */
+GPUSVM_INLINE void gpusvm_smo_scan_j(const double *a, const double *g, const double *C, const char *yv,
+                                     __local const float *lqd, __local float *lki, float *ki, int m, int nu,
+                                     double Gmax0, double Gmax1, __global const float *Ki0,
+                                     __global const float *Ki1, double Kii0, double Kii1, double *bo, int *bj)
 {
-    for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
-        const int pos = lyv[t] > 0;
+    for (int c = 0; c < GPUSVM_PER; ++c) {
+        const int t = GPUSVM_OWN(c);
+        if (t >= m) break;
+        const int pos = yv[c] > 0;
         const int c1 = nu && !pos;
-        const double a = la[t], C = lC[t];
-        const int in_low = pos ? (a > 0.0) : (a < C);
-        const double v = pos ? -lg[t] : lg[t];
+        ki[c] = (c1 ? Ki1 : Ki0)[t];
+        lki[t] = ki[c];
+    }
+    for (int c = 0; c < GPUSVM_PER; ++c) {
+        const int t = GPUSVM_OWN(c);
+        if (t >= m) break;
+        const int pos = yv[c] > 0;
+        const int c1 = nu && !pos;
+        const int in_low = pos ? (a[c] > 0.0) : (a[c] < C[c]);
+        const double v = pos ? -g[c] : g[c];
         const double b = (c1 ? Gmax1 : Gmax0) - v;
         if (in_low && b > 0.0) {
-            __global const float *Kc = c1 ? Ki1 : Ki0;
-            double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)Kc[t];
+            double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)ki[c];
             if (quad <= 0.0) quad = GPUSVM__TAU;
             const double o = -(b * b) / quad;
             if (o < *bo || (o == *bo && t > *bj)) { *bo = o; *bj = t; }
@@ -215,17 +259,15 @@ GPUSVM_INLINE void gpusvm_smo_scan_j(__local const double *la, __local const dou
     }
 }
 
-/* The two-variable step on working-set positions (i, j), exactly as LIBSVM's Solver::Solve (one
- * work-item); the new alphas into la, their changes into step. */
-GPUSVM_INLINE void gpusvm_smo_pair(__local double *la, __local const double *lg, __local const double *lC,
-                                   __local const float *lqd, __local const char *lyv, __local double *step, int i,
-                                   int j, __global const float *Ki, double Kii)
+/* The two-variable step on working-set positions (i, j), exactly as LIBSVM's Solver::Solve, from
+ * the published alphas and gradients: the new alphas into *ai, *aj (every work-item computes it). */
+GPUSVM_INLINE void gpusvm_smo_pair(__local const double *la, __local const double *lg, __local const double *lC,
+                                   __local const float *lqd, __local const char *lyv, int i, int j, double Kij,
+                                   double Kii, double *ai_out, double *aj_out)
 {
     const int yi = lyv[i], yj = lyv[j];
     const double Ci = lC[i], Cj = lC[j];
-    const double Kij = (double)Ki[j];
-    const double oi = la[i], oj = la[j];
-    double ai = oi, aj = oj;
+    double ai = la[i], aj = la[j];
     double quad = Kii + (double)lqd[j] - 2.0 * Kij;
     if (quad <= 0.0) quad = GPUSVM__TAU;
     if (yi != yj) {
@@ -247,32 +289,30 @@ GPUSVM_INLINE void gpusvm_smo_pair(__local double *la, __local const double *lg,
         if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }
         else { if (ai < 0) { ai = 0; aj = sum; } }
     }
-    la[i] = ai;
-    la[j] = aj;
-    step[0] = ai - oi;
-    step[1] = aj - oj;
+    *ai_out = ai;
+    *aj_out = aj;
 }
 
-__kernel void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
+__kernel __attribute__((reqd_work_group_size(GPUSVM__SMO_L, 1, 1)))
+void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
 {
-    __local double la[GPUSVM__Q];
+    __local double la[GPUSVM__Q]; /* published alphas and gradients (see above) */
     __local double lg[GPUSVM__Q];
     __local double lC[GPUSVM__Q];
     __local float lqd[GPUSVM__Q];
-    __local int lidx[GPUSVM__Q];
+    __local float lki[GPUSVM__Q]; /* the i row's value at each position */
     __local int lslot[GPUSVM__Q];
     __local char lyv[GPUSVM__Q];
-    __local double step[2];
 #ifdef GPUSVM_NV_SHFL /* the reductions' scratch: one word per warp */
     __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];
     __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */
-#else /* one word per work-item */
-    __local double rv[GPUSVM__L];
-    __local int ri[GPUSVM__L];
-    __local double rv1[GPUSVM__L];
-    __local int ri1[GPUSVM__L];
-    __local double rg[GPUSVM__L];
-    __local double rg2[GPUSVM__L];
+#else /* one word per work-item (j's reduction reuses i's: a barrier closes each trip) */
+    __local double rv[GPUSVM__SMO_L];
+    __local int ri[GPUSVM__SMO_L];
+    __local double rv1[GPUSVM__SMO_L];
+    __local int ri1[GPUSVM__SMO_L];
+    __local double rg[GPUSVM__SMO_L];
+    __local double rg2[GPUSVM__SMO_L];
 #endif
     const int p = get_group_id(0);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
@@ -287,17 +327,24 @@ __kernel void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
     __global const char *y = y0 + v0;
     __global const float *qd = qd0 + v0;
     __global double *status = status0 + p * GPUSVM__ST_COUNT;
+    double a[GPUSVM_PER], g[GPUSVM_PER], C[GPUSVM_PER]; /* this work-item's positions */
+    float ki[GPUSVM_PER], kj[GPUSVM_PER];
+    char yv[GPUSVM_PER];
     if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
 
-    for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
-        const int i = ws_idx[t];
-        lidx[t] = i; /* K is read at the point, GPUSVM__PT(i) */
+    for (int c = 0; c < GPUSVM_PER; ++c) {
+        const int t = GPUSVM_OWN(c);
+        a[c] = g[c] = C[c] = 0.0;
+        yv[c] = 1;
+        ki[c] = kj[c] = 0.0f;
+        if (t >= m) continue;
+        const int i = ws_idx[t]; /* K is read at the point, GPUSVM__PT(i) */
+        a[c] = la[t] = alpha[i];
+        g[c] = lg[t] = G[i];
+        C[c] = lC[t] = Cv[i];
+        yv[c] = lyv[t] = y[i];
         lslot[t] = ws_slot[t];
-        la[t] = alpha[i];
-        lg[t] = G[i];
         lqd[t] = qd[i];
-        lC[t] = Cv[i];
-        lyv[t] = y[i];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -312,7 +359,7 @@ __kernel void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
          * one of each per class (class 0: y = +1, class 1: y = -1), as Solver_NU. */
         double bv0 = -INFINITY, bv1 = -INFINITY, g20 = -INFINITY, g21 = -INFINITY;
         int bi0 = -1, bi1 = -1;
-        gpusvm_smo_scan_i(la, lg, lC, lyv, m, nu, &bv0, &bi0, &bv1, &bi1, &g20, &g21);
+        gpusvm_smo_scan_i(a, g, C, yv, m, nu, &bv0, &bi0, &bv1, &bi1, &g20, &g21);
         double Gmax0, Gmax1, Gmax20, Gmax21;
         int i0, i1;
 #ifdef GPUSVM_NV_SHFL
@@ -322,6 +369,12 @@ __kernel void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
         gpusvm_smo_reduce_i(rv, ri, rv1, ri1, rg, rg2, nu, bv0, bi0, bv1, bi1, g20, g21, &Gmax0, &i0, &Gmax1, &i1,
                             &Gmax20, &Gmax21);
 #endif
+        for (int c = 0; c < GPUSVM_PER; ++c) { /* publish (everyone has read the last trip's values) */
+            const int t = GPUSVM_OWN(c);
+            if (t >= m) break;
+            la[t] = a[c];
+            lg[t] = g[c];
+        }
         const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_in)
                           : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);
 
@@ -331,44 +384,53 @@ __kernel void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
         const double Kii0 = lqd[max(i0, 0)], Kii1 = lqd[max(i1, 0)];
         double bo = INFINITY;
         int bj = -1;
-        if (go) gpusvm_smo_scan_j(la, lg, lC, lqd, lyv, m, nu, Gmax0, Gmax1, Ki0, Ki1, Kii0, Kii1, &bo, &bj);
+        if (go) gpusvm_smo_scan_j(a, g, C, yv, lqd, lki, ki, m, nu, Gmax0, Gmax1, Ki0, Ki1, Kii0, Kii1, &bo, &bj);
 #ifdef GPUSVM_NV_SHFL
         const int j = gpusvm_argbest(wjv, wji, bo, bj, -1.0);
 #else
         const int j = gpusvm_argbest(rv, ri, bo, bj, -1.0);
 #endif
         const int step_ok = go && j >= 0;
-        const int use1 = nu && step_ok && lyv[j] < 0;
-        const int i = use1 ? i1 : i0;
-        const __global float *Ki = use1 ? Ki1 : Ki0;
-        const double Kii = use1 ? Kii1 : Kii0;
-        /* no barrier here: ri is next written two barriers on, and nobody reads la while the
-         * step writes it */
-
-        /* the two-variable step, exactly as LIBSVM's Solver::Solve */
-        if (step_ok && GPUSVM_LID == 0) gpusvm_smo_pair(la, lg, lC, lqd, lyv, step, i, j, Ki, Kii);
-        barrier(CLK_LOCAL_MEM_FENCE);
         if (step_ok) {
-            const double di = step[0], dj = step[1];
-            const int yi = lyv[i], yj = lyv[j];
+            const int use1 = nu && lyv[j] < 0;
+            const int i = use1 ? i1 : i0;
+            const __global float *Ki = use1 ? Ki1 : Ki0;
             const __global float *Kj = K + (size_t)lslot[j] * qmax;
-            for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
-                const double kit = (double)Ki[t], kjt = (double)Kj[t];
-                const double qi = (lyv[t] == yi) ? kit : -kit;
-                const double qj = (lyv[t] == yj) ? kjt : -kjt;
-                lg[t] += qi * di + qj * dj;
+            for (int c = 0; c < GPUSVM_PER; ++c) { /* j's row on its way while the step is computed */
+                const int t = GPUSVM_OWN(c);
+                if (t >= m) break;
+                kj[c] = Kj[t];
+                if (nu) ki[c] = Ki[t]; /* the chosen i's row (a position of the other class read the other) */
+            }
+            double ai, aj;
+            gpusvm_smo_pair(la, lg, lC, lqd, lyv, i, j, (double)lki[j], use1 ? Kii1 : Kii0, &ai, &aj);
+            const double di = ai - la[i], dj = aj - la[j];
+            const int yi = lyv[i], yj = lyv[j];
+            for (int c = 0; c < GPUSVM_PER; ++c) {
+                const int t = GPUSVM_OWN(c);
+                if (t >= m) break;
+                const double kit = (double)ki[c], kjt = (double)kj[c];
+                const double qi = (yv[c] == yi) ? kit : -kit;
+                const double qj = (yv[c] == yj) ? kjt : -kjt;
+                g[c] += qi * di + qj * dj;
+                if (t == i) a[c] = ai;
+                if (t == j) a[c] = aj;
             }
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
+#ifndef GPUSVM_NV_SHFL
+        barrier(CLK_LOCAL_MEM_FENCE); /* all have read j (ri[0]) before i's reduction writes ri */
+#endif
         it += step_ok;
         trip = step_ok ? trip + 1 : budget;
     }
 
-    for (int t = GPUSVM_LID; t < m; t += GPUSVM__L) {
-        const int i = lidx[t];
-        const double d = la[t] - alpha[i];
-        coef[t] = lyv[t] > 0 ? d : -d;
-        alpha[i] = la[t];
+    for (int c = 0; c < GPUSVM_PER; ++c) {
+        const int t = GPUSVM_OWN(c);
+        if (t >= m) break;
+        const int i = ws_idx[t];
+        const double d = a[c] - alpha[i];
+        coef[t] = yv[c] > 0 ? d : -d;
+        alpha[i] = a[c];
     }
     if (GPUSVM_LID == 0) {
         status[GPUSVM__ST_ITER] += (double)it;
