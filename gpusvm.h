@@ -1659,6 +1659,8 @@ typedef struct gpusvm__problem {
     int degree;
     int nu;               /* 1: LIBSVM's Solver_NU (one equality constraint per class: selection and stop per class) */
     int cache;            /* Crammer-Singer's row cache: a slot for every variable's row (set on every problem) */
+    int own_rows;         /* 1 (Crammer-Singer): the backend holds exactly the rows above, in its own layout;
+                             0: it may keep more rows as a cache of its own (the C backend does) */
 } gpusvm__problem;
 
 /* The kernel-row slots a problem holds: its working set's, or with the cache one per variable. */
@@ -1755,10 +1757,15 @@ typedef struct gpusvm__cpu_job {
     size_t n, npts; /* variables, points */
     int q, whole;
     double *alpha, *G, *coef, *st;
-    float *K;  /* q rows of npts */
+    float *K;  /* lines rows of npts: the working set's and the cache's (gpusvm__cpu_assign) */
     float *qd; /* k(x_i, x_i) per variable */
     uint32_t *key_up, *key_low;
     int *ws_idx, *ws_slot;
+    /* the row cache: line l holds the row of variable line_var[l] (-1: none), used last in
+       round line_used[l]; var_line[v] is v's line or -1; the rows a round computes are those of
+       variables miss[0..nmiss) into lines miss[q..q + nmiss) */
+    int lines, nmiss, *line_var, *var_line, *miss;
+    uint64_t *line_used, round;
 } gpusvm__cpu_job;
 
 typedef struct gpusvm__cpu {
@@ -1775,6 +1782,9 @@ typedef struct gpusvm__cpu {
     int threads;  /* the context's: kernel rows and gradient updates are split across them */
     uint32_t *key_up, *key_low;
     int *ws_idx, *ws_slot;
+    int *line_var, *var_line, *miss; /* the jobs' row caches */
+    uint64_t *line_used, *line_keys; /* line_keys: gpusvm__cpu_assign's scratch (the most lines of a job) */
+    size_t rows_new, rows_reused;    /* the batch's rows after the first round: computed, found in the cache */
     struct gpusvm__cpu_cs *cs; /* Crammer-Singer's state (cs_begin), one per problem */
     int ncs;
 } gpusvm__cpu;
@@ -1785,6 +1795,10 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     const gpusvm_allocator *a = &bb->ctx->alloc;
+    if (b->rows_new + b->rows_reused)
+        gpusvm__log(bb->ctx, GPUSVM_LOG_DEBUG, "C backend: %lu kernel rows computed after the first round, %lu found in its row cache",
+                    (unsigned long)b->rows_new, (unsigned long)b->rows_reused);
+    b->rows_new = b->rows_reused = 0;
     gpusvm__free(a, b->job);
     gpusvm__free(a, b->alpha);
     gpusvm__free(a, b->G);
@@ -1798,6 +1812,11 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     gpusvm__free(a, b->key_low);
     gpusvm__free(a, b->ws_idx);
     gpusvm__free(a, b->ws_slot);
+    gpusvm__free(a, b->line_var);
+    gpusvm__free(a, b->var_line);
+    gpusvm__free(a, b->miss);
+    gpusvm__free(a, b->line_used);
+    gpusvm__free(a, b->line_keys);
     gpusvm__cpu_cs_free(a, b->cs, b->ncs);
     b->cs = NULL;
     b->ncs = 0;
@@ -1806,6 +1825,8 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     b->K = b->qd = b->norm = b->dense = NULL;
     b->key_up = b->key_low = NULL;
     b->ws_idx = b->ws_slot = NULL;
+    b->line_var = b->var_line = b->miss = NULL;
+    b->line_used = b->line_keys = NULL;
     b->nprob = 0;
 }
 
@@ -1895,16 +1916,36 @@ static void gpusvm__densify(const gpusvm__csr *m, size_t i, float *w, size_t d, 
         if ((size_t)m->col[k] < d) w[m->col[k]] = m->val[k];
 }
 
+#ifndef GPUSVM__CPU_ROW_CACHE
+#define GPUSVM__CPU_ROW_CACHE ((size_t)512 << 20) /* the C backend's row cache beside the working sets: bytes per batch */
+#endif
+
+/* The rows a problem keeps in the C backend: its working set's and, where it has twice as many
+   variables or more, up to its share of GPUSVM__CPU_ROW_CACHE more. Points come back to the
+   working set (a9a: with 4096 lines 28% of the rows a round needs were computed before, w8a with
+   2048 59%), and LIBSVM's strength on CPUs is its cache; the lines are touched only when used.
+   (A problem barely larger than its working set computes most of its rows in the first round:
+   letter's one-vs-one pairs, 1150 variables, gained nothing and lost 7% to the larger memory.) */
+static size_t gpusvm__cpu_lines(const gpusvm__problem *p, int q, int nprob)
+{
+    const size_t rows = gpusvm__krows(p, q), row_bytes = (p->npts ? p->npts : 1) * sizeof(float);
+    const size_t more = GPUSVM__CPU_ROW_CACHE / (size_t)(nprob > 0 ? nprob : 1) / row_bytes;
+    if (p->cache || p->own_rows || p->nvar < 2 * (size_t)q) return rows;
+    return rows + (p->nvar - rows < more ? p->nvar - rows : more);
+}
+
 static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     const gpusvm_allocator *a = &bb->ctx->alloc;
-    size_t i, nvar = 0, krows = 0, kn, ws;
+    size_t i, nvar = 0, krows = 0, kn, ws, lines = 0, most = 1;
     int t;
     gpusvm__cpu_train_end(bb);
     for (t = 0; t < nprob; ++t) {
-        const size_t qt = gpusvm__krows(&p[t], q);
+        const size_t qt = gpusvm__cpu_lines(&p[t], q, nprob);
         nvar += p[t].nvar;
+        lines += qt;
+        most = qt > most ? qt : most;
         if (!gpusvm__mul(qt, p[t].npts, &kn) || krows + kn < krows) return gpusvm__oom(bb->ctx, "kernel rows");
         krows += kn;
     }
@@ -1925,7 +1966,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     b->G = (double *)gpusvm__alloc(a, nvar, sizeof(double));
     b->coef = (double *)gpusvm__calloc(a, ws, sizeof(double));
     b->st = (double *)gpusvm__calloc(a, (size_t)nprob * GPUSVM__ST_COUNT, sizeof(double));
-    b->K = (float *)gpusvm__calloc(a, krows ? krows : 1, sizeof(float));
+    b->K = (float *)gpusvm__alloc(a, krows ? krows : 1, sizeof(float)); /* zeroed per job below */
     b->qd = (float *)gpusvm__alloc(a, nvar, sizeof(float));
     b->norm = (float *)gpusvm__alloc(a, p[0].x.rows ? p[0].x.rows : 1, sizeof(float));
     b->threads = bb->ctx->threads > 0 ? bb->ctx->threads : 1;
@@ -1935,13 +1976,21 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     b->key_low = (uint32_t *)gpusvm__alloc(a, nvar, sizeof(uint32_t));
     b->ws_idx = (int *)gpusvm__calloc(a, ws, sizeof(int));
     b->ws_slot = (int *)gpusvm__calloc(a, ws, sizeof(int));
+    b->line_var = (int *)gpusvm__alloc(a, lines ? lines : 1, sizeof(int));
+    b->var_line = (int *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(int));
+    b->miss = (int *)gpusvm__calloc(a, 2 * ws, sizeof(int));
+    b->line_used = (uint64_t *)gpusvm__calloc(a, lines ? lines : 1, sizeof(uint64_t));
+    b->line_keys = (uint64_t *)gpusvm__alloc(a, most, sizeof(uint64_t));
     if (!b->job || !b->alpha || !b->G || !b->coef || !b->st || !b->K || !b->qd || !b->norm ||
-        (!b->dense && b->d <= GPUSVM__DENSE_MAX) || !b->key_up || !b->key_low || !b->ws_idx || !b->ws_slot) {
+        (!b->dense && b->d <= GPUSVM__DENSE_MAX) || !b->key_up || !b->key_low || !b->ws_idx || !b->ws_slot ||
+        !b->line_var || !b->var_line || !b->miss || !b->line_used || !b->line_keys) {
         gpusvm__cpu_train_end(bb);
         return gpusvm__oom(bb->ctx, "the training state");
     }
     gpusvm__norms(&b->x, 0, b->x.rows, b->norm);
-    for (t = 0, nvar = 0, krows = 0; t < nprob; ++t) {
+    for (i = 0; i < lines; ++i) b->line_var[i] = -1;
+    for (i = 0; i < nvar; ++i) b->var_line[i] = -1;
+    for (t = 0, nvar = 0, krows = 0, lines = 0; t < nprob; ++t) {
         gpusvm__cpu_job *j = &b->job[t];
         j->p = p[t];
         j->n = p[t].nvar;
@@ -1958,13 +2007,22 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
         j->ws_slot = b->ws_slot + (size_t)t * q;
         j->st = b->st + (size_t)t * GPUSVM__ST_COUNT;
         j->K = b->K + krows;
+        j->lines = (int)gpusvm__cpu_lines(&p[t], q, nprob);
+        /* the working sets' rows start zeroed (Crammer-Singer reads rows it has not computed with
+           zero weights); the cache's lines are written before they are read */
+        memset(j->K, 0, gpusvm__krows(&p[t], q) * j->npts * sizeof(float));
+        j->line_var = b->line_var + lines;
+        j->line_used = b->line_used + lines;
+        j->var_line = b->var_line + nvar;
+        j->miss = b->miss + (size_t)t * 2 * q;
+        lines += (size_t)j->lines;
         for (i = 0; i < j->n; ++i) {
             const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, j->npts));
             j->G[i] = -1.0;
             j->qd[i] = gpusvm__diag(&b->x, pt, b->norm[pt], b->ktype, b->gamma, b->coef0, b->degree);
         }
         nvar += j->n;
-        krows += gpusvm__krows(&p[t], q) * j->npts;
+        krows += (size_t)j->lines * j->npts;
     }
     return GPUSVM_OK;
 }
@@ -2042,8 +2100,62 @@ static int gpusvm__cpu_select_k(gpusvm__cpu_job *j, uint32_t *keys, uint32_t *ot
     return m;
 }
 
+/* Forgets every row the cache holds, then lines 0..m) hold the rows of idx[0..m). */
+static void gpusvm__cpu_cache_reset(gpusvm__cpu_job *j, const int *idx, int m)
+{
+    int l;
+    for (l = 0; l < j->lines; ++l) {
+        if (j->line_var[l] >= 0) j->var_line[j->line_var[l]] = -1;
+        j->line_var[l] = -1;
+        j->line_used[l] = 0;
+    }
+    for (l = 0; l < m && l < j->lines; ++l) {
+        j->line_var[l] = idx[l];
+        j->var_line[idx[l]] = l;
+    }
+    j->nmiss = 0;
+}
+
+static int gpusvm__cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Lines for the new positions [at, at + got) of the working set: a variable whose row a line
+   holds takes that line; the others take the lines used longest ago (ties: the lower line) among
+   those this round does not use, and their rows are the round's to compute. The same choices for
+   any thread count: this runs on the solver's thread. */
+static void gpusvm__cpu_assign(gpusvm__cpu_job *j, int at, int got, uint64_t *scratch, size_t *reused)
+{
+    const uint64_t round = ++j->round;
+    int t, l, nc = 0, k = 0;
+    for (t = 0; t < at; ++t) j->line_used[j->ws_slot[t]] = round;
+    for (t = at; t < at + got; ++t)
+        if (j->var_line[j->ws_idx[t]] >= 0) j->line_used[j->var_line[j->ws_idx[t]]] = round;
+    for (l = 0; l < j->lines; ++l)
+        if (j->line_used[l] != round) scratch[nc++] = j->line_used[l] << 32 | (uint64_t)l;
+    qsort(scratch, (size_t)nc, sizeof(uint64_t), gpusvm__cmp_u64);
+    j->nmiss = 0;
+    for (t = at; t < at + got; ++t) {
+        const int v = j->ws_idx[t];
+        if (j->var_line[v] < 0) { /* lines >= q + got unused by this round: there is one */
+            l = (int)(scratch[k++] & 0xFFFFFFFFu);
+            if (j->line_var[l] >= 0) j->var_line[j->line_var[l]] = -1;
+            j->line_var[l] = v;
+            j->var_line[v] = l;
+            j->line_used[l] = round;
+            j->miss[j->nmiss] = v;
+            j->miss[j->q + j->nmiss++] = l;
+        }
+        j->ws_slot[t] = j->var_line[v];
+    }
+    *reused += (size_t)(got - j->nmiss);
+}
+
 /* As gpusvm_select for one problem: the check, then (unless the problem is whole) its next set. */
-static void gpusvm__cpu_select_one(gpusvm__cpu_job *j, int mode, double eps, double max_iter)
+static void gpusvm__cpu_select_one(gpusvm__cpu_job *j, int mode, double eps, double max_iter, uint64_t *scratch,
+                                   size_t *reused)
 {
     int list[GPUSVM__Q], keep_idx[GPUSVM__Q / 2], keep_slot[GPUSVM__Q / 2];
     uint64_t heap[GPUSVM__Q];
@@ -2091,13 +2203,19 @@ static void gpusvm__cpu_select_one(gpusvm__cpu_job *j, int mode, double eps, dou
     }
     qsort(list, (size_t)got, sizeof(int), gpusvm__cmp_int);
     for (t = 0; t < got; ++t) j->ws_idx[at + t] = list[t];
+    if (mode == 1) gpusvm__cpu_assign(j, at, got, scratch, reused);
+    else gpusvm__cpu_cache_reset(j, j->ws_idx, q);
 }
 
 static gpusvm_result gpusvm__cpu_select(gpusvm__backend *bb, int first, double eps, double max_iter)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     int t;
-    for (t = 0; t < b->nprob; ++t) gpusvm__cpu_select_one(&b->job[t], first ? 0 : 1, eps, max_iter);
+    for (t = 0; t < b->nprob; ++t) {
+        gpusvm__cpu_select_one(&b->job[t], first ? 0 : 1, eps, max_iter, b->line_keys, &b->rows_reused);
+        if (!first && b->job[t].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING && !b->job[t].whole)
+            b->rows_new += (size_t)b->job[t].nmiss;
+    }
     return GPUSVM_OK;
 }
 
@@ -2145,6 +2263,7 @@ typedef struct gpusvm__cpu_split {
     gpusvm__cpu *b;
     gpusvm__cpu_job *j;
     int off, count, parts;
+    int first; /* kernel rows: those of ws_idx into ws_slot, else the cache's misses */
 } gpusvm__cpu_split;
 
 /* The threads for `items` items of `cost` each: one below about a million operations in all. */
@@ -2163,9 +2282,10 @@ static void gpusvm__cpu_rows_part(void *arg, int t)
     const gpusvm__cpu *b = w->b;
     const gpusvm__cpu_job *j = w->j;
     const int lo = w->off + (int)((long long)w->count * t / w->parts), hi = w->off + (int)((long long)w->count * (t + 1) / w->parts);
-    gpusvm__cpu_rows_of(b->dense ? b->dense + (size_t)t * (b->d ? b->d : 1) : NULL, b->d, &b->x, j->p.map, j->ws_idx,
-                        j->npts, b->norm, &b->x, j->p.map, j->npts, b->norm, j->ws_slot, lo, hi - lo, j->K, j->npts,
-                        b->ktype, b->gamma, b->coef0, b->degree);
+    gpusvm__cpu_rows_of(b->dense ? b->dense + (size_t)t * (b->d ? b->d : 1) : NULL, b->d, &b->x, j->p.map,
+                        w->first ? j->ws_idx : j->miss, j->npts, b->norm, &b->x, j->p.map, j->npts, b->norm,
+                        w->first ? j->ws_slot : j->miss + j->q, lo, hi - lo, j->K, j->npts, b->ktype, b->gamma,
+                        b->coef0, b->degree);
 }
 
 static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
@@ -2178,8 +2298,10 @@ static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
         if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (!first && j->whole)) continue;
         w.b = b;
         w.j = j;
-        w.off = first ? 0 : j->q / 2;
-        w.count = first ? j->q : j->q / 2;
+        w.off = 0;
+        w.first = first;
+        w.count = first ? j->q : j->nmiss;
+        if (w.count == 0) continue;
         w.parts = gpusvm__cpu_parts(b, (size_t)w.count, j->npts * 8);
         gpusvm__parallel(w.parts, gpusvm__cpu_rows_part, &w);
     }
@@ -2331,18 +2453,29 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double rat
     return GPUSVM_OK;
 }
 
-/* out[i] += s_i * sum_t coef[t] K[slot[t]][i], as gpusvm_update. */
+/* out[i] += s_i * sum_t coef[t] K[slot[t]][i], as gpusvm_update: each sum in t order, for a
+   block of consecutive points at a time, so that a row is read along its length (the inner loop
+   vectorizes) rather than one word of every row per point. */
 static void gpusvm__cpu_accumulate(double *out, const signed char *y, size_t lo, size_t hi, const float *K, size_t ldk,
                                    const int *slot, const double *coef, int m, size_t npts)
 {
-    size_t i;
+    enum { BLOCK = 64 };
+    double sum[BLOCK];
+    size_t i = lo, n, k;
     int t;
-    for (i = lo; i < hi; ++i) {
-        double sum = 0.0;
+    while (i < hi) {
         const size_t pt = GPUSVM__PT(i, npts);
+        n = hi - i < BLOCK ? hi - i : BLOCK;
+        if (pt + n > npts) n = npts - pt; /* epsilon-SVR: a block stays within one run of the points */
+        for (k = 0; k < n; ++k) sum[k] = 0.0;
         for (t = 0; t < m; ++t)
-            if (coef[t] != 0.0) sum += coef[t] * (double)K[(size_t)slot[t] * ldk + pt];
-        out[i] += (y && y[i] < 0) ? -sum : sum;
+            if (coef[t] != 0.0) {
+                const double c = coef[t];
+                const float *row = K + (size_t)slot[t] * ldk + pt;
+                for (k = 0; k < n; ++k) sum[k] += c * (double)row[k];
+            }
+        for (k = 0; k < n; ++k) out[i + k] += (y && y[i + k] < 0) ? -sum[k] : sum[k];
+        i += n;
     }
 }
 
@@ -2557,6 +2690,7 @@ static void gpusvm__cpu_cs_rows(gpusvm__cpu *b, gpusvm__cpu_cs *s)
     rw.b = b;
     rw.j = s->j;
     rw.off = 0;
+    rw.first = 1; /* its list is in ws_idx / ws_slot */
     rw.count = s->nmiss;
     rw.parts = gpusvm__cpu_parts(b, (size_t)rw.count, s->n * 8);
     gpusvm__parallel(rw.parts, gpusvm__cpu_rows_part, &rw);
@@ -2759,10 +2893,17 @@ static gpusvm_result gpusvm__cpu_write_state(gpusvm__backend *bb, const double *
 static gpusvm_result gpusvm__cpu_write_ws(gpusvm__backend *bb, const int *idx, const int *slot, int m)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    int t;
+    int t, k;
     for (t = 0; t < b->nprob; ++t) {
-        memcpy(b->job[t].ws_idx, idx, (size_t)m * sizeof(int));
-        memcpy(b->job[t].ws_slot, slot, (size_t)m * sizeof(int));
+        gpusvm__cpu_job *j = &b->job[t];
+        memcpy(j->ws_idx, idx, (size_t)m * sizeof(int));
+        memcpy(j->ws_slot, slot, (size_t)m * sizeof(int));
+        gpusvm__cpu_cache_reset(j, NULL, 0); /* then slot[k] holds idx[k]'s row */
+        for (k = 0; k < m; ++k)
+            if (slot[k] >= 0 && slot[k] < j->lines && (size_t)idx[k] < j->n) {
+                j->line_var[slot[k]] = idx[k];
+                j->var_line[idx[k]] = slot[k];
+            }
     }
     return GPUSVM_OK;
 }
@@ -7054,7 +7195,10 @@ static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *
     s->q = be->qcap < GPUSVM__CS_Q_OF(be) ? be->qcap : GPUSVM__CS_Q_OF(be);
     if ((size_t)s->q > nmax) s->q = (int)nmax;
     s->cache = rows <= budget && rows <= (double)be->max_alloc;
-    for (p = 0; p < s->nprob; ++p) s->pb[p].cache = s->cache;
+    for (p = 0; p < s->nprob; ++p) {
+        s->pb[p].cache = s->cache;
+        s->pb[p].own_rows = 1;
+    }
     if (s->cache && be->train_bytes(be, s->pb, s->nprob, s->q) > be->mem_left(be))
         for (s->cache = 0, p = 0; p < s->nprob; ++p) s->pb[p].cache = 0;
     while (s->q > 2 && be->train_bytes(be, s->pb, s->nprob, s->q) > be->mem_left(be)) s->q /= 2;

@@ -90,6 +90,21 @@ step "OpenCL kernels match the C backend on random inputs" $T/test_kernels
 step "build test_kernels with the selection over the grid at every size" \
     $CC -std=c99 -O2 $WARN -DGPUSVM__SEL_GRID=0 -o $T/test_kernels_grid tests/test_kernels.c -ldl -lm
 step "the selection over the grid gives the same working sets (the kernel tests again)" $T/test_kernels_grid
+# the C backend's row cache: the same model bytes as a build without it, with small working sets
+# (-m 1: 64 rows) so that many rows come back; the build with it must report rows found there
+step "build gpusvm-train without the C backend's row cache" \
+    $CC -std=c99 -O2 $WARN -DGPUSVM__CPU_ROW_CACHE=0 -o $T/train_nocache tools/gpusvm-train.c -ldl -lm
+xz -dc data/svmguide1.xz > $T/svmguide1
+step "the C backend's row cache changes no model (C-SVC, nu-SVC, epsilon-SVR, nu-SVR, one-class; 5 folds)" sh -c "
+    for o in '-m 1 $T/svmguide1' '-s 1 -n 0.3 -m 1 $T/svmguide1' '-s 3 -p 0.1 -m 1 $T/svmguide1' \
+             '-s 4 -n 0.4 -m 1 $T/svmguide1' '-s 2 -n 0.2 -m 1 $T/svmguide1'; do
+        GPUSVM_BACKEND=cpu $T/train_nocache \$o $T/nc.model > /dev/null 2>&1 || exit 1
+        GPUSVM_BACKEND=cpu GPUSVM_VERBOSE=1 $B/gpusvm-train \$o $T/c.model > /dev/null 2> $T/c.err || exit 1
+        cmp $T/nc.model $T/c.model || exit 1
+        grep -q '[1-9][0-9]* found in its row cache' $T/c.err || exit 1
+    done
+    GPUSVM_BACKEND=cpu $T/train_nocache -v 5 -m 1 $T/svmguide1 > $T/nc.cv 2>&1 &&
+    GPUSVM_BACKEND=cpu $B/gpusvm-train -v 5 -m 1 $T/svmguide1 > $T/c.cv 2>&1 && cmp $T/nc.cv $T/c.cv"
 step "build test_api" $CC -std=c99 -O2 $WARN -o $T/test_api tests/test_api.c -ldl -lm
 step "public API (C backend and OpenCL)" $T/test_api
 step "the environment cannot break a program that did not ask (GPUSVM_BACKEND=gpu, a missing GPUSVM_DEVICE)" \
