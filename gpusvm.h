@@ -2453,19 +2453,20 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double rat
     return GPUSVM_OK;
 }
 
+#define GPUSVM__UPDATE_BLOCK ((size_t)64) /* points per block of gpusvm__cpu_accumulate */
+
 /* out[i] += s_i * sum_t coef[t] K[slot[t]][i], as gpusvm_update: each sum in t order, for a
    block of consecutive points at a time, so that a row is read along its length (the inner loop
    vectorizes) rather than one word of every row per point. */
 static void gpusvm__cpu_accumulate(double *out, const signed char *y, size_t lo, size_t hi, const float *K, size_t ldk,
                                    const int *slot, const double *coef, int m, size_t npts)
 {
-    enum { BLOCK = 64 };
-    double sum[BLOCK];
+    double sum[GPUSVM__UPDATE_BLOCK];
     size_t i = lo, n, k;
     int t;
     while (i < hi) {
         const size_t pt = GPUSVM__PT(i, npts);
-        n = hi - i < BLOCK ? hi - i : BLOCK;
+        n = hi - i < GPUSVM__UPDATE_BLOCK ? hi - i : GPUSVM__UPDATE_BLOCK;
         if (pt + n > npts) n = npts - pt; /* epsilon-SVR: a block stays within one run of the points */
         for (k = 0; k < n; ++k) sum[k] = 0.0;
         for (t = 0; t < m; ++t)
