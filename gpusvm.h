@@ -1778,7 +1778,8 @@ typedef struct gpusvm__cpu {
     double *alpha, *G, *coef, *st;
     float *K, *qd;
     float *norm;  /* |x_i|^2 of the batch's points */
-    float *dense; /* one point densified, per thread (threads x d) */
+    float *dense; /* per thread: 8 rows densified and interleaved (dstride = 8 d), or one (d) */
+    size_t dstride;
     int threads;  /* the context's: kernel rows and gradient updates are split across them */
     uint32_t *key_up, *key_low;
     int *ws_idx, *ws_slot;
@@ -1903,6 +1904,8 @@ static float gpusvm__dot_sparse(const gpusvm__csr *a, size_t i, const gpusvm__cs
 
 /* Feature counts up to this use a dense scratch vector in the C backend; above it, merging. */
 #define GPUSVM__DENSE_MAX ((size_t)1 << 22)
+#define GPUSVM__CPU_WIDE 8                  /* kernel rows the C backend computes in one pass over the points */
+#define GPUSVM__CPU_WIDE_D ((size_t)1 << 16) /* up to this many features (a thread's scratch: 8 x 4 bytes each) */
 
 static void gpusvm__densify(const gpusvm__csr *m, size_t i, float *w, size_t d, int clear)
 {
@@ -1970,7 +1973,8 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     b->qd = (float *)gpusvm__alloc(a, nvar, sizeof(float));
     b->norm = (float *)gpusvm__alloc(a, p[0].x.rows ? p[0].x.rows : 1, sizeof(float));
     b->threads = bb->ctx->threads > 0 ? bb->ctx->threads : 1;
-    b->dense = b->d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, (size_t)b->threads * (b->d ? b->d : 1), sizeof(float))
+    b->dstride = (b->d ? b->d : 1) * (b->d <= GPUSVM__CPU_WIDE_D ? (size_t)GPUSVM__CPU_WIDE : 1);
+    b->dense = b->d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, (size_t)b->threads * b->dstride, sizeof(float))
                                          : NULL;
     b->key_up = (uint32_t *)gpusvm__alloc(a, nvar, sizeof(uint32_t));
     b->key_low = (uint32_t *)gpusvm__alloc(a, nvar, sizeof(uint32_t));
@@ -2219,6 +2223,41 @@ static gpusvm_result gpusvm__cpu_select(gpusvm__backend *bb, int first, double e
     return GPUSVM_OK;
 }
 
+/* As gpusvm__cpu_rows_of's rows, nr <= 8 of them in one pass over B's points: the rows' values
+   interleaved in W (W[c * 8 + r]: feature c of row r), so each nonzero of a point is read once
+   for all of them and its 8 products are one vector operation; each dot product is still summed
+   over the point's nonzeros in their order, so the values are gpusvm__dot_dense's. */
+static void gpusvm__cpu_rows_wide(float *W, size_t d, const gpusvm__csr *A, const int32_t *amap, const int *idx,
+                                  size_t split, const float *norm_a, const gpusvm__csr *B, const int32_t *bmap,
+                                  size_t nb, const float *norm_b, const int *slot, int off, int nr, float *K,
+                                  size_t ldk, int ktype, float gamma, float coef0, int degree)
+{
+    size_t ia[GPUSVM__CPU_WIDE], i, k;
+    float na[GPUSVM__CPU_WIDE], *out[GPUSVM__CPU_WIDE];
+    int r;
+    for (r = 0; r < nr; ++r) {
+        const size_t ka = GPUSVM__PT(idx[off + r], split);
+        ia[r] = amap ? (size_t)amap[ka] : ka;
+        na[r] = norm_a[ia[r]];
+        out[r] = K + (size_t)slot[off + r] * ldk;
+        for (k = A->row_ptr[ia[r]]; k < A->row_ptr[ia[r] + 1]; ++k)
+            if ((size_t)A->col[k] < d) W[(size_t)A->col[k] * GPUSVM__CPU_WIDE + (size_t)r] = A->val[k];
+    }
+    for (i = 0; i < nb; ++i) {
+        const size_t ib = bmap ? (size_t)bmap[i] : i;
+        float s[GPUSVM__CPU_WIDE] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        for (k = B->row_ptr[ib]; k < B->row_ptr[ib + 1]; ++k) {
+            const float v = B->val[k], *w = W + (size_t)B->col[k] * GPUSVM__CPU_WIDE;
+            for (r = 0; r < GPUSVM__CPU_WIDE; ++r) s[r] += v * w[r];
+        }
+        for (r = 0; r < nr; ++r)
+            out[r][i] = gpusvm__kfun(ktype, ia[r] == ib ? na[r] : s[r], na[r], norm_b[ib], gamma, coef0, degree);
+    }
+    for (r = 0; r < nr; ++r)
+        for (k = A->row_ptr[ia[r]]; k < A->row_ptr[ia[r] + 1]; ++k)
+            if ((size_t)A->col[k] < d) W[(size_t)A->col[k] * GPUSVM__CPU_WIDE + (size_t)r] = 0.0f;
+}
+
 /* Kernel rows of A's points idx[off..off+nrows) against every point of B into K[slot]; a
    problem's point k is row amap[k] of A and bmap[k] of B (NULL: k); idx past split are the
    points again (epsilon-SVR). A and B are one set (training): a point against itself takes its
@@ -2230,6 +2269,13 @@ static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, co
 {
     int r;
     size_t i;
+    if (dense && d <= GPUSVM__CPU_WIDE_D && ktype != GPUSVM__K_PRECOMPUTED) {
+        for (r = 0; r < nrows; r += GPUSVM__CPU_WIDE)
+            gpusvm__cpu_rows_wide(dense, d, A, amap, idx, split, norm_a, B, bmap, nb, norm_b, slot, off + r,
+                                  nrows - r < GPUSVM__CPU_WIDE ? nrows - r : GPUSVM__CPU_WIDE, K, ldk, ktype, gamma,
+                                  coef0, degree);
+        return;
+    }
     for (r = 0; r < nrows; ++r) {
         const size_t ka = GPUSVM__PT(idx[off + r], split), ia = amap ? (size_t)amap[ka] : ka;
         float *out = K + (size_t)slot[off + r] * ldk;
@@ -2282,7 +2328,7 @@ static void gpusvm__cpu_rows_part(void *arg, int t)
     const gpusvm__cpu *b = w->b;
     const gpusvm__cpu_job *j = w->j;
     const int lo = w->off + (int)((long long)w->count * t / w->parts), hi = w->off + (int)((long long)w->count * (t + 1) / w->parts);
-    gpusvm__cpu_rows_of(b->dense ? b->dense + (size_t)t * (b->d ? b->d : 1) : NULL, b->d, &b->x, j->p.map,
+    gpusvm__cpu_rows_of(b->dense ? b->dense + (size_t)t * b->dstride : NULL, b->d, &b->x, j->p.map,
                         w->first ? j->ws_idx : j->miss, j->npts, b->norm, &b->x, j->p.map, j->npts, b->norm,
                         w->first ? j->ws_slot : j->miss + j->q, lo, hi - lo, j->K, j->npts, b->ktype, b->gamma,
                         b->coef0, b->degree);
@@ -2960,6 +3006,89 @@ static void gpusvm__krow_sums(const double *coef, int nv, size_t ns, const float
     }
 }
 
+/* gpusvm__host_decision's batches of 8 points or more: part t of `parts` takes its share of the
+   blocks of 8 points, their values interleaved in W (as gpusvm__cpu_rows_wide's rows), so that each
+   support vector's nonzeros are read once for 8 points; every dot product is still summed over
+   the support vector's nonzeros in order (gpusvm__dots_dense's values), whatever the part. */
+typedef struct gpusvm__dec_job {
+    const gpusvm__csr *sv, *x;
+    const float *norms;
+    const double *coef;
+    int nv, ktype, degree, parts;
+    float gamma, coef0;
+    size_t d, stride; /* a part's scratch (floats): 8 d of interleaved points, then 8 ns kernel values */
+    float *scratch;
+    double *out;
+} gpusvm__dec_job;
+
+static void gpusvm__dec_part(void *arg, int t)
+{
+    const gpusvm__dec_job *w = (const gpusvm__dec_job *)arg;
+    const gpusvm__csr *sv = w->sv, *x = w->x;
+    const size_t ns = sv->rows, nx = x->rows, blocks = (nx + GPUSVM__CPU_WIDE - 1) / GPUSVM__CPU_WIDE;
+    const size_t b1 = blocks * (size_t)(t + 1) / (size_t)w->parts;
+    float *W = w->scratch + (size_t)t * w->stride, *krow = W + GPUSVM__CPU_WIDE * w->d;
+    size_t b, j, k;
+    int r;
+    for (b = blocks * (size_t)t / (size_t)w->parts; b < b1; ++b) {
+        const size_t i0 = b * GPUSVM__CPU_WIDE;
+        const int nr = nx - i0 < GPUSVM__CPU_WIDE ? (int)(nx - i0) : GPUSVM__CPU_WIDE;
+        float nxr[GPUSVM__CPU_WIDE];
+        for (r = 0; r < nr; ++r) {
+            gpusvm__norms(x, i0 + (size_t)r, 1, &nxr[r]);
+            for (k = x->row_ptr[i0 + (size_t)r]; k < x->row_ptr[i0 + (size_t)r + 1]; ++k)
+                W[(size_t)x->col[k] * GPUSVM__CPU_WIDE + (size_t)r] = x->val[k];
+        }
+        for (j = 0; j < ns; ++j) {
+            float s[GPUSVM__CPU_WIDE] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+            for (k = sv->row_ptr[j]; k < sv->row_ptr[j + 1]; ++k) {
+                const float v = sv->val[k], *c = W + (size_t)sv->col[k] * GPUSVM__CPU_WIDE;
+                for (r = 0; r < GPUSVM__CPU_WIDE; ++r) s[r] += v * c[r];
+            }
+            for (r = 0; r < nr; ++r)
+                krow[(size_t)r * ns + j] = gpusvm__kfun(w->ktype, s[r], w->norms[j], nxr[r], w->gamma, w->coef0, w->degree);
+        }
+        for (r = 0; r < nr; ++r) gpusvm__krow_sums(w->coef, w->nv, ns, krow + (size_t)r * ns, w->out + i0 + (size_t)r, nx);
+        for (r = 0; r < nr; ++r)
+            for (k = x->row_ptr[i0 + (size_t)r]; k < x->row_ptr[i0 + (size_t)r + 1]; ++k)
+                W[(size_t)x->col[k] * GPUSVM__CPU_WIDE + (size_t)r] = 0.0f;
+    }
+}
+
+/* Batches of 8 points or more with at most GPUSVM__CPU_WIDE_D features: gpusvm__dec_part on the
+   context's threads (one below about a million multiply-adds). *done 0: not taken. */
+static gpusvm_result gpusvm__host_decision_wide(gpusvm_context *ctx, const gpusvm__csr *sv, const float *norms,
+                                                const double *coef, int nv, const gpusvm__csr *x, int ktype,
+                                                float gamma, float coef0, int degree, double *out, int *done)
+{
+    gpusvm__dec_job w;
+    size_t bytes, blocks = (x->rows + GPUSVM__CPU_WIDE - 1) / GPUSVM__CPU_WIDE;
+    const size_t d = sv->cols > x->cols ? sv->cols : x->cols;
+    *done = 0;
+    if (x->rows < GPUSVM__CPU_WIDE || d > GPUSVM__CPU_WIDE_D) return GPUSVM_OK;
+    w.sv = sv;
+    w.x = x;
+    w.norms = norms;
+    w.coef = coef;
+    w.nv = nv;
+    w.ktype = ktype;
+    w.degree = degree;
+    w.gamma = gamma;
+    w.coef0 = coef0;
+    w.d = d ? d : 1;
+    w.out = out;
+    w.parts = (double)x->rows * (double)sv->row_ptr[sv->rows] < 1048576.0 ? 1 : (ctx->threads > 1 ? ctx->threads : 1);
+    if ((size_t)w.parts > blocks) w.parts = (int)blocks;
+    if (!gpusvm__mul(sv->rows + w.d, GPUSVM__CPU_WIDE, &w.stride) || !gpusvm__mul(w.stride, (size_t)w.parts, &bytes))
+        return gpusvm__oom(ctx, "decision values");
+    w.scratch = (float *)gpusvm__calloc(&ctx->alloc, bytes, sizeof(float));
+    if (!w.scratch) return gpusvm__oom(ctx, "decision values");
+    gpusvm__parallel(w.parts, gpusvm__dec_part, &w);
+    gpusvm__free(&ctx->alloc, w.scratch);
+    *done = 1;
+    return GPUSVM_OK;
+}
+
 /* Decision values on the host, in the kernels' operation order (the C backend's, and the small
    batches' of every backend: see gpusvm__predict). */
 static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__csr *sv, const float *sv_norms,
@@ -2973,6 +3102,8 @@ static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__cs
     float *nsv = (float *)gpusvm__alloc(a, sv_norms ? 1 : ns, sizeof(float));
     float *krow = (float *)gpusvm__alloc(a, ns, sizeof(float));
     float nx;
+    gpusvm_result r = GPUSVM_OK;
+    int wide = 0;
     if ((!dense && d <= GPUSVM__DENSE_MAX) || !nsv || !krow) {
         gpusvm__free(a, dense);
         gpusvm__free(a, nsv);
@@ -2980,7 +3111,9 @@ static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__cs
         return gpusvm__oom(ctx, "decision values");
     }
     if (!sv_norms) gpusvm__norms(sv, 0, ns, nsv);
-    for (i = 0; i < nx_rows; ++i) {
+    r = gpusvm__host_decision_wide(ctx, sv, sv_norms ? sv_norms : nsv, coef, nv, x, ktype, gamma, coef0, degree, out,
+                                   &wide);
+    for (i = 0; i < nx_rows && r == GPUSVM_OK && !wide; ++i) {
         const float *norms = sv_norms ? sv_norms : nsv;
         gpusvm__norms(x, i, 1, &nx);
         if (dense) gpusvm__densify(x, i, dense, d, 0);
@@ -2995,7 +3128,7 @@ static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__cs
     gpusvm__free(a, dense);
     gpusvm__free(a, nsv);
     gpusvm__free(a, krow);
-    return GPUSVM_OK;
+    return r;
 }
 
 static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef, int nv,

@@ -7,9 +7,13 @@
 #             warm-up it comes from gpusvm's kernel cache, see GPUSVM_CACHE_DIR)
 #   process:  wall time of the whole gpusvm-train process (parsing, context, program included)
 #   device:   the device memory training held, and the part that is the data and O(n) vectors
+# BENCH_REFERENCE names references (several: comma-separated), each a column of the first table.
 # With BENCH_REFERENCE=libsvm, svm-train's process time on the same host is added (slow: minutes);
 # with BENCH_REFERENCE=sklearn, scikit-learn's SVC fit (bench/sklearn_ref.py; the mnist rows only
-# with BENCH_REFERENCE_MNIST=1: minutes each).
+# with BENCH_REFERENCE_MNIST=1: minutes each); with BENCH_REFERENCE=sklearnex, oneDAL's SVC fit
+# (scikit-learn-intelex, every core), from a virtual environment in build/venv-sklearnex that the
+# first such run makes with pip (BENCH_VENV=folder to use another). For the C backend against
+# the others: GPUSVM_BACKEND=cpu BENCH_REFERENCE=libsvm,sklearnex BENCH_ONLY=a9a,w8a,ijcnn1,mnist 8-vs-rest 20 make bench
 # Then small data sets against svm-train on the same host (when it is on PATH), and where the
 # training time goes (GPUSVM_PROFILE=1). BENCH_ONLY=PREFIX runs only the rows (and breakdowns)
 # whose name starts with PREFIX (several: PREFIX,PREFIX,...), e.g. the CPU comparison on a
@@ -25,7 +29,8 @@ RUNS=${BENCH_RUNS:-3}
 mkdir -p "$D" "$W"
 for f in a9a a9a.t w8a ijcnn1 ijcnn1.t mnist.scale mnist.scale.t heart_scale diabetes_scale \
     breast-cancer_scale.pm1 svmguide1 svmguide1.t digits.sklearn; do
-    [ -s "$D/$f" ] || xz -dc "$SRC/$f.xz" > "$D/$f" || exit 1
+    # (blank lines dropped: w8a ends with one, which svm-train refuses)
+    [ -s "$D/$f" ] || { xz -dc "$SRC/$f.xz" | grep -v '^$' > "$D/$f"; } || exit 1
 done
 for f in letter.scale letter.scale.t; do # the repository's own (data/)
     [ -s "$D/$f" ] || xz -dc "data/$f.xz" > "$D/$f" || exit 1
@@ -33,6 +38,7 @@ done
 for f in mnist.scale mnist.scale.t; do # 8 against the rest
     [ -s "$D/$f.8" ] || awk '{ $1 = ($1 == 8) ? 1 : -1; print }' "$D/$f" > "$D/$f.8"
 done
+[ -s "$D/mnist.scale.8.20k" ] || head -n 20000 "$D/mnist.scale.8" > "$D/mnist.scale.8.20k" # the first 20,000
 
 now() { date +%s.%N; }
 wanted() { # BENCH_ONLY=PREFIX[,PREFIX...]: only the rows whose name starts with one of them
@@ -71,40 +77,56 @@ row() { # row NAME TRAIN TEST OPTIONS...
     prog=$(sed -n -e 's/.*kernel program: \([0-9.]*\) s (from the kernel cache.*/\1 s (cached)/p' \
         -e 's/.*kernel program: \([0-9.]*\) s (compiled.*/\1 s (compiled)/p' "$W/$name.best.err")
     ref=
-    if [ "${BENCH_REFERENCE:-}" = sklearn ]; then
+    if reference libsvm; then
+        if command -v svm-train > /dev/null; then
+            s=$(now)
+            svm-train "$@" "$train" "$W/$name.libsvm.model" > "$W/$name.libsvm.out"
+            e=$(now)
+            svm-predict "$test" "$W/$name.libsvm.model" "$W/$name.libsvm.pred" > "$W/$name.libsvm.acc"
+            ref=" $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.1f", e - s }') s, $(sed -n 's/^Accuracy = \([0-9.]*%\).*/\1/p' "$W/$name.libsvm.acc"), nSV $(sed -n 's/^Total nSV = //p' "$W/$name.libsvm.out") |"
+        else
+            ref=" not run (no svm-train) |"
+        fi
+    fi
+    if reference sklearn; then
         case "$name" in
-        mnist*) [ -n "${BENCH_REFERENCE_MNIST:-}" ] && ref=" $(python3 bench/sklearn_ref.py "$train" "$test" "$2" "$4") |" || ref=" not run |" ;;
-        *) ref=" $(python3 bench/sklearn_ref.py "$train" "$test" "$2" "$4") |" ;;
+        mnist*) [ -n "${BENCH_REFERENCE_MNIST:-}" ] && ref="$ref $(python3 bench/sklearn_ref.py "$train" "$test" "$2" "$4") |" || ref="$ref not run |" ;;
+        *) ref="$ref $(python3 bench/sklearn_ref.py "$train" "$test" "$2" "$4") |" ;;
         esac
     fi
-    if [ "${BENCH_REFERENCE:-}" = libsvm ] && command -v svm-train > /dev/null; then
-        s=$(now)
-        svm-train "$@" "$train" "$W/$name.libsvm.model" > "$W/$name.libsvm.out"
-        e=$(now)
-        svm-predict "$test" "$W/$name.libsvm.model" "$W/$name.libsvm.pred" > "$W/$name.libsvm.acc"
-        ref=" $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.1f", e - s }') s, $(sed -n 's/^Accuracy = \([0-9.]*%\).*/\1/p' "$W/$name.libsvm.acc"), nSV $(sed -n 's/^Total nSV = //p' "$W/$name.libsvm.out") |"
+    if reference sklearnex; then
+        ref="$ref $(SKLEARN_REF_INTELEX=1 "$VENV/bin/python" bench/sklearn_ref.py "$train" "$test" "$2" "$4" 2>&1 | tail -n 1) |"
     fi
     echo "| $name | $* | $best s | ${prog:-none} | $bwall s | $iters | $acc | $nsv | ${mem:-C backend} |$ref"
 
 }
 
+reference() { # BENCH_REFERENCE=NAME[,NAME...] names it
+    case ",${BENCH_REFERENCE:-}," in *",$1,"*) return 0 ;; *) return 1 ;; esac
+}
+if reference sklearnex; then # oneDAL's SVC in its own virtual environment
+    VENV=${BENCH_VENV:-$B/venv-sklearnex}
+    if ! "$VENV/bin/python" -c "import sklearnex" 2> /dev/null; then
+        echo "Installing scikit-learn-intelex into $VENV (pip; once)..." >&2
+        { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q scikit-learn-intelex; } >&2 ||
+            { echo "bench: BENCH_REFERENCE=sklearnex needs python3-venv and pip's scikit-learn-intelex (PyPI); not installed" >&2; exit 1; }
+    fi
+fi
 dev=$($B/gpusvm-train -q -c 1 data/heart_scale "$W/probe.model" 2>&1 | sed -n 's/^gpusvm: device: //p')
 echo "Device: $dev; $(date -u +%Y-%m-%d); best of $RUNS runs after a warm-up."
 echo
-if [ "${BENCH_REFERENCE:-}" = libsvm ]; then
-    echo "| data | options | training | program | process | #iter | accuracy | nSV | device memory | svm-train (process, accuracy, nSV) |"
-    echo "|---|---|---|---|---|---|---|---|---|---|"
-elif [ "${BENCH_REFERENCE:-}" = sklearn ]; then
-    echo "| data | options | training | program | process | #iter | accuracy | nSV | device memory | scikit-learn SVC (fit, accuracy, nSV) |"
-    echo "|---|---|---|---|---|---|---|---|---|---|"
-else
-    echo "| data | options | training | program | process | #iter | accuracy | nSV | device memory |"
-    echo "|---|---|---|---|---|---|---|---|---|"
-fi
+head="| data | options | training | program | process | #iter | accuracy | nSV | device memory |"
+rule="|---|---|---|---|---|---|---|---|---|"
+reference libsvm && head="$head svm-train (process, accuracy, nSV) |" && rule="$rule---|"
+reference sklearn && head="$head scikit-learn SVC (fit, accuracy, nSV) |" && rule="$rule---|"
+reference sklearnex && head="$head oneDAL SVC, every core (fit, accuracy, nSV) |" && rule="$rule---|"
+echo "$head"
+echo "$rule"
 row "a9a → a9a.t" a9a a9a.t -c 1 -g 0.05
 row "w8a (training set)" w8a w8a -c 1 -g 0.05
 row "ijcnn1 → ijcnn1.t" ijcnn1 ijcnn1.t -c 10 -g 1
 row "mnist 8-vs-rest → .t" mnist.scale.8 mnist.scale.t.8 -c 1 -g 0.02
+row "mnist 8-vs-rest 20,000 → .t" mnist.scale.8.20k mnist.scale.t.8 -c 1 -g 0.02
 row "mnist 10-class → .t" mnist.scale mnist.scale.t -c 10 -g 0.02
 # Crammer-Singer (-s 5, stopped at a relative duality gap of 0.01): mnist in GTSVM's setting
 # (seed 003), letter beside its one-vs-one

@@ -54,7 +54,8 @@ static void *train_job(void *arg)
 }
 
 /* A model of 1500 points (enough work for the C backend to split its kernel rows and gradient
-   updates) trained with `threads` threads, as the model file's text. */
+   updates) trained with `threads` threads, as the model file's text, followed by the bytes of its
+   decision values on the training points (a batch the C backend splits across its threads). */
 enum { N2 = 1500, N3 = 3000 }; /* C-SVC's points; Crammer-Singer's (six classes: enough work to split) */
 static float X2[N3 * D];
 static double Y2[N3];
@@ -67,6 +68,8 @@ static char *threads_model(int threads, gpusvm_svm_type type, size_t rows, size_
     gpusvm_matrix m;
     gpusvm_model *model = NULL;
     char *bytes = NULL, *copy = NULL;
+    static double dec[N3 * 15]; /* at most 6 classes: 15 pairs */
+    size_t dec_len = 0;
     memset(&d, 0, sizeof d);
     d.backend = GPUSVM_BACKEND_CPU;
     d.ignore_environment = 1;
@@ -79,8 +82,16 @@ static char *threads_model(int threads, gpusvm_svm_type type, size_t rows, size_
     m.cols = D;
     m.values = X2;
     if (gpusvm_context_create(&d, &ctx) == GPUSVM_OK && gpusvm_train(ctx, &m, Y2, &p, &model) == GPUSVM_OK &&
-        gpusvm_model_save_buffer(ctx, model, &bytes, len) == GPUSVM_OK && (copy = (char *)malloc(*len)) != NULL)
-        memcpy(copy, bytes, *len);
+        gpusvm_model_save_buffer(ctx, model, &bytes, len) == GPUSVM_OK &&
+        gpusvm_predict(ctx, model, &m, NULL, dec) == GPUSVM_OK) {
+        const size_t k = (size_t)model->nr_class;
+        dec_len = rows * (type == GPUSVM_CRAMMER_SINGER ? k : k * (k - 1) / 2) * sizeof(double);
+        if ((copy = (char *)malloc(*len + dec_len)) != NULL) {
+            memcpy(copy, bytes, *len);
+            memcpy(copy + *len, dec, dec_len);
+            *len += dec_len;
+        }
+    }
     gpusvm_free(ctx, bytes);
     gpusvm_model_free(model);
     gpusvm_context_destroy(ctx);
@@ -138,7 +149,7 @@ int main(void)
             for (k = 1; k < 4; ++k) {
                 size_t len = 0;
                 char *other = threads_model(counts[k], types[t], rows, &len);
-                snprintf(msg, sizeof msg, "C backend, %d threads: the same model bytes as 1 thread (%s)", counts[k],
+                snprintf(msg, sizeof msg, "C backend, %d threads: the same model bytes and decision values as 1 thread (%s)", counts[k],
                          t ? "Crammer-Singer" : "C-SVC");
                 CHECK(ref && other && len == ref_len && memcmp(other, ref, len) == 0, msg);
                 free(other);
