@@ -2354,19 +2354,44 @@ static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
     return GPUSVM_OK;
 }
 
+/* The inner solve's working set, position by position (gathered once a round, so that the
+   pair updates read arrays in order, as the kernel's local memory): alpha, gradient, bound,
+   diagonal, label and the point whose column of the kernel rows it is. */
+typedef struct gpusvm__cpu_ws {
+    double *la, *lg, *lC;
+    float *lqd;
+    signed char *ly;
+    size_t *lpt;
+} gpusvm__cpu_ws;
+
+/* Its room for q positions, in one block (la first: the caller frees la). */
+static int gpusvm__cpu_ws_alloc(const gpusvm_allocator *a, int q, gpusvm__cpu_ws *w)
+{
+    const size_t n = (size_t)(q > 0 ? q : 1);
+    w->la = (double *)gpusvm__alloc(a, n, 3 * sizeof(double) + sizeof(size_t) + sizeof(float) + 1);
+    if (!w->la) return 0;
+    w->lg = w->la + n;
+    w->lC = w->lg + n;
+    w->lpt = (size_t *)(void *)(w->lC + n);
+    w->lqd = (float *)(void *)(w->lpt + n);
+    w->ly = (signed char *)(void *)(w->lqd + n);
+    return 1;
+}
+
 /* LIBSVM's analytic step on the pair (i, jj) of working-set positions, with its clipping to the
    box; the working set's gradient follows (Ki: i's kernel row, Kii its diagonal). */
-static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, double *la, double *lg, int i, int jj, double Kii, const float *Ki)
+static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, int i, int jj, double Kii, const float *Ki)
 {
     const int m = j->q;
     const float *Kj;
     int t;
-    const int yi = j->p.y[j->ws_idx[i]], yj = j->p.y[j->ws_idx[jj]];
-    const double Ci = j->p.C[j->ws_idx[i]], Cj = j->p.C[j->ws_idx[jj]];
-    const double Kij = (double)Ki[GPUSVM__PT(j->ws_idx[jj], j->npts)];
+    double *la = w->la, *lg = w->lg;
+    const int yi = w->ly[i], yj = w->ly[jj];
+    const double Ci = w->lC[i], Cj = w->lC[jj];
+    const double Kij = (double)Ki[w->lpt[jj]];
     const double oi = la[i], oj = la[jj];
     double ai = oi, aj = oj, di, dj;
-    double quad = Kii + (double)j->qd[j->ws_idx[jj]] - 2.0 * Kij;
+    double quad = Kii + (double)w->lqd[jj] - 2.0 * Kij;
     if (quad <= 0.0) quad = GPUSVM__TAU;
     if (yi != yj) {
         const double delta = (-lg[i] - lg[jj]) / quad;
@@ -2393,20 +2418,24 @@ static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, double *la, double *lg, int
     dj = aj - oj;
     Kj = j->K + (size_t)j->ws_slot[jj] * j->npts;
     for (t = 0; t < m; ++t) {
-        const int yt = j->p.y[j->ws_idx[t]];
-        const double kit = (double)Ki[GPUSVM__PT(j->ws_idx[t], j->npts)], kjt = (double)Kj[GPUSVM__PT(j->ws_idx[t], j->npts)];
+        const int yt = w->ly[t];
+        const double kit = (double)Ki[w->lpt[t]], kjt = (double)Kj[w->lpt[t]];
         const double qi = (yt == yi) ? kit : -kit;
         const double qj = (yt == yj) ? kjt : -kjt;
         lg[t] += qi * di + qj * dj;
     }
 }
 
-/* LIBSVM's SMO on one problem's working set, as gpusvm_smo (la: room for 2 q doubles). */
-static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, double *la, double eps, double ratio, int max_inner,
+/* LIBSVM's SMO on one problem's working set, as gpusvm_smo (w: room for q positions). */
+static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, double eps, double ratio, int max_inner,
                                 double max_iter)
 {
     const int m = j->q;
-    double *lg = la + m, eps_in, left;
+    double *la = w->la, *lg = w->lg, eps_in, left;
+    const double *lC = w->lC;
+    const float *lqd = w->lqd;
+    const signed char *ly = w->ly;
+    const size_t *lpt = w->lpt;
     int it = 0, budget, t;
     if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
     if (j->whole) {
@@ -2414,8 +2443,13 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, double *la, double eps, doub
         max_inner = GPUSVM__WHOLE_INNER;
     }
     for (t = 0; t < m; ++t) {
-        la[t] = j->alpha[j->ws_idx[t]];
-        lg[t] = j->G[j->ws_idx[t]];
+        const int i = j->ws_idx[t];
+        la[t] = j->alpha[i];
+        lg[t] = j->G[i];
+        w->lC[t] = j->p.C[i];
+        w->lqd[t] = j->qd[i];
+        w->ly[t] = j->p.y[i];
+        w->lpt[t] = GPUSVM__PT(i, j->npts);
     }
     eps_in = eps > ratio * j->st[GPUSVM__ST_GAP] ? eps : ratio * j->st[GPUSVM__ST_GAP];
     left = max_iter - j->st[GPUSVM__ST_ITER];
@@ -2429,8 +2463,8 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, double *la, double eps, doub
         bv[0] = bv[1] = g2[0] = g2[1] = -INFINITY;
         bi[0] = bi[1] = -1;
         for (t = 0; t < m; ++t) {
-            const int pos = j->p.y[j->ws_idx[t]] > 0;
-            const double al = la[t], C = j->p.C[j->ws_idx[t]];
+            const int pos = ly[t] > 0;
+            const double al = la[t], C = lC[t];
             const double v = pos ? -lg[t] : lg[t];
             const int in_up = pos ? (al < C) : (al > 0.0);
             const int in_low = pos ? (al > 0.0) : (al < C);
@@ -2449,11 +2483,11 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, double *la, double eps, doub
         }
         for (c = 0; c < 2; ++c) {
             Kc[c] = j->K + (size_t)j->ws_slot[bi[c] > 0 ? bi[c] : 0] * j->npts;
-            Kii[c] = j->qd[j->ws_idx[bi[c] > 0 ? bi[c] : 0]];
+            Kii[c] = lqd[bi[c] > 0 ? bi[c] : 0];
         }
         for (t = 0; t < m; ++t) {
-            const int pos = j->p.y[j->ws_idx[t]] > 0;
-            const double al = la[t], C = j->p.C[j->ws_idx[t]];
+            const int pos = ly[t] > 0;
+            const double al = la[t], C = lC[t];
             const int in_low = pos ? (al > 0.0) : (al < C);
             double v, bdiff;
             if (!in_low) continue;
@@ -2461,7 +2495,7 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, double *la, double eps, doub
             v = pos ? -lg[t] : lg[t];
             bdiff = bv[c] - v;
             if (bdiff > 0.0) {
-                double quad = Kii[c] + (double)j->qd[j->ws_idx[t]] - 2.0 * (double)Kc[c][GPUSVM__PT(j->ws_idx[t], j->npts)];
+                double quad = Kii[c] + (double)lqd[t] - 2.0 * (double)Kc[c][lpt[t]];
                 double o;
                 if (quad <= 0.0) quad = GPUSVM__TAU;
                 o = -(bdiff * bdiff) / quad;
@@ -2473,8 +2507,8 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, double *la, double eps, doub
         }
         jj = bj;
         if (jj < 0) break;
-        c = (j->p.nu && j->p.y[j->ws_idx[jj]] < 0) ? 1 : 0;
-        gpusvm__cpu_smo_step(j, la, lg, bi[c], jj, Kii[c], Kc[c]);
+        c = (j->p.nu && ly[jj] < 0) ? 1 : 0;
+        gpusvm__cpu_smo_step(j, w, bi[c], jj, Kii[c], Kc[c]);
         ++it;
     }
     for (t = 0; t < m; ++t) {
@@ -2491,11 +2525,11 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double rat
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     const gpusvm_allocator *a = &bb->ctx->alloc;
-    double *la = (double *)gpusvm__alloc(a, (size_t)b->qmax * 2, sizeof(double));
+    gpusvm__cpu_ws w;
     int t;
-    if (!la) return gpusvm__oom(bb->ctx, "the inner solve");
-    for (t = 0; t < b->nprob; ++t) gpusvm__cpu_smo_one(&b->job[t], la, eps, ratio, max_inner, max_iter);
-    gpusvm__free(a, la);
+    if (!gpusvm__cpu_ws_alloc(a, b->qmax, &w)) return gpusvm__oom(bb->ctx, "the inner solve");
+    for (t = 0; t < b->nprob; ++t) gpusvm__cpu_smo_one(&b->job[t], &w, eps, ratio, max_inner, max_iter);
+    gpusvm__free(a, w.la);
     return GPUSVM_OK;
 }
 
