@@ -23,6 +23,9 @@ static const char *const gpusvm__kernel_source[] = {
     "#ifndef GPUSVM__L\n",
     "#define GPUSVM__L 256 /* local size of the single-work-group kernels (power of two) */\n",
     "#endif\n",
+    "#if GPUSVM__L > 256 /* 512 and 1024 built but trained other models (seen on an H100): not supported */\n",
+    "#error \"GPUSVM__L is at most 256\"\n",
+    "#endif\n",
     "#ifndef GPUSVM__SMO_L\n",
     "#define GPUSVM__SMO_L GPUSVM__L /* local size of gpusvm_smo (the host passes its choice: gpusvm__ocl_smo_l) */\n",
     "#endif\n",
@@ -2126,5 +2129,5 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 2121
+#define GPUSVM__KERNEL_SOURCE_LINES 2124
 #endif /* GPUSVM_KERNELS_CL_H */

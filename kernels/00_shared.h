@@ -16,6 +16,9 @@
 #ifndef GPUSVM__L
 #define GPUSVM__L 256 /* local size of the single-work-group kernels (power of two) */
 #endif
+#if GPUSVM__L > 256 /* 512 and 1024 built but trained other models (seen on an H100): not supported */
+#error "GPUSVM__L is at most 256"
+#endif
 #ifndef GPUSVM__SMO_L
 #define GPUSVM__SMO_L GPUSVM__L /* local size of gpusvm_smo (the host passes its choice: gpusvm__ocl_smo_l) */
 #endif
