@@ -31,9 +31,14 @@
  * the kernel takes 60 registers and 36 KiB of local memory there.)
  *
  * Rows with more nonzeros than one table holds (GPUSVM__SE entries) are taken
- * in passes: the rows' entries in order, GPUSVM__SE per pass; a pass after
- * the first adds the dot products kept in K by the one before (each work-item
- * reads back only what it wrote), and the last applies the kernel function.
+ * in passes over the rows' entries in order. A pass ends at the last row start
+ * or chunk boundary that fits (gpusvm_sp_pass_end): a row of at most
+ * GPUSVM__SE nonzeros is never split, and a longer one is cut every
+ * GPUSVM__SE entries from its own first, so where a row's sums are rounded
+ * does not depend on the rows beside it (a row's values are the same bits in
+ * any working set, in any group of rows). A row's pass after its first adds
+ * the dot product kept in K by the one before (each work-item reads back only
+ * what it wrote), and its last applies the kernel function.
  *
  * Precision: the products and their sums are double (a float product is
  * exact in double), and so are the norms, so |x|^2 + |z|^2 - 2 x.z keeps its
@@ -87,6 +92,20 @@ GPUSVM_INLINE void gpusvm_sp_fill(__local int *hkey, __local float *hval, int e0
         hval[s * GPUSVM__SR + r] = a_val[a_ptr[ca] + k];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* The end of the pass that starts at entry e0 of the rows' concatenated nonzeros (row r's are
+   [beg[r], beg[r + 1])): the largest row start or point GPUSVM__SE entries into a row past e0 and at
+   most GPUSVM__SE entries after it, or the last entry. */
+GPUSVM_INLINE int gpusvm_sp_pass_end(const int *beg, int nr, int e0)
+{
+    const int lim = min(e0 + GPUSVM__SE, beg[nr]);
+    int e1 = lim == beg[nr] ? lim : e0;
+    for (int r = 0; r < nr; ++r) {
+        if (beg[r + 1] <= lim) e1 = max(e1, beg[r + 1]);
+        else if (beg[r] <= lim) e1 = max(e1, beg[r] + (lim - beg[r]) / GPUSVM__SE * GPUSVM__SE);
+    }
+    return e1;
 }
 
 /* k(x, z) from <x,z>, |x|^2 and |z|^2 in double (gpusvm_kfun's cases) */
@@ -170,15 +189,15 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
     if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
     if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || first >= nb) return;
 
-    int total = 0;
+    int beg[GPUSVM__SR + 1]; /* row r's entries in the concatenation: [beg[r], beg[r + 1]) */
+    beg[0] = 0;
     for (int r = 0; r < nr; ++r) {
         const int ca = GPUSVM_SP_ROW(r);
-        total += a_ptr[ca + 1] - a_ptr[ca];
+        beg[r + 1] = beg[r] + a_ptr[ca + 1] - a_ptr[ca];
     }
-    const int npass = max(1, (total + GPUSVM__SE - 1) / GPUSVM__SE);
-    for (int ps = 0; ps < npass; ++ps) {
-        gpusvm_sp_fill(hkey, hval, ps * GPUSVM__SE, min(total, (ps + 1) * GPUSVM__SE), a_ptr, a_col, a_val, idx, map,
-                       use_map, pt, split, p, qmax, row_off, r0);
+    for (int e0 = 0, e1 = 0, ps = 0; ps == 0 || e0 < beg[nr]; e0 = e1, ++ps) {
+        e1 = gpusvm_sp_pass_end(beg, nr, e0);
+        gpusvm_sp_fill(hkey, hval, e0, e1, a_ptr, a_col, a_val, idx, map, use_map, pt, split, p, qmax, row_off, r0);
         for (int blk = 0; blk < GPUSVM__SB; ++blk) {
             const int i = first + blk * GPUSVM_SP_BLOCK + GPUSVM_SP_LID / GPUSVM__SW;
             double acc[GPUSVM__SR], dot;
@@ -192,13 +211,16 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
 #else
             dot = gpusvm_sp_lanes_sum(acc, red);
 #endif
-            { /* lane r of the point writes row r */
+            { /* lane r of the point writes row r, in the passes that hold its entries (an empty row: the
+                 pass that ends past its start, or the last) */
                 const int r = GPUSVM_SP_LID % GPUSVM__SW;
-                if (i < nb && r < nr) {
+                const int mine = r < nr && (beg[r] < e1 || (beg[r] == e1 && e1 == beg[nr])) &&
+                                 (beg[r + 1] > e0 || beg[r] >= e0);
+                if (i < nb && mine) {
                     __global float *out = K + (size_t)(p * qmax + slot[p * qmax + row_off + r0 + r]) * ldk + i;
                     const int ca = GPUSVM_SP_ROW(r), cb = GPUSVM_COL(map, use_map, pt, i);
-                    if (ps > 0) dot += *out;
-                    if (ps + 1 < npass) *out = (float)dot;
+                    if (beg[r] < e0) dot += *out;
+                    if (beg[r + 1] > e1) *out = (float)dot;
                     else /* self: as part 1 */
                         *out = gpusvm_kfun_d(ktype, self && ca == cb ? norm_a[ca] : dot, norm_a[ca], norm_b[cb], gamma,
                                              coef0, degree);

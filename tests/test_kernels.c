@@ -255,8 +255,8 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
 }
 
 /* A few rows (gpusvm_rows_few, up to GPUSVM__FEW) against the C backend and, bit for bit, against
-   the same rows from the tiled kernel (a working set of 16). */
-static void few_rows_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t, const char *label)
+   the same rows from the tiled kernel (a working set of 16); first >= 0: the working set's first point. */
+static void few_rows_check_at(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t, const char *label, int first)
 {
     const size_t n = t->p.nvar, np = t->p.x.rows;
     const int counts[5] = {1, 2, 3, 5, GPUSVM__FEW};
@@ -269,6 +269,7 @@ static void few_rows_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t
         idx[k] = (int)((size_t)k * (n / 16) + (size_t)(urand() * (double)(n / 16)));
         slot[k] = 15 - k;
     }
+    if (first >= 0) idx[0] = first;
     CHECK_OK(ocl->train_begin(ocl, &t->p, 1, 16));
     CHECK_OK(ocl->write_ws(ocl, idx, slot, 16));
     CHECK_OK(ocl->rows(ocl, 1));
@@ -304,6 +305,11 @@ static void few_rows_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t
     free(Kt);
     free(Kf);
     free(Kc);
+}
+
+static void few_rows_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t, const char *label)
+{
+    few_rows_check_at(cpu, ocl, t, label, -1);
 }
 
 /* The same rows from the sparse kernel and from the dense tiles: equal to rounding (kernels part 1b
@@ -472,6 +478,14 @@ static void sparse_checks(gpusvm_context *c1, gpusvm_context *dense, gpusvm_cont
         decision_check(c1->backend, c3->backend, &sv, &x, label);
         free_problem(&sv);
         free_problem(&x);
+        free_problem(&t);
+    }
+    { /* a row of every feature, 16 short of four tables' worth, first and alone or before seven rows:
+         its passes and its values the same (the seven rows' entries alone make a pass more) */
+        const size_t se = ((size_t)1 << ((gpusvm__ocl *)c3->backend)->sh_log) / 2;
+        make_problem(&t, 700, 4 * se - 16, 0.05, GPUSVM__K_RBF);
+        special_rows(&t);
+        few_rows_check_at(c1->backend, c3->backend, &t, "sparse rbf, the row of every feature first", 1);
         free_problem(&t);
     }
     make_problem(&t, 300, 300, 0.5, 4);
