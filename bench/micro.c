@@ -228,6 +228,27 @@ int main(void)
         B->base.train_end(&B->base);
         free_dense(rp, col, val, y, C);
     }
+    { /* rows: a training round's new rows on the dense 1M benchmark (half of q, n = 1M, d = 32) */
+        const size_t n = ((size_t)1000000) / div, d = 32;
+        const int q = B->base.qcap;
+        int *ids = (int *)malloc((size_t)q * 2 * sizeof(int)), *slots = ids + q, k;
+        double bytes;
+        dense_problem(n, d, &p, &rp, &col, &val, &y, &C);
+        for (k = 0; k < q; ++k) {
+            ids[k] = (int)((size_t)k * (n / (size_t)q) + 7);
+            slots[k] = k;
+        }
+        if (B->base.train_begin(&B->base, &p, 1, q) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
+        if (B->base.write_ws(&B->base, ids, slots, q) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
+        t = time_rows(q / 2, 5);
+        bytes = (double)(q / 2) * (double)n * 4;
+        printf("| kernel rows: %d RBF rows, n = %lu, d = 32 (a round of the dense 1M benchmark) | %.2f TB/s written "
+               "(%.3f ms) | %.2f TB/s | %.0f%% | |\n",
+               q / 2, (unsigned long)n, bytes / t / 1e12, t * 1e3, copy_bw / 1e12, 100.0 * bytes / t / copy_bw);
+        B->base.train_end(&B->base);
+        free_dense(rp, col, val, y, C);
+        free(ids);
+    }
     { /* keys: the arg-max / arg-min pass over 8M variables */
         const size_t n = ((size_t)8 << 20) / div;
         double bytes;

@@ -37,6 +37,14 @@
 #define GPUSVM__FEW_L 256 /* gpusvm_rows_few's work-group: one point per work-item */
 #define GPUSVM__FK 256   /* gpusvm_rows_few: features staged per chunk */
 #define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */
+#define GPUSVM__ND 32     /* gpusvm_rows_narrow: at most this many (padded) features */
+#ifndef GPUSVM__NR
+#define GPUSVM__NR 128    /* gpusvm_rows_narrow: rows per work-group (a power of 2, at least 4) */
+#endif
+#define GPUSVM__NL 256    /* gpusvm_rows_narrow's work-group: one point per work-item */
+/* gpusvm_rows_narrow's local memory with nr rows a work-group: their features and row data; the
+ * host halves GPUSVM__NR to fit the device */
+#define GPUSVM__NAR_LOCAL(nr) ((size_t)(nr) * (4 * GPUSVM__ND + 12))
 #define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
 #define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */
 #define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */
@@ -137,6 +145,7 @@
  * when it builds the program. */
 #define GPUSVM__KERNELS(X)                                                                       \
     X(ROWS, "gpusvm_rows", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS) \
+    X(ROWS_NARROW, "gpusvm_rows_narrow", GPUSVM__NL, ROWS)                                            \
     X(ROWS_SPARSE, "gpusvm_rows_sparse", GPUSVM__SP, ROWS_SPARSE)                                     \
     X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS)                                      \
     X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER)                                            \
@@ -149,7 +158,7 @@
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
     X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE)
 
-/* gpusvm_rows and gpusvm_rows_few (kernels part 1) */
+/* gpusvm_rows, gpusvm_rows_few and gpusvm_rows_narrow (kernels part 1) */
 #define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \
     X_(ROWS, __global const float *, A) S_() X_(ROWS, int, pitch_a) S_()                                \
     X_(ROWS, __global const int *, idx) S_() X_(ROWS, __global const float *, norm_a) S_()              \

@@ -143,6 +143,75 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
     }
 }
 
+/* Many rows of few features (dpad at most GPUSVM__ND): with one or two
+ * feature chunks the tile above is held to one work-group per multiprocessor
+ * by its 64 accumulators, and its fixed costs (set-up, the kernel function,
+ * the results' writing) are not hidden. Here each work-item keeps one point's
+ * features in registers, read once, coalesced (the column-major copy: seed
+ * 001's transposed X, one work-item per point), and the work-group's
+ * GPUSVM__NR rows are staged in local memory feature-major, so one vector
+ * read gives a feature of four rows (a broadcast: every work-item reads the
+ * same word) and feeds four fmas. Each result is written by its own point's
+ * work-item: a row's values leave as whole coalesced lines. The accumulation
+ * is the tile's (fma of the row's and the point's feature, in feature order,
+ * from 0), so both kernels give the same bits. Grid: points x groups of
+ * GPUSVM__NR rows x problems, work-groups of GPUSVM__NL.
+ * (H100, 512 RBF rows of 1M points of 32 features, bench/micro.c: the tiles
+ * 4.5 ms, this kernel 2.0 ms; with room for 64 features 3.7 ms, the
+ * registers costing occupancy; eight rows a step 2.35 ms; 256 rows a
+ * work-group 2.03 ms.)
+ */
+#define GPUSVM_NAR_LX ((int)get_local_id(0))
+#define GPUSVM_NAR_I ((int)get_global_id(0))
+
+__kernel __attribute__((reqd_work_group_size(GPUSVM__NL, 1, 1)))
+void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
+{
+    __local float4 As[GPUSVM__ND * GPUSVM__NR / 4]; /* feature f of row r at f * GPUSVM__NR + r */
+    __local int row_k[GPUSVM__NR], row_c[GPUSVM__NR];
+    __local float row_n[GPUSVM__NR];
+    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__NR;
+    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
+    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off);
+    const int ws = p * qmax;
+    /* uniform per work-group */
+    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || (int)get_group_id(0) * GPUSVM__NL >= nb) return;
+    const int cnt = min(GPUSVM__NR, nr - r0);
+    if (a_pos) A += (size_t)p * dpad * pitch_a;
+    for (int e = GPUSVM_NAR_LX; e < GPUSVM__NR * dpad; e += GPUSVM__NL) { /* consecutive rows, one feature */
+        const int r = e % GPUSVM__NR, ra = r0 + min(r, cnt - 1);
+        const int col_a =
+            a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));
+        ((__local float *)As)[e] = A[(size_t)(e / GPUSVM__NR) * pitch_a + col_a];
+    }
+    if (GPUSVM_NAR_LX < GPUSVM__NR) {
+        const int ra = r0 + min(GPUSVM_NAR_LX, cnt - 1), pos = ws + row_off + ra;
+        const int ca = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split));
+        row_k[GPUSVM_NAR_LX] = ws + slot[pos];
+        row_c[GPUSVM_NAR_LX] = ca;
+        row_n[GPUSVM_NAR_LX] = norm_a[ca];
+    }
+    const int cb = GPUSVM_COL(map, use_map, pt, min(GPUSVM_NAR_I, nb - 1));
+    const float nbi = norm_b[cb];
+    float x[GPUSVM__ND];
+    for (int f = 0; f < GPUSVM__ND; ++f) x[f] = f < dpad ? B[(size_t)f * pitch_b + cb] : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int r = 0; r < cnt; r += 4) {
+        float4 acc = (float4)(0.0f);
+        for (int f = 0; f < GPUSVM__ND; ++f)
+            if (f < dpad) acc = fma(As[(f * GPUSVM__NR + r) / 4], (float4)(x[f]), acc);
+        const float av[4] = {acc.x, acc.y, acc.z, acc.w};
+        for (int u = 0; u < 4 && r + u < cnt; ++u) {
+            const int ca = row_c[r + u];
+            if (GPUSVM_NAR_I < nb)
+                K[(size_t)row_k[r + u] * ldk + GPUSVM_NAR_I] =
+                    gpusvm_kfun(ktype, self && ca == cb ? row_n[r + u] : av[u], row_n[r + u], nbi, gamma, coef0, degree);
+        }
+    }
+}
+
 /* A few rows (at most GPUSVM__FEW), Catanzaro's listing 7: where the tile
  * above would waste most of its arithmetic (two rows of a 128-row tile), each
  * work-item streams one point's features once, coalesced, and folds each

@@ -312,6 +312,41 @@ static void few_rows_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t
     few_rows_check_at(cpu, ocl, t, label, -1);
 }
 
+/* Rows of few features from gpusvm_rows_narrow and from the tiles (no_narrow): the same bits; nr
+   rows of a working set of q from position q - nr on (the rounds' new half, or any count). */
+static void narrow_check(gpusvm__backend *ocl, problem_t *t, int q, const char *label)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)ocl;
+    const size_t n = t->p.nvar, np = t->p.x.rows;
+    int *idx = (int *)malloc((size_t)q * 2 * sizeof(int)), *slot = idx + q, k, pass, took = 0;
+    float *K[2];
+    size_t i, diff = 0;
+    char what[200];
+    for (k = 0; k < q; ++k) {
+        idx[k] = (int)(urand() * (double)n);
+        slot[k] = (k * 7) % q; /* a permutation when q is not a multiple of 7 */
+    }
+    for (pass = 0; pass < 2; ++pass) {
+        K[pass] = (float *)malloc((size_t)q * np * sizeof(float));
+        b->no_narrow = pass;
+        CHECK_OK(ocl->train_begin(ocl, &t->p, 1, q));
+        took += b->narrow;
+        CHECK_OK(ocl->write_ws(ocl, idx, slot, q));
+        CHECK_OK(ocl->test.poison(ocl));
+        CHECK_OK(ocl->rows(ocl, 1));
+        CHECK_OK(ocl->read_rows(ocl, K[pass]));
+        ocl->train_end(ocl);
+    }
+    b->no_narrow = 0;
+    for (i = 0; i < (size_t)q * np; ++i) diff += memcmp(&K[0][i], &K[1][i], sizeof(float)) != 0;
+    snprintf(what, sizeof what, "%s: %d rows from gpusvm_rows_narrow (taken: %s) and from the tiles bit for bit (%lu differ)",
+             label, q, took == 1 ? "yes" : "no", (unsigned long)diff);
+    CHECK(took == 1 && diff == 0, what);
+    free(K[0]);
+    free(K[1]);
+    free(idx);
+}
+
 /* The same rows from the sparse kernel and from the dense tiles: equal to rounding (kernels part 1b
    sums in another order). */
 static void sparse_vs_dense(gpusvm__backend *dense, gpusvm__backend *sparse, problem_t *t, int q, const char *label)
@@ -758,6 +793,15 @@ int main(void)
         make_problem_v(&t, 500, 37, 0.5, 2, 1); /* 48 padded features: the 16-feature tail */
         few_rows_check(c1->backend, c2->backend, &t, "rbf, 1000 variables on 500 points (epsilon-SVR)");
         free_problem(&t);
+        for (kt = 0; kt < 4; ++kt) { /* 1 and 2 chunks of 16 features (17: padded); 134 rows: a part group of 4 */
+            char label[64];
+            const size_t dims[3] = {5, 17, 32};
+            make_problem(&t, 600 + (size_t)(urand() * 300), dims[kt % 3], 0.6, kt);
+            snprintf(label, sizeof label, "%s n=%lu d=%lu", kn[kt], (unsigned long)t.p.x.rows,
+                     (unsigned long)t.p.x.cols);
+            narrow_check(c2->backend, &t, kt == 3 ? 134 : 128, label);
+            free_problem(&t);
+        }
         make_problem(&t, 300, 290, 0.3, 2); /* 304 padded features: two staged chunks */
         few_rows_check(c1->backend, c2->backend, &t, "rbf, 290 features");
         free_problem(&t);
