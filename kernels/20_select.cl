@@ -114,24 +114,24 @@ typedef struct {
 
 /* The decision after pass `pass` of a radix select (bits `shift` of the key, or of the index from
  * pass 4), from its histogram: the bin where the count reaches what is still needed. Used by the
- * one-work-group passes (scratch in local memory) and by the grid's (in global memory). */
-#define GPUSVM_SEL_DECIDE(sc, pass, shift)                                            \
+ * one-work-group passes (scratch in local memory) and by the grid's (its bins copied to local memory). */
+#define GPUSVM_SEL_DECIDE(sc, hist, pass, shift)                                      \
     do {                                                                             \
         uint total_ = 0, cum_ = 0, b_ = 0;                                           \
-        for (int t_ = 0; t_ < 256; ++t_) total_ += (sc)->hist[t_];                  \
+        for (int t_ = 0; t_ < 256; ++t_) total_ += (hist)[t_];                      \
         if ((pass) == 0 && total_ <= (sc)->need) {                                   \
             (sc)->stage = 2; /* fewer candidates than wanted: all of them */         \
         } else {                                                                     \
             for (b_ = 0; b_ < 255; ++b_) {                                           \
-                if (cum_ + (sc)->hist[b_] >= (sc)->need) break;                      \
-                cum_ += (sc)->hist[b_];                                              \
+                if (cum_ + (hist)[b_] >= (sc)->need) break;                          \
+                cum_ += (hist)[b_];                                                  \
             }                                                                        \
             (sc)->need -= cum_;                                                      \
             (sc)->prefix |= b_ << (shift);                                           \
             (sc)->mask |= 255u << (shift);                                           \
             if ((pass) == 3) { /* the key threshold; do ties need the index? */      \
                 (sc)->found = (sc)->prefix;                                          \
-                (sc)->stage = ((sc)->hist[b_] == (sc)->need) ? 1 : 3;                \
+                (sc)->stage = ((hist)[b_] == (sc)->need) ? 1 : 3;                    \
                 (sc)->prefix = 0;                                                    \
                 (sc)->mask = 0;                                                      \
             }                                                                        \
@@ -166,7 +166,7 @@ GPUSVM_INLINE void gpusvm_select_passes(__local gpusvm_sel_scratch *sc, __global
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (get_local_id(0) == 0 && active) GPUSVM_SEL_DECIDE(sc, pass, shift);
+        if (get_local_id(0) == 0 && active) GPUSVM_SEL_DECIDE(sc, sc->hist, pass, shift);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
@@ -401,13 +401,18 @@ __kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
         if (lh[b]) atomic_add(&GPUSVM_SEL_SC->hist[b], lh[b]);
 }
 
+/* The bins are read into local memory by every work-item at once, one work-item decides from the
+ * local copy (from global memory, its 256 and more dependent reads were most of a pass's time),
+ * and the bins are cleared for the next pass. */
 __kernel void gpusvm_sel_decide(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
 {
+    __local uint lh[256];
     GPUSVM_SEL_HEAD
     const uint stage = sc->stage;
-    const int on_index = pass >= 4, shift = 24 - 8 * (pass & 3);
-    if (!(on_index ? stage == 3 : stage == 0)) return; /* uniform */
-    if (lid == 0) GPUSVM_SEL_DECIDE(sc, pass, shift);
+    if (!(pass >= 4 ? stage == 3 : stage == 0)) return; /* uniform */
+    for (int b = lid; b < 256; b += GPUSVM__L) lh[b] = sc->hist[b];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (GPUSVM_SEL_LID == 0) GPUSVM_SEL_DECIDE(GPUSVM_SEL_SC, lh, pass, 24 - 8 * (pass & 3));
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (int b = GPUSVM_SEL_LID; b < 256; b += GPUSVM__L) GPUSVM_SEL_SC->hist[b] = 0;
 }
