@@ -4392,8 +4392,10 @@ fail:
 /* Kernel rows [off, off + nr) of every problem's working set against `cols` points: sparse points
    gpusvm_rows_sparse (GPUSVM__SR rows x GPUSVM__SB blocks of points per work-group); dense, up to
    GPUSVM__FEW rows (or any number with few: rows expected to be mostly skipped) gpusvm_rows_few (one
-   work-item per point, a group of GPUSVM__FEW rows per grid row), more the tiles of gpusvm_rows (16 x 16
-   work-items per GPUSVM__TM x GPUSVM__TM block). With gather (training, when the gathered
+   work-item per point, a group of GPUSVM__FEW rows per grid row), more of at most GPUSVM__ND padded
+   features (b->narrow, set when the rows were bound) gpusvm_rows_narrow (one work-item per point, a
+   group of b->nar_r rows per grid row), else the tiles of gpusvm_rows (16 x 16 work-items per
+   GPUSVM__TM x GPUSVM__TM block). With gather (training, when the gathered
    working-set buffer exists) the rows' vectors are gathered first (gpusvm_gather_ws). The other
    arguments are bound by the caller. */
 static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int sparse, int off, int nr, int skip, size_t cols,
