@@ -1778,6 +1778,10 @@ typedef struct gpusvm__cpu_job {
        variables miss[0..nmiss) into lines miss[q..q + nmiss) */
     int lines, nmiss, *line_var, *var_line, *miss;
     uint64_t *line_used, round;
+    /* lazy (a whole problem): the rows are computed as the inner solve first reads them, have[t]
+       for position t, nhave of them, the rest at once past GPUSVM__CPU_LAZY_SHARE (gpusvm__cpu_need) */
+    unsigned char *have;
+    int lazy, nhave;
 } gpusvm__cpu_job;
 
 typedef struct gpusvm__cpu {
@@ -1796,6 +1800,7 @@ typedef struct gpusvm__cpu {
     uint32_t *key_up, *key_low;
     int *ws_idx, *ws_slot;
     int *line_var, *var_line, *miss; /* the jobs' row caches */
+    unsigned char *have;             /* the jobs' lazy rows */
     uint64_t *line_used, *line_keys; /* line_keys: gpusvm__cpu_assign's scratch (the most lines of a job) */
     size_t rows_new, rows_reused;    /* the batch's rows after the first round: computed, found in the cache */
     struct gpusvm__cpu_cs *cs; /* Crammer-Singer's state (cs_begin), one per problem */
@@ -1830,6 +1835,7 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     gpusvm__free(a, b->miss);
     gpusvm__free(a, b->line_used);
     gpusvm__free(a, b->line_keys);
+    gpusvm__free(a, b->have);
     gpusvm__cpu_cs_free(a, b->cs, b->ncs);
     b->cs = NULL;
     b->ncs = 0;
@@ -1840,6 +1846,7 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     b->ws_idx = b->ws_slot = NULL;
     b->line_var = b->var_line = b->miss = NULL;
     b->line_used = b->line_keys = NULL;
+    b->have = NULL;
     b->nprob = 0;
 }
 
@@ -1997,9 +2004,10 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     b->miss = (int *)gpusvm__calloc(a, 2 * ws, sizeof(int));
     b->line_used = (uint64_t *)gpusvm__calloc(a, lines ? lines : 1, sizeof(uint64_t));
     b->line_keys = (uint64_t *)gpusvm__alloc(a, most, sizeof(uint64_t));
+    b->have = (unsigned char *)gpusvm__calloc(a, ws, 1);
     if (!b->job || !b->alpha || !b->G || !b->coef || !b->st || !b->K || !b->qd || !b->norm ||
         (!b->dense && b->d <= GPUSVM__DENSE_MAX) || !b->key_up || !b->key_low || !b->ws_idx || !b->ws_slot ||
-        !b->line_var || !b->var_line || !b->miss || !b->line_used || !b->line_keys) {
+        !b->line_var || !b->var_line || !b->miss || !b->line_used || !b->line_keys || !b->have) {
         gpusvm__cpu_train_end(bb);
         return gpusvm__oom(bb->ctx, "the training state");
     }
@@ -2031,6 +2039,8 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
         j->line_used = b->line_used + lines;
         j->var_line = b->var_line + nvar;
         j->miss = b->miss + (size_t)t * 2 * q;
+        j->have = b->have + (size_t)t * q;
+        j->lazy = j->whole && !p[t].own_rows;
         lines += (size_t)j->lines;
         for (i = 0; i < j->n; ++i) {
             const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, j->npts));
@@ -2298,7 +2308,7 @@ static void gpusvm__cpu_rows_of(float *dense, size_t d, const gpusvm__csr *A, co
 {
     int r;
     size_t i;
-    if (dense && d <= GPUSVM__CPU_WIDE_D && ktype != GPUSVM__K_PRECOMPUTED) {
+    if (dense && d <= GPUSVM__CPU_WIDE_D && ktype != GPUSVM__K_PRECOMPUTED && nrows > 1) { /* one row: below */
         for (r = 0; r < nrows; r += GPUSVM__CPU_WIDE)
             gpusvm__cpu_rows_wide(dense, d, A, amap, idx, split, norm_a, B, bmap, nb, norm_b, slot, off + r,
                                   nrows - r < GPUSVM__CPU_WIDE ? nrows - r : GPUSVM__CPU_WIDE, K, ldk, ktype, gamma,
@@ -2371,6 +2381,11 @@ static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
         gpusvm__cpu_split w;
         gpusvm__cpu_job *j = &b->job[t];
         if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (!first && j->whole)) continue;
+        if (j->lazy) { /* the inner solve computes them (gpusvm__cpu_need) */
+            memset(j->have, 0, (size_t)j->q);
+            j->nhave = 0;
+            continue;
+        }
         w.b = b;
         w.j = j;
         w.off = 0;
@@ -2381,6 +2396,42 @@ static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
         gpusvm__parallel(w.parts, gpusvm__cpu_rows_part, &w);
     }
     return GPUSVM_OK;
+}
+
+/* A whole problem's inner solve touches only some of its rows (breast-cancer: LIBSVM's 83 pair
+   updates, at most 166 of 683 rows), so they are computed as it first reads them, one at a time;
+   once GPUSVM__CPU_LAZY_SHARE of them have been, the rest at once, eight at a time on every
+   thread (a solve that touches most rows, as digits' pairs do, would lose more one at a time than
+   laziness saves). Every row is the same bits either way (gpusvm__cpu_rows_of). */
+#define GPUSVM__CPU_LAZY_SHARE 4 /* one row in this many */
+
+static void gpusvm__cpu_need(gpusvm__cpu *b, gpusvm__cpu_job *j, int pos)
+{
+    gpusvm__cpu_split w;
+    int t;
+    if (!j->lazy || j->have[pos]) return;
+    if (j->nhave < j->q / GPUSVM__CPU_LAZY_SHARE) {
+        gpusvm__cpu_rows_of(b->dense, b->d, &b->x, j->p.map, j->ws_idx, j->npts, b->norm, &b->x, j->p.map, j->npts,
+                            b->norm, j->ws_slot, pos, 1, j->K, j->npts, b->ktype, b->gamma, b->coef0, b->degree);
+        j->have[pos] = 1;
+        ++j->nhave;
+        return;
+    }
+    for (t = 0, j->nmiss = 0; t < j->q; ++t)
+        if (!j->have[t]) {
+            j->miss[j->nmiss] = j->ws_idx[t];
+            j->miss[j->q + j->nmiss++] = j->ws_slot[t];
+            j->have[t] = 1;
+        }
+    j->nhave = j->q;
+    w.b = b;
+    w.j = j;
+    w.off = 0;
+    w.first = 0;
+    w.count = j->nmiss;
+    w.parts = gpusvm__cpu_parts(b, (size_t)w.count, j->npts * 8);
+    gpusvm__parallel(w.parts, gpusvm__cpu_rows_part, &w);
+    j->nmiss = 0;
 }
 
 /* The inner solve's working set, position by position (gathered once a round, so that the
@@ -2456,8 +2507,8 @@ static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, in
 }
 
 /* LIBSVM's SMO on one problem's working set, as gpusvm_smo (w: room for q positions). */
-static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, double eps, double ratio, int max_inner,
-                                double max_iter)
+static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, double eps, double ratio,
+                                int max_inner, double max_iter)
 {
     const int m = j->q;
     double *la = w->la, *lg = w->lg, eps_in, left;
@@ -2511,6 +2562,7 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, dou
             break;
         }
         for (c = 0; c < 2; ++c) {
+            if (bi[c] >= 0) gpusvm__cpu_need(b, j, bi[c]);
             Kc[c] = j->K + (size_t)j->ws_slot[bi[c] > 0 ? bi[c] : 0] * j->npts;
             Kii[c] = lqd[bi[c] > 0 ? bi[c] : 0];
         }
@@ -2536,6 +2588,7 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, dou
         }
         jj = bj;
         if (jj < 0) break;
+        gpusvm__cpu_need(b, j, jj);
         c = (j->p.nu && ly[jj] < 0) ? 1 : 0;
         gpusvm__cpu_smo_step(j, w, bi[c], jj, Kii[c], Kc[c]);
         ++it;
@@ -2557,7 +2610,7 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double rat
     gpusvm__cpu_ws w;
     int t;
     if (!gpusvm__cpu_ws_alloc(a, b->qmax, &w)) return gpusvm__oom(bb->ctx, "the inner solve");
-    for (t = 0; t < b->nprob; ++t) gpusvm__cpu_smo_one(&b->job[t], &w, eps, ratio, max_inner, max_iter);
+    for (t = 0; t < b->nprob; ++t) gpusvm__cpu_smo_one(b, &b->job[t], &w, eps, ratio, max_inner, max_iter);
     gpusvm__free(a, w.la);
     return GPUSVM_OK;
 }
@@ -3021,6 +3074,8 @@ static gpusvm_result gpusvm__cpu_write_ws(gpusvm__backend *bb, const int *idx, c
 static gpusvm_result gpusvm__cpu_read_rows(gpusvm__backend *bb, float *K)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    int t;
+    for (t = 0; t < b->job[0].q; ++t) gpusvm__cpu_need(b, &b->job[0], t); /* lazy rows: all of them */
     memcpy(K, b->job[0].K, (size_t)b->job[0].q * b->job[0].npts * sizeof(float));
     return GPUSVM_OK;
 }
@@ -3039,6 +3094,8 @@ static gpusvm_result gpusvm__cpu_write_rows(gpusvm__backend *bb, const float *K)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     memcpy(b->job[0].K, K, (size_t)b->job[0].q * b->job[0].npts * sizeof(float));
+    memset(b->job[0].have, 1, (size_t)b->job[0].q); /* lazy rows: these are they */
+    b->job[0].nhave = b->job[0].q;
     return GPUSVM_OK;
 }
 
