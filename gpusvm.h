@@ -2032,9 +2032,10 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
         j->st = b->st + (size_t)t * GPUSVM__ST_COUNT;
         j->K = b->K + krows;
         j->lines = (int)gpusvm__cpu_lines(&p[t], q, nprob);
-        /* the working sets' rows start zeroed (Crammer-Singer reads rows it has not computed with
-           zero weights); the cache's lines are written before they are read */
-        memset(j->K, 0, gpusvm__krows(&p[t], q) * j->npts * sizeof(float));
+        /* Crammer-Singer's rows start zeroed (it reads rows it has not computed, with zero
+           weights); elsewhere every row is written before it is read (the first round's, a lazy
+           row, a cache line), so the pages are first touched by the threads that compute them */
+        if (p[t].own_rows) memset(j->K, 0, gpusvm__krows(&p[t], q) * j->npts * sizeof(float));
         j->line_var = b->line_var + lines;
         j->line_used = b->line_used + lines;
         j->var_line = b->var_line + nvar;
