@@ -2362,16 +2362,35 @@ static int gpusvm__cpu_parts(const gpusvm__cpu *b, size_t items, size_t cost)
     return n;
 }
 
+/* Rows [lo, hi) of a job's list, on thread t's scratch: the working set's positions (first), else
+   the round's misses (variables miss[0..), lines miss[q..)). */
+static void gpusvm__cpu_rows_range(const gpusvm__cpu *b, const gpusvm__cpu_job *j, int first, int lo, int hi, int t)
+{
+    gpusvm__cpu_rows_of(b->dense ? b->dense + (size_t)t * b->dstride : NULL, b->d, &b->x, j->p.map,
+                        first ? j->ws_idx : j->miss, j->npts, b->norm, &b->x, j->p.map, j->npts, b->norm,
+                        first ? j->ws_slot : j->miss + j->q, lo, hi - lo, j->K, j->npts, b->ktype, b->gamma,
+                        b->coef0, b->degree);
+}
+
 static void gpusvm__cpu_rows_part(void *arg, int t)
 {
     const gpusvm__cpu_split *w = (const gpusvm__cpu_split *)arg;
-    const gpusvm__cpu *b = w->b;
-    const gpusvm__cpu_job *j = w->j;
-    const int lo = w->off + (int)((long long)w->count * t / w->parts), hi = w->off + (int)((long long)w->count * (t + 1) / w->parts);
-    gpusvm__cpu_rows_of(b->dense ? b->dense + (size_t)t * b->dstride : NULL, b->d, &b->x, j->p.map,
-                        w->first ? j->ws_idx : j->miss, j->npts, b->norm, &b->x, j->p.map, j->npts, b->norm,
-                        w->first ? j->ws_slot : j->miss + j->q, lo, hi - lo, j->K, j->npts, b->ktype, b->gamma,
-                        b->coef0, b->degree);
+    gpusvm__cpu_rows_range(w->b, w->j, w->first, w->off + (int)((long long)w->count * t / w->parts),
+                           w->off + (int)((long long)w->count * (t + 1) / w->parts), t);
+}
+
+/* The first `count` rows of a job's list (gpusvm__cpu_rows_range) on the context's threads. */
+static void gpusvm__cpu_rows_list(gpusvm__cpu *b, gpusvm__cpu_job *j, int first, int count)
+{
+    gpusvm__cpu_split w;
+    if (count <= 0) return;
+    w.b = b;
+    w.j = j;
+    w.off = 0;
+    w.first = first;
+    w.count = count;
+    w.parts = gpusvm__cpu_parts(b, (size_t)count, j->npts * 8);
+    gpusvm__parallel(w.parts, gpusvm__cpu_rows_part, &w);
 }
 
 static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
@@ -2379,7 +2398,6 @@ static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     int t;
     for (t = 0; t < b->nprob; ++t) {
-        gpusvm__cpu_split w;
         gpusvm__cpu_job *j = &b->job[t];
         if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (!first && j->whole)) continue;
         if (j->lazy) { /* the inner solve computes them (gpusvm__cpu_need) */
@@ -2387,14 +2405,7 @@ static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
             j->nhave = 0;
             continue;
         }
-        w.b = b;
-        w.j = j;
-        w.off = 0;
-        w.first = first;
-        w.count = first ? j->q : j->nmiss;
-        if (w.count == 0) continue;
-        w.parts = gpusvm__cpu_parts(b, (size_t)w.count, j->npts * 8);
-        gpusvm__parallel(w.parts, gpusvm__cpu_rows_part, &w);
+        gpusvm__cpu_rows_list(b, j, first, first ? j->q : j->nmiss);
     }
     return GPUSVM_OK;
 }
@@ -2408,30 +2419,22 @@ static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
 
 static void gpusvm__cpu_need(gpusvm__cpu *b, gpusvm__cpu_job *j, int pos)
 {
-    gpusvm__cpu_split w;
     int t;
     if (!j->lazy || j->have[pos]) return;
     if (j->nhave < j->q / GPUSVM__CPU_LAZY_SHARE) {
-        gpusvm__cpu_rows_of(b->dense, b->d, &b->x, j->p.map, j->ws_idx, j->npts, b->norm, &b->x, j->p.map, j->npts,
-                            b->norm, j->ws_slot, pos, 1, j->K, j->npts, b->ktype, b->gamma, b->coef0, b->degree);
+        gpusvm__cpu_rows_range(b, j, 1, pos, pos + 1, 0);
         j->have[pos] = 1;
         ++j->nhave;
         return;
     }
-    for (t = 0, j->nmiss = 0; t < j->q; ++t)
+    for (t = 0, j->nmiss = 0; t < j->q; ++t) /* the rest, as a round's misses */
         if (!j->have[t]) {
             j->miss[j->nmiss] = j->ws_idx[t];
             j->miss[j->q + j->nmiss++] = j->ws_slot[t];
             j->have[t] = 1;
         }
     j->nhave = j->q;
-    w.b = b;
-    w.j = j;
-    w.off = 0;
-    w.first = 0;
-    w.count = j->nmiss;
-    w.parts = gpusvm__cpu_parts(b, (size_t)w.count, j->npts * 8);
-    gpusvm__parallel(w.parts, gpusvm__cpu_rows_part, &w);
+    gpusvm__cpu_rows_list(b, j, 0, j->nmiss);
     j->nmiss = 0;
 }
 
@@ -2850,14 +2853,7 @@ static void gpusvm__cpu_cs_select(gpusvm__cpu_cs *s, double eps, double max_iter
 /* Step 2: the rows the selection listed. */
 static void gpusvm__cpu_cs_rows(gpusvm__cpu *b, gpusvm__cpu_cs *s)
 {
-    gpusvm__cpu_split rw;
-    rw.b = b;
-    rw.j = s->j;
-    rw.off = 0;
-    rw.first = 1; /* its list is in ws_idx / ws_slot */
-    rw.count = s->nmiss;
-    rw.parts = gpusvm__cpu_parts(b, (size_t)rw.count, s->n * 8);
-    gpusvm__parallel(rw.parts, gpusvm__cpu_rows_part, &rw);
+    gpusvm__cpu_rows_list(b, s->j, 1, s->nmiss); /* its list is in ws_idx / ws_slot */
 }
 
 /* Position t's exact block solve (gpusvm_cs_solve's step); returns its violation before it. */
