@@ -172,6 +172,7 @@ int main(void)
     desc.device = getenv("GPUSVM_DEVICE");
     if (gpusvm_context_create(&desc, &ctx) != GPUSVM_OK) DIE("no OpenCL device");
     B = (gpusvm__ocl *)ctx->backend;
+    B->no_cache = 1; /* the rows of the working set itself (the row cache's lists are the solver's rounds') */
     B->cl->clGetDeviceInfo(B->dev, GPUSVM__CL_DEVICE_TYPE, sizeof type, &type, NULL);
     if (!(type & GPUSVM__CL_DEVICE_TYPE_GPU) && div == 1) {
         printf("Microbenchmarks: %s is not a GPU; skipped (MICRO_QUICK=1 runs them small).\n",

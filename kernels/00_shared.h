@@ -121,6 +121,14 @@
 #define GPUSVM__PI_SPLIT 7  /* variables from here on are the points again */
 #define GPUSVM__PI_COUNT 8
 
+/* The row cache's state of a problem (kernels part 1c): these words, then each slot's owner,
+ * then the round that last used each slot. */
+#define GPUSVM__RC_HAND 0     /* the next slot a miss may take */
+#define GPUSVM__RC_REUSED 1   /* new working-set rows found held, so far */
+#define GPUSVM__RC_COMPUTED 2 /* rows computed, so far */
+#define GPUSVM__RC_ROUND 3    /* the last round */
+#define GPUSVM__RC_HEAD 4
+
 /* "no candidate" sort key: larger than every real key */
 #define GPUSVM__KEY_NONE 0xFFFFFFFFu
 /* LIBSVM's tau: the curvature used where the kernel is not positive definite */
@@ -147,6 +155,7 @@
     X(ROWS, "gpusvm_rows", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS) \
     X(ROWS_NARROW, "gpusvm_rows_narrow", GPUSVM__NL, ROWS)                                            \
     X(ROWS_SPARSE, "gpusvm_rows_sparse", GPUSVM__SP, ROWS_SPARSE)                                     \
+    X(ROW_CACHE, "gpusvm_row_cache", GPUSVM__L, ROW_CACHE)                                            \
     X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS)                                      \
     X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER)                                            \
     X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
@@ -187,6 +196,15 @@
     X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, gamma) S_() X_(ROWS_SPARSE, float, coef0) S_() \
     X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const double *, status) S_()             \
     X_(ROWS_SPARSE, int, self)
+
+/* gpusvm_row_cache (kernels part 1c) */
+#define GPUSVM__ARGS_ROW_CACHE(X_, S_)                                                                  \
+    X_(ROW_CACHE, __global const int *, pinfo) S_() X_(ROW_CACHE, __global int *, rinfo) S_()           \
+    X_(ROW_CACHE, __global const int *, ws_idx0) S_() X_(ROW_CACHE, __global int *, ws_slot0) S_()      \
+    X_(ROW_CACHE, __global int *, row_idx0) S_() X_(ROW_CACHE, __global int *, row_slot0) S_()          \
+    X_(ROW_CACHE, __global int *, cmap0) S_() X_(ROW_CACHE, __global int *, cstate0) S_()               \
+    X_(ROW_CACHE, int, cslots) S_() X_(ROW_CACHE, int, qmax) S_()                                       \
+    X_(ROW_CACHE, __global const double *, status) S_() X_(ROW_CACHE, int, first)
 
 #define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                  \
     X_(GATHER_WS, __global const float *, X) S_() X_(GATHER_WS, int, pitch) S_()                        \
@@ -231,11 +249,12 @@
 #define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \
     X_(GATHER, __global const float *, K0) S_() X_(GATHER, int, ldk) S_() X_(GATHER, __global float *, Kq0) S_() \
     X_(GATHER, __global const int *, pinfo) S_() X_(GATHER, int, qmax) S_()                             \
-    X_(GATHER, __global const int *, ws_idx0) S_() X_(GATHER, __global const double *, status)
+    X_(GATHER, __global const int *, ws_idx0) S_() X_(GATHER, __global const int *, ws_slot0) S_()      \
+    X_(GATHER, __global const double *, status)
 
 #define GPUSVM__ARGS_SMO(X_, S_)                                                                        \
     X_(SMO, __global const float *, Kq0) S_() X_(SMO, __global const int *, pinfo) S_() X_(SMO, int, qmax) S_() \
-    X_(SMO, __global const int *, ws_idx0) S_() X_(SMO, __global const int *, ws_slot0) S_()            \
+    X_(SMO, __global const int *, ws_idx0) S_()                                                         \
     X_(SMO, __global double *, alpha0) S_() X_(SMO, __global const double *, G0) S_()                   \
     X_(SMO, __global const char *, y0) S_() X_(SMO, __global const double *, Cv0) S_()                  \
     X_(SMO, __global const float *, qd0) S_() X_(SMO, __global double *, coef0) S_()                    \

@@ -7,8 +7,8 @@
  * analytic two-variable step with LIBSVM's clipping, and the gradient update
  * of the working set, all in local memory. Kernel values come from the rows
  * gpusvm_rows left in K, which gpusvm_gather copies into the working set's
- * contiguous q x q block first (row slot[i], column = working-set position),
- * so that every row sweep is coalesced. Reductions are arg-extrema in
+ * contiguous q x q block first (row and column = working-set position), so
+ * that every row sweep is coalesced. Reductions are arg-extrema in
  * Structure-of-Arrays form (value array, index array), ties going to the
  * larger position as LIBSVM's ">=" does; a pair update waits on them, so
  * where the device has warp exchanges (part 0) they run in registers, one
@@ -116,9 +116,9 @@ int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
 #endif
 }
 
-/* The working set's q x q block, contiguous: Kq[slot r][position t] = K[slot r][point of ws
- * position t], so that the inner solve reads a row of it with one coalesced sweep instead of q
- * scattered words of an n-wide row (grid: positions, slots, problems). */
+/* The working set's q x q block, contiguous: Kq[position r][position t] = K[slot of r][point of
+ * t], so that the inner solve reads a row of it with one coalesced sweep instead of q scattered
+ * words of an n-wide row (grid: positions t, positions r, problems). */
 __kernel void gpusvm_gather(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     const int t = get_global_id(0), r = get_global_id(1), p = get_global_id(2);
@@ -126,7 +126,7 @@ __kernel void gpusvm_gather(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COMMA))
     const int q = pi[GPUSVM__PI_Q];
     if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || t >= q || r >= q) return;
     Kq0[((size_t)p * qmax + r) * qmax + t] =
-        K0[((size_t)p * qmax + r) * ldk + GPUSVM__PT(ws_idx0[p * qmax + t], pi[GPUSVM__PI_SPLIT])];
+        K0[((size_t)p * qmax + ws_slot0[p * qmax + r]) * ldk + GPUSVM__PT(ws_idx0[p * qmax + t], pi[GPUSVM__PI_SPLIT])];
 }
 
 /* This work-item's candidates for i (the maximal violator in I_up, per class) and the maxima
@@ -301,7 +301,6 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
     __local double lC[GPUSVM__Q];
     __local float lqd[GPUSVM__Q];
     __local float lki[GPUSVM__Q]; /* the i row's value at each position */
-    __local int lslot[GPUSVM__Q];
     __local char lyv[GPUSVM__Q];
 #ifdef GPUSVM_NV_SHFL /* the reductions' scratch: one word per warp */
     __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];
@@ -321,7 +320,7 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
     const double ratio = whole ? 0.0 : ratio_in;
     const int max_inner = whole ? whole_inner : max_inner_in;
     __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by slot, then position */
-    __global const int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;
+    __global const int *ws_idx = ws_idx0 + p * qmax;
     __global double *alpha = alpha0 + v0, *coef = coef0 + p * qmax;
     __global const double *G = G0 + v0, *Cv = Cv0 + v0;
     __global const char *y = y0 + v0;
@@ -343,7 +342,6 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
         g[c] = lg[t] = G[i];
         C[c] = lC[t] = Cv[i];
         yv[c] = lyv[t] = y[i];
-        lslot[t] = ws_slot[t];
         lqd[t] = qd[i];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -379,8 +377,8 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
                           : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);
 
         /* j: second-order choice over I_low (with nu, against its own class's i) */
-        const __global float *Ki0 = K + (size_t)lslot[max(i0, 0)] * qmax;
-        const __global float *Ki1 = K + (size_t)lslot[max(i1, 0)] * qmax;
+        const __global float *Ki0 = K + (size_t)max(i0, 0) * qmax;
+        const __global float *Ki1 = K + (size_t)max(i1, 0) * qmax;
         const double Kii0 = lqd[max(i0, 0)], Kii1 = lqd[max(i1, 0)];
         double bo = INFINITY;
         int bj = -1;
@@ -395,7 +393,7 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
             const int use1 = nu && lyv[j] < 0;
             const int i = use1 ? i1 : i0;
             const __global float *Ki = use1 ? Ki1 : Ki0;
-            const __global float *Kj = K + (size_t)lslot[j] * qmax;
+            const __global float *Kj = K + (size_t)j * qmax;
             for (int c = 0; c < GPUSVM_PER; ++c) { /* j's row on its way while the step is computed */
                 const int t = GPUSVM_OWN(c);
                 if (t >= m) break;

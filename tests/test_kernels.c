@@ -490,6 +490,64 @@ static void batch_check(gpusvm_context *c1, gpusvm_context *c2, const char *name
     free_problem(&t);
 }
 
+/* The row cache (kernels part 1c): one problem of many more variables than its working set (RBF,
+   polynomial, two variables per point as epsilon-SVR has; q = 16: fewer slots than a work-group),
+   solved with the cache and without it
+   (no_cache): the same alphas, gradient and pair updates bit for bit, rows found held, and every
+   round's new rows either found or computed. */
+static void cache_check(gpusvm_context *c, const char *name)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)c->backend;
+    problem_t t;
+    gpusvm_params prm;
+    gpusvm_train_info info[2];
+    double *a[2], *g[2];
+    unsigned reused = 0, computed = 0;
+    size_t i, bad;
+    int pass, kind;
+    long long want;
+    char what[300];
+    for (kind = 0; kind < 3; ++kind) {
+        const int q = kind == 2 ? 16 : 64;
+        if (kind == 2) make_problem_v(&t, 1000, 9, 0.7, 2, 1);
+        else make_problem(&t, 2000, 9, 0.7, kind == 1 ? 1 : 2);
+        memset(&prm, 0, sizeof prm);
+        prm.eps = 1e-2;
+        prm.max_iter = 10000000;
+        prm.working_set_size = q;
+        for (pass = 0; pass < 2; ++pass) {
+            a[pass] = (double *)malloc(t.p.nvar * sizeof(double));
+            g[pass] = (double *)malloc(t.p.nvar * sizeof(double));
+            memset(&info[pass], 0, sizeof info[pass]);
+            b->no_cache = pass;
+            b->rc_reused = b->rc_computed = 0;
+            CHECK_OK(gpusvm__solve_batch(c, &t.p, 1, &prm, NULL, NULL, a[pass], g[pass], &info[pass]));
+            if (pass == 0) {
+                reused = b->rc_reused;
+                computed = b->rc_computed;
+            }
+        }
+        b->no_cache = 0;
+        for (i = 0, bad = 0; i < t.p.nvar; ++i)
+            bad += memcmp(&a[0][i], &a[1][i], sizeof(double)) != 0 || memcmp(&g[0][i], &g[1][i], sizeof(double)) != 0;
+        want = q + (info[0].outer_iterations - 1) * (q / 2); /* the first round's rows, then the new halves */
+        snprintf(what, sizeof what,
+                 "%s %s, %lu variables, q=%d: with the row cache the same alphas and gradient as without (%lu differ), "
+                 "%lld and %lld pair updates, %u rows found held + %u computed = %lld new",
+                 name, kind == 0 ? "rbf" : kind == 1 ? "poly" : "rbf, two variables a point", (unsigned long)t.p.nvar, q,
+                 (unsigned long)bad, info[0].iterations, info[1].iterations, reused, computed, want);
+        CHECK(bad == 0 && info[0].iterations == info[1].iterations && info[0].converged && reused > 0 &&
+                  (long long)reused + computed == want,
+              what);
+        printf("  %s\n", what);
+        for (pass = 0; pass < 2; ++pass) {
+            free(a[pass]);
+            free(g[pass]);
+        }
+        free_problem(&t);
+    }
+}
+
 /* The sparse layout (gpusvm_rows_sparse): every kernel type on sparse points with an empty row and
    a row of every feature, against the C backend and the dense tiles; prediction with test points
    wider than the support vectors; a batch; a precomputed kernel (kept dense). */
@@ -811,8 +869,10 @@ int main(void)
         free_problem(&t);
     }
     batch_check(c1, c2, "opencl");
+    cache_check(c2, "dense");
     d.storage = GPUSVM_STORAGE_SPARSE;
     CHECK_OK(gpusvm_context_create(&d, &c3));
+    cache_check(c3, "sparse");
     sparse_checks(c1, c2, c3);
     cs_checks(c1, c2);
     gpusvm_context_destroy(c3);
