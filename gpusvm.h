@@ -10374,10 +10374,12 @@ static const char *const gpusvm__kernel_source[] = {
     " * is the tile's (fma of the row's and the point's feature, in feature order,\n",
     " * from 0), so both kernels give the same bits. Grid: points x groups of\n",
     " * GPUSVM__NR rows x problems, work-groups of GPUSVM__NL.\n",
+    " * The four rows' slots, points and norms come as one vector read each.\n",
     " * (H100, 512 RBF rows of 1M points of 32 features, bench/micro.c: the tiles\n",
-    " * 4.5 ms, this kernel 2.0 ms; with room for 64 features 3.7 ms, the\n",
-    " * registers costing occupancy; eight rows a step 2.35 ms; 256 rows a\n",
-    " * work-group 2.03 ms.)\n",
+    " * 4.5 ms, this kernel 2.0 ms, 1.83 ms with the rows' slots, points and norms\n",
+    " * read as vectors; with room for 64 features 3.7 ms, the registers costing\n",
+    " * occupancy; eight rows a step 2.35 ms; 256 rows a work-group 2.03 ms; two\n",
+    " * points a work-item, sharing each staged read, 3.2 ms.)\n",
     " */\n",
     "#define GPUSVM_NAR_LX ((int)get_local_id(0))\n",
     "#define GPUSVM_NAR_I ((int)get_global_id(0))\n",
@@ -10421,11 +10423,15 @@ static const char *const gpusvm__kernel_source[] = {
     "        for (int f = 0; f < GPUSVM__ND; ++f)\n",
     "            if (f < dpad) acc = fma(As[(f * GPUSVM__NR + r) / 4], (float4)(x[f]), acc);\n",
     "        const float av[4] = {acc.x, acc.y, acc.z, acc.w};\n",
+    "        const int4 k4 = vload4(0, row_k + r), c4 = vload4(0, row_c + r);\n",
+    "        const float4 n4 = vload4(0, row_n + r);\n",
+    "        const int kk[4] = {k4.x, k4.y, k4.z, k4.w}, cc[4] = {c4.x, c4.y, c4.z, c4.w};\n",
+    "        const float nn[4] = {n4.x, n4.y, n4.z, n4.w};\n",
+    "        __global float *out = K + GPUSVM_NAR_I;\n",
     "        for (int u = 0; u < 4 && r + u < cnt; ++u) {\n",
-    "            const int ca = row_c[r + u];\n",
     "            if (GPUSVM_NAR_I < nb)\n",
-    "                K[(size_t)row_k[r + u] * ldk + GPUSVM_NAR_I] =\n",
-    "                    gpusvm_kfun(ktype, self && ca == cb ? row_n[r + u] : av[u], row_n[r + u], nbi, gamma, coef0, degree);\n",
+    "                out[(size_t)kk[u] * ldk] =\n",
+    "                    gpusvm_kfun(ktype, self && cc[u] == cb ? nn[u] : av[u], nn[u], nbi, gamma, coef0, degree);\n",
     "        }\n",
     "    }\n",
     "}\n",
@@ -12232,7 +12238,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 2413
+#define GPUSVM__KERNEL_SOURCE_LINES 2419
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -156,10 +156,12 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
  * is the tile's (fma of the row's and the point's feature, in feature order,
  * from 0), so both kernels give the same bits. Grid: points x groups of
  * GPUSVM__NR rows x problems, work-groups of GPUSVM__NL.
+ * The four rows' slots, points and norms come as one vector read each.
  * (H100, 512 RBF rows of 1M points of 32 features, bench/micro.c: the tiles
- * 4.5 ms, this kernel 2.0 ms; with room for 64 features 3.7 ms, the
- * registers costing occupancy; eight rows a step 2.35 ms; 256 rows a
- * work-group 2.03 ms.)
+ * 4.5 ms, this kernel 2.0 ms, 1.83 ms with the rows' slots, points and norms
+ * read as vectors; with room for 64 features 3.7 ms, the registers costing
+ * occupancy; eight rows a step 2.35 ms; 256 rows a work-group 2.03 ms; two
+ * points a work-item, sharing each staged read, 3.2 ms.)
  */
 #define GPUSVM_NAR_LX ((int)get_local_id(0))
 #define GPUSVM_NAR_I ((int)get_global_id(0))
@@ -203,11 +205,15 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
         for (int f = 0; f < GPUSVM__ND; ++f)
             if (f < dpad) acc = fma(As[(f * GPUSVM__NR + r) / 4], (float4)(x[f]), acc);
         const float av[4] = {acc.x, acc.y, acc.z, acc.w};
+        const int4 k4 = vload4(0, row_k + r), c4 = vload4(0, row_c + r);
+        const float4 n4 = vload4(0, row_n + r);
+        const int kk[4] = {k4.x, k4.y, k4.z, k4.w}, cc[4] = {c4.x, c4.y, c4.z, c4.w};
+        const float nn[4] = {n4.x, n4.y, n4.z, n4.w};
+        __global float *out = K + GPUSVM_NAR_I;
         for (int u = 0; u < 4 && r + u < cnt; ++u) {
-            const int ca = row_c[r + u];
             if (GPUSVM_NAR_I < nb)
-                K[(size_t)row_k[r + u] * ldk + GPUSVM_NAR_I] =
-                    gpusvm_kfun(ktype, self && ca == cb ? row_n[r + u] : av[u], row_n[r + u], nbi, gamma, coef0, degree);
+                out[(size_t)kk[u] * ldk] =
+                    gpusvm_kfun(ktype, self && cc[u] == cb ? nn[u] : av[u], nn[u], nbi, gamma, coef0, degree);
         }
     }
 }
