@@ -46,6 +46,19 @@ inline double gpusvm_xor_d(double v, int m)
  * kept half and final sort as functions cost it 10%; those stay in the kernels.) */
 #define GPUSVM_INLINE inline __attribute__((always_inline))
 
+/* This work-item's global writes and atomics before it are seen by every work-group before
+ * those after it (OpenCL 1.2's mem_fence names no scope; on NVIDIA, PTX's device-wide membar.gl).
+ * A grid kernel's last work-group to arrive reads what the others wrote (part 2). */
+#ifdef GPUSVM_NV_SHFL
+#define GPUSVM_FENCE_DEVICE()                     \
+    do {                                          \
+        mem_fence(CLK_GLOBAL_MEM_FENCE);          \
+        asm volatile("membar.gl;" ::: "memory"); \
+    } while (0)
+#else
+#define GPUSVM_FENCE_DEVICE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
 /* The shared column of point k of a problem: through the map (one-vs-one
  * pairs: two runs of class-grouped points; folds: the rows they keep), or
  * the identity when the batch has no map. */

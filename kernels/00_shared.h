@@ -159,8 +159,7 @@
     X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS)                                      \
     X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER)                                            \
     X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
-    X(SEL_SIDE, "gpusvm_sel_side", GPUSVM__L, SEL) X(SEL_HIST, "gpusvm_sel_hist", GPUSVM__L, SEL)    \
-    X(SEL_DECIDE, "gpusvm_sel_decide", GPUSVM__L, SEL) X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL) \
+    X(SEL_HIST, "gpusvm_sel_hist", GPUSVM__L, SEL) X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL)    \
     X(SEL_FINISH, "gpusvm_sel_finish", GPUSVM__L, SEL)                                               \
     X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
@@ -237,7 +236,7 @@
     X_(SELECT, __global double *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \
     X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)
 
-/* the selection over the grid (part 2): gpusvm_sel_side, _hist, _decide, _take, _finish */
+/* the selection over the grid (part 2): gpusvm_sel_hist, _take, _finish */
 #define GPUSVM__ARGS_SEL(X_, S_)                                                                        \
     X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \
     X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \

@@ -24,8 +24,9 @@
  * previous set (its kernel rows are still in place), then takes the k most
  * violating new points of I_up and of I_low (with nu, of each class's I_up
  * and I_low) by radix selection on the keys
- * (four 8-bit passes over the key, four more over the point index only when
- * keys tie), so the choice is a total order and the result is deterministic.
+ * (three passes over the key's digits of 11, 11 and 10 bits, three more over
+ * the point index's only when keys tie), so the choice is a total order and
+ * the result is deterministic.
  */
 
 __kernel void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))
@@ -104,69 +105,115 @@ __kernel void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))
     }
 }
 
-/* Scratch of the selection in local memory. stage: 0 key passes, 1 take key <= found,
- * 3 index passes among ties, 4 take ties up to an index, 2 take every candidate, 5 none. */
+/* The radix passes: the key's 32 bits as digits of 11, 11 and 10 bits from the top (passes 0-2),
+ * then the index's likewise (passes 3-5), each counted into GPUSVM_SEL_BINS bins. (Three passes
+ * of 2048 bins rather than four of 256: fewer walks over the keys, and over the grid fewer
+ * launches.) */
+#define GPUSVM_SEL_BINS 2048
+#define GPUSVM_SEL_PASSES 6
+#define GPUSVM_SEL_SHIFT(pass) ((pass) % 3 == 0 ? 21 : (pass) % 3 == 1 ? 10 : 0)
+#define GPUSVM_SEL_DIGIT(pass) ((pass) % 3 == 2 ? 0x3FFu : 0x7FFu)
+#define GPUSVM_SEL_WI ((int)get_local_id(0)) /* read afresh after barriers (PoCL 3.1; see part 3) */
+
+/* Scratch of a selection (in local memory, or one per problem in global memory for the grid's).
+ * stage: 0 key passes, 1 take key <= found, 3 index passes among ties, 4 take ties up to an index,
+ * 2 take every candidate, 5 none. arrived: the grid's work-groups done with a pass. */
 typedef struct {
-    uint hist[256];
+    uint hist[GPUSVM_SEL_BINS];
     uint prefix, mask, need, found, stage;
     int count;
+    uint arrived;
 } gpusvm_sel_scratch;
 
-/* The decision after pass `pass` of a radix select (bits `shift` of the key, or of the index from
- * pass 4), from its histogram: the bin where the count reaches what is still needed. Used by the
- * one-work-group passes (scratch in local memory) and by the grid's (its bins copied to local memory). */
-#define GPUSVM_SEL_DECIDE(sc, hist, pass, shift)                                      \
-    do {                                                                             \
-        uint total_ = 0, cum_ = 0, b_ = 0;                                           \
-        for (int t_ = 0; t_ < 256; ++t_) total_ += (hist)[t_];                      \
-        if ((pass) == 0 && total_ <= (sc)->need) {                                   \
-            (sc)->stage = 2; /* fewer candidates than wanted: all of them */         \
-        } else {                                                                     \
-            for (b_ = 0; b_ < 255; ++b_) {                                           \
-                if (cum_ + (hist)[b_] >= (sc)->need) break;                          \
-                cum_ += (hist)[b_];                                                  \
-            }                                                                        \
-            (sc)->need -= cum_;                                                      \
-            (sc)->prefix |= b_ << (shift);                                           \
-            (sc)->mask |= 255u << (shift);                                           \
-            if ((pass) == 3) { /* the key threshold; do ties need the index? */      \
-                (sc)->found = (sc)->prefix;                                          \
-                (sc)->stage = ((hist)[b_] == (sc)->need) ? 1 : 3;                    \
-                (sc)->prefix = 0;                                                    \
-                (sc)->mask = 0;                                                      \
-            }                                                                        \
-            if ((pass) == 7) (sc)->stage = 4;                                        \
-        }                                                                            \
+/* Where the running count of the bins lh reaches need (at least 1): res[0] the bin, res[1] the
+ * count before it, res[2] the count of all (res[0] and res[1] unset when all are fewer). Every
+ * work-item takes part: each sums GPUSVM_SEL_BINS / GPUSVM__L consecutive bins, a scan over ls
+ * (GPUSVM__L words) gives each sum's start, and the work-item whose bins hold the crossing walks
+ * them. */
+GPUSVM_INLINE void gpusvm_sel_find(__local const uint *lh, __local uint *ls, __local uint *res, uint need)
+{
+    const int per = GPUSVM_SEL_BINS / GPUSVM__L;
+    uint sum = 0;
+    for (int u = 0; u < per; ++u) sum += lh[GPUSVM_SEL_WI * per + u];
+    ls[GPUSVM_SEL_WI] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int off = 1; off < GPUSVM__L; off *= 2) {
+        const uint v = GPUSVM_SEL_WI >= off ? ls[GPUSVM_SEL_WI - off] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        ls[GPUSVM_SEL_WI] += v;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    {
+        const uint incl = ls[GPUSVM_SEL_WI];
+        uint cum = GPUSVM_SEL_WI > 0 ? ls[GPUSVM_SEL_WI - 1] : 0u;
+        if (GPUSVM_SEL_WI == GPUSVM__L - 1) res[2] = incl;
+        if (cum < need && incl >= need) {
+            int b = GPUSVM_SEL_WI * per;
+            for (; b < GPUSVM_SEL_WI * per + per - 1 && cum + lh[b] < need; ++b) cum += lh[b];
+            res[0] = (uint)b;
+            res[1] = cum;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* The decision after pass `pass` from its bins lh and gpusvm_sel_find's res, by one work-item:
+ * the digit where the count reaches what is still needed. Used by the one-work-group passes
+ * (scratch in local memory) and by the grid's last work-group (scratch in global memory). */
+#define GPUSVM_SEL_APPLY(sc, lh, res, pass)                                            \
+    do {                                                                              \
+        if ((pass) == 0 && (res)[2] <= (sc)->need) {                                  \
+            (sc)->stage = 2; /* fewer candidates than wanted: all of them */          \
+        } else {                                                                      \
+            const uint b_ = (res)[0];                                                 \
+            (sc)->need -= (res)[1];                                                   \
+            (sc)->prefix |= b_ << GPUSVM_SEL_SHIFT(pass);                             \
+            (sc)->mask |= GPUSVM_SEL_DIGIT(pass) << GPUSVM_SEL_SHIFT(pass);           \
+            if ((pass) == 2) { /* the key threshold; do ties need the index? */       \
+                (sc)->found = (sc)->prefix;                                           \
+                (sc)->stage = ((lh)[b_] == (sc)->need) ? 1 : 3;                       \
+                (sc)->prefix = 0;                                                     \
+                (sc)->mask = 0;                                                       \
+            }                                                                         \
+            if ((pass) == 5) (sc)->stage = 4;                                         \
+        }                                                                             \
     } while (0)
 
-/* One side's radix select: the 8-bit passes over the keys of the candidates (class cls, or any
- * when 0), then over the index of those tied at the threshold when more tie than are needed;
- * sc says afterwards what to take. */
-GPUSVM_INLINE void gpusvm_select_passes(__local gpusvm_sel_scratch *sc, __global const uint *keys,
-                                        __global const char *y, int cls, int n)
+/* One side's radix select: the passes over the keys of the candidates (class cls, or any when
+ * 0), then over the index of those tied at the threshold when more tie than are needed; sc says
+ * afterwards what to take (ls, res: gpusvm_sel_find's scratch; res[3] the next pass). The passes
+ * not needed are not run: the loop's count is in local memory, so it is uniform (a barrier under
+ * a uniform branch instead went wrong on PoCL 3.1). */
+GPUSVM_INLINE void gpusvm_select_passes(__local gpusvm_sel_scratch *sc, __local uint *ls, __local uint *res,
+                                        __global const uint *keys, __global const char *y, int cls, int n)
 {
-    for (int pass = 0; pass < 8; ++pass) {
-        const uint stage = sc->stage;
-        const int on_index = pass >= 4;
-        const int active = on_index ? (stage == 3) : (stage == 0);
-        const int shift = 24 - 8 * (pass & 3);
-        for (int b = 0; b < 256 / GPUSVM__L + 1; ++b)
-            if (b * GPUSVM__L + (int)get_local_id(0) < 256) sc->hist[b * GPUSVM__L + get_local_id(0)] = 0;
+    if (GPUSVM_SEL_WI == 0) res[3] = sc->stage == 0 ? 0u : (uint)GPUSVM_SEL_PASSES;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    while (res[3] < (uint)GPUSVM_SEL_PASSES) { /* uniform */
+        const int pass = (int)res[3];
+        const int on_index = pass >= 3;
+        const int shift = GPUSVM_SEL_SHIFT(pass);
+        const uint digit = GPUSVM_SEL_DIGIT(pass);
+        const uint prefix = sc->prefix, mask = sc->mask, found = sc->found;
+        for (int b = GPUSVM_SEL_WI; b < GPUSVM_SEL_BINS; b += GPUSVM__L) sc->hist[b] = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (active) {
-            const uint prefix = sc->prefix, mask = sc->mask, found = sc->found;
-            for (int i = get_local_id(0); i < n; i += GPUSVM__L) {
-                const uint key = keys[i];
-                if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;
-                if (!on_index) {
-                    if ((key & mask) == prefix) atomic_inc(&sc->hist[(key >> shift) & 255u]);
-                } else if (key == found && (((uint)i) & mask) == prefix) {
-                    atomic_inc(&sc->hist[(((uint)i) >> shift) & 255u]);
-                }
+        for (int i = GPUSVM_SEL_WI; i < n; i += GPUSVM__L) {
+            const uint key = keys[i];
+            if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;
+            if (!on_index) {
+                if ((key & mask) == prefix) atomic_inc(&sc->hist[(key >> shift) & digit]);
+            } else if (key == found && (((uint)i) & mask) == prefix) {
+                atomic_inc(&sc->hist[(((uint)i) >> shift) & digit]);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (get_local_id(0) == 0 && active) GPUSVM_SEL_DECIDE(sc, sc->hist, pass, shift);
+        gpusvm_sel_find(sc->hist, ls, res, sc->need);
+        if (GPUSVM_SEL_WI == 0) {
+            const int p = (int)res[3];
+            GPUSVM_SEL_APPLY(sc, sc->hist, res, p);
+            /* on while the stage is the passes' own: key passes (0), then index passes (3) */
+            res[3] = (sc->stage == 0 || sc->stage == 3) ? (uint)(p + 1) : (uint)GPUSVM_SEL_PASSES;
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
@@ -194,8 +241,9 @@ GPUSVM_INLINE int gpusvm_sel_takes(uint stage, uint found, uint ithr, uint key, 
 
 /* One side: up to k more points from keys (class cls, or any when 0) appended to list; both of
  * a chosen point's keys become NONE. */
-GPUSVM_INLINE void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local int *list, __global uint *keys,
-                        __global uint *other, __global const char *y, int cls, int k, int n)
+GPUSVM_INLINE void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local uint *ls, __local uint *res,
+                                      __local int *list, __global uint *keys, __global uint *other,
+                                      __global const char *y, int cls, int k, int n)
 {
     if (get_local_id(0) == 0) {
         sc->prefix = 0;
@@ -205,7 +253,7 @@ GPUSVM_INLINE void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local in
         sc->stage = (k > 0) ? 0 : 5;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    gpusvm_select_passes(sc, keys, y, cls, n);
+    gpusvm_select_passes(sc, ls, res, keys, y, cls, n);
     const uint stage = sc->stage, found = sc->found, ithr = sc->prefix;
     if (stage != 5) {
         for (int i = get_local_id(0); i < n; i += GPUSVM__L) {
@@ -250,6 +298,7 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     __local double r_up[2][GPUSVM__L];
     __local double r_low[2][GPUSVM__L];
     __local gpusvm_sel_scratch sc;
+    __local uint ls[GPUSVM__L], res[4];
     const int lid = get_local_id(0), p = get_group_id(0);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], nparts = pi[GPUSVM__PI_NPARTS];
@@ -297,7 +346,13 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
         sc.count = 0;
     }
     if (done || mode == 2) return;
-    if (split && lid == 0) sel0[p].count = 0; /* the sides run over the grid (below) */
+    if (split) { /* the sides run over the grid (below): their scratch starts empty */
+        for (int b = lid; b < GPUSVM_SEL_BINS; b += GPUSVM__L) sel0[p].hist[b] = 0;
+        if (lid == 0) {
+            sel0[p].count = 0;
+            sel0[p].arrived = 0;
+        }
+    }
 
     /* mode 1: the newest half moves to the front; the dropped half's slots are reused */
     const int h = (mode == 1) ? q / 2 : 0;
@@ -321,7 +376,7 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     /* sides: which keys, from which class (0: any), up to how many chosen in all */
     for (int side = 0; side < (nu ? 6 : 3); ++side) {
         const int low_side = GPUSVM_SIDE_LOW(side, nu), cls = GPUSVM_SIDE_CLS(side, nu);
-        gpusvm_select_side(&sc, list, low_side ? key_low : key_up, low_side ? key_up : key_low, y, cls,
+        gpusvm_select_side(&sc, ls, res, list, low_side ? key_low : key_up, low_side ? key_up : key_low, y, cls,
                            GPUSVM_SIDE_UPTO(side, nu, fresh) - sc.count, n);
     }
 
@@ -336,12 +391,13 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 
 /* The selection over the grid, for problems too many for one work-group to scan in good time
  * (the host's choice, GPUSVM__SEL_GRID): gpusvm_select with split checks and keeps the half as
- * above; then for each side gpusvm_sel_side sets its scratch up, eight rounds of gpusvm_sel_hist
- * (every work-group counts its part of the keys into local bins, then adds them to the problem's)
- * and gpusvm_sel_decide (part 2's decision) find the threshold, and gpusvm_sel_take takes the
- * points; gpusvm_sel_finish puts them in order. The same passes and rules as the one-work-group
- * path, so the same working set. Scratch and list: one gpusvm_sel_scratch and qmax ints per
- * problem. (The ordering keeps no barrier: with barriers, PoCL 3.1 wrote outside the list.) */
+ * above and empties the problem's scratch; then for each side six launches of gpusvm_sel_hist
+ * (every work-group counts its part of the keys into local bins and adds them to the problem's;
+ * the last work-group to arrive takes the bins, emptying them, and decides) find the threshold,
+ * and gpusvm_sel_take takes the points; gpusvm_sel_finish puts them in order: 3 x 7 + 1 launches
+ * a round. The same passes and rules as the one-work-group path, so the same working set.
+ * Scratch and list: one gpusvm_sel_scratch and qmax ints per problem. (The ordering keeps no
+ * barrier: with barriers, PoCL 3.1 wrote outside the list.) */
 /* the work-item and the problem's scratch, read afresh after a barrier (PoCL 3.1 loses such
  * variables across barriers; see part 3) */
 #define GPUSVM_SEL_LID ((int)get_local_id(0))
@@ -359,31 +415,30 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     __global uint *other = (low_side ? key_up0 : key_low0) + v0;                                 \
     __global const char *y = y0 + v0;
 
-__kernel void gpusvm_sel_side(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
-{
-    GPUSVM_SEL_HEAD
-    const int q = pi[GPUSVM__PI_Q], fresh = q - (mode_in == 1 ? q / 2 : 0);
-    const int k = GPUSVM_SIDE_UPTO(side, nu, fresh) - sc->count;
-    for (int b = lid; b < 256; b += GPUSVM__L) sc->hist[b] = 0;
-    if (lid == 0) {
-        sc->prefix = 0;
-        sc->mask = 0;
-        sc->found = 0;
-        sc->need = (uint)max(k, 0);
-        sc->stage = (k > 0) ? 0 : 5;
-    }
-}
-
+/* Pass `pass` of side `side`. Pass 0 starts the side from the count so far (k <= 0: none to take,
+ * said by work-group 0); the others go on from the scratch. The last work-group to add its bins
+ * (the arrival count after a device-wide fence, part 0) reads them back with atomic exchanges,
+ * which empty them for the next pass, and decides. */
 __kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
 {
-    __local uint lh[256];
+    __local uint lh[GPUSVM_SEL_BINS];
+    __local uint ls[GPUSVM__L], res[4];
+    __local int last;
     GPUSVM_SEL_HEAD
     GPUSVM_SEL_KEYS
-    const uint stage = sc->stage, prefix = sc->prefix, mask = sc->mask, found = sc->found;
-    const int on_index = pass >= 4, shift = 24 - 8 * (pass & 3);
+    const int q = pi[GPUSVM__PI_Q], fresh = q - (mode_in == 1 ? q / 2 : 0);
+    const int k = GPUSVM_SIDE_UPTO(side, nu, fresh) - sc->count; /* pass 0: still wanted */
+    if (pass == 0 && k <= 0) {
+        if (get_group_id(0) == 0 && lid == 0) sc->stage = 5;
+        return;
+    }
+    const uint stage = pass == 0 ? 0u : sc->stage, prefix = pass == 0 ? 0u : sc->prefix;
+    const uint mask = pass == 0 ? 0u : sc->mask, found = pass == 0 ? 0u : sc->found;
+    const int on_index = pass >= 3, shift = GPUSVM_SEL_SHIFT(pass);
+    const uint digit = GPUSVM_SEL_DIGIT(pass);
     /* uniform per work-group */
     if (!(on_index ? stage == 3 : stage == 0) || (int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;
-    for (int b = lid; b < 256; b += GPUSVM__L) lh[b] = 0;
+    for (int b = lid; b < GPUSVM_SEL_BINS; b += GPUSVM__L) lh[b] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int u = 0; u < GPUSVM__KU; ++u) {
         const int i = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + u * GPUSVM__L + lid;
@@ -391,30 +446,36 @@ __kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
         const uint key = keys[i];
         if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;
         if (!on_index) {
-            if ((key & mask) == prefix) atomic_inc(&lh[(key >> shift) & 255u]);
+            if ((key & mask) == prefix) atomic_inc(&lh[(key >> shift) & digit]);
         } else if (key == found && (((uint)i) & mask) == prefix) {
-            atomic_inc(&lh[(((uint)i) >> shift) & 255u]);
+            atomic_inc(&lh[(((uint)i) >> shift) & digit]);
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int b = GPUSVM_SEL_LID; b < 256; b += GPUSVM__L)
+    for (int b = GPUSVM_SEL_LID; b < GPUSVM_SEL_BINS; b += GPUSVM__L)
         if (lh[b]) atomic_add(&GPUSVM_SEL_SC->hist[b], lh[b]);
-}
-
-/* The bins are read into local memory by every work-item at once, one work-item decides from the
- * local copy (from global memory, its 256 and more dependent reads were most of a pass's time),
- * and the bins are cleared for the next pass. */
-__kernel void gpusvm_sel_decide(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
-{
-    __local uint lh[256];
-    GPUSVM_SEL_HEAD
-    const uint stage = sc->stage;
-    if (!(pass >= 4 ? stage == 3 : stage == 0)) return; /* uniform */
-    for (int b = lid; b < 256; b += GPUSVM__L) lh[b] = sc->hist[b];
+    GPUSVM_FENCE_DEVICE();
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (GPUSVM_SEL_LID == 0)
+        last = atomic_inc(&GPUSVM_SEL_SC->arrived) == (uint)pinfo[(int)get_group_id(1) * GPUSVM__PI_COUNT + GPUSVM__PI_NPARTS] - 1u;
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (GPUSVM_SEL_LID == 0) GPUSVM_SEL_DECIDE(GPUSVM_SEL_SC, lh, pass, 24 - 8 * (pass & 3));
-    barrier(CLK_GLOBAL_MEM_FENCE);
-    for (int b = GPUSVM_SEL_LID; b < 256; b += GPUSVM__L) GPUSVM_SEL_SC->hist[b] = 0;
+    if (last)
+        for (int b = GPUSVM_SEL_LID; b < GPUSVM_SEL_BINS; b += GPUSVM__L) lh[b] = atomic_xchg(&GPUSVM_SEL_SC->hist[b], 0u);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* every work-group (the barriers inside went wrong under a uniform branch on PoCL 3.1); the
+       last one's result is the one used */
+    gpusvm_sel_find(lh, ls, res, pass == 0 ? (uint)k : GPUSVM_SEL_SC->need);
+    if (last) {
+        if (GPUSVM_SEL_LID == 0) {
+            __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;
+            if (pass == 0) { /* the side's start */
+                sc1->need = (uint)k;
+                sc1->prefix = sc1->mask = sc1->found = sc1->stage = 0;
+            }
+            GPUSVM_SEL_APPLY(sc1, lh, res, pass);
+            sc1->arrived = 0;
+        }
+    }
 }
 
 __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))

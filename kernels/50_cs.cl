@@ -136,6 +136,7 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
     __local int keep[GPUSVM__Q];
     __local double red[4][GPUSVM__L];
     __local gpusvm_sel_scratch sc;
+    __local uint ls[GPUSVM__L], res[4];
     __local int nmiss;
     const int lid = get_local_id(0), p = get_group_id(0);
     __global const int *ci_ = cinfo + p * GPUSVM__CI_COUNT;
@@ -180,7 +181,7 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
     }
     if (done) return;
     const int ncand = nparts * qc;
-    gpusvm_select_side(&sc, list, cand_key, cand_key, (__global const char *)0, 0, q, ncand);
+    gpusvm_select_side(&sc, ls, res, list, cand_key, cand_key, (__global const char *)0, 0, q, ncand);
     const int got = sc.count;
     for (int c0 = 0; c0 < GPUSVM__Q / GPUSVM__L; ++c0) { /* positions -> points, ascending */
         const int t = c0 * GPUSVM__L + lid;
