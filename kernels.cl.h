@@ -1400,10 +1400,11 @@ static const char *const gpusvm__kernel_source[] = {
     " * lacked; with nu, a quarter each from I_up and I_low of y = +1, then of\n",
     " * y = -1, then I_up and I_low of either class for whatever is still\n",
     " * missing. A chosen point gets both keys set to NONE. Each choice is a radix\n",
-    " * select: four 8-bit passes over the key, then, only when more points tie at\n",
-    " * the threshold than are still needed, four passes over the index of the\n",
-    " * tied points. Every loop that holds a barrier runs a fixed number of times;\n",
-    " * finished passes are skipped by a uniform predicate. */\n",
+    " * select: three passes over the key (digits of 11, 11 and 10 bits), then,\n",
+    " * only when more points tie at the threshold than are still needed, three\n",
+    " * passes over the index of the tied points. Every loop that holds a barrier\n",
+    " * runs a number of times read from local memory (uniform); passes not needed\n",
+    " * are not run. */\n",
     "/* side s of the selection: its keys (1: I_low), its class (0: any), how many chosen after it */\n",
     "#define GPUSVM_SIDE_LOW(s, nu) ((nu) ? ((s) & 1) : ((s) == 1))\n",
     "#define GPUSVM_SIDE_CLS(s, nu) ((!(nu) || (s) >= 4) ? 0 : ((s) < 2 ? 1 : -1))\n",
@@ -2498,5 +2499,5 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 2493
+#define GPUSVM__KERNEL_SOURCE_LINES 2494
 #endif /* GPUSVM_KERNELS_CL_H */

@@ -51,6 +51,17 @@ wanted() { # BENCH_ONLY=PREFIX[,PREFIX...]: only the rows whose name starts with
         exit 1
     )
 }
+ts_best() { # ts_best TRAIN OPTIONS...: BENCH_THUNDERSVM's best "all training time" of two runs, or failed
+    train=$1
+    shift
+    tb=
+    for i in 1 2; do
+        "$BENCH_THUNDERSVM" "$@" "$train" "$W/ts.model" > "$W/ts.out" 2>&1 || { tb=failed; break; }
+        t=$(sed -n 's/.*all training time = \([0-9.]*\).*/\1/p' "$W/ts.out")
+        tb=$(printf '%s\n' $tb $t | sort -g | head -n 1)
+    done
+    [ "$tb" = failed ] && echo failed || echo "$tb s"
+}
 row() { # row NAME TRAIN TEST OPTIONS...
     name=$1 train=$D/$2 test=$D/$3
     wanted "$name" || return 0
@@ -97,6 +108,7 @@ row() { # row NAME TRAIN TEST OPTIONS...
     if reference sklearnex; then
         ref="$ref $(SKLEARN_REF_INTELEX=1 "$VENV/bin/python" bench/sklearn_ref.py "$train" "$test" "$2" "$4" 2>&1 | tail -n 1) |"
     fi
+    [ -n "${BENCH_THUNDERSVM:-}" ] && ref="$ref $(ts_best "$train" "$@") |"
     echo "| $name | $* | $best s | ${prog:-none} | $bwall s | $iters | $acc | $nsv | ${mem:-C backend} |$ref"
 
 }
@@ -120,6 +132,7 @@ rule="|---|---|---|---|---|---|---|---|---|"
 reference libsvm && head="$head svm-train (process, accuracy, nSV) |" && rule="$rule---|"
 reference sklearn && head="$head scikit-learn SVC (fit, accuracy, nSV) |" && rule="$rule---|"
 reference sklearnex && head="$head oneDAL SVC, every core (fit, accuracy, nSV) |" && rule="$rule---|"
+[ -n "${BENCH_THUNDERSVM:-}" ] && head="$head ThunderSVM training (best of 2) |" && rule="$rule---|"
 echo "$head"
 echo "$rule"
 row "a9a → a9a.t" a9a a9a.t -c 1 -g 0.05
@@ -145,7 +158,8 @@ row "dense 1,000,000 × 32 → 20,000" dense1m dense.t -c 1 -g 0.05
 # sparse data: real text (deb-python, when GPUSVM_DATA has it) and text-like sets from
 # bench/gen_sparse.c (deterministic), with the device memory training held beside the size of the
 # points in CSR form (8 bytes a nonzero, 4 a row). BENCH_THUNDERSVM=/path/to/thundersvm-train
-# runs that binary side by side on the same files and options (its "all training time").
+# runs that binary side by side on the same files and options (its "all training time"), in both
+# tables.
 sparse_row() { # sparse_row NAME TRAIN TEST OPTIONS...
     name=$1 train=$D/$2 test=$D/$3
     wanted "$name" || return 0
@@ -167,15 +181,7 @@ sparse_row() { # sparse_row NAME TRAIN TEST OPTIONS...
     acc=$($B/gpusvm-predict "$test" "$W/sp.model" "$W/sp.pred" 2> /dev/null | sed -n 's/^Accuracy = \([0-9.]*%\).*/\1/p')
     csr=$(awk '{ n += NF - 1 } END { printf "%.1f MiB", (n * 8 + (NR + 1) * 4) / 1048576 }' "$train")
     ref=
-    if [ -n "${BENCH_THUNDERSVM:-}" ]; then
-        tb=
-        for i in 1 2; do
-            "$BENCH_THUNDERSVM" "$@" "$train" "$W/sp.ts.model" > "$W/sp.ts.out" 2>&1 || { tb=failed; break; }
-            t=$(sed -n 's/.*all training time = \([0-9.]*\).*/\1/p' "$W/sp.ts.out")
-            tb=$(printf '%s\n' $tb $t | sort -g | head -n 1)
-        done
-        ref=" ${tb} s |"
-    fi
+    [ -n "${BENCH_THUNDERSVM:-}" ] && ref=" $(ts_best "$train" "$@") |"
     echo "| $name | $* | $best s | $bwall s | $acc | ${mem:-C backend} | $csr |$ref"
 }
 if wanted deb || wanted text || wanted synthetic; then

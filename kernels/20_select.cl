@@ -281,10 +281,11 @@ GPUSVM_INLINE void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local ui
  * lacked; with nu, a quarter each from I_up and I_low of y = +1, then of
  * y = -1, then I_up and I_low of either class for whatever is still
  * missing. A chosen point gets both keys set to NONE. Each choice is a radix
- * select: four 8-bit passes over the key, then, only when more points tie at
- * the threshold than are still needed, four passes over the index of the
- * tied points. Every loop that holds a barrier runs a fixed number of times;
- * finished passes are skipped by a uniform predicate. */
+ * select: three passes over the key (digits of 11, 11 and 10 bits), then,
+ * only when more points tie at the threshold than are still needed, three
+ * passes over the index of the tied points. Every loop that holds a barrier
+ * runs a number of times read from local memory (uniform); passes not needed
+ * are not run. */
 /* side s of the selection: its keys (1: I_low), its class (0: any), how many chosen after it */
 #define GPUSVM_SIDE_LOW(s, nu) ((nu) ? ((s) & 1) : ((s) == 1))
 #define GPUSVM_SIDE_CLS(s, nu) ((!(nu) || (s) >= 4) ? 0 : ((s) < 2 ? 1 : -1))
