@@ -46,6 +46,20 @@ inline double gpusvm_xor_d(double v, int m)
  * kept half and final sort as functions cost it 10%; those stay in the kernels.) */
 #define GPUSVM_INLINE inline __attribute__((always_inline))
 
+/* sc[0..GPUSVM__L) := its inclusive prefix sums in work-item order (Hillis and Steele), once every
+ * work-item has written its own word; every work-item calls it (the row cache, the selection's
+ * threshold, the update's nonzero coefficients). */
+GPUSVM_INLINE void gpusvm_scan_local(__local int *sc)
+{
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int off = 1; off < GPUSVM__L; off *= 2) {
+        const int v = (int)get_local_id(0) >= off ? sc[(int)get_local_id(0) - off] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        sc[get_local_id(0)] += v;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
 /* This work-item's global writes and atomics before it are seen by every work-group before
  * those after it (OpenCL 1.2's mem_fence names no scope; on NVIDIA, PTX's device-wide membar.gl).
  * A grid kernel's last work-group to arrive reads what the others wrote (part 2). */

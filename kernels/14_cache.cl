@@ -29,13 +29,7 @@ GPUSVM_INLINE void gpusvm_rc_scan(__local const int *x, __local int *sc)
 {
     barrier(CLK_LOCAL_MEM_FENCE); /* x written; the last scan's readers done */
     sc[GPUSVM_RC_LID] = x[GPUSVM_RC_LID];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int off = 1; off < GPUSVM__L; off *= 2) {
-        const int v = GPUSVM_RC_LID >= off ? sc[GPUSVM_RC_LID - off] : 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        sc[GPUSVM_RC_LID] += v;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    gpusvm_scan_local(sc);
 }
 
 /* slot of the work-item in the victims' window (the ring from the hand, GPUSVM__L at a time) */

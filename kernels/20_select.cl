@@ -130,22 +130,16 @@ typedef struct {
  * work-item takes part: each sums GPUSVM_SEL_BINS / GPUSVM__L consecutive bins, a scan over ls
  * (GPUSVM__L words) gives each sum's start, and the work-item whose bins hold the crossing walks
  * them. */
-GPUSVM_INLINE void gpusvm_sel_find(__local const uint *lh, __local uint *ls, __local uint *res, uint need)
+GPUSVM_INLINE void gpusvm_sel_find(__local const uint *lh, __local int *ls, __local uint *res, uint need)
 {
     const int per = GPUSVM_SEL_BINS / GPUSVM__L;
     uint sum = 0;
     for (int u = 0; u < per; ++u) sum += lh[GPUSVM_SEL_WI * per + u];
-    ls[GPUSVM_SEL_WI] = sum;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int off = 1; off < GPUSVM__L; off *= 2) {
-        const uint v = GPUSVM_SEL_WI >= off ? ls[GPUSVM_SEL_WI - off] : 0u;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        ls[GPUSVM_SEL_WI] += v;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    ls[GPUSVM_SEL_WI] = (int)sum; /* counts of points: below 2^31 */
+    gpusvm_scan_local(ls);
     {
-        const uint incl = ls[GPUSVM_SEL_WI];
-        uint cum = GPUSVM_SEL_WI > 0 ? ls[GPUSVM_SEL_WI - 1] : 0u;
+        const uint incl = (uint)ls[GPUSVM_SEL_WI];
+        uint cum = GPUSVM_SEL_WI > 0 ? (uint)ls[GPUSVM_SEL_WI - 1] : 0u;
         if (GPUSVM_SEL_WI == GPUSVM__L - 1) res[2] = incl;
         if (cum < need && incl >= need) {
             int b = GPUSVM_SEL_WI * per;
@@ -184,7 +178,7 @@ GPUSVM_INLINE void gpusvm_sel_find(__local const uint *lh, __local uint *ls, __l
  * afterwards what to take (ls, res: gpusvm_sel_find's scratch; res[3] the next pass). The passes
  * not needed are not run: the loop's count is in local memory, so it is uniform (a barrier under
  * a uniform branch instead went wrong on PoCL 3.1). */
-GPUSVM_INLINE void gpusvm_select_passes(__local gpusvm_sel_scratch *sc, __local uint *ls, __local uint *res,
+GPUSVM_INLINE void gpusvm_select_passes(__local gpusvm_sel_scratch *sc, __local int *ls, __local uint *res,
                                         __global const uint *keys, __global const char *y, int cls, int n)
 {
     if (GPUSVM_SEL_WI == 0) res[3] = sc->stage == 0 ? 0u : (uint)GPUSVM_SEL_PASSES;
@@ -241,7 +235,7 @@ GPUSVM_INLINE int gpusvm_sel_takes(uint stage, uint found, uint ithr, uint key, 
 
 /* One side: up to k more points from keys (class cls, or any when 0) appended to list; both of
  * a chosen point's keys become NONE. */
-GPUSVM_INLINE void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local uint *ls, __local uint *res,
+GPUSVM_INLINE void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local int *ls, __local uint *res,
                                       __local int *list, __global uint *keys, __global uint *other,
                                       __global const char *y, int cls, int k, int n)
 {
@@ -299,7 +293,8 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     __local double r_up[2][GPUSVM__L];
     __local double r_low[2][GPUSVM__L];
     __local gpusvm_sel_scratch sc;
-    __local uint ls[GPUSVM__L], res[4];
+    __local int ls[GPUSVM__L];
+    __local uint res[4];
     const int lid = get_local_id(0), p = get_group_id(0);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], nparts = pi[GPUSVM__PI_NPARTS];
@@ -423,7 +418,8 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 __kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local uint lh[GPUSVM_SEL_BINS];
-    __local uint ls[GPUSVM__L], res[4];
+    __local int ls[GPUSVM__L];
+    __local uint res[4];
     __local int last;
     GPUSVM_SEL_HEAD
     GPUSVM_SEL_KEYS

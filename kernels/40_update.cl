@@ -33,13 +33,7 @@ GPUSVM_INLINE int gpusvm_upd_stage(__global const double *coef, __global const i
     const int flag = c != 0.0;
     barrier(CLK_LOCAL_MEM_FENCE); /* the last chunk's readers are done */
     sc[GPUSVM_UPD_LID] = flag;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int off = 1; off < GPUSVM__L; off *= 2) {
-        const int v = GPUSVM_UPD_LID >= off ? sc[GPUSVM_UPD_LID - off] : 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        sc[GPUSVM_UPD_LID] += v;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    gpusvm_scan_local(sc);
     if (flag) {
         lc[sc[GPUSVM_UPD_LID] - 1] = c;
         ls[sc[GPUSVM_UPD_LID] - 1] = slot[t];

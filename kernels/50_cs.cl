@@ -136,7 +136,8 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
     __local int keep[GPUSVM__Q];
     __local double red[4][GPUSVM__L];
     __local gpusvm_sel_scratch sc;
-    __local uint ls[GPUSVM__L], res[4];
+    __local int ls[GPUSVM__L];
+    __local uint res[4];
     __local int nmiss;
     const int lid = get_local_id(0), p = get_group_id(0);
     __global const int *ci_ = cinfo + p * GPUSVM__CI_COUNT;
