@@ -11767,7 +11767,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int whole = pi[GPUSVM__PI_WHOLE];\n",
     "    const double ratio = whole ? 0.0 : ratio_in;\n",
     "    const int max_inner = whole ? whole_inner : max_inner_in;\n",
-    "    __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by slot, then position */\n",
+    "    __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by position, then position */\n",
     "    __global const int *ws_idx = ws_idx0 + p * qmax;\n",
     "    __global double *alpha = alpha0 + v0, *coef = coef0 + p * qmax;\n",
     "    __global const double *G = G0 + v0, *Cv = Cv0 + v0;\n",

@@ -319,7 +319,7 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
     const int whole = pi[GPUSVM__PI_WHOLE];
     const double ratio = whole ? 0.0 : ratio_in;
     const int max_inner = whole ? whole_inner : max_inner_in;
-    __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by slot, then position */
+    __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by position, then position */
     __global const int *ws_idx = ws_idx0 + p * qmax;
     __global double *alpha = alpha0 + v0, *coef = coef0 + p * qmax;
     __global const double *G = G0 + v0, *Cv = Cv0 + v0;
