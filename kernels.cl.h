@@ -1517,8 +1517,9 @@ static const char *const gpusvm__kernel_source[] = {
     " * above and empties the problem's scratch; then for each side six launches of gpusvm_sel_hist\n",
     " * (every work-group counts its part of the keys into local bins and adds them to the problem's;\n",
     " * the last work-group to arrive takes the bins, emptying them, and decides) find the threshold,\n",
-    " * and gpusvm_sel_take takes the points; gpusvm_sel_finish puts them in order: 3 x 7 + 1 launches\n",
-    " * a round. The same passes and rules as the one-work-group path, so the same working set.\n",
+    " * and gpusvm_sel_take takes the points; gpusvm_sel_finish puts them in order: with gpusvm_keys\n",
+    " * and gpusvm_select, 24 launches a round. The same passes and rules as the one-work-group path,\n",
+    " * so the same working set.\n",
     " * Scratch and list: one gpusvm_sel_scratch and qmax ints per problem. (The ordering keeps no\n",
     " * barrier: with barriers, PoCL 3.1 wrote outside the list.) */\n",
     "/* the work-item and the problem's scratch, read afresh after a barrier (PoCL 3.1 loses such\n",
@@ -2498,5 +2499,5 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 2493
+#define GPUSVM__KERNEL_SOURCE_LINES 2494
 #endif /* GPUSVM_KERNELS_CL_H */

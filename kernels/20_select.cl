@@ -390,8 +390,9 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
  * above and empties the problem's scratch; then for each side six launches of gpusvm_sel_hist
  * (every work-group counts its part of the keys into local bins and adds them to the problem's;
  * the last work-group to arrive takes the bins, emptying them, and decides) find the threshold,
- * and gpusvm_sel_take takes the points; gpusvm_sel_finish puts them in order: 3 x 7 + 1 launches
- * a round. The same passes and rules as the one-work-group path, so the same working set.
+ * and gpusvm_sel_take takes the points; gpusvm_sel_finish puts them in order: with gpusvm_keys
+ * and gpusvm_select, 24 launches a round. The same passes and rules as the one-work-group path,
+ * so the same working set.
  * Scratch and list: one gpusvm_sel_scratch and qmax ints per problem. (The ordering keeps no
  * barrier: with barriers, PoCL 3.1 wrote outside the list.) */
 /* the work-item and the problem's scratch, read afresh after a barrier (PoCL 3.1 loses such
