@@ -4282,20 +4282,22 @@ fail:
     return r;
 }
 
-/* Bind: the sparse rows kernel for a training batch (rows and columns both the batch's points). */
-static gpusvm_result gpusvm__ocl_bind_train_sparse(gpusvm__ocl *b, gpusvm__cl_int use_map)
+/* Bind: the sparse rows kernel for a training batch (rows and columns both the batch's points; list:
+   the rows' points, their slots and the problem table that counts them, as gpusvm__ocl_bind_train_rows
+   chose). */
+static gpusvm_result gpusvm__ocl_bind_train_sparse(gpusvm__ocl *b, gpusvm__cl_int use_map, const gpusvm__cl_mem *list)
 {
     gpusvm__cl_mem *m = b->mem;
     gpusvm__sparse_args sa;
     sa.a[0] = sa.b[0] = m[GPUSVM__TB_X_PTR];
     sa.a[1] = sa.b[1] = m[GPUSVM__TB_X_COL];
     sa.a[2] = sa.b[2] = m[GPUSVM__TB_X_VAL];
-    sa.idx = m[b->cslots ? GPUSVM__TB_ROW_IDX : GPUSVM__TB_WS_IDX];
+    sa.idx = list[0];
     sa.norm_a = sa.norm_b = m[GPUSVM__TB_NORM];
-    sa.pinfo = m[b->cslots ? GPUSVM__TB_RINFO : GPUSVM__TB_PINFO];
+    sa.pinfo = list[2];
     sa.map = m[GPUSVM__TB_MAP];
     sa.use_map = use_map;
-    sa.slot = m[b->cslots ? GPUSVM__TB_ROW_SLOT : GPUSVM__TB_WS_SLOT];
+    sa.slot = list[1];
     sa.K = m[GPUSVM__TB_K];
     sa.ldk = (gpusvm__cl_int)b->ldk;
     sa.qmax = b->q;
@@ -4337,22 +4339,24 @@ static gpusvm_result gpusvm__ocl_bind_train_rows(gpusvm__ocl *b, gpusvm__cl_int 
     gpusvm__rows_args ra;
     gpusvm_result r;
     const gpusvm__cl_int qmax = b->q, pitch = (gpusvm__cl_int)b->pitch, dpad = (gpusvm__cl_int)b->dpad;
-    const gpusvm__cl_mem idx = m[b->cslots ? GPUSVM__TB_ROW_IDX : GPUSVM__TB_WS_IDX];
-    const gpusvm__cl_mem pinfo = m[b->cslots ? GPUSVM__TB_RINFO : GPUSVM__TB_PINFO];
+    gpusvm__cl_mem list[3]; /* the rows' points, their slots, the problem table that counts them */
+    list[0] = m[b->cslots ? GPUSVM__TB_ROW_IDX : GPUSVM__TB_WS_IDX];
+    list[1] = m[b->cslots ? GPUSVM__TB_ROW_SLOT : GPUSVM__TB_WS_SLOT];
+    list[2] = m[b->cslots ? GPUSVM__TB_RINFO : GPUSVM__TB_PINFO];
     if (b->cslots && (r = gpusvm__ocl_bind_row_cache(b)) != GPUSVM_OK) return r;
-    if (b->sparse) return gpusvm__ocl_bind_train_sparse(b, use_map);
+    if (b->sparse) return gpusvm__ocl_bind_train_sparse(b, use_map, list);
     ra.a_pos = m[GPUSVM__TB_XW] != NULL; /* A: the gathered working-set vectors, else the points */
     ra.A = ra.a_pos ? m[GPUSVM__TB_XW] : m[GPUSVM__TB_X];
     ra.pitch_a = ra.a_pos ? qmax : pitch;
-    ra.idx = idx;
+    ra.idx = list[0];
     ra.norm_a = ra.norm_b = m[GPUSVM__TB_NORM];
     ra.B = m[GPUSVM__TB_X];
     ra.pitch_b = pitch;
-    ra.pinfo = pinfo;
+    ra.pinfo = list[2];
     ra.map = m[GPUSVM__TB_MAP];
     ra.use_map = use_map;
     ra.dpad = dpad;
-    ra.slot = m[b->cslots ? GPUSVM__TB_ROW_SLOT : GPUSVM__TB_WS_SLOT];
+    ra.slot = list[1];
     ra.K = m[GPUSVM__TB_K];
     ra.ldk = (gpusvm__cl_int)b->ldk;
     ra.qmax = qmax;
@@ -4365,8 +4369,8 @@ static gpusvm_result gpusvm__ocl_bind_train_rows(gpusvm__ocl *b, gpusvm__cl_int 
     if ((r = gpusvm__ocl_bind_rows(b, &ra)) != GPUSVM_OK) return r;
     GPUSVM__SET(GATHER_WS, GATHER_WS_X, m[GPUSVM__TB_X]);
     GPUSVM__SET(GATHER_WS, GATHER_WS_pitch, pitch);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_idx, idx);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_pinfo, pinfo);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_idx, list[0]);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_pinfo, list[2]);
     GPUSVM__SET(GATHER_WS, GATHER_WS_map, m[GPUSVM__TB_MAP]);
     GPUSVM__SET(GATHER_WS, GATHER_WS_use_map, use_map);
     GPUSVM__SET(GATHER_WS, GATHER_WS_dpad, dpad);
