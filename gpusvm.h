@@ -321,8 +321,9 @@ typedef struct gpusvm_params {
                                     support vectors keep their serials */
     long long max_iter;          /* 0: max(10^7, 100 n), LIBSVM's; counted in SMO pair updates, for each binary
                                     problem on its own (each pair of one-vs-one, each fold) */
-    int working_set_size;        /* 0: automatic (up to 1024, a power of two); else 4..1024, rounded down to a
-                                    power of two (the selection keeps half of each set, so 2 and 3 are refused) */
+    int working_set_size;        /* 0: automatic (up to 1024, a power of two; with OpenCL 512 for problems of
+                                    100,000 variables or more); else 4..1024, rounded down to a power of two
+                                    (the selection keeps half of each set, so 2 and 3 are refused) */
     gpusvm_progress_fn progress; /* called after every few working sets; may cancel */
     void *progress_user_data;
 } gpusvm_params;
@@ -1734,6 +1735,7 @@ typedef struct gpusvm__cs_desc {
 struct gpusvm__backend {
     gpusvm_context *ctx;
     int qcap;         /* largest working set the device supports */
+    int q_large;      /* the working-set size for problems of GPUSVM__LARGE_NVAR variables or more (0: qcap) */
     size_t max_alloc; /* largest single device buffer */
     /* device bytes a batch would hold with working-set size q, and the bytes the device-memory
        budget has left; the C backend says 0 and SIZE_MAX */
@@ -5449,6 +5451,12 @@ static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
        with warp exchanges 52 bytes per warp instead, at most 1664, within the 1024 spare and the 40) */
     while (b->qcap > 64 && (size_t)b->qcap * 37 + GPUSVM__L * 40 + 1024 > b->local_mem) b->qcap /= 2;
     b->base.qcap = b->qcap;
+    /* Problems of GPUSVM__LARGE_NVAR variables or more: half the working set. A pair update's cost
+       grows with q (H200, warp exchanges: 2.4 us at q = 512, 3.0 us at 1024, with its rows hot in
+       cache 2.5 us), and at this size the smaller set needs hardly more pair updates (dense
+       200,000 x 32: 140,039 against 137,271; training 0.642 s against 0.673 s), while below it
+       the pair updates grow (a9a: +35%) and 1024 wins. */
+    b->base.q_large = b->qcap >= 1024 ? b->qcap / 2 : 0;
     b->base.max_alloc = b->max_alloc;
 }
 
@@ -5984,26 +5992,30 @@ static int gpusvm__pow2_floor(size_t v)
     return p;
 }
 
-/* The working-set size of a batch: the device's cap, the user's choice, the row budget (per
-   problem, as LIBSVM's cache is per solve), one buffer; every problem whole when all fit. 0 when
-   not even two rows fit one buffer. */
+/* A problem this large takes the backend's q_large working set (when it names one) unless the
+   user chose the size: at this size a smaller working set's cheaper pair updates win over its
+   extra rounds (see gpusvm__ocl_limits). */
+#define GPUSVM__LARGE_NVAR 100000
+
+/* The working-set size of a batch: the device's cap (or its size for large problems), the user's
+   choice, the row budget (per problem, as LIBSVM's cache is per solve), one buffer; every problem
+   whole when all fit. 0 when not even two rows fit one buffer. */
 static int gpusvm__batch_q(const gpusvm__backend *b, const gpusvm__problem *p, int nprob, const gpusvm_params *prm)
 {
-    size_t nvar = 0, max_pts = 1, rows_budget, row_bytes;
+    size_t nvar = 0, max_pts = 1, most = 1, rows_budget, row_bytes;
     int q = b->qcap, any_part = 0, t;
     for (t = 0; t < nprob; ++t) {
         nvar += p[t].nvar;
         if (p[t].npts > max_pts) max_pts = p[t].npts;
+        if (p[t].nvar > most) most = p[t].nvar;
     }
     row_bytes = (max_pts + GPUSVM__PITCH - 1) / GPUSVM__PITCH * GPUSVM__PITCH * sizeof(float);
     if (prm->working_set_size && gpusvm__pow2_floor((size_t)prm->working_set_size) < q)
         q = gpusvm__pow2_floor((size_t)prm->working_set_size);
+    else if (!prm->working_set_size && b->q_large && b->q_large < q && most >= GPUSVM__LARGE_NVAR)
+        q = b->q_large;
     for (t = 0; t < nprob; ++t) any_part = any_part || p[t].nvar > (size_t)q;
-    if (!any_part) { /* every problem whole: the largest is the stride */
-        size_t most = 1;
-        for (t = 0; t < nprob; ++t) most = p[t].nvar > most ? p[t].nvar : most;
-        q = (int)most;
-    }
+    if (!any_part) q = (int)most; /* every problem whole: the largest is the stride */
     rows_budget = prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) / row_bytes : (size_t)-1;
     if (any_part && rows_budget < (size_t)q) q = gpusvm__pow2_floor(rows_budget < 64 ? 64 : rows_budget);
     if (q < 2 && nvar >= 2) q = 2;
@@ -6012,10 +6024,12 @@ static int gpusvm__batch_q(const gpusvm__backend *b, const gpusvm__problem *p, i
 }
 
 /* The host's side of a running batch: the status read back, each problem's best gap and when it
-   was reached, its rounds without a pair update, the step timings (GPUSVM_PROFILE). */
+   was reached, its patience (rounds with no new low of the gap before it counts as stalled: 2000,
+   or more when bringing in each of its variables four times takes more, q/2 new a round), its
+   rounds without a pair update, the step timings (GPUSVM_PROFILE). */
 typedef struct gpusvm__batch_run {
     double *st, *best_gap;
-    long long *best_at, outer;
+    long long *best_at, *patience, outer;
     int *stalled, *ids;
     double spent[5], upload; /* selection, rows, inner solve, update, status reads; set-up */
     double mark;             /* with GPUSVM_PROFILE: when the last step finished */
@@ -6026,11 +6040,13 @@ static void gpusvm__batch_run_free(const gpusvm_allocator *a, gpusvm__batch_run 
     gpusvm__free(a, run->st);
     gpusvm__free(a, run->best_gap);
     gpusvm__free(a, run->best_at);
+    gpusvm__free(a, run->patience);
     gpusvm__free(a, run->stalled);
     gpusvm__free(a, run->ids);
 }
 
-static gpusvm_result gpusvm__batch_run_alloc(gpusvm_context *ctx, int nprob, int q, gpusvm__batch_run *run)
+static gpusvm_result gpusvm__batch_run_alloc(gpusvm_context *ctx, const gpusvm__problem *p, int nprob, int q,
+                                             gpusvm__batch_run *run)
 {
     const gpusvm_allocator *a = &ctx->alloc;
     int t;
@@ -6038,13 +6054,18 @@ static gpusvm_result gpusvm__batch_run_alloc(gpusvm_context *ctx, int nprob, int
     run->st = (double *)gpusvm__alloc(a, (size_t)nprob * GPUSVM__ST_COUNT, sizeof(double));
     run->best_gap = (double *)gpusvm__alloc(a, (size_t)nprob, sizeof(double));
     run->best_at = (long long *)gpusvm__calloc(a, (size_t)nprob, sizeof(long long));
+    run->patience = (long long *)gpusvm__alloc(a, (size_t)nprob, sizeof(long long));
     run->stalled = (int *)gpusvm__calloc(a, (size_t)nprob, sizeof(int));
     run->ids = (int *)gpusvm__alloc(a, (size_t)q, sizeof(int));
-    if (!run->st || !run->best_gap || !run->best_at || !run->stalled || !run->ids) {
+    if (!run->st || !run->best_gap || !run->best_at || !run->patience || !run->stalled || !run->ids) {
         gpusvm__batch_run_free(a, run);
         return gpusvm__oom(ctx, "the solver's state");
     }
-    for (t = 0; t < nprob; ++t) run->best_gap[t] = INFINITY;
+    for (t = 0; t < nprob; ++t) {
+        const long long rounds = (long long)(8 * p[t].nvar / (size_t)q);
+        run->best_gap[t] = INFINITY;
+        run->patience[t] = rounds > 2000 ? rounds : 2000;
+    }
     for (t = 0; t < q; ++t) run->ids[t] = t;
     return GPUSVM_OK;
 }
@@ -6117,7 +6138,7 @@ static gpusvm_result gpusvm__batch_stalls(gpusvm_context *ctx, int nprob, gpusvm
             run->best_gap[t] = s[GPUSVM__ST_GAP];
             run->best_at[t] = run->outer;
         }
-        if (run->stalled[t] >= 3 || run->outer - run->best_at[t] >= 2000) {
+        if (run->stalled[t] >= 3 || run->outer - run->best_at[t] >= run->patience[t]) {
             gpusvm__log(ctx, GPUSVM_LOG_WARN,
                         "the solver stalled at gap %g (no pair update, or no smaller gap in %lld working sets); "
                         "stopping with converged = 0",
@@ -6228,7 +6249,7 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
     gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "solver: %d problem%s, %lu variables, d=%lu q=%d", nprob, nprob > 1 ? "s" : "",
                 (unsigned long)nvar, (unsigned long)p[0].x.cols, q);
     b->rows_budget = prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) : 0;
-    if ((r = gpusvm__batch_run_alloc(ctx, nprob, q, &run)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__batch_run_alloc(ctx, p, nprob, q, &run)) != GPUSVM_OK) return r;
     if ((r = gpusvm__batch_begin(ctx, p, nprob, q, alpha0, G0, &run, info)) == GPUSVM_OK &&
         (r = gpusvm__batch_loop(ctx, nprob, q, prm, &run, alpha, G)) == GPUSVM_OK) {
         if (ctx->profile)

@@ -797,6 +797,43 @@ static void cs_checks(gpusvm_context *c1, gpusvm_context *c2)
     }
 }
 
+/* The batch's working-set size: the OpenCL backend halves it for a problem of GPUSVM__LARGE_NVAR
+   variables or more unless the user names a size; the C backend keeps its cap. */
+static void working_set_check(gpusvm_context *cpu, gpusvm_context *ocl)
+{
+    const gpusvm__backend *b = ocl->backend;
+    gpusvm__problem p[2];
+    gpusvm_params prm;
+    memset(p, 0, sizeof p);
+    memset(&prm, 0, sizeof prm);
+    p[0].nvar = p[0].npts = GPUSVM__LARGE_NVAR - 1;
+    p[1].nvar = p[1].npts = 5000;
+    CHECK(gpusvm__batch_q(b, p, 2, &prm) == b->qcap, "below the large size the working set is the cap");
+    CHECK(b->qcap < 1024 || b->q_large == b->qcap / 2, "a 1024-wide device halves it for large problems");
+    p[0].nvar = p[0].npts = GPUSVM__LARGE_NVAR;
+    CHECK(gpusvm__batch_q(b, p, 2, &prm) == (b->q_large ? b->q_large : b->qcap),
+          "a batch holding a large problem takes the backend's size for it");
+    prm.working_set_size = 1024;
+    CHECK(gpusvm__batch_q(b, p, 2, &prm) == b->qcap, "the user's working-set size wins");
+    prm.working_set_size = 0;
+    CHECK(gpusvm__batch_q(cpu->backend, p, 2, &prm) == cpu->backend->qcap, "the C backend keeps its cap");
+}
+
+/* How long a problem may go without a new low of its gap before it counts as stalled: 2000 rounds,
+   or the rounds that bring in each of its variables four times (q/2 a round) when more. */
+static void patience_check(gpusvm_context *c)
+{
+    gpusvm__problem p[2];
+    gpusvm__batch_run run;
+    memset(p, 0, sizeof p);
+    p[0].nvar = 4000000;
+    p[1].nvar = 30000;
+    CHECK_OK(gpusvm__batch_run_alloc(c, p, 2, 512, &run));
+    CHECK(run.patience[0] == 62500, "a 4M-variable problem at q = 512 waits 62500 rounds");
+    CHECK(run.patience[1] == 2000, "a small problem waits 2000 rounds");
+    gpusvm__batch_run_free(&c->alloc, &run);
+}
+
 int main(void)
 {
     gpusvm_context *c1, *c2, *c3;
@@ -868,6 +905,8 @@ int main(void)
         round_trip(c1->backend, c2->backend, &t, 256, "poly nu-SVR, 800 variables on 400 points q=256");
         free_problem(&t);
     }
+    working_set_check(c1, c2);
+    patience_check(c1);
     batch_check(c1, c2, "opencl");
     cache_check(c2, "dense");
     d.storage = GPUSVM_STORAGE_SPARSE;
