@@ -70,6 +70,12 @@
       (dual variables and gradients are double). gpusvm_context_device_name() says what was
       chosen. The C backend is the fallback when no OpenCL device exists, and the oracle the
       OpenCL kernels are tested against.
+      Several devices: desc.devices, or a device or GPUSVM_DEVICE of "all" (every GPU and
+      accelerator with fp64) or a comma-separated list ("0,1,2,3"). Each device gets its own copy
+      of the points; the independent problems of a training call (one-vs-one pairs,
+      cross-validation folds) are spread across them in contiguous shares balanced by size and
+      train at the same time, each problem's model the one-device model. Crammer-Singer and
+      prediction run on the first device.
       The environment never breaks a program that did not ask for it: an unknown GPUSVM_BACKEND
       is a warning and auto, a GPUSVM_DEVICE that is not there falls back to the C backend (a
       device named in the desc is an error). A shipped program that wants none of this sets
@@ -208,7 +214,8 @@ typedef enum gpusvm_storage {
 } gpusvm_storage;
 
 typedef struct gpusvm_context_desc {
-    const char *device;      /* NULL: $GPUSVM_DEVICE, else automatic (GPU first). An index or a name substring */
+    const char *device;      /* NULL: $GPUSVM_DEVICE, else automatic (GPU first). An index or a name substring;
+                                "all" or a comma-separated list: several devices, as devices */
     gpusvm_backend backend;
     int ignore_environment;  /* nonzero: read neither GPUSVM_BACKEND nor GPUSVM_DEVICE */
     const char *opencl_library; /* NULL: the system's loader (libOpenCL.so.1, OpenCL.dll, the macOS framework) */
@@ -232,6 +239,13 @@ typedef struct gpusvm_context_desc {
     /* How the OpenCL backend keeps the points on the device (a precomputed kernel matrix is kept
        dense); the C backend always works from the nonzeros. */
     gpusvm_storage storage;
+    /* Several OpenCL devices as one context: "all" (every GPU and accelerator with fp64) or a
+       comma-separated list of indices or name substrings ("0,1,2,3"; a device named twice gets two
+       contexts). The independent problems of one training call (one-vs-one pairs, cross-validation
+       folds) are spread across them, balanced by size, and train at the same time, each giving
+       the model it gives on one device; Crammer-Singer and prediction run on the first. NULL or
+       "": desc.device (which takes these forms too) or $GPUSVM_DEVICE. */
+    const char *devices;
 } gpusvm_context_desc;
 
 typedef struct gpusvm_context gpusvm_context;
@@ -5539,6 +5553,369 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
     return &b->base;
 }
 
+
+/* >>multi ------------------------------------------------------------------ */
+/* Several devices as one backend (desc.devices, GPUSVM_DEVICE=all or a list). Each device holds
+   its own copy of the points and a contiguous share of the batch's problems, balanced by their
+   kernel-row work (nvar x npts), and each step goes to every device in turn. The steps only
+   enqueue, so the devices work at the same time; a status read waits on each in turn. A
+   problem's solve does not depend on the problems beside it (the working-set size is the
+   batch's, given to every device), so its model is the one-device model. Crammer-Singer's
+   problems, prediction and the kernel tests' hooks (problem 0) run on the first device. */
+#define GPUSVM__MAX_DEVICES 16
+
+typedef struct gpusvm__multi {
+    gpusvm__backend base;
+    int n; /* devices */
+    gpusvm__backend *dev[GPUSVM__MAX_DEVICES];
+    /* the running batch: device k holds problems first[k] .. first[k + 1] - 1, whose variables
+       start at var[k] of the batch's concatenation */
+    int first[GPUSVM__MAX_DEVICES + 1];
+    size_t var[GPUSVM__MAX_DEVICES + 1];
+} gpusvm__multi;
+
+/* The shares: problem t goes to the next device once more than half of its work lies past that
+   device's cut (k / n of the whole); Crammer-Singer's (own_rows) all to the first. */
+static void gpusvm__multi_split(const gpusvm__multi *m, const gpusvm__problem *p, int nprob, int *first, size_t *var)
+{
+    double total = 0.0, before = 0.0;
+    int t, k = 1, cs = 0;
+    for (t = 0; t < nprob; ++t) {
+        total += (double)p[t].nvar * (double)p[t].npts;
+        cs = cs || p[t].own_rows;
+    }
+    first[0] = 0;
+    for (t = 0; t < nprob && !cs; ++t) {
+        const double work = (double)p[t].nvar * (double)p[t].npts;
+        while (k < m->n && (before + 0.5 * work) * m->n > total * k) first[k++] = t;
+        before += work;
+    }
+    while (k <= m->n) first[k++] = nprob;
+    for (var[0] = 0, k = 0; k < m->n; ++k)
+        for (var[k + 1] = var[k], t = first[k]; t < first[k + 1]; ++t) var[k + 1] += p[t].nvar;
+}
+
+#define GPUSVM__MULTI_EACH(m, k) for (k = 0; k < (m)->n; ++k) if ((m)->first[k + 1] > (m)->first[k])
+
+static size_t gpusvm__multi_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+{
+    gpusvm__multi *m = (gpusvm__multi *)bb;
+    int first[GPUSVM__MAX_DEVICES + 1], k;
+    size_t var[GPUSVM__MAX_DEVICES + 1], most = 0;
+    gpusvm__multi_split(m, p, nprob, first, var);
+    for (k = 0; k < m->n; ++k) {
+        size_t bytes;
+        if (first[k + 1] == first[k]) continue;
+        m->dev[k]->rows_budget = bb->rows_budget;
+        bytes = m->dev[k]->train_bytes(m->dev[k], p + first[k], first[k + 1] - first[k], q);
+        if (bytes > most) most = bytes;
+    }
+    return most;
+}
+
+static size_t gpusvm__multi_mem_left(gpusvm__backend *bb)
+{
+    gpusvm__multi *m = (gpusvm__multi *)bb;
+    size_t least = (size_t)-1, left;
+    int k;
+    for (k = 0; k < m->n; ++k)
+        if ((left = m->dev[k]->mem_left(m->dev[k])) < least) least = left;
+    return least;
+}
+
+static gpusvm_result gpusvm__multi_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+{
+    gpusvm__multi *m = (gpusvm__multi *)bb;
+    gpusvm_result r;
+    int k;
+    gpusvm__multi_split(m, p, nprob, m->first, m->var);
+    GPUSVM__MULTI_EACH(m, k) {
+        gpusvm__log(bb->ctx, GPUSVM_LOG_DEBUG, "device %d of %d: problems %d to %d (%lu variables)", k + 1, m->n,
+                    m->first[k], m->first[k + 1] - 1, (unsigned long)(m->var[k + 1] - m->var[k]));
+        m->dev[k]->rows_budget = bb->rows_budget;
+        if ((r = m->dev[k]->train_begin(m->dev[k], p + m->first[k], m->first[k + 1] - m->first[k], q)) != GPUSVM_OK)
+            return r;
+    }
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__multi_select(gpusvm__backend *bb, int first, double eps, double max_iter)
+{
+    gpusvm__multi *m = (gpusvm__multi *)bb;
+    gpusvm_result r;
+    int k;
+    GPUSVM__MULTI_EACH(m, k) if ((r = m->dev[k]->select(m->dev[k], first, eps, max_iter)) != GPUSVM_OK) return r;
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__multi_rows(gpusvm__backend *bb, int first)
+{
+    gpusvm__multi *m = (gpusvm__multi *)bb;
+    gpusvm_result r;
+    int k;
+    GPUSVM__MULTI_EACH(m, k) if ((r = m->dev[k]->rows(m->dev[k], first)) != GPUSVM_OK) return r;
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__multi_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
+{
+    gpusvm__multi *m = (gpusvm__multi *)bb;
+    gpusvm_result r;
+    int k;
+    GPUSVM__MULTI_EACH(m, k)
+    if ((r = m->dev[k]->smo(m->dev[k], eps, ratio, max_inner, max_iter)) != GPUSVM_OK) return r;
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__multi_update(gpusvm__backend *bb)
+{
+    gpusvm__multi *m = (gpusvm__multi *)bb;
+    gpusvm_result r;
+    int k;
+    GPUSVM__MULTI_EACH(m, k) if ((r = m->dev[k]->update(m->dev[k])) != GPUSVM_OK) return r;
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__multi_read_status(gpusvm__backend *bb, double *st)
+{
+    gpusvm__multi *m = (gpusvm__multi *)bb;
+    gpusvm_result r;
+    int k;
+    GPUSVM__MULTI_EACH(m, k)
+    if ((r = m->dev[k]->read_status(m->dev[k], st + (size_t)m->first[k] * GPUSVM__ST_COUNT)) != GPUSVM_OK) return r;
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__multi_read_state(gpusvm__backend *bb, double *alpha, double *G)
+{
+    gpusvm__multi *m = (gpusvm__multi *)bb;
+    gpusvm_result r;
+    int k;
+    GPUSVM__MULTI_EACH(m, k)
+    if ((r = m->dev[k]->read_state(m->dev[k], alpha ? alpha + m->var[k] : NULL, G ? G + m->var[k] : NULL)) != GPUSVM_OK)
+        return r;
+    return GPUSVM_OK;
+}
+
+static void gpusvm__multi_train_end(gpusvm__backend *bb)
+{
+    gpusvm__multi *m = (gpusvm__multi *)bb;
+    int k;
+    for (k = 0; k < m->n; ++k) m->dev[k]->train_end(m->dev[k]);
+}
+
+static gpusvm_result gpusvm__multi_write_state(gpusvm__backend *bb, const double *alpha, const double *G,
+                                               const double *st)
+{
+    gpusvm__multi *m = (gpusvm__multi *)bb;
+    gpusvm_result r;
+    int k;
+    GPUSVM__MULTI_EACH(m, k)
+    if ((r = m->dev[k]->write_state(m->dev[k], alpha ? alpha + m->var[k] : NULL, G ? G + m->var[k] : NULL,
+                                    st ? st + (size_t)m->first[k] * GPUSVM__ST_COUNT : NULL)) != GPUSVM_OK)
+        return r;
+    return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__multi_write_ws(gpusvm__backend *bb, const int *idx, const int *slot, int mm)
+{
+    gpusvm__multi *m = (gpusvm__multi *)bb;
+    gpusvm_result r;
+    int k;
+    GPUSVM__MULTI_EACH(m, k) if ((r = m->dev[k]->write_ws(m->dev[k], idx, slot, mm)) != GPUSVM_OK) return r;
+    return GPUSVM_OK;
+}
+
+/* problem 0's, Crammer-Singer's and prediction's: the first device */
+static gpusvm_result gpusvm__multi_read_rows(gpusvm__backend *bb, float *K)
+{
+    gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
+    return d->read_rows(d, K);
+}
+
+static gpusvm_result gpusvm__multi_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef, int nv,
+                                            const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
+                                            double *out)
+{
+    gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
+    return d->decision(d, sv, coef, nv, x, ktype, gamma, coef0, degree, out);
+}
+
+static gpusvm_result gpusvm__multi_cs_begin(gpusvm__backend *bb, const gpusvm__cs_desc *desc, int *q)
+{
+    gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
+    return d->cs_begin(d, desc, q);
+}
+
+static gpusvm_result gpusvm__multi_cs_step(gpusvm__backend *bb, int step, int first, double eps, double max_iter)
+{
+    gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
+    return d->cs_step(d, step, first, eps, max_iter);
+}
+
+static gpusvm_result gpusvm__multi_cs_read(gpusvm__backend *bb, double *st, double *alpha)
+{
+    gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
+    return d->cs_read(d, st, alpha);
+}
+
+#ifdef GPUSVM_TEST_HOOKS
+static gpusvm_result gpusvm__multi_read_ws(gpusvm__backend *bb, int *idx, int *slot, double *coef, int mm)
+{
+    gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
+    return d->test.read_ws(d, idx, slot, coef, mm);
+}
+
+static gpusvm_result gpusvm__multi_write_rows(gpusvm__backend *bb, const float *K)
+{
+    gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
+    return d->test.write_rows(d, K);
+}
+
+static gpusvm_result gpusvm__multi_poison(gpusvm__backend *bb)
+{
+    gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
+    return d->test.poison(d);
+}
+#endif
+
+static void gpusvm__multi_destroy(gpusvm__backend *bb)
+{
+    gpusvm__multi *m = (gpusvm__multi *)bb;
+    int k;
+    for (k = 0; k < m->n; ++k) m->dev[k]->destroy(m->dev[k]);
+    gpusvm__free(&bb->ctx->alloc, m);
+}
+
+/* The limits every device meets: the smallest working set, buffer and cache; the working-set
+   size for large problems where all agree; Crammer-Singer's choices are the first device's. */
+static void gpusvm__multi_limits(gpusvm__multi *m)
+{
+    gpusvm__backend *b = &m->base, *d0 = m->dev[0];
+    int k;
+    b->qcap = d0->qcap;
+    b->q_large = d0->q_large;
+    b->max_alloc = d0->max_alloc;
+    b->cache_budget = d0->cache_budget;
+    b->status_cheap = d0->status_cheap;
+    b->cs_q = d0->cs_q;
+    b->cs_ratio = d0->cs_ratio;
+    for (k = 1; k < m->n; ++k) {
+        const gpusvm__backend *d = m->dev[k];
+        if (d->qcap < b->qcap) b->qcap = d->qcap;
+        if (d->q_large != b->q_large) b->q_large = 0;
+        if (d->max_alloc < b->max_alloc) b->max_alloc = d->max_alloc;
+        if (d->cache_budget < b->cache_budget) b->cache_budget = d->cache_budget;
+        b->status_cheap = b->status_cheap && d->status_cheap;
+    }
+}
+
+/* One backend over the n devices dev[] (it owns them from now on, also when it fails: NULL). */
+static gpusvm__backend *gpusvm__multi_create(gpusvm_context *ctx, gpusvm__backend **dev, int n)
+{
+    gpusvm__multi *m = (gpusvm__multi *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__multi));
+    gpusvm__backend *b;
+    int k;
+    if (!m) {
+        for (k = 0; k < n; ++k) dev[k]->destroy(dev[k]);
+        return NULL;
+    }
+    b = &m->base;
+    m->n = n;
+    for (k = 0; k < n; ++k) m->dev[k] = dev[k];
+    b->ctx = ctx;
+    gpusvm__multi_limits(m);
+    b->train_bytes = gpusvm__multi_train_bytes;
+    b->mem_left = gpusvm__multi_mem_left;
+    b->train_begin = gpusvm__multi_train_begin;
+    b->select = gpusvm__multi_select;
+    b->rows = gpusvm__multi_rows;
+    b->smo = gpusvm__multi_smo;
+    b->update = gpusvm__multi_update;
+    b->read_status = gpusvm__multi_read_status;
+    b->read_state = gpusvm__multi_read_state;
+    b->train_end = gpusvm__multi_train_end;
+    b->write_state = gpusvm__multi_write_state;
+    b->write_ws = gpusvm__multi_write_ws;
+    b->read_rows = gpusvm__multi_read_rows;
+    b->decision = gpusvm__multi_decision;
+    b->cs_begin = gpusvm__multi_cs_begin;
+    b->cs_step = gpusvm__multi_cs_step;
+    b->cs_read = gpusvm__multi_cs_read;
+    b->destroy = gpusvm__multi_destroy;
+#ifdef GPUSVM_TEST_HOOKS
+    b->test.read_ws = gpusvm__multi_read_ws;
+    b->test.write_rows = gpusvm__multi_write_rows;
+    b->test.poison = gpusvm__multi_poison;
+#endif
+    return b;
+}
+
+/* Is sel several devices: "all", or a comma-separated list of indices or name substrings? */
+static int gpusvm__device_list(const char *sel)
+{
+    return sel && (gpusvm__ieq(sel, "all") || strchr(sel, ',') != NULL);
+}
+
+/* The devices sel names (see gpusvm__device_list) as OpenCL backends, in order (a device named
+   twice is opened twice: two contexts on it), as one backend; one device alone is that device's
+   backend. NULL with the reason in why as gpusvm__ocl_create. */
+static gpusvm__backend *gpusvm__multi_open(gpusvm_context *ctx, gpusvm__cl_api *cl, const char *sel, double budget_mb,
+                                           char *why, size_t why_size, gpusvm_result *err)
+{
+    gpusvm__cl_dev_entry devs[32];
+    gpusvm__backend *dev[GPUSVM__MAX_DEVICES], *b;
+    const int n = gpusvm__ocl_list(cl, devs, 32);
+    int pick[GPUSVM__MAX_DEVICES], np = 0, i;
+    char name[sizeof ctx->device_name];
+    size_t at;
+    *err = GPUSVM_OK;
+    if (gpusvm__ieq(sel, "all")) {
+        for (i = 0; i < n && np < GPUSVM__MAX_DEVICES; ++i)
+            if (devs[i].fp64 && (devs[i].type & (GPUSVM__CL_DEVICE_TYPE_GPU | GPUSVM__CL_DEVICE_TYPE_ACCELERATOR)))
+                pick[np++] = i;
+        if (!np) {
+            snprintf(why, why_size, "devices 'all': no OpenCL GPU or accelerator with cl_khr_fp64");
+            return NULL;
+        }
+    } else {
+        const char *s = sel;
+        for (;;) {
+            const char *end = strchr(s, ',');
+            const size_t len = end ? (size_t)(end - s) : strlen(s);
+            char item[256];
+            if (len == 0 || len >= sizeof item || np == GPUSVM__MAX_DEVICES) {
+                snprintf(why, why_size, "devices '%s': %s", sel,
+                         len == 0 ? "an empty item" : len >= sizeof item ? "an item too long" : "more than 16 devices");
+                return NULL;
+            }
+            memcpy(item, s, len);
+            item[len] = 0;
+            if ((pick[np++] = gpusvm__ocl_pick(devs, n, item, 0, why, why_size)) < 0) return NULL;
+            if (!end) break;
+            s = end + 1;
+        }
+    }
+    for (i = 0; i < np; ++i) {
+        char idx[16];
+        snprintf(idx, sizeof idx, "%d", pick[i]);
+        if ((dev[i] = gpusvm__ocl_create(ctx, cl, idx, 0, budget_mb, why, why_size, err)) == NULL) {
+            while (i-- > 0) dev[i]->destroy(dev[i]);
+            return NULL;
+        }
+    }
+    if (np == 1) return dev[0];
+    at = (size_t)snprintf(name, sizeof name, "%d devices:", np);
+    for (i = 0; i < np && at < sizeof name; ++i)
+        at += (size_t)snprintf(name + at, sizeof name - at, "%s %d %s", i ? ";" : "", pick[i], devs[pick[i]].name);
+    snprintf(ctx->device_name, sizeof ctx->device_name, "%s", name);
+    if ((b = gpusvm__multi_create(ctx, dev, np)) == NULL) {
+        snprintf(why, why_size, "out of host memory");
+        *err = gpusvm__oom(ctx, "the several-device backend");
+    }
+    return b;
+}
+
 #endif /* GPUSVM_NO_OPENCL */
 
 /* Opens the OpenCL backend into ctx->backend, or leaves it NULL with the reason in why. An error
@@ -5598,18 +5975,21 @@ static gpusvm_result gpusvm__opencl_open(gpusvm_context *ctx, const gpusvm_conte
 {
 #ifndef GPUSVM_NO_OPENCL
     gpusvm_result r = GPUSVM_OK;
-    const int asked = d->backend == GPUSVM_BACKEND_OPENCL || (d->device && *d->device && !ctx->device_from_env);
+    const char *sel = d->devices && *d->devices ? d->devices : d->device;
+    const int asked = d->backend == GPUSVM_BACKEND_OPENCL || (d->devices && *d->devices) ||
+                      (d->device && *d->device && !ctx->device_from_env);
 #ifndef GPUSVM__WINDOWS
     /* auto, no device or library named: skip a CPU-only OpenCL installation without loading it */
-    if (d->backend == GPUSVM_BACKEND_AUTO && !(d->device && *d->device) && !d->opencl_library &&
-        gpusvm__icd_cpu_only(why, why_size))
+    if (d->backend == GPUSVM_BACKEND_AUTO && !(sel && *sel) && !d->opencl_library && gpusvm__icd_cpu_only(why, why_size))
         return GPUSVM_OK;
 #endif
     ctx->cl = (gpusvm__cl_api *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__cl_api));
     if (!ctx->cl) return GPUSVM_ERROR_OUT_OF_MEMORY;
     if (gpusvm__cl_load(ctx->cl, d->opencl_library, why, why_size))
-        ctx->backend = gpusvm__ocl_create(ctx, ctx->cl, d->device, d->backend == GPUSVM_BACKEND_AUTO,
-                                          d->device_memory_mb, why, why_size, &r);
+        ctx->backend = gpusvm__device_list(sel)
+                           ? gpusvm__multi_open(ctx, ctx->cl, sel, d->device_memory_mb, why, why_size, &r)
+                           : gpusvm__ocl_create(ctx, ctx->cl, sel, d->backend == GPUSVM_BACKEND_AUTO,
+                                                d->device_memory_mb, why, why_size, &r);
     if (ctx->backend) {
         ctx->kind = GPUSVM_BACKEND_OPENCL;
         return GPUSVM_OK;
@@ -9424,7 +9804,9 @@ static gpusvm_result gpusvm__open_backend(gpusvm_context *ctx, const gpusvm_cont
         why[0] = 0;
         if ((r = e->open(ctx, d, why, sizeof why)) != GPUSVM_OK) return r;
         if (ctx->backend) break;
-        if (d->backend == e->kind || (e->kind == GPUSVM_BACKEND_OPENCL && d->device && *d->device && !ctx->device_from_env))
+        if (d->backend == e->kind ||
+            (e->kind == GPUSVM_BACKEND_OPENCL &&
+             ((d->devices && *d->devices) || (d->device && *d->device && !ctx->device_from_env))))
             return gpusvm__fail(ctx, GPUSVM_ERROR_NO_DEVICE, "%s", why);
         gpusvm__log(ctx, GPUSVM_LOG_INFO, "%s; using the built-in C backend", why);
         gpusvm__free(&ctx->alloc, ctx->build_log);

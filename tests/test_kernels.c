@@ -834,6 +834,107 @@ static void patience_check(gpusvm_context *c)
     gpusvm__batch_run_free(&c->alloc, &run);
 }
 
+/* Two models the same to the bit: support vectors, coefficients, rho, objective. */
+static int same_model(const gpusvm_model *a, const gpusvm_model *b)
+{
+    const size_t npair = (size_t)a->nr_class * (size_t)(a->nr_class - 1) / 2;
+    size_t k;
+    if (a->nr_class != b->nr_class || a->total_sv != b->total_sv || a->info.obj != b->info.obj) return 0;
+    for (k = 0; k < (size_t)(a->nr_class - 1) * a->total_sv; ++k)
+        if (a->sv_coef[k] != b->sv_coef[k]) return 0;
+    for (k = 0; k < npair; ++k)
+        if (a->rho[k] != b->rho[k]) return 0;
+    for (k = 0; k <= a->total_sv; ++k)
+        if (a->sv_row_ptr[k] != b->sv_row_ptr[k]) return 0;
+    return 1;
+}
+
+/* Several devices (here one device opened twice, then three times): one-vs-one pairs, the folds
+   of a cross-validation and a batch too large for one share give each problem the one-device
+   model; Crammer-Singer and prediction (on the first device) too; bad lists are errors. */
+static void multi_device_checks(gpusvm_context *one)
+{
+    const size_t n = 2800, d = 10;
+    char name[256], sel[1024];
+    const char *paren;
+    float *x = (float *)malloc(n * d * sizeof(float));
+    double *y = (double *)malloc(n * sizeof(double)), *yb = (double *)malloc(n * sizeof(double));
+    double *t1 = (double *)malloc(n * sizeof(double)), *t2 = (double *)malloc(n * sizeof(double));
+    double *dv1 = (double *)malloc(n * 6 * sizeof(double)), *dv2 = (double *)malloc(n * 6 * sizeof(double));
+    gpusvm_matrix ds;
+    gpusvm_params p;
+    gpusvm_context_desc desc;
+    gpusvm_context *many[2] = {NULL, NULL};
+    gpusvm_model *m1 = NULL, *m2 = NULL;
+    size_t i, k;
+    int ndev;
+    snprintf(name, sizeof name, "%s", gpusvm_context_device_name(one));
+    if ((paren = strstr(name, " (")) != NULL) name[paren - name] = 0;
+    if (strchr(name, ',')) {
+        printf("test_kernels: several devices not checked (the device name '%s' holds a comma)\n", name);
+        free(x), free(y), free(yb), free(t1), free(t2), free(dv1), free(dv2);
+        return;
+    }
+    for (i = 0; i < n; ++i) { /* four overlapping classes */
+        const int c = (int)(i % 4);
+        y[i] = c;
+        yb[i] = c < 2 ? 1.0 : -1.0;
+        for (k = 0; k < d; ++k) x[i * d + k] = (float)(urand() * 2.0 - 1.0 + (k == (size_t)c ? 0.8 : 0.0));
+    }
+    memset(&ds, 0, sizeof ds);
+    ds.rows = n;
+    ds.cols = d;
+    ds.layout = GPUSVM_LAYOUT_DENSE;
+    ds.values = x;
+    memset(&desc, 0, sizeof desc);
+    desc.ignore_environment = 1;
+    desc.backend = GPUSVM_BACKEND_OPENCL;
+    snprintf(sel, sizeof sel, "%s,%s", name, name);
+    desc.devices = sel;
+    CHECK_OK(gpusvm_context_create(&desc, &many[0]));
+    snprintf(sel, sizeof sel, "%s,%s,%s", name, name, name);
+    CHECK_OK(gpusvm_context_create(&desc, &many[1]));
+    CHECK(strncmp(gpusvm_context_device_name(many[0]), "2 devices:", 10) == 0, "two devices are named as such");
+    memset(&p, 0, sizeof p);
+    p.kernel_type = GPUSVM_KERNEL_RBF;
+    p.C = 4.0;
+    p.gamma = 0.3;
+    CHECK_OK(gpusvm_train(one, &ds, y, &p, &m1)); /* six pairs of 1400 points: working sets of q < n */
+    for (ndev = 0; ndev < 2; ++ndev) {
+        CHECK_OK(gpusvm_train(many[ndev], &ds, y, &p, &m2));
+        CHECK(same_model(m1, m2), "one-vs-one on several devices: the one-device model");
+        CHECK_OK(gpusvm_predict(many[ndev], m1, &ds, NULL, dv2));
+        CHECK_OK(gpusvm_predict(one, m1, &ds, NULL, dv1));
+        CHECK(memcmp(dv1, dv2, n * 6 * sizeof(double)) == 0, "prediction on several devices: the same values");
+        gpusvm_model_free(m2);
+        CHECK_OK(gpusvm_cross_validation(one, &ds, yb, &p, 5, t1));
+        CHECK_OK(gpusvm_cross_validation(many[ndev], &ds, yb, &p, 5, t2));
+        CHECK(memcmp(t1, t2, n * sizeof(double)) == 0, "five folds on several devices: the one-device predictions");
+    }
+    gpusvm_model_free(m1);
+    p.svm_type = GPUSVM_CRAMMER_SINGER;
+    CHECK_OK(gpusvm_train(one, &ds, y, &p, &m1));
+    CHECK_OK(gpusvm_train(many[0], &ds, y, &p, &m2));
+    CHECK(m1->info.obj == m2->info.obj && m1->total_sv == m2->total_sv, "Crammer-Singer on several devices: the same");
+    gpusvm_model_free(m1);
+    gpusvm_model_free(m2);
+    gpusvm_context_destroy(many[0]);
+    gpusvm_context_destroy(many[1]);
+    {
+        const char *bad[3] = {"0,,0", "0,99999", ","};
+        char err[256];
+        gpusvm_context *c = NULL;
+        desc.error = err;
+        desc.error_size = sizeof err;
+        for (k = 0; k < 3; ++k) {
+            desc.devices = bad[k];
+            CHECK(gpusvm_context_create(&desc, &c) == GPUSVM_ERROR_NO_DEVICE && !c && err[0],
+                  "a bad device list is an error that says why");
+        }
+    }
+    free(x), free(y), free(yb), free(t1), free(t2), free(dv1), free(dv2);
+}
+
 int main(void)
 {
     gpusvm_context *c1, *c2, *c3;
@@ -907,6 +1008,7 @@ int main(void)
     }
     working_set_check(c1, c2);
     patience_check(c1);
+    multi_device_checks(c2);
     batch_check(c1, c2, "opencl");
     cache_check(c2, "dense");
     d.storage = GPUSVM_STORAGE_SPARSE;
