@@ -2478,11 +2478,15 @@ static void gpusvm__cpu_need(gpusvm__cpu *b, gpusvm__cpu_job *j, int pos)
 
 /* The inner solve's working set, position by position (gathered once a round, so that the
    pair updates read arrays in order, as the kernel's local memory): alpha, gradient, bound,
-   diagonal, label and the point whose column of the kernel rows it is. */
+   diagonal, label and the point whose column of the kernel rows it is; and the q x q block of the
+   rows the solve has read (kq: by position, then position; kq_have: gathered yet), as the
+   kernels' gpusvm_gather, so that a pair update sweeps contiguous values instead of q scattered
+   words of an n-wide row. */
 typedef struct gpusvm__cpu_ws {
     double *la, *lg, *lC;
-    float *lqd;
+    float *lqd, *kq;
     signed char *ly;
+    unsigned char *kq_have;
     size_t *lpt;
 } gpusvm__cpu_ws;
 
@@ -2490,27 +2494,45 @@ typedef struct gpusvm__cpu_ws {
 static int gpusvm__cpu_ws_alloc(const gpusvm_allocator *a, int q, gpusvm__cpu_ws *w)
 {
     const size_t n = (size_t)(q > 0 ? q : 1);
-    w->la = (double *)gpusvm__alloc(a, n, 3 * sizeof(double) + sizeof(size_t) + sizeof(float) + 1);
+    w->la = (double *)gpusvm__alloc(a, n, 3 * sizeof(double) + sizeof(size_t) + (n + 1) * sizeof(float) + 2);
     if (!w->la) return 0;
     w->lg = w->la + n;
     w->lC = w->lg + n;
     w->lpt = (size_t *)(void *)(w->lC + n);
     w->lqd = (float *)(void *)(w->lpt + n);
-    w->ly = (signed char *)(void *)(w->lqd + n);
+    w->kq = w->lqd + n;
+    w->ly = (signed char *)(void *)(w->kq + n * n);
+    w->kq_have = (unsigned char *)(w->ly + n);
     return 1;
 }
 
+/* Row pos of the block (see gpusvm__cpu_ws), gathered from its kernel row (computed first where
+   the rows are lazy) the first time this solve reads it: the same values, so the same bits. */
+static const float *gpusvm__cpu_kq(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, int pos)
+{
+    float *row = w->kq + (size_t)pos * (size_t)j->q;
+    if (!w->kq_have[pos]) {
+        const float *K;
+        int t;
+        gpusvm__cpu_need(b, j, pos);
+        K = j->K + (size_t)j->ws_slot[pos] * j->npts;
+        for (t = 0; t < j->q; ++t) row[t] = K[w->lpt[t]];
+        w->kq_have[pos] = 1;
+    }
+    return row;
+}
+
 /* LIBSVM's analytic step on the pair (i, jj) of working-set positions, with its clipping to the
-   box; the working set's gradient follows (Ki: i's kernel row, Kii its diagonal). */
-static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, int i, int jj, double Kii, const float *Ki)
+   box; the working set's gradient follows (Ki, Kj: their rows of the block, Kii i's diagonal). */
+static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, int i, int jj, double Kii, const float *Ki,
+                                 const float *Kj)
 {
     const int m = j->q;
-    const float *Kj;
     int t;
     double *la = w->la, *lg = w->lg;
     const int yi = w->ly[i], yj = w->ly[jj];
     const double Ci = w->lC[i], Cj = w->lC[jj];
-    const double Kij = (double)Ki[w->lpt[jj]];
+    const double Kij = (double)Ki[jj];
     const double oi = la[i], oj = la[jj];
     double ai = oi, aj = oj, di, dj;
     double quad = Kii + (double)w->lqd[jj] - 2.0 * Kij;
@@ -2538,10 +2560,9 @@ static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, in
     la[jj] = aj;
     di = ai - oi;
     dj = aj - oj;
-    Kj = j->K + (size_t)j->ws_slot[jj] * j->npts;
     for (t = 0; t < m; ++t) {
         const int yt = w->ly[t];
-        const double kit = (double)Ki[w->lpt[t]], kjt = (double)Kj[w->lpt[t]];
+        const double kit = (double)Ki[t], kjt = (double)Kj[t];
         const double qi = (yt == yi) ? kit : -kit;
         const double qj = (yt == yj) ? kjt : -kjt;
         lg[t] += qi * di + qj * dj;
@@ -2557,7 +2578,6 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
     const double *lC = w->lC;
     const float *lqd = w->lqd;
     const signed char *ly = w->ly;
-    const size_t *lpt = w->lpt;
     int it = 0, budget, t;
     if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
     if (j->whole) {
@@ -2572,6 +2592,7 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
         w->lqd[t] = j->qd[i];
         w->ly[t] = j->p.y[i];
         w->lpt[t] = GPUSVM__PT(i, j->npts);
+        w->kq_have[t] = 0;
     }
     eps_in = eps > ratio * j->st[GPUSVM__ST_GAP] ? eps : ratio * j->st[GPUSVM__ST_GAP];
     left = max_iter - j->st[GPUSVM__ST_ITER];
@@ -2603,9 +2624,8 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
         } else if (bi[0] < 0 || bv[0] + g2[0] < eps_in) {
             break;
         }
-        for (c = 0; c < 2; ++c) {
-            if (bi[c] >= 0) gpusvm__cpu_need(b, j, bi[c]);
-            Kc[c] = j->K + (size_t)j->ws_slot[bi[c] > 0 ? bi[c] : 0] * j->npts;
+        for (c = 0; c < 2; ++c) { /* a class without an i has no candidate for j: its row is not read */
+            Kc[c] = bi[c] >= 0 ? gpusvm__cpu_kq(b, j, w, bi[c]) : w->kq;
             Kii[c] = lqd[bi[c] > 0 ? bi[c] : 0];
         }
         for (t = 0; t < m; ++t) {
@@ -2618,7 +2638,7 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
             v = pos ? -lg[t] : lg[t];
             bdiff = bv[c] - v;
             if (bdiff > 0.0) {
-                double quad = Kii[c] + (double)lqd[t] - 2.0 * (double)Kc[c][lpt[t]];
+                double quad = Kii[c] + (double)lqd[t] - 2.0 * (double)Kc[c][t];
                 double o;
                 if (quad <= 0.0) quad = GPUSVM__TAU;
                 o = -(bdiff * bdiff) / quad;
@@ -2630,9 +2650,8 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
         }
         jj = bj;
         if (jj < 0) break;
-        gpusvm__cpu_need(b, j, jj);
         c = (j->p.nu && ly[jj] < 0) ? 1 : 0;
-        gpusvm__cpu_smo_step(j, w, bi[c], jj, Kii[c], Kc[c]);
+        gpusvm__cpu_smo_step(j, w, bi[c], jj, Kii[c], Kc[c], gpusvm__cpu_kq(b, j, w, jj));
         ++it;
     }
     for (t = 0; t < m; ++t) {
