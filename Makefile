@@ -15,7 +15,7 @@ LIBS    := -ldl -lm
 BUILD   := build
 KERNELS := kernels/00_shared.h $(sort $(wildcard kernels/*.cl))
 
-TOOLS := $(BUILD)/gpusvm-train $(BUILD)/gpusvm-predict $(BUILD)/gpusvm-scale
+TOOLS := $(BUILD)/gpusvm-train $(BUILD)/gpusvm-predict $(BUILD)/gpusvm-scale $(BUILD)/gpusvm-grid
 
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
@@ -37,6 +37,9 @@ $(BUILD)/gpusvm-predict: tools/gpusvm-predict.c tools/cli.h gpusvm.h | $(BUILD)
 
 $(BUILD)/gpusvm-scale: tools/gpusvm-scale.c tools/cli.h gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ tools/gpusvm-scale.c $(LIBS)
+
+$(BUILD)/gpusvm-grid: tools/gpusvm-grid.c tools/cli.h gpusvm.h | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ tools/gpusvm-grid.c $(LIBS)
 
 $(BUILD)/embed_kernels: tools/embed_kernels.c | $(BUILD)
 	$(CC) -std=c99 -O2 -Wall -Wextra -o $@ tools/embed_kernels.c

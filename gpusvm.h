@@ -446,6 +446,15 @@ GPUSVM_API gpusvm_result gpusvm_check_params(gpusvm_context *ctx, const gpusvm_m
    Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                                  const gpusvm_params *params, int nr_fold, double *target);
+/* Cross-validation over a grid of (C, gamma), as LIBSVM's grid.py runs it point by point:
+   rate[g * nC + c] is the nr_fold cross-validation accuracy in percent (mean squared error for
+   epsilon-SVR and nu-SVR) with C = C[c] and gamma = gamma[g], on gpusvm_cross_validation's folds.
+   C NULL or nC 0: params' C alone (one column), gamma likewise (one row). For C-SVC every C of a
+   gamma trains as one batch (nC x nr_fold problems, or their pairs, on one copy of the points).
+   Thread safety: the context's thread. */
+GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
+                                            const gpusvm_params *params, int nr_fold, const double *C, int nC,
+                                            const double *gamma, int ngamma, double *rate);
 /* Decision values and/or predicted labels for x; either output may be NULL. Decision values:
    nr_class*(nr_class-1)/2 per row for classification (row-major, pairs in LIBSVM's order),
    one per row otherwise. A few points are computed on the host (no device round trip), more on the
@@ -6759,7 +6768,7 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
                                               const gpusvm_params *p, int nr_fold, double *target);
 static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
                                        const gpusvm_params *prm, int nsub, const size_t *const *sub,
-                                       const size_t *sub_n, gpusvm_model **out, double t_start);
+                                       const size_t *sub_n, const double *sub_C, gpusvm_model **out, double t_start);
 static gpusvm_result gpusvm__train_single_many(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
                                                const gpusvm_params *prm, int nsub, const size_t *const *sub,
                                                const size_t *sub_n, gpusvm_model **out, double t_start);
@@ -6874,7 +6883,7 @@ static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, co
     sub.probability = 0; /* the folds predict by their decision values */
     for (f = 0; f < nfold; ++f) qsort(tr[f], ntr[f], sizeof(size_t), gpusvm__cmp_size);
     if (prm->svm_type == GPUSVM_C_SVC || prm->svm_type == GPUSVM_NU_SVC)
-        r = gpusvm__train_ovo(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models, gpusvm__now());
+        r = gpusvm__train_ovo(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, NULL, models, gpusvm__now());
     else if (prm->svm_type == GPUSVM_CRAMMER_SINGER)
         r = gpusvm__train_cs_many(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models, gpusvm__now());
     else
@@ -7462,7 +7471,7 @@ fail:
    of every subset in one batch on the rows' one shared copy. */
 static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
                                        const gpusvm_params *prm, int nsub, const size_t *const *sub,
-                                       const size_t *sub_n, gpusvm_model **out, double t_start)
+                                       const size_t *sub_n, const double *sub_C, gpusvm_model **out, double t_start)
 {
     const gpusvm_allocator *a = &ctx->alloc;
     const int pre = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
@@ -7506,7 +7515,9 @@ static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *x
     if (r != GPUSVM_OK) goto done;
 
     for (s = 0; s < nsub; ++s) {
-        if ((r = gpusvm__ovo_setup(ctx, &xsh.m, pos, xin, y, prm, sub ? sub[s] : NULL, sub ? sub_n[s] : n, &o[s])) !=
+        gpusvm_params ps = *prm;
+        if (sub_C) ps.C = sub_C[s];
+        if ((r = gpusvm__ovo_setup(ctx, &xsh.m, pos, xin, y, &ps, sub ? sub[s] : NULL, sub ? sub_n[s] : n, &o[s])) !=
             GPUSVM_OK)
             goto done;
         nprob += o[s].npairs;
@@ -7537,7 +7548,9 @@ static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *x
     if (nprob && (r = gpusvm__solve_batch(ctx, probs, (int)nprob, prm, alpha0, G0, alpha, G, pinfo)) != GPUSVM_OK)
         goto done;
     for (s = 0, nprob = 0, nvar = 0; s < nsub; ++s) {
-        if ((r = gpusvm__ovo_finish(ctx, &o[s], pre ? &ser.m : xin, prm, alpha + nvar, G + nvar, pinfo + nprob, &out[s],
+        gpusvm_params ps = *prm;
+        if (sub_C) ps.C = sub_C[s];
+        if ((r = gpusvm__ovo_finish(ctx, &o[s], pre ? &ser.m : xin, &ps, alpha + nvar, G + nvar, pinfo + nprob, &out[s],
                                     t_start)) != GPUSVM_OK)
             goto done;
         nprob += o[s].npairs;
@@ -7570,7 +7583,7 @@ done:
 static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
                                         const gpusvm_params *prm, gpusvm_model **out, double t_start)
 {
-    return gpusvm__train_ovo(ctx, xin, y, prm, 1, NULL, NULL, out, t_start);
+    return gpusvm__train_ovo(ctx, xin, y, prm, 1, NULL, NULL, NULL, out, t_start);
 }
 
 /* The problems of gpusvm__train_single_many: their concatenated variables (labels, bounds,
@@ -8199,40 +8212,34 @@ static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x
     return gpusvm__train_single(ctx, x, y, p, out, t_start);
 }
 
-/* LIBSVM's fold layout: classification folds take, from every class, its share of rows in
-   the class's shuffled order; other problems cut one shuffled order into nr_fold pieces. */
-static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
-                                              const gpusvm_params *p, int nr_fold, double *target)
+/* LIBSVM's fold layout into perm (l rows) and fold_start (nr_fold + 1): classification folds
+   take, from every class, its share of rows in the class's shuffled order; other problems cut
+   one shuffled order into nr_fold pieces. */
+static gpusvm_result gpusvm__cv_layout(gpusvm_context *ctx, const double *y, size_t l, const gpusvm_params *p,
+                                       int nr_fold, size_t *perm, size_t *fold_start)
 {
     const gpusvm_allocator *a = &ctx->alloc;
-    const size_t l = x->rows;
-    size_t *perm = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
-    size_t *fold_start = (size_t *)gpusvm__alloc(a, (size_t)nr_fold + 1, sizeof(size_t));
-    size_t *train_idx = NULL, **tr = NULL, *ntr = NULL, *nte = NULL;
-    const size_t **te = NULL;
-    double *pred = (double *)gpusvm__alloc(a, l, sizeof(double));
-    int *label = NULL;
-    size_t *count = NULL, i, k;
     uint64_t rng = 0x9E3779B97F4A7C15ULL; /* fixed seed: the same folds every run */
-    gpusvm_result r = GPUSVM_OK;
-    int f, c, nr_class = 0;
-    if (!perm || !fold_start || !pred) {
-        r = gpusvm__oom(ctx, "cross-validation");
-        goto done;
-    }
-    if (p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC || p->svm_type == GPUSVM_CRAMMER_SINGER) {
-        size_t *start, *pos, *fc;
-        if ((r = gpusvm__group(ctx, y, l, &label, &count, &nr_class)) != GPUSVM_OK) goto done;
-        start = (size_t *)gpusvm__alloc(a, (size_t)nr_class + 1, sizeof(size_t));
-        pos = (size_t *)gpusvm__alloc(a, (size_t)nr_class, sizeof(size_t));
-        fc = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
-        if (!start || !pos || !fc) {
-            gpusvm__free(a, start);
-            gpusvm__free(a, pos);
-            gpusvm__free(a, fc);
-            r = gpusvm__oom(ctx, "cross-validation");
-            goto done;
+    size_t *start, *pos, *fc, *count = NULL, i, k;
+    int *label = NULL, f, c, nr_class = 0;
+    gpusvm_result r;
+    if (p->svm_type != GPUSVM_C_SVC && p->svm_type != GPUSVM_NU_SVC && p->svm_type != GPUSVM_CRAMMER_SINGER) {
+        for (i = 0; i < l; ++i) perm[i] = i;
+        for (i = 0; i < l; ++i) {
+            const size_t j = i + GPUSVM__RAND(rng, l - i), t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
         }
+        for (f = 0; f <= nr_fold; ++f) fold_start[f] = (size_t)f * l / (size_t)nr_fold;
+        return GPUSVM_OK;
+    }
+    if ((r = gpusvm__group(ctx, y, l, &label, &count, &nr_class)) != GPUSVM_OK) return r;
+    start = (size_t *)gpusvm__alloc(a, (size_t)nr_class + 1, sizeof(size_t));
+    pos = (size_t *)gpusvm__alloc(a, (size_t)nr_class, sizeof(size_t));
+    fc = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
+    if (!start || !pos || !fc) {
+        r = gpusvm__oom(ctx, "cross-validation");
+    } else {
         start[0] = 0;
         for (c = 0; c < nr_class; ++c) start[c + 1] = start[c] + count[c];
         for (c = 0; c < nr_class; ++c) pos[c] = start[c];
@@ -8255,19 +8262,83 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
             }
             fold_start[f + 1] = k;
         }
-        gpusvm__free(a, start);
-        gpusvm__free(a, pos);
-        gpusvm__free(a, fc);
-    } else {
-        for (i = 0; i < l; ++i) perm[i] = i;
-        for (i = 0; i < l; ++i) {
-            const size_t j = i + GPUSVM__RAND(rng, l - i), t = perm[i];
-            perm[i] = perm[j];
-            perm[j] = t;
-        }
-        for (f = 0; f <= nr_fold; ++f) fold_start[f] = (size_t)f * l / (size_t)nr_fold;
     }
-    if (r != GPUSVM_OK) goto done;
+    gpusvm__free(a, start);
+    gpusvm__free(a, pos);
+    gpusvm__free(a, fc);
+    gpusvm__free(a, label);
+    gpusvm__free(a, count);
+    return r;
+}
+
+/* C-SVC's folds for every C of Cs at once: nC x nfold subsets in one batch (one upload of the
+   points; C changes only the problems' bounds). labels: nC runs of the folds' test rows, each
+   as gpusvm__folds writes them. */
+static gpusvm_result gpusvm__folds_grid(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
+                                        const gpusvm_params *prm, int nfold, size_t *const *tr, const size_t *ntr,
+                                        const size_t *const *te, const size_t *nte, int nC, const double *Cs,
+                                        double *labels)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t nsub = (size_t)nC * (size_t)nfold;
+    gpusvm_model **models = (gpusvm_model **)gpusvm__calloc(a, nsub, sizeof(gpusvm_model *));
+    const size_t **trs = (const size_t **)gpusvm__alloc(a, nsub, sizeof(size_t *));
+    size_t *ntrs = (size_t *)gpusvm__alloc(a, nsub, sizeof(size_t)), at = 0, total = 0;
+    double *subC = (double *)gpusvm__alloc(a, nsub, sizeof(double));
+    gpusvm_params sub = *prm;
+    gpusvm_result r = GPUSVM_OK;
+    int f, c;
+    if (!models || !trs || !ntrs || !subC) r = gpusvm__oom(ctx, "the grid's folds");
+    for (f = 0; f < nfold && r == GPUSVM_OK; ++f) {
+        qsort(tr[f], ntr[f], sizeof(size_t), gpusvm__cmp_size);
+        total += nte[f];
+        for (c = 0; c < nC; ++c) {
+            trs[(size_t)c * (size_t)nfold + (size_t)f] = tr[f];
+            ntrs[(size_t)c * (size_t)nfold + (size_t)f] = ntr[f];
+            subC[(size_t)c * (size_t)nfold + (size_t)f] = Cs[c];
+        }
+    }
+    sub.probability = 0;
+    if (r == GPUSVM_OK) r = gpusvm__train_ovo(ctx, x, y, &sub, (int)nsub, trs, ntrs, subC, models, gpusvm__now());
+    for (f = 0; f < nfold && r == GPUSVM_OK; ++f) {
+        gpusvm__input xe;
+        if ((r = gpusvm__csr_rows(ctx, x, te[f], nte[f], &xe)) != GPUSVM_OK) break;
+        for (c = 0; c < nC && r == GPUSVM_OK; ++c)
+            r = gpusvm__predict(ctx, models[(size_t)c * (size_t)nfold + (size_t)f], &xe.m, labels + (size_t)c * total + at,
+                                NULL);
+        gpusvm__input_free(ctx, &xe);
+        at += nte[f];
+    }
+    if (models)
+        for (at = 0; at < nsub; ++at) gpusvm_model_free(models[at]);
+    gpusvm__free(a, models);
+    gpusvm__free(a, trs);
+    gpusvm__free(a, ntrs);
+    gpusvm__free(a, subC);
+    return r;
+}
+
+/* Cross-validation for nC values of C (Cs NULL: p's one): target[c * l + i] is row i's prediction
+   with C = Cs[c] by the model trained without i's fold. C-SVC's values train as one batch. */
+static gpusvm_result gpusvm__cross_validation_c(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
+                                                const gpusvm_params *p, int nr_fold, int nC, const double *Cs,
+                                                double *target)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t l = x->rows;
+    size_t *perm = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
+    size_t *fold_start = (size_t *)gpusvm__alloc(a, (size_t)nr_fold + 1, sizeof(size_t));
+    size_t *train_idx = NULL, **tr = NULL, *ntr = NULL, *nte = NULL;
+    const size_t **te = NULL;
+    double *pred = (double *)gpusvm__alloc(a, l * (size_t)nC, sizeof(double));
+    size_t i, k;
+    gpusvm_result r = GPUSVM_OK;
+    int f, c;
+    if (!perm || !fold_start || !pred) {
+        r = gpusvm__oom(ctx, "cross-validation");
+        goto done;
+    }
+    if ((r = gpusvm__cv_layout(ctx, y, l, p, nr_fold, perm, fold_start)) != GPUSVM_OK) goto done;
     /* every fold that has rows to predict, trained together where the type allows */
     tr = (size_t **)gpusvm__alloc(a, (size_t)nr_fold, sizeof(size_t *));
     te = (const size_t **)gpusvm__alloc(a, (size_t)nr_fold, sizeof(size_t *));
@@ -8290,8 +8361,18 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
         ++k;
     }
     /* pred follows perm: the non-empty folds are consecutive runs of it */
-    if ((r = gpusvm__folds(ctx, x, y, p, (int)k, tr, ntr, te, nte, pred, NULL, NULL)) != GPUSVM_OK) goto done;
-    for (i = 0; i < l; ++i) target[perm[i]] = pred[i];
+    if (Cs && nC > 1 && p->svm_type == GPUSVM_C_SVC) {
+        r = gpusvm__folds_grid(ctx, x, y, p, (int)k, tr, ntr, te, nte, nC, Cs, pred);
+    } else {
+        for (c = 0; c < nC && r == GPUSVM_OK; ++c) {
+            gpusvm_params pc = *p;
+            if (Cs) pc.C = Cs[c];
+            r = gpusvm__folds(ctx, x, y, &pc, (int)k, tr, ntr, te, nte, pred + (size_t)c * l, NULL, NULL);
+        }
+    }
+    if (r != GPUSVM_OK) goto done;
+    for (c = 0; c < nC; ++c)
+        for (i = 0; i < l; ++i) target[(size_t)c * l + perm[i]] = pred[(size_t)c * l + i];
 done:
     gpusvm__free(a, perm);
     gpusvm__free(a, fold_start);
@@ -8301,9 +8382,13 @@ done:
     gpusvm__free(a, te);
     gpusvm__free(a, ntr);
     gpusvm__free(a, nte);
-    gpusvm__free(a, label);
-    gpusvm__free(a, count);
     return r;
+}
+
+static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
+                                              const gpusvm_params *p, int nr_fold, double *target)
+{
+    return gpusvm__cross_validation_c(ctx, x, y, p, nr_fold, 1, NULL, target);
 }
 
 /* >>predict ---------------------------------------------------------------- */
@@ -9991,6 +10076,65 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
         if ((size_t)nr_fold > in.m.rows) nr_fold = (int)in.m.rows; /* LIBSVM: one row per fold */
         r = gpusvm__cross_validation(ctx, &in.m, y, &p, nr_fold, target);
     }
+    gpusvm__input_free(ctx, &in);
+    return r;
+}
+
+/* Each grid row's rates from the folds' predictions target[c * l + i]. */
+static void gpusvm__grid_rates(const gpusvm_params *p, const double *y, size_t l, int nc, const double *target,
+                               double *rate)
+{
+    const int regression = p->svm_type == GPUSVM_EPSILON_SVR || p->svm_type == GPUSVM_NU_SVR;
+    size_t i;
+    int c;
+    for (c = 0; c < nc; ++c) {
+        const double *t = target + (size_t)c * l;
+        double sum = 0.0;
+        for (i = 0; i < l; ++i) sum += regression ? (t[i] - y[i]) * (t[i] - y[i]) : (double)(t[i] == y[i]);
+        rate[c] = regression ? sum / (double)l : 100.0 * sum / (double)l;
+    }
+}
+
+GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
+                                            const gpusvm_params *params, int nr_fold, const double *C, int nC,
+                                            const double *gamma, int ngamma, double *rate)
+{
+    const int nc = C && nC > 0 ? nC : 1, ng = gamma && ngamma > 0 ? ngamma : 1;
+    gpusvm__input in;
+    gpusvm_params base, p;
+    gpusvm_result r;
+    double *target = NULL;
+    size_t i;
+    int k;
+    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    ctx->error[0] = 0;
+    if (!y || !rate) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y or rate is NULL");
+    if (nr_fold < 2) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "nr_fold must be >= 2");
+    for (k = 0; k < (C ? nC : 0); ++k)
+        if (!(C[k] > 0.0 && C[k] <= DBL_MAX)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "C[%d] is not > 0", k);
+    for (k = 0; k < (gamma ? ngamma : 0); ++k)
+        if (!(gamma[k] > 0.0 && gamma[k] <= DBL_MAX))
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "gamma[%d] is not > 0", k);
+    if ((r = gpusvm__input_make(ctx, x, "the training data", &in)) != GPUSVM_OK) return r;
+    for (i = 0; i < in.m.rows && r == GPUSVM_OK; ++i)
+        if (!(fabs(y[i]) <= DBL_MAX)) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
+    if (r == GPUSVM_OK && in.m.rows == 0) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
+    if (r == GPUSVM_OK && !(target = (double *)gpusvm__alloc(&ctx->alloc, in.m.rows, (size_t)nc * sizeof(double))))
+        r = gpusvm__oom(ctx, "the grid's predictions");
+    if (params) base = *params;
+    else memset(&base, 0, sizeof base);
+    if ((size_t)nr_fold > in.m.rows) nr_fold = (int)in.m.rows; /* LIBSVM: one row per fold */
+    for (k = 0; k < ng && r == GPUSVM_OK; ++k) { /* one gamma: every C together */
+        gpusvm_params pk = base;
+        if (gamma && ngamma > 0) pk.gamma = gamma[k];
+        if ((r = gpusvm__resolve_params(ctx, &pk, &in.m, &p)) != GPUSVM_OK) break;
+        if (k == 0 && (r = gpusvm__check_labels(ctx, &p, y, in.m.rows)) != GPUSVM_OK) break;
+        if ((r = gpusvm__cross_validation_c(ctx, &in.m, y, &p, nr_fold, nc, C && nC > 0 ? C : NULL, target)) !=
+            GPUSVM_OK)
+            break;
+        gpusvm__grid_rates(&p, y, in.m.rows, nc, target, rate + (size_t)k * (size_t)nc);
+    }
+    gpusvm__free(&ctx->alloc, target);
     gpusvm__input_free(ctx, &in);
     return r;
 }

@@ -681,6 +681,32 @@ static void case_cross_validation(void)
         CHECK(gpusvm_cross_validation(F.ctx, &F.dense, F.y, NULL, 1, t1) == GPUSVM_ERROR_INVALID_ARGUMENT,
               "cross-validation with one fold is refused");
     }
+    { /* a grid: each C of a gamma in one batch gives each point's own cross-validation */
+        static double t[N];
+        const double C[3] = {0.25, 4.0, 64.0}, G[2] = {0.05, 0.5}, bad = -1.0;
+        double rate[6];
+        gpusvm_params p;
+        int c, g, agree = 0;
+        memset(&p, 0, sizeof p);
+        CHECK_OK(gpusvm_grid_search(F.ctx, &F.dense, F.y, NULL, 4, C, 3, G, 2, rate));
+        for (g = 0; g < 2; ++g)
+            for (c = 0; c < 3; ++c) {
+                size_t ok = 0;
+                p.C = C[c];
+                p.gamma = G[g];
+                p.gamma_mode = GPUSVM_GAMMA_VALUE;
+                CHECK_OK(gpusvm_cross_validation(F.ctx, &F.dense, F.y, &p, 4, t));
+                for (i = 0; i < N; ++i) ok += t[i] == F.y[i];
+                agree += rate[g * 3 + c] == 100.0 * (double)ok / N;
+            }
+        snprintf(msg, sizeof msg, "%s: a 3 x 2 grid's rates are its points' cross-validations (%d of 6)", F.name,
+                 agree);
+        CHECK(agree == 6, msg);
+        CHECK(gpusvm_grid_search(F.ctx, &F.dense, F.y, NULL, 4, &bad, 1, NULL, 0, rate) == GPUSVM_ERROR_INVALID_ARGUMENT,
+              "a grid with C <= 0 is refused");
+        CHECK(gpusvm_grid_search(F.ctx, &F.dense, F.y, NULL, 4, NULL, 0, NULL, 0, NULL) == GPUSVM_ERROR_INVALID_ARGUMENT,
+              "a grid without room for its rates is refused");
+    }
 }
 
 /* epsilon-SVR, one-class and nu checks through the API. */

@@ -8,6 +8,7 @@
 #include "../gpusvm.h"
 
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -83,6 +84,131 @@ CLI_MAYBE_UNUSED static gpusvm_context *cli_context(void)
         exit(1);
     }
     return cli_ctx_;
+}
+
+/* The tool's name in its messages (each tool sets it first). */
+static const char *cli_tool_ = "gpusvm";
+
+/* A bad command line: the message, and where the options are; exits non-zero. */
+CLI_NORETURN CLI_MAYBE_UNUSED static void cli_bad(const char *msg, const char *arg)
+{
+    fprintf(stderr, "%s: %s%s%s\n", cli_tool_, msg, arg ? ": " : "", arg ? arg : "");
+    fprintf(stderr, "Try '%s' with no arguments for the options.\n", cli_tool_);
+    exit(1);
+}
+
+/* An option's numeric value s (NULL: missing). */
+CLI_MAYBE_UNUSED static double cli_num(const char *flag, const char *s)
+{
+    char *end = NULL;
+    double v;
+    if (!s) cli_bad("missing value for option", flag);
+    v = strtod(s, &end);
+    if (end == s || *end) cli_bad("not a number", s);
+    return v;
+}
+
+/* svm-train's options that set the training parameters, as gpusvm-train and gpusvm-grid take them
+   (the tools handle -q, -v and -W themselves). */
+typedef struct cli_train {
+    gpusvm_params p;
+    double nu, svr_p, wv[256];
+    int wl[256], nw;
+} cli_train;
+
+CLI_MAYBE_UNUSED static void cli_train_init(cli_train *t)
+{
+    memset(t, 0, sizeof *t);
+    t->nu = 0.5;
+    t->svr_p = 0.1;
+}
+
+/* Option o with its value v (NULL: none); a bad one exits. */
+CLI_MAYBE_UNUSED static void cli_train_option(cli_train *t, const char *o, const char *v)
+{
+    gpusvm_params *p = &t->p;
+    if (o[1] == 0 || (o[2] != 0 && o[1] != 'w')) cli_bad("unknown option", o);
+    switch (o[1]) {
+    case 's': {
+        const double s = cli_num(o, v);
+        if (s < 0 || s > 5 || s != (int)s) cli_bad("unknown svm type", v);
+        p->svm_type = s == 0 ? GPUSVM_C_SVC : s == 1 ? GPUSVM_NU_SVC : s == 2 ? GPUSVM_ONE_CLASS
+                    : s == 3 ? GPUSVM_EPSILON_SVR : s == 4 ? GPUSVM_NU_SVR : GPUSVM_CRAMMER_SINGER;
+        break;
+    }
+    case 't': {
+        const double k = cli_num(o, v);
+        if (k < 0 || k > 4 || k != (int)k) cli_bad("unknown kernel type", v);
+        p->kernel_type = (gpusvm_kernel_type)((int)k + 1);
+        break;
+    }
+    case 'd': {
+        const double d = cli_num(o, v);
+        if (d < 1 || d != (int)d || d > 1000000) cli_bad("-d needs an integer degree >= 1", v);
+        p->degree = (int)d;
+        break;
+    }
+    case 'g':
+        p->gamma = cli_num(o, v);
+        if (!(p->gamma > 0)) cli_bad("-g needs gamma > 0", v);
+        p->gamma_mode = GPUSVM_GAMMA_VALUE;
+        break;
+    case 'r': p->coef0 = cli_num(o, v); break;
+    case 'c':
+        p->C = cli_num(o, v);
+        if (!(p->C > 0)) cli_bad("-c needs C > 0", v);
+        break;
+    case 'n':
+        t->nu = cli_num(o, v);
+        if (!(t->nu > 0 && t->nu <= 1)) cli_bad("-n needs nu in (0,1]", v);
+        break;
+    case 'p':
+        t->svr_p = cli_num(o, v);
+        if (!(t->svr_p >= 0)) cli_bad("-p needs p >= 0", v);
+        break;
+    case 'm':
+        p->cache_size_mb = cli_num(o, v);
+        if (!(p->cache_size_mb > 0)) cli_bad("-m needs a size > 0", v);
+        break;
+    case 'e':
+        p->eps = cli_num(o, v);
+        if (!(p->eps > 0)) cli_bad("-e needs eps > 0", v);
+        break;
+    case 'h': {
+        const double h = cli_num(o, v);
+        if (h != 0 && h != 1) cli_bad("-h takes 0 or 1", v);
+        p->shrinking = (int)h;
+        break;
+    }
+    case 'b': {
+        const double b = cli_num(o, v);
+        if (b != 0 && b != 1) cli_bad("-b takes 0 or 1", v);
+        p->probability = (int)b;
+        break;
+    }
+    case 'w': {
+        char *end = NULL;
+        const long lab = strtol(o + 2, &end, 10);
+        if (end == o + 2 || *end) cli_bad("-wi needs a class label after w", o);
+        if (t->nw == 256) cli_bad("too many -wi options", o);
+        t->wl[t->nw] = (int)lab;
+        t->wv[t->nw] = cli_num(o, v);
+        if (!(t->wv[t->nw] > 0)) cli_bad("-wi needs a weight > 0", v);
+        ++t->nw;
+        break;
+    }
+    default: cli_bad("unknown option", o);
+    }
+}
+
+/* The parameters the options give (t->p), with nu, p and the class weights in place. */
+CLI_MAYBE_UNUSED static void cli_train_done(cli_train *t)
+{
+    t->p.nu = t->nu;
+    t->p.p = t->svr_p > 0 ? t->svr_p : DBL_MIN; /* -p 0: the API's 0 means the default */
+    t->p.n_weight = (size_t)t->nw;
+    t->p.weight_label = t->wl;
+    t->p.weight = t->wv;
 }
 
 /* Output built in memory, then written with gpusvm_write_file (never half-written). */

@@ -42,12 +42,6 @@ static void usage(void)
            "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name, GPUSVM_VERBOSE=1\n");
 }
 
-static void bad(const char *msg, const char *arg)
-{
-    fprintf(stderr, "gpusvm-train: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-    fprintf(stderr, "Try 'gpusvm-train' with no arguments for the options.\n");
-    exit(1);
-}
 
 /* -W: one weight per line, one line per training row (blank lines skipped). */
 static double *read_weights(const char *path, size_t rows)
@@ -88,15 +82,6 @@ static double *read_weights(const char *path, size_t rows)
     return w;
 }
 
-static double num(const char *flag, const char *s)
-{
-    char *end = NULL;
-    double v;
-    if (!s) bad("missing value for option", flag);
-    v = strtod(s, &end);
-    if (end == s || *end) bad("not a number", s);
-    return v;
-}
 
 int main(int argc, char **argv)
 {
@@ -104,110 +89,42 @@ int main(int argc, char **argv)
     gpusvm_context *ctx;
     gpusvm_dataset *ds = NULL;
     gpusvm_model *model = NULL;
-    int quiet = 0, i, nw = 0, wl[256], nr_fold = 0;
+    cli_train t;
+    int quiet = 0, i, nw, nr_fold = 0;
+    const int *wl;
+    const double *wv;
     const char *weight_file = NULL;
     double *sample_weight = NULL;
-    double wv[256], nu = 0.5, svr_p = 0.1;
     const char *train_file, *model_file;
     char model_buf[4096];
 
-    memset(&p, 0, sizeof p);
+    cli_tool_ = "gpusvm-train";
+    cli_train_init(&t);
     for (i = 1; i < argc && argv[i][0] == '-'; ++i) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(o, "-q") == 0) {
+        if (strcmp(argv[i], "-q") == 0) {
             quiet = 1;
             continue;
         }
-        if (o[1] == 0 || (o[2] != 0 && o[1] != 'w')) bad("unknown option", o);
-        switch (o[1]) {
-        case 's': {
-            double s = num(o, v);
-            if (s == 0) p.svm_type = GPUSVM_C_SVC;
-            else if (s == 1) p.svm_type = GPUSVM_NU_SVC;
-            else if (s == 2) p.svm_type = GPUSVM_ONE_CLASS;
-            else if (s == 3) p.svm_type = GPUSVM_EPSILON_SVR;
-            else if (s == 4) p.svm_type = GPUSVM_NU_SVR;
-            else if (s == 5) p.svm_type = GPUSVM_CRAMMER_SINGER;
-            else bad("unknown svm type", v);
-            break;
+        if (strcmp(argv[i], "-W") == 0) {
+            if (i + 1 >= argc) cli_bad("missing value for option", argv[i]);
+            weight_file = argv[++i];
+            continue;
         }
-        case 't': {
-            double t = num(o, v);
-            if (t < 0 || t > 4 || t != (int)t) bad("unknown kernel type", v);
-            p.kernel_type = (gpusvm_kernel_type)((int)t + 1);
-            break;
-        }
-        case 'd': {
-            double d = num(o, v);
-            if (d < 1 || d != (int)d || d > 1000000) bad("-d needs an integer degree >= 1", v);
-            p.degree = (int)d;
-            break;
-        }
-        case 'g':
-            p.gamma = num(o, v);
-            if (!(p.gamma > 0)) bad("-g needs gamma > 0", v);
-            p.gamma_mode = GPUSVM_GAMMA_VALUE;
-            break;
-        case 'r': p.coef0 = num(o, v); break;
-        case 'c':
-            p.C = num(o, v);
-            if (!(p.C > 0)) bad("-c needs C > 0", v);
-            break;
-        case 'n':
-            nu = num(o, v);
-            if (!(nu > 0 && nu <= 1)) bad("-n needs nu in (0,1]", v);
-            break;
-        case 'p':
-            svr_p = num(o, v);
-            if (!(svr_p >= 0)) bad("-p needs p >= 0", v);
-            break;
-        case 'm':
-            p.cache_size_mb = num(o, v);
-            if (!(p.cache_size_mb > 0)) bad("-m needs a size > 0", v);
-            break;
-        case 'e':
-            p.eps = num(o, v);
-            if (!(p.eps > 0)) bad("-e needs eps > 0", v);
-            break;
-        case 'h': {
-            double h = num(o, v);
-            if (h != 0 && h != 1) bad("-h takes 0 or 1", v);
-            p.shrinking = (int)h;
-            break;
-        }
-        case 'b': {
-            double b = num(o, v);
-            if (b != 0 && b != 1) bad("-b takes 0 or 1", v);
-            p.probability = (int)b;
-            break;
-        }
-        case 'W':
-            if (!v) bad("missing value for option", o);
-            weight_file = v;
-            break;
-        case 'v': {
-            double f = num(o, v);
-            if (f < 2 || f != (int)f || f > 1e9) bad("n-fold cross validation: n must >= 2", v);
+        if (strcmp(argv[i], "-v") == 0) {
+            const double f = cli_num(argv[i], i + 1 < argc ? argv[i + 1] : NULL);
+            if (f < 2 || f != (int)f || f > 1e9) cli_bad("n-fold cross validation: n must >= 2", argv[i + 1]);
             nr_fold = (int)f;
-            break;
+            ++i;
+            continue;
         }
-        case 'w': {
-            char *end = NULL;
-            long lab = strtol(o + 2, &end, 10);
-            if (end == o + 2 || *end) bad("-wi needs a class label after w", o);
-            if (nw == 256) bad("too many -wi options", o);
-            wl[nw] = (int)lab;
-            wv[nw] = num(o, v);
-            if (!(wv[nw] > 0)) bad("-wi needs a weight > 0", v);
-            ++nw;
-            break;
-        }
-        default: bad("unknown option", o);
-        }
+        cli_train_option(&t, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
         ++i; /* the option's value */
     }
-    p.nu = nu;
-    p.p = svr_p > 0 ? svr_p : DBL_MIN; /* -p 0: the API's 0 means the default */
+    cli_train_done(&t);
+    p = t.p;
+    nw = t.nw;
+    wl = t.wl;
+    wv = t.wv;
     if (i >= argc) {
         usage();
         return 1;
@@ -215,18 +132,14 @@ int main(int argc, char **argv)
     train_file = argv[i];
     if (i + 1 < argc) {
         model_file = argv[i + 1];
-        if (i + 2 < argc) bad("too many arguments", argv[i + 2]);
+        if (i + 2 < argc) cli_bad("too many arguments", argv[i + 2]);
     } else {
         const char *base = strrchr(train_file, '/');
         base = base ? base + 1 : train_file;
-        if (strlen(base) + 7 > sizeof model_buf) bad("file name too long", base);
+        if (strlen(base) + 7 > sizeof model_buf) cli_bad("file name too long", base);
         snprintf(model_buf, sizeof model_buf, "%s.model", base);
         model_file = model_buf;
     }
-    p.n_weight = (size_t)nw;
-    p.weight_label = wl;
-    p.weight = wv;
-
     ctx = cli_context();
     cli_check(gpusvm_dataset_load(ctx, train_file, &ds), "gpusvm-train");
     cli_check_index0(ds, train_file, p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED);

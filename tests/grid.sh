@@ -1,0 +1,63 @@
+#!/bin/sh
+# grid.sh: gpusvm-grid against LIBSVM's svm-grid on heart_scale (a 4 x 3 grid, 5 folds, and the
+# default 11 x 10 grid): svm-grid's stdout lines and .out lines in its order and format, its last
+# line, the best rate within 1.5 points of svm-grid's and svm-grid's own rate at gpusvm's best
+# point within 1.5 of its best (the folds differ: LIBSVM draws them with rand()), and the PNG
+# (CRCs, zlib stream, one 32 x 32 cell per grid point). Exits non-zero on a failure.
+set -u
+B=build
+W=$B/grid
+mkdir -p "$W"
+SVMGRID=$(command -v svm-grid) || { echo "grid: svm-grid not found (Debian: libsvm-tools)"; exit 1; }
+fail=0
+check() { # check WHAT OPTIONS...: runs both, compares
+    what=$1
+    shift
+    $B/gpusvm-grid "$@" -out "$W/our.out" -png "$W/our.png" data/heart_scale > "$W/our.txt" 2> "$W/our.err" ||
+        { echo "FAIL $what: gpusvm-grid failed: $(tail -n 1 "$W/our.err")"; fail=1; return; }
+    python3 "$SVMGRID" -svmtrain "$(command -v svm-train)" -gnuplot null "$@" -out "$W/ref.out" data/heart_scale \
+        > "$W/ref.txt" 2> "$W/ref.err" || { echo "FAIL $what: svm-grid failed"; fail=1; return; }
+    python3 - "$W" "$what" <<'PY' || fail=1
+import re, struct, sys, zlib
+w, what = sys.argv[1], sys.argv[2]
+ours, ref = open(w + "/our.txt").read().splitlines(), open(w + "/ref.txt").read().splitlines()
+bad = []
+pat = re.compile(r"^\[local\] (\S+) (\S+) (\S+) \(best c=\S+, g=\S+, rate=\S+\)$")
+if len(ours) != len(ref): bad.append("%d lines, svm-grid %d" % (len(ours), len(ref)))
+for a, b in zip(ours[:-1], ref[:-1]):
+    ma, mb = pat.match(a), pat.match(b)
+    if not ma or not mb or ma.group(1, 2) != mb.group(1, 2): bad.append("line %r against %r" % (a, b)); break
+oo = [l.split() for l in open(w + "/our.out").read().splitlines()]
+ro = [l.split() for l in open(w + "/ref.out").read().splitlines()]
+if [l[:2] for l in oo] != [l[:2] for l in ro]: bad.append(".out lines' points or order differ from svm-grid's")
+best = ours[-1].split(); rbest = ref[-1].split()
+if len(best) != 3: bad.append("last line %r" % ours[-1])
+else:
+    if abs(float(best[2]) - float(rbest[2])) > 1.5: bad.append("best rate %s, svm-grid %s" % (best[2], rbest[2]))
+    import math
+    at = [l for l in ro if float(l[0][6:]) == math.log2(float(best[0]))
+          and float(l[1][6:]) == math.log2(float(best[1]))]
+    if not at: bad.append("best point %s %s is not on svm-grid's grid" % (best[0], best[1]))
+    elif abs(float(at[0][2][5:]) - float(rbest[2])) > 1.5:
+        bad.append("svm-grid's rate at our best point %s against its best %s" % (at[0][2], rbest[2]))
+png = open(w + "/our.png", "rb").read()
+assert png[:8] == b"\x89PNG\r\n\x1a\n", "PNG signature"
+at, idat, dims = 8, b"", None
+while at < len(png):
+    n, = struct.unpack(">I", png[at:at + 4]); t = png[at + 4:at + 8]; d = png[at + 8:at + 8 + n]
+    crc, = struct.unpack(">I", png[at + 8 + n:at + 12 + n])
+    if zlib.crc32(t + d) & 0xffffffff != crc: bad.append("PNG chunk %r CRC" % t)
+    if t == b"IHDR": dims = struct.unpack(">II", d[:8])
+    if t == b"IDAT": idat += d
+    at += 12 + n
+nc = len(set(l[0] for l in ro)); ng = len(set(l[1] for l in ro))
+raw = zlib.decompress(idat)
+if dims != (32 * nc, 32 * ng): bad.append("PNG %s, wanted %s" % (dims, (32 * nc, 32 * ng)))
+elif len(raw) != dims[1] * (1 + 3 * dims[0]): bad.append("PNG pixel data of %d bytes" % len(raw))
+print(("FAIL %s: " % what + "; ".join(bad)) if bad else "ok   gpusvm-grid %s: svm-grid's lines, best %s (svm-grid %s), PNG %dx%d" % (what, ours[-1], ref[-1], dims[0], dims[1]))
+sys.exit(1 if bad else 0)
+PY
+}
+check "4 x 3 grid" -log2c -1,5,2 -log2g -5,-1,2 -v 5
+check "the default grid"
+exit $fail

@@ -1,0 +1,468 @@
+/* gpusvm-grid: a drop-in for LIBSVM's grid.py (Debian's svm-grid). Every (C, gamma) point of the
+   grid and each of its folds is trained by gpusvm_grid_search, every C of a gamma together as one
+   batch on the device, instead of one svm-train -v run per point. The lines on stdout, the .out
+   file and the last line are svm-grid's; the contour picture is written as a PNG here.
+   Usage: gpusvm-grid [grid_options] [svm_options] dataset */
+#include "cli.h"
+
+#include <math.h>
+#include <time.h>
+
+static void usage(void)
+{
+    printf("Usage: gpusvm-grid [grid_options] [svm_options] dataset\n"
+           "grid_options (svm-grid's):\n"
+           "-log2c {begin,end,step | \"null\"} : set the range of c (default -5,15,2)\n"
+           "    begin,end,step -- c_range = 2^{begin,...,begin+k*step,...,end}\n"
+           "    \"null\"         -- do not grid with c\n"
+           "-log2g {begin,end,step | \"null\"} : set the range of g (default 3,-15,-2)\n"
+           "    begin,end,step -- g_range = 2^{begin,...,begin+k*step,...,end}\n"
+           "    \"null\"         -- do not grid with g\n"
+           "-v n : n-fold cross validation (default 5)\n"
+           "-svmtrain pathname : accepted and ignored (gpusvm trains itself)\n"
+           "-gnuplot {pathname | \"null\"} : accepted and ignored (the PNG is drawn here)\n"
+           "-out {pathname | \"null\"} : set output file path and name (default dataset.out)\n"
+           "-png pathname : set graphic output file path and name (default dataset.png)\n"
+           "svm_options: gpusvm-train's, but -c, -g, -v, -W and -b (the grid sets or needs none of them)\n"
+           "The rate is the cross-validation accuracy in percent; for -s 3 and -s 4 the mean squared error,\n"
+           "where the best point is the smallest.\n"
+           "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name|all, GPUSVM_VERBOSE=1\n");
+}
+
+/* svm-grid's range_f: begin, begin + step, ... while not past end (at most 1000 values). */
+static int range_f(double begin, double end, double step, double *out)
+{
+    int n = 0;
+    for (;;) {
+        if ((step > 0 && begin > end) || (step < 0 && begin < end) || n == 1000) break;
+        out[n++] = begin;
+        if (step == 0) break;
+        begin = begin + step;
+    }
+    return n;
+}
+
+/* svm-grid's permute_sequence: the middle first, then the halves' own orders interleaved. */
+static int permute(const double *seq, int n, double *out)
+{
+    double left[1000], right[1000];
+    int nl, nr, mid, il = 0, ir = 0, k = 0;
+    if (n <= 1) {
+        if (n == 1) out[0] = seq[0];
+        return n;
+    }
+    mid = n / 2;
+    nl = permute(seq, mid, left);
+    nr = permute(seq + mid + 1, n - mid - 1, right);
+    out[k++] = seq[mid];
+    while (il < nl || ir < nr) {
+        if (il < nl) out[k++] = left[il++];
+        if (ir < nr) out[k++] = right[ir++];
+    }
+    return k;
+}
+
+/* v as Python's str(float) writes it (svm-grid's numbers): the shortest digits that read back
+   as v, fixed notation for exponents -4..15, else d.ddde+XX. */
+static void pyfloat(double v, char *out, size_t size)
+{
+    char buf[64], digits[32];
+    int p, e, nd = 0, k;
+    const char *s;
+    size_t at = 0;
+    for (p = 0; p < 17; ++p) {
+        snprintf(buf, sizeof buf, "%.*e", p, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    s = buf;
+    if (*s == '-') out[at++] = *s++;
+    for (; *s && *s != 'e'; ++s)
+        if (*s != '.') digits[nd++] = *s;
+    e = atoi(s + 1);
+    while (nd > 1 && digits[nd - 1] == '0') --nd;
+    if (e >= -4 && e < 16) {
+        if (e < 0) {
+            at += (size_t)snprintf(out + at, size - at, "0.");
+            for (k = 0; k < -e - 1; ++k) at += (size_t)snprintf(out + at, size - at, "0");
+            for (k = 0; k < nd; ++k) at += (size_t)snprintf(out + at, size - at, "%c", digits[k]);
+        } else {
+            for (k = 0; k <= e; ++k) at += (size_t)snprintf(out + at, size - at, "%c", k < nd ? digits[k] : '0');
+            at += (size_t)snprintf(out + at, size - at, ".");
+            if (nd <= e + 1) at += (size_t)snprintf(out + at, size - at, "0");
+            for (k = e + 1; k < nd; ++k) at += (size_t)snprintf(out + at, size - at, "%c", digits[k]);
+        }
+    } else {
+        at += (size_t)snprintf(out + at, size - at, "%c", digits[0]);
+        if (nd > 1) at += (size_t)snprintf(out + at, size - at, ".");
+        for (k = 1; k < nd; ++k) at += (size_t)snprintf(out + at, size - at, "%c", digits[k]);
+        snprintf(out + at, size - at, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+    }
+}
+
+/* A log2 value of the grid as svm-grid prints it (an integer where its range was the default). */
+static void log2_str(double v, int is_int, char *out, size_t size)
+{
+    if (is_int) snprintf(out, size, "%d", (int)v);
+    else pyfloat(v, out, size);
+}
+
+/* ---- the PNG: 8-bit RGB, zlib stored blocks (no compression library needed) ---- */
+
+static uint32_t crc32_of(const unsigned char *p, size_t n, uint32_t c)
+{
+    size_t i;
+    int k;
+    c = ~c;
+    for (i = 0; i < n; ++i) {
+        c ^= p[i];
+        for (k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+    }
+    return ~c;
+}
+
+/* cli_printf cannot write NUL bytes: raw bytes go through here */
+static void put_bytes(cli_buf *b, const unsigned char *p, size_t n)
+{
+    if (b->failed) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1 << 16;
+        char *grown;
+        while (cap < b->n + n + 1) cap *= 2;
+        if (!(grown = (char *)realloc(b->p, cap))) {
+            b->failed = 1;
+            return;
+        }
+        b->p = grown;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, p, n);
+    b->n += n;
+}
+
+static void put_be32(cli_buf *b, uint32_t v)
+{
+    const unsigned char q[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16), (unsigned char)(v >> 8),
+                                (unsigned char)v};
+    put_bytes(b, q, 4);
+}
+
+/* One chunk: length, type, data, the CRC of type and data. */
+static void png_chunk(cli_buf *b, const char *type, const unsigned char *data, size_t n)
+{
+    uint32_t c = crc32_of((const unsigned char *)type, 4, 0);
+    put_be32(b, (uint32_t)n);
+    put_bytes(b, (const unsigned char *)type, 4);
+    if (n) put_bytes(b, data, n);
+    c = crc32_of(data, n, c);
+    put_be32(b, c);
+}
+
+/* The image (w x h RGB, rows top first) as a PNG in b. */
+static void png_write(cli_buf *b, const unsigned char *rgb, int w, int h)
+{
+    const size_t row = (size_t)w * 3 + 1, raw_n = row * (size_t)h;
+    const size_t nblocks = (raw_n + 65534) / 65535, z_n = 2 + nblocks * 5 + raw_n + 4;
+    unsigned char *raw = (unsigned char *)malloc(raw_n), *z = (unsigned char *)malloc(z_n), ihdr[13];
+    uint32_t s1 = 1, s2 = 0;
+    size_t i, at = 0, k;
+    int y;
+    if (!raw || !z) {
+        b->failed = 1;
+        free(raw);
+        free(z);
+        return;
+    }
+    for (y = 0; y < h; ++y) { /* filter 0, then the row */
+        raw[(size_t)y * row] = 0;
+        memcpy(raw + (size_t)y * row + 1, rgb + (size_t)y * (size_t)w * 3, (size_t)w * 3);
+    }
+    z[at++] = 0x78; /* zlib: deflate, 32K window, no preset dictionary */
+    z[at++] = 0x01;
+    for (i = 0; i < raw_n; i += k) {
+        k = raw_n - i < 65535 ? raw_n - i : 65535;
+        z[at++] = i + k == raw_n ? 1 : 0; /* BFINAL, BTYPE 00: stored */
+        z[at++] = (unsigned char)(k & 255);
+        z[at++] = (unsigned char)(k >> 8);
+        z[at++] = (unsigned char)(~k & 255);
+        z[at++] = (unsigned char)((~k >> 8) & 255);
+        memcpy(z + at, raw + i, k);
+        at += k;
+    }
+    for (i = 0; i < raw_n; ++i) { /* Adler-32 */
+        s1 = (s1 + raw[i]) % 65521u;
+        s2 = (s2 + s1) % 65521u;
+    }
+    z[at++] = (unsigned char)(s2 >> 8);
+    z[at++] = (unsigned char)s2;
+    z[at++] = (unsigned char)(s1 >> 8);
+    z[at++] = (unsigned char)s1;
+    put_bytes(b, (const unsigned char *)"\x89PNG\r\n\x1a\n", 8);
+    ihdr[0] = (unsigned char)(w >> 24), ihdr[1] = (unsigned char)(w >> 16), ihdr[2] = (unsigned char)(w >> 8);
+    ihdr[3] = (unsigned char)w, ihdr[4] = (unsigned char)(h >> 24), ihdr[5] = (unsigned char)(h >> 16);
+    ihdr[6] = (unsigned char)(h >> 8), ihdr[7] = (unsigned char)h;
+    ihdr[8] = 8;  /* bit depth */
+    ihdr[9] = 2;  /* RGB */
+    ihdr[10] = 0; /* deflate */
+    ihdr[11] = 0; /* adaptive filtering */
+    ihdr[12] = 0; /* no interlace */
+    png_chunk(b, "IHDR", ihdr, 13);
+    png_chunk(b, "IDAT", z, at);
+    png_chunk(b, "IEND", NULL, 0);
+    free(raw);
+    free(z);
+}
+
+#define CELL 32 /* pixels per grid point */
+
+/* The grid's picture: each point a CELL x CELL square, the rate interpolated bilinearly between
+   the points' centres on a blue-to-red scale, svm-grid's contour levels (from the best rounded,
+   minus 3, every 0.5) in black, the best point a white cross. x: log2 C rising to the right; y:
+   log2 gamma from -log2g's begin at the bottom to its end at the top. val[row * nx + col], rows
+   top first. */
+static void draw(const double *val, int nx, int ny, int bx, int by, int regression, unsigned char *rgb)
+{
+    const int w = nx * CELL, h = ny * CELL;
+    double lo = val[0], hi = val[0], level0;
+    double *v = (double *)malloc((size_t)w * (size_t)h * sizeof(double));
+    int x, y, k;
+    if (!v) return;
+    for (k = 1; k < nx * ny; ++k) {
+        if (val[k] < lo) lo = val[k];
+        if (val[k] > hi) hi = val[k];
+    }
+    level0 = regression ? lo : floor(hi + 0.5) - 3.0;
+    for (y = 0; y < h; ++y)
+        for (x = 0; x < w; ++x) {
+            const double fx = (x + 0.5) / CELL - 0.5, fy = (y + 0.5) / CELL - 0.5;
+            const int x0 = fx < 0 ? 0 : (int)fx, y0 = fy < 0 ? 0 : (int)fy;
+            const int x1 = x0 + 1 < nx ? x0 + 1 : x0, y1 = y0 + 1 < ny ? y0 + 1 : y0;
+            const double tx = fx < 0 ? 0 : fx - x0 > 1 ? 1 : fx - x0, ty = fy < 0 ? 0 : fy - y0 > 1 ? 1 : fy - y0;
+            const double a = val[y0 * nx + x0] * (1 - tx) + val[y0 * nx + x1] * tx;
+            const double b = val[y1 * nx + x0] * (1 - tx) + val[y1 * nx + x1] * tx;
+            double t, r, g, bl;
+            v[(size_t)y * w + x] = a * (1 - ty) + b * ty;
+            t = hi > lo ? (v[(size_t)y * w + x] - lo) / (hi - lo) : 1.0;
+            if (regression) t = 1.0 - t;   /* the best (smallest error) red */
+            r = t < 0.5 ? 0.0 : 2.0 * t - 1.0; /* blue -> green -> red */
+            g = t < 0.5 ? 2.0 * t : 2.0 - 2.0 * t;
+            bl = t < 0.5 ? 1.0 - 2.0 * t : 0.0;
+            rgb[((size_t)y * w + x) * 3 + 0] = (unsigned char)(40 + 215 * r);
+            rgb[((size_t)y * w + x) * 3 + 1] = (unsigned char)(40 + 215 * g);
+            rgb[((size_t)y * w + x) * 3 + 2] = (unsigned char)(40 + 215 * bl);
+        }
+    for (y = 0; y < h; ++y) /* contour lines where a level lies between neighbours */
+        for (x = 0; x < w; ++x) {
+            const double c = v[(size_t)y * w + x], step = regression ? (hi - lo) / 8 + 1e-300 : 0.5;
+            const double right = x + 1 < w ? v[(size_t)y * w + x + 1] : c, down = y + 1 < h ? v[(size_t)(y + 1) * w + x] : c;
+            const double lc = floor((c - level0) / step), lr = floor((right - level0) / step),
+                         ld = floor((down - level0) / step);
+            if ((lc != lr && (c >= level0 || right >= level0)) || (lc != ld && (c >= level0 || down >= level0)))
+                memset(rgb + ((size_t)y * w + x) * 3, 0, 3);
+        }
+    for (k = -5; k <= 5; ++k) { /* the best point */
+        const int cx = bx * CELL + CELL / 2, cy = by * CELL + CELL / 2;
+        memset(rgb + ((size_t)cy * w + cx + k) * 3, 255, 3);
+        memset(rgb + ((size_t)(cy + k) * w + cx) * 3, 255, 3);
+    }
+    free(v);
+}
+
+typedef struct grid_opts {
+    double c[3], g[3];
+    int with_c, with_g, fold;
+    int c_int, g_int; /* the default ranges: svm-grid's are integers, so it prints -5, not -5.0 */
+    const char *out, *png, *data;
+    cli_train t;
+} grid_opts;
+
+static void parse(int argc, char **argv, grid_opts *o)
+{
+    int i;
+    memset(o, 0, sizeof *o);
+    o->c[0] = -5, o->c[1] = 15, o->c[2] = 2;
+    o->g[0] = 3, o->g[1] = -15, o->g[2] = -2;
+    o->with_c = o->with_g = 1;
+    o->c_int = o->g_int = 1;
+    o->fold = 5;
+    cli_train_init(&o->t);
+    for (i = 1; i < argc - 1; ++i) {
+        const char *a = argv[i], *v = argv[i + 1];
+        if (!strcmp(a, "-log2c") || !strcmp(a, "-log2g")) {
+            double *r = a[5] == 'c' ? o->c : o->g;
+            int *with = a[5] == 'c' ? &o->with_c : &o->with_g;
+            *(a[5] == 'c' ? &o->c_int : &o->g_int) = 0;
+            char *e1, *e2, *e3;
+            if (!strcmp(v, "null")) {
+                *with = 0;
+            } else {
+                r[0] = strtod(v, &e1);
+                if (*e1 != ',') cli_bad("expected begin,end,step", v);
+                r[1] = strtod(e1 + 1, &e2);
+                if (*e2 != ',') cli_bad("expected begin,end,step", v);
+                r[2] = strtod(e2 + 1, &e3);
+                if (*e3 || e3 == e2 + 1) cli_bad("expected begin,end,step", v);
+            }
+        } else if (!strcmp(a, "-v")) {
+            const double f = cli_num(a, v);
+            if (f < 2 || f != (int)f || f > 1e9) cli_bad("n-fold cross validation: n must >= 2", v);
+            o->fold = (int)f;
+        } else if (!strcmp(a, "-svmtrain") || !strcmp(a, "-gnuplot")) { /* accepted: nothing to run */
+        } else if (!strcmp(a, "-out")) {
+            o->out = strcmp(v, "null") ? v : "";
+        } else if (!strcmp(a, "-png")) {
+            o->png = v;
+        } else if (!strcmp(a, "-c") || !strcmp(a, "-g")) {
+            cli_bad("Use -log2c and -log2g.", a);
+        } else if (!strcmp(a, "-q")) {
+            continue;
+        } else if (!strcmp(a, "-W") || !strcmp(a, "-b") || !strcmp(a, "-resume")) {
+            cli_bad("not an option of gpusvm-grid", a);
+        } else {
+            cli_train_option(&o->t, a, v);
+        }
+        ++i;
+    }
+    if (i != argc - 1) {
+        usage();
+        exit(1);
+    }
+    if (!o->with_c && !o->with_g) cli_bad("-log2c and -log2g should not be null simultaneously", NULL);
+    o->data = argv[argc - 1];
+    cli_train_done(&o->t);
+}
+
+/* The rates of every grid point: gamma by gamma, every C of it in one call (progress on stderr). */
+static void run_grid(gpusvm_context *ctx, const gpusvm_dataset *ds, const grid_opts *o, const double *cs, int nc,
+                     const double *gs, int ng, double *rate)
+{
+    double C[1000], G;
+    int i;
+    time_t start = time(NULL);
+    for (i = 0; i < nc; ++i) C[i] = pow(2.0, cs[i]);
+    for (i = 0; i < ng; ++i) {
+        G = o->with_g ? pow(2.0, gs[i]) : 0.0;
+        cli_check(gpusvm_grid_search(ctx, &ds->x, ds->y, &o->t.p, o->fold, o->with_c ? C : NULL, o->with_c ? nc : 0,
+                                     o->with_g ? &G : NULL, o->with_g ? 1 : 0, rate + (size_t)i * (size_t)nc),
+                  "gpusvm-grid");
+        fprintf(stderr, "gpusvm-grid: %d of %d gamma values (%d points each) done, %.0f s\n", i + 1, ng, nc,
+                difftime(time(NULL), start));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    grid_opts o;
+    double cr[1000], gr[1000], cs[1000], gs[1000], *rate, best_c = 0, best_g = 0, best_rate = -1;
+    int nc, ng, j, ci, gi, have_best = 0, regression;
+    char out_default[4096], png_default[4096], s1[64], s2[64], s3[64];
+    const char *base;
+    gpusvm_context *ctx;
+    gpusvm_dataset *ds = NULL;
+    cli_buf outf, pngf;
+
+    cli_tool_ = "gpusvm-grid";
+    if (argc < 2) {
+        usage();
+        return 1;
+    }
+    parse(argc, argv, &o);
+    base = strrchr(o.data, '/');
+    base = base ? base + 1 : o.data;
+    if (strlen(base) + 5 > sizeof out_default) cli_bad("file name too long", base);
+    snprintf(out_default, sizeof out_default, "%s.out", base);
+    snprintf(png_default, sizeof png_default, "%s.png", base);
+    nc = o.with_c ? range_f(o.c[0], o.c[1], o.c[2], cr) : 1;
+    ng = o.with_g ? range_f(o.g[0], o.g[1], o.g[2], gr) : 1;
+    if (nc == 0 || ng == 0) cli_bad("an empty range", nc ? "-log2g" : "-log2c");
+    if (o.with_c) permute(cr, nc, cs);
+    if (o.with_g) permute(gr, ng, gs);
+    regression = o.t.p.svm_type == GPUSVM_EPSILON_SVR || o.t.p.svm_type == GPUSVM_NU_SVR;
+
+    ctx = cli_context();
+    cli_check(gpusvm_dataset_load(ctx, o.data, &ds), "gpusvm-grid");
+    cli_check_index0(ds, o.data, o.t.p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED);
+    if (!(rate = (double *)malloc((size_t)nc * (size_t)ng * sizeof(double)))) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, "gpusvm-grid");
+    run_grid(ctx, ds, &o, cs, nc, gs, ng, rate);
+
+    /* svm-grid's order: the jobs line by line, C and gamma resolution raised in turn */
+    memset(&outf, 0, sizeof outf);
+    {
+        int li = 0, lj = 0;
+        while (li < nc || lj < ng) {
+            const int inc_c = (double)li / nc < (double)lj / ng;
+            const int count = inc_c ? lj : li;
+            for (j = 0; j < count; ++j) {
+                char rs[64];
+                double r;
+                ci = inc_c ? li : j;
+                gi = inc_c ? j : lj;
+                snprintf(rs, sizeof rs, "%g", rate[(size_t)gi * (size_t)nc + (size_t)ci]); /* svm-train's %g */
+                r = strtod(rs, NULL);
+                if (!have_best || (regression ? r < best_rate : r > best_rate) ||
+                    (r == best_rate && (!o.with_g || gs[gi] == best_g) && o.with_c && cs[ci] < best_c)) {
+                    best_rate = r, best_c = o.with_c ? cs[ci] : 0, best_g = o.with_g ? gs[gi] : 0;
+                    have_best = 1;
+                }
+                if (o.with_c) log2_str(cs[ci], o.c_int, s1, sizeof s1);
+                if (o.with_g) log2_str(gs[gi], o.g_int, s2, sizeof s2);
+                pyfloat(r, s3, sizeof s3);
+                printf("[local] %s%s%s %s (best ", o.with_c ? s1 : "", o.with_c && o.with_g ? " " : "",
+                       o.with_g ? s2 : "", s3);
+                if (o.with_c) {
+                    pyfloat(pow(2.0, best_c), s1, sizeof s1);
+                    printf("c=%s, ", s1);
+                    log2_str(cs[ci], o.c_int, s1, sizeof s1);
+                    cli_printf(&outf, "log2c=%s ", s1);
+                }
+                if (o.with_g) {
+                    pyfloat(pow(2.0, best_g), s2, sizeof s2);
+                    printf("g=%s, ", s2);
+                    log2_str(gs[gi], o.g_int, s2, sizeof s2);
+                    cli_printf(&outf, "log2g=%s ", s2);
+                }
+                pyfloat(best_rate, s3, sizeof s3);
+                printf("rate=%s)\n", s3);
+                pyfloat(r, s3, sizeof s3);
+                cli_printf(&outf, "rate=%s\n", s3);
+            }
+            if (inc_c) ++li;
+            else ++lj;
+        }
+    }
+    {
+        const char *out = o.out ? o.out : out_default;
+        if (*out && !cli_write(ctx, "gpusvm-grid", out, &outf)) cli_exit(1);
+    }
+    /* the picture: columns by log2 C ascending in range order, rows by -log2g's range reversed */
+    {
+        const int w = nc * CELL, h = ng * CELL;
+        double *val = (double *)malloc((size_t)nc * (size_t)ng * sizeof(double));
+        unsigned char *rgb = (unsigned char *)calloc((size_t)w * (size_t)h, 3);
+        int bx = 0, by = 0;
+        if (!val || !rgb) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, "gpusvm-grid");
+        for (gi = 0; gi < ng; ++gi)
+            for (ci = 0; ci < nc; ++ci) {
+                const double cv = o.with_c ? cr[ci] : 0, gv = o.with_g ? gr[ng - 1 - gi] : 0;
+                int pc = 0, pg = 0;
+                while (o.with_c && cs[pc] != cv) ++pc;
+                while (o.with_g && gs[pg] != gv) ++pg;
+                val[(size_t)gi * (size_t)nc + (size_t)ci] = rate[(size_t)pg * (size_t)nc + (size_t)pc];
+                if ((!o.with_c || cv == best_c) && (!o.with_g || gv == best_g)) bx = ci, by = gi;
+            }
+        draw(val, nc, ng, bx, by, regression, rgb);
+        memset(&pngf, 0, sizeof pngf);
+        png_write(&pngf, rgb, w, h);
+        if (!cli_write(ctx, "gpusvm-grid", o.png ? o.png : png_default, &pngf)) cli_exit(1);
+        free(val);
+        free(rgb);
+    }
+    if (o.with_c) pyfloat(pow(2.0, best_c), s1, sizeof s1);
+    if (o.with_g) pyfloat(pow(2.0, best_g), s2, sizeof s2);
+    pyfloat(best_rate, s3, sizeof s3);
+    printf("%s%s%s %s\n", o.with_c ? s1 : "", o.with_c && o.with_g ? " " : "", o.with_g ? s2 : "", s3);
+    free(rate);
+    free(outf.p);
+    free(pngf.p);
+    gpusvm_dataset_free(ds);
+    cli_exit(0);
+}
