@@ -38,7 +38,7 @@ $(BUILD)/gpusvm-predict: tools/gpusvm-predict.c tools/cli.h gpusvm.h | $(BUILD)
 $(BUILD)/gpusvm-scale: tools/gpusvm-scale.c tools/cli.h gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ tools/gpusvm-scale.c $(LIBS)
 
-$(BUILD)/gpusvm-grid: tools/gpusvm-grid.c tools/cli.h gpusvm.h | $(BUILD)
+$(BUILD)/gpusvm-grid: tools/gpusvm-grid.c tools/cli.h tools/png.h gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ tools/gpusvm-grid.c $(LIBS)
 
 $(BUILD)/embed_kernels: tools/embed_kernels.c | $(BUILD)

@@ -53,7 +53,8 @@ if command -v clang >/dev/null 2>&1; then
     step "header compiles with clang as C99" clang -std=c99 $WARN -o $T/twice_clang tests/header_twice.c -ldl -lm
     step "the tools and tests build with clang, warnings as errors" sh -c \
         "for f in tools/gpusvm-train.c tools/gpusvm-predict.c tools/gpusvm-scale.c tests/test_api.c tests/test_kernels.c \
-             bench/micro.c bench/latency.c bench/reader.c bench/gen_sparse.c examples/quickstart.c examples/predict_only.c; do
+             bench/micro.c bench/latency.c bench/reader.c bench/gen_sparse.c examples/quickstart.c examples/predict_only.c \\
+             examples/decision_boundary.c examples/grid_search.c tools/gpusvm-grid.c; do
              clang -std=c99 $WARN -I. -o $T/clang_check \$f -ldl -lm || exit 1; done"
 fi
 step "strict C99 with a system header first builds; the library's clock is the wall clock" \
@@ -83,6 +84,22 @@ step "examples/predict_only.c classifies its frames from the model it embeds" \
 step "a program that only predicts leaves the solver out; one that trains keeps it" sh -c \
     "$CC -std=c99 -O2 $WARN -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL -I. -o $T/quickstart_static examples/quickstart.c -lm &&
      nm $T/quickstart_static | grep -q gpusvm__solve_batch && ! nm $T/predict_only | grep -q gpusvm__solve_batch"
+# the picture of a decision boundary (a PNG that decodes, of the example's size) and a grid from C
+step "examples/decision_boundary.c builds (C99, warnings as errors)" \
+    $CC -std=c99 -O2 $WARN -I. -o $T/decision_boundary examples/decision_boundary.c -ldl -lm
+step "examples/decision_boundary.c writes a 320 x 240 PNG that decodes" sh -c "$T/decision_boundary $T/boundary.png &&
+    python3 -c \"import struct, sys, zlib
+d = open('$T/boundary.png', 'rb').read()
+assert d[:8] == b'\\x89PNG\\r\\n\\x1a\\n' and d[12:16] == b'IHDR'
+w, h = struct.unpack('>II', d[16:24]); at, z = 8, b''
+while at < len(d):
+    n, = struct.unpack('>I', d[at:at + 4]); t = d[at + 4:at + 8]
+    assert zlib.crc32(d[at + 4:at + 8 + n]) & 0xffffffff == struct.unpack('>I', d[at + 8 + n:at + 12 + n])[0]
+    z += d[at + 8:at + 8 + n] if t == b'IDAT' else b''; at += 12 + n
+assert (w, h) == (320, 240) and len(zlib.decompress(z)) == h * (1 + 3 * w)\""
+step "examples/grid_search.c builds and finds its best point on heart_scale" sh -c \
+    "$CC -std=c99 -O2 $WARN -I. -o $T/grid_search examples/grid_search.c -ldl -lm &&
+     $T/grid_search data/heart_scale | tee /dev/stderr | grep -q '^best: C = '"
 
 # every kernel against the C backend; the API
 step "build test_kernels" $CC -std=c99 -O2 $WARN -o $T/test_kernels tests/test_kernels.c -ldl -lm

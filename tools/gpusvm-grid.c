@@ -4,6 +4,7 @@
    file and the last line are svm-grid's; the contour picture is written as a PNG here.
    Usage: gpusvm-grid [grid_options] [svm_options] dataset */
 #include "cli.h"
+#include "png.h"
 
 #include <math.h>
 #include <time.h>
@@ -104,112 +105,6 @@ static void log2_str(double v, int is_int, char *out, size_t size)
 {
     if (is_int) snprintf(out, size, "%d", (int)v);
     else pyfloat(v, out, size);
-}
-
-/* ---- the PNG: 8-bit RGB, zlib stored blocks (no compression library needed) ---- */
-
-static uint32_t crc32_of(const unsigned char *p, size_t n, uint32_t c)
-{
-    size_t i;
-    int k;
-    c = ~c;
-    for (i = 0; i < n; ++i) {
-        c ^= p[i];
-        for (k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-    }
-    return ~c;
-}
-
-/* cli_printf cannot write NUL bytes: raw bytes go through here */
-static void put_bytes(cli_buf *b, const unsigned char *p, size_t n)
-{
-    if (b->failed) return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1 << 16;
-        char *grown;
-        while (cap < b->n + n + 1) cap *= 2;
-        if (!(grown = (char *)realloc(b->p, cap))) {
-            b->failed = 1;
-            return;
-        }
-        b->p = grown;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, p, n);
-    b->n += n;
-}
-
-static void put_be32(cli_buf *b, uint32_t v)
-{
-    const unsigned char q[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16), (unsigned char)(v >> 8),
-                                (unsigned char)v};
-    put_bytes(b, q, 4);
-}
-
-/* One chunk: length, type, data, the CRC of type and data. */
-static void png_chunk(cli_buf *b, const char *type, const unsigned char *data, size_t n)
-{
-    uint32_t c = crc32_of((const unsigned char *)type, 4, 0);
-    put_be32(b, (uint32_t)n);
-    put_bytes(b, (const unsigned char *)type, 4);
-    if (n) put_bytes(b, data, n);
-    c = crc32_of(data, n, c);
-    put_be32(b, c);
-}
-
-/* The image (w x h RGB, rows top first) as a PNG in b. */
-static void png_write(cli_buf *b, const unsigned char *rgb, int w, int h)
-{
-    const size_t row = (size_t)w * 3 + 1, raw_n = row * (size_t)h;
-    const size_t nblocks = (raw_n + 65534) / 65535, z_n = 2 + nblocks * 5 + raw_n + 4;
-    unsigned char *raw = (unsigned char *)malloc(raw_n), *z = (unsigned char *)malloc(z_n), ihdr[13];
-    uint32_t s1 = 1, s2 = 0;
-    size_t i, at = 0, k;
-    int y;
-    if (!raw || !z) {
-        b->failed = 1;
-        free(raw);
-        free(z);
-        return;
-    }
-    for (y = 0; y < h; ++y) { /* filter 0, then the row */
-        raw[(size_t)y * row] = 0;
-        memcpy(raw + (size_t)y * row + 1, rgb + (size_t)y * (size_t)w * 3, (size_t)w * 3);
-    }
-    z[at++] = 0x78; /* zlib: deflate, 32K window, no preset dictionary */
-    z[at++] = 0x01;
-    for (i = 0; i < raw_n; i += k) {
-        k = raw_n - i < 65535 ? raw_n - i : 65535;
-        z[at++] = i + k == raw_n ? 1 : 0; /* BFINAL, BTYPE 00: stored */
-        z[at++] = (unsigned char)(k & 255);
-        z[at++] = (unsigned char)(k >> 8);
-        z[at++] = (unsigned char)(~k & 255);
-        z[at++] = (unsigned char)((~k >> 8) & 255);
-        memcpy(z + at, raw + i, k);
-        at += k;
-    }
-    for (i = 0; i < raw_n; ++i) { /* Adler-32 */
-        s1 = (s1 + raw[i]) % 65521u;
-        s2 = (s2 + s1) % 65521u;
-    }
-    z[at++] = (unsigned char)(s2 >> 8);
-    z[at++] = (unsigned char)s2;
-    z[at++] = (unsigned char)(s1 >> 8);
-    z[at++] = (unsigned char)s1;
-    put_bytes(b, (const unsigned char *)"\x89PNG\r\n\x1a\n", 8);
-    ihdr[0] = (unsigned char)(w >> 24), ihdr[1] = (unsigned char)(w >> 16), ihdr[2] = (unsigned char)(w >> 8);
-    ihdr[3] = (unsigned char)w, ihdr[4] = (unsigned char)(h >> 24), ihdr[5] = (unsigned char)(h >> 16);
-    ihdr[6] = (unsigned char)(h >> 8), ihdr[7] = (unsigned char)h;
-    ihdr[8] = 8;  /* bit depth */
-    ihdr[9] = 2;  /* RGB */
-    ihdr[10] = 0; /* deflate */
-    ihdr[11] = 0; /* adaptive filtering */
-    ihdr[12] = 0; /* no interlace */
-    png_chunk(b, "IHDR", ihdr, 13);
-    png_chunk(b, "IDAT", z, at);
-    png_chunk(b, "IEND", NULL, 0);
-    free(raw);
-    free(z);
 }
 
 #define CELL 32 /* pixels per grid point */
@@ -358,7 +253,9 @@ int main(int argc, char **argv)
     const char *base;
     gpusvm_context *ctx;
     gpusvm_dataset *ds = NULL;
-    cli_buf outf, pngf;
+    cli_buf outf;
+    unsigned char *png;
+    size_t png_size;
 
     cli_tool_ = "gpusvm-grid";
     if (argc < 2) {
@@ -450,9 +347,10 @@ int main(int argc, char **argv)
                 if ((!o.with_c || cv == best_c) && (!o.with_g || gv == best_g)) bx = ci, by = gi;
             }
         draw(val, nc, ng, bx, by, regression, rgb);
-        memset(&pngf, 0, sizeof pngf);
-        png_write(&pngf, rgb, w, h);
-        if (!cli_write(ctx, "gpusvm-grid", o.png ? o.png : png_default, &pngf)) cli_exit(1);
+        png = png_encode(rgb, w, h, &png_size);
+        if (!png) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, "gpusvm-grid");
+        cli_check(gpusvm_write_file(ctx, o.png ? o.png : png_default, png, png_size), "gpusvm-grid");
+        free(png);
         free(val);
         free(rgb);
     }
@@ -462,7 +360,6 @@ int main(int argc, char **argv)
     printf("%s%s%s %s\n", o.with_c ? s1 : "", o.with_c && o.with_g ? " " : "", o.with_g ? s2 : "", s3);
     free(rate);
     free(outf.p);
-    free(pngf.p);
     gpusvm_dataset_free(ds);
     cli_exit(0);
 }
