@@ -2461,15 +2461,18 @@ static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
    updates, at most 166 of 683 rows), so they are computed as it first reads them, one at a time;
    once GPUSVM__CPU_LAZY_SHARE of them have been, the rest at once, eight at a time on every
    thread (a solve that touches most rows, as digits' pairs do, would lose more one at a time than
-   laziness saves). Every row is the same bits either way (gpusvm__cpu_rows_of). */
+   laziness saves). Every row is the same bits either way (gpusvm__cpu_rows_of). th: the calling
+   thread's scratch, where the batch's inner solves run on several threads (then the rest are
+   computed on it alone); -1: the only inner solve running (thread 0's scratch, the rest on every
+   thread). */
 #define GPUSVM__CPU_LAZY_SHARE 4 /* one row in this many */
 
-static void gpusvm__cpu_need(gpusvm__cpu *b, gpusvm__cpu_job *j, int pos)
+static void gpusvm__cpu_need(gpusvm__cpu *b, gpusvm__cpu_job *j, int pos, int th)
 {
     int t;
     if (!j->lazy || j->have[pos]) return;
     if (j->nhave < j->q / GPUSVM__CPU_LAZY_SHARE) {
-        gpusvm__cpu_rows_range(b, j, 1, pos, pos + 1, 0);
+        gpusvm__cpu_rows_range(b, j, 1, pos, pos + 1, th < 0 ? 0 : th);
         j->have[pos] = 1;
         ++j->nhave;
         return;
@@ -2481,7 +2484,8 @@ static void gpusvm__cpu_need(gpusvm__cpu *b, gpusvm__cpu_job *j, int pos)
             j->have[t] = 1;
         }
     j->nhave = j->q;
-    gpusvm__cpu_rows_list(b, j, 0, j->nmiss);
+    if (th < 0) gpusvm__cpu_rows_list(b, j, 0, j->nmiss);
+    else gpusvm__cpu_rows_range(b, j, 0, 0, j->nmiss, th);
     j->nmiss = 0;
 }
 
@@ -2497,6 +2501,7 @@ typedef struct gpusvm__cpu_ws {
     signed char *ly;
     unsigned char *kq_have;
     size_t *lpt;
+    int th; /* the thread it belongs to (gpusvm__cpu_need's th) */
 } gpusvm__cpu_ws;
 
 /* Its room for q positions, in one block (la first: the caller frees la). */
@@ -2512,6 +2517,7 @@ static int gpusvm__cpu_ws_alloc(const gpusvm_allocator *a, int q, gpusvm__cpu_ws
     w->kq = w->lqd + n;
     w->ly = (signed char *)(void *)(w->kq + n * n);
     w->kq_have = (unsigned char *)(w->ly + n);
+    w->th = -1;
     return 1;
 }
 
@@ -2523,7 +2529,7 @@ static const float *gpusvm__cpu_kq(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpu
     if (!w->kq_have[pos]) {
         const float *K;
         int t;
-        gpusvm__cpu_need(b, j, pos);
+        gpusvm__cpu_need(b, j, pos, w->th);
         K = j->K + (size_t)j->ws_slot[pos] * j->npts;
         for (t = 0; t < j->q; ++t) row[t] = K[w->lpt[t]];
         w->kq_have[pos] = 1;
@@ -2673,16 +2679,45 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
     j->st[GPUSVM__ST_INNER] = (double)it;
 }
 
+/* A batch's inner solves on the context's threads: thread t takes problems t, t + parts, ...
+   with its own scratch w[t] (allocated by the caller: a custom allocator is called from one
+   thread only), each solved exactly as on one thread, so the same bits for any count. */
+typedef struct gpusvm__cpu_smo_split {
+    gpusvm__cpu *b;
+    gpusvm__cpu_ws *w;
+    double eps, ratio, max_iter;
+    int max_inner, parts;
+} gpusvm__cpu_smo_split;
+
+static void gpusvm__cpu_smo_part(void *arg, int t)
+{
+    const gpusvm__cpu_smo_split *s = (const gpusvm__cpu_smo_split *)arg;
+    int p;
+    for (p = t; p < s->b->nprob; p += s->parts)
+        gpusvm__cpu_smo_one(s->b, &s->b->job[p], &s->w[t], s->eps, s->ratio, s->max_inner, s->max_iter);
+}
+
 static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
 {
-    gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    const gpusvm_allocator *a = &bb->ctx->alloc;
-    gpusvm__cpu_ws w;
-    int t;
-    if (!gpusvm__cpu_ws_alloc(a, b->qmax, &w)) return gpusvm__oom(bb->ctx, "the inner solve");
-    for (t = 0; t < b->nprob; ++t) gpusvm__cpu_smo_one(b, &b->job[t], &w, eps, ratio, max_inner, max_iter);
-    gpusvm__free(a, w.la);
-    return GPUSVM_OK;
+    gpusvm__cpu_ws w[GPUSVM__MAX_THREADS];
+    gpusvm__cpu_smo_split s;
+    int t, ok = 1;
+    s.b = (gpusvm__cpu *)bb;
+    s.w = w;
+    s.eps = eps;
+    s.ratio = ratio;
+    s.max_iter = max_iter;
+    s.max_inner = max_inner;
+    s.parts = s.b->nprob < s.b->threads ? s.b->nprob : s.b->threads;
+    if (s.parts < 1) s.parts = 1;
+    for (t = 0; t < s.parts; ++t) {
+        ok = ok && gpusvm__cpu_ws_alloc(&bb->ctx->alloc, s.b->qmax, &w[t]);
+        if (ok) w[t].th = s.parts > 1 ? t : -1;
+        else w[t].la = NULL;
+    }
+    if (ok) gpusvm__parallel(s.parts, gpusvm__cpu_smo_part, &s);
+    for (t = 0; t < s.parts; ++t) gpusvm__free(&bb->ctx->alloc, w[t].la);
+    return ok ? GPUSVM_OK : gpusvm__oom(bb->ctx, "the inner solve");
 }
 
 #define GPUSVM__UPDATE_BLOCK ((size_t)64) /* points per block of gpusvm__cpu_accumulate */
@@ -3138,7 +3173,7 @@ static gpusvm_result gpusvm__cpu_read_rows(gpusvm__backend *bb, float *K)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     int t;
-    for (t = 0; t < b->job[0].q; ++t) gpusvm__cpu_need(b, &b->job[0], t); /* lazy rows: all of them */
+    for (t = 0; t < b->job[0].q; ++t) gpusvm__cpu_need(b, &b->job[0], t, -1); /* lazy rows: all of them */
     memcpy(K, b->job[0].K, (size_t)b->job[0].q * b->job[0].npts * sizeof(float));
     return GPUSVM_OK;
 }
