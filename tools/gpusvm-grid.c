@@ -244,121 +244,130 @@ static void run_grid(gpusvm_context *ctx, const gpusvm_dataset *ds, const grid_o
     }
 }
 
+/* The grid as computed: its ranges in order (cr, gr) and in svm-grid's order (cs, gs), the rates
+   (rate[g * nc + c] for cs[c], gs[g]) and the best point so far in svm-grid's order. */
+typedef struct grid_run {
+    grid_opts o;
+    double cr[1000], gr[1000], cs[1000], gs[1000], *rate, best_c, best_g, best_rate;
+    int nc, ng, regression, have_best;
+} grid_run;
+
+/* One job (cs[ci], gs[gi]): svm-grid's update of the best, its stdout line and its .out line. */
+static void report_point(grid_run *g, int ci, int gi, cli_buf *outf)
+{
+    const grid_opts *o = &g->o;
+    char rs[64], s1[64], s2[64], s3[64];
+    double r;
+    snprintf(rs, sizeof rs, "%g", g->rate[(size_t)gi * (size_t)g->nc + (size_t)ci]); /* svm-train's %g */
+    r = strtod(rs, NULL);
+    if (!g->have_best || (g->regression ? r < g->best_rate : r > g->best_rate) ||
+        (r == g->best_rate && (!o->with_g || g->gs[gi] == g->best_g) && o->with_c && g->cs[ci] < g->best_c)) {
+        g->best_rate = r, g->best_c = o->with_c ? g->cs[ci] : 0, g->best_g = o->with_g ? g->gs[gi] : 0;
+        g->have_best = 1;
+    }
+    if (o->with_c) log2_str(g->cs[ci], o->c_int, s1, sizeof s1);
+    if (o->with_g) log2_str(g->gs[gi], o->g_int, s2, sizeof s2);
+    pyfloat(r, s3, sizeof s3);
+    printf("[local] %s%s%s %s (best ", o->with_c ? s1 : "", o->with_c && o->with_g ? " " : "", o->with_g ? s2 : "", s3);
+    if (o->with_c) {
+        cli_printf(outf, "log2c=%s ", s1);
+        pyfloat(pow(2.0, g->best_c), s1, sizeof s1);
+        printf("c=%s, ", s1);
+    }
+    if (o->with_g) {
+        cli_printf(outf, "log2g=%s ", s2);
+        pyfloat(pow(2.0, g->best_g), s2, sizeof s2);
+        printf("g=%s, ", s2);
+    }
+    cli_printf(outf, "rate=%s\n", s3);
+    pyfloat(g->best_rate, s3, sizeof s3);
+    printf("rate=%s)\n", s3);
+}
+
+/* svm-grid's order: the jobs line by line, C and gamma resolution raised in turn. */
+static void report(grid_run *g, cli_buf *outf)
+{
+    int li = 0, lj = 0, j;
+    while (li < g->nc || lj < g->ng) {
+        const int inc_c = (double)li / g->nc < (double)lj / g->ng;
+        for (j = 0; j < (inc_c ? lj : li); ++j) report_point(g, inc_c ? li : j, inc_c ? j : lj, outf);
+        if (inc_c) ++li;
+        else ++lj;
+    }
+}
+
+/* The picture: columns by log2 C in range order, rows by -log2g's range reversed (its begin at
+   the bottom). */
+static void picture(gpusvm_context *ctx, const grid_run *g, const char *path)
+{
+    const grid_opts *o = &g->o;
+    const int w = g->nc * CELL, h = g->ng * CELL;
+    double *val = (double *)malloc((size_t)g->nc * (size_t)g->ng * sizeof(double));
+    unsigned char *rgb = (unsigned char *)calloc((size_t)w * (size_t)h, 3), *png;
+    size_t png_size;
+    int bx = 0, by = 0, ci, gi;
+    if (!val || !rgb) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, "gpusvm-grid");
+    for (gi = 0; gi < g->ng; ++gi)
+        for (ci = 0; ci < g->nc; ++ci) {
+            const double cv = o->with_c ? g->cr[ci] : 0, gv = o->with_g ? g->gr[g->ng - 1 - gi] : 0;
+            int pc = 0, pg = 0;
+            while (o->with_c && g->cs[pc] != cv) ++pc;
+            while (o->with_g && g->gs[pg] != gv) ++pg;
+            val[(size_t)gi * (size_t)g->nc + (size_t)ci] = g->rate[(size_t)pg * (size_t)g->nc + (size_t)pc];
+            if ((!o->with_c || cv == g->best_c) && (!o->with_g || gv == g->best_g)) bx = ci, by = gi;
+        }
+    draw(val, g->nc, g->ng, bx, by, g->regression, rgb);
+    if (!(png = png_encode(rgb, w, h, &png_size))) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, "gpusvm-grid");
+    cli_check(gpusvm_write_file(ctx, path, png, png_size), "gpusvm-grid");
+    free(png);
+    free(val);
+    free(rgb);
+}
+
 int main(int argc, char **argv)
 {
-    grid_opts o;
-    double cr[1000], gr[1000], cs[1000], gs[1000], *rate, best_c = 0, best_g = 0, best_rate = -1;
-    int nc, ng, j, ci, gi, have_best = 0, regression;
+    static grid_run g;
     char out_default[4096], png_default[4096], s1[64], s2[64], s3[64];
-    const char *base;
+    const char *base, *out;
+    const grid_opts *o = &g.o;
     gpusvm_context *ctx;
     gpusvm_dataset *ds = NULL;
     cli_buf outf;
-    unsigned char *png;
-    size_t png_size;
 
     cli_tool_ = "gpusvm-grid";
     if (argc < 2) {
         usage();
         return 1;
     }
-    parse(argc, argv, &o);
-    base = strrchr(o.data, '/');
-    base = base ? base + 1 : o.data;
+    parse(argc, argv, &g.o);
+    base = strrchr(o->data, '/');
+    base = base ? base + 1 : o->data;
     if (strlen(base) + 5 > sizeof out_default) cli_bad("file name too long", base);
     snprintf(out_default, sizeof out_default, "%s.out", base);
     snprintf(png_default, sizeof png_default, "%s.png", base);
-    nc = o.with_c ? range_f(o.c[0], o.c[1], o.c[2], cr) : 1;
-    ng = o.with_g ? range_f(o.g[0], o.g[1], o.g[2], gr) : 1;
-    if (nc == 0 || ng == 0) cli_bad("an empty range", nc ? "-log2g" : "-log2c");
-    if (o.with_c) permute(cr, nc, cs);
-    if (o.with_g) permute(gr, ng, gs);
-    regression = o.t.p.svm_type == GPUSVM_EPSILON_SVR || o.t.p.svm_type == GPUSVM_NU_SVR;
+    g.nc = o->with_c ? range_f(o->c[0], o->c[1], o->c[2], g.cr) : 1;
+    g.ng = o->with_g ? range_f(o->g[0], o->g[1], o->g[2], g.gr) : 1;
+    if (g.nc == 0 || g.ng == 0) cli_bad("an empty range", g.nc ? "-log2g" : "-log2c");
+    if (o->with_c) permute(g.cr, g.nc, g.cs);
+    if (o->with_g) permute(g.gr, g.ng, g.gs);
+    g.regression = o->t.p.svm_type == GPUSVM_EPSILON_SVR || o->t.p.svm_type == GPUSVM_NU_SVR;
 
     ctx = cli_context();
-    cli_check(gpusvm_dataset_load(ctx, o.data, &ds), "gpusvm-grid");
-    cli_check_index0(ds, o.data, o.t.p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED);
-    if (!(rate = (double *)malloc((size_t)nc * (size_t)ng * sizeof(double)))) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, "gpusvm-grid");
-    run_grid(ctx, ds, &o, cs, nc, gs, ng, rate);
-
-    /* svm-grid's order: the jobs line by line, C and gamma resolution raised in turn */
+    cli_check(gpusvm_dataset_load(ctx, o->data, &ds), "gpusvm-grid");
+    cli_check_index0(ds, o->data, o->t.p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED);
+    if (!(g.rate = (double *)malloc((size_t)g.nc * (size_t)g.ng * sizeof(double))))
+        cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, "gpusvm-grid");
+    run_grid(ctx, ds, o, g.cs, g.nc, g.gs, g.ng, g.rate);
     memset(&outf, 0, sizeof outf);
-    {
-        int li = 0, lj = 0;
-        while (li < nc || lj < ng) {
-            const int inc_c = (double)li / nc < (double)lj / ng;
-            const int count = inc_c ? lj : li;
-            for (j = 0; j < count; ++j) {
-                char rs[64];
-                double r;
-                ci = inc_c ? li : j;
-                gi = inc_c ? j : lj;
-                snprintf(rs, sizeof rs, "%g", rate[(size_t)gi * (size_t)nc + (size_t)ci]); /* svm-train's %g */
-                r = strtod(rs, NULL);
-                if (!have_best || (regression ? r < best_rate : r > best_rate) ||
-                    (r == best_rate && (!o.with_g || gs[gi] == best_g) && o.with_c && cs[ci] < best_c)) {
-                    best_rate = r, best_c = o.with_c ? cs[ci] : 0, best_g = o.with_g ? gs[gi] : 0;
-                    have_best = 1;
-                }
-                if (o.with_c) log2_str(cs[ci], o.c_int, s1, sizeof s1);
-                if (o.with_g) log2_str(gs[gi], o.g_int, s2, sizeof s2);
-                pyfloat(r, s3, sizeof s3);
-                printf("[local] %s%s%s %s (best ", o.with_c ? s1 : "", o.with_c && o.with_g ? " " : "",
-                       o.with_g ? s2 : "", s3);
-                if (o.with_c) {
-                    pyfloat(pow(2.0, best_c), s1, sizeof s1);
-                    printf("c=%s, ", s1);
-                    log2_str(cs[ci], o.c_int, s1, sizeof s1);
-                    cli_printf(&outf, "log2c=%s ", s1);
-                }
-                if (o.with_g) {
-                    pyfloat(pow(2.0, best_g), s2, sizeof s2);
-                    printf("g=%s, ", s2);
-                    log2_str(gs[gi], o.g_int, s2, sizeof s2);
-                    cli_printf(&outf, "log2g=%s ", s2);
-                }
-                pyfloat(best_rate, s3, sizeof s3);
-                printf("rate=%s)\n", s3);
-                pyfloat(r, s3, sizeof s3);
-                cli_printf(&outf, "rate=%s\n", s3);
-            }
-            if (inc_c) ++li;
-            else ++lj;
-        }
-    }
-    {
-        const char *out = o.out ? o.out : out_default;
-        if (*out && !cli_write(ctx, "gpusvm-grid", out, &outf)) cli_exit(1);
-    }
-    /* the picture: columns by log2 C ascending in range order, rows by -log2g's range reversed */
-    {
-        const int w = nc * CELL, h = ng * CELL;
-        double *val = (double *)malloc((size_t)nc * (size_t)ng * sizeof(double));
-        unsigned char *rgb = (unsigned char *)calloc((size_t)w * (size_t)h, 3);
-        int bx = 0, by = 0;
-        if (!val || !rgb) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, "gpusvm-grid");
-        for (gi = 0; gi < ng; ++gi)
-            for (ci = 0; ci < nc; ++ci) {
-                const double cv = o.with_c ? cr[ci] : 0, gv = o.with_g ? gr[ng - 1 - gi] : 0;
-                int pc = 0, pg = 0;
-                while (o.with_c && cs[pc] != cv) ++pc;
-                while (o.with_g && gs[pg] != gv) ++pg;
-                val[(size_t)gi * (size_t)nc + (size_t)ci] = rate[(size_t)pg * (size_t)nc + (size_t)pc];
-                if ((!o.with_c || cv == best_c) && (!o.with_g || gv == best_g)) bx = ci, by = gi;
-            }
-        draw(val, nc, ng, bx, by, regression, rgb);
-        png = png_encode(rgb, w, h, &png_size);
-        if (!png) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, "gpusvm-grid");
-        cli_check(gpusvm_write_file(ctx, o.png ? o.png : png_default, png, png_size), "gpusvm-grid");
-        free(png);
-        free(val);
-        free(rgb);
-    }
-    if (o.with_c) pyfloat(pow(2.0, best_c), s1, sizeof s1);
-    if (o.with_g) pyfloat(pow(2.0, best_g), s2, sizeof s2);
-    pyfloat(best_rate, s3, sizeof s3);
-    printf("%s%s%s %s\n", o.with_c ? s1 : "", o.with_c && o.with_g ? " " : "", o.with_g ? s2 : "", s3);
-    free(rate);
+    report(&g, &outf);
+    out = o->out ? o->out : out_default;
+    if (*out && !cli_write(ctx, "gpusvm-grid", out, &outf)) cli_exit(1);
+    picture(ctx, &g, o->png ? o->png : png_default);
+    if (o->with_c) pyfloat(pow(2.0, g.best_c), s1, sizeof s1);
+    if (o->with_g) pyfloat(pow(2.0, g.best_g), s2, sizeof s2);
+    pyfloat(g.best_rate, s3, sizeof s3);
+    printf("%s%s%s %s\n", o->with_c ? s1 : "", o->with_c && o->with_g ? " " : "", o->with_g ? s2 : "", s3);
+    free(g.rate);
     free(outf.p);
     gpusvm_dataset_free(ds);
     cli_exit(0);
