@@ -10161,7 +10161,10 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
     if ((size_t)nr_fold > in.m.rows) nr_fold = (int)in.m.rows; /* LIBSVM: one row per fold */
     for (k = 0; k < ng && r == GPUSVM_OK; ++k) { /* one gamma: every C together */
         gpusvm_params pk = base;
-        if (gamma && ngamma > 0) pk.gamma = gamma[k];
+        if (gamma && ngamma > 0) {
+            pk.gamma = gamma[k];
+            pk.gamma_mode = GPUSVM_GAMMA_VALUE;
+        }
         if ((r = gpusvm__resolve_params(ctx, &pk, &in.m, &p)) != GPUSVM_OK) break;
         if (k == 0 && (r = gpusvm__check_labels(ctx, &p, y, in.m.rows)) != GPUSVM_OK) break;
         if ((r = gpusvm__cross_validation_c(ctx, &in.m, y, &p, nr_fold, nc, C && nC > 0 ? C : NULL, target)) !=
