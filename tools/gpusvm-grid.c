@@ -27,7 +27,7 @@ static void usage(void)
            "svm_options: gpusvm-train's, but -c, -g, -v, -W and -b (the grid sets or needs none of them)\n"
            "The rate is the cross-validation accuracy in percent; for -s 3 and -s 4 the mean squared error,\n"
            "where the best point is the smallest.\n"
-           "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name|all, GPUSVM_VERBOSE=1\n");
+           "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name|all|i,j,..., GPUSVM_VERBOSE=1\n");
 }
 
 /* svm-grid's range_f: begin, begin + step, ... while not past end (at most 1000 values). */

@@ -39,7 +39,7 @@ static void usage(void)
            "\tmultiplied by its weight (>= 0)\n"
            "-v n: n-fold cross validation mode (no model is written)\n"
            "-q : quiet mode (no outputs)\n"
-           "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name, GPUSVM_VERBOSE=1\n");
+           "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name|all|i,j,..., GPUSVM_VERBOSE=1\n");
 }
 
 
