@@ -6899,40 +6899,82 @@ static int gpusvm__cmp_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The batch of folds times C values: nC x nfold subsets of training rows (the folds repeated for
+   each value), and each subset's C (Cs NULL: one value, prm's, and subC NULL). NULL when out of
+   memory. */
+static const size_t **gpusvm__folds_subsets(gpusvm_context *ctx, size_t *const *tr, const size_t *ntr, int nfold,
+                                            int nC, const double *Cs, size_t **nsub, double **subC)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t n = (size_t)nC * (size_t)nfold;
+    const size_t **sub = (const size_t **)gpusvm__alloc(a, n, sizeof(size_t *));
+    size_t k;
+    *nsub = (size_t *)gpusvm__alloc(a, n, sizeof(size_t));
+    *subC = Cs ? (double *)gpusvm__alloc(a, n, sizeof(double)) : NULL;
+    if (!sub || !*nsub || (Cs && !*subC)) {
+        gpusvm__free(a, sub);
+        gpusvm__free(a, *nsub);
+        gpusvm__free(a, *subC);
+        return NULL;
+    }
+    for (k = 0; k < n; ++k) {
+        sub[k] = tr[k % (size_t)nfold];
+        (*nsub)[k] = ntr[k % (size_t)nfold];
+        if (Cs) (*subC)[k] = Cs[k / (size_t)nfold];
+    }
+    return sub;
+}
+
 /* Several folds: fold f trains on input rows tr[f][0..ntr[f]) and predicts rows te[f][0..nte[f])
    into labels and/or dec (the folds' predictions one after another, in te order); label0[f]
    gets fold f's first label. y, sample weights and serial numbers are by input row. Every
    type trains all folds in one batch (their rows taken in ascending order, so that they read
-   the shared points in order). */
+   the shared points in order). Cs (C-SVC, nu-SVC only; NULL: prm's C): nC values of C, every
+   fold for each in the one batch, the c-th value's predictions (labels only) after the c
+   earlier values' full runs. */
 static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, const double *y, const gpusvm_params *prm,
                                    int nfold, size_t *const *tr, const size_t *ntr, const size_t *const *te,
-                                   const size_t *nte, double *labels, double *dec, int *label0)
+                                   const size_t *nte, int nC, const double *Cs, double *labels, double *dec,
+                                   int *label0)
 {
     const gpusvm_allocator *a = &ctx->alloc;
-    gpusvm_model **models = (gpusvm_model **)gpusvm__calloc(a, (size_t)nfold, sizeof(gpusvm_model *));
-    gpusvm_params sub = *prm;
+    const size_t nmod = (size_t)nC * (size_t)nfold;
+    gpusvm_model **models = (gpusvm_model **)gpusvm__calloc(a, nmod, sizeof(gpusvm_model *));
+    const size_t **sub;
+    size_t *nsub = NULL, at = 0, total = 0, k;
+    double *subC = NULL;
+    gpusvm_params p = *prm;
     gpusvm_result r = GPUSVM_OK;
-    size_t at = 0;
-    int f;
-    if (!models) return gpusvm__oom(ctx, "cross-validation");
-    sub.probability = 0; /* the folds predict by their decision values */
+    int f, c;
+    for (f = 0; f < nfold; ++f) total += nte[f];
     for (f = 0; f < nfold; ++f) qsort(tr[f], ntr[f], sizeof(size_t), gpusvm__cmp_size);
+    sub = models ? gpusvm__folds_subsets(ctx, tr, ntr, nfold, nC, Cs, &nsub, &subC) : NULL;
+    if (!sub) {
+        gpusvm__free(a, models);
+        return gpusvm__oom(ctx, "cross-validation");
+    }
+    p.probability = 0; /* the folds predict by their decision values */
     if (prm->svm_type == GPUSVM_C_SVC || prm->svm_type == GPUSVM_NU_SVC)
-        r = gpusvm__train_ovo(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, NULL, models, gpusvm__now());
+        r = gpusvm__train_ovo(ctx, x, y, &p, (int)nmod, sub, nsub, subC, models, gpusvm__now());
     else if (prm->svm_type == GPUSVM_CRAMMER_SINGER)
-        r = gpusvm__train_cs_many(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models, gpusvm__now());
+        r = gpusvm__train_cs_many(ctx, x, y, &p, nfold, sub, nsub, models, gpusvm__now());
     else
-        r = gpusvm__train_single_many(ctx, x, y, &sub, nfold, (const size_t *const *)tr, ntr, models, gpusvm__now());
+        r = gpusvm__train_single_many(ctx, x, y, &p, nfold, sub, nsub, models, gpusvm__now());
     for (f = 0; f < nfold && r == GPUSVM_OK; ++f) {
         gpusvm__input xe;
         if ((r = gpusvm__csr_rows(ctx, x, te[f], nte[f], &xe)) != GPUSVM_OK) break;
-        r = gpusvm__predict(ctx, models[f], &xe.m, labels ? labels + at : NULL, dec ? dec + at : NULL);
+        for (c = 0; c < nC && r == GPUSVM_OK; ++c)
+            r = gpusvm__predict(ctx, models[(size_t)c * (size_t)nfold + (size_t)f], &xe.m,
+                                labels ? labels + (size_t)c * total + at : NULL, dec ? dec + at : NULL);
         gpusvm__input_free(ctx, &xe);
         if (label0) label0[f] = models[f]->label[0];
         at += nte[f];
     }
-    for (f = 0; f < nfold; ++f) gpusvm_model_free(models[f]);
+    for (k = 0; k < nmod; ++k) gpusvm_model_free(models[k]);
     gpusvm__free(a, models);
+    gpusvm__free(a, (void *)sub);
+    gpusvm__free(a, nsub);
+    gpusvm__free(a, subC);
     return r;
 }
 
@@ -7003,7 +7045,7 @@ static gpusvm_result gpusvm__binary_probability(gpusvm_context *ctx, const gpusv
     sub.n_weight = 2;
     sub.weight_label = wlab;
     sub.weight = wv;
-    if (nf && (r = gpusvm__folds(ctx, xin, yfull, &sub, nf, tr, ntr, (const size_t *const *)te, nte, NULL, dv, label0)) !=
+    if (nf && (r = gpusvm__folds(ctx, xin, yfull, &sub, nf, tr, ntr, (const size_t *const *)te, nte, 1, NULL, NULL, dv, label0)) !=
                   GPUSVM_OK)
         goto done;
     for (f = 0, at = 0; f < nf; ++f) { /* the first label of the fold's model is its positive side */
@@ -8306,53 +8348,6 @@ static gpusvm_result gpusvm__cv_layout(gpusvm_context *ctx, const double *y, siz
     return r;
 }
 
-/* C-SVC's folds for every C of Cs at once: nC x nfold subsets in one batch (one upload of the
-   points; C changes only the problems' bounds). labels: nC runs of the folds' test rows, each
-   as gpusvm__folds writes them. */
-static gpusvm_result gpusvm__folds_grid(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
-                                        const gpusvm_params *prm, int nfold, size_t *const *tr, const size_t *ntr,
-                                        const size_t *const *te, const size_t *nte, int nC, const double *Cs,
-                                        double *labels)
-{
-    const gpusvm_allocator *a = &ctx->alloc;
-    const size_t nsub = (size_t)nC * (size_t)nfold;
-    gpusvm_model **models = (gpusvm_model **)gpusvm__calloc(a, nsub, sizeof(gpusvm_model *));
-    const size_t **trs = (const size_t **)gpusvm__alloc(a, nsub, sizeof(size_t *));
-    size_t *ntrs = (size_t *)gpusvm__alloc(a, nsub, sizeof(size_t)), at = 0, total = 0;
-    double *subC = (double *)gpusvm__alloc(a, nsub, sizeof(double));
-    gpusvm_params sub = *prm;
-    gpusvm_result r = GPUSVM_OK;
-    int f, c;
-    if (!models || !trs || !ntrs || !subC) r = gpusvm__oom(ctx, "the grid's folds");
-    for (f = 0; f < nfold && r == GPUSVM_OK; ++f) {
-        qsort(tr[f], ntr[f], sizeof(size_t), gpusvm__cmp_size);
-        total += nte[f];
-        for (c = 0; c < nC; ++c) {
-            trs[(size_t)c * (size_t)nfold + (size_t)f] = tr[f];
-            ntrs[(size_t)c * (size_t)nfold + (size_t)f] = ntr[f];
-            subC[(size_t)c * (size_t)nfold + (size_t)f] = Cs[c];
-        }
-    }
-    sub.probability = 0;
-    if (r == GPUSVM_OK) r = gpusvm__train_ovo(ctx, x, y, &sub, (int)nsub, trs, ntrs, subC, models, gpusvm__now());
-    for (f = 0; f < nfold && r == GPUSVM_OK; ++f) {
-        gpusvm__input xe;
-        if ((r = gpusvm__csr_rows(ctx, x, te[f], nte[f], &xe)) != GPUSVM_OK) break;
-        for (c = 0; c < nC && r == GPUSVM_OK; ++c)
-            r = gpusvm__predict(ctx, models[(size_t)c * (size_t)nfold + (size_t)f], &xe.m, labels + (size_t)c * total + at,
-                                NULL);
-        gpusvm__input_free(ctx, &xe);
-        at += nte[f];
-    }
-    if (models)
-        for (at = 0; at < nsub; ++at) gpusvm_model_free(models[at]);
-    gpusvm__free(a, models);
-    gpusvm__free(a, trs);
-    gpusvm__free(a, ntrs);
-    gpusvm__free(a, subC);
-    return r;
-}
-
 /* Cross-validation for nC values of C (Cs NULL: p's one): target[c * l + i] is row i's prediction
    with C = Cs[c] by the model trained without i's fold. C-SVC's values train as one batch. */
 static gpusvm_result gpusvm__cross_validation_c(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
@@ -8396,13 +8391,13 @@ static gpusvm_result gpusvm__cross_validation_c(gpusvm_context *ctx, const gpusv
         ++k;
     }
     /* pred follows perm: the non-empty folds are consecutive runs of it */
-    if (Cs && nC > 1 && p->svm_type == GPUSVM_C_SVC) {
-        r = gpusvm__folds_grid(ctx, x, y, p, (int)k, tr, ntr, te, nte, nC, Cs, pred);
+    if (Cs && p->svm_type == GPUSVM_C_SVC) {
+        r = gpusvm__folds(ctx, x, y, p, (int)k, tr, ntr, te, nte, nC, Cs, pred, NULL, NULL);
     } else {
         for (c = 0; c < nC && r == GPUSVM_OK; ++c) {
             gpusvm_params pc = *p;
             if (Cs) pc.C = Cs[c];
-            r = gpusvm__folds(ctx, x, y, &pc, (int)k, tr, ntr, te, nte, pred + (size_t)c * l, NULL, NULL);
+            r = gpusvm__folds(ctx, x, y, &pc, (int)k, tr, ntr, te, nte, 1, NULL, pred + (size_t)c * l, NULL, NULL);
         }
     }
     if (r != GPUSVM_OK) goto done;
