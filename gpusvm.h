@@ -10084,28 +10084,39 @@ GPUSVM_API gpusvm_result gpusvm_check_params(gpusvm_context *ctx, const gpusvm_m
     return r;
 }
 
+/* The checks cross-validation's calls share (ctx already checked): outputs given, nr_fold >= 2,
+   the data viewed as CSR (in: freed by the caller also on failure), finite labels, some rows;
+   *nr_fold lowered to one row a fold, as LIBSVM does. */
+static gpusvm_result gpusvm__cv_input(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y, const void *out,
+                                      int *nr_fold, gpusvm__input *in)
+{
+    gpusvm_result r;
+    size_t i;
+    memset(in, 0, sizeof *in);
+    ctx->error[0] = 0;
+    if (!y || !out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y or the output is NULL");
+    if (*nr_fold < 2) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "nr_fold must be >= 2");
+    if ((r = gpusvm__input_make(ctx, x, "the training data", in)) != GPUSVM_OK) return r;
+    for (i = 0; i < in->m.rows; ++i)
+        if (!(fabs(y[i]) <= DBL_MAX))
+            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
+    if (in->m.rows == 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
+    if ((size_t)*nr_fold > in->m.rows) *nr_fold = (int)in->m.rows; /* LIBSVM: one row per fold */
+    return GPUSVM_OK;
+}
+
 GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                                  const gpusvm_params *params, int nr_fold, double *target)
 {
     gpusvm__input in;
     gpusvm_params p;
     gpusvm_result r;
-    size_t i;
     if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
     memset(&p, 0, sizeof p);
-    ctx->error[0] = 0;
-    if (!y || !target) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y or target is NULL");
-    if (nr_fold < 2) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "nr_fold must be >= 2");
-    if ((r = gpusvm__input_make(ctx, x, "the training data", &in)) != GPUSVM_OK) return r;
-    for (i = 0; i < in.m.rows && r == GPUSVM_OK; ++i)
-        if (!(fabs(y[i]) <= DBL_MAX)) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
-    if (r == GPUSVM_OK && in.m.rows == 0) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
+    r = gpusvm__cv_input(ctx, x, y, target, &nr_fold, &in);
     if (r == GPUSVM_OK) r = gpusvm__resolve_params(ctx, params, &in.m, &p);
     if (r == GPUSVM_OK) r = gpusvm__check_labels(ctx, &p, y, in.m.rows);
-    if (r == GPUSVM_OK) {
-        if ((size_t)nr_fold > in.m.rows) nr_fold = (int)in.m.rows; /* LIBSVM: one row per fold */
-        r = gpusvm__cross_validation(ctx, &in.m, y, &p, nr_fold, target);
-    }
+    if (r == GPUSVM_OK) r = gpusvm__cross_validation(ctx, &in.m, y, &p, nr_fold, target);
     gpusvm__input_free(ctx, &in);
     return r;
 }
@@ -10134,26 +10145,19 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
     gpusvm_params base, p;
     gpusvm_result r;
     double *target = NULL;
-    size_t i;
     int k;
     if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
     ctx->error[0] = 0;
-    if (!y || !rate) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y or rate is NULL");
-    if (nr_fold < 2) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "nr_fold must be >= 2");
     for (k = 0; k < (C ? nC : 0); ++k)
         if (!(C[k] > 0.0 && C[k] <= DBL_MAX)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "C[%d] is not > 0", k);
     for (k = 0; k < (gamma ? ngamma : 0); ++k)
         if (!(gamma[k] > 0.0 && gamma[k] <= DBL_MAX))
             return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "gamma[%d] is not > 0", k);
-    if ((r = gpusvm__input_make(ctx, x, "the training data", &in)) != GPUSVM_OK) return r;
-    for (i = 0; i < in.m.rows && r == GPUSVM_OK; ++i)
-        if (!(fabs(y[i]) <= DBL_MAX)) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
-    if (r == GPUSVM_OK && in.m.rows == 0) r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
+    r = gpusvm__cv_input(ctx, x, y, rate, &nr_fold, &in);
     if (r == GPUSVM_OK && !(target = (double *)gpusvm__alloc(&ctx->alloc, in.m.rows, (size_t)nc * sizeof(double))))
         r = gpusvm__oom(ctx, "the grid's predictions");
     if (params) base = *params;
     else memset(&base, 0, sizeof base);
-    if ((size_t)nr_fold > in.m.rows) nr_fold = (int)in.m.rows; /* LIBSVM: one row per fold */
     for (k = 0; k < ng && r == GPUSVM_OK; ++k) { /* one gamma: every C together */
         gpusvm_params pk = base;
         if (gamma && ngamma > 0) {
