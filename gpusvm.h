@@ -1852,6 +1852,8 @@ typedef struct gpusvm__cpu {
     size_t rows_new, rows_reused;    /* the batch's rows after the first round: computed, found in the cache */
     struct gpusvm__cpu_cs *cs; /* Crammer-Singer's state (cs_begin), one per problem */
     int ncs;
+    unsigned char *smo_scratch; /* the inner solves' working sets, one per thread, kept across rounds */
+    size_t smo_bytes;
 } gpusvm__cpu;
 
 static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s, int nprob);
@@ -1882,6 +1884,9 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     gpusvm__free(a, b->miss);
     gpusvm__free(a, b->line_used);
     gpusvm__free(a, b->line_keys);
+    gpusvm__free(a, b->smo_scratch);
+    b->smo_scratch = NULL;
+    b->smo_bytes = 0;
     gpusvm__free(a, b->have);
     gpusvm__cpu_cs_free(a, b->cs, b->ncs);
     b->cs = NULL;
@@ -2504,12 +2509,18 @@ typedef struct gpusvm__cpu_ws {
     int th; /* the thread it belongs to (gpusvm__cpu_need's th) */
 } gpusvm__cpu_ws;
 
-/* Its room for q positions, in one block (la first: the caller frees la). */
-static int gpusvm__cpu_ws_alloc(const gpusvm_allocator *a, int q, gpusvm__cpu_ws *w)
+/* The bytes of its room for q positions (a multiple of 16, so that several lie end to end). */
+static size_t gpusvm__cpu_ws_bytes(int q)
 {
     const size_t n = (size_t)(q > 0 ? q : 1);
-    w->la = (double *)gpusvm__alloc(a, n, 3 * sizeof(double) + sizeof(size_t) + (n + 1) * sizeof(float) + 2);
-    if (!w->la) return 0;
+    return (n * (3 * sizeof(double) + sizeof(size_t) + (n + 1) * sizeof(float) + 2) + 15) / 16 * 16;
+}
+
+/* Its room for q positions in block (gpusvm__cpu_ws_bytes of it). */
+static void gpusvm__cpu_ws_view(unsigned char *block, int q, gpusvm__cpu_ws *w)
+{
+    const size_t n = (size_t)(q > 0 ? q : 1);
+    w->la = (double *)(void *)block;
     w->lg = w->la + n;
     w->lC = w->lg + n;
     w->lpt = (size_t *)(void *)(w->lC + n);
@@ -2518,7 +2529,6 @@ static int gpusvm__cpu_ws_alloc(const gpusvm_allocator *a, int q, gpusvm__cpu_ws
     w->ly = (signed char *)(void *)(w->kq + n * n);
     w->kq_have = (unsigned char *)(w->ly + n);
     w->th = -1;
-    return 1;
 }
 
 /* Row pos of the block (see gpusvm__cpu_ws), gathered from its kernel row (computed first where
@@ -2680,8 +2690,9 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
 }
 
 /* A batch's inner solves on the context's threads: thread t takes problems t, t + parts, ...
-   with its own scratch w[t] (allocated by the caller: a custom allocator is called from one
-   thread only), each solved exactly as on one thread, so the same bits for any count. */
+   with its own scratch w[t] (allocated by the caller, once a training: a custom allocator is
+   called from one thread only), each solved exactly as on one thread, so the same bits for any
+   count. */
 typedef struct gpusvm__cpu_smo_split {
     gpusvm__cpu *b;
     gpusvm__cpu_ws *w;
@@ -2701,7 +2712,8 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double rat
 {
     gpusvm__cpu_ws w[GPUSVM__MAX_THREADS];
     gpusvm__cpu_smo_split s;
-    int t, ok = 1;
+    size_t bytes;
+    int t;
     s.b = (gpusvm__cpu *)bb;
     s.w = w;
     s.eps = eps;
@@ -2710,14 +2722,20 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double rat
     s.max_inner = max_inner;
     s.parts = s.b->nprob < s.b->threads ? s.b->nprob : s.b->threads;
     if (s.parts < 1) s.parts = 1;
-    for (t = 0; t < s.parts; ++t) {
-        ok = ok && gpusvm__cpu_ws_alloc(&bb->ctx->alloc, s.b->qmax, &w[t]);
-        if (ok) w[t].th = s.parts > 1 ? t : -1;
-        else w[t].la = NULL;
+    bytes = gpusvm__cpu_ws_bytes(s.b->qmax);
+    if (s.b->smo_bytes < (size_t)s.parts * bytes) {
+        gpusvm__free(&bb->ctx->alloc, s.b->smo_scratch);
+        s.b->smo_bytes = 0;
+        if (!(s.b->smo_scratch = (unsigned char *)gpusvm__alloc(&bb->ctx->alloc, (size_t)s.parts, bytes)))
+            return gpusvm__oom(bb->ctx, "the inner solve");
+        s.b->smo_bytes = (size_t)s.parts * bytes;
     }
-    if (ok) gpusvm__parallel(s.parts, gpusvm__cpu_smo_part, &s);
-    for (t = 0; t < s.parts; ++t) gpusvm__free(&bb->ctx->alloc, w[t].la);
-    return ok ? GPUSVM_OK : gpusvm__oom(bb->ctx, "the inner solve");
+    for (t = 0; t < s.parts; ++t) {
+        gpusvm__cpu_ws_view(s.b->smo_scratch + (size_t)t * bytes, s.b->qmax, &w[t]);
+        w[t].th = s.parts > 1 ? t : -1;
+    }
+    gpusvm__parallel(s.parts, gpusvm__cpu_smo_part, &s);
+    return GPUSVM_OK;
 }
 
 #define GPUSVM__UPDATE_BLOCK ((size_t)64) /* points per block of gpusvm__cpu_accumulate */
