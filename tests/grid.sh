@@ -18,7 +18,7 @@ check() { # check WHAT OPTIONS...: runs both, compares
     python3 "$SVMGRID" -svmtrain "$(command -v svm-train)" -gnuplot null "$@" -out "$W/ref.out" data/heart_scale \
         > "$W/ref.txt" 2> "$W/ref.err" || { echo "FAIL $what: svm-grid failed"; fail=1; return; }
     python3 - "$W" "$what" <<'PY' || fail=1
-import re, struct, sys, zlib
+import re, sys
 w, what = sys.argv[1], sys.argv[2]
 ours, ref = open(w + "/our.txt").read().splitlines(), open(w + "/ref.txt").read().splitlines()
 bad = []
@@ -40,20 +40,12 @@ else:
     if not at: bad.append("best point %s %s is not on svm-grid's grid" % (best[0], best[1]))
     elif abs(float(at[0][2][5:]) - float(rbest[2])) > 1.5:
         bad.append("svm-grid's rate at our best point %s against its best %s" % (at[0][2], rbest[2]))
-png = open(w + "/our.png", "rb").read()
-assert png[:8] == b"\x89PNG\r\n\x1a\n", "PNG signature"
-at, idat, dims = 8, b"", None
-while at < len(png):
-    n, = struct.unpack(">I", png[at:at + 4]); t = png[at + 4:at + 8]; d = png[at + 8:at + 8 + n]
-    crc, = struct.unpack(">I", png[at + 8 + n:at + 12 + n])
-    if zlib.crc32(t + d) & 0xffffffff != crc: bad.append("PNG chunk %r CRC" % t)
-    if t == b"IHDR": dims = struct.unpack(">II", d[:8])
-    if t == b"IDAT": idat += d
-    at += 12 + n
 nc = len(set(l[0] for l in ro)); ng = len(set(l[1] for l in ro))
-raw = zlib.decompress(idat)
-if dims != (32 * nc, 32 * ng): bad.append("PNG %s, wanted %s" % (dims, (32 * nc, 32 * ng)))
-elif len(raw) != dims[1] * (1 + 3 * dims[0]): bad.append("PNG pixel data of %d bytes" % len(raw))
+sys.path.insert(0, "tests")
+import png_check
+why = png_check.check(w + "/our.png", 32 * nc, 32 * ng)
+if why: bad.append("PNG: " + why)
+dims = (32 * nc, 32 * ng)
 print(("FAIL %s: " % what + "; ".join(bad)) if bad else "ok   gpusvm-grid %s: svm-grid's lines, best %s (svm-grid %s), PNG %dx%d" % (what, ours[-1], ref[-1], dims[0], dims[1]))
 sys.exit(1 if bad else 0)
 PY
