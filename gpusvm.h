@@ -213,6 +213,21 @@ typedef enum gpusvm_storage {
     GPUSVM_STORAGE_SPARSE
 } gpusvm_storage;
 
+/* One process's part of trainings split across processes (MPI ranks, or any transport the
+   caller brings): every part makes the same calls on the same data, holds the kernel rows and
+   gradient of its share of each problem's points (part `rank` of `parts`, contiguous), and the
+   parts agree on every working set through allgather, so each gets the model one process gives.
+   The problems solved whole (at most the working-set size) every part solves alone. Runs on the
+   C backend (desc.backend AUTO or CPU). parts 0 or 1: no split. */
+typedef struct gpusvm_split {
+    int parts, rank;
+    /* Every part's `bytes` bytes from send into recv, part r's at recv + r * bytes (as
+       MPI_Allgather), called by all parts in the same order; nonzero: it failed, and the training
+       stops with GPUSVM_ERROR_IO */
+    int (*allgather)(void *user, const void *send, void *recv, size_t bytes);
+    void *user;
+} gpusvm_split;
+
 typedef struct gpusvm_context_desc {
     const char *device;      /* NULL: $GPUSVM_DEVICE, else automatic (GPU first). An index or a name substring;
                                 "all" or a comma-separated list: several devices, as devices */
@@ -246,6 +261,7 @@ typedef struct gpusvm_context_desc {
        the model it gives on one device; Crammer-Singer and prediction run on the first. NULL or
        "": desc.device (which takes these forms too) or $GPUSVM_DEVICE. */
     const char *devices;
+    gpusvm_split split; /* {0}: one process */
 } gpusvm_context_desc;
 
 typedef struct gpusvm_context gpusvm_context;
@@ -943,6 +959,7 @@ struct gpusvm_context {
     int device_from_env;        /* the device came from $GPUSVM_DEVICE: where it is not there, fall back */
     int default_alloc;          /* the allocator is malloc/free (safe to call from several threads) */
     gpusvm_storage storage;     /* desc.storage, $GPUSVM_STORAGE resolved */
+    gpusvm_split split;         /* desc.split; parts 1 without one */
 };
 
 static void *gpusvm__default_alloc(size_t size, void *user)
@@ -1033,6 +1050,7 @@ static int gpusvm__vec_push(const gpusvm_allocator *a, gpusvm__vec *v, const voi
    looked up at run time, so that no program needs -pthread; Windows threads), else one after
    another. */
 #define GPUSVM__MAX_THREADS 64
+#define GPUSVM__MAX_PARTS 65536 /* desc.split.parts */
 typedef struct gpusvm__task {
     void (*fn)(void *arg, int t);
     void *arg;
@@ -1829,6 +1847,13 @@ typedef struct gpusvm__cpu_job {
        for position t, nhave of them, the rest at once past GPUSVM__CPU_LAZY_SHARE (gpusvm__cpu_need) */
     unsigned char *have;
     int lazy, nhave;
+    /* the points whose columns its rows hold, [plo, plo + kw) (cmap: their rows of x), and its
+       variables, the nr ranges [vlo, vhi): every point and variable, or with split (a context
+       split across processes, a problem not solved whole) this part's share: its gradient is
+       kept for those variables only, its alpha for all (every part runs the same inner solves) */
+    int split, nr;
+    size_t plo, kw, vlo[2], vhi[2];
+    const int32_t *cmap;
 } gpusvm__cpu_job;
 
 typedef struct gpusvm__cpu {
@@ -1854,6 +1879,11 @@ typedef struct gpusvm__cpu {
     int ncs;
     unsigned char *smo_scratch; /* the inner solves' working sets, one per thread, kept across rounds */
     size_t smo_bytes;
+    /* a split context: the split jobs' cmap, the allgather's buffers (send: q words, recv: parts x q),
+       and whether an allgather failed (the training stops) */
+    int32_t *cmap;
+    uint64_t *xsend, *xrecv;
+    int xfailed;
 } gpusvm__cpu;
 
 static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s, int nprob);
@@ -1888,6 +1918,12 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     b->smo_scratch = NULL;
     b->smo_bytes = 0;
     gpusvm__free(a, b->have);
+    gpusvm__free(a, b->cmap);
+    gpusvm__free(a, b->xsend);
+    gpusvm__free(a, b->xrecv);
+    b->cmap = NULL;
+    b->xsend = b->xrecv = NULL;
+    b->xfailed = 0;
     gpusvm__cpu_cs_free(a, b->cs, b->ncs);
     b->cs = NULL;
     b->ncs = 0;
@@ -2008,19 +2044,113 @@ static size_t gpusvm__cpu_lines(const gpusvm__problem *p, int q, int nprob)
     return rows + (p->nvar - rows < more ? p->nvar - rows : more);
 }
 
+/* Part r's first point of npts split in parts (gpusvm_split): contiguous shares, sizes within one. */
+static size_t gpusvm__part_lo(size_t npts, int parts, int r)
+{
+    return (size_t)((uint64_t)npts * (uint64_t)r / (uint64_t)parts);
+}
+
+/* The part that holds point pt. */
+static int gpusvm__part_of(size_t npts, int parts, size_t pt)
+{
+    int r = npts ? (int)((uint64_t)pt * (uint64_t)parts / (uint64_t)npts) : 0;
+    while (r > 0 && pt < gpusvm__part_lo(npts, parts, r)) --r;
+    while (r + 1 < parts && pt >= gpusvm__part_lo(npts, parts, r + 1)) ++r;
+    return r;
+}
+
+/* The columns a problem's rows hold here: this part's share of its points where the context is
+   split and the problem is not solved whole (nor Crammer-Singer's), else every point. */
+static size_t gpusvm__cpu_share(const gpusvm__cpu *b, const gpusvm__problem *p, int q, size_t *lo)
+{
+    const gpusvm_split *s = &b->base.ctx->split;
+    *lo = 0;
+    if (s->parts < 2 || p->nvar <= (size_t)q || p->own_rows || p->cache) return p->npts;
+    *lo = gpusvm__part_lo(p->npts, s->parts, s->rank);
+    return gpusvm__part_lo(p->npts, s->parts, s->rank + 1) - *lo;
+}
+
+/* A job's share (gpusvm__cpu_share): its columns, its variables' ranges, cmap from cmap_room. */
+static void gpusvm__cpu_job_share(gpusvm__cpu *b, gpusvm__cpu_job *j, int32_t **cmap_room)
+{
+    size_t k;
+    j->kw = gpusvm__cpu_share(b, &j->p, b->qmax, &j->plo);
+    j->split = b->base.ctx->split.parts > 1 && !j->whole && !j->p.own_rows && !j->p.cache;
+    j->nr = 1;
+    j->vlo[0] = 0;
+    j->vhi[0] = j->n;
+    j->cmap = j->p.map;
+    if (!j->split) return;
+    j->vlo[0] = j->plo;
+    j->vhi[0] = j->plo + j->kw;
+    if (j->n == 2 * j->npts) { /* epsilon-SVR: the points' second variables */
+        j->nr = 2;
+        j->vlo[1] = j->npts + j->plo;
+        j->vhi[1] = j->npts + j->plo + j->kw;
+    }
+    for (k = 0; k < j->kw; ++k) (*cmap_room)[k] = (int32_t)gpusvm__map_pt(&j->p, j->plo + k);
+    j->cmap = *cmap_room;
+    *cmap_room += j->kw;
+}
+
+/* Job t of the batch: its views into the batch's arrays (nvar variables, krows row floats and
+   lines rows before it), its share, its starting state. */
+static void gpusvm__cpu_job_init(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm__problem *p, int t, int nprob,
+                                 size_t nvar, size_t krows, size_t lines, int32_t **cmap_room)
+{
+    const int q = b->qmax;
+    size_t i;
+    j->p = *p;
+    j->n = p->nvar;
+    j->npts = p->npts;
+    j->whole = p->nvar <= (size_t)q;
+    j->q = j->whole ? (int)p->nvar : q;
+    j->alpha = b->alpha + nvar;
+    j->G = b->G + nvar;
+    j->qd = b->qd + nvar;
+    j->key_up = b->key_up + nvar;
+    j->key_low = b->key_low + nvar;
+    j->coef = b->coef + (size_t)t * q;
+    j->ws_idx = b->ws_idx + (size_t)t * q;
+    j->ws_slot = b->ws_slot + (size_t)t * q;
+    j->st = b->st + (size_t)t * GPUSVM__ST_COUNT;
+    j->K = b->K + krows;
+    j->lines = (int)gpusvm__cpu_lines(p, q, nprob);
+    /* Crammer-Singer's rows start zeroed (it reads rows it has not computed, with zero
+       weights); elsewhere every row is written before it is read (the first round's, a lazy
+       row, a cache line), so the pages are first touched by the threads that compute them */
+    if (p->own_rows) memset(j->K, 0, gpusvm__krows(p, q) * j->npts * sizeof(float));
+    j->line_var = b->line_var + lines;
+    j->line_used = b->line_used + lines;
+    j->var_line = b->var_line + nvar;
+    j->miss = b->miss + (size_t)t * 2 * q;
+    j->have = b->have + (size_t)t * q;
+    j->lazy = j->whole && !p->own_rows;
+    gpusvm__cpu_job_share(b, j, cmap_room);
+    for (i = 0; i < j->n; ++i) {
+        const size_t pt = gpusvm__map_pt(p, GPUSVM__PT(i, j->npts));
+        j->G[i] = -1.0;
+        j->qd[i] = gpusvm__diag(&b->x, pt, b->norm[pt], b->ktype, b->gamma, b->coef0, b->degree);
+    }
+}
+
 static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     const gpusvm_allocator *a = &bb->ctx->alloc;
-    size_t i, nvar = 0, krows = 0, kn, ws, lines = 0, most = 1;
+    const int parts = bb->ctx->split.parts;
+    size_t i, nvar = 0, krows = 0, kn, ws, lines = 0, most = 1, shared = 0, lo;
+    int32_t *cmap_room;
     int t;
     gpusvm__cpu_train_end(bb);
+    b->qmax = q;
     for (t = 0; t < nprob; ++t) {
-        const size_t qt = gpusvm__cpu_lines(&p[t], q, nprob);
+        const size_t qt = gpusvm__cpu_lines(&p[t], q, nprob), width = gpusvm__cpu_share(b, &p[t], q, &lo);
         nvar += p[t].nvar;
         lines += qt;
         most = qt > most ? qt : most;
-        if (!gpusvm__mul(qt, p[t].npts, &kn) || krows + kn < krows) return gpusvm__oom(bb->ctx, "kernel rows");
+        if (parts > 1) shared += width;
+        if (!gpusvm__mul(qt, width, &kn) || krows + kn < krows) return gpusvm__oom(bb->ctx, "kernel rows");
         krows += kn;
     }
     b->x = p[0].x;
@@ -2028,7 +2158,6 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     b->nvar = nvar;
     b->krows = krows;
     b->nprob = nprob;
-    b->qmax = q;
     b->ktype = p[0].ktype;
     b->gamma = p[0].gamma;
     b->coef0 = p[0].coef0;
@@ -2057,51 +2186,27 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     b->line_used = (uint64_t *)gpusvm__calloc(a, lines ? lines : 1, sizeof(uint64_t));
     b->line_keys = (uint64_t *)gpusvm__alloc(a, most, sizeof(uint64_t));
     b->have = (unsigned char *)gpusvm__calloc(a, ws, 1);
+    if (parts > 1) {
+        b->cmap = (int32_t *)gpusvm__alloc(a, shared ? shared : 1, sizeof(int32_t));
+        b->xsend = (uint64_t *)gpusvm__alloc(a, (size_t)(q > 4 ? q : 4), sizeof(uint64_t));
+        b->xrecv = (uint64_t *)gpusvm__alloc(a, (size_t)(q > 4 ? q : 4) * (size_t)parts, sizeof(uint64_t));
+    }
     if (!b->job || !b->alpha || !b->G || !b->coef || !b->st || !b->K || !b->qd || !b->norm ||
         (!b->dense && b->d <= GPUSVM__DENSE_MAX) || !b->key_up || !b->key_low || !b->ws_idx || !b->ws_slot ||
-        !b->line_var || !b->var_line || !b->miss || !b->line_used || !b->line_keys || !b->have) {
+        !b->line_var || !b->var_line || !b->miss || !b->line_used || !b->line_keys || !b->have ||
+        (parts > 1 && (!b->cmap || !b->xsend || !b->xrecv))) {
         gpusvm__cpu_train_end(bb);
         return gpusvm__oom(bb->ctx, "the training state");
     }
     gpusvm__norms(&b->x, 0, b->x.rows, b->norm);
     for (i = 0; i < lines; ++i) b->line_var[i] = -1;
     for (i = 0; i < nvar; ++i) b->var_line[i] = -1;
-    for (t = 0, nvar = 0, krows = 0, lines = 0; t < nprob; ++t) {
+    for (t = 0, nvar = 0, krows = 0, lines = 0, cmap_room = b->cmap; t < nprob; ++t) {
         gpusvm__cpu_job *j = &b->job[t];
-        j->p = p[t];
-        j->n = p[t].nvar;
-        j->npts = p[t].npts;
-        j->whole = p[t].nvar <= (size_t)q;
-        j->q = j->whole ? (int)p[t].nvar : q;
-        j->alpha = b->alpha + nvar;
-        j->G = b->G + nvar;
-        j->qd = b->qd + nvar;
-        j->key_up = b->key_up + nvar;
-        j->key_low = b->key_low + nvar;
-        j->coef = b->coef + (size_t)t * q;
-        j->ws_idx = b->ws_idx + (size_t)t * q;
-        j->ws_slot = b->ws_slot + (size_t)t * q;
-        j->st = b->st + (size_t)t * GPUSVM__ST_COUNT;
-        j->K = b->K + krows;
-        j->lines = (int)gpusvm__cpu_lines(&p[t], q, nprob);
-        /* Crammer-Singer's rows start zeroed (it reads rows it has not computed, with zero
-           weights); elsewhere every row is written before it is read (the first round's, a lazy
-           row, a cache line), so the pages are first touched by the threads that compute them */
-        if (p[t].own_rows) memset(j->K, 0, gpusvm__krows(&p[t], q) * j->npts * sizeof(float));
-        j->line_var = b->line_var + lines;
-        j->line_used = b->line_used + lines;
-        j->var_line = b->var_line + nvar;
-        j->miss = b->miss + (size_t)t * 2 * q;
-        j->have = b->have + (size_t)t * q;
-        j->lazy = j->whole && !p[t].own_rows;
+        gpusvm__cpu_job_init(b, j, &p[t], t, nprob, nvar, krows, lines, &cmap_room);
         lines += (size_t)j->lines;
-        for (i = 0; i < j->n; ++i) {
-            const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, j->npts));
-            j->G[i] = -1.0;
-            j->qd[i] = gpusvm__diag(&b->x, pt, b->norm[pt], b->ktype, b->gamma, b->coef0, b->degree);
-        }
         nvar += j->n;
-        krows += (size_t)j->lines * j->npts;
+        krows += (size_t)j->lines * j->kw;
     }
     return GPUSVM_OK;
 }
@@ -2111,22 +2216,24 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
 static void gpusvm__cpu_keys(gpusvm__cpu_job *j, double *mup, double *mlow)
 {
     size_t i;
+    int r;
     mup[0] = mup[1] = -INFINITY;
     mlow[0] = mlow[1] = INFINITY;
-    for (i = 0; i < j->n; ++i) {
-        const double a = j->alpha[i];
-        const int pos = j->p.y[i] > 0;
-        const double C = j->p.C[i];
-        const double v = pos ? -j->G[i] : j->G[i];
-        const int in_up = pos ? (a < C) : (a > 0.0);
-        const int in_low = pos ? (a > 0.0) : (a < C);
-        const uint32_t k = gpusvm__float_key((float)v);
-        const int c = (j->p.nu && !pos) ? 1 : 0;
-        j->key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;
-        j->key_low[i] = in_low ? k : GPUSVM__KEY_NONE;
-        if (in_up && v > mup[c]) mup[c] = v;
-        if (in_low && v < mlow[c]) mlow[c] = v;
-    }
+    for (r = 0; r < j->nr; ++r)
+        for (i = j->vlo[r]; i < j->vhi[r]; ++i) {
+            const double a = j->alpha[i];
+            const int pos = j->p.y[i] > 0;
+            const double C = j->p.C[i];
+            const double v = pos ? -j->G[i] : j->G[i];
+            const int in_up = pos ? (a < C) : (a > 0.0);
+            const int in_low = pos ? (a > 0.0) : (a < C);
+            const uint32_t k = gpusvm__float_key((float)v);
+            const int c = (j->p.nu && !pos) ? 1 : 0;
+            j->key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;
+            j->key_low[i] = in_low ? k : GPUSVM__KEY_NONE;
+            if (in_up && v > mup[c]) mup[c] = v;
+            if (in_low && v < mlow[c]) mlow[c] = v;
+        }
 }
 
 static int gpusvm__cmp_int(const void *a, const void *b)
@@ -2135,41 +2242,101 @@ static int gpusvm__cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The k smallest (key, index) pairs with key != NONE (and y = cls unless cls is 0), appended
-   to list[count..]; both keys of a chosen point become NONE. Same choice as gpusvm_select's
-   radix selection: a bounded max-heap of the composite keys, O(n log k). heap has room for k. */
-static int gpusvm__cpu_select_k(gpusvm__cpu_job *j, uint32_t *keys, uint32_t *other, int cls, int k, uint64_t *heap,
-                                int *list, int count)
+static int gpusvm__cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A split context's allgather (gpusvm_split) of bytes at send into recv; 0 once one has failed
+   (the step then says so: gpusvm__cpu_gathered). */
+static int gpusvm__cpu_gather(gpusvm__cpu *b, const void *send, void *recv, size_t bytes)
+{
+    const gpusvm_split *s = &b->base.ctx->split;
+    if (!b->xfailed && s->allgather(s->user, send, recv, bytes) != 0) b->xfailed = 1;
+    return !b->xfailed;
+}
+
+static gpusvm_result gpusvm__cpu_gathered(gpusvm__cpu *b)
+{
+    if (!b->xfailed) return GPUSVM_OK;
+    return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_IO, "the split context's allgather failed (part %d of %d)",
+                        b->base.ctx->split.rank, b->base.ctx->split.parts);
+}
+
+/* A split job's m and M per class over every part (each part's gpusvm__cpu_keys over its share):
+   the maximum and minimum, exactly one process's. */
+static void gpusvm__cpu_merge_ends(gpusvm__cpu *b, double *mup, double *mlow)
+{
+    double *send = (double *)(void *)b->xsend, *all = (double *)(void *)b->xrecv;
+    int r, c;
+    send[0] = mup[0];
+    send[1] = mup[1];
+    send[2] = mlow[0];
+    send[3] = mlow[1];
+    if (!gpusvm__cpu_gather(b, send, all, 4 * sizeof(double))) return;
+    for (r = 0; r < b->base.ctx->split.parts; ++r)
+        for (c = 0; c < 2; ++c) {
+            if (all[4 * r + c] > mup[c]) mup[c] = all[4 * r + c];
+            if (all[4 * r + 2 + c] < mlow[c]) mlow[c] = all[4 * r + 2 + c];
+        }
+}
+
+/* A split job's k smallest composite keys over every part, from each part's m smallest in heap
+   (the k smallest of its share): the same k one process chooses. Returns how many there are. */
+static int gpusvm__cpu_merge_k(gpusvm__cpu *b, uint64_t *heap, int m, int k)
+{
+    const size_t all_n = (size_t)b->base.ctx->split.parts * (size_t)k;
+    uint64_t *all = b->xrecv;
+    int t;
+    for (t = m; t < k; ++t) heap[t] = UINT64_MAX; /* none: above every key, (NONE, index) never enters */
+    if (!gpusvm__cpu_gather(b, heap, all, (size_t)k * sizeof(uint64_t))) return 0;
+    qsort(all, all_n, sizeof(uint64_t), gpusvm__cmp_u64);
+    for (t = 0; t < k && all[t] != UINT64_MAX; ++t) heap[t] = all[t];
+    return t;
+}
+
+/* c into the bounded max-heap of the k smallest values seen (m of them so far). */
+static void gpusvm__heap_keep(uint64_t *heap, int *m, int k, uint64_t c)
+{
+    int at;
+    if (*m < k) { /* sift up */
+        at = (*m)++;
+        while (at > 0 && heap[(at - 1) / 2] < c) {
+            heap[at] = heap[(at - 1) / 2];
+            at = (at - 1) / 2;
+        }
+        heap[at] = c;
+    } else if (c < heap[0]) { /* replace the largest, sift down */
+        at = 0;
+        for (;;) {
+            int l = 2 * at + 1, r = l + 1, big = at;
+            uint64_t bv = c;
+            if (l < *m && heap[l] > bv) { big = l; bv = heap[l]; }
+            if (r < *m && heap[r] > bv) { big = r; }
+            if (big == at) break;
+            heap[at] = heap[big];
+            at = big;
+        }
+        heap[at] = c;
+    }
+}
+
+/* The k smallest (key, index) pairs with key != NONE (and y = cls unless cls is 0) among the
+   job's variables (a split job: over every part's), appended to list[count..]; both keys of a
+   chosen point become NONE. Same choice as gpusvm_select's radix selection: a bounded max-heap
+   of the composite keys, O(n log k). heap has room for k. */
+static int gpusvm__cpu_select_k(gpusvm__cpu *b, gpusvm__cpu_job *j, uint32_t *keys, uint32_t *other, int cls, int k,
+                                uint64_t *heap, int *list, int count)
 {
     size_t i;
-    int m = 0, t;
+    int m = 0, t, rg;
     if (k <= 0) return 0;
-    for (i = 0; i < j->n; ++i) {
-        uint64_t c;
-        int at;
-        if (keys[i] == GPUSVM__KEY_NONE || (cls && j->p.y[i] != cls)) continue;
-        c = ((uint64_t)keys[i] << 32) | (uint64_t)i;
-        if (m < k) { /* sift up */
-            at = m++;
-            while (at > 0 && heap[(at - 1) / 2] < c) {
-                heap[at] = heap[(at - 1) / 2];
-                at = (at - 1) / 2;
-            }
-            heap[at] = c;
-        } else if (c < heap[0]) { /* replace the largest, sift down */
-            at = 0;
-            for (;;) {
-                int l = 2 * at + 1, r = l + 1, big = at;
-                uint64_t bv = c;
-                if (l < m && heap[l] > bv) { big = l; bv = heap[l]; }
-                if (r < m && heap[r] > bv) { big = r; }
-                if (big == at) break;
-                heap[at] = heap[big];
-                at = big;
-            }
-            heap[at] = c;
-        }
-    }
+    for (rg = 0; rg < j->nr; ++rg)
+        for (i = j->vlo[rg]; i < j->vhi[rg]; ++i)
+            if (keys[i] != GPUSVM__KEY_NONE && (!cls || j->p.y[i] == cls))
+                gpusvm__heap_keep(heap, &m, k, ((uint64_t)keys[i] << 32) | (uint64_t)i);
+    if (j->split) m = gpusvm__cpu_merge_k(b, heap, m, k);
     for (t = 0; t < m; ++t) {
         const size_t idx = (size_t)(heap[t] & 0xFFFFFFFFu);
         list[count + t] = (int)idx;
@@ -2193,12 +2360,6 @@ static void gpusvm__cpu_cache_reset(gpusvm__cpu_job *j, const int *idx, int m)
         j->var_line[idx[l]] = l;
     }
     j->nmiss = 0;
-}
-
-static int gpusvm__cmp_u64(const void *a, const void *b)
-{
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* Lines for the new positions [at, at + got) of the working set: a variable whose row a line
@@ -2233,8 +2394,8 @@ static void gpusvm__cpu_assign(gpusvm__cpu_job *j, int at, int got, uint64_t *sc
 }
 
 /* As gpusvm_select for one problem: the check, then (unless the problem is whole) its next set. */
-static void gpusvm__cpu_select_one(gpusvm__cpu_job *j, int mode, double eps, double max_iter, uint64_t *scratch,
-                                   size_t *reused)
+static void gpusvm__cpu_select_one(gpusvm__cpu *b, gpusvm__cpu_job *j, int mode, double eps, double max_iter,
+                                   uint64_t *scratch, size_t *reused)
 {
     int list[GPUSVM__Q], keep_idx[GPUSVM__Q / 2], keep_slot[GPUSVM__Q / 2];
     uint64_t heap[GPUSVM__Q];
@@ -2243,6 +2404,7 @@ static void gpusvm__cpu_select_one(gpusvm__cpu_job *j, int mode, double eps, dou
     int done, fresh = q, at = 0, got, t, side, worst;
     if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
     gpusvm__cpu_keys(j, up, low);
+    if (j->split) gpusvm__cpu_merge_ends(b, up, low);
     worst = (j->p.nu && up[1] - low[1] > up[0] - low[0]) ? 1 : 0;
     gap = up[worst] - low[worst];
     done = !(gap >= eps) ? GPUSVM__DONE_CONVERGED
@@ -2277,7 +2439,7 @@ static void gpusvm__cpu_select_one(gpusvm__cpu_job *j, int mode, double eps, dou
         const int nu = j->p.nu, low_side = nu ? (side & 1) : (side == 1);
         const int cls = (!nu || side >= 4) ? 0 : (side < 2 ? 1 : -1);
         const int upto = !nu ? (side == 0 ? fresh / 2 : fresh) : (side < 4 ? (side + 1) * fresh / 4 : fresh);
-        got += gpusvm__cpu_select_k(j, low_side ? j->key_low : j->key_up, low_side ? j->key_up : j->key_low, cls,
+        got += gpusvm__cpu_select_k(b, j, low_side ? j->key_low : j->key_up, low_side ? j->key_up : j->key_low, cls,
                                     upto - got, heap, list, got);
     }
     qsort(list, (size_t)got, sizeof(int), gpusvm__cmp_int);
@@ -2291,11 +2453,11 @@ static gpusvm_result gpusvm__cpu_select(gpusvm__backend *bb, int first, double e
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     int t;
     for (t = 0; t < b->nprob; ++t) {
-        gpusvm__cpu_select_one(&b->job[t], first ? 0 : 1, eps, max_iter, b->line_keys, &b->rows_reused);
+        gpusvm__cpu_select_one(b, &b->job[t], first ? 0 : 1, eps, max_iter, b->line_keys, &b->rows_reused);
         if (!first && b->job[t].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING && !b->job[t].whole)
             b->rows_new += (size_t)b->job[t].nmiss;
     }
-    return GPUSVM_OK;
+    return gpusvm__cpu_gathered(b);
 }
 
 /* Row i of m into lane r of the interleaved scratch W (W[c * 8 + r]: feature c, c < d), or its
@@ -2415,12 +2577,12 @@ static int gpusvm__cpu_parts(const gpusvm__cpu *b, size_t items, size_t cost)
 }
 
 /* Rows [lo, hi) of a job's list, on thread t's scratch: the working set's positions (first), else
-   the round's misses (variables miss[0..), lines miss[q..)). */
+   the round's misses (variables miss[0..), lines miss[q..)); the columns of its share. */
 static void gpusvm__cpu_rows_range(const gpusvm__cpu *b, const gpusvm__cpu_job *j, int first, int lo, int hi, int t)
 {
     gpusvm__cpu_rows_of(b->dense ? b->dense + (size_t)t * b->dstride : NULL, b->d, &b->x, j->p.map,
-                        first ? j->ws_idx : j->miss, j->npts, b->norm, &b->x, j->p.map, j->npts, b->norm,
-                        first ? j->ws_slot : j->miss + j->q, lo, hi - lo, j->K, j->npts, b->ktype, b->gamma,
+                        first ? j->ws_idx : j->miss, j->npts, b->norm, &b->x, j->cmap, j->kw, b->norm,
+                        first ? j->ws_slot : j->miss + j->q, lo, hi - lo, j->K, j->kw, b->ktype, b->gamma,
                         b->coef0, b->degree);
 }
 
@@ -2441,7 +2603,7 @@ static void gpusvm__cpu_rows_list(gpusvm__cpu *b, gpusvm__cpu_job *j, int first,
     w.off = 0;
     w.first = first;
     w.count = count;
-    w.parts = gpusvm__cpu_parts(b, (size_t)count, j->npts * 8);
+    w.parts = gpusvm__cpu_parts(b, (size_t)count, j->kw * 8);
     gpusvm__parallel(w.parts, gpusvm__cpu_rows_part, &w);
 }
 
@@ -2503,6 +2665,7 @@ static void gpusvm__cpu_need(gpusvm__cpu *b, gpusvm__cpu_job *j, int pos, int th
 typedef struct gpusvm__cpu_ws {
     double *la, *lg, *lC;
     float *lqd, *kq;
+    int32_t *lx; /* the point's row of x (a split job computes the block's rows itself) */
     signed char *ly;
     unsigned char *kq_have;
     size_t *lpt;
@@ -2513,7 +2676,7 @@ typedef struct gpusvm__cpu_ws {
 static size_t gpusvm__cpu_ws_bytes(int q)
 {
     const size_t n = (size_t)(q > 0 ? q : 1);
-    return (n * (3 * sizeof(double) + sizeof(size_t) + (n + 1) * sizeof(float) + 2) + 15) / 16 * 16;
+    return (n * (3 * sizeof(double) + sizeof(size_t) + (n + 1) * sizeof(float) + sizeof(int32_t) + 2) + 15) / 16 * 16;
 }
 
 /* Its room for q positions in block (gpusvm__cpu_ws_bytes of it). */
@@ -2526,17 +2689,26 @@ static void gpusvm__cpu_ws_view(unsigned char *block, int q, gpusvm__cpu_ws *w)
     w->lpt = (size_t *)(void *)(w->lC + n);
     w->lqd = (float *)(void *)(w->lpt + n);
     w->kq = w->lqd + n;
-    w->ly = (signed char *)(void *)(w->kq + n * n);
+    w->lx = (int32_t *)(void *)(w->kq + n * n);
+    w->ly = (signed char *)(void *)(w->lx + n);
     w->kq_have = (unsigned char *)(w->ly + n);
     w->th = -1;
 }
 
 /* Row pos of the block (see gpusvm__cpu_ws), gathered from its kernel row (computed first where
-   the rows are lazy) the first time this solve reads it: the same values, so the same bits. */
+   the rows are lazy) the first time this solve reads it: the same values, so the same bits. A
+   split job's rows hold only its share's columns: it computes the block's row against the
+   working set's points, as gpusvm__cpu_rows_of computes every row, so again the same bits. */
 static const float *gpusvm__cpu_kq(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, int pos)
 {
+    static const int first_slot = 0;
     float *row = w->kq + (size_t)pos * (size_t)j->q;
-    if (!w->kq_have[pos]) {
+    if (!w->kq_have[pos] && j->split) {
+        gpusvm__cpu_rows_of(b->dense ? b->dense + (size_t)(w->th < 0 ? 0 : w->th) * b->dstride : NULL, b->d, &b->x,
+                            j->p.map, j->ws_idx + pos, j->npts, b->norm, &b->x, w->lx, (size_t)j->q, b->norm,
+                            &first_slot, 0, 1, row, (size_t)j->q, b->ktype, b->gamma, b->coef0, b->degree);
+        w->kq_have[pos] = 1;
+    } else if (!w->kq_have[pos]) {
         const float *K;
         int t;
         gpusvm__cpu_need(b, j, pos, w->th);
@@ -2617,6 +2789,7 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
         w->lqd[t] = j->qd[i];
         w->ly[t] = j->p.y[i];
         w->lpt[t] = GPUSVM__PT(i, j->npts);
+        w->lx[t] = (int32_t)gpusvm__map_pt(&j->p, w->lpt[t]);
         w->kq_have[t] = 0;
     }
     eps_in = eps > ratio * j->st[GPUSVM__ST_GAP] ? eps : ratio * j->st[GPUSVM__ST_GAP];
@@ -2689,6 +2862,21 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
     j->st[GPUSVM__ST_INNER] = (double)it;
 }
 
+/* A split job's working-set gradients from the parts that hold them (each part keeps its share's),
+   so that every part starts the inner solve from the same values. */
+static void gpusvm__cpu_share_ws(gpusvm__cpu *b, gpusvm__cpu_job *j)
+{
+    const int parts = b->base.ctx->split.parts;
+    double *send = (double *)(void *)b->xsend, *all = (double *)(void *)b->xrecv;
+    int t;
+    for (t = 0; t < j->q; ++t) send[t] = j->G[j->ws_idx[t]];
+    if (!gpusvm__cpu_gather(b, send, all, (size_t)j->q * sizeof(double))) return;
+    for (t = 0; t < j->q; ++t) {
+        const size_t v = (size_t)j->ws_idx[t];
+        j->G[v] = all[(size_t)gpusvm__part_of(j->npts, parts, GPUSVM__PT(v, j->npts)) * (size_t)j->q + (size_t)t];
+    }
+}
+
 /* A batch's inner solves on the context's threads: thread t takes problems t, t + parts, ...
    with its own scratch w[t] (allocated by the caller, once a training: a custom allocator is
    called from one thread only), each solved exactly as on one thread, so the same bits for any
@@ -2734,17 +2922,20 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double rat
         gpusvm__cpu_ws_view(s.b->smo_scratch + (size_t)t * bytes, s.b->qmax, &w[t]);
         w[t].th = s.parts > 1 ? t : -1;
     }
+    for (t = 0; t < s.b->nprob; ++t)
+        if (s.b->job[t].split && s.b->job[t].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING)
+            gpusvm__cpu_share_ws(s.b, &s.b->job[t]);
     gpusvm__parallel(s.parts, gpusvm__cpu_smo_part, &s);
-    return GPUSVM_OK;
+    return gpusvm__cpu_gathered(s.b);
 }
 
 #define GPUSVM__UPDATE_BLOCK ((size_t)64) /* points per block of gpusvm__cpu_accumulate */
 
-/* out[i] += s_i * sum_t coef[t] K[slot[t]][i], as gpusvm_update: each sum in t order, for a
+/* out[i] += s_i * sum_t coef[t] K[slot[t]][i - col0], as gpusvm_update: each sum in t order, for a
    block of consecutive points at a time, so that a row is read along its length (the inner loop
    vectorizes) rather than one word of every row per point. */
 static void gpusvm__cpu_accumulate(double *out, const signed char *y, size_t lo, size_t hi, const float *K, size_t ldk,
-                                   const int *slot, const double *coef, int m, size_t npts)
+                                   size_t col0, const int *slot, const double *coef, int m, size_t npts)
 {
     double sum[GPUSVM__UPDATE_BLOCK];
     size_t i = lo, n, k;
@@ -2757,7 +2948,7 @@ static void gpusvm__cpu_accumulate(double *out, const signed char *y, size_t lo,
         for (t = 0; t < m; ++t)
             if (coef[t] != 0.0) {
                 const double c = coef[t];
-                const float *row = K + (size_t)slot[t] * ldk + pt;
+                const float *row = K + (size_t)slot[t] * ldk + (pt - col0);
                 for (k = 0; k < n; ++k) sum[k] += c * (double)row[k];
             }
         for (k = 0; k < n; ++k) out[i + k] += (y && y[i + k] < 0) ? -sum[k] : sum[k];
@@ -2765,12 +2956,18 @@ static void gpusvm__cpu_accumulate(double *out, const signed char *y, size_t lo,
     }
 }
 
+/* Part t of every range of the job's variables. */
 static void gpusvm__cpu_update_part(void *arg, int t)
 {
     const gpusvm__cpu_split *w = (const gpusvm__cpu_split *)arg;
     const gpusvm__cpu_job *j = w->j;
-    const size_t lo = (size_t)((long long)w->count * t / w->parts), hi = (size_t)((long long)w->count * (t + 1) / w->parts);
-    gpusvm__cpu_accumulate(j->G, j->p.y, lo, hi, j->K, j->npts, j->ws_slot, j->coef, j->q, j->npts);
+    int r;
+    for (r = 0; r < j->nr; ++r) {
+        const size_t len = j->vhi[r] - j->vlo[r];
+        const size_t lo = j->vlo[r] + len * (size_t)t / (size_t)w->parts;
+        const size_t hi = j->vlo[r] + len * (size_t)(t + 1) / (size_t)w->parts;
+        gpusvm__cpu_accumulate(j->G, j->p.y, lo, hi, j->K, j->kw, j->plo, j->ws_slot, j->coef, j->q, j->npts);
+    }
 }
 
 static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb)
@@ -2784,8 +2981,8 @@ static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb)
         w.b = b;
         w.j = j;
         w.off = 0;
-        w.count = (int)j->n;
-        w.parts = gpusvm__cpu_parts(b, j->n, (size_t)j->q);
+        w.count = (int)(j->vhi[0] - j->vlo[0]) * j->nr;
+        w.parts = gpusvm__cpu_parts(b, (size_t)w.count, (size_t)j->q);
         gpusvm__parallel(w.parts, gpusvm__cpu_update_part, &w);
     }
     return GPUSVM_OK;
@@ -3151,11 +3348,30 @@ static gpusvm_result gpusvm__cpu_read_status(gpusvm__backend *bb, double *st)
     return GPUSVM_OK;
 }
 
+/* A split job's gradient into G, each variable's from the part that holds it. */
+static gpusvm_result gpusvm__cpu_gather_G(gpusvm__cpu *b, const gpusvm__cpu_job *j, double *G)
+{
+    const int parts = b->base.ctx->split.parts;
+    double *all = (double *)gpusvm__alloc(&b->base.ctx->alloc, (size_t)parts * (j->n ? j->n : 1), sizeof(double));
+    size_t v;
+    if (!all) return gpusvm__oom(b->base.ctx, "the split gradient");
+    if (gpusvm__cpu_gather(b, j->G, all, j->n * sizeof(double)))
+        for (v = 0; v < j->n; ++v) G[v] = all[(size_t)gpusvm__part_of(j->npts, parts, GPUSVM__PT(v, j->npts)) * j->n + v];
+    gpusvm__free(&b->base.ctx->alloc, all);
+    return gpusvm__cpu_gathered(b);
+}
+
 static gpusvm_result gpusvm__cpu_read_state(gpusvm__backend *bb, double *alpha, double *G)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    gpusvm_result r;
+    size_t off = 0;
+    int t;
     if (alpha) memcpy(alpha, b->alpha, b->nvar * sizeof(double));
-    if (G) memcpy(G, b->G, b->nvar * sizeof(double));
+    if (!G) return GPUSVM_OK;
+    memcpy(G, b->G, b->nvar * sizeof(double));
+    for (t = 0; t < b->nprob; off += b->job[t++].n)
+        if (b->job[t].split && (r = gpusvm__cpu_gather_G(b, &b->job[t], G + off)) != GPUSVM_OK) return r;
     return GPUSVM_OK;
 }
 
@@ -6096,7 +6312,10 @@ static gpusvm_result gpusvm__cpu_open(gpusvm_context *ctx, const gpusvm_context_
     ctx->backend = gpusvm__cpu_create(ctx);
     if (!ctx->backend) return GPUSVM_ERROR_OUT_OF_MEMORY;
     ctx->kind = GPUSVM_BACKEND_CPU;
-    snprintf(ctx->device_name, sizeof ctx->device_name, "CPU (gpusvm C backend)");
+    if (ctx->split.parts > 1)
+        snprintf(ctx->device_name, sizeof ctx->device_name, "CPU (gpusvm C backend, part %d of %d of a split context)",
+                 ctx->split.rank + 1, ctx->split.parts);
+    else snprintf(ctx->device_name, sizeof ctx->device_name, "CPU (gpusvm C backend)");
     return GPUSVM_OK;
 }
 
@@ -9858,6 +10077,27 @@ static gpusvm_result gpusvm__early_fail(const gpusvm_context_desc *d, gpusvm_res
     return r;
 }
 
+
+/* desc.split checked: a split runs on the C backend (AUTO becomes CPU). */
+static gpusvm_result gpusvm__resolve_split(gpusvm_context *ctx, gpusvm_context_desc *d)
+{
+    const gpusvm_split *s = &d->split;
+    ctx->split.parts = 1;
+    if (s->parts == 0 || s->parts == 1) return s->rank == 0 ? GPUSVM_OK
+                                                             : gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                                                            "desc.split.rank %d without parts", s->rank);
+    if (s->parts < 0 || s->parts > GPUSVM__MAX_PARTS || s->rank < 0 || s->rank >= s->parts || !s->allgather)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                            "desc.split: parts %d (2..%d), rank %d (0..parts-1) and an allgather function are needed",
+                            s->parts, GPUSVM__MAX_PARTS, s->rank);
+    if (d->backend == GPUSVM_BACKEND_OPENCL)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
+                            "a context split across processes runs on the C backend (backend cpu or auto), not OpenCL");
+    d->backend = GPUSVM_BACKEND_CPU;
+    ctx->split = *s;
+    return GPUSVM_OK;
+}
+
 /* The choices the environment makes for a desc that leaves them open (GPUSVM_BACKEND,
    GPUSVM_DEVICE, GPUSVM_PROFILE, GPUSVM_THREADS, GPUSVM_STORAGE), unless desc.ignore_environment. */
 static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_desc *d)
@@ -9904,7 +10144,7 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
     }
     if (ctx->threads > GPUSVM__MAX_THREADS) ctx->threads = GPUSVM__MAX_THREADS;
     ctx->default_alloc = !d->allocator.alloc;
-    return GPUSVM_OK;
+    return gpusvm__resolve_split(ctx, d);
 }
 
 /* The kernel cache's folder: desc.kernel_cache_dir, else $GPUSVM_CACHE_DIR ("off": none), else

@@ -136,6 +136,9 @@ step "every failing OpenCL call and host allocation: an error, nothing leaked, c
 step "build test_threads (ThreadSanitizer)" \
     $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_threads tests/test_threads.c -ldl -lm -pthread
 step "two contexts in two threads give the same models as one after the other" env ASAN_OPTIONS= $T/test_threads
+step "build test_split (ThreadSanitizer)" \
+    $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_split tests/test_split.c -ldl -lm -pthread
+step "a context split across 2 and 3 parts gives one process's models" env ASAN_OPTIONS= $T/test_split
 step "build the API tests with AddressSanitizer + UBSan, as C" $CC -std=c99 $SAN $WARN -o $T/test_api_asan tests/test_api.c -ldl -lm
 step "API tests under AddressSanitizer + UBSan (C)" $T/test_api_asan
 step "build the API tests with AddressSanitizer + UBSan, as C++" $CXX -std=c++11 -x c++ $SAN $WARN -o $T/test_api_asan_cpp tests/test_api.c -ldl -lm
@@ -195,6 +198,10 @@ suite() {
 
 # nothing the user had is lost or half-written: symlinks, FIFOs, device nodes, permissions, stdout
 suite files tests/files.sh
+
+# one training across MPI ranks (mpirun -np 2 and 3 here): one process's model
+step "gpusvm-train-mpi builds (make mpi)" make -s mpi
+suite mpi tests/mpi.sh
 
 # LIBSVM parity on real data, C backend and OpenCL; then OpenCL again with the points kept
 # sparse on the device (the automatic choice keeps most of these sets dense)

@@ -28,6 +28,11 @@
 
 static int cli_verbose_ = 0;
 static int cli_creating_ = 0; /* context creation reports its errors through the logger */
+/* A tool run as several processes (gpusvm-train-mpi): this one's rank (only rank 0 prints what
+   every rank would), the context's split, and what exiting must do first (cli_mpi.h sets them). */
+static int cli_rank_ = 0;
+static void (*cli_desc_hook_)(gpusvm_context_desc *desc) = NULL;
+static void (*cli_exit_hook_)(int code) = NULL;
 
 static void cli_log(void *user, gpusvm_log_level level, const char *msg)
 {
@@ -36,6 +41,7 @@ static void cli_log(void *user, gpusvm_log_level level, const char *msg)
         if (cli_creating_) fprintf(stderr, "gpusvm: %s\n", msg);
         return;
     }
+    if (cli_rank_ != 0) return;
     if (level == GPUSVM_LOG_WARN) fprintf(stderr, "WARNING: %s\n", msg);
     else if (level == GPUSVM_LOG_INFO || cli_verbose_) fprintf(stderr, "gpusvm: %s\n", msg);
 }
@@ -45,6 +51,7 @@ static gpusvm_context *cli_ctx_ = NULL;
 CLI_NORETURN static void cli_exit(int code)
 {
     gpusvm_context_destroy(cli_ctx_);
+    if (cli_exit_hook_) cli_exit_hook_(code);
     exit(code);
 }
 
@@ -70,18 +77,19 @@ CLI_MAYBE_UNUSED static gpusvm_context *cli_context(void)
     memset(&desc, 0, sizeof desc);
     if (be && *be && strcmp(be, "auto") && strcmp(be, "opencl") && strcmp(be, "cpu")) {
         fprintf(stderr, "GPUSVM_BACKEND='%s' is not auto, opencl or cpu\n", be);
-        exit(1);
+        cli_exit(1);
     }
     desc.logger.fn = cli_log;
     desc.error = why;
     desc.error_size = sizeof why;
+    if (cli_desc_hook_) cli_desc_hook_(&desc);
     cli_creating_ = 1;
     r = gpusvm_context_create(&desc, &cli_ctx_);
     cli_creating_ = 0;
     if (r != GPUSVM_OK) {
         fprintf(stderr, "cannot create a gpusvm context: %s: %s (check GPUSVM_BACKEND / GPUSVM_DEVICE)\n",
                 gpusvm_result_string(r), why);
-        exit(1);
+        cli_exit(1);
     }
     return cli_ctx_;
 }
@@ -94,7 +102,7 @@ CLI_NORETURN CLI_MAYBE_UNUSED static void cli_bad(const char *msg, const char *a
 {
     fprintf(stderr, "%s: %s%s%s\n", cli_tool_, msg, arg ? ": " : "", arg ? arg : "");
     fprintf(stderr, "Try '%s' with no arguments for the options.\n", cli_tool_);
-    exit(1);
+    cli_exit(1);
 }
 
 /* An option's numeric value s (NULL: missing). */

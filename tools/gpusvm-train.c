@@ -1,13 +1,21 @@
 /* gpusvm-train: a drop-in for LIBSVM's svm-train.
-   Usage: gpusvm-train [options] training_set_file [model_file] */
+   Usage: gpusvm-train [options] training_set_file [model_file]
+   Built with GPUSVM_TRAIN_MPI (make mpi): gpusvm-train-mpi, the same run as MPI ranks that share
+   the training's points (cli_mpi.h): mpirun -np 4 build/gpusvm-train-mpi [options] file [model] */
+#ifdef GPUSVM_TRAIN_MPI
+#include "cli_mpi.h"
+#define TRAIN_TOOL "gpusvm-train-mpi"
+#else
 #include "cli.h"
+#define TRAIN_TOOL "gpusvm-train"
+#endif
 
 #include <float.h>
 #include <time.h>
 
 static void usage(void)
 {
-    printf("Usage: gpusvm-train [options] training_set_file [model_file]\n"
+    printf("Usage: " TRAIN_TOOL " [options] training_set_file [model_file]\n"
            "options (LIBSVM's svm-train flags):\n"
            "-s svm_type : set type of SVM (default 0)\n"
            "\t0 -- C-SVC\t\t(multi-class classification, one-vs-one)\n"
@@ -39,7 +47,13 @@ static void usage(void)
            "\tmultiplied by its weight (>= 0)\n"
            "-v n: n-fold cross validation mode (no model is written)\n"
            "-q : quiet mode (no outputs)\n"
-           "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name|all|i,j,..., GPUSVM_VERBOSE=1\n");
+           "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name|all|i,j,..., GPUSVM_VERBOSE=1\n"
+#ifdef GPUSVM_TRAIN_MPI
+           "run as MPI ranks (mpirun -np N " TRAIN_TOOL " ...): each rank reads the data and holds the kernel rows\n"
+           "\tand gradient of its share of the points (C backend; GPUSVM_THREADS per rank, default: the host's\n"
+           "\tcores shared among its ranks); rank 0 prints and writes the model, the one a single process trains\n"
+#endif
+           );
 }
 
 
@@ -51,12 +65,12 @@ static double *read_weights(const char *path, size_t rows)
     cli_text L;
     double *w;
     if (!cli_read_text(path, &L)) {
-        fprintf(stderr, "gpusvm-train: %s: cannot open (%s)\n", path, strerror(errno));
+        fprintf(stderr, TRAIN_TOOL ": %s: cannot open (%s)\n", path, strerror(errno));
         cli_exit(1);
     }
     w = (double *)malloc((rows ? rows : 1) * sizeof(double));
     if (!w) {
-        fprintf(stderr, "gpusvm-train: out of memory\n");
+        fprintf(stderr, TRAIN_TOOL ": out of memory\n");
         cli_exit(1);
     }
     while (cli_next_line(&L)) {
@@ -98,7 +112,10 @@ int main(int argc, char **argv)
     const char *train_file, *model_file;
     char model_buf[4096];
 
-    cli_tool_ = "gpusvm-train";
+#ifdef GPUSVM_TRAIN_MPI
+    cli_mpi_init(&argc, &argv);
+#endif
+    cli_tool_ = TRAIN_TOOL;
     cli_train_init(&t);
     for (i = 1; i < argc && argv[i][0] == '-'; ++i) {
         if (strcmp(argv[i], "-q") == 0) {
@@ -126,9 +143,10 @@ int main(int argc, char **argv)
     wl = t.wl;
     wv = t.wv;
     if (i >= argc) {
-        usage();
-        return 1;
+        if (cli_rank_ == 0) usage();
+        cli_exit(1);
     }
+    if (cli_rank_ != 0) quiet = 1; /* rank 0 prints what every rank would */
     train_file = argv[i];
     if (i + 1 < argc) {
         model_file = argv[i + 1];
@@ -141,7 +159,7 @@ int main(int argc, char **argv)
         model_file = model_buf;
     }
     ctx = cli_context();
-    cli_check(gpusvm_dataset_load(ctx, train_file, &ds), "gpusvm-train");
+    cli_check(gpusvm_dataset_load(ctx, train_file, &ds), TRAIN_TOOL);
     cli_check_index0(ds, train_file, p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED);
     if (weight_file) p.sample_weight = sample_weight = read_weights(weight_file, ds->x.rows);
     if (p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* LIBSVM's checks on 0:serial */
@@ -163,12 +181,13 @@ int main(int argc, char **argv)
         double *target = (double *)malloc((n ? n : 1) * sizeof(double));
         gpusvm_result r = target ? gpusvm_cross_validation(ctx, &ds->x, ds->y, &p, nr_fold, target)
                                  : GPUSVM_ERROR_OUT_OF_MEMORY;
-        if (r == GPUSVM_OK && (p.svm_type == GPUSVM_EPSILON_SVR || p.svm_type == GPUSVM_NU_SVR)) {
+        const int print = r == GPUSVM_OK && cli_rank_ == 0; /* rank 0 prints what every rank would */
+        if (print && (p.svm_type == GPUSVM_EPSILON_SVR || p.svm_type == GPUSVM_NU_SVR)) {
             double mse, scc;
             cli_regression(target, ds->y, n, &mse, &scc);
             printf("Cross Validation Mean squared error = %g\n", mse);
             printf("Cross Validation Squared correlation coefficient = %g\n", scc);
-        } else if (r == GPUSVM_OK) {
+        } else if (print) {
             size_t k, correct = 0;
             for (k = 0; k < n; ++k) correct += target[k] == ds->y[k];
             printf("Cross Validation Accuracy = %g%%\n", 100.0 * (double)correct / (double)n);
@@ -176,13 +195,13 @@ int main(int argc, char **argv)
         free(target);
         free(sample_weight);
         gpusvm_dataset_free(ds);
-        cli_check(r, "gpusvm-train");
+        cli_check(r, TRAIN_TOOL);
         cli_exit(0);
     }
     {
         gpusvm_result r = gpusvm_train(ctx, &ds->x, ds->y, &p, &model);
         if (r != GPUSVM_OK) gpusvm_dataset_free(ds);
-        cli_check(r, "gpusvm-train");
+        cli_check(r, TRAIN_TOOL);
     }
     if (!quiet && model->svm_type == GPUSVM_CRAMMER_SINGER) {
         const gpusvm_train_info *in = &model->info;
@@ -217,13 +236,14 @@ int main(int argc, char **argv)
         printf("Total nSV = %lu\n", (unsigned long)model->total_sv);
         fflush(stdout);
     }
-    fprintf(stderr, "gpusvm: training time: %.3f s (%lld outer iterations, working set %d)\n", model->info.seconds,
-            model->info.outer_iterations, model->info.working_set_size);
-    if (model->info.device_bytes)
+    if (cli_rank_ == 0)
+        fprintf(stderr, "gpusvm: training time: %.3f s (%lld outer iterations, working set %d)\n", model->info.seconds,
+                model->info.outer_iterations, model->info.working_set_size);
+    if (cli_rank_ == 0 && model->info.device_bytes)
         fprintf(stderr, "gpusvm: device memory: %.1f MiB (data and vectors %.1f MiB, working-set rows the rest)\n",
                 (double)model->info.device_bytes / 1048576.0, (double)model->info.device_data_bytes / 1048576.0);
     {
-        gpusvm_result r = gpusvm_model_save(ctx, model, model_file);
+        gpusvm_result r = cli_rank_ == 0 ? gpusvm_model_save(ctx, model, model_file) : GPUSVM_OK;
         gpusvm_model_free(model);
         gpusvm_dataset_free(ds);
         free(sample_weight);

@@ -4,7 +4,7 @@
 # otherwise it names what to install and, for the tests, stops.
 #   demo: an OpenCL runtime (the ICD loader and PoCL, which runs OpenCL on the CPU), xz
 #   test: the same, plus LIBSVM's tools (the reference), OpenCL headers, a C++ compiler,
-#         clang with its sanitizer and libFuzzer runtimes, valgrind
+#         clang with its sanitizer and libFuzzer runtimes, valgrind, Open MPI (mpicc, mpirun)
 what=${1:-demo}
 pkgs=""
 add() { pkgs="$pkgs $1"; }
@@ -17,6 +17,8 @@ if [ "$what" = test ]; then
     [ -f /usr/include/CL/cl.h ] || add opencl-c-headers
     command -v c++ >/dev/null 2>&1 || add g++
     command -v valgrind >/dev/null 2>&1 || add valgrind
+    command -v mpicc >/dev/null 2>&1 || add libopenmpi-dev
+    command -v mpirun >/dev/null 2>&1 || add openmpi-bin
     # clang with its sanitizer and libFuzzer runtimes
     probe=$(mktemp -d)
     printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' > "$probe/f.c"

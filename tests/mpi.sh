@@ -1,0 +1,56 @@
+#!/bin/sh
+# mpi.sh: gpusvm-train-mpi (make mpi) under mpirun with 2 and 3 ranks on this machine: the model
+# file and printed lines of one gpusvm-train process on the C backend, byte for byte (C-SVC,
+# nu-SVC, epsilon-SVR on svmguide1, C-SVC and 5-fold cross-validation on 4000 a9a points: more
+# points than a working set, so every rank holds a share); bad input fails every rank with
+# file:line and no model. Prints "mpi: N passed, M failed".
+set -u
+B=build
+W=$B/mpi
+rm -rf "$W"
+mkdir -p "$W"
+pass=0
+fail=0
+check() { # check STATUS MESSAGE
+    if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok   $2"; else fail=$((fail + 1)); echo "FAIL $2"; fi
+}
+if ! command -v mpirun > /dev/null 2>&1 || [ ! -x $B/gpusvm-train-mpi ]; then
+    echo "FAIL mpirun or $B/gpusvm-train-mpi missing (make setup-test installs openmpi-bin and libopenmpi-dev; make mpi)"
+    echo "mpi: 0 passed, 1 failed"
+    exit 1
+fi
+export GPUSVM_BACKEND=cpu GPUSVM_THREADS=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+xz -dc data/svmguide1.xz > "$W/svmguide1"
+xz -dc data/a9a.xz | head -n 4000 > "$W/a9a4k"
+
+# same NAME RANKS DATA OPTIONS...: the model and stdout of RANKS ranks against one process
+same() {
+    name=$1 ranks=$2 file=$3 data=$W/$3
+    shift 3
+    $B/gpusvm-train "$@" "$data" "$W/$name.ref.model" > "$W/$name.ref.out" 2> "$W/$name.ref.err"
+    mpirun -np "$ranks" $B/gpusvm-train-mpi "$@" "$data" "$W/$name.$ranks.model" > "$W/$name.$ranks.out" 2> "$W/$name.$ranks.err"
+    rc=$?
+    if [ $rc = 0 ] && grep -q "part 1 of $ranks" "$W/$name.$ranks.err" && cmp -s "$W/$name.ref.out" "$W/$name.$ranks.out" &&
+       { [ ! -e "$W/$name.ref.model" ] || cmp -s "$W/$name.ref.model" "$W/$name.$ranks.model"; }; then
+        check 0 "mpirun -np $ranks gpusvm-train-mpi $* $file: one process's model and lines"
+    else
+        check 1 "mpirun -np $ranks gpusvm-train-mpi $* $file: one process's model and lines (exit $rc, see $W/$name.*)"
+    fi
+}
+
+same csvc 2 svmguide1 -c 10 -g 1
+same csvc 3 svmguide1 -c 10 -g 1
+same nusvc 3 svmguide1 -s 1 -n 0.3 -g 1
+same svr 2 svmguide1 -s 3 -p 0.2 -c 4 -g 1
+same a9a 3 a9a4k -c 1 -g 0.05
+same cv 2 a9a4k -c 1 -g 0.05 -v 5
+
+printf '1 1:0.5\n-1 2:x\n' > "$W/bad.txt"
+mpirun -np 2 $B/gpusvm-train-mpi "$W/bad.txt" "$W/bad.model" > "$W/bad.out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "$W/bad.txt:2: value 'x'" "$W/bad.out" && [ ! -e "$W/bad.model" ]
+check $? "mpirun -np 2 on a malformed file: non-zero exit, file:line, no model"
+
+echo "mpi: $pass passed, $fail failed"
+[ $fail = 0 ]

@@ -1,0 +1,72 @@
+/* cli_mpi.h: gpusvm-train across MPI ranks (make mpi builds build/gpusvm-train-mpi from
+   gpusvm-train.c with this). Every rank reads the data and makes the same calls; the context is
+   split across the ranks (desc.split): each holds the kernel rows and gradient of its share of
+   the points, and the ranks agree on every working set through MPI_Allgather, so the model is the
+   one a single process trains. Rank 0 prints and writes the model; a failing rank aborts all. */
+#ifndef GPUSVM_CLI_MPI_H
+#define GPUSVM_CLI_MPI_H
+
+#include "cli.h"
+#include <mpi.h>
+#include <unistd.h>
+
+#define CLI_MPI_CHUNK ((size_t)1 << 26) /* bytes per rank in one MPI_Allgather (its counts are ints) */
+
+static int cli_mpi_size_ = 1;
+static unsigned char *cli_mpi_tmp_ = NULL; /* size x CLI_MPI_CHUNK, for gathers larger than a chunk */
+
+static int cli_mpi_allgather(void *user, const void *send, void *recv, size_t bytes)
+{
+    const size_t parts = (size_t)cli_mpi_size_;
+    size_t off, r;
+    (void)user;
+    if (bytes <= CLI_MPI_CHUNK)
+        return MPI_Allgather(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD) != MPI_SUCCESS;
+    if (!cli_mpi_tmp_ && !(cli_mpi_tmp_ = (unsigned char *)malloc(parts * CLI_MPI_CHUNK))) return 1;
+    for (off = 0; off < bytes; off += CLI_MPI_CHUNK) {
+        const size_t n = bytes - off < CLI_MPI_CHUNK ? bytes - off : CLI_MPI_CHUNK;
+        if (MPI_Allgather((const unsigned char *)send + off, (int)n, MPI_BYTE, cli_mpi_tmp_, (int)n, MPI_BYTE,
+                          MPI_COMM_WORLD) != MPI_SUCCESS)
+            return 1;
+        for (r = 0; r < parts; ++r) memcpy((unsigned char *)recv + r * bytes + off, cli_mpi_tmp_ + r * n, n);
+    }
+    return 0;
+}
+
+/* The split, and unless GPUSVM_THREADS says otherwise, this host's cores shared among its ranks. */
+static void cli_mpi_desc(gpusvm_context_desc *d)
+{
+    const char *env = getenv("GPUSVM_THREADS");
+    MPI_Comm local;
+    int local_size = 1, rank = 0;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    d->split.parts = cli_mpi_size_;
+    d->split.rank = rank;
+    d->split.allgather = cli_mpi_allgather;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) == MPI_SUCCESS) {
+        MPI_Comm_size(local, &local_size);
+        MPI_Comm_free(&local);
+    }
+    if (!(env && *env) && cores > 0) d->threads = cores / local_size > 1 ? (int)(cores / local_size) : 1;
+}
+
+/* Success: every rank finalizes; a failure on any rank ends them all (the others would wait). */
+static void cli_mpi_exit(int code)
+{
+    free(cli_mpi_tmp_);
+    cli_mpi_tmp_ = NULL;
+    if (code) MPI_Abort(MPI_COMM_WORLD, code);
+    MPI_Finalize();
+}
+
+static void cli_mpi_init(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_size(MPI_COMM_WORLD, &cli_mpi_size_);
+    MPI_Comm_rank(MPI_COMM_WORLD, &cli_rank_);
+    cli_desc_hook_ = cli_mpi_desc;
+    cli_exit_hook_ = cli_mpi_exit;
+}
+
+#endif
