@@ -3,7 +3,7 @@
 #   make demo           set up what is missing, train and predict on bundled data
 #   make test           set up what is missing, run every test
 #   make bench          the benchmark table (a9a, w8a, ijcnn1, mnist) on the selected device
-#   make mpi            build/gpusvm-train-mpi: gpusvm-train across MPI ranks (needs mpicc)
+#   make mpi            build/gpusvm-train-mpi and gpusvm-grid-mpi: the tools across MPI ranks (mpicc)
 #   make kernels        regenerate kernels.cl.h and the kernel block of gpusvm.h
 #   make check-kernels  fail if either is out of step with kernels/
 #   make fuzz           libFuzzer on the data reader and model loader (FUZZ_SECONDS each, default 60)
@@ -42,12 +42,15 @@ $(BUILD)/gpusvm-scale: tools/gpusvm-scale.c tools/cli.h gpusvm.h | $(BUILD)
 $(BUILD)/gpusvm-grid: tools/gpusvm-grid.c tools/cli.h tools/png.h gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ tools/gpusvm-grid.c $(LIBS)
 
-# gpusvm-train across MPI ranks (Open MPI, MPICH: their mpicc); not part of 'all'.
+# gpusvm-train and gpusvm-grid across MPI ranks (Open MPI, MPICH: their mpicc); not part of 'all'.
 MPICC ?= mpicc
-mpi: $(BUILD)/gpusvm-train-mpi
+mpi: $(BUILD)/gpusvm-train-mpi $(BUILD)/gpusvm-grid-mpi
 
 $(BUILD)/gpusvm-train-mpi: tools/gpusvm-train.c tools/cli.h tools/cli_mpi.h gpusvm.h | $(BUILD)
 	$(MPICC) -std=c99 -D_POSIX_C_SOURCE=200809L $(CFLAGS) $(WARN) -DGPUSVM_TRAIN_MPI -o $@ tools/gpusvm-train.c $(LIBS)
+
+$(BUILD)/gpusvm-grid-mpi: tools/gpusvm-grid.c tools/cli.h tools/cli_mpi.h tools/png.h gpusvm.h | $(BUILD)
+	$(MPICC) -std=c99 -D_POSIX_C_SOURCE=200809L $(CFLAGS) $(WARN) -DGPUSVM_GRID_MPI -o $@ tools/gpusvm-grid.c $(LIBS)
 
 $(BUILD)/embed_kernels: tools/embed_kernels.c | $(BUILD)
 	$(CC) -std=c99 -O2 -Wall -Wextra -o $@ tools/embed_kernels.c

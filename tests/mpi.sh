@@ -1,9 +1,10 @@
 #!/bin/sh
-# mpi.sh: gpusvm-train-mpi (make mpi) under mpirun with 2 and 3 ranks on this machine: the model
-# file and printed lines of one gpusvm-train process on the C backend, byte for byte (C-SVC,
-# nu-SVC, epsilon-SVR on svmguide1, C-SVC and 5-fold cross-validation on 4000 a9a points: more
-# points than a working set, so every rank holds a share); bad input fails every rank with
-# file:line and no model. Prints "mpi: N passed, M failed".
+# mpi.sh: gpusvm-train-mpi and gpusvm-grid-mpi (make mpi) under mpirun with 2 and 3 ranks on
+# this machine. gpusvm-train-mpi: the model file and printed lines of one gpusvm-train process on
+# the C backend, byte for byte (C-SVC, nu-SVC, epsilon-SVR on svmguide1, C-SVC and 5-fold
+# cross-validation on 4000 a9a points: more points than a working set, so every rank holds a
+# share); gpusvm-grid-mpi: gpusvm-grid's lines, .out file and PNG; bad input fails every rank
+# with file:line and no model. Prints "mpi: N passed, M failed".
 set -u
 B=build
 W=$B/mpi
@@ -14,8 +15,8 @@ fail=0
 check() { # check STATUS MESSAGE
     if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok   $2"; else fail=$((fail + 1)); echo "FAIL $2"; fi
 }
-if ! command -v mpirun > /dev/null 2>&1 || [ ! -x $B/gpusvm-train-mpi ]; then
-    echo "FAIL mpirun or $B/gpusvm-train-mpi missing (make setup-test installs openmpi-bin and libopenmpi-dev; make mpi)"
+if ! command -v mpirun > /dev/null 2>&1 || [ ! -x $B/gpusvm-train-mpi ] || [ ! -x $B/gpusvm-grid-mpi ]; then
+    echo "FAIL mpirun or the MPI tools missing (make setup-test installs openmpi-bin and libopenmpi-dev; make mpi)"
     echo "mpi: 0 passed, 1 failed"
     exit 1
 fi
@@ -45,6 +46,15 @@ same nusvc 3 svmguide1 -s 1 -n 0.3 -g 1
 same svr 2 svmguide1 -s 3 -p 0.2 -c 4 -g 1
 same a9a 3 a9a4k -c 1 -g 0.05
 same cv 2 a9a4k -c 1 -g 0.05 -v 5
+
+# gpusvm-grid-mpi: the ranks take the gamma values in turn; rank 0 prints svm-grid's lines, the .out
+# file and the picture that one gpusvm-grid process writes
+$B/gpusvm-grid -out "$W/grid.ref.out" -png "$W/grid.ref.png" data/heart_scale > "$W/grid.ref.txt" 2> /dev/null
+mpirun -np 3 $B/gpusvm-grid-mpi -out "$W/grid.3.out" -png "$W/grid.3.png" data/heart_scale > "$W/grid.3.txt" 2> "$W/grid.3.err"
+rc=$?
+[ $rc = 0 ] && grep -q "rank 2: gamma value" "$W/grid.3.err" && [ -s "$W/grid.ref.txt" ] && cmp -s "$W/grid.ref.txt" "$W/grid.3.txt" &&
+    cmp -s "$W/grid.ref.out" "$W/grid.3.out" && cmp -s "$W/grid.ref.png" "$W/grid.3.png"
+check $? "mpirun -np 3 gpusvm-grid-mpi heart_scale (default grid): one process's lines, .out file and PNG"
 
 printf '1 1:0.5\n-1 2:x\n' > "$W/bad.txt"
 mpirun -np 2 $B/gpusvm-train-mpi "$W/bad.txt" "$W/bad.model" > "$W/bad.out" 2>&1

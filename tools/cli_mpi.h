@@ -1,8 +1,10 @@
-/* cli_mpi.h: gpusvm-train across MPI ranks (make mpi builds build/gpusvm-train-mpi from
-   gpusvm-train.c with this). Every rank reads the data and makes the same calls; the context is
-   split across the ranks (desc.split): each holds the kernel rows and gradient of its share of
-   the points, and the ranks agree on every working set through MPI_Allgather, so the model is the
-   one a single process trains. Rank 0 prints and writes the model; a failing rank aborts all. */
+/* cli_mpi.h: the tools across MPI ranks (make mpi builds build/gpusvm-train-mpi and
+   build/gpusvm-grid-mpi with this). Every rank reads the data. gpusvm-train-mpi: the ranks make
+   the same calls on a context split across them (desc.split): each holds the kernel rows and
+   gradient of its share of the points, and they agree on every working set through
+   MPI_Allgather, so the model is the one a single process trains. gpusvm-grid-mpi: the ranks take
+   the grid's gamma values in turn, each on a context of its own, and rank 0 gathers the rates.
+   Rank 0 prints and writes; a failing rank aborts all. */
 #ifndef GPUSVM_CLI_MPI_H
 #define GPUSVM_CLI_MPI_H
 
@@ -13,6 +15,7 @@
 #define CLI_MPI_CHUNK ((size_t)1 << 26) /* bytes per rank in one MPI_Allgather (its counts are ints) */
 
 static int cli_mpi_size_ = 1;
+static int cli_mpi_split_ = 0; /* the context is split across the ranks */
 static unsigned char *cli_mpi_tmp_ = NULL; /* size x CLI_MPI_CHUNK, for gathers larger than a chunk */
 
 static int cli_mpi_allgather(void *user, const void *send, void *recv, size_t bytes)
@@ -41,9 +44,11 @@ static void cli_mpi_desc(gpusvm_context_desc *d)
     int local_size = 1, rank = 0;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    d->split.parts = cli_mpi_size_;
-    d->split.rank = rank;
-    d->split.allgather = cli_mpi_allgather;
+    if (cli_mpi_split_) {
+        d->split.parts = cli_mpi_size_;
+        d->split.rank = rank;
+        d->split.allgather = cli_mpi_allgather;
+    }
     if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) == MPI_SUCCESS) {
         MPI_Comm_size(local, &local_size);
         MPI_Comm_free(&local);
@@ -60,9 +65,22 @@ static void cli_mpi_exit(int code)
     MPI_Finalize();
 }
 
-static void cli_mpi_init(int *argc, char ***argv)
+/* Every rank's v[0..n) summed into each (the values a rank did not compute: zeros). */
+CLI_MAYBE_UNUSED static void cli_mpi_sum(double *v, size_t n)
+{
+    size_t off;
+    for (off = 0; off < n; off += CLI_MPI_CHUNK / sizeof(double)) {
+        const size_t k = n - off < CLI_MPI_CHUNK / sizeof(double) ? n - off : CLI_MPI_CHUNK / sizeof(double);
+        if (MPI_Allreduce(MPI_IN_PLACE, v + off, (int)k, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS)
+            cli_check(GPUSVM_ERROR_IO, "MPI_Allreduce");
+    }
+}
+
+/* split: the tool's context is split across the ranks (gpusvm-train-mpi), else each rank's is its own. */
+static void cli_mpi_init(int *argc, char ***argv, int split)
 {
     MPI_Init(argc, argv);
+    cli_mpi_split_ = split;
     MPI_Comm_size(MPI_COMM_WORLD, &cli_mpi_size_);
     MPI_Comm_rank(MPI_COMM_WORLD, &cli_rank_);
     cli_desc_hook_ = cli_mpi_desc;

@@ -2,8 +2,16 @@
    grid and each of its folds is trained by gpusvm_grid_search, every C of a gamma together as one
    batch on the device, instead of one svm-train -v run per point. The lines on stdout, the .out
    file and the last line are svm-grid's; the contour picture is written as a PNG here.
-   Usage: gpusvm-grid [grid_options] [svm_options] dataset */
+   Usage: gpusvm-grid [grid_options] [svm_options] dataset
+   Built with GPUSVM_GRID_MPI (make mpi): gpusvm-grid-mpi, the same run as MPI ranks that take the
+   gamma values in turn (cli_mpi.h): mpirun -np 4 build/gpusvm-grid-mpi [options] dataset */
+#ifdef GPUSVM_GRID_MPI
+#include "cli_mpi.h"
+#define GRID_TOOL "gpusvm-grid-mpi"
+#else
 #include "cli.h"
+#define GRID_TOOL "gpusvm-grid"
+#endif
 #include "png.h"
 
 #include <math.h>
@@ -11,7 +19,7 @@
 
 static void usage(void)
 {
-    printf("Usage: gpusvm-grid [grid_options] [svm_options] dataset\n"
+    printf("Usage: " GRID_TOOL " [grid_options] [svm_options] dataset\n"
            "grid_options (svm-grid's):\n"
            "-log2c {begin,end,step | \"null\"} : set the range of c (default -5,15,2)\n"
            "    begin,end,step -- c_range = 2^{begin,...,begin+k*step,...,end}\n"
@@ -27,7 +35,12 @@ static void usage(void)
            "svm_options: gpusvm-train's, but -c, -g, -v, -W and -b (the grid sets or needs none of them)\n"
            "The rate is the cross-validation accuracy in percent; for -s 3 and -s 4 the mean squared error,\n"
            "where the best point is the smallest.\n"
-           "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name|all|i,j,..., GPUSVM_VERBOSE=1\n");
+           "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name|all|i,j,..., GPUSVM_VERBOSE=1\n"
+#ifdef GPUSVM_GRID_MPI
+           "run as MPI ranks (mpirun -np N " GRID_TOOL " ...): rank r takes the gamma values r, r + N, ... (each\n"
+           "\ton its own context: GPUSVM_DEVICE per rank, or the C backend); rank 0 prints and writes\n"
+#endif
+           );
 }
 
 /* svm-grid's range_f: begin, begin + step, ... while not past end (at most 1000 values). */
@@ -218,30 +231,42 @@ static void parse(int argc, char **argv, grid_opts *o)
         ++i;
     }
     if (i != argc - 1) {
-        usage();
-        exit(1);
+        if (cli_rank_ == 0) usage();
+        cli_exit(1);
     }
     if (!o->with_c && !o->with_g) cli_bad("-log2c and -log2g should not be null simultaneously", NULL);
     o->data = argv[argc - 1];
     cli_train_done(&o->t);
 }
 
-/* The rates of every grid point: gamma by gamma, every C of it in one call (progress on stderr). */
+/* The rates of every grid point: gamma by gamma, every C of it in one call (progress on stderr);
+   as MPI ranks, rank r takes gamma values r, r + ranks, ... and every rank gets all rates. */
 static void run_grid(gpusvm_context *ctx, const gpusvm_dataset *ds, const grid_opts *o, const double *cs, int nc,
                      const double *gs, int ng, double *rate)
 {
     double C[1000], G;
-    int i;
+    int i, ranks = 1;
     time_t start = time(NULL);
+#ifdef GPUSVM_GRID_MPI
+    ranks = cli_mpi_size_;
+#endif
     for (i = 0; i < nc; ++i) C[i] = pow(2.0, cs[i]);
-    for (i = 0; i < ng; ++i) {
+    memset(rate, 0, (size_t)nc * (size_t)ng * sizeof(double));
+    for (i = cli_rank_; i < ng; i += ranks) {
         G = o->with_g ? pow(2.0, gs[i]) : 0.0;
         cli_check(gpusvm_grid_search(ctx, &ds->x, ds->y, &o->t.p, o->fold, o->with_c ? C : NULL, o->with_c ? nc : 0,
                                      o->with_g ? &G : NULL, o->with_g ? 1 : 0, rate + (size_t)i * (size_t)nc),
-                  "gpusvm-grid");
-        fprintf(stderr, "gpusvm-grid: %d of %d gamma values (%d points each) done, %.0f s\n", i + 1, ng, nc,
-                difftime(time(NULL), start));
+                  GRID_TOOL);
+        if (ranks == 1)
+            fprintf(stderr, "gpusvm-grid: %d of %d gamma values (%d points each) done, %.0f s\n", i + 1, ng, nc,
+                    difftime(time(NULL), start));
+        else
+            fprintf(stderr, GRID_TOOL ": rank %d: gamma value %d of %d (%d points) done, %.0f s\n", cli_rank_, i + 1,
+                    ng, nc, difftime(time(NULL), start));
     }
+#ifdef GPUSVM_GRID_MPI
+    cli_mpi_sum(rate, (size_t)nc * (size_t)ng);
+#endif
 }
 
 /* The grid as computed: its ranges in order (cr, gr) and in svm-grid's order (cs, gs), the rates
@@ -306,7 +331,7 @@ static void picture(gpusvm_context *ctx, const grid_run *g, const char *path)
     unsigned char *rgb = (unsigned char *)calloc((size_t)w * (size_t)h, 3), *png;
     size_t png_size;
     int bx = 0, by = 0, ci, gi;
-    if (!val || !rgb) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, "gpusvm-grid");
+    if (!val || !rgb) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, GRID_TOOL);
     for (gi = 0; gi < g->ng; ++gi)
         for (ci = 0; ci < g->nc; ++ci) {
             const double cv = o->with_c ? g->cr[ci] : 0, gv = o->with_g ? g->gr[g->ng - 1 - gi] : 0;
@@ -317,8 +342,8 @@ static void picture(gpusvm_context *ctx, const grid_run *g, const char *path)
             if ((!o->with_c || cv == g->best_c) && (!o->with_g || gv == g->best_g)) bx = ci, by = gi;
         }
     draw(val, g->nc, g->ng, bx, by, g->regression, rgb);
-    if (!(png = png_encode(rgb, w, h, &png_size))) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, "gpusvm-grid");
-    cli_check(gpusvm_write_file(ctx, path, png, png_size), "gpusvm-grid");
+    if (!(png = png_encode(rgb, w, h, &png_size))) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, GRID_TOOL);
+    cli_check(gpusvm_write_file(ctx, path, png, png_size), GRID_TOOL);
     free(png);
     free(val);
     free(rgb);
@@ -334,10 +359,13 @@ int main(int argc, char **argv)
     gpusvm_dataset *ds = NULL;
     cli_buf outf;
 
-    cli_tool_ = "gpusvm-grid";
+#ifdef GPUSVM_GRID_MPI
+    cli_mpi_init(&argc, &argv, 0);
+#endif
+    cli_tool_ = GRID_TOOL;
     if (argc < 2) {
-        usage();
-        return 1;
+        if (cli_rank_ == 0) usage();
+        cli_exit(1);
     }
     parse(argc, argv, &g.o);
     base = strrchr(o->data, '/');
@@ -353,15 +381,20 @@ int main(int argc, char **argv)
     g.regression = o->t.p.svm_type == GPUSVM_EPSILON_SVR || o->t.p.svm_type == GPUSVM_NU_SVR;
 
     ctx = cli_context();
-    cli_check(gpusvm_dataset_load(ctx, o->data, &ds), "gpusvm-grid");
+    cli_check(gpusvm_dataset_load(ctx, o->data, &ds), GRID_TOOL);
     cli_check_index0(ds, o->data, o->t.p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED);
     if (!(g.rate = (double *)malloc((size_t)g.nc * (size_t)g.ng * sizeof(double))))
-        cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, "gpusvm-grid");
+        cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, GRID_TOOL);
     run_grid(ctx, ds, o, g.cs, g.nc, g.gs, g.ng, g.rate);
+    if (cli_rank_ != 0) { /* rank 0 reports */
+        free(g.rate);
+        gpusvm_dataset_free(ds);
+        cli_exit(0);
+    }
     memset(&outf, 0, sizeof outf);
     report(&g, &outf);
     out = o->out ? o->out : out_default;
-    if (*out && !cli_write(ctx, "gpusvm-grid", out, &outf)) cli_exit(1);
+    if (*out && !cli_write(ctx, GRID_TOOL, out, &outf)) cli_exit(1);
     picture(ctx, &g, o->png ? o->png : png_default);
     if (o->with_c) pyfloat(pow(2.0, g.best_c), s1, sizeof s1);
     if (o->with_g) pyfloat(pow(2.0, g.best_g), s2, sizeof s2);

@@ -113,7 +113,7 @@ int main(int argc, char **argv)
     char model_buf[4096];
 
 #ifdef GPUSVM_TRAIN_MPI
-    cli_mpi_init(&argc, &argv);
+    cli_mpi_init(&argc, &argv, 1);
 #endif
     cli_tool_ = TRAIN_TOOL;
     cli_train_init(&t);
