@@ -1854,6 +1854,7 @@ typedef struct gpusvm__cpu_job {
     int split, nr;
     size_t plo, kw, vlo[2], vhi[2];
     const int32_t *cmap;
+    float *kblock; /* split: the working set's q x q block of the rows, every part's columns */
 } gpusvm__cpu_job;
 
 typedef struct gpusvm__cpu {
@@ -1884,6 +1885,9 @@ typedef struct gpusvm__cpu {
     int32_t *cmap;
     uint64_t *xsend, *xrecv;
     int xfailed;
+    float *kblocks;             /* the split jobs' blocks */
+    unsigned char *xblock;      /* the blocks' allgather: every part's columns */
+    size_t xblock_bytes;
 } gpusvm__cpu;
 
 static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s, int nprob);
@@ -1921,8 +1925,13 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     gpusvm__free(a, b->cmap);
     gpusvm__free(a, b->xsend);
     gpusvm__free(a, b->xrecv);
+    gpusvm__free(a, b->kblocks);
+    gpusvm__free(a, b->xblock);
     b->cmap = NULL;
     b->xsend = b->xrecv = NULL;
+    b->kblocks = NULL;
+    b->xblock = NULL;
+    b->xblock_bytes = 0;
     b->xfailed = 0;
     gpusvm__cpu_cs_free(a, b->cs, b->ncs);
     b->cs = NULL;
@@ -2059,13 +2068,20 @@ static int gpusvm__part_of(size_t npts, int parts, size_t pt)
     return r;
 }
 
-/* The columns a problem's rows hold here: this part's share of its points where the context is
-   split and the problem is not solved whole (nor Crammer-Singer's), else every point. */
+/* Whether a problem is split: the context is, and the problem is not solved whole (nor
+   Crammer-Singer's). */
+static int gpusvm__cpu_splits(const gpusvm__cpu *b, const gpusvm__problem *p, int q)
+{
+    return b->base.ctx->split.parts > 1 && p->nvar > (size_t)q && !p->own_rows && !p->cache;
+}
+
+/* The columns a problem's rows hold here: this part's share of its points where it is split,
+   else every point. */
 static size_t gpusvm__cpu_share(const gpusvm__cpu *b, const gpusvm__problem *p, int q, size_t *lo)
 {
     const gpusvm_split *s = &b->base.ctx->split;
     *lo = 0;
-    if (s->parts < 2 || p->nvar <= (size_t)q || p->own_rows || p->cache) return p->npts;
+    if (!gpusvm__cpu_splits(b, p, q)) return p->npts;
     *lo = gpusvm__part_lo(p->npts, s->parts, s->rank);
     return gpusvm__part_lo(p->npts, s->parts, s->rank + 1) - *lo;
 }
@@ -2075,7 +2091,7 @@ static void gpusvm__cpu_job_share(gpusvm__cpu *b, gpusvm__cpu_job *j, int32_t **
 {
     size_t k;
     j->kw = gpusvm__cpu_share(b, &j->p, b->qmax, &j->plo);
-    j->split = b->base.ctx->split.parts > 1 && !j->whole && !j->p.own_rows && !j->p.cache;
+    j->split = gpusvm__cpu_splits(b, &j->p, b->qmax);
     j->nr = 1;
     j->vlo[0] = 0;
     j->vhi[0] = j->n;
@@ -2139,8 +2155,9 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     const gpusvm_allocator *a = &bb->ctx->alloc;
     const int parts = bb->ctx->split.parts;
-    size_t i, nvar = 0, krows = 0, kn, ws, lines = 0, most = 1, shared = 0, lo;
+    size_t i, nvar = 0, krows = 0, kn, ws, lines = 0, most = 1, shared = 0, lo, nsplit = 0;
     int32_t *cmap_room;
+    float *kblock_room;
     int t;
     gpusvm__cpu_train_end(bb);
     b->qmax = q;
@@ -2150,6 +2167,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
         lines += qt;
         most = qt > most ? qt : most;
         if (parts > 1) shared += width;
+        nsplit += (size_t)gpusvm__cpu_splits(b, &p[t], q);
         if (!gpusvm__mul(qt, width, &kn) || krows + kn < krows) return gpusvm__oom(bb->ctx, "kernel rows");
         krows += kn;
     }
@@ -2190,20 +2208,25 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
         b->cmap = (int32_t *)gpusvm__alloc(a, shared ? shared : 1, sizeof(int32_t));
         b->xsend = (uint64_t *)gpusvm__alloc(a, (size_t)(q > 4 ? q : 4), sizeof(uint64_t));
         b->xrecv = (uint64_t *)gpusvm__alloc(a, (size_t)(q > 4 ? q : 4) * (size_t)parts, sizeof(uint64_t));
+        b->kblocks = (float *)gpusvm__alloc(a, nsplit ? nsplit * (size_t)q * (size_t)q : 1, sizeof(float));
     }
     if (!b->job || !b->alpha || !b->G || !b->coef || !b->st || !b->K || !b->qd || !b->norm ||
         (!b->dense && b->d <= GPUSVM__DENSE_MAX) || !b->key_up || !b->key_low || !b->ws_idx || !b->ws_slot ||
         !b->line_var || !b->var_line || !b->miss || !b->line_used || !b->line_keys || !b->have ||
-        (parts > 1 && (!b->cmap || !b->xsend || !b->xrecv))) {
+        (parts > 1 && (!b->cmap || !b->xsend || !b->xrecv || !b->kblocks))) {
         gpusvm__cpu_train_end(bb);
         return gpusvm__oom(bb->ctx, "the training state");
     }
     gpusvm__norms(&b->x, 0, b->x.rows, b->norm);
     for (i = 0; i < lines; ++i) b->line_var[i] = -1;
     for (i = 0; i < nvar; ++i) b->var_line[i] = -1;
-    for (t = 0, nvar = 0, krows = 0, lines = 0, cmap_room = b->cmap; t < nprob; ++t) {
+    for (t = 0, nvar = 0, krows = 0, lines = 0, cmap_room = b->cmap, kblock_room = b->kblocks; t < nprob; ++t) {
         gpusvm__cpu_job *j = &b->job[t];
         gpusvm__cpu_job_init(b, j, &p[t], t, nprob, nvar, krows, lines, &cmap_room);
+        if (j->split) {
+            j->kblock = kblock_room;
+            kblock_room += (size_t)q * (size_t)q;
+        }
         lines += (size_t)j->lines;
         nvar += j->n;
         krows += (size_t)j->lines * j->kw;
@@ -2710,8 +2733,6 @@ static void gpusvm__cpu_need(gpusvm__cpu *b, gpusvm__cpu_job *j, int pos, int th
 typedef struct gpusvm__cpu_ws {
     double *la, *lg, *lC;
     float *lqd, *kq;
-    int32_t *lx; /* the point's row of x (a split job computes the block's rows itself) */
-    int *pos_id; /* t at t: the block's rows as gpusvm__cpu_rows_of's slots */
     signed char *ly;
     unsigned char *kq_have;
     size_t *lpt;
@@ -2722,7 +2743,7 @@ typedef struct gpusvm__cpu_ws {
 static size_t gpusvm__cpu_ws_bytes(int q)
 {
     const size_t n = (size_t)(q > 0 ? q : 1);
-    return (n * (3 * sizeof(double) + sizeof(size_t) + (n + 1) * sizeof(float) + sizeof(int32_t) + sizeof(int) + 2) + 15) / 16 * 16;
+    return (n * (3 * sizeof(double) + sizeof(size_t) + (n + 1) * sizeof(float) + 2) + 15) / 16 * 16;
 }
 
 /* Its room for q positions in block (gpusvm__cpu_ws_bytes of it). */
@@ -2735,30 +2756,20 @@ static void gpusvm__cpu_ws_view(unsigned char *block, int q, gpusvm__cpu_ws *w)
     w->lpt = (size_t *)(void *)(w->lC + n);
     w->lqd = (float *)(void *)(w->lpt + n);
     w->kq = w->lqd + n;
-    w->lx = (int32_t *)(void *)(w->kq + n * n);
-    w->pos_id = (int *)(void *)(w->lx + n);
-    w->ly = (signed char *)(void *)(w->pos_id + n);
+    w->ly = (signed char *)(void *)(w->kq + n * n);
     w->kq_have = (unsigned char *)(w->ly + n);
     w->th = -1;
 }
 
 /* Row pos of the block (see gpusvm__cpu_ws), gathered from its kernel row (computed first where
    the rows are lazy) the first time this solve reads it: the same values, so the same bits. A
-   split job's rows hold only its share's columns: it computes the block's row against the
-   working set's points, as gpusvm__cpu_rows_of computes every row, so again the same bits. */
+   split job's block was put together from every part's columns before the solve
+   (gpusvm__cpu_share_ws). */
 static const float *gpusvm__cpu_kq(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, int pos)
 {
     float *row = w->kq + (size_t)pos * (size_t)j->q;
-    if (!w->kq_have[pos] && j->split) {
-        gpusvm__cpu_rowsrc rs;
-        gpusvm__cpu_rowsrc_of(b, j, 1, w->th < 0 ? 0 : w->th, &rs);
-        rs.bmap = w->lx; /* against the working set's points, into the block's row */
-        rs.K = w->kq;
-        rs.ldk = (size_t)j->q;
-        rs.slot = w->pos_id;
-        gpusvm__cpu_rows_of(&rs, pos, 1, 0, (size_t)j->q);
-        w->kq_have[pos] = 1;
-    } else if (!w->kq_have[pos]) {
+    if (j->split) return j->kblock + (size_t)pos * (size_t)j->q;
+    if (!w->kq_have[pos]) {
         const float *K;
         int t;
         gpusvm__cpu_need(b, j, pos, w->th);
@@ -2839,8 +2850,6 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
         w->lqd[t] = j->qd[i];
         w->ly[t] = j->p.y[i];
         w->lpt[t] = GPUSVM__PT(i, j->npts);
-        w->lx[t] = (int32_t)gpusvm__map_pt(&j->p, w->lpt[t]);
-        w->pos_id[t] = t;
         w->kq_have[t] = 0;
     }
     eps_in = eps > ratio * j->st[GPUSVM__ST_GAP] ? eps : ratio * j->st[GPUSVM__ST_GAP];
@@ -2913,19 +2922,64 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
     j->st[GPUSVM__ST_INNER] = (double)it;
 }
 
-/* A split job's working-set gradients from the parts that hold them (each part keeps its share's),
-   so that every part starts the inner solve from the same values. */
-static void gpusvm__cpu_share_ws(gpusvm__cpu *b, gpusvm__cpu_job *j)
+/* The part that holds working-set position t of a split job. */
+static int gpusvm__cpu_owner(const gpusvm__cpu *b, const gpusvm__cpu_job *j, int t)
 {
-    const int parts = b->base.ctx->split.parts;
+    return gpusvm__part_of(j->npts, b->base.ctx->split.parts, GPUSVM__PT((size_t)j->ws_idx[t], j->npts));
+}
+
+/* A split job's q x q block (kblock[u][t] = k(working-set point u, point t), as gpusvm__cpu_kq
+   gathers it): column t is in the rows of the part that holds t, so each part sends its columns
+   (as many as the part with the most holds, in position order), row by row of the block, and
+   takes everyone's. */
+static gpusvm_result gpusvm__cpu_share_block(gpusvm__cpu *b, gpusvm__cpu_job *j)
+{
+    const int parts = b->base.ctx->split.parts, rank = b->base.ctx->split.rank, q = j->q;
+    size_t most = 0, bytes, mine = 0, k;
+    uint64_t *next = b->xrecv; /* after the counts: each part's next column */
+    int own[GPUSVM__Q], at[GPUSVM__Q], t, u, r;
+    float *send, *all;
+    for (t = 0; t < q; ++t) {
+        own[t] = gpusvm__cpu_owner(b, j, t);
+        if (own[t] == rank) at[mine++] = t;
+    }
+    b->xsend[0] = mine;
+    if (!gpusvm__cpu_gather(b, b->xsend, b->xrecv, sizeof(uint64_t))) return GPUSVM_OK;
+    for (r = 0; r < parts; ++r) most = b->xrecv[r] > most ? (size_t)b->xrecv[r] : most;
+    bytes = (size_t)(parts + 1) * most * (size_t)q * sizeof(float);
+    if (b->xblock_bytes < bytes) {
+        gpusvm__free(&b->base.ctx->alloc, b->xblock);
+        b->xblock_bytes = 0;
+        if (!(b->xblock = (unsigned char *)gpusvm__alloc(&b->base.ctx->alloc, bytes, 1)))
+            return gpusvm__oom(b->base.ctx, "the split's working-set block");
+        b->xblock_bytes = bytes;
+    }
+    send = (float *)(void *)b->xblock; /* send[u][k]: row u at this part's k-th column */
+    all = send + most * (size_t)q;
+    for (u = 0; u < q; ++u) {
+        const float *row = j->K + (size_t)j->ws_slot[u] * j->kw - j->plo;
+        for (k = 0; k < mine; ++k) send[(size_t)u * most + k] = row[GPUSVM__PT((size_t)j->ws_idx[at[k]], j->npts)];
+        for (; k < most; ++k) send[(size_t)u * most + k] = 0.0f;
+    }
+    if (!gpusvm__cpu_gather(b, send, all, most * (size_t)q * sizeof(float))) return GPUSVM_OK;
+    for (r = 0; r < parts; ++r) next[r] = 0;
+    for (t = 0; t < q; ++t) at[t] = (int)next[own[t]]++; /* t is column at[t] of its part's */
+    for (u = 0; u < q; ++u)
+        for (t = 0; t < q; ++t)
+            j->kblock[(size_t)u * (size_t)q + (size_t)t] = all[((size_t)own[t] * (size_t)q + (size_t)u) * most + (size_t)at[t]];
+    return GPUSVM_OK;
+}
+
+/* A split job's working-set gradients from the parts that hold them (each part keeps its share's)
+   and its block, so that every part runs the same inner solve. */
+static gpusvm_result gpusvm__cpu_share_ws(gpusvm__cpu *b, gpusvm__cpu_job *j)
+{
     double *send = (double *)(void *)b->xsend, *all = (double *)(void *)b->xrecv;
     int t;
     for (t = 0; t < j->q; ++t) send[t] = j->G[j->ws_idx[t]];
-    if (!gpusvm__cpu_gather(b, send, all, (size_t)j->q * sizeof(double))) return;
-    for (t = 0; t < j->q; ++t) {
-        const size_t v = (size_t)j->ws_idx[t];
-        j->G[v] = all[(size_t)gpusvm__part_of(j->npts, parts, GPUSVM__PT(v, j->npts)) * (size_t)j->q + (size_t)t];
-    }
+    if (!gpusvm__cpu_gather(b, send, all, (size_t)j->q * sizeof(double))) return GPUSVM_OK;
+    for (t = 0; t < j->q; ++t) j->G[j->ws_idx[t]] = all[(size_t)gpusvm__cpu_owner(b, j, t) * (size_t)j->q + (size_t)t];
+    return gpusvm__cpu_share_block(b, j);
 }
 
 /* A batch's inner solves on the context's threads: thread t takes problems t, t + parts, ...
@@ -2951,6 +3005,7 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double rat
 {
     gpusvm__cpu_ws w[GPUSVM__MAX_THREADS];
     gpusvm__cpu_smo_split s;
+    gpusvm_result r;
     size_t bytes;
     int t;
     s.b = (gpusvm__cpu *)bb;
@@ -2974,8 +3029,9 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double rat
         w[t].th = s.parts > 1 ? t : -1;
     }
     for (t = 0; t < s.b->nprob; ++t)
-        if (s.b->job[t].split && s.b->job[t].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING)
-            gpusvm__cpu_share_ws(s.b, &s.b->job[t]);
+        if (s.b->job[t].split && s.b->job[t].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING &&
+            (r = gpusvm__cpu_share_ws(s.b, &s.b->job[t])) != GPUSVM_OK)
+            return r;
     gpusvm__parallel(s.parts, gpusvm__cpu_smo_part, &s);
     return gpusvm__cpu_gathered(s.b);
 }
