@@ -2725,16 +2725,18 @@ static void gpusvm__cpu_need(gpusvm__cpu *b, gpusvm__cpu_job *j, int pos, int th
 }
 
 /* The inner solve's working set, position by position (gathered once a round, so that the
-   pair updates read arrays in order, as the kernel's local memory): alpha, gradient, bound,
-   diagonal, label and the point whose column of the kernel rows it is; and the q x q block of the
-   rows the solve has read (kq: by position, then position; kq_have: gathered yet), as the
-   kernels' gpusvm_gather, so that a pair update sweeps contiguous values instead of q scattered
-   words of an n-wide row. */
+   pair updates read arrays in order, as the kernel's local memory): alpha, bound, diagonal, label
+   and the point whose column of the kernel rows it is; the gradient as LIBSVM's selection reads
+   it, lv = -y G (exactly: a sign), with the sets each position is in, lup (I_up: lv a candidate
+   for i) and llow (I_low: for j), so the scans are comparisons without the label's branches; and
+   the q x q block of the rows the solve has read (kq: by position, then position; kq_have:
+   gathered yet), as the kernels' gpusvm_gather, so that a pair update sweeps contiguous values
+   instead of q scattered words of an n-wide row. */
 typedef struct gpusvm__cpu_ws {
-    double *la, *lg, *lC;
+    double *la, *lv, *lC;
     float *lqd, *kq;
     signed char *ly;
-    unsigned char *kq_have;
+    unsigned char *kq_have, *lup, *llow, *lcls; /* lcls: nu's class (1: y = -1), else 0 */
     size_t *lpt;
     int th; /* the thread it belongs to (gpusvm__cpu_need's th) */
 } gpusvm__cpu_ws;
@@ -2743,7 +2745,7 @@ typedef struct gpusvm__cpu_ws {
 static size_t gpusvm__cpu_ws_bytes(int q)
 {
     const size_t n = (size_t)(q > 0 ? q : 1);
-    return (n * (3 * sizeof(double) + sizeof(size_t) + (n + 1) * sizeof(float) + 2) + 15) / 16 * 16;
+    return (n * (3 * sizeof(double) + sizeof(size_t) + (n + 1) * sizeof(float) + 5) + 15) / 16 * 16;
 }
 
 /* Its room for q positions in block (gpusvm__cpu_ws_bytes of it). */
@@ -2751,14 +2753,25 @@ static void gpusvm__cpu_ws_view(unsigned char *block, int q, gpusvm__cpu_ws *w)
 {
     const size_t n = (size_t)(q > 0 ? q : 1);
     w->la = (double *)(void *)block;
-    w->lg = w->la + n;
-    w->lC = w->lg + n;
+    w->lv = w->la + n;
+    w->lC = w->lv + n;
     w->lpt = (size_t *)(void *)(w->lC + n);
     w->lqd = (float *)(void *)(w->lpt + n);
     w->kq = w->lqd + n;
     w->ly = (signed char *)(void *)(w->kq + n * n);
     w->kq_have = (unsigned char *)(w->ly + n);
+    w->lup = w->kq_have + n;
+    w->llow = w->lup + n;
+    w->lcls = w->llow + n;
     w->th = -1;
+}
+
+/* Position t's sets from its alpha (as LIBSVM's is_upper_bound / is_lower_bound). */
+static void gpusvm__cpu_ws_sets(const gpusvm__cpu_ws *w, int t)
+{
+    const int pos = w->ly[t] > 0;
+    w->lup[t] = (unsigned char)(pos ? (w->la[t] < w->lC[t]) : (w->la[t] > 0.0));
+    w->llow[t] = (unsigned char)(pos ? (w->la[t] > 0.0) : (w->la[t] < w->lC[t]));
 }
 
 /* Row pos of the block (see gpusvm__cpu_ws), gathered from its kernel row (computed first where
@@ -2781,22 +2794,25 @@ static const float *gpusvm__cpu_kq(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpu
 }
 
 /* LIBSVM's analytic step on the pair (i, jj) of working-set positions, with its clipping to the
-   box; the working set's gradient follows (Ki, Kj: their rows of the block, Kii i's diagonal). */
+   box; the working set's gradient follows (Ki, Kj: their rows of the block, Kii i's diagonal).
+   In lv = -y G the update G_t += q_ti d_i + q_tj d_j (q_ti = y_t y_i k_ti) is
+   lv_t += k_ti (-y_i d_i) + k_tj (-y_j d_j): the same products and sums up to their signs, which
+   are exact, so the same bits as the kernel's. */
 static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, int i, int jj, double Kii, const float *Ki,
                                  const float *Kj)
 {
     const int m = j->q;
     int t;
-    double *la = w->la, *lg = w->lg;
+    double *la = w->la, *lv = w->lv;
     const int yi = w->ly[i], yj = w->ly[jj];
-    const double Ci = w->lC[i], Cj = w->lC[jj];
+    const double Ci = w->lC[i], Cj = w->lC[jj], gi = yi > 0 ? -lv[i] : lv[i], gj = yj > 0 ? -lv[jj] : lv[jj];
     const double Kij = (double)Ki[jj];
     const double oi = la[i], oj = la[jj];
-    double ai = oi, aj = oj, di, dj;
+    double ai = oi, aj = oj, ci, cj;
     double quad = Kii + (double)w->lqd[jj] - 2.0 * Kij;
     if (quad <= 0.0) quad = GPUSVM__TAU;
     if (yi != yj) {
-        const double delta = (-lg[i] - lg[jj]) / quad;
+        const double delta = (-gi - gj) / quad;
         const double diff = ai - aj;
         ai += delta;
         aj += delta;
@@ -2805,7 +2821,7 @@ static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, in
         if (diff > Ci - Cj) { if (ai > Ci) { ai = Ci; aj = Ci - diff; } }
         else { if (aj > Cj) { aj = Cj; ai = Cj + diff; } }
     } else {
-        const double delta = (lg[i] - lg[jj]) / quad;
+        const double delta = (gi - gj) / quad;
         const double sum = ai + aj;
         ai -= delta;
         aj += delta;
@@ -2816,15 +2832,105 @@ static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, in
     }
     la[i] = ai;
     la[jj] = aj;
-    di = ai - oi;
-    dj = aj - oj;
-    for (t = 0; t < m; ++t) {
-        const int yt = w->ly[t];
-        const double kit = (double)Ki[t], kjt = (double)Kj[t];
-        const double qi = (yt == yi) ? kit : -kit;
-        const double qj = (yt == yj) ? kjt : -kjt;
-        lg[t] += qi * di + qj * dj;
+    ci = yi > 0 ? -(ai - oi) : ai - oi;
+    cj = yj > 0 ? -(aj - oj) : aj - oj;
+    for (t = 0; t < m; ++t) lv[t] += (double)Ki[t] * ci + (double)Kj[t] * cj;
+    gpusvm__cpu_ws_sets(w, i);
+    gpusvm__cpu_ws_sets(w, jj);
+}
+
+/* The working set's state into w (gpusvm__cpu_ws), from the job's. */
+static void gpusvm__cpu_smo_gather(const gpusvm__cpu_job *j, const gpusvm__cpu_ws *w)
+{
+    int t;
+    for (t = 0; t < j->q; ++t) {
+        const int i = j->ws_idx[t];
+        w->la[t] = j->alpha[i];
+        w->ly[t] = j->p.y[i];
+        w->lv[t] = w->ly[t] > 0 ? -j->G[i] : j->G[i];
+        w->lC[t] = j->p.C[i];
+        w->lqd[t] = j->qd[i];
+        w->lpt[t] = GPUSVM__PT(i, j->npts);
+        w->lcls[t] = (unsigned char)(j->p.nu && w->ly[t] < 0);
+        w->kq_have[t] = 0;
+        gpusvm__cpu_ws_sets(w, t);
     }
+}
+
+/* i: per class, the largest lv over I_up (ties: the later position, as LIBSVM's >=; -1 when
+   none), and the largest -lv over I_low (for the stop test). */
+static void gpusvm__cpu_smo_pick_i(const gpusvm__cpu_ws *w, int m, int nu, double *bv, int *bi, double *g2)
+{
+    int t;
+    bv[0] = bv[1] = g2[0] = g2[1] = -INFINITY;
+    bi[0] = bi[1] = -1;
+    if (!nu) { /* one class: the extremes in registers */
+        double best = -INFINITY, low = -INFINITY;
+        int at = -1;
+        for (t = 0; t < m; ++t) {
+            const double v = w->lv[t];
+            if (w->lup[t] && v >= best) {
+                best = v;
+                at = t;
+            }
+            if (w->llow[t] && -v > low) low = -v;
+        }
+        bv[0] = best;
+        bi[0] = at;
+        g2[0] = low;
+        return;
+    }
+    for (t = 0; t < m; ++t) {
+        const int c = w->lcls[t];
+        const double v = w->lv[t];
+        if (w->lup[t] && v >= bv[c]) {
+            bv[c] = v;
+            bi[c] = t;
+        }
+        if (w->llow[t] && -v > g2[c]) g2[c] = -v;
+    }
+}
+
+/* j: LIBSVM's second-order choice over I_low against the i of its class (Kc: their rows of the
+   block, Kii their diagonals); ties: the later position; -1 when none. */
+static int gpusvm__cpu_smo_pick_j(const gpusvm__cpu_ws *w, int m, int nu, const double *bv, const double *Kii,
+                                  const float *const *Kc)
+{
+    double bo = INFINITY;
+    int bj = -1, t;
+    if (!nu) { /* one class */
+        const double b0 = bv[0], k0 = Kii[0];
+        const float *K0 = Kc[0];
+        for (t = 0; t < m; ++t) {
+            const double bdiff = b0 - w->lv[t];
+            if (w->llow[t] && bdiff > 0.0) {
+                double quad = k0 + (double)w->lqd[t] - 2.0 * (double)K0[t];
+                double o;
+                if (quad <= 0.0) quad = GPUSVM__TAU;
+                o = -(bdiff * bdiff) / quad;
+                if (o <= bo) {
+                    bo = o;
+                    bj = t;
+                }
+            }
+        }
+        return bj;
+    }
+    for (t = 0; t < m; ++t) {
+        const int c = w->lcls[t];
+        const double bdiff = bv[c] - w->lv[t];
+        if (w->llow[t] && bdiff > 0.0) {
+            double quad = Kii[c] + (double)w->lqd[t] - 2.0 * (double)Kc[c][t];
+            double o;
+            if (quad <= 0.0) quad = GPUSVM__TAU;
+            o = -(bdiff * bdiff) / quad;
+            if (o <= bo) {
+                bo = o;
+                bj = t;
+            }
+        }
+    }
+    return bj;
 }
 
 /* LIBSVM's SMO on one problem's working set, as gpusvm_smo (w: room for q positions). */
@@ -2832,50 +2938,24 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
                                 int max_inner, double max_iter)
 {
     const int m = j->q;
-    double *la = w->la, *lg = w->lg, eps_in, left;
-    const double *lC = w->lC;
-    const float *lqd = w->lqd;
-    const signed char *ly = w->ly;
+    double eps_in, left;
     int it = 0, budget, t;
     if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
     if (j->whole) {
         ratio = 0.0;
         max_inner = GPUSVM__WHOLE_INNER;
     }
-    for (t = 0; t < m; ++t) {
-        const int i = j->ws_idx[t];
-        la[t] = j->alpha[i];
-        lg[t] = j->G[i];
-        w->lC[t] = j->p.C[i];
-        w->lqd[t] = j->qd[i];
-        w->ly[t] = j->p.y[i];
-        w->lpt[t] = GPUSVM__PT(i, j->npts);
-        w->kq_have[t] = 0;
-    }
+    gpusvm__cpu_smo_gather(j, w);
     eps_in = eps > ratio * j->st[GPUSVM__ST_GAP] ? eps : ratio * j->st[GPUSVM__ST_GAP];
     left = max_iter - j->st[GPUSVM__ST_ITER];
     if (left < 0.0) left = 0.0;
     budget = (double)max_inner < left ? max_inner : (int)left;
     while (it < budget) {
         /* class 0: every variable (nu: y = +1); class 1: nu's y = -1 */
-        double bv[2], g2[2], bo = INFINITY, Kii[2];
-        int bi[2], bj = -1, jj, c;
+        double bv[2], g2[2], Kii[2];
+        int bi[2], jj, c;
         const float *Kc[2];
-        bv[0] = bv[1] = g2[0] = g2[1] = -INFINITY;
-        bi[0] = bi[1] = -1;
-        for (t = 0; t < m; ++t) {
-            const int pos = ly[t] > 0;
-            const double al = la[t], C = lC[t];
-            const double v = pos ? -lg[t] : lg[t];
-            const int in_up = pos ? (al < C) : (al > 0.0);
-            const int in_low = pos ? (al > 0.0) : (al < C);
-            c = (j->p.nu && !pos) ? 1 : 0;
-            if (in_up && (v > bv[c] || (v == bv[c] && t > bi[c]))) {
-                bv[c] = v;
-                bi[c] = t;
-            }
-            if (in_low && -v > g2[c]) g2[c] = -v;
-        }
+        gpusvm__cpu_smo_pick_i(w, m, j->p.nu, bv, bi, g2);
         if (j->p.nu) {
             const double v0 = bv[0] + g2[0], v1 = bv[1] + g2[1];
             if ((v0 > v1 ? v0 : v1) < eps_in) break;
@@ -2884,39 +2964,18 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
         }
         for (c = 0; c < 2; ++c) { /* a class without an i has no candidate for j: its row is not read */
             Kc[c] = bi[c] >= 0 ? gpusvm__cpu_kq(b, j, w, bi[c]) : w->kq;
-            Kii[c] = lqd[bi[c] > 0 ? bi[c] : 0];
+            Kii[c] = w->lqd[bi[c] > 0 ? bi[c] : 0];
         }
-        for (t = 0; t < m; ++t) {
-            const int pos = ly[t] > 0;
-            const double al = la[t], C = lC[t];
-            const int in_low = pos ? (al > 0.0) : (al < C);
-            double v, bdiff;
-            if (!in_low) continue;
-            c = (j->p.nu && !pos) ? 1 : 0;
-            v = pos ? -lg[t] : lg[t];
-            bdiff = bv[c] - v;
-            if (bdiff > 0.0) {
-                double quad = Kii[c] + (double)lqd[t] - 2.0 * (double)Kc[c][t];
-                double o;
-                if (quad <= 0.0) quad = GPUSVM__TAU;
-                o = -(bdiff * bdiff) / quad;
-                if (o < bo || (o == bo && t > bj)) {
-                    bo = o;
-                    bj = t;
-                }
-            }
-        }
-        jj = bj;
-        if (jj < 0) break;
-        c = (j->p.nu && ly[jj] < 0) ? 1 : 0;
+        if ((jj = gpusvm__cpu_smo_pick_j(w, m, j->p.nu, bv, Kii, Kc)) < 0) break;
+        c = w->lcls[jj];
         gpusvm__cpu_smo_step(j, w, bi[c], jj, Kii[c], Kc[c], gpusvm__cpu_kq(b, j, w, jj));
         ++it;
     }
     for (t = 0; t < m; ++t) {
         const size_t i = (size_t)j->ws_idx[t];
-        const double d = la[t] - j->alpha[i];
+        const double d = w->la[t] - j->alpha[i];
         j->coef[t] = j->p.y[i] > 0 ? d : -d;
-        j->alpha[i] = la[t];
+        j->alpha[i] = w->la[t];
     }
     j->st[GPUSVM__ST_ITER] += (double)it;
     j->st[GPUSVM__ST_INNER] = (double)it;
