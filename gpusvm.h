@@ -2738,6 +2738,7 @@ typedef struct gpusvm__cpu_ws {
     signed char *ly;
     unsigned char *kq_have, *lup, *llow, *lcls; /* lcls: nu's class (1: y = -1), else 0 */
     size_t *lpt;
+    int *act; /* the positions the scans visit, ascending (all but those shrinking set aside) */
     int th; /* the thread it belongs to (gpusvm__cpu_need's th) */
 } gpusvm__cpu_ws;
 
@@ -2745,7 +2746,7 @@ typedef struct gpusvm__cpu_ws {
 static size_t gpusvm__cpu_ws_bytes(int q)
 {
     const size_t n = (size_t)(q > 0 ? q : 1);
-    return (n * (3 * sizeof(double) + sizeof(size_t) + (n + 1) * sizeof(float) + 5) + 15) / 16 * 16;
+    return (n * (3 * sizeof(double) + sizeof(size_t) + sizeof(int) + (n + 1) * sizeof(float) + 5) + 15) / 16 * 16;
 }
 
 /* Its room for q positions in block (gpusvm__cpu_ws_bytes of it). */
@@ -2756,7 +2757,8 @@ static void gpusvm__cpu_ws_view(unsigned char *block, int q, gpusvm__cpu_ws *w)
     w->lv = w->la + n;
     w->lC = w->lv + n;
     w->lpt = (size_t *)(void *)(w->lC + n);
-    w->lqd = (float *)(void *)(w->lpt + n);
+    w->act = (int *)(void *)(w->lpt + n);
+    w->lqd = (float *)(void *)(w->act + n);
     w->kq = w->lqd + n;
     w->ly = (signed char *)(void *)(w->kq + n * n);
     w->kq_have = (unsigned char *)(w->ly + n);
@@ -2834,7 +2836,13 @@ static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, in
     la[jj] = aj;
     ci = yi > 0 ? -(ai - oi) : ai - oi;
     cj = yj > 0 ? -(aj - oj) : aj - oj;
-    for (t = 0; t < m; ++t) lv[t] += (double)Ki[t] * ci + (double)Kj[t] * cj;
+    for (t = 0; t + 4 <= m; t += 4) { /* four at a time: compilers pack them into vector operations at -O2 */
+        lv[t] += (double)Ki[t] * ci + (double)Kj[t] * cj;
+        lv[t + 1] += (double)Ki[t + 1] * ci + (double)Kj[t + 1] * cj;
+        lv[t + 2] += (double)Ki[t + 2] * ci + (double)Kj[t + 2] * cj;
+        lv[t + 3] += (double)Ki[t + 3] * ci + (double)Kj[t + 3] * cj;
+    }
+    for (; t < m; ++t) lv[t] += (double)Ki[t] * ci + (double)Kj[t] * cj;
     gpusvm__cpu_ws_sets(w, i);
     gpusvm__cpu_ws_sets(w, jj);
 }
@@ -2858,17 +2866,17 @@ static void gpusvm__cpu_smo_gather(const gpusvm__cpu_job *j, const gpusvm__cpu_w
 }
 
 /* i: per class, the largest lv over I_up (ties: the later position, as LIBSVM's >=; -1 when
-   none), and the largest -lv over I_low (for the stop test). */
-static void gpusvm__cpu_smo_pick_i(const gpusvm__cpu_ws *w, int m, int nu, double *bv, int *bi, double *g2)
+   none), and the largest -lv over I_low (for the stop test); over the positions act[0..na). */
+static void gpusvm__cpu_smo_pick_i(const gpusvm__cpu_ws *w, int na, int nu, double *bv, int *bi, double *g2)
 {
-    int t;
+    int k, t;
     bv[0] = bv[1] = g2[0] = g2[1] = -INFINITY;
     bi[0] = bi[1] = -1;
     if (!nu) { /* one class: the extremes in registers */
         double best = -INFINITY, low = -INFINITY;
         int at = -1;
-        for (t = 0; t < m; ++t) {
-            const double v = w->lv[t];
+        for (k = 0; k < na; ++k) {
+            const double v = w->lv[t = w->act[k]];
             if (w->lup[t] && v >= best) {
                 best = v;
                 at = t;
@@ -2880,8 +2888,8 @@ static void gpusvm__cpu_smo_pick_i(const gpusvm__cpu_ws *w, int m, int nu, doubl
         g2[0] = low;
         return;
     }
-    for (t = 0; t < m; ++t) {
-        const int c = w->lcls[t];
+    for (k = 0; k < na; ++k) {
+        const int c = w->lcls[t = w->act[k]];
         const double v = w->lv[t];
         if (w->lup[t] && v >= bv[c]) {
             bv[c] = v;
@@ -2892,17 +2900,17 @@ static void gpusvm__cpu_smo_pick_i(const gpusvm__cpu_ws *w, int m, int nu, doubl
 }
 
 /* j: LIBSVM's second-order choice over I_low against the i of its class (Kc: their rows of the
-   block, Kii their diagonals); ties: the later position; -1 when none. */
-static int gpusvm__cpu_smo_pick_j(const gpusvm__cpu_ws *w, int m, int nu, const double *bv, const double *Kii,
+   block, Kii their diagonals); ties: the later position; -1 when none; over act[0..na). */
+static int gpusvm__cpu_smo_pick_j(const gpusvm__cpu_ws *w, int na, int nu, const double *bv, const double *Kii,
                                   const float *const *Kc)
 {
     double bo = INFINITY;
-    int bj = -1, t;
+    int bj = -1, k, t;
     if (!nu) { /* one class */
         const double b0 = bv[0], k0 = Kii[0];
         const float *K0 = Kc[0];
-        for (t = 0; t < m; ++t) {
-            const double bdiff = b0 - w->lv[t];
+        for (k = 0; k < na; ++k) {
+            const double bdiff = b0 - w->lv[t = w->act[k]];
             if (w->llow[t] && bdiff > 0.0) {
                 double quad = k0 + (double)w->lqd[t] - 2.0 * (double)K0[t];
                 double o;
@@ -2916,8 +2924,8 @@ static int gpusvm__cpu_smo_pick_j(const gpusvm__cpu_ws *w, int m, int nu, const 
         }
         return bj;
     }
-    for (t = 0; t < m; ++t) {
-        const int c = w->lcls[t];
+    for (k = 0; k < na; ++k) {
+        const int c = w->lcls[t = w->act[k]];
         const double bdiff = bv[c] - w->lv[t];
         if (w->llow[t] && bdiff > 0.0) {
             double quad = Kii[c] + (double)w->lqd[t] - 2.0 * (double)Kc[c][t];
@@ -2933,40 +2941,85 @@ static int gpusvm__cpu_smo_pick_j(const gpusvm__cpu_ws *w, int m, int nu, const 
     return bj;
 }
 
-/* LIBSVM's SMO on one problem's working set, as gpusvm_smo (w: room for q positions). */
+/* LIBSVM's shrinking (Solver::be_shrunk, per class as Solver_NU's) over the active positions:
+   one in I_up alone is set aside while lv is below every -lv of I_low (-g2), one in I_low alone
+   while lv is above every lv of I_up (bv); free positions stay. Returns how many stay. The
+   gradients of all positions are still updated, so nothing needs rebuilding when they return. */
+static int gpusvm__cpu_smo_shrink(const gpusvm__cpu_ws *w, int na, const double *bv, const double *g2)
+{
+    int k, kept = 0;
+    for (k = 0; k < na; ++k) {
+        const int t = w->act[k], c = w->lcls[t];
+        const double v = w->lv[t];
+        if ((w->lup[t] && !w->llow[t] && v < -g2[c]) || (w->llow[t] && !w->lup[t] && v > bv[c])) continue;
+        w->act[kept++] = t;
+    }
+    return kept;
+}
+
+/* Every position active again. */
+static int gpusvm__cpu_smo_unshrink(const gpusvm__cpu_ws *w, int m)
+{
+    int t;
+    for (t = 0; t < m; ++t) w->act[t] = t;
+    return m;
+}
+
+#define GPUSVM__CPU_SHRINK_EVERY 1000 /* pair updates between shrinkings (LIBSVM's min(l, 1000)) */
+
+/* LIBSVM's SMO on one problem's working set, as gpusvm_smo (w: room for q positions). A problem
+   solved whole shrinks as LIBSVM does (its scans skip the positions that cannot be chosen soon;
+   all return when the gap is below 10 eps and before the solve may stop), so its pair updates
+   are LIBSVM's choices over fewer positions; a working set of a larger problem (and the device's
+   inner solve) scans every position every time. */
 static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, double eps, double ratio,
                                 int max_inner, double max_iter)
 {
     const int m = j->q;
     double eps_in, left;
-    int it = 0, budget, t;
+    int it = 0, budget, t, na, unshrunk = 0, shrink_in = m < GPUSVM__CPU_SHRINK_EVERY ? m : GPUSVM__CPU_SHRINK_EVERY;
     if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
     if (j->whole) {
         ratio = 0.0;
         max_inner = GPUSVM__WHOLE_INNER;
     }
     gpusvm__cpu_smo_gather(j, w);
+    na = gpusvm__cpu_smo_unshrink(w, m);
     eps_in = eps > ratio * j->st[GPUSVM__ST_GAP] ? eps : ratio * j->st[GPUSVM__ST_GAP];
     left = max_iter - j->st[GPUSVM__ST_ITER];
     if (left < 0.0) left = 0.0;
     budget = (double)max_inner < left ? max_inner : (int)left;
     while (it < budget) {
         /* class 0: every variable (nu: y = +1); class 1: nu's y = -1 */
-        double bv[2], g2[2], Kii[2];
+        double bv[2], g2[2], Kii[2], gap;
         int bi[2], jj, c;
         const float *Kc[2];
-        gpusvm__cpu_smo_pick_i(w, m, j->p.nu, bv, bi, g2);
-        if (j->p.nu) {
-            const double v0 = bv[0] + g2[0], v1 = bv[1] + g2[1];
-            if ((v0 > v1 ? v0 : v1) < eps_in) break;
-        } else if (bi[0] < 0 || bv[0] + g2[0] < eps_in) {
-            break;
+        gpusvm__cpu_smo_pick_i(w, na, j->p.nu, bv, bi, g2);
+        gap = j->p.nu ? (bv[0] + g2[0] > bv[1] + g2[1] ? bv[0] + g2[0] : bv[1] + g2[1])
+                      : (bi[0] < 0 ? -INFINITY : bv[0] + g2[0]);
+        if (j->whole && --shrink_in == 0) {
+            shrink_in = GPUSVM__CPU_SHRINK_EVERY;
+            if (!unshrunk && gap <= 10.0 * eps_in) {
+                unshrunk = 1;
+                na = gpusvm__cpu_smo_unshrink(w, m);
+                continue;
+            }
+            na = gpusvm__cpu_smo_shrink(w, na, bv, g2);
+        }
+        if (!(gap >= eps_in)) { /* optimal over the active positions: over all of them, or again */
+            if (na == m) break;
+            na = gpusvm__cpu_smo_unshrink(w, m);
+            continue;
         }
         for (c = 0; c < 2; ++c) { /* a class without an i has no candidate for j: its row is not read */
             Kc[c] = bi[c] >= 0 ? gpusvm__cpu_kq(b, j, w, bi[c]) : w->kq;
             Kii[c] = w->lqd[bi[c] > 0 ? bi[c] : 0];
         }
-        if ((jj = gpusvm__cpu_smo_pick_j(w, m, j->p.nu, bv, Kii, Kc)) < 0) break;
+        if ((jj = gpusvm__cpu_smo_pick_j(w, na, j->p.nu, bv, Kii, Kc)) < 0) {
+            if (na == m) break;
+            na = gpusvm__cpu_smo_unshrink(w, m);
+            continue;
+        }
         c = w->lcls[jj];
         gpusvm__cpu_smo_step(j, w, bi[c], jj, Kii[c], Kc[c], gpusvm__cpu_kq(b, j, w, jj));
         ++it;

@@ -39,7 +39,7 @@ static void usage(void)
            "-m cachesize : set the budget of the working set's kernel rows in MB (default: none but the\n"
            "\tdevice memory's: the full working set of 1024 rows, the fastest)\n"
            "-e epsilon : set tolerance of termination criterion (default 0.001; -s 5: the relative duality gap, default 0.01)\n"
-           "-h shrinking : accepted (0 or 1); the solver does not shrink\n"
+           "-h shrinking : accepted (0 or 1); problems solved whole shrink on the C backend, working sets do not\n"
            "-b probability_estimates : whether to train a model for probability estimates, 0 or 1 (default 0);\n"
            "\tthe internal 5-fold cross-validations use a fixed-seed generator\n"
            "-wi weight : set the parameter C of class i to weight*C (default 1)\n"
