@@ -2899,39 +2899,27 @@ static void gpusvm__cpu_smo_pick_i(const gpusvm__cpu_ws *w, int na, int nu, doub
     }
 }
 
+/* LIBSVM's second-order gain of j (the objective's decrease, negated) for a violation bdiff > 0
+   against an i of diagonal Kii, with j's diagonal qd and k(i, j) kij. */
+static inline double gpusvm__wss2(double bdiff, double Kii, float qd, float kij)
+{
+    double quad = Kii + (double)qd - 2.0 * (double)kij;
+    if (quad <= 0.0) quad = GPUSVM__TAU;
+    return -(bdiff * bdiff) / quad;
+}
+
 /* j: LIBSVM's second-order choice over I_low against the i of its class (Kc: their rows of the
    block, Kii their diagonals); ties: the later position; -1 when none; over act[0..na). */
-static int gpusvm__cpu_smo_pick_j(const gpusvm__cpu_ws *w, int na, int nu, const double *bv, const double *Kii,
+static int gpusvm__cpu_smo_pick_j(const gpusvm__cpu_ws *w, int na, const double *bv, const double *Kii,
                                   const float *const *Kc)
 {
     double bo = INFINITY;
-    int bj = -1, k, t;
-    if (!nu) { /* one class */
-        const double b0 = bv[0], k0 = Kii[0];
-        const float *K0 = Kc[0];
-        for (k = 0; k < na; ++k) {
-            const double bdiff = b0 - w->lv[t = w->act[k]];
-            if (w->llow[t] && bdiff > 0.0) {
-                double quad = k0 + (double)w->lqd[t] - 2.0 * (double)K0[t];
-                double o;
-                if (quad <= 0.0) quad = GPUSVM__TAU;
-                o = -(bdiff * bdiff) / quad;
-                if (o <= bo) {
-                    bo = o;
-                    bj = t;
-                }
-            }
-        }
-        return bj;
-    }
+    int bj = -1, k;
     for (k = 0; k < na; ++k) {
-        const int c = w->lcls[t = w->act[k]];
+        const int t = w->act[k], c = w->lcls[t];
         const double bdiff = bv[c] - w->lv[t];
         if (w->llow[t] && bdiff > 0.0) {
-            double quad = Kii[c] + (double)w->lqd[t] - 2.0 * (double)Kc[c][t];
-            double o;
-            if (quad <= 0.0) quad = GPUSVM__TAU;
-            o = -(bdiff * bdiff) / quad;
+            const double o = gpusvm__wss2(bdiff, Kii[c], w->lqd[t], Kc[c][t]);
             if (o <= bo) {
                 bo = o;
                 bj = t;
@@ -3015,7 +3003,7 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
             Kc[c] = bi[c] >= 0 ? gpusvm__cpu_kq(b, j, w, bi[c]) : w->kq;
             Kii[c] = w->lqd[bi[c] > 0 ? bi[c] : 0];
         }
-        if ((jj = gpusvm__cpu_smo_pick_j(w, na, j->p.nu, bv, Kii, Kc)) < 0) {
+        if ((jj = gpusvm__cpu_smo_pick_j(w, na, bv, Kii, Kc)) < 0) {
             if (na == m) break;
             na = gpusvm__cpu_smo_unshrink(w, m);
             continue;

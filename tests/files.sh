@@ -4,16 +4,8 @@
 # device node are written in place and stay what they were, an existing file keeps its
 # permissions, "-" is standard output, and a folder that cannot be written is an error that
 # names it and leaves nothing behind. Prints "files: N passed, M failed".
-set -u
-B=build
-W=$B/files
-rm -rf "$W"
-mkdir -p "$W"
-pass=0
-fail=0
-check() { # check STATUS MESSAGE
-    if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok   $2"; else fail=$((fail + 1)); echo "FAIL $2"; fi
-}
+W=build/files
+. tests/suite.sh
 H=data/heart_scale
 export GPUSVM_BACKEND=cpu
 exec 2>>"$W/stderr.txt" # the tools' progress lines; failures are checked from captured output
@@ -117,5 +109,4 @@ out=$($B/gpusvm-predict "$W/zero.txt" "$W/ref.model" "$W/zero.pred" 2>&1)
 [ $? != 0 ] && echo "$out" | grep -q "zero.txt:2: feature index 0" && [ ! -e "$W/zero.pred" ]
 check $? "gpusvm-predict refuses index 0 for a model that is not precomputed"
 
-echo "files: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary files

@@ -5,20 +5,12 @@
 # cross-validation on 4000 a9a points: more points than a working set, so every rank holds a
 # share); gpusvm-grid-mpi: gpusvm-grid's lines, .out file and PNG; bad input fails every rank
 # with file:line and no model. Prints "mpi: N passed, M failed".
-set -u
-B=build
-W=$B/mpi
-rm -rf "$W"
-mkdir -p "$W"
-pass=0
-fail=0
-check() { # check STATUS MESSAGE
-    if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok   $2"; else fail=$((fail + 1)); echo "FAIL $2"; fi
-}
+W=build/mpi
+. tests/suite.sh
 if ! command -v mpirun > /dev/null 2>&1 || [ ! -x $B/gpusvm-train-mpi ] || [ ! -x $B/gpusvm-grid-mpi ]; then
-    echo "FAIL mpirun or the MPI tools missing (make setup-test installs openmpi-bin and libopenmpi-dev; make mpi)"
-    echo "mpi: 0 passed, 1 failed"
-    exit 1
+    check 1 "mpirun or the MPI tools missing (make setup-test installs openmpi-bin and libopenmpi-dev; make mpi)"
+    summary mpi
+    exit
 fi
 export GPUSVM_BACKEND=cpu GPUSVM_THREADS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -62,5 +54,4 @@ rc=$?
 [ $rc != 0 ] && grep -q "$W/bad.txt:2: value 'x'" "$W/bad.out" && [ ! -e "$W/bad.model" ]
 check $? "mpirun -np 2 on a malformed file: non-zero exit, file:line, no model"
 
-echo "mpi: $pass passed, $fail failed"
-[ $fail = 0 ]
+summary mpi
