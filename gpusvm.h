@@ -337,7 +337,9 @@ typedef struct gpusvm_params {
                                     are kept): its working set's and, on a device, the row cache's; 0: the working set
                                     takes its full size (1024 on most GPUs), the fastest choice measured, and the row
                                     cache up to 2048 MB */
-    int shrinking;               /* accepted for LIBSVM compatibility; the solver does not shrink */
+    int shrinking;               /* 0 or 1: LIBSVM's shrinking (-h 1) where it applies: the C backend's problems solved
+                                    whole (at most the working-set size); -1: none (-h 0). Working sets, and
+                                    devices, never shrink */
     int probability;             /* 1: also fit probability outputs (LIBSVM's -b 1): Platt's sigmoid per pair from an
                                     internal 5-fold cross-validation, the Laplace scale for regression, density
                                     marks for one-class; the folds come from a fixed-seed generator */
@@ -1812,6 +1814,7 @@ struct gpusvm__backend {
     gpusvm_result (*cs_read)(gpusvm__backend *b, double *st, double *alpha);
     size_t cache_budget; /* bytes a row cache may take beside what train_bytes counts (C backend: host memory) */
     size_t rows_budget;  /* training: bytes all kernel rows may take (params.cache_size_mb), 0: the backend's choice */
+    int shrinking;       /* training: problems solved whole may shrink (params.shrinking; the C backend does) */
     int cs_q;            /* Crammer-Singer's working-set size and sweep ratio, chosen by measurement: the */
     double cs_ratio;     /* sweeps' launch-bound steps on a GPU favour 32 and 0.25, the C backend 64 and 0.1 */
     void (*destroy)(gpusvm__backend *b);
@@ -2985,7 +2988,7 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
         gpusvm__cpu_smo_pick_i(w, na, j->p.nu, bv, bi, g2);
         gap = j->p.nu ? (bv[0] + g2[0] > bv[1] + g2[1] ? bv[0] + g2[0] : bv[1] + g2[1])
                       : (bi[0] < 0 ? -INFINITY : bv[0] + g2[0]);
-        if (j->whole && --shrink_in == 0) {
+        if (j->whole && b->base.shrinking && --shrink_in == 0) {
             shrink_in = GPUSVM__CPU_SHRINK_EVERY;
             if (!unshrunk && gap <= 10.0 * eps_in) {
                 unshrunk = 1;
@@ -6704,6 +6707,9 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
         if (!(p.weight[k] > 0.0) || p.weight[k] > DBL_MAX)
             return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.weight[%lu] must be > 0", (unsigned long)k);
     if (p.max_iter < 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.max_iter must be >= 0");
+    if (p.shrinking < -1 || p.shrinking > 1)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.shrinking must be 0 or 1 (shrink) or -1 (none)");
+    if (p.shrinking == 0) p.shrinking = 1;
     if (p.max_iter == 0) {
         const double m = 100.0 * (double)x->rows;
         p.max_iter = m > 1e7 ? (long long)m : 10000000LL;
@@ -7136,6 +7142,7 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
     gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "solver: %d problem%s, %lu variables, d=%lu q=%d", nprob, nprob > 1 ? "s" : "",
                 (unsigned long)nvar, (unsigned long)p[0].x.cols, q);
     b->rows_budget = prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) : 0;
+    b->shrinking = prm->shrinking > 0;
     if ((r = gpusvm__batch_run_alloc(ctx, p, nprob, q, &run)) != GPUSVM_OK) return r;
     if ((r = gpusvm__batch_begin(ctx, p, nprob, q, alpha0, G0, &run, info)) == GPUSVM_OK &&
         (r = gpusvm__batch_loop(ctx, nprob, q, prm, &run, alpha, G)) == GPUSVM_OK) {

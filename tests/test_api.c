@@ -339,6 +339,52 @@ static void case_check_params(void)
     CHECK(gpusvm_check_params(F.ctx, &F.dense, yb, &p) == GPUSVM_OK, "check_params: nu 0.1 on the same split passes");
 }
 
+/* params.shrinking: the default is LIBSVM's (on: the same model as 1); on the C backend a problem
+   solved whole shrinks (other pair updates, a dual within eps of the unshrunk one, the same
+   predictions), on a device it never does (the same model either way); 2 is refused. */
+static void case_shrinking(void)
+{
+    gpusvm_params p;
+    gpusvm_model *m[3] = {NULL, NULL, NULL};
+    char *bytes[3] = {NULL, NULL, NULL}, msg[256];
+    size_t len[3] = {0, 0, 0}, i, same = 0;
+    static double d1[N], d2[N], yx[N];
+    const int values[3] = {0, 1, -1};
+    int k;
+    const int cpu = gpusvm_context_backend(F.ctx) == GPUSVM_BACKEND_CPU;
+    for (i = 0; i < N; ++i) /* an XOR of two features, every seventh label flipped: no easy margin */
+        yx[i] = ((F.x[i * D] * F.x[i * D + 1] > 0.0f) != (i % 7 == 0)) ? 1.0 : -1.0;
+    memset(&p, 0, sizeof p);
+    p.C = 1000.0; /* many pair updates on N points solved whole: several shrinking rounds */
+    p.gamma = 0.5;
+    for (k = 0; k < 3; ++k) {
+        p.shrinking = values[k];
+        CHECK_OK(gpusvm_train(F.ctx, &F.dense, yx, &p, &m[k]));
+        CHECK_OK(gpusvm_model_save_buffer(F.ctx, m[k], &bytes[k], &len[k]));
+    }
+    snprintf(msg, sizeof msg, "%s: shrinking 0 is the default, 1 (the same model bytes)", F.name);
+    CHECK(len[0] == len[1] && memcmp(bytes[0], bytes[1], len[0]) == 0, msg);
+    CHECK_OK(gpusvm_predict(F.ctx, m[1], &F.dense, NULL, d1));
+    CHECK_OK(gpusvm_predict(F.ctx, m[2], &F.dense, NULL, d2));
+    for (i = 0; i < N; ++i) same += (d1[i] > 0) == (d2[i] > 0);
+    snprintf(msg, sizeof msg,
+             "%s: shrinking on and off (-1): %lld and %lld pair updates, %s, objectives %.9g and %.9g, %lu of %d the same side",
+             F.name, m[1]->info.iterations, m[2]->info.iterations, cpu ? "different on the C backend" : "the same on a device",
+             m[1]->info.obj, m[2]->info.obj, (unsigned long)same, N);
+    CHECK((cpu ? m[1]->info.iterations != m[2]->info.iterations
+               : len[1] == len[2] && memcmp(bytes[1], bytes[2], len[1]) == 0) &&
+              fabs(m[1]->info.obj - m[2]->info.obj) <= 1e-6 * fabs(m[2]->info.obj) && same >= N - 2,
+          msg);
+    for (k = 0; k < 3; ++k) {
+        gpusvm_free(F.ctx, bytes[k]);
+        gpusvm_model_free(m[k]);
+    }
+    p.shrinking = 2;
+    CHECK(gpusvm_check_params(F.ctx, &F.dense, F.y, &p) == GPUSVM_ERROR_INVALID_ARGUMENT &&
+              strstr(gpusvm_context_error(F.ctx), "params.shrinking"),
+          "params.shrinking 2 is refused");
+}
+
 /* The primal weights of linear models give gpusvm_predict's decision values (every pair of three
    classes, Crammer-Singer's classes, SVR); another kernel or a missing decision is refused. */
 static void case_linear_weights(void)
@@ -1425,6 +1471,7 @@ static const test_case cases[] = {
     {"model_copy", case_model_copy, TRAINING},
     {"predictor", case_predictor, TRAINING},
     {"check_params", case_check_params, TRAINING},
+    {"shrinking", case_shrinking, TRAINING},
     {"linear_weights", case_linear_weights, TRAINING},
     {"sv_indices", case_sv_indices, TRAINING},
     {"argument_errors", case_argument_errors, TRAINING},

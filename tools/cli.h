@@ -185,7 +185,7 @@ CLI_MAYBE_UNUSED static void cli_train_option(cli_train *t, const char *o, const
     case 'h': {
         const double h = cli_num(o, v);
         if (h != 0 && h != 1) cli_bad("-h takes 0 or 1", v);
-        p->shrinking = (int)h;
+        p->shrinking = h == 1 ? 1 : -1; /* params: 0 is the default (1) */
         break;
     }
     case 'b': {
