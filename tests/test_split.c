@@ -1,7 +1,8 @@
 /* A context split across parts (desc.split), with threads standing in for processes and an
    allgather through shared memory: 2 and 3 parts, 1 and 2 threads each, give the model bytes and
    decision values of one process for C-SVC, nu-SVC, epsilon-SVR, a multi-class model with
-   probability estimates and 5-fold cross-validation; bad splits are refused and a failing
+   probability estimates and 5-fold cross-validation, and 7 parts of a 6-point problem (one part
+   holds no point) give its model too; bad splits are refused and a failing
    allgather stops the training with GPUSVM_ERROR_IO on every part (make test builds this with
    ThreadSanitizer). */
 #define GPUSVM_IMPLEMENTATION
@@ -9,7 +10,7 @@
 #include "check.h"
 #include <pthread.h>
 
-enum { N = 1200, D = 6, MAXP = 3 };
+enum { N = 1200, D = 6, MAXP = 7 };
 static float X[N * D];
 static double Y[N];
 
@@ -26,6 +27,7 @@ typedef struct part {
     int rank, calls, threads;
     gpusvm_svm_type type;
     int probability, folds, classes;
+    int rows, wss; /* 0: N points, working sets of 64 */
     char *out; /* the model's bytes and its decision values (or the fold predictions) */
     size_t len;
     gpusvm_result r;
@@ -84,9 +86,9 @@ static void *train_part(void *arg)
     p.gamma = 0.5;
     p.C = 2;
     p.probability = pt->probability;
-    p.working_set_size = 64; /* many working sets: the split's selection, rows and updates every round */
+    p.working_set_size = pt->wss ? pt->wss : 64; /* many working sets: the split's every step every round */
     memset(&m, 0, sizeof m);
-    m.rows = N;
+    m.rows = pt->rows ? (size_t)pt->rows : N;
     m.cols = D;
     m.values = X;
     pt->len = 0;
@@ -170,8 +172,27 @@ static void check_job(gpusvm_svm_type type, int classes, int probability, int fo
     ref = job;
     train_part(&ref);
     CHECK(ref.r == GPUSVM_OK && ref.out != NULL, what);
-    for (parts = 2; parts <= MAXP; ++parts)
+    for (parts = 2; parts <= 3; ++parts)
         for (threads = 1; threads <= 2; ++threads) run_split(&job, parts, threads, 0, &ref, what);
+    free(ref.out);
+}
+
+/* More parts than a problem has points: 6 points, working sets of 4, 7 parts (one holds none). */
+static void check_tiny(void)
+{
+    part job, ref;
+    memset(&job, 0, sizeof job);
+    job.type = GPUSVM_C_SVC;
+    job.classes = 2;
+    job.threads = 1;
+    job.rows = 6;
+    job.wss = 4;
+    labels(job.type, 2);
+    Y[0] = 1.0, Y[1] = -1.0; /* both classes among the six */
+    ref = job;
+    train_part(&ref);
+    CHECK(ref.r == GPUSVM_OK && ref.out != NULL, "six points, one process");
+    run_split(&job, MAXP, 1, 0, &ref, "six points");
     free(ref.out);
 }
 
@@ -216,6 +237,7 @@ int main(void)
     check_job(GPUSVM_EPSILON_SVR, 0, 0, 0, "epsilon-SVR");
     check_job(GPUSVM_C_SVC, 3, 1, 0, "three classes with probability estimates");
     check_job(GPUSVM_C_SVC, 2, 0, 5, "5-fold cross-validation");
+    check_tiny();
     check_refusals();
     return check_summary();
 }
