@@ -1857,7 +1857,6 @@ typedef struct gpusvm__cpu_job {
     int split, nr;
     size_t plo, kw, vlo[2], vhi[2];
     const int32_t *cmap;
-    float *kblock; /* split: the working set's q x q block of the rows, every part's columns */
 } gpusvm__cpu_job;
 
 typedef struct gpusvm__cpu {
@@ -1888,8 +1887,7 @@ typedef struct gpusvm__cpu {
     int32_t *cmap;
     uint64_t *xsend, *xrecv;
     int xfailed;
-    float *kblocks;             /* the split jobs' blocks */
-    unsigned char *xblock;      /* the blocks' allgather: every part's columns */
+    unsigned char *xblock;      /* the working-set blocks' allgather: every part's columns */
     size_t xblock_bytes;
 } gpusvm__cpu;
 
@@ -1928,11 +1926,9 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     gpusvm__free(a, b->cmap);
     gpusvm__free(a, b->xsend);
     gpusvm__free(a, b->xrecv);
-    gpusvm__free(a, b->kblocks);
     gpusvm__free(a, b->xblock);
     b->cmap = NULL;
     b->xsend = b->xrecv = NULL;
-    b->kblocks = NULL;
     b->xblock = NULL;
     b->xblock_bytes = 0;
     b->xfailed = 0;
@@ -2158,9 +2154,8 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     const gpusvm_allocator *a = &bb->ctx->alloc;
     const int parts = bb->ctx->split.parts;
-    size_t i, nvar = 0, krows = 0, kn, ws, lines = 0, most = 1, shared = 0, lo, nsplit = 0;
+    size_t i, nvar = 0, krows = 0, kn, ws, lines = 0, most = 1, shared = 0, lo;
     int32_t *cmap_room;
-    float *kblock_room;
     int t;
     gpusvm__cpu_train_end(bb);
     b->qmax = q;
@@ -2170,7 +2165,6 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
         lines += qt;
         most = qt > most ? qt : most;
         if (parts > 1) shared += width;
-        nsplit += (size_t)gpusvm__cpu_splits(b, &p[t], q);
         if (!gpusvm__mul(qt, width, &kn) || krows + kn < krows) return gpusvm__oom(bb->ctx, "kernel rows");
         krows += kn;
     }
@@ -2211,25 +2205,20 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
         b->cmap = (int32_t *)gpusvm__alloc(a, shared ? shared : 1, sizeof(int32_t));
         b->xsend = (uint64_t *)gpusvm__alloc(a, (size_t)(q > 4 ? q : 4), sizeof(uint64_t));
         b->xrecv = (uint64_t *)gpusvm__alloc(a, (size_t)(q > 4 ? q : 4) * (size_t)parts, sizeof(uint64_t));
-        b->kblocks = (float *)gpusvm__alloc(a, nsplit ? nsplit * (size_t)q * (size_t)q : 1, sizeof(float));
     }
     if (!b->job || !b->alpha || !b->G || !b->coef || !b->st || !b->K || !b->qd || !b->norm ||
         (!b->dense && b->d <= GPUSVM__DENSE_MAX) || !b->key_up || !b->key_low || !b->ws_idx || !b->ws_slot ||
         !b->line_var || !b->var_line || !b->miss || !b->line_used || !b->line_keys || !b->have ||
-        (parts > 1 && (!b->cmap || !b->xsend || !b->xrecv || !b->kblocks))) {
+        (parts > 1 && (!b->cmap || !b->xsend || !b->xrecv))) {
         gpusvm__cpu_train_end(bb);
         return gpusvm__oom(bb->ctx, "the training state");
     }
     gpusvm__norms(&b->x, 0, b->x.rows, b->norm);
     for (i = 0; i < lines; ++i) b->line_var[i] = -1;
     for (i = 0; i < nvar; ++i) b->var_line[i] = -1;
-    for (t = 0, nvar = 0, krows = 0, lines = 0, cmap_room = b->cmap, kblock_room = b->kblocks; t < nprob; ++t) {
+    for (t = 0, nvar = 0, krows = 0, lines = 0, cmap_room = b->cmap; t < nprob; ++t) {
         gpusvm__cpu_job *j = &b->job[t];
         gpusvm__cpu_job_init(b, j, &p[t], t, nprob, nvar, krows, lines, &cmap_room);
-        if (j->split) {
-            j->kblock = kblock_room;
-            kblock_room += (size_t)q * (size_t)q;
-        }
         lines += (size_t)j->lines;
         nvar += j->n;
         krows += (size_t)j->lines * j->kw;
@@ -2781,13 +2770,12 @@ static void gpusvm__cpu_ws_sets(const gpusvm__cpu_ws *w, int t)
 
 /* Row pos of the block (see gpusvm__cpu_ws), gathered from its kernel row (computed first where
    the rows are lazy) the first time this solve reads it: the same values, so the same bits. A
-   split job's block was put together from every part's columns before the solve
+   split job's whole block was put together from every part's columns before the solve
    (gpusvm__cpu_share_ws). */
 static const float *gpusvm__cpu_kq(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, int pos)
 {
     float *row = w->kq + (size_t)pos * (size_t)j->q;
-    if (j->split) return j->kblock + (size_t)pos * (size_t)j->q;
-    if (!w->kq_have[pos]) {
+    if (!j->split && !w->kq_have[pos]) {
         const float *K;
         int t;
         gpusvm__cpu_need(b, j, pos, w->th);
@@ -3031,11 +3019,11 @@ static int gpusvm__cpu_owner(const gpusvm__cpu *b, const gpusvm__cpu_job *j, int
     return gpusvm__part_of(j->npts, b->base.ctx->split.parts, GPUSVM__PT((size_t)j->ws_idx[t], j->npts));
 }
 
-/* A split job's q x q block (kblock[u][t] = k(working-set point u, point t), as gpusvm__cpu_kq
+/* A split job's q x q block into kq (kq[u][t] = k(working-set point u, point t), as gpusvm__cpu_kq
    gathers it): column t is in the rows of the part that holds t, so each part sends its columns
    (as many as the part with the most holds, in position order), row by row of the block, and
    takes everyone's. */
-static gpusvm_result gpusvm__cpu_share_block(gpusvm__cpu *b, gpusvm__cpu_job *j)
+static gpusvm_result gpusvm__cpu_share_block(gpusvm__cpu *b, gpusvm__cpu_job *j, float *kq)
 {
     const int parts = b->base.ctx->split.parts, rank = b->base.ctx->split.rank, q = j->q;
     size_t most = 0, bytes, mine = 0, k;
@@ -3069,46 +3057,75 @@ static gpusvm_result gpusvm__cpu_share_block(gpusvm__cpu *b, gpusvm__cpu_job *j)
     for (t = 0; t < q; ++t) at[t] = (int)next[own[t]]++; /* t is column at[t] of its part's */
     for (u = 0; u < q; ++u)
         for (t = 0; t < q; ++t)
-            j->kblock[(size_t)u * (size_t)q + (size_t)t] = all[((size_t)own[t] * (size_t)q + (size_t)u) * most + (size_t)at[t]];
+            kq[(size_t)u * (size_t)q + (size_t)t] = all[((size_t)own[t] * (size_t)q + (size_t)u) * most + (size_t)at[t]];
     return GPUSVM_OK;
 }
 
 /* A split job's working-set gradients from the parts that hold them (each part keeps its share's)
-   and its block, so that every part runs the same inner solve. */
-static gpusvm_result gpusvm__cpu_share_ws(gpusvm__cpu *b, gpusvm__cpu_job *j)
+   and its block into kq, so that every part runs the same inner solve. */
+static gpusvm_result gpusvm__cpu_share_ws(gpusvm__cpu *b, gpusvm__cpu_job *j, float *kq)
 {
     double *send = (double *)(void *)b->xsend, *all = (double *)(void *)b->xrecv;
     int t;
     for (t = 0; t < j->q; ++t) send[t] = j->G[j->ws_idx[t]];
     if (!gpusvm__cpu_gather(b, send, all, (size_t)j->q * sizeof(double))) return GPUSVM_OK;
     for (t = 0; t < j->q; ++t) j->G[j->ws_idx[t]] = all[(size_t)gpusvm__cpu_owner(b, j, t) * (size_t)j->q + (size_t)t];
-    return gpusvm__cpu_share_block(b, j);
+    return gpusvm__cpu_share_block(b, j, kq);
 }
 
 /* A batch's inner solves on the context's threads: thread t takes problems t, t + parts, ...
    with its own scratch w[t] (allocated by the caller, once a training: a custom allocator is
    called from one thread only), each solved exactly as on one thread, so the same bits for any
-   count. */
+   count. Split problems (their blocks gathered first, on the calling thread, in problem order as
+   every part does it) go in chunks: thread t solves chunk[t], its block in w[t]. */
 typedef struct gpusvm__cpu_smo_split {
     gpusvm__cpu *b;
     gpusvm__cpu_ws *w;
     double eps, ratio, max_iter;
     int max_inner, parts;
+    const int *chunk; /* NULL: the problems that are not split */
+    int nchunk;
 } gpusvm__cpu_smo_split;
 
 static void gpusvm__cpu_smo_part(void *arg, int t)
 {
     const gpusvm__cpu_smo_split *s = (const gpusvm__cpu_smo_split *)arg;
     int p;
+    if (s->chunk) {
+        if (t < s->nchunk)
+            gpusvm__cpu_smo_one(s->b, &s->b->job[s->chunk[t]], &s->w[t], s->eps, s->ratio, s->max_inner, s->max_iter);
+        return;
+    }
     for (p = t; p < s->b->nprob; p += s->parts)
-        gpusvm__cpu_smo_one(s->b, &s->b->job[p], &s->w[t], s->eps, s->ratio, s->max_inner, s->max_iter);
+        if (!s->b->job[p].split)
+            gpusvm__cpu_smo_one(s->b, &s->b->job[p], &s->w[t], s->eps, s->ratio, s->max_inner, s->max_iter);
+}
+
+/* The split problems' inner solves, up to one a thread at a time. */
+static gpusvm_result gpusvm__cpu_smo_split_jobs(gpusvm__cpu_smo_split *s)
+{
+    int chunk[GPUSVM__MAX_THREADS], t = 0;
+    gpusvm_result r;
+    while (t < s->b->nprob) {
+        int n = 0;
+        for (; t < s->b->nprob && n < s->parts; ++t) {
+            gpusvm__cpu_job *j = &s->b->job[t];
+            if (!j->split || j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) continue;
+            if ((r = gpusvm__cpu_share_ws(s->b, j, s->w[n].kq)) != GPUSVM_OK) return r;
+            chunk[n++] = t;
+        }
+        s->chunk = chunk;
+        s->nchunk = n;
+        if (n) gpusvm__parallel(n, gpusvm__cpu_smo_part, s);
+    }
+    s->chunk = NULL;
+    return gpusvm__cpu_gathered(s->b);
 }
 
 static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
 {
     gpusvm__cpu_ws w[GPUSVM__MAX_THREADS];
     gpusvm__cpu_smo_split s;
-    gpusvm_result r;
     size_t bytes;
     int t;
     s.b = (gpusvm__cpu *)bb;
@@ -3131,12 +3148,10 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double rat
         gpusvm__cpu_ws_view(s.b->smo_scratch + (size_t)t * bytes, s.b->qmax, &w[t]);
         w[t].th = s.parts > 1 ? t : -1;
     }
-    for (t = 0; t < s.b->nprob; ++t)
-        if (s.b->job[t].split && s.b->job[t].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING &&
-            (r = gpusvm__cpu_share_ws(s.b, &s.b->job[t])) != GPUSVM_OK)
-            return r;
+    s.chunk = NULL;
+    s.nchunk = 0;
     gpusvm__parallel(s.parts, gpusvm__cpu_smo_part, &s);
-    return gpusvm__cpu_gathered(s.b);
+    return bb->ctx->split.parts > 1 ? gpusvm__cpu_smo_split_jobs(&s) : GPUSVM_OK;
 }
 
 #define GPUSVM__UPDATE_BLOCK ((size_t)64) /* points per block of gpusvm__cpu_accumulate */
