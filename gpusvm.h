@@ -1857,6 +1857,9 @@ typedef struct gpusvm__cpu_job {
     int split, nr;
     size_t plo, kw, vlo[2], vhi[2];
     const int32_t *cmap;
+    /* rows shared by problems solved whole on the same points (a grid's C values, each fold's):
+       -1, or the earlier job whose rows it reads (computed once, all at once, by that job) */
+    int rows_of;
 } gpusvm__cpu_job;
 
 typedef struct gpusvm__cpu {
@@ -1889,6 +1892,7 @@ typedef struct gpusvm__cpu {
     int xfailed;
     unsigned char *xblock;      /* the working-set blocks' allgather: every part's columns */
     size_t xblock_bytes;
+    int *rows_of; /* train_begin's problems: gpusvm__cpu_same_rows of each */
 } gpusvm__cpu;
 
 static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s, int nprob);
@@ -1927,6 +1931,8 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     gpusvm__free(a, b->xsend);
     gpusvm__free(a, b->xrecv);
     gpusvm__free(a, b->xblock);
+    gpusvm__free(a, b->rows_of);
+    b->rows_of = NULL;
     b->cmap = NULL;
     b->xsend = b->xrecv = NULL;
     b->xblock = NULL;
@@ -2108,6 +2114,23 @@ static void gpusvm__cpu_job_share(gpusvm__cpu *b, gpusvm__cpu_job *j, int32_t **
     *cmap_room += j->kw;
 }
 
+/* The earlier problem whose kernel rows problem t can read, or -1: both solved whole on the same
+   points in the same order (one variable a point), neither split nor Crammer-Singer's, so their
+   rows are the same values (the C values of a grid's fold, the folds of a repeated subset). */
+static int gpusvm__cpu_same_rows(const gpusvm__cpu *b, const gpusvm__problem *p, int t, int q)
+{
+    const gpusvm__problem *a = &p[t];
+    int s;
+    if (a->nvar > (size_t)q || a->nvar != a->npts || a->own_rows || a->cache || gpusvm__cpu_splits(b, a, q)) return -1;
+    for (s = 0; s < t; ++s) {
+        const gpusvm__problem *o = &p[s];
+        if (o->npts != a->npts || o->nvar != a->nvar || o->own_rows || o->cache || (!o->map) != (!a->map)) continue;
+        if (b->rows_of && b->rows_of[s] >= 0) continue; /* the first of its kind holds the rows */
+        if (!a->map || o->map == a->map || memcmp(o->map, a->map, a->npts * sizeof(int32_t)) == 0) return s;
+    }
+    return -1;
+}
+
 /* Job t of the batch: its views into the batch's arrays (nvar variables, krows row floats and
    lines rows before it), its share, its starting state. */
 static void gpusvm__cpu_job_init(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm__problem *p, int t, int nprob,
@@ -2140,7 +2163,10 @@ static void gpusvm__cpu_job_init(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusv
     j->var_line = b->var_line + nvar;
     j->miss = b->miss + (size_t)t * 2 * q;
     j->have = b->have + (size_t)t * q;
-    j->lazy = j->whole && !p->own_rows;
+    j->rows_of = b->rows_of[t];
+    if (j->rows_of >= 0) j->K = b->job[j->rows_of].K;
+    j->lazy = j->whole && !p->own_rows && j->rows_of < 0;
+    for (i = (size_t)t + 1; i < (size_t)nprob && j->lazy; ++i) j->lazy = b->rows_of[i] != t; /* shared: all at once */
     gpusvm__cpu_job_share(b, j, cmap_room);
     for (i = 0; i < j->n; ++i) {
         const size_t pt = gpusvm__map_pt(p, GPUSVM__PT(i, j->npts));
@@ -2159,6 +2185,8 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     int t;
     gpusvm__cpu_train_end(bb);
     b->qmax = q;
+    if (!(b->rows_of = (int *)gpusvm__alloc(a, (size_t)nprob, sizeof(int)))) return gpusvm__oom(bb->ctx, "the training state");
+    for (t = 0; t < nprob; ++t) b->rows_of[t] = gpusvm__cpu_same_rows(b, p, t, q);
     for (t = 0; t < nprob; ++t) {
         const size_t qt = gpusvm__cpu_lines(&p[t], q, nprob), width = gpusvm__cpu_share(b, &p[t], q, &lo);
         nvar += p[t].nvar;
@@ -2166,7 +2194,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
         most = qt > most ? qt : most;
         if (parts > 1) shared += width;
         if (!gpusvm__mul(qt, width, &kn) || krows + kn < krows) return gpusvm__oom(bb->ctx, "kernel rows");
-        krows += kn;
+        if (b->rows_of[t] < 0) krows += kn; /* a job that reads another's rows holds none */
     }
     b->x = p[0].x;
     b->d = p[0].x.cols;
@@ -2221,7 +2249,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
         gpusvm__cpu_job_init(b, j, &p[t], t, nprob, nvar, krows, lines, &cmap_room);
         lines += (size_t)j->lines;
         nvar += j->n;
-        krows += (size_t)j->lines * j->kw;
+        if (j->rows_of < 0) krows += (size_t)j->lines * j->kw;
     }
     return GPUSVM_OK;
 }
@@ -2667,13 +2695,23 @@ static void gpusvm__cpu_rows_list(gpusvm__cpu *b, gpusvm__cpu_job *j, int first,
     gpusvm__parallel(w.parts, gpusvm__cpu_rows_part, &w);
 }
 
+/* Whether job t's rows are wanted this round: it runs, or a job that reads its rows does. */
+static int gpusvm__cpu_rows_wanted(const gpusvm__cpu *b, int t)
+{
+    int s;
+    if (b->job[t].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING) return 1;
+    for (s = t + 1; s < b->nprob; ++s)
+        if (b->job[s].rows_of == t && b->job[s].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING) return 1;
+    return 0;
+}
+
 static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     int t;
     for (t = 0; t < b->nprob; ++t) {
         gpusvm__cpu_job *j = &b->job[t];
-        if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (!first && j->whole)) continue;
+        if (!gpusvm__cpu_rows_wanted(b, t) || (!first && j->whole) || j->rows_of >= 0) continue;
         if (j->lazy) { /* the inner solve computes them (gpusvm__cpu_need) */
             memset(j->have, 0, (size_t)j->q);
             j->nhave = 0;
