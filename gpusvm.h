@@ -2711,7 +2711,7 @@ static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
     int t;
     for (t = 0; t < b->nprob; ++t) {
         gpusvm__cpu_job *j = &b->job[t];
-        if (!gpusvm__cpu_rows_wanted(b, t) || (!first && j->whole) || j->rows_of >= 0) continue;
+        if ((!first && j->whole) || j->rows_of >= 0 || !gpusvm__cpu_rows_wanted(b, t)) continue;
         if (j->lazy) { /* the inner solve computes them (gpusvm__cpu_need) */
             memset(j->have, 0, (size_t)j->q);
             j->nhave = 0;
@@ -3060,18 +3060,16 @@ static int gpusvm__cpu_owner(const gpusvm__cpu *b, const gpusvm__cpu_job *j, int
 /* A split job's q x q block into kq (kq[u][t] = k(working-set point u, point t), as gpusvm__cpu_kq
    gathers it): column t is in the rows of the part that holds t, so each part sends its columns
    (as many as the part with the most holds, in position order), row by row of the block, and
-   takes everyone's. */
-static gpusvm_result gpusvm__cpu_share_block(gpusvm__cpu *b, gpusvm__cpu_job *j, float *kq)
+   takes everyone's (own[t]: the part that holds position t). */
+static gpusvm_result gpusvm__cpu_share_block(gpusvm__cpu *b, gpusvm__cpu_job *j, const int *own, float *kq)
 {
     const int parts = b->base.ctx->split.parts, rank = b->base.ctx->split.rank, q = j->q;
     size_t most = 0, bytes, mine = 0, k;
     uint64_t *next = b->xrecv; /* after the counts: each part's next column */
-    int own[GPUSVM__Q], at[GPUSVM__Q], t, u, r;
+    int at[GPUSVM__Q], t, u, r;
     float *send, *all;
-    for (t = 0; t < q; ++t) {
-        own[t] = gpusvm__cpu_owner(b, j, t);
+    for (t = 0; t < q; ++t)
         if (own[t] == rank) at[mine++] = t;
-    }
     b->xsend[0] = mine;
     if (!gpusvm__cpu_gather(b, b->xsend, b->xrecv, sizeof(uint64_t))) return GPUSVM_OK;
     for (r = 0; r < parts; ++r) most = b->xrecv[r] > most ? (size_t)b->xrecv[r] : most;
@@ -3104,11 +3102,14 @@ static gpusvm_result gpusvm__cpu_share_block(gpusvm__cpu *b, gpusvm__cpu_job *j,
 static gpusvm_result gpusvm__cpu_share_ws(gpusvm__cpu *b, gpusvm__cpu_job *j, float *kq)
 {
     double *send = (double *)(void *)b->xsend, *all = (double *)(void *)b->xrecv;
-    int t;
-    for (t = 0; t < j->q; ++t) send[t] = j->G[j->ws_idx[t]];
+    int own[GPUSVM__Q], t;
+    for (t = 0; t < j->q; ++t) {
+        send[t] = j->G[j->ws_idx[t]];
+        own[t] = gpusvm__cpu_owner(b, j, t);
+    }
     if (!gpusvm__cpu_gather(b, send, all, (size_t)j->q * sizeof(double))) return GPUSVM_OK;
-    for (t = 0; t < j->q; ++t) j->G[j->ws_idx[t]] = all[(size_t)gpusvm__cpu_owner(b, j, t) * (size_t)j->q + (size_t)t];
-    return gpusvm__cpu_share_block(b, j, kq);
+    for (t = 0; t < j->q; ++t) j->G[j->ws_idx[t]] = all[(size_t)own[t] * (size_t)j->q + (size_t)t];
+    return gpusvm__cpu_share_block(b, j, own, kq);
 }
 
 /* A batch's inner solves on the context's threads: thread t takes problems t, t + parts, ...
