@@ -774,8 +774,8 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS)                                      \
     X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER)                                            \
     X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
-    X(SEL_HIST, "gpusvm_sel_hist", GPUSVM__L, SEL) X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL)    \
-    X(SEL_FINISH, "gpusvm_sel_finish", GPUSVM__L, SEL)                                               \
+    X(SEL_HIST, "gpusvm_sel_hist", GPUSVM__L, SEL) X(SEL_TIES, "gpusvm_sel_ties", GPUSVM__L, SEL)    \
+    X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL)                                                   \
     X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
@@ -851,13 +851,15 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(SELECT, __global double *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \
     X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)
 
-/* the selection over the grid (part 2): gpusvm_sel_hist, _take, _finish */
+/* the selection over the grid (part 2): gpusvm_sel_hist, _ties, _take (ties0: the keys' partials'
+ * buffer, free once gpusvm_select has read them, 4 * nparts_max words a problem) */
 #define GPUSVM__ARGS_SEL(X_, S_)                                                                        \
     X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \
     X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \
     X_(SEL, int, qmax) S_() X_(SEL, __global const double *, status) S_() X_(SEL, __global uint *, sel_g) S_() \
     X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \
-    X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu)
+    X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \
+    X_(SEL, int, nparts_max)
 
 /* kernels part 3 */
 #define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \
@@ -1489,6 +1491,7 @@ typedef intptr_t gpusvm__cl_context_properties;
 #define GPUSVM__CL_PROGRAM_BINARIES 0x1166
 #define GPUSVM__CL_DEVICE_VERSION 0x102F
 #define GPUSVM__CL_DEVICE_VENDOR 0x102C
+#define GPUSVM__CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000 /* cl_nv_device_attribute_query */
 #define GPUSVM__CL_KERNEL_WORK_GROUP_SIZE 0x11B0
 #define GPUSVM__CL_KERNEL_NUM_ARGS 0x1191
 #define GPUSVM__CL_MEM_SIZE 0x1102
@@ -4348,6 +4351,7 @@ static size_t gpusvm__ocl_smo_l(const gpusvm__ocl *b, int shfl)
    overridden from this one table) and, on NVIDIA, the warp exchanges. */
 static void gpusvm__ocl_options(const gpusvm__ocl *b, int shfl, char *out, size_t size)
 {
+    static const char *const nv[3] = {"", " -D GPUSVM_NV_SHFL=1", " -D GPUSVM_NV_SHFL=1 -D GPUSVM_NV_REDUX=1"};
     struct { const char *name; int value; } tun[7] = {
         {"GPUSVM__Q", 0}, {"GPUSVM__L", GPUSVM__L}, {"GPUSVM__SB", GPUSVM__SB}, {"GPUSVM__SH_LOG", 0},
         {"GPUSVM__CS_L", GPUSVM__CS_L}, {"GPUSVM__SMO_L", 0}, {"GPUSVM__NR", 0}};
@@ -4359,7 +4363,20 @@ static void gpusvm__ocl_options(const gpusvm__ocl *b, int shfl, char *out, size_
     tun[6].value = b->nar_r;
     at = (size_t)snprintf(out, size, "-cl-std=CL1.2");
     for (i = 0; i < 7 && at < size; ++i) at += (size_t)snprintf(out + at, size - at, " -D %s=%d", tun[i].name, tun[i].value);
-    if (shfl && at < size) snprintf(out + at, size - at, " -D GPUSVM_NV_SHFL=1");
+    if (at < size) snprintf(out + at, size - at, "%s", nv[shfl]);
+}
+
+/* NVIDIA's warp instructions the kernels may use (part 0): 2 with redux.sync (compute capability
+   8.0 and later), 1 with shfl.sync only, 0 none (other vendors). */
+static int gpusvm__ocl_nv_level(const gpusvm__ocl *b)
+{
+    char vendor[128] = "";
+    gpusvm__cl_uint major = 0;
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
+    if (!gpusvm__icontains(vendor, "NVIDIA")) return 0;
+    if (b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) != 0)
+        return 1;
+    return major >= 8 ? 2 : 1;
 }
 
 /* The program built for the device: from the kernel cache when it holds it (*cached = 1), else
@@ -4441,13 +4458,13 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
     gpusvm_context *ctx = b->base.ctx;
     gpusvm_result r;
     gpusvm__cl_int be;
-    char options[256], key[1024 + 256], path[1100] = "", vendor[128] = "";
+    char options[320], key[1024 + 320], path[1100] = "";
     int cached, shfl;
     const double t0 = gpusvm__now();
     if (b->prog) return GPUSVM_OK;
-    /* NVIDIA: the reductions use warp exchanges (kernels part 0); if that build fails, the plain one */
-    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
-    for (shfl = gpusvm__icontains(vendor, "NVIDIA");; shfl = 0) {
+    /* NVIDIA: the reductions use warp instructions (kernels part 0); if that build fails, the next
+       level down, down to the plain one */
+    for (shfl = gpusvm__ocl_nv_level(b);; --shfl) {
         gpusvm__ocl_options(b, shfl, options, sizeof options);
         cached = gpusvm__kcache_key(b, options, key, sizeof key, path, sizeof path);
         if ((r = gpusvm__ocl_program(b, options, key, path, &cached, &be)) != GPUSVM_OK) goto fail;
@@ -4963,10 +4980,10 @@ static gpusvm_result gpusvm__ocl_bind_sel(gpusvm__ocl *b, gpusvm__cl_int nu)
 {
     gpusvm__cl_mem *m = b->mem;
     gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->q, zero = 0;
+    const gpusvm__cl_int qmax = b->q, zero = 0, nparts_max = (gpusvm__cl_int)b->nparts_max;
     int k;
-    for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_FINISH; ++k) {
-        const struct { unsigned slot; size_t size; const void *v; } a[13] = {
+    for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_TAKE; ++k) {
+        const struct { unsigned slot; size_t size; const void *v; } a[15] = {
             {GPUSVM__A_SEL_key_up0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_KEY_UP]},
             {GPUSVM__A_SEL_key_low0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_KEY_LOW]},
             {GPUSVM__A_SEL_y0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_Y]},
@@ -4977,39 +4994,46 @@ static gpusvm_result gpusvm__ocl_bind_sel(gpusvm__ocl *b, gpusvm__cl_int nu)
             {GPUSVM__A_SEL_list0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_LIST]},
             {GPUSVM__A_SEL_ws_idx0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_WS_IDX]},
             {GPUSVM__A_SEL_nu, sizeof nu, &nu},
+            {GPUSVM__A_SEL_ties0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_PART_UP]},
+            {GPUSVM__A_SEL_nparts_max, sizeof nparts_max, &nparts_max},
             {GPUSVM__A_SEL_side, sizeof zero, &zero}, /* the per-launch ones, set as they change */
             {GPUSVM__A_SEL_pass, sizeof zero, &zero},
             {GPUSVM__A_SEL_mode_in, sizeof zero, &zero}};
         int i;
-        for (i = 0; i < 13; ++i) GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], a[i].slot, a[i].size, a[i].v));
+        for (i = 0; i < 15; ++i) GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], a[i].slot, a[i].size, a[i].v));
     }
 fail:
     return r;
 }
 
-/* The grid selection (kernels part 2) after gpusvm_select's check: per side six counting passes
-   (the last work-group of each decides) and the take; then the order. */
+/* The grid selection (kernels part 2) after gpusvm_select's check: side 0's first counting pass;
+   then per side its other two, the ties' index threshold and the take (which counts the next
+   side's first pass, or after the last side puts the chosen points in order). */
 static gpusvm_result gpusvm__ocl_sel_grid(gpusvm__ocl *b, gpusvm__cl_int md, int nu)
 {
     gpusvm_result r = GPUSVM_OK;
-    size_t g[2], l[2] = {GPUSVM__L, 1}, g1[2];
-    gpusvm__cl_int side, pass;
+    size_t g[2], l[2] = {GPUSVM__L, 1};
+    gpusvm__cl_int side = 0, pass = 0;
     int k;
     g[0] = b->nparts_max * GPUSVM__L;
-    g[1] = g1[1] = (size_t)b->nprob;
-    g1[0] = GPUSVM__L;
-    for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_FINISH; ++k)
+    g[1] = (size_t)b->nprob;
+    for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_TAKE; ++k) {
         GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], GPUSVM__A_SEL_mode_in, sizeof md, &md));
+        GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], GPUSVM__A_SEL_side, sizeof side, &side));
+    }
+    GPUSVM__SET(SEL_HIST, SEL_pass, pass);
+    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_HIST, 2, g, l)) != GPUSVM_OK) return r;
     for (side = 0; side < (nu ? 6 : 3); ++side) {
-        for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_TAKE; ++k)
+        for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_TAKE && side > 0; ++k)
             GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], GPUSVM__A_SEL_side, sizeof side, &side));
-        for (pass = 0; pass < 6; ++pass) {
+        for (pass = 1; pass < 3; ++pass) {
             GPUSVM__SET(SEL_HIST, SEL_pass, pass);
             if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_HIST, 2, g, l)) != GPUSVM_OK) return r;
         }
-        if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_TAKE, 2, g, l)) != GPUSVM_OK) return r;
+        if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_TIES, 2, g, l)) != GPUSVM_OK ||
+            (r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_TAKE, 2, g, l)) != GPUSVM_OK)
+            return r;
     }
-    return gpusvm__ocl_launch(b, GPUSVM__KN_SEL_FINISH, 2, g1, l);
 fail:
     return r;
 }
@@ -11108,8 +11132,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    X(GATHER_WS, \"gpusvm_gather_ws\", GPUSVM__COPY_L, GATHER_WS)                                      \\\n",
     "    X(SCATTER, \"gpusvm_scatter\", GPUSVM__COPY_L, SCATTER)                                            \\\n",
     "    X(KEYS, \"gpusvm_keys\", GPUSVM__L, KEYS) X(SELECT, \"gpusvm_select\", GPUSVM__L, SELECT)            \\\n",
-    "    X(SEL_HIST, \"gpusvm_sel_hist\", GPUSVM__L, SEL) X(SEL_TAKE, \"gpusvm_sel_take\", GPUSVM__L, SEL)    \\\n",
-    "    X(SEL_FINISH, \"gpusvm_sel_finish\", GPUSVM__L, SEL)                                               \\\n",
+    "    X(SEL_HIST, \"gpusvm_sel_hist\", GPUSVM__L, SEL) X(SEL_TIES, \"gpusvm_sel_ties\", GPUSVM__L, SEL)    \\\n",
+    "    X(SEL_TAKE, \"gpusvm_sel_take\", GPUSVM__L, SEL)                                                   \\\n",
     "    X(GATHER, \"gpusvm_gather\", GPUSVM__L, GATHER) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO)               \\\n",
     "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE)                                                    \\\n",
     "    X(CS_UPDATE, \"gpusvm_cs_update\", GPUSVM__L, CS_UPDATE) X(CS_SELECT, \"gpusvm_cs_select\", GPUSVM__L, CS_SELECT) \\\n",
@@ -11185,13 +11209,15 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(SELECT, __global double *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \\\n",
     "    X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)\n",
     "\n",
-    "/* the selection over the grid (part 2): gpusvm_sel_hist, _take, _finish */\n",
+    "/* the selection over the grid (part 2): gpusvm_sel_hist, _ties, _take (ties0: the keys' partials'\n",
+    " * buffer, free once gpusvm_select has read them, 4 * nparts_max words a problem) */\n",
     "#define GPUSVM__ARGS_SEL(X_, S_)                                                                        \\\n",
     "    X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \\\n",
     "    X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \\\n",
     "    X_(SEL, int, qmax) S_() X_(SEL, __global const double *, status) S_() X_(SEL, __global uint *, sel_g) S_() \\\n",
     "    X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \\\n",
-    "    X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu)\n",
+    "    X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \\\n",
+    "    X_(SEL, int, nparts_max)\n",
     "\n",
     "/* kernels part 3 */\n",
     "#define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \\\n",
@@ -11304,6 +11330,32 @@ static const char *const gpusvm__kernel_source[] = {
     "    w.x = gpusvm_xor_i(w.x, m);\n",
     "    w.y = gpusvm_xor_i(w.y, m);\n",
     "    return as_double(w);\n",
+    "}\n",
+    "#endif\n",
+    "\n",
+    "/* Warp reductions in one instruction where the device has them: the host defines\n",
+    " * GPUSVM_NV_REDUX (with GPUSVM_NV_SHFL) for NVIDIA devices of compute capability 8.0 and\n",
+    " * later, whose PTX redux.sync takes the maximum of a 32-bit word over the warp at once. An\n",
+    " * arg-max of (double, position) pairs then takes three of them instead of five rounds of\n",
+    " * three exchanges: the double's order key's high word, its low word among the lanes that hold\n",
+    " * that high word, the position among the lanes that hold both. */\n",
+    "#ifdef GPUSVM_NV_REDUX\n",
+    "inline uint gpusvm_redux_max(uint v)\n",
+    "{\n",
+    "    uint r;\n",
+    "    asm volatile(\"redux.sync.max.u32 %0, %1, 0xffffffff;\" : \"=r\"(r) : \"r\"(v));\n",
+    "    return r;\n",
+    "}\n",
+    "/* Order-preserving map double -> ulong (a < b <=> key(a) < key(b); -0 as +0, as == has them\n",
+    " * equal) and back (the zero comes back +0). */\n",
+    "inline ulong gpusvm_double_key(double v)\n",
+    "{\n",
+    "    const ulong b = as_ulong(v + 0.0);\n",
+    "    return (b >> 63) ? ~b : (b | 0x8000000000000000UL);\n",
+    "}\n",
+    "inline double gpusvm_key_double(ulong k)\n",
+    "{\n",
+    "    return as_double((k >> 63) ? (k & 0x7FFFFFFFFFFFFFFFUL) : ~k);\n",
     "}\n",
     "#endif\n",
     "\n",
@@ -12456,35 +12508,70 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "/* The selection over the grid, for problems too many for one work-group to scan in good time\n",
     " * (the host's choice, GPUSVM__SEL_GRID): gpusvm_select with split checks and keeps the half as\n",
-    " * above and empties the problem's scratch; then for each side six launches of gpusvm_sel_hist\n",
-    " * (every work-group counts its part of the keys into local bins and adds them to the problem's;\n",
-    " * the last work-group to arrive takes the bins, emptying them, and decides) find the threshold,\n",
-    " * and gpusvm_sel_take takes the points; gpusvm_sel_finish puts them in order: with gpusvm_keys\n",
-    " * and gpusvm_select, 24 launches a round. The same passes and rules as the one-work-group path,\n",
-    " * so the same working set.\n",
+    " * above and empties the problem's scratch; then each side finds its key threshold in three\n",
+    " * counting passes (every work-group counts its part of the keys into local bins and adds them to\n",
+    " * the problem's; the last work-group to arrive takes the bins, emptying them, and decides: the\n",
+    " * first pass in gpusvm_sel_hist for side 0 and in the previous side's gpusvm_sel_take for the\n",
+    " * others, the other two in gpusvm_sel_hist); gpusvm_sel_ties finds the index threshold when more\n",
+    " * points tie at the key threshold than are still needed (in one launch instead of three index\n",
+    " * passes: counts of ties per work-group, then the last work-group walks them); gpusvm_sel_take\n",
+    " * takes the points, and the last side's puts them in order. With gpusvm_keys and gpusvm_select,\n",
+    " * 3 + 4 x sides launches a round (15; with nu 27). The same rules as the one-work-group path, so\n",
+    " * the same working set.\n",
     " * Scratch and list: one gpusvm_sel_scratch and qmax ints per problem. (The ordering keeps no\n",
-    " * barrier: with barriers, PoCL 3.1 wrote outside the list.) */\n",
+    " * barrier: with barriers, PoCL 3.1 wrote outside the list. Every work-group reaches every\n",
+    " * barrier, and only the last one's result is used: barriers under a branch uniform over the\n",
+    " * work-group went wrong on PoCL 3.1.) */\n",
     "/* the work-item and the problem's scratch, read afresh after a barrier (PoCL 3.1 loses such\n",
     " * variables across barriers; see part 3) */\n",
     "#define GPUSVM_SEL_LID ((int)get_local_id(0))\n",
     "#define GPUSVM_SEL_SC ((__global gpusvm_sel_scratch *)sel_g + (int)get_group_id(1))\n",
+    "#define GPUSVM_SEL_NPARTS (pinfo[(int)get_group_id(1) * GPUSVM__PI_COUNT + GPUSVM__PI_NPARTS])\n",
+    "/* variable u of this work-group's work-item (the keys' order: gpusvm_keys') */\n",
+    "#define GPUSVM_SEL_VAR(u) ((int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + (u) * GPUSVM__L + GPUSVM_SEL_LID)\n",
     "#define GPUSVM_SEL_HEAD                                                                          \\\n",
-    "    const int p = get_group_id(1), lid = get_local_id(0);                                        \\\n",
+    "    const int p = get_group_id(1);                                                               \\\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;                                       \\\n",
     "    __global gpusvm_sel_scratch *sc = (__global gpusvm_sel_scratch *)sel_g + p;                  \\\n",
     "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || pi[GPUSVM__PI_WHOLE]) return;\n",
-    "/* the side's keys, the other side's, the labels and class filter (gpusvm_sel_hist, _take) */\n",
+    "/* the side's keys, the other side's, the labels and class filter (gpusvm_sel_hist, _ties, _take) */\n",
     "#define GPUSVM_SEL_KEYS                                                                          \\\n",
     "    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR];                                   \\\n",
     "    const int low_side = GPUSVM_SIDE_LOW(side, nu), cls = GPUSVM_SIDE_CLS(side, nu);             \\\n",
     "    __global uint *keys = (low_side ? key_low0 : key_up0) + v0;                                  \\\n",
     "    __global uint *other = (low_side ? key_up0 : key_low0) + v0;                                 \\\n",
     "    __global const char *y = y0 + v0;\n",
+    "/* Counting pass `pass` (0-2) over this work-group's candidates in cnt_keys (class cnt_cls, or\n",
+    " * any when 0; none when !on) whose key has the bits (prefix, mask): local bins lh by the pass's\n",
+    " * digit, added to the problem's; then last (local) says whether this work-group was the last to\n",
+    " * add (the arrival count after a device-wide fence, part 0), and the last one's lh holds the\n",
+    " * problem's bins, read with atomic exchanges that empty them for the next pass. A macro, so that\n",
+    " * it stays written out in its kernels (see part 0). */\n",
+    "#define GPUSVM_SEL_COUNT(cnt_keys, cnt_cls, on, pass, prefix, mask)                             \\\n",
+    "    for (int b_ = GPUSVM_SEL_LID; b_ < GPUSVM_SEL_BINS; b_ += GPUSVM__L) lh[b_] = 0;         \\\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);                                                               \\\n",
+    "    for (int u_ = 0; u_ < GPUSVM__KU && (on); ++u_) {                                          \\\n",
+    "        const int i_ = GPUSVM_SEL_VAR(u_);                                                      \\\n",
+    "        if (i_ >= n) continue;                                                                  \\\n",
+    "        const uint key_ = (cnt_keys)[i_];                                                       \\\n",
+    "        if (key_ == GPUSVM__KEY_NONE || ((cnt_cls) && y[i_] != (cnt_cls))) continue;           \\\n",
+    "        if ((key_ & (mask)) == (prefix))                                                        \\\n",
+    "            atomic_inc(&lh[(key_ >> GPUSVM_SEL_SHIFT(pass)) & GPUSVM_SEL_DIGIT(pass)]);         \\\n",
+    "    }                                                                                           \\\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);                                                               \\\n",
+    "    for (int b_ = GPUSVM_SEL_LID; b_ < GPUSVM_SEL_BINS; b_ += GPUSVM__L)                       \\\n",
+    "        if (lh[b_]) atomic_add(&GPUSVM_SEL_SC->hist[b_], lh[b_]);                               \\\n",
+    "    GPUSVM_FENCE_DEVICE();                                                                      \\\n",
+    "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);                                        \\\n",
+    "    if (GPUSVM_SEL_LID == 0) last = atomic_inc(&GPUSVM_SEL_SC->arrived) == (uint)GPUSVM_SEL_NPARTS - 1u; \\\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);                                                               \\\n",
+    "    if (last)                                                                                   \\\n",
+    "        for (int b_ = GPUSVM_SEL_LID; b_ < GPUSVM_SEL_BINS; b_ += GPUSVM__L)                   \\\n",
+    "            lh[b_] = atomic_xchg(&GPUSVM_SEL_SC->hist[b_], 0u);                                 \\\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "\n",
-    "/* Pass `pass` of side `side`. Pass 0 starts the side from the count so far (k <= 0: none to take,\n",
-    " * said by work-group 0); the others go on from the scratch. The last work-group to add its bins\n",
-    " * (the arrival count after a device-wide fence, part 0) reads them back with atomic exchanges,\n",
-    " * which empty them for the next pass, and decides. */\n",
+    "/* Key pass `pass` (0-2) of side `side`. Pass 0 starts the side from the count so far (k <= 0:\n",
+    " * none to take, said by work-group 0); the others go on from the scratch. */\n",
     "__kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local uint lh[GPUSVM_SEL_BINS];\n",
@@ -12496,63 +12583,116 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int q = pi[GPUSVM__PI_Q], fresh = q - (mode_in == 1 ? q / 2 : 0);\n",
     "    const int k = GPUSVM_SIDE_UPTO(side, nu, fresh) - sc->count; /* pass 0: still wanted */\n",
     "    if (pass == 0 && k <= 0) {\n",
-    "        if (get_group_id(0) == 0 && lid == 0) sc->stage = 5;\n",
+    "        if (get_group_id(0) == 0 && get_local_id(0) == 0) sc->stage = 5;\n",
     "        return;\n",
     "    }\n",
     "    const uint stage = pass == 0 ? 0u : sc->stage, prefix = pass == 0 ? 0u : sc->prefix;\n",
-    "    const uint mask = pass == 0 ? 0u : sc->mask, found = pass == 0 ? 0u : sc->found;\n",
-    "    const int on_index = pass >= 3, shift = GPUSVM_SEL_SHIFT(pass);\n",
-    "    const uint digit = GPUSVM_SEL_DIGIT(pass);\n",
+    "    const uint mask = pass == 0 ? 0u : sc->mask;\n",
     "    /* uniform per work-group */\n",
-    "    if (!(on_index ? stage == 3 : stage == 0) || (int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;\n",
-    "    for (int b = lid; b < GPUSVM_SEL_BINS; b += GPUSVM__L) lh[b] = 0;\n",
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int u = 0; u < GPUSVM__KU; ++u) {\n",
-    "        const int i = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + u * GPUSVM__L + lid;\n",
-    "        if (i >= n) continue;\n",
-    "        const uint key = keys[i];\n",
-    "        if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;\n",
-    "        if (!on_index) {\n",
-    "            if ((key & mask) == prefix) atomic_inc(&lh[(key >> shift) & digit]);\n",
-    "        } else if (key == found && (((uint)i) & mask) == prefix) {\n",
-    "            atomic_inc(&lh[(((uint)i) >> shift) & digit]);\n",
-    "        }\n",
-    "    }\n",
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int b = GPUSVM_SEL_LID; b < GPUSVM_SEL_BINS; b += GPUSVM__L)\n",
-    "        if (lh[b]) atomic_add(&GPUSVM_SEL_SC->hist[b], lh[b]);\n",
-    "    GPUSVM_FENCE_DEVICE();\n",
-    "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
-    "    if (GPUSVM_SEL_LID == 0)\n",
-    "        last = atomic_inc(&GPUSVM_SEL_SC->arrived) == (uint)pinfo[(int)get_group_id(1) * GPUSVM__PI_COUNT + GPUSVM__PI_NPARTS] - 1u;\n",
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    if (last)\n",
-    "        for (int b = GPUSVM_SEL_LID; b < GPUSVM_SEL_BINS; b += GPUSVM__L) lh[b] = atomic_xchg(&GPUSVM_SEL_SC->hist[b], 0u);\n",
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    /* every work-group (the barriers inside went wrong under a uniform branch on PoCL 3.1); the\n",
-    "       last one's result is the one used */\n",
+    "    if (stage != 0 || (int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;\n",
+    "    GPUSVM_SEL_COUNT(keys, cls, 1, pass, prefix, mask)\n",
     "    gpusvm_sel_find(lh, ls, res, pass == 0 ? (uint)k : GPUSVM_SEL_SC->need);\n",
-    "    if (last) {\n",
-    "        if (GPUSVM_SEL_LID == 0) {\n",
-    "            __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;\n",
-    "            if (pass == 0) { /* the side's start */\n",
-    "                sc1->need = (uint)k;\n",
-    "                sc1->prefix = sc1->mask = sc1->found = sc1->stage = 0;\n",
-    "            }\n",
-    "            GPUSVM_SEL_APPLY(sc1, lh, res, pass);\n",
-    "            sc1->arrived = 0;\n",
+    "    if (last && GPUSVM_SEL_LID == 0) {\n",
+    "        __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;\n",
+    "        if (pass == 0) { /* the side's start */\n",
+    "            sc1->need = (uint)k;\n",
+    "            sc1->prefix = sc1->mask = sc1->found = sc1->stage = 0;\n",
     "        }\n",
+    "        GPUSVM_SEL_APPLY(sc1, lh, res, pass);\n",
+    "        sc1->arrived = 0;\n",
     "    }\n",
     "}\n",
     "\n",
+    "/* More points tie at the key threshold than are still needed (stage 3): the tied points of the\n",
+    " * need smallest indices are taken, so the index threshold is the need-th tied index. Every\n",
+    " * work-group counts its ties (ties0, per work-group); the last to arrive finds the work-group\n",
+    " * where the running count reaches need, walks that one's variables in index order to the tie\n",
+    " * that reaches it, and sets stage 4 with that index. */\n",
+    "__kernel void gpusvm_sel_ties(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    __local int ls[GPUSVM__L];\n",
+    "    __local int at[2];\n",
+    "    __local uint res[1];\n",
+    "    __local int last;\n",
+    "    GPUSVM_SEL_HEAD\n",
+    "    GPUSVM_SEL_KEYS\n",
+    "    const uint found = sc->found;\n",
+    "    const int nparts = pi[GPUSVM__PI_NPARTS];\n",
+    "    __global uint *cnt = ties0 + (size_t)p * 4 * nparts_max;\n",
+    "    /* uniform over the grid, then per work-group */\n",
+    "    if (sc->stage != 3 || (int)get_group_id(0) >= nparts) return;\n",
+    "#define GPUSVM_SEL_TIED(i) \\\n",
+    "    ((i) < n && keys[i] == found && found != GPUSVM__KEY_NONE && (!cls || y[i] == cls))\n",
+    "    int c = 0;\n",
+    "    for (int u = 0; u < GPUSVM__KU; ++u) c += GPUSVM_SEL_TIED(GPUSVM_SEL_VAR(u));\n",
+    "    ls[GPUSVM_SEL_LID] = c;\n",
+    "    gpusvm_scan_local(ls);\n",
+    "    if (GPUSVM_SEL_LID == GPUSVM__L - 1) cnt[get_group_id(0)] = (uint)ls[GPUSVM__L - 1];\n",
+    "    GPUSVM_FENCE_DEVICE();\n",
+    "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
+    "    if (GPUSVM_SEL_LID == 0) {\n",
+    "        last = atomic_inc(&GPUSVM_SEL_SC->arrived) == (uint)GPUSVM_SEL_NPARTS - 1u;\n",
+    "        at[0] = 0;\n",
+    "        at[1] = 1;\n",
+    "    }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    /* the work-group where the running count of ties reaches need, and the rank there */\n",
+    "    const uint need = GPUSVM_SEL_SC->need;\n",
+    "    uint before = 0;\n",
+    "    for (int g0 = 0; g0 < nparts; g0 += GPUSVM__L) {\n",
+    "        const int g = g0 + GPUSVM_SEL_LID;\n",
+    "        const uint cg = g < nparts ? ((volatile __global const uint *)cnt)[g] : 0u;\n",
+    "        ls[GPUSVM_SEL_LID] = (int)cg; /* counts of points: below 2^31 */\n",
+    "        gpusvm_scan_local(ls);\n",
+    "        const uint incl = before + (uint)ls[GPUSVM_SEL_LID];\n",
+    "        if (incl - cg < need && incl >= need) {\n",
+    "            at[0] = g;\n",
+    "            at[1] = (int)(need - (incl - cg));\n",
+    "        }\n",
+    "        before += (uint)ls[GPUSVM__L - 1];\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "    /* that work-group's variables in index order (u, then work-item): the at[1]-th tie */\n",
+    "    int seen = 0;\n",
+    "    for (int u = 0; u < GPUSVM__KU; ++u) {\n",
+    "        const int i = at[0] * (GPUSVM__L * GPUSVM__KU) + u * GPUSVM__L + GPUSVM_SEL_LID;\n",
+    "        const int t = GPUSVM_SEL_TIED(i);\n",
+    "        ls[GPUSVM_SEL_LID] = t;\n",
+    "        gpusvm_scan_local(ls);\n",
+    "        if (t && seen + ls[GPUSVM_SEL_LID] == at[1]) res[0] = (uint)i;\n",
+    "        seen += ls[GPUSVM__L - 1];\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "#undef GPUSVM_SEL_TIED\n",
+    "    if (last && GPUSVM_SEL_LID == 0) {\n",
+    "        __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;\n",
+    "        sc1->prefix = res[0];\n",
+    "        sc1->stage = 4;\n",
+    "        sc1->arrived = 0;\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "/* Takes side `side`'s points (stage 2 all, 1 every key up to the threshold, 4 below it and the\n",
+    " * ties up to an index; 5 none), then, in the same launch, counts the next side's first pass over\n",
+    " * the same variables (what was just taken is no longer a candidate there) and its last\n",
+    " * work-group decides it, from the count of all taken; after the last side, the last work-group\n",
+    " * puts the chosen points in ascending order instead: each one's rank is the number of smaller\n",
+    " * ones in the list (indices are distinct), so that holds no barrier. */\n",
     "__kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
+    "    __local uint lh[GPUSVM_SEL_BINS];\n",
+    "    __local int ls[GPUSVM__L];\n",
+    "    __local uint res[4];\n",
+    "    __local int last;\n",
     "    GPUSVM_SEL_HEAD\n",
     "    GPUSVM_SEL_KEYS\n",
     "    const uint stage = sc->stage, found = sc->found, ithr = sc->prefix;\n",
-    "    if (stage == 5 || (int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;\n",
-    "    for (int u = 0; u < GPUSVM__KU; ++u) {\n",
-    "        const int i = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + u * GPUSVM__L + lid;\n",
+    "    const int next = side + 1, more = next < (nu ? 6 : 3);\n",
+    "    const int q = pi[GPUSVM__PI_Q], h = mode_in == 1 ? q / 2 : 0;\n",
+    "    /* uniform per work-group */\n",
+    "    if ((int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;\n",
+    "    for (int u = 0; u < GPUSVM__KU && stage != 5; ++u) {\n",
+    "        const int i = GPUSVM_SEL_VAR(u);\n",
     "        if (i >= n) continue;\n",
     "        const uint key = keys[i];\n",
     "        if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;\n",
@@ -12562,22 +12702,30 @@ static const char *const gpusvm__kernel_source[] = {
     "            other[i] = GPUSVM__KEY_NONE;\n",
     "        }\n",
     "    }\n",
-    "}\n",
-    "\n",
-    "/* The chosen points in ascending order: each one's rank is the number of smaller ones in the\n",
-    " * list (indices are distinct), read from global memory, so the kernel holds no barrier. Grid:\n",
-    " * one work-group per problem (dimension 1). */\n",
-    "__kernel void gpusvm_sel_finish(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))\n",
-    "{\n",
-    "    GPUSVM_SEL_HEAD\n",
-    "    const int q = pi[GPUSVM__PI_Q], h = mode_in == 1 ? q / 2 : 0, got = sc->count;\n",
-    "    __global const int *list = list0 + p * qmax;\n",
-    "    for (int t = lid; t < got; t += GPUSVM__L) {\n",
-    "        const int v = list[t];\n",
-    "        int rank = 0;\n",
-    "        for (int u = 0; u < got; ++u) rank += list[u] < v;\n",
-    "        ws_idx0[p * qmax + h + rank] = v;\n",
+    "    /* the next side's first pass (each work-item counts the variables it took from) */\n",
+    "    const int low_n = more && GPUSVM_SIDE_LOW(next, nu), cls_n = more ? GPUSVM_SIDE_CLS(next, nu) : 0;\n",
+    "    __global const uint *keys_n = (low_n ? key_low0 : key_up0) + v0;\n",
+    "    GPUSVM_SEL_COUNT(keys_n, cls_n, more, 0, 0u, 0u)\n",
+    "    const int k = GPUSVM_SIDE_UPTO(next, nu, q - h) - atomic_add((volatile __global int *)&GPUSVM_SEL_SC->count, 0);\n",
+    "    gpusvm_sel_find(lh, ls, res, k > 0 ? (uint)k : 1u);\n",
+    "    if (last && more && GPUSVM_SEL_LID == 0) {\n",
+    "        __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;\n",
+    "        sc1->need = (uint)k;\n",
+    "        sc1->prefix = sc1->mask = sc1->found = 0;\n",
+    "        sc1->stage = k > 0 ? 0u : 5u;\n",
+    "        if (k > 0) GPUSVM_SEL_APPLY(sc1, lh, res, 0);\n",
     "    }\n",
+    "    if (last && !more) { /* the order */\n",
+    "        __global const volatile int *list = list0 + (int)get_group_id(1) * qmax;\n",
+    "        const int got = atomic_add((volatile __global int *)&GPUSVM_SEL_SC->count, 0);\n",
+    "        for (int t = GPUSVM_SEL_LID; t < got; t += GPUSVM__L) {\n",
+    "            const int v = list[t];\n",
+    "            int rank = 0;\n",
+    "            for (int u = 0; u < got; ++u) rank += list[u] < v;\n",
+    "            ws_idx0[(int)get_group_id(1) * qmax + h + rank] = v;\n",
+    "        }\n",
+    "    }\n",
+    "    if (last && GPUSVM_SEL_LID == 0) GPUSVM_SEL_SC->arrived = 0;\n",
     "}\n",
     "#line 1 \"kernels/30_smo.cl\"\n",
     "/* gpusvm kernels, part 3: the inner solve.\n",
@@ -12642,26 +12790,51 @@ static const char *const gpusvm__kernel_source[] = {
     "#if GPUSVM_NW > GPUSVM_WARP\n",
     "#error \"gpusvm_smo folds one partial per warp in one warp: GPUSVM__SMO_L is at most 1024\"\n",
     "#endif\n",
+    "#ifdef GPUSVM_NV_REDUX\n",
+    "/* (v, t) := the warp's arg-max of (v, t), in every lane: three redux.sync (part 0) */\n",
+    "#define GPUSVM_WARP_ARGMAX(v, t)                                                  \\\n",
+    "    do {                                                                          \\\n",
+    "        const ulong k_ = gpusvm_double_key(v);                                    \\\n",
+    "        const uint hi_ = (uint)(k_ >> 32), lo_ = (uint)k_;                        \\\n",
+    "        const uint H_ = gpusvm_redux_max(hi_);                                    \\\n",
+    "        const uint L_ = gpusvm_redux_max(hi_ == H_ ? lo_ : 0u);                   \\\n",
+    "        const uint T_ = gpusvm_redux_max(hi_ == H_ && lo_ == L_ ? (uint)((t) + 1) : 0u); \\\n",
+    "        v = gpusvm_key_double(((ulong)H_ << 32) | L_);                            \\\n",
+    "        t = (int)T_ - 1;                                                          \\\n",
+    "    } while (0)\n",
+    "/* v := the warp's maximum of v, in every lane: two */\n",
+    "#define GPUSVM_WARP_MAX(v)                                                        \\\n",
+    "    do {                                                                          \\\n",
+    "        const ulong k_ = gpusvm_double_key(v);                                    \\\n",
+    "        const uint hi_ = (uint)(k_ >> 32);                                        \\\n",
+    "        const uint H_ = gpusvm_redux_max(hi_);                                    \\\n",
+    "        const uint L_ = gpusvm_redux_max(hi_ == H_ ? (uint)k_ : 0u);              \\\n",
+    "        v = gpusvm_key_double(((ulong)H_ << 32) | L_);                            \\\n",
+    "    } while (0)\n",
+    "#else\n",
     "/* (v, t) := the warp's arg-max of (v, t), in every lane */\n",
     "#define GPUSVM_WARP_ARGMAX(v, t)                                                  \\\n",
     "    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1)                              \\\n",
     "        GPUSVM_ARGMAX(v, t, gpusvm_xor_d(v, m_), gpusvm_xor_i(t, m_))\n",
+    "/* v := the warp's maximum of v, in every lane */\n",
+    "#define GPUSVM_WARP_MAX(v)                                                        \\\n",
+    "    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) v = fmax(v, gpusvm_xor_d(v, m_))\n",
+    "#endif\n",
     "/* (v, t) := the arg-max of the warps' partials rv[0..NW), ri[0..NW) (after the barrier that\n",
     " * follows their writing), in every work-item: lane u reads partial u mod NW, so every NW lanes\n",
-    " * hold all of them, and log2(NW) exchanges finish it */\n",
+    " * hold all of them, and a warp arg-max finishes it */\n",
     "#define GPUSVM_WARPS_ARGMAX(v, t, rv, ri)                                         \\\n",
     "    do {                                                                          \\\n",
     "        const int u_ = GPUSVM_LID % GPUSVM_NW;                                    \\\n",
     "        v = (rv)[u_];                                                             \\\n",
     "        t = (ri)[u_];                                                             \\\n",
-    "        for (int m_ = GPUSVM_NW / 2; m_ > 0; m_ >>= 1)                            \\\n",
-    "            GPUSVM_ARGMAX(v, t, gpusvm_xor_d(v, m_), gpusvm_xor_i(t, m_));        \\\n",
+    "        GPUSVM_WARP_ARGMAX(v, t);                                                 \\\n",
     "    } while (0)\n",
     "/* v := the maximum of the warps' partials r[0..NW), likewise */\n",
     "#define GPUSVM_WARPS_MAX(v, r)                                                    \\\n",
     "    do {                                                                          \\\n",
     "        v = (r)[GPUSVM_LID % GPUSVM_NW];                                          \\\n",
-    "        for (int m_ = GPUSVM_NW / 2; m_ > 0; m_ >>= 1) v = fmax(v, gpusvm_xor_d(v, m_)); \\\n",
+    "        GPUSVM_WARP_MAX(v);                                                       \\\n",
     "    } while (0)\n",
     "#endif\n",
     "\n",
@@ -12744,10 +12917,10 @@ static const char *const gpusvm__kernel_source[] = {
     "{\n",
     "#ifdef GPUSVM_NV_SHFL\n",
     "    GPUSVM_WARP_ARGMAX(bv0, bi0);\n",
-    "    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) g20 = fmax(g20, gpusvm_xor_d(g20, m_));\n",
+    "    GPUSVM_WARP_MAX(g20);\n",
     "    if (nu) { /* uniform */\n",
     "        GPUSVM_WARP_ARGMAX(bv1, bi1);\n",
-    "        for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) g21 = fmax(g21, gpusvm_xor_d(g21, m_));\n",
+    "        GPUSVM_WARP_MAX(g21);\n",
     "    }\n",
     "    if (GPUSVM_LID % GPUSVM_WARP == 0) {\n",
     "        const int w = GPUSVM_LID / GPUSVM_WARP;\n",
@@ -13441,7 +13614,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 2494
+#define GPUSVM__KERNEL_SOURCE_LINES 2643
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -40,6 +40,32 @@ inline double gpusvm_xor_d(double v, int m)
 }
 #endif
 
+/* Warp reductions in one instruction where the device has them: the host defines
+ * GPUSVM_NV_REDUX (with GPUSVM_NV_SHFL) for NVIDIA devices of compute capability 8.0 and
+ * later, whose PTX redux.sync takes the maximum of a 32-bit word over the warp at once. An
+ * arg-max of (double, position) pairs then takes three of them instead of five rounds of
+ * three exchanges: the double's order key's high word, its low word among the lanes that hold
+ * that high word, the position among the lanes that hold both. */
+#ifdef GPUSVM_NV_REDUX
+inline uint gpusvm_redux_max(uint v)
+{
+    uint r;
+    asm volatile("redux.sync.max.u32 %0, %1, 0xffffffff;" : "=r"(r) : "r"(v));
+    return r;
+}
+/* Order-preserving map double -> ulong (a < b <=> key(a) < key(b); -0 as +0, as == has them
+ * equal) and back (the zero comes back +0). */
+inline ulong gpusvm_double_key(double v)
+{
+    const ulong b = as_ulong(v + 0.0);
+    return (b >> 63) ? ~b : (b | 0x8000000000000000UL);
+}
+inline double gpusvm_key_double(ulong k)
+{
+    return as_double((k >> 63) ? (k & 0x7FFFFFFFFFFFFFFFUL) : ~k);
+}
+#endif
+
 /* The kernels' helper functions are always inlined: they take pointers to the caller's
  * registers and local arrays, which must stay registers and plain local arrays. (On an H100,
  * the inner solve's working set as one local struct cost 3%, and the selection's extrema,

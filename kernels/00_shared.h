@@ -159,8 +159,8 @@
     X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS)                                      \
     X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER)                                            \
     X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
-    X(SEL_HIST, "gpusvm_sel_hist", GPUSVM__L, SEL) X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL)    \
-    X(SEL_FINISH, "gpusvm_sel_finish", GPUSVM__L, SEL)                                               \
+    X(SEL_HIST, "gpusvm_sel_hist", GPUSVM__L, SEL) X(SEL_TIES, "gpusvm_sel_ties", GPUSVM__L, SEL)    \
+    X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL)                                                   \
     X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
@@ -236,13 +236,15 @@
     X_(SELECT, __global double *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \
     X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)
 
-/* the selection over the grid (part 2): gpusvm_sel_hist, _take, _finish */
+/* the selection over the grid (part 2): gpusvm_sel_hist, _ties, _take (ties0: the keys' partials'
+ * buffer, free once gpusvm_select has read them, 4 * nparts_max words a problem) */
 #define GPUSVM__ARGS_SEL(X_, S_)                                                                        \
     X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \
     X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \
     X_(SEL, int, qmax) S_() X_(SEL, __global const double *, status) S_() X_(SEL, __global uint *, sel_g) S_() \
     X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \
-    X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu)
+    X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \
+    X_(SEL, int, nparts_max)
 
 /* kernels part 3 */
 #define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \

@@ -387,35 +387,70 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 
 /* The selection over the grid, for problems too many for one work-group to scan in good time
  * (the host's choice, GPUSVM__SEL_GRID): gpusvm_select with split checks and keeps the half as
- * above and empties the problem's scratch; then for each side six launches of gpusvm_sel_hist
- * (every work-group counts its part of the keys into local bins and adds them to the problem's;
- * the last work-group to arrive takes the bins, emptying them, and decides) find the threshold,
- * and gpusvm_sel_take takes the points; gpusvm_sel_finish puts them in order: with gpusvm_keys
- * and gpusvm_select, 24 launches a round. The same passes and rules as the one-work-group path,
- * so the same working set.
+ * above and empties the problem's scratch; then each side finds its key threshold in three
+ * counting passes (every work-group counts its part of the keys into local bins and adds them to
+ * the problem's; the last work-group to arrive takes the bins, emptying them, and decides: the
+ * first pass in gpusvm_sel_hist for side 0 and in the previous side's gpusvm_sel_take for the
+ * others, the other two in gpusvm_sel_hist); gpusvm_sel_ties finds the index threshold when more
+ * points tie at the key threshold than are still needed (in one launch instead of three index
+ * passes: counts of ties per work-group, then the last work-group walks them); gpusvm_sel_take
+ * takes the points, and the last side's puts them in order. With gpusvm_keys and gpusvm_select,
+ * 3 + 4 x sides launches a round (15; with nu 27). The same rules as the one-work-group path, so
+ * the same working set.
  * Scratch and list: one gpusvm_sel_scratch and qmax ints per problem. (The ordering keeps no
- * barrier: with barriers, PoCL 3.1 wrote outside the list.) */
+ * barrier: with barriers, PoCL 3.1 wrote outside the list. Every work-group reaches every
+ * barrier, and only the last one's result is used: barriers under a branch uniform over the
+ * work-group went wrong on PoCL 3.1.) */
 /* the work-item and the problem's scratch, read afresh after a barrier (PoCL 3.1 loses such
  * variables across barriers; see part 3) */
 #define GPUSVM_SEL_LID ((int)get_local_id(0))
 #define GPUSVM_SEL_SC ((__global gpusvm_sel_scratch *)sel_g + (int)get_group_id(1))
+#define GPUSVM_SEL_NPARTS (pinfo[(int)get_group_id(1) * GPUSVM__PI_COUNT + GPUSVM__PI_NPARTS])
+/* variable u of this work-group's work-item (the keys' order: gpusvm_keys') */
+#define GPUSVM_SEL_VAR(u) ((int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + (u) * GPUSVM__L + GPUSVM_SEL_LID)
 #define GPUSVM_SEL_HEAD                                                                          \
-    const int p = get_group_id(1), lid = get_local_id(0);                                        \
+    const int p = get_group_id(1);                                                               \
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;                                       \
     __global gpusvm_sel_scratch *sc = (__global gpusvm_sel_scratch *)sel_g + p;                  \
     if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || pi[GPUSVM__PI_WHOLE]) return;
-/* the side's keys, the other side's, the labels and class filter (gpusvm_sel_hist, _take) */
+/* the side's keys, the other side's, the labels and class filter (gpusvm_sel_hist, _ties, _take) */
 #define GPUSVM_SEL_KEYS                                                                          \
     const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR];                                   \
     const int low_side = GPUSVM_SIDE_LOW(side, nu), cls = GPUSVM_SIDE_CLS(side, nu);             \
     __global uint *keys = (low_side ? key_low0 : key_up0) + v0;                                  \
     __global uint *other = (low_side ? key_up0 : key_low0) + v0;                                 \
     __global const char *y = y0 + v0;
+/* Counting pass `pass` (0-2) over this work-group's candidates in cnt_keys (class cnt_cls, or
+ * any when 0; none when !on) whose key has the bits (prefix, mask): local bins lh by the pass's
+ * digit, added to the problem's; then last (local) says whether this work-group was the last to
+ * add (the arrival count after a device-wide fence, part 0), and the last one's lh holds the
+ * problem's bins, read with atomic exchanges that empty them for the next pass. A macro, so that
+ * it stays written out in its kernels (see part 0). */
+#define GPUSVM_SEL_COUNT(cnt_keys, cnt_cls, on, pass, prefix, mask)                             \
+    for (int b_ = GPUSVM_SEL_LID; b_ < GPUSVM_SEL_BINS; b_ += GPUSVM__L) lh[b_] = 0;         \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+    for (int u_ = 0; u_ < GPUSVM__KU && (on); ++u_) {                                          \
+        const int i_ = GPUSVM_SEL_VAR(u_);                                                      \
+        if (i_ >= n) continue;                                                                  \
+        const uint key_ = (cnt_keys)[i_];                                                       \
+        if (key_ == GPUSVM__KEY_NONE || ((cnt_cls) && y[i_] != (cnt_cls))) continue;           \
+        if ((key_ & (mask)) == (prefix))                                                        \
+            atomic_inc(&lh[(key_ >> GPUSVM_SEL_SHIFT(pass)) & GPUSVM_SEL_DIGIT(pass)]);         \
+    }                                                                                           \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+    for (int b_ = GPUSVM_SEL_LID; b_ < GPUSVM_SEL_BINS; b_ += GPUSVM__L)                       \
+        if (lh[b_]) atomic_add(&GPUSVM_SEL_SC->hist[b_], lh[b_]);                               \
+    GPUSVM_FENCE_DEVICE();                                                                      \
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);                                        \
+    if (GPUSVM_SEL_LID == 0) last = atomic_inc(&GPUSVM_SEL_SC->arrived) == (uint)GPUSVM_SEL_NPARTS - 1u; \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+    if (last)                                                                                   \
+        for (int b_ = GPUSVM_SEL_LID; b_ < GPUSVM_SEL_BINS; b_ += GPUSVM__L)                   \
+            lh[b_] = atomic_xchg(&GPUSVM_SEL_SC->hist[b_], 0u);                                 \
+    barrier(CLK_LOCAL_MEM_FENCE);
 
-/* Pass `pass` of side `side`. Pass 0 starts the side from the count so far (k <= 0: none to take,
- * said by work-group 0); the others go on from the scratch. The last work-group to add its bins
- * (the arrival count after a device-wide fence, part 0) reads them back with atomic exchanges,
- * which empty them for the next pass, and decides. */
+/* Key pass `pass` (0-2) of side `side`. Pass 0 starts the side from the count so far (k <= 0:
+ * none to take, said by work-group 0); the others go on from the scratch. */
 __kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local uint lh[GPUSVM_SEL_BINS];
@@ -427,63 +462,116 @@ __kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
     const int q = pi[GPUSVM__PI_Q], fresh = q - (mode_in == 1 ? q / 2 : 0);
     const int k = GPUSVM_SIDE_UPTO(side, nu, fresh) - sc->count; /* pass 0: still wanted */
     if (pass == 0 && k <= 0) {
-        if (get_group_id(0) == 0 && lid == 0) sc->stage = 5;
+        if (get_group_id(0) == 0 && get_local_id(0) == 0) sc->stage = 5;
         return;
     }
     const uint stage = pass == 0 ? 0u : sc->stage, prefix = pass == 0 ? 0u : sc->prefix;
-    const uint mask = pass == 0 ? 0u : sc->mask, found = pass == 0 ? 0u : sc->found;
-    const int on_index = pass >= 3, shift = GPUSVM_SEL_SHIFT(pass);
-    const uint digit = GPUSVM_SEL_DIGIT(pass);
+    const uint mask = pass == 0 ? 0u : sc->mask;
     /* uniform per work-group */
-    if (!(on_index ? stage == 3 : stage == 0) || (int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;
-    for (int b = lid; b < GPUSVM_SEL_BINS; b += GPUSVM__L) lh[b] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int u = 0; u < GPUSVM__KU; ++u) {
-        const int i = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + u * GPUSVM__L + lid;
-        if (i >= n) continue;
-        const uint key = keys[i];
-        if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;
-        if (!on_index) {
-            if ((key & mask) == prefix) atomic_inc(&lh[(key >> shift) & digit]);
-        } else if (key == found && (((uint)i) & mask) == prefix) {
-            atomic_inc(&lh[(((uint)i) >> shift) & digit]);
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int b = GPUSVM_SEL_LID; b < GPUSVM_SEL_BINS; b += GPUSVM__L)
-        if (lh[b]) atomic_add(&GPUSVM_SEL_SC->hist[b], lh[b]);
-    GPUSVM_FENCE_DEVICE();
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (GPUSVM_SEL_LID == 0)
-        last = atomic_inc(&GPUSVM_SEL_SC->arrived) == (uint)pinfo[(int)get_group_id(1) * GPUSVM__PI_COUNT + GPUSVM__PI_NPARTS] - 1u;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (last)
-        for (int b = GPUSVM_SEL_LID; b < GPUSVM_SEL_BINS; b += GPUSVM__L) lh[b] = atomic_xchg(&GPUSVM_SEL_SC->hist[b], 0u);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    /* every work-group (the barriers inside went wrong under a uniform branch on PoCL 3.1); the
-       last one's result is the one used */
+    if (stage != 0 || (int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;
+    GPUSVM_SEL_COUNT(keys, cls, 1, pass, prefix, mask)
     gpusvm_sel_find(lh, ls, res, pass == 0 ? (uint)k : GPUSVM_SEL_SC->need);
-    if (last) {
-        if (GPUSVM_SEL_LID == 0) {
-            __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;
-            if (pass == 0) { /* the side's start */
-                sc1->need = (uint)k;
-                sc1->prefix = sc1->mask = sc1->found = sc1->stage = 0;
-            }
-            GPUSVM_SEL_APPLY(sc1, lh, res, pass);
-            sc1->arrived = 0;
+    if (last && GPUSVM_SEL_LID == 0) {
+        __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;
+        if (pass == 0) { /* the side's start */
+            sc1->need = (uint)k;
+            sc1->prefix = sc1->mask = sc1->found = sc1->stage = 0;
         }
+        GPUSVM_SEL_APPLY(sc1, lh, res, pass);
+        sc1->arrived = 0;
     }
 }
 
+/* More points tie at the key threshold than are still needed (stage 3): the tied points of the
+ * need smallest indices are taken, so the index threshold is the need-th tied index. Every
+ * work-group counts its ties (ties0, per work-group); the last to arrive finds the work-group
+ * where the running count reaches need, walks that one's variables in index order to the tie
+ * that reaches it, and sets stage 4 with that index. */
+__kernel void gpusvm_sel_ties(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
+{
+    __local int ls[GPUSVM__L];
+    __local int at[2];
+    __local uint res[1];
+    __local int last;
+    GPUSVM_SEL_HEAD
+    GPUSVM_SEL_KEYS
+    const uint found = sc->found;
+    const int nparts = pi[GPUSVM__PI_NPARTS];
+    __global uint *cnt = ties0 + (size_t)p * 4 * nparts_max;
+    /* uniform over the grid, then per work-group */
+    if (sc->stage != 3 || (int)get_group_id(0) >= nparts) return;
+#define GPUSVM_SEL_TIED(i) \
+    ((i) < n && keys[i] == found && found != GPUSVM__KEY_NONE && (!cls || y[i] == cls))
+    int c = 0;
+    for (int u = 0; u < GPUSVM__KU; ++u) c += GPUSVM_SEL_TIED(GPUSVM_SEL_VAR(u));
+    ls[GPUSVM_SEL_LID] = c;
+    gpusvm_scan_local(ls);
+    if (GPUSVM_SEL_LID == GPUSVM__L - 1) cnt[get_group_id(0)] = (uint)ls[GPUSVM__L - 1];
+    GPUSVM_FENCE_DEVICE();
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (GPUSVM_SEL_LID == 0) {
+        last = atomic_inc(&GPUSVM_SEL_SC->arrived) == (uint)GPUSVM_SEL_NPARTS - 1u;
+        at[0] = 0;
+        at[1] = 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* the work-group where the running count of ties reaches need, and the rank there */
+    const uint need = GPUSVM_SEL_SC->need;
+    uint before = 0;
+    for (int g0 = 0; g0 < nparts; g0 += GPUSVM__L) {
+        const int g = g0 + GPUSVM_SEL_LID;
+        const uint cg = g < nparts ? ((volatile __global const uint *)cnt)[g] : 0u;
+        ls[GPUSVM_SEL_LID] = (int)cg; /* counts of points: below 2^31 */
+        gpusvm_scan_local(ls);
+        const uint incl = before + (uint)ls[GPUSVM_SEL_LID];
+        if (incl - cg < need && incl >= need) {
+            at[0] = g;
+            at[1] = (int)(need - (incl - cg));
+        }
+        before += (uint)ls[GPUSVM__L - 1];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    /* that work-group's variables in index order (u, then work-item): the at[1]-th tie */
+    int seen = 0;
+    for (int u = 0; u < GPUSVM__KU; ++u) {
+        const int i = at[0] * (GPUSVM__L * GPUSVM__KU) + u * GPUSVM__L + GPUSVM_SEL_LID;
+        const int t = GPUSVM_SEL_TIED(i);
+        ls[GPUSVM_SEL_LID] = t;
+        gpusvm_scan_local(ls);
+        if (t && seen + ls[GPUSVM_SEL_LID] == at[1]) res[0] = (uint)i;
+        seen += ls[GPUSVM__L - 1];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#undef GPUSVM_SEL_TIED
+    if (last && GPUSVM_SEL_LID == 0) {
+        __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;
+        sc1->prefix = res[0];
+        sc1->stage = 4;
+        sc1->arrived = 0;
+    }
+}
+
+/* Takes side `side`'s points (stage 2 all, 1 every key up to the threshold, 4 below it and the
+ * ties up to an index; 5 none), then, in the same launch, counts the next side's first pass over
+ * the same variables (what was just taken is no longer a candidate there) and its last
+ * work-group decides it, from the count of all taken; after the last side, the last work-group
+ * puts the chosen points in ascending order instead: each one's rank is the number of smaller
+ * ones in the list (indices are distinct), so that holds no barrier. */
 __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
 {
+    __local uint lh[GPUSVM_SEL_BINS];
+    __local int ls[GPUSVM__L];
+    __local uint res[4];
+    __local int last;
     GPUSVM_SEL_HEAD
     GPUSVM_SEL_KEYS
     const uint stage = sc->stage, found = sc->found, ithr = sc->prefix;
-    if (stage == 5 || (int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;
-    for (int u = 0; u < GPUSVM__KU; ++u) {
-        const int i = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + u * GPUSVM__L + lid;
+    const int next = side + 1, more = next < (nu ? 6 : 3);
+    const int q = pi[GPUSVM__PI_Q], h = mode_in == 1 ? q / 2 : 0;
+    /* uniform per work-group */
+    if ((int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;
+    for (int u = 0; u < GPUSVM__KU && stage != 5; ++u) {
+        const int i = GPUSVM_SEL_VAR(u);
         if (i >= n) continue;
         const uint key = keys[i];
         if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;
@@ -493,20 +581,28 @@ __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
             other[i] = GPUSVM__KEY_NONE;
         }
     }
-}
-
-/* The chosen points in ascending order: each one's rank is the number of smaller ones in the
- * list (indices are distinct), read from global memory, so the kernel holds no barrier. Grid:
- * one work-group per problem (dimension 1). */
-__kernel void gpusvm_sel_finish(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
-{
-    GPUSVM_SEL_HEAD
-    const int q = pi[GPUSVM__PI_Q], h = mode_in == 1 ? q / 2 : 0, got = sc->count;
-    __global const int *list = list0 + p * qmax;
-    for (int t = lid; t < got; t += GPUSVM__L) {
-        const int v = list[t];
-        int rank = 0;
-        for (int u = 0; u < got; ++u) rank += list[u] < v;
-        ws_idx0[p * qmax + h + rank] = v;
+    /* the next side's first pass (each work-item counts the variables it took from) */
+    const int low_n = more && GPUSVM_SIDE_LOW(next, nu), cls_n = more ? GPUSVM_SIDE_CLS(next, nu) : 0;
+    __global const uint *keys_n = (low_n ? key_low0 : key_up0) + v0;
+    GPUSVM_SEL_COUNT(keys_n, cls_n, more, 0, 0u, 0u)
+    const int k = GPUSVM_SIDE_UPTO(next, nu, q - h) - atomic_add((volatile __global int *)&GPUSVM_SEL_SC->count, 0);
+    gpusvm_sel_find(lh, ls, res, k > 0 ? (uint)k : 1u);
+    if (last && more && GPUSVM_SEL_LID == 0) {
+        __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;
+        sc1->need = (uint)k;
+        sc1->prefix = sc1->mask = sc1->found = 0;
+        sc1->stage = k > 0 ? 0u : 5u;
+        if (k > 0) GPUSVM_SEL_APPLY(sc1, lh, res, 0);
     }
+    if (last && !more) { /* the order */
+        __global const volatile int *list = list0 + (int)get_group_id(1) * qmax;
+        const int got = atomic_add((volatile __global int *)&GPUSVM_SEL_SC->count, 0);
+        for (int t = GPUSVM_SEL_LID; t < got; t += GPUSVM__L) {
+            const int v = list[t];
+            int rank = 0;
+            for (int u = 0; u < got; ++u) rank += list[u] < v;
+            ws_idx0[(int)get_group_id(1) * qmax + h + rank] = v;
+        }
+    }
+    if (last && GPUSVM_SEL_LID == 0) GPUSVM_SEL_SC->arrived = 0;
 }

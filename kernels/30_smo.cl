@@ -60,26 +60,51 @@
 #if GPUSVM_NW > GPUSVM_WARP
 #error "gpusvm_smo folds one partial per warp in one warp: GPUSVM__SMO_L is at most 1024"
 #endif
+#ifdef GPUSVM_NV_REDUX
+/* (v, t) := the warp's arg-max of (v, t), in every lane: three redux.sync (part 0) */
+#define GPUSVM_WARP_ARGMAX(v, t)                                                  \
+    do {                                                                          \
+        const ulong k_ = gpusvm_double_key(v);                                    \
+        const uint hi_ = (uint)(k_ >> 32), lo_ = (uint)k_;                        \
+        const uint H_ = gpusvm_redux_max(hi_);                                    \
+        const uint L_ = gpusvm_redux_max(hi_ == H_ ? lo_ : 0u);                   \
+        const uint T_ = gpusvm_redux_max(hi_ == H_ && lo_ == L_ ? (uint)((t) + 1) : 0u); \
+        v = gpusvm_key_double(((ulong)H_ << 32) | L_);                            \
+        t = (int)T_ - 1;                                                          \
+    } while (0)
+/* v := the warp's maximum of v, in every lane: two */
+#define GPUSVM_WARP_MAX(v)                                                        \
+    do {                                                                          \
+        const ulong k_ = gpusvm_double_key(v);                                    \
+        const uint hi_ = (uint)(k_ >> 32);                                        \
+        const uint H_ = gpusvm_redux_max(hi_);                                    \
+        const uint L_ = gpusvm_redux_max(hi_ == H_ ? (uint)k_ : 0u);              \
+        v = gpusvm_key_double(((ulong)H_ << 32) | L_);                            \
+    } while (0)
+#else
 /* (v, t) := the warp's arg-max of (v, t), in every lane */
 #define GPUSVM_WARP_ARGMAX(v, t)                                                  \
     for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1)                              \
         GPUSVM_ARGMAX(v, t, gpusvm_xor_d(v, m_), gpusvm_xor_i(t, m_))
+/* v := the warp's maximum of v, in every lane */
+#define GPUSVM_WARP_MAX(v)                                                        \
+    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) v = fmax(v, gpusvm_xor_d(v, m_))
+#endif
 /* (v, t) := the arg-max of the warps' partials rv[0..NW), ri[0..NW) (after the barrier that
  * follows their writing), in every work-item: lane u reads partial u mod NW, so every NW lanes
- * hold all of them, and log2(NW) exchanges finish it */
+ * hold all of them, and a warp arg-max finishes it */
 #define GPUSVM_WARPS_ARGMAX(v, t, rv, ri)                                         \
     do {                                                                          \
         const int u_ = GPUSVM_LID % GPUSVM_NW;                                    \
         v = (rv)[u_];                                                             \
         t = (ri)[u_];                                                             \
-        for (int m_ = GPUSVM_NW / 2; m_ > 0; m_ >>= 1)                            \
-            GPUSVM_ARGMAX(v, t, gpusvm_xor_d(v, m_), gpusvm_xor_i(t, m_));        \
+        GPUSVM_WARP_ARGMAX(v, t);                                                 \
     } while (0)
 /* v := the maximum of the warps' partials r[0..NW), likewise */
 #define GPUSVM_WARPS_MAX(v, r)                                                    \
     do {                                                                          \
         v = (r)[GPUSVM_LID % GPUSVM_NW];                                          \
-        for (int m_ = GPUSVM_NW / 2; m_ > 0; m_ >>= 1) v = fmax(v, gpusvm_xor_d(v, m_)); \
+        GPUSVM_WARP_MAX(v);                                                       \
     } while (0)
 #endif
 
@@ -162,10 +187,10 @@ GPUSVM_INLINE void gpusvm_smo_reduce_i(__local double *rv, __local int *ri, __lo
 {
 #ifdef GPUSVM_NV_SHFL
     GPUSVM_WARP_ARGMAX(bv0, bi0);
-    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) g20 = fmax(g20, gpusvm_xor_d(g20, m_));
+    GPUSVM_WARP_MAX(g20);
     if (nu) { /* uniform */
         GPUSVM_WARP_ARGMAX(bv1, bi1);
-        for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) g21 = fmax(g21, gpusvm_xor_d(g21, m_));
+        GPUSVM_WARP_MAX(g21);
     }
     if (GPUSVM_LID % GPUSVM_WARP == 0) {
         const int w = GPUSVM_LID / GPUSVM_WARP;
