@@ -1271,8 +1271,9 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_SEL_WI ((int)get_local_id(0)) /* read afresh after barriers (PoCL 3.1; see part 3) */\n",
     "\n",
     "/* Scratch of a selection (in local memory, or one per problem in global memory for the grid's).\n",
-    " * stage: 0 key passes, 1 take key <= found, 3 index passes among ties, 4 take ties up to an index,\n",
-    " * 2 take every candidate, 5 none. arrived: the grid's work-groups done with a pass. */\n",
+    " * stage: 0 key passes, 1 take key <= found, 3 ties need the index (its passes; over the grid\n",
+    " * gpusvm_sel_ties), 4 take ties up to an index, 2 take every candidate, 5 none. arrived: the\n",
+    " * grid's work-groups done with a pass. */\n",
     "typedef struct {\n",
     "    uint hist[GPUSVM_SEL_BINS];\n",
     "    uint prefix, mask, need, found, stage;\n",
@@ -2648,5 +2649,5 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 2643
+#define GPUSVM__KERNEL_SOURCE_LINES 2644
 #endif /* GPUSVM_KERNELS_CL_H */

@@ -116,8 +116,9 @@ __kernel void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))
 #define GPUSVM_SEL_WI ((int)get_local_id(0)) /* read afresh after barriers (PoCL 3.1; see part 3) */
 
 /* Scratch of a selection (in local memory, or one per problem in global memory for the grid's).
- * stage: 0 key passes, 1 take key <= found, 3 index passes among ties, 4 take ties up to an index,
- * 2 take every candidate, 5 none. arrived: the grid's work-groups done with a pass. */
+ * stage: 0 key passes, 1 take key <= found, 3 ties need the index (its passes; over the grid
+ * gpusvm_sel_ties), 4 take ties up to an index, 2 take every candidate, 5 none. arrived: the
+ * grid's work-groups done with a pass. */
 typedef struct {
     uint hist[GPUSVM_SEL_BINS];
     uint prefix, mask, need, found, stage;
