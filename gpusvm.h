@@ -1139,6 +1139,19 @@ static void gpusvm__parallel(int n, void (*fn)(void *arg, int t), void *arg)
 static int gpusvm__cores(void) { return 1; }
 #endif
 
+/* gpusvm__take(&next): next's value before adding 1, atomically, where the compiler has an atomic
+   add (GCC, Clang, MSVC; GPUSVM__TAKE_ATOMIC 1), so that threads can take the items of a list in
+   turn; elsewhere 0, and the callers split the items statically. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GPUSVM__TAKE_ATOMIC 1
+static long gpusvm__take(volatile long *next) { return __atomic_fetch_add(next, 1L, __ATOMIC_RELAXED); }
+#elif defined(_MSC_VER)
+#define GPUSVM__TAKE_ATOMIC 1
+static long gpusvm__take(volatile long *next) { return InterlockedExchangeAdd(next, 1L); }
+#else
+#define GPUSVM__TAKE_ATOMIC 0
+#endif
+
 static void gpusvm__log(gpusvm_context *ctx, gpusvm_log_level level, const char *fmt, ...)
 {
     char msg[1024];
@@ -3127,18 +3140,26 @@ typedef struct gpusvm__cpu_smo_split {
     int max_inner, parts;
     const int *chunk; /* NULL: the problems that are not split */
     int nchunk;
+    volatile long next; /* the next problem a thread takes (gpusvm__take) */
 } gpusvm__cpu_smo_split;
 
+/* Thread t's inner solves: the problems taken in turn (so that a batch of problems of unequal
+   cost, a grid's C values, keeps every thread busy; each is solved alone, so any thread gives the
+   same bits), or problem t, t + parts, ... without an atomic add; with chunk, its t-th. */
 static void gpusvm__cpu_smo_part(void *arg, int t)
 {
-    const gpusvm__cpu_smo_split *s = (const gpusvm__cpu_smo_split *)arg;
+    gpusvm__cpu_smo_split *s = (gpusvm__cpu_smo_split *)arg;
     int p;
     if (s->chunk) {
         if (t < s->nchunk)
             gpusvm__cpu_smo_one(s->b, &s->b->job[s->chunk[t]], &s->w[t], s->eps, s->ratio, s->max_inner, s->max_iter);
         return;
     }
+#if GPUSVM__TAKE_ATOMIC
+    while ((p = (int)gpusvm__take(&s->next)) < s->b->nprob)
+#else
     for (p = t; p < s->b->nprob; p += s->parts)
+#endif
         if (!s->b->job[p].split)
             gpusvm__cpu_smo_one(s->b, &s->b->job[p], &s->w[t], s->eps, s->ratio, s->max_inner, s->max_iter);
 }
@@ -3192,6 +3213,7 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double rat
     }
     s.chunk = NULL;
     s.nchunk = 0;
+    s.next = 0;
     gpusvm__parallel(s.parts, gpusvm__cpu_smo_part, &s);
     return bb->ctx->split.parts > 1 ? gpusvm__cpu_smo_split_jobs(&s) : GPUSVM_OK;
 }
