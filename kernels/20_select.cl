@@ -445,10 +445,20 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);                                        \
     if (GPUSVM_SEL_LID == 0) last = atomic_inc(&GPUSVM_SEL_SC->arrived) == (uint)GPUSVM_SEL_NPARTS - 1u; \
     barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-    if (last)                                                                                   \
+    if (last && (on))                                                                           \
         for (int b_ = GPUSVM_SEL_LID; b_ < GPUSVM_SEL_BINS; b_ += GPUSVM__L)                   \
             lh[b_] = atomic_xchg(&GPUSVM_SEL_SC->hist[b_], 0u);                                 \
     barrier(CLK_LOCAL_MEM_FENCE);
+
+/* A side's start, decided from its first counting pass by the last work-group (sc: the
+ * problem's scratch): k (the count still wanted) <= 0 takes none, else the first digit. */
+#define GPUSVM_SEL_START(sc, k, lh, res)                                                        \
+    do {                                                                                        \
+        (sc)->need = (uint)max((k), 0);                                                         \
+        (sc)->prefix = (sc)->mask = (sc)->found = 0;                                            \
+        (sc)->stage = (k) > 0 ? 0u : 5u;                                                        \
+        if ((k) > 0) GPUSVM_SEL_APPLY(sc, lh, res, 0);                                          \
+    } while (0)
 
 /* Key pass `pass` (0-2) of side `side`. Pass 0 starts the side from the count so far (k <= 0:
  * none to take, said by work-group 0); the others go on from the scratch. */
@@ -474,11 +484,10 @@ __kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
     gpusvm_sel_find(lh, ls, res, pass == 0 ? (uint)k : GPUSVM_SEL_SC->need);
     if (last && GPUSVM_SEL_LID == 0) {
         __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;
-        if (pass == 0) { /* the side's start */
-            sc1->need = (uint)k;
-            sc1->prefix = sc1->mask = sc1->found = sc1->stage = 0;
-        }
-        GPUSVM_SEL_APPLY(sc1, lh, res, pass);
+        if (pass == 0)
+            GPUSVM_SEL_START(sc1, k, lh, res);
+        else
+            GPUSVM_SEL_APPLY(sc1, lh, res, pass);
         sc1->arrived = 0;
     }
 }
@@ -590,10 +599,7 @@ __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
     gpusvm_sel_find(lh, ls, res, k > 0 ? (uint)k : 1u);
     if (last && more && GPUSVM_SEL_LID == 0) {
         __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;
-        sc1->need = (uint)k;
-        sc1->prefix = sc1->mask = sc1->found = 0;
-        sc1->stage = k > 0 ? 0u : 5u;
-        if (k > 0) GPUSVM_SEL_APPLY(sc1, lh, res, 0);
+        GPUSVM_SEL_START(sc1, k, lh, res);
     }
     if (last && !more) { /* the order */
         __global const volatile int *list = list0 + (int)get_group_id(1) * qmax;
