@@ -1152,6 +1152,245 @@ static long gpusvm__take(volatile long *next) { return InterlockedExchangeAdd(ne
 #define GPUSVM__TAKE_ATOMIC 0
 #endif
 
+/* A pool of threads kept for a while (a training): gpusvm__pool_run(pool, n, fn, arg) is
+   gpusvm__parallel's, without starting and joining n - 1 threads each time (on 16 cores 0.4 ms a
+   call, and a round of the C backend's solver makes three or more). The workers wait for the next
+   call spinning a little, then asleep on a condition variable; the caller waits for them spinning
+   (its own part is about as long as theirs). Where threads or atomic operations are missing, the
+   pool is never started and gpusvm__pool_run is gpusvm__parallel. */
+#if GPUSVM__TAKE_ATOMIC && !defined(GPUSVM__WINDOWS) && !defined(GPUSVM_NO_OPENCL)
+#define GPUSVM__POOL 1
+#elif GPUSVM__TAKE_ATOMIC && defined(GPUSVM__WINDOWS) && (!defined(_WIN32_WINNT) || _WIN32_WINNT >= 0x0600)
+#define GPUSVM__POOL 1 /* condition variables: Windows Vista and later */
+#else
+#define GPUSVM__POOL 0
+#endif
+#define GPUSVM__POOL_SPIN 64    /* reads of a count before a wait yields the core, between yields */
+#define GPUSVM__POOL_YIELDS 8192 /* yields before a worker sleeps (milliseconds: through a round's serial steps) */
+
+typedef struct gpusvm__pool gpusvm__pool;
+typedef struct gpusvm__pool_worker {
+    gpusvm__pool *pool;
+    int t;
+} gpusvm__pool_worker;
+
+struct gpusvm__pool {
+    int n; /* threads, the caller's included; 0: not started */
+    volatile long calls, left, quit; /* calls: each run adds one; left: workers yet to finish it */
+    volatile long busy;              /* a call runs (one made from inside it runs as gpusvm__parallel) */
+    int sleepers;                    /* workers asleep (under the lock) */
+    void (*fn)(void *arg, int t);
+    void *arg;
+    int parts;
+    gpusvm__pool_worker worker[GPUSVM__MAX_THREADS];
+#if GPUSVM__POOL && defined(GPUSVM__WINDOWS)
+    HANDLE th[GPUSVM__MAX_THREADS];
+    SRWLOCK lock;
+    CONDITION_VARIABLE wake;
+#elif GPUSVM__POOL
+    pthread_t th[GPUSVM__MAX_THREADS];
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    int (*join)(pthread_t, void **);
+    int (*lock_fn)(pthread_mutex_t *);
+    int (*unlock_fn)(pthread_mutex_t *);
+    int (*wait_fn)(pthread_cond_t *, pthread_mutex_t *);
+    int (*broadcast_fn)(pthread_cond_t *);
+    int (*yield_fn)(void);
+#endif
+};
+
+#if GPUSVM__POOL
+#if defined(GPUSVM__WINDOWS)
+static long gpusvm__load(volatile long *v) { return InterlockedCompareExchange(v, 0, 0); }
+static void gpusvm__store(volatile long *v, long x) { InterlockedExchange(v, x); }
+static long gpusvm__drop(volatile long *v) { return InterlockedDecrement(v); }
+static void gpusvm__pool_lock(gpusvm__pool *p) { AcquireSRWLockExclusive(&p->lock); }
+static void gpusvm__pool_unlock(gpusvm__pool *p) { ReleaseSRWLockExclusive(&p->lock); }
+static void gpusvm__pool_sleep(gpusvm__pool *p) { SleepConditionVariableSRW(&p->wake, &p->lock, INFINITE, 0); }
+static void gpusvm__pool_wake(gpusvm__pool *p) { WakeAllConditionVariable(&p->wake); }
+static void gpusvm__pool_yield(gpusvm__pool *p)
+{
+    (void)p;
+    SwitchToThread();
+}
+#else
+static long gpusvm__load(volatile long *v) { return __atomic_load_n(v, __ATOMIC_ACQUIRE); }
+static void gpusvm__store(volatile long *v, long x) { __atomic_store_n(v, x, __ATOMIC_RELEASE); }
+static long gpusvm__drop(volatile long *v) { return __atomic_sub_fetch(v, 1L, __ATOMIC_ACQ_REL); }
+static void gpusvm__pool_lock(gpusvm__pool *p) { p->lock_fn(&p->lock); }
+static void gpusvm__pool_unlock(gpusvm__pool *p) { p->unlock_fn(&p->lock); }
+static void gpusvm__pool_sleep(gpusvm__pool *p) { p->wait_fn(&p->wake, &p->lock); }
+static void gpusvm__pool_wake(gpusvm__pool *p) { p->broadcast_fn(&p->wake); }
+static void gpusvm__pool_yield(gpusvm__pool *p) { p->yield_fn(); }
+#endif
+
+/* Until *v is no longer `was` or `yields` yields of the core have passed; *v's value. */
+static long gpusvm__pool_until(gpusvm__pool *p, volatile long *v, long was, int yields)
+{
+    long now;
+    int spin = 0;
+    while ((now = gpusvm__load(v)) == was && yields > 0)
+        if (++spin == GPUSVM__POOL_SPIN) {
+            spin = 0;
+            --yields;
+            gpusvm__pool_yield(p);
+        }
+    return now;
+}
+
+/* A worker: each call's part (if it has one), until the pool stops. */
+static void gpusvm__pool_main(gpusvm__pool_worker *w)
+{
+    gpusvm__pool *p = w->pool;
+    long seen = 0, now;
+    for (;;) {
+        if ((now = gpusvm__pool_until(p, &p->calls, seen, GPUSVM__POOL_YIELDS)) == seen) {
+            gpusvm__pool_lock(p);
+            while ((now = gpusvm__load(&p->calls)) == seen) {
+                ++p->sleepers;
+                gpusvm__pool_sleep(p);
+                --p->sleepers;
+            }
+            gpusvm__pool_unlock(p);
+        }
+        seen = now;
+        if (gpusvm__load(&p->quit)) return;
+        if (w->t < p->parts) p->fn(p->arg, w->t);
+        gpusvm__drop(&p->left);
+    }
+}
+
+#if defined(GPUSVM__WINDOWS)
+static DWORD WINAPI gpusvm__pool_thread(LPVOID w)
+{
+    gpusvm__pool_main((gpusvm__pool_worker *)w);
+    return 0;
+}
+#else
+static void *gpusvm__pool_thread(void *w)
+{
+    gpusvm__pool_main((gpusvm__pool_worker *)w);
+    return NULL;
+}
+#endif
+
+/* The next call: its function to every worker, then the caller's part, then every worker done. */
+static void gpusvm__pool_call(gpusvm__pool *p, int parts, void (*fn)(void *arg, int t), void *arg)
+{
+    int spin;
+    p->fn = fn;
+    p->arg = arg;
+    p->parts = parts;
+    gpusvm__store(&p->left, p->n - 1);
+    gpusvm__pool_lock(p);
+    gpusvm__store(&p->calls, p->calls + 1);
+    if (p->sleepers) gpusvm__pool_wake(p);
+    gpusvm__pool_unlock(p);
+    fn(arg, 0);
+    for (spin = 0; gpusvm__load(&p->left) != 0;)
+        if (++spin == GPUSVM__POOL_SPIN) {
+            spin = 0;
+            gpusvm__pool_yield(p);
+        }
+}
+
+/* n threads (the caller and n - 1 started; fewer if the system gives fewer); 0 if none started. */
+static int gpusvm__pool_start(gpusvm__pool *p, int n)
+{
+    int t;
+#if defined(GPUSVM__WINDOWS)
+    InitializeSRWLock(&p->lock);
+    InitializeConditionVariable(&p->wake);
+#else
+    void *self = dlopen(NULL, RTLD_NOW), *sym[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    static const char *const names[7] = {"pthread_create",    "pthread_join",           "pthread_mutex_lock",
+                                         "pthread_mutex_unlock", "pthread_cond_wait", "pthread_cond_broadcast",
+                                         "sched_yield"};
+    gpusvm__pthread_create_fn create;
+    const pthread_mutex_t lock0 = PTHREAD_MUTEX_INITIALIZER;
+    const pthread_cond_t wake0 = PTHREAD_COND_INITIALIZER;
+    for (t = 0; t < 7 && self; ++t)
+        if (!(sym[t] = dlsym(self, names[t]))) break;
+    if (self) dlclose(self); /* the program's own symbols stay */
+    if (t < 7) return 0;
+    memcpy(&create, &sym[0], sizeof create);
+    memcpy(&p->join, &sym[1], sizeof p->join);
+    memcpy(&p->lock_fn, &sym[2], sizeof p->lock_fn);
+    memcpy(&p->unlock_fn, &sym[3], sizeof p->unlock_fn);
+    memcpy(&p->wait_fn, &sym[4], sizeof p->wait_fn);
+    memcpy(&p->broadcast_fn, &sym[5], sizeof p->broadcast_fn);
+    memcpy(&p->yield_fn, &sym[6], sizeof p->yield_fn);
+    p->lock = lock0;
+    p->wake = wake0;
+#endif
+    if (n > GPUSVM__MAX_THREADS) n = GPUSVM__MAX_THREADS;
+    p->calls = p->left = p->quit = p->busy = 0;
+    p->sleepers = 0;
+    p->parts = 0;
+    for (t = 1; t < n; ++t) {
+        p->worker[t].pool = p;
+        p->worker[t].t = t;
+#if defined(GPUSVM__WINDOWS)
+        if (!(p->th[t] = CreateThread(NULL, 0, gpusvm__pool_thread, &p->worker[t], 0, NULL))) break;
+#else
+        if (create(&p->th[t], NULL, gpusvm__pool_thread, &p->worker[t]) != 0) break;
+#endif
+    }
+    p->n = t;
+    return p->n > 1 ? p->n : 0;
+}
+
+/* Its workers told to stop, and joined. */
+static void gpusvm__pool_stop(gpusvm__pool *p)
+{
+    int t;
+    if (p->n <= 1) {
+        p->n = 0;
+        return;
+    }
+    gpusvm__store(&p->quit, 1);
+    gpusvm__pool_lock(p);
+    gpusvm__store(&p->calls, p->calls + 1);
+    gpusvm__pool_wake(p);
+    gpusvm__pool_unlock(p);
+    for (t = 1; t < p->n; ++t) {
+#if defined(GPUSVM__WINDOWS)
+        WaitForSingleObject(p->th[t], INFINITE);
+        CloseHandle(p->th[t]);
+#else
+        p->join(p->th[t], NULL);
+#endif
+    }
+    p->n = 0;
+}
+#else
+static void gpusvm__pool_stop(gpusvm__pool *p) { p->n = 0; }
+#endif
+
+/* fn(arg, t) for t = 0..parts-1: on the pool's threads where it has as many (started on first
+   use with `threads`, unless it could not be), else as gpusvm__parallel. */
+static void gpusvm__pool_run(gpusvm__pool *p, int threads, int parts, void (*fn)(void *arg, int t), void *arg)
+{
+    if (parts <= 1) {
+        if (parts == 1) fn(arg, 0);
+        return;
+    }
+#if GPUSVM__POOL
+    if (p->n == 0 && threads > 1) p->n = gpusvm__pool_start(p, threads) ? p->n : -1;
+    if (p->n >= parts && !gpusvm__load(&p->busy)) {
+        gpusvm__store(&p->busy, 1);
+        gpusvm__pool_call(p, parts, fn, arg);
+        gpusvm__store(&p->busy, 0);
+        return;
+    }
+#else
+    (void)p;
+    (void)threads;
+#endif
+    gpusvm__parallel(parts, fn, arg);
+}
+
 static void gpusvm__log(gpusvm_context *ctx, gpusvm_log_level level, const char *fmt, ...)
 {
     char msg[1024];
@@ -1876,6 +2115,9 @@ typedef struct gpusvm__cpu_job {
     /* rows shared by problems solved whole on the same points (a grid's C values, each fold's):
        -1, or the earlier job whose rows it reads (computed once, all at once, by that job) */
     int rows_of;
+    /* the round's rows left to its inner solve (gpusvm__cpu_smo_overlap): 0 none, 1 the misses,
+       2 the working set's (as gpusvm__cpu_rows_list's first) */
+    int defer;
 } gpusvm__cpu_job;
 
 typedef struct gpusvm__cpu {
@@ -1890,6 +2132,7 @@ typedef struct gpusvm__cpu {
     float *norm;  /* |x_i|^2 of the batch's points */
     float *dense; /* per thread: 8 rows densified and interleaved (dstride = 8 d), or one (d) */
     size_t dstride;
+    size_t kcost; /* a kernel value's operations, about: the points' mean nonzeros, and the kernel's */
     int threads;  /* the context's: kernel rows and gradient updates are split across them */
     uint32_t *key_up, *key_low;
     int *ws_idx, *ws_slot;
@@ -1897,6 +2140,7 @@ typedef struct gpusvm__cpu {
     unsigned char *have;             /* the jobs' lazy rows */
     uint64_t *line_used, *line_keys; /* line_keys: gpusvm__cpu_assign's scratch (the most lines of a job) */
     size_t rows_new, rows_reused;    /* the batch's rows after the first round: computed, found in the cache */
+    gpusvm__pool pool;         /* its threads during a training (started by the first step that splits) */
     struct gpusvm__cpu_cs *cs; /* Crammer-Singer's state (cs_begin), one per problem */
     int ncs;
     unsigned char *smo_scratch; /* the inner solves' working sets, one per thread, kept across rounds */
@@ -1912,6 +2156,7 @@ typedef struct gpusvm__cpu {
 } gpusvm__cpu;
 
 static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s, int nprob);
+static void gpusvm__cpu_settle(gpusvm__cpu *b);
 
 static void gpusvm__cpu_train_end(gpusvm__backend *bb)
 {
@@ -1921,6 +2166,7 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
         gpusvm__log(bb->ctx, GPUSVM_LOG_DEBUG, "C backend: %lu kernel rows computed after the first round, %lu found in its row cache",
                     (unsigned long)b->rows_new, (unsigned long)b->rows_reused);
     b->rows_new = b->rows_reused = 0;
+    gpusvm__pool_stop(&b->pool);
     gpusvm__free(a, b->job);
     gpusvm__free(a, b->alpha);
     gpusvm__free(a, b->G);
@@ -2180,6 +2426,7 @@ static void gpusvm__cpu_job_init(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusv
     j->miss = b->miss + (size_t)t * 2 * q;
     j->have = b->have + (size_t)t * q;
     j->rows_of = b->rows_of[t];
+    j->defer = 0;
     if (j->rows_of >= 0) j->K = b->job[j->rows_of].K;
     j->lazy = j->whole && !p->own_rows && j->rows_of < 0;
     for (i = (size_t)t + 1; i < (size_t)nprob && j->lazy; ++i) j->lazy = b->rows_of[i] != t; /* shared: all at once */
@@ -2233,6 +2480,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     b->norm = (float *)gpusvm__alloc(a, p[0].x.rows ? p[0].x.rows : 1, sizeof(float));
     b->threads = bb->ctx->threads > 0 ? bb->ctx->threads : 1;
     b->dstride = (b->d ? b->d : 1) * (b->d <= GPUSVM__CPU_WIDE_D ? (size_t)GPUSVM__CPU_WIDE : 1);
+    b->kcost = (p[0].x.rows ? (p[0].x.row_ptr[p[0].x.rows] - p[0].x.row_ptr[0]) / p[0].x.rows : 0) + 8;
     b->dense = b->d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, (size_t)b->threads * b->dstride, sizeof(float))
                                          : NULL;
     b->key_up = (uint32_t *)gpusvm__alloc(a, nvar, sizeof(uint32_t));
@@ -2511,6 +2759,7 @@ static gpusvm_result gpusvm__cpu_select(gpusvm__backend *bb, int first, double e
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     int t;
+    gpusvm__cpu_settle(b);
     for (t = 0; t < b->nprob; ++t) {
         gpusvm__cpu_select_one(b, &b->job[t], first ? 0 : 1, eps, max_iter, b->line_keys, &b->rows_reused);
         if (!first && b->job[t].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING && !b->job[t].whole)
@@ -2635,6 +2884,12 @@ static void gpusvm__cpu_rows_of(const gpusvm__cpu_rowsrc *rs, int off, int nrows
     for (r = 0; r < nrows; ++r) gpusvm__cpu_row_one(rs, off + r, b0, b1);
 }
 
+/* fn(arg, t) for t = 0..parts-1 on the context's threads (the backend's pool). */
+static void gpusvm__cpu_run(gpusvm__cpu *b, int parts, void (*fn)(void *arg, int t), void *arg)
+{
+    gpusvm__pool_run(&b->pool, b->threads, parts, fn, arg);
+}
+
 /* Work split across the C backend's threads: part t of n takes items [total t / n, total (t+1) / n)
    of a problem's rows or variables. Every item is computed exactly as one thread would, so the
    results are the same bits for any thread count. */
@@ -2707,8 +2962,8 @@ static void gpusvm__cpu_rows_list(gpusvm__cpu *b, gpusvm__cpu_job *j, int first,
     w.off = 0;
     w.first = first;
     w.count = count;
-    w.parts = gpusvm__cpu_parts(b, j->kw / GPUSVM__CPU_WIDE, (size_t)count * GPUSVM__CPU_WIDE * 8);
-    gpusvm__parallel(w.parts, gpusvm__cpu_rows_part, &w);
+    w.parts = gpusvm__cpu_parts(b, j->kw, (size_t)count * b->kcost);
+    gpusvm__cpu_run(b, w.parts, gpusvm__cpu_rows_part, &w);
 }
 
 /* Whether job t's rows are wanted this round: it runs, or a job that reads its rows does. */
@@ -2721,21 +2976,49 @@ static int gpusvm__cpu_rows_wanted(const gpusvm__cpu *b, int t)
     return 0;
 }
 
+/* Whether job j's `count` rows this round are left to its inner solve, which computes them on
+   the other threads while it runs (gpusvm__cpu_smo_overlap): the context has threads to spare and
+   threads take work in turn (GPUSVM__TAKE_ATOMIC), j is the batch's only running problem (else
+   the batch's inner solves already run side by side), a working set of a larger problem (not
+   whole, not split), and its rows are worth splitting. */
+static int gpusvm__cpu_defers(const gpusvm__cpu *b, const gpusvm__cpu_job *j, int count)
+{
+    int t, running = 0;
+    if (!GPUSVM__TAKE_ATOMIC || b->threads < 2 || j->whole || j->split || j->rows_of >= 0 || count <= 0) return 0;
+    for (t = 0; t < b->nprob; ++t) running += b->job[t].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING;
+    return running == 1 && gpusvm__cpu_parts(b, j->kw, (size_t)count * b->kcost) > 1;
+}
+
 static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     int t;
     for (t = 0; t < b->nprob; ++t) {
         gpusvm__cpu_job *j = &b->job[t];
+        const int count = first ? j->q : j->nmiss;
         if ((!first && j->whole) || j->rows_of >= 0 || !gpusvm__cpu_rows_wanted(b, t)) continue;
         if (j->lazy) { /* the inner solve computes them (gpusvm__cpu_need) */
             memset(j->have, 0, (size_t)j->q);
             j->nhave = 0;
             continue;
         }
-        gpusvm__cpu_rows_list(b, j, first, first ? j->q : j->nmiss);
+        if (gpusvm__cpu_defers(b, j, count)) j->defer = first ? 2 : 1;
+        else gpusvm__cpu_rows_list(b, j, first, count);
     }
     return GPUSVM_OK;
+}
+
+/* Rows left to an inner solve that did not run (a caller reads them, or starts the next round)
+   computed now. */
+static void gpusvm__cpu_settle(gpusvm__cpu *b)
+{
+    int t;
+    for (t = 0; t < b->nprob; ++t) {
+        gpusvm__cpu_job *j = &b->job[t];
+        if (!j->defer) continue;
+        gpusvm__cpu_rows_list(b, j, j->defer == 2, j->defer == 2 ? j->q : j->nmiss);
+        j->defer = 0;
+    }
 }
 
 /* A whole problem's inner solve touches only some of its rows (breast-cancer: LIBSVM's 83 pair
@@ -2785,6 +3068,8 @@ typedef struct gpusvm__cpu_ws {
     unsigned char *kq_have, *lup, *llow, *lcls; /* lcls: nu's class (1: y = -1), else 0 */
     size_t *lpt;
     int *act; /* the positions the scans visit, ascending (all but those shrinking set aside) */
+    int *bidx, *bslot; /* gpusvm__cpu_smo_overlap: the block rows it computes (variable, position) */
+    int32_t *bcol;     /* and the points of the block's columns */
     int th; /* the thread it belongs to (gpusvm__cpu_need's th) */
 } gpusvm__cpu_ws;
 
@@ -2792,7 +3077,8 @@ typedef struct gpusvm__cpu_ws {
 static size_t gpusvm__cpu_ws_bytes(int q)
 {
     const size_t n = (size_t)(q > 0 ? q : 1);
-    return (n * (3 * sizeof(double) + sizeof(size_t) + sizeof(int) + (n + 1) * sizeof(float) + 5) + 15) / 16 * 16;
+    return (n * (3 * sizeof(double) + sizeof(size_t) + 3 * sizeof(int) + sizeof(int32_t) + (n + 1) * sizeof(float) + 5) +
+            15) / 16 * 16;
 }
 
 /* Its room for q positions in block (gpusvm__cpu_ws_bytes of it). */
@@ -2804,7 +3090,10 @@ static void gpusvm__cpu_ws_view(unsigned char *block, int q, gpusvm__cpu_ws *w)
     w->lC = w->lv + n;
     w->lpt = (size_t *)(void *)(w->lC + n);
     w->act = (int *)(void *)(w->lpt + n);
-    w->lqd = (float *)(void *)(w->act + n);
+    w->bidx = w->act + n;
+    w->bslot = w->bidx + n;
+    w->bcol = (int32_t *)(void *)(w->bslot + n);
+    w->lqd = (float *)(void *)(w->bcol + n);
     w->kq = w->lqd + n;
     w->ly = (signed char *)(void *)(w->kq + n * n);
     w->kq_have = (unsigned char *)(w->ly + n);
@@ -3000,23 +3289,22 @@ static int gpusvm__cpu_smo_unshrink(const gpusvm__cpu_ws *w, int m)
 
 #define GPUSVM__CPU_SHRINK_EVERY 1000 /* pair updates between shrinkings (LIBSVM's min(l, 1000)) */
 
-/* LIBSVM's SMO on one problem's working set, as gpusvm_smo (w: room for q positions). A problem
+/* LIBSVM's SMO on one problem's working set, as gpusvm_smo (w: room for q positions, gathered by
+   gpusvm__cpu_smo_gather). A problem
    solved whole shrinks as LIBSVM does (its scans skip the positions that cannot be chosen soon;
    all return when the gap is below 10 eps and before the solve may stop), so its pair updates
    are LIBSVM's choices over fewer positions; a working set of a larger problem (and the device's
    inner solve) scans every position every time. */
-static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, double eps, double ratio,
+static void gpusvm__cpu_smo_run(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, double eps, double ratio,
                                 int max_inner, double max_iter)
 {
     const int m = j->q;
     double eps_in, left;
     int it = 0, budget, t, na, unshrunk = 0, shrink_in = m < GPUSVM__CPU_SHRINK_EVERY ? m : GPUSVM__CPU_SHRINK_EVERY;
-    if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
     if (j->whole) {
         ratio = 0.0;
         max_inner = GPUSVM__WHOLE_INNER;
     }
-    gpusvm__cpu_smo_gather(j, w);
     na = gpusvm__cpu_smo_unshrink(w, m);
     eps_in = eps > ratio * j->st[GPUSVM__ST_GAP] ? eps : ratio * j->st[GPUSVM__ST_GAP];
     left = max_iter - j->st[GPUSVM__ST_ITER];
@@ -3065,6 +3353,15 @@ static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
     }
     j->st[GPUSVM__ST_ITER] += (double)it;
     j->st[GPUSVM__ST_INNER] = (double)it;
+}
+
+/* A running problem's inner solve: its working set gathered into w, then solved. */
+static void gpusvm__cpu_smo_one(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, double eps, double ratio,
+                                int max_inner, double max_iter)
+{
+    if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    gpusvm__cpu_smo_gather(j, w);
+    gpusvm__cpu_smo_run(b, j, w, eps, ratio, max_inner, max_iter);
 }
 
 /* The part that holds working-set position t of a split job. */
@@ -3179,16 +3476,125 @@ static gpusvm_result gpusvm__cpu_smo_split_jobs(gpusvm__cpu_smo_split *s)
         }
         s->chunk = chunk;
         s->nchunk = n;
-        if (n) gpusvm__parallel(n, gpusvm__cpu_smo_part, s);
+        if (n) gpusvm__cpu_run(s->b, n, gpusvm__cpu_smo_part, s);
     }
     s->chunk = NULL;
     return gpusvm__cpu_gathered(s->b);
+}
+
+/* A working set's inner solve beside its kernel rows (gpusvm__cpu_defers). The solve reads only
+   the q x q block of the rows (gpusvm__cpu_kq), the update every column: so the block's rows of
+   the positions whose rows are this round's to compute are computed first, on every thread,
+   straight into the block (each entry the row's value: the same dot product, gpusvm__cpu_rows_of,
+   with the working set's points as the columns); then thread 0 runs the solve (the other
+   positions' block rows gathered from the cache's rows, as always) while the other threads
+   compute the round's rows, a tile of columns by a group of rows at a time, taken in turn, and
+   thread 0 joins them when its solve ends. The solve runs on one thread; on many it is otherwise
+   a large share of a round (mnist 8-vs-rest, 20,000 points, 16 threads: a fifth). */
+typedef struct gpusvm__cpu_overlap {
+    gpusvm__cpu_smo_split *s;
+    gpusvm__cpu_job *j;
+    int first, count; /* the rows: gpusvm__cpu_rowsrc_of's list */
+    int nb, bparts;   /* the block rows (the ws's bidx, bslot), on bparts threads */
+    int parts, rows_per, groups, chunks; /* chunk c: rows [(c % groups) rows_per, +rows_per) by tile c / groups */
+    volatile long next;
+} gpusvm__cpu_overlap;
+
+/* The positions whose rows are this round's to compute (every one with first; else the misses,
+   which gpusvm__cpu_assign listed in position order) into the ws's bidx (variable) and bslot
+   (position), and the points of the block's columns into bcol. Returns how many. */
+static int gpusvm__cpu_block_list(const gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, int first)
+{
+    int t, k = 0, nb = 0;
+    for (t = 0; t < j->q; ++t) {
+        w->bcol[t] = j->cmap ? j->cmap[w->lpt[t]] : (int32_t)w->lpt[t];
+        if (first || (k < j->nmiss && j->ws_idx[t] == j->miss[k])) {
+            w->bidx[nb] = j->ws_idx[t];
+            w->bslot[nb++] = t;
+            k += !first;
+        }
+    }
+    return nb;
+}
+
+/* Block rows [nb t / bparts, nb (t + 1) / bparts) on thread t. */
+static void gpusvm__cpu_block_part(void *arg, int t)
+{
+    const gpusvm__cpu_overlap *o = (const gpusvm__cpu_overlap *)arg;
+    const gpusvm__cpu_ws *w = &o->s->w[0];
+    const int lo = o->nb * t / o->bparts, hi = o->nb * (t + 1) / o->bparts;
+    gpusvm__cpu_rowsrc rs;
+    int k;
+    gpusvm__cpu_rowsrc_of(o->s->b, o->j, 1, t, &rs);
+    rs.ldk = (size_t)o->j->q;
+    rs.bmap = w->bcol;
+    rs.idx = w->bidx;
+    rs.slot = w->bslot;
+    rs.K = w->kq;
+    gpusvm__cpu_rows_of(&rs, lo, hi - lo, 0, (size_t)o->j->q);
+    for (k = lo; k < hi; ++k) w->kq_have[w->bslot[k]] = 1;
+}
+
+/* Thread t: (thread 0: the inner solve first) the rows' chunks, taken in turn. */
+static void gpusvm__cpu_overlap_part(void *arg, int t)
+{
+    gpusvm__cpu_overlap *o = (gpusvm__cpu_overlap *)arg;
+    const gpusvm__cpu_smo_split *s = o->s;
+    gpusvm__cpu_rowsrc rs;
+    long c;
+    if (t == 0) gpusvm__cpu_smo_run(s->b, o->j, &s->w[0], s->eps, s->ratio, s->max_inner, s->max_iter);
+    gpusvm__cpu_rowsrc_of(s->b, o->j, o->first, t, &rs);
+#if GPUSVM__TAKE_ATOMIC
+    while ((c = gpusvm__take(&o->next)) < o->chunks)
+#else
+    for (c = t; c < o->chunks; c += o->parts)
+#endif
+    {
+        const int r0 = (int)(c % o->groups) * o->rows_per;
+        const size_t c0 = (size_t)(c / o->groups) * GPUSVM__CPU_TILE, c1 = c0 + GPUSVM__CPU_TILE;
+        gpusvm__cpu_rows_of(&rs, r0, o->count - r0 < o->rows_per ? o->count - r0 : o->rows_per, c0,
+                            c1 < o->j->kw ? c1 : o->j->kw);
+    }
+}
+
+/* Job j's inner solve (on s's w[0]) and its deferred rows. Chunks of at most 256 rows by a tile,
+   fewer rows where that leaves under 8 chunks a thread. */
+static void gpusvm__cpu_smo_overlap(gpusvm__cpu_smo_split *s, gpusvm__cpu_job *j)
+{
+    gpusvm__cpu_overlap o;
+    const size_t tiles = (j->kw + GPUSVM__CPU_TILE - 1) / GPUSVM__CPU_TILE;
+    o.s = s;
+    o.j = j;
+    o.first = j->defer == 2;
+    o.count = o.first ? j->q : j->nmiss;
+    j->defer = 0;
+    gpusvm__cpu_smo_gather(j, &s->w[0]);
+    o.nb = gpusvm__cpu_block_list(j, &s->w[0], o.first);
+    o.bparts = gpusvm__cpu_parts(s->b, (size_t)o.nb, (size_t)j->q * s->b->kcost);
+    gpusvm__cpu_run(s->b, o.bparts, gpusvm__cpu_block_part, &o);
+    o.parts = s->b->threads;
+    for (o.rows_per = 256; o.rows_per > GPUSVM__CPU_WIDE; o.rows_per /= 2)
+        if (tiles * (size_t)((o.count + o.rows_per - 1) / o.rows_per) >= 8 * (size_t)o.parts) break;
+    o.groups = (o.count + o.rows_per - 1) / o.rows_per;
+    o.chunks = (int)tiles * o.groups;
+    o.next = 0;
+    gpusvm__cpu_run(s->b, o.parts, gpusvm__cpu_overlap_part, &o);
+}
+
+/* The job whose rows were left to its inner solve, or NULL. */
+static gpusvm__cpu_job *gpusvm__cpu_deferred(gpusvm__cpu *b)
+{
+    int t;
+    for (t = 0; t < b->nprob; ++t)
+        if (b->job[t].defer) return &b->job[t];
+    return NULL;
 }
 
 static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double ratio, int max_inner, double max_iter)
 {
     gpusvm__cpu_ws w[GPUSVM__MAX_THREADS];
     gpusvm__cpu_smo_split s;
+    gpusvm__cpu_job *dj;
     size_t bytes;
     int t;
     s.b = (gpusvm__cpu *)bb;
@@ -3214,11 +3620,12 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double rat
     s.chunk = NULL;
     s.nchunk = 0;
     s.next = 0;
-    gpusvm__parallel(s.parts, gpusvm__cpu_smo_part, &s);
+    if ((dj = gpusvm__cpu_deferred(s.b)) != NULL) gpusvm__cpu_smo_overlap(&s, dj);
+    else gpusvm__cpu_run(s.b, s.parts, gpusvm__cpu_smo_part, &s);
     return bb->ctx->split.parts > 1 ? gpusvm__cpu_smo_split_jobs(&s) : GPUSVM_OK;
 }
 
-#define GPUSVM__UPDATE_BLOCK ((size_t)64) /* points per block of gpusvm__cpu_accumulate */
+#define GPUSVM__UPDATE_BLOCK ((size_t)512) /* points per block of gpusvm__cpu_accumulate */
 
 /* out[i] += s_i * sum_t coef[t] K[slot[t]][i - col0], as gpusvm_update: each sum in t order, for a
    block of consecutive points at a time, so that a row is read along its length (the inner loop
@@ -3263,6 +3670,7 @@ static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     int t;
+    gpusvm__cpu_settle(b);
     for (t = 0; t < b->nprob; ++t) {
         gpusvm__cpu_split w;
         gpusvm__cpu_job *j = &b->job[t];
@@ -3272,7 +3680,7 @@ static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb)
         w.off = 0;
         w.count = (int)(j->vhi[0] - j->vlo[0]) * j->nr;
         w.parts = gpusvm__cpu_parts(b, (size_t)w.count, (size_t)j->q);
-        gpusvm__parallel(w.parts, gpusvm__cpu_update_part, &w);
+        gpusvm__cpu_run(b, w.parts, gpusvm__cpu_update_part, &w);
     }
     return GPUSVM_OK;
 }
@@ -3423,7 +3831,7 @@ static void gpusvm__cpu_cs_update(gpusvm__cpu *b, gpusvm__cpu_cs *s)
     w.s = s;
     w.nblocks = (s->n + GPUSVM__CS_BLOCK - 1) / GPUSVM__CS_BLOCK;
     w.parts = gpusvm__cpu_parts(b, w.nblocks, (size_t)GPUSVM__CS_BLOCK * (size_t)s->m * (size_t)(s->nq + 1));
-    gpusvm__parallel(w.parts, gpusvm__cpu_cs_update_part, &w);
+    gpusvm__cpu_run(b, w.parts, gpusvm__cpu_cs_update_part, &w);
     s->sums[0] = s->sums[1] = s->sums[2] = 0.0;
     for (k = 0; k < w.nblocks; ++k) {
         s->sums[0] += s->bsum[3 * k];
@@ -3678,6 +4086,7 @@ static gpusvm_result gpusvm__cpu_write_ws(gpusvm__backend *bb, const int *idx, c
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     int t, k;
+    gpusvm__cpu_settle(b);
     for (t = 0; t < b->nprob; ++t) {
         gpusvm__cpu_job *j = &b->job[t];
         memcpy(j->ws_idx, idx, (size_t)m * sizeof(int));
@@ -3696,6 +4105,7 @@ static gpusvm_result gpusvm__cpu_read_rows(gpusvm__backend *bb, float *K)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     int t;
+    gpusvm__cpu_settle(b);
     for (t = 0; t < b->job[0].q; ++t) gpusvm__cpu_need(b, &b->job[0], t, -1); /* lazy rows: all of them */
     memcpy(K, b->job[0].K, (size_t)b->job[0].q * b->job[0].npts * sizeof(float));
     return GPUSVM_OK;
@@ -3714,6 +4124,7 @@ static gpusvm_result gpusvm__cpu_read_ws(gpusvm__backend *bb, int *idx, int *slo
 static gpusvm_result gpusvm__cpu_write_rows(gpusvm__backend *bb, const float *K)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
+    gpusvm__cpu_settle(b);
     memcpy(b->job[0].K, K, (size_t)b->job[0].q * b->job[0].npts * sizeof(float));
     memset(b->job[0].have, 1, (size_t)b->job[0].q); /* lazy rows: these are they */
     b->job[0].nhave = b->job[0].q;
