@@ -2139,6 +2139,7 @@ typedef struct gpusvm__cpu {
     int *line_var, *var_line, *miss; /* the jobs' row caches */
     unsigned char *have;             /* the jobs' lazy rows */
     uint64_t *line_used, *line_keys; /* line_keys: gpusvm__cpu_assign's scratch (the most lines of a job) */
+    uint64_t *sel_heaps;             /* gpusvm__cpu_select_k's, q a thread */
     size_t rows_new, rows_reused;    /* the batch's rows after the first round: computed, found in the cache */
     gpusvm__pool pool;         /* its threads during a training (started by the first step that splits) */
     struct gpusvm__cpu_cs *cs; /* Crammer-Singer's state (cs_begin), one per problem */
@@ -2157,6 +2158,22 @@ typedef struct gpusvm__cpu {
 
 static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s, int nprob);
 static void gpusvm__cpu_settle(gpusvm__cpu *b);
+
+/* fn(arg, t) for t = 0..parts-1 on the context's threads (the backend's pool). */
+static void gpusvm__cpu_run(gpusvm__cpu *b, int parts, void (*fn)(void *arg, int t), void *arg)
+{
+    gpusvm__pool_run(&b->pool, b->threads, parts, fn, arg);
+}
+
+/* The threads for `items` items of `cost` each: one below about a million operations in all. */
+static int gpusvm__cpu_parts(const gpusvm__cpu *b, size_t items, size_t cost)
+{
+    const size_t work = items * (cost ? cost : 1);
+    int n = b->threads;
+    if (work < ((size_t)1 << 20) || items < 2) return 1;
+    if ((size_t)n > items) n = (int)items;
+    return n;
+}
 
 static void gpusvm__cpu_train_end(gpusvm__backend *bb)
 {
@@ -2185,6 +2202,7 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     gpusvm__free(a, b->miss);
     gpusvm__free(a, b->line_used);
     gpusvm__free(a, b->line_keys);
+    gpusvm__free(a, b->sel_heaps);
     gpusvm__free(a, b->smo_scratch);
     b->smo_scratch = NULL;
     b->smo_bytes = 0;
@@ -2209,7 +2227,7 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     b->key_up = b->key_low = NULL;
     b->ws_idx = b->ws_slot = NULL;
     b->line_var = b->var_line = b->miss = NULL;
-    b->line_used = b->line_keys = NULL;
+    b->line_used = b->line_keys = b->sel_heaps = NULL;
     b->have = NULL;
     b->nprob = 0;
 }
@@ -2492,6 +2510,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     b->miss = (int *)gpusvm__calloc(a, 2 * ws, sizeof(int));
     b->line_used = (uint64_t *)gpusvm__calloc(a, lines ? lines : 1, sizeof(uint64_t));
     b->line_keys = (uint64_t *)gpusvm__alloc(a, most, sizeof(uint64_t));
+    b->sel_heaps = (uint64_t *)gpusvm__alloc(a, (size_t)b->threads * (size_t)q, sizeof(uint64_t));
     b->have = (unsigned char *)gpusvm__calloc(a, ws, 1);
     if (parts > 1) {
         b->cmap = (int32_t *)gpusvm__alloc(a, shared ? shared : 1, sizeof(int32_t));
@@ -2500,7 +2519,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     }
     if (!b->job || !b->alpha || !b->G || !b->coef || !b->st || !b->K || !b->qd || !b->norm ||
         (!b->dense && b->d <= GPUSVM__DENSE_MAX) || !b->key_up || !b->key_low || !b->ws_idx || !b->ws_slot ||
-        !b->line_var || !b->var_line || !b->miss || !b->line_used || !b->line_keys || !b->have ||
+        !b->line_var || !b->var_line || !b->miss || !b->line_used || !b->line_keys || !b->sel_heaps || !b->have ||
         (parts > 1 && (!b->cmap || !b->xsend || !b->xrecv))) {
         gpusvm__cpu_train_end(bb);
         return gpusvm__oom(bb->ctx, "the training state");
@@ -2518,28 +2537,72 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     return GPUSVM_OK;
 }
 
-/* Keys and the optimality check, as gpusvm_keys and the head of gpusvm_select: m and M of
-   class 0 (every variable; nu: y = +1) and class 1 (nu: y = -1). */
-static void gpusvm__cpu_keys(gpusvm__cpu_job *j, double *mup, double *mlow)
+/* Keys of the job's variables [lo, hi) and, over them, m and M of class 0 (every variable; nu:
+   y = +1) and class 1 (nu: y = -1), as gpusvm_keys and the head of gpusvm_select (the first
+   variable holding an extreme gives it). */
+static void gpusvm__cpu_keys_range(gpusvm__cpu_job *j, size_t lo, size_t hi, double *mup, double *mlow)
 {
     size_t i;
+    for (i = lo; i < hi; ++i) {
+        const double a = j->alpha[i];
+        const int pos = j->p.y[i] > 0;
+        const double C = j->p.C[i];
+        const double v = pos ? -j->G[i] : j->G[i];
+        const int in_up = pos ? (a < C) : (a > 0.0);
+        const int in_low = pos ? (a > 0.0) : (a < C);
+        const uint32_t k = gpusvm__float_key((float)v);
+        const int c = (j->p.nu && !pos) ? 1 : 0;
+        j->key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;
+        j->key_low[i] = in_low ? k : GPUSVM__KEY_NONE;
+        if (in_up && v > mup[c]) mup[c] = v;
+        if (in_low && v < mlow[c]) mlow[c] = v;
+    }
+}
+
+/* Part t of parts of the job's variables, range r: [lo, hi). */
+static void gpusvm__cpu_var_part(const gpusvm__cpu_job *j, int r, int t, int parts, size_t *lo, size_t *hi)
+{
+    const size_t len = j->vhi[r] - j->vlo[r];
+    *lo = j->vlo[r] + len * (size_t)t / (size_t)parts;
+    *hi = j->vlo[r] + len * (size_t)(t + 1) / (size_t)parts;
+}
+
+/* The keys split across threads: part t's extremes into ext[t] (up 0, up 1, low 0, low 1). */
+typedef struct gpusvm__cpu_keys_split {
+    gpusvm__cpu_job *j;
+    int parts;
+    double ext[GPUSVM__MAX_THREADS][4];
+} gpusvm__cpu_keys_split;
+
+static void gpusvm__cpu_keys_part(void *arg, int t)
+{
+    gpusvm__cpu_keys_split *w = (gpusvm__cpu_keys_split *)arg;
+    double *e = w->ext[t];
+    size_t lo, hi;
     int r;
+    e[0] = e[1] = -INFINITY;
+    e[2] = e[3] = INFINITY;
+    for (r = 0; r < w->j->nr; ++r) {
+        gpusvm__cpu_var_part(w->j, r, t, w->parts, &lo, &hi);
+        gpusvm__cpu_keys_range(w->j, lo, hi, e, e + 2);
+    }
+}
+
+/* Keys and the optimality check on the context's threads (parts in order: the first extreme
+   wins, as on one thread). */
+static void gpusvm__cpu_keys(gpusvm__cpu *b, gpusvm__cpu_job *j, double *mup, double *mlow)
+{
+    gpusvm__cpu_keys_split w;
+    int t, c;
+    w.j = j;
+    w.parts = gpusvm__cpu_parts(b, j->n, 16);
+    gpusvm__cpu_run(b, w.parts, gpusvm__cpu_keys_part, &w);
     mup[0] = mup[1] = -INFINITY;
     mlow[0] = mlow[1] = INFINITY;
-    for (r = 0; r < j->nr; ++r)
-        for (i = j->vlo[r]; i < j->vhi[r]; ++i) {
-            const double a = j->alpha[i];
-            const int pos = j->p.y[i] > 0;
-            const double C = j->p.C[i];
-            const double v = pos ? -j->G[i] : j->G[i];
-            const int in_up = pos ? (a < C) : (a > 0.0);
-            const int in_low = pos ? (a > 0.0) : (a < C);
-            const uint32_t k = gpusvm__float_key((float)v);
-            const int c = (j->p.nu && !pos) ? 1 : 0;
-            j->key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;
-            j->key_low[i] = in_low ? k : GPUSVM__KEY_NONE;
-            if (in_up && v > mup[c]) mup[c] = v;
-            if (in_low && v < mlow[c]) mlow[c] = v;
+    for (t = 0; t < w.parts; ++t)
+        for (c = 0; c < 2; ++c) {
+            if (w.ext[t][c] > mup[c]) mup[c] = w.ext[t][c];
+            if (w.ext[t][2 + c] < mlow[c]) mlow[c] = w.ext[t][2 + c];
         }
 }
 
@@ -2629,20 +2692,52 @@ static void gpusvm__heap_keep(uint64_t *heap, int *m, int k, uint64_t c)
     }
 }
 
+/* The selection split across threads: part t keeps the k smallest of its share in heap[t]
+   (m[t] of them). */
+typedef struct gpusvm__cpu_select_split {
+    gpusvm__cpu_job *j;
+    const uint32_t *keys;
+    uint64_t *heaps;
+    int cls, k, parts, m[GPUSVM__MAX_THREADS];
+} gpusvm__cpu_select_split;
+
+static void gpusvm__cpu_select_part(void *arg, int t)
+{
+    gpusvm__cpu_select_split *w = (gpusvm__cpu_select_split *)arg;
+    const gpusvm__cpu_job *j = w->j;
+    uint64_t *heap = w->heaps + (size_t)t * (size_t)w->k;
+    size_t i, lo, hi;
+    int r;
+    w->m[t] = 0;
+    for (r = 0; r < j->nr; ++r) {
+        gpusvm__cpu_var_part(j, r, t, w->parts, &lo, &hi);
+        for (i = lo; i < hi; ++i)
+            if (w->keys[i] != GPUSVM__KEY_NONE && (!w->cls || j->p.y[i] == w->cls))
+                gpusvm__heap_keep(heap, &w->m[t], w->k, ((uint64_t)w->keys[i] << 32) | (uint64_t)i);
+    }
+}
+
 /* The k smallest (key, index) pairs with key != NONE (and y = cls unless cls is 0) among the
    job's variables (a split job: over every part's), appended to list[count..]; both keys of a
-   chosen point become NONE. Same choice as gpusvm_select's radix selection: a bounded max-heap
-   of the composite keys, O(n log k). heap has room for k. */
+   chosen point become NONE. Same choice as gpusvm_select's radix selection: bounded max-heaps of
+   the composite keys, O(n log k), one a thread over its share, then the k smallest of theirs
+   (the pairs are distinct, so the same k for any thread count). heap has room for k. */
 static int gpusvm__cpu_select_k(gpusvm__cpu *b, gpusvm__cpu_job *j, uint32_t *keys, uint32_t *other, int cls, int k,
                                 uint64_t *heap, int *list, int count)
 {
-    size_t i;
-    int m = 0, t, rg;
+    gpusvm__cpu_select_split w;
+    int m = 0, t, u;
     if (k <= 0) return 0;
-    for (rg = 0; rg < j->nr; ++rg)
-        for (i = j->vlo[rg]; i < j->vhi[rg]; ++i)
-            if (keys[i] != GPUSVM__KEY_NONE && (!cls || j->p.y[i] == cls))
-                gpusvm__heap_keep(heap, &m, k, ((uint64_t)keys[i] << 32) | (uint64_t)i);
+    w.j = j;
+    w.keys = keys;
+    w.cls = cls;
+    w.k = k;
+    w.parts = gpusvm__cpu_parts(b, j->n, 32);
+    w.heaps = w.parts > 1 ? b->sel_heaps : heap;
+    gpusvm__cpu_run(b, w.parts, gpusvm__cpu_select_part, &w);
+    if (w.parts == 1) m = w.m[0];
+    for (t = 0; t < w.parts && w.parts > 1; ++t)
+        for (u = 0; u < w.m[t]; ++u) gpusvm__heap_keep(heap, &m, k, w.heaps[(size_t)t * (size_t)k + (size_t)u]);
     if (j->split) m = gpusvm__cpu_merge_k(b, heap, m, k);
     for (t = 0; t < m; ++t) {
         const size_t idx = (size_t)(heap[t] & 0xFFFFFFFFu);
@@ -2710,7 +2805,7 @@ static void gpusvm__cpu_select_one(gpusvm__cpu *b, gpusvm__cpu_job *j, int mode,
     const int q = j->q;
     int done, fresh = q, at = 0, got, t, side, worst;
     if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
-    gpusvm__cpu_keys(j, up, low);
+    gpusvm__cpu_keys(b, j, up, low);
     if (j->split) gpusvm__cpu_merge_ends(b, up, low);
     worst = (j->p.nu && up[1] - low[1] > up[0] - low[0]) ? 1 : 0;
     gap = up[worst] - low[worst];
@@ -2884,12 +2979,6 @@ static void gpusvm__cpu_rows_of(const gpusvm__cpu_rowsrc *rs, int off, int nrows
     for (r = 0; r < nrows; ++r) gpusvm__cpu_row_one(rs, off + r, b0, b1);
 }
 
-/* fn(arg, t) for t = 0..parts-1 on the context's threads (the backend's pool). */
-static void gpusvm__cpu_run(gpusvm__cpu *b, int parts, void (*fn)(void *arg, int t), void *arg)
-{
-    gpusvm__pool_run(&b->pool, b->threads, parts, fn, arg);
-}
-
 /* Work split across the C backend's threads: part t of n takes items [total t / n, total (t+1) / n)
    of a problem's rows or variables. Every item is computed exactly as one thread would, so the
    results are the same bits for any thread count. */
@@ -2899,16 +2988,6 @@ typedef struct gpusvm__cpu_split {
     int off, count, parts;
     int first; /* kernel rows: those of ws_idx into ws_slot, else the cache's misses */
 } gpusvm__cpu_split;
-
-/* The threads for `items` items of `cost` each: one below about a million operations in all. */
-static int gpusvm__cpu_parts(const gpusvm__cpu *b, size_t items, size_t cost)
-{
-    const size_t work = items * (cost ? cost : 1);
-    int n = b->threads;
-    if (work < ((size_t)1 << 20) || items < 2) return 1;
-    if ((size_t)n > items) n = (int)items;
-    return n;
-}
 
 /* A job's rows as gpusvm__cpu_rows_of takes them, on thread t's scratch: the working set's
    positions (first), else the round's misses (variables miss[0..), lines miss[q..)); against the

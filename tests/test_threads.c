@@ -55,10 +55,13 @@ static void *train_job(void *arg)
 
 /* A model of 1500 points (enough work for the C backend to split its kernel rows and gradient
    updates) trained with `threads` threads, as the model file's text, followed by the bytes of its
-   decision values on the training points (a batch the C backend splits across its threads). */
+   decision values on the training points (a batch the C backend splits across its threads) and
+   of its training info's pair updates, rounds, convergence, gap and objective. */
 enum { N2 = 1500, N3 = 3000 }; /* C-SVC's points; Crammer-Singer's (six classes: enough work to split) */
-static float X2[N3 * D];
-static double Y2[N3];
+enum { N4 = 70000 };           /* enough variables to split the selection's keys and heaps too */
+static float X2[N4 * D];
+static double Y2[N4], dec[N4];
+static long long max_iter;     /* 0: LIBSVM's */
 
 static char *threads_model(int threads, gpusvm_svm_type type, size_t rows, size_t *len)
 {
@@ -68,7 +71,6 @@ static char *threads_model(int threads, gpusvm_svm_type type, size_t rows, size_
     gpusvm_matrix m;
     gpusvm_model *model = NULL;
     char *bytes = NULL, *copy = NULL;
-    static double dec[N3 * 15]; /* at most 6 classes: 15 pairs */
     size_t dec_len = 0;
     memset(&d, 0, sizeof d);
     d.backend = GPUSVM_BACKEND_CPU;
@@ -77,6 +79,7 @@ static char *threads_model(int threads, gpusvm_svm_type type, size_t rows, size_
     memset(&p, 0, sizeof p);
     p.svm_type = type;
     p.gamma = 0.5;
+    p.max_iter = max_iter;
     memset(&m, 0, sizeof m);
     m.rows = rows;
     m.cols = D;
@@ -85,11 +88,15 @@ static char *threads_model(int threads, gpusvm_svm_type type, size_t rows, size_
         gpusvm_model_save_buffer(ctx, model, &bytes, len) == GPUSVM_OK &&
         gpusvm_predict(ctx, model, &m, NULL, dec) == GPUSVM_OK) {
         const size_t k = (size_t)model->nr_class;
+        /* and the solver's account: pair updates, rounds, the last gap (the selection's extremes) */
+        const double info[5] = {(double)model->info.iterations, (double)model->info.outer_iterations,
+                                (double)model->info.converged, model->info.gap, model->info.obj};
         dec_len = rows * (type == GPUSVM_CRAMMER_SINGER ? k : k * (k - 1) / 2) * sizeof(double);
-        if ((copy = (char *)malloc(*len + dec_len)) != NULL) {
+        if ((copy = (char *)malloc(*len + dec_len + sizeof info)) != NULL) {
             memcpy(copy, bytes, *len);
             memcpy(copy + *len, dec, dec_len);
-            *len += dec_len;
+            memcpy(copy + *len + dec_len, info, sizeof info);
+            *len += dec_len + sizeof info;
         }
     }
     gpusvm_free(ctx, bytes);
@@ -133,7 +140,7 @@ int main(void)
         const int counts[4] = {1, 2, 3, 8};
         char *ref, msg[160];
         size_t ref_len = 0;
-        for (i = 0; i < N3 * D; ++i) {
+        for (i = 0; i < N4 * D; ++i) {
             s = s * 1103515245u + 12345u;
             X2[i] = (float)((s >> 9) % 2000) / 1000.0f - 1.0f;
         }
@@ -149,13 +156,28 @@ int main(void)
             for (k = 1; k < 4; ++k) {
                 size_t len = 0;
                 char *other = threads_model(counts[k], types[t], rows, &len);
-                snprintf(msg, sizeof msg, "C backend, %d threads: the same model bytes and decision values as 1 thread (%s)", counts[k],
+                snprintf(msg, sizeof msg, "C backend, %d threads: the same model bytes, decision values and solver account as 1 thread (%s)", counts[k],
                          t ? "Crammer-Singer" : "C-SVC");
                 CHECK(ref && other && len == ref_len && memcmp(other, ref, len) == 0, msg);
                 free(other);
             }
             free(ref);
         }
+        /* 70,000 points, stopped after 1,000 pair updates: the selection's keys and heaps are split
+           across the threads as well */
+        for (i = 0; i < N4; ++i) Y2[i] = (X2[i * D] * X2[i * D + 1] + 0.3f * X2[i * D + 2] > 0.0f) ? 1.0 : -1.0;
+        max_iter = 1000;
+        ref = threads_model(1, GPUSVM_C_SVC, N4, &ref_len);
+        CHECK(ref != NULL && ref_len > 0, "C backend, 1 thread, 70,000 points: trained");
+        for (k = 2; k < 4; ++k) {
+            size_t len = 0;
+            char *other = threads_model(counts[k], GPUSVM_C_SVC, N4, &len);
+            snprintf(msg, sizeof msg, "C backend, %d threads, 70,000 points: the same model bytes, decision values and solver account as 1 thread",
+                     counts[k]);
+            CHECK(ref && other && len == ref_len && memcmp(other, ref, len) == 0, msg);
+            free(other);
+        }
+        free(ref);
     }
     return check_summary();
 }
