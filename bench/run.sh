@@ -19,6 +19,7 @@
 # whose name starts with PREFIX (several: PREFIX,PREFIX,...), e.g. the CPU comparison on a
 # machine without a GPU:
 #   BENCH_ONLY=a9a BENCH_REFERENCE=libsvm BENCH_RUNS=1 make bench
+# BENCH_THREADS=N adds the C backend's training time on 1 thread against N (mnist 8-vs-rest; see there).
 # Data: the .xz files in GPUSVM_DATA (default ../shared/data), decompressed into build/data.
 set -u
 B=build
@@ -275,6 +276,39 @@ breakdown "mnist Crammer-Singer" mnist.scale -s 5 -c 0.5 -g 0.02
 breakdown "letter Crammer-Singer" letter.scale -s 5 -c 8 -g 2
 [ -s "$D/deb-python" ] && breakdown deb-python deb-python -c 10 -g 1
 [ -s "$D/text200k" ] && breakdown "text 30,000 × 200,000" text200k -c 10 -g 1
+
+# the C backend's threads: training time on 1 thread and on BENCH_THREADS threads (e.g. 16), runs
+# of the two taken in turn (1, N, 1, N, ...: a VM's speed drifts), BENCH_RUNS of each; the medians,
+# their ratio, and whether every run wrote the same model bytes. BENCH_ONLY=threads: these rows only.
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+scaling() { # scaling NAME TRAIN OPTIONS...
+    name=$1 train=$D/$2
+    wanted "$name" || return 0
+    shift 2
+    one= many= same=yes
+    for i in $(seq 1 "$RUNS"); do
+        for n in 1 "$BENCH_THREADS"; do
+            GPUSVM_BACKEND=cpu GPUSVM_THREADS=$n $B/gpusvm-train "$@" "$train" "$W/threads$n.model" > /dev/null 2> "$W/threads.err" ||
+                { echo "| $name | failed: $(tail -n 1 "$W/threads.err") |"; return; }
+            t=$(sed -n 's/.*training time: \([0-9.]*\) s.*/\1/p' "$W/threads.err")
+            if [ "$n" = 1 ]; then one="$one $t"; else many="$many $t"; fi
+            [ "$i$n" = 11 ] && cp "$W/threads1.model" "$W/threads.ref.model"
+            cmp -s "$W/threads$n.model" "$W/threads.ref.model" || same=no
+        done
+    done
+    m1=$(median $one) mn=$(median $many)
+    echo "| ${name#threads: } | $m1 s ($(echo $one | sed 's/ /, /g')) | $mn s ($(echo $many | sed 's/ /, /g')) |" \
+        "$(awk -v a="$m1" -v b="$mn" 'BEGIN { printf "%.1f", a / b }') | $same |"
+}
+if [ -n "${BENCH_THREADS:-}" ]; then
+    echo
+    echo "C backend, 1 thread against $BENCH_THREADS (training time; $RUNS runs of each, taken in turn; median (runs)):"
+    echo
+    echo "| data | 1 thread | $BENCH_THREADS threads | ratio of the medians | the same model bytes |"
+    echo "|---|---|---|---|---|"
+    scaling "threads: mnist 8-vs-rest (60,000 points)" mnist.scale.8 -c 1 -g 0.02
+    scaling "threads: mnist 8-vs-rest, first 20,000" mnist.scale.8.20k -c 1 -g 0.02
+fi
 
 # reading data files: gpusvm_dataset_load on one thread and on every core, next to scikit-learn's
 # load_svmlight_file (single-threaded Cython) where python3 has scikit-learn
