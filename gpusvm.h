@@ -3056,14 +3056,13 @@ static int gpusvm__cpu_rows_wanted(const gpusvm__cpu *b, int t)
 }
 
 /* Whether job j's `count` rows this round are left to its inner solve, which computes them on
-   the other threads while it runs (gpusvm__cpu_smo_overlap): the context has threads to spare and
-   threads take work in turn (GPUSVM__TAKE_ATOMIC), j is the batch's only running problem (else
-   the batch's inner solves already run side by side), a working set of a larger problem (not
-   whole, not split), and its rows are worth splitting. */
+   the other threads while it runs (gpusvm__cpu_smo_overlap): the context has threads, j is the
+   batch's only running problem (else the batch's inner solves already run side by side), a
+   working set of a larger problem (not whole, not split), and its rows are worth splitting. */
 static int gpusvm__cpu_defers(const gpusvm__cpu *b, const gpusvm__cpu_job *j, int count)
 {
     int t, running = 0;
-    if (!GPUSVM__TAKE_ATOMIC || b->threads < 2 || j->whole || j->split || j->rows_of >= 0 || count <= 0) return 0;
+    if (b->threads < 2 || j->whole || j->split || j->rows_of >= 0 || count <= 0) return 0;
     for (t = 0; t < b->nprob; ++t) running += b->job[t].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING;
     return running == 1 && gpusvm__cpu_parts(b, j->kw, (size_t)count * b->kcost) > 1;
 }
@@ -3614,7 +3613,8 @@ static void gpusvm__cpu_block_part(void *arg, int t)
     for (k = lo; k < hi; ++k) w->kq_have[w->bslot[k]] = 1;
 }
 
-/* Thread t: (thread 0: the inner solve first) the rows' chunks, taken in turn. */
+/* Thread t: (thread 0: the inner solve first) the rows' chunks, taken in turn (without an atomic
+   add: chunks t, t + parts, ..., so thread 0's wait for its solve). */
 static void gpusvm__cpu_overlap_part(void *arg, int t)
 {
     gpusvm__cpu_overlap *o = (gpusvm__cpu_overlap *)arg;
