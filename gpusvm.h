@@ -1166,7 +1166,14 @@ static long gpusvm__take(volatile long *next) { return InterlockedExchangeAdd(ne
 #define GPUSVM__POOL 0
 #endif
 #define GPUSVM__POOL_SPIN 64    /* reads of a count before a wait yields the core, between yields */
-#define GPUSVM__POOL_YIELDS 8192 /* yields before a worker sleeps (milliseconds: through a round's serial steps) */
+#define GPUSVM__POOL_YIELDS 2048 /* yields before a worker sleeps (about a millisecond: a round's serial steps) */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define GPUSVM__PAUSE() __builtin_ia32_pause() /* a spinning read loop that leaves its core's twin room */
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+#define GPUSVM__PAUSE() YieldProcessor()
+#else
+#define GPUSVM__PAUSE() ((void)0)
+#endif
 
 typedef struct gpusvm__pool gpusvm__pool;
 typedef struct gpusvm__pool_worker {
@@ -1175,7 +1182,7 @@ typedef struct gpusvm__pool_worker {
 } gpusvm__pool_worker;
 
 struct gpusvm__pool {
-    int n; /* threads, the caller's included; 0: not started */
+    int n; /* threads, the caller's included; 0: not started, -2: one call made, -1: could not start */
     volatile long calls, left, quit; /* calls: each run adds one; left: workers yet to finish it */
     volatile long busy;              /* a call runs (one made from inside it runs as gpusvm__parallel) */
     int sleepers;                    /* workers asleep (under the lock) */
@@ -1231,7 +1238,7 @@ static long gpusvm__pool_until(gpusvm__pool *p, volatile long *v, long was, int 
     long now;
     int spin = 0;
     while ((now = gpusvm__load(v)) == was && yields > 0)
-        if (++spin == GPUSVM__POOL_SPIN) {
+        if (GPUSVM__PAUSE(), ++spin == GPUSVM__POOL_SPIN) {
             spin = 0;
             --yields;
             gpusvm__pool_yield(p);
@@ -1289,7 +1296,7 @@ static void gpusvm__pool_call(gpusvm__pool *p, int parts, void (*fn)(void *arg, 
     gpusvm__pool_unlock(p);
     fn(arg, 0);
     for (spin = 0; gpusvm__load(&p->left) != 0;)
-        if (++spin == GPUSVM__POOL_SPIN) {
+        if (GPUSVM__PAUSE(), ++spin == GPUSVM__POOL_SPIN) {
             spin = 0;
             gpusvm__pool_yield(p);
         }
@@ -1368,8 +1375,9 @@ static void gpusvm__pool_stop(gpusvm__pool *p)
 static void gpusvm__pool_stop(gpusvm__pool *p) { p->n = 0; }
 #endif
 
-/* fn(arg, t) for t = 0..parts-1: on the pool's threads where it has as many (started on first
-   use with `threads`, unless it could not be), else as gpusvm__parallel. */
+/* fn(arg, t) for t = 0..parts-1: on the pool's threads where it has as many (started with
+   `threads` on the second call, unless it could not be: work of one call, a small problem solved
+   whole, is not worth a pool), else as gpusvm__parallel. */
 static void gpusvm__pool_run(gpusvm__pool *p, int threads, int parts, void (*fn)(void *arg, int t), void *arg)
 {
     if (parts <= 1) {
@@ -1377,7 +1385,12 @@ static void gpusvm__pool_run(gpusvm__pool *p, int threads, int parts, void (*fn)
         return;
     }
 #if GPUSVM__POOL
-    if (p->n == 0 && threads > 1) p->n = gpusvm__pool_start(p, threads) ? p->n : -1;
+    if (p->n == 0 || threads < 2) { /* the first call (n -2 after it) */
+        if (p->n == 0) p->n = -2;
+        gpusvm__parallel(parts, fn, arg);
+        return;
+    }
+    if (p->n == -2) p->n = gpusvm__pool_start(p, threads) ? p->n : -1;
     if (p->n >= parts && !gpusvm__load(&p->busy)) {
         gpusvm__store(&p->busy, 1);
         gpusvm__pool_call(p, parts, fn, arg);
