@@ -1141,13 +1141,20 @@ static int gpusvm__cores(void) { return 1; }
 
 /* gpusvm__take(&next): next's value before adding 1, atomically, where the compiler has an atomic
    add (GCC, Clang, MSVC; GPUSVM__TAKE_ATOMIC 1), so that threads can take the items of a list in
-   turn; elsewhere 0, and the callers split the items statically. */
+   turn; elsewhere 0, and the callers split the items statically. With it, gpusvm__load (acquire),
+   gpusvm__store (release) and gpusvm__drop (subtract 1, the new value). */
 #if defined(__GNUC__) || defined(__clang__)
 #define GPUSVM__TAKE_ATOMIC 1
 static long gpusvm__take(volatile long *next) { return __atomic_fetch_add(next, 1L, __ATOMIC_RELAXED); }
+static long gpusvm__load(volatile long *v) { return __atomic_load_n(v, __ATOMIC_ACQUIRE); }
+static void gpusvm__store(volatile long *v, long x) { __atomic_store_n(v, x, __ATOMIC_RELEASE); }
+static long gpusvm__drop(volatile long *v) { return __atomic_sub_fetch(v, 1L, __ATOMIC_ACQ_REL); }
 #elif defined(_MSC_VER)
 #define GPUSVM__TAKE_ATOMIC 1
 static long gpusvm__take(volatile long *next) { return InterlockedExchangeAdd(next, 1L); }
+static long gpusvm__load(volatile long *v) { return InterlockedCompareExchange(v, 0, 0); }
+static void gpusvm__store(volatile long *v, long x) { InterlockedExchange(v, x); }
+static long gpusvm__drop(volatile long *v) { return InterlockedDecrement(v); }
 #else
 #define GPUSVM__TAKE_ATOMIC 0
 #endif
@@ -1209,9 +1216,6 @@ struct gpusvm__pool {
 
 #if GPUSVM__POOL
 #if defined(GPUSVM__WINDOWS)
-static long gpusvm__load(volatile long *v) { return InterlockedCompareExchange(v, 0, 0); }
-static void gpusvm__store(volatile long *v, long x) { InterlockedExchange(v, x); }
-static long gpusvm__drop(volatile long *v) { return InterlockedDecrement(v); }
 static void gpusvm__pool_lock(gpusvm__pool *p) { AcquireSRWLockExclusive(&p->lock); }
 static void gpusvm__pool_unlock(gpusvm__pool *p) { ReleaseSRWLockExclusive(&p->lock); }
 static void gpusvm__pool_sleep(gpusvm__pool *p) { SleepConditionVariableSRW(&p->wake, &p->lock, INFINITE, 0); }
@@ -1222,9 +1226,6 @@ static void gpusvm__pool_yield(gpusvm__pool *p)
     SwitchToThread();
 }
 #else
-static long gpusvm__load(volatile long *v) { return __atomic_load_n(v, __ATOMIC_ACQUIRE); }
-static void gpusvm__store(volatile long *v, long x) { __atomic_store_n(v, x, __ATOMIC_RELEASE); }
-static long gpusvm__drop(volatile long *v) { return __atomic_sub_fetch(v, 1L, __ATOMIC_ACQ_REL); }
 static void gpusvm__pool_lock(gpusvm__pool *p) { p->lock_fn(&p->lock); }
 static void gpusvm__pool_unlock(gpusvm__pool *p) { p->unlock_fn(&p->lock); }
 static void gpusvm__pool_sleep(gpusvm__pool *p) { p->wait_fn(&p->wake, &p->lock); }
@@ -2130,8 +2131,9 @@ typedef struct gpusvm__cpu_job {
        -1, or the earlier job whose rows it reads (computed once, all at once, by that job) */
     int rows_of;
     /* the round's rows left to its inner solve (gpusvm__cpu_smo_overlap): 0 none, 1 the misses,
-       2 the working set's (as gpusvm__cpu_rows_list's first) */
-    int defer;
+       2 the working set's (as gpusvm__cpu_rows_list's first); updated: and the round's gradient
+       update done there too (the update step passes it by once) */
+    int defer, updated;
 } gpusvm__cpu_job;
 
 typedef struct gpusvm__cpu {
@@ -2154,6 +2156,7 @@ typedef struct gpusvm__cpu {
     unsigned char *have;             /* the jobs' lazy rows */
     uint64_t *line_used, *line_keys; /* line_keys: gpusvm__cpu_assign's scratch (the most lines of a job) */
     uint64_t *sel_heaps;             /* gpusvm__cpu_select_k's, q a thread */
+    volatile long *tile_left;        /* gpusvm__cpu_smo_overlap's, a tile of the widest job's columns each */
     size_t rows_new, rows_reused;    /* the batch's rows after the first round: computed, found in the cache */
     gpusvm__pool pool;         /* its threads during a training (started by the first step that splits) */
     struct gpusvm__cpu_cs *cs; /* Crammer-Singer's state (cs_begin), one per problem */
@@ -2172,6 +2175,8 @@ typedef struct gpusvm__cpu {
 
 static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s, int nprob);
 static void gpusvm__cpu_settle(gpusvm__cpu *b);
+static void gpusvm__cpu_accumulate(double *out, const signed char *y, size_t lo, size_t hi, const float *K, size_t ldk,
+                                   size_t col0, const int *slot, const double *coef, int m, size_t npts);
 
 /* fn(arg, t) for t = 0..parts-1 on the context's threads (the backend's pool). */
 static void gpusvm__cpu_run(gpusvm__cpu *b, int parts, void (*fn)(void *arg, int t), void *arg)
@@ -2217,6 +2222,8 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     gpusvm__free(a, b->line_used);
     gpusvm__free(a, b->line_keys);
     gpusvm__free(a, b->sel_heaps);
+    gpusvm__free(a, (void *)b->tile_left);
+    b->tile_left = NULL;
     gpusvm__free(a, b->smo_scratch);
     b->smo_scratch = NULL;
     b->smo_bytes = 0;
@@ -2321,6 +2328,7 @@ static float gpusvm__dot_sparse(const gpusvm__csr *a, size_t i, const gpusvm__cs
 #define GPUSVM__DENSE_MAX ((size_t)1 << 22)
 #define GPUSVM__CPU_WIDE 8                  /* kernel rows the C backend computes in one pass over the points */
 #define GPUSVM__CPU_WIDE_D ((size_t)1 << 16) /* up to this many features (a thread's scratch: 8 x 4 bytes each) */
+#define GPUSVM__CPU_TILE ((size_t)512) /* B's points per tile: their nonzeros stay in cache for every 8 rows */
 
 static void gpusvm__densify(const gpusvm__csr *m, size_t i, float *w, size_t d, int clear)
 {
@@ -2458,7 +2466,7 @@ static void gpusvm__cpu_job_init(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusv
     j->miss = b->miss + (size_t)t * 2 * q;
     j->have = b->have + (size_t)t * q;
     j->rows_of = b->rows_of[t];
-    j->defer = 0;
+    j->defer = j->updated = 0;
     if (j->rows_of >= 0) j->K = b->job[j->rows_of].K;
     j->lazy = j->whole && !p->own_rows && j->rows_of < 0;
     for (i = (size_t)t + 1; i < (size_t)nprob && j->lazy; ++i) j->lazy = b->rows_of[i] != t; /* shared: all at once */
@@ -2475,7 +2483,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     const gpusvm_allocator *a = &bb->ctx->alloc;
     const int parts = bb->ctx->split.parts;
-    size_t i, nvar = 0, krows = 0, kn, ws, lines = 0, most = 1, shared = 0, lo;
+    size_t i, nvar = 0, krows = 0, kn, ws, lines = 0, most = 1, shared = 0, lo, widest = 0;
     int32_t *cmap_room;
     int t;
     gpusvm__cpu_train_end(bb);
@@ -2487,6 +2495,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
         nvar += p[t].nvar;
         lines += qt;
         most = qt > most ? qt : most;
+        widest = width > widest ? width : widest;
         if (parts > 1) shared += width;
         if (!gpusvm__mul(qt, width, &kn) || krows + kn < krows) return gpusvm__oom(bb->ctx, "kernel rows");
         if (b->rows_of[t] < 0) krows += kn; /* a job that reads another's rows holds none */
@@ -2525,6 +2534,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     b->line_used = (uint64_t *)gpusvm__calloc(a, lines ? lines : 1, sizeof(uint64_t));
     b->line_keys = (uint64_t *)gpusvm__alloc(a, most, sizeof(uint64_t));
     b->sel_heaps = (uint64_t *)gpusvm__alloc(a, (size_t)b->threads * (size_t)q, sizeof(uint64_t));
+    b->tile_left = (volatile long *)gpusvm__alloc(a, widest / GPUSVM__CPU_TILE + 1, sizeof(long));
     b->have = (unsigned char *)gpusvm__calloc(a, ws, 1);
     if (parts > 1) {
         b->cmap = (int32_t *)gpusvm__alloc(a, shared ? shared : 1, sizeof(int32_t));
@@ -2533,7 +2543,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     }
     if (!b->job || !b->alpha || !b->G || !b->coef || !b->st || !b->K || !b->qd || !b->norm ||
         (!b->dense && b->d <= GPUSVM__DENSE_MAX) || !b->key_up || !b->key_low || !b->ws_idx || !b->ws_slot ||
-        !b->line_var || !b->var_line || !b->miss || !b->line_used || !b->line_keys || !b->sel_heaps || !b->have ||
+        !b->line_var || !b->var_line || !b->miss || !b->line_used || !b->line_keys || !b->sel_heaps || !b->tile_left || !b->have ||
         (parts > 1 && (!b->cmap || !b->xsend || !b->xrecv))) {
         gpusvm__cpu_train_end(bb);
         return gpusvm__oom(bb->ctx, "the training state");
@@ -2919,7 +2929,6 @@ typedef struct gpusvm__cpu_rowsrc {
     float gamma, coef0;
 } gpusvm__cpu_rowsrc;
 
-#define GPUSVM__CPU_TILE ((size_t)512) /* B's points per tile: their nonzeros stay in cache for every 8 rows */
 
 /* As gpusvm__cpu_rows_of's rows, nr <= 8 of them in one pass over B's points [b0, b1): the rows'
    values interleaved in the scratch W (W[c * 8 + r]: feature c of row r), so each nonzero of a
@@ -3589,7 +3598,10 @@ typedef struct gpusvm__cpu_overlap {
     int first, count; /* the rows: gpusvm__cpu_rowsrc_of's list */
     int nb, bparts;   /* the block rows (the ws's bidx, bslot), on bparts threads */
     int parts, rows_per, groups, chunks; /* chunk c: rows [(c % groups) rows_per, +rows_per) by tile c / groups */
-    volatile long next;
+    /* with an atomic add, the gradient update too: items chunks + c update tile c's points once its
+       chunks are done (tile_left[c] counts them down) and the solve is (solved) */
+    int tiles, items;
+    volatile long next, solved, *tile_left;
 } gpusvm__cpu_overlap;
 
 /* The positions whose rows are this round's to compute (every one with first; else the misses,
@@ -3627,26 +3639,55 @@ static void gpusvm__cpu_block_part(void *arg, int t)
     for (k = lo; k < hi; ++k) w->kq_have[w->bslot[k]] = 1;
 }
 
-/* Thread t: (thread 0: the inner solve first) the rows' chunks, taken in turn (without an atomic
-   add: chunks t, t + parts, ..., so thread 0's wait for its solve). */
+#if GPUSVM__TAKE_ATOMIC
+/* Tile c's part of the gradient update (gpusvm__cpu_update's, for its points' variables: the same
+   sums in the same order), once its rows and the solve are done. */
+static void gpusvm__cpu_update_tile(gpusvm__cpu_overlap *o, int c)
+{
+    const gpusvm__cpu_job *j = o->j;
+    const size_t c0 = (size_t)c * GPUSVM__CPU_TILE, c1 = c0 + GPUSVM__CPU_TILE < j->kw ? c0 + GPUSVM__CPU_TILE : j->kw;
+    while (gpusvm__load(&o->tile_left[c]) != 0 || !gpusvm__load(&o->solved)) GPUSVM__PAUSE();
+    gpusvm__cpu_accumulate(j->G, j->p.y, c0, c1, j->K, j->kw, j->plo, j->ws_slot, j->coef, j->q, j->npts);
+    if (j->n == 2 * j->npts) /* epsilon-SVR: the points' second variables */
+        gpusvm__cpu_accumulate(j->G, j->p.y, j->npts + c0, j->npts + c1, j->K, j->kw, j->plo, j->ws_slot, j->coef,
+                               j->q, j->npts);
+}
+#endif
+
+/* Thread t: (thread 0: the inner solve first) the rows' chunks, taken in turn, then the update's
+   tiles (without an atomic add: chunks t, t + parts, ..., so thread 0's wait for its solve, and
+   the update is its own step). */
 static void gpusvm__cpu_overlap_part(void *arg, int t)
 {
     gpusvm__cpu_overlap *o = (gpusvm__cpu_overlap *)arg;
     const gpusvm__cpu_smo_split *s = o->s;
     gpusvm__cpu_rowsrc rs;
     long c;
-    if (t == 0) gpusvm__cpu_smo_run(s->b, o->j, &s->w[0], s->eps, s->ratio, s->max_inner, s->max_iter);
+    if (t == 0) {
+        gpusvm__cpu_smo_run(s->b, o->j, &s->w[0], s->eps, s->ratio, s->max_inner, s->max_iter);
+#if GPUSVM__TAKE_ATOMIC
+        gpusvm__store(&o->solved, 1);
+#endif
+    }
     gpusvm__cpu_rowsrc_of(s->b, o->j, o->first, t, &rs);
 #if GPUSVM__TAKE_ATOMIC
-    while ((c = gpusvm__take(&o->next)) < o->chunks)
+    while ((c = gpusvm__take(&o->next)) < o->items) {
+        if (c >= o->chunks) { /* every chunk was taken before: the wait is for those in hand, and the solve */
+            gpusvm__cpu_update_tile(o, (int)(c - o->chunks));
+            continue;
+        }
 #else
-    for (c = t; c < o->chunks; c += o->parts)
+    for (c = t; c < o->chunks; c += o->parts) {
 #endif
-    {
-        const int r0 = (int)(c % o->groups) * o->rows_per;
-        const size_t c0 = (size_t)(c / o->groups) * GPUSVM__CPU_TILE, c1 = c0 + GPUSVM__CPU_TILE;
-        gpusvm__cpu_rows_of(&rs, r0, o->count - r0 < o->rows_per ? o->count - r0 : o->rows_per, c0,
-                            c1 < o->j->kw ? c1 : o->j->kw);
+        {
+            const int r0 = (int)(c % o->groups) * o->rows_per;
+            const size_t c0 = (size_t)(c / o->groups) * GPUSVM__CPU_TILE, c1 = c0 + GPUSVM__CPU_TILE;
+            gpusvm__cpu_rows_of(&rs, r0, o->count - r0 < o->rows_per ? o->count - r0 : o->rows_per, c0,
+                                c1 < o->j->kw ? c1 : o->j->kw);
+        }
+#if GPUSVM__TAKE_ATOMIC
+        gpusvm__drop(&o->tile_left[c / o->groups]);
+#endif
     }
 }
 
@@ -3670,7 +3711,19 @@ static void gpusvm__cpu_smo_overlap(gpusvm__cpu_smo_split *s, gpusvm__cpu_job *j
         if (tiles * (size_t)((o.count + o.rows_per - 1) / o.rows_per) >= 8 * (size_t)o.parts) break;
     o.groups = (o.count + o.rows_per - 1) / o.rows_per;
     o.chunks = (int)tiles * o.groups;
+    o.tiles = (int)tiles;
+    o.items = o.chunks;
     o.next = 0;
+    o.solved = 0;
+#if GPUSVM__TAKE_ATOMIC
+    {
+        int c;
+        o.tile_left = s->b->tile_left;
+        for (c = 0; c < o.tiles; ++c) o.tile_left[c] = o.groups;
+        o.items = o.chunks + o.tiles;
+        j->updated = 1;
+    }
+#endif
     gpusvm__cpu_run(s->b, o.parts, gpusvm__cpu_overlap_part, &o);
 }
 
@@ -3767,6 +3820,10 @@ static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb)
     for (t = 0; t < b->nprob; ++t) {
         gpusvm__cpu_split w;
         gpusvm__cpu_job *j = &b->job[t];
+        if (j->updated) { /* by its inner solve's threads (gpusvm__cpu_smo_overlap) */
+            j->updated = 0;
+            continue;
+        }
         if (j->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) continue;
         w.b = b;
         w.j = j;
