@@ -3654,6 +3654,15 @@ static void gpusvm__cpu_update_tile(gpusvm__cpu_overlap *o, int c)
 }
 #endif
 
+/* Chunk c of the rows, on the scratch of rs. */
+static void gpusvm__cpu_overlap_chunk(const gpusvm__cpu_overlap *o, const gpusvm__cpu_rowsrc *rs, long c)
+{
+    const int r0 = (int)(c % o->groups) * o->rows_per;
+    const size_t c0 = (size_t)(c / o->groups) * GPUSVM__CPU_TILE, c1 = c0 + GPUSVM__CPU_TILE;
+    gpusvm__cpu_rows_of(rs, r0, o->count - r0 < o->rows_per ? o->count - r0 : o->rows_per, c0,
+                        c1 < o->j->kw ? c1 : o->j->kw);
+}
+
 /* Thread t: (thread 0: the inner solve first) the rows' chunks, taken in turn, then the update's
    tiles (without an atomic add: chunks t, t + parts, ..., so thread 0's wait for its solve, and
    the update is its own step). */
@@ -3671,24 +3680,16 @@ static void gpusvm__cpu_overlap_part(void *arg, int t)
     }
     gpusvm__cpu_rowsrc_of(s->b, o->j, o->first, t, &rs);
 #if GPUSVM__TAKE_ATOMIC
-    while ((c = gpusvm__take(&o->next)) < o->items) {
-        if (c >= o->chunks) { /* every chunk was taken before: the wait is for those in hand, and the solve */
+    while ((c = gpusvm__take(&o->next)) < o->items)
+        if (c < o->chunks) {
+            gpusvm__cpu_overlap_chunk(o, &rs, c);
+            gpusvm__drop(&o->tile_left[c / o->groups]);
+        } else { /* every chunk was taken before: the wait is for those in hand, and the solve */
             gpusvm__cpu_update_tile(o, (int)(c - o->chunks));
-            continue;
         }
 #else
-    for (c = t; c < o->chunks; c += o->parts) {
+    for (c = t; c < o->chunks; c += o->parts) gpusvm__cpu_overlap_chunk(o, &rs, c);
 #endif
-        {
-            const int r0 = (int)(c % o->groups) * o->rows_per;
-            const size_t c0 = (size_t)(c / o->groups) * GPUSVM__CPU_TILE, c1 = c0 + GPUSVM__CPU_TILE;
-            gpusvm__cpu_rows_of(&rs, r0, o->count - r0 < o->rows_per ? o->count - r0 : o->rows_per, c0,
-                                c1 < o->j->kw ? c1 : o->j->kw);
-        }
-#if GPUSVM__TAKE_ATOMIC
-        gpusvm__drop(&o->tile_left[c / o->groups]);
-#endif
-    }
 }
 
 /* Job j's inner solve (on s's w[0]) and its deferred rows. Chunks of at most 256 rows by a tile,
