@@ -3080,20 +3080,20 @@ static int gpusvm__cpu_rows_wanted(const gpusvm__cpu *b, int t)
 
 /* Whether job j's `count` rows this round are left to its inner solve, which computes them on
    the other threads while it runs (gpusvm__cpu_smo_overlap): the context has threads, j is the
-   batch's only running problem (else the batch's inner solves already run side by side), a
-   working set of a larger problem (not whole, not split), and its rows are worth splitting. */
-static int gpusvm__cpu_defers(const gpusvm__cpu *b, const gpusvm__cpu_job *j, int count)
+   batch's only running problem (running: how many run; else the batch's inner solves already run
+   side by side), a working set of a larger problem (not whole, not split), and its rows are worth
+   splitting. */
+static int gpusvm__cpu_defers(const gpusvm__cpu *b, const gpusvm__cpu_job *j, int count, int running)
 {
-    int t, running = 0;
-    if (b->threads < 2 || j->whole || j->split || j->rows_of >= 0 || count <= 0) return 0;
-    for (t = 0; t < b->nprob; ++t) running += b->job[t].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING;
-    return running == 1 && gpusvm__cpu_parts(b, j->kw, (size_t)count * b->kcost) > 1;
+    if (running != 1 || b->threads < 2 || j->whole || j->split || j->rows_of >= 0 || count <= 0) return 0;
+    return gpusvm__cpu_parts(b, j->kw, (size_t)count * b->kcost) > 1;
 }
 
 static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
-    int t;
+    int t, running = 0;
+    for (t = 0; t < b->nprob; ++t) running += b->job[t].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING;
     for (t = 0; t < b->nprob; ++t) {
         gpusvm__cpu_job *j = &b->job[t];
         const int count = first ? j->q : j->nmiss;
@@ -3103,7 +3103,7 @@ static gpusvm_result gpusvm__cpu_rows(gpusvm__backend *bb, int first)
             j->nhave = 0;
             continue;
         }
-        if (gpusvm__cpu_defers(b, j, count)) j->defer = first ? 2 : 1;
+        if (gpusvm__cpu_defers(b, j, count, running)) j->defer = first ? 2 : 1;
         else gpusvm__cpu_rows_list(b, j, first, count);
     }
     return GPUSVM_OK;
@@ -3805,10 +3805,9 @@ static void gpusvm__cpu_update_part(void *arg, int t)
     const gpusvm__cpu_split *w = (const gpusvm__cpu_split *)arg;
     const gpusvm__cpu_job *j = w->j;
     int r;
+    size_t lo, hi;
     for (r = 0; r < j->nr; ++r) {
-        const size_t len = j->vhi[r] - j->vlo[r];
-        const size_t lo = j->vlo[r] + len * (size_t)t / (size_t)w->parts;
-        const size_t hi = j->vlo[r] + len * (size_t)(t + 1) / (size_t)w->parts;
+        gpusvm__cpu_var_part(j, r, t, w->parts, &lo, &hi);
         gpusvm__cpu_accumulate(j->G, j->p.y, lo, hi, j->K, j->kw, j->plo, j->ws_slot, j->coef, j->q, j->npts);
     }
 }
