@@ -90,11 +90,14 @@
       rewritten; files are written to a temporary name and renamed.
 
    MEMORY
-      desc.device_memory_mb bounds what gpusvm allocates on the device (training shrinks its
-      working set to fit, prediction works in blocks; otherwise GPUSVM_ERROR_DEVICE_MEMORY says
-      what did not fit). The OpenCL library, once opened, stays loaded for the life of the
-      process (ICD loaders and drivers do not unload cleanly). Every allocation goes through the desc's allocator, or GPUSVM_MALLOC/GPUSVM_FREE, or
-      malloc/free; sizes are overflow-checked. Models and datasets remember their allocator, so
+      desc.device_memory_mb (else GPUSVM_DEVICE_MEMORY_MB) bounds what gpusvm allocates on the
+      device: training shrinks its working set to fit, and where even the smallest one does not,
+      a single dense problem's points stay in host memory and stream through the device in
+      tiles, every round (the same model; the time is then bound by the host-to-device copies);
+      prediction works in blocks; otherwise GPUSVM_ERROR_DEVICE_MEMORY says what did not fit.
+      The OpenCL library, once opened, stays loaded for the life of the process (ICD loaders and
+      drivers do not unload cleanly). Every allocation goes through the desc's allocator, or
+      GPUSVM_MALLOC/GPUSVM_FREE, or malloc/free; sizes are overflow-checked. Models and datasets remember their allocator, so
       gpusvm_model_free() and gpusvm_dataset_free() need nothing else. On the device, training
       holds the data, the working set's kernel rows (q x n floats per problem, bounded by
       params.cache_size_mb when set) and, for one problem of at least 2q variables, a row cache
@@ -792,7 +795,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \
     X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \
     X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos) S_()   \
-    X_(ROWS, int, self)
+    X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)
 
 /* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form
  * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; the rest as
@@ -885,7 +888,8 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(UPDATE, __global const float *, K0) S_() X_(UPDATE, int, ldk) S_()                               \
     X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const double *, coef0) S_()        \
     X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \
-    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off)
+    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \
+    X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)
 
 /* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are
  * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row
@@ -1763,6 +1767,9 @@ typedef intptr_t gpusvm__cl_context_properties;
 #define GPUSVM__CL_KERNEL_NUM_ARGS 0x1191
 #define GPUSVM__CL_MEM_SIZE 0x1102
 #define GPUSVM__CL_MEM_READ_WRITE (1u << 0)
+#define GPUSVM__CL_MEM_ALLOC_HOST_PTR (1u << 4)
+#define GPUSVM__CL_MAP_READ (1u << 0)
+#define GPUSVM__CL_MAP_WRITE (1u << 1)
 #define GPUSVM__CL_TRUE 1u
 #define GPUSVM__CL_FALSE 0u
 
@@ -1819,6 +1826,17 @@ struct gpusvm__cl_api {
                                                          size_t, size_t, gpusvm__cl_uint, const gpusvm__cl_event *,
                                                          gpusvm__cl_event *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clFinish)(gpusvm__cl_queue);
+    void *(GPUSVM__CL_CALL *clEnqueueMapBuffer)(gpusvm__cl_queue, gpusvm__cl_mem, gpusvm__cl_uint, gpusvm__cl_bitfield,
+                                                size_t, size_t, gpusvm__cl_uint, const gpusvm__cl_event *,
+                                                gpusvm__cl_event *, gpusvm__cl_int *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clEnqueueUnmapMemObject)(gpusvm__cl_queue, gpusvm__cl_mem, void *, gpusvm__cl_uint,
+                                                             const gpusvm__cl_event *, gpusvm__cl_event *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clEnqueueMarkerWithWaitList)(gpusvm__cl_queue, gpusvm__cl_uint,
+                                                                 const gpusvm__cl_event *, gpusvm__cl_event *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clEnqueueBarrierWithWaitList)(gpusvm__cl_queue, gpusvm__cl_uint,
+                                                                  const gpusvm__cl_event *, gpusvm__cl_event *);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseEvent)(gpusvm__cl_event);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clFlush)(gpusvm__cl_queue);
 };
 
 #define GPUSVM__CL_FUNCS(X)                                                                             \
@@ -1828,7 +1846,8 @@ struct gpusvm__cl_api {
     X(clReleaseProgram) X(clCreateProgramWithBinary) X(clGetProgramInfo) X(clCreateKernel) X(clReleaseKernel)    \
     X(clSetKernelArg) X(clGetKernelInfo)                                                                \
     X(clGetKernelWorkGroupInfo) X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer)                        \
-    X(clEnqueueWriteBuffer) X(clEnqueueFillBuffer) X(clFinish)
+    X(clEnqueueWriteBuffer) X(clEnqueueFillBuffer) X(clFinish) X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject)   \
+    X(clEnqueueMarkerWithWaitList) X(clEnqueueBarrierWithWaitList) X(clReleaseEvent) X(clFlush)
 
 static const char *gpusvm__cl_error_name(gpusvm__cl_int e)
 {
@@ -4546,7 +4565,9 @@ static const gpusvm__kernel_info gpusvm__kernels[GPUSVM__KN_COUNT] = {GPUSVM__KE
     X_(COEF, "coefficients") X_(STATUS, "the status vector") X_(PINFO, "the problem table")                     \
     X_(MAP, "the problems' points") X_(SEL, "the selection's scratch") X_(LIST, "the selection's points")      \
     X_(RINFO, "the row cache's problem table") X_(ROW_IDX, "the row cache's list")                              \
-    X_(ROW_SLOT, "the row cache's list") X_(CMAP, "the row cache's map") X_(CSTATE, "the row cache's slots")
+    X_(ROW_SLOT, "the row cache's list") X_(CMAP, "the row cache's map") X_(CSTATE, "the row cache's slots")     \
+    X_(XT, "a tile of streamed points") X_(S_IDX, "the streamed rows' points")                                   \
+    X_(S_SLOT, "the streamed rows' slots") X_(S_COEF, "the streamed rows' coefficients")
 #define GPUSVM__BID(id, what) GPUSVM__TB_##id,
 enum { GPUSVM__TRAIN_BUFS(GPUSVM__BID) GPUSVM__TB_COUNT };
 #undef GPUSVM__BID
@@ -4601,6 +4622,20 @@ struct gpusvm__ocl {
     int cslots;                /* the row cache's slots (kernels part 1c; gpusvm__ocl_cache_plan), 0: none */
     int no_cache;              /* the kernel tests: no row cache where one would be kept */
     unsigned rc_reused, rc_computed; /* the last batch's rows found in the cache and computed */
+    /* Data larger than the device (gpusvm__ocl_stream_*): the points stay in host memory in tiles
+       of `tile` points, X and XT hold two of them, K a tile's rows (ldk = tile); every round
+       computes its q x q block from the working set's vectors and its update a tile at a time. */
+    int stream;
+    size_t tile, ntiles;
+    size_t held[2];      /* the tile X and XT hold (SIZE_MAX: none) */
+    float *host_tiles;   /* tile t: the problem's points [t tile, (t + 1) tile), column-major, pitch tile */
+    gpusvm__cl_mem pin;  /* the page-locked buffer host_tiles maps, where the driver gave one */
+    gpusvm__cl_queue copyq;      /* the tiles' copies, beside the kernels on b->queue */
+    gpusvm__cl_event copied[2];  /* the last copy into X / XT (NULL once the kernels wait for it) */
+    gpusvm__cl_event used[2];    /* the last rows launch that read X / XT */
+    float *host_xw;      /* the working set's vectors as gpusvm_gather_ws writes them (q x dpad) */
+    int32_t *host_ws;    /* the working set's variables (q), then the update's rows' (q) */
+    double *host_coef;   /* the round's coefficients (q), then the update's rows' (q) */
     int nprob, q;              /* problems; working-set stride (the largest working set) */
     size_t nvar, npts, d, dpad, pitch; /* variables, shared points, features, padded; point pitch */
     size_t ldk, nparts_max;    /* kernel-row pitch; the most keys work-groups of one problem */
@@ -4659,11 +4694,49 @@ static void gpusvm__ocl_cache_end(gpusvm__ocl *b)
                 all > 0.0 ? 100.0 * (double)b->rc_reused / all : 0.0);
 }
 
+static void gpusvm__ocl_event_drop(gpusvm__ocl *b, gpusvm__cl_event *ev)
+{
+    if (*ev) b->cl->clReleaseEvent(*ev);
+    *ev = NULL;
+}
+
+/* The copy queue drained and released, with the tiles' events. */
+static void gpusvm__ocl_stream_end(gpusvm__ocl *b)
+{
+    int h;
+    if (b->copyq) {
+        b->cl->clFinish(b->copyq);
+        b->cl->clReleaseCommandQueue(b->copyq);
+        b->copyq = NULL;
+    }
+    for (h = 0; h < 2; ++h) {
+        gpusvm__ocl_event_drop(b, &b->copied[h]);
+        gpusvm__ocl_event_drop(b, &b->used[h]);
+    }
+}
+
 static void gpusvm__ocl_train_end(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    const gpusvm_allocator *a = &bb->ctx->alloc;
     gpusvm__ocl_cache_end(b);
     b->cslots = 0;
+    b->stream = 0;
+    gpusvm__ocl_stream_end(b);
+    if (b->pin) {
+        b->cl->clEnqueueUnmapMemObject(b->queue, b->pin, b->host_tiles, 0, NULL, NULL);
+        b->cl->clFinish(b->queue);
+        b->cl->clReleaseMemObject(b->pin);
+        b->pin = NULL;
+    } else {
+        gpusvm__free(a, b->host_tiles);
+    }
+    gpusvm__free(a, b->host_xw);
+    gpusvm__free(a, b->host_ws);
+    gpusvm__free(a, b->host_coef);
+    b->host_tiles = b->host_xw = NULL;
+    b->host_ws = NULL;
+    b->host_coef = NULL;
     gpusvm__release_mems(b, b->cs_mem, GPUSVM__CS_NBUF);
     gpusvm__release_mems(b, b->mem, GPUSVM__TB_COUNT);
 }
@@ -5075,8 +5148,9 @@ fail:
 }
 
 /* Keep `rows` points of d features with nnz nonzeros sparse on the device? desc.storage decides
-   where it is set. Else sparse where the dense copy would not fit (one buffer, or half the
-   budget), or where it has more than GPUSVM__SPARSE_GAIN words per nonzero: a sparse kernel row
+   where it is set. Else, where the dense copy would not fit (one buffer, or half the budget),
+   the smaller of the two (dense points that do not fit are streamed: gpusvm__ocl_stream_shape);
+   sparse where the dense copy has more than GPUSVM__SPARSE_GAIN words per nonzero: a sparse kernel row
    costs about that much more per nonzero (hash probes, double sums) than the dense tile per word
    (staged, every word reused 128 times). Measured on an H200: a9a (9 words per nonzero) trains
    5% faster dense, w8a (26) 3% faster sparse, mnist (5) 3x faster dense. A precomputed kernel
@@ -5088,9 +5162,10 @@ static int gpusvm__ocl_sparse(const gpusvm__ocl *b, size_t rows, size_t nnz, siz
     if (ktype == GPUSVM__K_PRECOMPUTED || nnz > (size_t)INT_MAX) return 0;
     if (b->base.ctx->storage != GPUSVM_STORAGE_AUTO) return b->base.ctx->storage == GPUSVM_STORAGE_SPARSE;
     if (!gpusvm__mul(gpusvm__round_up(rows ? rows : 1, GPUSVM__PITCH), gpusvm__round_up(d ? d : 1, GPUSVM__TK) * 4,
-                     &dense) ||
-        dense > b->max_alloc || dense > b->mem_budget / 2)
+                     &dense))
         return 1;
+    if (dense > b->max_alloc || dense > b->mem_budget / 2) /* the smaller form; dense points that do not fit stream */
+        return 2 * nnz + rows < dense / 4;
     return nnz < dense / 4 / GPUSVM__SPARSE_GAIN;
 }
 
@@ -5170,6 +5245,57 @@ fail:
     return r;
 }
 
+/* The fewest points a streamed tile holds: below it the launches' fixed costs rule. */
+#ifndef GPUSVM__STREAM_MIN
+#define GPUSVM__STREAM_MIN 1024
+#endif
+
+/* Data larger than the device: where a batch's buffers (bytes) do not fit what the budget has
+   left, and the batch is one dense problem larger than its working set (not Crammer-Singer's, not
+   a precomputed kernel), its points are streamed: they stay on the host in tiles of as many points
+   as fit beside the per-variable state, two tiles (X, XT), a tile's q rows (K) and the working
+   set's vectors; b->stream, tile, ntiles, pitch and ldk (the tile) and bytes are set for it. */
+static void gpusvm__ocl_stream_shape(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes)
+{
+    const size_t left = b->mem_budget - b->mem_used, qs = (size_t)q, per = (2 * b->dpad + qs) * sizeof(float);
+    size_t total = 0, rest = 0, tile;
+    int i, fits = 1;
+    for (i = 0; i < GPUSVM__TB_COUNT; ++i) {
+        fits = fits && bytes[i] <= b->max_alloc && total + bytes[i] >= total;
+        total += bytes[i];
+    }
+    if ((fits && total <= left) || qs == 0 || b->sparse || b->ktype == GPUSVM__K_PRECOMPUTED || nprob != 1 ||
+        p[0].own_rows || p[0].cache || p[0].nvar <= qs)
+        return;
+    if (fits) { /* resident with the solver's smallest working set (64)? then it shrinks q instead */
+        const size_t q64 = qs < 64 ? qs : 64;
+        const size_t small = total - bytes[GPUSVM__TB_K] - bytes[GPUSVM__TB_KQ] - bytes[GPUSVM__TB_XW] +
+                             q64 * b->ldk * sizeof(float) + q64 * q64 * sizeof(float) +
+                             (bytes[GPUSVM__TB_XW] ? q64 * b->dpad * sizeof(float) : 0);
+        if (small <= left) return;
+    }
+    for (i = 0; i < GPUSVM__TB_COUNT; ++i)
+        if (i != GPUSVM__TB_X && i != GPUSVM__TB_K && i != GPUSVM__TB_XW) rest += bytes[i];
+    rest += qs * b->dpad * sizeof(float) + 2 * qs * sizeof(int32_t) + qs * sizeof(double); /* XW, S_* */
+
+    if (rest >= left) return;
+    tile = (left - rest) / per;
+    if (tile > b->max_alloc / (b->dpad * sizeof(float))) tile = b->max_alloc / (b->dpad * sizeof(float));
+    if (tile > b->max_alloc / (qs * sizeof(float))) tile = b->max_alloc / (qs * sizeof(float));
+    if (tile > gpusvm__round_up(b->npts0, GPUSVM__TM)) tile = gpusvm__round_up(b->npts0, GPUSVM__TM);
+    tile = tile / GPUSVM__TM * GPUSVM__TM;
+    if (tile < GPUSVM__STREAM_MIN) return;
+    b->stream = 1;
+    b->tile = tile;
+    b->ntiles = (b->npts0 + tile - 1) / tile;
+    b->pitch = b->ldk = tile;
+    bytes[GPUSVM__TB_X] = bytes[GPUSVM__TB_XT] = tile * b->dpad * sizeof(float);
+    bytes[GPUSVM__TB_K] = qs * tile * sizeof(float);
+    bytes[GPUSVM__TB_XW] = qs * b->dpad * sizeof(float);
+    bytes[GPUSVM__TB_S_IDX] = bytes[GPUSVM__TB_S_SLOT] = qs * sizeof(int32_t);
+    bytes[GPUSVM__TB_S_COEF] = qs * sizeof(double);
+}
+
 /* The batch's shape on the backend (b's fields) and the bytes of every training buffer (0: none),
    each size overflow-checked; NULL, or why the batch cannot be held. *npts_all: the problems'
    points, summed (the map's length). The plan and the memory estimate both come from here. */
@@ -5181,6 +5307,7 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     int t, ok = 1;
     b->nparts_max = 1;
     b->ngroups_max = 1;
+    b->stream = 0;
     for (t = 0; t < nprob; ++t) {
         const size_t parts = gpusvm__keys_parts(p[t].nvar), groups = gpusvm__round_up(p[t].nvar, GPUSVM__L) / GPUSVM__L;
         nvar += p[t].nvar;
@@ -5236,6 +5363,7 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     b->sel_grid = 0;
     b->nu = p[0].nu;
     for (t = 0; t < nprob; ++t) b->sel_grid |= p[t].nvar + 1 > (size_t)GPUSVM__SEL_GRID;
+    gpusvm__ocl_stream_shape(b, p, nprob, q, bytes);
     return NULL;
 }
 
@@ -5245,6 +5373,13 @@ static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, 
 {
     const char *why = gpusvm__ocl_shape(b, p, nprob, q, bytes, npts_all);
     if (why) return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "%s", why);
+    if (b->stream) {
+        gpusvm__log(b->base.ctx, GPUSVM_LOG_INFO,
+                    "data: %.1f MiB, streamed through the device in %lu tiles of %lu points (%.1f MiB each)",
+                    (double)b->npts0 * (double)b->dpad * 4.0 / 1048576.0, (unsigned long)b->ntiles,
+                    (unsigned long)b->tile, (double)bytes[GPUSVM__TB_X] / 1048576.0);
+        return GPUSVM_OK;
+    }
     gpusvm__log(b->base.ctx, GPUSVM_LOG_DEBUG, "data: %s on the device (%.1f MiB)", b->sparse ? "sparse" : "dense",
                 (double)(b->sparse ? bytes[GPUSVM__TB_X_PTR] + 2 * bytes[GPUSVM__TB_X_COL] : bytes[GPUSVM__TB_X]) /
                     1048576.0);
@@ -5262,7 +5397,7 @@ static void gpusvm__ocl_cache_plan(gpusvm__ocl *b, const gpusvm__problem *p, int
     size_t rest = 0, lim, slots;
     int i;
     b->cslots = 0;
-    if (b->no_cache || nprob != 1 || p[0].cache || p[0].own_rows || p[0].nvar < 2 * (size_t)q) return;
+    if (b->no_cache || b->stream || nprob != 1 || p[0].cache || p[0].own_rows || p[0].nvar < 2 * (size_t)q) return;
     for (i = GPUSVM__TB_X_VAL + 1; i < GPUSVM__TB_COUNT; ++i) rest += i == GPUSVM__TB_K ? 0 : bytes[i];
     if (left < rest) return;
     lim = b->base.rows_budget ? b->base.rows_budget : (size_t)GPUSVM__ROW_CACHE_MB << 20;
@@ -5391,6 +5526,29 @@ typedef struct gpusvm__rows_args {
     float gamma, coef0;
 } gpusvm__rows_args;
 
+/* Set: the rows kernels' columns (kernels part 1's b_mode, b_off, b_end; every point: 0, 0, 0). */
+static gpusvm_result gpusvm__ocl_rows_cols(gpusvm__ocl *b, gpusvm__cl_int mode, gpusvm__cl_int off, gpusvm__cl_int end)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__SET_ROWS(b_mode, mode);
+    GPUSVM__SET_ROWS(b_off, off);
+    GPUSVM__SET_ROWS(b_end, end);
+fail:
+    return r;
+}
+
+/* Set: the update's window of variables (kernels part 4: var_off, var_end, k_off). */
+static gpusvm_result gpusvm__ocl_update_window(gpusvm__ocl *b, gpusvm__cl_int off, gpusvm__cl_int end,
+                                               gpusvm__cl_int k_off)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__SET(UPDATE, UPDATE_var_off, off);
+    GPUSVM__SET(UPDATE, UPDATE_var_end, end);
+    GPUSVM__SET(UPDATE, UPDATE_k_off, k_off);
+fail:
+    return r;
+}
+
 /* Bind: every argument of the rows kernels but the per-launch range (row_off, nrows, skip_whole). */
 static gpusvm_result gpusvm__ocl_bind_rows(gpusvm__ocl *b, const gpusvm__rows_args *ra)
 {
@@ -5418,6 +5576,7 @@ static gpusvm_result gpusvm__ocl_bind_rows(gpusvm__ocl *b, const gpusvm__rows_ar
     GPUSVM__SET_ROWS(a_pos, ra->a_pos);
     GPUSVM__SET_ROWS(self, ra->self);
     b->narrow = !b->no_narrow && ra->ktype != GPUSVM__K_PRECOMPUTED && ra->dpad <= GPUSVM__ND;
+    r = gpusvm__ocl_rows_cols(b, 0, 0, 0);
 fail:
     return r;
 }
@@ -5698,61 +5857,7 @@ static gpusvm_result gpusvm__ocl_bind_train_solve(gpusvm__ocl *b, gpusvm__cl_int
     GPUSVM__SET(UPDATE, UPDATE_status, m[GPUSVM__TB_STATUS]);
     GPUSVM__SET(UPDATE, UPDATE_coef_off, zero);
     GPUSVM__SET(UPDATE, UPDATE_out_off, zero);
-fail:
-    return r;
-}
-
-/* A training batch: plan, allocate, upload, bind. */
-static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm__ocl_stage s;
-    size_t bytes[GPUSVM__TB_COUNT], npts_all = 0;
-    gpusvm__cl_int use_map = 0;
-    gpusvm_result r;
-    int t;
-    memset(&s, 0, sizeof s);
-    gpusvm__ocl_train_end(bb);
-    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__ocl_plan(b, p, nprob, q, bytes, &npts_all)) != GPUSVM_OK) return r;
-    for (t = 0; t < nprob; ++t) use_map = use_map || p[t].map;
-    /* the data first (dense, or its CSR arrays): a dense upload wants room for the CSR arrays beside it */
-    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, 0, GPUSVM__TB_X_VAL + 1)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_upload_points(b, &p[0].x, bytes[GPUSVM__TB_X])) != GPUSVM_OK ||
-        (r = gpusvm__ocl_stage_alloc(b, npts_all, &s)) != GPUSVM_OK)
-        goto fail;
-    gpusvm__ocl_stage_fill(b, p, q, &s);
-    gpusvm__ocl_cache_plan(b, p, nprob, q, bytes);
-    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, GPUSVM__TB_X_VAL + 1, GPUSVM__TB_COUNT)) !=
-            GPUSVM_OK ||
-        (r = gpusvm__ocl_stage_upload(b, &s, npts_all)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_bind_train_rows(b, use_map)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_bind_train_select(b, p[0].nu)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_bind_train_solve(b, p[0].nu)) != GPUSVM_OK)
-        goto fail;
-    gpusvm__free(&bb->ctx->alloc, s.block);
-    return GPUSVM_OK;
-fail:
-    gpusvm__free(&bb->ctx->alloc, s.block);
-    gpusvm__ocl_train_end(bb);
-    return r;
-}
-
-static gpusvm_result gpusvm__ocl_select(gpusvm__backend *bb, int first, double eps, double max_iter)
-{
-    gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_int md = first ? 0 : 1, split = b->sel_grid;
-    size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->nprob * GPUSVM__L, l1 = GPUSVM__L;
-    g[0] = b->nparts_max * GPUSVM__L;
-    g[1] = (size_t)b->nprob;
-    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_KEYS, 2, g, l)) != GPUSVM_OK) return r;
-    GPUSVM__SET(SELECT, SELECT_mode_in, md);
-    GPUSVM__SET(SELECT, SELECT_eps, eps);
-    GPUSVM__SET(SELECT, SELECT_max_iter, max_iter);
-    GPUSVM__SET(SELECT, SELECT_split, split);
-    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SELECT, 1, &g1, &l1)) != GPUSVM_OK || !split) return r;
-    r = gpusvm__ocl_sel_grid(b, md, b->nu);
+    r = gpusvm__ocl_update_window(b, 0, INT_MAX, 0);
 fail:
     return r;
 }
@@ -5818,6 +5923,277 @@ fail:
     return r;
 }
 
+/* stream: data larger than the device ------------------------------------------------------
+   The points stay on the host (b->host_tiles) and pass through the device a tile at a time.
+   A round's rows step computes the q x q block from the working set's vectors (gathered on the
+   host: kernels part 1's b_mode 2, into KQ, so the inner solve needs no gather); its update step
+   computes, tile by tile, the rows of the variables the inner solve moved (b_mode 1, into K) and
+   adds them to the tile's gradients. Both are the kernels and sums of the resident path, in the
+   same order, so the model is the resident model. With one or two tiles they stay on the device. */
+
+/* bytes of page-locked host memory for the tiles (b->pin, mapped), so that their copies to the
+   device run at the bus's speed without a staging copy (H100, 1M x 64 points, 125 tiles a round:
+   pageable 51.1 s); NULL where the driver gives none. */
+static float *gpusvm__ocl_pinned(gpusvm__ocl *b, size_t bytes)
+{
+    gpusvm__cl_int e = 0;
+    void *host;
+    b->pin = b->cl->clCreateBuffer(b->cctx, GPUSVM__CL_MEM_READ_WRITE | GPUSVM__CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &e);
+    if (e != 0 || !b->pin) {
+        b->pin = NULL;
+        return NULL;
+    }
+    host = b->cl->clEnqueueMapBuffer(b->queue, b->pin, GPUSVM__CL_TRUE, GPUSVM__CL_MAP_READ | GPUSVM__CL_MAP_WRITE, 0,
+                                     bytes, 0, NULL, NULL, &e);
+    if (e != 0 || !host) {
+        b->cl->clReleaseMemObject(b->pin);
+        b->pin = NULL;
+        return NULL;
+    }
+    return (float *)host;
+}
+
+/* The host's tiles of problem p's points, and its copies of the working set. */
+static gpusvm_result gpusvm__ocl_stream_begin(gpusvm__ocl *b, const gpusvm__problem *p)
+{
+    const gpusvm_allocator *a = &b->base.ctx->alloc;
+    const gpusvm__csr *x = &p->x;
+    const size_t T = b->tile, q = (size_t)b->q, per = T * b->dpad;
+    gpusvm__cl_int e = 0;
+    size_t words, k, j;
+    if (!gpusvm__mul(b->ntiles, per, &words) || words > (size_t)-1 / sizeof(float))
+        return gpusvm__oom(b->base.ctx, "the host's tiles of streamed points");
+    if (!(b->host_tiles = gpusvm__ocl_pinned(b, words * sizeof(float))))
+        gpusvm__log(b->base.ctx, GPUSVM_LOG_DEBUG, "data: no page-locked host memory for the tiles (pageable copies)");
+    if ((!b->host_tiles && !(b->host_tiles = (float *)gpusvm__alloc(a, words, sizeof(float)))) ||
+        !(b->host_xw = (float *)gpusvm__alloc(a, q * b->dpad, sizeof(float))) ||
+        !(b->host_ws = (int32_t *)gpusvm__alloc(a, 2 * q, sizeof(int32_t))) ||
+        !(b->host_coef = (double *)gpusvm__alloc(a, 2 * q, sizeof(double))))
+        return gpusvm__oom(b->base.ctx, "the host's tiles of streamed points");
+    b->copyq = b->cl->clCreateCommandQueue(b->cctx, b->dev, 0, &e);
+    if (e != 0 || !b->copyq) {
+        b->copyq = NULL;
+        return gpusvm__cl_fail(b->base.ctx, e ? e : -1, "clCreateCommandQueue (the tiles' copies)", __LINE__);
+    }
+    memset(b->host_tiles, 0, words * sizeof(float));
+    for (k = 0; k < p->npts; ++k) {
+        const size_t row = gpusvm__map_pt(p, k);
+        float *dst = b->host_tiles + k / T * per + k % T;
+        for (j = x->row_ptr[row]; j < x->row_ptr[row + 1]; ++j) dst[(size_t)x->col[j] * T] = x->val[j];
+    }
+    b->held[0] = b->held[1] = (size_t)-1;
+    return GPUSVM_OK;
+}
+
+/* The rows' slots: position r's row is row r (the block's, and the update's rows'). */
+static gpusvm_result gpusvm__ocl_stream_slots(gpusvm__ocl *b)
+{
+    int32_t *slot = b->host_ws + b->q;
+    int r;
+    for (r = 0; r < b->q; ++r) slot[r] = r;
+    return gpusvm__ocl_write(b, b->mem[GPUSVM__TB_S_SLOT], 0, (size_t)b->q * sizeof(int32_t), slot);
+}
+
+/* Set: the rows kernels' columns, output rows and list for a streamed launch. */
+static gpusvm_result gpusvm__ocl_stream_bind(gpusvm__ocl *b, gpusvm__cl_mem B, gpusvm__cl_int pitch_b,
+                                             gpusvm__cl_mem K, gpusvm__cl_int ldk, gpusvm__cl_mem idx)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__SET_ROWS(B, B);
+    GPUSVM__SET_ROWS(pitch_b, pitch_b);
+    GPUSVM__SET_ROWS(K, K);
+    GPUSVM__SET_ROWS(ldk, ldk);
+    GPUSVM__SET_ROWS(idx, idx);
+    GPUSVM__SET_ROWS(slot, b->mem[GPUSVM__TB_S_SLOT]);
+fail:
+    return r;
+}
+
+/* The rows step: the working set read back, its vectors gathered from the tiles and uploaded,
+   its q x q block computed into KQ. */
+static gpusvm_result gpusvm__ocl_stream_block(gpusvm__ocl *b)
+{
+    const size_t q = (size_t)b->q, T = b->tile, dp = b->dpad, npts = b->npts0;
+    const gpusvm__cl_int qi = b->q;
+    gpusvm_result r;
+    size_t pos, f;
+    if ((r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_IDX], q * sizeof(int32_t), b->host_ws)) != GPUSVM_OK) return r;
+    for (pos = 0; pos < q; ++pos) {
+        const int32_t v = b->host_ws[pos];
+        const size_t k = GPUSVM__PT(v >= 0 && (size_t)v < b->nvar ? (size_t)v : 0, npts); /* stale once done */
+        const float *src = b->host_tiles + k / T * T * dp + k % T;
+        for (f = 0; f < dp; ++f) b->host_xw[f * q + pos] = src[f * T];
+    }
+    if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_XW], 0, q * dp * sizeof(float), b->host_xw)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_stream_bind(b, b->mem[GPUSVM__TB_XW], qi, b->mem[GPUSVM__TB_KQ], qi,
+                                     b->mem[GPUSVM__TB_WS_IDX])) != GPUSVM_OK ||
+        (r = gpusvm__ocl_rows_cols(b, 2, 0, 0)) != GPUSVM_OK)
+        return r;
+    return gpusvm__ocl_rows_launch(b, 0, 0, qi, 0, q, 1, 0, 0);
+}
+
+/* The update's rows: the working set's positions whose coefficient is not 0, in order (the
+   resident update's sum skips the others), their variables, coefficients and vectors uploaded;
+   their count. */
+static gpusvm_result gpusvm__ocl_stream_moved(gpusvm__ocl *b, int *cnt)
+{
+    const size_t q = (size_t)b->q, dp = b->dpad;
+    int32_t *idx = b->host_ws + q;
+    double *coef = b->host_coef + q;
+    gpusvm_result r;
+    size_t pos, f, m = 0;
+    if ((r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_COEF], q * sizeof(double), b->host_coef)) != GPUSVM_OK) return r;
+    for (pos = 0; pos < q; ++pos) {
+        if (b->host_coef[pos] == 0.0) continue;
+        idx[m] = b->host_ws[pos];
+        coef[m] = b->host_coef[pos];
+        for (f = 0; f < dp; ++f) b->host_xw[f * q + m] = b->host_xw[f * q + pos];
+        ++m;
+    }
+    *cnt = (int)m;
+    if (m == 0) return GPUSVM_OK;
+    if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_S_IDX], 0, m * sizeof(int32_t), idx)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_S_COEF], 0, m * sizeof(double), coef)) != GPUSVM_OK)
+        return r;
+    return gpusvm__ocl_write(b, b->mem[GPUSVM__TB_XW], 0, q * dp * sizeof(float), b->host_xw);
+}
+
+/* Tile t on its way to its buffer (X for even t, XT for odd) on the copy queue, once the rows
+   that read the buffer's last tile are done; nothing when it is there or on its way. */
+static gpusvm_result gpusvm__ocl_stream_fetch(gpusvm__ocl *b, size_t t)
+{
+    const size_t h = t % 2, words = b->tile * b->dpad;
+    gpusvm__cl_event ev = NULL;
+    gpusvm_result r = GPUSVM_OK;
+    if (t >= b->ntiles || b->held[h] == t) return GPUSVM_OK;
+    b->held[h] = (size_t)-1;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueWriteBuffer(b->copyq, b->mem[h ? GPUSVM__TB_XT : GPUSVM__TB_X],
+                                                        GPUSVM__CL_FALSE, 0, words * sizeof(float),
+                                                        b->host_tiles + t * words, b->used[h] ? 1 : 0,
+                                                        b->used[h] ? &b->used[h] : NULL, &ev));
+    gpusvm__ocl_event_drop(b, &b->copied[h]);
+    b->copied[h] = ev;
+    b->held[h] = t;
+    GPUSVM__CL(b->base.ctx, b->cl->clFlush(b->copyq));
+fail:
+    return r;
+}
+
+/* One tile of the update: once its copy is done (the kernels' queue waits on it), the moved
+   variables' rows against its points; the next tile's copy starts behind them, then the
+   gradients of this tile's variables (epsilon-SVR: both copies) are updated while it runs. */
+static gpusvm_result gpusvm__ocl_stream_tile(gpusvm__ocl *b, size_t t, int cnt)
+{
+    const size_t T = b->tile, c0 = t * T, c1 = c0 + T < b->npts0 ? c0 + T : b->npts0, h = t % 2;
+    size_t g[2], l[2] = {GPUSVM__L, 1};
+    gpusvm__cl_event ev = NULL;
+    gpusvm_result r = GPUSVM_OK;
+    int copy;
+    if ((r = gpusvm__ocl_stream_fetch(b, t)) != GPUSVM_OK) return r;
+    if (b->copied[h]) {
+        GPUSVM__CL(b->base.ctx, b->cl->clEnqueueBarrierWithWaitList(b->queue, 1, &b->copied[h], NULL));
+        gpusvm__ocl_event_drop(b, &b->copied[h]);
+    }
+    if ((r = gpusvm__ocl_stream_bind(b, b->mem[h ? GPUSVM__TB_XT : GPUSVM__TB_X], (gpusvm__cl_int)T,
+                                     b->mem[GPUSVM__TB_K], (gpusvm__cl_int)T, b->mem[GPUSVM__TB_S_IDX])) != GPUSVM_OK ||
+        (r = gpusvm__ocl_rows_cols(b, 1, (gpusvm__cl_int)c0, (gpusvm__cl_int)c1)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_rows_launch(b, 0, 0, cnt, 0, c1 - c0, 1, 0, 0)) != GPUSVM_OK)
+        return r;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &ev));
+    gpusvm__ocl_event_drop(b, &b->used[h]);
+    b->used[h] = ev;
+    GPUSVM__CL(b->base.ctx, b->cl->clFlush(b->queue));
+    if ((r = gpusvm__ocl_stream_fetch(b, t + 1)) != GPUSVM_OK) return r;
+    g[0] = gpusvm__round_up(c1 - c0, GPUSVM__L);
+    g[1] = 1;
+    for (copy = 0; copy < (b->nvar > b->npts0 ? 2 : 1); ++copy) {
+        const size_t v0 = copy ? b->npts0 + c0 : c0, v1 = copy ? b->npts0 + c1 : c1;
+        if ((r = gpusvm__ocl_update_window(b, (gpusvm__cl_int)v0, (gpusvm__cl_int)v1, (gpusvm__cl_int)c0)) !=
+                GPUSVM_OK ||
+            (r = gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 2, g, l)) != GPUSVM_OK)
+            return r;
+    }
+fail:
+    return r;
+}
+
+/* The update step: the moved variables' rows, tile by tile, into every gradient; then the next
+   round's first two tiles set off, to arrive while it selects and solves. */
+static gpusvm_result gpusvm__ocl_stream_update(gpusvm__ocl *b)
+{
+    const gpusvm__cl_int T = (gpusvm__cl_int)b->tile;
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_int cnt = 0;
+    size_t t;
+    if ((r = gpusvm__ocl_stream_moved(b, &cnt)) != GPUSVM_OK || cnt == 0) return r;
+    GPUSVM__SET(UPDATE, UPDATE_K0, b->mem[GPUSVM__TB_K]);
+    GPUSVM__SET(UPDATE, UPDATE_ldk, T);
+    GPUSVM__SET(UPDATE, UPDATE_slot0, b->mem[GPUSVM__TB_S_SLOT]);
+    GPUSVM__SET(UPDATE, UPDATE_coef0, b->mem[GPUSVM__TB_S_COEF]);
+    GPUSVM__SET(UPDATE, UPDATE_m_in, cnt);
+    for (t = 0; t < b->ntiles && r == GPUSVM_OK; ++t) r = gpusvm__ocl_stream_tile(b, t, cnt);
+    if (r == GPUSVM_OK && (r = gpusvm__ocl_stream_fetch(b, 0)) == GPUSVM_OK) r = gpusvm__ocl_stream_fetch(b, 1);
+fail:
+    return r;
+}
+
+/* A training batch: plan, allocate, upload, bind. */
+static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm__ocl_stage s;
+    size_t bytes[GPUSVM__TB_COUNT], npts_all = 0;
+    gpusvm__cl_int use_map = 0;
+    gpusvm_result r;
+    int t;
+    memset(&s, 0, sizeof s);
+    gpusvm__ocl_train_end(bb);
+    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_plan(b, p, nprob, q, bytes, &npts_all)) != GPUSVM_OK) return r;
+    for (t = 0; t < nprob; ++t) use_map = use_map || p[t].map;
+    /* the data first (dense, or its CSR arrays): a dense upload wants room for the CSR arrays beside it */
+    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, 0, GPUSVM__TB_X_VAL + 1)) != GPUSVM_OK ||
+        (r = b->stream ? gpusvm__ocl_stream_begin(b, &p[0]) : gpusvm__ocl_upload_points(b, &p[0].x, bytes[GPUSVM__TB_X])) !=
+            GPUSVM_OK ||
+        (r = gpusvm__ocl_stage_alloc(b, npts_all, &s)) != GPUSVM_OK)
+        goto fail;
+    gpusvm__ocl_stage_fill(b, p, q, &s);
+    gpusvm__ocl_cache_plan(b, p, nprob, q, bytes);
+    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, GPUSVM__TB_X_VAL + 1, GPUSVM__TB_COUNT)) !=
+            GPUSVM_OK ||
+        (r = gpusvm__ocl_stage_upload(b, &s, npts_all)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_bind_train_rows(b, use_map)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_bind_train_select(b, p[0].nu)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_bind_train_solve(b, p[0].nu)) != GPUSVM_OK ||
+        (b->stream && (r = gpusvm__ocl_stream_slots(b)) != GPUSVM_OK))
+        goto fail;
+    gpusvm__free(&bb->ctx->alloc, s.block);
+    return GPUSVM_OK;
+fail:
+    gpusvm__free(&bb->ctx->alloc, s.block);
+    gpusvm__ocl_train_end(bb);
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_select(gpusvm__backend *bb, int first, double eps, double max_iter)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_int md = first ? 0 : 1, split = b->sel_grid;
+    size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->nprob * GPUSVM__L, l1 = GPUSVM__L;
+    g[0] = b->nparts_max * GPUSVM__L;
+    g[1] = (size_t)b->nprob;
+    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_KEYS, 2, g, l)) != GPUSVM_OK) return r;
+    GPUSVM__SET(SELECT, SELECT_mode_in, md);
+    GPUSVM__SET(SELECT, SELECT_eps, eps);
+    GPUSVM__SET(SELECT, SELECT_max_iter, max_iter);
+    GPUSVM__SET(SELECT, SELECT_split, split);
+    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SELECT, 1, &g1, &l1)) != GPUSVM_OK || !split) return r;
+    r = gpusvm__ocl_sel_grid(b, md, b->nu);
+fail:
+    return r;
+}
+
 /* The round's rows: the new half of every working set (all of it in the first round), or with the
    row cache the ones it does not hold (its list, from position 0). */
 static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
@@ -5826,6 +6202,7 @@ static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
     gpusvm_result r = GPUSVM_OK;
     const gpusvm__cl_int first_ = first;
     size_t g = (size_t)b->nprob * GPUSVM__L, l = GPUSVM__L;
+    if (b->stream) return gpusvm__ocl_stream_block(b);
     if (!b->cslots)
         return gpusvm__ocl_rows_launch(b, b->sparse, first ? 0 : b->q / 2, first ? b->q : b->q / 2, !first, b->ldk,
                                        b->nprob, 1, 0);
@@ -5845,7 +6222,7 @@ static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double rat
     g3[0] = gpusvm__round_up((size_t)b->q, GPUSVM__L);
     g3[1] = (size_t)b->q;
     g3[2] = (size_t)b->nprob;
-    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER, 3, g3, l3)) != GPUSVM_OK) return r;
+    if (!b->stream && (r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER, 3, g3, l3)) != GPUSVM_OK) return r;
     GPUSVM__SET(SMO, SMO_eps, eps);
     GPUSVM__SET(SMO, SMO_ratio_in, ratio);
     GPUSVM__SET(SMO, SMO_max_inner_in, mi);
@@ -5859,6 +6236,7 @@ static gpusvm_result gpusvm__ocl_update(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     size_t g[2], l[2] = {GPUSVM__L, 1};
+    if (b->stream) return gpusvm__ocl_stream_update(b);
     g[0] = b->ngroups_max * GPUSVM__L;
     g[1] = (size_t)b->nprob;
     return gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 2, g, l);
@@ -5910,6 +6288,7 @@ static gpusvm_result gpusvm__ocl_read_rows(gpusvm__backend *bb, float *K)
     gpusvm_result r = GPUSVM_OK;
     const size_t n0 = b->npts0, q0 = b->q0;
     size_t t;
+    if (b->stream) return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "no kernel rows are kept for streamed points");
     for (t = 0; t < q0; ++t)
         GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_K], GPUSVM__CL_TRUE, t * b->ldk * sizeof(float),
                                                    n0 * sizeof(float), K + t * n0, 0, NULL, NULL));
@@ -5935,6 +6314,7 @@ static gpusvm_result gpusvm__ocl_write_rows(gpusvm__backend *bb, const float *K)
     gpusvm_result r = GPUSVM_OK;
     const size_t n0 = b->npts0, q0 = b->q0;
     size_t t;
+    if (b->stream) return gpusvm__fail(bb->ctx, GPUSVM_ERROR_UNSUPPORTED, "no kernel rows are kept for streamed points");
     for (t = 0; t < q0 && r == GPUSVM_OK; ++t)
         r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_K], t * b->ldk * sizeof(float), n0 * sizeof(float), K + t * n0);
     return r;
@@ -6405,6 +6785,7 @@ static gpusvm_result gpusvm__ocl_dec_bind(gpusvm__ocl *b, const gpusvm__ocl_dec 
     GPUSVM__SET(UPDATE, UPDATE_slot0, m[GPUSVM__DB_SLOT]);
     GPUSVM__SET(UPDATE, UPDATE_coef0, m[GPUSVM__DB_CF]);
     GPUSVM__SET(UPDATE, UPDATE_status, m[GPUSVM__DB_ST]);
+    r = gpusvm__ocl_update_window(b, 0, INT_MAX, 0);
 fail:
     return r;
 }
@@ -10974,7 +11355,8 @@ static gpusvm_result gpusvm__resolve_split(gpusvm_context *ctx, gpusvm_context_d
 }
 
 /* The choices the environment makes for a desc that leaves them open (GPUSVM_BACKEND,
-   GPUSVM_DEVICE, GPUSVM_PROFILE, GPUSVM_THREADS, GPUSVM_STORAGE), unless desc.ignore_environment. */
+   GPUSVM_DEVICE, GPUSVM_PROFILE, GPUSVM_THREADS, GPUSVM_STORAGE, GPUSVM_DEVICE_MEMORY_MB), unless
+   desc.ignore_environment. */
 static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_desc *d)
 {
     const char *env;
@@ -11018,6 +11400,12 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
             gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_STORAGE='%s' is not auto, dense or sparse; using auto", env);
     }
     if (ctx->threads > GPUSVM__MAX_THREADS) ctx->threads = GPUSVM__MAX_THREADS;
+    if (d->device_memory_mb == 0.0 && !d->ignore_environment && (env = getenv("GPUSVM_DEVICE_MEMORY_MB")) != NULL &&
+        *env) {
+        double v;
+        if (gpusvm__parse_double(env, strlen(env), &v) && v >= 0.0 && v < 1e12) d->device_memory_mb = v; /* 0: all */
+        else gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_DEVICE_MEMORY_MB='%s' is not a size in MB; using all", env);
+    }
     ctx->default_alloc = !d->allocator.alloc;
     return gpusvm__resolve_split(ctx, d);
 }
@@ -11733,7 +12121,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \\\n",
     "    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \\\n",
     "    X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos) S_()   \\\n",
-    "    X_(ROWS, int, self)\n",
+    "    X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)\n",
     "\n",
     "/* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form\n",
     " * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; the rest as\n",
@@ -11826,7 +12214,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(UPDATE, __global const float *, K0) S_() X_(UPDATE, int, ldk) S_()                               \\\n",
     "    X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const double *, coef0) S_()        \\\n",
     "    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \\\n",
-    "    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off)\n",
+    "    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \\\n",
+    "    X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)\n",
     "\n",
     "/* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are\n",
     " * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row\n",
@@ -12058,6 +12447,22 @@ static const char *const gpusvm__kernel_source[] = {
     " * tests compare rows with a tolerance and everything downstream of the rows\n",
     " * exactly.\n",
     " */\n",
+    "/* The columns of a launch (b_mode, b_off, b_end):\n",
+    " *   0: the problem's points i < nb, B holding every point (GPUSVM_COL);\n",
+    " *   1: a tile of them, points [b_off, b_end), B holding just those, in order\n",
+    " *      (column i - b_off), each row written from its word 0: the points\n",
+    " *      streamed through the device (host section, stream);\n",
+    " *   2: the working set's positions i < its size, B holding their vectors as\n",
+    " *      gpusvm_gather_ws writes them (problem p's at (p dpad + f) pitch_b + i):\n",
+    " *      the q x q block of a streamed problem, with the bits its rows have.\n",
+    " * GPUSVM_B_COL(i): B's column for i; GPUSVM_B_PT(i): the point i stands for\n",
+    " * (its norm, and the diagonal with self). Uses map, use_map, pt, idx, ws, split. */\n",
+    "#define GPUSVM_B_LO (b_mode == 1 ? b_off : 0)\n",
+    "#define GPUSVM_B_HI(nb, q) (b_mode == 1 ? min((nb), b_end) : b_mode == 2 ? (q) : (nb))\n",
+    "#define GPUSVM_B_COL(i) (b_mode == 0 ? GPUSVM_COL(map, use_map, pt, i) : (i) - GPUSVM_B_LO)\n",
+    "#define GPUSVM_B_PT(i) \\\n",
+    "    (b_mode == 2 ? GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + (i)], split)) : GPUSVM_COL(map, use_map, pt, i))\n",
+    "\n",
     "/* the block offset of a work-item's row (or point) a of 8: 4 l + a, then 64 + 4 l + a - 4 */\n",
     "#define GPUSVM_TOFF(l, a) (((a) < 4 ? 0 : 60) + 4 * (l) + (a))\n",
     "\n",
@@ -12071,16 +12476,16 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local float4 Bs[GPUSVM__TK][GPUSVM__TM / 4];\n",
     "    const int lx = get_local_id(0), ly = get_local_id(1);\n",
     "    const int tid = ly * GPUSVM__TL + lx;\n",
-    "    const int i0 = get_group_id(0) * GPUSVM__TM;\n",
+    "    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TM;\n",
     "    const int r0 = get_group_id(1) * GPUSVM__TM;\n",
     "    const int p = get_group_id(2);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
-    "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off);\n",
+    "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group: no barrier is skipped by part of the group */\n",
     "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
-    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || i0 >= nb) return;\n",
+    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || i0 >= hi) return;\n",
     "    if (ktype == GPUSVM__K_PRECOMPUTED) {\n",
     "        for (int a = 0; a < GPUSVM__TR; ++a) {\n",
     "            const int r = r0 + GPUSVM_TOFF(ly, a);\n",
@@ -12090,7 +12495,7 @@ static const char *const gpusvm__kernel_source[] = {
     "            __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
     "            for (int b = 0; b < GPUSVM__TR; ++b) {\n",
     "                const int i = i0 + GPUSVM_TOFF(lx, b);\n",
-    "                if (i < nb) out[i] = B[(size_t)pa * pitch_b + GPUSVM_COL(map, use_map, pt, i)];\n",
+    "                if (i < hi) out[i - GPUSVM_B_LO] = B[(size_t)pa * pitch_b + GPUSVM_B_COL(i)];\n",
     "            }\n",
     "        }\n",
     "        return;\n",
@@ -12102,7 +12507,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int ra = min(r0 + lr, nr - 1);\n",
     "    const int col_a = a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));\n",
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
-    "    const int col_b = GPUSVM_COL(map, use_map, pt, min(i0 + lr, nb - 1));\n",
+    "    if (b_mode == 2) B += (size_t)p * dpad * pitch_b;\n",
+    "    const int col_b = GPUSVM_B_COL(min(i0 + lr, hi - 1));\n",
     "\n",
     "    float acc[GPUSVM__TR][GPUSVM__TR];\n",
     "    for (int a = 0; a < GPUSVM__TR; ++a)\n",
@@ -12143,9 +12549,9 @@ static const char *const gpusvm__kernel_source[] = {
     "        const float na = norm_a[ca];\n",
     "        __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
     "        for (int b = 0; b < GPUSVM__TR; ++b) {\n",
-    "            const int i = i0 + GPUSVM_TOFF(lx, b), cb = GPUSVM_COL(map, use_map, pt, i);\n",
-    "            if (i < nb)\n",
-    "                out[i] = gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);\n",
+    "            const int i = i0 + GPUSVM_TOFF(lx, b), cb = GPUSVM_B_PT(min(i, hi - 1));\n",
+    "            if (i < hi)\n",
+    "                out[i - GPUSVM_B_LO] = gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);\n",
     "        }\n",
     "    }\n",
     "}\n",
@@ -12171,7 +12577,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * points a work-item, sharing each staged read, 3.2 ms.)\n",
     " */\n",
     "#define GPUSVM_NAR_LX ((int)get_local_id(0))\n",
-    "#define GPUSVM_NAR_I ((int)get_global_id(0))\n",
+    "#define GPUSVM_NAR_I (GPUSVM_B_LO + (int)get_global_id(0))\n",
     "\n",
     "__kernel __attribute__((reqd_work_group_size(GPUSVM__NL, 1, 1)))\n",
     "void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)\n",
@@ -12182,11 +12588,12 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__NR;\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
-    "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off);\n",
+    "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group */\n",
     "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
-    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || (int)get_group_id(0) * GPUSVM__NL >= nb) return;\n",
+    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__NL >= hi)\n",
+    "        return;\n",
     "    const int cnt = min(GPUSVM__NR, nr - r0);\n",
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
     "    for (int e = GPUSVM_NAR_LX; e < GPUSVM__NR * dpad; e += GPUSVM__NL) { /* consecutive rows, one feature */\n",
@@ -12202,10 +12609,11 @@ static const char *const gpusvm__kernel_source[] = {
     "        row_c[GPUSVM_NAR_LX] = ca;\n",
     "        row_n[GPUSVM_NAR_LX] = norm_a[ca];\n",
     "    }\n",
-    "    const int cb = GPUSVM_COL(map, use_map, pt, min(GPUSVM_NAR_I, nb - 1));\n",
+    "    if (b_mode == 2) B += (size_t)p * dpad * pitch_b;\n",
+    "    const int cb = GPUSVM_B_PT(min(GPUSVM_NAR_I, hi - 1)), rb = GPUSVM_B_COL(min(GPUSVM_NAR_I, hi - 1));\n",
     "    const float nbi = norm_b[cb];\n",
     "    float x[GPUSVM__ND];\n",
-    "    for (int f = 0; f < GPUSVM__ND; ++f) x[f] = f < dpad ? B[(size_t)f * pitch_b + cb] : 0.0f;\n",
+    "    for (int f = 0; f < GPUSVM__ND; ++f) x[f] = f < dpad ? B[(size_t)f * pitch_b + rb] : 0.0f;\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    for (int r = 0; r < cnt; r += 4) {\n",
     "        float4 acc = (float4)(0.0f);\n",
@@ -12216,9 +12624,9 @@ static const char *const gpusvm__kernel_source[] = {
     "        const float4 n4 = vload4(0, row_n + r);\n",
     "        const int kk[4] = {k4.x, k4.y, k4.z, k4.w}, cc[4] = {c4.x, c4.y, c4.z, c4.w};\n",
     "        const float nn[4] = {n4.x, n4.y, n4.z, n4.w};\n",
-    "        __global float *out = K + GPUSVM_NAR_I;\n",
+    "        __global float *out = K + (GPUSVM_NAR_I - GPUSVM_B_LO);\n",
     "        for (int u = 0; u < 4 && r + u < cnt; ++u) {\n",
-    "            if (GPUSVM_NAR_I < nb)\n",
+    "            if (GPUSVM_NAR_I < hi)\n",
     "                out[(size_t)kk[u] * ldk] =\n",
     "                    gpusvm_kfun(ktype, self && cc[u] == cb ? nn[u] : av[u], nn[u], nbi, gamma, coef0, degree);\n",
     "        }\n",
@@ -12237,7 +12645,7 @@ static const char *const gpusvm__kernel_source[] = {
     "/* the local id and the point, read afresh wherever used (PoCL 3.1 loses such variables across\n",
     " * barriers; see part 3) */\n",
     "#define GPUSVM_FEW_LX ((int)get_local_id(0))\n",
-    "#define GPUSVM_FEW_I ((int)get_global_id(0))\n",
+    "#define GPUSVM_FEW_I (GPUSVM_B_LO + (int)get_global_id(0))\n",
     "\n",
     "/* FB features of the point loaded ahead, then folded into the NR rows */\n",
     "#define GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, FB)                                            \\\n",
@@ -12275,19 +12683,23 @@ static const char *const gpusvm__kernel_source[] = {
     "    /* grid dimension 1: groups of GPUSVM__FEW rows from row_off on */\n",
     "    const int roff = row_off + (int)get_group_id(1) * GPUSVM__FEW;\n",
     "    const int nr = min(min(row_off + nrows - roff, pi[GPUSVM__PI_Q] - roff), GPUSVM__FEW);\n",
-    "    const int ws = p * qmax;\n",
+    "    const int ws = p * qmax, hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    /* uniform per work-group */\n",
     "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
-    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * GPUSVM__FEW_L >= nb) return;\n",
+    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__FEW_L >= hi)\n",
+    "        return;\n",
     "    int col_a[GPUSVM__FEW]; /* the rows' points */\n",
     "    for (int r = 0; r < GPUSVM__FEW; ++r)\n",
     "        col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + roff + min(r, nr - 1)], split));\n",
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
-    "    const int col_b = GPUSVM_COL(map, use_map, pt, min(GPUSVM_FEW_I, nb - 1));\n",
+    "    if (b_mode == 2) B += (size_t)p * dpad * pitch_b;\n",
+    "    /* B's column for this work-item's point, and the point */\n",
+    "    const int col_b = GPUSVM_B_COL(min(GPUSVM_FEW_I, hi - 1)), pt_b = GPUSVM_B_PT(min(GPUSVM_FEW_I, hi - 1));\n",
     "    if (ktype == GPUSVM__K_PRECOMPUTED) {\n",
-    "        if (GPUSVM_FEW_I < nb)\n",
+    "        if (GPUSVM_FEW_I < hi)\n",
     "            for (int r = 0; r < nr; ++r)\n",
-    "                K[(size_t)(ws + slot[ws + roff + r]) * ldk + GPUSVM_FEW_I] = B[(size_t)col_a[r] * pitch_b + col_b];\n",
+    "                K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_B_LO)] =\n",
+    "                    B[(size_t)col_a[r] * pitch_b + col_b];\n",
     "        return;\n",
     "    }\n",
     "    float acc[GPUSVM__FEW];\n",
@@ -12299,11 +12711,11 @@ static const char *const gpusvm__kernel_source[] = {
     "    } else {\n",
     "        GPUSVM_FEW_PASS(8, vload8, float8)\n",
     "    }\n",
-    "    if (GPUSVM_FEW_I < nb) {\n",
-    "        const float nbi = norm_b[col_b];\n",
+    "    if (GPUSVM_FEW_I < hi) {\n",
+    "        const float nbi = norm_b[pt_b];\n",
     "        for (int r = 0; r < nr; ++r)\n",
-    "            K[(size_t)(ws + slot[ws + roff + r]) * ldk + GPUSVM_FEW_I] = gpusvm_kfun(\n",
-    "                ktype, self && col_a[r] == col_b ? norm_a[col_a[r]] : acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);\n",
+    "            K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_B_LO)] = gpusvm_kfun(\n",
+    "                ktype, self && col_a[r] == pt_b ? norm_a[col_a[r]] : acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);\n",
     "    }\n",
     "}\n",
     "\n",
@@ -13801,6 +14213,10 @@ static const char *const gpusvm__kernel_source[] = {
     " *\n",
     " * Grid dimension 1 is the problem of a batch (see part 0): problem p updates\n",
     " * its own variables from its own rows, with its working-set size (at most m).\n",
+    " * var_off, var_end and k_off take a window of them: variables [var_off,\n",
+    " * var_end), variable i reading word GPUSVM__PT(i) - k_off of each row (the\n",
+    " * rows of a tile of points streamed through the device, part 1's b_mode 1);\n",
+    " * 0, INT_MAX and 0 take them all.\n",
     " */\n",
     "#define GPUSVM_UPD_U 4 /* rows read ahead */\n",
     "/* the local id, read afresh wherever used (PoCL 3.1; see part 3) */\n",
@@ -13829,16 +14245,18 @@ static const char *const gpusvm__kernel_source[] = {
     "{\n",
     "    __local double lc[GPUSVM__L];\n",
     "    __local int ls[GPUSVM__L], sc[GPUSVM__L];\n",
-    "    const int i = get_global_id(0), p = get_group_id(1);\n",
+    "    const int i = var_off + (int)get_global_id(0), p = get_group_id(1);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
-    "    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], npts = pi[GPUSVM__PI_SPLIT];\n",
+    "    const int v0 = pi[GPUSVM__PI_VAR], n = min(pi[GPUSVM__PI_NVAR], var_end), npts = pi[GPUSVM__PI_SPLIT];\n",
     "    const int m = min(m_in, pi[GPUSVM__PI_Q]);\n",
     "    __global double *out = out0 + v0;\n",
     "    __global const char *y = y0 + v0;\n",
     "    /* a point past n reads column 0, which every row has */\n",
-    "    __global const float *K = K0 + (size_t)p * qmax * ldk + (i < n ? GPUSVM__PT(i, npts) : 0);\n",
+    "    __global const float *K = K0 + (size_t)p * qmax * ldk + (i < n ? GPUSVM__PT(i, npts) - k_off : 0);\n",
     "    /* uniform per work-group */\n",
-    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (int)get_group_id(0) * GPUSVM__L >= n) return;\n",
+    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING ||\n",
+    "        var_off + (int)get_group_id(0) * GPUSVM__L >= n)\n",
+    "        return;\n",
     "\n",
     "    double sum = 0.0;\n",
     "    for (int c0 = 0; c0 < m; c0 += GPUSVM__L) {\n",
@@ -14204,7 +14622,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 2650
+#define GPUSVM__KERNEL_SOURCE_LINES 2680
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

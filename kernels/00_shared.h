@@ -177,7 +177,7 @@
     X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \
     X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \
     X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos) S_()   \
-    X_(ROWS, int, self)
+    X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)
 
 /* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form
  * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; the rest as
@@ -270,7 +270,8 @@
     X_(UPDATE, __global const float *, K0) S_() X_(UPDATE, int, ldk) S_()                               \
     X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const double *, coef0) S_()        \
     X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \
-    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off)
+    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \
+    X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)
 
 /* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are
  * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row

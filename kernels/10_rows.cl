@@ -51,6 +51,22 @@
  * tests compare rows with a tolerance and everything downstream of the rows
  * exactly.
  */
+/* The columns of a launch (b_mode, b_off, b_end):
+ *   0: the problem's points i < nb, B holding every point (GPUSVM_COL);
+ *   1: a tile of them, points [b_off, b_end), B holding just those, in order
+ *      (column i - b_off), each row written from its word 0: the points
+ *      streamed through the device (host section, stream);
+ *   2: the working set's positions i < its size, B holding their vectors as
+ *      gpusvm_gather_ws writes them (problem p's at (p dpad + f) pitch_b + i):
+ *      the q x q block of a streamed problem, with the bits its rows have.
+ * GPUSVM_B_COL(i): B's column for i; GPUSVM_B_PT(i): the point i stands for
+ * (its norm, and the diagonal with self). Uses map, use_map, pt, idx, ws, split. */
+#define GPUSVM_B_LO (b_mode == 1 ? b_off : 0)
+#define GPUSVM_B_HI(nb, q) (b_mode == 1 ? min((nb), b_end) : b_mode == 2 ? (q) : (nb))
+#define GPUSVM_B_COL(i) (b_mode == 0 ? GPUSVM_COL(map, use_map, pt, i) : (i) - GPUSVM_B_LO)
+#define GPUSVM_B_PT(i) \
+    (b_mode == 2 ? GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + (i)], split)) : GPUSVM_COL(map, use_map, pt, i))
+
 /* the block offset of a work-item's row (or point) a of 8: 4 l + a, then 64 + 4 l + a - 4 */
 #define GPUSVM_TOFF(l, a) (((a) < 4 ? 0 : 60) + 4 * (l) + (a))
 
@@ -64,16 +80,16 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
     __local float4 Bs[GPUSVM__TK][GPUSVM__TM / 4];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int tid = ly * GPUSVM__TL + lx;
-    const int i0 = get_group_id(0) * GPUSVM__TM;
+    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TM;
     const int r0 = get_group_id(1) * GPUSVM__TM;
     const int p = get_group_id(2);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
-    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off);
+    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
     const int ws = p * qmax;
     /* uniform per work-group: no barrier is skipped by part of the group */
     if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
-    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || i0 >= nb) return;
+    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || i0 >= hi) return;
     if (ktype == GPUSVM__K_PRECOMPUTED) {
         for (int a = 0; a < GPUSVM__TR; ++a) {
             const int r = r0 + GPUSVM_TOFF(ly, a);
@@ -83,7 +99,7 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
             __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
             for (int b = 0; b < GPUSVM__TR; ++b) {
                 const int i = i0 + GPUSVM_TOFF(lx, b);
-                if (i < nb) out[i] = B[(size_t)pa * pitch_b + GPUSVM_COL(map, use_map, pt, i)];
+                if (i < hi) out[i - GPUSVM_B_LO] = B[(size_t)pa * pitch_b + GPUSVM_B_COL(i)];
             }
         }
         return;
@@ -95,7 +111,8 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
     const int ra = min(r0 + lr, nr - 1);
     const int col_a = a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));
     if (a_pos) A += (size_t)p * dpad * pitch_a;
-    const int col_b = GPUSVM_COL(map, use_map, pt, min(i0 + lr, nb - 1));
+    if (b_mode == 2) B += (size_t)p * dpad * pitch_b;
+    const int col_b = GPUSVM_B_COL(min(i0 + lr, hi - 1));
 
     float acc[GPUSVM__TR][GPUSVM__TR];
     for (int a = 0; a < GPUSVM__TR; ++a)
@@ -136,9 +153,9 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
         const float na = norm_a[ca];
         __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
         for (int b = 0; b < GPUSVM__TR; ++b) {
-            const int i = i0 + GPUSVM_TOFF(lx, b), cb = GPUSVM_COL(map, use_map, pt, i);
-            if (i < nb)
-                out[i] = gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);
+            const int i = i0 + GPUSVM_TOFF(lx, b), cb = GPUSVM_B_PT(min(i, hi - 1));
+            if (i < hi)
+                out[i - GPUSVM_B_LO] = gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);
         }
     }
 }
@@ -164,7 +181,7 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
  * points a work-item, sharing each staged read, 3.2 ms.)
  */
 #define GPUSVM_NAR_LX ((int)get_local_id(0))
-#define GPUSVM_NAR_I ((int)get_global_id(0))
+#define GPUSVM_NAR_I (GPUSVM_B_LO + (int)get_global_id(0))
 
 __kernel __attribute__((reqd_work_group_size(GPUSVM__NL, 1, 1)))
 void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
@@ -175,11 +192,12 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
     const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__NR;
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
-    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off);
+    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
     const int ws = p * qmax;
     /* uniform per work-group */
     if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
-    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || (int)get_group_id(0) * GPUSVM__NL >= nb) return;
+    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__NL >= hi)
+        return;
     const int cnt = min(GPUSVM__NR, nr - r0);
     if (a_pos) A += (size_t)p * dpad * pitch_a;
     for (int e = GPUSVM_NAR_LX; e < GPUSVM__NR * dpad; e += GPUSVM__NL) { /* consecutive rows, one feature */
@@ -195,10 +213,11 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
         row_c[GPUSVM_NAR_LX] = ca;
         row_n[GPUSVM_NAR_LX] = norm_a[ca];
     }
-    const int cb = GPUSVM_COL(map, use_map, pt, min(GPUSVM_NAR_I, nb - 1));
+    if (b_mode == 2) B += (size_t)p * dpad * pitch_b;
+    const int cb = GPUSVM_B_PT(min(GPUSVM_NAR_I, hi - 1)), rb = GPUSVM_B_COL(min(GPUSVM_NAR_I, hi - 1));
     const float nbi = norm_b[cb];
     float x[GPUSVM__ND];
-    for (int f = 0; f < GPUSVM__ND; ++f) x[f] = f < dpad ? B[(size_t)f * pitch_b + cb] : 0.0f;
+    for (int f = 0; f < GPUSVM__ND; ++f) x[f] = f < dpad ? B[(size_t)f * pitch_b + rb] : 0.0f;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int r = 0; r < cnt; r += 4) {
         float4 acc = (float4)(0.0f);
@@ -209,9 +228,9 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
         const float4 n4 = vload4(0, row_n + r);
         const int kk[4] = {k4.x, k4.y, k4.z, k4.w}, cc[4] = {c4.x, c4.y, c4.z, c4.w};
         const float nn[4] = {n4.x, n4.y, n4.z, n4.w};
-        __global float *out = K + GPUSVM_NAR_I;
+        __global float *out = K + (GPUSVM_NAR_I - GPUSVM_B_LO);
         for (int u = 0; u < 4 && r + u < cnt; ++u) {
-            if (GPUSVM_NAR_I < nb)
+            if (GPUSVM_NAR_I < hi)
                 out[(size_t)kk[u] * ldk] =
                     gpusvm_kfun(ktype, self && cc[u] == cb ? nn[u] : av[u], nn[u], nbi, gamma, coef0, degree);
         }
@@ -230,7 +249,7 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
 /* the local id and the point, read afresh wherever used (PoCL 3.1 loses such variables across
  * barriers; see part 3) */
 #define GPUSVM_FEW_LX ((int)get_local_id(0))
-#define GPUSVM_FEW_I ((int)get_global_id(0))
+#define GPUSVM_FEW_I (GPUSVM_B_LO + (int)get_global_id(0))
 
 /* FB features of the point loaded ahead, then folded into the NR rows */
 #define GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, FB)                                            \
@@ -268,19 +287,23 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     /* grid dimension 1: groups of GPUSVM__FEW rows from row_off on */
     const int roff = row_off + (int)get_group_id(1) * GPUSVM__FEW;
     const int nr = min(min(row_off + nrows - roff, pi[GPUSVM__PI_Q] - roff), GPUSVM__FEW);
-    const int ws = p * qmax;
+    const int ws = p * qmax, hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
     /* uniform per work-group */
     if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
-    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || (int)get_group_id(0) * GPUSVM__FEW_L >= nb) return;
+    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__FEW_L >= hi)
+        return;
     int col_a[GPUSVM__FEW]; /* the rows' points */
     for (int r = 0; r < GPUSVM__FEW; ++r)
         col_a[r] = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + roff + min(r, nr - 1)], split));
     if (a_pos) A += (size_t)p * dpad * pitch_a;
-    const int col_b = GPUSVM_COL(map, use_map, pt, min(GPUSVM_FEW_I, nb - 1));
+    if (b_mode == 2) B += (size_t)p * dpad * pitch_b;
+    /* B's column for this work-item's point, and the point */
+    const int col_b = GPUSVM_B_COL(min(GPUSVM_FEW_I, hi - 1)), pt_b = GPUSVM_B_PT(min(GPUSVM_FEW_I, hi - 1));
     if (ktype == GPUSVM__K_PRECOMPUTED) {
-        if (GPUSVM_FEW_I < nb)
+        if (GPUSVM_FEW_I < hi)
             for (int r = 0; r < nr; ++r)
-                K[(size_t)(ws + slot[ws + roff + r]) * ldk + GPUSVM_FEW_I] = B[(size_t)col_a[r] * pitch_b + col_b];
+                K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_B_LO)] =
+                    B[(size_t)col_a[r] * pitch_b + col_b];
         return;
     }
     float acc[GPUSVM__FEW];
@@ -292,11 +315,11 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     } else {
         GPUSVM_FEW_PASS(8, vload8, float8)
     }
-    if (GPUSVM_FEW_I < nb) {
-        const float nbi = norm_b[col_b];
+    if (GPUSVM_FEW_I < hi) {
+        const float nbi = norm_b[pt_b];
         for (int r = 0; r < nr; ++r)
-            K[(size_t)(ws + slot[ws + roff + r]) * ldk + GPUSVM_FEW_I] = gpusvm_kfun(
-                ktype, self && col_a[r] == col_b ? norm_a[col_a[r]] : acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);
+            K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_B_LO)] = gpusvm_kfun(
+                ktype, self && col_a[r] == pt_b ? norm_a[col_a[r]] : acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);
     }
 }
 

@@ -18,6 +18,10 @@
  *
  * Grid dimension 1 is the problem of a batch (see part 0): problem p updates
  * its own variables from its own rows, with its working-set size (at most m).
+ * var_off, var_end and k_off take a window of them: variables [var_off,
+ * var_end), variable i reading word GPUSVM__PT(i) - k_off of each row (the
+ * rows of a tile of points streamed through the device, part 1's b_mode 1);
+ * 0, INT_MAX and 0 take them all.
  */
 #define GPUSVM_UPD_U 4 /* rows read ahead */
 /* the local id, read afresh wherever used (PoCL 3.1; see part 3) */
@@ -46,16 +50,18 @@ __kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local double lc[GPUSVM__L];
     __local int ls[GPUSVM__L], sc[GPUSVM__L];
-    const int i = get_global_id(0), p = get_group_id(1);
+    const int i = var_off + (int)get_global_id(0), p = get_group_id(1);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
-    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], npts = pi[GPUSVM__PI_SPLIT];
+    const int v0 = pi[GPUSVM__PI_VAR], n = min(pi[GPUSVM__PI_NVAR], var_end), npts = pi[GPUSVM__PI_SPLIT];
     const int m = min(m_in, pi[GPUSVM__PI_Q]);
     __global double *out = out0 + v0;
     __global const char *y = y0 + v0;
     /* a point past n reads column 0, which every row has */
-    __global const float *K = K0 + (size_t)p * qmax * ldk + (i < n ? GPUSVM__PT(i, npts) : 0);
+    __global const float *K = K0 + (size_t)p * qmax * ldk + (i < n ? GPUSVM__PT(i, npts) - k_off : 0);
     /* uniform per work-group */
-    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (int)get_group_id(0) * GPUSVM__L >= n) return;
+    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING ||
+        var_off + (int)get_group_id(0) * GPUSVM__L >= n)
+        return;
 
     double sum = 0.0;
     for (int c0 = 0; c0 < m; c0 += GPUSVM__L) {

@@ -224,6 +224,46 @@ static gpusvm__cl_int W_clFinish(gpusvm__cl_queue q)
     return real.clFinish(q);
 }
 
+static void *W_clEnqueueMapBuffer(gpusvm__cl_queue q, gpusvm__cl_mem m, gpusvm__cl_uint b, gpusvm__cl_bitfield f,
+                                  size_t o, size_t s, gpusvm__cl_uint ne, const gpusvm__cl_event *w,
+                                  gpusvm__cl_event *ev, gpusvm__cl_int *e)
+{
+    if (inject()) {
+        if (e) *e = FAIL_CODE;
+        return NULL;
+    }
+    return real.clEnqueueMapBuffer(q, m, b, f, o, s, ne, w, ev, e);
+}
+static gpusvm__cl_int W_clEnqueueUnmapMemObject(gpusvm__cl_queue q, gpusvm__cl_mem m, void *p, gpusvm__cl_uint ne,
+                                                const gpusvm__cl_event *w, gpusvm__cl_event *ev)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clEnqueueUnmapMemObject(q, m, p, ne, w, ev);
+}
+
+static gpusvm__cl_int W_clEnqueueMarkerWithWaitList(gpusvm__cl_queue q, gpusvm__cl_uint ne, const gpusvm__cl_event *w,
+                                                   gpusvm__cl_event *ev)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clEnqueueMarkerWithWaitList(q, ne, w, ev);
+}
+static gpusvm__cl_int W_clEnqueueBarrierWithWaitList(gpusvm__cl_queue q, gpusvm__cl_uint ne, const gpusvm__cl_event *w,
+                                                    gpusvm__cl_event *ev)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clEnqueueBarrierWithWaitList(q, ne, w, ev);
+}
+static gpusvm__cl_int W_clReleaseEvent(gpusvm__cl_event e)
+{
+    real.clReleaseEvent(e);
+    return inject() ? FAIL_CODE : 0;
+}
+static gpusvm__cl_int W_clFlush(gpusvm__cl_queue q)
+{
+    if (inject()) return FAIL_CODE;
+    return real.clFlush(q);
+}
+
 void gpusvm__test_cl_hook(gpusvm__cl_api *api)
 {
     real = *api;
