@@ -114,6 +114,16 @@ step "the C backend's row cache changes no model (C-SVC, nu-SVC, epsilon-SVR, nu
     done
     GPUSVM_BACKEND=cpu $T/train_nocache -v 5 -m 1 $T/svmguide1 > $T/nc.cv 2>&1 &&
     GPUSVM_BACKEND=cpu $B/gpusvm-train -v 5 -m 1 $T/svmguide1 > $T/c.cv 2>&1 && cmp $T/nc.cv $T/c.cv"
+# data larger than the device through the tools: GPUSVM_DEVICE_MEMORY_MB below what 20,000 points of
+# 64 features need with 64 kernel rows, so that the points stream (working set 1024, as resident),
+# and the model file is the resident one
+step "build gen_dense" $CC -std=c99 -O2 $WARN -o $T/gen_dense bench/gen_dense.c -lm
+step "GPUSVM_DEVICE_MEMORY_MB=10: the points streamed through the device, the resident model file (OpenCL)" sh -c "
+    $T/gen_dense 20000 64 7 > $T/dense20k &&
+    GPUSVM_BACKEND=opencl $B/gpusvm-train -q $T/dense20k $T/resident.model > /dev/null 2>&1 &&
+    GPUSVM_BACKEND=opencl GPUSVM_DEVICE_MEMORY_MB=10 $B/gpusvm-train -q $T/dense20k $T/streamed.model \
+        > /dev/null 2> $T/streamed.err && grep -q 'streamed through the device in [0-9]* tiles' $T/streamed.err &&
+    cmp $T/resident.model $T/streamed.model"
 step "build test_api" $CC -std=c99 -O2 $WARN -o $T/test_api tests/test_api.c -ldl -lm
 step "public API (C backend and OpenCL)" $T/test_api
 step "the environment cannot break a program that did not ask (GPUSVM_BACKEND=gpu, a missing GPUSVM_DEVICE)" \

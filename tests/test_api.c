@@ -1269,6 +1269,95 @@ static void cache_checks(void)
     gpusvm_context_destroy(c1);
 }
 
+/* Data larger than the device (desc.device_memory_mb below what the points need): the points
+   stream through the device in tiles, and the model is the resident one, byte for byte, with its
+   working-set size; C-SVC, epsilon-SVR (two variables a point), three classes (each pair's points
+   through the map) and cross-validation's folds. */
+static char stream_log[512];
+static void stream_logger(void *user, gpusvm_log_level level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    if (strstr(msg, "streamed through the device")) snprintf(stream_log, sizeof stream_log, "%s", msg);
+}
+
+static void stream_case(gpusvm_context *big, gpusvm_context *small, const gpusvm_matrix *m, const double *y,
+                        const gpusvm_params *p, const char *what)
+{
+    gpusvm_model *m1 = NULL, *m2 = NULL;
+    char *t1 = NULL, *t2 = NULL, msg[1024];
+    size_t s1 = 0, s2 = 0;
+    stream_log[0] = 0;
+    CHECK_OK(gpusvm_train(big, m, y, p, &m1));
+    CHECK(!stream_log[0], "streaming: the resident run keeps its points on the device");
+    CHECK_OK(gpusvm_train(small, m, y, p, &m2));
+    snprintf(msg, sizeof msg, "streaming, %s: the points streamed (%s)", what, stream_log[0] ? stream_log : "not said");
+    CHECK(stream_log[0] != 0, msg);
+    if (m1 && m2) {
+        CHECK_OK(gpusvm_model_save_buffer(big, m1, &t1, &s1));
+        CHECK_OK(gpusvm_model_save_buffer(small, m2, &t2, &s2));
+        snprintf(msg, sizeof msg, "streaming, %s: the resident model, byte for byte (%lu and %lu bytes, %d and %d iterations)",
+                 what, (unsigned long)s1, (unsigned long)s2, (int)m1->info.iterations, (int)m2->info.iterations);
+        CHECK(t1 && t2 && s1 == s2 && memcmp(t1, t2, s1) == 0 && m1->info.obj == m2->info.obj && m1->info.working_set_size == m2->info.working_set_size, msg);
+    }
+    gpusvm_free(big, t1);
+    gpusvm_free(small, t2);
+    gpusvm_model_free(m1);
+    gpusvm_model_free(m2);
+}
+
+static void stream_checks(void)
+{
+    enum { N = 6000, D = 64 };
+    static float x[N * D];
+    static double y[N], yr[N], y3[N], cv1[N], cv2[N];
+    gpusvm_context_desc desc;
+    gpusvm_context *big = NULL, *small = NULL;
+    gpusvm_params p;
+    gpusvm_matrix m;
+    size_t i, differ = 0;
+    char msg[512];
+    blobs(x, y, N, D, 11u);
+    for (i = 0; i < N; ++i) {
+        yr[i] = 0.5 * x[i * D] - x[i * D + 1] + 0.25 * x[i * D + 2];
+        y3[i] = (double)(i % 3);
+    }
+    memset(&m, 0, sizeof m);
+    m.rows = N;
+    m.cols = D;
+    m.values = x;
+    memset(&desc, 0, sizeof desc);
+    desc.backend = GPUSVM_BACKEND_OPENCL;
+    desc.ignore_environment = 1;
+    desc.logger.fn = stream_logger;
+    CHECK_OK(gpusvm_context_create(&desc, &big));
+    desc.device_memory_mb = 2.5; /* the points need 1.5 MB, with 64 rows of 6000 more than 3 MB */
+    CHECK_OK(gpusvm_context_create(&desc, &small));
+    memset(&p, 0, sizeof p);
+    p.working_set_size = 256;
+    p.gamma = 0.05;
+    stream_case(big, small, &m, y, &p, "C-SVC");
+    p.svm_type = GPUSVM_EPSILON_SVR;
+    p.p = 0.05;
+    stream_case(big, small, &m, yr, &p, "epsilon-SVR");
+    p.svm_type = GPUSVM_C_SVC;
+    p.kernel_type = GPUSVM_KERNEL_POLY;
+    p.degree = 2;
+    p.C = 0.01;
+    stream_case(big, small, &m, y3, &p, "3 classes, polynomial");
+    p.kernel_type = GPUSVM_KERNEL_RBF;
+    p.C = 1.0;
+    CHECK_OK(gpusvm_cross_validation(big, &m, y, &p, 3, cv1));
+    stream_log[0] = 0;
+    CHECK_OK(gpusvm_cross_validation(small, &m, y, &p, 3, cv2));
+    for (i = 0; i < N; ++i) differ += cv1[i] != cv2[i];
+    snprintf(msg, sizeof msg, "streaming, 3-fold cross-validation: the folds streamed (%s), the same predictions (%lu differ)",
+             stream_log[0] ? "said" : "not said", (unsigned long)differ);
+    CHECK(stream_log[0] && differ == 0, msg);
+    gpusvm_context_destroy(small);
+    gpusvm_context_destroy(big);
+}
+
 /* Models and data in memory: the buffer functions give what the file functions give, byte for
    byte, and their errors name the buffer. */
 static void case_buffers(void)
@@ -1488,6 +1577,7 @@ static const test_case cases[] = {
     {"kernel_cache", cache_checks, DEVICE},
     {"upload", upload_checks, DEVICE},
     {"storage", storage_checks, DEVICE},
+    {"stream", stream_checks, DEVICE},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
