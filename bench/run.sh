@@ -20,6 +20,7 @@
 # machine without a GPU:
 #   BENCH_ONLY=a9a BENCH_REFERENCE=libsvm BENCH_RUNS=1 make bench
 # BENCH_THREADS=N adds the C backend's training time on 1 thread against N (mnist 8-vs-rest; see there).
+# BENCH_ONLY=stream: training with the points streamed through the device (data larger than it).
 # Data: the .xz files in GPUSVM_DATA (default ../shared/data), decompressed into build/data.
 set -u
 B=build
@@ -155,6 +156,47 @@ if wanted dense; then
 fi
 row "dense 200,000 × 32 → 20,000" dense200k dense.t -c 1 -g 0.05
 row "dense 1,000,000 × 32 → 20,000" dense1m dense.t -c 1 -g 0.05
+
+# data larger than the device: the same training with GPUSVM_DEVICE_MEMORY_MB below what the
+# points need, so that they stay on the host and stream through the device in tiles every round,
+# against the resident run (best of BENCH_RUNS each), and whether the model file is the resident
+# one's byte for byte. BENCH_ONLY=stream: these rows only.
+train_best() { # train_best MB OUT MODEL TRAIN OPTIONS...: best training time of RUNS runs (budget MB, 0 none)
+    mb=$1 out=$2 model=$3 train=$4
+    shift 4
+    tb=
+    for i in $(seq "$RUNS"); do
+        GPUSVM_DEVICE_MEMORY_MB=$mb $B/gpusvm-train "$@" "$train" "$model" > /dev/null 2> "$out" || { tb=failed; break; }
+        t=$(sed -n 's/.*training time: \([0-9.]*\) s.*/\1/p' "$out")
+        tb=$(awk -v a="$tb" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }')
+    done
+    echo "$tb"
+}
+streamed() { # streamed NAME TRAIN MB[,MB...] OPTIONS...
+    name=$1 train=$D/$2 budgets=$3
+    shift 3
+    wanted "$name" || return 0
+    t0=$(train_best 0 "$W/stream.err" "$W/stream.ref.model" "$train" "$@")
+    for mb in $(echo "$budgets" | tr , ' '); do
+        t=$(train_best "$mb" "$W/stream.err" "$W/stream.model" "$train" "$@")
+        tiles=$(sed -n 's/.*streamed through the device in \([0-9]*\) tiles.*/\1/p' "$W/stream.err")
+        same=no
+        cmp -s "$W/stream.model" "$W/stream.ref.model" && same=yes
+        echo "| ${name#stream: } | $t0 s | $mb MB | ${tiles:-none (resident)} | $t s |" \
+            "$(awk -v a="$t" -v b="$t0" 'BEGIN { printf "%.1f", a / b }') | $same |"
+    done
+}
+if wanted stream; then
+    [ -s "$D/dense200k.64" ] || $B/gen_dense 200000 64 7 > "$D/dense200k.64"
+    [ -s "$D/dense1m.64" ] || $B/gen_dense 1000000 64 7 > "$D/dense1m.64"
+    echo
+    echo "Data larger than the device (GPUSVM_DEVICE_MEMORY_MB; training time, best of $RUNS):"
+    echo
+    echo "| data | resident | budget | tiles a round | streamed | ratio | the resident model file |"
+    echo "|---|---|---|---|---|---|---|"
+    streamed "stream: dense 200,000 × 64 (48.8 MiB of points)" dense200k.64 32,16 -c 1 -g 0.05
+    streamed "stream: dense 1,000,000 × 64 (244 MiB of points)" dense1m.64 128,64 -c 1 -g 0.05
+fi
 
 # sparse data: real text (deb-python, when GPUSVM_DATA has it) and text-like sets from
 # bench/gen_sparse.c (deterministic), with the device memory training held beside the size of the
