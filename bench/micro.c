@@ -11,6 +11,8 @@
            both keys written, against the copy ceiling
      tile: the q x n kernel tile of a full working set on mnist-shaped data (n = 60000, d = 784,
            q = 1024); flops = 2 q n d, against the fma ceiling
+     host to device: 256 MiB copied from page-locked memory in chunks of 2, 8 and 32 MiB (the
+           ceiling of points streamed through the device, data larger than it)
    Prints a markdown table. Only on a GPU (MICRO_QUICK=1 runs it anywhere at 1/16 of the sizes,
    to check that it works). */
 #define GPUSVM_IMPLEMENTATION
@@ -288,6 +290,42 @@ int main(void)
         B->base.train_end(&B->base);
         free_dense(rp, col, val, y, C);
         free(ids);
+    }
+    { /* host to device: 256 MiB from page-locked memory in chunks, two device buffers in turn (the
+         streamed points' tiles, gpusvm__ocl_stream_fetch, without the kernels between) */
+        const size_t total = ((size_t)256 << 20) / div, chunks[3] = {(size_t)2 << 20, (size_t)8 << 20, (size_t)32 << 20};
+        gpusvm__cl_mem pin = B->cl->clCreateBuffer(B->cctx, GPUSVM__CL_MEM_READ_WRITE | GPUSVM__CL_MEM_ALLOC_HOST_PTR,
+                                                    total, NULL, &e);
+        void *host;
+        int c, rep, i;
+        if (!pin || e) DIE("clCreateBuffer(page-locked) returned %d", (int)e);
+        host = B->cl->clEnqueueMapBuffer(B->queue, pin, GPUSVM__CL_TRUE, GPUSVM__CL_MAP_READ | GPUSVM__CL_MAP_WRITE, 0,
+                                         total, 0, NULL, NULL, &e);
+        if (!host || e) DIE("clEnqueueMapBuffer returned %d", (int)e);
+        memset(host, 1, total);
+        for (c = 0; c < 3; ++c) {
+            const size_t ch = chunks[c] / div;
+            gpusvm__cl_mem d[2];
+            double best = 1e30;
+            d[0] = buffer(ch);
+            d[1] = buffer(ch);
+            for (rep = 0; rep < 6; ++rep) {
+                const double s0 = gpusvm__now();
+                CLOK(B->cl->clFinish(B->queue));
+                for (i = 0; (size_t)i < total / ch; ++i)
+                    CLOK(B->cl->clEnqueueWriteBuffer(B->queue, d[i % 2], GPUSVM__CL_FALSE, 0, ch,
+                                                     (char *)host + (size_t)i * ch, 0, NULL, NULL));
+                CLOK(B->cl->clFinish(B->queue));
+                if (rep > 0 && gpusvm__now() - s0 < best) best = gpusvm__now() - s0;
+            }
+            printf("| host to device, page-locked, %lu MiB in chunks of %g MiB | %.1f GB/s (%.2f ms) | | | |\n",
+                   (unsigned long)(total >> 20), (double)ch / (1 << 20), (double)total / best / 1e9, best * 1e3);
+            B->cl->clReleaseMemObject(d[0]);
+            B->cl->clReleaseMemObject(d[1]);
+        }
+        CLOK(B->cl->clEnqueueUnmapMemObject(B->queue, pin, host, 0, NULL, NULL));
+        CLOK(B->cl->clFinish(B->queue));
+        B->cl->clReleaseMemObject(pin);
     }
     B->cl->clReleaseKernel(kcopy);
     B->cl->clReleaseKernel(kfma);
