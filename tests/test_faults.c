@@ -1,7 +1,8 @@
 /* Fault injection. Every OpenCL entry point is wrapped (GPUSVM_TEST_HOOKS) so that the N-th
    call fails, and the allocator fails the N-th host allocation; N is swept over every call and
    every allocation of a run that creates a context, trains (whole problem and working sets),
-   predicts, and saves and reloads the model. Each failure must come back as an error code
+   predicts, and saves and reloads the model, and of a run that trains with its points streamed
+   through the device (a budget below what they need). Each failure must come back as an error code
    (naming the OpenCL call), leave no host allocation and no OpenCL object behind, and leave the
    context usable. Also: no OpenCL library, no platform, no device, a kernel build failure, and a
    model write that fails part-way. Built with AddressSanitizer by make test. */
@@ -291,10 +292,12 @@ static void t_free(void *p, void *user)
     free(p);
 }
 static char last_log[4096];
+static char stream_said[256]; /* the last "streamed through the device" line */
 static void t_log(void *user, gpusvm_log_level level, const char *msg)
 {
     (void)user;
     if (level == GPUSVM_LOG_ERROR) snprintf(last_log, sizeof last_log, "%s", msg);
+    if (strstr(msg, "streamed through the device")) snprintf(stream_said, sizeof stream_said, "%s", msg);
 }
 
 /* ---- the workload ------------------------------------------------------- */
@@ -322,6 +325,35 @@ static void make_data(void)
     if (f) fclose(f);
 }
 
+/* Points streamed through the device (data larger than it): NS points under a budget below what
+   they need with 64 kernel rows, a few rounds of working sets of 64, in place of the workload. */
+enum { NS = 3000 };
+static float XS[NS * D];
+static double YS[NS];
+static double stream_mb; /* 0: the workload; else the streamed training under this budget */
+
+static gpusvm_result streamed_workload(gpusvm_context *ctx, const char **stage)
+{
+    gpusvm_matrix m;
+    gpusvm_params p;
+    gpusvm_model *model = NULL;
+    gpusvm_result r;
+    size_t i;
+    for (i = 0; i < NS * D; ++i) XS[i] = X[i % (N * D)] + (float)(i % 7) * 0.01f;
+    for (i = 0; i < NS; ++i) YS[i] = Y[i % N];
+    memset(&m, 0, sizeof m);
+    m.rows = NS;
+    m.cols = D;
+    m.values = XS;
+    memset(&p, 0, sizeof p);
+    p.working_set_size = 64;
+    p.max_iter = 64; /* a round or two */
+    *stage = "train (points streamed)";
+    r = gpusvm_train(ctx, &m, YS, &p, &model);
+    gpusvm_model_free(model);
+    return r;
+}
+
 /* One run: returns the first failing result (GPUSVM_OK if none); *stage says where. */
 static gpusvm_result workload(gpusvm_backend backend, const char *library, gpusvm_context **keep, const char **stage)
 {
@@ -345,12 +377,17 @@ static gpusvm_result workload(gpusvm_backend backend, const char *library, gpusv
     desc.allocator.alloc = t_alloc;
     desc.allocator.free = t_free;
     desc.logger.fn = t_log;
+    desc.device_memory_mb = stream_mb;
     memset(&m, 0, sizeof m);
     m.rows = N;
     m.cols = D;
     m.values = X;
     *stage = "create";
     if ((r = gpusvm_context_create(&desc, &ctx)) != GPUSVM_OK) return r;
+    if (stream_mb > 0.0) {
+        r = streamed_workload(ctx, stage);
+        goto done;
+    }
     *stage = "load data";
     if ((r = gpusvm_dataset_load(ctx, data_path, &ds)) != GPUSVM_OK) goto done;
     *stage = "train (whole problem)";
@@ -577,6 +614,13 @@ int main(void)
     sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL, sparse points");
     sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, sparse points");
     storage = GPUSVM_STORAGE_DENSE;
+    /* the streamed path: its page-locked tiles, second queue, events and per-tile launches */
+    stream_mb = 0.6;
+    stream_said[0] = 0;
+    sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, points streamed");
+    CHECK(stream_said[0] != 0, "the streamed sweep's training streamed its points");
+    sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL, points streamed");
+    stream_mb = 0.0;
     kernel_cache = NULL;
     selection_faults();
     write_fault();
