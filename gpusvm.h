@@ -376,7 +376,8 @@ typedef struct gpusvm_train_info {
     int working_set_size;        /* q used */
     size_t device_bytes;         /* device memory training held (several classes: the largest pair's): the data,
                                     the working set's rows, O(n) vectors; 0 on the C backend */
-    size_t device_data_bytes;    /* of which the data and the O(n) vectors */
+    size_t device_data_bytes;    /* of which the data and the O(n) vectors (points streamed through the device:
+                                    what they would take held there, more than device_bytes) */
     double seconds;              /* wall time of gpusvm_train, the upload included; the kernel program is built when
                                     the context is created (gpusvm_context_build_seconds) */
 } gpusvm_train_info;

@@ -240,7 +240,10 @@ int main(int argc, char **argv)
     if (cli_rank_ == 0)
         fprintf(stderr, "gpusvm: training time: %.3f s (%lld outer iterations, working set %d)\n", model->info.seconds,
                 model->info.outer_iterations, model->info.working_set_size);
-    if (cli_rank_ == 0 && model->info.device_bytes)
+    if (cli_rank_ == 0 && model->info.device_bytes && model->info.device_data_bytes > model->info.device_bytes)
+        fprintf(stderr, "gpusvm: device memory: %.1f MiB (the points streamed from host memory)\n",
+                (double)model->info.device_bytes / 1048576.0);
+    else if (cli_rank_ == 0 && model->info.device_bytes)
         fprintf(stderr, "gpusvm: device memory: %.1f MiB (data and vectors %.1f MiB, working-set rows the rest)\n",
                 (double)model->info.device_bytes / 1048576.0, (double)model->info.device_data_bytes / 1048576.0);
     {
