@@ -8393,9 +8393,11 @@ static int gpusvm__cmp_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The batch of folds times C values: nC x nfold subsets of training rows (the folds repeated for
-   each value), and each subset's C (Cs NULL: one value, prm's, and subC NULL). NULL when out of
-   memory. */
+/* The batch of folds times C values: nfold x nC subsets of training rows (subset f nC + c: fold f
+   with the c-th value), and each subset's C (Cs NULL: one value, prm's, and subC NULL). Each
+   fold's values side by side, so that a contiguous share of the batch (several devices) holds
+   the small and the large C values alike, not the cheap values on one device and the costly on
+   another. NULL when out of memory. */
 static const size_t **gpusvm__folds_subsets(gpusvm_context *ctx, size_t *const *tr, const size_t *ntr, int nfold,
                                             int nC, const double *Cs, size_t **nsub, double **subC)
 {
@@ -8411,10 +8413,10 @@ static const size_t **gpusvm__folds_subsets(gpusvm_context *ctx, size_t *const *
         gpusvm__free(a, *subC);
         return NULL;
     }
-    for (k = 0; k < n; ++k) {
-        sub[k] = tr[k % (size_t)nfold];
-        (*nsub)[k] = ntr[k % (size_t)nfold];
-        if (Cs) (*subC)[k] = Cs[k / (size_t)nfold];
+    for (k = 0; k < n; ++k) { /* fold-major: each fold's C values side by side */
+        sub[k] = tr[k / (size_t)nC];
+        (*nsub)[k] = ntr[k / (size_t)nC];
+        if (Cs) (*subC)[k] = Cs[k % (size_t)nC];
     }
     return sub;
 }
@@ -8458,10 +8460,10 @@ static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, co
         gpusvm__input xe;
         if ((r = gpusvm__csr_rows(ctx, x, te[f], nte[f], &xe)) != GPUSVM_OK) break;
         for (c = 0; c < nC && r == GPUSVM_OK; ++c)
-            r = gpusvm__predict(ctx, models[(size_t)c * (size_t)nfold + (size_t)f], &xe.m,
+            r = gpusvm__predict(ctx, models[(size_t)f * (size_t)nC + (size_t)c], &xe.m,
                                 labels ? labels + (size_t)c * total + at : NULL, dec ? dec + at : NULL);
         gpusvm__input_free(ctx, &xe);
-        if (label0) label0[f] = models[f]->label[0];
+        if (label0) label0[f] = models[(size_t)f * (size_t)nC]->label[0];
         at += nte[f];
     }
     for (k = 0; k < nmod; ++k) gpusvm_model_free(models[k]);
