@@ -6095,9 +6095,8 @@ static gpusvm_result gpusvm__ocl_stream_tile(gpusvm__ocl *b, size_t t, int cnt)
         GPUSVM__CL(b->base.ctx, b->cl->clEnqueueBarrierWithWaitList(b->queue, 1, &b->copied[h], NULL));
         gpusvm__ocl_event_drop(b, &b->copied[h]);
     }
-    if ((r = gpusvm__ocl_stream_bind(b, b->mem[h ? GPUSVM__TB_XT : GPUSVM__TB_X], (gpusvm__cl_int)T,
-                                     b->mem[GPUSVM__TB_K], (gpusvm__cl_int)T, b->mem[GPUSVM__TB_S_IDX])) != GPUSVM_OK ||
-        (r = gpusvm__ocl_rows_cols(b, 1, (gpusvm__cl_int)c0, (gpusvm__cl_int)c1)) != GPUSVM_OK ||
+    GPUSVM__SET_ROWS(B, b->mem[h ? GPUSVM__TB_XT : GPUSVM__TB_X]); /* the rest: gpusvm__ocl_stream_update */
+    if ((r = gpusvm__ocl_rows_cols(b, 1, (gpusvm__cl_int)c0, (gpusvm__cl_int)c1)) != GPUSVM_OK ||
         (r = gpusvm__ocl_rows_launch(b, 0, 0, cnt, 0, c1 - c0, 1, 0, 0)) != GPUSVM_OK)
         return r;
     GPUSVM__CL(b->base.ctx, b->cl->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &ev));
@@ -6132,6 +6131,9 @@ static gpusvm_result gpusvm__ocl_stream_update(gpusvm__ocl *b)
     GPUSVM__SET(UPDATE, UPDATE_slot0, b->mem[GPUSVM__TB_S_SLOT]);
     GPUSVM__SET(UPDATE, UPDATE_coef0, b->mem[GPUSVM__TB_S_COEF]);
     GPUSVM__SET(UPDATE, UPDATE_m_in, cnt);
+    if ((r = gpusvm__ocl_stream_bind(b, b->mem[GPUSVM__TB_X], T, b->mem[GPUSVM__TB_K], T, b->mem[GPUSVM__TB_S_IDX])) !=
+        GPUSVM_OK)
+        return r;
     for (t = 0; t < b->ntiles && r == GPUSVM_OK; ++t) r = gpusvm__ocl_stream_tile(b, t, cnt);
     if (r == GPUSVM_OK && (r = gpusvm__ocl_stream_fetch(b, 0)) == GPUSVM_OK) r = gpusvm__ocl_stream_fetch(b, 1);
 fail:
