@@ -221,7 +221,10 @@ typedef enum gpusvm_storage {
    gradient of its share of each problem's points (part `rank` of `parts`, contiguous), and the
    parts agree on every working set through allgather, so each gets the model one process gives.
    The problems solved whole (at most the working-set size) every part solves alone. Runs on the
-   C backend (desc.backend AUTO or CPU). parts 0 or 1: no split. */
+   C backend (desc.backend AUTO or CPU), or with desc.backend OPENCL each part on one OpenCL device
+   (every part on the same kind of backend, else context creation fails on each): there one
+   dense problem larger than its working set is split (its share streamed through the device as
+   data larger than it is), other batches every part solves whole. parts 0 or 1: no split. */
 typedef struct gpusvm_split {
     int parts, rank;
     /* Every part's `bytes` bytes from send into recv, part r's at recv + r * bytes (as
@@ -261,7 +264,10 @@ typedef struct gpusvm_context_desc {
        comma-separated list of indices or name substrings ("0,1,2,3"; a device named twice gets two
        contexts). The independent problems of one training call (one-vs-one pairs, cross-validation
        folds) are spread across them, balanced by size, and train at the same time, each giving
-       the model it gives on one device; Crammer-Singer and prediction run on the first. NULL or
+       the model it gives on one device; one problem larger than its working set whose points are
+       kept dense is split by rows instead (each device a share of the points and of every
+       round's rows and gradient update; the working set merged from every device's candidates),
+       with the one-device model; Crammer-Singer and prediction run on the first. NULL or
        "": desc.device (which takes these forms too) or $GPUSVM_DEVICE. */
     const char *devices;
     gpusvm_split split; /* {0}: one process */
@@ -738,7 +744,37 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #define GPUSVM__PI_WHOLE 5  /* 1: the working set is every variable */
 #define GPUSVM__PI_NPARTS 6 /* work-groups of gpusvm_keys over its variables */
 #define GPUSVM__PI_SPLIT 7  /* variables from here on are the points again */
-#define GPUSVM__PI_COUNT 8
+#define GPUSVM__PI_LO 8     /* its points [LO, HI) are this device's share: only their variables are */
+#define GPUSVM__PI_HI 9     /* candidates (a problem split by rows; else 0 and NPTS) */
+#define GPUSVM__PI_COUNT 10
+
+/* ---- the sides of a selection (kernels part 2's gpusvm_select) ------------
+ * Side s takes, from I_up or I_low (LOW), of one class or any (CLS: +1, -1, 0),
+ * the most violating points not yet chosen until UPTO of the fresh ones are:
+ * without nu I_up, I_low, I_up again; with nu I_up and I_low of y = +1, then of
+ * y = -1, then of either class. (The host's merge of a split problem too.) */
+#define GPUSVM__SIDES(nu) ((nu) ? 6 : 3)
+#define GPUSVM__SIDE_LOW(s, nu) ((nu) ? ((s) & 1) : ((s) == 1))
+#define GPUSVM__SIDE_CLS(s, nu) ((!(nu) || (s) >= 4) ? 0 : ((s) < 2 ? 1 : -1))
+#define GPUSVM__SIDE_UPTO(s, nu, fresh) \
+    (!(nu) ? ((s) == 0 ? (fresh) / 2 : (fresh)) : ((s) < 4 ? ((s) + 1) * (fresh) / 4 : (fresh)))
+
+/* ---- a split problem's report (kernels part 2's gpusvm_cands) -------------
+ * A problem split by rows across devices or processes: each holds the gradient of
+ * its share of the points only, so each reports, in 64-bit words, its status row;
+ * m and M per class over its share (up 0, up 1, low 0, low 1); the working set's
+ * variables, slots and, where its share holds them, gradients (q words each); then
+ * GPUSVM__CO_LISTS lists of candidates, each a count and up to q composite keys
+ * (key << 32 | variable) with their gradients: I_up and I_low (with nu: of y = +1,
+ * then of y = -1), each the q - h smallest of its share, where h is the half kept.
+ * The host merges every part's report into the working set one device chooses. */
+#define GPUSVM__CO_ENDS GPUSVM__ST_COUNT
+#define GPUSVM__CO_IDX (GPUSVM__CO_ENDS + 4)
+#define GPUSVM__CO_SLOT(q) (GPUSVM__CO_IDX + (q))
+#define GPUSVM__CO_G(q) (GPUSVM__CO_IDX + 2 * (q))
+#define GPUSVM__CO_LISTS 4
+#define GPUSVM__CO_LIST(q, l) (GPUSVM__CO_IDX + 3 * (q) + (l) * (1 + 2 * (q)))
+#define GPUSVM__CO_WORDS(q) GPUSVM__CO_LIST(q, GPUSVM__CO_LISTS)
 
 /* The row cache's state of a problem (kernels part 1c): these words, then each slot's owner,
  * then the round that last used each slot. */
@@ -782,6 +818,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL)                                                   \
     X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
+    X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT)          \
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
     X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE)
 
@@ -864,6 +901,21 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \
     X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \
     X_(SEL, int, nparts_max)
+
+/* a split problem's report and its merged working set's gradients (part 2) */
+#define GPUSVM__ARGS_CANDS(X_, S_)                                                                      \
+    X_(CANDS, __global uint *, key_up0) S_() X_(CANDS, __global uint *, key_low0) S_()                  \
+    X_(CANDS, __global const char *, y0) S_() X_(CANDS, __global const double *, G0) S_()               \
+    X_(CANDS, __global const int *, pinfo) S_() X_(CANDS, int, nparts_max) S_() X_(CANDS, int, qmax) S_() \
+    X_(CANDS, __global const double *, part_up0) S_() X_(CANDS, __global const double *, part_low0) S_() \
+    X_(CANDS, __global const int *, ws_idx0) S_() X_(CANDS, __global const int *, ws_slot0) S_()        \
+    X_(CANDS, int, mode_in) S_() X_(CANDS, __global const double *, status0) S_() X_(CANDS, int, nu) S_() \
+    X_(CANDS, __global ulong *, out)
+
+#define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                     \
+    X_(WS_PUT, __global double *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \
+    X_(WS_PUT, __global const double *, gws) S_() X_(WS_PUT, __global const int *, pinfo) S_()          \
+    X_(WS_PUT, __global const double *, status0)
 
 /* kernels part 3 */
 #define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \
@@ -2107,6 +2159,19 @@ struct gpusvm__backend {
     int shrinking;       /* training: problems solved whole may shrink (params.shrinking; the C backend does) */
     int cs_q;            /* Crammer-Singer's working-set size and sweep ratio, chosen by measurement: the */
     double cs_ratio;     /* sweeps' launch-bound steps on a GPU favour 32 and 0.25, the C backend 64 and 0.1 */
+    /* One problem split by rows across backends (the multi section drives them; one backend split
+       across processes, desc.split, drives itself): this one is part `part` of `parts` (parts 0 or
+       1: none) and holds the kernel rows and gradient of its share of the points
+       (gpusvm__part_lo). splits: whether train_begin of this batch would split it (else every
+       part would solve it whole). Each round's select is then split_post (this share's report
+       enqueued), split_take (it, read), and split_apply (every part's reports side by side, in
+       part order: the working set one device chooses); read_state's G holds this share's
+       variables only. NULL where the backend has no split of its own. */
+    int parts, part;
+    int (*splits)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, int q);
+    gpusvm_result (*split_post)(gpusvm__backend *b, int first);
+    gpusvm_result (*split_take)(gpusvm__backend *b, const void **report, size_t *bytes);
+    gpusvm_result (*split_apply)(gpusvm__backend *b, const void *reports, double eps, double max_iter);
     void (*destroy)(gpusvm__backend *b);
     int status_cheap; /* reading the status costs nothing (no queue to drain): read it every round */
 #ifdef GPUSVM_TEST_HOOKS
@@ -2117,6 +2182,160 @@ struct gpusvm__backend {
     } test;
 #endif
 };
+
+/* Part r's first point of npts split in parts (gpusvm_split): contiguous shares, sizes within one. */
+static size_t gpusvm__part_lo(size_t npts, int parts, int r)
+{
+    return (size_t)((uint64_t)npts * (uint64_t)r / (uint64_t)parts);
+}
+
+/* The part that holds point pt. */
+static int gpusvm__part_of(size_t npts, int parts, size_t pt)
+{
+    int r = npts ? (int)((uint64_t)pt * (uint64_t)parts / (uint64_t)npts) : 0;
+    while (r > 0 && pt < gpusvm__part_lo(npts, parts, r)) --r;
+    while (r + 1 < parts && pt >= gpusvm__part_lo(npts, parts, r + 1)) ++r;
+    return r;
+}
+
+/* A problem split by rows, merged (the OpenCL backend's parts, kernels part 0's GPUSVM__CO_*):
+   every part's report (GPUSVM__CO_WORDS(q) words, in part order) into the status and working set
+   one device gives. m and M are the parts' maximum and minimum; the sides (GPUSVM__SIDE_*) take
+   the smallest (key, variable) pairs of the parts' lists, as gpusvm_select takes them from every
+   key: a side wants at most q - h, and each part listed its q - h smallest of every list, so the
+   pairs a side takes are listed. The chosen go in ascending order after the kept half, with the
+   gradients their parts reported. */
+typedef struct gpusvm__split_in {
+    const uint64_t *reps;
+    int parts, q, nu, mode; /* mode: gpusvm_select's (0 first round, 1 keep half) */
+    size_t npts;            /* variable v is point GPUSVM__PT(v, npts), of part gpusvm__part_of */
+    double eps, max_iter;
+    uint64_t *scratch;      /* parts x GPUSVM__CO_LISTS x q x 2 + 6 q words */
+} gpusvm__split_in;
+
+typedef struct gpusvm__cand {
+    uint64_t key; /* key << 32 | variable */
+    double g;
+} gpusvm__cand;
+
+static double gpusvm__word_double(uint64_t w)
+{
+    double d;
+    memcpy(&d, &w, sizeof d);
+    return d;
+}
+
+static int gpusvm__cmp_cand(const void *a, const void *b)
+{
+    const uint64_t x = ((const gpusvm__cand *)a)->key, y = ((const gpusvm__cand *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+/* v into the open-addressing set (mask + 1 words, 0 empty): 1 if it was not there. */
+static int gpusvm__set_add(uint64_t *set, size_t mask, uint32_t v)
+{
+    size_t at = ((size_t)v * 2654435761u) & mask;
+    while (set[at] && set[at] != (uint64_t)v + 1) at = (at + 1) & mask;
+    if (set[at]) return 0;
+    set[at] = (uint64_t)v + 1;
+    return 1;
+}
+
+/* The stop test over every part's m and M, into st (the status row); 1 while running. */
+static int gpusvm__split_ends(const gpusvm__split_in *in, double *st)
+{
+    const size_t words = GPUSVM__CO_WORDS((size_t)in->q);
+    double up[2] = {-INFINITY, -INFINITY}, low[2] = {INFINITY, INFINITY}, gap;
+    int r, c, worst, done;
+    for (r = 0; r < in->parts; ++r)
+        for (c = 0; c < 2; ++c) {
+            const uint64_t *e = in->reps + (size_t)r * words + GPUSVM__CO_ENDS;
+            const double u = gpusvm__word_double(e[c]), l = gpusvm__word_double(e[2 + c]);
+            if (u > up[c]) up[c] = u;
+            if (l < low[c]) low[c] = l;
+        }
+    worst = (in->nu && up[1] - low[1] > up[0] - low[0]) ? 1 : 0;
+    gap = up[worst] - low[worst];
+    done = !(gap >= in->eps) ? GPUSVM__DONE_CONVERGED
+                             : (st[GPUSVM__ST_ITER] >= in->max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);
+    st[GPUSVM__ST_GAP] = gap;
+    st[GPUSVM__ST_MUP] = up[worst];
+    st[GPUSVM__ST_MLOW] = low[worst];
+    st[GPUSVM__ST_DONE] = (double)done;
+    if (!done) st[GPUSVM__ST_OUTER] += 1.0;
+    return !done;
+}
+
+/* List l of every part, sorted, into out; its length. */
+static size_t gpusvm__split_list(const gpusvm__split_in *in, int l, gpusvm__cand *out)
+{
+    const size_t q = (size_t)in->q, words = GPUSVM__CO_WORDS(q);
+    size_t n = 0, r, t;
+    for (r = 0; r < (size_t)in->parts; ++r) {
+        const uint64_t *li = in->reps + r * words + GPUSVM__CO_LIST(q, l);
+        const size_t cnt = li[0] < q ? (size_t)li[0] : q;
+        for (t = 0; t < cnt; ++t) {
+            out[n].key = li[1 + t];
+            out[n++].g = gpusvm__word_double(li[1 + q + t]);
+        }
+    }
+    qsort(out, n, sizeof *out, gpusvm__cmp_cand);
+    return n;
+}
+
+/* Returns -1 when the problem had stopped (nothing to write), 0 when it stops now (st only),
+   1 with a new working set in idx, slot and gws (q each). */
+static int gpusvm__split_merge(const gpusvm__split_in *in, double *st, int32_t *idx, int32_t *slot, double *gws)
+{
+    const size_t q = (size_t)in->q, words = GPUSVM__CO_WORDS(q), per = (size_t)in->parts * q;
+    const uint64_t *r0 = in->reps;
+    const int nl = in->nu ? 4 : 2, h = in->mode == 1 ? in->q / 2 : 0, fresh = in->q - h;
+    gpusvm__cand *list = (gpusvm__cand *)(void *)in->scratch, *chosen = list + (size_t)nl * per;
+    uint64_t *set = in->scratch + (size_t)GPUSVM__CO_LISTS * per * 2 + 2 * q;
+    size_t len[GPUSVM__CO_LISTS], mask = 1, t;
+    int side, l, got = 0;
+    for (t = 0; t < GPUSVM__ST_COUNT; ++t) st[t] = gpusvm__word_double(r0[t]);
+    if (st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return -1;
+    if (!gpusvm__split_ends(in, st)) return 0;
+    for (t = 0; t < q; ++t) { /* the previous set, each gradient from the part that holds it */
+        const int r = gpusvm__part_of(in->npts, in->parts, GPUSVM__PT((size_t)(uint32_t)r0[GPUSVM__CO_IDX + t], in->npts));
+        idx[t] = (int32_t)r0[GPUSVM__CO_IDX + t];
+        slot[t] = (int32_t)r0[GPUSVM__CO_SLOT(q) + t];
+        gws[t] = gpusvm__word_double(in->reps[(size_t)r * words + GPUSVM__CO_G(q) + t]);
+    }
+    for (t = 0; t < (size_t)h; ++t) { /* the newest half to the front, the dropped half's slots behind */
+        const int32_t s = slot[t];
+        idx[t] = idx[h + t];
+        gws[t] = gws[h + t];
+        slot[t] = slot[h + t];
+        slot[h + t] = s;
+    }
+    for (l = 0; l < nl; ++l) len[l] = gpusvm__split_list(in, l, list + (size_t)l * per);
+    while (mask < 2 * q) mask <<= 1;
+    memset(set, 0, mask * sizeof *set);
+    --mask;
+    for (side = 0; side < GPUSVM__SIDES(in->nu); ++side) {
+        const int low = GPUSVM__SIDE_LOW(side, in->nu), cls = GPUSVM__SIDE_CLS(side, in->nu);
+        const int la = low + (cls < 0 ? 2 : 0), lb = (in->nu && cls == 0) ? la + 2 : -1;
+        const gpusvm__cand *A = list + (size_t)la * per, *B = lb >= 0 ? list + (size_t)lb * per : NULL;
+        size_t ia = 0, ib = 0;
+        int want = GPUSVM__SIDE_UPTO(side, in->nu, fresh) - got;
+        while (want > 0 && (ia < len[la] || (B && ib < len[lb]))) { /* A and B merged in order */
+            const int from_a = !B || ib >= len[lb] || (ia < len[la] && A[ia].key < B[ib].key);
+            const gpusvm__cand *c = from_a ? &A[ia++] : &B[ib++];
+            if (!gpusvm__set_add(set, mask, (uint32_t)(c->key & 0xFFFFFFFFu))) continue;
+            chosen[got].key = c->key & 0xFFFFFFFFu; /* in ascending variable order below */
+            chosen[got++].g = c->g;
+            --want;
+        }
+    }
+    qsort(chosen, (size_t)got, sizeof *chosen, gpusvm__cmp_cand);
+    for (t = 0; t < (size_t)got; ++t) {
+        idx[h + t] = (int32_t)chosen[t].key;
+        gws[h + t] = chosen[t].g;
+    }
+    return 1;
+}
 
 /* >>cpu -------------------------------------------------------------------- */
 /* The plain-C backend: the fallback without OpenCL, and the tests' oracle. */
@@ -2378,21 +2597,6 @@ static size_t gpusvm__cpu_lines(const gpusvm__problem *p, int q, int nprob)
     const size_t more = GPUSVM__CPU_ROW_CACHE / (size_t)(nprob > 0 ? nprob : 1) / row_bytes;
     if (p->cache || p->own_rows || p->nvar < 2 * (size_t)q) return rows;
     return rows + (p->nvar - rows < more ? p->nvar - rows : more);
-}
-
-/* Part r's first point of npts split in parts (gpusvm_split): contiguous shares, sizes within one. */
-static size_t gpusvm__part_lo(size_t npts, int parts, int r)
-{
-    return (size_t)((uint64_t)npts * (uint64_t)r / (uint64_t)parts);
-}
-
-/* The part that holds point pt. */
-static int gpusvm__part_of(size_t npts, int parts, size_t pt)
-{
-    int r = npts ? (int)((uint64_t)pt * (uint64_t)parts / (uint64_t)npts) : 0;
-    while (r > 0 && pt < gpusvm__part_lo(npts, parts, r)) --r;
-    while (r + 1 < parts && pt >= gpusvm__part_lo(npts, parts, r + 1)) ++r;
-    return r;
 }
 
 /* Whether a problem is split: the context is, and the problem is not solved whole (nor
@@ -2881,10 +3085,9 @@ static void gpusvm__cpu_select_one(gpusvm__cpu *b, gpusvm__cpu_job *j, int mode,
         for (t = 0; t < q; ++t) j->ws_slot[t] = t;
     }
     /* the sides of gpusvm_select: which keys, from which class, up to how many in all */
-    for (side = 0, got = 0; side < (j->p.nu ? 6 : 3); ++side) {
-        const int nu = j->p.nu, low_side = nu ? (side & 1) : (side == 1);
-        const int cls = (!nu || side >= 4) ? 0 : (side < 2 ? 1 : -1);
-        const int upto = !nu ? (side == 0 ? fresh / 2 : fresh) : (side < 4 ? (side + 1) * fresh / 4 : fresh);
+    for (side = 0, got = 0; side < GPUSVM__SIDES(j->p.nu); ++side) {
+        const int nu = j->p.nu, low_side = GPUSVM__SIDE_LOW(side, nu), cls = GPUSVM__SIDE_CLS(side, nu);
+        const int upto = GPUSVM__SIDE_UPTO(side, nu, fresh);
         got += gpusvm__cpu_select_k(b, j, low_side ? j->key_low : j->key_up, low_side ? j->key_up : j->key_low, cls,
                                     upto - got, heap, list, got);
     }
@@ -4539,6 +4742,8 @@ enum { GPUSVM__ARGS_SEL(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SEL_N };
 enum { GPUSVM__ARGS_GATHER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_N };
 enum { GPUSVM__ARGS_SMO(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SMO_N };
 enum { GPUSVM__ARGS_UPDATE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_UPDATE_N };
+enum { GPUSVM__ARGS_CANDS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CANDS_N };
+enum { GPUSVM__ARGS_WS_PUT(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_WS_PUT_N };
 enum { GPUSVM__ARGS_CS_UPDATE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CS_UPDATE_N };
 enum { GPUSVM__ARGS_CS_SELECT(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CS_SELECT_N };
 enum { GPUSVM__ARGS_CS_SOLVE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CS_SOLVE_N };
@@ -4568,7 +4773,8 @@ static const gpusvm__kernel_info gpusvm__kernels[GPUSVM__KN_COUNT] = {GPUSVM__KE
     X_(RINFO, "the row cache's problem table") X_(ROW_IDX, "the row cache's list")                              \
     X_(ROW_SLOT, "the row cache's list") X_(CMAP, "the row cache's map") X_(CSTATE, "the row cache's slots")     \
     X_(XT, "a tile of streamed points") X_(S_IDX, "the streamed rows' points")                                   \
-    X_(S_SLOT, "the streamed rows' slots") X_(S_COEF, "the streamed rows' coefficients")
+    X_(S_SLOT, "the streamed rows' slots") X_(S_COEF, "the streamed rows' coefficients")                         \
+    X_(CANDS, "a split problem's report") X_(WS_G, "a split problem's working-set gradients")
 #define GPUSVM__BID(id, what) GPUSVM__TB_##id,
 enum { GPUSVM__TRAIN_BUFS(GPUSVM__BID) GPUSVM__TB_COUNT };
 #undef GPUSVM__BID
@@ -4637,6 +4843,17 @@ struct gpusvm__ocl {
     float *host_xw;      /* the working set's vectors as gpusvm_gather_ws writes them (q x dpad) */
     int32_t *host_ws;    /* the working set's variables (q), then the update's rows' (q) */
     double *host_coef;   /* the round's coefficients (q), then the update's rows' (q) */
+    /* A problem split by rows (gpusvm__ocl_split_*; base.parts): streamed as above over this
+       share's points [plo, phi) only (tiles t: [plo + t tile, ...)); sp its problem (the working
+       set's vectors come from its points); rep this share's report (GPUSVM__CO_WORDS(q) words),
+       reps every part's (desc.split: gathered here), ws_new the merged working set's variables,
+       slots and gradients. */
+    int split, split_mode, split_parts; /* split_mode: the round's gpusvm_cands mode; split_parts: base.parts then */
+    size_t plo, phi;
+    gpusvm__problem sp;
+    uint64_t *rep, *reps, *xhash;
+    int32_t *ws_new;
+    double *gws;
     int nprob, q;              /* problems; working-set stride (the largest working set) */
     size_t nvar, npts, d, dpad, pitch; /* variables, shared points, features, padded; point pitch */
     size_t ldk, nparts_max;    /* kernel-row pitch; the most keys work-groups of one problem */
@@ -4735,9 +4952,13 @@ static void gpusvm__ocl_train_end(gpusvm__backend *bb)
     gpusvm__free(a, b->host_xw);
     gpusvm__free(a, b->host_ws);
     gpusvm__free(a, b->host_coef);
+    gpusvm__free(a, b->rep);
+    gpusvm__free(a, b->ws_new);
     b->host_tiles = b->host_xw = NULL;
-    b->host_ws = NULL;
-    b->host_coef = NULL;
+    b->host_ws = b->ws_new = NULL;
+    b->host_coef = b->gws = NULL;
+    b->rep = b->reps = b->xhash = NULL;
+    b->split = 0;
     gpusvm__release_mems(b, b->cs_mem, GPUSVM__CS_NBUF);
     gpusvm__release_mems(b, b->mem, GPUSVM__TB_COUNT);
 }
@@ -5259,16 +5480,17 @@ fail:
 static void gpusvm__ocl_stream_shape(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes)
 {
     const size_t left = b->mem_budget - b->mem_used, qs = (size_t)q, per = (2 * b->dpad + qs) * sizeof(float);
+    const size_t share = b->phi - b->plo; /* every point, or a split problem's share */
     size_t total = 0, rest = 0, tile;
     int i, fits = 1;
     for (i = 0; i < GPUSVM__TB_COUNT; ++i) {
         fits = fits && bytes[i] <= b->max_alloc && total + bytes[i] >= total;
         total += bytes[i];
     }
-    if ((fits && total <= left) || qs == 0 || b->sparse || b->ktype == GPUSVM__K_PRECOMPUTED || nprob != 1 ||
-        p[0].own_rows || p[0].cache || p[0].nvar <= qs)
+    if ((fits && total <= left && !b->split) || qs == 0 || b->sparse || b->ktype == GPUSVM__K_PRECOMPUTED ||
+        nprob != 1 || p[0].own_rows || p[0].cache || p[0].nvar <= qs)
         return;
-    if (fits) { /* resident with the solver's smallest working set (64)? then it shrinks q instead */
+    if (fits && !b->split) { /* resident with the solver's smallest working set (64)? then it shrinks q instead */
         const size_t q64 = qs < 64 ? qs : 64;
         const size_t small = total - bytes[GPUSVM__TB_K] - bytes[GPUSVM__TB_KQ] - bytes[GPUSVM__TB_XW] +
                              q64 * b->ldk * sizeof(float) + q64 * q64 * sizeof(float) +
@@ -5283,18 +5505,37 @@ static void gpusvm__ocl_stream_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     tile = (left - rest) / per;
     if (tile > b->max_alloc / (b->dpad * sizeof(float))) tile = b->max_alloc / (b->dpad * sizeof(float));
     if (tile > b->max_alloc / (qs * sizeof(float))) tile = b->max_alloc / (qs * sizeof(float));
-    if (tile > gpusvm__round_up(b->npts0, GPUSVM__TM)) tile = gpusvm__round_up(b->npts0, GPUSVM__TM);
+    if (tile > gpusvm__round_up(share, GPUSVM__TM)) tile = gpusvm__round_up(share, GPUSVM__TM);
     tile = tile / GPUSVM__TM * GPUSVM__TM;
-    if (tile < GPUSVM__STREAM_MIN) return;
+    if (tile < GPUSVM__STREAM_MIN && (!b->split || tile < share)) return;
     b->stream = 1;
     b->tile = tile;
-    b->ntiles = (b->npts0 + tile - 1) / tile;
+    b->ntiles = (share + tile - 1) / tile;
     b->pitch = b->ldk = tile;
     bytes[GPUSVM__TB_X] = bytes[GPUSVM__TB_XT] = tile * b->dpad * sizeof(float);
     bytes[GPUSVM__TB_K] = qs * tile * sizeof(float);
     bytes[GPUSVM__TB_XW] = qs * b->dpad * sizeof(float);
     bytes[GPUSVM__TB_S_IDX] = bytes[GPUSVM__TB_S_SLOT] = qs * sizeof(int32_t);
     bytes[GPUSVM__TB_S_COEF] = qs * sizeof(double);
+}
+
+/* Whether a batch is split by rows here (base.parts > 1; the split section below): one problem
+   larger than its working set, neither Crammer-Singer's nor precomputed, whose points the
+   storage rule keeps dense (gpusvm__ocl_sparse's density test alone, so that every part, whatever
+   its memory, decides alike). */
+static int gpusvm__ocl_splits(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+{
+    size_t np, nnz, dense;
+    if (bb->parts < 2 || nprob != 1 || q <= 0 || p[0].own_rows || p[0].cache || p[0].nvar <= (size_t)q ||
+        p[0].ktype == GPUSVM__K_PRECOMPUTED || p[0].npts < (size_t)bb->parts)
+        return 0;
+    if (bb->ctx->storage != GPUSVM_STORAGE_AUTO) return bb->ctx->storage == GPUSVM_STORAGE_DENSE;
+    np = p[0].x.rows;
+    nnz = p[0].x.row_ptr[np] - p[0].x.row_ptr[0];
+    if (!gpusvm__mul(gpusvm__round_up(np ? np : 1, GPUSVM__PITCH),
+                     gpusvm__round_up(p[0].x.cols ? p[0].x.cols : 1, GPUSVM__TK) * 4, &dense))
+        return 0;
+    return !(nnz < dense / 4 / GPUSVM__SPARSE_GAIN);
 }
 
 /* The batch's shape on the backend (b's fields) and the bytes of every training buffer (0: none),
@@ -5337,6 +5578,11 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     ws = (size_t)nprob * (size_t)q;
     v1 = nvar ? nvar : 1;
     b->sparse = gpusvm__ocl_sparse(b, np, nnz, b->d, b->ktype);
+    b->split = gpusvm__ocl_splits(&b->base, p, nprob, q);
+    b->plo = b->split ? gpusvm__part_lo(b->npts0, b->base.parts, b->base.part) : 0;
+    b->phi = b->split ? gpusvm__part_lo(b->npts0, b->base.parts, b->base.part + 1) : b->npts0;
+    if (b->split) b->sparse = 0;
+    b->split_parts = b->split ? b->base.parts : 1;
     memset(bytes, 0, GPUSVM__TB_COUNT * sizeof(size_t));
     ok = gpusvm__mul((p[0].cache && nvar > ws ? nvar : ws) * sizeof(float), b->ldk, &bytes[GPUSVM__TB_K]) &&
          gpusvm__mul(ws * sizeof(float), (size_t)q, &bytes[GPUSVM__TB_KQ]);
@@ -5364,7 +5610,12 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     b->sel_grid = 0;
     b->nu = p[0].nu;
     for (t = 0; t < nprob; ++t) b->sel_grid |= p[t].nvar + 1 > (size_t)GPUSVM__SEL_GRID;
+    if (b->split) {
+        bytes[GPUSVM__TB_CANDS] = GPUSVM__CO_WORDS((size_t)q) * sizeof(uint64_t);
+        bytes[GPUSVM__TB_WS_G] = (size_t)q * sizeof(double);
+    }
     gpusvm__ocl_stream_shape(b, p, nprob, q, bytes);
+    if (b->split && !b->stream) return "too little device memory for a tile of this part's share of the split problem";
     return NULL;
 }
 
@@ -5374,6 +5625,15 @@ static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, 
 {
     const char *why = gpusvm__ocl_shape(b, p, nprob, q, bytes, npts_all);
     if (why) return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "%s", why);
+    if (b->split) {
+        gpusvm__log(b->base.ctx, GPUSVM_LOG_INFO,
+                    "data: points %lu to %lu of %lu, part %d of %d of a problem split by rows, in %lu tile%s of %lu points "
+                    "(%.1f MiB each)",
+                    (unsigned long)b->plo, (unsigned long)b->phi - 1, (unsigned long)b->npts0, b->base.part + 1,
+                    b->split_parts, (unsigned long)b->ntiles, b->ntiles == 1 ? "" : "s", (unsigned long)b->tile,
+                    (double)bytes[GPUSVM__TB_X] / 1048576.0);
+        return GPUSVM_OK;
+    }
     if (b->stream) {
         gpusvm__log(b->base.ctx, GPUSVM_LOG_INFO,
                     "data: %.1f MiB, streamed through the device in %lu tiles of %lu points (%.1f MiB each)",
@@ -5473,6 +5733,8 @@ static void gpusvm__ocl_stage_fill(const gpusvm__ocl *b, const gpusvm__problem *
         pi[GPUSVM__PI_WHOLE] = whole;
         pi[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(p[t].nvar);
         pi[GPUSVM__PI_SPLIT] = (int32_t)p[t].npts;
+        pi[GPUSVM__PI_LO] = (int32_t)b->plo; /* a split batch has one problem */
+        pi[GPUSVM__PI_HI] = (int32_t)(b->split ? b->phi : p[t].npts);
         for (k = 0; k < p[t].npts; ++k) s->map[pts + k] = (int32_t)gpusvm__map_pt(&p[t], k);
         for (i = 0; i < p[t].nvar; ++i) {
             const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, p[t].npts));
@@ -5766,7 +6028,7 @@ static gpusvm_result gpusvm__ocl_sel_grid(gpusvm__ocl *b, gpusvm__cl_int md, int
     }
     GPUSVM__SET(SEL_HIST, SEL_pass, pass);
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_HIST, 2, g, l)) != GPUSVM_OK) return r;
-    for (side = 0; side < (nu ? 6 : 3); ++side) {
+    for (side = 0; side < GPUSVM__SIDES(nu); ++side) {
         for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_TAKE && side > 0; ++k)
             GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], GPUSVM__A_SEL_side, sizeof side, &side));
         for (pass = 1; pass < 3; ++pass) {
@@ -5924,6 +6186,26 @@ fail:
     return r;
 }
 
+/* split: one problem across devices ------------------------------------------------------------
+   A problem split by rows (base.parts > 1: the multi section's devices, or desc.split's processes)
+   runs as a streamed problem over this part's share of the points only: its tiles hold the share,
+   its update the share's gradients. Each round every part reports (kernels part 2's gpusvm_cands)
+   m and M over its share and its share's most violating candidates with their gradients; every
+   part merges all reports alike (gpusvm__split_merge), into the working set one device chooses,
+   and sets the working set's gradients from the parts that hold them. The q x q block comes from
+   the working set's vectors, so every part runs the same inner solve on the same numbers and
+   keeps every alpha; the model is the one-device model. */
+
+/* Point k's vector (another part's) into column pos of host_xw, from the problem's points. */
+static void gpusvm__ocl_split_vector(gpusvm__ocl *b, size_t k, size_t pos)
+{
+    const gpusvm__csr *x = &b->sp.x;
+    const size_t q = (size_t)b->q, row = gpusvm__map_pt(&b->sp, k);
+    size_t f, j;
+    for (f = 0; f < b->dpad; ++f) b->host_xw[f * q + pos] = 0.0f;
+    for (j = x->row_ptr[row]; j < x->row_ptr[row + 1]; ++j) b->host_xw[(size_t)x->col[j] * q + pos] = x->val[j];
+}
+
 /* stream: data larger than the device ------------------------------------------------------
    The points stay on the host (b->host_tiles) and pass through the device a tile at a time.
    A round's rows step computes the q x q block from the working set's vectors (gathered on the
@@ -5977,8 +6259,8 @@ static gpusvm_result gpusvm__ocl_stream_begin(gpusvm__ocl *b, const gpusvm__prob
         return gpusvm__cl_fail(b->base.ctx, e ? e : -1, "clCreateCommandQueue (the tiles' copies)", __LINE__);
     }
     memset(b->host_tiles, 0, words * sizeof(float));
-    for (k = 0; k < p->npts; ++k) {
-        const size_t row = gpusvm__map_pt(p, k);
+    for (k = 0; k < b->phi - b->plo; ++k) {
+        const size_t row = gpusvm__map_pt(p, b->plo + k);
         float *dst = b->host_tiles + k / T * per + k % T;
         for (j = x->row_ptr[row]; j < x->row_ptr[row + 1]; ++j) dst[(size_t)x->col[j] * T] = x->val[j];
     }
@@ -6022,7 +6304,12 @@ static gpusvm_result gpusvm__ocl_stream_block(gpusvm__ocl *b)
     for (pos = 0; pos < q; ++pos) {
         const int32_t v = b->host_ws[pos];
         const size_t k = GPUSVM__PT(v >= 0 && (size_t)v < b->nvar ? (size_t)v : 0, npts); /* stale once done */
-        const float *src = b->host_tiles + k / T * T * dp + k % T;
+        const float *src;
+        if (k < b->plo || k >= b->phi) { /* another part's point (a split problem): from the problem's own */
+            gpusvm__ocl_split_vector(b, k, pos);
+            continue;
+        }
+        src = b->host_tiles + (k - b->plo) / T * T * dp + (k - b->plo) % T;
         for (f = 0; f < dp; ++f) b->host_xw[f * q + pos] = src[f * T];
     }
     if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_XW], 0, q * dp * sizeof(float), b->host_xw)) != GPUSVM_OK ||
@@ -6085,7 +6372,7 @@ fail:
    gradients of this tile's variables (epsilon-SVR: both copies) are updated while it runs. */
 static gpusvm_result gpusvm__ocl_stream_tile(gpusvm__ocl *b, size_t t, int cnt)
 {
-    const size_t T = b->tile, c0 = t * T, c1 = c0 + T < b->npts0 ? c0 + T : b->npts0, h = t % 2;
+    const size_t T = b->tile, c0 = b->plo + t * T, c1 = c0 + T < b->phi ? c0 + T : b->phi, h = t % 2;
     size_t g[2], l[2] = {GPUSVM__L, 1};
     gpusvm__cl_event ev = NULL;
     gpusvm_result r = GPUSVM_OK;
@@ -6140,6 +6427,169 @@ fail:
     return r;
 }
 
+/* split (continued): the round's report and the merged working set ---------------------------- */
+
+/* The host's room of a split problem: this share's report, with desc.split every part's, the
+   merge's lists and chosen set, and the merged working set (variables, slots, gradients). */
+static gpusvm_result gpusvm__ocl_split_begin(gpusvm__ocl *b, const gpusvm__problem *p)
+{
+    const size_t q = (size_t)b->q, words = GPUSVM__CO_WORDS(q), parts = (size_t)b->split_parts;
+    const size_t gathered = b->base.ctx->split.parts > 1 ? parts * words : 0;
+    size_t all;
+    b->sp = *p;
+    if (!gpusvm__mul(parts, GPUSVM__CO_LISTS * q * 2, &all) || all > (size_t)-1 / 16 - words - gathered - 6 * q ||
+        !(b->rep = (uint64_t *)gpusvm__alloc(&b->base.ctx->alloc, words + gathered + all + 6 * q, sizeof(uint64_t))) ||
+        !(b->ws_new = (int32_t *)gpusvm__alloc(&b->base.ctx->alloc, 2 * q + 2 * q, sizeof(int32_t))))
+        return gpusvm__oom(b->base.ctx, "a split problem's reports");
+    b->reps = gathered ? b->rep + words : NULL;
+    b->xhash = b->rep + words + gathered;
+    b->gws = (double *)(void *)(b->ws_new + 2 * q);
+    return GPUSVM_OK;
+}
+
+/* Bind: the report's and the gradients' kernels (their fixed arguments). */
+static gpusvm_result gpusvm__ocl_bind_split(gpusvm__ocl *b, gpusvm__cl_int nu)
+{
+    gpusvm__cl_mem *m = b->mem;
+    gpusvm_result r = GPUSVM_OK;
+    const gpusvm__cl_int qmax = b->q, nparts_max = (gpusvm__cl_int)b->nparts_max;
+    GPUSVM__SET(CANDS, CANDS_key_up0, m[GPUSVM__TB_KEY_UP]);
+    GPUSVM__SET(CANDS, CANDS_key_low0, m[GPUSVM__TB_KEY_LOW]);
+    GPUSVM__SET(CANDS, CANDS_y0, m[GPUSVM__TB_Y]);
+    GPUSVM__SET(CANDS, CANDS_G0, m[GPUSVM__TB_G]);
+    GPUSVM__SET(CANDS, CANDS_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(CANDS, CANDS_nparts_max, nparts_max);
+    GPUSVM__SET(CANDS, CANDS_qmax, qmax);
+    GPUSVM__SET(CANDS, CANDS_part_up0, m[GPUSVM__TB_PART_UP]);
+    GPUSVM__SET(CANDS, CANDS_part_low0, m[GPUSVM__TB_PART_LOW]);
+    GPUSVM__SET(CANDS, CANDS_ws_idx0, m[GPUSVM__TB_WS_IDX]);
+    GPUSVM__SET(CANDS, CANDS_ws_slot0, m[GPUSVM__TB_WS_SLOT]);
+    GPUSVM__SET(CANDS, CANDS_status0, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(CANDS, CANDS_nu, nu);
+    GPUSVM__SET(CANDS, CANDS_out, m[GPUSVM__TB_CANDS]);
+    GPUSVM__SET(WS_PUT, WS_PUT_G0, m[GPUSVM__TB_G]);
+    GPUSVM__SET(WS_PUT, WS_PUT_ws_idx0, m[GPUSVM__TB_WS_IDX]);
+    GPUSVM__SET(WS_PUT, WS_PUT_gws, m[GPUSVM__TB_WS_G]);
+    GPUSVM__SET(WS_PUT, WS_PUT_pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET(WS_PUT, WS_PUT_status0, m[GPUSVM__TB_STATUS]);
+fail:
+    return r;
+}
+
+/* The round's report enqueued: this share's keys and partials, then gpusvm_cands, then its read. */
+static gpusvm_result gpusvm__ocl_split_post(gpusvm__backend *bb, int first)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    const gpusvm__cl_int md = first ? 0 : 1;
+    size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = GPUSVM__L;
+    g[0] = b->nparts_max * GPUSVM__L;
+    g[1] = 1;
+    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_KEYS, 2, g, l)) != GPUSVM_OK) return r;
+    GPUSVM__SET(CANDS, CANDS_mode_in, md);
+    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_CANDS, 1, &g1, &g1)) != GPUSVM_OK) return r;
+    GPUSVM__CL(bb->ctx, b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_CANDS], GPUSVM__CL_FALSE, 0,
+                                                   GPUSVM__CO_WORDS((size_t)b->q) * sizeof(uint64_t), b->rep, 0,
+                                                   NULL, NULL));
+    GPUSVM__CL(bb->ctx, b->cl->clFlush(b->queue));
+    b->split_mode = md;
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_split_take(gpusvm__backend *bb, const void **report, size_t *bytes)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__CL(bb->ctx, b->cl->clFinish(b->queue));
+    *report = b->rep;
+    *bytes = GPUSVM__CO_WORDS((size_t)b->q) * sizeof(uint64_t);
+fail:
+    return r;
+}
+
+/* Every part's reports merged (gpusvm__split_merge), and what changed written: the status row,
+   and unless the problem stopped the working set and its gradients (gpusvm_ws_put). */
+static gpusvm_result gpusvm__ocl_split_apply(gpusvm__backend *bb, const void *reports, double eps, double max_iter)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    const size_t q = (size_t)b->q;
+    gpusvm__split_in in;
+    double st[GPUSVM__ST_COUNT];
+    size_t g = gpusvm__round_up(q, GPUSVM__L), l = GPUSVM__L;
+    gpusvm_result r;
+    int moved;
+    in.reps = (const uint64_t *)reports;
+    in.parts = b->split_parts;
+    in.q = b->q;
+    in.nu = b->nu;
+    in.mode = b->split_mode;
+    in.npts = b->npts0;
+    in.eps = eps;
+    in.max_iter = max_iter;
+    in.scratch = b->xhash;
+    moved = gpusvm__split_merge(&in, st, b->ws_new, b->ws_new + q, b->gws);
+    if (moved < 0) return GPUSVM_OK; /* stopped before: nothing changes */
+    if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_STATUS], 0, sizeof st, st)) != GPUSVM_OK || !moved) return r;
+    if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_IDX], 0, q * sizeof(int32_t), b->ws_new)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_SLOT], 0, q * sizeof(int32_t), b->ws_new + q)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_G], 0, q * sizeof(double), b->gws)) != GPUSVM_OK)
+        return r;
+    return gpusvm__ocl_launch(b, GPUSVM__KN_WS_PUT, 1, &g, &l);
+}
+
+/* desc.split's allgather (this backend is one process's part): 0 once it failed. */
+static gpusvm_result gpusvm__ocl_split_gather(gpusvm__ocl *b, const void *send, void *recv, size_t bytes)
+{
+    const gpusvm_split *s = &b->base.ctx->split;
+    if (s->allgather(s->user, send, recv, bytes) == 0) return GPUSVM_OK;
+    return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_IO, "the split context's allgather failed (part %d of %d)", s->rank,
+                        s->parts);
+}
+
+/* A round's selection of a problem split across processes (desc.split): the reports gathered. */
+static gpusvm_result gpusvm__ocl_split_select(gpusvm__ocl *b, int first, double eps, double max_iter)
+{
+    const void *rep = NULL;
+    size_t bytes = 0;
+    gpusvm_result r;
+    if ((r = gpusvm__ocl_split_post(&b->base, first)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_split_take(&b->base, &rep, &bytes)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_split_gather(b, rep, b->reps, bytes)) != GPUSVM_OK)
+        return r;
+    return gpusvm__ocl_split_apply(&b->base, b->reps, eps, max_iter);
+}
+
+/* A split problem's state: every alpha (each part keeps them all), and the gradient of this
+   share's variables; across processes (desc.split) every part's shares gathered into G. */
+static gpusvm_result gpusvm__ocl_split_state(gpusvm__ocl *b, double *alpha, double *G)
+{
+    const size_t npts = b->npts0, nr = b->nvar > npts ? 2 : 1, parts = (size_t)b->split_parts;
+    const size_t most = npts / parts + 1, w = b->phi - b->plo;
+    gpusvm_result r = GPUSVM_OK;
+    double *send, *all;
+    size_t c, k;
+    if (alpha && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_ALPHA], b->nvar * sizeof(double), alpha)) != GPUSVM_OK)
+        return r;
+    for (c = 0; G && c < nr; ++c)
+        GPUSVM__CL(b->base.ctx, b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_G], GPUSVM__CL_TRUE,
+                                                           (c * npts + b->plo) * sizeof(double), w * sizeof(double),
+                                                           G + c * npts + b->plo, 0, NULL, NULL));
+    if (!G || b->base.ctx->split.parts < 2) return GPUSVM_OK;
+    if (!(send = (double *)gpusvm__alloc(&b->base.ctx->alloc, (parts + 1) * nr * most, sizeof(double))))
+        return gpusvm__oom(b->base.ctx, "a split problem's gradients");
+    all = send + nr * most;
+    for (c = 0; c < nr; ++c) memcpy(send + c * most, G + c * npts + b->plo, w * sizeof(double));
+    if ((r = gpusvm__ocl_split_gather(b, send, all, nr * most * sizeof(double))) == GPUSVM_OK)
+        for (k = 0; k < parts; ++k) {
+            const size_t lo = gpusvm__part_lo(npts, (int)parts, (int)k), n = gpusvm__part_lo(npts, (int)parts, (int)k + 1) - lo;
+            for (c = 0; c < nr; ++c) memcpy(G + c * npts + lo, all + (k * nr + c) * most, n * sizeof(double));
+        }
+    gpusvm__free(&b->base.ctx->alloc, send);
+fail:
+    return r;
+}
+
 /* A training batch: plan, allocate, upload, bind. */
 static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
 {
@@ -6168,7 +6618,9 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
         (r = gpusvm__ocl_bind_train_rows(b, use_map)) != GPUSVM_OK ||
         (r = gpusvm__ocl_bind_train_select(b, p[0].nu)) != GPUSVM_OK ||
         (r = gpusvm__ocl_bind_train_solve(b, p[0].nu)) != GPUSVM_OK ||
-        (b->stream && (r = gpusvm__ocl_stream_slots(b)) != GPUSVM_OK))
+        (b->stream && (r = gpusvm__ocl_stream_slots(b)) != GPUSVM_OK) ||
+        (b->split && ((r = gpusvm__ocl_split_begin(b, &p[0])) != GPUSVM_OK ||
+                      (r = gpusvm__ocl_bind_split(b, p[0].nu)) != GPUSVM_OK)))
         goto fail;
     gpusvm__free(&bb->ctx->alloc, s.block);
     return GPUSVM_OK;
@@ -6184,6 +6636,7 @@ static gpusvm_result gpusvm__ocl_select(gpusvm__backend *bb, int first, double e
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_int md = first ? 0 : 1, split = b->sel_grid;
     size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->nprob * GPUSVM__L, l1 = GPUSVM__L;
+    if (b->split) return gpusvm__ocl_split_select(b, first, eps, max_iter);
     g[0] = b->nparts_max * GPUSVM__L;
     g[1] = (size_t)b->nprob;
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_KEYS, 2, g, l)) != GPUSVM_OK) return r;
@@ -6255,6 +6708,7 @@ static gpusvm_result gpusvm__ocl_read_state(gpusvm__backend *bb, double *alpha, 
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
+    if (b->split) return gpusvm__ocl_split_state(b, alpha, G);
     if (alpha && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_ALPHA], b->nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
     if (G) r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_G], b->nvar * sizeof(double), G);
     return r;
@@ -7049,6 +7503,14 @@ static void gpusvm__ocl_vtable(gpusvm__backend *base)
     base->train_bytes = gpusvm__ocl_train_bytes;
     base->mem_left = gpusvm__ocl_mem_left;
     base->destroy = gpusvm__ocl_destroy;
+    base->splits = gpusvm__ocl_splits;
+    base->split_post = gpusvm__ocl_split_post;
+    base->split_take = gpusvm__ocl_split_take;
+    base->split_apply = gpusvm__ocl_split_apply;
+    if (base->ctx->split.parts > 1) { /* one process's part */
+        base->parts = base->ctx->split.parts;
+        base->part = base->ctx->split.rank;
+    }
 #ifdef GPUSVM_TEST_HOOKS
     base->test.read_ws = gpusvm__ocl_read_ws;
     base->test.write_rows = gpusvm__ocl_write_rows;
@@ -7112,8 +7574,11 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
    kernel-row work (nvar x npts), and each step goes to every device in turn. The steps only
    enqueue, so the devices work at the same time; a status read waits on each in turn. A
    problem's solve does not depend on the problems beside it (the working-set size is the
-   batch's, given to every device), so its model is the one-device model. Crammer-Singer's
-   problems, prediction and the kernel tests' hooks (problem 0) run on the first device. */
+   batch's, given to every device), so its model is the one-device model. A batch of one problem
+   that the devices can split (gpusvm__backend's splits) is split by rows instead: every device
+   holds a share of its points, and each round's working set is merged from every device's
+   report. Crammer-Singer's problems, prediction and the kernel tests' hooks (problem 0) run on
+   the first device. */
 #define GPUSVM__MAX_DEVICES 16
 
 typedef struct gpusvm__multi {
@@ -7124,7 +7589,25 @@ typedef struct gpusvm__multi {
        start at var[k] of the batch's concatenation */
     int first[GPUSVM__MAX_DEVICES + 1];
     size_t var[GPUSVM__MAX_DEVICES + 1];
+    /* rows: the batch's one problem is split by rows across every device (first and var all 0);
+       reps: the devices' reports of a round, side by side (rep_bytes each) */
+    int rows;
+    unsigned char *reps;
+    size_t rep_bytes;
 } gpusvm__multi;
+
+/* Whether the devices split this batch by rows (each told its part); else none is. */
+static int gpusvm__multi_by_rows(gpusvm__multi *m, const gpusvm__problem *p, int nprob, int q)
+{
+    int k, on;
+    for (k = 0; k < m->n; ++k) {
+        m->dev[k]->parts = m->n;
+        m->dev[k]->part = k;
+    }
+    on = m->n > 1 && m->dev[0]->splits && m->dev[0]->splits(m->dev[0], p, nprob, q);
+    for (k = 0; k < m->n && !on; ++k) m->dev[k]->parts = m->dev[k]->part = 0;
+    return on;
+}
 
 /* The shares: problem t goes to the next device once more than half of its work lies past that
    device's cut (k / n of the whole); Crammer-Singer's (own_rows) all to the first. */
@@ -7147,20 +7630,30 @@ static void gpusvm__multi_split(const gpusvm__multi *m, const gpusvm__problem *p
         for (var[k + 1] = var[k], t = first[k]; t < first[k + 1]; ++t) var[k + 1] += p[t].nvar;
 }
 
-#define GPUSVM__MULTI_EACH(m, k) for (k = 0; k < (m)->n; ++k) if ((m)->first[k + 1] > (m)->first[k])
+#define GPUSVM__MULTI_EACH(m, k) for (k = 0; k < (m)->n; ++k) if ((m)->rows || (m)->first[k + 1] > (m)->first[k])
 
 static size_t gpusvm__multi_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
 {
     gpusvm__multi *m = (gpusvm__multi *)bb;
-    int first[GPUSVM__MAX_DEVICES + 1], k;
+    int first[GPUSVM__MAX_DEVICES + 1], part[2][GPUSVM__MAX_DEVICES], k, rows;
     size_t var[GPUSVM__MAX_DEVICES + 1], most = 0;
+    for (k = 0; k < m->n; ++k) { /* the running batch's parts, kept */
+        part[0][k] = m->dev[k]->parts;
+        part[1][k] = m->dev[k]->part;
+    }
+    rows = gpusvm__multi_by_rows(m, p, nprob, q);
     gpusvm__multi_split(m, p, nprob, first, var);
     for (k = 0; k < m->n; ++k) {
         size_t bytes;
+        if (rows) first[k] = 0, first[k + 1] = nprob; /* each its share of the one problem */
         if (first[k + 1] == first[k]) continue;
         m->dev[k]->rows_budget = bb->rows_budget;
         bytes = m->dev[k]->train_bytes(m->dev[k], p + first[k], first[k + 1] - first[k], q);
         if (bytes > most) most = bytes;
+    }
+    for (k = 0; k < m->n; ++k) {
+        m->dev[k]->parts = part[0][k];
+        m->dev[k]->part = part[1][k];
     }
     return most;
 }
@@ -7180,14 +7673,51 @@ static gpusvm_result gpusvm__multi_train_begin(gpusvm__backend *bb, const gpusvm
     gpusvm__multi *m = (gpusvm__multi *)bb;
     gpusvm_result r;
     int k;
+    m->rows = gpusvm__multi_by_rows(m, p, nprob, q);
     gpusvm__multi_split(m, p, nprob, m->first, m->var);
+    if (m->rows)
+        for (k = 0; k <= m->n; ++k) {
+            m->first[k] = 0;
+            m->var[k] = 0;
+        }
     GPUSVM__MULTI_EACH(m, k) {
-        gpusvm__log(bb->ctx, GPUSVM_LOG_DEBUG, "device %d of %d: problems %d to %d (%lu variables)", k + 1, m->n,
-                    m->first[k], m->first[k + 1] - 1, (unsigned long)(m->var[k + 1] - m->var[k]));
+        const int count = m->rows ? nprob : m->first[k + 1] - m->first[k];
+        if (m->rows)
+            gpusvm__log(bb->ctx, GPUSVM_LOG_DEBUG, "device %d of %d: points %lu to %lu of the problem split by rows",
+                        k + 1, m->n, (unsigned long)gpusvm__part_lo(p[0].npts, m->n, k),
+                        (unsigned long)gpusvm__part_lo(p[0].npts, m->n, k + 1) - 1);
+        else
+            gpusvm__log(bb->ctx, GPUSVM_LOG_DEBUG, "device %d of %d: problems %d to %d (%lu variables)", k + 1, m->n,
+                        m->first[k], m->first[k + 1] - 1, (unsigned long)(m->var[k + 1] - m->var[k]));
         m->dev[k]->rows_budget = bb->rows_budget;
-        if ((r = m->dev[k]->train_begin(m->dev[k], p + m->first[k], m->first[k + 1] - m->first[k], q)) != GPUSVM_OK)
-            return r;
+        if ((r = m->dev[k]->train_begin(m->dev[k], p + m->first[k], count, q)) != GPUSVM_OK) return r;
     }
+    return GPUSVM_OK;
+}
+
+/* A round's selection of the problem split by rows: every device's report enqueued, then read,
+   side by side, then merged by every device alike. */
+static gpusvm_result gpusvm__multi_rows_select(gpusvm__multi *m, int first, double eps, double max_iter)
+{
+    gpusvm_result r;
+    int k;
+    for (k = 0; k < m->n; ++k)
+        if ((r = m->dev[k]->split_post(m->dev[k], first)) != GPUSVM_OK) return r;
+    for (k = 0; k < m->n; ++k) {
+        const void *rep = NULL;
+        size_t bytes = 0;
+        if ((r = m->dev[k]->split_take(m->dev[k], &rep, &bytes)) != GPUSVM_OK) return r;
+        if (bytes != m->rep_bytes) {
+            gpusvm__free(&m->base.ctx->alloc, m->reps);
+            m->rep_bytes = 0;
+            if (!(m->reps = (unsigned char *)gpusvm__alloc(&m->base.ctx->alloc, (size_t)m->n, bytes)))
+                return gpusvm__oom(m->base.ctx, "the devices' reports");
+            m->rep_bytes = bytes;
+        }
+        memcpy(m->reps + (size_t)k * bytes, rep, bytes);
+    }
+    for (k = 0; k < m->n; ++k)
+        if ((r = m->dev[k]->split_apply(m->dev[k], m->reps, eps, max_iter)) != GPUSVM_OK) return r;
     return GPUSVM_OK;
 }
 
@@ -7196,6 +7726,7 @@ static gpusvm_result gpusvm__multi_select(gpusvm__backend *bb, int first, double
     gpusvm__multi *m = (gpusvm__multi *)bb;
     gpusvm_result r;
     int k;
+    if (m->rows) return gpusvm__multi_rows_select(m, first, eps, max_iter);
     GPUSVM__MULTI_EACH(m, k) if ((r = m->dev[k]->select(m->dev[k], first, eps, max_iter)) != GPUSVM_OK) return r;
     return GPUSVM_OK;
 }
@@ -7336,6 +7867,7 @@ static void gpusvm__multi_destroy(gpusvm__backend *bb)
     gpusvm__multi *m = (gpusvm__multi *)bb;
     int k;
     for (k = 0; k < m->n; ++k) m->dev[k]->destroy(m->dev[k]);
+    gpusvm__free(&bb->ctx->alloc, m->reps);
     gpusvm__free(&bb->ctx->alloc, m);
 }
 
@@ -11339,7 +11871,8 @@ static gpusvm_result gpusvm__early_fail(const gpusvm_context_desc *d, gpusvm_res
 }
 
 
-/* desc.split checked: a split runs on the C backend (AUTO becomes CPU). */
+/* desc.split checked. Every part runs on the C backend (AUTO becomes CPU) unless desc.backend asks
+   for OpenCL: then each part holds its share on its own device (gpusvm__split_agree). */
 static gpusvm_result gpusvm__resolve_split(gpusvm_context *ctx, gpusvm_context_desc *d)
 {
     const gpusvm_split *s = &d->split;
@@ -11351,12 +11884,39 @@ static gpusvm_result gpusvm__resolve_split(gpusvm_context *ctx, gpusvm_context_d
         return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
                             "desc.split: parts %d (2..%d), rank %d (0..parts-1) and an allgather function are needed",
                             s->parts, GPUSVM__MAX_PARTS, s->rank);
-    if (d->backend == GPUSVM_BACKEND_OPENCL)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
-                            "a context split across processes runs on the C backend (backend cpu or auto), not OpenCL");
-    d->backend = GPUSVM_BACKEND_CPU;
+    if (d->backend != GPUSVM_BACKEND_OPENCL) d->backend = GPUSVM_BACKEND_CPU;
     ctx->split = *s;
     return GPUSVM_OK;
+}
+
+/* A split context's parts on one kind of backend (the C backend's parts and the OpenCL backend's
+   agree on working sets in different ways), each OpenCL part on one device; the device name says
+   which part. */
+static gpusvm_result gpusvm__split_agree(gpusvm_context *ctx)
+{
+    const gpusvm_split *s = &ctx->split;
+    int32_t mine = (int32_t)ctx->kind, *all;
+    gpusvm_result r = GPUSVM_OK;
+    int k;
+    if (ctx->kind == GPUSVM_BACKEND_OPENCL && ctx->backend->parts != s->parts)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "a part of a split context holds one device, not several");
+    if (!(all = (int32_t *)gpusvm__alloc(&ctx->alloc, (size_t)s->parts, sizeof(int32_t))))
+        return gpusvm__oom(ctx, "the split context's parts");
+    if (s->allgather(s->user, &mine, all, sizeof mine) != 0)
+        r = gpusvm__fail(ctx, GPUSVM_ERROR_IO, "the split context's allgather failed (part %d of %d)", s->rank, s->parts);
+    for (k = 0; r == GPUSVM_OK && k < s->parts; ++k)
+        if (all[k] != mine)
+            r = gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
+                             "the parts of a split context run on different backends (part %d on %s, part %d on %s)",
+                             s->rank + 1, mine == GPUSVM_BACKEND_OPENCL ? "OpenCL" : "the C backend", k + 1,
+                             all[k] == GPUSVM_BACKEND_OPENCL ? "OpenCL" : "the C backend");
+    gpusvm__free(&ctx->alloc, all);
+    if (r == GPUSVM_OK && ctx->kind == GPUSVM_BACKEND_OPENCL) {
+        const size_t n = strlen(ctx->device_name);
+        snprintf(ctx->device_name + n, sizeof ctx->device_name - n, " (part %d of %d of a split context)", s->rank + 1,
+                 s->parts);
+    }
+    return r;
 }
 
 /* The choices the environment makes for a desc that leaves them open (GPUSVM_BACKEND,
@@ -11495,7 +12055,7 @@ GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, 
     ctx->logger = d.logger;
     if ((r = gpusvm__resolve_desc(ctx, &d)) == GPUSVM_OK) {
         gpusvm__cache_dir(ctx, &d);
-        r = gpusvm__open_backend(ctx, &d);
+        if ((r = gpusvm__open_backend(ctx, &d)) == GPUSVM_OK && ctx->split.parts > 1) r = gpusvm__split_agree(ctx);
     }
     if (r != GPUSVM_OK) {
         if (d.error && d.error_size)
@@ -12068,7 +12628,37 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__PI_WHOLE 5  /* 1: the working set is every variable */\n",
     "#define GPUSVM__PI_NPARTS 6 /* work-groups of gpusvm_keys over its variables */\n",
     "#define GPUSVM__PI_SPLIT 7  /* variables from here on are the points again */\n",
-    "#define GPUSVM__PI_COUNT 8\n",
+    "#define GPUSVM__PI_LO 8     /* its points [LO, HI) are this device's share: only their variables are */\n",
+    "#define GPUSVM__PI_HI 9     /* candidates (a problem split by rows; else 0 and NPTS) */\n",
+    "#define GPUSVM__PI_COUNT 10\n",
+    "\n",
+    "/* ---- the sides of a selection (kernels part 2's gpusvm_select) ------------\n",
+    " * Side s takes, from I_up or I_low (LOW), of one class or any (CLS: +1, -1, 0),\n",
+    " * the most violating points not yet chosen until UPTO of the fresh ones are:\n",
+    " * without nu I_up, I_low, I_up again; with nu I_up and I_low of y = +1, then of\n",
+    " * y = -1, then of either class. (The host's merge of a split problem too.) */\n",
+    "#define GPUSVM__SIDES(nu) ((nu) ? 6 : 3)\n",
+    "#define GPUSVM__SIDE_LOW(s, nu) ((nu) ? ((s) & 1) : ((s) == 1))\n",
+    "#define GPUSVM__SIDE_CLS(s, nu) ((!(nu) || (s) >= 4) ? 0 : ((s) < 2 ? 1 : -1))\n",
+    "#define GPUSVM__SIDE_UPTO(s, nu, fresh) \\\n",
+    "    (!(nu) ? ((s) == 0 ? (fresh) / 2 : (fresh)) : ((s) < 4 ? ((s) + 1) * (fresh) / 4 : (fresh)))\n",
+    "\n",
+    "/* ---- a split problem's report (kernels part 2's gpusvm_cands) -------------\n",
+    " * A problem split by rows across devices or processes: each holds the gradient of\n",
+    " * its share of the points only, so each reports, in 64-bit words, its status row;\n",
+    " * m and M per class over its share (up 0, up 1, low 0, low 1); the working set's\n",
+    " * variables, slots and, where its share holds them, gradients (q words each); then\n",
+    " * GPUSVM__CO_LISTS lists of candidates, each a count and up to q composite keys\n",
+    " * (key << 32 | variable) with their gradients: I_up and I_low (with nu: of y = +1,\n",
+    " * then of y = -1), each the q - h smallest of its share, where h is the half kept.\n",
+    " * The host merges every part's report into the working set one device chooses. */\n",
+    "#define GPUSVM__CO_ENDS GPUSVM__ST_COUNT\n",
+    "#define GPUSVM__CO_IDX (GPUSVM__CO_ENDS + 4)\n",
+    "#define GPUSVM__CO_SLOT(q) (GPUSVM__CO_IDX + (q))\n",
+    "#define GPUSVM__CO_G(q) (GPUSVM__CO_IDX + 2 * (q))\n",
+    "#define GPUSVM__CO_LISTS 4\n",
+    "#define GPUSVM__CO_LIST(q, l) (GPUSVM__CO_IDX + 3 * (q) + (l) * (1 + 2 * (q)))\n",
+    "#define GPUSVM__CO_WORDS(q) GPUSVM__CO_LIST(q, GPUSVM__CO_LISTS)\n",
     "\n",
     "/* The row cache's state of a problem (kernels part 1c): these words, then each slot's owner,\n",
     " * then the round that last used each slot. */\n",
@@ -12112,6 +12702,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X(SEL_TAKE, \"gpusvm_sel_take\", GPUSVM__L, SEL)                                                   \\\n",
     "    X(GATHER, \"gpusvm_gather\", GPUSVM__L, GATHER) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO)               \\\n",
     "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE)                                                    \\\n",
+    "    X(CANDS, \"gpusvm_cands\", GPUSVM__L, CANDS) X(WS_PUT, \"gpusvm_ws_put\", GPUSVM__L, WS_PUT)          \\\n",
     "    X(CS_UPDATE, \"gpusvm_cs_update\", GPUSVM__L, CS_UPDATE) X(CS_SELECT, \"gpusvm_cs_select\", GPUSVM__L, CS_SELECT) \\\n",
     "    X(CS_SOLVE, \"gpusvm_cs_solve\", GPUSVM__CS_L, CS_SOLVE)\n",
     "\n",
@@ -12194,6 +12785,21 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \\\n",
     "    X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \\\n",
     "    X_(SEL, int, nparts_max)\n",
+    "\n",
+    "/* a split problem's report and its merged working set's gradients (part 2) */\n",
+    "#define GPUSVM__ARGS_CANDS(X_, S_)                                                                      \\\n",
+    "    X_(CANDS, __global uint *, key_up0) S_() X_(CANDS, __global uint *, key_low0) S_()                  \\\n",
+    "    X_(CANDS, __global const char *, y0) S_() X_(CANDS, __global const double *, G0) S_()               \\\n",
+    "    X_(CANDS, __global const int *, pinfo) S_() X_(CANDS, int, nparts_max) S_() X_(CANDS, int, qmax) S_() \\\n",
+    "    X_(CANDS, __global const double *, part_up0) S_() X_(CANDS, __global const double *, part_low0) S_() \\\n",
+    "    X_(CANDS, __global const int *, ws_idx0) S_() X_(CANDS, __global const int *, ws_slot0) S_()        \\\n",
+    "    X_(CANDS, int, mode_in) S_() X_(CANDS, __global const double *, status0) S_() X_(CANDS, int, nu) S_() \\\n",
+    "    X_(CANDS, __global ulong *, out)\n",
+    "\n",
+    "#define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                     \\\n",
+    "    X_(WS_PUT, __global double *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \\\n",
+    "    X_(WS_PUT, __global const double *, gws) S_() X_(WS_PUT, __global const int *, pinfo) S_()          \\\n",
+    "    X_(WS_PUT, __global const double *, status0)\n",
     "\n",
     "/* kernels part 3 */\n",
     "#define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \\\n",
@@ -13135,7 +13741,8 @@ static const char *const gpusvm__kernel_source[] = {
     " *\n",
     " * gpusvm_keys (GPUSVM__KU variables per work-item, a work-group's reads\n",
     " * coalesced) writes a sort key per variable and set (smaller key = more\n",
-    " * violating; GPUSVM__KEY_NONE = not a candidate) and one partial m / M per\n",
+    " * violating; GPUSVM__KEY_NONE = not a candidate, and every variable outside\n",
+    " * the problem's share of a split: part 0's PI_LO, PI_HI) and one partial m / M per\n",
     " * work-group: a reduction in Structure-of-Arrays form (Catanzaro's case study), through warp\n",
     " * exchanges where the device has them (part 0).\n",
     " *\n",
@@ -13157,6 +13764,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int lid = get_local_id(0), p = get_group_id(1);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], nparts = pi[GPUSVM__PI_NPARTS];\n",
+    "    const int npts = pi[GPUSVM__PI_SPLIT], lo = pi[GPUSVM__PI_LO], hi = pi[GPUSVM__PI_HI];\n",
     "    __global const double *G = G0 + v0, *alpha = alpha0 + v0, *Cv = Cv0 + v0;\n",
     "    __global const char *y = y0 + v0;\n",
     "    __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;\n",
@@ -13171,12 +13779,13 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (int u = 0; u < GPUSVM__KU; ++u) {\n",
     "        const int i = base + u * GPUSVM__L;\n",
     "        if (i < n) {\n",
+    "            const int own = GPUSVM__PT(i, npts) >= lo && GPUSVM__PT(i, npts) < hi; /* else a candidate elsewhere */\n",
     "            const double a = alpha[i];\n",
     "            const int pos = y[i] > 0;\n",
     "            const double C = Cv[i]; /* the class's C times the sample's weight */\n",
     "            const double v = pos ? -G[i] : G[i];\n",
-    "            const int in_up = pos ? (a < C) : (a > 0.0);\n",
-    "            const int in_low = pos ? (a > 0.0) : (a < C);\n",
+    "            const int in_up = own && (pos ? (a < C) : (a > 0.0));\n",
+    "            const int in_low = own && (pos ? (a > 0.0) : (a < C));\n",
     "            const uint k = gpusvm_float_key((float)v);\n",
     "            const int c1 = nu && !pos;\n",
     "            key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;\n",
@@ -13402,11 +14011,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * passes over the index of the tied points. Every loop that holds a barrier\n",
     " * runs a number of times read from local memory (uniform); passes not needed\n",
     " * are not run. */\n",
-    "/* side s of the selection: its keys (1: I_low), its class (0: any), how many chosen after it */\n",
-    "#define GPUSVM_SIDE_LOW(s, nu) ((nu) ? ((s) & 1) : ((s) == 1))\n",
-    "#define GPUSVM_SIDE_CLS(s, nu) ((!(nu) || (s) >= 4) ? 0 : ((s) < 2 ? 1 : -1))\n",
-    "#define GPUSVM_SIDE_UPTO(s, nu, fresh) \\\n",
-    "    (!(nu) ? ((s) == 0 ? (fresh) / 2 : (fresh)) : ((s) < 4 ? ((s) + 1) * (fresh) / 4 : (fresh)))\n",
+    "/* side s of the selection: GPUSVM__SIDE_* (part 0) */\n",
     "\n",
     "__kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
@@ -13492,10 +14097,10 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (split) return;\n",
     "\n",
     "    /* sides: which keys, from which class (0: any), up to how many chosen in all */\n",
-    "    for (int side = 0; side < (nu ? 6 : 3); ++side) {\n",
-    "        const int low_side = GPUSVM_SIDE_LOW(side, nu), cls = GPUSVM_SIDE_CLS(side, nu);\n",
+    "    for (int side = 0; side < GPUSVM__SIDES(nu); ++side) {\n",
+    "        const int low_side = GPUSVM__SIDE_LOW(side, nu), cls = GPUSVM__SIDE_CLS(side, nu);\n",
     "        gpusvm_select_side(&sc, ls, res, list, low_side ? key_low : key_up, low_side ? key_up : key_low, y, cls,\n",
-    "                           GPUSVM_SIDE_UPTO(side, nu, fresh) - sc.count, n);\n",
+    "                           GPUSVM__SIDE_UPTO(side, nu, fresh) - sc.count, n);\n",
     "    }\n",
     "\n",
     "    const int got = sc.count;\n",
@@ -13538,7 +14143,7 @@ static const char *const gpusvm__kernel_source[] = {
     "/* the side's keys, the other side's, the labels and class filter (gpusvm_sel_hist, _ties, _take) */\n",
     "#define GPUSVM_SEL_KEYS                                                                          \\\n",
     "    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR];                                   \\\n",
-    "    const int low_side = GPUSVM_SIDE_LOW(side, nu), cls = GPUSVM_SIDE_CLS(side, nu);             \\\n",
+    "    const int low_side = GPUSVM__SIDE_LOW(side, nu), cls = GPUSVM__SIDE_CLS(side, nu);             \\\n",
     "    __global uint *keys = (low_side ? key_low0 : key_up0) + v0;                                  \\\n",
     "    __global uint *other = (low_side ? key_up0 : key_low0) + v0;                                 \\\n",
     "    __global const char *y = y0 + v0;\n",
@@ -13592,7 +14197,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    GPUSVM_SEL_HEAD\n",
     "    GPUSVM_SEL_KEYS\n",
     "    const int q = pi[GPUSVM__PI_Q], fresh = q - (mode_in == 1 ? q / 2 : 0);\n",
-    "    const int k = GPUSVM_SIDE_UPTO(side, nu, fresh) - sc->count; /* pass 0: still wanted */\n",
+    "    const int k = GPUSVM__SIDE_UPTO(side, nu, fresh) - sc->count; /* pass 0: still wanted */\n",
     "    if (pass == 0 && k <= 0) {\n",
     "        if (get_group_id(0) == 0 && get_local_id(0) == 0) sc->stage = 5;\n",
     "        return;\n",
@@ -13697,7 +14302,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    GPUSVM_SEL_HEAD\n",
     "    GPUSVM_SEL_KEYS\n",
     "    const uint stage = sc->stage, found = sc->found, ithr = sc->prefix;\n",
-    "    const int next = side + 1, more = next < (nu ? 6 : 3);\n",
+    "    const int next = side + 1, more = next < GPUSVM__SIDES(nu);\n",
     "    const int q = pi[GPUSVM__PI_Q], h = mode_in == 1 ? q / 2 : 0;\n",
     "    /* uniform per work-group */\n",
     "    if ((int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;\n",
@@ -13713,10 +14318,10 @@ static const char *const gpusvm__kernel_source[] = {
     "        }\n",
     "    }\n",
     "    /* the next side's first pass (each work-item counts the variables it took from) */\n",
-    "    const int low_n = more && GPUSVM_SIDE_LOW(next, nu), cls_n = more ? GPUSVM_SIDE_CLS(next, nu) : 0;\n",
+    "    const int low_n = more && GPUSVM__SIDE_LOW(next, nu), cls_n = more ? GPUSVM__SIDE_CLS(next, nu) : 0;\n",
     "    __global const uint *keys_n = (low_n ? key_low0 : key_up0) + v0;\n",
     "    GPUSVM_SEL_COUNT(keys_n, cls_n, more, 0, 0u, 0u)\n",
-    "    const int k = GPUSVM_SIDE_UPTO(next, nu, q - h) - atomic_add((volatile __global int *)&GPUSVM_SEL_SC->count, 0);\n",
+    "    const int k = GPUSVM__SIDE_UPTO(next, nu, q - h) - atomic_add((volatile __global int *)&GPUSVM_SEL_SC->count, 0);\n",
     "    gpusvm_sel_find(lh, ls, res, k > 0 ? (uint)k : 1u);\n",
     "    if (last && more && GPUSVM_SEL_LID == 0) {\n",
     "        __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;\n",
@@ -13733,6 +14338,96 @@ static const char *const gpusvm__kernel_source[] = {
     "        }\n",
     "    }\n",
     "    if (last && GPUSVM_SEL_LID == 0) GPUSVM_SEL_SC->arrived = 0;\n",
+    "}\n",
+    "\n",
+    "/* A problem split by rows (part 0's report, GPUSVM__CO_*): one work-group, problem 0 (a split\n",
+    " * batch holds one). gpusvm_keys ran over this share only; this finishes m and M over the share,\n",
+    " * copies the status row and the working set with the gradients the share holds, sets the kept\n",
+    " * half's keys to NONE as gpusvm_select does, and takes each list's q - h smallest (key, index)\n",
+    " * pairs of the share by the same radix passes, leaving the keys as they are (the host merges the\n",
+    " * parts' lists side by side as gpusvm_select takes them, so every list is complete on its own).\n",
+    " * The host writes the merged working set back, its gradients through gpusvm_ws_put. */\n",
+    "__kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    __local double r_up[2][GPUSVM__L];\n",
+    "    __local double r_low[2][GPUSVM__L];\n",
+    "    __local gpusvm_sel_scratch sc;\n",
+    "    __local int ls[GPUSVM__L];\n",
+    "    __local uint res[4];\n",
+    "    const int lid = get_local_id(0);\n",
+    "    const int n = pinfo[GPUSVM__PI_NVAR], nparts = pinfo[GPUSVM__PI_NPARTS], q = pinfo[GPUSVM__PI_Q];\n",
+    "    const int npts = pinfo[GPUSVM__PI_SPLIT], lo = pinfo[GPUSVM__PI_LO], hi = pinfo[GPUSVM__PI_HI];\n",
+    "    const int h = mode_in == 1 ? q / 2 : 0, fresh = q - h;\n",
+    "    for (int t = lid; t < GPUSVM__ST_COUNT; t += GPUSVM__L) out[t] = as_ulong(status0[t]);\n",
+    "    if (status0[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "\n",
+    "    for (int c = 0; c < 2; ++c) {\n",
+    "        double up = -INFINITY, low = INFINITY;\n",
+    "        for (int g = lid; g < nparts; g += GPUSVM__L) {\n",
+    "            up = fmax(up, part_up0[c * nparts + g]);\n",
+    "            low = fmin(low, part_low0[c * nparts + g]);\n",
+    "        }\n",
+    "        r_up[c][lid] = up;\n",
+    "        r_low[c][lid] = low;\n",
+    "    }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {\n",
+    "        if (lid < s)\n",
+    "            for (int c = 0; c < 2; ++c) {\n",
+    "                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);\n",
+    "                r_low[c][lid] = fmin(r_low[c][lid], r_low[c][lid + s]);\n",
+    "            }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "    if (lid < 2) {\n",
+    "        out[GPUSVM__CO_ENDS + lid] = as_ulong(r_up[lid][0]);\n",
+    "        out[GPUSVM__CO_ENDS + 2 + lid] = as_ulong(r_low[lid][0]);\n",
+    "    }\n",
+    "    for (int t = lid; t < q; t += GPUSVM__L) {\n",
+    "        const int v = ws_idx0[t], pt = GPUSVM__PT(v, npts);\n",
+    "        out[GPUSVM__CO_IDX + t] = (ulong)(uint)v;\n",
+    "        out[GPUSVM__CO_SLOT(qmax) + t] = (ulong)(uint)ws_slot0[t];\n",
+    "        out[GPUSVM__CO_G(qmax) + t] = as_ulong(pt >= lo && pt < hi ? G0[v] : 0.0);\n",
+    "    }\n",
+    "    for (int t = lid; t < h; t += GPUSVM__L) {\n",
+    "        key_up0[ws_idx0[h + t]] = GPUSVM__KEY_NONE;\n",
+    "        key_low0[ws_idx0[h + t]] = GPUSVM__KEY_NONE;\n",
+    "    }\n",
+    "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
+    "\n",
+    "    for (int l = 0; l < (nu ? 4 : 2); ++l) { /* up, low; with nu of y = +1, then of y = -1 */\n",
+    "        __global const uint *keys = (l & 1) ? key_low0 : key_up0;\n",
+    "        const int cls = nu ? (l < 2 ? 1 : -1) : 0, base = GPUSVM__CO_LIST(qmax, l);\n",
+    "        if (GPUSVM_SEL_WI == 0) {\n",
+    "            sc.prefix = sc.mask = sc.found = 0;\n",
+    "            sc.need = (uint)max(fresh, 0);\n",
+    "            sc.stage = fresh > 0 ? 0u : 5u;\n",
+    "            sc.count = 0;\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        gpusvm_select_passes(&sc, ls, res, keys, y0, cls, n);\n",
+    "        const uint stage = sc.stage, found = sc.found, ithr = sc.prefix;\n",
+    "        for (int i = GPUSVM_SEL_WI; i < n && stage != 5; i += GPUSVM__L) {\n",
+    "            const uint key = keys[i];\n",
+    "            if (key == GPUSVM__KEY_NONE || (cls && y0[i] != cls)) continue;\n",
+    "            if (gpusvm_sel_takes(stage, found, ithr, key, i)) {\n",
+    "                const int at = atomic_inc((volatile __local int *)&sc.count);\n",
+    "                out[base + 1 + at] = ((ulong)key << 32) | (ulong)(uint)i;\n",
+    "                out[base + 1 + qmax + at] = as_ulong(G0[i]);\n",
+    "            }\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        if (GPUSVM_SEL_WI == 0) out[base] = (ulong)sc.count;\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "/* The merged working set's gradients (the host's, from the parts that hold them) into G. */\n",
+    "__kernel void gpusvm_ws_put(GPUSVM__ARGS_WS_PUT(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    const int t = get_global_id(0);\n",
+    "    if (status0[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || t >= pinfo[GPUSVM__PI_Q]) return;\n",
+    "    G0[ws_idx0[t]] = gws[t];\n",
     "}\n",
     "#line 1 \"kernels/30_smo.cl\"\n",
     "/* gpusvm kernels, part 3: the inner solve.\n",
@@ -14627,7 +15322,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 2680
+#define GPUSVM__KERNEL_SOURCE_LINES 2815
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -119,7 +119,37 @@
 #define GPUSVM__PI_WHOLE 5  /* 1: the working set is every variable */
 #define GPUSVM__PI_NPARTS 6 /* work-groups of gpusvm_keys over its variables */
 #define GPUSVM__PI_SPLIT 7  /* variables from here on are the points again */
-#define GPUSVM__PI_COUNT 8
+#define GPUSVM__PI_LO 8     /* its points [LO, HI) are this device's share: only their variables are */
+#define GPUSVM__PI_HI 9     /* candidates (a problem split by rows; else 0 and NPTS) */
+#define GPUSVM__PI_COUNT 10
+
+/* ---- the sides of a selection (kernels part 2's gpusvm_select) ------------
+ * Side s takes, from I_up or I_low (LOW), of one class or any (CLS: +1, -1, 0),
+ * the most violating points not yet chosen until UPTO of the fresh ones are:
+ * without nu I_up, I_low, I_up again; with nu I_up and I_low of y = +1, then of
+ * y = -1, then of either class. (The host's merge of a split problem too.) */
+#define GPUSVM__SIDES(nu) ((nu) ? 6 : 3)
+#define GPUSVM__SIDE_LOW(s, nu) ((nu) ? ((s) & 1) : ((s) == 1))
+#define GPUSVM__SIDE_CLS(s, nu) ((!(nu) || (s) >= 4) ? 0 : ((s) < 2 ? 1 : -1))
+#define GPUSVM__SIDE_UPTO(s, nu, fresh) \
+    (!(nu) ? ((s) == 0 ? (fresh) / 2 : (fresh)) : ((s) < 4 ? ((s) + 1) * (fresh) / 4 : (fresh)))
+
+/* ---- a split problem's report (kernels part 2's gpusvm_cands) -------------
+ * A problem split by rows across devices or processes: each holds the gradient of
+ * its share of the points only, so each reports, in 64-bit words, its status row;
+ * m and M per class over its share (up 0, up 1, low 0, low 1); the working set's
+ * variables, slots and, where its share holds them, gradients (q words each); then
+ * GPUSVM__CO_LISTS lists of candidates, each a count and up to q composite keys
+ * (key << 32 | variable) with their gradients: I_up and I_low (with nu: of y = +1,
+ * then of y = -1), each the q - h smallest of its share, where h is the half kept.
+ * The host merges every part's report into the working set one device chooses. */
+#define GPUSVM__CO_ENDS GPUSVM__ST_COUNT
+#define GPUSVM__CO_IDX (GPUSVM__CO_ENDS + 4)
+#define GPUSVM__CO_SLOT(q) (GPUSVM__CO_IDX + (q))
+#define GPUSVM__CO_G(q) (GPUSVM__CO_IDX + 2 * (q))
+#define GPUSVM__CO_LISTS 4
+#define GPUSVM__CO_LIST(q, l) (GPUSVM__CO_IDX + 3 * (q) + (l) * (1 + 2 * (q)))
+#define GPUSVM__CO_WORDS(q) GPUSVM__CO_LIST(q, GPUSVM__CO_LISTS)
 
 /* The row cache's state of a problem (kernels part 1c): these words, then each slot's owner,
  * then the round that last used each slot. */
@@ -163,6 +193,7 @@
     X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL)                                                   \
     X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
+    X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT)          \
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
     X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE)
 
@@ -245,6 +276,21 @@
     X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \
     X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \
     X_(SEL, int, nparts_max)
+
+/* a split problem's report and its merged working set's gradients (part 2) */
+#define GPUSVM__ARGS_CANDS(X_, S_)                                                                      \
+    X_(CANDS, __global uint *, key_up0) S_() X_(CANDS, __global uint *, key_low0) S_()                  \
+    X_(CANDS, __global const char *, y0) S_() X_(CANDS, __global const double *, G0) S_()               \
+    X_(CANDS, __global const int *, pinfo) S_() X_(CANDS, int, nparts_max) S_() X_(CANDS, int, qmax) S_() \
+    X_(CANDS, __global const double *, part_up0) S_() X_(CANDS, __global const double *, part_low0) S_() \
+    X_(CANDS, __global const int *, ws_idx0) S_() X_(CANDS, __global const int *, ws_slot0) S_()        \
+    X_(CANDS, int, mode_in) S_() X_(CANDS, __global const double *, status0) S_() X_(CANDS, int, nu) S_() \
+    X_(CANDS, __global ulong *, out)
+
+#define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                     \
+    X_(WS_PUT, __global double *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \
+    X_(WS_PUT, __global const double *, gws) S_() X_(WS_PUT, __global const int *, pinfo) S_()          \
+    X_(WS_PUT, __global const double *, status0)
 
 /* kernels part 3 */
 #define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \

@@ -14,7 +14,8 @@
  *
  * gpusvm_keys (GPUSVM__KU variables per work-item, a work-group's reads
  * coalesced) writes a sort key per variable and set (smaller key = more
- * violating; GPUSVM__KEY_NONE = not a candidate) and one partial m / M per
+ * violating; GPUSVM__KEY_NONE = not a candidate, and every variable outside
+ * the problem's share of a split: part 0's PI_LO, PI_HI) and one partial m / M per
  * work-group: a reduction in Structure-of-Arrays form (Catanzaro's case study), through warp
  * exchanges where the device has them (part 0).
  *
@@ -36,6 +37,7 @@ __kernel void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))
     const int lid = get_local_id(0), p = get_group_id(1);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], nparts = pi[GPUSVM__PI_NPARTS];
+    const int npts = pi[GPUSVM__PI_SPLIT], lo = pi[GPUSVM__PI_LO], hi = pi[GPUSVM__PI_HI];
     __global const double *G = G0 + v0, *alpha = alpha0 + v0, *Cv = Cv0 + v0;
     __global const char *y = y0 + v0;
     __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;
@@ -50,12 +52,13 @@ __kernel void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))
     for (int u = 0; u < GPUSVM__KU; ++u) {
         const int i = base + u * GPUSVM__L;
         if (i < n) {
+            const int own = GPUSVM__PT(i, npts) >= lo && GPUSVM__PT(i, npts) < hi; /* else a candidate elsewhere */
             const double a = alpha[i];
             const int pos = y[i] > 0;
             const double C = Cv[i]; /* the class's C times the sample's weight */
             const double v = pos ? -G[i] : G[i];
-            const int in_up = pos ? (a < C) : (a > 0.0);
-            const int in_low = pos ? (a > 0.0) : (a < C);
+            const int in_up = own && (pos ? (a < C) : (a > 0.0));
+            const int in_low = own && (pos ? (a > 0.0) : (a < C));
             const uint k = gpusvm_float_key((float)v);
             const int c1 = nu && !pos;
             key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;
@@ -281,11 +284,7 @@ GPUSVM_INLINE void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local in
  * passes over the index of the tied points. Every loop that holds a barrier
  * runs a number of times read from local memory (uniform); passes not needed
  * are not run. */
-/* side s of the selection: its keys (1: I_low), its class (0: any), how many chosen after it */
-#define GPUSVM_SIDE_LOW(s, nu) ((nu) ? ((s) & 1) : ((s) == 1))
-#define GPUSVM_SIDE_CLS(s, nu) ((!(nu) || (s) >= 4) ? 0 : ((s) < 2 ? 1 : -1))
-#define GPUSVM_SIDE_UPTO(s, nu, fresh) \
-    (!(nu) ? ((s) == 0 ? (fresh) / 2 : (fresh)) : ((s) < 4 ? ((s) + 1) * (fresh) / 4 : (fresh)))
+/* side s of the selection: GPUSVM__SIDE_* (part 0) */
 
 __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 {
@@ -371,10 +370,10 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     if (split) return;
 
     /* sides: which keys, from which class (0: any), up to how many chosen in all */
-    for (int side = 0; side < (nu ? 6 : 3); ++side) {
-        const int low_side = GPUSVM_SIDE_LOW(side, nu), cls = GPUSVM_SIDE_CLS(side, nu);
+    for (int side = 0; side < GPUSVM__SIDES(nu); ++side) {
+        const int low_side = GPUSVM__SIDE_LOW(side, nu), cls = GPUSVM__SIDE_CLS(side, nu);
         gpusvm_select_side(&sc, ls, res, list, low_side ? key_low : key_up, low_side ? key_up : key_low, y, cls,
-                           GPUSVM_SIDE_UPTO(side, nu, fresh) - sc.count, n);
+                           GPUSVM__SIDE_UPTO(side, nu, fresh) - sc.count, n);
     }
 
     const int got = sc.count;
@@ -417,7 +416,7 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 /* the side's keys, the other side's, the labels and class filter (gpusvm_sel_hist, _ties, _take) */
 #define GPUSVM_SEL_KEYS                                                                          \
     const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR];                                   \
-    const int low_side = GPUSVM_SIDE_LOW(side, nu), cls = GPUSVM_SIDE_CLS(side, nu);             \
+    const int low_side = GPUSVM__SIDE_LOW(side, nu), cls = GPUSVM__SIDE_CLS(side, nu);             \
     __global uint *keys = (low_side ? key_low0 : key_up0) + v0;                                  \
     __global uint *other = (low_side ? key_up0 : key_low0) + v0;                                 \
     __global const char *y = y0 + v0;
@@ -471,7 +470,7 @@ __kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
     GPUSVM_SEL_HEAD
     GPUSVM_SEL_KEYS
     const int q = pi[GPUSVM__PI_Q], fresh = q - (mode_in == 1 ? q / 2 : 0);
-    const int k = GPUSVM_SIDE_UPTO(side, nu, fresh) - sc->count; /* pass 0: still wanted */
+    const int k = GPUSVM__SIDE_UPTO(side, nu, fresh) - sc->count; /* pass 0: still wanted */
     if (pass == 0 && k <= 0) {
         if (get_group_id(0) == 0 && get_local_id(0) == 0) sc->stage = 5;
         return;
@@ -576,7 +575,7 @@ __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
     GPUSVM_SEL_HEAD
     GPUSVM_SEL_KEYS
     const uint stage = sc->stage, found = sc->found, ithr = sc->prefix;
-    const int next = side + 1, more = next < (nu ? 6 : 3);
+    const int next = side + 1, more = next < GPUSVM__SIDES(nu);
     const int q = pi[GPUSVM__PI_Q], h = mode_in == 1 ? q / 2 : 0;
     /* uniform per work-group */
     if ((int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;
@@ -592,10 +591,10 @@ __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
         }
     }
     /* the next side's first pass (each work-item counts the variables it took from) */
-    const int low_n = more && GPUSVM_SIDE_LOW(next, nu), cls_n = more ? GPUSVM_SIDE_CLS(next, nu) : 0;
+    const int low_n = more && GPUSVM__SIDE_LOW(next, nu), cls_n = more ? GPUSVM__SIDE_CLS(next, nu) : 0;
     __global const uint *keys_n = (low_n ? key_low0 : key_up0) + v0;
     GPUSVM_SEL_COUNT(keys_n, cls_n, more, 0, 0u, 0u)
-    const int k = GPUSVM_SIDE_UPTO(next, nu, q - h) - atomic_add((volatile __global int *)&GPUSVM_SEL_SC->count, 0);
+    const int k = GPUSVM__SIDE_UPTO(next, nu, q - h) - atomic_add((volatile __global int *)&GPUSVM_SEL_SC->count, 0);
     gpusvm_sel_find(lh, ls, res, k > 0 ? (uint)k : 1u);
     if (last && more && GPUSVM_SEL_LID == 0) {
         __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;
@@ -612,4 +611,94 @@ __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
         }
     }
     if (last && GPUSVM_SEL_LID == 0) GPUSVM_SEL_SC->arrived = 0;
+}
+
+/* A problem split by rows (part 0's report, GPUSVM__CO_*): one work-group, problem 0 (a split
+ * batch holds one). gpusvm_keys ran over this share only; this finishes m and M over the share,
+ * copies the status row and the working set with the gradients the share holds, sets the kept
+ * half's keys to NONE as gpusvm_select does, and takes each list's q - h smallest (key, index)
+ * pairs of the share by the same radix passes, leaving the keys as they are (the host merges the
+ * parts' lists side by side as gpusvm_select takes them, so every list is complete on its own).
+ * The host writes the merged working set back, its gradients through gpusvm_ws_put. */
+__kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))
+{
+    __local double r_up[2][GPUSVM__L];
+    __local double r_low[2][GPUSVM__L];
+    __local gpusvm_sel_scratch sc;
+    __local int ls[GPUSVM__L];
+    __local uint res[4];
+    const int lid = get_local_id(0);
+    const int n = pinfo[GPUSVM__PI_NVAR], nparts = pinfo[GPUSVM__PI_NPARTS], q = pinfo[GPUSVM__PI_Q];
+    const int npts = pinfo[GPUSVM__PI_SPLIT], lo = pinfo[GPUSVM__PI_LO], hi = pinfo[GPUSVM__PI_HI];
+    const int h = mode_in == 1 ? q / 2 : 0, fresh = q - h;
+    for (int t = lid; t < GPUSVM__ST_COUNT; t += GPUSVM__L) out[t] = as_ulong(status0[t]);
+    if (status0[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+
+    for (int c = 0; c < 2; ++c) {
+        double up = -INFINITY, low = INFINITY;
+        for (int g = lid; g < nparts; g += GPUSVM__L) {
+            up = fmax(up, part_up0[c * nparts + g]);
+            low = fmin(low, part_low0[c * nparts + g]);
+        }
+        r_up[c][lid] = up;
+        r_low[c][lid] = low;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            for (int c = 0; c < 2; ++c) {
+                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);
+                r_low[c][lid] = fmin(r_low[c][lid], r_low[c][lid + s]);
+            }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid < 2) {
+        out[GPUSVM__CO_ENDS + lid] = as_ulong(r_up[lid][0]);
+        out[GPUSVM__CO_ENDS + 2 + lid] = as_ulong(r_low[lid][0]);
+    }
+    for (int t = lid; t < q; t += GPUSVM__L) {
+        const int v = ws_idx0[t], pt = GPUSVM__PT(v, npts);
+        out[GPUSVM__CO_IDX + t] = (ulong)(uint)v;
+        out[GPUSVM__CO_SLOT(qmax) + t] = (ulong)(uint)ws_slot0[t];
+        out[GPUSVM__CO_G(qmax) + t] = as_ulong(pt >= lo && pt < hi ? G0[v] : 0.0);
+    }
+    for (int t = lid; t < h; t += GPUSVM__L) {
+        key_up0[ws_idx0[h + t]] = GPUSVM__KEY_NONE;
+        key_low0[ws_idx0[h + t]] = GPUSVM__KEY_NONE;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+
+    for (int l = 0; l < (nu ? 4 : 2); ++l) { /* up, low; with nu of y = +1, then of y = -1 */
+        __global const uint *keys = (l & 1) ? key_low0 : key_up0;
+        const int cls = nu ? (l < 2 ? 1 : -1) : 0, base = GPUSVM__CO_LIST(qmax, l);
+        if (GPUSVM_SEL_WI == 0) {
+            sc.prefix = sc.mask = sc.found = 0;
+            sc.need = (uint)max(fresh, 0);
+            sc.stage = fresh > 0 ? 0u : 5u;
+            sc.count = 0;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        gpusvm_select_passes(&sc, ls, res, keys, y0, cls, n);
+        const uint stage = sc.stage, found = sc.found, ithr = sc.prefix;
+        for (int i = GPUSVM_SEL_WI; i < n && stage != 5; i += GPUSVM__L) {
+            const uint key = keys[i];
+            if (key == GPUSVM__KEY_NONE || (cls && y0[i] != cls)) continue;
+            if (gpusvm_sel_takes(stage, found, ithr, key, i)) {
+                const int at = atomic_inc((volatile __local int *)&sc.count);
+                out[base + 1 + at] = ((ulong)key << 32) | (ulong)(uint)i;
+                out[base + 1 + qmax + at] = as_ulong(G0[i]);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (GPUSVM_SEL_WI == 0) out[base] = (ulong)sc.count;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+/* The merged working set's gradients (the host's, from the parts that hold them) into G. */
+__kernel void gpusvm_ws_put(GPUSVM__ARGS_WS_PUT(GPUSVM__PARAM, GPUSVM__COMMA))
+{
+    const int t = get_global_id(0);
+    if (status0[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || t >= pinfo[GPUSVM__PI_Q]) return;
+    G0[ws_idx0[t]] = gws[t];
 }

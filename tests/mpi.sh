@@ -3,7 +3,7 @@
 # this machine. gpusvm-train-mpi: the model file and printed lines of one gpusvm-train process on
 # the C backend, byte for byte (C-SVC, nu-SVC, epsilon-SVR on svmguide1, C-SVC and 5-fold
 # cross-validation on 4000 a9a points: more points than a working set, so every rank holds a
-# share); gpusvm-grid-mpi: gpusvm-grid's lines, .out file and PNG; bad input fails every rank
+# share), and with every rank on OpenCL; gpusvm-grid-mpi: gpusvm-grid's lines, .out file and PNG; bad input fails every rank
 # with file:line and no model. Prints "mpi: N passed, M failed".
 W=build/mpi
 . tests/suite.sh
@@ -38,6 +38,27 @@ same nusvc 3 svmguide1 -s 1 -n 0.3 -g 1
 same svr 2 svmguide1 -s 3 -p 0.2 -c 4 -g 1
 same a9a 3 a9a4k -c 1 -g 0.05
 same cv 2 a9a4k -c 1 -g 0.05 -v 5
+
+# each rank on an OpenCL device (PoCL's CPU on a machine without a GPU): the problem split by rows
+# across the ranks' devices, one process's model and lines; GPUSVM_DEVICE as a list gives each
+# rank its entry; ranks on different backends are an error on every rank, with no model
+export GPUSVM_BACKEND=opencl
+same ocl_csvc 2 svmguide1 -c 10 -g 1
+same ocl_nusvc 3 svmguide1 -s 1 -n 0.3 -g 1
+GPUSVM_DEVICE=0,0,0 && export GPUSVM_DEVICE
+same ocl_svr 3 svmguide1 -s 3 -p 0.2 -c 4 -g 1
+unset GPUSVM_DEVICE
+same ocl_a9a 2 a9a4k -c 1 -g 0.05
+n=$(grep -l "part 1 of [23] of a problem split by rows" "$W/ocl_csvc.2.err" "$W/ocl_nusvc.3.err" "$W/ocl_svr.3.err" \
+    "$W/ocl_a9a.2.err" | wc -l)
+[ "$n" = 4 ]
+check $? "the OpenCL runs split the problem by rows (rank 0's share said: $n of 4)"
+mpirun -np 1 -x GPUSVM_BACKEND=cpu $B/gpusvm-train-mpi "$W/a9a4k" "$W/mix.model" : \
+    -np 1 -x GPUSVM_BACKEND=opencl $B/gpusvm-train-mpi "$W/a9a4k" "$W/mix.model" > "$W/mix.out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "run on different backends" "$W/mix.out" && [ ! -e "$W/mix.model" ]
+check $? "mpirun with one rank on the C backend and one on OpenCL: an error, no model"
+export GPUSVM_BACKEND=cpu
 
 # gpusvm-grid-mpi: the ranks take the gamma values in turn; rank 0 prints svm-grid's lines, the .out
 # file and the picture that one gpusvm-grid process writes

@@ -849,9 +849,35 @@ static int same_model(const gpusvm_model *a, const gpusvm_model *b)
     return 1;
 }
 
+/* One binary problem larger than its working set on several devices: split by rows (each device
+   says its share), and the one-device model, bit for bit, with its iterations. */
+static int rows_said;
+static void rows_logger(void *user, gpusvm_log_level level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    rows_said += strstr(msg, "of a problem split by rows") != NULL;
+}
+
+static void rows_case(gpusvm_context *one, gpusvm_context *many, int ndev, const gpusvm_matrix *ds, const double *y,
+                      const gpusvm_params *p, const char *what)
+{
+    gpusvm_model *m1 = NULL, *m2 = NULL;
+    char msg[256];
+    rows_said = 0;
+    CHECK_OK(gpusvm_train(one, ds, y, p, &m1));
+    CHECK_OK(gpusvm_train(many, ds, y, p, &m2));
+    snprintf(msg, sizeof msg, "%s on %d devices: split by rows (%d shares said), the one-device model", what, ndev,
+             rows_said);
+    CHECK(m1 && m2 && rows_said == ndev && same_model(m1, m2) && m1->info.iterations == m2->info.iterations, msg);
+    gpusvm_model_free(m1);
+    gpusvm_model_free(m2);
+}
+
 /* Several devices (here one device opened twice, then three times): one-vs-one pairs, the folds
    of a cross-validation and a batch too large for one share give each problem the one-device
-   model; Crammer-Singer and prediction (on the first device) too; bad lists are errors. */
+   model; one binary problem split by rows too; Crammer-Singer and prediction (on the first
+   device) too; bad lists are errors. */
 static void multi_device_checks(gpusvm_context *one)
 {
     const size_t n = 2800, d = 10;
@@ -859,6 +885,7 @@ static void multi_device_checks(gpusvm_context *one)
     const char *paren;
     float *x = (float *)malloc(n * d * sizeof(float));
     double *y = (double *)malloc(n * sizeof(double)), *yb = (double *)malloc(n * sizeof(double));
+    double *yr = (double *)malloc(n * sizeof(double));
     double *t1 = (double *)malloc(n * sizeof(double)), *t2 = (double *)malloc(n * sizeof(double));
     double *dv1 = (double *)malloc(n * 6 * sizeof(double)), *dv2 = (double *)malloc(n * 6 * sizeof(double));
     gpusvm_matrix ds;
@@ -872,7 +899,7 @@ static void multi_device_checks(gpusvm_context *one)
     if ((paren = strstr(name, " (")) != NULL) name[paren - name] = 0;
     if (strchr(name, ',')) {
         printf("test_kernels: several devices not checked (the device name '%s' holds a comma)\n", name);
-        free(x), free(y), free(yb), free(t1), free(t2), free(dv1), free(dv2);
+        free(x), free(y), free(yb), free(yr), free(t1), free(t2), free(dv1), free(dv2);
         return;
     }
     for (i = 0; i < n; ++i) { /* four overlapping classes */
@@ -880,6 +907,7 @@ static void multi_device_checks(gpusvm_context *one)
         y[i] = c;
         yb[i] = c < 2 ? 1.0 : -1.0;
         for (k = 0; k < d; ++k) x[i * d + k] = (float)(urand() * 2.0 - 1.0 + (k == (size_t)c ? 0.8 : 0.0));
+        yr[i] = x[i * d] - 0.5 * x[i * d + 1];
     }
     memset(&ds, 0, sizeof ds);
     ds.rows = n;
@@ -889,6 +917,7 @@ static void multi_device_checks(gpusvm_context *one)
     memset(&desc, 0, sizeof desc);
     desc.ignore_environment = 1;
     desc.backend = GPUSVM_BACKEND_OPENCL;
+    desc.logger.fn = rows_logger;
     snprintf(sel, sizeof sel, "%s,%s", name, name);
     desc.devices = sel;
     CHECK_OK(gpusvm_context_create(&desc, &many[0]));
@@ -910,6 +939,16 @@ static void multi_device_checks(gpusvm_context *one)
         CHECK_OK(gpusvm_cross_validation(one, &ds, yb, &p, 5, t1));
         CHECK_OK(gpusvm_cross_validation(many[ndev], &ds, yb, &p, 5, t2));
         CHECK(memcmp(t1, t2, n * sizeof(double)) == 0, "five folds on several devices: the one-device predictions");
+        p.working_set_size = 256; /* 2800 variables: 11 working sets' worth */
+        rows_case(one, many[ndev], ndev + 2, &ds, yb, &p, "C-SVC");
+        p.svm_type = GPUSVM_NU_SVC;
+        p.nu = 0.3;
+        rows_case(one, many[ndev], ndev + 2, &ds, yb, &p, "nu-SVC");
+        p.svm_type = GPUSVM_EPSILON_SVR;
+        p.p = 0.1;
+        rows_case(one, many[ndev], ndev + 2, &ds, yr, &p, "epsilon-SVR");
+        p.svm_type = GPUSVM_C_SVC;
+        p.working_set_size = 0;
     }
     gpusvm_model_free(m1);
     p.svm_type = GPUSVM_CRAMMER_SINGER;
@@ -932,7 +971,7 @@ static void multi_device_checks(gpusvm_context *one)
                   "a bad device list is an error that says why");
         }
     }
-    free(x), free(y), free(yb), free(t1), free(t2), free(dv1), free(dv2);
+    free(x), free(y), free(yb), free(yr), free(t1), free(t2), free(dv1), free(dv2);
 }
 
 int main(void)

@@ -2,7 +2,10 @@
    build/gpusvm-grid-mpi with this). Every rank reads the data. gpusvm-train-mpi: the ranks make
    the same calls on a context split across them (desc.split): each holds the kernel rows and
    gradient of its share of the points, and they agree on every working set through
-   MPI_Allgather, so the model is the one a single process trains. gpusvm-grid-mpi: the ranks take
+   MPI_Allgather, so the model is the one a single process trains; each rank on the C backend, or
+   with GPUSVM_BACKEND=opencl on an OpenCL device: GPUSVM_DEVICE as a comma-separated list
+   gives each rank on a host the entry of its local rank (modulo the list's length), one device
+   each. gpusvm-grid-mpi: the ranks take
    the grid's gamma values in turn, each on a context of its own, and rank 0 gathers the rates.
    Rank 0 prints and writes; a failing rank aborts all. */
 #ifndef GPUSVM_CLI_MPI_H
@@ -15,6 +18,7 @@
 #define CLI_MPI_CHUNK ((size_t)1 << 26) /* bytes per rank in one MPI_Allgather (its counts are ints) */
 
 static int cli_mpi_size_ = 1;
+static char cli_mpi_device_[256]; /* this rank's entry of a device list */
 static int cli_mpi_split_ = 0; /* the context is split across the ranks */
 static unsigned char *cli_mpi_tmp_ = NULL; /* size x CLI_MPI_CHUNK, for gathers larger than a chunk */
 
@@ -36,12 +40,29 @@ static int cli_mpi_allgather(void *user, const void *send, void *recv, size_t by
     return 0;
 }
 
-/* The split, and unless GPUSVM_THREADS says otherwise, this host's cores shared among its ranks. */
+/* Entry `at` (modulo their count) of the comma-separated list into cli_mpi_device_. */
+static void cli_mpi_pick(const char *list, int at)
+{
+    int n = 1, k = 0;
+    const char *p = list, *e;
+    size_t len;
+    for (e = list; *e; ++e) n += *e == ',';
+    at %= n;
+    while (k < at) k += *p++ == ',';
+    e = strchr(p, ',');
+    len = e ? (size_t)(e - p) : strlen(p);
+    if (len >= sizeof cli_mpi_device_) len = sizeof cli_mpi_device_ - 1;
+    memcpy(cli_mpi_device_, p, len);
+    cli_mpi_device_[len] = 0;
+}
+
+/* The split, a device list's entry for this rank, and unless GPUSVM_THREADS says otherwise, this
+   host's cores shared among its ranks. */
 static void cli_mpi_desc(gpusvm_context_desc *d)
 {
-    const char *env = getenv("GPUSVM_THREADS");
+    const char *env = getenv("GPUSVM_THREADS"), *dev = d->device ? d->device : getenv("GPUSVM_DEVICE");
     MPI_Comm local;
-    int local_size = 1, rank = 0;
+    int local_size = 1, local_rank = 0, rank = 0;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (cli_mpi_split_) {
@@ -51,7 +72,12 @@ static void cli_mpi_desc(gpusvm_context_desc *d)
     }
     if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) == MPI_SUCCESS) {
         MPI_Comm_size(local, &local_size);
+        MPI_Comm_rank(local, &local_rank);
         MPI_Comm_free(&local);
+    }
+    if (cli_mpi_split_ && dev && strchr(dev, ',')) {
+        cli_mpi_pick(dev, local_rank);
+        d->device = cli_mpi_device_;
     }
     if (!(env && *env) && cores > 0) d->threads = cores / local_size > 1 ? (int)(cores / local_size) : 1;
 }
