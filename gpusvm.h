@@ -775,6 +775,10 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #define GPUSVM__CO_LISTS 4
 #define GPUSVM__CO_LIST(q, l) (GPUSVM__CO_IDX + 3 * (q) + (l) * (1 + 2 * (q)))
 #define GPUSVM__CO_WORDS(q) GPUSVM__CO_LIST(q, GPUSVM__CO_LISTS)
+/* list l of a report: its keys (1: I_low), its class (0: any); how many lists */
+#define GPUSVM__CO_NLISTS(nu) ((nu) ? 4 : 2)
+#define GPUSVM__CO_LOW(l) ((l) & 1)
+#define GPUSVM__CO_CLS(l, nu) ((nu) ? ((l) < 2 ? 1 : -1) : 0)
 
 /* The row cache's state of a problem (kernels part 1c): these words, then each slot's owner,
  * then the round that last used each slot. */
@@ -893,14 +897,16 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)
 
 /* the selection over the grid (part 2): gpusvm_sel_hist, _ties, _take (ties0: the keys' partials'
- * buffer, free once gpusvm_select has read them, 4 * nparts_max words a problem) */
+ * buffer, free once gpusvm_select has read them, 4 * nparts_max words a problem); cands: a split
+ * problem's lists into its report out instead (G0: their gradients) */
 #define GPUSVM__ARGS_SEL(X_, S_)                                                                        \
     X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \
     X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \
     X_(SEL, int, qmax) S_() X_(SEL, __global const double *, status) S_() X_(SEL, __global uint *, sel_g) S_() \
     X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \
     X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \
-    X_(SEL, int, nparts_max)
+    X_(SEL, int, nparts_max) S_() X_(SEL, int, cands) S_() X_(SEL, __global ulong *, out) S_()           \
+    X_(SEL, __global const double *, G0)
 
 /* a split problem's report and its merged working set's gradients (part 2) */
 #define GPUSVM__ARGS_CANDS(X_, S_)                                                                      \
@@ -910,7 +916,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(CANDS, __global const double *, part_up0) S_() X_(CANDS, __global const double *, part_low0) S_() \
     X_(CANDS, __global const int *, ws_idx0) S_() X_(CANDS, __global const int *, ws_slot0) S_()        \
     X_(CANDS, int, mode_in) S_() X_(CANDS, __global const double *, status0) S_() X_(CANDS, int, nu) S_() \
-    X_(CANDS, __global ulong *, out)
+    X_(CANDS, __global ulong *, out) S_() X_(CANDS, int, grid) S_() X_(CANDS, __global uint *, sel_g)
 
 #define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                     \
     X_(WS_PUT, __global double *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \
@@ -4841,16 +4847,17 @@ struct gpusvm__ocl {
     gpusvm__cl_event copied[2];  /* the last copy into X / XT (NULL once the kernels wait for it) */
     gpusvm__cl_event used[2];    /* the last rows launch that read X / XT */
     float *host_xw;      /* the working set's vectors as gpusvm_gather_ws writes them (q x dpad) */
+    gpusvm__problem sp;  /* the problem (host_xw's vectors come from its points' rows) */
     int32_t *host_ws;    /* the working set's variables (q), then the update's rows' (q) */
     double *host_coef;   /* the round's coefficients (q), then the update's rows' (q) */
     /* A problem split by rows (gpusvm__ocl_split_*; base.parts): streamed as above over this
-       share's points [plo, phi) only (tiles t: [plo + t tile, ...)); sp its problem (the working
-       set's vectors come from its points); rep this share's report (GPUSVM__CO_WORDS(q) words),
+       share's points [plo, phi) only (tiles t: [plo + t tile, ...)); rep this share's report
+       (GPUSVM__CO_WORDS(q) words),
        reps every part's (desc.split: gathered here), ws_new the merged working set's variables,
        slots and gradients. */
     int split, split_mode, split_parts; /* split_mode: the round's gpusvm_cands mode; split_parts: base.parts then */
+    double split_st[GPUSVM__ST_COUNT];  /* the merged status row */
     size_t plo, phi;
-    gpusvm__problem sp;
     uint64_t *rep, *reps, *xhash;
     int32_t *ws_new;
     double *gws;
@@ -5005,6 +5012,16 @@ static gpusvm_result gpusvm__ocl_write(gpusvm__ocl *b, gpusvm__cl_mem m, size_t 
 {
     gpusvm_result r = GPUSVM_OK;
     GPUSVM__CL(b->base.ctx, b->cl->clEnqueueWriteBuffer(b->queue, m, GPUSVM__CL_TRUE, offset, bytes, src, 0, NULL, NULL));
+fail:
+    return r;
+}
+
+/* Enqueued without waiting: src stays as it is until the queue has run the copy (a later blocking
+   call, or a clFinish). */
+static gpusvm_result gpusvm__ocl_write_nb(gpusvm__ocl *b, gpusvm__cl_mem m, size_t bytes, const void *src)
+{
+    gpusvm_result r = GPUSVM_OK;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueWriteBuffer(b->queue, m, GPUSVM__CL_FALSE, 0, bytes, src, 0, NULL, NULL));
 fail:
     return r;
 }
@@ -5985,10 +6002,10 @@ static gpusvm_result gpusvm__ocl_bind_sel(gpusvm__ocl *b, gpusvm__cl_int nu)
 {
     gpusvm__cl_mem *m = b->mem;
     gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->q, zero = 0, nparts_max = (gpusvm__cl_int)b->nparts_max;
+    const gpusvm__cl_int qmax = b->q, zero = 0, nparts_max = (gpusvm__cl_int)b->nparts_max, cands = b->split;
     int k;
     for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_TAKE; ++k) {
-        const struct { unsigned slot; size_t size; const void *v; } a[15] = {
+        const struct { unsigned slot; size_t size; const void *v; } a[18] = {
             {GPUSVM__A_SEL_key_up0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_KEY_UP]},
             {GPUSVM__A_SEL_key_low0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_KEY_LOW]},
             {GPUSVM__A_SEL_y0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_Y]},
@@ -6001,11 +6018,14 @@ static gpusvm_result gpusvm__ocl_bind_sel(gpusvm__ocl *b, gpusvm__cl_int nu)
             {GPUSVM__A_SEL_nu, sizeof nu, &nu},
             {GPUSVM__A_SEL_ties0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_PART_UP]},
             {GPUSVM__A_SEL_nparts_max, sizeof nparts_max, &nparts_max},
+            {GPUSVM__A_SEL_cands, sizeof cands, &cands}, /* a split problem's lists (gpusvm__ocl_split_post) */
+            {GPUSVM__A_SEL_out, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_CANDS]},
+            {GPUSVM__A_SEL_G0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_G]},
             {GPUSVM__A_SEL_side, sizeof zero, &zero}, /* the per-launch ones, set as they change */
             {GPUSVM__A_SEL_pass, sizeof zero, &zero},
             {GPUSVM__A_SEL_mode_in, sizeof zero, &zero}};
         int i;
-        for (i = 0; i < 15; ++i) GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], a[i].slot, a[i].size, a[i].v));
+        for (i = 0; i < 18; ++i) GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], a[i].slot, a[i].size, a[i].v));
     }
 fail:
     return r;
@@ -6013,7 +6033,8 @@ fail:
 
 /* The grid selection (kernels part 2) after gpusvm_select's check: side 0's first counting pass;
    then per side its other two, the ties' index threshold and the take (which counts the next
-   side's first pass, or after the last side puts the chosen points in order). */
+   side's first pass, or after the last side puts the chosen points in order). A split problem's
+   lists run the same way after gpusvm_cands (the kernels' cands, bound for the run). */
 static gpusvm_result gpusvm__ocl_sel_grid(gpusvm__ocl *b, gpusvm__cl_int md, int nu)
 {
     gpusvm_result r = GPUSVM_OK;
@@ -6028,7 +6049,7 @@ static gpusvm_result gpusvm__ocl_sel_grid(gpusvm__ocl *b, gpusvm__cl_int md, int
     }
     GPUSVM__SET(SEL_HIST, SEL_pass, pass);
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_HIST, 2, g, l)) != GPUSVM_OK) return r;
-    for (side = 0; side < GPUSVM__SIDES(nu); ++side) {
+    for (side = 0; side < (b->split ? GPUSVM__CO_NLISTS(nu) : GPUSVM__SIDES(nu)); ++side) {
         for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_TAKE && side > 0; ++k)
             GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], GPUSVM__A_SEL_side, sizeof side, &side));
         for (pass = 1; pass < 3; ++pass) {
@@ -6196,8 +6217,9 @@ fail:
    the working set's vectors, so every part runs the same inner solve on the same numbers and
    keeps every alpha; the model is the one-device model. */
 
-/* Point k's vector (another part's) into column pos of host_xw, from the problem's points. */
-static void gpusvm__ocl_split_vector(gpusvm__ocl *b, size_t k, size_t pos)
+/* Point k's vector into column pos of host_xw, from the problem's points (their rows: a gather
+   from the tiles would read a cache line per feature). */
+static void gpusvm__ocl_stream_vector(gpusvm__ocl *b, size_t k, size_t pos)
 {
     const gpusvm__csr *x = &b->sp.x;
     const size_t q = (size_t)b->q, row = gpusvm__map_pt(&b->sp, k);
@@ -6265,6 +6287,7 @@ static gpusvm_result gpusvm__ocl_stream_begin(gpusvm__ocl *b, const gpusvm__prob
         for (j = x->row_ptr[row]; j < x->row_ptr[row + 1]; ++j) dst[(size_t)x->col[j] * T] = x->val[j];
     }
     b->held[0] = b->held[1] = (size_t)-1;
+    b->sp = *p;
     return GPUSVM_OK;
 }
 
@@ -6292,27 +6315,21 @@ fail:
     return r;
 }
 
-/* The rows step: the working set read back, its vectors gathered from the tiles and uploaded,
-   its q x q block computed into KQ. */
+/* The rows step: the working set read back (a split problem's: the host's, merged), its vectors
+   gathered from the tiles and uploaded, its q x q block computed into KQ. */
 static gpusvm_result gpusvm__ocl_stream_block(gpusvm__ocl *b)
 {
-    const size_t q = (size_t)b->q, T = b->tile, dp = b->dpad, npts = b->npts0;
+    const size_t q = (size_t)b->q, dp = b->dpad, npts = b->npts0;
     const gpusvm__cl_int qi = b->q;
     gpusvm_result r;
-    size_t pos, f;
-    if ((r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_IDX], q * sizeof(int32_t), b->host_ws)) != GPUSVM_OK) return r;
+    size_t pos;
+    if (b->split) memcpy(b->host_ws, b->ws_new, q * sizeof(int32_t));
+    else if ((r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_IDX], q * sizeof(int32_t), b->host_ws)) != GPUSVM_OK) return r;
     for (pos = 0; pos < q; ++pos) {
         const int32_t v = b->host_ws[pos];
-        const size_t k = GPUSVM__PT(v >= 0 && (size_t)v < b->nvar ? (size_t)v : 0, npts); /* stale once done */
-        const float *src;
-        if (k < b->plo || k >= b->phi) { /* another part's point (a split problem): from the problem's own */
-            gpusvm__ocl_split_vector(b, k, pos);
-            continue;
-        }
-        src = b->host_tiles + (k - b->plo) / T * T * dp + (k - b->plo) % T;
-        for (f = 0; f < dp; ++f) b->host_xw[f * q + pos] = src[f * T];
+        gpusvm__ocl_stream_vector(b, GPUSVM__PT(v >= 0 && (size_t)v < b->nvar ? (size_t)v : 0, npts), pos); /* stale once done */
     }
-    if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_XW], 0, q * dp * sizeof(float), b->host_xw)) != GPUSVM_OK ||
+    if ((r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_XW], q * dp * sizeof(float), b->host_xw)) != GPUSVM_OK ||
         (r = gpusvm__ocl_stream_bind(b, b->mem[GPUSVM__TB_XW], qi, b->mem[GPUSVM__TB_KQ], qi,
                                      b->mem[GPUSVM__TB_WS_IDX])) != GPUSVM_OK ||
         (r = gpusvm__ocl_rows_cols(b, 2, 0, 0)) != GPUSVM_OK)
@@ -6427,19 +6444,67 @@ fail:
     return r;
 }
 
+/* The rows step of a split problem whose share stays on the device (one tile): the q x q block
+   (gpusvm__ocl_stream_block), then the new half's rows (every row in the first round) against the
+   share into the working set's slots, where the next round finds the kept half's, as one device
+   keeps them; the update then reads every position's row (gpusvm__ocl_split_update). */
+static gpusvm_result gpusvm__ocl_split_rows(gpusvm__ocl *b, int first)
+{
+    const gpusvm__cl_int T = (gpusvm__cl_int)b->tile, h = first ? 0 : b->q / 2;
+    gpusvm_result r;
+    if ((r = gpusvm__ocl_stream_block(b)) != GPUSVM_OK || (r = gpusvm__ocl_stream_fetch(b, 0)) != GPUSVM_OK) return r;
+    if (b->copied[0]) { /* the share's one copy, before the first rows read it */
+        GPUSVM__CL(b->base.ctx, b->cl->clEnqueueBarrierWithWaitList(b->queue, 1, &b->copied[0], NULL));
+        gpusvm__ocl_event_drop(b, &b->copied[0]);
+    }
+    if ((r = gpusvm__ocl_stream_bind(b, b->mem[GPUSVM__TB_X], T, b->mem[GPUSVM__TB_K], T, b->mem[GPUSVM__TB_WS_IDX])) !=
+            GPUSVM_OK ||
+        (r = gpusvm__ocl_rows_cols(b, 1, (gpusvm__cl_int)b->plo, (gpusvm__cl_int)b->phi)) != GPUSVM_OK)
+        return r;
+    GPUSVM__SET_ROWS(slot, b->mem[GPUSVM__TB_WS_SLOT]);
+    return gpusvm__ocl_rows_launch(b, 0, h, b->q - h, 0, b->phi - b->plo, 1, 0, 0);
+fail:
+    return r;
+}
+
+/* The update of a split problem's share (one tile): every position's row, from its slot. */
+static gpusvm_result gpusvm__ocl_split_update(gpusvm__ocl *b)
+{
+    const size_t n = b->phi - b->plo;
+    const gpusvm__cl_int q = b->q, T = (gpusvm__cl_int)b->tile;
+    size_t g[2], l[2] = {GPUSVM__L, 1};
+    gpusvm_result r = GPUSVM_OK;
+    int copy;
+    GPUSVM__SET(UPDATE, UPDATE_K0, b->mem[GPUSVM__TB_K]);
+    GPUSVM__SET(UPDATE, UPDATE_ldk, T);
+    GPUSVM__SET(UPDATE, UPDATE_slot0, b->mem[GPUSVM__TB_WS_SLOT]);
+    GPUSVM__SET(UPDATE, UPDATE_coef0, b->mem[GPUSVM__TB_COEF]);
+    GPUSVM__SET(UPDATE, UPDATE_m_in, q);
+    g[0] = gpusvm__round_up(n, GPUSVM__L);
+    g[1] = 1;
+    for (copy = 0; copy < (b->nvar > b->npts0 ? 2 : 1); ++copy) { /* epsilon-SVR: both variables of a point */
+        const size_t v0 = (copy ? b->npts0 : 0) + b->plo;
+        if ((r = gpusvm__ocl_update_window(b, (gpusvm__cl_int)v0, (gpusvm__cl_int)(v0 + n), (gpusvm__cl_int)b->plo)) !=
+                GPUSVM_OK ||
+            (r = gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 2, g, l)) != GPUSVM_OK)
+            return r;
+    }
+fail:
+    return r;
+}
+
 /* split (continued): the round's report and the merged working set ---------------------------- */
 
 /* The host's room of a split problem: this share's report, with desc.split every part's, the
    merge's lists and chosen set, and the merged working set (variables, slots, gradients). */
-static gpusvm_result gpusvm__ocl_split_begin(gpusvm__ocl *b, const gpusvm__problem *p)
+static gpusvm_result gpusvm__ocl_split_begin(gpusvm__ocl *b)
 {
     const size_t q = (size_t)b->q, words = GPUSVM__CO_WORDS(q), parts = (size_t)b->split_parts;
     const size_t gathered = b->base.ctx->split.parts > 1 ? parts * words : 0;
     size_t all;
-    b->sp = *p;
     if (!gpusvm__mul(parts, GPUSVM__CO_LISTS * q * 2, &all) || all > (size_t)-1 / 16 - words - gathered - 6 * q ||
         !(b->rep = (uint64_t *)gpusvm__alloc(&b->base.ctx->alloc, words + gathered + all + 6 * q, sizeof(uint64_t))) ||
-        !(b->ws_new = (int32_t *)gpusvm__alloc(&b->base.ctx->alloc, 2 * q + 2 * q, sizeof(int32_t))))
+        !(b->ws_new = (int32_t *)gpusvm__calloc(&b->base.ctx->alloc, 2 * q + 2 * q, sizeof(int32_t))))
         return gpusvm__oom(b->base.ctx, "a split problem's reports");
     b->reps = gathered ? b->rep + words : NULL;
     b->xhash = b->rep + words + gathered;
@@ -6452,7 +6517,7 @@ static gpusvm_result gpusvm__ocl_bind_split(gpusvm__ocl *b, gpusvm__cl_int nu)
 {
     gpusvm__cl_mem *m = b->mem;
     gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->q, nparts_max = (gpusvm__cl_int)b->nparts_max;
+    const gpusvm__cl_int qmax = b->q, nparts_max = (gpusvm__cl_int)b->nparts_max, grid = b->sel_grid;
     GPUSVM__SET(CANDS, CANDS_key_up0, m[GPUSVM__TB_KEY_UP]);
     GPUSVM__SET(CANDS, CANDS_key_low0, m[GPUSVM__TB_KEY_LOW]);
     GPUSVM__SET(CANDS, CANDS_y0, m[GPUSVM__TB_Y]);
@@ -6467,6 +6532,8 @@ static gpusvm_result gpusvm__ocl_bind_split(gpusvm__ocl *b, gpusvm__cl_int nu)
     GPUSVM__SET(CANDS, CANDS_status0, m[GPUSVM__TB_STATUS]);
     GPUSVM__SET(CANDS, CANDS_nu, nu);
     GPUSVM__SET(CANDS, CANDS_out, m[GPUSVM__TB_CANDS]);
+    GPUSVM__SET(CANDS, CANDS_grid, grid);
+    GPUSVM__SET(CANDS, CANDS_sel_g, m[GPUSVM__TB_SEL]);
     GPUSVM__SET(WS_PUT, WS_PUT_G0, m[GPUSVM__TB_G]);
     GPUSVM__SET(WS_PUT, WS_PUT_ws_idx0, m[GPUSVM__TB_WS_IDX]);
     GPUSVM__SET(WS_PUT, WS_PUT_gws, m[GPUSVM__TB_WS_G]);
@@ -6487,7 +6554,9 @@ static gpusvm_result gpusvm__ocl_split_post(gpusvm__backend *bb, int first)
     g[1] = 1;
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_KEYS, 2, g, l)) != GPUSVM_OK) return r;
     GPUSVM__SET(CANDS, CANDS_mode_in, md);
-    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_CANDS, 1, &g1, &g1)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_CANDS, 1, &g1, &g1)) != GPUSVM_OK ||
+        (b->sel_grid && (r = gpusvm__ocl_sel_grid(b, md, b->nu)) != GPUSVM_OK))
+        return r;
     GPUSVM__CL(bb->ctx, b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_CANDS], GPUSVM__CL_FALSE, 0,
                                                    GPUSVM__CO_WORDS((size_t)b->q) * sizeof(uint64_t), b->rep, 0,
                                                    NULL, NULL));
@@ -6515,7 +6584,7 @@ static gpusvm_result gpusvm__ocl_split_apply(gpusvm__backend *bb, const void *re
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     const size_t q = (size_t)b->q;
     gpusvm__split_in in;
-    double st[GPUSVM__ST_COUNT];
+    double *st = b->split_st;
     size_t g = gpusvm__round_up(q, GPUSVM__L), l = GPUSVM__L;
     gpusvm_result r;
     int moved;
@@ -6530,10 +6599,12 @@ static gpusvm_result gpusvm__ocl_split_apply(gpusvm__backend *bb, const void *re
     in.scratch = b->xhash;
     moved = gpusvm__split_merge(&in, st, b->ws_new, b->ws_new + q, b->gws);
     if (moved < 0) return GPUSVM_OK; /* stopped before: nothing changes */
-    if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_STATUS], 0, sizeof st, st)) != GPUSVM_OK || !moved) return r;
-    if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_IDX], 0, q * sizeof(int32_t), b->ws_new)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_SLOT], 0, q * sizeof(int32_t), b->ws_new + q)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_G], 0, q * sizeof(double), b->gws)) != GPUSVM_OK)
+    /* the host's copies stay until the next round's report is read (gpusvm__ocl_split_take) */
+    if ((r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_STATUS], sizeof b->split_st, st)) != GPUSVM_OK || !moved)
+        return r;
+    if ((r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_WS_IDX], q * sizeof(int32_t), b->ws_new)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_WS_SLOT], q * sizeof(int32_t), b->ws_new + q)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_WS_G], q * sizeof(double), b->gws)) != GPUSVM_OK)
         return r;
     return gpusvm__ocl_launch(b, GPUSVM__KN_WS_PUT, 1, &g, &l);
 }
@@ -6619,7 +6690,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
         (r = gpusvm__ocl_bind_train_select(b, p[0].nu)) != GPUSVM_OK ||
         (r = gpusvm__ocl_bind_train_solve(b, p[0].nu)) != GPUSVM_OK ||
         (b->stream && (r = gpusvm__ocl_stream_slots(b)) != GPUSVM_OK) ||
-        (b->split && ((r = gpusvm__ocl_split_begin(b, &p[0])) != GPUSVM_OK ||
+        (b->split && ((r = gpusvm__ocl_split_begin(b)) != GPUSVM_OK ||
                       (r = gpusvm__ocl_bind_split(b, p[0].nu)) != GPUSVM_OK)))
         goto fail;
     gpusvm__free(&bb->ctx->alloc, s.block);
@@ -6658,6 +6729,7 @@ static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
     gpusvm_result r = GPUSVM_OK;
     const gpusvm__cl_int first_ = first;
     size_t g = (size_t)b->nprob * GPUSVM__L, l = GPUSVM__L;
+    if (b->split && b->ntiles == 1) return gpusvm__ocl_split_rows(b, first);
     if (b->stream) return gpusvm__ocl_stream_block(b);
     if (!b->cslots)
         return gpusvm__ocl_rows_launch(b, b->sparse, first ? 0 : b->q / 2, first ? b->q : b->q / 2, !first, b->ldk,
@@ -6692,6 +6764,7 @@ static gpusvm_result gpusvm__ocl_update(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     size_t g[2], l[2] = {GPUSVM__L, 1};
+    if (b->split && b->ntiles == 1) return gpusvm__ocl_split_update(b);
     if (b->stream) return gpusvm__ocl_stream_update(b);
     g[0] = b->ngroups_max * GPUSVM__L;
     g[1] = (size_t)b->nprob;
@@ -12659,6 +12732,10 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__CO_LISTS 4\n",
     "#define GPUSVM__CO_LIST(q, l) (GPUSVM__CO_IDX + 3 * (q) + (l) * (1 + 2 * (q)))\n",
     "#define GPUSVM__CO_WORDS(q) GPUSVM__CO_LIST(q, GPUSVM__CO_LISTS)\n",
+    "/* list l of a report: its keys (1: I_low), its class (0: any); how many lists */\n",
+    "#define GPUSVM__CO_NLISTS(nu) ((nu) ? 4 : 2)\n",
+    "#define GPUSVM__CO_LOW(l) ((l) & 1)\n",
+    "#define GPUSVM__CO_CLS(l, nu) ((nu) ? ((l) < 2 ? 1 : -1) : 0)\n",
     "\n",
     "/* The row cache's state of a problem (kernels part 1c): these words, then each slot's owner,\n",
     " * then the round that last used each slot. */\n",
@@ -12777,14 +12854,16 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)\n",
     "\n",
     "/* the selection over the grid (part 2): gpusvm_sel_hist, _ties, _take (ties0: the keys' partials'\n",
-    " * buffer, free once gpusvm_select has read them, 4 * nparts_max words a problem) */\n",
+    " * buffer, free once gpusvm_select has read them, 4 * nparts_max words a problem); cands: a split\n",
+    " * problem's lists into its report out instead (G0: their gradients) */\n",
     "#define GPUSVM__ARGS_SEL(X_, S_)                                                                        \\\n",
     "    X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \\\n",
     "    X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \\\n",
     "    X_(SEL, int, qmax) S_() X_(SEL, __global const double *, status) S_() X_(SEL, __global uint *, sel_g) S_() \\\n",
     "    X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \\\n",
     "    X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \\\n",
-    "    X_(SEL, int, nparts_max)\n",
+    "    X_(SEL, int, nparts_max) S_() X_(SEL, int, cands) S_() X_(SEL, __global ulong *, out) S_()           \\\n",
+    "    X_(SEL, __global const double *, G0)\n",
     "\n",
     "/* a split problem's report and its merged working set's gradients (part 2) */\n",
     "#define GPUSVM__ARGS_CANDS(X_, S_)                                                                      \\\n",
@@ -12794,7 +12873,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(CANDS, __global const double *, part_up0) S_() X_(CANDS, __global const double *, part_low0) S_() \\\n",
     "    X_(CANDS, __global const int *, ws_idx0) S_() X_(CANDS, __global const int *, ws_slot0) S_()        \\\n",
     "    X_(CANDS, int, mode_in) S_() X_(CANDS, __global const double *, status0) S_() X_(CANDS, int, nu) S_() \\\n",
-    "    X_(CANDS, __global ulong *, out)\n",
+    "    X_(CANDS, __global ulong *, out) S_() X_(CANDS, int, grid) S_() X_(CANDS, __global uint *, sel_g)\n",
     "\n",
     "#define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                     \\\n",
     "    X_(WS_PUT, __global double *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \\\n",
@@ -14140,10 +14219,17 @@ static const char *const gpusvm__kernel_source[] = {
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;                                       \\\n",
     "    __global gpusvm_sel_scratch *sc = (__global gpusvm_sel_scratch *)sel_g + p;                  \\\n",
     "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || pi[GPUSVM__PI_WHOLE]) return;\n",
+    "/* side s's keys (1: I_low), class (0: any) and how many it still wants (count taken so far), and\n",
+    " * the sides: gpusvm_select's (GPUSVM__SIDE_*), or with cands a split problem's lists\n",
+    " * (GPUSVM__CO_*), each wanting fresh */\n",
+    "#define GPUSVM_SEL_LOW(s) (cands ? GPUSVM__CO_LOW(s) : GPUSVM__SIDE_LOW(s, nu))\n",
+    "#define GPUSVM_SEL_CLS(s) (cands ? GPUSVM__CO_CLS(s, nu) : GPUSVM__SIDE_CLS(s, nu))\n",
+    "#define GPUSVM_SEL_WANT(s, fresh, count) (cands ? (fresh) : GPUSVM__SIDE_UPTO(s, nu, fresh) - (count))\n",
+    "#define GPUSVM_SEL_NSIDES (cands ? GPUSVM__CO_NLISTS(nu) : GPUSVM__SIDES(nu))\n",
     "/* the side's keys, the other side's, the labels and class filter (gpusvm_sel_hist, _ties, _take) */\n",
     "#define GPUSVM_SEL_KEYS                                                                          \\\n",
     "    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR];                                   \\\n",
-    "    const int low_side = GPUSVM__SIDE_LOW(side, nu), cls = GPUSVM__SIDE_CLS(side, nu);             \\\n",
+    "    const int low_side = GPUSVM_SEL_LOW(side), cls = GPUSVM_SEL_CLS(side);                         \\\n",
     "    __global uint *keys = (low_side ? key_low0 : key_up0) + v0;                                  \\\n",
     "    __global uint *other = (low_side ? key_up0 : key_low0) + v0;                                 \\\n",
     "    __global const char *y = y0 + v0;\n",
@@ -14197,7 +14283,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    GPUSVM_SEL_HEAD\n",
     "    GPUSVM_SEL_KEYS\n",
     "    const int q = pi[GPUSVM__PI_Q], fresh = q - (mode_in == 1 ? q / 2 : 0);\n",
-    "    const int k = GPUSVM__SIDE_UPTO(side, nu, fresh) - sc->count; /* pass 0: still wanted */\n",
+    "    const int k = GPUSVM_SEL_WANT(side, fresh, sc->count); /* pass 0: still wanted */\n",
     "    if (pass == 0 && k <= 0) {\n",
     "        if (get_group_id(0) == 0 && get_local_id(0) == 0) sc->stage = 5;\n",
     "        return;\n",
@@ -14302,7 +14388,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    GPUSVM_SEL_HEAD\n",
     "    GPUSVM_SEL_KEYS\n",
     "    const uint stage = sc->stage, found = sc->found, ithr = sc->prefix;\n",
-    "    const int next = side + 1, more = next < GPUSVM__SIDES(nu);\n",
+    "    const int next = side + 1, more = next < GPUSVM_SEL_NSIDES;\n",
     "    const int q = pi[GPUSVM__PI_Q], h = mode_in == 1 ? q / 2 : 0;\n",
     "    /* uniform per work-group */\n",
     "    if ((int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;\n",
@@ -14312,22 +14398,31 @@ static const char *const gpusvm__kernel_source[] = {
     "        const uint key = keys[i];\n",
     "        if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;\n",
     "        if (gpusvm_sel_takes(stage, found, ithr, key, i)) {\n",
-    "            list0[p * qmax + atomic_inc((volatile __global int *)&sc->count)] = i;\n",
+    "            const int at = atomic_inc((volatile __global int *)&sc->count);\n",
+    "            if (cands) { /* a split problem's list: the report, the keys left as they are */\n",
+    "                out[GPUSVM__CO_LIST(qmax, side) + 1 + at] = ((ulong)key << 32) | (ulong)(uint)i;\n",
+    "                out[GPUSVM__CO_LIST(qmax, side) + 1 + qmax + at] = as_ulong(G0[v0 + i]);\n",
+    "                continue;\n",
+    "            }\n",
+    "            list0[p * qmax + at] = i;\n",
     "            keys[i] = GPUSVM__KEY_NONE;\n",
     "            other[i] = GPUSVM__KEY_NONE;\n",
     "        }\n",
     "    }\n",
     "    /* the next side's first pass (each work-item counts the variables it took from) */\n",
-    "    const int low_n = more && GPUSVM__SIDE_LOW(next, nu), cls_n = more ? GPUSVM__SIDE_CLS(next, nu) : 0;\n",
+    "    const int low_n = more && GPUSVM_SEL_LOW(next), cls_n = more ? GPUSVM_SEL_CLS(next) : 0;\n",
     "    __global const uint *keys_n = (low_n ? key_low0 : key_up0) + v0;\n",
     "    GPUSVM_SEL_COUNT(keys_n, cls_n, more, 0, 0u, 0u)\n",
-    "    const int k = GPUSVM__SIDE_UPTO(next, nu, q - h) - atomic_add((volatile __global int *)&GPUSVM_SEL_SC->count, 0);\n",
+    "    const int k = GPUSVM_SEL_WANT(next, q - h, atomic_add((volatile __global int *)&GPUSVM_SEL_SC->count, 0));\n",
     "    gpusvm_sel_find(lh, ls, res, k > 0 ? (uint)k : 1u);\n",
+    "    if (last && cands && GPUSVM_SEL_LID == 0) { /* the list's length; the next list's from 0 */\n",
+    "        out[GPUSVM__CO_LIST(qmax, side)] = (ulong)atomic_xchg((volatile __global int *)&GPUSVM_SEL_SC->count, 0);\n",
+    "    }\n",
     "    if (last && more && GPUSVM_SEL_LID == 0) {\n",
     "        __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;\n",
     "        GPUSVM_SEL_START(sc1, k, lh, res);\n",
     "    }\n",
-    "    if (last && !more) { /* the order */\n",
+    "    if (last && !more && !cands) { /* the order */\n",
     "        __global const volatile int *list = list0 + (int)get_group_id(1) * qmax;\n",
     "        const int got = atomic_add((volatile __global int *)&GPUSVM_SEL_SC->count, 0);\n",
     "        for (int t = GPUSVM_SEL_LID; t < got; t += GPUSVM__L) {\n",
@@ -14344,9 +14439,12 @@ static const char *const gpusvm__kernel_source[] = {
     " * batch holds one). gpusvm_keys ran over this share only; this finishes m and M over the share,\n",
     " * copies the status row and the working set with the gradients the share holds, sets the kept\n",
     " * half's keys to NONE as gpusvm_select does, and takes each list's q - h smallest (key, index)\n",
-    " * pairs of the share by the same radix passes, leaving the keys as they are (the host merges the\n",
+    " * pairs of the share by the same radix passes over the share's variables only (with epsilon-SVR\n",
+    " * from its first variable to its last second one), leaving the keys as they are (the host merges the\n",
     " * parts' lists side by side as gpusvm_select takes them, so every list is complete on its own).\n",
-    " * The host writes the merged working set back, its gradients through gpusvm_ws_put. */\n",
+    " * With grid (a problem of GPUSVM__SEL_GRID variables or more) the lists are left to the grid's\n",
+    " * kernels (gpusvm_sel_* with cands), whose scratch this empties. The host writes the merged\n",
+    " * working set back, its gradients through gpusvm_ws_put. */\n",
     "__kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local double r_up[2][GPUSVM__L];\n",
@@ -14358,6 +14456,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int n = pinfo[GPUSVM__PI_NVAR], nparts = pinfo[GPUSVM__PI_NPARTS], q = pinfo[GPUSVM__PI_Q];\n",
     "    const int npts = pinfo[GPUSVM__PI_SPLIT], lo = pinfo[GPUSVM__PI_LO], hi = pinfo[GPUSVM__PI_HI];\n",
     "    const int h = mode_in == 1 ? q / 2 : 0, fresh = q - h;\n",
+    "    const int v_lo = lo, span = (n > npts ? npts + hi : hi) - lo; /* the share's variables: [v_lo, v_lo + span) */\n",
     "    for (int t = lid; t < GPUSVM__ST_COUNT; t += GPUSVM__L) out[t] = as_ulong(status0[t]);\n",
     "    if (status0[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
     "\n",
@@ -14393,11 +14492,18 @@ static const char *const gpusvm__kernel_source[] = {
     "        key_up0[ws_idx0[h + t]] = GPUSVM__KEY_NONE;\n",
     "        key_low0[ws_idx0[h + t]] = GPUSVM__KEY_NONE;\n",
     "    }\n",
+    "    if (grid) { /* the lists run over the grid (gpusvm_sel_*): their scratch starts empty */\n",
+    "        __global gpusvm_sel_scratch *sc0 = (__global gpusvm_sel_scratch *)sel_g;\n",
+    "        for (int b = lid; b < GPUSVM_SEL_BINS; b += GPUSVM__L) sc0->hist[b] = 0;\n",
+    "        if (lid == 0) sc0->count = sc0->arrived = 0;\n",
+    "        return;\n",
+    "    }\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "\n",
-    "    for (int l = 0; l < (nu ? 4 : 2); ++l) { /* up, low; with nu of y = +1, then of y = -1 */\n",
-    "        __global const uint *keys = (l & 1) ? key_low0 : key_up0;\n",
-    "        const int cls = nu ? (l < 2 ? 1 : -1) : 0, base = GPUSVM__CO_LIST(qmax, l);\n",
+    "    for (int l = 0; l < GPUSVM__CO_NLISTS(nu); ++l) {\n",
+    "        __global const uint *keys = (GPUSVM__CO_LOW(l) ? key_low0 : key_up0) + v_lo; /* the passes' index: from v_lo */\n",
+    "        __global const char *y = y0 + v_lo;\n",
+    "        const int cls = GPUSVM__CO_CLS(l, nu), base = GPUSVM__CO_LIST(qmax, l);\n",
     "        if (GPUSVM_SEL_WI == 0) {\n",
     "            sc.prefix = sc.mask = sc.found = 0;\n",
     "            sc.need = (uint)max(fresh, 0);\n",
@@ -14405,15 +14511,15 @@ static const char *const gpusvm__kernel_source[] = {
     "            sc.count = 0;\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        gpusvm_select_passes(&sc, ls, res, keys, y0, cls, n);\n",
+    "        gpusvm_select_passes(&sc, ls, res, keys, y, cls, span);\n",
     "        const uint stage = sc.stage, found = sc.found, ithr = sc.prefix;\n",
-    "        for (int i = GPUSVM_SEL_WI; i < n && stage != 5; i += GPUSVM__L) {\n",
+    "        for (int i = GPUSVM_SEL_WI; i < span && stage != 5; i += GPUSVM__L) {\n",
     "            const uint key = keys[i];\n",
-    "            if (key == GPUSVM__KEY_NONE || (cls && y0[i] != cls)) continue;\n",
+    "            if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;\n",
     "            if (gpusvm_sel_takes(stage, found, ithr, key, i)) {\n",
     "                const int at = atomic_inc((volatile __local int *)&sc.count);\n",
-    "                out[base + 1 + at] = ((ulong)key << 32) | (ulong)(uint)i;\n",
-    "                out[base + 1 + qmax + at] = as_ulong(G0[i]);\n",
+    "                out[base + 1 + at] = ((ulong)key << 32) | (ulong)(uint)(v_lo + i);\n",
+    "                out[base + 1 + qmax + at] = as_ulong(G0[v_lo + i]);\n",
     "            }\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
@@ -15322,7 +15428,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 2815
+#define GPUSVM__KERNEL_SOURCE_LINES 2848
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

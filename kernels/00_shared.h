@@ -150,6 +150,10 @@
 #define GPUSVM__CO_LISTS 4
 #define GPUSVM__CO_LIST(q, l) (GPUSVM__CO_IDX + 3 * (q) + (l) * (1 + 2 * (q)))
 #define GPUSVM__CO_WORDS(q) GPUSVM__CO_LIST(q, GPUSVM__CO_LISTS)
+/* list l of a report: its keys (1: I_low), its class (0: any); how many lists */
+#define GPUSVM__CO_NLISTS(nu) ((nu) ? 4 : 2)
+#define GPUSVM__CO_LOW(l) ((l) & 1)
+#define GPUSVM__CO_CLS(l, nu) ((nu) ? ((l) < 2 ? 1 : -1) : 0)
 
 /* The row cache's state of a problem (kernels part 1c): these words, then each slot's owner,
  * then the round that last used each slot. */
@@ -268,14 +272,16 @@
     X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)
 
 /* the selection over the grid (part 2): gpusvm_sel_hist, _ties, _take (ties0: the keys' partials'
- * buffer, free once gpusvm_select has read them, 4 * nparts_max words a problem) */
+ * buffer, free once gpusvm_select has read them, 4 * nparts_max words a problem); cands: a split
+ * problem's lists into its report out instead (G0: their gradients) */
 #define GPUSVM__ARGS_SEL(X_, S_)                                                                        \
     X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \
     X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \
     X_(SEL, int, qmax) S_() X_(SEL, __global const double *, status) S_() X_(SEL, __global uint *, sel_g) S_() \
     X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \
     X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \
-    X_(SEL, int, nparts_max)
+    X_(SEL, int, nparts_max) S_() X_(SEL, int, cands) S_() X_(SEL, __global ulong *, out) S_()           \
+    X_(SEL, __global const double *, G0)
 
 /* a split problem's report and its merged working set's gradients (part 2) */
 #define GPUSVM__ARGS_CANDS(X_, S_)                                                                      \
@@ -285,7 +291,7 @@
     X_(CANDS, __global const double *, part_up0) S_() X_(CANDS, __global const double *, part_low0) S_() \
     X_(CANDS, __global const int *, ws_idx0) S_() X_(CANDS, __global const int *, ws_slot0) S_()        \
     X_(CANDS, int, mode_in) S_() X_(CANDS, __global const double *, status0) S_() X_(CANDS, int, nu) S_() \
-    X_(CANDS, __global ulong *, out)
+    X_(CANDS, __global ulong *, out) S_() X_(CANDS, int, grid) S_() X_(CANDS, __global uint *, sel_g)
 
 #define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                     \
     X_(WS_PUT, __global double *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \

@@ -413,10 +413,17 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;                                       \
     __global gpusvm_sel_scratch *sc = (__global gpusvm_sel_scratch *)sel_g + p;                  \
     if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || pi[GPUSVM__PI_WHOLE]) return;
+/* side s's keys (1: I_low), class (0: any) and how many it still wants (count taken so far), and
+ * the sides: gpusvm_select's (GPUSVM__SIDE_*), or with cands a split problem's lists
+ * (GPUSVM__CO_*), each wanting fresh */
+#define GPUSVM_SEL_LOW(s) (cands ? GPUSVM__CO_LOW(s) : GPUSVM__SIDE_LOW(s, nu))
+#define GPUSVM_SEL_CLS(s) (cands ? GPUSVM__CO_CLS(s, nu) : GPUSVM__SIDE_CLS(s, nu))
+#define GPUSVM_SEL_WANT(s, fresh, count) (cands ? (fresh) : GPUSVM__SIDE_UPTO(s, nu, fresh) - (count))
+#define GPUSVM_SEL_NSIDES (cands ? GPUSVM__CO_NLISTS(nu) : GPUSVM__SIDES(nu))
 /* the side's keys, the other side's, the labels and class filter (gpusvm_sel_hist, _ties, _take) */
 #define GPUSVM_SEL_KEYS                                                                          \
     const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR];                                   \
-    const int low_side = GPUSVM__SIDE_LOW(side, nu), cls = GPUSVM__SIDE_CLS(side, nu);             \
+    const int low_side = GPUSVM_SEL_LOW(side), cls = GPUSVM_SEL_CLS(side);                         \
     __global uint *keys = (low_side ? key_low0 : key_up0) + v0;                                  \
     __global uint *other = (low_side ? key_up0 : key_low0) + v0;                                 \
     __global const char *y = y0 + v0;
@@ -470,7 +477,7 @@ __kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
     GPUSVM_SEL_HEAD
     GPUSVM_SEL_KEYS
     const int q = pi[GPUSVM__PI_Q], fresh = q - (mode_in == 1 ? q / 2 : 0);
-    const int k = GPUSVM__SIDE_UPTO(side, nu, fresh) - sc->count; /* pass 0: still wanted */
+    const int k = GPUSVM_SEL_WANT(side, fresh, sc->count); /* pass 0: still wanted */
     if (pass == 0 && k <= 0) {
         if (get_group_id(0) == 0 && get_local_id(0) == 0) sc->stage = 5;
         return;
@@ -575,7 +582,7 @@ __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
     GPUSVM_SEL_HEAD
     GPUSVM_SEL_KEYS
     const uint stage = sc->stage, found = sc->found, ithr = sc->prefix;
-    const int next = side + 1, more = next < GPUSVM__SIDES(nu);
+    const int next = side + 1, more = next < GPUSVM_SEL_NSIDES;
     const int q = pi[GPUSVM__PI_Q], h = mode_in == 1 ? q / 2 : 0;
     /* uniform per work-group */
     if ((int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;
@@ -585,22 +592,31 @@ __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
         const uint key = keys[i];
         if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;
         if (gpusvm_sel_takes(stage, found, ithr, key, i)) {
-            list0[p * qmax + atomic_inc((volatile __global int *)&sc->count)] = i;
+            const int at = atomic_inc((volatile __global int *)&sc->count);
+            if (cands) { /* a split problem's list: the report, the keys left as they are */
+                out[GPUSVM__CO_LIST(qmax, side) + 1 + at] = ((ulong)key << 32) | (ulong)(uint)i;
+                out[GPUSVM__CO_LIST(qmax, side) + 1 + qmax + at] = as_ulong(G0[v0 + i]);
+                continue;
+            }
+            list0[p * qmax + at] = i;
             keys[i] = GPUSVM__KEY_NONE;
             other[i] = GPUSVM__KEY_NONE;
         }
     }
     /* the next side's first pass (each work-item counts the variables it took from) */
-    const int low_n = more && GPUSVM__SIDE_LOW(next, nu), cls_n = more ? GPUSVM__SIDE_CLS(next, nu) : 0;
+    const int low_n = more && GPUSVM_SEL_LOW(next), cls_n = more ? GPUSVM_SEL_CLS(next) : 0;
     __global const uint *keys_n = (low_n ? key_low0 : key_up0) + v0;
     GPUSVM_SEL_COUNT(keys_n, cls_n, more, 0, 0u, 0u)
-    const int k = GPUSVM__SIDE_UPTO(next, nu, q - h) - atomic_add((volatile __global int *)&GPUSVM_SEL_SC->count, 0);
+    const int k = GPUSVM_SEL_WANT(next, q - h, atomic_add((volatile __global int *)&GPUSVM_SEL_SC->count, 0));
     gpusvm_sel_find(lh, ls, res, k > 0 ? (uint)k : 1u);
+    if (last && cands && GPUSVM_SEL_LID == 0) { /* the list's length; the next list's from 0 */
+        out[GPUSVM__CO_LIST(qmax, side)] = (ulong)atomic_xchg((volatile __global int *)&GPUSVM_SEL_SC->count, 0);
+    }
     if (last && more && GPUSVM_SEL_LID == 0) {
         __global gpusvm_sel_scratch *sc1 = GPUSVM_SEL_SC;
         GPUSVM_SEL_START(sc1, k, lh, res);
     }
-    if (last && !more) { /* the order */
+    if (last && !more && !cands) { /* the order */
         __global const volatile int *list = list0 + (int)get_group_id(1) * qmax;
         const int got = atomic_add((volatile __global int *)&GPUSVM_SEL_SC->count, 0);
         for (int t = GPUSVM_SEL_LID; t < got; t += GPUSVM__L) {
@@ -617,9 +633,12 @@ __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
  * batch holds one). gpusvm_keys ran over this share only; this finishes m and M over the share,
  * copies the status row and the working set with the gradients the share holds, sets the kept
  * half's keys to NONE as gpusvm_select does, and takes each list's q - h smallest (key, index)
- * pairs of the share by the same radix passes, leaving the keys as they are (the host merges the
+ * pairs of the share by the same radix passes over the share's variables only (with epsilon-SVR
+ * from its first variable to its last second one), leaving the keys as they are (the host merges the
  * parts' lists side by side as gpusvm_select takes them, so every list is complete on its own).
- * The host writes the merged working set back, its gradients through gpusvm_ws_put. */
+ * With grid (a problem of GPUSVM__SEL_GRID variables or more) the lists are left to the grid's
+ * kernels (gpusvm_sel_* with cands), whose scratch this empties. The host writes the merged
+ * working set back, its gradients through gpusvm_ws_put. */
 __kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local double r_up[2][GPUSVM__L];
@@ -631,6 +650,7 @@ __kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))
     const int n = pinfo[GPUSVM__PI_NVAR], nparts = pinfo[GPUSVM__PI_NPARTS], q = pinfo[GPUSVM__PI_Q];
     const int npts = pinfo[GPUSVM__PI_SPLIT], lo = pinfo[GPUSVM__PI_LO], hi = pinfo[GPUSVM__PI_HI];
     const int h = mode_in == 1 ? q / 2 : 0, fresh = q - h;
+    const int v_lo = lo, span = (n > npts ? npts + hi : hi) - lo; /* the share's variables: [v_lo, v_lo + span) */
     for (int t = lid; t < GPUSVM__ST_COUNT; t += GPUSVM__L) out[t] = as_ulong(status0[t]);
     if (status0[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
 
@@ -666,11 +686,18 @@ __kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))
         key_up0[ws_idx0[h + t]] = GPUSVM__KEY_NONE;
         key_low0[ws_idx0[h + t]] = GPUSVM__KEY_NONE;
     }
+    if (grid) { /* the lists run over the grid (gpusvm_sel_*): their scratch starts empty */
+        __global gpusvm_sel_scratch *sc0 = (__global gpusvm_sel_scratch *)sel_g;
+        for (int b = lid; b < GPUSVM_SEL_BINS; b += GPUSVM__L) sc0->hist[b] = 0;
+        if (lid == 0) sc0->count = sc0->arrived = 0;
+        return;
+    }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 
-    for (int l = 0; l < (nu ? 4 : 2); ++l) { /* up, low; with nu of y = +1, then of y = -1 */
-        __global const uint *keys = (l & 1) ? key_low0 : key_up0;
-        const int cls = nu ? (l < 2 ? 1 : -1) : 0, base = GPUSVM__CO_LIST(qmax, l);
+    for (int l = 0; l < GPUSVM__CO_NLISTS(nu); ++l) {
+        __global const uint *keys = (GPUSVM__CO_LOW(l) ? key_low0 : key_up0) + v_lo; /* the passes' index: from v_lo */
+        __global const char *y = y0 + v_lo;
+        const int cls = GPUSVM__CO_CLS(l, nu), base = GPUSVM__CO_LIST(qmax, l);
         if (GPUSVM_SEL_WI == 0) {
             sc.prefix = sc.mask = sc.found = 0;
             sc.need = (uint)max(fresh, 0);
@@ -678,15 +705,15 @@ __kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))
             sc.count = 0;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        gpusvm_select_passes(&sc, ls, res, keys, y0, cls, n);
+        gpusvm_select_passes(&sc, ls, res, keys, y, cls, span);
         const uint stage = sc.stage, found = sc.found, ithr = sc.prefix;
-        for (int i = GPUSVM_SEL_WI; i < n && stage != 5; i += GPUSVM__L) {
+        for (int i = GPUSVM_SEL_WI; i < span && stage != 5; i += GPUSVM__L) {
             const uint key = keys[i];
-            if (key == GPUSVM__KEY_NONE || (cls && y0[i] != cls)) continue;
+            if (key == GPUSVM__KEY_NONE || (cls && y[i] != cls)) continue;
             if (gpusvm_sel_takes(stage, found, ithr, key, i)) {
                 const int at = atomic_inc((volatile __local int *)&sc.count);
-                out[base + 1 + at] = ((ulong)key << 32) | (ulong)(uint)i;
-                out[base + 1 + qmax + at] = as_ulong(G0[i]);
+                out[base + 1 + at] = ((ulong)key << 32) | (ulong)(uint)(v_lo + i);
+                out[base + 1 + qmax + at] = as_ulong(G0[v_lo + i]);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);

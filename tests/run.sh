@@ -124,6 +124,10 @@ step "GPUSVM_DEVICE_MEMORY_MB=10: the points streamed through the device, the re
     GPUSVM_BACKEND=opencl GPUSVM_DEVICE_MEMORY_MB=10 $B/gpusvm-train -q $T/dense20k $T/streamed.model \
         > /dev/null 2> $T/streamed.err && grep -q 'streamed through the device in [0-9]* tiles' $T/streamed.err &&
     cmp $T/resident.model $T/streamed.model"
+step "two devices (one opened twice), GPUSVM_DEVICE_MEMORY_MB=10: split by rows, each share streamed, the resident model file" sh -c "
+    GPUSVM_BACKEND=opencl GPUSVM_DEVICE=0,0 GPUSVM_DEVICE_MEMORY_MB=10 $B/gpusvm-train -q $T/dense20k $T/split.model \
+        > /dev/null 2> $T/split.err && grep -q 'part 2 of 2 of a problem split by rows, in [0-9]* tiles' $T/split.err &&
+    cmp $T/resident.model $T/split.model"
 step "build test_api" $CC -std=c99 -O2 $WARN -o $T/test_api tests/test_api.c -ldl -lm
 step "public API (C backend and OpenCL)" $T/test_api
 step "the environment cannot break a program that did not ask (GPUSVM_BACKEND=gpu, a missing GPUSVM_DEVICE)" \
