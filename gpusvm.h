@@ -222,7 +222,8 @@ typedef enum gpusvm_storage {
    parts agree on every working set through allgather, so each gets the model one process gives.
    The problems solved whole (at most the working-set size) every part solves alone. Runs on the
    C backend (desc.backend AUTO or CPU), or with desc.backend OPENCL each part on one OpenCL device
-   (every part on the same kind of backend, else context creation fails on each): there one
+   (every part on the same kind of backend, else context creation fails on each, and of device
+   memory, else a training whose parts plan different working sets fails on each): there one
    dense problem larger than its working set is split (its share streamed through the device as
    data larger than it is), other batches every part solves whole. parts 0 or 1: no split. */
 typedef struct gpusvm_split {
@@ -2204,6 +2205,7 @@ static int gpusvm__part_of(size_t npts, int parts, size_t pt)
     return r;
 }
 
+#ifndef GPUSVM_NO_OPENCL /* used by the OpenCL backend only */
 /* A problem split by rows, merged (the OpenCL backend's parts, kernels part 0's GPUSVM__CO_*):
    every part's report (GPUSVM__CO_WORDS(q) words, in part order) into the status and working set
    one device gives. m and M are the parts' maximum and minimum; the sides (GPUSVM__SIDE_*) take
@@ -2322,6 +2324,7 @@ static int gpusvm__split_merge(const gpusvm__split_in *in, double *st, int32_t *
     --mask;
     for (side = 0; side < GPUSVM__SIDES(in->nu); ++side) {
         const int low = GPUSVM__SIDE_LOW(side, in->nu), cls = GPUSVM__SIDE_CLS(side, in->nu);
+        /* the lists of its keys and class (GPUSVM__CO_LOW, GPUSVM__CO_CLS): with nu and either class both */
         const int la = low + (cls < 0 ? 2 : 0), lb = (in->nu && cls == 0) ? la + 2 : -1;
         const gpusvm__cand *A = list + (size_t)la * per, *B = lb >= 0 ? list + (size_t)lb * per : NULL;
         size_t ia = 0, ib = 0;
@@ -2342,6 +2345,7 @@ static int gpusvm__split_merge(const gpusvm__split_in *in, double *st, int32_t *
     }
     return 1;
 }
+#endif
 
 /* >>cpu -------------------------------------------------------------------- */
 /* The plain-C backend: the fallback without OpenCL, and the tests' oracle. */
@@ -6495,6 +6499,27 @@ fail:
 
 /* split (continued): the round's report and the merged working set ---------------------------- */
 
+static gpusvm_result gpusvm__ocl_split_gather(gpusvm__ocl *b, const void *send, void *recv, size_t bytes);
+
+/* Across processes (desc.split): every part planned the same batch (working-set size, variables,
+   points), so that their reports line up; each plans from its own device, so parts on devices of
+   different memory may not. */
+static gpusvm_result gpusvm__ocl_split_agree(gpusvm__ocl *b)
+{
+    const uint64_t mine[3] = {(uint64_t)b->q, (uint64_t)b->nvar, (uint64_t)b->npts0};
+    uint64_t *all = b->reps; /* room for parts x words >= 3 parts words */
+    gpusvm_result r;
+    int k;
+    if ((r = gpusvm__ocl_split_gather(b, mine, all, sizeof mine)) != GPUSVM_OK) return r;
+    for (k = 0; k < b->split_parts; ++k)
+        if (memcmp(all + 3 * k, mine, sizeof mine) != 0)
+            return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_UNSUPPORTED,
+                                "the parts of a split context planned different batches (working set %d here, %d on "
+                                "part %d): give every part the same kind of device and memory",
+                                b->q, (int)all[3 * k], k + 1);
+    return GPUSVM_OK;
+}
+
 /* The host's room of a split problem: this share's report, with desc.split every part's, the
    merge's lists and chosen set, and the merged working set (variables, slots, gradients). */
 static gpusvm_result gpusvm__ocl_split_begin(gpusvm__ocl *b)
@@ -6509,7 +6534,7 @@ static gpusvm_result gpusvm__ocl_split_begin(gpusvm__ocl *b)
     b->reps = gathered ? b->rep + words : NULL;
     b->xhash = b->rep + words + gathered;
     b->gws = (double *)(void *)(b->ws_new + 2 * q);
-    return GPUSVM_OK;
+    return gathered ? gpusvm__ocl_split_agree(b) : GPUSVM_OK;
 }
 
 /* Bind: the report's and the gradients' kernels (their fixed arguments). */

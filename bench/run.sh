@@ -21,6 +21,8 @@
 #   BENCH_ONLY=a9a BENCH_REFERENCE=libsvm BENCH_RUNS=1 make bench
 # BENCH_THREADS=N adds the C backend's training time on 1 thread against N (mnist 8-vs-rest; see there).
 # BENCH_ONLY=stream: training with the points streamed through the device (data larger than it).
+# BENCH_DEVICES=LIST (GPUSVM_DEVICE's form, e.g. 0,1,2,3): the same trainings on the list's first
+# device and on the whole list (BENCH_ONLY=devices: those rows only).
 # Data: the .xz files in GPUSVM_DATA (default ../shared/data), decompressed into build/data.
 set -u
 B=build
@@ -196,6 +198,37 @@ if wanted stream; then
     echo "|---|---|---|---|---|---|---|"
     streamed "stream: dense 200,000 × 64 (48.8 MiB of points)" dense200k.64 32,16 -c 1 -g 0.05
     streamed "stream: dense 1,000,000 × 64 (244 MiB of points)" dense1m.64 128,64 -c 1 -g 0.05
+fi
+
+# several devices (BENCH_DEVICES): one binary problem split by rows across them, and mnist's 45
+# one-vs-one pairs spread across them, against the list's first device alone (best of
+# BENCH_RUNS each), and whether the model file is the same.
+on_devices() { # on_devices NAME TRAIN OPTIONS...
+    name=$1 train=$D/$2
+    shift 2
+    wanted "$name" || return 0
+    export GPUSVM_DEVICE="${BENCH_DEVICES%%,*}"
+    t1=$(train_best 0 "$W/dev.err" "$W/dev.one.model" "$train" "$@")
+    export GPUSVM_DEVICE="$BENCH_DEVICES"
+    tn=$(train_best 0 "$W/dev.err" "$W/dev.all.model" "$train" "$@")
+    unset GPUSVM_DEVICE
+    same=no
+    cmp -s "$W/dev.one.model" "$W/dev.all.model" && same=yes
+    echo "| ${name#devices: } | $t1 s | $tn s | $(awk -v a="$t1" -v b="$tn" 'BEGIN { printf "%.2f", a / b }') | $same |"
+}
+if wanted devices; then
+    echo
+    if [ -z "${BENCH_DEVICES:-}" ]; then
+        echo "Several devices: not run (BENCH_DEVICES not set)"
+    else
+        [ -s "$D/dense1m.64" ] || $B/gen_dense 1000000 64 7 > "$D/dense1m.64"
+        echo "Several devices (GPUSVM_DEVICE=$BENCH_DEVICES against ${BENCH_DEVICES%%,*}; training time, best of $RUNS):"
+        echo
+        echo "| data | one device | all of them | speed-up | the one-device model file |"
+        echo "|---|---|---|---|---|"
+        on_devices "devices: dense 1,000,000 × 64, split by rows" dense1m.64 -c 1 -g 0.05
+        on_devices "devices: mnist, 45 one-vs-one pairs" mnist.scale -c 10 -g 0.02
+    fi
 fi
 
 # sparse data: real text (deb-python, when GPUSVM_DATA has it) and text-like sets from

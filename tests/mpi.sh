@@ -41,7 +41,8 @@ same cv 2 a9a4k -c 1 -g 0.05 -v 5
 
 # each rank on an OpenCL device (PoCL's CPU on a machine without a GPU): the problem split by rows
 # across the ranks' devices, one process's model and lines; GPUSVM_DEVICE as a list gives each
-# rank its entry; ranks on different backends are an error on every rank, with no model
+# rank its entry; ranks on different backends, or whose memory plans different working sets, are
+# an error on every rank, with no model
 export GPUSVM_BACKEND=opencl
 same ocl_csvc 2 svmguide1 -c 10 -g 1
 same ocl_nusvc 3 svmguide1 -s 1 -n 0.3 -g 1
@@ -58,6 +59,11 @@ mpirun -np 1 -x GPUSVM_BACKEND=cpu $B/gpusvm-train-mpi "$W/a9a4k" "$W/mix.model"
 rc=$?
 [ $rc != 0 ] && grep -q "run on different backends" "$W/mix.out" && [ ! -e "$W/mix.model" ]
 check $? "mpirun with one rank on the C backend and one on OpenCL: an error, no model"
+mpirun -np 1 -x GPUSVM_DEVICE_MEMORY_MB=2 $B/gpusvm-train-mpi "$W/a9a4k" "$W/plan.model" : \
+    -np 1 $B/gpusvm-train-mpi "$W/a9a4k" "$W/plan.model" > "$W/plan.out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "planned different batches" "$W/plan.out" && [ ! -e "$W/plan.model" ]
+check $? "mpirun with OpenCL ranks whose memory plans different working sets: an error, no model"
 export GPUSVM_BACKEND=cpu
 
 # gpusvm-grid-mpi: the ranks take the gamma values in turn; rank 0 prints svm-grid's lines, the .out

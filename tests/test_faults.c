@@ -1,8 +1,9 @@
 /* Fault injection. Every OpenCL entry point is wrapped (GPUSVM_TEST_HOOKS) so that the N-th
    call fails, and the allocator fails the N-th host allocation; N is swept over every call and
    every allocation of a run that creates a context, trains (whole problem and working sets),
-   predicts, and saves and reloads the model, and of a run that trains with its points streamed
-   through the device (a budget below what they need). Each failure must come back as an error code
+   predicts, and saves and reloads the model, of a run that trains with its points streamed
+   through the device (a budget below what they need), and of one that trains a problem split by
+   rows across two devices. Each failure must come back as an error code
    (naming the OpenCL call), leave no host allocation and no OpenCL object behind, and leave the
    context usable. Also: no OpenCL library, no platform, no device, a kernel build failure, and a
    model write that fails part-way. Built with AddressSanitizer by make test. */
@@ -293,11 +294,13 @@ static void t_free(void *p, void *user)
 }
 static char last_log[4096];
 static char stream_said[256]; /* the last "streamed through the device" line */
+static int rows_said;          /* "of a problem split by rows" lines */
 static void t_log(void *user, gpusvm_log_level level, const char *msg)
 {
     (void)user;
     if (level == GPUSVM_LOG_ERROR) snprintf(last_log, sizeof last_log, "%s", msg);
     if (strstr(msg, "streamed through the device")) snprintf(stream_said, sizeof stream_said, "%s", msg);
+    rows_said += strstr(msg, "of a problem split by rows") != NULL;
 }
 
 /* ---- the workload ------------------------------------------------------- */
@@ -331,6 +334,7 @@ enum { NS = 3000 };
 static float XS[NS * D];
 static double YS[NS];
 static double stream_mb; /* 0: the workload; else the streamed training under this budget */
+static const char *devices; /* NULL: the workload; else the streamed training's on these devices */
 
 static gpusvm_result streamed_workload(gpusvm_context *ctx, const char **stage)
 {
@@ -378,13 +382,14 @@ static gpusvm_result workload(gpusvm_backend backend, const char *library, gpusv
     desc.allocator.free = t_free;
     desc.logger.fn = t_log;
     desc.device_memory_mb = stream_mb;
+    desc.devices = devices;
     memset(&m, 0, sizeof m);
     m.rows = N;
     m.cols = D;
     m.values = X;
     *stage = "create";
     if ((r = gpusvm_context_create(&desc, &ctx)) != GPUSVM_OK) return r;
-    if (stream_mb > 0.0) {
+    if (stream_mb > 0.0 || devices) {
         r = streamed_workload(ctx, stage);
         goto done;
     }
@@ -621,6 +626,14 @@ int main(void)
     CHECK(stream_said[0] != 0, "the streamed sweep's training streamed its points");
     sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL, points streamed");
     stream_mb = 0.0;
+    /* one problem split by rows across two devices (one opened twice): the reports, their merge
+       and the rows kept in their slots, on both */
+    devices = "0,0";
+    rows_said = 0;
+    sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, one problem split across two devices");
+    CHECK(rows_said > 0, "the split sweep's training split its problem by rows");
+    sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL, one problem split across two devices");
+    devices = NULL;
     kernel_cache = NULL;
     selection_faults();
     write_fault();
