@@ -229,8 +229,9 @@ typedef enum gpusvm_storage {
 typedef struct gpusvm_split {
     int parts, rank;
     /* Every part's `bytes` bytes from send into recv, part r's at recv + r * bytes (as
-       MPI_Allgather), called by all parts in the same order; nonzero: it failed, and the training
-       stops with GPUSVM_ERROR_IO */
+       MPI_Allgather), called by all parts in the same order, from gpusvm_context_create on (the
+       parts agree on their backend there); nonzero: it failed, and the call stops with
+       GPUSVM_ERROR_IO */
     int (*allgather)(void *user, const void *send, void *recv, size_t bytes);
     void *user;
 } gpusvm_split;
@@ -5635,8 +5636,7 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
         bytes[GPUSVM__TB_CANDS] = GPUSVM__CO_WORDS((size_t)q) * sizeof(uint64_t);
         bytes[GPUSVM__TB_WS_G] = (size_t)q * sizeof(double);
     }
-    gpusvm__ocl_stream_shape(b, p, nprob, q, bytes);
-    if (b->split && !b->stream) return "too little device memory for a tile of this part's share of the split problem";
+    gpusvm__ocl_stream_shape(b, p, nprob, q, bytes); /* a split share that cannot stream: gpusvm__ocl_plan says so */
     return NULL;
 }
 
@@ -5645,6 +5645,8 @@ static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, 
                                       size_t *npts_all)
 {
     const char *why = gpusvm__ocl_shape(b, p, nprob, q, bytes, npts_all);
+    if (!why && b->split && !b->stream)
+        why = "too little device memory for a tile of this device's share of the problem split by rows";
     if (why) return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "%s", why);
     if (b->split) {
         gpusvm__log(b->base.ctx, GPUSVM_LOG_INFO,
@@ -14098,6 +14100,32 @@ static const char *const gpusvm__kernel_source[] = {
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "}\n",
     "\n",
+    "/* m and M of each class (0: every variable, or nu's y = +1; 1: nu's y = -1) from a problem's\n",
+    " * gpusvm_keys partials, by the whole work-group, into r_up[c][0] and r_low[c][0]. */\n",
+    "GPUSVM_INLINE void gpusvm_sel_ends(__global const double *part_up, __global const double *part_low, int nparts,\n",
+    "                                   __local double (*r_up)[GPUSVM__L], __local double (*r_low)[GPUSVM__L])\n",
+    "{\n",
+    "    for (int c = 0; c < 2; ++c) {\n",
+    "        double up = -INFINITY, low = INFINITY;\n",
+    "        for (int g = GPUSVM_SEL_WI; g < nparts; g += GPUSVM__L) {\n",
+    "            up = fmax(up, part_up[c * nparts + g]);\n",
+    "            low = fmin(low, part_low[c * nparts + g]);\n",
+    "        }\n",
+    "        r_up[c][GPUSVM_SEL_WI] = up;\n",
+    "        r_low[c][GPUSVM_SEL_WI] = low;\n",
+    "    }\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {\n",
+    "        if (GPUSVM_SEL_WI < s) {\n",
+    "            for (int c = 0; c < 2; ++c) {\n",
+    "                r_up[c][GPUSVM_SEL_WI] = fmax(r_up[c][GPUSVM_SEL_WI], r_up[c][GPUSVM_SEL_WI + s]);\n",
+    "                r_low[c][GPUSVM_SEL_WI] = fmin(r_low[c][GPUSVM_SEL_WI], r_low[c][GPUSVM_SEL_WI + s]);\n",
+    "            }\n",
+    "        }\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    }\n",
+    "}\n",
+    "\n",
     "/* mode 0: choose a whole working set of q points.\n",
     " * mode 1: keep positions q/2..q-1 of the previous set (moved to the front,\n",
     " *         with their row slots) and choose q/2 new points into the slots of\n",
@@ -14139,25 +14167,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    __global gpusvm_sel_scratch *sel0 = (__global gpusvm_sel_scratch *)sel_g;\n",
     "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
     "\n",
-    "    for (int c = 0; c < 2; ++c) {\n",
-    "        double up = -INFINITY, low = INFINITY;\n",
-    "        for (int p = lid; p < nparts; p += GPUSVM__L) {\n",
-    "            up = fmax(up, part_up[c * nparts + p]);\n",
-    "            low = fmin(low, part_low[c * nparts + p]);\n",
-    "        }\n",
-    "        r_up[c][lid] = up;\n",
-    "        r_low[c][lid] = low;\n",
-    "    }\n",
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {\n",
-    "        if (lid < s) {\n",
-    "            for (int c = 0; c < 2; ++c) {\n",
-    "                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);\n",
-    "                r_low[c][lid] = fmin(r_low[c][lid], r_low[c][lid + s]);\n",
-    "            }\n",
-    "        }\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    }\n",
+    "    gpusvm_sel_ends(part_up, part_low, nparts, r_up, r_low);\n",
     "    const double gap0 = r_up[0][0] - r_low[0][0], gap1 = r_up[1][0] - r_low[1][0];\n",
     "    const int worst = (nu && gap1 > gap0) ? 1 : 0;\n",
     "    const double gap = worst ? gap1 : gap0;\n",
@@ -14485,24 +14495,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (int t = lid; t < GPUSVM__ST_COUNT; t += GPUSVM__L) out[t] = as_ulong(status0[t]);\n",
     "    if (status0[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
     "\n",
-    "    for (int c = 0; c < 2; ++c) {\n",
-    "        double up = -INFINITY, low = INFINITY;\n",
-    "        for (int g = lid; g < nparts; g += GPUSVM__L) {\n",
-    "            up = fmax(up, part_up0[c * nparts + g]);\n",
-    "            low = fmin(low, part_low0[c * nparts + g]);\n",
-    "        }\n",
-    "        r_up[c][lid] = up;\n",
-    "        r_low[c][lid] = low;\n",
-    "    }\n",
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {\n",
-    "        if (lid < s)\n",
-    "            for (int c = 0; c < 2; ++c) {\n",
-    "                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);\n",
-    "                r_low[c][lid] = fmin(r_low[c][lid], r_low[c][lid + s]);\n",
-    "            }\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    }\n",
+    "    gpusvm_sel_ends(part_up0, part_low0, nparts, r_up, r_low);\n",
     "    if (lid < 2) {\n",
     "        out[GPUSVM__CO_ENDS + lid] = as_ulong(r_up[lid][0]);\n",
     "        out[GPUSVM__CO_ENDS + 2 + lid] = as_ulong(r_low[lid][0]);\n",
@@ -15453,7 +15446,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 2848
+#define GPUSVM__KERNEL_SOURCE_LINES 2839
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -267,6 +267,32 @@ GPUSVM_INLINE void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local in
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
 
+/* m and M of each class (0: every variable, or nu's y = +1; 1: nu's y = -1) from a problem's
+ * gpusvm_keys partials, by the whole work-group, into r_up[c][0] and r_low[c][0]. */
+GPUSVM_INLINE void gpusvm_sel_ends(__global const double *part_up, __global const double *part_low, int nparts,
+                                   __local double (*r_up)[GPUSVM__L], __local double (*r_low)[GPUSVM__L])
+{
+    for (int c = 0; c < 2; ++c) {
+        double up = -INFINITY, low = INFINITY;
+        for (int g = GPUSVM_SEL_WI; g < nparts; g += GPUSVM__L) {
+            up = fmax(up, part_up[c * nparts + g]);
+            low = fmin(low, part_low[c * nparts + g]);
+        }
+        r_up[c][GPUSVM_SEL_WI] = up;
+        r_low[c][GPUSVM_SEL_WI] = low;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {
+        if (GPUSVM_SEL_WI < s) {
+            for (int c = 0; c < 2; ++c) {
+                r_up[c][GPUSVM_SEL_WI] = fmax(r_up[c][GPUSVM_SEL_WI], r_up[c][GPUSVM_SEL_WI + s]);
+                r_low[c][GPUSVM_SEL_WI] = fmin(r_low[c][GPUSVM_SEL_WI], r_low[c][GPUSVM_SEL_WI + s]);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
 /* mode 0: choose a whole working set of q points.
  * mode 1: keep positions q/2..q-1 of the previous set (moved to the front,
  *         with their row slots) and choose q/2 new points into the slots of
@@ -308,25 +334,7 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     __global gpusvm_sel_scratch *sel0 = (__global gpusvm_sel_scratch *)sel_g;
     if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
 
-    for (int c = 0; c < 2; ++c) {
-        double up = -INFINITY, low = INFINITY;
-        for (int p = lid; p < nparts; p += GPUSVM__L) {
-            up = fmax(up, part_up[c * nparts + p]);
-            low = fmin(low, part_low[c * nparts + p]);
-        }
-        r_up[c][lid] = up;
-        r_low[c][lid] = low;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            for (int c = 0; c < 2; ++c) {
-                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);
-                r_low[c][lid] = fmin(r_low[c][lid], r_low[c][lid + s]);
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    gpusvm_sel_ends(part_up, part_low, nparts, r_up, r_low);
     const double gap0 = r_up[0][0] - r_low[0][0], gap1 = r_up[1][0] - r_low[1][0];
     const int worst = (nu && gap1 > gap0) ? 1 : 0;
     const double gap = worst ? gap1 : gap0;
@@ -654,24 +662,7 @@ __kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))
     for (int t = lid; t < GPUSVM__ST_COUNT; t += GPUSVM__L) out[t] = as_ulong(status0[t]);
     if (status0[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
 
-    for (int c = 0; c < 2; ++c) {
-        double up = -INFINITY, low = INFINITY;
-        for (int g = lid; g < nparts; g += GPUSVM__L) {
-            up = fmax(up, part_up0[c * nparts + g]);
-            low = fmin(low, part_low0[c * nparts + g]);
-        }
-        r_up[c][lid] = up;
-        r_low[c][lid] = low;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {
-        if (lid < s)
-            for (int c = 0; c < 2; ++c) {
-                r_up[c][lid] = fmax(r_up[c][lid], r_up[c][lid + s]);
-                r_low[c][lid] = fmin(r_low[c][lid], r_low[c][lid + s]);
-            }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    gpusvm_sel_ends(part_up0, part_low0, nparts, r_up, r_low);
     if (lid < 2) {
         out[GPUSVM__CO_ENDS + lid] = as_ulong(r_up[lid][0]);
         out[GPUSVM__CO_ENDS + 2 + lid] = as_ulong(r_low[lid][0]);

@@ -2,9 +2,10 @@
    allgather through shared memory: 2 and 3 parts, 1 and 2 threads each, give the model bytes and
    decision values of one process for C-SVC, nu-SVC, epsilon-SVR, a multi-class model with
    probability estimates and 5-fold cross-validation, and 7 parts of a 6-point problem (one part
-   holds no point) give its model too; bad splits are refused and a failing
-   allgather stops the training with GPUSVM_ERROR_IO on every part (make test builds this with
-   ThreadSanitizer). */
+   holds no point) give its model too; backend AUTO puts every part on the C backend; bad splits
+   are refused and a failing allgather stops the context's creation (the parts agree on their
+   backend there) or the training with GPUSVM_ERROR_IO on every part (make test builds this with
+   ThreadSanitizer; the split on OpenCL is tests/mpi.sh's and the kernel tests'). */
 #define GPUSVM_IMPLEMENTATION
 #include "../gpusvm.h"
 #include "check.h"
@@ -28,6 +29,7 @@ typedef struct part {
     gpusvm_svm_type type;
     int probability, folds, classes;
     int rows, wss; /* 0: N points, working sets of 64 */
+    gpusvm_backend backend, got; /* asked for (DEFAULT: the C backend), and the context's */
     char *out; /* the model's bytes and its decision values (or the fold predictions) */
     size_t len;
     gpusvm_result r;
@@ -72,7 +74,7 @@ static void *train_part(void *arg)
     static const size_t out_max = N * 3 * sizeof(double);
     double *dec = (double *)calloc(N * 3, sizeof(double));
     memset(&d, 0, sizeof d);
-    d.backend = GPUSVM_BACKEND_CPU;
+    d.backend = pt->backend ? pt->backend : GPUSVM_BACKEND_CPU;
     d.ignore_environment = 1;
     d.threads = pt->threads;
     if (pt->x) {
@@ -94,6 +96,7 @@ static void *train_part(void *arg)
     pt->len = 0;
     pt->out = NULL;
     if ((pt->r = gpusvm_context_create(&d, &ctx)) != GPUSVM_OK || !dec) goto done;
+    pt->got = gpusvm_context_backend(ctx);
     if (pt->folds) {
         if ((pt->r = gpusvm_cross_validation(ctx, &m, Y, &p, pt->folds, dec)) == GPUSVM_OK &&
             (pt->out = (char *)malloc(N * sizeof(double))) != NULL) {
@@ -146,7 +149,7 @@ static void run_split(const part *job, int parts, int threads, int fail_at, cons
             ok = ok && ps[k].r == GPUSVM_ERROR_IO;
             continue;
         }
-        ok = ok && ps[k].r == GPUSVM_OK && ps[k].calls > 0;
+        ok = ok && ps[k].r == GPUSVM_OK && ps[k].calls > 0 && ps[k].got == GPUSVM_BACKEND_CPU;
         same = same && ps[k].out && ps[k].len == ref->len && memcmp(ps[k].out, ref->out, ref->len) == 0;
     }
     snprintf(msg, sizeof msg, "%s, %d parts of %d thread%s: %s", what, parts, threads, threads > 1 ? "s" : "",
@@ -210,18 +213,29 @@ static void check_refusals(void)
     d.split.rank = 0;
     d.split.allgather = NULL;
     CHECK(gpusvm_context_create(&d, &ctx) == GPUSVM_ERROR_INVALID_ARGUMENT && !ctx, "a split without allgather is refused");
-    d.split.allgather = allgather;
-    d.backend = GPUSVM_BACKEND_OPENCL;
-    CHECK(gpusvm_context_create(&d, &ctx) == GPUSVM_ERROR_UNSUPPORTED && !ctx, "a split on OpenCL says unsupported");
-    d.backend = GPUSVM_BACKEND_AUTO;
-    CHECK(gpusvm_context_create(&d, &ctx) == GPUSVM_OK && gpusvm_context_backend(ctx) == GPUSVM_BACKEND_CPU,
-          "a split with backend auto runs on the C backend");
-    gpusvm_context_destroy(ctx);
     memset(&job, 0, sizeof job);
     job.type = GPUSVM_C_SVC;
     job.classes = 2;
     labels(job.type, 2);
+    run_split(&job, 2, 1, 1, NULL, "C-SVC, the parts' agreement at context creation");
     run_split(&job, 2, 1, 3, NULL, "C-SVC");
+}
+
+/* backend AUTO: every part on the C backend (run_split checks each part's), the same model. */
+static void check_auto(void)
+{
+    part job, ref;
+    memset(&job, 0, sizeof job);
+    job.type = GPUSVM_C_SVC;
+    job.classes = 2;
+    job.threads = 1;
+    labels(job.type, 2);
+    ref = job;
+    train_part(&ref);
+    CHECK(ref.r == GPUSVM_OK && ref.out != NULL, "C-SVC, one process");
+    job.backend = GPUSVM_BACKEND_AUTO;
+    run_split(&job, 2, 1, 0, &ref, "C-SVC with backend auto (on the C backend)");
+    free(ref.out);
 }
 
 int main(void)
@@ -239,5 +253,6 @@ int main(void)
     check_job(GPUSVM_C_SVC, 2, 0, 5, "5-fold cross-validation");
     check_tiny();
     check_refusals();
+    check_auto();
     return check_summary();
 }
