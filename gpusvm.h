@@ -74,8 +74,10 @@
       accelerator with fp64) or a comma-separated list ("0,1,2,3"). Each device gets its own copy
       of the points; the independent problems of a training call (one-vs-one pairs,
       cross-validation folds) are spread across them in contiguous shares balanced by size and
-      train at the same time, each problem's model the one-device model. Crammer-Singer and
-      prediction run on the first device.
+      train at the same time, each problem's model the one-device model. One problem larger
+      than its working set, its points kept dense, is split by rows instead: each device holds
+      a share of the points, and the working set is merged from every device's candidates (the
+      one-device model too). Crammer-Singer and prediction run on the first device.
       The environment never breaks a program that did not ask for it: an unknown GPUSVM_BACKEND
       is a warning and auto, a GPUSVM_DEVICE that is not there falls back to the C backend (a
       device named in the desc is an error). A shipped program that wants none of this sets
@@ -4857,13 +4859,13 @@ struct gpusvm__ocl {
     double *host_coef;   /* the round's coefficients (q), then the update's rows' (q) */
     /* A problem split by rows (gpusvm__ocl_split_*; base.parts): streamed as above over this
        share's points [plo, phi) only (tiles t: [plo + t tile, ...)); rep this share's report
-       (GPUSVM__CO_WORDS(q) words),
-       reps every part's (desc.split: gathered here), ws_new the merged working set's variables,
-       slots and gradients. */
+       (GPUSVM__CO_WORDS(q) words), reps every part's (desc.split: gathered here), merge the
+       merge's scratch (gpusvm__split_in), ws_new the merged working set's variables, slots and
+       gradients (gws). */
     int split, split_mode, split_parts; /* split_mode: the round's gpusvm_cands mode; split_parts: base.parts then */
     double split_st[GPUSVM__ST_COUNT];  /* the merged status row */
     size_t plo, phi;
-    uint64_t *rep, *reps, *xhash;
+    uint64_t *rep, *reps, *merge;
     int32_t *ws_new;
     double *gws;
     int nprob, q;              /* problems; working-set stride (the largest working set) */
@@ -4969,7 +4971,7 @@ static void gpusvm__ocl_train_end(gpusvm__backend *bb)
     b->host_tiles = b->host_xw = NULL;
     b->host_ws = b->ws_new = NULL;
     b->host_coef = b->gws = NULL;
-    b->rep = b->reps = b->xhash = NULL;
+    b->rep = b->reps = b->merge = NULL;
     b->split = 0;
     gpusvm__release_mems(b, b->cs_mem, GPUSVM__CS_NBUF);
     gpusvm__release_mems(b, b->mem, GPUSVM__TB_COUNT);
@@ -6213,15 +6215,13 @@ fail:
     return r;
 }
 
-/* split: one problem across devices ------------------------------------------------------------
-   A problem split by rows (base.parts > 1: the multi section's devices, or desc.split's processes)
-   runs as a streamed problem over this part's share of the points only: its tiles hold the share,
-   its update the share's gradients. Each round every part reports (kernels part 2's gpusvm_cands)
-   m and M over its share and its share's most violating candidates with their gradients; every
-   part merges all reports alike (gpusvm__split_merge), into the working set one device chooses,
-   and sets the working set's gradients from the parts that hold them. The q x q block comes from
-   the working set's vectors, so every part runs the same inner solve on the same numbers and
-   keeps every alpha; the model is the one-device model. */
+/* stream: data larger than the device ------------------------------------------------------
+   The points stay on the host (b->host_tiles) and pass through the device a tile at a time.
+   A round's rows step computes the q x q block from the working set's vectors (gathered on the
+   host: kernels part 1's b_mode 2, into KQ, so the inner solve needs no gather); its update step
+   computes, tile by tile, the rows of the variables the inner solve moved (b_mode 1, into K) and
+   adds them to the tile's gradients. Both are the kernels and sums of the resident path, in the
+   same order, so the model is the resident model. With one or two tiles they stay on the device. */
 
 /* Point k's vector into column pos of host_xw, from the problem's points (their rows: a gather
    from the tiles would read a cache line per feature). */
@@ -6233,14 +6233,6 @@ static void gpusvm__ocl_stream_vector(gpusvm__ocl *b, size_t k, size_t pos)
     for (f = 0; f < b->dpad; ++f) b->host_xw[f * q + pos] = 0.0f;
     for (j = x->row_ptr[row]; j < x->row_ptr[row + 1]; ++j) b->host_xw[(size_t)x->col[j] * q + pos] = x->val[j];
 }
-
-/* stream: data larger than the device ------------------------------------------------------
-   The points stay on the host (b->host_tiles) and pass through the device a tile at a time.
-   A round's rows step computes the q x q block from the working set's vectors (gathered on the
-   host: kernels part 1's b_mode 2, into KQ, so the inner solve needs no gather); its update step
-   computes, tile by tile, the rows of the variables the inner solve moved (b_mode 1, into K) and
-   adds them to the tile's gradients. Both are the kernels and sums of the resident path, in the
-   same order, so the model is the resident model. With one or two tiles they stay on the device. */
 
 /* bytes of page-locked host memory for the tiles (b->pin, mapped), so that their copies to the
    device run at the bus's speed without a staging copy (H100, 1M x 64 points, 125 tiles a round:
@@ -6450,6 +6442,16 @@ fail:
     return r;
 }
 
+/* split: one problem across devices ------------------------------------------------------------
+   A problem split by rows (base.parts > 1: the multi section's devices, or desc.split's processes)
+   runs as a streamed problem over this part's share of the points only: its tiles hold the share,
+   its update the share's gradients. Each round every part reports (kernels part 2's gpusvm_cands)
+   m and M over its share and its share's most violating candidates with their gradients; every
+   part merges all reports alike (gpusvm__split_merge), into the working set one device chooses,
+   and sets the working set's gradients from the parts that hold them. The q x q block comes from
+   the working set's vectors, so every part runs the same inner solve on the same numbers and
+   keeps every alpha; the model is the one-device model. */
+
 /* The rows step of a split problem whose share stays on the device (one tile): the q x q block
    (gpusvm__ocl_stream_block), then the new half's rows (every row in the first round) against the
    share into the working set's slots, where the next round finds the kept half's, as one device
@@ -6499,8 +6501,6 @@ fail:
     return r;
 }
 
-/* split (continued): the round's report and the merged working set ---------------------------- */
-
 static gpusvm_result gpusvm__ocl_split_gather(gpusvm__ocl *b, const void *send, void *recv, size_t bytes);
 
 /* Across processes (desc.split): every part planned the same batch (working-set size, variables,
@@ -6534,7 +6534,7 @@ static gpusvm_result gpusvm__ocl_split_begin(gpusvm__ocl *b)
         !(b->ws_new = (int32_t *)gpusvm__calloc(&b->base.ctx->alloc, 2 * q + 2 * q, sizeof(int32_t))))
         return gpusvm__oom(b->base.ctx, "a split problem's reports");
     b->reps = gathered ? b->rep + words : NULL;
-    b->xhash = b->rep + words + gathered;
+    b->merge = b->rep + words + gathered;
     b->gws = (double *)(void *)(b->ws_new + 2 * q);
     return gathered ? gpusvm__ocl_split_agree(b) : GPUSVM_OK;
 }
@@ -6623,7 +6623,7 @@ static gpusvm_result gpusvm__ocl_split_apply(gpusvm__backend *bb, const void *re
     in.npts = b->npts0;
     in.eps = eps;
     in.max_iter = max_iter;
-    in.scratch = b->xhash;
+    in.scratch = b->merge;
     moved = gpusvm__split_merge(&in, st, b->ws_new, b->ws_new + q, b->gws);
     if (moved < 0) return GPUSVM_OK; /* stopped before: nothing changes */
     /* the host's copies stay until the next round's report is read (gpusvm__ocl_split_take) */
