@@ -826,6 +826,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL)                                                   \
     X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
+    X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TL * GPUSVM__TL, ROWS_UPD)                              \
     X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT)          \
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
     X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE)
@@ -953,6 +954,11 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \
     X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \
     X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)
+
+/* gpusvm_rows_update (kernels part 4): gpusvm_rows' arguments, then these */
+#define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                   \
+    X_(ROWS_UPD, __global double *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \
+    X_(ROWS_UPD, __global const double *, coef)
 
 /* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are
  * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row
@@ -4755,6 +4761,8 @@ enum { GPUSVM__ARGS_SEL(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SEL_N };
 enum { GPUSVM__ARGS_GATHER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_N };
 enum { GPUSVM__ARGS_SMO(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SMO_N };
 enum { GPUSVM__ARGS_UPDATE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_UPDATE_N };
+enum { GPUSVM__A_ROWS_UPD_0 = GPUSVM__A_ROWS_N - 1, /* gpusvm_rows' arguments come first */
+       GPUSVM__ARGS_ROWS_UPD(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_ROWS_UPD_N };
 enum { GPUSVM__ARGS_CANDS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CANDS_N };
 enum { GPUSVM__ARGS_WS_PUT(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_WS_PUT_N };
 enum { GPUSVM__ARGS_CS_UPDATE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CS_UPDATE_N };
@@ -4828,7 +4836,7 @@ struct gpusvm__ocl {
     gpusvm__cl_kernel kern[GPUSVM__KN_COUNT];
     int qcap;            /* GPUSVM__Q the program was built with */
     size_t smo_l;        /* GPUSVM__SMO_L: gpusvm_smo's local size (gpusvm__ocl_build) */
-    size_t max_alloc, global_mem, local_mem, max_wg;
+    size_t max_alloc, global_mem, local_mem, max_wg, cus; /* cus: compute units */
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
     /* training state: one batch */
     /* GPUSVM__TB_XW is NULL when the rows read X directly; X is NULL and X_PTR, X_COL, X_VAL hold
@@ -4843,9 +4851,11 @@ struct gpusvm__ocl {
     int no_cache;              /* the kernel tests: no row cache where one would be kept */
     unsigned rc_reused, rc_computed; /* the last batch's rows found in the cache and computed */
     /* Data larger than the device (gpusvm__ocl_stream_*): the points stay in host memory in tiles
-       of `tile` points, X and XT hold two of them, K a tile's rows (ldk = tile); every round
-       computes its q x q block from the working set's vectors and its update a tile at a time. */
-    int stream;
+       of `tile` points, X and XT hold two of them; every round computes its q x q block from the
+       working set's vectors and its update a tile at a time (gpusvm_rows_update: no rows kept).
+       share_rows: a split problem's share that stays on the device with its rows in K (ldk =
+       tile; gpusvm__ocl_split_rows). */
+    int stream, share_rows;
     size_t tile, ntiles;
     size_t held[2];      /* the tile X and XT hold (SIZE_MAX: none) */
     float *host_tiles;   /* tile t: the problem's points [t tile, (t + 1) tile), column-major, pitch tile */
@@ -4953,7 +4963,7 @@ static void gpusvm__ocl_train_end(gpusvm__backend *bb)
     const gpusvm_allocator *a = &bb->ctx->alloc;
     gpusvm__ocl_cache_end(b);
     b->cslots = 0;
-    b->stream = 0;
+    b->stream = b->share_rows = 0;
     gpusvm__ocl_stream_end(b);
     if (b->pin) {
         b->cl->clEnqueueUnmapMemObject(b->queue, b->pin, b->host_tiles, 0, NULL, NULL);
@@ -5060,12 +5070,14 @@ static gpusvm_result gpusvm__ocl_fill(gpusvm__ocl *b, gpusvm__cl_mem m, size_t b
    GPUSVM__KN_) to var; on failure r is set and control jumps to fail. */
 #define GPUSVM__SET(kid, slot, var)                                                                                \
     GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_##kid], GPUSVM__A_##slot, sizeof(var), &(var)))
-/* gpusvm_rows, gpusvm_rows_few and gpusvm_rows_narrow take the same arguments */
+/* gpusvm_rows, gpusvm_rows_few and gpusvm_rows_narrow take the same arguments; gpusvm_rows_update
+   takes them first */
 #define GPUSVM__SET_ROWS(name, var)                                                                                \
     do {                                                                                                           \
         GPUSVM__SET(ROWS, ROWS_##name, var);                                                                       \
         GPUSVM__SET(ROWS_FEW, ROWS_##name, var);                                                                   \
         GPUSVM__SET(ROWS_NARROW, ROWS_##name, var);                                                                \
+        GPUSVM__SET(ROWS_UPD, ROWS_##name, var);                                                                   \
     } while (0)
 
 static gpusvm_result gpusvm__ocl_launch(gpusvm__ocl *b, int kid, gpusvm__cl_uint dims, const size_t *global,
@@ -5499,12 +5511,17 @@ fail:
 /* Data larger than the device: where a batch's buffers (bytes) do not fit what the budget has
    left, and the batch is one dense problem larger than its working set (not Crammer-Singer's, not
    a precomputed kernel), its points are streamed: they stay on the host in tiles of as many points
-   as fit beside the per-variable state, two tiles (X, XT), a tile's q rows (K) and the working
-   set's vectors; b->stream, tile, ntiles, pitch and ldk (the tile) and bytes are set for it. */
+   as fit beside the per-variable state, two tiles (X, XT) and the working set's vectors (a split
+   problem's share that fits once with its q rows stays: b->share_rows, K); b->stream, tile,
+   ntiles, pitch and ldk (the tile) and bytes are set for it. */
 static void gpusvm__ocl_stream_shape(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes)
 {
-    const size_t left = b->mem_budget - b->mem_used, qs = (size_t)q, per = (2 * b->dpad + qs) * sizeof(float);
-    const size_t share = b->phi - b->plo; /* every point, or a split problem's share */
+    const size_t left = b->mem_budget - b->mem_used, qs = (size_t)q, per = 2 * b->dpad * sizeof(float);
+    const size_t share = b->phi - b->plo, whole = gpusvm__round_up(share, GPUSVM__TM); /* every point, or a split share */
+    /* a tile of several holds a work-group of gpusvm_rows_update (GPUSVM__TM points with all their
+       rows) per compute unit, or a multiple: its launch ends in whole waves (H100, 1M x 64 points under
+       64 MB: 25 tiles of 40,704 points, 318 groups, 19.1 s; 30 tiles of 33,792, 264 groups, 13.0 s) */
+    const size_t wave = b->cus * GPUSVM__TM;
     size_t total = 0, rest = 0, tile;
     int i, fits = 1;
     for (i = 0; i < GPUSVM__TB_COUNT; ++i) {
@@ -5526,18 +5543,20 @@ static void gpusvm__ocl_stream_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     rest += qs * b->dpad * sizeof(float) + 2 * qs * sizeof(int32_t) + qs * sizeof(double); /* XW, S_* */
 
     if (rest >= left) return;
-    tile = (left - rest) / per;
+    b->share_rows = b->split && whole <= b->max_alloc / (qs * sizeof(float)) &&
+                    whole <= b->max_alloc / (b->dpad * sizeof(float)) && (left - rest) / (per + qs * sizeof(float)) >= whole;
+    tile = b->share_rows ? whole : (left - rest) / per;
     if (tile > b->max_alloc / (b->dpad * sizeof(float))) tile = b->max_alloc / (b->dpad * sizeof(float));
-    if (tile > b->max_alloc / (qs * sizeof(float))) tile = b->max_alloc / (qs * sizeof(float));
-    if (tile > gpusvm__round_up(share, GPUSVM__TM)) tile = gpusvm__round_up(share, GPUSVM__TM);
+    if (tile > whole) tile = whole;
     tile = tile / GPUSVM__TM * GPUSVM__TM;
+    if (wave && tile < whole && tile > wave) tile = tile / wave * wave;
     if (tile < GPUSVM__STREAM_MIN && (!b->split || tile < share)) return;
     b->stream = 1;
     b->tile = tile;
     b->ntiles = (share + tile - 1) / tile;
     b->pitch = b->ldk = tile;
     bytes[GPUSVM__TB_X] = bytes[GPUSVM__TB_XT] = tile * b->dpad * sizeof(float);
-    bytes[GPUSVM__TB_K] = qs * tile * sizeof(float);
+    bytes[GPUSVM__TB_K] = b->share_rows ? qs * tile * sizeof(float) : 0;
     bytes[GPUSVM__TB_XW] = qs * b->dpad * sizeof(float);
     bytes[GPUSVM__TB_S_IDX] = bytes[GPUSVM__TB_S_SLOT] = qs * sizeof(int32_t);
     bytes[GPUSVM__TB_S_COEF] = qs * sizeof(double);
@@ -5573,7 +5592,7 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     int t, ok = 1;
     b->nparts_max = 1;
     b->ngroups_max = 1;
-    b->stream = 0;
+    b->stream = b->share_rows = 0;
     for (t = 0; t < nprob; ++t) {
         const size_t parts = gpusvm__keys_parts(p[t].nvar), groups = gpusvm__round_up(p[t].nvar, GPUSVM__L) / GPUSVM__L;
         nvar += p[t].nvar;
@@ -6219,9 +6238,11 @@ fail:
    The points stay on the host (b->host_tiles) and pass through the device a tile at a time.
    A round's rows step computes the q x q block from the working set's vectors (gathered on the
    host: kernels part 1's b_mode 2, into KQ, so the inner solve needs no gather); its update step
-   computes, tile by tile, the rows of the variables the inner solve moved (b_mode 1, into K) and
-   adds them to the tile's gradients. Both are the kernels and sums of the resident path, in the
-   same order, so the model is the resident model. With one or two tiles they stay on the device. */
+   computes, tile by tile, the rows of the variables the inner solve moved against the tile's
+   points and adds them to its gradients as they are computed (kernels part 4's
+   gpusvm_rows_update: no rows are kept, so the budget goes to the tiles). Both are the products
+   and sums of the resident path, in the same order, so the model is the resident model. With one
+   or two tiles they stay on the device. */
 
 /* Point k's vector into column pos of host_xw, from the problem's points (their rows: a gather
    from the tiles would read a cache line per feature). */
@@ -6383,38 +6404,34 @@ fail:
 }
 
 /* One tile of the update: once its copy is done (the kernels' queue waits on it), the moved
-   variables' rows against its points; the next tile's copy starts behind them, then the
-   gradients of this tile's variables (epsilon-SVR: both copies) are updated while it runs. */
+   variables' rows against its points, added to its points' gradients as they are computed
+   (gpusvm_rows_update); the next tile's copy starts behind them. */
 static gpusvm_result gpusvm__ocl_stream_tile(gpusvm__ocl *b, size_t t, int cnt)
 {
     const size_t T = b->tile, c0 = b->plo + t * T, c1 = c0 + T < b->phi ? c0 + T : b->phi, h = t % 2;
-    size_t g[2], l[2] = {GPUSVM__L, 1};
+    size_t g[3], l[3] = {GPUSVM__TL, GPUSVM__TL, 1};
+    const gpusvm__cl_int cnt_ = cnt, zero = 0, off = (gpusvm__cl_int)c0, end = (gpusvm__cl_int)c1;
     gpusvm__cl_event ev = NULL;
     gpusvm_result r = GPUSVM_OK;
-    int copy;
     if ((r = gpusvm__ocl_stream_fetch(b, t)) != GPUSVM_OK) return r;
     if (b->copied[h]) {
         GPUSVM__CL(b->base.ctx, b->cl->clEnqueueBarrierWithWaitList(b->queue, 1, &b->copied[h], NULL));
         gpusvm__ocl_event_drop(b, &b->copied[h]);
     }
-    GPUSVM__SET_ROWS(B, b->mem[h ? GPUSVM__TB_XT : GPUSVM__TB_X]); /* the rest: gpusvm__ocl_stream_update */
-    if ((r = gpusvm__ocl_rows_cols(b, 1, (gpusvm__cl_int)c0, (gpusvm__cl_int)c1)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_rows_launch(b, 0, 0, cnt, 0, c1 - c0, 1, 0, 0)) != GPUSVM_OK)
-        return r;
+    GPUSVM__SET(ROWS_UPD, ROWS_B, b->mem[h ? GPUSVM__TB_XT : GPUSVM__TB_X]); /* the rest: gpusvm__ocl_stream_update */
+    GPUSVM__SET(ROWS_UPD, ROWS_b_off, off);
+    GPUSVM__SET(ROWS_UPD, ROWS_b_end, end);
+    GPUSVM__SET(ROWS_UPD, ROWS_row_off, zero);
+    GPUSVM__SET(ROWS_UPD, ROWS_nrows, cnt_);
+    g[0] = gpusvm__round_up(c1 - c0, GPUSVM__TM) / GPUSVM__TM * GPUSVM__TL;
+    g[1] = GPUSVM__TL;
+    g[2] = 1;
+    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_UPD, 3, g, l)) != GPUSVM_OK) return r;
     GPUSVM__CL(b->base.ctx, b->cl->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &ev));
     gpusvm__ocl_event_drop(b, &b->used[h]);
     b->used[h] = ev;
     GPUSVM__CL(b->base.ctx, b->cl->clFlush(b->queue));
-    if ((r = gpusvm__ocl_stream_fetch(b, t + 1)) != GPUSVM_OK) return r;
-    g[0] = gpusvm__round_up(c1 - c0, GPUSVM__L);
-    g[1] = 1;
-    for (copy = 0; copy < (b->nvar > b->npts0 ? 2 : 1); ++copy) {
-        const size_t v0 = copy ? b->npts0 + c0 : c0, v1 = copy ? b->npts0 + c1 : c1;
-        if ((r = gpusvm__ocl_update_window(b, (gpusvm__cl_int)v0, (gpusvm__cl_int)v1, (gpusvm__cl_int)c0)) !=
-                GPUSVM_OK ||
-            (r = gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 2, g, l)) != GPUSVM_OK)
-            return r;
-    }
+    r = gpusvm__ocl_stream_fetch(b, t + 1);
 fail:
     return r;
 }
@@ -6423,19 +6440,18 @@ fail:
    round's first two tiles set off, to arrive while it selects and solves. */
 static gpusvm_result gpusvm__ocl_stream_update(gpusvm__ocl *b)
 {
-    const gpusvm__cl_int T = (gpusvm__cl_int)b->tile;
+    const gpusvm__cl_int T = (gpusvm__cl_int)b->tile, one = 1;
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_int cnt = 0;
     size_t t;
     if ((r = gpusvm__ocl_stream_moved(b, &cnt)) != GPUSVM_OK || cnt == 0) return r;
-    GPUSVM__SET(UPDATE, UPDATE_K0, b->mem[GPUSVM__TB_K]);
-    GPUSVM__SET(UPDATE, UPDATE_ldk, T);
-    GPUSVM__SET(UPDATE, UPDATE_slot0, b->mem[GPUSVM__TB_S_SLOT]);
-    GPUSVM__SET(UPDATE, UPDATE_coef0, b->mem[GPUSVM__TB_S_COEF]);
-    GPUSVM__SET(UPDATE, UPDATE_m_in, cnt);
     if ((r = gpusvm__ocl_stream_bind(b, b->mem[GPUSVM__TB_X], T, b->mem[GPUSVM__TB_K], T, b->mem[GPUSVM__TB_S_IDX])) !=
         GPUSVM_OK)
         return r;
+    GPUSVM__SET(ROWS_UPD, ROWS_b_mode, one);
+    GPUSVM__SET(ROWS_UPD, ROWS_UPD_out0, b->mem[GPUSVM__TB_G]);
+    GPUSVM__SET(ROWS_UPD, ROWS_UPD_y0, b->mem[GPUSVM__TB_Y]);
+    GPUSVM__SET(ROWS_UPD, ROWS_UPD_coef, b->mem[GPUSVM__TB_S_COEF]);
     for (t = 0; t < b->ntiles && r == GPUSVM_OK; ++t) r = gpusvm__ocl_stream_tile(b, t, cnt);
     if (r == GPUSVM_OK && (r = gpusvm__ocl_stream_fetch(b, 0)) == GPUSVM_OK) r = gpusvm__ocl_stream_fetch(b, 1);
 fail:
@@ -6756,7 +6772,7 @@ static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
     gpusvm_result r = GPUSVM_OK;
     const gpusvm__cl_int first_ = first;
     size_t g = (size_t)b->nprob * GPUSVM__L, l = GPUSVM__L;
-    if (b->split && b->ntiles == 1) return gpusvm__ocl_split_rows(b, first);
+    if (b->share_rows) return gpusvm__ocl_split_rows(b, first);
     if (b->stream) return gpusvm__ocl_stream_block(b);
     if (!b->cslots)
         return gpusvm__ocl_rows_launch(b, b->sparse, first ? 0 : b->q / 2, first ? b->q : b->q / 2, !first, b->ldk,
@@ -6791,7 +6807,7 @@ static gpusvm_result gpusvm__ocl_update(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     size_t g[2], l[2] = {GPUSVM__L, 1};
-    if (b->split && b->ntiles == 1) return gpusvm__ocl_split_update(b);
+    if (b->share_rows) return gpusvm__ocl_split_update(b);
     if (b->stream) return gpusvm__ocl_stream_update(b);
     g[0] = b->ngroups_max * GPUSVM__L;
     g[1] = (size_t)b->nprob;
@@ -6883,7 +6899,8 @@ static gpusvm_result gpusvm__ocl_poison(gpusvm__backend *bb)
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     const size_t ws = (size_t)b->nprob * (size_t)b->q;
     gpusvm_result r;
-    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_K], ws * b->ldk * sizeof(float), 0xFF)) != GPUSVM_OK) return r;
+    if (b->mem[GPUSVM__TB_K] && (r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_K], ws * b->ldk * sizeof(float), 0xFF)) != GPUSVM_OK)
+        return r;
     if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_COEF], ws * sizeof(double), 0xFF)) != GPUSVM_OK) return r;
     if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_KEY_UP], b->nvar * sizeof(uint32_t), 0x5A)) != GPUSVM_OK) return r;
     return gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_KEY_LOW], b->nvar * sizeof(uint32_t), 0x5A);
@@ -7551,10 +7568,13 @@ static int gpusvm__ocl_pick(const gpusvm__cl_dev_entry *devs, int n, const char 
 static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
 {
     gpusvm__cl_ulong lm = 0, ma = 0, gm = 0;
+    gpusvm__cl_uint cus = 0;
     size_t wg = 0;
     b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
     b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
     b->max_wg = wg;
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL);
+    b->cus = cus ? (size_t)cus : 1;
     b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL);
     b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gm, &gm, NULL);
     b->local_mem = (size_t)lm;
@@ -12806,6 +12826,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X(SEL_TAKE, \"gpusvm_sel_take\", GPUSVM__L, SEL)                                                   \\\n",
     "    X(GATHER, \"gpusvm_gather\", GPUSVM__L, GATHER) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO)               \\\n",
     "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE)                                                    \\\n",
+    "    X(ROWS_UPD, \"gpusvm_rows_update\", GPUSVM__TL * GPUSVM__TL, ROWS_UPD)                              \\\n",
     "    X(CANDS, \"gpusvm_cands\", GPUSVM__L, CANDS) X(WS_PUT, \"gpusvm_ws_put\", GPUSVM__L, WS_PUT)          \\\n",
     "    X(CS_UPDATE, \"gpusvm_cs_update\", GPUSVM__L, CS_UPDATE) X(CS_SELECT, \"gpusvm_cs_select\", GPUSVM__L, CS_SELECT) \\\n",
     "    X(CS_SOLVE, \"gpusvm_cs_solve\", GPUSVM__CS_L, CS_SOLVE)\n",
@@ -12933,6 +12954,11 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \\\n",
     "    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \\\n",
     "    X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)\n",
+    "\n",
+    "/* gpusvm_rows_update (kernels part 4): gpusvm_rows' arguments, then these */\n",
+    "#define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                   \\\n",
+    "    X_(ROWS_UPD, __global double *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \\\n",
+    "    X_(ROWS_UPD, __global const double *, coef)\n",
     "\n",
     "/* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are\n",
     " * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row\n",
@@ -13183,6 +13209,41 @@ static const char *const gpusvm__kernel_source[] = {
     "/* the block offset of a work-item's row (or point) a of 8: 4 l + a, then 64 + 4 l + a - 4 */\n",
     "#define GPUSVM_TOFF(l, a) (((a) < 4 ? 0 : 60) + 4 * (l) + (a))\n",
     "\n",
+    "/* The tile's products (gpusvm_rows, gpusvm_rows_update): acc, a work-item's 8 x 8 of the\n",
+    " * block, each the fma of the row's and the point's feature in feature order from 0; the\n",
+    " * next chunk's words are loaded into registers while this one is computed. Uses A, B,\n",
+    " * pitch_a, pitch_b, col_a, col_b (the column this work-item stages), dpad, and As, Bs in\n",
+    " * local memory; lx, ly the local id, lr, lf the staged column and first feature. */\n",
+    "#define GPUSVM_TILE_DOTS(acc, lx, ly, lr, lf)                                                                    \\\n",
+    "    float acc[GPUSVM__TR][GPUSVM__TR];                                                              \\\n",
+    "    for (int a = 0; a < GPUSVM__TR; ++a)                                                            \\\n",
+    "        for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = 0.0f;                                      \\\n",
+    "    float na_[GPUSVM__TK / 2], nb_[GPUSVM__TK / 2];                                                 \\\n",
+    "    for (int t = 0; t < GPUSVM__TK / 2; ++t) {                                                      \\\n",
+    "        na_[t] = A[(size_t)(lf + 2 * t) * pitch_a + col_a];                                         \\\n",
+    "        nb_[t] = B[(size_t)(lf + 2 * t) * pitch_b + col_b];                                         \\\n",
+    "    }                                                                                               \\\n",
+    "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__TK) {                                                 \\\n",
+    "        for (int t = 0; t < GPUSVM__TK / 2; ++t) {                                                  \\\n",
+    "            ((__local float *)As[lf + 2 * t])[lr] = na_[t];                                         \\\n",
+    "            ((__local float *)Bs[lf + 2 * t])[lr] = nb_[t];                                         \\\n",
+    "        }                                                                                           \\\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);                                                               \\\n",
+    "        if (f0 + GPUSVM__TK < dpad)                                                                 \\\n",
+    "            for (int t = 0; t < GPUSVM__TK / 2; ++t) {                                              \\\n",
+    "                na_[t] = A[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_a + col_a];               \\\n",
+    "                nb_[t] = B[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_b + col_b];               \\\n",
+    "            }                                                                                       \\\n",
+    "        for (int f = 0; f < GPUSVM__TK; ++f) {                                                      \\\n",
+    "            const float4 a0 = As[f][ly], a1 = As[f][16 + ly], b0 = Bs[f][lx], b1 = Bs[f][16 + lx];  \\\n",
+    "            const float av[GPUSVM__TR] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};          \\\n",
+    "            const float bv[GPUSVM__TR] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};          \\\n",
+    "            for (int a = 0; a < GPUSVM__TR; ++a)                                                    \\\n",
+    "                for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);      \\\n",
+    "        }                                                                                           \\\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);                                                               \\\n",
+    "    }\n",
+    "\n",
     "/* The arguments of gpusvm_rows and gpusvm_rows_few: one list (part 0's shared header). */\n",
     "#define GPUSVM_ROWS_PARAMS GPUSVM__ARGS_ROWS(GPUSVM__PARAM, GPUSVM__COMMA)\n",
     "\n",
@@ -13227,36 +13288,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (b_mode == 2) B += (size_t)p * dpad * pitch_b;\n",
     "    const int col_b = GPUSVM_B_COL(min(i0 + lr, hi - 1));\n",
     "\n",
-    "    float acc[GPUSVM__TR][GPUSVM__TR];\n",
-    "    for (int a = 0; a < GPUSVM__TR; ++a)\n",
-    "        for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = 0.0f;\n",
-    "\n",
-    "    /* the next chunk's words are loaded into registers while this one is computed */\n",
-    "    float na_[GPUSVM__TK / 2], nb_[GPUSVM__TK / 2];\n",
-    "    for (int t = 0; t < GPUSVM__TK / 2; ++t) {\n",
-    "        na_[t] = A[(size_t)(lf + 2 * t) * pitch_a + col_a];\n",
-    "        nb_[t] = B[(size_t)(lf + 2 * t) * pitch_b + col_b];\n",
-    "    }\n",
-    "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__TK) {\n",
-    "        for (int t = 0; t < GPUSVM__TK / 2; ++t) {\n",
-    "            ((__local float *)As[lf + 2 * t])[lr] = na_[t];\n",
-    "            ((__local float *)Bs[lf + 2 * t])[lr] = nb_[t];\n",
-    "        }\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        if (f0 + GPUSVM__TK < dpad)\n",
-    "            for (int t = 0; t < GPUSVM__TK / 2; ++t) {\n",
-    "                na_[t] = A[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_a + col_a];\n",
-    "                nb_[t] = B[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_b + col_b];\n",
-    "            }\n",
-    "        for (int f = 0; f < GPUSVM__TK; ++f) {\n",
-    "            const float4 a0 = As[f][ly], a1 = As[f][16 + ly], b0 = Bs[f][lx], b1 = Bs[f][16 + lx];\n",
-    "            const float av[GPUSVM__TR] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};\n",
-    "            const float bv[GPUSVM__TR] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};\n",
-    "            for (int a = 0; a < GPUSVM__TR; ++a)\n",
-    "                for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);\n",
-    "        }\n",
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    }\n",
+    "    GPUSVM_TILE_DOTS(acc, lx, ly, lr, lf)\n",
     "\n",
     "    for (int a = 0; a < GPUSVM__TR; ++a) {\n",
     "        const int r = r0 + GPUSVM_TOFF(ly, a);\n",
@@ -15039,8 +15071,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * its own variables from its own rows, with its working-set size (at most m).\n",
     " * var_off, var_end and k_off take a window of them: variables [var_off,\n",
     " * var_end), variable i reading word GPUSVM__PT(i) - k_off of each row (the\n",
-    " * rows of a tile of points streamed through the device, part 1's b_mode 1);\n",
-    " * 0, INT_MAX and 0 take them all.\n",
+    " * rows of a split problem's share, part 1's b_mode 1); 0, INT_MAX and 0 take\n",
+    " * them all. (Streamed points keep no rows: gpusvm_rows_update below.)\n",
     " */\n",
     "#define GPUSVM_UPD_U 4 /* rows read ahead */\n",
     "/* the local id, read afresh wherever used (PoCL 3.1; see part 3) */\n",
@@ -15094,6 +15126,88 @@ static const char *const gpusvm__kernel_source[] = {
     "        for (; t < cnt; ++t) sum += lc[t] * (double)K[(size_t)ls[t] * ldk];\n",
     "    }\n",
     "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
+    "}\n",
+    "\n",
+    "/* The update of a tile of streamed points with no room for its rows (host section, stream):\n",
+    " * each work-group takes GPUSVM__TM of the tile's points and walks the moved variables' rows\n",
+    " * GPUSVM__TM at a time, each block computed as part 1's tile computes it (GPUSVM_TILE_DOTS,\n",
+    " * then the same kernel function: the same bits) and put into local memory a quarter at a\n",
+    " * time, where each point's work-item adds it to its sum in row order, with the product and\n",
+    " * the sum gpusvm_update forms: the same double, so the gradients are the resident path's.\n",
+    " * Nothing is written but the gradients, so a tile needs 2 dpad words a point of the budget\n",
+    " * instead of 2 dpad + q (H100, 1M x 64 points under 64 MB: 125 tiles a round become 14).\n",
+    " * Part 1's arguments with b_mode 1 (the tile's points [b_off, b_end)), the moved rows as\n",
+    " * idx and nrows (K unused), then: out0 (the gradients), y0, coef (the rows' coefficients,\n",
+    " * in row order, none 0). A point's variables are it and, epsilon-SVR, it + its problem's\n",
+    " * split. Grid: points / GPUSVM__TM x GPUSVM__TL, GPUSVM__TL, problems; work-groups of\n",
+    " * GPUSVM__TL x GPUSVM__TL. */\n",
+    "#define GPUSVM_RU_QR (GPUSVM__TM / 4) /* rows of a quarter block */\n",
+    "/* the local id and what comes of it, read afresh wherever used (PoCL 3.1; see part 3) */\n",
+    "#define GPUSVM_RU_LX ((int)get_local_id(0))\n",
+    "#define GPUSVM_RU_LY ((int)get_local_id(1))\n",
+    "#define GPUSVM_RU_TID (GPUSVM_RU_LY * GPUSVM__TL + GPUSVM_RU_LX)\n",
+    "#define GPUSVM_RU_LR (GPUSVM_RU_TID % GPUSVM__TM)\n",
+    "#define GPUSVM_RU_LF (GPUSVM_RU_TID / GPUSVM__TM)\n",
+    "\n",
+    "/* Point c's variables (c, and epsilon-SVR's c + split) take sum into their gradients. */\n",
+    "GPUSVM_INLINE void gpusvm_ru_put(__global const int *pi, __global double *out0, __global const char *y0, int c, int hi,\n",
+    "                                 int split, double sum)\n",
+    "{\n",
+    "    const int n = pi[GPUSVM__PI_NVAR], v0 = pi[GPUSVM__PI_VAR];\n",
+    "    if (c >= hi) return;\n",
+    "    for (int v = c; v < n; v += split) {\n",
+    "        out0[v0 + v] += y0[v0 + v] < 0 ? -sum : sum;\n",
+    "        if (split <= 0) break;\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "__kernel __attribute__((reqd_work_group_size(GPUSVM__TL, GPUSVM__TL, 1)))\n",
+    "void gpusvm_rows_update(GPUSVM_ROWS_PARAMS, GPUSVM__ARGS_ROWS_UPD(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    __local float4 As[GPUSVM__TK][GPUSVM__TM / 4];\n",
+    "    __local float4 Bs[GPUSVM__TK][GPUSVM__TM / 4];\n",
+    "    __local float Ks[GPUSVM_RU_QR][GPUSVM__TM];\n",
+    "    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TM;\n",
+    "    const int p = get_group_id(2);\n",
+    "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
+    "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
+    "    const int ws = p * qmax;\n",
+    "    /* uniform per work-group */\n",
+    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || nr <= 0 || i0 >= hi) return;\n",
+    "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
+    "    const int col_b = GPUSVM_B_COL(min(i0 + GPUSVM_RU_LR, hi - 1));\n",
+    "    double sum = 0.0;\n",
+    "    for (int r0 = 0; r0 < nr; r0 += GPUSVM__TM) {\n",
+    "        const int ra = min(r0 + GPUSVM_RU_LR, nr - 1);\n",
+    "        const int col_a =\n",
+    "            a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));\n",
+    "        GPUSVM_TILE_DOTS(acc, GPUSVM_RU_LX, GPUSVM_RU_LY, GPUSVM_RU_LR, GPUSVM_RU_LF)\n",
+    "        /* quarter k: rows 32 k .. of the block, held by ly in [8 (k % 2), + 8) as their a in [4 (k / 2), + 4)\n",
+    "           (both loops of constant length, so that acc is indexed by constants) */\n",
+    "        for (int k = 0; k < 4; ++k) {\n",
+    "            for (int a = 0; a < GPUSVM__TR; ++a) {\n",
+    "                const int r = r0 + GPUSVM_TOFF(GPUSVM_RU_LY, a);\n",
+    "                if (a / 4 != k / 2 || GPUSVM_RU_LY / 8 != k % 2 || r >= nr) continue;\n",
+    "                const int ca = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + r], split));\n",
+    "                const float na = norm_a[ca];\n",
+    "                for (int b = 0; b < GPUSVM__TR; ++b) {\n",
+    "                    const int cb = GPUSVM_B_PT(min(i0 + GPUSVM_TOFF(GPUSVM_RU_LX, b), hi - 1));\n",
+    "                    Ks[GPUSVM_TOFF(GPUSVM_RU_LY, a) - GPUSVM_RU_QR * k][GPUSVM_TOFF(GPUSVM_RU_LX, b)] =\n",
+    "                        gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);\n",
+    "                }\n",
+    "            }\n",
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "            if (GPUSVM_RU_TID < GPUSVM__TM) {\n",
+    "                const int rq = r0 + GPUSVM_RU_QR * k, n = min(GPUSVM_RU_QR, nr - rq);\n",
+    "                for (int t = 0; t < n; ++t) sum += coef[ws + row_off + rq + t] * (double)Ks[t][GPUSVM_RU_TID];\n",
+    "                /* after the last quarter, here: past the loop PoCL 3.1 ran it for every work-item */\n",
+    "                if (r0 + GPUSVM__TM >= nr && k == 3)\n",
+    "                    gpusvm_ru_put(pi, out0, y0, i0 + GPUSVM_RU_TID, hi, split, sum);\n",
+    "            }\n",
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        }\n",
+    "    }\n",
     "}\n",
     "#line 1 \"kernels/50_cs.cl\"\n",
     "/* gpusvm kernels, part 5: Crammer and Singer's joint multiclass SVM, every step of an outer\n",
@@ -15446,7 +15560,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 2839
+#define GPUSVM__KERNEL_SOURCE_LINES 2933
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

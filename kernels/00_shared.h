@@ -197,6 +197,7 @@
     X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL)                                                   \
     X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
+    X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TL * GPUSVM__TL, ROWS_UPD)                              \
     X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT)          \
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
     X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE)
@@ -324,6 +325,11 @@
     X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \
     X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \
     X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)
+
+/* gpusvm_rows_update (kernels part 4): gpusvm_rows' arguments, then these */
+#define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                   \
+    X_(ROWS_UPD, __global double *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \
+    X_(ROWS_UPD, __global const double *, coef)
 
 /* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are
  * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row

@@ -70,6 +70,41 @@
 /* the block offset of a work-item's row (or point) a of 8: 4 l + a, then 64 + 4 l + a - 4 */
 #define GPUSVM_TOFF(l, a) (((a) < 4 ? 0 : 60) + 4 * (l) + (a))
 
+/* The tile's products (gpusvm_rows, gpusvm_rows_update): acc, a work-item's 8 x 8 of the
+ * block, each the fma of the row's and the point's feature in feature order from 0; the
+ * next chunk's words are loaded into registers while this one is computed. Uses A, B,
+ * pitch_a, pitch_b, col_a, col_b (the column this work-item stages), dpad, and As, Bs in
+ * local memory; lx, ly the local id, lr, lf the staged column and first feature. */
+#define GPUSVM_TILE_DOTS(acc, lx, ly, lr, lf)                                                                    \
+    float acc[GPUSVM__TR][GPUSVM__TR];                                                              \
+    for (int a = 0; a < GPUSVM__TR; ++a)                                                            \
+        for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = 0.0f;                                      \
+    float na_[GPUSVM__TK / 2], nb_[GPUSVM__TK / 2];                                                 \
+    for (int t = 0; t < GPUSVM__TK / 2; ++t) {                                                      \
+        na_[t] = A[(size_t)(lf + 2 * t) * pitch_a + col_a];                                         \
+        nb_[t] = B[(size_t)(lf + 2 * t) * pitch_b + col_b];                                         \
+    }                                                                                               \
+    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__TK) {                                                 \
+        for (int t = 0; t < GPUSVM__TK / 2; ++t) {                                                  \
+            ((__local float *)As[lf + 2 * t])[lr] = na_[t];                                         \
+            ((__local float *)Bs[lf + 2 * t])[lr] = nb_[t];                                         \
+        }                                                                                           \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+        if (f0 + GPUSVM__TK < dpad)                                                                 \
+            for (int t = 0; t < GPUSVM__TK / 2; ++t) {                                              \
+                na_[t] = A[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_a + col_a];               \
+                nb_[t] = B[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_b + col_b];               \
+            }                                                                                       \
+        for (int f = 0; f < GPUSVM__TK; ++f) {                                                      \
+            const float4 a0 = As[f][ly], a1 = As[f][16 + ly], b0 = Bs[f][lx], b1 = Bs[f][16 + lx];  \
+            const float av[GPUSVM__TR] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};          \
+            const float bv[GPUSVM__TR] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};          \
+            for (int a = 0; a < GPUSVM__TR; ++a)                                                    \
+                for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);      \
+        }                                                                                           \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+    }
+
 /* The arguments of gpusvm_rows and gpusvm_rows_few: one list (part 0's shared header). */
 #define GPUSVM_ROWS_PARAMS GPUSVM__ARGS_ROWS(GPUSVM__PARAM, GPUSVM__COMMA)
 
@@ -114,36 +149,7 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
     if (b_mode == 2) B += (size_t)p * dpad * pitch_b;
     const int col_b = GPUSVM_B_COL(min(i0 + lr, hi - 1));
 
-    float acc[GPUSVM__TR][GPUSVM__TR];
-    for (int a = 0; a < GPUSVM__TR; ++a)
-        for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = 0.0f;
-
-    /* the next chunk's words are loaded into registers while this one is computed */
-    float na_[GPUSVM__TK / 2], nb_[GPUSVM__TK / 2];
-    for (int t = 0; t < GPUSVM__TK / 2; ++t) {
-        na_[t] = A[(size_t)(lf + 2 * t) * pitch_a + col_a];
-        nb_[t] = B[(size_t)(lf + 2 * t) * pitch_b + col_b];
-    }
-    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__TK) {
-        for (int t = 0; t < GPUSVM__TK / 2; ++t) {
-            ((__local float *)As[lf + 2 * t])[lr] = na_[t];
-            ((__local float *)Bs[lf + 2 * t])[lr] = nb_[t];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (f0 + GPUSVM__TK < dpad)
-            for (int t = 0; t < GPUSVM__TK / 2; ++t) {
-                na_[t] = A[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_a + col_a];
-                nb_[t] = B[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_b + col_b];
-            }
-        for (int f = 0; f < GPUSVM__TK; ++f) {
-            const float4 a0 = As[f][ly], a1 = As[f][16 + ly], b0 = Bs[f][lx], b1 = Bs[f][16 + lx];
-            const float av[GPUSVM__TR] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-            const float bv[GPUSVM__TR] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-            for (int a = 0; a < GPUSVM__TR; ++a)
-                for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    GPUSVM_TILE_DOTS(acc, lx, ly, lr, lf)
 
     for (int a = 0; a < GPUSVM__TR; ++a) {
         const int r = r0 + GPUSVM_TOFF(ly, a);

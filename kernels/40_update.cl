@@ -20,8 +20,8 @@
  * its own variables from its own rows, with its working-set size (at most m).
  * var_off, var_end and k_off take a window of them: variables [var_off,
  * var_end), variable i reading word GPUSVM__PT(i) - k_off of each row (the
- * rows of a tile of points streamed through the device, part 1's b_mode 1);
- * 0, INT_MAX and 0 take them all.
+ * rows of a split problem's share, part 1's b_mode 1); 0, INT_MAX and 0 take
+ * them all. (Streamed points keep no rows: gpusvm_rows_update below.)
  */
 #define GPUSVM_UPD_U 4 /* rows read ahead */
 /* the local id, read afresh wherever used (PoCL 3.1; see part 3) */
@@ -75,4 +75,86 @@ __kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))
         for (; t < cnt; ++t) sum += lc[t] * (double)K[(size_t)ls[t] * ldk];
     }
     if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;
+}
+
+/* The update of a tile of streamed points with no room for its rows (host section, stream):
+ * each work-group takes GPUSVM__TM of the tile's points and walks the moved variables' rows
+ * GPUSVM__TM at a time, each block computed as part 1's tile computes it (GPUSVM_TILE_DOTS,
+ * then the same kernel function: the same bits) and put into local memory a quarter at a
+ * time, where each point's work-item adds it to its sum in row order, with the product and
+ * the sum gpusvm_update forms: the same double, so the gradients are the resident path's.
+ * Nothing is written but the gradients, so a tile needs 2 dpad words a point of the budget
+ * instead of 2 dpad + q (H100, 1M x 64 points under 64 MB: 125 tiles a round become 14).
+ * Part 1's arguments with b_mode 1 (the tile's points [b_off, b_end)), the moved rows as
+ * idx and nrows (K unused), then: out0 (the gradients), y0, coef (the rows' coefficients,
+ * in row order, none 0). A point's variables are it and, epsilon-SVR, it + its problem's
+ * split. Grid: points / GPUSVM__TM x GPUSVM__TL, GPUSVM__TL, problems; work-groups of
+ * GPUSVM__TL x GPUSVM__TL. */
+#define GPUSVM_RU_QR (GPUSVM__TM / 4) /* rows of a quarter block */
+/* the local id and what comes of it, read afresh wherever used (PoCL 3.1; see part 3) */
+#define GPUSVM_RU_LX ((int)get_local_id(0))
+#define GPUSVM_RU_LY ((int)get_local_id(1))
+#define GPUSVM_RU_TID (GPUSVM_RU_LY * GPUSVM__TL + GPUSVM_RU_LX)
+#define GPUSVM_RU_LR (GPUSVM_RU_TID % GPUSVM__TM)
+#define GPUSVM_RU_LF (GPUSVM_RU_TID / GPUSVM__TM)
+
+/* Point c's variables (c, and epsilon-SVR's c + split) take sum into their gradients. */
+GPUSVM_INLINE void gpusvm_ru_put(__global const int *pi, __global double *out0, __global const char *y0, int c, int hi,
+                                 int split, double sum)
+{
+    const int n = pi[GPUSVM__PI_NVAR], v0 = pi[GPUSVM__PI_VAR];
+    if (c >= hi) return;
+    for (int v = c; v < n; v += split) {
+        out0[v0 + v] += y0[v0 + v] < 0 ? -sum : sum;
+        if (split <= 0) break;
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(GPUSVM__TL, GPUSVM__TL, 1)))
+void gpusvm_rows_update(GPUSVM_ROWS_PARAMS, GPUSVM__ARGS_ROWS_UPD(GPUSVM__PARAM, GPUSVM__COMMA))
+{
+    __local float4 As[GPUSVM__TK][GPUSVM__TM / 4];
+    __local float4 Bs[GPUSVM__TK][GPUSVM__TM / 4];
+    __local float Ks[GPUSVM_RU_QR][GPUSVM__TM];
+    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TM;
+    const int p = get_group_id(2);
+    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
+    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
+    const int ws = p * qmax;
+    /* uniform per work-group */
+    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || nr <= 0 || i0 >= hi) return;
+    if (a_pos) A += (size_t)p * dpad * pitch_a;
+    const int col_b = GPUSVM_B_COL(min(i0 + GPUSVM_RU_LR, hi - 1));
+    double sum = 0.0;
+    for (int r0 = 0; r0 < nr; r0 += GPUSVM__TM) {
+        const int ra = min(r0 + GPUSVM_RU_LR, nr - 1);
+        const int col_a =
+            a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));
+        GPUSVM_TILE_DOTS(acc, GPUSVM_RU_LX, GPUSVM_RU_LY, GPUSVM_RU_LR, GPUSVM_RU_LF)
+        /* quarter k: rows 32 k .. of the block, held by ly in [8 (k % 2), + 8) as their a in [4 (k / 2), + 4)
+           (both loops of constant length, so that acc is indexed by constants) */
+        for (int k = 0; k < 4; ++k) {
+            for (int a = 0; a < GPUSVM__TR; ++a) {
+                const int r = r0 + GPUSVM_TOFF(GPUSVM_RU_LY, a);
+                if (a / 4 != k / 2 || GPUSVM_RU_LY / 8 != k % 2 || r >= nr) continue;
+                const int ca = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + r], split));
+                const float na = norm_a[ca];
+                for (int b = 0; b < GPUSVM__TR; ++b) {
+                    const int cb = GPUSVM_B_PT(min(i0 + GPUSVM_TOFF(GPUSVM_RU_LX, b), hi - 1));
+                    Ks[GPUSVM_TOFF(GPUSVM_RU_LY, a) - GPUSVM_RU_QR * k][GPUSVM_TOFF(GPUSVM_RU_LX, b)] =
+                        gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (GPUSVM_RU_TID < GPUSVM__TM) {
+                const int rq = r0 + GPUSVM_RU_QR * k, n = min(GPUSVM_RU_QR, nr - rq);
+                for (int t = 0; t < n; ++t) sum += coef[ws + row_off + rq + t] * (double)Ks[t][GPUSVM_RU_TID];
+                /* after the last quarter, here: past the loop PoCL 3.1 ran it for every work-item */
+                if (r0 + GPUSVM__TM >= nr && k == 3)
+                    gpusvm_ru_put(pi, out0, y0, i0 + GPUSVM_RU_TID, hi, split, sum);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
 }
