@@ -5070,13 +5070,17 @@ static gpusvm_result gpusvm__ocl_fill(gpusvm__ocl *b, gpusvm__cl_mem m, size_t b
    GPUSVM__KN_) to var; on failure r is set and control jumps to fail. */
 #define GPUSVM__SET(kid, slot, var)                                                                                \
     GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_##kid], GPUSVM__A_##slot, sizeof(var), &(var)))
-/* gpusvm_rows, gpusvm_rows_few and gpusvm_rows_narrow take the same arguments; gpusvm_rows_update
-   takes them first */
+/* gpusvm_rows, gpusvm_rows_few and gpusvm_rows_narrow take the same arguments */
 #define GPUSVM__SET_ROWS(name, var)                                                                                \
     do {                                                                                                           \
         GPUSVM__SET(ROWS, ROWS_##name, var);                                                                       \
         GPUSVM__SET(ROWS_FEW, ROWS_##name, var);                                                                   \
         GPUSVM__SET(ROWS_NARROW, ROWS_##name, var);                                                                \
+    } while (0)
+/* and gpusvm_rows_update takes them first: bound with them, its per-launch ones by the stream's update */
+#define GPUSVM__SET_ROWS_ALL(name, var)                                                                            \
+    do {                                                                                                           \
+        GPUSVM__SET_ROWS(name, var);                                                                               \
         GPUSVM__SET(ROWS_UPD, ROWS_##name, var);                                                                   \
     } while (0)
 
@@ -5860,28 +5864,28 @@ fail:
 static gpusvm_result gpusvm__ocl_bind_rows(gpusvm__ocl *b, const gpusvm__rows_args *ra)
 {
     gpusvm_result r = GPUSVM_OK;
-    GPUSVM__SET_ROWS(A, ra->A);
-    GPUSVM__SET_ROWS(pitch_a, ra->pitch_a);
-    GPUSVM__SET_ROWS(idx, ra->idx);
-    GPUSVM__SET_ROWS(norm_a, ra->norm_a);
-    GPUSVM__SET_ROWS(B, ra->B);
-    GPUSVM__SET_ROWS(pitch_b, ra->pitch_b);
-    GPUSVM__SET_ROWS(norm_b, ra->norm_b);
-    GPUSVM__SET_ROWS(pinfo, ra->pinfo);
-    GPUSVM__SET_ROWS(map, ra->map);
-    GPUSVM__SET_ROWS(use_map, ra->use_map);
-    GPUSVM__SET_ROWS(dpad, ra->dpad);
-    GPUSVM__SET_ROWS(slot, ra->slot);
-    GPUSVM__SET_ROWS(K, ra->K);
-    GPUSVM__SET_ROWS(ldk, ra->ldk);
-    GPUSVM__SET_ROWS(qmax, ra->qmax);
-    GPUSVM__SET_ROWS(ktype, ra->ktype);
-    GPUSVM__SET_ROWS(gamma, ra->gamma);
-    GPUSVM__SET_ROWS(coef0, ra->coef0);
-    GPUSVM__SET_ROWS(degree, ra->degree);
-    GPUSVM__SET_ROWS(status, ra->status);
-    GPUSVM__SET_ROWS(a_pos, ra->a_pos);
-    GPUSVM__SET_ROWS(self, ra->self);
+    GPUSVM__SET_ROWS_ALL(A, ra->A);
+    GPUSVM__SET_ROWS_ALL(pitch_a, ra->pitch_a);
+    GPUSVM__SET_ROWS_ALL(idx, ra->idx);
+    GPUSVM__SET_ROWS_ALL(norm_a, ra->norm_a);
+    GPUSVM__SET_ROWS_ALL(B, ra->B);
+    GPUSVM__SET_ROWS_ALL(pitch_b, ra->pitch_b);
+    GPUSVM__SET_ROWS_ALL(norm_b, ra->norm_b);
+    GPUSVM__SET_ROWS_ALL(pinfo, ra->pinfo);
+    GPUSVM__SET_ROWS_ALL(map, ra->map);
+    GPUSVM__SET_ROWS_ALL(use_map, ra->use_map);
+    GPUSVM__SET_ROWS_ALL(dpad, ra->dpad);
+    GPUSVM__SET_ROWS_ALL(slot, ra->slot);
+    GPUSVM__SET_ROWS_ALL(K, ra->K);
+    GPUSVM__SET_ROWS_ALL(ldk, ra->ldk);
+    GPUSVM__SET_ROWS_ALL(qmax, ra->qmax);
+    GPUSVM__SET_ROWS_ALL(ktype, ra->ktype);
+    GPUSVM__SET_ROWS_ALL(gamma, ra->gamma);
+    GPUSVM__SET_ROWS_ALL(coef0, ra->coef0);
+    GPUSVM__SET_ROWS_ALL(degree, ra->degree);
+    GPUSVM__SET_ROWS_ALL(status, ra->status);
+    GPUSVM__SET_ROWS_ALL(a_pos, ra->a_pos);
+    GPUSVM__SET_ROWS_ALL(self, ra->self);
     b->narrow = !b->no_narrow && ra->ktype != GPUSVM__K_PRECOMPUTED && ra->dpad <= GPUSVM__ND;
     r = gpusvm__ocl_rows_cols(b, 0, 0, 0);
 fail:
@@ -6406,11 +6410,11 @@ fail:
 /* One tile of the update: once its copy is done (the kernels' queue waits on it), the moved
    variables' rows against its points, added to its points' gradients as they are computed
    (gpusvm_rows_update); the next tile's copy starts behind them. */
-static gpusvm_result gpusvm__ocl_stream_tile(gpusvm__ocl *b, size_t t, int cnt)
+static gpusvm_result gpusvm__ocl_stream_tile(gpusvm__ocl *b, size_t t)
 {
     const size_t T = b->tile, c0 = b->plo + t * T, c1 = c0 + T < b->phi ? c0 + T : b->phi, h = t % 2;
     size_t g[3], l[3] = {GPUSVM__TL, GPUSVM__TL, 1};
-    const gpusvm__cl_int cnt_ = cnt, zero = 0, off = (gpusvm__cl_int)c0, end = (gpusvm__cl_int)c1;
+    const gpusvm__cl_int off = (gpusvm__cl_int)c0, end = (gpusvm__cl_int)c1;
     gpusvm__cl_event ev = NULL;
     gpusvm_result r = GPUSVM_OK;
     if ((r = gpusvm__ocl_stream_fetch(b, t)) != GPUSVM_OK) return r;
@@ -6421,8 +6425,6 @@ static gpusvm_result gpusvm__ocl_stream_tile(gpusvm__ocl *b, size_t t, int cnt)
     GPUSVM__SET(ROWS_UPD, ROWS_B, b->mem[h ? GPUSVM__TB_XT : GPUSVM__TB_X]); /* the rest: gpusvm__ocl_stream_update */
     GPUSVM__SET(ROWS_UPD, ROWS_b_off, off);
     GPUSVM__SET(ROWS_UPD, ROWS_b_end, end);
-    GPUSVM__SET(ROWS_UPD, ROWS_row_off, zero);
-    GPUSVM__SET(ROWS_UPD, ROWS_nrows, cnt_);
     g[0] = gpusvm__round_up(c1 - c0, GPUSVM__TM) / GPUSVM__TM * GPUSVM__TL;
     g[1] = GPUSVM__TL;
     g[2] = 1;
@@ -6440,19 +6442,21 @@ fail:
    round's first two tiles set off, to arrive while it selects and solves. */
 static gpusvm_result gpusvm__ocl_stream_update(gpusvm__ocl *b)
 {
-    const gpusvm__cl_int T = (gpusvm__cl_int)b->tile, one = 1;
+    const gpusvm__cl_int T = (gpusvm__cl_int)b->tile, one = 1, zero = 0;
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_int cnt = 0;
     size_t t;
     if ((r = gpusvm__ocl_stream_moved(b, &cnt)) != GPUSVM_OK || cnt == 0) return r;
-    if ((r = gpusvm__ocl_stream_bind(b, b->mem[GPUSVM__TB_X], T, b->mem[GPUSVM__TB_K], T, b->mem[GPUSVM__TB_S_IDX])) !=
-        GPUSVM_OK)
-        return r;
+    GPUSVM__SET(ROWS_UPD, ROWS_pitch_b, T);
+    GPUSVM__SET(ROWS_UPD, ROWS_idx, b->mem[GPUSVM__TB_S_IDX]);
     GPUSVM__SET(ROWS_UPD, ROWS_b_mode, one);
+    GPUSVM__SET(ROWS_UPD, ROWS_row_off, zero);
+    GPUSVM__SET(ROWS_UPD, ROWS_nrows, cnt);
+    GPUSVM__SET(ROWS_UPD, ROWS_skip_whole, zero);
     GPUSVM__SET(ROWS_UPD, ROWS_UPD_out0, b->mem[GPUSVM__TB_G]);
     GPUSVM__SET(ROWS_UPD, ROWS_UPD_y0, b->mem[GPUSVM__TB_Y]);
     GPUSVM__SET(ROWS_UPD, ROWS_UPD_coef, b->mem[GPUSVM__TB_S_COEF]);
-    for (t = 0; t < b->ntiles && r == GPUSVM_OK; ++t) r = gpusvm__ocl_stream_tile(b, t, cnt);
+    for (t = 0; t < b->ntiles && r == GPUSVM_OK; ++t) r = gpusvm__ocl_stream_tile(b, t);
     if (r == GPUSVM_OK && (r = gpusvm__ocl_stream_fetch(b, 0)) == GPUSVM_OK) r = gpusvm__ocl_stream_fetch(b, 1);
 fail:
     return r;
