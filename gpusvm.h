@@ -32,8 +32,9 @@
    Keep the implementation in a .c file of its own: it is large, and takes seconds to compile
    with optimization, which the rest of the program then need not pay at every build.
 
-   REQUIRES an OpenCL device with double precision (cl_khr_fp64) for the device path; without
-   one (most Intel and mobile GPUs, Apple's OpenCL) the built-in C backend runs instead.
+   The device path runs on any OpenCL 1.2 device: dual variables and gradients are double where it
+   has cl_khr_fp64, float pairs (about 48 bits) where it has not (most Intel and mobile GPUs,
+   Apple's OpenCL); without any OpenCL device the built-in C backend runs.
 
    WHAT IT DOES
       LIBSVM's tasks with LIBSVM's formulations, stopping rule and answers: C-SVC and nu-SVC (two
@@ -66,18 +67,22 @@
       or accelerator; where OpenCL offers only CPU devices it uses the C backend, which is
       faster there (ask for GPUSVM_BACKEND=opencl to run the kernels on an OpenCL CPU driver);
       where /etc/OpenCL/vendors lists PoCL alone, without a GPU plugin, auto does not even load
-      the driver. The device must report cl_khr_fp64
-      (dual variables and gradients are double). gpusvm_context_device_name() says what was
-      chosen. The C backend is the fallback when no OpenCL device exists, and the oracle the
-      OpenCL kernels are tested against.
+      the driver. Automatic selection prefers, among devices of a kind, one with cl_khr_fp64.
+      Dual variables and gradients are double there, float pairs on a device without it, or
+      with desc.fp64 OFF (else GPUSVM_FP64=off); gpusvm_context_device_name() says what was chosen
+      (with "[no fp64: float pairs]" or "[fp64 off: float pairs]"), and the context's log (INFO)
+      its double precision and the sub-group exchanges its reductions use (PTX on NVIDIA,
+      cl_khr_subgroup_shuffle, cl_intel_subgroups, else local-memory trees; GPUSVM_SUBGROUPS=
+      ptx|khr|intel|off forces one, for tests). The C backend is the fallback when no OpenCL
+      device exists, and the oracle the OpenCL kernels are tested against.
       Several devices: desc.devices, or a device or GPUSVM_DEVICE of "all" (every GPU and
-      accelerator with fp64) or a comma-separated list ("0,1,2,3"). Each device gets its own copy
-      of the points; the independent problems of a training call (one-vs-one pairs,
-      cross-validation folds) are spread across them in contiguous shares balanced by size and
-      train at the same time, each problem's model the one-device model. One problem larger
-      than its working set, its points kept dense, is split by rows instead: each device holds
-      a share of the points, and the working set is merged from every device's candidates (the
-      one-device model too). Crammer-Singer and prediction run on the first device.
+      accelerator; float pairs on all where one lacks fp64) or a comma-separated list
+      ("0,1,2,3"). Each device gets its own copy of the points; the independent problems of a
+      training call (one-vs-one pairs, cross-validation folds) are spread across them in
+      contiguous shares balanced by size and train at the same time, each problem's model the
+      one-device model. One problem larger than its working set, its points kept dense, is split
+      by rows instead: each device holds a share of the points, and the working set is merged
+      from every device's candidates (the one-device model too). Crammer-Singer and prediction run on the first device.
       The environment never breaks a program that did not ask for it: an unknown GPUSVM_BACKEND
       is a warning and auto, a GPUSVM_DEVICE that is not there falls back to the C backend (a
       device named in the desc is an error). A shipped program that wants none of this sets
@@ -218,6 +223,16 @@ typedef enum gpusvm_storage {
     GPUSVM_STORAGE_SPARSE
 } gpusvm_storage;
 
+/* Dual variables, gradients and their sums on an OpenCL device: double (cl_khr_fp64), or float
+   pairs (a double-float: about 48 bits of significand against double's 53, float's exponent
+   range; every OpenCL device has it). The C backend always uses double. */
+typedef enum gpusvm_fp64 {
+    GPUSVM_FP64_DEFAULT = 0, /* $GPUSVM_FP64 (auto, on, off), else AUTO */
+    GPUSVM_FP64_AUTO,        /* double where the device has it, else float pairs */
+    GPUSVM_FP64_ON,          /* double: a device without cl_khr_fp64 is not used */
+    GPUSVM_FP64_OFF          /* float pairs, also where the device has double */
+} gpusvm_fp64;
+
 /* One process's part of trainings split across processes (MPI ranks, or any transport the
    caller brings): every part makes the same calls on the same data, holds the kernel rows and
    gradient of its share of each problem's points (part `rank` of `parts`, contiguous), and the
@@ -264,7 +279,8 @@ typedef struct gpusvm_context_desc {
     /* How the OpenCL backend keeps the points on the device (a precomputed kernel matrix is kept
        dense); the C backend always works from the nonzeros. */
     gpusvm_storage storage;
-    /* Several OpenCL devices as one context: "all" (every GPU and accelerator with fp64) or a
+    gpusvm_fp64 fp64; /* double or float pairs on an OpenCL device (see gpusvm_fp64) */
+    /* Several OpenCL devices as one context: "all" (every GPU and accelerator) or a
        comma-separated list of indices or name substrings ("0,1,2,3"; a device named twice gets two
        contexts). The independent problems of one training call (one-vs-one pairs, cross-validation
        folds) are spread across them, balanced by size, and train at the same time, each giving
@@ -841,7 +857,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \
     X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \
     X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \
-    X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos) S_()   \
+    X_(ROWS, int, degree) S_() X_(ROWS, __global const gpusvm_wbits *, status) S_() X_(ROWS, int, a_pos) S_()   \
     X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)
 
 /* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form
@@ -850,15 +866,15 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \
     X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \
     X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \
-    X_(ROWS_SPARSE, __global const double *, norm_a) S_() X_(ROWS_SPARSE, __global const int *, b_ptr) S_() \
+    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_a) S_() X_(ROWS_SPARSE, __global const int *, b_ptr) S_() \
     X_(ROWS_SPARSE, __global const int *, b_col) S_() X_(ROWS_SPARSE, __global const float *, b_val) S_() \
-    X_(ROWS_SPARSE, __global const double *, norm_b) S_() X_(ROWS_SPARSE, __global const int *, pinfo) S_() \
+    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_b) S_() X_(ROWS_SPARSE, __global const int *, pinfo) S_() \
     X_(ROWS_SPARSE, __global const int *, map) S_() X_(ROWS_SPARSE, int, use_map) S_()               \
     X_(ROWS_SPARSE, __global const int *, slot) S_() X_(ROWS_SPARSE, int, row_off) S_()               \
     X_(ROWS_SPARSE, int, nrows) S_() X_(ROWS_SPARSE, int, skip_whole) S_()                            \
     X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \
     X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, gamma) S_() X_(ROWS_SPARSE, float, coef0) S_() \
-    X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const double *, status) S_()             \
+    X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const gpusvm_wbits *, status) S_()             \
     X_(ROWS_SPARSE, int, self)
 
 /* gpusvm_row_cache (kernels part 1c) */
@@ -868,7 +884,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(ROW_CACHE, __global int *, row_idx0) S_() X_(ROW_CACHE, __global int *, row_slot0) S_()          \
     X_(ROW_CACHE, __global int *, cmap0) S_() X_(ROW_CACHE, __global int *, cstate0) S_()               \
     X_(ROW_CACHE, int, cslots) S_() X_(ROW_CACHE, int, qmax) S_()                                       \
-    X_(ROW_CACHE, __global const double *, status) S_() X_(ROW_CACHE, int, first)
+    X_(ROW_CACHE, __global const gpusvm_wbits *, status) S_() X_(ROW_CACHE, int, first)
 
 #define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                  \
     X_(GATHER_WS, __global const float *, X) S_() X_(GATHER_WS, int, pitch) S_()                        \
@@ -876,7 +892,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(GATHER_WS, __global const int *, map) S_() X_(GATHER_WS, int, use_map) S_()                      \
     X_(GATHER_WS, int, dpad) S_() X_(GATHER_WS, int, row_off) S_() X_(GATHER_WS, int, nrows) S_()       \
     X_(GATHER_WS, int, skip_whole) S_() X_(GATHER_WS, __global float *, Aw) S_()                        \
-    X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const double *, status)
+    X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const gpusvm_wbits *, status)
 
 #define GPUSVM__ARGS_SCATTER(X_, S_)                                                                    \
     X_(SCATTER, __global const ulong *, row_ptr) S_() X_(SCATTER, __global const int *, col) S_()       \
@@ -885,20 +901,20 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 
 /* kernels part 2 */
 #define GPUSVM__ARGS_KEYS(X_, S_)                                                                       \
-    X_(KEYS, __global const double *, G0) S_() X_(KEYS, __global const double *, alpha0) S_()           \
-    X_(KEYS, __global const char *, y0) S_() X_(KEYS, __global const double *, Cv0) S_()                \
+    X_(KEYS, __global const gpusvm_wbits *, G0) S_() X_(KEYS, __global const gpusvm_wbits *, alpha0) S_()           \
+    X_(KEYS, __global const char *, y0) S_() X_(KEYS, __global const gpusvm_wbits *, Cv0) S_()                \
     X_(KEYS, __global const int *, pinfo) S_() X_(KEYS, int, nparts_max) S_()                           \
     X_(KEYS, __global uint *, key_up0) S_() X_(KEYS, __global uint *, key_low0) S_()                    \
-    X_(KEYS, __global double *, part_up0) S_() X_(KEYS, __global double *, part_low0) S_()              \
-    X_(KEYS, __global const double *, status) S_() X_(KEYS, int, nu)
+    X_(KEYS, __global gpusvm_wbits *, part_up0) S_() X_(KEYS, __global gpusvm_wbits *, part_low0) S_()              \
+    X_(KEYS, __global const gpusvm_wbits *, status) S_() X_(KEYS, int, nu)
 
 #define GPUSVM__ARGS_SELECT(X_, S_)                                                                     \
     X_(SELECT, __global uint *, key_up0) S_() X_(SELECT, __global uint *, key_low0) S_()                \
     X_(SELECT, __global const int *, pinfo) S_() X_(SELECT, int, nparts_max) S_() X_(SELECT, int, qmax) S_() \
-    X_(SELECT, __global const double *, part_up0) S_() X_(SELECT, __global const double *, part_low0) S_() \
+    X_(SELECT, __global const gpusvm_wbits *, part_up0) S_() X_(SELECT, __global const gpusvm_wbits *, part_low0) S_() \
     X_(SELECT, __global int *, ws_idx0) S_() X_(SELECT, __global int *, ws_slot0) S_()                  \
-    X_(SELECT, int, mode_in) S_() X_(SELECT, double, eps) S_() X_(SELECT, double, max_iter) S_()        \
-    X_(SELECT, __global double *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \
+    X_(SELECT, int, mode_in) S_() X_(SELECT, gpusvm_wbits, eps) S_() X_(SELECT, gpusvm_wbits, max_iter) S_()        \
+    X_(SELECT, __global gpusvm_wbits *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \
     X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)
 
 /* the selection over the grid (part 2): gpusvm_sel_hist, _ties, _take (ties0: the keys' partials'
@@ -907,92 +923,92 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #define GPUSVM__ARGS_SEL(X_, S_)                                                                        \
     X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \
     X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \
-    X_(SEL, int, qmax) S_() X_(SEL, __global const double *, status) S_() X_(SEL, __global uint *, sel_g) S_() \
+    X_(SEL, int, qmax) S_() X_(SEL, __global const gpusvm_wbits *, status) S_() X_(SEL, __global uint *, sel_g) S_() \
     X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \
     X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \
     X_(SEL, int, nparts_max) S_() X_(SEL, int, cands) S_() X_(SEL, __global ulong *, out) S_()           \
-    X_(SEL, __global const double *, G0)
+    X_(SEL, __global const gpusvm_wbits *, G0)
 
 /* a split problem's report and its merged working set's gradients (part 2) */
 #define GPUSVM__ARGS_CANDS(X_, S_)                                                                      \
     X_(CANDS, __global uint *, key_up0) S_() X_(CANDS, __global uint *, key_low0) S_()                  \
-    X_(CANDS, __global const char *, y0) S_() X_(CANDS, __global const double *, G0) S_()               \
+    X_(CANDS, __global const char *, y0) S_() X_(CANDS, __global const gpusvm_wbits *, G0) S_()               \
     X_(CANDS, __global const int *, pinfo) S_() X_(CANDS, int, nparts_max) S_() X_(CANDS, int, qmax) S_() \
-    X_(CANDS, __global const double *, part_up0) S_() X_(CANDS, __global const double *, part_low0) S_() \
+    X_(CANDS, __global const gpusvm_wbits *, part_up0) S_() X_(CANDS, __global const gpusvm_wbits *, part_low0) S_() \
     X_(CANDS, __global const int *, ws_idx0) S_() X_(CANDS, __global const int *, ws_slot0) S_()        \
-    X_(CANDS, int, mode_in) S_() X_(CANDS, __global const double *, status0) S_() X_(CANDS, int, nu) S_() \
+    X_(CANDS, int, mode_in) S_() X_(CANDS, __global const gpusvm_wbits *, status0) S_() X_(CANDS, int, nu) S_() \
     X_(CANDS, __global ulong *, out) S_() X_(CANDS, int, grid) S_() X_(CANDS, __global uint *, sel_g)
 
 #define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                     \
-    X_(WS_PUT, __global double *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \
-    X_(WS_PUT, __global const double *, gws) S_() X_(WS_PUT, __global const int *, pinfo) S_()          \
-    X_(WS_PUT, __global const double *, status0)
+    X_(WS_PUT, __global gpusvm_wbits *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \
+    X_(WS_PUT, __global const gpusvm_wbits *, gws) S_() X_(WS_PUT, __global const int *, pinfo) S_()          \
+    X_(WS_PUT, __global const gpusvm_wbits *, status0)
 
 /* kernels part 3 */
 #define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \
     X_(GATHER, __global const float *, K0) S_() X_(GATHER, int, ldk) S_() X_(GATHER, __global float *, Kq0) S_() \
     X_(GATHER, __global const int *, pinfo) S_() X_(GATHER, int, qmax) S_()                             \
     X_(GATHER, __global const int *, ws_idx0) S_() X_(GATHER, __global const int *, ws_slot0) S_()      \
-    X_(GATHER, __global const double *, status)
+    X_(GATHER, __global const gpusvm_wbits *, status)
 
 #define GPUSVM__ARGS_SMO(X_, S_)                                                                        \
     X_(SMO, __global const float *, Kq0) S_() X_(SMO, __global const int *, pinfo) S_() X_(SMO, int, qmax) S_() \
     X_(SMO, __global const int *, ws_idx0) S_()                                                         \
-    X_(SMO, __global double *, alpha0) S_() X_(SMO, __global const double *, G0) S_()                   \
-    X_(SMO, __global const char *, y0) S_() X_(SMO, __global const double *, Cv0) S_()                  \
-    X_(SMO, __global const float *, qd0) S_() X_(SMO, __global double *, coef0) S_()                    \
-    X_(SMO, double, eps) S_() X_(SMO, double, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \
-    X_(SMO, int, whole_inner) S_() X_(SMO, double, max_iter) S_() X_(SMO, __global double *, status0) S_() \
+    X_(SMO, __global gpusvm_wbits *, alpha0) S_() X_(SMO, __global const gpusvm_wbits *, G0) S_()                   \
+    X_(SMO, __global const char *, y0) S_() X_(SMO, __global const gpusvm_wbits *, Cv0) S_()                  \
+    X_(SMO, __global const float *, qd0) S_() X_(SMO, __global gpusvm_wbits *, coef0) S_()                    \
+    X_(SMO, gpusvm_wbits, eps) S_() X_(SMO, gpusvm_wbits, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \
+    X_(SMO, int, whole_inner) S_() X_(SMO, gpusvm_wbits, max_iter) S_() X_(SMO, __global gpusvm_wbits *, status0) S_() \
     X_(SMO, int, nu)
 
 /* kernels part 4 */
 #define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \
-    X_(UPDATE, __global double *, out0) S_() X_(UPDATE, __global const char *, y0) S_()                 \
+    X_(UPDATE, __global gpusvm_wbits *, out0) S_() X_(UPDATE, __global const char *, y0) S_()                 \
     X_(UPDATE, int, use_y) S_() X_(UPDATE, __global const int *, pinfo) S_() X_(UPDATE, int, qmax) S_() \
     X_(UPDATE, __global const float *, K0) S_() X_(UPDATE, int, ldk) S_()                               \
-    X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const double *, coef0) S_()        \
-    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \
+    X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const gpusvm_wbits *, coef0) S_()        \
+    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const gpusvm_wbits *, status) S_()                         \
     X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \
     X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)
 
 /* gpusvm_rows_update (kernels part 4): gpusvm_rows' arguments, then these */
 #define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                   \
-    X_(ROWS_UPD, __global double *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \
-    X_(ROWS_UPD, __global const double *, coef)
+    X_(ROWS_UPD, __global gpusvm_wbits *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \
+    X_(ROWS_UPD, __global const gpusvm_wbits *, coef)
 
 /* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are
  * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row
  * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus
  * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */
 #define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \
-    X_(CS_UPDATE, __global double *, c) S_() X_(CS_UPDATE, __global const double *, alpha) S_()         \
-    X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const double *, U) S_()        \
+    X_(CS_UPDATE, __global gpusvm_wbits *, c) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, alpha) S_()         \
+    X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, U) S_()        \
     X_(CS_UPDATE, __global const float *, K) S_() X_(CS_UPDATE, int, ldk) S_()                          \
-    X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const double *, dA) S_()     \
-    X_(CS_UPDATE, __global const double *, status) S_() X_(CS_UPDATE, __global double *, part) S_()     \
+    X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const gpusvm_wide *, dA) S_()     \
+    X_(CS_UPDATE, __global const gpusvm_wbits *, status) S_() X_(CS_UPDATE, __global gpusvm_wbits *, part) S_()     \
     X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \
     X_(CS_UPDATE, __global const int *, cinfo) S_() X_(CS_UPDATE, int, nparts_max) S_()                 \
     X_(CS_UPDATE, int, q) S_() X_(CS_UPDATE, int, mmax) S_() X_(CS_UPDATE, int, qc)
 
 #define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \
-    X_(CS_SELECT, __global const double *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \
+    X_(CS_SELECT, __global const gpusvm_wbits *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \
     X_(CS_SELECT, __global uint *, cand_key) S_() X_(CS_SELECT, __global const int *, cand_idx) S_()    \
-    X_(CS_SELECT, __global double *, status) S_() X_(CS_SELECT, double, eps) S_()                       \
-    X_(CS_SELECT, double, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \
+    X_(CS_SELECT, __global gpusvm_wbits *, status) S_() X_(CS_SELECT, gpusvm_wbits, eps) S_()                       \
+    X_(CS_SELECT, gpusvm_wbits, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \
     X_(CS_SELECT, __global int *, row_idx) S_() X_(CS_SELECT, __global int *, row_slot) S_()            \
     X_(CS_SELECT, __global int *, pinfo) S_() X_(CS_SELECT, __global int *, have) S_()                  \
     X_(CS_SELECT, int, cache) S_() X_(CS_SELECT, __global const int *, cinfo) S_() X_(CS_SELECT, int, qmax)
 
 #define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                   \
     X_(CS_SOLVE, __global const float *, K) S_() X_(CS_SOLVE, int, ldk) S_()                            \
-    X_(CS_SOLVE, __global const int *, ws) S_() X_(CS_SOLVE, __global double *, status) S_()            \
-    X_(CS_SOLVE, __global double *, alpha) S_() X_(CS_SOLVE, __global const double *, c) S_()           \
-    X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const double *, U) S_()          \
-    X_(CS_SOLVE, __global const double *, kd) S_() X_(CS_SOLVE, __global double *, dA) S_()             \
+    X_(CS_SOLVE, __global const int *, ws) S_() X_(CS_SOLVE, __global gpusvm_wbits *, status) S_()            \
+    X_(CS_SOLVE, __global gpusvm_wbits *, alpha) S_() X_(CS_SOLVE, __global const gpusvm_wbits *, c) S_()           \
+    X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const gpusvm_wbits *, U) S_()          \
+    X_(CS_SOLVE, __global const gpusvm_wbits *, kd) S_() X_(CS_SOLVE, __global gpusvm_wide *, dA) S_()             \
     X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, mmax) S_() X_(CS_SOLVE, int, q) S_()     \
-    X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, double, eps) S_() X_(CS_SOLVE, double, ratio) S_()       \
-    X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local double *, cws) S_()                    \
-    X_(CS_SOLVE, __local double *, scr) S_() X_(CS_SOLVE, __global const int *, cinfo) S_()             \
+    X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, gpusvm_wbits, eps) S_() X_(CS_SOLVE, gpusvm_wbits, ratio) S_()       \
+    X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local gpusvm_wide *, cws) S_()                    \
+    X_(CS_SOLVE, __local gpusvm_wide *, scr) S_() X_(CS_SOLVE, __global const int *, cinfo) S_()             \
     X_(CS_SOLVE, int, qmax)
 
 /* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the
@@ -1012,6 +1028,9 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 
 typedef struct gpusvm__cl_api gpusvm__cl_api;
 typedef struct gpusvm__backend gpusvm__backend;
+
+/* The kinds of sub-group exchange the OpenCL kernels' reductions can use (gpusvm__ocl_exchanges). */
+enum { GPUSVM__XC_NONE, GPUSVM__XC_INTEL, GPUSVM__XC_KHR, GPUSVM__XC_NV, GPUSVM__XC_NV_REDUX };
 
 struct gpusvm_context {
     gpusvm_allocator alloc;
@@ -1036,6 +1055,8 @@ struct gpusvm_context {
     int device_from_env;        /* the device came from $GPUSVM_DEVICE: where it is not there, fall back */
     int default_alloc;          /* the allocator is malloc/free (safe to call from several threads) */
     gpusvm_storage storage;     /* desc.storage, $GPUSVM_STORAGE resolved */
+    gpusvm_fp64 fp64;           /* desc.fp64, $GPUSVM_FP64 resolved: AUTO, ON or OFF */
+    int subgroups;              /* $GPUSVM_SUBGROUPS: -1 any, else the one GPUSVM__XC_* exchange tried (tests) */
     gpusvm_split split;         /* desc.split; parts 1 without one */
 };
 
@@ -1833,6 +1854,7 @@ typedef intptr_t gpusvm__cl_context_properties;
 #define GPUSVM__CL_DEVICE_VENDOR 0x102C
 #define GPUSVM__CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000 /* cl_nv_device_attribute_query */
 #define GPUSVM__CL_KERNEL_WORK_GROUP_SIZE 0x11B0
+#define GPUSVM__CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE 0x2033 /* cl_khr_subgroups */
 #define GPUSVM__CL_KERNEL_NUM_ARGS 0x1191
 #define GPUSVM__CL_MEM_SIZE 0x1102
 #define GPUSVM__CL_MEM_READ_WRITE (1u << 0)
@@ -1906,7 +1928,11 @@ struct gpusvm__cl_api {
                                                                   const gpusvm__cl_event *, gpusvm__cl_event *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseEvent)(gpusvm__cl_event);
     gpusvm__cl_int(GPUSVM__CL_CALL *clFlush)(gpusvm__cl_queue);
+    void *(GPUSVM__CL_CALL *clGetExtensionFunctionAddressForPlatform)(gpusvm__cl_platform, const char *);
 };
+/* cl_khr_subgroups' clGetKernelSubGroupInfoKHR (through clGetExtensionFunctionAddressForPlatform) */
+typedef gpusvm__cl_int(GPUSVM__CL_CALL *gpusvm__cl_sg_info_fn)(gpusvm__cl_kernel, gpusvm__cl_device, gpusvm__cl_uint,
+                                                               size_t, const void *, size_t, void *, size_t *);
 
 #define GPUSVM__CL_FUNCS(X)                                                                             \
     X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo) X(clCreateContext)    \
@@ -1916,7 +1942,8 @@ struct gpusvm__cl_api {
     X(clSetKernelArg) X(clGetKernelInfo)                                                                \
     X(clGetKernelWorkGroupInfo) X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer)                        \
     X(clEnqueueWriteBuffer) X(clEnqueueFillBuffer) X(clFinish) X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject)   \
-    X(clEnqueueMarkerWithWaitList) X(clEnqueueBarrierWithWaitList) X(clReleaseEvent) X(clFlush)
+    X(clEnqueueMarkerWithWaitList) X(clEnqueueBarrierWithWaitList) X(clReleaseEvent) X(clFlush)          \
+    X(clGetExtensionFunctionAddressForPlatform)
 
 static const char *gpusvm__cl_error_name(gpusvm__cl_int e)
 {
@@ -2135,6 +2162,7 @@ typedef struct gpusvm__cs_desc {
 
 struct gpusvm__backend {
     gpusvm_context *ctx;
+    int pairs;        /* its dual variables and gradients are float pairs (an OpenCL device without fp64) */
     int qcap;         /* largest working set the device supports */
     int q_large;      /* the working-set size for problems of GPUSVM__LARGE_NVAR variables or more (0: qcap) */
     size_t max_alloc; /* largest single device buffer */
@@ -4826,15 +4854,23 @@ static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRA
 #define GPUSVM__ROW_CACHE_MB 2048
 #endif
 
+typedef struct gpusvm__xc {
+    int kind, width; /* GPUSVM__XC_*, the sub-group width (0: none) */
+    int pinned;      /* the width fixed in the build (cl_intel_required_subgroup_size), else checked after it */
+    int std;         /* the OpenCL C version to build with (12, 20, 30) */
+} gpusvm__xc;
 struct gpusvm__ocl {
     gpusvm__backend base;
     gpusvm__cl_api *cl;
     gpusvm__cl_device dev;
+    gpusvm__cl_platform platform;
     gpusvm__cl_context cctx;
     gpusvm__cl_queue queue;
     gpusvm__cl_program prog;
     gpusvm__cl_kernel kern[GPUSVM__KN_COUNT];
     int qcap;            /* GPUSVM__Q the program was built with */
+    int fp64;            /* 1: the kernels' wide numbers are double; 0: float pairs (GPUSVM_NO_FP64) */
+    gpusvm__xc xc;       /* the reductions' sub-group exchanges the program was built with */
     size_t smo_l;        /* GPUSVM__SMO_L: gpusvm_smo's local size (gpusvm__ocl_build) */
     size_t max_alloc, global_mem, local_mem, max_wg, cus; /* cus: compute units */
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
@@ -5255,21 +5291,121 @@ static void gpusvm__ocl_release_program(gpusvm__ocl *b)
     b->prog = NULL;
 }
 
-/* gpusvm_smo's local size: with warp exchanges a reduction costs one barrier whatever the
-   width, so it takes GPUSVM__SMO_WIDE work-items (two working-set positions each at q = 1024:
-   the pair update waits on fewer serial steps per work-item; H200, deb-python: the inner solve
-   0.089 s at 256, 0.065 s at 512, 512 ahead of 1024 and 256 in training time); else GPUSVM__L
-   (local-memory trees, a barrier per level). */
-static size_t gpusvm__ocl_smo_l(const gpusvm__ocl *b, int shfl)
+/* How the kernels' reductions exchange registers within a sub-group (kernels part 0), in the
+   order a build tries them (the first that builds is kept): NVIDIA's PTX, with redux.sync from
+   compute capability 8.0; the shuffles of cl_khr_subgroup_shuffle (OpenCL C 2.0 and later) and
+   of cl_intel_subgroups (its width fixed through cl_intel_required_subgroup_size) where the
+   device reports them and its sub-group width is known (32 on NVIDIA, the wavefront on AMD, the
+   widest Intel's lists up to 32); local-memory trees everywhere. */
+static const char *gpusvm__xc_name(int kind)
 {
-    return shfl && b->max_wg >= GPUSVM__SMO_WIDE ? (size_t)GPUSVM__SMO_WIDE : (size_t)GPUSVM__L;
+    switch (kind) {
+    case GPUSVM__XC_NV_REDUX: return "PTX shfl.sync and redux.sync";
+    case GPUSVM__XC_NV: return "PTX shfl.sync";
+    case GPUSVM__XC_KHR: return "cl_khr_subgroup_shuffle";
+    case GPUSVM__XC_INTEL: return "cl_intel_subgroups";
+    default: return "local-memory trees";
+    }
+}
+#define GPUSVM__CL_DEVICE_OPENCL_C_VERSION 0x103D
+#define GPUSVM__CL_DEVICE_WAVEFRONT_WIDTH_AMD 0x4043   /* cl_amd_device_attribute_query */
+#define GPUSVM__CL_DEVICE_SUB_GROUP_SIZES_INTEL 0x4108 /* cl_intel_required_subgroup_size */
+
+/* The sub-group width the kernels that exchange can be built for (cl_intel_subgroups and
+   cl_intel_required_subgroup_size): 32 where the device lists it, else its widest (0: none of 16 or
+   more, or the width cannot be fixed). */
+static int gpusvm__ocl_intel_width(const gpusvm__ocl *b, const char *ext)
+{
+    size_t sizes[16] = {0}, got = 0, i;
+    int w = 0;
+    if (!strstr(ext, "cl_intel_subgroups") || !strstr(ext, "cl_intel_required_subgroup_size")) return 0;
+    if (b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes, &got) != 0) return 0;
+    for (i = 0; i < got / sizeof(size_t) && i < 16; ++i)
+        if (sizes[i] <= 32 && (int)sizes[i] > w) w = (int)sizes[i];
+    return w >= 16 ? w : 0;
 }
 
-/* The build options: the tunables the host chose (the shared block's #ifndef defaults are
-   overridden from this one table) and, on NVIDIA, the warp exchanges. */
-static void gpusvm__ocl_options(const gpusvm__ocl *b, int shfl, char *out, size_t size)
+/* The exchanges to try (gpusvm__xc), best first, into xc[0..4]; their count (the trees last).
+   ctx->subgroups (GPUSVM_SUBGROUPS) keeps one kind, for testing a path on a device that has several. */
+static int gpusvm__ocl_exchanges(const gpusvm__ocl *b, gpusvm__xc *xc)
 {
-    static const char *const nv[3] = {"", " -D GPUSVM_NV_SHFL=1", " -D GPUSVM_NV_SHFL=1 -D GPUSVM_NV_REDUX=1"};
+    char vendor[128] = "", cver[128] = "", dver[128] = "", ext[8192] = "";
+    gpusvm__cl_uint major = 0, wave = 0;
+    const int force = b->base.ctx->subgroups;
+    int n = 0, nv, w, pinned, std = 12, i, k = 0;
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_OPENCL_C_VERSION, sizeof cver - 1, cver, NULL);
+    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_VERSION, sizeof dver - 1, dver, NULL);
+    if (b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL) != 0) ext[0] = 0;
+    if (strncmp(cver, "OpenCL C ", 9) == 0 && cver[9] >= '2' && cver[9] <= '9' && cver[10] == '.')
+        std = (cver[9] - '0') * 10 + (cver[11] >= '0' && cver[11] <= '9' ? cver[11] - '0' : 0);
+    /* an OpenCL 3.0 device names the 1.2 compiler in CL_DEVICE_OPENCL_C_VERSION and takes 3.0 where asked
+       (NVIDIA's): tried, and a failed build takes the next kind */
+    if (strncmp(dver, "OpenCL ", 7) == 0 && dver[7] >= '3' && dver[7] <= '9') std = 30;
+    nv = gpusvm__icontains(vendor, "NVIDIA");
+    if (nv) {
+        if (b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) ==
+                0 &&
+            major >= 8) {
+            xc[n].kind = GPUSVM__XC_NV_REDUX;
+            xc[n].pinned = 1;
+            xc[n++].width = 32;
+        }
+        xc[n].kind = GPUSVM__XC_NV;
+        xc[n].pinned = 1;
+        xc[n++].width = 32;
+    }
+    /* the width: fixed where cl_intel_required_subgroup_size lets the build fix it, else NVIDIA's
+       warps, AMD's wavefront, or 32, each checked once built (gpusvm__ocl_sg_width_ok) */
+    pinned = gpusvm__ocl_intel_width(b, ext);
+    w = 32;
+    if (pinned) w = pinned;
+    else if (!nv && b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_WAVEFRONT_WIDTH_AMD, sizeof wave, &wave, NULL) == 0)
+        w = (int)wave;
+    if (strstr(ext, "cl_khr_subgroup_shuffle") && std >= 20 && w >= 16 && w <= 64) {
+        xc[n].kind = GPUSVM__XC_KHR;
+        xc[n].pinned = pinned != 0;
+        xc[n++].width = w;
+    }
+    if (pinned) {
+        xc[n].kind = GPUSVM__XC_INTEL;
+        xc[n].pinned = 1;
+        xc[n++].width = pinned;
+    }
+    xc[n].kind = GPUSVM__XC_NONE;
+    xc[n].pinned = 0;
+    xc[n++].width = 0;
+    for (i = 0; i < n; ++i) { /* the forced kind (ptx: either PTX level) and the trees */
+        const int keep = force < 0 || xc[i].kind == GPUSVM__XC_NONE || xc[i].kind == force ||
+                         (force == GPUSVM__XC_NV && xc[i].kind == GPUSVM__XC_NV_REDUX);
+        if (keep) {
+            xc[k] = xc[i];
+            xc[k++].std = xc[i].kind == GPUSVM__XC_KHR ? std : 12;
+        }
+    }
+    return k;
+}
+
+/* gpusvm_smo's local size: with sub-group exchanges a reduction costs one barrier whatever the
+   width, so it takes GPUSVM__SMO_WIDE work-items (two working-set positions each at q = 1024:
+   the pair update waits on fewer serial steps per work-item; H200, deb-python: the inner solve
+   0.089 s at 256, 0.065 s at 512, 512 ahead of 1024 and 256 in training time), where its
+   partials (one a sub-group) fit one sub-group; else GPUSVM__L (local-memory trees, a barrier
+   per level). */
+static size_t gpusvm__ocl_smo_l(const gpusvm__ocl *b, const gpusvm__xc *xc)
+{
+    return xc->width && b->max_wg >= GPUSVM__SMO_WIDE && GPUSVM__SMO_WIDE / xc->width <= xc->width
+               ? (size_t)GPUSVM__SMO_WIDE
+               : (size_t)GPUSVM__L;
+}
+
+/* The build options: the OpenCL C version, the tunables the host chose (the shared block's
+   #ifndef defaults are overridden from this one table), the sub-group exchanges and their
+   width, and float pairs without fp64. */
+static void gpusvm__ocl_options(const gpusvm__ocl *b, const gpusvm__xc *xc, char *out, size_t size)
+{
+    static const char *const kind[5] = {"", " -D GPUSVM_SG_INTEL=1", " -D GPUSVM_SG_KHR=1", " -D GPUSVM_NV_SHFL=1",
+                                        " -D GPUSVM_NV_SHFL=1 -D GPUSVM_NV_REDUX=1"};
     struct { const char *name; int value; } tun[7] = {
         {"GPUSVM__Q", 0}, {"GPUSVM__L", GPUSVM__L}, {"GPUSVM__SB", GPUSVM__SB}, {"GPUSVM__SH_LOG", 0},
         {"GPUSVM__CS_L", GPUSVM__CS_L}, {"GPUSVM__SMO_L", 0}, {"GPUSVM__NR", 0}};
@@ -5277,24 +5413,15 @@ static void gpusvm__ocl_options(const gpusvm__ocl *b, int shfl, char *out, size_
     int i;
     tun[0].value = b->qcap;
     tun[3].value = b->sh_log;
-    tun[5].value = (int)gpusvm__ocl_smo_l(b, shfl);
+    tun[5].value = (int)gpusvm__ocl_smo_l(b, xc);
     tun[6].value = b->nar_r;
-    at = (size_t)snprintf(out, size, "-cl-std=CL1.2");
+    at = (size_t)snprintf(out, size, "-cl-std=CL%d.%d", xc->std / 10, xc->std % 10);
     for (i = 0; i < 7 && at < size; ++i) at += (size_t)snprintf(out + at, size - at, " -D %s=%d", tun[i].name, tun[i].value);
-    if (at < size) snprintf(out + at, size - at, "%s", nv[shfl]);
-}
-
-/* NVIDIA's warp instructions the kernels may use (part 0): 2 with redux.sync (compute capability
-   8.0 and later), 1 with shfl.sync only, 0 none (other vendors). */
-static int gpusvm__ocl_nv_level(const gpusvm__ocl *b)
-{
-    char vendor[128] = "";
-    gpusvm__cl_uint major = 0;
-    b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
-    if (!gpusvm__icontains(vendor, "NVIDIA")) return 0;
-    if (b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) != 0)
-        return 1;
-    return major >= 8 ? 2 : 1;
+    if (at < size) at += (size_t)snprintf(out + at, size - at, "%s", kind[xc->kind]);
+    if (at < size && xc->width) at += (size_t)snprintf(out + at, size - at, " -D GPUSVM_WARP=%d", xc->width);
+    if (at < size && xc->pinned && (xc->kind == GPUSVM__XC_KHR || xc->kind == GPUSVM__XC_INTEL))
+        at += (size_t)snprintf(out + at, size - at, " -D GPUSVM_SG_REQD=1");
+    if (at < size && !b->fp64) snprintf(out + at, size - at, " -D GPUSVM_NO_FP64=1");
 }
 
 /* The program built for the device: from the kernel cache when it holds it (*cached = 1), else
@@ -5369,6 +5496,32 @@ fail:
     return r;
 }
 
+/* Whether the kernels that exchange (gpusvm_keys, gpusvm_smo, gpusvm_rows_sparse) run in sub-groups
+   of the width they were built for, or of a multiple of it (the butterflies then stay within
+   aligned blocks of the width: PoCL's CPU devices make the work-group one sub-group), as
+   cl_khr_subgroups' clGetKernelSubGroupInfoKHR says for their work-groups; any other size counts
+   as a failed build. Without the query only a width the build fixed is taken. */
+static int gpusvm__ocl_sg_width_ok(gpusvm__ocl *b, const gpusvm__xc *xc)
+{
+    const int kn[3] = {GPUSVM__KN_KEYS, GPUSVM__KN_SMO, GPUSVM__KN_ROWS_SPARSE};
+    gpusvm__cl_sg_info_fn fn = NULL;
+    void *p;
+    int k;
+    if (xc->kind != GPUSVM__XC_KHR && xc->kind != GPUSVM__XC_INTEL) return 1;
+    p = b->cl->clGetExtensionFunctionAddressForPlatform(b->platform, "clGetKernelSubGroupInfoKHR");
+    if (!p) return xc->pinned;
+    memcpy(&fn, &p, sizeof fn);
+    for (k = 0; k < 3; ++k) {
+        const size_t local = kn[k] == GPUSVM__KN_SMO ? b->smo_l : gpusvm__kernels[kn[k]].wg;
+        size_t sg = 0;
+        if (fn(b->kern[kn[k]], b->dev, GPUSVM__CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local, &local, sizeof sg,
+               &sg, NULL) != 0)
+            return xc->pinned;
+        if (sg < (size_t)xc->width || sg % (size_t)xc->width) return 0; /* a multiple holds aligned blocks of it */
+    }
+    return 1;
+}
+
 /* Builds the program and its kernels once (from the kernel cache when it holds them); the log and
    options stay on the context. */
 static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
@@ -5377,17 +5530,35 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
     gpusvm_result r;
     gpusvm__cl_int be;
     char options[320], key[1024 + 320], path[1100] = "";
-    int cached, shfl;
+    int cached, i, nxc, made = 0;
+    gpusvm__xc xc[5];
     const double t0 = gpusvm__now();
     if (b->prog) return GPUSVM_OK;
-    /* NVIDIA: the reductions use warp instructions (kernels part 0); if that build fails, the next
-       level down, down to the plain one */
-    for (shfl = gpusvm__ocl_nv_level(b);; --shfl) {
-        gpusvm__ocl_options(b, shfl, options, sizeof options);
+    /* the reductions' exchanges, best first (a build that fails takes the next) */
+    nxc = gpusvm__ocl_exchanges(b, xc);
+    for (i = 0;; ++i) {
+        gpusvm__ocl_options(b, &xc[i], options, sizeof options);
         cached = gpusvm__kcache_key(b, options, key, sizeof key, path, sizeof path);
         if ((r = gpusvm__ocl_program(b, options, key, path, &cached, &be)) != GPUSVM_OK) goto fail;
-        b->smo_l = gpusvm__ocl_smo_l(b, shfl);
-        if (be == 0 || !shfl) break;
+        b->smo_l = gpusvm__ocl_smo_l(b, &xc[i]);
+        b->xc = xc[i];
+        made = 0;
+        if (be == 0 && (xc[i].kind == GPUSVM__XC_KHR || xc[i].kind == GPUSVM__XC_INTEL)) {
+            if ((r = gpusvm__ocl_kernels(b)) != GPUSVM_OK) goto fail;
+            made = gpusvm__ocl_sg_width_ok(b, &xc[i]);
+            if (!made && i < nxc - 1) {
+                gpusvm__log(ctx, GPUSVM_LOG_INFO,
+                            "the kernels built with %s do not run in sub-groups of (a multiple of) %d; taking %s",
+                            gpusvm__xc_name(xc[i].kind), xc[i].width, gpusvm__xc_name(xc[i + 1].kind));
+                gpusvm__ocl_release_program(b);
+                continue;
+            }
+        }
+        if (be == 0 || i == nxc - 1) break;
+        if (gpusvm__ocl_build_log(b, options, path, cached) == GPUSVM_OK)
+            gpusvm__log(ctx, GPUSVM_LOG_INFO, "the kernels did not build with %s (%s); taking %s. %.300s",
+                        gpusvm__xc_name(xc[i].kind), gpusvm__cl_error_name(be), gpusvm__xc_name(xc[i + 1].kind),
+                        ctx->build_log ? ctx->build_log : "");
         gpusvm__ocl_release_program(b);
     }
     if ((r = gpusvm__ocl_build_log(b, options, path, cached)) != GPUSVM_OK) goto fail;
@@ -5399,7 +5570,7 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
                          gpusvm__cl_error_name(be), ctx->build_log ? ctx->build_log : "(none)");
         goto fail;
     }
-    if ((r = gpusvm__ocl_kernels(b)) != GPUSVM_OK) goto fail;
+    if (!made && (r = gpusvm__ocl_kernels(b)) != GPUSVM_OK) goto fail;
     ctx->build_seconds = gpusvm__now() - t0;
     ctx->build_cached = cached;
     ctx->build_cache_used = path[0] != 0;
@@ -7517,10 +7688,16 @@ static int gpusvm__ocl_list(gpusvm__cl_api *cl, gpusvm__cl_dev_entry *out, int m
     return count;
 }
 
-/* The device sel names (NULL = automatic: the first GPU, accelerator, then CPU with fp64), or -1
-   with the reason in why. */
-static int gpusvm__ocl_pick(const gpusvm__cl_dev_entry *devs, int n, const char *sel, int auto_only_gpu, char *why,
-                            size_t why_size)
+/* What a device's name says when its dual variables are float pairs (fp64 off, or none). */
+static const char *gpusvm__fp64_note(gpusvm_fp64 fp64, int has)
+{
+    return fp64 == GPUSVM_FP64_OFF && has ? " [fp64 off: float pairs]" : " [no fp64: float pairs]";
+}
+
+/* The device sel names (NULL = automatic: the first GPU, accelerator, then CPU, of each kind one with
+   fp64 first; with fp64 ON only those), or -1 with the reason in why. */
+static int gpusvm__ocl_pick(const gpusvm__cl_dev_entry *devs, int n, const char *sel, int auto_only_gpu,
+                            gpusvm_fp64 fp64, char *why, size_t why_size)
 {
     const gpusvm__cl_ulong order[3] = {GPUSVM__CL_DEVICE_TYPE_GPU, GPUSVM__CL_DEVICE_TYPE_ACCELERATOR,
                                        GPUSVM__CL_DEVICE_TYPE_CPU};
@@ -7545,18 +7722,21 @@ static int gpusvm__ocl_pick(const gpusvm__cl_dev_entry *devs, int n, const char 
                 return -1;
             }
         }
-        if (!devs[pick].fp64) {
-            snprintf(why, why_size, "device %s lacks cl_khr_fp64 (double precision), which gpusvm needs",
+        if (!devs[pick].fp64 && fp64 == GPUSVM_FP64_ON) {
+            snprintf(why, why_size,
+                     "device %s lacks cl_khr_fp64 (double precision), and fp64 is on (GPUSVM_FP64=auto or desc.fp64 "
+                     "AUTO runs it with float pairs)",
                      devs[pick].name);
             return -1;
         }
         return pick;
     }
-    for (o = 0; o < 3 && pick < 0; ++o)
+    for (o = 0; o < 6 && pick < 0; ++o) /* of each kind: with fp64, then (fp64 not ON) without */
         for (i = 0; i < n && pick < 0; ++i)
-            if ((devs[i].type & order[o]) && devs[i].fp64) pick = i;
+            if ((devs[i].type & order[o / 2]) && (o % 2 ? fp64 != GPUSVM_FP64_ON && !devs[i].fp64 : devs[i].fp64))
+                pick = i;
     if (pick < 0) {
-        snprintf(why, why_size, "no OpenCL device reports cl_khr_fp64 (double precision)");
+        snprintf(why, why_size, "no OpenCL device reports cl_khr_fp64 (double precision), and fp64 is on");
         return -1;
     }
     /* On a CPU the built-in C backend is faster than an OpenCL CPU driver (measured with PoCL);
@@ -7646,10 +7826,12 @@ static void gpusvm__ocl_vtable(gpusvm__backend *base)
    and queue and builds the kernels. Returns NULL with the reason in why; *err is GPUSVM_OK then
    unless the kernel build failed or host memory ran out (its code). */
 static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *cl, const char *sel, int auto_only_gpu,
-                                           double budget_mb, char *why, size_t why_size, gpusvm_result *err)
+                                           gpusvm_fp64 fp64, double budget_mb, char *why, size_t why_size,
+                                           gpusvm_result *err)
 {
     gpusvm__cl_dev_entry devs[32];
-    const int n = gpusvm__ocl_list(cl, devs, 32), pick = gpusvm__ocl_pick(devs, n, sel, auto_only_gpu, why, why_size);
+    const int n = gpusvm__ocl_list(cl, devs, 32);
+    const int pick = gpusvm__ocl_pick(devs, n, sel, auto_only_gpu, fp64, why, why_size);
     gpusvm__ocl *b;
     gpusvm__cl_int e = 0;
     gpusvm__cl_context_properties props[3];
@@ -7664,7 +7846,11 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
     b->base.ctx = ctx;
     b->cl = cl;
     b->dev = devs[pick].device;
-    snprintf(ctx->device_name, sizeof ctx->device_name, "%s", devs[pick].name);
+    b->platform = devs[pick].platform;
+    b->fp64 = devs[pick].fp64 && fp64 != GPUSVM_FP64_OFF;
+    b->base.pairs = !b->fp64;
+    snprintf(ctx->device_name, sizeof ctx->device_name, "%s%s", devs[pick].name,
+             b->fp64 ? "" : gpusvm__fp64_note(fp64, devs[pick].fp64));
     gpusvm__ocl_limits(b, budget_mb);
     gpusvm__ocl_vtable(&b->base);
     props[0] = GPUSVM__CL_CONTEXT_PLATFORM;
@@ -7687,6 +7873,14 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
     if (!b->queue || *err != GPUSVM_OK) {
         gpusvm__ocl_destroy(&b->base);
         return NULL;
+    }
+    {
+        char width[48] = "";
+        if (b->xc.width) snprintf(width, sizeof width, " (sub-groups of %d)", b->xc.width);
+        gpusvm__log(ctx, GPUSVM_LOG_INFO, "device %s: double precision %s; reductions through %s%s; OpenCL C %d.%d",
+                    devs[pick].name,
+                    b->fp64 ? "(cl_khr_fp64)" : devs[pick].fp64 ? "off (float pairs)" : "none (float pairs)",
+                    gpusvm__xc_name(b->xc.kind), width, b->xc.std / 10, b->xc.std % 10);
     }
     return &b->base;
 }
@@ -8032,6 +8226,7 @@ static gpusvm__backend *gpusvm__multi_create(gpusvm_context *ctx, gpusvm__backen
     m->n = n;
     for (k = 0; k < n; ++k) m->dev[k] = dev[k];
     b->ctx = ctx;
+    b->pairs = dev[0]->pairs; /* every device alike (gpusvm__multi_open) */
     gpusvm__multi_limits(m);
     b->train_bytes = gpusvm__multi_train_bytes;
     b->mem_left = gpusvm__multi_mem_left;
@@ -8074,16 +8269,19 @@ static gpusvm__backend *gpusvm__multi_open(gpusvm_context *ctx, gpusvm__cl_api *
     gpusvm__cl_dev_entry devs[32];
     gpusvm__backend *dev[GPUSVM__MAX_DEVICES], *b;
     const int n = gpusvm__ocl_list(cl, devs, 32);
-    int pick[GPUSVM__MAX_DEVICES], np = 0, i;
+    int pick[GPUSVM__MAX_DEVICES], np = 0, i, all64 = 1;
     char name[sizeof ctx->device_name];
     size_t at;
     *err = GPUSVM_OK;
+    gpusvm_fp64 fp64 = ctx->fp64;
     if (gpusvm__ieq(sel, "all")) {
         for (i = 0; i < n && np < GPUSVM__MAX_DEVICES; ++i)
-            if (devs[i].fp64 && (devs[i].type & (GPUSVM__CL_DEVICE_TYPE_GPU | GPUSVM__CL_DEVICE_TYPE_ACCELERATOR)))
+            if ((devs[i].fp64 || fp64 != GPUSVM_FP64_ON) &&
+                (devs[i].type & (GPUSVM__CL_DEVICE_TYPE_GPU | GPUSVM__CL_DEVICE_TYPE_ACCELERATOR)))
                 pick[np++] = i;
         if (!np) {
-            snprintf(why, why_size, "devices 'all': no OpenCL GPU or accelerator with cl_khr_fp64");
+            snprintf(why, why_size, "devices 'all': no OpenCL GPU or accelerator%s",
+                     fp64 == GPUSVM_FP64_ON ? " with cl_khr_fp64 (fp64 is on)" : "");
             return NULL;
         }
     } else {
@@ -8099,15 +8297,19 @@ static gpusvm__backend *gpusvm__multi_open(gpusvm_context *ctx, gpusvm__cl_api *
             }
             memcpy(item, s, len);
             item[len] = 0;
-            if ((pick[np++] = gpusvm__ocl_pick(devs, n, item, 0, why, why_size)) < 0) return NULL;
+            if ((pick[np++] = gpusvm__ocl_pick(devs, n, item, 0, fp64, why, why_size)) < 0) return NULL;
             if (!end) break;
             s = end + 1;
         }
     }
+    /* every device computes alike (a split merges their reports): float pairs on all where one lacks fp64 */
+    for (i = 0; i < np; ++i)
+        if (!devs[pick[i]].fp64) all64 = 0;
+    if (!all64) fp64 = GPUSVM_FP64_OFF;
     for (i = 0; i < np; ++i) {
         char idx[16];
         snprintf(idx, sizeof idx, "%d", pick[i]);
-        if ((dev[i] = gpusvm__ocl_create(ctx, cl, idx, 0, budget_mb, why, why_size, err)) == NULL) {
+        if ((dev[i] = gpusvm__ocl_create(ctx, cl, idx, 0, fp64, budget_mb, why, why_size, err)) == NULL) {
             while (i-- > 0) dev[i]->destroy(dev[i]);
             return NULL;
         }
@@ -8116,6 +8318,8 @@ static gpusvm__backend *gpusvm__multi_open(gpusvm_context *ctx, gpusvm__cl_api *
     at = (size_t)snprintf(name, sizeof name, "%d devices:", np);
     for (i = 0; i < np && at < sizeof name; ++i)
         at += (size_t)snprintf(name + at, sizeof name - at, "%s %d %s", i ? ";" : "", pick[i], devs[pick[i]].name);
+    if (at < sizeof name && fp64 == GPUSVM_FP64_OFF)
+        snprintf(name + at, sizeof name - at, "%s", gpusvm__fp64_note(ctx->fp64, all64));
     snprintf(ctx->device_name, sizeof ctx->device_name, "%s", name);
     if ((b = gpusvm__multi_create(ctx, dev, np)) == NULL) {
         snprintf(why, why_size, "out of host memory");
@@ -8196,7 +8400,7 @@ static gpusvm_result gpusvm__opencl_open(gpusvm_context *ctx, const gpusvm_conte
     if (gpusvm__cl_load(ctx->cl, d->opencl_library, why, why_size))
         ctx->backend = gpusvm__device_list(sel)
                            ? gpusvm__multi_open(ctx, ctx->cl, sel, d->device_memory_mb, why, why_size, &r)
-                           : gpusvm__ocl_create(ctx, ctx->cl, sel, d->backend == GPUSVM_BACKEND_AUTO,
+                           : gpusvm__ocl_create(ctx, ctx->cl, sel, d->backend == GPUSVM_BACKEND_AUTO, ctx->fp64,
                                                 d->device_memory_mb, why, why_size, &r);
     if (ctx->backend) {
         ctx->kind = GPUSVM_BACKEND_OPENCL;
@@ -12013,13 +12217,20 @@ static gpusvm_result gpusvm__resolve_split(gpusvm_context *ctx, gpusvm_context_d
     return GPUSVM_OK;
 }
 
+/* What a part's agreement word (gpusvm__split_agree) names. */
+static const char *gpusvm__split_kind(int32_t k)
+{
+    return (k & 0xFF) != GPUSVM_BACKEND_OPENCL ? "the C backend" : (k >> 8) ? "OpenCL with float pairs" : "OpenCL";
+}
+
 /* A split context's parts on one kind of backend (the C backend's parts and the OpenCL backend's
-   agree on working sets in different ways), each OpenCL part on one device; the device name says
-   which part. */
+   agree on working sets in different ways; OpenCL's with double and with float pairs take
+   different steps), each OpenCL part on one device; the device name says which part. */
 static gpusvm_result gpusvm__split_agree(gpusvm_context *ctx)
 {
     const gpusvm_split *s = &ctx->split;
-    int32_t mine = (int32_t)ctx->kind, *all;
+    /* the backend and, for OpenCL, the arithmetic (double or float pairs: their steps differ) */
+    int32_t mine = (int32_t)ctx->kind | (int32_t)(ctx->backend->pairs << 8), *all;
     gpusvm_result r = GPUSVM_OK;
     int k;
     if (ctx->kind == GPUSVM_BACKEND_OPENCL && ctx->backend->parts != s->parts)
@@ -12031,9 +12242,9 @@ static gpusvm_result gpusvm__split_agree(gpusvm_context *ctx)
     for (k = 0; r == GPUSVM_OK && k < s->parts; ++k)
         if (all[k] != mine)
             r = gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
-                             "the parts of a split context run on different backends (part %d on %s, part %d on %s)",
-                             s->rank + 1, mine == GPUSVM_BACKEND_OPENCL ? "OpenCL" : "the C backend", k + 1,
-                             all[k] == GPUSVM_BACKEND_OPENCL ? "OpenCL" : "the C backend");
+                             "the parts of a split context run on different backends (part %d on %s, part %d on %s; "
+                             "GPUSVM_FP64=off puts every OpenCL part on float pairs)",
+                             s->rank + 1, gpusvm__split_kind(mine), k + 1, gpusvm__split_kind(all[k]));
     gpusvm__free(&ctx->alloc, all);
     if (r == GPUSVM_OK && ctx->kind == GPUSVM_BACKEND_OPENCL) {
         const size_t n = strlen(ctx->device_name);
@@ -12044,7 +12255,8 @@ static gpusvm_result gpusvm__split_agree(gpusvm_context *ctx)
 }
 
 /* The choices the environment makes for a desc that leaves them open (GPUSVM_BACKEND,
-   GPUSVM_DEVICE, GPUSVM_PROFILE, GPUSVM_THREADS, GPUSVM_STORAGE, GPUSVM_DEVICE_MEMORY_MB), unless
+   GPUSVM_DEVICE, GPUSVM_PROFILE, GPUSVM_THREADS, GPUSVM_STORAGE, GPUSVM_FP64, GPUSVM_SUBGROUPS,
+   GPUSVM_DEVICE_MEMORY_MB), unless
    desc.ignore_environment. */
 static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_desc *d)
 {
@@ -12089,6 +12301,24 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
             gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_STORAGE='%s' is not auto, dense or sparse; using auto", env);
     }
     if (ctx->threads > GPUSVM__MAX_THREADS) ctx->threads = GPUSVM__MAX_THREADS;
+    if ((int)d->fp64 < 0 || d->fp64 > GPUSVM_FP64_OFF)
+        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "desc.fp64 %d is not a gpusvm_fp64", (int)d->fp64);
+    ctx->fp64 = d->fp64 ? d->fp64 : GPUSVM_FP64_AUTO;
+    if (!d->fp64 && !d->ignore_environment && (env = getenv("GPUSVM_FP64")) != NULL && *env) {
+        if (gpusvm__ieq(env, "on")) ctx->fp64 = GPUSVM_FP64_ON;
+        else if (gpusvm__ieq(env, "off")) ctx->fp64 = GPUSVM_FP64_OFF;
+        else if (!gpusvm__ieq(env, "auto"))
+            gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_FP64='%s' is not auto, on or off; using auto", env);
+    }
+    ctx->subgroups = -1;
+    if (!d->ignore_environment && (env = getenv("GPUSVM_SUBGROUPS")) != NULL && *env) {
+        if (gpusvm__ieq(env, "ptx")) ctx->subgroups = GPUSVM__XC_NV;
+        else if (gpusvm__ieq(env, "khr")) ctx->subgroups = GPUSVM__XC_KHR;
+        else if (gpusvm__ieq(env, "intel")) ctx->subgroups = GPUSVM__XC_INTEL;
+        else if (gpusvm__ieq(env, "off")) ctx->subgroups = GPUSVM__XC_NONE;
+        else if (!gpusvm__ieq(env, "auto"))
+            gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_SUBGROUPS='%s' is not auto, ptx, khr, intel or off; using auto", env);
+    }
     if (d->device_memory_mb == 0.0 && !d->ignore_environment && (env = getenv("GPUSVM_DEVICE_MEMORY_MB")) != NULL &&
         *env) {
         double v;
@@ -12845,7 +13075,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \\\n",
     "    X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \\\n",
     "    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \\\n",
-    "    X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos) S_()   \\\n",
+    "    X_(ROWS, int, degree) S_() X_(ROWS, __global const gpusvm_wbits *, status) S_() X_(ROWS, int, a_pos) S_()   \\\n",
     "    X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)\n",
     "\n",
     "/* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form\n",
@@ -12854,15 +13084,15 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \\\n",
     "    X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \\\n",
     "    X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \\\n",
-    "    X_(ROWS_SPARSE, __global const double *, norm_a) S_() X_(ROWS_SPARSE, __global const int *, b_ptr) S_() \\\n",
+    "    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_a) S_() X_(ROWS_SPARSE, __global const int *, b_ptr) S_() \\\n",
     "    X_(ROWS_SPARSE, __global const int *, b_col) S_() X_(ROWS_SPARSE, __global const float *, b_val) S_() \\\n",
-    "    X_(ROWS_SPARSE, __global const double *, norm_b) S_() X_(ROWS_SPARSE, __global const int *, pinfo) S_() \\\n",
+    "    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_b) S_() X_(ROWS_SPARSE, __global const int *, pinfo) S_() \\\n",
     "    X_(ROWS_SPARSE, __global const int *, map) S_() X_(ROWS_SPARSE, int, use_map) S_()               \\\n",
     "    X_(ROWS_SPARSE, __global const int *, slot) S_() X_(ROWS_SPARSE, int, row_off) S_()               \\\n",
     "    X_(ROWS_SPARSE, int, nrows) S_() X_(ROWS_SPARSE, int, skip_whole) S_()                            \\\n",
     "    X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \\\n",
     "    X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, gamma) S_() X_(ROWS_SPARSE, float, coef0) S_() \\\n",
-    "    X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const double *, status) S_()             \\\n",
+    "    X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const gpusvm_wbits *, status) S_()             \\\n",
     "    X_(ROWS_SPARSE, int, self)\n",
     "\n",
     "/* gpusvm_row_cache (kernels part 1c) */\n",
@@ -12872,7 +13102,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(ROW_CACHE, __global int *, row_idx0) S_() X_(ROW_CACHE, __global int *, row_slot0) S_()          \\\n",
     "    X_(ROW_CACHE, __global int *, cmap0) S_() X_(ROW_CACHE, __global int *, cstate0) S_()               \\\n",
     "    X_(ROW_CACHE, int, cslots) S_() X_(ROW_CACHE, int, qmax) S_()                                       \\\n",
-    "    X_(ROW_CACHE, __global const double *, status) S_() X_(ROW_CACHE, int, first)\n",
+    "    X_(ROW_CACHE, __global const gpusvm_wbits *, status) S_() X_(ROW_CACHE, int, first)\n",
     "\n",
     "#define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                  \\\n",
     "    X_(GATHER_WS, __global const float *, X) S_() X_(GATHER_WS, int, pitch) S_()                        \\\n",
@@ -12880,7 +13110,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(GATHER_WS, __global const int *, map) S_() X_(GATHER_WS, int, use_map) S_()                      \\\n",
     "    X_(GATHER_WS, int, dpad) S_() X_(GATHER_WS, int, row_off) S_() X_(GATHER_WS, int, nrows) S_()       \\\n",
     "    X_(GATHER_WS, int, skip_whole) S_() X_(GATHER_WS, __global float *, Aw) S_()                        \\\n",
-    "    X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const double *, status)\n",
+    "    X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const gpusvm_wbits *, status)\n",
     "\n",
     "#define GPUSVM__ARGS_SCATTER(X_, S_)                                                                    \\\n",
     "    X_(SCATTER, __global const ulong *, row_ptr) S_() X_(SCATTER, __global const int *, col) S_()       \\\n",
@@ -12889,20 +13119,20 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "/* kernels part 2 */\n",
     "#define GPUSVM__ARGS_KEYS(X_, S_)                                                                       \\\n",
-    "    X_(KEYS, __global const double *, G0) S_() X_(KEYS, __global const double *, alpha0) S_()           \\\n",
-    "    X_(KEYS, __global const char *, y0) S_() X_(KEYS, __global const double *, Cv0) S_()                \\\n",
+    "    X_(KEYS, __global const gpusvm_wbits *, G0) S_() X_(KEYS, __global const gpusvm_wbits *, alpha0) S_()           \\\n",
+    "    X_(KEYS, __global const char *, y0) S_() X_(KEYS, __global const gpusvm_wbits *, Cv0) S_()                \\\n",
     "    X_(KEYS, __global const int *, pinfo) S_() X_(KEYS, int, nparts_max) S_()                           \\\n",
     "    X_(KEYS, __global uint *, key_up0) S_() X_(KEYS, __global uint *, key_low0) S_()                    \\\n",
-    "    X_(KEYS, __global double *, part_up0) S_() X_(KEYS, __global double *, part_low0) S_()              \\\n",
-    "    X_(KEYS, __global const double *, status) S_() X_(KEYS, int, nu)\n",
+    "    X_(KEYS, __global gpusvm_wbits *, part_up0) S_() X_(KEYS, __global gpusvm_wbits *, part_low0) S_()              \\\n",
+    "    X_(KEYS, __global const gpusvm_wbits *, status) S_() X_(KEYS, int, nu)\n",
     "\n",
     "#define GPUSVM__ARGS_SELECT(X_, S_)                                                                     \\\n",
     "    X_(SELECT, __global uint *, key_up0) S_() X_(SELECT, __global uint *, key_low0) S_()                \\\n",
     "    X_(SELECT, __global const int *, pinfo) S_() X_(SELECT, int, nparts_max) S_() X_(SELECT, int, qmax) S_() \\\n",
-    "    X_(SELECT, __global const double *, part_up0) S_() X_(SELECT, __global const double *, part_low0) S_() \\\n",
+    "    X_(SELECT, __global const gpusvm_wbits *, part_up0) S_() X_(SELECT, __global const gpusvm_wbits *, part_low0) S_() \\\n",
     "    X_(SELECT, __global int *, ws_idx0) S_() X_(SELECT, __global int *, ws_slot0) S_()                  \\\n",
-    "    X_(SELECT, int, mode_in) S_() X_(SELECT, double, eps) S_() X_(SELECT, double, max_iter) S_()        \\\n",
-    "    X_(SELECT, __global double *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \\\n",
+    "    X_(SELECT, int, mode_in) S_() X_(SELECT, gpusvm_wbits, eps) S_() X_(SELECT, gpusvm_wbits, max_iter) S_()        \\\n",
+    "    X_(SELECT, __global gpusvm_wbits *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \\\n",
     "    X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)\n",
     "\n",
     "/* the selection over the grid (part 2): gpusvm_sel_hist, _ties, _take (ties0: the keys' partials'\n",
@@ -12911,92 +13141,92 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__ARGS_SEL(X_, S_)                                                                        \\\n",
     "    X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \\\n",
     "    X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \\\n",
-    "    X_(SEL, int, qmax) S_() X_(SEL, __global const double *, status) S_() X_(SEL, __global uint *, sel_g) S_() \\\n",
+    "    X_(SEL, int, qmax) S_() X_(SEL, __global const gpusvm_wbits *, status) S_() X_(SEL, __global uint *, sel_g) S_() \\\n",
     "    X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \\\n",
     "    X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \\\n",
     "    X_(SEL, int, nparts_max) S_() X_(SEL, int, cands) S_() X_(SEL, __global ulong *, out) S_()           \\\n",
-    "    X_(SEL, __global const double *, G0)\n",
+    "    X_(SEL, __global const gpusvm_wbits *, G0)\n",
     "\n",
     "/* a split problem's report and its merged working set's gradients (part 2) */\n",
     "#define GPUSVM__ARGS_CANDS(X_, S_)                                                                      \\\n",
     "    X_(CANDS, __global uint *, key_up0) S_() X_(CANDS, __global uint *, key_low0) S_()                  \\\n",
-    "    X_(CANDS, __global const char *, y0) S_() X_(CANDS, __global const double *, G0) S_()               \\\n",
+    "    X_(CANDS, __global const char *, y0) S_() X_(CANDS, __global const gpusvm_wbits *, G0) S_()               \\\n",
     "    X_(CANDS, __global const int *, pinfo) S_() X_(CANDS, int, nparts_max) S_() X_(CANDS, int, qmax) S_() \\\n",
-    "    X_(CANDS, __global const double *, part_up0) S_() X_(CANDS, __global const double *, part_low0) S_() \\\n",
+    "    X_(CANDS, __global const gpusvm_wbits *, part_up0) S_() X_(CANDS, __global const gpusvm_wbits *, part_low0) S_() \\\n",
     "    X_(CANDS, __global const int *, ws_idx0) S_() X_(CANDS, __global const int *, ws_slot0) S_()        \\\n",
-    "    X_(CANDS, int, mode_in) S_() X_(CANDS, __global const double *, status0) S_() X_(CANDS, int, nu) S_() \\\n",
+    "    X_(CANDS, int, mode_in) S_() X_(CANDS, __global const gpusvm_wbits *, status0) S_() X_(CANDS, int, nu) S_() \\\n",
     "    X_(CANDS, __global ulong *, out) S_() X_(CANDS, int, grid) S_() X_(CANDS, __global uint *, sel_g)\n",
     "\n",
     "#define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                     \\\n",
-    "    X_(WS_PUT, __global double *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \\\n",
-    "    X_(WS_PUT, __global const double *, gws) S_() X_(WS_PUT, __global const int *, pinfo) S_()          \\\n",
-    "    X_(WS_PUT, __global const double *, status0)\n",
+    "    X_(WS_PUT, __global gpusvm_wbits *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \\\n",
+    "    X_(WS_PUT, __global const gpusvm_wbits *, gws) S_() X_(WS_PUT, __global const int *, pinfo) S_()          \\\n",
+    "    X_(WS_PUT, __global const gpusvm_wbits *, status0)\n",
     "\n",
     "/* kernels part 3 */\n",
     "#define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \\\n",
     "    X_(GATHER, __global const float *, K0) S_() X_(GATHER, int, ldk) S_() X_(GATHER, __global float *, Kq0) S_() \\\n",
     "    X_(GATHER, __global const int *, pinfo) S_() X_(GATHER, int, qmax) S_()                             \\\n",
     "    X_(GATHER, __global const int *, ws_idx0) S_() X_(GATHER, __global const int *, ws_slot0) S_()      \\\n",
-    "    X_(GATHER, __global const double *, status)\n",
+    "    X_(GATHER, __global const gpusvm_wbits *, status)\n",
     "\n",
     "#define GPUSVM__ARGS_SMO(X_, S_)                                                                        \\\n",
     "    X_(SMO, __global const float *, Kq0) S_() X_(SMO, __global const int *, pinfo) S_() X_(SMO, int, qmax) S_() \\\n",
     "    X_(SMO, __global const int *, ws_idx0) S_()                                                         \\\n",
-    "    X_(SMO, __global double *, alpha0) S_() X_(SMO, __global const double *, G0) S_()                   \\\n",
-    "    X_(SMO, __global const char *, y0) S_() X_(SMO, __global const double *, Cv0) S_()                  \\\n",
-    "    X_(SMO, __global const float *, qd0) S_() X_(SMO, __global double *, coef0) S_()                    \\\n",
-    "    X_(SMO, double, eps) S_() X_(SMO, double, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \\\n",
-    "    X_(SMO, int, whole_inner) S_() X_(SMO, double, max_iter) S_() X_(SMO, __global double *, status0) S_() \\\n",
+    "    X_(SMO, __global gpusvm_wbits *, alpha0) S_() X_(SMO, __global const gpusvm_wbits *, G0) S_()                   \\\n",
+    "    X_(SMO, __global const char *, y0) S_() X_(SMO, __global const gpusvm_wbits *, Cv0) S_()                  \\\n",
+    "    X_(SMO, __global const float *, qd0) S_() X_(SMO, __global gpusvm_wbits *, coef0) S_()                    \\\n",
+    "    X_(SMO, gpusvm_wbits, eps) S_() X_(SMO, gpusvm_wbits, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \\\n",
+    "    X_(SMO, int, whole_inner) S_() X_(SMO, gpusvm_wbits, max_iter) S_() X_(SMO, __global gpusvm_wbits *, status0) S_() \\\n",
     "    X_(SMO, int, nu)\n",
     "\n",
     "/* kernels part 4 */\n",
     "#define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \\\n",
-    "    X_(UPDATE, __global double *, out0) S_() X_(UPDATE, __global const char *, y0) S_()                 \\\n",
+    "    X_(UPDATE, __global gpusvm_wbits *, out0) S_() X_(UPDATE, __global const char *, y0) S_()                 \\\n",
     "    X_(UPDATE, int, use_y) S_() X_(UPDATE, __global const int *, pinfo) S_() X_(UPDATE, int, qmax) S_() \\\n",
     "    X_(UPDATE, __global const float *, K0) S_() X_(UPDATE, int, ldk) S_()                               \\\n",
-    "    X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const double *, coef0) S_()        \\\n",
-    "    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \\\n",
+    "    X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const gpusvm_wbits *, coef0) S_()        \\\n",
+    "    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const gpusvm_wbits *, status) S_()                         \\\n",
     "    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \\\n",
     "    X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)\n",
     "\n",
     "/* gpusvm_rows_update (kernels part 4): gpusvm_rows' arguments, then these */\n",
     "#define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                   \\\n",
-    "    X_(ROWS_UPD, __global double *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \\\n",
-    "    X_(ROWS_UPD, __global const double *, coef)\n",
+    "    X_(ROWS_UPD, __global gpusvm_wbits *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \\\n",
+    "    X_(ROWS_UPD, __global const gpusvm_wbits *, coef)\n",
     "\n",
     "/* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are\n",
     " * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row\n",
     " * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus\n",
     " * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */\n",
     "#define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \\\n",
-    "    X_(CS_UPDATE, __global double *, c) S_() X_(CS_UPDATE, __global const double *, alpha) S_()         \\\n",
-    "    X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const double *, U) S_()        \\\n",
+    "    X_(CS_UPDATE, __global gpusvm_wbits *, c) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, alpha) S_()         \\\n",
+    "    X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, U) S_()        \\\n",
     "    X_(CS_UPDATE, __global const float *, K) S_() X_(CS_UPDATE, int, ldk) S_()                          \\\n",
-    "    X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const double *, dA) S_()     \\\n",
-    "    X_(CS_UPDATE, __global const double *, status) S_() X_(CS_UPDATE, __global double *, part) S_()     \\\n",
+    "    X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const gpusvm_wide *, dA) S_()     \\\n",
+    "    X_(CS_UPDATE, __global const gpusvm_wbits *, status) S_() X_(CS_UPDATE, __global gpusvm_wbits *, part) S_()     \\\n",
     "    X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \\\n",
     "    X_(CS_UPDATE, __global const int *, cinfo) S_() X_(CS_UPDATE, int, nparts_max) S_()                 \\\n",
     "    X_(CS_UPDATE, int, q) S_() X_(CS_UPDATE, int, mmax) S_() X_(CS_UPDATE, int, qc)\n",
     "\n",
     "#define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \\\n",
-    "    X_(CS_SELECT, __global const double *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \\\n",
+    "    X_(CS_SELECT, __global const gpusvm_wbits *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \\\n",
     "    X_(CS_SELECT, __global uint *, cand_key) S_() X_(CS_SELECT, __global const int *, cand_idx) S_()    \\\n",
-    "    X_(CS_SELECT, __global double *, status) S_() X_(CS_SELECT, double, eps) S_()                       \\\n",
-    "    X_(CS_SELECT, double, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \\\n",
+    "    X_(CS_SELECT, __global gpusvm_wbits *, status) S_() X_(CS_SELECT, gpusvm_wbits, eps) S_()                       \\\n",
+    "    X_(CS_SELECT, gpusvm_wbits, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \\\n",
     "    X_(CS_SELECT, __global int *, row_idx) S_() X_(CS_SELECT, __global int *, row_slot) S_()            \\\n",
     "    X_(CS_SELECT, __global int *, pinfo) S_() X_(CS_SELECT, __global int *, have) S_()                  \\\n",
     "    X_(CS_SELECT, int, cache) S_() X_(CS_SELECT, __global const int *, cinfo) S_() X_(CS_SELECT, int, qmax)\n",
     "\n",
     "#define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                   \\\n",
     "    X_(CS_SOLVE, __global const float *, K) S_() X_(CS_SOLVE, int, ldk) S_()                            \\\n",
-    "    X_(CS_SOLVE, __global const int *, ws) S_() X_(CS_SOLVE, __global double *, status) S_()            \\\n",
-    "    X_(CS_SOLVE, __global double *, alpha) S_() X_(CS_SOLVE, __global const double *, c) S_()           \\\n",
-    "    X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const double *, U) S_()          \\\n",
-    "    X_(CS_SOLVE, __global const double *, kd) S_() X_(CS_SOLVE, __global double *, dA) S_()             \\\n",
+    "    X_(CS_SOLVE, __global const int *, ws) S_() X_(CS_SOLVE, __global gpusvm_wbits *, status) S_()            \\\n",
+    "    X_(CS_SOLVE, __global gpusvm_wbits *, alpha) S_() X_(CS_SOLVE, __global const gpusvm_wbits *, c) S_()           \\\n",
+    "    X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const gpusvm_wbits *, U) S_()          \\\n",
+    "    X_(CS_SOLVE, __global const gpusvm_wbits *, kd) S_() X_(CS_SOLVE, __global gpusvm_wide *, dA) S_()             \\\n",
     "    X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, mmax) S_() X_(CS_SOLVE, int, q) S_()     \\\n",
-    "    X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, double, eps) S_() X_(CS_SOLVE, double, ratio) S_()       \\\n",
-    "    X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local double *, cws) S_()                    \\\n",
-    "    X_(CS_SOLVE, __local double *, scr) S_() X_(CS_SOLVE, __global const int *, cinfo) S_()             \\\n",
+    "    X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, gpusvm_wbits, eps) S_() X_(CS_SOLVE, gpusvm_wbits, ratio) S_()       \\\n",
+    "    X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local gpusvm_wide *, cws) S_()                    \\\n",
+    "    X_(CS_SOLVE, __local gpusvm_wide *, scr) S_() X_(CS_SOLVE, __global const int *, cinfo) S_()             \\\n",
     "    X_(CS_SOLVE, int, qmax)\n",
     "\n",
     "/* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the\n",
@@ -13019,31 +13249,282 @@ static const char *const gpusvm__kernel_source[] = {
     " * options).\n",
     " *\n",
     " * Precision: kernel values are float; dual variables, gradients and every sum\n",
-    " * that feeds them are double (cl_khr_fp64 is required and checked by the host).\n",
-    " * Contraction is off so that the plain-C backend reproduces these kernels\n",
-    " * operation for operation; only gpusvm_rows' dot products use fma(), on\n",
-    " * purpose (part 1 says why).\n",
+    " * that feeds them are wide (below): double, or float pairs on a device without\n",
+    " * cl_khr_fp64. Contraction is off so that the plain-C backend reproduces these\n",
+    " * kernels operation for operation (with double); only gpusvm_rows' dot\n",
+    " * products use fma(), on purpose (part 1 says why).\n",
     " */\n",
-    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n",
     "#pragma OPENCL FP_CONTRACT OFF\n",
     "\n",
-    "/* Warp exchanges where the device has them. The host defines GPUSVM_NV_SHFL\n",
-    " * for NVIDIA devices, whose 1-D work-groups are cut into warps of 32\n",
-    " * consecutive work-items: PTX's shfl.sync butterfly exchanges registers\n",
-    " * within a warp, so a work-group reduction becomes five exchanges per warp and\n",
-    " * one fold of GPUSVM__L / 32 partials in local memory (one barrier) instead of\n",
-    " * log2(GPUSVM__L) rounds through local memory with a barrier each. Every\n",
-    " * work-item of a warp must make the call. Without it the kernels use plain\n",
-    " * local-memory trees (any OpenCL 1.2 device). */\n",
-    "#ifdef GPUSVM_NV_SHFL\n",
+    "/* ---- wide numbers: double, or float pairs where the device has no fp64 ----\n",
+    " * gpusvm_wide is the type of dual variables, gradients and their sums. With\n",
+    " * cl_khr_fp64 it is double and the GPUSVM_W_* operations below are plain\n",
+    " * operators. The host defines GPUSVM_NO_FP64 for devices without it (or when\n",
+    " * asked: desc.fp64, GPUSVM_FP64=off); gpusvm_wide is then a double-float, the\n",
+    " * unevaluated sum hi + lo of two floats with hi the float nearest the sum,\n",
+    " * kept so by every operation (Dekker 1971; Hida, Li and Bailey's QD library):\n",
+    " * about 48 bits of significand against double's 53, float's exponent range.\n",
+    " * Comparisons are lexicographic on (hi, lo), which that form makes exact\n",
+    " * (and false with a NaN, as double's).\n",
+    " * Buffers and scalar arguments keep IEEE doubles either way (8 bytes: the\n",
+    " * host reads and writes doubles, fp64 or not); without fp64 they are words\n",
+    " * (gpusvm_wbits), converted by GPUSVM_W_LD / GPUSVM_W_ST with integer\n",
+    " * arithmetic, so the host code is the same for both. Scratch the host never\n",
+    " * reads (Crammer-Singer's steps) is gpusvm_wide as it is. A struct, not a\n",
+    " * vector type: an operator left on a wide value does not compile. */\n",
+    "#ifdef GPUSVM_NO_FP64\n",
+    "typedef struct {\n",
+    "    float hi, lo;\n",
+    "} gpusvm_wide;\n",
+    "typedef struct {\n",
+    "    uint lo, hi; /* a double's low and high 32 bits (little-endian, as every OpenCL device) */\n",
+    "} gpusvm_wbits;\n",
+    "\n",
+    "inline gpusvm_wide gpusvm_w_make(float hi, float lo)\n",
+    "{\n",
+    "    gpusvm_wide r;\n",
+    "    r.hi = hi;\n",
+    "    r.lo = lo;\n",
+    "    return r;\n",
+    "}\n",
+    "/* s + e = a + b exactly, s = fl(a + b); |a| >= |b| or a = 0 */\n",
+    "inline gpusvm_wide gpusvm_w_fast2(float a, float b)\n",
+    "{\n",
+    "    const float s = a + b;\n",
+    "    return gpusvm_w_make(s, b - (s - a));\n",
+    "}\n",
+    "/* s + e = a + b exactly, s = fl(a + b) (Knuth) */\n",
+    "inline gpusvm_wide gpusvm_w_two(float a, float b)\n",
+    "{\n",
+    "    const float s = a + b, bb = s - a;\n",
+    "    return gpusvm_w_make(s, (a - (s - bb)) + (b - bb));\n",
+    "}\n",
+    "inline gpusvm_wide gpusvm_w_add(gpusvm_wide a, gpusvm_wide b)\n",
+    "{\n",
+    "    gpusvm_wide s = gpusvm_w_two(a.hi, b.hi);\n",
+    "    const gpusvm_wide t = gpusvm_w_two(a.lo, b.lo);\n",
+    "    if (!isfinite(s.hi)) return gpusvm_w_make(s.hi, 0.0f); /* infinities stay what double's are */\n",
+    "    s = gpusvm_w_fast2(s.hi, s.lo + t.hi);\n",
+    "    return gpusvm_w_fast2(s.hi, s.lo + t.lo);\n",
+    "}\n",
+    "/* a + b with the low parts added, not summed apart: the error bound relative to |a| + |b| (double's\n",
+    " * own for a sum of terms), in half gpusvm_w_add's dependent steps; for sums, not for differences\n",
+    " * whose digits matter (Crammer-Singer's sweeps: 1.6 times double's time with gpusvm_w_add) */\n",
+    "inline gpusvm_wide gpusvm_w_addf(gpusvm_wide a, gpusvm_wide b)\n",
+    "{\n",
+    "    const gpusvm_wide s = gpusvm_w_two(a.hi, b.hi);\n",
+    "    return gpusvm_w_fast2(s.hi, s.lo + (a.lo + b.lo));\n",
+    "}\n",
+    "inline gpusvm_wide gpusvm_w_neg(gpusvm_wide a) { return gpusvm_w_make(-a.hi, -a.lo); }\n",
+    "inline gpusvm_wide gpusvm_w_sub(gpusvm_wide a, gpusvm_wide b) { return gpusvm_w_add(a, gpusvm_w_neg(b)); }\n",
+    "/* a * f (f a float: the products of a kernel value) */\n",
+    "inline gpusvm_wide gpusvm_w_mulf(gpusvm_wide a, float f)\n",
+    "{\n",
+    "    const float p = a.hi * f;\n",
+    "    if (!isfinite(p)) return gpusvm_w_make(p, 0.0f);\n",
+    "    return gpusvm_w_fast2(p, fma(a.hi, f, -p) + a.lo * f);\n",
+    "}\n",
+    "inline gpusvm_wide gpusvm_w_mul(gpusvm_wide a, gpusvm_wide b)\n",
+    "{\n",
+    "    const float p = a.hi * b.hi;\n",
+    "    if (!isfinite(p)) return gpusvm_w_make(p, 0.0f);\n",
+    "    return gpusvm_w_fast2(p, fma(a.hi, b.hi, -p) + (a.hi * b.lo + a.lo * b.hi));\n",
+    "}\n",
+    "/* s + a * f for the long sums (the gradient update, decision values): the product's and the\n",
+    " * sum's rounding errors gathered in lo, as the sums of Ogita, Rump and Oishi (2005) do: an error\n",
+    " * bound relative to the sum of the terms' magnitudes, as double's own summation has, in half the\n",
+    " * operations of gpusvm_w_add (H200, a9a: the update took 1.8 times double's with gpusvm_w_add) */\n",
+    "inline gpusvm_wide gpusvm_w_acc(gpusvm_wide s, gpusvm_wide a, float f)\n",
+    "{\n",
+    "    const float p = a.hi * f;\n",
+    "    const gpusvm_wide t = gpusvm_w_two(s.hi, p);\n",
+    "    return gpusvm_w_fast2(t.hi, t.lo + (s.lo + (fma(a.hi, f, -p) + a.lo * f)));\n",
+    "}\n",
+    "inline gpusvm_wide gpusvm_w_div(gpusvm_wide a, gpusvm_wide b)\n",
+    "{\n",
+    "    const float q1 = a.hi / b.hi;\n",
+    "    if (!isfinite(q1) || b.hi == 0.0f) return gpusvm_w_make(q1, 0.0f);\n",
+    "    const gpusvm_wide r = gpusvm_w_sub(a, gpusvm_w_mulf(b, q1)); /* the remainder, nearly exact */\n",
+    "    return gpusvm_w_fast2(q1, r.hi / b.hi);\n",
+    "}\n",
+    "/* the product of two floats, exactly */\n",
+    "inline gpusvm_wide gpusvm_w_prod(float a, float b)\n",
+    "{\n",
+    "    const float p = a * b;\n",
+    "    return gpusvm_w_make(p, fma(a, b, -p));\n",
+    "}\n",
+    "inline int gpusvm_w_lt(gpusvm_wide a, gpusvm_wide b) { return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo); }\n",
+    "inline int gpusvm_w_le(gpusvm_wide a, gpusvm_wide b) { return a.hi < b.hi || (a.hi == b.hi && a.lo <= b.lo); }\n",
+    "inline int gpusvm_w_eq(gpusvm_wide a, gpusvm_wide b) { return a.hi == b.hi && a.lo == b.lo; }\n",
+    "inline gpusvm_wide gpusvm_w_max(gpusvm_wide a, gpusvm_wide b) { return gpusvm_w_lt(a, b) ? b : a; }\n",
+    "inline gpusvm_wide gpusvm_w_min(gpusvm_wide a, gpusvm_wide b) { return gpusvm_w_lt(b, a) ? b : a; }\n",
+    "/* an int, exactly */\n",
+    "inline gpusvm_wide gpusvm_w_int(int i)\n",
+    "{\n",
+    "    const float h = (float)i;\n",
+    "    return gpusvm_w_make(h, (float)(i - (int)h));\n",
+    "}\n",
+    "/* an integral value as an int */\n",
+    "inline int gpusvm_w_toi(gpusvm_wide a) { return (int)((long)a.hi + (long)a.lo); }\n",
+    "\n",
+    "/* A double's bits as a pair: hi its first 24 significant bits, lo the rest (rounded to 24),\n",
+    " * then rounded to the nearest form; outside float's range infinity or zero. */\n",
+    "inline gpusvm_wide gpusvm_w_ld(gpusvm_wbits b)\n",
+    "{\n",
+    "    const uint s = b.hi & 0x80000000u, e = (b.hi >> 20) & 0x7FFu;\n",
+    "    const int ex = (int)e - 1023;\n",
+    "    if (e == 0x7FFu) /* infinity, NaN */\n",
+    "        return gpusvm_w_make(as_float(s | 0x7F800000u | (((b.hi & 0xFFFFFu) | b.lo) ? 0x400000u : 0u)), 0.0f);\n",
+    "    if (ex > 127) return gpusvm_w_make(as_float(s | 0x7F800000u), 0.0f);\n",
+    "    if (ex < -126) return gpusvm_w_make(as_float(s), 0.0f);\n",
+    "    const float hi = as_float(s | ((uint)(ex + 127) << 23) | ((b.hi & 0xFFFFFu) << 3) | (b.lo >> 29));\n",
+    "    const float lo = ldexp((float)(b.lo & 0x1FFFFFFFu), ex - 52);\n",
+    "    return gpusvm_w_fast2(hi, s ? -lo : lo);\n",
+    "}\n",
+    "/* A pair as a double's bits, to the nearest double (hi's exponent, hi's significand widened, lo\n",
+    " * added in units of the double's last place). */\n",
+    "inline gpusvm_wbits gpusvm_w_st(gpusvm_wide a)\n",
+    "{\n",
+    "    const uint hb = as_uint(a.hi), s = hb & 0x80000000u, e = (hb >> 23) & 0xFFu;\n",
+    "    gpusvm_wbits r;\n",
+    "    r.lo = 0u;\n",
+    "    if (e == 0xFFu) { /* infinity, NaN */\n",
+    "        r.hi = s | 0x7FF00000u | ((hb & 0x7FFFFFu) ? 0x80000u : 0u);\n",
+    "        return r;\n",
+    "    }\n",
+    "    if (e == 0u) { /* zero (a float below the normal range counts as zero) */\n",
+    "        r.hi = s;\n",
+    "        return r;\n",
+    "    }\n",
+    "    int ex = (int)e - 127;\n",
+    "    long m = (long)(0x800000u | (hb & 0x7FFFFFu)) << 29; /* 53 bits */\n",
+    "    const long d = (long)rint(ldexp(a.lo, 52 - ex));   /* |d| <= 2^28 */\n",
+    "    m += s ? -d : d;\n",
+    "    if (m >= (1L << 53)) {\n",
+    "        m >>= 1;\n",
+    "        ++ex;\n",
+    "    } else if (m < (1L << 52)) {\n",
+    "        m <<= 1;\n",
+    "        --ex;\n",
+    "    }\n",
+    "    r.hi = s | ((uint)(ex + 1023) << 20) | ((uint)(m >> 32) & 0xFFFFFu);\n",
+    "    r.lo = (uint)m;\n",
+    "    return r;\n",
+    "}\n",
+    "#define GPUSVM_W_LD(b) gpusvm_w_ld(b)\n",
+    "#define GPUSVM_W_ST(a) gpusvm_w_st(a)\n",
+    "#define GPUSVM_W_BITS(b) (((ulong)(b).hi << 32) | (ulong)(b).lo) /* as_ulong of a stored double */\n",
+    "#define GPUSVM_W_F(f) gpusvm_w_make((f), 0.0f)                    /* from a float (or a constant float holds) */\n",
+    "#define GPUSVM_W_I(i) gpusvm_w_int(i)\n",
+    "#define GPUSVM_W_TOF(a) ((a).hi)\n",
+    "#define GPUSVM_W_TOI(a) gpusvm_w_toi(a)\n",
+    "#define GPUSVM_W_ADD(a, b) gpusvm_w_add((a), (b))\n",
+    "#define GPUSVM_W_ADDF(a, b) gpusvm_w_addf((a), (b)) /* a sum's step */\n",
+    "#define GPUSVM_W_SUB(a, b) gpusvm_w_sub((a), (b))\n",
+    "#define GPUSVM_W_MUL(a, b) gpusvm_w_mul((a), (b))\n",
+    "#define GPUSVM_W_MULF(a, f) gpusvm_w_mulf((a), (f))\n",
+    "#define GPUSVM_W_ACC(s, a, f) gpusvm_w_acc((s), (a), (f)) /* s + a * f, f a float: the long sums */\n",
+    "#define GPUSVM_W_DIV(a, b) gpusvm_w_div((a), (b))\n",
+    "#define GPUSVM_W_NEG(a) gpusvm_w_neg(a)\n",
+    "#define GPUSVM_W_FMAF(a, b, c) gpusvm_w_add((c), gpusvm_w_prod((a), (b))) /* a * b + c, a and b floats */\n",
+    "#define GPUSVM_W_LT(a, b) gpusvm_w_lt((a), (b))\n",
+    "#define GPUSVM_W_GT(a, b) gpusvm_w_lt((b), (a))\n",
+    "#define GPUSVM_W_LE(a, b) gpusvm_w_le((a), (b))\n",
+    "#define GPUSVM_W_GE(a, b) gpusvm_w_le((b), (a))\n",
+    "#define GPUSVM_W_EQ(a, b) gpusvm_w_eq((a), (b))\n",
+    "#define GPUSVM_W_MAX(a, b) gpusvm_w_max((a), (b))\n",
+    "#define GPUSVM_W_MIN(a, b) gpusvm_w_min((a), (b))\n",
+    "#define GPUSVM_W_TAU gpusvm_w_make(1e-12f, 3.9958026e-21f) /* part 0's tau, 1e-12 as a pair */\n",
+    "/* v stored, but as b0's bits where v is w0 (b0 loaded), else b1's where it is w1: a pair holds 48\n",
+    " * of a double's 53 bits, so a value the kernel left as it was, or put at a bound it loaded (alpha\n",
+    " * = C), goes back as the very double the host wrote, which the host tests with == */\n",
+    "#define GPUSVM_W_ST_EXACT(v, w0, b0, w1, b1) \\\n",
+    "    (GPUSVM_W_EQ((v), (w0)) ? (b0) : GPUSVM_W_EQ((v), (w1)) ? (b1) : GPUSVM_W_ST(v))\n",
+    "#else\n",
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n",
+    "typedef double gpusvm_wide;\n",
+    "typedef double gpusvm_wbits;\n",
+    "#define GPUSVM_W_LD(b) (b)\n",
+    "#define GPUSVM_W_ST(a) (a)\n",
+    "#define GPUSVM_W_BITS(b) as_ulong(b)\n",
+    "#define GPUSVM_W_F(f) ((double)(f))\n",
+    "#define GPUSVM_W_I(i) ((double)(i))\n",
+    "#define GPUSVM_W_TOF(a) ((float)(a))\n",
+    "#define GPUSVM_W_TOI(a) ((int)(a))\n",
+    "#define GPUSVM_W_ADD(a, b) ((a) + (b))\n",
+    "#define GPUSVM_W_ADDF(a, b) ((a) + (b))\n",
+    "#define GPUSVM_W_SUB(a, b) ((a) - (b))\n",
+    "#define GPUSVM_W_MUL(a, b) ((a) * (b))\n",
+    "#define GPUSVM_W_MULF(a, f) ((a) * (double)(f))\n",
+    "#define GPUSVM_W_ACC(s, a, f) ((s) + (a) * (double)(f))\n",
+    "#define GPUSVM_W_DIV(a, b) ((a) / (b))\n",
+    "#define GPUSVM_W_NEG(a) (-(a))\n",
+    "#define GPUSVM_W_FMAF(a, b, c) fma((double)(a), (double)(b), (c))\n",
+    "#define GPUSVM_W_LT(a, b) ((a) < (b))\n",
+    "#define GPUSVM_W_GT(a, b) ((a) > (b))\n",
+    "#define GPUSVM_W_LE(a, b) ((a) <= (b))\n",
+    "#define GPUSVM_W_GE(a, b) ((a) >= (b))\n",
+    "#define GPUSVM_W_EQ(a, b) ((a) == (b))\n",
+    "#define GPUSVM_W_MAX(a, b) fmax((a), (b))\n",
+    "#define GPUSVM_W_MIN(a, b) fmin((a), (b))\n",
+    "#define GPUSVM_W_TAU GPUSVM__TAU\n",
+    "#define GPUSVM_W_ST_EXACT(v, w0, b0, w1, b1) (v)\n",
+    "#endif\n",
+    "/* a problem's status word (part 0's shared header) as an int, and whether it still runs */\n",
+    "#define GPUSVM_W_STI(st, w) GPUSVM_W_TOI(GPUSVM_W_LD((st)[w]))\n",
+    "#define GPUSVM_RUNNING(st) (GPUSVM_W_STI(st, GPUSVM__ST_DONE) == GPUSVM__DONE_RUNNING)\n",
+    "\n",
+    "/* Sub-group (\"warp\") exchanges where the device has them. The host defines one of\n",
+    " *   GPUSVM_NV_SHFL   NVIDIA: PTX's shfl.sync butterfly, within a warp of 32 consecutive work-items;\n",
+    " *   GPUSVM_SG_KHR    cl_khr_subgroup_shuffle's sub_group_shuffle_xor (OpenCL C 2.0 and later);\n",
+    " *   GPUSVM_SG_INTEL  cl_intel_subgroups' intel_sub_group_shuffle_xor;\n",
+    " * the kernels that exchange built for one width where cl_intel_required_subgroup_size can fix it\n",
+    " * (GPUSVM_SG_REQD, GPUSVM_SG_ATTR), else built for the width the host expects and checked once\n",
+    " * built;\n",
+    " * with GPUSVM_WARP the sub-group's width (the host's: 32 on NVIDIA, the wavefront on AMD, the\n",
+    " * width Intel's kernels are built for), the 1-D work-groups cut into sub-groups of consecutive\n",
+    " * work-items. Then GPUSVM_SHFL is defined, and a work-group reduction becomes log2(GPUSVM_WARP)\n",
+    " * exchanges per sub-group and one fold of the partials in local memory (one barrier) instead of\n",
+    " * log2(GPUSVM__L) rounds through local memory with a barrier each. Every work-item of a\n",
+    " * sub-group must make the call. Without any, the kernels use plain local-memory trees (any\n",
+    " * OpenCL 1.2 device). */\n",
+    "#if defined(GPUSVM_NV_SHFL) || defined(GPUSVM_SG_KHR) || defined(GPUSVM_SG_INTEL)\n",
+    "#define GPUSVM_SHFL 1\n",
+    "#ifndef GPUSVM_WARP\n",
     "#define GPUSVM_WARP 32\n",
+    "#endif\n",
+    "#endif\n",
+    "#if defined(GPUSVM_SG_INTEL)\n",
+    "#pragma OPENCL EXTENSION cl_intel_subgroups : enable\n",
+    "#endif\n",
+    "#if defined(GPUSVM_SG_REQD) /* the width fixed (cl_intel_required_subgroup_size), else the host checks it */\n",
+    "#define GPUSVM_SG_ATTR __attribute__((intel_reqd_sub_group_size(GPUSVM_WARP)))\n",
+    "#else\n",
+    "#define GPUSVM_SG_ATTR\n",
+    "#endif\n",
+    "#if defined(GPUSVM_NV_SHFL)\n",
     "inline int gpusvm_xor_i(int v, int m)\n",
     "{\n",
     "    int r;\n",
     "    asm volatile(\"shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(m));\n",
     "    return r;\n",
     "}\n",
-    "inline double gpusvm_xor_d(double v, int m)\n",
+    "#elif defined(GPUSVM_SG_KHR)\n",
+    "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n",
+    "#pragma OPENCL EXTENSION cl_khr_subgroup_shuffle : enable\n",
+    "inline int gpusvm_xor_i(int v, int m) { return sub_group_shuffle_xor(v, (uint)m); }\n",
+    "#elif defined(GPUSVM_SG_INTEL)\n",
+    "inline int gpusvm_xor_i(int v, int m) { return intel_sub_group_shuffle_xor(v, (uint)m); }\n",
+    "#endif\n",
+    "#ifdef GPUSVM_SHFL\n",
+    "inline float gpusvm_xor_f(float v, int m) { return as_float(gpusvm_xor_i(as_int(v), m)); }\n",
+    "#ifdef GPUSVM_NO_FP64\n",
+    "inline gpusvm_wide gpusvm_xor_w(gpusvm_wide v, int m)\n",
+    "{\n",
+    "    return gpusvm_w_make(gpusvm_xor_f(v.hi, m), gpusvm_xor_f(v.lo, m));\n",
+    "}\n",
+    "#else\n",
+    "inline double gpusvm_xor_w(double v, int m)\n",
     "{\n",
     "    int2 w = as_int2(v);\n",
     "    w.x = gpusvm_xor_i(w.x, m);\n",
@@ -13051,12 +13532,13 @@ static const char *const gpusvm__kernel_source[] = {
     "    return as_double(w);\n",
     "}\n",
     "#endif\n",
+    "#endif\n",
     "\n",
     "/* Warp reductions in one instruction where the device has them: the host defines\n",
     " * GPUSVM_NV_REDUX (with GPUSVM_NV_SHFL) for NVIDIA devices of compute capability 8.0 and\n",
     " * later, whose PTX redux.sync takes the maximum of a 32-bit word over the warp at once. An\n",
-    " * arg-max of (double, position) pairs then takes three of them instead of five rounds of\n",
-    " * three exchanges: the double's order key's high word, its low word among the lanes that hold\n",
+    " * arg-max of (wide, position) pairs then takes three of them instead of five rounds of\n",
+    " * three exchanges: the value's order key's high word, its low word among the lanes that hold\n",
     " * that high word, the position among the lanes that hold both. */\n",
     "#ifdef GPUSVM_NV_REDUX\n",
     "inline uint gpusvm_redux_max(uint v)\n",
@@ -13065,16 +13547,29 @@ static const char *const gpusvm__kernel_source[] = {
     "    asm volatile(\"redux.sync.max.u32 %0, %1, 0xffffffff;\" : \"=r\"(r) : \"r\"(v));\n",
     "    return r;\n",
     "}\n",
-    "/* Order-preserving map double -> ulong (a < b <=> key(a) < key(b); -0 as +0, as == has them\n",
-    " * equal) and back (the zero comes back +0). */\n",
-    "inline ulong gpusvm_double_key(double v)\n",
+    "/* Order-preserving map wide -> ulong through the double's bits (a < b <=> key(a) < key(b); -0\n",
+    " * as +0, as == has them equal) and back (the zero comes back +0). */\n",
+    "inline ulong gpusvm_wide_key(gpusvm_wide v)\n",
     "{\n",
+    "#ifdef GPUSVM_NO_FP64\n",
+    "    ulong b = GPUSVM_W_BITS(gpusvm_w_st(v));\n",
+    "    b = (b << 1) ? b : 0UL;\n",
+    "#else\n",
     "    const ulong b = as_ulong(v + 0.0);\n",
+    "#endif\n",
     "    return (b >> 63) ? ~b : (b | 0x8000000000000000UL);\n",
     "}\n",
-    "inline double gpusvm_key_double(ulong k)\n",
+    "inline gpusvm_wide gpusvm_key_wide(ulong k)\n",
     "{\n",
-    "    return as_double((k >> 63) ? (k & 0x7FFFFFFFFFFFFFFFUL) : ~k);\n",
+    "    const ulong b = (k >> 63) ? (k & 0x7FFFFFFFFFFFFFFFUL) : ~k;\n",
+    "#ifdef GPUSVM_NO_FP64\n",
+    "    gpusvm_wbits w;\n",
+    "    w.lo = (uint)b;\n",
+    "    w.hi = (uint)(b >> 32);\n",
+    "    return gpusvm_w_ld(w);\n",
+    "#else\n",
+    "    return as_double(b);\n",
+    "#endif\n",
     "}\n",
     "#endif\n",
     "\n",
@@ -13134,12 +13629,13 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
     "\n",
-    "/* Order-preserving map float -> uint: a < b  <=>  key(a) < key(b). */\n",
+    "/* Order-preserving map float -> uint: a < b  <=>  key(a) < key(b), and back. */\n",
     "inline uint gpusvm_float_key(float v)\n",
     "{\n",
     "    uint b = as_uint(v);\n",
     "    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);\n",
     "}\n",
+    "inline float gpusvm_key_float(uint k) { return as_float((k & 0x80000000u) ? (k & 0x7FFFFFFFu) : ~k); }\n",
     "#line 1 \"kernels/10_rows.cl\"\n",
     "/* gpusvm kernels, part 1: kernel rows for an index set, for every problem of\n",
     " * a batch at once (grid dimension 2 is the problem).\n",
@@ -13266,7 +13762,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group: no barrier is skipped by part of the group */\n",
-    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;\n",
     "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || i0 >= hi) return;\n",
     "    if (ktype == GPUSVM__K_PRECOMPUTED) {\n",
     "        for (int a = 0; a < GPUSVM__TR; ++a) {\n",
@@ -13344,7 +13840,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group */\n",
-    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;\n",
     "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__NL >= hi)\n",
     "        return;\n",
     "    const int cnt = min(GPUSVM__NR, nr - r0);\n",
@@ -13438,7 +13934,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int nr = min(min(row_off + nrows - roff, pi[GPUSVM__PI_Q] - roff), GPUSVM__FEW);\n",
     "    const int ws = p * qmax, hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    /* uniform per work-group */\n",
-    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;\n",
     "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__FEW_L >= hi)\n",
     "        return;\n",
     "    int col_a[GPUSVM__FEW]; /* the rows' points */\n",
@@ -13482,7 +13978,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int r = row_off + (int)get_global_id(0), f = get_global_id(1), p = get_global_id(2);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off);\n",
-    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (skip_whole && pi[GPUSVM__PI_WHOLE]) ||\n",
+    "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || (skip_whole && pi[GPUSVM__PI_WHOLE]) ||\n",
     "        (int)get_global_id(0) >= nr)\n",
     "        return;\n",
     "    Aw[((size_t)p * dpad + f) * qmax + r] =\n",
@@ -13544,8 +14040,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * the dot product kept in K by the one before (each work-item reads back only\n",
     " * what it wrote), and its last applies the kernel function.\n",
     " *\n",
-    " * Precision: the products and their sums are double (a float product is\n",
-    " * exact in double), and so are the norms, so |x|^2 + |z|^2 - 2 x.z keeps its\n",
+    " * Precision: the products and their sums are wide (part 0: a float product\n",
+    " * is exact in double and in a float pair), and so are the norms, so |x|^2 + |z|^2 - 2 x.z keeps its\n",
     " * digits where large feature values cancel (unscaled data: in float, a dot of\n",
     " * 10^6 is good to 0.06, a visible error in exp(-gamma d^2) for close points);\n",
     " * the kernel value is then rounded to float. Part 1 sums in float in feature\n",
@@ -13612,15 +14108,18 @@ static const char *const gpusvm__kernel_source[] = {
     "    return e1;\n",
     "}\n",
     "\n",
-    "/* k(x, z) from <x,z>, |x|^2 and |z|^2 in double (gpusvm_kfun's cases) */\n",
-    "inline float gpusvm_kfun_d(int type, double dot, double nx, double nz, float gamma, float coef0, int degree)\n",
+    "/* k(x, z) from <x,z>, |x|^2 and |z|^2, wide (gpusvm_kfun's cases) */\n",
+    "inline float gpusvm_kfun_w(int type, gpusvm_wide dot, gpusvm_wide nx, gpusvm_wide nz, float gamma, float coef0,\n",
+    "                           int degree)\n",
     "{\n",
-    "    if (type == GPUSVM__K_RBF) return exp(-gamma * (float)fmax(nx + nz - 2.0 * dot, 0.0));\n",
-    "    return gpusvm_kfun(type, (float)dot, (float)nx, (float)nz, gamma, coef0, degree);\n",
+    "    if (type == GPUSVM__K_RBF)\n",
+    "        return exp(-gamma * GPUSVM_W_TOF(GPUSVM_W_MAX(GPUSVM_W_SUB(GPUSVM_W_ADD(nx, nz), GPUSVM_W_MULF(dot, 2.0f)),\n",
+    "                                                      GPUSVM_W_F(0.0f))));\n",
+    "    return gpusvm_kfun(type, GPUSVM_W_TOF(dot), GPUSVM_W_TOF(nx), GPUSVM_W_TOF(nz), gamma, coef0, degree);\n",
     "}\n",
     "\n",
     "/* acc += the products of this lane's nonzeros of a point, [k, kb1) in steps of GPUSVM__SW */\n",
-    "GPUSVM_INLINE void gpusvm_sp_scan(double *acc, int k, int kb1, __global const int *b_col, __global const float *b_val,\n",
+    "GPUSVM_INLINE void gpusvm_sp_scan(gpusvm_wide *acc, int k, int kb1, __global const int *b_col, __global const float *b_val,\n",
     "                                  __local const int *hkey, __local const float *hval)\n",
     "{\n",
     "    for (; k < kb1; k += GPUSVM__SW * GPUSVM__SU) {\n",
@@ -13638,59 +14137,59 @@ static const char *const gpusvm__kernel_source[] = {
     "            if (h == c[u]) {\n",
     "                const float8 w = vload8(s, hval);\n",
     "                const float wv[GPUSVM__SR] = {w.s0, w.s1, w.s2, w.s3, w.s4, w.s5, w.s6, w.s7};\n",
-    "                for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = fma((double)v[u], (double)wv[r], acc[r]);\n",
+    "                for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = GPUSVM_W_FMAF(v[u], wv[r], acc[r]);\n",
     "            }\n",
     "        }\n",
     "    }\n",
     "}\n",
     "\n",
-    "#ifdef GPUSVM_NV_SHFL\n",
+    "#ifdef GPUSVM_SHFL\n",
     "/* The sum over a point's 8 lanes of acc[lane]: a butterfly that halves the values each step (lane\n",
     "   bit 2: rows 0-3 or 4-7 kept, then bit 1, then bit 0); lanes are 8 consecutive work-items of a warp. */\n",
-    "GPUSVM_INLINE double gpusvm_sp_lanes_sum(double *acc)\n",
+    "GPUSVM_INLINE gpusvm_wide gpusvm_sp_lanes_sum(gpusvm_wide *acc)\n",
     "{\n",
     "    const int lane = GPUSVM_SP_LID % GPUSVM__SW;\n",
     "    for (int h = 4; h >= 1; h /= 2) {\n",
     "        const int up = (lane & h) != 0;\n",
     "        for (int r = 0; r < h; ++r) {\n",
-    "            const double mine = up ? acc[r + h] : acc[r], other = up ? acc[r] : acc[r + h];\n",
-    "            acc[r] = mine + gpusvm_xor_d(other, h);\n",
+    "            const gpusvm_wide mine = up ? acc[r + h] : acc[r], other = up ? acc[r] : acc[r + h];\n",
+    "            acc[r] = GPUSVM_W_ADD(mine, gpusvm_xor_w(other, h));\n",
     "        }\n",
     "    }\n",
     "    return acc[0];\n",
     "}\n",
     "#else\n",
     "/* The same sums through local memory, GPUSVM__SRP rows at a time (red: GPUSVM__SP * GPUSVM__SRP\n",
-    "   doubles): lane r of a point takes row r, adding the lanes in order. */\n",
-    "GPUSVM_INLINE double gpusvm_sp_lanes_sum(double *acc, __local double *red)\n",
+    "   wide words): lane r of a point takes row r, adding the lanes in order. */\n",
+    "GPUSVM_INLINE gpusvm_wide gpusvm_sp_lanes_sum(gpusvm_wide *acc, __local gpusvm_wide *red)\n",
     "{\n",
     "    const int lane = GPUSVM_SP_LID % GPUSVM__SW, base = GPUSVM_SP_LID / GPUSVM__SW * GPUSVM__SW;\n",
-    "    double dot = 0.0;\n",
+    "    gpusvm_wide dot = GPUSVM_W_F(0.0f);\n",
     "    for (int part = 0; part < GPUSVM__SR / GPUSVM__SRP; ++part) {\n",
     "        for (int r = 0; r < GPUSVM__SRP; ++r) red[GPUSVM_SP_LID * GPUSVM__SRP + r] = acc[part * GPUSVM__SRP + r];\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "        if (lane / GPUSVM__SRP == part)\n",
-    "            for (int l = 0; l < GPUSVM__SW; ++l) dot += red[(base + l) * GPUSVM__SRP + lane % GPUSVM__SRP];\n",
+    "            for (int l = 0; l < GPUSVM__SW; ++l) dot = GPUSVM_W_ADD(dot, red[(base + l) * GPUSVM__SRP + lane % GPUSVM__SRP]);\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
     "    return dot;\n",
     "}\n",
     "#endif\n",
     "\n",
-    "__kernel __attribute__((reqd_work_group_size(GPUSVM__SP, 1, 1)))\n",
+    "__kernel __attribute__((reqd_work_group_size(GPUSVM__SP, 1, 1))) GPUSVM_SG_ATTR\n",
     "void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local int hkey[GPUSVM__SH];\n",
     "    __local float hval[GPUSVM__SH * GPUSVM__SR];\n",
-    "#ifndef GPUSVM_NV_SHFL\n",
-    "    __local double red[GPUSVM__SP * GPUSVM__SRP];\n",
+    "#ifndef GPUSVM_SHFL\n",
+    "    __local gpusvm_wide red[GPUSVM__SP * GPUSVM__SRP];\n",
     "#endif\n",
     "    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SR, first = get_group_id(0) * GPUSVM_SP_PTS;\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
     "    const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SR);\n",
     "    /* uniform per work-group: no barrier is skipped by part of the group */\n",
-    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;\n",
     "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || first >= nb) return;\n",
     "\n",
     "    int beg[GPUSVM__SR + 1]; /* row r's entries in the concatenation: [beg[r], beg[r + 1]) */\n",
@@ -13704,13 +14203,13 @@ static const char *const gpusvm__kernel_source[] = {
     "        gpusvm_sp_fill(hkey, hval, e0, e1, a_ptr, a_col, a_val, idx, map, use_map, pt, split, p, qmax, row_off, r0);\n",
     "        for (int blk = 0; blk < GPUSVM__SB; ++blk) {\n",
     "            const int i = first + blk * GPUSVM_SP_BLOCK + GPUSVM_SP_LID / GPUSVM__SW;\n",
-    "            double acc[GPUSVM__SR], dot;\n",
-    "            for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = 0.0;\n",
+    "            gpusvm_wide acc[GPUSVM__SR], dot;\n",
+    "            for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = GPUSVM_W_F(0.0f);\n",
     "            if (i < nb) {\n",
     "                const int cb = GPUSVM_COL(map, use_map, pt, i);\n",
     "                gpusvm_sp_scan(acc, b_ptr[cb] + GPUSVM_SP_LID % GPUSVM__SW, b_ptr[cb + 1], b_col, b_val, hkey, hval);\n",
     "            }\n",
-    "#ifdef GPUSVM_NV_SHFL\n",
+    "#ifdef GPUSVM_SHFL\n",
     "            dot = gpusvm_sp_lanes_sum(acc);\n",
     "#else\n",
     "            dot = gpusvm_sp_lanes_sum(acc, red);\n",
@@ -13723,11 +14222,11 @@ static const char *const gpusvm__kernel_source[] = {
     "                if (i < nb && mine) {\n",
     "                    __global float *out = K + (size_t)(p * qmax + slot[p * qmax + row_off + r0 + r]) * ldk + i;\n",
     "                    const int ca = GPUSVM_SP_ROW(r), cb = GPUSVM_COL(map, use_map, pt, i);\n",
-    "                    if (beg[r] < e0) dot += *out;\n",
-    "                    if (beg[r + 1] > e1) *out = (float)dot;\n",
+    "                    if (beg[r] < e0) dot = GPUSVM_W_ADD(dot, GPUSVM_W_F(*out));\n",
+    "                    if (beg[r + 1] > e1) *out = GPUSVM_W_TOF(dot);\n",
     "                    else /* self: as part 1 */\n",
-    "                        *out = gpusvm_kfun_d(ktype, self && ca == cb ? norm_a[ca] : dot, norm_a[ca], norm_b[cb], gamma,\n",
-    "                                             coef0, degree);\n",
+    "                        *out = gpusvm_kfun_w(ktype, self && ca == cb ? GPUSVM_W_LD(norm_a[ca]) : dot,\n",
+    "                                             GPUSVM_W_LD(norm_a[ca]), GPUSVM_W_LD(norm_b[cb]), gamma, coef0, degree);\n",
     "                }\n",
     "            }\n",
     "        }\n",
@@ -13780,13 +14279,14 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int p = get_group_id(0);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int q = pi[GPUSVM__PI_Q], h = first ? 0 : q / 2;\n",
-    "    __global int *idx = ws_idx0 + p * qmax, *slot = ws_slot0 + p * qmax;\n",
+    "    __global const int *idx = ws_idx0 + p * qmax;\n",
+    "    __global int *slot = ws_slot0 + p * qmax;\n",
     "    __global int *ridx = row_idx0 + p * qmax, *rslot = row_slot0 + p * qmax;\n",
     "    __global int *cmap = cmap0 + pi[GPUSVM__PI_VAR];\n",
     "    __global int *cs = cstate0 + (size_t)p * (GPUSVM__RC_HEAD + 2 * (size_t)cslots);\n",
     "    __global int *own = cs + GPUSVM__RC_HEAD, *used = own + cslots;\n",
     "    /* uniform per work-group */\n",
-    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || pi[GPUSVM__PI_WHOLE]) return;\n",
+    "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || pi[GPUSVM__PI_WHOLE]) return;\n",
     "    if (GPUSVM_RC_LID == 0) {\n",
     "        lmiss = 0;\n",
     "        lfound = 0;\n",
@@ -13899,50 +14399,52 @@ static const char *const gpusvm__kernel_source[] = {
     " * the result is deterministic.\n",
     " */\n",
     "\n",
-    "__kernel void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "__kernel GPUSVM_SG_ATTR void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
-    "    __local double s_up[2][GPUSVM__L];\n",
-    "    __local double s_low[2][GPUSVM__L];\n",
+    "    __local gpusvm_wide s_up[2][GPUSVM__L];\n",
+    "    __local gpusvm_wide s_low[2][GPUSVM__L];\n",
     "    const int lid = get_local_id(0), p = get_group_id(1);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], nparts = pi[GPUSVM__PI_NPARTS];\n",
     "    const int npts = pi[GPUSVM__PI_SPLIT], lo = pi[GPUSVM__PI_LO], hi = pi[GPUSVM__PI_HI];\n",
-    "    __global const double *G = G0 + v0, *alpha = alpha0 + v0, *Cv = Cv0 + v0;\n",
+    "    __global const gpusvm_wbits *G = G0 + v0, *alpha = alpha0 + v0, *Cv = Cv0 + v0;\n",
     "    __global const char *y = y0 + v0;\n",
     "    __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;\n",
-    "    __global double *part_up = part_up0 + (size_t)p * 2 * nparts_max;\n",
-    "    __global double *part_low = part_low0 + (size_t)p * 2 * nparts_max;\n",
+    "    __global gpusvm_wbits *part_up = part_up0 + (size_t)p * 2 * nparts_max;\n",
+    "    __global gpusvm_wbits *part_low = part_low0 + (size_t)p * 2 * nparts_max;\n",
     "    /* uniform per work-group */\n",
-    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (int)get_group_id(0) >= nparts) return;\n",
+    "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || (int)get_group_id(0) >= nparts) return;\n",
     "\n",
     "    /* class 0: every variable (nu: y = +1), class 1: nu's y = -1 */\n",
-    "    double up[2] = {-INFINITY, -INFINITY}, low[2] = {INFINITY, INFINITY}; /* indexed by constants only */\n",
+    "    gpusvm_wide up[2], low[2]; /* indexed by constants only */\n",
+    "    up[0] = up[1] = GPUSVM_W_F(-INFINITY);\n",
+    "    low[0] = low[1] = GPUSVM_W_F(INFINITY);\n",
     "    const int base = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + lid;\n",
     "    for (int u = 0; u < GPUSVM__KU; ++u) {\n",
     "        const int i = base + u * GPUSVM__L;\n",
     "        if (i < n) {\n",
     "            const int own = GPUSVM__PT(i, npts) >= lo && GPUSVM__PT(i, npts) < hi; /* else a candidate elsewhere */\n",
-    "            const double a = alpha[i];\n",
+    "            const gpusvm_wide a = GPUSVM_W_LD(alpha[i]), g = GPUSVM_W_LD(G[i]);\n",
     "            const int pos = y[i] > 0;\n",
-    "            const double C = Cv[i]; /* the class's C times the sample's weight */\n",
-    "            const double v = pos ? -G[i] : G[i];\n",
-    "            const int in_up = own && (pos ? (a < C) : (a > 0.0));\n",
-    "            const int in_low = own && (pos ? (a > 0.0) : (a < C));\n",
-    "            const uint k = gpusvm_float_key((float)v);\n",
+    "            const gpusvm_wide C = GPUSVM_W_LD(Cv[i]); /* the class's C times the sample's weight */\n",
+    "            const gpusvm_wide v = pos ? GPUSVM_W_NEG(g) : g;\n",
+    "            const int in_up = own && (pos ? GPUSVM_W_LT(a, C) : GPUSVM_W_GT(a, GPUSVM_W_F(0.0f)));\n",
+    "            const int in_low = own && (pos ? GPUSVM_W_GT(a, GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a, C));\n",
+    "            const uint k = gpusvm_float_key(GPUSVM_W_TOF(v));\n",
     "            const int c1 = nu && !pos;\n",
     "            key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;\n",
     "            key_low[i] = in_low ? k : GPUSVM__KEY_NONE;\n",
-    "            up[0] = (in_up && !c1) ? fmax(up[0], v) : up[0];\n",
-    "            up[1] = (in_up && c1) ? fmax(up[1], v) : up[1];\n",
-    "            low[0] = (in_low && !c1) ? fmin(low[0], v) : low[0];\n",
-    "            low[1] = (in_low && c1) ? fmin(low[1], v) : low[1];\n",
+    "            up[0] = (in_up && !c1) ? GPUSVM_W_MAX(up[0], v) : up[0];\n",
+    "            up[1] = (in_up && c1) ? GPUSVM_W_MAX(up[1], v) : up[1];\n",
+    "            low[0] = (in_low && !c1) ? GPUSVM_W_MIN(low[0], v) : low[0];\n",
+    "            low[1] = (in_low && c1) ? GPUSVM_W_MIN(low[1], v) : low[1];\n",
     "        }\n",
     "    }\n",
-    "#ifdef GPUSVM_NV_SHFL\n",
+    "#ifdef GPUSVM_SHFL\n",
     "    for (int m = GPUSVM_WARP / 2; m > 0; m >>= 1)\n",
     "        for (int c = 0; c < 2; ++c) {\n",
-    "            up[c] = fmax(up[c], gpusvm_xor_d(up[c], m));\n",
-    "            low[c] = fmin(low[c], gpusvm_xor_d(low[c], m));\n",
+    "            up[c] = GPUSVM_W_MAX(up[c], gpusvm_xor_w(up[c], m));\n",
+    "            low[c] = GPUSVM_W_MIN(low[c], gpusvm_xor_w(low[c], m));\n",
     "        }\n",
     "    if (lid % GPUSVM_WARP == 0)\n",
     "        for (int c = 0; c < 2; ++c) {\n",
@@ -13960,8 +14462,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (int s = GPUSVM__L / 2; s > 1; s >>= 1) {\n",
     "        if (lid < s) {\n",
     "            for (int c = 0; c < 2; ++c) {\n",
-    "                s_up[c][lid] = fmax(s_up[c][lid], s_up[c][lid + s]);\n",
-    "                s_low[c][lid] = fmin(s_low[c][lid], s_low[c][lid + s]);\n",
+    "                s_up[c][lid] = GPUSVM_W_MAX(s_up[c][lid], s_up[c][lid + s]);\n",
+    "                s_low[c][lid] = GPUSVM_W_MIN(s_low[c][lid], s_low[c][lid + s]);\n",
     "            }\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
@@ -13970,10 +14472,10 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "    if (lid < 4) { /* the four partials, one work-item each */\n",
     "        const int c = lid >> 1, g = get_group_id(0);\n",
-    "        __local double *sv = (lid & 1) ? s_low[c] : s_up[c];\n",
-    "        double m = sv[0];\n",
-    "        for (int u = 1; u < nfold; ++u) m = (lid & 1) ? fmin(m, sv[u]) : fmax(m, sv[u]);\n",
-    "        ((lid & 1) ? part_low : part_up)[c * nparts + g] = m;\n",
+    "        __local gpusvm_wide *sv = (lid & 1) ? s_low[c] : s_up[c];\n",
+    "        gpusvm_wide m = sv[0];\n",
+    "        for (int u = 1; u < nfold; ++u) m = (lid & 1) ? GPUSVM_W_MIN(m, sv[u]) : GPUSVM_W_MAX(m, sv[u]);\n",
+    "        ((lid & 1) ? part_low : part_up)[c * nparts + g] = GPUSVM_W_ST(m);\n",
     "    }\n",
     "}\n",
     "\n",
@@ -14138,14 +14640,15 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "/* m and M of each class (0: every variable, or nu's y = +1; 1: nu's y = -1) from a problem's\n",
     " * gpusvm_keys partials, by the whole work-group, into r_up[c][0] and r_low[c][0]. */\n",
-    "GPUSVM_INLINE void gpusvm_sel_ends(__global const double *part_up, __global const double *part_low, int nparts,\n",
-    "                                   __local double (*r_up)[GPUSVM__L], __local double (*r_low)[GPUSVM__L])\n",
+    "GPUSVM_INLINE void gpusvm_sel_ends(__global const gpusvm_wbits *part_up, __global const gpusvm_wbits *part_low,\n",
+    "                                   int nparts, __local gpusvm_wide (*r_up)[GPUSVM__L],\n",
+    "                                   __local gpusvm_wide (*r_low)[GPUSVM__L])\n",
     "{\n",
     "    for (int c = 0; c < 2; ++c) {\n",
-    "        double up = -INFINITY, low = INFINITY;\n",
+    "        gpusvm_wide up = GPUSVM_W_F(-INFINITY), low = GPUSVM_W_F(INFINITY);\n",
     "        for (int g = GPUSVM_SEL_WI; g < nparts; g += GPUSVM__L) {\n",
-    "            up = fmax(up, part_up[c * nparts + g]);\n",
-    "            low = fmin(low, part_low[c * nparts + g]);\n",
+    "            up = GPUSVM_W_MAX(up, GPUSVM_W_LD(part_up[c * nparts + g]));\n",
+    "            low = GPUSVM_W_MIN(low, GPUSVM_W_LD(part_low[c * nparts + g]));\n",
     "        }\n",
     "        r_up[c][GPUSVM_SEL_WI] = up;\n",
     "        r_low[c][GPUSVM_SEL_WI] = low;\n",
@@ -14154,8 +14657,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {\n",
     "        if (GPUSVM_SEL_WI < s) {\n",
     "            for (int c = 0; c < 2; ++c) {\n",
-    "                r_up[c][GPUSVM_SEL_WI] = fmax(r_up[c][GPUSVM_SEL_WI], r_up[c][GPUSVM_SEL_WI + s]);\n",
-    "                r_low[c][GPUSVM_SEL_WI] = fmin(r_low[c][GPUSVM_SEL_WI], r_low[c][GPUSVM_SEL_WI + s]);\n",
+    "                r_up[c][GPUSVM_SEL_WI] = GPUSVM_W_MAX(r_up[c][GPUSVM_SEL_WI], r_up[c][GPUSVM_SEL_WI + s]);\n",
+    "                r_low[c][GPUSVM_SEL_WI] = GPUSVM_W_MIN(r_low[c][GPUSVM_SEL_WI], r_low[c][GPUSVM_SEL_WI + s]);\n",
     "            }\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
@@ -14185,8 +14688,8 @@ static const char *const gpusvm__kernel_source[] = {
     "{\n",
     "    __local int list[GPUSVM__Q];\n",
     "    __local int keep[GPUSVM__Q];\n",
-    "    __local double r_up[2][GPUSVM__L];\n",
-    "    __local double r_low[2][GPUSVM__L];\n",
+    "    __local gpusvm_wide r_up[2][GPUSVM__L];\n",
+    "    __local gpusvm_wide r_low[2][GPUSVM__L];\n",
     "    __local gpusvm_sel_scratch sc;\n",
     "    __local int ls[GPUSVM__L];\n",
     "    __local uint res[4];\n",
@@ -14196,26 +14699,27 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int q = pi[GPUSVM__PI_Q], mode = pi[GPUSVM__PI_WHOLE] ? 2 : mode_in;\n",
     "    __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;\n",
     "    __global const char *y = y0 + v0;\n",
-    "    __global const double *part_up = part_up0 + (size_t)p * 2 * nparts_max;\n",
-    "    __global const double *part_low = part_low0 + (size_t)p * 2 * nparts_max;\n",
+    "    __global const gpusvm_wbits *part_up = part_up0 + (size_t)p * 2 * nparts_max;\n",
+    "    __global const gpusvm_wbits *part_low = part_low0 + (size_t)p * 2 * nparts_max;\n",
     "    __global int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;\n",
-    "    __global double *status = status0 + p * GPUSVM__ST_COUNT;\n",
+    "    __global gpusvm_wbits *status = status0 + p * GPUSVM__ST_COUNT;\n",
     "    __global gpusvm_sel_scratch *sel0 = (__global gpusvm_sel_scratch *)sel_g;\n",
-    "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "    if (!GPUSVM_RUNNING(status)) return;\n",
     "\n",
     "    gpusvm_sel_ends(part_up, part_low, nparts, r_up, r_low);\n",
-    "    const double gap0 = r_up[0][0] - r_low[0][0], gap1 = r_up[1][0] - r_low[1][0];\n",
-    "    const int worst = (nu && gap1 > gap0) ? 1 : 0;\n",
-    "    const double gap = worst ? gap1 : gap0;\n",
-    "    const int done = !(gap >= eps) ? GPUSVM__DONE_CONVERGED\n",
-    "                     : (status[GPUSVM__ST_ITER] >= max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);\n",
+    "    const gpusvm_wide gap0 = GPUSVM_W_SUB(r_up[0][0], r_low[0][0]), gap1 = GPUSVM_W_SUB(r_up[1][0], r_low[1][0]);\n",
+    "    const int worst = (nu && GPUSVM_W_GT(gap1, gap0)) ? 1 : 0;\n",
+    "    const gpusvm_wide gap = worst ? gap1 : gap0;\n",
+    "    const int done = !GPUSVM_W_GE(gap, GPUSVM_W_LD(eps)) ? GPUSVM__DONE_CONVERGED\n",
+    "                     : (GPUSVM_W_GE(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_LD(max_iter)) ? GPUSVM__DONE_MAX_ITER\n",
+    "                                                                                               : GPUSVM__DONE_RUNNING);\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "    if (lid == 0) {\n",
-    "        status[GPUSVM__ST_GAP] = gap;\n",
-    "        status[GPUSVM__ST_MUP] = r_up[worst][0];\n",
-    "        status[GPUSVM__ST_MLOW] = r_low[worst][0];\n",
-    "        status[GPUSVM__ST_DONE] = (double)done;\n",
-    "        if (!done) status[GPUSVM__ST_OUTER] += 1.0;\n",
+    "        status[GPUSVM__ST_GAP] = GPUSVM_W_ST(gap);\n",
+    "        status[GPUSVM__ST_MUP] = GPUSVM_W_ST(r_up[worst][0]);\n",
+    "        status[GPUSVM__ST_MLOW] = GPUSVM_W_ST(r_low[worst][0]);\n",
+    "        status[GPUSVM__ST_DONE] = GPUSVM_W_ST(GPUSVM_W_I(done));\n",
+    "        if (!done) status[GPUSVM__ST_OUTER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_OUTER]), GPUSVM_W_F(1.0f)));\n",
     "        sc.count = 0;\n",
     "    }\n",
     "    if (done || mode == 2) return;\n",
@@ -14289,7 +14793,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int p = get_group_id(1);                                                               \\\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;                                       \\\n",
     "    __global gpusvm_sel_scratch *sc = (__global gpusvm_sel_scratch *)sel_g + p;                  \\\n",
-    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || pi[GPUSVM__PI_WHOLE]) return;\n",
+    "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || pi[GPUSVM__PI_WHOLE]) return;\n",
     "/* side s's keys (1: I_low), class (0: any) and how many it still wants (count taken so far), and\n",
     " * the sides: gpusvm_select's (GPUSVM__SIDE_*), or with cands a split problem's lists\n",
     " * (GPUSVM__CO_*), each wanting fresh */\n",
@@ -14472,7 +14976,7 @@ static const char *const gpusvm__kernel_source[] = {
     "            const int at = atomic_inc((volatile __global int *)&sc->count);\n",
     "            if (cands) { /* a split problem's list: the report, the keys left as they are */\n",
     "                out[GPUSVM__CO_LIST(qmax, side) + 1 + at] = ((ulong)key << 32) | (ulong)(uint)i;\n",
-    "                out[GPUSVM__CO_LIST(qmax, side) + 1 + qmax + at] = as_ulong(G0[v0 + i]);\n",
+    "                out[GPUSVM__CO_LIST(qmax, side) + 1 + qmax + at] = GPUSVM_W_BITS(G0[v0 + i]);\n",
     "                continue;\n",
     "            }\n",
     "            list0[p * qmax + at] = i;\n",
@@ -14518,8 +15022,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * working set back, its gradients through gpusvm_ws_put. */\n",
     "__kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
-    "    __local double r_up[2][GPUSVM__L];\n",
-    "    __local double r_low[2][GPUSVM__L];\n",
+    "    __local gpusvm_wide r_up[2][GPUSVM__L];\n",
+    "    __local gpusvm_wide r_low[2][GPUSVM__L];\n",
     "    __local gpusvm_sel_scratch sc;\n",
     "    __local int ls[GPUSVM__L];\n",
     "    __local uint res[4];\n",
@@ -14528,19 +15032,19 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int npts = pinfo[GPUSVM__PI_SPLIT], lo = pinfo[GPUSVM__PI_LO], hi = pinfo[GPUSVM__PI_HI];\n",
     "    const int h = mode_in == 1 ? q / 2 : 0, fresh = q - h;\n",
     "    const int v_lo = lo, span = (n > npts ? npts + hi : hi) - lo; /* the share's variables: [v_lo, v_lo + span) */\n",
-    "    for (int t = lid; t < GPUSVM__ST_COUNT; t += GPUSVM__L) out[t] = as_ulong(status0[t]);\n",
-    "    if (status0[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "    for (int t = lid; t < GPUSVM__ST_COUNT; t += GPUSVM__L) out[t] = GPUSVM_W_BITS(status0[t]);\n",
+    "    if (!GPUSVM_RUNNING(status0)) return;\n",
     "\n",
     "    gpusvm_sel_ends(part_up0, part_low0, nparts, r_up, r_low);\n",
     "    if (lid < 2) {\n",
-    "        out[GPUSVM__CO_ENDS + lid] = as_ulong(r_up[lid][0]);\n",
-    "        out[GPUSVM__CO_ENDS + 2 + lid] = as_ulong(r_low[lid][0]);\n",
+    "        out[GPUSVM__CO_ENDS + lid] = GPUSVM_W_BITS(GPUSVM_W_ST(r_up[lid][0]));\n",
+    "        out[GPUSVM__CO_ENDS + 2 + lid] = GPUSVM_W_BITS(GPUSVM_W_ST(r_low[lid][0]));\n",
     "    }\n",
     "    for (int t = lid; t < q; t += GPUSVM__L) {\n",
     "        const int v = ws_idx0[t], pt = GPUSVM__PT(v, npts);\n",
     "        out[GPUSVM__CO_IDX + t] = (ulong)(uint)v;\n",
     "        out[GPUSVM__CO_SLOT(qmax) + t] = (ulong)(uint)ws_slot0[t];\n",
-    "        out[GPUSVM__CO_G(qmax) + t] = as_ulong(pt >= lo && pt < hi ? G0[v] : 0.0);\n",
+    "        out[GPUSVM__CO_G(qmax) + t] = pt >= lo && pt < hi ? GPUSVM_W_BITS(G0[v]) : 0UL; /* else 0.0 */\n",
     "    }\n",
     "    for (int t = lid; t < h; t += GPUSVM__L) {\n",
     "        key_up0[ws_idx0[h + t]] = GPUSVM__KEY_NONE;\n",
@@ -14573,7 +15077,7 @@ static const char *const gpusvm__kernel_source[] = {
     "            if (gpusvm_sel_takes(stage, found, ithr, key, i)) {\n",
     "                const int at = atomic_inc((volatile __local int *)&sc.count);\n",
     "                out[base + 1 + at] = ((ulong)key << 32) | (ulong)(uint)(v_lo + i);\n",
-    "                out[base + 1 + qmax + at] = as_ulong(G0[v_lo + i]);\n",
+    "                out[base + 1 + qmax + at] = GPUSVM_W_BITS(G0[v_lo + i]);\n",
     "            }\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
@@ -14586,7 +15090,7 @@ static const char *const gpusvm__kernel_source[] = {
     "__kernel void gpusvm_ws_put(GPUSVM__ARGS_WS_PUT(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    const int t = get_global_id(0);\n",
-    "    if (status0[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || t >= pinfo[GPUSVM__PI_Q]) return;\n",
+    "    if (!GPUSVM_RUNNING(status0) || t >= pinfo[GPUSVM__PI_Q]) return;\n",
     "    G0[ws_idx0[t]] = gws[t];\n",
     "}\n",
     "#line 1 \"kernels/30_smo.cl\"\n",
@@ -14637,50 +15141,78 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_PER ((GPUSVM__Q + GPUSVM__SMO_L - 1) / GPUSVM__SMO_L) /* working-set positions a work-item owns */\n",
     "#define GPUSVM_OWN(c) (GPUSVM_LID + (c) * GPUSVM__SMO_L)      /* its c-th */\n",
     "\n",
+    "/* The choices of i and j compare scores: with double the values themselves; with float pairs\n",
+    " * their floats (a pair's hi, part 0), which choose as well (a tie within a float's precision\n",
+    " * goes to the larger position) and keep each pair update's chain of dependent operations\n",
+    " * short (H200, a9a: the inner solve with every choice in pairs took 2.7 times as long). The\n",
+    " * step takes the pairs. */\n",
+    "#ifdef GPUSVM_NO_FP64\n",
+    "typedef float gpusvm_score;\n",
+    "#define GPUSVM_SC(v) ((v).hi)\n",
+    "#define GPUSVM_XOR_SC(v, m) gpusvm_xor_f((v), (m))\n",
+    "#else\n",
+    "typedef double gpusvm_score;\n",
+    "#define GPUSVM_SC(v) (v)\n",
+    "#define GPUSVM_XOR_SC(v, m) gpusvm_xor_w((v), (m))\n",
+    "#endif\n",
+    "\n",
     "/* (a, ia) := the larger of (a, ia) and (b, ib) in the order of (value, position). */\n",
     "#define GPUSVM_ARGMAX(a, ia, b, ib)                                   \\\n",
     "    do {                                                              \\\n",
-    "        const double b_ = (b);                                        \\\n",
+    "        const gpusvm_score b_ = (b);                                  \\\n",
     "        const int ib_ = (ib);                                         \\\n",
     "        const int take_ = (b_ > (a)) || (b_ == (a) && ib_ > (ia));    \\\n",
     "        (a) = take_ ? b_ : (a);                                       \\\n",
     "        (ia) = take_ ? ib_ : (ia);                                    \\\n",
     "    } while (0)\n",
     "\n",
-    "#ifdef GPUSVM_NV_SHFL\n",
+    "#ifdef GPUSVM_SHFL\n",
     "#define GPUSVM_NW (GPUSVM__SMO_L / GPUSVM_WARP)\n",
     "#if GPUSVM_NW > GPUSVM_WARP\n",
     "#error \"gpusvm_smo folds one partial per warp in one warp: GPUSVM__SMO_L is at most 1024\"\n",
     "#endif\n",
-    "#ifdef GPUSVM_NV_REDUX\n",
+    "#if defined(GPUSVM_NV_REDUX) && defined(GPUSVM_NO_FP64)\n",
+    "/* (v, t) := the warp's arg-max of (v, t), in every lane: two redux.sync (part 0), the float's\n",
+    "   order key and the position among the lanes that hold it */\n",
+    "#define GPUSVM_WARP_ARGMAX(v, t)                                                  \\\n",
+    "    do {                                                                          \\\n",
+    "        const uint k_ = gpusvm_float_key((v) + 0.0f);                             \\\n",
+    "        const uint K_ = gpusvm_redux_max(k_);                                     \\\n",
+    "        const uint T_ = gpusvm_redux_max(k_ == K_ ? (uint)((t) + 1) : 0u);       \\\n",
+    "        v = gpusvm_key_float(K_);                                                 \\\n",
+    "        t = (int)T_ - 1;                                                          \\\n",
+    "    } while (0)\n",
+    "/* v := the warp's maximum of v, in every lane: one */\n",
+    "#define GPUSVM_WARP_MAX(v) v = gpusvm_key_float(gpusvm_redux_max(gpusvm_float_key((v) + 0.0f)))\n",
+    "#elif defined(GPUSVM_NV_REDUX)\n",
     "/* (v, t) := the warp's arg-max of (v, t), in every lane: three redux.sync (part 0) */\n",
     "#define GPUSVM_WARP_ARGMAX(v, t)                                                  \\\n",
     "    do {                                                                          \\\n",
-    "        const ulong k_ = gpusvm_double_key(v);                                    \\\n",
+    "        const ulong k_ = gpusvm_wide_key(v);                                      \\\n",
     "        const uint hi_ = (uint)(k_ >> 32), lo_ = (uint)k_;                        \\\n",
     "        const uint H_ = gpusvm_redux_max(hi_);                                    \\\n",
     "        const uint L_ = gpusvm_redux_max(hi_ == H_ ? lo_ : 0u);                   \\\n",
     "        const uint T_ = gpusvm_redux_max(hi_ == H_ && lo_ == L_ ? (uint)((t) + 1) : 0u); \\\n",
-    "        v = gpusvm_key_double(((ulong)H_ << 32) | L_);                            \\\n",
+    "        v = gpusvm_key_wide(((ulong)H_ << 32) | L_);                              \\\n",
     "        t = (int)T_ - 1;                                                          \\\n",
     "    } while (0)\n",
     "/* v := the warp's maximum of v, in every lane: two */\n",
     "#define GPUSVM_WARP_MAX(v)                                                        \\\n",
     "    do {                                                                          \\\n",
-    "        const ulong k_ = gpusvm_double_key(v);                                    \\\n",
+    "        const ulong k_ = gpusvm_wide_key(v);                                      \\\n",
     "        const uint hi_ = (uint)(k_ >> 32);                                        \\\n",
     "        const uint H_ = gpusvm_redux_max(hi_);                                    \\\n",
     "        const uint L_ = gpusvm_redux_max(hi_ == H_ ? (uint)k_ : 0u);              \\\n",
-    "        v = gpusvm_key_double(((ulong)H_ << 32) | L_);                            \\\n",
+    "        v = gpusvm_key_wide(((ulong)H_ << 32) | L_);                              \\\n",
     "    } while (0)\n",
     "#else\n",
     "/* (v, t) := the warp's arg-max of (v, t), in every lane */\n",
     "#define GPUSVM_WARP_ARGMAX(v, t)                                                  \\\n",
     "    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1)                              \\\n",
-    "        GPUSVM_ARGMAX(v, t, gpusvm_xor_d(v, m_), gpusvm_xor_i(t, m_))\n",
+    "        GPUSVM_ARGMAX(v, t, GPUSVM_XOR_SC(v, m_), gpusvm_xor_i(t, m_))\n",
     "/* v := the warp's maximum of v, in every lane */\n",
     "#define GPUSVM_WARP_MAX(v)                                                        \\\n",
-    "    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) v = fmax(v, gpusvm_xor_d(v, m_))\n",
+    "    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) v = fmax(v, GPUSVM_XOR_SC(v, m_))\n",
     "#endif\n",
     "/* (v, t) := the arg-max of the warps' partials rv[0..NW), ri[0..NW) (after the barrier that\n",
     " * follows their writing), in every work-item: lane u reads partial u mod NW, so every NW lanes\n",
@@ -14700,13 +15232,12 @@ static const char *const gpusvm__kernel_source[] = {
     "    } while (0)\n",
     "#endif\n",
     "\n",
-    "/* Work-group arg-max (or arg-min when sign = -1) of (v, t); the result's index in every\n",
+    "/* Work-group arg-max (or arg-min when neg) of (v, t); the result's index in every\n",
     "   work-item (rv, ri: scratch of GPUSVM__SMO_L / 32 words with warp exchanges, else GPUSVM__SMO_L). */\n",
-    "int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,\n",
-    "                   double sign)\n",
+    "int gpusvm_argbest(__local gpusvm_score *rv, __local int *ri, gpusvm_score v, int t, int neg)\n",
     "{\n",
-    "#ifdef GPUSVM_NV_SHFL\n",
-    "    v *= sign; /* exact: the arg-min of v is the arg-max of -v, ties alike */\n",
+    "#ifdef GPUSVM_SHFL\n",
+    "    if (neg) v = -v; /* the arg-min of v is the arg-max of -v, ties alike */\n",
     "    GPUSVM_WARP_ARGMAX(v, t);\n",
     "    if (GPUSVM_LID % GPUSVM_WARP == 0) {\n",
     "        rv[GPUSVM_LID / GPUSVM_WARP] = v;\n",
@@ -14721,11 +15252,11 @@ static const char *const gpusvm__kernel_source[] = {
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    for (int s = GPUSVM__SMO_L / 2; s > 0; s >>= 1) {\n",
     "        if (GPUSVM_LID < s) {\n",
-    "            const double a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];\n",
+    "            const gpusvm_score a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];\n",
     "            const int ia = ri[GPUSVM_LID], ib = ri[GPUSVM_LID + s];\n",
-    "            const int take_b = (sign * b > sign * a) || (b == a && ib > ia);\n",
-    "            rv[GPUSVM_LID] = select(a, b, (long)take_b);\n",
-    "            ri[GPUSVM_LID] = select(ia, ib, take_b);\n",
+    "            const int take_b = (neg ? b < a : b > a) || (b == a && ib > ia);\n",
+    "            rv[GPUSVM_LID] = take_b ? b : a;\n",
+    "            ri[GPUSVM_LID] = take_b ? ib : ia;\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
@@ -14741,7 +15272,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int t = get_global_id(0), r = get_global_id(1), p = get_global_id(2);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int q = pi[GPUSVM__PI_Q];\n",
-    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || t >= q || r >= q) return;\n",
+    "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || t >= q || r >= q) return;\n",
     "    Kq0[((size_t)p * qmax + r) * qmax + t] =\n",
     "        K0[((size_t)p * qmax + ws_slot0[p * qmax + r]) * ldk + GPUSVM__PT(ws_idx0[p * qmax + t], pi[GPUSVM__PI_SPLIT])];\n",
     "}\n",
@@ -14749,16 +15280,17 @@ static const char *const gpusvm__kernel_source[] = {
     "/* This work-item's candidates for i (the maximal violator in I_up, per class) and the maxima\n",
     " * of -v over I_low, over its own positions (alpha a, gradient g, bound C, label yv in registers);\n",
     " * class 1 only with nu (y = -1), as Solver_NU. */\n",
-    "GPUSVM_INLINE void gpusvm_smo_scan_i(const double *a, const double *g, const double *C, const char *yv, int m, int nu,\n",
-    "                                     double *bv0, int *bi0, double *bv1, int *bi1, double *g20, double *g21)\n",
+    "GPUSVM_INLINE void gpusvm_smo_scan_i(const gpusvm_wide *a, const gpusvm_wide *g, const gpusvm_wide *C, const char *yv,\n",
+    "                                     int m, int nu, gpusvm_score *bv0, int *bi0, gpusvm_score *bv1, int *bi1,\n",
+    "                                     gpusvm_score *g20, gpusvm_score *g21)\n",
     "{\n",
     "    for (int c = 0; c < GPUSVM_PER; ++c) {\n",
     "        const int t = GPUSVM_OWN(c);\n",
     "        if (t >= m) break;\n",
     "        const int pos = yv[c] > 0;\n",
-    "        const double v = pos ? -g[c] : g[c];\n",
-    "        const int in_up = pos ? (a[c] < C[c]) : (a[c] > 0.0);\n",
-    "        const int in_low = pos ? (a[c] > 0.0) : (a[c] < C[c]);\n",
+    "        const gpusvm_score v = pos ? -GPUSVM_SC(g[c]) : GPUSVM_SC(g[c]);\n",
+    "        const int in_up = pos ? GPUSVM_W_LT(a[c], C[c]) : GPUSVM_W_GT(a[c], GPUSVM_W_F(0.0f));\n",
+    "        const int in_low = pos ? GPUSVM_W_GT(a[c], GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a[c], C[c]);\n",
     "        if (nu && !pos) {\n",
     "            if (in_up && (v > *bv1 || (v == *bv1 && t > *bi1))) { *bv1 = v; *bi1 = t; }\n",
     "            if (in_low) *g21 = fmax(*g21, -v);\n",
@@ -14772,12 +15304,13 @@ static const char *const gpusvm__kernel_source[] = {
     "/* One reduction for all four: both classes' arg-max and both maxima over I_low (the barriers,\n",
     " * not the arithmetic, are what a pair update waits on); the results in every work-item. The\n",
     " * scratch: one word per warp with warp exchanges, else one per work-item. */\n",
-    "GPUSVM_INLINE void gpusvm_smo_reduce_i(__local double *rv, __local int *ri, __local double *rv1, __local int *ri1,\n",
-    "                                       __local double *rg, __local double *rg2, int nu, double bv0, int bi0,\n",
-    "                                       double bv1, int bi1, double g20, double g21, double *Gmax0, int *i0,\n",
-    "                                       double *Gmax1, int *i1, double *Gmax20, double *Gmax21)\n",
+    "GPUSVM_INLINE void gpusvm_smo_reduce_i(__local gpusvm_score *rv, __local int *ri, __local gpusvm_score *rv1,\n",
+    "                                       __local int *ri1, __local gpusvm_score *rg, __local gpusvm_score *rg2, int nu,\n",
+    "                                       gpusvm_score bv0, int bi0, gpusvm_score bv1, int bi1, gpusvm_score g20,\n",
+    "                                       gpusvm_score g21, gpusvm_score *Gmax0, int *i0, gpusvm_score *Gmax1, int *i1,\n",
+    "                                       gpusvm_score *Gmax20, gpusvm_score *Gmax21)\n",
     "{\n",
-    "#ifdef GPUSVM_NV_SHFL\n",
+    "#ifdef GPUSVM_SHFL\n",
     "    GPUSVM_WARP_ARGMAX(bv0, bi0);\n",
     "    GPUSVM_WARP_MAX(g20);\n",
     "    if (nu) { /* uniform */\n",
@@ -14794,7 +15327,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        rg2[w] = g21;\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    double G0, G1 = -INFINITY, G20, G21 = -INFINITY;\n",
+    "    gpusvm_score G0, G1 = -INFINITY, G20, G21 = -INFINITY;\n",
     "    int j0, j1 = -1;\n",
     "    GPUSVM_WARPS_ARGMAX(G0, j0, rv, ri);\n",
     "    GPUSVM_WARPS_MAX(G20, rg);\n",
@@ -14813,24 +15346,24 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (int s = GPUSVM__SMO_L / 2; s > 0; s >>= 1) {\n",
     "        if (GPUSVM_LID < s) {\n",
     "            const int u = GPUSVM_LID + s;\n",
-    "            double a = rv[GPUSVM_LID], b = rv[u];\n",
+    "            gpusvm_score a = rv[GPUSVM_LID], b = rv[u];\n",
     "            int ia = ri[GPUSVM_LID], ib = ri[u];\n",
     "            int take = (b > a) || (b == a && ib > ia);\n",
-    "            rv[GPUSVM_LID] = select(a, b, (long)take);\n",
-    "            ri[GPUSVM_LID] = select(ia, ib, take);\n",
+    "            rv[GPUSVM_LID] = take ? b : a;\n",
+    "            ri[GPUSVM_LID] = take ? ib : ia;\n",
     "            a = rv1[GPUSVM_LID];\n",
     "            b = rv1[u];\n",
     "            ia = ri1[GPUSVM_LID];\n",
     "            ib = ri1[u];\n",
     "            take = (b > a) || (b == a && ib > ia);\n",
-    "            rv1[GPUSVM_LID] = select(a, b, (long)take);\n",
-    "            ri1[GPUSVM_LID] = select(ia, ib, take);\n",
+    "            rv1[GPUSVM_LID] = take ? b : a;\n",
+    "            ri1[GPUSVM_LID] = take ? ib : ia;\n",
     "            rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[u]);\n",
     "            rg2[GPUSVM_LID] = fmax(rg2[GPUSVM_LID], rg2[u]);\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
-    "    const double G0 = rv[0], G1 = rv1[0], G20 = rg[0], G21 = rg2[0];\n",
+    "    const gpusvm_score G0 = rv[0], G1 = rv1[0], G20 = rg[0], G21 = rg2[0];\n",
     "    const int j0 = ri[0], j1 = ri1[0];\n",
     "    barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read rv, ri before j's reduction reuses them */\n",
     "#endif\n",
@@ -14846,10 +15379,11 @@ static const char *const gpusvm__kernel_source[] = {
     " * positions, against the i of its own class (Ki0 / Ki1: the i's rows, Kii0 / Kii1 their\n",
     " * diagonals); *bj -1 when none. Each position's value of the row it used goes to ki (registers)\n",
     " * and lki (local memory). */\n",
-    "GPUSVM_INLINE void gpusvm_smo_scan_j(const double *a, const double *g, const double *C, const char *yv,\n",
+    "GPUSVM_INLINE void gpusvm_smo_scan_j(const gpusvm_wide *a, const gpusvm_wide *g, const gpusvm_wide *C, const char *yv,\n",
     "                                     __local const float *lqd, __local float *lki, float *ki, int m, int nu,\n",
-    "                                     double Gmax0, double Gmax1, __global const float *Ki0,\n",
-    "                                     __global const float *Ki1, double Kii0, double Kii1, double *bo, int *bj)\n",
+    "                                     gpusvm_score Gmax0, gpusvm_score Gmax1, __global const float *Ki0,\n",
+    "                                     __global const float *Ki1, gpusvm_wide Kii0, gpusvm_wide Kii1, gpusvm_score *bo,\n",
+    "                                     int *bj)\n",
     "{\n",
     "    for (int c = 0; c < GPUSVM_PER; ++c) {\n",
     "        const int t = GPUSVM_OWN(c);\n",
@@ -14864,13 +15398,15 @@ static const char *const gpusvm__kernel_source[] = {
     "        if (t >= m) break;\n",
     "        const int pos = yv[c] > 0;\n",
     "        const int c1 = nu && !pos;\n",
-    "        const int in_low = pos ? (a[c] > 0.0) : (a[c] < C[c]);\n",
-    "        const double v = pos ? -g[c] : g[c];\n",
-    "        const double b = (c1 ? Gmax1 : Gmax0) - v;\n",
-    "        if (in_low && b > 0.0) {\n",
-    "            double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)ki[c];\n",
-    "            if (quad <= 0.0) quad = GPUSVM__TAU;\n",
-    "            const double o = -(b * b) / quad;\n",
+    "        const int in_low = pos ? GPUSVM_W_GT(a[c], GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a[c], C[c]);\n",
+    "        const gpusvm_score v = pos ? -GPUSVM_SC(g[c]) : GPUSVM_SC(g[c]);\n",
+    "        const gpusvm_score b = (c1 ? Gmax1 : Gmax0) - v;\n",
+    "        if (in_low && b > 0.0f) {\n",
+    "            const gpusvm_wide qw = GPUSVM_W_SUB(GPUSVM_W_ADD(c1 ? Kii1 : Kii0, GPUSVM_W_F(lqd[t])),\n",
+    "                                                GPUSVM_W_MULF(GPUSVM_W_F(ki[c]), 2.0f)); /* exact */\n",
+    "            gpusvm_score quad = GPUSVM_SC(qw);\n",
+    "            if (quad <= 0.0f) quad = GPUSVM_SC(GPUSVM_W_TAU);\n",
+    "            const gpusvm_score o = -(b * b) / quad;\n",
     "            if (o < *bo || (o == *bo && t > *bj)) { *bo = o; *bj = t; }\n",
     "        }\n",
     "    }\n",
@@ -14878,106 +15414,107 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "/* The two-variable step on working-set positions (i, j), exactly as LIBSVM's Solver::Solve, from\n",
     " * the published alphas and gradients: the new alphas into *ai, *aj (every work-item computes it). */\n",
-    "GPUSVM_INLINE void gpusvm_smo_pair(__local const double *la, __local const double *lg, __local const double *lC,\n",
-    "                                   __local const float *lqd, __local const char *lyv, int i, int j, double Kij,\n",
-    "                                   double Kii, double *ai_out, double *aj_out)\n",
+    "GPUSVM_INLINE void gpusvm_smo_pair(__local const gpusvm_wide *la, __local const gpusvm_wide *lg,\n",
+    "                                   __local const gpusvm_wide *lC, __local const float *lqd, __local const char *lyv,\n",
+    "                                   int i, int j, gpusvm_wide Kij, gpusvm_wide Kii, gpusvm_wide *ai_out,\n",
+    "                                   gpusvm_wide *aj_out)\n",
     "{\n",
     "    const int yi = lyv[i], yj = lyv[j];\n",
-    "    const double Ci = lC[i], Cj = lC[j];\n",
-    "    double ai = la[i], aj = la[j];\n",
-    "    double quad = Kii + (double)lqd[j] - 2.0 * Kij;\n",
-    "    if (quad <= 0.0) quad = GPUSVM__TAU;\n",
+    "    const gpusvm_wide Ci = lC[i], Cj = lC[j], zero = GPUSVM_W_F(0.0f);\n",
+    "    gpusvm_wide ai = la[i], aj = la[j];\n",
+    "    gpusvm_wide quad = GPUSVM_W_SUB(GPUSVM_W_ADD(Kii, GPUSVM_W_F(lqd[j])), GPUSVM_W_MULF(Kij, 2.0f));\n",
+    "    if (GPUSVM_W_LE(quad, zero)) quad = GPUSVM_W_TAU;\n",
     "    if (yi != yj) {\n",
-    "        const double delta = (-lg[i] - lg[j]) / quad;\n",
-    "        const double diff = ai - aj;\n",
-    "        ai += delta;\n",
-    "        aj += delta;\n",
-    "        if (diff > 0) { if (aj < 0) { aj = 0; ai = diff; } }\n",
-    "        else { if (ai < 0) { ai = 0; aj = -diff; } }\n",
-    "        if (diff > Ci - Cj) { if (ai > Ci) { ai = Ci; aj = Ci - diff; } }\n",
-    "        else { if (aj > Cj) { aj = Cj; ai = Cj + diff; } }\n",
+    "        const gpusvm_wide delta = GPUSVM_W_DIV(GPUSVM_W_SUB(GPUSVM_W_NEG(lg[i]), lg[j]), quad);\n",
+    "        const gpusvm_wide diff = GPUSVM_W_SUB(ai, aj);\n",
+    "        ai = GPUSVM_W_ADD(ai, delta);\n",
+    "        aj = GPUSVM_W_ADD(aj, delta);\n",
+    "        if (GPUSVM_W_GT(diff, zero)) { if (GPUSVM_W_LT(aj, zero)) { aj = zero; ai = diff; } }\n",
+    "        else { if (GPUSVM_W_LT(ai, zero)) { ai = zero; aj = GPUSVM_W_NEG(diff); } }\n",
+    "        if (GPUSVM_W_GT(diff, GPUSVM_W_SUB(Ci, Cj))) { if (GPUSVM_W_GT(ai, Ci)) { ai = Ci; aj = GPUSVM_W_SUB(Ci, diff); } }\n",
+    "        else { if (GPUSVM_W_GT(aj, Cj)) { aj = Cj; ai = GPUSVM_W_ADD(Cj, diff); } }\n",
     "    } else {\n",
-    "        const double delta = (lg[i] - lg[j]) / quad;\n",
-    "        const double sum = ai + aj;\n",
-    "        ai -= delta;\n",
-    "        aj += delta;\n",
-    "        if (sum > Ci) { if (ai > Ci) { ai = Ci; aj = sum - Ci; } }\n",
-    "        else { if (aj < 0) { aj = 0; ai = sum; } }\n",
-    "        if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }\n",
-    "        else { if (ai < 0) { ai = 0; aj = sum; } }\n",
+    "        const gpusvm_wide delta = GPUSVM_W_DIV(GPUSVM_W_SUB(lg[i], lg[j]), quad);\n",
+    "        const gpusvm_wide sum = GPUSVM_W_ADD(ai, aj);\n",
+    "        ai = GPUSVM_W_SUB(ai, delta);\n",
+    "        aj = GPUSVM_W_ADD(aj, delta);\n",
+    "        if (GPUSVM_W_GT(sum, Ci)) { if (GPUSVM_W_GT(ai, Ci)) { ai = Ci; aj = GPUSVM_W_SUB(sum, Ci); } }\n",
+    "        else { if (GPUSVM_W_LT(aj, zero)) { aj = zero; ai = sum; } }\n",
+    "        if (GPUSVM_W_GT(sum, Cj)) { if (GPUSVM_W_GT(aj, Cj)) { aj = Cj; ai = GPUSVM_W_SUB(sum, Cj); } }\n",
+    "        else { if (GPUSVM_W_LT(ai, zero)) { ai = zero; aj = sum; } }\n",
     "    }\n",
     "    *ai_out = ai;\n",
     "    *aj_out = aj;\n",
     "}\n",
     "\n",
-    "__kernel __attribute__((reqd_work_group_size(GPUSVM__SMO_L, 1, 1)))\n",
+    "__kernel __attribute__((reqd_work_group_size(GPUSVM__SMO_L, 1, 1))) GPUSVM_SG_ATTR\n",
     "void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
-    "    __local double la[GPUSVM__Q]; /* published alphas and gradients (see above) */\n",
-    "    __local double lg[GPUSVM__Q];\n",
-    "    __local double lC[GPUSVM__Q];\n",
+    "    __local gpusvm_wide la[GPUSVM__Q]; /* published alphas and gradients (see above) */\n",
+    "    __local gpusvm_wide lg[GPUSVM__Q];\n",
+    "    __local gpusvm_wide lC[GPUSVM__Q];\n",
     "    __local float lqd[GPUSVM__Q];\n",
     "    __local float lki[GPUSVM__Q]; /* the i row's value at each position */\n",
     "    __local char lyv[GPUSVM__Q];\n",
-    "#ifdef GPUSVM_NV_SHFL /* the reductions' scratch: one word per warp */\n",
-    "    __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];\n",
+    "#ifdef GPUSVM_SHFL /* the reductions' scratch: one word per warp */\n",
+    "    __local gpusvm_score wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];\n",
     "    __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */\n",
     "#else /* one word per work-item (j's reduction reuses i's: a barrier closes each trip) */\n",
-    "    __local double rv[GPUSVM__SMO_L];\n",
+    "    __local gpusvm_score rv[GPUSVM__SMO_L];\n",
     "    __local int ri[GPUSVM__SMO_L];\n",
-    "    __local double rv1[GPUSVM__SMO_L];\n",
+    "    __local gpusvm_score rv1[GPUSVM__SMO_L];\n",
     "    __local int ri1[GPUSVM__SMO_L];\n",
-    "    __local double rg[GPUSVM__SMO_L];\n",
-    "    __local double rg2[GPUSVM__SMO_L];\n",
+    "    __local gpusvm_score rg[GPUSVM__SMO_L];\n",
+    "    __local gpusvm_score rg2[GPUSVM__SMO_L];\n",
     "#endif\n",
     "    const int p = get_group_id(0);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int v0 = pi[GPUSVM__PI_VAR], m = pi[GPUSVM__PI_Q];\n",
     "    const int whole = pi[GPUSVM__PI_WHOLE];\n",
-    "    const double ratio = whole ? 0.0 : ratio_in;\n",
+    "    const gpusvm_wide ratio = whole ? GPUSVM_W_F(0.0f) : GPUSVM_W_LD(ratio_in);\n",
     "    const int max_inner = whole ? whole_inner : max_inner_in;\n",
     "    __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by position, then position */\n",
     "    __global const int *ws_idx = ws_idx0 + p * qmax;\n",
-    "    __global double *alpha = alpha0 + v0, *coef = coef0 + p * qmax;\n",
-    "    __global const double *G = G0 + v0, *Cv = Cv0 + v0;\n",
+    "    __global gpusvm_wbits *alpha = alpha0 + v0, *coef = coef0 + p * qmax;\n",
+    "    __global const gpusvm_wbits *G = G0 + v0, *Cv = Cv0 + v0;\n",
     "    __global const char *y = y0 + v0;\n",
     "    __global const float *qd = qd0 + v0;\n",
-    "    __global double *status = status0 + p * GPUSVM__ST_COUNT;\n",
-    "    double a[GPUSVM_PER], g[GPUSVM_PER], C[GPUSVM_PER]; /* this work-item's positions */\n",
+    "    __global gpusvm_wbits *status = status0 + p * GPUSVM__ST_COUNT;\n",
+    "    gpusvm_wide a[GPUSVM_PER], g[GPUSVM_PER], C[GPUSVM_PER]; /* this work-item's positions */\n",
     "    float ki[GPUSVM_PER], kj[GPUSVM_PER];\n",
     "    char yv[GPUSVM_PER];\n",
-    "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "    if (!GPUSVM_RUNNING(status)) return;\n",
     "\n",
     "    for (int c = 0; c < GPUSVM_PER; ++c) {\n",
     "        const int t = GPUSVM_OWN(c);\n",
-    "        a[c] = g[c] = C[c] = 0.0;\n",
+    "        a[c] = g[c] = C[c] = GPUSVM_W_F(0.0f);\n",
     "        yv[c] = 1;\n",
     "        ki[c] = kj[c] = 0.0f;\n",
     "        if (t >= m) continue;\n",
     "        const int i = ws_idx[t]; /* K is read at the point, GPUSVM__PT(i) */\n",
-    "        a[c] = la[t] = alpha[i];\n",
-    "        g[c] = lg[t] = G[i];\n",
-    "        C[c] = lC[t] = Cv[i];\n",
+    "        a[c] = la[t] = GPUSVM_W_LD(alpha[i]);\n",
+    "        g[c] = lg[t] = GPUSVM_W_LD(G[i]);\n",
+    "        C[c] = lC[t] = GPUSVM_W_LD(Cv[i]);\n",
     "        yv[c] = lyv[t] = y[i];\n",
     "        lqd[t] = qd[i];\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "\n",
-    "    const double eps_in = fmax(eps, ratio * status[GPUSVM__ST_GAP]);\n",
-    "    const double left = max_iter - status[GPUSVM__ST_ITER];\n",
-    "    const int budget = (int)fmin((double)max_inner, fmax(left, 0.0));\n",
+    "    const gpusvm_wide eps_in = GPUSVM_W_MAX(GPUSVM_W_LD(eps), GPUSVM_W_MUL(ratio, GPUSVM_W_LD(status[GPUSVM__ST_GAP])));\n",
+    "    const gpusvm_wide left = GPUSVM_W_SUB(GPUSVM_W_LD(max_iter), GPUSVM_W_LD(status[GPUSVM__ST_ITER]));\n",
+    "    const int budget = GPUSVM_W_TOI(GPUSVM_W_MIN(GPUSVM_W_I(max_inner), GPUSVM_W_MAX(left, GPUSVM_W_F(0.0f))));\n",
     "    /* One exit, at the loop header, and every barrier reached on every trip: the\n",
     "     * stop tests only switch the work off (a uniform flag). */\n",
     "    int it = 0, trip = 0;\n",
     "    while (trip < budget) {\n",
     "        /* i: maximal violator in I_up; Gmax2 over I_low for the stop test. With nu,\n",
     "         * one of each per class (class 0: y = +1, class 1: y = -1), as Solver_NU. */\n",
-    "        double bv0 = -INFINITY, bv1 = -INFINITY, g20 = -INFINITY, g21 = -INFINITY;\n",
+    "        gpusvm_score bv0 = -INFINITY, bv1 = -INFINITY, g20 = -INFINITY, g21 = -INFINITY;\n",
     "        int bi0 = -1, bi1 = -1;\n",
     "        gpusvm_smo_scan_i(a, g, C, yv, m, nu, &bv0, &bi0, &bv1, &bi1, &g20, &g21);\n",
-    "        double Gmax0, Gmax1, Gmax20, Gmax21;\n",
+    "        gpusvm_score Gmax0, Gmax1, Gmax20, Gmax21;\n",
     "        int i0, i1;\n",
-    "#ifdef GPUSVM_NV_SHFL\n",
+    "#ifdef GPUSVM_SHFL\n",
     "        gpusvm_smo_reduce_i(wv, wi, wv1, wi1, wg, wg2, nu, bv0, bi0, bv1, bi1, g20, g21, &Gmax0, &i0, &Gmax1, &i1,\n",
     "                            &Gmax20, &Gmax21);\n",
     "#else\n",
@@ -14990,20 +15527,20 @@ static const char *const gpusvm__kernel_source[] = {
     "            la[t] = a[c];\n",
     "            lg[t] = g[c];\n",
     "        }\n",
-    "        const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_in)\n",
-    "                          : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);\n",
+    "        const gpusvm_score eps_s = GPUSVM_SC(eps_in);\n",
+    "        const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_s) : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_s);\n",
     "\n",
     "        /* j: second-order choice over I_low (with nu, against its own class's i) */\n",
     "        const __global float *Ki0 = K + (size_t)max(i0, 0) * qmax;\n",
     "        const __global float *Ki1 = K + (size_t)max(i1, 0) * qmax;\n",
-    "        const double Kii0 = lqd[max(i0, 0)], Kii1 = lqd[max(i1, 0)];\n",
-    "        double bo = INFINITY;\n",
+    "        const gpusvm_wide Kii0 = GPUSVM_W_F(lqd[max(i0, 0)]), Kii1 = GPUSVM_W_F(lqd[max(i1, 0)]);\n",
+    "        gpusvm_score bo = INFINITY;\n",
     "        int bj = -1;\n",
     "        if (go) gpusvm_smo_scan_j(a, g, C, yv, lqd, lki, ki, m, nu, Gmax0, Gmax1, Ki0, Ki1, Kii0, Kii1, &bo, &bj);\n",
-    "#ifdef GPUSVM_NV_SHFL\n",
-    "        const int j = gpusvm_argbest(wjv, wji, bo, bj, -1.0);\n",
+    "#ifdef GPUSVM_SHFL\n",
+    "        const int j = gpusvm_argbest(wjv, wji, bo, bj, 1);\n",
     "#else\n",
-    "        const int j = gpusvm_argbest(rv, ri, bo, bj, -1.0);\n",
+    "        const int j = gpusvm_argbest(rv, ri, bo, bj, 1);\n",
     "#endif\n",
     "        const int step_ok = go && j >= 0;\n",
     "        if (step_ok) {\n",
@@ -15017,22 +15554,21 @@ static const char *const gpusvm__kernel_source[] = {
     "                kj[c] = Kj[t];\n",
     "                if (nu) ki[c] = Ki[t]; /* the chosen i's row (a position of the other class read the other) */\n",
     "            }\n",
-    "            double ai, aj;\n",
-    "            gpusvm_smo_pair(la, lg, lC, lqd, lyv, i, j, (double)lki[j], use1 ? Kii1 : Kii0, &ai, &aj);\n",
-    "            const double di = ai - la[i], dj = aj - la[j];\n",
+    "            gpusvm_wide ai, aj;\n",
+    "            gpusvm_smo_pair(la, lg, lC, lqd, lyv, i, j, GPUSVM_W_F(lki[j]), use1 ? Kii1 : Kii0, &ai, &aj);\n",
+    "            const gpusvm_wide di = GPUSVM_W_SUB(ai, la[i]), dj = GPUSVM_W_SUB(aj, la[j]);\n",
     "            const int yi = lyv[i], yj = lyv[j];\n",
     "            for (int c = 0; c < GPUSVM_PER; ++c) {\n",
     "                const int t = GPUSVM_OWN(c);\n",
     "                if (t >= m) break;\n",
-    "                const double kit = (double)ki[c], kjt = (double)kj[c];\n",
-    "                const double qi = (yv[c] == yi) ? kit : -kit;\n",
-    "                const double qj = (yv[c] == yj) ? kjt : -kjt;\n",
-    "                g[c] += qi * di + qj * dj;\n",
+    "                const float qi = (yv[c] == yi) ? ki[c] : -ki[c];\n",
+    "                const float qj = (yv[c] == yj) ? kj[c] : -kj[c];\n",
+    "                g[c] = GPUSVM_W_ADD(g[c], GPUSVM_W_ADD(GPUSVM_W_MULF(di, qi), GPUSVM_W_MULF(dj, qj)));\n",
     "                if (t == i) a[c] = ai;\n",
     "                if (t == j) a[c] = aj;\n",
     "            }\n",
     "        }\n",
-    "#ifndef GPUSVM_NV_SHFL\n",
+    "#ifndef GPUSVM_SHFL\n",
     "        barrier(CLK_LOCAL_MEM_FENCE); /* all have read j (ri[0]) before i's reduction writes ri */\n",
     "#endif\n",
     "        it += step_ok;\n",
@@ -15043,13 +15579,14 @@ static const char *const gpusvm__kernel_source[] = {
     "        const int t = GPUSVM_OWN(c);\n",
     "        if (t >= m) break;\n",
     "        const int i = ws_idx[t];\n",
-    "        const double d = a[c] - alpha[i];\n",
-    "        coef[t] = yv[c] > 0 ? d : -d;\n",
-    "        alpha[i] = a[c];\n",
+    "        const gpusvm_wbits old = alpha[i];\n",
+    "        const gpusvm_wide a0 = GPUSVM_W_LD(old), d = GPUSVM_W_SUB(a[c], a0);\n",
+    "        coef[t] = GPUSVM_W_ST(yv[c] > 0 ? d : GPUSVM_W_NEG(d));\n",
+    "        alpha[i] = GPUSVM_W_ST_EXACT(a[c], a0, old, C[c], Cv[i]);\n",
     "    }\n",
     "    if (GPUSVM_LID == 0) {\n",
-    "        status[GPUSVM__ST_ITER] += (double)it;\n",
-    "        status[GPUSVM__ST_INNER] = (double)it;\n",
+    "        status[GPUSVM__ST_ITER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_I(it)));\n",
+    "        status[GPUSVM__ST_INNER] = GPUSVM_W_ST(GPUSVM_W_I(it));\n",
     "    }\n",
     "}\n",
     "#line 1 \"kernels/40_update.cl\"\n",
@@ -15066,7 +15603,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * rows that count and has GPUSVM_UPD_U independent loads in flight (a\n",
     " * round's update is bound by reading the rows; one load at a time left it\n",
     " * waiting on latency: H100, dense 1M x 32, 1892 rounds, 2.16 s before, 1.69 s\n",
-    " * after). The sum is double, in t order over the nonzero\n",
+    " * after). The sum is wide (part 0), in t order over the nonzero\n",
     " * coefficients. coef_off and out_off select one of several coefficient\n",
     " * vectors and output rows (prediction evaluates every pairwise decision of a\n",
     " * multiclass model from one kernel tile).\n",
@@ -15084,12 +15621,12 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "/* The nonzero coefficients of [c0, c0 + GPUSVM__L) of the m, in order, to lc / ls; their count\n",
     "   (sc: GPUSVM__L ints of scratch, an inclusive scan of the flags). */\n",
-    "GPUSVM_INLINE int gpusvm_upd_stage(__global const double *coef, __global const int *slot, int c0, int m,\n",
-    "                                   __local double *lc, __local int *ls, __local int *sc)\n",
+    "GPUSVM_INLINE int gpusvm_upd_stage(__global const gpusvm_wbits *coef, __global const int *slot, int c0, int m,\n",
+    "                                   __local gpusvm_wide *lc, __local int *ls, __local int *sc)\n",
     "{\n",
     "    const int t = c0 + GPUSVM_UPD_LID;\n",
-    "    const double c = t < m ? coef[t] : 0.0;\n",
-    "    const int flag = c != 0.0;\n",
+    "    const gpusvm_wide c = t < m ? GPUSVM_W_LD(coef[t]) : GPUSVM_W_F(0.0f);\n",
+    "    const int flag = !GPUSVM_W_EQ(c, GPUSVM_W_F(0.0f));\n",
     "    barrier(CLK_LOCAL_MEM_FENCE); /* the last chunk's readers are done */\n",
     "    sc[GPUSVM_UPD_LID] = flag;\n",
     "    gpusvm_scan_local(sc);\n",
@@ -15103,33 +15640,35 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "__kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
-    "    __local double lc[GPUSVM__L];\n",
+    "    __local gpusvm_wide lc[GPUSVM__L];\n",
     "    __local int ls[GPUSVM__L], sc[GPUSVM__L];\n",
     "    const int i = var_off + (int)get_global_id(0), p = get_group_id(1);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int v0 = pi[GPUSVM__PI_VAR], n = min(pi[GPUSVM__PI_NVAR], var_end), npts = pi[GPUSVM__PI_SPLIT];\n",
     "    const int m = min(m_in, pi[GPUSVM__PI_Q]);\n",
-    "    __global double *out = out0 + v0;\n",
+    "    __global gpusvm_wbits *out = out0 + v0;\n",
     "    __global const char *y = y0 + v0;\n",
     "    /* a point past n reads column 0, which every row has */\n",
     "    __global const float *K = K0 + (size_t)p * qmax * ldk + (i < n ? GPUSVM__PT(i, npts) - k_off : 0);\n",
     "    /* uniform per work-group */\n",
-    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING ||\n",
+    "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) ||\n",
     "        var_off + (int)get_group_id(0) * GPUSVM__L >= n)\n",
     "        return;\n",
     "\n",
-    "    double sum = 0.0;\n",
+    "    gpusvm_wide sum = GPUSVM_W_F(0.0f);\n",
     "    for (int c0 = 0; c0 < m; c0 += GPUSVM__L) {\n",
     "        const int cnt = gpusvm_upd_stage(coef0 + p * qmax + coef_off, slot0 + p * qmax, c0, m, lc, ls, sc);\n",
     "        int t = 0;\n",
     "        for (; t + GPUSVM_UPD_U <= cnt; t += GPUSVM_UPD_U) {\n",
     "            float k[GPUSVM_UPD_U];\n",
     "            for (int u = 0; u < GPUSVM_UPD_U; ++u) k[u] = K[(size_t)ls[t + u] * ldk];\n",
-    "            for (int u = 0; u < GPUSVM_UPD_U; ++u) sum += lc[t + u] * (double)k[u];\n",
+    "            for (int u = 0; u < GPUSVM_UPD_U; ++u) sum = GPUSVM_W_ACC(sum, lc[t + u], k[u]);\n",
     "        }\n",
-    "        for (; t < cnt; ++t) sum += lc[t] * (double)K[(size_t)ls[t] * ldk];\n",
+    "        for (; t < cnt; ++t) sum = GPUSVM_W_ACC(sum, lc[t], K[(size_t)ls[t] * ldk]);\n",
     "    }\n",
-    "    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;\n",
+    "    if (i < n)\n",
+    "        out[out_off + i] = GPUSVM_W_ST(\n",
+    "            GPUSVM_W_ADD(GPUSVM_W_LD(out[out_off + i]), (use_y && y[i] < 0) ? GPUSVM_W_NEG(sum) : sum));\n",
     "}\n",
     "\n",
     "/* The update of a tile of streamed points with no room for its rows (host section, stream):\n",
@@ -15137,7 +15676,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * GPUSVM__TM at a time, each block computed as part 1's tile computes it (GPUSVM_TILE_DOTS,\n",
     " * then the same kernel function: the same bits) and put into local memory a quarter at a\n",
     " * time, where each point's work-item adds it to its sum in row order, with the product and\n",
-    " * the sum gpusvm_update forms: the same double, so the gradients are the resident path's.\n",
+    " * the sum gpusvm_update forms: the same bits, so the gradients are the resident path's.\n",
     " * Nothing is written but the gradients, so a tile needs 2 dpad words a point of the budget\n",
     " * instead of 2 dpad + q (H100, 1M x 64 points under 64 MB: 125 tiles a round become 14).\n",
     " * Part 1's arguments with b_mode 1 (the tile's points [b_off, b_end)), the moved rows as\n",
@@ -15154,13 +15693,13 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_RU_LF (GPUSVM_RU_TID / GPUSVM__TM)\n",
     "\n",
     "/* Point c's variables (c, and epsilon-SVR's c + split) take sum into their gradients. */\n",
-    "GPUSVM_INLINE void gpusvm_ru_put(__global const int *pi, __global double *out0, __global const char *y0, int c, int hi,\n",
-    "                                 int split, double sum)\n",
+    "GPUSVM_INLINE void gpusvm_ru_put(__global const int *pi, __global gpusvm_wbits *out0, __global const char *y0, int c,\n",
+    "                                 int hi, int split, gpusvm_wide sum)\n",
     "{\n",
     "    const int n = pi[GPUSVM__PI_NVAR], v0 = pi[GPUSVM__PI_VAR];\n",
     "    if (c >= hi) return;\n",
     "    for (int v = c; v < n; v += split) {\n",
-    "        out0[v0 + v] += y0[v0 + v] < 0 ? -sum : sum;\n",
+    "        out0[v0 + v] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(out0[v0 + v]), y0[v0 + v] < 0 ? GPUSVM_W_NEG(sum) : sum));\n",
     "        if (split <= 0) break;\n",
     "    }\n",
     "}\n",
@@ -15178,10 +15717,10 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group */\n",
-    "    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || nr <= 0 || i0 >= hi) return;\n",
+    "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || nr <= 0 || i0 >= hi) return;\n",
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
     "    const int col_b = GPUSVM_B_COL(min(i0 + GPUSVM_RU_LR, hi - 1));\n",
-    "    double sum = 0.0;\n",
+    "    gpusvm_wide sum = GPUSVM_W_F(0.0f);\n",
     "    for (int r0 = 0; r0 < nr; r0 += GPUSVM__TM) {\n",
     "        const int ra = min(r0 + GPUSVM_RU_LR, nr - 1);\n",
     "        const int col_a =\n",
@@ -15204,7 +15743,8 @@ static const char *const gpusvm__kernel_source[] = {
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
     "            if (GPUSVM_RU_TID < GPUSVM__TM) {\n",
     "                const int rq = r0 + GPUSVM_RU_QR * k, n = min(GPUSVM_RU_QR, nr - rq);\n",
-    "                for (int t = 0; t < n; ++t) sum += coef[ws + row_off + rq + t] * (double)Ks[t][GPUSVM_RU_TID];\n",
+    "                for (int t = 0; t < n; ++t)\n",
+    "                    sum = GPUSVM_W_ACC(sum, GPUSVM_W_LD(coef[ws + row_off + rq + t]), Ks[t][GPUSVM_RU_TID]);\n",
     "                /* after the last quarter, here: past the loop PoCL 3.1 ran it for every work-item */\n",
     "                if (r0 + GPUSVM__TM >= nr && k == 3)\n",
     "                    gpusvm_ru_put(pi, out0, y0, i0 + GPUSVM_RU_TID, hi, split, sum);\n",
@@ -15259,14 +15799,14 @@ static const char *const gpusvm__kernel_source[] = {
     "__kernel void gpusvm_cs_update(GPUSVM__ARGS_CS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local ulong skey[GPUSVM__L];\n",
-    "    __local double red[4][GPUSVM__L];\n",
+    "    __local gpusvm_wide red[4][GPUSVM__L];\n",
     "    const int lid = get_local_id(0), i = get_global_id(0), g = get_group_id(0), p = get_group_id(1);\n",
     "    __global const int *ci_ = cinfo + p * GPUSVM__CI_COUNT;\n",
     "    const int v0 = ci_[GPUSVM__CI_VAR], n = ci_[GPUSVM__CI_N], m = ci_[GPUSVM__CI_M];\n",
     "    status += p * GPUSVM__ST_COUNT;\n",
     "    /* uniform per work-group */\n",
-    "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || g * GPUSVM__L >= n) return;\n",
-    "    const int nq = (int)status[GPUSVM__ST_CS_Q];\n",
+    "    if (!GPUSVM_RUNNING(status) || g * GPUSVM__L >= n) return;\n",
+    "    const int nq = GPUSVM_W_STI(status, GPUSVM__ST_CS_Q);\n",
     "    c += ci_[GPUSVM__CI_A];\n",
     "    alpha += ci_[GPUSVM__CI_A];\n",
     "    cls += v0;\n",
@@ -15276,40 +15816,43 @@ static const char *const gpusvm__kernel_source[] = {
     "    part += ((size_t)p * nparts_max + g) * 4;\n",
     "    cand_key += ((size_t)p * nparts_max + g) * qc;\n",
     "    cand_idx += ((size_t)p * nparts_max + g) * qc;\n",
-    "    double aka = 0.0, loss = 0.0, lin = 0.0, vmax = 0.0;\n",
+    "    const gpusvm_wide zero = GPUSVM_W_F(0.0f), one = GPUSVM_W_F(1.0f);\n",
+    "    gpusvm_wide aka = zero, loss = zero, lin = zero, vmax = zero;\n",
     "    uint key = GPUSVM__KEY_NONE;\n",
     "    if (i < n) {\n",
-    "        __global double *ci = c + (size_t)i * m;\n",
-    "        __global const double *ai = alpha + (size_t)i * m;\n",
+    "        __global gpusvm_wbits *ci = c + (size_t)i * m;\n",
+    "        __global const gpusvm_wbits *ai = alpha + (size_t)i * m;\n",
     "        for (int r0 = 0; r0 < m; r0 += GPUSVM_CS_RB) { /* GPUSVM_CS_RB classes at a time, in registers */\n",
-    "            double acc[GPUSVM_CS_RB];\n",
-    "            for (int u = 0; u < GPUSVM_CS_RB; ++u) acc[u] = 0.0;\n",
+    "            gpusvm_wide acc[GPUSVM_CS_RB];\n",
+    "            for (int u = 0; u < GPUSVM_CS_RB; ++u) acc[u] = zero;\n",
     "            for (int t = 0; t < nq; ++t) {\n",
     "                const int s = moved[t]; /* uniform */\n",
     "                if (s < 0) continue;\n",
-    "                const double k = (double)K[(size_t)s * ldk + i];\n",
+    "                const float k = K[(size_t)s * ldk + i];\n",
     "                for (int u = 0; u < GPUSVM_CS_RB; ++u)\n",
-    "                    if (r0 + u < m) acc[u] += dA[t * m + r0 + u] * k;\n",
+    "                    if (r0 + u < m) acc[u] = GPUSVM_W_ACC(acc[u], dA[t * m + r0 + u], k);\n",
     "            }\n",
     "            for (int u = 0; u < GPUSVM_CS_RB; ++u)\n",
-    "                if (r0 + u < m) ci[r0 + u] += acc[u];\n",
+    "                if (r0 + u < m) ci[r0 + u] = GPUSVM_W_ST(GPUSVM_W_ADDF(GPUSVM_W_LD(ci[r0 + u]), acc[u]));\n",
     "        }\n",
     "        const int y = cls[i];\n",
-    "        const double cy = ci[y], Ui = U[i];\n",
-    "        double up = -INFINITY, low = INFINITY, worst = 0.0, ag = 0.0;\n",
+    "        const gpusvm_wide cy = GPUSVM_W_LD(ci[y]), Ui = GPUSVM_W_LD(U[i]);\n",
+    "        gpusvm_wide up = GPUSVM_W_F(-INFINITY), low = GPUSVM_W_F(INFINITY), worst = zero, ag = zero;\n",
     "        for (int r = 0; r < m; ++r) {\n",
-    "            const double cr = ci[r], ar = ai[r], gr = (r == y ? 1.0 : 0.0) - cr;\n",
-    "            if (ar < (r == y ? Ui : 0.0) && gr > up) up = gr;\n",
-    "            if (gr < low) low = gr;\n",
-    "            if (r != y && 1.0 + cr - cy > worst) worst = 1.0 + cr - cy;\n",
-    "            aka += ar * cr;\n",
-    "            ag += ar * gr;\n",
+    "            const gpusvm_wide cr = GPUSVM_W_LD(ci[r]), ar = GPUSVM_W_LD(ai[r]);\n",
+    "            const gpusvm_wide gr = GPUSVM_W_SUB(r == y ? one : zero, cr);\n",
+    "            const gpusvm_wide hinge = GPUSVM_W_SUB(GPUSVM_W_ADD(one, cr), cy);\n",
+    "            if (GPUSVM_W_LT(ar, r == y ? Ui : zero) && GPUSVM_W_GT(gr, up)) up = gr;\n",
+    "            if (GPUSVM_W_LT(gr, low)) low = gr;\n",
+    "            if (r != y && GPUSVM_W_GT(hinge, worst)) worst = hinge;\n",
+    "            aka = GPUSVM_W_ADDF(aka, GPUSVM_W_MUL(ar, cr));\n",
+    "            ag = GPUSVM_W_ADDF(ag, GPUSVM_W_MUL(ar, gr));\n",
     "        }\n",
-    "        loss = Ui * worst;\n",
-    "        lin = ai[y];\n",
-    "        vmax = up - low;\n",
-    "        const double gi = loss - ag;\n",
-    "        if (gi > 0.0) key = ~gpusvm_float_key((float)gi);\n",
+    "        loss = GPUSVM_W_MUL(Ui, worst);\n",
+    "        lin = GPUSVM_W_LD(ai[y]);\n",
+    "        vmax = GPUSVM_W_SUB(up, low);\n",
+    "        const gpusvm_wide gi = GPUSVM_W_SUB(loss, ag);\n",
+    "        if (GPUSVM_W_GT(gi, zero)) key = ~gpusvm_float_key(GPUSVM_W_TOF(gi));\n",
     "    }\n",
     "    red[0][lid] = aka;\n",
     "    red[1][lid] = loss;\n",
@@ -15319,14 +15862,14 @@ static const char *const gpusvm__kernel_source[] = {
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {\n",
     "        if (lid < s) {\n",
-    "            red[0][lid] += red[0][lid + s];\n",
-    "            red[1][lid] += red[1][lid + s];\n",
-    "            red[2][lid] += red[2][lid + s];\n",
-    "            red[3][lid] = fmax(red[3][lid], red[3][lid + s]);\n",
+    "            red[0][lid] = GPUSVM_W_ADDF(red[0][lid], red[0][lid + s]);\n",
+    "            red[1][lid] = GPUSVM_W_ADDF(red[1][lid], red[1][lid + s]);\n",
+    "            red[2][lid] = GPUSVM_W_ADDF(red[2][lid], red[2][lid + s]);\n",
+    "            red[3][lid] = GPUSVM_W_MAX(red[3][lid], red[3][lid + s]);\n",
     "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
-    "    if (lid < 4) part[lid] = red[lid][0];\n",
+    "    if (lid < 4) part[lid] = GPUSVM_W_ST(red[lid][0]);\n",
     "    /* bitonic sort of the group's keys, ascending: its best qc are the first */\n",
     "    for (int k = 2; k <= GPUSVM__L; k <<= 1)\n",
     "        for (int j = k >> 1; j > 0; j >>= 1) {\n",
@@ -15350,7 +15893,7 @@ static const char *const gpusvm__kernel_source[] = {
     "{\n",
     "    __local int list[GPUSVM__Q];\n",
     "    __local int keep[GPUSVM__Q];\n",
-    "    __local double red[4][GPUSVM__L];\n",
+    "    __local gpusvm_wide red[4][GPUSVM__L];\n",
     "    __local gpusvm_sel_scratch sc;\n",
     "    __local int ls[GPUSVM__L];\n",
     "    __local uint res[4];\n",
@@ -15360,7 +15903,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int v0 = ci_[GPUSVM__CI_VAR], nparts = (ci_[GPUSVM__CI_N] + GPUSVM__L - 1) / GPUSVM__L;\n",
     "    const int qc = min(q, GPUSVM__L);\n",
     "    status += p * GPUSVM__ST_COUNT;\n",
-    "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
+    "    if (!GPUSVM_RUNNING(status)) return;\n",
     "    part += (size_t)p * nparts_max * 4;\n",
     "    cand_key += (size_t)p * nparts_max * qc;\n",
     "    cand_idx += (size_t)p * nparts_max * qc;\n",
@@ -15368,11 +15911,11 @@ static const char *const gpusvm__kernel_source[] = {
     "    row_idx += p * qmax;\n",
     "    row_slot += p * qmax;\n",
     "    have += v0;\n",
-    "    double s0 = 0.0, s1 = 0.0, s2 = 0.0;\n",
+    "    gpusvm_wide s0 = GPUSVM_W_F(0.0f), s1 = s0, s2 = s0;\n",
     "    for (int p = lid; p < nparts; p += GPUSVM__L) {\n",
-    "        s0 += part[(size_t)p * 4];\n",
-    "        s1 += part[(size_t)p * 4 + 1];\n",
-    "        s2 += part[(size_t)p * 4 + 2];\n",
+    "        s0 = GPUSVM_W_ADD(s0, GPUSVM_W_LD(part[(size_t)p * 4]));\n",
+    "        s1 = GPUSVM_W_ADD(s1, GPUSVM_W_LD(part[(size_t)p * 4 + 1]));\n",
+    "        s2 = GPUSVM_W_ADD(s2, GPUSVM_W_LD(part[(size_t)p * 4 + 2]));\n",
     "    }\n",
     "    red[0][lid] = s0;\n",
     "    red[1][lid] = s1;\n",
@@ -15380,19 +15923,23 @@ static const char *const gpusvm__kernel_source[] = {
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {\n",
     "        if (lid < s)\n",
-    "            for (int u = 0; u < 3; ++u) red[u][lid] += red[u][lid + s];\n",
+    "            for (int u = 0; u < 3; ++u) red[u][lid] = GPUSVM_W_ADD(red[u][lid], red[u][lid + s]);\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
-    "    const double P = 0.5 * red[0][0] + red[1][0], D = red[2][0] - 0.5 * red[0][0];\n",
-    "    const double gap = (P + D) > 0.0 ? 2.0 * (P - D) / (P + D) : 0.0;\n",
-    "    const int done = !(gap >= eps) ? GPUSVM__DONE_CONVERGED\n",
-    "                     : (status[GPUSVM__ST_ITER] >= max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);\n",
+    "    const gpusvm_wide P = GPUSVM_W_ADD(GPUSVM_W_MULF(red[0][0], 0.5f), red[1][0]);\n",
+    "    const gpusvm_wide D = GPUSVM_W_SUB(red[2][0], GPUSVM_W_MULF(red[0][0], 0.5f));\n",
+    "    const gpusvm_wide PD = GPUSVM_W_ADD(P, D);\n",
+    "    const gpusvm_wide gap = GPUSVM_W_GT(PD, GPUSVM_W_F(0.0f)) ? GPUSVM_W_DIV(GPUSVM_W_MULF(GPUSVM_W_SUB(P, D), 2.0f), PD)\n",
+    "                                                              : GPUSVM_W_F(0.0f);\n",
+    "    const int done = !GPUSVM_W_GE(gap, GPUSVM_W_LD(eps)) ? GPUSVM__DONE_CONVERGED\n",
+    "                     : (GPUSVM_W_GE(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_LD(max_iter)) ? GPUSVM__DONE_MAX_ITER\n",
+    "                                                                                               : GPUSVM__DONE_RUNNING);\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "    if (lid == 0) {\n",
-    "        status[GPUSVM__ST_GAP] = gap;\n",
-    "        status[GPUSVM__ST_CS_P] = P;\n",
-    "        status[GPUSVM__ST_CS_D] = D;\n",
-    "        status[GPUSVM__ST_DONE] = (double)done;\n",
+    "        status[GPUSVM__ST_GAP] = GPUSVM_W_ST(gap);\n",
+    "        status[GPUSVM__ST_CS_P] = GPUSVM_W_ST(P);\n",
+    "        status[GPUSVM__ST_CS_D] = GPUSVM_W_ST(D);\n",
+    "        status[GPUSVM__ST_DONE] = GPUSVM_W_ST(GPUSVM_W_I(done));\n",
     "        sc.count = 0;\n",
     "        nmiss = 0;\n",
     "    }\n",
@@ -15419,12 +15966,12 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "    if (lid == 0) {\n",
-    "        status[GPUSVM__ST_CS_Q] = (double)got;\n",
+    "        status[GPUSVM__ST_CS_Q] = GPUSVM_W_ST(GPUSVM_W_I(got));\n",
     "        pinfo[p * GPUSVM__PI_COUNT + GPUSVM__PI_Q] = nmiss;\n",
     "    }\n",
     "}\n",
     "\n",
-    "/* scr: m doubles each of D, D - Ub, Ub, alpha, the step, the candidates' theta and validity;\n",
+    "/* scr: m wide words each of D, D - Ub, Ub, alpha, the step, the candidates' theta and validity;\n",
     " * then the working set's alpha (q x m), and its points' bounds, diagonals and classes (q each):\n",
     " * the sweeps touch only local memory */\n",
     "#define GPUSVM_CS_SD(r) scr[(r)]\n",
@@ -15439,6 +15986,27 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_CS_LK(t) scr[7 * m + q * m + q + (t)]\n",
     "#define GPUSVM_CS_LY(t) scr[7 * m + q * m + 2 * q + (t)]\n",
     "\n",
+    "/* Class s against r in the search for theta (r's partition): whether s is ahead of r (larger D -\n",
+    " * Ub, ties by class), the sum of the capped Ub and the free D into acc, the count k of those ahead\n",
+    " * and their least D - Ub emin. With double one sum in class order (the C backend's); with float\n",
+    " * pairs four apart, added at the end: each step is several dependent float operations there, and\n",
+    " * a quarter of the chain: H200, letter's 26 classes, 2.95 s to 2.75 s against double's 1.47 s). */\n",
+    "#define GPUSVM_CS_AHEAD(s, acc)                                                                   \\\n",
+    "    do {                                                                                        \\\n",
+    "        const gpusvm_wide es_ = GPUSVM_CS_SE(s);                                                \\\n",
+    "        const int ahead_ = GPUSVM_W_GT(es_, er) || (GPUSVM_W_EQ(es_, er) && (s) < r);           \\\n",
+    "        acc = GPUSVM_W_ADDF(acc, ahead_ ? GPUSVM_CS_SU(s) : GPUSVM_CS_SD(s));                   \\\n",
+    "        k += ahead_;                                                                            \\\n",
+    "        if (ahead_) emin = GPUSVM_W_MIN(emin, es_);                                             \\\n",
+    "    } while (0)\n",
+    "#ifdef GPUSVM_NO_FP64\n",
+    "#define GPUSVM_CS_PART(j) part##j\n",
+    "#define GPUSVM_CS_SUM GPUSVM_W_ADDF(GPUSVM_W_ADDF(part0, part1), GPUSVM_W_ADDF(part2, part3))\n",
+    "#else\n",
+    "#define GPUSVM_CS_PART(j) part0\n",
+    "#define GPUSVM_CS_SUM part0\n",
+    "#endif\n",
+    "\n",
     "__kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local int wsl[GPUSVM__Q];\n",
@@ -15446,8 +16014,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    __global const int *ci_ = cinfo + p * GPUSVM__CI_COUNT;\n",
     "    const int pv = ci_[GPUSVM__CI_VAR], m = ci_[GPUSVM__CI_M];\n",
     "    status += p * GPUSVM__ST_COUNT;\n",
-    "    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;\n",
-    "    const int nq = (int)status[GPUSVM__ST_CS_Q];\n",
+    "    if (!GPUSVM_RUNNING(status)) return;\n",
+    "    const int nq = GPUSVM_W_STI(status, GPUSVM__ST_CS_Q);\n",
     "    alpha += ci_[GPUSVM__CI_A];\n",
     "    c += ci_[GPUSVM__CI_A];\n",
     "    cls += pv;\n",
@@ -15461,9 +16029,10 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (int t = lid; t < nq; t += GPUSVM__CS_L) {\n",
     "        const int it = ws[t];\n",
     "        wsl[t] = it;\n",
-    "        GPUSVM_CS_LU(t) = U[it];\n",
-    "        GPUSVM_CS_LK(t) = kd[it] > 0.0 ? kd[it] : GPUSVM__TAU;\n",
-    "        GPUSVM_CS_LY(t) = (double)cls[it];\n",
+    "        const gpusvm_wide kdi = GPUSVM_W_LD(kd[it]);\n",
+    "        GPUSVM_CS_LU(t) = GPUSVM_W_LD(U[it]);\n",
+    "        GPUSVM_CS_LK(t) = GPUSVM_W_GT(kdi, GPUSVM_W_F(0.0f)) ? kdi : GPUSVM_W_TAU;\n",
+    "        GPUSVM_CS_LY(t) = GPUSVM_W_I(cls[it]);\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    for (int e = lid; e < nq * nq; e += GPUSVM__CS_L) { /* row of position t at the point of u */\n",
@@ -15473,98 +16042,107 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (int e = lid; e < nq * m; e += GPUSVM__CS_L) {\n",
     "        const int t = e / m;\n",
     "        const size_t at = (size_t)wsl[t] * m + (e - t * m);\n",
-    "        cws[e] = c[at];\n",
-    "        GPUSVM_CS_LA(e) = alpha[at];\n",
+    "        cws[e] = GPUSVM_W_LD(c[at]);\n",
+    "        GPUSVM_CS_LA(e) = GPUSVM_W_LD(alpha[at]);\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    double v0 = -1.0, upd = 0.0, skip = 0.0;\n",
+    "    const gpusvm_wide zero = GPUSVM_W_F(0.0f), ratio_w = GPUSVM_W_LD(ratio), eps_w = GPUSVM_W_LD(eps);\n",
+    "    gpusvm_wide v0 = GPUSVM_W_F(-1.0f), upd = zero, skip = zero;\n",
     "    for (int sweep = 0; sweep < 100; ++sweep) {\n",
-    "        double vin = 0.0;\n",
+    "        gpusvm_wide vin = zero;\n",
     "        for (int t = 0; t < nq; ++t) {\n",
-    "            const int y = (int)GPUSVM_CS_LY(t);\n",
-    "            const double kii = GPUSVM_CS_LK(t);\n",
+    "            const int y = GPUSVM_W_TOI(GPUSVM_CS_LY(t));\n",
+    "            const gpusvm_wide kii = GPUSVM_CS_LK(t);\n",
     "            for (int r = lid; r < m; r += GPUSVM__CS_L) {\n",
-    "                const double a = GPUSVM_CS_LA(t * m + r), gr = (r == y ? 1.0 : 0.0) - cws[t * m + r];\n",
-    "                const double ub = r == y ? GPUSVM_CS_LU(t) : 0.0;\n",
+    "                const gpusvm_wide a = GPUSVM_CS_LA(t * m + r);\n",
+    "                const gpusvm_wide gr = GPUSVM_W_SUB(GPUSVM_W_F(r == y ? 1.0f : 0.0f), cws[t * m + r]);\n",
+    "                const gpusvm_wide ub = r == y ? GPUSVM_CS_LU(t) : zero;\n",
     "                GPUSVM_CS_SA(r) = a;\n",
     "                GPUSVM_CS_SU(r) = ub;\n",
-    "                GPUSVM_CS_SD(r) = a + gr / kii;\n",
-    "                GPUSVM_CS_SE(r) = a + gr / kii - ub;\n",
+    "                const gpusvm_wide dr = GPUSVM_W_ADD(a, GPUSVM_W_DIV(gr, kii));\n",
+    "                GPUSVM_CS_SD(r) = dr;\n",
+    "                GPUSVM_CS_SE(r) = GPUSVM_W_SUB(dr, ub);\n",
     "                GPUSVM_CS_SL(r) = gr; /* the gradient until the step replaces it */\n",
     "            }\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "            double up = -INFINITY, low = INFINITY;\n",
+    "            gpusvm_wide up = GPUSVM_W_F(-INFINITY), low = GPUSVM_W_F(INFINITY);\n",
     "            for (int r = 0; r < m; ++r) { /* every work-item, the same answer */\n",
-    "                const double gr = GPUSVM_CS_SL(r);\n",
-    "                if (GPUSVM_CS_SA(r) < GPUSVM_CS_SU(r) && gr > up) up = gr;\n",
-    "                if (gr < low) low = gr;\n",
+    "                const gpusvm_wide gr = GPUSVM_CS_SL(r);\n",
+    "                if (GPUSVM_W_LT(GPUSVM_CS_SA(r), GPUSVM_CS_SU(r)) && GPUSVM_W_GT(gr, up)) up = gr;\n",
+    "                if (GPUSVM_W_LT(gr, low)) low = gr;\n",
     "            }\n",
-    "            const double viol = up - low;\n",
-    "            vin = fmax(vin, viol);\n",
-    "            if (!(viol > 1e-12) || viol < skip) { /* uniform: optimal, or already below the sweeps' aim */\n",
+    "            const gpusvm_wide viol = GPUSVM_W_SUB(up, low);\n",
+    "            vin = GPUSVM_W_MAX(vin, viol);\n",
+    "            /* uniform: optimal (within tau's 1e-12), or already below the sweeps' aim */\n",
+    "            if (!GPUSVM_W_GT(viol, GPUSVM_W_TAU) || GPUSVM_W_LT(viol, skip)) {\n",
     "                barrier(CLK_LOCAL_MEM_FENCE);\n",
     "                continue;\n",
     "            }\n",
     "            for (int r = lid; r < m; r += GPUSVM__CS_L) { /* r first free: the classes ahead capped */\n",
-    "                const double er = GPUSVM_CS_SE(r);\n",
-    "                double sum = 0.0, emin = INFINITY;\n",
-    "                int k = 0;\n",
-    "                for (int s = 0; s < m; ++s) {\n",
-    "                    const double es = GPUSVM_CS_SE(s);\n",
-    "                    const int ahead = es > er || (es == er && s < r);\n",
-    "                    sum += ahead ? GPUSVM_CS_SU(s) : GPUSVM_CS_SD(s);\n",
-    "                    k += ahead;\n",
-    "                    if (ahead) emin = fmin(emin, es);\n",
+    "                const gpusvm_wide er = GPUSVM_CS_SE(r);\n",
+    "                gpusvm_wide part0 = zero, emin = GPUSVM_W_F(INFINITY);\n",
+    "#ifdef GPUSVM_NO_FP64\n",
+    "                gpusvm_wide part1 = zero, part2 = zero, part3 = zero;\n",
+    "#endif\n",
+    "                int k = 0, s = 0;\n",
+    "                for (; s + 4 <= m; s += 4) {\n",
+    "                    GPUSVM_CS_AHEAD(s, part0);\n",
+    "                    GPUSVM_CS_AHEAD(s + 1, GPUSVM_CS_PART(1));\n",
+    "                    GPUSVM_CS_AHEAD(s + 2, GPUSVM_CS_PART(2));\n",
+    "                    GPUSVM_CS_AHEAD(s + 3, GPUSVM_CS_PART(3));\n",
     "                }\n",
-    "                const double th = sum / (double)(m - k);\n",
+    "                for (; s < m; ++s) GPUSVM_CS_AHEAD(s, part0);\n",
+    "                const gpusvm_wide th = GPUSVM_W_DIV(GPUSVM_CS_SUM, GPUSVM_W_I(m - k));\n",
     "                GPUSVM_CS_ST(k) = th;\n",
-    "                GPUSVM_CS_SV(k) = ((k == 0 || emin >= th) && er < th) ? 1.0 : 0.0;\n",
+    "                GPUSVM_CS_SV(k) = GPUSVM_W_F(((k == 0 || GPUSVM_W_GE(emin, th)) && GPUSVM_W_LT(er, th)) ? 1.0f : 0.0f);\n",
     "            }\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
     "            int ks = m - 1;\n",
     "            for (int k = m - 1; k >= 0; --k)\n",
-    "                if (GPUSVM_CS_SV(k) != 0.0) ks = k;\n",
-    "            const double theta = GPUSVM_CS_ST(ks);\n",
+    "                if (!GPUSVM_W_EQ(GPUSVM_CS_SV(k), zero)) ks = k;\n",
+    "            const gpusvm_wide theta = GPUSVM_CS_ST(ks);\n",
     "            for (int r = lid; r < m; r += GPUSVM__CS_L) {\n",
-    "                const double d = GPUSVM_CS_SD(r) - theta, ub = GPUSVM_CS_SU(r);\n",
-    "                const double beta = d < ub ? d : ub;\n",
-    "                GPUSVM_CS_SL(r) = beta - GPUSVM_CS_SA(r);\n",
+    "                const gpusvm_wide d = GPUSVM_W_SUB(GPUSVM_CS_SD(r), theta), ub = GPUSVM_CS_SU(r);\n",
+    "                const gpusvm_wide beta = GPUSVM_W_LT(d, ub) ? d : ub;\n",
+    "                GPUSVM_CS_SL(r) = GPUSVM_W_SUB(beta, GPUSVM_CS_SA(r));\n",
     "                GPUSVM_CS_LA(t * m + r) = beta;\n",
     "            }\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
     "            int mv = 0;\n",
-    "            for (int r = 0; r < m; ++r) mv |= GPUSVM_CS_SL(r) != 0.0;\n",
-    "            upd += mv;\n",
+    "            for (int r = 0; r < m; ++r) mv |= !GPUSVM_W_EQ(GPUSVM_CS_SL(r), zero);\n",
+    "            upd = GPUSVM_W_ADD(upd, GPUSVM_W_I(mv));\n",
     "            if (mv)\n",
     "                for (int e = lid; e < nq * m; e += GPUSVM__CS_L) {\n",
     "                    const int u = e / m;\n",
-    "                    cws[e] += GPUSVM_CS_SL(e - u * m) * (double)kws[t * q + u];\n",
+    "                    cws[e] = GPUSVM_W_ACC(cws[e], GPUSVM_CS_SL(e - u * m), kws[t * q + u]);\n",
     "                }\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
     "        }\n",
-    "        if (v0 < 0.0) v0 = vin;\n",
-    "        if (vin < ratio * v0 || vin < eps) break;\n",
-    "        skip = 0.5 * ratio * v0; /* later sweeps: only points at least half the aim over it */\n",
+    "        if (GPUSVM_W_LT(v0, zero)) v0 = vin;\n",
+    "        if (GPUSVM_W_LT(vin, GPUSVM_W_MUL(ratio_w, v0)) || GPUSVM_W_LT(vin, eps_w)) break;\n",
+    "        skip = GPUSVM_W_MUL(GPUSVM_W_MULF(ratio_w, 0.5f), v0); /* later sweeps: only points at least half the aim over it */\n",
     "    }\n",
     "    for (int e = lid; e < nq * m; e += GPUSVM__CS_L) { /* the steps, and alpha written back */\n",
     "        const int t = e / m;\n",
     "        const size_t at = (size_t)wsl[t] * m + (e - t * m);\n",
-    "        dA[e] = GPUSVM_CS_LA(e) - alpha[at];\n",
-    "        alpha[at] = GPUSVM_CS_LA(e);\n",
+    "        const gpusvm_wbits old = alpha[at];\n",
+    "        const gpusvm_wide a0 = GPUSVM_W_LD(old);\n",
+    "        dA[e] = GPUSVM_W_SUB(GPUSVM_CS_LA(e), a0); /* the kernels' own: wide as it is */\n",
+    "        alpha[at] = GPUSVM_W_ST_EXACT(GPUSVM_CS_LA(e), a0, old, GPUSVM_CS_LU(t), U[wsl[t]]); /* U: y's bound */\n",
     "    }\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE);\n",
     "    for (int t = lid; t < nq; t += GPUSVM__CS_L) {\n",
     "        int mv = 0;\n",
-    "        for (int r = 0; r < m; ++r) mv |= dA[t * m + r] != 0.0;\n",
+    "        for (int r = 0; r < m; ++r) mv |= !GPUSVM_W_EQ(dA[t * m + r], zero);\n",
     "        moved[t] = mv ? GPUSVM_CS_ROW(t) : -1;\n",
     "    }\n",
     "    if (lid == 0) {\n",
-    "        status[GPUSVM__ST_ITER] += upd;\n",
-    "        status[GPUSVM__ST_OUTER] += 1.0;\n",
+    "        status[GPUSVM__ST_ITER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), upd));\n",
+    "        status[GPUSVM__ST_OUTER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_OUTER]), GPUSVM_W_F(1.0f)));\n",
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 2933
+#define GPUSVM__KERNEL_SOURCE_LINES 3281
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

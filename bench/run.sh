@@ -21,6 +21,7 @@
 #   BENCH_ONLY=a9a BENCH_REFERENCE=libsvm BENCH_RUNS=1 make bench
 # BENCH_THREADS=N adds the C backend's training time on 1 thread against N (mnist 8-vs-rest; see there).
 # BENCH_ONLY=stream: training with the points streamed through the device (data larger than it).
+# BENCH_ONLY=fp64: the same trainings with double and with float pairs (GPUSVM_FP64=on / off).
 # BENCH_DEVICES=LIST (GPUSVM_DEVICE's form, e.g. 0,1,2,3): the same trainings on the list's first
 # device and on the whole list (BENCH_ONLY=devices: those rows only).
 # Data: the .xz files in GPUSVM_DATA (default ../shared/data), decompressed into build/data.
@@ -163,12 +164,13 @@ row "dense 1,000,000 × 32 → 20,000" dense1m dense.t -c 1 -g 0.05
 # points need, so that they stay on the host and stream through the device in tiles every round,
 # against the resident run (best of BENCH_RUNS each), and whether the model file is the resident
 # one's byte for byte. BENCH_ONLY=stream: these rows only.
-train_best() { # train_best MB OUT MODEL TRAIN OPTIONS...: best training time of RUNS runs (budget MB, 0 none)
+train_best() { # train_best MB OUT MODEL TRAIN OPTIONS...: best training time of RUNS runs (budget MB, 0 none;
+               # the last run's stderr in OUT, its stdout in OUT.txt)
     mb=$1 out=$2 model=$3 train=$4
     shift 4
     tb=
     for i in $(seq "$RUNS"); do
-        GPUSVM_DEVICE_MEMORY_MB=$mb $B/gpusvm-train "$@" "$train" "$model" > /dev/null 2> "$out" || { tb=failed; break; }
+        GPUSVM_DEVICE_MEMORY_MB=$mb $B/gpusvm-train "$@" "$train" "$model" > "$out.txt" 2> "$out" || { tb=failed; break; }
         t=$(sed -n 's/.*training time: \([0-9.]*\) s.*/\1/p' "$out")
         tb=$(awk -v a="$tb" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }')
     done
@@ -198,6 +200,43 @@ if wanted stream; then
     echo "|---|---|---|---|---|---|---|"
     streamed "stream: dense 200,000 × 64 (48.8 MiB of points)" dense200k.64 32,16 -c 1 -g 0.05
     streamed "stream: dense 1,000,000 × 64 (244 MiB of points)" dense1m.64 128,64 -c 1 -g 0.05
+fi
+
+# double against float pairs: the same training with GPUSVM_FP64=on and =off (the path of devices
+# without double precision), best of BENCH_RUNS each, their ratio, the dual objectives' worst
+# relative difference and the predictions' agreement. BENCH_ONLY=fp64: these rows only.
+fp64_best() { # fp64_best MODE OUT MODEL TRAIN OPTIONS...: train_best with GPUSVM_FP64=MODE
+    m=$1
+    shift
+    GPUSVM_FP64=$m train_best 0 "$@"
+}
+pairs() { # pairs NAME TRAIN TEST OPTIONS...
+    name=$1 train=$D/$2 test=$D/$3
+    shift 3
+    wanted "$name" || return 0
+    t0=$(fp64_best on "$W/fp.on.err" "$W/fp.on.model" "$train" "$@")
+    t1=$(fp64_best off "$W/fp.off.err" "$W/fp.off.model" "$train" "$@")
+    for m in on off; do # the models of the timed runs
+        GPUSVM_FP64=$m $B/gpusvm-predict "$test" "$W/fp.$m.model" "$W/fp.$m.pred" > /dev/null 2>&1
+    done
+    obj=$(paste -d ' ' "$W/fp.on.err.txt" "$W/fp.off.err.txt" | sed -n 's/^obj = \([^,]*\),.* obj = \([^,]*\),.*/\1 \2/p' |
+        awk '{ d = $1 - $2; d = d < 0 ? -d : d; a = $1 < 0 ? -$1 : $1; r = a > 0 ? d / a : d; if (r > w) w = r } END { printf "%.1e", w }')
+    agree=$(paste -d ' ' "$W/fp.on.pred" "$W/fp.off.pred" | awk '$1 == $2 { s++ } END { printf "%d/%d", s, NR }')
+    echo "| ${name#fp64: } | $t0 s | $t1 s | $(awk -v a="$t1" -v b="$t0" 'BEGIN { printf "%.2f", a / b }') | $obj | $agree |"
+}
+if wanted fp64; then
+    [ -s "$D/dense200k" ] || $B/gen_dense 200000 32 1 > "$D/dense200k"
+    [ -s "$D/dense.t" ] || $B/gen_dense 20000 32 3 > "$D/dense.t"
+    echo
+    echo "Double against float pairs (GPUSVM_FP64=on / off; training time, best of $RUNS):"
+    echo
+    echo "| data | fp64 | float pairs | ratio | objectives (worst relative difference) | the same predictions |"
+    echo "|---|---|---|---|---|---|"
+    pairs "fp64: a9a → a9a.t" a9a a9a.t -c 1 -g 0.05
+    pairs "fp64: ijcnn1 → ijcnn1.t" ijcnn1 ijcnn1.t -c 10 -g 1
+    pairs "fp64: mnist 10-class → .t" mnist.scale mnist.scale.t -c 10 -g 0.02
+    pairs "fp64: mnist Crammer-Singer → .t" mnist.scale mnist.scale.t -s 5 -c 0.5 -g 0.02
+    pairs "fp64: dense 200,000 × 32 → 20,000" dense200k dense.t -c 1 -g 0.05
 fi
 
 # several devices (BENCH_DEVICES): one binary problem split by rows across them, and mnist's 45

@@ -7,31 +7,282 @@
  * options).
  *
  * Precision: kernel values are float; dual variables, gradients and every sum
- * that feeds them are double (cl_khr_fp64 is required and checked by the host).
- * Contraction is off so that the plain-C backend reproduces these kernels
- * operation for operation; only gpusvm_rows' dot products use fma(), on
- * purpose (part 1 says why).
+ * that feeds them are wide (below): double, or float pairs on a device without
+ * cl_khr_fp64. Contraction is off so that the plain-C backend reproduces these
+ * kernels operation for operation (with double); only gpusvm_rows' dot
+ * products use fma(), on purpose (part 1 says why).
  */
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 
-/* Warp exchanges where the device has them. The host defines GPUSVM_NV_SHFL
- * for NVIDIA devices, whose 1-D work-groups are cut into warps of 32
- * consecutive work-items: PTX's shfl.sync butterfly exchanges registers
- * within a warp, so a work-group reduction becomes five exchanges per warp and
- * one fold of GPUSVM__L / 32 partials in local memory (one barrier) instead of
- * log2(GPUSVM__L) rounds through local memory with a barrier each. Every
- * work-item of a warp must make the call. Without it the kernels use plain
- * local-memory trees (any OpenCL 1.2 device). */
-#ifdef GPUSVM_NV_SHFL
+/* ---- wide numbers: double, or float pairs where the device has no fp64 ----
+ * gpusvm_wide is the type of dual variables, gradients and their sums. With
+ * cl_khr_fp64 it is double and the GPUSVM_W_* operations below are plain
+ * operators. The host defines GPUSVM_NO_FP64 for devices without it (or when
+ * asked: desc.fp64, GPUSVM_FP64=off); gpusvm_wide is then a double-float, the
+ * unevaluated sum hi + lo of two floats with hi the float nearest the sum,
+ * kept so by every operation (Dekker 1971; Hida, Li and Bailey's QD library):
+ * about 48 bits of significand against double's 53, float's exponent range.
+ * Comparisons are lexicographic on (hi, lo), which that form makes exact
+ * (and false with a NaN, as double's).
+ * Buffers and scalar arguments keep IEEE doubles either way (8 bytes: the
+ * host reads and writes doubles, fp64 or not); without fp64 they are words
+ * (gpusvm_wbits), converted by GPUSVM_W_LD / GPUSVM_W_ST with integer
+ * arithmetic, so the host code is the same for both. Scratch the host never
+ * reads (Crammer-Singer's steps) is gpusvm_wide as it is. A struct, not a
+ * vector type: an operator left on a wide value does not compile. */
+#ifdef GPUSVM_NO_FP64
+typedef struct {
+    float hi, lo;
+} gpusvm_wide;
+typedef struct {
+    uint lo, hi; /* a double's low and high 32 bits (little-endian, as every OpenCL device) */
+} gpusvm_wbits;
+
+inline gpusvm_wide gpusvm_w_make(float hi, float lo)
+{
+    gpusvm_wide r;
+    r.hi = hi;
+    r.lo = lo;
+    return r;
+}
+/* s + e = a + b exactly, s = fl(a + b); |a| >= |b| or a = 0 */
+inline gpusvm_wide gpusvm_w_fast2(float a, float b)
+{
+    const float s = a + b;
+    return gpusvm_w_make(s, b - (s - a));
+}
+/* s + e = a + b exactly, s = fl(a + b) (Knuth) */
+inline gpusvm_wide gpusvm_w_two(float a, float b)
+{
+    const float s = a + b, bb = s - a;
+    return gpusvm_w_make(s, (a - (s - bb)) + (b - bb));
+}
+inline gpusvm_wide gpusvm_w_add(gpusvm_wide a, gpusvm_wide b)
+{
+    gpusvm_wide s = gpusvm_w_two(a.hi, b.hi);
+    const gpusvm_wide t = gpusvm_w_two(a.lo, b.lo);
+    if (!isfinite(s.hi)) return gpusvm_w_make(s.hi, 0.0f); /* infinities stay what double's are */
+    s = gpusvm_w_fast2(s.hi, s.lo + t.hi);
+    return gpusvm_w_fast2(s.hi, s.lo + t.lo);
+}
+/* a + b with the low parts added, not summed apart: the error bound relative to |a| + |b| (double's
+ * own for a sum of terms), in half gpusvm_w_add's dependent steps; for sums, not for differences
+ * whose digits matter (Crammer-Singer's sweeps: 1.6 times double's time with gpusvm_w_add) */
+inline gpusvm_wide gpusvm_w_addf(gpusvm_wide a, gpusvm_wide b)
+{
+    const gpusvm_wide s = gpusvm_w_two(a.hi, b.hi);
+    return gpusvm_w_fast2(s.hi, s.lo + (a.lo + b.lo));
+}
+inline gpusvm_wide gpusvm_w_neg(gpusvm_wide a) { return gpusvm_w_make(-a.hi, -a.lo); }
+inline gpusvm_wide gpusvm_w_sub(gpusvm_wide a, gpusvm_wide b) { return gpusvm_w_add(a, gpusvm_w_neg(b)); }
+/* a * f (f a float: the products of a kernel value) */
+inline gpusvm_wide gpusvm_w_mulf(gpusvm_wide a, float f)
+{
+    const float p = a.hi * f;
+    if (!isfinite(p)) return gpusvm_w_make(p, 0.0f);
+    return gpusvm_w_fast2(p, fma(a.hi, f, -p) + a.lo * f);
+}
+inline gpusvm_wide gpusvm_w_mul(gpusvm_wide a, gpusvm_wide b)
+{
+    const float p = a.hi * b.hi;
+    if (!isfinite(p)) return gpusvm_w_make(p, 0.0f);
+    return gpusvm_w_fast2(p, fma(a.hi, b.hi, -p) + (a.hi * b.lo + a.lo * b.hi));
+}
+/* s + a * f for the long sums (the gradient update, decision values): the product's and the
+ * sum's rounding errors gathered in lo, as the sums of Ogita, Rump and Oishi (2005) do: an error
+ * bound relative to the sum of the terms' magnitudes, as double's own summation has, in half the
+ * operations of gpusvm_w_add (H200, a9a: the update took 1.8 times double's with gpusvm_w_add) */
+inline gpusvm_wide gpusvm_w_acc(gpusvm_wide s, gpusvm_wide a, float f)
+{
+    const float p = a.hi * f;
+    const gpusvm_wide t = gpusvm_w_two(s.hi, p);
+    return gpusvm_w_fast2(t.hi, t.lo + (s.lo + (fma(a.hi, f, -p) + a.lo * f)));
+}
+inline gpusvm_wide gpusvm_w_div(gpusvm_wide a, gpusvm_wide b)
+{
+    const float q1 = a.hi / b.hi;
+    if (!isfinite(q1) || b.hi == 0.0f) return gpusvm_w_make(q1, 0.0f);
+    const gpusvm_wide r = gpusvm_w_sub(a, gpusvm_w_mulf(b, q1)); /* the remainder, nearly exact */
+    return gpusvm_w_fast2(q1, r.hi / b.hi);
+}
+/* the product of two floats, exactly */
+inline gpusvm_wide gpusvm_w_prod(float a, float b)
+{
+    const float p = a * b;
+    return gpusvm_w_make(p, fma(a, b, -p));
+}
+inline int gpusvm_w_lt(gpusvm_wide a, gpusvm_wide b) { return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo); }
+inline int gpusvm_w_le(gpusvm_wide a, gpusvm_wide b) { return a.hi < b.hi || (a.hi == b.hi && a.lo <= b.lo); }
+inline int gpusvm_w_eq(gpusvm_wide a, gpusvm_wide b) { return a.hi == b.hi && a.lo == b.lo; }
+inline gpusvm_wide gpusvm_w_max(gpusvm_wide a, gpusvm_wide b) { return gpusvm_w_lt(a, b) ? b : a; }
+inline gpusvm_wide gpusvm_w_min(gpusvm_wide a, gpusvm_wide b) { return gpusvm_w_lt(b, a) ? b : a; }
+/* an int, exactly */
+inline gpusvm_wide gpusvm_w_int(int i)
+{
+    const float h = (float)i;
+    return gpusvm_w_make(h, (float)(i - (int)h));
+}
+/* an integral value as an int */
+inline int gpusvm_w_toi(gpusvm_wide a) { return (int)((long)a.hi + (long)a.lo); }
+
+/* A double's bits as a pair: hi its first 24 significant bits, lo the rest (rounded to 24),
+ * then rounded to the nearest form; outside float's range infinity or zero. */
+inline gpusvm_wide gpusvm_w_ld(gpusvm_wbits b)
+{
+    const uint s = b.hi & 0x80000000u, e = (b.hi >> 20) & 0x7FFu;
+    const int ex = (int)e - 1023;
+    if (e == 0x7FFu) /* infinity, NaN */
+        return gpusvm_w_make(as_float(s | 0x7F800000u | (((b.hi & 0xFFFFFu) | b.lo) ? 0x400000u : 0u)), 0.0f);
+    if (ex > 127) return gpusvm_w_make(as_float(s | 0x7F800000u), 0.0f);
+    if (ex < -126) return gpusvm_w_make(as_float(s), 0.0f);
+    const float hi = as_float(s | ((uint)(ex + 127) << 23) | ((b.hi & 0xFFFFFu) << 3) | (b.lo >> 29));
+    const float lo = ldexp((float)(b.lo & 0x1FFFFFFFu), ex - 52);
+    return gpusvm_w_fast2(hi, s ? -lo : lo);
+}
+/* A pair as a double's bits, to the nearest double (hi's exponent, hi's significand widened, lo
+ * added in units of the double's last place). */
+inline gpusvm_wbits gpusvm_w_st(gpusvm_wide a)
+{
+    const uint hb = as_uint(a.hi), s = hb & 0x80000000u, e = (hb >> 23) & 0xFFu;
+    gpusvm_wbits r;
+    r.lo = 0u;
+    if (e == 0xFFu) { /* infinity, NaN */
+        r.hi = s | 0x7FF00000u | ((hb & 0x7FFFFFu) ? 0x80000u : 0u);
+        return r;
+    }
+    if (e == 0u) { /* zero (a float below the normal range counts as zero) */
+        r.hi = s;
+        return r;
+    }
+    int ex = (int)e - 127;
+    long m = (long)(0x800000u | (hb & 0x7FFFFFu)) << 29; /* 53 bits */
+    const long d = (long)rint(ldexp(a.lo, 52 - ex));   /* |d| <= 2^28 */
+    m += s ? -d : d;
+    if (m >= (1L << 53)) {
+        m >>= 1;
+        ++ex;
+    } else if (m < (1L << 52)) {
+        m <<= 1;
+        --ex;
+    }
+    r.hi = s | ((uint)(ex + 1023) << 20) | ((uint)(m >> 32) & 0xFFFFFu);
+    r.lo = (uint)m;
+    return r;
+}
+#define GPUSVM_W_LD(b) gpusvm_w_ld(b)
+#define GPUSVM_W_ST(a) gpusvm_w_st(a)
+#define GPUSVM_W_BITS(b) (((ulong)(b).hi << 32) | (ulong)(b).lo) /* as_ulong of a stored double */
+#define GPUSVM_W_F(f) gpusvm_w_make((f), 0.0f)                    /* from a float (or a constant float holds) */
+#define GPUSVM_W_I(i) gpusvm_w_int(i)
+#define GPUSVM_W_TOF(a) ((a).hi)
+#define GPUSVM_W_TOI(a) gpusvm_w_toi(a)
+#define GPUSVM_W_ADD(a, b) gpusvm_w_add((a), (b))
+#define GPUSVM_W_ADDF(a, b) gpusvm_w_addf((a), (b)) /* a sum's step */
+#define GPUSVM_W_SUB(a, b) gpusvm_w_sub((a), (b))
+#define GPUSVM_W_MUL(a, b) gpusvm_w_mul((a), (b))
+#define GPUSVM_W_MULF(a, f) gpusvm_w_mulf((a), (f))
+#define GPUSVM_W_ACC(s, a, f) gpusvm_w_acc((s), (a), (f)) /* s + a * f, f a float: the long sums */
+#define GPUSVM_W_DIV(a, b) gpusvm_w_div((a), (b))
+#define GPUSVM_W_NEG(a) gpusvm_w_neg(a)
+#define GPUSVM_W_FMAF(a, b, c) gpusvm_w_add((c), gpusvm_w_prod((a), (b))) /* a * b + c, a and b floats */
+#define GPUSVM_W_LT(a, b) gpusvm_w_lt((a), (b))
+#define GPUSVM_W_GT(a, b) gpusvm_w_lt((b), (a))
+#define GPUSVM_W_LE(a, b) gpusvm_w_le((a), (b))
+#define GPUSVM_W_GE(a, b) gpusvm_w_le((b), (a))
+#define GPUSVM_W_EQ(a, b) gpusvm_w_eq((a), (b))
+#define GPUSVM_W_MAX(a, b) gpusvm_w_max((a), (b))
+#define GPUSVM_W_MIN(a, b) gpusvm_w_min((a), (b))
+#define GPUSVM_W_TAU gpusvm_w_make(1e-12f, 3.9958026e-21f) /* part 0's tau, 1e-12 as a pair */
+/* v stored, but as b0's bits where v is w0 (b0 loaded), else b1's where it is w1: a pair holds 48
+ * of a double's 53 bits, so a value the kernel left as it was, or put at a bound it loaded (alpha
+ * = C), goes back as the very double the host wrote, which the host tests with == */
+#define GPUSVM_W_ST_EXACT(v, w0, b0, w1, b1) \
+    (GPUSVM_W_EQ((v), (w0)) ? (b0) : GPUSVM_W_EQ((v), (w1)) ? (b1) : GPUSVM_W_ST(v))
+#else
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double gpusvm_wide;
+typedef double gpusvm_wbits;
+#define GPUSVM_W_LD(b) (b)
+#define GPUSVM_W_ST(a) (a)
+#define GPUSVM_W_BITS(b) as_ulong(b)
+#define GPUSVM_W_F(f) ((double)(f))
+#define GPUSVM_W_I(i) ((double)(i))
+#define GPUSVM_W_TOF(a) ((float)(a))
+#define GPUSVM_W_TOI(a) ((int)(a))
+#define GPUSVM_W_ADD(a, b) ((a) + (b))
+#define GPUSVM_W_ADDF(a, b) ((a) + (b))
+#define GPUSVM_W_SUB(a, b) ((a) - (b))
+#define GPUSVM_W_MUL(a, b) ((a) * (b))
+#define GPUSVM_W_MULF(a, f) ((a) * (double)(f))
+#define GPUSVM_W_ACC(s, a, f) ((s) + (a) * (double)(f))
+#define GPUSVM_W_DIV(a, b) ((a) / (b))
+#define GPUSVM_W_NEG(a) (-(a))
+#define GPUSVM_W_FMAF(a, b, c) fma((double)(a), (double)(b), (c))
+#define GPUSVM_W_LT(a, b) ((a) < (b))
+#define GPUSVM_W_GT(a, b) ((a) > (b))
+#define GPUSVM_W_LE(a, b) ((a) <= (b))
+#define GPUSVM_W_GE(a, b) ((a) >= (b))
+#define GPUSVM_W_EQ(a, b) ((a) == (b))
+#define GPUSVM_W_MAX(a, b) fmax((a), (b))
+#define GPUSVM_W_MIN(a, b) fmin((a), (b))
+#define GPUSVM_W_TAU GPUSVM__TAU
+#define GPUSVM_W_ST_EXACT(v, w0, b0, w1, b1) (v)
+#endif
+/* a problem's status word (part 0's shared header) as an int, and whether it still runs */
+#define GPUSVM_W_STI(st, w) GPUSVM_W_TOI(GPUSVM_W_LD((st)[w]))
+#define GPUSVM_RUNNING(st) (GPUSVM_W_STI(st, GPUSVM__ST_DONE) == GPUSVM__DONE_RUNNING)
+
+/* Sub-group ("warp") exchanges where the device has them. The host defines one of
+ *   GPUSVM_NV_SHFL   NVIDIA: PTX's shfl.sync butterfly, within a warp of 32 consecutive work-items;
+ *   GPUSVM_SG_KHR    cl_khr_subgroup_shuffle's sub_group_shuffle_xor (OpenCL C 2.0 and later);
+ *   GPUSVM_SG_INTEL  cl_intel_subgroups' intel_sub_group_shuffle_xor;
+ * the kernels that exchange built for one width where cl_intel_required_subgroup_size can fix it
+ * (GPUSVM_SG_REQD, GPUSVM_SG_ATTR), else built for the width the host expects and checked once
+ * built;
+ * with GPUSVM_WARP the sub-group's width (the host's: 32 on NVIDIA, the wavefront on AMD, the
+ * width Intel's kernels are built for), the 1-D work-groups cut into sub-groups of consecutive
+ * work-items. Then GPUSVM_SHFL is defined, and a work-group reduction becomes log2(GPUSVM_WARP)
+ * exchanges per sub-group and one fold of the partials in local memory (one barrier) instead of
+ * log2(GPUSVM__L) rounds through local memory with a barrier each. Every work-item of a
+ * sub-group must make the call. Without any, the kernels use plain local-memory trees (any
+ * OpenCL 1.2 device). */
+#if defined(GPUSVM_NV_SHFL) || defined(GPUSVM_SG_KHR) || defined(GPUSVM_SG_INTEL)
+#define GPUSVM_SHFL 1
+#ifndef GPUSVM_WARP
 #define GPUSVM_WARP 32
+#endif
+#endif
+#if defined(GPUSVM_SG_INTEL)
+#pragma OPENCL EXTENSION cl_intel_subgroups : enable
+#endif
+#if defined(GPUSVM_SG_REQD) /* the width fixed (cl_intel_required_subgroup_size), else the host checks it */
+#define GPUSVM_SG_ATTR __attribute__((intel_reqd_sub_group_size(GPUSVM_WARP)))
+#else
+#define GPUSVM_SG_ATTR
+#endif
+#if defined(GPUSVM_NV_SHFL)
 inline int gpusvm_xor_i(int v, int m)
 {
     int r;
     asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(m));
     return r;
 }
-inline double gpusvm_xor_d(double v, int m)
+#elif defined(GPUSVM_SG_KHR)
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#pragma OPENCL EXTENSION cl_khr_subgroup_shuffle : enable
+inline int gpusvm_xor_i(int v, int m) { return sub_group_shuffle_xor(v, (uint)m); }
+#elif defined(GPUSVM_SG_INTEL)
+inline int gpusvm_xor_i(int v, int m) { return intel_sub_group_shuffle_xor(v, (uint)m); }
+#endif
+#ifdef GPUSVM_SHFL
+inline float gpusvm_xor_f(float v, int m) { return as_float(gpusvm_xor_i(as_int(v), m)); }
+#ifdef GPUSVM_NO_FP64
+inline gpusvm_wide gpusvm_xor_w(gpusvm_wide v, int m)
+{
+    return gpusvm_w_make(gpusvm_xor_f(v.hi, m), gpusvm_xor_f(v.lo, m));
+}
+#else
+inline double gpusvm_xor_w(double v, int m)
 {
     int2 w = as_int2(v);
     w.x = gpusvm_xor_i(w.x, m);
@@ -39,12 +290,13 @@ inline double gpusvm_xor_d(double v, int m)
     return as_double(w);
 }
 #endif
+#endif
 
 /* Warp reductions in one instruction where the device has them: the host defines
  * GPUSVM_NV_REDUX (with GPUSVM_NV_SHFL) for NVIDIA devices of compute capability 8.0 and
  * later, whose PTX redux.sync takes the maximum of a 32-bit word over the warp at once. An
- * arg-max of (double, position) pairs then takes three of them instead of five rounds of
- * three exchanges: the double's order key's high word, its low word among the lanes that hold
+ * arg-max of (wide, position) pairs then takes three of them instead of five rounds of
+ * three exchanges: the value's order key's high word, its low word among the lanes that hold
  * that high word, the position among the lanes that hold both. */
 #ifdef GPUSVM_NV_REDUX
 inline uint gpusvm_redux_max(uint v)
@@ -53,16 +305,29 @@ inline uint gpusvm_redux_max(uint v)
     asm volatile("redux.sync.max.u32 %0, %1, 0xffffffff;" : "=r"(r) : "r"(v));
     return r;
 }
-/* Order-preserving map double -> ulong (a < b <=> key(a) < key(b); -0 as +0, as == has them
- * equal) and back (the zero comes back +0). */
-inline ulong gpusvm_double_key(double v)
+/* Order-preserving map wide -> ulong through the double's bits (a < b <=> key(a) < key(b); -0
+ * as +0, as == has them equal) and back (the zero comes back +0). */
+inline ulong gpusvm_wide_key(gpusvm_wide v)
 {
+#ifdef GPUSVM_NO_FP64
+    ulong b = GPUSVM_W_BITS(gpusvm_w_st(v));
+    b = (b << 1) ? b : 0UL;
+#else
     const ulong b = as_ulong(v + 0.0);
+#endif
     return (b >> 63) ? ~b : (b | 0x8000000000000000UL);
 }
-inline double gpusvm_key_double(ulong k)
+inline gpusvm_wide gpusvm_key_wide(ulong k)
 {
-    return as_double((k >> 63) ? (k & 0x7FFFFFFFFFFFFFFFUL) : ~k);
+    const ulong b = (k >> 63) ? (k & 0x7FFFFFFFFFFFFFFFUL) : ~k;
+#ifdef GPUSVM_NO_FP64
+    gpusvm_wbits w;
+    w.lo = (uint)b;
+    w.hi = (uint)(b >> 32);
+    return gpusvm_w_ld(w);
+#else
+    return as_double(b);
+#endif
 }
 #endif
 
@@ -122,9 +387,10 @@ inline float gpusvm_kfun(int type, float dot, float nx, float nz,
     }
 }
 
-/* Order-preserving map float -> uint: a < b  <=>  key(a) < key(b). */
+/* Order-preserving map float -> uint: a < b  <=>  key(a) < key(b), and back. */
 inline uint gpusvm_float_key(float v)
 {
     uint b = as_uint(v);
     return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
 }
+inline float gpusvm_key_float(uint k) { return as_float((k & 0x80000000u) ? (k & 0x7FFFFFFFu) : ~k); }

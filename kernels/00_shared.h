@@ -212,7 +212,7 @@
     X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \
     X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \
     X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \
-    X_(ROWS, int, degree) S_() X_(ROWS, __global const double *, status) S_() X_(ROWS, int, a_pos) S_()   \
+    X_(ROWS, int, degree) S_() X_(ROWS, __global const gpusvm_wbits *, status) S_() X_(ROWS, int, a_pos) S_()   \
     X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)
 
 /* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form
@@ -221,15 +221,15 @@
 #define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \
     X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \
     X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \
-    X_(ROWS_SPARSE, __global const double *, norm_a) S_() X_(ROWS_SPARSE, __global const int *, b_ptr) S_() \
+    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_a) S_() X_(ROWS_SPARSE, __global const int *, b_ptr) S_() \
     X_(ROWS_SPARSE, __global const int *, b_col) S_() X_(ROWS_SPARSE, __global const float *, b_val) S_() \
-    X_(ROWS_SPARSE, __global const double *, norm_b) S_() X_(ROWS_SPARSE, __global const int *, pinfo) S_() \
+    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_b) S_() X_(ROWS_SPARSE, __global const int *, pinfo) S_() \
     X_(ROWS_SPARSE, __global const int *, map) S_() X_(ROWS_SPARSE, int, use_map) S_()               \
     X_(ROWS_SPARSE, __global const int *, slot) S_() X_(ROWS_SPARSE, int, row_off) S_()               \
     X_(ROWS_SPARSE, int, nrows) S_() X_(ROWS_SPARSE, int, skip_whole) S_()                            \
     X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \
     X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, gamma) S_() X_(ROWS_SPARSE, float, coef0) S_() \
-    X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const double *, status) S_()             \
+    X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const gpusvm_wbits *, status) S_()             \
     X_(ROWS_SPARSE, int, self)
 
 /* gpusvm_row_cache (kernels part 1c) */
@@ -239,7 +239,7 @@
     X_(ROW_CACHE, __global int *, row_idx0) S_() X_(ROW_CACHE, __global int *, row_slot0) S_()          \
     X_(ROW_CACHE, __global int *, cmap0) S_() X_(ROW_CACHE, __global int *, cstate0) S_()               \
     X_(ROW_CACHE, int, cslots) S_() X_(ROW_CACHE, int, qmax) S_()                                       \
-    X_(ROW_CACHE, __global const double *, status) S_() X_(ROW_CACHE, int, first)
+    X_(ROW_CACHE, __global const gpusvm_wbits *, status) S_() X_(ROW_CACHE, int, first)
 
 #define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                  \
     X_(GATHER_WS, __global const float *, X) S_() X_(GATHER_WS, int, pitch) S_()                        \
@@ -247,7 +247,7 @@
     X_(GATHER_WS, __global const int *, map) S_() X_(GATHER_WS, int, use_map) S_()                      \
     X_(GATHER_WS, int, dpad) S_() X_(GATHER_WS, int, row_off) S_() X_(GATHER_WS, int, nrows) S_()       \
     X_(GATHER_WS, int, skip_whole) S_() X_(GATHER_WS, __global float *, Aw) S_()                        \
-    X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const double *, status)
+    X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const gpusvm_wbits *, status)
 
 #define GPUSVM__ARGS_SCATTER(X_, S_)                                                                    \
     X_(SCATTER, __global const ulong *, row_ptr) S_() X_(SCATTER, __global const int *, col) S_()       \
@@ -256,20 +256,20 @@
 
 /* kernels part 2 */
 #define GPUSVM__ARGS_KEYS(X_, S_)                                                                       \
-    X_(KEYS, __global const double *, G0) S_() X_(KEYS, __global const double *, alpha0) S_()           \
-    X_(KEYS, __global const char *, y0) S_() X_(KEYS, __global const double *, Cv0) S_()                \
+    X_(KEYS, __global const gpusvm_wbits *, G0) S_() X_(KEYS, __global const gpusvm_wbits *, alpha0) S_()           \
+    X_(KEYS, __global const char *, y0) S_() X_(KEYS, __global const gpusvm_wbits *, Cv0) S_()                \
     X_(KEYS, __global const int *, pinfo) S_() X_(KEYS, int, nparts_max) S_()                           \
     X_(KEYS, __global uint *, key_up0) S_() X_(KEYS, __global uint *, key_low0) S_()                    \
-    X_(KEYS, __global double *, part_up0) S_() X_(KEYS, __global double *, part_low0) S_()              \
-    X_(KEYS, __global const double *, status) S_() X_(KEYS, int, nu)
+    X_(KEYS, __global gpusvm_wbits *, part_up0) S_() X_(KEYS, __global gpusvm_wbits *, part_low0) S_()              \
+    X_(KEYS, __global const gpusvm_wbits *, status) S_() X_(KEYS, int, nu)
 
 #define GPUSVM__ARGS_SELECT(X_, S_)                                                                     \
     X_(SELECT, __global uint *, key_up0) S_() X_(SELECT, __global uint *, key_low0) S_()                \
     X_(SELECT, __global const int *, pinfo) S_() X_(SELECT, int, nparts_max) S_() X_(SELECT, int, qmax) S_() \
-    X_(SELECT, __global const double *, part_up0) S_() X_(SELECT, __global const double *, part_low0) S_() \
+    X_(SELECT, __global const gpusvm_wbits *, part_up0) S_() X_(SELECT, __global const gpusvm_wbits *, part_low0) S_() \
     X_(SELECT, __global int *, ws_idx0) S_() X_(SELECT, __global int *, ws_slot0) S_()                  \
-    X_(SELECT, int, mode_in) S_() X_(SELECT, double, eps) S_() X_(SELECT, double, max_iter) S_()        \
-    X_(SELECT, __global double *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \
+    X_(SELECT, int, mode_in) S_() X_(SELECT, gpusvm_wbits, eps) S_() X_(SELECT, gpusvm_wbits, max_iter) S_()        \
+    X_(SELECT, __global gpusvm_wbits *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \
     X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)
 
 /* the selection over the grid (part 2): gpusvm_sel_hist, _ties, _take (ties0: the keys' partials'
@@ -278,92 +278,92 @@
 #define GPUSVM__ARGS_SEL(X_, S_)                                                                        \
     X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \
     X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \
-    X_(SEL, int, qmax) S_() X_(SEL, __global const double *, status) S_() X_(SEL, __global uint *, sel_g) S_() \
+    X_(SEL, int, qmax) S_() X_(SEL, __global const gpusvm_wbits *, status) S_() X_(SEL, __global uint *, sel_g) S_() \
     X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \
     X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \
     X_(SEL, int, nparts_max) S_() X_(SEL, int, cands) S_() X_(SEL, __global ulong *, out) S_()           \
-    X_(SEL, __global const double *, G0)
+    X_(SEL, __global const gpusvm_wbits *, G0)
 
 /* a split problem's report and its merged working set's gradients (part 2) */
 #define GPUSVM__ARGS_CANDS(X_, S_)                                                                      \
     X_(CANDS, __global uint *, key_up0) S_() X_(CANDS, __global uint *, key_low0) S_()                  \
-    X_(CANDS, __global const char *, y0) S_() X_(CANDS, __global const double *, G0) S_()               \
+    X_(CANDS, __global const char *, y0) S_() X_(CANDS, __global const gpusvm_wbits *, G0) S_()               \
     X_(CANDS, __global const int *, pinfo) S_() X_(CANDS, int, nparts_max) S_() X_(CANDS, int, qmax) S_() \
-    X_(CANDS, __global const double *, part_up0) S_() X_(CANDS, __global const double *, part_low0) S_() \
+    X_(CANDS, __global const gpusvm_wbits *, part_up0) S_() X_(CANDS, __global const gpusvm_wbits *, part_low0) S_() \
     X_(CANDS, __global const int *, ws_idx0) S_() X_(CANDS, __global const int *, ws_slot0) S_()        \
-    X_(CANDS, int, mode_in) S_() X_(CANDS, __global const double *, status0) S_() X_(CANDS, int, nu) S_() \
+    X_(CANDS, int, mode_in) S_() X_(CANDS, __global const gpusvm_wbits *, status0) S_() X_(CANDS, int, nu) S_() \
     X_(CANDS, __global ulong *, out) S_() X_(CANDS, int, grid) S_() X_(CANDS, __global uint *, sel_g)
 
 #define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                     \
-    X_(WS_PUT, __global double *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \
-    X_(WS_PUT, __global const double *, gws) S_() X_(WS_PUT, __global const int *, pinfo) S_()          \
-    X_(WS_PUT, __global const double *, status0)
+    X_(WS_PUT, __global gpusvm_wbits *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \
+    X_(WS_PUT, __global const gpusvm_wbits *, gws) S_() X_(WS_PUT, __global const int *, pinfo) S_()          \
+    X_(WS_PUT, __global const gpusvm_wbits *, status0)
 
 /* kernels part 3 */
 #define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \
     X_(GATHER, __global const float *, K0) S_() X_(GATHER, int, ldk) S_() X_(GATHER, __global float *, Kq0) S_() \
     X_(GATHER, __global const int *, pinfo) S_() X_(GATHER, int, qmax) S_()                             \
     X_(GATHER, __global const int *, ws_idx0) S_() X_(GATHER, __global const int *, ws_slot0) S_()      \
-    X_(GATHER, __global const double *, status)
+    X_(GATHER, __global const gpusvm_wbits *, status)
 
 #define GPUSVM__ARGS_SMO(X_, S_)                                                                        \
     X_(SMO, __global const float *, Kq0) S_() X_(SMO, __global const int *, pinfo) S_() X_(SMO, int, qmax) S_() \
     X_(SMO, __global const int *, ws_idx0) S_()                                                         \
-    X_(SMO, __global double *, alpha0) S_() X_(SMO, __global const double *, G0) S_()                   \
-    X_(SMO, __global const char *, y0) S_() X_(SMO, __global const double *, Cv0) S_()                  \
-    X_(SMO, __global const float *, qd0) S_() X_(SMO, __global double *, coef0) S_()                    \
-    X_(SMO, double, eps) S_() X_(SMO, double, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \
-    X_(SMO, int, whole_inner) S_() X_(SMO, double, max_iter) S_() X_(SMO, __global double *, status0) S_() \
+    X_(SMO, __global gpusvm_wbits *, alpha0) S_() X_(SMO, __global const gpusvm_wbits *, G0) S_()                   \
+    X_(SMO, __global const char *, y0) S_() X_(SMO, __global const gpusvm_wbits *, Cv0) S_()                  \
+    X_(SMO, __global const float *, qd0) S_() X_(SMO, __global gpusvm_wbits *, coef0) S_()                    \
+    X_(SMO, gpusvm_wbits, eps) S_() X_(SMO, gpusvm_wbits, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \
+    X_(SMO, int, whole_inner) S_() X_(SMO, gpusvm_wbits, max_iter) S_() X_(SMO, __global gpusvm_wbits *, status0) S_() \
     X_(SMO, int, nu)
 
 /* kernels part 4 */
 #define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \
-    X_(UPDATE, __global double *, out0) S_() X_(UPDATE, __global const char *, y0) S_()                 \
+    X_(UPDATE, __global gpusvm_wbits *, out0) S_() X_(UPDATE, __global const char *, y0) S_()                 \
     X_(UPDATE, int, use_y) S_() X_(UPDATE, __global const int *, pinfo) S_() X_(UPDATE, int, qmax) S_() \
     X_(UPDATE, __global const float *, K0) S_() X_(UPDATE, int, ldk) S_()                               \
-    X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const double *, coef0) S_()        \
-    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const double *, status) S_()                         \
+    X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const gpusvm_wbits *, coef0) S_()        \
+    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const gpusvm_wbits *, status) S_()                         \
     X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \
     X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)
 
 /* gpusvm_rows_update (kernels part 4): gpusvm_rows' arguments, then these */
 #define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                   \
-    X_(ROWS_UPD, __global double *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \
-    X_(ROWS_UPD, __global const double *, coef)
+    X_(ROWS_UPD, __global gpusvm_wbits *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \
+    X_(ROWS_UPD, __global const gpusvm_wbits *, coef)
 
 /* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are
  * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row
  * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus
  * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */
 #define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \
-    X_(CS_UPDATE, __global double *, c) S_() X_(CS_UPDATE, __global const double *, alpha) S_()         \
-    X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const double *, U) S_()        \
+    X_(CS_UPDATE, __global gpusvm_wbits *, c) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, alpha) S_()         \
+    X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, U) S_()        \
     X_(CS_UPDATE, __global const float *, K) S_() X_(CS_UPDATE, int, ldk) S_()                          \
-    X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const double *, dA) S_()     \
-    X_(CS_UPDATE, __global const double *, status) S_() X_(CS_UPDATE, __global double *, part) S_()     \
+    X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const gpusvm_wide *, dA) S_()     \
+    X_(CS_UPDATE, __global const gpusvm_wbits *, status) S_() X_(CS_UPDATE, __global gpusvm_wbits *, part) S_()     \
     X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \
     X_(CS_UPDATE, __global const int *, cinfo) S_() X_(CS_UPDATE, int, nparts_max) S_()                 \
     X_(CS_UPDATE, int, q) S_() X_(CS_UPDATE, int, mmax) S_() X_(CS_UPDATE, int, qc)
 
 #define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \
-    X_(CS_SELECT, __global const double *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \
+    X_(CS_SELECT, __global const gpusvm_wbits *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \
     X_(CS_SELECT, __global uint *, cand_key) S_() X_(CS_SELECT, __global const int *, cand_idx) S_()    \
-    X_(CS_SELECT, __global double *, status) S_() X_(CS_SELECT, double, eps) S_()                       \
-    X_(CS_SELECT, double, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \
+    X_(CS_SELECT, __global gpusvm_wbits *, status) S_() X_(CS_SELECT, gpusvm_wbits, eps) S_()                       \
+    X_(CS_SELECT, gpusvm_wbits, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \
     X_(CS_SELECT, __global int *, row_idx) S_() X_(CS_SELECT, __global int *, row_slot) S_()            \
     X_(CS_SELECT, __global int *, pinfo) S_() X_(CS_SELECT, __global int *, have) S_()                  \
     X_(CS_SELECT, int, cache) S_() X_(CS_SELECT, __global const int *, cinfo) S_() X_(CS_SELECT, int, qmax)
 
 #define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                   \
     X_(CS_SOLVE, __global const float *, K) S_() X_(CS_SOLVE, int, ldk) S_()                            \
-    X_(CS_SOLVE, __global const int *, ws) S_() X_(CS_SOLVE, __global double *, status) S_()            \
-    X_(CS_SOLVE, __global double *, alpha) S_() X_(CS_SOLVE, __global const double *, c) S_()           \
-    X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const double *, U) S_()          \
-    X_(CS_SOLVE, __global const double *, kd) S_() X_(CS_SOLVE, __global double *, dA) S_()             \
+    X_(CS_SOLVE, __global const int *, ws) S_() X_(CS_SOLVE, __global gpusvm_wbits *, status) S_()            \
+    X_(CS_SOLVE, __global gpusvm_wbits *, alpha) S_() X_(CS_SOLVE, __global const gpusvm_wbits *, c) S_()           \
+    X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const gpusvm_wbits *, U) S_()          \
+    X_(CS_SOLVE, __global const gpusvm_wbits *, kd) S_() X_(CS_SOLVE, __global gpusvm_wide *, dA) S_()             \
     X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, mmax) S_() X_(CS_SOLVE, int, q) S_()     \
-    X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, double, eps) S_() X_(CS_SOLVE, double, ratio) S_()       \
-    X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local double *, cws) S_()                    \
-    X_(CS_SOLVE, __local double *, scr) S_() X_(CS_SOLVE, __global const int *, cinfo) S_()             \
+    X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, gpusvm_wbits, eps) S_() X_(CS_SOLVE, gpusvm_wbits, ratio) S_()       \
+    X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local gpusvm_wide *, cws) S_()                    \
+    X_(CS_SOLVE, __local gpusvm_wide *, scr) S_() X_(CS_SOLVE, __global const int *, cinfo) S_()             \
     X_(CS_SOLVE, int, qmax)
 
 /* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the

@@ -123,7 +123,7 @@ void gpusvm_rows(GPUSVM_ROWS_PARAMS)
     const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
     const int ws = p * qmax;
     /* uniform per work-group: no barrier is skipped by part of the group */
-    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;
     if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || i0 >= hi) return;
     if (ktype == GPUSVM__K_PRECOMPUTED) {
         for (int a = 0; a < GPUSVM__TR; ++a) {
@@ -201,7 +201,7 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
     const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
     const int ws = p * qmax;
     /* uniform per work-group */
-    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;
     if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__NL >= hi)
         return;
     const int cnt = min(GPUSVM__NR, nr - r0);
@@ -295,7 +295,7 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     const int nr = min(min(row_off + nrows - roff, pi[GPUSVM__PI_Q] - roff), GPUSVM__FEW);
     const int ws = p * qmax, hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
     /* uniform per work-group */
-    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;
     if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__FEW_L >= hi)
         return;
     int col_a[GPUSVM__FEW]; /* the rows' points */
@@ -339,7 +339,7 @@ __kernel void gpusvm_gather_ws(GPUSVM__ARGS_GATHER_WS(GPUSVM__PARAM, GPUSVM__COM
     const int r = row_off + (int)get_global_id(0), f = get_global_id(1), p = get_global_id(2);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off);
-    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (skip_whole && pi[GPUSVM__PI_WHOLE]) ||
+    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || (skip_whole && pi[GPUSVM__PI_WHOLE]) ||
         (int)get_global_id(0) >= nr)
         return;
     Aw[((size_t)p * dpad + f) * qmax + r] =

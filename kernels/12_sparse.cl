@@ -40,8 +40,8 @@
  * the dot product kept in K by the one before (each work-item reads back only
  * what it wrote), and its last applies the kernel function.
  *
- * Precision: the products and their sums are double (a float product is
- * exact in double), and so are the norms, so |x|^2 + |z|^2 - 2 x.z keeps its
+ * Precision: the products and their sums are wide (part 0: a float product
+ * is exact in double and in a float pair), and so are the norms, so |x|^2 + |z|^2 - 2 x.z keeps its
  * digits where large feature values cancel (unscaled data: in float, a dot of
  * 10^6 is good to 0.06, a visible error in exp(-gamma d^2) for close points);
  * the kernel value is then rounded to float. Part 1 sums in float in feature
@@ -108,15 +108,18 @@ GPUSVM_INLINE int gpusvm_sp_pass_end(const int *beg, int nr, int e0)
     return e1;
 }
 
-/* k(x, z) from <x,z>, |x|^2 and |z|^2 in double (gpusvm_kfun's cases) */
-inline float gpusvm_kfun_d(int type, double dot, double nx, double nz, float gamma, float coef0, int degree)
+/* k(x, z) from <x,z>, |x|^2 and |z|^2, wide (gpusvm_kfun's cases) */
+inline float gpusvm_kfun_w(int type, gpusvm_wide dot, gpusvm_wide nx, gpusvm_wide nz, float gamma, float coef0,
+                           int degree)
 {
-    if (type == GPUSVM__K_RBF) return exp(-gamma * (float)fmax(nx + nz - 2.0 * dot, 0.0));
-    return gpusvm_kfun(type, (float)dot, (float)nx, (float)nz, gamma, coef0, degree);
+    if (type == GPUSVM__K_RBF)
+        return exp(-gamma * GPUSVM_W_TOF(GPUSVM_W_MAX(GPUSVM_W_SUB(GPUSVM_W_ADD(nx, nz), GPUSVM_W_MULF(dot, 2.0f)),
+                                                      GPUSVM_W_F(0.0f))));
+    return gpusvm_kfun(type, GPUSVM_W_TOF(dot), GPUSVM_W_TOF(nx), GPUSVM_W_TOF(nz), gamma, coef0, degree);
 }
 
 /* acc += the products of this lane's nonzeros of a point, [k, kb1) in steps of GPUSVM__SW */
-GPUSVM_INLINE void gpusvm_sp_scan(double *acc, int k, int kb1, __global const int *b_col, __global const float *b_val,
+GPUSVM_INLINE void gpusvm_sp_scan(gpusvm_wide *acc, int k, int kb1, __global const int *b_col, __global const float *b_val,
                                   __local const int *hkey, __local const float *hval)
 {
     for (; k < kb1; k += GPUSVM__SW * GPUSVM__SU) {
@@ -134,59 +137,59 @@ GPUSVM_INLINE void gpusvm_sp_scan(double *acc, int k, int kb1, __global const in
             if (h == c[u]) {
                 const float8 w = vload8(s, hval);
                 const float wv[GPUSVM__SR] = {w.s0, w.s1, w.s2, w.s3, w.s4, w.s5, w.s6, w.s7};
-                for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = fma((double)v[u], (double)wv[r], acc[r]);
+                for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = GPUSVM_W_FMAF(v[u], wv[r], acc[r]);
             }
         }
     }
 }
 
-#ifdef GPUSVM_NV_SHFL
+#ifdef GPUSVM_SHFL
 /* The sum over a point's 8 lanes of acc[lane]: a butterfly that halves the values each step (lane
    bit 2: rows 0-3 or 4-7 kept, then bit 1, then bit 0); lanes are 8 consecutive work-items of a warp. */
-GPUSVM_INLINE double gpusvm_sp_lanes_sum(double *acc)
+GPUSVM_INLINE gpusvm_wide gpusvm_sp_lanes_sum(gpusvm_wide *acc)
 {
     const int lane = GPUSVM_SP_LID % GPUSVM__SW;
     for (int h = 4; h >= 1; h /= 2) {
         const int up = (lane & h) != 0;
         for (int r = 0; r < h; ++r) {
-            const double mine = up ? acc[r + h] : acc[r], other = up ? acc[r] : acc[r + h];
-            acc[r] = mine + gpusvm_xor_d(other, h);
+            const gpusvm_wide mine = up ? acc[r + h] : acc[r], other = up ? acc[r] : acc[r + h];
+            acc[r] = GPUSVM_W_ADD(mine, gpusvm_xor_w(other, h));
         }
     }
     return acc[0];
 }
 #else
 /* The same sums through local memory, GPUSVM__SRP rows at a time (red: GPUSVM__SP * GPUSVM__SRP
-   doubles): lane r of a point takes row r, adding the lanes in order. */
-GPUSVM_INLINE double gpusvm_sp_lanes_sum(double *acc, __local double *red)
+   wide words): lane r of a point takes row r, adding the lanes in order. */
+GPUSVM_INLINE gpusvm_wide gpusvm_sp_lanes_sum(gpusvm_wide *acc, __local gpusvm_wide *red)
 {
     const int lane = GPUSVM_SP_LID % GPUSVM__SW, base = GPUSVM_SP_LID / GPUSVM__SW * GPUSVM__SW;
-    double dot = 0.0;
+    gpusvm_wide dot = GPUSVM_W_F(0.0f);
     for (int part = 0; part < GPUSVM__SR / GPUSVM__SRP; ++part) {
         for (int r = 0; r < GPUSVM__SRP; ++r) red[GPUSVM_SP_LID * GPUSVM__SRP + r] = acc[part * GPUSVM__SRP + r];
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lane / GPUSVM__SRP == part)
-            for (int l = 0; l < GPUSVM__SW; ++l) dot += red[(base + l) * GPUSVM__SRP + lane % GPUSVM__SRP];
+            for (int l = 0; l < GPUSVM__SW; ++l) dot = GPUSVM_W_ADD(dot, red[(base + l) * GPUSVM__SRP + lane % GPUSVM__SRP]);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     return dot;
 }
 #endif
 
-__kernel __attribute__((reqd_work_group_size(GPUSVM__SP, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(GPUSVM__SP, 1, 1))) GPUSVM_SG_ATTR
 void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local int hkey[GPUSVM__SH];
     __local float hval[GPUSVM__SH * GPUSVM__SR];
-#ifndef GPUSVM_NV_SHFL
-    __local double red[GPUSVM__SP * GPUSVM__SRP];
+#ifndef GPUSVM_SHFL
+    __local gpusvm_wide red[GPUSVM__SP * GPUSVM__SRP];
 #endif
     const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SR, first = get_group_id(0) * GPUSVM_SP_PTS;
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
     const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SR);
     /* uniform per work-group: no barrier is skipped by part of the group */
-    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;
     if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || first >= nb) return;
 
     int beg[GPUSVM__SR + 1]; /* row r's entries in the concatenation: [beg[r], beg[r + 1]) */
@@ -200,13 +203,13 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
         gpusvm_sp_fill(hkey, hval, e0, e1, a_ptr, a_col, a_val, idx, map, use_map, pt, split, p, qmax, row_off, r0);
         for (int blk = 0; blk < GPUSVM__SB; ++blk) {
             const int i = first + blk * GPUSVM_SP_BLOCK + GPUSVM_SP_LID / GPUSVM__SW;
-            double acc[GPUSVM__SR], dot;
-            for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = 0.0;
+            gpusvm_wide acc[GPUSVM__SR], dot;
+            for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = GPUSVM_W_F(0.0f);
             if (i < nb) {
                 const int cb = GPUSVM_COL(map, use_map, pt, i);
                 gpusvm_sp_scan(acc, b_ptr[cb] + GPUSVM_SP_LID % GPUSVM__SW, b_ptr[cb + 1], b_col, b_val, hkey, hval);
             }
-#ifdef GPUSVM_NV_SHFL
+#ifdef GPUSVM_SHFL
             dot = gpusvm_sp_lanes_sum(acc);
 #else
             dot = gpusvm_sp_lanes_sum(acc, red);
@@ -219,11 +222,11 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
                 if (i < nb && mine) {
                     __global float *out = K + (size_t)(p * qmax + slot[p * qmax + row_off + r0 + r]) * ldk + i;
                     const int ca = GPUSVM_SP_ROW(r), cb = GPUSVM_COL(map, use_map, pt, i);
-                    if (beg[r] < e0) dot += *out;
-                    if (beg[r + 1] > e1) *out = (float)dot;
+                    if (beg[r] < e0) dot = GPUSVM_W_ADD(dot, GPUSVM_W_F(*out));
+                    if (beg[r + 1] > e1) *out = GPUSVM_W_TOF(dot);
                     else /* self: as part 1 */
-                        *out = gpusvm_kfun_d(ktype, self && ca == cb ? norm_a[ca] : dot, norm_a[ca], norm_b[cb], gamma,
-                                             coef0, degree);
+                        *out = gpusvm_kfun_w(ktype, self && ca == cb ? GPUSVM_W_LD(norm_a[ca]) : dot,
+                                             GPUSVM_W_LD(norm_a[ca]), GPUSVM_W_LD(norm_b[cb]), gamma, coef0, degree);
                 }
             }
         }

@@ -44,13 +44,14 @@ void gpusvm_row_cache(GPUSVM__ARGS_ROW_CACHE(GPUSVM__PARAM, GPUSVM__COMMA))
     const int p = get_group_id(0);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int q = pi[GPUSVM__PI_Q], h = first ? 0 : q / 2;
-    __global int *idx = ws_idx0 + p * qmax, *slot = ws_slot0 + p * qmax;
+    __global const int *idx = ws_idx0 + p * qmax;
+    __global int *slot = ws_slot0 + p * qmax;
     __global int *ridx = row_idx0 + p * qmax, *rslot = row_slot0 + p * qmax;
     __global int *cmap = cmap0 + pi[GPUSVM__PI_VAR];
     __global int *cs = cstate0 + (size_t)p * (GPUSVM__RC_HEAD + 2 * (size_t)cslots);
     __global int *own = cs + GPUSVM__RC_HEAD, *used = own + cslots;
     /* uniform per work-group */
-    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || pi[GPUSVM__PI_WHOLE]) return;
+    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || pi[GPUSVM__PI_WHOLE]) return;
     if (GPUSVM_RC_LID == 0) {
         lmiss = 0;
         lfound = 0;

@@ -30,50 +30,52 @@
  * the result is deterministic.
  */
 
-__kernel void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))
+__kernel GPUSVM_SG_ATTR void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))
 {
-    __local double s_up[2][GPUSVM__L];
-    __local double s_low[2][GPUSVM__L];
+    __local gpusvm_wide s_up[2][GPUSVM__L];
+    __local gpusvm_wide s_low[2][GPUSVM__L];
     const int lid = get_local_id(0), p = get_group_id(1);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int v0 = pi[GPUSVM__PI_VAR], n = pi[GPUSVM__PI_NVAR], nparts = pi[GPUSVM__PI_NPARTS];
     const int npts = pi[GPUSVM__PI_SPLIT], lo = pi[GPUSVM__PI_LO], hi = pi[GPUSVM__PI_HI];
-    __global const double *G = G0 + v0, *alpha = alpha0 + v0, *Cv = Cv0 + v0;
+    __global const gpusvm_wbits *G = G0 + v0, *alpha = alpha0 + v0, *Cv = Cv0 + v0;
     __global const char *y = y0 + v0;
     __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;
-    __global double *part_up = part_up0 + (size_t)p * 2 * nparts_max;
-    __global double *part_low = part_low0 + (size_t)p * 2 * nparts_max;
+    __global gpusvm_wbits *part_up = part_up0 + (size_t)p * 2 * nparts_max;
+    __global gpusvm_wbits *part_low = part_low0 + (size_t)p * 2 * nparts_max;
     /* uniform per work-group */
-    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || (int)get_group_id(0) >= nparts) return;
+    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || (int)get_group_id(0) >= nparts) return;
 
     /* class 0: every variable (nu: y = +1), class 1: nu's y = -1 */
-    double up[2] = {-INFINITY, -INFINITY}, low[2] = {INFINITY, INFINITY}; /* indexed by constants only */
+    gpusvm_wide up[2], low[2]; /* indexed by constants only */
+    up[0] = up[1] = GPUSVM_W_F(-INFINITY);
+    low[0] = low[1] = GPUSVM_W_F(INFINITY);
     const int base = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + lid;
     for (int u = 0; u < GPUSVM__KU; ++u) {
         const int i = base + u * GPUSVM__L;
         if (i < n) {
             const int own = GPUSVM__PT(i, npts) >= lo && GPUSVM__PT(i, npts) < hi; /* else a candidate elsewhere */
-            const double a = alpha[i];
+            const gpusvm_wide a = GPUSVM_W_LD(alpha[i]), g = GPUSVM_W_LD(G[i]);
             const int pos = y[i] > 0;
-            const double C = Cv[i]; /* the class's C times the sample's weight */
-            const double v = pos ? -G[i] : G[i];
-            const int in_up = own && (pos ? (a < C) : (a > 0.0));
-            const int in_low = own && (pos ? (a > 0.0) : (a < C));
-            const uint k = gpusvm_float_key((float)v);
+            const gpusvm_wide C = GPUSVM_W_LD(Cv[i]); /* the class's C times the sample's weight */
+            const gpusvm_wide v = pos ? GPUSVM_W_NEG(g) : g;
+            const int in_up = own && (pos ? GPUSVM_W_LT(a, C) : GPUSVM_W_GT(a, GPUSVM_W_F(0.0f)));
+            const int in_low = own && (pos ? GPUSVM_W_GT(a, GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a, C));
+            const uint k = gpusvm_float_key(GPUSVM_W_TOF(v));
             const int c1 = nu && !pos;
             key_up[i] = in_up ? ~k : GPUSVM__KEY_NONE;
             key_low[i] = in_low ? k : GPUSVM__KEY_NONE;
-            up[0] = (in_up && !c1) ? fmax(up[0], v) : up[0];
-            up[1] = (in_up && c1) ? fmax(up[1], v) : up[1];
-            low[0] = (in_low && !c1) ? fmin(low[0], v) : low[0];
-            low[1] = (in_low && c1) ? fmin(low[1], v) : low[1];
+            up[0] = (in_up && !c1) ? GPUSVM_W_MAX(up[0], v) : up[0];
+            up[1] = (in_up && c1) ? GPUSVM_W_MAX(up[1], v) : up[1];
+            low[0] = (in_low && !c1) ? GPUSVM_W_MIN(low[0], v) : low[0];
+            low[1] = (in_low && c1) ? GPUSVM_W_MIN(low[1], v) : low[1];
         }
     }
-#ifdef GPUSVM_NV_SHFL
+#ifdef GPUSVM_SHFL
     for (int m = GPUSVM_WARP / 2; m > 0; m >>= 1)
         for (int c = 0; c < 2; ++c) {
-            up[c] = fmax(up[c], gpusvm_xor_d(up[c], m));
-            low[c] = fmin(low[c], gpusvm_xor_d(low[c], m));
+            up[c] = GPUSVM_W_MAX(up[c], gpusvm_xor_w(up[c], m));
+            low[c] = GPUSVM_W_MIN(low[c], gpusvm_xor_w(low[c], m));
         }
     if (lid % GPUSVM_WARP == 0)
         for (int c = 0; c < 2; ++c) {
@@ -91,8 +93,8 @@ __kernel void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))
     for (int s = GPUSVM__L / 2; s > 1; s >>= 1) {
         if (lid < s) {
             for (int c = 0; c < 2; ++c) {
-                s_up[c][lid] = fmax(s_up[c][lid], s_up[c][lid + s]);
-                s_low[c][lid] = fmin(s_low[c][lid], s_low[c][lid + s]);
+                s_up[c][lid] = GPUSVM_W_MAX(s_up[c][lid], s_up[c][lid + s]);
+                s_low[c][lid] = GPUSVM_W_MIN(s_low[c][lid], s_low[c][lid + s]);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -101,10 +103,10 @@ __kernel void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))
 #endif
     if (lid < 4) { /* the four partials, one work-item each */
         const int c = lid >> 1, g = get_group_id(0);
-        __local double *sv = (lid & 1) ? s_low[c] : s_up[c];
-        double m = sv[0];
-        for (int u = 1; u < nfold; ++u) m = (lid & 1) ? fmin(m, sv[u]) : fmax(m, sv[u]);
-        ((lid & 1) ? part_low : part_up)[c * nparts + g] = m;
+        __local gpusvm_wide *sv = (lid & 1) ? s_low[c] : s_up[c];
+        gpusvm_wide m = sv[0];
+        for (int u = 1; u < nfold; ++u) m = (lid & 1) ? GPUSVM_W_MIN(m, sv[u]) : GPUSVM_W_MAX(m, sv[u]);
+        ((lid & 1) ? part_low : part_up)[c * nparts + g] = GPUSVM_W_ST(m);
     }
 }
 
@@ -269,14 +271,15 @@ GPUSVM_INLINE void gpusvm_select_side(__local gpusvm_sel_scratch *sc, __local in
 
 /* m and M of each class (0: every variable, or nu's y = +1; 1: nu's y = -1) from a problem's
  * gpusvm_keys partials, by the whole work-group, into r_up[c][0] and r_low[c][0]. */
-GPUSVM_INLINE void gpusvm_sel_ends(__global const double *part_up, __global const double *part_low, int nparts,
-                                   __local double (*r_up)[GPUSVM__L], __local double (*r_low)[GPUSVM__L])
+GPUSVM_INLINE void gpusvm_sel_ends(__global const gpusvm_wbits *part_up, __global const gpusvm_wbits *part_low,
+                                   int nparts, __local gpusvm_wide (*r_up)[GPUSVM__L],
+                                   __local gpusvm_wide (*r_low)[GPUSVM__L])
 {
     for (int c = 0; c < 2; ++c) {
-        double up = -INFINITY, low = INFINITY;
+        gpusvm_wide up = GPUSVM_W_F(-INFINITY), low = GPUSVM_W_F(INFINITY);
         for (int g = GPUSVM_SEL_WI; g < nparts; g += GPUSVM__L) {
-            up = fmax(up, part_up[c * nparts + g]);
-            low = fmin(low, part_low[c * nparts + g]);
+            up = GPUSVM_W_MAX(up, GPUSVM_W_LD(part_up[c * nparts + g]));
+            low = GPUSVM_W_MIN(low, GPUSVM_W_LD(part_low[c * nparts + g]));
         }
         r_up[c][GPUSVM_SEL_WI] = up;
         r_low[c][GPUSVM_SEL_WI] = low;
@@ -285,8 +288,8 @@ GPUSVM_INLINE void gpusvm_sel_ends(__global const double *part_up, __global cons
     for (int s = GPUSVM__L / 2; s > 0; s >>= 1) {
         if (GPUSVM_SEL_WI < s) {
             for (int c = 0; c < 2; ++c) {
-                r_up[c][GPUSVM_SEL_WI] = fmax(r_up[c][GPUSVM_SEL_WI], r_up[c][GPUSVM_SEL_WI + s]);
-                r_low[c][GPUSVM_SEL_WI] = fmin(r_low[c][GPUSVM_SEL_WI], r_low[c][GPUSVM_SEL_WI + s]);
+                r_up[c][GPUSVM_SEL_WI] = GPUSVM_W_MAX(r_up[c][GPUSVM_SEL_WI], r_up[c][GPUSVM_SEL_WI + s]);
+                r_low[c][GPUSVM_SEL_WI] = GPUSVM_W_MIN(r_low[c][GPUSVM_SEL_WI], r_low[c][GPUSVM_SEL_WI + s]);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -316,8 +319,8 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local int list[GPUSVM__Q];
     __local int keep[GPUSVM__Q];
-    __local double r_up[2][GPUSVM__L];
-    __local double r_low[2][GPUSVM__L];
+    __local gpusvm_wide r_up[2][GPUSVM__L];
+    __local gpusvm_wide r_low[2][GPUSVM__L];
     __local gpusvm_sel_scratch sc;
     __local int ls[GPUSVM__L];
     __local uint res[4];
@@ -327,26 +330,27 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     const int q = pi[GPUSVM__PI_Q], mode = pi[GPUSVM__PI_WHOLE] ? 2 : mode_in;
     __global uint *key_up = key_up0 + v0, *key_low = key_low0 + v0;
     __global const char *y = y0 + v0;
-    __global const double *part_up = part_up0 + (size_t)p * 2 * nparts_max;
-    __global const double *part_low = part_low0 + (size_t)p * 2 * nparts_max;
+    __global const gpusvm_wbits *part_up = part_up0 + (size_t)p * 2 * nparts_max;
+    __global const gpusvm_wbits *part_low = part_low0 + (size_t)p * 2 * nparts_max;
     __global int *ws_idx = ws_idx0 + p * qmax, *ws_slot = ws_slot0 + p * qmax;
-    __global double *status = status0 + p * GPUSVM__ST_COUNT;
+    __global gpusvm_wbits *status = status0 + p * GPUSVM__ST_COUNT;
     __global gpusvm_sel_scratch *sel0 = (__global gpusvm_sel_scratch *)sel_g;
-    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    if (!GPUSVM_RUNNING(status)) return;
 
     gpusvm_sel_ends(part_up, part_low, nparts, r_up, r_low);
-    const double gap0 = r_up[0][0] - r_low[0][0], gap1 = r_up[1][0] - r_low[1][0];
-    const int worst = (nu && gap1 > gap0) ? 1 : 0;
-    const double gap = worst ? gap1 : gap0;
-    const int done = !(gap >= eps) ? GPUSVM__DONE_CONVERGED
-                     : (status[GPUSVM__ST_ITER] >= max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);
+    const gpusvm_wide gap0 = GPUSVM_W_SUB(r_up[0][0], r_low[0][0]), gap1 = GPUSVM_W_SUB(r_up[1][0], r_low[1][0]);
+    const int worst = (nu && GPUSVM_W_GT(gap1, gap0)) ? 1 : 0;
+    const gpusvm_wide gap = worst ? gap1 : gap0;
+    const int done = !GPUSVM_W_GE(gap, GPUSVM_W_LD(eps)) ? GPUSVM__DONE_CONVERGED
+                     : (GPUSVM_W_GE(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_LD(max_iter)) ? GPUSVM__DONE_MAX_ITER
+                                                                                               : GPUSVM__DONE_RUNNING);
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
-        status[GPUSVM__ST_GAP] = gap;
-        status[GPUSVM__ST_MUP] = r_up[worst][0];
-        status[GPUSVM__ST_MLOW] = r_low[worst][0];
-        status[GPUSVM__ST_DONE] = (double)done;
-        if (!done) status[GPUSVM__ST_OUTER] += 1.0;
+        status[GPUSVM__ST_GAP] = GPUSVM_W_ST(gap);
+        status[GPUSVM__ST_MUP] = GPUSVM_W_ST(r_up[worst][0]);
+        status[GPUSVM__ST_MLOW] = GPUSVM_W_ST(r_low[worst][0]);
+        status[GPUSVM__ST_DONE] = GPUSVM_W_ST(GPUSVM_W_I(done));
+        if (!done) status[GPUSVM__ST_OUTER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_OUTER]), GPUSVM_W_F(1.0f)));
         sc.count = 0;
     }
     if (done || mode == 2) return;
@@ -420,7 +424,7 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     const int p = get_group_id(1);                                                               \
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;                                       \
     __global gpusvm_sel_scratch *sc = (__global gpusvm_sel_scratch *)sel_g + p;                  \
-    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || pi[GPUSVM__PI_WHOLE]) return;
+    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || pi[GPUSVM__PI_WHOLE]) return;
 /* side s's keys (1: I_low), class (0: any) and how many it still wants (count taken so far), and
  * the sides: gpusvm_select's (GPUSVM__SIDE_*), or with cands a split problem's lists
  * (GPUSVM__CO_*), each wanting fresh */
@@ -603,7 +607,7 @@ __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
             const int at = atomic_inc((volatile __global int *)&sc->count);
             if (cands) { /* a split problem's list: the report, the keys left as they are */
                 out[GPUSVM__CO_LIST(qmax, side) + 1 + at] = ((ulong)key << 32) | (ulong)(uint)i;
-                out[GPUSVM__CO_LIST(qmax, side) + 1 + qmax + at] = as_ulong(G0[v0 + i]);
+                out[GPUSVM__CO_LIST(qmax, side) + 1 + qmax + at] = GPUSVM_W_BITS(G0[v0 + i]);
                 continue;
             }
             list0[p * qmax + at] = i;
@@ -649,8 +653,8 @@ __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
  * working set back, its gradients through gpusvm_ws_put. */
 __kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))
 {
-    __local double r_up[2][GPUSVM__L];
-    __local double r_low[2][GPUSVM__L];
+    __local gpusvm_wide r_up[2][GPUSVM__L];
+    __local gpusvm_wide r_low[2][GPUSVM__L];
     __local gpusvm_sel_scratch sc;
     __local int ls[GPUSVM__L];
     __local uint res[4];
@@ -659,19 +663,19 @@ __kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))
     const int npts = pinfo[GPUSVM__PI_SPLIT], lo = pinfo[GPUSVM__PI_LO], hi = pinfo[GPUSVM__PI_HI];
     const int h = mode_in == 1 ? q / 2 : 0, fresh = q - h;
     const int v_lo = lo, span = (n > npts ? npts + hi : hi) - lo; /* the share's variables: [v_lo, v_lo + span) */
-    for (int t = lid; t < GPUSVM__ST_COUNT; t += GPUSVM__L) out[t] = as_ulong(status0[t]);
-    if (status0[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    for (int t = lid; t < GPUSVM__ST_COUNT; t += GPUSVM__L) out[t] = GPUSVM_W_BITS(status0[t]);
+    if (!GPUSVM_RUNNING(status0)) return;
 
     gpusvm_sel_ends(part_up0, part_low0, nparts, r_up, r_low);
     if (lid < 2) {
-        out[GPUSVM__CO_ENDS + lid] = as_ulong(r_up[lid][0]);
-        out[GPUSVM__CO_ENDS + 2 + lid] = as_ulong(r_low[lid][0]);
+        out[GPUSVM__CO_ENDS + lid] = GPUSVM_W_BITS(GPUSVM_W_ST(r_up[lid][0]));
+        out[GPUSVM__CO_ENDS + 2 + lid] = GPUSVM_W_BITS(GPUSVM_W_ST(r_low[lid][0]));
     }
     for (int t = lid; t < q; t += GPUSVM__L) {
         const int v = ws_idx0[t], pt = GPUSVM__PT(v, npts);
         out[GPUSVM__CO_IDX + t] = (ulong)(uint)v;
         out[GPUSVM__CO_SLOT(qmax) + t] = (ulong)(uint)ws_slot0[t];
-        out[GPUSVM__CO_G(qmax) + t] = as_ulong(pt >= lo && pt < hi ? G0[v] : 0.0);
+        out[GPUSVM__CO_G(qmax) + t] = pt >= lo && pt < hi ? GPUSVM_W_BITS(G0[v]) : 0UL; /* else 0.0 */
     }
     for (int t = lid; t < h; t += GPUSVM__L) {
         key_up0[ws_idx0[h + t]] = GPUSVM__KEY_NONE;
@@ -704,7 +708,7 @@ __kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))
             if (gpusvm_sel_takes(stage, found, ithr, key, i)) {
                 const int at = atomic_inc((volatile __local int *)&sc.count);
                 out[base + 1 + at] = ((ulong)key << 32) | (ulong)(uint)(v_lo + i);
-                out[base + 1 + qmax + at] = as_ulong(G0[v_lo + i]);
+                out[base + 1 + qmax + at] = GPUSVM_W_BITS(G0[v_lo + i]);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -717,6 +721,6 @@ __kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))
 __kernel void gpusvm_ws_put(GPUSVM__ARGS_WS_PUT(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     const int t = get_global_id(0);
-    if (status0[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || t >= pinfo[GPUSVM__PI_Q]) return;
+    if (!GPUSVM_RUNNING(status0) || t >= pinfo[GPUSVM__PI_Q]) return;
     G0[ws_idx0[t]] = gws[t];
 }

@@ -45,50 +45,78 @@
 #define GPUSVM_PER ((GPUSVM__Q + GPUSVM__SMO_L - 1) / GPUSVM__SMO_L) /* working-set positions a work-item owns */
 #define GPUSVM_OWN(c) (GPUSVM_LID + (c) * GPUSVM__SMO_L)      /* its c-th */
 
+/* The choices of i and j compare scores: with double the values themselves; with float pairs
+ * their floats (a pair's hi, part 0), which choose as well (a tie within a float's precision
+ * goes to the larger position) and keep each pair update's chain of dependent operations
+ * short (H200, a9a: the inner solve with every choice in pairs took 2.7 times as long). The
+ * step takes the pairs. */
+#ifdef GPUSVM_NO_FP64
+typedef float gpusvm_score;
+#define GPUSVM_SC(v) ((v).hi)
+#define GPUSVM_XOR_SC(v, m) gpusvm_xor_f((v), (m))
+#else
+typedef double gpusvm_score;
+#define GPUSVM_SC(v) (v)
+#define GPUSVM_XOR_SC(v, m) gpusvm_xor_w((v), (m))
+#endif
+
 /* (a, ia) := the larger of (a, ia) and (b, ib) in the order of (value, position). */
 #define GPUSVM_ARGMAX(a, ia, b, ib)                                   \
     do {                                                              \
-        const double b_ = (b);                                        \
+        const gpusvm_score b_ = (b);                                  \
         const int ib_ = (ib);                                         \
         const int take_ = (b_ > (a)) || (b_ == (a) && ib_ > (ia));    \
         (a) = take_ ? b_ : (a);                                       \
         (ia) = take_ ? ib_ : (ia);                                    \
     } while (0)
 
-#ifdef GPUSVM_NV_SHFL
+#ifdef GPUSVM_SHFL
 #define GPUSVM_NW (GPUSVM__SMO_L / GPUSVM_WARP)
 #if GPUSVM_NW > GPUSVM_WARP
 #error "gpusvm_smo folds one partial per warp in one warp: GPUSVM__SMO_L is at most 1024"
 #endif
-#ifdef GPUSVM_NV_REDUX
+#if defined(GPUSVM_NV_REDUX) && defined(GPUSVM_NO_FP64)
+/* (v, t) := the warp's arg-max of (v, t), in every lane: two redux.sync (part 0), the float's
+   order key and the position among the lanes that hold it */
+#define GPUSVM_WARP_ARGMAX(v, t)                                                  \
+    do {                                                                          \
+        const uint k_ = gpusvm_float_key((v) + 0.0f);                             \
+        const uint K_ = gpusvm_redux_max(k_);                                     \
+        const uint T_ = gpusvm_redux_max(k_ == K_ ? (uint)((t) + 1) : 0u);       \
+        v = gpusvm_key_float(K_);                                                 \
+        t = (int)T_ - 1;                                                          \
+    } while (0)
+/* v := the warp's maximum of v, in every lane: one */
+#define GPUSVM_WARP_MAX(v) v = gpusvm_key_float(gpusvm_redux_max(gpusvm_float_key((v) + 0.0f)))
+#elif defined(GPUSVM_NV_REDUX)
 /* (v, t) := the warp's arg-max of (v, t), in every lane: three redux.sync (part 0) */
 #define GPUSVM_WARP_ARGMAX(v, t)                                                  \
     do {                                                                          \
-        const ulong k_ = gpusvm_double_key(v);                                    \
+        const ulong k_ = gpusvm_wide_key(v);                                      \
         const uint hi_ = (uint)(k_ >> 32), lo_ = (uint)k_;                        \
         const uint H_ = gpusvm_redux_max(hi_);                                    \
         const uint L_ = gpusvm_redux_max(hi_ == H_ ? lo_ : 0u);                   \
         const uint T_ = gpusvm_redux_max(hi_ == H_ && lo_ == L_ ? (uint)((t) + 1) : 0u); \
-        v = gpusvm_key_double(((ulong)H_ << 32) | L_);                            \
+        v = gpusvm_key_wide(((ulong)H_ << 32) | L_);                              \
         t = (int)T_ - 1;                                                          \
     } while (0)
 /* v := the warp's maximum of v, in every lane: two */
 #define GPUSVM_WARP_MAX(v)                                                        \
     do {                                                                          \
-        const ulong k_ = gpusvm_double_key(v);                                    \
+        const ulong k_ = gpusvm_wide_key(v);                                      \
         const uint hi_ = (uint)(k_ >> 32);                                        \
         const uint H_ = gpusvm_redux_max(hi_);                                    \
         const uint L_ = gpusvm_redux_max(hi_ == H_ ? (uint)k_ : 0u);              \
-        v = gpusvm_key_double(((ulong)H_ << 32) | L_);                            \
+        v = gpusvm_key_wide(((ulong)H_ << 32) | L_);                              \
     } while (0)
 #else
 /* (v, t) := the warp's arg-max of (v, t), in every lane */
 #define GPUSVM_WARP_ARGMAX(v, t)                                                  \
     for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1)                              \
-        GPUSVM_ARGMAX(v, t, gpusvm_xor_d(v, m_), gpusvm_xor_i(t, m_))
+        GPUSVM_ARGMAX(v, t, GPUSVM_XOR_SC(v, m_), gpusvm_xor_i(t, m_))
 /* v := the warp's maximum of v, in every lane */
 #define GPUSVM_WARP_MAX(v)                                                        \
-    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) v = fmax(v, gpusvm_xor_d(v, m_))
+    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) v = fmax(v, GPUSVM_XOR_SC(v, m_))
 #endif
 /* (v, t) := the arg-max of the warps' partials rv[0..NW), ri[0..NW) (after the barrier that
  * follows their writing), in every work-item: lane u reads partial u mod NW, so every NW lanes
@@ -108,13 +136,12 @@
     } while (0)
 #endif
 
-/* Work-group arg-max (or arg-min when sign = -1) of (v, t); the result's index in every
+/* Work-group arg-max (or arg-min when neg) of (v, t); the result's index in every
    work-item (rv, ri: scratch of GPUSVM__SMO_L / 32 words with warp exchanges, else GPUSVM__SMO_L). */
-int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
-                   double sign)
+int gpusvm_argbest(__local gpusvm_score *rv, __local int *ri, gpusvm_score v, int t, int neg)
 {
-#ifdef GPUSVM_NV_SHFL
-    v *= sign; /* exact: the arg-min of v is the arg-max of -v, ties alike */
+#ifdef GPUSVM_SHFL
+    if (neg) v = -v; /* the arg-min of v is the arg-max of -v, ties alike */
     GPUSVM_WARP_ARGMAX(v, t);
     if (GPUSVM_LID % GPUSVM_WARP == 0) {
         rv[GPUSVM_LID / GPUSVM_WARP] = v;
@@ -129,11 +156,11 @@ int gpusvm_argbest(__local double *rv, __local int *ri, double v, int t,
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = GPUSVM__SMO_L / 2; s > 0; s >>= 1) {
         if (GPUSVM_LID < s) {
-            const double a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];
+            const gpusvm_score a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];
             const int ia = ri[GPUSVM_LID], ib = ri[GPUSVM_LID + s];
-            const int take_b = (sign * b > sign * a) || (b == a && ib > ia);
-            rv[GPUSVM_LID] = select(a, b, (long)take_b);
-            ri[GPUSVM_LID] = select(ia, ib, take_b);
+            const int take_b = (neg ? b < a : b > a) || (b == a && ib > ia);
+            rv[GPUSVM_LID] = take_b ? b : a;
+            ri[GPUSVM_LID] = take_b ? ib : ia;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -149,7 +176,7 @@ __kernel void gpusvm_gather(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COMMA))
     const int t = get_global_id(0), r = get_global_id(1), p = get_global_id(2);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int q = pi[GPUSVM__PI_Q];
-    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || t >= q || r >= q) return;
+    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || t >= q || r >= q) return;
     Kq0[((size_t)p * qmax + r) * qmax + t] =
         K0[((size_t)p * qmax + ws_slot0[p * qmax + r]) * ldk + GPUSVM__PT(ws_idx0[p * qmax + t], pi[GPUSVM__PI_SPLIT])];
 }
@@ -157,16 +184,17 @@ __kernel void gpusvm_gather(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COMMA))
 /* This work-item's candidates for i (the maximal violator in I_up, per class) and the maxima
  * of -v over I_low, over its own positions (alpha a, gradient g, bound C, label yv in registers);
  * class 1 only with nu (y = -1), as Solver_NU. */
-GPUSVM_INLINE void gpusvm_smo_scan_i(const double *a, const double *g, const double *C, const char *yv, int m, int nu,
-                                     double *bv0, int *bi0, double *bv1, int *bi1, double *g20, double *g21)
+GPUSVM_INLINE void gpusvm_smo_scan_i(const gpusvm_wide *a, const gpusvm_wide *g, const gpusvm_wide *C, const char *yv,
+                                     int m, int nu, gpusvm_score *bv0, int *bi0, gpusvm_score *bv1, int *bi1,
+                                     gpusvm_score *g20, gpusvm_score *g21)
 {
     for (int c = 0; c < GPUSVM_PER; ++c) {
         const int t = GPUSVM_OWN(c);
         if (t >= m) break;
         const int pos = yv[c] > 0;
-        const double v = pos ? -g[c] : g[c];
-        const int in_up = pos ? (a[c] < C[c]) : (a[c] > 0.0);
-        const int in_low = pos ? (a[c] > 0.0) : (a[c] < C[c]);
+        const gpusvm_score v = pos ? -GPUSVM_SC(g[c]) : GPUSVM_SC(g[c]);
+        const int in_up = pos ? GPUSVM_W_LT(a[c], C[c]) : GPUSVM_W_GT(a[c], GPUSVM_W_F(0.0f));
+        const int in_low = pos ? GPUSVM_W_GT(a[c], GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a[c], C[c]);
         if (nu && !pos) {
             if (in_up && (v > *bv1 || (v == *bv1 && t > *bi1))) { *bv1 = v; *bi1 = t; }
             if (in_low) *g21 = fmax(*g21, -v);
@@ -180,12 +208,13 @@ GPUSVM_INLINE void gpusvm_smo_scan_i(const double *a, const double *g, const dou
 /* One reduction for all four: both classes' arg-max and both maxima over I_low (the barriers,
  * not the arithmetic, are what a pair update waits on); the results in every work-item. The
  * scratch: one word per warp with warp exchanges, else one per work-item. */
-GPUSVM_INLINE void gpusvm_smo_reduce_i(__local double *rv, __local int *ri, __local double *rv1, __local int *ri1,
-                                       __local double *rg, __local double *rg2, int nu, double bv0, int bi0,
-                                       double bv1, int bi1, double g20, double g21, double *Gmax0, int *i0,
-                                       double *Gmax1, int *i1, double *Gmax20, double *Gmax21)
+GPUSVM_INLINE void gpusvm_smo_reduce_i(__local gpusvm_score *rv, __local int *ri, __local gpusvm_score *rv1,
+                                       __local int *ri1, __local gpusvm_score *rg, __local gpusvm_score *rg2, int nu,
+                                       gpusvm_score bv0, int bi0, gpusvm_score bv1, int bi1, gpusvm_score g20,
+                                       gpusvm_score g21, gpusvm_score *Gmax0, int *i0, gpusvm_score *Gmax1, int *i1,
+                                       gpusvm_score *Gmax20, gpusvm_score *Gmax21)
 {
-#ifdef GPUSVM_NV_SHFL
+#ifdef GPUSVM_SHFL
     GPUSVM_WARP_ARGMAX(bv0, bi0);
     GPUSVM_WARP_MAX(g20);
     if (nu) { /* uniform */
@@ -202,7 +231,7 @@ GPUSVM_INLINE void gpusvm_smo_reduce_i(__local double *rv, __local int *ri, __lo
         rg2[w] = g21;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    double G0, G1 = -INFINITY, G20, G21 = -INFINITY;
+    gpusvm_score G0, G1 = -INFINITY, G20, G21 = -INFINITY;
     int j0, j1 = -1;
     GPUSVM_WARPS_ARGMAX(G0, j0, rv, ri);
     GPUSVM_WARPS_MAX(G20, rg);
@@ -221,24 +250,24 @@ GPUSVM_INLINE void gpusvm_smo_reduce_i(__local double *rv, __local int *ri, __lo
     for (int s = GPUSVM__SMO_L / 2; s > 0; s >>= 1) {
         if (GPUSVM_LID < s) {
             const int u = GPUSVM_LID + s;
-            double a = rv[GPUSVM_LID], b = rv[u];
+            gpusvm_score a = rv[GPUSVM_LID], b = rv[u];
             int ia = ri[GPUSVM_LID], ib = ri[u];
             int take = (b > a) || (b == a && ib > ia);
-            rv[GPUSVM_LID] = select(a, b, (long)take);
-            ri[GPUSVM_LID] = select(ia, ib, take);
+            rv[GPUSVM_LID] = take ? b : a;
+            ri[GPUSVM_LID] = take ? ib : ia;
             a = rv1[GPUSVM_LID];
             b = rv1[u];
             ia = ri1[GPUSVM_LID];
             ib = ri1[u];
             take = (b > a) || (b == a && ib > ia);
-            rv1[GPUSVM_LID] = select(a, b, (long)take);
-            ri1[GPUSVM_LID] = select(ia, ib, take);
+            rv1[GPUSVM_LID] = take ? b : a;
+            ri1[GPUSVM_LID] = take ? ib : ia;
             rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[u]);
             rg2[GPUSVM_LID] = fmax(rg2[GPUSVM_LID], rg2[u]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    const double G0 = rv[0], G1 = rv1[0], G20 = rg[0], G21 = rg2[0];
+    const gpusvm_score G0 = rv[0], G1 = rv1[0], G20 = rg[0], G21 = rg2[0];
     const int j0 = ri[0], j1 = ri1[0];
     barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read rv, ri before j's reduction reuses them */
 #endif
@@ -254,10 +283,11 @@ GPUSVM_INLINE void gpusvm_smo_reduce_i(__local double *rv, __local int *ri, __lo
  * positions, against the i of its own class (Ki0 / Ki1: the i's rows, Kii0 / Kii1 their
  * diagonals); *bj -1 when none. Each position's value of the row it used goes to ki (registers)
  * and lki (local memory). */
-GPUSVM_INLINE void gpusvm_smo_scan_j(const double *a, const double *g, const double *C, const char *yv,
+GPUSVM_INLINE void gpusvm_smo_scan_j(const gpusvm_wide *a, const gpusvm_wide *g, const gpusvm_wide *C, const char *yv,
                                      __local const float *lqd, __local float *lki, float *ki, int m, int nu,
-                                     double Gmax0, double Gmax1, __global const float *Ki0,
-                                     __global const float *Ki1, double Kii0, double Kii1, double *bo, int *bj)
+                                     gpusvm_score Gmax0, gpusvm_score Gmax1, __global const float *Ki0,
+                                     __global const float *Ki1, gpusvm_wide Kii0, gpusvm_wide Kii1, gpusvm_score *bo,
+                                     int *bj)
 {
     for (int c = 0; c < GPUSVM_PER; ++c) {
         const int t = GPUSVM_OWN(c);
@@ -272,13 +302,15 @@ GPUSVM_INLINE void gpusvm_smo_scan_j(const double *a, const double *g, const dou
         if (t >= m) break;
         const int pos = yv[c] > 0;
         const int c1 = nu && !pos;
-        const int in_low = pos ? (a[c] > 0.0) : (a[c] < C[c]);
-        const double v = pos ? -g[c] : g[c];
-        const double b = (c1 ? Gmax1 : Gmax0) - v;
-        if (in_low && b > 0.0) {
-            double quad = (c1 ? Kii1 : Kii0) + (double)lqd[t] - 2.0 * (double)ki[c];
-            if (quad <= 0.0) quad = GPUSVM__TAU;
-            const double o = -(b * b) / quad;
+        const int in_low = pos ? GPUSVM_W_GT(a[c], GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a[c], C[c]);
+        const gpusvm_score v = pos ? -GPUSVM_SC(g[c]) : GPUSVM_SC(g[c]);
+        const gpusvm_score b = (c1 ? Gmax1 : Gmax0) - v;
+        if (in_low && b > 0.0f) {
+            const gpusvm_wide qw = GPUSVM_W_SUB(GPUSVM_W_ADD(c1 ? Kii1 : Kii0, GPUSVM_W_F(lqd[t])),
+                                                GPUSVM_W_MULF(GPUSVM_W_F(ki[c]), 2.0f)); /* exact */
+            gpusvm_score quad = GPUSVM_SC(qw);
+            if (quad <= 0.0f) quad = GPUSVM_SC(GPUSVM_W_TAU);
+            const gpusvm_score o = -(b * b) / quad;
             if (o < *bo || (o == *bo && t > *bj)) { *bo = o; *bj = t; }
         }
     }
@@ -286,106 +318,107 @@ GPUSVM_INLINE void gpusvm_smo_scan_j(const double *a, const double *g, const dou
 
 /* The two-variable step on working-set positions (i, j), exactly as LIBSVM's Solver::Solve, from
  * the published alphas and gradients: the new alphas into *ai, *aj (every work-item computes it). */
-GPUSVM_INLINE void gpusvm_smo_pair(__local const double *la, __local const double *lg, __local const double *lC,
-                                   __local const float *lqd, __local const char *lyv, int i, int j, double Kij,
-                                   double Kii, double *ai_out, double *aj_out)
+GPUSVM_INLINE void gpusvm_smo_pair(__local const gpusvm_wide *la, __local const gpusvm_wide *lg,
+                                   __local const gpusvm_wide *lC, __local const float *lqd, __local const char *lyv,
+                                   int i, int j, gpusvm_wide Kij, gpusvm_wide Kii, gpusvm_wide *ai_out,
+                                   gpusvm_wide *aj_out)
 {
     const int yi = lyv[i], yj = lyv[j];
-    const double Ci = lC[i], Cj = lC[j];
-    double ai = la[i], aj = la[j];
-    double quad = Kii + (double)lqd[j] - 2.0 * Kij;
-    if (quad <= 0.0) quad = GPUSVM__TAU;
+    const gpusvm_wide Ci = lC[i], Cj = lC[j], zero = GPUSVM_W_F(0.0f);
+    gpusvm_wide ai = la[i], aj = la[j];
+    gpusvm_wide quad = GPUSVM_W_SUB(GPUSVM_W_ADD(Kii, GPUSVM_W_F(lqd[j])), GPUSVM_W_MULF(Kij, 2.0f));
+    if (GPUSVM_W_LE(quad, zero)) quad = GPUSVM_W_TAU;
     if (yi != yj) {
-        const double delta = (-lg[i] - lg[j]) / quad;
-        const double diff = ai - aj;
-        ai += delta;
-        aj += delta;
-        if (diff > 0) { if (aj < 0) { aj = 0; ai = diff; } }
-        else { if (ai < 0) { ai = 0; aj = -diff; } }
-        if (diff > Ci - Cj) { if (ai > Ci) { ai = Ci; aj = Ci - diff; } }
-        else { if (aj > Cj) { aj = Cj; ai = Cj + diff; } }
+        const gpusvm_wide delta = GPUSVM_W_DIV(GPUSVM_W_SUB(GPUSVM_W_NEG(lg[i]), lg[j]), quad);
+        const gpusvm_wide diff = GPUSVM_W_SUB(ai, aj);
+        ai = GPUSVM_W_ADD(ai, delta);
+        aj = GPUSVM_W_ADD(aj, delta);
+        if (GPUSVM_W_GT(diff, zero)) { if (GPUSVM_W_LT(aj, zero)) { aj = zero; ai = diff; } }
+        else { if (GPUSVM_W_LT(ai, zero)) { ai = zero; aj = GPUSVM_W_NEG(diff); } }
+        if (GPUSVM_W_GT(diff, GPUSVM_W_SUB(Ci, Cj))) { if (GPUSVM_W_GT(ai, Ci)) { ai = Ci; aj = GPUSVM_W_SUB(Ci, diff); } }
+        else { if (GPUSVM_W_GT(aj, Cj)) { aj = Cj; ai = GPUSVM_W_ADD(Cj, diff); } }
     } else {
-        const double delta = (lg[i] - lg[j]) / quad;
-        const double sum = ai + aj;
-        ai -= delta;
-        aj += delta;
-        if (sum > Ci) { if (ai > Ci) { ai = Ci; aj = sum - Ci; } }
-        else { if (aj < 0) { aj = 0; ai = sum; } }
-        if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }
-        else { if (ai < 0) { ai = 0; aj = sum; } }
+        const gpusvm_wide delta = GPUSVM_W_DIV(GPUSVM_W_SUB(lg[i], lg[j]), quad);
+        const gpusvm_wide sum = GPUSVM_W_ADD(ai, aj);
+        ai = GPUSVM_W_SUB(ai, delta);
+        aj = GPUSVM_W_ADD(aj, delta);
+        if (GPUSVM_W_GT(sum, Ci)) { if (GPUSVM_W_GT(ai, Ci)) { ai = Ci; aj = GPUSVM_W_SUB(sum, Ci); } }
+        else { if (GPUSVM_W_LT(aj, zero)) { aj = zero; ai = sum; } }
+        if (GPUSVM_W_GT(sum, Cj)) { if (GPUSVM_W_GT(aj, Cj)) { aj = Cj; ai = GPUSVM_W_SUB(sum, Cj); } }
+        else { if (GPUSVM_W_LT(ai, zero)) { ai = zero; aj = sum; } }
     }
     *ai_out = ai;
     *aj_out = aj;
 }
 
-__kernel __attribute__((reqd_work_group_size(GPUSVM__SMO_L, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(GPUSVM__SMO_L, 1, 1))) GPUSVM_SG_ATTR
 void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
 {
-    __local double la[GPUSVM__Q]; /* published alphas and gradients (see above) */
-    __local double lg[GPUSVM__Q];
-    __local double lC[GPUSVM__Q];
+    __local gpusvm_wide la[GPUSVM__Q]; /* published alphas and gradients (see above) */
+    __local gpusvm_wide lg[GPUSVM__Q];
+    __local gpusvm_wide lC[GPUSVM__Q];
     __local float lqd[GPUSVM__Q];
     __local float lki[GPUSVM__Q]; /* the i row's value at each position */
     __local char lyv[GPUSVM__Q];
-#ifdef GPUSVM_NV_SHFL /* the reductions' scratch: one word per warp */
-    __local double wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];
+#ifdef GPUSVM_SHFL /* the reductions' scratch: one word per warp */
+    __local gpusvm_score wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];
     __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */
 #else /* one word per work-item (j's reduction reuses i's: a barrier closes each trip) */
-    __local double rv[GPUSVM__SMO_L];
+    __local gpusvm_score rv[GPUSVM__SMO_L];
     __local int ri[GPUSVM__SMO_L];
-    __local double rv1[GPUSVM__SMO_L];
+    __local gpusvm_score rv1[GPUSVM__SMO_L];
     __local int ri1[GPUSVM__SMO_L];
-    __local double rg[GPUSVM__SMO_L];
-    __local double rg2[GPUSVM__SMO_L];
+    __local gpusvm_score rg[GPUSVM__SMO_L];
+    __local gpusvm_score rg2[GPUSVM__SMO_L];
 #endif
     const int p = get_group_id(0);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int v0 = pi[GPUSVM__PI_VAR], m = pi[GPUSVM__PI_Q];
     const int whole = pi[GPUSVM__PI_WHOLE];
-    const double ratio = whole ? 0.0 : ratio_in;
+    const gpusvm_wide ratio = whole ? GPUSVM_W_F(0.0f) : GPUSVM_W_LD(ratio_in);
     const int max_inner = whole ? whole_inner : max_inner_in;
     __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by position, then position */
     __global const int *ws_idx = ws_idx0 + p * qmax;
-    __global double *alpha = alpha0 + v0, *coef = coef0 + p * qmax;
-    __global const double *G = G0 + v0, *Cv = Cv0 + v0;
+    __global gpusvm_wbits *alpha = alpha0 + v0, *coef = coef0 + p * qmax;
+    __global const gpusvm_wbits *G = G0 + v0, *Cv = Cv0 + v0;
     __global const char *y = y0 + v0;
     __global const float *qd = qd0 + v0;
-    __global double *status = status0 + p * GPUSVM__ST_COUNT;
-    double a[GPUSVM_PER], g[GPUSVM_PER], C[GPUSVM_PER]; /* this work-item's positions */
+    __global gpusvm_wbits *status = status0 + p * GPUSVM__ST_COUNT;
+    gpusvm_wide a[GPUSVM_PER], g[GPUSVM_PER], C[GPUSVM_PER]; /* this work-item's positions */
     float ki[GPUSVM_PER], kj[GPUSVM_PER];
     char yv[GPUSVM_PER];
-    if (status[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
+    if (!GPUSVM_RUNNING(status)) return;
 
     for (int c = 0; c < GPUSVM_PER; ++c) {
         const int t = GPUSVM_OWN(c);
-        a[c] = g[c] = C[c] = 0.0;
+        a[c] = g[c] = C[c] = GPUSVM_W_F(0.0f);
         yv[c] = 1;
         ki[c] = kj[c] = 0.0f;
         if (t >= m) continue;
         const int i = ws_idx[t]; /* K is read at the point, GPUSVM__PT(i) */
-        a[c] = la[t] = alpha[i];
-        g[c] = lg[t] = G[i];
-        C[c] = lC[t] = Cv[i];
+        a[c] = la[t] = GPUSVM_W_LD(alpha[i]);
+        g[c] = lg[t] = GPUSVM_W_LD(G[i]);
+        C[c] = lC[t] = GPUSVM_W_LD(Cv[i]);
         yv[c] = lyv[t] = y[i];
         lqd[t] = qd[i];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    const double eps_in = fmax(eps, ratio * status[GPUSVM__ST_GAP]);
-    const double left = max_iter - status[GPUSVM__ST_ITER];
-    const int budget = (int)fmin((double)max_inner, fmax(left, 0.0));
+    const gpusvm_wide eps_in = GPUSVM_W_MAX(GPUSVM_W_LD(eps), GPUSVM_W_MUL(ratio, GPUSVM_W_LD(status[GPUSVM__ST_GAP])));
+    const gpusvm_wide left = GPUSVM_W_SUB(GPUSVM_W_LD(max_iter), GPUSVM_W_LD(status[GPUSVM__ST_ITER]));
+    const int budget = GPUSVM_W_TOI(GPUSVM_W_MIN(GPUSVM_W_I(max_inner), GPUSVM_W_MAX(left, GPUSVM_W_F(0.0f))));
     /* One exit, at the loop header, and every barrier reached on every trip: the
      * stop tests only switch the work off (a uniform flag). */
     int it = 0, trip = 0;
     while (trip < budget) {
         /* i: maximal violator in I_up; Gmax2 over I_low for the stop test. With nu,
          * one of each per class (class 0: y = +1, class 1: y = -1), as Solver_NU. */
-        double bv0 = -INFINITY, bv1 = -INFINITY, g20 = -INFINITY, g21 = -INFINITY;
+        gpusvm_score bv0 = -INFINITY, bv1 = -INFINITY, g20 = -INFINITY, g21 = -INFINITY;
         int bi0 = -1, bi1 = -1;
         gpusvm_smo_scan_i(a, g, C, yv, m, nu, &bv0, &bi0, &bv1, &bi1, &g20, &g21);
-        double Gmax0, Gmax1, Gmax20, Gmax21;
+        gpusvm_score Gmax0, Gmax1, Gmax20, Gmax21;
         int i0, i1;
-#ifdef GPUSVM_NV_SHFL
+#ifdef GPUSVM_SHFL
         gpusvm_smo_reduce_i(wv, wi, wv1, wi1, wg, wg2, nu, bv0, bi0, bv1, bi1, g20, g21, &Gmax0, &i0, &Gmax1, &i1,
                             &Gmax20, &Gmax21);
 #else
@@ -398,20 +431,20 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
             la[t] = a[c];
             lg[t] = g[c];
         }
-        const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_in)
-                          : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_in);
+        const gpusvm_score eps_s = GPUSVM_SC(eps_in);
+        const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_s) : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_s);
 
         /* j: second-order choice over I_low (with nu, against its own class's i) */
         const __global float *Ki0 = K + (size_t)max(i0, 0) * qmax;
         const __global float *Ki1 = K + (size_t)max(i1, 0) * qmax;
-        const double Kii0 = lqd[max(i0, 0)], Kii1 = lqd[max(i1, 0)];
-        double bo = INFINITY;
+        const gpusvm_wide Kii0 = GPUSVM_W_F(lqd[max(i0, 0)]), Kii1 = GPUSVM_W_F(lqd[max(i1, 0)]);
+        gpusvm_score bo = INFINITY;
         int bj = -1;
         if (go) gpusvm_smo_scan_j(a, g, C, yv, lqd, lki, ki, m, nu, Gmax0, Gmax1, Ki0, Ki1, Kii0, Kii1, &bo, &bj);
-#ifdef GPUSVM_NV_SHFL
-        const int j = gpusvm_argbest(wjv, wji, bo, bj, -1.0);
+#ifdef GPUSVM_SHFL
+        const int j = gpusvm_argbest(wjv, wji, bo, bj, 1);
 #else
-        const int j = gpusvm_argbest(rv, ri, bo, bj, -1.0);
+        const int j = gpusvm_argbest(rv, ri, bo, bj, 1);
 #endif
         const int step_ok = go && j >= 0;
         if (step_ok) {
@@ -425,22 +458,21 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
                 kj[c] = Kj[t];
                 if (nu) ki[c] = Ki[t]; /* the chosen i's row (a position of the other class read the other) */
             }
-            double ai, aj;
-            gpusvm_smo_pair(la, lg, lC, lqd, lyv, i, j, (double)lki[j], use1 ? Kii1 : Kii0, &ai, &aj);
-            const double di = ai - la[i], dj = aj - la[j];
+            gpusvm_wide ai, aj;
+            gpusvm_smo_pair(la, lg, lC, lqd, lyv, i, j, GPUSVM_W_F(lki[j]), use1 ? Kii1 : Kii0, &ai, &aj);
+            const gpusvm_wide di = GPUSVM_W_SUB(ai, la[i]), dj = GPUSVM_W_SUB(aj, la[j]);
             const int yi = lyv[i], yj = lyv[j];
             for (int c = 0; c < GPUSVM_PER; ++c) {
                 const int t = GPUSVM_OWN(c);
                 if (t >= m) break;
-                const double kit = (double)ki[c], kjt = (double)kj[c];
-                const double qi = (yv[c] == yi) ? kit : -kit;
-                const double qj = (yv[c] == yj) ? kjt : -kjt;
-                g[c] += qi * di + qj * dj;
+                const float qi = (yv[c] == yi) ? ki[c] : -ki[c];
+                const float qj = (yv[c] == yj) ? kj[c] : -kj[c];
+                g[c] = GPUSVM_W_ADD(g[c], GPUSVM_W_ADD(GPUSVM_W_MULF(di, qi), GPUSVM_W_MULF(dj, qj)));
                 if (t == i) a[c] = ai;
                 if (t == j) a[c] = aj;
             }
         }
-#ifndef GPUSVM_NV_SHFL
+#ifndef GPUSVM_SHFL
         barrier(CLK_LOCAL_MEM_FENCE); /* all have read j (ri[0]) before i's reduction writes ri */
 #endif
         it += step_ok;
@@ -451,12 +483,13 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
         const int t = GPUSVM_OWN(c);
         if (t >= m) break;
         const int i = ws_idx[t];
-        const double d = a[c] - alpha[i];
-        coef[t] = yv[c] > 0 ? d : -d;
-        alpha[i] = a[c];
+        const gpusvm_wbits old = alpha[i];
+        const gpusvm_wide a0 = GPUSVM_W_LD(old), d = GPUSVM_W_SUB(a[c], a0);
+        coef[t] = GPUSVM_W_ST(yv[c] > 0 ? d : GPUSVM_W_NEG(d));
+        alpha[i] = GPUSVM_W_ST_EXACT(a[c], a0, old, C[c], Cv[i]);
     }
     if (GPUSVM_LID == 0) {
-        status[GPUSVM__ST_ITER] += (double)it;
-        status[GPUSVM__ST_INNER] = (double)it;
+        status[GPUSVM__ST_ITER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_I(it)));
+        status[GPUSVM__ST_INNER] = GPUSVM_W_ST(GPUSVM_W_I(it));
     }
 }

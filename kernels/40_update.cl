@@ -11,7 +11,7 @@
  * rows that count and has GPUSVM_UPD_U independent loads in flight (a
  * round's update is bound by reading the rows; one load at a time left it
  * waiting on latency: H100, dense 1M x 32, 1892 rounds, 2.16 s before, 1.69 s
- * after). The sum is double, in t order over the nonzero
+ * after). The sum is wide (part 0), in t order over the nonzero
  * coefficients. coef_off and out_off select one of several coefficient
  * vectors and output rows (prediction evaluates every pairwise decision of a
  * multiclass model from one kernel tile).
@@ -29,12 +29,12 @@
 
 /* The nonzero coefficients of [c0, c0 + GPUSVM__L) of the m, in order, to lc / ls; their count
    (sc: GPUSVM__L ints of scratch, an inclusive scan of the flags). */
-GPUSVM_INLINE int gpusvm_upd_stage(__global const double *coef, __global const int *slot, int c0, int m,
-                                   __local double *lc, __local int *ls, __local int *sc)
+GPUSVM_INLINE int gpusvm_upd_stage(__global const gpusvm_wbits *coef, __global const int *slot, int c0, int m,
+                                   __local gpusvm_wide *lc, __local int *ls, __local int *sc)
 {
     const int t = c0 + GPUSVM_UPD_LID;
-    const double c = t < m ? coef[t] : 0.0;
-    const int flag = c != 0.0;
+    const gpusvm_wide c = t < m ? GPUSVM_W_LD(coef[t]) : GPUSVM_W_F(0.0f);
+    const int flag = !GPUSVM_W_EQ(c, GPUSVM_W_F(0.0f));
     barrier(CLK_LOCAL_MEM_FENCE); /* the last chunk's readers are done */
     sc[GPUSVM_UPD_LID] = flag;
     gpusvm_scan_local(sc);
@@ -48,33 +48,35 @@ GPUSVM_INLINE int gpusvm_upd_stage(__global const double *coef, __global const i
 
 __kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))
 {
-    __local double lc[GPUSVM__L];
+    __local gpusvm_wide lc[GPUSVM__L];
     __local int ls[GPUSVM__L], sc[GPUSVM__L];
     const int i = var_off + (int)get_global_id(0), p = get_group_id(1);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int v0 = pi[GPUSVM__PI_VAR], n = min(pi[GPUSVM__PI_NVAR], var_end), npts = pi[GPUSVM__PI_SPLIT];
     const int m = min(m_in, pi[GPUSVM__PI_Q]);
-    __global double *out = out0 + v0;
+    __global gpusvm_wbits *out = out0 + v0;
     __global const char *y = y0 + v0;
     /* a point past n reads column 0, which every row has */
     __global const float *K = K0 + (size_t)p * qmax * ldk + (i < n ? GPUSVM__PT(i, npts) - k_off : 0);
     /* uniform per work-group */
-    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING ||
+    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) ||
         var_off + (int)get_group_id(0) * GPUSVM__L >= n)
         return;
 
-    double sum = 0.0;
+    gpusvm_wide sum = GPUSVM_W_F(0.0f);
     for (int c0 = 0; c0 < m; c0 += GPUSVM__L) {
         const int cnt = gpusvm_upd_stage(coef0 + p * qmax + coef_off, slot0 + p * qmax, c0, m, lc, ls, sc);
         int t = 0;
         for (; t + GPUSVM_UPD_U <= cnt; t += GPUSVM_UPD_U) {
             float k[GPUSVM_UPD_U];
             for (int u = 0; u < GPUSVM_UPD_U; ++u) k[u] = K[(size_t)ls[t + u] * ldk];
-            for (int u = 0; u < GPUSVM_UPD_U; ++u) sum += lc[t + u] * (double)k[u];
+            for (int u = 0; u < GPUSVM_UPD_U; ++u) sum = GPUSVM_W_ACC(sum, lc[t + u], k[u]);
         }
-        for (; t < cnt; ++t) sum += lc[t] * (double)K[(size_t)ls[t] * ldk];
+        for (; t < cnt; ++t) sum = GPUSVM_W_ACC(sum, lc[t], K[(size_t)ls[t] * ldk]);
     }
-    if (i < n) out[out_off + i] += (use_y && y[i] < 0) ? -sum : sum;
+    if (i < n)
+        out[out_off + i] = GPUSVM_W_ST(
+            GPUSVM_W_ADD(GPUSVM_W_LD(out[out_off + i]), (use_y && y[i] < 0) ? GPUSVM_W_NEG(sum) : sum));
 }
 
 /* The update of a tile of streamed points with no room for its rows (host section, stream):
@@ -82,7 +84,7 @@ __kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))
  * GPUSVM__TM at a time, each block computed as part 1's tile computes it (GPUSVM_TILE_DOTS,
  * then the same kernel function: the same bits) and put into local memory a quarter at a
  * time, where each point's work-item adds it to its sum in row order, with the product and
- * the sum gpusvm_update forms: the same double, so the gradients are the resident path's.
+ * the sum gpusvm_update forms: the same bits, so the gradients are the resident path's.
  * Nothing is written but the gradients, so a tile needs 2 dpad words a point of the budget
  * instead of 2 dpad + q (H100, 1M x 64 points under 64 MB: 125 tiles a round become 14).
  * Part 1's arguments with b_mode 1 (the tile's points [b_off, b_end)), the moved rows as
@@ -99,13 +101,13 @@ __kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))
 #define GPUSVM_RU_LF (GPUSVM_RU_TID / GPUSVM__TM)
 
 /* Point c's variables (c, and epsilon-SVR's c + split) take sum into their gradients. */
-GPUSVM_INLINE void gpusvm_ru_put(__global const int *pi, __global double *out0, __global const char *y0, int c, int hi,
-                                 int split, double sum)
+GPUSVM_INLINE void gpusvm_ru_put(__global const int *pi, __global gpusvm_wbits *out0, __global const char *y0, int c,
+                                 int hi, int split, gpusvm_wide sum)
 {
     const int n = pi[GPUSVM__PI_NVAR], v0 = pi[GPUSVM__PI_VAR];
     if (c >= hi) return;
     for (int v = c; v < n; v += split) {
-        out0[v0 + v] += y0[v0 + v] < 0 ? -sum : sum;
+        out0[v0 + v] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(out0[v0 + v]), y0[v0 + v] < 0 ? GPUSVM_W_NEG(sum) : sum));
         if (split <= 0) break;
     }
 }
@@ -123,10 +125,10 @@ void gpusvm_rows_update(GPUSVM_ROWS_PARAMS, GPUSVM__ARGS_ROWS_UPD(GPUSVM__PARAM,
     const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
     const int ws = p * qmax;
     /* uniform per work-group */
-    if (status[p * GPUSVM__ST_COUNT + GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING || nr <= 0 || i0 >= hi) return;
+    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || nr <= 0 || i0 >= hi) return;
     if (a_pos) A += (size_t)p * dpad * pitch_a;
     const int col_b = GPUSVM_B_COL(min(i0 + GPUSVM_RU_LR, hi - 1));
-    double sum = 0.0;
+    gpusvm_wide sum = GPUSVM_W_F(0.0f);
     for (int r0 = 0; r0 < nr; r0 += GPUSVM__TM) {
         const int ra = min(r0 + GPUSVM_RU_LR, nr - 1);
         const int col_a =
@@ -149,7 +151,8 @@ void gpusvm_rows_update(GPUSVM_ROWS_PARAMS, GPUSVM__ARGS_ROWS_UPD(GPUSVM__PARAM,
             barrier(CLK_LOCAL_MEM_FENCE);
             if (GPUSVM_RU_TID < GPUSVM__TM) {
                 const int rq = r0 + GPUSVM_RU_QR * k, n = min(GPUSVM_RU_QR, nr - rq);
-                for (int t = 0; t < n; ++t) sum += coef[ws + row_off + rq + t] * (double)Ks[t][GPUSVM_RU_TID];
+                for (int t = 0; t < n; ++t)
+                    sum = GPUSVM_W_ACC(sum, GPUSVM_W_LD(coef[ws + row_off + rq + t]), Ks[t][GPUSVM_RU_TID]);
                 /* after the last quarter, here: past the loop PoCL 3.1 ran it for every work-item */
                 if (r0 + GPUSVM__TM >= nr && k == 3)
                     gpusvm_ru_put(pi, out0, y0, i0 + GPUSVM_RU_TID, hi, split, sum);

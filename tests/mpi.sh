@@ -59,6 +59,11 @@ mpirun -np 1 -x GPUSVM_BACKEND=cpu $B/gpusvm-train-mpi "$W/a9a4k" "$W/mix.model"
 rc=$?
 [ $rc != 0 ] && grep -q "run on different backends" "$W/mix.out" && [ ! -e "$W/mix.model" ]
 check $? "mpirun with one rank on the C backend and one on OpenCL: an error, no model"
+mpirun -np 1 -x GPUSVM_FP64=off $B/gpusvm-train-mpi "$W/a9a4k" "$W/pairs.model" : \
+    -np 1 -x GPUSVM_FP64=on $B/gpusvm-train-mpi "$W/a9a4k" "$W/pairs.model" > "$W/pairs.out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "OpenCL with float pairs" "$W/pairs.out" && [ ! -e "$W/pairs.model" ]
+check $? "mpirun with one OpenCL rank on float pairs and one on double: an error, no model"
 mpirun -np 1 -x GPUSVM_DEVICE_MEMORY_MB=2 $B/gpusvm-train-mpi "$W/a9a4k" "$W/plan.model" : \
     -np 1 $B/gpusvm-train-mpi "$W/a9a4k" "$W/plan.model" > "$W/plan.out" 2>&1
 rc=$?

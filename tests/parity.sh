@@ -15,7 +15,7 @@ mkdir -p "$D" "$W"
 backends=${*:-cpu opencl}
 pass=0
 fail=0
-storage=${GPUSVM_STORAGE:+ (GPUSVM_STORAGE=$GPUSVM_STORAGE)}
+storage="${GPUSVM_STORAGE:+ (GPUSVM_STORAGE=$GPUSVM_STORAGE)}${GPUSVM_FP64:+ (GPUSVM_FP64=$GPUSVM_FP64)}"
 
 check() { # check CONDITION-STATUS MESSAGE
     if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok   $2$storage"; else fail=$((fail + 1)); echo "FAIL $2$storage"; fi

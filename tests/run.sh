@@ -96,6 +96,8 @@ step "examples/grid_search.c builds and finds its best point on heart_scale" sh 
 # every kernel against the C backend; the API
 step "build test_kernels" $CC -std=c99 -O2 $WARN -o $T/test_kernels tests/test_kernels.c -ldl -lm
 step "OpenCL kernels match the C backend on random inputs" $T/test_kernels
+step "the kernels with float pairs (GPUSVM_FP64=off, devices without fp64) match the C backend" \
+    env GPUSVM_FP64=off $T/test_kernels
 step "build test_kernels with the selection over the grid at every size" \
     $CC -std=c99 -O2 $WARN -DGPUSVM__SEL_GRID=0 -o $T/test_kernels_grid tests/test_kernels.c -ldl -lm
 step "the selection over the grid gives the same working sets (the kernel tests again)" $T/test_kernels_grid
@@ -223,6 +225,10 @@ suite parity tests/parity.sh cpu opencl
 export GPUSVM_STORAGE=sparse
 suite parity tests/parity.sh opencl
 unset GPUSVM_STORAGE
+# and with float pairs, the path of devices without double precision (GPUSVM_FP64=off)
+export GPUSVM_FP64=off
+suite parity tests/parity.sh opencl
+unset GPUSVM_FP64
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

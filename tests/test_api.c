@@ -1198,6 +1198,66 @@ static void storage_checks(void)
     CHECK(gpusvm_context_create(&desc, &c) == GPUSVM_ERROR_INVALID_ARGUMENT && !c, "storage: desc.storage 3 is refused");
 }
 
+/* desc.fp64: float pairs (OFF, the path of devices without double precision) train the models
+   double trains on the same device (the same support vectors, decision values of the same sign
+   within the stopping tolerance, 1e-3: their choices of i and j compare floats, so a near tie can
+   take another path to the optimum; the kernel tests hold each kernel to the C backend) and say
+   so in the device name; a value outside the enum is refused. */
+static void fp64_checks(void)
+{
+    enum { N = 500, D = 10 };
+    static float x[N * D];
+    static double y[N], dc[N], dp[N];
+    const gpusvm_svm_type types[3] = {GPUSVM_C_SVC, GPUSVM_NU_SVC, GPUSVM_EPSILON_SVR};
+    gpusvm_context_desc desc;
+    gpusvm_context *ref = NULL, *ocl = NULL;
+    gpusvm_matrix m;
+    gpusvm_params p;
+    int t;
+    char msg[512];
+    blobs(x, y, N, D, 11u);
+    memset(&m, 0, sizeof m);
+    m.rows = N;
+    m.cols = D;
+    m.values = x;
+    memset(&desc, 0, sizeof desc);
+    desc.ignore_environment = 1;
+#ifndef __cplusplus /* C++ has no value in the enum's range that is not one of its values */
+    desc.fp64 = (gpusvm_fp64)4;
+    CHECK(gpusvm_context_create(&desc, &ocl) == GPUSVM_ERROR_INVALID_ARGUMENT && !ocl, "fp64: desc.fp64 4 is refused");
+#endif
+    desc.fp64 = GPUSVM_FP64_AUTO;
+    desc.backend = GPUSVM_BACKEND_OPENCL;
+    CHECK_OK(gpusvm_context_create(&desc, &ref));
+    desc.fp64 = GPUSVM_FP64_OFF;
+    CHECK_OK(gpusvm_context_create(&desc, &ocl));
+    snprintf(msg, sizeof msg, "fp64: the device name says float pairs (%s)", gpusvm_context_device_name(ocl));
+    CHECK(strstr(gpusvm_context_device_name(ocl), "fp64 off: float pairs") != NULL, msg);
+    for (t = 0; t < 3; ++t) {
+        gpusvm_model *mc = NULL, *mp = NULL;
+        size_t i, far = 0;
+        memset(&p, 0, sizeof p);
+        p.svm_type = types[t];
+        p.gamma = 0.2;
+        p.nu = 0.3;
+        CHECK_OK(gpusvm_train(ref, &m, y, &p, &mc));
+        CHECK_OK(gpusvm_train(ocl, &m, y, &p, &mp));
+        CHECK_OK(gpusvm_predict(ref, mc, &m, NULL, dc));
+        CHECK_OK(gpusvm_predict(ocl, mp, &m, NULL, dp));
+        for (i = 0; i < N; ++i) far += fabs(dc[i] - dp[i]) > 1e-3 * (1.0 + fabs(dc[i])) || (dc[i] > 0) != (dp[i] > 0);
+        snprintf(msg, sizeof msg,
+                 "fp64: float pairs give double's model (svm type %d: %lu of %d decision values differ, nSV %lu "
+                 "and %lu)",
+                 (int)types[t], (unsigned long)far, N, mc ? (unsigned long)mc->total_sv : 0UL,
+                 mp ? (unsigned long)mp->total_sv : 0UL);
+        CHECK(mc && mp && far == 0 && mc->total_sv == mp->total_sv, msg);
+        gpusvm_model_free(mc);
+        gpusvm_model_free(mp);
+    }
+    gpusvm_context_destroy(ocl);
+    gpusvm_context_destroy(ref);
+}
+
 /* The kernel cache: the first context compiles and writes it, the second loads it and trains the
    same model; a damaged file is rejected (compiled again and rewritten). */
 static void cache_checks(void)
@@ -1577,6 +1637,7 @@ static const test_case cases[] = {
     {"kernel_cache", cache_checks, DEVICE},
     {"upload", upload_checks, DEVICE},
     {"storage", storage_checks, DEVICE},
+    {"fp64", fp64_checks, DEVICE},
     {"stream", stream_checks, DEVICE},
 };
 #define NCASES (sizeof cases / sizeof cases[0])

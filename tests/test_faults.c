@@ -266,6 +266,12 @@ static gpusvm__cl_int W_clFlush(gpusvm__cl_queue q)
     return real.clFlush(q);
 }
 
+static void *W_clGetExtensionFunctionAddressForPlatform(gpusvm__cl_platform p, const char *name)
+{
+    if (inject()) return NULL;
+    return real.clGetExtensionFunctionAddressForPlatform(p, name);
+}
+
 void gpusvm__test_cl_hook(gpusvm__cl_api *api)
 {
     real = *api;

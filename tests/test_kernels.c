@@ -1,7 +1,10 @@
 /* Every OpenCL kernel against the C backend, on fresh random inputs, with the OpenCL
    outputs poisoned first so that an element left unwritten fails the comparison; and a batch
    of problems solved together against each solved alone.
-   Needs an OpenCL device with fp64 (PoCL on a CPU machine); fails without one. */
+   Needs an OpenCL device (PoCL on a CPU machine); fails without one. GPUSVM_FP64=off runs the
+   kernels with float pairs (the path of devices without fp64): every check as with double but
+   the gaps, which agree to 1e-12 relative instead of to the bit. GPUSVM_SUBGROUPS (ptx, khr, intel,
+   off) builds the reductions with that sub-group exchange where the device has it. */
 #define GPUSVM_TEST_HOOKS /* the backends' test access (backend.test) */
 #define GPUSVM_IMPLEMENTATION
 #include "../gpusvm.h"
@@ -11,6 +14,7 @@
 void gpusvm__test_cl_hook(gpusvm__cl_api *api) { (void)api; }
 
 static uint64_t rng_state;
+static int pairs; /* the OpenCL kernels run with float pairs (GPUSVM_FP64=off) */
 static double urand(void)
 {
     rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -117,6 +121,130 @@ static int close_rel(double a, double b, double rel, double abs_tol)
     return d <= abs_tol || d <= rel * fabs(b);
 }
 
+/* The same inner solve on both backends, step by step: the same pair updates, alphas,
+   coefficients, and gradients after gpusvm_update. */
+static void solve_path_check(const problem_t *t, int q, const double *a1, const double *a2, const double *c1,
+                             const double *c2, const double *g1, const double *g2, double it1, double it2,
+                             const char *label)
+{
+    const size_t n = t->p.nvar;
+    size_t i, bad;
+    int k;
+    char what[200];
+    snprintf(what, sizeof what, "%s: gpusvm_smo: same pair updates (%g vs %g)", label, it2, it1);
+    CHECK(it1 == it2, what);
+    for (i = 0, bad = 0; i < n; ++i)
+        if (!close_rel(a2[i], a1[i], 1e-9, 1e-12)) {
+            if (!bad++) fprintf(stderr, "  alpha[%lu]: opencl %.17g, C %.17g\n", (unsigned long)i, a2[i], a1[i]);
+        }
+    for (k = 0; k < q; ++k)
+        if (!close_rel(c2[k], c1[k], 1e-9, 1e-12)) {
+            if (!bad++) fprintf(stderr, "  coef[%d]: opencl %.17g, C %.17g\n", k, c2[k], c1[k]);
+        }
+    snprintf(what, sizeof what, "%s: gpusvm_smo: same alphas and coefficients (%lu differ)", label, (unsigned long)bad);
+    CHECK(bad == 0, what);
+    for (i = 0, bad = 0; i < n; ++i) bad += !close_rel(g2[i], g1[i], 1e-9, 1e-9);
+    snprintf(what, sizeof what, "%s: gpusvm_update matches the C backend (%lu differ)", label, (unsigned long)bad);
+    CHECK(bad == 0, what);
+}
+
+/* An inner solve's input: problem t's working set (positions' variables idx, row slots slot, the
+   rows K: slot by point), the state before it, its stop (eps, ratio times the outer gap) and its
+   budget of pair updates. */
+typedef struct {
+    const problem_t *t;
+    const int *idx, *slot;
+    int q;
+    const float *K;
+    const double *alpha, *G;
+    double eps, ratio_gap;
+    int max_inner;
+} solve_t;
+
+/* The gradient after the solve moved the alphas to a, as gpusvm_update sums it (in double, on
+   the host): G_v + y_v sum_t y_t (a_t - alpha_t) K[slot_t][point of v]. */
+static void host_gradient(const solve_t *s, const double *a, double *out)
+{
+    const gpusvm__problem *p = &s->t->p;
+    size_t v;
+    int k;
+    for (v = 0; v < p->nvar; ++v) {
+        const size_t pt = GPUSVM__PT(v, p->npts);
+        double sum = 0.0;
+        for (k = 0; k < s->q; ++k) {
+            const size_t u = (size_t)s->idx[k];
+            sum += (p->y[u] > 0 ? 1.0 : -1.0) * (a[u] - s->alpha[u]) * (double)s->K[(size_t)s->slot[k] * p->npts + pt];
+        }
+        out[v] = s->G[v] + (p->y[v] > 0 ? sum : -sum);
+    }
+}
+
+/* The working set's largest violation m - M (LIBSVM's; with nu, each class's, the larger). */
+static double ws_violation(const solve_t *s, const double *a, const double *G)
+{
+    const gpusvm__problem *p = &s->t->p;
+    double m[2] = {-INFINITY, -INFINITY}, M[2] = {INFINITY, INFINITY}, worst = -INFINITY;
+    int k, c;
+    for (k = 0; k < s->q; ++k) {
+        const size_t u = (size_t)s->idx[k];
+        const int pos = p->y[u] > 0, cls = p->nu && !pos;
+        const double v = pos ? -G[u] : G[u];
+        const int below = a[u] < p->C[u], above = a[u] > 0.0;
+        if (pos ? below : above) m[cls] = v > m[cls] ? v : m[cls];
+        if (pos ? above : below) M[cls] = v < M[cls] ? v : M[cls];
+    }
+    for (c = 0; c < 2; ++c)
+        if (m[c] - M[c] > worst) worst = m[c] - M[c];
+    return worst;
+}
+
+/* Float pairs choose i and j on floats: on a near tie the OpenCL solve may take another path
+   than the C backend's, so its result is checked for what no path changes. It is feasible (bounds;
+   each equality constraint), its coefficients are its steps, its gradient after gpusvm_update is
+   the host's sum from its alphas, it meets the stop on the working set (unless the budget ran
+   out), and its objective is the C backend's within what that stop allows (the working set's
+   violation times the sum of its bounds). */
+static void solve_optimum_check(const solve_t *s, const double *a1, const double *a2, const double *c2,
+                                const double *g1, const double *g2, double it2, const char *label)
+{
+    const gpusvm__problem *p = &s->t->p;
+    const size_t n = p->nvar;
+    const double stop = s->q >= (int)n ? s->eps : (s->eps > s->ratio_gap ? s->eps : s->ratio_gap);
+    double *h = (double *)malloc(n * sizeof(double)), sum[2] = {0.0, 0.0}, Csum = 0.0, df = 0.0, viol;
+    size_t i, bad;
+    int k;
+    char what[240];
+    for (i = 0, bad = 0; i < n; ++i) bad += a2[i] < 0.0 || a2[i] > p->C[i];
+    for (k = 0; k < s->q; ++k) {
+        const size_t u = (size_t)s->idx[k];
+        const double d = a2[u] - s->alpha[u];
+        sum[p->nu && p->y[u] < 0] += p->y[u] > 0 ? d : -d;
+        bad += !close_rel(c2[k], p->y[u] > 0 ? d : -d, 1e-12, 1e-15);
+        Csum += p->C[u];
+        df += 0.5 * (a2[u] - a1[u]) * (g2[u] + g1[u]);
+    }
+    bad += fabs(sum[0]) > 1e-9 || fabs(sum[1]) > 1e-9;
+    snprintf(what, sizeof what, "%s: gpusvm_smo (float pairs): within the bounds, the equality constraints kept, "
+             "the coefficients its steps (%lu wrong)", label, (unsigned long)bad);
+    CHECK(bad == 0, what);
+    host_gradient(s, a2, h);
+    for (i = 0, bad = 0; i < n; ++i)
+        if (!close_rel(g2[i], h[i], 1e-9, 1e-9)) {
+            if (!bad++) fprintf(stderr, "  G[%lu]: opencl %.17g, host %.17g\n", (unsigned long)i, g2[i], h[i]);
+        }
+    snprintf(what, sizeof what, "%s: gpusvm_update (float pairs) is the host's gradient from its alphas (%lu differ)",
+             label, (unsigned long)bad);
+    CHECK(bad == 0, what);
+    viol = ws_violation(s, a2, h);
+    snprintf(what, sizeof what, "%s: gpusvm_smo (float pairs): the working set's violation %.3g meets the stop %g "
+             "(%g pair updates of %d)", label, viol, stop, it2, s->q >= (int)n ? GPUSVM__WHOLE_INNER : s->max_inner);
+    CHECK(viol <= stop * (1.0 + 1e-5) || it2 >= (s->q >= (int)n ? GPUSVM__WHOLE_INNER : s->max_inner), what);
+    snprintf(what, sizeof what, "%s: gpusvm_smo (float pairs): objective within %.3g of the C backend's (%.3g)",
+             label, stop * Csum, df);
+    CHECK(fabs(df) <= stop * Csum, what);
+    free(h);
+}
+
 /* One full round of each primitive on problem t with working set q. */
 static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t, int q, const char *label)
 {
@@ -190,7 +318,10 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
         CHECK_OK(ocl->test.read_ws(ocl, idx2, slot2, NULL, q));
         snprintf(what, sizeof what, "%s: gpusvm_keys/select mode %d: same gap (%.17g vs %.17g)", label, mode,
                  s2[GPUSVM__ST_GAP], s1[GPUSVM__ST_GAP]);
-        CHECK(s1[GPUSVM__ST_GAP] == s2[GPUSVM__ST_GAP] && s1[GPUSVM__ST_DONE] == s2[GPUSVM__ST_DONE], what);
+        CHECK((pairs ? close_rel(s2[GPUSVM__ST_GAP], s1[GPUSVM__ST_GAP], 1e-12, 0.0)
+                     : s1[GPUSVM__ST_GAP] == s2[GPUSVM__ST_GAP]) &&
+                  s1[GPUSVM__ST_DONE] == s2[GPUSVM__ST_DONE],
+              what);
         /* the same working set; the kept half keeps its slots on both, while the C backend's new
            points take lines of its row cache (any distinct lines), so its slots are checked apart */
         for (k = 0, bad = 0; k < q; ++k) bad += idx[k] != idx2[k] || ((mode == 0 || k < q / 2) && slot[k] != slot2[k]);
@@ -209,8 +340,6 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
 
     /* smo: identical rows, state and working set on both (nu: interior alphas, random G,
        so that both classes have violating pairs) */
-    CHECK_OK(ocl->test.write_rows(ocl, Kc));
-    CHECK_OK(cpu->test.write_rows(cpu, Kc));
     for (i = 0; i < n; ++i) {
         alpha[i] = t->p.nu ? 0.5 * t->C[i] * urand() : 0.0;
         G[i] = t->p.nu ? 2.0 * urand() - 1.0 : -1.0;
@@ -221,6 +350,9 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     CHECK_OK(ocl->write_state(ocl, alpha, G, st0));
     CHECK_OK(ocl->write_ws(ocl, idx, slot, q));
     CHECK_OK(cpu->write_ws(cpu, idx, slot, q));
+    CHECK_OK(cpu->rows(cpu, 1)); /* the working set's own rows: a symmetric subproblem */
+    CHECK_OK(cpu->read_rows(cpu, Kc));
+    CHECK_OK(cpu->test.write_rows(cpu, Kc));
     CHECK_OK(ocl->test.poison(ocl));
     CHECK_OK(ocl->test.write_rows(ocl, Kc)); /* poison hit the rows too */
     CHECK_OK(cpu->smo(cpu, 1e-3, 0.1, 10 * q, 1e12));
@@ -231,22 +363,18 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     CHECK_OK(ocl->read_state(ocl, a2, NULL));
     CHECK_OK(cpu->test.read_ws(cpu, NULL, NULL, c1, q));
     CHECK_OK(ocl->test.read_ws(ocl, NULL, NULL, c2, q));
-    snprintf(what, sizeof what, "%s: gpusvm_smo: same pair updates (%g vs %g), more than none", label,
-             s2[GPUSVM__ST_ITER], s1[GPUSVM__ST_ITER]);
-    CHECK(s1[GPUSVM__ST_ITER] == s2[GPUSVM__ST_ITER] && s1[GPUSVM__ST_ITER] > 0, what);
-    for (i = 0, bad = 0; i < n; ++i) bad += !close_rel(a2[i], a1[i], 1e-9, 1e-12);
-    for (k = 0; k < q; ++k) bad += !close_rel(c2[k], c1[k], 1e-9, 1e-12);
-    snprintf(what, sizeof what, "%s: gpusvm_smo: same alphas and coefficients (%lu differ)", label, (unsigned long)bad);
-    CHECK(bad == 0, what);
-
-    /* update: the gradient after the step */
+    CHECK(s1[GPUSVM__ST_ITER] > 0 && s2[GPUSVM__ST_ITER] > 0, "gpusvm_smo: both solves make pair updates");
     CHECK_OK(cpu->update(cpu));
     CHECK_OK(ocl->update(ocl));
     CHECK_OK(cpu->read_state(cpu, NULL, g1));
     CHECK_OK(ocl->read_state(ocl, NULL, g2));
-    for (i = 0, bad = 0; i < n; ++i) bad += !close_rel(g2[i], g1[i], 1e-9, 1e-9);
-    snprintf(what, sizeof what, "%s: gpusvm_update matches the C backend (%lu differ)", label, (unsigned long)bad);
-    CHECK(bad == 0, what);
+    if (pairs) {
+        const solve_t in = {t, idx, slot, q, Kc, alpha, G, 1e-3, 0.1 * st0[GPUSVM__ST_GAP], 10 * q};
+        printf("  %s: float pairs: %g pair updates, the C backend %g\n", label, s2[GPUSVM__ST_ITER], s1[GPUSVM__ST_ITER]);
+        solve_optimum_check(&in, a1, a2, c2, g1, g2, s2[GPUSVM__ST_ITER], label);
+    } else {
+        solve_path_check(t, q, a1, a2, c1, c2, g1, g2, s1[GPUSVM__ST_ITER], s2[GPUSVM__ST_ITER], label);
+    }
 
     cpu->train_end(cpu);
     ocl->train_end(ocl);
@@ -917,6 +1045,7 @@ static void multi_device_checks(gpusvm_context *one)
     memset(&desc, 0, sizeof desc);
     desc.ignore_environment = 1;
     desc.backend = GPUSVM_BACKEND_OPENCL;
+    desc.fp64 = pairs ? GPUSVM_FP64_OFF : GPUSVM_FP64_AUTO; /* as the one-device context */
     desc.logger.fn = rows_logger;
     snprintf(sel, sizeof sel, "%s,%s", name, name);
     desc.devices = sel;
@@ -984,17 +1113,21 @@ int main(void)
                                            : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
     printf("test_kernels: seed %llu\n", (unsigned long long)rng_state);
     memset(&d, 0, sizeof d);
-    d.ignore_environment = 1;
+    d.ignore_environment = getenv("GPUSVM_SUBGROUPS") == NULL; /* with it: that sub-group exchange */
     d.backend = GPUSVM_BACKEND_CPU;
     CHECK_OK(gpusvm_context_create(&d, &c1));
     d.backend = GPUSVM_BACKEND_OPENCL;
     d.device = getenv("GPUSVM_DEVICE");
     d.storage = GPUSVM_STORAGE_DENSE;
+    pairs = getenv("GPUSVM_FP64") && strcmp(getenv("GPUSVM_FP64"), "off") == 0;
+    d.fp64 = pairs ? GPUSVM_FP64_OFF : GPUSVM_FP64_AUTO;
     if (gpusvm_context_create(&d, &c2) != GPUSVM_OK) {
-        CHECK(0, "an OpenCL device with fp64 is available (install pocl-opencl-icd)");
+        CHECK(0, "an OpenCL device is available (install pocl-opencl-icd)");
         return check_summary();
     }
     printf("test_kernels: OpenCL device %s\n", gpusvm_context_device_name(c2));
+    CHECK(pairs == (strstr(gpusvm_context_device_name(c2), "fp64") != NULL),
+          "the device's name says when its kernels run with float pairs (the word fp64)");
     for (kt = 0; kt < 4; ++kt) {
         problem_t t, sv, x;
         char label[64];
