@@ -2457,6 +2457,7 @@ typedef struct gpusvm__cpu {
     unsigned char *xblock;      /* the working-set blocks' allgather: every part's columns */
     size_t xblock_bytes;
     int *rows_of; /* train_begin's problems: gpusvm__cpu_same_rows of each */
+    int *order;   /* and the order the threads take their inner solves in (gpusvm__cpu_order) */
 } gpusvm__cpu;
 
 static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s, int nprob);
@@ -2519,7 +2520,8 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
     gpusvm__free(a, b->xrecv);
     gpusvm__free(a, b->xblock);
     gpusvm__free(a, b->rows_of);
-    b->rows_of = NULL;
+    gpusvm__free(a, b->order);
+    b->rows_of = b->order = NULL;
     b->cmap = NULL;
     b->xsend = b->xrecv = NULL;
     b->xblock = NULL;
@@ -2749,6 +2751,39 @@ static void gpusvm__cpu_job_init(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusv
     }
 }
 
+typedef struct gpusvm__cpu_cost {
+    double bounds;
+    int t;
+} gpusvm__cpu_cost;
+
+static int gpusvm__cpu_cost_cmp(const void *a, const void *b)
+{
+    const gpusvm__cpu_cost *x = (const gpusvm__cpu_cost *)a, *y = (const gpusvm__cpu_cost *)b;
+    if (x->bounds != y->bounds) return x->bounds > y->bounds ? -1 : 1;
+    return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* The order the threads take a batch's inner solves in: the costliest first, so that none is
+   left to start alone at the end. The cost is guessed from the bounds' sum (its variables times
+   its C: a grid's large C values take most of its pair updates, one-vs-one's large pairs most of
+   theirs); ties in problem order. 0: no memory. */
+static int gpusvm__cpu_order(const gpusvm_allocator *a, const gpusvm__problem *p, int nprob, int *order)
+{
+    gpusvm__cpu_cost *c = (gpusvm__cpu_cost *)gpusvm__alloc(a, (size_t)nprob, sizeof(gpusvm__cpu_cost));
+    size_t i;
+    int t;
+    if (!c) return 0;
+    for (t = 0; t < nprob; ++t) {
+        c[t].bounds = 0.0;
+        c[t].t = t;
+        for (i = 0; p[t].C && i < p[t].nvar; ++i) c[t].bounds += p[t].C[i];
+    }
+    qsort(c, (size_t)nprob, sizeof *c, gpusvm__cpu_cost_cmp);
+    for (t = 0; t < nprob; ++t) order[t] = c[t].t;
+    gpusvm__free(a, c);
+    return 1;
+}
+
 static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
@@ -2759,7 +2794,12 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     int t;
     gpusvm__cpu_train_end(bb);
     b->qmax = q;
-    if (!(b->rows_of = (int *)gpusvm__alloc(a, (size_t)nprob, sizeof(int)))) return gpusvm__oom(bb->ctx, "the training state");
+    b->rows_of = (int *)gpusvm__alloc(a, (size_t)nprob, sizeof(int));
+    b->order = (int *)gpusvm__alloc(a, (size_t)nprob, sizeof(int));
+    if (!b->rows_of || !b->order || !gpusvm__cpu_order(a, p, nprob, b->order)) {
+        gpusvm__cpu_train_end(bb);
+        return gpusvm__oom(bb->ctx, "the training state");
+    }
     for (t = 0; t < nprob; ++t) b->rows_of[t] = gpusvm__cpu_same_rows(b, p, t, q);
     for (t = 0; t < nprob; ++t) {
         const size_t qt = gpusvm__cpu_lines(&p[t], q, nprob), width = gpusvm__cpu_share(b, &p[t], q, &lo);
@@ -3671,7 +3711,8 @@ static void gpusvm__cpu_smo_run(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
 {
     const int m = j->q;
     double eps_in, left;
-    int it = 0, budget, t, na, unshrunk = 0, shrink_in = m < GPUSVM__CPU_SHRINK_EVERY ? m : GPUSVM__CPU_SHRINK_EVERY;
+    const int every = m < GPUSVM__CPU_SHRINK_EVERY ? m : GPUSVM__CPU_SHRINK_EVERY;
+    int it = 0, budget, t, na, unshrunk = 0, shrink_in = every;
     if (j->whole) {
         ratio = 0.0;
         max_inner = GPUSVM__WHOLE_INNER;
@@ -3690,7 +3731,7 @@ static void gpusvm__cpu_smo_run(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
         gap = j->p.nu ? (bv[0] + g2[0] > bv[1] + g2[1] ? bv[0] + g2[0] : bv[1] + g2[1])
                       : (bi[0] < 0 ? -INFINITY : bv[0] + g2[0]);
         if (j->whole && b->base.shrinking && --shrink_in == 0) {
-            shrink_in = GPUSVM__CPU_SHRINK_EVERY;
+            shrink_in = every;
             if (!unshrunk && gap <= 10.0 * eps_in) {
                 unshrunk = 1;
                 na = gpusvm__cpu_smo_unshrink(w, m);
@@ -3796,7 +3837,7 @@ static gpusvm_result gpusvm__cpu_share_ws(gpusvm__cpu *b, gpusvm__cpu_job *j, fl
     return gpusvm__cpu_share_block(b, j, own, kq);
 }
 
-/* A batch's inner solves on the context's threads: thread t takes problems t, t + parts, ...
+/* A batch's inner solves on the context's threads: they take the problems in turn, thread t
    with its own scratch w[t] (allocated by the caller, once a training: a custom allocator is
    called from one thread only), each solved exactly as on one thread, so the same bits for any
    count. Split problems (their blocks gathered first, on the calling thread, in problem order as
@@ -3811,25 +3852,29 @@ typedef struct gpusvm__cpu_smo_split {
     volatile long next; /* the next problem a thread takes (gpusvm__take) */
 } gpusvm__cpu_smo_split;
 
-/* Thread t's inner solves: the problems taken in turn (so that a batch of problems of unequal
-   cost, a grid's C values, keeps every thread busy; each is solved alone, so any thread gives the
-   same bits), or problem t, t + parts, ... without an atomic add; with chunk, its t-th. */
+/* Thread t's inner solves: the problems taken in turn in the batch's order (gpusvm__cpu_order: so
+   that a batch of problems of unequal cost, a grid's C values, keeps every thread busy; each is
+   solved alone, so any thread gives the same bits), or the order's t-th, t + parts-th, ...
+   without an atomic add; with chunk, its t-th. */
 static void gpusvm__cpu_smo_part(void *arg, int t)
 {
     gpusvm__cpu_smo_split *s = (gpusvm__cpu_smo_split *)arg;
-    int p;
+    int k;
     if (s->chunk) {
         if (t < s->nchunk)
             gpusvm__cpu_smo_one(s->b, &s->b->job[s->chunk[t]], &s->w[t], s->eps, s->ratio, s->max_inner, s->max_iter);
         return;
     }
 #if GPUSVM__TAKE_ATOMIC
-    while ((p = (int)gpusvm__take(&s->next)) < s->b->nprob)
+    while ((k = (int)gpusvm__take(&s->next)) < s->b->nprob)
 #else
-    for (p = t; p < s->b->nprob; p += s->parts)
+    for (k = t; k < s->b->nprob; k += s->parts)
 #endif
+    {
+        const int p = s->b->order[k];
         if (!s->b->job[p].split)
             gpusvm__cpu_smo_one(s->b, &s->b->job[p], &s->w[t], s->eps, s->ratio, s->max_inner, s->max_iter);
+    }
 }
 
 /* The split problems' inner solves, up to one a thread at a time. */

@@ -22,6 +22,8 @@
 # BENCH_THREADS=N adds the C backend's training time on 1 thread against N (mnist 8-vs-rest; see there).
 # BENCH_ONLY=stream: training with the points streamed through the device (data larger than it).
 # BENCH_ONLY=fp64: the same trainings with double and with float pairs (GPUSVM_FP64=on / off).
+# BENCH_ONLY=grid: gpusvm-grid against svm-grid on the same host (e.g. GPUSVM_BACKEND=cpu on a
+# machine without a GPU).
 # BENCH_DEVICES=LIST (GPUSVM_DEVICE's form, e.g. 0,1,2,3): the same trainings on the list's first
 # device and on the whole list (BENCH_ONLY=devices: those rows only).
 # Data: the .xz files in GPUSVM_DATA (default ../shared/data), decompressed into build/data.
@@ -422,6 +424,44 @@ if [ -n "${BENCH_THREADS:-}" ]; then
     echo "|---|---|---|---|---|"
     scaling "threads: mnist 8-vs-rest (60,000 points)" mnist.scale.8 -c 1 -g 0.02
     scaling "threads: mnist 8-vs-rest, first 20,000" mnist.scale.8.20k -c 1 -g 0.02
+fi
+
+# parameter search: gpusvm-grid against LIBSVM's svm-grid (its svm-train, one process a point) on
+# the same host, runs taken in turn, the median wall time of each; and both best lines.
+# BENCH_ONLY=grid: these rows only.
+grid_row() { # grid_row NAME DATA OPTIONS...
+    name=$1 data=$D/$2
+    wanted "$name" || return 0
+    shift 2
+    ours= ref=
+    for i in $(seq 1 "$RUNS"); do
+        t0=$(now)
+        $B/gpusvm-grid "$@" -out null "$data" > "$W/grid.ours" 2> "$W/grid.err" ||
+            { echo "| $name | failed: $(tail -n 1 "$W/grid.err") |"; return; }
+        t1=$(now)
+        svm-grid -svmtrain "$(command -v svm-train)" -gnuplot null "$@" -out null "$data" > "$W/grid.ref" 2>&1 ||
+            { echo "| $name | svm-grid failed: $(tail -n 1 "$W/grid.ref") |"; return; }
+        t2=$(now)
+        ours="$ours $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
+        ref="$ref $(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.3f", b - a }')"
+    done
+    mo=$(median $ours) mr=$(median $ref)
+    echo "| ${name#grid: } | $mo s ($(echo $ours | sed 's/ /, /g')) | $mr s ($(echo $ref | sed 's/ /, /g')) |" \
+        "$(awk -v a="$mr" -v b="$mo" 'BEGIN { printf "%.1f", a / b }') | $(tail -n 1 "$W/grid.ours") | $(tail -n 1 "$W/grid.ref") |"
+}
+if wanted grid; then
+    echo
+    if command -v svm-grid > /dev/null && command -v svm-train > /dev/null; then
+        echo "Parameter search, gpusvm-grid ($dev) against svm-grid with svm-train (one process a point, this host; wall time, $RUNS runs of each taken in turn; median (runs)):"
+        echo
+        echo "| grid | gpusvm-grid | svm-grid | ratio of the medians | gpusvm-grid's best (C, gamma, rate) | svm-grid's best |"
+        echo "|---|---|---|---|---|---|"
+        grid_row "grid: heart_scale, default (11 x 10, 5 folds)" heart_scale
+        grid_row "grid: heart_scale, 4 x 3 (-log2c -1,5,2 -log2g -5,-1,2)" heart_scale -log2c -1,5,2 -log2g -5,-1,2
+        grid_row "grid: svmguide1, 5 x 5 (-log2c -1,7,2 -log2g -7,1,2)" svmguide1 -log2c -1,7,2 -log2g -7,1,2
+    else
+        echo "Parameter search: not run (no svm-grid / svm-train on PATH: apt-get install libsvm-tools)"
+    fi
 fi
 
 # reading data files: gpusvm_dataset_load on one thread and on every core, next to scikit-learn's
