@@ -2165,6 +2165,9 @@ struct gpusvm__backend {
     int pairs;        /* its dual variables and gradients are float pairs (an OpenCL device without fp64) */
     int qcap;         /* largest working set the device supports */
     int q_large;      /* the working-set size for problems of GPUSVM__LARGE_NVAR variables or more (0: qcap) */
+    int whole_most;   /* a batch with a problem for each of the context's threads solves problems of up to
+                         this many variables whole, past qcap (0: none; the C backend, where each is then one
+                         thread's, and a working set's rows and updates would split across threads for nothing) */
     size_t max_alloc; /* largest single device buffer */
     /* device bytes a batch would hold with working-set size q, and the bytes the device-memory
        budget has left; the C backend says 0 and SIZE_MAX */
@@ -4772,6 +4775,7 @@ static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
     if (!b) return NULL;
     b->base.ctx = ctx;
     b->base.qcap = GPUSVM__Q;
+    b->base.whole_most = 3 * GPUSVM__Q;
     b->base.max_alloc = (size_t)-1;
     b->base.train_begin = gpusvm__cpu_train_begin;
     b->base.select = gpusvm__cpu_select;
@@ -8857,6 +8861,9 @@ static int gpusvm__batch_q(const gpusvm__backend *b, const gpusvm__problem *p, i
         q = gpusvm__pow2_floor((size_t)prm->working_set_size);
     else if (!prm->working_set_size && b->q_large && b->q_large < q && most >= GPUSVM__LARGE_NVAR)
         q = b->q_large;
+    else if (!prm->working_set_size && most <= (size_t)b->whole_most && b->ctx->split.parts <= 1 &&
+             nprob >= (b->ctx->threads > 1 ? b->ctx->threads : 1))
+        q = (int)most;
     for (t = 0; t < nprob; ++t) any_part = any_part || p[t].nvar > (size_t)q;
     if (!any_part) q = (int)most; /* every problem whole: the largest is the stride */
     rows_budget = prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) / row_bytes : (size_t)-1;
