@@ -367,8 +367,9 @@ typedef struct gpusvm_params {
                                     takes its full size (1024 on most GPUs), the fastest choice measured, and the row
                                     cache up to 2048 MB */
     int shrinking;               /* 0 or 1: LIBSVM's shrinking (-h 1) where it applies: the C backend's problems solved
-                                    whole (at most the working-set size); -1: none (-h 0). Working sets, and
-                                    devices, never shrink */
+                                    whole (at most the working-set size, or 3072 variables in a batch of several
+                                    problems: one-vs-one's pairs, folds, a grid's points); -1: none (-h 0).
+                                    Working sets, and devices, never shrink */
     int probability;             /* 1: also fit probability outputs (LIBSVM's -b 1): Platt's sigmoid per pair from an
                                     internal 5-fold cross-validation, the Laplace scale for regression, density
                                     marks for one-class; the folds come from a fixed-seed generator */
@@ -383,8 +384,9 @@ typedef struct gpusvm_params {
     long long max_iter;          /* 0: max(10^7, 100 n), LIBSVM's; counted in SMO pair updates, for each binary
                                     problem on its own (each pair of one-vs-one, each fold) */
     int working_set_size;        /* 0: automatic (up to 1024, a power of two; with OpenCL 512 for problems of
-                                    100,000 variables or more); else 4..1024, rounded down to a power of two
-                                    (the selection keeps half of each set, so 2 and 3 are refused) */
+                                    100,000 variables or more; the C backend solves problems of up to 3072 whole
+                                    in a batch of several); else 4..1024, rounded down to a
+                                    power of two (the selection keeps half of each set, so 2 and 3 are refused) */
     gpusvm_progress_fn progress; /* called after every few working sets; may cancel */
     void *progress_user_data;
 } gpusvm_params;
@@ -2165,9 +2167,11 @@ struct gpusvm__backend {
     int pairs;        /* its dual variables and gradients are float pairs (an OpenCL device without fp64) */
     int qcap;         /* largest working set the device supports */
     int q_large;      /* the working-set size for problems of GPUSVM__LARGE_NVAR variables or more (0: qcap) */
-    int whole_most;   /* a batch with a problem for each of the context's threads solves problems of up to
-                         this many variables whole, past qcap (0: none; the C backend, where each is then one
-                         thread's, and a working set's rows and updates would split across threads for nothing) */
+    int whole_most;   /* a batch of several problems solves problems of up to this many variables whole, past
+                         qcap (0: none; the C backend, where each is then one thread's, and a working set's rows
+                         and updates would be split across threads that have problems of their own; not
+                         decided by the thread count, nor by a split, so that every count and every split
+                         gives the same models: a split context's parts each solve those problems alone) */
     size_t max_alloc; /* largest single device buffer */
     /* device bytes a batch would hold with working-set size q, and the bytes the device-memory
        budget has left; the C backend says 0 and SIZE_MAX */
@@ -8861,8 +8865,7 @@ static int gpusvm__batch_q(const gpusvm__backend *b, const gpusvm__problem *p, i
         q = gpusvm__pow2_floor((size_t)prm->working_set_size);
     else if (!prm->working_set_size && b->q_large && b->q_large < q && most >= GPUSVM__LARGE_NVAR)
         q = b->q_large;
-    else if (!prm->working_set_size && most <= (size_t)b->whole_most && b->ctx->split.parts <= 1 &&
-             nprob >= (b->ctx->threads > 1 ? b->ctx->threads : 1))
+    else if (!prm->working_set_size && most <= (size_t)b->whole_most && nprob > 1)
         q = (int)most;
     for (t = 0; t < nprob; ++t) any_part = any_part || p[t].nvar > (size_t)q;
     if (!any_part) q = (int)most; /* every problem whole: the largest is the stride */

@@ -122,6 +122,17 @@ run_case svmguide1-rbf "$guide" "$guide_t" -t 2 -c 2
 run_case a9a5000-rbf "$a9a" "$a9a_t" -c 1 -g 0.05
 run_case a9a5000-linear "$a9a" "$a9a_t" -t 0 -c 0.5
 
+# the C backend solves a batch's problems of up to 3072 variables whole (past its working sets of
+# 1024): letter's 325 pairs of about 1,150 points each (the repository's data/)
+case " $backends " in
+*" cpu "*)
+    letter=$(data letter.scale) && letter_t=$(data letter.scale.t) || exit 1
+    all=$backends backends=cpu
+    run_case letter-rbf-pairs-whole "$letter" "$letter_t" -c 8 -g 2
+    backends=$all
+    ;;
+esac
+
 # cross-validation (LIBSVM's folds are random too: the accuracies, not the folds, are compared)
 run_cv heart-cv5 "$heart" -v 5
 run_cv heart-cv10-linear "$heart" -v 10 -t 0
