@@ -436,7 +436,7 @@ grid_row() { # grid_row NAME DATA OPTIONS...
     ours= ref=
     for i in $(seq 1 "$RUNS"); do
         t0=$(now)
-        $B/gpusvm-grid "$@" -out null "$data" > "$W/grid.ours" 2> "$W/grid.err" ||
+        $B/gpusvm-grid "$@" -out null -png "$W/grid.png" "$data" > "$W/grid.ours" 2> "$W/grid.err" ||
             { echo "| $name | failed: $(tail -n 1 "$W/grid.err") |"; return; }
         t1=$(now)
         svm-grid -svmtrain "$(command -v svm-train)" -gnuplot null "$@" -out null "$data" > "$W/grid.ref" 2>&1 ||
