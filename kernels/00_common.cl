@@ -98,6 +98,16 @@ inline gpusvm_wide gpusvm_w_acc(gpusvm_wide s, gpusvm_wide a, float f)
     const gpusvm_wide t = gpusvm_w_two(s.hi, p);
     return gpusvm_w_fast2(t.hi, t.lo + (s.lo + (fma(a.hi, f, -p) + a.lo * f)));
 }
+/* gpusvm_w_acc without its last step: s.hi the running float sum, s.lo every rounding error
+ * gathered (Ogita, Rump and Oishi's Sum2), renormalized once after the last term by
+ * GPUSVM_W_NORM; for short sums kept in registers (Crammer-Singer's responses: the sum's
+ * dependent steps 4 instead of 6) */
+inline gpusvm_wide gpusvm_w_acc_raw(gpusvm_wide s, gpusvm_wide a, float f)
+{
+    const float p = a.hi * f;
+    const gpusvm_wide t = gpusvm_w_two(s.hi, p);
+    return gpusvm_w_make(t.hi, s.lo + (t.lo + (fma(a.hi, f, -p) + a.lo * f)));
+}
 inline gpusvm_wide gpusvm_w_div(gpusvm_wide a, gpusvm_wide b)
 {
     const float q1 = a.hi / b.hi;
@@ -182,6 +192,8 @@ inline gpusvm_wbits gpusvm_w_st(gpusvm_wide a)
 #define GPUSVM_W_MUL(a, b) gpusvm_w_mul((a), (b))
 #define GPUSVM_W_MULF(a, f) gpusvm_w_mulf((a), (f))
 #define GPUSVM_W_ACC(s, a, f) gpusvm_w_acc((s), (a), (f)) /* s + a * f, f a float: the long sums */
+#define GPUSVM_W_ACC_RAW(s, a, f) gpusvm_w_acc_raw((s), (a), (f)) /* the same, renormalized at the end: */
+#define GPUSVM_W_NORM(s) gpusvm_w_fast2((s).hi, (s).lo)             /* the sum of GPUSVM_W_ACC_RAW steps */
 #define GPUSVM_W_DIV(a, b) gpusvm_w_div((a), (b))
 #define GPUSVM_W_NEG(a) gpusvm_w_neg(a)
 #define GPUSVM_W_FMAF(a, b, c) gpusvm_w_add((c), gpusvm_w_prod((a), (b))) /* a * b + c, a and b floats */
@@ -215,6 +227,8 @@ typedef double gpusvm_wbits;
 #define GPUSVM_W_MUL(a, b) ((a) * (b))
 #define GPUSVM_W_MULF(a, f) ((a) * (double)(f))
 #define GPUSVM_W_ACC(s, a, f) ((s) + (a) * (double)(f))
+#define GPUSVM_W_ACC_RAW(s, a, f) ((s) + (a) * (double)(f))
+#define GPUSVM_W_NORM(s) (s)
 #define GPUSVM_W_DIV(a, b) ((a) / (b))
 #define GPUSVM_W_NEG(a) (-(a))
 #define GPUSVM_W_FMAF(a, b, c) fma((double)(a), (double)(b), (c))
