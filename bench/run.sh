@@ -238,12 +238,15 @@ if wanted fp64; then
     pairs "fp64: ijcnn1 → ijcnn1.t" ijcnn1 ijcnn1.t -c 10 -g 1
     pairs "fp64: mnist 10-class → .t" mnist.scale mnist.scale.t -c 10 -g 0.02
     pairs "fp64: mnist Crammer-Singer → .t" mnist.scale mnist.scale.t -s 5 -c 0.5 -g 0.02
+    pairs "fp64: letter Crammer-Singer → .t" letter.scale letter.scale.t -s 5 -c 8 -g 2
     pairs "fp64: dense 200,000 × 32 → 20,000" dense200k dense.t -c 1 -g 0.05
 fi
 
-# several devices (BENCH_DEVICES): one binary problem split by rows across them, and mnist's 45
-# one-vs-one pairs spread across them, against the list's first device alone (best of
-# BENCH_RUNS each), and whether the model file is the same.
+# several devices (BENCH_DEVICES): one binary problem split by rows across them, mnist's 45
+# one-vs-one pairs and a 5 x 5 grid of 5-fold cross-validation on a9a (gpusvm-grid, the whole
+# process) spread across them, against the list's first device alone (best of BENCH_RUNS each),
+# and whether the model or .out file is the same. The devices' names come first: where PoCL is
+# installed beside a GPU driver its CPU device may be index 0.
 on_devices() { # on_devices NAME TRAIN OPTIONS...
     name=$1 train=$D/$2
     shift 2
@@ -257,6 +260,28 @@ on_devices() { # on_devices NAME TRAIN OPTIONS...
     cmp -s "$W/dev.one.model" "$W/dev.all.model" && same=yes
     echo "| ${name#devices: } | $t1 s | $tn s | $(awk -v a="$t1" -v b="$tn" 'BEGIN { printf "%.2f", a / b }') | $same |"
 }
+grid_devices() { # grid_devices NAME DATA GRID_OPTIONS...
+    name=$1 data=$D/$2
+    shift 2
+    wanted "$name" || return 0
+    for sel in "${BENCH_DEVICES%%,*}" "$BENCH_DEVICES"; do
+        best=
+        for i in $(seq 0 "$RUNS"); do
+            s=$(now)
+            GPUSVM_DEVICE=$sel $B/gpusvm-grid "$@" -out "$W/dev.grid.out" -png "$W/dev.grid.png" "$data" \
+                > /dev/null 2> "$W/dev.grid.err" || { echo "| ${name#devices: } | failed: $(tail -n 1 "$W/dev.grid.err") |"; return; }
+            e=$(now)
+            [ "$i" = 0 ] && continue
+            t=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", e - s }')
+            if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
+        done
+        cp "$W/dev.grid.out" "$W/dev.grid.$([ "$sel" = "$BENCH_DEVICES" ] && echo all || echo one).out"
+        [ "$sel" = "$BENCH_DEVICES" ] && tn=$best || t1=$best
+    done
+    same=no
+    cmp -s "$W/dev.grid.one.out" "$W/dev.grid.all.out" && same=yes
+    echo "| ${name#devices: } | $t1 s | $tn s | $(awk -v a="$t1" -v b="$tn" 'BEGIN { printf "%.2f", a / b }') | $same |"
+}
 if wanted devices; then
     echo
     if [ -z "${BENCH_DEVICES:-}" ]; then
@@ -265,10 +290,14 @@ if wanted devices; then
         [ -s "$D/dense1m.64" ] || $B/gen_dense 1000000 64 7 > "$D/dense1m.64"
         echo "Several devices (GPUSVM_DEVICE=$BENCH_DEVICES against ${BENCH_DEVICES%%,*}; training time, best of $RUNS):"
         echo
-        echo "| data | one device | all of them | speed-up | the one-device model file |"
+        echo "One: $(GPUSVM_DEVICE=${BENCH_DEVICES%%,*} $B/gpusvm-train -q -c 1 data/heart_scale "$W/probe.model" 2>&1 | sed -n 's/^gpusvm: device: //p')"
+        echo "All: $(GPUSVM_DEVICE=$BENCH_DEVICES $B/gpusvm-train -q -c 1 data/heart_scale "$W/probe.model" 2>&1 | sed -n 's/^gpusvm: device: //p')"
+        echo
+        echo "| data | one device | all of them | speed-up | the one-device model (grid: .out) file |"
         echo "|---|---|---|---|---|"
         on_devices "devices: dense 1,000,000 × 64, split by rows" dense1m.64 -c 1 -g 0.05
         on_devices "devices: mnist, 45 one-vs-one pairs" mnist.scale -c 10 -g 0.02
+        grid_devices "devices: a9a, 5 × 5 grid of 5-fold cross-validation (whole process)" a9a -log2c -1,7,2 -log2g -9,-1,2 -v 5
     fi
 fi
 
