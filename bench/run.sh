@@ -131,7 +131,11 @@ if reference sklearnex; then # oneDAL's SVC in its own virtual environment
             { echo "bench: BENCH_REFERENCE=sklearnex needs python3-venv and pip's scikit-learn-intelex (PyPI); not installed" >&2; exit 1; }
     fi
 fi
-dev=$($B/gpusvm-train -q -c 1 data/heart_scale "$W/probe.model" 2>&1 | sed -n 's/^gpusvm: device: //p')
+device_of() { # device_of [SELECTION]: the device gpusvm-train names on stderr with GPUSVM_DEVICE=SELECTION (none: as set)
+    ( [ $# -gt 0 ] && export GPUSVM_DEVICE="$1"; $B/gpusvm-train -q -c 1 data/heart_scale "$W/probe.model" 2>&1 ) |
+        sed -n 's/^gpusvm: device: //p'
+}
+dev=$(device_of)
 echo "Device: $dev; $(date -u +%Y-%m-%d); best of $RUNS runs after a warm-up."
 echo
 head="| data | options | training | program | process | #iter | accuracy | nSV | device memory |"
@@ -290,8 +294,8 @@ if wanted devices; then
         [ -s "$D/dense1m.64" ] || $B/gen_dense 1000000 64 7 > "$D/dense1m.64"
         echo "Several devices (GPUSVM_DEVICE=$BENCH_DEVICES against ${BENCH_DEVICES%%,*}; training time, best of $RUNS):"
         echo
-        echo "One: $(GPUSVM_DEVICE=${BENCH_DEVICES%%,*} $B/gpusvm-train -q -c 1 data/heart_scale "$W/probe.model" 2>&1 | sed -n 's/^gpusvm: device: //p')"
-        echo "All: $(GPUSVM_DEVICE=$BENCH_DEVICES $B/gpusvm-train -q -c 1 data/heart_scale "$W/probe.model" 2>&1 | sed -n 's/^gpusvm: device: //p')"
+        echo "One: $(device_of "${BENCH_DEVICES%%,*}")"
+        echo "All: $(device_of "$BENCH_DEVICES")"
         echo
         echo "| data | one device | all of them | speed-up | the one-device model (grid: .out) file |"
         echo "|---|---|---|---|---|"
