@@ -675,6 +675,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #ifndef GPUSVM__CS_L
 #define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */
 #endif
+#define GPUSVM__CS_RB 4  /* classes per work-item of gpusvm_cs_resp */
 #define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */
 #define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */
 #define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per work-group */
@@ -846,6 +847,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
     X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TL * GPUSVM__TL, ROWS_UPD)                              \
     X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT)          \
+    X(CS_RESP, "gpusvm_cs_resp", GPUSVM__L, CS_RESP)                                                 \
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
     X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE)
 
@@ -979,18 +981,22 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(ROWS_UPD, __global const gpusvm_wbits *, coef)
 
 /* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are
- * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row
+ * n x m per problem (point-major, gpusvm_cs_resp's items), K the rows (with the cache, problem p's point v has row
  * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus
  * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */
+#define GPUSVM__ARGS_CS_RESP(X_, S_)                                                                    \
+    X_(CS_RESP, __global gpusvm_wbits *, c) S_() X_(CS_RESP, __global const float *, K) S_()                 \
+    X_(CS_RESP, int, ldk) S_() X_(CS_RESP, __global const int *, moved) S_()                            \
+    X_(CS_RESP, __global const gpusvm_wide *, dA) S_() X_(CS_RESP, __global const gpusvm_wbits *, status) S_() \
+    X_(CS_RESP, __global const int *, cinfo) S_() X_(CS_RESP, int, q) S_() X_(CS_RESP, int, mmax)
+
 #define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \
-    X_(CS_UPDATE, __global gpusvm_wbits *, c) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, alpha) S_()         \
+    X_(CS_UPDATE, __global const gpusvm_wbits *, c) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, alpha) S_()   \
     X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, U) S_()        \
-    X_(CS_UPDATE, __global const float *, K) S_() X_(CS_UPDATE, int, ldk) S_()                          \
-    X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const gpusvm_wide *, dA) S_()     \
     X_(CS_UPDATE, __global const gpusvm_wbits *, status) S_() X_(CS_UPDATE, __global gpusvm_wbits *, part) S_()     \
     X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \
     X_(CS_UPDATE, __global const int *, cinfo) S_() X_(CS_UPDATE, int, nparts_max) S_()                 \
-    X_(CS_UPDATE, int, q) S_() X_(CS_UPDATE, int, mmax) S_() X_(CS_UPDATE, int, qc)
+    X_(CS_UPDATE, int, qc)
 
 #define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \
     X_(CS_SELECT, __global const gpusvm_wbits *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \
@@ -4194,7 +4200,7 @@ static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs
 }
 
 /* Points [i0, i1) (at most GPUSVM__CS_BLOCK): their responses from the last sweeps' moves (each
-   summed over the moves first, in order, as gpusvm_cs_update; the moves' rows read along the
+   summed over the moves first, in order, as gpusvm_cs_resp; the moves' rows read along the
    block), then each one's terms of P and D (sums[0..2]: sum alpha c, the loss, sum alpha_iy) and
    its gap share gi. acc: GPUSVM__CS_BLOCK x m scratch. */
 #define GPUSVM__CS_BLOCK 64
@@ -4298,7 +4304,8 @@ static void gpusvm__cpu_cs_choose(gpusvm__cpu_cs *s)
     s->nq = hn;
 }
 
-/* Step 0, as gpusvm_cs_update: the responses, every point's gap share, the sums of P and D. */
+/* Step 0, as gpusvm_cs_resp and gpusvm_cs_update: the responses, every point's gap share, the sums of P
+   and D. */
 static void gpusvm__cpu_cs_update(gpusvm__cpu *b, gpusvm__cpu_cs *s)
 {
     gpusvm__cpu_cs_part w;
@@ -4849,6 +4856,7 @@ enum { GPUSVM__A_ROWS_UPD_0 = GPUSVM__A_ROWS_N - 1, /* gpusvm_rows' arguments co
        GPUSVM__ARGS_ROWS_UPD(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_ROWS_UPD_N };
 enum { GPUSVM__ARGS_CANDS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CANDS_N };
 enum { GPUSVM__ARGS_WS_PUT(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_WS_PUT_N };
+enum { GPUSVM__ARGS_CS_RESP(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CS_RESP_N };
 enum { GPUSVM__ARGS_CS_UPDATE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CS_UPDATE_N };
 enum { GPUSVM__ARGS_CS_SELECT(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CS_SELECT_N };
 enum { GPUSVM__ARGS_CS_SOLVE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CS_SOLVE_N };
@@ -4983,6 +4991,7 @@ struct gpusvm__ocl {
     gpusvm__cl_mem cs_mem[GPUSVM__CS_NBUF];
     int cs_q, cs_m, cs_cache;  /* cs_m: the most classes of a problem */
     size_t cs_parts, cs_coef;  /* the most gpusvm_cs_update groups of a problem; coefficients of all */
+    size_t cs_resp;            /* the most gpusvm_cs_resp items of a problem, rounded up to groups */
 };
 
 static size_t gpusvm__round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
@@ -7194,22 +7203,25 @@ static gpusvm_result gpusvm__ocl_cs_bind(gpusvm__ocl *b)
     const gpusvm__cl_int ldk = (gpusvm__cl_int)b->ldk, mm = b->cs_m, q = b->cs_q, qmax = b->q;
     const gpusvm__cl_int qc = q < GPUSVM__L ? q : GPUSVM__L, np = (gpusvm__cl_int)b->cs_parts, cache = b->cs_cache;
     gpusvm_result r = GPUSVM_OK;
+    GPUSVM__SET(CS_RESP, CS_RESP_c, c[GPUSVM__CB_C]);
+    GPUSVM__SET(CS_RESP, CS_RESP_K, m[GPUSVM__TB_K]);
+    GPUSVM__SET(CS_RESP, CS_RESP_ldk, ldk);
+    GPUSVM__SET(CS_RESP, CS_RESP_moved, c[GPUSVM__CB_MOVED]);
+    GPUSVM__SET(CS_RESP, CS_RESP_dA, c[GPUSVM__CB_DA]);
+    GPUSVM__SET(CS_RESP, CS_RESP_status, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET(CS_RESP, CS_RESP_cinfo, c[GPUSVM__CB_CINFO]);
+    GPUSVM__SET(CS_RESP, CS_RESP_q, q);
+    GPUSVM__SET(CS_RESP, CS_RESP_mmax, mm);
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_c, c[GPUSVM__CB_C]);
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_alpha, c[GPUSVM__CB_ALPHA]);
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_cls, c[GPUSVM__CB_CLS]);
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_U, c[GPUSVM__CB_U]);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_K, m[GPUSVM__TB_K]);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_ldk, ldk);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_moved, c[GPUSVM__CB_MOVED]);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_dA, c[GPUSVM__CB_DA]);
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_status, m[GPUSVM__TB_STATUS]);
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_part, c[GPUSVM__CB_PART]);
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_cand_key, c[GPUSVM__CB_CAND_KEY]);
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_cand_idx, c[GPUSVM__CB_CAND_IDX]);
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_cinfo, c[GPUSVM__CB_CINFO]);
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_nparts_max, np);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_q, q);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_mmax, mm);
     GPUSVM__SET(CS_UPDATE, CS_UPDATE_qc, qc);
     GPUSVM__SET(CS_SELECT, CS_SELECT_part, c[GPUSVM__CB_PART]);
     GPUSVM__SET(CS_SELECT, CS_SELECT_nparts_max, np);
@@ -7255,10 +7267,11 @@ fail:
 static int gpusvm__ocl_cs_sizes(gpusvm__ocl *b, const gpusvm__cs_desc *d, int32_t *cinfo, size_t *bytes)
 {
     const size_t np = (size_t)d->nprob, q = (size_t)b->cs_q, qc = q < GPUSVM__L ? q : GPUSVM__L;
-    size_t nvar = 0, ncoef = 0, parts;
+    size_t nvar = 0, ncoef = 0, parts, items;
     int p;
     b->cs_m = 1;
     b->cs_parts = 1;
+    b->cs_resp = GPUSVM__L;
     for (p = 0; p < d->nprob; ++p) {
         cinfo[p * GPUSVM__CI_COUNT + GPUSVM__CI_VAR] = (int32_t)nvar;
         cinfo[p * GPUSVM__CI_COUNT + GPUSVM__CI_N] = (int32_t)d->n[p];
@@ -7267,6 +7280,8 @@ static int gpusvm__ocl_cs_sizes(gpusvm__ocl *b, const gpusvm__cs_desc *d, int32_
         parts = gpusvm__round_up(d->n[p] ? d->n[p] : 1, GPUSVM__L) / GPUSVM__L;
         if (parts > b->cs_parts) b->cs_parts = parts;
         if (d->m[p] > b->cs_m) b->cs_m = d->m[p];
+        items = d->n[p] * (size_t)((d->m[p] + GPUSVM__CS_RB - 1) / GPUSVM__CS_RB);
+        if (items > b->cs_resp) b->cs_resp = gpusvm__round_up(items, GPUSVM__L);
         nvar += d->n[p];
         ncoef += d->n[p] * (size_t)d->m[p];
         if (ncoef > (size_t)INT_MAX) return 0;
@@ -7332,12 +7347,15 @@ done:
 static gpusvm_result gpusvm__ocl_cs_step(gpusvm__backend *bb, int step, int first, double eps, double max_iter)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->nprob * GPUSVM__L;
+    size_t g[2], gr[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->nprob * GPUSVM__L;
     gpusvm_result r = GPUSVM_OK;
     g[0] = b->cs_parts * GPUSVM__L;
-    g[1] = (size_t)b->nprob;
+    gr[0] = b->cs_resp;
+    gr[1] = g[1] = (size_t)b->nprob;
     switch (step) {
-    case 0: return gpusvm__ocl_launch(b, GPUSVM__KN_CS_UPDATE, 2, g, l);
+    case 0:
+        if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_CS_RESP, 2, gr, l)) != GPUSVM_OK) return r;
+        return gpusvm__ocl_launch(b, GPUSVM__KN_CS_UPDATE, 2, g, l);
     case 1:
         GPUSVM__SET(CS_SELECT, CS_SELECT_eps, eps);
         GPUSVM__SET(CS_SELECT, CS_SELECT_max_iter, max_iter);
@@ -12977,6 +12995,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#ifndef GPUSVM__CS_L\n",
     "#define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */\n",
     "#endif\n",
+    "#define GPUSVM__CS_RB 4  /* classes per work-item of gpusvm_cs_resp */\n",
     "#define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */\n",
     "#define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */\n",
     "#define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per work-group */\n",
@@ -13148,6 +13167,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE)                                                    \\\n",
     "    X(ROWS_UPD, \"gpusvm_rows_update\", GPUSVM__TL * GPUSVM__TL, ROWS_UPD)                              \\\n",
     "    X(CANDS, \"gpusvm_cands\", GPUSVM__L, CANDS) X(WS_PUT, \"gpusvm_ws_put\", GPUSVM__L, WS_PUT)          \\\n",
+    "    X(CS_RESP, \"gpusvm_cs_resp\", GPUSVM__L, CS_RESP)                                                 \\\n",
     "    X(CS_UPDATE, \"gpusvm_cs_update\", GPUSVM__L, CS_UPDATE) X(CS_SELECT, \"gpusvm_cs_select\", GPUSVM__L, CS_SELECT) \\\n",
     "    X(CS_SOLVE, \"gpusvm_cs_solve\", GPUSVM__CS_L, CS_SOLVE)\n",
     "\n",
@@ -13281,18 +13301,22 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(ROWS_UPD, __global const gpusvm_wbits *, coef)\n",
     "\n",
     "/* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are\n",
-    " * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row\n",
+    " * n x m per problem (point-major, gpusvm_cs_resp's items), K the rows (with the cache, problem p's point v has row\n",
     " * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus\n",
     " * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */\n",
+    "#define GPUSVM__ARGS_CS_RESP(X_, S_)                                                                    \\\n",
+    "    X_(CS_RESP, __global gpusvm_wbits *, c) S_() X_(CS_RESP, __global const float *, K) S_()                 \\\n",
+    "    X_(CS_RESP, int, ldk) S_() X_(CS_RESP, __global const int *, moved) S_()                            \\\n",
+    "    X_(CS_RESP, __global const gpusvm_wide *, dA) S_() X_(CS_RESP, __global const gpusvm_wbits *, status) S_() \\\n",
+    "    X_(CS_RESP, __global const int *, cinfo) S_() X_(CS_RESP, int, q) S_() X_(CS_RESP, int, mmax)\n",
+    "\n",
     "#define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \\\n",
-    "    X_(CS_UPDATE, __global gpusvm_wbits *, c) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, alpha) S_()         \\\n",
+    "    X_(CS_UPDATE, __global const gpusvm_wbits *, c) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, alpha) S_()   \\\n",
     "    X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, U) S_()        \\\n",
-    "    X_(CS_UPDATE, __global const float *, K) S_() X_(CS_UPDATE, int, ldk) S_()                          \\\n",
-    "    X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const gpusvm_wide *, dA) S_()     \\\n",
     "    X_(CS_UPDATE, __global const gpusvm_wbits *, status) S_() X_(CS_UPDATE, __global gpusvm_wbits *, part) S_()     \\\n",
     "    X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \\\n",
     "    X_(CS_UPDATE, __global const int *, cinfo) S_() X_(CS_UPDATE, int, nparts_max) S_()                 \\\n",
-    "    X_(CS_UPDATE, int, q) S_() X_(CS_UPDATE, int, mmax) S_() X_(CS_UPDATE, int, qc)\n",
+    "    X_(CS_UPDATE, int, qc)\n",
     "\n",
     "#define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \\\n",
     "    X_(CS_SELECT, __global const gpusvm_wbits *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \\\n",
@@ -13436,6 +13460,13 @@ static const char *const gpusvm__kernel_source[] = {
     "    const gpusvm_wide t = gpusvm_w_two(s.hi, p);\n",
     "    return gpusvm_w_make(t.hi, s.lo + (t.lo + (fma(a.hi, f, -p) + a.lo * f)));\n",
     "}\n",
+    "/* gpusvm_w_addf without its last step, as gpusvm_w_acc_raw: s.hi the running float sum, s.lo\n",
+    " * every rounding error and every term's lo gathered; GPUSVM_W_NORM after the last term */\n",
+    "inline gpusvm_wide gpusvm_w_addf_raw(gpusvm_wide s, gpusvm_wide a)\n",
+    "{\n",
+    "    const gpusvm_wide t = gpusvm_w_two(s.hi, a.hi);\n",
+    "    return gpusvm_w_make(t.hi, s.lo + (t.lo + a.lo));\n",
+    "}\n",
     "inline gpusvm_wide gpusvm_w_div(gpusvm_wide a, gpusvm_wide b)\n",
     "{\n",
     "    const float q1 = a.hi / b.hi;\n",
@@ -13522,6 +13553,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_W_ACC(s, a, f) gpusvm_w_acc((s), (a), (f)) /* s + a * f, f a float: the long sums */\n",
     "#define GPUSVM_W_ACC_RAW(s, a, f) gpusvm_w_acc_raw((s), (a), (f)) /* the same, renormalized at the end: */\n",
     "#define GPUSVM_W_NORM(s) gpusvm_w_fast2((s).hi, (s).lo)             /* the sum of GPUSVM_W_ACC_RAW steps */\n",
+    "#define GPUSVM_W_ADDF_RAW(s, a) gpusvm_w_addf_raw((s), (a)) /* a sum's step, renormalized at the end */\n",
     "#define GPUSVM_W_DIV(a, b) gpusvm_w_div((a), (b))\n",
     "#define GPUSVM_W_NEG(a) gpusvm_w_neg(a)\n",
     "#define GPUSVM_W_FMAF(a, b, c) gpusvm_w_add((c), gpusvm_w_prod((a), (b))) /* a * b + c, a and b floats */\n",
@@ -13557,6 +13589,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_W_ACC(s, a, f) ((s) + (a) * (double)(f))\n",
     "#define GPUSVM_W_ACC_RAW(s, a, f) ((s) + (a) * (double)(f))\n",
     "#define GPUSVM_W_NORM(s) (s)\n",
+    "#define GPUSVM_W_ADDF_RAW(s, a) ((s) + (a))\n",
     "#define GPUSVM_W_DIV(a, b) ((a) / (b))\n",
     "#define GPUSVM_W_NEG(a) (-(a))\n",
     "#define GPUSVM_W_FMAF(a, b, c) fma((double)(a), (double)(b), (c))\n",
@@ -15861,9 +15894,13 @@ static const char *const gpusvm__kernel_source[] = {
     " * coefficient alpha_ir <= U_i [r = y_i] with sum_r alpha_ir = 0, responses\n",
     " * c_ir = sum_j alpha_jr k(x_i, x_j) and gradients g_ir = [r = y_i] - c_ir. One outer iteration:\n",
     " *\n",
-    " *   gpusvm_cs_update  (one work-item per point) c_i += sum_t dA_t k(x_t, x_i) over the working-set\n",
-    " *                     points the last sweeps moved (GTSVM's response update, algorithm 1: the rows\n",
-    " *                     read down their columns, coalesced); then the point's first-order violation\n",
+    " *   gpusvm_cs_resp    (one work-item per coefficient) c_ir += sum_t dA_tr k(x_t, x_i) over the\n",
+    " *                     working-set points the last sweeps moved (GTSVM's response update, algorithm\n",
+    " *                     1: the rows read down their columns); an item per GPUSVM__CS_RB classes of a\n",
+    " *                     point, not per point, so that n m / GPUSVM__CS_RB items fill the device (an\n",
+    " *                     item per point left letter's 15000 points in 59 work-groups; H200, letter\n",
+    " *                     -s 5 -c 8 -g 2: double 1.34 s to 1.20 s, float pairs 1.85 s to 1.50 s).\n",
+    " *   gpusvm_cs_update  (one work-item per point) the point's first-order violation\n",
     " *                     v_i = max_{r: alpha_ir < U_ir} g_ir - min_r g_ir and its share of the duality\n",
     " *                     gap, gap_i = U_i max(0, max_{r != y} 1 + c_ir - c_iy) - sum_r alpha_ir g_ir\n",
     " *                     (>= 0; zero exactly when the point's block is optimal), the work-group's\n",
@@ -15890,11 +15927,33 @@ static const char *const gpusvm__kernel_source[] = {
     " * plain-C backend runs the same steps in the same order.\n",
     " */\n",
     "\n",
-    "/* classes a work-item of gpusvm_cs_update sums at once */\n",
-    "#define GPUSVM_CS_RB 8\n",
-    "\n",
     "/* 64-bit sort key of a point: its gap share (larger first), then its index */\n",
     "#define GPUSVM_CS_KEY(k, i) (((ulong)(k) << 32) | (ulong)(uint)(i))\n",
+    "\n",
+    "__kernel void gpusvm_cs_resp(GPUSVM__ARGS_CS_RESP(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    const int e = get_global_id(0), p = get_group_id(1);\n",
+    "    __global const int *ci_ = cinfo + p * GPUSVM__CI_COUNT;\n",
+    "    const int n = ci_[GPUSVM__CI_N], m = ci_[GPUSVM__CI_M];\n",
+    "    status += p * GPUSVM__ST_COUNT;\n",
+    "    const int nb = (m + GPUSVM__CS_RB - 1) / GPUSVM__CS_RB;\n",
+    "    if (!GPUSVM_RUNNING(status) || e >= n * nb) return;\n",
+    "    const int nq = GPUSVM_W_STI(status, GPUSVM__ST_CS_Q), i = e / nb, r0 = (e - i * nb) * GPUSVM__CS_RB;\n",
+    "    moved += p * q;\n",
+    "    dA += (size_t)p * q * mmax + r0;\n",
+    "    gpusvm_wide acc[GPUSVM__CS_RB];\n",
+    "    for (int u = 0; u < GPUSVM__CS_RB; ++u) acc[u] = GPUSVM_W_F(0.0f);\n",
+    "    for (int t = 0; t < nq; ++t) {\n",
+    "        const int s = moved[t];\n",
+    "        if (s < 0) continue;\n",
+    "        const float k = K[(size_t)s * ldk + i];\n",
+    "        for (int u = 0; u < GPUSVM__CS_RB; ++u)\n",
+    "            if (r0 + u < m) acc[u] = GPUSVM_W_ACC_RAW(acc[u], dA[t * m + u], k);\n",
+    "    }\n",
+    "    c += ci_[GPUSVM__CI_A] + (size_t)i * m + r0;\n",
+    "    for (int u = 0; u < GPUSVM__CS_RB; ++u)\n",
+    "        if (r0 + u < m) c[u] = GPUSVM_W_ST(GPUSVM_W_ADDF(GPUSVM_W_LD(c[u]), GPUSVM_W_NORM(acc[u])));\n",
+    "}\n",
     "\n",
     "__kernel void gpusvm_cs_update(GPUSVM__ARGS_CS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
@@ -15906,13 +15965,10 @@ static const char *const gpusvm__kernel_source[] = {
     "    status += p * GPUSVM__ST_COUNT;\n",
     "    /* uniform per work-group */\n",
     "    if (!GPUSVM_RUNNING(status) || g * GPUSVM__L >= n) return;\n",
-    "    const int nq = GPUSVM_W_STI(status, GPUSVM__ST_CS_Q);\n",
     "    c += ci_[GPUSVM__CI_A];\n",
     "    alpha += ci_[GPUSVM__CI_A];\n",
     "    cls += v0;\n",
     "    U += v0;\n",
-    "    moved += p * q;\n",
-    "    dA += (size_t)p * q * mmax;\n",
     "    part += ((size_t)p * nparts_max + g) * 4;\n",
     "    cand_key += ((size_t)p * nparts_max + g) * qc;\n",
     "    cand_idx += ((size_t)p * nparts_max + g) * qc;\n",
@@ -15920,21 +15976,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    gpusvm_wide aka = zero, loss = zero, lin = zero, vmax = zero;\n",
     "    uint key = GPUSVM__KEY_NONE;\n",
     "    if (i < n) {\n",
-    "        __global gpusvm_wbits *ci = c + (size_t)i * m;\n",
+    "        __global const gpusvm_wbits *ci = c + (size_t)i * m;\n",
     "        __global const gpusvm_wbits *ai = alpha + (size_t)i * m;\n",
-    "        for (int r0 = 0; r0 < m; r0 += GPUSVM_CS_RB) { /* GPUSVM_CS_RB classes at a time, in registers */\n",
-    "            gpusvm_wide acc[GPUSVM_CS_RB];\n",
-    "            for (int u = 0; u < GPUSVM_CS_RB; ++u) acc[u] = zero;\n",
-    "            for (int t = 0; t < nq; ++t) {\n",
-    "                const int s = moved[t]; /* uniform */\n",
-    "                if (s < 0) continue;\n",
-    "                const float k = K[(size_t)s * ldk + i];\n",
-    "                for (int u = 0; u < GPUSVM_CS_RB; ++u)\n",
-    "                    if (r0 + u < m) acc[u] = GPUSVM_W_ACC_RAW(acc[u], dA[t * m + r0 + u], k);\n",
-    "            }\n",
-    "            for (int u = 0; u < GPUSVM_CS_RB; ++u)\n",
-    "                if (r0 + u < m) ci[r0 + u] = GPUSVM_W_ST(GPUSVM_W_ADDF(GPUSVM_W_LD(ci[r0 + u]), GPUSVM_W_NORM(acc[u])));\n",
-    "        }\n",
     "        const int y = cls[i];\n",
     "        const gpusvm_wide cy = GPUSVM_W_LD(ci[y]), Ui = GPUSVM_W_LD(U[i]);\n",
     "        gpusvm_wide up = GPUSVM_W_F(-INFINITY), low = GPUSVM_W_F(INFINITY), worst = zero, ag = zero;\n",
@@ -15945,9 +15988,11 @@ static const char *const gpusvm__kernel_source[] = {
     "            if (GPUSVM_W_LT(ar, r == y ? Ui : zero) && GPUSVM_W_GT(gr, up)) up = gr;\n",
     "            if (GPUSVM_W_LT(gr, low)) low = gr;\n",
     "            if (r != y && GPUSVM_W_GT(hinge, worst)) worst = hinge;\n",
-    "            aka = GPUSVM_W_ADDF(aka, GPUSVM_W_MUL(ar, cr));\n",
-    "            ag = GPUSVM_W_ADDF(ag, GPUSVM_W_MUL(ar, gr));\n",
+    "            aka = GPUSVM_W_ADDF_RAW(aka, GPUSVM_W_MUL(ar, cr));\n",
+    "            ag = GPUSVM_W_ADDF_RAW(ag, GPUSVM_W_MUL(ar, gr));\n",
     "        }\n",
+    "        aka = GPUSVM_W_NORM(aka);\n",
+    "        ag = GPUSVM_W_NORM(ag);\n",
     "        loss = GPUSVM_W_MUL(Ui, worst);\n",
     "        lin = GPUSVM_W_LD(ai[y]);\n",
     "        vmax = GPUSVM_W_SUB(up, low);\n",
@@ -16277,7 +16322,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3330
+#define GPUSVM__KERNEL_SOURCE_LINES 3357
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

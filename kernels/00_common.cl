@@ -108,6 +108,13 @@ inline gpusvm_wide gpusvm_w_acc_raw(gpusvm_wide s, gpusvm_wide a, float f)
     const gpusvm_wide t = gpusvm_w_two(s.hi, p);
     return gpusvm_w_make(t.hi, s.lo + (t.lo + (fma(a.hi, f, -p) + a.lo * f)));
 }
+/* gpusvm_w_addf without its last step, as gpusvm_w_acc_raw: s.hi the running float sum, s.lo
+ * every rounding error and every term's lo gathered; GPUSVM_W_NORM after the last term */
+inline gpusvm_wide gpusvm_w_addf_raw(gpusvm_wide s, gpusvm_wide a)
+{
+    const gpusvm_wide t = gpusvm_w_two(s.hi, a.hi);
+    return gpusvm_w_make(t.hi, s.lo + (t.lo + a.lo));
+}
 inline gpusvm_wide gpusvm_w_div(gpusvm_wide a, gpusvm_wide b)
 {
     const float q1 = a.hi / b.hi;
@@ -194,6 +201,7 @@ inline gpusvm_wbits gpusvm_w_st(gpusvm_wide a)
 #define GPUSVM_W_ACC(s, a, f) gpusvm_w_acc((s), (a), (f)) /* s + a * f, f a float: the long sums */
 #define GPUSVM_W_ACC_RAW(s, a, f) gpusvm_w_acc_raw((s), (a), (f)) /* the same, renormalized at the end: */
 #define GPUSVM_W_NORM(s) gpusvm_w_fast2((s).hi, (s).lo)             /* the sum of GPUSVM_W_ACC_RAW steps */
+#define GPUSVM_W_ADDF_RAW(s, a) gpusvm_w_addf_raw((s), (a)) /* a sum's step, renormalized at the end */
 #define GPUSVM_W_DIV(a, b) gpusvm_w_div((a), (b))
 #define GPUSVM_W_NEG(a) gpusvm_w_neg(a)
 #define GPUSVM_W_FMAF(a, b, c) gpusvm_w_add((c), gpusvm_w_prod((a), (b))) /* a * b + c, a and b floats */
@@ -229,6 +237,7 @@ typedef double gpusvm_wbits;
 #define GPUSVM_W_ACC(s, a, f) ((s) + (a) * (double)(f))
 #define GPUSVM_W_ACC_RAW(s, a, f) ((s) + (a) * (double)(f))
 #define GPUSVM_W_NORM(s) (s)
+#define GPUSVM_W_ADDF_RAW(s, a) ((s) + (a))
 #define GPUSVM_W_DIV(a, b) ((a) / (b))
 #define GPUSVM_W_NEG(a) (-(a))
 #define GPUSVM_W_FMAF(a, b, c) fma((double)(a), (double)(b), (c))

@@ -28,6 +28,7 @@
 #ifndef GPUSVM__CS_L
 #define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */
 #endif
+#define GPUSVM__CS_RB 4  /* classes per work-item of gpusvm_cs_resp */
 #define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */
 #define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */
 #define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per work-group */
@@ -199,6 +200,7 @@
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
     X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TL * GPUSVM__TL, ROWS_UPD)                              \
     X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT)          \
+    X(CS_RESP, "gpusvm_cs_resp", GPUSVM__L, CS_RESP)                                                 \
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
     X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE)
 
@@ -332,18 +334,22 @@
     X_(ROWS_UPD, __global const gpusvm_wbits *, coef)
 
 /* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are
- * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row
+ * n x m per problem (point-major, gpusvm_cs_resp's items), K the rows (with the cache, problem p's point v has row
  * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus
  * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */
+#define GPUSVM__ARGS_CS_RESP(X_, S_)                                                                    \
+    X_(CS_RESP, __global gpusvm_wbits *, c) S_() X_(CS_RESP, __global const float *, K) S_()                 \
+    X_(CS_RESP, int, ldk) S_() X_(CS_RESP, __global const int *, moved) S_()                            \
+    X_(CS_RESP, __global const gpusvm_wide *, dA) S_() X_(CS_RESP, __global const gpusvm_wbits *, status) S_() \
+    X_(CS_RESP, __global const int *, cinfo) S_() X_(CS_RESP, int, q) S_() X_(CS_RESP, int, mmax)
+
 #define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \
-    X_(CS_UPDATE, __global gpusvm_wbits *, c) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, alpha) S_()         \
+    X_(CS_UPDATE, __global const gpusvm_wbits *, c) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, alpha) S_()   \
     X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, U) S_()        \
-    X_(CS_UPDATE, __global const float *, K) S_() X_(CS_UPDATE, int, ldk) S_()                          \
-    X_(CS_UPDATE, __global const int *, moved) S_() X_(CS_UPDATE, __global const gpusvm_wide *, dA) S_()     \
     X_(CS_UPDATE, __global const gpusvm_wbits *, status) S_() X_(CS_UPDATE, __global gpusvm_wbits *, part) S_()     \
     X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \
     X_(CS_UPDATE, __global const int *, cinfo) S_() X_(CS_UPDATE, int, nparts_max) S_()                 \
-    X_(CS_UPDATE, int, q) S_() X_(CS_UPDATE, int, mmax) S_() X_(CS_UPDATE, int, qc)
+    X_(CS_UPDATE, int, qc)
 
 #define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \
     X_(CS_SELECT, __global const gpusvm_wbits *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \
