@@ -2168,6 +2168,18 @@ typedef struct gpusvm__cs_desc {
     double eps, ratio;
 } gpusvm__cs_desc;
 
+/* A round's working set for a problem split by rows, merged from every part's report once
+   (split_merge) and written to every part (split_apply): moved as gpusvm__split_merge returns it,
+   st the status row, ws the set then its slots (q each), g its gradients, xw its points' vectors
+   (q x dpad, as gpusvm_gather_ws lays them out; set where moved is 1). */
+typedef struct gpusvm__split_out {
+    int moved;
+    const double *st;
+    const int32_t *ws;
+    const double *g;
+    const float *xw;
+} gpusvm__split_out;
+
 struct gpusvm__backend {
     gpusvm_context *ctx;
     int pairs;        /* its dual variables and gradients are float pairs (an OpenCL device without fp64) */
@@ -2224,14 +2236,17 @@ struct gpusvm__backend {
        1: none) and holds the kernel rows and gradient of its share of the points
        (gpusvm__part_lo). splits: whether train_begin of this batch would split it (else every
        part would solve it whole). Each round's select is then split_post (this share's report
-       enqueued), split_take (it, read), and split_apply (every part's reports side by side, in
-       part order: the working set one device chooses); read_state's G holds this share's
-       variables only. NULL where the backend has no split of its own. */
+       enqueued), split_take (it, read), split_merge on one part (every part's reports side by
+       side, in part order: the working set one device chooses, with its points' vectors) and
+       split_apply on every part (the merged set written, from that part's copies); read_state's
+       G holds this share's variables only. NULL where the backend has no split of its own. */
     int parts, part;
     int (*splits)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, int q);
     gpusvm_result (*split_post)(gpusvm__backend *b, int first);
     gpusvm_result (*split_take)(gpusvm__backend *b, const void **report, size_t *bytes);
-    gpusvm_result (*split_apply)(gpusvm__backend *b, const void *reports, double eps, double max_iter);
+    gpusvm_result (*split_merge)(gpusvm__backend *b, const void *reports, double eps, double max_iter,
+                                 gpusvm__split_out *out);
+    gpusvm_result (*split_apply)(gpusvm__backend *b, const gpusvm__split_out *merged);
     void (*destroy)(gpusvm__backend *b);
     int status_cheap; /* reading the status costs nothing (no queue to drain): read it every round */
 #ifdef GPUSVM_TEST_HOOKS
@@ -6574,8 +6589,8 @@ fail:
     return r;
 }
 
-/* The rows step: the working set read back (a split problem's: the host's, merged), its vectors
-   gathered from the tiles and uploaded, its q x q block computed into KQ. */
+/* The rows step: the working set read back and its vectors gathered (a split problem's: both
+   merged, gpusvm__ocl_split_merge), the vectors uploaded, its q x q block computed into KQ. */
 static gpusvm_result gpusvm__ocl_stream_block(gpusvm__ocl *b)
 {
     const size_t q = (size_t)b->q, dp = b->dpad, npts = b->npts0;
@@ -6584,7 +6599,7 @@ static gpusvm_result gpusvm__ocl_stream_block(gpusvm__ocl *b)
     size_t pos;
     if (b->split) memcpy(b->host_ws, b->ws_new, q * sizeof(int32_t));
     else if ((r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_IDX], q * sizeof(int32_t), b->host_ws)) != GPUSVM_OK) return r;
-    for (pos = 0; pos < q; ++pos) {
+    for (pos = 0; !b->split && pos < q; ++pos) {
         const int32_t v = b->host_ws[pos];
         gpusvm__ocl_stream_vector(b, GPUSVM__PT(v >= 0 && (size_t)v < b->nvar ? (size_t)v : 0, npts), pos); /* stale once done */
     }
@@ -6867,30 +6882,55 @@ static void gpusvm__ocl_flush(gpusvm__backend *bb)
     (void)b->cl->clFlush(b->queue); /* a failure shows at the next call that waits */
 }
 
-/* Every part's reports merged (gpusvm__split_merge), and what changed written: the status row,
-   and unless the problem stopped the working set and its gradients (gpusvm_ws_put). */
-static gpusvm_result gpusvm__ocl_split_apply(gpusvm__backend *bb, const void *reports, double eps, double max_iter)
+/* Every part's reports merged (gpusvm__split_merge) into this backend's host copies, and the new
+   working set's vectors gathered (every part's rows read them: gathered once, not by each). */
+static gpusvm_result gpusvm__ocl_split_merge(gpusvm__backend *bb, const void *reports, double eps, double max_iter,
+                                             gpusvm__split_out *out)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    const size_t q = (size_t)b->q;
+    const size_t q = (size_t)b->q, npts = b->npts0;
     gpusvm__split_in in;
-    double *st = b->split_st;
-    size_t g = gpusvm__round_up(q, GPUSVM__L), l = GPUSVM__L;
-    gpusvm_result r;
-    int moved;
+    size_t pos;
     in.reps = (const uint64_t *)reports;
     in.parts = b->split_parts;
     in.q = b->q;
     in.nu = b->nu;
     in.mode = b->split_mode;
-    in.npts = b->npts0;
+    in.npts = npts;
     in.eps = eps;
     in.max_iter = max_iter;
     in.scratch = b->merge;
-    moved = gpusvm__split_merge(&in, st, b->ws_new, b->ws_new + q, b->gws);
-    if (moved < 0) return GPUSVM_OK; /* stopped before: nothing changes */
+    out->moved = gpusvm__split_merge(&in, b->split_st, b->ws_new, b->ws_new + q, b->gws);
+    out->st = b->split_st;
+    out->ws = b->ws_new;
+    out->g = b->gws;
+    out->xw = b->host_xw;
+    for (pos = 0; out->moved > 0 && pos < q; ++pos) {
+        const int32_t v = b->ws_new[pos];
+        gpusvm__ocl_stream_vector(b, GPUSVM__PT(v >= 0 && (size_t)v < b->nvar ? (size_t)v : 0, npts), pos);
+    }
+    return GPUSVM_OK;
+}
+
+/* The merged round written (from this backend's host copies, filled from the merging part's):
+   the status row, and unless the problem stopped the working set and its gradients
+   (gpusvm_ws_put); its vectors wait in host_xw for the rows step (gpusvm__ocl_stream_block). */
+static gpusvm_result gpusvm__ocl_split_apply(gpusvm__backend *bb, const gpusvm__split_out *merged)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    const size_t q = (size_t)b->q;
+    size_t g = gpusvm__round_up(q, GPUSVM__L), l = GPUSVM__L;
+    gpusvm_result r;
+    if (merged->moved < 0) return GPUSVM_OK; /* stopped before: nothing changes */
+    if (merged->st != b->split_st) {
+        memcpy(b->split_st, merged->st, sizeof b->split_st);
+        memcpy(b->ws_new, merged->ws, 2 * q * sizeof(int32_t));
+        memcpy(b->gws, merged->g, q * sizeof(double));
+        if (merged->moved) memcpy(b->host_xw, merged->xw, q * b->dpad * sizeof(float));
+    }
     /* the host's copies stay until the next round's report is read (gpusvm__ocl_split_take) */
-    if ((r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_STATUS], sizeof b->split_st, st)) != GPUSVM_OK || !moved)
+    if ((r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_STATUS], sizeof b->split_st, b->split_st)) != GPUSVM_OK ||
+        !merged->moved)
         return r;
     if ((r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_WS_IDX], q * sizeof(int32_t), b->ws_new)) != GPUSVM_OK ||
         (r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_WS_SLOT], q * sizeof(int32_t), b->ws_new + q)) != GPUSVM_OK ||
@@ -6913,12 +6953,14 @@ static gpusvm_result gpusvm__ocl_split_select(gpusvm__ocl *b, int first, double 
 {
     const void *rep = NULL;
     size_t bytes = 0;
+    gpusvm__split_out merged;
     gpusvm_result r;
     if ((r = gpusvm__ocl_split_post(&b->base, first)) != GPUSVM_OK ||
         (r = gpusvm__ocl_split_take(&b->base, &rep, &bytes)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_split_gather(b, rep, b->reps, bytes)) != GPUSVM_OK)
+        (r = gpusvm__ocl_split_gather(b, rep, b->reps, bytes)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_split_merge(&b->base, b->reps, eps, max_iter, &merged)) != GPUSVM_OK)
         return r;
-    return gpusvm__ocl_split_apply(&b->base, b->reps, eps, max_iter);
+    return gpusvm__ocl_split_apply(&b->base, &merged);
 }
 
 /* A split problem's state: every alpha (each part keeps them all), and the gradient of this
@@ -7891,6 +7933,7 @@ static void gpusvm__ocl_vtable(gpusvm__backend *base)
     base->splits = gpusvm__ocl_splits;
     base->split_post = gpusvm__ocl_split_post;
     base->split_take = gpusvm__ocl_split_take;
+    base->split_merge = gpusvm__ocl_split_merge;
     base->split_apply = gpusvm__ocl_split_apply;
     base->flush = gpusvm__ocl_flush;
     if (base->ctx->split.parts > 1) { /* one process's part */
@@ -8103,9 +8146,10 @@ static gpusvm_result gpusvm__multi_train_begin(gpusvm__backend *bb, const gpusvm
 }
 
 /* A round's selection of the problem split by rows: every device's report enqueued, then read,
-   side by side, then merged by every device alike. */
+   side by side, merged once (by the first device) and written to every device. */
 static gpusvm_result gpusvm__multi_rows_select(gpusvm__multi *m, int first, double eps, double max_iter)
 {
+    gpusvm__split_out merged;
     gpusvm_result r;
     int k;
     for (k = 0; k < m->n; ++k)
@@ -8123,8 +8167,9 @@ static gpusvm_result gpusvm__multi_rows_select(gpusvm__multi *m, int first, doub
         }
         memcpy(m->reps + (size_t)k * bytes, rep, bytes);
     }
+    if ((r = m->dev[0]->split_merge(m->dev[0], m->reps, eps, max_iter, &merged)) != GPUSVM_OK) return r;
     for (k = 0; k < m->n; ++k) {
-        if ((r = m->dev[k]->split_apply(m->dev[k], m->reps, eps, max_iter)) != GPUSVM_OK) return r;
+        if ((r = m->dev[k]->split_apply(m->dev[k], &merged)) != GPUSVM_OK) return r;
         gpusvm__multi_submit(m, k);
     }
     return GPUSVM_OK;
