@@ -981,7 +981,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(ROWS_UPD, __global const gpusvm_wbits *, coef)
 
 /* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are
- * n x m per problem (point-major, gpusvm_cs_resp's items), K the rows (with the cache, problem p's point v has row
+ * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row
  * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus
  * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */
 #define GPUSVM__ARGS_CS_RESP(X_, S_)                                                                    \
@@ -4319,8 +4319,8 @@ static void gpusvm__cpu_cs_choose(gpusvm__cpu_cs *s)
     s->nq = hn;
 }
 
-/* Step 0, as gpusvm_cs_resp and gpusvm_cs_update: the responses, every point's gap share, the sums of P
-   and D. */
+/* Step 0, as gpusvm_cs_resp and gpusvm_cs_update: the responses, every point's gap share, the
+   sums of P and D. */
 static void gpusvm__cpu_cs_update(gpusvm__cpu *b, gpusvm__cpu_cs *s)
 {
     gpusvm__cpu_cs_part w;
@@ -6589,19 +6589,29 @@ fail:
     return r;
 }
 
+/* The working set ws's vectors into host_xw (a variable out of range, once the problem is done:
+   point 0's, never read). */
+static void gpusvm__ocl_stream_gather(gpusvm__ocl *b, const int32_t *ws)
+{
+    size_t pos;
+    for (pos = 0; pos < (size_t)b->q; ++pos) {
+        const int32_t v = ws[pos];
+        gpusvm__ocl_stream_vector(b, GPUSVM__PT(v >= 0 && (size_t)v < b->nvar ? (size_t)v : 0, b->npts0), pos);
+    }
+}
+
 /* The rows step: the working set read back and its vectors gathered (a split problem's: both
    merged, gpusvm__ocl_split_merge), the vectors uploaded, its q x q block computed into KQ. */
 static gpusvm_result gpusvm__ocl_stream_block(gpusvm__ocl *b)
 {
-    const size_t q = (size_t)b->q, dp = b->dpad, npts = b->npts0;
+    const size_t q = (size_t)b->q, dp = b->dpad;
     const gpusvm__cl_int qi = b->q;
     gpusvm_result r;
-    size_t pos;
-    if (b->split) memcpy(b->host_ws, b->ws_new, q * sizeof(int32_t));
-    else if ((r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_IDX], q * sizeof(int32_t), b->host_ws)) != GPUSVM_OK) return r;
-    for (pos = 0; !b->split && pos < q; ++pos) {
-        const int32_t v = b->host_ws[pos];
-        gpusvm__ocl_stream_vector(b, GPUSVM__PT(v >= 0 && (size_t)v < b->nvar ? (size_t)v : 0, npts), pos); /* stale once done */
+    if (b->split) { /* its vectors gathered with the merge */
+        memcpy(b->host_ws, b->ws_new, q * sizeof(int32_t));
+    } else {
+        if ((r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_IDX], q * sizeof(int32_t), b->host_ws)) != GPUSVM_OK) return r;
+        gpusvm__ocl_stream_gather(b, b->host_ws);
     }
     if ((r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_XW], q * dp * sizeof(float), b->host_xw)) != GPUSVM_OK ||
         (r = gpusvm__ocl_stream_bind(b, b->mem[GPUSVM__TB_XW], qi, b->mem[GPUSVM__TB_KQ], qi,
@@ -6888,15 +6898,14 @@ static gpusvm_result gpusvm__ocl_split_merge(gpusvm__backend *bb, const void *re
                                              gpusvm__split_out *out)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    const size_t q = (size_t)b->q, npts = b->npts0;
+    const size_t q = (size_t)b->q;
     gpusvm__split_in in;
-    size_t pos;
     in.reps = (const uint64_t *)reports;
     in.parts = b->split_parts;
     in.q = b->q;
     in.nu = b->nu;
     in.mode = b->split_mode;
-    in.npts = npts;
+    in.npts = b->npts0;
     in.eps = eps;
     in.max_iter = max_iter;
     in.scratch = b->merge;
@@ -6905,10 +6914,7 @@ static gpusvm_result gpusvm__ocl_split_merge(gpusvm__backend *bb, const void *re
     out->ws = b->ws_new;
     out->g = b->gws;
     out->xw = b->host_xw;
-    for (pos = 0; out->moved > 0 && pos < q; ++pos) {
-        const int32_t v = b->ws_new[pos];
-        gpusvm__ocl_stream_vector(b, GPUSVM__PT(v >= 0 && (size_t)v < b->nvar ? (size_t)v : 0, npts), pos);
-    }
+    if (out->moved > 0) gpusvm__ocl_stream_gather(b, b->ws_new);
     return GPUSVM_OK;
 }
 
@@ -13346,7 +13352,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(ROWS_UPD, __global const gpusvm_wbits *, coef)\n",
     "\n",
     "/* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are\n",
-    " * n x m per problem (point-major, gpusvm_cs_resp's items), K the rows (with the cache, problem p's point v has row\n",
+    " * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row\n",
     " * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus\n",
     " * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */\n",
     "#define GPUSVM__ARGS_CS_RESP(X_, S_)                                                                    \\\n",
@@ -16194,8 +16200,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * float pairs the diagonal's reciprocal is kept, so that the step multiplies (a pair's division is\n",
     " * several dependent steps), and the violation is taken in floats, from each class's (g if free,\n",
     " * else -inf; g) put beside it: it only decides which points the sweeps skip and when they stop\n",
-    " * (H200, letter: with the atomic first free class and moved flag below, the sums renormalized\n",
-    " * once in gpusvm_cs_update and the cws walk by steps, 2.78 s to 1.85 s; double 1.47 s to 1.35 s). */\n",
+    " * (H200, letter: with the atomic first free class and moved flag below, the responses' sums\n",
+    " * renormalized once and the cws walk by steps, 2.78 s to 1.85 s; double 1.47 s to 1.35 s). */\n",
     "#ifdef GPUSVM_NO_FP64\n",
     "#define GPUSVM_CS_PART(j) part##j\n",
     "#define GPUSVM_CS_SUM GPUSVM_W_ADDF(GPUSVM_W_ADDF(part0, part1), GPUSVM_W_ADDF(part2, part3))\n",

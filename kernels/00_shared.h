@@ -334,7 +334,7 @@
     X_(ROWS_UPD, __global const gpusvm_wbits *, coef)
 
 /* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are
- * n x m per problem (point-major, gpusvm_cs_resp's items), K the rows (with the cache, problem p's point v has row
+ * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row
  * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus
  * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */
 #define GPUSVM__ARGS_CS_RESP(X_, S_)                                                                    \

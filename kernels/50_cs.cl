@@ -260,8 +260,8 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
  * float pairs the diagonal's reciprocal is kept, so that the step multiplies (a pair's division is
  * several dependent steps), and the violation is taken in floats, from each class's (g if free,
  * else -inf; g) put beside it: it only decides which points the sweeps skip and when they stop
- * (H200, letter: with the atomic first free class and moved flag below, the sums renormalized
- * once in gpusvm_cs_update and the cws walk by steps, 2.78 s to 1.85 s; double 1.47 s to 1.35 s). */
+ * (H200, letter: with the atomic first free class and moved flag below, the responses' sums
+ * renormalized once and the cws walk by steps, 2.78 s to 1.85 s; double 1.47 s to 1.35 s). */
 #ifdef GPUSVM_NO_FP64
 #define GPUSVM_CS_PART(j) part##j
 #define GPUSVM_CS_SUM GPUSVM_W_ADDF(GPUSVM_W_ADDF(part0, part1), GPUSVM_W_ADDF(part2, part3))
