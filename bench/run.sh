@@ -368,6 +368,7 @@ fi
 # best of BENCH_RUNS processes after a warm-up (LIBSVM's defaults: -c 1, gamma 1/features)
 small() { # small NAME TRAIN TEST
     name=$1 train=$D/$2 test=$D/$3
+    wanted "$name" || return 0
     bt= bp= bc= bl=
     for i in $(seq 0 "$RUNS"); do
         s=$(now)

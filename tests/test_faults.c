@@ -21,7 +21,10 @@ static long cl_calls, cl_fail_at, live_cl;
 static int no_platform, no_device, bad_build;
 #define FAIL_CODE (-5) /* CL_OUT_OF_RESOURCES */
 
-static int inject(void) { return ++cl_calls == cl_fail_at; }
+/* counted atomically: a context over several devices drives each from a thread of its own */
+#define BUMP(x) __atomic_add_fetch(&(x), 1L, __ATOMIC_SEQ_CST)
+#define DROP(x) __atomic_sub_fetch(&(x), 1L, __ATOMIC_SEQ_CST)
+static int inject(void) { return BUMP(cl_calls) == cl_fail_at; }
 
 static gpusvm__cl_int W_clGetPlatformIDs(gpusvm__cl_uint n, gpusvm__cl_platform *p, gpusvm__cl_uint *np)
 {
@@ -56,12 +59,12 @@ static gpusvm__cl_context W_clCreateContext(const gpusvm__cl_context_properties 
         return NULL;
     }
     c = real.clCreateContext(p, n, d, f, u, e);
-    if (c) ++live_cl;
+    if (c) BUMP(live_cl);
     return c;
 }
 static gpusvm__cl_int W_clReleaseContext(gpusvm__cl_context c)
 {
-    --live_cl;
+    DROP(live_cl);
     real.clReleaseContext(c);
     return inject() ? FAIL_CODE : 0;
 }
@@ -74,12 +77,12 @@ static gpusvm__cl_queue W_clCreateCommandQueue(gpusvm__cl_context c, gpusvm__cl_
         return NULL;
     }
     q = real.clCreateCommandQueue(c, d, p, e);
-    if (q) ++live_cl;
+    if (q) BUMP(live_cl);
     return q;
 }
 static gpusvm__cl_int W_clReleaseCommandQueue(gpusvm__cl_queue q)
 {
-    --live_cl;
+    DROP(live_cl);
     real.clReleaseCommandQueue(q);
     return inject() ? FAIL_CODE : 0;
 }
@@ -92,12 +95,12 @@ static gpusvm__cl_mem W_clCreateBuffer(gpusvm__cl_context c, gpusvm__cl_bitfield
         return NULL;
     }
     m = real.clCreateBuffer(c, f, s, h, e);
-    if (m) ++live_cl;
+    if (m) BUMP(live_cl);
     return m;
 }
 static gpusvm__cl_int W_clReleaseMemObject(gpusvm__cl_mem m)
 {
-    --live_cl;
+    DROP(live_cl);
     real.clReleaseMemObject(m);
     return inject() ? FAIL_CODE : 0;
 }
@@ -115,7 +118,7 @@ static gpusvm__cl_program W_clCreateProgramWithSource(gpusvm__cl_context c, gpus
         return NULL;
     }
     p = real.clCreateProgramWithSource(c, n, src, len, e);
-    if (p) ++live_cl;
+    if (p) BUMP(live_cl);
     return p;
 }
 static gpusvm__cl_program W_clCreateProgramWithBinary(gpusvm__cl_context c, gpusvm__cl_uint n,
@@ -128,7 +131,7 @@ static gpusvm__cl_program W_clCreateProgramWithBinary(gpusvm__cl_context c, gpus
         return NULL;
     }
     p = real.clCreateProgramWithBinary(c, n, d, len, bin, st, e);
-    if (p) ++live_cl;
+    if (p) BUMP(live_cl);
     return p;
 }
 static gpusvm__cl_int W_clGetProgramInfo(gpusvm__cl_program p, gpusvm__cl_uint w, size_t s, void *v, size_t *r)
@@ -155,7 +158,7 @@ static gpusvm__cl_int W_clGetProgramBuildInfo(gpusvm__cl_program p, gpusvm__cl_d
 }
 static gpusvm__cl_int W_clReleaseProgram(gpusvm__cl_program p)
 {
-    --live_cl;
+    DROP(live_cl);
     real.clReleaseProgram(p);
     return inject() ? FAIL_CODE : 0;
 }
@@ -167,12 +170,12 @@ static gpusvm__cl_kernel W_clCreateKernel(gpusvm__cl_program p, const char *name
         return NULL;
     }
     k = real.clCreateKernel(p, name, e);
-    if (k) ++live_cl;
+    if (k) BUMP(live_cl);
     return k;
 }
 static gpusvm__cl_int W_clReleaseKernel(gpusvm__cl_kernel k)
 {
-    --live_cl;
+    DROP(live_cl);
     real.clReleaseKernel(k);
     return inject() ? FAIL_CODE : 0;
 }
@@ -288,14 +291,14 @@ static gpusvm_storage storage = GPUSVM_STORAGE_DENSE;
 static void *t_alloc(size_t size, void *user)
 {
     (void)user;
-    if (++alloc_calls == alloc_fail_at) return NULL;
-    ++live_allocs;
+    if (BUMP(alloc_calls) == alloc_fail_at) return NULL;
+    BUMP(live_allocs);
     return malloc(size);
 }
 static void t_free(void *p, void *user)
 {
     (void)user;
-    --live_allocs;
+    DROP(live_allocs);
     free(p);
 }
 static char last_log[4096];

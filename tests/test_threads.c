@@ -1,6 +1,7 @@
-/* Two contexts training in two threads at once give the same models as one after the other, and
-   the C backend's own threads (desc.threads 1, 2, 3 and 8) give the same model bytes, C-SVC and
-   Crammer-Singer (make test builds this with ThreadSanitizer). */
+/* Two contexts training in two threads at once give the same models as one after the other, the
+   C backend's own threads (desc.threads 1, 2, 3 and 8) give the same model bytes, C-SVC and
+   Crammer-Singer, and the several-device section's thread per device gives the one-device model
+   and one whole failure (make test builds this with ThreadSanitizer). */
 #define GPUSVM_IMPLEMENTATION
 #include "../gpusvm.h"
 #include "check.h"
@@ -105,6 +106,120 @@ static char *threads_model(int threads, gpusvm_svm_type type, size_t rows, size_
     return copy;
 }
 
+/* The multi section's thread per device, without OpenCL: a context whose backend is the multi
+   section over `ndev` C backends, each said to want a thread of its own (own_thread, as a GPU
+   does), trains six classes' 15 one-vs-one pairs spread across them. Each device's steps record
+   the thread that ran them; with fail_at > 0, devices 1 and 2 fail their fail_at-th update, each
+   with its own code and message, at about the same time. The model file's text (NULL on failure:
+   the code and the context's message in *r and said). */
+enum { MD = 3 };
+static gpusvm_result (*md_select[MD])(gpusvm__backend *, int, double, double);
+static gpusvm_result (*md_update[MD])(gpusvm__backend *);
+static gpusvm__backend *md_dev[MD];
+static pthread_t md_ran[MD];
+static long md_updates[MD], md_fail_at, md_logs;
+static int md_index(gpusvm__backend *b)
+{
+    int k;
+    for (k = 0; k < MD && md_dev[k] != b; ++k) {}
+    return k;
+}
+static gpusvm_result md_select_w(gpusvm__backend *b, int first, double eps, double max_iter)
+{
+    const int k = md_index(b);
+    md_ran[k] = pthread_self();
+    return md_select[k](b, first, eps, max_iter);
+}
+static gpusvm_result md_update_w(gpusvm__backend *b)
+{
+    const int k = md_index(b);
+    if (md_fail_at > 0 && k > 0 && ++md_updates[k] == md_fail_at)
+        return gpusvm__fail(b->ctx, k == 1 ? GPUSVM_ERROR_IO : GPUSVM_ERROR_DEVICE_MEMORY, "device %d failed", k);
+    return md_update[k](b);
+}
+static void md_logger(void *user, gpusvm_log_level level, const char *msg)
+{
+    (void)user, (void)level, (void)msg;
+    ++md_logs; /* not atomic: the library calls it from one thread at a time */
+}
+
+static char *multi_model(int ndev, int own_thread, gpusvm_result *r, char *said, size_t said_size)
+{
+    gpusvm_context_desc d;
+    gpusvm_context *ctx = NULL;
+    gpusvm_params p;
+    gpusvm_matrix m;
+    gpusvm_model *model = NULL;
+    char *bytes = NULL, *copy = NULL;
+    size_t len = 0;
+    int k;
+    memset(&d, 0, sizeof d);
+    d.backend = GPUSVM_BACKEND_CPU;
+    d.ignore_environment = 1;
+    d.threads = 2;
+    d.logger.fn = md_logger;
+    memset(&p, 0, sizeof p);
+    p.gamma = 0.5;
+    memset(&m, 0, sizeof m);
+    m.rows = N2;
+    m.cols = D;
+    m.values = X2;
+    *r = gpusvm_context_create(&d, &ctx);
+    if (*r != GPUSVM_OK) return NULL;
+    for (k = 0; k < ndev; ++k) {
+        md_dev[k] = gpusvm__cpu_create(ctx);
+        md_dev[k]->own_thread = own_thread;
+        md_select[k] = md_dev[k]->select;
+        md_update[k] = md_dev[k]->update;
+        md_dev[k]->select = md_select_w;
+        md_dev[k]->update = md_update_w;
+        md_ran[k] = pthread_self();
+        md_updates[k] = 0;
+    }
+    ctx->backend->destroy(ctx->backend);
+    ctx->backend = gpusvm__multi_create(ctx, md_dev, ndev);
+    if ((*r = gpusvm_train(ctx, &m, Y2, &p, &model)) == GPUSVM_OK &&
+        (*r = gpusvm_model_save_buffer(ctx, model, &bytes, &len)) == GPUSVM_OK && (copy = (char *)malloc(len + 1)) != NULL)
+        memcpy(copy, bytes, len + 1);
+    snprintf(said, said_size, "%s", gpusvm_context_error(ctx));
+    gpusvm_free(ctx, bytes);
+    gpusvm_model_free(model);
+    gpusvm_context_destroy(ctx);
+    return copy;
+}
+
+static void multi_checks(void)
+{
+    char said[128], *ref, *other, msg[320];
+    gpusvm_result r;
+    size_t i;
+    int k, seen = 0, t;
+    for (i = 0; i < N2; ++i) Y2[i] = (double)((X2[i * D] > 0.0f) * 3 + (int)((X2[i * D + 1] + 1.0f) * 1.5f) % 3);
+    ref = multi_model(1, 1, &r, said, sizeof said);
+    CHECK(ref != NULL, "multi section over one C backend: 15 pairs trained");
+    other = multi_model(MD, 1, &r, said, sizeof said);
+    for (k = 1; k < MD; ++k) seen += !pthread_equal(md_ran[k], md_ran[0]);
+    snprintf(msg, sizeof msg, "%d devices, a thread each: the one-device model file (%d of %d devices on threads of their own)",
+             MD, seen, MD - 1);
+    CHECK(ref && other && strcmp(ref, other) == 0 && seen == MD - 1, msg);
+    free(other);
+    other = multi_model(MD, 0, &r, said, sizeof said);
+    for (k = 1, seen = 0; k < MD; ++k) seen += !pthread_equal(md_ran[k], md_ran[0]);
+    CHECK(ref && other && strcmp(ref, other) == 0 && seen == 0, "devices without own_thread: in turn, the same model file");
+    free(other);
+    free(ref);
+    for (t = 1; t <= 2; ++t) { /* two devices fail at once: one failure is told, whole, with its own code */
+        md_fail_at = t;
+        other = multi_model(MD, 1, &r, said, sizeof said);
+        snprintf(msg, sizeof msg, "devices 1 and 2 fail update %d together: %s, \"%s\"", t, gpusvm_result_string(r), said);
+        CHECK(!other && ((r == GPUSVM_ERROR_IO && strcmp(said, "device 1 failed") == 0) ||
+                         (r == GPUSVM_ERROR_DEVICE_MEMORY && strcmp(said, "device 2 failed") == 0)), msg);
+        free(other);
+    }
+    md_fail_at = 0;
+    CHECK(md_logs > 0, "the logger was called (one thread at a time: ThreadSanitizer watches)");
+}
+
 int main(void)
 {
     job_t seq[2], par[2];
@@ -179,5 +294,6 @@ int main(void)
         }
         free(ref);
     }
+    multi_checks();
     return check_summary();
 }
