@@ -8261,7 +8261,7 @@ static void gpusvm__multi_step(void *arg, int k)
             c->copied[k] = 1;
         }
         break;
-    default: r = d->split_apply(d, c->merged); break;
+    default: r = d->split_apply(d, c->merged); break; /* GPUSVM__MS_APPLY */
     }
     if (r == GPUSVM_OK && c->step != GPUSVM__MS_STATUS && c->step != GPUSVM__MS_REPORT && d->flush) d->flush(d);
     c->res[k] = r;

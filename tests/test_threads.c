@@ -179,7 +179,8 @@ static char *multi_model(int ndev, int own_thread, gpusvm_result *r, char *said,
     ctx->backend->destroy(ctx->backend);
     ctx->backend = gpusvm__multi_create(ctx, md_dev, ndev);
     if ((*r = gpusvm_train(ctx, &m, Y2, &p, &model)) == GPUSVM_OK &&
-        (*r = gpusvm_model_save_buffer(ctx, model, &bytes, &len)) == GPUSVM_OK && (copy = (char *)malloc(len + 1)) != NULL)
+        (*r = gpusvm_model_save_buffer(ctx, model, &bytes, &len)) == GPUSVM_OK &&
+        (copy = (char *)malloc(len + 1)) != NULL)
         memcpy(copy, bytes, len + 1);
     snprintf(said, said_size, "%s", gpusvm_context_error(ctx));
     gpusvm_free(ctx, bytes);
@@ -199,19 +200,22 @@ static void multi_checks(void)
     CHECK(ref != NULL, "multi section over one C backend: 15 pairs trained");
     other = multi_model(MD, 1, &r, said, sizeof said);
     for (k = 1; k < MD; ++k) seen += !pthread_equal(md_ran[k], md_ran[0]);
-    snprintf(msg, sizeof msg, "%d devices, a thread each: the one-device model file (%d of %d devices on threads of their own)",
-             MD, seen, MD - 1);
+    snprintf(msg, sizeof msg,
+             "%d devices, a thread each: the one-device model file (%d of %d devices on threads of their own)", MD,
+             seen, MD - 1);
     CHECK(ref && other && strcmp(ref, other) == 0 && seen == MD - 1, msg);
     free(other);
     other = multi_model(MD, 0, &r, said, sizeof said);
     for (k = 1, seen = 0; k < MD; ++k) seen += !pthread_equal(md_ran[k], md_ran[0]);
-    CHECK(ref && other && strcmp(ref, other) == 0 && seen == 0, "devices without own_thread: in turn, the same model file");
+    CHECK(ref && other && strcmp(ref, other) == 0 && seen == 0,
+          "devices without own_thread: in turn, the same model file");
     free(other);
     free(ref);
     for (t = 1; t <= 2; ++t) { /* two devices fail at once: one failure is told, whole, with its own code */
         md_fail_at = t;
         other = multi_model(MD, 1, &r, said, sizeof said);
-        snprintf(msg, sizeof msg, "devices 1 and 2 fail update %d together: %s, \"%s\"", t, gpusvm_result_string(r), said);
+        snprintf(msg, sizeof msg, "devices 1 and 2 fail update %d together: %s, \"%s\"", t, gpusvm_result_string(r),
+                 said);
         CHECK(!other && ((r == GPUSVM_ERROR_IO && strcmp(said, "device 1 failed") == 0) ||
                          (r == GPUSVM_ERROR_DEVICE_MEMORY && strcmp(said, "device 2 failed") == 0)), msg);
         free(other);
