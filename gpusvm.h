@@ -8144,8 +8144,9 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
 /* >>multi ------------------------------------------------------------------ */
 /* Several devices as one backend (desc.devices, GPUSVM_DEVICE=all or a list). Each device holds
    its own copy of the points and a contiguous share of the batch's problems, balanced by their
-   kernel-row work (nvar x npts), and each step goes to every device in turn. The steps only
-   enqueue, so the devices work at the same time; a status read waits on each in turn. A
+   kernel-row work (nvar x npts), and each step goes to every device, on a host thread each where
+   they are GPUs (gpusvm__multi_run; else in turn: the steps only enqueue, so the devices still
+   work at the same time, and a status read waits on each in turn). A
    problem's solve does not depend on the problems beside it (the working-set size is the
    batch's, given to every device), so its model is the one-device model. A batch of one problem
    that the devices can split (gpusvm__backend's splits) is split by rows instead: every device
