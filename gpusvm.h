@@ -8275,10 +8275,11 @@ static void gpusvm__multi_step(void *arg, int k)
 static gpusvm_result gpusvm__multi_run(gpusvm__multi *m, gpusvm__multi_call *c)
 {
     gpusvm_context *ctx = m->base.ctx;
-    int k, said;
+    int k;
     c->m = m;
 #if GPUSVM__POOL
     if (m->base.own_thread && ctx->threads > 1 && (c->step != GPUSVM__MS_BEGIN || ctx->default_alloc)) {
+        int said;
         ctx->shared = 1;
         ctx->shared_failed = 0;
         gpusvm__pool_run(&m->pool, m->n, m->n, gpusvm__multi_step, c);
@@ -8294,7 +8295,6 @@ static gpusvm_result gpusvm__multi_run(gpusvm__multi *m, gpusvm__multi_call *c)
         if (c->res[k] != GPUSVM_OK) return c->res[k];
     }
     (void)ctx;
-    (void)said;
     return GPUSVM_OK;
 }
 
