@@ -503,6 +503,8 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
    epsilon-SVR and nu-SVR) with C = C[c] and gamma = gamma[g], on gpusvm_cross_validation's folds.
    C NULL or nC 0: params' C alone (one column), gamma likewise (one row). For C-SVC every C of a
    gamma trains as one batch (nC x nr_fold problems, or their pairs, on one copy of the points).
+   On a context of several GPUs the gamma values train at once, each on a device of its own (a
+   host thread a device, taking them in turn; not with a progress callback or a custom allocator).
    Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                             const gpusvm_params *params, int nr_fold, const double *C, int nC,
@@ -1070,6 +1072,7 @@ struct gpusvm_context {
     gpusvm_split split;         /* desc.split; parts 1 without one */
     int shared, shared_failed;  /* steps run on several threads; one of them failed (gpusvm__said_lock) */
     volatile long said_next, said_turn;
+    gpusvm_context *root;       /* a job's own context (gpusvm__jobs_run): what it says, root says */
 };
 
 static void *gpusvm__default_alloc(size_t size, void *user)
@@ -1517,9 +1520,10 @@ static void gpusvm__pool_run(gpusvm__pool *p, int threads, int parts, void (*fn)
 }
 
 /* While a context's steps run on several threads (ctx->shared: the multi section's devices, a
-   thread each), what they say takes turns: the logger is called by one thread at a time, and a
-   failure is recorded only if none was in that call (ctx->shared_failed), so that the context's
-   message, code and OpenCL call stay one failure's. */
+   thread each, or gpusvm__jobs_run's jobs, whose contexts say it through their root), what they
+   say takes turns: the logger is called by one thread at a time, and a failure is recorded only
+   if none was in that call (ctx->shared_failed), so that the context's message, code and OpenCL
+   call stay one failure's. */
 static void gpusvm__said_lock(gpusvm_context *ctx)
 {
 #if GPUSVM__TAKE_ATOMIC
@@ -1545,6 +1549,7 @@ static void gpusvm__log(gpusvm_context *ctx, gpusvm_log_level level, const char 
 {
     char msg[1024];
     va_list ap;
+    if (ctx && ctx->root) ctx = ctx->root;
     if (!ctx || !ctx->logger.fn) return;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -1559,6 +1564,7 @@ static void gpusvm__log(gpusvm_context *ctx, gpusvm_log_level level, const char 
 static gpusvm_result gpusvm__fail_v(gpusvm_context *ctx, gpusvm_result code, const char *call, int cl_code, int line,
                                     const char *fmt, va_list ap)
 {
+    if (ctx->root) ctx = ctx->root;
     gpusvm__said_lock(ctx);
     if (!ctx->shared_failed) {
         vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
@@ -2241,6 +2247,8 @@ typedef struct gpusvm__split_out {
     const float *xw;
 } gpusvm__split_out;
 
+#define GPUSVM__MAX_DEVICES 16 /* in one context (desc.devices) */
+
 struct gpusvm__backend {
     gpusvm_context *ctx;
     int pairs;        /* its dual variables and gradients are float pairs (an OpenCL device without fp64) */
@@ -2315,6 +2323,10 @@ struct gpusvm__backend {
        PoCL 3.1, two contexts on one CPU device launching from two threads, fails an assertion of
        its own: pocl_release_dlhandle_cache) */
     int own_thread;
+    /* several devices (the multi section, at most GPUSVM__MAX_DEVICES): device k's own backend,
+       none split (NULL past the last), for independent calls each on a context and thread of its
+       own (gpusvm__jobs_run); NULL where the backend is one device */
+    gpusvm__backend *(*device)(gpusvm__backend *b, int k);
 #ifdef GPUSVM_TEST_HOOKS
     struct { /* the kernel tests' access to problem 0's working set, its rows, and poisoned outputs */
         gpusvm_result (*read_ws)(gpusvm__backend *b, int *idx, int *slot, double *coef, int m);
@@ -8152,8 +8164,8 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
    that the devices can split (gpusvm__backend's splits) is split by rows instead: every device
    holds a share of its points, and each round's working set is merged from every device's
    report. Crammer-Singer's problems, prediction and the kernel tests' hooks (problem 0) run on
-   the first device. */
-#define GPUSVM__MAX_DEVICES 16
+   the first device. Calls that do not depend on each other (a grid's gamma values) may each take
+   a device of their own instead (the device hook, gpusvm__jobs_run). */
 
 typedef struct gpusvm__multi {
     gpusvm__backend base;
@@ -8540,6 +8552,14 @@ static void gpusvm__multi_destroy(gpusvm__backend *bb)
     gpusvm__free(&bb->ctx->alloc, m);
 }
 
+static gpusvm__backend *gpusvm__multi_device(gpusvm__backend *bb, int k)
+{
+    gpusvm__multi *m = (gpusvm__multi *)bb;
+    if (k >= m->n) return NULL;
+    m->dev[k]->parts = m->dev[k]->part = 0; /* a split batch's, kept until the next batch */
+    return m->dev[k];
+}
+
 /* The limits every device meets: the smallest working set, buffer and cache; the working-set
    size for large problems where all agree; Crammer-Singer's choices are the first device's. */
 static void gpusvm__multi_limits(gpusvm__multi *m)
@@ -8599,6 +8619,7 @@ static gpusvm__backend *gpusvm__multi_create(gpusvm_context *ctx, gpusvm__backen
     b->cs_step = gpusvm__multi_cs_step;
     b->cs_read = gpusvm__multi_cs_read;
     b->destroy = gpusvm__multi_destroy;
+    b->device = gpusvm__multi_device;
 #ifdef GPUSVM_TEST_HOOKS
     b->test.read_ws = gpusvm__multi_read_ws;
     b->test.write_rows = gpusvm__multi_write_rows;
@@ -10617,11 +10638,34 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
     return gpusvm__train_single_many(ctx, xin, z, prm, 1, NULL, NULL, out, t_start);
 }
 
-/* Rows idx[0..count) of x as a new CSR matrix (arrays allocated; freed with gpusvm__input_free). */
+/* Rows idx[0..count) of x as a new CSR matrix (arrays allocated; freed with gpusvm__input_free):
+   the row pointers first, then the nonzeros copied, by the context's threads where there are
+   a million or more (mnist's 9 million: 33 ms on one thread of the 2-core VM). */
+typedef struct gpusvm__rows_copy {
+    const gpusvm__csr *x;
+    const size_t *idx;
+    size_t count;
+    gpusvm__input *out;
+    int parts;
+} gpusvm__rows_copy;
+
+static void gpusvm__csr_rows_part(void *arg, int t)
+{
+    const gpusvm__rows_copy *c = (const gpusvm__rows_copy *)arg;
+    const size_t hi = c->count * (size_t)(t + 1) / (size_t)c->parts;
+    size_t i;
+    for (i = c->count * (size_t)t / (size_t)c->parts; i < hi; ++i) {
+        const size_t s = c->idx[i], at = c->out->row_ptr[i], len = c->out->row_ptr[i + 1] - at;
+        memcpy(c->out->col + at, c->x->col + c->x->row_ptr[s], len * sizeof(int32_t));
+        memcpy(c->out->val + at, c->x->val + c->x->row_ptr[s], len * sizeof(float));
+    }
+}
+
 static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x, const size_t *idx, size_t count,
                                       gpusvm__input *out)
 {
-    size_t i, nnz = 0, at = 0;
+    gpusvm__rows_copy c;
+    size_t i, nnz = 0;
     memset(out, 0, sizeof *out);
     for (i = 0; i < count; ++i) nnz += x->row_ptr[idx[i] + 1] - x->row_ptr[idx[i]];
     out->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, count + 1, sizeof(size_t));
@@ -10631,14 +10675,14 @@ static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x,
         gpusvm__input_free(ctx, out);
         return gpusvm__oom(ctx, "a subset of the rows");
     }
-    out->row_ptr[0] = 0;
-    for (i = 0; i < count; ++i) {
-        const size_t s = idx[i], len = x->row_ptr[s + 1] - x->row_ptr[s];
-        memcpy(out->col + at, x->col + x->row_ptr[s], len * sizeof(int32_t));
-        memcpy(out->val + at, x->val + x->row_ptr[s], len * sizeof(float));
-        at += len;
-        out->row_ptr[i + 1] = at;
-    }
+    for (out->row_ptr[0] = 0, i = 0; i < count; ++i)
+        out->row_ptr[i + 1] = out->row_ptr[i] + (x->row_ptr[idx[i] + 1] - x->row_ptr[idx[i]]);
+    c.x = x;
+    c.idx = idx;
+    c.count = count;
+    c.out = out;
+    c.parts = nnz >= ((size_t)1 << 20) && ctx->threads > 1 ? ctx->threads : 1;
+    gpusvm__parallel(c.parts, gpusvm__csr_rows_part, &c);
     gpusvm__input_view(out, count, x->cols);
     return GPUSVM_OK;
 }
@@ -11132,6 +11176,72 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
                                               const gpusvm_params *p, int nr_fold, double *target)
 {
     return gpusvm__cross_validation_c(ctx, x, y, p, nr_fold, 1, NULL, target);
+}
+
+/* Jobs 0..njobs-1 that do not depend on each other, at once on the context's devices (the
+   backend's device hook): a host thread a device takes the jobs in turn, each job on a context of
+   its own that drives that device alone (a copy of ctx whose logger calls and failures go to ctx,
+   one at a time, so that ctx keeps the first failure whole; the jobs not yet taken are then left).
+   In order on ctx itself where it is one device or one thread, where its devices do not want a
+   thread each (own_thread: CPU devices), where the allocator is the caller's (called from one
+   thread only), where the jobs call the caller back (in_turn: a progress callback) or no atomic
+   add takes the jobs. The first failure's code. */
+typedef struct gpusvm__jobs {
+    gpusvm_context *ctx, *own; /* own: a context a device */
+    gpusvm_result (*fn)(gpusvm_context *c, void *arg, int j);
+    void *arg;
+    int njobs;
+    volatile long next, failed;
+    gpusvm_result res[GPUSVM__MAX_DEVICES];
+} gpusvm__jobs;
+
+static void gpusvm__jobs_device(void *arg, int k)
+{
+    gpusvm__jobs *jb = (gpusvm__jobs *)arg;
+    long j;
+    jb->res[k] = GPUSVM_OK;
+#if GPUSVM__TAKE_ATOMIC
+    while (!gpusvm__load(&jb->failed) && (j = gpusvm__take(&jb->next)) < jb->njobs)
+        if ((jb->res[k] = jb->fn(&jb->own[k], jb->arg, (int)j)) != GPUSVM_OK) gpusvm__store(&jb->failed, 1);
+#else
+    (void)j;
+#endif
+}
+
+static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_turn,
+                                      gpusvm_result (*fn)(gpusvm_context *, void *, int), void *arg)
+{
+    gpusvm__backend *b = ctx->backend;
+    gpusvm__jobs jb;
+    gpusvm_result r = GPUSVM_OK;
+    int n = 0, k, said;
+    while (b->device && n < GPUSVM__MAX_DEVICES && b->device(b, n)) ++n;
+    if (n < 2 || njobs < 2 || in_turn || ctx->threads < 2 || !b->own_thread || !ctx->default_alloc ||
+        !GPUSVM__TAKE_ATOMIC || !(jb.own = (gpusvm_context *)gpusvm__alloc(&ctx->alloc, (size_t)n, sizeof *jb.own))) {
+        for (k = 0; k < njobs && r == GPUSVM_OK; ++k) r = fn(ctx, arg, k);
+        return r;
+    }
+    if (n > njobs) n = njobs;
+    for (k = 0; k < n; ++k) {
+        jb.own[k] = *ctx;
+        jb.own[k].backend = b->device(b, k);
+        jb.own[k].root = ctx;
+        jb.own[k].threads = ctx->threads / n > 1 ? ctx->threads / n : 1;
+    }
+    jb.ctx = ctx;
+    jb.fn = fn;
+    jb.arg = arg;
+    jb.njobs = njobs;
+    jb.next = jb.failed = 0;
+    ctx->shared = 1;
+    ctx->shared_failed = 0;
+    gpusvm__parallel(n, gpusvm__jobs_device, &jb);
+    said = ctx->shared_failed;
+    ctx->shared = ctx->shared_failed = 0;
+    for (k = 0; k < n && r == GPUSVM_OK; ++k)
+        if (jb.res[k] != GPUSVM_OK) r = said ? ctx->last_error : jb.res[k];
+    gpusvm__free(&ctx->alloc, jb.own);
+    return r;
 }
 
 /* >>predict ---------------------------------------------------------------- */
@@ -12931,15 +13041,50 @@ static void gpusvm__grid_rates(const gpusvm_params *p, const double *y, size_t l
     }
 }
 
+/* A grid search's gamma values, each a job (gpusvm__jobs_run): gamma k's row of rates from one
+   cross-validation of every C together. */
+typedef struct gpusvm__grid {
+    const gpusvm__csr *x;
+    const double *y, *C, *gamma;
+    gpusvm_params base;
+    int nr_fold, nc, ngamma;
+    double *rate;
+} gpusvm__grid;
+
+/* The parameters of gamma k, resolved. */
+static gpusvm_result gpusvm__grid_params(gpusvm_context *ctx, const gpusvm__grid *g, int k, gpusvm_params *p)
+{
+    gpusvm_params pk = g->base;
+    if (g->gamma) {
+        pk.gamma = g->gamma[k];
+        pk.gamma_mode = GPUSVM_GAMMA_VALUE;
+    }
+    return gpusvm__resolve_params(ctx, &pk, g->x, p);
+}
+
+static gpusvm_result gpusvm__grid_gamma(gpusvm_context *ctx, void *arg, int k)
+{
+    const gpusvm__grid *g = (const gpusvm__grid *)arg;
+    gpusvm_params p;
+    gpusvm_result r;
+    double *target;
+    if ((r = gpusvm__grid_params(ctx, g, k, &p)) != GPUSVM_OK) return r;
+    if (!(target = (double *)gpusvm__alloc(&ctx->alloc, g->x->rows, (size_t)g->nc * sizeof(double))))
+        return gpusvm__oom(ctx, "the grid's predictions");
+    if ((r = gpusvm__cross_validation_c(ctx, g->x, g->y, &p, g->nr_fold, g->nc, g->C, target)) == GPUSVM_OK)
+        gpusvm__grid_rates(&p, g->y, g->x->rows, g->nc, target, g->rate + (size_t)k * (size_t)g->nc);
+    gpusvm__free(&ctx->alloc, target);
+    return r;
+}
+
 GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                             const gpusvm_params *params, int nr_fold, const double *C, int nC,
                                             const double *gamma, int ngamma, double *rate)
 {
-    const int nc = C && nC > 0 ? nC : 1, ng = gamma && ngamma > 0 ? ngamma : 1;
     gpusvm__input in;
-    gpusvm_params base, p;
+    gpusvm__grid g;
+    gpusvm_params p0;
     gpusvm_result r;
-    double *target = NULL;
     int k;
     if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
     ctx->error[0] = 0;
@@ -12948,25 +13093,23 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
     for (k = 0; k < (gamma ? ngamma : 0); ++k)
         if (!(gamma[k] > 0.0 && gamma[k] <= DBL_MAX))
             return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "gamma[%d] is not > 0", k);
-    r = gpusvm__cv_input(ctx, x, y, rate, &nr_fold, &in);
-    if (r == GPUSVM_OK && !(target = (double *)gpusvm__alloc(&ctx->alloc, in.m.rows, (size_t)nc * sizeof(double))))
-        r = gpusvm__oom(ctx, "the grid's predictions");
-    if (params) base = *params;
-    else memset(&base, 0, sizeof base);
-    for (k = 0; k < ng && r == GPUSVM_OK; ++k) { /* one gamma: every C together */
-        gpusvm_params pk = base;
-        if (gamma && ngamma > 0) {
-            pk.gamma = gamma[k];
-            pk.gamma_mode = GPUSVM_GAMMA_VALUE;
-        }
-        if ((r = gpusvm__resolve_params(ctx, &pk, &in.m, &p)) != GPUSVM_OK) break;
-        if (k == 0 && (r = gpusvm__check_labels(ctx, &p, y, in.m.rows)) != GPUSVM_OK) break;
-        if ((r = gpusvm__cross_validation_c(ctx, &in.m, y, &p, nr_fold, nc, C && nC > 0 ? C : NULL, target)) !=
-            GPUSVM_OK)
-            break;
-        gpusvm__grid_rates(&p, y, in.m.rows, nc, target, rate + (size_t)k * (size_t)nc);
+    if ((r = gpusvm__cv_input(ctx, x, y, rate, &nr_fold, &in)) != GPUSVM_OK) {
+        gpusvm__input_free(ctx, &in);
+        return r;
     }
-    gpusvm__free(&ctx->alloc, target);
+    memset(&g, 0, sizeof g);
+    if (params) g.base = *params;
+    g.x = &in.m;
+    g.y = y;
+    g.nr_fold = nr_fold;
+    g.nc = C && nC > 0 ? nC : 1;
+    g.C = C && nC > 0 ? C : NULL;
+    g.gamma = gamma && ngamma > 0 ? gamma : NULL;
+    g.ngamma = g.gamma ? ngamma : 1;
+    g.rate = rate;
+    if ((r = gpusvm__grid_params(ctx, &g, 0, &p0)) == GPUSVM_OK &&
+        (r = gpusvm__check_labels(ctx, &p0, y, in.m.rows)) == GPUSVM_OK)
+        r = gpusvm__jobs_run(ctx, g.ngamma, g.base.progress != NULL, gpusvm__grid_gamma, &g);
     gpusvm__input_free(ctx, &in);
     return r;
 }

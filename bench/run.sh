@@ -254,8 +254,9 @@ if wanted fp64; then
 fi
 
 # several devices (BENCH_DEVICES): one binary problem split by rows across them, mnist's 45
-# one-vs-one pairs and a 5 x 5 grid of 5-fold cross-validation on a9a (gpusvm-grid, the whole
-# process) spread across them, against the list's first device alone (best of BENCH_RUNS each),
+# one-vs-one pairs spread across them and a 5 x 5 grid of 5-fold cross-validation on a9a
+# (gpusvm-grid, the whole process: its gamma values at once, a device each), against the list's
+# first device alone (best of BENCH_RUNS each),
 # and whether the model or .out file is the same. The devices' names come first: where PoCL is
 # installed beside a GPU driver its CPU device may be index 0.
 on_devices() { # on_devices NAME TRAIN OPTIONS...

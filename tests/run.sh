@@ -130,6 +130,12 @@ step "two devices (one opened twice), GPUSVM_DEVICE_MEMORY_MB=10: split by rows,
     GPUSVM_BACKEND=opencl GPUSVM_DEVICE=0,0 GPUSVM_DEVICE_MEMORY_MB=10 $B/gpusvm-train -q $T/dense20k $T/split.model \
         > /dev/null 2> $T/split.err && grep -q 'part 2 of 2 of a problem split by rows, in [0-9]* tiles' $T/split.err &&
     cmp $T/resident.model $T/split.model"
+step "gpusvm-grid on two devices (one opened twice; every gamma in one call): the one-device .out file" sh -c "
+    GPUSVM_BACKEND=opencl GPUSVM_DEVICE=0 $B/gpusvm-grid -log2c -1,5,2 -log2g -5,-1,2 -out $T/grid1.out -png $T/grid1.png \
+        data/heart_scale > /dev/null 2>&1 &&
+    GPUSVM_BACKEND=opencl GPUSVM_DEVICE=0,0 $B/gpusvm-grid -log2c -1,5,2 -log2g -5,-1,2 -out $T/grid2.out \
+        -png $T/grid2.png data/heart_scale > /dev/null 2> $T/grid2.err && grep -q '3 of 3 gamma values' $T/grid2.err &&
+    ! grep -q '1 of 3 gamma values' $T/grid2.err && cmp $T/grid1.out $T/grid2.out"
 step "build test_api" $CC -std=c99 -O2 $WARN -o $T/test_api tests/test_api.c -ldl -lm
 step "public API (C backend and OpenCL)" $T/test_api
 step "the environment cannot break a program that did not ask (GPUSVM_BACKEND=gpu, a missing GPUSVM_DEVICE)" \

@@ -143,29 +143,18 @@ static void md_logger(void *user, gpusvm_log_level level, const char *msg)
     ++md_logs; /* not atomic: the library calls it from one thread at a time */
 }
 
-static char *multi_model(int ndev, int own_thread, gpusvm_result *r, char *said, size_t said_size)
+/* A context over the multi section of ndev such C backends (NULL where it cannot be made). */
+static gpusvm_context *multi_context(int ndev, int own_thread, gpusvm_result *r)
 {
     gpusvm_context_desc d;
     gpusvm_context *ctx = NULL;
-    gpusvm_params p;
-    gpusvm_matrix m;
-    gpusvm_model *model = NULL;
-    char *bytes = NULL, *copy = NULL;
-    size_t len = 0;
     int k;
     memset(&d, 0, sizeof d);
     d.backend = GPUSVM_BACKEND_CPU;
     d.ignore_environment = 1;
     d.threads = 2;
     d.logger.fn = md_logger;
-    memset(&p, 0, sizeof p);
-    p.gamma = 0.5;
-    memset(&m, 0, sizeof m);
-    m.rows = N2;
-    m.cols = D;
-    m.values = X2;
-    *r = gpusvm_context_create(&d, &ctx);
-    if (*r != GPUSVM_OK) return NULL;
+    if ((*r = gpusvm_context_create(&d, &ctx)) != GPUSVM_OK) return NULL;
     for (k = 0; k < ndev; ++k) {
         md_dev[k] = gpusvm__cpu_create(ctx);
         md_dev[k]->own_thread = own_thread;
@@ -178,6 +167,24 @@ static char *multi_model(int ndev, int own_thread, gpusvm_result *r, char *said,
     }
     ctx->backend->destroy(ctx->backend);
     ctx->backend = gpusvm__multi_create(ctx, md_dev, ndev);
+    return ctx;
+}
+
+static char *multi_model(int ndev, int own_thread, gpusvm_result *r, char *said, size_t said_size)
+{
+    gpusvm_context *ctx = multi_context(ndev, own_thread, r);
+    gpusvm_params p;
+    gpusvm_matrix m;
+    gpusvm_model *model = NULL;
+    char *bytes = NULL, *copy = NULL;
+    size_t len = 0;
+    if (!ctx) return NULL;
+    memset(&p, 0, sizeof p);
+    p.gamma = 0.5;
+    memset(&m, 0, sizeof m);
+    m.rows = N2;
+    m.cols = D;
+    m.values = X2;
     if ((*r = gpusvm_train(ctx, &m, Y2, &p, &model)) == GPUSVM_OK &&
         (*r = gpusvm_model_save_buffer(ctx, model, &bytes, &len)) == GPUSVM_OK &&
         (copy = (char *)malloc(len + 1)) != NULL)
@@ -187,6 +194,54 @@ static char *multi_model(int ndev, int own_thread, gpusvm_result *r, char *said,
     gpusvm_model_free(model);
     gpusvm_context_destroy(ctx);
     return copy;
+}
+
+/* A grid search over the multi section: 4 gamma values x 2 C values, 3-fold cross-validation of
+   the six classes' first 600 points; the rates (gamma-major) into rate, the code returned. */
+enum { GG = 4, GC = 2 };
+static gpusvm_result multi_grid(int ndev, int own_thread, double *rate, char *said, size_t said_size)
+{
+    static const double C[GC] = {1.0, 8.0}, G[GG] = {0.1, 0.5, 2.0, 8.0};
+    gpusvm_result r;
+    gpusvm_context *ctx = multi_context(ndev, own_thread, &r);
+    gpusvm_matrix m;
+    if (!ctx) return r;
+    memset(&m, 0, sizeof m);
+    m.rows = 600;
+    m.cols = D;
+    m.values = X2;
+    r = gpusvm_grid_search(ctx, &m, Y2, NULL, 3, C, GC, G, GG, rate);
+    snprintf(said, said_size, "%s", gpusvm_context_error(ctx));
+    gpusvm_context_destroy(ctx);
+    return r;
+}
+
+/* The grid's gamma values at once, a device and thread each (gpusvm__jobs_run): the one-device
+   rates; in turn the same; two devices failing together give one whole failure. */
+static void grid_checks(char *said, size_t said_size)
+{
+    double ref[GG * GC], other[GG * GC];
+    char msg[320];
+    gpusvm_result r;
+    int k, seen = 0, t;
+    r = multi_grid(1, 1, ref, said, said_size);
+    CHECK(r == GPUSVM_OK, "grid over one C backend: 8 points cross-validated");
+    r = multi_grid(MD, 1, other, said, said_size);
+    for (k = 1; k < MD; ++k) seen += !pthread_equal(md_ran[k], md_ran[0]);
+    snprintf(msg, sizeof msg, "grid, %d devices a thread each: the one-device rates (%d of %d devices on threads of their own)",
+             MD, seen, MD - 1);
+    CHECK(r == GPUSVM_OK && memcmp(ref, other, sizeof ref) == 0 && seen == MD - 1, msg);
+    r = multi_grid(MD, 0, other, said, said_size);
+    CHECK(r == GPUSVM_OK && memcmp(ref, other, sizeof ref) == 0, "grid, devices without own_thread: the same rates");
+    for (t = 1; t <= 2; ++t) {
+        md_fail_at = t;
+        r = multi_grid(MD, 1, other, said, said_size);
+        snprintf(msg, sizeof msg, "grid: devices 1 and 2 fail update %d together: %s, \"%s\"", t,
+                 gpusvm_result_string(r), said);
+        CHECK((r == GPUSVM_ERROR_IO && strcmp(said, "device 1 failed") == 0) ||
+                  (r == GPUSVM_ERROR_DEVICE_MEMORY && strcmp(said, "device 2 failed") == 0), msg);
+    }
+    md_fail_at = 0;
 }
 
 static void multi_checks(void)
@@ -221,6 +276,7 @@ static void multi_checks(void)
         free(other);
     }
     md_fail_at = 0;
+    grid_checks(said, sizeof said);
     CHECK(md_logs > 0, "the logger was called (one thread at a time: ThreadSanitizer watches)");
 }
 

@@ -1,6 +1,7 @@
 /* gpusvm-grid: a drop-in for LIBSVM's grid.py (Debian's svm-grid). Every (C, gamma) point of the
    grid and each of its folds is trained by gpusvm_grid_search, every C of a gamma together as one
-   batch on the device, instead of one svm-train -v run per point. The lines on stdout, the .out
+   batch on the device, instead of one svm-train -v run per point; on several GPUs (GPUSVM_DEVICE=all
+   or a list) the gamma values train at once, a device each. The lines on stdout, the .out
    file and the last line are svm-grid's; the contour picture is written as a PNG here.
    Usage: gpusvm-grid [grid_options] [svm_options] dataset
    Built with GPUSVM_GRID_MPI (make mpi): gpusvm-grid-mpi, the same run as MPI ranks that take the
@@ -240,25 +241,31 @@ static void parse(int argc, char **argv, grid_opts *o)
 }
 
 /* The rates of every grid point: gamma by gamma, every C of it in one call (progress on stderr);
-   as MPI ranks, rank r takes gamma values r, r + ranks, ... and every rank gets all rates. */
+   on several devices (GPUSVM_DEVICE=all or a list) every gamma in one call, so that they train at
+   once, a device each; as MPI ranks, rank r takes gamma values r, r + ranks, ... and every rank
+   gets all rates. */
 static void run_grid(gpusvm_context *ctx, const gpusvm_dataset *ds, const grid_opts *o, const double *cs, int nc,
                      const double *gs, int ng, double *rate)
 {
-    double C[1000], G;
-    int i, ranks = 1;
+    double C[1000], G[1000];
+    const char *dev = getenv("GPUSVM_DEVICE");
+    int i, ranks = 1, step = 1;
     time_t start = time(NULL);
 #ifdef GPUSVM_GRID_MPI
     ranks = cli_mpi_size_;
+#else
+    if (dev && (strchr(dev, ',') || !strcmp(dev, "all"))) step = ng;
 #endif
     for (i = 0; i < nc; ++i) C[i] = pow(2.0, cs[i]);
+    for (i = 0; i < ng; ++i) G[i] = pow(2.0, gs[i]);
     memset(rate, 0, (size_t)nc * (size_t)ng * sizeof(double));
-    for (i = cli_rank_; i < ng; i += ranks) {
-        G = o->with_g ? pow(2.0, gs[i]) : 0.0;
+    for (i = cli_rank_; i < ng; i += ranks * step) {
+        const int n = step < ng - i ? step : ng - i;
         cli_check(gpusvm_grid_search(ctx, &ds->x, ds->y, &o->t.p, o->fold, o->with_c ? C : NULL, o->with_c ? nc : 0,
-                                     o->with_g ? &G : NULL, o->with_g ? 1 : 0, rate + (size_t)i * (size_t)nc),
+                                     o->with_g ? G + i : NULL, o->with_g ? n : 0, rate + (size_t)i * (size_t)nc),
                   GRID_TOOL);
         if (ranks == 1)
-            fprintf(stderr, "gpusvm-grid: %d of %d gamma values (%d points each) done, %.0f s\n", i + 1, ng, nc,
+            fprintf(stderr, "gpusvm-grid: %d of %d gamma values (%d points each) done, %.0f s\n", i + n, ng, nc,
                     difftime(time(NULL), start));
         else
             fprintf(stderr, GRID_TOOL ": rank %d: gamma value %d of %d (%d points) done, %.0f s\n", cli_rank_, i + 1,
@@ -267,6 +274,7 @@ static void run_grid(gpusvm_context *ctx, const gpusvm_dataset *ds, const grid_o
 #ifdef GPUSVM_GRID_MPI
     cli_mpi_sum(rate, (size_t)nc * (size_t)ng);
 #endif
+    (void)dev;
 }
 
 /* The grid as computed: its ranges in order (cr, gr) and in svm-grid's order (cs, gs), the rates
