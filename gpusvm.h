@@ -374,7 +374,8 @@ typedef struct gpusvm_params {
                                     Working sets, and devices, never shrink */
     int probability;             /* 1: also fit probability outputs (LIBSVM's -b 1): Platt's sigmoid per pair from an
                                     internal 5-fold cross-validation, the Laplace scale for regression, density
-                                    marks for one-class; the folds come from a fixed-seed generator */
+                                    marks for one-class; the folds come from a fixed-seed generator. The pairs'
+                                    fits run one after another, on several GPUs a pair a device at once */
     size_t n_weight;             /* per-class weights: C of class weight_label[k] is C * weight[k] */
     const int *weight_label;
     const double *weight;
@@ -494,7 +495,8 @@ GPUSVM_API gpusvm_result gpusvm_check_params(gpusvm_context *ctx, const gpusvm_m
    stratified by class, otherwise contiguous after a shuffle; the shuffle is a fixed-seed
    generator, so the folds are the same run to run. target[i] receives the prediction for row i
    made by the model trained without i's fold. nr_fold >= 2 (more folds than rows: one row each).
-   Every fold trains at once (one batch on the device; Crammer-Singer: one after another).
+   Every fold trains at once (one batch on the device; on a context of several GPUs the batch is
+   spread across them, Crammer-Singer's folds in shares, a batch a device).
    Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                                  const gpusvm_params *params, int nr_fold, double *target);
@@ -9525,7 +9527,9 @@ static double gpusvm__rho_nu(const gpusvm__problem *p, const double *alpha, cons
 
 /* >>probability ------------------------------------------------------------ */
 /* Platt scaling from internal cross-validation folds, the SVR Laplace scale, one-class density
-   marks; they train through the tasks below. */
+   marks; they train through the tasks below. Here too: the folds' training (gpusvm__folds), and
+   what runs independent jobs a device each on several GPUs (gpusvm__jobs_run: Crammer-Singer's
+   fold shares, the pairs' fits, a grid's gamma values). */
 
 static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
                                        const gpusvm_params *p, gpusvm_model **out, double t_start);
@@ -9659,11 +9663,124 @@ static const size_t **gpusvm__folds_subsets(gpusvm_context *ctx, size_t *const *
     return sub;
 }
 
+/* Jobs 0..njobs-1 that do not depend on each other, at once on the context's devices (the
+   backend's device hook): a host thread a device takes the jobs in turn, each job on a context of
+   its own that drives that device alone (a copy of ctx whose logger calls and failures go to ctx,
+   one at a time, so that ctx keeps the first failure whole; the jobs not yet taken are then left).
+   In order on ctx itself where it is one device or one thread, where its devices do not want a
+   thread each (own_thread: CPU devices), where the allocator is the caller's (called from one
+   thread only), where the jobs call the caller back (in_turn: a progress callback) or no atomic
+   add takes the jobs. The first failure's code. */
+typedef struct gpusvm__jobs {
+    gpusvm_context *ctx, *own; /* own: a context a device */
+    gpusvm_result (*fn)(gpusvm_context *c, void *arg, int j);
+    void *arg;
+    int njobs;
+    volatile long next, failed;
+    gpusvm_result res[GPUSVM__MAX_DEVICES];
+} gpusvm__jobs;
+
+static void gpusvm__jobs_device(void *arg, int k)
+{
+    gpusvm__jobs *jb = (gpusvm__jobs *)arg;
+    long j;
+    jb->res[k] = GPUSVM_OK;
+#if GPUSVM__TAKE_ATOMIC
+    while (!gpusvm__load(&jb->failed) && (j = gpusvm__take(&jb->next)) < jb->njobs)
+        if ((jb->res[k] = jb->fn(&jb->own[k], jb->arg, (int)j)) != GPUSVM_OK) gpusvm__store(&jb->failed, 1);
+#else
+    (void)j;
+#endif
+}
+
+/* How many devices gpusvm__jobs_run would run njobs jobs on at once (0: in order on ctx). */
+static int gpusvm__jobs_devices(gpusvm_context *ctx, int njobs, int in_turn)
+{
+    gpusvm__backend *b = ctx->backend;
+    int n = 0;
+    while (b->device && n < GPUSVM__MAX_DEVICES && b->device(b, n)) ++n;
+    if (n < 2 || njobs < 2 || in_turn || ctx->threads < 2 || !b->own_thread || !ctx->default_alloc ||
+        !GPUSVM__TAKE_ATOMIC)
+        return 0;
+    return n < njobs ? n : njobs;
+}
+
+static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_turn,
+                                      gpusvm_result (*fn)(gpusvm_context *, void *, int), void *arg)
+{
+    gpusvm__backend *b = ctx->backend;
+    const int n = gpusvm__jobs_devices(ctx, njobs, in_turn);
+    gpusvm__jobs jb;
+    gpusvm_result r = GPUSVM_OK;
+    int k, said;
+    if (!n || !(jb.own = (gpusvm_context *)gpusvm__alloc(&ctx->alloc, (size_t)n, sizeof *jb.own))) {
+        for (k = 0; k < njobs && r == GPUSVM_OK; ++k) r = fn(ctx, arg, k);
+        return r;
+    }
+    for (k = 0; k < n; ++k) {
+        jb.own[k] = *ctx;
+        jb.own[k].backend = b->device(b, k);
+        jb.own[k].root = ctx;
+        jb.own[k].threads = ctx->threads / n > 1 ? ctx->threads / n : 1;
+    }
+    jb.ctx = ctx;
+    jb.fn = fn;
+    jb.arg = arg;
+    jb.njobs = njobs;
+    jb.next = jb.failed = 0;
+    ctx->shared = 1;
+    ctx->shared_failed = 0;
+    gpusvm__parallel(n, gpusvm__jobs_device, &jb);
+    said = ctx->shared_failed;
+    ctx->shared = ctx->shared_failed = 0;
+    for (k = 0; k < n && r == GPUSVM_OK; ++k)
+        if (jb.res[k] != GPUSVM_OK) r = said ? ctx->last_error : jb.res[k];
+    gpusvm__free(&ctx->alloc, jb.own);
+    return r;
+}
+
+/* Crammer-Singer's folds (models[f] of rows sub[f]) as one batch; with several GPUs in shares, a
+   batch a device (gpusvm__jobs_run), since the several-device backend runs Crammer-Singer on its
+   first device: share k of n holds folds nfold k / n .. nfold (k + 1) / n - 1. */
+typedef struct gpusvm__cs_shares {
+    const gpusvm__csr *x;
+    const double *y;
+    const gpusvm_params *p;
+    const size_t *const *sub;
+    const size_t *nsub;
+    gpusvm_model **models;
+    int nfold, n;
+} gpusvm__cs_shares;
+
+static gpusvm_result gpusvm__cs_share(gpusvm_context *ctx, void *arg, int k)
+{
+    const gpusvm__cs_shares *s = (const gpusvm__cs_shares *)arg;
+    const int lo = s->nfold * k / s->n, hi = s->nfold * (k + 1) / s->n;
+    return gpusvm__train_cs_many(ctx, s->x, s->y, s->p, hi - lo, s->sub + lo, s->nsub + lo, s->models + lo,
+                                 gpusvm__now());
+}
+
+static gpusvm_result gpusvm__cs_folds(gpusvm_context *ctx, const gpusvm__csr *x, const double *y, const gpusvm_params *p,
+                                      int nfold, const size_t *const *sub, const size_t *nsub, gpusvm_model **models)
+{
+    gpusvm__cs_shares s;
+    s.x = x;
+    s.y = y;
+    s.p = p;
+    s.sub = sub;
+    s.nsub = nsub;
+    s.models = models;
+    s.nfold = nfold;
+    s.n = gpusvm__jobs_devices(ctx, nfold, p->progress != NULL);
+    if (!s.n) return gpusvm__train_cs_many(ctx, x, y, p, nfold, sub, nsub, models, gpusvm__now());
+    return gpusvm__jobs_run(ctx, s.n, 0, gpusvm__cs_share, &s);
+}
+
 /* Several folds: fold f trains on input rows tr[f][0..ntr[f]) and predicts rows te[f][0..nte[f])
    into labels and/or dec (the folds' predictions one after another, in te order); label0[f]
    gets fold f's first label. y, sample weights and serial numbers are by input row. Every
    type trains all folds in one batch (their rows taken in ascending order, so that they read
-   the shared points in order). Cs (C-SVC, nu-SVC only; NULL: prm's C): nC values of C, every
+   the shared points in order; Crammer-Singer's on several GPUs a batch a device). Cs (C-SVC, nu-SVC only; NULL: prm's C): nC values of C, every
    fold for each in the one batch, the c-th value's predictions (labels only) after the c
    earlier values' full runs. */
 static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, const double *y, const gpusvm_params *prm,
@@ -9691,7 +9808,7 @@ static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, co
     if (prm->svm_type == GPUSVM_C_SVC || prm->svm_type == GPUSVM_NU_SVC)
         r = gpusvm__train_ovo(ctx, x, y, &p, (int)nmod, sub, nsub, subC, models, gpusvm__now());
     else if (prm->svm_type == GPUSVM_CRAMMER_SINGER)
-        r = gpusvm__train_cs_many(ctx, x, y, &p, nfold, sub, nsub, models, gpusvm__now());
+        r = gpusvm__cs_folds(ctx, x, y, &p, nfold, sub, nsub, models);
     else
         r = gpusvm__train_single_many(ctx, x, y, &p, nfold, sub, nsub, models, gpusvm__now());
     for (f = 0; f < nfold && r == GPUSVM_OK; ++f) {
@@ -10041,6 +10158,34 @@ static gpusvm_result gpusvm__nu_feasible(gpusvm_context *ctx, const gpusvm__ovo 
     return GPUSVM_OK;
 }
 
+/* The pairs' Platt fits (params.probability), a job each (gpusvm__jobs_run: on several GPUs at
+   once, each fit's five folds a batch on its device): pair i's rows of the input in its order,
+   class ci's then class cj's. */
+typedef struct gpusvm__ovo_fits {
+    const gpusvm__csr *xin;
+    const gpusvm_params *prm;
+    gpusvm__ovo *o;
+} gpusvm__ovo_fits;
+
+static gpusvm_result gpusvm__ovo_fit(gpusvm_context *ctx, void *arg, int i)
+{
+    const gpusvm__ovo_fits *f = (const gpusvm__ovo_fits *)arg;
+    gpusvm__ovo *o = f->o;
+    size_t k, ni, l, *orig;
+    int ci = 0, cj = 1, t;
+    gpusvm_result r;
+    for (t = 0; t < i; ++t)
+        if (++cj == o->nr_class) cj = ++ci + 1;
+    ni = o->count[ci];
+    l = ni + o->count[cj];
+    if (!(orig = (size_t *)gpusvm__alloc(&ctx->alloc, l, sizeof(size_t)))) return gpusvm__oom(ctx, "a probability fit");
+    for (k = 0; k < l; ++k) orig[k] = k < ni ? o->perm[o->start[ci] + k] : o->perm[o->start[cj] + (k - ni)];
+    r = gpusvm__binary_probability(ctx, f->xin, f->prm, orig, o->probs[i].y, l, o->wC[ci], o->wC[cj], &o->probA[i],
+                                   &o->probB[i]);
+    gpusvm__free(&ctx->alloc, orig);
+    return r;
+}
+
 /* Classes, weights, grouping, the infeasible-nu check, the pairs (points through pos: input
    row -> position in xs), their probability fits and nu-SVC starts. */
 static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *xs, const size_t *pos,
@@ -10050,7 +10195,7 @@ static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *x
     const gpusvm_allocator *a = &ctx->alloc;
     const int nusvc = prm->svm_type == GPUSVM_NU_SVC;
     double *ty = NULL;
-    size_t *fill = NULL, *orig = NULL, i, k, at;
+    size_t *fill = NULL, i, k, at;
     int c, ci, cj;
     gpusvm_result r;
     memset(o, 0, sizeof *o);
@@ -10085,7 +10230,6 @@ static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *x
     o->map = (int32_t *)gpusvm__alloc(a, o->nvar, sizeof(int32_t));
     o->yy = (signed char *)gpusvm__alloc(a, o->nvar, 1);
     o->Cv = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
-    orig = (size_t *)gpusvm__alloc(a, nrows, sizeof(size_t));
     if (nusvc) {
         o->alpha0 = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
         o->G0 = (double *)gpusvm__alloc(a, o->nvar, sizeof(double));
@@ -10094,7 +10238,7 @@ static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *x
         o->probA = (double *)gpusvm__alloc(a, o->npairs, sizeof(double));
         o->probB = (double *)gpusvm__alloc(a, o->npairs, sizeof(double));
     }
-    if (!o->start || !o->perm || !fill || !o->probs || !o->var_at || !o->map || !o->yy || !o->Cv || !orig ||
+    if (!o->start || !o->perm || !fill || !o->probs || !o->var_at || !o->map || !o->yy || !o->Cv ||
         (nusvc && (!o->alpha0 || !o->G0)) || (prm->probability && (!o->probA || !o->probB))) {
         r = gpusvm__oom(ctx, "the pairwise problems");
         goto done;
@@ -10119,7 +10263,6 @@ static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *x
                 o->map[at + k] = (int32_t)pos[row];
                 o->yy[at + k] = (signed char)(k < ni ? 1 : -1);
                 o->Cv[at + k] = (k < ni ? o->wC[ci] : o->wC[cj]) * (prm->sample_weight ? prm->sample_weight[row] : 1.0);
-                orig[k] = row;
             }
             pb->x = *xs;
             pb->map = o->map + at;
@@ -10132,19 +10275,22 @@ static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *x
             pb->coef0 = (float)prm->coef0;
             pb->degree = prm->degree;
             pb->nu = nusvc;
-            if (prm->probability && /* the pair's rows of the input */
-                (r = gpusvm__binary_probability(ctx, xin, prm, orig, pb->y, l, o->wC[ci], o->wC[cj], &o->probA[i],
-                                                &o->probB[i])) != GPUSVM_OK)
-                goto done;
             if (nusvc && (r = gpusvm__nu_svc_start(ctx, pb, prm->nu, o->alpha0 + at, o->G0 + at)) != GPUSVM_OK)
                 goto done;
             o->var_at[i] = at;
             at += l;
         }
-    r = GPUSVM_OK;
+    if (prm->probability) {
+        gpusvm__ovo_fits f;
+        f.xin = xin;
+        f.prm = prm;
+        f.o = o;
+        r = gpusvm__jobs_run(ctx, (int)o->npairs, prm->progress != NULL, gpusvm__ovo_fit, &f);
+    } else {
+        r = GPUSVM_OK;
+    }
 done:
     gpusvm__free(a, fill);
-    gpusvm__free(a, orig);
     return r;
 }
 
@@ -11176,72 +11322,6 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
                                               const gpusvm_params *p, int nr_fold, double *target)
 {
     return gpusvm__cross_validation_c(ctx, x, y, p, nr_fold, 1, NULL, target);
-}
-
-/* Jobs 0..njobs-1 that do not depend on each other, at once on the context's devices (the
-   backend's device hook): a host thread a device takes the jobs in turn, each job on a context of
-   its own that drives that device alone (a copy of ctx whose logger calls and failures go to ctx,
-   one at a time, so that ctx keeps the first failure whole; the jobs not yet taken are then left).
-   In order on ctx itself where it is one device or one thread, where its devices do not want a
-   thread each (own_thread: CPU devices), where the allocator is the caller's (called from one
-   thread only), where the jobs call the caller back (in_turn: a progress callback) or no atomic
-   add takes the jobs. The first failure's code. */
-typedef struct gpusvm__jobs {
-    gpusvm_context *ctx, *own; /* own: a context a device */
-    gpusvm_result (*fn)(gpusvm_context *c, void *arg, int j);
-    void *arg;
-    int njobs;
-    volatile long next, failed;
-    gpusvm_result res[GPUSVM__MAX_DEVICES];
-} gpusvm__jobs;
-
-static void gpusvm__jobs_device(void *arg, int k)
-{
-    gpusvm__jobs *jb = (gpusvm__jobs *)arg;
-    long j;
-    jb->res[k] = GPUSVM_OK;
-#if GPUSVM__TAKE_ATOMIC
-    while (!gpusvm__load(&jb->failed) && (j = gpusvm__take(&jb->next)) < jb->njobs)
-        if ((jb->res[k] = jb->fn(&jb->own[k], jb->arg, (int)j)) != GPUSVM_OK) gpusvm__store(&jb->failed, 1);
-#else
-    (void)j;
-#endif
-}
-
-static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_turn,
-                                      gpusvm_result (*fn)(gpusvm_context *, void *, int), void *arg)
-{
-    gpusvm__backend *b = ctx->backend;
-    gpusvm__jobs jb;
-    gpusvm_result r = GPUSVM_OK;
-    int n = 0, k, said;
-    while (b->device && n < GPUSVM__MAX_DEVICES && b->device(b, n)) ++n;
-    if (n < 2 || njobs < 2 || in_turn || ctx->threads < 2 || !b->own_thread || !ctx->default_alloc ||
-        !GPUSVM__TAKE_ATOMIC || !(jb.own = (gpusvm_context *)gpusvm__alloc(&ctx->alloc, (size_t)n, sizeof *jb.own))) {
-        for (k = 0; k < njobs && r == GPUSVM_OK; ++k) r = fn(ctx, arg, k);
-        return r;
-    }
-    if (n > njobs) n = njobs;
-    for (k = 0; k < n; ++k) {
-        jb.own[k] = *ctx;
-        jb.own[k].backend = b->device(b, k);
-        jb.own[k].root = ctx;
-        jb.own[k].threads = ctx->threads / n > 1 ? ctx->threads / n : 1;
-    }
-    jb.ctx = ctx;
-    jb.fn = fn;
-    jb.arg = arg;
-    jb.njobs = njobs;
-    jb.next = jb.failed = 0;
-    ctx->shared = 1;
-    ctx->shared_failed = 0;
-    gpusvm__parallel(n, gpusvm__jobs_device, &jb);
-    said = ctx->shared_failed;
-    ctx->shared = ctx->shared_failed = 0;
-    for (k = 0; k < n && r == GPUSVM_OK; ++k)
-        if (jb.res[k] != GPUSVM_OK) r = said ? ctx->last_error : jb.res[k];
-    gpusvm__free(&ctx->alloc, jb.own);
-    return r;
 }
 
 /* >>predict ---------------------------------------------------------------- */

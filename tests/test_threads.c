@@ -1,7 +1,8 @@
 /* Two contexts training in two threads at once give the same models as one after the other, the
    C backend's own threads (desc.threads 1, 2, 3 and 8) give the same model bytes, C-SVC and
-   Crammer-Singer, and the several-device section's thread per device gives the one-device model
-   and one whole failure (make test builds this with ThreadSanitizer). */
+   Crammer-Singer, and the several-device section's thread per device, and its jobs a device each
+   (a grid's gamma values, Crammer-Singer's folds, -b 1's fits), give the one-device results and
+   one whole failure (make test builds this with ThreadSanitizer). */
 #define GPUSVM_IMPLEMENTATION
 #include "../gpusvm.h"
 #include "check.h"
@@ -115,6 +116,7 @@ static char *threads_model(int threads, gpusvm_svm_type type, size_t rows, size_
 enum { MD = 3 };
 static gpusvm_result (*md_select[MD])(gpusvm__backend *, int, double, double);
 static gpusvm_result (*md_update[MD])(gpusvm__backend *);
+static gpusvm_result (*md_cs_step[MD])(gpusvm__backend *, int, int, double, double);
 static gpusvm__backend *md_dev[MD];
 static pthread_t md_ran[MD];
 static long md_updates[MD], md_fail_at, md_logs;
@@ -129,6 +131,12 @@ static gpusvm_result md_select_w(gpusvm__backend *b, int first, double eps, doub
     const int k = md_index(b);
     md_ran[k] = pthread_self();
     return md_select[k](b, first, eps, max_iter);
+}
+static gpusvm_result md_cs_step_w(gpusvm__backend *b, int step, int first, double eps, double max_iter)
+{
+    const int k = md_index(b);
+    md_ran[k] = pthread_self();
+    return md_cs_step[k](b, step, first, eps, max_iter);
 }
 static gpusvm_result md_update_w(gpusvm__backend *b)
 {
@@ -160,8 +168,10 @@ static gpusvm_context *multi_context(int ndev, int own_thread, gpusvm_result *r)
         md_dev[k]->own_thread = own_thread;
         md_select[k] = md_dev[k]->select;
         md_update[k] = md_dev[k]->update;
+        md_cs_step[k] = md_dev[k]->cs_step;
         md_dev[k]->select = md_select_w;
         md_dev[k]->update = md_update_w;
+        md_dev[k]->cs_step = md_cs_step_w;
         md_ran[k] = pthread_self();
         md_updates[k] = 0;
     }
@@ -170,7 +180,8 @@ static gpusvm_context *multi_context(int ndev, int own_thread, gpusvm_result *r)
     return ctx;
 }
 
-static char *multi_model(int ndev, int own_thread, gpusvm_result *r, char *said, size_t said_size)
+static char *multi_model(int ndev, int own_thread, size_t rows, int probability, gpusvm_result *r, char *said,
+                         size_t said_size)
 {
     gpusvm_context *ctx = multi_context(ndev, own_thread, r);
     gpusvm_params p;
@@ -181,8 +192,9 @@ static char *multi_model(int ndev, int own_thread, gpusvm_result *r, char *said,
     if (!ctx) return NULL;
     memset(&p, 0, sizeof p);
     p.gamma = 0.5;
+    p.probability = probability;
     memset(&m, 0, sizeof m);
-    m.rows = N2;
+    m.rows = rows;
     m.cols = D;
     m.values = X2;
     if ((*r = gpusvm_train(ctx, &m, Y2, &p, &model)) == GPUSVM_OK &&
@@ -214,6 +226,49 @@ static gpusvm_result multi_grid(int ndev, int own_thread, double *rate, char *sa
     snprintf(said, said_size, "%s", gpusvm_context_error(ctx));
     gpusvm_context_destroy(ctx);
     return r;
+}
+
+/* Crammer-Singer's 5-fold cross-validation of the six classes' first 600 points over the multi
+   section: the predictions (the code returned). */
+static gpusvm_result multi_cs_cv(int ndev, int own_thread, double *target)
+{
+    gpusvm_result r;
+    gpusvm_context *ctx = multi_context(ndev, own_thread, &r);
+    gpusvm_params p;
+    gpusvm_matrix m;
+    if (!ctx) return r;
+    memset(&p, 0, sizeof p);
+    p.svm_type = GPUSVM_CRAMMER_SINGER;
+    p.gamma = 0.5;
+    memset(&m, 0, sizeof m);
+    m.rows = 600;
+    m.cols = D;
+    m.values = X2;
+    r = gpusvm_cross_validation(ctx, &m, Y2, &p, 5, target);
+    gpusvm_context_destroy(ctx);
+    return r;
+}
+
+/* What else runs a device a job (gpusvm__jobs_run): Crammer-Singer's folds in shares, a batch a
+   device on a thread each (the several-device backend runs them on its first device), and the
+   pairs' probability fits (-b 1): the one-device predictions and model file. */
+static void jobs_checks(char *said, size_t said_size)
+{
+    static double ref[600], other[600];
+    char *mref, *mother;
+    gpusvm_result r;
+    int k, seen = 0;
+    CHECK(multi_cs_cv(1, 1, ref) == GPUSVM_OK, "Crammer-Singer 5-fold cross-validation over one C backend");
+    r = multi_cs_cv(MD, 1, other);
+    for (k = 1; k < MD; ++k) seen += !pthread_equal(md_ran[k], md_ran[0]);
+    CHECK(r == GPUSVM_OK && memcmp(ref, other, sizeof ref) == 0 && seen == MD - 1,
+          "Crammer-Singer's folds in shares, a device and thread each: the one-device predictions");
+    mref = multi_model(1, 1, 600, 1, &r, said, said_size);
+    mother = multi_model(MD, 1, 600, 1, &r, said, said_size);
+    CHECK(mref && mother && strcmp(mref, mother) == 0 && strstr(mref, "probA"),
+          "-b 1 on three devices (the pairs' probability fits a job each): the one-device model file");
+    free(mref);
+    free(mother);
 }
 
 /* The grid's gamma values at once, a device and thread each (gpusvm__jobs_run): the one-device
@@ -251,16 +306,16 @@ static void multi_checks(void)
     size_t i;
     int k, seen = 0, t;
     for (i = 0; i < N2; ++i) Y2[i] = (double)((X2[i * D] > 0.0f) * 3 + (int)((X2[i * D + 1] + 1.0f) * 1.5f) % 3);
-    ref = multi_model(1, 1, &r, said, sizeof said);
+    ref = multi_model(1, 1, N2, 0, &r, said, sizeof said);
     CHECK(ref != NULL, "multi section over one C backend: 15 pairs trained");
-    other = multi_model(MD, 1, &r, said, sizeof said);
+    other = multi_model(MD, 1, N2, 0, &r, said, sizeof said);
     for (k = 1; k < MD; ++k) seen += !pthread_equal(md_ran[k], md_ran[0]);
     snprintf(msg, sizeof msg,
              "%d devices, a thread each: the one-device model file (%d of %d devices on threads of their own)", MD,
              seen, MD - 1);
     CHECK(ref && other && strcmp(ref, other) == 0 && seen == MD - 1, msg);
     free(other);
-    other = multi_model(MD, 0, &r, said, sizeof said);
+    other = multi_model(MD, 0, N2, 0, &r, said, sizeof said);
     for (k = 1, seen = 0; k < MD; ++k) seen += !pthread_equal(md_ran[k], md_ran[0]);
     CHECK(ref && other && strcmp(ref, other) == 0 && seen == 0,
           "devices without own_thread: in turn, the same model file");
@@ -268,7 +323,7 @@ static void multi_checks(void)
     free(ref);
     for (t = 1; t <= 2; ++t) { /* two devices fail at once: one failure is told, whole, with its own code */
         md_fail_at = t;
-        other = multi_model(MD, 1, &r, said, sizeof said);
+        other = multi_model(MD, 1, N2, 0, &r, said, sizeof said);
         snprintf(msg, sizeof msg, "devices 1 and 2 fail update %d together: %s, \"%s\"", t, gpusvm_result_string(r),
                  said);
         CHECK(!other && ((r == GPUSVM_ERROR_IO && strcmp(said, "device 1 failed") == 0) ||
@@ -277,6 +332,7 @@ static void multi_checks(void)
     }
     md_fail_at = 0;
     grid_checks(said, sizeof said);
+    jobs_checks(said, sizeof said);
     CHECK(md_logs > 0, "the logger was called (one thread at a time: ThreadSanitizer watches)");
 }
 
