@@ -1593,6 +1593,24 @@ static gpusvm_result gpusvm__fail(gpusvm_context *ctx, gpusvm_result code, const
     return code;
 }
 
+/* fn(arg, t) for t = 0..n-1 on threads (the pool's, where one is given) while what they say takes
+   turns (ctx->shared); then the first failure among their results res[0..n): the context's code
+   where one was said (gpusvm__fail_v kept that failure whole), else the result's. */
+static gpusvm_result gpusvm__shared_call(gpusvm_context *ctx, gpusvm__pool *pool, int n, void (*fn)(void *arg, int t),
+                                         void *arg, const gpusvm_result *res)
+{
+    int said, k;
+    ctx->shared = 1;
+    ctx->shared_failed = 0;
+    if (pool) gpusvm__pool_run(pool, n, n, fn, arg);
+    else gpusvm__parallel(n, fn, arg);
+    said = ctx->shared_failed;
+    ctx->shared = ctx->shared_failed = 0;
+    for (k = 0; k < n; ++k)
+        if (res[k] != GPUSVM_OK) return said ? ctx->last_error : res[k];
+    return GPUSVM_OK;
+}
+
 static gpusvm_result gpusvm__oom(gpusvm_context *ctx, const char *what)
 {
     return gpusvm__fail(ctx, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory allocating %s", what);
@@ -8292,17 +8310,8 @@ static gpusvm_result gpusvm__multi_run(gpusvm__multi *m, gpusvm__multi_call *c)
     int k;
     c->m = m;
 #if GPUSVM__POOL
-    if (m->base.own_thread && ctx->threads > 1 && (c->step != GPUSVM__MS_BEGIN || ctx->default_alloc)) {
-        int said;
-        ctx->shared = 1;
-        ctx->shared_failed = 0;
-        gpusvm__pool_run(&m->pool, m->n, m->n, gpusvm__multi_step, c);
-        said = ctx->shared_failed;
-        ctx->shared = ctx->shared_failed = 0;
-        for (k = 0; k < m->n; ++k)
-            if (c->res[k] != GPUSVM_OK) return said ? ctx->last_error : c->res[k];
-        return GPUSVM_OK;
-    }
+    if (m->base.own_thread && ctx->threads > 1 && (c->step != GPUSVM__MS_BEGIN || ctx->default_alloc))
+        return gpusvm__shared_call(ctx, &m->pool, m->n, gpusvm__multi_step, c, c->res);
 #endif
     for (k = 0; k < m->n; ++k) {
         gpusvm__multi_step(c, k);
@@ -8466,7 +8475,10 @@ static void gpusvm__multi_train_end(gpusvm__backend *bb)
     gpusvm__multi *m = (gpusvm__multi *)bb;
     int k;
     gpusvm__pool_stop(&m->pool);
-    for (k = 0; k < m->n; ++k) m->dev[k]->train_end(m->dev[k]);
+    for (k = 0; k < m->n; ++k) {
+        m->dev[k]->train_end(m->dev[k]);
+        m->dev[k]->parts = m->dev[k]->part = 0; /* a split batch's, done with it */
+    }
 }
 
 static gpusvm_result gpusvm__multi_write_state(gpusvm__backend *bb, const double *alpha, const double *G,
@@ -8557,9 +8569,7 @@ static void gpusvm__multi_destroy(gpusvm__backend *bb)
 static gpusvm__backend *gpusvm__multi_device(gpusvm__backend *bb, int k)
 {
     gpusvm__multi *m = (gpusvm__multi *)bb;
-    if (k >= m->n) return NULL;
-    m->dev[k]->parts = m->dev[k]->part = 0; /* a split batch's, kept until the next batch */
-    return m->dev[k];
+    return k < m->n ? m->dev[k] : NULL;
 }
 
 /* The limits every device meets: the smallest working set, buffer and cache; the working-set
@@ -9712,7 +9722,7 @@ static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_tur
     const int n = gpusvm__jobs_devices(ctx, njobs, in_turn);
     gpusvm__jobs jb;
     gpusvm_result r = GPUSVM_OK;
-    int k, said;
+    int k;
     if (!n || !(jb.own = (gpusvm_context *)gpusvm__alloc(&ctx->alloc, (size_t)n, sizeof *jb.own))) {
         for (k = 0; k < njobs && r == GPUSVM_OK; ++k) r = fn(ctx, arg, k);
         return r;
@@ -9728,13 +9738,7 @@ static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_tur
     jb.arg = arg;
     jb.njobs = njobs;
     jb.next = jb.failed = 0;
-    ctx->shared = 1;
-    ctx->shared_failed = 0;
-    gpusvm__parallel(n, gpusvm__jobs_device, &jb);
-    said = ctx->shared_failed;
-    ctx->shared = ctx->shared_failed = 0;
-    for (k = 0; k < n && r == GPUSVM_OK; ++k)
-        if (jb.res[k] != GPUSVM_OK) r = said ? ctx->last_error : jb.res[k];
+    r = gpusvm__shared_call(ctx, NULL, n, gpusvm__jobs_device, &jb, jb.res);
     gpusvm__free(&ctx->alloc, jb.own);
     return r;
 }
