@@ -6,7 +6,8 @@
 #   make mpi            build/gpusvm-train-mpi and gpusvm-grid-mpi: the tools across MPI ranks (mpicc)
 #   make kernels        regenerate kernels.cl.h and the kernel block of gpusvm.h
 #   make check-kernels  fail if either is out of step with kernels/
-#   make fuzz           libFuzzer on the data reader and model loader (FUZZ_SECONDS each, default 60)
+#   make fuzz           libFuzzer on the data reader, the model loader and the API (FUZZ_SECONDS each, default 60)
+#   make docs           regenerate docs/errors.md (the list of errors) from gpusvm.h
 
 CC      ?= cc
 CXX     ?= c++
@@ -21,9 +22,9 @@ TOOLS := $(BUILD)/gpusvm-train $(BUILD)/gpusvm-predict $(BUILD)/gpusvm-scale $(B
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-FUZZERS      := $(BUILD)/fuzz/fuzz_data $(BUILD)/fuzz/fuzz_model
+FUZZERS      := $(BUILD)/fuzz/fuzz_data $(BUILD)/fuzz/fuzz_model $(BUILD)/fuzz/fuzz_api
 
-.PHONY: all demo test bench fuzz fuzz-build kernels check-kernels setup setup-test clean mpi
+.PHONY: all demo test bench fuzz fuzz-build kernels check-kernels setup setup-test clean mpi docs
 
 all: $(TOOLS)
 
@@ -60,6 +61,12 @@ kernels: $(BUILD)/embed_kernels
 
 check-kernels: $(BUILD)/embed_kernels
 	$(BUILD)/embed_kernels --check gpusvm.h kernels.cl.h $(KERNELS)
+
+$(BUILD)/errors_doc: tools/errors_doc.c gpusvm.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) -o $@ tools/errors_doc.c
+
+docs: $(BUILD)/errors_doc
+	$(BUILD)/errors_doc > docs/errors.md
 
 # Installs (or names) what the demo needs: an OpenCL runtime (PoCL on a machine with no GPU driver).
 setup:

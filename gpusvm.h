@@ -123,13 +123,36 @@
       gpusvm_model_save_buffer / gpusvm_model_load_buffer / gpusvm_dataset_parse do the same work
       on memory, for programs that ship a model inside their binary or an asset pack. Data files
       of a few MiB and more are read by desc.threads threads (0: $GPUSVM_THREADS, else every
-      core), with the default allocator only. A data file with index 0 is a precomputed kernel's
-      (0:serial) or a zero-based file: dataset->index0_line says where it first appears.
+      core), with the default allocator only. LIBSVM's indices start at 1: a data file with an
+      index 0 is refused with file:line (GPUSVM_ERR_DATA_INDEX0) unless gpusvm_dataset_read is
+      told what it is: a precomputed kernel's serial numbers (GPUSVM_INDEX0_SERIAL, 0:k) or a
+      zero-based file (GPUSVM_INDEX0_FEATURE, index i is column i). A folder given as a file is
+      refused as one (GPUSVM_ERR_FILE_IS_FOLDER). Models have any number of classes (LIBSVM's
+      format has no limit; memory bounds it, and a file's nr_class must fit the text it has).
 
    PREDICTION
       gpusvm_predict on a few points (at most about a million multiply-adds against the support
       vectors) is computed on the host, whatever the backend: a device round trip costs more.
-      Larger batches run on the device in blocks.
+      Larger batches run on the device in blocks. A dense point may have more features than the
+      model's data: they add nothing to <x,z>, but they count in |x|^2, so an RBF kernel's values
+      change as LIBSVM's do (LIBSVM's svm-predict reads every feature of the line).
+
+   PARAMETERS
+      Zero means default in every struct (C 1, gamma 1/features, degree 3, eps 1e-3, nu 0.5, ...);
+      a value LIBSVM would refuse (C, gamma, eps or nu negative, NaN or infinite; nu above 1) is
+      refused with its field named (GPUSVM_ERR_PARAMS_FIELD, GPUSVM_ERR_DESC_FIELD). The
+      command-line tools take the same rule: -c 0, -g 0, -e 0, -n 0, -m 0 and -d 0 mean the
+      defaults; -p 0 and -r 0 are values (as in LIBSVM, which takes -g 0 as its default too).
+      In C write `gpusvm_params p = {0};`, in C++ `gpusvm_params p = {};` (g++ -Wextra warns
+      about the fields `{0}` leaves to value-initialization).
+
+   ERRORS
+      Every function that can fail returns a gpusvm_result (0 is success, negative an error), and
+      the context keeps what failed: gpusvm_context_error_id() its id in the one list of errors
+      (GPUSVM__ERRORS below; docs/errors.md), gpusvm_context_error() its message with the detail.
+      Every entry point checks what it is given before it reads it: NULL pointers, matrices (dense
+      and CSR: sizes, offsets, column order, NaN and Inf), labels, models (a model whose fields
+      disagree is refused, never read past its arrays), buffers and paths.
 
    LOGGING
       A {fn, user_data} logger in the desc receives messages with a level. With none, the
@@ -138,10 +161,18 @@
       gpusvm_context_build_log().
 
    THREAD SAFETY
-      No global mutable state. Contexts are independent: any number may exist, each used by one
-      thread at a time. Models and datasets are plain data: read them from any thread. Reading a
-      large data file starts threads of its own (POSIX threads looked up at run time: no -pthread
-      needed; with GPUSVM_NO_OPENCL on POSIX, one thread), which end before the call returns.
+      Contexts are independent: any number may exist, each used by one thread at a time, and any
+      thread may create or destroy one at any time. Creating and destroying contexts takes a
+      process-wide lock around the backend's opening and closing (OpenCL's device discovery,
+      context and program creation and release, which ICD loaders and drivers do not all make
+      safe: PoCL crashed when two threads discovered devices at once), so contexts are made one
+      at a time while their training, prediction and files run in parallel. The lock is the
+      library's one piece of global state; it needs compiler atomics (GCC, Clang, MSVC; elsewhere
+      create contexts from one thread), and with GPUSVM_STATIC each translation unit has its own.
+      Models and datasets are plain data: read them from any thread. A predictor is used by one
+      thread at a time (make one each; they may share a model). Reading a large data file starts
+      threads of its own (POSIX threads looked up at run time: no -pthread needed; with
+      GPUSVM_NO_OPENCL on POSIX, one thread), which end before the call returns.
 
    LICENSE: MIT, at the end of this file.
 */
@@ -187,6 +218,71 @@ typedef enum gpusvm_result {
     GPUSVM_ERROR_UNSUPPORTED = -10      /* valid but not in this version */
 } gpusvm_result;
 
+/* Every error gpusvm reports, as one list: its id (GPUSVM_ERR_<id> of gpusvm_error), the result a
+   call returns with it, and what it means. gpusvm_context_error_id() gives the last failure's id,
+   gpusvm_context_error() its message with the detail (the field or file:line, the OpenCL call).
+   docs/errors.md is this list (tools/errors_doc.c writes it). */
+#define GPUSVM__ERRORS(X)                                                                                        \
+    X(NONE, GPUSVM_OK, "no error")                                                                               \
+    X(NULL_ARGUMENT, GPUSVM_ERROR_INVALID_ARGUMENT, "a pointer the call needs is NULL (the message names it)")   \
+    X(OUT_OF_MEMORY, GPUSVM_ERROR_OUT_OF_MEMORY,                                                                 \
+      "a host allocation failed, or a size would overflow: free memory or use smaller data")                     \
+    X(DESC_FIELD, GPUSVM_ERROR_INVALID_ARGUMENT, "a field of gpusvm_context_desc is out of range (the message names it)") \
+    X(PARAMS_FIELD, GPUSVM_ERROR_INVALID_ARGUMENT,                                                               \
+      "a field of gpusvm_params is out of range (the message names it and its range)")                           \
+    X(DATA_DESC_FIELD, GPUSVM_ERROR_INVALID_ARGUMENT, "a field of gpusvm_data_desc is out of range")             \
+    X(MATRIX_INVALID, GPUSVM_ERROR_INVALID_ARGUMENT,                                                             \
+      "a gpusvm_matrix is malformed: its layout, sizes, NULL arrays, CSR offsets or column indices")             \
+    X(MATRIX_NOT_FINITE, GPUSVM_ERROR_INVALID_ARGUMENT, "an input value (a matrix's, or a point's) is NaN or infinite") \
+    X(MATRIX_NARROW, GPUSVM_ERROR_INVALID_ARGUMENT,                                                              \
+      "a dense matrix to predict has fewer columns than the model was trained on (CSR input may have fewer)")    \
+    X(NO_ROWS, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows")                                   \
+    X(LABEL_NOT_FINITE, GPUSVM_ERROR_INVALID_ARGUMENT, "a label or target is NaN or infinite")                   \
+    X(LABEL_NOT_INTEGER, GPUSVM_ERROR_INVALID_ARGUMENT,                                                          \
+      "a classification label is not an integer (regression, -s 3 or -s 4, takes real-valued targets)")        \
+    X(WEIGHT_LABEL, GPUSVM_ERROR_INVALID_ARGUMENT, "a class weight names a label that no training row has")     \
+    X(SERIAL, GPUSVM_ERROR_INVALID_ARGUMENT,                                                                     \
+      "precomputed kernel: a serial number is not an integer naming one of x's columns")                         \
+    X(NU_INFEASIBLE, GPUSVM_ERROR_INVALID_ARGUMENT,                                                              \
+      "nu-SVC: nu is infeasible for a pair of classes (LIBSVM's 'specified nu is infeasible'): lower nu")        \
+    X(NR_FOLD, GPUSVM_ERROR_INVALID_ARGUMENT,                                                                    \
+      "cross-validation: nr_fold is below 2, or leaves a fold no row to train on: use fewer folds")              \
+    X(GRID_VALUE, GPUSVM_ERROR_INVALID_ARGUMENT, "grid search: a C or gamma value is not finite and > 0")        \
+    X(MODEL_INVALID, GPUSVM_ERROR_INVALID_ARGUMENT,                                                              \
+      "a gpusvm_model's fields do not agree (its types, class and support-vector counts, or arrays)")           \
+    X(NO_PROBABILITY, GPUSVM_ERROR_INVALID_ARGUMENT,                                                             \
+      "the model has no per-row probabilities: train with probability = 1 (-b 1); regression models have none")  \
+    X(NO_DEVICE, GPUSVM_ERROR_NO_DEVICE,                                                                         \
+      "no OpenCL library, platform or device matched: install a driver (Debian: pocl-opencl-icd) or use the C backend") \
+    X(OPENCL_CALL, GPUSVM_ERROR_OPENCL, "an OpenCL call failed: the message names the call, its code and the line") \
+    X(KERNEL_BUILD, GPUSVM_ERROR_BUILD, "the device's compiler rejected the kernel program: see gpusvm_context_build_log()") \
+    X(KERNEL_ARGS, GPUSVM_ERROR_BUILD, "a built kernel's arguments differ from what the host binds (a stale kernel cache?)") \
+    X(DEVICE_LIMITS, GPUSVM_ERROR_UNSUPPORTED, "a kernel needs more work-items per group than the device runs")   \
+    X(DEVICE_MEMORY, GPUSVM_ERROR_DEVICE_MEMORY,                                                                 \
+      "the work does not fit the device's memory or desc.device_memory_mb: lower -m / cache_size_mb, use fewer points or the C backend") \
+    X(CANCELLED, GPUSVM_ERROR_CANCELLED, "the progress callback asked to stop")                                  \
+    X(SPLIT_ALLGATHER, GPUSVM_ERROR_IO, "desc.split's allgather function reported a failure")                  \
+    X(SPLIT_MISMATCH, GPUSVM_ERROR_UNSUPPORTED,                                                                  \
+      "the parts of a split context differ (backend, arithmetic, devices or planned batches)")                  \
+    X(UNSUPPORTED, GPUSVM_ERROR_UNSUPPORTED, "valid, but not done by this version or on this device")           \
+    X(FILE_OPEN, GPUSVM_ERROR_IO, "a file could not be opened (the message names it and the system's reason)")  \
+    X(FILE_IS_FOLDER, GPUSVM_ERROR_IO, "a path names a folder where a file is needed")                          \
+    X(FILE_READ, GPUSVM_ERROR_IO, "a file could not be read")                                                   \
+    X(FILE_WRITE, GPUSVM_ERROR_IO, "a file could not be written; a file that was there is unchanged")           \
+    X(BINARY_FILE, GPUSVM_ERROR_PARSE, "a data or model file holds a NUL byte: it is not text")                 \
+    X(DATA_EMPTY, GPUSVM_ERROR_PARSE, "a data file has no rows")                                                 \
+    X(DATA_SYNTAX, GPUSVM_ERROR_PARSE, "a data file's line is malformed (file:line: what is wrong)")            \
+    X(DATA_INDEX0, GPUSVM_ERROR_PARSE,                                                                           \
+      "a data file has index 0, and LIBSVM's indices start at 1: a zero-based file (read it with GPUSVM_INDEX0_FEATURE) or a precomputed kernel's serials (GPUSVM_INDEX0_SERIAL)") \
+    X(MODEL_SYNTAX, GPUSVM_ERROR_PARSE, "a model file's line is malformed (file:line: what is wrong)")
+
+typedef enum gpusvm_error {
+#define GPUSVM__ERROR_ID(id, result, text) GPUSVM_ERR_##id,
+    GPUSVM__ERRORS(GPUSVM__ERROR_ID)
+#undef GPUSVM__ERROR_ID
+    GPUSVM_ERR_COUNT
+} gpusvm_error;
+
 typedef enum gpusvm_log_level {
     GPUSVM_LOG_ERROR = 1,
     GPUSVM_LOG_WARN = 2,
@@ -213,7 +309,7 @@ typedef enum gpusvm_backend {
     GPUSVM_BACKEND_CPU          /* the built-in plain-C backend */
 } gpusvm_backend;
 
-/* Every struct of the API is valid as {0} in C and C++ (none starts with an enum). */
+/* Every struct of the API is valid as {0} in C and {} in C++ (none starts with an enum). */
 /* How a device keeps the points. AUTO: sparse (their nonzeros in CSR form, device memory
    O(nonzeros)) where that is cheaper than a dense copy or the dense copy would not fit, dense
    (column-major, every feature of every point) elsewhere. */
@@ -259,7 +355,8 @@ typedef struct gpusvm_context_desc {
     gpusvm_backend backend;
     int ignore_environment;  /* nonzero: read neither GPUSVM_BACKEND nor GPUSVM_DEVICE */
     const char *opencl_library; /* NULL: the system's loader (libOpenCL.so.1, OpenCL.dll, the macOS framework) */
-    double device_memory_mb; /* 0: all the device has; else the most gpusvm allocates on it */
+    double device_memory_mb; /* 0: all the device has; else the most gpusvm allocates on it (> 0; negative or NaN:
+                                GPUSVM_ERR_DESC_FIELD) */
     gpusvm_allocator allocator;
     gpusvm_logger logger;
     /* Where compiled kernel programs are kept, keyed by device, driver, build options and kernel
@@ -343,8 +440,11 @@ typedef enum gpusvm_gamma_mode {
 typedef struct gpusvm_progress {
     long long iterations;       /* SMO pair updates so far (LIBSVM's #iter) */
     long long outer_iterations; /* working sets solved so far */
-    double gap;                 /* the largest open m(alpha) - M(alpha) of the last check (the selection before
-                                   the latest working set); training stops below eps */
+    double gap;                 /* m(alpha) - M(alpha) found by the latest selection, the one training decided on:
+                                   it chose the latest working set, or (the last call, made when training ends) it
+                                   stopped training, below eps when it converged; with several problems, the
+                                   largest among those still running (at the last call, among all).
+                                   Crammer-Singer: its relative duality gap */
     double eps;
 } gpusvm_progress;
 
@@ -447,23 +547,46 @@ typedef struct gpusvm_model {
     gpusvm_allocator allocator;
 } gpusvm_model;
 
-/* A data file in LIBSVM's format: CSR x (0-based columns) and labels y. */
+/* A data file in LIBSVM's format: CSR x (0-based columns: LIBSVM's index i is column i-1, or i in
+   a zero-based file read with GPUSVM_INDEX0_FEATURE) and labels y. */
 typedef struct gpusvm_dataset {
     gpusvm_matrix x;
     double *y;
-    double *serial;       /* per row, the value at index 0 (a precomputed kernel's serial number, 0:i), 0 where
-                             a row has none; NULL when no row has index 0. Index 0 is never a column of x */
-    size_t index0_line;   /* the first line with an index 0 (1-based; 0: none). Only a precomputed kernel's data
-                             has one: for any other kernel it is a zero-based file, which must be refused */
+    double *serial;       /* GPUSVM_INDEX0_SERIAL: per row, the value at index 0 (a precomputed kernel's serial
+                             number, 0:i), 0 where a row has none; NULL when no row has index 0 */
+    size_t index0_line;   /* GPUSVM_INDEX0_SERIAL: the first line with an index 0 (1-based; 0: none) */
     size_t *row_ptr;
     int32_t *col_idx;
     float *values;
     gpusvm_allocator allocator;
+    size_t *line;         /* each row's line in the file (1-based), for messages that name file:line */
 } gpusvm_dataset;
 
-/* Creates a context (NULL desc: all defaults). Thread safety: any thread. */
+/* How a data file's index 0 is read. LIBSVM's indices start at 1; index 0 is a precomputed
+   kernel's serial number (0:k, first on each line, LIBSVM's -t 4) or the first feature of a
+   zero-based file, and which one a file means cannot be told from the file. */
+typedef enum gpusvm_index0 {
+    GPUSVM_INDEX0_DEFAULT = 0, /* refused: GPUSVM_ERR_DATA_INDEX0 with file:line (LIBSVM's format) */
+    GPUSVM_INDEX0_SERIAL,      /* 0:k first on a line is the row's serial number (dataset->serial), as -t 4 */
+    GPUSVM_INDEX0_FEATURE      /* zero-based: index i is column i (scikit-learn's load_svmlight_file(zero_based=True)) */
+} gpusvm_index0;
+
+/* What gpusvm_dataset_read reads: a file (path), or text in memory (bytes, size; name stands for
+   it in errors, NULL: "data buffer"), and how its index 0 is taken. {0} with a path: LIBSVM's format. */
+typedef struct gpusvm_data_desc {
+    const char *path;
+    const void *bytes;
+    size_t size;
+    const char *name;
+    gpusvm_index0 index0;
+} gpusvm_data_desc;
+
+/* Creates a context (NULL desc: all defaults). Thread safety: any thread, at any time; the
+   backend's opening runs under the library's process-wide lock (see THREAD SAFETY), so threads
+   creating contexts at once wait for each other's device discovery and kernel build. */
 GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, gpusvm_context **out);
-/* Releases the context and its device resources. Thread safety: not while another call uses ctx. */
+/* Releases the context and its device resources (under the same lock). Thread safety: any thread,
+   not while another call uses ctx. */
 GPUSVM_API void gpusvm_context_destroy(gpusvm_context *ctx);
 /* "NAME (platform)" of the chosen device, or the C backend's name. Thread safety: the context's thread. */
 GPUSVM_API const char *gpusvm_context_device_name(const gpusvm_context *ctx);
@@ -471,6 +594,14 @@ GPUSVM_API const char *gpusvm_context_device_name(const gpusvm_context *ctx);
 GPUSVM_API gpusvm_backend gpusvm_context_backend(const gpusvm_context *ctx);
 /* What the last failing call on ctx said ("" if none). Thread safety: the context's thread. */
 GPUSVM_API const char *gpusvm_context_error(const gpusvm_context *ctx);
+/* The id of the last failing call's error on ctx (GPUSVM_ERR_NONE if none): one of the list of
+   errors, GPUSVM__ERRORS, which docs/errors.md gives. Thread safety: the context's thread. */
+GPUSVM_API gpusvm_error gpusvm_context_error_id(const gpusvm_context *ctx);
+/* An error id's name ("GPUSVM_ERR_NULL_ARGUMENT"), what it means, and the result a call returns
+   with it; "" and GPUSVM_ERROR_INVALID_ARGUMENT for an id outside the list. Thread safety: any thread. */
+GPUSVM_API const char *gpusvm_error_name(gpusvm_error id);
+GPUSVM_API const char *gpusvm_error_text(gpusvm_error id);
+GPUSVM_API gpusvm_result gpusvm_error_result(gpusvm_error id);
 /* The device compiler's log of the last kernel build, with its options ("" if none). */
 GPUSVM_API const char *gpusvm_context_build_log(const gpusvm_context *ctx);
 /* Seconds the context's kernel program took to get ready (0 for the C backend); *from_cache (if not
@@ -512,8 +643,9 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
                                             const gpusvm_params *params, int nr_fold, const double *C, int nC,
                                             const double *gamma, int ngamma, double *rate);
 /* Decision values and/or predicted labels for x; either output may be NULL. Decision values:
-   nr_class*(nr_class-1)/2 per row for classification (row-major, pairs in LIBSVM's order),
-   one per row otherwise. A few points are computed on the host (no device round trip), more on the
+   gpusvm_model_decision_count(model) per row, row-major: nr_class*(nr_class-1)/2 for C-SVC and
+   nu-SVC (the pairs in LIBSVM's order), nr_class for Crammer-Singer (each class's response), one
+   otherwise. A few points are computed on the host (no device round trip), more on the
    device. Thread safety: the context's thread; the model may be shared read-only. */
 GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model *model,
                                         const gpusvm_matrix *x, double *labels, double *decision_values);
@@ -526,18 +658,22 @@ GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model 
 GPUSVM_API gpusvm_result gpusvm_predict_probability(gpusvm_context *ctx, const gpusvm_model *model,
                                                     const gpusvm_matrix *x, double *labels, double *prob);
 /* A model prepared for predicting one point at a time on the host, as a game does each frame:
-   gpusvm_predictor_create allocates what prediction needs (with the context's allocator), and
-   gpusvm_predictor_predict then needs no context and allocates nothing. It returns the label (the
-   value for SVR, +1/-1 for one-class), the same as gpusvm_predict's for that point; x holds n
-   features (those the model has beyond n are 0, those past the model's are ignored; for a
-   precomputed kernel, x[k-1] = K(x, training point k)); decision_values (NULL: not wanted)
-   receives what gpusvm_predict's would for the point. The model must outlive the predictor,
-   unchanged; a predictor is used by one thread at a time (make one per thread). */
+   gpusvm_predictor_create checks the model and allocates what prediction needs (with the context's
+   allocator), and gpusvm_predictor_predict then needs no context and allocates nothing. It writes
+   the label (the value for SVR, +1/-1 for one-class), the same as gpusvm_predict's for that point,
+   to *label, and to decision_values what gpusvm_predict's would (gpusvm_model_decision_count
+   values; either may be NULL: not wanted). x holds n features, dense: those the model has beyond
+   n are 0; those past the model's features still count in |x|^2, so they change an RBF kernel's
+   values as in LIBSVM (and add nothing to <x,z>); for a precomputed kernel, x[k-1] = K(x, training
+   point k). GPUSVM_ERROR_INVALID_ARGUMENT, and nothing written, for a NULL predictor, a NULL x
+   with n > 0, or a NaN or infinite x[i] (as gpusvm_predict refuses them); the check costs n
+   comparisons. The model must outlive the predictor, unchanged; a predictor is used by one
+   thread at a time (make one per thread). */
 typedef struct gpusvm_predictor gpusvm_predictor;
 GPUSVM_API gpusvm_result gpusvm_predictor_create(gpusvm_context *ctx, const gpusvm_model *model,
                                                  gpusvm_predictor **out);
-GPUSVM_API double gpusvm_predictor_predict(gpusvm_predictor *predictor, const float *x, size_t n,
-                                           double *decision_values);
+GPUSVM_API gpusvm_result gpusvm_predictor_predict(gpusvm_predictor *predictor, const float *x, size_t n,
+                                                  double *label, double *decision_values);
 GPUSVM_API void gpusvm_predictor_free(gpusvm_predictor *predictor);
 /* Writes LIBSVM's model format ("C" numbers) to path as gpusvm_write_file does: an existing model
    is never left half-written; "-" is standard output. Thread safety: the context's thread. */
@@ -563,6 +699,10 @@ GPUSVM_API gpusvm_result gpusvm_model_copy(gpusvm_context *ctx, const gpusvm_mod
    for another kernel or a decision function the model lacks. Thread safety: any thread. */
 GPUSVM_API gpusvm_result gpusvm_model_linear_weights(const gpusvm_model *model, int decision, double *w, size_t n,
                                                      double *bias);
+/* The decision values a row of gpusvm_predict (and gpusvm_predictor_predict) gives for this model:
+   nr_class*(nr_class-1)/2 for C-SVC and nu-SVC (0 with one class), nr_class for Crammer-Singer
+   (0 with one class), 1 for one-class and regression; 0 for NULL. Thread safety: any thread. */
+GPUSVM_API size_t gpusvm_model_decision_count(const gpusvm_model *model);
 /* Frees a model (NULL is fine). Thread safety: any thread, once. */
 GPUSVM_API void gpusvm_model_free(gpusvm_model *model);
 /* Reads a LIBSVM data file ("label index:value ..."); malformed input gives GPUSVM_ERROR_PARSE
@@ -572,6 +712,11 @@ GPUSVM_API gpusvm_result gpusvm_dataset_load(gpusvm_context *ctx, const char *pa
    ("name:line: reason"). Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_dataset_parse(gpusvm_context *ctx, const void *bytes, size_t size, const char *name,
                                               gpusvm_dataset **out);
+/* Reads LIBSVM data as desc says (a file or memory; index 0 refused, a precomputed kernel's
+   serial number, or zero-based). gpusvm_dataset_load and gpusvm_dataset_parse are this with
+   index0 GPUSVM_INDEX0_DEFAULT: a file with an index 0 is refused with file:line
+   (GPUSVM_ERR_DATA_INDEX0), never read with feature 0 lost. Thread safety: the context's thread. */
+GPUSVM_API gpusvm_result gpusvm_dataset_read(gpusvm_context *ctx, const gpusvm_data_desc *desc, gpusvm_dataset **out);
 /* Frees a dataset (NULL is fine). Thread safety: any thread, once. */
 GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *dataset);
 /* Writes size bytes to path without ever leaving it half-written: a regular file (or a new one)
@@ -631,20 +776,30 @@ GPUSVM_API void gpusvm_free(gpusvm_context *ctx, void *p);
 #include <dirent.h>
 #include <dlfcn.h>
 #include <pthread.h> /* types only: the functions are looked up at run time */
+#include <sched.h>   /* sched_yield, in the C library */
 #endif
 /* Strict ISO C (-std=c99 with no feature macro, which gpusvm leaves to the program) hides
-   POSIX.1-2001's declarations in the system headers; the functions are in the C library all the
-   same, so the few the implementation calls are declared here. */
-#if !defined(_POSIX_C_SOURCE) && !defined(__cplusplus)
-#define GPUSVM__STRICT_POSIX 1
+   POSIX.1-2001's declarations in the system headers, and so does an older POSIX level
+   (-pthread defines _REENTRANT, which glibc takes as _POSIX_C_SOURCE 199506L); the functions are
+   in the C library all the same, so the few the implementation calls are declared here where the
+   headers did not (glibc says which through its __USE_ macros; elsewhere _POSIX_C_SOURCE). */
+#if defined(__GLIBC__) && !defined(__cplusplus)
+#if !defined(__USE_XOPEN2K) && !defined(__USE_XOPEN_EXTENDED)
+#define GPUSVM__DECLARE_POSIX 1
+#endif
+#elif !defined(__cplusplus) && (!defined(_POSIX_C_SOURCE) || _POSIX_C_SOURCE < 200112L)
+#define GPUSVM__DECLARE_POSIX 1
+#endif
+#ifdef GPUSVM__DECLARE_POSIX
 extern int lstat(const char *path, struct stat *buf);
 extern ssize_t readlink(const char *path, char *buf, size_t size);
-#if defined(__linux__) && !defined(CLOCK_MONOTONIC)
+#endif
+#if defined(__linux__) && !defined(CLOCK_MONOTONIC) && !defined(__cplusplus)
+#define GPUSVM__STRICT_POSIX 1 /* no CLOCK_MONOTONIC declared: clock_gettime's own, below */
 struct gpusvm__timespec {
     long tv_sec, tv_nsec;
 };
 extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
-#endif
 #endif
 #endif
 
@@ -683,8 +838,8 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #endif
 #define GPUSVM__CS_RB 4  /* classes per work-item of gpusvm_cs_resp */
 #define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */
-#define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */
-#define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per work-group */
+#define GPUSVM__TL 16    /* gpusvm_rows_tiled's work-group: TL x TL work-items */
+#define GPUSVM__TM 128   /* gpusvm_rows_tiled's tile: TM rows x TM points per work-group */
 #define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / TL */
 #define GPUSVM__TK 16    /* features staged per chunk; the feature count is padded to a multiple */
 #define GPUSVM__FEW 8    /* at most this many rows: gpusvm_rows_few */
@@ -700,7 +855,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
  * host halves GPUSVM__NR to fit the device */
 #define GPUSVM__NAR_LOCAL(nr) ((size_t)(nr) * (4 * GPUSVM__ND + 12))
 #define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
-#define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */
+#define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter, gpusvm_fill) */
 #define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */
 #define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */
 #define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */
@@ -840,16 +995,16 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
  * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count
  * when it builds the program. */
 #define GPUSVM__KERNELS(X)                                                                       \
-    X(ROWS, "gpusvm_rows", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS) \
+    X(ROWS, "gpusvm_rows_tiled", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS) \
     X(ROWS_NARROW, "gpusvm_rows_narrow", GPUSVM__NL, ROWS)                                            \
     X(ROWS_SPARSE, "gpusvm_rows_sparse", GPUSVM__SP, ROWS_SPARSE)                                     \
     X(ROW_CACHE, "gpusvm_row_cache", GPUSVM__L, ROW_CACHE)                                            \
     X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS)                                      \
-    X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER)                                            \
+    X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER) X(FILL, "gpusvm_fill", GPUSVM__COPY_L, FILL)  \
     X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
     X(SEL_HIST, "gpusvm_sel_hist", GPUSVM__L, SEL) X(SEL_TIES, "gpusvm_sel_ties", GPUSVM__L, SEL)    \
     X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL)                                                   \
-    X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
+    X(GATHER, "gpusvm_gather_block", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
     X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TL * GPUSVM__TL, ROWS_UPD)                              \
     X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT)          \
@@ -857,7 +1012,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
     X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE)
 
-/* gpusvm_rows, gpusvm_rows_few and gpusvm_rows_narrow (kernels part 1) */
+/* gpusvm_rows_tiled, gpusvm_rows_few and gpusvm_rows_narrow (kernels part 1) */
 #define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \
     X_(ROWS, __global const float *, A) S_() X_(ROWS, int, pitch_a) S_()                                \
     X_(ROWS, __global const int *, idx) S_() X_(ROWS, __global const float *, norm_a) S_()              \
@@ -872,7 +1027,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 
 /* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form
  * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; the rest as
- * gpusvm_rows */
+ * gpusvm_rows_tiled */
 #define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \
     X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \
     X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \
@@ -904,6 +1059,9 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(GATHER_WS, int, skip_whole) S_() X_(GATHER_WS, __global float *, Aw) S_()                        \
     X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const gpusvm_wbits *, status)
 
+/* gpusvm_fill (kernels part 1) */
+#define GPUSVM__ARGS_FILL(X_, S_) \
+    X_(FILL, __global uint *, p) S_() X_(FILL, uint, word) S_() X_(FILL, ulong, off) S_() X_(FILL, ulong, n)
 #define GPUSVM__ARGS_SCATTER(X_, S_)                                                                    \
     X_(SCATTER, __global const ulong *, row_ptr) S_() X_(SCATTER, __global const int *, col) S_()       \
     X_(SCATTER, __global const float *, val) S_() X_(SCATTER, ulong, base) S_() X_(SCATTER, int, n) S_() \
@@ -981,7 +1139,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \
     X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)
 
-/* gpusvm_rows_update (kernels part 4): gpusvm_rows' arguments, then these */
+/* gpusvm_rows_update (kernels part 4): gpusvm_rows_tiled's arguments, then these */
 #define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                   \
     X_(ROWS_UPD, __global gpusvm_wbits *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \
     X_(ROWS_UPD, __global const gpusvm_wbits *, coef)
@@ -1053,6 +1211,7 @@ struct gpusvm_context {
     char device_name[256];
     char error[2048];           /* detail of the last failure */
     gpusvm_result last_error;   /* its code */
+    gpusvm_error last_id;       /* its id in the list of errors */
     char *build_log;            /* allocated; NULL if none */
     const char *cl_call;        /* the failing OpenCL call's text */
     int cl_code;                /* its cl_int */
@@ -1547,6 +1706,37 @@ static void gpusvm__said_unlock(gpusvm_context *ctx)
 #endif
 }
 
+/* The process-wide lock around a backend's opening and closing (gpusvm_context_create and
+   gpusvm_context_destroy): OpenCL's discovery, context and program creation and release run one
+   thread at a time, since ICD loaders and drivers are not all safe there (PoCL 3 crashes in
+   clGetDeviceInfo when two threads discover devices at once). A ticket lock on the atomic add:
+   initialised by the loader (zeros), no pthread symbol at link time; the waiters yield their core,
+   since a kernel program can take seconds to build. The one piece of mutable state outside a
+   context. Without atomics (GPUSVM__TAKE_ATOMIC 0) there is none, and contexts must be created
+   and destroyed one at a time by the program; with GPUSVM_STATIC each translation unit has its
+   own. */
+#if GPUSVM__TAKE_ATOMIC && !defined(GPUSVM_NO_OPENCL)
+static volatile long gpusvm__open_next, gpusvm__open_turn;
+static void gpusvm__open_lock(void)
+{
+    const long me = gpusvm__take(&gpusvm__open_next);
+    int spin = 0;
+    while (gpusvm__load(&gpusvm__open_turn) != me)
+        if (GPUSVM__PAUSE(), ++spin == GPUSVM__POOL_SPIN) {
+            spin = 0;
+#if defined(GPUSVM__WINDOWS)
+            SwitchToThread();
+#else
+            sched_yield();
+#endif
+        }
+}
+static void gpusvm__open_unlock(void) { gpusvm__store(&gpusvm__open_turn, gpusvm__load(&gpusvm__open_turn) + 1); }
+#else
+static void gpusvm__open_lock(void) {}
+static void gpusvm__open_unlock(void) {}
+#endif
+
 static void gpusvm__log(gpusvm_context *ctx, gpusvm_log_level level, const char *fmt, ...)
 {
     char msg[1024];
@@ -1561,16 +1751,29 @@ static void gpusvm__log(gpusvm_context *ctx, gpusvm_log_level level, const char 
     gpusvm__said_unlock(ctx);
 }
 
-/* Records the detail of a failure on the context (with the OpenCL call that failed, or NULL),
-   logs it, returns the code. */
-static gpusvm_result gpusvm__fail_v(gpusvm_context *ctx, gpusvm_result code, const char *call, int cl_code, int line,
+/* The result each error of the list returns (GPUSVM__ERRORS). */
+static gpusvm_result gpusvm__error_result(gpusvm_error id)
+{
+    static const gpusvm_result results[] = {
+#define GPUSVM__ERROR_RESULT(id, result, text) result,
+        GPUSVM__ERRORS(GPUSVM__ERROR_RESULT)
+#undef GPUSVM__ERROR_RESULT
+    };
+    return (int)id >= 0 && id < GPUSVM_ERR_COUNT ? results[id] : GPUSVM_ERROR_INVALID_ARGUMENT;
+}
+
+/* Records a failure on the context: its id, its message (fmt) and the OpenCL call that failed (or
+   NULL); logs it, returns its result. */
+static gpusvm_result gpusvm__fail_v(gpusvm_context *ctx, gpusvm_error id, const char *call, int cl_code, int line,
                                     const char *fmt, va_list ap)
 {
+    const gpusvm_result code = gpusvm__error_result(id);
     if (ctx->root) ctx = ctx->root;
     gpusvm__said_lock(ctx);
     if (!ctx->shared_failed) {
         vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
         ctx->last_error = code;
+        ctx->last_id = id;
         if (call) {
             ctx->cl_call = call;
             ctx->cl_code = cl_code;
@@ -1583,12 +1786,13 @@ static gpusvm_result gpusvm__fail_v(gpusvm_context *ctx, gpusvm_result code, con
     return code;
 }
 
-static gpusvm_result gpusvm__fail(gpusvm_context *ctx, gpusvm_result code, const char *fmt, ...)
+static gpusvm_result gpusvm__fail(gpusvm_context *ctx, gpusvm_error id, const char *fmt, ...)
 {
     va_list ap;
-    if (!ctx) return code;
+    gpusvm_result code;
+    if (!ctx) return gpusvm__error_result(id);
     va_start(ap, fmt);
-    code = gpusvm__fail_v(ctx, code, NULL, 0, 0, fmt, ap);
+    code = gpusvm__fail_v(ctx, id, NULL, 0, 0, fmt, ap);
     va_end(ap);
     return code;
 }
@@ -1613,7 +1817,7 @@ static gpusvm_result gpusvm__shared_call(gpusvm_context *ctx, gpusvm__pool *pool
 
 static gpusvm_result gpusvm__oom(gpusvm_context *ctx, const char *what)
 {
-    return gpusvm__fail(ctx, GPUSVM_ERROR_OUT_OF_MEMORY, "out of host memory allocating %s", what);
+    return gpusvm__fail(ctx, GPUSVM_ERR_OUT_OF_MEMORY, "out of host memory allocating %s", what);
 }
 
 static double gpusvm__now(void)
@@ -2001,9 +2205,6 @@ struct gpusvm__cl_api {
     gpusvm__cl_int(GPUSVM__CL_CALL *clEnqueueWriteBuffer)(gpusvm__cl_queue, gpusvm__cl_mem, gpusvm__cl_uint, size_t,
                                                           size_t, const void *, gpusvm__cl_uint,
                                                           const gpusvm__cl_event *, gpusvm__cl_event *);
-    gpusvm__cl_int(GPUSVM__CL_CALL *clEnqueueFillBuffer)(gpusvm__cl_queue, gpusvm__cl_mem, const void *, size_t,
-                                                         size_t, size_t, gpusvm__cl_uint, const gpusvm__cl_event *,
-                                                         gpusvm__cl_event *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clFinish)(gpusvm__cl_queue);
     void *(GPUSVM__CL_CALL *clEnqueueMapBuffer)(gpusvm__cl_queue, gpusvm__cl_mem, gpusvm__cl_uint, gpusvm__cl_bitfield,
                                                 size_t, size_t, gpusvm__cl_uint, const gpusvm__cl_event *,
@@ -2029,7 +2230,7 @@ typedef gpusvm__cl_int(GPUSVM__CL_CALL *gpusvm__cl_sg_info_fn)(gpusvm__cl_kernel
     X(clReleaseProgram) X(clCreateProgramWithBinary) X(clGetProgramInfo) X(clCreateKernel) X(clReleaseKernel)    \
     X(clSetKernelArg) X(clGetKernelInfo)                                                                \
     X(clGetKernelWorkGroupInfo) X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer)                        \
-    X(clEnqueueWriteBuffer) X(clEnqueueFillBuffer) X(clFinish) X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject)   \
+    X(clEnqueueWriteBuffer) X(clFinish) X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject)   \
     X(clEnqueueMarkerWithWaitList) X(clEnqueueBarrierWithWaitList) X(clReleaseEvent) X(clFlush)          \
     X(clGetExtensionFunctionAddressForPlatform)
 
@@ -2072,12 +2273,13 @@ static const char *gpusvm__cl_error_name(gpusvm__cl_int e)
 }
 
 /* gpusvm__fail with the OpenCL call that failed. */
-static gpusvm_result gpusvm__cl_fail_f(gpusvm_context *ctx, gpusvm_result r, gpusvm__cl_int code, const char *call,
+static gpusvm_result gpusvm__cl_fail_f(gpusvm_context *ctx, gpusvm_error id, gpusvm__cl_int code, const char *call,
                                        int line, const char *fmt, ...)
 {
+    gpusvm_result r;
     va_list ap;
     va_start(ap, fmt);
-    r = gpusvm__fail_v(ctx, r, call, (int)code, line, fmt, ap);
+    r = gpusvm__fail_v(ctx, id, call, (int)code, line, fmt, ap);
     va_end(ap);
     return r;
 }
@@ -2085,8 +2287,8 @@ static gpusvm_result gpusvm__cl_fail_f(gpusvm_context *ctx, gpusvm_result r, gpu
 /* Records a failed OpenCL call on the context. The call's text is kept as written. */
 static gpusvm_result gpusvm__cl_fail(gpusvm_context *ctx, gpusvm__cl_int code, const char *call, int line)
 {
-    const gpusvm_result r = (code == -4 || code == -61) ? GPUSVM_ERROR_DEVICE_MEMORY : GPUSVM_ERROR_OPENCL;
-    return gpusvm__cl_fail_f(ctx, r, code, call, line, "OpenCL call failed: %s returned %d (%s) [gpusvm.h:%d]", call,
+    const gpusvm_error id = (code == -4 || code == -61) ? GPUSVM_ERR_DEVICE_MEMORY : GPUSVM_ERR_OPENCL_CALL;
+    return gpusvm__cl_fail_f(ctx, id, code, call, line, "OpenCL call failed: %s returned %d (%s) [gpusvm.h:%d]", call,
                              (int)code, gpusvm__cl_error_name(code), line);
 }
 
@@ -3120,7 +3322,7 @@ static int gpusvm__cpu_gather(gpusvm__cpu *b, const void *send, void *recv, size
 static gpusvm_result gpusvm__cpu_gathered(gpusvm__cpu *b)
 {
     if (!b->xfailed) return GPUSVM_OK;
-    return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_IO, "the split context's allgather failed (part %d of %d)",
+    return gpusvm__fail(b->base.ctx, GPUSVM_ERR_SPLIT_ALLGATHER, "the split context's allgather failed (part %d of %d)",
                         b->base.ctx->split.rank, b->base.ctx->split.parts);
 }
 
@@ -3625,7 +3827,7 @@ static void gpusvm__cpu_need(gpusvm__cpu *b, gpusvm__cpu_job *j, int pos, int th
    it, lv = -y G (exactly: a sign), with the sets each position is in, lup (I_up: lv a candidate
    for i) and llow (I_low: for j), so the scans are comparisons without the label's branches; and
    the q x q block of the rows the solve has read (kq: by position, then position; kq_have:
-   gathered yet), as the kernels' gpusvm_gather, so that a pair update sweeps contiguous values
+   gathered yet), as the kernels' gpusvm_gather_block, so that a pair update sweeps contiguous values
    instead of q scattered words of an n-wide row. */
 typedef struct gpusvm__cpu_ws {
     double *la, *lv, *lC;
@@ -4985,13 +5187,14 @@ enum { GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_ROWS_SPA
 enum { GPUSVM__ARGS_ROW_CACHE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_ROW_CACHE_N };
 enum { GPUSVM__ARGS_GATHER_WS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_WS_N };
 enum { GPUSVM__ARGS_SCATTER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SCATTER_N };
+enum { GPUSVM__ARGS_FILL(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_FILL_N };
 enum { GPUSVM__ARGS_KEYS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_KEYS_N };
 enum { GPUSVM__ARGS_SELECT(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SELECT_N };
 enum { GPUSVM__ARGS_SEL(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SEL_N };
 enum { GPUSVM__ARGS_GATHER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_N };
 enum { GPUSVM__ARGS_SMO(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SMO_N };
 enum { GPUSVM__ARGS_UPDATE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_UPDATE_N };
-enum { GPUSVM__A_ROWS_UPD_0 = GPUSVM__A_ROWS_N - 1, /* gpusvm_rows' arguments come first */
+enum { GPUSVM__A_ROWS_UPD_0 = GPUSVM__A_ROWS_N - 1, /* gpusvm_rows_tiled's arguments come first */
        GPUSVM__ARGS_ROWS_UPD(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_ROWS_UPD_N };
 enum { GPUSVM__ARGS_CANDS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CANDS_N };
 enum { GPUSVM__ARGS_WS_PUT(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_WS_PUT_N };
@@ -5071,6 +5274,7 @@ struct gpusvm__ocl {
     gpusvm__cl_queue queue;
     gpusvm__cl_program prog;
     gpusvm__cl_kernel kern[GPUSVM__KN_COUNT];
+    long launches[GPUSVM__KN_COUNT]; /* each kernel's launches, said when the backend closes (DEBUG) */
     int qcap;            /* GPUSVM__Q the program was built with */
     int fp64;            /* 1: the kernels' wide numbers are double; 0: float pairs (GPUSVM_NO_FP64) */
     gpusvm__xc xc;       /* the reductions' sub-group exchanges the program was built with */
@@ -5237,12 +5441,12 @@ static gpusvm_result gpusvm__ocl_buffer(gpusvm__ocl *b, gpusvm__cl_mem *out, siz
     gpusvm__cl_int e = 0;
     if (bytes == 0) bytes = 16;
     if (bytes > b->max_alloc)
-        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERR_DEVICE_MEMORY,
                             "%s needs %.1f MiB in one buffer; the device allows %.1f MiB (lower -m / cache_size_mb, "
                             "use fewer points, or the cpu backend)",
                             what, (double)bytes / 1048576.0, (double)b->max_alloc / 1048576.0);
     if (bytes > b->mem_budget - b->mem_used)
-        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERR_DEVICE_MEMORY,
                             "%s needs %.1f MiB; %.1f MiB of the %.1f MiB device-memory budget are left (lower -m / "
                             "cache_size_mb, raise desc.device_memory_mb, use fewer points, or the cpu backend)",
                             what, (double)bytes / 1048576.0, (double)(b->mem_budget - b->mem_used) / 1048576.0,
@@ -5295,26 +5499,12 @@ fail:
     return r;
 }
 
-/* bytes [offset, offset + bytes) of m set to byte */
-static gpusvm_result gpusvm__ocl_fill_at(gpusvm__ocl *b, gpusvm__cl_mem m, size_t offset, size_t bytes,
-                                         unsigned char byte)
-{
-    gpusvm_result r = GPUSVM_OK;
-    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueFillBuffer(b->queue, m, &byte, 1, offset, bytes, 0, NULL, NULL));
-fail:
-    return r;
-}
-
-static gpusvm_result gpusvm__ocl_fill(gpusvm__ocl *b, gpusvm__cl_mem m, size_t bytes, unsigned char byte)
-{
-    return gpusvm__ocl_fill_at(b, m, 0, bytes, byte);
-}
 
 /* Sets argument SLOT (GPUSVM__A_<KERNEL>_<name>, without the prefix) of kernel KID (without
    GPUSVM__KN_) to var; on failure r is set and control jumps to fail. */
 #define GPUSVM__SET(kid, slot, var)                                                                                \
     GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_##kid], GPUSVM__A_##slot, sizeof(var), &(var)))
-/* gpusvm_rows, gpusvm_rows_few and gpusvm_rows_narrow take the same arguments */
+/* gpusvm_rows_tiled, gpusvm_rows_few and gpusvm_rows_narrow take the same arguments */
 #define GPUSVM__SET_ROWS(name, var)                                                                                \
     do {                                                                                                           \
         GPUSVM__SET(ROWS, ROWS_##name, var);                                                                       \
@@ -5334,8 +5524,48 @@ static gpusvm_result gpusvm__ocl_launch(gpusvm__ocl *b, int kid, gpusvm__cl_uint
     gpusvm_result r = GPUSVM_OK;
     GPUSVM__CL(b->base.ctx,
                b->cl->clEnqueueNDRangeKernel(b->queue, b->kern[kid], dims, NULL, global, local, 0, NULL, NULL));
+    ++b->launches[kid];
 fail:
     return r;
+}
+
+/* Each kernel's launches, said at DEBUG (which kernels a run reached: tests/oclgrind.sh's list). */
+static void gpusvm__ocl_say_launches(gpusvm__ocl *b)
+{
+    char line[1536];
+    size_t at = 0;
+    int k;
+    for (k = 0; k < GPUSVM__KN_COUNT && at < sizeof line; ++k)
+        if (b->launches[k])
+            at += (size_t)snprintf(line + at, sizeof line - at, " %s %ld", gpusvm__kernels[k].name, b->launches[k]);
+    if (at) gpusvm__log(b->base.ctx, GPUSVM_LOG_DEBUG, "kernel launches:%s", line);
+}
+
+/* bytes [offset, offset + bytes) of m set to byte, by gpusvm_fill (every fill is of whole words:
+   the buffers hold 4- and 8-byte values) */
+static gpusvm_result gpusvm__ocl_fill_at(gpusvm__ocl *b, gpusvm__cl_mem m, size_t offset, size_t bytes,
+                                         unsigned char byte)
+{
+    const gpusvm__cl_uint word = (gpusvm__cl_uint)byte * 0x01010101u;
+    const gpusvm__cl_ulong off = (gpusvm__cl_ulong)(offset / 4), n = (gpusvm__cl_ulong)(bytes / 4);
+    size_t g = gpusvm__round_up(n ? (size_t)n : 1, GPUSVM__COPY_L), l = GPUSVM__COPY_L;
+    gpusvm_result r = GPUSVM_OK;
+    if (offset % 4 || bytes % 4)
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERR_UNSUPPORTED, "a fill of %lu bytes at %lu: not whole words",
+                            (unsigned long)bytes, (unsigned long)offset);
+    if (!n) return GPUSVM_OK;
+    GPUSVM__SET(FILL, FILL_p, m);
+    GPUSVM__SET(FILL, FILL_word, word);
+    GPUSVM__SET(FILL, FILL_off, off);
+    GPUSVM__SET(FILL, FILL_n, n);
+    r = gpusvm__ocl_launch(b, GPUSVM__KN_FILL, 1, &g, &l);
+fail:
+    return r;
+}
+
+static gpusvm_result gpusvm__ocl_fill(gpusvm__ocl *b, gpusvm__cl_mem m, size_t bytes, unsigned char byte)
+{
+    return gpusvm__ocl_fill_at(b, m, 0, bytes, byte);
 }
 
 /* The kernel cache: one file per (device, driver, build options, kernel source) in ctx->cache_dir,
@@ -5551,9 +5781,9 @@ static int gpusvm__ocl_exchanges(const gpusvm__ocl *b, gpusvm__xc *xc)
        (NVIDIA's): tried, and a failed build takes the next kind */
     if (strncmp(dver, "OpenCL ", 7) == 0 && dver[7] >= '3' && dver[7] <= '9') std = 30;
     nv = gpusvm__icontains(vendor, "NVIDIA");
-    if (nv) {
-        if (b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) ==
-                0 &&
+    if (nv) { /* a vendor's query only where the device lists its extension (else CL_INVALID_VALUE) */
+        if (strstr(ext, "cl_nv_device_attribute_query") &&
+            b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) == 0 &&
             major >= 8) {
             xc[n].kind = GPUSVM__XC_NV_REDUX;
             xc[n].pinned = 1;
@@ -5568,7 +5798,8 @@ static int gpusvm__ocl_exchanges(const gpusvm__ocl *b, gpusvm__xc *xc)
     pinned = gpusvm__ocl_intel_width(b, ext);
     w = 32;
     if (pinned) w = pinned;
-    else if (!nv && b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_WAVEFRONT_WIDTH_AMD, sizeof wave, &wave, NULL) == 0)
+    else if (!nv && strstr(ext, "cl_amd_device_attribute_query") &&
+             b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_WAVEFRONT_WIDTH_AMD, sizeof wave, &wave, NULL) == 0 && wave)
         w = (int)wave;
     if (strstr(ext, "cl_khr_subgroup_shuffle") && std >= 20 && w >= 16 && w <= 64) {
         xc[n].kind = GPUSVM__XC_KHR;
@@ -5692,12 +5923,12 @@ static gpusvm_result gpusvm__ocl_kernels(gpusvm__ocl *b)
         GPUSVM__CL(ctx, cl->clGetKernelWorkGroupInfo(b->kern[i], b->dev, GPUSVM__CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
                                                      &wg, NULL));
         if (wg < k->wg)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
+            return gpusvm__fail(ctx, GPUSVM_ERR_DEVICE_LIMITS,
                                 "kernel %s runs at most %u work-items per group on this device; it needs %u", k->name,
                                 (unsigned)wg, (unsigned)k->wg);
         GPUSVM__CL(ctx, cl->clGetKernelInfo(b->kern[i], GPUSVM__CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL));
         if (nargs != k->nargs)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_BUILD, "kernel %s declares %u arguments; the host binds %u", k->name,
+            return gpusvm__fail(ctx, GPUSVM_ERR_KERNEL_ARGS, "kernel %s declares %u arguments; the host binds %u", k->name,
                                 (unsigned)nargs, k->nargs);
     }
 fail:
@@ -5774,7 +6005,7 @@ static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
         ctx->cl_call = "clBuildProgram";
         ctx->cl_code = (int)be;
         ctx->cl_line = __LINE__;
-        r = gpusvm__fail(ctx, GPUSVM_ERROR_BUILD, "clBuildProgram returned %d (%s); build log:\n%s", (int)be,
+        r = gpusvm__fail(ctx, GPUSVM_ERR_KERNEL_BUILD, "clBuildProgram returned %d (%s); build log:\n%s", (int)be,
                          gpusvm__cl_error_name(be), ctx->build_log ? ctx->build_log : "(none)");
         goto fail;
     }
@@ -6051,7 +6282,7 @@ static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, 
     const char *why = gpusvm__ocl_shape(b, p, nprob, q, bytes, npts_all);
     if (!why && b->split && !b->stream)
         why = "too little device memory for a tile of this device's share of the problem split by rows";
-    if (why) return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "%s", why);
+    if (why) return gpusvm__fail(b->base.ctx, GPUSVM_ERR_DEVICE_MEMORY, "%s", why);
     if (b->split) {
         gpusvm__log(b->base.ctx, GPUSVM_LOG_INFO,
                     "data: points %lu to %lu of %lu, part %d of %d of a problem split by rows, in %lu tile%s of %lu points "
@@ -6208,7 +6439,7 @@ static gpusvm_result gpusvm__ocl_stage_upload(gpusvm__ocl *b, const gpusvm__ocl_
     return r;
 }
 
-/* The arguments of gpusvm_rows and gpusvm_rows_few that training and prediction set apart. */
+/* The arguments of gpusvm_rows_tiled and gpusvm_rows_few that training and prediction set apart. */
 typedef struct gpusvm__rows_args {
     gpusvm__cl_mem A, idx, norm_a, B, norm_b, pinfo, map, slot, K, status;
     gpusvm__cl_int pitch_a, pitch_b, use_map, dpad, ldk, qmax, ktype, degree, a_pos;
@@ -6561,7 +6792,7 @@ fail:
    GPUSVM__FEW rows (or any number with few: rows expected to be mostly skipped) gpusvm_rows_few (one
    work-item per point, a group of GPUSVM__FEW rows per grid row), more of at most GPUSVM__ND padded
    features (b->narrow, set when the rows were bound) gpusvm_rows_narrow (one work-item per point, a
-   group of b->nar_r rows per grid row), else the tiles of gpusvm_rows (16 x 16 work-items per
+   group of b->nar_r rows per grid row), else the tiles of gpusvm_rows_tiled (16 x 16 work-items per
    GPUSVM__TM x GPUSVM__TM block). With gather (training, when the gathered
    working-set buffer exists) the rows' vectors are gathered first (gpusvm_gather_ws). The other
    arguments are bound by the caller. */
@@ -6950,7 +7181,7 @@ static gpusvm_result gpusvm__ocl_split_agree(gpusvm__ocl *b)
     if ((r = gpusvm__ocl_split_gather(b, mine, all, sizeof mine)) != GPUSVM_OK) return r;
     for (k = 0; k < b->split_parts; ++k)
         if (memcmp(all + 3 * k, mine, sizeof mine) != 0)
-            return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_UNSUPPORTED,
+            return gpusvm__fail(b->base.ctx, GPUSVM_ERR_SPLIT_MISMATCH,
                                 "the parts of a split context planned different batches (working set %d here, %d on "
                                 "part %d): give every part the same kind of device and memory",
                                 b->q, (int)all[3 * k], k + 1);
@@ -7104,7 +7335,7 @@ static gpusvm_result gpusvm__ocl_split_gather(gpusvm__ocl *b, const void *send, 
 {
     const gpusvm_split *s = &b->base.ctx->split;
     if (s->allgather(s->user, send, recv, bytes) == 0) return GPUSVM_OK;
-    return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_IO, "the split context's allgather failed (part %d of %d)", s->rank,
+    return gpusvm__fail(b->base.ctx, GPUSVM_ERR_SPLIT_ALLGATHER, "the split context's allgather failed (part %d of %d)", s->rank,
                         s->parts);
 }
 
@@ -7290,11 +7521,27 @@ static gpusvm_result gpusvm__ocl_write_state(gpusvm__backend *bb, const double *
     return r;
 }
 
+/* Every problem's working set (the same m positions each). A whole one (m = q) goes as one write
+   of every problem's (from offset 0: oclgrind 21.10 marks the words of a write at an offset
+   wrongly, and one write is fewer calls); else one write a problem. */
 static gpusvm_result gpusvm__ocl_write_ws(gpusvm__backend *bb, const int *idx, const int *slot, int m)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
     int t;
+    if (b->nprob > 1 && m == b->q) {
+        const size_t q = (size_t)b->q, all = (size_t)b->nprob * q;
+        int *host = (int *)gpusvm__alloc(&bb->ctx->alloc, 2 * all, sizeof(int));
+        if (!host) return gpusvm__oom(bb->ctx, "the working sets");
+        for (t = 0; t < b->nprob; ++t) {
+            memcpy(host + (size_t)t * q, idx, q * sizeof(int));
+            memcpy(host + all + (size_t)t * q, slot, q * sizeof(int));
+        }
+        if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_IDX], 0, all * sizeof(int), host)) == GPUSVM_OK)
+            r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_SLOT], 0, all * sizeof(int), host + all);
+        gpusvm__free(&bb->ctx->alloc, host);
+        return r;
+    }
     for (t = 0; t < b->nprob && r == GPUSVM_OK; ++t) {
         const size_t at = (size_t)t * (size_t)b->q * sizeof(int);
         if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_IDX], at, (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
@@ -7310,7 +7557,7 @@ static gpusvm_result gpusvm__ocl_read_rows(gpusvm__backend *bb, float *K)
     gpusvm_result r = GPUSVM_OK;
     const size_t n0 = b->npts0, q0 = b->q0;
     size_t t;
-    if (b->stream) return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "no kernel rows are kept for streamed points");
+    if (b->stream) return gpusvm__fail(ctx, GPUSVM_ERR_UNSUPPORTED, "no kernel rows are kept for streamed points");
     for (t = 0; t < q0; ++t)
         GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_K], GPUSVM__CL_TRUE, t * b->ldk * sizeof(float),
                                                    n0 * sizeof(float), K + t * n0, 0, NULL, NULL));
@@ -7336,9 +7583,15 @@ static gpusvm_result gpusvm__ocl_write_rows(gpusvm__backend *bb, const float *K)
     gpusvm_result r = GPUSVM_OK;
     const size_t n0 = b->npts0, q0 = b->q0;
     size_t t;
-    if (b->stream) return gpusvm__fail(bb->ctx, GPUSVM_ERROR_UNSUPPORTED, "no kernel rows are kept for streamed points");
-    for (t = 0; t < q0 && r == GPUSVM_OK; ++t)
-        r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_K], t * b->ldk * sizeof(float), n0 * sizeof(float), K + t * n0);
+    float *host;
+    if (b->stream) return gpusvm__fail(bb->ctx, GPUSVM_ERR_UNSUPPORTED, "no kernel rows are kept for streamed points");
+    /* one write from offset 0 (oclgrind 21.10 mismarks writes at an offset), the rows' padding
+       poisoned as gpusvm__ocl_poison leaves it */
+    if (!(host = (float *)gpusvm__alloc(&bb->ctx->alloc, q0 * b->ldk, sizeof(float)))) return gpusvm__oom(bb->ctx, "rows");
+    memset(host, 0xFF, q0 * b->ldk * sizeof(float));
+    for (t = 0; t < q0; ++t) memcpy(host + t * b->ldk, K + t * n0, n0 * sizeof(float));
+    r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_K], 0, q0 * b->ldk * sizeof(float), host);
+    gpusvm__free(&bb->ctx->alloc, host);
     return r;
 }
 
@@ -7348,8 +7601,11 @@ static gpusvm_result gpusvm__ocl_poison(gpusvm__backend *bb)
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     const size_t ws = (size_t)b->nprob * (size_t)b->q;
     gpusvm_result r;
-    if (b->mem[GPUSVM__TB_K] && (r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_K], ws * b->ldk * sizeof(float), 0xFF)) != GPUSVM_OK)
-        return r;
+    size_t kbytes = 0;
+    if (b->mem[GPUSVM__TB_K] &&
+        b->cl->clGetMemObjectInfo(b->mem[GPUSVM__TB_K], GPUSVM__CL_MEM_SIZE, sizeof kbytes, &kbytes, NULL) != 0)
+        kbytes = ws * b->ldk * sizeof(float);
+    if (kbytes && (r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_K], kbytes / 4 * 4, 0xFF)) != GPUSVM_OK) return r;
     if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_COEF], ws * sizeof(double), 0xFF)) != GPUSVM_OK) return r;
     if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_KEY_UP], b->nvar * sizeof(uint32_t), 0x5A)) != GPUSVM_OK) return r;
     return gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_KEY_LOW], b->nvar * sizeof(uint32_t), 0x5A);
@@ -7515,11 +7771,11 @@ static gpusvm_result gpusvm__ocl_cs_begin(gpusvm__backend *bb, const gpusvm__cs_
     b->cs_q = *q < b->q ? *q : b->q;
     while (b->cs_q > 2 && gpusvm__cs_local(b->cs_q, mmax) + 2048 > b->local_mem) b->cs_q /= 2;
     if (gpusvm__cs_local(b->cs_q, mmax) + 2048 > b->local_mem)
-        r = gpusvm__fail(bb->ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+        r = gpusvm__fail(bb->ctx, GPUSVM_ERR_DEVICE_MEMORY,
                          "Crammer-Singer with %d classes needs more local memory than the device has (%lu bytes)",
                          mmax, (unsigned long)b->local_mem);
     else if (!gpusvm__ocl_cs_sizes(b, d, cinfo, bytes))
-        r = gpusvm__fail(bb->ctx, GPUSVM_ERROR_DEVICE_MEMORY, "too many Crammer-Singer coefficients for one device (2^31)");
+        r = gpusvm__fail(bb->ctx, GPUSVM_ERR_DEVICE_MEMORY, "too many Crammer-Singer coefficients for one device (2^31)");
     b->cs_cache = d->cache;
     if (r == GPUSVM_OK &&
         ((r = gpusvm__ocl_buffers(b, b->cs_mem, bytes, gpusvm__cs_buf_what, 0, GPUSVM__CB_COUNT)) != GPUSVM_OK ||
@@ -7631,17 +7887,17 @@ static gpusvm_result gpusvm__ocl_dec_plan(gpusvm__ocl *b, const gpusvm__csr *sv,
     chunk = chunk / (width > dp->R ? width : dp->R);
     if (dp->sparse) {
         fixed = (dp->nsv + 1) * 4 + sv_nnz * 8;
-        if (fixed < sv_nnz) return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the support vectors are too large for the device");
+        if (fixed < sv_nnz) return gpusvm__fail(b->base.ctx, GPUSVM_ERR_DEVICE_MEMORY, "the support vectors are too large for the device");
     } else if (!gpusvm__mul(dp->pa, dp->dpad * sizeof(float), &fixed)) {
-        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the support vectors are too large for the device");
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERR_DEVICE_MEMORY, "the support vectors are too large for the device");
     }
     if (fixed + dp->nsv * 3 * sizeof(float) + dp->nv * dp->nsv * sizeof(double) + 1024 < fixed)
-        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY, "the support vectors are too large for the device");
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERR_DEVICE_MEMORY, "the support vectors are too large for the device");
     fixed += dp->nsv * 3 * sizeof(float) + dp->nv * dp->nsv * sizeof(double) + 1024;
     left = b->mem_budget - b->mem_used;
     per = (width + dp->R + 2) * sizeof(float) + dp->nv * sizeof(double);
     if (left <= fixed || (left - fixed) / per < 64)
-        return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERR_DEVICE_MEMORY,
                             "prediction needs %.1f MiB for %lu support vectors plus blocks of test points; the "
                             "device-memory budget has %.1f MiB left (raise desc.device_memory_mb or use the cpu "
                             "backend)",
@@ -7655,7 +7911,7 @@ static gpusvm_result gpusvm__ocl_dec_plan(gpusvm__ocl *b, const gpusvm__csr *sv,
         while ((dp->bnnz = gpusvm__block_nnz(x, dp->pb)) * 8 > (left - fixed) - dp->pb * per && dp->pb > 64)
             dp->pb = dp->pb / 2 / 64 * 64 > 64 ? dp->pb / 2 / 64 * 64 : 64;
         if (dp->bnnz * 8 > (left - fixed) - dp->pb * per || dp->bnnz > (size_t)INT_MAX)
-            return gpusvm__fail(b->base.ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+            return gpusvm__fail(b->base.ctx, GPUSVM_ERR_DEVICE_MEMORY,
                                 "prediction: 64 test points have %lu nonzeros, more than the device-memory budget "
                                 "holds (raise desc.device_memory_mb or use the cpu backend)",
                                 (unsigned long)dp->bnnz);
@@ -7925,6 +8181,7 @@ static size_t gpusvm__ocl_mem_left(gpusvm__backend *bb)
 static void gpusvm__ocl_destroy(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm__ocl_say_launches(b);
     gpusvm__ocl_train_end(bb);
     gpusvm__ocl_release_program(b);
     if (b->queue) b->cl->clReleaseCommandQueue(b->queue);
@@ -8821,6 +9078,201 @@ static gpusvm_result gpusvm__cpu_open(gpusvm_context *ctx, const gpusvm_context_
 }
 
 
+/* >>validate --------------------------------------------------------------- */
+/* What every public entry point checks of what the caller gives, in one place: each starts with
+   gpusvm__enter (its context, whose last error is cleared), then its pointers (gpusvm__need), its
+   matrices (gpusvm__check_matrix: dense and CSR alike), labels, models (gpusvm__check_model: every
+   field a call reads, before any is read), points (the predictor's fast path), buffers and paths.
+   Each failure is one of the list of errors (GPUSVM__ERRORS); a caller's data is never read past
+   what its sizes say, and nothing is allocated by size before the size is checked. */
+
+/* The entry point's context, its last failure cleared; 0 for NULL. */
+static int gpusvm__enter(gpusvm_context *ctx)
+{
+    if (!ctx) return 0;
+    ctx->error[0] = 0;
+    ctx->last_error = GPUSVM_OK;
+    ctx->last_id = GPUSVM_ERR_NONE;
+    return 1;
+}
+
+/* A pointer the call needs, named in the error. */
+static gpusvm_result gpusvm__need(gpusvm_context *ctx, const void *p, const char *name)
+{
+    return p ? GPUSVM_OK : gpusvm__fail(ctx, GPUSVM_ERR_NULL_ARGUMENT, "%s is NULL", name);
+}
+
+static int gpusvm__finite_f(float v) { return fabsf(v) <= FLT_MAX; }
+static int gpusvm__finite_d(double v) { return fabs(v) <= DBL_MAX; }
+
+/* A CSR matrix's arrays: offsets from 0 that never decrease, column indices ascending within
+   [0, cols) in each row, finite values. what names it in errors; a model's support vectors give
+   their own ids (bad: the arrays, nan: a value). */
+typedef struct gpusvm__csr_arrays {
+    size_t rows, cols;
+    const size_t *row_ptr;
+    const int32_t *col_idx;
+    const float *values;
+} gpusvm__csr_arrays;
+static gpusvm_result gpusvm__check_csr(gpusvm_context *ctx, const char *what, const gpusvm__csr_arrays *x,
+                                       gpusvm_error bad, gpusvm_error nan)
+{
+    const size_t *rp = x->row_ptr;
+    size_t i, k;
+    if (!rp) return gpusvm__fail(ctx, bad, "%s: row_ptr is NULL", what);
+    if (rp[0] != 0) return gpusvm__fail(ctx, bad, "%s: row_ptr[0] must be 0", what);
+    for (i = 0; i < x->rows; ++i)
+        if (rp[i + 1] < rp[i]) return gpusvm__fail(ctx, bad, "%s: row_ptr decreases at row %lu", what, (unsigned long)i);
+    if (rp[x->rows] && (!x->col_idx || !x->values))
+        return gpusvm__fail(ctx, bad, "%s: col_idx or values is NULL", what);
+    for (i = 0; i < x->rows; ++i)
+        for (k = rp[i]; k < rp[i + 1]; ++k) {
+            const int32_t c = x->col_idx[k];
+            if (c < 0 || (size_t)c >= x->cols || (k > rp[i] && c <= x->col_idx[k - 1]))
+                return gpusvm__fail(ctx, bad, "%s: row %lu: column indices must ascend within [0, %lu)", what,
+                                    (unsigned long)i, (unsigned long)x->cols);
+            if (!gpusvm__finite_f(x->values[k]))
+                return gpusvm__fail(ctx, nan, "%s: row %lu has a NaN or Inf value", what, (unsigned long)i);
+        }
+    return GPUSVM_OK;
+}
+
+/* A caller's matrix, dense or CSR; *nnz (if not NULL): its nonzeros. */
+static gpusvm_result gpusvm__check_matrix(gpusvm_context *ctx, const gpusvm_matrix *x, const char *what, size_t *nnz)
+{
+    size_t i, total, count = 0;
+    gpusvm_result r;
+    if (!x) return gpusvm__fail(ctx, GPUSVM_ERR_NULL_ARGUMENT, "%s is NULL", what);
+    if (x->cols > (size_t)INT32_MAX)
+        return gpusvm__fail(ctx, GPUSVM_ERR_MATRIX_INVALID, "%s has %lu columns; at most 2^31-1 are supported", what,
+                            (unsigned long)x->cols);
+    if (x->layout == GPUSVM_LAYOUT_CSR) {
+        gpusvm__csr_arrays a;
+        if (x->rows == (size_t)-1) return gpusvm__fail(ctx, GPUSVM_ERR_MATRIX_INVALID, "%s: rows + 1 overflows", what);
+        a.rows = x->rows;
+        a.cols = x->cols;
+        a.row_ptr = x->row_ptr;
+        a.col_idx = x->col_idx;
+        a.values = x->values;
+        r = gpusvm__check_csr(ctx, what, &a, GPUSVM_ERR_MATRIX_INVALID, GPUSVM_ERR_MATRIX_NOT_FINITE);
+        if (r == GPUSVM_OK && nnz) *nnz = x->row_ptr[x->rows];
+        return r;
+    }
+    if (x->layout != GPUSVM_LAYOUT_DEFAULT && x->layout != GPUSVM_LAYOUT_DENSE)
+        return gpusvm__fail(ctx, GPUSVM_ERR_MATRIX_INVALID, "%s: unknown layout %d", what, (int)x->layout);
+    if (!gpusvm__mul(x->rows, x->cols, &total) || x->rows == (size_t)-1)
+        return gpusvm__fail(ctx, GPUSVM_ERR_MATRIX_INVALID, "%s: rows * cols overflows", what);
+    if (total && !x->values) return gpusvm__fail(ctx, GPUSVM_ERR_MATRIX_INVALID, "%s: values is NULL", what);
+    for (i = 0; i < total; ++i) {
+        if (!gpusvm__finite_f(x->values[i]))
+            return gpusvm__fail(ctx, GPUSVM_ERR_MATRIX_NOT_FINITE, "%s: row %lu has a NaN or Inf value", what,
+                                (unsigned long)(i / x->cols));
+        count += x->values[i] != 0.0f;
+    }
+    if (nnz) *nnz = count;
+    return GPUSVM_OK;
+}
+
+/* Labels or targets: rows finite values. */
+static gpusvm_result gpusvm__check_labels_finite(gpusvm_context *ctx, const double *y, size_t rows)
+{
+    size_t i;
+    if (!y) return gpusvm__fail(ctx, GPUSVM_ERR_NULL_ARGUMENT, "y is NULL");
+    for (i = 0; i < rows; ++i)
+        if (!gpusvm__finite_d(y[i]))
+            return gpusvm__fail(ctx, GPUSVM_ERR_LABEL_NOT_FINITE, "y[%lu] is NaN or Inf", (unsigned long)i);
+    return GPUSVM_OK;
+}
+
+/* The decision functions of a model: a pair each (one-vs-one), a class each (Crammer-Singer), else
+   one; a one-class classifier (nr_class 1) has none. */
+static size_t gpusvm__model_ndec(const gpusvm_model *m)
+{
+    const int k = m->nr_class;
+    if (m->svm_type == GPUSVM_CRAMMER_SINGER) return k > 1 ? (size_t)k : 0;
+    if (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC) return (size_t)k * (size_t)(k - 1) / 2;
+    return 1;
+}
+
+/* What a model's fields say of it, before any is used to size or index: its types and
+   parameters, class counts that add up, the support vectors' CSR arrays (columns within
+   n_features), finite coefficients and biases; a precomputed kernel's support vectors are its
+   serial numbers. Without ctx (gpusvm_model_linear_weights) only the result. */
+static gpusvm_result gpusvm__check_model(gpusvm_context *ctx, const gpusvm_model *m)
+{
+    const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC ||
+                         m->svm_type == GPUSVM_CRAMMER_SINGER;
+    const gpusvm_error bad = GPUSVM_ERR_MODEL_INVALID;
+    gpusvm__csr_arrays sv;
+    size_t ncoef, i, sum = 0;
+    int c;
+    if ((int)m->svm_type < GPUSVM_C_SVC || m->svm_type > GPUSVM_CRAMMER_SINGER ||
+        (int)m->kernel_type < GPUSVM_KERNEL_LINEAR || m->kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
+        return gpusvm__fail(ctx, bad, "model: svm_type %d or kernel_type %d is unknown",
+                            (int)m->svm_type, (int)m->kernel_type);
+    if (m->nr_class < 1 || m->degree < 0 || !gpusvm__finite_d(m->gamma) || !gpusvm__finite_d(m->coef0) ||
+        m->n_features > (size_t)INT32_MAX || m->total_sv >= (size_t)INT32_MAX)
+        return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID,
+                            "model: nr_class %d, degree %d, gamma, coef0, n_features or total_sv out of range",
+                            m->nr_class, m->degree);
+    if (!m->rho || (classify && (!m->label || !m->n_sv)) || (m->total_sv && !m->sv_coef))
+        return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID, "model: rho, label, n_sv or sv_coef is NULL");
+    for (c = 0; classify && c < m->nr_class; ++c) {
+        if (m->n_sv[c] < 0) return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID, "model: n_sv[%d] is negative", c);
+        sum += (size_t)m->n_sv[c];
+    }
+    if (classify && sum != m->total_sv)
+        return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID, "model: n_sv adds up to %lu, total_sv is %lu",
+                            (unsigned long)sum, (unsigned long)m->total_sv);
+    sv.rows = m->total_sv;
+    sv.cols = m->n_features; /* a precomputed kernel's support vectors are their serials, column 0 */
+    if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED && sv.cols < 1) sv.cols = 1;
+    sv.row_ptr = m->sv_row_ptr;
+    sv.col_idx = m->sv_col_idx;
+    sv.values = m->sv_values;
+    if (gpusvm__check_csr(ctx, "model: the support vectors", &sv, bad, bad) != GPUSVM_OK) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    for (i = 0; m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED && i < m->total_sv; ++i)
+        if (m->sv_row_ptr[i + 1] == m->sv_row_ptr[i] || !(m->sv_values[m->sv_row_ptr[i]] >= 1.0f) ||
+            m->sv_values[m->sv_row_ptr[i]] != floorf(m->sv_values[m->sv_row_ptr[i]]))
+            return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID,
+                                "model: precomputed kernel: support vector %lu has no serial number >= 1",
+                                (unsigned long)i);
+    ncoef = m->svm_type == GPUSVM_CRAMMER_SINGER ? (size_t)m->nr_class
+            : classify && m->nr_class > 1 ? (size_t)(m->nr_class - 1) : 1;
+    for (i = 0; i < ncoef * m->total_sv; ++i)
+        if (!gpusvm__finite_d(m->sv_coef[i]))
+            return gpusvm__fail(ctx, bad, "model: sv_coef[%lu] is not finite", (unsigned long)i);
+    for (i = 0; m->svm_type != GPUSVM_CRAMMER_SINGER && i < gpusvm__model_ndec(m); ++i) /* inf: LIBSVM's too */
+        if (m->rho[i] != m->rho[i]) return gpusvm__fail(ctx, bad, "model: rho[%lu] is NaN", (unsigned long)i);
+    return GPUSVM_OK;
+}
+
+/* A model the caller gives (NULL refused), checked. */
+static gpusvm_result gpusvm__need_model(gpusvm_context *ctx, const gpusvm_model *m)
+{
+    return m ? gpusvm__check_model(ctx, m) : gpusvm__fail(ctx, GPUSVM_ERR_NULL_ARGUMENT, "model is NULL");
+}
+
+/* A point of n floats for the predictor: there (unless n is 0) and finite. */
+static gpusvm_result gpusvm__check_point(const float *x, size_t n)
+{
+    size_t i;
+    if (!x && n) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < n; ++i)
+        if (!gpusvm__finite_f(x[i])) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    return GPUSVM_OK;
+}
+
+/* A buffer of size bytes (NULL only when empty). */
+static gpusvm_result gpusvm__check_bytes(gpusvm_context *ctx, const void *bytes, size_t size, const char *name)
+{
+    if (!bytes && size)
+        return gpusvm__fail(ctx, GPUSVM_ERR_NULL_ARGUMENT, "%s is NULL (with size %lu)", name, (unsigned long)size);
+    if (size >= (size_t)-1 / 2)
+        return gpusvm__fail(ctx, GPUSVM_ERR_OUT_OF_MEMORY, "%s: %lu bytes cannot be copied", name, (unsigned long)size);
+    return GPUSVM_OK;
+}
+
 /* >>input ------------------------------------------------------------------ */
 /* The caller's matrices as internal CSR views, the parameters resolved and checked, the labels
    grouped; for precomputed kernels, the kernel matrix by columns and the serial numbers. */
@@ -8851,36 +9303,16 @@ static void gpusvm__input_view(gpusvm__input *in, size_t rows, size_t cols)
     in->m.val = in->val;
 }
 
-/* Validates a caller's matrix and views it as CSR. what names it in errors. */
+/* A caller's matrix, checked (gpusvm__check_matrix), as a CSR view: CSR input as it is, dense
+   input converted (zeros dropped). what names it in errors. */
 static gpusvm_result gpusvm__input_make(gpusvm_context *ctx, const gpusvm_matrix *x, const char *what,
                                         gpusvm__input *in)
 {
     size_t i, k, nnz = 0;
+    gpusvm_result r;
     memset(in, 0, sizeof *in);
-    if (!x) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
-    if (x->cols > (size_t)INT32_MAX)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s has %lu columns; at most 2^31-1 are supported",
-                            what, (unsigned long)x->cols);
+    if ((r = gpusvm__check_matrix(ctx, x, what, &nnz)) != GPUSVM_OK) return r;
     if (x->layout == GPUSVM_LAYOUT_CSR) {
-        if (x->rows && (!x->row_ptr || !x->col_idx || !x->values))
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: CSR arrays must not be NULL", what);
-        if (x->rows && x->row_ptr[0] != 0)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row_ptr[0] must be 0", what);
-        for (i = 0; i < x->rows; ++i) {
-            if (x->row_ptr[i + 1] < x->row_ptr[i])
-                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row_ptr decreases at row %lu", what,
-                                    (unsigned long)i);
-            for (k = x->row_ptr[i]; k < x->row_ptr[i + 1]; ++k) {
-                if (x->col_idx[k] < 0 || (size_t)x->col_idx[k] >= x->cols ||
-                    (k > x->row_ptr[i] && x->col_idx[k] <= x->col_idx[k - 1]))
-                    return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
-                                        "%s: row %lu: column indices must ascend within [0, cols)", what,
-                                        (unsigned long)i);
-                if (!(fabsf(x->values[k]) <= FLT_MAX))
-                    return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row %lu has a NaN or Inf value",
-                                        what, (unsigned long)i);
-            }
-        }
         in->m.rows = x->rows;
         in->m.cols = x->cols;
         in->m.row_ptr = x->row_ptr;
@@ -8888,41 +9320,27 @@ static gpusvm_result gpusvm__input_make(gpusvm_context *ctx, const gpusvm_matrix
         in->m.val = x->values;
         return GPUSVM_OK;
     }
-    if (x->layout != GPUSVM_LAYOUT_DEFAULT && x->layout != GPUSVM_LAYOUT_DENSE)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: unknown layout %d", what, (int)x->layout);
-    {
-        size_t total;
-        if (!gpusvm__mul(x->rows, x->cols, &total))
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: rows * cols overflows", what);
-        if (total && !x->values) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: values is NULL", what);
-        for (i = 0; i < total; ++i) {
-            if (!(fabsf(x->values[i]) <= FLT_MAX))
-                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "%s: row %lu has a NaN or Inf value", what,
-                                    (unsigned long)(i / x->cols));
-            if (x->values[i] != 0.0f) ++nnz;
-        }
-        in->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, x->rows + 1, sizeof(size_t));
-        in->col = (int32_t *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(int32_t));
-        in->val = (float *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(float));
-        if (!in->row_ptr || !in->col || !in->val) {
-            gpusvm__input_free(ctx, in);
-            return gpusvm__oom(ctx, "a sparse copy of the input");
-        }
-        nnz = 0;
-        in->row_ptr[0] = 0;
-        for (i = 0; i < x->rows; ++i) {
-            for (k = 0; k < x->cols; ++k) {
-                const float v = x->values[i * x->cols + k];
-                if (v != 0.0f) {
-                    in->col[nnz] = (int32_t)k;
-                    in->val[nnz] = v;
-                    ++nnz;
-                }
-            }
-            in->row_ptr[i + 1] = nnz;
-        }
-        gpusvm__input_view(in, x->rows, x->cols);
+    in->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, x->rows + 1, sizeof(size_t));
+    in->col = (int32_t *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(int32_t));
+    in->val = (float *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(float));
+    if (!in->row_ptr || !in->col || !in->val) {
+        gpusvm__input_free(ctx, in);
+        return gpusvm__oom(ctx, "a sparse copy of the input");
     }
+    nnz = 0;
+    in->row_ptr[0] = 0;
+    for (i = 0; i < x->rows; ++i) {
+        for (k = 0; k < x->cols; ++k) {
+            const float v = x->values[i * x->cols + k];
+            if (v != 0.0f) {
+                in->col[nnz] = (int32_t)k;
+                in->val[nnz] = v;
+                ++nnz;
+            }
+        }
+        in->row_ptr[i + 1] = nnz;
+    }
+    gpusvm__input_view(in, x->rows, x->cols);
     return GPUSVM_OK;
 }
 
@@ -8936,33 +9354,33 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
     else memset(&p, 0, sizeof p);
     if (p.svm_type == GPUSVM_SVM_DEFAULT) p.svm_type = GPUSVM_C_SVC;
     if ((int)p.svm_type < 0 || p.svm_type > GPUSVM_CRAMMER_SINGER)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.svm_type %d is unknown", (int)p.svm_type);
+        return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.svm_type %d is unknown", (int)p.svm_type);
     if (p.nu == 0.0) p.nu = 0.5;
-    if (!(p.nu > 0.0 && p.nu <= 1.0)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.nu must be in (0, 1]");
+    if (!(p.nu > 0.0 && p.nu <= 1.0)) return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.nu must be in (0, 1]");
     if (p.p == 0.0) p.p = 0.1;
-    if (!(p.p > 0.0) || p.p > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.p must be > 0");
+    if (!(p.p > 0.0) || p.p > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.p must be > 0");
     if (p.kernel_type == GPUSVM_KERNEL_DEFAULT) p.kernel_type = GPUSVM_KERNEL_RBF;
     if ((int)p.kernel_type < 0 || p.kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.kernel_type %d is unknown", (int)p.kernel_type);
+        return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.kernel_type %d is unknown", (int)p.kernel_type);
     if (p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
         size_t i;
         for (i = 0; i < x->rows; ++i) {
             const double k = p.serial ? p.serial[i] : (double)(i + 1);
             if (!(k >= 1.0 && k <= (double)x->cols && k == floor(k)) || k > 16777216.0)
-                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                return gpusvm__fail(ctx, GPUSVM_ERR_SERIAL,
                                     "precomputed kernel: row %lu's serial number %g is not an integer in [1, %lu] (the "
                                     "columns of x)",
                                     (unsigned long)i, k, (unsigned long)x->cols);
         }
     }
     if (p.degree == 0) p.degree = 3;
-    if (p.degree < 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.degree must be >= 0");
+    if (p.degree < 0) return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.degree must be >= 0");
     if (!(p.gamma >= 0.0) || p.gamma > DBL_MAX)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.gamma must be finite and >= 0 (0: automatic)");
+        return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.gamma must be finite and >= 0 (0: automatic)");
     if (p.gamma_mode == GPUSVM_GAMMA_DEFAULT) p.gamma_mode = p.gamma > 0.0 ? GPUSVM_GAMMA_VALUE : GPUSVM_GAMMA_AUTO;
     switch (p.gamma_mode) {
     case GPUSVM_GAMMA_VALUE:
-        if (!(p.gamma > 0.0)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.gamma must be > 0");
+        if (!(p.gamma > 0.0)) return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.gamma must be > 0");
         break;
     case GPUSVM_GAMMA_AUTO:
         p.gamma = x->cols > 0 ? 1.0 / (double)x->cols : 0.0;
@@ -8980,33 +9398,33 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
         break;
     }
     default:
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.gamma_mode %d is unknown", (int)p.gamma_mode);
+        return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.gamma_mode %d is unknown", (int)p.gamma_mode);
     }
     p.gamma_mode = GPUSVM_GAMMA_VALUE;
-    if (!(fabs(p.coef0) <= DBL_MAX)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.coef0 must be finite");
+    if (!(fabs(p.coef0) <= DBL_MAX)) return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.coef0 must be finite");
     if (p.C == 0.0) p.C = 1.0;
-    if (!(p.C > 0.0) || p.C > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.C must be > 0");
+    if (!(p.C > 0.0) || p.C > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.C must be > 0");
     if (p.eps == 0.0) p.eps = p.svm_type == GPUSVM_CRAMMER_SINGER ? 1e-2 : 1e-3; /* CS: the paper's relative gap */
-    if (!(p.eps > 0.0) || p.eps > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.eps must be > 0");
+    if (!(p.eps > 0.0) || p.eps > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.eps must be > 0");
     if (!(p.cache_size_mb >= 0.0) || p.cache_size_mb > 1e9) /* 0: no budget but the device's */
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.cache_size_mb must be >= 0");
+        return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.cache_size_mb must be >= 0");
     if (p.probability != 0 && p.probability != 1)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.probability must be 0 or 1");
+        return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.probability must be 0 or 1");
     if (p.n_weight && (!p.weight_label || !p.weight))
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.n_weight > 0 needs weight_label and weight");
+        return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.n_weight > 0 needs weight_label and weight");
     for (k = 0; k < p.n_weight; ++k)
         if (!(p.weight[k] > 0.0) || p.weight[k] > DBL_MAX)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.weight[%lu] must be > 0", (unsigned long)k);
-    if (p.max_iter < 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.max_iter must be >= 0");
+            return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.weight[%lu] must be > 0", (unsigned long)k);
+    if (p.max_iter < 0) return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.max_iter must be >= 0");
     if (p.shrinking < -1 || p.shrinking > 1)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.shrinking must be 0 or 1 (shrink) or -1 (none)");
+        return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.shrinking must be 0 or 1 (shrink) or -1 (none)");
     if (p.shrinking == 0) p.shrinking = 1;
     if (p.max_iter == 0) {
         const double m = 100.0 * (double)x->rows;
         p.max_iter = m > 1e7 ? (long long)m : 10000000LL;
     }
     if (p.working_set_size < 0 || (p.working_set_size > 0 && p.working_set_size < 4) || p.working_set_size > GPUSVM__Q)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+        return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD,
                             "params.working_set_size must be 0 (automatic) or 4..%d (rounded down to a power of two)",
                             GPUSVM__Q);
     *out = p;
@@ -9023,7 +9441,7 @@ static gpusvm_result gpusvm__check_labels(gpusvm_context *ctx, const gpusvm_para
     size_t i, k;
     for (i = 0; i < rows && classify; ++i)
         if (y[i] != floor(y[i]) || y[i] < (double)INT_MIN || y[i] > (double)INT_MAX)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+            return gpusvm__fail(ctx, GPUSVM_ERR_LABEL_NOT_INTEGER,
                                 "y[%lu] = %.17g is not an integer class label (classification takes integer labels; "
                                 "for real-valued targets use GPUSVM_EPSILON_SVR or GPUSVM_NU_SVR, -s 3 or -s 4)",
                                 (unsigned long)i, y[i]);
@@ -9031,13 +9449,13 @@ static gpusvm_result gpusvm__check_labels(gpusvm_context *ctx, const gpusvm_para
         for (i = 0; i < rows && (int)y[i] != p->weight_label[k]; ++i) {
         }
         if (i == rows)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+            return gpusvm__fail(ctx, GPUSVM_ERR_WEIGHT_LABEL,
                                 "params.weight_label[%lu] = %d: no training row has this label", (unsigned long)k,
                                 p->weight_label[k]);
     }
     for (i = 0; i < rows && p->sample_weight; ++i)
         if (!(p->sample_weight[i] >= 0.0) || p->sample_weight[i] > DBL_MAX)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "params.sample_weight[%lu] must be finite and >= 0",
+            return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.sample_weight[%lu] must be finite and >= 0",
                                 (unsigned long)i);
     return GPUSVM_OK;
 }
@@ -9060,7 +9478,7 @@ static gpusvm_result gpusvm__group(gpusvm_context *ctx, const double *y, size_t 
         if (!(fabs(y[i]) < 2147483647.0)) {
             gpusvm__free(&ctx->alloc, lab.data);
             gpusvm__free(&ctx->alloc, cnt.data);
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "label of row %lu is not a finite class number",
+            return gpusvm__fail(ctx, GPUSVM_ERR_LABEL_NOT_FINITE, "label of row %lu is not a finite class number",
                                 (unsigned long)i);
         }
         v = (int)y[i];
@@ -9338,9 +9756,10 @@ static gpusvm_result gpusvm__batch_stalls(gpusvm_context *ctx, int nprob, gpusvm
     return GPUSVM_OK;
 }
 
-/* The progress callback over the batch: pair updates summed, the largest open gap. */
+/* The progress callback over the batch: pair updates summed, the gap the latest selection decided
+   on (the largest among the problems still running; once none is, the largest final one). */
 static gpusvm_result gpusvm__batch_progress(gpusvm_context *ctx, const gpusvm_params *prm, int nprob,
-                                            const double *st)
+                                            const double *st, int running)
 {
     gpusvm_progress pr;
     int t;
@@ -9349,11 +9768,12 @@ static gpusvm_result gpusvm__batch_progress(gpusvm_context *ctx, const gpusvm_pa
         const double *s = st + (size_t)t * GPUSVM__ST_COUNT;
         pr.iterations += (long long)s[GPUSVM__ST_ITER];
         if ((long long)s[GPUSVM__ST_OUTER] > pr.outer_iterations) pr.outer_iterations = (long long)s[GPUSVM__ST_OUTER];
-        if (s[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING && s[GPUSVM__ST_GAP] > pr.gap) pr.gap = s[GPUSVM__ST_GAP];
+        if ((!running || s[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING) && s[GPUSVM__ST_GAP] > pr.gap)
+            pr.gap = s[GPUSVM__ST_GAP];
     }
     pr.eps = prm->eps;
     if (prm->progress(prm->progress_user_data, &pr))
-        return gpusvm__fail(ctx, GPUSVM_ERROR_CANCELLED, "training cancelled by the progress callback");
+        return gpusvm__fail(ctx, GPUSVM_ERR_CANCELLED, "training cancelled by the progress callback");
     return GPUSVM_OK;
 }
 
@@ -9390,7 +9810,7 @@ static gpusvm_result gpusvm__batch_loop(gpusvm_context *ctx, int nprob, int q, c
         if ((r = b->read_status(b, run->st)) != GPUSVM_OK) return r;
         if (ctx->profile) run->spent[4] += gpusvm__now() - run->mark;
         if ((r = gpusvm__batch_stalls(ctx, nprob, run, &running)) != GPUSVM_OK) return r;
-        if (running && prm->progress && (r = gpusvm__batch_progress(ctx, prm, nprob, run->st)) != GPUSVM_OK) return r;
+        if (prm->progress && (r = gpusvm__batch_progress(ctx, prm, nprob, run->st, running)) != GPUSVM_OK) return r;
     }
     return b->read_state(b, alpha, G);
 }
@@ -9407,7 +9827,7 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
     gpusvm_result r;
     int q = gpusvm__batch_q(b, p, nprob, prm), t;
     size_t nvar = 0;
-    if (q == 0) return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
+    if (q == 0) return gpusvm__fail(ctx, GPUSVM_ERR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
     if (b->train_bytes(b, p, nprob, q) > b->mem_left(b)) {
         if (nprob > 1) { /* two smaller batches */
             const int h = nprob / 2;
@@ -9420,13 +9840,13 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
         while (q > 64 && b->train_bytes(b, p, nprob, q) > b->mem_left(b)) q /= 2;
     }
     if (b->train_bytes(b, p, nprob, q) == (size_t)-1)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+        return gpusvm__fail(ctx, GPUSVM_ERR_DEVICE_MEMORY,
                             "training cannot be held on the device: one of its buffers (the data, or %d kernel rows "
                             "of %lu points) passes the device's largest allocation of %.1f MiB (use fewer points, "
                             "GPUSVM_STORAGE=sparse for sparse data, or the cpu backend)",
                             q, (unsigned long)p[0].x.rows, (double)b->max_alloc / 1048576.0);
     if (b->train_bytes(b, p, nprob, q) > b->mem_left(b))
-        return gpusvm__fail(ctx, GPUSVM_ERROR_DEVICE_MEMORY,
+        return gpusvm__fail(ctx, GPUSVM_ERR_DEVICE_MEMORY,
                             "training needs %.1f MiB on the device (the data and %d kernel rows); the device-memory "
                             "budget has %.1f MiB left (raise desc.device_memory_mb, use fewer points or features, or "
                             "the cpu backend)",
@@ -9802,6 +10222,13 @@ static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, co
     gpusvm_result r = GPUSVM_OK;
     int f, c;
     for (f = 0; f < nfold; ++f) total += nte[f];
+    for (f = 0; f < nfold; ++f) /* LIBSVM's stratified folds leave one with every row where each class has one */
+        if (ntr[f] == 0) {
+            gpusvm__free(a, models);
+            return gpusvm__fail(ctx, GPUSVM_ERR_NR_FOLD,
+                                "cross-validation: a fold holds every row, leaving none to train on (each class has "
+                                "fewer rows than folds: use fewer folds)");
+        }
     for (f = 0; f < nfold; ++f) qsort(tr[f], ntr[f], sizeof(size_t), gpusvm__cmp_size);
     sub = models ? gpusvm__folds_subsets(ctx, tr, ntr, nfold, nC, Cs, &nsub, &subC) : NULL;
     if (!sub) {
@@ -10153,7 +10580,7 @@ static gpusvm_result gpusvm__nu_feasible(gpusvm_context *ctx, const gpusvm__ovo 
                     cap[side] += o->wC[cc] * (prm->sample_weight ? prm->sample_weight[o->perm[i]] : 1.0);
             }
             if (prm->nu * (double)(o->count[ci] + o->count[cj]) / 2 > (cap[0] < cap[1] ? cap[0] : cap[1]))
-                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                return gpusvm__fail(ctx, GPUSVM_ERR_NU_INFEASIBLE,
                                     "specified nu is infeasible (classes %d and %d: nu * %lu / 2 exceeds the smaller "
                                     "class's total bound %g)",
                                     o->label[ci], o->label[cj], (unsigned long)(o->count[ci] + o->count[cj]),
@@ -11072,16 +11499,16 @@ static gpusvm_result gpusvm__cs_loop(gpusvm_context *ctx, const gpusvm_params *p
                     t0 = t1;
                 }
         if (res != GPUSVM_OK || (res = be->cs_read(be, s->st, NULL)) != GPUSVM_OK) return res;
-        if (!gpusvm__cs_running(s)) break;
-        if (prm->progress) {
+        if (prm->progress) { /* the gap of the latest check: the one that ended training, at the last call */
             gpusvm_progress pr;
             pr.iterations = (long long)s->st[GPUSVM__ST_ITER];
             pr.outer_iterations = (long long)s->st[GPUSVM__ST_OUTER];
             pr.gap = s->st[GPUSVM__ST_GAP];
             pr.eps = prm->eps;
             if (prm->progress(prm->progress_user_data, &pr))
-                return gpusvm__fail(ctx, GPUSVM_ERROR_CANCELLED, "training cancelled by the progress callback");
+                return gpusvm__fail(ctx, GPUSVM_ERR_CANCELLED, "training cancelled by the progress callback");
         }
+        if (!gpusvm__cs_running(s)) break;
     }
     if (ctx->profile)
         gpusvm__log(ctx, GPUSVM_LOG_INFO,
@@ -11401,12 +11828,12 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
     int *votes = NULL, ci;
     gpusvm_result r;
     if (m->kernel_type < GPUSVM_KERNEL_LINEAR || m->kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model: kernel_type %d is unknown", (int)m->kernel_type);
+        return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID, "model: kernel_type %d is unknown", (int)m->kernel_type);
     if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) /* x[i][k-1] = K(x_i, support vector with serial k) */
         for (s = 0; s < ns; ++s) {
             const float k = m->sv_row_ptr[s + 1] > m->sv_row_ptr[s] ? m->sv_values[m->sv_row_ptr[s]] : 0.0f;
             if (!(k >= 1.0f) || (double)k > (double)x->cols)
-                return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                return gpusvm__fail(ctx, GPUSVM_ERR_SERIAL,
                                     "precomputed kernel: a support vector's serial number is %g but x has %lu "
                                     "columns (x[i][k-1] must hold K(x_i, training point k))",
                                     (double)k, (unsigned long)x->cols);
@@ -11421,7 +11848,7 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
         size_t sum = 0;
         for (ci = 0; ci < k; ++ci) sum += m->n_sv[ci] > 0 ? (size_t)m->n_sv[ci] : 0;
         if (sum != ns)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model: n_sv adds up to %lu, total_sv is %lu",
+            return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID, "model: n_sv adds up to %lu, total_sv is %lu",
                                 (unsigned long)sum, (unsigned long)ns);
     }
     if (!gpusvm__mul(npairs, ns, &bytes) || !gpusvm__mul(npairs, nx, &bytes)) return gpusvm__oom(ctx, "decision values");
@@ -11536,10 +11963,10 @@ static gpusvm_result gpusvm__predict_probability(gpusvm_context *ctx, const gpus
     size_t i, pp;
     int ci, cj;
     if (!classify && m->svm_type != GPUSVM_ONE_CLASS)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+        return gpusvm__fail(ctx, GPUSVM_ERR_NO_PROBABILITY,
                             "a regression model has no per-row probabilities (its Laplace scale is model->probA[0])");
     if (classify ? (!m->probA || !m->probB) : !m->prob_density_marks)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+        return gpusvm__fail(ctx, GPUSVM_ERR_NO_PROBABILITY,
                             "the model has no probability information (train it with probability = 1, -b 1)");
     if (classify && k == 1) {
         for (i = 0; i < nx; ++i) {
@@ -11617,18 +12044,14 @@ GPUSVM_API gpusvm_result gpusvm_predictor_create(gpusvm_context *ctx, const gpus
 {
     const gpusvm_allocator *a;
     gpusvm_predictor *p;
-    size_t ns, nv, width;
-    int cs, classify;
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    if (!m || !out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "gpusvm_predictor_create: no model, or no out");
-    if (m->kernel_type < GPUSVM_KERNEL_LINEAR || m->kernel_type > GPUSVM_KERNEL_PRECOMPUTED || m->nr_class < 1)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model: kernel_type %d or nr_class %d is not valid",
-                            (int)m->kernel_type, m->nr_class);
+    size_t ns, nv, width, ncoef;
+    gpusvm_result r;
+    if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if ((r = gpusvm__need(ctx, out, "out")) != GPUSVM_OK || (r = gpusvm__need_model(ctx, m)) != GPUSVM_OK) return r;
+    *out = NULL;
     a = &ctx->alloc;
     ns = m->total_sv;
-    cs = m->svm_type == GPUSVM_CRAMMER_SINGER;
-    classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || cs;
-    nv = cs ? (size_t)m->nr_class : classify && m->nr_class > 1 ? (size_t)m->nr_class * (size_t)(m->nr_class - 1) / 2 : 1;
+    nv = gpusvm__model_ndec(m);
     width = m->n_features ? m->n_features : 1;
     if (!(p = (gpusvm_predictor *)gpusvm__calloc(a, 1, sizeof *p))) return gpusvm__oom(ctx, "the predictor");
     p->m = m;
@@ -11639,7 +12062,7 @@ GPUSVM_API gpusvm_result gpusvm_predictor_create(gpusvm_context *ctx, const gpus
     p->sv.row_ptr = m->sv_row_ptr;
     p->sv.col = m->sv_col_idx;
     p->sv.val = m->sv_values;
-    p->coef = (double *)gpusvm__calloc(a, nv * (ns ? ns : 1), sizeof(double));
+    p->coef = gpusvm__mul(nv, ns, &ncoef) && nv <= INT_MAX ? (double *)gpusvm__calloc(a, ncoef, sizeof(double)) : NULL;
     p->d = (double *)gpusvm__alloc(a, nv, sizeof(double));
     p->krow = (float *)gpusvm__alloc(a, ns ? ns : 1, sizeof(float));
     p->norms = (float *)gpusvm__alloc(a, ns ? ns : 1, sizeof(float));
@@ -11656,16 +12079,25 @@ GPUSVM_API gpusvm_result gpusvm_predictor_create(gpusvm_context *ctx, const gpus
     return GPUSVM_OK;
 }
 
-GPUSVM_API double gpusvm_predictor_predict(gpusvm_predictor *p, const float *x, size_t n, double *decision_values)
+GPUSVM_API gpusvm_result gpusvm_predictor_predict(gpusvm_predictor *p, const float *x, size_t n, double *label,
+                                                  double *decision_values)
 {
-    const gpusvm_model *m = p->m;
-    const size_t ns = m->total_sv, nf = m->n_features;
-    const int cs = m->svm_type == GPUSVM_CRAMMER_SINGER, ktype = gpusvm__ktype(m->kernel_type);
+    const gpusvm_model *m;
+    size_t ns, nf, i, j;
+    int cs, ktype, t;
     const float *w = x;
     float nx = 0.0f;
-    size_t i, j;
-    int t;
-    if ((m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || cs) && m->nr_class == 1) return m->label[0];
+    double lab;
+    if (!p || gpusvm__check_point(x, n) != GPUSVM_OK) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    m = p->m;
+    ns = m->total_sv;
+    nf = m->n_features;
+    cs = m->svm_type == GPUSVM_CRAMMER_SINGER;
+    ktype = gpusvm__ktype(m->kernel_type);
+    if (p->nv == 0) { /* one class: its label */
+        if (label) *label = m->label[0];
+        return GPUSVM_OK;
+    }
     if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* the kernel values are given */
         for (j = 0; j < ns; ++j) {
             const size_t k = m->sv_row_ptr[j + 1] > m->sv_row_ptr[j] ? (size_t)m->sv_values[m->sv_row_ptr[j]] : 0;
@@ -11687,7 +12119,9 @@ GPUSVM_API double gpusvm_predictor_predict(gpusvm_predictor *p, const float *x, 
         p->d[t] -= cs ? 0.0 : m->rho[t];
         if (decision_values) decision_values[t] = p->d[t];
     }
-    return gpusvm__dec_label(m, p->d, 1, p->votes);
+    lab = gpusvm__dec_label(m, p->d, 1, p->votes);
+    if (label) *label = lab;
+    return GPUSVM_OK;
 }
 
 GPUSVM_API void gpusvm_predictor_free(gpusvm_predictor *p)
@@ -11822,7 +12256,7 @@ static gpusvm_result gpusvm__model_text(gpusvm_context *ctx, const gpusvm_model 
     gpusvm__out o;
     if ((int)m->svm_type < 1 || m->svm_type > GPUSVM_CRAMMER_SINGER || kt < 1 || kt > GPUSVM_KERNEL_PRECOMPUTED ||
         m->nr_class < 1)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the model's type fields are out of range");
+        return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID, "the model's type fields are out of range");
     memset(&o, 0, sizeof o);
     o.a = &ctx->alloc;
     o.v.item = 1;
@@ -11902,7 +12336,7 @@ static gpusvm_result gpusvm__write_replace(gpusvm_context *ctx, const char *show
         if (fd < 0 && errno != EEXIST) break;
     }
     if (fd < 0)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot create a temporary file in its folder %.*s (%s); %s is unchanged",
+        return gpusvm__fail(ctx, GPUSVM_ERR_FILE_WRITE, "%s: cannot create a temporary file in its folder %.*s (%s); %s is unchanged",
                             shown, dir ? dir : 1, dir ? path : ".", strerror(errno), shown);
     ok = gpusvm__write_all(fd, bytes, size) && (!exists || chmod(tmp, mode & 07777) == 0);
     err = errno;
@@ -11913,7 +12347,7 @@ static gpusvm_result gpusvm__write_replace(gpusvm_context *ctx, const char *show
     }
     if (!ok) {
         remove(tmp);
-        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: write failed (%s); it is unchanged", shown, strerror(err));
+        return gpusvm__fail(ctx, GPUSVM_ERR_FILE_WRITE, "%s: write failed (%s); it is unchanged", shown, strerror(err));
     }
     return GPUSVM_OK;
 }
@@ -11925,19 +12359,19 @@ static gpusvm_result gpusvm__write_file(gpusvm_context *ctx, const char *path, c
     int fd, ok;
     if (strcmp(path, "-") == 0) {
         ok = fwrite(bytes, 1, size, stdout) == size && fflush(stdout) == 0;
-        return ok ? GPUSVM_OK : gpusvm__fail(ctx, GPUSVM_ERROR_IO, "standard output: write failed (%s)", strerror(errno));
+        return ok ? GPUSVM_OK : gpusvm__fail(ctx, GPUSVM_ERR_FILE_WRITE, "standard output: write failed (%s)", strerror(errno));
     }
     if (!gpusvm__follow_links(path, final, sizeof final))
-        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot follow its links (%s)", path, strerror(errno));
+        return gpusvm__fail(ctx, GPUSVM_ERR_FILE_WRITE, "%s: cannot follow its links (%s)", path, strerror(errno));
     if (stat(final, &sb) != 0) return gpusvm__write_replace(ctx, path, final, 0, 0, bytes, size);
     if (S_ISREG(sb.st_mode)) return gpusvm__write_replace(ctx, path, final, 1, sb.st_mode, bytes, size);
-    if (S_ISDIR(sb.st_mode)) return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s is a folder", path);
+    if (S_ISDIR(sb.st_mode)) return gpusvm__fail(ctx, GPUSVM_ERR_FILE_IS_FOLDER, "%s is a folder", path);
     /* a device node, a FIFO, a socket: written in place, as a shell's redirection would */
     if ((fd = open(final, O_WRONLY)) < 0)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot open for writing (%s)", path, strerror(errno));
+        return gpusvm__fail(ctx, GPUSVM_ERR_FILE_WRITE, "%s: cannot open for writing (%s)", path, strerror(errno));
     ok = gpusvm__write_all(fd, bytes, size);
     ok = (close(fd) == 0) && ok;
-    return ok ? GPUSVM_OK : gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: write failed (%s)", path, strerror(errno));
+    return ok ? GPUSVM_OK : gpusvm__fail(ctx, GPUSVM_ERR_FILE_WRITE, "%s: write failed (%s)", path, strerror(errno));
 }
 #else
 static gpusvm_result gpusvm__write_file(gpusvm_context *ctx, const char *path, const void *bytes, size_t size)
@@ -11948,21 +12382,21 @@ static gpusvm_result gpusvm__write_file(gpusvm_context *ctx, const char *path, c
     int ok, direct;
     if (strcmp(path, "-") == 0) {
         ok = fwrite(bytes, 1, size, stdout) == size && fflush(stdout) == 0;
-        return ok ? GPUSVM_OK : gpusvm__fail(ctx, GPUSVM_ERROR_IO, "standard output: write failed");
+        return ok ? GPUSVM_OK : gpusvm__fail(ctx, GPUSVM_ERR_FILE_WRITE, "standard output: write failed");
     }
     if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY))
-        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s is a folder", path);
+        return gpusvm__fail(ctx, GPUSVM_ERR_FILE_IS_FOLDER, "%s is a folder", path);
     direct = attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DEVICE);
     snprintf(tmp, sizeof tmp, "%s.%lu.tmp", path, (unsigned long)GetCurrentProcessId());
     if (!(f = fopen(direct ? path : tmp, "wb")))
-        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot create (%s); %s is unchanged", direct ? path : tmp,
+        return gpusvm__fail(ctx, GPUSVM_ERR_FILE_WRITE, "%s: cannot create (%s); %s is unchanged", direct ? path : tmp,
                             strerror(errno), path);
     ok = fwrite(bytes, 1, size, f) == size;
     ok = (fclose(f) == 0) && ok;
     if (!direct) ok = ok && MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING);
     if (!ok) {
         if (!direct) remove(tmp);
-        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: write failed; it is unchanged", path);
+        return gpusvm__fail(ctx, GPUSVM_ERR_FILE_WRITE, "%s: write failed; it is unchanged", path);
     }
     return GPUSVM_OK;
 }
@@ -11996,19 +12430,34 @@ static void gpusvm__read_part_job(void *arg, int t)
     if (f) fclose(f);
 }
 
+/* Does path name a folder? (Reading one with stdio "works" on some systems, with a size of
+   LONG_MAX.) */
+static int gpusvm__is_folder(const char *path)
+{
+#ifdef GPUSVM__WINDOWS
+    const DWORD at = GetFileAttributesA(path);
+    return at != INVALID_FILE_ATTRIBUTES && (at & FILE_ATTRIBUTE_DIRECTORY);
+#else
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+#endif
+}
+
 /* Whole file into memory, NUL-terminated: a regular file of known size in one piece (by several
    threads at once when it is large: each reads its own range on its own stream), anything else
    (a pipe) in growing pieces. */
 static gpusvm_result gpusvm__slurp(gpusvm_context *ctx, const char *path, char **out, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f;
     gpusvm__vec v;
     long size = -1;
     size_t r;
     memset(&v, 0, sizeof v);
     v.item = 1;
-    if (!f) return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: cannot open (%s)", path, strerror(errno));
+    if (gpusvm__is_folder(path)) return gpusvm__fail(ctx, GPUSVM_ERR_FILE_IS_FOLDER, "%s is a folder, not a file", path);
+    if (!(f = fopen(path, "rb"))) return gpusvm__fail(ctx, GPUSVM_ERR_FILE_OPEN, "%s: cannot open (%s)", path, strerror(errno));
     if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) != 0) size = -1;
+    if (size >= LONG_MAX / 2 || (unsigned long)size >= (size_t)-1 / 2) size = -1; /* not a size: read what comes */
     if (size >= 0) { /* exactly the file and its NUL: no power-of-two slack on a large file */
         if (!(v.data = gpusvm__alloc(&ctx->alloc, (size_t)size + 1, 1))) {
             fclose(f);
@@ -12041,7 +12490,7 @@ static gpusvm_result gpusvm__slurp(gpusvm_context *ctx, const char *path, char *
     if (ferror(f)) {
         fclose(f);
         gpusvm__free(&ctx->alloc, v.data);
-        return gpusvm__fail(ctx, GPUSVM_ERROR_IO, "%s: read error", path);
+        return gpusvm__fail(ctx, GPUSVM_ERR_FILE_READ, "%s: read error", path);
     }
     fclose(f);
     ((char *)v.data)[v.len] = 0;
@@ -12099,16 +12548,26 @@ static const char *gpusvm__quote(char *buf, size_t size, const char *s, size_t l
     return buf;
 }
 
-/* "index:value" features of one line, appended to col/val; returns 0 with a message. Index 0
-   (a precomputed kernel's serial number, 0:i) may come first: its value goes to *index0 and
-   *has_index0 is set. */
+/* What a line's features give the reader besides its entries: how index 0 is taken (mode), and
+   where it was met (has: its value in index0; refused: index 0 met where mode refuses it). */
+typedef struct gpusvm__index0_seen {
+    gpusvm_index0 mode;
+    int has, refused;
+    double index0;
+} gpusvm__index0_seen;
+
+/* "index:value" features of one line, appended to col/val; returns 0 with a message. Index 0 is
+   as z->mode says: refused (DEFAULT), a precomputed kernel's serial number first on the line
+   (SERIAL: its value in z->index0), or column 0 of a zero-based file (FEATURE: index i is column
+   i); max_col: the columns seen, at least. */
 static int gpusvm__parse_features(const gpusvm_allocator *a, char *s, char *end, gpusvm__vec *col, gpusvm__vec *val,
-                                  size_t *max_col, double *index0, int *has_index0, char *why, size_t why_size)
+                                  size_t *max_col, gpusvm__index0_seen *z, char *why, size_t why_size)
 {
+    const long long base = z->mode == GPUSVM_INDEX0_FEATURE ? 0 : 1; /* the index of column 0 */
     char *tok, q[64];
     size_t len;
     long long prev = -1;
-    *has_index0 = 0;
+    z->has = z->refused = 0;
     while (gpusvm__token(&s, end, &tok, &len)) {
         char *colon = (char *)memchr(tok, ':', len);
         long long idx;
@@ -12124,8 +12583,16 @@ static int gpusvm__parse_features(const gpusvm_allocator *a, char *s, char *end,
                      gpusvm__quote(q, sizeof q, tok, (size_t)(colon - tok)));
             return 0;
         }
+        if (idx == 0 && z->mode == GPUSVM_INDEX0_DEFAULT) {
+            snprintf(why, why_size,
+                     "feature index 0: LIBSVM's indices start at 1 (a zero-based file is read with "
+                     "GPUSVM_INDEX0_FEATURE; a precomputed kernel's 0:serial with GPUSVM_INDEX0_SERIAL)");
+            z->refused = 1;
+            return 0;
+        }
         if (idx < 0 || (idx == 0 && prev >= 0)) {
-            snprintf(why, why_size, "feature index %lld: indices start at 1 (0 only first, as 0:serial)", idx);
+            snprintf(why, why_size, "feature index %lld: indices start at %s", idx,
+                     base ? "1 (0 only first, as 0:serial)" : "0");
             return 0;
         }
         if (idx > (long long)INT32_MAX) {
@@ -12146,18 +12613,18 @@ static int gpusvm__parse_features(const gpusvm_allocator *a, char *s, char *end,
             snprintf(why, why_size, "value of feature %lld is not a finite float", idx);
             return 0;
         }
-        if (idx == 0) {
-            *index0 = v;
-            *has_index0 = 1;
+        if (idx == 0 && base) {
+            z->index0 = v;
+            z->has = 1;
             continue;
         }
-        c = (int32_t)(idx - 1);
+        c = (int32_t)(idx - base);
         f = (float)v;
         if (!gpusvm__vec_push(a, col, &c) || !gpusvm__vec_push(a, val, &f)) {
             snprintf(why, why_size, "out of memory");
             return 0;
         }
-        if ((size_t)idx > *max_col) *max_col = (size_t)idx;
+        if ((size_t)c + 1 > *max_col) *max_col = (size_t)c + 1;
     }
     return 1;
 }
@@ -12166,12 +12633,13 @@ static int gpusvm__parse_features(const gpusvm_allocator *a, char *s, char *end,
    entries and index-0 values; its lines; the first error in it, by line within the part. */
 typedef struct gpusvm__part {
     char *begin, *end;
-    gpusvm__vec y, cnt, col, val, ser; /* per row: label, entries, index-0 value; the entries */
+    gpusvm_index0 index0;                    /* how index 0 is read */
+    gpusvm__vec y, cnt, col, val, ser, line; /* per row: label, entries, index-0 value, line in the part; the entries */
     size_t rows, lines, max_col, index0_line; /* index0_line: within the part, 0 for none */
     size_t err_line;                          /* within the part; 0: no error */
     size_t row0, nnz0;                        /* where its rows and entries go in the dataset */
-    int oom, nul;                             /* out of memory; a NUL byte in its text */
-    char why[300];
+    int oom, nul, zero_based;                 /* out of memory; a NUL byte in its text; index 0 refused */
+    char why[400];
 } gpusvm__part;
 
 static void gpusvm__part_free(const gpusvm_allocator *a, gpusvm__part *pt)
@@ -12181,6 +12649,7 @@ static void gpusvm__part_free(const gpusvm_allocator *a, gpusvm__part *pt)
     gpusvm__free(a, pt->col.data);
     gpusvm__free(a, pt->val.data);
     gpusvm__free(a, pt->ser.data);
+    gpusvm__free(a, pt->line.data);
 }
 
 /* Parses one part's lines (the allocator must be safe to call from several threads at once when
@@ -12190,7 +12659,7 @@ static void gpusvm__parse_part(const gpusvm_allocator *a, gpusvm__part *pt)
     gpusvm__lines L;
     char q[64];
     pt->y.item = pt->ser.item = sizeof(double);
-    pt->cnt.item = sizeof(size_t);
+    pt->cnt.item = pt->line.item = sizeof(size_t);
     pt->col.item = sizeof(int32_t);
     pt->val.item = sizeof(float);
     if (memchr(pt->begin, 0, (size_t)(pt->end - pt->begin))) {
@@ -12211,24 +12680,26 @@ static void gpusvm__parse_part(const gpusvm_allocator *a, gpusvm__part *pt)
     while (gpusvm__next_line(&L)) {
         char *s = L.line, *tok;
         size_t tl, before = pt->col.len, nnz;
-        double lab, index0 = 0.0;
-        int has_index0;
+        double lab;
+        gpusvm__index0_seen z;
+        z.mode = pt->index0;
+        z.index0 = 0.0;
         if (!gpusvm__token(&s, L.line_end, &tok, &tl)) continue; /* blank line */
         if (!gpusvm__parse_double(tok, tl, &lab) || !(fabs(lab) <= DBL_MAX)) {
             snprintf(pt->why, sizeof pt->why, "label '%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
             pt->err_line = L.lineno;
             break;
         }
-        if (!gpusvm__parse_features(a, s, L.line_end, &pt->col, &pt->val, &pt->max_col, &index0, &has_index0, pt->why,
-                                    sizeof pt->why)) {
+        if (!gpusvm__parse_features(a, s, L.line_end, &pt->col, &pt->val, &pt->max_col, &z, pt->why, sizeof pt->why)) {
             pt->err_line = L.lineno;
             pt->oom = strcmp(pt->why, "out of memory") == 0;
+            pt->zero_based = z.refused;
             break;
         }
         nnz = pt->col.len - before;
-        if (has_index0 && !pt->index0_line) pt->index0_line = L.lineno;
+        if (z.has && !pt->index0_line) pt->index0_line = L.lineno;
         if (!gpusvm__vec_push(a, &pt->y, &lab) || !gpusvm__vec_push(a, &pt->cnt, &nnz) ||
-            !gpusvm__vec_push(a, &pt->ser, &index0)) {
+            !gpusvm__vec_push(a, &pt->ser, &z.index0) || !gpusvm__vec_push(a, &pt->line, &L.lineno)) {
             pt->err_line = L.lineno;
             pt->oom = 1;
             break;
@@ -12241,8 +12712,9 @@ static void gpusvm__parse_part(const gpusvm_allocator *a, gpusvm__part *pt)
 typedef struct gpusvm__parse_job {
     const gpusvm_allocator *a;
     gpusvm__part *parts;
-    gpusvm_dataset *ds; /* the joined dataset (the copying phase) */
-    int stolen;         /* one part, whose arrays became the dataset's: only the row offsets to write */
+    gpusvm_dataset *ds;                    /* the joined dataset (the copying phase) */
+    int stolen;                            /* one part, whose arrays became the dataset's: only the row offsets to write */
+    size_t line0[GPUSVM__MAX_THREADS];     /* the lines before each part */
 } gpusvm__parse_job;
 
 static void gpusvm__parse_part_job(void *arg, int t)
@@ -12261,6 +12733,7 @@ static void gpusvm__copy_part_job(void *arg, int t)
     size_t k, at = pt->nnz0;
     if (pt->rows && !job->stolen) memcpy(ds->y + pt->row0, pt->y.data, pt->rows * sizeof(double));
     if (pt->rows && ds->serial && !job->stolen) memcpy(ds->serial + pt->row0, pt->ser.data, pt->rows * sizeof(double));
+    for (k = 0; k < pt->rows; ++k) ds->line[pt->row0 + k] = job->line0[t] + ((const size_t *)pt->line.data)[k];
     if (pt->col.len && !job->stolen) {
         memcpy(ds->col_idx + pt->nnz0, pt->col.data, pt->col.len * sizeof(int32_t));
         memcpy(ds->values + pt->nnz0, pt->val.data, pt->col.len * sizeof(float));
@@ -12279,12 +12752,13 @@ static gpusvm_result gpusvm__join_parts(gpusvm_context *ctx, const char *path, g
     gpusvm_dataset *ds;
     int t;
     for (t = 0; t < n; ++t)
-        if (parts[t].nul) return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
+        if (parts[t].nul) return gpusvm__fail(ctx, GPUSVM_ERR_BINARY_FILE, "%s:1: binary data (a NUL byte) in a text file", path);
     for (t = 0; t < n; line0 += parts[t].lines, ++t) {
         if (parts[t].oom) return gpusvm__oom(ctx, path);
         if (parts[t].err_line)
-            return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path,
-                                (unsigned long)(line0 + parts[t].err_line), parts[t].why);
+            return gpusvm__fail(ctx, parts[t].zero_based ? GPUSVM_ERR_DATA_INDEX0 : GPUSVM_ERR_DATA_SYNTAX, "%s:%lu: %s",
+                                path, (unsigned long)(line0 + parts[t].err_line), parts[t].why);
+        job.line0[t] = line0;
         if (parts[t].index0_line && !index0_line) index0_line = line0 + parts[t].index0_line;
         parts[t].row0 = rows;
         parts[t].nnz0 = nnz;
@@ -12292,10 +12766,11 @@ static gpusvm_result gpusvm__join_parts(gpusvm_context *ctx, const char *path, g
         nnz += parts[t].col.len;
         if (parts[t].max_col > max_col) max_col = parts[t].max_col;
     }
-    if (rows == 0) return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: no data (the file is empty)", path);
+    if (rows == 0) return gpusvm__fail(ctx, GPUSVM_ERR_DATA_EMPTY, "%s:1: no data (the file is empty)", path);
     if (!(ds = (gpusvm_dataset *)gpusvm__calloc(a, 1, sizeof(gpusvm_dataset)))) return gpusvm__oom(ctx, path);
     ds->allocator = *a;
     ds->row_ptr = (size_t *)gpusvm__alloc(a, rows + 1, sizeof(size_t));
+    ds->line = (size_t *)gpusvm__alloc(a, rows, sizeof(size_t));
     job.stolen = n == 1 && parts[0].col.data;
     if (job.stolen) { /* one part: its arrays become the dataset's */
         ds->y = (double *)parts[0].y.data;
@@ -12310,7 +12785,7 @@ static gpusvm_result gpusvm__join_parts(gpusvm_context *ctx, const char *path, g
         ds->values = (float *)gpusvm__alloc(a, nnz ? nnz : 1, sizeof(float));
         ds->serial = index0_line ? (double *)gpusvm__alloc(a, rows, sizeof(double)) : NULL;
     }
-    if (!ds->y || !ds->row_ptr || !ds->col_idx || !ds->values || (index0_line && !ds->serial)) {
+    if (!ds->y || !ds->row_ptr || !ds->line || !ds->col_idx || !ds->values || (index0_line && !ds->serial)) {
         gpusvm_dataset_free(ds);
         return gpusvm__oom(ctx, path);
     }
@@ -12333,8 +12808,8 @@ static gpusvm_result gpusvm__join_parts(gpusvm_context *ctx, const char *path, g
 /* Parses LIBSVM data text [text, text+len) (need not end in NUL); path names it in errors. Text of
    a few MiB and more is cut at line ends into one part per thread (ctx->threads) and parsed in
    parallel, where the allocator is the default one (malloc may be called from several threads). */
-static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, char *text, size_t len,
-                                        gpusvm_dataset **out)
+static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, gpusvm_index0 index0, char *text,
+                                        size_t len, gpusvm_dataset **out)
 {
     gpusvm__part parts[GPUSVM__MAX_THREADS];
     gpusvm__parse_job job;
@@ -12349,6 +12824,7 @@ static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, c
         else if (t > 0) b = text + len;
         if (t > 0 && b < parts[t - 1].begin) b = parts[t - 1].begin;
         parts[t].begin = b;
+        parts[t].index0 = index0;
         if (t > 0) parts[t - 1].end = b;
     }
     parts[n - 1].end = text + len;
@@ -12361,17 +12837,6 @@ static gpusvm_result gpusvm__parse_data(gpusvm_context *ctx, const char *path, c
     return r;
 }
 
-static gpusvm_result gpusvm__load_data(gpusvm_context *ctx, const char *path, gpusvm_dataset **out)
-{
-    char *text = NULL;
-    size_t len = 0;
-    gpusvm_result r = gpusvm__slurp(ctx, path, &text, &len);
-    if (r != GPUSVM_OK) return r;
-    r = gpusvm__parse_data(ctx, path, text, len, out);
-    gpusvm__free(&ctx->alloc, text);
-    return r;
-}
-
 /* A parse error at path:line, the message formatted as printf does. */
 static gpusvm_result gpusvm__bad_line(gpusvm_context *ctx, const char *path, size_t line, const char *fmt, ...)
 {
@@ -12380,7 +12845,7 @@ static gpusvm_result gpusvm__bad_line(gpusvm_context *ctx, const char *path, siz
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
-    return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:%lu: %s", path, (unsigned long)line, why);
+    return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_SYNTAX, "%s:%lu: %s", path, (unsigned long)line, why);
 }
 
 /* A model file's header, as read. */
@@ -12391,16 +12856,26 @@ typedef struct gpusvm__model_head {
     unsigned seen; /* keys met (duplicates are refused) */
     size_t npairs;
     double gamma, coef0;
-    double rho[64 * 63 / 2], probv[2][64 * 63 / 2], marks[GPUSVM__NR_MARKS];
-    int label[64], nsv[64];
+    double *rho, *probv[2], marks[GPUSVM__NR_MARKS]; /* npairs each (allocated when nr_class is read) */
+    int *label, *nsv;                                /* nr_class each */
 } gpusvm__model_head;
+
+static void gpusvm__model_head_free(const gpusvm_allocator *a, gpusvm__model_head *h)
+{
+    gpusvm__free(a, h->rho);
+    gpusvm__free(a, h->probv[0]);
+    gpusvm__free(a, h->probv[1]);
+    gpusvm__free(a, h->label);
+    gpusvm__free(a, h->nsv);
+}
 
 #define GPUSVM__BAD(...) return gpusvm__bad_line(ctx, path, L->lineno, __VA_ARGS__)
 #define GPUSVM__KEY(name) (tl == sizeof(name) - 1 && memcmp(tok, name, tl) == 0)
 
-/* The rest of the line: count finite numbers into out (count 0: none or one); *got, how many. */
+/* The rest of the line: count numbers into out (count 0: none or one), finite, or with inf_ok also
+   infinite (rho: LIBSVM's one-class with every alpha at its bound writes "rho inf"); *got, how many. */
 static gpusvm_result gpusvm__head_numbers(gpusvm_context *ctx, const char *path, const gpusvm__lines *L, char *s,
-                                          const char *key, double *out, size_t count, size_t *got)
+                                          const char *key, double *out, size_t count, size_t *got, int inf_ok)
 {
     char q[64], *tok;
     size_t tl, k;
@@ -12410,7 +12885,7 @@ static gpusvm_result gpusvm__head_numbers(gpusvm_context *ctx, const char *path,
             if (count == 0 && k == 0) break;
             GPUSVM__BAD("expected %lu values, found %lu", (unsigned long)count, (unsigned long)k);
         }
-        if (!gpusvm__parse_double(tok, tl, &dv) || !(fabs(dv) <= DBL_MAX))
+        if (!gpusvm__parse_double(tok, tl, &dv) || dv != dv || (!inf_ok && !(fabs(dv) <= DBL_MAX)))
             GPUSVM__BAD("'%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
         out[k] = dv;
     }
@@ -12490,10 +12965,20 @@ static gpusvm_result gpusvm__head_line(gpusvm_context *ctx, const char *path, co
         if (is_gamma) h->gamma = dv;
         else h->coef0 = dv;
     } else if (GPUSVM__KEY("nr_class")) {
-        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 1, 64, &v))
-            GPUSVM__BAD("nr_class needs an integer in 1..64");
+        const gpusvm_allocator *a = &ctx->alloc;
+        const size_t np1 = 1 + (size_t)(L->end - L->p) / 2; /* the most numbers the rest of the text holds */
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 1, INT_MAX, &v))
+            GPUSVM__BAD("nr_class needs a positive integer");
+        if ((double)v * (double)(v - 1) / 2 > (double)np1)
+            GPUSVM__BAD("nr_class %lld needs %lld rho values, more than the rest of the file holds", v, v * (v - 1) / 2);
         h->nr_class = (int)v;
         h->npairs = (size_t)h->nr_class * (size_t)(h->nr_class - 1) / 2;
+        h->rho = (double *)gpusvm__calloc(a, h->npairs ? h->npairs : 1, sizeof(double));
+        h->probv[0] = (double *)gpusvm__calloc(a, h->npairs ? h->npairs : 1, sizeof(double));
+        h->probv[1] = (double *)gpusvm__calloc(a, h->npairs ? h->npairs : 1, sizeof(double));
+        h->label = (int *)gpusvm__calloc(a, (size_t)h->nr_class, sizeof(int));
+        h->nsv = (int *)gpusvm__calloc(a, (size_t)h->nr_class, sizeof(int));
+        if (!h->rho || !h->probv[0] || !h->probv[1] || !h->label || !h->nsv) return gpusvm__oom(ctx, "the model's header");
     } else if (GPUSVM__KEY("total_sv")) {
         if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 0, INT_MAX, &h->total_sv))
             GPUSVM__BAD("total_sv needs a non-negative integer");
@@ -12501,7 +12986,7 @@ static gpusvm_result gpusvm__head_line(gpusvm_context *ctx, const char *path, co
         const int is_rho = GPUSVM__KEY("rho"), is_b = GPUSVM__KEY("probB");
         gpusvm_result r;
         if (!h->nr_class) GPUSVM__BAD("%s before nr_class", is_rho ? "rho" : "probA/probB");
-        r = gpusvm__head_numbers(ctx, path, L, s, "nr_class", is_rho ? h->rho : h->probv[is_b], h->npairs, &got);
+        r = gpusvm__head_numbers(ctx, path, L, s, "nr_class", is_rho ? h->rho : h->probv[is_b], h->npairs, &got, is_rho);
         if (r != GPUSVM_OK) return r;
         if (is_rho) h->have_rho = 1;
         else h->have_prob[is_b] = got > 0;
@@ -12611,8 +13096,8 @@ static gpusvm_result gpusvm__parse_sv(gpusvm_context *ctx, const char *path, con
     const gpusvm_allocator *a = &ctx->alloc;
     char why[256], q[64], *s = L->line, *tok;
     size_t tl, k;
-    double dv, serial = 0.0;
-    int has_serial;
+    double dv;
+    gpusvm__index0_seen z;
     for (k = 0; k < ncoef; ++k) {
         if (!gpusvm__token(&s, L->line_end, &tok, &tl) || memchr(tok, ':', tl))
             GPUSVM__BAD("expected %lu coefficients before the features", (unsigned long)ncoef);
@@ -12620,16 +13105,17 @@ static gpusvm_result gpusvm__parse_sv(gpusvm_context *ctx, const char *path, con
             GPUSVM__BAD("coefficient '%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
         m->sv_coef[k * m->total_sv + i] = dv;
     }
-    if (!gpusvm__parse_features(a, s, L->line_end, col, val, max_col, &serial, &has_serial, why, sizeof why))
-        GPUSVM__BAD("%s", why);
+    z.mode = GPUSVM_INDEX0_SERIAL;
+    z.index0 = 0.0;
+    if (!gpusvm__parse_features(a, s, L->line_end, col, val, max_col, &z, why, sizeof why)) GPUSVM__BAD("%s", why);
     if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
         const int32_t c0 = 0;
-        const float f0 = (float)serial;
-        if (!has_serial || col->len != m->sv_row_ptr[i] || !(serial >= 1.0) || serial > 16777216.0 ||
-            serial != floor(serial))
+        const float f0 = (float)z.index0;
+        if (!z.has || col->len != m->sv_row_ptr[i] || !(z.index0 >= 1.0) || z.index0 > 16777216.0 ||
+            z.index0 != floor(z.index0))
             GPUSVM__BAD("a precomputed kernel's support vector is 0:serial, one integer >= 1, alone");
         if (!gpusvm__vec_push(a, col, &c0) || !gpusvm__vec_push(a, val, &f0)) return gpusvm__oom(ctx, path);
-    } else if (has_serial) {
+    } else if (z.has) {
         GPUSVM__BAD("feature index 0 in a support vector (only precomputed kernels have 0:serial)");
     }
     m->sv_row_ptr[i + 1] = col->len;
@@ -12678,7 +13164,7 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
     val.item = sizeof(float);
     h.degree = 3;
     h.total_sv = -1;
-    if (memchr(text, 0, len)) return gpusvm__fail(ctx, GPUSVM_ERROR_PARSE, "%s:1: binary data (a NUL byte) in a text file", path);
+    if (memchr(text, 0, len)) return gpusvm__fail(ctx, GPUSVM_ERR_BINARY_FILE, "%s:1: binary data (a NUL byte) in a text file", path);
     L.p = text;
     L.end = text + len;
     L.lineno = 0;
@@ -12686,6 +13172,7 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
         (r = gpusvm__model_from_head(ctx, path, &h, &m)) != GPUSVM_OK ||
         (r = gpusvm__parse_svs(ctx, path, &L, &h, m, &col, &val, &max_col)) != GPUSVM_OK)
         goto fail;
+    gpusvm__model_head_free(a, &h);
     gpusvm__free(a, m->sv_col_idx);
     gpusvm__free(a, m->sv_values);
     m->sv_col_idx = (int32_t *)col.data;
@@ -12702,6 +13189,7 @@ static gpusvm_result gpusvm__parse_model(gpusvm_context *ctx, const char *path, 
     *out = m;
     return GPUSVM_OK;
 fail:
+    gpusvm__model_head_free(a, &h);
     gpusvm__free(a, col.data);
     gpusvm__free(a, val.data);
     gpusvm_model_free(m);
@@ -12755,10 +13243,10 @@ static gpusvm_result gpusvm__resolve_split(gpusvm_context *ctx, gpusvm_context_d
     const gpusvm_split *s = &d->split;
     ctx->split.parts = 1;
     if (s->parts == 0 || s->parts == 1) return s->rank == 0 ? GPUSVM_OK
-                                                             : gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                                                             : gpusvm__fail(ctx, GPUSVM_ERR_DESC_FIELD,
                                                                             "desc.split.rank %d without parts", s->rank);
     if (s->parts < 0 || s->parts > GPUSVM__MAX_PARTS || s->rank < 0 || s->rank >= s->parts || !s->allgather)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+        return gpusvm__fail(ctx, GPUSVM_ERR_DESC_FIELD,
                             "desc.split: parts %d (2..%d), rank %d (0..parts-1) and an allgather function are needed",
                             s->parts, GPUSVM__MAX_PARTS, s->rank);
     if (d->backend != GPUSVM_BACKEND_OPENCL) d->backend = GPUSVM_BACKEND_CPU;
@@ -12783,14 +13271,14 @@ static gpusvm_result gpusvm__split_agree(gpusvm_context *ctx)
     gpusvm_result r = GPUSVM_OK;
     int k;
     if (ctx->kind == GPUSVM_BACKEND_OPENCL && ctx->backend->parts != s->parts)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED, "a part of a split context holds one device, not several");
+        return gpusvm__fail(ctx, GPUSVM_ERR_SPLIT_MISMATCH, "a part of a split context holds one device, not several");
     if (!(all = (int32_t *)gpusvm__alloc(&ctx->alloc, (size_t)s->parts, sizeof(int32_t))))
         return gpusvm__oom(ctx, "the split context's parts");
     if (s->allgather(s->user, &mine, all, sizeof mine) != 0)
-        r = gpusvm__fail(ctx, GPUSVM_ERROR_IO, "the split context's allgather failed (part %d of %d)", s->rank, s->parts);
+        r = gpusvm__fail(ctx, GPUSVM_ERR_SPLIT_ALLGATHER, "the split context's allgather failed (part %d of %d)", s->rank, s->parts);
     for (k = 0; r == GPUSVM_OK && k < s->parts; ++k)
         if (all[k] != mine)
-            r = gpusvm__fail(ctx, GPUSVM_ERROR_UNSUPPORTED,
+            r = gpusvm__fail(ctx, GPUSVM_ERR_SPLIT_MISMATCH,
                              "the parts of a split context run on different backends (part %d on %s, part %d on %s; "
                              "GPUSVM_FP64=off puts every OpenCL part on float pairs)",
                              s->rank + 1, gpusvm__split_kind(mine), k + 1, gpusvm__split_kind(all[k]));
@@ -12822,7 +13310,7 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
         }
     }
     if ((int)d->backend < 0 || d->backend > GPUSVM_BACKEND_CPU)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "desc.backend %d is not a gpusvm_backend", (int)d->backend);
+        return gpusvm__fail(ctx, GPUSVM_ERR_DESC_FIELD, "desc.backend %d is not a gpusvm_backend", (int)d->backend);
     if (!d->device && !d->ignore_environment) {
         env = getenv("GPUSVM_DEVICE");
         if (env && *env) d->device = env;
@@ -12832,7 +13320,10 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
         env = getenv("GPUSVM_PROFILE");
         ctx->profile = env && *env && strcmp(env, "0") != 0;
     }
-    if (d->threads < 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "desc.threads is negative");
+    if (d->threads < 0) return gpusvm__fail(ctx, GPUSVM_ERR_DESC_FIELD, "desc.threads is negative");
+    if (!(d->device_memory_mb >= 0.0 && d->device_memory_mb < 1e12)) /* the environment's is checked below */
+        return gpusvm__fail(ctx, GPUSVM_ERR_DESC_FIELD, "desc.device_memory_mb %g: it must be >= 0 (0: all the device has)",
+                            d->device_memory_mb);
     ctx->threads = d->threads;
     if (!ctx->threads && !d->ignore_environment && (env = getenv("GPUSVM_THREADS")) != NULL && *env) {
         long long v;
@@ -12841,7 +13332,7 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
     }
     if (!ctx->threads) ctx->threads = gpusvm__cores();
     if ((int)d->storage < 0 || d->storage > GPUSVM_STORAGE_SPARSE)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "desc.storage %d is not a gpusvm_storage", (int)d->storage);
+        return gpusvm__fail(ctx, GPUSVM_ERR_DESC_FIELD, "desc.storage %d is not a gpusvm_storage", (int)d->storage);
     ctx->storage = d->storage;
     if (!ctx->storage && !d->ignore_environment && (env = getenv("GPUSVM_STORAGE")) != NULL && *env) {
         if (gpusvm__ieq(env, "dense")) ctx->storage = GPUSVM_STORAGE_DENSE;
@@ -12851,7 +13342,7 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
     }
     if (ctx->threads > GPUSVM__MAX_THREADS) ctx->threads = GPUSVM__MAX_THREADS;
     if ((int)d->fp64 < 0 || d->fp64 > GPUSVM_FP64_OFF)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "desc.fp64 %d is not a gpusvm_fp64", (int)d->fp64);
+        return gpusvm__fail(ctx, GPUSVM_ERR_DESC_FIELD, "desc.fp64 %d is not a gpusvm_fp64", (int)d->fp64);
     ctx->fp64 = d->fp64 ? d->fp64 : GPUSVM_FP64_AUTO;
     if (!d->fp64 && !d->ignore_environment && (env = getenv("GPUSVM_FP64")) != NULL && *env) {
         if (gpusvm__ieq(env, "on")) ctx->fp64 = GPUSVM_FP64_ON;
@@ -12930,7 +13421,7 @@ static gpusvm_result gpusvm__open_backend(gpusvm_context *ctx, const gpusvm_cont
         if (d->backend == e->kind ||
             (e->kind == GPUSVM_BACKEND_OPENCL &&
              ((d->devices && *d->devices) || (d->device && *d->device && !ctx->device_from_env))))
-            return gpusvm__fail(ctx, GPUSVM_ERROR_NO_DEVICE, "%s", why);
+            return gpusvm__fail(ctx, GPUSVM_ERR_NO_DEVICE, "%s", why);
         gpusvm__log(ctx, GPUSVM_LOG_INFO, "%s; using the built-in C backend", why);
         gpusvm__free(&ctx->alloc, ctx->build_log);
         ctx->build_log = NULL;
@@ -12958,7 +13449,10 @@ GPUSVM_API gpusvm_result gpusvm_context_create(const gpusvm_context_desc *desc, 
     ctx->logger = d.logger;
     if ((r = gpusvm__resolve_desc(ctx, &d)) == GPUSVM_OK) {
         gpusvm__cache_dir(ctx, &d);
-        if ((r = gpusvm__open_backend(ctx, &d)) == GPUSVM_OK && ctx->split.parts > 1) r = gpusvm__split_agree(ctx);
+        gpusvm__open_lock();
+        r = gpusvm__open_backend(ctx, &d);
+        gpusvm__open_unlock();
+        if (r == GPUSVM_OK && ctx->split.parts > 1) r = gpusvm__split_agree(ctx);
     }
     if (r != GPUSVM_OK) {
         if (d.error && d.error_size)
@@ -12982,7 +13476,9 @@ GPUSVM_API void gpusvm_context_destroy(gpusvm_context *ctx)
     gpusvm_allocator a;
     if (!ctx) return;
     a = ctx->alloc;
+    gpusvm__open_lock();
     if (ctx->backend) ctx->backend->destroy(ctx->backend);
+    gpusvm__open_unlock();
 #ifndef GPUSVM_NO_OPENCL
     if (ctx->cl) {
         gpusvm__cl_unload(ctx->cl);
@@ -12999,6 +13495,28 @@ GPUSVM_API gpusvm_backend gpusvm_context_backend(const gpusvm_context *ctx)
     return ctx ? ctx->kind : GPUSVM_BACKEND_DEFAULT;
 }
 GPUSVM_API const char *gpusvm_context_error(const gpusvm_context *ctx) { return ctx ? ctx->error : ""; }
+GPUSVM_API gpusvm_error gpusvm_context_error_id(const gpusvm_context *ctx) { return ctx ? ctx->last_id : GPUSVM_ERR_NONE; }
+GPUSVM_API gpusvm_result gpusvm_error_result(gpusvm_error id) { return gpusvm__error_result(id); }
+
+GPUSVM_API const char *gpusvm_error_name(gpusvm_error id)
+{
+    static const char *const names[] = {
+#define GPUSVM__ERROR_NAME(id, result, text) "GPUSVM_ERR_" #id,
+        GPUSVM__ERRORS(GPUSVM__ERROR_NAME)
+#undef GPUSVM__ERROR_NAME
+    };
+    return (int)id >= 0 && id < GPUSVM_ERR_COUNT ? names[id] : "";
+}
+
+GPUSVM_API const char *gpusvm_error_text(gpusvm_error id)
+{
+    static const char *const texts[] = {
+#define GPUSVM__ERROR_TEXT(id, result, text) text,
+        GPUSVM__ERRORS(GPUSVM__ERROR_TEXT)
+#undef GPUSVM__ERROR_TEXT
+    };
+    return (int)id >= 0 && id < GPUSVM_ERR_COUNT ? texts[id] : "";
+}
 GPUSVM_API double gpusvm_context_build_seconds(const gpusvm_context *ctx, int *from_cache)
 {
     if (from_cache) *from_cache = ctx ? ctx->build_cached : 0;
@@ -13015,15 +13533,12 @@ static gpusvm_result gpusvm__train_inputs(gpusvm_context *ctx, const gpusvm_matr
                                           const gpusvm_params *params, gpusvm__input *in, gpusvm_params *p)
 {
     gpusvm_result r;
-    size_t i;
     memset(p, 0, sizeof *p);
     memset(in, 0, sizeof *in);
-    if (!y) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y is NULL");
+    if ((r = gpusvm__need(ctx, y, "y")) != GPUSVM_OK) return r;
     if ((r = gpusvm__input_make(ctx, x, "the training data", in)) != GPUSVM_OK) return r;
-    if (in->m.rows == 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
-    for (i = 0; i < in->m.rows; ++i)
-        if (!(fabs(y[i]) <= DBL_MAX))
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
+    if (in->m.rows == 0) return gpusvm__fail(ctx, GPUSVM_ERR_NO_ROWS, "the training data has no rows");
+    if ((r = gpusvm__check_labels_finite(ctx, y, in->m.rows)) != GPUSVM_OK) return r;
     if ((r = gpusvm__resolve_params(ctx, params, &in->m, p)) != GPUSVM_OK) return r;
     return gpusvm__check_labels(ctx, p, y, in->m.rows);
 }
@@ -13035,9 +13550,8 @@ GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *
     gpusvm_params p;
     gpusvm_result r;
     double t0 = gpusvm__now();
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
-    if (!out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if ((r = gpusvm__need(ctx, out, "out")) != GPUSVM_OK) return r;
     *out = NULL;
     r = gpusvm__train_inputs(ctx, x, y, params, &in, &p);
     if (r == GPUSVM_OK) r = gpusvm__train_any(ctx, &in.m, y, &p, out, t0);
@@ -13054,15 +13568,14 @@ GPUSVM_API gpusvm_result gpusvm_check_params(gpusvm_context *ctx, const gpusvm_m
     gpusvm_result r;
     int *label = NULL, k = 0, ci, cj;
     size_t *count = NULL;
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
+    if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
     r = gpusvm__train_inputs(ctx, x, y, params, &in, &p);
     if (r == GPUSVM_OK && p.svm_type == GPUSVM_NU_SVC &&
         (r = gpusvm__group(ctx, y, in.m.rows, &label, &count, &k)) == GPUSVM_OK)
         for (ci = 0; ci < k && r == GPUSVM_OK; ++ci)
             for (cj = ci + 1; cj < k && r == GPUSVM_OK; ++cj)
                 if (p.nu * (double)(count[ci] + count[cj]) / 2 > (double)(count[ci] < count[cj] ? count[ci] : count[cj]))
-                    r = gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+                    r = gpusvm__fail(ctx, GPUSVM_ERR_NU_INFEASIBLE,
                                      "specified nu is infeasible (classes %d and %d: nu * %lu / 2 exceeds the smaller "
                                      "class's %lu rows)",
                                      label[ci], label[cj], (unsigned long)(count[ci] + count[cj]),
@@ -13080,16 +13593,12 @@ static gpusvm_result gpusvm__cv_input(gpusvm_context *ctx, const gpusvm_matrix *
                                       int *nr_fold, gpusvm__input *in)
 {
     gpusvm_result r;
-    size_t i;
     memset(in, 0, sizeof *in);
-    ctx->error[0] = 0;
-    if (!y || !out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y or the output is NULL");
-    if (*nr_fold < 2) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "nr_fold must be >= 2");
+    if ((r = gpusvm__need(ctx, y, "y")) != GPUSVM_OK || (r = gpusvm__need(ctx, out, "the output")) != GPUSVM_OK) return r;
+    if (*nr_fold < 2) return gpusvm__fail(ctx, GPUSVM_ERR_NR_FOLD, "nr_fold %d: it must be >= 2", *nr_fold);
     if ((r = gpusvm__input_make(ctx, x, "the training data", in)) != GPUSVM_OK) return r;
-    for (i = 0; i < in->m.rows; ++i)
-        if (!(fabs(y[i]) <= DBL_MAX))
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "y[%lu] is NaN or Inf", (unsigned long)i);
-    if (in->m.rows == 0) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "the training data has no rows");
+    if ((r = gpusvm__check_labels_finite(ctx, y, in->m.rows)) != GPUSVM_OK) return r;
+    if (in->m.rows == 0) return gpusvm__fail(ctx, GPUSVM_ERR_NO_ROWS, "the training data has no rows");
     if ((size_t)*nr_fold > in->m.rows) *nr_fold = (int)in->m.rows; /* LIBSVM: one row per fold */
     return GPUSVM_OK;
 }
@@ -13100,7 +13609,7 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
     gpusvm__input in;
     gpusvm_params p;
     gpusvm_result r;
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
     memset(&p, 0, sizeof p);
     r = gpusvm__cv_input(ctx, x, y, target, &nr_fold, &in);
     if (r == GPUSVM_OK) r = gpusvm__resolve_params(ctx, params, &in.m, &p);
@@ -13170,13 +13679,12 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
     gpusvm_params p0;
     gpusvm_result r;
     int k;
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
+    if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
     for (k = 0; k < (C ? nC : 0); ++k)
-        if (!(C[k] > 0.0 && C[k] <= DBL_MAX)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "C[%d] is not > 0", k);
+        if (!(C[k] > 0.0 && C[k] <= DBL_MAX)) return gpusvm__fail(ctx, GPUSVM_ERR_GRID_VALUE, "C[%d] is not > 0", k);
     for (k = 0; k < (gamma ? ngamma : 0); ++k)
         if (!(gamma[k] > 0.0 && gamma[k] <= DBL_MAX))
-            return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "gamma[%d] is not > 0", k);
+            return gpusvm__fail(ctx, GPUSVM_ERR_GRID_VALUE, "gamma[%d] is not > 0", k);
     if ((r = gpusvm__cv_input(ctx, x, y, rate, &nr_fold, &in)) != GPUSVM_OK) {
         gpusvm__input_free(ctx, &in);
         return r;
@@ -13204,12 +13712,11 @@ static gpusvm_result gpusvm__predict_checked(gpusvm_context *ctx, const gpusvm_m
 {
     gpusvm__input in;
     gpusvm_result r;
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
-    if (!model) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model is NULL");
+    if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if ((r = gpusvm__need_model(ctx, model)) != GPUSVM_OK) return r;
     if (x && x->layout != GPUSVM_LAYOUT_CSR && model->kernel_type != GPUSVM_KERNEL_PRECOMPUTED &&
         x->cols < (model->n_columns > model->n_features ? model->n_columns : model->n_features))
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT,
+        return gpusvm__fail(ctx, GPUSVM_ERR_MATRIX_NARROW,
                             "the prediction data has %lu columns; the model was trained on %lu (a dense matrix needs at "
                             "least the model's columns; CSR input may have fewer)",
                             (unsigned long)x->cols, (unsigned long)model->n_columns);
@@ -13234,28 +13741,31 @@ GPUSVM_API gpusvm_result gpusvm_predict_probability(gpusvm_context *ctx, const g
 
 GPUSVM_API gpusvm_result gpusvm_model_save(gpusvm_context *ctx, const gpusvm_model *model, const char *path)
 {
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
-    if (!model || !path) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model or path is NULL");
+    gpusvm_result r;
+    if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if ((r = gpusvm__need(ctx, path, "path")) != GPUSVM_OK || (r = gpusvm__need_model(ctx, model)) != GPUSVM_OK) return r;
     return gpusvm__save(ctx, model, path);
 }
 
 GPUSVM_API gpusvm_result gpusvm_model_save_buffer(gpusvm_context *ctx, const gpusvm_model *model, char **bytes,
                                                   size_t *size)
 {
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
-    if (!model || !bytes || !size) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "model, bytes or size is NULL");
+    gpusvm_result r;
+    if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if ((r = gpusvm__need(ctx, bytes, "bytes")) != GPUSVM_OK || (r = gpusvm__need(ctx, size, "size")) != GPUSVM_OK)
+        return r;
     *bytes = NULL;
     *size = 0;
+    if ((r = gpusvm__need_model(ctx, model)) != GPUSVM_OK) return r;
     return gpusvm__model_text(ctx, model, bytes, size);
 }
 
 GPUSVM_API gpusvm_result gpusvm_write_file(gpusvm_context *ctx, const char *path, const void *bytes, size_t size)
 {
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
-    if (!path || (!bytes && size)) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "path or bytes is NULL");
+    gpusvm_result r;
+    if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if ((r = gpusvm__need(ctx, path, "path")) != GPUSVM_OK || (r = gpusvm__check_bytes(ctx, bytes, size, "bytes")) != GPUSVM_OK)
+        return r;
     return gpusvm__write_file(ctx, path, bytes ? bytes : "", size);
 }
 
@@ -13267,9 +13777,9 @@ GPUSVM_API void gpusvm_free(gpusvm_context *ctx, void *p)
 /* A NUL-terminated copy of [bytes, bytes + size), for the parsers. */
 static gpusvm_result gpusvm__text_copy(gpusvm_context *ctx, const void *bytes, size_t size, char **out)
 {
-    if (!bytes && size) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "bytes is NULL");
-    if (size == (size_t)-1 || !(*out = (char *)gpusvm__alloc(&ctx->alloc, size + 1, 1)))
-        return gpusvm__oom(ctx, "a copy of the buffer");
+    gpusvm_result r;
+    if ((r = gpusvm__check_bytes(ctx, bytes, size, "bytes")) != GPUSVM_OK) return r;
+    if (!(*out = (char *)gpusvm__alloc(&ctx->alloc, size + 1, 1))) return gpusvm__oom(ctx, "a copy of the buffer");
     if (size) memcpy(*out, bytes, size);
     (*out)[size] = 0;
     return GPUSVM_OK;
@@ -13280,9 +13790,8 @@ GPUSVM_API gpusvm_result gpusvm_model_load_buffer(gpusvm_context *ctx, const voi
 {
     char *text = NULL;
     gpusvm_result r;
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
-    if (!out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if ((r = gpusvm__need(ctx, out, "out")) != GPUSVM_OK) return r;
     *out = NULL;
     if ((r = gpusvm__text_copy(ctx, bytes, size, &text)) != GPUSVM_OK) return r;
     r = gpusvm__parse_model(ctx, "model buffer", text, size, out);
@@ -13290,27 +13799,44 @@ GPUSVM_API gpusvm_result gpusvm_model_load_buffer(gpusvm_context *ctx, const voi
     return r;
 }
 
-GPUSVM_API gpusvm_result gpusvm_dataset_parse(gpusvm_context *ctx, const void *bytes, size_t size, const char *name,
-                                              gpusvm_dataset **out)
+GPUSVM_API gpusvm_result gpusvm_dataset_read(gpusvm_context *ctx, const gpusvm_data_desc *desc, gpusvm_dataset **out)
 {
     char *text = NULL;
+    size_t len = 0;
     gpusvm_result r;
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
-    if (!out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if ((r = gpusvm__need(ctx, out, "out")) != GPUSVM_OK) return r;
     *out = NULL;
-    if ((r = gpusvm__text_copy(ctx, bytes, size, &text)) != GPUSVM_OK) return r;
-    r = gpusvm__parse_data(ctx, name ? name : "data buffer", text, size, out);
+    if ((r = gpusvm__need(ctx, desc, "desc")) != GPUSVM_OK) return r;
+    if ((int)desc->index0 < 0 || desc->index0 > GPUSVM_INDEX0_FEATURE)
+        return gpusvm__fail(ctx, GPUSVM_ERR_DATA_DESC_FIELD, "desc.index0 %d is not a gpusvm_index0", (int)desc->index0);
+    if (desc->path) r = gpusvm__slurp(ctx, desc->path, &text, &len);
+    else if ((r = gpusvm__text_copy(ctx, desc->bytes, desc->size, &text)) == GPUSVM_OK) len = desc->size;
+    if (r != GPUSVM_OK) return r;
+    r = gpusvm__parse_data(ctx, desc->path ? desc->path : desc->name ? desc->name : "data buffer", desc->index0, text,
+                           len, out);
     gpusvm__free(&ctx->alloc, text);
     return r;
 }
 
+GPUSVM_API gpusvm_result gpusvm_dataset_parse(gpusvm_context *ctx, const void *bytes, size_t size, const char *name,
+                                              gpusvm_dataset **out)
+{
+    gpusvm_data_desc d;
+    memset(&d, 0, sizeof d);
+    d.bytes = bytes;
+    d.size = size;
+    d.name = name;
+    return gpusvm_dataset_read(ctx, &d, out);
+}
+
 GPUSVM_API gpusvm_result gpusvm_model_load(gpusvm_context *ctx, const char *path, gpusvm_model **out)
 {
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
-    if (!path || !out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "path or out is NULL");
+    gpusvm_result r;
+    if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if ((r = gpusvm__need(ctx, out, "out")) != GPUSVM_OK) return r;
     *out = NULL;
+    if ((r = gpusvm__need(ctx, path, "path")) != GPUSVM_OK) return r;
     return gpusvm__load_model(ctx, path, out);
 }
 
@@ -13329,10 +13855,12 @@ GPUSVM_API gpusvm_result gpusvm_model_copy(gpusvm_context *ctx, const gpusvm_mod
     const gpusvm_allocator *a;
     size_t npairs, ncoef, nnz, nprob;
     gpusvm_model *c;
+    gpusvm_result r;
     int ok;
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    if (!m || !out || m->nr_class < 1 || !m->sv_row_ptr)
-        return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "gpusvm_model_copy: no model, or no out");
+    if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if ((r = gpusvm__need(ctx, out, "out")) != GPUSVM_OK) return r;
+    *out = NULL;
+    if ((r = gpusvm__need_model(ctx, m)) != GPUSVM_OK) return r;
     a = &ctx->alloc;
     npairs = (size_t)m->nr_class * (size_t)(m->nr_class - 1) / 2;
     ncoef = (m->svm_type == GPUSVM_CRAMMER_SINGER ? (size_t)m->nr_class : m->nr_class > 1 ? (size_t)(m->nr_class - 1) : 1) *
@@ -13370,7 +13898,8 @@ GPUSVM_API gpusvm_result gpusvm_model_linear_weights(const gpusvm_model *m, int 
     const int ovo = m && (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC);
     size_t ns, s, k, from = 0;
     int ci = 0, cj = 1, p, c;
-    if (!m || (!w && n) || m->kernel_type != GPUSVM_KERNEL_LINEAR || decision < 0 ||
+    if (!m || gpusvm__check_model(NULL, m) != GPUSVM_OK || (!w && n) || m->kernel_type != GPUSVM_KERNEL_LINEAR ||
+        decision < 0 ||
         decision >= (cs ? m->nr_class : ovo ? m->nr_class * (m->nr_class - 1) / 2 : 1))
         return GPUSVM_ERROR_INVALID_ARGUMENT;
     ns = m->total_sv;
@@ -13391,6 +13920,11 @@ GPUSVM_API gpusvm_result gpusvm_model_linear_weights(const gpusvm_model *m, int 
     }
     if (bias) *bias = cs ? 0.0 : -m->rho[decision];
     return GPUSVM_OK;
+}
+
+GPUSVM_API size_t gpusvm_model_decision_count(const gpusvm_model *model)
+{
+    return model ? gpusvm__model_ndec(model) : 0;
 }
 
 GPUSVM_API void gpusvm_model_free(gpusvm_model *m)
@@ -13416,11 +13950,12 @@ GPUSVM_API void gpusvm_model_free(gpusvm_model *m)
 
 GPUSVM_API gpusvm_result gpusvm_dataset_load(gpusvm_context *ctx, const char *path, gpusvm_dataset **out)
 {
-    if (!ctx) return GPUSVM_ERROR_INVALID_ARGUMENT;
-    ctx->error[0] = 0;
-    if (!path || !out) return gpusvm__fail(ctx, GPUSVM_ERROR_INVALID_ARGUMENT, "path or out is NULL");
-    *out = NULL;
-    return gpusvm__load_data(ctx, path, out);
+    gpusvm_data_desc d;
+    memset(&d, 0, sizeof d);
+    d.path = path;
+    if (!path && out) *out = NULL;
+    if (!path && gpusvm__enter(ctx)) return gpusvm__fail(ctx, GPUSVM_ERR_NULL_ARGUMENT, "path is NULL");
+    return gpusvm_dataset_read(ctx, &d, out);
 }
 
 GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *ds)
@@ -13433,6 +13968,7 @@ GPUSVM_API void gpusvm_dataset_free(gpusvm_dataset *ds)
     gpusvm__free(&a, ds->col_idx);
     gpusvm__free(&a, ds->values);
     gpusvm__free(&a, ds->serial);
+    gpusvm__free(&a, ds->line);
     gpusvm__free(&a, ds);
 }
 
@@ -13475,8 +14011,8 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "#define GPUSVM__CS_RB 4  /* classes per work-item of gpusvm_cs_resp */\n",
     "#define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */\n",
-    "#define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */\n",
-    "#define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per work-group */\n",
+    "#define GPUSVM__TL 16    /* gpusvm_rows_tiled's work-group: TL x TL work-items */\n",
+    "#define GPUSVM__TM 128   /* gpusvm_rows_tiled's tile: TM rows x TM points per work-group */\n",
     "#define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / TL */\n",
     "#define GPUSVM__TK 16    /* features staged per chunk; the feature count is padded to a multiple */\n",
     "#define GPUSVM__FEW 8    /* at most this many rows: gpusvm_rows_few */\n",
@@ -13492,7 +14028,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * host halves GPUSVM__NR to fit the device */\n",
     "#define GPUSVM__NAR_LOCAL(nr) ((size_t)(nr) * (4 * GPUSVM__ND + 12))\n",
     "#define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */\n",
-    "#define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */\n",
+    "#define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter, gpusvm_fill) */\n",
     "#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */\n",
     "#define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */\n",
     "#define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */\n",
@@ -13632,16 +14168,16 @@ static const char *const gpusvm__kernel_source[] = {
     " * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count\n",
     " * when it builds the program. */\n",
     "#define GPUSVM__KERNELS(X)                                                                       \\\n",
-    "    X(ROWS, \"gpusvm_rows\", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, \"gpusvm_rows_few\", GPUSVM__FEW_L, ROWS) \\\n",
+    "    X(ROWS, \"gpusvm_rows_tiled\", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, \"gpusvm_rows_few\", GPUSVM__FEW_L, ROWS) \\\n",
     "    X(ROWS_NARROW, \"gpusvm_rows_narrow\", GPUSVM__NL, ROWS)                                            \\\n",
     "    X(ROWS_SPARSE, \"gpusvm_rows_sparse\", GPUSVM__SP, ROWS_SPARSE)                                     \\\n",
     "    X(ROW_CACHE, \"gpusvm_row_cache\", GPUSVM__L, ROW_CACHE)                                            \\\n",
     "    X(GATHER_WS, \"gpusvm_gather_ws\", GPUSVM__COPY_L, GATHER_WS)                                      \\\n",
-    "    X(SCATTER, \"gpusvm_scatter\", GPUSVM__COPY_L, SCATTER)                                            \\\n",
+    "    X(SCATTER, \"gpusvm_scatter\", GPUSVM__COPY_L, SCATTER) X(FILL, \"gpusvm_fill\", GPUSVM__COPY_L, FILL)  \\\n",
     "    X(KEYS, \"gpusvm_keys\", GPUSVM__L, KEYS) X(SELECT, \"gpusvm_select\", GPUSVM__L, SELECT)            \\\n",
     "    X(SEL_HIST, \"gpusvm_sel_hist\", GPUSVM__L, SEL) X(SEL_TIES, \"gpusvm_sel_ties\", GPUSVM__L, SEL)    \\\n",
     "    X(SEL_TAKE, \"gpusvm_sel_take\", GPUSVM__L, SEL)                                                   \\\n",
-    "    X(GATHER, \"gpusvm_gather\", GPUSVM__L, GATHER) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO)               \\\n",
+    "    X(GATHER, \"gpusvm_gather_block\", GPUSVM__L, GATHER) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO)               \\\n",
     "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE)                                                    \\\n",
     "    X(ROWS_UPD, \"gpusvm_rows_update\", GPUSVM__TL * GPUSVM__TL, ROWS_UPD)                              \\\n",
     "    X(CANDS, \"gpusvm_cands\", GPUSVM__L, CANDS) X(WS_PUT, \"gpusvm_ws_put\", GPUSVM__L, WS_PUT)          \\\n",
@@ -13649,7 +14185,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X(CS_UPDATE, \"gpusvm_cs_update\", GPUSVM__L, CS_UPDATE) X(CS_SELECT, \"gpusvm_cs_select\", GPUSVM__L, CS_SELECT) \\\n",
     "    X(CS_SOLVE, \"gpusvm_cs_solve\", GPUSVM__CS_L, CS_SOLVE)\n",
     "\n",
-    "/* gpusvm_rows, gpusvm_rows_few and gpusvm_rows_narrow (kernels part 1) */\n",
+    "/* gpusvm_rows_tiled, gpusvm_rows_few and gpusvm_rows_narrow (kernels part 1) */\n",
     "#define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \\\n",
     "    X_(ROWS, __global const float *, A) S_() X_(ROWS, int, pitch_a) S_()                                \\\n",
     "    X_(ROWS, __global const int *, idx) S_() X_(ROWS, __global const float *, norm_a) S_()              \\\n",
@@ -13664,7 +14200,7 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "/* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form\n",
     " * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; the rest as\n",
-    " * gpusvm_rows */\n",
+    " * gpusvm_rows_tiled */\n",
     "#define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \\\n",
     "    X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \\\n",
     "    X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \\\n",
@@ -13696,6 +14232,9 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(GATHER_WS, int, skip_whole) S_() X_(GATHER_WS, __global float *, Aw) S_()                        \\\n",
     "    X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const gpusvm_wbits *, status)\n",
     "\n",
+    "/* gpusvm_fill (kernels part 1) */\n",
+    "#define GPUSVM__ARGS_FILL(X_, S_) \\\n",
+    "    X_(FILL, __global uint *, p) S_() X_(FILL, uint, word) S_() X_(FILL, ulong, off) S_() X_(FILL, ulong, n)\n",
     "#define GPUSVM__ARGS_SCATTER(X_, S_)                                                                    \\\n",
     "    X_(SCATTER, __global const ulong *, row_ptr) S_() X_(SCATTER, __global const int *, col) S_()       \\\n",
     "    X_(SCATTER, __global const float *, val) S_() X_(SCATTER, ulong, base) S_() X_(SCATTER, int, n) S_() \\\n",
@@ -13773,7 +14312,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \\\n",
     "    X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)\n",
     "\n",
-    "/* gpusvm_rows_update (kernels part 4): gpusvm_rows' arguments, then these */\n",
+    "/* gpusvm_rows_update (kernels part 4): gpusvm_rows_tiled's arguments, then these */\n",
     "#define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                   \\\n",
     "    X_(ROWS_UPD, __global gpusvm_wbits *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \\\n",
     "    X_(ROWS_UPD, __global const gpusvm_wbits *, coef)\n",
@@ -13839,7 +14378,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * Precision: kernel values are float; dual variables, gradients and every sum\n",
     " * that feeds them are wide (below): double, or float pairs on a device without\n",
     " * cl_khr_fp64. Contraction is off so that the plain-C backend reproduces these\n",
-    " * kernels operation for operation (with double); only gpusvm_rows' dot\n",
+    " * kernels operation for operation (with double); only gpusvm_rows_tiled's dot\n",
     " * products use fma(), on purpose (part 1 says why).\n",
     " */\n",
     "#pragma OPENCL FP_CONTRACT OFF\n",
@@ -14188,7 +14727,9 @@ static const char *const gpusvm__kernel_source[] = {
     " * registers and local arrays, which must stay registers and plain local arrays. (On an H100,\n",
     " * the inner solve's working set as one local struct cost 3%, and the selection's extrema,\n",
     " * kept half and final sort as functions cost it 10%; those stay in the kernels.) */\n",
+    "#ifndef GPUSVM_INLINE /* tests/oclgrind.sh's simulator builds them as plain inline functions */\n",
     "#define GPUSVM_INLINE inline __attribute__((always_inline))\n",
+    "#endif\n",
     "\n",
     "/* sc[0..GPUSVM__L) := its inclusive prefix sums in work-item order (Hillis and Steele), once every\n",
     " * work-item has written its own word; every work-item calls it (the row cache, the selection's\n",
@@ -14222,6 +14763,19 @@ static const char *const gpusvm__kernel_source[] = {
     " * the identity when the batch has no map. */\n",
     "#define GPUSVM_COL(map, use_map, pt, k) ((use_map) ? (map)[(pt) + (k)] : (pt) + (k))\n",
     "\n",
+    "/* base^times by squaring, as the host's gpusvm__powi_f: the same bits on every device (pown's\n",
+    " * accuracy is the implementation's, and Intel's CPU runtime 2026.22 cannot link its 32-wide\n",
+    " * vector form in kernels of sub-groups of 32). */\n",
+    "inline float gpusvm_powi(float base, int times)\n",
+    "{\n",
+    "    float r = 1.0f, b = base;\n",
+    "    for (int t = times; t > 0; t /= 2) {\n",
+    "        if (t % 2 == 1) r *= b;\n",
+    "        b = b * b;\n",
+    "    }\n",
+    "    return r;\n",
+    "}\n",
+    "\n",
     "/* k(x, z) from <x,z>, |x|^2 and |z|^2. */\n",
     "inline float gpusvm_kfun(int type, float dot, float nx, float nz,\n",
     "                         float gamma, float coef0, int degree)\n",
@@ -14230,7 +14784,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    case GPUSVM__K_LINEAR:\n",
     "        return dot;\n",
     "    case GPUSVM__K_POLY:\n",
-    "        return pown(gamma * dot + coef0, degree);\n",
+    "        return gpusvm_powi(gamma * dot + coef0, degree);\n",
     "    case GPUSVM__K_RBF: {\n",
     "        float d2 = nx + nz - 2.0f * dot;\n",
     "        return exp(-gamma * fmax(d2, 0.0f));\n",
@@ -14320,7 +14874,7 @@ static const char *const gpusvm__kernel_source[] = {
     "/* the block offset of a work-item's row (or point) a of 8: 4 l + a, then 64 + 4 l + a - 4 */\n",
     "#define GPUSVM_TOFF(l, a) (((a) < 4 ? 0 : 60) + 4 * (l) + (a))\n",
     "\n",
-    "/* The tile's products (gpusvm_rows, gpusvm_rows_update): acc, a work-item's 8 x 8 of the\n",
+    "/* The tile's products (gpusvm_rows_tiled, gpusvm_rows_update): acc, a work-item's 8 x 8 of the\n",
     " * block, each the fma of the row's and the point's feature in feature order from 0; the\n",
     " * next chunk's words are loaded into registers while this one is computed. Uses A, B,\n",
     " * pitch_a, pitch_b, col_a, col_b (the column this work-item stages), dpad, and As, Bs in\n",
@@ -14355,11 +14909,11 @@ static const char *const gpusvm__kernel_source[] = {
     "        barrier(CLK_LOCAL_MEM_FENCE);                                                               \\\n",
     "    }\n",
     "\n",
-    "/* The arguments of gpusvm_rows and gpusvm_rows_few: one list (part 0's shared header). */\n",
+    "/* The arguments of gpusvm_rows_tiled and gpusvm_rows_few: one list (part 0's shared header). */\n",
     "#define GPUSVM_ROWS_PARAMS GPUSVM__ARGS_ROWS(GPUSVM__PARAM, GPUSVM__COMMA)\n",
     "\n",
     "__kernel __attribute__((reqd_work_group_size(GPUSVM__TL, GPUSVM__TL, 1)))\n",
-    "void gpusvm_rows(GPUSVM_ROWS_PARAMS)\n",
+    "void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)\n",
     "{\n",
     "    __local float4 As[GPUSVM__TK][GPUSVM__TM / 4];\n",
     "    __local float4 Bs[GPUSVM__TK][GPUSVM__TM / 4];\n",
@@ -14499,7 +15053,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * feature into every row's accumulator; the rows' vectors are staged in local\n",
     " * memory GPUSVM__FK features at a time and read back as one vector per\n",
     " * feature. The accumulation is the tile's (fma, in feature order), so both\n",
-    " * kernels give the same bits. Same arguments as gpusvm_rows; grid: points x 1\n",
+    " * kernels give the same bits. Same arguments as gpusvm_rows_tiled; grid: points x 1\n",
     " * x problems, work-groups of 256. The pass is bound by reading the points. */\n",
     "\n",
     "/* the local id and the point, read afresh wherever used (PoCL 3.1 loses such variables across\n",
@@ -14579,9 +15133,9 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
     "\n",
-    "/* The working sets' vectors for gpusvm_rows' a_pos: positions [row_off,\n",
+    "/* The working sets' vectors for gpusvm_rows_tiled's a_pos: positions [row_off,\n",
     " * row_off + nrows) of every problem (clipped to its working set; none for a\n",
-    " * whole problem with skip_whole, as gpusvm_rows), each feature of each\n",
+    " * whole problem with skip_whole, as gpusvm_rows_tiled), each feature of each\n",
     " * position one work-item: Aw[(p dpad + f) qmax + r] = X[f pitch + point].\n",
     " * Grid: positions x features x problems. */\n",
     "__kernel void gpusvm_gather_ws(GPUSVM__ARGS_GATHER_WS(GPUSVM__PARAM, GPUSVM__COMMA))\n",
@@ -14594,6 +15148,16 @@ static const char *const gpusvm__kernel_source[] = {
     "        return;\n",
     "    Aw[((size_t)p * dpad + f) * qmax + r] =\n",
     "        X[(size_t)f * pitch + GPUSVM_COL(map, use_map, pi[GPUSVM__PI_PT], GPUSVM__PT(idx[p * qmax + r], pi[GPUSVM__PI_SPLIT]))];\n",
+    "}\n",
+    "\n",
+    "/* Words [off, off + n) of p set to word: every fill of a device buffer (zeros, the -1s of empty\n",
+    " * slots, the tests' poison), one work-item a word. A kernel rather than clEnqueueFillBuffer, so\n",
+    " * that a memory checker sees the words written (oclgrind 21.10 takes filled memory for\n",
+    " * uninitialised). */\n",
+    "__kernel void gpusvm_fill(GPUSVM__ARGS_FILL(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    const size_t i = get_global_id(0);\n",
+    "    if (i < n) p[off + i] = word;\n",
     "}\n",
     "\n",
     "/* The points, dense and column-major (X[f pitch + i], zeroed first), from\n",
@@ -14613,7 +15177,7 @@ static const char *const gpusvm__kernel_source[] = {
     " *\n",
     " *   K[p qmax + slot[r]][i] = k(a_r, b_i)\n",
     " *\n",
-    " * as gpusvm_rows (part 1), for points kept in CSR form: a_ptr/a_col/a_val\n",
+    " * as gpusvm_rows_tiled (part 1), for points kept in CSR form: a_ptr/a_col/a_val\n",
     " * hold the rows' side (the training points, or the support vectors), and\n",
     " * b_ptr/b_col/b_val the columns' side (the training points again, or a block\n",
     " * of test points). Device memory is the nonzeros, whatever the feature count.\n",
@@ -15713,7 +16277,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * maximal-violating i, the second-order j (WSS2, Fan, Chen and Lin 2005), the\n",
     " * analytic two-variable step with LIBSVM's clipping, and the gradient update\n",
     " * of the working set, all in local memory. Kernel values come from the rows\n",
-    " * gpusvm_rows left in K, which gpusvm_gather copies into the working set's\n",
+    " * gpusvm_rows_tiled left in K, which gpusvm_gather_block copies into the working set's\n",
     " * contiguous q x q block first (row and column = working-set position), so\n",
     " * that every row sweep is coalesced. Reductions are arg-extrema in\n",
     " * Structure-of-Arrays form (value array, index array), ties going to the\n",
@@ -15878,7 +16442,7 @@ static const char *const gpusvm__kernel_source[] = {
     "/* The working set's q x q block, contiguous: Kq[position r][position t] = K[slot of r][point of\n",
     " * t], so that the inner solve reads a row of it with one coalesced sweep instead of q scattered\n",
     " * words of an n-wide row (grid: positions t, positions r, problems). */\n",
-    "__kernel void gpusvm_gather(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "__kernel void gpusvm_gather_block(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    const int t = get_global_id(0), r = get_global_id(1), p = get_global_id(2);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
@@ -16195,6 +16759,9 @@ static const char *const gpusvm__kernel_source[] = {
     "        coef[t] = GPUSVM_W_ST(yv[c] > 0 ? d : GPUSVM_W_NEG(d));\n",
     "        alpha[i] = GPUSVM_W_ST_EXACT(a[c], a0, old, C[c], Cv[i]);\n",
     "    }\n",
+    "    /* every work-item read status[ITER] for its budget before the loop; the local fences of the\n",
+    "     * loop's barriers do not order global memory, this one does */\n",
+    "    barrier(CLK_GLOBAL_MEM_FENCE);\n",
     "    if (GPUSVM_LID == 0) {\n",
     "        status[GPUSVM__ST_ITER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_I(it)));\n",
     "        status[GPUSVM__ST_INNER] = GPUSVM_W_ST(GPUSVM_W_I(it));\n",
@@ -16800,7 +17367,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3357
+#define GPUSVM__KERNEL_SOURCE_LINES 3388
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

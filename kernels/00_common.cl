@@ -9,7 +9,7 @@
  * Precision: kernel values are float; dual variables, gradients and every sum
  * that feeds them are wide (below): double, or float pairs on a device without
  * cl_khr_fp64. Contraction is off so that the plain-C backend reproduces these
- * kernels operation for operation (with double); only gpusvm_rows' dot
+ * kernels operation for operation (with double); only gpusvm_rows_tiled's dot
  * products use fma(), on purpose (part 1 says why).
  */
 #pragma OPENCL FP_CONTRACT OFF
@@ -358,7 +358,9 @@ inline gpusvm_wide gpusvm_key_wide(ulong k)
  * registers and local arrays, which must stay registers and plain local arrays. (On an H100,
  * the inner solve's working set as one local struct cost 3%, and the selection's extrema,
  * kept half and final sort as functions cost it 10%; those stay in the kernels.) */
+#ifndef GPUSVM_INLINE /* tests/oclgrind.sh's simulator builds them as plain inline functions */
 #define GPUSVM_INLINE inline __attribute__((always_inline))
+#endif
 
 /* sc[0..GPUSVM__L) := its inclusive prefix sums in work-item order (Hillis and Steele), once every
  * work-item has written its own word; every work-item calls it (the row cache, the selection's
@@ -392,6 +394,19 @@ GPUSVM_INLINE void gpusvm_scan_local(__local int *sc)
  * the identity when the batch has no map. */
 #define GPUSVM_COL(map, use_map, pt, k) ((use_map) ? (map)[(pt) + (k)] : (pt) + (k))
 
+/* base^times by squaring, as the host's gpusvm__powi_f: the same bits on every device (pown's
+ * accuracy is the implementation's, and Intel's CPU runtime 2026.22 cannot link its 32-wide
+ * vector form in kernels of sub-groups of 32). */
+inline float gpusvm_powi(float base, int times)
+{
+    float r = 1.0f, b = base;
+    for (int t = times; t > 0; t /= 2) {
+        if (t % 2 == 1) r *= b;
+        b = b * b;
+    }
+    return r;
+}
+
 /* k(x, z) from <x,z>, |x|^2 and |z|^2. */
 inline float gpusvm_kfun(int type, float dot, float nx, float nz,
                          float gamma, float coef0, int degree)
@@ -400,7 +415,7 @@ inline float gpusvm_kfun(int type, float dot, float nx, float nz,
     case GPUSVM__K_LINEAR:
         return dot;
     case GPUSVM__K_POLY:
-        return pown(gamma * dot + coef0, degree);
+        return gpusvm_powi(gamma * dot + coef0, degree);
     case GPUSVM__K_RBF: {
         float d2 = nx + nz - 2.0f * dot;
         return exp(-gamma * fmax(d2, 0.0f));

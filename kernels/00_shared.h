@@ -30,8 +30,8 @@
 #endif
 #define GPUSVM__CS_RB 4  /* classes per work-item of gpusvm_cs_resp */
 #define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */
-#define GPUSVM__TL 16    /* gpusvm_rows' work-group: TL x TL work-items */
-#define GPUSVM__TM 128   /* gpusvm_rows' tile: TM rows x TM points per work-group */
+#define GPUSVM__TL 16    /* gpusvm_rows_tiled's work-group: TL x TL work-items */
+#define GPUSVM__TM 128   /* gpusvm_rows_tiled's tile: TM rows x TM points per work-group */
 #define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / TL */
 #define GPUSVM__TK 16    /* features staged per chunk; the feature count is padded to a multiple */
 #define GPUSVM__FEW 8    /* at most this many rows: gpusvm_rows_few */
@@ -47,7 +47,7 @@
  * host halves GPUSVM__NR to fit the device */
 #define GPUSVM__NAR_LOCAL(nr) ((size_t)(nr) * (4 * GPUSVM__ND + 12))
 #define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
-#define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter) */
+#define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter, gpusvm_fill) */
 #define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */
 #define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */
 #define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */
@@ -187,16 +187,16 @@
  * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count
  * when it builds the program. */
 #define GPUSVM__KERNELS(X)                                                                       \
-    X(ROWS, "gpusvm_rows", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS) \
+    X(ROWS, "gpusvm_rows_tiled", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS) \
     X(ROWS_NARROW, "gpusvm_rows_narrow", GPUSVM__NL, ROWS)                                            \
     X(ROWS_SPARSE, "gpusvm_rows_sparse", GPUSVM__SP, ROWS_SPARSE)                                     \
     X(ROW_CACHE, "gpusvm_row_cache", GPUSVM__L, ROW_CACHE)                                            \
     X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS)                                      \
-    X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER)                                            \
+    X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER) X(FILL, "gpusvm_fill", GPUSVM__COPY_L, FILL)  \
     X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
     X(SEL_HIST, "gpusvm_sel_hist", GPUSVM__L, SEL) X(SEL_TIES, "gpusvm_sel_ties", GPUSVM__L, SEL)    \
     X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL)                                                   \
-    X(GATHER, "gpusvm_gather", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
+    X(GATHER, "gpusvm_gather_block", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
     X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TL * GPUSVM__TL, ROWS_UPD)                              \
     X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT)          \
@@ -204,7 +204,7 @@
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
     X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE)
 
-/* gpusvm_rows, gpusvm_rows_few and gpusvm_rows_narrow (kernels part 1) */
+/* gpusvm_rows_tiled, gpusvm_rows_few and gpusvm_rows_narrow (kernels part 1) */
 #define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \
     X_(ROWS, __global const float *, A) S_() X_(ROWS, int, pitch_a) S_()                                \
     X_(ROWS, __global const int *, idx) S_() X_(ROWS, __global const float *, norm_a) S_()              \
@@ -219,7 +219,7 @@
 
 /* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form
  * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; the rest as
- * gpusvm_rows */
+ * gpusvm_rows_tiled */
 #define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \
     X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \
     X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \
@@ -251,6 +251,9 @@
     X_(GATHER_WS, int, skip_whole) S_() X_(GATHER_WS, __global float *, Aw) S_()                        \
     X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const gpusvm_wbits *, status)
 
+/* gpusvm_fill (kernels part 1) */
+#define GPUSVM__ARGS_FILL(X_, S_) \
+    X_(FILL, __global uint *, p) S_() X_(FILL, uint, word) S_() X_(FILL, ulong, off) S_() X_(FILL, ulong, n)
 #define GPUSVM__ARGS_SCATTER(X_, S_)                                                                    \
     X_(SCATTER, __global const ulong *, row_ptr) S_() X_(SCATTER, __global const int *, col) S_()       \
     X_(SCATTER, __global const float *, val) S_() X_(SCATTER, ulong, base) S_() X_(SCATTER, int, n) S_() \
@@ -328,7 +331,7 @@
     X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \
     X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)
 
-/* gpusvm_rows_update (kernels part 4): gpusvm_rows' arguments, then these */
+/* gpusvm_rows_update (kernels part 4): gpusvm_rows_tiled's arguments, then these */
 #define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                   \
     X_(ROWS_UPD, __global gpusvm_wbits *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \
     X_(ROWS_UPD, __global const gpusvm_wbits *, coef)

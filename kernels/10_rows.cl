@@ -70,7 +70,7 @@
 /* the block offset of a work-item's row (or point) a of 8: 4 l + a, then 64 + 4 l + a - 4 */
 #define GPUSVM_TOFF(l, a) (((a) < 4 ? 0 : 60) + 4 * (l) + (a))
 
-/* The tile's products (gpusvm_rows, gpusvm_rows_update): acc, a work-item's 8 x 8 of the
+/* The tile's products (gpusvm_rows_tiled, gpusvm_rows_update): acc, a work-item's 8 x 8 of the
  * block, each the fma of the row's and the point's feature in feature order from 0; the
  * next chunk's words are loaded into registers while this one is computed. Uses A, B,
  * pitch_a, pitch_b, col_a, col_b (the column this work-item stages), dpad, and As, Bs in
@@ -105,11 +105,11 @@
         barrier(CLK_LOCAL_MEM_FENCE);                                                               \
     }
 
-/* The arguments of gpusvm_rows and gpusvm_rows_few: one list (part 0's shared header). */
+/* The arguments of gpusvm_rows_tiled and gpusvm_rows_few: one list (part 0's shared header). */
 #define GPUSVM_ROWS_PARAMS GPUSVM__ARGS_ROWS(GPUSVM__PARAM, GPUSVM__COMMA)
 
 __kernel __attribute__((reqd_work_group_size(GPUSVM__TL, GPUSVM__TL, 1)))
-void gpusvm_rows(GPUSVM_ROWS_PARAMS)
+void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
 {
     __local float4 As[GPUSVM__TK][GPUSVM__TM / 4];
     __local float4 Bs[GPUSVM__TK][GPUSVM__TM / 4];
@@ -249,7 +249,7 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
  * feature into every row's accumulator; the rows' vectors are staged in local
  * memory GPUSVM__FK features at a time and read back as one vector per
  * feature. The accumulation is the tile's (fma, in feature order), so both
- * kernels give the same bits. Same arguments as gpusvm_rows; grid: points x 1
+ * kernels give the same bits. Same arguments as gpusvm_rows_tiled; grid: points x 1
  * x problems, work-groups of 256. The pass is bound by reading the points. */
 
 /* the local id and the point, read afresh wherever used (PoCL 3.1 loses such variables across
@@ -329,9 +329,9 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     }
 }
 
-/* The working sets' vectors for gpusvm_rows' a_pos: positions [row_off,
+/* The working sets' vectors for gpusvm_rows_tiled's a_pos: positions [row_off,
  * row_off + nrows) of every problem (clipped to its working set; none for a
- * whole problem with skip_whole, as gpusvm_rows), each feature of each
+ * whole problem with skip_whole, as gpusvm_rows_tiled), each feature of each
  * position one work-item: Aw[(p dpad + f) qmax + r] = X[f pitch + point].
  * Grid: positions x features x problems. */
 __kernel void gpusvm_gather_ws(GPUSVM__ARGS_GATHER_WS(GPUSVM__PARAM, GPUSVM__COMMA))
@@ -344,6 +344,16 @@ __kernel void gpusvm_gather_ws(GPUSVM__ARGS_GATHER_WS(GPUSVM__PARAM, GPUSVM__COM
         return;
     Aw[((size_t)p * dpad + f) * qmax + r] =
         X[(size_t)f * pitch + GPUSVM_COL(map, use_map, pi[GPUSVM__PI_PT], GPUSVM__PT(idx[p * qmax + r], pi[GPUSVM__PI_SPLIT]))];
+}
+
+/* Words [off, off + n) of p set to word: every fill of a device buffer (zeros, the -1s of empty
+ * slots, the tests' poison), one work-item a word. A kernel rather than clEnqueueFillBuffer, so
+ * that a memory checker sees the words written (oclgrind 21.10 takes filled memory for
+ * uninitialised). */
+__kernel void gpusvm_fill(GPUSVM__ARGS_FILL(GPUSVM__PARAM, GPUSVM__COMMA))
+{
+    const size_t i = get_global_id(0);
+    if (i < n) p[off + i] = word;
 }
 
 /* The points, dense and column-major (X[f pitch + i], zeroed first), from

@@ -2,7 +2,7 @@
  *
  *   K[p qmax + slot[r]][i] = k(a_r, b_i)
  *
- * as gpusvm_rows (part 1), for points kept in CSR form: a_ptr/a_col/a_val
+ * as gpusvm_rows_tiled (part 1), for points kept in CSR form: a_ptr/a_col/a_val
  * hold the rows' side (the training points, or the support vectors), and
  * b_ptr/b_col/b_val the columns' side (the training points again, or a block
  * of test points). Device memory is the nonzeros, whatever the feature count.

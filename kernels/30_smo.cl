@@ -6,7 +6,7 @@
  * maximal-violating i, the second-order j (WSS2, Fan, Chen and Lin 2005), the
  * analytic two-variable step with LIBSVM's clipping, and the gradient update
  * of the working set, all in local memory. Kernel values come from the rows
- * gpusvm_rows left in K, which gpusvm_gather copies into the working set's
+ * gpusvm_rows_tiled left in K, which gpusvm_gather_block copies into the working set's
  * contiguous q x q block first (row and column = working-set position), so
  * that every row sweep is coalesced. Reductions are arg-extrema in
  * Structure-of-Arrays form (value array, index array), ties going to the
@@ -171,7 +171,7 @@ int gpusvm_argbest(__local gpusvm_score *rv, __local int *ri, gpusvm_score v, in
 /* The working set's q x q block, contiguous: Kq[position r][position t] = K[slot of r][point of
  * t], so that the inner solve reads a row of it with one coalesced sweep instead of q scattered
  * words of an n-wide row (grid: positions t, positions r, problems). */
-__kernel void gpusvm_gather(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COMMA))
+__kernel void gpusvm_gather_block(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     const int t = get_global_id(0), r = get_global_id(1), p = get_global_id(2);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
@@ -488,6 +488,9 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
         coef[t] = GPUSVM_W_ST(yv[c] > 0 ? d : GPUSVM_W_NEG(d));
         alpha[i] = GPUSVM_W_ST_EXACT(a[c], a0, old, C[c], Cv[i]);
     }
+    /* every work-item read status[ITER] for its budget before the loop; the local fences of the
+     * loop's barriers do not order global memory, this one does */
+    barrier(CLK_GLOBAL_MEM_FENCE);
     if (GPUSVM_LID == 0) {
         status[GPUSVM__ST_ITER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_I(it)));
         status[GPUSVM__ST_INNER] = GPUSVM_W_ST(GPUSVM_W_I(it));
