@@ -99,9 +99,8 @@ static gpusvm__cl_mem buffer(size_t bytes)
 {
     gpusvm__cl_int e = 0;
     gpusvm__cl_mem m = B->cl->clCreateBuffer(B->cctx, GPUSVM__CL_MEM_READ_WRITE, bytes, NULL, &e);
-    float zero = 0.0f;
     if (!m || e) DIE("clCreateBuffer(%lu) returned %d", (unsigned long)bytes, (int)e);
-    CLOK(B->cl->clEnqueueFillBuffer(B->queue, m, &zero, sizeof zero, 0, bytes, 0, NULL, NULL));
+    if (gpusvm__ocl_fill(B, m, bytes / 4 * 4, 0) != GPUSVM_OK) DIE("zeroing a buffer: %s", gpusvm_context_error(B->base.ctx));
     return m;
 }
 

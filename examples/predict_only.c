@@ -51,7 +51,9 @@ int main(void)
     printf("frames:");
     for (frame = 0; frame < 6; ++frame) { /* a point moving from one class's corner to the other's */
         const float x[2] = {(float)frame * 0.8f, (float)frame * 0.9f};
-        printf(" %g", gpusvm_predictor_predict(predictor, x, 2, NULL));
+        double label = 0.0;
+        if (gpusvm_predictor_predict(predictor, x, 2, &label, NULL) != GPUSVM_OK) continue; /* NaN in x, say */
+        printf(" %g", label);
     }
     printf("\n");
     gpusvm_predictor_free(predictor);

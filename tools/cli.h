@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 #endif
 
 static int cli_verbose_ = 0;
+static int cli_quiet_ = 0;    /* -q: nothing but errors, as LIBSVM's tools (set before cli_context) */
 static int cli_creating_ = 0; /* context creation reports its errors through the logger */
 /* A tool run as several processes (gpusvm-train-mpi): this one's rank (only rank 0 prints what
    every rank would), the context's split, and what exiting must do first (cli_mpi.h sets them). */
@@ -41,7 +43,7 @@ static void cli_log(void *user, gpusvm_log_level level, const char *msg)
         if (cli_creating_) fprintf(stderr, "gpusvm: %s\n", msg);
         return;
     }
-    if (cli_rank_ != 0) return;
+    if (cli_rank_ != 0 || cli_quiet_) return;
     if (level == GPUSVM_LOG_WARN) fprintf(stderr, "WARNING: %s\n", msg);
     else if (level == GPUSVM_LOG_INFO || cli_verbose_) fprintf(stderr, "gpusvm: %s\n", msg);
 }
@@ -152,35 +154,38 @@ CLI_MAYBE_UNUSED static void cli_train_option(cli_train *t, const char *o, const
     }
     case 'd': {
         const double d = cli_num(o, v);
-        if (d < 1 || d != (int)d || d > 1000000) cli_bad("-d needs an integer degree >= 1", v);
+        if (d < 0 || d != (int)d || d > 1000000) cli_bad("-d needs an integer degree >= 0 (0: the default, 3)", v);
         p->degree = (int)d;
         break;
     }
     case 'g':
         p->gamma = cli_num(o, v);
-        if (!(p->gamma > 0)) cli_bad("-g needs gamma > 0", v);
-        p->gamma_mode = GPUSVM_GAMMA_VALUE;
+        if (!(p->gamma >= 0) || p->gamma > DBL_MAX) cli_bad("-g needs gamma > 0 (0: the default, 1/num_features)", v);
+        p->gamma_mode = p->gamma > 0 ? GPUSVM_GAMMA_VALUE : GPUSVM_GAMMA_AUTO;
         break;
-    case 'r': p->coef0 = cli_num(o, v); break;
+    case 'r':
+        p->coef0 = cli_num(o, v);
+        if (!(fabs(p->coef0) <= DBL_MAX)) cli_bad("-r needs a finite coef0", v);
+        break;
     case 'c':
         p->C = cli_num(o, v);
-        if (!(p->C > 0)) cli_bad("-c needs C > 0", v);
+        if (!(p->C >= 0) || p->C > DBL_MAX) cli_bad("-c needs C > 0 (0: the default, 1)", v);
         break;
     case 'n':
         t->nu = cli_num(o, v);
-        if (!(t->nu > 0 && t->nu <= 1)) cli_bad("-n needs nu in (0,1]", v);
+        if (!(t->nu >= 0 && t->nu <= 1)) cli_bad("-n needs nu in (0,1] (0: the default, 0.5)", v);
         break;
     case 'p':
         t->svr_p = cli_num(o, v);
-        if (!(t->svr_p >= 0)) cli_bad("-p needs p >= 0", v);
+        if (!(t->svr_p >= 0) || t->svr_p > DBL_MAX) cli_bad("-p needs p >= 0", v);
         break;
     case 'm':
         p->cache_size_mb = cli_num(o, v);
-        if (!(p->cache_size_mb > 0)) cli_bad("-m needs a size > 0", v);
+        if (!(p->cache_size_mb >= 0) || p->cache_size_mb > 1e9) cli_bad("-m needs a size > 0 (0: the default)", v);
         break;
     case 'e':
         p->eps = cli_num(o, v);
-        if (!(p->eps > 0)) cli_bad("-e needs eps > 0", v);
+        if (!(p->eps >= 0) || p->eps > DBL_MAX) cli_bad("-e needs eps > 0 (0: the default)", v);
         break;
     case 'h': {
         const double h = cli_num(o, v);
@@ -212,7 +217,7 @@ CLI_MAYBE_UNUSED static void cli_train_option(cli_train *t, const char *o, const
 /* The parameters the options give (t->p), with nu, p and the class weights in place. */
 CLI_MAYBE_UNUSED static void cli_train_done(cli_train *t)
 {
-    t->p.nu = t->nu;
+    t->p.nu = t->nu; /* 0: the default */
     t->p.p = t->svr_p > 0 ? t->svr_p : DBL_MIN; /* -p 0: the API's 0 means the default */
     t->p.n_weight = (size_t)t->nw;
     t->p.weight_label = t->wl;
@@ -272,6 +277,17 @@ CLI_MAYBE_UNUSED static int cli_write(gpusvm_context *ctx, const char *tool, con
     return 1;
 }
 
+/* A data file as the tools read it: index 0 kept as a precomputed kernel's serial number
+   (GPUSVM_INDEX0_SERIAL), which cli_check_index0 refuses for other kernels with the tools' advice. */
+CLI_MAYBE_UNUSED static gpusvm_result cli_read_data(gpusvm_context *ctx, const char *path, gpusvm_dataset **out)
+{
+    gpusvm_data_desc d;
+    memset(&d, 0, sizeof d);
+    d.path = path;
+    d.index0 = GPUSVM_INDEX0_SERIAL;
+    return gpusvm_dataset_read(ctx, &d, out);
+}
+
 /* A zero-based data file (index 0 where the kernel is not precomputed) is refused with its line. */
 CLI_MAYBE_UNUSED static void cli_check_index0(const gpusvm_dataset *ds, const char *path, int precomputed)
 {
@@ -282,6 +298,23 @@ CLI_MAYBE_UNUSED static void cli_check_index0(const gpusvm_dataset *ds, const ch
             "default): add 1 to every index, or write it with zero_based=False\n",
             path, (unsigned long)ds->index0_line);
     cli_exit(1);
+}
+
+/* A classification's labels are integers (svm-train would truncate 1.5 to 1): a label that is not
+   is refused with its file:line. */
+CLI_MAYBE_UNUSED static void cli_check_labels(const gpusvm_dataset *ds, const char *path, gpusvm_svm_type type)
+{
+    size_t i;
+    if (type != GPUSVM_SVM_DEFAULT && type != GPUSVM_C_SVC && type != GPUSVM_NU_SVC && type != GPUSVM_CRAMMER_SINGER)
+        return;
+    for (i = 0; i < ds->x.rows; ++i)
+        if (ds->y[i] != floor(ds->y[i]) || ds->y[i] < (double)INT_MIN || ds->y[i] > (double)INT_MAX) {
+            fprintf(stderr,
+                    "%s:%lu: label %.17g is not an integer class label (-s 0, 1 and 5 classify by integer labels; "
+                    "-s 3 or -s 4 for real-valued targets)\n",
+                    path, (unsigned long)ds->line[i], ds->y[i]);
+            cli_exit(1);
+        }
 }
 
 /* A text file in memory, read line by line: lines end at \n (a \r before it is dropped). */

@@ -389,8 +389,9 @@ int main(int argc, char **argv)
     g.regression = o->t.p.svm_type == GPUSVM_EPSILON_SVR || o->t.p.svm_type == GPUSVM_NU_SVR;
 
     ctx = cli_context();
-    cli_check(gpusvm_dataset_load(ctx, o->data, &ds), GRID_TOOL);
+    cli_check(cli_read_data(ctx, o->data, &ds), GRID_TOOL);
     cli_check_index0(ds, o->data, o->t.p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED);
+    cli_check_labels(ds, o->data, o->t.p.svm_type);
     if (!(g.rate = (double *)malloc((size_t)g.nc * (size_t)g.ng * sizeof(double))))
         cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, GRID_TOOL);
     run_grid(ctx, ds, o, g.cs, g.nc, g.gs, g.ng, g.rate);

@@ -8,7 +8,7 @@ static void usage(void)
            "options:\n"
            "-b probability_estimates: whether to predict probability estimates, 0 or 1 (default 0); the model\n"
            "   must have been trained with -b 1. The output then starts with \"labels\" and the class order\n"
-           "-q : quiet mode (no outputs)\n"
+           "-q : quiet mode (no outputs but errors)\n"
            "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name, GPUSVM_VERBOSE=1\n");
 }
 
@@ -48,10 +48,11 @@ int main(int argc, char **argv)
     model_file = argv[i + 1];
     out_file = argv[i + 2];
 
+    cli_quiet_ = quiet;
     ctx = cli_context();
     cli_check(gpusvm_model_load(ctx, model_file, &model), "gpusvm-predict");
     {
-        gpusvm_result r = gpusvm_dataset_load(ctx, test_file, &ds);
+        gpusvm_result r = cli_read_data(ctx, test_file, &ds);
         if (r != GPUSVM_OK) gpusvm_model_free(model);
         cli_check(r, "gpusvm-predict");
         if (model->kernel_type != GPUSVM_KERNEL_PRECOMPUTED && ds->index0_line) {

@@ -47,7 +47,8 @@ static void usage(void)
            "-W weight_file : per-sample weights, one per line for each training row: row i's C is\n"
            "\tmultiplied by its weight (>= 0)\n"
            "-v n: n-fold cross validation mode (no model is written)\n"
-           "-q : quiet mode (no outputs)\n"
+           "-q : quiet mode (no outputs but errors)\n"
+           "A value of 0 for -d, -g, -c, -n, -m or -e means its default, as 0 in gpusvm_params (-p 0 and -r 0 are values)\n"
            "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name|all|i,j,..., GPUSVM_VERBOSE=1\n"
 #ifdef GPUSVM_TRAIN_MPI
            "run as MPI ranks (mpirun -np N " TRAIN_TOOL " ...): each rank reads the data and holds the kernel rows\n"
@@ -159,9 +160,11 @@ int main(int argc, char **argv)
         snprintf(model_buf, sizeof model_buf, "%s.model", base);
         model_file = model_buf;
     }
+    cli_quiet_ = quiet;
     ctx = cli_context();
-    cli_check(gpusvm_dataset_load(ctx, train_file, &ds), TRAIN_TOOL);
+    cli_check(cli_read_data(ctx, train_file, &ds), TRAIN_TOOL);
     cli_check_index0(ds, train_file, p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED);
+    cli_check_labels(ds, train_file, p.svm_type);
     if (weight_file) p.sample_weight = sample_weight = read_weights(weight_file, ds->x.rows);
     if (p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* LIBSVM's checks on 0:serial */
         size_t k;
@@ -237,13 +240,13 @@ int main(int argc, char **argv)
         printf("Total nSV = %lu\n", (unsigned long)model->total_sv);
         fflush(stdout);
     }
-    if (cli_rank_ == 0)
+    if (!quiet)
         fprintf(stderr, "gpusvm: training time: %.3f s (%lld outer iterations, working set %d)\n", model->info.seconds,
                 model->info.outer_iterations, model->info.working_set_size);
-    if (cli_rank_ == 0 && model->info.device_bytes && model->info.device_data_bytes > model->info.device_bytes)
+    if (!quiet && model->info.device_bytes && model->info.device_data_bytes > model->info.device_bytes)
         fprintf(stderr, "gpusvm: device memory: %.1f MiB (the points streamed from host memory)\n",
                 (double)model->info.device_bytes / 1048576.0);
-    else if (cli_rank_ == 0 && model->info.device_bytes)
+    else if (!quiet && model->info.device_bytes)
         fprintf(stderr, "gpusvm: device memory: %.1f MiB (data and vectors %.1f MiB, working-set rows the rest)\n",
                 (double)model->info.device_bytes / 1048576.0, (double)model->info.device_data_bytes / 1048576.0);
     {

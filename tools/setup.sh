@@ -4,7 +4,11 @@
 # otherwise it names what to install and, for the tests, stops.
 #   demo: an OpenCL runtime (the ICD loader and PoCL, which runs OpenCL on the CPU), xz
 #   test: the same, plus LIBSVM's tools (the reference), OpenCL headers, a C++ compiler,
-#         clang with its sanitizer and libFuzzer runtimes, valgrind, Open MPI (mpicc, mpirun)
+#         clang with its sanitizer and libFuzzer runtimes, valgrind, Open MPI (mpicc, mpirun),
+#         oclgrind (a simulated OpenCL device that checks every memory access) and python3's
+#         venv; then Intel's OpenCL runtime for CPUs, from PyPI into build/intel-ocl (a third
+#         OpenCL implementation for the tests; about 0.8 GB; where pip cannot get it, the tests
+#         that use it say so and skip)
 what=${1:-demo}
 pkgs=""
 add() { pkgs="$pkgs $1"; }
@@ -19,6 +23,8 @@ if [ "$what" = test ]; then
     command -v valgrind >/dev/null 2>&1 || add valgrind
     command -v mpicc >/dev/null 2>&1 || add libopenmpi-dev
     command -v mpirun >/dev/null 2>&1 || add openmpi-bin
+    [ -f /usr/lib/oclgrind/liboclgrind-rt-icd.so ] || add oclgrind
+    python3 -c 'import ensurepip' >/dev/null 2>&1 || add python3-venv
     # clang with its sanitizer and libFuzzer runtimes
     probe=$(mktemp -d)
     printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' > "$probe/f.c"
@@ -29,7 +35,25 @@ if [ "$what" = test ]; then
     fi
     rm -rf "$probe"
 fi
-[ -z "$pkgs" ] && exit 0
+# Intel's OpenCL runtime for CPUs, into a virtual environment of its own (its loader and driver
+# are used through LD_LIBRARY_PATH and OCL_ICD_FILENAMES by tests/run.sh alone)
+intel() {
+    v=build/intel-ocl
+    [ -f $v/lib/libintelocl.so ] && return 0
+    command -v python3 >/dev/null 2>&1 || return 0
+    echo "setup: installing Intel's OpenCL runtime for CPUs into $v (pip: intel-opencl-rt)"
+    rm -rf $v
+    if ! { python3 -m venv $v >/dev/null 2>&1 &&
+           $v/bin/pip install -q intel-opencl-rt intel-cmplr-lib-rt tbb >/dev/null 2>&1 &&
+           [ -f $v/lib/libintelocl.so ]; }; then
+        echo "setup: pip could not install intel-opencl-rt; the tests that use it will skip" >&2
+        rm -rf $v
+    fi
+}
+if [ -z "$pkgs" ]; then
+    [ "$what" = test ] && intel
+    exit 0
+fi
 
 if command -v apt-get >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then sudo=""; elif sudo -n true 2>/dev/null; then sudo="sudo -n"; else sudo=none; fi
@@ -38,6 +62,7 @@ if command -v apt-get >/dev/null 2>&1; then
         export DEBIAN_FRONTEND=noninteractive
         if $sudo apt-get install -y -qq $pkgs >/dev/null 2>&1 ||
            { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq $pkgs >/dev/null; }; then
+            [ "$what" = test ] && intel
             exit 0
         fi
         echo "setup: apt-get could not install$pkgs" >&2
