@@ -28,6 +28,9 @@ static int check_pass_ = 0, check_fail_ = 0;
         }                                                                       \
     } while (0)
 
+/* A call's result r is error id on ctx: the id's result, and the id the context says. */
+#define IS_ERROR(ctx, r, id) ((r) == gpusvm_error_result(id) && gpusvm_context_error_id(ctx) == (id))
+
 static int check_summary(void)
 {
     printf("%d checks passed, %d failed\n", check_pass_, check_fail_);

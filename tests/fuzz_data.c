@@ -1,5 +1,6 @@
-/* libFuzzer target: the LIBSVM data reader on arbitrary bytes. Whatever it accepts must be a
-   well-formed CSR matrix; whatever it rejects must say file:line. Built by 'make fuzz'. */
+/* libFuzzer target: the LIBSVM data reader on arbitrary bytes, with each way of reading index 0
+   (by the input's length). Whatever it accepts must be a well-formed CSR matrix with each row's
+   line, in order; whatever it rejects must say file:line. Built by 'make fuzz'. */
 #define GPUSVM_IMPLEMENTATION
 #include "../gpusvm.h"
 
@@ -21,15 +22,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     buf = (char *)malloc(size ? size : 1); /* exactly size bytes: reads past them are caught */
     if (!buf) return 0;
     memcpy(buf, data, size);
-    r = gpusvm__parse_data(ctx, "fuzz", buf, size, &ds);
-    /* the public buffer entry point takes the same bytes to the same verdict */
-    if ((gpusvm_dataset_parse(ctx, data, size, "fuzz", &ds2) == GPUSVM_OK) != (r == GPUSVM_OK)) abort();
+    {
+        gpusvm_data_desc d;
+        memset(&d, 0, sizeof d);
+        d.bytes = data;
+        d.size = size;
+        d.name = "fuzz";
+        d.index0 = (gpusvm_index0)(size % 3);
+        r = gpusvm__parse_data(ctx, "fuzz", d.index0, buf, size, &ds);
+        /* the public entry point takes the same bytes to the same verdict */
+        if ((gpusvm_dataset_read(ctx, &d, &ds2) == GPUSVM_OK) != (r == GPUSVM_OK)) abort();
+    }
     if (ds2 && (!ds || ds2->x.rows != ds->x.rows || ds2->row_ptr[ds2->x.rows] != ds->row_ptr[ds->x.rows])) abort();
     gpusvm_dataset_free(ds2);
     if (r == GPUSVM_OK) {
         if (ds->x.rows == 0 || ds->row_ptr[0] != 0) abort();
         for (i = 0; i < ds->x.rows; ++i) {
             if (ds->row_ptr[i + 1] < ds->row_ptr[i]) abort();
+            if (ds->line[i] < 1 || (i > 0 && ds->line[i] <= ds->line[i - 1])) abort();
             if (!(fabs(ds->y[i]) <= DBL_MAX)) abort();
             for (k = ds->row_ptr[i]; k < ds->row_ptr[i + 1]; ++k) {
                 if (ds->col_idx[k] < 0 || (size_t)ds->col_idx[k] >= ds->x.cols) abort();

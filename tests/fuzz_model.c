@@ -40,17 +40,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (r0 == GPUSVM_OK) {
         const float x[6] = {0.5f, -1.0f, 0.0f, 2.0f, 0.25f, 1.0f};
-        double labels[2], dec[2 * 64 * 63 / 2]; /* nr_class <= 64: pairs per row, two rows */
+        double labels[2], *dec = (double *)malloc((2 * gpusvm_model_decision_count(m) + 1) * sizeof(double));
         gpusvm_matrix mx;
         gpusvm_result r;
+        if (!dec) abort();
         memset(&mx, 0, sizeof mx);
         mx.rows = 2;
         mx.cols = 3;
         mx.values = x;
         if (m->total_sv <= 4096) { /* bounded work per input */
             r = gpusvm_predict(ctx, m, &mx, labels, dec);
-            if (r != GPUSVM_OK && r != GPUSVM_ERROR_UNSUPPORTED && r != GPUSVM_ERROR_INVALID_ARGUMENT) abort();
+            if (r != GPUSVM_OK && r != GPUSVM_ERROR_UNSUPPORTED && r != GPUSVM_ERROR_INVALID_ARGUMENT &&
+                r != GPUSVM_ERROR_OUT_OF_MEMORY)
+                abort();
         }
+        free(dec);
         gpusvm_model_free(m);
     } else if (strncmp(gpusvm_context_error(ctx), "fuzz:", 5) != 0) {
         abort();

@@ -13,13 +13,18 @@ fail=0
 log=$T/log.txt
 : > "$log"
 
-step() { # step NAME COMMAND...: runs the command, output to the log
+now() { date +%s.%N 2>/dev/null || date +%s; }
+# seconds since $1 (one decimal)
+took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+step() { # step NAME COMMAND...: runs the command, output to the log; the line gives its seconds
     name=$1
     shift
     echo "== $name: $*" >> "$log"
+    t0=$(now)
     if "$@" >> "$log" 2>&1; then
         pass=$((pass + 1))
-        echo "ok   $name"
+        echo "ok   $name ($(took "$t0") s)"
     else
         fail=$((fail + 1))
         echo "FAIL $name (see $log)"
@@ -67,13 +72,20 @@ step "GPUSVM_STATIC program runs" $T/static
 step "GPUSVM_NO_RUNTIME_LINKING checks our OpenCL declarations against <CL/cl.h>" \
     $CC -std=c99 $WARN -o $T/direct tests/direct_link.c -l:libOpenCL.so.1 -lm
 step "GPUSVM_NO_RUNTIME_LINKING program runs" $T/direct
+step "the implementation builds warning-free under -pthread, POSIX, X/Open, GNU and default feature macros, c99/c11/gnu17, gcc and clang, GCC 14's errors" \
+    sh tests/flags.sh
+step "docs/errors.md is the list of errors in gpusvm.h (make docs)" sh -c \
+    "$CC -std=c99 $WARN -o $T/errors_doc tools/errors_doc.c && $T/errors_doc | cmp - docs/errors.md"
 step "kernels.cl.h and gpusvm.h are in step with kernels/" $B/embed_kernels --check gpusvm.h kernels.cl.h kernels/00_shared.h $(ls kernels/*.cl | sort)
+step "a build error in a kernel file names that file and line (the embedded program's #line directives; PoCL)" \
+    sh tests/line_map.sh
 
 # the README's example
 step "examples/quickstart.c builds (C99, warnings as errors)" $CC -std=c99 $WARN -I. -o $T/quickstart examples/quickstart.c -ldl -lm
 step "examples/quickstart.c runs and classifies its four points" sh -c "$T/quickstart | tee /dev/stderr | grep -q 'predictions: -1 -1 1 1'"
-step "examples/quickstart.c builds and runs as C++11 (the documented {0} initializers)" sh -c \
-    "$CXX -std=c++11 -Wall -pedantic -Werror -x c++ -I. -o $T/quickstart_cpp examples/quickstart.c -ldl -lm && $T/quickstart_cpp | grep -q 'predictions: -1 -1 1 1'"
+step "examples/quickstart.c as C++11 with the documented {} initializers builds with -Wextra -Werror and runs" sh -c \
+    "sed 's/= {0};/= {};/' examples/quickstart.c > $T/quickstart_cpp.cc &&
+     $CXX -std=c++11 $WARN -I. -o $T/quickstart_cpp $T/quickstart_cpp.cc -ldl -lm && $T/quickstart_cpp | grep -q 'predictions: -1 -1 1 1'"
 
 # a program that only predicts (the model embedded, loaded from memory, a prepared predictor): with
 # GPUSVM_STATIC the trainer stays out of it; the same build of the quickstart, which trains, has it
@@ -123,11 +135,11 @@ step "build gen_dense" $CC -std=c99 -O2 $WARN -o $T/gen_dense bench/gen_dense.c 
 step "GPUSVM_DEVICE_MEMORY_MB=10: the points streamed through the device, the resident model file (OpenCL)" sh -c "
     $T/gen_dense 20000 64 7 > $T/dense20k &&
     GPUSVM_BACKEND=opencl $B/gpusvm-train -q $T/dense20k $T/resident.model > /dev/null 2>&1 &&
-    GPUSVM_BACKEND=opencl GPUSVM_DEVICE_MEMORY_MB=10 $B/gpusvm-train -q $T/dense20k $T/streamed.model \
+    GPUSVM_BACKEND=opencl GPUSVM_DEVICE_MEMORY_MB=10 $B/gpusvm-train $T/dense20k $T/streamed.model \
         > /dev/null 2> $T/streamed.err && grep -q 'streamed through the device in [0-9]* tiles' $T/streamed.err &&
     cmp $T/resident.model $T/streamed.model"
 step "two devices (one opened twice), GPUSVM_DEVICE_MEMORY_MB=10: split by rows, each share streamed, the resident model file" sh -c "
-    GPUSVM_BACKEND=opencl GPUSVM_DEVICE=0,0 GPUSVM_DEVICE_MEMORY_MB=10 $B/gpusvm-train -q $T/dense20k $T/split.model \
+    GPUSVM_BACKEND=opencl GPUSVM_DEVICE=0,0 GPUSVM_DEVICE_MEMORY_MB=10 $B/gpusvm-train $T/dense20k $T/split.model \
         > /dev/null 2> $T/split.err && grep -q 'part 2 of 2 of a problem split by rows, in [0-9]* tiles' $T/split.err &&
     cmp $T/resident.model $T/split.model"
 step "gpusvm-grid on two devices (one opened twice; every gamma in one call): the one-device .out file" sh -c "
@@ -136,6 +148,10 @@ step "gpusvm-grid on two devices (one opened twice; every gamma in one call): th
     GPUSVM_BACKEND=opencl GPUSVM_DEVICE=0,0 $B/gpusvm-grid -log2c -1,5,2 -log2g -5,-1,2 -out $T/grid2.out \
         -png $T/grid2.png data/heart_scale > /dev/null 2> $T/grid2.err && grep -q '3 of 3 gamma values' $T/grid2.err &&
     ! grep -q '1 of 3 gamma values' $T/grid2.err && cmp $T/grid1.out $T/grid2.out"
+step "build test_edges" $CC -std=c99 -O2 $WARN -o $T/test_edges tests/test_edges.c -ldl -lm
+step "the edges, each by its error id: zero-based data, the predictor's input, 70 classes, folders, Crammer-Singer's decision values, progress, zero rules (C backend and OpenCL)" \
+    $T/test_edges $T
+step "build test_edges as C++11 with -Wextra -Werror" $CXX -std=c++11 $WARN -x c++ -o $T/test_edges_cpp tests/test_edges.c -ldl -lm
 step "build test_api" $CC -std=c99 -O2 $WARN -o $T/test_api tests/test_api.c -ldl -lm
 step "public API (C backend and OpenCL)" $T/test_api
 step "the environment cannot break a program that did not ask (GPUSVM_BACKEND=gpu, a missing GPUSVM_DEVICE)" \
@@ -150,7 +166,7 @@ step "the number parser gives strtod's bits (random decimals, every data file)" 
 # robustness: fuzzing, fault injection, threads, sanitizers, valgrind
 SAN="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 export ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(pwd)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1
-step "fuzz the data reader and model loader (${FUZZ_SECONDS:-60} s each, seed corpus and regressions)" \
+step "fuzz the data reader, the model loader and the API (${FUZZ_SECONDS:-60} s each, seed corpus and regressions)" \
     sh tests/fuzz.sh "${FUZZ_SECONDS:-60}"
 step "build test_faults (AddressSanitizer + UBSan)" \
     $CC -std=c99 -D_POSIX_C_SOURCE=200809L $SAN $WARN -o $T/test_faults tests/test_faults.c -ldl -lm
@@ -158,6 +174,13 @@ step "every failing OpenCL call and host allocation: an error, nothing leaked, c
 step "build test_threads (ThreadSanitizer)" \
     $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_threads tests/test_threads.c -ldl -lm -pthread
 step "two contexts in two threads give the same models as one after the other" env ASAN_OPTIONS= $T/test_threads
+step "build test_soak (ThreadSanitizer)" \
+    $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_soak_tsan tests/test_soak.c -ldl -lm -pthread
+step "soak, C backend under ThreadSanitizer: 2, 4, 8 threads creating contexts, training, predicting, saving, loading; predictors over one model" \
+    env ASAN_OPTIONS= $T/test_soak_tsan cpu
+step "build test_soak" $CC -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $WARN -o $T/test_soak tests/test_soak.c -ldl -lm -pthread
+step "soak, OpenCL (PoCL): a cold start of 4 threads, then 2, 4, 8 threads, every result the single-threaded one, memory bounded" \
+    env GPUSVM_DEVICE=Portable $T/test_soak opencl
 step "build test_split (ThreadSanitizer)" \
     $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_split tests/test_split.c -ldl -lm -pthread
 step "a context split across 2 and 3 parts gives one process's models" env ASAN_OPTIONS= $T/test_split
@@ -193,6 +216,24 @@ expect_fail "gpusvm-train names file:line of a weights file that is too short" "
     $B/gpusvm-train -W $T/w3.txt data/heart_scale $T/w3.model
 [ ! -e $T/bad.model ]
 step "no model file is left behind by a failed training" test ! -e $T/bad.model
+printf '1 1:0.5\n\n1.5 1:0.2\n-1 1:0.1\n' > $T/half.txt
+expect_fail "gpusvm-train names file:line of a label that is not a class (blank lines counted)" \
+    "$T/half.txt:3: label 1.5 is not an integer class label" $B/gpusvm-train $T/half.txt $T/half.model
+expect_fail "gpusvm-train says a folder given as the data is a folder" "$T is a folder" $B/gpusvm-train $T $T/dir.model
+expect_fail "gpusvm-predict says a folder given as the model is a folder" "$T is a folder" \
+    $B/gpusvm-predict data/heart_scale $T $T/dir.out
+step "gpusvm-train -q and gpusvm-predict -q print nothing, on stdout or stderr" sh -c \
+    "[ -z \"\$(GPUSVM_VERBOSE=0 $B/gpusvm-train -q data/heart_scale $T/q.model 2>&1)\" ] &&
+     [ -z \"\$($B/gpusvm-predict -q data/heart_scale $T/q.model $T/q.out 2>&1)\" ]"
+step "-e 0, -c 0 and -g 0 mean the defaults, as 0 in gpusvm_params (the same model file)" sh -c \
+    "$B/gpusvm-train -q -e 0 -c 0 -g 0 data/heart_scale $T/zero.model && cmp $T/zero.model $T/q.model"
+# 70 classes (LIBSVM's model format has no limit): ours trains, saves, loads and predicts what
+# LIBSVM's svm-predict predicts with the same file
+awk 'BEGIN { for (i = 0; i < 210; ++i) printf "%d 1:%.3f 2:%.3f\n", int(i / 3) + 1, int(i / 3) * 0.1 + (i % 3) * 0.01, (i * 7 % 5) * 0.01 }' \
+    > $T/c70.txt
+step "70 classes: the model file loads back and predicts what LIBSVM's svm-predict predicts with it" sh -c \
+    "$B/gpusvm-train -q -c 100 -g 50 $T/c70.txt $T/c70.model && $B/gpusvm-predict -q $T/c70.txt $T/c70.model $T/c70.out &&
+     svm-predict -q $T/c70.txt $T/c70.model $T/c70.lib.out && cmp $T/c70.out $T/c70.lib.out && grep -q '^nr_class 70' $T/c70.model"
 
 # gpusvm-scale against svm-scale, byte for byte
 step "gpusvm-scale writes what svm-scale writes (20 cases)" sh tests/scale.sh
@@ -235,6 +276,31 @@ unset GPUSVM_STORAGE
 export GPUSVM_FP64=off
 suite parity tests/parity.sh opencl
 unset GPUSVM_FP64
+
+# every kernel inside Oclgrind, a simulated device that checks each memory access, for races and
+# for the API's use (tests/oclgrind.sh says which runs also check for uninitialised reads)
+suite oclgrind tests/oclgrind.sh
+
+# a third OpenCL implementation, with another compiler: Intel's runtime for CPUs (tools/setup.sh
+# installs it from PyPI into build/intel-ocl, used through its own loader); its program binaries
+# cached under build/ (Intel's runtime keeps none of its own)
+IV=$PWD/$B/intel-ocl/lib
+if [ -f "$IV/libintelocl.so" ]; then
+    export LD_LIBRARY_PATH=$IV${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} OCL_ICD_FILENAMES=$IV/libintelocl.so \
+        GPUSVM_DEVICE=Intel GPUSVM_CACHE_DIR=$PWD/$T/intel-cache
+    step "Intel's OpenCL runtime: the kernels match the C backend" $T/test_kernels
+    if env GPUSVM_SUBGROUPS=intel GPUSVM_BACKEND=opencl $B/gpusvm-train data/heart_scale $T/intel_sg.model 2>&1 |
+        grep -q 'reductions through cl_intel_subgroups'; then
+        step "Intel's OpenCL runtime, its cl_intel_subgroups exchanges forced: the kernels match the C backend" \
+            env GPUSVM_SUBGROUPS=intel $T/test_kernels
+    else
+        echo "skip Intel's cl_intel_subgroups exchanges: the device does not offer them"
+    fi
+    suite parity tests/parity.sh opencl
+    unset LD_LIBRARY_PATH OCL_ICD_FILENAMES GPUSVM_DEVICE GPUSVM_CACHE_DIR
+else
+    echo "skip Intel's OpenCL runtime for CPUs: not installed (tools/setup.sh test installs it: pip install intel-opencl-rt)"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

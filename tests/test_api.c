@@ -199,7 +199,7 @@ static void case_save_load(void)
         gpusvm_model_free(m3);
         m3 = NULL;
         r = gpusvm_model_save(F.ctx, F.m1, "/nonexistent-dir/x/m.model");
-        CHECK(r == GPUSVM_ERROR_IO && strstr(gpusvm_context_error(F.ctx), "/nonexistent-dir/x/m.model") != NULL,
+        CHECK(IS_ERROR(F.ctx, r, GPUSVM_ERR_FILE_WRITE) && strstr(gpusvm_context_error(F.ctx), "/nonexistent-dir/x/m.model") != NULL,
               "saving into a missing folder is an IO error naming the path");
     }
 }
@@ -251,7 +251,7 @@ static void case_model_copy(void)
         gpusvm_free(F.ctx, b2);
         gpusvm_model_free(c);
     }
-    CHECK(gpusvm_model_copy(F.ctx, NULL, NULL) == GPUSVM_ERROR_INVALID_ARGUMENT, "model copy: no model is refused");
+    CHECK(IS_ERROR(F.ctx, gpusvm_model_copy(F.ctx, NULL, NULL), GPUSVM_ERR_NULL_ARGUMENT), "model copy: no model is refused");
 }
 
 /* A prepared predictor gives, point by point, exactly gpusvm_predict's labels and decision values
@@ -282,7 +282,7 @@ static void case_predictor(void)
         for (i = 0; i < N; ++i) {
             for (j = 0; j < D; ++j) wide[j] = F.x[i * D + j];
             wide[D] = wide[D + 1] = (i % 2) ? 0.5f : 0.0f;
-            label = gpusvm_predictor_predict(pr, wide, D + 2, dv);
+            bad += gpusvm_predictor_predict(pr, wide, D + 2, &label, dv) != GPUSVM_OK;
             bad += (size_t)(alloc_calls != calls);
             CHECK_OK(gpusvm_predict(F.ctx, m, &one, &lab1, dec));
             calls = alloc_calls;
@@ -298,7 +298,7 @@ static void case_predictor(void)
         gpusvm_predictor_free(pr);
         gpusvm_model_free(m);
     }
-    CHECK(gpusvm_predictor_create(F.ctx, NULL, NULL) == GPUSVM_ERROR_INVALID_ARGUMENT, "predictor: no model is refused");
+    CHECK(IS_ERROR(F.ctx, gpusvm_predictor_create(F.ctx, NULL, NULL), GPUSVM_ERR_NULL_ARGUMENT), "predictor: no model is refused");
 }
 
 /* gpusvm_check_params: what gpusvm_train would refuse, without training (LIBSVM's
@@ -320,7 +320,7 @@ static void case_check_params(void)
     p.C = -1.0;
     r = gpusvm_check_params(F.ctx, &F.dense, F.y, &p);
     snprintf(msg, sizeof msg, "check_params: C = -1 is refused naming params.C (%s)", gpusvm_context_error(F.ctx));
-    CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "params.C"), msg);
+    CHECK(IS_ERROR(F.ctx, r, GPUSVM_ERR_PARAMS_FIELD) && strstr(gpusvm_context_error(F.ctx), "params.C"), msg);
     memset(&p, 0, sizeof p);
     CHECK(gpusvm_check_params(F.ctx, &F.dense, yf, &p) == GPUSVM_ERROR_INVALID_ARGUMENT,
           "check_params: labels that are not integers are refused for classification");
@@ -332,7 +332,7 @@ static void case_check_params(void)
     r = gpusvm_check_params(F.ctx, &F.dense, yb, &p);
     snprintf(msg, sizeof msg, "check_params: nu 0.9 on a 1:9 split is infeasible, and training says so too (%s)",
              gpusvm_context_error(F.ctx));
-    CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "infeasible") &&
+    CHECK(IS_ERROR(F.ctx, r, GPUSVM_ERR_NU_INFEASIBLE) && strstr(gpusvm_context_error(F.ctx), "infeasible") &&
               gpusvm_train(F.ctx, &F.dense, yb, &p, &m) == GPUSVM_ERROR_INVALID_ARGUMENT && !m,
           msg);
     p.nu = 0.1;
@@ -467,17 +467,17 @@ static void case_argument_errors(void)
     memset(&p, 0, sizeof p);
     p.C = -1;
     r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
-    CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "params.C") && !m3,
+    CHECK(IS_ERROR(F.ctx, r, GPUSVM_ERR_PARAMS_FIELD) && strstr(gpusvm_context_error(F.ctx), "params.C") && !m3,
           "C < 0 is INVALID_ARGUMENT naming params.C, no model");
     memset(&p, 0, sizeof p);
     p.gamma = -2;
     r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
-    CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "params.gamma"),
+    CHECK(IS_ERROR(F.ctx, r, GPUSVM_ERR_PARAMS_FIELD) && strstr(gpusvm_context_error(F.ctx), "params.gamma"),
           "gamma < 0 is INVALID_ARGUMENT naming params.gamma");
 #ifndef __cplusplus /* an enum holding 42 is undefined behaviour in C++, valid in C */
     memset(&p, 0, sizeof p);
     p.kernel_type = (gpusvm_kernel_type)42;
-    CHECK(gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "an unknown kernel type is rejected");
+    CHECK(IS_ERROR(F.ctx, gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3), GPUSVM_ERR_PARAMS_FIELD), "an unknown kernel type is rejected");
 #endif
     {
         const int wl = (int)F.y[0];
@@ -489,17 +489,17 @@ static void case_argument_errors(void)
         p.weight_label = &wl;
         p.weight = &wv;
         r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
-        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "infeasible") && !m3,
+        CHECK(IS_ERROR(F.ctx, r, GPUSVM_ERR_NU_INFEASIBLE) && strstr(gpusvm_context_error(F.ctx), "infeasible") && !m3,
               "an infeasible nu-SVC nu is INVALID_ARGUMENT saying so, and no model");
     }
-    CHECK(gpusvm_train(F.ctx, NULL, F.y, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NULL data is rejected");
-    CHECK(gpusvm_train(F.ctx, &F.dense, NULL, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NULL labels are rejected");
+    CHECK(IS_ERROR(F.ctx, gpusvm_train(F.ctx, NULL, F.y, NULL, &m3), GPUSVM_ERR_NULL_ARGUMENT), "NULL data is rejected");
+    CHECK(IS_ERROR(F.ctx, gpusvm_train(F.ctx, &F.dense, NULL, NULL, &m3), GPUSVM_ERR_NULL_ARGUMENT), "NULL labels are rejected");
     { /* labels that are not integers: refused for classification, naming the row; fine for regression */
         static double half[N];
         static double t[N];
         for (i = 0; i < N; ++i) half[i] = 0.5 * (double)(1 + i % 3); /* 0.5, 1.0, 1.5 */
         r = gpusvm_train(F.ctx, &F.dense, half, NULL, &m3);
-        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && !m3 && strstr(gpusvm_context_error(F.ctx), "y[0] = 0.5") &&
+        CHECK(IS_ERROR(F.ctx, r, GPUSVM_ERR_LABEL_NOT_INTEGER) && !m3 && strstr(gpusvm_context_error(F.ctx), "y[0] = 0.5") &&
                   strstr(gpusvm_context_error(F.ctx), "SVR"),
               "labels 0.5 / 1.0 / 1.5 are refused for C-SVC, naming the row and pointing to SVR");
         CHECK(gpusvm_cross_validation(F.ctx, &F.dense, half, NULL, 3, t) == GPUSVM_ERROR_INVALID_ARGUMENT,
@@ -518,7 +518,7 @@ static void case_argument_errors(void)
         p.weight_label = &wl;
         p.weight = &wv;
         r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
-        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && !m3 && strstr(gpusvm_context_error(F.ctx), "weight_label[0] = 7"),
+        CHECK(IS_ERROR(F.ctx, r, GPUSVM_ERR_WEIGHT_LABEL) && !m3 && strstr(gpusvm_context_error(F.ctx), "weight_label[0] = 7"),
               "a class weight for a label no row has is refused, naming it");
     }
     for (i = 1; i < 4; ++i) { /* working sets of 1 to 3 cannot keep half of themselves */
@@ -526,7 +526,7 @@ static void case_argument_errors(void)
         p.working_set_size = (int)i;
         r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
         snprintf(msg, sizeof msg, "working_set_size %d is refused naming the field", (int)i);
-        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && !m3 && strstr(gpusvm_context_error(F.ctx), "working_set_size"), msg);
+        CHECK(IS_ERROR(F.ctx, r, GPUSVM_ERR_PARAMS_FIELD) && !m3 && strstr(gpusvm_context_error(F.ctx), "working_set_size"), msg);
     }
     memset(&p, 0, sizeof p);
     p.working_set_size = 4;
@@ -552,7 +552,7 @@ static void case_class_counts(void)
         static double ky_all[N];
         memcpy(ky_all, F.y, sizeof ky_all);
         F.x[5] = NAN;
-        CHECK(gpusvm_train(F.ctx, &F.dense, F.y, NULL, &m3) == GPUSVM_ERROR_INVALID_ARGUMENT, "NaN in the data is rejected");
+        CHECK(IS_ERROR(F.ctx, gpusvm_train(F.ctx, &F.dense, F.y, NULL, &m3), GPUSVM_ERR_MATRIX_NOT_FINITE), "NaN in the data is rejected");
         F.x[5] = keep;
         F.y[3] = 7;
         for (i = 0; i < N; i += 5) F.y[i] = 7;
@@ -636,7 +636,7 @@ static void case_degenerate_inputs(void)
               "test data with more features than the model predicts (the extra features meet zero weights)");
         mm.cols = 1;
         r = gpusvm_predict(F.ctx, F.m1, &mm, out, NULL);
-        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "has 1 columns"),
+        CHECK(IS_ERROR(F.ctx, r, GPUSVM_ERR_MATRIX_NARROW) && strstr(gpusvm_context_error(F.ctx), "has 1 columns"),
               "a dense matrix narrower than the model's training data is refused (no buffer read past its width)");
         (void)wide_x_y;
     }
@@ -702,7 +702,7 @@ static void case_sample_weights(void)
         memset(&p, 0, sizeof p);
         p.sample_weight = w;
         r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
-        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "params.sample_weight[5]"),
+        CHECK(IS_ERROR(F.ctx, r, GPUSVM_ERR_PARAMS_FIELD) && strstr(gpusvm_context_error(F.ctx), "params.sample_weight[5]"),
               "a negative sample weight names params.sample_weight[i]");
     }
 }
@@ -724,7 +724,7 @@ static void case_cross_validation(void)
         snprintf(msg, sizeof msg, "%s: 5-fold cross-validation: %lu/%d right, the same targets twice (%lu)", F.name,
                  (unsigned long)ok, N, (unsigned long)same);
         CHECK(ok > N * 8 / 10 && same == N, msg);
-        CHECK(gpusvm_cross_validation(F.ctx, &F.dense, F.y, NULL, 1, t1) == GPUSVM_ERROR_INVALID_ARGUMENT,
+        CHECK(IS_ERROR(F.ctx, gpusvm_cross_validation(F.ctx, &F.dense, F.y, NULL, 1, t1), GPUSVM_ERR_NR_FOLD),
               "cross-validation with one fold is refused");
     }
     { /* a grid: each C of a gamma in one batch gives each point's own cross-validation */
@@ -748,9 +748,9 @@ static void case_cross_validation(void)
         snprintf(msg, sizeof msg, "%s: a 3 x 2 grid's rates are its points' cross-validations (%d of 6)", F.name,
                  agree);
         CHECK(agree == 6, msg);
-        CHECK(gpusvm_grid_search(F.ctx, &F.dense, F.y, NULL, 4, &bad, 1, NULL, 0, rate) == GPUSVM_ERROR_INVALID_ARGUMENT,
+        CHECK(IS_ERROR(F.ctx, gpusvm_grid_search(F.ctx, &F.dense, F.y, NULL, 4, &bad, 1, NULL, 0, rate), GPUSVM_ERR_GRID_VALUE),
               "a grid with C <= 0 is refused");
-        CHECK(gpusvm_grid_search(F.ctx, &F.dense, F.y, NULL, 4, NULL, 0, NULL, 0, NULL) == GPUSVM_ERROR_INVALID_ARGUMENT,
+        CHECK(IS_ERROR(F.ctx, gpusvm_grid_search(F.ctx, &F.dense, F.y, NULL, 4, NULL, 0, NULL, 0, NULL), GPUSVM_ERR_NULL_ARGUMENT),
               "a grid without room for its rates is refused");
     }
 }
@@ -801,10 +801,10 @@ static void case_svr_one_class(void)
         p.svm_type = GPUSVM_ONE_CLASS;
         p.nu = 1.5;
         r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
-        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "params.nu"), "nu > 1 names params.nu");
+        CHECK(IS_ERROR(F.ctx, r, GPUSVM_ERR_PARAMS_FIELD) && strstr(gpusvm_context_error(F.ctx), "params.nu"), "nu > 1 names params.nu");
         p.svm_type = GPUSVM_NU_SVR;
         r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
-        CHECK(r == GPUSVM_ERROR_INVALID_ARGUMENT && strstr(gpusvm_context_error(F.ctx), "params.nu"),
+        CHECK(IS_ERROR(F.ctx, r, GPUSVM_ERR_PARAMS_FIELD) && strstr(gpusvm_context_error(F.ctx), "params.nu"),
               "nu-SVR with nu > 1 names params.nu");
     }
 }
@@ -842,7 +842,7 @@ static void case_progress_cancel(void)
     r = gpusvm_train(F.ctx, &F.dense, F.y, &p, &m3);
     snprintf(msg, sizeof msg, "%s: cancel from the progress callback returns CANCELLED (got %s after %d calls)", F.name,
              gpusvm_result_string(r), progress_calls);
-    CHECK(r == GPUSVM_ERROR_CANCELLED && m3 == NULL && progress_calls == 2, msg);
+    CHECK(IS_ERROR(F.ctx, r, GPUSVM_ERR_CANCELLED) && m3 == NULL && progress_calls == 2, msg);
     /* and the same small working set, not cancelled, reaches the same optimum */
     cancel_after = 1 << 30;
     p.eps = 0;
@@ -876,86 +876,13 @@ static void case_gamma_scale(void)
     }
 }
 
-static void reader_checks(void)
+/* the model loader: a LIBSVM model file loads; broken ones are refused with file:line */
+static void model_reader_checks(gpusvm_context *ctx)
 {
-    gpusvm_context *ctx;
-    gpusvm_context_desc desc;
-    gpusvm_dataset *ds = NULL;
     gpusvm_model *m = NULL;
     const char *path;
     char msg[4096];
     size_t t;
-    struct {
-        const char *name, *text, *want;
-    } bad[] = {
-        {"label.txt", "1 1:0.5\nabc 2:1\n", ":2: label 'abc'"},
-        {"colon.txt", "1 1:0.5 2 3:1\n", ":1: expected index:value"},
-        {"zero.txt", "1 1:0.5 0:2\n", ":1: feature index 0"},
-        {"order.txt", "1 1:1\n-1 3:1 2:1\n", ":2: feature index 2 after 3"},
-        {"dup.txt", "1 2:1 2:1\n", ":1: feature index 2 after 2"},
-        {"nan.txt", "1 1:1\n1 1:nan\n", ":2: value of feature 1 is not a finite"},
-        {"big.txt", "1 4294967297:1\n", ":1: feature index 4294967297 is beyond"},
-        {"value.txt", "1 1:1x\n", ":1: value '1x'"},
-        {"empty.txt", "", ":1: no data"},
-        {"blank.txt", "\n  \n", ":1: no data"},
-    };
-    memset(&desc, 0, sizeof desc);
-    desc.backend = GPUSVM_BACKEND_CPU;
-    desc.ignore_environment = 1;
-    CHECK_OK(gpusvm_context_create(&desc, &ctx));
-    for (t = 0; t < sizeof bad / sizeof bad[0]; ++t) {
-        gpusvm_result r;
-        path = write_file(bad[t].name, bad[t].text);
-        r = gpusvm_dataset_load(ctx, path, &ds);
-        snprintf(msg, sizeof msg, "reader rejects %s with file:line (%s; got: %s)", bad[t].name, bad[t].want,
-                 gpusvm_context_error(ctx));
-        CHECK(r == GPUSVM_ERROR_PARSE && ds == NULL && strstr(gpusvm_context_error(ctx), path) &&
-                  strstr(gpusvm_context_error(ctx), bad[t].want),
-              msg);
-    }
-    CHECK(gpusvm_dataset_load(ctx, "/nonexistent/file", &ds) == GPUSVM_ERROR_IO, "a missing file is an IO error");
-    path = write_file("serial.txt", "1 0:3 1:0.5\n-1 2:1\n");
-    CHECK(gpusvm_dataset_load(ctx, path, &ds) == GPUSVM_OK && ds->serial && ds->serial[0] == 3.0 &&
-              ds->serial[1] == 0.0 && ds->x.cols == 2 && ds->row_ptr[1] == 1 && ds->col_idx[0] == 0,
-          "index 0 first (a precomputed kernel's 0:serial) goes to dataset->serial, not into x");
-    gpusvm_dataset_free(ds);
-    ds = NULL;
-    { /* a 2 MB line of 200000 features, and a 1000-character number */
-        static char big[2600000];
-        size_t at = 0, f;
-        at += (size_t)sprintf(big + at, "+1");
-        for (f = 1; f <= 200000; ++f) at += (size_t)sprintf(big + at, " %lu:0.%03lu", (unsigned long)f, (unsigned long)(f % 1000));
-        at += (size_t)sprintf(big + at, "\n-1 7:0.5");
-        for (f = 0; f < 997; ++f) big[at++] = '0';
-        at += (size_t)sprintf(big + at, "\n");
-        path = write_file("long.txt", big);
-        CHECK_OK(gpusvm_dataset_load(ctx, path, &ds));
-        CHECK(ds->x.rows == 2 && ds->x.cols == 200000 && ds->row_ptr[1] == 200000 && ds->values[199999] == 0.0f &&
-                  ds->values[1] == 0.002f && ds->values[200000] == 0.5f && ds->col_idx[200000] == 6,
-              "reader: a line of 200000 features and a 1000-character number");
-        gpusvm_dataset_free(ds);
-        ds = NULL;
-        big[0] = '1';
-        big[1] = ' ';
-        big[2] = '1';
-        big[3] = ':';
-        for (f = 4; f < 1100; ++f) big[f] = '0';
-        big[f] = 0;
-        path = write_file("toolong.txt", big);
-        CHECK(gpusvm_dataset_load(ctx, path, &ds) == GPUSVM_ERROR_PARSE && strstr(gpusvm_context_error(ctx), ":1: value"),
-              "reader: a number of more than 1023 characters is refused, with file:line");
-        gpusvm_dataset_free(ds);
-        ds = NULL;
-    }
-    /* LIBSVM's accepted forms: CRLF, blank lines, no final newline, tabs */
-    path = write_file("ok.txt", "1 1:0.5 3:-2\r\n\r\n-1\t2:1e-3\n\n+1 1:1 2:2 3:3");
-    CHECK_OK(gpusvm_dataset_load(ctx, path, &ds));
-    CHECK(ds->x.rows == 3 && ds->x.cols == 3 && ds->row_ptr[3] == 6 && ds->y[1] == -1 && ds->col_idx[2] == 1 &&
-              ds->values[2] == 1e-3f,
-          "reader: CRLF, blank lines, tabs, a row with no features, no final newline");
-    gpusvm_dataset_free(ds);
-
-    /* model files */
     path = write_file("m1.model", "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 2\nrho 0.1\n"
                                   "label 1 -1\nnr_sv 1 1\nSV\n1 1:1 2:0.5 \n-1 2:1 \n");
     CHECK_OK(gpusvm_model_load(ctx, path, &m));
@@ -987,6 +914,97 @@ static void reader_checks(void)
             CHECK(r == GPUSVM_ERROR_PARSE && m == NULL && strstr(gpusvm_context_error(ctx), badm[t].want), msg);
         }
     }
+}
+
+static void reader_checks(void)
+{
+    gpusvm_context *ctx;
+    gpusvm_context_desc desc;
+    gpusvm_dataset *ds = NULL;
+    const char *path;
+    char msg[4096];
+    size_t t;
+    struct {
+        const char *name, *text, *want;
+    } bad[] = {
+        {"label.txt", "1 1:0.5\nabc 2:1\n", ":2: label 'abc'"},
+        {"colon.txt", "1 1:0.5 2 3:1\n", ":1: expected index:value"},
+        {"zero.txt", "1 1:0.5 0:2\n", ":1: feature index 0"},
+        {"order.txt", "1 1:1\n-1 3:1 2:1\n", ":2: feature index 2 after 3"},
+        {"dup.txt", "1 2:1 2:1\n", ":1: feature index 2 after 2"},
+        {"nan.txt", "1 1:1\n1 1:nan\n", ":2: value of feature 1 is not a finite"},
+        {"big.txt", "1 4294967297:1\n", ":1: feature index 4294967297 is beyond"},
+        {"value.txt", "1 1:1x\n", ":1: value '1x'"},
+        {"empty.txt", "", ":1: no data"},
+        {"blank.txt", "\n  \n", ":1: no data"},
+    };
+    memset(&desc, 0, sizeof desc);
+    desc.backend = GPUSVM_BACKEND_CPU;
+    desc.ignore_environment = 1;
+    CHECK_OK(gpusvm_context_create(&desc, &ctx));
+    for (t = 0; t < sizeof bad / sizeof bad[0]; ++t) {
+        gpusvm_result r;
+        path = write_file(bad[t].name, bad[t].text);
+        r = gpusvm_dataset_load(ctx, path, &ds);
+        snprintf(msg, sizeof msg, "reader rejects %s with file:line (%s; got: %s)", bad[t].name, bad[t].want,
+                 gpusvm_context_error(ctx));
+        CHECK(r == GPUSVM_ERROR_PARSE && ds == NULL && strstr(gpusvm_context_error(ctx), path) &&
+                  strstr(gpusvm_context_error(ctx), bad[t].want),
+              msg);
+    }
+    CHECK(IS_ERROR(ctx, gpusvm_dataset_load(ctx, "/nonexistent/file", &ds), GPUSVM_ERR_FILE_OPEN), "a missing file is an IO error");
+    path = write_file("serial.txt", "1 0:3 1:0.5\n-1 2:1\n");
+    CHECK(gpusvm_dataset_load(ctx, path, &ds) == GPUSVM_ERROR_PARSE && !ds &&
+              gpusvm_context_error_id(ctx) == GPUSVM_ERR_DATA_INDEX0,
+          "index 0 is refused by gpusvm_dataset_load (LIBSVM's indices start at 1)");
+    {
+        gpusvm_data_desc dd;
+        memset(&dd, 0, sizeof dd);
+        dd.path = path;
+        dd.index0 = GPUSVM_INDEX0_SERIAL;
+        CHECK_OK(gpusvm_dataset_read(ctx, &dd, &ds));
+    }
+    CHECK(ds->serial && ds->serial[0] == 3.0 &&
+              ds->serial[1] == 0.0 && ds->x.cols == 2 && ds->row_ptr[1] == 1 && ds->col_idx[0] == 0,
+          "index 0 first (a precomputed kernel's 0:serial) goes to dataset->serial, not into x");
+    gpusvm_dataset_free(ds);
+    ds = NULL;
+    { /* a 2 MB line of 200000 features, and a 1000-character number */
+        static char big[2600000];
+        size_t at = 0, f;
+        at += (size_t)sprintf(big + at, "+1");
+        for (f = 1; f <= 200000; ++f) at += (size_t)sprintf(big + at, " %lu:0.%03lu", (unsigned long)f, (unsigned long)(f % 1000));
+        at += (size_t)sprintf(big + at, "\n-1 7:0.5");
+        for (f = 0; f < 997; ++f) big[at++] = '0';
+        at += (size_t)sprintf(big + at, "\n");
+        path = write_file("long.txt", big);
+        CHECK_OK(gpusvm_dataset_load(ctx, path, &ds));
+        CHECK(ds->x.rows == 2 && ds->x.cols == 200000 && ds->row_ptr[1] == 200000 && ds->values[199999] == 0.0f &&
+                  ds->values[1] == 0.002f && ds->values[200000] == 0.5f && ds->col_idx[200000] == 6,
+              "reader: a line of 200000 features and a 1000-character number");
+        gpusvm_dataset_free(ds);
+        ds = NULL;
+        big[0] = '1';
+        big[1] = ' ';
+        big[2] = '1';
+        big[3] = ':';
+        for (f = 4; f < 1100; ++f) big[f] = '0';
+        big[f] = 0;
+        path = write_file("toolong.txt", big);
+        CHECK(IS_ERROR(ctx, gpusvm_dataset_load(ctx, path, &ds), GPUSVM_ERR_DATA_SYNTAX) && strstr(gpusvm_context_error(ctx), ":1: value"),
+              "reader: a number of more than 1023 characters is refused, with file:line");
+        gpusvm_dataset_free(ds);
+        ds = NULL;
+    }
+    /* LIBSVM's accepted forms: CRLF, blank lines, no final newline, tabs */
+    path = write_file("ok.txt", "1 1:0.5 3:-2\r\n\r\n-1\t2:1e-3\n\n+1 1:1 2:2 3:3");
+    CHECK_OK(gpusvm_dataset_load(ctx, path, &ds));
+    CHECK(ds->x.rows == 3 && ds->x.cols == 3 && ds->row_ptr[3] == 6 && ds->y[1] == -1 && ds->col_idx[2] == 1 &&
+              ds->values[2] == 1e-3f,
+          "reader: CRLF, blank lines, tabs, a row with no features, no final newline");
+    gpusvm_dataset_free(ds);
+
+    model_reader_checks(ctx);
     gpusvm_context_destroy(ctx);
 }
 
@@ -1023,7 +1041,7 @@ static void budget_checks(void)
     CHECK_OK(gpusvm_context_create(&desc, &ctx));
     r = gpusvm_train(ctx, &m, y, NULL, &m2);
     snprintf(msg, sizeof msg, "a 50 KB device budget: training says what does not fit (%s)", gpusvm_context_error(ctx));
-    CHECK(r == GPUSVM_ERROR_DEVICE_MEMORY && strstr(gpusvm_context_error(ctx), "device-memory budget") && !m2, msg);
+    CHECK(IS_ERROR(ctx, r, GPUSVM_ERR_DEVICE_MEMORY) && strstr(gpusvm_context_error(ctx), "device-memory budget") && !m2, msg);
     r = gpusvm_predict(ctx, model, &mb, pred, NULL);
     snprintf(msg, sizeof msg, "a 50 KB device budget: prediction of %d points with %lu support vectors runs in blocks (%s)",
              NB, (unsigned long)model->total_sv, gpusvm_result_string(r));
@@ -1033,7 +1051,7 @@ static void budget_checks(void)
     CHECK_OK(gpusvm_context_create(&desc, &ctx));
     r = gpusvm_predict(ctx, model, &mb, pred, NULL);
     snprintf(msg, sizeof msg, "a 5 KB device budget: prediction says what does not fit (%s)", gpusvm_context_error(ctx));
-    CHECK(r == GPUSVM_ERROR_DEVICE_MEMORY && strstr(gpusvm_context_error(ctx), "budget"), msg);
+    CHECK(IS_ERROR(ctx, r, GPUSVM_ERR_DEVICE_MEMORY) && strstr(gpusvm_context_error(ctx), "budget"), msg);
     m.rows = 1;
     r = gpusvm_predict(ctx, model, &m, pred, NULL);
     CHECK(r == GPUSVM_OK && (pred[0] == 1 || pred[0] == -1),
@@ -1472,6 +1490,54 @@ static void case_buffers(void)
     CHECK(strncmp(gpusvm_context_error(F.ctx), "asset.txt:2:", 12) == 0, msg);
 }
 
+/* 4 threads reading text of n bytes (one and many: contexts of 1 and 4 threads): an error late in
+   the text, and an index 0 before it, with the lines counted across the parts */
+static void parallel_reader_lines(gpusvm_context *one, gpusvm_context *many, char *text, size_t n)
+{
+    char *bad = strstr(text + n - n / 5, "\n") + 1, *zero = strstr(text + n / 2, "\n") + 1;
+    size_t bad_line = 1, zero_line = 1, line = 1, row = 0;
+    int lines_ok = 1;
+    const char *c, *at = text;
+    gpusvm_dataset *d1 = NULL, *d2 = NULL;
+    gpusvm_data_desc dd;
+    char kept[4], msg[512];
+    for (c = text; c < bad; ++c) bad_line += *c == '\n';
+    for (c = text; c < zero; ++c) zero_line += *c == '\n';
+    memcpy(kept, zero + 2, 4);
+    memcpy(zero + 2, " 0:1", 4); /* after the label: "-1 0:1..." or " 1 0:1" */
+    memset(&dd, 0, sizeof dd);
+    dd.bytes = text;
+    dd.size = n;
+    dd.name = "big.txt";
+    dd.index0 = GPUSVM_INDEX0_SERIAL;
+    CHECK_OK(gpusvm_dataset_read(many, &dd, &d2));
+    snprintf(msg, sizeof msg, "4 threads: the first index 0 is on line %lu (said %lu)", (unsigned long)zero_line,
+             (unsigned long)d2->index0_line);
+    CHECK(d2->index0_line == zero_line, msg);
+    for (c = text; c < text + n; ++c) /* each row's line, as the text counts it (blank lines skipped) */
+        if (*c == '\n') {
+            if (c > at && at[0] != '\n' && at[0] != '\r') lines_ok &= row < d2->x.rows && d2->line[row++] == line;
+            ++line;
+            at = c + 1;
+        }
+    CHECK(lines_ok && row == d2->x.rows, "4 threads: each row's line, counted across the parts");
+    gpusvm_dataset_free(d2);
+    d2 = NULL;
+    CHECK(gpusvm_dataset_parse(many, text, n, "big.txt", &d2) == GPUSVM_ERROR_PARSE && !d2 &&
+              gpusvm_context_error_id(many) == GPUSVM_ERR_DATA_INDEX0,
+          "4 threads: an index 0 is refused by default");
+    snprintf(msg, sizeof msg, "big.txt:%lu: feature index 0", (unsigned long)zero_line);
+    CHECK(strncmp(gpusvm_context_error(many), msg, strlen(msg)) == 0, "4 threads: the refusal names its line");
+    memcpy(zero + 2, kept, 4);
+    bad[0] = 'x';
+    CHECK(gpusvm_dataset_parse(many, text, n, "big.txt", &d2) == GPUSVM_ERROR_PARSE && !d2, "4 threads: a bad label is refused");
+    snprintf(msg, sizeof msg, "big.txt:%lu: label 'x", (unsigned long)bad_line);
+    CHECK(strncmp(gpusvm_context_error(many), msg, strlen(msg)) == 0, "4 threads: the error names the line the whole file counts");
+    CHECK(gpusvm_dataset_parse(one, text, n, "big.txt", &d1) == GPUSVM_ERROR_PARSE &&
+              strcmp(gpusvm_context_error(one), gpusvm_context_error(many)) == 0,
+          "1 and 4 threads report the same error");
+}
+
 /* A data file of several MiB is read by several threads: the same dataset as one thread reads,
    and its first error and first index 0 on the right line whichever part they fall in. */
 static void parallel_reader_checks(void)
@@ -1531,27 +1597,7 @@ static void parallel_reader_checks(void)
     gpusvm_dataset_free(d1);
     gpusvm_dataset_free(d2);
     d1 = d2 = NULL;
-    { /* an error late in the text, and an index 0 before it: the lines counted across the parts */
-        char *bad = strstr(text + n - n / 5, "\n") + 1, *zero = strstr(text + n / 2, "\n") + 1;
-        size_t bad_line = 1, zero_line = 1;
-        const char *c;
-        for (c = text; c < bad; ++c) bad_line += *c == '\n';
-        for (c = text; c < zero; ++c) zero_line += *c == '\n';
-        memcpy(zero + 2, " 0:1", 4); /* after the label: "-1 0:1..." or " 1 0:1" */
-        CHECK_OK(gpusvm_dataset_parse(many, text, n, "big.txt", &d2));
-        snprintf(msg, sizeof msg, "4 threads: the first index 0 is on line %lu (said %lu)", (unsigned long)zero_line,
-                 (unsigned long)d2->index0_line);
-        CHECK(d2->index0_line == zero_line, msg);
-        gpusvm_dataset_free(d2);
-        d2 = NULL;
-        bad[0] = 'x';
-        CHECK(gpusvm_dataset_parse(many, text, n, "big.txt", &d2) == GPUSVM_ERROR_PARSE && !d2, "4 threads: a bad label is refused");
-        snprintf(msg, sizeof msg, "big.txt:%lu: label 'x", (unsigned long)bad_line);
-        CHECK(strncmp(gpusvm_context_error(many), msg, strlen(msg)) == 0, "4 threads: the error names the line the whole file counts");
-        CHECK(gpusvm_dataset_parse(one, text, n, "big.txt", &d1) == GPUSVM_ERROR_PARSE &&
-                  strcmp(gpusvm_context_error(one), gpusvm_context_error(many)) == 0,
-              "1 and 4 threads report the same error");
-    }
+    parallel_reader_lines(one, many, text, n);
     gpusvm_context_destroy(one);
     gpusvm_context_destroy(many);
     free(text);

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* ---- injected OpenCL ---------------------------------------------------- */
 static gpusvm__cl_api real;
@@ -24,29 +25,40 @@ static int no_platform, no_device, bad_build;
 /* counted atomically: a context over several devices drives each from a thread of its own */
 #define BUMP(x) __atomic_add_fetch(&(x), 1L, __ATOMIC_SEQ_CST)
 #define DROP(x) __atomic_sub_fetch(&(x), 1L, __ATOMIC_SEQ_CST)
-static int inject(void) { return BUMP(cl_calls) == cl_fail_at; }
+/* The run's calls by number, and (census runs) each call's site: the return address in gpusvm of
+   the call through the entry point, so that a sweep tries each site once. */
+#define MAX_CALLS 200000
+static void *call_site[MAX_CALLS];
+static int census_run;
+static int inject(void *site)
+{
+    const long k = BUMP(cl_calls);
+    if (census_run && k <= MAX_CALLS) call_site[k - 1] = site;
+    return k == cl_fail_at;
+}
+#define INJECT() inject(__builtin_return_address(0))
 
 static gpusvm__cl_int W_clGetPlatformIDs(gpusvm__cl_uint n, gpusvm__cl_platform *p, gpusvm__cl_uint *np)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     if (no_platform) return -1001;
     return real.clGetPlatformIDs(n, p, np);
 }
 static gpusvm__cl_int W_clGetPlatformInfo(gpusvm__cl_platform p, gpusvm__cl_uint w, size_t s, void *v, size_t *r)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clGetPlatformInfo(p, w, s, v, r);
 }
 static gpusvm__cl_int W_clGetDeviceIDs(gpusvm__cl_platform p, gpusvm__cl_bitfield t, gpusvm__cl_uint n,
                                        gpusvm__cl_device *d, gpusvm__cl_uint *nd)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     if (no_device) return -1;
     return real.clGetDeviceIDs(p, t, n, d, nd);
 }
 static gpusvm__cl_int W_clGetDeviceInfo(gpusvm__cl_device d, gpusvm__cl_uint w, size_t s, void *v, size_t *r)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clGetDeviceInfo(d, w, s, v, r);
 }
 static gpusvm__cl_context W_clCreateContext(const gpusvm__cl_context_properties *p, gpusvm__cl_uint n,
@@ -54,7 +66,7 @@ static gpusvm__cl_context W_clCreateContext(const gpusvm__cl_context_properties 
                                             gpusvm__cl_int *e)
 {
     gpusvm__cl_context c;
-    if (inject()) {
+    if (INJECT()) {
         if (e) *e = FAIL_CODE;
         return NULL;
     }
@@ -66,13 +78,13 @@ static gpusvm__cl_int W_clReleaseContext(gpusvm__cl_context c)
 {
     DROP(live_cl);
     real.clReleaseContext(c);
-    return inject() ? FAIL_CODE : 0;
+    return INJECT() ? FAIL_CODE : 0;
 }
 static gpusvm__cl_queue W_clCreateCommandQueue(gpusvm__cl_context c, gpusvm__cl_device d, gpusvm__cl_bitfield p,
                                                gpusvm__cl_int *e)
 {
     gpusvm__cl_queue q;
-    if (inject()) {
+    if (INJECT()) {
         if (e) *e = FAIL_CODE;
         return NULL;
     }
@@ -84,13 +96,13 @@ static gpusvm__cl_int W_clReleaseCommandQueue(gpusvm__cl_queue q)
 {
     DROP(live_cl);
     real.clReleaseCommandQueue(q);
-    return inject() ? FAIL_CODE : 0;
+    return INJECT() ? FAIL_CODE : 0;
 }
 static gpusvm__cl_mem W_clCreateBuffer(gpusvm__cl_context c, gpusvm__cl_bitfield f, size_t s, void *h,
                                        gpusvm__cl_int *e)
 {
     gpusvm__cl_mem m;
-    if (inject()) {
+    if (INJECT()) {
         if (e) *e = -4; /* CL_MEM_OBJECT_ALLOCATION_FAILURE */
         return NULL;
     }
@@ -102,18 +114,18 @@ static gpusvm__cl_int W_clReleaseMemObject(gpusvm__cl_mem m)
 {
     DROP(live_cl);
     real.clReleaseMemObject(m);
-    return inject() ? FAIL_CODE : 0;
+    return INJECT() ? FAIL_CODE : 0;
 }
 static gpusvm__cl_int W_clGetMemObjectInfo(gpusvm__cl_mem m, gpusvm__cl_uint w, size_t s, void *v, size_t *r)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clGetMemObjectInfo(m, w, s, v, r);
 }
 static gpusvm__cl_program W_clCreateProgramWithSource(gpusvm__cl_context c, gpusvm__cl_uint n, const char **src,
                                                       const size_t *len, gpusvm__cl_int *e)
 {
     gpusvm__cl_program p;
-    if (inject()) {
+    if (INJECT()) {
         if (e) *e = FAIL_CODE;
         return NULL;
     }
@@ -126,7 +138,7 @@ static gpusvm__cl_program W_clCreateProgramWithBinary(gpusvm__cl_context c, gpus
                                                       const unsigned char **bin, gpusvm__cl_int *st, gpusvm__cl_int *e)
 {
     gpusvm__cl_program p;
-    if (inject()) {
+    if (INJECT()) {
         if (e) *e = FAIL_CODE;
         return NULL;
     }
@@ -136,14 +148,14 @@ static gpusvm__cl_program W_clCreateProgramWithBinary(gpusvm__cl_context c, gpus
 }
 static gpusvm__cl_int W_clGetProgramInfo(gpusvm__cl_program p, gpusvm__cl_uint w, size_t s, void *v, size_t *r)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clGetProgramInfo(p, w, s, v, r);
 }
 static gpusvm__cl_int W_clBuildProgram(gpusvm__cl_program p, gpusvm__cl_uint n, const gpusvm__cl_device *d,
                                        const char *opt, gpusvm__cl_build_notify f, void *u)
 {
     char broken[512];
-    if (inject()) return -11; /* CL_BUILD_PROGRAM_FAILURE */
+    if (INJECT()) return -11; /* CL_BUILD_PROGRAM_FAILURE */
     if (bad_build) { /* a real compile error: the kernels' local size becomes a syntax error */
         snprintf(broken, sizeof broken, "%s -DGPUSVM__L=(", opt ? opt : "");
         return real.clBuildProgram(p, n, d, broken, f, u);
@@ -153,19 +165,19 @@ static gpusvm__cl_int W_clBuildProgram(gpusvm__cl_program p, gpusvm__cl_uint n, 
 static gpusvm__cl_int W_clGetProgramBuildInfo(gpusvm__cl_program p, gpusvm__cl_device d, gpusvm__cl_uint w, size_t s,
                                               void *v, size_t *r)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clGetProgramBuildInfo(p, d, w, s, v, r);
 }
 static gpusvm__cl_int W_clReleaseProgram(gpusvm__cl_program p)
 {
     DROP(live_cl);
     real.clReleaseProgram(p);
-    return inject() ? FAIL_CODE : 0;
+    return INJECT() ? FAIL_CODE : 0;
 }
 static gpusvm__cl_kernel W_clCreateKernel(gpusvm__cl_program p, const char *name, gpusvm__cl_int *e)
 {
     gpusvm__cl_kernel k;
-    if (inject()) {
+    if (INJECT()) {
         if (e) *e = FAIL_CODE;
         return NULL;
     }
@@ -177,55 +189,48 @@ static gpusvm__cl_int W_clReleaseKernel(gpusvm__cl_kernel k)
 {
     DROP(live_cl);
     real.clReleaseKernel(k);
-    return inject() ? FAIL_CODE : 0;
+    return INJECT() ? FAIL_CODE : 0;
 }
 static gpusvm__cl_int W_clSetKernelArg(gpusvm__cl_kernel k, gpusvm__cl_uint i, size_t s, const void *v)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clSetKernelArg(k, i, s, v);
 }
 static gpusvm__cl_int W_clGetKernelInfo(gpusvm__cl_kernel k, gpusvm__cl_uint w, size_t s, void *v, size_t *r)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clGetKernelInfo(k, w, s, v, r);
 }
 static gpusvm__cl_int W_clGetKernelWorkGroupInfo(gpusvm__cl_kernel k, gpusvm__cl_device d, gpusvm__cl_uint w,
                                                  size_t s, void *v, size_t *r)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clGetKernelWorkGroupInfo(k, d, w, s, v, r);
 }
 static gpusvm__cl_int W_clEnqueueNDRangeKernel(gpusvm__cl_queue q, gpusvm__cl_kernel k, gpusvm__cl_uint dims,
                                                const size_t *o, const size_t *g, const size_t *l,
                                                gpusvm__cl_uint ne, const gpusvm__cl_event *w, gpusvm__cl_event *ev)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clEnqueueNDRangeKernel(q, k, dims, o, g, l, ne, w, ev);
 }
 static gpusvm__cl_int W_clEnqueueReadBuffer(gpusvm__cl_queue q, gpusvm__cl_mem m, gpusvm__cl_uint b, size_t o,
                                             size_t s, void *p, gpusvm__cl_uint ne, const gpusvm__cl_event *w,
                                             gpusvm__cl_event *ev)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clEnqueueReadBuffer(q, m, b, o, s, p, ne, w, ev);
 }
 static gpusvm__cl_int W_clEnqueueWriteBuffer(gpusvm__cl_queue q, gpusvm__cl_mem m, gpusvm__cl_uint b, size_t o,
                                              size_t s, const void *p, gpusvm__cl_uint ne, const gpusvm__cl_event *w,
                                              gpusvm__cl_event *ev)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clEnqueueWriteBuffer(q, m, b, o, s, p, ne, w, ev);
-}
-static gpusvm__cl_int W_clEnqueueFillBuffer(gpusvm__cl_queue q, gpusvm__cl_mem m, const void *pat, size_t ps,
-                                            size_t o, size_t s, gpusvm__cl_uint ne, const gpusvm__cl_event *w,
-                                            gpusvm__cl_event *ev)
-{
-    if (inject()) return FAIL_CODE;
-    return real.clEnqueueFillBuffer(q, m, pat, ps, o, s, ne, w, ev);
 }
 static gpusvm__cl_int W_clFinish(gpusvm__cl_queue q)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clFinish(q);
 }
 
@@ -233,7 +238,7 @@ static void *W_clEnqueueMapBuffer(gpusvm__cl_queue q, gpusvm__cl_mem m, gpusvm__
                                   size_t o, size_t s, gpusvm__cl_uint ne, const gpusvm__cl_event *w,
                                   gpusvm__cl_event *ev, gpusvm__cl_int *e)
 {
-    if (inject()) {
+    if (INJECT()) {
         if (e) *e = FAIL_CODE;
         return NULL;
     }
@@ -242,36 +247,36 @@ static void *W_clEnqueueMapBuffer(gpusvm__cl_queue q, gpusvm__cl_mem m, gpusvm__
 static gpusvm__cl_int W_clEnqueueUnmapMemObject(gpusvm__cl_queue q, gpusvm__cl_mem m, void *p, gpusvm__cl_uint ne,
                                                 const gpusvm__cl_event *w, gpusvm__cl_event *ev)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clEnqueueUnmapMemObject(q, m, p, ne, w, ev);
 }
 
 static gpusvm__cl_int W_clEnqueueMarkerWithWaitList(gpusvm__cl_queue q, gpusvm__cl_uint ne, const gpusvm__cl_event *w,
                                                    gpusvm__cl_event *ev)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clEnqueueMarkerWithWaitList(q, ne, w, ev);
 }
 static gpusvm__cl_int W_clEnqueueBarrierWithWaitList(gpusvm__cl_queue q, gpusvm__cl_uint ne, const gpusvm__cl_event *w,
                                                     gpusvm__cl_event *ev)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clEnqueueBarrierWithWaitList(q, ne, w, ev);
 }
 static gpusvm__cl_int W_clReleaseEvent(gpusvm__cl_event e)
 {
     real.clReleaseEvent(e);
-    return inject() ? FAIL_CODE : 0;
+    return INJECT() ? FAIL_CODE : 0;
 }
 static gpusvm__cl_int W_clFlush(gpusvm__cl_queue q)
 {
-    if (inject()) return FAIL_CODE;
+    if (INJECT()) return FAIL_CODE;
     return real.clFlush(q);
 }
 
 static void *W_clGetExtensionFunctionAddressForPlatform(gpusvm__cl_platform p, const char *name)
 {
-    if (inject()) return NULL;
+    if (INJECT()) return NULL;
     return real.clGetExtensionFunctionAddressForPlatform(p, name);
 }
 
@@ -448,59 +453,139 @@ static int still_usable(gpusvm_context *ctx)
     return ok;
 }
 
+/* What a sweep found, added up over its workers. */
+typedef struct {
+    long points, failures, not_usable, silent, leaks, unnamed, streamed, split, clean_ok;
+} sweep_stats;
+
+/* The points a sweep tries, from one run with nothing injected: every host allocation (on_cl 0),
+   or the first call of each OpenCL call site (on_cl 1; a site's later calls leave by the same
+   path, and trying each of them made this test take most of make test's time). */
+static long census(gpusvm_backend backend, int on_cl, long *points, long max)
+{
+    gpusvm_context *ctx = NULL;
+    const char *stage = "";
+    long n = 0, k, j, calls;
+    cl_calls = alloc_calls = 0;
+    cl_fail_at = alloc_fail_at = 0;
+    census_run = 1;
+    workload(backend, NULL, &ctx, &stage);
+    census_run = 0;
+    gpusvm_context_destroy(ctx);
+    live_allocs = live_cl = 0;
+    calls = on_cl ? (cl_calls < MAX_CALLS ? cl_calls : MAX_CALLS) : alloc_calls;
+    for (k = 1; k <= calls && n < max; ++k) {
+        for (j = 0; on_cl && j < k - 1 && call_site[j] != call_site[k - 1]; ++j) {
+        }
+        if (!on_cl || j == k - 1) points[n++] = k;
+    }
+    return n;
+}
+
+/* One injection point n: the workload with the n-th call (or allocation) failing, then what it
+   left. */
+static void sweep_point(gpusvm_backend backend, int on_cl, const char *name, long n, sweep_stats *st)
+{
+    gpusvm_context *ctx = NULL;
+    const char *stage = "";
+    gpusvm_result r;
+    cl_calls = alloc_calls = 0;
+    cl_fail_at = on_cl ? n : 0;
+    alloc_fail_at = on_cl ? 0 : n;
+    last_log[0] = 0;
+    r = workload(backend, NULL, &ctx, &stage);
+    cl_fail_at = alloc_fail_at = 0;
+    ++st->points;
+    if (r != GPUSVM_OK) {
+        const char *detail = ctx ? gpusvm_context_error(ctx) : last_log;
+        ++st->failures;
+        if (on_cl && r == GPUSVM_ERROR_OPENCL && !strstr(detail, "cl")) ++st->unnamed;
+        if (!detail[0]) ++st->unnamed;
+        if (ctx && !still_usable(ctx)) {
+            ++st->not_usable;
+            fprintf(stderr, "  %s N=%ld: context unusable after failing in %s: %s\n", name, n, stage, detail);
+        }
+    } else if (!on_cl) {
+        ++st->silent; /* a failed host allocation must never be absorbed */
+        fprintf(stderr, "  %s N=%ld: allocation failure absorbed silently\n", name, n);
+    }
+    gpusvm_context_destroy(ctx);
+    if (live_allocs != 0 || live_cl != 0) {
+        ++st->leaks;
+        fprintf(stderr, "  %s N=%ld (%s, %s): %ld host allocations and %ld OpenCL objects left\n", name, n, stage,
+                gpusvm_result_string(r), live_allocs, live_cl);
+        live_allocs = live_cl = 0;
+    }
+}
+
+/* Worker w of W: the census, then its share of the points (every W-th), into *st. */
+static void sweep_share(gpusvm_backend backend, int on_cl, const char *name, int w, int nw, sweep_stats *st)
+{
+    static long points[MAX_CALLS];
+    const long n = census(backend, on_cl, points, MAX_CALLS);
+    long k;
+    memset(st, 0, sizeof *st);
+    st->clean_ok = n > 0;
+    for (k = w; k < n; k += nw) sweep_point(backend, on_cl, name, points[k], st);
+    st->streamed = stream_said[0] != 0;
+    st->split = rows_said;
+}
+
+/* The sweep over two worker processes (forked before either touches OpenCL: the parent never
+   does), each reporting its counts through a pipe; where fork is missing, in this process. */
 static void sweep(gpusvm_backend backend, int on_cl, const char *name)
 {
-    long n, failures = 0, points = 0, not_usable = 0, silent = 0, leaks = 0, unnamed = 0;
+    enum { NW = 2 };
+    sweep_stats st, part;
     char msg[512];
-    for (n = 1;; ++n) {
-        gpusvm_context *ctx = NULL;
-        const char *stage = "";
-        gpusvm_result r;
-        int injected;
-        cl_calls = alloc_calls = 0;
-        cl_fail_at = on_cl ? n : 0;
-        alloc_fail_at = on_cl ? 0 : n;
-        last_log[0] = 0;
-        r = workload(backend, NULL, &ctx, &stage);
-        injected = on_cl ? cl_calls >= n : alloc_calls >= n;
-        cl_fail_at = alloc_fail_at = 0;
-        if (!injected) {
-            gpusvm_context_destroy(ctx);
-            CHECK(r == GPUSVM_OK, "the run with nothing injected succeeds");
-            break;
+    int fd[NW][2], w, status;
+    pid_t pid[NW];
+    memset(&st, 0, sizeof st);
+    fflush(stdout);
+    fflush(stderr);
+    for (w = 0; w < NW; ++w) {
+        if (pipe(fd[w]) != 0 || (pid[w] = fork()) < 0) {
+            CHECK(0, "a worker process for the sweep");
+            return;
         }
-        ++points;
-        if (r != GPUSVM_OK) {
-            const char *detail = ctx ? gpusvm_context_error(ctx) : last_log;
-            ++failures;
-            if (on_cl && r == GPUSVM_ERROR_OPENCL && !strstr(detail, "cl")) ++unnamed;
-            if (!detail[0]) ++unnamed;
-            if (ctx && !still_usable(ctx)) {
-                ++not_usable;
-                fprintf(stderr, "  %s N=%ld: context unusable after failing in %s: %s\n", name, n, stage, detail);
-            }
-        } else if (!on_cl) {
-            ++silent; /* a failed host allocation must never be absorbed */
-            fprintf(stderr, "  %s N=%ld: allocation failure absorbed silently\n", name, n);
+        if (pid[w] == 0) {
+            close(fd[w][0]);
+            sweep_share(backend, on_cl, name, w, NW, &part);
+            if (write(fd[w][1], &part, sizeof part) != (ssize_t)sizeof part) _exit(1);
+            _exit(0);
         }
-        gpusvm_context_destroy(ctx);
-        if (live_allocs != 0 || live_cl != 0) {
-            ++leaks;
-            fprintf(stderr, "  %s N=%ld (%s, %s): %ld host allocations and %ld OpenCL objects left\n", name, n,
-                    stage, gpusvm_result_string(r), live_allocs, live_cl);
-            live_allocs = live_cl = 0;
-        }
+        close(fd[w][1]);
     }
-    printf("test_faults: %s: %ld injection points, %ld returned an error, %ld leaks\n", name, points, failures, leaks);
-    snprintf(msg, sizeof msg, "%s: every injected failure released everything (%ld of %ld points leaked)", name, leaks,
-             points);
-    CHECK(leaks == 0 && points > 20, msg);
-    snprintf(msg, sizeof msg, "%s: every failure says what failed (%ld did not)", name, unnamed);
-    CHECK(unnamed == 0, msg);
-    snprintf(msg, sizeof msg, "%s: the context stays usable after a failure (%ld were not)", name, not_usable);
-    CHECK(not_usable == 0, msg);
-    snprintf(msg, sizeof msg, "%s: no allocation failure is absorbed (%ld were)", name, silent);
-    CHECK(silent == 0, msg);
+    for (w = 0; w < NW; ++w) {
+        memset(&part, 0, sizeof part);
+        if (read(fd[w][0], &part, sizeof part) != (ssize_t)sizeof part) part.clean_ok = 0;
+        close(fd[w][0]);
+        waitpid(pid[w], &status, 0);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) part.clean_ok = 0;
+        st.points += part.points;
+        st.failures += part.failures;
+        st.not_usable += part.not_usable;
+        st.silent += part.silent;
+        st.leaks += part.leaks;
+        st.unnamed += part.unnamed;
+        st.streamed |= part.streamed;
+        st.split += part.split;
+        st.clean_ok += part.clean_ok;
+    }
+    stream_said[0] = st.streamed ? 'y' : 0;
+    rows_said = (int)st.split;
+    printf("test_faults: %s: %ld injection points, %ld returned an error, %ld leaks\n", name, st.points, st.failures,
+           st.leaks);
+    CHECK(st.clean_ok == NW, "the run with nothing injected succeeds (and the workers report)");
+    snprintf(msg, sizeof msg, "%s: every injected failure released everything (%ld of %ld points leaked)", name,
+             st.leaks, st.points);
+    CHECK(st.leaks == 0 && st.points > 20, msg);
+    snprintf(msg, sizeof msg, "%s: every failure says what failed (%ld did not)", name, st.unnamed);
+    CHECK(st.unnamed == 0, msg);
+    snprintf(msg, sizeof msg, "%s: the context stays usable after a failure (%ld were not)", name, st.not_usable);
+    CHECK(st.not_usable == 0, msg);
+    snprintf(msg, sizeof msg, "%s: no allocation failure is absorbed (%ld were)", name, st.silent);
+    CHECK(st.silent == 0, msg);
 }
 
 static void selection_faults(void)
@@ -599,10 +684,24 @@ static void write_fault(void)
     gpusvm_context_destroy(ctx);
 }
 
+/* Whether a context on d opens, asked in a child process (the sweeps fork their workers, and the
+   parent stays clear of OpenCL's threads). */
+static int opencl_present(const gpusvm_context_desc *d)
+{
+    int status = -1;
+    pid_t pid;
+    fflush(stdout);
+    if ((pid = fork()) == 0) {
+        gpusvm_context *probe = NULL;
+        _exit(gpusvm_context_create(d, &probe) == GPUSVM_OK ? 0 : 1);
+    }
+    return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 int main(void)
 {
-    gpusvm_context *probe = NULL;
     gpusvm_context_desc d;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each sweep's line as it ends */
     snprintf(data_path, sizeof data_path, "build/test_api.tmp/faults.data");
     snprintf(model_path, sizeof model_path, "build/test_api.tmp/faults.model");
     make_data();
@@ -610,12 +709,10 @@ int main(void)
     memset(&d, 0, sizeof d);
     d.backend = GPUSVM_BACKEND_OPENCL;
     d.ignore_environment = 1;
-    if (gpusvm_context_create(&d, &probe) != GPUSVM_OK) {
+    if (!opencl_present(&d)) {
         CHECK(0, "an OpenCL device for the OpenCL fault sweeps");
         return check_summary();
     }
-    gpusvm_context_destroy(probe);
-    live_cl = 0;
     sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL");
     sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls");
     /* again with a kernel cache: the first run compiles and writes it, every later one loads it (a

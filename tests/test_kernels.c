@@ -286,7 +286,7 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
             if (!bad) fprintf(stderr, "  rows[%lu]: opencl %.9g, C %.9g\n", (unsigned long)i, Ko[i], Kc[i]);
             ++bad;
         }
-    snprintf(what, sizeof what, "%s: gpusvm_rows matches the C backend (%lu of %lu differ)", label,
+    snprintf(what, sizeof what, "%s: gpusvm_rows_tiled matches the C backend (%lu of %lu differ)", label,
              (unsigned long)bad, (unsigned long)((size_t)q * np));
     CHECK(bad == 0, what);
 
@@ -1103,6 +1103,13 @@ static void multi_device_checks(gpusvm_context *one)
     free(x), free(y), free(yb), free(yr), free(t1), free(t2), free(dv1), free(dv2);
 }
 
+/* A failing call's detail (the OpenCL call, its code and line), printed beside the check that fails. */
+static void log_errors(void *user, gpusvm_log_level level, const char *msg)
+{
+    (void)user;
+    if (level == GPUSVM_LOG_ERROR) fprintf(stderr, "gpusvm: %s\n", msg);
+}
+
 int main(void)
 {
     gpusvm_context *c1, *c2, *c3;
@@ -1114,10 +1121,13 @@ int main(void)
     printf("test_kernels: seed %llu\n", (unsigned long long)rng_state);
     memset(&d, 0, sizeof d);
     d.ignore_environment = getenv("GPUSVM_SUBGROUPS") == NULL; /* with it: that sub-group exchange */
+    if (getenv("GPUSVM_CACHE_DIR") && strcmp(getenv("GPUSVM_CACHE_DIR"), "off") != 0)
+        d.kernel_cache_dir = getenv("GPUSVM_CACHE_DIR"); /* for a driver that keeps no programs (Intel's) */
     d.backend = GPUSVM_BACKEND_CPU;
     CHECK_OK(gpusvm_context_create(&d, &c1));
     d.backend = GPUSVM_BACKEND_OPENCL;
     d.device = getenv("GPUSVM_DEVICE");
+    d.logger.fn = log_errors;
     d.storage = GPUSVM_STORAGE_DENSE;
     pairs = getenv("GPUSVM_FP64") && strcmp(getenv("GPUSVM_FP64"), "off") == 0;
     d.fp64 = pairs ? GPUSVM_FP64_OFF : GPUSVM_FP64_AUTO;

@@ -142,7 +142,7 @@ static gpusvm_result md_update_w(gpusvm__backend *b)
 {
     const int k = md_index(b);
     if (md_fail_at > 0 && k > 0 && ++md_updates[k] == md_fail_at)
-        return gpusvm__fail(b->ctx, k == 1 ? GPUSVM_ERROR_IO : GPUSVM_ERROR_DEVICE_MEMORY, "device %d failed", k);
+        return gpusvm__fail(b->ctx, k == 1 ? GPUSVM_ERR_FILE_WRITE : GPUSVM_ERR_DEVICE_MEMORY, "device %d failed", k);
     return md_update[k](b);
 }
 static void md_logger(void *user, gpusvm_log_level level, const char *msg)

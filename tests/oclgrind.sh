@@ -1,0 +1,134 @@
+#!/bin/sh
+# oclgrind.sh: every kernel of the program run at least once on small problems inside Oclgrind, a
+# simulated OpenCL device that checks each memory access: out of bounds (always), data races
+# between work-items (OCLGRIND_DATA_RACES), reads of uninitialised memory (OCLGRIND_UNINITIALIZED)
+# and misuse of the OpenCL API (OCLGRIND_CHECK_API). Each run must end well with no report; the
+# kernels each run launched (GPUSVM_VERBOSE's "kernel launches") must add up to every kernel the
+# program has. Prints ok/FAIL lines and "oclgrind: N passed, M failed"; skips with a clear line
+# where Debian's oclgrind package is not installed.
+#
+# Every run checks bounds, races and the API. The uninitialised-read check, which makes a run 4 to
+# 10 times slower, runs where it can be trusted and is cheap: C-SVC on dense and on sparse points,
+# epsilon-SVR, and prediction on the device. It cannot be trusted in a run that releases a buffer
+# before it makes one a kernel fills, as Crammer-Singer does (the dense upload's CSR staging
+# buffers are released once scattered) and nu-SVC and one-class do (their starting gradient is a
+# device decision whose buffers are released before the training's are made): Oclgrind 21.10 keeps
+# a buffer's shadow by buffer id, sized by the host's writes, and a new buffer with a released
+# one's id keeps the old size until the host writes it (plugins/Uninitialized.cpp: memoryAllocated
+# is not handled, hostMemoryStore allocates the shadow), so a kernel's words past that size read
+# as uninitialised. tests/oclgrind_ids.c shows it on the installed Oclgrind: its reports begin at
+# the released buffer's size, and every value read is the one written; below it must report
+# exactly those words. (With the check on, the Crammer-Singer run's first word reported is byte
+# 248 of its responses buffer, the size of the released row offsets of its 30 points.)
+cd "$(dirname "$0")/.." || exit 1
+B=build
+T=$B/tests/oclgrind
+mkdir -p "$T"
+pass=0
+fail=0
+icd=/usr/lib/oclgrind/liboclgrind-rt-icd.so
+if [ ! -f "$icd" ]; then
+    echo "skip oclgrind: $icd is not installed (Debian: apt-get install oclgrind)"
+    echo "oclgrind: 0 passed, 0 failed"
+    exit 0
+fi
+mkdir -p "$T/vendors"
+echo "$icd" > "$T/vendors/oclgrind.icd"
+# Debian's ICD loader ignores OCL_ICD_FILENAMES; OCL_ICD_VENDORS names the folder of .icd files.
+# -cl-opt-disable: the checks follow the source (at -O2 clang emits 'freeze', which the
+# uninitialised-read plugin of 21.10 cannot simulate), and the reports name its lines.
+# GPUSVM_INLINE: the helpers as plain inline functions (always_inline makes clang emit
+# llvm.experimental.noalias.scope.decl for the float pairs' structs, which 21.10 cannot run).
+export OCL_ICD_VENDORS=$PWD/$T/vendors OCLGRIND_BUILD_OPTIONS="-cl-opt-disable -DGPUSVM_INLINE=inline" OCLGRIND_CHECK_API=1 \
+    OCLGRIND_DATA_RACES=1 GPUSVM_BACKEND=opencl GPUSVM_CACHE_DIR=off GPUSVM_VERBOSE=1
+unset GPUSVM_DEVICE GPUSVM_STORAGE GPUSVM_FP64 GPUSVM_DEVICE_MEMORY_MB GPUSVM_SUBGROUPS
+
+# the data: heart_scale's first 60 and 100 rows, 30 rows of iris (3 classes), a regression set,
+# a9a's first 40 rows (123 features: the tiled rows kernel), heart_scale five times over (device
+# prediction)
+head -n 60 data/heart_scale > $T/h60
+head -n 100 data/heart_scale > $T/h100
+xz -dc data/iris.sklearn.xz | awk 'NR % 5 == 1' > $T/iris30
+xz -dc data/diabetes_reg.scale.xz | head -n 60 > $T/reg60
+xz -dc data/a9a.xz | head -n 40 > $T/a9a40
+for k in 1 2 3 4 5; do cat data/heart_scale; done > $T/h1350
+[ -x $T/train_grid ] && [ $T/train_grid -nt gpusvm.h ] ||
+    ${CC:-cc} -std=c99 -O2 -DGPUSVM__SEL_GRID=0 -o $T/train_grid tools/gpusvm-train.c -ldl -lm
+[ -x $T/small_sets ] && [ $T/small_sets -nt gpusvm.h ] && [ $T/small_sets -nt tests/small_sets.c ] ||
+    ${CC:-cc} -std=c99 -O2 -o $T/small_sets tests/small_sets.c -ldl -lm
+
+# check ID NAME UNINIT COMMAND...: the command must succeed with no Oclgrind report; its line goes
+# to $T/runID.result. Each run is one simulated thread: two lanes run side by side, balanced by
+# their runs' times (prediction after the model it reads, in the same lane)
+check() {
+    id=$1 name=$2 uninit=$3
+    shift 3
+    log=$T/run$id.log
+    t0=$(date +%s)
+    if OCLGRIND_UNINITIALIZED=$uninit "$@" > "$log" 2>&1; then rc=0; else rc=$?; fi
+    reports=$(grep -c -E '^(Invalid|Uninitialized|Controlflow|Read-write|Write-write|Oclgrind - OpenCL runtime error)|data race|OCLGRIND FATAL' "$log")
+    if [ "$rc" = 0 ] && [ "$reports" = 0 ]; then
+        echo "ok   oclgrind: $name ($(($(date +%s) - t0)) s)"
+    else
+        echo "FAIL oclgrind: $name (exit $rc, $reports reports; see $log)"
+        grep -m 12 -E '^(Invalid|Uninit|Control|Read-|Write-|Oclgrind -)|Kernel:|At line|FATAL' "$log" | sed 's/^/     /'
+    fi > $T/run$id.result
+}
+rm -f $T/run*.result $T/run*.log
+jobs=13
+# every check: bounds, races and the API; the uninitialised-read check (1) where the run has one
+# device phase and releases no buffer before it makes the ones kernels fill (see the header)
+(
+    check 1 "C-SVC, dense, two classes (and uninitialised reads)" 1 $B/gpusvm-train -c 1 -g 0.05 $T/h60 $T/c.model
+    check 2 "prediction on the device (1350 points; and uninitialised reads)" 1 $B/gpusvm-predict $T/h1350 $T/c.model $T/c.out
+    check 3 "two devices, split by rows and streamed (GPUSVM_DEVICE=0,0)" 0 env GPUSVM_DEVICE=0,0 GPUSVM_DEVICE_MEMORY_MB=0.05 \
+        $B/gpusvm-train -c 4 -g 0.1 -m 0.01 $T/h100 $T/split.model
+    check 4 "C-SVC, the selection over the grid" 0 $T/train_grid -c 1 -g 0.05 $T/h60 $T/grid.model
+    check 5 "one-class" 0 $B/gpusvm-train -s 2 -n 0.2 -g 0.05 $T/h60 $T/one.model
+) &
+(
+    check 6 "working sets of 16: the row cache, the few-rows kernel" 0 $T/small_sets $T/h60 16
+    check 7 "C-SVC, points kept sparse (and uninitialised reads)" 1 env GPUSVM_STORAGE=sparse $B/gpusvm-train -c 1 -g 0.05 $T/h60 $T/sparse.model
+    check 8 "three classes, 3-fold cross-validation (one batch)" 0 $B/gpusvm-train -c 10 -v 3 $T/iris30
+    check 9 "C-SVC, float pairs (GPUSVM_FP64=off)" 0 env GPUSVM_FP64=off $B/gpusvm-train -c 1 -g 0.05 $T/h60 $T/pairs.model
+    check 10 "epsilon-SVR (and uninitialised reads)" 1 $B/gpusvm-train -s 3 -p 0.05 $T/reg60 $T/svr.model
+    check 11 "C-SVC, many features (the tiled rows kernel)" 0 $B/gpusvm-train -c 4 -g 0.1 $T/a9a40 $T/tiled.model
+    check 12 "Crammer-Singer" 0 $B/gpusvm-train -s 5 -c 10 $T/iris30 $T/cs.model
+    check 13 "nu-SVC" 0 $B/gpusvm-train -s 1 -n 0.3 -g 0.05 $T/h60 $T/nu.model
+) &
+wait
+for k in $(seq 1 $jobs); do
+    cat $T/run$k.result 2>/dev/null || echo "FAIL oclgrind: run $k left no result"
+    if grep -q '^ok' $T/run$k.result 2>/dev/null; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+
+# the false report itself, on this Oclgrind: a kernel-filled buffer with a released buffer's id
+if ${CC:-cc} -std=c99 -o $T/oclgrind_ids tests/oclgrind_ids.c -l:libOpenCL.so.1 2> $T/ids_build.log; then
+    OCLGRIND_UNINITIALIZED=1 $T/oclgrind_ids > $T/ids.log 2>&1
+    rc=$?
+    n=$(grep -c '^Uninitialized' $T/ids.log)
+    if [ "$rc" = 0 ] && [ "$n" = 48 ]; then
+        pass=$((pass + 1))
+        echo "ok   oclgrind: its uninitialised-read check reports the 48 words past a released buffer's 16, all read as written"
+    else
+        fail=$((fail + 1))
+        echo "FAIL oclgrind: tests/oclgrind_ids.c: exit $rc, $n reports (48 expected: see the header)"
+    fi
+else
+    fail=$((fail + 1))
+    echo "FAIL oclgrind: tests/oclgrind_ids.c does not build (see $T/ids_build.log)"
+fi
+
+# every kernel of the program was launched by some run
+all=$(grep -o '"gpusvm_[a-z_]*", GPUSVM__' kernels/00_shared.h | sed 's/"\(gpusvm_[a-z_]*\)".*/\1/' | sort -u)
+seen=$(grep -h 'kernel launches:' $T/run*.log | tr ' ' '\n' | grep '^gpusvm_' | sort -u)
+missing=$(for k in $all; do echo "$seen" | grep -qx "$k" || echo "$k"; done)
+if [ -z "$missing" ] && [ -n "$all" ]; then
+    pass=$((pass + 1))
+    echo "ok   oclgrind: every kernel ran ($(echo "$all" | wc -l) kernels)"
+else
+    fail=$((fail + 1))
+    echo "FAIL oclgrind: kernels no run launched:" $missing
+fi
+echo "oclgrind: $pass passed, $fail failed"
+[ "$fail" = 0 ]
