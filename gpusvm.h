@@ -245,6 +245,10 @@ typedef enum gpusvm_result {
       "precomputed kernel: a serial number is not an integer naming one of x's columns")                         \
     X(NU_INFEASIBLE, GPUSVM_ERROR_INVALID_ARGUMENT,                                                              \
       "nu-SVC: nu is infeasible for a pair of classes (LIBSVM's 'specified nu is infeasible'): lower nu")        \
+    X(NU_DEGENERATE, GPUSVM_ERROR_INVALID_ARGUMENT,                                                              \
+      "nu-SVC: a pair of classes has r = 0, so the coefficients alpha / r would be infinite (points the kernel cannot tell apart)") \
+    X(NOT_FINITE, GPUSVM_ERROR_INVALID_ARGUMENT,                                                                 \
+      "training overflowed to NaN or infinity: a kernel parameter (gamma, coef0, degree) far outside the data's scale") \
     X(NR_FOLD, GPUSVM_ERROR_INVALID_ARGUMENT,                                                                    \
       "cross-validation: nr_fold is below 2, or leaves a fold no row to train on: use fewer folds")              \
     X(GRID_VALUE, GPUSVM_ERROR_INVALID_ARGUMENT, "grid search: a C or gamma value is not finite and > 0")        \
@@ -618,8 +622,10 @@ GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *
    svm_check_parameter): the data, every field's range, the labels of a classification, and for
    nu-SVC that nu is feasible for every pair of classes, nu (n_i + n_j) / 2 <= min(n_i, n_j) on the
    class counts, as LIBSVM checks it (gpusvm_train also weighs in class and sample weights).
-   GPUSVM_OK, or the error gpusvm_train would give, its message on the context. Thread safety: the
-   context's thread. */
+   GPUSVM_OK, or the error gpusvm_train would give, its message on the context; what only the
+   solution shows is left to training (nu-SVC's GPUSVM_ERR_NU_DEGENERATE, GPUSVM_ERR_NOT_FINITE,
+   the device's memory, a cancelled progress), and with probability = 1 nu-SVC's internal folds,
+   each of which may be infeasible (GPUSVM_ERR_NU_INFEASIBLE) where the whole data is not. Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_check_params(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                              const gpusvm_params *params);
 /* n-fold cross-validation, as LIBSVM's svm_cross_validation: for classification the folds are
@@ -10785,6 +10791,13 @@ static gpusvm_result gpusvm__ovo_finish(gpusvm_context *ctx, gpusvm__ovo *o, con
             if (nusvc) {
                 rho[p] = gpusvm__rho_nu(&o->probs[p], pa, pg, &pi->nu_r);
                 scale = 1.0 / pi->nu_r;
+                if (!gpusvm__finite_d(scale) || !gpusvm__finite_d(rho[p])) {
+                    r = gpusvm__fail(ctx, GPUSVM_ERR_NU_DEGENERATE,
+                                     "nu-SVC: classes %d and %d gave r = %g (rho %g), and the coefficients are alpha / r "
+                                     "(LIBSVM writes infinite ones): the kernel cannot tell their points apart",
+                                     o->label[ci], o->label[cj], pi->nu_r, rho[p]);
+                    goto fail;
+                }
                 rho[p] *= scale;
             } else {
                 rho[p] = gpusvm__rho(&o->probs[p], pa, pg);
@@ -11479,6 +11492,33 @@ static int gpusvm__cs_running(const gpusvm__cs *s)
     return 0;
 }
 
+/* Rounds that move nothing: a kernel that overflowed (a parameter far outside the data's scale,
+   K(x,x) = inf: no block ever moves, or the gap is not finite) is an error; an eps below what the
+   arithmetic resolves (1e-300) leaves every block within 1e-12 of optimal and the gap above eps.
+   max_iter counts moves, so neither would end: after 1000 rounds without a move (rounds pass moves
+   only where a round moves nothing) the first is an error and the second stops, as max_iter does,
+   once every running problem is there. */
+static gpusvm_result gpusvm__cs_stalled(gpusvm_context *ctx, const gpusvm__cs *s, double eps, int *stop)
+{
+    int p, running = 0, stalled = 0;
+    for (p = 0; p < s->nprob; ++p) {
+        const double *st = s->st + (size_t)p * GPUSVM__ST_COUNT;
+        if (st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) continue;
+        ++running;
+        if (!gpusvm__finite_d(st[GPUSVM__ST_GAP]) || (st[GPUSVM__ST_OUTER] >= 1000 && st[GPUSVM__ST_ITER] == 0))
+            return gpusvm__fail(ctx, GPUSVM_ERR_NOT_FINITE,
+                                "Crammer-Singer: gap %g and no step after %.0f rounds: the kernel's values overflow "
+                                "(its parameters are far outside the data's scale)",
+                                st[GPUSVM__ST_GAP], st[GPUSVM__ST_OUTER]);
+        stalled += st[GPUSVM__ST_OUTER] - st[GPUSVM__ST_ITER] >= 1000;
+    }
+    *stop = running > 0 && stalled == running;
+    if (*stop)
+        gpusvm__log(ctx, GPUSVM_LOG_WARN, "Crammer-Singer: no step moves any more (eps %g is below what the arithmetic "
+                    "resolves); stopped as at max_iter", eps);
+    return GPUSVM_OK;
+}
+
 /* Rounds until every problem's status says done (the gap below eps, or max_iter), or a cancel;
    the status is read every few rounds (every round where that costs nothing), then the duals.
    With ctx->profile every step is waited for (a status read) and timed. The progress callback
@@ -11487,7 +11527,7 @@ static gpusvm_result gpusvm__cs_loop(gpusvm_context *ctx, const gpusvm_params *p
 {
     gpusvm__backend *be = ctx->backend;
     gpusvm_result res = GPUSVM_OK;
-    int first = 1, every = be->status_cheap ? 1 : 4, k, step;
+    int first = 1, every = be->status_cheap ? 1 : 4, k, step, stop = 0;
     double t0 = gpusvm__now(), t1;
     for (;;) {
         for (k = 0; k < every; ++k, first = 0)
@@ -11509,6 +11549,8 @@ static gpusvm_result gpusvm__cs_loop(gpusvm_context *ctx, const gpusvm_params *p
                 return gpusvm__fail(ctx, GPUSVM_ERR_CANCELLED, "training cancelled by the progress callback");
         }
         if (!gpusvm__cs_running(s)) break;
+        if ((res = gpusvm__cs_stalled(ctx, s, prm->eps, &stop)) != GPUSVM_OK) return res;
+        if (stop) break;
     }
     if (ctx->profile)
         gpusvm__log(ctx, GPUSVM_LOG_INFO,
@@ -13543,6 +13585,39 @@ static gpusvm_result gpusvm__train_inputs(gpusvm_context *ctx, const gpusvm_matr
     return gpusvm__check_labels(ctx, p, y, in->m.rows);
 }
 
+/* A trained model whose numbers overflowed (a kernel parameter far outside the data's scale, as
+   gamma 1e308: LIBSVM writes NaN there) is an error, never a model that cannot be saved. */
+static int gpusvm__all_finite(const double *v, size_t n)
+{
+    size_t i;
+    for (i = 0; v && i < n; ++i)
+        if (!gpusvm__finite_d(v[i])) return 0;
+    return 1;
+}
+
+static gpusvm_result gpusvm__train_finite(gpusvm_context *ctx, gpusvm_model **out)
+{
+    char why[256];
+    const gpusvm_model *m = *out;
+    const double gamma = m->gamma, coef0 = m->coef0;
+    const int degree = m->degree;
+    const size_t pairs = (size_t)m->nr_class * (size_t)(m->nr_class - 1) / 2, npairs = pairs ? pairs : 1; /* as saved */
+    if (gpusvm__check_model(ctx, m) == GPUSVM_OK) {
+        if (gpusvm__all_finite(m->probA, npairs) && gpusvm__all_finite(m->probB, npairs) &&
+            gpusvm__all_finite(m->prob_density_marks, GPUSVM__NR_MARKS))
+            return GPUSVM_OK;
+        snprintf(ctx->error, sizeof ctx->error, "probability outputs not finite: targets or a kernel far outside "
+                 "the arithmetic's range");
+    }
+    snprintf(why, sizeof why, "%.200s", ctx->error);
+    gpusvm_model_free(*out);
+    *out = NULL;
+    return gpusvm__fail(ctx, GPUSVM_ERR_NOT_FINITE,
+                        "training overflowed (%s): the kernel's parameters (gamma %g, coef0 %g, degree %d) are "
+                        "far outside the data's scale",
+                        why, gamma, coef0, degree);
+}
+
 GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                       const gpusvm_params *params, gpusvm_model **out)
 {
@@ -13556,6 +13631,7 @@ GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *
     r = gpusvm__train_inputs(ctx, x, y, params, &in, &p);
     if (r == GPUSVM_OK) r = gpusvm__train_any(ctx, &in.m, y, &p, out, t0);
     if (r == GPUSVM_OK) (*out)->n_columns = in.m.cols;
+    if (r == GPUSVM_OK) r = gpusvm__train_finite(ctx, out);
     gpusvm__input_free(ctx, &in);
     return r;
 }

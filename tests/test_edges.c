@@ -291,6 +291,34 @@ static void case_zero_rules(gpusvm_context *ctx)
     CHECK_ID(ctx, gpusvm_train(ctx, &mx, y, &p, &m), GPUSVM_ERR_PARAMS_FIELD, "params.eps NaN is refused");
 }
 
+/* nu-SVC where the kernel cannot tell the classes apart (one point, labelled both ways): r = 0 and
+   LIBSVM writes coefficients alpha / r = inf; training must refuse rather than return that model. */
+static void case_nu_degenerate(gpusvm_context *ctx)
+{
+    float x[2] = {-1, -1};
+    double y[2] = {1, -1};
+    gpusvm_matrix mx;
+    gpusvm_params p;
+    gpusvm_model *m = NULL;
+    char *text = NULL;
+    size_t size = 0;
+    memset(&mx, 0, sizeof mx);
+    mx.layout = GPUSVM_LAYOUT_DENSE;
+    mx.rows = 2;
+    mx.cols = 1;
+    mx.values = x;
+    memset(&p, 0, sizeof p);
+    p.svm_type = GPUSVM_NU_SVC;
+    CHECK_ID(ctx, gpusvm_train(ctx, &mx, y, &p, &m), GPUSVM_ERR_NU_DEGENERATE,
+             "nu-SVC on points the kernel cannot tell apart: refused (r = 0), no model");
+    CHECK(!m, "nu-SVC, r = 0: *out stays NULL");
+    x[1] = 1; /* told apart: the same call trains */
+    CHECK(gpusvm_train(ctx, &mx, y, &p, &m) == GPUSVM_OK && m && gpusvm_model_save_buffer(ctx, m, &text, &size) == GPUSVM_OK,
+          "nu-SVC on two distinct points trains, and its model saves");
+    gpusvm_free(ctx, text);
+    gpusvm_model_free(m);
+}
+
 /* The list of errors: a name, a text and a result for each id, the result's sign as documented. */
 static void case_error_list(void)
 {
@@ -319,6 +347,7 @@ static void run_backend(gpusvm_backend backend, const char *dir)
     case_progress(ctx, GPUSVM_C_SVC);
     case_progress(ctx, GPUSVM_CRAMMER_SINGER);
     case_zero_rules(ctx);
+    case_nu_degenerate(ctx);
     gpusvm_context_destroy(ctx);
     CHECK(live == 0, "every allocation freed");
 }
