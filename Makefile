@@ -6,7 +6,8 @@
 #   make mpi            build/gpusvm-train-mpi and gpusvm-grid-mpi: the tools across MPI ranks (mpicc)
 #   make kernels        regenerate kernels.cl.h and the kernel block of gpusvm.h
 #   make check-kernels  fail if either is out of step with kernels/
-#   make fuzz           libFuzzer on the data reader, the model loader and the API (FUZZ_SECONDS each, default 60)
+#   make fuzz           libFuzzer on the data reader, the model loader and the API (FUZZ_SECONDS each, default 60;
+#                       make test runs each for TEST_FUZZ_SECONDS, default 20)
 #   make docs           regenerate docs/errors.md (the list of errors) from gpusvm.h
 
 CC      ?= cc
@@ -20,6 +21,7 @@ KERNELS := kernels/00_shared.h $(sort $(wildcard kernels/*.cl))
 TOOLS := $(BUILD)/gpusvm-train $(BUILD)/gpusvm-predict $(BUILD)/gpusvm-scale $(BUILD)/gpusvm-grid
 
 FUZZ_SECONDS ?= 60
+TEST_FUZZ_SECONDS ?= 20
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZERS      := $(BUILD)/fuzz/fuzz_data $(BUILD)/fuzz/fuzz_model $(BUILD)/fuzz/fuzz_api
@@ -79,8 +81,10 @@ setup-test:
 demo: setup $(TOOLS)
 	@sh tools/demo.sh
 
-test: setup-test $(TOOLS) check-kernels fuzz-build
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/run.sh
+# the tools and fuzzers build two at a time (the tests run in two lanes too: tests/run.sh)
+test: setup-test
+	@$(MAKE) --no-print-directory -j2 $(TOOLS) check-kernels fuzz-build
+	@FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) sh tests/run.sh
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz_%.c gpusvm.h
 	@mkdir -p $(BUILD)/fuzz
@@ -113,7 +117,8 @@ $(BUILD)/gen_dense: bench/gen_dense.c | $(BUILD)
 $(BUILD)/micro: bench/micro.c gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/micro.c $(LIBS)
 
-# libFuzzer on the data reader and the model loader, FUZZ_SECONDS each (make test runs them too)
+# libFuzzer on the data reader, the model loader and the API, FUZZ_SECONDS each (make test runs
+# them too, shorter)
 fuzz: setup-test fuzz-build
 	@sh tests/fuzz.sh $(FUZZ_SECONDS)
 

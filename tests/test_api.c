@@ -1283,7 +1283,7 @@ static void cache_checks(void)
     enum { N = 200, D = 5 };
     static float x[N * D];
     static double y[N], p1[N], p2[N];
-    char dir[512], path[1024], msg[512];
+    char dir[512], path[1024], msg[512], cmd[600];
     gpusvm_context_desc desc;
     gpusvm_context *c1 = NULL, *c2 = NULL, *c3 = NULL;
     gpusvm_matrix m;
@@ -1300,7 +1300,8 @@ static void cache_checks(void)
     m.cols = D;
     m.values = x;
     snprintf(dir, sizeof dir, "%s/kernel-cache/sub", tmpdir);
-    CHECK(system("rm -rf build/test_api.tmp/kernel-cache") == 0, "kernel cache: starts without the folder");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/kernel-cache'", tmpdir);
+    CHECK(system(cmd) == 0, "kernel cache: starts without the folder");
     memset(&desc, 0, sizeof desc);
     desc.backend = GPUSVM_BACKEND_OPENCL;
     desc.ignore_environment = 1;
@@ -1727,7 +1728,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    snprintf(tmpdir, sizeof tmpdir, "build/test_api.tmp");
+    /* the folder for its files: GPUSVM_TEST_TMP (run.sh's second lane has its own), else this one */
+    snprintf(tmpdir, sizeof tmpdir, "%s", getenv("GPUSVM_TEST_TMP") ? getenv("GPUSVM_TEST_TMP") : "build/test_api.tmp");
     for (c = 0; c < NCASES; ++c)
         if (cases[c].kind == ANY && chosen(argc, argv, cases[c].name)) cases[c].run();
     run_training(argc, argv, GPUSVM_BACKEND_CPU, "C");

@@ -702,8 +702,8 @@ int main(void)
 {
     gpusvm_context_desc d;
     setvbuf(stdout, NULL, _IOLBF, 0); /* each sweep's line as it ends */
-    snprintf(data_path, sizeof data_path, "build/test_api.tmp/faults.data");
-    snprintf(model_path, sizeof model_path, "build/test_api.tmp/faults.model");
+    snprintf(data_path, sizeof data_path, "build/test_faults.tmp/faults.data");
+    snprintf(model_path, sizeof model_path, "build/test_faults.tmp/faults.model");
     make_data();
     sweep(GPUSVM_BACKEND_CPU, 0, "host allocations, C backend");
     memset(&d, 0, sizeof d);
@@ -717,8 +717,8 @@ int main(void)
     sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls");
     /* again with a kernel cache: the first run compiles and writes it, every later one loads it (a
        failure while loading falls back to the compiler; one while writing leaves no file) */
-    kernel_cache = "build/test_api.tmp/kernel-cache";
-    CHECK(system("rm -rf build/test_api.tmp/kernel-cache") == 0, "the kernel cache folder starts empty");
+    kernel_cache = "build/test_faults.tmp/kernel-cache";
+    CHECK(system("rm -rf build/test_faults.tmp/kernel-cache") == 0, "the kernel cache folder starts empty");
     sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL, kernel cache");
     sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, kernel cache");
     storage = GPUSVM_STORAGE_SPARSE; /* the sparse kernels' buffers, uploads and launches */

@@ -1,5 +1,6 @@
 /* Under load: T threads (2, 4, 8), each creating its own context on the backend named on the
-   command line (cpu, or opencl: the device GPUSVM_DEVICE names, else the first), and in a loop
+   command line (cpu, or opencl: the device GPUSVM_DEVICE names, else the first; GPUSVM_CACHE_DIR
+   the kernel cache's folder), and in a loop
    training, predicting, saving to memory and loading back; and T threads predicting at once with a
    predictor each of one shared model. Every result must equal the single-threaded one (the model
    file's bytes, the labels, the decision values), no call may fail, every allocation is freed,
@@ -47,6 +48,8 @@ static gpusvm_result make_context_on(gpusvm_backend kind, gpusvm_context **ctx)
     d.backend = kind;
     d.device = getenv("GPUSVM_DEVICE");
     d.ignore_environment = 1; /* the device, if any, from the line above */
+    if (getenv("GPUSVM_CACHE_DIR") && strcmp(getenv("GPUSVM_CACHE_DIR"), "off") != 0)
+        d.kernel_cache_dir = getenv("GPUSVM_CACHE_DIR"); /* for a driver that keeps no programs (Intel's) */
     d.threads = 1;            /* the test's threads are the load */
     d.allocator.alloc = soak_alloc;
     d.allocator.free = soak_free;
