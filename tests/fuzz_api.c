@@ -183,7 +183,11 @@ static void corrupt(gpusvm_model *m, src_t *s)
 {
     switch (take(s) % 7) {
     case 0: m->nr_class = m->nr_class - 1 - (int)(take(s) % 4); break; /* more would pass its arrays */
-    case 1: m->svm_type = (gpusvm_svm_type)(take(s) % 9); break;
+    case 1: { /* never to Crammer-Singer from another type: it has a row of coefficients more */
+        const gpusvm_svm_type t = (gpusvm_svm_type)(take(s) % 9);
+        if (t != GPUSVM_CRAMMER_SINGER || m->svm_type == GPUSVM_CRAMMER_SINGER) m->svm_type = t;
+        break;
+    }
     case 2: m->kernel_type = (gpusvm_kernel_type)(take(s) % 9); break;
     case 3: if (m->total_sv) m->total_sv -= 1; break;
     case 4: if (m->total_sv && m->sv_coef) m->sv_coef[0] = NAN; break;
