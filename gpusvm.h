@@ -12147,7 +12147,7 @@ GPUSVM_API gpusvm_result gpusvm_predictor_predict(gpusvm_predictor *p, const flo
         }
     } else {
         if (n < nf) { /* the features x lacks are 0 */
-            memcpy(p->w, x, n * sizeof(float));
+            if (n) memcpy(p->w, x, n * sizeof(float)); /* x may be NULL when n is 0 */
             memset(p->w + n, 0, (nf - n) * sizeof(float));
             w = p->w;
         }
