@@ -1,13 +1,15 @@
 # gpusvm - plain Makefile.
 #   make                the command-line tools in build/
 #   make demo           set up what is missing, train and predict on bundled data
-#   make test           set up what is missing, run every test
+#   make check          the fast tier for every edit (about a minute): builds, API, edges, kernels at small
+#                       sizes, parity on three small sets, the prediction-only build
+#   make test           set up what is missing, run every test (the full suite; CI runs it)
 #   make bench          the benchmark table (a9a, w8a, ijcnn1, mnist) on the selected device
 #   make mpi            build/gpusvm-train-mpi and gpusvm-grid-mpi: the tools across MPI ranks (mpicc)
 #   make kernels        regenerate kernels.cl.h and the kernel block of gpusvm.h
 #   make check-kernels  fail if either is out of step with kernels/
 #   make fuzz           libFuzzer on the data reader, the model loader and the API (FUZZ_SECONDS each, default 60;
-#                       make test runs each for TEST_FUZZ_SECONDS, default 20)
+#                       make test runs TEST_FUZZ_RUNS executions each from a fixed seed, default 200000)
 #   make docs           regenerate docs/errors.md (the list of errors) from gpusvm.h
 
 CC      ?= cc
@@ -21,12 +23,12 @@ KERNELS := kernels/00_shared.h $(sort $(wildcard kernels/*.cl))
 TOOLS := $(BUILD)/gpusvm-train $(BUILD)/gpusvm-predict $(BUILD)/gpusvm-scale $(BUILD)/gpusvm-grid
 
 FUZZ_SECONDS ?= 60
-TEST_FUZZ_SECONDS ?= 20
+TEST_FUZZ_RUNS ?= 200000
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZERS      := $(BUILD)/fuzz/fuzz_data $(BUILD)/fuzz/fuzz_model $(BUILD)/fuzz/fuzz_api
 
-.PHONY: all demo test bench fuzz fuzz-build kernels check-kernels setup setup-test clean mpi docs
+.PHONY: all demo check setup-check test bench fuzz fuzz-build kernels check-kernels setup setup-test clean mpi docs
 
 all: $(TOOLS)
 
@@ -81,10 +83,17 @@ setup-test:
 demo: setup $(TOOLS)
 	@sh tools/demo.sh
 
+# the fast tier for every edit (about a minute; tests/check.sh says what it runs)
+check: setup-check $(TOOLS) $(BUILD)/embed_kernels
+	@sh tests/check.sh
+
+setup-check:
+	@sh tools/setup.sh check
+
 # the tools and fuzzers build two at a time (the tests run in two lanes too: tests/run.sh)
 test: setup-test
 	@$(MAKE) --no-print-directory -j2 $(TOOLS) check-kernels fuzz-build
-	@FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) sh tests/run.sh
+	@FUZZ_RUNS=$(TEST_FUZZ_RUNS) sh tests/run.sh
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz_%.c gpusvm.h
 	@mkdir -p $(BUILD)/fuzz

@@ -57,6 +57,14 @@
       GPUSVM_NO_RUNTIME_LINKING     link OpenCL directly: include <CL/cl.h> and -lOpenCL; the
                                     library's own declarations are then checked against it
       GPUSVM_NO_OPENCL              leave OpenCL out; only the built-in C backend exists
+      GPUSVM_PREDICT_ONLY           leave the trainer out: gpusvm_train, gpusvm_check_params,
+                                    gpusvm_cross_validation and gpusvm_grid_search are not
+                                    declared, and nothing refers to the solver, so the compiler
+                                    drops it. With GPUSVM_STATIC and GPUSVM_NO_OPENCL a program that
+                                    loads a model and predicts is under 64 KB stripped (x86-64,
+                                    gcc or clang -O2; make test checks it); without GPUSVM_STATIC
+                                    add -ffunction-sections -Wl,--gc-sections to drop the
+                                    unused public functions too
 
    DEVICES
       A context picks its backend and device once. Backend: the desc's field, else the
@@ -614,6 +622,7 @@ GPUSVM_API double gpusvm_context_build_seconds(const gpusvm_context *ctx, int *f
 /* A constant string for a result code. Thread safety: any thread. */
 GPUSVM_API const char *gpusvm_result_string(gpusvm_result result);
 
+#ifndef GPUSVM_PREDICT_ONLY /* training: left out of a build that only predicts */
 /* Trains a model on x (rows points) and labels y. params NULL: defaults. On success *out is a
    new model (free with gpusvm_model_free). Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
@@ -648,6 +657,7 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
 GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                             const gpusvm_params *params, int nr_fold, const double *C, int nC,
                                             const double *gamma, int ngamma, double *rate);
+#endif /* GPUSVM_PREDICT_ONLY */
 /* Decision values and/or predicted labels for x; either output may be NULL. Decision values:
    gpusvm_model_decision_count(model) per row, row-major: nr_class*(nr_class-1)/2 for C-SVC and
    nu-SVC (the pairs in LIBSVM's order), nr_class for Crammer-Singer (each class's response), one
@@ -746,6 +756,17 @@ GPUSVM_API void gpusvm_free(gpusvm_context *ctx, void *p);
 #ifdef GPUSVM_IMPLEMENTATION
 #ifndef GPUSVM_IMPLEMENTATION_ONCE
 #define GPUSVM_IMPLEMENTATION_ONCE
+/* A build that only predicts (GPUSVM_PREDICT_ONLY): nothing refers to the trainer's functions, so
+   the compiler leaves them out of the object; they are still defined, so their warning is off. */
+#ifdef GPUSVM_PREDICT_ONLY
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#elif defined(_MSC_VER)
+#pragma warning(push)
+#pragma warning(disable : 4505)
+#endif
+#endif
 
 /* >>config ----------------------------------------------------------------- */
 #include <stdio.h>
@@ -1239,6 +1260,7 @@ struct gpusvm_context {
     gpusvm_split split;         /* desc.split; parts 1 without one */
     int shared, shared_failed;  /* steps run on several threads; one of them failed (gpusvm__said_lock) */
     volatile long said_next, said_turn;
+    int said_compiling;         /* the first compile of the kernel program was announced (INFO) */
     gpusvm_context *root;       /* a job's own context (gpusvm__jobs_run): what it says, root says */
 };
 
@@ -5138,6 +5160,7 @@ static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
     b->base.qcap = GPUSVM__Q;
     b->base.whole_most = 3 * GPUSVM__Q;
     b->base.max_alloc = (size_t)-1;
+#ifndef GPUSVM_PREDICT_ONLY
     b->base.train_begin = gpusvm__cpu_train_begin;
     b->base.select = gpusvm__cpu_select;
     b->base.rows = gpusvm__cpu_rows;
@@ -5154,10 +5177,11 @@ static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
     b->base.test.write_rows = gpusvm__cpu_write_rows;
     b->base.test.poison = gpusvm__cpu_poison;
 #endif
-    b->base.decision = gpusvm__cpu_decision;
     b->base.cs_begin = gpusvm__cpu_cs_begin;
     b->base.cs_step = gpusvm__cpu_cs_step;
     b->base.cs_read = gpusvm__cpu_cs_read;
+#endif
+    b->base.decision = gpusvm__cpu_decision;
     b->base.cache_budget = GPUSVM__CS_HOST_CACHE;
     b->base.cs_q = 64;
     b->base.cs_ratio = 0.1;
@@ -5882,6 +5906,12 @@ static gpusvm_result gpusvm__ocl_program(gpusvm__ocl *b, const char *options, co
     *be = 0;
     if (*cached && gpusvm__kcache_load(b, options, key, path, &b->prog)) return gpusvm__oom(ctx, "reading the kernel cache");
     if (b->prog) return GPUSVM_OK;
+    if (!(ctx->root ? ctx->root : ctx)->said_compiling) { /* a first run waits seconds here: say why, once */
+        (ctx->root ? ctx->root : ctx)->said_compiling = 1;
+        gpusvm__log(ctx, GPUSVM_LOG_INFO, "compiling the kernel program for %s (once per device and driver; %s%s)",
+                    ctx->device_name, path[0] ? "kept for the next runs in " : "not cached by gpusvm",
+                    path[0] ? ctx->cache_dir : "");
+    }
     src = gpusvm__kernel_lines(&lines);
     GPUSVM__CL_CREATE(ctx, b->prog, cl->clCreateProgramWithSource(b->cctx, lines, (const char **)src, NULL, &gpusvm__e));
     *be = cl->clBuildProgram(b->prog, 1, &b->dev, options, NULL, NULL);
@@ -8334,6 +8364,7 @@ static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
 
 static void gpusvm__ocl_vtable(gpusvm__backend *base)
 {
+#ifndef GPUSVM_PREDICT_ONLY
     base->train_begin = gpusvm__ocl_train_begin;
     base->select = gpusvm__ocl_select;
     base->rows = gpusvm__ocl_rows;
@@ -8345,21 +8376,22 @@ static void gpusvm__ocl_vtable(gpusvm__backend *base)
     base->write_state = gpusvm__ocl_write_state;
     base->write_ws = gpusvm__ocl_write_ws;
     base->read_rows = gpusvm__ocl_read_rows;
-    base->decision = gpusvm__ocl_decision;
     base->cs_begin = gpusvm__ocl_cs_begin;
     base->cs_step = gpusvm__ocl_cs_step;
     base->cs_read = gpusvm__ocl_cs_read;
+    base->splits = gpusvm__ocl_splits;
+    base->split_post = gpusvm__ocl_split_post;
+    base->split_take = gpusvm__ocl_split_take;
+    base->split_merge = gpusvm__ocl_split_merge;
+    base->split_apply = gpusvm__ocl_split_apply;
+#endif
+    base->decision = gpusvm__ocl_decision;
     base->cache_budget = (size_t)-1; /* the device's memory decides */
     base->cs_q = 32;
     base->cs_ratio = 0.25;
     base->train_bytes = gpusvm__ocl_train_bytes;
     base->mem_left = gpusvm__ocl_mem_left;
     base->destroy = gpusvm__ocl_destroy;
-    base->splits = gpusvm__ocl_splits;
-    base->split_post = gpusvm__ocl_split_post;
-    base->split_take = gpusvm__ocl_split_take;
-    base->split_merge = gpusvm__ocl_split_merge;
-    base->split_apply = gpusvm__ocl_split_apply;
     base->flush = gpusvm__ocl_flush;
     if (base->ctx->split.parts > 1) { /* one process's part */
         base->parts = base->ctx->split.parts;
@@ -10463,8 +10495,10 @@ static void gpusvm__model_push_sv(gpusvm_model *m, const gpusvm__csr *x, size_t 
 {
     const size_t len = x->row_ptr[row + 1] - x->row_ptr[row];
     m->sv_indices[*k] = row;
-    memcpy(m->sv_col_idx + *at, x->col + x->row_ptr[row], len * sizeof(int32_t));
-    memcpy(m->sv_values + *at, x->val + x->row_ptr[row], len * sizeof(float));
+    if (len) { /* all-zero data has no entry arrays */
+        memcpy(m->sv_col_idx + *at, x->col + x->row_ptr[row], len * sizeof(int32_t));
+        memcpy(m->sv_values + *at, x->val + x->row_ptr[row], len * sizeof(float));
+    }
     *at += len;
     m->sv_row_ptr[++*k] = *at;
 }
@@ -11246,6 +11280,7 @@ static void gpusvm__csr_rows_part(void *arg, int t)
     size_t i;
     for (i = c->count * (size_t)t / (size_t)c->parts; i < hi; ++i) {
         const size_t s = c->idx[i], at = c->out->row_ptr[i], len = c->out->row_ptr[i + 1] - at;
+        if (!len) continue; /* all-zero data has no entry arrays */
         memcpy(c->out->col + at, c->x->col + c->x->row_ptr[s], len * sizeof(int32_t));
         memcpy(c->out->val + at, c->x->val + c->x->row_ptr[s], len * sizeof(float));
     }
@@ -13618,6 +13653,7 @@ static gpusvm_result gpusvm__train_finite(gpusvm_context *ctx, gpusvm_model **ou
                         why, gamma, coef0, degree);
 }
 
+#ifndef GPUSVM_PREDICT_ONLY
 GPUSVM_API gpusvm_result gpusvm_train(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                       const gpusvm_params *params, gpusvm_model **out)
 {
@@ -13781,6 +13817,8 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
     gpusvm__input_free(ctx, &in);
     return r;
 }
+
+#endif /* GPUSVM_PREDICT_ONLY */
 
 /* The public predictions: the caller's matrix checked and viewed as CSR, then either output. */
 static gpusvm_result gpusvm__predict_checked(gpusvm_context *ctx, const gpusvm_model *model, const gpusvm_matrix *x,
@@ -17453,6 +17491,13 @@ static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)
 }
 #endif /* GPUSVM_NO_OPENCL */
 
+#ifdef GPUSVM_PREDICT_ONLY
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#elif defined(_MSC_VER)
+#pragma warning(pop)
+#endif
+#endif
 #endif /* GPUSVM_IMPLEMENTATION_ONCE */
 #endif /* GPUSVM_IMPLEMENTATION */
 

@@ -110,6 +110,17 @@ run_cv() { # run_cv NAME DATA OPTIONS...: cross-validation accuracy within 1 poi
 }
 
 heart=$(data heart_scale) || exit 1
+# PARITY_QUICK=1 (make check): three small sets, one per kind of problem (two classes, several
+# classes one-vs-one, regression), then the summary
+if [ "${PARITY_QUICK:-0}" = 1 ]; then
+    iris=$(data iris.sklearn) && diab=$(data diabetes_reg.scale) || exit 1
+    run_case heart-rbf "$heart" "$heart" -t 2
+    run_case iris-rbf "$iris" "$iris" -t 2 -c 4
+    run_case diabetes-svr "$diab" "$diab" -s 3 -c 10 -p 0.05
+    echo "parity: $pass passed, $fail failed"
+    [ "$fail" = 0 ]
+    exit
+fi
 guide=$(data svmguide1) && guide_t=$(data svmguide1.t) || exit 1
 a9a=$(data a9a 5000) && a9a_t=$(data a9a.t 5000) || exit 1
 

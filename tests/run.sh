@@ -17,63 +17,14 @@ res=$T/results.txt
 : > "$log"
 : > "$res"
 
-now() { date +%s.%N 2>/dev/null || date +%s; }
-# seconds since $1 (one decimal)
-took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
-
-step() { # step NAME COMMAND...: runs the command, output to the log; the line gives its seconds
-    name=$1
-    shift
-    echo "== $name: $*" >> "$log"
-    t0=$(now)
-    if "$@" >> "$log" 2>&1; then
-        echo "1 0" >> "$res"
-        echo "ok   $name ($(took "$t0") s)"
-    else
-        echo "0 1" >> "$res"
-        echo "FAIL $name (see $log)"
-        tail -n 15 "$log" | sed 's/^/     /'
-    fi
-}
-
-# expect_fail NAME PATTERN COMMAND...: the command must exit non-zero and print PATTERN
-expect_fail() {
-    name=$1 pattern=$2
-    shift 2
-    echo "== $name: $*" >> "$log"
-    out=$("$@" 2>&1)
-    rc=$?
-    echo "$out" >> "$log"
-    if [ $rc -ne 0 ] && echo "$out" | grep -q -- "$pattern"; then
-        echo "1 0" >> "$res"
-        echo "ok   $name"
-    else
-        echo "0 1" >> "$res"
-        echo "FAIL $name: exit $rc, wanted '$pattern', got: $out"
-    fi
-}
-
-# suite NAME SCRIPT ARGS...: a script that prints its own ok/FAIL lines and ends with
-# "NAME: N passed, M failed"; its counts join the totals
-suite() {
-    name=$1
-    shift
-    echo "== $name" >> "$log"
-    t0=$(now)
-    if sh "$@" > $T/$name.txt 2>&1; then :; fi
-    sed "s/^\($name: [0-9]* passed, [0-9]* failed\)$/\1 ($(took "$t0") s)/" $T/$name.txt
-    p=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p" $T/$name.txt)
-    f=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p" $T/$name.txt)
-    if [ -z "$p" ]; then f=1 p=0; echo "FAIL $name did not finish"; fi
-    echo "$p $f" >> "$res"
-}
+. tests/lib.sh
 
 # the second lane: fuzzing and the C backend under ThreadSanitizer, a core's work beside the rest
 (
     log=$T/log_lane.txt
     : > "$log"
-    step "fuzz the data reader, the model loader and the API (${FUZZ_SECONDS:-60} s each, seed corpus and regressions)" \
-        sh tests/fuzz.sh "${FUZZ_SECONDS:-60}"
+    step "fuzz the data reader, the model loader and the API (${FUZZ_RUNS:-200000} executions each from seed 1, the API a twentieth; seed corpus and regressions)" \
+        sh tests/fuzz.sh --runs "${FUZZ_RUNS:-200000}"
     step "build test_threads (ThreadSanitizer)" \
         $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_threads tests/test_threads.c -ldl -lm -pthread
     step "two contexts in two threads give the same models as one after the other" env ASAN_OPTIONS= $T/test_threads
@@ -114,6 +65,7 @@ step "the implementation builds warning-free under -pthread, POSIX, X/Open, GNU 
     sh tests/flags.sh
 step "docs/errors.md is the list of errors in gpusvm.h (make docs)" sh -c \
     "$CC -std=c99 $WARN -o $T/errors_doc tools/errors_doc.c && $T/errors_doc | cmp - docs/errors.md"
+step "the README's, the docs' and the header's C snippets compile as C99 and C++11; the programs among them run" sh tests/snippets.sh $T/snippets
 step "kernels.cl.h and gpusvm.h are in step with kernels/" $B/embed_kernels --check gpusvm.h kernels.cl.h kernels/00_shared.h $(ls kernels/*.cl | sort)
 step "a build error in a kernel file names that file and line (the embedded program's #line directives; PoCL)" \
     sh tests/line_map.sh
@@ -125,15 +77,10 @@ step "examples/quickstart.c as C++11 with the documented {} initializers builds 
     "sed 's/= {0};/= {};/' examples/quickstart.c > $T/quickstart_cpp.cc &&
      $CXX -std=c++11 $WARN -I. -o $T/quickstart_cpp $T/quickstart_cpp.cc -ldl -lm && $T/quickstart_cpp | grep -q 'predictions: -1 -1 1 1'"
 
-# a program that only predicts (the model embedded, loaded from memory, a prepared predictor): with
-# GPUSVM_STATIC the trainer stays out of it; the same build of the quickstart, which trains, has it
-step "examples/predict_only.c builds with GPUSVM_STATIC and GPUSVM_NO_OPENCL (warnings as errors)" \
-    $CC -std=c99 -O2 $WARN -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL -I. -o $T/predict_only examples/predict_only.c -lm
-step "examples/predict_only.c classifies its frames from the model it embeds" \
-    sh -c "$T/predict_only | grep -q 'frames: -1 -1 -1 1 1 1'"
-step "a program that only predicts leaves the solver out; one that trains keeps it" sh -c \
-    "$CC -std=c99 -O2 $WARN -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL -I. -o $T/quickstart_static examples/quickstart.c -lm &&
-     nm $T/quickstart_static | grep -q gpusvm__solve_batch && ! nm $T/predict_only | grep -q gpusvm__solve_batch"
+# a program that only predicts (the model embedded, loaded from memory, a prepared predictor):
+# with GPUSVM_PREDICT_ONLY and GPUSVM_STATIC the trainer stays out of it, within a size bound
+step "examples/predict_only.c, built as a program that only predicts (gcc, clang): it classifies its frames, at most 64 KB stripped, no solver function in it" \
+    sh tests/predict_size.sh $T
 # the picture of a decision boundary (a PNG that decodes, of the example's size) and a grid from C
 step "examples/decision_boundary.c builds (C99, warnings as errors)" \
     $CC -std=c99 -O2 $WARN -I. -o $T/decision_boundary examples/decision_boundary.c -ldl -lm
@@ -246,6 +193,11 @@ expect_fail "gpusvm-train names file:line of a label that is not a class (blank 
 expect_fail "gpusvm-train says a folder given as the data is a folder" "$T is a folder" $B/gpusvm-train $T $T/dir.model
 expect_fail "gpusvm-predict says a folder given as the model is a folder" "$T is a folder" \
     $B/gpusvm-predict data/heart_scale $T $T/dir.out
+step "a first run says once that it compiles the kernel program and where it keeps it; the next run loads it and says nothing of compiling" sh -c \
+    "rm -rf $T/kcache && GPUSVM_BACKEND=opencl GPUSVM_CACHE_DIR=$T/kcache $B/gpusvm-train data/heart_scale $T/kc.model 2> $T/kc1.err &&
+     test \$(grep -c 'compiling the kernel program for .* kept for the next runs in $T/kcache' $T/kc1.err) = 1 &&
+     GPUSVM_BACKEND=opencl GPUSVM_CACHE_DIR=$T/kcache $B/gpusvm-train data/heart_scale $T/kc.model 2> $T/kc2.err &&
+     ! grep -q compiling $T/kc2.err && grep -q 'from the kernel cache' $T/kc2.err"
 step "gpusvm-train -q and gpusvm-predict -q print nothing, on stdout or stderr" sh -c \
     "[ -z \"\$(GPUSVM_VERBOSE=0 $B/gpusvm-train -q data/heart_scale $T/q.model 2>&1)\" ] &&
      [ -z \"\$($B/gpusvm-predict -q data/heart_scale $T/q.model $T/q.out 2>&1)\" ]"

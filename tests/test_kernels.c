@@ -1114,7 +1114,7 @@ int main(void)
 {
     gpusvm_context *c1, *c2, *c3;
     gpusvm_context_desc d;
-    int kt;
+    int kt, quick;
     const char *kn[4] = {"linear", "poly", "rbf", "sigmoid"};
     rng_state = getenv("GPUSVM_TEST_SEED") ? (uint64_t)strtoull(getenv("GPUSVM_TEST_SEED"), NULL, 10)
                                            : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
@@ -1138,20 +1138,37 @@ int main(void)
     printf("test_kernels: OpenCL device %s\n", gpusvm_context_device_name(c2));
     CHECK(pairs == (strstr(gpusvm_context_device_name(c2), "fp64") != NULL),
           "the device's name says when its kernels run with float pairs (the word fp64)");
+    quick = getenv("GPUSVM_TEST_QUICK") != NULL;
     for (kt = 0; kt < 4; ++kt) {
         problem_t t, sv, x;
         char label[64];
-        make_problem(&t, 700 + (size_t)(urand() * 300), 20 + (size_t)(urand() * 40), 0.3, kt);
+        make_problem(&t, (quick ? 200 : 700) + (size_t)(urand() * 300), 20 + (size_t)(urand() * 40), 0.3, kt);
         snprintf(label, sizeof label, "%s n=%lu d=%lu q=128", kn[kt], (unsigned long)t.p.x.rows,
                  (unsigned long)t.p.x.cols);
         round_trip(c1->backend, c2->backend, &t, 128, label);
         few_rows_check(c1->backend, c2->backend, &t, kn[kt]);
-        make_problem(&sv, 1100 + (size_t)(urand() * 300), t.p.x.cols, 0.4, kt); /* more than one 1024-row block */
-        make_problem(&x, 300 + (size_t)(urand() * 200), t.p.x.cols + 3, 0.4, kt);
+        make_problem(&sv, (quick ? 200 : 1100) + (size_t)(urand() * 300), t.p.x.cols, 0.4, kt); /* more than one 1024-row block */
+        make_problem(&x, (quick ? 100 : 300) + (size_t)(urand() * 200), t.p.x.cols + 3, 0.4, kt);
         decision_check(c1->backend, c2->backend, &sv, &x, kn[kt]);
         free_problem(&sv);
         free_problem(&x);
         free_problem(&t);
+    }
+    if (quick) { /* make check: every kernel once at small sizes (sparse rows and Crammer-Singer's too) */
+        problem_t t;
+        make_problem(&t, 300, 23, 0.4, 2);
+        t.p.nu = 1;
+        round_trip(c1->backend, c2->backend, &t, 128, "rbf nu (per-class selection and stop) n=300 q=128");
+        free_problem(&t);
+        d.storage = GPUSVM_STORAGE_SPARSE;
+        CHECK_OK(gpusvm_context_create(&d, &c3));
+        sparse_checks(c1, c2, c3);
+        cs_checks(c1, c2);
+        gpusvm_context_destroy(c3);
+        gpusvm_context_destroy(c2);
+        gpusvm_context_destroy(c1);
+        printf("test_kernels: quick (GPUSVM_TEST_QUICK): small sizes; the narrow rows, the row cache, streaming, several devices and the grid selection not checked\n");
+        return check_summary();
     }
     {
         problem_t t;

@@ -1,8 +1,9 @@
 #!/bin/sh
-# setup.sh demo|test: installs what gpusvm's demo or tests need and is missing, through apt
+# setup.sh demo|check|test: installs what gpusvm's demo or tests need and is missing, through apt
 # when this is a Debian/Ubuntu machine and we may (root, or sudo without a password);
 # otherwise it names what to install and, for the tests, stops.
 #   demo: an OpenCL runtime (the ICD loader and PoCL, which runs OpenCL on the CPU), xz
+#   check: the same, plus LIBSVM's tools (the reference) and a C++ compiler
 #   test: the same, plus LIBSVM's tools (the reference), OpenCL headers, a C++ compiler,
 #         clang with its sanitizer and libFuzzer runtimes, valgrind, Open MPI (mpicc, mpirun),
 #         oclgrind (a simulated OpenCL device that checks every memory access) and python3's
@@ -16,6 +17,10 @@ add() { pkgs="$pkgs $1"; }
 if ! { ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\.1'; } ; then add ocl-icd-libopencl1; fi
 if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then add pocl-opencl-icd; fi
 command -v xz >/dev/null 2>&1 || add xz-utils
+if [ "$what" = check ]; then
+    command -v svm-train >/dev/null 2>&1 || add libsvm-tools
+    command -v c++ >/dev/null 2>&1 || add g++
+fi
 if [ "$what" = test ]; then
     command -v svm-train >/dev/null 2>&1 || add libsvm-tools
     [ -f /usr/include/CL/cl.h ] || add opencl-c-headers
@@ -71,6 +76,6 @@ fi
 echo "setup: please install:$pkgs" >&2
 echo "  (Debian/Ubuntu package names; elsewhere: an OpenCL ICD loader and a driver such as PoCL," >&2
 echo "   a GPU vendor's OpenCL, or Intel's compute runtime; LIBSVM's svm-train/svm-predict for the tests)" >&2
-if [ "$what" = test ]; then exit 1; fi
+if [ "$what" != demo ]; then exit 1; fi
 echo "setup: the demo goes on with what is here (without OpenCL it uses the built-in C backend)" >&2
 exit 0
