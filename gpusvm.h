@@ -102,7 +102,9 @@
       of compiling. Folder: desc.kernel_cache_dir ("" none), else GPUSVM_CACHE_DIR ("off" none),
       else $XDG_CACHE_HOME/gpusvm or $HOME/.cache/gpusvm for GPUs and accelerators (CPU drivers
       keep their own). A file that does not match, or that the driver rejects, is ignored and
-      rewritten; files are written to a temporary name and renamed.
+      rewritten; files are written to a temporary name and renamed. A compile from source is
+      announced once, before it starts, through the logger (INFO: "compiling the kernel program
+      for DEVICE ..."): a first run on a GPU can take seconds there.
 
    MEMORY
       desc.device_memory_mb (else GPUSVM_DEVICE_MEMORY_MB) bounds what gpusvm allocates on the

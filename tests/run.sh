@@ -19,7 +19,8 @@ res=$T/results.txt
 
 . tests/lib.sh
 
-# the second lane: fuzzing and the C backend under ThreadSanitizer, a core's work beside the rest
+# the second lane: fuzzing, the C backend under ThreadSanitizer, Oclgrind and the rest of what needs
+# one core and no PoCL, beside the rest (PoCL takes every core it finds)
 (
     log=$T/log_lane.txt
     : > "$log"
@@ -35,6 +36,35 @@ res=$T/results.txt
     step "build test_split (ThreadSanitizer)" \
         $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_split tests/test_split.c -ldl -lm -pthread
     step "a context split across 2 and 3 parts gives one process's models (the C backend)" env ASAN_OPTIONS= $T/test_split
+    # work for one core that needs no PoCL: Oclgrind (one thread), MPI ranks on the C backend, the
+    # number parser, valgrind on the C backend, builds under other compilers and feature macros
+    # every kernel inside Oclgrind, a simulated device that checks each memory access, for races and
+    # for the API's use (tests/oclgrind.sh says which runs also check for uninitialised reads)
+    OCLGRIND_NUM_THREADS=1 # a core of its own
+    export OCLGRIND_NUM_THREADS
+    suite oclgrind tests/oclgrind.sh
+    # one training across MPI ranks (mpirun -np 2 and 3 here): one process's model
+    step "gpusvm-train-mpi builds (make mpi)" make -s mpi
+    suite mpi tests/mpi.sh
+    # the readers' number parser: strtod's bits on random decimals and on every number of every data set
+    # the repository carries (and of ../shared/data's, when it is there)
+    step "build test_parse" $CC -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $WARN -o $T/test_parse tests/test_parse.c -ldl -lm
+    step "the number parser gives strtod's bits (random decimals, every data file)" \
+        $T/test_parse data/*.xz data/heart_scale $(ls ${GPUSVM_DATA:-../shared/data}/*.xz 2>/dev/null)
+    # the API tests' C half under valgrind memcheck
+    step "build test_api (for valgrind)" $CC -std=c99 -O2 $WARN -o $T/test_api_vg tests/test_api.c -ldl -lm
+    step "API tests on the C backend under valgrind memcheck" env GPUSVM_TEST_CPU_ONLY=1 \
+        valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect $T/test_api_vg
+    step "the implementation builds warning-free under -pthread, POSIX, X/Open, GNU and default feature macros, c99/c11/gnu17, gcc and clang, GCC 14's errors" \
+        sh tests/flags.sh
+    if command -v clang >/dev/null 2>&1; then
+        step "header compiles with clang as C99" clang -std=c99 $WARN -o $T/twice_clang tests/header_twice.c -ldl -lm
+        step "the tools and tests build with clang, warnings as errors" sh -c \
+            "for f in tools/gpusvm-train.c tools/gpusvm-predict.c tools/gpusvm-scale.c tests/test_api.c tests/test_kernels.c \
+                 bench/micro.c bench/latency.c bench/reader.c bench/gen_sparse.c examples/quickstart.c examples/predict_only.c \\
+                 examples/decision_boundary.c examples/grid_search.c tools/gpusvm-grid.c; do
+                 clang -std=c99 $WARN -I. -o $T/clang_check \$f -ldl -lm || exit 1; done"
+    fi
 ) > $T/lane.txt 2>&1 &
 lane=$!
 
@@ -43,14 +73,6 @@ step "header compiles as C99, included twice" $CC -std=c99 $WARN -o $T/twice_c t
 step "header compiles as C++11, included twice" $CXX -std=c++11 $WARN -x c++ -o $T/twice_cpp tests/header_twice.c -ldl -lm
 step "C99 build runs" $T/twice_c
 step "C++11 build runs" $T/twice_cpp
-if command -v clang >/dev/null 2>&1; then
-    step "header compiles with clang as C99" clang -std=c99 $WARN -o $T/twice_clang tests/header_twice.c -ldl -lm
-    step "the tools and tests build with clang, warnings as errors" sh -c \
-        "for f in tools/gpusvm-train.c tools/gpusvm-predict.c tools/gpusvm-scale.c tests/test_api.c tests/test_kernels.c \
-             bench/micro.c bench/latency.c bench/reader.c bench/gen_sparse.c examples/quickstart.c examples/predict_only.c \\
-             examples/decision_boundary.c examples/grid_search.c tools/gpusvm-grid.c; do
-             clang -std=c99 $WARN -I. -o $T/clang_check \$f -ldl -lm || exit 1; done"
-fi
 step "strict C99 with a system header first builds; the library's clock is the wall clock" \
     sh -c "$CC -std=c99 $WARN -o $T/strict_first tests/strict_first.c -ldl -lm && $T/strict_first"
 step "the implementation leaves the program's feature macros alone (M_PI, drand48, usleep stay)" \
@@ -61,8 +83,6 @@ step "GPUSVM_STATIC program runs" $T/static
 step "GPUSVM_NO_RUNTIME_LINKING checks our OpenCL declarations against <CL/cl.h>" \
     $CC -std=c99 $WARN -o $T/direct tests/direct_link.c -l:libOpenCL.so.1 -lm
 step "GPUSVM_NO_RUNTIME_LINKING program runs" $T/direct
-step "the implementation builds warning-free under -pthread, POSIX, X/Open, GNU and default feature macros, c99/c11/gnu17, gcc and clang, GCC 14's errors" \
-    sh tests/flags.sh
 step "docs/errors.md is the list of errors in gpusvm.h (make docs)" sh -c \
     "$CC -std=c99 $WARN -o $T/errors_doc tools/errors_doc.c && $T/errors_doc | cmp - docs/errors.md"
 step "the README's, the docs' and the header's C snippets compile as C99 and C++11; the programs among them run" sh tests/snippets.sh $T/snippets
@@ -146,11 +166,6 @@ step "build test_soak" $CC -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $WARN -o $T/te
 step "soak, OpenCL (PoCL): a cold start of 4 threads, then 2, 4, 8 threads, every result the single-threaded one, memory bounded" \
     env GPUSVM_DEVICE=Portable $T/test_soak opencl
 
-# the readers' number parser: strtod's bits on random decimals and on every number of every data set
-# the repository carries (and of ../shared/data's, when it is there)
-step "build test_parse" $CC -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $WARN -o $T/test_parse tests/test_parse.c -ldl -lm
-step "the number parser gives strtod's bits (random decimals, every data file)" \
-    $T/test_parse data/*.xz data/heart_scale $(ls ${GPUSVM_DATA:-../shared/data}/*.xz 2>/dev/null)
 
 # robustness: fault injection, AddressSanitizer, valgrind (fuzzing and ThreadSanitizer: the second lane)
 step "build test_faults (AddressSanitizer + UBSan)" \
@@ -159,10 +174,7 @@ step "every failing OpenCL call and host allocation: an error, nothing leaked, c
 step "build the API tests with AddressSanitizer + UBSan" $CC -std=c99 $SAN $WARN -o $T/test_api_asan tests/test_api.c -ldl -lm
 step "API tests under AddressSanitizer + UBSan" $T/test_api_asan
 step "build the kernel tests with AddressSanitizer + UBSan" $CC -std=c99 $SAN $WARN -o $T/test_kernels_asan tests/test_kernels.c -ldl -lm
-step "kernel tests under AddressSanitizer + UBSan" $T/test_kernels_asan
-# the API tests' C half under valgrind memcheck
-step "API tests on the C backend under valgrind memcheck" env GPUSVM_TEST_CPU_ONLY=1 \
-    valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect $T/test_api
+step "kernel tests under AddressSanitizer + UBSan (their small sizes: every kernel's host side; the full sizes run above)" env GPUSVM_TEST_QUICK=1 $T/test_kernels_asan
 
 # the tools refuse what they cannot do, with a clear message and a non-zero exit
 printf '1 1:0.5\n-1 2:x\n' > $T/bad.txt
@@ -224,9 +236,6 @@ expect_fail "gpusvm-scale names file:line of a malformed row" "$T/badscale.txt:2
 suite files tests/files.sh
 
 
-# one training across MPI ranks (mpirun -np 2 and 3 here): one process's model
-step "gpusvm-train-mpi builds (make mpi)" make -s mpi
-suite mpi tests/mpi.sh
 
 # LIBSVM parity on real data, C backend and OpenCL; then OpenCL again with the points kept
 # sparse on the device (the automatic choice keeps most of these sets dense)
@@ -240,9 +249,6 @@ suite parity tests/parity.sh opencl
 unset GPUSVM_FP64
 
 
-# every kernel inside Oclgrind, a simulated device that checks each memory access, for races and
-# for the API's use (tests/oclgrind.sh says which runs also check for uninitialised reads)
-suite oclgrind tests/oclgrind.sh
 
 # a third OpenCL implementation, with another compiler: Intel's runtime for CPUs (tools/setup.sh
 # installs it from PyPI into build/intel-ocl, used through its own loader); its program binaries
