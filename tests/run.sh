@@ -36,6 +36,27 @@ res=$T/results.txt
     step "build test_split (ThreadSanitizer)" \
         $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_split tests/test_split.c -ldl -lm -pthread
     step "a context split across 2 and 3 parts gives one process's models (the C backend)" env ASAN_OPTIONS= $T/test_split
+    # the C backend's row cache; the picture and grid examples (the C backend)
+    step "build gpusvm-train without the C backend's row cache" \
+        $CC -std=c99 -O2 $WARN -DGPUSVM__CPU_ROW_CACHE=0 -o $T/train_nocache tools/gpusvm-train.c -ldl -lm
+    xz -dc data/svmguide1.xz > $T/svmguide1
+    step "the C backend's row cache changes no model (C-SVC, nu-SVC, epsilon-SVR, nu-SVR, one-class; 5 folds)" sh -c "
+        for o in '-m 1 $T/svmguide1' '-s 1 -n 0.3 -m 1 $T/svmguide1' '-s 3 -p 0.1 -m 1 $T/svmguide1' \
+                 '-s 4 -n 0.4 -m 1 $T/svmguide1' '-s 2 -n 0.2 -m 1 $T/svmguide1'; do
+            GPUSVM_BACKEND=cpu $T/train_nocache \$o $T/nc.model > /dev/null 2>&1 || exit 1
+            GPUSVM_BACKEND=cpu GPUSVM_VERBOSE=1 $B/gpusvm-train \$o $T/c.model > /dev/null 2> $T/c.err || exit 1
+            cmp $T/nc.model $T/c.model || exit 1
+            grep -q '[1-9][0-9]* found in its row cache' $T/c.err || exit 1
+        done
+        GPUSVM_BACKEND=cpu $T/train_nocache -v 5 -m 1 $T/svmguide1 > $T/nc.cv 2>&1 &&
+        GPUSVM_BACKEND=cpu $B/gpusvm-train -v 5 -m 1 $T/svmguide1 > $T/c.cv 2>&1 && cmp $T/nc.cv $T/c.cv"
+    step "examples/decision_boundary.c builds (C99, warnings as errors)" \
+        $CC -std=c99 -O2 $WARN -I. -o $T/decision_boundary examples/decision_boundary.c -ldl -lm
+    step "examples/decision_boundary.c writes a 320 x 240 PNG that decodes" sh -c \
+        "$T/decision_boundary $T/boundary.png && python3 tests/png_check.py $T/boundary.png 320 240"
+    step "examples/grid_search.c builds and finds its best point on heart_scale" sh -c \
+        "$CC -std=c99 -O2 $WARN -I. -o $T/grid_search examples/grid_search.c -ldl -lm &&
+         $T/grid_search data/heart_scale | tee /dev/stderr | grep -q '^best: C = '"
     # work for one core that needs no PoCL: Oclgrind (one thread), MPI ranks on the C backend, the
     # number parser, valgrind on the C backend, builds under other compilers and feature macros
     # every kernel inside Oclgrind, a simulated device that checks each memory access, for races and
@@ -102,38 +123,18 @@ step "examples/quickstart.c as C++11 with the documented {} initializers builds 
 step "examples/predict_only.c, built as a program that only predicts (gcc, clang): it classifies its frames, at most 64 KB stripped, no solver function in it" \
     sh tests/predict_size.sh $T
 # the picture of a decision boundary (a PNG that decodes, of the example's size) and a grid from C
-step "examples/decision_boundary.c builds (C99, warnings as errors)" \
-    $CC -std=c99 -O2 $WARN -I. -o $T/decision_boundary examples/decision_boundary.c -ldl -lm
-step "examples/decision_boundary.c writes a 320 x 240 PNG that decodes" sh -c \
-    "$T/decision_boundary $T/boundary.png && python3 tests/png_check.py $T/boundary.png 320 240"
-step "examples/grid_search.c builds and finds its best point on heart_scale" sh -c \
-    "$CC -std=c99 -O2 $WARN -I. -o $T/grid_search examples/grid_search.c -ldl -lm &&
-     $T/grid_search data/heart_scale | tee /dev/stderr | grep -q '^best: C = '"
 
 # every kernel against the C backend; the API
 step "build test_kernels" $CC -std=c99 -O2 $WARN -o $T/test_kernels tests/test_kernels.c -ldl -lm
 step "OpenCL kernels match the C backend on random inputs" $T/test_kernels
-step "the kernels with float pairs (GPUSVM_FP64=off, devices without fp64) match the C backend" \
-    env GPUSVM_FP64=off $T/test_kernels
+step "the kernels with float pairs (GPUSVM_FP64=off, devices without fp64) match the C backend, at small sizes (the parity suite runs them on real data below)" \
+    env GPUSVM_FP64=off GPUSVM_TEST_QUICK=1 $T/test_kernels
 step "build test_kernels with the selection over the grid at every size" \
     $CC -std=c99 -O2 $WARN -DGPUSVM__SEL_GRID=0 -o $T/test_kernels_grid tests/test_kernels.c -ldl -lm
 step "the selection over the grid gives the same working sets (the kernel tests again, on one device)" \
     env GPUSVM_TEST_ONE_DEVICE=1 $T/test_kernels_grid
 # the C backend's row cache: the same model bytes as a build without it, with small working sets
 # (-m 1: 64 rows) so that many rows come back; the build with it must report rows found there
-step "build gpusvm-train without the C backend's row cache" \
-    $CC -std=c99 -O2 $WARN -DGPUSVM__CPU_ROW_CACHE=0 -o $T/train_nocache tools/gpusvm-train.c -ldl -lm
-xz -dc data/svmguide1.xz > $T/svmguide1
-step "the C backend's row cache changes no model (C-SVC, nu-SVC, epsilon-SVR, nu-SVR, one-class; 5 folds)" sh -c "
-    for o in '-m 1 $T/svmguide1' '-s 1 -n 0.3 -m 1 $T/svmguide1' '-s 3 -p 0.1 -m 1 $T/svmguide1' \
-             '-s 4 -n 0.4 -m 1 $T/svmguide1' '-s 2 -n 0.2 -m 1 $T/svmguide1'; do
-        GPUSVM_BACKEND=cpu $T/train_nocache \$o $T/nc.model > /dev/null 2>&1 || exit 1
-        GPUSVM_BACKEND=cpu GPUSVM_VERBOSE=1 $B/gpusvm-train \$o $T/c.model > /dev/null 2> $T/c.err || exit 1
-        cmp $T/nc.model $T/c.model || exit 1
-        grep -q '[1-9][0-9]* found in its row cache' $T/c.err || exit 1
-    done
-    GPUSVM_BACKEND=cpu $T/train_nocache -v 5 -m 1 $T/svmguide1 > $T/nc.cv 2>&1 &&
-    GPUSVM_BACKEND=cpu $B/gpusvm-train -v 5 -m 1 $T/svmguide1 > $T/c.cv 2>&1 && cmp $T/nc.cv $T/c.cv"
 # data larger than the device through the tools: GPUSVM_DEVICE_MEMORY_MB below what 20,000 points of
 # 64 features need with 64 kernel rows, so that the points stream (working set 1024, as resident),
 # and the model file is the resident one
