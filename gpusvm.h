@@ -2044,6 +2044,15 @@ typedef struct gpusvm__csr {
     const float *val;
 } gpusvm__csr;
 
+/* Row `row` of x's entries into col and val (all-zero data has no entry arrays: nothing to copy). */
+static void gpusvm__csr_copy_row(const gpusvm__csr *x, size_t row, int32_t *col, float *val)
+{
+    const size_t at = x->row_ptr[row], len = x->row_ptr[row + 1] - at;
+    if (!len) return;
+    memcpy(col, x->col + at, len * sizeof(int32_t));
+    memcpy(val, x->val + at, len * sizeof(float));
+}
+
 #ifndef GPUSVM_NO_OPENCL /* used by the OpenCL backend only */
 /* |x_i|^2 in double (the sparse kernel rows' norms: float products are exact in double). */
 static void gpusvm__norms_d(const gpusvm__csr *m, size_t first, size_t count, double *out)
@@ -5900,7 +5909,7 @@ static void gpusvm__ocl_options(const gpusvm__ocl *b, const gpusvm__xc *xc, char
 static gpusvm_result gpusvm__ocl_program(gpusvm__ocl *b, const char *options, const char *key, const char *path,
                                          int *cached, gpusvm__cl_int *be)
 {
-    gpusvm_context *ctx = b->base.ctx;
+    gpusvm_context *ctx = b->base.ctx, *said = ctx->root ? ctx->root : ctx;
     gpusvm__cl_api *cl = b->cl;
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_uint lines;
@@ -5908,8 +5917,8 @@ static gpusvm_result gpusvm__ocl_program(gpusvm__ocl *b, const char *options, co
     *be = 0;
     if (*cached && gpusvm__kcache_load(b, options, key, path, &b->prog)) return gpusvm__oom(ctx, "reading the kernel cache");
     if (b->prog) return GPUSVM_OK;
-    if (!(ctx->root ? ctx->root : ctx)->said_compiling) { /* a first run waits seconds here: say why, once */
-        (ctx->root ? ctx->root : ctx)->said_compiling = 1;
+    if (!said->said_compiling) { /* a first run waits seconds here: say why, once */
+        said->said_compiling = 1;
         gpusvm__log(ctx, GPUSVM_LOG_INFO, "compiling the kernel program for %s (once per device and driver; %s%s)",
                     ctx->device_name, path[0] ? "kept for the next runs in " : "not cached by gpusvm",
                     path[0] ? ctx->cache_dir : "");
@@ -10497,10 +10506,7 @@ static void gpusvm__model_push_sv(gpusvm_model *m, const gpusvm__csr *x, size_t 
 {
     const size_t len = x->row_ptr[row + 1] - x->row_ptr[row];
     m->sv_indices[*k] = row;
-    if (len) { /* all-zero data has no entry arrays */
-        memcpy(m->sv_col_idx + *at, x->col + x->row_ptr[row], len * sizeof(int32_t));
-        memcpy(m->sv_values + *at, x->val + x->row_ptr[row], len * sizeof(float));
-    }
+    gpusvm__csr_copy_row(x, row, m->sv_col_idx + *at, m->sv_values + *at);
     *at += len;
     m->sv_row_ptr[++*k] = *at;
 }
@@ -11281,10 +11287,8 @@ static void gpusvm__csr_rows_part(void *arg, int t)
     const size_t hi = c->count * (size_t)(t + 1) / (size_t)c->parts;
     size_t i;
     for (i = c->count * (size_t)t / (size_t)c->parts; i < hi; ++i) {
-        const size_t s = c->idx[i], at = c->out->row_ptr[i], len = c->out->row_ptr[i + 1] - at;
-        if (!len) continue; /* all-zero data has no entry arrays */
-        memcpy(c->out->col + at, c->x->col + c->x->row_ptr[s], len * sizeof(int32_t));
-        memcpy(c->out->val + at, c->x->val + c->x->row_ptr[s], len * sizeof(float));
+        const size_t at = c->out->row_ptr[i];
+        gpusvm__csr_copy_row(c->x, c->idx[i], c->out->col + at, c->out->val + at);
     }
 }
 
