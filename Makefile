@@ -103,11 +103,14 @@ fuzz-build: $(FUZZERS)
 
 # the benchmark table on the selected device (bench/run.sh says what is counted, and times the
 # data reader, bench/reader.c), the latency of one gpusvm_predict call for a few points
-# (bench/latency.c), then the primitives against the device's ceilings (bench/micro.c; GPUs only)
-bench: setup $(TOOLS) $(BUILD)/micro $(BUILD)/latency $(BUILD)/reader $(BUILD)/gen_sparse $(BUILD)/gen_dense
+# (bench/latency.c), each part of the kernels' compile (bench/compile.c), then the primitives
+# against the device's ceilings (bench/micro.c; GPUs only)
+bench: setup $(TOOLS) $(BUILD)/micro $(BUILD)/latency $(BUILD)/compile $(BUILD)/reader $(BUILD)/gen_sparse $(BUILD)/gen_dense
 	@sh bench/run.sh
 	@echo
 	@$(BUILD)/latency
+	@echo
+	@$(BUILD)/compile
 	@echo
 	@$(BUILD)/micro
 
@@ -116,6 +119,9 @@ $(BUILD)/reader: bench/reader.c gpusvm.h | $(BUILD)
 
 $(BUILD)/latency: bench/latency.c gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/latency.c $(LIBS)
+
+$(BUILD)/compile: bench/compile.c gpusvm.h | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/compile.c $(LIBS)
 
 $(BUILD)/gen_sparse: bench/gen_sparse.c | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/gen_sparse.c -lm

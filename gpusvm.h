@@ -81,7 +81,9 @@
       (with "[no fp64: float pairs]" or "[fp64 off: float pairs]"), and the context's log (INFO)
       its double precision and the sub-group exchanges its reductions use (PTX on NVIDIA,
       cl_khr_subgroup_shuffle, cl_intel_subgroups, else local-memory trees; GPUSVM_SUBGROUPS=
-      ptx|khr|intel|off forces one, for tests). The C backend is the fallback when no OpenCL
+      ptx|khr|intel|off forces one, for tests). The kernels are compiled when the work first
+      needs them, in small programs (on PoCL, which compiles a kernel at its first launch, and
+      Oclgrind, all in one; GPUSVM_PROGRAMS=each|one forces either, for tests). The C backend is the fallback when no OpenCL
       device exists, and the oracle the OpenCL kernels are tested against.
       Several devices: desc.devices, or a device or GPUSVM_DEVICE of "all" (every GPU and
       accelerator; float pairs on all where one lacks fp64) or a comma-separated list
@@ -97,9 +99,11 @@
       desc.ignore_environment. Why a creation failed is in desc.error when the program gives one.
 
    KERNEL CACHE
-      The OpenCL program is built when the context is created; its binary is kept on disk, keyed
-      by device, driver, build options and kernel source, and the next context loads it instead
-      of compiling. Folder: desc.kernel_cache_dir ("" none), else GPUSVM_CACHE_DIR ("off" none),
+      The OpenCL kernels are built as the work first needs them, in small programs of one kernel
+      or a few (one when the context is created, the rest by the training or prediction that
+      first launches them; PoCL builds them all in one program with the context);
+      each binary is kept on disk, keyed by device, driver, build options and kernel source, and
+      the next context loads it instead of compiling. Folder: desc.kernel_cache_dir ("" none), else GPUSVM_CACHE_DIR ("off" none),
       else $XDG_CACHE_HOME/gpusvm or $HOME/.cache/gpusvm for GPUs and accelerators (CPU drivers
       keep their own). A file that does not match, or that the driver rejects, is ignored and
       rewritten; files are written to a temporary name and renamed. A compile from source is
@@ -379,8 +383,9 @@ typedef struct gpusvm_context_desc {
        and accelerators only (with ignore_environment: none). "": none. */
     const char *kernel_cache_dir;
     /* Host threads for the work the host does: reading data files, the C backend's kernel rows
-       and gradient updates (the same model bits for any count), and with several GPUs (devices)
-       a thread driving each. 0 = $GPUSVM_THREADS, else every core; 1 = the calling thread only.
+       and gradient updates (the same model bits for any count), the kernels' compiles (up to 4
+       at once), and with several GPUs (devices) a thread driving each. 0 = $GPUSVM_THREADS, else
+       every core; 1 = the calling thread only.
        Files are read, and several GPUs set up, by several threads only with the default
        allocator (a custom one is never called from more than one thread); the logger is called
        by one thread at a time, not always the calling one. */
@@ -523,8 +528,8 @@ typedef struct gpusvm_train_info {
                                     the working set's rows, O(n) vectors; 0 on the C backend */
     size_t device_data_bytes;    /* of which the data and the O(n) vectors (points streamed through the device:
                                     what they would take held there, more than device_bytes) */
-    double seconds;              /* wall time of gpusvm_train, the upload included; the kernel program is built when
-                                    the context is created (gpusvm_context_build_seconds) */
+    double seconds;              /* wall time of gpusvm_train, the upload included, and the build of any kernel it
+                                    is the first to launch (gpusvm_context_build_seconds) */
 } gpusvm_train_info;
 
 /* A trained model: plain data. sv_coef is (nr_class-1) rows of total_sv; rho has
@@ -616,10 +621,11 @@ GPUSVM_API gpusvm_error gpusvm_context_error_id(const gpusvm_context *ctx);
 GPUSVM_API const char *gpusvm_error_name(gpusvm_error id);
 GPUSVM_API const char *gpusvm_error_text(gpusvm_error id);
 GPUSVM_API gpusvm_result gpusvm_error_result(gpusvm_error id);
-/* The device compiler's log of the last kernel build, with its options ("" if none). */
+/* The device compiler's log of the kernels built so far, with their options and where each program
+   came from ("" if none). */
 GPUSVM_API const char *gpusvm_context_build_log(const gpusvm_context *ctx);
-/* Seconds the context's kernel program took to get ready (0 for the C backend); *from_cache (if not
-   NULL) is set to 1 when it was loaded from the kernel cache, 0 when compiled from source. */
+/* Seconds the context's kernels took to get ready so far (0 for the C backend); *from_cache (if not
+   NULL) is set to 1 when every one was loaded from the kernel cache, 0 when one was compiled. */
 GPUSVM_API double gpusvm_context_build_seconds(const gpusvm_context *ctx, int *from_cache);
 /* A constant string for a result code. Thread safety: any thread. */
 GPUSVM_API const char *gpusvm_result_string(gpusvm_result result);
@@ -1017,29 +1023,35 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     ((GPUSVM__IDX)(v) >= (GPUSVM__IDX)(npts) ? (GPUSVM__IDX)(v) - (GPUSVM__IDX)(npts) : (GPUSVM__IDX)(v))
 
 /* ---- the kernels and their arguments ------------------------------------
- * GPUSVM__KERNELS: every kernel of the program, the work-group size it needs
- * and its argument list. GPUSVM__ARGS_*: each kernel's parameters, as
+ * GPUSVM__KERNELS: every kernel of the program, the work-group size it needs,
+ * its argument list, and its part: the kernels of a part are built together as
+ * one program (kernels part 0: GPUSVM_K_<part> guards their definitions), the
+ * copies and each step's family, which always run together.
+ * GPUSVM__ARGS_*: each kernel's parameters, as
  * X_(kernel, type, name) separated by S_(). The kernels declare their
  * parameters from these lists; the host names each argument slot from the
  * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count
  * when it builds the program. */
-#define GPUSVM__KERNELS(X)                                                                       \
-    X(ROWS, "gpusvm_rows_tiled", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS) \
-    X(ROWS_NARROW, "gpusvm_rows_narrow", GPUSVM__NL, ROWS)                                            \
-    X(ROWS_SPARSE, "gpusvm_rows_sparse", GPUSVM__SP, ROWS_SPARSE)                                     \
-    X(ROW_CACHE, "gpusvm_row_cache", GPUSVM__L, ROW_CACHE)                                            \
-    X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS)                                      \
-    X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER) X(FILL, "gpusvm_fill", GPUSVM__COPY_L, FILL)  \
-    X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
-    X(SEL_HIST, "gpusvm_sel_hist", GPUSVM__L, SEL) X(SEL_TIES, "gpusvm_sel_ties", GPUSVM__L, SEL)    \
-    X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL)                                                   \
-    X(GATHER, "gpusvm_gather_block", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
-    X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
-    X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TL * GPUSVM__TL, ROWS_UPD)                              \
-    X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT)          \
-    X(CS_RESP, "gpusvm_cs_resp", GPUSVM__L, CS_RESP)                                                 \
-    X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
-    X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE)
+#define GPUSVM__KERNELS(X)                                                                              \
+    X(ROWS, "gpusvm_rows_tiled", GPUSVM__TL * GPUSVM__TL, ROWS, ROWS)                                      \
+    X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS, ROWS_FEW)                                          \
+    X(ROWS_NARROW, "gpusvm_rows_narrow", GPUSVM__NL, ROWS, ROWS_NARROW)                                    \
+    X(ROWS_SPARSE, "gpusvm_rows_sparse", GPUSVM__SP, ROWS_SPARSE, ROWS_SPARSE)                             \
+    X(ROW_CACHE, "gpusvm_row_cache", GPUSVM__L, ROW_CACHE, ROW_CACHE)                                      \
+    X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS, COPY)                                      \
+    X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER, COPY)                                            \
+    X(FILL, "gpusvm_fill", GPUSVM__COPY_L, FILL, COPY)                                                     \
+    X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT, SELECT)    \
+    X(SEL_HIST, "gpusvm_sel_hist", GPUSVM__L, SEL, SEL) X(SEL_TIES, "gpusvm_sel_ties", GPUSVM__L, SEL, SEL) \
+    X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL, SEL)                                                    \
+    X(GATHER, "gpusvm_gather_block", GPUSVM__L, GATHER, COPY) X(SMO, "gpusvm_smo", GPUSVM__L, SMO, SMO)    \
+    X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE, UPDATE)                                                  \
+    X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TL * GPUSVM__TL, ROWS_UPD, ROWS_UPD)                         \
+    X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS, SPLIT) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT, SPLIT) \
+    X(CS_RESP, "gpusvm_cs_resp", GPUSVM__L, CS_RESP, CS)                                                   \
+    X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE, CS)                                             \
+    X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT, CS)                                             \
+    X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE, CS)
 
 /* gpusvm_rows_tiled, gpusvm_rows_few and gpusvm_rows_narrow (kernels part 1) */
 #define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \
@@ -1259,6 +1271,7 @@ struct gpusvm_context {
     gpusvm_storage storage;     /* desc.storage, $GPUSVM_STORAGE resolved */
     gpusvm_fp64 fp64;           /* desc.fp64, $GPUSVM_FP64 resolved: AUTO, ON or OFF */
     int subgroups;              /* $GPUSVM_SUBGROUPS: -1 any, else the one GPUSVM__XC_* exchange tried (tests) */
+    int programs;               /* $GPUSVM_PROGRAMS: -1 by the driver, 0 a program a kernel, 1 one (tests) */
     gpusvm_split split;         /* desc.split; parts 1 without one */
     int shared, shared_failed;  /* steps run on several threads; one of them failed (gpusvm__said_lock) */
     volatile long said_next, said_turn;
@@ -5217,7 +5230,7 @@ typedef struct gpusvm__ocl gpusvm__ocl;
 
 /* The kernels of the program (GPUSVM__KN_ROWS, ...), each with its name, the work-group size
    it needs and its argument count, from the shared block's list. */
-#define GPUSVM__KID(id, name, wg, args) GPUSVM__KN_##id,
+#define GPUSVM__KID(id, name, wg, args, part) GPUSVM__KN_##id,
 enum { GPUSVM__KERNELS(GPUSVM__KID) GPUSVM__KN_COUNT };
 #undef GPUSVM__KID
 
@@ -5245,14 +5258,38 @@ enum { GPUSVM__ARGS_CS_SELECT(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CS_SELECT_
 enum { GPUSVM__ARGS_CS_SOLVE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CS_SOLVE_N };
 
 typedef struct gpusvm__kernel_info {
+    const char *part; /* GPUSVM_K_<part> builds it, with the rest of its part (kernels part 0) */
     const char *name;
     size_t wg;      /* work-items per group it is launched with */
     unsigned nargs; /* parameters it declares */
 } gpusvm__kernel_info;
 
-#define GPUSVM__KINFO(id, name, wg, args) {name, wg, GPUSVM__A_##args##_N},
+#define GPUSVM__KINFO(id, name, wg, args, part) {#part, name, wg, GPUSVM__A_##args##_N},
 static const gpusvm__kernel_info gpusvm__kernels[GPUSVM__KN_COUNT] = {GPUSVM__KERNELS(GPUSVM__KINFO)};
 #undef GPUSVM__KINFO
+
+/* A set of kernels: bit GPUSVM__KN_<id>. GPUSVM__KS_CORE: what every training of the one-vs-one
+   kind launches, whatever its data and its rows kernel. */
+typedef unsigned long gpusvm__kset;
+#define GPUSVM__KBIT(id) ((gpusvm__kset)1 << GPUSVM__KN_##id)
+#define GPUSVM__KS_ALL (((gpusvm__kset)1 << GPUSVM__KN_COUNT) - 1)
+#define GPUSVM__KS_CORE                                                                                 \
+    (GPUSVM__KBIT(GATHER_WS) | GPUSVM__KBIT(SCATTER) | GPUSVM__KBIT(FILL) | GPUSVM__KBIT(KEYS) |         \
+     GPUSVM__KBIT(SELECT) | GPUSVM__KBIT(GATHER) | GPUSVM__KBIT(SMO) | GPUSVM__KBIT(UPDATE))
+
+/* A kernel argument as the host set it (gpusvm__ocl_set), given to the kernel when it is built;
+   GPUSVM__ARG_MAX slots a kernel (checked for every kernel's list below). */
+#define GPUSVM__ARG_MAX 40
+typedef struct gpusvm__ocl_arg {
+    unsigned char v[8]; /* the value: a buffer's handle or a number */
+    unsigned size;      /* its bytes; local memory's bytes where local is set (no value) */
+    unsigned char set, local;
+} gpusvm__ocl_arg;
+#define GPUSVM__KFIT(id, name, wg, args, part) \
+    typedef char gpusvm__kfit_##id[GPUSVM__A_##args##_N <= GPUSVM__ARG_MAX && GPUSVM__KN_COUNT <= 32 ? 1 : -1];
+GPUSVM__KERNELS(GPUSVM__KFIT)
+#undef GPUSVM__KFIT
+#define GPUSVM__OPT_MAX 400 /* bytes of a kernel's build options */
 
 /* The device buffers of a training batch (see the backend section and kernels part 0), in the
    order they are allocated; the text names each in messages. */
@@ -5313,8 +5350,12 @@ struct gpusvm__ocl {
     gpusvm__cl_platform platform;
     gpusvm__cl_context cctx;
     gpusvm__cl_queue queue;
-    gpusvm__cl_program prog;
+    gpusvm__cl_program prog[GPUSVM__KN_COUNT]; /* each part's, at its first kernel (gpusvm__ocl_unit); NULL: none */
     gpusvm__cl_kernel kern[GPUSVM__KN_COUNT];
+    gpusvm__ocl_arg args[GPUSVM__KN_COUNT][GPUSVM__ARG_MAX];
+    char options[GPUSVM__OPT_MAX - 40]; /* the kernels' shared build options ("": none built yet) */
+    int one_program; /* every kernel in one program, prog[0]: PoCL compiles a kernel at its first launch,
+                        Oclgrind interprets; either reads the source once */
     long launches[GPUSVM__KN_COUNT]; /* each kernel's launches, said when the backend closes (DEBUG) */
     int qcap;            /* GPUSVM__Q the program was built with */
     int fp64;            /* 1: the kernels' wide numbers are double; 0: float pairs (GPUSVM_NO_FP64) */
@@ -5391,7 +5432,13 @@ static size_t gpusvm__keys_parts(size_t nvar)
 static void gpusvm__release_mem(gpusvm__ocl *b, gpusvm__cl_mem *m)
 {
     size_t bytes = 0;
-    if (*m) {
+    int k, a;
+    if (*m) { /* no kernel built later is given the released handle */
+        for (k = 0; k < GPUSVM__KN_COUNT; ++k)
+            for (a = 0; a < GPUSVM__ARG_MAX; ++a)
+                if (b->args[k][a].set && !b->args[k][a].local && b->args[k][a].size == sizeof *m &&
+                    memcmp(b->args[k][a].v, m, sizeof *m) == 0)
+                    memset(b->args[k][a].v, 0, sizeof *m);
         if (b->cl->clGetMemObjectInfo(*m, GPUSVM__CL_MEM_SIZE, sizeof bytes, &bytes, NULL) == 0 && bytes <= b->mem_used)
             b->mem_used -= bytes;
         b->cl->clReleaseMemObject(*m);
@@ -5544,7 +5591,9 @@ fail:
 /* Sets argument SLOT (GPUSVM__A_<KERNEL>_<name>, without the prefix) of kernel KID (without
    GPUSVM__KN_) to var; on failure r is set and control jumps to fail. */
 #define GPUSVM__SET(kid, slot, var)                                                                                \
-    GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_##kid], GPUSVM__A_##slot, sizeof(var), &(var)))
+    do {                                                                                                           \
+        if ((r = gpusvm__ocl_set(b, GPUSVM__KN_##kid, GPUSVM__A_##slot, sizeof(var), &(var))) != GPUSVM_OK) goto fail; \
+    } while (0)
 /* gpusvm_rows_tiled, gpusvm_rows_few and gpusvm_rows_narrow take the same arguments */
 #define GPUSVM__SET_ROWS(name, var)                                                                                \
     do {                                                                                                           \
@@ -5559,10 +5608,32 @@ fail:
         GPUSVM__SET(ROWS_UPD, ROWS_##name, var);                                                                   \
     } while (0)
 
+static gpusvm_result gpusvm__ocl_need(gpusvm__ocl *b, gpusvm__kset set);
+
+/* Sets argument slot of kernel k to size bytes at value (NULL: local memory of size bytes), now
+   where the kernel is built, and kept for its build. */
+static gpusvm_result gpusvm__ocl_set(gpusvm__ocl *b, int k, int slot, size_t size, const void *value)
+{
+    gpusvm__ocl_arg *a = &b->args[k][slot];
+    gpusvm_result r = GPUSVM_OK;
+    if (value && size > sizeof a->v)
+        return gpusvm__fail(b->base.ctx, GPUSVM_ERR_KERNEL_ARGS, "kernel %s: argument %d takes %u bytes",
+                            gpusvm__kernels[k].name, slot, (unsigned)size);
+    a->set = 1;
+    a->local = value == NULL;
+    a->size = (unsigned)size;
+    if (value) memcpy(a->v, value, size);
+    if (b->kern[k]) GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], (gpusvm__cl_uint)slot, size, value));
+fail:
+    return r;
+}
+
+/* Launches kernel kid (built first where it is not yet). */
 static gpusvm_result gpusvm__ocl_launch(gpusvm__ocl *b, int kid, gpusvm__cl_uint dims, const size_t *global,
                                         const size_t *local)
 {
     gpusvm_result r = GPUSVM_OK;
+    if (!b->kern[kid] && (r = gpusvm__ocl_need(b, (gpusvm__kset)1 << kid)) != GPUSVM_OK) return r;
     GPUSVM__CL(b->base.ctx,
                b->cl->clEnqueueNDRangeKernel(b->queue, b->kern[kid], dims, NULL, global, local, 0, NULL, NULL));
     ++b->launches[kid];
@@ -5721,7 +5792,7 @@ static int gpusvm__mkdirs(char *dir)
 }
 
 /* 0, or 1 when out of host memory */
-static int gpusvm__kcache_save(gpusvm__ocl *b, const char *key, const char *path)
+static int gpusvm__kcache_save(gpusvm__ocl *b, gpusvm__cl_program prog, const char *key, const char *path)
 {
     gpusvm_context *ctx = b->base.ctx;
     size_t size = 0;
@@ -5729,11 +5800,11 @@ static int gpusvm__kcache_save(gpusvm__ocl *b, const char *key, const char *path
     char tmp[1200];
     FILE *f = NULL;
     int ok = 0, n;
-    if (b->cl->clGetProgramInfo(b->prog, GPUSVM__CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != 0 || size == 0)
+    if (b->cl->clGetProgramInfo(prog, GPUSVM__CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != 0 || size == 0)
         return 0;
     bin = (unsigned char *)gpusvm__alloc(&ctx->alloc, size, 1);
     if (!bin) return 1;
-    if (b->cl->clGetProgramInfo(b->prog, GPUSVM__CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != 0) goto done;
+    if (b->cl->clGetProgramInfo(prog, GPUSVM__CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != 0) goto done;
     snprintf(tmp, sizeof tmp, "%s", ctx->cache_dir);
     if (!gpusvm__mkdirs(tmp)) goto done;
 #ifdef GPUSVM__WINDOWS
@@ -5758,16 +5829,17 @@ done:
     return 0;
 }
 
-/* Releases the kernels and the program. */
-static void gpusvm__ocl_release_program(gpusvm__ocl *b)
+/* Releases the kernels of set and their programs. */
+static void gpusvm__ocl_release_kernels(gpusvm__ocl *b, gpusvm__kset set)
 {
     int i;
     for (i = GPUSVM__KN_COUNT - 1; i >= 0; --i) {
+        if (!(set >> i & 1)) continue;
         if (b->kern[i]) b->cl->clReleaseKernel(b->kern[i]);
+        if (b->prog[i]) b->cl->clReleaseProgram(b->prog[i]);
         b->kern[i] = NULL;
+        b->prog[i] = NULL;
     }
-    if (b->prog) b->cl->clReleaseProgram(b->prog);
-    b->prog = NULL;
 }
 
 /* How the kernels' reductions exchange registers within a sub-group (kernels part 0), in the
@@ -5904,69 +5976,189 @@ static void gpusvm__ocl_options(const gpusvm__ocl *b, const gpusvm__xc *xc, char
     if (at < size && !b->fp64) snprintf(out + at, size - at, " -D GPUSVM_NO_FP64=1");
 }
 
-/* The program built for the device: from the kernel cache when it holds it (*cached = 1), else
-   compiled from source and, when the cache is on, written to it. *be: clBuildProgram's status. */
-static gpusvm_result gpusvm__ocl_program(gpusvm__ocl *b, const char *options, const char *key, const char *path,
-                                         int *cached, gpusvm__cl_int *be)
+/* ---- building the kernels ------------------------------------------------
+ * Each part (GPUSVM__KERNELS: a kernel, or the copies, or a step's family) is a program of its
+ * own (kernels part 0; PoCL, which compiles a kernel at its first launch anyway, and Oclgrind
+ * build every kernel in one: b->one_program), built when the work first needs it: the
+ * context builds gpusvm_keys, which decides the reductions' exchanges (a device whose compiler
+ * fails can still fall back there), a training batch what its plan launches (gpusvm__ocl_train_set)
+ * in one go, and anything else is built at its first launch. A first run on a GPU waits on its
+ * compiler (NVIDIA's: 5 to 7 s for every kernel, docs/results.md), so the parts of one call
+ * compile on threads of their own (NVIDIA's compiler runs them only partly at once; the core as
+ * one program built with the context made an H100's first heart_scale and a9a runs slower). Arguments are kept on the host as they are set
+ * (gpusvm__ocl_set) and given to a kernel when it is built. */
+
+/* The first kernel of kernel k's program, which holds it: of its part, or of every kernel. */
+static int gpusvm__ocl_unit(const gpusvm__ocl *b, int k)
 {
-    gpusvm_context *ctx = b->base.ctx, *said = ctx->root ? ctx->root : ctx;
-    gpusvm__cl_api *cl = b->cl;
-    gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_uint lines;
-    const char *const *src;
-    *be = 0;
-    if (*cached && gpusvm__kcache_load(b, options, key, path, &b->prog)) return gpusvm__oom(ctx, "reading the kernel cache");
-    if (b->prog) return GPUSVM_OK;
-    if (!said->said_compiling) { /* a first run waits seconds here: say why, once */
-        said->said_compiling = 1;
-        gpusvm__log(ctx, GPUSVM_LOG_INFO, "compiling the kernel program for %s (once per device and driver; %s%s)",
-                    ctx->device_name, path[0] ? "kept for the next runs in " : "not cached by gpusvm",
-                    path[0] ? ctx->cache_dir : "");
-    }
-    src = gpusvm__kernel_lines(&lines);
-    GPUSVM__CL_CREATE(ctx, b->prog, cl->clCreateProgramWithSource(b->cctx, lines, (const char **)src, NULL, &gpusvm__e));
-    *be = cl->clBuildProgram(b->prog, 1, &b->dev, options, NULL, NULL);
-    if (*be == 0 && *cached && gpusvm__kcache_save(b, key, path)) r = gpusvm__oom(ctx, "writing the kernel cache");
-    *cached = 0;
-fail:
-    return r;
+    int u = 0;
+    while (!b->one_program && strcmp(gpusvm__kernels[u].part, gpusvm__kernels[k].part) != 0) ++u;
+    return u;
 }
 
-/* ctx->build_log := the options, where the program came from, and the compiler's log. */
-static gpusvm_result gpusvm__ocl_build_log(gpusvm__ocl *b, const char *options, const char *path, int cached)
+/* set, with every kernel that shares a program with one of it */
+static gpusvm__kset gpusvm__ocl_whole_units(const gpusvm__ocl *b, gpusvm__kset set)
+{
+    gpusvm__kset out = set;
+    int k, i;
+    for (k = 0; k < GPUSVM__KN_COUNT; ++k)
+        if (set >> k & 1)
+            for (i = 0; i < GPUSVM__KN_COUNT; ++i)
+                if (gpusvm__ocl_unit(b, i) == gpusvm__ocl_unit(b, k)) out |= (gpusvm__kset)1 << i;
+    return out;
+}
+
+/* Program u's build options: the shared ones (b->options) and its part. */
+static void gpusvm__ocl_kopts(const gpusvm__ocl *b, int u, char *out, size_t size)
+{
+    snprintf(out, size, "%s -D GPUSVM_K_%s=1", b->options, b->one_program ? "ALL" : gpusvm__kernels[u].part);
+}
+
+#define GPUSVM__COMPILE_THREADS 4 /* at most this many compiles at once (H100: 4 ahead of 1, 2, 8, 16) */
+
+/* The compiles of one call: kernel k[i]'s program from source with opt[k[i]], status be[i]. */
+typedef struct gpusvm__ocl_compile {
+    gpusvm__ocl *b;
+    int k[GPUSVM__KN_COUNT], n, threads;
+    char opt[GPUSVM__KN_COUNT][GPUSVM__OPT_MAX];
+    char path[GPUSVM__KN_COUNT][1100]; /* the kernel cache's file ("": no cache) */
+    char from_cache[GPUSVM__KN_COUNT];
+    gpusvm__cl_int be[GPUSVM__KN_COUNT];
+    volatile long next;
+} gpusvm__ocl_compile;
+
+/* A compiling thread: takes the next program until none is left (or, without atomics, every
+   threads-th from its own). Only clBuildProgram runs here; the rest stays on the caller's thread. */
+static void gpusvm__ocl_compile_some(void *arg, int t)
+{
+    gpusvm__ocl_compile *c = (gpusvm__ocl_compile *)arg;
+    long i;
+#if GPUSVM__TAKE_ATOMIC
+    while ((i = gpusvm__take(&c->next)) < c->n) {
+#else
+    for (i = t; i < c->n; i += c->threads) {
+#endif
+        const int k = c->k[i];
+        c->be[i] = c->b->cl->clBuildProgram(c->b->prog[k], 1, &c->b->dev, c->opt[k], NULL, NULL);
+    }
+    (void)t;
+}
+
+/* The first compile says so once, on the context the caller made: a first run waits here. */
+static void gpusvm__ocl_say_compiling(gpusvm__ocl *b, int cache)
+{
+    gpusvm_context *ctx = b->base.ctx, *said = ctx->root ? ctx->root : ctx;
+    if (said->said_compiling) return;
+    said->said_compiling = 1;
+    gpusvm__log(ctx, GPUSVM_LOG_INFO, "compiling the kernel program for %s (once per device and driver; %s%s)",
+                ctx->device_name, cache ? "kept for the next runs in " : "not cached by gpusvm",
+                cache ? ctx->cache_dir : "");
+}
+
+/* ctx->build_log gains each kernel of set: where its program came from and the compiler's log
+   (the shared options first). */
+static gpusvm_result gpusvm__ocl_log_set(gpusvm__ocl *b, gpusvm__kset set, const gpusvm__ocl_compile *c)
 {
     gpusvm_context *ctx = b->base.ctx;
-    size_t log_size = 0, head;
-    int off;
-    gpusvm__free(&ctx->alloc, ctx->build_log);
-    ctx->build_log = NULL;
-    if (b->cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size) != 0)
-        return GPUSVM_OK;
-    head = strlen(options) + strlen(path) + 64;
-    ctx->build_log = (char *)gpusvm__alloc(&ctx->alloc, log_size + head + 1, 1);
-    if (!ctx->build_log) return gpusvm__oom(ctx, "the kernel build log");
-    off = snprintf(ctx->build_log, head, "build options: %s\n%s%s\n", options,
-                   cached ? "program binary from the kernel cache: " : "compiled from source", cached ? path : "");
-    if (b->cl->clGetProgramBuildInfo(b->prog, b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, log_size, ctx->build_log + off,
-                                     NULL) != 0)
-        ctx->build_log[off] = 0;
-    ctx->build_log[off + (int)log_size] = 0;
+    int k;
+    for (k = 0; k < GPUSVM__KN_COUNT; ++k) {
+        const size_t old = ctx->build_log ? strlen(ctx->build_log) : 0;
+        size_t log_size = 0, head;
+        char *log;
+        int off = 0;
+        if (!(set >> k & 1) || !b->prog[k]) continue;
+        if (b->cl->clGetProgramBuildInfo(b->prog[k], b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size) != 0)
+            log_size = 0;
+        head = strlen(b->options) + strlen(c->path[k]) + 128;
+        if (!(log = (char *)gpusvm__alloc(&ctx->alloc, old + head + log_size + 1, 1)))
+            return gpusvm__oom(ctx, "the kernel build log");
+        if (old) memcpy(log, ctx->build_log, old);
+        else off = snprintf(log, head, "build options: %s\n", b->options);
+        off += snprintf(log + old + off, head - (size_t)off, "%s%s: %s%s\n", b->one_program ? "every" : "part ",
+                        b->one_program ? " kernel" : gpusvm__kernels[k].part,
+                        c->from_cache[k] ? "program binary from the kernel cache: " : "compiled from source",
+                        c->from_cache[k] ? c->path[k] : "");
+        log[old + (size_t)off] = 0;
+        if (log_size > 1 && b->cl->clGetProgramBuildInfo(b->prog[k], b->dev, GPUSVM__CL_PROGRAM_BUILD_LOG, log_size,
+                                                         log + old + off, NULL) == 0)
+            log[old + (size_t)off + log_size - 1] = 0;
+        gpusvm__free(&ctx->alloc, ctx->build_log);
+        ctx->build_log = log;
+    }
     return GPUSVM_OK;
 }
 
-/* Every kernel of the table, checked against the device's work-group limit and against the
-   argument count its list declares. */
-static gpusvm_result gpusvm__ocl_kernels(gpusvm__ocl *b)
+/* The programs of set, each from the kernel cache where it holds it, else compiled (on threads)
+   and written to it. *be: the first failed compile's status (0: none), *bad: its kernel. */
+static gpusvm_result gpusvm__ocl_programs(gpusvm__ocl *b, gpusvm__kset set, gpusvm__cl_int *be, int *bad)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    gpusvm__cl_api *cl = b->cl;
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_uint lines;
+    const char *const *src = gpusvm__kernel_lines(&lines);
+    char key[1024 + GPUSVM__OPT_MAX];
+    gpusvm__ocl_compile *c = (gpusvm__ocl_compile *)gpusvm__alloc(&ctx->alloc, sizeof *c, 1);
+    int i, k;
+    *be = 0;
+    *bad = -1;
+    if (!c) return gpusvm__oom(ctx, "building the kernels");
+    memset(c, 0, sizeof *c);
+    c->b = b;
+    for (k = 0; k < GPUSVM__KN_COUNT; ++k) {
+        if (!(set >> k & 1) || gpusvm__ocl_unit(b, k) != k) continue;
+        gpusvm__ocl_kopts(b, k, c->opt[k], sizeof c->opt[k]);
+        if (gpusvm__kcache_key(b, c->opt[k], key, sizeof key, c->path[k], sizeof c->path[k]) &&
+            gpusvm__kcache_load(b, c->opt[k], key, c->path[k], &b->prog[k])) {
+            r = gpusvm__oom(ctx, "reading the kernel cache");
+            goto fail;
+        }
+        c->from_cache[k] = b->prog[k] != NULL;
+        if (b->prog[k]) continue;
+        GPUSVM__CL_CREATE(ctx, b->prog[k], cl->clCreateProgramWithSource(b->cctx, lines, (const char **)src, NULL, &gpusvm__e));
+        c->k[c->n++] = k;
+    }
+    if (c->n) {
+        gpusvm__ocl_say_compiling(b, c->path[c->k[0]][0] != 0);
+        c->threads = c->n < ctx->threads ? c->n : ctx->threads;
+        if (c->threads > GPUSVM__COMPILE_THREADS) c->threads = GPUSVM__COMPILE_THREADS;
+        if (c->threads < 1) c->threads = 1;
+        gpusvm__parallel(c->threads, gpusvm__ocl_compile_some, c);
+        ctx->build_cached = 0;
+    }
+    for (i = 0; i < c->n; ++i) {
+        k = c->k[i];
+        if (c->be[i] != 0 && !*be) {
+            *be = c->be[i];
+            *bad = k;
+        }
+        if (c->be[i] == 0 && c->path[k][0] && gpusvm__kcache_key(b, c->opt[k], key, sizeof key, c->path[k], sizeof c->path[k]) &&
+            gpusvm__kcache_save(b, b->prog[k], key, c->path[k])) {
+            r = gpusvm__oom(ctx, "writing the kernel cache");
+            goto fail;
+        }
+    }
+    for (k = 0; k < GPUSVM__KN_COUNT; ++k) ctx->build_cache_used |= c->path[k][0] != 0;
+    r = gpusvm__ocl_log_set(b, set, c);
+fail:
+    gpusvm__free(&ctx->alloc, c);
+    return r;
+}
+
+/* The kernels of set from their programs, each checked against the device's work-group limit and
+   the argument count its list declares, and given the arguments already set. */
+static gpusvm_result gpusvm__ocl_kernels(gpusvm__ocl *b, gpusvm__kset set)
 {
     gpusvm_context *ctx = b->base.ctx;
     gpusvm__cl_api *cl = b->cl;
     gpusvm_result r = GPUSVM_OK;
     size_t wg = 0;
-    gpusvm__cl_uint nargs = 0;
+    gpusvm__cl_uint nargs = 0, a;
     int i;
     for (i = 0; i < GPUSVM__KN_COUNT; ++i) {
         const gpusvm__kernel_info *k = &gpusvm__kernels[i];
-        GPUSVM__CL_CREATE(ctx, b->kern[i], cl->clCreateKernel(b->prog, k->name, &gpusvm__e));
+        if (!(set >> i & 1)) continue;
+        GPUSVM__CL_CREATE(ctx, b->kern[i], cl->clCreateKernel(b->prog[gpusvm__ocl_unit(b, i)], k->name, &gpusvm__e));
         GPUSVM__CL(ctx, cl->clGetKernelWorkGroupInfo(b->kern[i], b->dev, GPUSVM__CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
                                                      &wg, NULL));
         if (wg < k->wg)
@@ -5977,14 +6169,18 @@ static gpusvm_result gpusvm__ocl_kernels(gpusvm__ocl *b)
         if (nargs != k->nargs)
             return gpusvm__fail(ctx, GPUSVM_ERR_KERNEL_ARGS, "kernel %s declares %u arguments; the host binds %u", k->name,
                                 (unsigned)nargs, k->nargs);
+        for (a = 0; a < nargs; ++a) {
+            const gpusvm__ocl_arg *v = &b->args[i][a];
+            if (v->set) GPUSVM__CL(ctx, cl->clSetKernelArg(b->kern[i], a, v->size, v->local ? NULL : v->v));
+        }
     }
 fail:
     return r;
 }
 
-/* Whether the kernels that exchange (gpusvm_keys, gpusvm_smo, gpusvm_rows_sparse) run in sub-groups
-   of the width they were built for, or of a multiple of it (the butterflies then stay within
-   aligned blocks of the width: PoCL's CPU devices make the work-group one sub-group), as
+/* Whether the kernels of the set that exchange (gpusvm_keys, gpusvm_smo, gpusvm_rows_sparse) run in
+   sub-groups of the width they were built for, or of a multiple of it (the butterflies then stay
+   within aligned blocks of the width: PoCL's CPU devices make the work-group one sub-group), as
    cl_khr_subgroups' clGetKernelSubGroupInfoKHR says for their work-groups; any other size counts
    as a failed build. Without the query only a width the build fixed is taken. */
 static int gpusvm__ocl_sg_width_ok(gpusvm__ocl *b, const gpusvm__xc *xc)
@@ -6008,61 +6204,85 @@ static int gpusvm__ocl_sg_width_ok(gpusvm__ocl *b, const gpusvm__xc *xc)
     return 1;
 }
 
-/* Builds the program and its kernels once (from the kernel cache when it holds them); the log and
-   options stay on the context. */
-static gpusvm_result gpusvm__ocl_build(gpusvm__ocl *b)
+/* GPUSVM_ERR_KERNEL_BUILD for kernel k's failed compile (status be), with the build log. */
+static gpusvm_result gpusvm__ocl_build_failed(gpusvm__ocl *b, gpusvm__cl_int be, int k)
 {
     gpusvm_context *ctx = b->base.ctx;
+    ctx->cl_call = "clBuildProgram";
+    ctx->cl_code = (int)be;
+    ctx->cl_line = __LINE__;
+    return gpusvm__fail(ctx, GPUSVM_ERR_KERNEL_BUILD, "clBuildProgram returned %d (%s) for %s; build log:\n%s", (int)be,
+                        gpusvm__cl_error_name(be), k >= 0 ? gpusvm__kernels[k].name : "a kernel",
+                        ctx->build_log ? ctx->build_log : "(none)");
+}
+
+/* The context's first build: it chooses the reductions' exchanges, best first (a build that fails,
+   or whose sub-groups are not the width it was built for, takes the next). The kernels whose
+   sub-groups are checked are built with set where the exchange asks. */
+static gpusvm_result gpusvm__ocl_first_build(gpusvm__ocl *b, gpusvm__kset set)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    const gpusvm__kset sg = GPUSVM__KBIT(KEYS) | GPUSVM__KBIT(SMO) | GPUSVM__KBIT(ROWS_SPARSE);
     gpusvm_result r;
-    gpusvm__cl_int be;
-    char options[320], key[1024 + 320], path[1100] = "";
-    int cached, i, nxc, made = 0;
+    gpusvm__cl_int be = 0;
+    int i, nxc, bad = -1;
     gpusvm__xc xc[5];
-    const double t0 = gpusvm__now();
-    if (b->prog) return GPUSVM_OK;
-    /* the reductions' exchanges, best first (a build that fails takes the next) */
     nxc = gpusvm__ocl_exchanges(b, xc);
     for (i = 0;; ++i) {
-        gpusvm__ocl_options(b, &xc[i], options, sizeof options);
-        cached = gpusvm__kcache_key(b, options, key, sizeof key, path, sizeof path);
-        if ((r = gpusvm__ocl_program(b, options, key, path, &cached, &be)) != GPUSVM_OK) goto fail;
+        const gpusvm__kset now =
+            gpusvm__ocl_whole_units(b, set | (xc[i].kind == GPUSVM__XC_KHR || xc[i].kind == GPUSVM__XC_INTEL ? sg : 0));
+        gpusvm__ocl_options(b, &xc[i], b->options, sizeof b->options);
         b->smo_l = gpusvm__ocl_smo_l(b, &xc[i]);
         b->xc = xc[i];
-        made = 0;
-        if (be == 0 && (xc[i].kind == GPUSVM__XC_KHR || xc[i].kind == GPUSVM__XC_INTEL)) {
-            if ((r = gpusvm__ocl_kernels(b)) != GPUSVM_OK) goto fail;
-            made = gpusvm__ocl_sg_width_ok(b, &xc[i]);
-            if (!made && i < nxc - 1) {
-                gpusvm__log(ctx, GPUSVM_LOG_INFO,
-                            "the kernels built with %s do not run in sub-groups of (a multiple of) %d; taking %s",
-                            gpusvm__xc_name(xc[i].kind), xc[i].width, gpusvm__xc_name(xc[i + 1].kind));
-                gpusvm__ocl_release_program(b);
-                continue;
-            }
-        }
-        if (be == 0 || i == nxc - 1) break;
-        if (gpusvm__ocl_build_log(b, options, path, cached) == GPUSVM_OK)
+        gpusvm__free(&ctx->alloc, ctx->build_log);
+        ctx->build_log = NULL;
+        if ((r = gpusvm__ocl_programs(b, now, &be, &bad)) != GPUSVM_OK) goto fail;
+        if (be == 0) {
+            if ((r = gpusvm__ocl_kernels(b, now)) != GPUSVM_OK) goto fail;
+            if (gpusvm__ocl_sg_width_ok(b, &xc[i]) || i == nxc - 1) return GPUSVM_OK;
+            gpusvm__log(ctx, GPUSVM_LOG_INFO,
+                        "the kernels built with %s do not run in sub-groups of (a multiple of) %d; taking %s",
+                        gpusvm__xc_name(xc[i].kind), xc[i].width, gpusvm__xc_name(xc[i + 1].kind));
+        } else if (i == nxc - 1) {
+            r = gpusvm__ocl_build_failed(b, be, bad);
+            goto fail;
+        } else {
             gpusvm__log(ctx, GPUSVM_LOG_INFO, "the kernels did not build with %s (%s); taking %s. %.300s",
                         gpusvm__xc_name(xc[i].kind), gpusvm__cl_error_name(be), gpusvm__xc_name(xc[i + 1].kind),
                         ctx->build_log ? ctx->build_log : "");
-        gpusvm__ocl_release_program(b);
+        }
+        gpusvm__ocl_release_kernels(b, GPUSVM__KS_ALL);
     }
-    if ((r = gpusvm__ocl_build_log(b, options, path, cached)) != GPUSVM_OK) goto fail;
-    if (be != 0) {
-        ctx->cl_call = "clBuildProgram";
-        ctx->cl_code = (int)be;
-        ctx->cl_line = __LINE__;
-        r = gpusvm__fail(ctx, GPUSVM_ERR_KERNEL_BUILD, "clBuildProgram returned %d (%s); build log:\n%s", (int)be,
-                         gpusvm__cl_error_name(be), ctx->build_log ? ctx->build_log : "(none)");
-        goto fail;
-    }
-    if (!made && (r = gpusvm__ocl_kernels(b)) != GPUSVM_OK) goto fail;
-    ctx->build_seconds = gpusvm__now() - t0;
-    ctx->build_cached = cached;
-    ctx->build_cache_used = path[0] != 0;
-    return GPUSVM_OK;
 fail:
-    gpusvm__ocl_release_program(b);
+    gpusvm__ocl_release_kernels(b, GPUSVM__KS_ALL);
+    b->options[0] = 0;
+    return r;
+}
+
+/* Builds the kernels of set that are not built yet (each from the kernel cache when it holds it);
+   the log, the time and whether everything came from the cache stay on the context. */
+static gpusvm_result gpusvm__ocl_need(gpusvm__ocl *b, gpusvm__kset set)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    const double t0 = gpusvm__now();
+    gpusvm__kset todo = 0;
+    gpusvm__cl_int be = 0;
+    gpusvm_result r;
+    int k, bad = -1;
+    for (k = 0; k < GPUSVM__KN_COUNT; ++k)
+        if ((set >> k & 1) && !b->kern[k]) todo |= (gpusvm__kset)1 << k;
+    if (!todo) return GPUSVM_OK;
+    todo = gpusvm__ocl_whole_units(b, todo);
+    if (!b->options[0]) {
+        ctx->build_cached = 1;
+        r = gpusvm__ocl_first_build(b, todo);
+    } else {
+        r = gpusvm__ocl_programs(b, todo, &be, &bad);
+        if (r == GPUSVM_OK && be != 0) r = gpusvm__ocl_build_failed(b, be, bad);
+        if (r == GPUSVM_OK) r = gpusvm__ocl_kernels(b, todo);
+        if (r != GPUSVM_OK) gpusvm__ocl_release_kernels(b, todo);
+    }
+    ctx->build_seconds += gpusvm__now() - t0;
     return r;
 }
 
@@ -6357,13 +6577,20 @@ static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, 
    cache_size_mb, else GPUSVM__ROW_CACHE_MB), one buffer, and half of what the memory budget has
    left beside the batch's other buffers (bytes: their sizes; K's and the cache's own are set
    here). Points come back to the working set; the rows they bring are reused. */
+/* Whether the batch keeps a row cache where the device's memory allows (one problem, its rows not
+   held whole, at least twice its working set's variables). */
+static int gpusvm__ocl_cache_wanted(const gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q)
+{
+    return !b->no_cache && !b->stream && nprob == 1 && !p[0].cache && !p[0].own_rows && p[0].nvar >= 2 * (size_t)q;
+}
+
 static void gpusvm__ocl_cache_plan(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes)
 {
     const size_t row = b->ldk * sizeof(float), left = b->mem_budget - b->mem_used;
     size_t rest = 0, lim, slots;
     int i;
     b->cslots = 0;
-    if (b->no_cache || b->stream || nprob != 1 || p[0].cache || p[0].own_rows || p[0].nvar < 2 * (size_t)q) return;
+    if (!gpusvm__ocl_cache_wanted(b, p, nprob, q)) return;
     for (i = GPUSVM__TB_X_VAL + 1; i < GPUSVM__TB_COUNT; ++i) rest += i == GPUSVM__TB_K ? 0 : bytes[i];
     if (left < rest) return;
     lim = b->base.rows_budget ? b->base.rows_budget : (size_t)GPUSVM__ROW_CACHE_MB << 20;
@@ -6517,6 +6744,12 @@ fail:
     return r;
 }
 
+/* Whether dense rows of dpad (padded) features take gpusvm_rows_narrow past GPUSVM__FEW rows. */
+static int gpusvm__ocl_narrow_ok(const gpusvm__ocl *b, int ktype, int dpad)
+{
+    return !b->no_narrow && ktype != GPUSVM__K_PRECOMPUTED && dpad <= GPUSVM__ND;
+}
+
 /* Bind: every argument of the rows kernels but the per-launch range (row_off, nrows, skip_whole). */
 static gpusvm_result gpusvm__ocl_bind_rows(gpusvm__ocl *b, const gpusvm__rows_args *ra)
 {
@@ -6543,7 +6776,7 @@ static gpusvm_result gpusvm__ocl_bind_rows(gpusvm__ocl *b, const gpusvm__rows_ar
     GPUSVM__SET_ROWS_ALL(status, ra->status);
     GPUSVM__SET_ROWS_ALL(a_pos, ra->a_pos);
     GPUSVM__SET_ROWS_ALL(self, ra->self);
-    b->narrow = !b->no_narrow && ra->ktype != GPUSVM__K_PRECOMPUTED && ra->dpad <= GPUSVM__ND;
+    b->narrow = gpusvm__ocl_narrow_ok(b, ra->ktype, ra->dpad);
     r = gpusvm__ocl_rows_cols(b, 0, 0, 0);
 fail:
     return r;
@@ -6713,7 +6946,8 @@ static gpusvm_result gpusvm__ocl_bind_sel(gpusvm__ocl *b, gpusvm__cl_int nu)
             {GPUSVM__A_SEL_pass, sizeof zero, &zero},
             {GPUSVM__A_SEL_mode_in, sizeof zero, &zero}};
         int i;
-        for (i = 0; i < 18; ++i) GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], a[i].slot, a[i].size, a[i].v));
+        for (i = 0; i < 18; ++i)
+            if ((r = gpusvm__ocl_set(b, k, (int)a[i].slot, a[i].size, a[i].v)) != GPUSVM_OK) goto fail;
     }
 fail:
     return r;
@@ -6732,14 +6966,15 @@ static gpusvm_result gpusvm__ocl_sel_grid(gpusvm__ocl *b, gpusvm__cl_int md, int
     g[0] = b->nparts_max * GPUSVM__L;
     g[1] = (size_t)b->nprob;
     for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_TAKE; ++k) {
-        GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], GPUSVM__A_SEL_mode_in, sizeof md, &md));
-        GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], GPUSVM__A_SEL_side, sizeof side, &side));
+        if ((r = gpusvm__ocl_set(b, k, GPUSVM__A_SEL_mode_in, sizeof md, &md)) != GPUSVM_OK ||
+            (r = gpusvm__ocl_set(b, k, GPUSVM__A_SEL_side, sizeof side, &side)) != GPUSVM_OK)
+            goto fail;
     }
     GPUSVM__SET(SEL_HIST, SEL_pass, pass);
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_HIST, 2, g, l)) != GPUSVM_OK) return r;
     for (side = 0; side < (b->split ? GPUSVM__CO_NLISTS(nu) : GPUSVM__SIDES(nu)); ++side) {
         for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_TAKE && side > 0; ++k)
-            GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[k], GPUSVM__A_SEL_side, sizeof side, &side));
+            if ((r = gpusvm__ocl_set(b, k, GPUSVM__A_SEL_side, sizeof side, &side)) != GPUSVM_OK) goto fail;
         for (pass = 1; pass < 3; ++pass) {
             GPUSVM__SET(SEL_HIST, SEL_pass, pass);
             if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_HIST, 2, g, l)) != GPUSVM_OK) return r;
@@ -7431,7 +7666,22 @@ fail:
     return r;
 }
 
-/* A training batch: plan, allocate, upload, bind. */
+/* The kernels a batch's plan launches, built together before its upload (any other is built at its
+   first launch): the core ones, its rows kernel, the row cache's where one is wanted, the grid
+   selection's, a split's. */
+static gpusvm__kset gpusvm__ocl_train_set(const gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q)
+{
+    gpusvm__kset s = GPUSVM__KS_CORE;
+    if (b->stream) s |= GPUSVM__KBIT(ROWS_UPD);
+    else if (b->sparse) s |= GPUSVM__KBIT(ROWS_SPARSE);
+    else s |= gpusvm__ocl_narrow_ok(b, b->ktype, (int)b->dpad) ? GPUSVM__KBIT(ROWS_NARROW) : GPUSVM__KBIT(ROWS);
+    if (gpusvm__ocl_cache_wanted(b, p, nprob, q)) s |= GPUSVM__KBIT(ROW_CACHE);
+    if (b->sel_grid) s |= GPUSVM__KBIT(SEL_HIST) | GPUSVM__KBIT(SEL_TIES) | GPUSVM__KBIT(SEL_TAKE);
+    if (b->split) s |= GPUSVM__KBIT(CANDS) | GPUSVM__KBIT(WS_PUT);
+    return s;
+}
+
+/* A training batch: plan, build, allocate, upload, bind. */
 static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
@@ -7442,8 +7692,9 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     int t;
     memset(&s, 0, sizeof s);
     gpusvm__ocl_train_end(bb);
-    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__ocl_plan(b, p, nprob, q, bytes, &npts_all)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_plan(b, p, nprob, q, bytes, &npts_all)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_need(b, gpusvm__ocl_train_set(b, p, nprob, q))) != GPUSVM_OK)
+        return r;
     for (t = 0; t < nprob; ++t) use_map = use_map || p[t].map;
     /* the data first (dense, or its CSR arrays): a dense upload wants room for the CSR arrays beside it */
     if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, 0, GPUSVM__TB_X_VAL + 1)) != GPUSVM_OK ||
@@ -7758,12 +8009,13 @@ static gpusvm_result gpusvm__ocl_cs_bind(gpusvm__ocl *b)
     GPUSVM__SET(CS_SOLVE, CS_SOLVE_cache, cache);
     GPUSVM__SET(CS_SOLVE, CS_SOLVE_cinfo, c[GPUSVM__CB_CINFO]);
     GPUSVM__SET(CS_SOLVE, CS_SOLVE_qmax, qmax);
-    GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_CS_SOLVE], GPUSVM__A_CS_SOLVE_kws,
-                                                  (size_t)q * (size_t)q * sizeof(float), NULL));
-    GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_CS_SOLVE], GPUSVM__A_CS_SOLVE_cws,
-                                                  (size_t)q * (size_t)mm * sizeof(double), NULL));
-    GPUSVM__CL(b->base.ctx, b->cl->clSetKernelArg(b->kern[GPUSVM__KN_CS_SOLVE], GPUSVM__A_CS_SOLVE_scr,
-                                                  ((size_t)(7 + q) * (size_t)mm + 3 * (size_t)q) * sizeof(double), NULL));
+    if ((r = gpusvm__ocl_set(b, GPUSVM__KN_CS_SOLVE, GPUSVM__A_CS_SOLVE_kws, (size_t)q * (size_t)q * sizeof(float),
+                             NULL)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_set(b, GPUSVM__KN_CS_SOLVE, GPUSVM__A_CS_SOLVE_cws, (size_t)q * (size_t)mm * sizeof(double),
+                             NULL)) != GPUSVM_OK)
+        goto fail;
+    r = gpusvm__ocl_set(b, GPUSVM__KN_CS_SOLVE, GPUSVM__A_CS_SOLVE_scr,
+                        ((size_t)(7 + q) * (size_t)mm + 3 * (size_t)q) * sizeof(double), NULL);
 fail:
     return r;
 }
@@ -7811,6 +8063,11 @@ static gpusvm_result gpusvm__ocl_cs_begin(gpusvm__backend *bb, const gpusvm__cs_
     gpusvm_result r = GPUSVM_OK;
     int p, mmax = 1;
     if (!cinfo) return gpusvm__oom(bb->ctx, "the Crammer-Singer problem table");
+    if ((r = gpusvm__ocl_need(b, GPUSVM__KBIT(CS_RESP) | GPUSVM__KBIT(CS_UPDATE) | GPUSVM__KBIT(CS_SELECT) |
+                                     GPUSVM__KBIT(CS_SOLVE))) != GPUSVM_OK) {
+        gpusvm__free(&bb->ctx->alloc, cinfo);
+        return r;
+    }
     for (p = 0; p < d->nprob; ++p) {
         nvar += d->n[p];
         if (d->m[p] > mmax) mmax = d->m[p];
@@ -8192,8 +8449,7 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
         for (t0 = 0; t0 < x->rows * (size_t)nv; ++t0) out[t0] = 0.0;
         return GPUSVM_OK;
     }
-    if ((r = gpusvm__ocl_build(b)) != GPUSVM_OK || (r = gpusvm__ocl_dec_plan(b, sv, x, nv, ktype, &dp)) != GPUSVM_OK)
-        return r;
+    if ((r = gpusvm__ocl_dec_plan(b, sv, x, nv, ktype, &dp)) != GPUSVM_OK) return r;
     if ((r = gpusvm__ocl_dec_setup(b, &dp, sv, coef)) == GPUSVM_OK &&
         (r = gpusvm__ocl_dec_bind(b, &dp, ktype, gamma, coef0, degree)) == GPUSVM_OK)
         for (t0 = 0; t0 < dp.nt && r == GPUSVM_OK; t0 += dp.pb) r = gpusvm__ocl_dec_block(b, &dp, x, t0, out);
@@ -8230,7 +8486,7 @@ static void gpusvm__ocl_destroy(gpusvm__backend *bb)
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm__ocl_say_launches(b);
     gpusvm__ocl_train_end(bb);
-    gpusvm__ocl_release_program(b);
+    gpusvm__ocl_release_kernels(b, GPUSVM__KS_ALL);
     if (b->queue) b->cl->clReleaseCommandQueue(b->queue);
     if (b->cctx) b->cl->clReleaseContext(b->cctx);
     gpusvm__free(&bb->ctx->alloc, bb);
@@ -8442,6 +8698,9 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
     b->platform = devs[pick].platform;
     b->fp64 = devs[pick].fp64 && fp64 != GPUSVM_FP64_OFF;
     b->base.pairs = !b->fp64;
+    b->one_program = ctx->programs >= 0 ? ctx->programs
+                                        : strstr(devs[pick].name, "(Portable Computing Language)") != NULL ||
+                                              strstr(devs[pick].name, "(Oclgrind)") != NULL;
     snprintf(ctx->device_name, sizeof ctx->device_name, "%s%s", devs[pick].name,
              b->fp64 ? "" : gpusvm__fp64_note(fp64, devs[pick].fp64));
     gpusvm__ocl_limits(b, budget_mb);
@@ -8461,8 +8720,9 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
             b->queue = NULL;
         }
     }
-    /* the kernels are built now, so that a failure can fall back or fail as asked */
-    if (b->queue && (*err = gpusvm__ocl_build(b)) != GPUSVM_OK) snprintf(why, why_size, "%s", ctx->error);
+    /* the first kernel is built now (it decides the reductions' exchanges), so that a compiler that
+       fails can fall back or fail as asked */
+    if (b->queue && (*err = gpusvm__ocl_need(b, GPUSVM__KBIT(KEYS))) != GPUSVM_OK) snprintf(why, why_size, "%s", ctx->error);
     if (!b->queue || *err != GPUSVM_OK) {
         gpusvm__ocl_destroy(&b->base);
         return NULL;
@@ -13376,7 +13636,7 @@ static gpusvm_result gpusvm__split_agree(gpusvm_context *ctx)
 
 /* The choices the environment makes for a desc that leaves them open (GPUSVM_BACKEND,
    GPUSVM_DEVICE, GPUSVM_PROFILE, GPUSVM_THREADS, GPUSVM_STORAGE, GPUSVM_FP64, GPUSVM_SUBGROUPS,
-   GPUSVM_DEVICE_MEMORY_MB), unless
+   GPUSVM_PROGRAMS, GPUSVM_DEVICE_MEMORY_MB), unless
    desc.ignore_environment. */
 static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_desc *d)
 {
@@ -13441,6 +13701,13 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
         else if (gpusvm__ieq(env, "off")) ctx->subgroups = GPUSVM__XC_NONE;
         else if (!gpusvm__ieq(env, "auto"))
             gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_SUBGROUPS='%s' is not auto, ptx, khr, intel or off; using auto", env);
+    }
+    ctx->programs = -1;
+    if (!d->ignore_environment && (env = getenv("GPUSVM_PROGRAMS")) != NULL && *env) {
+        if (gpusvm__ieq(env, "each")) ctx->programs = 0;
+        else if (gpusvm__ieq(env, "one")) ctx->programs = 1;
+        else if (!gpusvm__ieq(env, "auto"))
+            gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_PROGRAMS='%s' is not auto, each or one; using auto", env);
     }
     if (d->device_memory_mb == 0.0 && !d->ignore_environment && (env = getenv("GPUSVM_DEVICE_MEMORY_MB")) != NULL &&
         *env) {
@@ -14281,29 +14548,35 @@ static const char *const gpusvm__kernel_source[] = {
     "    ((GPUSVM__IDX)(v) >= (GPUSVM__IDX)(npts) ? (GPUSVM__IDX)(v) - (GPUSVM__IDX)(npts) : (GPUSVM__IDX)(v))\n",
     "\n",
     "/* ---- the kernels and their arguments ------------------------------------\n",
-    " * GPUSVM__KERNELS: every kernel of the program, the work-group size it needs\n",
-    " * and its argument list. GPUSVM__ARGS_*: each kernel's parameters, as\n",
+    " * GPUSVM__KERNELS: every kernel of the program, the work-group size it needs,\n",
+    " * its argument list, and its part: the kernels of a part are built together as\n",
+    " * one program (kernels part 0: GPUSVM_K_<part> guards their definitions), the\n",
+    " * copies and each step's family, which always run together.\n",
+    " * GPUSVM__ARGS_*: each kernel's parameters, as\n",
     " * X_(kernel, type, name) separated by S_(). The kernels declare their\n",
     " * parameters from these lists; the host names each argument slot from the\n",
     " * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count\n",
     " * when it builds the program. */\n",
-    "#define GPUSVM__KERNELS(X)                                                                       \\\n",
-    "    X(ROWS, \"gpusvm_rows_tiled\", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, \"gpusvm_rows_few\", GPUSVM__FEW_L, ROWS) \\\n",
-    "    X(ROWS_NARROW, \"gpusvm_rows_narrow\", GPUSVM__NL, ROWS)                                            \\\n",
-    "    X(ROWS_SPARSE, \"gpusvm_rows_sparse\", GPUSVM__SP, ROWS_SPARSE)                                     \\\n",
-    "    X(ROW_CACHE, \"gpusvm_row_cache\", GPUSVM__L, ROW_CACHE)                                            \\\n",
-    "    X(GATHER_WS, \"gpusvm_gather_ws\", GPUSVM__COPY_L, GATHER_WS)                                      \\\n",
-    "    X(SCATTER, \"gpusvm_scatter\", GPUSVM__COPY_L, SCATTER) X(FILL, \"gpusvm_fill\", GPUSVM__COPY_L, FILL)  \\\n",
-    "    X(KEYS, \"gpusvm_keys\", GPUSVM__L, KEYS) X(SELECT, \"gpusvm_select\", GPUSVM__L, SELECT)            \\\n",
-    "    X(SEL_HIST, \"gpusvm_sel_hist\", GPUSVM__L, SEL) X(SEL_TIES, \"gpusvm_sel_ties\", GPUSVM__L, SEL)    \\\n",
-    "    X(SEL_TAKE, \"gpusvm_sel_take\", GPUSVM__L, SEL)                                                   \\\n",
-    "    X(GATHER, \"gpusvm_gather_block\", GPUSVM__L, GATHER) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO)               \\\n",
-    "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE)                                                    \\\n",
-    "    X(ROWS_UPD, \"gpusvm_rows_update\", GPUSVM__TL * GPUSVM__TL, ROWS_UPD)                              \\\n",
-    "    X(CANDS, \"gpusvm_cands\", GPUSVM__L, CANDS) X(WS_PUT, \"gpusvm_ws_put\", GPUSVM__L, WS_PUT)          \\\n",
-    "    X(CS_RESP, \"gpusvm_cs_resp\", GPUSVM__L, CS_RESP)                                                 \\\n",
-    "    X(CS_UPDATE, \"gpusvm_cs_update\", GPUSVM__L, CS_UPDATE) X(CS_SELECT, \"gpusvm_cs_select\", GPUSVM__L, CS_SELECT) \\\n",
-    "    X(CS_SOLVE, \"gpusvm_cs_solve\", GPUSVM__CS_L, CS_SOLVE)\n",
+    "#define GPUSVM__KERNELS(X)                                                                              \\\n",
+    "    X(ROWS, \"gpusvm_rows_tiled\", GPUSVM__TL * GPUSVM__TL, ROWS, ROWS)                                      \\\n",
+    "    X(ROWS_FEW, \"gpusvm_rows_few\", GPUSVM__FEW_L, ROWS, ROWS_FEW)                                          \\\n",
+    "    X(ROWS_NARROW, \"gpusvm_rows_narrow\", GPUSVM__NL, ROWS, ROWS_NARROW)                                    \\\n",
+    "    X(ROWS_SPARSE, \"gpusvm_rows_sparse\", GPUSVM__SP, ROWS_SPARSE, ROWS_SPARSE)                             \\\n",
+    "    X(ROW_CACHE, \"gpusvm_row_cache\", GPUSVM__L, ROW_CACHE, ROW_CACHE)                                      \\\n",
+    "    X(GATHER_WS, \"gpusvm_gather_ws\", GPUSVM__COPY_L, GATHER_WS, COPY)                                      \\\n",
+    "    X(SCATTER, \"gpusvm_scatter\", GPUSVM__COPY_L, SCATTER, COPY)                                            \\\n",
+    "    X(FILL, \"gpusvm_fill\", GPUSVM__COPY_L, FILL, COPY)                                                     \\\n",
+    "    X(KEYS, \"gpusvm_keys\", GPUSVM__L, KEYS, KEYS) X(SELECT, \"gpusvm_select\", GPUSVM__L, SELECT, SELECT)    \\\n",
+    "    X(SEL_HIST, \"gpusvm_sel_hist\", GPUSVM__L, SEL, SEL) X(SEL_TIES, \"gpusvm_sel_ties\", GPUSVM__L, SEL, SEL) \\\n",
+    "    X(SEL_TAKE, \"gpusvm_sel_take\", GPUSVM__L, SEL, SEL)                                                    \\\n",
+    "    X(GATHER, \"gpusvm_gather_block\", GPUSVM__L, GATHER, COPY) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO, SMO)    \\\n",
+    "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE, UPDATE)                                                  \\\n",
+    "    X(ROWS_UPD, \"gpusvm_rows_update\", GPUSVM__TL * GPUSVM__TL, ROWS_UPD, ROWS_UPD)                         \\\n",
+    "    X(CANDS, \"gpusvm_cands\", GPUSVM__L, CANDS, SPLIT) X(WS_PUT, \"gpusvm_ws_put\", GPUSVM__L, WS_PUT, SPLIT) \\\n",
+    "    X(CS_RESP, \"gpusvm_cs_resp\", GPUSVM__L, CS_RESP, CS)                                                   \\\n",
+    "    X(CS_UPDATE, \"gpusvm_cs_update\", GPUSVM__L, CS_UPDATE, CS)                                             \\\n",
+    "    X(CS_SELECT, \"gpusvm_cs_select\", GPUSVM__L, CS_SELECT, CS)                                             \\\n",
+    "    X(CS_SOLVE, \"gpusvm_cs_solve\", GPUSVM__CS_L, CS_SOLVE, CS)\n",
     "\n",
     "/* gpusvm_rows_tiled, gpusvm_rows_few and gpusvm_rows_narrow (kernels part 1) */\n",
     "#define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \\\n",
@@ -14494,6 +14767,13 @@ static const char *const gpusvm__kernel_source[] = {
     " * lists the host shares (the host passes GPUSVM__Q, the working-set capacity,\n",
     " * and GPUSVM__L, the local size of the single-work-group kernels, as build\n",
     " * options).\n",
+    " *\n",
+    " * Each kernel's definition stands between #if defined(GPUSVM_K_ALL) ||\n",
+    " * defined(GPUSVM_K_<part>) and #endif (GPUSVM__KERNELS names the parts): the\n",
+    " * host builds each part as a program of its own (GPUSVM_K_<part>), when the\n",
+    " * work first needs it, so that a GPU's compiler generates code for what runs;\n",
+    " * or, for a driver that compiles each kernel at its first launch anyway\n",
+    " * (PoCL), every kernel in one program (GPUSVM_K_ALL), its source read once.\n",
     " *\n",
     " * Precision: kernel values are float; dual variables, gradients and every sum\n",
     " * that feeds them are wide (below): double, or float pairs on a device without\n",
@@ -15032,6 +15312,7 @@ static const char *const gpusvm__kernel_source[] = {
     "/* The arguments of gpusvm_rows_tiled and gpusvm_rows_few: one list (part 0's shared header). */\n",
     "#define GPUSVM_ROWS_PARAMS GPUSVM__ARGS_ROWS(GPUSVM__PARAM, GPUSVM__COMMA)\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS)\n",
     "__kernel __attribute__((reqd_work_group_size(GPUSVM__TL, GPUSVM__TL, 1)))\n",
     "void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)\n",
     "{\n",
@@ -15089,6 +15370,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        }\n",
     "    }\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* Many rows of few features (dpad at most GPUSVM__ND): with one or two\n",
     " * feature chunks the tile above is held to one work-group per multiprocessor\n",
@@ -15113,6 +15395,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_NAR_LX ((int)get_local_id(0))\n",
     "#define GPUSVM_NAR_I (GPUSVM_B_LO + (int)get_global_id(0))\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_NARROW)\n",
     "__kernel __attribute__((reqd_work_group_size(GPUSVM__NL, 1, 1)))\n",
     "void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)\n",
     "{\n",
@@ -15166,6 +15449,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        }\n",
     "    }\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* A few rows (at most GPUSVM__FEW), Catanzaro's listing 7: where the tile\n",
     " * above would waste most of its arithmetic (two rows of a 128-row tile), each\n",
@@ -15207,6 +15491,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        for (; f < nf; f += GPUSVM__TK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__TK)     \\\n",
     "    }\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_FEW)\n",
     "__kernel __attribute__((reqd_work_group_size(GPUSVM__FEW_L, 1, 1)))\n",
     "void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)\n",
     "{\n",
@@ -15252,12 +15537,14 @@ static const char *const gpusvm__kernel_source[] = {
     "                ktype, self && col_a[r] == pt_b ? norm_a[col_a[r]] : acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);\n",
     "    }\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* The working sets' vectors for gpusvm_rows_tiled's a_pos: positions [row_off,\n",
     " * row_off + nrows) of every problem (clipped to its working set; none for a\n",
     " * whole problem with skip_whole, as gpusvm_rows_tiled), each feature of each\n",
     " * position one work-item: Aw[(p dpad + f) qmax + r] = X[f pitch + point].\n",
     " * Grid: positions x features x problems. */\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_COPY)\n",
     "__kernel void gpusvm_gather_ws(GPUSVM__ARGS_GATHER_WS(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    const int r = row_off + (int)get_global_id(0), f = get_global_id(1), p = get_global_id(2);\n",
@@ -15269,22 +15556,26 @@ static const char *const gpusvm__kernel_source[] = {
     "    Aw[((size_t)p * dpad + f) * qmax + r] =\n",
     "        X[(size_t)f * pitch + GPUSVM_COL(map, use_map, pi[GPUSVM__PI_PT], GPUSVM__PT(idx[p * qmax + r], pi[GPUSVM__PI_SPLIT]))];\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* Words [off, off + n) of p set to word: every fill of a device buffer (zeros, the -1s of empty\n",
     " * slots, the tests' poison), one work-item a word. A kernel rather than clEnqueueFillBuffer, so\n",
     " * that a memory checker sees the words written (oclgrind 21.10 takes filled memory for\n",
     " * uninitialised). */\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_COPY)\n",
     "__kernel void gpusvm_fill(GPUSVM__ARGS_FILL(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    const size_t i = get_global_id(0);\n",
     "    if (i < n) p[off + i] = word;\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* The points, dense and column-major (X[f pitch + i], zeroed first), from\n",
     " * the CSR arrays as they were given (entries from base on): one work-item per\n",
     " * point, so a feature's words of adjacent points are written side by side.\n",
     " * The host uploads the nonzeros instead of a dense copy it would first have\n",
     " * to build. */\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_COPY)\n",
     "__kernel void gpusvm_scatter(GPUSVM__ARGS_SCATTER(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    const int i = get_global_id(0);\n",
@@ -15292,6 +15583,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (ulong k = row_ptr[i] - base; k < row_ptr[i + 1] - base; ++k)\n",
     "        X[(size_t)col[k] * pitch + i] = val[k];\n",
     "}\n",
+    "#endif\n",
     "#line 1 \"kernels/12_sparse.cl\"\n",
     "/* gpusvm kernels, part 1b: kernel rows of sparse points.\n",
     " *\n",
@@ -15471,6 +15763,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_SPARSE)\n",
     "__kernel __attribute__((reqd_work_group_size(GPUSVM__SP, 1, 1))) GPUSVM_SG_ATTR\n",
     "void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
@@ -15527,6 +15820,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        }\n",
     "    }\n",
     "}\n",
+    "#endif\n",
     "#line 1 \"kernels/14_cache.cl\"\n",
     "/* gpusvm kernels, part 1c: the row cache of a large problem.\n",
     " *\n",
@@ -15565,6 +15859,7 @@ static const char *const gpusvm__kernel_source[] = {
     "/* slot of the work-item in the victims' window (the ring from the hand, GPUSVM__L at a time) */\n",
     "#define GPUSVM_RC_WIN(cs) ((int)(((long)lhand + lbase + GPUSVM_RC_LID) % (cs)))\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROW_CACHE)\n",
     "__kernel __attribute__((reqd_work_group_size(GPUSVM__L, 1, 1)))\n",
     "void gpusvm_row_cache(GPUSVM__ARGS_ROW_CACHE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
@@ -15661,6 +15956,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        cs[GPUSVM__RC_ROUND] = lround;\n",
     "    }\n",
     "}\n",
+    "#endif\n",
     "#line 1 \"kernels/20_select.cl\"\n",
     "/* gpusvm kernels, part 2: optimality check and working-set selection.\n",
     " *\n",
@@ -15694,6 +15990,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * the result is deterministic.\n",
     " */\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_KEYS)\n",
     "__kernel GPUSVM_SG_ATTR void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local gpusvm_wide s_up[2][GPUSVM__L];\n",
@@ -15773,6 +16070,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        ((lid & 1) ? part_low : part_up)[c * nparts + g] = GPUSVM_W_ST(m);\n",
     "    }\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* The radix passes: the key's 32 bits as digits of 11, 11 and 10 bits from the top (passes 0-2),\n",
     " * then the index's likewise (passes 3-5), each counted into GPUSVM_SEL_BINS bins. (Three passes\n",
@@ -15979,6 +16277,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * are not run. */\n",
     "/* side s of the selection: GPUSVM__SIDE_* (part 0) */\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SELECT)\n",
     "__kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local int list[GPUSVM__Q];\n",
@@ -16060,6 +16359,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        if (t < got) ws_idx[h + t] = keep[t];\n",
     "    }\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* The selection over the grid, for problems too many for one work-group to scan in good time\n",
     " * (the host's choice, GPUSVM__SEL_GRID): gpusvm_select with split checks and keeps the half as\n",
@@ -16144,6 +16444,7 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "/* Key pass `pass` (0-2) of side `side`. Pass 0 starts the side from the count so far (k <= 0:\n",
     " * none to take, said by work-group 0); the others go on from the scratch. */\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SEL)\n",
     "__kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local uint lh[GPUSVM_SEL_BINS];\n",
@@ -16173,12 +16474,14 @@ static const char *const gpusvm__kernel_source[] = {
     "        sc1->arrived = 0;\n",
     "    }\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* More points tie at the key threshold than are still needed (stage 3): the tied points of the\n",
     " * need smallest indices are taken, so the index threshold is the need-th tied index. Every\n",
     " * work-group counts its ties (ties0, per work-group); the last to arrive finds the work-group\n",
     " * where the running count reaches need, walks that one's variables in index order to the tie\n",
     " * that reaches it, and sets stage 4 with that index. */\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SEL)\n",
     "__kernel void gpusvm_sel_ties(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local int ls[GPUSVM__L];\n",
@@ -16242,6 +16545,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        sc1->arrived = 0;\n",
     "    }\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* Takes side `side`'s points (stage 2 all, 1 every key up to the threshold, 4 below it and the\n",
     " * ties up to an index; 5 none), then, in the same launch, counts the next side's first pass over\n",
@@ -16249,6 +16553,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * work-group decides it, from the count of all taken; after the last side, the last work-group\n",
     " * puts the chosen points in ascending order instead: each one's rank is the number of smaller\n",
     " * ones in the list (indices are distinct), so that holds no barrier. */\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SEL)\n",
     "__kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local uint lh[GPUSVM_SEL_BINS];\n",
@@ -16304,6 +16609,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "    if (last && GPUSVM_SEL_LID == 0) GPUSVM_SEL_SC->arrived = 0;\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* A problem split by rows (part 0's report, GPUSVM__CO_*): one work-group, problem 0 (a split\n",
     " * batch holds one). gpusvm_keys ran over this share only; this finishes m and M over the share,\n",
@@ -16315,6 +16621,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * With grid (a problem of GPUSVM__SEL_GRID variables or more) the lists are left to the grid's\n",
     " * kernels (gpusvm_sel_* with cands), whose scratch this empties. The host writes the merged\n",
     " * working set back, its gradients through gpusvm_ws_put. */\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SPLIT)\n",
     "__kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local gpusvm_wide r_up[2][GPUSVM__L];\n",
@@ -16380,14 +16687,17 @@ static const char *const gpusvm__kernel_source[] = {
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* The merged working set's gradients (the host's, from the parts that hold them) into G. */\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SPLIT)\n",
     "__kernel void gpusvm_ws_put(GPUSVM__ARGS_WS_PUT(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    const int t = get_global_id(0);\n",
     "    if (!GPUSVM_RUNNING(status0) || t >= pinfo[GPUSVM__PI_Q]) return;\n",
     "    G0[ws_idx0[t]] = gws[t];\n",
     "}\n",
+    "#endif\n",
     "#line 1 \"kernels/30_smo.cl\"\n",
     "/* gpusvm kernels, part 3: the inner solve.\n",
     " *\n",
@@ -16562,6 +16872,7 @@ static const char *const gpusvm__kernel_source[] = {
     "/* The working set's q x q block, contiguous: Kq[position r][position t] = K[slot of r][point of\n",
     " * t], so that the inner solve reads a row of it with one coalesced sweep instead of q scattered\n",
     " * words of an n-wide row (grid: positions t, positions r, problems). */\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_COPY)\n",
     "__kernel void gpusvm_gather_block(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    const int t = get_global_id(0), r = get_global_id(1), p = get_global_id(2);\n",
@@ -16571,6 +16882,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    Kq0[((size_t)p * qmax + r) * qmax + t] =\n",
     "        K0[((size_t)p * qmax + ws_slot0[p * qmax + r]) * ldk + GPUSVM__PT(ws_idx0[p * qmax + t], pi[GPUSVM__PI_SPLIT])];\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* This work-item's candidates for i (the maximal violator in I_up, per class) and the maxima\n",
     " * of -v over I_low, over its own positions (alpha a, gradient g, bound C, label yv in registers);\n",
@@ -16742,6 +17054,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    *aj_out = aj;\n",
     "}\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SMO)\n",
     "__kernel __attribute__((reqd_work_group_size(GPUSVM__SMO_L, 1, 1))) GPUSVM_SG_ATTR\n",
     "void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
@@ -16887,6 +17200,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        status[GPUSVM__ST_INNER] = GPUSVM_W_ST(GPUSVM_W_I(it));\n",
     "    }\n",
     "}\n",
+    "#endif\n",
     "#line 1 \"kernels/40_update.cl\"\n",
     "/* gpusvm kernels, part 4: gradient update and decision values.\n",
     " *\n",
@@ -16936,6 +17250,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    return sc[GPUSVM__L - 1];\n",
     "}\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_UPDATE)\n",
     "__kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local gpusvm_wide lc[GPUSVM__L];\n",
@@ -16968,6 +17283,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        out[out_off + i] = GPUSVM_W_ST(\n",
     "            GPUSVM_W_ADD(GPUSVM_W_LD(out[out_off + i]), (use_y && y[i] < 0) ? GPUSVM_W_NEG(sum) : sum));\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* The update of a tile of streamed points with no room for its rows (host section, stream):\n",
     " * each work-group takes GPUSVM__TM of the tile's points and walks the moved variables' rows\n",
@@ -17002,6 +17318,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_UPD)\n",
     "__kernel __attribute__((reqd_work_group_size(GPUSVM__TL, GPUSVM__TL, 1)))\n",
     "void gpusvm_rows_update(GPUSVM_ROWS_PARAMS, GPUSVM__ARGS_ROWS_UPD(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
@@ -17051,6 +17368,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        }\n",
     "    }\n",
     "}\n",
+    "#endif\n",
     "#line 1 \"kernels/50_cs.cl\"\n",
     "/* gpusvm kernels, part 5: Crammer and Singer's joint multiclass SVM, every step of an outer\n",
     " * iteration on the device (the host reads back only the status).\n",
@@ -17095,6 +17413,7 @@ static const char *const gpusvm__kernel_source[] = {
     "/* 64-bit sort key of a point: its gap share (larger first), then its index */\n",
     "#define GPUSVM_CS_KEY(k, i) (((ulong)(k) << 32) | (ulong)(uint)(i))\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_CS)\n",
     "__kernel void gpusvm_cs_resp(GPUSVM__ARGS_CS_RESP(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    const int e = get_global_id(0), p = get_group_id(1);\n",
@@ -17119,7 +17438,9 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (int u = 0; u < GPUSVM__CS_RB; ++u)\n",
     "        if (r0 + u < m) c[u] = GPUSVM_W_ST(GPUSVM_W_ADDF(GPUSVM_W_LD(c[u]), GPUSVM_W_NORM(acc[u])));\n",
     "}\n",
+    "#endif\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_CS)\n",
     "__kernel void gpusvm_cs_update(GPUSVM__ARGS_CS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local ulong skey[GPUSVM__L];\n",
@@ -17198,7 +17519,9 @@ static const char *const gpusvm__kernel_source[] = {
     "        cand_idx[lid] = (int)(uint)skey[lid];\n",
     "    }\n",
     "}\n",
+    "#endif\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_CS)\n",
     "__kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local int list[GPUSVM__Q];\n",
@@ -17280,6 +17603,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        pinfo[p * GPUSVM__PI_COUNT + GPUSVM__PI_Q] = nmiss;\n",
     "    }\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* scr: m wide words each of D, D - Ub, Ub, alpha, the step, the candidates' theta, and (float\n",
     " * pairs) the violation's terms; then the working set's alpha (q x m), and its points' bounds,\n",
@@ -17347,6 +17671,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const gpusvm_wide v = up_ - low_\n",
     "#endif\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_CS)\n",
     "__kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    __local int wsl[GPUSVM__Q];\n",
@@ -17486,8 +17811,9 @@ static const char *const gpusvm__kernel_source[] = {
     "        status[GPUSVM__ST_OUTER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_OUTER]), GPUSVM_W_F(1.0f)));\n",
     "    }\n",
     "}\n",
+    "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3388
+#define GPUSVM__KERNEL_SOURCE_LINES 3447
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -6,6 +6,13 @@
  * and GPUSVM__L, the local size of the single-work-group kernels, as build
  * options).
  *
+ * Each kernel's definition stands between #if defined(GPUSVM_K_ALL) ||
+ * defined(GPUSVM_K_<part>) and #endif (GPUSVM__KERNELS names the parts): the
+ * host builds each part as a program of its own (GPUSVM_K_<part>), when the
+ * work first needs it, so that a GPU's compiler generates code for what runs;
+ * or, for a driver that compiles each kernel at its first launch anyway
+ * (PoCL), every kernel in one program (GPUSVM_K_ALL), its source read once.
+ *
  * Precision: kernel values are float; dual variables, gradients and every sum
  * that feeds them are wide (below): double, or float pairs on a device without
  * cl_khr_fp64. Contraction is off so that the plain-C backend reproduces these

@@ -180,29 +180,35 @@
     ((GPUSVM__IDX)(v) >= (GPUSVM__IDX)(npts) ? (GPUSVM__IDX)(v) - (GPUSVM__IDX)(npts) : (GPUSVM__IDX)(v))
 
 /* ---- the kernels and their arguments ------------------------------------
- * GPUSVM__KERNELS: every kernel of the program, the work-group size it needs
- * and its argument list. GPUSVM__ARGS_*: each kernel's parameters, as
+ * GPUSVM__KERNELS: every kernel of the program, the work-group size it needs,
+ * its argument list, and its part: the kernels of a part are built together as
+ * one program (kernels part 0: GPUSVM_K_<part> guards their definitions), the
+ * copies and each step's family, which always run together.
+ * GPUSVM__ARGS_*: each kernel's parameters, as
  * X_(kernel, type, name) separated by S_(). The kernels declare their
  * parameters from these lists; the host names each argument slot from the
  * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count
  * when it builds the program. */
-#define GPUSVM__KERNELS(X)                                                                       \
-    X(ROWS, "gpusvm_rows_tiled", GPUSVM__TL * GPUSVM__TL, ROWS) X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS) \
-    X(ROWS_NARROW, "gpusvm_rows_narrow", GPUSVM__NL, ROWS)                                            \
-    X(ROWS_SPARSE, "gpusvm_rows_sparse", GPUSVM__SP, ROWS_SPARSE)                                     \
-    X(ROW_CACHE, "gpusvm_row_cache", GPUSVM__L, ROW_CACHE)                                            \
-    X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS)                                      \
-    X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER) X(FILL, "gpusvm_fill", GPUSVM__COPY_L, FILL)  \
-    X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT)            \
-    X(SEL_HIST, "gpusvm_sel_hist", GPUSVM__L, SEL) X(SEL_TIES, "gpusvm_sel_ties", GPUSVM__L, SEL)    \
-    X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL)                                                   \
-    X(GATHER, "gpusvm_gather_block", GPUSVM__L, GATHER) X(SMO, "gpusvm_smo", GPUSVM__L, SMO)               \
-    X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE)                                                    \
-    X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TL * GPUSVM__TL, ROWS_UPD)                              \
-    X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT)          \
-    X(CS_RESP, "gpusvm_cs_resp", GPUSVM__L, CS_RESP)                                                 \
-    X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE) X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT) \
-    X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE)
+#define GPUSVM__KERNELS(X)                                                                              \
+    X(ROWS, "gpusvm_rows_tiled", GPUSVM__TL * GPUSVM__TL, ROWS, ROWS)                                      \
+    X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS, ROWS_FEW)                                          \
+    X(ROWS_NARROW, "gpusvm_rows_narrow", GPUSVM__NL, ROWS, ROWS_NARROW)                                    \
+    X(ROWS_SPARSE, "gpusvm_rows_sparse", GPUSVM__SP, ROWS_SPARSE, ROWS_SPARSE)                             \
+    X(ROW_CACHE, "gpusvm_row_cache", GPUSVM__L, ROW_CACHE, ROW_CACHE)                                      \
+    X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS, COPY)                                      \
+    X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER, COPY)                                            \
+    X(FILL, "gpusvm_fill", GPUSVM__COPY_L, FILL, COPY)                                                     \
+    X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT, SELECT)    \
+    X(SEL_HIST, "gpusvm_sel_hist", GPUSVM__L, SEL, SEL) X(SEL_TIES, "gpusvm_sel_ties", GPUSVM__L, SEL, SEL) \
+    X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL, SEL)                                                    \
+    X(GATHER, "gpusvm_gather_block", GPUSVM__L, GATHER, COPY) X(SMO, "gpusvm_smo", GPUSVM__L, SMO, SMO)    \
+    X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE, UPDATE)                                                  \
+    X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TL * GPUSVM__TL, ROWS_UPD, ROWS_UPD)                         \
+    X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS, SPLIT) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT, SPLIT) \
+    X(CS_RESP, "gpusvm_cs_resp", GPUSVM__L, CS_RESP, CS)                                                   \
+    X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE, CS)                                             \
+    X(CS_SELECT, "gpusvm_cs_select", GPUSVM__L, CS_SELECT, CS)                                             \
+    X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE, CS)
 
 /* gpusvm_rows_tiled, gpusvm_rows_few and gpusvm_rows_narrow (kernels part 1) */
 #define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \

@@ -108,6 +108,7 @@
 /* The arguments of gpusvm_rows_tiled and gpusvm_rows_few: one list (part 0's shared header). */
 #define GPUSVM_ROWS_PARAMS GPUSVM__ARGS_ROWS(GPUSVM__PARAM, GPUSVM__COMMA)
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS)
 __kernel __attribute__((reqd_work_group_size(GPUSVM__TL, GPUSVM__TL, 1)))
 void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
 {
@@ -165,6 +166,7 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
         }
     }
 }
+#endif
 
 /* Many rows of few features (dpad at most GPUSVM__ND): with one or two
  * feature chunks the tile above is held to one work-group per multiprocessor
@@ -189,6 +191,7 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
 #define GPUSVM_NAR_LX ((int)get_local_id(0))
 #define GPUSVM_NAR_I (GPUSVM_B_LO + (int)get_global_id(0))
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_NARROW)
 __kernel __attribute__((reqd_work_group_size(GPUSVM__NL, 1, 1)))
 void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
 {
@@ -242,6 +245,7 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
         }
     }
 }
+#endif
 
 /* A few rows (at most GPUSVM__FEW), Catanzaro's listing 7: where the tile
  * above would waste most of its arithmetic (two rows of a 128-row tile), each
@@ -283,6 +287,7 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
         for (; f < nf; f += GPUSVM__TK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__TK)     \
     }
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_FEW)
 __kernel __attribute__((reqd_work_group_size(GPUSVM__FEW_L, 1, 1)))
 void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
 {
@@ -328,12 +333,14 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
                 ktype, self && col_a[r] == pt_b ? norm_a[col_a[r]] : acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);
     }
 }
+#endif
 
 /* The working sets' vectors for gpusvm_rows_tiled's a_pos: positions [row_off,
  * row_off + nrows) of every problem (clipped to its working set; none for a
  * whole problem with skip_whole, as gpusvm_rows_tiled), each feature of each
  * position one work-item: Aw[(p dpad + f) qmax + r] = X[f pitch + point].
  * Grid: positions x features x problems. */
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_COPY)
 __kernel void gpusvm_gather_ws(GPUSVM__ARGS_GATHER_WS(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     const int r = row_off + (int)get_global_id(0), f = get_global_id(1), p = get_global_id(2);
@@ -345,22 +352,26 @@ __kernel void gpusvm_gather_ws(GPUSVM__ARGS_GATHER_WS(GPUSVM__PARAM, GPUSVM__COM
     Aw[((size_t)p * dpad + f) * qmax + r] =
         X[(size_t)f * pitch + GPUSVM_COL(map, use_map, pi[GPUSVM__PI_PT], GPUSVM__PT(idx[p * qmax + r], pi[GPUSVM__PI_SPLIT]))];
 }
+#endif
 
 /* Words [off, off + n) of p set to word: every fill of a device buffer (zeros, the -1s of empty
  * slots, the tests' poison), one work-item a word. A kernel rather than clEnqueueFillBuffer, so
  * that a memory checker sees the words written (oclgrind 21.10 takes filled memory for
  * uninitialised). */
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_COPY)
 __kernel void gpusvm_fill(GPUSVM__ARGS_FILL(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     const size_t i = get_global_id(0);
     if (i < n) p[off + i] = word;
 }
+#endif
 
 /* The points, dense and column-major (X[f pitch + i], zeroed first), from
  * the CSR arrays as they were given (entries from base on): one work-item per
  * point, so a feature's words of adjacent points are written side by side.
  * The host uploads the nonzeros instead of a dense copy it would first have
  * to build. */
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_COPY)
 __kernel void gpusvm_scatter(GPUSVM__ARGS_SCATTER(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     const int i = get_global_id(0);
@@ -368,3 +379,4 @@ __kernel void gpusvm_scatter(GPUSVM__ARGS_SCATTER(GPUSVM__PARAM, GPUSVM__COMMA))
     for (ulong k = row_ptr[i] - base; k < row_ptr[i + 1] - base; ++k)
         X[(size_t)col[k] * pitch + i] = val[k];
 }
+#endif

@@ -176,6 +176,7 @@ GPUSVM_INLINE gpusvm_wide gpusvm_sp_lanes_sum(gpusvm_wide *acc, __local gpusvm_w
 }
 #endif
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_SPARSE)
 __kernel __attribute__((reqd_work_group_size(GPUSVM__SP, 1, 1))) GPUSVM_SG_ATTR
 void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
 {
@@ -232,3 +233,4 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
         }
     }
 }
+#endif

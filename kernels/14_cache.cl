@@ -35,6 +35,7 @@ GPUSVM_INLINE void gpusvm_rc_scan(__local const int *x, __local int *sc)
 /* slot of the work-item in the victims' window (the ring from the hand, GPUSVM__L at a time) */
 #define GPUSVM_RC_WIN(cs) ((int)(((long)lhand + lbase + GPUSVM_RC_LID) % (cs)))
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROW_CACHE)
 __kernel __attribute__((reqd_work_group_size(GPUSVM__L, 1, 1)))
 void gpusvm_row_cache(GPUSVM__ARGS_ROW_CACHE(GPUSVM__PARAM, GPUSVM__COMMA))
 {
@@ -131,3 +132,4 @@ void gpusvm_row_cache(GPUSVM__ARGS_ROW_CACHE(GPUSVM__PARAM, GPUSVM__COMMA))
         cs[GPUSVM__RC_ROUND] = lround;
     }
 }
+#endif

@@ -30,6 +30,7 @@
  * the result is deterministic.
  */
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_KEYS)
 __kernel GPUSVM_SG_ATTR void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local gpusvm_wide s_up[2][GPUSVM__L];
@@ -109,6 +110,7 @@ __kernel GPUSVM_SG_ATTR void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM
         ((lid & 1) ? part_low : part_up)[c * nparts + g] = GPUSVM_W_ST(m);
     }
 }
+#endif
 
 /* The radix passes: the key's 32 bits as digits of 11, 11 and 10 bits from the top (passes 0-2),
  * then the index's likewise (passes 3-5), each counted into GPUSVM_SEL_BINS bins. (Three passes
@@ -315,6 +317,7 @@ GPUSVM_INLINE void gpusvm_sel_ends(__global const gpusvm_wbits *part_up, __globa
  * are not run. */
 /* side s of the selection: GPUSVM__SIDE_* (part 0) */
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SELECT)
 __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local int list[GPUSVM__Q];
@@ -396,6 +399,7 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
         if (t < got) ws_idx[h + t] = keep[t];
     }
 }
+#endif
 
 /* The selection over the grid, for problems too many for one work-group to scan in good time
  * (the host's choice, GPUSVM__SEL_GRID): gpusvm_select with split checks and keeps the half as
@@ -480,6 +484,7 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 
 /* Key pass `pass` (0-2) of side `side`. Pass 0 starts the side from the count so far (k <= 0:
  * none to take, said by work-group 0); the others go on from the scratch. */
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SEL)
 __kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local uint lh[GPUSVM_SEL_BINS];
@@ -509,12 +514,14 @@ __kernel void gpusvm_sel_hist(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
         sc1->arrived = 0;
     }
 }
+#endif
 
 /* More points tie at the key threshold than are still needed (stage 3): the tied points of the
  * need smallest indices are taken, so the index threshold is the need-th tied index. Every
  * work-group counts its ties (ties0, per work-group); the last to arrive finds the work-group
  * where the running count reaches need, walks that one's variables in index order to the tie
  * that reaches it, and sets stage 4 with that index. */
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SEL)
 __kernel void gpusvm_sel_ties(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local int ls[GPUSVM__L];
@@ -578,6 +585,7 @@ __kernel void gpusvm_sel_ties(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
         sc1->arrived = 0;
     }
 }
+#endif
 
 /* Takes side `side`'s points (stage 2 all, 1 every key up to the threshold, 4 below it and the
  * ties up to an index; 5 none), then, in the same launch, counts the next side's first pass over
@@ -585,6 +593,7 @@ __kernel void gpusvm_sel_ties(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
  * work-group decides it, from the count of all taken; after the last side, the last work-group
  * puts the chosen points in ascending order instead: each one's rank is the number of smaller
  * ones in the list (indices are distinct), so that holds no barrier. */
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SEL)
 __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local uint lh[GPUSVM_SEL_BINS];
@@ -640,6 +649,7 @@ __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
     }
     if (last && GPUSVM_SEL_LID == 0) GPUSVM_SEL_SC->arrived = 0;
 }
+#endif
 
 /* A problem split by rows (part 0's report, GPUSVM__CO_*): one work-group, problem 0 (a split
  * batch holds one). gpusvm_keys ran over this share only; this finishes m and M over the share,
@@ -651,6 +661,7 @@ __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
  * With grid (a problem of GPUSVM__SEL_GRID variables or more) the lists are left to the grid's
  * kernels (gpusvm_sel_* with cands), whose scratch this empties. The host writes the merged
  * working set back, its gradients through gpusvm_ws_put. */
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SPLIT)
 __kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local gpusvm_wide r_up[2][GPUSVM__L];
@@ -716,11 +727,14 @@ __kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
+#endif
 
 /* The merged working set's gradients (the host's, from the parts that hold them) into G. */
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SPLIT)
 __kernel void gpusvm_ws_put(GPUSVM__ARGS_WS_PUT(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     const int t = get_global_id(0);
     if (!GPUSVM_RUNNING(status0) || t >= pinfo[GPUSVM__PI_Q]) return;
     G0[ws_idx0[t]] = gws[t];
 }
+#endif

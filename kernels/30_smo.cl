@@ -171,6 +171,7 @@ int gpusvm_argbest(__local gpusvm_score *rv, __local int *ri, gpusvm_score v, in
 /* The working set's q x q block, contiguous: Kq[position r][position t] = K[slot of r][point of
  * t], so that the inner solve reads a row of it with one coalesced sweep instead of q scattered
  * words of an n-wide row (grid: positions t, positions r, problems). */
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_COPY)
 __kernel void gpusvm_gather_block(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     const int t = get_global_id(0), r = get_global_id(1), p = get_global_id(2);
@@ -180,6 +181,7 @@ __kernel void gpusvm_gather_block(GPUSVM__ARGS_GATHER(GPUSVM__PARAM, GPUSVM__COM
     Kq0[((size_t)p * qmax + r) * qmax + t] =
         K0[((size_t)p * qmax + ws_slot0[p * qmax + r]) * ldk + GPUSVM__PT(ws_idx0[p * qmax + t], pi[GPUSVM__PI_SPLIT])];
 }
+#endif
 
 /* This work-item's candidates for i (the maximal violator in I_up, per class) and the maxima
  * of -v over I_low, over its own positions (alpha a, gradient g, bound C, label yv in registers);
@@ -351,6 +353,7 @@ GPUSVM_INLINE void gpusvm_smo_pair(__local const gpusvm_wide *la, __local const 
     *aj_out = aj;
 }
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SMO)
 __kernel __attribute__((reqd_work_group_size(GPUSVM__SMO_L, 1, 1))) GPUSVM_SG_ATTR
 void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
 {
@@ -496,3 +499,4 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
         status[GPUSVM__ST_INNER] = GPUSVM_W_ST(GPUSVM_W_I(it));
     }
 }
+#endif

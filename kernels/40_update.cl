@@ -46,6 +46,7 @@ GPUSVM_INLINE int gpusvm_upd_stage(__global const gpusvm_wbits *coef, __global c
     return sc[GPUSVM__L - 1];
 }
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_UPDATE)
 __kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local gpusvm_wide lc[GPUSVM__L];
@@ -78,6 +79,7 @@ __kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))
         out[out_off + i] = GPUSVM_W_ST(
             GPUSVM_W_ADD(GPUSVM_W_LD(out[out_off + i]), (use_y && y[i] < 0) ? GPUSVM_W_NEG(sum) : sum));
 }
+#endif
 
 /* The update of a tile of streamed points with no room for its rows (host section, stream):
  * each work-group takes GPUSVM__TM of the tile's points and walks the moved variables' rows
@@ -112,6 +114,7 @@ GPUSVM_INLINE void gpusvm_ru_put(__global const int *pi, __global gpusvm_wbits *
     }
 }
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_UPD)
 __kernel __attribute__((reqd_work_group_size(GPUSVM__TL, GPUSVM__TL, 1)))
 void gpusvm_rows_update(GPUSVM_ROWS_PARAMS, GPUSVM__ARGS_ROWS_UPD(GPUSVM__PARAM, GPUSVM__COMMA))
 {
@@ -161,3 +164,4 @@ void gpusvm_rows_update(GPUSVM_ROWS_PARAMS, GPUSVM__ARGS_ROWS_UPD(GPUSVM__PARAM,
         }
     }
 }
+#endif

@@ -41,6 +41,7 @@
 /* 64-bit sort key of a point: its gap share (larger first), then its index */
 #define GPUSVM_CS_KEY(k, i) (((ulong)(k) << 32) | (ulong)(uint)(i))
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_CS)
 __kernel void gpusvm_cs_resp(GPUSVM__ARGS_CS_RESP(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     const int e = get_global_id(0), p = get_group_id(1);
@@ -65,7 +66,9 @@ __kernel void gpusvm_cs_resp(GPUSVM__ARGS_CS_RESP(GPUSVM__PARAM, GPUSVM__COMMA))
     for (int u = 0; u < GPUSVM__CS_RB; ++u)
         if (r0 + u < m) c[u] = GPUSVM_W_ST(GPUSVM_W_ADDF(GPUSVM_W_LD(c[u]), GPUSVM_W_NORM(acc[u])));
 }
+#endif
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_CS)
 __kernel void gpusvm_cs_update(GPUSVM__ARGS_CS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local ulong skey[GPUSVM__L];
@@ -144,7 +147,9 @@ __kernel void gpusvm_cs_update(GPUSVM__ARGS_CS_UPDATE(GPUSVM__PARAM, GPUSVM__COM
         cand_idx[lid] = (int)(uint)skey[lid];
     }
 }
+#endif
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_CS)
 __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local int list[GPUSVM__Q];
@@ -226,6 +231,7 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
         pinfo[p * GPUSVM__PI_COUNT + GPUSVM__PI_Q] = nmiss;
     }
 }
+#endif
 
 /* scr: m wide words each of D, D - Ub, Ub, alpha, the step, the candidates' theta, and (float
  * pairs) the violation's terms; then the working set's alpha (q x m), and its points' bounds,
@@ -293,6 +299,7 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
     const gpusvm_wide v = up_ - low_
 #endif
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_CS)
 __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     __local int wsl[GPUSVM__Q];
@@ -432,3 +439,4 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
         status[GPUSVM__ST_OUTER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_OUTER]), GPUSVM_W_F(1.0f)));
     }
 }
+#endif

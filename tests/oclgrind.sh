@@ -43,10 +43,11 @@ export OCL_ICD_VENDORS=$PWD/$T/vendors OCLGRIND_BUILD_OPTIONS="-cl-opt-disable -
     OCLGRIND_DATA_RACES=1 GPUSVM_BACKEND=opencl GPUSVM_CACHE_DIR=off GPUSVM_VERBOSE=1
 unset GPUSVM_DEVICE GPUSVM_STORAGE GPUSVM_FP64 GPUSVM_DEVICE_MEMORY_MB GPUSVM_SUBGROUPS
 
-# the data: heart_scale's first 60 and 100 rows, 30 rows of iris (3 classes), a regression set,
+# the data: heart_scale's first 30, 60 and 100 rows, 30 rows of iris (3 classes), a regression set,
 # a9a's first 40 rows (123 features: the tiled rows kernel), heart_scale five times over (device
 # prediction)
 head -n 60 data/heart_scale > $T/h60
+head -n 30 data/heart_scale > $T/h30
 head -n 100 data/heart_scale > $T/h100
 xz -dc data/iris.sklearn.xz | awk 'NR % 5 == 1' > $T/iris30
 xz -dc data/diabetes_reg.scale.xz | head -n 60 > $T/reg60
@@ -88,7 +89,7 @@ jobs=13
 ) &
 (
     check 6 "working sets of 16: the row cache, the few-rows kernel" 0 $T/small_sets $T/h60 16
-    check 7 "C-SVC, points kept sparse (and uninitialised reads)" 1 env GPUSVM_STORAGE=sparse $B/gpusvm-train -c 1 -g 0.05 $T/h60 $T/sparse.model
+    check 7 "C-SVC, points kept sparse (30 points; and uninitialised reads)" 1 env GPUSVM_STORAGE=sparse $B/gpusvm-train -c 1 -g 0.05 $T/h30 $T/sparse.model
     check 8 "three classes, 3-fold cross-validation (one batch)" 0 $B/gpusvm-train -c 10 -v 3 $T/iris30
     check 9 "C-SVC, float pairs (GPUSVM_FP64=off)" 0 env GPUSVM_FP64=off $B/gpusvm-train -c 1 -g 0.05 $T/h60 $T/pairs.model
     check 10 "epsilon-SVR (and uninitialised reads)" 1 $B/gpusvm-train -s 3 -p 0.05 $T/reg60 $T/svr.model

@@ -50,6 +50,10 @@ res=$T/results.txt
         done
         GPUSVM_BACKEND=cpu $T/train_nocache -v 5 -m 1 $T/svmguide1 > $T/nc.cv 2>&1 &&
         GPUSVM_BACKEND=cpu $B/gpusvm-train -v 5 -m 1 $T/svmguide1 > $T/c.cv 2>&1 && cmp $T/nc.cv $T/c.cv"
+    # the kernels built part by part as on GPUs (PoCL builds them all in one program otherwise):
+    # the parity suite's small sets (the fault sweeps cover these builds' failures)
+    step "the kernels built part by part on PoCL, as on GPUs (GPUSVM_PROGRAMS=each): LIBSVM parity on three small sets" \
+        env GPUSVM_PROGRAMS=each PARITY_QUICK=1 sh tests/parity.sh opencl
     step "examples/decision_boundary.c builds (C99, warnings as errors)" \
         $CC -std=c99 -O2 $WARN -I. -o $T/decision_boundary examples/decision_boundary.c -ldl -lm
     step "examples/decision_boundary.c writes a 320 x 240 PNG that decodes" sh -c \

@@ -349,6 +349,9 @@ static float XS[NS * D];
 static double YS[NS];
 static double stream_mb; /* 0: the workload; else the streamed training under this budget */
 static const char *devices; /* NULL: the workload; else the streamed training's on these devices */
+/* 1: the kernels built part by part, as on GPUs (GPUSVM_PROGRAMS=each, the one variable the
+   environment then holds; PoCL builds them all in one program otherwise) */
+static int in_parts;
 
 static gpusvm_result streamed_workload(gpusvm_context *ctx, const char **stage)
 {
@@ -388,9 +391,9 @@ static gpusvm_result workload(gpusvm_backend backend, const char *library, gpusv
     for (i = 0; i < NB * D; ++i) XB[i] = X[i % (N * D)];
     memset(&desc, 0, sizeof desc);
     desc.backend = backend;
-    desc.ignore_environment = 1;
+    desc.ignore_environment = !in_parts;
     desc.opencl_library = library;
-    desc.kernel_cache_dir = kernel_cache; /* NULL: none (ignore_environment) */
+    desc.kernel_cache_dir = kernel_cache ? kernel_cache : in_parts ? "" : NULL; /* none */
     desc.storage = storage;
     desc.allocator.alloc = t_alloc;
     desc.allocator.free = t_free;
@@ -698,6 +701,26 @@ static int opencl_present(const gpusvm_context_desc *d)
     return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/* Unsets every GPUSVM_* variable; 0 on failure. */
+extern char **environ;
+static int unset_gpusvm_env(void)
+{
+    char name[256];
+    size_t i = 0;
+    while (environ[i]) {
+        const char *eq = strchr(environ[i], '=');
+        const size_t n = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
+        if (strncmp(environ[i], "GPUSVM_", 7) != 0 || n >= sizeof name) {
+            ++i;
+            continue;
+        }
+        memcpy(name, environ[i], n);
+        name[n] = 0;
+        if (unsetenv(name) != 0) return 0; /* the list shrinks: the same index again */
+    }
+    return 1;
+}
+
 int main(void)
 {
     gpusvm_context_desc d;
@@ -741,6 +764,15 @@ int main(void)
     sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL, one problem split across two devices");
     devices = NULL;
     kernel_cache = NULL;
+    /* the kernels built part by part (GPUSVM_PROGRAMS=each): the builds a training and a
+       prediction make at their first launches */
+    if (unset_gpusvm_env() && setenv("GPUSVM_PROGRAMS", "each", 1) == 0) {
+        in_parts = 1;
+        sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, kernels built part by part");
+        in_parts = 0;
+    } else {
+        CHECK(0, "an environment holding GPUSVM_PROGRAMS=each alone");
+    }
     selection_faults();
     write_fault();
     return check_summary();
