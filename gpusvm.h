@@ -103,9 +103,10 @@
       or a few (one when the context is created, the rest by the training or prediction that
       first launches them; PoCL builds them all in one program with the context);
       each binary is kept on disk, keyed by device, driver, build options and kernel source, and
-      the next context loads it instead of compiling. Folder: desc.kernel_cache_dir ("" none), else GPUSVM_CACHE_DIR ("off" none),
-      else $XDG_CACHE_HOME/gpusvm or $HOME/.cache/gpusvm for GPUs and accelerators (CPU drivers
-      keep their own). A file that does not match, or that the driver rejects, is ignored and
+      the next context loads it instead of compiling. Folder: desc.kernel_cache_dir ("" none),
+      else GPUSVM_CACHE_DIR ("off" none; not on PoCL, which keeps its own cache, and for which
+      writing a binary means compiling every kernel natively), else $XDG_CACHE_HOME/gpusvm or
+      $HOME/.cache/gpusvm for GPUs and accelerators. A file that does not match, or that the driver rejects, is ignored and
       rewritten; files are written to a temporary name and renamed. A compile from source is
       announced once, before it starts, through the logger (INFO: "compiling the kernel program
       for DEVICE ..."): a first run on a GPU can take seconds there.
@@ -371,7 +372,8 @@ typedef struct gpusvm_context_desc {
     const char *device;      /* NULL: $GPUSVM_DEVICE, else automatic (GPU first). An index or a name substring;
                                 "all" or a comma-separated list: several devices, as devices */
     gpusvm_backend backend;
-    int ignore_environment;  /* nonzero: read neither GPUSVM_BACKEND nor GPUSVM_DEVICE */
+    int ignore_environment;  /* nonzero: read no GPUSVM_* variable (GPUSVM_BACKEND, GPUSVM_DEVICE, the kernel
+                                cache's folder, threads, storage, ...): only desc decides */
     const char *opencl_library; /* NULL: the system's loader (libOpenCL.so.1, OpenCL.dll, the macOS framework) */
     double device_memory_mb; /* 0: all the device has; else the most gpusvm allocates on it (> 0; negative or NaN:
                                 GPUSVM_ERR_DESC_FIELD) */
@@ -379,8 +381,9 @@ typedef struct gpusvm_context_desc {
     gpusvm_logger logger;
     /* Where compiled kernel programs are kept, keyed by device, driver, build options and kernel
        source, so that the next context on that device skips the compiler. NULL: $GPUSVM_CACHE_DIR
-       ("off": none), else $XDG_CACHE_HOME/gpusvm, else $HOME/.cache/gpusvm, those two for GPUs
-       and accelerators only (with ignore_environment: none). "": none. */
+       ("off": none; not for PoCL, which keeps its own), else $XDG_CACHE_HOME/gpusvm, else
+       $HOME/.cache/gpusvm, those two for GPUs and accelerators only (with ignore_environment:
+       none). "": none. A folder named here is used on every device. */
     const char *kernel_cache_dir;
     /* Host threads for the work the host does: reading data files, the C backend's kernel rows
        and gradient updates (the same model bits for any count), the kernels' compiles (up to 4
@@ -1262,6 +1265,7 @@ struct gpusvm_context {
     int profile;                /* GPUSVM_PROFILE=1: time each solver step (waits for each) */
     char cache_dir[1024];       /* the kernel cache's folder; "" = none */
     int cache_default;          /* cache_dir is the default one (used for GPUs and accelerators only) */
+    int cache_named;            /* cache_dir is desc.kernel_cache_dir (used on every device) */
     double build_seconds;       /* the kernel program's build (or cache load) */
     int build_cached;           /* 1: loaded from the kernel cache */
     int build_cache_used;       /* 1: the kernel cache was consulted (and written after a compile) */
@@ -5356,6 +5360,7 @@ struct gpusvm__ocl {
     char options[GPUSVM__OPT_MAX - 40]; /* the kernels' shared build options ("": none built yet) */
     int one_program; /* every kernel in one program, prog[0]: PoCL compiles a kernel at its first launch,
                         Oclgrind interprets; either reads the source once */
+    int own_cache;   /* the driver keeps a program cache of its own (PoCL) */
     long launches[GPUSVM__KN_COUNT]; /* each kernel's launches, said when the backend closes (DEBUG) */
     int qcap;            /* GPUSVM__Q the program was built with */
     int fp64;            /* 1: the kernels' wide numbers are double; 0: float pairs (GPUSVM_NO_FP64) */
@@ -5705,8 +5710,11 @@ static int gpusvm__kcache_key(gpusvm__ocl *b, const char *options, char *key, si
     const char *const *src;
     int i, n;
     if (!ctx->cache_dir[0]) return 0;
-    /* the default folder only for GPUs and accelerators: a CPU driver (PoCL) keeps its own cache,
-       and handing out its binary costs it a full native compile (4 s on the test VM) */
+    /* a folder from the environment is not used for a driver with a program cache of its own
+       (PoCL: handing out a binary makes it compile every kernel natively, 36.6 s for heart_scale's
+       first run on the 2-core VM against 7.0 s without), the default one for no CPU device;
+       desc.kernel_cache_dir is used as given */
+    if (!ctx->cache_named && b->own_cache) return 0;
     if (ctx->cache_default && b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_TYPE, sizeof type, &type, NULL) == 0 &&
         (type & GPUSVM__CL_DEVICE_TYPE_CPU))
         return 0;
@@ -8698,9 +8706,8 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
     b->platform = devs[pick].platform;
     b->fp64 = devs[pick].fp64 && fp64 != GPUSVM_FP64_OFF;
     b->base.pairs = !b->fp64;
-    b->one_program = ctx->programs >= 0 ? ctx->programs
-                                        : strstr(devs[pick].name, "(Portable Computing Language)") != NULL ||
-                                              strstr(devs[pick].name, "(Oclgrind)") != NULL;
+    b->own_cache = strstr(devs[pick].name, "(Portable Computing Language)") != NULL;
+    b->one_program = ctx->programs >= 0 ? ctx->programs : b->own_cache || strstr(devs[pick].name, "(Oclgrind)") != NULL;
     snprintf(ctx->device_name, sizeof ctx->device_name, "%s%s", devs[pick].name,
              b->fp64 ? "" : gpusvm__fp64_note(fp64, devs[pick].fp64));
     gpusvm__ocl_limits(b, budget_mb);
@@ -13726,6 +13733,7 @@ static void gpusvm__cache_dir(gpusvm_context *ctx, const gpusvm_context_desc *d)
     const char *env, *xdg, *home;
     if (d->kernel_cache_dir) {
         snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", d->kernel_cache_dir);
+        ctx->cache_named = 1;
         return;
     }
     if (d->ignore_environment) return;
