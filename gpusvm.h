@@ -1279,6 +1279,7 @@ struct gpusvm_context {
     gpusvm_split split;         /* desc.split; parts 1 without one */
     int shared, shared_failed;  /* steps run on several threads; one of them failed (gpusvm__said_lock) */
     volatile long said_next, said_turn;
+    volatile long build_next, build_turn; /* the kernels' builds (gpusvm__build_lock) */
     int said_compiling;         /* the first compile of the kernel program was announced (INFO) */
     gpusvm_context *root;       /* a job's own context (gpusvm__jobs_run): what it says, root says */
 };
@@ -1763,12 +1764,12 @@ static void gpusvm__said_unlock(gpusvm_context *ctx)
    and destroyed one at a time by the program; with GPUSVM_STATIC each translation unit has its
    own. */
 #if GPUSVM__TAKE_ATOMIC && !defined(GPUSVM_NO_OPENCL)
-static volatile long gpusvm__open_next, gpusvm__open_turn;
-static void gpusvm__open_lock(void)
+/* A ticket lock whose waiters yield their core (what it guards can take seconds). */
+static void gpusvm__ticket_lock(volatile long *next, volatile long *turn)
 {
-    const long me = gpusvm__take(&gpusvm__open_next);
+    const long me = gpusvm__take(next);
     int spin = 0;
-    while (gpusvm__load(&gpusvm__open_turn) != me)
+    while (gpusvm__load(turn) != me)
         if (GPUSVM__PAUSE(), ++spin == GPUSVM__POOL_SPIN) {
             spin = 0;
 #if defined(GPUSVM__WINDOWS)
@@ -1778,7 +1779,10 @@ static void gpusvm__open_lock(void)
 #endif
         }
 }
-static void gpusvm__open_unlock(void) { gpusvm__store(&gpusvm__open_turn, gpusvm__load(&gpusvm__open_turn) + 1); }
+static void gpusvm__ticket_unlock(volatile long *turn) { gpusvm__store(turn, gpusvm__load(turn) + 1); }
+static volatile long gpusvm__open_next, gpusvm__open_turn;
+static void gpusvm__open_lock(void) { gpusvm__ticket_lock(&gpusvm__open_next, &gpusvm__open_turn); }
+static void gpusvm__open_unlock(void) { gpusvm__ticket_unlock(&gpusvm__open_turn); }
 #else
 static void gpusvm__open_lock(void) {}
 static void gpusvm__open_unlock(void) {}
@@ -6267,6 +6271,25 @@ fail:
     return r;
 }
 
+/* One build at a time on a context: its devices, each on a thread of its own, share its build
+   log and times. Never taken around gpusvm__open_lock. */
+static void gpusvm__build_lock(gpusvm_context *ctx)
+{
+#if GPUSVM__TAKE_ATOMIC
+    gpusvm__ticket_lock(&ctx->build_next, &ctx->build_turn);
+#else
+    (void)ctx;
+#endif
+}
+static void gpusvm__build_unlock(gpusvm_context *ctx)
+{
+#if GPUSVM__TAKE_ATOMIC
+    gpusvm__ticket_unlock(&ctx->build_turn);
+#else
+    (void)ctx;
+#endif
+}
+
 /* Builds the kernels of set that are not built yet (each from the kernel cache when it holds it);
    the log, the time and whether everything came from the cache stay on the context. */
 static gpusvm_result gpusvm__ocl_need(gpusvm__ocl *b, gpusvm__kset set)
@@ -6281,6 +6304,7 @@ static gpusvm_result gpusvm__ocl_need(gpusvm__ocl *b, gpusvm__kset set)
         if ((set >> k & 1) && !b->kern[k]) todo |= (gpusvm__kset)1 << k;
     if (!todo) return GPUSVM_OK;
     todo = gpusvm__ocl_whole_units(b, todo);
+    gpusvm__build_lock(ctx);
     if (!b->options[0]) {
         ctx->build_cached = 1;
         r = gpusvm__ocl_first_build(b, todo);
@@ -6291,6 +6315,7 @@ static gpusvm_result gpusvm__ocl_need(gpusvm__ocl *b, gpusvm__kset set)
         if (r != GPUSVM_OK) gpusvm__ocl_release_kernels(b, todo);
     }
     ctx->build_seconds += gpusvm__now() - t0;
+    gpusvm__build_unlock(ctx);
     return r;
 }
 
@@ -8874,16 +8899,17 @@ static void gpusvm__multi_step(void *arg, int k)
 }
 
 /* Call c on every device: on a thread each where the host has threads (ctx->threads > 1, a pool:
-   each step's calls are short) and every device wants one (own_thread), and for train_begin the
-   allocator is the default one (a custom one is called from one thread only), else in turn,
-   stopping at the first failure. The first failure's code (the context says that one). */
+   each step's calls are short), every device wants one (own_thread) and the allocator is the
+   default one (a custom one is called from one thread only: train_begin allocates, and any step
+   may build a kernel at its first launch), else in turn, stopping at the first failure. The
+   first failure's code (the context says that one). */
 static gpusvm_result gpusvm__multi_run(gpusvm__multi *m, gpusvm__multi_call *c)
 {
     gpusvm_context *ctx = m->base.ctx;
     int k;
     c->m = m;
 #if GPUSVM__POOL
-    if (m->base.own_thread && ctx->threads > 1 && (c->step != GPUSVM__MS_BEGIN || ctx->default_alloc))
+    if (m->base.own_thread && ctx->threads > 1 && ctx->default_alloc)
         return gpusvm__shared_call(ctx, &m->pool, m->n, gpusvm__multi_step, c, c->res);
 #endif
     for (k = 0; k < m->n; ++k) {
