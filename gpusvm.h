@@ -179,9 +179,11 @@
       Contexts are independent: any number may exist, each used by one thread at a time, and any
       thread may create or destroy one at any time. Creating and destroying contexts takes a
       process-wide lock around the backend's opening and closing (OpenCL's device discovery,
-      context and program creation and release, which ICD loaders and drivers do not all make
-      safe: PoCL crashed when two threads discovered devices at once), so contexts are made one
-      at a time while their training, prediction and files run in parallel. The lock is the
+      context creation, the first kernels' build, and release, which ICD loaders and drivers do
+      not all make safe: PoCL crashed when two threads discovered devices at once), so contexts
+      are made one at a time while their training, prediction and files run in parallel (the
+      kernels a training builds later, each context under its own lock; PoCL builds all of them
+      with the context). The lock is the
       library's one piece of global state; it needs compiler atomics (GCC, Clang, MSVC; elsewhere
       create contexts from one thread), and with GPUSVM_STATIC each translation unit has its own.
       Models and datasets are plain data: read them from any thread. A predictor is used by one
