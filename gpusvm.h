@@ -6298,23 +6298,23 @@ static gpusvm_result gpusvm__ocl_need(gpusvm__ocl *b, gpusvm__kset set)
 {
     gpusvm_context *ctx = b->base.ctx;
     const double t0 = gpusvm__now();
-    gpusvm__kset todo = 0;
+    gpusvm__kset missing = 0;
     gpusvm__cl_int be = 0;
     gpusvm_result r;
     int k, bad = -1;
     for (k = 0; k < GPUSVM__KN_COUNT; ++k)
-        if ((set >> k & 1) && !b->kern[k]) todo |= (gpusvm__kset)1 << k;
-    if (!todo) return GPUSVM_OK;
-    todo = gpusvm__ocl_whole_units(b, todo);
+        if ((set >> k & 1) && !b->kern[k]) missing |= (gpusvm__kset)1 << k;
+    if (!missing) return GPUSVM_OK;
+    missing = gpusvm__ocl_whole_units(b, missing);
     gpusvm__build_lock(ctx);
     if (!b->options[0]) {
         ctx->build_cached = 1;
-        r = gpusvm__ocl_first_build(b, todo);
+        r = gpusvm__ocl_first_build(b, missing);
     } else {
-        r = gpusvm__ocl_programs(b, todo, &be, &bad);
+        r = gpusvm__ocl_programs(b, missing, &be, &bad);
         if (r == GPUSVM_OK && be != 0) r = gpusvm__ocl_build_failed(b, be, bad);
-        if (r == GPUSVM_OK) r = gpusvm__ocl_kernels(b, todo);
-        if (r != GPUSVM_OK) gpusvm__ocl_release_kernels(b, todo);
+        if (r == GPUSVM_OK) r = gpusvm__ocl_kernels(b, missing);
+        if (r != GPUSVM_OK) gpusvm__ocl_release_kernels(b, missing);
     }
     ctx->build_seconds += gpusvm__now() - t0;
     gpusvm__build_unlock(ctx);
