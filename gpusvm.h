@@ -5028,17 +5028,57 @@ static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
 }
 #endif /* GPUSVM_TEST_HOOKS */
 
-/* One point's decision values from its kernel values: out[t * stride] = sum_j coef[t][j] krow[j]
-   (zero coefficients skipped), in double, in j order. */
-static void gpusvm__krow_sums(const double *coef, int nv, size_t ns, const float *krow, double *out, size_t stride)
+/* The decision functions' nonzero coefficients, row by row (a one-vs-one pair's are its two
+   classes' support vectors: 2 of 26 classes' for letter, whose 5,000 test points took 15.5 s on
+   the 2-core VM summed over every support vector, 2.7 s in LIBSVM's svm-predict): row t's are
+   val[at[t]..at[t + 1]), at the support vectors col[], in j order. */
+typedef struct gpusvm__coefs {
+    size_t *at, *col;
+    double *val;
+} gpusvm__coefs;
+
+static void gpusvm__coefs_free(const gpusvm_allocator *a, gpusvm__coefs *c)
 {
-    size_t j;
+    gpusvm__free(a, c->at);
+    gpusvm__free(a, c->col);
+    gpusvm__free(a, c->val);
+    memset(c, 0, sizeof *c);
+}
+
+/* c from the nv x ns matrix coef (zeros left out, as the sums skip them); 0: out of memory. */
+static int gpusvm__coefs_make(const gpusvm_allocator *a, const double *coef, int nv, size_t ns, gpusvm__coefs *c)
+{
+    size_t j, n = 0, all = (size_t)nv * ns;
+    int t;
+    for (j = 0; j < all; ++j) n += coef[j] != 0.0;
+    c->at = (size_t *)gpusvm__alloc(a, (size_t)nv + 1, sizeof(size_t));
+    c->col = (size_t *)gpusvm__alloc(a, n, sizeof(size_t));
+    c->val = (double *)gpusvm__alloc(a, n, sizeof(double));
+    if (!c->at || !c->col || !c->val) {
+        gpusvm__coefs_free(a, c);
+        return 0;
+    }
+    for (t = 0, n = 0; t < nv; ++t) {
+        c->at[t] = n;
+        for (j = 0; j < ns; ++j)
+            if (coef[(size_t)t * ns + j] != 0.0) {
+                c->col[n] = j;
+                c->val[n++] = coef[(size_t)t * ns + j];
+            }
+    }
+    c->at[nv] = n;
+    return 1;
+}
+
+/* One point's decision values from its kernel values: out[t * stride] = sum_j coef[t][j] krow[j]
+   over the nonzero coefficients, in double, in j order. */
+static void gpusvm__krow_sums(const gpusvm__coefs *c, int nv, const float *krow, double *out, size_t stride)
+{
+    size_t e;
     int t;
     for (t = 0; t < nv; ++t) {
-        const double *c = coef + (size_t)t * ns;
         double sum = 0.0;
-        for (j = 0; j < ns; ++j)
-            if (c[j] != 0.0) sum += c[j] * (double)krow[j];
+        for (e = c->at[t]; e < c->at[t + 1]; ++e) sum += c->val[e] * (double)krow[c->col[e]];
         out[(size_t)t * stride] = sum;
     }
 }
@@ -5050,7 +5090,7 @@ static void gpusvm__krow_sums(const double *coef, int nv, size_t ns, const float
 typedef struct gpusvm__dec_job {
     const gpusvm__csr *sv, *x;
     const float *norms;
-    const double *coef;
+    const gpusvm__coefs *coef;
     int nv, ktype, degree, parts;
     float gamma, coef0;
     size_t d, stride; /* a part's scratch (floats): 8 d of interleaved points, then 8 ns kernel values */
@@ -5080,7 +5120,7 @@ static void gpusvm__dec_part(void *arg, int t)
             for (r = 0; r < nr; ++r)
                 krow[(size_t)r * ns + j] = gpusvm__kfun(w->ktype, s[r], w->norms[j], nxr[r], w->gamma, w->coef0, w->degree);
         }
-        for (r = 0; r < nr; ++r) gpusvm__krow_sums(w->coef, w->nv, ns, krow + (size_t)r * ns, w->out + i0 + (size_t)r, nx);
+        for (r = 0; r < nr; ++r) gpusvm__krow_sums(w->coef, w->nv, krow + (size_t)r * ns, w->out + i0 + (size_t)r, nx);
         for (r = 0; r < nr; ++r) gpusvm__wide_put(W, w->d, x, i0 + (size_t)r, r, 1);
     }
 }
@@ -5088,7 +5128,7 @@ static void gpusvm__dec_part(void *arg, int t)
 /* Batches of 8 points or more with at most GPUSVM__CPU_WIDE_D features: gpusvm__dec_part on the
    context's threads (one below about a million multiply-adds). *done 0: not taken. */
 static gpusvm_result gpusvm__host_decision_wide(gpusvm_context *ctx, const gpusvm__csr *sv, const float *norms,
-                                                const double *coef, int nv, const gpusvm__csr *x, int ktype,
+                                                const gpusvm__coefs *coef, int nv, const gpusvm__csr *x, int ktype,
                                                 float gamma, float coef0, int degree, double *out, int *done)
 {
     gpusvm__dec_job w;
@@ -5130,11 +5170,16 @@ static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__cs
     size_t d = sv->cols > x->cols ? sv->cols : x->cols, i, j;
     float *nsv = (float *)gpusvm__alloc(a, sv_norms ? 1 : ns, sizeof(float)), *dense = NULL, *krow = NULL;
     float nx;
+    gpusvm__coefs c;
     gpusvm_result r;
     int wide = 0;
-    if (!nsv) return gpusvm__oom(ctx, "decision values");
+    memset(&c, 0, sizeof c);
+    if (!nsv || !gpusvm__coefs_make(a, coef, nv, ns, &c)) {
+        gpusvm__free(a, nsv);
+        return gpusvm__oom(ctx, "decision values");
+    }
     if (!sv_norms) gpusvm__norms(sv, 0, ns, nsv);
-    r = gpusvm__host_decision_wide(ctx, sv, sv_norms ? sv_norms : nsv, coef, nv, x, ktype, gamma, coef0, degree, out,
+    r = gpusvm__host_decision_wide(ctx, sv, sv_norms ? sv_norms : nsv, &c, nv, x, ktype, gamma, coef0, degree, out,
                                    &wide);
     if (r == GPUSVM_OK && !wide) { /* one point at a time: its own scratch */
         dense = d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, d ? d : 1, sizeof(float)) : NULL;
@@ -5151,8 +5196,9 @@ static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__cs
             krow[j] = gpusvm__kfun(ktype, dot, norms[j], nx, gamma, coef0, degree);
         }
         if (dense) gpusvm__densify(x, i, dense, d, 1);
-        gpusvm__krow_sums(coef, nv, ns, krow, out + i, nx_rows);
+        gpusvm__krow_sums(&c, nv, krow, out + i, nx_rows);
     }
+    gpusvm__coefs_free(a, &c);
     gpusvm__free(a, dense);
     gpusvm__free(a, nsv);
     gpusvm__free(a, krow);
@@ -5367,6 +5413,7 @@ struct gpusvm__ocl {
     int one_program; /* every kernel in one program, prog[0]: PoCL compiles a kernel at its first launch,
                         Oclgrind interprets; either reads the source once */
     int own_cache;   /* the driver keeps a program cache of its own (PoCL) */
+    int cpu;         /* the device is a CPU (CL_DEVICE_TYPE_CPU) */
     long launches[GPUSVM__KN_COUNT]; /* each kernel's launches, said when the backend closes (DEBUG) */
     int qcap;            /* GPUSVM__Q the program was built with */
     int fp64;            /* 1: the kernels' wide numbers are double; 0: float pairs (GPUSVM_NO_FP64) */
@@ -5957,9 +6004,13 @@ static int gpusvm__ocl_exchanges(const gpusvm__ocl *b, gpusvm__xc *xc)
    the pair update waits on fewer serial steps per work-item; H200, deb-python: the inner solve
    0.089 s at 256, 0.065 s at 512, 512 ahead of 1024 and 256 in training time), where its
    partials (one a sub-group) fit one sub-group; else GPUSVM__L (local-memory trees, a barrier
-   per level). */
+   per level). A CPU runs a work-group on one core, where each sub-group's exchange costs per
+   work-item: there one sub-group (Intel's CPU runtime, sub-groups of 32, the same models: wine
+   -t 0 -c 0.01 inner solve 16.9 s at 512, 8.9 at 256, 1.16 at 32, 1.17 with local-memory trees at
+   256; a9a 5,000 -t 0 9.2 s against 1.05; digits 4.3 against 0.32). */
 static size_t gpusvm__ocl_smo_l(const gpusvm__ocl *b, const gpusvm__xc *xc)
 {
+    if (xc->width && b->cpu) return (size_t)xc->width;
     return xc->width && b->max_wg >= GPUSVM__SMO_WIDE && GPUSVM__SMO_WIDE / xc->width <= xc->width
                ? (size_t)GPUSVM__SMO_WIDE
                : (size_t)GPUSVM__L;
@@ -8639,8 +8690,9 @@ static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
     b->cus = cus ? (size_t)cus : 1;
     b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL);
     b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gm, &gm, NULL);
-    b->base.own_thread = b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_TYPE, sizeof type, &type, NULL) == 0 &&
-                         !(type & GPUSVM__CL_DEVICE_TYPE_CPU);
+    if (b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_TYPE, sizeof type, &type, NULL) != 0) type = 0;
+    b->cpu = (type & GPUSVM__CL_DEVICE_TYPE_CPU) != 0;
+    b->base.own_thread = type && !b->cpu;
     b->local_mem = (size_t)lm;
     b->max_alloc = ma ? (size_t)ma : (size_t)128 << 20;
     b->global_mem = (size_t)gm;
@@ -12411,9 +12463,9 @@ struct gpusvm_predictor {
     const gpusvm_model *m;
     gpusvm_allocator alloc;
     gpusvm__csr sv;
-    int nv;       /* decision functions */
-    double *coef; /* nv x total_sv */
-    double *d;    /* nv decision values */
+    int nv;             /* decision functions */
+    gpusvm__coefs coef; /* their nonzero coefficients */
+    double *d;          /* nv decision values */
     float *krow, *norms, *w; /* kernel values; the support vectors' norms; a zero-padded copy of x */
     int *votes;
 };
@@ -12423,7 +12475,9 @@ GPUSVM_API gpusvm_result gpusvm_predictor_create(gpusvm_context *ctx, const gpus
     const gpusvm_allocator *a;
     gpusvm_predictor *p;
     size_t ns, nv, width, ncoef;
+    double *coef;
     gpusvm_result r;
+    int ok;
     if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
     if ((r = gpusvm__need(ctx, out, "out")) != GPUSVM_OK || (r = gpusvm__need_model(ctx, m)) != GPUSVM_OK) return r;
     *out = NULL;
@@ -12440,17 +12494,19 @@ GPUSVM_API gpusvm_result gpusvm_predictor_create(gpusvm_context *ctx, const gpus
     p->sv.row_ptr = m->sv_row_ptr;
     p->sv.col = m->sv_col_idx;
     p->sv.val = m->sv_values;
-    p->coef = gpusvm__mul(nv, ns, &ncoef) && nv <= INT_MAX ? (double *)gpusvm__calloc(a, ncoef, sizeof(double)) : NULL;
+    coef = gpusvm__mul(nv, ns, &ncoef) && nv <= INT_MAX ? (double *)gpusvm__calloc(a, ncoef, sizeof(double)) : NULL;
+    if (coef && ns) gpusvm__dec_coef(m, coef);
+    ok = coef && gpusvm__coefs_make(a, coef, (int)nv, ns, &p->coef);
+    gpusvm__free(a, coef);
     p->d = (double *)gpusvm__alloc(a, nv, sizeof(double));
     p->krow = (float *)gpusvm__alloc(a, ns ? ns : 1, sizeof(float));
     p->norms = (float *)gpusvm__alloc(a, ns ? ns : 1, sizeof(float));
     p->w = (float *)gpusvm__calloc(a, width, sizeof(float));
     p->votes = (int *)gpusvm__alloc(a, (size_t)m->nr_class, sizeof(int));
-    if (!p->coef || !p->d || !p->krow || !p->norms || !p->w || !p->votes) {
+    if (!ok || !p->d || !p->krow || !p->norms || !p->w || !p->votes) {
         gpusvm_predictor_free(p);
         return gpusvm__oom(ctx, "the predictor");
     }
-    if (ns) gpusvm__dec_coef(m, p->coef);
     if (m->sv_norms) memcpy(p->norms, m->sv_norms, ns * sizeof(float));
     else gpusvm__norms(&p->sv, 0, ns, p->norms);
     *out = p;
@@ -12492,7 +12548,7 @@ GPUSVM_API gpusvm_result gpusvm_predictor_predict(gpusvm_predictor *p, const flo
         for (j = 0; j < ns; ++j)
             p->krow[j] = gpusvm__kfun(ktype, p->krow[j], p->norms[j], nx, (float)m->gamma, (float)m->coef0, m->degree);
     }
-    gpusvm__krow_sums(p->coef, p->nv, ns, p->krow, p->d, 1);
+    gpusvm__krow_sums(&p->coef, p->nv, p->krow, p->d, 1);
     for (t = 0; t < p->nv; ++t) {
         p->d[t] -= cs ? 0.0 : m->rho[t];
         if (decision_values) decision_values[t] = p->d[t];
@@ -12507,7 +12563,7 @@ GPUSVM_API void gpusvm_predictor_free(gpusvm_predictor *p)
     gpusvm_allocator a;
     if (!p) return;
     a = p->alloc;
-    gpusvm__free(&a, p->coef);
+    gpusvm__coefs_free(&a, &p->coef);
     gpusvm__free(&a, p->d);
     gpusvm__free(&a, p->krow);
     gpusvm__free(&a, p->norms);
