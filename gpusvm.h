@@ -1047,6 +1047,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER, COPY)                                            \
     X(FILL, "gpusvm_fill", GPUSVM__COPY_L, FILL, COPY)                                                     \
     X(KEYS, "gpusvm_keys", GPUSVM__L, KEYS, KEYS) X(SELECT, "gpusvm_select", GPUSVM__L, SELECT, SELECT)    \
+    X(CHECK, "gpusvm_check", GPUSVM__L, SELECT, CHECK)                                                     \
     X(SEL_HIST, "gpusvm_sel_hist", GPUSVM__L, SEL, SEL) X(SEL_TIES, "gpusvm_sel_ties", GPUSVM__L, SEL, SEL) \
     X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL, SEL)                                                    \
     X(GATHER, "gpusvm_gather_block", GPUSVM__L, GATHER, COPY) X(SMO, "gpusvm_smo", GPUSVM__L, SMO, SMO)    \
@@ -5325,13 +5326,14 @@ static const gpusvm__kernel_info gpusvm__kernels[GPUSVM__KN_COUNT] = {GPUSVM__KE
 #undef GPUSVM__KINFO
 
 /* A set of kernels: bit GPUSVM__KN_<id>. GPUSVM__KS_CORE: what every training of the one-vs-one
-   kind launches, whatever its data and its rows kernel. */
+   kind launches, whatever its data, its rows kernel and its stop (gpusvm_select, or gpusvm_check
+   when every problem is solved whole). */
 typedef unsigned long gpusvm__kset;
 #define GPUSVM__KBIT(id) ((gpusvm__kset)1 << GPUSVM__KN_##id)
 #define GPUSVM__KS_ALL (((gpusvm__kset)1 << GPUSVM__KN_COUNT) - 1)
 #define GPUSVM__KS_CORE                                                                                 \
     (GPUSVM__KBIT(GATHER_WS) | GPUSVM__KBIT(SCATTER) | GPUSVM__KBIT(FILL) | GPUSVM__KBIT(KEYS) |         \
-     GPUSVM__KBIT(SELECT) | GPUSVM__KBIT(GATHER) | GPUSVM__KBIT(SMO) | GPUSVM__KBIT(UPDATE))
+     GPUSVM__KBIT(GATHER) | GPUSVM__KBIT(SMO) | GPUSVM__KBIT(UPDATE))
 
 /* A kernel argument as the host set it (gpusvm__ocl_set), given to the kernel when it is built;
    GPUSVM__ARG_MAX slots a kernel (checked for every kernel's list below). */
@@ -5471,6 +5473,7 @@ struct gpusvm__ocl {
     int ktype, degree;
     float gamma, coef0;
     int sel_grid; /* the selection runs over the grid (a problem of GPUSVM__SEL_GRID variables or more) */
+    int whole;    /* every problem's working set is all its variables: gpusvm_check, not gpusvm_select */
     int nu;       /* the batch's problems are nu's (selection and stop per class) */
     /* Crammer-Singer (cs_begin): its buffers, working-set size, classes, row cache, update groups */
     gpusvm__cl_mem cs_mem[GPUSVM__CS_NBUF];
@@ -5658,6 +5661,12 @@ fail:
         GPUSVM__SET(ROWS, ROWS_##name, var);                                                                       \
         GPUSVM__SET(ROWS_FEW, ROWS_##name, var);                                                                   \
         GPUSVM__SET(ROWS_NARROW, ROWS_##name, var);                                                                \
+    } while (0)
+/* gpusvm_select and gpusvm_check take the same arguments */
+#define GPUSVM__SET_SELECT(name, var)                                                                              \
+    do {                                                                                                           \
+        GPUSVM__SET(SELECT, SELECT_##name, var);                                                                   \
+        GPUSVM__SET(CHECK, SELECT_##name, var);                                                                    \
     } while (0)
 /* and gpusvm_rows_update takes them first: bound with them, its per-launch ones by the stream's update */
 #define GPUSVM__SET_ROWS_ALL(name, var)                                                                            \
@@ -6618,8 +6627,12 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     bytes[GPUSVM__TB_SEL] = (size_t)nprob * GPUSVM__SEL_SCRATCH;
     bytes[GPUSVM__TB_LIST] = ws * sizeof(int32_t);
     b->sel_grid = 0;
+    b->whole = !b->split;
     b->nu = p[0].nu;
-    for (t = 0; t < nprob; ++t) b->sel_grid |= p[t].nvar + 1 > (size_t)GPUSVM__SEL_GRID;
+    for (t = 0; t < nprob; ++t) {
+        b->sel_grid |= p[t].nvar + 1 > (size_t)GPUSVM__SEL_GRID;
+        b->whole &= p[t].nvar <= (size_t)q; /* as gpusvm__ocl_stage_fill's GPUSVM__PI_WHOLE */
+    }
     if (b->split) {
         bytes[GPUSVM__TB_CANDS] = GPUSVM__CO_WORDS((size_t)q) * sizeof(uint64_t);
         bytes[GPUSVM__TB_WS_G] = (size_t)q * sizeof(double);
@@ -7091,19 +7104,19 @@ static gpusvm_result gpusvm__ocl_bind_train_select(gpusvm__ocl *b, gpusvm__cl_in
     GPUSVM__SET(KEYS, KEYS_part_low0, m[GPUSVM__TB_PART_LOW]);
     GPUSVM__SET(KEYS, KEYS_status, m[GPUSVM__TB_STATUS]);
     GPUSVM__SET(KEYS, KEYS_nu, nu);
-    GPUSVM__SET(SELECT, SELECT_key_up0, m[GPUSVM__TB_KEY_UP]);
-    GPUSVM__SET(SELECT, SELECT_key_low0, m[GPUSVM__TB_KEY_LOW]);
-    GPUSVM__SET(SELECT, SELECT_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(SELECT, SELECT_nparts_max, nparts_max);
-    GPUSVM__SET(SELECT, SELECT_qmax, qmax);
-    GPUSVM__SET(SELECT, SELECT_part_up0, m[GPUSVM__TB_PART_UP]);
-    GPUSVM__SET(SELECT, SELECT_part_low0, m[GPUSVM__TB_PART_LOW]);
-    GPUSVM__SET(SELECT, SELECT_ws_idx0, m[GPUSVM__TB_WS_IDX]);
-    GPUSVM__SET(SELECT, SELECT_ws_slot0, m[GPUSVM__TB_WS_SLOT]);
-    GPUSVM__SET(SELECT, SELECT_status0, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(SELECT, SELECT_y0, m[GPUSVM__TB_Y]);
-    GPUSVM__SET(SELECT, SELECT_nu, nu);
-    GPUSVM__SET(SELECT, SELECT_sel_g, m[GPUSVM__TB_SEL]);
+    GPUSVM__SET_SELECT(key_up0, m[GPUSVM__TB_KEY_UP]);
+    GPUSVM__SET_SELECT(key_low0, m[GPUSVM__TB_KEY_LOW]);
+    GPUSVM__SET_SELECT(pinfo, m[GPUSVM__TB_PINFO]);
+    GPUSVM__SET_SELECT(nparts_max, nparts_max);
+    GPUSVM__SET_SELECT(qmax, qmax);
+    GPUSVM__SET_SELECT(part_up0, m[GPUSVM__TB_PART_UP]);
+    GPUSVM__SET_SELECT(part_low0, m[GPUSVM__TB_PART_LOW]);
+    GPUSVM__SET_SELECT(ws_idx0, m[GPUSVM__TB_WS_IDX]);
+    GPUSVM__SET_SELECT(ws_slot0, m[GPUSVM__TB_WS_SLOT]);
+    GPUSVM__SET_SELECT(status0, m[GPUSVM__TB_STATUS]);
+    GPUSVM__SET_SELECT(y0, m[GPUSVM__TB_Y]);
+    GPUSVM__SET_SELECT(nu, nu);
+    GPUSVM__SET_SELECT(sel_g, m[GPUSVM__TB_SEL]);
     return gpusvm__ocl_bind_sel(b, nu);
 fail:
     return r;
@@ -7757,7 +7770,7 @@ fail:
    selection's, a split's. */
 static gpusvm__kset gpusvm__ocl_train_set(const gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q)
 {
-    gpusvm__kset s = GPUSVM__KS_CORE;
+    gpusvm__kset s = GPUSVM__KS_CORE | (b->whole ? GPUSVM__KBIT(CHECK) : GPUSVM__KBIT(SELECT));
     if (b->stream) s |= GPUSVM__KBIT(ROWS_UPD);
     else if (b->sparse) s |= GPUSVM__KBIT(ROWS_SPARSE);
     else s |= gpusvm__ocl_narrow_ok(b, b->ktype, (int)b->dpad) ? GPUSVM__KBIT(ROWS_NARROW) : GPUSVM__KBIT(ROWS);
@@ -7818,11 +7831,12 @@ static gpusvm_result gpusvm__ocl_select(gpusvm__backend *bb, int first, double e
     g[0] = b->nparts_max * GPUSVM__L;
     g[1] = (size_t)b->nprob;
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_KEYS, 2, g, l)) != GPUSVM_OK) return r;
-    GPUSVM__SET(SELECT, SELECT_mode_in, md);
-    GPUSVM__SET(SELECT, SELECT_eps, eps);
-    GPUSVM__SET(SELECT, SELECT_max_iter, max_iter);
-    GPUSVM__SET(SELECT, SELECT_split, split);
-    if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SELECT, 1, &g1, &l1)) != GPUSVM_OK || !split) return r;
+    GPUSVM__SET_SELECT(mode_in, md);
+    GPUSVM__SET_SELECT(eps, eps);
+    GPUSVM__SET_SELECT(max_iter, max_iter);
+    GPUSVM__SET_SELECT(split, split);
+    if ((r = gpusvm__ocl_launch(b, b->whole ? GPUSVM__KN_CHECK : GPUSVM__KN_SELECT, 1, &g1, &l1)) != GPUSVM_OK || !split)
+        return r;
     r = gpusvm__ocl_sel_grid(b, md, b->nu);
 fail:
     return r;
@@ -14659,6 +14673,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X(SCATTER, \"gpusvm_scatter\", GPUSVM__COPY_L, SCATTER, COPY)                                            \\\n",
     "    X(FILL, \"gpusvm_fill\", GPUSVM__COPY_L, FILL, COPY)                                                     \\\n",
     "    X(KEYS, \"gpusvm_keys\", GPUSVM__L, KEYS, KEYS) X(SELECT, \"gpusvm_select\", GPUSVM__L, SELECT, SELECT)    \\\n",
+    "    X(CHECK, \"gpusvm_check\", GPUSVM__L, SELECT, CHECK)                                                     \\\n",
     "    X(SEL_HIST, \"gpusvm_sel_hist\", GPUSVM__L, SEL, SEL) X(SEL_TIES, \"gpusvm_sel_ties\", GPUSVM__L, SEL, SEL) \\\n",
     "    X(SEL_TAKE, \"gpusvm_sel_take\", GPUSVM__L, SEL, SEL)                                                    \\\n",
     "    X(GATHER, \"gpusvm_gather_block\", GPUSVM__L, GATHER, COPY) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO, SMO)    \\\n",
@@ -16350,6 +16365,31 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
     "\n",
+    "/* The round's stop for a problem, by its work-group: m and M from its gpusvm_keys partials, the\n",
+    " * gap (nu: the worse class's), converged below eps or at max_iter pair updates, into its status\n",
+    " * (a running problem's round counted). Returns GPUSVM__DONE_*. */\n",
+    "GPUSVM_INLINE int gpusvm_sel_check(__global const gpusvm_wbits *part_up, __global const gpusvm_wbits *part_low,\n",
+    "                                   int nparts, gpusvm_wbits eps, gpusvm_wbits max_iter, __global gpusvm_wbits *status,\n",
+    "                                   int nu, __local gpusvm_wide (*r_up)[GPUSVM__L], __local gpusvm_wide (*r_low)[GPUSVM__L])\n",
+    "{\n",
+    "    gpusvm_sel_ends(part_up, part_low, nparts, r_up, r_low);\n",
+    "    const gpusvm_wide gap0 = GPUSVM_W_SUB(r_up[0][0], r_low[0][0]), gap1 = GPUSVM_W_SUB(r_up[1][0], r_low[1][0]);\n",
+    "    const int worst = (nu && GPUSVM_W_GT(gap1, gap0)) ? 1 : 0;\n",
+    "    const gpusvm_wide gap = worst ? gap1 : gap0;\n",
+    "    const int done = !GPUSVM_W_GE(gap, GPUSVM_W_LD(eps)) ? GPUSVM__DONE_CONVERGED\n",
+    "                     : (GPUSVM_W_GE(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_LD(max_iter)) ? GPUSVM__DONE_MAX_ITER\n",
+    "                                                                                               : GPUSVM__DONE_RUNNING);\n",
+    "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
+    "    if (get_local_id(0) == 0) {\n",
+    "        status[GPUSVM__ST_GAP] = GPUSVM_W_ST(gap);\n",
+    "        status[GPUSVM__ST_MUP] = GPUSVM_W_ST(r_up[worst][0]);\n",
+    "        status[GPUSVM__ST_MLOW] = GPUSVM_W_ST(r_low[worst][0]);\n",
+    "        status[GPUSVM__ST_DONE] = GPUSVM_W_ST(GPUSVM_W_I(done));\n",
+    "        if (!done) status[GPUSVM__ST_OUTER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_OUTER]), GPUSVM_W_F(1.0f)));\n",
+    "    }\n",
+    "    return done;\n",
+    "}\n",
+    "\n",
     "/* mode 0: choose a whole working set of q points.\n",
     " * mode 1: keep positions q/2..q-1 of the previous set (moved to the front,\n",
     " *         with their row slots) and choose q/2 new points into the slots of\n",
@@ -16392,22 +16432,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    __global gpusvm_sel_scratch *sel0 = (__global gpusvm_sel_scratch *)sel_g;\n",
     "    if (!GPUSVM_RUNNING(status)) return;\n",
     "\n",
-    "    gpusvm_sel_ends(part_up, part_low, nparts, r_up, r_low);\n",
-    "    const gpusvm_wide gap0 = GPUSVM_W_SUB(r_up[0][0], r_low[0][0]), gap1 = GPUSVM_W_SUB(r_up[1][0], r_low[1][0]);\n",
-    "    const int worst = (nu && GPUSVM_W_GT(gap1, gap0)) ? 1 : 0;\n",
-    "    const gpusvm_wide gap = worst ? gap1 : gap0;\n",
-    "    const int done = !GPUSVM_W_GE(gap, GPUSVM_W_LD(eps)) ? GPUSVM__DONE_CONVERGED\n",
-    "                     : (GPUSVM_W_GE(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_LD(max_iter)) ? GPUSVM__DONE_MAX_ITER\n",
-    "                                                                                               : GPUSVM__DONE_RUNNING);\n",
-    "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
-    "    if (lid == 0) {\n",
-    "        status[GPUSVM__ST_GAP] = GPUSVM_W_ST(gap);\n",
-    "        status[GPUSVM__ST_MUP] = GPUSVM_W_ST(r_up[worst][0]);\n",
-    "        status[GPUSVM__ST_MLOW] = GPUSVM_W_ST(r_low[worst][0]);\n",
-    "        status[GPUSVM__ST_DONE] = GPUSVM_W_ST(GPUSVM_W_I(done));\n",
-    "        if (!done) status[GPUSVM__ST_OUTER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_OUTER]), GPUSVM_W_F(1.0f)));\n",
-    "        sc.count = 0;\n",
-    "    }\n",
+    "    const int done = gpusvm_sel_check(part_up, part_low, nparts, eps, max_iter, status, nu, r_up, r_low);\n",
+    "    if (lid == 0) sc.count = 0;\n",
     "    if (done || mode == 2) return;\n",
     "    if (split) { /* the sides run over the grid (below): their scratch starts empty */\n",
     "        for (int b = lid; b < GPUSVM_SEL_BINS; b += GPUSVM__L) sel0[p].hist[b] = 0;\n",
@@ -16450,6 +16476,27 @@ static const char *const gpusvm__kernel_source[] = {
     "        const int t = c * GPUSVM__L + lid;\n",
     "        if (t < got) ws_idx[h + t] = keep[t];\n",
     "    }\n",
+    "}\n",
+    "#endif\n",
+    "\n",
+    "/* A batch whose every problem is solved whole (its working set is all its variables: nothing to\n",
+    " * choose) takes gpusvm_select's stop alone, without the radix select's code (a first run on a\n",
+    " * GPU compiles the part it uses: NVIDIA H200, 0.42 s for gpusvm_select). */\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_CHECK)\n",
+    "__kernel void gpusvm_check(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    __local gpusvm_wide r_up[2][GPUSVM__L];\n",
+    "    __local gpusvm_wide r_low[2][GPUSVM__L];\n",
+    "    const int p = get_group_id(0);\n",
+    "    const int nparts = pinfo[p * GPUSVM__PI_COUNT + GPUSVM__PI_NPARTS];\n",
+    "    __global const gpusvm_wbits *part_up = part_up0 + (size_t)p * 2 * nparts_max;\n",
+    "    __global const gpusvm_wbits *part_low = part_low0 + (size_t)p * 2 * nparts_max;\n",
+    "    __global gpusvm_wbits *status = status0 + p * GPUSVM__ST_COUNT;\n",
+    "    if (!GPUSVM_RUNNING(status)) return;\n",
+    "    gpusvm_sel_check(part_up, part_low, nparts, eps, max_iter, status, nu, r_up, r_low);\n",
+    "    /* a barrier after work-item 0's writes: ending on them, the kernel never returned on PoCL 3.1\n",
+    "     * (its work-group loop ran on, heart_scale's first round) */\n",
+    "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "}\n",
     "#endif\n",
     "\n",
@@ -17905,7 +17952,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3447
+#define GPUSVM__KERNEL_SOURCE_LINES 3480
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

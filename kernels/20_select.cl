@@ -298,6 +298,31 @@ GPUSVM_INLINE void gpusvm_sel_ends(__global const gpusvm_wbits *part_up, __globa
     }
 }
 
+/* The round's stop for a problem, by its work-group: m and M from its gpusvm_keys partials, the
+ * gap (nu: the worse class's), converged below eps or at max_iter pair updates, into its status
+ * (a running problem's round counted). Returns GPUSVM__DONE_*. */
+GPUSVM_INLINE int gpusvm_sel_check(__global const gpusvm_wbits *part_up, __global const gpusvm_wbits *part_low,
+                                   int nparts, gpusvm_wbits eps, gpusvm_wbits max_iter, __global gpusvm_wbits *status,
+                                   int nu, __local gpusvm_wide (*r_up)[GPUSVM__L], __local gpusvm_wide (*r_low)[GPUSVM__L])
+{
+    gpusvm_sel_ends(part_up, part_low, nparts, r_up, r_low);
+    const gpusvm_wide gap0 = GPUSVM_W_SUB(r_up[0][0], r_low[0][0]), gap1 = GPUSVM_W_SUB(r_up[1][0], r_low[1][0]);
+    const int worst = (nu && GPUSVM_W_GT(gap1, gap0)) ? 1 : 0;
+    const gpusvm_wide gap = worst ? gap1 : gap0;
+    const int done = !GPUSVM_W_GE(gap, GPUSVM_W_LD(eps)) ? GPUSVM__DONE_CONVERGED
+                     : (GPUSVM_W_GE(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_LD(max_iter)) ? GPUSVM__DONE_MAX_ITER
+                                                                                               : GPUSVM__DONE_RUNNING);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) {
+        status[GPUSVM__ST_GAP] = GPUSVM_W_ST(gap);
+        status[GPUSVM__ST_MUP] = GPUSVM_W_ST(r_up[worst][0]);
+        status[GPUSVM__ST_MLOW] = GPUSVM_W_ST(r_low[worst][0]);
+        status[GPUSVM__ST_DONE] = GPUSVM_W_ST(GPUSVM_W_I(done));
+        if (!done) status[GPUSVM__ST_OUTER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_OUTER]), GPUSVM_W_F(1.0f)));
+    }
+    return done;
+}
+
 /* mode 0: choose a whole working set of q points.
  * mode 1: keep positions q/2..q-1 of the previous set (moved to the front,
  *         with their row slots) and choose q/2 new points into the slots of
@@ -340,22 +365,8 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     __global gpusvm_sel_scratch *sel0 = (__global gpusvm_sel_scratch *)sel_g;
     if (!GPUSVM_RUNNING(status)) return;
 
-    gpusvm_sel_ends(part_up, part_low, nparts, r_up, r_low);
-    const gpusvm_wide gap0 = GPUSVM_W_SUB(r_up[0][0], r_low[0][0]), gap1 = GPUSVM_W_SUB(r_up[1][0], r_low[1][0]);
-    const int worst = (nu && GPUSVM_W_GT(gap1, gap0)) ? 1 : 0;
-    const gpusvm_wide gap = worst ? gap1 : gap0;
-    const int done = !GPUSVM_W_GE(gap, GPUSVM_W_LD(eps)) ? GPUSVM__DONE_CONVERGED
-                     : (GPUSVM_W_GE(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_LD(max_iter)) ? GPUSVM__DONE_MAX_ITER
-                                                                                               : GPUSVM__DONE_RUNNING);
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
-        status[GPUSVM__ST_GAP] = GPUSVM_W_ST(gap);
-        status[GPUSVM__ST_MUP] = GPUSVM_W_ST(r_up[worst][0]);
-        status[GPUSVM__ST_MLOW] = GPUSVM_W_ST(r_low[worst][0]);
-        status[GPUSVM__ST_DONE] = GPUSVM_W_ST(GPUSVM_W_I(done));
-        if (!done) status[GPUSVM__ST_OUTER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_OUTER]), GPUSVM_W_F(1.0f)));
-        sc.count = 0;
-    }
+    const int done = gpusvm_sel_check(part_up, part_low, nparts, eps, max_iter, status, nu, r_up, r_low);
+    if (lid == 0) sc.count = 0;
     if (done || mode == 2) return;
     if (split) { /* the sides run over the grid (below): their scratch starts empty */
         for (int b = lid; b < GPUSVM_SEL_BINS; b += GPUSVM__L) sel0[p].hist[b] = 0;
@@ -398,6 +409,27 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
         const int t = c * GPUSVM__L + lid;
         if (t < got) ws_idx[h + t] = keep[t];
     }
+}
+#endif
+
+/* A batch whose every problem is solved whole (its working set is all its variables: nothing to
+ * choose) takes gpusvm_select's stop alone, without the radix select's code (a first run on a
+ * GPU compiles the part it uses: NVIDIA H200, 0.42 s for gpusvm_select). */
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_CHECK)
+__kernel void gpusvm_check(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
+{
+    __local gpusvm_wide r_up[2][GPUSVM__L];
+    __local gpusvm_wide r_low[2][GPUSVM__L];
+    const int p = get_group_id(0);
+    const int nparts = pinfo[p * GPUSVM__PI_COUNT + GPUSVM__PI_NPARTS];
+    __global const gpusvm_wbits *part_up = part_up0 + (size_t)p * 2 * nparts_max;
+    __global const gpusvm_wbits *part_low = part_low0 + (size_t)p * 2 * nparts_max;
+    __global gpusvm_wbits *status = status0 + p * GPUSVM__ST_COUNT;
+    if (!GPUSVM_RUNNING(status)) return;
+    gpusvm_sel_check(part_up, part_low, nparts, eps, max_iter, status, nu, r_up, r_low);
+    /* a barrier after work-item 0's writes: ending on them, the kernel never returned on PoCL 3.1
+     * (its work-group loop ran on, heart_scale's first round) */
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
 #endif
 
