@@ -28,7 +28,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZERS      := $(BUILD)/fuzz/fuzz_data $(BUILD)/fuzz/fuzz_model $(BUILD)/fuzz/fuzz_api
 
-.PHONY: all demo check setup-check test bench fuzz fuzz-build kernels check-kernels setup setup-test clean mpi docs
+.PHONY: all demo check setup-check test bench fuzz fuzz-build kernels check-kernels setup setup-test clean mpi docs docs-numbers
 
 all: $(TOOLS)
 
@@ -104,9 +104,11 @@ fuzz-build: $(FUZZERS)
 # the benchmark table on the selected device (bench/run.sh says what is counted, and times the
 # data reader, bench/reader.c), the latency of one gpusvm_predict call for a few points
 # (bench/latency.c), each part of the kernels' compile (bench/compile.c), then the primitives
-# against the device's ceilings (bench/micro.c; GPUs only)
+# against the device's ceilings (bench/micro.c; GPUs only), and the first hour's numbers (bench/build.sh)
 bench: setup $(TOOLS) $(BUILD)/micro $(BUILD)/latency $(BUILD)/compile $(BUILD)/reader $(BUILD)/gen_sparse $(BUILD)/gen_dense
 	@sh bench/run.sh
+	@echo
+	@sh bench/build.sh
 	@echo
 	@$(BUILD)/latency
 	@echo
@@ -131,6 +133,11 @@ $(BUILD)/gen_dense: bench/gen_dense.c | $(BUILD)
 
 $(BUILD)/micro: bench/micro.c gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/micro.c $(LIBS)
+
+# the numbers the docs give for a machine without a GPU, each beside the bound they state: the
+# implementation's compile, the prediction-only program's size, PoCL's first run (bench/build.sh)
+docs-numbers: setup $(TOOLS)
+	@sh bench/build.sh
 
 # libFuzzer on the data reader, the model loader and the API, FUZZ_SECONDS each (make test runs
 # them too, shorter)

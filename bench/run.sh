@@ -26,26 +26,34 @@
 # machine without a GPU).
 # BENCH_DEVICES=LIST (GPUSVM_DEVICE's form, e.g. 0,1,2,3): the same trainings on the list's first
 # device and on the whole list (BENCH_ONLY=devices: those rows only).
-# Data: the .xz files in GPUSVM_DATA (default ../shared/data), decompressed into build/data.
+# Data: the repository's data/ and the .xz files in GPUSVM_DATA (default ../shared/data),
+# decompressed into BENCH_CACHE (default build/data); a row whose data is in neither says so. The
+# large generated sets (BENCH_LARGE=1) are made by default only when the device is a GPU.
 set -u
 B=build
-D=$B/data
+D=${BENCH_CACHE:-$B/data} # the decompressed data
 W=$B/bench
 SRC=${GPUSVM_DATA:-../shared/data}
 RUNS=${BENCH_RUNS:-3}
 mkdir -p "$D" "$W"
+# each data file from the repository's data/ where it is bundled, else from $SRC; a row whose file
+# is in neither says so in its line (a clone with nothing beside it runs the bundled rows)
 for f in a9a a9a.t w8a ijcnn1 ijcnn1.t mnist.scale mnist.scale.t heart_scale diabetes_scale \
-    breast-cancer_scale.pm1 svmguide1 svmguide1.t digits.sklearn; do
+    breast-cancer_scale.pm1 svmguide1 svmguide1.t digits.sklearn letter.scale letter.scale.t; do
+    [ -s "$D/$f" ] && continue
     # (blank lines dropped: w8a ends with one, which svm-train refuses)
-    [ -s "$D/$f" ] || { xz -dc "$SRC/$f.xz" | grep -v '^$' > "$D/$f"; } || exit 1
-done
-for f in letter.scale letter.scale.t; do # the repository's own (data/)
-    [ -s "$D/$f" ] || xz -dc "data/$f.xz" > "$D/$f" || exit 1
+    if [ -s "data/$f" ]; then
+        cp "data/$f" "$D/$f"
+    elif [ -s "data/$f.xz" ]; then
+        xz -dc "data/$f.xz" | grep -v '^$' > "$D/$f"
+    elif [ -s "$SRC/$f.xz" ]; then
+        xz -dc "$SRC/$f.xz" | grep -v '^$' > "$D/$f"
+    fi || { rm -f "$D/$f"; exit 1; }
 done
 for f in mnist.scale mnist.scale.t; do # 8 against the rest
-    [ -s "$D/$f.8" ] || awk '{ $1 = ($1 == 8) ? 1 : -1; print }' "$D/$f" > "$D/$f.8"
+    [ -s "$D/$f.8" ] || [ ! -s "$D/$f" ] || awk '{ $1 = ($1 == 8) ? 1 : -1; print }' "$D/$f" > "$D/$f.8"
 done
-[ -s "$D/mnist.scale.8.20k" ] || head -n 20000 "$D/mnist.scale.8" > "$D/mnist.scale.8.20k" # the first 20,000
+[ -s "$D/mnist.scale.8.20k" ] || [ ! -s "$D/mnist.scale.8" ] || head -n 20000 "$D/mnist.scale.8" > "$D/mnist.scale.8.20k" # the first 20,000
 
 now() { date +%s.%N; }
 wanted() { # BENCH_ONLY=PREFIX[,PREFIX...]: only the rows whose name starts with one of them
@@ -57,6 +65,17 @@ wanted() { # BENCH_ONLY=PREFIX[,PREFIX...]: only the rows whose name starts with
         done
         exit 1
     )
+}
+absent() { # why=$(absent FILE...): true, with the reason, when a row's data file is missing
+    for f in "$@"; do
+        [ -s "$D/$f" ] && continue
+        case "$f" in
+        dense* | text200k* | syn1m*) echo "generated data, made where BENCH_LARGE=1 (the default on a GPU)" ;;
+        *) echo "$f is in neither data/ nor $SRC" ;;
+        esac
+        return 0
+    done
+    return 1
 }
 ts_best() { # ts_best TRAIN OPTIONS...: BENCH_THUNDERSVM's best "all training time" of two runs, or failed
     train=$1
@@ -72,6 +91,7 @@ ts_best() { # ts_best TRAIN OPTIONS...: BENCH_THUNDERSVM's best "all training ti
 row() { # row NAME TRAIN TEST OPTIONS...
     name=$1 train=$D/$2 test=$D/$3
     wanted "$name" || return 0
+    why=$(absent "$2" "$3") && { echo "| $name | not run: $why |"; return 0; }
     shift 3
     best= bwall=
     for i in $(seq 0 "$RUNS"); do
@@ -132,11 +152,18 @@ if reference sklearnex; then # oneDAL's SVC in its own virtual environment
     fi
 fi
 device_of() { # device_of [SELECTION]: the device gpusvm-train names on stderr with GPUSVM_DEVICE=SELECTION (none: as set)
-    ( [ $# -gt 0 ] && export GPUSVM_DEVICE="$1"; $B/gpusvm-train -q -c 1 data/heart_scale "$W/probe.model" 2>&1 ) |
+    ( [ $# -gt 0 ] && export GPUSVM_DEVICE="$1"; $B/gpusvm-train -c 1 data/heart_scale "$W/probe.model" 2>&1 > /dev/null ) |
         sed -n 's/^gpusvm: device: //p'
 }
 dev=$(device_of)
-echo "Device: $dev; $(date -u +%Y-%m-%d); best of $RUNS runs after a warm-up."
+# large generated data (dense 200,000 and 1,000,000 points, sparse text-like sets): by default on a
+# GPU only, where a row takes seconds (the C backend or PoCL would take hours)
+case "$dev" in
+*"C backend"* | *"Portable Computing Language"* | *CPU*) LARGE=${BENCH_LARGE:-0} ;;
+*) LARGE=${BENCH_LARGE:-1} ;;
+esac
+sh bench/stamp.sh
+echo "Device: $dev; best of $RUNS runs after a warm-up."
 echo
 head="| data | options | training | program | process | #iter | accuracy | nSV | device memory |"
 rule="|---|---|---|---|---|---|---|---|---|"
@@ -158,7 +185,7 @@ row "mnist Crammer-Singer → .t" mnist.scale mnist.scale.t -s 5 -c 0.5 -g 0.02
 row "letter Crammer-Singer → .t" letter.scale letter.scale.t -s 5 -c 8 -g 2
 row "letter one-vs-one → .t" letter.scale letter.scale.t -c 8 -g 2
 # large dense problems (bench/gen_dense.c: two overlapping clusters, 32 features, deterministic)
-if wanted dense; then
+if wanted dense && [ "$LARGE" = 1 ]; then
     [ -s "$D/dense200k" ] || $B/gen_dense 200000 32 1 > "$D/dense200k"
     [ -s "$D/dense1m" ] || $B/gen_dense 1000000 32 2 > "$D/dense1m"
     [ -s "$D/dense.t" ] || $B/gen_dense 20000 32 3 > "$D/dense.t"
@@ -186,6 +213,7 @@ streamed() { # streamed NAME TRAIN MB[,MB...] OPTIONS...
     name=$1 train=$D/$2 budgets=$3
     shift 3
     wanted "$name" || return 0
+    why=$(absent "${train##*/}") && { echo "| ${name#stream: } | not run: $why |"; return 0; }
     t0=$(train_best 0 "$W/stream.err" "$W/stream.ref.model" "$train" "$@")
     for mb in $(echo "$budgets" | tr , ' '); do
         t=$(train_best "$mb" "$W/stream.err" "$W/stream.model" "$train" "$@")
@@ -197,8 +225,10 @@ streamed() { # streamed NAME TRAIN MB[,MB...] OPTIONS...
     done
 }
 if wanted stream; then
-    [ -s "$D/dense200k.64" ] || $B/gen_dense 200000 64 7 > "$D/dense200k.64"
-    [ -s "$D/dense1m.64" ] || $B/gen_dense 1000000 64 7 > "$D/dense1m.64"
+    if [ "$LARGE" = 1 ]; then
+        [ -s "$D/dense200k.64" ] || $B/gen_dense 200000 64 7 > "$D/dense200k.64"
+        [ -s "$D/dense1m.64" ] || $B/gen_dense 1000000 64 7 > "$D/dense1m.64"
+    fi
     echo
     echo "Data larger than the device (GPUSVM_DEVICE_MEMORY_MB; training time, best of $RUNS):"
     echo
@@ -220,6 +250,7 @@ pairs() { # pairs NAME TRAIN TEST OPTIONS...
     name=$1 train=$D/$2 test=$D/$3
     shift 3
     wanted "$name" || return 0
+    why=$(absent "${train##*/}" "${test##*/}") && { echo "| ${name#fp64: } | not run: $why |"; return 0; }
     rm -f "$W"/fp.* # nothing of an earlier row read as this one's
     t0=$(fp64_best on "$W/fp.on.err" "$W/fp.on.model" "$train" "$@")
     t1=$(fp64_best off "$W/fp.off.err" "$W/fp.off.model" "$train" "$@")
@@ -238,8 +269,10 @@ pairs() { # pairs NAME TRAIN TEST OPTIONS...
     echo "| ${name#fp64: } | $t0 s | $t1 s | $(awk -v a="$t1" -v b="$t0" 'BEGIN { printf "%.2f", a / b }') | $obj | $agree |"
 }
 if wanted fp64; then
-    [ -s "$D/dense200k" ] || $B/gen_dense 200000 32 1 > "$D/dense200k"
-    [ -s "$D/dense.t" ] || $B/gen_dense 20000 32 3 > "$D/dense.t"
+    if [ "$LARGE" = 1 ]; then
+        [ -s "$D/dense200k" ] || $B/gen_dense 200000 32 1 > "$D/dense200k"
+        [ -s "$D/dense.t" ] || $B/gen_dense 20000 32 3 > "$D/dense.t"
+    fi
     echo
     echo "Double against float pairs (GPUSVM_FP64=on / off; training time, best of $RUNS):"
     echo
@@ -263,6 +296,7 @@ on_devices() { # on_devices NAME TRAIN OPTIONS...
     name=$1 train=$D/$2
     shift 2
     wanted "$name" || return 0
+    why=$(absent "${train##*/}") && { echo "| ${name#devices: } | not run: $why |"; return 0; }
     export GPUSVM_DEVICE="${BENCH_DEVICES%%,*}"
     t1=$(train_best 0 "$W/dev.err" "$W/dev.one.model" "$train" "$@")
     export GPUSVM_DEVICE="$BENCH_DEVICES"
@@ -276,6 +310,7 @@ grid_devices() { # grid_devices NAME DATA GRID_OPTIONS...
     name=$1 data=$D/$2
     shift 2
     wanted "$name" || return 0
+    why=$(absent "${data##*/}") && { echo "| ${name#devices: } | not run: $why |"; return 0; }
     for sel in "${BENCH_DEVICES%%,*}" "$BENCH_DEVICES"; do
         best=
         for i in $(seq 0 "$RUNS"); do
@@ -321,7 +356,7 @@ fi
 sparse_row() { # sparse_row NAME TRAIN TEST OPTIONS...
     name=$1 train=$D/$2 test=$D/$3
     wanted "$name" || return 0
-    [ -s "$train" ] || { echo "| $name | not run: $2 is not in $SRC |"; return; }
+    why=$(absent "$2" "$3") && { echo "| $name | not run: $why |"; return 0; }
     shift 3
     best=
     for i in $(seq 0 "$RUNS"); do
@@ -346,10 +381,12 @@ if wanted deb || wanted text || wanted synthetic; then
     for f in deb-python deb-python.t; do
         [ -s "$D/$f" ] || [ ! -s "$SRC/$f.xz" ] || xz -dc "$SRC/$f.xz" > "$D/$f"
     done
-    [ -s "$D/text200k" ] || $B/gen_sparse 30000 200000 100 10 1 > "$D/text200k"
-    [ -s "$D/text200k.t" ] || $B/gen_sparse 5000 200000 100 10 2 > "$D/text200k.t"
-    [ -s "$D/syn1m" ] || $B/gen_sparse 40000 1000000 80 2 4 > "$D/syn1m"
-    [ -s "$D/syn1m.t" ] || $B/gen_sparse 5000 1000000 80 2 5 > "$D/syn1m.t"
+    if [ "$LARGE" = 1 ]; then
+        [ -s "$D/text200k" ] || $B/gen_sparse 30000 200000 100 10 1 > "$D/text200k"
+        [ -s "$D/text200k.t" ] || $B/gen_sparse 5000 200000 100 10 2 > "$D/text200k.t"
+        [ -s "$D/syn1m" ] || $B/gen_sparse 40000 1000000 80 2 4 > "$D/syn1m"
+        [ -s "$D/syn1m.t" ] || $B/gen_sparse 5000 1000000 80 2 5 > "$D/syn1m.t"
+    fi
     echo
     echo "Sparse data (accuracy on the test file; the points' CSR size beside the device memory):"
     echo
@@ -370,6 +407,7 @@ fi
 small() { # small NAME TRAIN TEST
     name=$1 train=$D/$2 test=$D/$3
     wanted "$name" || return 0
+    why=$(absent "$2" "$3") && { echo "| $name | not run: $why |"; return 0; }
     bt= bp= bc= bl=
     for i in $(seq 0 "$RUNS"); do
         s=$(now)
@@ -418,6 +456,7 @@ echo
 breakdown() { # breakdown NAME TRAIN OPTIONS...
     name=$1 train=$D/$2
     wanted "$name" || return 0
+    why=$(absent "$2") && { echo "- $name: not run: $why"; return 0; }
     shift 2
     GPUSVM_PROFILE=1 $B/gpusvm-train "$@" "$train" "$W/$name.prof.model" > /dev/null 2> "$W/$name.prof.err"
     echo "- $name: $(sed -n -e 's/^gpusvm: solver steps (each waited for): //p' \
@@ -428,12 +467,12 @@ breakdown w8a w8a -c 1 -g 0.05
 breakdown ijcnn1 ijcnn1 -c 10 -g 1
 breakdown "mnist 8-vs-rest" mnist.scale.8 -c 1 -g 0.02
 breakdown "mnist 10-class" mnist.scale -c 10 -g 0.02
-[ -s "$D/dense200k" ] && breakdown "dense 200,000 × 32" dense200k -c 1 -g 0.05
-[ -s "$D/dense1m" ] && breakdown "dense 1,000,000 × 32" dense1m -c 1 -g 0.05
+breakdown "dense 200,000 × 32" dense200k -c 1 -g 0.05
+breakdown "dense 1,000,000 × 32" dense1m -c 1 -g 0.05
 breakdown "mnist Crammer-Singer" mnist.scale -s 5 -c 0.5 -g 0.02
 breakdown "letter Crammer-Singer" letter.scale -s 5 -c 8 -g 2
-[ -s "$D/deb-python" ] && breakdown deb-python deb-python -c 10 -g 1
-[ -s "$D/text200k" ] && breakdown "text 30,000 × 200,000" text200k -c 10 -g 1
+breakdown deb-python deb-python -c 10 -g 1
+breakdown "text 30,000 × 200,000" text200k -c 10 -g 1
 
 # the C backend's threads: training time on 1 thread and on BENCH_THREADS threads (e.g. 16), runs
 # of the two taken in turn (1, N, 1, N, ...: a VM's speed drifts), BENCH_RUNS of each; the medians,
@@ -442,6 +481,7 @@ median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 
 scaling() { # scaling NAME TRAIN OPTIONS...
     name=$1 train=$D/$2
     wanted "$name" || return 0
+    why=$(absent "$2") && { echo "| ${name#threads: } | not run: $why |"; return 0; }
     shift 2
     one= many= same=yes
     for i in $(seq 1 "$RUNS"); do
@@ -474,6 +514,7 @@ fi
 grid_row() { # grid_row NAME DATA OPTIONS...
     name=$1 data=$D/$2
     wanted "$name" || return 0
+    why=$(absent "$2") && { echo "| ${name#grid: } | not run: $why |"; return 0; }
     shift 2
     ours= ref=
     for i in $(seq 1 "$RUNS"); do
@@ -512,6 +553,10 @@ if wanted reader; then
     echo
     echo "Reading LIBSVM files (the whole load: the file read and parsed; best of 3):"
     echo
+    if [ ! -s "$D/mnist.scale" ]; then
+        echo "- not run: mnist.scale is in neither data/ nor $SRC"
+        exit 0
+    fi
     $B/reader "$D/mnist.scale" "$D/a9a"
     if python3 -c "import sklearn" 2> /dev/null; then
         echo

@@ -36,6 +36,11 @@ expect_fail() {
     fi
 }
 
+skip() { # skip REASON: a check not made on this machine, and why (the line, and $T/skips.txt)
+    echo "skip $*"
+    echo "$*" >> "$T/skips.txt"
+}
+
 # suite NAME SCRIPT ARGS...: a script that prints its own ok/FAIL lines and ends with
 # "NAME: N passed, M failed"; its counts join the totals
 suite() {
@@ -45,6 +50,7 @@ suite() {
     t0=$(now)
     if sh "$@" > $T/$name.txt 2>&1; then :; fi
     sed "s/^\($name: [0-9]* passed, [0-9]* failed\)$/\1 ($(took "$t0") s)/" $T/$name.txt
+    sed -n 's/^skip //p' $T/$name.txt >> "$T/skips.txt"
     p=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p" $T/$name.txt)
     f=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p" $T/$name.txt)
     if [ -z "$p" ]; then f=1 p=0; echo "FAIL $name did not finish"; fi
