@@ -4604,8 +4604,8 @@ static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs
 }
 
 /* Points [i0, i1) (at most GPUSVM__CS_BLOCK): their responses from the last sweeps' moves (each
-   summed over the moves first, in order, as gpusvm_cs_resp; the moves' rows read along the
-   block), then each one's terms of P and D (sums[0..2]: sum alpha c, the loss, sum alpha_iy) and
+   summed over the moves first, in order, as gpusvm_cs_resp; the moves' kernel values of a block
+   stay in the first cache's lines from point to point), then each one's terms of P and D (sums[0..2]: sum alpha c, the loss, sum alpha_iy) and
    its gap share gi. acc: GPUSVM__CS_BLOCK x m scratch. */
 #define GPUSVM__CS_BLOCK 64
 static void gpusvm__cpu_cs_points(gpusvm__cpu_cs *s, size_t i0, size_t i1, double *sums, double *acc)
@@ -4615,17 +4615,43 @@ static void gpusvm__cpu_cs_points(gpusvm__cpu_cs *s, size_t i0, size_t i1, doubl
     const size_t ldk = s->j->npts;
     size_t i;
     int t, r;
-    for (i = 0; i < (i1 - i0) * (size_t)m; ++i) acc[i] = 0.0;
-    for (t = 0; t < s->nq; ++t) {
-        const double *dt = s->dA + t * m;
-        const float *kt;
-        if (s->moved[t] < 0) continue;
-        kt = K + (size_t)s->moved[t] * ldk;
-        for (i = i0; i < i1; ++i) {
-            const double k = (double)kt[i];
-            double *ai = acc + (i - i0) * (size_t)m;
-            for (r = 0; r < m; ++r) ai[r] += dt[r] * k;
+    for (i = i0; i < i1; ++i) { /* a point's classes 8 at a time, their sums in registers */
+        double *ai = acc + (i - i0) * (size_t)m;
+        int r0;
+        for (r0 = 0; r0 + 8 <= m; r0 += 8) {
+            double v0 = 0.0, v1 = 0.0, v2 = 0.0, v3 = 0.0, v4 = 0.0, v5 = 0.0, v6 = 0.0, v7 = 0.0;
+            for (t = 0; t < s->nq; ++t) {
+                const double *dt = s->dA + t * m + r0;
+                double k;
+                if (s->moved[t] < 0) continue;
+                k = (double)K[(size_t)s->moved[t] * ldk + i];
+                v0 += dt[0] * k;
+                v1 += dt[1] * k;
+                v2 += dt[2] * k;
+                v3 += dt[3] * k;
+                v4 += dt[4] * k;
+                v5 += dt[5] * k;
+                v6 += dt[6] * k;
+                v7 += dt[7] * k;
+            }
+            ai[r0] = v0;
+            ai[r0 + 1] = v1;
+            ai[r0 + 2] = v2;
+            ai[r0 + 3] = v3;
+            ai[r0 + 4] = v4;
+            ai[r0 + 5] = v5;
+            ai[r0 + 6] = v6;
+            ai[r0 + 7] = v7;
         }
+        for (r = r0; r < m; ++r) ai[r] = 0.0;
+        if (r0 < m)
+            for (t = 0; t < s->nq; ++t) {
+                const double *dt = s->dA + t * m;
+                double k;
+                if (s->moved[t] < 0) continue;
+                k = (double)K[(size_t)s->moved[t] * ldk + i];
+                for (r = r0; r < m; ++r) ai[r] += dt[r] * k;
+            }
     }
     for (i = i0; i < i1; ++i) {
         const int y = s->cls[i];
