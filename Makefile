@@ -103,7 +103,8 @@ fuzz-build: $(FUZZERS)
 
 # the benchmark table on the selected device (bench/run.sh says what is counted, and times the
 # data reader, bench/reader.c), the latency of one gpusvm_predict call for a few points
-# (bench/latency.c), each part of the kernels' compile (bench/compile.c), then the primitives
+# (bench/latency.c), each part of the kernels' compile with the drivers' caches out of the way
+# (bench/compile.c), then the primitives
 # against the device's ceilings (bench/micro.c; GPUs only), and the first hour's numbers (bench/build.sh)
 bench: setup $(TOOLS) $(BUILD)/micro $(BUILD)/latency $(BUILD)/compile $(BUILD)/reader $(BUILD)/gen_sparse $(BUILD)/gen_dense
 	@sh bench/run.sh
@@ -112,7 +113,8 @@ bench: setup $(TOOLS) $(BUILD)/micro $(BUILD)/latency $(BUILD)/compile $(BUILD)/
 	@echo
 	@$(BUILD)/latency
 	@echo
-	@$(BUILD)/compile
+	@rm -rf $(BUILD)/bench/pocl-compile
+	@POCL_CACHE_DIR=$(BUILD)/bench/pocl-compile CUDA_CACHE_DISABLE=1 $(BUILD)/compile
 	@echo
 	@$(BUILD)/micro
 
