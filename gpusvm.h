@@ -558,7 +558,9 @@ typedef struct gpusvm_model {
     float *sv_values;
     float *sv_norms;      /* each support vector's squared norm, which the library keeps for prediction (set when
                              it makes or loads a model); NULL: computed at each call. A program that changes
-                             sv_values frees this (with the model's allocator) and sets it to NULL */
+                             the support vectors (sv_row_ptr, sv_col_idx, sv_values) frees this (with the
+                             model's allocator) and sets it to NULL: while it is set, a context checks a
+                             model's support vectors once, not at every call */
     size_t *sv_indices;   /* each support vector's row in the training data, 0-based (LIBSVM's svm_get_sv_indices
                              gives it plus one); NULL for a loaded model (the file format has no such key) */
     gpusvm_train_info info; /* zero for a loaded model; for several classes, summed over the pairs */
@@ -1251,6 +1253,13 @@ typedef struct gpusvm__backend gpusvm__backend;
 /* The kinds of sub-group exchange the OpenCL kernels' reductions can use (gpusvm__ocl_exchanges). */
 enum { GPUSVM__XC_NONE, GPUSVM__XC_INTEL, GPUSVM__XC_KHR, GPUSVM__XC_NV, GPUSVM__XC_NV_REDUX };
 
+/* A model's support vectors as a context last checked them: a model the library made (sv_norms
+   set) whose arrays and sizes are these is not scanned again (>>validate). */
+typedef struct gpusvm__sv_seen {
+    const void *row_ptr, *col_idx, *values, *norms;
+    size_t rows, cols;
+} gpusvm__sv_seen;
+
 struct gpusvm_context {
     gpusvm_allocator alloc;
     gpusvm_logger logger;
@@ -1285,6 +1294,7 @@ struct gpusvm_context {
     volatile long build_next, build_turn; /* the kernels' builds (gpusvm__build_lock) */
     int said_compiling;         /* the first compile of the kernel program was announced (INFO) */
     gpusvm_context *root;       /* a job's own context (gpusvm__jobs_run): what it says, root says */
+    gpusvm__sv_seen sv_seen;    /* the support vectors the last model check passed (gpusvm__check_model) */
 };
 
 static void *gpusvm__default_alloc(size_t size, void *user)
@@ -9634,6 +9644,29 @@ static size_t gpusvm__model_ndec(const gpusvm_model *m)
    parameters, class counts that add up, the support vectors' CSR arrays (columns within
    n_features), finite coefficients and biases; a precomputed kernel's support vectors are its
    serial numbers. Without ctx (gpusvm_model_linear_weights) only the result. */
+static void gpusvm__sv_seen_set(gpusvm__sv_seen *s, const gpusvm_model *m, const gpusvm__csr_arrays *sv)
+{
+    s->row_ptr = m->sv_row_ptr;
+    s->col_idx = m->sv_col_idx;
+    s->values = m->sv_values;
+    s->norms = m->sv_norms;
+    s->rows = sv->rows;
+    s->cols = sv->cols;
+}
+
+/* The support vectors of a model the library made (sv_norms set: a program that changes them
+   clears it, gpusvm_model) that this context checked last with the same arrays and sizes: the
+   per-entry scan is not repeated at every gpusvm_predict call (one point's prediction costs
+   about as much as that scan). */
+static int gpusvm__sv_seen_before(const gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr_arrays *sv)
+{
+    gpusvm__sv_seen now;
+    if (!ctx || !m->sv_norms) return 0;
+    memset(&now, 0, sizeof now);
+    gpusvm__sv_seen_set(&now, m, sv);
+    return memcmp(&now, &ctx->sv_seen, sizeof now) == 0;
+}
+
 static gpusvm_result gpusvm__check_model(gpusvm_context *ctx, const gpusvm_model *m)
 {
     const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC ||
@@ -9666,7 +9699,11 @@ static gpusvm_result gpusvm__check_model(gpusvm_context *ctx, const gpusvm_model
     sv.row_ptr = m->sv_row_ptr;
     sv.col_idx = m->sv_col_idx;
     sv.values = m->sv_values;
-    if (gpusvm__check_csr(ctx, "model: the support vectors", &sv, bad, bad) != GPUSVM_OK) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if (!gpusvm__sv_seen_before(ctx, m, &sv)) {
+        if (gpusvm__check_csr(ctx, "model: the support vectors", &sv, bad, bad) != GPUSVM_OK)
+            return GPUSVM_ERROR_INVALID_ARGUMENT;
+        if (ctx && m->sv_norms) gpusvm__sv_seen_set(&ctx->sv_seen, m, &sv);
+    }
     for (i = 0; m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED && i < m->total_sv; ++i)
         if (m->sv_row_ptr[i + 1] == m->sv_row_ptr[i] || !(m->sv_values[m->sv_row_ptr[i]] >= 1.0f) ||
             m->sv_values[m->sv_row_ptr[i]] != floorf(m->sv_values[m->sv_row_ptr[i]]))

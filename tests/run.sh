@@ -21,9 +21,9 @@ res=$T/results.txt
 : > "$log"
 : > "$res"
 : > "$T/skips.txt"
-t_all=$(now)
 
 . tests/lib.sh
+t_all=$(now)
 
 # the second lane: fuzzing, the C backend under ThreadSanitizer, Oclgrind and the rest of what needs
 # one core and no PoCL, beside the rest (PoCL takes every core it finds)

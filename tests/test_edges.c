@@ -135,6 +135,35 @@ static void case_predictor_input(gpusvm_context *ctx)
     gpusvm_model_free(m);
 }
 
+/* 3b. A context checks a library-made model's support vectors once (sv_norms set); changed as
+   gpusvm_model's comment says (sv_norms cleared), or with sizes that no longer hold them, they
+   are checked again at the next call. */
+static void case_sv_changed(gpusvm_context *ctx)
+{
+    float x[2 * 3 * 4], keep;
+    double y[3 * 4], l = 0.0;
+    gpusvm_model *m = classes_model(ctx, 4, GPUSVM_C_SVC, x, y), *m2 = classes_model(ctx, 4, GPUSVM_C_SVC, x, y);
+    const float ok2[2] = {0.1f, 0.0f};
+    const gpusvm_matrix one = two_columns(ok2, 1);
+    CHECK(m->sv_norms && m->total_sv && m->sv_row_ptr[m->total_sv] > 0, "a trained model keeps its support vectors' norms");
+    CHECK_OK(gpusvm_predict(ctx, m, &one, &l, NULL));
+    CHECK_OK(gpusvm_predict(ctx, m, &one, &l, NULL));
+    keep = m->sv_values[0];
+    m->sv_values[0] = NAN;
+    m->allocator.free(m->sv_norms, m->allocator.user_data);
+    m->sv_norms = NULL;
+    CHECK_ID(ctx, gpusvm_predict(ctx, m, &one, &l, NULL), GPUSVM_ERR_MODEL_INVALID,
+             "a support vector made NaN after a check (sv_norms cleared) is refused");
+    m->sv_values[0] = keep;
+    CHECK(gpusvm_predict(ctx, m, &one, &l, NULL) == GPUSVM_OK && l == 2, "restored, the model predicts again");
+    CHECK_OK(gpusvm_predict(ctx, m2, &one, &l, NULL));
+    m2->n_features = 0; /* its support vectors' columns no longer fit */
+    CHECK_ID(ctx, gpusvm_predict(ctx, m2, &one, &l, NULL), GPUSVM_ERR_MODEL_INVALID,
+             "a checked model whose n_features shrank below its support vectors' columns is refused");
+    gpusvm_model_free(m);
+    gpusvm_model_free(m2);
+}
+
 /* 4. More classes than 64: the model saves, loads back and predicts as before. */
 static void case_many_classes(gpusvm_context *ctx)
 {
@@ -341,6 +370,7 @@ static void run_backend(gpusvm_backend backend, const char *dir)
     printf("test_edges: %s\n", gpusvm_context_device_name(ctx));
     case_zero_based(ctx);
     case_predictor_input(ctx);
+    case_sv_changed(ctx);
     case_many_classes(ctx);
     case_folder(ctx, dir);
     case_cs_decisions(ctx);
