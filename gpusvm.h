@@ -1647,17 +1647,18 @@ static int gpusvm__pool_start(gpusvm__pool *p, int n)
     InitializeSRWLock(&p->lock);
     InitializeConditionVariable(&p->wake);
 #else
-    void *self = dlopen(NULL, RTLD_NOW), *sym[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    static const char *const names[7] = {"pthread_create",    "pthread_join",           "pthread_mutex_lock",
-                                         "pthread_mutex_unlock", "pthread_cond_wait", "pthread_cond_broadcast",
-                                         "sched_yield"};
+    static const char *const names[] = {"pthread_create",    "pthread_join",           "pthread_mutex_lock",
+                                        "pthread_mutex_unlock", "pthread_cond_wait", "pthread_cond_broadcast",
+                                        "sched_yield"};
+    enum { NFN = sizeof names / sizeof names[0] };
+    void *self = dlopen(NULL, RTLD_NOW), *sym[NFN];
     gpusvm__pthread_create_fn create;
     const pthread_mutex_t lock0 = PTHREAD_MUTEX_INITIALIZER;
     const pthread_cond_t wake0 = PTHREAD_COND_INITIALIZER;
-    for (t = 0; t < 7 && self; ++t)
+    for (t = 0; t < NFN && self; ++t)
         if (!(sym[t] = dlsym(self, names[t]))) break;
     if (self) dlclose(self); /* the program's own symbols stay */
-    if (t < 7) return 0;
+    if (t < NFN) return 0;
     memcpy(&create, &sym[0], sizeof create);
     memcpy(&p->join, &sym[1], sizeof p->join);
     memcpy(&p->lock_fn, &sym[2], sizeof p->lock_fn);
@@ -2510,6 +2511,10 @@ static size_t gpusvm__map_pt(const gpusvm__problem *p, size_t k)
 
 /* Pair updates a problem whose working set is every variable may make in one inner solve. */
 #define GPUSVM__WHOLE_INNER 100000
+/* A round's inner solve (a working set of q positions) stops at max(eps, GPUSVM__INNER_RATIO x
+   the round's gap) or after GPUSVM__INNER_UPDATES x q pair updates, whichever comes first. */
+#define GPUSVM__INNER_RATIO 0.1
+#define GPUSVM__INNER_UPDATES 20
 
 /* Training works on a batch: problems that share one copy of the points on the device and
    advance together, every step one launch for all of them (one work-group or grid slice per
@@ -10187,7 +10192,7 @@ static gpusvm_result gpusvm__batch_round(gpusvm_context *ctx, int first, int q, 
         switch (k) {
         case 0: r = b->select(b, first, prm->eps, max_iter); break;
         case 1: r = b->rows(b, first); break;
-        case 2: r = b->smo(b, prm->eps, 0.1, 20 * q, max_iter); break;
+        case 2: r = b->smo(b, prm->eps, GPUSVM__INNER_RATIO, GPUSVM__INNER_UPDATES * q, max_iter); break;
         default: r = b->update(b); break;
         }
         if (r == GPUSVM_OK && ctx->profile && (r = b->read_status(b, run->st)) == GPUSVM_OK) {
@@ -13806,20 +13811,47 @@ static gpusvm_result gpusvm__split_agree(gpusvm_context *ctx)
    GPUSVM_DEVICE, GPUSVM_PROFILE, GPUSVM_THREADS, GPUSVM_STORAGE, GPUSVM_FP64, GPUSVM_SUBGROUPS,
    GPUSVM_PROGRAMS, GPUSVM_DEVICE_MEMORY_MB), unless
    desc.ignore_environment. */
+/* A GPUSVM_* variable that names one of a few choices (any case). */
+typedef struct gpusvm__env_word {
+    const char *word;
+    int value;
+} gpusvm__env_word;
+
+/* The choice $var names among the n words, or fallback where it is unset, empty, "auto" or the
+   desc ignores the environment; anything else is said (a warning) and taken as auto, since a
+   shipped program must not break on its user's environment. */
+static int gpusvm__env_choice(gpusvm_context *ctx, const gpusvm_context_desc *d, const char *var,
+                              const gpusvm__env_word *w, int n, int fallback)
+{
+    const char *env = d->ignore_environment ? NULL : getenv(var);
+    char list[128] = "auto";
+    size_t at = 4;
+    int i;
+    if (!env || !*env || gpusvm__ieq(env, "auto")) return fallback;
+    for (i = 0; i < n; ++i)
+        if (gpusvm__ieq(env, w[i].word)) return w[i].value;
+    for (i = 0; i < n && at < sizeof list; ++i)
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i == n - 1 ? " or " : ", ", w[i].word);
+    gpusvm__log(ctx, GPUSVM_LOG_WARN, "%s='%s' is not %s; using auto", var, env, list);
+    return fallback;
+}
+
+static const gpusvm__env_word gpusvm__env_backends[] = {{"opencl", GPUSVM_BACKEND_OPENCL}, {"cpu", GPUSVM_BACKEND_CPU}};
+static const gpusvm__env_word gpusvm__env_storages[] = {{"dense", GPUSVM_STORAGE_DENSE},
+                                                        {"sparse", GPUSVM_STORAGE_SPARSE}};
+static const gpusvm__env_word gpusvm__env_fp64[] = {{"on", GPUSVM_FP64_ON}, {"off", GPUSVM_FP64_OFF}};
+static const gpusvm__env_word gpusvm__env_subgroups[] = {
+    {"ptx", GPUSVM__XC_NV}, {"khr", GPUSVM__XC_KHR}, {"intel", GPUSVM__XC_INTEL}, {"off", GPUSVM__XC_NONE}};
+static const gpusvm__env_word gpusvm__env_programs[] = {{"each", 0}, {"one", 1}};
+#define GPUSVM__ENV_CHOICE(ctx, d, var, words, fallback) \
+    gpusvm__env_choice(ctx, d, var, words, (int)(sizeof words / sizeof words[0]), fallback)
+
 static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_desc *d)
 {
     const char *env;
-    if (d->backend == GPUSVM_BACKEND_DEFAULT) {
-        env = d->ignore_environment ? NULL : getenv("GPUSVM_BACKEND");
-        d->backend = GPUSVM_BACKEND_AUTO;
-        if (env && *env) {
-            if (gpusvm__ieq(env, "auto")) d->backend = GPUSVM_BACKEND_AUTO;
-            else if (gpusvm__ieq(env, "opencl")) d->backend = GPUSVM_BACKEND_OPENCL;
-            else if (gpusvm__ieq(env, "cpu")) d->backend = GPUSVM_BACKEND_CPU;
-            else /* a shipped program must not break on its user's environment: auto, said */
-                gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_BACKEND='%s' is not auto, opencl or cpu; using auto", env);
-        }
-    }
+    if (d->backend == GPUSVM_BACKEND_DEFAULT)
+        d->backend = (gpusvm_backend)GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_BACKEND", gpusvm__env_backends,
+                                                        GPUSVM_BACKEND_AUTO);
     if ((int)d->backend < 0 || d->backend > GPUSVM_BACKEND_CPU)
         return gpusvm__fail(ctx, GPUSVM_ERR_DESC_FIELD, "desc.backend %d is not a gpusvm_backend", (int)d->backend);
     if (!d->device && !d->ignore_environment) {
@@ -13844,39 +13876,16 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
     if (!ctx->threads) ctx->threads = gpusvm__cores();
     if ((int)d->storage < 0 || d->storage > GPUSVM_STORAGE_SPARSE)
         return gpusvm__fail(ctx, GPUSVM_ERR_DESC_FIELD, "desc.storage %d is not a gpusvm_storage", (int)d->storage);
-    ctx->storage = d->storage;
-    if (!ctx->storage && !d->ignore_environment && (env = getenv("GPUSVM_STORAGE")) != NULL && *env) {
-        if (gpusvm__ieq(env, "dense")) ctx->storage = GPUSVM_STORAGE_DENSE;
-        else if (gpusvm__ieq(env, "sparse")) ctx->storage = GPUSVM_STORAGE_SPARSE;
-        else if (!gpusvm__ieq(env, "auto"))
-            gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_STORAGE='%s' is not auto, dense or sparse; using auto", env);
-    }
+    ctx->storage = d->storage ? d->storage
+                              : (gpusvm_storage)GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_STORAGE", gpusvm__env_storages,
+                                                                   GPUSVM_STORAGE_AUTO);
     if (ctx->threads > GPUSVM__MAX_THREADS) ctx->threads = GPUSVM__MAX_THREADS;
     if ((int)d->fp64 < 0 || d->fp64 > GPUSVM_FP64_OFF)
         return gpusvm__fail(ctx, GPUSVM_ERR_DESC_FIELD, "desc.fp64 %d is not a gpusvm_fp64", (int)d->fp64);
-    ctx->fp64 = d->fp64 ? d->fp64 : GPUSVM_FP64_AUTO;
-    if (!d->fp64 && !d->ignore_environment && (env = getenv("GPUSVM_FP64")) != NULL && *env) {
-        if (gpusvm__ieq(env, "on")) ctx->fp64 = GPUSVM_FP64_ON;
-        else if (gpusvm__ieq(env, "off")) ctx->fp64 = GPUSVM_FP64_OFF;
-        else if (!gpusvm__ieq(env, "auto"))
-            gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_FP64='%s' is not auto, on or off; using auto", env);
-    }
-    ctx->subgroups = -1;
-    if (!d->ignore_environment && (env = getenv("GPUSVM_SUBGROUPS")) != NULL && *env) {
-        if (gpusvm__ieq(env, "ptx")) ctx->subgroups = GPUSVM__XC_NV;
-        else if (gpusvm__ieq(env, "khr")) ctx->subgroups = GPUSVM__XC_KHR;
-        else if (gpusvm__ieq(env, "intel")) ctx->subgroups = GPUSVM__XC_INTEL;
-        else if (gpusvm__ieq(env, "off")) ctx->subgroups = GPUSVM__XC_NONE;
-        else if (!gpusvm__ieq(env, "auto"))
-            gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_SUBGROUPS='%s' is not auto, ptx, khr, intel or off; using auto", env);
-    }
-    ctx->programs = -1;
-    if (!d->ignore_environment && (env = getenv("GPUSVM_PROGRAMS")) != NULL && *env) {
-        if (gpusvm__ieq(env, "each")) ctx->programs = 0;
-        else if (gpusvm__ieq(env, "one")) ctx->programs = 1;
-        else if (!gpusvm__ieq(env, "auto"))
-            gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_PROGRAMS='%s' is not auto, each or one; using auto", env);
-    }
+    ctx->fp64 = d->fp64 ? d->fp64
+                        : (gpusvm_fp64)GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_FP64", gpusvm__env_fp64, GPUSVM_FP64_AUTO);
+    ctx->subgroups = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_SUBGROUPS", gpusvm__env_subgroups, -1); /* -1: any */
+    ctx->programs = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_PROGRAMS", gpusvm__env_programs, -1);
     if (d->device_memory_mb == 0.0 && !d->ignore_environment && (env = getenv("GPUSVM_DEVICE_MEMORY_MB")) != NULL &&
         *env) {
         double v;
