@@ -9645,10 +9645,7 @@ static size_t gpusvm__model_ndec(const gpusvm_model *m)
     return 1;
 }
 
-/* What a model's fields say of it, before any is used to size or index: its types and
-   parameters, class counts that add up, the support vectors' CSR arrays (columns within
-   n_features), finite coefficients and biases; a precomputed kernel's support vectors are its
-   serial numbers. Without ctx (gpusvm_model_linear_weights) only the result. */
+/* s: the support vectors of m as they are now (what gpusvm__sv_seen_before compares). */
 static void gpusvm__sv_seen_set(gpusvm__sv_seen *s, const gpusvm_model *m, const gpusvm__csr_arrays *sv)
 {
     s->row_ptr = m->sv_row_ptr;
@@ -9672,6 +9669,10 @@ static int gpusvm__sv_seen_before(const gpusvm_context *ctx, const gpusvm_model 
     return memcmp(&now, &ctx->sv_seen, sizeof now) == 0;
 }
 
+/* What a model's fields say of it, before any is used to size or index: its types and
+   parameters, class counts that add up, the support vectors' CSR arrays (columns within
+   n_features), finite coefficients and biases; a precomputed kernel's support vectors are its
+   serial numbers. Without ctx (gpusvm_model_linear_weights) only the result. */
 static gpusvm_result gpusvm__check_model(gpusvm_context *ctx, const gpusvm_model *m)
 {
     const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC ||
