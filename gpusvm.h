@@ -2549,8 +2549,95 @@ typedef struct gpusvm__split_out {
 
 #define GPUSVM__MAX_DEVICES 16 /* in one context (desc.devices) */
 
+/* A batch's plan, the solver's choices for it (train.bytes and train.begin take it): the working-set
+   size q, the bytes all kernel rows may take (params.cache_size_mb; 0: the backend's choice),
+   whether problems solved whole may shrink (params.shrinking; the C backend does), and this
+   backend's part of a problem split by rows (parts < 2: none; desc.split's processes, or the multi
+   section's devices, each told its own). */
+typedef struct gpusvm__plan {
+    int q;
+    size_t rows_budget;
+    int shrinking;
+    int parts, part;
+} gpusvm__plan;
+
+/* The interface in four tables, each a contract: what a backend must do and what it may leave NULL.
+   The solver calls only these; which backend runs them is never asked.
+
+   train, the SMO steps (NULL only in a GPUSVM_PREDICT_ONLY build): a backend that trains fills
+   every entry but flush. bytes: the device bytes a batch would hold under a plan; mem_left: the
+   bytes the device-memory budget has left (the C backend says 0 and SIZE_MAX). begin takes the
+   batch (its state: alpha = 0, G = -1, the working sets empty); each outer round is then select
+   (first: the first round, whole working sets), rows (first: compute every row), smo (the inner
+   solve: stop at max(eps, ratio x the round's gap) or max_inner pair updates), update (the
+   gradient); flush submits what the steps enqueued without waiting (NULL: nothing is queued);
+   read_status reads GPUSVM__ST_COUNT doubles per problem; read_state alpha and G; end frees the
+   batch. write_state / write_ws set every problem's state, and the first m positions of every
+   working set, for the solver's set-up. */
+typedef struct gpusvm__train_steps {
+    size_t (*bytes)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, const gpusvm__plan *plan);
+    size_t (*mem_left)(gpusvm__backend *b);
+    gpusvm_result (*begin)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, const gpusvm__plan *plan);
+    gpusvm_result (*select)(gpusvm__backend *b, int first, double eps, double max_iter);
+    gpusvm_result (*rows)(gpusvm__backend *b, int first);
+    gpusvm_result (*smo)(gpusvm__backend *b, double eps, double ratio, int max_inner, double max_iter);
+    gpusvm_result (*update)(gpusvm__backend *b);
+    void (*flush)(gpusvm__backend *b);
+    gpusvm_result (*read_status)(gpusvm__backend *b, double *st);
+    gpusvm_result (*read_state)(gpusvm__backend *b, double *alpha, double *G);
+    void (*end)(gpusvm__backend *b);
+    gpusvm_result (*write_state)(gpusvm__backend *b, const double *alpha, const double *G, const double *st);
+    gpusvm_result (*write_ws)(gpusvm__backend *b, const int *idx, const int *slot, int m);
+} gpusvm__train_steps;
+
+/* cs, Crammer-Singer (the solver's cs section; NULL where train is): every entry. After train.begin
+   of its problems (the points; every label +1 and bound 1; cache: a row for every point), begin
+   takes the classes, bounds and diagonal and the working-set size (lowered to what the backend
+   holds); step runs step 0..3 of an outer iteration (0 responses and gap shares, 1 stop check and
+   working set, 2 missing rows, 3 sweeps; nothing once the status says done; first: the first
+   round); read the status (GPUSVM__ST_*, ST_CS_*) and, with alpha, the n x m dual. */
+typedef struct gpusvm__cs_steps {
+    gpusvm_result (*begin)(gpusvm__backend *b, const gpusvm__cs_desc *d, int *q);
+    gpusvm_result (*step)(gpusvm__backend *b, int step, int first, double eps, double max_iter);
+    gpusvm_result (*read)(gpusvm__backend *b, double *st, double *alpha);
+} gpusvm__cs_steps;
+
+/* split, one problem split by rows across backends (the multi section drives them; desc.split's
+   processes drive themselves); NULL where the backend has no split of its own, else every entry.
+   Under a plan with parts > 1 a backend holds the kernel rows and gradient of its share of the
+   points (gpusvm__part_lo). splits: whether begin under that plan would split this batch (else every
+   part would solve it whole). Each round's select is then post (this share's report enqueued), take
+   (it, read), merge on one part (every part's reports side by side, in part order: the working set
+   one device chooses, with its points' vectors) and apply on every part (the merged set written,
+   from that part's copies); train.read_state's G holds this share's variables only. */
+typedef struct gpusvm__split_steps {
+    int (*splits)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, const gpusvm__plan *plan);
+    gpusvm_result (*post)(gpusvm__backend *b, int first);
+    gpusvm_result (*take)(gpusvm__backend *b, const void **report, size_t *bytes);
+    gpusvm_result (*merge)(gpusvm__backend *b, const void *reports, double eps, double max_iter, gpusvm__split_out *out);
+    gpusvm_result (*apply)(gpusvm__backend *b, const gpusvm__split_out *merged);
+} gpusvm__split_steps;
+
+/* devices, several devices behind one backend (the multi section, at most GPUSVM__MAX_DEVICES;
+   NULL where the backend is one device): device k's own backend, none split (NULL past the last),
+   for independent calls each on a context and thread of its own (gpusvm__jobs_run). */
+typedef struct gpusvm__device_steps {
+    gpusvm__backend *(*device)(gpusvm__backend *b, int k);
+} gpusvm__device_steps;
+
+/* A backend: its tables, two calls every build has, and its limits, set when it is made and read
+   only after that. */
 struct gpusvm__backend {
     gpusvm_context *ctx;
+    const gpusvm__train_steps *train;
+    const gpusvm__cs_steps *cs;
+    const gpusvm__split_steps *split;
+    const gpusvm__device_steps *devices;
+    /* prediction, for nv coefficient vectors: out[t * x->rows + i] = sum_j coef[t * sv->rows + j] k(sv_j, x_i)
+       (before rho); zero coefficients cost nothing */
+    gpusvm_result (*decision)(gpusvm__backend *b, const gpusvm__csr *sv, const double *coef, int nv,
+                              const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree, double *out);
+    void (*destroy)(gpusvm__backend *b);
     int pairs;        /* its dual variables and gradients are float pairs (an OpenCL device without fp64) */
     int qcap;         /* largest working set the device supports */
     int q_large;      /* the working-set size for problems of GPUSVM__LARGE_NVAR variables or more (0: qcap) */
@@ -2560,76 +2647,19 @@ struct gpusvm__backend {
                          decided by the thread count, nor by a split, so that every count and every split
                          gives the same models: a split context's parts each solve those problems alone) */
     size_t max_alloc; /* largest single device buffer */
-    /* device bytes a batch would hold with working-set size q, and the bytes the device-memory
-       budget has left; the C backend says 0 and SIZE_MAX */
-    size_t (*train_bytes)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, int q);
-    size_t (*mem_left)(gpusvm__backend *b);
-    /* training: first = the first outer iteration (choose whole working sets, compute every row) */
-    gpusvm_result (*train_begin)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, int q);
-    gpusvm_result (*select)(gpusvm__backend *b, int first, double eps, double max_iter);
-    gpusvm_result (*rows)(gpusvm__backend *b, int first);
-    gpusvm_result (*smo)(gpusvm__backend *b, double eps, double ratio, int max_inner, double max_iter);
-    gpusvm_result (*update)(gpusvm__backend *b);
-    /* submits what the steps enqueued, without waiting for it (several devices driven from one
-       thread each start before the next is waited for); NULL: nothing is queued (the C backend) */
-    void (*flush)(gpusvm__backend *b);
-    gpusvm_result (*read_status)(gpusvm__backend *b, double *st);
-    gpusvm_result (*read_state)(gpusvm__backend *b, double *alpha, double *G);
-    void (*train_end)(gpusvm__backend *b);
-    /* state access for the solver's set-up: every problem's state, and the first m positions of
-       every working set; read_rows: problem 0's rows (Crammer-Singer) */
-    gpusvm_result (*write_state)(gpusvm__backend *b, const double *alpha, const double *G, const double *st);
-    gpusvm_result (*write_ws)(gpusvm__backend *b, const int *idx, const int *slot, int m);
-    gpusvm_result (*read_rows)(gpusvm__backend *b, float *K);
-    /* prediction, for nv coefficient vectors: out[t * x->rows + i] = sum_j coef[t * sv->rows + j] k(sv_j, x_i)
-       (before rho); zero coefficients cost nothing */
-    gpusvm_result (*decision)(gpusvm__backend *b, const gpusvm__csr *sv, const double *coef, int nv,
-                              const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree, double *out);
-    /* Crammer-Singer (the solver's cs section): after train_begin of its one problem (the points;
-       every label +1 and bound 1; cache: a row for every point), cs_begin
-       takes the classes, bounds and diagonal and the working-set size (lowered to what the
-       backend holds); cs_step runs step 0..3 of an outer iteration (0 responses and gap shares,
-       1 stop check and working set, 2 missing rows, 3 sweeps; nothing once the status says done;
-       first: the first round); cs_read the status (GPUSVM__ST_*, ST_CS_*) and, with alpha, the
-       n x m dual */
-    gpusvm_result (*cs_begin)(gpusvm__backend *b, const gpusvm__cs_desc *d, int *q);
-    gpusvm_result (*cs_step)(gpusvm__backend *b, int step, int first, double eps, double max_iter);
-    gpusvm_result (*cs_read)(gpusvm__backend *b, double *st, double *alpha);
-    size_t cache_budget; /* bytes a row cache may take beside what train_bytes counts (C backend: host memory) */
-    size_t rows_budget;  /* training: bytes all kernel rows may take (params.cache_size_mb), 0: the backend's choice */
-    int shrinking;       /* training: problems solved whole may shrink (params.shrinking; the C backend does) */
+    size_t cache_budget; /* bytes a row cache may take beside what train.bytes counts (C backend: host memory) */
     int cs_q;            /* Crammer-Singer's working-set size and sweep ratio, chosen by measurement: the */
     double cs_ratio;     /* sweeps' launch-bound steps on a GPU favour 32 and 0.25, the C backend 64 and 0.1 */
-    /* One problem split by rows across backends (the multi section drives them; one backend split
-       across processes, desc.split, drives itself): this one is part `part` of `parts` (parts 0 or
-       1: none) and holds the kernel rows and gradient of its share of the points
-       (gpusvm__part_lo). splits: whether train_begin of this batch would split it (else every
-       part would solve it whole). Each round's select is then split_post (this share's report
-       enqueued), split_take (it, read), split_merge on one part (every part's reports side by
-       side, in part order: the working set one device chooses, with its points' vectors) and
-       split_apply on every part (the merged set written, from that part's copies); read_state's
-       G holds this share's variables only. NULL where the backend has no split of its own. */
-    int parts, part;
-    int (*splits)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, int q);
-    gpusvm_result (*split_post)(gpusvm__backend *b, int first);
-    gpusvm_result (*split_take)(gpusvm__backend *b, const void **report, size_t *bytes);
-    gpusvm_result (*split_merge)(gpusvm__backend *b, const void *reports, double eps, double max_iter,
-                                 gpusvm__split_out *out);
-    gpusvm_result (*split_apply)(gpusvm__backend *b, const gpusvm__split_out *merged);
-    void (*destroy)(gpusvm__backend *b);
     int status_cheap; /* reading the status costs nothing (no queue to drain): read it every round */
     /* with several devices, its calls are worth a host thread of their own (gpusvm__multi_run): a
        GPU's or accelerator's; not a CPU device's, whose driver runs on the host's cores anyway (and
        PoCL 3.1, two contexts on one CPU device launching from two threads, fails an assertion of
        its own: pocl_release_dlhandle_cache) */
     int own_thread;
-    /* several devices (the multi section, at most GPUSVM__MAX_DEVICES): device k's own backend,
-       none split (NULL past the last), for independent calls each on a context and thread of its
-       own (gpusvm__jobs_run); NULL where the backend is one device */
-    gpusvm__backend *(*device)(gpusvm__backend *b, int k);
 #ifdef GPUSVM_TEST_HOOKS
-    struct { /* the kernel tests' access to problem 0's working set, its rows, and poisoned outputs */
+    struct { /* the kernel tests' access to problem 0's working set, its rows (read_rows: every slot's), and poisoned outputs */
         gpusvm_result (*read_ws)(gpusvm__backend *b, int *idx, int *slot, double *coef, int m);
+        gpusvm_result (*read_rows)(gpusvm__backend *b, float *K);
         gpusvm_result (*write_rows)(gpusvm__backend *b, const float *K);
         gpusvm_result (*poison)(gpusvm__backend *b);
     } test;
@@ -2862,6 +2892,7 @@ typedef struct gpusvm__cpu {
     gpusvm__csr x; /* the batch's points */
     size_t d, nvar, krows; /* features; variables and kernel-row floats of the batch */
     int nprob, qmax, ktype, degree, nu;
+    int shrinking; /* the batch's plan: problems solved whole may shrink */
     float gamma, coef0;
     gpusvm__cpu_job *job;
     double *alpha, *G, *coef, *st;
@@ -3219,8 +3250,10 @@ static int gpusvm__cpu_order(const gpusvm_allocator *a, const gpusvm__problem *p
     return 1;
 }
 
-static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob,
+                                             const gpusvm__plan *plan)
 {
+    const int q = plan->q;
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     const gpusvm_allocator *a = &bb->ctx->alloc;
     const int parts = bb->ctx->split.parts;
@@ -3229,6 +3262,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     int t;
     gpusvm__cpu_train_end(bb);
     b->qmax = q;
+    b->shrinking = plan->shrinking;
     b->rows_of = (int *)gpusvm__alloc(a, (size_t)nprob, sizeof(int));
     b->order = (int *)gpusvm__alloc(a, (size_t)nprob, sizeof(int));
     if (!b->rows_of || !b->order || !gpusvm__cpu_order(a, p, nprob, b->order)) {
@@ -4165,7 +4199,7 @@ static void gpusvm__cpu_smo_run(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
         gpusvm__cpu_smo_pick_i(w, na, j->p.nu, bv, bi, g2);
         gap = j->p.nu ? (bv[0] + g2[0] > bv[1] + g2[1] ? bv[0] + g2[0] : bv[1] + g2[1])
                       : (bi[0] < 0 ? -INFINITY : bv[0] + g2[0]);
-        if (j->whole && b->base.shrinking && --shrink_in == 0) {
+        if (j->whole && b->shrinking && --shrink_in == 0) {
             shrink_in = every;
             if (!unshrunk && gap <= 10.0 * eps_in) {
                 unshrunk = 1;
@@ -5028,6 +5062,7 @@ static gpusvm_result gpusvm__cpu_write_ws(gpusvm__backend *bb, const int *idx, c
     return GPUSVM_OK;
 }
 
+#ifdef GPUSVM_TEST_HOOKS
 static gpusvm_result gpusvm__cpu_read_rows(gpusvm__backend *bb, float *K)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
@@ -5038,7 +5073,6 @@ static gpusvm_result gpusvm__cpu_read_rows(gpusvm__backend *bb, float *K)
     return GPUSVM_OK;
 }
 
-#ifdef GPUSVM_TEST_HOOKS
 static gpusvm_result gpusvm__cpu_read_ws(gpusvm__backend *bb, int *idx, int *slot, double *coef, int m)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
@@ -5254,12 +5288,12 @@ static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr
     return gpusvm__host_decision(bb->ctx, sv, NULL, coef, nv, x, ktype, gamma, coef0, degree, out);
 }
 
-static size_t gpusvm__cpu_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+static size_t gpusvm__cpu_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, const gpusvm__plan *plan)
 {
     (void)bb;
     (void)p;
     (void)nprob;
-    (void)q;
+    (void)plan;
     return 0;
 }
 static size_t gpusvm__cpu_mem_left(gpusvm__backend *bb)
@@ -5274,6 +5308,15 @@ static void gpusvm__cpu_destroy(gpusvm__backend *bb)
     gpusvm__free(&bb->ctx->alloc, bb);
 }
 
+#ifndef GPUSVM_PREDICT_ONLY
+static const gpusvm__train_steps gpusvm__cpu_train_steps = {
+    gpusvm__cpu_train_bytes, gpusvm__cpu_mem_left, gpusvm__cpu_train_begin, gpusvm__cpu_select,
+    gpusvm__cpu_rows, gpusvm__cpu_smo, gpusvm__cpu_update, NULL /* flush: nothing is queued */,
+    gpusvm__cpu_read_status, gpusvm__cpu_read_state, gpusvm__cpu_train_end, gpusvm__cpu_write_state,
+    gpusvm__cpu_write_ws};
+static const gpusvm__cs_steps gpusvm__cpu_cs_steps = {gpusvm__cpu_cs_begin, gpusvm__cpu_cs_step, gpusvm__cpu_cs_read};
+#endif
+
 static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__cpu));
@@ -5283,33 +5326,20 @@ static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
     b->base.whole_most = 3 * GPUSVM__Q;
     b->base.max_alloc = (size_t)-1;
 #ifndef GPUSVM_PREDICT_ONLY
-    b->base.train_begin = gpusvm__cpu_train_begin;
-    b->base.select = gpusvm__cpu_select;
-    b->base.rows = gpusvm__cpu_rows;
-    b->base.smo = gpusvm__cpu_smo;
-    b->base.update = gpusvm__cpu_update;
-    b->base.read_status = gpusvm__cpu_read_status;
-    b->base.read_state = gpusvm__cpu_read_state;
-    b->base.train_end = gpusvm__cpu_train_end;
-    b->base.write_state = gpusvm__cpu_write_state;
-    b->base.write_ws = gpusvm__cpu_write_ws;
-    b->base.read_rows = gpusvm__cpu_read_rows;
+    b->base.train = &gpusvm__cpu_train_steps;
+    b->base.cs = &gpusvm__cpu_cs_steps;
 #ifdef GPUSVM_TEST_HOOKS
     b->base.test.read_ws = gpusvm__cpu_read_ws;
+    b->base.test.read_rows = gpusvm__cpu_read_rows;
     b->base.test.write_rows = gpusvm__cpu_write_rows;
     b->base.test.poison = gpusvm__cpu_poison;
 #endif
-    b->base.cs_begin = gpusvm__cpu_cs_begin;
-    b->base.cs_step = gpusvm__cpu_cs_step;
-    b->base.cs_read = gpusvm__cpu_cs_read;
 #endif
     b->base.decision = gpusvm__cpu_decision;
+    b->base.destroy = gpusvm__cpu_destroy;
     b->base.cache_budget = GPUSVM__CS_HOST_CACHE;
     b->base.cs_q = 64;
     b->base.cs_ratio = 0.1;
-    b->base.train_bytes = gpusvm__cpu_train_bytes;
-    b->base.mem_left = gpusvm__cpu_mem_left;
-    b->base.destroy = gpusvm__cpu_destroy;
     b->base.status_cheap = 1;
     return &b->base;
 }
@@ -5500,7 +5530,8 @@ struct gpusvm__ocl {
        (GPUSVM__CO_WORDS(q) words), reps every part's (desc.split: gathered here), merge the
        merge's scratch (gpusvm__split_in), ws_new the merged working set's variables, slots and
        gradients (gws). */
-    int split, split_mode, split_parts; /* split_mode: the round's gpusvm_cands mode; split_parts: base.parts then */
+    int split, split_mode, split_parts; /* split_mode: the round's gpusvm_cands mode; split_parts: the plan's parts then */
+    int part;                           /* this backend's part of the split (the plan's) */
     double split_st[GPUSVM__ST_COUNT];  /* the merged status row */
     size_t plo, phi;
     uint64_t *rep, *reps, *merge;
@@ -6583,11 +6614,12 @@ static void gpusvm__ocl_stream_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
    larger than its working set, neither Crammer-Singer's nor precomputed, whose points the
    storage rule keeps dense (gpusvm__ocl_sparse's density test alone, so that every part, whatever
    its memory, decides alike). */
-static int gpusvm__ocl_splits(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+static int gpusvm__ocl_splits(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, const gpusvm__plan *plan)
 {
+    const int q = plan->q;
     size_t np, nnz, dense;
-    if (bb->parts < 2 || nprob != 1 || q <= 0 || p[0].own_rows || p[0].cache || p[0].nvar <= (size_t)q ||
-        p[0].ktype == GPUSVM__K_PRECOMPUTED || p[0].npts < (size_t)bb->parts)
+    if (plan->parts < 2 || nprob != 1 || q <= 0 || p[0].own_rows || p[0].cache || p[0].nvar <= (size_t)q ||
+        p[0].ktype == GPUSVM__K_PRECOMPUTED || p[0].npts < (size_t)plan->parts)
         return 0;
     if (bb->ctx->storage != GPUSVM_STORAGE_AUTO) return bb->ctx->storage == GPUSVM_STORAGE_DENSE;
     np = p[0].x.rows;
@@ -6601,9 +6633,10 @@ static int gpusvm__ocl_splits(gpusvm__backend *bb, const gpusvm__problem *p, int
 /* The batch's shape on the backend (b's fields) and the bytes of every training buffer (0: none),
    each size overflow-checked; NULL, or why the batch cannot be held. *npts_all: the problems'
    points, summed (the map's length). The plan and the memory estimate both come from here. */
-static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes,
+static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, const gpusvm__plan *plan, size_t *bytes,
                                      size_t *npts_all)
 {
+    const int q = plan->q;
     const size_t np = p[0].x.rows, nnz = p[0].x.row_ptr[np] - p[0].x.row_ptr[0]; /* the batch's points */
     size_t nvar = 0, pts = 0, max_pts = 1, ws, v1, w;
     int t, ok = 1;
@@ -6638,11 +6671,12 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     ws = (size_t)nprob * (size_t)q;
     v1 = nvar ? nvar : 1;
     b->sparse = gpusvm__ocl_sparse(b, np, nnz, b->d, b->ktype);
-    b->split = gpusvm__ocl_splits(&b->base, p, nprob, q);
-    b->plo = b->split ? gpusvm__part_lo(b->npts0, b->base.parts, b->base.part) : 0;
-    b->phi = b->split ? gpusvm__part_lo(b->npts0, b->base.parts, b->base.part + 1) : b->npts0;
+    b->split = gpusvm__ocl_splits(&b->base, p, nprob, plan);
+    b->part = b->split ? plan->part : 0;
+    b->plo = b->split ? gpusvm__part_lo(b->npts0, plan->parts, plan->part) : 0;
+    b->phi = b->split ? gpusvm__part_lo(b->npts0, plan->parts, plan->part + 1) : b->npts0;
     if (b->split) b->sparse = 0;
-    b->split_parts = b->split ? b->base.parts : 1;
+    b->split_parts = b->split ? plan->parts : 1;
     memset(bytes, 0, GPUSVM__TB_COUNT * sizeof(size_t));
     ok = gpusvm__mul((p[0].cache && nvar > ws ? nvar : ws) * sizeof(float), b->ldk, &bytes[GPUSVM__TB_K]) &&
          gpusvm__mul(ws * sizeof(float), (size_t)q, &bytes[GPUSVM__TB_KQ]);
@@ -6683,10 +6717,10 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
 }
 
 /* Plan: the batch's shape and buffer sizes, or the reason it cannot be held, said. */
-static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes,
+static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, const gpusvm__plan *plan, size_t *bytes,
                                       size_t *npts_all)
 {
-    const char *why = gpusvm__ocl_shape(b, p, nprob, q, bytes, npts_all);
+    const char *why = gpusvm__ocl_shape(b, p, nprob, plan, bytes, npts_all);
     if (!why && b->split && !b->stream)
         why = "too little device memory for a tile of this device's share of the problem split by rows";
     if (why) return gpusvm__fail(b->base.ctx, GPUSVM_ERR_DEVICE_MEMORY, "%s", why);
@@ -6694,7 +6728,7 @@ static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, 
         gpusvm__log(b->base.ctx, GPUSVM_LOG_INFO,
                     "data: points %lu to %lu of %lu, part %d of %d of a problem split by rows, in %lu tile%s of %lu points "
                     "(%.1f MiB each)",
-                    (unsigned long)b->plo, (unsigned long)b->phi - 1, (unsigned long)b->npts0, b->base.part + 1,
+                    (unsigned long)b->plo, (unsigned long)b->phi - 1, (unsigned long)b->npts0, b->part + 1,
                     b->split_parts, (unsigned long)b->ntiles, b->ntiles == 1 ? "" : "s", (unsigned long)b->tile,
                     (double)bytes[GPUSVM__TB_X] / 1048576.0);
         return GPUSVM_OK;
@@ -6724,8 +6758,10 @@ static int gpusvm__ocl_cache_wanted(const gpusvm__ocl *b, const gpusvm__problem 
     return !b->no_cache && !b->stream && nprob == 1 && !p[0].cache && !p[0].own_rows && p[0].nvar >= 2 * (size_t)q;
 }
 
-static void gpusvm__ocl_cache_plan(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes)
+static void gpusvm__ocl_cache_plan(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, const gpusvm__plan *plan,
+                                   size_t *bytes)
 {
+    const int q = plan->q;
     const size_t row = b->ldk * sizeof(float), left = b->mem_budget - b->mem_used;
     size_t rest = 0, lim, slots;
     int i;
@@ -6733,7 +6769,7 @@ static void gpusvm__ocl_cache_plan(gpusvm__ocl *b, const gpusvm__problem *p, int
     if (!gpusvm__ocl_cache_wanted(b, p, nprob, q)) return;
     for (i = GPUSVM__TB_X_VAL + 1; i < GPUSVM__TB_COUNT; ++i) rest += i == GPUSVM__TB_K ? 0 : bytes[i];
     if (left < rest) return;
-    lim = b->base.rows_budget ? b->base.rows_budget : (size_t)GPUSVM__ROW_CACHE_MB << 20;
+    lim = plan->rows_budget ? plan->rows_budget : (size_t)GPUSVM__ROW_CACHE_MB << 20;
     if ((left - rest) / 2 < lim) lim = (left - rest) / 2;
     if (b->max_alloc < lim) lim = b->max_alloc;
     slots = lim / row;
@@ -7822,8 +7858,10 @@ static gpusvm__kset gpusvm__ocl_train_set(const gpusvm__ocl *b, const gpusvm__pr
 }
 
 /* A training batch: plan, build, allocate, upload, bind. */
-static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob,
+                                             const gpusvm__plan *plan)
 {
+    const int q = plan->q;
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm__ocl_stage s;
     size_t bytes[GPUSVM__TB_COUNT], npts_all = 0;
@@ -7832,7 +7870,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     int t;
     memset(&s, 0, sizeof s);
     gpusvm__ocl_train_end(bb);
-    if ((r = gpusvm__ocl_plan(b, p, nprob, q, bytes, &npts_all)) != GPUSVM_OK ||
+    if ((r = gpusvm__ocl_plan(b, p, nprob, plan, bytes, &npts_all)) != GPUSVM_OK ||
         (r = gpusvm__ocl_need(b, gpusvm__ocl_train_set(b, p, nprob, q))) != GPUSVM_OK)
         return r;
     for (t = 0; t < nprob; ++t) use_map = use_map || p[t].map;
@@ -7843,7 +7881,7 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
         (r = gpusvm__ocl_stage_alloc(b, npts_all, &s)) != GPUSVM_OK)
         goto fail;
     gpusvm__ocl_stage_fill(b, p, q, &s);
-    gpusvm__ocl_cache_plan(b, p, nprob, q, bytes);
+    gpusvm__ocl_cache_plan(b, p, nprob, plan, bytes);
     if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, GPUSVM__TB_X_VAL + 1, GPUSVM__TB_COUNT)) !=
             GPUSVM_OK ||
         (r = gpusvm__ocl_stage_upload(b, &s, npts_all)) != GPUSVM_OK ||
@@ -7989,6 +8027,7 @@ static gpusvm_result gpusvm__ocl_write_ws(gpusvm__backend *bb, const int *idx, c
     return r;
 }
 
+#ifdef GPUSVM_TEST_HOOKS
 static gpusvm_result gpusvm__ocl_read_rows(gpusvm__backend *bb, float *K)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
@@ -8004,7 +8043,6 @@ fail:
     return r;
 }
 
-#ifdef GPUSVM_TEST_HOOKS
 static gpusvm_result gpusvm__ocl_read_ws(gpusvm__backend *bb, int *idx, int *slot, double *coef, int m)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
@@ -8604,12 +8642,12 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
 
 /* The device bytes a batch would hold: its plan's buffers summed; SIZE_MAX where a size
    overflows or one buffer passes the device's limit. */
-static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+static size_t gpusvm__ocl_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, const gpusvm__plan *plan)
 {
     gpusvm__ocl shape = *(gpusvm__ocl *)bb; /* the plan's fields are set on a copy */
     size_t bytes[GPUSVM__TB_COUNT], npts_all, total = 0;
     int i;
-    if (gpusvm__ocl_shape(&shape, p, nprob, q, bytes, &npts_all)) return (size_t)-1;
+    if (gpusvm__ocl_shape(&shape, p, nprob, plan, bytes, &npts_all)) return (size_t)-1;
     for (i = 0; i < GPUSVM__TB_COUNT; ++i) {
         if (bytes[i] > bb->max_alloc || total + bytes[i] < total) return (size_t)-1;
         total += bytes[i];
@@ -8771,46 +8809,35 @@ static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
     b->base.max_alloc = b->max_alloc;
 }
 
+#ifndef GPUSVM_PREDICT_ONLY
+static const gpusvm__train_steps gpusvm__ocl_train_steps = {
+    gpusvm__ocl_train_bytes, gpusvm__ocl_mem_left, gpusvm__ocl_train_begin, gpusvm__ocl_select,
+    gpusvm__ocl_rows, gpusvm__ocl_smo, gpusvm__ocl_update, gpusvm__ocl_flush,
+    gpusvm__ocl_read_status, gpusvm__ocl_read_state, gpusvm__ocl_train_end, gpusvm__ocl_write_state,
+    gpusvm__ocl_write_ws};
+static const gpusvm__cs_steps gpusvm__ocl_cs_steps = {gpusvm__ocl_cs_begin, gpusvm__ocl_cs_step, gpusvm__ocl_cs_read};
+static const gpusvm__split_steps gpusvm__ocl_split_steps = {gpusvm__ocl_splits, gpusvm__ocl_split_post, gpusvm__ocl_split_take,
+                                                      gpusvm__ocl_split_merge, gpusvm__ocl_split_apply};
+#endif
+
 static void gpusvm__ocl_vtable(gpusvm__backend *base)
 {
 #ifndef GPUSVM_PREDICT_ONLY
-    base->train_begin = gpusvm__ocl_train_begin;
-    base->select = gpusvm__ocl_select;
-    base->rows = gpusvm__ocl_rows;
-    base->smo = gpusvm__ocl_smo;
-    base->update = gpusvm__ocl_update;
-    base->read_status = gpusvm__ocl_read_status;
-    base->read_state = gpusvm__ocl_read_state;
-    base->train_end = gpusvm__ocl_train_end;
-    base->write_state = gpusvm__ocl_write_state;
-    base->write_ws = gpusvm__ocl_write_ws;
-    base->read_rows = gpusvm__ocl_read_rows;
-    base->cs_begin = gpusvm__ocl_cs_begin;
-    base->cs_step = gpusvm__ocl_cs_step;
-    base->cs_read = gpusvm__ocl_cs_read;
-    base->splits = gpusvm__ocl_splits;
-    base->split_post = gpusvm__ocl_split_post;
-    base->split_take = gpusvm__ocl_split_take;
-    base->split_merge = gpusvm__ocl_split_merge;
-    base->split_apply = gpusvm__ocl_split_apply;
-#endif
-    base->decision = gpusvm__ocl_decision;
-    base->cache_budget = (size_t)-1; /* the device's memory decides */
-    base->cs_q = 32;
-    base->cs_ratio = 0.25;
-    base->train_bytes = gpusvm__ocl_train_bytes;
-    base->mem_left = gpusvm__ocl_mem_left;
-    base->destroy = gpusvm__ocl_destroy;
-    base->flush = gpusvm__ocl_flush;
-    if (base->ctx->split.parts > 1) { /* one process's part */
-        base->parts = base->ctx->split.parts;
-        base->part = base->ctx->split.rank;
-    }
+    base->train = &gpusvm__ocl_train_steps;
+    base->cs = &gpusvm__ocl_cs_steps;
+    base->split = &gpusvm__ocl_split_steps;
 #ifdef GPUSVM_TEST_HOOKS
     base->test.read_ws = gpusvm__ocl_read_ws;
+    base->test.read_rows = gpusvm__ocl_read_rows;
     base->test.write_rows = gpusvm__ocl_write_rows;
     base->test.poison = gpusvm__ocl_poison;
 #endif
+#endif
+    base->decision = gpusvm__ocl_decision;
+    base->destroy = gpusvm__ocl_destroy;
+    base->cache_budget = (size_t)-1; /* the device's memory decides */
+    base->cs_q = 32;
+    base->cs_ratio = 0.25;
 }
 
 /* Chooses a device (sel: NULL = automatic, an index, or a name substring), creates its context
@@ -8910,17 +8937,20 @@ typedef struct gpusvm__multi {
     gpusvm__pool pool; /* a thread per device for the steps (gpusvm__multi_run), during a training */
 } gpusvm__multi;
 
-/* Whether the devices split this batch by rows (each told its part); else none is. */
-static int gpusvm__multi_by_rows(gpusvm__multi *m, const gpusvm__problem *p, int nprob, int q)
+/* Device k's plan: the batch's, with its part where the devices split the batch by rows. */
+static gpusvm__plan gpusvm__multi_plan(const gpusvm__plan *plan, int rows, int n, int k)
 {
-    int k, on;
-    for (k = 0; k < m->n; ++k) {
-        m->dev[k]->parts = m->n;
-        m->dev[k]->part = k;
-    }
-    on = m->n > 1 && m->dev[0]->splits && m->dev[0]->splits(m->dev[0], p, nprob, q);
-    for (k = 0; k < m->n && !on; ++k) m->dev[k]->parts = m->dev[k]->part = 0;
-    return on;
+    gpusvm__plan d = *plan;
+    d.parts = rows ? n : 0;
+    d.part = rows ? k : 0;
+    return d;
+}
+
+/* Whether the devices split this batch by rows (the first device asked, as part 1 of n). */
+static int gpusvm__multi_by_rows(gpusvm__multi *m, const gpusvm__problem *p, int nprob, const gpusvm__plan *plan)
+{
+    const gpusvm__plan d = gpusvm__multi_plan(plan, 1, m->n, 0);
+    return m->n > 1 && m->dev[0]->split && m->dev[0]->split->splits(m->dev[0], p, nprob, &d);
 }
 
 /* The shares: problem t goes to the next device once more than half of its work lies past that
@@ -8959,8 +8989,9 @@ enum {
 
 typedef struct gpusvm__multi_call {
     gpusvm__multi *m;
-    const gpusvm__problem *p; /* GPUSVM__MS_BEGIN: the batch, nprob problems, working-set size q */
-    int nprob, q;
+    const gpusvm__problem *p; /* GPUSVM__MS_BEGIN: the batch, nprob problems, its plan */
+    const gpusvm__plan *plan;
+    int nprob;
     int step, first, max_inner;
     double eps, ratio, max_iter;
     double *st;                       /* GPUSVM__MS_STATUS: the batch's status rows */
@@ -8982,28 +9013,29 @@ static void gpusvm__multi_step(void *arg, int k)
     c->res[k] = GPUSVM_OK;
     if (!m->rows && m->first[k + 1] == m->first[k]) return;
     switch (c->step) {
-    case GPUSVM__MS_BEGIN:
-        d->rows_budget = m->base.rows_budget;
-        r = d->train_begin(d, c->p + m->first[k], m->rows ? c->nprob : m->first[k + 1] - m->first[k], c->q);
+    case GPUSVM__MS_BEGIN: {
+        const gpusvm__plan pk = gpusvm__multi_plan(c->plan, m->rows, m->n, k);
+        r = d->train->begin(d, c->p + m->first[k], m->rows ? c->nprob : m->first[k + 1] - m->first[k], &pk);
         break;
-    case GPUSVM__MS_SELECT: r = d->select(d, c->first, c->eps, c->max_iter); break;
-    case GPUSVM__MS_ROWS: r = d->rows(d, c->first); break;
-    case GPUSVM__MS_SMO: r = d->smo(d, c->eps, c->ratio, c->max_inner, c->max_iter); break;
-    case GPUSVM__MS_UPDATE: r = d->update(d); break;
-    case GPUSVM__MS_STATUS: r = d->read_status(d, c->st + (size_t)m->first[k] * GPUSVM__ST_COUNT); break;
+    }
+    case GPUSVM__MS_SELECT: r = d->train->select(d, c->first, c->eps, c->max_iter); break;
+    case GPUSVM__MS_ROWS: r = d->train->rows(d, c->first); break;
+    case GPUSVM__MS_SMO: r = d->train->smo(d, c->eps, c->ratio, c->max_inner, c->max_iter); break;
+    case GPUSVM__MS_UPDATE: r = d->train->update(d); break;
+    case GPUSVM__MS_STATUS: r = d->train->read_status(d, c->st + (size_t)m->first[k] * GPUSVM__ST_COUNT); break;
     case GPUSVM__MS_REPORT:
         c->copied[k] = 0;
-        if ((r = d->split_post(d, c->first)) != GPUSVM_OK ||
-            (r = d->split_take(d, &c->rep[k], &c->bytes[k])) != GPUSVM_OK)
+        if ((r = d->split->post(d, c->first)) != GPUSVM_OK ||
+            (r = d->split->take(d, &c->rep[k], &c->bytes[k])) != GPUSVM_OK)
             break;
         if (c->bytes[k] == m->rep_bytes) { /* the room is there (from the first round on) */
             memcpy(m->reps + (size_t)k * m->rep_bytes, c->rep[k], m->rep_bytes);
             c->copied[k] = 1;
         }
         break;
-    default: r = d->split_apply(d, c->merged); break; /* GPUSVM__MS_APPLY */
+    default: r = d->split->apply(d, c->merged); break; /* GPUSVM__MS_APPLY */
     }
-    if (r == GPUSVM_OK && c->step != GPUSVM__MS_STATUS && c->step != GPUSVM__MS_REPORT && d->flush) d->flush(d);
+    if (r == GPUSVM_OK && c->step != GPUSVM__MS_STATUS && c->step != GPUSVM__MS_REPORT && d->train->flush) d->train->flush(d);
     c->res[k] = r;
 }
 
@@ -9029,28 +9061,21 @@ static gpusvm_result gpusvm__multi_run(gpusvm__multi *m, gpusvm__multi_call *c)
     return GPUSVM_OK;
 }
 
-static size_t gpusvm__multi_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+static size_t gpusvm__multi_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob,
+                                        const gpusvm__plan *plan)
 {
     gpusvm__multi *m = (gpusvm__multi *)bb;
-    int first[GPUSVM__MAX_DEVICES + 1], part[2][GPUSVM__MAX_DEVICES], k, rows;
+    int first[GPUSVM__MAX_DEVICES + 1], k;
+    const int rows = gpusvm__multi_by_rows(m, p, nprob, plan);
     size_t var[GPUSVM__MAX_DEVICES + 1], most = 0;
-    for (k = 0; k < m->n; ++k) { /* the running batch's parts, kept */
-        part[0][k] = m->dev[k]->parts;
-        part[1][k] = m->dev[k]->part;
-    }
-    rows = gpusvm__multi_by_rows(m, p, nprob, q);
     gpusvm__multi_split(m, p, nprob, first, var);
     for (k = 0; k < m->n; ++k) {
+        const gpusvm__plan pk = gpusvm__multi_plan(plan, rows, m->n, k);
         size_t bytes;
         if (rows) first[k] = 0, first[k + 1] = nprob; /* each its share of the one problem */
         if (first[k + 1] == first[k]) continue;
-        m->dev[k]->rows_budget = bb->rows_budget;
-        bytes = m->dev[k]->train_bytes(m->dev[k], p + first[k], first[k + 1] - first[k], q);
+        bytes = m->dev[k]->train->bytes(m->dev[k], p + first[k], first[k + 1] - first[k], &pk);
         if (bytes > most) most = bytes;
-    }
-    for (k = 0; k < m->n; ++k) {
-        m->dev[k]->parts = part[0][k];
-        m->dev[k]->part = part[1][k];
     }
     return most;
 }
@@ -9061,16 +9086,17 @@ static size_t gpusvm__multi_mem_left(gpusvm__backend *bb)
     size_t least = (size_t)-1, left;
     int k;
     for (k = 0; k < m->n; ++k)
-        if ((left = m->dev[k]->mem_left(m->dev[k])) < least) least = left;
+        if ((left = m->dev[k]->train->mem_left(m->dev[k])) < least) least = left;
     return least;
 }
 
-static gpusvm_result gpusvm__multi_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, int q)
+static gpusvm_result gpusvm__multi_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob,
+                                               const gpusvm__plan *plan)
 {
     gpusvm__multi *m = (gpusvm__multi *)bb;
     gpusvm__multi_call c;
     int k;
-    m->rows = gpusvm__multi_by_rows(m, p, nprob, q);
+    m->rows = gpusvm__multi_by_rows(m, p, nprob, plan);
     gpusvm__multi_split(m, p, nprob, m->first, m->var);
     if (m->rows)
         for (k = 0; k <= m->n; ++k) {
@@ -9089,7 +9115,7 @@ static gpusvm_result gpusvm__multi_train_begin(gpusvm__backend *bb, const gpusvm
     c.step = GPUSVM__MS_BEGIN;
     c.p = p;
     c.nprob = nprob;
-    c.q = q;
+    c.plan = plan;
     return gpusvm__multi_run(m, &c);
 }
 
@@ -9115,7 +9141,7 @@ static gpusvm_result gpusvm__multi_rows_select(gpusvm__multi *m, int first, doub
         }
         memcpy(m->reps + (size_t)k * m->rep_bytes, c.rep[k], m->rep_bytes);
     }
-    if ((r = m->dev[0]->split_merge(m->dev[0], m->reps, eps, max_iter, &merged)) != GPUSVM_OK) return r;
+    if ((r = m->dev[0]->split->merge(m->dev[0], m->reps, eps, max_iter, &merged)) != GPUSVM_OK) return r;
     c.step = GPUSVM__MS_APPLY;
     c.merged = &merged;
     return gpusvm__multi_run(m, &c);
@@ -9173,7 +9199,7 @@ static gpusvm_result gpusvm__multi_read_state(gpusvm__backend *bb, double *alpha
     gpusvm_result r;
     int k;
     GPUSVM__MULTI_EACH(m, k)
-    if ((r = m->dev[k]->read_state(m->dev[k], alpha ? alpha + m->var[k] : NULL, G ? G + m->var[k] : NULL)) != GPUSVM_OK)
+    if ((r = m->dev[k]->train->read_state(m->dev[k], alpha ? alpha + m->var[k] : NULL, G ? G + m->var[k] : NULL)) != GPUSVM_OK)
         return r;
     return GPUSVM_OK;
 }
@@ -9183,10 +9209,8 @@ static void gpusvm__multi_train_end(gpusvm__backend *bb)
     gpusvm__multi *m = (gpusvm__multi *)bb;
     int k;
     gpusvm__pool_stop(&m->pool);
-    for (k = 0; k < m->n; ++k) {
-        m->dev[k]->train_end(m->dev[k]);
-        m->dev[k]->parts = m->dev[k]->part = 0; /* a split batch's, done with it */
-    }
+    for (k = 0; k < m->n; ++k) m->dev[k]->train->end(m->dev[k]);
+    m->rows = 0;
 }
 
 static gpusvm_result gpusvm__multi_write_state(gpusvm__backend *bb, const double *alpha, const double *G,
@@ -9196,7 +9220,7 @@ static gpusvm_result gpusvm__multi_write_state(gpusvm__backend *bb, const double
     gpusvm_result r;
     int k;
     GPUSVM__MULTI_EACH(m, k)
-    if ((r = m->dev[k]->write_state(m->dev[k], alpha ? alpha + m->var[k] : NULL, G ? G + m->var[k] : NULL,
+    if ((r = m->dev[k]->train->write_state(m->dev[k], alpha ? alpha + m->var[k] : NULL, G ? G + m->var[k] : NULL,
                                     st ? st + (size_t)m->first[k] * GPUSVM__ST_COUNT : NULL)) != GPUSVM_OK)
         return r;
     return GPUSVM_OK;
@@ -9207,17 +9231,11 @@ static gpusvm_result gpusvm__multi_write_ws(gpusvm__backend *bb, const int *idx,
     gpusvm__multi *m = (gpusvm__multi *)bb;
     gpusvm_result r;
     int k;
-    GPUSVM__MULTI_EACH(m, k) if ((r = m->dev[k]->write_ws(m->dev[k], idx, slot, mm)) != GPUSVM_OK) return r;
+    GPUSVM__MULTI_EACH(m, k) if ((r = m->dev[k]->train->write_ws(m->dev[k], idx, slot, mm)) != GPUSVM_OK) return r;
     return GPUSVM_OK;
 }
 
-/* problem 0's, Crammer-Singer's and prediction's: the first device */
-static gpusvm_result gpusvm__multi_read_rows(gpusvm__backend *bb, float *K)
-{
-    gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
-    return d->read_rows(d, K);
-}
-
+/* Crammer-Singer's and prediction's: the first device */
 static gpusvm_result gpusvm__multi_decision(gpusvm__backend *bb, const gpusvm__csr *sv, const double *coef, int nv,
                                             const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree,
                                             double *out)
@@ -9229,22 +9247,29 @@ static gpusvm_result gpusvm__multi_decision(gpusvm__backend *bb, const gpusvm__c
 static gpusvm_result gpusvm__multi_cs_begin(gpusvm__backend *bb, const gpusvm__cs_desc *desc, int *q)
 {
     gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
-    return d->cs_begin(d, desc, q);
+    return d->cs->begin(d, desc, q);
 }
 
 static gpusvm_result gpusvm__multi_cs_step(gpusvm__backend *bb, int step, int first, double eps, double max_iter)
 {
     gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
-    return d->cs_step(d, step, first, eps, max_iter);
+    return d->cs->step(d, step, first, eps, max_iter);
 }
 
 static gpusvm_result gpusvm__multi_cs_read(gpusvm__backend *bb, double *st, double *alpha)
 {
     gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
-    return d->cs_read(d, st, alpha);
+    return d->cs->read(d, st, alpha);
 }
 
 #ifdef GPUSVM_TEST_HOOKS
+/* problem 0's: the first device */
+static gpusvm_result gpusvm__multi_read_rows(gpusvm__backend *bb, float *K)
+{
+    gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
+    return d->test.read_rows(d, K);
+}
+
 static gpusvm_result gpusvm__multi_read_ws(gpusvm__backend *bb, int *idx, int *slot, double *coef, int mm)
 {
     gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
@@ -9305,6 +9330,16 @@ static void gpusvm__multi_limits(gpusvm__multi *m)
     }
 }
 
+#ifndef GPUSVM_PREDICT_ONLY
+static const gpusvm__train_steps gpusvm__multi_train_steps = {
+    gpusvm__multi_train_bytes, gpusvm__multi_mem_left, gpusvm__multi_train_begin, gpusvm__multi_select,
+    gpusvm__multi_rows, gpusvm__multi_smo, gpusvm__multi_update, NULL /* each step flushes its devices */,
+    gpusvm__multi_read_status, gpusvm__multi_read_state, gpusvm__multi_train_end, gpusvm__multi_write_state,
+    gpusvm__multi_write_ws};
+static const gpusvm__cs_steps gpusvm__multi_cs_steps = {gpusvm__multi_cs_begin, gpusvm__multi_cs_step, gpusvm__multi_cs_read};
+#endif
+static const gpusvm__device_steps gpusvm__multi_device_steps = {gpusvm__multi_device};
+
 /* One backend over the n devices dev[] (it owns them from now on, also when it fails: NULL). */
 static gpusvm__backend *gpusvm__multi_create(gpusvm_context *ctx, gpusvm__backend **dev, int n)
 {
@@ -9321,27 +9356,16 @@ static gpusvm__backend *gpusvm__multi_create(gpusvm_context *ctx, gpusvm__backen
     b->ctx = ctx;
     b->pairs = dev[0]->pairs; /* every device alike (gpusvm__multi_open) */
     gpusvm__multi_limits(m);
-    b->train_bytes = gpusvm__multi_train_bytes;
-    b->mem_left = gpusvm__multi_mem_left;
-    b->train_begin = gpusvm__multi_train_begin;
-    b->select = gpusvm__multi_select;
-    b->rows = gpusvm__multi_rows;
-    b->smo = gpusvm__multi_smo;
-    b->update = gpusvm__multi_update;
-    b->read_status = gpusvm__multi_read_status;
-    b->read_state = gpusvm__multi_read_state;
-    b->train_end = gpusvm__multi_train_end;
-    b->write_state = gpusvm__multi_write_state;
-    b->write_ws = gpusvm__multi_write_ws;
-    b->read_rows = gpusvm__multi_read_rows;
+#ifndef GPUSVM_PREDICT_ONLY
+    b->train = &gpusvm__multi_train_steps;
+    b->cs = &gpusvm__multi_cs_steps;
+#endif
+    b->devices = &gpusvm__multi_device_steps;
     b->decision = gpusvm__multi_decision;
-    b->cs_begin = gpusvm__multi_cs_begin;
-    b->cs_step = gpusvm__multi_cs_step;
-    b->cs_read = gpusvm__multi_cs_read;
     b->destroy = gpusvm__multi_destroy;
-    b->device = gpusvm__multi_device;
 #ifdef GPUSVM_TEST_HOOKS
     b->test.read_ws = gpusvm__multi_read_ws;
+    b->test.read_rows = gpusvm__multi_read_rows;
     b->test.write_rows = gpusvm__multi_write_rows;
     b->test.poison = gpusvm__multi_poison;
 #endif
@@ -10153,29 +10177,44 @@ static gpusvm_result gpusvm__batch_run_alloc(gpusvm_context *ctx, const gpusvm__
     return GPUSVM_OK;
 }
 
+/* The plan of a batch under prm with working-set size q: a split context's part is this process's. */
+static gpusvm__plan gpusvm__plan_of(const gpusvm_context *ctx, const gpusvm_params *prm, int q)
+{
+    gpusvm__plan pl;
+    pl.q = q;
+    pl.rows_budget = prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) : 0;
+    pl.shrinking = prm->shrinking > 0;
+    pl.parts = ctx->split.parts > 1 ? ctx->split.parts : 0;
+    pl.part = ctx->split.parts > 1 ? ctx->split.rank : 0;
+    return pl;
+}
+
 /* Uploads the batch and its starting state; the working sets take slots 0..q-1 (the first
    selection fills them; a whole problem is its own set). */
-static gpusvm_result gpusvm__batch_begin(gpusvm_context *ctx, const gpusvm__problem *p, int nprob, int q,
-                                         const double *alpha0, const double *G0, gpusvm__batch_run *run,
-                                         gpusvm_train_info *info)
+static gpusvm_result gpusvm__batch_begin(gpusvm_context *ctx, const gpusvm__problem *p, int nprob,
+                                         const gpusvm__plan *plan, const double *alpha0, const double *G0,
+                                         gpusvm__batch_run *run, gpusvm_train_info *info)
 {
     gpusvm__backend *b = ctx->backend;
-    const size_t before = b->mem_left(b);
+    const size_t before = b->train->mem_left(b);
     const double t0 = gpusvm__now();
+    const int q = plan->q;
+    gpusvm__plan data_only = *plan;
     gpusvm_result r;
     int t;
-    if ((r = b->train_begin(b, p, nprob, q)) != GPUSVM_OK) return r;
+    data_only.q = 0;
+    if ((r = b->train->begin(b, p, nprob, plan)) != GPUSVM_OK) return r;
     if (ctx->profile) { /* waited for: the status read drains the queue */
-        if ((r = b->read_status(b, run->st)) != GPUSVM_OK) return r;
+        if ((r = b->train->read_status(b, run->st)) != GPUSVM_OK) return r;
         run->upload = gpusvm__now() - t0;
     }
     for (t = 0; t < nprob; ++t) {
         info[t].working_set_size = p[t].nvar <= (size_t)q ? (int)p[t].nvar : q;
-        info[t].device_bytes = before - b->mem_left(b);
-        info[t].device_data_bytes = info[t].device_bytes ? b->train_bytes(b, p, nprob, 0) : 0;
+        info[t].device_bytes = before - b->train->mem_left(b);
+        info[t].device_data_bytes = info[t].device_bytes ? b->train->bytes(b, p, nprob, &data_only) : 0;
     }
-    if ((r = b->write_ws(b, run->ids, run->ids, q)) != GPUSVM_OK) return r;
-    if (alpha0 || G0) r = b->write_state(b, alpha0, G0, NULL);
+    if ((r = b->train->write_ws(b, run->ids, run->ids, q)) != GPUSVM_OK) return r;
+    if (alpha0 || G0) r = b->train->write_state(b, alpha0, G0, NULL);
     return r;
 }
 
@@ -10191,12 +10230,12 @@ static gpusvm_result gpusvm__batch_round(gpusvm_context *ctx, int first, int q, 
     int k;
     for (k = 0; k < 4 && r == GPUSVM_OK; ++k) {
         switch (k) {
-        case 0: r = b->select(b, first, prm->eps, max_iter); break;
-        case 1: r = b->rows(b, first); break;
-        case 2: r = b->smo(b, prm->eps, GPUSVM__INNER_RATIO, GPUSVM__INNER_UPDATES * q, max_iter); break;
-        default: r = b->update(b); break;
+        case 0: r = b->train->select(b, first, prm->eps, max_iter); break;
+        case 1: r = b->train->rows(b, first); break;
+        case 2: r = b->train->smo(b, prm->eps, GPUSVM__INNER_RATIO, GPUSVM__INNER_UPDATES * q, max_iter); break;
+        default: r = b->train->update(b); break;
         }
-        if (r == GPUSVM_OK && ctx->profile && (r = b->read_status(b, run->st)) == GPUSVM_OK) {
+        if (r == GPUSVM_OK && ctx->profile && (r = b->train->read_status(b, run->st)) == GPUSVM_OK) {
             t1 = gpusvm__now();
             run->spent[k] += t1 - t0;
             t0 = t1;
@@ -10227,7 +10266,7 @@ static gpusvm_result gpusvm__batch_stalls(gpusvm_context *ctx, int nprob, gpusvm
                         "stopping with converged = 0",
                         s[GPUSVM__ST_GAP], run->outer - run->best_at[t]);
             s[GPUSVM__ST_DONE] = GPUSVM__DONE_STALLED; /* the kernels skip it from now on */
-            if ((r = b->write_state(b, NULL, NULL, run->st)) != GPUSVM_OK) return r;
+            if ((r = b->train->write_state(b, NULL, NULL, run->st)) != GPUSVM_OK) return r;
             continue;
         }
         ++*running;
@@ -10286,12 +10325,12 @@ static gpusvm_result gpusvm__batch_loop(gpusvm_context *ctx, int nprob, int q, c
         if ((r = gpusvm__batch_round(ctx, first, q, prm, run)) != GPUSVM_OK) return r;
         first = 0;
         if (++run->outer % check_every) continue;
-        if ((r = b->read_status(b, run->st)) != GPUSVM_OK) return r;
+        if ((r = b->train->read_status(b, run->st)) != GPUSVM_OK) return r;
         if (ctx->profile) run->spent[4] += gpusvm__now() - run->mark;
         if ((r = gpusvm__batch_stalls(ctx, nprob, run, &running)) != GPUSVM_OK) return r;
         if (prm->progress && (r = gpusvm__batch_progress(ctx, prm, nprob, run->st, running)) != GPUSVM_OK) return r;
     }
-    return b->read_state(b, alpha, G);
+    return b->train->read_state(b, alpha, G);
 }
 
 /* Solves problems p[0..nprob) (one batch: they share p[0].x and the kernel) from alpha0 / G0
@@ -10304,10 +10343,11 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
     gpusvm__backend *b = ctx->backend;
     gpusvm__batch_run run;
     gpusvm_result r;
-    int q = gpusvm__batch_q(b, p, nprob, prm), t;
-    size_t nvar = 0;
-    if (q == 0) return gpusvm__fail(ctx, GPUSVM_ERR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
-    if (b->train_bytes(b, p, nprob, q) > b->mem_left(b)) {
+    gpusvm__plan pl = gpusvm__plan_of(ctx, prm, gpusvm__batch_q(b, p, nprob, prm));
+    int q, t;
+    size_t nvar = 0, need;
+    if (pl.q == 0) return gpusvm__fail(ctx, GPUSVM_ERR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
+    if (b->train->bytes(b, p, nprob, &pl) > b->train->mem_left(b)) {
         if (nprob > 1) { /* two smaller batches */
             const int h = nprob / 2;
             size_t off = 0;
@@ -10316,27 +10356,26 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
             return gpusvm__solve_batch(ctx, p + h, nprob - h, prm, alpha0 ? alpha0 + off : NULL, G0 ? G0 + off : NULL,
                                        alpha + off, G + off, info + h);
         }
-        while (q > 64 && b->train_bytes(b, p, nprob, q) > b->mem_left(b)) q /= 2;
+        while (pl.q > 64 && b->train->bytes(b, p, nprob, &pl) > b->train->mem_left(b)) pl.q /= 2;
     }
-    if (b->train_bytes(b, p, nprob, q) == (size_t)-1)
+    q = pl.q;
+    if ((need = b->train->bytes(b, p, nprob, &pl)) == (size_t)-1)
         return gpusvm__fail(ctx, GPUSVM_ERR_DEVICE_MEMORY,
                             "training cannot be held on the device: one of its buffers (the data, or %d kernel rows "
                             "of %lu points) passes the device's largest allocation of %.1f MiB (use fewer points, "
                             "GPUSVM_STORAGE=sparse for sparse data, or the cpu backend)",
                             q, (unsigned long)p[0].x.rows, (double)b->max_alloc / 1048576.0);
-    if (b->train_bytes(b, p, nprob, q) > b->mem_left(b))
+    if (need > b->train->mem_left(b))
         return gpusvm__fail(ctx, GPUSVM_ERR_DEVICE_MEMORY,
                             "training needs %.1f MiB on the device (the data and %d kernel rows); the device-memory "
                             "budget has %.1f MiB left (raise desc.device_memory_mb, use fewer points or features, or "
                             "the cpu backend)",
-                            (double)b->train_bytes(b, p, nprob, q) / 1048576.0, q, (double)b->mem_left(b) / 1048576.0);
+                            (double)need / 1048576.0, q, (double)b->train->mem_left(b) / 1048576.0);
     for (t = 0; t < nprob; ++t) nvar += p[t].nvar;
     gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "solver: %d problem%s, %lu variables, d=%lu q=%d", nprob, nprob > 1 ? "s" : "",
                 (unsigned long)nvar, (unsigned long)p[0].x.cols, q);
-    b->rows_budget = prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) : 0;
-    b->shrinking = prm->shrinking > 0;
     if ((r = gpusvm__batch_run_alloc(ctx, p, nprob, q, &run)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__batch_begin(ctx, p, nprob, q, alpha0, G0, &run, info)) == GPUSVM_OK &&
+    if ((r = gpusvm__batch_begin(ctx, p, nprob, &pl, alpha0, G0, &run, info)) == GPUSVM_OK &&
         (r = gpusvm__batch_loop(ctx, nprob, q, prm, &run, alpha, G)) == GPUSVM_OK) {
         if (ctx->profile)
             gpusvm__log(ctx, GPUSVM_LOG_INFO,
@@ -10346,7 +10385,7 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
                         run.upload, run.spent[0], run.spent[1], run.spent[2], run.spent[3], run.spent[4], run.outer);
         gpusvm__batch_info(ctx, nprob, run.st, prm->eps, info);
     }
-    b->train_end(b);
+    b->train->end(b);
     gpusvm__batch_run_free(&ctx->alloc, &run);
     return r;
 }
@@ -10607,7 +10646,7 @@ static int gpusvm__jobs_devices(gpusvm_context *ctx, int njobs, int in_turn)
 {
     gpusvm__backend *b = ctx->backend;
     int n = 0;
-    while (b->device && n < GPUSVM__MAX_DEVICES && b->device(b, n)) ++n;
+    while (b->devices && n < GPUSVM__MAX_DEVICES && b->devices->device(b, n)) ++n;
     if (n < 2 || njobs < 2 || in_turn || ctx->threads < 2 || !b->own_thread || !ctx->default_alloc ||
         !GPUSVM__TAKE_ATOMIC)
         return 0;
@@ -10628,7 +10667,7 @@ static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_tur
     }
     for (k = 0; k < n; ++k) {
         jb.own[k] = *ctx;
-        jb.own[k].backend = b->device(b, k);
+        jb.own[k].backend = b->devices->device(b, k);
         jb.own[k].root = ctx;
         jb.own[k].threads = ctx->threads / n > 1 ? ctx->threads / n : 1;
     }
@@ -11913,6 +11952,7 @@ static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *
     gpusvm__backend *be = ctx->backend;
     const double budget = prm->cache_size_mb > 0.0 ? prm->cache_size_mb * 1048576.0 : (double)be->cache_budget;
     double rows = 0.0;
+    gpusvm__plan pl;
     gpusvm__cs_desc d;
     gpusvm_result res;
     size_t nmax = 1;
@@ -11929,11 +11969,13 @@ static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *
         s->pb[p].cache = s->cache;
         s->pb[p].own_rows = 1;
     }
-    if (s->cache && be->train_bytes(be, s->pb, s->nprob, s->q) > be->mem_left(be))
+    pl = gpusvm__plan_of(ctx, prm, s->q);
+    if (s->cache && be->train->bytes(be, s->pb, s->nprob, &pl) > be->train->mem_left(be))
         for (s->cache = 0, p = 0; p < s->nprob; ++p) s->pb[p].cache = 0;
-    while (s->q > 2 && be->train_bytes(be, s->pb, s->nprob, s->q) > be->mem_left(be)) s->q /= 2;
-    s->before = be->mem_left(be);
-    if ((res = be->train_begin(be, s->pb, s->nprob, s->q)) != GPUSVM_OK) return res;
+    while (pl.q > 2 && be->train->bytes(be, s->pb, s->nprob, &pl) > be->train->mem_left(be)) pl.q /= 2;
+    s->q = pl.q;
+    s->before = be->train->mem_left(be);
+    if ((res = be->train->begin(be, s->pb, s->nprob, &pl)) != GPUSVM_OK) return res;
     d.nprob = s->nprob;
     d.cache = s->cache;
     d.n = s->n;
@@ -11945,11 +11987,13 @@ static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *
     d.ratio = GPUSVM__CS_RATIO_OF(be);
     gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "Crammer-Singer: %d problem%s, %d classes, working set %d, %s", s->nprob,
                 s->nprob > 1 ? "s" : "", s->m[0], s->q, d.cache ? "every row cached" : "rows recomputed");
-    if ((res = be->cs_begin(be, &d, &s->q)) != GPUSVM_OK) return res;
-    s->device_bytes = s->before - be->mem_left(be);
-    s->row_bytes = be->train_bytes(be, s->pb, s->nprob, s->q);
+    if ((res = be->cs->begin(be, &d, &s->q)) != GPUSVM_OK) return res;
+    s->device_bytes = s->before - be->train->mem_left(be);
+    pl.q = s->q;
+    s->row_bytes = be->train->bytes(be, s->pb, s->nprob, &pl);
     for (p = 0; p < s->nprob; ++p) s->pb[p].cache = 0;
-    s->row_bytes -= be->train_bytes(be, s->pb, s->nprob, 0);
+    pl.q = 0;
+    s->row_bytes -= be->train->bytes(be, s->pb, s->nprob, &pl);
     if (s->row_bytes > s->device_bytes) s->row_bytes = s->device_bytes;
     return GPUSVM_OK;
 }
@@ -12003,13 +12047,13 @@ static gpusvm_result gpusvm__cs_loop(gpusvm_context *ctx, const gpusvm_params *p
     for (;;) {
         for (k = 0; k < every; ++k, first = 0)
             for (step = 0; step < 4 && res == GPUSVM_OK; ++step)
-                if ((res = be->cs_step(be, step, first, prm->eps, prm->max_iter)) == GPUSVM_OK && ctx->profile &&
-                    (res = be->cs_read(be, s->st, NULL)) == GPUSVM_OK) {
+                if ((res = be->cs->step(be, step, first, prm->eps, prm->max_iter)) == GPUSVM_OK && ctx->profile &&
+                    (res = be->cs->read(be, s->st, NULL)) == GPUSVM_OK) {
                     t1 = gpusvm__now();
                     s->spent[step] += t1 - t0;
                     t0 = t1;
                 }
-        if (res != GPUSVM_OK || (res = be->cs_read(be, s->st, NULL)) != GPUSVM_OK) return res;
+        if (res != GPUSVM_OK || (res = be->cs->read(be, s->st, NULL)) != GPUSVM_OK) return res;
         if (prm->progress) { /* the gap of the latest check: the one that ended training, at the last call */
             gpusvm_progress pr;
             pr.iterations = (long long)s->st[GPUSVM__ST_ITER];
@@ -12028,7 +12072,7 @@ static gpusvm_result gpusvm__cs_loop(gpusvm_context *ctx, const gpusvm_params *p
                     "Crammer-Singer steps (each waited for): responses %.4f s, selection %.4f s, kernel rows %.4f s, "
                     "sweeps %.4f s",
                     s->spent[0], s->spent[1], s->spent[2], s->spent[3]);
-    return be->cs_read(be, s->st, s->alpha);
+    return be->cs->read(be, s->st, s->alpha);
 }
 
 /* Problem p's model: points with any nonzero coefficient, grouped by class; sv_coef has nr_class
@@ -12111,7 +12155,7 @@ static gpusvm_result gpusvm__train_cs_many(gpusvm_context *ctx, const gpusvm__cs
     if ((res = gpusvm__cs_setup(ctx, xin, y, prm, nsub, sub, sub_n, &s)) == GPUSVM_OK &&
         (res = gpusvm__cs_begin(ctx, prm, &s)) == GPUSVM_OK)
         res = gpusvm__cs_loop(ctx, prm, &s);
-    be->train_end(be);
+    be->train->end(be);
     for (p = 0; p < s.nprob && res == GPUSVM_OK; ++p) res = gpusvm__cs_finish(ctx, prm, &s, p, t_start, &out[p]);
     if (res != GPUSVM_OK)
         for (p = 0; p < s.nprob; ++p) {
@@ -13787,7 +13831,7 @@ static gpusvm_result gpusvm__split_agree(gpusvm_context *ctx)
     int32_t mine = (int32_t)ctx->kind | (int32_t)(ctx->backend->pairs << 8), *all;
     gpusvm_result r = GPUSVM_OK;
     int k;
-    if (ctx->kind == GPUSVM_BACKEND_OPENCL && ctx->backend->parts != s->parts)
+    if (ctx->kind == GPUSVM_BACKEND_OPENCL && ctx->backend->devices)
         return gpusvm__fail(ctx, GPUSVM_ERR_SPLIT_MISMATCH, "a part of a split context holds one device, not several");
     if (!(all = (int32_t *)gpusvm__alloc(&ctx->alloc, (size_t)s->parts, sizeof(int32_t))))
         return gpusvm__oom(ctx, "the split context's parts");

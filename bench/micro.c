@@ -105,6 +105,15 @@ static gpusvm__cl_mem buffer(size_t bytes)
 }
 
 /* A random dense problem for the rows and keys: n points of d features, labels +-1. */
+/* train.begin of p under a plan of working-set size q and nothing else. */
+static gpusvm_result micro_begin(gpusvm__ocl *b, const gpusvm__problem *p, int q)
+{
+    gpusvm__plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.q = q;
+    return b->base.train->begin(&b->base, p, 1, &plan);
+}
+
 static void dense_problem(size_t n, size_t d, gpusvm__problem *p, size_t **rp, int32_t **col, float **val,
                           signed char **y, double **C)
 {
@@ -221,13 +230,13 @@ int main(void)
         double bytes;
         dense_problem(n, d, &p, &rp, &col, &val, &y, &C);
         p.nvar = n;
-        if (B->base.train_begin(&B->base, &p, 1, 2) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
-        if (B->base.write_ws(&B->base, ids, slots, 2) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
+        if (micro_begin(B, &p, 2) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
+        if (B->base.train->write_ws(&B->base, ids, slots, 2) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
         t = time_rows(2, 20);
         bytes = (double)n * d * 4 + 2.0 * n * 4 + (double)n * 4;
         printf("| kernel rows: 2 RBF rows, n = %lu, d = 128 | %.2f TB/s (%.3f ms) | %.2f TB/s | %.0f%% | 85%% |\n",
                (unsigned long)n, bytes / t / 1e12, t * 1e3, copy_bw / 1e12, 100.0 * bytes / t / copy_bw);
-        B->base.train_end(&B->base);
+        B->base.train->end(&B->base);
         free_dense(rp, col, val, y, C);
     }
     { /* rows: a training round's new rows on the dense 1M benchmark (half of q, n = 1M, d = 32) */
@@ -240,14 +249,14 @@ int main(void)
             ids[k] = (int)((size_t)k * (n / (size_t)q) + 7);
             slots[k] = k;
         }
-        if (B->base.train_begin(&B->base, &p, 1, q) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
-        if (B->base.write_ws(&B->base, ids, slots, q) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
+        if (micro_begin(B, &p, q) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
+        if (B->base.train->write_ws(&B->base, ids, slots, q) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
         t = time_rows(q / 2, 5);
         bytes = (double)(q / 2) * (double)n * 4;
         printf("| kernel rows: %d RBF rows, n = %lu, d = 32 (a round of the dense 1M benchmark) | %.2f TB/s written "
                "(%.3f ms) | %.2f TB/s | %.0f%% | |\n",
                q / 2, (unsigned long)n, bytes / t / 1e12, t * 1e3, copy_bw / 1e12, 100.0 * bytes / t / copy_bw);
-        B->base.train_end(&B->base);
+        B->base.train->end(&B->base);
         free_dense(rp, col, val, y, C);
         free(ids);
     }
@@ -255,7 +264,7 @@ int main(void)
         const size_t n = ((size_t)8 << 20) / div;
         double bytes;
         dense_problem(n, 1, &p, &rp, &col, &val, &y, &C);
-        if (B->base.train_begin(&B->base, &p, 1, 2) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
+        if (micro_begin(B, &p, 2) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
         {
             size_t g[2], l[2] = {GPUSVM__L, 1};
             g[0] = B->nparts_max * GPUSVM__L;
@@ -265,7 +274,7 @@ int main(void)
         bytes = (double)n * (8 + 8 + 8 + 1 + 4 + 4);
         printf("| selection keys + arg-max/arg-min partials, %lu variables | %.2f TB/s (%.3f ms) | %.2f TB/s | %.0f%% | 85%% |\n",
                (unsigned long)n, bytes / t / 1e12, t * 1e3, copy_bw / 1e12, 100.0 * bytes / t / copy_bw);
-        B->base.train_end(&B->base);
+        B->base.train->end(&B->base);
         free_dense(rp, col, val, y, C);
     }
     { /* the q x n tile on mnist-shaped data */
@@ -275,18 +284,18 @@ int main(void)
         double flops;
         for (k = 0; k < q; ++k) ids[k] = (int)((size_t)k * (n / (size_t)q));
         dense_problem(n, d, &p, &rp, &col, &val, &y, &C);
-        if (B->base.train_begin(&B->base, &p, 1, q) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
+        if (micro_begin(B, &p, q) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
         {
             int *slots = (int *)malloc((size_t)q * sizeof(int));
             for (k = 0; k < q; ++k) slots[k] = k;
-            if (B->base.write_ws(&B->base, ids, slots, q) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
+            if (B->base.train->write_ws(&B->base, ids, slots, q) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
             free(slots);
         }
         t = time_rows(q, 3);
         flops = 2.0 * q * (double)n * (double)B->dpad;
         printf("| q x n tile: q = %d, n = %lu, d = 784 (RBF) | %.1f TFLOP/s (%.2f ms) | %.1f TFLOP/s | %.0f%% | 40%% |\n",
                q, (unsigned long)n, flops / t / 1e12, t * 1e3, fma_rate / 1e12, 100.0 * flops / t / fma_rate);
-        B->base.train_end(&B->base);
+        B->base.train->end(&B->base);
         free_dense(rp, col, val, y, C);
         free(ids);
     }

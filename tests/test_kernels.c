@@ -246,6 +246,15 @@ static void solve_optimum_check(const solve_t *s, const double *a1, const double
 }
 
 /* One full round of each primitive on problem t with working set q. */
+/* train.begin under a plan of working-set size q and nothing else. */
+static gpusvm_result begin(gpusvm__backend *b, const gpusvm__problem *p, int nprob, int q)
+{
+    gpusvm__plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.q = q;
+    return b->train->begin(b, p, nprob, &plan);
+}
+
 static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t, int q, const char *label)
 {
     const size_t n = t->p.nvar, np = t->p.x.rows; /* variables, points */
@@ -261,8 +270,8 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     int k, mode;
     char what[160];
 
-    CHECK_OK(cpu->train_begin(cpu, &t->p, 1, q));
-    CHECK_OK(ocl->train_begin(ocl, &t->p, 1, q));
+    CHECK_OK(begin(cpu, &t->p, 1, q));
+    CHECK_OK(begin(ocl, &t->p, 1, q));
 
     /* rows: a random distinct index set, shuffled slots */
     for (k = 0; k < q; ++k) {
@@ -274,13 +283,13 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
         slot[k] = slot[j];
         slot[j] = tmp;
     }
-    CHECK_OK(cpu->write_ws(cpu, idx, slot, q));
-    CHECK_OK(ocl->write_ws(ocl, idx, slot, q));
+    CHECK_OK(cpu->train->write_ws(cpu, idx, slot, q));
+    CHECK_OK(ocl->train->write_ws(ocl, idx, slot, q));
     CHECK_OK(ocl->test.poison(ocl));
-    CHECK_OK(cpu->rows(cpu, 1));
-    CHECK_OK(ocl->rows(ocl, 1));
-    CHECK_OK(cpu->read_rows(cpu, Kc));
-    CHECK_OK(ocl->read_rows(ocl, Ko));
+    CHECK_OK(cpu->train->rows(cpu, 1));
+    CHECK_OK(ocl->train->rows(ocl, 1));
+    CHECK_OK(cpu->test.read_rows(cpu, Kc));
+    CHECK_OK(ocl->test.read_rows(ocl, Ko));
     for (i = 0, bad = 0; i < (size_t)q * np; ++i)
         if (!close_rel(Ko[i], Kc[i], 2e-5, 2e-6)) {
             if (!bad) fprintf(stderr, "  rows[%lu]: opencl %.9g, C %.9g\n", (unsigned long)i, Ko[i], Kc[i]);
@@ -299,21 +308,21 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
             if (urand() < 0.1) G[i] = -1.0; /* ties */
         }
         memset(st0, 0, sizeof st0);
-        CHECK_OK(cpu->write_state(cpu, alpha, G, st0));
-        CHECK_OK(ocl->write_state(ocl, alpha, G, st0));
+        CHECK_OK(cpu->train->write_state(cpu, alpha, G, st0));
+        CHECK_OK(ocl->train->write_state(ocl, alpha, G, st0));
         if (mode == 1) { /* the same previous working set on both */
-            CHECK_OK(cpu->write_ws(cpu, idx, slot, q));
-            CHECK_OK(ocl->write_ws(ocl, idx, slot, q));
+            CHECK_OK(cpu->train->write_ws(cpu, idx, slot, q));
+            CHECK_OK(ocl->train->write_ws(ocl, idx, slot, q));
         } else {
             for (k = 0; k < q; ++k) slot2[k] = k;
-            CHECK_OK(cpu->write_ws(cpu, idx, slot2, q));
-            CHECK_OK(ocl->write_ws(ocl, idx, slot2, q));
+            CHECK_OK(cpu->train->write_ws(cpu, idx, slot2, q));
+            CHECK_OK(ocl->train->write_ws(ocl, idx, slot2, q));
         }
         CHECK_OK(ocl->test.poison(ocl));
-        CHECK_OK(cpu->select(cpu, mode == 0, 1e-3, 1e12));
-        CHECK_OK(ocl->select(ocl, mode == 0, 1e-3, 1e12));
-        CHECK_OK(cpu->read_status(cpu, s1));
-        CHECK_OK(ocl->read_status(ocl, s2));
+        CHECK_OK(cpu->train->select(cpu, mode == 0, 1e-3, 1e12));
+        CHECK_OK(ocl->train->select(ocl, mode == 0, 1e-3, 1e12));
+        CHECK_OK(cpu->train->read_status(cpu, s1));
+        CHECK_OK(ocl->train->read_status(ocl, s2));
         CHECK_OK(cpu->test.read_ws(cpu, idx, slot, NULL, q));
         CHECK_OK(ocl->test.read_ws(ocl, idx2, slot2, NULL, q));
         snprintf(what, sizeof what, "%s: gpusvm_keys/select mode %d: same gap (%.17g vs %.17g)", label, mode,
@@ -346,28 +355,28 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     }
     memset(st0, 0, sizeof st0);
     st0[GPUSVM__ST_GAP] = 2.0;
-    CHECK_OK(cpu->write_state(cpu, alpha, G, st0));
-    CHECK_OK(ocl->write_state(ocl, alpha, G, st0));
-    CHECK_OK(ocl->write_ws(ocl, idx, slot, q));
-    CHECK_OK(cpu->write_ws(cpu, idx, slot, q));
-    CHECK_OK(cpu->rows(cpu, 1)); /* the working set's own rows: a symmetric subproblem */
-    CHECK_OK(cpu->read_rows(cpu, Kc));
+    CHECK_OK(cpu->train->write_state(cpu, alpha, G, st0));
+    CHECK_OK(ocl->train->write_state(ocl, alpha, G, st0));
+    CHECK_OK(ocl->train->write_ws(ocl, idx, slot, q));
+    CHECK_OK(cpu->train->write_ws(cpu, idx, slot, q));
+    CHECK_OK(cpu->train->rows(cpu, 1)); /* the working set's own rows: a symmetric subproblem */
+    CHECK_OK(cpu->test.read_rows(cpu, Kc));
     CHECK_OK(cpu->test.write_rows(cpu, Kc));
     CHECK_OK(ocl->test.poison(ocl));
     CHECK_OK(ocl->test.write_rows(ocl, Kc)); /* poison hit the rows too */
-    CHECK_OK(cpu->smo(cpu, 1e-3, 0.1, 10 * q, 1e12));
-    CHECK_OK(ocl->smo(ocl, 1e-3, 0.1, 10 * q, 1e12));
-    CHECK_OK(cpu->read_status(cpu, s1));
-    CHECK_OK(ocl->read_status(ocl, s2));
-    CHECK_OK(cpu->read_state(cpu, a1, NULL));
-    CHECK_OK(ocl->read_state(ocl, a2, NULL));
+    CHECK_OK(cpu->train->smo(cpu, 1e-3, 0.1, 10 * q, 1e12));
+    CHECK_OK(ocl->train->smo(ocl, 1e-3, 0.1, 10 * q, 1e12));
+    CHECK_OK(cpu->train->read_status(cpu, s1));
+    CHECK_OK(ocl->train->read_status(ocl, s2));
+    CHECK_OK(cpu->train->read_state(cpu, a1, NULL));
+    CHECK_OK(ocl->train->read_state(ocl, a2, NULL));
     CHECK_OK(cpu->test.read_ws(cpu, NULL, NULL, c1, q));
     CHECK_OK(ocl->test.read_ws(ocl, NULL, NULL, c2, q));
     CHECK(s1[GPUSVM__ST_ITER] > 0 && s2[GPUSVM__ST_ITER] > 0, "gpusvm_smo: both solves make pair updates");
-    CHECK_OK(cpu->update(cpu));
-    CHECK_OK(ocl->update(ocl));
-    CHECK_OK(cpu->read_state(cpu, NULL, g1));
-    CHECK_OK(ocl->read_state(ocl, NULL, g2));
+    CHECK_OK(cpu->train->update(cpu));
+    CHECK_OK(ocl->train->update(ocl));
+    CHECK_OK(cpu->train->read_state(cpu, NULL, g1));
+    CHECK_OK(ocl->train->read_state(ocl, NULL, g2));
     if (pairs) {
         const solve_t in = {t, idx, slot, q, Kc, alpha, G, 1e-3, 0.1 * st0[GPUSVM__ST_GAP], 10 * q};
         printf("  %s: float pairs: %g pair updates, the C backend %g\n", label, s2[GPUSVM__ST_ITER], s1[GPUSVM__ST_ITER]);
@@ -376,8 +385,8 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
         solve_path_check(t, q, a1, a2, c1, c2, g1, g2, s1[GPUSVM__ST_ITER], s2[GPUSVM__ST_ITER], label);
     }
 
-    cpu->train_end(cpu);
-    ocl->train_end(ocl);
+    cpu->train->end(cpu);
+    ocl->train->end(ocl);
     free(idx); free(slot); free(idx2); free(slot2); free(Kc); free(Ko);
     free(alpha); free(G); free(a1); free(a2); free(g1); free(g2); free(c1); free(c2);
 }
@@ -398,24 +407,24 @@ static void few_rows_check_at(gpusvm__backend *cpu, gpusvm__backend *ocl, proble
         slot[k] = 15 - k;
     }
     if (first >= 0) idx[0] = first;
-    CHECK_OK(ocl->train_begin(ocl, &t->p, 1, 16));
-    CHECK_OK(ocl->write_ws(ocl, idx, slot, 16));
-    CHECK_OK(ocl->rows(ocl, 1));
-    CHECK_OK(ocl->read_rows(ocl, Kt));
-    ocl->train_end(ocl);
+    CHECK_OK(begin(ocl, &t->p, 1, 16));
+    CHECK_OK(ocl->train->write_ws(ocl, idx, slot, 16));
+    CHECK_OK(ocl->train->rows(ocl, 1));
+    CHECK_OK(ocl->test.read_rows(ocl, Kt));
+    ocl->train->end(ocl);
     for (c = 0; c < 5; ++c) {
         const int nr = counts[c];
         int sl[16];
         for (k = 0; k < nr; ++k) sl[k] = nr - 1 - k;
-        CHECK_OK(cpu->train_begin(cpu, &t->p, 1, nr));
-        CHECK_OK(ocl->train_begin(ocl, &t->p, 1, nr));
-        CHECK_OK(cpu->write_ws(cpu, idx, sl, nr));
-        CHECK_OK(ocl->write_ws(ocl, idx, sl, nr));
+        CHECK_OK(begin(cpu, &t->p, 1, nr));
+        CHECK_OK(begin(ocl, &t->p, 1, nr));
+        CHECK_OK(cpu->train->write_ws(cpu, idx, sl, nr));
+        CHECK_OK(ocl->train->write_ws(ocl, idx, sl, nr));
         CHECK_OK(ocl->test.poison(ocl));
-        CHECK_OK(cpu->rows(cpu, 1));
-        CHECK_OK(ocl->rows(ocl, 1));
-        CHECK_OK(cpu->read_rows(cpu, Kc));
-        CHECK_OK(ocl->read_rows(ocl, Kf));
+        CHECK_OK(cpu->train->rows(cpu, 1));
+        CHECK_OK(ocl->train->rows(ocl, 1));
+        CHECK_OK(cpu->test.read_rows(cpu, Kc));
+        CHECK_OK(ocl->test.read_rows(ocl, Kf));
         for (k = 0, bad = 0, diff = 0; k < nr; ++k)
             for (i = 0; i < np; ++i) {
                 const float f = Kf[(size_t)sl[k] * np + i];
@@ -427,8 +436,8 @@ static void few_rows_check_at(gpusvm__backend *cpu, gpusvm__backend *ocl, proble
                  "(%lu differ)",
                  label, nr, (unsigned long)bad, (unsigned long)diff);
         CHECK(bad == 0 && diff == 0, what);
-        cpu->train_end(cpu);
-        ocl->train_end(ocl);
+        cpu->train->end(cpu);
+        ocl->train->end(ocl);
     }
     free(Kt);
     free(Kf);
@@ -457,13 +466,13 @@ static void narrow_check(gpusvm__backend *ocl, problem_t *t, int q, const char *
     for (pass = 0; pass < 2; ++pass) {
         K[pass] = (float *)malloc((size_t)q * np * sizeof(float));
         b->no_narrow = pass;
-        CHECK_OK(ocl->train_begin(ocl, &t->p, 1, q));
+        CHECK_OK(begin(ocl, &t->p, 1, q));
         took += b->narrow;
-        CHECK_OK(ocl->write_ws(ocl, idx, slot, q));
+        CHECK_OK(ocl->train->write_ws(ocl, idx, slot, q));
         CHECK_OK(ocl->test.poison(ocl));
-        CHECK_OK(ocl->rows(ocl, 1));
-        CHECK_OK(ocl->read_rows(ocl, K[pass]));
-        ocl->train_end(ocl);
+        CHECK_OK(ocl->train->rows(ocl, 1));
+        CHECK_OK(ocl->test.read_rows(ocl, K[pass]));
+        ocl->train->end(ocl);
     }
     b->no_narrow = 0;
     for (i = 0; i < (size_t)q * np; ++i) diff += memcmp(&K[0][i], &K[1][i], sizeof(float)) != 0;
@@ -490,21 +499,21 @@ static void sparse_vs_dense(gpusvm__backend *dense, gpusvm__backend *sparse, pro
     }
     idx[0] = 1; /* the row with every feature, and the empty one */
     idx[1] = 2;
-    CHECK_OK(dense->train_begin(dense, &t->p, 1, q));
-    CHECK_OK(sparse->train_begin(sparse, &t->p, 1, q));
-    CHECK_OK(dense->write_ws(dense, idx, slot, q));
-    CHECK_OK(sparse->write_ws(sparse, idx, slot, q));
+    CHECK_OK(begin(dense, &t->p, 1, q));
+    CHECK_OK(begin(sparse, &t->p, 1, q));
+    CHECK_OK(dense->train->write_ws(dense, idx, slot, q));
+    CHECK_OK(sparse->train->write_ws(sparse, idx, slot, q));
     CHECK_OK(sparse->test.poison(sparse));
-    CHECK_OK(dense->rows(dense, 1));
-    CHECK_OK(sparse->rows(sparse, 1));
-    CHECK_OK(dense->read_rows(dense, Kd));
-    CHECK_OK(sparse->read_rows(sparse, Ks));
+    CHECK_OK(dense->train->rows(dense, 1));
+    CHECK_OK(sparse->train->rows(sparse, 1));
+    CHECK_OK(dense->test.read_rows(dense, Kd));
+    CHECK_OK(sparse->test.read_rows(sparse, Ks));
     for (i = 0; i < (size_t)q * np; ++i) bad += !close_rel(Ks[i], Kd[i], 2e-5, 2e-6);
     snprintf(what, sizeof what, "%s: gpusvm_rows_sparse agrees with the dense tiles (%lu of %lu differ)", label,
              (unsigned long)bad, (unsigned long)((size_t)q * np));
     CHECK(bad == 0, what);
-    dense->train_end(dense);
-    sparse->train_end(sparse);
+    dense->train->end(dense);
+    sparse->train->end(sparse);
     free(idx); free(slot); free(Kd); free(Ks);
 }
 

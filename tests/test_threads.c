@@ -116,9 +116,10 @@ static char *threads_model(int threads, gpusvm_svm_type type, size_t rows, size_
    with its own code and message, at about the same time. The model file's text (NULL on failure:
    the code and the context's message in *r and said). */
 enum { MD = 3 };
-static gpusvm_result (*md_select[MD])(gpusvm__backend *, int, double, double);
-static gpusvm_result (*md_update[MD])(gpusvm__backend *);
-static gpusvm_result (*md_cs_step[MD])(gpusvm__backend *, int, int, double, double);
+static const gpusvm__train_steps *md_train[MD]; /* each device's own tables, and the wrapping copies */
+static const gpusvm__cs_steps *md_cs[MD];
+static gpusvm__train_steps md_train_w[MD];
+static gpusvm__cs_steps md_cs_w[MD];
 static gpusvm__backend *md_dev[MD];
 static pthread_t md_ran[MD];
 static long md_updates[MD], md_fail_at, md_logs;
@@ -132,20 +133,20 @@ static gpusvm_result md_select_w(gpusvm__backend *b, int first, double eps, doub
 {
     const int k = md_index(b);
     md_ran[k] = pthread_self();
-    return md_select[k](b, first, eps, max_iter);
+    return md_train[k]->select(b, first, eps, max_iter);
 }
 static gpusvm_result md_cs_step_w(gpusvm__backend *b, int step, int first, double eps, double max_iter)
 {
     const int k = md_index(b);
     md_ran[k] = pthread_self();
-    return md_cs_step[k](b, step, first, eps, max_iter);
+    return md_cs[k]->step(b, step, first, eps, max_iter);
 }
 static gpusvm_result md_update_w(gpusvm__backend *b)
 {
     const int k = md_index(b);
     if (md_fail_at > 0 && k > 0 && ++md_updates[k] == md_fail_at)
         return gpusvm__fail(b->ctx, k == 1 ? GPUSVM_ERR_FILE_WRITE : GPUSVM_ERR_DEVICE_MEMORY, "device %d failed", k);
-    return md_update[k](b);
+    return md_train[k]->update(b);
 }
 static void md_logger(void *user, gpusvm_log_level level, const char *msg)
 {
@@ -168,12 +169,15 @@ static gpusvm_context *multi_context(int ndev, int own_thread, gpusvm_result *r)
     for (k = 0; k < ndev; ++k) {
         md_dev[k] = gpusvm__cpu_create(ctx);
         md_dev[k]->own_thread = own_thread;
-        md_select[k] = md_dev[k]->select;
-        md_update[k] = md_dev[k]->update;
-        md_cs_step[k] = md_dev[k]->cs_step;
-        md_dev[k]->select = md_select_w;
-        md_dev[k]->update = md_update_w;
-        md_dev[k]->cs_step = md_cs_step_w;
+        md_train[k] = md_dev[k]->train;
+        md_cs[k] = md_dev[k]->cs;
+        md_train_w[k] = *md_train[k];
+        md_cs_w[k] = *md_cs[k];
+        md_train_w[k].select = md_select_w;
+        md_train_w[k].update = md_update_w;
+        md_cs_w[k].step = md_cs_step_w;
+        md_dev[k]->train = &md_train_w[k];
+        md_dev[k]->cs = &md_cs_w[k];
         md_ran[k] = pthread_self();
         md_updates[k] = 0;
     }
