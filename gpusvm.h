@@ -915,6 +915,33 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
  * warp exchanges) GPUSVM__SRP rows of the lanes' sums in double; the host lowers GPUSVM__SH_LOG to
  * fit the device */
 #define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SRP * 8)
+/* gpusvm_smo's local memory: per working-set position (up to GPUSVM__Q) its published alpha,
+ * gradient and bound (wide words of 8 bytes), diagonal and i-row value (floats) and label (a
+ * char); per work-item of the reductions without warp exchanges four scores of at most 8 bytes
+ * and two indices (with them, at most 52 bytes a warp, 1664 in all, within GPUSVM__SMO_SPARE and
+ * the work-items' bytes). The host halves GPUSVM__Q until GPUSVM__SMO_LOCAL fits the device;
+ * part 3 checks its arrays against these sizes when it compiles. */
+#define GPUSVM__SMO_POS_BYTES (3 * 8 + 2 * 4 + 1)
+#define GPUSVM__SMO_ITEM_BYTES (4 * 8 + 2 * 4)
+#define GPUSVM__SMO_SPARE 1024
+#define GPUSVM__SMO_LOCAL(q) \
+    ((size_t)(q) * GPUSVM__SMO_POS_BYTES + (size_t)GPUSVM__L * GPUSVM__SMO_ITEM_BYTES + GPUSVM__SMO_SPARE)
+/* The selection's radix passes count digits into GPUSVM__SEL_BINS bins; one selection's scratch
+ * (gpusvm_sel_scratch, part 2: the bins and seven words) is GPUSVM__SEL_SCRATCH bytes, in local
+ * memory, or one per problem in global memory for the selection over the grid. */
+#define GPUSVM__SEL_BINS 2048
+#define GPUSVM__SEL_SCRATCH ((GPUSVM__SEL_BINS + 7) * 4)
+/* gpusvm_cs_solve's local memory for working-set size q and m classes: the q x q block of kernel
+ * values (floats, kws); the set's responses (q x m wide words, cws); and scr, wide words:
+ * GPUSVM__CS_SCR_ROWS rows of m (D, D - Ub, Ub, alpha, the step, the candidates' theta, the
+ * violation's terms), the set's alpha (q x m), its points' bounds, diagonals and classes (q each);
+ * beside them its own list of the set's points (GPUSVM__Q ints). */
+#define GPUSVM__CS_SCR_ROWS 7
+#define GPUSVM__CS_KWS_BYTES(q) ((size_t)(q) * (size_t)(q) * 4)
+#define GPUSVM__CS_CWS_BYTES(q, m) ((size_t)(q) * (size_t)(m) * 8)
+#define GPUSVM__CS_SCR_BYTES(q, m) (((size_t)(GPUSVM__CS_SCR_ROWS + (q)) * (size_t)(m) + 3 * (size_t)(q)) * 8)
+#define GPUSVM__CS_LOCAL(q, m) \
+    (GPUSVM__CS_KWS_BYTES(q) + GPUSVM__CS_CWS_BYTES(q, m) + GPUSVM__CS_SCR_BYTES(q, m) + (size_t)GPUSVM__Q * 4)
 
 /* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */
 #define GPUSVM__K_LINEAR 0
@@ -954,6 +981,13 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #define GPUSVM__DONE_CONVERGED 1 /* the gap fell below eps */
 #define GPUSVM__DONE_MAX_ITER 2  /* max_iter pair updates reached */
 #define GPUSVM__DONE_STALLED 3   /* stopped by the host: no progress */
+/* The stopping rule (LIBSVM's, and Crammer-Singer's on its relative gap): converged once the gap
+ * is not >= eps (a NaN gap stops too), else out of pair updates once iter >= max_iter, else
+ * running. ge(a, b) is a >= b in the caller's arithmetic (GPUSVM__GE: double on the host; the
+ * kernels' wide words, double or float pairs). */
+#define GPUSVM__STOP_RULE(ge, gap, eps, iter, max_iter)                                              \
+    (!ge(gap, eps) ? GPUSVM__DONE_CONVERGED : ge(iter, max_iter) ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING)
+#define GPUSVM__GE(a, b) ((a) >= (b))
 
 /* ---- the problem table of a batch: GPUSVM__PI_COUNT ints per problem -----
  * A batch: binary problems that share one uploaded set of points and are
@@ -2765,8 +2799,7 @@ static int gpusvm__split_ends(const gpusvm__split_in *in, double *st)
         }
     worst = (in->nu && up[1] - low[1] > up[0] - low[0]) ? 1 : 0;
     gap = up[worst] - low[worst];
-    done = !(gap >= in->eps) ? GPUSVM__DONE_CONVERGED
-                             : (st[GPUSVM__ST_ITER] >= in->max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);
+    done = GPUSVM__STOP_RULE(GPUSVM__GE, gap, in->eps, st[GPUSVM__ST_ITER], in->max_iter);
     st[GPUSVM__ST_GAP] = gap;
     st[GPUSVM__ST_MUP] = up[worst];
     st[GPUSVM__ST_MLOW] = low[worst];
@@ -3613,8 +3646,7 @@ static void gpusvm__cpu_select_one(gpusvm__cpu *b, gpusvm__cpu_job *j, int mode,
     if (j->split) gpusvm__cpu_merge_ends(b, up, low);
     worst = (j->p.nu && up[1] - low[1] > up[0] - low[0]) ? 1 : 0;
     gap = up[worst] - low[worst];
-    done = !(gap >= eps) ? GPUSVM__DONE_CONVERGED
-                         : (j->st[GPUSVM__ST_ITER] >= max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);
+    done = GPUSVM__STOP_RULE(GPUSVM__GE, gap, eps, j->st[GPUSVM__ST_ITER], max_iter);
     j->st[GPUSVM__ST_GAP] = gap;
     j->st[GPUSVM__ST_MUP] = up[worst];
     j->st[GPUSVM__ST_MLOW] = low[worst];
@@ -4809,8 +4841,7 @@ static void gpusvm__cpu_cs_select(gpusvm__cpu_cs *s, double eps, double max_iter
     s->st[GPUSVM__ST_GAP] = (P + D) > 0.0 ? 2.0 * (P - D) / (P + D) : 0.0;
     s->st[GPUSVM__ST_CS_P] = P;
     s->st[GPUSVM__ST_CS_D] = D;
-    s->st[GPUSVM__ST_DONE] = !(s->st[GPUSVM__ST_GAP] >= eps) ? GPUSVM__DONE_CONVERGED
-                             : (s->st[GPUSVM__ST_ITER] >= max_iter ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING);
+    s->st[GPUSVM__ST_DONE] = GPUSVM__STOP_RULE(GPUSVM__GE, s->st[GPUSVM__ST_GAP], eps, s->st[GPUSVM__ST_ITER], max_iter);
     if (s->st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return;
     gpusvm__cpu_cs_choose(s);
     s->st[GPUSVM__ST_CS_Q] = s->nq;
@@ -4930,7 +4961,7 @@ static gpusvm_result gpusvm__cpu_cs_one(gpusvm__cpu *b, const gpusvm__cs_desc *d
     s->dA = (double *)gpusvm__alloc(a, q, m * sizeof(double));
     s->cws = (double *)gpusvm__alloc(a, q, m * sizeof(double));
     s->kws = (float *)gpusvm__alloc(a, q, q * sizeof(float));
-    s->scr = (double *)gpusvm__alloc(a, 7 * m, sizeof(double));
+    s->scr = (double *)gpusvm__alloc(a, GPUSVM__CS_SCR_ROWS * m, sizeof(double));
     s->gi = (double *)gpusvm__alloc(a, n, sizeof(double));
     s->acc = (double *)gpusvm__alloc(a, (size_t)b->threads * GPUSVM__CS_BLOCK, m * sizeof(double));
     s->bsum = (double *)gpusvm__alloc(a, n / GPUSVM__CS_BLOCK + 1, 3 * sizeof(double));
@@ -5453,7 +5484,6 @@ static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRA
 #ifndef GPUSVM__SEL_GRID
 #define GPUSVM__SEL_GRID 32768
 #endif
-#define GPUSVM__SEL_SCRATCH ((2048 + 7) * 4) /* bytes of one gpusvm_sel_scratch (kernels part 2) */
 
 /* The row cache (kernels part 1c) of a problem of at least twice its working set's variables:
    up to this many working sets' rows in all, and this many MB of rows unless params.cache_size_mb
@@ -8128,8 +8158,7 @@ static const char *const gpusvm__cs_buf_what[GPUSVM__CB_COUNT] = {GPUSVM__CS_BUF
    the set's points. */
 static size_t gpusvm__cs_local(int q, int m)
 {
-    return (size_t)q * (size_t)q * sizeof(float) + 2 * (size_t)q * (size_t)m * sizeof(double) +
-           (size_t)(7 * m + 3 * q) * sizeof(double) + GPUSVM__Q * sizeof(int);
+    return GPUSVM__CS_LOCAL(q, m);
 }
 
 static gpusvm_result gpusvm__ocl_cs_bind(gpusvm__ocl *b)
@@ -8188,13 +8217,10 @@ static gpusvm_result gpusvm__ocl_cs_bind(gpusvm__ocl *b)
     GPUSVM__SET(CS_SOLVE, CS_SOLVE_cache, cache);
     GPUSVM__SET(CS_SOLVE, CS_SOLVE_cinfo, c[GPUSVM__CB_CINFO]);
     GPUSVM__SET(CS_SOLVE, CS_SOLVE_qmax, qmax);
-    if ((r = gpusvm__ocl_set(b, GPUSVM__KN_CS_SOLVE, GPUSVM__A_CS_SOLVE_kws, (size_t)q * (size_t)q * sizeof(float),
-                             NULL)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_set(b, GPUSVM__KN_CS_SOLVE, GPUSVM__A_CS_SOLVE_cws, (size_t)q * (size_t)mm * sizeof(double),
-                             NULL)) != GPUSVM_OK)
+    if ((r = gpusvm__ocl_set(b, GPUSVM__KN_CS_SOLVE, GPUSVM__A_CS_SOLVE_kws, GPUSVM__CS_KWS_BYTES(q), NULL)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_set(b, GPUSVM__KN_CS_SOLVE, GPUSVM__A_CS_SOLVE_cws, GPUSVM__CS_CWS_BYTES(q, mm), NULL)) != GPUSVM_OK)
         goto fail;
-    r = gpusvm__ocl_set(b, GPUSVM__KN_CS_SOLVE, GPUSVM__A_CS_SOLVE_scr,
-                        ((size_t)(7 + q) * (size_t)mm + 3 * (size_t)q) * sizeof(double), NULL);
+    r = gpusvm__ocl_set(b, GPUSVM__KN_CS_SOLVE, GPUSVM__A_CS_SOLVE_scr, GPUSVM__CS_SCR_BYTES(q, mm), NULL);
 fail:
     return r;
 }
@@ -8796,9 +8822,7 @@ static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
     while (b->sh_log > 6 && GPUSVM__SP_LOCAL(b->sh_log) + 1024 > b->local_mem) --b->sh_log;
     b->nar_r = GPUSVM__NR;
     while (b->nar_r > 4 && GPUSVM__NAR_LOCAL(b->nar_r) + 1024 > b->local_mem) b->nar_r /= 2;
-    /* gpusvm_smo's local arrays: 37 bytes per working-set position, 40 per work-item (its reductions;
-       with warp exchanges 52 bytes per warp instead, at most 1664, within the 1024 spare and the 40) */
-    while (b->qcap > 64 && (size_t)b->qcap * 37 + GPUSVM__L * 40 + 1024 > b->local_mem) b->qcap /= 2;
+    while (b->qcap > 64 && GPUSVM__SMO_LOCAL(b->qcap) > b->local_mem) b->qcap /= 2; /* gpusvm_smo's local arrays */
     b->base.qcap = b->qcap;
     /* Problems of GPUSVM__LARGE_NVAR variables or more: half the working set. A pair update's cost
        grows with q (H200, warp exchanges: 2.4 us at q = 512, 3.0 us at 1024, with its rows hot in
@@ -14656,6 +14680,33 @@ static const char *const gpusvm__kernel_source[] = {
     " * warp exchanges) GPUSVM__SRP rows of the lanes' sums in double; the host lowers GPUSVM__SH_LOG to\n",
     " * fit the device */\n",
     "#define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SRP * 8)\n",
+    "/* gpusvm_smo's local memory: per working-set position (up to GPUSVM__Q) its published alpha,\n",
+    " * gradient and bound (wide words of 8 bytes), diagonal and i-row value (floats) and label (a\n",
+    " * char); per work-item of the reductions without warp exchanges four scores of at most 8 bytes\n",
+    " * and two indices (with them, at most 52 bytes a warp, 1664 in all, within GPUSVM__SMO_SPARE and\n",
+    " * the work-items' bytes). The host halves GPUSVM__Q until GPUSVM__SMO_LOCAL fits the device;\n",
+    " * part 3 checks its arrays against these sizes when it compiles. */\n",
+    "#define GPUSVM__SMO_POS_BYTES (3 * 8 + 2 * 4 + 1)\n",
+    "#define GPUSVM__SMO_ITEM_BYTES (4 * 8 + 2 * 4)\n",
+    "#define GPUSVM__SMO_SPARE 1024\n",
+    "#define GPUSVM__SMO_LOCAL(q) \\\n",
+    "    ((size_t)(q) * GPUSVM__SMO_POS_BYTES + (size_t)GPUSVM__L * GPUSVM__SMO_ITEM_BYTES + GPUSVM__SMO_SPARE)\n",
+    "/* The selection's radix passes count digits into GPUSVM__SEL_BINS bins; one selection's scratch\n",
+    " * (gpusvm_sel_scratch, part 2: the bins and seven words) is GPUSVM__SEL_SCRATCH bytes, in local\n",
+    " * memory, or one per problem in global memory for the selection over the grid. */\n",
+    "#define GPUSVM__SEL_BINS 2048\n",
+    "#define GPUSVM__SEL_SCRATCH ((GPUSVM__SEL_BINS + 7) * 4)\n",
+    "/* gpusvm_cs_solve's local memory for working-set size q and m classes: the q x q block of kernel\n",
+    " * values (floats, kws); the set's responses (q x m wide words, cws); and scr, wide words:\n",
+    " * GPUSVM__CS_SCR_ROWS rows of m (D, D - Ub, Ub, alpha, the step, the candidates' theta, the\n",
+    " * violation's terms), the set's alpha (q x m), its points' bounds, diagonals and classes (q each);\n",
+    " * beside them its own list of the set's points (GPUSVM__Q ints). */\n",
+    "#define GPUSVM__CS_SCR_ROWS 7\n",
+    "#define GPUSVM__CS_KWS_BYTES(q) ((size_t)(q) * (size_t)(q) * 4)\n",
+    "#define GPUSVM__CS_CWS_BYTES(q, m) ((size_t)(q) * (size_t)(m) * 8)\n",
+    "#define GPUSVM__CS_SCR_BYTES(q, m) (((size_t)(GPUSVM__CS_SCR_ROWS + (q)) * (size_t)(m) + 3 * (size_t)(q)) * 8)\n",
+    "#define GPUSVM__CS_LOCAL(q, m) \\\n",
+    "    (GPUSVM__CS_KWS_BYTES(q) + GPUSVM__CS_CWS_BYTES(q, m) + GPUSVM__CS_SCR_BYTES(q, m) + (size_t)GPUSVM__Q * 4)\n",
     "\n",
     "/* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */\n",
     "#define GPUSVM__K_LINEAR 0\n",
@@ -14695,6 +14746,13 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__DONE_CONVERGED 1 /* the gap fell below eps */\n",
     "#define GPUSVM__DONE_MAX_ITER 2  /* max_iter pair updates reached */\n",
     "#define GPUSVM__DONE_STALLED 3   /* stopped by the host: no progress */\n",
+    "/* The stopping rule (LIBSVM's, and Crammer-Singer's on its relative gap): converged once the gap\n",
+    " * is not >= eps (a NaN gap stops too), else out of pair updates once iter >= max_iter, else\n",
+    " * running. ge(a, b) is a >= b in the caller's arithmetic (GPUSVM__GE: double on the host; the\n",
+    " * kernels' wide words, double or float pairs). */\n",
+    "#define GPUSVM__STOP_RULE(ge, gap, eps, iter, max_iter)                                              \\\n",
+    "    (!ge(gap, eps) ? GPUSVM__DONE_CONVERGED : ge(iter, max_iter) ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING)\n",
+    "#define GPUSVM__GE(a, b) ((a) >= (b))\n",
     "\n",
     "/* ---- the problem table of a batch: GPUSVM__PI_COUNT ints per problem -----\n",
     " * A batch: binary problems that share one uploaded set of points and are\n",
@@ -16300,7 +16358,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * then the index's likewise (passes 3-5), each counted into GPUSVM_SEL_BINS bins. (Three passes\n",
     " * of 2048 bins rather than four of 256: fewer walks over the keys, and over the grid fewer\n",
     " * launches.) */\n",
-    "#define GPUSVM_SEL_BINS 2048\n",
+    "#define GPUSVM_SEL_BINS GPUSVM__SEL_BINS\n",
     "#define GPUSVM_SEL_PASSES 6\n",
     "#define GPUSVM_SEL_SHIFT(pass) ((pass) % 3 == 0 ? 21 : (pass) % 3 == 1 ? 10 : 0)\n",
     "#define GPUSVM_SEL_DIGIT(pass) ((pass) % 3 == 2 ? 0x3FFu : 0x7FFu)\n",
@@ -16316,6 +16374,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    int count;\n",
     "    uint arrived;\n",
     "} gpusvm_sel_scratch;\n",
+    "typedef char gpusvm_sel_scratch_check[sizeof(gpusvm_sel_scratch) == GPUSVM__SEL_SCRATCH ? 1 : -1]; /* the host's size */\n",
     "\n",
     "/* Where the running count of the bins lh reaches need (at least 1): res[0] the bin, res[1] the\n",
     " * count before it, res[2] the count of all (res[0] and res[1] unset when all are fewer). Every\n",
@@ -16493,9 +16552,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    const gpusvm_wide gap0 = GPUSVM_W_SUB(r_up[0][0], r_low[0][0]), gap1 = GPUSVM_W_SUB(r_up[1][0], r_low[1][0]);\n",
     "    const int worst = (nu && GPUSVM_W_GT(gap1, gap0)) ? 1 : 0;\n",
     "    const gpusvm_wide gap = worst ? gap1 : gap0;\n",
-    "    const int done = !GPUSVM_W_GE(gap, GPUSVM_W_LD(eps)) ? GPUSVM__DONE_CONVERGED\n",
-    "                     : (GPUSVM_W_GE(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_LD(max_iter)) ? GPUSVM__DONE_MAX_ITER\n",
-    "                                                                                               : GPUSVM__DONE_RUNNING);\n",
+    "    const int done = GPUSVM__STOP_RULE(GPUSVM_W_GE, gap, GPUSVM_W_LD(eps), GPUSVM_W_LD(status[GPUSVM__ST_ITER]),\n",
+    "                                       GPUSVM_W_LD(max_iter));\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "    if (get_local_id(0) == 0) {\n",
     "        status[GPUSVM__ST_GAP] = GPUSVM_W_ST(gap);\n",
@@ -17310,6 +17368,10 @@ static const char *const gpusvm__kernel_source[] = {
     "    *aj_out = aj;\n",
     "}\n",
     "\n",
+    "/* gpusvm_smo's local arrays against the sizes the host plans with (part 0's GPUSVM__SMO_LOCAL) */\n",
+    "typedef char gpusvm_smo_pos_check[3 * sizeof(gpusvm_wide) + 2 * sizeof(float) + 1 == GPUSVM__SMO_POS_BYTES ? 1 : -1];\n",
+    "typedef char gpusvm_smo_item_check[4 * sizeof(gpusvm_score) + 2 * sizeof(int) <= GPUSVM__SMO_ITEM_BYTES ? 1 : -1];\n",
+    "\n",
     "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SMO)\n",
     "__kernel __attribute__((reqd_work_group_size(GPUSVM__SMO_L, 1, 1))) GPUSVM_SG_ATTR\n",
     "void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))\n",
@@ -17820,9 +17882,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    const gpusvm_wide PD = GPUSVM_W_ADD(P, D);\n",
     "    const gpusvm_wide gap = GPUSVM_W_GT(PD, GPUSVM_W_F(0.0f)) ? GPUSVM_W_DIV(GPUSVM_W_MULF(GPUSVM_W_SUB(P, D), 2.0f), PD)\n",
     "                                                              : GPUSVM_W_F(0.0f);\n",
-    "    const int done = !GPUSVM_W_GE(gap, GPUSVM_W_LD(eps)) ? GPUSVM__DONE_CONVERGED\n",
-    "                     : (GPUSVM_W_GE(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_LD(max_iter)) ? GPUSVM__DONE_MAX_ITER\n",
-    "                                                                                               : GPUSVM__DONE_RUNNING);\n",
+    "    const int done = GPUSVM__STOP_RULE(GPUSVM_W_GE, gap, GPUSVM_W_LD(eps), GPUSVM_W_LD(status[GPUSVM__ST_ITER]),\n",
+    "                                       GPUSVM_W_LD(max_iter));\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n",
     "    if (lid == 0) {\n",
     "        status[GPUSVM__ST_GAP] = GPUSVM_W_ST(gap);\n",
@@ -17861,9 +17922,10 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
     "\n",
-    "/* scr: m wide words each of D, D - Ub, Ub, alpha, the step, the candidates' theta, and (float\n",
-    " * pairs) the violation's terms; then the working set's alpha (q x m), and its points' bounds,\n",
-    " * diagonals (GPUSVM_CS_KII) and classes (q each): the sweeps touch only local memory */\n",
+    "/* scr (part 0's GPUSVM__CS_SCR_BYTES): m wide words each of D, D - Ub, Ub, alpha, the step, the\n",
+    " * candidates' theta, and (float pairs) the violation's terms; then the working set's alpha (q x m),\n",
+    " * and its points' bounds, diagonals (GPUSVM_CS_KII) and classes (q each): the sweeps touch only\n",
+    " * local memory */\n",
     "#define GPUSVM_CS_SD(r) scr[(r)]\n",
     "#define GPUSVM_CS_SE(r) scr[m + (r)]\n",
     "#define GPUSVM_CS_SU(r) scr[2 * m + (r)]\n",
@@ -17871,10 +17933,11 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_CS_SL(r) scr[4 * m + (r)]\n",
     "#define GPUSVM_CS_ST(r) scr[5 * m + (r)]\n",
     "#define GPUSVM_CS_SV(r) scr[6 * m + (r)]\n",
-    "#define GPUSVM_CS_LA(e) scr[7 * m + (e)]\n",
-    "#define GPUSVM_CS_LU(t) scr[7 * m + q * m + (t)]\n",
-    "#define GPUSVM_CS_LK(t) scr[7 * m + q * m + q + (t)]\n",
-    "#define GPUSVM_CS_LY(t) scr[7 * m + q * m + 2 * q + (t)]\n",
+    "#define GPUSVM_CS_LA(e) scr[GPUSVM__CS_SCR_ROWS * m + (e)]\n",
+    "#define GPUSVM_CS_LU(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + (t)]\n",
+    "#define GPUSVM_CS_LK(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + q + (t)]\n",
+    "#define GPUSVM_CS_LY(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + 2 * q + (t)]\n",
+    "typedef char gpusvm_cs_scr_check[sizeof(gpusvm_wide) == 8 ? 1 : -1]; /* the host's word size */\n",
     "\n",
     "/* Class s against r in the search for theta (r's partition): whether s is ahead of r (larger D -\n",
     " * Ub, ties by class), the sum of the capped Ub and the free D into acc, the count k of those ahead\n",
@@ -18069,7 +18132,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3480
+#define GPUSVM__KERNEL_SOURCE_LINES 3519
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

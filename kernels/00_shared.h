@@ -65,6 +65,33 @@
  * warp exchanges) GPUSVM__SRP rows of the lanes' sums in double; the host lowers GPUSVM__SH_LOG to
  * fit the device */
 #define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SRP * 8)
+/* gpusvm_smo's local memory: per working-set position (up to GPUSVM__Q) its published alpha,
+ * gradient and bound (wide words of 8 bytes), diagonal and i-row value (floats) and label (a
+ * char); per work-item of the reductions without warp exchanges four scores of at most 8 bytes
+ * and two indices (with them, at most 52 bytes a warp, 1664 in all, within GPUSVM__SMO_SPARE and
+ * the work-items' bytes). The host halves GPUSVM__Q until GPUSVM__SMO_LOCAL fits the device;
+ * part 3 checks its arrays against these sizes when it compiles. */
+#define GPUSVM__SMO_POS_BYTES (3 * 8 + 2 * 4 + 1)
+#define GPUSVM__SMO_ITEM_BYTES (4 * 8 + 2 * 4)
+#define GPUSVM__SMO_SPARE 1024
+#define GPUSVM__SMO_LOCAL(q) \
+    ((size_t)(q) * GPUSVM__SMO_POS_BYTES + (size_t)GPUSVM__L * GPUSVM__SMO_ITEM_BYTES + GPUSVM__SMO_SPARE)
+/* The selection's radix passes count digits into GPUSVM__SEL_BINS bins; one selection's scratch
+ * (gpusvm_sel_scratch, part 2: the bins and seven words) is GPUSVM__SEL_SCRATCH bytes, in local
+ * memory, or one per problem in global memory for the selection over the grid. */
+#define GPUSVM__SEL_BINS 2048
+#define GPUSVM__SEL_SCRATCH ((GPUSVM__SEL_BINS + 7) * 4)
+/* gpusvm_cs_solve's local memory for working-set size q and m classes: the q x q block of kernel
+ * values (floats, kws); the set's responses (q x m wide words, cws); and scr, wide words:
+ * GPUSVM__CS_SCR_ROWS rows of m (D, D - Ub, Ub, alpha, the step, the candidates' theta, the
+ * violation's terms), the set's alpha (q x m), its points' bounds, diagonals and classes (q each);
+ * beside them its own list of the set's points (GPUSVM__Q ints). */
+#define GPUSVM__CS_SCR_ROWS 7
+#define GPUSVM__CS_KWS_BYTES(q) ((size_t)(q) * (size_t)(q) * 4)
+#define GPUSVM__CS_CWS_BYTES(q, m) ((size_t)(q) * (size_t)(m) * 8)
+#define GPUSVM__CS_SCR_BYTES(q, m) (((size_t)(GPUSVM__CS_SCR_ROWS + (q)) * (size_t)(m) + 3 * (size_t)(q)) * 8)
+#define GPUSVM__CS_LOCAL(q, m) \
+    (GPUSVM__CS_KWS_BYTES(q) + GPUSVM__CS_CWS_BYTES(q, m) + GPUSVM__CS_SCR_BYTES(q, m) + (size_t)GPUSVM__Q * 4)
 
 /* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */
 #define GPUSVM__K_LINEAR 0
@@ -104,6 +131,13 @@
 #define GPUSVM__DONE_CONVERGED 1 /* the gap fell below eps */
 #define GPUSVM__DONE_MAX_ITER 2  /* max_iter pair updates reached */
 #define GPUSVM__DONE_STALLED 3   /* stopped by the host: no progress */
+/* The stopping rule (LIBSVM's, and Crammer-Singer's on its relative gap): converged once the gap
+ * is not >= eps (a NaN gap stops too), else out of pair updates once iter >= max_iter, else
+ * running. ge(a, b) is a >= b in the caller's arithmetic (GPUSVM__GE: double on the host; the
+ * kernels' wide words, double or float pairs). */
+#define GPUSVM__STOP_RULE(ge, gap, eps, iter, max_iter)                                              \
+    (!ge(gap, eps) ? GPUSVM__DONE_CONVERGED : ge(iter, max_iter) ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING)
+#define GPUSVM__GE(a, b) ((a) >= (b))
 
 /* ---- the problem table of a batch: GPUSVM__PI_COUNT ints per problem -----
  * A batch: binary problems that share one uploaded set of points and are

@@ -116,7 +116,7 @@ __kernel GPUSVM_SG_ATTR void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM
  * then the index's likewise (passes 3-5), each counted into GPUSVM_SEL_BINS bins. (Three passes
  * of 2048 bins rather than four of 256: fewer walks over the keys, and over the grid fewer
  * launches.) */
-#define GPUSVM_SEL_BINS 2048
+#define GPUSVM_SEL_BINS GPUSVM__SEL_BINS
 #define GPUSVM_SEL_PASSES 6
 #define GPUSVM_SEL_SHIFT(pass) ((pass) % 3 == 0 ? 21 : (pass) % 3 == 1 ? 10 : 0)
 #define GPUSVM_SEL_DIGIT(pass) ((pass) % 3 == 2 ? 0x3FFu : 0x7FFu)
@@ -132,6 +132,7 @@ typedef struct {
     int count;
     uint arrived;
 } gpusvm_sel_scratch;
+typedef char gpusvm_sel_scratch_check[sizeof(gpusvm_sel_scratch) == GPUSVM__SEL_SCRATCH ? 1 : -1]; /* the host's size */
 
 /* Where the running count of the bins lh reaches need (at least 1): res[0] the bin, res[1] the
  * count before it, res[2] the count of all (res[0] and res[1] unset when all are fewer). Every
@@ -309,9 +310,8 @@ GPUSVM_INLINE int gpusvm_sel_check(__global const gpusvm_wbits *part_up, __globa
     const gpusvm_wide gap0 = GPUSVM_W_SUB(r_up[0][0], r_low[0][0]), gap1 = GPUSVM_W_SUB(r_up[1][0], r_low[1][0]);
     const int worst = (nu && GPUSVM_W_GT(gap1, gap0)) ? 1 : 0;
     const gpusvm_wide gap = worst ? gap1 : gap0;
-    const int done = !GPUSVM_W_GE(gap, GPUSVM_W_LD(eps)) ? GPUSVM__DONE_CONVERGED
-                     : (GPUSVM_W_GE(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_LD(max_iter)) ? GPUSVM__DONE_MAX_ITER
-                                                                                               : GPUSVM__DONE_RUNNING);
+    const int done = GPUSVM__STOP_RULE(GPUSVM_W_GE, gap, GPUSVM_W_LD(eps), GPUSVM_W_LD(status[GPUSVM__ST_ITER]),
+                                       GPUSVM_W_LD(max_iter));
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (get_local_id(0) == 0) {
         status[GPUSVM__ST_GAP] = GPUSVM_W_ST(gap);

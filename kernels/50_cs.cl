@@ -192,9 +192,8 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
     const gpusvm_wide PD = GPUSVM_W_ADD(P, D);
     const gpusvm_wide gap = GPUSVM_W_GT(PD, GPUSVM_W_F(0.0f)) ? GPUSVM_W_DIV(GPUSVM_W_MULF(GPUSVM_W_SUB(P, D), 2.0f), PD)
                                                               : GPUSVM_W_F(0.0f);
-    const int done = !GPUSVM_W_GE(gap, GPUSVM_W_LD(eps)) ? GPUSVM__DONE_CONVERGED
-                     : (GPUSVM_W_GE(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_LD(max_iter)) ? GPUSVM__DONE_MAX_ITER
-                                                                                               : GPUSVM__DONE_RUNNING);
+    const int done = GPUSVM__STOP_RULE(GPUSVM_W_GE, gap, GPUSVM_W_LD(eps), GPUSVM_W_LD(status[GPUSVM__ST_ITER]),
+                                       GPUSVM_W_LD(max_iter));
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
         status[GPUSVM__ST_GAP] = GPUSVM_W_ST(gap);
@@ -233,9 +232,10 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
 }
 #endif
 
-/* scr: m wide words each of D, D - Ub, Ub, alpha, the step, the candidates' theta, and (float
- * pairs) the violation's terms; then the working set's alpha (q x m), and its points' bounds,
- * diagonals (GPUSVM_CS_KII) and classes (q each): the sweeps touch only local memory */
+/* scr (part 0's GPUSVM__CS_SCR_BYTES): m wide words each of D, D - Ub, Ub, alpha, the step, the
+ * candidates' theta, and (float pairs) the violation's terms; then the working set's alpha (q x m),
+ * and its points' bounds, diagonals (GPUSVM_CS_KII) and classes (q each): the sweeps touch only
+ * local memory */
 #define GPUSVM_CS_SD(r) scr[(r)]
 #define GPUSVM_CS_SE(r) scr[m + (r)]
 #define GPUSVM_CS_SU(r) scr[2 * m + (r)]
@@ -243,10 +243,11 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
 #define GPUSVM_CS_SL(r) scr[4 * m + (r)]
 #define GPUSVM_CS_ST(r) scr[5 * m + (r)]
 #define GPUSVM_CS_SV(r) scr[6 * m + (r)]
-#define GPUSVM_CS_LA(e) scr[7 * m + (e)]
-#define GPUSVM_CS_LU(t) scr[7 * m + q * m + (t)]
-#define GPUSVM_CS_LK(t) scr[7 * m + q * m + q + (t)]
-#define GPUSVM_CS_LY(t) scr[7 * m + q * m + 2 * q + (t)]
+#define GPUSVM_CS_LA(e) scr[GPUSVM__CS_SCR_ROWS * m + (e)]
+#define GPUSVM_CS_LU(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + (t)]
+#define GPUSVM_CS_LK(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + q + (t)]
+#define GPUSVM_CS_LY(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + 2 * q + (t)]
+typedef char gpusvm_cs_scr_check[sizeof(gpusvm_wide) == 8 ? 1 : -1]; /* the host's word size */
 
 /* Class s against r in the search for theta (r's partition): whether s is ahead of r (larger D -
  * Ub, ties by class), the sum of the capped Ub and the free D into acc, the count k of those ahead
