@@ -2513,7 +2513,7 @@ static int gpusvm__cl_load_lib(gpusvm__cl_api *api, const char *library, char *w
    oracle the OpenCL kernels are tested against. */
 
 /* A binary training problem, rows grouped by class as LIBSVM groups them. The problems of one
-   batch (train_begin's array) share x and the kernel: each takes its points through its map. */
+   batch (train.begin's array) share x and the kernel: each takes its points through its map. */
 typedef struct gpusvm__problem {
     gpusvm__csr x;        /* the points of the batch, d = x.cols features */
     const int32_t *map;   /* point k of this problem is row map[k] of x; NULL: row k */
@@ -2557,7 +2557,7 @@ static size_t gpusvm__map_pt(const gpusvm__problem *p, size_t k)
    the selection only checks optimality); the others take q/2 new variables per outer
    iteration. Per-variable state is the problems' concatenated, in problem order; the status
    is GPUSVM__ST_COUNT doubles per problem. */
-/* Crammer-Singer's problems as the backend takes them (a batch: train_begin's problems, one per
+/* Crammer-Singer's problems as the backend takes them (a batch: train.begin's problems, one per
    fold): problem p has n[p] points and m[p] classes; each point's class, bound and k(x_i, x_i),
    the problems' concatenated; cache: every point's row is kept once computed; the sweeps stop at
    ratio times the working set's first violation, or eps. */
@@ -2570,7 +2570,7 @@ typedef struct gpusvm__cs_desc {
 } gpusvm__cs_desc;
 
 /* A round's working set for a problem split by rows, merged from every part's report once
-   (split_merge) and written to every part (split_apply): moved as gpusvm__split_merge returns it,
+   (split.merge) and written to every part (split.apply): moved as gpusvm__split_merge returns it,
    st the status row, ws the set then its slots (q each), g its gradients, xw its points' vectors
    (q x dpad, as gpusvm_gather_ws lays them out; set where moved is 1). */
 typedef struct gpusvm__split_out {
@@ -2715,172 +2715,6 @@ static int gpusvm__part_of(size_t npts, int parts, size_t pt)
     return r;
 }
 
-#ifndef GPUSVM_NO_OPENCL /* used by the OpenCL backend only */
-/* A problem split by rows, merged (the OpenCL backend's parts, kernels part 0's GPUSVM__CO_*):
-   every part's report (GPUSVM__CO_WORDS(q) words, in part order) into the status and working set
-   one device gives. m and M are the parts' maximum and minimum; the sides (GPUSVM__SIDE_*) take
-   the smallest (key, variable) pairs of the parts' lists, as gpusvm_select takes them from every
-   key: a side wants at most q - h, and each part listed its q - h smallest of every list, so the
-   pairs a side takes are listed. The chosen go in ascending order after the kept half, with the
-   gradients their parts reported. */
-typedef struct gpusvm__split_in {
-    const uint64_t *reps;
-    int parts, q, nu, mode; /* mode: gpusvm_select's (0 first round, 1 keep half) */
-    size_t npts;            /* variable v is point GPUSVM__PT(v, npts), of part gpusvm__part_of */
-    double eps, max_iter;
-    uint64_t *scratch;      /* parts x GPUSVM__CO_LISTS x q x 2 + 6 q words */
-} gpusvm__split_in;
-
-typedef struct gpusvm__cand {
-    uint64_t key; /* key << 32 | variable */
-    double g;
-} gpusvm__cand;
-
-static double gpusvm__word_double(uint64_t w)
-{
-    double d;
-    memcpy(&d, &w, sizeof d);
-    return d;
-}
-
-/* c[0..n) as a heap of the smallest key first, from position i down (gpusvm__cand_heap: all of it);
-   gpusvm__cand_pop takes the smallest. The merge takes a few hundred of a list's parts x q
-   candidates in order: a heap gives them without sorting the rest (4 parts, q = 512, the 2-core
-   VM: 10 us a merge, against 68 us with qsort and its comparison calls). */
-static void gpusvm__cand_sift(gpusvm__cand *c, size_t n, size_t i)
-{
-    const gpusvm__cand x = c[i];
-    size_t k;
-    while ((k = 2 * i + 1) < n) {
-        if (k + 1 < n && c[k + 1].key < c[k].key) ++k;
-        if (!(c[k].key < x.key)) break;
-        c[i] = c[k];
-        i = k;
-    }
-    c[i] = x;
-}
-
-static void gpusvm__cand_heap(gpusvm__cand *c, size_t n)
-{
-    size_t i = n / 2;
-    while (i-- > 0) gpusvm__cand_sift(c, n, i);
-}
-
-static gpusvm__cand gpusvm__cand_pop(gpusvm__cand *c, size_t *n)
-{
-    const gpusvm__cand top = c[0];
-    c[0] = c[--*n];
-    gpusvm__cand_sift(c, *n, 0);
-    return top;
-}
-
-/* v into the open-addressing set (mask + 1 words, 0 empty): 1 if it was not there. */
-static int gpusvm__set_add(uint64_t *set, size_t mask, uint32_t v)
-{
-    size_t at = ((size_t)v * 2654435761u) & mask;
-    while (set[at] && set[at] != (uint64_t)v + 1) at = (at + 1) & mask;
-    if (set[at]) return 0;
-    set[at] = (uint64_t)v + 1;
-    return 1;
-}
-
-/* The stop test over every part's m and M, into st (the status row); 1 while running. */
-static int gpusvm__split_ends(const gpusvm__split_in *in, double *st)
-{
-    const size_t words = GPUSVM__CO_WORDS((size_t)in->q);
-    double up[2] = {-INFINITY, -INFINITY}, low[2] = {INFINITY, INFINITY}, gap;
-    int r, c, worst, done;
-    for (r = 0; r < in->parts; ++r)
-        for (c = 0; c < 2; ++c) {
-            const uint64_t *e = in->reps + (size_t)r * words + GPUSVM__CO_ENDS;
-            const double u = gpusvm__word_double(e[c]), l = gpusvm__word_double(e[2 + c]);
-            if (u > up[c]) up[c] = u;
-            if (l < low[c]) low[c] = l;
-        }
-    worst = (in->nu && up[1] - low[1] > up[0] - low[0]) ? 1 : 0;
-    gap = up[worst] - low[worst];
-    done = GPUSVM__STOP_RULE(GPUSVM__GE, gap, in->eps, st[GPUSVM__ST_ITER], in->max_iter);
-    st[GPUSVM__ST_GAP] = gap;
-    st[GPUSVM__ST_MUP] = up[worst];
-    st[GPUSVM__ST_MLOW] = low[worst];
-    st[GPUSVM__ST_DONE] = (double)done;
-    if (!done) st[GPUSVM__ST_OUTER] += 1.0;
-    return !done;
-}
-
-/* List l of every part into out, as a heap (gpusvm__cand_heap); its length. */
-static size_t gpusvm__split_list(const gpusvm__split_in *in, int l, gpusvm__cand *out)
-{
-    const size_t q = (size_t)in->q, words = GPUSVM__CO_WORDS(q);
-    size_t n = 0, r, t;
-    for (r = 0; r < (size_t)in->parts; ++r) {
-        const uint64_t *li = in->reps + r * words + GPUSVM__CO_LIST(q, l);
-        const size_t cnt = li[0] < q ? (size_t)li[0] : q;
-        for (t = 0; t < cnt; ++t) {
-            out[n].key = li[1 + t];
-            out[n++].g = gpusvm__word_double(li[1 + q + t]);
-        }
-    }
-    gpusvm__cand_heap(out, n);
-    return n;
-}
-
-/* Returns -1 when the problem had stopped (nothing to write), 0 when it stops now (st only),
-   1 with a new working set in idx, slot and gws (q each). */
-static int gpusvm__split_merge(const gpusvm__split_in *in, double *st, int32_t *idx, int32_t *slot, double *gws)
-{
-    const size_t q = (size_t)in->q, words = GPUSVM__CO_WORDS(q), per = (size_t)in->parts * q;
-    const uint64_t *r0 = in->reps;
-    const int nl = in->nu ? 4 : 2, h = in->mode == 1 ? in->q / 2 : 0, fresh = in->q - h;
-    gpusvm__cand *list = (gpusvm__cand *)(void *)in->scratch, *chosen = list + (size_t)nl * per;
-    uint64_t *set = in->scratch + (size_t)GPUSVM__CO_LISTS * per * 2 + 2 * q;
-    size_t len[GPUSVM__CO_LISTS], mask = 1, t, n;
-    int side, l, got = 0;
-    for (t = 0; t < GPUSVM__ST_COUNT; ++t) st[t] = gpusvm__word_double(r0[t]);
-    if (st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return -1;
-    if (!gpusvm__split_ends(in, st)) return 0;
-    for (t = 0; t < q; ++t) { /* the previous set, each gradient from the part that holds it */
-        const int r = gpusvm__part_of(in->npts, in->parts, GPUSVM__PT((size_t)(uint32_t)r0[GPUSVM__CO_IDX + t], in->npts));
-        idx[t] = (int32_t)r0[GPUSVM__CO_IDX + t];
-        slot[t] = (int32_t)r0[GPUSVM__CO_SLOT(q) + t];
-        gws[t] = gpusvm__word_double(in->reps[(size_t)r * words + GPUSVM__CO_G(q) + t]);
-    }
-    for (t = 0; t < (size_t)h; ++t) { /* the newest half to the front, the dropped half's slots behind */
-        const int32_t s = slot[t];
-        idx[t] = idx[h + t];
-        gws[t] = gws[h + t];
-        slot[t] = slot[h + t];
-        slot[h + t] = s;
-    }
-    for (l = 0; l < nl; ++l) len[l] = gpusvm__split_list(in, l, list + (size_t)l * per);
-    while (mask < 2 * q) mask <<= 1;
-    memset(set, 0, mask * sizeof *set);
-    --mask;
-    for (side = 0; side < GPUSVM__SIDES(in->nu); ++side) {
-        const int low = GPUSVM__SIDE_LOW(side, in->nu), cls = GPUSVM__SIDE_CLS(side, in->nu);
-        /* the lists of its keys and class (GPUSVM__CO_LOW, GPUSVM__CO_CLS): with nu and either class both */
-        const int la = low + (cls < 0 ? 2 : 0), lb = (in->nu && cls == 0) ? la + 2 : -1;
-        gpusvm__cand *A = list + (size_t)la * per, *B = lb >= 0 ? list + (size_t)lb * per : NULL;
-        int want = GPUSVM__SIDE_UPTO(side, in->nu, fresh) - got;
-        /* A and B merged in order; what an earlier side popped from them is in the set already */
-        while (want > 0 && (len[la] || (B && len[lb]))) {
-            const int from_a = !B || !len[lb] || (len[la] && A[0].key < B[0].key);
-            const gpusvm__cand c = from_a ? gpusvm__cand_pop(A, &len[la]) : gpusvm__cand_pop(B, &len[lb]);
-            if (!gpusvm__set_add(set, mask, (uint32_t)(c.key & 0xFFFFFFFFu))) continue;
-            chosen[got].key = c.key & 0xFFFFFFFFu; /* in ascending variable order below */
-            chosen[got++].g = c.g;
-            --want;
-        }
-    }
-    gpusvm__cand_heap(chosen, (size_t)got);
-    for (t = 0, n = (size_t)got; t < (size_t)got; ++t) {
-        const gpusvm__cand c = gpusvm__cand_pop(chosen, &n);
-        idx[h + t] = (int32_t)c.key;
-        gws[h + t] = c.g;
-    }
-    return 1;
-}
-#endif
 
 /* >>cpu -------------------------------------------------------------------- */
 /* The plain-C backend: the fallback without OpenCL, and the tests' oracle. */
@@ -2944,7 +2778,7 @@ typedef struct gpusvm__cpu {
     volatile long *tile_left;        /* gpusvm__cpu_smo_overlap's, a tile of the widest job's columns each */
     size_t rows_new, rows_reused;    /* the batch's rows after the first round: computed, found in the cache */
     gpusvm__pool pool;         /* its threads during a training (started by the first step that splits) */
-    struct gpusvm__cpu_cs *cs; /* Crammer-Singer's state (cs_begin), one per problem */
+    struct gpusvm__cpu_cs *cs; /* Crammer-Singer's state (cs.begin), one per problem */
     int ncs;
     unsigned char *smo_scratch; /* the inner solves' working sets, one per thread, kept across rounds */
     size_t smo_bytes;
@@ -2955,9 +2789,34 @@ typedef struct gpusvm__cpu {
     int xfailed;
     unsigned char *xblock;      /* the working-set blocks' allgather: every part's columns */
     size_t xblock_bytes;
-    int *rows_of; /* train_begin's problems: gpusvm__cpu_same_rows of each */
+    int *rows_of; /* train.begin's problems: gpusvm__cpu_same_rows of each */
     int *order;   /* and the order the threads take their inner solves in (gpusvm__cpu_order) */
 } gpusvm__cpu;
+
+/* The training state's arrays, one table: train.begin allocates each it wants (zeroed where
+   marked) and fails on any it cannot have, train.end frees and clears each. count is an expression
+   over train.begin's locals (0 gets a byte: gpusvm__alloc); want: whether the batch has it (dense:
+   up to GPUSVM__DENSE_MAX features; the allgather's: a split context; 0: grown by the step that
+   uses it, smo_scratch and xblock). _FIRST: what the batch's sizes are worked out from. */
+#define GPUSVM__CPU_STATE_FIRST(X_) X_(rows_of, int, (size_t)nprob, 0, 1) X_(order, int, (size_t)nprob, 0, 1)
+#define GPUSVM__CPU_STATE(X_)                                                                                       \
+    X_(job, gpusvm__cpu_job, (size_t)nprob, 1, 1) X_(alpha, double, nvar, 1, 1) X_(G, double, nvar, 0, 1)             \
+    X_(coef, double, ws, 1, 1) X_(st, double, (size_t)nprob * GPUSVM__ST_COUNT, 1, 1)                                 \
+    X_(K, float, krows, 0, 1) /* zeroed per job */ X_(qd, float, nvar, 0, 1) X_(norm, float, p[0].x.rows, 0, 1)       \
+    X_(dense, float, (size_t)b->threads * b->dstride, 1, b->d <= GPUSVM__DENSE_MAX)                                   \
+    X_(key_up, uint32_t, nvar, 0, 1) X_(key_low, uint32_t, nvar, 0, 1) X_(ws_idx, int, ws, 1, 1)                      \
+    X_(ws_slot, int, ws, 1, 1) X_(line_var, int, lines, 0, 1) X_(var_line, int, nvar, 0, 1) X_(miss, int, 2 * ws, 1, 1) \
+    X_(line_used, uint64_t, lines, 1, 1) X_(line_keys, uint64_t, most, 0, 1)                                          \
+    X_(sel_heaps, uint64_t, (size_t)b->threads * (size_t)q, 0, 1)                                                     \
+    X_(tile_left, volatile long, widest / GPUSVM__CPU_TILE + 1, 0, 1) X_(have, unsigned char, ws, 1, 1)               \
+    X_(cmap, int32_t, shared, 0, parts > 1) X_(xsend, uint64_t, (size_t)(q > 4 ? q : 4), 0, parts > 1)                \
+    X_(xrecv, uint64_t, (size_t)(q > 4 ? q : 4) * (size_t)parts, 0, parts > 1)                                       \
+    X_(smo_scratch, unsigned char, 0, 0, 0) X_(xblock, unsigned char, 0, 0, 0)
+#define GPUSVM__CPU_ALLOC(f, T, n, zeroed, want)                                                                     \
+    if (want) {                                                                                                      \
+        b->f = (T *)(zeroed ? gpusvm__calloc(a, (n), sizeof(T)) : gpusvm__alloc(a, (n), sizeof(T)));                \
+        ok = ok && b->f;                                                                                             \
+    }
 
 static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s, int nprob);
 static void gpusvm__cpu_settle(gpusvm__cpu *b);
@@ -2989,54 +2848,18 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
                     (unsigned long)b->rows_new, (unsigned long)b->rows_reused);
     b->rows_new = b->rows_reused = 0;
     gpusvm__pool_stop(&b->pool);
-    gpusvm__free(a, b->job);
-    gpusvm__free(a, b->alpha);
-    gpusvm__free(a, b->G);
-    gpusvm__free(a, b->coef);
-    gpusvm__free(a, b->st);
-    gpusvm__free(a, b->K);
-    gpusvm__free(a, b->qd);
-    gpusvm__free(a, b->norm);
-    gpusvm__free(a, b->dense);
-    gpusvm__free(a, b->key_up);
-    gpusvm__free(a, b->key_low);
-    gpusvm__free(a, b->ws_idx);
-    gpusvm__free(a, b->ws_slot);
-    gpusvm__free(a, b->line_var);
-    gpusvm__free(a, b->var_line);
-    gpusvm__free(a, b->miss);
-    gpusvm__free(a, b->line_used);
-    gpusvm__free(a, b->line_keys);
-    gpusvm__free(a, b->sel_heaps);
-    gpusvm__free(a, (void *)b->tile_left);
-    b->tile_left = NULL;
-    gpusvm__free(a, b->smo_scratch);
-    b->smo_scratch = NULL;
+#define GPUSVM__CPU_FREE(f, T, n, zeroed, want)                                                                      \
+    gpusvm__free(a, (void *)b->f);                                                                                   \
+    b->f = NULL;
+    GPUSVM__CPU_STATE_FIRST(GPUSVM__CPU_FREE)
+    GPUSVM__CPU_STATE(GPUSVM__CPU_FREE)
+#undef GPUSVM__CPU_FREE
     b->smo_bytes = 0;
-    gpusvm__free(a, b->have);
-    gpusvm__free(a, b->cmap);
-    gpusvm__free(a, b->xsend);
-    gpusvm__free(a, b->xrecv);
-    gpusvm__free(a, b->xblock);
-    gpusvm__free(a, b->rows_of);
-    gpusvm__free(a, b->order);
-    b->rows_of = b->order = NULL;
-    b->cmap = NULL;
-    b->xsend = b->xrecv = NULL;
-    b->xblock = NULL;
     b->xblock_bytes = 0;
     b->xfailed = 0;
     gpusvm__cpu_cs_free(a, b->cs, b->ncs);
     b->cs = NULL;
     b->ncs = 0;
-    b->job = NULL;
-    b->alpha = b->G = b->coef = b->st = NULL;
-    b->K = b->qd = b->norm = b->dense = NULL;
-    b->key_up = b->key_low = NULL;
-    b->ws_idx = b->ws_slot = NULL;
-    b->line_var = b->var_line = b->miss = NULL;
-    b->line_used = b->line_keys = b->sel_heaps = NULL;
-    b->have = NULL;
     b->nprob = 0;
 }
 
@@ -3132,6 +2955,8 @@ static void gpusvm__densify(const gpusvm__csr *m, size_t i, float *w, size_t d, 
 #ifndef GPUSVM__CPU_ROW_CACHE
 #define GPUSVM__CPU_ROW_CACHE ((size_t)512 << 20) /* the C backend's row cache beside the working sets: bytes per batch */
 #endif
+
+/* >>cpu/plan: a batch's jobs, their shares and rows: train.begin -------------------------------- */
 
 /* The rows a problem keeps in the C backend: its working set's and, where it has twice as many
    variables or more, up to its share of GPUSVM__CPU_ROW_CACHE more. Points come back to the
@@ -3292,13 +3117,12 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     const int parts = bb->ctx->split.parts;
     size_t i, nvar = 0, krows = 0, kn, ws, lines = 0, most = 1, shared = 0, lo, widest = 0;
     int32_t *cmap_room;
-    int t;
+    int t, ok = 1;
     gpusvm__cpu_train_end(bb);
     b->qmax = q;
     b->shrinking = plan->shrinking;
-    b->rows_of = (int *)gpusvm__alloc(a, (size_t)nprob, sizeof(int));
-    b->order = (int *)gpusvm__alloc(a, (size_t)nprob, sizeof(int));
-    if (!b->rows_of || !b->order || !gpusvm__cpu_order(a, p, nprob, b->order)) {
+    GPUSVM__CPU_STATE_FIRST(GPUSVM__CPU_ALLOC)
+    if (!ok || !gpusvm__cpu_order(a, p, nprob, b->order)) {
         gpusvm__cpu_train_end(bb);
         return gpusvm__oom(bb->ctx, "the training state");
     }
@@ -3324,40 +3148,11 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     b->degree = p[0].degree;
     b->nu = p[0].nu;
     ws = (size_t)nprob * (size_t)q;
-    b->job = (gpusvm__cpu_job *)gpusvm__calloc(a, (size_t)nprob, sizeof(gpusvm__cpu_job));
-    b->alpha = (double *)gpusvm__calloc(a, nvar, sizeof(double));
-    b->G = (double *)gpusvm__alloc(a, nvar, sizeof(double));
-    b->coef = (double *)gpusvm__calloc(a, ws, sizeof(double));
-    b->st = (double *)gpusvm__calloc(a, (size_t)nprob * GPUSVM__ST_COUNT, sizeof(double));
-    b->K = (float *)gpusvm__alloc(a, krows ? krows : 1, sizeof(float)); /* zeroed per job below */
-    b->qd = (float *)gpusvm__alloc(a, nvar, sizeof(float));
-    b->norm = (float *)gpusvm__alloc(a, p[0].x.rows ? p[0].x.rows : 1, sizeof(float));
     b->threads = bb->ctx->threads > 0 ? bb->ctx->threads : 1;
     b->dstride = (b->d ? b->d : 1) * (b->d <= GPUSVM__CPU_WIDE_D ? (size_t)GPUSVM__CPU_WIDE : 1);
     b->kcost = (p[0].x.rows ? (p[0].x.row_ptr[p[0].x.rows] - p[0].x.row_ptr[0]) / p[0].x.rows : 0) + 8;
-    b->dense = b->d <= GPUSVM__DENSE_MAX ? (float *)gpusvm__calloc(a, (size_t)b->threads * b->dstride, sizeof(float))
-                                         : NULL;
-    b->key_up = (uint32_t *)gpusvm__alloc(a, nvar, sizeof(uint32_t));
-    b->key_low = (uint32_t *)gpusvm__alloc(a, nvar, sizeof(uint32_t));
-    b->ws_idx = (int *)gpusvm__calloc(a, ws, sizeof(int));
-    b->ws_slot = (int *)gpusvm__calloc(a, ws, sizeof(int));
-    b->line_var = (int *)gpusvm__alloc(a, lines ? lines : 1, sizeof(int));
-    b->var_line = (int *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(int));
-    b->miss = (int *)gpusvm__calloc(a, 2 * ws, sizeof(int));
-    b->line_used = (uint64_t *)gpusvm__calloc(a, lines ? lines : 1, sizeof(uint64_t));
-    b->line_keys = (uint64_t *)gpusvm__alloc(a, most, sizeof(uint64_t));
-    b->sel_heaps = (uint64_t *)gpusvm__alloc(a, (size_t)b->threads * (size_t)q, sizeof(uint64_t));
-    b->tile_left = (volatile long *)gpusvm__alloc(a, widest / GPUSVM__CPU_TILE + 1, sizeof(long));
-    b->have = (unsigned char *)gpusvm__calloc(a, ws, 1);
-    if (parts > 1) {
-        b->cmap = (int32_t *)gpusvm__alloc(a, shared ? shared : 1, sizeof(int32_t));
-        b->xsend = (uint64_t *)gpusvm__alloc(a, (size_t)(q > 4 ? q : 4), sizeof(uint64_t));
-        b->xrecv = (uint64_t *)gpusvm__alloc(a, (size_t)(q > 4 ? q : 4) * (size_t)parts, sizeof(uint64_t));
-    }
-    if (!b->job || !b->alpha || !b->G || !b->coef || !b->st || !b->K || !b->qd || !b->norm ||
-        (!b->dense && b->d <= GPUSVM__DENSE_MAX) || !b->key_up || !b->key_low || !b->ws_idx || !b->ws_slot ||
-        !b->line_var || !b->var_line || !b->miss || !b->line_used || !b->line_keys || !b->sel_heaps || !b->tile_left || !b->have ||
-        (parts > 1 && (!b->cmap || !b->xsend || !b->xrecv))) {
+    GPUSVM__CPU_STATE(GPUSVM__CPU_ALLOC)
+    if (!ok) {
         gpusvm__cpu_train_end(bb);
         return gpusvm__oom(bb->ctx, "the training state");
     }
@@ -3373,6 +3168,8 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     }
     return GPUSVM_OK;
 }
+
+/* >>cpu/select: the working-set selection (gpusvm_select's oracle) ------------------------------ */
 
 /* Keys of the job's variables [lo, hi) and, over them, m and M of class 0 (every variable; nu:
    y = +1) and class 1 (nu: y = -1), as gpusvm_keys and the head of gpusvm_select (the first
@@ -3698,6 +3495,8 @@ static gpusvm_result gpusvm__cpu_select(gpusvm__backend *bb, int first, double e
     return gpusvm__cpu_gathered(b);
 }
 
+/* >>cpu/rows: kernel rows, the row cache and the lazy rows -------------------------------------- */
+
 /* Row i of m into lane r of the interleaved scratch W (W[c * 8 + r]: feature c, c < d), or its
    entries back to 0 (clear). */
 static inline void gpusvm__wide_put(float *W, size_t d, const gpusvm__csr *m, size_t i, int r, int clear)
@@ -3984,6 +3783,8 @@ typedef struct gpusvm__cpu_ws {
     int32_t *bcol;     /* and the points of the block's columns */
     int th; /* the thread it belongs to (gpusvm__cpu_need's th) */
 } gpusvm__cpu_ws;
+
+/* >>cpu/solve: the inner solve (gpusvm_smo's oracle), a split problem's shared block ------------ */
 
 /* The bytes of its room for q positions (a multiple of 16, so that several lie end to end). */
 static size_t gpusvm__cpu_ws_bytes(int q)
@@ -4420,6 +4221,8 @@ typedef struct gpusvm__cpu_overlap {
     volatile long next, solved, *tile_left;
 } gpusvm__cpu_overlap;
 
+/* >>cpu/update: the gradient update, overlapped with the inner solves --------------------------- */
+
 /* The positions whose rows are this round's to compute (every one with first; else the misses,
    which gpusvm__cpu_assign listed in position order) into the ws's bidx (variable) and bslot
    (position), and the points of the block's columns into bcol. Returns how many. */
@@ -4653,9 +4456,11 @@ static gpusvm_result gpusvm__cpu_update(gpusvm__backend *bb)
 
 #define GPUSVM__CS_HOST_CACHE ((size_t)2 << 30) /* the C backend's Crammer-Singer row cache: at most 2 GiB */
 
+/* >>cpu/cs: Crammer-Singer (kernels part 5's oracle) -------------------------------------------- */
+
 /* Crammer-Singer in the C backend: kernels part 5's steps, in the same order (the comments
    there say what each computes), one problem of the batch after another. A problem's state,
-   beside its job's (train_begin's problem: the points, the row list, and K: one row per point
+   beside its job's (train.begin's problem: the points, the row list, and K: one row per point
    with the cache, else the working set's; its slots are the point, or the position). */
 typedef struct gpusvm__cpu_cs {
     gpusvm__cpu_job *j;
@@ -5030,6 +4835,8 @@ static gpusvm_result gpusvm__cpu_cs_read(gpusvm__backend *bb, double *st, double
     return GPUSVM_OK;
 }
 
+/* >>cpu/state: status and state access ---------------------------------------------------------- */
+
 static gpusvm_result gpusvm__cpu_read_status(gpusvm__backend *bb, double *st)
 {
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
@@ -5134,6 +4941,8 @@ static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
     return GPUSVM_OK;
 }
 #endif /* GPUSVM_TEST_HOOKS */
+
+/* >>cpu/decision: prediction: decision values on the host --------------------------------------- */
 
 /* The decision functions' nonzero coefficients, row by row (a one-vs-one pair's are its two
    classes' support vectors: 2 of 26 classes' for letter, whose 5,000 test points took 15.5 s on
@@ -5318,6 +5127,8 @@ static gpusvm_result gpusvm__cpu_decision(gpusvm__backend *bb, const gpusvm__csr
 {
     return gpusvm__host_decision(bb->ctx, sv, NULL, coef, nv, x, ktype, gamma, coef0, degree, out);
 }
+
+/* >>cpu/create: the tables and the backend ------------------------------------------------------ */
 
 static size_t gpusvm__cpu_train_bytes(gpusvm__backend *bb, const gpusvm__problem *p, int nprob, const gpusvm__plan *plan)
 {
@@ -5577,12 +5388,14 @@ struct gpusvm__ocl {
     int sel_grid; /* the selection runs over the grid (a problem of GPUSVM__SEL_GRID variables or more) */
     int whole;    /* every problem's working set is all its variables: gpusvm_check, not gpusvm_select */
     int nu;       /* the batch's problems are nu's (selection and stop per class) */
-    /* Crammer-Singer (cs_begin): its buffers, working-set size, classes, row cache, update groups */
+    /* Crammer-Singer (cs.begin): its buffers, working-set size, classes, row cache, update groups */
     gpusvm__cl_mem cs_mem[GPUSVM__CS_NBUF];
     int cs_q, cs_m, cs_cache;  /* cs_m: the most classes of a problem */
     size_t cs_parts, cs_coef;  /* the most gpusvm_cs_update groups of a problem; coefficients of all */
     size_t cs_resp;            /* the most gpusvm_cs_resp items of a problem, rounded up to groups */
 };
+
+/* >>opencl/buffers: buffers, transfers, launches ------------------------------------------------ */
 
 static size_t gpusvm__round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
 
@@ -5848,6 +5661,8 @@ static gpusvm_result gpusvm__ocl_fill(gpusvm__ocl *b, gpusvm__cl_mem m, size_t b
 {
     return gpusvm__ocl_fill_at(b, m, 0, bytes, byte);
 }
+
+/* >>opencl/build: the program: options, parts compiled on first use, the cache ------------------ */
 
 /* The kernel cache: one file per (device, driver, build options, kernel source) in ctx->cache_dir,
    "KEY binary: SIZE HASH\n" then the driver's program binary. It is written to a temporary name
@@ -6492,6 +6307,8 @@ static gpusvm_result gpusvm__ocl_need(gpusvm__ocl *b, gpusvm__kset set)
    5% faster dense, w8a (26) 3% faster sparse, mnist (5) 3x faster dense. A precomputed kernel
    matrix is kept dense; so are more than 2^31-1 nonzeros (the kernels' offsets are 32-bit). */
 #define GPUSVM__SPARSE_GAIN 16
+/* >>opencl/upload: the points on the device, dense or CSR --------------------------------------- */
+
 static int gpusvm__ocl_sparse(const gpusvm__ocl *b, size_t rows, size_t nnz, size_t d, int ktype)
 {
     size_t dense;
@@ -6585,6 +6402,8 @@ fail:
 #ifndef GPUSVM__STREAM_MIN
 #define GPUSVM__STREAM_MIN 1024
 #endif
+
+/* >>opencl/plan: a batch's shape and buffers (train.bytes, train.begin) ------------------------- */
 
 /* Data larger than the device: where a batch's buffers (bytes) do not fit what the budget has
    left, and the batch is one dense problem larger than its working set (not Crammer-Singer's, not
@@ -6918,6 +6737,8 @@ static gpusvm_result gpusvm__ocl_stage_upload(gpusvm__ocl *b, const gpusvm__ocl_
     }
     return r;
 }
+
+/* >>opencl/bind: the kernels' arguments for a batch --------------------------------------------- */
 
 /* The arguments of gpusvm_rows_tiled and gpusvm_rows_few that training and prediction set apart. */
 typedef struct gpusvm__rows_args {
@@ -7275,6 +7096,8 @@ fail:
     return r;
 }
 
+/* >>opencl/rows: kernel rows: tiled, few, narrow, sparse, the row cache ------------------------- */
+
 /* Kernel rows [off, off + nr) of every problem's working set against `cols` points: sparse points
    gpusvm_rows_sparse (GPUSVM__SR rows x GPUSVM__SB blocks of points per work-group); dense, up to
    GPUSVM__FEW rows (or any number with few: rows expected to be mostly skipped) gpusvm_rows_few (one
@@ -7336,8 +7159,8 @@ fail:
     return r;
 }
 
-/* stream: data larger than the device ------------------------------------------------------
-   The points stay on the host (b->host_tiles) and pass through the device a tile at a time.
+/* >>opencl/stream: points streamed through the device in tiles ----------------------------------
+   Data larger than the device: the points stay on the host (b->host_tiles) and pass through the device a tile at a time.
    A round's rows step computes the q x q block from the working set's vectors (gathered on the
    host: kernels part 1's b_mode 2, into KQ, so the inner solve needs no gather); its update step
    computes, tile by tile, the rows of the variables the inner solve moved against the tile's
@@ -7596,8 +7419,8 @@ fail:
     return r;
 }
 
-/* split: one problem across devices ------------------------------------------------------------
-   A problem split by rows (base.parts > 1: the multi section's devices, or desc.split's processes)
+/* >>opencl/split: one problem split by rows (the split table) -----------------------------------
+   A problem split by rows (the plan's parts > 1: the multi section's devices, or desc.split's processes)
    runs as a streamed problem over this part's share of the points only: its tiles hold the share,
    its update the share's gradients. Each round every part reports (kernels part 2's gpusvm_cands)
    m and M over its share and its share's most violating candidates with their gradients; every
@@ -7605,6 +7428,171 @@ fail:
    and sets the working set's gradients from the parts that hold them. The q x q block comes from
    the working set's vectors, so every part runs the same inner solve on the same numbers and
    keeps every alpha; the model is the one-device model. */
+
+/* A problem split by rows, merged (the OpenCL backend's parts, kernels part 0's GPUSVM__CO_*):
+   every part's report (GPUSVM__CO_WORDS(q) words, in part order) into the status and working set
+   one device gives. m and M are the parts' maximum and minimum; the sides (GPUSVM__SIDE_*) take
+   the smallest (key, variable) pairs of the parts' lists, as gpusvm_select takes them from every
+   key: a side wants at most q - h, and each part listed its q - h smallest of every list, so the
+   pairs a side takes are listed. The chosen go in ascending order after the kept half, with the
+   gradients their parts reported. */
+typedef struct gpusvm__split_in {
+    const uint64_t *reps;
+    int parts, q, nu, mode; /* mode: gpusvm_select's (0 first round, 1 keep half) */
+    size_t npts;            /* variable v is point GPUSVM__PT(v, npts), of part gpusvm__part_of */
+    double eps, max_iter;
+    uint64_t *scratch;      /* parts x GPUSVM__CO_LISTS x q x 2 + 6 q words */
+} gpusvm__split_in;
+
+typedef struct gpusvm__cand {
+    uint64_t key; /* key << 32 | variable */
+    double g;
+} gpusvm__cand;
+
+static double gpusvm__word_double(uint64_t w)
+{
+    double d;
+    memcpy(&d, &w, sizeof d);
+    return d;
+}
+
+/* c[0..n) as a heap of the smallest key first, from position i down (gpusvm__cand_heap: all of it);
+   gpusvm__cand_pop takes the smallest. The merge takes a few hundred of a list's parts x q
+   candidates in order: a heap gives them without sorting the rest (4 parts, q = 512, the 2-core
+   VM: 10 us a merge, against 68 us with qsort and its comparison calls). */
+static void gpusvm__cand_sift(gpusvm__cand *c, size_t n, size_t i)
+{
+    const gpusvm__cand x = c[i];
+    size_t k;
+    while ((k = 2 * i + 1) < n) {
+        if (k + 1 < n && c[k + 1].key < c[k].key) ++k;
+        if (!(c[k].key < x.key)) break;
+        c[i] = c[k];
+        i = k;
+    }
+    c[i] = x;
+}
+
+static void gpusvm__cand_heap(gpusvm__cand *c, size_t n)
+{
+    size_t i = n / 2;
+    while (i-- > 0) gpusvm__cand_sift(c, n, i);
+}
+
+static gpusvm__cand gpusvm__cand_pop(gpusvm__cand *c, size_t *n)
+{
+    const gpusvm__cand top = c[0];
+    c[0] = c[--*n];
+    gpusvm__cand_sift(c, *n, 0);
+    return top;
+}
+
+/* v into the open-addressing set (mask + 1 words, 0 empty): 1 if it was not there. */
+static int gpusvm__set_add(uint64_t *set, size_t mask, uint32_t v)
+{
+    size_t at = ((size_t)v * 2654435761u) & mask;
+    while (set[at] && set[at] != (uint64_t)v + 1) at = (at + 1) & mask;
+    if (set[at]) return 0;
+    set[at] = (uint64_t)v + 1;
+    return 1;
+}
+
+/* The stop test over every part's m and M, into st (the status row); 1 while running. */
+static int gpusvm__split_ends(const gpusvm__split_in *in, double *st)
+{
+    const size_t words = GPUSVM__CO_WORDS((size_t)in->q);
+    double up[2] = {-INFINITY, -INFINITY}, low[2] = {INFINITY, INFINITY}, gap;
+    int r, c, worst, done;
+    for (r = 0; r < in->parts; ++r)
+        for (c = 0; c < 2; ++c) {
+            const uint64_t *e = in->reps + (size_t)r * words + GPUSVM__CO_ENDS;
+            const double u = gpusvm__word_double(e[c]), l = gpusvm__word_double(e[2 + c]);
+            if (u > up[c]) up[c] = u;
+            if (l < low[c]) low[c] = l;
+        }
+    worst = (in->nu && up[1] - low[1] > up[0] - low[0]) ? 1 : 0;
+    gap = up[worst] - low[worst];
+    done = GPUSVM__STOP_RULE(GPUSVM__GE, gap, in->eps, st[GPUSVM__ST_ITER], in->max_iter);
+    st[GPUSVM__ST_GAP] = gap;
+    st[GPUSVM__ST_MUP] = up[worst];
+    st[GPUSVM__ST_MLOW] = low[worst];
+    st[GPUSVM__ST_DONE] = (double)done;
+    if (!done) st[GPUSVM__ST_OUTER] += 1.0;
+    return !done;
+}
+
+/* List l of every part into out, as a heap (gpusvm__cand_heap); its length. */
+static size_t gpusvm__split_list(const gpusvm__split_in *in, int l, gpusvm__cand *out)
+{
+    const size_t q = (size_t)in->q, words = GPUSVM__CO_WORDS(q);
+    size_t n = 0, r, t;
+    for (r = 0; r < (size_t)in->parts; ++r) {
+        const uint64_t *li = in->reps + r * words + GPUSVM__CO_LIST(q, l);
+        const size_t cnt = li[0] < q ? (size_t)li[0] : q;
+        for (t = 0; t < cnt; ++t) {
+            out[n].key = li[1 + t];
+            out[n++].g = gpusvm__word_double(li[1 + q + t]);
+        }
+    }
+    gpusvm__cand_heap(out, n);
+    return n;
+}
+
+/* Returns -1 when the problem had stopped (nothing to write), 0 when it stops now (st only),
+   1 with a new working set in idx, slot and gws (q each). */
+static int gpusvm__split_merge(const gpusvm__split_in *in, double *st, int32_t *idx, int32_t *slot, double *gws)
+{
+    const size_t q = (size_t)in->q, words = GPUSVM__CO_WORDS(q), per = (size_t)in->parts * q;
+    const uint64_t *r0 = in->reps;
+    const int nl = in->nu ? 4 : 2, h = in->mode == 1 ? in->q / 2 : 0, fresh = in->q - h;
+    gpusvm__cand *list = (gpusvm__cand *)(void *)in->scratch, *chosen = list + (size_t)nl * per;
+    uint64_t *set = in->scratch + (size_t)GPUSVM__CO_LISTS * per * 2 + 2 * q;
+    size_t len[GPUSVM__CO_LISTS], mask = 1, t, n;
+    int side, l, got = 0;
+    for (t = 0; t < GPUSVM__ST_COUNT; ++t) st[t] = gpusvm__word_double(r0[t]);
+    if (st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) return -1;
+    if (!gpusvm__split_ends(in, st)) return 0;
+    for (t = 0; t < q; ++t) { /* the previous set, each gradient from the part that holds it */
+        const int r = gpusvm__part_of(in->npts, in->parts, GPUSVM__PT((size_t)(uint32_t)r0[GPUSVM__CO_IDX + t], in->npts));
+        idx[t] = (int32_t)r0[GPUSVM__CO_IDX + t];
+        slot[t] = (int32_t)r0[GPUSVM__CO_SLOT(q) + t];
+        gws[t] = gpusvm__word_double(in->reps[(size_t)r * words + GPUSVM__CO_G(q) + t]);
+    }
+    for (t = 0; t < (size_t)h; ++t) { /* the newest half to the front, the dropped half's slots behind */
+        const int32_t s = slot[t];
+        idx[t] = idx[h + t];
+        gws[t] = gws[h + t];
+        slot[t] = slot[h + t];
+        slot[h + t] = s;
+    }
+    for (l = 0; l < nl; ++l) len[l] = gpusvm__split_list(in, l, list + (size_t)l * per);
+    while (mask < 2 * q) mask <<= 1;
+    memset(set, 0, mask * sizeof *set);
+    --mask;
+    for (side = 0; side < GPUSVM__SIDES(in->nu); ++side) {
+        const int low = GPUSVM__SIDE_LOW(side, in->nu), cls = GPUSVM__SIDE_CLS(side, in->nu);
+        /* the lists of its keys and class (GPUSVM__CO_LOW, GPUSVM__CO_CLS): with nu and either class both */
+        const int la = low + (cls < 0 ? 2 : 0), lb = (in->nu && cls == 0) ? la + 2 : -1;
+        gpusvm__cand *A = list + (size_t)la * per, *B = lb >= 0 ? list + (size_t)lb * per : NULL;
+        int want = GPUSVM__SIDE_UPTO(side, in->nu, fresh) - got;
+        /* A and B merged in order; what an earlier side popped from them is in the set already */
+        while (want > 0 && (len[la] || (B && len[lb]))) {
+            const int from_a = !B || !len[lb] || (len[la] && A[0].key < B[0].key);
+            const gpusvm__cand c = from_a ? gpusvm__cand_pop(A, &len[la]) : gpusvm__cand_pop(B, &len[lb]);
+            if (!gpusvm__set_add(set, mask, (uint32_t)(c.key & 0xFFFFFFFFu))) continue;
+            chosen[got].key = c.key & 0xFFFFFFFFu; /* in ascending variable order below */
+            chosen[got++].g = c.g;
+            --want;
+        }
+    }
+    gpusvm__cand_heap(chosen, (size_t)got);
+    for (t = 0, n = (size_t)got; t < (size_t)got; ++t) {
+        const gpusvm__cand c = gpusvm__cand_pop(chosen, &n);
+        idx[h + t] = (int32_t)c.key;
+        gws[h + t] = c.g;
+    }
+    return 1;
+}
 
 /* The rows step of a split problem whose share stays on the device (one tile): the q x q block
    (gpusvm__ocl_stream_block), then the new half's rows (every row in the first round) against the
@@ -7744,7 +7732,7 @@ fail:
     return r;
 }
 
-/* The report read, waited for. Not read in split_post: a read into pageable memory returns only
+/* The report read, waited for. Not read in split.post: a read into pageable memory returns only
    once the queue has drained (NVIDIA's), which would keep the next device's post, and with it
    that device, waiting. */
 static gpusvm_result gpusvm__ocl_split_take(gpusvm__backend *bb, const void **report, size_t *bytes)
@@ -7871,6 +7859,8 @@ static gpusvm_result gpusvm__ocl_split_state(gpusvm__ocl *b, double *alpha, doub
 fail:
     return r;
 }
+
+/* >>opencl/steps: the train table: begin, select, rows, solve, update, state -------------------- */
 
 /* The kernels a batch's plan launches, built together before its upload (any other is built at its
    first launch): the core ones, its rows kernel, the row cache's where one is wanted, the grid
@@ -8153,6 +8143,8 @@ typedef char gpusvm__cs_nbuf_check[GPUSVM__CB_COUNT == GPUSVM__CS_NBUF ? 1 : -1]
 static const char *const gpusvm__cs_buf_what[GPUSVM__CB_COUNT] = {GPUSVM__CS_BUFS(GPUSVM__BWHAT)};
 #undef GPUSVM__BWHAT
 
+/* >>opencl/cs: Crammer-Singer (kernels part 5) -------------------------------------------------- */
+
 /* gpusvm_cs_solve's local memory for working-set size q and m classes: the q x q block, the
    set's responses and alpha, the step's scratch and the set's bounds, diagonals and classes,
    the set's points. */
@@ -8349,6 +8341,8 @@ static gpusvm_result gpusvm__ocl_cs_read(gpusvm__backend *bb, double *st, double
     return r;
 }
 
+
+/* >>opencl/decision: prediction (kernel tiles of part 1, decision values of part 4) ------------- */
 
 /* A prediction's shape, its device buffers and its host scratch. */
 typedef struct gpusvm__ocl_dec {
@@ -8665,6 +8659,8 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
     gpusvm__release_mems(b, dp.mem, GPUSVM__DB_COUNT);
     return r;
 }
+
+/* >>opencl/create: devices, limits, the tables and the backend ---------------------------------- */
 
 /* The device bytes a batch would hold: its plan's buffers summed; SIZE_MAX where a size
    overflows or one buffer passes the device's limit. */
@@ -9005,10 +9001,10 @@ static void gpusvm__multi_split(const gpusvm__multi *m, const gpusvm__problem *p
    the others' (4 x H100, dense 1M x 64 split by rows: 5.2-5.7 s with the devices' calls in turn,
    4.5-4.8 s with a thread each, before the set-up ran on them too). */
 enum {
-    GPUSVM__MS_BEGIN, /* train_begin of the device's problems (it allocates: threads with the default allocator) */
+    GPUSVM__MS_BEGIN, /* train.begin of the device's problems (it allocates: threads with the default allocator) */
     GPUSVM__MS_SELECT, GPUSVM__MS_ROWS, GPUSVM__MS_SMO, GPUSVM__MS_UPDATE, GPUSVM__MS_STATUS,
-    GPUSVM__MS_REPORT, /* split by rows: the device's report enqueued and read (split_post, split_take) */
-    GPUSVM__MS_APPLY   /* split by rows: the merged round written (split_apply) */
+    GPUSVM__MS_REPORT, /* split by rows: the device's report enqueued and read (split.post, split.take) */
+    GPUSVM__MS_APPLY   /* split by rows: the merged round written (split.apply) */
 };
 
 typedef struct gpusvm__multi_call {
@@ -9065,7 +9061,7 @@ static void gpusvm__multi_step(void *arg, int k)
 
 /* Call c on every device: on a thread each where the host has threads (ctx->threads > 1, a pool:
    each step's calls are short), every device wants one (own_thread) and the allocator is the
-   default one (a custom one is called from one thread only: train_begin allocates, and any step
+   default one (a custom one is called from one thread only: train.begin allocates, and any step
    may build a kernel at its first launch), else in turn, stopping at the first failure. The
    first failure's code (the context says that one). */
 static gpusvm_result gpusvm__multi_run(gpusvm__multi *m, gpusvm__multi_call *c)
@@ -10497,11 +10493,81 @@ static double gpusvm__rho_nu(const gpusvm__problem *p, const double *alpha, cons
     return (rr[0] - rr[1]) / 2;
 }
 
+/* >>solver/jobs: independent jobs, a device each on several GPUs ------------------------------- */
+
+/* Jobs 0..njobs-1 that do not depend on each other, at once on the context's devices (the
+   backend's device hook): a host thread a device takes the jobs in turn, each job on a context of
+   its own that drives that device alone (a copy of ctx whose logger calls and failures go to ctx,
+   one at a time, so that ctx keeps the first failure whole; the jobs not yet taken are then left).
+   In order on ctx itself where it is one device or one thread, where its devices do not want a
+   thread each (own_thread: CPU devices), where the allocator is the caller's (called from one
+   thread only), where the jobs call the caller back (in_turn: a progress callback) or no atomic
+   add takes the jobs. The first failure's code. */
+typedef struct gpusvm__jobs {
+    gpusvm_context *ctx, *own; /* own: a context a device */
+    gpusvm_result (*fn)(gpusvm_context *c, void *arg, int j);
+    void *arg;
+    int njobs;
+    volatile long next, failed;
+    gpusvm_result res[GPUSVM__MAX_DEVICES];
+} gpusvm__jobs;
+
+static void gpusvm__jobs_device(void *arg, int k)
+{
+    gpusvm__jobs *jb = (gpusvm__jobs *)arg;
+    long j;
+    jb->res[k] = GPUSVM_OK;
+#if GPUSVM__TAKE_ATOMIC
+    while (!gpusvm__load(&jb->failed) && (j = gpusvm__take(&jb->next)) < jb->njobs)
+        if ((jb->res[k] = jb->fn(&jb->own[k], jb->arg, (int)j)) != GPUSVM_OK) gpusvm__store(&jb->failed, 1);
+#else
+    (void)j;
+#endif
+}
+
+/* How many devices gpusvm__jobs_run would run njobs jobs on at once (0: in order on ctx). */
+static int gpusvm__jobs_devices(gpusvm_context *ctx, int njobs, int in_turn)
+{
+    gpusvm__backend *b = ctx->backend;
+    int n = 0;
+    while (b->devices && n < GPUSVM__MAX_DEVICES && b->devices->device(b, n)) ++n;
+    if (n < 2 || njobs < 2 || in_turn || ctx->threads < 2 || !b->own_thread || !ctx->default_alloc ||
+        !GPUSVM__TAKE_ATOMIC)
+        return 0;
+    return n < njobs ? n : njobs;
+}
+
+static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_turn,
+                                      gpusvm_result (*fn)(gpusvm_context *, void *, int), void *arg)
+{
+    gpusvm__backend *b = ctx->backend;
+    const int n = gpusvm__jobs_devices(ctx, njobs, in_turn);
+    gpusvm__jobs jb;
+    gpusvm_result r = GPUSVM_OK;
+    int k;
+    if (!n || !(jb.own = (gpusvm_context *)gpusvm__alloc(&ctx->alloc, (size_t)n, sizeof *jb.own))) {
+        for (k = 0; k < njobs && r == GPUSVM_OK; ++k) r = fn(ctx, arg, k);
+        return r;
+    }
+    for (k = 0; k < n; ++k) {
+        jb.own[k] = *ctx;
+        jb.own[k].backend = b->devices->device(b, k);
+        jb.own[k].root = ctx;
+        jb.own[k].threads = ctx->threads / n > 1 ? ctx->threads / n : 1;
+    }
+    jb.ctx = ctx;
+    jb.fn = fn;
+    jb.arg = arg;
+    jb.njobs = njobs;
+    jb.next = jb.failed = 0;
+    r = gpusvm__shared_call(ctx, NULL, n, gpusvm__jobs_device, &jb, jb.res);
+    gpusvm__free(&ctx->alloc, jb.own);
+    return r;
+}
+
 /* >>probability ------------------------------------------------------------ */
 /* Platt scaling from internal cross-validation folds, the SVR Laplace scale, one-class density
-   marks; they train through the tasks below. Here too: the folds' training (gpusvm__folds), and
-   what runs independent jobs a device each on several GPUs (gpusvm__jobs_run: Crammer-Singer's
-   fold shares, the pairs' fits, a grid's gamma values). */
+   marks; they train through the tasks below. Here too: the folds' training (gpusvm__folds). */
 
 static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
                                        const gpusvm_params *p, gpusvm_model **out, double t_start);
@@ -10633,76 +10699,6 @@ static const size_t **gpusvm__folds_subsets(gpusvm_context *ctx, size_t *const *
         if (Cs) (*subC)[k] = Cs[k % (size_t)nC];
     }
     return sub;
-}
-
-/* Jobs 0..njobs-1 that do not depend on each other, at once on the context's devices (the
-   backend's device hook): a host thread a device takes the jobs in turn, each job on a context of
-   its own that drives that device alone (a copy of ctx whose logger calls and failures go to ctx,
-   one at a time, so that ctx keeps the first failure whole; the jobs not yet taken are then left).
-   In order on ctx itself where it is one device or one thread, where its devices do not want a
-   thread each (own_thread: CPU devices), where the allocator is the caller's (called from one
-   thread only), where the jobs call the caller back (in_turn: a progress callback) or no atomic
-   add takes the jobs. The first failure's code. */
-typedef struct gpusvm__jobs {
-    gpusvm_context *ctx, *own; /* own: a context a device */
-    gpusvm_result (*fn)(gpusvm_context *c, void *arg, int j);
-    void *arg;
-    int njobs;
-    volatile long next, failed;
-    gpusvm_result res[GPUSVM__MAX_DEVICES];
-} gpusvm__jobs;
-
-static void gpusvm__jobs_device(void *arg, int k)
-{
-    gpusvm__jobs *jb = (gpusvm__jobs *)arg;
-    long j;
-    jb->res[k] = GPUSVM_OK;
-#if GPUSVM__TAKE_ATOMIC
-    while (!gpusvm__load(&jb->failed) && (j = gpusvm__take(&jb->next)) < jb->njobs)
-        if ((jb->res[k] = jb->fn(&jb->own[k], jb->arg, (int)j)) != GPUSVM_OK) gpusvm__store(&jb->failed, 1);
-#else
-    (void)j;
-#endif
-}
-
-/* How many devices gpusvm__jobs_run would run njobs jobs on at once (0: in order on ctx). */
-static int gpusvm__jobs_devices(gpusvm_context *ctx, int njobs, int in_turn)
-{
-    gpusvm__backend *b = ctx->backend;
-    int n = 0;
-    while (b->devices && n < GPUSVM__MAX_DEVICES && b->devices->device(b, n)) ++n;
-    if (n < 2 || njobs < 2 || in_turn || ctx->threads < 2 || !b->own_thread || !ctx->default_alloc ||
-        !GPUSVM__TAKE_ATOMIC)
-        return 0;
-    return n < njobs ? n : njobs;
-}
-
-static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_turn,
-                                      gpusvm_result (*fn)(gpusvm_context *, void *, int), void *arg)
-{
-    gpusvm__backend *b = ctx->backend;
-    const int n = gpusvm__jobs_devices(ctx, njobs, in_turn);
-    gpusvm__jobs jb;
-    gpusvm_result r = GPUSVM_OK;
-    int k;
-    if (!n || !(jb.own = (gpusvm_context *)gpusvm__alloc(&ctx->alloc, (size_t)n, sizeof *jb.own))) {
-        for (k = 0; k < njobs && r == GPUSVM_OK; ++k) r = fn(ctx, arg, k);
-        return r;
-    }
-    for (k = 0; k < n; ++k) {
-        jb.own[k] = *ctx;
-        jb.own[k].backend = b->devices->device(b, k);
-        jb.own[k].root = ctx;
-        jb.own[k].threads = ctx->threads / n > 1 ? ctx->threads / n : 1;
-    }
-    jb.ctx = ctx;
-    jb.fn = fn;
-    jb.arg = arg;
-    jb.njobs = njobs;
-    jb.next = jb.failed = 0;
-    r = gpusvm__shared_call(ctx, NULL, n, gpusvm__jobs_device, &jb, jb.res);
-    gpusvm__free(&ctx->alloc, jb.own);
-    return r;
 }
 
 /* Crammer-Singer's folds (models[f] of rows sub[f]) as one batch; with several GPUs in shares, a
