@@ -878,43 +878,47 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #ifndef GPUSVM__CS_L
 #define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */
 #endif
-#define GPUSVM__CS_RB 4  /* classes per work-item of gpusvm_cs_resp */
-#define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */
-#define GPUSVM__TL 16    /* gpusvm_rows_tiled's work-group: TL x TL work-items */
-#define GPUSVM__TM 128   /* gpusvm_rows_tiled's tile: TM rows x TM points per work-group */
-#define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / TL */
-#define GPUSVM__TK 16    /* features staged per chunk; the feature count is padded to a multiple */
-#define GPUSVM__FEW 8    /* at most this many rows: gpusvm_rows_few */
-#define GPUSVM__FEW_L 256 /* gpusvm_rows_few's work-group: one point per work-item */
-#define GPUSVM__FK 256   /* gpusvm_rows_few: features staged per chunk */
-#define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */
-#define GPUSVM__ND 32     /* gpusvm_rows_narrow: at most this many (padded) features */
-#ifndef GPUSVM__NR
-#define GPUSVM__NR 128    /* gpusvm_rows_narrow: rows per work-group (a power of 2, at least 4) */
+#define GPUSVM__CS_RESP_CLASSES 4 /* classes per work-item of gpusvm_cs_resp */
+#define GPUSVM__KEYS_WI 4         /* variables per work-item of gpusvm_keys */
+/* gpusvm_rows_tiled: a work-group of TILE_WI x TILE_WI work-items computes a TILE x TILE block
+ * (rows of the index set x points), each work-item TILE_ACC x TILE_ACC of it (TILE / TILE_WI),
+ * staging FEAT_CHUNK features at a time; every feature count is padded to a multiple of it */
+#define GPUSVM__TILE_WI 16
+#define GPUSVM__TILE 128
+#define GPUSVM__TILE_ACC 8
+#define GPUSVM__FEAT_CHUNK 16
+#define GPUSVM__FEW 8          /* at most this many rows: gpusvm_rows_few */
+#define GPUSVM__FEW_L 256      /* gpusvm_rows_few's work-group: one point per work-item */
+#define GPUSVM__FEW_FEAT 256   /* gpusvm_rows_few: features staged per chunk */
+#define GPUSVM__FEW_AHEAD 32   /* gpusvm_rows_few: features loaded ahead */
+#define GPUSVM__NARROW_D 32    /* gpusvm_rows_narrow: at most this many (padded) features */
+#ifndef GPUSVM__NARROW_ROWS
+#define GPUSVM__NARROW_ROWS 128 /* gpusvm_rows_narrow: rows per work-group (a power of 2, at least 4) */
 #endif
-#define GPUSVM__NL 256    /* gpusvm_rows_narrow's work-group: one point per work-item */
+#define GPUSVM__NARROW_L 256   /* gpusvm_rows_narrow's work-group: one point per work-item */
 /* gpusvm_rows_narrow's local memory with nr rows a work-group: their features and row data; the
- * host halves GPUSVM__NR to fit the device */
-#define GPUSVM__NAR_LOCAL(nr) ((size_t)(nr) * (4 * GPUSVM__ND + 12))
+ * host halves GPUSVM__NARROW_ROWS to fit the device */
+#define GPUSVM__NAR_LOCAL(nr) ((size_t)(nr) * (4 * GPUSVM__NARROW_D + 12))
 #define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
 #define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter, gpusvm_fill) */
-#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */
-#define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */
-#define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */
-#ifndef GPUSVM__SB
-#define GPUSVM__SB 16    /* gpusvm_rows_sparse: blocks of GPUSVM__SP / GPUSVM__SW points per work-group */
+#define GPUSVM__SPARSE_L 256     /* gpusvm_rows_sparse's work-group */
+#define GPUSVM__SPARSE_LANES 8   /* gpusvm_rows_sparse: work-items per point */
+#define GPUSVM__SPARSE_ROWS 8    /* gpusvm_rows_sparse: rows per work-group */
+#ifndef GPUSVM__SPARSE_BLOCKS
+#define GPUSVM__SPARSE_BLOCKS 16 /* gpusvm_rows_sparse: blocks of SPARSE_L / SPARSE_LANES points per work-group */
 #endif
-#define GPUSVM__SU 4     /* gpusvm_rows_sparse: nonzeros a work-item loads ahead */
-#ifndef GPUSVM__SH_LOG
-#define GPUSVM__SH_LOG 10 /* gpusvm_rows_sparse: 2^this slots in the rows' hash table in local memory */
+#define GPUSVM__SPARSE_AHEAD 4   /* gpusvm_rows_sparse: nonzeros a work-item loads ahead */
+#ifndef GPUSVM__SPARSE_HASH_LOG
+#define GPUSVM__SPARSE_HASH_LOG 10 /* gpusvm_rows_sparse: 2^this slots in the rows' hash table in local memory */
 #endif
-#define GPUSVM__SH (1 << GPUSVM__SH_LOG)
-#define GPUSVM__SE (GPUSVM__SH / 2) /* gpusvm_rows_sparse: row entries per pass (the table at most half full) */
-#define GPUSVM__SRP 2    /* gpusvm_rows_sparse without warp exchanges: rows per step of the lanes' sums */
+#define GPUSVM__SPARSE_HASH (1 << GPUSVM__SPARSE_HASH_LOG)
+#define GPUSVM__SPARSE_ENTRIES (GPUSVM__SPARSE_HASH / 2) /* row entries per pass (the table at most half full) */
+#define GPUSVM__SPARSE_SUM_ROWS 2 /* without warp exchanges: rows per step of the lanes' sums */
 /* gpusvm_rows_sparse's local memory with 2^sh_log slots: the table's keys and values, and (without
- * warp exchanges) GPUSVM__SRP rows of the lanes' sums in double; the host lowers GPUSVM__SH_LOG to
- * fit the device */
-#define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SRP * 8)
+ * warp exchanges) GPUSVM__SPARSE_SUM_ROWS rows of the lanes' sums in double; the host lowers
+ * GPUSVM__SPARSE_HASH_LOG to fit the device */
+#define GPUSVM__SP_LOCAL(sh_log) \
+    ((4 + 4 * GPUSVM__SPARSE_ROWS) * ((size_t)1 << (sh_log)) + GPUSVM__SPARSE_L * GPUSVM__SPARSE_SUM_ROWS * 8)
 /* gpusvm_smo's local memory: per working-set position (up to GPUSVM__Q) its published alpha,
  * gradient and bound (wide words of 8 bytes), diagonal and i-row value (floats) and label (a
  * char); per work-item of the reductions without warp exchanges four scores of at most 8 bytes
@@ -1074,10 +1078,10 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
  * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count
  * when it builds the program. */
 #define GPUSVM__KERNELS(X)                                                                              \
-    X(ROWS, "gpusvm_rows_tiled", GPUSVM__TL * GPUSVM__TL, ROWS, ROWS)                                      \
+    X(ROWS, "gpusvm_rows_tiled", GPUSVM__TILE_WI * GPUSVM__TILE_WI, ROWS, ROWS)                                      \
     X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS, ROWS_FEW)                                          \
-    X(ROWS_NARROW, "gpusvm_rows_narrow", GPUSVM__NL, ROWS, ROWS_NARROW)                                    \
-    X(ROWS_SPARSE, "gpusvm_rows_sparse", GPUSVM__SP, ROWS_SPARSE, ROWS_SPARSE)                             \
+    X(ROWS_NARROW, "gpusvm_rows_narrow", GPUSVM__NARROW_L, ROWS, ROWS_NARROW)                                    \
+    X(ROWS_SPARSE, "gpusvm_rows_sparse", GPUSVM__SPARSE_L, ROWS_SPARSE, ROWS_SPARSE)                             \
     X(ROW_CACHE, "gpusvm_row_cache", GPUSVM__L, ROW_CACHE, ROW_CACHE)                                      \
     X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS, COPY)                                      \
     X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER, COPY)                                            \
@@ -1088,7 +1092,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL, SEL)                                                    \
     X(GATHER, "gpusvm_gather_block", GPUSVM__L, GATHER, COPY) X(SMO, "gpusvm_smo", GPUSVM__L, SMO, SMO)    \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE, UPDATE)                                                  \
-    X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TL * GPUSVM__TL, ROWS_UPD, ROWS_UPD)                         \
+    X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TILE_WI * GPUSVM__TILE_WI, ROWS_UPD, ROWS_UPD)                         \
     X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS, SPLIT) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT, SPLIT) \
     X(CS_RESP, "gpusvm_cs_resp", GPUSVM__L, CS_RESP, CS)                                                   \
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE, CS)                                             \
@@ -5308,11 +5312,13 @@ static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRA
 #define GPUSVM__ROW_CACHE_MB 2048
 #endif
 
-typedef struct gpusvm__xc {
+/* How the reductions exchange values across a sub-group (warp): the kind the program is built
+   with, tried best first at the build (gpusvm__ocl_exchanges), local-memory trees last. */
+typedef struct gpusvm__exchange {
     int kind, width; /* GPUSVM__XC_*, the sub-group width (0: none) */
     int pinned;      /* the width fixed in the build (cl_intel_required_subgroup_size), else checked after it */
     int std;         /* the OpenCL C version to build with (12, 20, 30) */
-} gpusvm__xc;
+} gpusvm__exchange;
 struct gpusvm__ocl {
     gpusvm__backend base;
     gpusvm__cl_api *cl;
@@ -5331,7 +5337,7 @@ struct gpusvm__ocl {
     long launches[GPUSVM__KN_COUNT]; /* each kernel's launches, said when the backend closes (DEBUG) */
     int qcap;            /* GPUSVM__Q the program was built with */
     int fp64;            /* 1: the kernels' wide numbers are double; 0: float pairs (GPUSVM_NO_FP64) */
-    gpusvm__xc xc;       /* the reductions' sub-group exchanges the program was built with */
+    gpusvm__exchange xc;       /* the reductions' sub-group exchanges the program was built with */
     size_t smo_l;        /* GPUSVM__SMO_L: gpusvm_smo's local size (gpusvm__ocl_build) */
     size_t max_alloc, global_mem, local_mem, max_wg, cus; /* cus: compute units */
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
@@ -5341,7 +5347,7 @@ struct gpusvm__ocl {
     gpusvm__cl_mem mem[GPUSVM__TB_COUNT];
     int sparse;                /* the batch's points are kept sparse (gpusvm__ocl_sparse) */
     int sh_log;                /* gpusvm_rows_sparse's table: 2^sh_log slots, as its local memory allows */
-    int nar_r;                 /* gpusvm_rows_narrow's rows per work-group (GPUSVM__NR), as local memory allows */
+    int nar_r;                 /* gpusvm_rows_narrow's rows per work-group (GPUSVM__NARROW_ROWS), as local memory allows */
     int narrow;                /* the bound dense rows take gpusvm_rows_narrow past GPUSVM__FEW rows */
     int no_narrow;             /* the kernel tests: the tiles wherever gpusvm_rows_narrow would run */
     int cslots;                /* the row cache's slots (kernels part 1c; gpusvm__ocl_cache_plan), 0: none */
@@ -5402,7 +5408,7 @@ static size_t gpusvm__round_up(size_t v, size_t m) { return (v + m - 1) / m * m;
 /* gpusvm_keys' work-groups (its partials) over nvar variables */
 static size_t gpusvm__keys_parts(size_t nvar)
 {
-    return gpusvm__round_up(nvar ? nvar : 1, (size_t)GPUSVM__L * GPUSVM__KU) / ((size_t)GPUSVM__L * GPUSVM__KU);
+    return gpusvm__round_up(nvar ? nvar : 1, (size_t)GPUSVM__L * GPUSVM__KEYS_WI) / ((size_t)GPUSVM__L * GPUSVM__KEYS_WI);
 }
 
 static void gpusvm__release_mem(gpusvm__ocl *b, gpusvm__cl_mem *m)
@@ -5835,7 +5841,7 @@ static void gpusvm__ocl_release_kernels(gpusvm__ocl *b, gpusvm__kset set)
    of cl_intel_subgroups (its width fixed through cl_intel_required_subgroup_size) where the
    device reports them and its sub-group width is known (32 on NVIDIA, the wavefront on AMD, the
    widest Intel's lists up to 32); local-memory trees everywhere. */
-static const char *gpusvm__xc_name(int kind)
+static const char *gpusvm__exchange_name(int kind)
 {
     switch (kind) {
     case GPUSVM__XC_NV_REDUX: return "PTX shfl.sync and redux.sync";
@@ -5863,9 +5869,9 @@ static int gpusvm__ocl_intel_width(const gpusvm__ocl *b, const char *ext)
     return w >= 16 ? w : 0;
 }
 
-/* The exchanges to try (gpusvm__xc), best first, into xc[0..4]; their count (the trees last).
+/* The exchanges to try (gpusvm__exchange), best first, into xc[0..4]; their count (the trees last).
    ctx->subgroups (GPUSVM_SUBGROUPS) keeps one kind, for testing a path on a device that has several. */
-static int gpusvm__ocl_exchanges(const gpusvm__ocl *b, gpusvm__xc *xc)
+static int gpusvm__ocl_exchanges(const gpusvm__ocl *b, gpusvm__exchange *xc)
 {
     char vendor[128] = "", cver[128] = "", dver[128] = "", ext[8192] = "";
     gpusvm__cl_uint major = 0, wave = 0;
@@ -5934,7 +5940,7 @@ static int gpusvm__ocl_exchanges(const gpusvm__ocl *b, gpusvm__xc *xc)
    work-item: there one sub-group (Intel's CPU runtime, sub-groups of 32, the same models: wine
    -t 0 -c 0.01 inner solve 16.9 s at 512, 8.9 at 256, 1.16 at 32, 1.17 with local-memory trees at
    256; a9a 5,000 -t 0 9.2 s against 1.05; digits 4.3 against 0.32). */
-static size_t gpusvm__ocl_smo_l(const gpusvm__ocl *b, const gpusvm__xc *xc)
+static size_t gpusvm__ocl_smo_l(const gpusvm__ocl *b, const gpusvm__exchange *xc)
 {
     if (xc->width && b->cpu) return (size_t)xc->width;
     return xc->width && b->max_wg >= GPUSVM__SMO_WIDE && GPUSVM__SMO_WIDE / xc->width <= xc->width
@@ -5945,13 +5951,13 @@ static size_t gpusvm__ocl_smo_l(const gpusvm__ocl *b, const gpusvm__xc *xc)
 /* The build options: the OpenCL C version, the tunables the host chose (the shared block's
    #ifndef defaults are overridden from this one table), the sub-group exchanges and their
    width, and float pairs without fp64. */
-static void gpusvm__ocl_options(const gpusvm__ocl *b, const gpusvm__xc *xc, char *out, size_t size)
+static void gpusvm__ocl_options(const gpusvm__ocl *b, const gpusvm__exchange *xc, char *out, size_t size)
 {
     static const char *const kind[5] = {"", " -D GPUSVM_SG_INTEL=1", " -D GPUSVM_SG_KHR=1", " -D GPUSVM_NV_SHFL=1",
                                         " -D GPUSVM_NV_SHFL=1 -D GPUSVM_NV_REDUX=1"};
     struct { const char *name; int value; } tun[7] = {
-        {"GPUSVM__Q", 0}, {"GPUSVM__L", GPUSVM__L}, {"GPUSVM__SB", GPUSVM__SB}, {"GPUSVM__SH_LOG", 0},
-        {"GPUSVM__CS_L", GPUSVM__CS_L}, {"GPUSVM__SMO_L", 0}, {"GPUSVM__NR", 0}};
+        {"GPUSVM__Q", 0}, {"GPUSVM__L", GPUSVM__L}, {"GPUSVM__SPARSE_BLOCKS", GPUSVM__SPARSE_BLOCKS}, {"GPUSVM__SPARSE_HASH_LOG", 0},
+        {"GPUSVM__CS_L", GPUSVM__CS_L}, {"GPUSVM__SMO_L", 0}, {"GPUSVM__NARROW_ROWS", 0}};
     size_t at;
     int i;
     tun[0].value = b->qcap;
@@ -6174,7 +6180,7 @@ fail:
    within aligned blocks of the width: PoCL's CPU devices make the work-group one sub-group), as
    cl_khr_subgroups' clGetKernelSubGroupInfoKHR says for their work-groups; any other size counts
    as a failed build. Without the query only a width the build fixed is taken. */
-static int gpusvm__ocl_sg_width_ok(gpusvm__ocl *b, const gpusvm__xc *xc)
+static int gpusvm__ocl_sg_width_ok(gpusvm__ocl *b, const gpusvm__exchange *xc)
 {
     const int kn[3] = {GPUSVM__KN_KEYS, GPUSVM__KN_SMO, GPUSVM__KN_ROWS_SPARSE};
     gpusvm__cl_sg_info_fn fn = NULL;
@@ -6217,7 +6223,7 @@ static gpusvm_result gpusvm__ocl_first_build(gpusvm__ocl *b, gpusvm__kset set)
     gpusvm_result r;
     gpusvm__cl_int be = 0;
     int i, nxc, bad = -1;
-    gpusvm__xc xc[5];
+    gpusvm__exchange xc[5];
     nxc = gpusvm__ocl_exchanges(b, xc);
     for (i = 0;; ++i) {
         const gpusvm__kset now =
@@ -6233,13 +6239,13 @@ static gpusvm_result gpusvm__ocl_first_build(gpusvm__ocl *b, gpusvm__kset set)
             if (gpusvm__ocl_sg_width_ok(b, &xc[i]) || i == nxc - 1) return GPUSVM_OK;
             gpusvm__log(ctx, GPUSVM_LOG_INFO,
                         "the kernels built with %s do not run in sub-groups of (a multiple of) %d; taking %s",
-                        gpusvm__xc_name(xc[i].kind), xc[i].width, gpusvm__xc_name(xc[i + 1].kind));
+                        gpusvm__exchange_name(xc[i].kind), xc[i].width, gpusvm__exchange_name(xc[i + 1].kind));
         } else if (i == nxc - 1) {
             r = gpusvm__ocl_build_failed(b, be, bad);
             goto fail;
         } else {
             gpusvm__log(ctx, GPUSVM_LOG_INFO, "the kernels did not build with %s (%s); taking %s. %.300s",
-                        gpusvm__xc_name(xc[i].kind), gpusvm__cl_error_name(be), gpusvm__xc_name(xc[i + 1].kind),
+                        gpusvm__exchange_name(xc[i].kind), gpusvm__cl_error_name(be), gpusvm__exchange_name(xc[i + 1].kind),
                         ctx->build_log ? ctx->build_log : "");
         }
         gpusvm__ocl_release_kernels(b, GPUSVM__KS_ALL);
@@ -6314,7 +6320,7 @@ static int gpusvm__ocl_sparse(const gpusvm__ocl *b, size_t rows, size_t nnz, siz
     size_t dense;
     if (ktype == GPUSVM__K_PRECOMPUTED || nnz > (size_t)INT_MAX) return 0;
     if (b->base.ctx->storage != GPUSVM_STORAGE_AUTO) return b->base.ctx->storage == GPUSVM_STORAGE_SPARSE;
-    if (!gpusvm__mul(gpusvm__round_up(rows ? rows : 1, GPUSVM__PITCH), gpusvm__round_up(d ? d : 1, GPUSVM__TK) * 4,
+    if (!gpusvm__mul(gpusvm__round_up(rows ? rows : 1, GPUSVM__PITCH), gpusvm__round_up(d ? d : 1, GPUSVM__FEAT_CHUNK) * 4,
                      &dense))
         return 1;
     if (dense > b->max_alloc || dense > b->mem_budget / 2) /* the smaller form; dense points that do not fit stream */
@@ -6414,11 +6420,11 @@ fail:
 static void gpusvm__ocl_stream_shape(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes)
 {
     const size_t left = b->mem_budget - b->mem_used, qs = (size_t)q, per = 2 * b->dpad * sizeof(float);
-    const size_t share = b->phi - b->plo, whole = gpusvm__round_up(share, GPUSVM__TM); /* every point, or a split share */
-    /* a tile of several holds a work-group of gpusvm_rows_update (GPUSVM__TM points with all their
+    const size_t share = b->phi - b->plo, whole = gpusvm__round_up(share, GPUSVM__TILE); /* every point, or a split share */
+    /* a tile of several holds a work-group of gpusvm_rows_update (GPUSVM__TILE points with all their
        rows) per compute unit, or a multiple: its launch ends in whole waves (H100, 1M x 64 points under
        64 MB: 25 tiles of 40,704 points, 318 groups, 19.1 s; 30 tiles of 33,792, 264 groups, 13.0 s) */
-    const size_t wave = b->cus * GPUSVM__TM;
+    const size_t wave = b->cus * GPUSVM__TILE;
     size_t total = 0, rest = 0, tile;
     int i, fits = 1;
     for (i = 0; i < GPUSVM__TB_COUNT; ++i) {
@@ -6445,7 +6451,7 @@ static void gpusvm__ocl_stream_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     tile = b->share_rows ? whole : (left - rest) / per;
     if (tile > b->max_alloc / (b->dpad * sizeof(float))) tile = b->max_alloc / (b->dpad * sizeof(float));
     if (tile > whole) tile = whole;
-    tile = tile / GPUSVM__TM * GPUSVM__TM;
+    tile = tile / GPUSVM__TILE * GPUSVM__TILE;
     if (wave && tile < whole && tile > wave) tile = tile / wave * wave;
     if (tile < GPUSVM__STREAM_MIN && (!b->split || tile < share)) return;
     b->stream = 1;
@@ -6474,7 +6480,7 @@ static int gpusvm__ocl_splits(gpusvm__backend *bb, const gpusvm__problem *p, int
     np = p[0].x.rows;
     nnz = p[0].x.row_ptr[np] - p[0].x.row_ptr[0];
     if (!gpusvm__mul(gpusvm__round_up(np ? np : 1, GPUSVM__PITCH),
-                     gpusvm__round_up(p[0].x.cols ? p[0].x.cols : 1, GPUSVM__TK) * 4, &dense))
+                     gpusvm__round_up(p[0].x.cols ? p[0].x.cols : 1, GPUSVM__FEAT_CHUNK) * 4, &dense))
         return 0;
     return !(nnz < dense / 4 / GPUSVM__SPARSE_GAIN);
 }
@@ -6507,7 +6513,7 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     b->nvar = nvar;
     b->npts = np;
     b->d = p[0].x.cols;
-    b->dpad = gpusvm__round_up(b->d ? b->d : 1, GPUSVM__TK);
+    b->dpad = gpusvm__round_up(b->d ? b->d : 1, GPUSVM__FEAT_CHUNK);
     b->pitch = gpusvm__round_up(np ? np : 1, GPUSVM__PITCH);
     b->ldk = gpusvm__round_up(max_pts, GPUSVM__PITCH);
     b->q = q;
@@ -6774,7 +6780,7 @@ fail:
 /* Whether dense rows of dpad (padded) features take gpusvm_rows_narrow past GPUSVM__FEW rows. */
 static int gpusvm__ocl_narrow_ok(const gpusvm__ocl *b, int ktype, int dpad)
 {
-    return !b->no_narrow && ktype != GPUSVM__K_PRECOMPUTED && dpad <= GPUSVM__ND;
+    return !b->no_narrow && ktype != GPUSVM__K_PRECOMPUTED && dpad <= GPUSVM__NARROW_D;
 }
 
 /* Bind: every argument of the rows kernels but the per-launch range (row_off, nrows, skip_whole). */
@@ -7099,12 +7105,12 @@ fail:
 /* >>opencl/rows: kernel rows: tiled, few, narrow, sparse, the row cache ------------------------- */
 
 /* Kernel rows [off, off + nr) of every problem's working set against `cols` points: sparse points
-   gpusvm_rows_sparse (GPUSVM__SR rows x GPUSVM__SB blocks of points per work-group); dense, up to
+   gpusvm_rows_sparse (GPUSVM__SPARSE_ROWS rows x GPUSVM__SPARSE_BLOCKS blocks of points per work-group); dense, up to
    GPUSVM__FEW rows (or any number with few: rows expected to be mostly skipped) gpusvm_rows_few (one
-   work-item per point, a group of GPUSVM__FEW rows per grid row), more of at most GPUSVM__ND padded
+   work-item per point, a group of GPUSVM__FEW rows per grid row), more of at most GPUSVM__NARROW_D padded
    features (b->narrow, set when the rows were bound) gpusvm_rows_narrow (one work-item per point, a
    group of b->nar_r rows per grid row), else the tiles of gpusvm_rows_tiled (16 x 16 work-items per
-   GPUSVM__TM x GPUSVM__TM block). With gather (training, when the gathered
+   GPUSVM__TILE x GPUSVM__TILE block). With gather (training, when the gathered
    working-set buffer exists) the rows' vectors are gathered first (gpusvm_gather_ws). The other
    arguments are bound by the caller. */
 static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int sparse, int off, int nr, int skip, size_t cols,
@@ -7112,17 +7118,17 @@ static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int sparse, int off
 {
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_int off_ = off, nr_ = nr, skip_ = skip;
-    size_t g[3], l[3] = {GPUSVM__TL, GPUSVM__TL, 1};
+    size_t g[3], l[3] = {GPUSVM__TILE_WI, GPUSVM__TILE_WI, 1};
     if (nr <= 0) return GPUSVM_OK;
     g[2] = (size_t)nprob;
     if (sparse) {
         GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_row_off, off_);
         GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_nrows, nr_);
         GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_skip_whole, skip_);
-        const size_t pts = (size_t)GPUSVM__SP / GPUSVM__SW * GPUSVM__SB; /* points per work-group */
-        g[0] = (cols + pts - 1) / pts * GPUSVM__SP;
-        g[1] = ((size_t)nr + GPUSVM__SR - 1) / GPUSVM__SR;
-        l[0] = GPUSVM__SP;
+        const size_t pts = (size_t)GPUSVM__SPARSE_L / GPUSVM__SPARSE_LANES * GPUSVM__SPARSE_BLOCKS; /* points per work-group */
+        g[0] = (cols + pts - 1) / pts * GPUSVM__SPARSE_L;
+        g[1] = ((size_t)nr + GPUSVM__SPARSE_ROWS - 1) / GPUSVM__SPARSE_ROWS;
+        l[0] = GPUSVM__SPARSE_L;
         l[1] = 1;
         return gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_SPARSE, 3, g, l);
     }
@@ -7146,14 +7152,14 @@ static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int sparse, int off
         return gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_FEW, 3, g, l);
     }
     if (b->narrow) {
-        g[0] = gpusvm__round_up(cols, GPUSVM__NL);
+        g[0] = gpusvm__round_up(cols, GPUSVM__NARROW_L);
         g[1] = ((size_t)nr + (size_t)b->nar_r - 1) / (size_t)b->nar_r;
-        l[0] = GPUSVM__NL;
+        l[0] = GPUSVM__NARROW_L;
         l[1] = 1;
         return gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_NARROW, 3, g, l);
     }
-    g[0] = gpusvm__round_up(cols, GPUSVM__TM) / GPUSVM__TM * GPUSVM__TL;
-    g[1] = gpusvm__round_up((size_t)nr, GPUSVM__TM) / GPUSVM__TM * GPUSVM__TL;
+    g[0] = gpusvm__round_up(cols, GPUSVM__TILE) / GPUSVM__TILE * GPUSVM__TILE_WI;
+    g[1] = gpusvm__round_up((size_t)nr, GPUSVM__TILE) / GPUSVM__TILE * GPUSVM__TILE_WI;
     r = gpusvm__ocl_launch(b, GPUSVM__KN_ROWS, 3, g, l);
 fail:
     return r;
@@ -7370,7 +7376,7 @@ fail:
 static gpusvm_result gpusvm__ocl_stream_tile(gpusvm__ocl *b, size_t t)
 {
     const size_t T = b->tile, c0 = b->plo + t * T, c1 = c0 + T < b->phi ? c0 + T : b->phi, h = t % 2;
-    size_t g[3], l[3] = {GPUSVM__TL, GPUSVM__TL, 1};
+    size_t g[3], l[3] = {GPUSVM__TILE_WI, GPUSVM__TILE_WI, 1};
     const gpusvm__cl_int off = (gpusvm__cl_int)c0, end = (gpusvm__cl_int)c1;
     gpusvm__cl_event ev = NULL;
     gpusvm_result r = GPUSVM_OK;
@@ -7382,8 +7388,8 @@ static gpusvm_result gpusvm__ocl_stream_tile(gpusvm__ocl *b, size_t t)
     GPUSVM__SET(ROWS_UPD, ROWS_B, b->mem[h ? GPUSVM__TB_XT : GPUSVM__TB_X]); /* the rest: gpusvm__ocl_stream_update */
     GPUSVM__SET(ROWS_UPD, ROWS_b_off, off);
     GPUSVM__SET(ROWS_UPD, ROWS_b_end, end);
-    g[0] = gpusvm__round_up(c1 - c0, GPUSVM__TM) / GPUSVM__TM * GPUSVM__TL;
-    g[1] = GPUSVM__TL;
+    g[0] = gpusvm__round_up(c1 - c0, GPUSVM__TILE) / GPUSVM__TILE * GPUSVM__TILE_WI;
+    g[1] = GPUSVM__TILE_WI;
     g[2] = 1;
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_UPD, 3, g, l)) != GPUSVM_OK) return r;
     GPUSVM__CL(b->base.ctx, b->cl->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &ev));
@@ -8234,7 +8240,7 @@ static int gpusvm__ocl_cs_sizes(gpusvm__ocl *b, const gpusvm__cs_desc *d, int32_
         parts = gpusvm__round_up(d->n[p] ? d->n[p] : 1, GPUSVM__L) / GPUSVM__L;
         if (parts > b->cs_parts) b->cs_parts = parts;
         if (d->m[p] > b->cs_m) b->cs_m = d->m[p];
-        items = d->n[p] * (size_t)((d->m[p] + GPUSVM__CS_RB - 1) / GPUSVM__CS_RB);
+        items = d->n[p] * (size_t)((d->m[p] + GPUSVM__CS_RESP_CLASSES - 1) / GPUSVM__CS_RESP_CLASSES);
         if (items > b->cs_resp) b->cs_resp = gpusvm__round_up(items, GPUSVM__L);
         nvar += d->n[p];
         ncoef += d->n[p] * (size_t)d->m[p];
@@ -8379,7 +8385,7 @@ static gpusvm_result gpusvm__ocl_dec_plan(gpusvm__ocl *b, const gpusvm__csr *sv,
     dp->nsv = sv->rows;
     dp->nt = x->rows;
     dp->nv = (size_t)nv;
-    dp->dpad = gpusvm__round_up(d ? d : 1, GPUSVM__TK);
+    dp->dpad = gpusvm__round_up(d ? d : 1, GPUSVM__FEAT_CHUNK);
     dp->pa = gpusvm__round_up(dp->nsv, GPUSVM__PITCH);
     dp->R = dp->nsv < 1024 ? dp->nsv : 1024;
     dp->nblocks = (dp->nsv + dp->R - 1) / dp->R;
@@ -8814,9 +8820,9 @@ static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
     b->mem_budget = b->global_mem ? b->global_mem : (size_t)-1;
     if (budget_mb > 0.0 && budget_mb * 1048576.0 < (double)b->mem_budget) b->mem_budget = (size_t)(budget_mb * 1048576.0);
     b->qcap = GPUSVM__Q;
-    b->sh_log = GPUSVM__SH_LOG;
+    b->sh_log = GPUSVM__SPARSE_HASH_LOG;
     while (b->sh_log > 6 && GPUSVM__SP_LOCAL(b->sh_log) + 1024 > b->local_mem) --b->sh_log;
-    b->nar_r = GPUSVM__NR;
+    b->nar_r = GPUSVM__NARROW_ROWS;
     while (b->nar_r > 4 && GPUSVM__NAR_LOCAL(b->nar_r) + 1024 > b->local_mem) b->nar_r /= 2;
     while (b->qcap > 64 && GPUSVM__SMO_LOCAL(b->qcap) > b->local_mem) b->qcap /= 2; /* gpusvm_smo's local arrays */
     b->base.qcap = b->qcap;
@@ -8921,7 +8927,7 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
         gpusvm__log(ctx, GPUSVM_LOG_INFO, "device %s: double precision %s; reductions through %s%s; OpenCL C %d.%d",
                     devs[pick].name,
                     b->fp64 ? "(cl_khr_fp64)" : devs[pick].fp64 ? "off (float pairs)" : "none (float pairs)",
-                    gpusvm__xc_name(b->xc.kind), width, b->xc.std / 10, b->xc.std % 10);
+                    gpusvm__exchange_name(b->xc.kind), width, b->xc.std / 10, b->xc.std % 10);
     }
     return &b->base;
 }
@@ -12729,7 +12735,9 @@ typedef struct gpusvm__out {
     int failed;
 } gpusvm__out;
 
-static void gpusvm__w(gpusvm__out *o, const char *s)
+/* The writers: a string; prefix and a number in %.*g (gpusvm__fmt_g: LIBSVM's forms); prefix and an
+   integer; key and a list of numbers, one line. */
+static void gpusvm__out_str(gpusvm__out *o, const char *s)
 {
     const size_t n = strlen(s);
     if (o->failed) return;
@@ -12740,26 +12748,26 @@ static void gpusvm__w(gpusvm__out *o, const char *s)
     memcpy((char *)o->v.data + o->v.len, s, n + 1);
     o->v.len += n;
 }
-static void gpusvm__wg(gpusvm__out *o, const char *prefix, int digits, double v)
+static void gpusvm__out_num(gpusvm__out *o, const char *prefix, int digits, double v)
 {
     char b[64];
-    gpusvm__w(o, prefix);
+    gpusvm__out_str(o, prefix);
     gpusvm__fmt_g(b, sizeof b, digits, v);
-    gpusvm__w(o, b);
+    gpusvm__out_str(o, b);
 }
-static void gpusvm__wd(gpusvm__out *o, const char *prefix, long long v)
+static void gpusvm__out_int(gpusvm__out *o, const char *prefix, long long v)
 {
     char b[32];
     snprintf(b, sizeof b, "%lld", v);
-    gpusvm__w(o, prefix);
-    gpusvm__w(o, b);
+    gpusvm__out_str(o, prefix);
+    gpusvm__out_str(o, b);
 }
-static void gpusvm__wlist(gpusvm__out *o, const char *key, const double *v, size_t n)
+static void gpusvm__out_list(gpusvm__out *o, const char *key, const double *v, size_t n)
 {
     size_t k;
-    gpusvm__w(o, key);
-    for (k = 0; k < n; ++k) gpusvm__wg(o, " ", 17, v[k]);
-    gpusvm__w(o, "\n");
+    gpusvm__out_str(o, key);
+    for (k = 0; k < n; ++k) gpusvm__out_num(o, " ", 17, v[k]);
+    gpusvm__out_str(o, "\n");
 }
 
 /* The model's header, in LIBSVM's order and number formats. */
@@ -12769,37 +12777,37 @@ static void gpusvm__model_header(gpusvm__out *o, const gpusvm_model *m)
     const int cls = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || m->svm_type == GPUSVM_CRAMMER_SINGER;
     const int kt = (int)m->kernel_type;
     int c;
-    gpusvm__w(o, "svm_type ");
-    gpusvm__w(o, gpusvm__svm_type_names[(int)m->svm_type - 1]);
-    gpusvm__w(o, "\nkernel_type ");
-    gpusvm__w(o, gpusvm__kernel_names[kt - 1]);
-    gpusvm__w(o, "\n");
+    gpusvm__out_str(o, "svm_type ");
+    gpusvm__out_str(o, gpusvm__svm_type_names[(int)m->svm_type - 1]);
+    gpusvm__out_str(o, "\nkernel_type ");
+    gpusvm__out_str(o, gpusvm__kernel_names[kt - 1]);
+    gpusvm__out_str(o, "\n");
     if (m->kernel_type == GPUSVM_KERNEL_POLY) {
-        gpusvm__wd(o, "degree ", m->degree);
-        gpusvm__w(o, "\n");
+        gpusvm__out_int(o, "degree ", m->degree);
+        gpusvm__out_str(o, "\n");
     }
     if (m->kernel_type == GPUSVM_KERNEL_POLY || m->kernel_type == GPUSVM_KERNEL_RBF ||
         m->kernel_type == GPUSVM_KERNEL_SIGMOID)
-        gpusvm__wlist(o, "gamma", &m->gamma, 1);
+        gpusvm__out_list(o, "gamma", &m->gamma, 1);
     if (m->kernel_type == GPUSVM_KERNEL_POLY || m->kernel_type == GPUSVM_KERNEL_SIGMOID)
-        gpusvm__wlist(o, "coef0", &m->coef0, 1);
-    gpusvm__wd(o, "nr_class ", m->nr_class);
-    gpusvm__wd(o, "\ntotal_sv ", (long long)m->total_sv);
-    gpusvm__w(o, "\n");
-    if (m->svm_type != GPUSVM_CRAMMER_SINGER) gpusvm__wlist(o, "rho", m->rho, npairs); /* Crammer-Singer has no bias */
+        gpusvm__out_list(o, "coef0", &m->coef0, 1);
+    gpusvm__out_int(o, "nr_class ", m->nr_class);
+    gpusvm__out_int(o, "\ntotal_sv ", (long long)m->total_sv);
+    gpusvm__out_str(o, "\n");
+    if (m->svm_type != GPUSVM_CRAMMER_SINGER) gpusvm__out_list(o, "rho", m->rho, npairs); /* Crammer-Singer has no bias */
     if (cls) {
-        gpusvm__w(o, "label");
-        for (c = 0; c < m->nr_class; ++c) gpusvm__wd(o, " ", m->label[c]);
-        gpusvm__w(o, "\n");
+        gpusvm__out_str(o, "label");
+        for (c = 0; c < m->nr_class; ++c) gpusvm__out_int(o, " ", m->label[c]);
+        gpusvm__out_str(o, "\n");
     }
     /* LIBSVM 3.3x's order: probA, probB, prob_density_marks, then nr_sv */
-    if (m->probA) gpusvm__wlist(o, "probA", m->probA, npairs ? npairs : 1);
-    if (m->probB) gpusvm__wlist(o, "probB", m->probB, npairs ? npairs : 1);
-    if (m->prob_density_marks) gpusvm__wlist(o, "prob_density_marks", m->prob_density_marks, GPUSVM__NR_MARKS);
+    if (m->probA) gpusvm__out_list(o, "probA", m->probA, npairs ? npairs : 1);
+    if (m->probB) gpusvm__out_list(o, "probB", m->probB, npairs ? npairs : 1);
+    if (m->prob_density_marks) gpusvm__out_list(o, "prob_density_marks", m->prob_density_marks, GPUSVM__NR_MARKS);
     if (cls) {
-        gpusvm__w(o, "nr_sv");
-        for (c = 0; c < m->nr_class; ++c) gpusvm__wd(o, " ", m->n_sv[c]);
-        gpusvm__w(o, "\n");
+        gpusvm__out_str(o, "nr_sv");
+        for (c = 0; c < m->nr_class; ++c) gpusvm__out_int(o, " ", m->n_sv[c]);
+        gpusvm__out_str(o, "\n");
     }
 }
 
@@ -12810,23 +12818,23 @@ static void gpusvm__model_svs(gpusvm__out *o, const gpusvm_model *m)
     const int ncoef = m->svm_type == GPUSVM_CRAMMER_SINGER ? m->nr_class : m->nr_class > 1 ? m->nr_class - 1 : 1;
     size_t i, k;
     int j;
-    gpusvm__w(o, "SV\n");
+    gpusvm__out_str(o, "SV\n");
     for (i = 0; i < m->total_sv && !o->failed; ++i) {
         for (j = 0; j < ncoef; ++j) {
-            gpusvm__wg(o, "", 17, m->sv_coef[(size_t)j * m->total_sv + i]);
-            gpusvm__w(o, " ");
+            gpusvm__out_num(o, "", 17, m->sv_coef[(size_t)j * m->total_sv + i]);
+            gpusvm__out_str(o, " ");
         }
         if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
-            gpusvm__wd(o, "0:", m->sv_row_ptr[i + 1] > m->sv_row_ptr[i] ? (long long)m->sv_values[m->sv_row_ptr[i]] : 0);
-            gpusvm__w(o, " ");
+            gpusvm__out_int(o, "0:", m->sv_row_ptr[i + 1] > m->sv_row_ptr[i] ? (long long)m->sv_values[m->sv_row_ptr[i]] : 0);
+            gpusvm__out_str(o, " ");
         } else {
             for (k = m->sv_row_ptr[i]; k < m->sv_row_ptr[i + 1]; ++k) {
-                gpusvm__wd(o, "", (long long)m->sv_col_idx[k] + 1);
-                gpusvm__wg(o, ":", 8, m->sv_values[k]);
-                gpusvm__w(o, " ");
+                gpusvm__out_int(o, "", (long long)m->sv_col_idx[k] + 1);
+                gpusvm__out_num(o, ":", 8, m->sv_values[k]);
+                gpusvm__out_str(o, " ");
             }
         }
-        gpusvm__w(o, "\n");
+        gpusvm__out_str(o, "\n");
     }
 }
 
@@ -14639,43 +14647,47 @@ static const char *const gpusvm__kernel_source[] = {
     "#ifndef GPUSVM__CS_L\n",
     "#define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */\n",
     "#endif\n",
-    "#define GPUSVM__CS_RB 4  /* classes per work-item of gpusvm_cs_resp */\n",
-    "#define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */\n",
-    "#define GPUSVM__TL 16    /* gpusvm_rows_tiled's work-group: TL x TL work-items */\n",
-    "#define GPUSVM__TM 128   /* gpusvm_rows_tiled's tile: TM rows x TM points per work-group */\n",
-    "#define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / TL */\n",
-    "#define GPUSVM__TK 16    /* features staged per chunk; the feature count is padded to a multiple */\n",
-    "#define GPUSVM__FEW 8    /* at most this many rows: gpusvm_rows_few */\n",
-    "#define GPUSVM__FEW_L 256 /* gpusvm_rows_few's work-group: one point per work-item */\n",
-    "#define GPUSVM__FK 256   /* gpusvm_rows_few: features staged per chunk */\n",
-    "#define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */\n",
-    "#define GPUSVM__ND 32     /* gpusvm_rows_narrow: at most this many (padded) features */\n",
-    "#ifndef GPUSVM__NR\n",
-    "#define GPUSVM__NR 128    /* gpusvm_rows_narrow: rows per work-group (a power of 2, at least 4) */\n",
+    "#define GPUSVM__CS_RESP_CLASSES 4 /* classes per work-item of gpusvm_cs_resp */\n",
+    "#define GPUSVM__KEYS_WI 4         /* variables per work-item of gpusvm_keys */\n",
+    "/* gpusvm_rows_tiled: a work-group of TILE_WI x TILE_WI work-items computes a TILE x TILE block\n",
+    " * (rows of the index set x points), each work-item TILE_ACC x TILE_ACC of it (TILE / TILE_WI),\n",
+    " * staging FEAT_CHUNK features at a time; every feature count is padded to a multiple of it */\n",
+    "#define GPUSVM__TILE_WI 16\n",
+    "#define GPUSVM__TILE 128\n",
+    "#define GPUSVM__TILE_ACC 8\n",
+    "#define GPUSVM__FEAT_CHUNK 16\n",
+    "#define GPUSVM__FEW 8          /* at most this many rows: gpusvm_rows_few */\n",
+    "#define GPUSVM__FEW_L 256      /* gpusvm_rows_few's work-group: one point per work-item */\n",
+    "#define GPUSVM__FEW_FEAT 256   /* gpusvm_rows_few: features staged per chunk */\n",
+    "#define GPUSVM__FEW_AHEAD 32   /* gpusvm_rows_few: features loaded ahead */\n",
+    "#define GPUSVM__NARROW_D 32    /* gpusvm_rows_narrow: at most this many (padded) features */\n",
+    "#ifndef GPUSVM__NARROW_ROWS\n",
+    "#define GPUSVM__NARROW_ROWS 128 /* gpusvm_rows_narrow: rows per work-group (a power of 2, at least 4) */\n",
     "#endif\n",
-    "#define GPUSVM__NL 256    /* gpusvm_rows_narrow's work-group: one point per work-item */\n",
+    "#define GPUSVM__NARROW_L 256   /* gpusvm_rows_narrow's work-group: one point per work-item */\n",
     "/* gpusvm_rows_narrow's local memory with nr rows a work-group: their features and row data; the\n",
-    " * host halves GPUSVM__NR to fit the device */\n",
-    "#define GPUSVM__NAR_LOCAL(nr) ((size_t)(nr) * (4 * GPUSVM__ND + 12))\n",
+    " * host halves GPUSVM__NARROW_ROWS to fit the device */\n",
+    "#define GPUSVM__NAR_LOCAL(nr) ((size_t)(nr) * (4 * GPUSVM__NARROW_D + 12))\n",
     "#define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */\n",
     "#define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter, gpusvm_fill) */\n",
-    "#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */\n",
-    "#define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */\n",
-    "#define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */\n",
-    "#ifndef GPUSVM__SB\n",
-    "#define GPUSVM__SB 16    /* gpusvm_rows_sparse: blocks of GPUSVM__SP / GPUSVM__SW points per work-group */\n",
+    "#define GPUSVM__SPARSE_L 256     /* gpusvm_rows_sparse's work-group */\n",
+    "#define GPUSVM__SPARSE_LANES 8   /* gpusvm_rows_sparse: work-items per point */\n",
+    "#define GPUSVM__SPARSE_ROWS 8    /* gpusvm_rows_sparse: rows per work-group */\n",
+    "#ifndef GPUSVM__SPARSE_BLOCKS\n",
+    "#define GPUSVM__SPARSE_BLOCKS 16 /* gpusvm_rows_sparse: blocks of SPARSE_L / SPARSE_LANES points per work-group */\n",
     "#endif\n",
-    "#define GPUSVM__SU 4     /* gpusvm_rows_sparse: nonzeros a work-item loads ahead */\n",
-    "#ifndef GPUSVM__SH_LOG\n",
-    "#define GPUSVM__SH_LOG 10 /* gpusvm_rows_sparse: 2^this slots in the rows' hash table in local memory */\n",
+    "#define GPUSVM__SPARSE_AHEAD 4   /* gpusvm_rows_sparse: nonzeros a work-item loads ahead */\n",
+    "#ifndef GPUSVM__SPARSE_HASH_LOG\n",
+    "#define GPUSVM__SPARSE_HASH_LOG 10 /* gpusvm_rows_sparse: 2^this slots in the rows' hash table in local memory */\n",
     "#endif\n",
-    "#define GPUSVM__SH (1 << GPUSVM__SH_LOG)\n",
-    "#define GPUSVM__SE (GPUSVM__SH / 2) /* gpusvm_rows_sparse: row entries per pass (the table at most half full) */\n",
-    "#define GPUSVM__SRP 2    /* gpusvm_rows_sparse without warp exchanges: rows per step of the lanes' sums */\n",
+    "#define GPUSVM__SPARSE_HASH (1 << GPUSVM__SPARSE_HASH_LOG)\n",
+    "#define GPUSVM__SPARSE_ENTRIES (GPUSVM__SPARSE_HASH / 2) /* row entries per pass (the table at most half full) */\n",
+    "#define GPUSVM__SPARSE_SUM_ROWS 2 /* without warp exchanges: rows per step of the lanes' sums */\n",
     "/* gpusvm_rows_sparse's local memory with 2^sh_log slots: the table's keys and values, and (without\n",
-    " * warp exchanges) GPUSVM__SRP rows of the lanes' sums in double; the host lowers GPUSVM__SH_LOG to\n",
-    " * fit the device */\n",
-    "#define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SRP * 8)\n",
+    " * warp exchanges) GPUSVM__SPARSE_SUM_ROWS rows of the lanes' sums in double; the host lowers\n",
+    " * GPUSVM__SPARSE_HASH_LOG to fit the device */\n",
+    "#define GPUSVM__SP_LOCAL(sh_log) \\\n",
+    "    ((4 + 4 * GPUSVM__SPARSE_ROWS) * ((size_t)1 << (sh_log)) + GPUSVM__SPARSE_L * GPUSVM__SPARSE_SUM_ROWS * 8)\n",
     "/* gpusvm_smo's local memory: per working-set position (up to GPUSVM__Q) its published alpha,\n",
     " * gradient and bound (wide words of 8 bytes), diagonal and i-row value (floats) and label (a\n",
     " * char); per work-item of the reductions without warp exchanges four scores of at most 8 bytes\n",
@@ -14835,10 +14847,10 @@ static const char *const gpusvm__kernel_source[] = {
     " * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count\n",
     " * when it builds the program. */\n",
     "#define GPUSVM__KERNELS(X)                                                                              \\\n",
-    "    X(ROWS, \"gpusvm_rows_tiled\", GPUSVM__TL * GPUSVM__TL, ROWS, ROWS)                                      \\\n",
+    "    X(ROWS, \"gpusvm_rows_tiled\", GPUSVM__TILE_WI * GPUSVM__TILE_WI, ROWS, ROWS)                                      \\\n",
     "    X(ROWS_FEW, \"gpusvm_rows_few\", GPUSVM__FEW_L, ROWS, ROWS_FEW)                                          \\\n",
-    "    X(ROWS_NARROW, \"gpusvm_rows_narrow\", GPUSVM__NL, ROWS, ROWS_NARROW)                                    \\\n",
-    "    X(ROWS_SPARSE, \"gpusvm_rows_sparse\", GPUSVM__SP, ROWS_SPARSE, ROWS_SPARSE)                             \\\n",
+    "    X(ROWS_NARROW, \"gpusvm_rows_narrow\", GPUSVM__NARROW_L, ROWS, ROWS_NARROW)                                    \\\n",
+    "    X(ROWS_SPARSE, \"gpusvm_rows_sparse\", GPUSVM__SPARSE_L, ROWS_SPARSE, ROWS_SPARSE)                             \\\n",
     "    X(ROW_CACHE, \"gpusvm_row_cache\", GPUSVM__L, ROW_CACHE, ROW_CACHE)                                      \\\n",
     "    X(GATHER_WS, \"gpusvm_gather_ws\", GPUSVM__COPY_L, GATHER_WS, COPY)                                      \\\n",
     "    X(SCATTER, \"gpusvm_scatter\", GPUSVM__COPY_L, SCATTER, COPY)                                            \\\n",
@@ -14849,7 +14861,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X(SEL_TAKE, \"gpusvm_sel_take\", GPUSVM__L, SEL, SEL)                                                    \\\n",
     "    X(GATHER, \"gpusvm_gather_block\", GPUSVM__L, GATHER, COPY) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO, SMO)    \\\n",
     "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE, UPDATE)                                                  \\\n",
-    "    X(ROWS_UPD, \"gpusvm_rows_update\", GPUSVM__TL * GPUSVM__TL, ROWS_UPD, ROWS_UPD)                         \\\n",
+    "    X(ROWS_UPD, \"gpusvm_rows_update\", GPUSVM__TILE_WI * GPUSVM__TILE_WI, ROWS_UPD, ROWS_UPD)                         \\\n",
     "    X(CANDS, \"gpusvm_cands\", GPUSVM__L, CANDS, SPLIT) X(WS_PUT, \"gpusvm_ws_put\", GPUSVM__L, WS_PUT, SPLIT) \\\n",
     "    X(CS_RESP, \"gpusvm_cs_resp\", GPUSVM__L, CS_RESP, CS)                                                   \\\n",
     "    X(CS_UPDATE, \"gpusvm_cs_update\", GPUSVM__L, CS_UPDATE, CS)                                             \\\n",
@@ -15493,7 +15505,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * Data is column-major with a padded pitch (Catanzaro's OpenCL SVM case study, listings 3-7): feature f\n",
     " * of point i is X[f * pitch + i], pitch a multiple of 64, so adjacent\n",
     " * work-items read adjacent words. Feature count is padded to a multiple of\n",
-    " * GPUSVM__TK with zero rows, so the inner loops need no bounds checks. The\n",
+    " * GPUSVM__FEAT_CHUNK with zero rows, so the inner loops need no bounds checks. The\n",
     " * problems share one copy of the points: a problem's point k is column\n",
     " * GPUSVM_COL(k); one-vs-one pairs map onto two contiguous runs of\n",
     " * class-grouped points, so the reads stay coalesced.\n",
@@ -15524,7 +15536,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * float4 are 16 consecutive ones, no bank conflict) and each float4 it reads\n",
     " * feeds 16 fmas: the loop is bound by the fmas, not by local-memory reads.\n",
     " * The working-set vectors and\n",
-    " * the point vectors are staged in local memory GPUSVM__TK features at a time\n",
+    " * the point vectors are staged in local memory GPUSVM__FEAT_CHUNK features at a time\n",
     " * (Catanzaro's case study, listing 7; Cotter, Srebro and Keshet's GTSVM, algorithm 1), so every global read is\n",
     " * coalesced and each staged word is reused 128 times; the next chunk is\n",
     " * loaded into registers while the current one is computed. The products are\n",
@@ -15558,31 +15570,31 @@ static const char *const gpusvm__kernel_source[] = {
     " * pitch_a, pitch_b, col_a, col_b (the column this work-item stages), dpad, and As, Bs in\n",
     " * local memory; lx, ly the local id, lr, lf the staged column and first feature. */\n",
     "#define GPUSVM_TILE_DOTS(acc, lx, ly, lr, lf)                                                                    \\\n",
-    "    float acc[GPUSVM__TR][GPUSVM__TR];                                                              \\\n",
-    "    for (int a = 0; a < GPUSVM__TR; ++a)                                                            \\\n",
-    "        for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = 0.0f;                                      \\\n",
-    "    float na_[GPUSVM__TK / 2], nb_[GPUSVM__TK / 2];                                                 \\\n",
-    "    for (int t = 0; t < GPUSVM__TK / 2; ++t) {                                                      \\\n",
+    "    float acc[GPUSVM__TILE_ACC][GPUSVM__TILE_ACC];                                                              \\\n",
+    "    for (int a = 0; a < GPUSVM__TILE_ACC; ++a)                                                            \\\n",
+    "        for (int b = 0; b < GPUSVM__TILE_ACC; ++b) acc[a][b] = 0.0f;                                      \\\n",
+    "    float na_[GPUSVM__FEAT_CHUNK / 2], nb_[GPUSVM__FEAT_CHUNK / 2];                                                 \\\n",
+    "    for (int t = 0; t < GPUSVM__FEAT_CHUNK / 2; ++t) {                                                      \\\n",
     "        na_[t] = A[(size_t)(lf + 2 * t) * pitch_a + col_a];                                         \\\n",
     "        nb_[t] = B[(size_t)(lf + 2 * t) * pitch_b + col_b];                                         \\\n",
     "    }                                                                                               \\\n",
-    "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__TK) {                                                 \\\n",
-    "        for (int t = 0; t < GPUSVM__TK / 2; ++t) {                                                  \\\n",
+    "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__FEAT_CHUNK) {                                                 \\\n",
+    "        for (int t = 0; t < GPUSVM__FEAT_CHUNK / 2; ++t) {                                                  \\\n",
     "            ((__local float *)As[lf + 2 * t])[lr] = na_[t];                                         \\\n",
     "            ((__local float *)Bs[lf + 2 * t])[lr] = nb_[t];                                         \\\n",
     "        }                                                                                           \\\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);                                                               \\\n",
-    "        if (f0 + GPUSVM__TK < dpad)                                                                 \\\n",
-    "            for (int t = 0; t < GPUSVM__TK / 2; ++t) {                                              \\\n",
-    "                na_[t] = A[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_a + col_a];               \\\n",
-    "                nb_[t] = B[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_b + col_b];               \\\n",
+    "        if (f0 + GPUSVM__FEAT_CHUNK < dpad)                                                                 \\\n",
+    "            for (int t = 0; t < GPUSVM__FEAT_CHUNK / 2; ++t) {                                              \\\n",
+    "                na_[t] = A[(size_t)(f0 + GPUSVM__FEAT_CHUNK + lf + 2 * t) * pitch_a + col_a];               \\\n",
+    "                nb_[t] = B[(size_t)(f0 + GPUSVM__FEAT_CHUNK + lf + 2 * t) * pitch_b + col_b];               \\\n",
     "            }                                                                                       \\\n",
-    "        for (int f = 0; f < GPUSVM__TK; ++f) {                                                      \\\n",
+    "        for (int f = 0; f < GPUSVM__FEAT_CHUNK; ++f) {                                                      \\\n",
     "            const float4 a0 = As[f][ly], a1 = As[f][16 + ly], b0 = Bs[f][lx], b1 = Bs[f][16 + lx];  \\\n",
-    "            const float av[GPUSVM__TR] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};          \\\n",
-    "            const float bv[GPUSVM__TR] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};          \\\n",
-    "            for (int a = 0; a < GPUSVM__TR; ++a)                                                    \\\n",
-    "                for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);      \\\n",
+    "            const float av[GPUSVM__TILE_ACC] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};          \\\n",
+    "            const float bv[GPUSVM__TILE_ACC] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};          \\\n",
+    "            for (int a = 0; a < GPUSVM__TILE_ACC; ++a)                                                    \\\n",
+    "                for (int b = 0; b < GPUSVM__TILE_ACC; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);      \\\n",
     "        }                                                                                           \\\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);                                                               \\\n",
     "    }\n",
@@ -15591,15 +15603,15 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_ROWS_PARAMS GPUSVM__ARGS_ROWS(GPUSVM__PARAM, GPUSVM__COMMA)\n",
     "\n",
     "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS)\n",
-    "__kernel __attribute__((reqd_work_group_size(GPUSVM__TL, GPUSVM__TL, 1)))\n",
+    "__kernel __attribute__((reqd_work_group_size(GPUSVM__TILE_WI, GPUSVM__TILE_WI, 1)))\n",
     "void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)\n",
     "{\n",
-    "    __local float4 As[GPUSVM__TK][GPUSVM__TM / 4];\n",
-    "    __local float4 Bs[GPUSVM__TK][GPUSVM__TM / 4];\n",
+    "    __local float4 As[GPUSVM__FEAT_CHUNK][GPUSVM__TILE / 4];\n",
+    "    __local float4 Bs[GPUSVM__FEAT_CHUNK][GPUSVM__TILE / 4];\n",
     "    const int lx = get_local_id(0), ly = get_local_id(1);\n",
-    "    const int tid = ly * GPUSVM__TL + lx;\n",
-    "    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TM;\n",
-    "    const int r0 = get_group_id(1) * GPUSVM__TM;\n",
+    "    const int tid = ly * GPUSVM__TILE_WI + lx;\n",
+    "    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TILE;\n",
+    "    const int r0 = get_group_id(1) * GPUSVM__TILE;\n",
     "    const int p = get_group_id(2);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
@@ -15609,13 +15621,13 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;\n",
     "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || i0 >= hi) return;\n",
     "    if (ktype == GPUSVM__K_PRECOMPUTED) {\n",
-    "        for (int a = 0; a < GPUSVM__TR; ++a) {\n",
+    "        for (int a = 0; a < GPUSVM__TILE_ACC; ++a) {\n",
     "            const int r = r0 + GPUSVM_TOFF(ly, a);\n",
     "            if (r >= nr) break;\n",
     "            const int pos = ws + row_off + r;\n",
     "            const int pa = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split));\n",
     "            __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
-    "            for (int b = 0; b < GPUSVM__TR; ++b) {\n",
+    "            for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {\n",
     "                const int i = i0 + GPUSVM_TOFF(lx, b);\n",
     "                if (i < hi) out[i - GPUSVM_B_LO] = B[(size_t)pa * pitch_b + GPUSVM_B_COL(i)];\n",
     "            }\n",
@@ -15624,8 +15636,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "\n",
     "    /* Each work-item loads column (tid % 128) of both tiles: one index lookup each. */\n",
-    "    const int lr = tid % GPUSVM__TM;\n",
-    "    const int lf = tid / GPUSVM__TM; /* 0..1: features lf, lf+2, ..., lf+14 */\n",
+    "    const int lr = tid % GPUSVM__TILE;\n",
+    "    const int lf = tid / GPUSVM__TILE; /* 0..1: features lf, lf+2, ..., lf+14 */\n",
     "    const int ra = min(r0 + lr, nr - 1);\n",
     "    const int col_a = a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));\n",
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
@@ -15634,14 +15646,14 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "    GPUSVM_TILE_DOTS(acc, lx, ly, lr, lf)\n",
     "\n",
-    "    for (int a = 0; a < GPUSVM__TR; ++a) {\n",
+    "    for (int a = 0; a < GPUSVM__TILE_ACC; ++a) {\n",
     "        const int r = r0 + GPUSVM_TOFF(ly, a);\n",
     "        if (r >= nr) continue;\n",
     "        const int pos = ws + row_off + r;\n",
     "        const int ca = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split));\n",
     "        const float na = norm_a[ca];\n",
     "        __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
-    "        for (int b = 0; b < GPUSVM__TR; ++b) {\n",
+    "        for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {\n",
     "            const int i = i0 + GPUSVM_TOFF(lx, b), cb = GPUSVM_B_PT(min(i, hi - 1));\n",
     "            if (i < hi)\n",
     "                out[i - GPUSVM_B_LO] = gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);\n",
@@ -15650,19 +15662,19 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
     "\n",
-    "/* Many rows of few features (dpad at most GPUSVM__ND): with one or two\n",
+    "/* Many rows of few features (dpad at most GPUSVM__NARROW_D): with one or two\n",
     " * feature chunks the tile above is held to one work-group per multiprocessor\n",
     " * by its 64 accumulators, and its fixed costs (set-up, the kernel function,\n",
     " * the results' writing) are not hidden. Here each work-item keeps one point's\n",
     " * features in registers, read once, coalesced (the column-major copy: seed\n",
     " * 001's transposed X, one work-item per point), and the work-group's\n",
-    " * GPUSVM__NR rows are staged in local memory feature-major, so one vector\n",
+    " * GPUSVM__NARROW_ROWS rows are staged in local memory feature-major, so one vector\n",
     " * read gives a feature of four rows (a broadcast: every work-item reads the\n",
     " * same word) and feeds four fmas. Each result is written by its own point's\n",
     " * work-item: a row's values leave as whole coalesced lines. The accumulation\n",
     " * is the tile's (fma of the row's and the point's feature, in feature order,\n",
     " * from 0), so both kernels give the same bits. Grid: points x groups of\n",
-    " * GPUSVM__NR rows x problems, work-groups of GPUSVM__NL.\n",
+    " * GPUSVM__NARROW_ROWS rows x problems, work-groups of GPUSVM__NARROW_L.\n",
     " * The four rows' slots, points and norms come as one vector read each.\n",
     " * (H100, 512 RBF rows of 1M points of 32 features, bench/micro.c: the tiles\n",
     " * 4.5 ms, this kernel 2.0 ms, 1.83 ms with the rows' slots, points and norms\n",
@@ -15674,30 +15686,30 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_NAR_I (GPUSVM_B_LO + (int)get_global_id(0))\n",
     "\n",
     "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_NARROW)\n",
-    "__kernel __attribute__((reqd_work_group_size(GPUSVM__NL, 1, 1)))\n",
+    "__kernel __attribute__((reqd_work_group_size(GPUSVM__NARROW_L, 1, 1)))\n",
     "void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)\n",
     "{\n",
-    "    __local float4 As[GPUSVM__ND * GPUSVM__NR / 4]; /* feature f of row r at f * GPUSVM__NR + r */\n",
-    "    __local int row_k[GPUSVM__NR], row_c[GPUSVM__NR];\n",
-    "    __local float row_n[GPUSVM__NR];\n",
-    "    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__NR;\n",
+    "    __local float4 As[GPUSVM__NARROW_D * GPUSVM__NARROW_ROWS / 4]; /* feature f of row r at f * GPUSVM__NARROW_ROWS + r */\n",
+    "    __local int row_k[GPUSVM__NARROW_ROWS], row_c[GPUSVM__NARROW_ROWS];\n",
+    "    __local float row_n[GPUSVM__NARROW_ROWS];\n",
+    "    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__NARROW_ROWS;\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
     "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group */\n",
     "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;\n",
-    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__NL >= hi)\n",
+    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__NARROW_L >= hi)\n",
     "        return;\n",
-    "    const int cnt = min(GPUSVM__NR, nr - r0);\n",
+    "    const int cnt = min(GPUSVM__NARROW_ROWS, nr - r0);\n",
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
-    "    for (int e = GPUSVM_NAR_LX; e < GPUSVM__NR * dpad; e += GPUSVM__NL) { /* consecutive rows, one feature */\n",
-    "        const int r = e % GPUSVM__NR, ra = r0 + min(r, cnt - 1);\n",
+    "    for (int e = GPUSVM_NAR_LX; e < GPUSVM__NARROW_ROWS * dpad; e += GPUSVM__NARROW_L) { /* consecutive rows, one feature */\n",
+    "        const int r = e % GPUSVM__NARROW_ROWS, ra = r0 + min(r, cnt - 1);\n",
     "        const int col_a =\n",
     "            a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));\n",
-    "        ((__local float *)As)[e] = A[(size_t)(e / GPUSVM__NR) * pitch_a + col_a];\n",
+    "        ((__local float *)As)[e] = A[(size_t)(e / GPUSVM__NARROW_ROWS) * pitch_a + col_a];\n",
     "    }\n",
-    "    if (GPUSVM_NAR_LX < GPUSVM__NR) {\n",
+    "    if (GPUSVM_NAR_LX < GPUSVM__NARROW_ROWS) {\n",
     "        const int ra = r0 + min(GPUSVM_NAR_LX, cnt - 1), pos = ws + row_off + ra;\n",
     "        const int ca = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split));\n",
     "        row_k[GPUSVM_NAR_LX] = ws + slot[pos];\n",
@@ -15707,13 +15719,13 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (b_mode == 2) B += (size_t)p * dpad * pitch_b;\n",
     "    const int cb = GPUSVM_B_PT(min(GPUSVM_NAR_I, hi - 1)), rb = GPUSVM_B_COL(min(GPUSVM_NAR_I, hi - 1));\n",
     "    const float nbi = norm_b[cb];\n",
-    "    float x[GPUSVM__ND];\n",
-    "    for (int f = 0; f < GPUSVM__ND; ++f) x[f] = f < dpad ? B[(size_t)f * pitch_b + rb] : 0.0f;\n",
+    "    float x[GPUSVM__NARROW_D];\n",
+    "    for (int f = 0; f < GPUSVM__NARROW_D; ++f) x[f] = f < dpad ? B[(size_t)f * pitch_b + rb] : 0.0f;\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    for (int r = 0; r < cnt; r += 4) {\n",
     "        float4 acc = (float4)(0.0f);\n",
-    "        for (int f = 0; f < GPUSVM__ND; ++f)\n",
-    "            if (f < dpad) acc = fma(As[(f * GPUSVM__NR + r) / 4], (float4)(x[f]), acc);\n",
+    "        for (int f = 0; f < GPUSVM__NARROW_D; ++f)\n",
+    "            if (f < dpad) acc = fma(As[(f * GPUSVM__NARROW_ROWS + r) / 4], (float4)(x[f]), acc);\n",
     "        const float av[4] = {acc.x, acc.y, acc.z, acc.w};\n",
     "        const int4 k4 = vload4(0, row_k + r), c4 = vload4(0, row_c + r);\n",
     "        const float4 n4 = vload4(0, row_n + r);\n",
@@ -15733,7 +15745,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * above would waste most of its arithmetic (two rows of a 128-row tile), each\n",
     " * work-item streams one point's features once, coalesced, and folds each\n",
     " * feature into every row's accumulator; the rows' vectors are staged in local\n",
-    " * memory GPUSVM__FK features at a time and read back as one vector per\n",
+    " * memory GPUSVM__FEW_FEAT features at a time and read back as one vector per\n",
     " * feature. The accumulation is the tile's (fma, in feature order), so both\n",
     " * kernels give the same bits. Same arguments as gpusvm_rows_tiled; grid: points x 1\n",
     " * x problems, work-groups of 256. The pass is bound by reading the points. */\n",
@@ -15754,10 +15766,10 @@ static const char *const gpusvm__kernel_source[] = {
     "        }                                                                               \\\n",
     "    }\n",
     "\n",
-    "/* dpad is a multiple of GPUSVM__TK (16): GPUSVM__FB at a time, then 16 at a time */\n",
+    "/* dpad is a multiple of GPUSVM__FEAT_CHUNK (16): GPUSVM__FEW_AHEAD at a time, then 16 at a time */\n",
     "#define GPUSVM_FEW_PASS(NR, VLOAD, VTYPE)                                                \\\n",
-    "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__FK) {                                      \\\n",
-    "        const int nf = min(GPUSVM__FK, dpad - f0);                                       \\\n",
+    "    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__FEW_FEAT) {                                      \\\n",
+    "        const int nf = min(GPUSVM__FEW_FEAT, dpad - f0);                                       \\\n",
     "        int f = 0;                                                                      \\\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);                                                   \\\n",
     "        if (GPUSVM_FEW_LX < nf)                                                         \\\n",
@@ -15765,15 +15777,15 @@ static const char *const gpusvm__kernel_source[] = {
     "                As[GPUSVM_FEW_LX * NR + r] = A[(size_t)(f0 + GPUSVM_FEW_LX) * pitch_a + \\\n",
     "                                    (a_pos ? roff + min(r, nr - 1) : col_a[r])];     \\\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);                                                   \\\n",
-    "        for (; f + GPUSVM__FB <= nf; f += GPUSVM__FB) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__FB) \\\n",
-    "        for (; f < nf; f += GPUSVM__TK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__TK)     \\\n",
+    "        for (; f + GPUSVM__FEW_AHEAD <= nf; f += GPUSVM__FEW_AHEAD) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__FEW_AHEAD) \\\n",
+    "        for (; f < nf; f += GPUSVM__FEAT_CHUNK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__FEAT_CHUNK)     \\\n",
     "    }\n",
     "\n",
     "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_FEW)\n",
     "__kernel __attribute__((reqd_work_group_size(GPUSVM__FEW_L, 1, 1)))\n",
     "void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)\n",
     "{\n",
-    "    __local float As[GPUSVM__FK * GPUSVM__FEW];\n",
+    "    __local float As[GPUSVM__FEW_FEAT * GPUSVM__FEW];\n",
     "    const int p = get_group_id(2);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
@@ -15872,34 +15884,34 @@ static const char *const gpusvm__kernel_source[] = {
     " * b_ptr/b_col/b_val the columns' side (the training points again, or a block\n",
     " * of test points). Device memory is the nonzeros, whatever the feature count.\n",
     " *\n",
-    " * A work-group takes GPUSVM__SR rows and GPUSVM__SB blocks of points. The\n",
+    " * A work-group takes GPUSVM__SPARSE_ROWS rows and GPUSVM__SPARSE_BLOCKS blocks of points. The\n",
     " * rows are the heavily reused side (every point meets them; Catanzaro's case\n",
     " * study keeps such a vector in fast memory): their nonzeros go into a hash\n",
-    " * table in local memory, feature -> the GPUSVM__SR rows' values (zero where a\n",
-    " * row lacks the feature), GPUSVM__SH slots with linear probing, filled by\n",
+    " * table in local memory, feature -> the GPUSVM__SPARSE_ROWS rows' values (zero where a\n",
+    " * row lacks the feature), GPUSVM__SPARSE_HASH slots with linear probing, filled by\n",
     " * every work-item at once (atomic_cmpxchg on the key) and built once for all\n",
-    " * the work-group's points. The points stream past it: GPUSVM__SW work-items\n",
+    " * the work-group's points. The points stream past it: GPUSVM__SPARSE_LANES work-items\n",
     " * per point (CSR-vector: they read a point's nonzeros side by side, so each\n",
     " * 32-byte sector is used whole and a long point holds up only its own lanes,\n",
-    " * not a warp), each loading GPUSVM__SU nonzeros ahead (the loads are the\n",
+    " * not a warp), each loading GPUSVM__SPARSE_AHEAD nonzeros ahead (the loads are the\n",
     " * latency; several in flight hide it), looking each feature up and on a hit\n",
-    " * folding the value into its GPUSVM__SR partial sums with one vector read\n",
+    " * folding the value into its GPUSVM__SPARSE_ROWS partial sums with one vector read\n",
     " * from the table. A miss ends at the first empty slot; the table is at most\n",
     " * half full, so a miss costs about two probes. The lanes' partial sums are\n",
     " * then added, one row to each lane: by warp exchanges where the device has\n",
     " * them (part 0), else through local memory. Memory traffic is the points'\n",
-    " * nonzeros once per GPUSVM__SR rows, not the n x d dense words of part 1.\n",
+    " * nonzeros once per GPUSVM__SPARSE_ROWS rows, not the n x d dense words of part 1.\n",
     " * (Measured on an H100 against one slot per nonzero, which holds four times\n",
     " * the nonzeros in the same memory: slower on text, whose rows fit one table.\n",
     " * On an H200, loading 1, 2 or 4 nonzeros ahead, vector or scalar reads of\n",
     " * the table, and a register cap, were within 3% of each other on deb-python;\n",
     " * the kernel takes 60 registers and 36 KiB of local memory there.)\n",
     " *\n",
-    " * Rows with more nonzeros than one table holds (GPUSVM__SE entries) are taken\n",
+    " * Rows with more nonzeros than one table holds (GPUSVM__SPARSE_ENTRIES entries) are taken\n",
     " * in passes over the rows' entries in order. A pass ends at the last row start\n",
     " * or chunk boundary that fits (gpusvm_sp_pass_end): a row of at most\n",
-    " * GPUSVM__SE nonzeros is never split, and a longer one is cut every\n",
-    " * GPUSVM__SE entries from its own first, so where a row's sums are rounded\n",
+    " * GPUSVM__SPARSE_ENTRIES nonzeros is never split, and a longer one is cut every\n",
+    " * GPUSVM__SPARSE_ENTRIES entries from its own first, so where a row's sums are rounded\n",
     " * does not depend on the rows beside it (a row's values are the same bits in\n",
     " * any working set, in any group of rows). A row's pass after its first adds\n",
     " * the dot product kept in K by the one before (each work-item reads back only\n",
@@ -15916,16 +15928,16 @@ static const char *const gpusvm__kernel_source[] = {
     " * to rounding, as the C backend's do; each layout is deterministic. With\n",
     " * self a point against itself is exact, as in part 1.\n",
     " */\n",
-    "#if GPUSVM__SW != GPUSVM__SR || GPUSVM__SR != 8\n",
+    "#if GPUSVM__SPARSE_LANES != GPUSVM__SPARSE_ROWS || GPUSVM__SPARSE_ROWS != 8\n",
     "#error \"gpusvm_rows_sparse: one row per lane in the sums' reduction and eight rows in a vector read\"\n",
     "#endif\n",
     "/* the local id, read afresh wherever used (PoCL 3.1; see part 3) */\n",
     "#define GPUSVM_SP_LID ((int)get_local_id(0))\n",
     "/* points per block and per work-group */\n",
-    "#define GPUSVM_SP_BLOCK (GPUSVM__SP / GPUSVM__SW)\n",
-    "#define GPUSVM_SP_PTS (GPUSVM_SP_BLOCK * GPUSVM__SB)\n",
-    "/* Fibonacci hashing: the top GPUSVM__SH_LOG bits of c times 2^32 / phi */\n",
-    "#define GPUSVM_SP_HASH(c) ((((uint)(c)) * 2654435761u) >> (32 - GPUSVM__SH_LOG))\n",
+    "#define GPUSVM_SP_BLOCK (GPUSVM__SPARSE_L / GPUSVM__SPARSE_LANES)\n",
+    "#define GPUSVM_SP_PTS (GPUSVM_SP_BLOCK * GPUSVM__SPARSE_BLOCKS)\n",
+    "/* Fibonacci hashing: the top GPUSVM__SPARSE_HASH_LOG bits of c times 2^32 / phi */\n",
+    "#define GPUSVM_SP_HASH(c) ((((uint)(c)) * 2654435761u) >> (32 - GPUSVM__SPARSE_HASH_LOG))\n",
     "/* the point (CSR row) of position r of problem p's working set */\n",
     "#define GPUSVM_SP_ROW(r) GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[p * qmax + row_off + r0 + (r)], split))\n",
     "\n",
@@ -15936,10 +15948,10 @@ static const char *const gpusvm__kernel_source[] = {
     "                                  int r0)\n",
     "{\n",
     "    barrier(CLK_LOCAL_MEM_FENCE); /* the last pass's readers are done */\n",
-    "    for (int s = GPUSVM_SP_LID; s < GPUSVM__SH; s += GPUSVM__SP) hkey[s] = -1;\n",
-    "    for (int s = GPUSVM_SP_LID; s < GPUSVM__SH * GPUSVM__SR; s += GPUSVM__SP) hval[s] = 0.0f;\n",
+    "    for (int s = GPUSVM_SP_LID; s < GPUSVM__SPARSE_HASH; s += GPUSVM__SPARSE_L) hkey[s] = -1;\n",
+    "    for (int s = GPUSVM_SP_LID; s < GPUSVM__SPARSE_HASH * GPUSVM__SPARSE_ROWS; s += GPUSVM__SPARSE_L) hval[s] = 0.0f;\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int e = e0 + GPUSVM_SP_LID; e < e1; e += GPUSVM__SP) {\n",
+    "    for (int e = e0 + GPUSVM_SP_LID; e < e1; e += GPUSVM__SPARSE_L) {\n",
     "        int r = 0, k = e, ca = GPUSVM_SP_ROW(0), len = a_ptr[ca + 1] - a_ptr[ca];\n",
     "        while (k >= len) { /* the row that holds entry e */\n",
     "            k -= len;\n",
@@ -15952,23 +15964,23 @@ static const char *const gpusvm__kernel_source[] = {
     "        for (;;) {\n",
     "            const int old = atomic_cmpxchg(&hkey[s], -1, c);\n",
     "            if (old == -1 || old == c) break;\n",
-    "            s = (s + 1) & (GPUSVM__SH - 1);\n",
+    "            s = (s + 1) & (GPUSVM__SPARSE_HASH - 1);\n",
     "        }\n",
-    "        hval[s * GPUSVM__SR + r] = a_val[a_ptr[ca] + k];\n",
+    "        hval[s * GPUSVM__SPARSE_ROWS + r] = a_val[a_ptr[ca] + k];\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "}\n",
     "\n",
     "/* The end of the pass that starts at entry e0 of the rows' concatenated nonzeros (row r's are\n",
-    "   [beg[r], beg[r + 1])): the largest row start or point GPUSVM__SE entries into a row past e0 and at\n",
-    "   most GPUSVM__SE entries after it, or the last entry. */\n",
+    "   [beg[r], beg[r + 1])): the largest row start or point GPUSVM__SPARSE_ENTRIES entries into a row past e0 and at\n",
+    "   most GPUSVM__SPARSE_ENTRIES entries after it, or the last entry. */\n",
     "GPUSVM_INLINE int gpusvm_sp_pass_end(const int *beg, int nr, int e0)\n",
     "{\n",
-    "    const int lim = min(e0 + GPUSVM__SE, beg[nr]);\n",
+    "    const int lim = min(e0 + GPUSVM__SPARSE_ENTRIES, beg[nr]);\n",
     "    int e1 = lim == beg[nr] ? lim : e0;\n",
     "    for (int r = 0; r < nr; ++r) {\n",
     "        if (beg[r + 1] <= lim) e1 = max(e1, beg[r + 1]);\n",
-    "        else if (beg[r] <= lim) e1 = max(e1, beg[r] + (lim - beg[r]) / GPUSVM__SE * GPUSVM__SE);\n",
+    "        else if (beg[r] <= lim) e1 = max(e1, beg[r] + (lim - beg[r]) / GPUSVM__SPARSE_ENTRIES * GPUSVM__SPARSE_ENTRIES);\n",
     "    }\n",
     "    return e1;\n",
     "}\n",
@@ -15983,26 +15995,26 @@ static const char *const gpusvm__kernel_source[] = {
     "    return gpusvm_kfun(type, GPUSVM_W_TOF(dot), GPUSVM_W_TOF(nx), GPUSVM_W_TOF(nz), gamma, coef0, degree);\n",
     "}\n",
     "\n",
-    "/* acc += the products of this lane's nonzeros of a point, [k, kb1) in steps of GPUSVM__SW */\n",
+    "/* acc += the products of this lane's nonzeros of a point, [k, kb1) in steps of GPUSVM__SPARSE_LANES */\n",
     "GPUSVM_INLINE void gpusvm_sp_scan(gpusvm_wide *acc, int k, int kb1, __global const int *b_col, __global const float *b_val,\n",
     "                                  __local const int *hkey, __local const float *hval)\n",
     "{\n",
-    "    for (; k < kb1; k += GPUSVM__SW * GPUSVM__SU) {\n",
-    "        int c[GPUSVM__SU];\n",
-    "        float v[GPUSVM__SU];\n",
-    "        for (int u = 0; u < GPUSVM__SU; ++u) {\n",
-    "            const int kk = min(k + u * GPUSVM__SW, kb1 - 1);\n",
+    "    for (; k < kb1; k += GPUSVM__SPARSE_LANES * GPUSVM__SPARSE_AHEAD) {\n",
+    "        int c[GPUSVM__SPARSE_AHEAD];\n",
+    "        float v[GPUSVM__SPARSE_AHEAD];\n",
+    "        for (int u = 0; u < GPUSVM__SPARSE_AHEAD; ++u) {\n",
+    "            const int kk = min(k + u * GPUSVM__SPARSE_LANES, kb1 - 1);\n",
     "            c[u] = b_col[kk];\n",
     "            v[u] = b_val[kk];\n",
     "        }\n",
-    "        for (int u = 0; u < GPUSVM__SU && k + u * GPUSVM__SW < kb1; ++u) {\n",
+    "        for (int u = 0; u < GPUSVM__SPARSE_AHEAD && k + u * GPUSVM__SPARSE_LANES < kb1; ++u) {\n",
     "            uint s = GPUSVM_SP_HASH(c[u]);\n",
     "            int h;\n",
-    "            while ((h = hkey[s]) != -1 && h != c[u]) s = (s + 1) & (GPUSVM__SH - 1);\n",
+    "            while ((h = hkey[s]) != -1 && h != c[u]) s = (s + 1) & (GPUSVM__SPARSE_HASH - 1);\n",
     "            if (h == c[u]) {\n",
     "                const float8 w = vload8(s, hval);\n",
-    "                const float wv[GPUSVM__SR] = {w.s0, w.s1, w.s2, w.s3, w.s4, w.s5, w.s6, w.s7};\n",
-    "                for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = GPUSVM_W_FMAF(v[u], wv[r], acc[r]);\n",
+    "                const float wv[GPUSVM__SPARSE_ROWS] = {w.s0, w.s1, w.s2, w.s3, w.s4, w.s5, w.s6, w.s7};\n",
+    "                for (int r = 0; r < GPUSVM__SPARSE_ROWS; ++r) acc[r] = GPUSVM_W_FMAF(v[u], wv[r], acc[r]);\n",
     "            }\n",
     "        }\n",
     "    }\n",
@@ -16013,7 +16025,7 @@ static const char *const gpusvm__kernel_source[] = {
     "   bit 2: rows 0-3 or 4-7 kept, then bit 1, then bit 0); lanes are 8 consecutive work-items of a warp. */\n",
     "GPUSVM_INLINE gpusvm_wide gpusvm_sp_lanes_sum(gpusvm_wide *acc)\n",
     "{\n",
-    "    const int lane = GPUSVM_SP_LID % GPUSVM__SW;\n",
+    "    const int lane = GPUSVM_SP_LID % GPUSVM__SPARSE_LANES;\n",
     "    for (int h = 4; h >= 1; h /= 2) {\n",
     "        const int up = (lane & h) != 0;\n",
     "        for (int r = 0; r < h; ++r) {\n",
@@ -16024,17 +16036,17 @@ static const char *const gpusvm__kernel_source[] = {
     "    return acc[0];\n",
     "}\n",
     "#else\n",
-    "/* The same sums through local memory, GPUSVM__SRP rows at a time (red: GPUSVM__SP * GPUSVM__SRP\n",
+    "/* The same sums through local memory, GPUSVM__SPARSE_SUM_ROWS rows at a time (red: GPUSVM__SPARSE_L * GPUSVM__SPARSE_SUM_ROWS\n",
     "   wide words): lane r of a point takes row r, adding the lanes in order. */\n",
     "GPUSVM_INLINE gpusvm_wide gpusvm_sp_lanes_sum(gpusvm_wide *acc, __local gpusvm_wide *red)\n",
     "{\n",
-    "    const int lane = GPUSVM_SP_LID % GPUSVM__SW, base = GPUSVM_SP_LID / GPUSVM__SW * GPUSVM__SW;\n",
+    "    const int lane = GPUSVM_SP_LID % GPUSVM__SPARSE_LANES, base = GPUSVM_SP_LID / GPUSVM__SPARSE_LANES * GPUSVM__SPARSE_LANES;\n",
     "    gpusvm_wide dot = GPUSVM_W_F(0.0f);\n",
-    "    for (int part = 0; part < GPUSVM__SR / GPUSVM__SRP; ++part) {\n",
-    "        for (int r = 0; r < GPUSVM__SRP; ++r) red[GPUSVM_SP_LID * GPUSVM__SRP + r] = acc[part * GPUSVM__SRP + r];\n",
+    "    for (int part = 0; part < GPUSVM__SPARSE_ROWS / GPUSVM__SPARSE_SUM_ROWS; ++part) {\n",
+    "        for (int r = 0; r < GPUSVM__SPARSE_SUM_ROWS; ++r) red[GPUSVM_SP_LID * GPUSVM__SPARSE_SUM_ROWS + r] = acc[part * GPUSVM__SPARSE_SUM_ROWS + r];\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "        if (lane / GPUSVM__SRP == part)\n",
-    "            for (int l = 0; l < GPUSVM__SW; ++l) dot = GPUSVM_W_ADD(dot, red[(base + l) * GPUSVM__SRP + lane % GPUSVM__SRP]);\n",
+    "        if (lane / GPUSVM__SPARSE_SUM_ROWS == part)\n",
+    "            for (int l = 0; l < GPUSVM__SPARSE_LANES; ++l) dot = GPUSVM_W_ADD(dot, red[(base + l) * GPUSVM__SPARSE_SUM_ROWS + lane % GPUSVM__SPARSE_SUM_ROWS]);\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    }\n",
     "    return dot;\n",
@@ -16042,23 +16054,23 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "\n",
     "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_SPARSE)\n",
-    "__kernel __attribute__((reqd_work_group_size(GPUSVM__SP, 1, 1))) GPUSVM_SG_ATTR\n",
+    "__kernel __attribute__((reqd_work_group_size(GPUSVM__SPARSE_L, 1, 1))) GPUSVM_SG_ATTR\n",
     "void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
-    "    __local int hkey[GPUSVM__SH];\n",
-    "    __local float hval[GPUSVM__SH * GPUSVM__SR];\n",
+    "    __local int hkey[GPUSVM__SPARSE_HASH];\n",
+    "    __local float hval[GPUSVM__SPARSE_HASH * GPUSVM__SPARSE_ROWS];\n",
     "#ifndef GPUSVM_SHFL\n",
-    "    __local gpusvm_wide red[GPUSVM__SP * GPUSVM__SRP];\n",
+    "    __local gpusvm_wide red[GPUSVM__SPARSE_L * GPUSVM__SPARSE_SUM_ROWS];\n",
     "#endif\n",
-    "    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SR, first = get_group_id(0) * GPUSVM_SP_PTS;\n",
+    "    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SPARSE_ROWS, first = get_group_id(0) * GPUSVM_SP_PTS;\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
-    "    const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SR);\n",
+    "    const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SPARSE_ROWS);\n",
     "    /* uniform per work-group: no barrier is skipped by part of the group */\n",
     "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;\n",
     "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || first >= nb) return;\n",
     "\n",
-    "    int beg[GPUSVM__SR + 1]; /* row r's entries in the concatenation: [beg[r], beg[r + 1]) */\n",
+    "    int beg[GPUSVM__SPARSE_ROWS + 1]; /* row r's entries in the concatenation: [beg[r], beg[r + 1]) */\n",
     "    beg[0] = 0;\n",
     "    for (int r = 0; r < nr; ++r) {\n",
     "        const int ca = GPUSVM_SP_ROW(r);\n",
@@ -16067,13 +16079,13 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (int e0 = 0, e1 = 0, ps = 0; ps == 0 || e0 < beg[nr]; e0 = e1, ++ps) {\n",
     "        e1 = gpusvm_sp_pass_end(beg, nr, e0);\n",
     "        gpusvm_sp_fill(hkey, hval, e0, e1, a_ptr, a_col, a_val, idx, map, use_map, pt, split, p, qmax, row_off, r0);\n",
-    "        for (int blk = 0; blk < GPUSVM__SB; ++blk) {\n",
-    "            const int i = first + blk * GPUSVM_SP_BLOCK + GPUSVM_SP_LID / GPUSVM__SW;\n",
-    "            gpusvm_wide acc[GPUSVM__SR], dot;\n",
-    "            for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = GPUSVM_W_F(0.0f);\n",
+    "        for (int blk = 0; blk < GPUSVM__SPARSE_BLOCKS; ++blk) {\n",
+    "            const int i = first + blk * GPUSVM_SP_BLOCK + GPUSVM_SP_LID / GPUSVM__SPARSE_LANES;\n",
+    "            gpusvm_wide acc[GPUSVM__SPARSE_ROWS], dot;\n",
+    "            for (int r = 0; r < GPUSVM__SPARSE_ROWS; ++r) acc[r] = GPUSVM_W_F(0.0f);\n",
     "            if (i < nb) {\n",
     "                const int cb = GPUSVM_COL(map, use_map, pt, i);\n",
-    "                gpusvm_sp_scan(acc, b_ptr[cb] + GPUSVM_SP_LID % GPUSVM__SW, b_ptr[cb + 1], b_col, b_val, hkey, hval);\n",
+    "                gpusvm_sp_scan(acc, b_ptr[cb] + GPUSVM_SP_LID % GPUSVM__SPARSE_LANES, b_ptr[cb + 1], b_col, b_val, hkey, hval);\n",
     "            }\n",
     "#ifdef GPUSVM_SHFL\n",
     "            dot = gpusvm_sp_lanes_sum(acc);\n",
@@ -16082,7 +16094,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "            { /* lane r of the point writes row r, in the passes that hold its entries (an empty row: the\n",
     "                 pass that ends past its start, or the last) */\n",
-    "                const int r = GPUSVM_SP_LID % GPUSVM__SW;\n",
+    "                const int r = GPUSVM_SP_LID % GPUSVM__SPARSE_LANES;\n",
     "                const int mine = r < nr && (beg[r] < e1 || (beg[r] == e1 && e1 == beg[nr])) &&\n",
     "                                 (beg[r + 1] > e0 || beg[r] >= e0);\n",
     "                if (i < nb && mine) {\n",
@@ -16250,7 +16262,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * gpusvm_keys on a grid whose second dimension is the problem, gpusvm_select\n",
     " * with one work-group per problem.\n",
     " *\n",
-    " * gpusvm_keys (GPUSVM__KU variables per work-item, a work-group's reads\n",
+    " * gpusvm_keys (GPUSVM__KEYS_WI variables per work-item, a work-group's reads\n",
     " * coalesced) writes a sort key per variable and set (smaller key = more\n",
     " * violating; GPUSVM__KEY_NONE = not a candidate, and every variable outside\n",
     " * the problem's share of a split: part 0's PI_LO, PI_HI) and one partial m / M per\n",
@@ -16289,8 +16301,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    gpusvm_wide up[2], low[2]; /* indexed by constants only */\n",
     "    up[0] = up[1] = GPUSVM_W_F(-INFINITY);\n",
     "    low[0] = low[1] = GPUSVM_W_F(INFINITY);\n",
-    "    const int base = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + lid;\n",
-    "    for (int u = 0; u < GPUSVM__KU; ++u) {\n",
+    "    const int base = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KEYS_WI) + lid;\n",
+    "    for (int u = 0; u < GPUSVM__KEYS_WI; ++u) {\n",
     "        const int i = base + u * GPUSVM__L;\n",
     "        if (i < n) {\n",
     "            const int own = GPUSVM__PT(i, npts) >= lo && GPUSVM__PT(i, npts) < hi; /* else a candidate elsewhere */\n",
@@ -16693,7 +16705,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_SEL_SC ((__global gpusvm_sel_scratch *)sel_g + (int)get_group_id(1))\n",
     "#define GPUSVM_SEL_NPARTS (pinfo[(int)get_group_id(1) * GPUSVM__PI_COUNT + GPUSVM__PI_NPARTS])\n",
     "/* variable u of this work-group's work-item (the keys' order: gpusvm_keys') */\n",
-    "#define GPUSVM_SEL_VAR(u) ((int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + (u) * GPUSVM__L + GPUSVM_SEL_LID)\n",
+    "#define GPUSVM_SEL_VAR(u) ((int)get_group_id(0) * (GPUSVM__L * GPUSVM__KEYS_WI) + (u) * GPUSVM__L + GPUSVM_SEL_LID)\n",
     "#define GPUSVM_SEL_HEAD                                                                          \\\n",
     "    const int p = get_group_id(1);                                                               \\\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;                                       \\\n",
@@ -16722,7 +16734,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_SEL_COUNT(cnt_keys, cnt_cls, on, pass, prefix, mask)                             \\\n",
     "    for (int b_ = GPUSVM_SEL_LID; b_ < GPUSVM_SEL_BINS; b_ += GPUSVM__L) lh[b_] = 0;         \\\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);                                                               \\\n",
-    "    for (int u_ = 0; u_ < GPUSVM__KU && (on); ++u_) {                                          \\\n",
+    "    for (int u_ = 0; u_ < GPUSVM__KEYS_WI && (on); ++u_) {                                          \\\n",
     "        const int i_ = GPUSVM_SEL_VAR(u_);                                                      \\\n",
     "        if (i_ >= n) continue;                                                                  \\\n",
     "        const uint key_ = (cnt_keys)[i_];                                                       \\\n",
@@ -16808,7 +16820,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_SEL_TIED(i) \\\n",
     "    ((i) < n && keys[i] == found && found != GPUSVM__KEY_NONE && (!cls || y[i] == cls))\n",
     "    int c = 0;\n",
-    "    for (int u = 0; u < GPUSVM__KU; ++u) c += GPUSVM_SEL_TIED(GPUSVM_SEL_VAR(u));\n",
+    "    for (int u = 0; u < GPUSVM__KEYS_WI; ++u) c += GPUSVM_SEL_TIED(GPUSVM_SEL_VAR(u));\n",
     "    ls[GPUSVM_SEL_LID] = c;\n",
     "    gpusvm_scan_local(ls);\n",
     "    if (GPUSVM_SEL_LID == GPUSVM__L - 1) cnt[get_group_id(0)] = (uint)ls[GPUSVM__L - 1];\n",
@@ -16838,8 +16850,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "    /* that work-group's variables in index order (u, then work-item): the at[1]-th tie */\n",
     "    int seen = 0;\n",
-    "    for (int u = 0; u < GPUSVM__KU; ++u) {\n",
-    "        const int i = at[0] * (GPUSVM__L * GPUSVM__KU) + u * GPUSVM__L + GPUSVM_SEL_LID;\n",
+    "    for (int u = 0; u < GPUSVM__KEYS_WI; ++u) {\n",
+    "        const int i = at[0] * (GPUSVM__L * GPUSVM__KEYS_WI) + u * GPUSVM__L + GPUSVM_SEL_LID;\n",
     "        const int t = GPUSVM_SEL_TIED(i);\n",
     "        ls[GPUSVM_SEL_LID] = t;\n",
     "        gpusvm_scan_local(ls);\n",
@@ -16877,7 +16889,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int q = pi[GPUSVM__PI_Q], h = mode_in == 1 ? q / 2 : 0;\n",
     "    /* uniform per work-group */\n",
     "    if ((int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;\n",
-    "    for (int u = 0; u < GPUSVM__KU && stage != 5; ++u) {\n",
+    "    for (int u = 0; u < GPUSVM__KEYS_WI && stage != 5; ++u) {\n",
     "        const int i = GPUSVM_SEL_VAR(u);\n",
     "        if (i >= n) continue;\n",
     "        const uint key = keys[i];\n",
@@ -17600,8 +17612,8 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "\n",
     "/* The update of a tile of streamed points with no room for its rows (host section, stream):\n",
-    " * each work-group takes GPUSVM__TM of the tile's points and walks the moved variables' rows\n",
-    " * GPUSVM__TM at a time, each block computed as part 1's tile computes it (GPUSVM_TILE_DOTS,\n",
+    " * each work-group takes GPUSVM__TILE of the tile's points and walks the moved variables' rows\n",
+    " * GPUSVM__TILE at a time, each block computed as part 1's tile computes it (GPUSVM_TILE_DOTS,\n",
     " * then the same kernel function: the same bits) and put into local memory a quarter at a\n",
     " * time, where each point's work-item adds it to its sum in row order, with the product and\n",
     " * the sum gpusvm_update forms: the same bits, so the gradients are the resident path's.\n",
@@ -17610,15 +17622,15 @@ static const char *const gpusvm__kernel_source[] = {
     " * Part 1's arguments with b_mode 1 (the tile's points [b_off, b_end)), the moved rows as\n",
     " * idx and nrows (K unused), then: out0 (the gradients), y0, coef (the rows' coefficients,\n",
     " * in row order, none 0). A point's variables are it and, epsilon-SVR, it + its problem's\n",
-    " * split. Grid: points / GPUSVM__TM x GPUSVM__TL, GPUSVM__TL, problems; work-groups of\n",
-    " * GPUSVM__TL x GPUSVM__TL. */\n",
-    "#define GPUSVM_RU_QR (GPUSVM__TM / 4) /* rows of a quarter block */\n",
+    " * split. Grid: points / GPUSVM__TILE x GPUSVM__TILE_WI, GPUSVM__TILE_WI, problems; work-groups of\n",
+    " * GPUSVM__TILE_WI x GPUSVM__TILE_WI. */\n",
+    "#define GPUSVM_RU_QR (GPUSVM__TILE / 4) /* rows of a quarter block */\n",
     "/* the local id and what comes of it, read afresh wherever used (PoCL 3.1; see part 3) */\n",
     "#define GPUSVM_RU_LX ((int)get_local_id(0))\n",
     "#define GPUSVM_RU_LY ((int)get_local_id(1))\n",
-    "#define GPUSVM_RU_TID (GPUSVM_RU_LY * GPUSVM__TL + GPUSVM_RU_LX)\n",
-    "#define GPUSVM_RU_LR (GPUSVM_RU_TID % GPUSVM__TM)\n",
-    "#define GPUSVM_RU_LF (GPUSVM_RU_TID / GPUSVM__TM)\n",
+    "#define GPUSVM_RU_TID (GPUSVM_RU_LY * GPUSVM__TILE_WI + GPUSVM_RU_LX)\n",
+    "#define GPUSVM_RU_LR (GPUSVM_RU_TID % GPUSVM__TILE)\n",
+    "#define GPUSVM_RU_LF (GPUSVM_RU_TID / GPUSVM__TILE)\n",
     "\n",
     "/* Point c's variables (c, and epsilon-SVR's c + split) take sum into their gradients. */\n",
     "GPUSVM_INLINE void gpusvm_ru_put(__global const int *pi, __global gpusvm_wbits *out0, __global const char *y0, int c,\n",
@@ -17633,13 +17645,13 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "\n",
     "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_UPD)\n",
-    "__kernel __attribute__((reqd_work_group_size(GPUSVM__TL, GPUSVM__TL, 1)))\n",
+    "__kernel __attribute__((reqd_work_group_size(GPUSVM__TILE_WI, GPUSVM__TILE_WI, 1)))\n",
     "void gpusvm_rows_update(GPUSVM_ROWS_PARAMS, GPUSVM__ARGS_ROWS_UPD(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
-    "    __local float4 As[GPUSVM__TK][GPUSVM__TM / 4];\n",
-    "    __local float4 Bs[GPUSVM__TK][GPUSVM__TM / 4];\n",
-    "    __local float Ks[GPUSVM_RU_QR][GPUSVM__TM];\n",
-    "    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TM;\n",
+    "    __local float4 As[GPUSVM__FEAT_CHUNK][GPUSVM__TILE / 4];\n",
+    "    __local float4 Bs[GPUSVM__FEAT_CHUNK][GPUSVM__TILE / 4];\n",
+    "    __local float Ks[GPUSVM_RU_QR][GPUSVM__TILE];\n",
+    "    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TILE;\n",
     "    const int p = get_group_id(2);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
@@ -17650,7 +17662,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
     "    const int col_b = GPUSVM_B_COL(min(i0 + GPUSVM_RU_LR, hi - 1));\n",
     "    gpusvm_wide sum = GPUSVM_W_F(0.0f);\n",
-    "    for (int r0 = 0; r0 < nr; r0 += GPUSVM__TM) {\n",
+    "    for (int r0 = 0; r0 < nr; r0 += GPUSVM__TILE) {\n",
     "        const int ra = min(r0 + GPUSVM_RU_LR, nr - 1);\n",
     "        const int col_a =\n",
     "            a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));\n",
@@ -17658,24 +17670,24 @@ static const char *const gpusvm__kernel_source[] = {
     "        /* quarter k: rows 32 k .. of the block, held by ly in [8 (k % 2), + 8) as their a in [4 (k / 2), + 4)\n",
     "           (both loops of constant length, so that acc is indexed by constants) */\n",
     "        for (int k = 0; k < 4; ++k) {\n",
-    "            for (int a = 0; a < GPUSVM__TR; ++a) {\n",
+    "            for (int a = 0; a < GPUSVM__TILE_ACC; ++a) {\n",
     "                const int r = r0 + GPUSVM_TOFF(GPUSVM_RU_LY, a);\n",
     "                if (a / 4 != k / 2 || GPUSVM_RU_LY / 8 != k % 2 || r >= nr) continue;\n",
     "                const int ca = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + r], split));\n",
     "                const float na = norm_a[ca];\n",
-    "                for (int b = 0; b < GPUSVM__TR; ++b) {\n",
+    "                for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {\n",
     "                    const int cb = GPUSVM_B_PT(min(i0 + GPUSVM_TOFF(GPUSVM_RU_LX, b), hi - 1));\n",
     "                    Ks[GPUSVM_TOFF(GPUSVM_RU_LY, a) - GPUSVM_RU_QR * k][GPUSVM_TOFF(GPUSVM_RU_LX, b)] =\n",
     "                        gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);\n",
     "                }\n",
     "            }\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "            if (GPUSVM_RU_TID < GPUSVM__TM) {\n",
+    "            if (GPUSVM_RU_TID < GPUSVM__TILE) {\n",
     "                const int rq = r0 + GPUSVM_RU_QR * k, n = min(GPUSVM_RU_QR, nr - rq);\n",
     "                for (int t = 0; t < n; ++t)\n",
     "                    sum = GPUSVM_W_ACC(sum, GPUSVM_W_LD(coef[ws + row_off + rq + t]), Ks[t][GPUSVM_RU_TID]);\n",
     "                /* after the last quarter, here: past the loop PoCL 3.1 ran it for every work-item */\n",
-    "                if (r0 + GPUSVM__TM >= nr && k == 3)\n",
+    "                if (r0 + GPUSVM__TILE >= nr && k == 3)\n",
     "                    gpusvm_ru_put(pi, out0, y0, i0 + GPUSVM_RU_TID, hi, split, sum);\n",
     "            }\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
@@ -17693,8 +17705,8 @@ static const char *const gpusvm__kernel_source[] = {
     " *\n",
     " *   gpusvm_cs_resp    (one work-item per coefficient) c_ir += sum_t dA_tr k(x_t, x_i) over the\n",
     " *                     working-set points the last sweeps moved (GTSVM's response update, algorithm\n",
-    " *                     1: the rows read down their columns); an item per GPUSVM__CS_RB classes of a\n",
-    " *                     point, not per point, so that n m / GPUSVM__CS_RB items fill the device (an\n",
+    " *                     1: the rows read down their columns); an item per GPUSVM__CS_RESP_CLASSES classes of a\n",
+    " *                     point, not per point, so that n m / GPUSVM__CS_RESP_CLASSES items fill the device (an\n",
     " *                     item per point left letter's 15000 points in 59 work-groups; H200, letter\n",
     " *                     -s 5 -c 8 -g 2: double 1.34 s to 1.20 s, float pairs 1.85 s to 1.50 s).\n",
     " *   gpusvm_cs_update  (one work-item per point) the point's first-order violation\n",
@@ -17734,22 +17746,22 @@ static const char *const gpusvm__kernel_source[] = {
     "    __global const int *ci_ = cinfo + p * GPUSVM__CI_COUNT;\n",
     "    const int n = ci_[GPUSVM__CI_N], m = ci_[GPUSVM__CI_M];\n",
     "    status += p * GPUSVM__ST_COUNT;\n",
-    "    const int nb = (m + GPUSVM__CS_RB - 1) / GPUSVM__CS_RB;\n",
+    "    const int nb = (m + GPUSVM__CS_RESP_CLASSES - 1) / GPUSVM__CS_RESP_CLASSES;\n",
     "    if (!GPUSVM_RUNNING(status) || e >= n * nb) return;\n",
-    "    const int nq = GPUSVM_W_STI(status, GPUSVM__ST_CS_Q), i = e / nb, r0 = (e - i * nb) * GPUSVM__CS_RB;\n",
+    "    const int nq = GPUSVM_W_STI(status, GPUSVM__ST_CS_Q), i = e / nb, r0 = (e - i * nb) * GPUSVM__CS_RESP_CLASSES;\n",
     "    moved += p * q;\n",
     "    dA += (size_t)p * q * mmax + r0;\n",
-    "    gpusvm_wide acc[GPUSVM__CS_RB];\n",
-    "    for (int u = 0; u < GPUSVM__CS_RB; ++u) acc[u] = GPUSVM_W_F(0.0f);\n",
+    "    gpusvm_wide acc[GPUSVM__CS_RESP_CLASSES];\n",
+    "    for (int u = 0; u < GPUSVM__CS_RESP_CLASSES; ++u) acc[u] = GPUSVM_W_F(0.0f);\n",
     "    for (int t = 0; t < nq; ++t) {\n",
     "        const int s = moved[t];\n",
     "        if (s < 0) continue;\n",
     "        const float k = K[(size_t)s * ldk + i];\n",
-    "        for (int u = 0; u < GPUSVM__CS_RB; ++u)\n",
+    "        for (int u = 0; u < GPUSVM__CS_RESP_CLASSES; ++u)\n",
     "            if (r0 + u < m) acc[u] = GPUSVM_W_ACC_RAW(acc[u], dA[t * m + u], k);\n",
     "    }\n",
     "    c += ci_[GPUSVM__CI_A] + (size_t)i * m + r0;\n",
-    "    for (int u = 0; u < GPUSVM__CS_RB; ++u)\n",
+    "    for (int u = 0; u < GPUSVM__CS_RESP_CLASSES; ++u)\n",
     "        if (r0 + u < m) c[u] = GPUSVM_W_ST(GPUSVM_W_ADDF(GPUSVM_W_LD(c[u]), GPUSVM_W_NORM(acc[u])));\n",
     "}\n",
     "#endif\n",
@@ -18128,7 +18140,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3519
+#define GPUSVM__KERNEL_SOURCE_LINES 3523
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -28,43 +28,47 @@
 #ifndef GPUSVM__CS_L
 #define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */
 #endif
-#define GPUSVM__CS_RB 4  /* classes per work-item of gpusvm_cs_resp */
-#define GPUSVM__KU 4     /* variables per work-item of gpusvm_keys */
-#define GPUSVM__TL 16    /* gpusvm_rows_tiled's work-group: TL x TL work-items */
-#define GPUSVM__TM 128   /* gpusvm_rows_tiled's tile: TM rows x TM points per work-group */
-#define GPUSVM__TR 8     /* accumulator rows and columns per work-item: TM / TL */
-#define GPUSVM__TK 16    /* features staged per chunk; the feature count is padded to a multiple */
-#define GPUSVM__FEW 8    /* at most this many rows: gpusvm_rows_few */
-#define GPUSVM__FEW_L 256 /* gpusvm_rows_few's work-group: one point per work-item */
-#define GPUSVM__FK 256   /* gpusvm_rows_few: features staged per chunk */
-#define GPUSVM__FB 32    /* gpusvm_rows_few: features loaded ahead */
-#define GPUSVM__ND 32     /* gpusvm_rows_narrow: at most this many (padded) features */
-#ifndef GPUSVM__NR
-#define GPUSVM__NR 128    /* gpusvm_rows_narrow: rows per work-group (a power of 2, at least 4) */
+#define GPUSVM__CS_RESP_CLASSES 4 /* classes per work-item of gpusvm_cs_resp */
+#define GPUSVM__KEYS_WI 4         /* variables per work-item of gpusvm_keys */
+/* gpusvm_rows_tiled: a work-group of TILE_WI x TILE_WI work-items computes a TILE x TILE block
+ * (rows of the index set x points), each work-item TILE_ACC x TILE_ACC of it (TILE / TILE_WI),
+ * staging FEAT_CHUNK features at a time; every feature count is padded to a multiple of it */
+#define GPUSVM__TILE_WI 16
+#define GPUSVM__TILE 128
+#define GPUSVM__TILE_ACC 8
+#define GPUSVM__FEAT_CHUNK 16
+#define GPUSVM__FEW 8          /* at most this many rows: gpusvm_rows_few */
+#define GPUSVM__FEW_L 256      /* gpusvm_rows_few's work-group: one point per work-item */
+#define GPUSVM__FEW_FEAT 256   /* gpusvm_rows_few: features staged per chunk */
+#define GPUSVM__FEW_AHEAD 32   /* gpusvm_rows_few: features loaded ahead */
+#define GPUSVM__NARROW_D 32    /* gpusvm_rows_narrow: at most this many (padded) features */
+#ifndef GPUSVM__NARROW_ROWS
+#define GPUSVM__NARROW_ROWS 128 /* gpusvm_rows_narrow: rows per work-group (a power of 2, at least 4) */
 #endif
-#define GPUSVM__NL 256    /* gpusvm_rows_narrow's work-group: one point per work-item */
+#define GPUSVM__NARROW_L 256   /* gpusvm_rows_narrow's work-group: one point per work-item */
 /* gpusvm_rows_narrow's local memory with nr rows a work-group: their features and row data; the
- * host halves GPUSVM__NR to fit the device */
-#define GPUSVM__NAR_LOCAL(nr) ((size_t)(nr) * (4 * GPUSVM__ND + 12))
+ * host halves GPUSVM__NARROW_ROWS to fit the device */
+#define GPUSVM__NAR_LOCAL(nr) ((size_t)(nr) * (4 * GPUSVM__NARROW_D + 12))
 #define GPUSVM__PITCH 64 /* point pitch of the column-major copies and of kernel rows: a multiple of this */
 #define GPUSVM__COPY_L 64 /* work-group of the copy kernels (gpusvm_gather_ws, gpusvm_scatter, gpusvm_fill) */
-#define GPUSVM__SP 256   /* gpusvm_rows_sparse's work-group */
-#define GPUSVM__SW 8     /* gpusvm_rows_sparse: work-items per point (and rows per work-group: GPUSVM__SR) */
-#define GPUSVM__SR 8     /* gpusvm_rows_sparse: rows per work-group */
-#ifndef GPUSVM__SB
-#define GPUSVM__SB 16    /* gpusvm_rows_sparse: blocks of GPUSVM__SP / GPUSVM__SW points per work-group */
+#define GPUSVM__SPARSE_L 256     /* gpusvm_rows_sparse's work-group */
+#define GPUSVM__SPARSE_LANES 8   /* gpusvm_rows_sparse: work-items per point */
+#define GPUSVM__SPARSE_ROWS 8    /* gpusvm_rows_sparse: rows per work-group */
+#ifndef GPUSVM__SPARSE_BLOCKS
+#define GPUSVM__SPARSE_BLOCKS 16 /* gpusvm_rows_sparse: blocks of SPARSE_L / SPARSE_LANES points per work-group */
 #endif
-#define GPUSVM__SU 4     /* gpusvm_rows_sparse: nonzeros a work-item loads ahead */
-#ifndef GPUSVM__SH_LOG
-#define GPUSVM__SH_LOG 10 /* gpusvm_rows_sparse: 2^this slots in the rows' hash table in local memory */
+#define GPUSVM__SPARSE_AHEAD 4   /* gpusvm_rows_sparse: nonzeros a work-item loads ahead */
+#ifndef GPUSVM__SPARSE_HASH_LOG
+#define GPUSVM__SPARSE_HASH_LOG 10 /* gpusvm_rows_sparse: 2^this slots in the rows' hash table in local memory */
 #endif
-#define GPUSVM__SH (1 << GPUSVM__SH_LOG)
-#define GPUSVM__SE (GPUSVM__SH / 2) /* gpusvm_rows_sparse: row entries per pass (the table at most half full) */
-#define GPUSVM__SRP 2    /* gpusvm_rows_sparse without warp exchanges: rows per step of the lanes' sums */
+#define GPUSVM__SPARSE_HASH (1 << GPUSVM__SPARSE_HASH_LOG)
+#define GPUSVM__SPARSE_ENTRIES (GPUSVM__SPARSE_HASH / 2) /* row entries per pass (the table at most half full) */
+#define GPUSVM__SPARSE_SUM_ROWS 2 /* without warp exchanges: rows per step of the lanes' sums */
 /* gpusvm_rows_sparse's local memory with 2^sh_log slots: the table's keys and values, and (without
- * warp exchanges) GPUSVM__SRP rows of the lanes' sums in double; the host lowers GPUSVM__SH_LOG to
- * fit the device */
-#define GPUSVM__SP_LOCAL(sh_log) ((4 + 4 * GPUSVM__SR) * ((size_t)1 << (sh_log)) + GPUSVM__SP * GPUSVM__SRP * 8)
+ * warp exchanges) GPUSVM__SPARSE_SUM_ROWS rows of the lanes' sums in double; the host lowers
+ * GPUSVM__SPARSE_HASH_LOG to fit the device */
+#define GPUSVM__SP_LOCAL(sh_log) \
+    ((4 + 4 * GPUSVM__SPARSE_ROWS) * ((size_t)1 << (sh_log)) + GPUSVM__SPARSE_L * GPUSVM__SPARSE_SUM_ROWS * 8)
 /* gpusvm_smo's local memory: per working-set position (up to GPUSVM__Q) its published alpha,
  * gradient and bound (wide words of 8 bytes), diagonal and i-row value (floats) and label (a
  * char); per work-item of the reductions without warp exchanges four scores of at most 8 bytes
@@ -224,10 +228,10 @@
  * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count
  * when it builds the program. */
 #define GPUSVM__KERNELS(X)                                                                              \
-    X(ROWS, "gpusvm_rows_tiled", GPUSVM__TL * GPUSVM__TL, ROWS, ROWS)                                      \
+    X(ROWS, "gpusvm_rows_tiled", GPUSVM__TILE_WI * GPUSVM__TILE_WI, ROWS, ROWS)                                      \
     X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS, ROWS_FEW)                                          \
-    X(ROWS_NARROW, "gpusvm_rows_narrow", GPUSVM__NL, ROWS, ROWS_NARROW)                                    \
-    X(ROWS_SPARSE, "gpusvm_rows_sparse", GPUSVM__SP, ROWS_SPARSE, ROWS_SPARSE)                             \
+    X(ROWS_NARROW, "gpusvm_rows_narrow", GPUSVM__NARROW_L, ROWS, ROWS_NARROW)                                    \
+    X(ROWS_SPARSE, "gpusvm_rows_sparse", GPUSVM__SPARSE_L, ROWS_SPARSE, ROWS_SPARSE)                             \
     X(ROW_CACHE, "gpusvm_row_cache", GPUSVM__L, ROW_CACHE, ROW_CACHE)                                      \
     X(GATHER_WS, "gpusvm_gather_ws", GPUSVM__COPY_L, GATHER_WS, COPY)                                      \
     X(SCATTER, "gpusvm_scatter", GPUSVM__COPY_L, SCATTER, COPY)                                            \
@@ -238,7 +242,7 @@
     X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL, SEL)                                                    \
     X(GATHER, "gpusvm_gather_block", GPUSVM__L, GATHER, COPY) X(SMO, "gpusvm_smo", GPUSVM__L, SMO, SMO)    \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE, UPDATE)                                                  \
-    X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TL * GPUSVM__TL, ROWS_UPD, ROWS_UPD)                         \
+    X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TILE_WI * GPUSVM__TILE_WI, ROWS_UPD, ROWS_UPD)                         \
     X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS, SPLIT) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT, SPLIT) \
     X(CS_RESP, "gpusvm_cs_resp", GPUSVM__L, CS_RESP, CS)                                                   \
     X(CS_UPDATE, "gpusvm_cs_update", GPUSVM__L, CS_UPDATE, CS)                                             \

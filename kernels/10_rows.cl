@@ -11,7 +11,7 @@
  * Data is column-major with a padded pitch (Catanzaro's OpenCL SVM case study, listings 3-7): feature f
  * of point i is X[f * pitch + i], pitch a multiple of 64, so adjacent
  * work-items read adjacent words. Feature count is padded to a multiple of
- * GPUSVM__TK with zero rows, so the inner loops need no bounds checks. The
+ * GPUSVM__FEAT_CHUNK with zero rows, so the inner loops need no bounds checks. The
  * problems share one copy of the points: a problem's point k is column
  * GPUSVM_COL(k); one-vs-one pairs map onto two contiguous runs of
  * class-grouped points, so the reads stay coalesced.
@@ -42,7 +42,7 @@
  * float4 are 16 consecutive ones, no bank conflict) and each float4 it reads
  * feeds 16 fmas: the loop is bound by the fmas, not by local-memory reads.
  * The working-set vectors and
- * the point vectors are staged in local memory GPUSVM__TK features at a time
+ * the point vectors are staged in local memory GPUSVM__FEAT_CHUNK features at a time
  * (Catanzaro's case study, listing 7; Cotter, Srebro and Keshet's GTSVM, algorithm 1), so every global read is
  * coalesced and each staged word is reused 128 times; the next chunk is
  * loaded into registers while the current one is computed. The products are
@@ -76,31 +76,31 @@
  * pitch_a, pitch_b, col_a, col_b (the column this work-item stages), dpad, and As, Bs in
  * local memory; lx, ly the local id, lr, lf the staged column and first feature. */
 #define GPUSVM_TILE_DOTS(acc, lx, ly, lr, lf)                                                                    \
-    float acc[GPUSVM__TR][GPUSVM__TR];                                                              \
-    for (int a = 0; a < GPUSVM__TR; ++a)                                                            \
-        for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = 0.0f;                                      \
-    float na_[GPUSVM__TK / 2], nb_[GPUSVM__TK / 2];                                                 \
-    for (int t = 0; t < GPUSVM__TK / 2; ++t) {                                                      \
+    float acc[GPUSVM__TILE_ACC][GPUSVM__TILE_ACC];                                                              \
+    for (int a = 0; a < GPUSVM__TILE_ACC; ++a)                                                            \
+        for (int b = 0; b < GPUSVM__TILE_ACC; ++b) acc[a][b] = 0.0f;                                      \
+    float na_[GPUSVM__FEAT_CHUNK / 2], nb_[GPUSVM__FEAT_CHUNK / 2];                                                 \
+    for (int t = 0; t < GPUSVM__FEAT_CHUNK / 2; ++t) {                                                      \
         na_[t] = A[(size_t)(lf + 2 * t) * pitch_a + col_a];                                         \
         nb_[t] = B[(size_t)(lf + 2 * t) * pitch_b + col_b];                                         \
     }                                                                                               \
-    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__TK) {                                                 \
-        for (int t = 0; t < GPUSVM__TK / 2; ++t) {                                                  \
+    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__FEAT_CHUNK) {                                                 \
+        for (int t = 0; t < GPUSVM__FEAT_CHUNK / 2; ++t) {                                                  \
             ((__local float *)As[lf + 2 * t])[lr] = na_[t];                                         \
             ((__local float *)Bs[lf + 2 * t])[lr] = nb_[t];                                         \
         }                                                                                           \
         barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-        if (f0 + GPUSVM__TK < dpad)                                                                 \
-            for (int t = 0; t < GPUSVM__TK / 2; ++t) {                                              \
-                na_[t] = A[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_a + col_a];               \
-                nb_[t] = B[(size_t)(f0 + GPUSVM__TK + lf + 2 * t) * pitch_b + col_b];               \
+        if (f0 + GPUSVM__FEAT_CHUNK < dpad)                                                                 \
+            for (int t = 0; t < GPUSVM__FEAT_CHUNK / 2; ++t) {                                              \
+                na_[t] = A[(size_t)(f0 + GPUSVM__FEAT_CHUNK + lf + 2 * t) * pitch_a + col_a];               \
+                nb_[t] = B[(size_t)(f0 + GPUSVM__FEAT_CHUNK + lf + 2 * t) * pitch_b + col_b];               \
             }                                                                                       \
-        for (int f = 0; f < GPUSVM__TK; ++f) {                                                      \
+        for (int f = 0; f < GPUSVM__FEAT_CHUNK; ++f) {                                                      \
             const float4 a0 = As[f][ly], a1 = As[f][16 + ly], b0 = Bs[f][lx], b1 = Bs[f][16 + lx];  \
-            const float av[GPUSVM__TR] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};          \
-            const float bv[GPUSVM__TR] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};          \
-            for (int a = 0; a < GPUSVM__TR; ++a)                                                    \
-                for (int b = 0; b < GPUSVM__TR; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);      \
+            const float av[GPUSVM__TILE_ACC] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};          \
+            const float bv[GPUSVM__TILE_ACC] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};          \
+            for (int a = 0; a < GPUSVM__TILE_ACC; ++a)                                                    \
+                for (int b = 0; b < GPUSVM__TILE_ACC; ++b) acc[a][b] = fma(av[a], bv[b], acc[a][b]);      \
         }                                                                                           \
         barrier(CLK_LOCAL_MEM_FENCE);                                                               \
     }
@@ -109,15 +109,15 @@
 #define GPUSVM_ROWS_PARAMS GPUSVM__ARGS_ROWS(GPUSVM__PARAM, GPUSVM__COMMA)
 
 #if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS)
-__kernel __attribute__((reqd_work_group_size(GPUSVM__TL, GPUSVM__TL, 1)))
+__kernel __attribute__((reqd_work_group_size(GPUSVM__TILE_WI, GPUSVM__TILE_WI, 1)))
 void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
 {
-    __local float4 As[GPUSVM__TK][GPUSVM__TM / 4];
-    __local float4 Bs[GPUSVM__TK][GPUSVM__TM / 4];
+    __local float4 As[GPUSVM__FEAT_CHUNK][GPUSVM__TILE / 4];
+    __local float4 Bs[GPUSVM__FEAT_CHUNK][GPUSVM__TILE / 4];
     const int lx = get_local_id(0), ly = get_local_id(1);
-    const int tid = ly * GPUSVM__TL + lx;
-    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TM;
-    const int r0 = get_group_id(1) * GPUSVM__TM;
+    const int tid = ly * GPUSVM__TILE_WI + lx;
+    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TILE;
+    const int r0 = get_group_id(1) * GPUSVM__TILE;
     const int p = get_group_id(2);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
@@ -127,13 +127,13 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
     if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;
     if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || i0 >= hi) return;
     if (ktype == GPUSVM__K_PRECOMPUTED) {
-        for (int a = 0; a < GPUSVM__TR; ++a) {
+        for (int a = 0; a < GPUSVM__TILE_ACC; ++a) {
             const int r = r0 + GPUSVM_TOFF(ly, a);
             if (r >= nr) break;
             const int pos = ws + row_off + r;
             const int pa = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split));
             __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
-            for (int b = 0; b < GPUSVM__TR; ++b) {
+            for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {
                 const int i = i0 + GPUSVM_TOFF(lx, b);
                 if (i < hi) out[i - GPUSVM_B_LO] = B[(size_t)pa * pitch_b + GPUSVM_B_COL(i)];
             }
@@ -142,8 +142,8 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
     }
 
     /* Each work-item loads column (tid % 128) of both tiles: one index lookup each. */
-    const int lr = tid % GPUSVM__TM;
-    const int lf = tid / GPUSVM__TM; /* 0..1: features lf, lf+2, ..., lf+14 */
+    const int lr = tid % GPUSVM__TILE;
+    const int lf = tid / GPUSVM__TILE; /* 0..1: features lf, lf+2, ..., lf+14 */
     const int ra = min(r0 + lr, nr - 1);
     const int col_a = a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));
     if (a_pos) A += (size_t)p * dpad * pitch_a;
@@ -152,14 +152,14 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
 
     GPUSVM_TILE_DOTS(acc, lx, ly, lr, lf)
 
-    for (int a = 0; a < GPUSVM__TR; ++a) {
+    for (int a = 0; a < GPUSVM__TILE_ACC; ++a) {
         const int r = r0 + GPUSVM_TOFF(ly, a);
         if (r >= nr) continue;
         const int pos = ws + row_off + r;
         const int ca = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split));
         const float na = norm_a[ca];
         __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
-        for (int b = 0; b < GPUSVM__TR; ++b) {
+        for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {
             const int i = i0 + GPUSVM_TOFF(lx, b), cb = GPUSVM_B_PT(min(i, hi - 1));
             if (i < hi)
                 out[i - GPUSVM_B_LO] = gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);
@@ -168,19 +168,19 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
 }
 #endif
 
-/* Many rows of few features (dpad at most GPUSVM__ND): with one or two
+/* Many rows of few features (dpad at most GPUSVM__NARROW_D): with one or two
  * feature chunks the tile above is held to one work-group per multiprocessor
  * by its 64 accumulators, and its fixed costs (set-up, the kernel function,
  * the results' writing) are not hidden. Here each work-item keeps one point's
  * features in registers, read once, coalesced (the column-major copy: seed
  * 001's transposed X, one work-item per point), and the work-group's
- * GPUSVM__NR rows are staged in local memory feature-major, so one vector
+ * GPUSVM__NARROW_ROWS rows are staged in local memory feature-major, so one vector
  * read gives a feature of four rows (a broadcast: every work-item reads the
  * same word) and feeds four fmas. Each result is written by its own point's
  * work-item: a row's values leave as whole coalesced lines. The accumulation
  * is the tile's (fma of the row's and the point's feature, in feature order,
  * from 0), so both kernels give the same bits. Grid: points x groups of
- * GPUSVM__NR rows x problems, work-groups of GPUSVM__NL.
+ * GPUSVM__NARROW_ROWS rows x problems, work-groups of GPUSVM__NARROW_L.
  * The four rows' slots, points and norms come as one vector read each.
  * (H100, 512 RBF rows of 1M points of 32 features, bench/micro.c: the tiles
  * 4.5 ms, this kernel 2.0 ms, 1.83 ms with the rows' slots, points and norms
@@ -192,30 +192,30 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
 #define GPUSVM_NAR_I (GPUSVM_B_LO + (int)get_global_id(0))
 
 #if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_NARROW)
-__kernel __attribute__((reqd_work_group_size(GPUSVM__NL, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(GPUSVM__NARROW_L, 1, 1)))
 void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
 {
-    __local float4 As[GPUSVM__ND * GPUSVM__NR / 4]; /* feature f of row r at f * GPUSVM__NR + r */
-    __local int row_k[GPUSVM__NR], row_c[GPUSVM__NR];
-    __local float row_n[GPUSVM__NR];
-    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__NR;
+    __local float4 As[GPUSVM__NARROW_D * GPUSVM__NARROW_ROWS / 4]; /* feature f of row r at f * GPUSVM__NARROW_ROWS + r */
+    __local int row_k[GPUSVM__NARROW_ROWS], row_c[GPUSVM__NARROW_ROWS];
+    __local float row_n[GPUSVM__NARROW_ROWS];
+    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__NARROW_ROWS;
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
     const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
     const int ws = p * qmax;
     /* uniform per work-group */
     if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;
-    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__NL >= hi)
+    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__NARROW_L >= hi)
         return;
-    const int cnt = min(GPUSVM__NR, nr - r0);
+    const int cnt = min(GPUSVM__NARROW_ROWS, nr - r0);
     if (a_pos) A += (size_t)p * dpad * pitch_a;
-    for (int e = GPUSVM_NAR_LX; e < GPUSVM__NR * dpad; e += GPUSVM__NL) { /* consecutive rows, one feature */
-        const int r = e % GPUSVM__NR, ra = r0 + min(r, cnt - 1);
+    for (int e = GPUSVM_NAR_LX; e < GPUSVM__NARROW_ROWS * dpad; e += GPUSVM__NARROW_L) { /* consecutive rows, one feature */
+        const int r = e % GPUSVM__NARROW_ROWS, ra = r0 + min(r, cnt - 1);
         const int col_a =
             a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));
-        ((__local float *)As)[e] = A[(size_t)(e / GPUSVM__NR) * pitch_a + col_a];
+        ((__local float *)As)[e] = A[(size_t)(e / GPUSVM__NARROW_ROWS) * pitch_a + col_a];
     }
-    if (GPUSVM_NAR_LX < GPUSVM__NR) {
+    if (GPUSVM_NAR_LX < GPUSVM__NARROW_ROWS) {
         const int ra = r0 + min(GPUSVM_NAR_LX, cnt - 1), pos = ws + row_off + ra;
         const int ca = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[pos], split));
         row_k[GPUSVM_NAR_LX] = ws + slot[pos];
@@ -225,13 +225,13 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
     if (b_mode == 2) B += (size_t)p * dpad * pitch_b;
     const int cb = GPUSVM_B_PT(min(GPUSVM_NAR_I, hi - 1)), rb = GPUSVM_B_COL(min(GPUSVM_NAR_I, hi - 1));
     const float nbi = norm_b[cb];
-    float x[GPUSVM__ND];
-    for (int f = 0; f < GPUSVM__ND; ++f) x[f] = f < dpad ? B[(size_t)f * pitch_b + rb] : 0.0f;
+    float x[GPUSVM__NARROW_D];
+    for (int f = 0; f < GPUSVM__NARROW_D; ++f) x[f] = f < dpad ? B[(size_t)f * pitch_b + rb] : 0.0f;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int r = 0; r < cnt; r += 4) {
         float4 acc = (float4)(0.0f);
-        for (int f = 0; f < GPUSVM__ND; ++f)
-            if (f < dpad) acc = fma(As[(f * GPUSVM__NR + r) / 4], (float4)(x[f]), acc);
+        for (int f = 0; f < GPUSVM__NARROW_D; ++f)
+            if (f < dpad) acc = fma(As[(f * GPUSVM__NARROW_ROWS + r) / 4], (float4)(x[f]), acc);
         const float av[4] = {acc.x, acc.y, acc.z, acc.w};
         const int4 k4 = vload4(0, row_k + r), c4 = vload4(0, row_c + r);
         const float4 n4 = vload4(0, row_n + r);
@@ -251,7 +251,7 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
  * above would waste most of its arithmetic (two rows of a 128-row tile), each
  * work-item streams one point's features once, coalesced, and folds each
  * feature into every row's accumulator; the rows' vectors are staged in local
- * memory GPUSVM__FK features at a time and read back as one vector per
+ * memory GPUSVM__FEW_FEAT features at a time and read back as one vector per
  * feature. The accumulation is the tile's (fma, in feature order), so both
  * kernels give the same bits. Same arguments as gpusvm_rows_tiled; grid: points x 1
  * x problems, work-groups of 256. The pass is bound by reading the points. */
@@ -272,10 +272,10 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
         }                                                                               \
     }
 
-/* dpad is a multiple of GPUSVM__TK (16): GPUSVM__FB at a time, then 16 at a time */
+/* dpad is a multiple of GPUSVM__FEAT_CHUNK (16): GPUSVM__FEW_AHEAD at a time, then 16 at a time */
 #define GPUSVM_FEW_PASS(NR, VLOAD, VTYPE)                                                \
-    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__FK) {                                      \
-        const int nf = min(GPUSVM__FK, dpad - f0);                                       \
+    for (int f0 = 0; f0 < dpad; f0 += GPUSVM__FEW_FEAT) {                                      \
+        const int nf = min(GPUSVM__FEW_FEAT, dpad - f0);                                       \
         int f = 0;                                                                      \
         barrier(CLK_LOCAL_MEM_FENCE);                                                   \
         if (GPUSVM_FEW_LX < nf)                                                         \
@@ -283,15 +283,15 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
                 As[GPUSVM_FEW_LX * NR + r] = A[(size_t)(f0 + GPUSVM_FEW_LX) * pitch_a + \
                                     (a_pos ? roff + min(r, nr - 1) : col_a[r])];     \
         barrier(CLK_LOCAL_MEM_FENCE);                                                   \
-        for (; f + GPUSVM__FB <= nf; f += GPUSVM__FB) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__FB) \
-        for (; f < nf; f += GPUSVM__TK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__TK)     \
+        for (; f + GPUSVM__FEW_AHEAD <= nf; f += GPUSVM__FEW_AHEAD) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__FEW_AHEAD) \
+        for (; f < nf; f += GPUSVM__FEAT_CHUNK) GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, GPUSVM__FEAT_CHUNK)     \
     }
 
 #if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_FEW)
 __kernel __attribute__((reqd_work_group_size(GPUSVM__FEW_L, 1, 1)))
 void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
 {
-    __local float As[GPUSVM__FK * GPUSVM__FEW];
+    __local float As[GPUSVM__FEW_FEAT * GPUSVM__FEW];
     const int p = get_group_id(2);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];

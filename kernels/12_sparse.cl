@@ -7,34 +7,34 @@
  * b_ptr/b_col/b_val the columns' side (the training points again, or a block
  * of test points). Device memory is the nonzeros, whatever the feature count.
  *
- * A work-group takes GPUSVM__SR rows and GPUSVM__SB blocks of points. The
+ * A work-group takes GPUSVM__SPARSE_ROWS rows and GPUSVM__SPARSE_BLOCKS blocks of points. The
  * rows are the heavily reused side (every point meets them; Catanzaro's case
  * study keeps such a vector in fast memory): their nonzeros go into a hash
- * table in local memory, feature -> the GPUSVM__SR rows' values (zero where a
- * row lacks the feature), GPUSVM__SH slots with linear probing, filled by
+ * table in local memory, feature -> the GPUSVM__SPARSE_ROWS rows' values (zero where a
+ * row lacks the feature), GPUSVM__SPARSE_HASH slots with linear probing, filled by
  * every work-item at once (atomic_cmpxchg on the key) and built once for all
- * the work-group's points. The points stream past it: GPUSVM__SW work-items
+ * the work-group's points. The points stream past it: GPUSVM__SPARSE_LANES work-items
  * per point (CSR-vector: they read a point's nonzeros side by side, so each
  * 32-byte sector is used whole and a long point holds up only its own lanes,
- * not a warp), each loading GPUSVM__SU nonzeros ahead (the loads are the
+ * not a warp), each loading GPUSVM__SPARSE_AHEAD nonzeros ahead (the loads are the
  * latency; several in flight hide it), looking each feature up and on a hit
- * folding the value into its GPUSVM__SR partial sums with one vector read
+ * folding the value into its GPUSVM__SPARSE_ROWS partial sums with one vector read
  * from the table. A miss ends at the first empty slot; the table is at most
  * half full, so a miss costs about two probes. The lanes' partial sums are
  * then added, one row to each lane: by warp exchanges where the device has
  * them (part 0), else through local memory. Memory traffic is the points'
- * nonzeros once per GPUSVM__SR rows, not the n x d dense words of part 1.
+ * nonzeros once per GPUSVM__SPARSE_ROWS rows, not the n x d dense words of part 1.
  * (Measured on an H100 against one slot per nonzero, which holds four times
  * the nonzeros in the same memory: slower on text, whose rows fit one table.
  * On an H200, loading 1, 2 or 4 nonzeros ahead, vector or scalar reads of
  * the table, and a register cap, were within 3% of each other on deb-python;
  * the kernel takes 60 registers and 36 KiB of local memory there.)
  *
- * Rows with more nonzeros than one table holds (GPUSVM__SE entries) are taken
+ * Rows with more nonzeros than one table holds (GPUSVM__SPARSE_ENTRIES entries) are taken
  * in passes over the rows' entries in order. A pass ends at the last row start
  * or chunk boundary that fits (gpusvm_sp_pass_end): a row of at most
- * GPUSVM__SE nonzeros is never split, and a longer one is cut every
- * GPUSVM__SE entries from its own first, so where a row's sums are rounded
+ * GPUSVM__SPARSE_ENTRIES nonzeros is never split, and a longer one is cut every
+ * GPUSVM__SPARSE_ENTRIES entries from its own first, so where a row's sums are rounded
  * does not depend on the rows beside it (a row's values are the same bits in
  * any working set, in any group of rows). A row's pass after its first adds
  * the dot product kept in K by the one before (each work-item reads back only
@@ -51,16 +51,16 @@
  * to rounding, as the C backend's do; each layout is deterministic. With
  * self a point against itself is exact, as in part 1.
  */
-#if GPUSVM__SW != GPUSVM__SR || GPUSVM__SR != 8
+#if GPUSVM__SPARSE_LANES != GPUSVM__SPARSE_ROWS || GPUSVM__SPARSE_ROWS != 8
 #error "gpusvm_rows_sparse: one row per lane in the sums' reduction and eight rows in a vector read"
 #endif
 /* the local id, read afresh wherever used (PoCL 3.1; see part 3) */
 #define GPUSVM_SP_LID ((int)get_local_id(0))
 /* points per block and per work-group */
-#define GPUSVM_SP_BLOCK (GPUSVM__SP / GPUSVM__SW)
-#define GPUSVM_SP_PTS (GPUSVM_SP_BLOCK * GPUSVM__SB)
-/* Fibonacci hashing: the top GPUSVM__SH_LOG bits of c times 2^32 / phi */
-#define GPUSVM_SP_HASH(c) ((((uint)(c)) * 2654435761u) >> (32 - GPUSVM__SH_LOG))
+#define GPUSVM_SP_BLOCK (GPUSVM__SPARSE_L / GPUSVM__SPARSE_LANES)
+#define GPUSVM_SP_PTS (GPUSVM_SP_BLOCK * GPUSVM__SPARSE_BLOCKS)
+/* Fibonacci hashing: the top GPUSVM__SPARSE_HASH_LOG bits of c times 2^32 / phi */
+#define GPUSVM_SP_HASH(c) ((((uint)(c)) * 2654435761u) >> (32 - GPUSVM__SPARSE_HASH_LOG))
 /* the point (CSR row) of position r of problem p's working set */
 #define GPUSVM_SP_ROW(r) GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[p * qmax + row_off + r0 + (r)], split))
 
@@ -71,10 +71,10 @@ GPUSVM_INLINE void gpusvm_sp_fill(__local int *hkey, __local float *hval, int e0
                                   int r0)
 {
     barrier(CLK_LOCAL_MEM_FENCE); /* the last pass's readers are done */
-    for (int s = GPUSVM_SP_LID; s < GPUSVM__SH; s += GPUSVM__SP) hkey[s] = -1;
-    for (int s = GPUSVM_SP_LID; s < GPUSVM__SH * GPUSVM__SR; s += GPUSVM__SP) hval[s] = 0.0f;
+    for (int s = GPUSVM_SP_LID; s < GPUSVM__SPARSE_HASH; s += GPUSVM__SPARSE_L) hkey[s] = -1;
+    for (int s = GPUSVM_SP_LID; s < GPUSVM__SPARSE_HASH * GPUSVM__SPARSE_ROWS; s += GPUSVM__SPARSE_L) hval[s] = 0.0f;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int e = e0 + GPUSVM_SP_LID; e < e1; e += GPUSVM__SP) {
+    for (int e = e0 + GPUSVM_SP_LID; e < e1; e += GPUSVM__SPARSE_L) {
         int r = 0, k = e, ca = GPUSVM_SP_ROW(0), len = a_ptr[ca + 1] - a_ptr[ca];
         while (k >= len) { /* the row that holds entry e */
             k -= len;
@@ -87,23 +87,23 @@ GPUSVM_INLINE void gpusvm_sp_fill(__local int *hkey, __local float *hval, int e0
         for (;;) {
             const int old = atomic_cmpxchg(&hkey[s], -1, c);
             if (old == -1 || old == c) break;
-            s = (s + 1) & (GPUSVM__SH - 1);
+            s = (s + 1) & (GPUSVM__SPARSE_HASH - 1);
         }
-        hval[s * GPUSVM__SR + r] = a_val[a_ptr[ca] + k];
+        hval[s * GPUSVM__SPARSE_ROWS + r] = a_val[a_ptr[ca] + k];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 /* The end of the pass that starts at entry e0 of the rows' concatenated nonzeros (row r's are
-   [beg[r], beg[r + 1])): the largest row start or point GPUSVM__SE entries into a row past e0 and at
-   most GPUSVM__SE entries after it, or the last entry. */
+   [beg[r], beg[r + 1])): the largest row start or point GPUSVM__SPARSE_ENTRIES entries into a row past e0 and at
+   most GPUSVM__SPARSE_ENTRIES entries after it, or the last entry. */
 GPUSVM_INLINE int gpusvm_sp_pass_end(const int *beg, int nr, int e0)
 {
-    const int lim = min(e0 + GPUSVM__SE, beg[nr]);
+    const int lim = min(e0 + GPUSVM__SPARSE_ENTRIES, beg[nr]);
     int e1 = lim == beg[nr] ? lim : e0;
     for (int r = 0; r < nr; ++r) {
         if (beg[r + 1] <= lim) e1 = max(e1, beg[r + 1]);
-        else if (beg[r] <= lim) e1 = max(e1, beg[r] + (lim - beg[r]) / GPUSVM__SE * GPUSVM__SE);
+        else if (beg[r] <= lim) e1 = max(e1, beg[r] + (lim - beg[r]) / GPUSVM__SPARSE_ENTRIES * GPUSVM__SPARSE_ENTRIES);
     }
     return e1;
 }
@@ -118,26 +118,26 @@ inline float gpusvm_kfun_w(int type, gpusvm_wide dot, gpusvm_wide nx, gpusvm_wid
     return gpusvm_kfun(type, GPUSVM_W_TOF(dot), GPUSVM_W_TOF(nx), GPUSVM_W_TOF(nz), gamma, coef0, degree);
 }
 
-/* acc += the products of this lane's nonzeros of a point, [k, kb1) in steps of GPUSVM__SW */
+/* acc += the products of this lane's nonzeros of a point, [k, kb1) in steps of GPUSVM__SPARSE_LANES */
 GPUSVM_INLINE void gpusvm_sp_scan(gpusvm_wide *acc, int k, int kb1, __global const int *b_col, __global const float *b_val,
                                   __local const int *hkey, __local const float *hval)
 {
-    for (; k < kb1; k += GPUSVM__SW * GPUSVM__SU) {
-        int c[GPUSVM__SU];
-        float v[GPUSVM__SU];
-        for (int u = 0; u < GPUSVM__SU; ++u) {
-            const int kk = min(k + u * GPUSVM__SW, kb1 - 1);
+    for (; k < kb1; k += GPUSVM__SPARSE_LANES * GPUSVM__SPARSE_AHEAD) {
+        int c[GPUSVM__SPARSE_AHEAD];
+        float v[GPUSVM__SPARSE_AHEAD];
+        for (int u = 0; u < GPUSVM__SPARSE_AHEAD; ++u) {
+            const int kk = min(k + u * GPUSVM__SPARSE_LANES, kb1 - 1);
             c[u] = b_col[kk];
             v[u] = b_val[kk];
         }
-        for (int u = 0; u < GPUSVM__SU && k + u * GPUSVM__SW < kb1; ++u) {
+        for (int u = 0; u < GPUSVM__SPARSE_AHEAD && k + u * GPUSVM__SPARSE_LANES < kb1; ++u) {
             uint s = GPUSVM_SP_HASH(c[u]);
             int h;
-            while ((h = hkey[s]) != -1 && h != c[u]) s = (s + 1) & (GPUSVM__SH - 1);
+            while ((h = hkey[s]) != -1 && h != c[u]) s = (s + 1) & (GPUSVM__SPARSE_HASH - 1);
             if (h == c[u]) {
                 const float8 w = vload8(s, hval);
-                const float wv[GPUSVM__SR] = {w.s0, w.s1, w.s2, w.s3, w.s4, w.s5, w.s6, w.s7};
-                for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = GPUSVM_W_FMAF(v[u], wv[r], acc[r]);
+                const float wv[GPUSVM__SPARSE_ROWS] = {w.s0, w.s1, w.s2, w.s3, w.s4, w.s5, w.s6, w.s7};
+                for (int r = 0; r < GPUSVM__SPARSE_ROWS; ++r) acc[r] = GPUSVM_W_FMAF(v[u], wv[r], acc[r]);
             }
         }
     }
@@ -148,7 +148,7 @@ GPUSVM_INLINE void gpusvm_sp_scan(gpusvm_wide *acc, int k, int kb1, __global con
    bit 2: rows 0-3 or 4-7 kept, then bit 1, then bit 0); lanes are 8 consecutive work-items of a warp. */
 GPUSVM_INLINE gpusvm_wide gpusvm_sp_lanes_sum(gpusvm_wide *acc)
 {
-    const int lane = GPUSVM_SP_LID % GPUSVM__SW;
+    const int lane = GPUSVM_SP_LID % GPUSVM__SPARSE_LANES;
     for (int h = 4; h >= 1; h /= 2) {
         const int up = (lane & h) != 0;
         for (int r = 0; r < h; ++r) {
@@ -159,17 +159,17 @@ GPUSVM_INLINE gpusvm_wide gpusvm_sp_lanes_sum(gpusvm_wide *acc)
     return acc[0];
 }
 #else
-/* The same sums through local memory, GPUSVM__SRP rows at a time (red: GPUSVM__SP * GPUSVM__SRP
+/* The same sums through local memory, GPUSVM__SPARSE_SUM_ROWS rows at a time (red: GPUSVM__SPARSE_L * GPUSVM__SPARSE_SUM_ROWS
    wide words): lane r of a point takes row r, adding the lanes in order. */
 GPUSVM_INLINE gpusvm_wide gpusvm_sp_lanes_sum(gpusvm_wide *acc, __local gpusvm_wide *red)
 {
-    const int lane = GPUSVM_SP_LID % GPUSVM__SW, base = GPUSVM_SP_LID / GPUSVM__SW * GPUSVM__SW;
+    const int lane = GPUSVM_SP_LID % GPUSVM__SPARSE_LANES, base = GPUSVM_SP_LID / GPUSVM__SPARSE_LANES * GPUSVM__SPARSE_LANES;
     gpusvm_wide dot = GPUSVM_W_F(0.0f);
-    for (int part = 0; part < GPUSVM__SR / GPUSVM__SRP; ++part) {
-        for (int r = 0; r < GPUSVM__SRP; ++r) red[GPUSVM_SP_LID * GPUSVM__SRP + r] = acc[part * GPUSVM__SRP + r];
+    for (int part = 0; part < GPUSVM__SPARSE_ROWS / GPUSVM__SPARSE_SUM_ROWS; ++part) {
+        for (int r = 0; r < GPUSVM__SPARSE_SUM_ROWS; ++r) red[GPUSVM_SP_LID * GPUSVM__SPARSE_SUM_ROWS + r] = acc[part * GPUSVM__SPARSE_SUM_ROWS + r];
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lane / GPUSVM__SRP == part)
-            for (int l = 0; l < GPUSVM__SW; ++l) dot = GPUSVM_W_ADD(dot, red[(base + l) * GPUSVM__SRP + lane % GPUSVM__SRP]);
+        if (lane / GPUSVM__SPARSE_SUM_ROWS == part)
+            for (int l = 0; l < GPUSVM__SPARSE_LANES; ++l) dot = GPUSVM_W_ADD(dot, red[(base + l) * GPUSVM__SPARSE_SUM_ROWS + lane % GPUSVM__SPARSE_SUM_ROWS]);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     return dot;
@@ -177,23 +177,23 @@ GPUSVM_INLINE gpusvm_wide gpusvm_sp_lanes_sum(gpusvm_wide *acc, __local gpusvm_w
 #endif
 
 #if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_SPARSE)
-__kernel __attribute__((reqd_work_group_size(GPUSVM__SP, 1, 1))) GPUSVM_SG_ATTR
+__kernel __attribute__((reqd_work_group_size(GPUSVM__SPARSE_L, 1, 1))) GPUSVM_SG_ATTR
 void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
 {
-    __local int hkey[GPUSVM__SH];
-    __local float hval[GPUSVM__SH * GPUSVM__SR];
+    __local int hkey[GPUSVM__SPARSE_HASH];
+    __local float hval[GPUSVM__SPARSE_HASH * GPUSVM__SPARSE_ROWS];
 #ifndef GPUSVM_SHFL
-    __local gpusvm_wide red[GPUSVM__SP * GPUSVM__SRP];
+    __local gpusvm_wide red[GPUSVM__SPARSE_L * GPUSVM__SPARSE_SUM_ROWS];
 #endif
-    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SR, first = get_group_id(0) * GPUSVM_SP_PTS;
+    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SPARSE_ROWS, first = get_group_id(0) * GPUSVM_SP_PTS;
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
-    const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SR);
+    const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SPARSE_ROWS);
     /* uniform per work-group: no barrier is skipped by part of the group */
     if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;
     if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || first >= nb) return;
 
-    int beg[GPUSVM__SR + 1]; /* row r's entries in the concatenation: [beg[r], beg[r + 1]) */
+    int beg[GPUSVM__SPARSE_ROWS + 1]; /* row r's entries in the concatenation: [beg[r], beg[r + 1]) */
     beg[0] = 0;
     for (int r = 0; r < nr; ++r) {
         const int ca = GPUSVM_SP_ROW(r);
@@ -202,13 +202,13 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
     for (int e0 = 0, e1 = 0, ps = 0; ps == 0 || e0 < beg[nr]; e0 = e1, ++ps) {
         e1 = gpusvm_sp_pass_end(beg, nr, e0);
         gpusvm_sp_fill(hkey, hval, e0, e1, a_ptr, a_col, a_val, idx, map, use_map, pt, split, p, qmax, row_off, r0);
-        for (int blk = 0; blk < GPUSVM__SB; ++blk) {
-            const int i = first + blk * GPUSVM_SP_BLOCK + GPUSVM_SP_LID / GPUSVM__SW;
-            gpusvm_wide acc[GPUSVM__SR], dot;
-            for (int r = 0; r < GPUSVM__SR; ++r) acc[r] = GPUSVM_W_F(0.0f);
+        for (int blk = 0; blk < GPUSVM__SPARSE_BLOCKS; ++blk) {
+            const int i = first + blk * GPUSVM_SP_BLOCK + GPUSVM_SP_LID / GPUSVM__SPARSE_LANES;
+            gpusvm_wide acc[GPUSVM__SPARSE_ROWS], dot;
+            for (int r = 0; r < GPUSVM__SPARSE_ROWS; ++r) acc[r] = GPUSVM_W_F(0.0f);
             if (i < nb) {
                 const int cb = GPUSVM_COL(map, use_map, pt, i);
-                gpusvm_sp_scan(acc, b_ptr[cb] + GPUSVM_SP_LID % GPUSVM__SW, b_ptr[cb + 1], b_col, b_val, hkey, hval);
+                gpusvm_sp_scan(acc, b_ptr[cb] + GPUSVM_SP_LID % GPUSVM__SPARSE_LANES, b_ptr[cb + 1], b_col, b_val, hkey, hval);
             }
 #ifdef GPUSVM_SHFL
             dot = gpusvm_sp_lanes_sum(acc);
@@ -217,7 +217,7 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
 #endif
             { /* lane r of the point writes row r, in the passes that hold its entries (an empty row: the
                  pass that ends past its start, or the last) */
-                const int r = GPUSVM_SP_LID % GPUSVM__SW;
+                const int r = GPUSVM_SP_LID % GPUSVM__SPARSE_LANES;
                 const int mine = r < nr && (beg[r] < e1 || (beg[r] == e1 && e1 == beg[nr])) &&
                                  (beg[r + 1] > e0 || beg[r] >= e0);
                 if (i < nb && mine) {

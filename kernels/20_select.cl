@@ -12,7 +12,7 @@
  * gpusvm_keys on a grid whose second dimension is the problem, gpusvm_select
  * with one work-group per problem.
  *
- * gpusvm_keys (GPUSVM__KU variables per work-item, a work-group's reads
+ * gpusvm_keys (GPUSVM__KEYS_WI variables per work-item, a work-group's reads
  * coalesced) writes a sort key per variable and set (smaller key = more
  * violating; GPUSVM__KEY_NONE = not a candidate, and every variable outside
  * the problem's share of a split: part 0's PI_LO, PI_HI) and one partial m / M per
@@ -51,8 +51,8 @@ __kernel GPUSVM_SG_ATTR void gpusvm_keys(GPUSVM__ARGS_KEYS(GPUSVM__PARAM, GPUSVM
     gpusvm_wide up[2], low[2]; /* indexed by constants only */
     up[0] = up[1] = GPUSVM_W_F(-INFINITY);
     low[0] = low[1] = GPUSVM_W_F(INFINITY);
-    const int base = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + lid;
-    for (int u = 0; u < GPUSVM__KU; ++u) {
+    const int base = (int)get_group_id(0) * (GPUSVM__L * GPUSVM__KEYS_WI) + lid;
+    for (int u = 0; u < GPUSVM__KEYS_WI; ++u) {
         const int i = base + u * GPUSVM__L;
         if (i < n) {
             const int own = GPUSVM__PT(i, npts) >= lo && GPUSVM__PT(i, npts) < hi; /* else a candidate elsewhere */
@@ -455,7 +455,7 @@ __kernel void gpusvm_check(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 #define GPUSVM_SEL_SC ((__global gpusvm_sel_scratch *)sel_g + (int)get_group_id(1))
 #define GPUSVM_SEL_NPARTS (pinfo[(int)get_group_id(1) * GPUSVM__PI_COUNT + GPUSVM__PI_NPARTS])
 /* variable u of this work-group's work-item (the keys' order: gpusvm_keys') */
-#define GPUSVM_SEL_VAR(u) ((int)get_group_id(0) * (GPUSVM__L * GPUSVM__KU) + (u) * GPUSVM__L + GPUSVM_SEL_LID)
+#define GPUSVM_SEL_VAR(u) ((int)get_group_id(0) * (GPUSVM__L * GPUSVM__KEYS_WI) + (u) * GPUSVM__L + GPUSVM_SEL_LID)
 #define GPUSVM_SEL_HEAD                                                                          \
     const int p = get_group_id(1);                                                               \
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;                                       \
@@ -484,7 +484,7 @@ __kernel void gpusvm_check(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 #define GPUSVM_SEL_COUNT(cnt_keys, cnt_cls, on, pass, prefix, mask)                             \
     for (int b_ = GPUSVM_SEL_LID; b_ < GPUSVM_SEL_BINS; b_ += GPUSVM__L) lh[b_] = 0;         \
     barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-    for (int u_ = 0; u_ < GPUSVM__KU && (on); ++u_) {                                          \
+    for (int u_ = 0; u_ < GPUSVM__KEYS_WI && (on); ++u_) {                                          \
         const int i_ = GPUSVM_SEL_VAR(u_);                                                      \
         if (i_ >= n) continue;                                                                  \
         const uint key_ = (cnt_keys)[i_];                                                       \
@@ -570,7 +570,7 @@ __kernel void gpusvm_sel_ties(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
 #define GPUSVM_SEL_TIED(i) \
     ((i) < n && keys[i] == found && found != GPUSVM__KEY_NONE && (!cls || y[i] == cls))
     int c = 0;
-    for (int u = 0; u < GPUSVM__KU; ++u) c += GPUSVM_SEL_TIED(GPUSVM_SEL_VAR(u));
+    for (int u = 0; u < GPUSVM__KEYS_WI; ++u) c += GPUSVM_SEL_TIED(GPUSVM_SEL_VAR(u));
     ls[GPUSVM_SEL_LID] = c;
     gpusvm_scan_local(ls);
     if (GPUSVM_SEL_LID == GPUSVM__L - 1) cnt[get_group_id(0)] = (uint)ls[GPUSVM__L - 1];
@@ -600,8 +600,8 @@ __kernel void gpusvm_sel_ties(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
     }
     /* that work-group's variables in index order (u, then work-item): the at[1]-th tie */
     int seen = 0;
-    for (int u = 0; u < GPUSVM__KU; ++u) {
-        const int i = at[0] * (GPUSVM__L * GPUSVM__KU) + u * GPUSVM__L + GPUSVM_SEL_LID;
+    for (int u = 0; u < GPUSVM__KEYS_WI; ++u) {
+        const int i = at[0] * (GPUSVM__L * GPUSVM__KEYS_WI) + u * GPUSVM__L + GPUSVM_SEL_LID;
         const int t = GPUSVM_SEL_TIED(i);
         ls[GPUSVM_SEL_LID] = t;
         gpusvm_scan_local(ls);
@@ -639,7 +639,7 @@ __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
     const int q = pi[GPUSVM__PI_Q], h = mode_in == 1 ? q / 2 : 0;
     /* uniform per work-group */
     if ((int)get_group_id(0) >= pi[GPUSVM__PI_NPARTS]) return;
-    for (int u = 0; u < GPUSVM__KU && stage != 5; ++u) {
+    for (int u = 0; u < GPUSVM__KEYS_WI && stage != 5; ++u) {
         const int i = GPUSVM_SEL_VAR(u);
         if (i >= n) continue;
         const uint key = keys[i];

@@ -82,8 +82,8 @@ __kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))
 #endif
 
 /* The update of a tile of streamed points with no room for its rows (host section, stream):
- * each work-group takes GPUSVM__TM of the tile's points and walks the moved variables' rows
- * GPUSVM__TM at a time, each block computed as part 1's tile computes it (GPUSVM_TILE_DOTS,
+ * each work-group takes GPUSVM__TILE of the tile's points and walks the moved variables' rows
+ * GPUSVM__TILE at a time, each block computed as part 1's tile computes it (GPUSVM_TILE_DOTS,
  * then the same kernel function: the same bits) and put into local memory a quarter at a
  * time, where each point's work-item adds it to its sum in row order, with the product and
  * the sum gpusvm_update forms: the same bits, so the gradients are the resident path's.
@@ -92,15 +92,15 @@ __kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))
  * Part 1's arguments with b_mode 1 (the tile's points [b_off, b_end)), the moved rows as
  * idx and nrows (K unused), then: out0 (the gradients), y0, coef (the rows' coefficients,
  * in row order, none 0). A point's variables are it and, epsilon-SVR, it + its problem's
- * split. Grid: points / GPUSVM__TM x GPUSVM__TL, GPUSVM__TL, problems; work-groups of
- * GPUSVM__TL x GPUSVM__TL. */
-#define GPUSVM_RU_QR (GPUSVM__TM / 4) /* rows of a quarter block */
+ * split. Grid: points / GPUSVM__TILE x GPUSVM__TILE_WI, GPUSVM__TILE_WI, problems; work-groups of
+ * GPUSVM__TILE_WI x GPUSVM__TILE_WI. */
+#define GPUSVM_RU_QR (GPUSVM__TILE / 4) /* rows of a quarter block */
 /* the local id and what comes of it, read afresh wherever used (PoCL 3.1; see part 3) */
 #define GPUSVM_RU_LX ((int)get_local_id(0))
 #define GPUSVM_RU_LY ((int)get_local_id(1))
-#define GPUSVM_RU_TID (GPUSVM_RU_LY * GPUSVM__TL + GPUSVM_RU_LX)
-#define GPUSVM_RU_LR (GPUSVM_RU_TID % GPUSVM__TM)
-#define GPUSVM_RU_LF (GPUSVM_RU_TID / GPUSVM__TM)
+#define GPUSVM_RU_TID (GPUSVM_RU_LY * GPUSVM__TILE_WI + GPUSVM_RU_LX)
+#define GPUSVM_RU_LR (GPUSVM_RU_TID % GPUSVM__TILE)
+#define GPUSVM_RU_LF (GPUSVM_RU_TID / GPUSVM__TILE)
 
 /* Point c's variables (c, and epsilon-SVR's c + split) take sum into their gradients. */
 GPUSVM_INLINE void gpusvm_ru_put(__global const int *pi, __global gpusvm_wbits *out0, __global const char *y0, int c,
@@ -115,13 +115,13 @@ GPUSVM_INLINE void gpusvm_ru_put(__global const int *pi, __global gpusvm_wbits *
 }
 
 #if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_UPD)
-__kernel __attribute__((reqd_work_group_size(GPUSVM__TL, GPUSVM__TL, 1)))
+__kernel __attribute__((reqd_work_group_size(GPUSVM__TILE_WI, GPUSVM__TILE_WI, 1)))
 void gpusvm_rows_update(GPUSVM_ROWS_PARAMS, GPUSVM__ARGS_ROWS_UPD(GPUSVM__PARAM, GPUSVM__COMMA))
 {
-    __local float4 As[GPUSVM__TK][GPUSVM__TM / 4];
-    __local float4 Bs[GPUSVM__TK][GPUSVM__TM / 4];
-    __local float Ks[GPUSVM_RU_QR][GPUSVM__TM];
-    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TM;
+    __local float4 As[GPUSVM__FEAT_CHUNK][GPUSVM__TILE / 4];
+    __local float4 Bs[GPUSVM__FEAT_CHUNK][GPUSVM__TILE / 4];
+    __local float Ks[GPUSVM_RU_QR][GPUSVM__TILE];
+    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TILE;
     const int p = get_group_id(2);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
@@ -132,7 +132,7 @@ void gpusvm_rows_update(GPUSVM_ROWS_PARAMS, GPUSVM__ARGS_ROWS_UPD(GPUSVM__PARAM,
     if (a_pos) A += (size_t)p * dpad * pitch_a;
     const int col_b = GPUSVM_B_COL(min(i0 + GPUSVM_RU_LR, hi - 1));
     gpusvm_wide sum = GPUSVM_W_F(0.0f);
-    for (int r0 = 0; r0 < nr; r0 += GPUSVM__TM) {
+    for (int r0 = 0; r0 < nr; r0 += GPUSVM__TILE) {
         const int ra = min(r0 + GPUSVM_RU_LR, nr - 1);
         const int col_a =
             a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));
@@ -140,24 +140,24 @@ void gpusvm_rows_update(GPUSVM_ROWS_PARAMS, GPUSVM__ARGS_ROWS_UPD(GPUSVM__PARAM,
         /* quarter k: rows 32 k .. of the block, held by ly in [8 (k % 2), + 8) as their a in [4 (k / 2), + 4)
            (both loops of constant length, so that acc is indexed by constants) */
         for (int k = 0; k < 4; ++k) {
-            for (int a = 0; a < GPUSVM__TR; ++a) {
+            for (int a = 0; a < GPUSVM__TILE_ACC; ++a) {
                 const int r = r0 + GPUSVM_TOFF(GPUSVM_RU_LY, a);
                 if (a / 4 != k / 2 || GPUSVM_RU_LY / 8 != k % 2 || r >= nr) continue;
                 const int ca = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + r], split));
                 const float na = norm_a[ca];
-                for (int b = 0; b < GPUSVM__TR; ++b) {
+                for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {
                     const int cb = GPUSVM_B_PT(min(i0 + GPUSVM_TOFF(GPUSVM_RU_LX, b), hi - 1));
                     Ks[GPUSVM_TOFF(GPUSVM_RU_LY, a) - GPUSVM_RU_QR * k][GPUSVM_TOFF(GPUSVM_RU_LX, b)] =
                         gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);
                 }
             }
             barrier(CLK_LOCAL_MEM_FENCE);
-            if (GPUSVM_RU_TID < GPUSVM__TM) {
+            if (GPUSVM_RU_TID < GPUSVM__TILE) {
                 const int rq = r0 + GPUSVM_RU_QR * k, n = min(GPUSVM_RU_QR, nr - rq);
                 for (int t = 0; t < n; ++t)
                     sum = GPUSVM_W_ACC(sum, GPUSVM_W_LD(coef[ws + row_off + rq + t]), Ks[t][GPUSVM_RU_TID]);
                 /* after the last quarter, here: past the loop PoCL 3.1 ran it for every work-item */
-                if (r0 + GPUSVM__TM >= nr && k == 3)
+                if (r0 + GPUSVM__TILE >= nr && k == 3)
                     gpusvm_ru_put(pi, out0, y0, i0 + GPUSVM_RU_TID, hi, split, sum);
             }
             barrier(CLK_LOCAL_MEM_FENCE);

@@ -7,8 +7,8 @@
  *
  *   gpusvm_cs_resp    (one work-item per coefficient) c_ir += sum_t dA_tr k(x_t, x_i) over the
  *                     working-set points the last sweeps moved (GTSVM's response update, algorithm
- *                     1: the rows read down their columns); an item per GPUSVM__CS_RB classes of a
- *                     point, not per point, so that n m / GPUSVM__CS_RB items fill the device (an
+ *                     1: the rows read down their columns); an item per GPUSVM__CS_RESP_CLASSES classes of a
+ *                     point, not per point, so that n m / GPUSVM__CS_RESP_CLASSES items fill the device (an
  *                     item per point left letter's 15000 points in 59 work-groups; H200, letter
  *                     -s 5 -c 8 -g 2: double 1.34 s to 1.20 s, float pairs 1.85 s to 1.50 s).
  *   gpusvm_cs_update  (one work-item per point) the point's first-order violation
@@ -48,22 +48,22 @@ __kernel void gpusvm_cs_resp(GPUSVM__ARGS_CS_RESP(GPUSVM__PARAM, GPUSVM__COMMA))
     __global const int *ci_ = cinfo + p * GPUSVM__CI_COUNT;
     const int n = ci_[GPUSVM__CI_N], m = ci_[GPUSVM__CI_M];
     status += p * GPUSVM__ST_COUNT;
-    const int nb = (m + GPUSVM__CS_RB - 1) / GPUSVM__CS_RB;
+    const int nb = (m + GPUSVM__CS_RESP_CLASSES - 1) / GPUSVM__CS_RESP_CLASSES;
     if (!GPUSVM_RUNNING(status) || e >= n * nb) return;
-    const int nq = GPUSVM_W_STI(status, GPUSVM__ST_CS_Q), i = e / nb, r0 = (e - i * nb) * GPUSVM__CS_RB;
+    const int nq = GPUSVM_W_STI(status, GPUSVM__ST_CS_Q), i = e / nb, r0 = (e - i * nb) * GPUSVM__CS_RESP_CLASSES;
     moved += p * q;
     dA += (size_t)p * q * mmax + r0;
-    gpusvm_wide acc[GPUSVM__CS_RB];
-    for (int u = 0; u < GPUSVM__CS_RB; ++u) acc[u] = GPUSVM_W_F(0.0f);
+    gpusvm_wide acc[GPUSVM__CS_RESP_CLASSES];
+    for (int u = 0; u < GPUSVM__CS_RESP_CLASSES; ++u) acc[u] = GPUSVM_W_F(0.0f);
     for (int t = 0; t < nq; ++t) {
         const int s = moved[t];
         if (s < 0) continue;
         const float k = K[(size_t)s * ldk + i];
-        for (int u = 0; u < GPUSVM__CS_RB; ++u)
+        for (int u = 0; u < GPUSVM__CS_RESP_CLASSES; ++u)
             if (r0 + u < m) acc[u] = GPUSVM_W_ACC_RAW(acc[u], dA[t * m + u], k);
     }
     c += ci_[GPUSVM__CI_A] + (size_t)i * m + r0;
-    for (int u = 0; u < GPUSVM__CS_RB; ++u)
+    for (int u = 0; u < GPUSVM__CS_RESP_CLASSES; ++u)
         if (r0 + u < m) c[u] = GPUSVM_W_ST(GPUSVM_W_ADDF(GPUSVM_W_LD(c[u]), GPUSVM_W_NORM(acc[u])));
 }
 #endif
