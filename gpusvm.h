@@ -1418,10 +1418,21 @@ static int gpusvm__vec_push(const gpusvm_allocator *a, gpusvm__vec *v, const voi
     return 1;
 }
 
-/* Host threads: gpusvm__parallel(n, fn, arg) runs fn(arg, t) for t = 0..n-1, t = 0 on the calling
-   thread and the others on threads of their own where the platform gives them (POSIX threads
-   looked up at run time, so that no program needs -pthread; Windows threads), else one after
-   another. */
+/* >>util/threads: host threads, waits and locks: one module, one contract --------------------------
+   Every parallel call in the library is fn(arg, t) for t = 0..n-1, t = 0 on the calling thread,
+   returning when every t is done; where threads are missing (no POSIX threads in the program, no
+   atomic add, GPUSVM_NO_OPENCL on POSIX) the same calls run one after another, with the same
+   results. Three ways to run one, by what the calls share:
+     gpusvm__parallel(n, fn, arg)           threads started and joined for this call (the file
+                                            reader, a prediction, a pool's first call);
+     gpusvm__pool_run(pool, threads, n, ..) threads kept for a training (the C backend's steps);
+     gpusvm__shared_call(ctx, pool, n, ..)  calls that share a context (the multi section's device
+                                            steps, gpusvm__jobs_run's jobs): what they say takes
+                                            turns and the context keeps the first failure whole.
+   Each fn must touch only its own t's part of what arg points to, or take items through the
+   atomic add (gpusvm__take). Every wait spins and then yields its core (gpusvm__wait_for,
+   gpusvm__wait_while); every lock is a ticket lock on them (the process-wide open lock, a
+   context's said lock); POSIX threads are looked up in one place (gpusvm__pthreads_load). */
 #define GPUSVM__MAX_THREADS 64
 #define GPUSVM__MAX_PARTS 65536 /* desc.split.parts */
 typedef struct gpusvm__task {
@@ -1463,8 +1474,35 @@ static int gpusvm__cores(void)
     return (int)si.dwNumberOfProcessors;
 }
 #elif !defined(GPUSVM_NO_OPENCL)
-typedef int (*gpusvm__pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-typedef int (*gpusvm__pthread_join_fn)(pthread_t, void **);
+/* POSIX threads, looked up at run time here and nowhere else (no program needs -pthread): 1 with
+   every entry found, where the program or a library it loaded has the threads. */
+typedef struct gpusvm__pthreads {
+    int (*create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+    int (*join)(pthread_t, void **);
+    int (*lock)(pthread_mutex_t *);
+    int (*unlock)(pthread_mutex_t *);
+    int (*wait)(pthread_cond_t *, pthread_mutex_t *);
+    int (*broadcast)(pthread_cond_t *);
+} gpusvm__pthreads;
+static int gpusvm__pthreads_load(gpusvm__pthreads *api)
+{
+    static const char *const names[] = {"pthread_create",       "pthread_join",      "pthread_mutex_lock",
+                                        "pthread_mutex_unlock", "pthread_cond_wait", "pthread_cond_broadcast"};
+    enum { NFN = sizeof names / sizeof names[0] };
+    void *self = dlopen(NULL, RTLD_NOW), *sym[NFN];
+    int t;
+    for (t = 0; t < NFN && self; ++t)
+        if (!(sym[t] = dlsym(self, names[t]))) break;
+    if (self) dlclose(self); /* the program's own symbols stay */
+    if (t < NFN) return 0;
+    memcpy(&api->create, &sym[0], sizeof api->create);
+    memcpy(&api->join, &sym[1], sizeof api->join);
+    memcpy(&api->lock, &sym[2], sizeof api->lock);
+    memcpy(&api->unlock, &sym[3], sizeof api->unlock);
+    memcpy(&api->wait, &sym[4], sizeof api->wait);
+    memcpy(&api->broadcast, &sym[5], sizeof api->broadcast);
+    return 1;
+}
 static void *gpusvm__task_main(void *p)
 {
     gpusvm__task *k = (gpusvm__task *)p;
@@ -1476,23 +1514,19 @@ static void gpusvm__parallel(int n, void (*fn)(void *arg, int t), void *arg)
     gpusvm__task task[GPUSVM__MAX_THREADS];
     pthread_t th[GPUSVM__MAX_THREADS];
     char started[GPUSVM__MAX_THREADS];
-    gpusvm__pthread_create_fn create = NULL;
-    gpusvm__pthread_join_fn join = NULL;
-    void *self = n > 1 ? dlopen(NULL, RTLD_NOW) : NULL, *sym;
+    gpusvm__pthreads api;
+    const int threads = n > 1 && gpusvm__pthreads_load(&api);
     int t;
-    if (self && (sym = dlsym(self, "pthread_create")) != NULL) memcpy(&create, &sym, sizeof sym);
-    if (self && (sym = dlsym(self, "pthread_join")) != NULL) memcpy(&join, &sym, sizeof sym);
     for (t = 0; t < n; ++t) {
         task[t].fn = fn;
         task[t].arg = arg;
         task[t].t = t;
-        started[t] = t > 0 && create && join && create(&th[t], NULL, gpusvm__task_main, &task[t]) == 0;
+        started[t] = t > 0 && threads && api.create(&th[t], NULL, gpusvm__task_main, &task[t]) == 0;
         if (t > 0 && !started[t]) fn(arg, t);
     }
     fn(arg, 0);
     for (t = 1; t < n; ++t)
-        if (started[t]) join(th[t], NULL);
-    if (self) dlclose(self);
+        if (started[t]) api.join(th[t], NULL);
 }
 static int gpusvm__cores(void)
 {
@@ -1556,6 +1590,46 @@ static long gpusvm__drop(volatile long *v) { return InterlockedDecrement(v); }
 #define GPUSVM__PAUSE() ((void)0)
 #endif
 
+/* The calling thread's core given up for a moment (sched_yield is in the C library). */
+static void gpusvm__yield(void)
+{
+#if defined(GPUSVM__WINDOWS)
+    SwitchToThread();
+#elif !defined(GPUSVM_NO_OPENCL)
+    sched_yield();
+#endif
+}
+
+#if GPUSVM__TAKE_ATOMIC
+/* The waits, every one of them: spin reading (GPUSVM__PAUSE), yielding the core every
+   GPUSVM__POOL_SPIN reads. wait_for: until *v is want. wait_while: while *v is `was`, at most
+   `yields` yields; *v's last value. */
+static void gpusvm__wait_for(volatile long *v, long want)
+{
+    int spin = 0;
+    while (gpusvm__load(v) != want)
+        if (GPUSVM__PAUSE(), ++spin == GPUSVM__POOL_SPIN) {
+            spin = 0;
+            gpusvm__yield();
+        }
+}
+static long gpusvm__wait_while(volatile long *v, long was, int yields)
+{
+    long now;
+    int spin = 0;
+    while ((now = gpusvm__load(v)) == was && yields > 0)
+        if (GPUSVM__PAUSE(), ++spin == GPUSVM__POOL_SPIN) {
+            spin = 0;
+            --yields;
+            gpusvm__yield();
+        }
+    return now;
+}
+/* A ticket lock (the locks, every one of them: the process-wide open lock, a context's said lock). */
+static void gpusvm__ticket_lock(volatile long *next, volatile long *turn) { gpusvm__wait_for(turn, gpusvm__take(next)); }
+static void gpusvm__ticket_unlock(volatile long *turn) { gpusvm__store(turn, gpusvm__load(turn) + 1); }
+#endif
+
 typedef struct gpusvm__pool gpusvm__pool;
 typedef struct gpusvm__pool_worker {
     gpusvm__pool *pool;
@@ -1579,12 +1653,7 @@ struct gpusvm__pool {
     pthread_t th[GPUSVM__MAX_THREADS];
     pthread_mutex_t lock;
     pthread_cond_t wake;
-    int (*join)(pthread_t, void **);
-    int (*lock_fn)(pthread_mutex_t *);
-    int (*unlock_fn)(pthread_mutex_t *);
-    int (*wait_fn)(pthread_cond_t *, pthread_mutex_t *);
-    int (*broadcast_fn)(pthread_cond_t *);
-    int (*yield_fn)(void);
+    gpusvm__pthreads api;
 #endif
 };
 
@@ -1594,32 +1663,12 @@ static void gpusvm__pool_lock(gpusvm__pool *p) { AcquireSRWLockExclusive(&p->loc
 static void gpusvm__pool_unlock(gpusvm__pool *p) { ReleaseSRWLockExclusive(&p->lock); }
 static void gpusvm__pool_sleep(gpusvm__pool *p) { SleepConditionVariableSRW(&p->wake, &p->lock, INFINITE, 0); }
 static void gpusvm__pool_wake(gpusvm__pool *p) { WakeAllConditionVariable(&p->wake); }
-static void gpusvm__pool_yield(gpusvm__pool *p)
-{
-    (void)p;
-    SwitchToThread();
-}
 #else
-static void gpusvm__pool_lock(gpusvm__pool *p) { p->lock_fn(&p->lock); }
-static void gpusvm__pool_unlock(gpusvm__pool *p) { p->unlock_fn(&p->lock); }
-static void gpusvm__pool_sleep(gpusvm__pool *p) { p->wait_fn(&p->wake, &p->lock); }
-static void gpusvm__pool_wake(gpusvm__pool *p) { p->broadcast_fn(&p->wake); }
-static void gpusvm__pool_yield(gpusvm__pool *p) { p->yield_fn(); }
+static void gpusvm__pool_lock(gpusvm__pool *p) { p->api.lock(&p->lock); }
+static void gpusvm__pool_unlock(gpusvm__pool *p) { p->api.unlock(&p->lock); }
+static void gpusvm__pool_sleep(gpusvm__pool *p) { p->api.wait(&p->wake, &p->lock); }
+static void gpusvm__pool_wake(gpusvm__pool *p) { p->api.broadcast(&p->wake); }
 #endif
-
-/* Until *v is no longer `was` or `yields` yields of the core have passed; *v's value. */
-static long gpusvm__pool_until(gpusvm__pool *p, volatile long *v, long was, int yields)
-{
-    long now;
-    int spin = 0;
-    while ((now = gpusvm__load(v)) == was && yields > 0)
-        if (GPUSVM__PAUSE(), ++spin == GPUSVM__POOL_SPIN) {
-            spin = 0;
-            --yields;
-            gpusvm__pool_yield(p);
-        }
-    return now;
-}
 
 /* A worker: each call's part (if it has one), until the pool stops. */
 static void gpusvm__pool_main(gpusvm__pool_worker *w)
@@ -1627,7 +1676,7 @@ static void gpusvm__pool_main(gpusvm__pool_worker *w)
     gpusvm__pool *p = w->pool;
     long seen = 0, now;
     for (;;) {
-        if ((now = gpusvm__pool_until(p, &p->calls, seen, GPUSVM__POOL_YIELDS)) == seen) {
+        if ((now = gpusvm__wait_while(&p->calls, seen, GPUSVM__POOL_YIELDS)) == seen) {
             gpusvm__pool_lock(p);
             while ((now = gpusvm__load(&p->calls)) == seen) {
                 ++p->sleepers;
@@ -1660,7 +1709,6 @@ static void *gpusvm__pool_thread(void *w)
 /* The next call: its function to every worker, then the caller's part, then every worker done. */
 static void gpusvm__pool_call(gpusvm__pool *p, int parts, void (*fn)(void *arg, int t), void *arg)
 {
-    int spin;
     p->fn = fn;
     p->arg = arg;
     p->parts = parts;
@@ -1670,11 +1718,7 @@ static void gpusvm__pool_call(gpusvm__pool *p, int parts, void (*fn)(void *arg, 
     if (p->sleepers) gpusvm__pool_wake(p);
     gpusvm__pool_unlock(p);
     fn(arg, 0);
-    for (spin = 0; gpusvm__load(&p->left) != 0;)
-        if (GPUSVM__PAUSE(), ++spin == GPUSVM__POOL_SPIN) {
-            spin = 0;
-            gpusvm__pool_yield(p);
-        }
+    gpusvm__wait_for(&p->left, 0);
 }
 
 /* n threads (the caller and n - 1 started; fewer if the system gives fewer); 0 if none started. */
@@ -1685,25 +1729,9 @@ static int gpusvm__pool_start(gpusvm__pool *p, int n)
     InitializeSRWLock(&p->lock);
     InitializeConditionVariable(&p->wake);
 #else
-    static const char *const names[] = {"pthread_create",    "pthread_join",           "pthread_mutex_lock",
-                                        "pthread_mutex_unlock", "pthread_cond_wait", "pthread_cond_broadcast",
-                                        "sched_yield"};
-    enum { NFN = sizeof names / sizeof names[0] };
-    void *self = dlopen(NULL, RTLD_NOW), *sym[NFN];
-    gpusvm__pthread_create_fn create;
     const pthread_mutex_t lock0 = PTHREAD_MUTEX_INITIALIZER;
     const pthread_cond_t wake0 = PTHREAD_COND_INITIALIZER;
-    for (t = 0; t < NFN && self; ++t)
-        if (!(sym[t] = dlsym(self, names[t]))) break;
-    if (self) dlclose(self); /* the program's own symbols stay */
-    if (t < NFN) return 0;
-    memcpy(&create, &sym[0], sizeof create);
-    memcpy(&p->join, &sym[1], sizeof p->join);
-    memcpy(&p->lock_fn, &sym[2], sizeof p->lock_fn);
-    memcpy(&p->unlock_fn, &sym[3], sizeof p->unlock_fn);
-    memcpy(&p->wait_fn, &sym[4], sizeof p->wait_fn);
-    memcpy(&p->broadcast_fn, &sym[5], sizeof p->broadcast_fn);
-    memcpy(&p->yield_fn, &sym[6], sizeof p->yield_fn);
+    if (!gpusvm__pthreads_load(&p->api)) return 0;
     p->lock = lock0;
     p->wake = wake0;
 #endif
@@ -1717,7 +1745,7 @@ static int gpusvm__pool_start(gpusvm__pool *p, int n)
 #if defined(GPUSVM__WINDOWS)
         if (!(p->th[t] = CreateThread(NULL, 0, gpusvm__pool_thread, &p->worker[t], 0, NULL))) break;
 #else
-        if (create(&p->th[t], NULL, gpusvm__pool_thread, &p->worker[t]) != 0) break;
+        if (p->api.create(&p->th[t], NULL, gpusvm__pool_thread, &p->worker[t]) != 0) break;
 #endif
     }
     p->n = t;
@@ -1742,7 +1770,7 @@ static void gpusvm__pool_stop(gpusvm__pool *p)
         WaitForSingleObject(p->th[t], INFINITE);
         CloseHandle(p->th[t]);
 #else
-        p->join(p->th[t], NULL);
+        p->api.join(p->th[t], NULL);
 #endif
     }
     p->n = 0;
@@ -1788,10 +1816,7 @@ static void gpusvm__pool_run(gpusvm__pool *p, int threads, int parts, void (*fn)
 static void gpusvm__said_lock(gpusvm_context *ctx)
 {
 #if GPUSVM__TAKE_ATOMIC
-    if (ctx->shared) {
-        const long me = gpusvm__take(&ctx->said_next);
-        while (gpusvm__load(&ctx->said_turn) != me) GPUSVM__PAUSE();
-    }
+    if (ctx->shared) gpusvm__ticket_lock(&ctx->said_next, &ctx->said_turn);
 #else
     (void)ctx;
 #endif
@@ -1800,7 +1825,7 @@ static void gpusvm__said_lock(gpusvm_context *ctx)
 static void gpusvm__said_unlock(gpusvm_context *ctx)
 {
 #if GPUSVM__TAKE_ATOMIC
-    if (ctx->shared) gpusvm__store(&ctx->said_turn, ctx->said_turn + 1);
+    if (ctx->shared) gpusvm__ticket_unlock(&ctx->said_turn);
 #else
     (void)ctx;
 #endif
@@ -1816,22 +1841,6 @@ static void gpusvm__said_unlock(gpusvm_context *ctx)
    and destroyed one at a time by the program; with GPUSVM_STATIC each translation unit has its
    own. */
 #if GPUSVM__TAKE_ATOMIC && !defined(GPUSVM_NO_OPENCL)
-/* A ticket lock whose waiters yield their core (what it guards can take seconds). */
-static void gpusvm__ticket_lock(volatile long *next, volatile long *turn)
-{
-    const long me = gpusvm__take(next);
-    int spin = 0;
-    while (gpusvm__load(turn) != me)
-        if (GPUSVM__PAUSE(), ++spin == GPUSVM__POOL_SPIN) {
-            spin = 0;
-#if defined(GPUSVM__WINDOWS)
-            SwitchToThread();
-#else
-            sched_yield();
-#endif
-        }
-}
-static void gpusvm__ticket_unlock(volatile long *turn) { gpusvm__store(turn, gpusvm__load(turn) + 1); }
 static volatile long gpusvm__open_next, gpusvm__open_turn;
 static void gpusvm__open_lock(void) { gpusvm__ticket_lock(&gpusvm__open_next, &gpusvm__open_turn); }
 static void gpusvm__open_unlock(void) { gpusvm__ticket_unlock(&gpusvm__open_turn); }
@@ -4269,7 +4278,8 @@ static void gpusvm__cpu_update_tile(gpusvm__cpu_overlap *o, int c)
 {
     const gpusvm__cpu_job *j = o->j;
     const size_t c0 = (size_t)c * GPUSVM__CPU_TILE, c1 = c0 + GPUSVM__CPU_TILE < j->kw ? c0 + GPUSVM__CPU_TILE : j->kw;
-    while (gpusvm__load(&o->tile_left[c]) != 0 || !gpusvm__load(&o->solved)) GPUSVM__PAUSE();
+    gpusvm__wait_for(&o->tile_left[c], 0);
+    gpusvm__wait_for(&o->solved, 1);
     gpusvm__cpu_accumulate(j->G, j->p.y, c0, c1, j->K, j->kw, j->plo, j->ws_slot, j->coef, j->q, j->npts);
     if (j->n == 2 * j->npts) /* epsilon-SVR: the points' second variables */
         gpusvm__cpu_accumulate(j->G, j->p.y, j->npts + c0, j->npts + c1, j->K, j->kw, j->plo, j->ws_slot, j->coef,
