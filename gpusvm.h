@@ -10087,7 +10087,7 @@ static gpusvm_result gpusvm__pre_problem(gpusvm_context *ctx, const gpusvm__csr 
 static gpusvm_result gpusvm__pre_all(gpusvm_context *ctx, const gpusvm__csr *x, const gpusvm_params *prm,
                                      gpusvm__input *out)
 {
-    size_t *all = (size_t *)gpusvm__alloc(&ctx->alloc, x->rows ? x->rows : 1, sizeof(size_t)), i;
+    size_t *all = (size_t *)gpusvm__alloc(&ctx->alloc, x->rows, sizeof(size_t)), i;
     gpusvm_result r;
     memset(out, 0, sizeof *out);
     if (!all) return gpusvm__oom(ctx, "the precomputed kernel matrix");
@@ -10103,8 +10103,8 @@ static gpusvm_result gpusvm__serial_rows(gpusvm_context *ctx, const gpusvm_param
     size_t i;
     memset(out, 0, sizeof *out);
     out->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, rows + 1, sizeof(size_t));
-    out->col = (int32_t *)gpusvm__calloc(&ctx->alloc, rows ? rows : 1, sizeof(int32_t));
-    out->val = (float *)gpusvm__alloc(&ctx->alloc, rows ? rows : 1, sizeof(float));
+    out->col = (int32_t *)gpusvm__calloc(&ctx->alloc, rows, sizeof(int32_t));
+    out->val = (float *)gpusvm__alloc(&ctx->alloc, rows, sizeof(float));
     if (!out->row_ptr || !out->col || !out->val) {
         gpusvm__input_free(ctx, out);
         return gpusvm__oom(ctx, "the serial numbers");
@@ -10449,7 +10449,7 @@ static gpusvm_result gpusvm__problem_decision(gpusvm_context *ctx, const gpusvm_
     if (!pb->map)
         return ctx->backend->decision(ctx->backend, &pb->x, coef, 1, &pb->x, pb->ktype, pb->gamma, pb->coef0,
                                       pb->degree, out);
-    idx = (size_t *)gpusvm__alloc(&ctx->alloc, pb->npts ? pb->npts : 1, sizeof(size_t));
+    idx = (size_t *)gpusvm__alloc(&ctx->alloc, pb->npts, sizeof(size_t));
     if (!idx) return gpusvm__oom(ctx, "a starting gradient");
     for (i = 0; i < pb->npts; ++i) idx[i] = (size_t)pb->map[i];
     r = gpusvm__csr_rows(ctx, &pb->x, idx, pb->npts, &sub);
@@ -10614,7 +10614,7 @@ static gpusvm_result gpusvm__sigmoid_train(gpusvm_context *ctx, size_t l, const 
     double prior1 = 0, prior0 = 0, hi, lo, A, B, fval = 0.0, fApB;
     const int max_iter = 100;
     const double min_step = 1e-10, sigma = 1e-12, eps = 1e-5;
-    double *t = (double *)gpusvm__alloc(&ctx->alloc, l ? l : 1, sizeof(double));
+    double *t = (double *)gpusvm__alloc(&ctx->alloc, l, sizeof(double));
     size_t i;
     int iter;
     if (!t) return gpusvm__oom(ctx, "the probability fit");
@@ -10824,13 +10824,13 @@ static gpusvm_result gpusvm__binary_probability(gpusvm_context *ctx, const gpusv
     const gpusvm_allocator *a = &ctx->alloc;
     enum { nr_fold = 5 };
     const int wlab[2] = {1, -1};
-    size_t *perm = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
+    size_t *perm = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
     size_t *rows = (size_t *)gpusvm__alloc(a, (size_t)nr_fold * (l ? l : 1), sizeof(size_t));
-    size_t *te_rows = (size_t *)gpusvm__alloc(a, l ? l : 1, sizeof(size_t));
-    double *dec = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
-    double *lab = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
-    double *yfull = (double *)gpusvm__calloc(a, xin->rows ? xin->rows : 1, sizeof(double));
-    double *dv = (double *)gpusvm__alloc(a, l ? l : 1, sizeof(double));
+    size_t *te_rows = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
+    double *dec = (double *)gpusvm__alloc(a, l, sizeof(double));
+    double *lab = (double *)gpusvm__alloc(a, l, sizeof(double));
+    double *yfull = (double *)gpusvm__calloc(a, xin->rows, sizeof(double));
+    double *dv = (double *)gpusvm__alloc(a, l, sizeof(double));
     size_t *tr[nr_fold], *te[nr_fold], ntr[nr_fold], nte[nr_fold], fb[nr_fold];
     int label0[nr_fold], nf = 0;
     double wv[2];
@@ -10907,7 +10907,7 @@ static gpusvm_result gpusvm__svr_probability(gpusvm_context *ctx, const gpusvm__
                                              const gpusvm_params *prm, double *sigma)
 {
     const size_t l = xin->rows;
-    double *ymv = (double *)gpusvm__alloc(&ctx->alloc, l ? l : 1, sizeof(double));
+    double *ymv = (double *)gpusvm__alloc(&ctx->alloc, l, sizeof(double));
     double mae = 0.0, sd;
     gpusvm_params sub = *prm;
     gpusvm_result r;
@@ -11184,7 +11184,7 @@ static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *x
     gpusvm_result r;
     memset(o, 0, sizeof *o);
     o->n = nrows;
-    ty = (double *)gpusvm__alloc(a, nrows ? nrows : 1, sizeof(double));
+    ty = (double *)gpusvm__alloc(a, nrows, sizeof(double));
     if (!ty) return gpusvm__oom(ctx, "the grouped problem");
     for (k = 0; k < nrows; ++k) ty[k] = y[rows ? rows[k] : k];
     r = gpusvm__group(ctx, ty, nrows, &o->label, &o->count, &o->nr_class);
@@ -11437,8 +11437,8 @@ static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *x
     memset(&xsh, 0, sizeof xsh);
     for (s = 0; s < nsub; ++s) out[s] = NULL;
     o = (gpusvm__ovo *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm__ovo));
-    pos = (size_t *)gpusvm__alloc(a, n ? n : 1, sizeof(size_t));
-    order = (size_t *)gpusvm__alloc(a, n ? n : 1, sizeof(size_t));
+    pos = (size_t *)gpusvm__alloc(a, n, sizeof(size_t));
+    order = (size_t *)gpusvm__alloc(a, n, sizeof(size_t));
     if (!o || !pos || !order) { r = gpusvm__oom(ctx, "the training sets"); goto done; }
 
     /* the shared points: every row some subset uses, grouped by class (so each pair's points are
@@ -11471,13 +11471,13 @@ static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *x
         nprob += o[s].npairs;
         nvar += o[s].nvar;
     }
-    probs = (gpusvm__problem *)gpusvm__alloc(a, nprob ? nprob : 1, sizeof(gpusvm__problem));
-    pinfo = (gpusvm_train_info *)gpusvm__calloc(a, nprob ? nprob : 1, sizeof(gpusvm_train_info));
-    alpha = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
-    G = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
+    probs = (gpusvm__problem *)gpusvm__alloc(a, nprob, sizeof(gpusvm__problem));
+    pinfo = (gpusvm_train_info *)gpusvm__calloc(a, nprob, sizeof(gpusvm_train_info));
+    alpha = (double *)gpusvm__alloc(a, nvar, sizeof(double));
+    G = (double *)gpusvm__alloc(a, nvar, sizeof(double));
     if (prm->svm_type == GPUSVM_NU_SVC) {
-        alpha0 = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
-        G0 = (double *)gpusvm__alloc(a, nvar ? nvar : 1, sizeof(double));
+        alpha0 = (double *)gpusvm__alloc(a, nvar, sizeof(double));
+        G0 = (double *)gpusvm__alloc(a, nvar, sizeof(double));
     }
     if (!probs || !pinfo || !alpha || !G || (prm->svm_type == GPUSVM_NU_SVC && (!alpha0 || !G0))) {
         r = gpusvm__oom(ctx, "the pairwise problems");
@@ -11574,13 +11574,13 @@ static gpusvm_result gpusvm__single_alloc(gpusvm_context *ctx, const gpusvm__csr
     gpusvm_result r;
     st->x = xin;
     st->yy = (signed char *)gpusvm__alloc(a, nv1, 1);
-    st->map = (int32_t *)gpusvm__alloc(a, npts ? npts : 1, sizeof(int32_t));
+    st->map = (int32_t *)gpusvm__alloc(a, npts, sizeof(int32_t));
     st->lin = (double *)gpusvm__calloc(a, nv1, sizeof(double));
     st->alpha0 = (double *)gpusvm__calloc(a, nv1, sizeof(double));
     st->G0 = (double *)gpusvm__alloc(a, nv1, sizeof(double));
     st->alpha = (double *)gpusvm__alloc(a, nv1, sizeof(double));
     st->G = (double *)gpusvm__alloc(a, nv1, sizeof(double));
-    st->coef = (double *)gpusvm__alloc(a, xin->rows ? xin->rows : 1, sizeof(double));
+    st->coef = (double *)gpusvm__alloc(a, xin->rows, sizeof(double));
     st->Cv = (double *)gpusvm__alloc(a, nv1, sizeof(double));
     st->pb = (gpusvm__problem *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm__problem));
     st->info = (gpusvm_train_info *)gpusvm__calloc(a, (size_t)nsub, sizeof(gpusvm_train_info));
@@ -11698,7 +11698,7 @@ static gpusvm_result gpusvm__single_probability(gpusvm_context *ctx, const gpusv
         if (!m->probA) return gpusvm__oom(ctx, "the model");
         return gpusvm__svr_probability(ctx, xin, z, prm, &m->probA[0]);
     }
-    dv = (double *)gpusvm__alloc(a, xin->rows ? xin->rows : 1, sizeof(double));
+    dv = (double *)gpusvm__alloc(a, xin->rows, sizeof(double));
     m->prob_density_marks = (double *)gpusvm__alloc(a, GPUSVM__NR_MARKS, sizeof(double));
     if (!dv || !m->prob_density_marks) {
         gpusvm__free(a, dv);
@@ -11898,7 +11898,7 @@ static gpusvm_result gpusvm__cs_alloc(gpusvm_context *ctx, const gpusvm__csr *xi
     s->kd = (double *)gpusvm__alloc(a, nv, sizeof(double));
     s->cw = (double *)gpusvm__alloc(a, nv, sizeof(double));
     s->yy = (signed char *)gpusvm__alloc(a, nv, 1);
-    s->norm = (float *)gpusvm__alloc(a, xin->rows ? xin->rows : 1, sizeof(float));
+    s->norm = (float *)gpusvm__alloc(a, xin->rows, sizeof(float));
     if (!s->n || !s->var0 || !s->a0 || !s->m || !s->label || !s->st || !s->pb || !s->cls || !s->rows || !s->map ||
         !s->U || !s->kd || !s->cw || !s->yy || !s->norm)
         return gpusvm__oom(ctx, "the Crammer-Singer problem");
@@ -11976,7 +11976,7 @@ static gpusvm_result gpusvm__cs_setup(gpusvm_context *ctx, const gpusvm__csr *xi
         s->a0[p] = p ? s->a0[p - 1] + s->n[p - 1] * (size_t)s->m[p - 1] : 0;
     }
     s->ncoef = s->a0[s->nprob - 1] + s->n[s->nprob - 1] * (size_t)s->m[s->nprob - 1];
-    s->alpha = (double *)gpusvm__calloc(&ctx->alloc, s->ncoef ? s->ncoef : 1, sizeof(double));
+    s->alpha = (double *)gpusvm__calloc(&ctx->alloc, s->ncoef, sizeof(double));
     return s->alpha ? GPUSVM_OK : gpusvm__oom(ctx, "the Crammer-Singer problem");
 }
 
@@ -12662,8 +12662,8 @@ GPUSVM_API gpusvm_result gpusvm_predictor_create(gpusvm_context *ctx, const gpus
     ok = coef && gpusvm__coefs_make(a, coef, (int)nv, ns, &p->coef);
     gpusvm__free(a, coef);
     p->d = (double *)gpusvm__alloc(a, nv, sizeof(double));
-    p->krow = (float *)gpusvm__alloc(a, ns ? ns : 1, sizeof(float));
-    p->norms = (float *)gpusvm__alloc(a, ns ? ns : 1, sizeof(float));
+    p->krow = (float *)gpusvm__alloc(a, ns, sizeof(float));
+    p->norms = (float *)gpusvm__alloc(a, ns, sizeof(float));
     p->w = (float *)gpusvm__calloc(a, width, sizeof(float));
     p->votes = (int *)gpusvm__alloc(a, (size_t)m->nr_class, sizeof(int));
     if (!ok || !p->d || !p->krow || !p->norms || !p->w || !p->votes) {
