@@ -10585,6 +10585,8 @@ static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_tur
 /* Platt scaling from internal cross-validation folds, the SVR Laplace scale, one-class density
    marks; they train through the tasks below. Here too: the folds' training (gpusvm__folds). */
 
+/* The tasks call the fits, and the fits train through the tasks: one side must declare the other,
+   and these six entries of >>tasks are what the fits use. */
 static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
                                        const gpusvm_params *p, gpusvm_model **out, double t_start);
 static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
