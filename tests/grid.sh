@@ -52,4 +52,14 @@ PY
 }
 check "4 x 3 grid" -log2c -1,5,2 -log2g -5,-1,2 -v 5
 check "the default grid"
+# -png null writes no picture (svm-grid's "null"), and -gnuplot null leaves the picture alone
+rm -rf "$W/null_run" && mkdir -p "$W/null_run"
+(cd "$W/null_run" && ../../gpusvm-grid -log2c -1,1,2 -log2g -3,-1,2 -v 2 -png null -out null ../../../data/heart_scale > our.txt 2>&1) &&
+    [ -z "$(ls "$W/null_run" | grep -v '^our.txt$')" ] &&
+    echo "ok   gpusvm-grid -png null -out null: no picture, no .out, nothing else written" ||
+    { echo "FAIL gpusvm-grid -png null -out null wrote $(ls "$W/null_run" | tr '\n' ' ')"; fail=1; }
+$B/gpusvm-grid -log2c -1,1,2 -log2g -3,-1,2 -v 2 -gnuplot null -out null -png "$W/gnu.png" data/heart_scale > /dev/null 2>&1 &&
+    python3 -c "import sys; sys.path.insert(0, 'tests'); import png_check; sys.exit(1 if png_check.check('$W/gnu.png', 64, 64) else 0)" &&
+    echo "ok   gpusvm-grid -gnuplot null: the picture is written as without it" ||
+    { echo "FAIL gpusvm-grid -gnuplot null: no picture at -png"; fail=1; }
 exit $fail

@@ -256,7 +256,7 @@ step "70 classes: the model file loads back and predicts what LIBSVM's svm-predi
 
 # gpusvm-scale against svm-scale, byte for byte
 step "gpusvm-scale writes what svm-scale writes (20 cases)" sh tests/scale.sh
-step "gpusvm-grid prints what svm-grid prints, a best point within 1.5 of its, a PNG that decodes" sh tests/grid.sh
+step "gpusvm-grid prints what svm-grid prints, a best point within 1.5 of its, a PNG that decodes (none with -png null)" sh tests/grid.sh
 expect_fail "gpusvm-grid refuses -c, as svm-grid does" "Use -log2c and -log2g" $B/gpusvm-grid -c 1 data/heart_scale
 expect_fail "gpusvm-grid refuses a range without its step" "expected begin,end,step" $B/gpusvm-grid -log2c 1,2 data/heart_scale
 expect_fail "gpusvm-grid says which data file it cannot open" "nonexistent.data: cannot open" $B/gpusvm-grid $T/nonexistent.data

@@ -32,7 +32,7 @@ static void usage(void)
            "-svmtrain pathname : accepted and ignored (gpusvm trains itself)\n"
            "-gnuplot {pathname | \"null\"} : accepted and ignored (the PNG is drawn here)\n"
            "-out {pathname | \"null\"} : set output file path and name (default dataset.out)\n"
-           "-png pathname : set graphic output file path and name (default dataset.png)\n"
+           "-png {pathname | \"null\"} : set graphic output file path and name (default dataset.png; null: none)\n"
            "svm_options: gpusvm-train's, but -c, -g, -v, -W and -b (the grid sets or needs none of them)\n"
            "The rate is the cross-validation accuracy in percent; for -s 3 and -s 4 the mean squared error,\n"
            "where the best point is the smallest.\n"
@@ -219,7 +219,7 @@ static void parse(int argc, char **argv, grid_opts *o)
         } else if (!strcmp(a, "-out")) {
             o->out = strcmp(v, "null") ? v : "";
         } else if (!strcmp(a, "-png")) {
-            o->png = v;
+            o->png = strcmp(v, "null") ? v : "";
         } else if (!strcmp(a, "-c") || !strcmp(a, "-g")) {
             cli_bad("Use -log2c and -log2g.", a);
         } else if (!strcmp(a, "-q")) {
@@ -404,7 +404,7 @@ int main(int argc, char **argv)
     report(&g, &outf);
     out = o->out ? o->out : out_default;
     if (*out && !cli_write(ctx, GRID_TOOL, out, &outf)) cli_exit(1);
-    picture(ctx, &g, o->png ? o->png : png_default);
+    if (!o->png || *o->png) picture(ctx, &g, o->png ? o->png : png_default);
     if (o->with_c) pyfloat(pow(2.0, g.best_c), s1, sizeof s1);
     if (o->with_g) pyfloat(pow(2.0, g.best_g), s2, sizeof s2);
     pyfloat(g.best_rate, s3, sizeof s3);
