@@ -3,7 +3,8 @@
 # default 11 x 10 grid): svm-grid's stdout lines and .out lines in its order and format, its last
 # line, the best rate within 1.5 points of svm-grid's and svm-grid's own rate at gpusvm's best
 # point within 1.5 of its best (the folds differ: LIBSVM draws them with rand()), and the PNG
-# (CRCs, zlib stream, one 32 x 32 cell per grid point). Exits non-zero on a failure.
+# (CRCs, zlib stream, at least 32 pixels a grid point, text in the title, on both axes and in the
+# legend). Exits non-zero on a failure.
 set -u
 B=build
 W=$B/grid
@@ -43,9 +44,27 @@ else:
 nc = len(set(l[0] for l in ro)); ng = len(set(l[1] for l in ro))
 sys.path.insert(0, "tests")
 import png_check
-why = png_check.check(w + "/our.png", 32 * nc, 32 * ng)
+import struct, zlib
+raw = open(w + "/our.png", "rb").read()
+dims = struct.unpack(">II", raw[16:24])
+why = png_check.check(w + "/our.png", dims[0], dims[1])
+# at least 32 pixels a grid point and a 480 x 384 map, with the margins (axes, title, legend)
+if not why and (dims[0] < 64 + max(480, 32 * nc) + 150 or dims[1] < 56 + max(384, 32 * ng) + 56):
+    why = "%dx%d pixels for a %d x %d grid" % (dims[0], dims[1], nc, ng)
+if not why: # text in the title band, the tick labels' band and the legend's: black pixels there
+    i, pix = 8, b""
+    while i < len(raw):
+        n, = struct.unpack(">I", raw[i:i + 4])
+        if raw[i + 4:i + 8] == b"IDAT": pix += raw[i + 8:i + 8 + n]
+        i += 12 + n
+    pix = zlib.decompress(pix)
+    row = lambda y: pix[y * (1 + 3 * dims[0]) + 1:(y + 1) * (1 + 3 * dims[0])]
+    black = lambda y0, y1, x0, x1: any(row(y)[3 * x:3 * x + 3] == b"\0\0\0" for y in range(y0, y1) for x in range(x0, x1))
+    if not black(0, 30, 0, dims[0]): why = "no title"
+    elif not black(dims[1] - 50, dims[1], 64, dims[0] - 150): why = "no x axis labels"
+    elif not black(56, dims[1] - 56, 0, 60): why = "no y axis labels"
+    elif not black(56, dims[1] - 56, dims[0] - 100, dims[0]): why = "no legend labels"
 if why: bad.append("PNG: " + why)
-dims = (32 * nc, 32 * ng)
 print(("FAIL %s: " % what + "; ".join(bad)) if bad else "ok   gpusvm-grid %s: svm-grid's lines, best %s (svm-grid %s), PNG %dx%d" % (what, ours[-1], ref[-1], dims[0], dims[1]))
 sys.exit(1 if bad else 0)
 PY
@@ -59,7 +78,7 @@ rm -rf "$W/null_run" && mkdir -p "$W/null_run"
     echo "ok   gpusvm-grid -png null -out null: no picture, no .out, nothing else written" ||
     { echo "FAIL gpusvm-grid -png null -out null wrote $(ls "$W/null_run" | tr '\n' ' ')"; fail=1; }
 $B/gpusvm-grid -log2c -1,1,2 -log2g -3,-1,2 -v 2 -gnuplot null -out null -png "$W/gnu.png" data/heart_scale > /dev/null 2>&1 &&
-    python3 -c "import sys; sys.path.insert(0, 'tests'); import png_check; sys.exit(1 if png_check.check('$W/gnu.png', 64, 64) else 0)" &&
+    python3 -c "import sys, struct; sys.path.insert(0, 'tests'); import png_check; d = struct.unpack('>II', open('$W/gnu.png', 'rb').read()[16:24]); sys.exit(1 if png_check.check('$W/gnu.png', d[0], d[1]) else 0)" &&
     echo "ok   gpusvm-grid -gnuplot null: the picture is written as without it" ||
     { echo "FAIL gpusvm-grid -gnuplot null: no picture at -png"; fail=1; }
 exit $fail

@@ -121,61 +121,6 @@ static void log2_str(double v, int is_int, char *out, size_t size)
     else pyfloat(v, out, size);
 }
 
-#define CELL 32 /* pixels per grid point */
-
-/* The grid's picture: each point a CELL x CELL square, the rate interpolated bilinearly between
-   the points' centres on a blue-to-red scale, svm-grid's contour levels (from the best rounded,
-   minus 3, every 0.5) in black, the best point a white cross. x: log2 C rising to the right; y:
-   log2 gamma from -log2g's begin at the bottom to its end at the top. val[row * nx + col], rows
-   top first. */
-static void draw(const double *val, int nx, int ny, int bx, int by, int regression, unsigned char *rgb)
-{
-    const int w = nx * CELL, h = ny * CELL;
-    double lo = val[0], hi = val[0], level0;
-    double *v = (double *)malloc((size_t)w * (size_t)h * sizeof(double));
-    int x, y, k;
-    if (!v) return;
-    for (k = 1; k < nx * ny; ++k) {
-        if (val[k] < lo) lo = val[k];
-        if (val[k] > hi) hi = val[k];
-    }
-    level0 = regression ? lo : floor(hi + 0.5) - 3.0;
-    for (y = 0; y < h; ++y)
-        for (x = 0; x < w; ++x) {
-            const double fx = (x + 0.5) / CELL - 0.5, fy = (y + 0.5) / CELL - 0.5;
-            const int x0 = fx < 0 ? 0 : (int)fx, y0 = fy < 0 ? 0 : (int)fy;
-            const int x1 = x0 + 1 < nx ? x0 + 1 : x0, y1 = y0 + 1 < ny ? y0 + 1 : y0;
-            const double tx = fx < 0 ? 0 : fx - x0 > 1 ? 1 : fx - x0, ty = fy < 0 ? 0 : fy - y0 > 1 ? 1 : fy - y0;
-            const double a = val[y0 * nx + x0] * (1 - tx) + val[y0 * nx + x1] * tx;
-            const double b = val[y1 * nx + x0] * (1 - tx) + val[y1 * nx + x1] * tx;
-            double t, r, g, bl;
-            v[(size_t)y * w + x] = a * (1 - ty) + b * ty;
-            t = hi > lo ? (v[(size_t)y * w + x] - lo) / (hi - lo) : 1.0;
-            if (regression) t = 1.0 - t;   /* the best (smallest error) red */
-            r = t < 0.5 ? 0.0 : 2.0 * t - 1.0; /* blue -> green -> red */
-            g = t < 0.5 ? 2.0 * t : 2.0 - 2.0 * t;
-            bl = t < 0.5 ? 1.0 - 2.0 * t : 0.0;
-            rgb[((size_t)y * w + x) * 3 + 0] = (unsigned char)(40 + 215 * r);
-            rgb[((size_t)y * w + x) * 3 + 1] = (unsigned char)(40 + 215 * g);
-            rgb[((size_t)y * w + x) * 3 + 2] = (unsigned char)(40 + 215 * bl);
-        }
-    for (y = 0; y < h; ++y) /* contour lines where a level lies between neighbours */
-        for (x = 0; x < w; ++x) {
-            const double c = v[(size_t)y * w + x], step = regression ? (hi - lo) / 8 + 1e-300 : 0.5;
-            const double right = x + 1 < w ? v[(size_t)y * w + x + 1] : c, down = y + 1 < h ? v[(size_t)(y + 1) * w + x] : c;
-            const double lc = floor((c - level0) / step), lr = floor((right - level0) / step),
-                         ld = floor((down - level0) / step);
-            if ((lc != lr && (c >= level0 || right >= level0)) || (lc != ld && (c >= level0 || down >= level0)))
-                memset(rgb + ((size_t)y * w + x) * 3, 0, 3);
-        }
-    for (k = -5; k <= 5; ++k) { /* the best point */
-        const int cx = bx * CELL + CELL / 2, cy = by * CELL + CELL / 2;
-        memset(rgb + ((size_t)cy * w + cx + k) * 3, 255, 3);
-        memset(rgb + ((size_t)(cy + k) * w + cx) * 3, 255, 3);
-    }
-    free(v);
-}
-
 typedef struct grid_opts {
     double c[3], g[3];
     int with_c, with_g, fold;
@@ -329,32 +274,216 @@ static void report(grid_run *g, cli_buf *outf)
     }
 }
 
-/* The picture: columns by log2 C in range order, rows by -log2g's range reversed (its begin at
-   the bottom). */
-static void picture(gpusvm_context *ctx, const grid_run *g, const char *path)
+/* The picture (grid.py's gnuplot contour plot, drawn here): the rates as a heat map with svm-grid's
+   contour levels, axes in log2 C and log2 gamma with their grid points as ticks, a title with the
+   data set and the best point, and a colour legend with the levels marked. */
+#define CELL_MIN 32   /* pixels per grid point, at least */
+#define PLOT_W 480    /* the heat map's size, at least */
+#define PLOT_H 384
+#define MARGIN_L 64   /* room for the y ticks' labels */
+#define MARGIN_T 56   /* the title and the y axis' name */
+#define MARGIN_B 56   /* the x ticks' labels and the x axis' name */
+#define MARGIN_R 150  /* the legend */
+#define TEXT 2        /* font scale */
+
+/* The contour levels: level0 + k step for k < GRID_LEVELS, each below the highest rate hi (a level
+   at hi itself would draw its ties); GRID_LEVEL: the levels at or below v. */
+#define GRID_LEVELS(hi, level0, step) ((int)ceil(((hi) - (level0)) / (step)))
+#define GRID_LEVEL(v, hi, level0, step) fmin(floor(((v) - (level0)) / (step)), GRID_LEVELS(hi, level0, step) - 1.0)
+
+typedef struct plot {
+    unsigned char *rgb;
+    int w, h;          /* the image */
+    int x0, y0, pw, ph; /* the heat map in it */
+    int nx, ny;        /* grid points */
+    const double *xs, *ys; /* their log2 C by column (rising to the right), log2 gamma by row (falling
+                              downwards) */
+} plot;
+
+/* The colour of t in [0, 1]: blue, green, red (the best). */
+static void heat(double t, unsigned char *c)
 {
+    const double r = t < 0.5 ? 0.0 : 2.0 * t - 1.0, g = t < 0.5 ? 2.0 * t : 2.0 - 2.0 * t, b = t < 0.5 ? 1.0 - 2.0 * t : 0.0;
+    c[0] = (unsigned char)(40 + 215 * r);
+    c[1] = (unsigned char)(40 + 215 * g);
+    c[2] = (unsigned char)(40 + 215 * b);
+}
+
+static void fill(const plot *p, int x, int y, int w, int h, const unsigned char *c)
+{
+    int i, j;
+    for (j = y; j < y + h; ++j)
+        for (i = x; i < x + w; ++i)
+            if (i >= 0 && i < p->w && j >= 0 && j < p->h) memcpy(p->rgb + ((size_t)j * p->w + i) * 3, c, 3);
+}
+
+/* The heat map: the rate interpolated bilinearly between the grid points (at the cells' centres),
+   svm-grid's contour levels (from the best rounded, minus 3, every 0.5; for an error, eight steps
+   from the least) in black, the best point a white cross. val[row * nx + col], rows top first. */
+static void heat_map(const plot *p, const double *val, double lo, double hi, double level0, double step, int regression,
+                     int bx, int by)
+{
+    const double cw = (double)p->pw / p->nx, ch = (double)p->ph / p->ny;
+    double *v = (double *)malloc((size_t)p->pw * (size_t)p->ph * sizeof(double));
+    unsigned char c[3];
+    int x, y, k;
+    if (!v) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, GRID_TOOL);
+    for (y = 0; y < p->ph; ++y)
+        for (x = 0; x < p->pw; ++x) {
+            const double fx = (x + 0.5) / cw - 0.5, fy = (y + 0.5) / ch - 0.5;
+            const int x0 = fx < 0 ? 0 : (int)fx, y0 = fy < 0 ? 0 : (int)fy;
+            const int x1 = x0 + 1 < p->nx ? x0 + 1 : x0, y1 = y0 + 1 < p->ny ? y0 + 1 : y0;
+            const double tx = fx < 0 ? 0 : fx - x0 > 1 ? 1 : fx - x0, ty = fy < 0 ? 0 : fy - y0 > 1 ? 1 : fy - y0;
+            const double a = val[y0 * p->nx + x0] * (1 - tx) + val[y0 * p->nx + x1] * tx;
+            const double b = val[y1 * p->nx + x0] * (1 - tx) + val[y1 * p->nx + x1] * tx;
+            const double t = hi > lo ? (a * (1 - ty) + b * ty - lo) / (hi - lo) : 1.0;
+            v[(size_t)y * p->pw + x] = a * (1 - ty) + b * ty;
+            heat(regression ? 1.0 - t : t, c);
+            fill(p, p->x0 + x, p->y0 + y, 1, 1, c);
+        }
+    memset(c, 0, 3);
+    for (y = 0; y < p->ph; ++y) /* contour lines where a level lies between neighbours */
+        for (x = 0; x < p->pw; ++x) {
+            const double here = v[(size_t)y * p->pw + x];
+            const double right = x + 1 < p->pw ? v[(size_t)y * p->pw + x + 1] : here;
+            const double down = y + 1 < p->ph ? v[(size_t)(y + 1) * p->pw + x] : here;
+            const double lc = GRID_LEVEL(here, hi, level0, step), lr = GRID_LEVEL(right, hi, level0, step),
+                         ld = GRID_LEVEL(down, hi, level0, step);
+            if ((lc != lr && (here >= level0 || right >= level0)) || (lc != ld && (here >= level0 || down >= level0)))
+                fill(p, p->x0 + x, p->y0 + y, 1, 1, c);
+        }
+    memset(c, 255, 3);
+    for (k = -6; k <= 6; ++k) { /* the best point */
+        const int cx = p->x0 + (int)((bx + 0.5) * cw), cy = p->y0 + (int)((by + 0.5) * ch);
+        fill(p, cx + k, cy - 1, 1, 3, c);
+        fill(p, cx - 1, cy + k, 3, 1, c);
+    }
+    free(v);
+}
+
+/* The axes: a frame, a tick at every grid point with its log2 value (as many as fit), the names. */
+static void axes(const plot *p, const grid_run *g)
+{
+    static const unsigned char black[3] = {0, 0, 0};
     const grid_opts *o = &g->o;
-    const int w = g->nc * CELL, h = g->ng * CELL;
-    double *val = (double *)malloc((size_t)g->nc * (size_t)g->ng * sizeof(double));
-    unsigned char *rgb = (unsigned char *)calloc((size_t)w * (size_t)h, 3), *png;
+    const int th = PNG_GLYPH_H * TEXT;
+    char s[64];
+    int i, every, last = -1000;
+    fill(p, p->x0 - 1, p->y0 - 1, p->pw + 2, 1, black);
+    fill(p, p->x0 - 1, p->y0 + p->ph, p->pw + 2, 1, black);
+    fill(p, p->x0 - 1, p->y0 - 1, 1, p->ph + 2, black);
+    fill(p, p->x0 + p->pw, p->y0 - 1, 1, p->ph + 2, black);
+    for (i = 0; i < p->nx && o->with_c; ++i) { /* x: log2 C rising to the right */
+        const int x = p->x0 + (int)((i + 0.5) * p->pw / p->nx);
+        log2_str(p->xs[i], o->c_int, s, sizeof s);
+        fill(p, x, p->y0 + p->ph, 1, 6, black);
+        if (x - png_text_width(s, TEXT) / 2 > last + 8) {
+            png_text(p->rgb, p->w, p->h, x - png_text_width(s, TEXT) / 2, p->y0 + p->ph + 10, TEXT, s, black);
+            last = x + png_text_width(s, TEXT) / 2;
+        }
+    }
+    every = (int)ceil((double)(th + 6) * p->ny / p->ph);
+    for (i = 0; i < p->ny && o->with_g; ++i) { /* y: log2 gamma rising upwards */
+        const int y = p->y0 + (int)((i + 0.5) * p->ph / p->ny);
+        log2_str(p->ys[i], o->g_int, s, sizeof s);
+        fill(p, p->x0 - 6, y, 6, 1, black);
+        if ((p->ny - 1 - i) % (every > 0 ? every : 1) == 0)
+            png_text(p->rgb, p->w, p->h, p->x0 - 10 - png_text_width(s, TEXT), y - th / 2, TEXT, s, black);
+    }
+    if (o->with_c)
+        png_text(p->rgb, p->w, p->h, p->x0 + p->pw / 2 - png_text_width("log2(C)", TEXT) / 2, p->y0 + p->ph + 14 + th,
+                 TEXT, "log2(C)", black);
+    if (o->with_g) png_text(p->rgb, p->w, p->h, p->x0 - 40, p->y0 - th - 8, TEXT, "log2(gamma)", black);
+}
+
+/* The legend: the colour scale from the worst rate (bottom) to the best, each contour level a black
+   line across it with its value, the ends' values. */
+static void legend(const plot *p, double lo, double hi, double level0, double step, int regression)
+{
+    static const unsigned char black[3] = {0, 0, 0};
+    const int x = p->x0 + p->pw + 24, bw = 20, th = PNG_GLYPH_H * TEXT;
+    unsigned char c[3];
+    char s[64];
+    double lv;
+    int y, k, last = -1000;
+    png_text(p->rgb, p->w, p->h, x, p->y0 - th - 8, TEXT, regression ? "MSE" : "rate %", black);
+    for (y = 0; y < p->ph; ++y) {
+        heat(1.0 - (y + 0.5) / p->ph, c);
+        fill(p, x, p->y0 + y, bw, 1, c);
+    }
+    snprintf(s, sizeof s, "%.4g", regression ? lo : hi); /* the ends' values */
+    png_text(p->rgb, p->w, p->h, x + bw + 8, p->y0, TEXT, s, black);
+    snprintf(s, sizeof s, "%.4g", regression ? hi : lo);
+    png_text(p->rgb, p->w, p->h, x + bw + 8, p->y0 + p->ph - th, TEXT, s, black);
+    for (k = 0, lv = level0; hi > lo && k < GRID_LEVELS(hi, level0, step); ++k, lv += step) {
+        const double t = (lv - lo) / (hi - lo); /* the level's value, at the height its colour is */
+        const int ly = p->y0 + (int)((regression ? t : 1.0 - t) * (p->ph - 1));
+        if (lv < lo) continue;
+        fill(p, x - 3, ly, bw + 6, 1, black);
+        snprintf(s, sizeof s, "%g", lv);
+        if (abs(ly - last) > th + 2 && ly - th / 2 > p->y0 + th + 2 && ly + th / 2 < p->y0 + p->ph - th - 2) {
+            png_text(p->rgb, p->w, p->h, x + bw + 8, ly - th / 2, TEXT, s, black);
+            last = ly;
+        }
+    }
+}
+
+/* The picture at path: columns by log2 C rising to the right, rows by log2 gamma rising upwards (as
+   gnuplot draws grid.py's); its size by the grid (each point at least CELL_MIN pixels, the map at
+   least PLOT_W x PLOT_H) with the margins around it. */
+static void picture(gpusvm_context *ctx, const grid_run *g, const char *path, const char *data)
+{
+    static const unsigned char white[3] = {255, 255, 255}, black[3] = {0, 0, 0};
+    const grid_opts *o = &g->o;
+    double *val = (double *)malloc((size_t)g->nc * (size_t)g->ng * sizeof(double)), lo, hi, level0, step;
+    double xs[1000], ys[1000];
+    unsigned char *png;
+    char title[512], s1[64], s2[64], s3[64];
     size_t png_size;
-    int bx = 0, by = 0, ci, gi;
-    if (!val || !rgb) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, GRID_TOOL);
+    int bx = 0, by = 0, ci, gi, k;
+    plot p;
+    p.nx = g->nc, p.ny = g->ng;
+    for (k = 0; k < g->nc; ++k) xs[k] = g->cr[g->cr[0] <= g->cr[g->nc - 1] ? k : g->nc - 1 - k];
+    for (k = 0; k < g->ng; ++k) ys[k] = g->gr[g->gr[0] >= g->gr[g->ng - 1] ? k : g->ng - 1 - k];
+    p.xs = xs, p.ys = ys;
+    p.pw = p.nx * CELL_MIN > PLOT_W ? p.nx * CELL_MIN : (PLOT_W + p.nx - 1) / p.nx * p.nx;
+    p.ph = p.ny * CELL_MIN > PLOT_H ? p.ny * CELL_MIN : (PLOT_H + p.ny - 1) / p.ny * p.ny;
+    data = strrchr(data, '/') ? strrchr(data, '/') + 1 : data;
+    if (o->with_c) log2_str(g->best_c, o->c_int, s1, sizeof s1);
+    if (o->with_g) log2_str(g->best_g, o->g_int, s2, sizeof s2);
+    pyfloat(g->best_rate, s3, sizeof s3);
+    snprintf(title, sizeof title, "%.40s  best %s%s%s%s%s %s=%s%s", data, o->with_c ? "log2(C)=" : "", o->with_c ? s1 : "",
+             o->with_c && o->with_g ? " " : "", o->with_g ? "log2(gamma)=" : "", o->with_g ? s2 : "",
+             g->regression ? "MSE" : "rate", s3, g->regression ? "" : "%");
+    p.x0 = MARGIN_L, p.y0 = MARGIN_T, p.w = MARGIN_L + p.pw + MARGIN_R, p.h = MARGIN_T + p.ph + MARGIN_B;
+    if (p.w < png_text_width(title, TEXT) + 24) p.w = png_text_width(title, TEXT) + 24;
+    p.rgb = (unsigned char *)malloc((size_t)p.w * (size_t)p.h * 3);
+    if (!val || !p.rgb) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, GRID_TOOL);
+    fill(&p, 0, 0, p.w, p.h, white);
     for (gi = 0; gi < g->ng; ++gi)
         for (ci = 0; ci < g->nc; ++ci) {
-            const double cv = o->with_c ? g->cr[ci] : 0, gv = o->with_g ? g->gr[g->ng - 1 - gi] : 0;
+            const double cv = o->with_c ? xs[ci] : 0, gv = o->with_g ? ys[gi] : 0;
             int pc = 0, pg = 0;
             while (o->with_c && g->cs[pc] != cv) ++pc;
             while (o->with_g && g->gs[pg] != gv) ++pg;
             val[(size_t)gi * (size_t)g->nc + (size_t)ci] = g->rate[(size_t)pg * (size_t)g->nc + (size_t)pc];
             if ((!o->with_c || cv == g->best_c) && (!o->with_g || gv == g->best_g)) bx = ci, by = gi;
         }
-    draw(val, g->nc, g->ng, bx, by, g->regression, rgb);
-    if (!(png = png_encode(rgb, w, h, &png_size))) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, GRID_TOOL);
+    for (lo = hi = val[0], k = 1; k < g->nc * g->ng; ++k) {
+        if (val[k] < lo) lo = val[k];
+        if (val[k] > hi) hi = val[k];
+    }
+    level0 = g->regression ? lo : floor(hi + 0.5) - 3.0;
+    step = g->regression ? (hi - lo) / 8 + 1e-300 : 0.5;
+    heat_map(&p, val, lo, hi, level0, step, g->regression, bx, by);
+    axes(&p, g);
+    legend(&p, lo, hi, level0, step, g->regression);
+    png_text(p.rgb, p.w, p.h, 8, 8, TEXT, title, black);
+    if (!(png = png_encode(p.rgb, p.w, p.h, &png_size))) cli_check(GPUSVM_ERROR_OUT_OF_MEMORY, GRID_TOOL);
     cli_check(gpusvm_write_file(ctx, path, png, png_size), GRID_TOOL);
     free(png);
     free(val);
-    free(rgb);
+    free(p.rgb);
 }
 
 int main(int argc, char **argv)
@@ -404,7 +533,7 @@ int main(int argc, char **argv)
     report(&g, &outf);
     out = o->out ? o->out : out_default;
     if (*out && !cli_write(ctx, GRID_TOOL, out, &outf)) cli_exit(1);
-    if (!o->png || *o->png) picture(ctx, &g, o->png ? o->png : png_default);
+    if (!o->png || *o->png) picture(ctx, &g, o->png ? o->png : png_default, o->data);
     if (o->with_c) pyfloat(pow(2.0, g.best_c), s1, sizeof s1);
     if (o->with_g) pyfloat(pow(2.0, g.best_g), s2, sizeof s2);
     pyfloat(g.best_rate, s3, sizeof s3);
