@@ -7,6 +7,7 @@
 #define GPUSVM_IMPLEMENTATION
 #include "../gpusvm.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <limits.h>
@@ -67,6 +68,14 @@ CLI_MAYBE_UNUSED static void cli_check(gpusvm_result r, const char *what)
     cli_exit(1);
 }
 
+/* Whether a is b, letters in either case (the library reads its environment words so). */
+static int cli_ieq(const char *a, const char *b)
+{
+    for (; *a && *b; ++a, ++b)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
+    return *a == *b;
+}
+
 /* A context from the environment. A tool is run by the person who set the environment, so an
    unknown GPUSVM_BACKEND is an error here (a library context would warn and take auto). */
 CLI_MAYBE_UNUSED static gpusvm_context *cli_context(void)
@@ -77,7 +86,7 @@ CLI_MAYBE_UNUSED static gpusvm_context *cli_context(void)
     const char *v = getenv("GPUSVM_VERBOSE"), *be = getenv("GPUSVM_BACKEND");
     cli_verbose_ = v && *v && strcmp(v, "0") != 0;
     memset(&desc, 0, sizeof desc);
-    if (be && *be && strcmp(be, "auto") && strcmp(be, "opencl") && strcmp(be, "cpu")) {
+    if (be && *be && !cli_ieq(be, "auto") && !cli_ieq(be, "opencl") && !cli_ieq(be, "cpu")) {
         fprintf(stderr, "GPUSVM_BACKEND='%s' is not auto, opencl or cpu\n", be);
         cli_exit(1);
     }
