@@ -1515,8 +1515,9 @@ static void gpusvm__parallel(int n, void (*fn)(void *arg, int t), void *arg)
     pthread_t th[GPUSVM__MAX_THREADS];
     char started[GPUSVM__MAX_THREADS];
     gpusvm__pthreads api;
-    const int threads = n > 1 && gpusvm__pthreads_load(&api);
-    int t;
+    int threads, t;
+    memset(&api, 0, sizeof api);
+    threads = n > 1 && gpusvm__pthreads_load(&api);
     for (t = 0; t < n; ++t) {
         task[t].fn = fn;
         task[t].arg = arg;
@@ -1602,8 +1603,8 @@ static void gpusvm__yield(void)
 
 #if GPUSVM__TAKE_ATOMIC
 /* The waits, every one of them: spin reading (GPUSVM__PAUSE), yielding the core every
-   GPUSVM__POOL_SPIN reads. wait_for: until *v is want. wait_while: while *v is `was`, at most
-   `yields` yields; *v's last value. */
+   GPUSVM__POOL_SPIN reads. wait_for: until *v is want. wait_while (the pool's workers): while *v
+   is `was`, at most `yields` yields; *v's last value. */
 static void gpusvm__wait_for(volatile long *v, long want)
 {
     int spin = 0;
@@ -1613,6 +1614,7 @@ static void gpusvm__wait_for(volatile long *v, long want)
             gpusvm__yield();
         }
 }
+#if GPUSVM__POOL
 static long gpusvm__wait_while(volatile long *v, long was, int yields)
 {
     long now;
@@ -1625,6 +1627,7 @@ static long gpusvm__wait_while(volatile long *v, long was, int yields)
         }
     return now;
 }
+#endif
 /* A ticket lock (the locks, every one of them: the process-wide open lock, a context's said lock). */
 static void gpusvm__ticket_lock(volatile long *next, volatile long *turn) { gpusvm__wait_for(turn, gpusvm__take(next)); }
 static void gpusvm__ticket_unlock(volatile long *turn) { gpusvm__store(turn, gpusvm__load(turn) + 1); }
