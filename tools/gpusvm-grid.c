@@ -300,9 +300,10 @@ typedef struct plot {
                               downwards) */
 } plot;
 
-/* The colour of t in [0, 1]: blue, green, red (the best). */
-static void heat(double t, unsigned char *c)
+/* The colour of t in [0, 1] (clamped; not a number: 0): blue, green, red (the best). */
+static void heat(double t0, unsigned char *c)
 {
+    const double t = t0 >= 0.0 ? (t0 <= 1.0 ? t0 : 1.0) : 0.0;
     const double r = t < 0.5 ? 0.0 : 2.0 * t - 1.0, g = t < 0.5 ? 2.0 * t : 2.0 - 2.0 * t, b = t < 0.5 ? 1.0 - 2.0 * t : 0.0;
     c[0] = (unsigned char)(40 + 215 * r);
     c[1] = (unsigned char)(40 + 215 * g);
