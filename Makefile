@@ -136,6 +136,10 @@ $(BUILD)/gen_dense: bench/gen_dense.c | $(BUILD)
 $(BUILD)/micro: bench/micro.c gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/micro.c $(LIBS)
 
+# alpha seeding along C against cold starts, one binary problem (docs/results.md: build/warm_start DATA GAMMA)
+$(BUILD)/warm_start: bench/warm_start.c gpusvm.h | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/warm_start.c $(LIBS)
+
 # the numbers the docs give for a machine without a GPU, each beside the bound they state: the
 # implementation's compile, the prediction-only program's size, PoCL's first run (bench/build.sh)
 docs-numbers: setup $(TOOLS)

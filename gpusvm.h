@@ -664,11 +664,12 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
 /* Cross-validation over a grid of (C, gamma), as LIBSVM's grid.py runs it point by point:
    rate[g * nC + c] is the nr_fold cross-validation accuracy in percent (mean squared error for
    epsilon-SVR and nu-SVR) with C = C[c] and gamma = gamma[g], on gpusvm_cross_validation's folds.
-   C NULL or nC 0: params' C alone (one column), gamma likewise (one row). For C-SVC every C of a
-   gamma trains as one batch (nC x nr_fold problems, or their pairs, on one copy of the points).
-   On a context of several GPUs the gamma values train at once, each on a device of its own (a
-   host thread a device, taking them in turn; not with a progress callback or a custom allocator).
-   Thread safety: the context's thread. */
+   C NULL or nC 0: params' C alone (one column), gamma likewise (one row). For C-SVC every point
+   trains as one batch (nC x ngamma x nr_fold problems, or their pairs, on one copy of the points,
+   each problem with its own C and gamma); the other types point by point. On a context of several
+   GPUs the gamma values are dealt out, gamma g to device g mod n, each device's as one batch (a
+   host thread a device; not with a progress callback or a custom allocator: then the batch is
+   shared among the devices). Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                             const gpusvm_params *params, int nr_fold, const double *C, int nC,
                                             const double *gamma, int ngamma, double *rate);
@@ -1010,7 +1011,8 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #define GPUSVM__PI_SPLIT 7  /* variables from here on are the points again */
 #define GPUSVM__PI_LO 8     /* its points [LO, HI) are this device's share: only their variables are */
 #define GPUSVM__PI_HI 9     /* candidates (a problem split by rows; else 0 and NPTS) */
-#define GPUSVM__PI_COUNT 10
+#define GPUSVM__PI_GAMMA 10 /* its kernel's gamma, the float's bits (a grid's problems differ in it) */
+#define GPUSVM__PI_COUNT 11
 
 /* ---- the sides of a selection (kernels part 2's gpusvm_select) ------------
  * Side s takes, from I_up or I_low (LOW), of one class or any (CLS: +1, -1, 0),
@@ -1108,7 +1110,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(ROWS, __global const int *, map) S_() X_(ROWS, int, use_map) S_() X_(ROWS, int, dpad) S_()       \
     X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \
     X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \
-    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \
+    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, coef0) S_() \
     X_(ROWS, int, degree) S_() X_(ROWS, __global const gpusvm_wbits *, status) S_() X_(ROWS, int, a_pos) S_()   \
     X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)
 
@@ -1125,7 +1127,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(ROWS_SPARSE, __global const int *, slot) S_() X_(ROWS_SPARSE, int, row_off) S_()               \
     X_(ROWS_SPARSE, int, nrows) S_() X_(ROWS_SPARSE, int, skip_whole) S_()                            \
     X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \
-    X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, gamma) S_() X_(ROWS_SPARSE, float, coef0) S_() \
+    X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, coef0) S_() \
     X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const gpusvm_wbits *, status) S_()             \
     X_(ROWS_SPARSE, int, self)
 
@@ -2776,7 +2778,7 @@ typedef struct gpusvm__cpu {
     size_t d, nvar, krows; /* features; variables and kernel-row floats of the batch */
     int nprob, qmax, ktype, degree, nu;
     int shrinking; /* the batch's plan: problems solved whole may shrink */
-    float gamma, coef0;
+    float coef0;   /* gamma: each problem's own (a grid's differ) */
     gpusvm__cpu_job *job;
     double *alpha, *G, *coef, *st;
     float *K, *qd;
@@ -3030,8 +3032,9 @@ static void gpusvm__cpu_job_share(gpusvm__cpu *b, gpusvm__cpu_job *j, int32_t **
 }
 
 /* The earlier problem whose kernel rows problem t can read, or -1: both solved whole on the same
-   points in the same order (one variable a point), neither split nor Crammer-Singer's, so their
-   rows are the same values (the C values of a grid's fold, the folds of a repeated subset). */
+   points in the same order (one variable a point) with the same gamma, neither split nor
+   Crammer-Singer's, so their rows are the same values (the C values of a grid's fold and gamma,
+   the folds of a repeated subset). */
 static int gpusvm__cpu_same_rows(const gpusvm__cpu *b, const gpusvm__problem *p, int t, int q)
 {
     const gpusvm__problem *a = &p[t];
@@ -3039,7 +3042,9 @@ static int gpusvm__cpu_same_rows(const gpusvm__cpu *b, const gpusvm__problem *p,
     if (a->nvar > (size_t)q || a->nvar != a->npts || a->own_rows || a->cache || gpusvm__cpu_splits(b, a, q)) return -1;
     for (s = 0; s < t; ++s) {
         const gpusvm__problem *o = &p[s];
-        if (o->npts != a->npts || o->nvar != a->nvar || o->own_rows || o->cache || (!o->map) != (!a->map)) continue;
+        if (o->npts != a->npts || o->nvar != a->nvar || o->gamma != a->gamma || o->own_rows || o->cache ||
+            (!o->map) != (!a->map))
+            continue;
         if (b->rows_of && b->rows_of[s] >= 0) continue; /* the first of its kind holds the rows */
         if (!a->map || o->map == a->map || memcmp(o->map, a->map, a->npts * sizeof(int32_t)) == 0) return s;
     }
@@ -3087,7 +3092,7 @@ static void gpusvm__cpu_job_init(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusv
     for (i = 0; i < j->n; ++i) {
         const size_t pt = gpusvm__map_pt(p, GPUSVM__PT(i, j->npts));
         j->G[i] = -1.0;
-        j->qd[i] = gpusvm__diag(&b->x, pt, b->norm[pt], b->ktype, b->gamma, b->coef0, b->degree);
+        j->qd[i] = gpusvm__diag(&b->x, pt, b->norm[pt], b->ktype, p->gamma, b->coef0, b->degree);
     }
 }
 
@@ -3159,7 +3164,6 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     b->krows = krows;
     b->nprob = nprob;
     b->ktype = p[0].ktype;
-    b->gamma = p[0].gamma;
     b->coef0 = p[0].coef0;
     b->degree = p[0].degree;
     b->nu = p[0].nu;
@@ -3657,7 +3661,7 @@ static void gpusvm__cpu_rowsrc_of(const gpusvm__cpu *b, const gpusvm__cpu_job *j
     rs->K = j->K;
     rs->ktype = b->ktype;
     rs->degree = b->degree;
-    rs->gamma = b->gamma;
+    rs->gamma = j->p.gamma;
     rs->coef0 = b->coef0;
 }
 
@@ -5403,7 +5407,7 @@ struct gpusvm__ocl {
     size_t ngroups_max;        /* the most gpusvm_update work-groups (one variable per work-item) */
     size_t npts0, q0;          /* problem 0's points and working set (read_rows, write_rows) */
     int ktype, degree;
-    float gamma, coef0;
+    float coef0; /* gamma: each problem's own, in the problem table */
     int sel_grid; /* the selection runs over the grid (a problem of GPUSVM__SEL_GRID variables or more) */
     int whole;    /* every problem's working set is all its variables: gpusvm_check, not gpusvm_select */
     int nu;       /* the batch's problems are nu's (selection and stop per class) */
@@ -6533,7 +6537,6 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     b->npts0 = p[0].npts;
     b->q0 = p[0].nvar <= (size_t)q ? p[0].nvar : (size_t)q;
     b->ktype = p[0].ktype;
-    b->gamma = p[0].gamma;
     b->coef0 = p[0].coef0;
     b->degree = p[0].degree;
     ws = (size_t)nprob * (size_t)q;
@@ -6652,6 +6655,14 @@ static void gpusvm__ocl_cache_plan(gpusvm__ocl *b, const gpusvm__problem *p, int
     bytes[GPUSVM__TB_CSTATE] = (GPUSVM__RC_HEAD + 2 * slots) * sizeof(int32_t);
 }
 
+/* A float's bits as the problem table holds them (GPUSVM__PI_GAMMA). */
+static int32_t gpusvm__float_bits(float v)
+{
+    int32_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
 /* The host's staging copies of a batch's per-variable state, in one block. */
 typedef struct gpusvm__ocl_stage {
     void *block;
@@ -6711,10 +6722,11 @@ static void gpusvm__ocl_stage_fill(const gpusvm__ocl *b, const gpusvm__problem *
         pi[GPUSVM__PI_SPLIT] = (int32_t)p[t].npts;
         pi[GPUSVM__PI_LO] = (int32_t)b->plo; /* a split batch has one problem */
         pi[GPUSVM__PI_HI] = (int32_t)(b->split ? b->phi : p[t].npts);
+        pi[GPUSVM__PI_GAMMA] = gpusvm__float_bits(p[t].gamma);
         for (k = 0; k < p[t].npts; ++k) s->map[pts + k] = (int32_t)gpusvm__map_pt(&p[t], k);
         for (i = 0; i < p[t].nvar; ++i) {
             const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, p[t].npts));
-            s->qd[nvar + i] = gpusvm__diag(&p[0].x, pt, s->norm[pt], b->ktype, b->gamma, b->coef0, b->degree);
+            s->qd[nvar + i] = gpusvm__diag(&p[0].x, pt, s->norm[pt], b->ktype, p[t].gamma, b->coef0, b->degree);
             s->g0[nvar + i] = -1.0;
             s->cv[nvar + i] = p[t].C[i];
             s->y[nvar + i] = p[t].y[i];
@@ -6764,7 +6776,7 @@ typedef struct gpusvm__rows_args {
     gpusvm__cl_mem A, idx, norm_a, B, norm_b, pinfo, map, slot, K, status;
     gpusvm__cl_int pitch_a, pitch_b, use_map, dpad, ldk, qmax, ktype, degree, a_pos;
     gpusvm__cl_int self; /* the rows' and the columns' points are one set (training) */
-    float gamma, coef0;
+    float coef0;         /* gamma: each problem's, in the problem table */
 } gpusvm__rows_args;
 
 /* Set: the rows kernels' columns (kernels part 1's b_mode, b_off, b_end; every point: 0, 0, 0). */
@@ -6816,7 +6828,6 @@ static gpusvm_result gpusvm__ocl_bind_rows(gpusvm__ocl *b, const gpusvm__rows_ar
     GPUSVM__SET_ROWS_ALL(ldk, ra->ldk);
     GPUSVM__SET_ROWS_ALL(qmax, ra->qmax);
     GPUSVM__SET_ROWS_ALL(ktype, ra->ktype);
-    GPUSVM__SET_ROWS_ALL(gamma, ra->gamma);
     GPUSVM__SET_ROWS_ALL(coef0, ra->coef0);
     GPUSVM__SET_ROWS_ALL(degree, ra->degree);
     GPUSVM__SET_ROWS_ALL(status, ra->status);
@@ -6833,7 +6844,7 @@ fail:
 typedef struct gpusvm__sparse_args {
     gpusvm__cl_mem a[3], b[3], idx, norm_a, norm_b, pinfo, map, slot, K, status;
     gpusvm__cl_int use_map, ldk, qmax, ktype, degree, self;
-    float gamma, coef0;
+    float coef0;
 } gpusvm__sparse_args;
 
 static gpusvm_result gpusvm__ocl_bind_sparse(gpusvm__ocl *b, const gpusvm__sparse_args *sa)
@@ -6856,7 +6867,6 @@ static gpusvm_result gpusvm__ocl_bind_sparse(gpusvm__ocl *b, const gpusvm__spars
     GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_ldk, sa->ldk);
     GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_qmax, sa->qmax);
     GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_ktype, sa->ktype);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_gamma, sa->gamma);
     GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_coef0, sa->coef0);
     GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_degree, sa->degree);
     GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_status, sa->status);
@@ -6885,7 +6895,6 @@ static gpusvm_result gpusvm__ocl_bind_train_sparse(gpusvm__ocl *b, gpusvm__cl_in
     sa.ldk = (gpusvm__cl_int)b->ldk;
     sa.qmax = b->q;
     sa.ktype = b->ktype;
-    sa.gamma = b->gamma;
     sa.coef0 = b->coef0;
     sa.degree = b->degree;
     sa.status = m[GPUSVM__TB_STATUS];
@@ -6944,7 +6953,6 @@ static gpusvm_result gpusvm__ocl_bind_train_rows(gpusvm__ocl *b, gpusvm__cl_int 
     ra.ldk = (gpusvm__cl_int)b->ldk;
     ra.qmax = qmax;
     ra.ktype = b->ktype;
-    ra.gamma = b->gamma;
     ra.coef0 = b->coef0;
     ra.degree = b->degree;
     ra.status = m[GPUSVM__TB_STATUS];
@@ -8374,6 +8382,7 @@ typedef struct gpusvm__ocl_dec {
     float *norms;    /* dense: the norms */
     double *norms_d; /* sparse: the norms in double */
     double *dbuf;
+    float gamma;     /* the kernel's, in the problem table */
 } gpusvm__ocl_dec;
 
 /* The most nonzeros in one block of pb rows of x. */
@@ -8515,8 +8524,8 @@ done:
 
 /* The rows kernel's arguments for a prediction: the support vectors are the rows, the block of
    test points the columns (one problem, no map). */
-static gpusvm_result gpusvm__ocl_dec_bind_sparse(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float gamma,
-                                                 float coef0, int degree)
+static gpusvm_result gpusvm__ocl_dec_bind_sparse(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float coef0,
+                                                 int degree)
 {
     const gpusvm__cl_mem *m = dp->mem;
     const gpusvm__cl_int pb = (gpusvm__cl_int)dp->pb;
@@ -8537,7 +8546,6 @@ static gpusvm_result gpusvm__ocl_dec_bind_sparse(gpusvm__ocl *b, const gpusvm__o
     sa.ldk = pb;
     sa.qmax = 0;
     sa.ktype = ktype;
-    sa.gamma = gamma;
     sa.coef0 = coef0;
     sa.degree = degree;
     sa.status = m[GPUSVM__DB_ST];
@@ -8545,8 +8553,8 @@ static gpusvm_result gpusvm__ocl_dec_bind_sparse(gpusvm__ocl *b, const gpusvm__o
     return gpusvm__ocl_bind_sparse(b, &sa);
 }
 
-static gpusvm_result gpusvm__ocl_dec_bind_dense(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float gamma,
-                                                float coef0, int degree)
+static gpusvm_result gpusvm__ocl_dec_bind_dense(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float coef0,
+                                                int degree)
 {
     const gpusvm__cl_mem *m = dp->mem;
     const gpusvm__cl_int pb = (gpusvm__cl_int)dp->pb;
@@ -8567,7 +8575,6 @@ static gpusvm_result gpusvm__ocl_dec_bind_dense(gpusvm__ocl *b, const gpusvm__oc
     ra.ldk = pb;
     ra.qmax = 0;
     ra.ktype = ktype;
-    ra.gamma = gamma;
     ra.coef0 = coef0;
     ra.degree = degree;
     ra.status = m[GPUSVM__DB_ST];
@@ -8577,13 +8584,13 @@ static gpusvm_result gpusvm__ocl_dec_bind_dense(gpusvm__ocl *b, const gpusvm__oc
 }
 
 /* Bind: the rows and update arguments every block shares. */
-static gpusvm_result gpusvm__ocl_dec_bind(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float gamma,
-                                          float coef0, int degree)
+static gpusvm_result gpusvm__ocl_dec_bind(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float coef0,
+                                          int degree)
 {
     const gpusvm__cl_mem *m = dp->mem;
     const gpusvm__cl_int zero = 0, pb = (gpusvm__cl_int)dp->pb;
-    gpusvm_result r = dp->sparse ? gpusvm__ocl_dec_bind_sparse(b, dp, ktype, gamma, coef0, degree)
-                                 : gpusvm__ocl_dec_bind_dense(b, dp, ktype, gamma, coef0, degree);
+    gpusvm_result r = dp->sparse ? gpusvm__ocl_dec_bind_sparse(b, dp, ktype, coef0, degree)
+                                 : gpusvm__ocl_dec_bind_dense(b, dp, ktype, coef0, degree);
     if (r != GPUSVM_OK) return r;
     GPUSVM__SET(UPDATE, UPDATE_out0, m[GPUSVM__DB_DEC]);
     GPUSVM__SET(UPDATE, UPDATE_y0, m[GPUSVM__DB_Y]);
@@ -8622,13 +8629,14 @@ static gpusvm_result gpusvm__ocl_dec_block(gpusvm__ocl *b, gpusvm__ocl_dec *dp, 
     if (r != GPUSVM_OK) return r;
     if (dp->sparse) gpusvm__norms_d(x, t0, cnt, dp->norms_d);
     else gpusvm__norms(x, t0, cnt, dp->norms);
-    info[GPUSVM__PI_VAR] = 0;
+    memset(info, 0, sizeof info);
     info[GPUSVM__PI_NVAR] = info[GPUSVM__PI_NPTS] = (int32_t)cnt;
     info[GPUSVM__PI_PT] = 0;
     info[GPUSVM__PI_Q] = (int32_t)dp->nsv;
     info[GPUSVM__PI_WHOLE] = 0;
     info[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(cnt);
     info[GPUSVM__PI_SPLIT] = INT_MAX; /* support vectors are points, never second copies */
+    info[GPUSVM__PI_GAMMA] = gpusvm__float_bits(dp->gamma);
     if ((r = gpusvm__ocl_write(b, dp->mem[GPUSVM__DB_NB], 0, cnt * (dp->sparse ? sizeof(double) : sizeof(float)),
                                dp->sparse ? (const void *)dp->norms_d : (const void *)dp->norms)) != GPUSVM_OK ||
         (r = gpusvm__ocl_fill(b, dp->mem[GPUSVM__DB_DEC], dp->nv * dp->pb * sizeof(double), 0)) != GPUSVM_OK ||
@@ -8668,8 +8676,9 @@ static gpusvm_result gpusvm__ocl_decision(gpusvm__backend *bb, const gpusvm__csr
         return GPUSVM_OK;
     }
     if ((r = gpusvm__ocl_dec_plan(b, sv, x, nv, ktype, &dp)) != GPUSVM_OK) return r;
+    dp.gamma = gamma;
     if ((r = gpusvm__ocl_dec_setup(b, &dp, sv, coef)) == GPUSVM_OK &&
-        (r = gpusvm__ocl_dec_bind(b, &dp, ktype, gamma, coef0, degree)) == GPUSVM_OK)
+        (r = gpusvm__ocl_dec_bind(b, &dp, ktype, coef0, degree)) == GPUSVM_OK)
         for (t0 = 0; t0 < dp.nt && r == GPUSVM_OK; t0 += dp.pb) r = gpusvm__ocl_dec_block(b, &dp, x, t0, out);
     gpusvm__free(a, dp.live);
     gpusvm__free(a, dp.norms);
@@ -10588,6 +10597,22 @@ static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_tur
 /* Platt scaling from internal cross-validation folds, the SVR Laplace scale, one-class density
    marks; they train through the tasks below. Here too: the folds' training (gpusvm__folds). */
 
+/* A point of a grid: the bound and the kernel's gamma a subset of a batch trains with. */
+typedef struct gpusvm__point {
+    double C, gamma;
+} gpusvm__point;
+
+/* prm at point s of pt (pt NULL: prm's own C and gamma). */
+static gpusvm_params gpusvm__at_point(const gpusvm_params *prm, const gpusvm__point *pt, size_t s)
+{
+    gpusvm_params p = *prm;
+    if (pt) {
+        p.C = pt[s].C;
+        p.gamma = pt[s].gamma;
+    }
+    return p;
+}
+
 /* The tasks call the fits, and the fits train through the tasks: one side must declare the other,
    and these six entries of >>tasks are what the fits use. */
 static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
@@ -10598,7 +10623,8 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
                                               const gpusvm_params *p, int nr_fold, double *target);
 static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
                                        const gpusvm_params *prm, int nsub, const size_t *const *sub,
-                                       const size_t *sub_n, const double *sub_C, gpusvm_model **out, double t_start);
+                                       const size_t *sub_n, const gpusvm__point *sub_pt, gpusvm_model **out,
+                                       double t_start);
 static gpusvm_result gpusvm__train_single_many(gpusvm_context *ctx, const gpusvm__csr *xin, const double *z,
                                                const gpusvm_params *prm, int nsub, const size_t *const *sub,
                                                const size_t *sub_n, gpusvm_model **out, double t_start);
@@ -10694,30 +10720,30 @@ static int gpusvm__cmp_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The batch of folds times C values: nfold x nC subsets of training rows (subset f nC + c: fold f
-   with the c-th value), and each subset's C (Cs NULL: one value, prm's, and subC NULL). Each
-   fold's values side by side, so that a contiguous share of the batch (several devices) holds
-   the small and the large C values alike, not the cheap values on one device and the costly on
-   another. NULL when out of memory. */
+/* The batch of folds times grid points: nfold x npt subsets of training rows (subset f npt + c:
+   fold f at point c), and each subset's point (pts NULL: one, prm's, and subpt NULL). Each fold's
+   points side by side, so that a contiguous share of the batch (several devices) holds the small
+   and the large C values alike, not the cheap points on one device and the costly on another.
+   NULL when out of memory. */
 static const size_t **gpusvm__folds_subsets(gpusvm_context *ctx, size_t *const *tr, const size_t *ntr, int nfold,
-                                            int nC, const double *Cs, size_t **nsub, double **subC)
+                                            int npt, const gpusvm__point *pts, size_t **nsub, gpusvm__point **subpt)
 {
     const gpusvm_allocator *a = &ctx->alloc;
-    const size_t n = (size_t)nC * (size_t)nfold;
+    const size_t n = (size_t)npt * (size_t)nfold;
     const size_t **sub = (const size_t **)gpusvm__alloc(a, n, sizeof(size_t *));
     size_t k;
     *nsub = (size_t *)gpusvm__alloc(a, n, sizeof(size_t));
-    *subC = Cs ? (double *)gpusvm__alloc(a, n, sizeof(double)) : NULL;
-    if (!sub || !*nsub || (Cs && !*subC)) {
+    *subpt = pts ? (gpusvm__point *)gpusvm__alloc(a, n, sizeof(gpusvm__point)) : NULL;
+    if (!sub || !*nsub || (pts && !*subpt)) {
         gpusvm__free(a, sub);
         gpusvm__free(a, *nsub);
-        gpusvm__free(a, *subC);
+        gpusvm__free(a, *subpt);
         return NULL;
     }
-    for (k = 0; k < n; ++k) { /* fold-major: each fold's C values side by side */
-        sub[k] = tr[k / (size_t)nC];
-        (*nsub)[k] = ntr[k / (size_t)nC];
-        if (Cs) (*subC)[k] = Cs[k % (size_t)nC];
+    for (k = 0; k < n; ++k) { /* fold-major: each fold's points side by side */
+        sub[k] = tr[k / (size_t)npt];
+        (*nsub)[k] = ntr[k / (size_t)npt];
+        if (pts) (*subpt)[k] = pts[k % (size_t)npt];
     }
     return sub;
 }
@@ -10763,20 +10789,20 @@ static gpusvm_result gpusvm__cs_folds(gpusvm_context *ctx, const gpusvm__csr *x,
    into labels and/or dec (the folds' predictions one after another, in te order); label0[f]
    gets fold f's first label. y, sample weights and serial numbers are by input row. Every
    type trains all folds in one batch (their rows taken in ascending order, so that they read
-   the shared points in order; Crammer-Singer's on several GPUs a batch a device). Cs (C-SVC, nu-SVC only; NULL: prm's C): nC values of C, every
-   fold for each in the one batch, the c-th value's predictions (labels only) after the c
-   earlier values' full runs. */
+   the shared points in order; Crammer-Singer's on several GPUs a batch a device). pts (C-SVC,
+   nu-SVC only; NULL: prm's C and gamma): npt grid points, every fold at each in the one batch,
+   the c-th point's predictions (labels only) after the c earlier points' full runs. */
 static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, const double *y, const gpusvm_params *prm,
                                    int nfold, size_t *const *tr, const size_t *ntr, const size_t *const *te,
-                                   const size_t *nte, int nC, const double *Cs, double *labels, double *dec,
+                                   const size_t *nte, int npt, const gpusvm__point *pts, double *labels, double *dec,
                                    int *label0)
 {
     const gpusvm_allocator *a = &ctx->alloc;
-    const size_t nmod = (size_t)nC * (size_t)nfold;
+    const size_t nmod = (size_t)npt * (size_t)nfold;
     gpusvm_model **models = (gpusvm_model **)gpusvm__calloc(a, nmod, sizeof(gpusvm_model *));
     const size_t **sub;
     size_t *nsub = NULL, at = 0, total = 0, k;
-    double *subC = NULL;
+    gpusvm__point *subpt = NULL;
     gpusvm_params p = *prm;
     gpusvm_result r = GPUSVM_OK;
     int f, c;
@@ -10789,14 +10815,14 @@ static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, co
                                 "fewer rows than folds: use fewer folds)");
         }
     for (f = 0; f < nfold; ++f) qsort(tr[f], ntr[f], sizeof(size_t), gpusvm__cmp_size);
-    sub = models ? gpusvm__folds_subsets(ctx, tr, ntr, nfold, nC, Cs, &nsub, &subC) : NULL;
+    sub = models ? gpusvm__folds_subsets(ctx, tr, ntr, nfold, npt, pts, &nsub, &subpt) : NULL;
     if (!sub) {
         gpusvm__free(a, models);
         return gpusvm__oom(ctx, "cross-validation");
     }
     p.probability = 0; /* the folds predict by their decision values */
     if (prm->svm_type == GPUSVM_C_SVC || prm->svm_type == GPUSVM_NU_SVC)
-        r = gpusvm__train_ovo(ctx, x, y, &p, (int)nmod, sub, nsub, subC, models, gpusvm__now());
+        r = gpusvm__train_ovo(ctx, x, y, &p, (int)nmod, sub, nsub, subpt, models, gpusvm__now());
     else if (prm->svm_type == GPUSVM_CRAMMER_SINGER)
         r = gpusvm__cs_folds(ctx, x, y, &p, nfold, sub, nsub, models);
     else
@@ -10804,18 +10830,18 @@ static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, co
     for (f = 0; f < nfold && r == GPUSVM_OK; ++f) {
         gpusvm__input xe;
         if ((r = gpusvm__csr_rows(ctx, x, te[f], nte[f], &xe)) != GPUSVM_OK) break;
-        for (c = 0; c < nC && r == GPUSVM_OK; ++c)
-            r = gpusvm__predict(ctx, models[(size_t)f * (size_t)nC + (size_t)c], &xe.m,
+        for (c = 0; c < npt && r == GPUSVM_OK; ++c)
+            r = gpusvm__predict(ctx, models[(size_t)f * (size_t)npt + (size_t)c], &xe.m,
                                 labels ? labels + (size_t)c * total + at : NULL, dec ? dec + at : NULL);
         gpusvm__input_free(ctx, &xe);
-        if (label0) label0[f] = models[(size_t)f * (size_t)nC]->label[0];
+        if (label0) label0[f] = models[(size_t)f * (size_t)npt]->label[0];
         at += nte[f];
     }
     for (k = 0; k < nmod; ++k) gpusvm_model_free(models[k]);
     gpusvm__free(a, models);
     gpusvm__free(a, (void *)sub);
     gpusvm__free(a, nsub);
-    gpusvm__free(a, subC);
+    gpusvm__free(a, subpt);
     return r;
 }
 
@@ -11424,7 +11450,8 @@ fail:
    of every subset in one batch on the rows' one shared copy. */
 static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
                                        const gpusvm_params *prm, int nsub, const size_t *const *sub,
-                                       const size_t *sub_n, const double *sub_C, gpusvm_model **out, double t_start)
+                                       const size_t *sub_n, const gpusvm__point *sub_pt, gpusvm_model **out,
+                                       double t_start)
 {
     const gpusvm_allocator *a = &ctx->alloc;
     const int pre = prm->kernel_type == GPUSVM_KERNEL_PRECOMPUTED;
@@ -11468,8 +11495,7 @@ static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *x
     if (r != GPUSVM_OK) goto done;
 
     for (s = 0; s < nsub; ++s) {
-        gpusvm_params ps = *prm;
-        if (sub_C) ps.C = sub_C[s];
+        const gpusvm_params ps = gpusvm__at_point(prm, sub_pt, (size_t)s);
         if ((r = gpusvm__ovo_setup(ctx, &xsh.m, pos, xin, y, &ps, sub ? sub[s] : NULL, sub ? sub_n[s] : n, &o[s])) !=
             GPUSVM_OK)
             goto done;
@@ -11501,8 +11527,7 @@ static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *x
     if (nprob && (r = gpusvm__solve_batch(ctx, probs, (int)nprob, prm, alpha0, G0, alpha, G, pinfo)) != GPUSVM_OK)
         goto done;
     for (s = 0, nprob = 0, nvar = 0; s < nsub; ++s) {
-        gpusvm_params ps = *prm;
-        if (sub_C) ps.C = sub_C[s];
+        const gpusvm_params ps = gpusvm__at_point(prm, sub_pt, (size_t)s);
         if ((r = gpusvm__ovo_finish(ctx, &o[s], pre ? &ser.m : xin, &ps, alpha + nvar, G + nvar, pinfo + nprob, &out[s],
                                     t_start)) != GPUSVM_OK)
             goto done;
@@ -12280,11 +12305,11 @@ static gpusvm_result gpusvm__cv_layout(gpusvm_context *ctx, const double *y, siz
     return r;
 }
 
-/* Cross-validation for nC values of C (Cs NULL: p's one): target[c * l + i] is row i's prediction
-   with C = Cs[c] by the model trained without i's fold. C-SVC's values train as one batch. */
-static gpusvm_result gpusvm__cross_validation_c(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
-                                                const gpusvm_params *p, int nr_fold, int nC, const double *Cs,
-                                                double *target)
+/* Cross-validation at npt grid points (pts NULL: p's one): target[c * l + i] is row i's prediction
+   at point c by the model trained without i's fold. C-SVC's points train as one batch. */
+static gpusvm_result gpusvm__cross_validation_at(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
+                                                 const gpusvm_params *p, int nr_fold, int npt,
+                                                 const gpusvm__point *pts, double *target)
 {
     const gpusvm_allocator *a = &ctx->alloc;
     const size_t l = x->rows;
@@ -12292,7 +12317,7 @@ static gpusvm_result gpusvm__cross_validation_c(gpusvm_context *ctx, const gpusv
     size_t *fold_start = (size_t *)gpusvm__alloc(a, (size_t)nr_fold + 1, sizeof(size_t));
     size_t *train_idx = NULL, **tr = NULL, *ntr = NULL, *nte = NULL;
     const size_t **te = NULL;
-    double *pred = (double *)gpusvm__alloc(a, l * (size_t)nC, sizeof(double));
+    double *pred = (double *)gpusvm__alloc(a, l * (size_t)npt, sizeof(double));
     size_t i, k;
     gpusvm_result r = GPUSVM_OK;
     int f, c;
@@ -12323,17 +12348,16 @@ static gpusvm_result gpusvm__cross_validation_c(gpusvm_context *ctx, const gpusv
         ++k;
     }
     /* pred follows perm: the non-empty folds are consecutive runs of it */
-    if (Cs && p->svm_type == GPUSVM_C_SVC) {
-        r = gpusvm__folds(ctx, x, y, p, (int)k, tr, ntr, te, nte, nC, Cs, pred, NULL, NULL);
+    if (pts && p->svm_type == GPUSVM_C_SVC) {
+        r = gpusvm__folds(ctx, x, y, p, (int)k, tr, ntr, te, nte, npt, pts, pred, NULL, NULL);
     } else {
-        for (c = 0; c < nC && r == GPUSVM_OK; ++c) {
-            gpusvm_params pc = *p;
-            if (Cs) pc.C = Cs[c];
+        for (c = 0; c < npt && r == GPUSVM_OK; ++c) {
+            const gpusvm_params pc = gpusvm__at_point(p, pts, (size_t)c);
             r = gpusvm__folds(ctx, x, y, &pc, (int)k, tr, ntr, te, nte, 1, NULL, pred + (size_t)c * l, NULL, NULL);
         }
     }
     if (r != GPUSVM_OK) goto done;
-    for (c = 0; c < nC; ++c)
+    for (c = 0; c < npt; ++c)
         for (i = 0; i < l; ++i) target[(size_t)c * l + perm[i]] = pred[(size_t)c * l + i];
 done:
     gpusvm__free(a, perm);
@@ -12350,7 +12374,7 @@ done:
 static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
                                               const gpusvm_params *p, int nr_fold, double *target)
 {
-    return gpusvm__cross_validation_c(ctx, x, y, p, nr_fold, 1, NULL, target);
+    return gpusvm__cross_validation_at(ctx, x, y, p, nr_fold, 1, NULL, target);
 }
 
 /* >>predict ---------------------------------------------------------------- */
@@ -14285,13 +14309,14 @@ static void gpusvm__grid_rates(const gpusvm_params *p, const double *y, size_t l
     }
 }
 
-/* A grid search's gamma values, each a job (gpusvm__jobs_run): gamma k's row of rates from one
-   cross-validation of every C together. */
+/* A grid search's jobs (gpusvm__jobs_run): job k takes gamma values k, k + njobs, ... C-SVC's
+   make a job a device (one on one device), each one batch of every fold at every C and every
+   gamma of the job; the other types a gamma a job, each point its own cross-validation. */
 typedef struct gpusvm__grid {
     const gpusvm__csr *x;
     const double *y, *C, *gamma;
     gpusvm_params base;
-    int nr_fold, nc, ngamma;
+    int nr_fold, nc, ngamma, njobs;
     double *rate;
 } gpusvm__grid;
 
@@ -14306,18 +14331,32 @@ static gpusvm_result gpusvm__grid_params(gpusvm_context *ctx, const gpusvm__grid
     return gpusvm__resolve_params(ctx, &pk, g->x, p);
 }
 
-static gpusvm_result gpusvm__grid_gamma(gpusvm_context *ctx, void *arg, int k)
+/* Job k: its gamma values' rows of rates from one cross-validation at their points (gamma by
+   gamma, each with every C). */
+static gpusvm_result gpusvm__grid_job(gpusvm_context *ctx, void *arg, int k)
 {
     const gpusvm__grid *g = (const gpusvm__grid *)arg;
-    gpusvm_params p;
-    gpusvm_result r;
-    double *target;
-    if ((r = gpusvm__grid_params(ctx, g, k, &p)) != GPUSVM_OK) return r;
-    if (!(target = (double *)gpusvm__alloc(&ctx->alloc, g->x->rows, (size_t)g->nc * sizeof(double))))
-        return gpusvm__oom(ctx, "the grid's predictions");
-    if ((r = gpusvm__cross_validation_c(ctx, g->x, g->y, &p, g->nr_fold, g->nc, g->C, target)) == GPUSVM_OK)
-        gpusvm__grid_rates(&p, g->y, g->x->rows, g->nc, target, g->rate + (size_t)k * (size_t)g->nc);
-    gpusvm__free(&ctx->alloc, target);
+    const gpusvm_allocator *a = &ctx->alloc;
+    const int ng = (g->ngamma - k + g->njobs - 1) / g->njobs, npt = ng * g->nc;
+    const size_t l = g->x->rows;
+    gpusvm__point *pts = (gpusvm__point *)gpusvm__alloc(a, (size_t)npt, sizeof(gpusvm__point));
+    double *target = (double *)gpusvm__alloc(a, l, (size_t)npt * sizeof(double));
+    gpusvm_params p; /* gamma i / nc's parameters (the points set C and gamma) */
+    gpusvm_result r = pts && target ? GPUSVM_OK : gpusvm__oom(ctx, "the grid's predictions");
+    int i;
+    memset(&p, 0, sizeof p);
+    for (i = 0; i < npt && r == GPUSVM_OK; ++i) {
+        if (i % g->nc == 0 && (r = gpusvm__grid_params(ctx, g, k + i / g->nc * g->njobs, &p)) != GPUSVM_OK) break;
+        pts[i].C = g->C ? g->C[i % g->nc] : p.C;
+        pts[i].gamma = p.gamma;
+    }
+    if (r == GPUSVM_OK)
+        r = gpusvm__cross_validation_at(ctx, g->x, g->y, &p, g->nr_fold, npt, pts, target);
+    for (i = 0; i < ng && r == GPUSVM_OK; ++i)
+        gpusvm__grid_rates(&p, g->y, l, g->nc, target + (size_t)i * (size_t)g->nc * l,
+                           g->rate + (size_t)(k + i * g->njobs) * (size_t)g->nc);
+    gpusvm__free(a, pts);
+    gpusvm__free(a, target);
     return r;
 }
 
@@ -14351,8 +14390,11 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
     g.ngamma = g.gamma ? ngamma : 1;
     g.rate = rate;
     if ((r = gpusvm__grid_params(ctx, &g, 0, &p0)) == GPUSVM_OK &&
-        (r = gpusvm__check_labels(ctx, &p0, y, in.m.rows)) == GPUSVM_OK)
-        r = gpusvm__jobs_run(ctx, g.ngamma, g.base.progress != NULL, gpusvm__grid_gamma, &g);
+        (r = gpusvm__check_labels(ctx, &p0, y, in.m.rows)) == GPUSVM_OK) {
+        const int ndev = gpusvm__jobs_devices(ctx, g.ngamma, g.base.progress != NULL);
+        g.njobs = p0.svm_type != GPUSVM_C_SVC ? g.ngamma : ndev ? ndev : 1;
+        r = gpusvm__jobs_run(ctx, g.njobs, g.base.progress != NULL, gpusvm__grid_job, &g);
+    }
     gpusvm__input_free(ctx, &in);
     return r;
 }
@@ -14794,7 +14836,8 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__PI_SPLIT 7  /* variables from here on are the points again */\n",
     "#define GPUSVM__PI_LO 8     /* its points [LO, HI) are this device's share: only their variables are */\n",
     "#define GPUSVM__PI_HI 9     /* candidates (a problem split by rows; else 0 and NPTS) */\n",
-    "#define GPUSVM__PI_COUNT 10\n",
+    "#define GPUSVM__PI_GAMMA 10 /* its kernel's gamma, the float's bits (a grid's problems differ in it) */\n",
+    "#define GPUSVM__PI_COUNT 11\n",
     "\n",
     "/* ---- the sides of a selection (kernels part 2's gpusvm_select) ------------\n",
     " * Side s takes, from I_up or I_low (LOW), of one class or any (CLS: +1, -1, 0),\n",
@@ -14892,7 +14935,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(ROWS, __global const int *, map) S_() X_(ROWS, int, use_map) S_() X_(ROWS, int, dpad) S_()       \\\n",
     "    X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \\\n",
     "    X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \\\n",
-    "    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \\\n",
+    "    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, coef0) S_() \\\n",
     "    X_(ROWS, int, degree) S_() X_(ROWS, __global const gpusvm_wbits *, status) S_() X_(ROWS, int, a_pos) S_()   \\\n",
     "    X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)\n",
     "\n",
@@ -14909,7 +14952,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(ROWS_SPARSE, __global const int *, slot) S_() X_(ROWS_SPARSE, int, row_off) S_()               \\\n",
     "    X_(ROWS_SPARSE, int, nrows) S_() X_(ROWS_SPARSE, int, skip_whole) S_()                            \\\n",
     "    X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \\\n",
-    "    X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, gamma) S_() X_(ROWS_SPARSE, float, coef0) S_() \\\n",
+    "    X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, coef0) S_() \\\n",
     "    X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const gpusvm_wbits *, status) S_()             \\\n",
     "    X_(ROWS_SPARSE, int, self)\n",
     "\n",
@@ -15629,6 +15672,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int r0 = get_group_id(1) * GPUSVM__TILE;\n",
     "    const int p = get_group_id(2);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
     "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    const int ws = p * qmax;\n",
@@ -15709,6 +15753,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local float row_n[GPUSVM__NARROW_ROWS];\n",
     "    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__NARROW_ROWS;\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
     "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    const int ws = p * qmax;\n",
@@ -15803,6 +15848,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local float As[GPUSVM__FEW_FEAT * GPUSVM__FEW];\n",
     "    const int p = get_group_id(2);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
     "    /* grid dimension 1: groups of GPUSVM__FEW rows from row_off on */\n",
     "    const int roff = row_off + (int)get_group_id(1) * GPUSVM__FEW;\n",
@@ -16079,6 +16125,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SPARSE_ROWS, first = get_group_id(0) * GPUSVM_SP_PTS;\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
     "    const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SPARSE_ROWS);\n",
     "    /* uniform per work-group: no barrier is skipped by part of the group */\n",
@@ -17669,6 +17716,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TILE;\n",
     "    const int p = get_group_id(2);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
     "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    const int ws = p * qmax;\n",
@@ -18155,7 +18203,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3523
+#define GPUSVM__KERNEL_SOURCE_LINES 3529
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

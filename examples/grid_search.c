@@ -1,6 +1,6 @@
 /* examples/grid_search.c: choosing C and gamma by cross-validation from C, as LIBSVM's grid.py does
    from the shell. One gpusvm_grid_search call trains every (C, gamma) point with its folds (for
-   C-SVC every C of a gamma as one batch on the device) and fills a table of rates:
+   C-SVC every point of the grid as one batch on the device) and fills a table of rates:
 
        cc -O2 -I. examples/grid_search.c -ldl -lm && ./a.out data/heart_scale */
 #define GPUSVM_IMPLEMENTATION

@@ -160,7 +160,8 @@
 #define GPUSVM__PI_SPLIT 7  /* variables from here on are the points again */
 #define GPUSVM__PI_LO 8     /* its points [LO, HI) are this device's share: only their variables are */
 #define GPUSVM__PI_HI 9     /* candidates (a problem split by rows; else 0 and NPTS) */
-#define GPUSVM__PI_COUNT 10
+#define GPUSVM__PI_GAMMA 10 /* its kernel's gamma, the float's bits (a grid's problems differ in it) */
+#define GPUSVM__PI_COUNT 11
 
 /* ---- the sides of a selection (kernels part 2's gpusvm_select) ------------
  * Side s takes, from I_up or I_low (LOW), of one class or any (CLS: +1, -1, 0),
@@ -258,7 +259,7 @@
     X_(ROWS, __global const int *, map) S_() X_(ROWS, int, use_map) S_() X_(ROWS, int, dpad) S_()       \
     X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \
     X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \
-    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, gamma) S_() X_(ROWS, float, coef0) S_() \
+    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, coef0) S_() \
     X_(ROWS, int, degree) S_() X_(ROWS, __global const gpusvm_wbits *, status) S_() X_(ROWS, int, a_pos) S_()   \
     X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)
 
@@ -275,7 +276,7 @@
     X_(ROWS_SPARSE, __global const int *, slot) S_() X_(ROWS_SPARSE, int, row_off) S_()               \
     X_(ROWS_SPARSE, int, nrows) S_() X_(ROWS_SPARSE, int, skip_whole) S_()                            \
     X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \
-    X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, gamma) S_() X_(ROWS_SPARSE, float, coef0) S_() \
+    X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, coef0) S_() \
     X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const gpusvm_wbits *, status) S_()             \
     X_(ROWS_SPARSE, int, self)
 

@@ -120,6 +120,7 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
     const int r0 = get_group_id(1) * GPUSVM__TILE;
     const int p = get_group_id(2);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
     const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
     const int ws = p * qmax;
@@ -200,6 +201,7 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
     __local float row_n[GPUSVM__NARROW_ROWS];
     const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__NARROW_ROWS;
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
     const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
     const int ws = p * qmax;
@@ -294,6 +296,7 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     __local float As[GPUSVM__FEW_FEAT * GPUSVM__FEW];
     const int p = get_group_id(2);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
     /* grid dimension 1: groups of GPUSVM__FEW rows from row_off on */
     const int roff = row_off + (int)get_group_id(1) * GPUSVM__FEW;

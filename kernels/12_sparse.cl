@@ -187,6 +187,7 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
 #endif
     const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SPARSE_ROWS, first = get_group_id(0) * GPUSVM_SP_PTS;
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
     const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SPARSE_ROWS);
     /* uniform per work-group: no barrier is skipped by part of the group */

@@ -124,6 +124,7 @@ void gpusvm_rows_update(GPUSVM_ROWS_PARAMS, GPUSVM__ARGS_ROWS_UPD(GPUSVM__PARAM,
     const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TILE;
     const int p = get_group_id(2);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
     const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
     const int ws = p * qmax;

@@ -4,7 +4,7 @@
 # line, the best rate within 1.5 points of svm-grid's and svm-grid's own rate at gpusvm's best
 # point within 1.5 of its best (the folds differ: LIBSVM draws them with rand()), and the PNG
 # (CRCs, zlib stream, at least 32 pixels a grid point, text in the title, on both axes and in the
-# legend). Exits non-zero on a failure.
+# legend); every gamma in one batch against one gamma a run. Exits non-zero on a failure.
 set -u
 B=build
 W=$B/grid
@@ -81,4 +81,22 @@ $B/gpusvm-grid -log2c -1,1,2 -log2g -3,-1,2 -v 2 -gnuplot null -out null -png "$
     python3 -c "import sys, struct; sys.path.insert(0, 'tests'); import png_check; d = struct.unpack('>II', open('$W/gnu.png', 'rb').read()[16:24]); sys.exit(1 if png_check.check('$W/gnu.png', d[0], d[1]) else 0)" &&
     echo "ok   gpusvm-grid -gnuplot null: the picture is written as without it" ||
     { echo "FAIL gpusvm-grid -gnuplot null: no picture at -png"; fail=1; }
+# every gamma in one batch against each gamma alone (one run per gamma): the same .out lines, on
+# the C backend and on OpenCL (PoCL where that is the driver)
+for be in cpu opencl; do
+    GPUSVM_BACKEND=$be $B/gpusvm-grid -log2c -1,7,2 -log2g -7,-1,2 -v 5 -png null -out "$W/all.out" data/heart_scale \
+        > /dev/null 2> "$W/all.err" || { echo "FAIL gpusvm-grid ($be): $(tail -n 1 "$W/all.err")"; fail=1; continue; }
+    : > "$W/each.out"
+    for g in -7 -5 -3 -1; do
+        GPUSVM_BACKEND=$be $B/gpusvm-grid -log2c -1,7,2 -log2g $g,$g,2 -v 5 -png null -out "$W/one.out" \
+            data/heart_scale > /dev/null 2>&1 && cat "$W/one.out" >> "$W/each.out"
+    done
+    if [ "$(sort "$W/all.out")" = "$(sort "$W/each.out")" ] && [ "$(wc -l < "$W/all.out")" -eq 20 ]; then
+        echo "ok   gpusvm-grid ($be): every gamma in one batch gives each gamma's own .out lines (20 points)"
+    else
+        echo "FAIL gpusvm-grid ($be): one batch and one gamma a run differ:"
+        diff "$W/all.out" "$W/each.out" | head -n 5
+        fail=1
+    fi
+done
 exit $fail

@@ -116,7 +116,7 @@ rm -f $T/asan.built $T/test_faults $T/test_faults_plain $T/test_api_asan $T/test
         step "header compiles with clang as C99" clang -std=c99 $WARN -o $T/twice_clang tests/header_twice.c -ldl -lm
         step "the tools and tests build with clang, warnings as errors" sh -c \
             "for f in tools/gpusvm-train.c tools/gpusvm-predict.c tools/gpusvm-scale.c tests/test_api.c tests/test_kernels.c \
-                 bench/micro.c bench/latency.c bench/reader.c bench/gen_sparse.c examples/quickstart.c examples/predict_only.c \\
+                 bench/micro.c bench/latency.c bench/reader.c bench/gen_sparse.c bench/warm_start.c examples/quickstart.c examples/predict_only.c \\
                  examples/decision_boundary.c examples/grid_search.c tools/gpusvm-grid.c; do
                  clang -std=c99 $WARN -I. -o $T/clang_check \$f -ldl -lm || exit 1; done"
     fi

@@ -541,8 +541,9 @@ static void decision_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t
 
 /* A batch: four problems on one shared set of points through maps (a random subset, two runs
    as a one-vs-one pair has, a problem small enough to be whole, two variables per point as
-   epsilon-SVR has) solved together must give each problem exactly what it gets alone on the
-   same backend, and the two backends the same objectives. */
+   epsilon-SVR has), each with its own gamma as a grid's are, solved together must give each
+   problem exactly what it gets alone on the same backend, and the two backends the same
+   objectives. */
 static double batch_obj(const double *alpha, const double *G, size_t n)
 {
     double v = 0.0;
@@ -572,6 +573,7 @@ static void batch_check(gpusvm_context *c1, gpusvm_context *c2, const char *name
     for (p = 0; p < 4; ++p) {
         const size_t npts = p == 0 ? 400 : p == 1 ? 300 : p == 2 ? 90 : 200;
         pb[p] = t.p;
+        pb[p].gamma = t.p.gamma * (float)(1 + p); /* each its own kernel (a grid's gamma values in one batch) */
         pb[p].map = map + at;
         pb[p].npts = npts;
         pb[p].nvar = p == 3 ? 2 * npts : npts;
@@ -604,10 +606,10 @@ static void batch_check(gpusvm_context *c1, gpusvm_context *c2, const char *name
             CHECK_OK(gpusvm__solve_batch(ctx[be], &pb[p], 1, &prm, NULL, NULL, a1, g1, &one));
             for (i = 0, bad = 0; i < pb[p].nvar; ++i) bad += a1[i] != a[be][off + i] || g1[i] != g[be][off + i];
             snprintf(what, sizeof what,
-                     "%s: batch of 4, problem %d (%lu variables%s): the same alphas and gradient as alone (%d differ), "
-                     "converged, %lld pair updates",
+                     "%s: batch of 4, problem %d (%lu variables%s, gamma %g): the same alphas and gradient as alone "
+                     "(%d differ), converged, %lld pair updates",
                      be ? name : "cpu", p, (unsigned long)pb[p].nvar, info[p].working_set_size == (int)pb[p].nvar
-                     ? ", whole" : "", bad, info[p].iterations);
+                     ? ", whole" : "", pb[p].gamma, bad, info[p].iterations);
             CHECK(bad == 0 && info[p].converged && one.converged && info[p].iterations == one.iterations &&
                       info[p].iterations > 0, what);
             off += pb[p].nvar;

@@ -1,8 +1,8 @@
 /* gpusvm-grid: a drop-in for LIBSVM's grid.py (Debian's svm-grid). Every (C, gamma) point of the
-   grid and each of its folds is trained by gpusvm_grid_search, every C of a gamma together as one
-   batch on the device, instead of one svm-train -v run per point; on several GPUs (GPUSVM_DEVICE=all
-   or a list) the gamma values train at once, a device each. The lines on stdout, the .out
-   file and the last line are svm-grid's; the contour picture is written as a PNG here.
+   grid and each of its folds is trained by gpusvm_grid_search, every point together as one batch
+   on the device (C-SVC; the other types point by point), instead of one svm-train -v run per
+   point; on several GPUs (GPUSVM_DEVICE=all or a list) they share the batch. The lines on
+   stdout, the .out file and the last line are svm-grid's; the contour picture is a PNG here.
    Usage: gpusvm-grid [grid_options] [svm_options] dataset
    Built with GPUSVM_GRID_MPI (make mpi): gpusvm-grid-mpi, the same run as MPI ranks that take the
    gamma values in turn (cli_mpi.h): mpirun -np 4 build/gpusvm-grid-mpi [options] dataset */
@@ -185,21 +185,18 @@ static void parse(int argc, char **argv, grid_opts *o)
     cli_train_done(&o->t);
 }
 
-/* The rates of every grid point: gamma by gamma, every C of it in one call (progress on stderr);
-   on several devices (GPUSVM_DEVICE=all or a list) every gamma in one call, so that they train at
-   once, a device each; as MPI ranks, rank r takes gamma values r, r + ranks, ... and every rank
-   gets all rates. */
+/* The rates of every grid point: every point in one call (C-SVC's train as one batch, shared by
+   the devices of GPUSVM_DEVICE=all or a list); as MPI ranks, rank r takes gamma values r,
+   r + ranks, ... and every rank gets all rates. */
 static void run_grid(gpusvm_context *ctx, const gpusvm_dataset *ds, const grid_opts *o, const double *cs, int nc,
                      const double *gs, int ng, double *rate)
 {
     double C[1000], G[1000];
-    const char *dev = getenv("GPUSVM_DEVICE");
-    int i, ranks = 1, step = 1;
+    int i, ranks = 1, step = ng;
     time_t start = time(NULL);
 #ifdef GPUSVM_GRID_MPI
     ranks = cli_mpi_size_;
-#else
-    if (dev && (strchr(dev, ',') || !strcmp(dev, "all"))) step = ng;
+    step = 1;
 #endif
     for (i = 0; i < nc; ++i) C[i] = pow(2.0, cs[i]);
     for (i = 0; i < ng; ++i) G[i] = pow(2.0, gs[i]);
@@ -219,7 +216,6 @@ static void run_grid(gpusvm_context *ctx, const gpusvm_dataset *ds, const grid_o
 #ifdef GPUSVM_GRID_MPI
     cli_mpi_sum(rate, (size_t)nc * (size_t)ng);
 #endif
-    (void)dev;
 }
 
 /* The grid as computed: its ranges in order (cr, gr) and in svm-grid's order (cs, gs), the rates
