@@ -20,7 +20,7 @@ LIBS    := -ldl -lm
 BUILD   := build
 KERNELS := kernels/00_shared.h $(sort $(wildcard kernels/*.cl))
 
-TOOLS := $(BUILD)/gpusvm-train $(BUILD)/gpusvm-predict $(BUILD)/gpusvm-scale $(BUILD)/gpusvm-grid
+TOOLS := $(BUILD)/gpusvm-train $(BUILD)/gpusvm-predict $(BUILD)/gpusvm-scale $(BUILD)/gpusvm-grid $(BUILD)/gpusvm-export
 
 FUZZ_SECONDS ?= 60
 TEST_FUZZ_RUNS ?= 200000
@@ -46,6 +46,9 @@ $(BUILD)/gpusvm-scale: tools/gpusvm-scale.c tools/cli.h gpusvm.h | $(BUILD)
 
 $(BUILD)/gpusvm-grid: tools/gpusvm-grid.c tools/cli.h tools/png.h gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ tools/gpusvm-grid.c $(LIBS)
+
+$(BUILD)/gpusvm-export: tools/gpusvm-export.c gpusvm.h | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ tools/gpusvm-export.c -lm
 
 # gpusvm-train and gpusvm-grid across MPI ranks (Open MPI, MPICH: their mpicc); not part of 'all'.
 MPICC ?= mpicc

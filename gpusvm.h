@@ -151,6 +151,11 @@
       Larger batches run on the device in blocks. A dense point may have more features than the
       model's data: they add nothing to <x,z>, but they count in |x|^2, so an RBF kernel's values
       change as LIBSVM's do (LIBSVM's svm-predict reads every feature of the line).
+      gpusvm_model_to_c (build/gpusvm-export) writes a model as C source instead: const arrays
+      and a float predictor that allocates nothing and needs neither stdio nor OpenCL nor this
+      header, for a microcontroller's flash or a game's code; it reads the model's features only
+      (x[j], j < name_N_FEATURES). Its decision values are the library's within float rounding
+      (tests/export.sh states the bound and checks it).
 
    PARAMETERS
       Zero means default in every struct (C 1, gamma 1/features, degree 3, eps 1e-3, nu 0.5, ...);
@@ -295,7 +300,9 @@ typedef enum gpusvm_result {
     X(DATA_SYNTAX, GPUSVM_ERROR_PARSE, "a data file's line is malformed (file:line: what is wrong)")            \
     X(DATA_INDEX0, GPUSVM_ERROR_PARSE,                                                                           \
       "a data file has index 0, and LIBSVM's indices start at 1: a zero-based file (read it with GPUSVM_INDEX0_FEATURE) or a precomputed kernel's serials (GPUSVM_INDEX0_SERIAL)") \
-    X(MODEL_SYNTAX, GPUSVM_ERROR_PARSE, "a model file's line is malformed (file:line: what is wrong)")
+    X(MODEL_SYNTAX, GPUSVM_ERROR_PARSE, "a model file's line is malformed (file:line: what is wrong)")           \
+    X(EXPORT, GPUSVM_ERROR_INVALID_ARGUMENT,                                                                     \
+      "model export: the name is not a C identifier, or the model's kernel is precomputed (nothing to export)")
 
 typedef enum gpusvm_error {
 #define GPUSVM__ERROR_ID(id, result, text) GPUSVM_ERR_##id,
@@ -714,6 +721,17 @@ GPUSVM_API gpusvm_result gpusvm_model_save(gpusvm_context *ctx, const gpusvm_mod
    context's allocator; free it with gpusvm_free. Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_model_save_buffer(gpusvm_context *ctx, const gpusvm_model *model, char **bytes,
                                                   size_t *size);
+#ifndef GPUSVM_PREDICT_ONLY
+/* The model as C source, one header: const arrays (support vectors in float, dense or sparse by
+   what is smaller; coefficients, rho, labels, the pairs' probA / probB) and static functions
+   name_predict, name_decision and (C-SVC, nu-SVC with -b 1) name_predict_probability that
+   allocate nothing and need no stdio, no OpenCL and (use_double 0) no double arithmetic; every
+   name starts with name (a C identifier), so several models go in one program. *text (size
+   bytes, NUL-terminated) is allocated with the context's allocator; free it with gpusvm_free.
+   Not for precomputed-kernel models. Thread safety: the context's thread. */
+GPUSVM_API gpusvm_result gpusvm_model_to_c(gpusvm_context *ctx, const gpusvm_model *model, const char *name,
+                                           int use_double, char **text, size_t *size);
+#endif
 /* Reads a LIBSVM model file. Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_model_load(gpusvm_context *ctx, const char *path, gpusvm_model **out);
 /* Reads a model from memory (a model file's bytes, e.g. embedded in a program); errors name
@@ -12899,6 +12917,7 @@ static gpusvm_result gpusvm__model_text(gpusvm_context *ctx, const gpusvm_model 
     return GPUSVM_OK;
 }
 
+
 /* Safe writes. A regular file (or a new one) is written to a temporary file in its own folder
    and renamed over it once every byte is out, so that a failure leaves what was there; a
    symlink is followed to its target (the target is replaced, the link stays); an existing
@@ -13834,6 +13853,345 @@ static gpusvm_result gpusvm__load_model(gpusvm_context *ctx, const char *path, g
     gpusvm__free(&ctx->alloc, text);
     return r;
 }
+
+#ifndef GPUSVM_PREDICT_ONLY
+/* >>io/export: a model as C source (gpusvm_model_to_c) ----------------------------------------- */
+/* The model as const arrays and a static predictor for its type that allocates nothing (one
+   static scratch of a value per support vector), needs no stdio, no OpenCL and no double
+   arithmetic unless asked; every name starts with the caller's. The predictor's text is written
+   from templates: '@' is the name, '$' the arithmetic type, '~' its suffix (expf / 1.0f). */
+
+typedef struct gpusvm__cx {
+    gpusvm__out *o;
+    const char *name;
+    int dbl; /* double arithmetic and arrays */
+} gpusvm__cx;
+
+static void gpusvm__cx_put(const gpusvm__cx *c, const char *t)
+{
+    char one[2] = {0, 0};
+    for (; *t; ++t) {
+        if (*t == '@') gpusvm__out_str(c->o, c->name);
+        else if (*t == '$') gpusvm__out_str(c->o, c->dbl ? "double" : "float");
+        else if (*t == '~') gpusvm__out_str(c->o, c->dbl ? "" : "f");
+        else {
+            one[0] = *t;
+            gpusvm__out_str(c->o, one);
+        }
+    }
+}
+
+/* A real constant as C source that reads back to the same value of its type. */
+static void gpusvm__cx_real(const gpusvm__cx *c, double v)
+{
+    char b[48];
+    snprintf(b, sizeof b, c->dbl ? "%.17g" : "%.9g", c->dbl ? v : (double)(float)v);
+    if (!strpbrk(b, ".eEni")) strcat(b, ".0");
+    gpusvm__out_str(c->o, b);
+    gpusvm__cx_put(c, "~");
+}
+
+/* "static const TYPE @_KEY[n] = {...};" from n values v(i) (at least one element: C has no empty
+   arrays), eight a line. */
+static void gpusvm__cx_array(const gpusvm__cx *c, const char *type, const char *key, size_t n,
+                             double (*v)(const gpusvm_model *, size_t), const gpusvm_model *m, int real)
+{
+    size_t i;
+    gpusvm__cx_put(c, "static const ");
+    gpusvm__cx_put(c, type);
+    gpusvm__cx_put(c, " @_");
+    gpusvm__out_str(c->o, key);
+    gpusvm__out_int(c->o, "[", (long long)(n ? n : 1));
+    gpusvm__out_str(c->o, "] = {");
+    for (i = 0; i < (n ? n : 1); ++i) {
+        gpusvm__out_str(c->o, i % 8 ? " " : "\n    ");
+        if (real) gpusvm__cx_real(c, n ? v(m, i) : 0.0);
+        else gpusvm__out_int(c->o, "", n ? (long long)v(m, i) : 0);
+        if (i + 1 < (n ? n : 1)) gpusvm__out_str(c->o, ",");
+    }
+    gpusvm__out_str(c->o, "};\n");
+}
+
+static double gpusvm__cx_coef(const gpusvm_model *m, size_t i) { return m->sv_coef[i]; }
+static double gpusvm__cx_rho(const gpusvm_model *m, size_t i) { return m->rho[i]; }
+static double gpusvm__cx_label(const gpusvm_model *m, size_t i) { return m->label[i]; }
+static double gpusvm__cx_probA(const gpusvm_model *m, size_t i) { return m->probA[i]; }
+static double gpusvm__cx_probB(const gpusvm_model *m, size_t i) { return m->probB[i]; }
+static double gpusvm__cx_start(const gpusvm_model *m, size_t i) { return (double)m->sv_row_ptr[i]; }
+static double gpusvm__cx_col(const gpusvm_model *m, size_t i) { return m->sv_col_idx[i]; }
+static double gpusvm__cx_val(const gpusvm_model *m, size_t i) { return m->sv_values[i]; }
+static double gpusvm__cx_dense(const gpusvm_model *m, size_t i) /* support vector i / d, feature i % d */
+{
+    const size_t d = m->n_features, s = i / d, f = i % d;
+    size_t k;
+    for (k = m->sv_row_ptr[s]; k < m->sv_row_ptr[s + 1]; ++k)
+        if ((size_t)m->sv_col_idx[k] == f) return m->sv_values[k];
+    return 0.0;
+}
+static double gpusvm__cx_norm(const gpusvm_model *m, size_t s)
+{
+    double v = 0.0;
+    size_t k;
+    for (k = m->sv_row_ptr[s]; k < m->sv_row_ptr[s + 1]; ++k) v += (double)m->sv_values[k] * m->sv_values[k];
+    return v;
+}
+
+/* Whether the support vectors are smaller stored sparse (values, column indices, starts, and the
+   norms an RBF kernel takes) than as a dense matrix. */
+static int gpusvm__cx_sparse(const gpusvm_model *m, int dbl)
+{
+    const double real = dbl ? 8.0 : 4.0, idx = m->n_features <= 65535 ? 2.0 : 4.0;
+    const double nnz = (double)m->sv_row_ptr[m->total_sv], ns = (double)m->total_sv;
+    const double sparse = nnz * (real + idx) + (ns + 1.0) * 4.0 + (m->kernel_type == GPUSVM_KERNEL_RBF ? ns * real : 0.0);
+    return sparse < ns * (double)m->n_features * real;
+}
+
+/* The kernel k(x, support vector s): a dot product (dense or sparse), then the kernel's function. */
+static void gpusvm__cx_kernel(const gpusvm__cx *c, const gpusvm_model *m, int sparse)
+{
+    const int rbf = m->kernel_type == GPUSVM_KERNEL_RBF;
+    gpusvm__cx_put(c, "\n/* k(x, support vector s) */\nstatic $ @_kernel(const $ *x, int s)\n{\n    $ sum = 0.0~;\n");
+    if (sparse) {
+        gpusvm__cx_put(c, "    int k;\n    for (k = @_sv_start[s]; k < @_sv_start[s + 1]; ++k) sum += x[@_sv_col[k]] * @_sv_val[k];\n");
+        if (rbf)
+            gpusvm__cx_put(c, "    {\n        $ xx = 0.0~, d2;\n        for (k = 0; k < @_N_FEATURES; ++k) xx += x[k] * x[k];\n"
+                              "        d2 = xx + @_sv_norm[s] - 2.0~ * sum;\n        sum = d2 > 0.0~ ? d2 : 0.0~;\n    }\n");
+    } else {
+        /* four partial sums: four chains of additions instead of one (the same on a single-issue FPU) */
+        gpusvm__cx_put(c, "    const $ *v = @_sv + (long)s * @_N_FEATURES;\n    $ p[4] = {0.0~, 0.0~, 0.0~, 0.0~};\n    int j, u;\n"
+                          "    for (j = 0; j + 4 <= @_N_FEATURES; j += 4)\n        for (u = 0; u < 4; ++u)\n");
+        gpusvm__cx_put(c, rbf ? "            p[u] += (x[j + u] - v[j + u]) * (x[j + u] - v[j + u]);\n"
+                                "    for (; j < @_N_FEATURES; ++j) p[0] += (x[j] - v[j]) * (x[j] - v[j]);\n"
+                              : "            p[u] += x[j + u] * v[j + u];\n    for (; j < @_N_FEATURES; ++j) p[0] += x[j] * v[j];\n");
+        gpusvm__cx_put(c, "    sum = (p[0] + p[1]) + (p[2] + p[3]);\n");
+    }
+    if (rbf) gpusvm__cx_put(c, "    return exp~(-@_GAMMA * sum);\n}\n");
+    else if (m->kernel_type == GPUSVM_KERNEL_POLY)
+        gpusvm__cx_put(c, "    {\n        const $ b = @_GAMMA * sum + @_COEF0;\n        $ r = 1.0~;\n        int i;\n"
+                          "        for (i = 0; i < @_DEGREE; ++i) r *= b;\n        return r;\n    }\n}\n");
+    else if (m->kernel_type == GPUSVM_KERNEL_SIGMOID) gpusvm__cx_put(c, "    return tanh~(@_GAMMA * sum + @_COEF0);\n}\n");
+    else gpusvm__cx_put(c, "    return sum;\n}\n");
+}
+
+static double gpusvm__cx_first(const gpusvm_model *m, size_t c) /* class c's first support vector */
+{
+    size_t s = 0;
+    int k;
+    for (k = 0; k < (int)c; ++k) s += (size_t)m->n_sv[k];
+    return (double)s;
+}
+
+/* The decision values: the kernel against every support vector once, then each function. */
+static void gpusvm__cx_decision(const gpusvm__cx *c, const gpusvm_model *m)
+{
+    const int ovo = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC;
+    gpusvm__cx_put(c, "\n/* x's decision values into dec (@_N_DEC of them, LIBSVM's order, rho taken off) */\n"
+                      "@_FN void @_decision(const $ *x, $ *dec)\n{\n    static $ kv[@_N_SV];\n    int s;\n"
+                      "    for (s = 0; s < @_N_SV; ++s) kv[s] = @_kernel(x, s);\n");
+    if (ovo)
+        gpusvm__cx_put(c, "    {\n        int i, j, p = 0, k;\n        for (i = 0; i < @_N_CLASS; ++i)\n"
+                          "            for (j = i + 1; j < @_N_CLASS; ++j, ++p) {\n"
+                          "                const $ *ci = @_coef + (long)(j - 1) * @_N_SV, *cj = @_coef + (long)i * @_N_SV;\n"
+                          "                $ sum = 0.0~;\n"
+                          "                for (k = @_first[i]; k < @_first[i + 1]; ++k) sum += ci[k] * kv[k];\n"
+                          "                for (k = @_first[j]; k < @_first[j + 1]; ++k) sum += cj[k] * kv[k];\n"
+                          "                dec[p] = sum - @_rho[p];\n            }\n    }\n}\n");
+    else if (m->svm_type == GPUSVM_CRAMMER_SINGER)
+        gpusvm__cx_put(c, "    {\n        int i;\n        for (i = 0; i < @_N_CLASS; ++i) {\n            $ sum = 0.0~;\n"
+                          "            for (s = 0; s < @_N_SV; ++s) sum += @_coef[(long)i * @_N_SV + s] * kv[s];\n"
+                          "            dec[i] = sum;\n        }\n    }\n}\n");
+    else
+        gpusvm__cx_put(c, "    {\n        $ sum = 0.0~;\n        for (s = 0; s < @_N_SV; ++s) sum += @_coef[s] * kv[s];\n"
+                          "        dec[0] = sum - @_rho[0];\n    }\n}\n");
+}
+
+/* The prediction from the decision values: the votes of the pairs (ties to the class first in
+   @_label, as LIBSVM), the largest response (Crammer-Singer), the sign, or the value. */
+static void gpusvm__cx_predict(const gpusvm__cx *c, const gpusvm_model *m)
+{
+    const int ovo = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC;
+    const int regression = m->svm_type == GPUSVM_EPSILON_SVR || m->svm_type == GPUSVM_NU_SVR;
+    gpusvm__cx_put(c, regression ? "\n/* the predicted value of x */\n@_FN $ @_predict(const $ *x)\n{\n"
+                                 : "\n/* the predicted label of x */\n@_FN int @_predict(const $ *x)\n{\n");
+    if ((ovo || m->svm_type == GPUSVM_CRAMMER_SINGER) && m->nr_class == 1)
+        gpusvm__cx_put(c, "    (void)x;\n    return @_label[0];\n}\n");
+    else if (ovo)
+        gpusvm__cx_put(c, "    $ dec[@_N_DEC];\n    int votes[@_N_CLASS], i, j, p = 0, best = 0;\n    @_decision(x, dec);\n"
+                          "    for (i = 0; i < @_N_CLASS; ++i) votes[i] = 0;\n    for (i = 0; i < @_N_CLASS; ++i)\n"
+                          "        for (j = i + 1; j < @_N_CLASS; ++j, ++p) ++votes[dec[p] > 0.0~ ? i : j];\n"
+                          "    for (i = 1; i < @_N_CLASS; ++i)\n        if (votes[i] > votes[best]) best = i;\n"
+                          "    return @_label[best];\n}\n");
+    else if (m->svm_type == GPUSVM_CRAMMER_SINGER)
+        gpusvm__cx_put(c, "    $ dec[@_N_DEC];\n    int i, best = 0;\n    @_decision(x, dec);\n    for (i = 1; i < @_N_CLASS; ++i)\n"
+                          "        if (dec[i] > dec[best]) best = i;\n    return @_label[best];\n}\n");
+    else if (regression)
+        gpusvm__cx_put(c, "    $ dec[1];\n    @_decision(x, dec);\n    return dec[0];\n}\n");
+    else
+        gpusvm__cx_put(c, "    $ dec[1];\n    @_decision(x, dec);\n    return dec[0] > 0.0~ ? 1 : -1;\n}\n");
+}
+
+/* Class probabilities (-b 1): Platt's sigmoid per pair, then Wu, Lin and Weng's coupling, as
+   gpusvm_predict_probability (gpusvm__couple). */
+static void gpusvm__cx_probability(const gpusvm__cx *c)
+{
+    gpusvm__cx_put(c,
+        "\n/* P(class) of x into prob (@_N_CLASS values, in @_label's order); returns the likeliest label */\n"
+        "@_FN int @_predict_probability(const $ *x, $ *prob)\n{\n"
+        "    static $ r[@_N_CLASS * @_N_CLASS], Q[@_N_CLASS * @_N_CLASS], Qp[@_N_CLASS];\n"
+        "    $ dec[@_N_DEC], pQp;\n    int i, j, t, it, p = 0, best = 0;\n    @_decision(x, dec);\n"
+        "    for (i = 0; i < @_N_CLASS; ++i)\n        for (j = i + 1; j < @_N_CLASS; ++j, ++p) {\n"
+        "            const $ f = dec[p] * @_probA[p] + @_probB[p];\n"
+        "            $ q = f >= 0.0~ ? exp~(-f) / (1.0~ + exp~(-f)) : 1.0~ / (1.0~ + exp~(f));\n"
+        "            q = q < 1e-7~ ? 1e-7~ : q > 1.0~ - 1e-7~ ? 1.0~ - 1e-7~ : q;\n"
+        "            r[i * @_N_CLASS + j] = q;\n            r[j * @_N_CLASS + i] = 1.0~ - q;\n        }\n"
+        "    for (t = 0; t < @_N_CLASS; ++t) {\n        prob[t] = 1.0~ / @_N_CLASS;\n        Q[t * @_N_CLASS + t] = 0.0~;\n"
+        "        for (j = 0; j < @_N_CLASS; ++j)\n            if (j != t) {\n"
+        "                Q[t * @_N_CLASS + t] += r[j * @_N_CLASS + t] * r[j * @_N_CLASS + t];\n"
+        "                Q[t * @_N_CLASS + j] = -r[j * @_N_CLASS + t] * r[t * @_N_CLASS + j];\n            }\n    }\n"
+        "    if (@_N_CLASS == 2) {\n        prob[0] = r[1];\n        prob[1] = r[2];\n    }\n"
+        "    for (it = 0; @_N_CLASS > 2 && it < (@_N_CLASS > 100 ? @_N_CLASS : 100); ++it) {\n"
+        "        $ max_error = 0.0~;\n        pQp = 0.0~;\n        for (t = 0; t < @_N_CLASS; ++t) {\n"
+        "            Qp[t] = 0.0~;\n            for (j = 0; j < @_N_CLASS; ++j) Qp[t] += Q[t * @_N_CLASS + j] * prob[j];\n"
+        "            pQp += prob[t] * Qp[t];\n        }\n        for (t = 0; t < @_N_CLASS; ++t)\n"
+        "            if (fabs~(Qp[t] - pQp) > max_error) max_error = fabs~(Qp[t] - pQp);\n"
+        "        if (max_error < 0.005~ / @_N_CLASS) break;\n        for (t = 0; t < @_N_CLASS; ++t) {\n"
+        "            const $ diff = (-Qp[t] + pQp) / Q[t * @_N_CLASS + t];\n            prob[t] += diff;\n"
+        "            pQp = (pQp + diff * (diff * Q[t * @_N_CLASS + t] + 2.0~ * Qp[t])) / (1.0~ + diff) / (1.0~ + diff);\n"
+        "            for (j = 0; j < @_N_CLASS; ++j) {\n"
+        "                Qp[j] = (Qp[j] + diff * Q[t * @_N_CLASS + j]) / (1.0~ + diff);\n"
+        "                prob[j] /= (1.0~ + diff);\n            }\n        }\n    }\n"
+        "    for (i = 1; i < @_N_CLASS; ++i)\n        if (prob[i] > prob[best]) best = i;\n    return @_label[best];\n}\n");
+}
+
+/* The header's comment, guard and constants. */
+static void gpusvm__cx_head(const gpusvm__cx *c, const gpusvm_model *m, int sparse, size_t ndec)
+{
+    const int kt = (int)m->kernel_type, regression = m->svm_type == GPUSVM_EPSILON_SVR || m->svm_type == GPUSVM_NU_SVR;
+    const int prob = !regression && m->svm_type != GPUSVM_ONE_CLASS && m->probA && m->probB && m->nr_class > 1;
+    gpusvm__cx_put(c, "/* @: a gpusvm model as C source (gpusvm_model_to_c, gpusvm-export): svm_type ");
+    gpusvm__out_str(c->o, gpusvm__svm_type_names[(int)m->svm_type - 1]);
+    gpusvm__out_str(c->o, ", kernel ");
+    gpusvm__out_str(c->o, gpusvm__kernel_names[kt - 1]);
+    gpusvm__out_int(c->o, ",\n   ", m->nr_class);
+    gpusvm__out_int(c->o, " class(es), ", (long long)m->total_sv);
+    gpusvm__out_int(c->o, " support vectors of ", (long long)m->n_features);
+    gpusvm__cx_put(c, sparse ? " features stored sparse; $ arithmetic.\n" : " features stored dense; $ arithmetic.\n");
+    gpusvm__cx_put(c, regression ? "   @_predict(x): the predicted value" : "   @_predict(x): the predicted label");
+    gpusvm__cx_put(c, ";\n   @_decision(x, dec): the decision values (LIBSVM's order: a pair of classes each, a class each\n"
+                      "   for Crammer-Singer, else one)");
+    if (prob) gpusvm__cx_put(c, ";\n   @_predict_probability(x, prob): the class probabilities (-b 1)");
+    gpusvm__cx_put(c, ".\n   x holds @_N_FEATURES values: x[j] is feature j + 1 of a LIBSVM file (column j of a gpusvm_matrix).\n"
+                      "   Allocates nothing, needs no stdio; static scratch (one value a support vector): not reentrant. */\n"
+                      "#ifndef @_MODEL_H\n#define @_MODEL_H\n");
+    if (kt == GPUSVM_KERNEL_RBF || kt == GPUSVM_KERNEL_SIGMOID || prob) gpusvm__out_str(c->o, "#include <math.h>\n");
+    gpusvm__cx_put(c, "#if defined(__GNUC__) || defined(__clang__)\n#define @_FN static __attribute__((unused))\n#else\n"
+                      "#define @_FN static\n#endif\n");
+    gpusvm__cx_put(c, "#define @_REAL $ /* the arithmetic's and the arrays' type */\n#define @_N_FEATURES ");
+    gpusvm__out_int(c->o, "", (long long)m->n_features);
+    gpusvm__cx_put(c, "\n#define @_N_SV ");
+    gpusvm__out_int(c->o, "", (long long)m->total_sv);
+    gpusvm__cx_put(c, "\n#define @_N_CLASS ");
+    gpusvm__out_int(c->o, "", m->nr_class);
+    gpusvm__cx_put(c, "\n#define @_N_DEC ");
+    gpusvm__out_int(c->o, "", (long long)(ndec ? ndec : 1));
+    gpusvm__cx_put(c, "\n#define @_GAMMA ");
+    gpusvm__cx_real(c, m->gamma);
+    gpusvm__cx_put(c, "\n#define @_COEF0 ");
+    gpusvm__cx_real(c, m->coef0);
+    gpusvm__cx_put(c, "\n#define @_DEGREE ");
+    gpusvm__out_int(c->o, "", m->degree);
+    gpusvm__out_str(c->o, "\n");
+}
+
+/* The arrays: labels and class starts (classification), support vectors, coefficients, rho,
+   the pairs' sigmoids. */
+static void gpusvm__cx_arrays(const gpusvm__cx *c, const gpusvm_model *m, int sparse, size_t ndec)
+{
+    const char *real = c->dbl ? "double" : "float";
+    const size_t ns = m->total_sv, ncoef = m->svm_type == GPUSVM_CRAMMER_SINGER ? (size_t)m->nr_class * ns
+                                            : m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC
+                                                ? (size_t)(m->nr_class - 1) * ns : ns;
+    const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC || m->svm_type == GPUSVM_CRAMMER_SINGER;
+    if (classify) gpusvm__cx_array(c, "int", "label", (size_t)m->nr_class, gpusvm__cx_label, m, 0);
+    if (classify && m->svm_type != GPUSVM_CRAMMER_SINGER) {
+        gpusvm__cx_array(c, "int", "first", (size_t)m->nr_class + 1, gpusvm__cx_first, m, 0);
+    }
+    if (sparse) {
+        gpusvm__cx_array(c, "int", "sv_start", ns + 1, gpusvm__cx_start, m, 0);
+        gpusvm__cx_array(c, m->n_features <= 65535 ? "unsigned short" : "unsigned int", "sv_col", m->sv_row_ptr[ns],
+                         gpusvm__cx_col, m, 0);
+        gpusvm__cx_array(c, real, "sv_val", m->sv_row_ptr[ns], gpusvm__cx_val, m, 1);
+        if (m->kernel_type == GPUSVM_KERNEL_RBF) gpusvm__cx_array(c, real, "sv_norm", ns, gpusvm__cx_norm, m, 1);
+    } else {
+        gpusvm__cx_array(c, real, "sv", ns * m->n_features, gpusvm__cx_dense, m, 1);
+    }
+    gpusvm__cx_array(c, real, "coef", ncoef, gpusvm__cx_coef, m, 1);
+    if (m->svm_type != GPUSVM_CRAMMER_SINGER) gpusvm__cx_array(c, real, "rho", ndec, gpusvm__cx_rho, m, 1);
+    if (classify && m->svm_type != GPUSVM_CRAMMER_SINGER && m->probA && m->probB && m->nr_class > 1) {
+        gpusvm__cx_array(c, real, "probA", ndec, gpusvm__cx_probA, m, 1);
+        gpusvm__cx_array(c, real, "probB", ndec, gpusvm__cx_probB, m, 1);
+    }
+}
+
+/* A C identifier of at most 64 characters. */
+static int gpusvm__c_name(const char *s)
+{
+    size_t i;
+    for (i = 0; s[i]; ++i)
+        if (!(isalpha((unsigned char)s[i]) || s[i] == '_' || (i > 0 && isdigit((unsigned char)s[i])))) return 0;
+    return i > 0 && i <= 64;
+}
+
+GPUSVM_API gpusvm_result gpusvm_model_to_c(gpusvm_context *ctx, const gpusvm_model *model, const char *name,
+                                           int use_double, char **text, size_t *size)
+{
+    gpusvm__out o;
+    gpusvm__cx c;
+    gpusvm_result r;
+    size_t ndec;
+    int sparse, ovo;
+    if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if ((r = gpusvm__need(ctx, name, "name")) != GPUSVM_OK || (r = gpusvm__need(ctx, text, "text")) != GPUSVM_OK ||
+        (r = gpusvm__need(ctx, size, "size")) != GPUSVM_OK)
+        return r;
+    *text = NULL;
+    *size = 0;
+    if ((r = gpusvm__need_model(ctx, model)) != GPUSVM_OK) return r;
+    if (!gpusvm__c_name(name))
+        return gpusvm__fail(ctx, GPUSVM_ERR_EXPORT, "model export: the name \"%.80s\" is not a C identifier (letters, "
+                            "digits and _, not starting with a digit, at most 64)", name);
+    if (model->kernel_type == GPUSVM_KERNEL_PRECOMPUTED)
+        return gpusvm__fail(ctx, GPUSVM_ERR_EXPORT, "model export: a precomputed-kernel model's kernel values are the "
+                            "caller's; it has no support vectors to export");
+    ovo = model->svm_type == GPUSVM_C_SVC || model->svm_type == GPUSVM_NU_SVC;
+    ndec = model->svm_type == GPUSVM_CRAMMER_SINGER ? (size_t)model->nr_class
+           : ovo ? (size_t)model->nr_class * (size_t)(model->nr_class - 1) / 2 : 1;
+    sparse = gpusvm__cx_sparse(model, use_double);
+    memset(&o, 0, sizeof o);
+    o.a = &ctx->alloc;
+    o.v.item = 1;
+    c.o = &o;
+    c.name = name;
+    c.dbl = use_double != 0;
+    gpusvm__cx_head(&c, model, sparse, ndec);
+    gpusvm__cx_arrays(&c, model, sparse, ndec);
+    gpusvm__cx_kernel(&c, model, sparse);
+    gpusvm__cx_decision(&c, model);
+    gpusvm__cx_predict(&c, model);
+    if (ovo && model->probA && model->probB && model->nr_class > 1) {
+        gpusvm__cx_put(&c, "#define @_PROBABILITY 1 /* @_predict_probability is here */\n");
+        gpusvm__cx_probability(&c);
+    }
+    gpusvm__cx_put(&c, "#endif /* @_MODEL_H */\n");
+    if (o.failed) {
+        gpusvm__free(&ctx->alloc, o.v.data);
+        return gpusvm__oom(ctx, "the model's C source");
+    }
+    *text = (char *)o.v.data;
+    *size = o.v.len;
+    return GPUSVM_OK;
+}
+#endif /* GPUSVM_PREDICT_ONLY */
 
 /* >>public ----------------------------------------------------------------- */
 

@@ -117,7 +117,7 @@ rm -f $T/asan.built $T/test_faults $T/test_faults_plain $T/test_api_asan $T/test
         step "the tools and tests build with clang, warnings as errors" sh -c \
             "for f in tools/gpusvm-train.c tools/gpusvm-predict.c tools/gpusvm-scale.c tests/test_api.c tests/test_kernels.c \
                  bench/micro.c bench/latency.c bench/reader.c bench/gen_sparse.c bench/warm_start.c examples/quickstart.c examples/predict_only.c \\
-                 examples/decision_boundary.c examples/grid_search.c tools/gpusvm-grid.c; do
+                 examples/decision_boundary.c examples/grid_search.c tools/gpusvm-grid.c tools/gpusvm-export.c; do
                  clang -std=c99 $WARN -I. -o $T/clang_check \$f -ldl -lm || exit 1; done"
     fi
 ) > $T/lane.txt 2>&1 &
@@ -259,6 +259,12 @@ step "70 classes: the model file loads back and predicts what LIBSVM's svm-predi
 # gpusvm-scale against svm-scale, byte for byte
 step "gpusvm-scale writes what svm-scale writes (20 cases)" sh tests/scale.sh
 step "gpusvm-grid prints what svm-grid prints, a best point within 1.5 of its, a PNG that decodes (none with -png null)" sh tests/grid.sh
+step "models as C source (gpusvm-export): the same labels, decision values and probabilities as gpusvm_predict on 15 models; a Cortex-M4 build and an ARM run under qemu-arm" sh tests/export.sh
+$B/gpusvm-train -q data/heart_scale $T/exp.model
+printf 'svm_type c_svc\nkernel_type precomputed\nnr_class 2\ntotal_sv 2\nrho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n1 0:1\n-1 0:2\n' > $T/pre.model
+expect_fail "gpusvm-export refuses a name that is not a C identifier" "is not a C identifier" $B/gpusvm-export $T/exp.model 9lives
+expect_fail "gpusvm-export says which model file it cannot open" "nonexistent.model" $B/gpusvm-export $T/nonexistent.model
+expect_fail "gpusvm-export refuses a precomputed-kernel model" "precomputed-kernel" $B/gpusvm-export $T/pre.model
 expect_fail "gpusvm-grid refuses -c, as svm-grid does" "Use -log2c and -log2g" $B/gpusvm-grid -c 1 data/heart_scale
 expect_fail "gpusvm-grid refuses a range without its step" "expected begin,end,step" $B/gpusvm-grid -log2c 1,2 data/heart_scale
 expect_fail "gpusvm-grid says which data file it cannot open" "nonexistent.data: cannot open" $B/gpusvm-grid $T/nonexistent.data

@@ -9,7 +9,8 @@
 #         oclgrind (a simulated OpenCL device that checks every memory access) and python3's
 #         venv; then Intel's OpenCL runtime for CPUs, from PyPI into build/intel-ocl (a third
 #         OpenCL implementation for the tests; about 0.8 GB; where pip cannot get it, the tests
-#         that use it say so and skip)
+#         that use it say so and skip), and the ARM cross compilers and qemu-arm (the exported
+#         models' embedded check; it skips without them)
 what=${1:-demo}
 pkgs=""
 add() { pkgs="$pkgs $1"; }
@@ -55,8 +56,22 @@ intel() {
         rm -rf $v
     fi
 }
+# the cross compilers and qemu-arm of the exported models' embedded check (tests/export.sh says
+# that it skips without them)
+arm() {
+    p=""
+    command -v arm-none-eabi-gcc >/dev/null 2>&1 || p="$p gcc-arm-none-eabi libnewlib-arm-none-eabi"
+    command -v arm-linux-gnueabihf-gcc >/dev/null 2>&1 || p="$p gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
+    command -v qemu-arm >/dev/null 2>&1 || p="$p qemu-user"
+    [ -z "$p" ] && return 0
+    command -v apt-get >/dev/null 2>&1 || return 0
+    if [ "$(id -u)" = 0 ]; then s=""; elif sudo -n true 2>/dev/null; then s="sudo -n"; else return 0; fi
+    echo "setup: installing$p"
+    DEBIAN_FRONTEND=noninteractive $s apt-get install -y -qq --no-install-recommends $p >/dev/null 2>&1 ||
+        echo "setup: apt-get could not install$p; the embedded checks of the exported models will skip" >&2
+}
 if [ -z "$pkgs" ]; then
-    [ "$what" = test ] && intel
+    [ "$what" = test ] && intel && arm
     exit 0
 fi
 
@@ -67,7 +82,7 @@ if command -v apt-get >/dev/null 2>&1; then
         export DEBIAN_FRONTEND=noninteractive
         if $sudo apt-get install -y -qq $pkgs >/dev/null 2>&1 ||
            { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq $pkgs >/dev/null; }; then
-            [ "$what" = test ] && intel
+            [ "$what" = test ] && intel && arm
             exit 0
         fi
         echo "setup: apt-get could not install$pkgs" >&2
