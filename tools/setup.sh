@@ -67,7 +67,9 @@ arm() {
     command -v apt-get >/dev/null 2>&1 || return 0
     if [ "$(id -u)" = 0 ]; then s=""; elif sudo -n true 2>/dev/null; then s="sudo -n"; else return 0; fi
     echo "setup: installing$p"
-    DEBIAN_FRONTEND=noninteractive $s apt-get install -y -qq --no-install-recommends $p >/dev/null 2>&1 ||
+    export DEBIAN_FRONTEND=noninteractive
+    $s apt-get install -y -qq --no-install-recommends $p >/dev/null 2>&1 ||
+        { $s apt-get update -qq >/dev/null 2>&1 && $s apt-get install -y -qq --no-install-recommends $p >/dev/null 2>&1; } ||
         echo "setup: apt-get could not install$p; the embedded checks of the exported models will skip" >&2
 }
 if [ -z "$pkgs" ]; then
