@@ -73,7 +73,7 @@ arm() {
         echo "setup: apt-get could not install$p; the embedded checks of the exported models will skip" >&2
 }
 if [ -z "$pkgs" ]; then
-    [ "$what" = test ] && intel && arm
+    [ "$what" = test ] && { intel; arm; }
     exit 0
 fi
 
@@ -84,7 +84,7 @@ if command -v apt-get >/dev/null 2>&1; then
         export DEBIAN_FRONTEND=noninteractive
         if $sudo apt-get install -y -qq $pkgs >/dev/null 2>&1 ||
            { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq $pkgs >/dev/null; }; then
-            [ "$what" = test ] && intel && arm
+            [ "$what" = test ] && { intel; arm; }
             exit 0
         fi
         echo "setup: apt-get could not install$pkgs" >&2
