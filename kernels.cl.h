@@ -1456,7 +1456,6 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SPARSE_ROWS, first = get_group_id(0) * GPUSVM_SP_PTS;\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
-    "    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
     "    const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SPARSE_ROWS);\n",
     "    /* uniform per work-group: no barrier is skipped by part of the group */\n",
@@ -1493,6 +1492,9 @@ static const char *const gpusvm__kernel_source[] = {
     "                if (i < nb && mine) {\n",
     "                    __global float *out = K + (size_t)(p * qmax + slot[p * qmax + row_off + r0 + r]) * ldk + i;\n",
     "                    const int ca = GPUSVM_SP_ROW(r), cb = GPUSVM_COL(map, use_map, pt, i);\n",
+    "                    /* the problem's own (a grid's differ), read here: read at the kernel's start it\n",
+    "                       crashed Intel's CPU compiler (2026.2, in instruction selection) */\n",
+    "                    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]);\n",
     "                    if (beg[r] < e0) dot = GPUSVM_W_ADD(dot, GPUSVM_W_F(*out));\n",
     "                    if (beg[r + 1] > e1) *out = GPUSVM_W_TOF(dot);\n",
     "                    else /* self: as part 1 */\n",
@@ -3534,5 +3536,5 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3529
+#define GPUSVM__KERNEL_SOURCE_LINES 3531
 #endif /* GPUSVM_KERNELS_CL_H */

@@ -187,7 +187,6 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
 #endif
     const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SPARSE_ROWS, first = get_group_id(0) * GPUSVM_SP_PTS;
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
-    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
     const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SPARSE_ROWS);
     /* uniform per work-group: no barrier is skipped by part of the group */
@@ -224,6 +223,9 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
                 if (i < nb && mine) {
                     __global float *out = K + (size_t)(p * qmax + slot[p * qmax + row_off + r0 + r]) * ldk + i;
                     const int ca = GPUSVM_SP_ROW(r), cb = GPUSVM_COL(map, use_map, pt, i);
+                    /* the problem's own (a grid's differ), read here: read at the kernel's start it
+                       crashed Intel's CPU compiler (2026.2, in instruction selection) */
+                    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]);
                     if (beg[r] < e0) dot = GPUSVM_W_ADD(dot, GPUSVM_W_F(*out));
                     if (beg[r + 1] > e1) *out = GPUSVM_W_TOF(dot);
                     else /* self: as part 1 */
