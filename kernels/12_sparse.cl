@@ -199,6 +199,9 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
         const int ca = GPUSVM_SP_ROW(r);
         beg[r + 1] = beg[r] + a_ptr[ca + 1] - a_ptr[ca];
     }
+    /* the problem's own (a grid's differ); read after the rows' set-up: read at the kernel's start,
+       it crashed Intel's CPU compiler (2026.2, in instruction selection) */
+    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]);
     for (int e0 = 0, e1 = 0, ps = 0; ps == 0 || e0 < beg[nr]; e0 = e1, ++ps) {
         e1 = gpusvm_sp_pass_end(beg, nr, e0);
         gpusvm_sp_fill(hkey, hval, e0, e1, a_ptr, a_col, a_val, idx, map, use_map, pt, split, p, qmax, row_off, r0);
@@ -223,9 +226,6 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
                 if (i < nb && mine) {
                     __global float *out = K + (size_t)(p * qmax + slot[p * qmax + row_off + r0 + r]) * ldk + i;
                     const int ca = GPUSVM_SP_ROW(r), cb = GPUSVM_COL(map, use_map, pt, i);
-                    /* the problem's own (a grid's differ), read here: read at the kernel's start it
-                       crashed Intel's CPU compiler (2026.2, in instruction selection) */
-                    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]);
                     if (beg[r] < e0) dot = GPUSVM_W_ADD(dot, GPUSVM_W_F(*out));
                     if (beg[r + 1] > e1) *out = GPUSVM_W_TOF(dot);
                     else /* self: as part 1 */
