@@ -13923,10 +13923,13 @@ static double gpusvm__cx_val(const gpusvm_model *m, size_t i) { return m->sv_val
 static double gpusvm__cx_dense(const gpusvm_model *m, size_t i) /* support vector i / d, feature i % d */
 {
     const size_t d = m->n_features, s = i / d, f = i % d;
-    size_t k;
-    for (k = m->sv_row_ptr[s]; k < m->sv_row_ptr[s + 1]; ++k)
-        if ((size_t)m->sv_col_idx[k] == f) return m->sv_values[k];
-    return 0.0;
+    size_t lo = m->sv_row_ptr[s], hi = m->sv_row_ptr[s + 1];
+    while (lo < hi) { /* the first entry of column f or past it (the columns ascend) */
+        const size_t mid = lo + (hi - lo) / 2;
+        if ((size_t)m->sv_col_idx[mid] < f) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < m->sv_row_ptr[s + 1] && (size_t)m->sv_col_idx[lo] == f ? m->sv_values[lo] : 0.0;
 }
 static double gpusvm__cx_norm(const gpusvm_model *m, size_t s)
 {
