@@ -302,7 +302,7 @@ typedef enum gpusvm_result {
       "a data file has index 0, and LIBSVM's indices start at 1: a zero-based file (read it with GPUSVM_INDEX0_FEATURE) or a precomputed kernel's serials (GPUSVM_INDEX0_SERIAL)") \
     X(MODEL_SYNTAX, GPUSVM_ERROR_PARSE, "a model file's line is malformed (file:line: what is wrong)")           \
     X(EXPORT, GPUSVM_ERROR_INVALID_ARGUMENT,                                                                     \
-      "model export: the name is not a C identifier, or the model's kernel is precomputed (nothing to export)")
+      "model export: the name is not a C identifier, the model's kernel is precomputed (nothing to export), or a value is not finite in the export's type")
 
 typedef enum gpusvm_error {
 #define GPUSVM__ERROR_ID(id, result, text) GPUSVM_ERR_##id,
@@ -13864,7 +13864,8 @@ static gpusvm_result gpusvm__load_model(gpusvm_context *ctx, const char *path, g
 typedef struct gpusvm__cx {
     gpusvm__out *o;
     const char *name;
-    int dbl; /* double arithmetic and arrays */
+    int dbl;          /* double arithmetic and arrays */
+    int not_finite;   /* a value is not finite in the arithmetic's type (C has no literal for it) */
 } gpusvm__cx;
 
 static void gpusvm__cx_put(const gpusvm__cx *c, const char *t)
@@ -13881,10 +13882,15 @@ static void gpusvm__cx_put(const gpusvm__cx *c, const char *t)
     }
 }
 
-/* A real constant as C source that reads back to the same value of its type. */
-static void gpusvm__cx_real(const gpusvm__cx *c, double v)
+/* A real constant as C source that reads back to the same value of its type (one that is not
+   finite in it is marked, and written as 0). */
+static void gpusvm__cx_real(gpusvm__cx *c, double v)
 {
     char b[48];
+    if (!gpusvm__finite_d(c->dbl ? v : (double)(float)v)) {
+        c->not_finite = 1;
+        v = 0.0;
+    }
     snprintf(b, sizeof b, c->dbl ? "%.17g" : "%.9g", c->dbl ? v : (double)(float)v);
     if (!strpbrk(b, ".eEni")) strcat(b, ".0");
     gpusvm__out_str(c->o, b);
@@ -13893,7 +13899,7 @@ static void gpusvm__cx_real(const gpusvm__cx *c, double v)
 
 /* "static const TYPE @_KEY[n] = {...};" from n values v(i) (at least one element: C has no empty
    arrays), eight a line. */
-static void gpusvm__cx_array(const gpusvm__cx *c, const char *type, const char *key, size_t n,
+static void gpusvm__cx_array(gpusvm__cx *c, const char *type, const char *key, size_t n,
                              double (*v)(const gpusvm_model *, size_t), const gpusvm_model *m, int real)
 {
     size_t i;
@@ -14067,7 +14073,7 @@ static void gpusvm__cx_probability(const gpusvm__cx *c)
 }
 
 /* The header's comment, guard and constants. */
-static void gpusvm__cx_head(const gpusvm__cx *c, const gpusvm_model *m, int sparse, size_t ndec)
+static void gpusvm__cx_head(gpusvm__cx *c, const gpusvm_model *m, int sparse, size_t ndec)
 {
     const int kt = (int)m->kernel_type, regression = m->svm_type == GPUSVM_EPSILON_SVR || m->svm_type == GPUSVM_NU_SVR;
     const int prob = !regression && m->svm_type != GPUSVM_ONE_CLASS && m->probA && m->probB && m->nr_class > 1;
@@ -14108,7 +14114,7 @@ static void gpusvm__cx_head(const gpusvm__cx *c, const gpusvm_model *m, int spar
 
 /* The arrays: labels and class starts (classification), support vectors, coefficients, rho,
    the pairs' sigmoids. */
-static void gpusvm__cx_arrays(const gpusvm__cx *c, const gpusvm_model *m, int sparse, size_t ndec)
+static void gpusvm__cx_arrays(gpusvm__cx *c, const gpusvm_model *m, int sparse, size_t ndec)
 {
     const char *real = c->dbl ? "double" : "float";
     const size_t ns = m->total_sv, ncoef = m->svm_type == GPUSVM_CRAMMER_SINGER ? (size_t)m->nr_class * ns
@@ -14176,6 +14182,7 @@ GPUSVM_API gpusvm_result gpusvm_model_to_c(gpusvm_context *ctx, const gpusvm_mod
     c.o = &o;
     c.name = name;
     c.dbl = use_double != 0;
+    c.not_finite = 0;
     gpusvm__cx_head(&c, model, sparse, ndec);
     gpusvm__cx_arrays(&c, model, sparse, ndec);
     gpusvm__cx_kernel(&c, model, sparse);
@@ -14186,8 +14193,12 @@ GPUSVM_API gpusvm_result gpusvm_model_to_c(gpusvm_context *ctx, const gpusvm_mod
         gpusvm__cx_probability(&c);
     }
     gpusvm__cx_put(&c, "#endif /* @_MODEL_H */\n");
-    if (o.failed) {
+    if (o.failed || c.not_finite) {
         gpusvm__free(&ctx->alloc, o.v.data);
+        if (c.not_finite)
+            return gpusvm__fail(ctx, GPUSVM_ERR_EXPORT, "model export: a value (rho, a coefficient, gamma, coef0, "
+                                "probA / probB) is not finite in %s, and C has no constant for it%s",
+                                c.dbl ? "double" : "float", c.dbl ? "" : " (use_double, -d, keeps doubles)");
         return gpusvm__oom(ctx, "the model's C source");
     }
     *text = (char *)o.v.data;

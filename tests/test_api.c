@@ -1441,6 +1441,50 @@ static void stream_checks(void)
 
 /* Models and data in memory: the buffer functions give what the file functions give, byte for
    byte, and their errors name the buffer. */
+/* gpusvm_model_to_c: the header's text for a trained model; every hostile argument an error from
+   the list (the outputs cleared), never text with a value C cannot spell. */
+static void case_export(void)
+{
+    char *text = (char *)"x", longname[80];
+    size_t size = 1;
+    gpusvm_model *m = NULL;
+    CHECK_OK(gpusvm_model_to_c(F.ctx, F.m1, "F", 0, &text, &size));
+    CHECK(text && size == strlen(text) && strstr(text, "F_predict(const float *x)") && strstr(text, "#endif /* F_MODEL_H */"),
+          "export: the header's text, NUL-terminated, with its predictor");
+    gpusvm_free(F.ctx, text);
+    CHECK_OK(gpusvm_model_to_c(F.ctx, F.m1, "Fd", 1, &text, &size));
+    CHECK(text && strstr(text, "Fd_predict(const double *x)") != NULL, "export: -d gives double arithmetic");
+    gpusvm_free(F.ctx, text);
+    CHECK(gpusvm_model_to_c(NULL, F.m1, "F", 0, &text, &size) == GPUSVM_ERROR_INVALID_ARGUMENT, "export: no context");
+    CHECK(IS_ERROR(F.ctx, gpusvm_model_to_c(F.ctx, NULL, "F", 0, &text, &size), GPUSVM_ERR_NULL_ARGUMENT) && !text &&
+              !size, "export: no model is refused, the outputs cleared");
+    CHECK(IS_ERROR(F.ctx, gpusvm_model_to_c(F.ctx, F.m1, NULL, 0, &text, &size), GPUSVM_ERR_NULL_ARGUMENT) &&
+              IS_ERROR(F.ctx, gpusvm_model_to_c(F.ctx, F.m1, "F", 0, NULL, &size), GPUSVM_ERR_NULL_ARGUMENT) &&
+              IS_ERROR(F.ctx, gpusvm_model_to_c(F.ctx, F.m1, "F", 0, &text, NULL), GPUSVM_ERR_NULL_ARGUMENT),
+          "export: no name, text or size is refused");
+    memset(longname, 'a', 65);
+    longname[65] = 0;
+    CHECK(IS_ERROR(F.ctx, gpusvm_model_to_c(F.ctx, F.m1, "", 0, &text, &size), GPUSVM_ERR_EXPORT) &&
+              IS_ERROR(F.ctx, gpusvm_model_to_c(F.ctx, F.m1, "9lives", 0, &text, &size), GPUSVM_ERR_EXPORT) &&
+              IS_ERROR(F.ctx, gpusvm_model_to_c(F.ctx, F.m1, "a-b", 0, &text, &size), GPUSVM_ERR_EXPORT) &&
+              IS_ERROR(F.ctx, gpusvm_model_to_c(F.ctx, F.m1, longname, 0, &text, &size), GPUSVM_ERR_EXPORT),
+          "export: an empty name, one starting with a digit, one with a '-', one of 65 characters are refused");
+    CHECK_OK(gpusvm_model_copy(F.ctx, F.m1, &m));
+    m->rho[0] = INFINITY; /* LIBSVM's files may say inf; C has no literal for it */
+    CHECK(IS_ERROR(F.ctx, gpusvm_model_to_c(F.ctx, m, "F", 0, &text, &size), GPUSVM_ERR_EXPORT) && !text &&
+              IS_ERROR(F.ctx, gpusvm_model_to_c(F.ctx, m, "F", 1, &text, &size), GPUSVM_ERR_EXPORT),
+          "export: an infinite rho is refused, in float and in double");
+    m->rho[0] = 1e300; /* finite in double, not in float */
+    CHECK(IS_ERROR(F.ctx, gpusvm_model_to_c(F.ctx, m, "F", 0, &text, &size), GPUSVM_ERR_EXPORT),
+          "export: a value past float's range is refused in float");
+    CHECK_OK(gpusvm_model_to_c(F.ctx, m, "F", 1, &text, &size));
+    gpusvm_free(F.ctx, text);
+    m->sv_coef[0] = NAN;
+    CHECK(IS_ERROR(F.ctx, gpusvm_model_to_c(F.ctx, m, "F", 1, &text, &size), GPUSVM_ERR_MODEL_INVALID),
+          "export: a NaN coefficient is an invalid model");
+    gpusvm_model_free(m);
+}
+
 static void case_buffers(void)
 {
     char path[512], *text = NULL, *file = NULL, msg[512];
@@ -1682,6 +1726,7 @@ static const test_case cases[] = {
     {"progress_cancel", case_progress_cancel, TRAINING},
     {"gamma_scale", case_gamma_scale, TRAINING},
     {"buffers", case_buffers, TRAINING},
+    {"export", case_export, TRAINING},
     {"budget", budget_checks, DEVICE},
     {"kernel_cache", cache_checks, DEVICE},
     {"upload", upload_checks, DEVICE},
