@@ -412,7 +412,8 @@ typedef struct gpusvm_context_desc {
     gpusvm_fp64 fp64; /* double or float pairs on an OpenCL device (see gpusvm_fp64) */
     /* Several OpenCL devices as one context: "all" (every GPU and accelerator) or a
        comma-separated list of indices or name substrings ("0,1,2,3"; a device named twice gets two
-       contexts). The independent problems of one training call (one-vs-one pairs, cross-validation
+       contexts, which its driver may run in turn: NVIDIA's does, where one context's queues run at
+       once, the lanes of gpusvm_grid_search). The independent problems of one training call (one-vs-one pairs, cross-validation
        folds) are spread across them, balanced by size, and train at the same time, each giving
        the model it gives on one device; one problem larger than its working set whose points are
        kept dense is split by rows instead (each device a share of the points and of every
@@ -671,12 +672,17 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
 /* Cross-validation over a grid of (C, gamma), as LIBSVM's grid.py runs it point by point:
    rate[g * nC + c] is the nr_fold cross-validation accuracy in percent (mean squared error for
    epsilon-SVR and nu-SVR) with C = C[c] and gamma = gamma[g], on gpusvm_cross_validation's folds.
-   C NULL or nC 0: params' C alone (one column), gamma likewise (one row). For C-SVC every point
-   trains as one batch (nC x ngamma x nr_fold problems, or their pairs, on one copy of the points,
-   each problem with its own C and gamma); the other types point by point. On a context of several
-   GPUs the gamma values are dealt out, gamma g to device g mod n, each device's as one batch (a
-   host thread a device; not with a progress callback or a custom allocator: then the batch is
-   shared among the devices). Thread safety: the context's thread. */
+   C NULL or nC 0: params' C alone (one column), gamma likewise (one row). On one GPU each point
+   trains its folds as one batch on a lane of the device (up to 8 lanes: command queues side by
+   side on the context, a host thread each, the points taken largest C first; GPUSVM_LANES=n sets
+   the count, 1 none), so that no point waits for the slowest problem of the grid. Otherwise, for
+   C-SVC, every point trains as one batch (nC x ngamma x nr_fold problems, or their pairs, on one
+   copy of the points, each problem with its own C and gamma); the other types point by point. On
+   a context of several GPUs the points are dealt out (in the same order, a share a device), each
+   device's as one batch (a point a job for the other types). Neither lanes nor devices with a progress
+   callback or a custom allocator (then one batch, shared among the devices), nor on a CPU device
+   unless GPUSVM_LANES asks. The rates are the same whichever way the points run. Thread safety:
+   the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                             const gpusvm_params *params, int nr_fold, const double *C, int nC,
                                             const double *gamma, int ngamma, double *rate);
@@ -1346,6 +1352,7 @@ struct gpusvm_context {
     gpusvm_fp64 fp64;           /* desc.fp64, $GPUSVM_FP64 resolved: AUTO, ON or OFF */
     int subgroups;              /* $GPUSVM_SUBGROUPS: -1 any, else the one GPUSVM__XC_* exchange tried (tests) */
     int programs;               /* $GPUSVM_PROGRAMS: -1 by the driver, 0 a program a kernel, 1 one (tests) */
+    int lanes;                  /* $GPUSVM_LANES: 0 by the device (gpusvm__jobs_lanes), else at most this many */
     gpusvm_split split;         /* desc.split; parts 1 without one */
     int shared, shared_failed;  /* steps run on several threads; one of them failed (gpusvm__said_lock) */
     volatile long said_next, said_turn;
@@ -2293,6 +2300,7 @@ typedef intptr_t gpusvm__cl_context_properties;
 #define GPUSVM__CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE 0x2033 /* cl_khr_subgroups */
 #define GPUSVM__CL_KERNEL_NUM_ARGS 0x1191
 #define GPUSVM__CL_MEM_SIZE 0x1102
+#define GPUSVM__CL_EVENT_COMMAND_EXECUTION_STATUS 0x11D3
 #define GPUSVM__CL_MEM_READ_WRITE (1u << 0)
 #define GPUSVM__CL_MEM_ALLOC_HOST_PTR (1u << 4)
 #define GPUSVM__CL_MAP_READ (1u << 0)
@@ -2314,6 +2322,7 @@ struct gpusvm__cl_api {
                                                          const gpusvm__cl_device *, gpusvm__cl_ctx_notify, void *,
                                                          gpusvm__cl_int *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseContext)(gpusvm__cl_context);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clRetainContext)(gpusvm__cl_context);
     gpusvm__cl_queue(GPUSVM__CL_CALL *clCreateCommandQueue)(gpusvm__cl_context, gpusvm__cl_device, gpusvm__cl_bitfield,
                                                             gpusvm__cl_int *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseCommandQueue)(gpusvm__cl_queue);
@@ -2328,6 +2337,7 @@ struct gpusvm__cl_api {
     gpusvm__cl_int(GPUSVM__CL_CALL *clGetProgramBuildInfo)(gpusvm__cl_program, gpusvm__cl_device, gpusvm__cl_uint,
                                                            size_t, void *, size_t *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseProgram)(gpusvm__cl_program);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clRetainProgram)(gpusvm__cl_program);
     gpusvm__cl_program(GPUSVM__CL_CALL *clCreateProgramWithBinary)(gpusvm__cl_context, gpusvm__cl_uint,
                                                                    const gpusvm__cl_device *, const size_t *,
                                                                    const unsigned char **, gpusvm__cl_int *,
@@ -2360,6 +2370,7 @@ struct gpusvm__cl_api {
     gpusvm__cl_int(GPUSVM__CL_CALL *clEnqueueBarrierWithWaitList)(gpusvm__cl_queue, gpusvm__cl_uint,
                                                                   const gpusvm__cl_event *, gpusvm__cl_event *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clReleaseEvent)(gpusvm__cl_event);
+    gpusvm__cl_int(GPUSVM__CL_CALL *clGetEventInfo)(gpusvm__cl_event, gpusvm__cl_uint, size_t, void *, size_t *);
     gpusvm__cl_int(GPUSVM__CL_CALL *clFlush)(gpusvm__cl_queue);
     void *(GPUSVM__CL_CALL *clGetExtensionFunctionAddressForPlatform)(gpusvm__cl_platform, const char *);
 };
@@ -2369,14 +2380,14 @@ typedef gpusvm__cl_int(GPUSVM__CL_CALL *gpusvm__cl_sg_info_fn)(gpusvm__cl_kernel
 
 #define GPUSVM__CL_FUNCS(X)                                                                             \
     X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo) X(clCreateContext)    \
-    X(clReleaseContext) X(clCreateCommandQueue) X(clReleaseCommandQueue) X(clCreateBuffer)              \
-    X(clReleaseMemObject) X(clGetMemObjectInfo) X(clCreateProgramWithSource) X(clBuildProgram) X(clGetProgramBuildInfo)       \
-    X(clReleaseProgram) X(clCreateProgramWithBinary) X(clGetProgramInfo) X(clCreateKernel) X(clReleaseKernel)    \
-    X(clSetKernelArg) X(clGetKernelInfo)                                                                \
-    X(clGetKernelWorkGroupInfo) X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer)                        \
-    X(clEnqueueWriteBuffer) X(clFinish) X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject)   \
-    X(clEnqueueMarkerWithWaitList) X(clEnqueueBarrierWithWaitList) X(clReleaseEvent) X(clFlush)          \
-    X(clGetExtensionFunctionAddressForPlatform)
+    X(clReleaseContext) X(clRetainContext) X(clCreateCommandQueue) X(clReleaseCommandQueue)             \
+    X(clCreateBuffer) X(clReleaseMemObject) X(clGetMemObjectInfo) X(clCreateProgramWithSource)          \
+    X(clBuildProgram) X(clGetProgramBuildInfo) X(clReleaseProgram) X(clRetainProgram)                   \
+    X(clCreateProgramWithBinary) X(clGetProgramInfo) X(clCreateKernel) X(clReleaseKernel)               \
+    X(clSetKernelArg) X(clGetKernelInfo) X(clGetKernelWorkGroupInfo) X(clEnqueueNDRangeKernel)          \
+    X(clEnqueueReadBuffer) X(clEnqueueWriteBuffer) X(clFinish) X(clEnqueueMapBuffer)                    \
+    X(clEnqueueUnmapMemObject) X(clEnqueueMarkerWithWaitList) X(clEnqueueBarrierWithWaitList) X(clGetEventInfo)           \
+    X(clReleaseEvent) X(clFlush) X(clGetExtensionFunctionAddressForPlatform)
 
 static const char *gpusvm__cl_error_name(gpusvm__cl_int e)
 {
@@ -2618,6 +2629,11 @@ typedef struct gpusvm__split_out {
 } gpusvm__split_out;
 
 #define GPUSVM__MAX_DEVICES 16 /* in one context (desc.devices) */
+/* Lanes (gpusvm__lane_steps) a GPU's independent jobs run on at once: a grid's points, a lane a
+   point (one H200, a9a 5 x 5 grid of 5 folds: a lane a point against one batch of every point);
+   GPUSVM_LANES sets another count up to GPUSVM__MAX_LANES, or lanes on a CPU device (tests). */
+#define GPUSVM__LANES 8
+#define GPUSVM__MAX_LANES 16
 
 /* A batch's plan, the solver's choices for it (train.bytes and train.begin take it): the working-set
    size q, the bytes all kernel rows may take (params.cache_size_mb; 0: the backend's choice),
@@ -2631,7 +2647,7 @@ typedef struct gpusvm__plan {
     int parts, part;
 } gpusvm__plan;
 
-/* The interface in four tables, each a contract: what a backend must do and what it may leave NULL.
+/* The interface in five tables, each a contract: what a backend must do and what it may leave NULL.
    The solver calls only these; which backend runs them is never asked.
 
    train, the SMO steps (NULL only in a GPUSVM_PREDICT_ONLY build): a backend that trains fills
@@ -2695,6 +2711,16 @@ typedef struct gpusvm__device_steps {
     gpusvm__backend *(*device)(gpusvm__backend *b, int k);
 } gpusvm__device_steps;
 
+/* lanes, one device's queues side by side (NULL where the backend has none: the C backend, a CPU
+   device, several devices): open(b, n, k) makes lane k of n, a backend of its own on b's device and
+   context (so the device runs the lanes' kernels at once, where separate contexts would take turns)
+   with its own queue and kernels, b's programs, and 1/n of the device memory b has left; NULL when
+   it cannot. For independent calls, each lane's on a thread of its own (gpusvm__jobs_run); the
+   caller destroys the lanes before b. */
+typedef struct gpusvm__lane_steps {
+    gpusvm__backend *(*open)(gpusvm__backend *b, int n, int k);
+} gpusvm__lane_steps;
+
 /* A backend: its tables, two calls every build has, and its limits, set when it is made and read
    only after that. */
 struct gpusvm__backend {
@@ -2703,6 +2729,7 @@ struct gpusvm__backend {
     const gpusvm__cs_steps *cs;
     const gpusvm__split_steps *split;
     const gpusvm__device_steps *devices;
+    const gpusvm__lane_steps *lanes;
     /* prediction, for nv coefficient vectors: out[t * x->rows + i] = sum_j coef[t * sv->rows + j] k(sv_j, x_i)
        (before rho); zero coefficients cost nothing */
     gpusvm_result (*decision)(gpusvm__backend *b, const gpusvm__csr *sv, const double *coef, int nv,
@@ -5376,6 +5403,9 @@ struct gpusvm__ocl {
     size_t smo_l;        /* GPUSVM__SMO_L: gpusvm_smo's local size (gpusvm__ocl_build) */
     size_t max_alloc, global_mem, local_mem, max_wg, cus; /* cus: compute units */
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
+    int poll;            /* a lane (gpusvm__ocl_lane): a read or write waits by polling its event, not blocking
+                            (one H200: four threads' blocking reads on queues of one context took four times
+                            one's time, NVIDIA's driver running one at a time; polled, the same time) */
     /* training state: one batch */
     /* GPUSVM__TB_XW is NULL when the rows read X directly; X is NULL and X_PTR, X_COL, X_VAL hold
        the points when they are kept sparse */
@@ -5578,12 +5608,44 @@ static gpusvm_result gpusvm__ocl_buffers(gpusvm__ocl *b, gpusvm__cl_mem *m, cons
     return r;
 }
 
-static gpusvm_result gpusvm__ocl_write(gpusvm__ocl *b, gpusvm__cl_mem m, size_t offset, size_t bytes, const void *src)
+/* A lane's wait for ev (b->poll): its status read, the core yielded between reads; ev released.
+   On a failure the queue is drained first, so that the transfer is over when the caller frees its
+   memory. */
+static gpusvm_result gpusvm__ocl_poll(gpusvm__ocl *b, gpusvm__cl_event ev)
 {
     gpusvm_result r = GPUSVM_OK;
-    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueWriteBuffer(b->queue, m, GPUSVM__CL_TRUE, offset, bytes, src, 0, NULL, NULL));
+    gpusvm__cl_int st = 1;
+    GPUSVM__CL(b->base.ctx, b->cl->clFlush(b->queue));
+    for (;;) {
+        GPUSVM__CL(b->base.ctx, b->cl->clGetEventInfo(ev, GPUSVM__CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+        if (st <= 0) break;
+        gpusvm__yield();
+    }
+    if (st < 0) r = gpusvm__cl_fail(b->base.ctx, st, "a transfer the queue ran", __LINE__);
+fail:
+    if (r != GPUSVM_OK) b->cl->clFinish(b->queue); /* the caller's memory is not the queue's once this returns */
+    b->cl->clReleaseEvent(ev);
+    return r;
+}
+
+/* A blocking transfer (read: into dst, else from src), or on a lane a polled one. */
+static gpusvm_result gpusvm__ocl_transfer(gpusvm__ocl *b, gpusvm__cl_mem m, size_t offset, size_t bytes, void *dst,
+                                          const void *src)
+{
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_event ev = NULL;
+    const gpusvm__cl_uint block = b->poll ? GPUSVM__CL_FALSE : GPUSVM__CL_TRUE;
+    gpusvm__cl_event *evp = b->poll ? &ev : NULL;
+    if (dst) GPUSVM__CL(b->base.ctx, b->cl->clEnqueueReadBuffer(b->queue, m, block, offset, bytes, dst, 0, NULL, evp));
+    else GPUSVM__CL(b->base.ctx, b->cl->clEnqueueWriteBuffer(b->queue, m, block, offset, bytes, src, 0, NULL, evp));
+    if (ev) r = gpusvm__ocl_poll(b, ev);
 fail:
     return r;
+}
+
+static gpusvm_result gpusvm__ocl_write(gpusvm__ocl *b, gpusvm__cl_mem m, size_t offset, size_t bytes, const void *src)
+{
+    return gpusvm__ocl_transfer(b, m, offset, bytes, NULL, src);
 }
 
 /* Enqueued without waiting: src stays as it is until the queue has run the copy (a later blocking
@@ -5598,10 +5660,7 @@ fail:
 
 static gpusvm_result gpusvm__ocl_read(gpusvm__ocl *b, gpusvm__cl_mem m, size_t bytes, void *dst)
 {
-    gpusvm_result r = GPUSVM_OK;
-    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueReadBuffer(b->queue, m, GPUSVM__CL_TRUE, 0, bytes, dst, 0, NULL, NULL));
-fail:
-    return r;
+    return gpusvm__ocl_transfer(b, m, 0, bytes, dst, NULL);
 }
 
 
@@ -8886,10 +8945,16 @@ static const gpusvm__split_steps gpusvm__ocl_split_steps = {gpusvm__ocl_splits, 
                                                       gpusvm__ocl_split_merge, gpusvm__ocl_split_apply};
 #endif
 
+#ifndef GPUSVM_PREDICT_ONLY
+static gpusvm__backend *gpusvm__ocl_lane(gpusvm__backend *bb, int n, int k);
+static const gpusvm__lane_steps gpusvm__ocl_lane_steps = {gpusvm__ocl_lane};
+#endif
+
 static void gpusvm__ocl_vtable(gpusvm__backend *base)
 {
 #ifndef GPUSVM_PREDICT_ONLY
     base->train = &gpusvm__ocl_train_steps;
+    base->lanes = &gpusvm__ocl_lane_steps;
     base->cs = &gpusvm__ocl_cs_steps;
     base->split = &gpusvm__ocl_split_steps;
 #ifdef GPUSVM_TEST_HOOKS
@@ -8905,6 +8970,54 @@ static void gpusvm__ocl_vtable(gpusvm__backend *base)
     base->cs_q = 32;
     base->cs_ratio = 0.25;
 }
+
+#ifndef GPUSVM_PREDICT_ONLY
+/* Lane k of n (gpusvm__lane_steps): b's device, context, exchanges and built programs (retained:
+   the lane's kernels come from them, and a part b has not built yet the lane builds for itself,
+   under the context's build lock), its own queue and kernels, 1/n of the memory b has left. */
+static gpusvm__backend *gpusvm__ocl_lane(gpusvm__backend *bb, int n, int k)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb, *l;
+    gpusvm__kset built = 0;
+    gpusvm__cl_int e = 0;
+    int i, ok;
+    (void)k;
+    if (n < 1 || !(l = (gpusvm__ocl *)gpusvm__calloc(&bb->ctx->alloc, 1, sizeof(gpusvm__ocl)))) return NULL;
+    l->base.ctx = bb->ctx;
+    l->cl = b->cl;
+    l->dev = b->dev;
+    l->platform = b->platform;
+    l->fp64 = b->fp64;
+    l->base.pairs = bb->pairs;
+    l->own_cache = b->own_cache;
+    l->one_program = b->one_program;
+    l->no_narrow = b->no_narrow;
+    l->no_cache = b->no_cache;
+    gpusvm__ocl_limits(l, 0.0);
+    l->mem_budget = (b->mem_budget - b->mem_used) / (size_t)n;
+    l->poll = 1;
+    gpusvm__ocl_vtable(&l->base);
+    l->base.lanes = NULL;
+    memcpy(l->options, b->options, sizeof l->options);
+    l->xc = b->xc;
+    l->smo_l = b->smo_l;
+    ok = b->cl->clRetainContext(b->cctx) == 0;
+    l->cctx = ok ? b->cctx : NULL;
+    if (ok) l->queue = b->cl->clCreateCommandQueue(b->cctx, b->dev, 0, &e);
+    ok = ok && e == 0 && l->queue;
+    for (i = 0; ok && i < GPUSVM__KN_COUNT; ++i) {
+        if (b->kern[i]) built |= (gpusvm__kset)1 << i;
+        if (b->prog[i] && (ok = b->cl->clRetainProgram(b->prog[i]) == 0) != 0) l->prog[i] = b->prog[i];
+    }
+    if (!ok || (built && gpusvm__ocl_kernels(l, built) != GPUSVM_OK)) {
+        if (!ok) gpusvm__log(bb->ctx, GPUSVM_LOG_DEBUG, "a lane of the device could not be opened");
+        if (e != 0 || !l->queue) l->queue = NULL;
+        gpusvm__ocl_destroy(&l->base);
+        return NULL;
+    }
+    return &l->base;
+}
+#endif
 
 /* Chooses a device (sel: NULL = automatic, an index, or a name substring), creates its context
    and queue and builds the kernels. Returns NULL with the reason in why; *err is GPUSVM_OK then
@@ -10539,23 +10652,26 @@ static double gpusvm__rho_nu(const gpusvm__problem *p, const double *alpha, cons
     return (rr[0] - rr[1]) / 2;
 }
 
-/* >>solver/jobs: independent jobs, a device each on several GPUs ------------------------------- */
+/* >>solver/jobs: independent jobs, a device each on several GPUs, a lane each on one ---------- */
 
 /* Jobs 0..njobs-1 that do not depend on each other, at once on the context's devices (the
-   backend's device hook): a host thread a device takes the jobs in turn, each job on a context of
-   its own that drives that device alone (a copy of ctx whose logger calls and failures go to ctx,
-   one at a time, so that ctx keeps the first failure whole; the jobs not yet taken are then left).
-   In order on ctx itself where it is one device or one thread, where its devices do not want a
+   backend's device hook), else, where the caller asks for them, on lanes of its one device (the
+   lane hook: queues side by side on one context): a host thread a device or lane takes the jobs in
+   turn, each job on a context of its own that drives that device or lane alone (a copy of ctx
+   whose logger calls and failures go to ctx, one at a time, so that ctx keeps the first failure
+   whole; the jobs not yet taken are then left). In order on ctx itself where it is one device
+   and asks for no lanes (or none opens), or has one thread, where its devices do not want a
    thread each (own_thread: CPU devices), where the allocator is the caller's (called from one
    thread only), where the jobs call the caller back (in_turn: a progress callback) or no atomic
    add takes the jobs. The first failure's code. */
+#define GPUSVM__JOBS_AT_ONCE (GPUSVM__MAX_DEVICES > GPUSVM__MAX_LANES ? GPUSVM__MAX_DEVICES : GPUSVM__MAX_LANES)
 typedef struct gpusvm__jobs {
-    gpusvm_context *ctx, *own; /* own: a context a device */
+    gpusvm_context *ctx, *own; /* own: a context a device or lane */
     gpusvm_result (*fn)(gpusvm_context *c, void *arg, int j);
     void *arg;
     int njobs;
     volatile long next, failed;
-    gpusvm_result res[GPUSVM__MAX_DEVICES];
+    gpusvm_result res[GPUSVM__JOBS_AT_ONCE];
 } gpusvm__jobs;
 
 static void gpusvm__jobs_device(void *arg, int k)
@@ -10571,35 +10687,59 @@ static void gpusvm__jobs_device(void *arg, int k)
 #endif
 }
 
-/* How many devices gpusvm__jobs_run would run njobs jobs on at once (0: in order on ctx). */
+/* Whether jobs may run on threads of their own at all (see gpusvm__jobs_run). */
+static int gpusvm__jobs_threads(const gpusvm_context *ctx, int njobs, int in_turn)
+{
+    return njobs >= 2 && !in_turn && ctx->threads >= 2 && ctx->default_alloc && GPUSVM__TAKE_ATOMIC;
+}
+
+/* How many devices gpusvm__jobs_run would run njobs jobs on at once (0: none). */
 static int gpusvm__jobs_devices(gpusvm_context *ctx, int njobs, int in_turn)
 {
     gpusvm__backend *b = ctx->backend;
     int n = 0;
     while (b->devices && n < GPUSVM__MAX_DEVICES && b->devices->device(b, n)) ++n;
-    if (n < 2 || njobs < 2 || in_turn || ctx->threads < 2 || !b->own_thread || !ctx->default_alloc ||
-        !GPUSVM__TAKE_ATOMIC)
-        return 0;
+    if (n < 2 || !b->own_thread || !gpusvm__jobs_threads(ctx, njobs, in_turn)) return 0;
     return n < njobs ? n : njobs;
 }
 
-static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_turn,
+/* How many lanes of its one device njobs jobs could take (0: none): GPUSVM_LANES, else
+   GPUSVM__LANES on a GPU and none on a CPU device (its driver spreads one queue's work over the
+   cores already). */
+static int gpusvm__jobs_lanes(gpusvm_context *ctx, int njobs, int in_turn)
+{
+    const gpusvm__backend *b = ctx->backend;
+    int n = ctx->lanes ? ctx->lanes : b->own_thread ? GPUSVM__LANES : 0;
+    if (!b->lanes || !gpusvm__jobs_threads(ctx, njobs, in_turn)) return 0;
+    if (n > njobs) n = njobs;
+    return n >= 2 ? n : 0;
+}
+
+/* lanes: at most this many lanes where the context is one device (gpusvm__jobs_lanes's count or
+   fewer; 0: none). */
+static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_turn, int lanes,
                                       gpusvm_result (*fn)(gpusvm_context *, void *, int), void *arg)
 {
     gpusvm__backend *b = ctx->backend;
-    const int n = gpusvm__jobs_devices(ctx, njobs, in_turn);
+    const int nd = gpusvm__jobs_devices(ctx, njobs, in_turn), most = nd ? 0 : gpusvm__jobs_lanes(ctx, njobs, in_turn);
+    int n = nd ? nd : lanes < most ? lanes : most, k, opened = 0;
     gpusvm__jobs jb;
     gpusvm_result r = GPUSVM_OK;
-    int k;
-    if (!n || !(jb.own = (gpusvm_context *)gpusvm__alloc(&ctx->alloc, (size_t)n, sizeof *jb.own))) {
-        for (k = 0; k < njobs && r == GPUSVM_OK; ++k) r = fn(ctx, arg, k);
-        return r;
-    }
-    for (k = 0; k < n; ++k) {
+    if (n < 2) n = 0;
+    jb.own = n ? (gpusvm_context *)gpusvm__alloc(&ctx->alloc, (size_t)n, sizeof *jb.own) : NULL;
+    for (k = 0; jb.own && k < n; ++k) {
         jb.own[k] = *ctx;
-        jb.own[k].backend = b->devices->device(b, k);
+        jb.own[k].backend = nd ? b->devices->device(b, k) : b->lanes->open(b, n, k);
         jb.own[k].root = ctx;
         jb.own[k].threads = ctx->threads / n > 1 ? ctx->threads / n : 1;
+        if (!jb.own[k].backend) break;
+        opened += !nd;
+    }
+    if (!jb.own || k < n) { /* no room, or a lane that did not open: in order on ctx */
+        while (opened-- > 0) jb.own[opened].backend->destroy(jb.own[opened].backend);
+        gpusvm__free(&ctx->alloc, jb.own);
+        for (k = 0; k < njobs && r == GPUSVM_OK; ++k) r = fn(ctx, arg, k);
+        return r;
     }
     jb.ctx = ctx;
     jb.fn = fn;
@@ -10607,6 +10747,7 @@ static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_tur
     jb.njobs = njobs;
     jb.next = jb.failed = 0;
     r = gpusvm__shared_call(ctx, NULL, n, gpusvm__jobs_device, &jb, jb.res);
+    while (opened-- > 0) jb.own[opened].backend->destroy(jb.own[opened].backend);
     gpusvm__free(&ctx->alloc, jb.own);
     return r;
 }
@@ -10800,7 +10941,7 @@ static gpusvm_result gpusvm__cs_folds(gpusvm_context *ctx, const gpusvm__csr *x,
     s.nfold = nfold;
     s.n = gpusvm__jobs_devices(ctx, nfold, p->progress != NULL);
     if (!s.n) return gpusvm__train_cs_many(ctx, x, y, p, nfold, sub, nsub, models, gpusvm__now());
-    return gpusvm__jobs_run(ctx, s.n, 0, gpusvm__cs_share, &s);
+    return gpusvm__jobs_run(ctx, s.n, 0, 0, gpusvm__cs_share, &s);
 }
 
 /* Several folds: fold f trains on input rows tr[f][0..ntr[f]) and predicts rows te[f][0..nte[f])
@@ -11318,7 +11459,7 @@ static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *x
         f.xin = xin;
         f.prm = prm;
         f.o = o;
-        r = gpusvm__jobs_run(ctx, (int)o->npairs, prm->progress != NULL, gpusvm__ovo_fit, &f);
+        r = gpusvm__jobs_run(ctx, (int)o->npairs, prm->progress != NULL, 0, gpusvm__ovo_fit, &f);
     } else {
         r = GPUSVM_OK;
     }
@@ -14293,7 +14434,7 @@ static gpusvm_result gpusvm__split_agree(gpusvm_context *ctx)
 
 /* The choices the environment makes for a desc that leaves them open (GPUSVM_BACKEND,
    GPUSVM_DEVICE, GPUSVM_PROFILE, GPUSVM_THREADS, GPUSVM_STORAGE, GPUSVM_FP64, GPUSVM_SUBGROUPS,
-   GPUSVM_PROGRAMS, GPUSVM_DEVICE_MEMORY_MB), unless
+   GPUSVM_PROGRAMS, GPUSVM_LANES, GPUSVM_DEVICE_MEMORY_MB), unless
    desc.ignore_environment. */
 /* A GPUSVM_* variable that names one of a few choices (any case). */
 typedef struct gpusvm__env_word {
@@ -14370,6 +14511,12 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
                         : (gpusvm_fp64)GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_FP64", gpusvm__env_fp64, GPUSVM_FP64_AUTO);
     ctx->subgroups = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_SUBGROUPS", gpusvm__env_subgroups, -1); /* -1: any */
     ctx->programs = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_PROGRAMS", gpusvm__env_programs, -1);
+    if (!d->ignore_environment && (env = getenv("GPUSVM_LANES")) != NULL && *env) {
+        long long v;
+        if (gpusvm__parse_long(env, strlen(env), 0, GPUSVM__MAX_LANES, &v) && v >= 1) ctx->lanes = (int)v;
+        else gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_LANES='%s' is not a count from 1 to %d; using auto", env,
+                         GPUSVM__MAX_LANES);
+    }
     if (d->device_memory_mb == 0.0 && !d->ignore_environment && (env = getenv("GPUSVM_DEVICE_MEMORY_MB")) != NULL &&
         *env) {
         double v;
@@ -14666,29 +14813,28 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
     return r;
 }
 
-/* Each grid row's rates from the folds' predictions target[c * l + i]. */
-static void gpusvm__grid_rates(const gpusvm_params *p, const double *y, size_t l, int nc, const double *target,
-                               double *rate)
+/* A point's rate from its folds' predictions t (accuracy in percent; regression: mean squared error). */
+static double gpusvm__grid_rate(const gpusvm_params *p, const double *y, size_t l, const double *t)
 {
     const int regression = p->svm_type == GPUSVM_EPSILON_SVR || p->svm_type == GPUSVM_NU_SVR;
+    double sum = 0.0;
     size_t i;
-    int c;
-    for (c = 0; c < nc; ++c) {
-        const double *t = target + (size_t)c * l;
-        double sum = 0.0;
-        for (i = 0; i < l; ++i) sum += regression ? (t[i] - y[i]) * (t[i] - y[i]) : (double)(t[i] == y[i]);
-        rate[c] = regression ? sum / (double)l : 100.0 * sum / (double)l;
-    }
+    for (i = 0; i < l; ++i) sum += regression ? (t[i] - y[i]) * (t[i] - y[i]) : (double)(t[i] == y[i]);
+    return regression ? sum / (double)l : 100.0 * sum / (double)l;
 }
 
-/* A grid search's jobs (gpusvm__jobs_run): job k takes gamma values k, k + njobs, ... C-SVC's
-   make a job a device (one on one device), each one batch of every fold at every C and every
-   gamma of the job; the other types a gamma a job, each point its own cross-validation. */
+/* A grid search's jobs (gpusvm__jobs_run): the points in order of falling C (the costly ones
+   first, so that the jobs taken last are short), job k taking points k, k + njobs, ... as one
+   cross-validation (C-SVC: one batch of every fold at every point of the job; the other types a
+   point after another). One job on one device; a job a device on several (C-SVC; the other types
+   a point a job); a point a job on a GPU's lanes, where every point's folds train side by side
+   with the others' and none waits for the slowest problem of the whole grid. */
 typedef struct gpusvm__grid {
     const gpusvm__csr *x;
     const double *y, *C, *gamma;
     gpusvm_params base;
     int nr_fold, nc, ngamma, njobs;
+    int *order; /* the points (gamma index x nc + C index) in the order the jobs take them */
     double *rate;
 } gpusvm__grid;
 
@@ -14703,33 +14849,60 @@ static gpusvm_result gpusvm__grid_params(gpusvm_context *ctx, const gpusvm__grid
     return gpusvm__resolve_params(ctx, &pk, g->x, p);
 }
 
-/* Job k: its gamma values' rows of rates from one cross-validation at their points (gamma by
-   gamma, each with every C). */
+/* Job k: the rates of its points from one cross-validation at them. */
 static gpusvm_result gpusvm__grid_job(gpusvm_context *ctx, void *arg, int k)
 {
     const gpusvm__grid *g = (const gpusvm__grid *)arg;
     const gpusvm_allocator *a = &ctx->alloc;
-    const int ng = (g->ngamma - k + g->njobs - 1) / g->njobs, npt = ng * g->nc;
+    const int all = g->ngamma * g->nc, npt = (all - k + g->njobs - 1) / g->njobs;
     const size_t l = g->x->rows;
     gpusvm__point *pts = (gpusvm__point *)gpusvm__alloc(a, (size_t)npt, sizeof(gpusvm__point));
     double *target = (double *)gpusvm__alloc(a, l, (size_t)npt * sizeof(double));
-    gpusvm_params p; /* gamma i / nc's parameters (the points set C and gamma) */
+    gpusvm_params p; /* the last point's parameters (the points set C and gamma) */
     gpusvm_result r = pts && target ? GPUSVM_OK : gpusvm__oom(ctx, "the grid's predictions");
     int i;
     memset(&p, 0, sizeof p);
     for (i = 0; i < npt && r == GPUSVM_OK; ++i) {
-        if (i % g->nc == 0 && (r = gpusvm__grid_params(ctx, g, k + i / g->nc * g->njobs, &p)) != GPUSVM_OK) break;
-        pts[i].C = g->C ? g->C[i % g->nc] : p.C;
+        const int at = g->order[k + i * g->njobs];
+        if ((r = gpusvm__grid_params(ctx, g, at / g->nc, &p)) != GPUSVM_OK) break;
+        pts[i].C = g->C ? g->C[at % g->nc] : p.C;
         pts[i].gamma = p.gamma;
     }
     if (r == GPUSVM_OK)
         r = gpusvm__cross_validation_at(ctx, g->x, g->y, &p, g->nr_fold, npt, pts, target);
-    for (i = 0; i < ng && r == GPUSVM_OK; ++i)
-        gpusvm__grid_rates(&p, g->y, l, g->nc, target + (size_t)i * (size_t)g->nc * l,
-                           g->rate + (size_t)(k + i * g->njobs) * (size_t)g->nc);
+    for (i = 0; i < npt && r == GPUSVM_OK; ++i)
+        g->rate[g->order[k + i * g->njobs]] = gpusvm__grid_rate(&p, g->y, l, target + (size_t)i * l);
     gpusvm__free(a, pts);
     gpusvm__free(a, target);
     return r;
+}
+
+/* The lanes a grid's points may take (gpusvm__jobs_lanes), as many as the device's memory holds
+   with room to spare: each lane a copy of the points and a working set's rows for every fold. */
+static int gpusvm__grid_lanes(gpusvm_context *ctx, const gpusvm__grid *g, int npt, int in_turn)
+{
+    const gpusvm__backend *b = ctx->backend;
+    const size_t l = g->x->rows, nnz = g->x->row_ptr[l], q = (size_t)b->qcap < l ? (size_t)b->qcap : l;
+    const double dense = (double)l * (double)g->x->cols * 4.0, sparse = (double)nnz * 8.0 + (double)l * 4.0;
+    const double need = 2.0 * ((dense < sparse ? dense : sparse) + (double)g->nr_fold * (double)q * (double)l * 4.0);
+    const int most = gpusvm__jobs_lanes(ctx, npt, in_turn);
+    const double fit = b->train ? (double)b->train->mem_left((gpusvm__backend *)b) / need : 0.0;
+    return fit < (double)most ? (int)fit : most;
+}
+
+/* The points in the order the jobs take them: falling C (ties in the caller's order), each C's
+   gamma values in the caller's order. */
+static void gpusvm__grid_order(const gpusvm__grid *g, int *order)
+{
+    int i, j;
+    for (i = 0; i < g->nc; ++i) { /* the C indices, by insertion */
+        for (j = i; j > 0 && g->C && g->C[order[j - 1]] < g->C[i]; --j) order[j] = order[j - 1];
+        order[j] = i;
+    }
+    for (i = g->nc - 1; i >= 0; --i) { /* spread out from the back: entry i is read before it is written */
+        const int c = order[i];
+        for (j = g->ngamma - 1; j >= 0; --j) order[i * g->ngamma + j] = j * g->nc + c;
+    }
 }
 
 GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
@@ -14761,12 +14934,20 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
     g.gamma = gamma && ngamma > 0 ? gamma : NULL;
     g.ngamma = g.gamma ? ngamma : 1;
     g.rate = rate;
-    if ((r = gpusvm__grid_params(ctx, &g, 0, &p0)) == GPUSVM_OK &&
+    if (!(g.order = (int *)gpusvm__alloc(&ctx->alloc, (size_t)g.nc * (size_t)g.ngamma, sizeof(int))))
+        r = gpusvm__oom(ctx, "the grid's points");
+    if (r == GPUSVM_OK && (r = gpusvm__grid_params(ctx, &g, 0, &p0)) == GPUSVM_OK &&
         (r = gpusvm__check_labels(ctx, &p0, y, in.m.rows)) == GPUSVM_OK) {
-        const int ndev = gpusvm__jobs_devices(ctx, g.ngamma, g.base.progress != NULL);
-        g.njobs = p0.svm_type != GPUSVM_C_SVC ? g.ngamma : ndev ? ndev : 1;
-        r = gpusvm__jobs_run(ctx, g.njobs, g.base.progress != NULL, gpusvm__grid_job, &g);
+        const int npt = g.nc * g.ngamma, turn = g.base.progress != NULL;
+        const int ndev = gpusvm__jobs_devices(ctx, npt, turn), lanes = ndev ? 0 : gpusvm__grid_lanes(ctx, &g, npt, turn);
+        g.njobs = ndev && p0.svm_type == GPUSVM_C_SVC ? ndev : ndev || lanes >= 2 ? npt : 1;
+        gpusvm__grid_order(&g, g.order);
+        if (ndev || lanes >= 2)
+            gpusvm__log(ctx, GPUSVM_LOG_INFO, "grid: %d points of %d folds, %d job%s on %d %s at once", npt, nr_fold,
+                        g.njobs, g.njobs == 1 ? "" : "s", ndev ? ndev : lanes, ndev ? "devices" : "lanes of the device");
+        r = gpusvm__jobs_run(ctx, g.njobs, turn, lanes, gpusvm__grid_job, &g);
     }
+    gpusvm__free(&ctx->alloc, g.order);
     gpusvm__input_free(ctx, &in);
     return r;
 }

@@ -4,7 +4,8 @@
 # line, the best rate within 1.5 points of svm-grid's and svm-grid's own rate at gpusvm's best
 # point within 1.5 of its best (the folds differ: LIBSVM draws them with rand()), and the PNG
 # (CRCs, zlib stream, at least 32 pixels a grid point, text in the title, on both axes and in the
-# legend); every gamma in one batch against one gamma a run. Exits non-zero on a failure.
+# legend); every gamma in one batch against one gamma a run, and against a point a job on three
+# lanes of one OpenCL device. Exits non-zero on a failure.
 set -u
 B=build
 W=$B/grid
@@ -96,6 +97,20 @@ for be in cpu opencl; do
     else
         echo "FAIL gpusvm-grid ($be): one batch and one gamma a run differ:"
         diff "$W/all.out" "$W/each.out" | head -n 5
+        fail=1
+    fi
+    [ $be = opencl ] || continue
+    # a point a job on three lanes of the one device (queues side by side on its context)
+    GPUSVM_BACKEND=$be GPUSVM_LANES=3 $B/gpusvm-grid -log2c -1,7,2 -log2g -7,-1,2 -v 5 -png null -out "$W/lanes.out" \
+        data/heart_scale > /dev/null 2> "$W/lanes.err" || { echo "FAIL gpusvm-grid (lanes): $(tail -n 1 "$W/lanes.err")"; fail=1; continue; }
+    if ! grep -q "20 jobs on 3 lanes of the device" "$W/lanes.err"; then
+        echo "FAIL gpusvm-grid (lanes): the points did not run on three lanes: $(grep 'grid:' "$W/lanes.err")"
+        fail=1
+    elif cmp -s "$W/all.out" "$W/lanes.out"; then
+        echo "ok   gpusvm-grid ($be): a point a job on three lanes of the device gives the one batch's .out, byte for byte"
+    else
+        echo "FAIL gpusvm-grid ($be): three lanes and one batch differ:"
+        diff "$W/all.out" "$W/lanes.out" | head -n 5
         fail=1
     fi
 done

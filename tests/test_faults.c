@@ -80,6 +80,12 @@ static gpusvm__cl_int W_clReleaseContext(gpusvm__cl_context c)
     real.clReleaseContext(c);
     return INJECT() ? FAIL_CODE : 0;
 }
+static gpusvm__cl_int W_clRetainContext(gpusvm__cl_context c)
+{
+    if (INJECT()) return FAIL_CODE;
+    BUMP(live_cl);
+    return real.clRetainContext(c);
+}
 static gpusvm__cl_queue W_clCreateCommandQueue(gpusvm__cl_context c, gpusvm__cl_device d, gpusvm__cl_bitfield p,
                                                gpusvm__cl_int *e)
 {
@@ -173,6 +179,12 @@ static gpusvm__cl_int W_clReleaseProgram(gpusvm__cl_program p)
     DROP(live_cl);
     real.clReleaseProgram(p);
     return INJECT() ? FAIL_CODE : 0;
+}
+static gpusvm__cl_int W_clRetainProgram(gpusvm__cl_program p)
+{
+    if (INJECT()) return FAIL_CODE;
+    BUMP(live_cl);
+    return real.clRetainProgram(p);
 }
 static gpusvm__cl_kernel W_clCreateKernel(gpusvm__cl_program p, const char *name, gpusvm__cl_int *e)
 {
@@ -268,6 +280,11 @@ static gpusvm__cl_int W_clReleaseEvent(gpusvm__cl_event e)
     real.clReleaseEvent(e);
     return INJECT() ? FAIL_CODE : 0;
 }
+static gpusvm__cl_int W_clGetEventInfo(gpusvm__cl_event ev, gpusvm__cl_uint w, size_t sz, void *v, size_t *r)
+{
+    if (INJECT()) return FAIL_CODE;
+    return real.clGetEventInfo(ev, w, sz, v, r);
+}
 static gpusvm__cl_int W_clFlush(gpusvm__cl_queue q)
 {
     if (INJECT()) return FAIL_CODE;
@@ -309,10 +326,12 @@ static void t_free(void *p, void *user)
 static char last_log[4096];
 static char stream_said[256]; /* the last "streamed through the device" line */
 static int rows_said;          /* "of a problem split by rows" lines */
+static int lanes_said;         /* "lanes of the device" lines */
 static void t_log(void *user, gpusvm_log_level level, const char *msg)
 {
     (void)user;
     if (level == GPUSVM_LOG_ERROR) snprintf(last_log, sizeof last_log, "%s", msg);
+    lanes_said += strstr(msg, "lanes of the device") != NULL;
     if (strstr(msg, "streamed through the device")) snprintf(stream_said, sizeof stream_said, "%s", msg);
     rows_said += strstr(msg, "of a problem split by rows") != NULL;
 }
@@ -375,6 +394,25 @@ static gpusvm_result streamed_workload(gpusvm_context *ctx, const char **stage)
     return r;
 }
 
+/* 1: a grid search on two lanes of the device (GPUSVM_LANES=2, the one variable the environment
+   then holds), in place of the workload: lanes open, train a point each from threads of their own
+   and close. Lanes need the default allocator (they allocate from their threads), so this sweep
+   counts OpenCL objects, not host allocations. */
+static int lanes_run;
+
+static gpusvm_result grid_workload(gpusvm_context *ctx, const char **stage)
+{
+    const double C[2] = {1.0, 4.0}, G[2] = {0.5, 2.0};
+    double rate[4];
+    gpusvm_matrix m;
+    memset(&m, 0, sizeof m);
+    m.rows = N;
+    m.cols = D;
+    m.values = X;
+    *stage = "grid search (two lanes)";
+    return gpusvm_grid_search(ctx, &m, Y, NULL, 2, C, 2, G, 2, rate);
+}
+
 /* One run: returns the first failing result (GPUSVM_OK if none); *stage says where. */
 static gpusvm_result workload(gpusvm_backend backend, const char *library, gpusvm_context **keep, const char **stage)
 {
@@ -391,12 +429,12 @@ static gpusvm_result workload(gpusvm_backend backend, const char *library, gpusv
     for (i = 0; i < NB * D; ++i) XB[i] = X[i % (N * D)];
     memset(&desc, 0, sizeof desc);
     desc.backend = backend;
-    desc.ignore_environment = !in_parts;
+    desc.ignore_environment = !in_parts && !lanes_run;
     desc.opencl_library = library;
     desc.kernel_cache_dir = kernel_cache ? kernel_cache : in_parts ? "" : NULL; /* none */
     desc.storage = storage;
-    desc.allocator.alloc = t_alloc;
-    desc.allocator.free = t_free;
+    desc.allocator.alloc = lanes_run ? NULL : t_alloc;
+    desc.allocator.free = lanes_run ? NULL : t_free;
     desc.logger.fn = t_log;
     desc.device_memory_mb = stream_mb;
     desc.devices = devices;
@@ -406,8 +444,8 @@ static gpusvm_result workload(gpusvm_backend backend, const char *library, gpusv
     m.values = X;
     *stage = "create";
     if ((r = gpusvm_context_create(&desc, &ctx)) != GPUSVM_OK) return r;
-    if (stream_mb > 0.0 || devices) {
-        r = streamed_workload(ctx, stage);
+    if (stream_mb > 0.0 || devices || lanes_run) {
+        r = lanes_run ? grid_workload(ctx, stage) : streamed_workload(ctx, stage);
         goto done;
     }
     *stage = "load data";
@@ -458,7 +496,7 @@ static int still_usable(gpusvm_context *ctx)
 
 /* What a sweep found, added up over its workers. */
 typedef struct {
-    long points, failures, not_usable, silent, leaks, unnamed, streamed, split, clean_ok;
+    long points, failures, not_usable, silent, leaks, unnamed, streamed, split, lanes, clean_ok;
 } sweep_stats;
 
 /* The points a sweep tries, from one run with nothing injected: every host allocation (on_cl 0),
@@ -532,6 +570,7 @@ static void sweep_share(gpusvm_backend backend, int on_cl, const char *name, int
     for (k = w; k < n; k += nw) sweep_point(backend, on_cl, name, points[k], st);
     st->streamed = stream_said[0] != 0;
     st->split = rows_said;
+    st->lanes = lanes_said;
 }
 
 /* The sweep over two worker processes (forked before either touches OpenCL: the parent never
@@ -573,10 +612,12 @@ static void sweep(gpusvm_backend backend, int on_cl, const char *name)
         st.unnamed += part.unnamed;
         st.streamed |= part.streamed;
         st.split += part.split;
+        st.lanes += part.lanes;
         st.clean_ok += part.clean_ok;
     }
     stream_said[0] = st.streamed ? 'y' : 0;
     rows_said = (int)st.split;
+    lanes_said = (int)st.lanes;
     printf("test_faults: %s: %ld injection points, %ld returned an error, %ld leaks\n", name, st.points, st.failures,
            st.leaks);
     CHECK(st.clean_ok == NW, "the run with nothing injected succeeds (and the workers report)");
@@ -772,6 +813,16 @@ int main(void)
         in_parts = 0;
     } else {
         CHECK(0, "an environment holding GPUSVM_PROGRAMS=each alone");
+    }
+    if (unset_gpusvm_env() && setenv("GPUSVM_LANES", "2", 1) == 0) {
+        lanes_run = 1;
+        lanes_said = 0;
+        sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, a grid search on two lanes of the device");
+        CHECK(lanes_said > 0, "the lanes sweep's grid search ran on lanes");
+        lanes_run = 0;
+        unsetenv("GPUSVM_LANES");
+    } else {
+        CHECK(0, "an environment holding GPUSVM_LANES=2 alone");
     }
     selection_faults();
     write_fault();
