@@ -413,9 +413,9 @@ typedef struct gpusvm_context_desc {
     /* Several OpenCL devices as one context: "all" (every GPU and accelerator) or a
        comma-separated list of indices or name substrings ("0,1,2,3"; a device named twice gets two
        contexts, which its driver may run in turn: NVIDIA's does, where one context's queues run at
-       once, the lanes of gpusvm_grid_search). The independent problems of one training call (one-vs-one pairs, cross-validation
-       folds) are spread across them, balanced by size, and train at the same time, each giving
-       the model it gives on one device; one problem larger than its working set whose points are
+       once, the lanes of gpusvm_grid_search). The independent problems of one training call
+       (one-vs-one pairs, cross-validation folds) are spread across them, balanced by size, and
+       train at the same time, each giving the model it gives on one device; one problem larger than its working set whose points are
        kept dense is split by rows instead (each device a share of the points and of every
        round's rows and gradient update; the working set merged from every device's candidates),
        with the one-device model; Crammer-Singer and prediction run on the first. NULL or
@@ -2386,8 +2386,8 @@ typedef gpusvm__cl_int(GPUSVM__CL_CALL *gpusvm__cl_sg_info_fn)(gpusvm__cl_kernel
     X(clCreateProgramWithBinary) X(clGetProgramInfo) X(clCreateKernel) X(clReleaseKernel)               \
     X(clSetKernelArg) X(clGetKernelInfo) X(clGetKernelWorkGroupInfo) X(clEnqueueNDRangeKernel)          \
     X(clEnqueueReadBuffer) X(clEnqueueWriteBuffer) X(clFinish) X(clEnqueueMapBuffer)                    \
-    X(clEnqueueUnmapMemObject) X(clEnqueueMarkerWithWaitList) X(clEnqueueBarrierWithWaitList) X(clGetEventInfo)           \
-    X(clReleaseEvent) X(clFlush) X(clGetExtensionFunctionAddressForPlatform)
+    X(clEnqueueUnmapMemObject) X(clEnqueueMarkerWithWaitList) X(clEnqueueBarrierWithWaitList)           \
+    X(clGetEventInfo) X(clReleaseEvent) X(clFlush) X(clGetExtensionFunctionAddressForPlatform)
 
 static const char *gpusvm__cl_error_name(gpusvm__cl_int e)
 {
@@ -5617,7 +5617,8 @@ static gpusvm_result gpusvm__ocl_poll(gpusvm__ocl *b, gpusvm__cl_event ev)
     gpusvm__cl_int st = 1;
     GPUSVM__CL(b->base.ctx, b->cl->clFlush(b->queue));
     for (;;) {
-        GPUSVM__CL(b->base.ctx, b->cl->clGetEventInfo(ev, GPUSVM__CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+        GPUSVM__CL(b->base.ctx,
+                   b->cl->clGetEventInfo(ev, GPUSVM__CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
         if (st <= 0) break;
         gpusvm__yield();
     }
@@ -14939,12 +14940,14 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
     if (r == GPUSVM_OK && (r = gpusvm__grid_params(ctx, &g, 0, &p0)) == GPUSVM_OK &&
         (r = gpusvm__check_labels(ctx, &p0, y, in.m.rows)) == GPUSVM_OK) {
         const int npt = g.nc * g.ngamma, turn = g.base.progress != NULL;
-        const int ndev = gpusvm__jobs_devices(ctx, npt, turn), lanes = ndev ? 0 : gpusvm__grid_lanes(ctx, &g, npt, turn);
+        const int ndev = gpusvm__jobs_devices(ctx, npt, turn);
+        const int lanes = ndev ? 0 : gpusvm__grid_lanes(ctx, &g, npt, turn);
         g.njobs = ndev && p0.svm_type == GPUSVM_C_SVC ? ndev : ndev || lanes >= 2 ? npt : 1;
         gpusvm__grid_order(&g, g.order);
         if (ndev || lanes >= 2)
             gpusvm__log(ctx, GPUSVM_LOG_INFO, "grid: %d points of %d folds, %d job%s on %d %s at once", npt, nr_fold,
-                        g.njobs, g.njobs == 1 ? "" : "s", ndev ? ndev : lanes, ndev ? "devices" : "lanes of the device");
+                        g.njobs, g.njobs == 1 ? "" : "s", ndev ? ndev : lanes,
+                        ndev ? "devices" : "lanes of the device");
         r = gpusvm__jobs_run(ctx, g.njobs, turn, lanes, gpusvm__grid_job, &g);
     }
     gpusvm__free(&ctx->alloc, g.order);
