@@ -672,10 +672,12 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
 /* Cross-validation over a grid of (C, gamma), as LIBSVM's grid.py runs it point by point:
    rate[g * nC + c] is the nr_fold cross-validation accuracy in percent (mean squared error for
    epsilon-SVR and nu-SVR) with C = C[c] and gamma = gamma[g], on gpusvm_cross_validation's folds.
-   C NULL or nC 0: params' C alone (one column), gamma likewise (one row). On one GPU each point
-   trains its folds as one batch on a lane of the device (up to 8 lanes: command queues side by
-   side on the context, a host thread each, the points taken largest C first; GPUSVM_LANES=n sets
-   the count, 1 none), so that no point waits for the slowest problem of the grid. Otherwise, for
+   C NULL or nC 0: params' C alone (one column), gamma likewise (one row). On one GPU, where a
+   point's problems are large (49,152 variables a point or more: its folds' training rows, times
+   k - 1 for k classes), each point trains its folds as one batch on a lane of the device (up to 8
+   lanes: command queues side by side on the context, a host thread each, the points taken
+   largest C first; GPUSVM_LANES=n sets the count whatever the size, 1 none), so that no point
+   waits for the slowest problem of the grid. Otherwise, for
    C-SVC, every point trains as one batch (nC x ngamma x nr_fold problems, or their pairs, on one
    copy of the points, each problem with its own C and gamma); the other types point by point. On
    a context of several GPUs the points are dealt out (in the same order, a share a device), each
@@ -14878,9 +14880,19 @@ static gpusvm_result gpusvm__grid_job(gpusvm_context *ctx, void *arg, int k)
     return r;
 }
 
+/* A grid point's variables from which its folds take lanes of their own by default: below, one
+   batch of every point was as fast or faster on an H200 (5 x 5 grids, 5 folds: svmguide1's 12,360
+   variables a point 0.61 s in one batch against 0.89 s on lanes, a9a's first 8,000 rows' 32,000
+   1.48-1.58 s against 1.63-1.90 s; its first 16,000 rows' 64,000 3.37 s against 2.82-2.96 s, mnist's
+   first 3,000 rows, ten classes, 108,000 in pairs, 0.96 s against 0.67 s, all of a9a's 130,000
+   11.1 s against 7.8 s). */
+#define GPUSVM__LANE_VARS 49152
+
 /* The lanes a grid's points may take (gpusvm__jobs_lanes), as many as the device's memory holds
-   with room to spare: each lane a copy of the points and a working set's rows for every fold. */
-static int gpusvm__grid_lanes(gpusvm_context *ctx, const gpusvm__grid *g, int npt, int in_turn)
+   with room to spare (each lane a copy of the points and a working set's rows for every fold); by
+   default none where a point's problems are small (GPUSVM__LANE_VARS: the lanes' set-up costs more
+   than the one batch waits; GPUSVM_LANES still takes them). */
+static int gpusvm__grid_lanes(gpusvm_context *ctx, const gpusvm__grid *g, const gpusvm_params *p, int npt, int in_turn)
 {
     const gpusvm__backend *b = ctx->backend;
     const size_t l = g->x->rows, nnz = g->x->row_ptr[l], q = (size_t)b->qcap < l ? (size_t)b->qcap : l;
@@ -14888,6 +14900,17 @@ static int gpusvm__grid_lanes(gpusvm_context *ctx, const gpusvm__grid *g, int np
     const double need = 2.0 * ((dense < sparse ? dense : sparse) + (double)g->nr_fold * (double)q * (double)l * 4.0);
     const int most = gpusvm__jobs_lanes(ctx, npt, in_turn);
     const double fit = b->train ? (double)b->train->mem_left((gpusvm__backend *)b) / need : 0.0;
+    if (most && !ctx->lanes) { /* every fold's training rows, in each of the k - 1 pairs a row is in */
+        int *label = NULL, k = 2;
+        size_t *count = NULL;
+        if ((p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC) &&
+            gpusvm__group(ctx, g->y, l, &label, &count, &k) != GPUSVM_OK)
+            return 0;
+        gpusvm__free(&ctx->alloc, label);
+        gpusvm__free(&ctx->alloc, count);
+        if ((double)g->nr_fold * (double)(l - l / (size_t)g->nr_fold) * (double)(k > 2 ? k - 1 : 1) < GPUSVM__LANE_VARS)
+            return 0;
+    }
     return fit < (double)most ? (int)fit : most;
 }
 
@@ -14941,7 +14964,7 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
         (r = gpusvm__check_labels(ctx, &p0, y, in.m.rows)) == GPUSVM_OK) {
         const int npt = g.nc * g.ngamma, turn = g.base.progress != NULL;
         const int ndev = gpusvm__jobs_devices(ctx, npt, turn);
-        const int lanes = ndev ? 0 : gpusvm__grid_lanes(ctx, &g, npt, turn);
+        const int lanes = ndev ? 0 : gpusvm__grid_lanes(ctx, &g, &p0, npt, turn);
         g.njobs = ndev && p0.svm_type == GPUSVM_C_SVC ? ndev : ndev || lanes >= 2 ? npt : 1;
         gpusvm__grid_order(&g, g.order);
         if (ndev || lanes >= 2)

@@ -37,7 +37,7 @@ static void usage(void)
            "The rate is the cross-validation accuracy in percent; for -s 3 and -s 4 the mean squared error,\n"
            "where the best point is the smallest.\n"
            "environment: GPUSVM_BACKEND=auto|opencl|cpu, GPUSVM_DEVICE=index|name|all|i,j,..., GPUSVM_VERBOSE=1,\n"
-           "\tGPUSVM_LANES=n (a GPU's points run n at a time, each its folds' batch; default 8, 1: one batch)\n"
+           "\tGPUSVM_LANES=n (a GPU's points n at a time, each its folds' batch; default 8 where points are large, 1: one batch)\n"
 #ifdef GPUSVM_GRID_MPI
            "run as MPI ranks (mpirun -np N " GRID_TOOL " ...): rank r takes the gamma values r, r + N, ... (each\n"
            "\ton its own context: GPUSVM_DEVICE per rank, or the C backend); rank 0 prints and writes\n"
