@@ -14880,12 +14880,12 @@ static gpusvm_result gpusvm__grid_job(gpusvm_context *ctx, void *arg, int k)
     return r;
 }
 
-/* A grid point's variables from which its folds take lanes of their own by default: below, one
-   batch of every point was as fast or faster on an H200 (5 x 5 grids, 5 folds: svmguide1's 12,360
-   variables a point 0.61 s in one batch against 0.89 s on lanes, a9a's first 8,000 rows' 32,000
-   1.48-1.58 s against 1.63-1.90 s; its first 16,000 rows' 64,000 3.37 s against 2.82-2.96 s, mnist's
-   first 3,000 rows, ten classes, 108,000 in pairs, 0.96 s against 0.67 s, all of a9a's 130,000
-   11.1 s against 7.8 s). */
+/* A grid point's variables from which its folds take lanes of their own by default (H200, 5 x 5
+   grids of 5 folds, one batch against 8 lanes): below it one batch was as fast or faster
+   (svmguide1's 12,360 variables a point 0.61 s against 0.89 s, a9a's first 8,000 rows' 32,000
+   1.48-1.58 s against 1.63-1.90 s), above it the lanes (its first 16,000 rows' 64,000 3.37 s
+   against 2.82-2.96 s, mnist's first 3,000 rows' 108,000 in ten classes' pairs 0.96 s against
+   0.67 s, all of a9a's 130,000 11.1 s against 7.8 s). */
 #define GPUSVM__LANE_VARS 49152
 
 /* The lanes a grid's points may take (gpusvm__jobs_lanes), as many as the device's memory holds
