@@ -3,8 +3,9 @@
 # LIBSVM's svm-train/svm-predict on PATH (make test runs the rest on any machine).
 #   sh tests/gpu.sh [OUTDIR]
 # Runs the kernel, API and fault-injection tests on the OpenCL GPU, the LIBSVM parity cases on it,
-# the demo, and times a9a (-c 1 -g 0.05) with gpusvm on the GPU, the C backend, and
-# svm-train on the same host. Logs go to OUTDIR (default build/gpu-run); a table ends it.
+# the demo, a9a's grid on lanes against one batch (the same .out), and times a9a (-c 1 -g 0.05)
+# with gpusvm on the GPU, the C backend, and svm-train on the same host. Logs go to OUTDIR
+# (default build/gpu-run); a table ends it.
 set -u
 OUT=${1:-build/gpu-run}
 B=build
@@ -74,6 +75,20 @@ if [ -s $B/data/mnist.scale ]; then
     end=$(date +%s.%N)
     row "mnist 10-class -v 5 gpusvm GPU: $(tail -n 1 "$OUT/mnist.cv.out") (process $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }') s)"
 fi
+
+# a9a's 5 x 5 grid of 5 folds: its points on lanes of the GPU (the default there) against one batch
+# (GPUSVM_LANES=1): the same .out, byte for byte
+G="-log2c -1,7,2 -log2g -9,-1,2 -v 5 -png null"
+for lanes in auto 1; do
+    start=$(date +%s.%N)
+    if [ $lanes = auto ]; then $B/gpusvm-grid $G -out "$OUT/grid.$lanes.out" $B/data/a9a > /dev/null 2> "$OUT/grid.$lanes.err"
+    else GPUSVM_LANES=1 $B/gpusvm-grid $G -out "$OUT/grid.$lanes.out" $B/data/a9a > /dev/null 2> "$OUT/grid.$lanes.err"; fi
+    end=$(date +%s.%N)
+    how=$(sed -n 's/^gpusvm: grid: //p' "$OUT/grid.$lanes.err")
+    row "a9a 5x5 grid, lanes $lanes: process $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }') s (${how:-one batch})"
+done
+if cmp -s "$OUT/grid.auto.out" "$OUT/grid.1.out"; then row "a9a 5x5 grid: lanes and one batch write the same .out"
+else row "FAIL a9a 5x5 grid: lanes and one batch write different .out files"; fi
 
 # Crammer-Singer on the first 10000 mnist points (-s 5 -c 10 -g 0.02), next to one-vs-one on them
 if [ -s $B/data/mnist.scale ]; then
