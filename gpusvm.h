@@ -415,11 +415,11 @@ typedef struct gpusvm_context_desc {
        contexts, which its driver may run in turn: NVIDIA's does, where one context's queues run at
        once, the lanes of gpusvm_grid_search). The independent problems of one training call
        (one-vs-one pairs, cross-validation folds) are spread across them, balanced by size, and
-       train at the same time, each giving the model it gives on one device; one problem larger than its working set whose points are
-       kept dense is split by rows instead (each device a share of the points and of every
-       round's rows and gradient update; the working set merged from every device's candidates),
-       with the one-device model; Crammer-Singer and prediction run on the first. NULL or
-       "": desc.device (which takes these forms too) or $GPUSVM_DEVICE. */
+       train at the same time, each giving the model it gives on one device; one problem larger
+       than its working set whose points are kept dense is split by rows instead (each device a
+       share of the points and of every round's rows and gradient update; the working set merged
+       from every device's candidates), with the one-device model; Crammer-Singer and prediction
+       run on the first. NULL or "": desc.device (which takes these forms too) or $GPUSVM_DEVICE. */
     const char *devices;
     gpusvm_split split; /* {0}: one process */
 } gpusvm_context_desc;
@@ -677,14 +677,14 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
    k - 1 for k classes), each point trains its folds as one batch on a lane of the device (up to 8
    lanes: command queues side by side on the context, a host thread each, the points taken
    largest C first; GPUSVM_LANES=n sets the count whatever the size, 1 none), so that no point
-   waits for the slowest problem of the grid. Otherwise, for
-   C-SVC, every point trains as one batch (nC x ngamma x nr_fold problems, or their pairs, on one
-   copy of the points, each problem with its own C and gamma); the other types point by point. On
-   a context of several GPUs the points are dealt out (in the same order, a share a device), each
-   device's as one batch (a point a job for the other types). Neither lanes nor devices with a progress
-   callback or a custom allocator (then one batch, shared among the devices), nor on a CPU device
-   unless GPUSVM_LANES asks. The rates are the same whichever way the points run. Thread safety:
-   the context's thread. */
+   waits for the slowest problem of the grid. Otherwise, for C-SVC, every point trains as one
+   batch (nC x ngamma x nr_fold problems, or their pairs, on one copy of the points, each problem
+   with its own C and gamma); the other types point by point. On a context of several GPUs the
+   points are dealt out (in the same order, a share a device), each device's as one batch (a point
+   a job for the other types). Neither lanes nor devices with a progress callback or a custom
+   allocator (then one batch, shared among the devices), nor lanes on a CPU device unless
+   GPUSVM_LANES asks. The rates are the same whichever way the points run. Thread safety: the
+   context's thread. */
 GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                             const gpusvm_params *params, int nr_fold, const double *C, int nC,
                                             const double *gamma, int ngamma, double *rate);
@@ -8974,6 +8974,25 @@ static void gpusvm__ocl_vtable(gpusvm__backend *base)
     base->cs_ratio = 0.25;
 }
 
+/* What a backend on device dev of platform knows before its context: the API, its arithmetic
+   (fp64: double, else float pairs), the driver's ways (own_cache: a program cache of its own;
+   one_program: every kernel in one program), the device's limits and the tables (gpusvm__ocl_create's
+   and a lane's). */
+static void gpusvm__ocl_init(gpusvm__ocl *b, gpusvm_context *ctx, gpusvm__cl_api *cl, gpusvm__cl_device dev,
+                             gpusvm__cl_platform platform, int fp64, int own_cache, int one_program, double budget_mb)
+{
+    b->base.ctx = ctx;
+    b->cl = cl;
+    b->dev = dev;
+    b->platform = platform;
+    b->fp64 = fp64;
+    b->base.pairs = !fp64;
+    b->own_cache = own_cache;
+    b->one_program = one_program;
+    gpusvm__ocl_limits(b, budget_mb);
+    gpusvm__ocl_vtable(&b->base);
+}
+
 #ifndef GPUSVM_PREDICT_ONLY
 /* Lane k of n (gpusvm__lane_steps): b's device, context, exchanges and built programs (retained:
    the lane's kernels come from them, and a part b has not built yet the lane builds for itself,
@@ -8986,21 +9005,12 @@ static gpusvm__backend *gpusvm__ocl_lane(gpusvm__backend *bb, int n, int k)
     int i, ok;
     (void)k;
     if (n < 1 || !(l = (gpusvm__ocl *)gpusvm__calloc(&bb->ctx->alloc, 1, sizeof(gpusvm__ocl)))) return NULL;
-    l->base.ctx = bb->ctx;
-    l->cl = b->cl;
-    l->dev = b->dev;
-    l->platform = b->platform;
-    l->fp64 = b->fp64;
-    l->base.pairs = bb->pairs;
-    l->own_cache = b->own_cache;
-    l->one_program = b->one_program;
-    l->no_narrow = b->no_narrow;
-    l->no_cache = b->no_cache;
-    gpusvm__ocl_limits(l, 0.0);
+    gpusvm__ocl_init(l, bb->ctx, b->cl, b->dev, b->platform, b->fp64, b->own_cache, b->one_program, 0.0);
+    l->base.lanes = NULL;
     l->mem_budget = (b->mem_budget - b->mem_used) / (size_t)n;
     l->poll = 1;
-    gpusvm__ocl_vtable(&l->base);
-    l->base.lanes = NULL;
+    l->no_narrow = b->no_narrow;
+    l->no_cache = b->no_cache;
     memcpy(l->options, b->options, sizeof l->options);
     l->xc = b->xc;
     l->smo_l = b->smo_l;
@@ -9043,18 +9053,14 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
         *err = gpusvm__oom(ctx, "the OpenCL backend");
         return NULL;
     }
-    b->base.ctx = ctx;
-    b->cl = cl;
-    b->dev = devs[pick].device;
-    b->platform = devs[pick].platform;
-    b->fp64 = devs[pick].fp64 && fp64 != GPUSVM_FP64_OFF;
-    b->base.pairs = !b->fp64;
-    b->own_cache = strstr(devs[pick].name, "(Portable Computing Language)") != NULL;
-    b->one_program = ctx->programs >= 0 ? ctx->programs : b->own_cache || strstr(devs[pick].name, "(Oclgrind)") != NULL;
+    {
+        const int pocl = strstr(devs[pick].name, "(Portable Computing Language)") != NULL;
+        const int one = ctx->programs >= 0 ? ctx->programs : pocl || strstr(devs[pick].name, "(Oclgrind)") != NULL;
+        gpusvm__ocl_init(b, ctx, cl, devs[pick].device, devs[pick].platform,
+                         devs[pick].fp64 && fp64 != GPUSVM_FP64_OFF, pocl, one, budget_mb);
+    }
     snprintf(ctx->device_name, sizeof ctx->device_name, "%s%s", devs[pick].name,
              b->fp64 ? "" : gpusvm__fp64_note(fp64, devs[pick].fp64));
-    gpusvm__ocl_limits(b, budget_mb);
-    gpusvm__ocl_vtable(&b->base);
     props[0] = GPUSVM__CL_CONTEXT_PLATFORM;
     props[1] = (gpusvm__cl_context_properties)devs[pick].platform;
     props[2] = 0;
@@ -14837,7 +14843,8 @@ typedef struct gpusvm__grid {
     const double *y, *C, *gamma;
     gpusvm_params base;
     int nr_fold, nc, ngamma, njobs;
-    int *order; /* the points (gamma index x nc + C index) in the order the jobs take them */
+    int *order;        /* the points (gamma index x nc + C index) in the order the jobs take them */
+    gpusvm_params *pg; /* each gamma value's parameters, resolved once */
     double *rate;
 } gpusvm__grid;
 
@@ -14861,15 +14868,13 @@ static gpusvm_result gpusvm__grid_job(gpusvm_context *ctx, void *arg, int k)
     const size_t l = g->x->rows;
     gpusvm__point *pts = (gpusvm__point *)gpusvm__alloc(a, (size_t)npt, sizeof(gpusvm__point));
     double *target = (double *)gpusvm__alloc(a, l, (size_t)npt * sizeof(double));
-    gpusvm_params p; /* the last point's parameters (the points set C and gamma) */
+    gpusvm_params p = g->pg[0]; /* the points set C and gamma */
     gpusvm_result r = pts && target ? GPUSVM_OK : gpusvm__oom(ctx, "the grid's predictions");
     int i;
-    memset(&p, 0, sizeof p);
     for (i = 0; i < npt && r == GPUSVM_OK; ++i) {
         const int at = g->order[k + i * g->njobs];
-        if ((r = gpusvm__grid_params(ctx, g, at / g->nc, &p)) != GPUSVM_OK) break;
-        pts[i].C = g->C ? g->C[at % g->nc] : p.C;
-        pts[i].gamma = p.gamma;
+        pts[i].C = g->C ? g->C[at % g->nc] : g->pg[at / g->nc].C;
+        pts[i].gamma = g->pg[at / g->nc].gamma;
     }
     if (r == GPUSVM_OK)
         r = gpusvm__cross_validation_at(ctx, g->x, g->y, &p, g->nr_fold, npt, pts, target);
@@ -14892,8 +14897,9 @@ static gpusvm_result gpusvm__grid_job(gpusvm_context *ctx, void *arg, int k)
    with room to spare (each lane a copy of the points and a working set's rows for every fold); by
    default none where a point's problems are small (GPUSVM__LANE_VARS: the lanes' set-up costs more
    than the one batch waits; GPUSVM_LANES still takes them). */
-static int gpusvm__grid_lanes(gpusvm_context *ctx, const gpusvm__grid *g, const gpusvm_params *p, int npt, int in_turn)
+static int gpusvm__grid_lanes(gpusvm_context *ctx, const gpusvm__grid *g, int npt, int in_turn)
 {
+    const gpusvm_params *p = &g->pg[0];
     const gpusvm__backend *b = ctx->backend;
     const size_t l = g->x->rows, nnz = g->x->row_ptr[l], q = (size_t)b->qcap < l ? (size_t)b->qcap : l;
     const double dense = (double)l * (double)g->x->cols * 4.0, sparse = (double)nnz * 8.0 + (double)l * 4.0;
@@ -14935,7 +14941,6 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
 {
     gpusvm__input in;
     gpusvm__grid g;
-    gpusvm_params p0;
     gpusvm_result r;
     int k;
     if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
@@ -14958,14 +14963,15 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
     g.gamma = gamma && ngamma > 0 ? gamma : NULL;
     g.ngamma = g.gamma ? ngamma : 1;
     g.rate = rate;
-    if (!(g.order = (int *)gpusvm__alloc(&ctx->alloc, (size_t)g.nc * (size_t)g.ngamma, sizeof(int))))
-        r = gpusvm__oom(ctx, "the grid's points");
-    if (r == GPUSVM_OK && (r = gpusvm__grid_params(ctx, &g, 0, &p0)) == GPUSVM_OK &&
-        (r = gpusvm__check_labels(ctx, &p0, y, in.m.rows)) == GPUSVM_OK) {
+    g.order = (int *)gpusvm__alloc(&ctx->alloc, (size_t)g.nc * (size_t)g.ngamma, sizeof(int));
+    g.pg = (gpusvm_params *)gpusvm__alloc(&ctx->alloc, (size_t)g.ngamma, sizeof(gpusvm_params));
+    if (!g.order || !g.pg) r = gpusvm__oom(ctx, "the grid's points");
+    for (k = 0; k < g.ngamma && r == GPUSVM_OK; ++k) r = gpusvm__grid_params(ctx, &g, k, &g.pg[k]);
+    if (r == GPUSVM_OK && (r = gpusvm__check_labels(ctx, &g.pg[0], y, in.m.rows)) == GPUSVM_OK) {
         const int npt = g.nc * g.ngamma, turn = g.base.progress != NULL;
         const int ndev = gpusvm__jobs_devices(ctx, npt, turn);
-        const int lanes = ndev ? 0 : gpusvm__grid_lanes(ctx, &g, &p0, npt, turn);
-        g.njobs = ndev && p0.svm_type == GPUSVM_C_SVC ? ndev : ndev || lanes >= 2 ? npt : 1;
+        const int lanes = ndev ? 0 : gpusvm__grid_lanes(ctx, &g, npt, turn);
+        g.njobs = ndev && g.pg[0].svm_type == GPUSVM_C_SVC ? ndev : ndev || lanes >= 2 ? npt : 1;
         gpusvm__grid_order(&g, g.order);
         if (ndev || lanes >= 2)
             gpusvm__log(ctx, GPUSVM_LOG_INFO, "grid: %d points of %d folds, %d job%s on %d %s at once", npt, nr_fold,
@@ -14974,6 +14980,7 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
         r = gpusvm__jobs_run(ctx, g.njobs, turn, lanes, gpusvm__grid_job, &g);
     }
     gpusvm__free(&ctx->alloc, g.order);
+    gpusvm__free(&ctx->alloc, g.pg);
     gpusvm__input_free(ctx, &in);
     return r;
 }
