@@ -273,7 +273,8 @@ typedef enum gpusvm_result {
       "training overflowed to NaN or infinity: a kernel parameter (gamma, coef0, degree) far outside the data's scale") \
     X(NR_FOLD, GPUSVM_ERROR_INVALID_ARGUMENT,                                                                    \
       "cross-validation: nr_fold is below 2, or leaves a fold no row to train on: use fewer folds")              \
-    X(GRID_VALUE, GPUSVM_ERROR_INVALID_ARGUMENT, "grid search: a C or gamma value is not finite and > 0")        \
+    X(GRID_VALUE, GPUSVM_ERROR_INVALID_ARGUMENT,                                                                 \
+      "grid search: a C or gamma value is not finite and > 0, or nC or ngamma is negative or their points pass INT_MAX") \
     X(MODEL_INVALID, GPUSVM_ERROR_INVALID_ARGUMENT,                                                              \
       "a gpusvm_model's fields do not agree (its types, class and support-vector counts, or arrays)")           \
     X(NO_PROBABILITY, GPUSVM_ERROR_INVALID_ARGUMENT,                                                             \
@@ -683,8 +684,8 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
    points are dealt out (in the same order, a share a device), each device's as one batch (a point
    a job for the other types). Neither lanes nor devices with a progress callback or a custom
    allocator (then one batch, shared among the devices), nor lanes on a CPU device unless
-   GPUSVM_LANES asks. The rates are the same whichever way the points run. Thread safety: the
-   context's thread. */
+   GPUSVM_LANES asks. The rates are the same whichever way the points run. A negative nC or ngamma,
+   or more than INT_MAX points, is GPUSVM_ERR_GRID_VALUE. Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
                                             const gpusvm_params *params, int nr_fold, const double *C, int nC,
                                             const double *gamma, int ngamma, double *rate);
@@ -14944,6 +14945,9 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
     gpusvm_result r;
     int k;
     if (!gpusvm__enter(ctx)) return GPUSVM_ERROR_INVALID_ARGUMENT;
+    if (nC < 0 || ngamma < 0 || (double)(C && nC > 0 ? nC : 1) * (double)(gamma && ngamma > 0 ? ngamma : 1) > INT_MAX)
+        return gpusvm__fail(ctx, GPUSVM_ERR_GRID_VALUE, "nC %d and ngamma %d: each must be >= 0, and their points at most %d",
+                            nC, ngamma, INT_MAX);
     for (k = 0; k < (C ? nC : 0); ++k)
         if (!(C[k] > 0.0 && C[k] <= DBL_MAX)) return gpusvm__fail(ctx, GPUSVM_ERR_GRID_VALUE, "C[%d] is not > 0", k);
     for (k = 0; k < (gamma ? ngamma : 0); ++k)

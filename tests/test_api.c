@@ -752,6 +752,10 @@ static void case_cross_validation(void)
               "a grid with C <= 0 is refused");
         CHECK(IS_ERROR(F.ctx, gpusvm_grid_search(F.ctx, &F.dense, F.y, NULL, 4, NULL, 0, NULL, 0, NULL), GPUSVM_ERR_NULL_ARGUMENT),
               "a grid without room for its rates is refused");
+        CHECK(IS_ERROR(F.ctx, gpusvm_grid_search(F.ctx, &F.dense, F.y, NULL, 4, C, 3, G, -1, rate), GPUSVM_ERR_GRID_VALUE) &&
+                  IS_ERROR(F.ctx, gpusvm_grid_search(F.ctx, &F.dense, F.y, NULL, 4, C, 65536, G, 65536, rate),
+                           GPUSVM_ERR_GRID_VALUE),
+              "a grid with a negative count, or more points than an int counts, is refused");
     }
 }
 
