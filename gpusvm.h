@@ -93,6 +93,11 @@
       one-device model. One problem larger than its working set, its points kept dense, is split
       by rows instead: each device holds a share of the points, and the working set is merged
       from every device's candidates (the one-device model too). Crammer-Singer and prediction run on the first device.
+      Only work that pays for more devices is spread: a call whose kernel-row work (variables
+      times points, summed over its problems) is below 5e10 runs on the first device alone,
+      and a device past the first is opened (its context, copy of the points and kernels) when
+      work first reaches it, so small work costs no more than on one device; GPUSVM_SPREAD=always
+      spreads any work (tests, measurements).
       The environment never breaks a program that did not ask for it: an unknown GPUSVM_BACKEND
       is a warning and auto, a GPUSVM_DEVICE that is not there falls back to the C backend (a
       device named in the desc is an error). A shipped program that wants none of this sets
@@ -420,7 +425,9 @@ typedef struct gpusvm_context_desc {
        than its working set whose points are kept dense is split by rows instead (each device a
        share of the points and of every round's rows and gradient update; the working set merged
        from every device's candidates), with the one-device model; Crammer-Singer and prediction
-       run on the first. NULL or "": desc.device (which takes these forms too) or $GPUSVM_DEVICE. */
+       run on the first. Work too small to pay for more devices runs on the first alone, and the
+       others are opened when work first reaches them (see DEVICES). NULL or "": desc.device (which
+       takes these forms too) or $GPUSVM_DEVICE. */
     const char *devices;
     gpusvm_split split; /* {0}: one process */
 } gpusvm_context_desc;
@@ -1356,6 +1363,7 @@ struct gpusvm_context {
     int subgroups;              /* $GPUSVM_SUBGROUPS: -1 any, else the one GPUSVM__XC_* exchange tried (tests) */
     int programs;               /* $GPUSVM_PROGRAMS: -1 by the driver, 0 a program a kernel, 1 one (tests) */
     int lanes;                  /* $GPUSVM_LANES: 0 by the device (gpusvm__jobs_lanes), else at most this many */
+    int spread;                 /* $GPUSVM_SPREAD=always: several devices take any work (else what pays) */
     gpusvm_split split;         /* desc.split; parts 1 without one */
     int shared, shared_failed;  /* steps run on several threads; one of them failed (gpusvm__said_lock) */
     volatile long said_next, said_turn;
@@ -2580,6 +2588,16 @@ typedef struct gpusvm__problem {
                              0: it may keep more rows as a cache of its own (the C backend does) */
 } gpusvm__problem;
 
+/* The kernel-row work of nprob problems, variables times points summed: what a batch asks of a
+   device, for choosing how many devices it pays to use. */
+static double gpusvm__work(const gpusvm__problem *p, int nprob)
+{
+    double w = 0.0;
+    int t;
+    for (t = 0; t < nprob; ++t) w += (double)p[t].nvar * (double)p[t].npts;
+    return w;
+}
+
 /* The kernel-row slots a problem holds: its working set's, or with the cache one per variable. */
 static size_t gpusvm__krows(const gpusvm__problem *p, int q)
 {
@@ -2708,9 +2726,14 @@ typedef struct gpusvm__split_steps {
 } gpusvm__split_steps;
 
 /* devices, several devices behind one backend (the multi section, at most GPUSVM__MAX_DEVICES;
-   NULL where the backend is one device): device k's own backend, none split (NULL past the last),
-   for independent calls each on a context and thread of its own (gpusvm__jobs_run). */
+   NULL where the backend is one device): count, how many; spreads, whether work (the kernel-row
+   work of a batch or of independent jobs, gpusvm__work) pays for spreading it over them (a device
+   not yet used costs its context, a copy of the points and its kernels); device(b, k), device k's
+   own backend, none split (NULL past the last), for independent calls each on a context and
+   thread of its own (gpusvm__jobs_run; its ready hook opens it). */
 typedef struct gpusvm__device_steps {
+    int (*count)(gpusvm__backend *b);
+    int (*spreads)(gpusvm__backend *b, double work);
     gpusvm__backend *(*device)(gpusvm__backend *b, int k);
 } gpusvm__device_steps;
 
@@ -2737,6 +2760,10 @@ struct gpusvm__backend {
        (before rho); zero coefficients cost nothing */
     gpusvm_result (*decision)(gpusvm__backend *b, const gpusvm__csr *sv, const double *coef, int nv,
                               const gpusvm__csr *x, int ktype, float gamma, float coef0, int degree, double *out);
+    /* opens the device of a backend made without it (several devices: each but the first, until
+       work first reaches it): its context, queue and first kernels; GPUSVM_OK at once where it is
+       open. NULL: a backend is ready when made. */
+    gpusvm_result (*ready)(gpusvm__backend *b);
     void (*destroy)(gpusvm__backend *b);
     int pairs;        /* its dual variables and gradients are float pairs (an OpenCL device without fp64) */
     int qcap;         /* largest working set the device supports */
@@ -5389,8 +5416,10 @@ struct gpusvm__ocl {
     gpusvm__cl_api *cl;
     gpusvm__cl_device dev;
     gpusvm__cl_platform platform;
-    gpusvm__cl_context cctx;
+    gpusvm__cl_context cctx;   /* NULL, and queue too, until the device is opened (gpusvm__ocl_open) */
     gpusvm__cl_queue queue;
+    char name[256];            /* the device's (its platform's in brackets) */
+    int has_fp64;              /* the device has cl_khr_fp64 (fp64: whether the kernels use it) */
     gpusvm__cl_program prog[GPUSVM__KN_COUNT]; /* each part's, at its first kernel (gpusvm__ocl_unit); NULL: none */
     gpusvm__cl_kernel kern[GPUSVM__KN_COUNT];
     gpusvm__ocl_arg args[GPUSVM__KN_COUNT][GPUSVM__ARG_MAX];
@@ -8954,6 +8983,8 @@ static gpusvm__backend *gpusvm__ocl_lane(gpusvm__backend *bb, int n, int k);
 static const gpusvm__lane_steps gpusvm__ocl_lane_steps = {gpusvm__ocl_lane};
 #endif
 
+static gpusvm_result gpusvm__ocl_ready(gpusvm__backend *bb);
+
 static void gpusvm__ocl_vtable(gpusvm__backend *base)
 {
 #ifndef GPUSVM_PREDICT_ONLY
@@ -8969,6 +9000,7 @@ static void gpusvm__ocl_vtable(gpusvm__backend *base)
 #endif
 #endif
     base->decision = gpusvm__ocl_decision;
+    base->ready = gpusvm__ocl_ready;
     base->destroy = gpusvm__ocl_destroy;
     base->cache_budget = (size_t)-1; /* the device's memory decides */
     base->cs_q = 32;
@@ -9015,6 +9047,8 @@ static gpusvm__backend *gpusvm__ocl_lane(gpusvm__backend *bb, int n, int k)
     memcpy(l->options, b->options, sizeof l->options);
     l->xc = b->xc;
     l->smo_l = b->smo_l;
+    memcpy(l->name, b->name, sizeof l->name);
+    l->has_fp64 = b->has_fp64;
     ok = b->cl->clRetainContext(b->cctx) == 0;
     l->cctx = ok ? b->cctx : NULL;
     if (ok) l->queue = b->cl->clCreateCommandQueue(b->cctx, b->dev, 0, &e);
@@ -9033,19 +9067,78 @@ static gpusvm__backend *gpusvm__ocl_lane(gpusvm__backend *bb, int n, int k)
 }
 #endif
 
-/* Chooses a device (sel: NULL = automatic, an index, or a name substring), creates its context
-   and queue and builds the kernels. Returns NULL with the reason in why; *err is GPUSVM_OK then
-   unless the kernel build failed or host memory ran out (its code). */
-static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *cl, const char *sel, int auto_only_gpu,
-                                           gpusvm_fp64 fp64, double budget_mb, char *why, size_t why_size,
-                                           gpusvm_result *err)
+/* Creates b's context and queue and builds its first kernel (it decides the reductions' exchanges,
+   so that a compiler that fails can fall back or fail as asked). 0 with the reason in why, and b
+   as it was (closed), on failure; *err as gpusvm__ocl_create's. */
+static int gpusvm__ocl_open(gpusvm__ocl *b, char *why, size_t why_size, gpusvm_result *err)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    gpusvm__cl_api *cl = b->cl;
+    gpusvm__cl_context_properties props[3];
+    gpusvm__cl_int e = 0;
+    *err = GPUSVM_OK;
+    props[0] = GPUSVM__CL_CONTEXT_PLATFORM;
+    props[1] = (gpusvm__cl_context_properties)b->platform;
+    props[2] = 0;
+    b->cctx = cl->clCreateContext(props, 1, &b->dev, NULL, NULL, &e);
+    if (e != 0 || !b->cctx) {
+        snprintf(why, why_size, "clCreateContext returned %d (%s) for %s", (int)e, gpusvm__cl_error_name(e), b->name);
+        b->cctx = NULL;
+        return 0;
+    }
+    b->queue = cl->clCreateCommandQueue(b->cctx, b->dev, 0, &e);
+    if (e != 0 || !b->queue) {
+        snprintf(why, why_size, "clCreateCommandQueue returned %d (%s)", (int)e, gpusvm__cl_error_name(e));
+        b->queue = NULL;
+    } else if ((*err = gpusvm__ocl_need(b, GPUSVM__KBIT(KEYS))) != GPUSVM_OK) {
+        snprintf(why, why_size, "%s", ctx->error);
+    }
+    if (!b->queue || *err != GPUSVM_OK) {
+        gpusvm__ocl_release_kernels(b, GPUSVM__KS_ALL);
+        if (b->queue) cl->clReleaseCommandQueue(b->queue);
+        cl->clReleaseContext(b->cctx);
+        b->queue = NULL;
+        b->cctx = NULL;
+        return 0;
+    }
+    {
+        char width[48] = "";
+        if (b->xc.width) snprintf(width, sizeof width, " (sub-groups of %d)", b->xc.width);
+        gpusvm__log(ctx, GPUSVM_LOG_INFO, "device %s: double precision %s; reductions through %s%s; OpenCL C %d.%d",
+                    b->name, b->fp64 ? "(cl_khr_fp64)" : b->has_fp64 ? "off (float pairs)" : "none (float pairs)",
+                    gpusvm__exchange_name(b->xc.kind), width, b->xc.std / 10, b->xc.std % 10);
+    }
+    return 1;
+}
+
+/* The backend's ready hook: a device of several opened when work first reaches it (gpusvm__ocl_make
+   made it closed), under the process-wide open lock, since drivers do not all create contexts
+   safely from two threads at once. */
+static gpusvm_result gpusvm__ocl_ready(gpusvm__backend *bb)
+{
+    gpusvm__ocl *b = (gpusvm__ocl *)bb;
+    gpusvm_result err = GPUSVM_OK;
+    char why[512];
+    int ok;
+    if (b->queue) return GPUSVM_OK;
+    gpusvm__open_lock();
+    ok = gpusvm__ocl_open(b, why, sizeof why, &err);
+    gpusvm__open_unlock();
+    if (ok) return GPUSVM_OK;
+    if (err != GPUSVM_OK) return err; /* the build's failure, said on the context */
+    return gpusvm__fail(bb->ctx, GPUSVM_ERR_OPENCL_CALL, "opening device %s: %s", b->name, why);
+}
+
+/* The backend of the device sel names (NULL = automatic, an index, or a name substring), its
+   limits and tables, without its context (closed: gpusvm__ocl_open, or the ready hook at its first
+   work). NULL with the reason in why; *err is GPUSVM_OK then unless host memory ran out. */
+static gpusvm__ocl *gpusvm__ocl_make(gpusvm_context *ctx, gpusvm__cl_api *cl, const char *sel, int auto_only_gpu,
+                                     gpusvm_fp64 fp64, double budget_mb, char *why, size_t why_size, gpusvm_result *err)
 {
     gpusvm__cl_dev_entry devs[32];
     const int n = gpusvm__ocl_list(cl, devs, 32);
     const int pick = gpusvm__ocl_pick(devs, n, sel, auto_only_gpu, fp64, why, why_size);
     gpusvm__ocl *b;
-    gpusvm__cl_int e = 0;
-    gpusvm__cl_context_properties props[3];
     *err = GPUSVM_OK;
     if (pick < 0) return NULL;
     b = (gpusvm__ocl *)gpusvm__calloc(&ctx->alloc, 1, sizeof(gpusvm__ocl));
@@ -9060,41 +9153,27 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
         gpusvm__ocl_init(b, ctx, cl, devs[pick].device, devs[pick].platform,
                          devs[pick].fp64 && fp64 != GPUSVM_FP64_OFF, pocl, one, budget_mb);
     }
+    snprintf(b->name, sizeof b->name, "%s", devs[pick].name);
+    b->has_fp64 = devs[pick].fp64;
     snprintf(ctx->device_name, sizeof ctx->device_name, "%s%s", devs[pick].name,
              b->fp64 ? "" : gpusvm__fp64_note(fp64, devs[pick].fp64));
-    props[0] = GPUSVM__CL_CONTEXT_PLATFORM;
-    props[1] = (gpusvm__cl_context_properties)devs[pick].platform;
-    props[2] = 0;
-    b->cctx = cl->clCreateContext(props, 1, &b->dev, NULL, NULL, &e);
-    if (e != 0 || !b->cctx) {
-        snprintf(why, why_size, "clCreateContext returned %d (%s) for %s", (int)e, gpusvm__cl_error_name(e),
-                 devs[pick].name);
-        b->cctx = NULL;
-    } else {
-        b->queue = cl->clCreateCommandQueue(b->cctx, b->dev, 0, &e);
-        if (e != 0 || !b->queue) {
-            snprintf(why, why_size, "clCreateCommandQueue returned %d (%s)", (int)e, gpusvm__cl_error_name(e));
-            b->queue = NULL;
-        }
-    }
-    /* the first kernel is built now (it decides the reductions' exchanges), so that a compiler that
-       fails can fall back or fail as asked */
-    if (b->queue && (*err = gpusvm__ocl_need(b, GPUSVM__KBIT(KEYS))) != GPUSVM_OK) snprintf(why, why_size, "%s", ctx->error);
-    if (!b->queue || *err != GPUSVM_OK) {
+    return b;
+}
+
+/* Chooses a device (as gpusvm__ocl_make), creates its context and queue and builds the first
+   kernels. Returns NULL with the reason in why; *err is GPUSVM_OK then unless the kernel build
+   failed or host memory ran out (its code). */
+static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *cl, const char *sel, int auto_only_gpu,
+                                           gpusvm_fp64 fp64, double budget_mb, char *why, size_t why_size,
+                                           gpusvm_result *err)
+{
+    gpusvm__ocl *b = gpusvm__ocl_make(ctx, cl, sel, auto_only_gpu, fp64, budget_mb, why, why_size, err);
+    if (b && !gpusvm__ocl_open(b, why, why_size, err)) {
         gpusvm__ocl_destroy(&b->base);
         return NULL;
     }
-    {
-        char width[48] = "";
-        if (b->xc.width) snprintf(width, sizeof width, " (sub-groups of %d)", b->xc.width);
-        gpusvm__log(ctx, GPUSVM_LOG_INFO, "device %s: double precision %s; reductions through %s%s; OpenCL C %d.%d",
-                    devs[pick].name,
-                    b->fp64 ? "(cl_khr_fp64)" : devs[pick].fp64 ? "off (float pairs)" : "none (float pairs)",
-                    gpusvm__exchange_name(b->xc.kind), width, b->xc.std / 10, b->xc.std % 10);
-    }
-    return &b->base;
+    return b ? &b->base : NULL;
 }
-
 
 /* >>multi ------------------------------------------------------------------ */
 /* Several devices as one backend (desc.devices, GPUSVM_DEVICE=all or a list). Each device holds
@@ -9108,7 +9187,11 @@ static gpusvm__backend *gpusvm__ocl_create(gpusvm_context *ctx, gpusvm__cl_api *
    holds a share of its points, and each round's working set is merged from every device's
    report. Crammer-Singer's problems, prediction and the kernel tests' hooks (problem 0) run on
    the first device. Calls that do not depend on each other (a grid's gamma values) may each take
-   a device of their own instead (the device hook, gpusvm__jobs_run). */
+   a device of their own instead (the device hook, gpusvm__jobs_run). A batch or set of calls
+   whose work is below GPUSVM__SPREAD_WORK stays on the first device (gpusvm__multi_spreads); the
+   first device is opened with the context, every other when work first reaches it (its ready
+   hook: train.begin here, the device hook's caller), so that small work never pays for devices
+   it does not use. The limits are every device's from the start (they need no context). */
 
 typedef struct gpusvm__multi {
     gpusvm__backend base;
@@ -9135,25 +9218,40 @@ static gpusvm__plan gpusvm__multi_plan(const gpusvm__plan *plan, int rows, int n
     return d;
 }
 
+/* Work from which spreading pays (GPUSVM_SPREAD=always: any). Opening a device costs a context, a copy
+   of the points and the kernels from the cache (4 x H100, mnist's 45 one-vs-one pairs, 6.5e9: a
+   process 1 s longer on four devices than on one, for 0.07 s less training); a batch below this
+   trains in well under a second on one GPU (dense 200,000 x 32, 4e10: 0.63 s), one above it gains
+   seconds (a9a's 5 x 5 grid of 5 folds, 8.5e10: 14.2 s on one H100, 7.1 s on four; dense
+   1,000,000 x 64, 1e12: 4.2 s of training, 2.2 s). */
+#define GPUSVM__SPREAD_WORK 5e10
+
+static int gpusvm__multi_count(gpusvm__backend *bb) { return ((gpusvm__multi *)bb)->n; }
+
+static int gpusvm__multi_spreads(gpusvm__backend *bb, double work)
+{
+    return ((gpusvm__multi *)bb)->n > 1 && (bb->ctx->spread || work >= GPUSVM__SPREAD_WORK);
+}
+
 /* Whether the devices split this batch by rows (the first device asked, as part 1 of n). */
 static int gpusvm__multi_by_rows(gpusvm__multi *m, const gpusvm__problem *p, int nprob, const gpusvm__plan *plan)
 {
     const gpusvm__plan d = gpusvm__multi_plan(plan, 1, m->n, 0);
-    return m->n > 1 && m->dev[0]->split && m->dev[0]->split->splits(m->dev[0], p, nprob, &d);
+    return gpusvm__multi_spreads(&m->base, gpusvm__work(p, nprob)) && m->dev[0]->split &&
+           m->dev[0]->split->splits(m->dev[0], p, nprob, &d);
 }
 
 /* The shares: problem t goes to the next device once more than half of its work lies past that
-   device's cut (k / n of the whole); Crammer-Singer's (own_rows) all to the first. */
-static void gpusvm__multi_split(const gpusvm__multi *m, const gpusvm__problem *p, int nprob, int *first, size_t *var)
+   device's cut (k / n of the whole); all to the first where the work does not pay for spreading,
+   and Crammer-Singer's (own_rows). */
+static void gpusvm__multi_split(gpusvm__multi *m, const gpusvm__problem *p, int nprob, int *first, size_t *var)
 {
-    double total = 0.0, before = 0.0;
-    int t, k = 1, cs = 0;
-    for (t = 0; t < nprob; ++t) {
-        total += (double)p[t].nvar * (double)p[t].npts;
-        cs = cs || p[t].own_rows;
-    }
+    const double total = gpusvm__work(p, nprob);
+    double before = 0.0;
+    int t, k = 1, one = !gpusvm__multi_spreads(&m->base, total);
+    for (t = 0; t < nprob; ++t) one = one || p[t].own_rows;
     first[0] = 0;
-    for (t = 0; t < nprob && !cs; ++t) {
+    for (t = 0; t < nprob && !one; ++t) {
         const double work = (double)p[t].nvar * (double)p[t].npts;
         while (k < m->n && (before + 0.5 * work) * m->n > total * k) first[k++] = t;
         before += work;
@@ -9293,6 +9391,9 @@ static gpusvm_result gpusvm__multi_train_begin(gpusvm__backend *bb, const gpusvm
             m->var[k] = 0;
         }
     GPUSVM__MULTI_EACH(m, k) {
+        gpusvm__backend *d = m->dev[k];
+        gpusvm_result r;
+        if (d->ready && (r = d->ready(d)) != GPUSVM_OK) return r; /* opened at its first work */
         if (m->rows)
             gpusvm__log(bb->ctx, GPUSVM_LOG_DEBUG, "device %d of %d: points %lu to %lu of the problem split by rows",
                         k + 1, m->n, (unsigned long)gpusvm__part_lo(p[0].npts, m->n, k),
@@ -9527,7 +9628,8 @@ static const gpusvm__train_steps gpusvm__multi_train_steps = {
     gpusvm__multi_write_ws};
 static const gpusvm__cs_steps gpusvm__multi_cs_steps = {gpusvm__multi_cs_begin, gpusvm__multi_cs_step, gpusvm__multi_cs_read};
 #endif
-static const gpusvm__device_steps gpusvm__multi_device_steps = {gpusvm__multi_device};
+static const gpusvm__device_steps gpusvm__multi_device_steps = {gpusvm__multi_count, gpusvm__multi_spreads,
+                                                                gpusvm__multi_device};
 
 /* One backend over the n devices dev[] (it owns them from now on, also when it fails: NULL). */
 static gpusvm__backend *gpusvm__multi_create(gpusvm_context *ctx, gpusvm__backend **dev, int n)
@@ -9613,10 +9715,16 @@ static gpusvm__backend *gpusvm__multi_open(gpusvm_context *ctx, gpusvm__cl_api *
     for (i = 0; i < np; ++i)
         if (!devs[pick[i]].fp64) all64 = 0;
     if (!all64) fp64 = GPUSVM_FP64_OFF;
-    for (i = 0; i < np; ++i) {
+    for (i = 0; i < np; ++i) { /* the first opened now, the others at their first work (their ready hook) */
         char idx[16];
+        gpusvm__ocl *o;
         snprintf(idx, sizeof idx, "%d", pick[i]);
-        if ((dev[i] = gpusvm__ocl_create(ctx, cl, idx, 0, fp64, budget_mb, why, why_size, err)) == NULL) {
+        o = gpusvm__ocl_make(ctx, cl, idx, 0, fp64, budget_mb, why, why_size, err);
+        if (o && i == 0 && !gpusvm__ocl_open(o, why, why_size, err)) {
+            gpusvm__ocl_destroy(&o->base);
+            o = NULL;
+        }
+        if ((dev[i] = o ? &o->base : NULL) == NULL) {
             while (i-- > 0) dev[i]->destroy(dev[i]);
             return NULL;
         }
@@ -10703,13 +10811,13 @@ static int gpusvm__jobs_threads(const gpusvm_context *ctx, int njobs, int in_tur
     return njobs >= 2 && !in_turn && ctx->threads >= 2 && ctx->default_alloc && GPUSVM__TAKE_ATOMIC;
 }
 
-/* How many devices gpusvm__jobs_run would run njobs jobs on at once (0: none). */
-static int gpusvm__jobs_devices(gpusvm_context *ctx, int njobs, int in_turn)
+/* How many devices gpusvm__jobs_run would run njobs jobs of the given kernel-row work
+   (gpusvm__work of all their problems together) on at once (0: none, and none of them opened). */
+static int gpusvm__jobs_devices(gpusvm_context *ctx, int njobs, int in_turn, double work)
 {
     gpusvm__backend *b = ctx->backend;
-    int n = 0;
-    while (b->devices && n < GPUSVM__MAX_DEVICES && b->devices->device(b, n)) ++n;
-    if (n < 2 || !b->own_thread || !gpusvm__jobs_threads(ctx, njobs, in_turn)) return 0;
+    const int n = b->devices ? b->devices->count(b) : 0;
+    if (n < 2 || !b->own_thread || !gpusvm__jobs_threads(ctx, njobs, in_turn) || !b->devices->spreads(b, work)) return 0;
     return n < njobs ? n : njobs;
 }
 
@@ -10725,13 +10833,15 @@ static int gpusvm__jobs_lanes(gpusvm_context *ctx, int njobs, int in_turn)
     return n >= 2 ? n : 0;
 }
 
-/* lanes: at most this many lanes where the context is one device (gpusvm__jobs_lanes's count or
-   fewer; 0: none). */
-static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_turn, int lanes,
+/* work: the jobs' kernel-row work, all together (gpusvm__work; on several devices, whether spreading
+   pays); lanes: at most this many lanes where the context is one device (gpusvm__jobs_lanes's count
+   or fewer; 0: none). */
+static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_turn, double work, int lanes,
                                       gpusvm_result (*fn)(gpusvm_context *, void *, int), void *arg)
 {
     gpusvm__backend *b = ctx->backend;
-    const int nd = gpusvm__jobs_devices(ctx, njobs, in_turn), most = nd ? 0 : gpusvm__jobs_lanes(ctx, njobs, in_turn);
+    const int nd = gpusvm__jobs_devices(ctx, njobs, in_turn, work);
+    const int most = nd ? 0 : gpusvm__jobs_lanes(ctx, njobs, in_turn);
     int n = nd ? nd : lanes < most ? lanes : most, k, opened = 0;
     gpusvm__jobs jb;
     gpusvm_result r = GPUSVM_OK;
@@ -10744,6 +10854,10 @@ static gpusvm_result gpusvm__jobs_run(gpusvm_context *ctx, int njobs, int in_tur
         jb.own[k].threads = ctx->threads / n > 1 ? ctx->threads / n : 1;
         if (!jb.own[k].backend) break;
         opened += !nd;
+        if (nd && jb.own[k].backend->ready && (r = jb.own[k].backend->ready(jb.own[k].backend)) != GPUSVM_OK) {
+            gpusvm__free(&ctx->alloc, jb.own); /* a device that does not open: its failure */
+            return r;
+        }
     }
     if (!jb.own || k < n) { /* no room, or a lane that did not open: in order on ctx */
         while (opened-- > 0) jb.own[opened].backend->destroy(jb.own[opened].backend);
@@ -10938,6 +11052,20 @@ static gpusvm_result gpusvm__cs_share(gpusvm_context *ctx, void *arg, int k)
                                  gpusvm__now());
 }
 
+/* Crammer-Singer's folds' kernel-row work (gpusvm__work: a fold's n points times n m variables, m
+   classes); 0 when out of memory. */
+static double gpusvm__cs_work(gpusvm_context *ctx, const double *y, size_t l, int nfold, const size_t *nsub)
+{
+    int *label = NULL, m = 0, f;
+    size_t *count = NULL;
+    double w = 0.0;
+    if (gpusvm__group(ctx, y, l, &label, &count, &m) != GPUSVM_OK) return 0.0;
+    gpusvm__free(&ctx->alloc, label);
+    gpusvm__free(&ctx->alloc, count);
+    for (f = 0; f < nfold; ++f) w += (double)nsub[f] * (double)nsub[f] * (double)m;
+    return w;
+}
+
 static gpusvm_result gpusvm__cs_folds(gpusvm_context *ctx, const gpusvm__csr *x, const double *y, const gpusvm_params *p,
                                       int nfold, const size_t *const *sub, const size_t *nsub, gpusvm_model **models)
 {
@@ -10949,9 +11077,9 @@ static gpusvm_result gpusvm__cs_folds(gpusvm_context *ctx, const gpusvm__csr *x,
     s.nsub = nsub;
     s.models = models;
     s.nfold = nfold;
-    s.n = gpusvm__jobs_devices(ctx, nfold, p->progress != NULL);
+    s.n = gpusvm__jobs_devices(ctx, nfold, p->progress != NULL, gpusvm__cs_work(ctx, y, x->rows, nfold, nsub));
     if (!s.n) return gpusvm__train_cs_many(ctx, x, y, p, nfold, sub, nsub, models, gpusvm__now());
-    return gpusvm__jobs_run(ctx, s.n, 0, 0, gpusvm__cs_share, &s);
+    return gpusvm__jobs_run(ctx, s.n, 0, HUGE_VAL, 0, gpusvm__cs_share, &s); /* s.n said it pays */
 }
 
 /* Several folds: fold f trains on input rows tr[f][0..ntr[f]) and predicts rows te[f][0..nte[f])
@@ -11469,7 +11597,9 @@ static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *x
         f.xin = xin;
         f.prm = prm;
         f.o = o;
-        r = gpusvm__jobs_run(ctx, (int)o->npairs, prm->progress != NULL, 0, gpusvm__ovo_fit, &f);
+        /* each fit five folds of 4/5 of its pair's rows: 5 x 0.8^2 the pair's work */
+        r = gpusvm__jobs_run(ctx, (int)o->npairs, prm->progress != NULL, 3.2 * gpusvm__work(o->probs, (int)o->npairs),
+                             0, gpusvm__ovo_fit, &f);
     } else {
         r = GPUSVM_OK;
     }
@@ -14444,7 +14574,7 @@ static gpusvm_result gpusvm__split_agree(gpusvm_context *ctx)
 
 /* The choices the environment makes for a desc that leaves them open (GPUSVM_BACKEND,
    GPUSVM_DEVICE, GPUSVM_PROFILE, GPUSVM_THREADS, GPUSVM_STORAGE, GPUSVM_FP64, GPUSVM_SUBGROUPS,
-   GPUSVM_PROGRAMS, GPUSVM_LANES, GPUSVM_DEVICE_MEMORY_MB), unless
+   GPUSVM_PROGRAMS, GPUSVM_LANES, GPUSVM_SPREAD, GPUSVM_DEVICE_MEMORY_MB), unless
    desc.ignore_environment. */
 /* A GPUSVM_* variable that names one of a few choices (any case). */
 typedef struct gpusvm__env_word {
@@ -14478,6 +14608,7 @@ static const gpusvm__env_word gpusvm__env_fp64[] = {{"on", GPUSVM_FP64_ON}, {"of
 static const gpusvm__env_word gpusvm__env_subgroups[] = {
     {"ptx", GPUSVM__XC_NV}, {"khr", GPUSVM__XC_KHR}, {"intel", GPUSVM__XC_INTEL}, {"off", GPUSVM__XC_NONE}};
 static const gpusvm__env_word gpusvm__env_programs[] = {{"each", 0}, {"one", 1}};
+static const gpusvm__env_word gpusvm__env_spread[] = {{"always", 1}};
 #define GPUSVM__ENV_CHOICE(ctx, d, var, words, fallback) \
     gpusvm__env_choice(ctx, d, var, words, (int)(sizeof words / sizeof words[0]), fallback)
 
@@ -14527,6 +14658,7 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
         else gpusvm__log(ctx, GPUSVM_LOG_WARN, "GPUSVM_LANES='%s' is not a count from 1 to %d; using auto", env,
                          GPUSVM__MAX_LANES);
     }
+    ctx->spread = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_SPREAD", gpusvm__env_spread, 0);
     if (d->device_memory_mb == 0.0 && !d->ignore_environment && (env = getenv("GPUSVM_DEVICE_MEMORY_MB")) != NULL &&
         *env) {
         double v;
@@ -14898,27 +15030,44 @@ static gpusvm_result gpusvm__grid_job(gpusvm_context *ctx, void *arg, int k)
    with room to spare (each lane a copy of the points and a working set's rows for every fold); by
    default none where a point's problems are small (GPUSVM__LANE_VARS: the lanes' set-up costs more
    than the one batch waits; GPUSVM_LANES still takes them). */
-static int gpusvm__grid_lanes(gpusvm_context *ctx, const gpusvm__grid *g, int npt, int in_turn)
+static int gpusvm__grid_lanes(gpusvm_context *ctx, const gpusvm__grid *g, int npt, int in_turn, double vars)
 {
-    const gpusvm_params *p = &g->pg[0];
     const gpusvm__backend *b = ctx->backend;
     const size_t l = g->x->rows, nnz = g->x->row_ptr[l], q = (size_t)b->qcap < l ? (size_t)b->qcap : l;
     const double dense = (double)l * (double)g->x->cols * 4.0, sparse = (double)nnz * 8.0 + (double)l * 4.0;
     const double need = 2.0 * ((dense < sparse ? dense : sparse) + (double)g->nr_fold * (double)q * (double)l * 4.0);
     const int most = gpusvm__jobs_lanes(ctx, npt, in_turn);
     const double fit = b->train ? (double)b->train->mem_left((gpusvm__backend *)b) / need : 0.0;
-    if (most && !ctx->lanes) { /* every fold's training rows, in each of the k - 1 pairs a row is in */
-        int *label = NULL, k = 2;
-        size_t *count = NULL;
-        if ((p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC) &&
-            gpusvm__group(ctx, g->y, l, &label, &count, &k) != GPUSVM_OK)
-            return 0;
+    if (most && !ctx->lanes && vars < GPUSVM__LANE_VARS) return 0;
+    return fit < (double)most ? (int)fit : most;
+}
+
+/* A grid point's problems: their variables (every fold's training rows, in each of the k - 1 pairs
+   a row is in; twice for epsilon-SVR) and kernel-row work (gpusvm__work of its folds' problems), as
+   a fold holds (nr_fold - 1) / nr_fold of each class. 0 and 0 when out of memory. */
+static void gpusvm__grid_size(gpusvm_context *ctx, const gpusvm__grid *g, double *vars, double *work)
+{
+    const gpusvm_params *p = &g->pg[0];
+    const size_t l = g->x->rows;
+    const double f = (double)(l - l / (size_t)g->nr_fold) / (double)l, nf = g->nr_fold;
+    int *label = NULL, k = 1, i, j;
+    size_t *count = NULL;
+    *vars = *work = 0.0;
+    if (p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC) {
+        if (gpusvm__group(ctx, g->y, l, &label, &count, &k) != GPUSVM_OK) return;
+        for (i = 0; i < k; ++i)
+            for (j = i + 1; j < k; ++j) {
+                const double rows = f * (double)(count[i] + count[j]);
+                *vars += nf * rows;
+                *work += nf * rows * rows;
+            }
         gpusvm__free(&ctx->alloc, label);
         gpusvm__free(&ctx->alloc, count);
-        if ((double)g->nr_fold * (double)(l - l / (size_t)g->nr_fold) * (double)(k > 2 ? k - 1 : 1) < GPUSVM__LANE_VARS)
-            return 0;
+    } else {
+        const double rows = f * (double)l, two = p->svm_type == GPUSVM_EPSILON_SVR ? 2.0 : 1.0;
+        *vars = nf * two * rows;
+        *work = nf * two * rows * rows;
     }
-    return fit < (double)most ? (int)fit : most;
 }
 
 /* The points in the order the jobs take them: falling C (ties in the caller's order), each C's
@@ -14973,15 +15122,18 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
     for (k = 0; k < g.ngamma && r == GPUSVM_OK; ++k) r = gpusvm__grid_params(ctx, &g, k, &g.pg[k]);
     if (r == GPUSVM_OK && (r = gpusvm__check_labels(ctx, &g.pg[0], y, in.m.rows)) == GPUSVM_OK) {
         const int npt = g.nc * g.ngamma, turn = g.base.progress != NULL;
-        const int ndev = gpusvm__jobs_devices(ctx, npt, turn);
-        const int lanes = ndev ? 0 : gpusvm__grid_lanes(ctx, &g, npt, turn);
+        double vars, work;
+        int ndev, lanes;
+        gpusvm__grid_size(ctx, &g, &vars, &work);
+        ndev = gpusvm__jobs_devices(ctx, npt, turn, work * npt);
+        lanes = ndev ? 0 : gpusvm__grid_lanes(ctx, &g, npt, turn, vars);
         g.njobs = ndev && g.pg[0].svm_type == GPUSVM_C_SVC ? ndev : ndev || lanes >= 2 ? npt : 1;
         gpusvm__grid_order(&g, g.order);
         if (ndev || lanes >= 2)
             gpusvm__log(ctx, GPUSVM_LOG_INFO, "grid: %d points of %d folds, %d job%s on %d %s at once", npt, nr_fold,
                         g.njobs, g.njobs == 1 ? "" : "s", ndev ? ndev : lanes,
                         ndev ? "devices" : "lanes of the device");
-        r = gpusvm__jobs_run(ctx, g.njobs, turn, lanes, gpusvm__grid_job, &g);
+        r = gpusvm__jobs_run(ctx, g.njobs, turn, work * npt, lanes, gpusvm__grid_job, &g);
     }
     gpusvm__free(&ctx->alloc, g.order);
     gpusvm__free(&ctx->alloc, g.pg);

@@ -86,7 +86,7 @@ jobs=13
 (
     check 1 "C-SVC, dense, two classes (and uninitialised reads)" 1 $B/gpusvm-train -e 0.1 -c 1 -g 0.05 $T/h60 $T/c.model
     check 2 "prediction on the device (1350 points; and uninitialised reads)" 1 $B/gpusvm-predict $T/h1350 $T/c.model $T/c.out
-    check 3 "two devices, split by rows and streamed (GPUSVM_DEVICE=0,0; five rounds)" 0 env GPUSVM_DEVICE=0,0 GPUSVM_DEVICE_MEMORY_MB=0.05 \
+    check 3 "two devices, split by rows and streamed (GPUSVM_DEVICE=0,0; five rounds)" 0 env GPUSVM_DEVICE=0,0 GPUSVM_SPREAD=always GPUSVM_DEVICE_MEMORY_MB=0.05 \
         $B/gpusvm-train -e 0.3 -c 4 -g 0.1 -m 0.01 $T/h100 $T/split.model
     check 4 "C-SVC, the selection over the grid" 0 $T/train_grid -e 0.1 -c 1 -g 0.05 $T/h60 $T/grid.model
     check 5 "one-class" 0 $B/gpusvm-train -e 0.1 -s 2 -n 0.2 -g 0.05 $T/h60 $T/one.model

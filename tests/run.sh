@@ -180,13 +180,13 @@ step "GPUSVM_DEVICE_MEMORY_MB=10: the points streamed through the device, the re
         > /dev/null 2> $T/streamed.err && grep -q 'streamed through the device in [0-9]* tiles' $T/streamed.err &&
     cmp $T/resident.model $T/streamed.model"
 step "two devices (one opened twice), GPUSVM_DEVICE_MEMORY_MB=10: split by rows, each share streamed, the resident model file" sh -c "
-    GPUSVM_BACKEND=opencl GPUSVM_DEVICE=0,0 GPUSVM_DEVICE_MEMORY_MB=10 $B/gpusvm-train $T/dense20k $T/split.model \
+    GPUSVM_BACKEND=opencl GPUSVM_DEVICE=0,0 GPUSVM_SPREAD=always GPUSVM_DEVICE_MEMORY_MB=10 $B/gpusvm-train $T/dense20k $T/split.model \
         > /dev/null 2> $T/split.err && grep -q 'part 2 of 2 of a problem split by rows, in [0-9]* tiles' $T/split.err &&
     cmp $T/resident.model $T/split.model"
 step "gpusvm-grid on two devices (one opened twice; every gamma in one call): the one-device .out file" sh -c "
     GPUSVM_BACKEND=opencl GPUSVM_DEVICE=0 $B/gpusvm-grid -log2c -1,5,2 -log2g -5,-1,2 -out $T/grid1.out -png $T/grid1.png \
         data/heart_scale > /dev/null 2>&1 &&
-    GPUSVM_BACKEND=opencl GPUSVM_DEVICE=0,0 $B/gpusvm-grid -log2c -1,5,2 -log2g -5,-1,2 -out $T/grid2.out \
+    GPUSVM_BACKEND=opencl GPUSVM_DEVICE=0,0 GPUSVM_SPREAD=always $B/gpusvm-grid -log2c -1,5,2 -log2g -5,-1,2 -out $T/grid2.out \
         -png $T/grid2.png data/heart_scale > /dev/null 2> $T/grid2.err && grep -q '3 of 3 gamma values' $T/grid2.err &&
     ! grep -q '1 of 3 gamma values' $T/grid2.err && cmp $T/grid1.out $T/grid2.out"
 step "build test_edges" $CC -std=c99 -O2 $WARN -o $T/test_edges tests/test_edges.c -ldl -lm

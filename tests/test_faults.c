@@ -429,7 +429,7 @@ static gpusvm_result workload(gpusvm_backend backend, const char *library, gpusv
     for (i = 0; i < NB * D; ++i) XB[i] = X[i % (N * D)];
     memset(&desc, 0, sizeof desc);
     desc.backend = backend;
-    desc.ignore_environment = !in_parts && !lanes_run;
+    desc.ignore_environment = !in_parts && !lanes_run && !devices; /* devices: GPUSVM_SPREAD=always */
     desc.opencl_library = library;
     desc.kernel_cache_dir = kernel_cache ? kernel_cache : in_parts ? "" : NULL; /* none */
     desc.storage = storage;
@@ -796,14 +796,20 @@ int main(void)
     CHECK(stream_said[0] != 0, "the streamed sweep's training streamed its points");
     sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL, points streamed");
     stream_mb = 0.0;
-    /* one problem split by rows across two devices (one opened twice): the reports, their merge
-       and the rows kept in their slots, on both */
-    devices = "0,0";
-    rows_said = 0;
-    sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, one problem split across two devices");
-    CHECK(rows_said > 0, "the split sweep's training split its problem by rows");
-    sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL, one problem split across two devices");
-    devices = NULL;
+    /* one problem split by rows across two devices (one opened twice; the second opened by the
+       training, GPUSVM_SPREAD=always spreading a problem this small): the reports, their merge and
+       the rows kept in their slots, on both */
+    if (unset_gpusvm_env() && setenv("GPUSVM_SPREAD", "always", 1) == 0) {
+        devices = "0,0";
+        rows_said = 0;
+        sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, one problem split across two devices");
+        CHECK(rows_said > 0, "the split sweep's training split its problem by rows");
+        sweep(GPUSVM_BACKEND_OPENCL, 0, "host allocations, OpenCL, one problem split across two devices");
+        devices = NULL;
+        unsetenv("GPUSVM_SPREAD");
+    } else {
+        CHECK(0, "an environment holding GPUSVM_SPREAD=always alone");
+    }
     kernel_cache = NULL;
     /* the kernels built part by part (GPUSVM_PROGRAMS=each): the builds a training and a
        prediction make at their first launches */

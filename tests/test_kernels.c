@@ -990,12 +990,13 @@ static int same_model(const gpusvm_model *a, const gpusvm_model *b)
 
 /* One binary problem larger than its working set on several devices: split by rows (each device
    says its share), and the one-device model, bit for bit, with its iterations. */
-static int rows_said;
+static int rows_said, opened; /* opened: devices opened (each says its arithmetic once) */
 static void rows_logger(void *user, gpusvm_log_level level, const char *msg)
 {
     (void)user;
     (void)level;
     rows_said += strstr(msg, "of a problem split by rows") != NULL;
+    opened += strstr(msg, ": double precision ") != NULL;
 }
 
 static void rows_case(gpusvm_context *one, gpusvm_context *many, int ndev, const gpusvm_matrix *ds, const double *y,
@@ -1013,10 +1014,39 @@ static void rows_case(gpusvm_context *one, gpusvm_context *many, int ndev, const
     gpusvm_model_free(m2);
 }
 
-/* Several devices (here one device opened twice, then three times): one-vs-one pairs, the folds
-   of a cross-validation and a batch too large for one share give each problem the one-device
-   model; one binary problem split by rows too; Crammer-Singer and prediction (on the first
-   device) too; bad lists are errors. */
+/* Work this small does not pay for a second device: it trains on the first, the second never
+   opened (its context not made), the one-device model. */
+static void lazy_device_checks(gpusvm_context *one, gpusvm_context_desc *desc, const gpusvm_matrix *ds, const double *y,
+                               const double *yb, const gpusvm_model *m1)
+{
+    gpusvm_context *two = NULL;
+    gpusvm_model *m2 = NULL, *b1 = NULL;
+    gpusvm_params p;
+    opened = rows_said = 0;
+    CHECK_OK(gpusvm_context_create(desc, &two));
+    CHECK(opened == 1, "several devices: the first opened with the context, the others not yet");
+    memset(&p, 0, sizeof p);
+    p.kernel_type = GPUSVM_KERNEL_RBF;
+    p.C = 4.0;
+    p.gamma = 0.3;
+    CHECK_OK(gpusvm_train(two, ds, y, &p, &m2));
+    CHECK(same_model(m1, m2) && opened == 1, "six small pairs on two devices: all on the first, the second not opened");
+    gpusvm_model_free(m2);
+    m2 = NULL;
+    p.working_set_size = 256;
+    CHECK_OK(gpusvm_train(one, ds, yb, &p, &b1));
+    CHECK_OK(gpusvm_train(two, ds, yb, &p, &m2));
+    CHECK(b1 && m2 && same_model(b1, m2) && rows_said == 0 && opened == 1,
+          "a small binary problem on two devices: not split, the second not opened, the one-device model");
+    gpusvm_model_free(b1);
+    gpusvm_model_free(m2);
+    gpusvm_context_destroy(two);
+}
+
+/* Several devices (here one device opened twice, then three times; GPUSVM_SPREAD=always, as the
+   problems are small): one-vs-one pairs, the folds of a cross-validation and a batch too large for
+   one share give each problem the one-device model; one binary problem split by rows too;
+   Crammer-Singer and prediction (on the first device) too; bad lists are errors. */
 static void multi_device_checks(gpusvm_context *one)
 {
     const size_t n = 2800, d = 10;
@@ -1060,18 +1090,22 @@ static void multi_device_checks(gpusvm_context *one)
     desc.logger.fn = rows_logger;
     snprintf(sel, sizeof sel, "%s,%s", name, name);
     desc.devices = sel;
-    CHECK_OK(gpusvm_context_create(&desc, &many[0]));
-    snprintf(sel, sizeof sel, "%s,%s,%s", name, name, name);
-    CHECK_OK(gpusvm_context_create(&desc, &many[1]));
-    CHECK(strncmp(gpusvm_context_device_name(many[0]), "2 devices:", 10) == 0, "two devices are named as such");
     memset(&p, 0, sizeof p);
     p.kernel_type = GPUSVM_KERNEL_RBF;
     p.C = 4.0;
     p.gamma = 0.3;
     CHECK_OK(gpusvm_train(one, &ds, y, &p, &m1)); /* six pairs of 1400 points: working sets of q < n */
+    lazy_device_checks(one, &desc, &ds, y, yb, m1);
+    CHECK_OK(gpusvm_context_create(&desc, &many[0]));
+    snprintf(sel, sizeof sel, "%s,%s,%s", name, name, name);
+    CHECK_OK(gpusvm_context_create(&desc, &many[1]));
+    many[0]->spread = many[1]->spread = 1; /* GPUSVM_SPREAD=always */
+    CHECK(strncmp(gpusvm_context_device_name(many[0]), "2 devices:", 10) == 0, "two devices are named as such");
     for (ndev = 0; ndev < 2; ++ndev) {
+        opened = 0;
         CHECK_OK(gpusvm_train(many[ndev], &ds, y, &p, &m2));
         CHECK(same_model(m1, m2), "one-vs-one on several devices: the one-device model");
+        CHECK(opened == ndev + 1, "the devices past the first opened by the first training that spreads to them");
         CHECK_OK(gpusvm_predict(many[ndev], m1, &ds, NULL, dv2));
         CHECK_OK(gpusvm_predict(one, m1, &ds, NULL, dv1));
         CHECK(memcmp(dv1, dv2, n * 6 * sizeof(double)) == 0, "prediction on several devices: the same values");

@@ -183,6 +183,7 @@ static gpusvm_context *multi_context(int ndev, int own_thread, gpusvm_result *r)
     }
     ctx->backend->destroy(ctx->backend);
     ctx->backend = gpusvm__multi_create(ctx, md_dev, ndev);
+    ctx->spread = 1; /* GPUSVM_SPREAD=always: these small batches and jobs spread over the devices */
     return ctx;
 }
 
