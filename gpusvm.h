@@ -689,7 +689,8 @@ GPUSVM_API gpusvm_result gpusvm_cross_validation(gpusvm_context *ctx, const gpus
    batch (nC x ngamma x nr_fold problems, or their pairs, on one copy of the points, each problem
    with its own C and gamma); the other types point by point. On a context of several GPUs the
    points are dealt out (in the same order, a share a device), each device's as one batch (a point
-   a job for the other types). Neither lanes nor devices with a progress callback or a custom
+   a job for the other types), where the grid's work pays for them (see DEVICES; else it runs as
+   on the first device alone, its lanes included). Neither lanes nor devices with a progress callback or a custom
    allocator (then one batch, shared among the devices), nor lanes on a CPU device unless
    GPUSVM_LANES asks. The rates are the same whichever way the points run. A negative nC or ngamma,
    or more than INT_MAX points, is GPUSVM_ERR_GRID_VALUE. Thread safety: the context's thread. */
@@ -2738,11 +2739,11 @@ typedef struct gpusvm__device_steps {
 } gpusvm__device_steps;
 
 /* lanes, one device's queues side by side (NULL where the backend has none: the C backend, a CPU
-   device, several devices): open(b, n, k) makes lane k of n, a backend of its own on b's device and
-   context (so the device runs the lanes' kernels at once, where separate contexts would take turns)
-   with its own queue and kernels, b's programs, and 1/n of the device memory b has left; NULL when
-   it cannot. For independent calls, each lane's on a thread of its own (gpusvm__jobs_run); the
-   caller destroys the lanes before b. */
+   device; several devices take their first device's, for work that stays on it): open(b, n, k)
+   makes lane k of n, a backend of its own on b's device and context (so the device runs the lanes'
+   kernels at once, where separate contexts would take turns) with its own queue and kernels, b's
+   programs, and 1/n of the device memory b has left; NULL when it cannot. For independent calls,
+   each lane's on a thread of its own (gpusvm__jobs_run); the caller destroys the lanes before b. */
 typedef struct gpusvm__lane_steps {
     gpusvm__backend *(*open)(gpusvm__backend *b, int n, int k);
 } gpusvm__lane_steps;
@@ -9631,6 +9632,17 @@ static const gpusvm__cs_steps gpusvm__multi_cs_steps = {gpusvm__multi_cs_begin, 
 static const gpusvm__device_steps gpusvm__multi_device_steps = {gpusvm__multi_count, gpusvm__multi_spreads,
                                                                 gpusvm__multi_device};
 
+#ifndef GPUSVM_PREDICT_ONLY
+/* The first device's lanes, for independent calls whose work stays on it (gpusvm__multi_spreads
+   said no): as on a context of that device alone. */
+static gpusvm__backend *gpusvm__multi_lane(gpusvm__backend *bb, int n, int k)
+{
+    gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
+    return d->lanes ? d->lanes->open(d, n, k) : NULL;
+}
+static const gpusvm__lane_steps gpusvm__multi_lane_steps = {gpusvm__multi_lane};
+#endif
+
 /* One backend over the n devices dev[] (it owns them from now on, also when it fails: NULL). */
 static gpusvm__backend *gpusvm__multi_create(gpusvm_context *ctx, gpusvm__backend **dev, int n)
 {
@@ -9650,6 +9662,7 @@ static gpusvm__backend *gpusvm__multi_create(gpusvm_context *ctx, gpusvm__backen
 #ifndef GPUSVM_PREDICT_ONLY
     b->train = &gpusvm__multi_train_steps;
     b->cs = &gpusvm__multi_cs_steps;
+    b->lanes = dev[0]->lanes ? &gpusvm__multi_lane_steps : NULL;
 #endif
     b->devices = &gpusvm__multi_device_steps;
     b->decision = gpusvm__multi_decision;
