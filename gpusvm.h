@@ -5366,6 +5366,7 @@ GPUSVM__KERNELS(GPUSVM__KFIT)
     X_(X_COL, "the training data's column indices") X_(X_VAL, "the training data's values")                     \
     X_(K, "the working sets' kernel rows")                                                                        \
     X_(KQ, "the working sets' q x q blocks") X_(XW, "the working sets' vectors") X_(NORM, "norms")               \
+    X_(XQ, "the working sets' vectors for their blocks")                                                           \
     X_(QD, "the kernel diagonal") X_(Y, "labels") X_(CV, "bounds") X_(ALPHA, "alpha") X_(G, "the gradient")      \
     X_(KEY_UP, "selection keys") X_(KEY_LOW, "selection keys") X_(PART_UP, "partials")                          \
     X_(PART_LOW, "partials") X_(WS_IDX, "the working sets") X_(WS_SLOT, "the working sets")                      \
@@ -5436,6 +5437,15 @@ struct gpusvm__ocl {
     size_t smo_l;        /* GPUSVM__SMO_L: gpusvm_smo's local size (gpusvm__ocl_build) */
     size_t max_alloc, global_mem, local_mem, max_wg, cus; /* cus: compute units */
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
+    /* The inner solve beside the rows (gpusvm__ocl_ov_*): each round the working set's q x q block is
+       computed from its vectors (XQ) and the inner solve runs on queue2, submitted before the round's
+       new rows on queue, so that the device runs them side by side; ov_ws: queue's point after the
+       selection, ov_smo: queue2's after the inner solve, ov_rows: the rows launch held back until
+       the inner solve is submitted (off, nr, skip). lq, lwait, lev: the queue the next launch goes
+       to (NULL: queue), an event it waits for, where its event goes. */
+    int overlap, ov_rows, ov_off, ov_nr, ov_skip;
+    gpusvm__cl_queue queue2, lq;
+    gpusvm__cl_event ov_ws, ov_blk, ov_smo, lwait, *lev;
     int poll;            /* a lane (gpusvm__ocl_lane): a read or write waits by polling its event, not blocking
                             (one H200: four threads' blocking reads on queues of one context took four times
                             one's time, NVIDIA's driver running one at a time; polled, the same time) */
@@ -5571,10 +5581,23 @@ static void gpusvm__ocl_stream_end(gpusvm__ocl *b)
     }
 }
 
+/* The overlap's pending work dropped: queue2 drained (its kernels read the batch's buffers), the
+   held rows forgotten, the events released. */
+static void gpusvm__ocl_ov_end(gpusvm__ocl *b)
+{
+    if (b->queue2) b->cl->clFinish(b->queue2);
+    if (b->ov_ws) b->cl->clReleaseEvent(b->ov_ws);
+    if (b->ov_blk) b->cl->clReleaseEvent(b->ov_blk);
+    if (b->ov_smo) b->cl->clReleaseEvent(b->ov_smo);
+    b->ov_ws = b->ov_blk = b->ov_smo = NULL;
+    b->ov_rows = b->overlap = 0;
+}
+
 static void gpusvm__ocl_train_end(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     const gpusvm_allocator *a = &bb->ctx->alloc;
+    gpusvm__ocl_ov_end(b);
     gpusvm__ocl_cache_end(b);
     b->cslots = 0;
     b->stream = b->share_rows = 0;
@@ -5663,6 +5686,7 @@ fail:
 }
 
 /* A blocking transfer (read: into dst, else from src), or on a lane a polled one. */
+static gpusvm_result gpusvm__ocl_settle(gpusvm__ocl *b);
 static gpusvm_result gpusvm__ocl_transfer(gpusvm__ocl *b, gpusvm__cl_mem m, size_t offset, size_t bytes, void *dst,
                                           const void *src)
 {
@@ -5670,6 +5694,7 @@ static gpusvm_result gpusvm__ocl_transfer(gpusvm__ocl *b, gpusvm__cl_mem m, size
     gpusvm__cl_event ev = NULL;
     const gpusvm__cl_uint block = b->poll ? GPUSVM__CL_FALSE : GPUSVM__CL_TRUE;
     gpusvm__cl_event *evp = b->poll ? &ev : NULL;
+    if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r;
     if (dst) GPUSVM__CL(b->base.ctx, b->cl->clEnqueueReadBuffer(b->queue, m, block, offset, bytes, dst, 0, NULL, evp));
     else GPUSVM__CL(b->base.ctx, b->cl->clEnqueueWriteBuffer(b->queue, m, block, offset, bytes, src, 0, NULL, evp));
     if (ev) r = gpusvm__ocl_poll(b, ev);
@@ -5750,8 +5775,8 @@ static gpusvm_result gpusvm__ocl_launch(gpusvm__ocl *b, int kid, gpusvm__cl_uint
 {
     gpusvm_result r = GPUSVM_OK;
     if (!b->kern[kid] && (r = gpusvm__ocl_need(b, (gpusvm__kset)1 << kid)) != GPUSVM_OK) return r;
-    GPUSVM__CL(b->base.ctx,
-               b->cl->clEnqueueNDRangeKernel(b->queue, b->kern[kid], dims, NULL, global, local, 0, NULL, NULL));
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueNDRangeKernel(b->lq ? b->lq : b->queue, b->kern[kid], dims, NULL, global,
+                                                          local, b->lwait ? 1 : 0, b->lwait ? &b->lwait : NULL, b->lev));
     ++b->launches[kid];
 fail:
     return r;
@@ -6695,6 +6720,12 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
         bytes[GPUSVM__TB_WS_G] = (size_t)q * sizeof(double);
     }
     gpusvm__ocl_stream_shape(b, p, nprob, q, bytes); /* a split share that cannot stream: gpusvm__ocl_plan says so */
+    /* the inner solve beside the rows (gpusvm__ocl_ov_*): not while every step is timed alone */
+    b->overlap = !b->stream && !b->sparse && !b->split && !b->whole && bytes[GPUSVM__TB_XW] && !b->base.ctx->profile;
+    if (b->overlap) {
+        bytes[GPUSVM__TB_XQ] = bytes[GPUSVM__TB_XW];
+        bytes[GPUSVM__TB_S_SLOT] = ws * sizeof(int32_t);
+    }
     return NULL;
 }
 
@@ -7245,6 +7276,24 @@ fail:
    GPUSVM__TILE x GPUSVM__TILE block). With gather (training, when the gathered
    working-set buffer exists) the rows' vectors are gathered first (gpusvm_gather_ws). The other
    arguments are bound by the caller. */
+/* The vectors of working-set positions [off, off + nr) of each problem (its rows' list) copied out
+   for the rows kernels (gpusvm_gather_ws). */
+static gpusvm_result gpusvm__ocl_gather_ws(gpusvm__ocl *b, int off, int nr, int skip, int nprob)
+{
+    gpusvm_result r = GPUSVM_OK;
+    gpusvm__cl_int off_ = off, nr_ = nr, skip_ = skip;
+    size_t g[3], lg[3] = {GPUSVM__COPY_L, 1, 1};
+    g[0] = gpusvm__round_up((size_t)nr, GPUSVM__COPY_L);
+    g[1] = b->dpad;
+    g[2] = (size_t)nprob;
+    GPUSVM__SET(GATHER_WS, GATHER_WS_row_off, off_);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_nrows, nr_);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_skip_whole, skip_);
+    r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER_WS, 3, g, lg);
+fail:
+    return r;
+}
+
 static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int sparse, int off, int nr, int skip, size_t cols,
                                              int nprob, int gather, int few)
 {
@@ -7264,15 +7313,7 @@ static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int sparse, int off
         l[1] = 1;
         return gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_SPARSE, 3, g, l);
     }
-    if (gather && b->mem[GPUSVM__TB_XW]) {
-        size_t lg[3] = {GPUSVM__COPY_L, 1, 1};
-        g[0] = gpusvm__round_up((size_t)nr, GPUSVM__COPY_L);
-        g[1] = b->dpad;
-        GPUSVM__SET(GATHER_WS, GATHER_WS_row_off, off_);
-        GPUSVM__SET(GATHER_WS, GATHER_WS_nrows, nr_);
-        GPUSVM__SET(GATHER_WS, GATHER_WS_skip_whole, skip_);
-        if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER_WS, 3, g, lg)) != GPUSVM_OK) return r;
-    }
+    if (gather && b->mem[GPUSVM__TB_XW] && (r = gpusvm__ocl_gather_ws(b, off, nr, skip, nprob)) != GPUSVM_OK) return r;
     GPUSVM__SET_ROWS(row_off, off_);
     GPUSVM__SET_ROWS(nrows, nr_);
     GPUSVM__SET_ROWS(skip_whole, skip_);
@@ -8015,6 +8056,23 @@ static gpusvm__kset gpusvm__ocl_train_set(const gpusvm__ocl *b, const gpusvm__pr
     return s;
 }
 
+/* The overlap's second queue (made once) and its blocks' rows: position r of a problem is row r. */
+static gpusvm_result gpusvm__ocl_ov_begin(gpusvm__ocl *b)
+{
+    gpusvm_context *ctx = b->base.ctx;
+    const size_t n = (size_t)b->nprob * (size_t)b->q;
+    int32_t *slot;
+    gpusvm_result r = GPUSVM_OK;
+    size_t i;
+    if (!b->queue2) GPUSVM__CL_CREATE(ctx, b->queue2, b->cl->clCreateCommandQueue(b->cctx, b->dev, 0, &gpusvm__e));
+    if (!(slot = (int32_t *)gpusvm__alloc(&ctx->alloc, n, sizeof(int32_t)))) return gpusvm__oom(ctx, "the blocks' rows");
+    for (i = 0; i < n; ++i) slot[i] = (int32_t)(i % (size_t)b->q);
+    r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_S_SLOT], 0, n * sizeof(int32_t), slot);
+    gpusvm__free(&ctx->alloc, slot);
+fail:
+    return r;
+}
+
 /* A training batch: plan, build, allocate, upload, bind. */
 static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__problem *p, int nprob,
                                              const gpusvm__plan *plan)
@@ -8048,7 +8106,8 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
         (r = gpusvm__ocl_bind_train_solve(b, p[0].nu)) != GPUSVM_OK ||
         (b->stream && (r = gpusvm__ocl_stream_slots(b)) != GPUSVM_OK) ||
         (b->split && ((r = gpusvm__ocl_split_begin(b)) != GPUSVM_OK ||
-                      (r = gpusvm__ocl_bind_split(b, p[0].nu)) != GPUSVM_OK)))
+                      (r = gpusvm__ocl_bind_split(b, p[0].nu)) != GPUSVM_OK)) ||
+        (b->overlap && (r = gpusvm__ocl_ov_begin(b)) != GPUSVM_OK))
         goto fail;
     gpusvm__free(&bb->ctx->alloc, s.block);
     return GPUSVM_OK;
@@ -8081,6 +8140,123 @@ fail:
 
 /* The round's rows: the new half of every working set (all of it in the first round), or with the
    row cache the ones it does not hold (its list, from position 0). */
+/* The inner solve beside the rows (b->overlap; a resident dense batch of working sets smaller than
+   its problems, not precomputed): the round's selection is followed on queue by the rows' vectors
+   (gpusvm_gather_ws) and a marker (ov_ws); the rows launch waits (ov_rows). The inner solve's step
+   then submits to queue2, after ov_ws, the working sets' own vectors (XQ), their q x q blocks from
+   those vectors (the rows kernels' columns mode 2: the same arithmetic as the rows, so the block
+   has the bits gpusvm_gather_block would copy) and gpusvm_smo, and only then the rows on queue: the
+   device starts the inner solve first and computes the rows beside it (one H200, a one-work-group
+   kernel of 0.67 ms and a device-filling one of 1.08 ms: 1.75 ms in one queue, 1.16 ms so, 1.72 ms
+   with the large one submitted first). The update waits for the inner solve (ov_smo). */
+
+/* The rows kernels' and gpusvm_gather_ws's inputs and outputs: block, the working sets' q x q blocks
+   from their vectors in XQ; else the round's rows, as gpusvm__ocl_bind_train set them. */
+static gpusvm_result gpusvm__ocl_ov_args(gpusvm__ocl *b, int block)
+{
+    gpusvm__cl_mem *m = b->mem;
+    gpusvm_result r = GPUSVM_OK;
+    const gpusvm__cl_int qmax = b->q, pitch = (gpusvm__cl_int)b->pitch, ldk = (gpusvm__cl_int)b->ldk;
+    const gpusvm__cl_int pitch_b = block ? qmax : pitch, ldk_ = block ? qmax : ldk;
+    gpusvm__cl_mem idx = m[block || !b->cslots ? GPUSVM__TB_WS_IDX : GPUSVM__TB_ROW_IDX];
+    gpusvm__cl_mem slot = m[block ? GPUSVM__TB_S_SLOT : b->cslots ? GPUSVM__TB_ROW_SLOT : GPUSVM__TB_WS_SLOT];
+    gpusvm__cl_mem pinfo = m[block || !b->cslots ? GPUSVM__TB_PINFO : GPUSVM__TB_RINFO];
+    gpusvm__cl_mem A = m[block ? GPUSVM__TB_XQ : GPUSVM__TB_XW], B = m[block ? GPUSVM__TB_XQ : GPUSVM__TB_X];
+    gpusvm__cl_mem K = m[block ? GPUSVM__TB_KQ : GPUSVM__TB_K];
+    GPUSVM__SET_ROWS(A, A);
+    GPUSVM__SET_ROWS(idx, idx);
+    GPUSVM__SET_ROWS(pinfo, pinfo);
+    GPUSVM__SET_ROWS(slot, slot);
+    GPUSVM__SET_ROWS(B, B);
+    GPUSVM__SET_ROWS(pitch_b, pitch_b);
+    GPUSVM__SET_ROWS(K, K);
+    GPUSVM__SET_ROWS(ldk, ldk_);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_idx, idx);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_pinfo, pinfo);
+    GPUSVM__SET(GATHER_WS, GATHER_WS_Aw, A);
+    r = gpusvm__ocl_rows_cols(b, block ? 2 : 0, 0, 0);
+fail:
+    return r;
+}
+
+/* The rows step: the row cache's lookup, the rows' vectors, the marker; the rows held back. */
+static gpusvm_result gpusvm__ocl_ov_rows(gpusvm__ocl *b, int first)
+{
+    gpusvm_result r = GPUSVM_OK;
+    const gpusvm__cl_int first_ = first;
+    size_t g = (size_t)b->nprob * GPUSVM__L, l = GPUSVM__L;
+    b->ov_off = first || b->cslots ? 0 : b->q / 2;
+    b->ov_nr = first ? b->q : b->q / 2;
+    b->ov_skip = !first;
+    if (b->cslots) {
+        GPUSVM__SET(ROW_CACHE, ROW_CACHE_first, first_);
+        if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_ROW_CACHE, 1, &g, &l)) != GPUSVM_OK) return r;
+    }
+    if ((r = gpusvm__ocl_gather_ws(b, b->ov_off, b->ov_nr, b->ov_skip, b->nprob)) != GPUSVM_OK) return r;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &b->ov_ws));
+    b->ov_rows = 1;
+fail:
+    return r;
+}
+
+/* The held rows, launched (on queue, after what the inner solve's step submitted). */
+static gpusvm_result gpusvm__ocl_ov_release(gpusvm__ocl *b)
+{
+    gpusvm_result r;
+    if (!b->ov_rows) return GPUSVM_OK;
+    b->ov_rows = 0;
+    if (b->ov_ws) b->cl->clReleaseEvent(b->ov_ws);
+    b->ov_ws = NULL;
+    b->lwait = b->ov_blk;
+    r = gpusvm__ocl_rows_launch(b, 0, b->ov_off, b->ov_nr, b->ov_skip, b->ldk, b->nprob, 0, 0);
+    b->lwait = NULL;
+    if (b->ov_blk) b->cl->clReleaseEvent(b->ov_blk);
+    b->ov_blk = NULL;
+    return r;
+}
+
+/* The inner solve's step: on queue2, after the selection, the blocks and gpusvm_smo; then the rows. */
+static gpusvm_result gpusvm__ocl_ov_smo(gpusvm__ocl *b)
+{
+    gpusvm_result r = GPUSVM_OK;
+    size_t g = (size_t)b->nprob * b->smo_l, l = b->smo_l;
+    b->lq = b->queue2;
+    b->lwait = b->ov_ws;
+    if ((r = gpusvm__ocl_ov_args(b, 1)) == GPUSVM_OK && (r = gpusvm__ocl_gather_ws(b, 0, b->q, 0, b->nprob)) == GPUSVM_OK) {
+        b->lwait = NULL;
+        b->lev = &b->ov_blk; /* the rows start with the inner solve, not before it */
+        r = gpusvm__ocl_rows_launch(b, 0, 0, b->q, 0, (size_t)b->q, b->nprob, 0, 0);
+        b->lev = NULL;
+    }
+    if (r == GPUSVM_OK) {
+        b->lev = &b->ov_smo;
+        r = gpusvm__ocl_launch(b, GPUSVM__KN_SMO, 1, &g, &l);
+        b->lev = NULL;
+    }
+    b->lq = NULL;
+    b->lwait = NULL;
+    if (r == GPUSVM_OK) b->cl->clFlush(b->queue2);
+    if (r == GPUSVM_OK) r = gpusvm__ocl_ov_args(b, 0);
+    if (r == GPUSVM_OK) r = gpusvm__ocl_ov_release(b);
+    return r;
+}
+
+/* Whatever the overlap left pending made whole on queue: the held rows launched, queue made to wait
+   for the inner solve (before a transfer, an update, the batch's end). */
+static gpusvm_result gpusvm__ocl_settle(gpusvm__ocl *b)
+{
+    gpusvm_result r;
+    if (!b->ov_rows && !b->ov_smo) return GPUSVM_OK;
+    r = gpusvm__ocl_ov_release(b);
+    if (b->ov_smo) {
+        const gpusvm__cl_int e = b->cl->clEnqueueBarrierWithWaitList(b->queue, 1, &b->ov_smo, NULL);
+        b->cl->clReleaseEvent(b->ov_smo);
+        b->ov_smo = NULL;
+        if (e != 0 && r == GPUSVM_OK) r = gpusvm__cl_fail(b->base.ctx, e, "clEnqueueBarrierWithWaitList", __LINE__);
+    }
+    return r;
+}
+
 static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
@@ -8089,6 +8265,7 @@ static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
     size_t g = (size_t)b->nprob * GPUSVM__L, l = GPUSVM__L;
     if (b->share_rows) return gpusvm__ocl_split_rows(b, first);
     if (b->stream) return gpusvm__ocl_stream_block(b);
+    if (b->overlap) return gpusvm__ocl_ov_rows(b, first);
     if (!b->cslots)
         return gpusvm__ocl_rows_launch(b, b->sparse, first ? 0 : b->q / 2, first ? b->q : b->q / 2, !first, b->ldk,
                                        b->nprob, 1, 0);
@@ -8108,11 +8285,12 @@ static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double rat
     g3[0] = gpusvm__round_up((size_t)b->q, GPUSVM__L);
     g3[1] = (size_t)b->q;
     g3[2] = (size_t)b->nprob;
-    if (!b->stream && (r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER, 3, g3, l3)) != GPUSVM_OK) return r;
     GPUSVM__SET(SMO, SMO_eps, eps);
     GPUSVM__SET(SMO, SMO_ratio_in, ratio);
     GPUSVM__SET(SMO, SMO_max_inner_in, mi);
     GPUSVM__SET(SMO, SMO_max_iter, max_iter);
+    if (b->ov_rows) return gpusvm__ocl_ov_smo(b); /* the rows step held its rows back */
+    if (!b->stream && (r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER, 3, g3, l3)) != GPUSVM_OK) return r;
     r = gpusvm__ocl_launch(b, GPUSVM__KN_SMO, 1, &g, &l);
 fail:
     return r;
@@ -8122,8 +8300,10 @@ static gpusvm_result gpusvm__ocl_update(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     size_t g[2], l[2] = {GPUSVM__L, 1};
+    gpusvm_result r;
     if (b->share_rows) return gpusvm__ocl_split_update(b);
     if (b->stream) return gpusvm__ocl_stream_update(b);
+    if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r;
     g[0] = b->ngroups_max * GPUSVM__L;
     g[1] = (size_t)b->nprob;
     return gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 2, g, l);
@@ -8193,6 +8373,7 @@ static gpusvm_result gpusvm__ocl_read_rows(gpusvm__backend *bb, float *K)
     gpusvm_result r = GPUSVM_OK;
     const size_t n0 = b->npts0, q0 = b->q0;
     size_t t;
+    if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r; /* the overlap's held work first */
     if (b->stream) return gpusvm__fail(ctx, GPUSVM_ERR_UNSUPPORTED, "no kernel rows are kept for streamed points");
     for (t = 0; t < q0; ++t)
         GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_K], GPUSVM__CL_TRUE, t * b->ldk * sizeof(float),
@@ -8205,6 +8386,7 @@ static gpusvm_result gpusvm__ocl_read_ws(gpusvm__backend *bb, int *idx, int *slo
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
+    if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r; /* the overlap's held work first */
     if (idx && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_IDX], (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
     if (slot && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_SLOT], (size_t)m * sizeof(int), slot)) != GPUSVM_OK) return r;
     if (coef) r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_COEF], (size_t)m * sizeof(double), coef);
@@ -8219,6 +8401,7 @@ static gpusvm_result gpusvm__ocl_write_rows(gpusvm__backend *bb, const float *K)
     const size_t n0 = b->npts0, q0 = b->q0;
     size_t t;
     float *host;
+    if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r; /* the overlap's held work first */
     if (b->stream) return gpusvm__fail(bb->ctx, GPUSVM_ERR_UNSUPPORTED, "no kernel rows are kept for streamed points");
     /* one write from offset 0 (oclgrind 21.10 mismarks writes at an offset), the rows' padding
        poisoned as gpusvm__ocl_poison leaves it */
@@ -8237,6 +8420,7 @@ static gpusvm_result gpusvm__ocl_poison(gpusvm__backend *bb)
     const size_t ws = (size_t)b->nprob * (size_t)b->q;
     gpusvm_result r;
     size_t kbytes = 0;
+    if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r; /* the overlap's held work first */
     if (b->mem[GPUSVM__TB_K] &&
         b->cl->clGetMemObjectInfo(b->mem[GPUSVM__TB_K], GPUSVM__CL_MEM_SIZE, sizeof kbytes, &kbytes, NULL) != 0)
         kbytes = ws * b->ldk * sizeof(float);
@@ -8827,6 +9011,7 @@ static void gpusvm__ocl_destroy(gpusvm__backend *bb)
     gpusvm__ocl_say_launches(b);
     gpusvm__ocl_train_end(bb);
     gpusvm__ocl_release_kernels(b, GPUSVM__KS_ALL);
+    if (b->queue2) b->cl->clReleaseCommandQueue(b->queue2);
     if (b->queue) b->cl->clReleaseCommandQueue(b->queue);
     if (b->cctx) b->cl->clReleaseContext(b->cctx);
     gpusvm__free(&bb->ctx->alloc, bb);

@@ -179,6 +179,12 @@ step "GPUSVM_DEVICE_MEMORY_MB=10: the points streamed through the device, the re
     GPUSVM_BACKEND=opencl GPUSVM_DEVICE_MEMORY_MB=10 $B/gpusvm-train $T/dense20k $T/streamed.model \
         > /dev/null 2> $T/streamed.err && grep -q 'streamed through the device in [0-9]* tiles' $T/streamed.err &&
     cmp $T/resident.model $T/streamed.model"
+step "the inner solve beside the rows (blocks from the working sets' vectors, a second queue) gives the model of the steps in turn (GPUSVM_PROFILE=1)" sh -c "
+    head -n 4000 $T/dense20k > $T/dense4k &&
+    GPUSVM_BACKEND=opencl GPUSVM_VERBOSE=1 $B/gpusvm-train $T/dense4k $T/beside.model > /dev/null 2> $T/beside.err &&
+    GPUSVM_BACKEND=opencl GPUSVM_VERBOSE=1 GPUSVM_PROFILE=1 $B/gpusvm-train $T/dense4k $T/inturn.model > /dev/null 2> $T/inturn.err &&
+    grep 'kernel launches' $T/beside.err | grep -q gpusvm_smo && ! grep 'kernel launches' $T/beside.err | grep -q gpusvm_gather_block &&
+    grep 'kernel launches' $T/inturn.err | grep -q gpusvm_gather_block && cmp $T/beside.model $T/inturn.model"
 step "two devices (one opened twice), GPUSVM_DEVICE_MEMORY_MB=10: split by rows, each share streamed, the resident model file" sh -c "
     GPUSVM_BACKEND=opencl GPUSVM_DEVICE=0,0 GPUSVM_SPREAD=always GPUSVM_DEVICE_MEMORY_MB=10 $B/gpusvm-train $T/dense20k $T/split.model \
         > /dev/null 2> $T/split.err && grep -q 'part 2 of 2 of a problem split by rows, in [0-9]* tiles' $T/split.err &&
