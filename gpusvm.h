@@ -1349,7 +1349,7 @@ struct gpusvm_context {
     int cl_line;                /* the source line that made it */
     gpusvm__cl_api *cl;         /* NULL without OpenCL */
     gpusvm__backend *backend;
-    int profile;                /* GPUSVM_PROFILE=1: time each solver step (waits for each) */
+    int profile;                /* GPUSVM_PROFILE=1: time each solver step (each waited for, in turn) */
     char cache_dir[1024];       /* the kernel cache's folder; "" = none */
     int cache_default;          /* cache_dir is the default one (used for GPUs and accelerators only) */
     int cache_named;            /* cache_dir is desc.kernel_cache_dir (used on every device) */
