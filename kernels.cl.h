@@ -1873,11 +1873,14 @@ static const char *const gpusvm__kernel_source[] = {
     "    return stage == 2 || key < found || (key == found && (stage == 1 || (uint)i <= ithr));\n",
     "}\n",
     "\n",
+    "/* A work-item's share of a working set's positions, rounded up (GPUSVM__Q may be below GPUSVM__L). */\n",
+    "#define GPUSVM_Q_PER_L ((GPUSVM__Q + GPUSVM__L - 1) / GPUSVM__L)\n",
+    "\n",
     "/* The got chosen points of list in ascending order into keep: each one's rank is the number of\n",
     " * smaller indices (indices are distinct), so no barrier sits inside a loop. A macro, not a\n",
     " * function, so that it stays written out in its kernels (see part 0). */\n",
     "#define GPUSVM_SORT_CHOSEN(list, keep, got, lid)                          \\\n",
-    "    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {                     \\\n",
+    "    for (int c = 0; c < GPUSVM_Q_PER_L; ++c) {                     \\\n",
     "        const int t = c * GPUSVM__L + (lid);                              \\\n",
     "        if (t < (got)) {                                                  \\\n",
     "            const int v = (list)[t];                                      \\\n",
@@ -2050,7 +2053,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int got = sc.count;\n",
     "    GPUSVM_SORT_CHOSEN(list, keep, got, lid);\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {\n",
+    "    for (int c = 0; c < GPUSVM_Q_PER_L; ++c) {\n",
     "        const int t = c * GPUSVM__L + lid;\n",
     "        if (t < got) ws_idx[h + t] = keep[t];\n",
     "    }\n",
@@ -3301,7 +3304,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int ncand = nparts * qc;\n",
     "    gpusvm_select_side(&sc, ls, res, list, cand_key, cand_key, (__global const char *)0, 0, q, ncand);\n",
     "    const int got = sc.count;\n",
-    "    for (int c0 = 0; c0 < GPUSVM__Q / GPUSVM__L; ++c0) { /* positions -> points, ascending */\n",
+    "    for (int c0 = 0; c0 < GPUSVM_Q_PER_L; ++c0) { /* positions -> points, ascending */\n",
     "        const int t = c0 * GPUSVM__L + lid;\n",
     "        if (t < got) list[t] = cand_idx[list[t]];\n",
     "    }\n",
@@ -3536,5 +3539,5 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3531
+#define GPUSVM__KERNEL_SOURCE_LINES 3534
 #endif /* GPUSVM_KERNELS_CL_H */

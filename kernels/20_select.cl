@@ -228,11 +228,14 @@ GPUSVM_INLINE int gpusvm_sel_takes(uint stage, uint found, uint ithr, uint key, 
     return stage == 2 || key < found || (key == found && (stage == 1 || (uint)i <= ithr));
 }
 
+/* A work-item's share of a working set's positions, rounded up (GPUSVM__Q may be below GPUSVM__L). */
+#define GPUSVM_Q_PER_L ((GPUSVM__Q + GPUSVM__L - 1) / GPUSVM__L)
+
 /* The got chosen points of list in ascending order into keep: each one's rank is the number of
  * smaller indices (indices are distinct), so no barrier sits inside a loop. A macro, not a
  * function, so that it stays written out in its kernels (see part 0). */
 #define GPUSVM_SORT_CHOSEN(list, keep, got, lid)                          \
-    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {                     \
+    for (int c = 0; c < GPUSVM_Q_PER_L; ++c) {                     \
         const int t = c * GPUSVM__L + (lid);                              \
         if (t < (got)) {                                                  \
             const int v = (list)[t];                                      \
@@ -405,7 +408,7 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
     const int got = sc.count;
     GPUSVM_SORT_CHOSEN(list, keep, got, lid);
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int c = 0; c < GPUSVM__Q / GPUSVM__L; ++c) {
+    for (int c = 0; c < GPUSVM_Q_PER_L; ++c) {
         const int t = c * GPUSVM__L + lid;
         if (t < got) ws_idx[h + t] = keep[t];
     }

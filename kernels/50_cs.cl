@@ -207,7 +207,7 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
     const int ncand = nparts * qc;
     gpusvm_select_side(&sc, ls, res, list, cand_key, cand_key, (__global const char *)0, 0, q, ncand);
     const int got = sc.count;
-    for (int c0 = 0; c0 < GPUSVM__Q / GPUSVM__L; ++c0) { /* positions -> points, ascending */
+    for (int c0 = 0; c0 < GPUSVM_Q_PER_L; ++c0) { /* positions -> points, ascending */
         const int t = c0 * GPUSVM__L + lid;
         if (t < got) list[t] = cand_idx[list[t]];
     }
