@@ -7065,18 +7065,25 @@ fail:
     return r;
 }
 
-/* Bind: the rows kernels and the working-set gather for a training batch; with the row cache they
-   compute its list of missing rows (through its copy of the problem table), else the working set's. */
+/* The list a round's rows are computed from: their points, their slots, the problem table that
+   counts them; with the row cache its list of missing rows, else the working sets. */
+static void gpusvm__ocl_rows_list(const gpusvm__ocl *b, gpusvm__cl_mem *list)
+{
+    list[0] = b->mem[b->cslots ? GPUSVM__TB_ROW_IDX : GPUSVM__TB_WS_IDX];
+    list[1] = b->mem[b->cslots ? GPUSVM__TB_ROW_SLOT : GPUSVM__TB_WS_SLOT];
+    list[2] = b->mem[b->cslots ? GPUSVM__TB_RINFO : GPUSVM__TB_PINFO];
+}
+
+/* Bind: the rows kernels and the working-set gather for a training batch, from the round's list
+   (gpusvm__ocl_rows_list; with the row cache through its copy of the problem table). */
 static gpusvm_result gpusvm__ocl_bind_train_rows(gpusvm__ocl *b, gpusvm__cl_int use_map)
 {
     gpusvm__cl_mem *m = b->mem;
     gpusvm__rows_args ra;
     gpusvm_result r;
     const gpusvm__cl_int qmax = b->q, pitch = (gpusvm__cl_int)b->pitch, dpad = (gpusvm__cl_int)b->dpad;
-    gpusvm__cl_mem list[3]; /* the rows' points, their slots, the problem table that counts them */
-    list[0] = m[b->cslots ? GPUSVM__TB_ROW_IDX : GPUSVM__TB_WS_IDX];
-    list[1] = m[b->cslots ? GPUSVM__TB_ROW_SLOT : GPUSVM__TB_WS_SLOT];
-    list[2] = m[b->cslots ? GPUSVM__TB_RINFO : GPUSVM__TB_PINFO];
+    gpusvm__cl_mem list[3];
+    gpusvm__ocl_rows_list(b, list);
     if (b->cslots && (r = gpusvm__ocl_bind_row_cache(b)) != GPUSVM_OK) return r;
     if (b->sparse) return gpusvm__ocl_bind_train_sparse(b, use_map, list);
     ra.a_pos = m[GPUSVM__TB_XW] != NULL; /* A: the gathered working-set vectors, else the points */
@@ -7267,15 +7274,6 @@ fail:
 
 /* >>opencl/rows: kernel rows: tiled, few, narrow, sparse, the row cache ------------------------- */
 
-/* Kernel rows [off, off + nr) of every problem's working set against `cols` points: sparse points
-   gpusvm_rows_sparse (GPUSVM__SPARSE_ROWS rows x GPUSVM__SPARSE_BLOCKS blocks of points per work-group); dense, up to
-   GPUSVM__FEW rows (or any number with few: rows expected to be mostly skipped) gpusvm_rows_few (one
-   work-item per point, a group of GPUSVM__FEW rows per grid row), more of at most GPUSVM__NARROW_D padded
-   features (b->narrow, set when the rows were bound) gpusvm_rows_narrow (one work-item per point, a
-   group of b->nar_r rows per grid row), else the tiles of gpusvm_rows_tiled (16 x 16 work-items per
-   GPUSVM__TILE x GPUSVM__TILE block). With gather (training, when the gathered
-   working-set buffer exists) the rows' vectors are gathered first (gpusvm_gather_ws). The other
-   arguments are bound by the caller. */
 /* The vectors of working-set positions [off, off + nr) of each problem (its rows' list) copied out
    for the rows kernels (gpusvm_gather_ws). */
 static gpusvm_result gpusvm__ocl_gather_ws(gpusvm__ocl *b, int off, int nr, int skip, int nprob)
@@ -7294,6 +7292,15 @@ fail:
     return r;
 }
 
+/* Kernel rows [off, off + nr) of every problem's working set against `cols` points: sparse points
+   gpusvm_rows_sparse (GPUSVM__SPARSE_ROWS rows x GPUSVM__SPARSE_BLOCKS blocks of points per work-group); dense, up to
+   GPUSVM__FEW rows (or any number with few: rows expected to be mostly skipped) gpusvm_rows_few (one
+   work-item per point, a group of GPUSVM__FEW rows per grid row), more of at most GPUSVM__NARROW_D padded
+   features (b->narrow, set when the rows were bound) gpusvm_rows_narrow (one work-item per point, a
+   group of b->nar_r rows per grid row), else the tiles of gpusvm_rows_tiled (16 x 16 work-items per
+   GPUSVM__TILE x GPUSVM__TILE block). With gather (training, when the gathered
+   working-set buffer exists) the rows' vectors are gathered first (gpusvm_gather_ws). The other
+   arguments are bound by the caller. */
 static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int sparse, int off, int nr, int skip, size_t cols,
                                              int nprob, int gather, int few)
 {
@@ -8138,8 +8145,6 @@ fail:
     return r;
 }
 
-/* The round's rows: the new half of every working set (all of it in the first round), or with the
-   row cache the ones it does not hold (its list, from position 0). */
 /* The inner solve beside the rows (b->overlap; a resident dense batch of working sets smaller than
    its problems, not precomputed): the round's selection is followed on queue by the rows' vectors
    (gpusvm_gather_ws) and a marker (ov_ws); the rows launch waits (ov_rows). The inner solve's step
@@ -8158,11 +8163,13 @@ static gpusvm_result gpusvm__ocl_ov_args(gpusvm__ocl *b, int block)
     gpusvm_result r = GPUSVM_OK;
     const gpusvm__cl_int qmax = b->q, pitch = (gpusvm__cl_int)b->pitch, ldk = (gpusvm__cl_int)b->ldk;
     const gpusvm__cl_int pitch_b = block ? qmax : pitch, ldk_ = block ? qmax : ldk;
-    gpusvm__cl_mem idx = m[block || !b->cslots ? GPUSVM__TB_WS_IDX : GPUSVM__TB_ROW_IDX];
-    gpusvm__cl_mem slot = m[block ? GPUSVM__TB_S_SLOT : b->cslots ? GPUSVM__TB_ROW_SLOT : GPUSVM__TB_WS_SLOT];
-    gpusvm__cl_mem pinfo = m[block || !b->cslots ? GPUSVM__TB_PINFO : GPUSVM__TB_RINFO];
+    gpusvm__cl_mem list[3], idx, slot, pinfo;
     gpusvm__cl_mem A = m[block ? GPUSVM__TB_XQ : GPUSVM__TB_XW], B = m[block ? GPUSVM__TB_XQ : GPUSVM__TB_X];
     gpusvm__cl_mem K = m[block ? GPUSVM__TB_KQ : GPUSVM__TB_K];
+    gpusvm__ocl_rows_list(b, list);
+    idx = block ? m[GPUSVM__TB_WS_IDX] : list[0];
+    slot = block ? m[GPUSVM__TB_S_SLOT] : list[1];
+    pinfo = block ? m[GPUSVM__TB_PINFO] : list[2];
     GPUSVM__SET_ROWS(A, A);
     GPUSVM__SET_ROWS(idx, idx);
     GPUSVM__SET_ROWS(pinfo, pinfo);
@@ -8257,6 +8264,8 @@ static gpusvm_result gpusvm__ocl_settle(gpusvm__ocl *b)
     return r;
 }
 
+/* The round's rows: the new half of every working set (all of it in the first round), or with the
+   row cache the ones it does not hold (its list, from position 0). */
 static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
@@ -9438,7 +9447,7 @@ static void gpusvm__multi_split(gpusvm__multi *m, const gpusvm__problem *p, int 
     for (t = 0; t < nprob; ++t) one = one || p[t].own_rows;
     first[0] = 0;
     for (t = 0; t < nprob && !one; ++t) {
-        const double work = (double)p[t].nvar * (double)p[t].npts;
+        const double work = gpusvm__work(p + t, 1);
         while (k < m->n && (before + 0.5 * work) * m->n > total * k) first[k++] = t;
         before += work;
     }
@@ -11267,6 +11276,7 @@ static double gpusvm__cs_work(gpusvm_context *ctx, const double *y, size_t l, in
 static gpusvm_result gpusvm__cs_folds(gpusvm_context *ctx, const gpusvm__csr *x, const double *y, const gpusvm_params *p,
                                       int nfold, const size_t *const *sub, const size_t *nsub, gpusvm_model **models)
 {
+    const double work = gpusvm__cs_work(ctx, y, x->rows, nfold, nsub);
     gpusvm__cs_shares s;
     s.x = x;
     s.y = y;
@@ -11275,9 +11285,9 @@ static gpusvm_result gpusvm__cs_folds(gpusvm_context *ctx, const gpusvm__csr *x,
     s.nsub = nsub;
     s.models = models;
     s.nfold = nfold;
-    s.n = gpusvm__jobs_devices(ctx, nfold, p->progress != NULL, gpusvm__cs_work(ctx, y, x->rows, nfold, nsub));
+    s.n = gpusvm__jobs_devices(ctx, nfold, p->progress != NULL, work);
     if (!s.n) return gpusvm__train_cs_many(ctx, x, y, p, nfold, sub, nsub, models, gpusvm__now());
-    return gpusvm__jobs_run(ctx, s.n, 0, HUGE_VAL, 0, gpusvm__cs_share, &s); /* s.n said it pays */
+    return gpusvm__jobs_run(ctx, s.n, 0, work, 0, gpusvm__cs_share, &s);
 }
 
 /* Several folds: fold f trains on input rows tr[f][0..ntr[f]) and predicts rows te[f][0..nte[f])
