@@ -1150,8 +1150,8 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)
 
 /* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form
- * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; the rest as
- * gpusvm_rows_tiled */
+ * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; b_mode 0 (the
+ * problem's points) or 2 (its working set's, by position); the rest as gpusvm_rows_tiled */
 #define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \
     X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \
     X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \
@@ -1164,7 +1164,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \
     X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, coef0) S_() \
     X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const gpusvm_wbits *, status) S_()             \
-    X_(ROWS_SPARSE, int, self)
+    X_(ROWS_SPARSE, int, self) S_() X_(ROWS_SPARSE, int, b_mode)
 
 /* gpusvm_row_cache (kernels part 1c) */
 #define GPUSVM__ARGS_ROW_CACHE(X_, S_)                                                                  \
@@ -1365,6 +1365,7 @@ struct gpusvm_context {
     int programs;               /* $GPUSVM_PROGRAMS: -1 by the driver, 0 a program a kernel, 1 one (tests) */
     int lanes;                  /* $GPUSVM_LANES: 0 by the device (gpusvm__jobs_lanes), else at most this many */
     int spread;                 /* $GPUSVM_SPREAD=always: several devices take any work (else what pays) */
+    int overlap;                /* $GPUSVM_OVERLAP: 1 always, 2 off the inner solve beside the rows (0: where it pays) */
     gpusvm_split split;         /* desc.split; parts 1 without one */
     int shared, shared_failed;  /* steps run on several threads; one of them failed (gpusvm__said_lock) */
     volatile long said_next, said_turn;
@@ -5438,7 +5439,7 @@ struct gpusvm__ocl {
     size_t max_alloc, global_mem, local_mem, max_wg, cus; /* cus: compute units */
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
     /* The inner solve beside the rows (gpusvm__ocl_ov_*): each round the working set's q x q block is
-       computed from its vectors (XQ) and the inner solve runs on queue2, submitted before the round's
+       computed from its points (XQ: dense vectors) and the inner solve runs on queue2, submitted before the round's
        new rows on queue, so that the device runs them side by side; ov_ws: queue's point after the
        selection, ov_smo: queue2's after the inner solve, ov_rows: the rows launch held back until
        the inner solve is submitted (off, nr, skip). lq, lwait, lev: the queue the next launch goes
@@ -5449,6 +5450,8 @@ struct gpusvm__ocl {
     int poll;            /* a lane (gpusvm__ocl_lane): a read or write waits by polling its event, not blocking
                             (one H200: four threads' blocking reads on queues of one context took four times
                             one's time, NVIDIA's driver running one at a time; polled, the same time) */
+    int lane;            /* a lane: its batches keep the inner solve after the rows (the other lanes fill
+                            the device; one H200, a9a's 5 x 5 grid on 8 lanes: 13.3 s beside, 7.7 s after) */
     /* training state: one batch */
     /* GPUSVM__TB_XW is NULL when the rows read X directly; X is NULL and X_PTR, X_COL, X_VAL hold
        the points when they are kept sparse */
@@ -6638,6 +6641,23 @@ static int gpusvm__ocl_splits(gpusvm__backend *bb, const gpusvm__problem *p, int
     return !(nnz < dense / 4 / GPUSVM__SPARSE_GAIN);
 }
 
+/* The inner solve beside the rows pays where a round's new rows (q/2 of each problem's, against its
+   points) are at least GPUSVM__OV_ROWS times the q x q blocks it computes again from the working sets'
+   own points: below it the blocks cost more than the overlap hides (one H200, 2026-11-29: 45 pairs of
+   6,000 text points, q = 1024, 0.48 -> 0.59 s with the blocks; 40,000 sparse points 0.43 -> 0.31 s). */
+#define GPUSVM__OV_ROWS 8.0
+static int gpusvm__ocl_ov_pays(const gpusvm__problem *p, int nprob, int q)
+{
+    double blocks = 0.0, rows = 0.0;
+    int t;
+    for (t = 0; t < nprob; ++t) {
+        const double qt = p[t].nvar < (size_t)q ? (double)p[t].nvar : (double)q;
+        blocks += qt * qt;
+        rows += qt / 2.0 * (double)p[t].npts;
+    }
+    return rows >= GPUSVM__OV_ROWS * blocks;
+}
+
 /* The batch's shape on the backend (b's fields) and the bytes of every training buffer (0: none),
    each size overflow-checked; NULL, or why the batch cannot be held. *npts_all: the problems'
    points, summed (the map's length). The plan and the memory estimate both come from here. */
@@ -6720,10 +6740,12 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
         bytes[GPUSVM__TB_WS_G] = (size_t)q * sizeof(double);
     }
     gpusvm__ocl_stream_shape(b, p, nprob, q, bytes); /* a split share that cannot stream: gpusvm__ocl_plan says so */
-    /* the inner solve beside the rows (gpusvm__ocl_ov_*): not while every step is timed alone */
-    b->overlap = !b->stream && !b->sparse && !b->split && !b->whole && bytes[GPUSVM__TB_XW] && !b->base.ctx->profile;
+    /* the inner solve beside the rows (gpusvm__ocl_ov_*): where it pays and not on a lane (GPUSVM_OVERLAP:
+       always, off), not while every step is timed alone */
+    b->overlap = !b->stream && !b->split && !b->whole && (b->sparse || bytes[GPUSVM__TB_XW]) && !b->base.ctx->profile &&
+                 b->base.ctx->overlap != 2 && (b->base.ctx->overlap == 1 || (!b->lane && gpusvm__ocl_ov_pays(p, nprob, q)));
     if (b->overlap) {
-        bytes[GPUSVM__TB_XQ] = bytes[GPUSVM__TB_XW];
+        bytes[GPUSVM__TB_XQ] = b->sparse ? 0 : bytes[GPUSVM__TB_XW]; /* sparse blocks read the CSR arrays */
         bytes[GPUSVM__TB_S_SLOT] = ws * sizeof(int32_t);
     }
     return NULL;
@@ -6992,6 +7014,7 @@ typedef struct gpusvm__sparse_args {
 static gpusvm_result gpusvm__ocl_bind_sparse(gpusvm__ocl *b, const gpusvm__sparse_args *sa)
 {
     gpusvm_result r = GPUSVM_OK;
+    const gpusvm__cl_int points = 0; /* the columns: every point (b_mode 0) */
     GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_a_ptr, sa->a[0]);
     GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_a_col, sa->a[1]);
     GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_a_val, sa->a[2]);
@@ -7013,6 +7036,7 @@ static gpusvm_result gpusvm__ocl_bind_sparse(gpusvm__ocl *b, const gpusvm__spars
     GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_degree, sa->degree);
     GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_status, sa->status);
     GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_self, sa->self);
+    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_b_mode, points);
 fail:
     return r;
 }
@@ -8156,13 +8180,15 @@ fail:
    with the large one submitted first). The update waits for the inner solve (ov_smo). */
 
 /* The rows kernels' and gpusvm_gather_ws's inputs and outputs: block, the working sets' q x q blocks
-   from their vectors in XQ; else the round's rows, as gpusvm__ocl_bind_train set them. */
+   (dense: from their vectors in XQ; sparse: from the CSR arrays, columns by position); else the
+   round's rows, as gpusvm__ocl_bind_train set them. */
 static gpusvm_result gpusvm__ocl_ov_args(gpusvm__ocl *b, int block)
 {
     gpusvm__cl_mem *m = b->mem;
     gpusvm_result r = GPUSVM_OK;
     const gpusvm__cl_int qmax = b->q, pitch = (gpusvm__cl_int)b->pitch, ldk = (gpusvm__cl_int)b->ldk;
     const gpusvm__cl_int pitch_b = block ? qmax : pitch, ldk_ = block ? qmax : ldk;
+    const gpusvm__cl_int mode = block ? 2 : 0; /* kernels part 1's and 1b's b_mode */
     gpusvm__cl_mem list[3], idx, slot, pinfo;
     gpusvm__cl_mem A = m[block ? GPUSVM__TB_XQ : GPUSVM__TB_XW], B = m[block ? GPUSVM__TB_XQ : GPUSVM__TB_X];
     gpusvm__cl_mem K = m[block ? GPUSVM__TB_KQ : GPUSVM__TB_K];
@@ -8170,6 +8196,15 @@ static gpusvm_result gpusvm__ocl_ov_args(gpusvm__ocl *b, int block)
     idx = block ? m[GPUSVM__TB_WS_IDX] : list[0];
     slot = block ? m[GPUSVM__TB_S_SLOT] : list[1];
     pinfo = block ? m[GPUSVM__TB_PINFO] : list[2];
+    if (b->sparse) {
+        GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_idx, idx);
+        GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_pinfo, pinfo);
+        GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_slot, slot);
+        GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_K, K);
+        GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_ldk, ldk_);
+        GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_b_mode, mode);
+        return GPUSVM_OK;
+    }
     GPUSVM__SET_ROWS(A, A);
     GPUSVM__SET_ROWS(idx, idx);
     GPUSVM__SET_ROWS(pinfo, pinfo);
@@ -8181,7 +8216,7 @@ static gpusvm_result gpusvm__ocl_ov_args(gpusvm__ocl *b, int block)
     GPUSVM__SET(GATHER_WS, GATHER_WS_idx, idx);
     GPUSVM__SET(GATHER_WS, GATHER_WS_pinfo, pinfo);
     GPUSVM__SET(GATHER_WS, GATHER_WS_Aw, A);
-    r = gpusvm__ocl_rows_cols(b, block ? 2 : 0, 0, 0);
+    r = gpusvm__ocl_rows_cols(b, mode, 0, 0);
 fail:
     return r;
 }
@@ -8199,7 +8234,7 @@ static gpusvm_result gpusvm__ocl_ov_rows(gpusvm__ocl *b, int first)
         GPUSVM__SET(ROW_CACHE, ROW_CACHE_first, first_);
         if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_ROW_CACHE, 1, &g, &l)) != GPUSVM_OK) return r;
     }
-    if ((r = gpusvm__ocl_gather_ws(b, b->ov_off, b->ov_nr, b->ov_skip, b->nprob)) != GPUSVM_OK) return r;
+    if (!b->sparse && (r = gpusvm__ocl_gather_ws(b, b->ov_off, b->ov_nr, b->ov_skip, b->nprob)) != GPUSVM_OK) return r;
     GPUSVM__CL(b->base.ctx, b->cl->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &b->ov_ws));
     b->ov_rows = 1;
 fail:
@@ -8215,7 +8250,7 @@ static gpusvm_result gpusvm__ocl_ov_release(gpusvm__ocl *b)
     if (b->ov_ws) b->cl->clReleaseEvent(b->ov_ws);
     b->ov_ws = NULL;
     b->lwait = b->ov_blk;
-    r = gpusvm__ocl_rows_launch(b, 0, b->ov_off, b->ov_nr, b->ov_skip, b->ldk, b->nprob, 0, 0);
+    r = gpusvm__ocl_rows_launch(b, b->sparse, b->ov_off, b->ov_nr, b->ov_skip, b->ldk, b->nprob, 0, 0);
     b->lwait = NULL;
     if (b->ov_blk) b->cl->clReleaseEvent(b->ov_blk);
     b->ov_blk = NULL;
@@ -8229,10 +8264,11 @@ static gpusvm_result gpusvm__ocl_ov_smo(gpusvm__ocl *b)
     size_t g = (size_t)b->nprob * b->smo_l, l = b->smo_l;
     b->lq = b->queue2;
     b->lwait = b->ov_ws;
-    if ((r = gpusvm__ocl_ov_args(b, 1)) == GPUSVM_OK && (r = gpusvm__ocl_gather_ws(b, 0, b->q, 0, b->nprob)) == GPUSVM_OK) {
-        b->lwait = NULL;
+    if ((r = gpusvm__ocl_ov_args(b, 1)) == GPUSVM_OK &&
+        (b->sparse || (r = gpusvm__ocl_gather_ws(b, 0, b->q, 0, b->nprob)) == GPUSVM_OK)) {
+        b->lwait = b->sparse ? b->ov_ws : NULL; /* the block's first launch waits for the selection */
         b->lev = &b->ov_blk; /* the rows start with the inner solve, not before it */
-        r = gpusvm__ocl_rows_launch(b, 0, 0, b->q, 0, (size_t)b->q, b->nprob, 0, 0);
+        r = gpusvm__ocl_rows_launch(b, b->sparse, 0, b->q, 0, (size_t)b->q, b->nprob, 0, 0);
         b->lev = NULL;
     }
     if (r == GPUSVM_OK) {
@@ -9236,7 +9272,7 @@ static gpusvm__backend *gpusvm__ocl_lane(gpusvm__backend *bb, int n, int k)
     gpusvm__ocl_init(l, bb->ctx, b->cl, b->dev, b->platform, b->fp64, b->own_cache, b->one_program, 0.0);
     l->base.lanes = NULL;
     l->mem_budget = (b->mem_budget - b->mem_used) / (size_t)n;
-    l->poll = 1;
+    l->poll = l->lane = 1;
     l->no_narrow = b->no_narrow;
     l->no_cache = b->no_cache;
     memcpy(l->options, b->options, sizeof l->options);
@@ -14782,7 +14818,7 @@ static gpusvm_result gpusvm__split_agree(gpusvm_context *ctx)
 
 /* The choices the environment makes for a desc that leaves them open (GPUSVM_BACKEND,
    GPUSVM_DEVICE, GPUSVM_PROFILE, GPUSVM_THREADS, GPUSVM_STORAGE, GPUSVM_FP64, GPUSVM_SUBGROUPS,
-   GPUSVM_PROGRAMS, GPUSVM_LANES, GPUSVM_SPREAD, GPUSVM_DEVICE_MEMORY_MB), unless
+   GPUSVM_PROGRAMS, GPUSVM_LANES, GPUSVM_SPREAD, GPUSVM_OVERLAP, GPUSVM_DEVICE_MEMORY_MB), unless
    desc.ignore_environment. */
 /* A GPUSVM_* variable that names one of a few choices (any case). */
 typedef struct gpusvm__env_word {
@@ -14817,6 +14853,7 @@ static const gpusvm__env_word gpusvm__env_subgroups[] = {
     {"ptx", GPUSVM__XC_NV}, {"khr", GPUSVM__XC_KHR}, {"intel", GPUSVM__XC_INTEL}, {"off", GPUSVM__XC_NONE}};
 static const gpusvm__env_word gpusvm__env_programs[] = {{"each", 0}, {"one", 1}};
 static const gpusvm__env_word gpusvm__env_spread[] = {{"always", 1}};
+static const gpusvm__env_word gpusvm__env_overlap[] = {{"always", 1}, {"off", 2}};
 #define GPUSVM__ENV_CHOICE(ctx, d, var, words, fallback) \
     gpusvm__env_choice(ctx, d, var, words, (int)(sizeof words / sizeof words[0]), fallback)
 
@@ -14867,6 +14904,7 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
                          GPUSVM__MAX_LANES);
     }
     ctx->spread = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_SPREAD", gpusvm__env_spread, 0);
+    ctx->overlap = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_OVERLAP", gpusvm__env_overlap, 0);
     if (d->device_memory_mb == 0.0 && !d->ignore_environment && (env = getenv("GPUSVM_DEVICE_MEMORY_MB")) != NULL &&
         *env) {
         double v;
@@ -15890,8 +15928,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)\n",
     "\n",
     "/* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form\n",
-    " * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; the rest as\n",
-    " * gpusvm_rows_tiled */\n",
+    " * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; b_mode 0 (the\n",
+    " * problem's points) or 2 (its working set's, by position); the rest as gpusvm_rows_tiled */\n",
     "#define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \\\n",
     "    X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \\\n",
     "    X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \\\n",
@@ -15904,7 +15942,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \\\n",
     "    X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, coef0) S_() \\\n",
     "    X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const gpusvm_wbits *, status) S_()             \\\n",
-    "    X_(ROWS_SPARSE, int, self)\n",
+    "    X_(ROWS_SPARSE, int, self) S_() X_(ROWS_SPARSE, int, b_mode)\n",
     "\n",
     "/* gpusvm_row_cache (kernels part 1c) */\n",
     "#define GPUSVM__ARGS_ROW_CACHE(X_, S_)                                                                  \\\n",
@@ -16951,6 +16989,10 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_SP_HASH(c) ((((uint)(c)) * 2654435761u) >> (32 - GPUSVM__SPARSE_HASH_LOG))\n",
     "/* the point (CSR row) of position r of problem p's working set */\n",
     "#define GPUSVM_SP_ROW(r) GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[p * qmax + row_off + r0 + (r)], split))\n",
+    "/* the point (CSR row) of column i: b_mode 0, the problem's point i; 2, its working set's position i\n",
+    "   (the q x q block of the inner solve beside the rows, with the bits the rows have) */\n",
+    "#define GPUSVM_SP_COL(i) \\\n",
+    "    (b_mode == 2 ? GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[p * qmax + (i)], split)) : GPUSVM_COL(map, use_map, pt, i))\n",
     "\n",
     "/* The table := entries [e0, e1) of the rows' concatenated nonzeros (row by row). */\n",
     "GPUSVM_INLINE void gpusvm_sp_fill(__local int *hkey, __local float *hval, int e0, int e1, __global const int *a_ptr,\n",
@@ -17075,7 +17117,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SPARSE_ROWS, first = get_group_id(0) * GPUSVM_SP_PTS;\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
-    "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
+    "    const int nb = b_mode == 2 ? pi[GPUSVM__PI_Q] : pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
     "    const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SPARSE_ROWS);\n",
     "    /* uniform per work-group: no barrier is skipped by part of the group */\n",
     "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;\n",
@@ -17098,7 +17140,7 @@ static const char *const gpusvm__kernel_source[] = {
     "            gpusvm_wide acc[GPUSVM__SPARSE_ROWS], dot;\n",
     "            for (int r = 0; r < GPUSVM__SPARSE_ROWS; ++r) acc[r] = GPUSVM_W_F(0.0f);\n",
     "            if (i < nb) {\n",
-    "                const int cb = GPUSVM_COL(map, use_map, pt, i);\n",
+    "                const int cb = GPUSVM_SP_COL(i);\n",
     "                gpusvm_sp_scan(acc, b_ptr[cb] + GPUSVM_SP_LID % GPUSVM__SPARSE_LANES, b_ptr[cb + 1], b_col, b_val, hkey, hval);\n",
     "            }\n",
     "#ifdef GPUSVM_SHFL\n",
@@ -17113,7 +17155,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                                 (beg[r + 1] > e0 || beg[r] >= e0);\n",
     "                if (i < nb && mine) {\n",
     "                    __global float *out = K + (size_t)(p * qmax + slot[p * qmax + row_off + r0 + r]) * ldk + i;\n",
-    "                    const int ca = GPUSVM_SP_ROW(r), cb = GPUSVM_COL(map, use_map, pt, i);\n",
+    "                    const int ca = GPUSVM_SP_ROW(r), cb = GPUSVM_SP_COL(i);\n",
     "                    if (beg[r] < e0) dot = GPUSVM_W_ADD(dot, GPUSVM_W_F(*out));\n",
     "                    if (beg[r + 1] > e1) *out = GPUSVM_W_TOF(dot);\n",
     "                    else /* self: as part 1 */\n",
@@ -19158,7 +19200,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3534
+#define GPUSVM__KERNEL_SOURCE_LINES 3538
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

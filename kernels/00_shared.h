@@ -264,8 +264,8 @@
     X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)
 
 /* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form
- * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; the rest as
- * gpusvm_rows_tiled */
+ * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; b_mode 0 (the
+ * problem's points) or 2 (its working set's, by position); the rest as gpusvm_rows_tiled */
 #define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \
     X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \
     X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \
@@ -278,7 +278,7 @@
     X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \
     X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, coef0) S_() \
     X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const gpusvm_wbits *, status) S_()             \
-    X_(ROWS_SPARSE, int, self)
+    X_(ROWS_SPARSE, int, self) S_() X_(ROWS_SPARSE, int, b_mode)
 
 /* gpusvm_row_cache (kernels part 1c) */
 #define GPUSVM__ARGS_ROW_CACHE(X_, S_)                                                                  \

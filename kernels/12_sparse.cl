@@ -63,6 +63,10 @@
 #define GPUSVM_SP_HASH(c) ((((uint)(c)) * 2654435761u) >> (32 - GPUSVM__SPARSE_HASH_LOG))
 /* the point (CSR row) of position r of problem p's working set */
 #define GPUSVM_SP_ROW(r) GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[p * qmax + row_off + r0 + (r)], split))
+/* the point (CSR row) of column i: b_mode 0, the problem's point i; 2, its working set's position i
+   (the q x q block of the inner solve beside the rows, with the bits the rows have) */
+#define GPUSVM_SP_COL(i) \
+    (b_mode == 2 ? GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[p * qmax + (i)], split)) : GPUSVM_COL(map, use_map, pt, i))
 
 /* The table := entries [e0, e1) of the rows' concatenated nonzeros (row by row). */
 GPUSVM_INLINE void gpusvm_sp_fill(__local int *hkey, __local float *hval, int e0, int e1, __global const int *a_ptr,
@@ -187,7 +191,7 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
 #endif
     const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SPARSE_ROWS, first = get_group_id(0) * GPUSVM_SP_PTS;
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
-    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
+    const int nb = b_mode == 2 ? pi[GPUSVM__PI_Q] : pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
     const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SPARSE_ROWS);
     /* uniform per work-group: no barrier is skipped by part of the group */
     if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;
@@ -210,7 +214,7 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
             gpusvm_wide acc[GPUSVM__SPARSE_ROWS], dot;
             for (int r = 0; r < GPUSVM__SPARSE_ROWS; ++r) acc[r] = GPUSVM_W_F(0.0f);
             if (i < nb) {
-                const int cb = GPUSVM_COL(map, use_map, pt, i);
+                const int cb = GPUSVM_SP_COL(i);
                 gpusvm_sp_scan(acc, b_ptr[cb] + GPUSVM_SP_LID % GPUSVM__SPARSE_LANES, b_ptr[cb + 1], b_col, b_val, hkey, hval);
             }
 #ifdef GPUSVM_SHFL
@@ -225,7 +229,7 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
                                  (beg[r + 1] > e0 || beg[r] >= e0);
                 if (i < nb && mine) {
                     __global float *out = K + (size_t)(p * qmax + slot[p * qmax + row_off + r0 + r]) * ldk + i;
-                    const int ca = GPUSVM_SP_ROW(r), cb = GPUSVM_COL(map, use_map, pt, i);
+                    const int ca = GPUSVM_SP_ROW(r), cb = GPUSVM_SP_COL(i);
                     if (beg[r] < e0) dot = GPUSVM_W_ADD(dot, GPUSVM_W_F(*out));
                     if (beg[r + 1] > e1) *out = GPUSVM_W_TOF(dot);
                     else /* self: as part 1 */

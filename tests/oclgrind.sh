@@ -41,7 +41,7 @@ echo "$icd" > "$T/vendors/oclgrind.icd"
 # llvm.experimental.noalias.scope.decl for the float pairs' structs, which 21.10 cannot run).
 export OCL_ICD_VENDORS=$PWD/$T/vendors OCLGRIND_BUILD_OPTIONS="-cl-opt-disable -DGPUSVM_INLINE=inline" OCLGRIND_CHECK_API=1 \
     OCLGRIND_DATA_RACES=1 GPUSVM_BACKEND=opencl GPUSVM_CACHE_DIR=off GPUSVM_VERBOSE=1
-unset GPUSVM_DEVICE GPUSVM_STORAGE GPUSVM_FP64 GPUSVM_DEVICE_MEMORY_MB GPUSVM_SUBGROUPS
+unset GPUSVM_DEVICE GPUSVM_STORAGE GPUSVM_FP64 GPUSVM_DEVICE_MEMORY_MB GPUSVM_SUBGROUPS GPUSVM_OVERLAP
 
 # the data: heart_scale's first 30, 60 and 100 rows, 30 rows of iris (3 classes), a regression set,
 # a9a's first 40 rows (123 features: the tiled rows kernel), heart_scale five times over (device
@@ -80,7 +80,7 @@ check() {
     fi > $T/run$id.result
 }
 rm -f $T/run*.result $T/run*.log
-jobs=13
+jobs=14
 # every check: bounds, races and the API; the uninitialised-read check (1) where the run has one
 # device phase and releases no buffer before it makes the ones kernels fill (see the header)
 (
@@ -94,8 +94,9 @@ jobs=13
     check 13 "nu-SVC" 0 $B/gpusvm-train -e 0.1 -s 1 -n 0.3 -g 0.05 $T/h60 $T/nu.model
 ) &
 (
-    check 6 "working sets of 16: the row cache, the few-rows kernel" 0 $T/small_sets $T/h60 16
+    check 6 "working sets of 16: the row cache, the few-rows kernel, the inner solve beside the rows (GPUSVM_OVERLAP=always)" 0 env GPUSVM_OVERLAP=always $T/small_sets $T/h60 16
     check 7 "C-SVC, points kept sparse (30 points; and uninitialised reads)" 1 env GPUSVM_STORAGE=sparse $B/gpusvm-train -e 0.1 -c 1 -g 0.05 $T/h30 $T/sparse.model
+    check 14 "working sets of 16, points kept sparse: the inner solve beside the sparse rows (GPUSVM_OVERLAP=always)" 0 env GPUSVM_STORAGE=sparse GPUSVM_OVERLAP=always $T/small_sets $T/h60 16
     check 8 "three classes, 3-fold cross-validation (one batch)" 0 $B/gpusvm-train -e 0.1 -c 10 -v 3 $T/iris30
     check 9 "C-SVC, float pairs (GPUSVM_FP64=off)" 0 env GPUSVM_FP64=off $B/gpusvm-train -e 0.1 -c 1 -g 0.05 $T/h60 $T/pairs.model
     check 10 "epsilon-SVR (and uninitialised reads)" 1 $B/gpusvm-train -s 3 -p 0.05 $T/reg60 $T/svr.model

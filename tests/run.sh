@@ -179,12 +179,24 @@ step "GPUSVM_DEVICE_MEMORY_MB=10: the points streamed through the device, the re
     GPUSVM_BACKEND=opencl GPUSVM_DEVICE_MEMORY_MB=10 $B/gpusvm-train $T/dense20k $T/streamed.model \
         > /dev/null 2> $T/streamed.err && grep -q 'streamed through the device in [0-9]* tiles' $T/streamed.err &&
     cmp $T/resident.model $T/streamed.model"
-step "the inner solve beside the rows (blocks from the working sets' vectors, a second queue) gives the model of the steps in turn (GPUSVM_PROFILE=1)" sh -c "
-    head -n 4000 $T/dense20k > $T/dense4k &&
-    GPUSVM_BACKEND=opencl GPUSVM_VERBOSE=1 $B/gpusvm-train $T/dense4k $T/beside.model > /dev/null 2> $T/beside.err &&
-    GPUSVM_BACKEND=opencl GPUSVM_VERBOSE=1 GPUSVM_PROFILE=1 $B/gpusvm-train $T/dense4k $T/inturn.model > /dev/null 2> $T/inturn.err &&
-    grep 'kernel launches' $T/beside.err | grep -q gpusvm_smo && ! grep 'kernel launches' $T/beside.err | grep -q gpusvm_gather_block &&
-    grep 'kernel launches' $T/inturn.err | grep -q gpusvm_gather_block && cmp $T/beside.model $T/inturn.model"
+# the inner solve beside the rows, forced (GPUSVM_OVERLAP=always: 4,000 points are too few for it
+# to pay), against the steps in turn (GPUSVM_PROFILE=1) and against the default, which leaves it
+# off here (the blocks would cost more than they hide); dense, then sparse points
+overlap_step() { # overlap_step STORAGE WHAT
+    step "the inner solve beside the rows, $1 points ($2) gives the model of the steps in turn and of the default, which leaves it off here" sh -c "
+    head -n 4000 $T/dense20k > $T/dense4k || exit 1
+    for v in always:beside off:inturn auto:auto; do
+        GPUSVM_BACKEND=opencl GPUSVM_STORAGE=$1 GPUSVM_VERBOSE=1 GPUSVM_OVERLAP=\${v%%:*} $B/gpusvm-train $T/dense4k $T/ov_\${v#*:}.model \
+            > /dev/null 2> $T/ov_\${v#*:}.err || exit 1
+    done
+    GPUSVM_BACKEND=opencl GPUSVM_STORAGE=$1 GPUSVM_PROFILE=1 $B/gpusvm-train -q $T/dense4k $T/ov_profile.model > /dev/null 2>&1 &&
+    grep -q 'data: $1 on the device' $T/ov_beside.err &&
+    grep 'kernel launches' $T/ov_beside.err | grep -q gpusvm_smo && ! grep 'kernel launches' $T/ov_beside.err | grep -q gpusvm_gather_block &&
+    grep 'kernel launches' $T/ov_inturn.err | grep -q gpusvm_gather_block && grep 'kernel launches' $T/ov_auto.err | grep -q gpusvm_gather_block &&
+    cmp $T/ov_beside.model $T/ov_profile.model && cmp $T/ov_beside.model $T/ov_inturn.model && cmp $T/ov_beside.model $T/ov_auto.model"
+}
+overlap_step dense "blocks from the working sets' vectors, a second queue"
+overlap_step sparse "blocks from the CSR arrays, columns by position"
 step "two devices (one opened twice), GPUSVM_DEVICE_MEMORY_MB=10: split by rows, each share streamed, the resident model file" sh -c "
     GPUSVM_BACKEND=opencl GPUSVM_DEVICE=0,0 GPUSVM_SPREAD=always GPUSVM_DEVICE_MEMORY_MB=10 $B/gpusvm-train $T/dense20k $T/split.model \
         > /dev/null 2> $T/split.err && grep -q 'part 2 of 2 of a problem split by rows, in [0-9]* tiles' $T/split.err &&

@@ -429,7 +429,7 @@ static gpusvm_result workload(gpusvm_backend backend, const char *library, gpusv
     for (i = 0; i < NB * D; ++i) XB[i] = X[i % (N * D)];
     memset(&desc, 0, sizeof desc);
     desc.backend = backend;
-    desc.ignore_environment = !in_parts && !lanes_run && !devices; /* devices: GPUSVM_SPREAD=always */
+    desc.ignore_environment = 0; /* the sweeps' own environment (sweep_env) */
     desc.opencl_library = library;
     desc.kernel_cache_dir = kernel_cache ? kernel_cache : in_parts ? "" : NULL; /* none */
     desc.storage = storage;
@@ -762,10 +762,22 @@ static int unset_gpusvm_env(void)
     return 1;
 }
 
+/* The sweeps' environment: no GPUSVM_* variable but GPUSVM_OVERLAP=always (the inner solve beside
+   the rows, its second queue, blocks and events, on problems too small to pay for it) and name=value
+   (name NULL: none); 0 on failure. */
+static int sweep_env(const char *name, const char *value)
+{
+    return unset_gpusvm_env() && setenv("GPUSVM_OVERLAP", "always", 1) == 0 && (!name || setenv(name, value, 1) == 0);
+}
+
 int main(void)
 {
     gpusvm_context_desc d;
     setvbuf(stdout, NULL, _IOLBF, 0); /* each sweep's line as it ends */
+    if (!sweep_env(NULL, NULL)) {
+        CHECK(0, "an environment holding GPUSVM_OVERLAP=always alone");
+        return check_summary();
+    }
     snprintf(data_path, sizeof data_path, "build/test_faults.tmp/faults.data");
     snprintf(model_path, sizeof model_path, "build/test_faults.tmp/faults.model");
     make_data();
@@ -799,7 +811,7 @@ int main(void)
     /* one problem split by rows across two devices (one opened twice; the second opened by the
        training, GPUSVM_SPREAD=always spreading a problem this small): the reports, their merge and
        the rows kept in their slots, on both */
-    if (unset_gpusvm_env() && setenv("GPUSVM_SPREAD", "always", 1) == 0) {
+    if (sweep_env("GPUSVM_SPREAD", "always")) {
         devices = "0,0";
         rows_said = 0;
         sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, one problem split across two devices");
@@ -808,19 +820,19 @@ int main(void)
         devices = NULL;
         unsetenv("GPUSVM_SPREAD");
     } else {
-        CHECK(0, "an environment holding GPUSVM_SPREAD=always alone");
+        CHECK(0, "an environment holding GPUSVM_OVERLAP=always and GPUSVM_SPREAD=always alone");
     }
     kernel_cache = NULL;
     /* the kernels built part by part (GPUSVM_PROGRAMS=each): the builds a training and a
        prediction make at their first launches */
-    if (unset_gpusvm_env() && setenv("GPUSVM_PROGRAMS", "each", 1) == 0) {
+    if (sweep_env("GPUSVM_PROGRAMS", "each")) {
         in_parts = 1;
         sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, kernels built part by part");
         in_parts = 0;
     } else {
-        CHECK(0, "an environment holding GPUSVM_PROGRAMS=each alone");
+        CHECK(0, "an environment holding GPUSVM_OVERLAP=always and GPUSVM_PROGRAMS=each alone");
     }
-    if (unset_gpusvm_env() && setenv("GPUSVM_LANES", "2", 1) == 0) {
+    if (sweep_env("GPUSVM_LANES", "2")) {
         lanes_run = 1;
         lanes_said = 0;
         sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, a grid search on two lanes of the device");
@@ -828,7 +840,7 @@ int main(void)
         lanes_run = 0;
         unsetenv("GPUSVM_LANES");
     } else {
-        CHECK(0, "an environment holding GPUSVM_LANES=2 alone");
+        CHECK(0, "an environment holding GPUSVM_OVERLAP=always and GPUSVM_LANES=2 alone");
     }
     selection_faults();
     write_fault();
