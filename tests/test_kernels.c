@@ -1149,6 +1149,96 @@ static void multi_device_checks(gpusvm_context *one)
 }
 
 /* A failing call's detail (the OpenCL call, its code and line), printed beside the check that fails. */
+/* The inner solve beside the rows where it pays: "kernel launches" lines said as each backend
+   closes (a lane when its jobs end, the context's at its destroy); the blocks gathered from the
+   rows (gpusvm_gather_block) mean the inner solve ran after the rows. */
+static int ov_lines, ov_gathered; /* lines that launched gpusvm_smo, and of them those with gathered blocks */
+static void ov_logger(void *user, gpusvm_log_level level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    if (strncmp(msg, "kernel launches:", 16) != 0 || !strstr(msg, "gpusvm_smo")) return;
+    ++ov_lines;
+    ov_gathered += strstr(msg, "gpusvm_gather_block") != NULL;
+}
+
+/* One training of ds at working sets of q on a fresh context: 1 where its inner solve ran beside
+   the rows, 0 after them, -1 on failure. */
+static int ov_train(gpusvm_context_desc *desc, const gpusvm_matrix *ds, const double *y, int q)
+{
+    gpusvm_context *ctx = NULL;
+    gpusvm_model *m = NULL;
+    gpusvm_params p;
+    int ok;
+    memset(&p, 0, sizeof p);
+    p.C = 2.0;
+    p.gamma = 0.2;
+    p.working_set_size = q;
+    ov_lines = ov_gathered = 0;
+    ok = gpusvm_context_create(desc, &ctx) == GPUSVM_OK && gpusvm_train(ctx, ds, y, &p, &m) == GPUSVM_OK;
+    gpusvm_model_free(m);
+    gpusvm_context_destroy(ctx);
+    return ok && ov_lines == 1 ? ov_gathered == 0 : -1;
+}
+
+/* 1,200 points: at working sets of 16 a round's new rows (8 x 1,200) are more than eight times the
+   16 x 16 block, so the inner solve runs beside them; at 128 they are not (64 x 1,200 against
+   8 x 128 x 128). A grid's lanes keep it after the rows whatever the size, and give the rates of
+   the one batch, which takes it. */
+static void overlap_rule_checks(void)
+{
+    const size_t n = 1200, d = 6;
+    float *x = (float *)malloc(n * d * sizeof(float));
+    double *y = (double *)malloc(n * sizeof(double));
+    const double C[2] = {1.0, 8.0}, G = 0.2;
+    double lanes_rate[2] = {0, 0}, batch_rate[2] = {0, 0};
+    gpusvm_matrix ds;
+    gpusvm_context_desc desc;
+    gpusvm_context *ctx = NULL;
+    gpusvm_params p;
+    size_t i, k;
+    int ok, lines = 0, gathered = 0;
+    for (i = 0; i < n; ++i) {
+        y[i] = (i % 2) ? 1.0 : -1.0;
+        for (k = 0; k < d; ++k) x[i * d + k] = (float)(urand() * 2.0 - 1.0 + (k == 0 ? 0.4 * y[i] : 0.0));
+    }
+    memset(&ds, 0, sizeof ds);
+    ds.rows = n;
+    ds.cols = d;
+    ds.layout = GPUSVM_LAYOUT_DENSE;
+    ds.values = x;
+    memset(&desc, 0, sizeof desc);
+    desc.ignore_environment = 1;
+    desc.backend = GPUSVM_BACKEND_OPENCL;
+    desc.storage = GPUSVM_STORAGE_DENSE;
+    desc.logger.fn = ov_logger;
+    CHECK(ov_train(&desc, &ds, y, 16) == 1, "working sets of 16 on 1,200 points: the inner solve beside the rows");
+    CHECK(ov_train(&desc, &ds, y, 128) == 0, "working sets of 128 on 1,200 points: the inner solve after the rows");
+    desc.storage = GPUSVM_STORAGE_SPARSE;
+    CHECK(ov_train(&desc, &ds, y, 16) == 1, "points kept sparse, working sets of 16: the inner solve beside the rows");
+    CHECK(ov_train(&desc, &ds, y, 128) == 0, "points kept sparse, working sets of 128: the inner solve after the rows");
+    desc.storage = GPUSVM_STORAGE_DENSE;
+    memset(&p, 0, sizeof p);
+    p.working_set_size = 16;
+    ok = gpusvm_context_create(&desc, &ctx) == GPUSVM_OK;
+    if (ok) {
+        ov_lines = ov_gathered = 0;
+        ctx->lanes = 2; /* GPUSVM_LANES=2 */
+        ok = gpusvm_grid_search(ctx, &ds, y, &p, 2, C, 2, &G, 1, lanes_rate) == GPUSVM_OK;
+        lines = ov_lines;
+        gathered = ov_gathered;
+        ctx->lanes = 1; /* none: one batch */
+        ok = ok && gpusvm_grid_search(ctx, &ds, y, &p, 2, C, 2, &G, 1, batch_rate) == GPUSVM_OK;
+    }
+    gpusvm_context_destroy(ctx);
+    CHECK(ok && lines == 2 && gathered == 2, "a grid on two lanes: each lane's inner solve after its rows");
+    CHECK(ok && ov_lines == lines + 1 && ov_gathered == gathered,
+          "the same grid as one batch (the context's own backend): the inner solve beside the rows");
+    CHECK(ok && memcmp(lanes_rate, batch_rate, sizeof lanes_rate) == 0, "the lanes' rates are the one batch's");
+    free(x);
+    free(y);
+}
+
 static void log_errors(void *user, gpusvm_log_level level, const char *msg)
 {
     (void)user;
@@ -1252,6 +1342,7 @@ int main(void)
     }
     working_set_check(c1, c2);
     patience_check(c1);
+    overlap_rule_checks();
     if (getenv("GPUSVM_TEST_ONE_DEVICE")) /* see run.sh: Intel's runtime */
         printf("test_kernels: several devices not checked (GPUSVM_TEST_ONE_DEVICE)\n");
     else
