@@ -246,8 +246,10 @@ if [ "$(ls /etc/OpenCL/vendors 2>/dev/null)" = "pocl.icd" ]; then
     step "auto skips a PoCL-only OpenCL installation without loading it (the C backend)" sh -c \
         "env -u GPUSVM_BACKEND -u GPUSVM_DEVICE $B/gpusvm-train data/heart_scale $T/auto.model 2>&1 | grep -q 'only OpenCL driver installed is PoCL'"
 fi
-step "an unknown GPUSVM_STORAGE is a warning, and auto" sh -c \
-    "GPUSVM_STORAGE=bogus $B/gpusvm-train data/heart_scale $T/st.model 2>&1 | grep -q \"GPUSVM_STORAGE='bogus' is not auto\""
+step "an unknown GPUSVM_STORAGE or GPUSVM_OVERLAP is a warning, and auto" sh -c \
+    "GPUSVM_STORAGE=bogus $B/gpusvm-train data/heart_scale $T/st.model 2>&1 | grep -q \"GPUSVM_STORAGE='bogus' is not auto\" &&
+     GPUSVM_BACKEND=opencl GPUSVM_OVERLAP=bogus $B/gpusvm-train data/heart_scale $T/ov.model 2>&1 |
+         grep -q \"GPUSVM_OVERLAP='bogus' is not auto, always or off; using auto\""
 step "an unknown GPUSVM_BACKEND is refused; a known one in capitals is taken, as the library takes it" sh -c \
     "! GPUSVM_BACKEND=quantum $B/gpusvm-train data/heart_scale $T/x.model > $T/be.txt 2>&1 && grep -q GPUSVM_BACKEND $T/be.txt &&
      GPUSVM_BACKEND=CPU $B/gpusvm-train -q data/heart_scale $T/x.model"
