@@ -1365,7 +1365,7 @@ struct gpusvm_context {
     int programs;               /* $GPUSVM_PROGRAMS: -1 by the driver, 0 a program a kernel, 1 one (tests) */
     int lanes;                  /* $GPUSVM_LANES: 0 by the device (gpusvm__jobs_lanes), else at most this many */
     int spread;                 /* $GPUSVM_SPREAD=always: several devices take any work (else what pays) */
-    int overlap;                /* $GPUSVM_OVERLAP: 1 always, 2 off the inner solve beside the rows (0: where it pays) */
+    int overlap;                /* $GPUSVM_OVERLAP, the inner solve beside the rows: 1 always, 2 off, 0 where it pays */
     gpusvm_split split;         /* desc.split; parts 1 without one */
     int shared, shared_failed;  /* steps run on several threads; one of them failed (gpusvm__said_lock) */
     volatile long said_next, said_turn;
