@@ -988,6 +988,27 @@ static int same_model(const gpusvm_model *a, const gpusvm_model *b)
     return 1;
 }
 
+/* n points of d features, row-major in x, as a dense matrix. */
+static gpusvm_matrix dense_of(float *x, size_t n, size_t d)
+{
+    gpusvm_matrix m;
+    memset(&m, 0, sizeof m);
+    m.rows = n;
+    m.cols = d;
+    m.layout = GPUSVM_LAYOUT_DENSE;
+    m.values = x;
+    return m;
+}
+
+/* A desc for an OpenCL context of its own, the environment ignored, its messages to fn. */
+static void opencl_desc(gpusvm_context_desc *desc, void (*fn)(void *, gpusvm_log_level, const char *))
+{
+    memset(desc, 0, sizeof *desc);
+    desc->ignore_environment = 1;
+    desc->backend = GPUSVM_BACKEND_OPENCL;
+    desc->logger.fn = fn;
+}
+
 /* One binary problem larger than its working set on several devices: split by rows (each device
    says its share), and the one-device model, bit for bit, with its iterations. */
 static int rows_said, opened; /* opened: devices opened (each says its arithmetic once) */
@@ -1078,16 +1099,9 @@ static void multi_device_checks(gpusvm_context *one)
         for (k = 0; k < d; ++k) x[i * d + k] = (float)(urand() * 2.0 - 1.0 + (k == (size_t)c ? 0.8 : 0.0));
         yr[i] = x[i * d] - 0.5 * x[i * d + 1];
     }
-    memset(&ds, 0, sizeof ds);
-    ds.rows = n;
-    ds.cols = d;
-    ds.layout = GPUSVM_LAYOUT_DENSE;
-    ds.values = x;
-    memset(&desc, 0, sizeof desc);
-    desc.ignore_environment = 1;
-    desc.backend = GPUSVM_BACKEND_OPENCL;
+    ds = dense_of(x, n, d);
+    opencl_desc(&desc, rows_logger);
     desc.fp64 = pairs ? GPUSVM_FP64_OFF : GPUSVM_FP64_AUTO; /* as the one-device context */
-    desc.logger.fn = rows_logger;
     snprintf(sel, sizeof sel, "%s,%s", name, name);
     desc.devices = sel;
     memset(&p, 0, sizeof p);
@@ -1202,16 +1216,9 @@ static void overlap_rule_checks(void)
         y[i] = (i % 2) ? 1.0 : -1.0;
         for (k = 0; k < d; ++k) x[i * d + k] = (float)(urand() * 2.0 - 1.0 + (k == 0 ? 0.4 * y[i] : 0.0));
     }
-    memset(&ds, 0, sizeof ds);
-    ds.rows = n;
-    ds.cols = d;
-    ds.layout = GPUSVM_LAYOUT_DENSE;
-    ds.values = x;
-    memset(&desc, 0, sizeof desc);
-    desc.ignore_environment = 1;
-    desc.backend = GPUSVM_BACKEND_OPENCL;
+    ds = dense_of(x, n, d);
+    opencl_desc(&desc, ov_logger);
     desc.storage = GPUSVM_STORAGE_DENSE;
-    desc.logger.fn = ov_logger;
     CHECK(ov_train(&desc, &ds, y, 16) == 1, "working sets of 16 on 1,200 points: the inner solve beside the rows");
     CHECK(ov_train(&desc, &ds, y, 128) == 0, "working sets of 128 on 1,200 points: the inner solve after the rows");
     desc.storage = GPUSVM_STORAGE_SPARSE;
