@@ -127,9 +127,10 @@
       GPUSVM_MALLOC/GPUSVM_FREE, or malloc/free; sizes are overflow-checked. Models and datasets remember their allocator, so
       gpusvm_model_free() and gpusvm_dataset_free() need nothing else. On the device, training
       holds the data, the working set's kernel rows (q x n floats per problem, bounded by
-      params.cache_size_mb when set) and, for one problem of at least 2q variables, a row cache
-      (rows the working set held before, up to 8q rows in all; params.cache_size_mb, else 2 GiB,
-      and half of what is left bound them), its q x q block and O(n) vectors. The data is kept dense
+      params.cache_size_mb when set) and, where every problem of the batch has at least 2q
+      variables, a row cache for each (rows the working set held before, up to 8q rows a problem;
+      params.cache_size_mb, else 2 GiB, and half of what is left bound the batch's), its q x q
+      block and O(n) vectors. The data is kept dense
       (column-major, padded; with the working set's vectors, q x features, beside it, and while
       uploading the data's CSR arrays for a moment) or sparse (its CSR arrays: 8 bytes a nonzero),
       as desc.storage says: AUTO ($GPUSVM_STORAGE, else sparse where the dense copy would have 16
@@ -5395,9 +5396,9 @@ static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRA
 #define GPUSVM__SEL_GRID 32768
 #endif
 
-/* The row cache (kernels part 1c) of a problem of at least twice its working set's variables:
-   up to this many working sets' rows in all, and this many MB of rows unless params.cache_size_mb
-   says otherwise. (H100, the same run: w8a 65% of the new rows found held, 0.093 -> 0.081 s;
+/* The row cache (kernels part 1c) of each problem of a batch whose problems all have at least twice
+   their working set's variables: up to this many working sets' rows a problem, and this many MB of
+   rows for the batch unless params.cache_size_mb says otherwise. (H100, the same run, one problem: w8a 65% of the new rows found held, 0.093 -> 0.081 s;
    mnist 8-vs-rest 63%, 0.196 -> 0.185 s; a9a 34%; dense 200k 21% with 6.1 GiB; dense 1M 7% with
    20 GiB: far apart in time, its points seldom come back.) */
 #ifndef GPUSVM__ROW_SLOTS
@@ -5545,22 +5546,29 @@ static void gpusvm__release_mems(gpusvm__ocl *b, gpusvm__cl_mem *m, int count)
     while (count-- > 0) gpusvm__release_mem(b, &m[count]);
 }
 
-/* The row cache's counts of the batch that ends, kept for the kernel tests and said in the log. */
+/* The row cache's counts of the batch that ends (its problems' summed), kept for the kernel tests
+   and said in the log. */
 static void gpusvm__ocl_cache_end(gpusvm__ocl *b)
 {
+    const size_t per = GPUSVM__RC_HEAD + 2 * (size_t)b->cslots; /* words of a problem's state */
     int32_t head[GPUSVM__RC_HEAD];
     double all;
-    if (!b->cslots || !b->mem[GPUSVM__TB_CSTATE] ||
-        b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_CSTATE], GPUSVM__CL_TRUE, 0, sizeof head, head, 0, NULL,
-                                   NULL) != 0)
-        return;
-    b->rc_reused = (unsigned)head[GPUSVM__RC_REUSED];
-    b->rc_computed = (unsigned)head[GPUSVM__RC_COMPUTED];
+    int p;
+    if (!b->cslots || !b->mem[GPUSVM__TB_CSTATE]) return;
+    b->rc_reused = b->rc_computed = 0;
+    for (p = 0; p < b->nprob; ++p) {
+        if (b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_CSTATE], GPUSVM__CL_TRUE, (size_t)p * per * sizeof(int32_t),
+                                       sizeof head, head, 0, NULL, NULL) != 0)
+            return;
+        b->rc_reused += (unsigned)head[GPUSVM__RC_REUSED];
+        b->rc_computed += (unsigned)head[GPUSVM__RC_COMPUTED];
+    }
     all = (double)b->rc_reused + (double)b->rc_computed;
     gpusvm__log(b->base.ctx, b->base.ctx->profile ? GPUSVM_LOG_INFO : GPUSVM_LOG_DEBUG,
-                "row cache: %d slots (%.1f MiB); %u rows computed, %u found held (%.1f%% of the working sets' new rows)",
-                b->cslots, (double)b->cslots * (double)b->ldk * 4.0 / 1048576.0, b->rc_computed, b->rc_reused,
-                all > 0.0 ? 100.0 * (double)b->rc_reused / all : 0.0);
+                "row cache: %d slots a problem (%.1f MiB in all); %u rows computed, %u found held (%.1f%% of the working "
+                "sets' new rows)",
+                b->cslots, (double)b->nprob * (double)b->cslots * (double)b->ldk * 4.0 / 1048576.0, b->rc_computed,
+                b->rc_reused, all > 0.0 ? 100.0 * (double)b->rc_reused / all : 0.0);
 }
 
 static void gpusvm__ocl_event_drop(gpusvm__ocl *b, gpusvm__cl_event *ev)
@@ -6781,16 +6789,21 @@ static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, 
     return GPUSVM_OK;
 }
 
-/* The row cache (kernels part 1c): for one problem of at least 2q variables, C > q slots of
-   kernel rows, up to GPUSVM__ROW_SLOTS working sets' worth, within the rows budget (params.
-   cache_size_mb, else GPUSVM__ROW_CACHE_MB), one buffer, and half of what the memory budget has
-   left beside the batch's other buffers (bytes: their sizes; K's and the cache's own are set
-   here). Points come back to the working set; the rows they bring are reused. */
-/* Whether the batch keeps a row cache where the device's memory allows (one problem, its rows not
-   held whole, at least twice its working set's variables). */
+/* The row cache (kernels part 1c): for every problem of a batch whose problems all have at least
+   2q variables, C > q slots of kernel rows each, up to GPUSVM__ROW_SLOTS working sets' worth,
+   within the rows budget (params.cache_size_mb, else GPUSVM__ROW_CACHE_MB) shared by the batch's
+   problems, one buffer, and half of what the memory budget has left beside the batch's other
+   buffers (bytes: their sizes; K's and the cache's own are set here). Points come back to the
+   working set; the rows they bring are reused. */
+/* Whether the batch keeps a row cache where the device's memory allows (every problem's rows not
+   held whole, and at least twice its working set's variables). */
 static int gpusvm__ocl_cache_wanted(const gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q)
 {
-    return !b->no_cache && !b->stream && nprob == 1 && !p[0].cache && !p[0].own_rows && p[0].nvar >= 2 * (size_t)q;
+    int t;
+    if (b->no_cache || b->stream) return 0;
+    for (t = 0; t < nprob; ++t)
+        if (p[t].cache || p[t].own_rows || p[t].nvar < 2 * (size_t)q) return 0;
+    return nprob > 0;
 }
 
 static void gpusvm__ocl_cache_plan(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, const gpusvm__plan *plan,
@@ -6807,16 +6820,18 @@ static void gpusvm__ocl_cache_plan(gpusvm__ocl *b, const gpusvm__problem *p, int
     lim = plan->rows_budget ? plan->rows_budget : (size_t)GPUSVM__ROW_CACHE_MB << 20;
     if ((left - rest) / 2 < lim) lim = (left - rest) / 2;
     if (b->max_alloc < lim) lim = b->max_alloc;
-    slots = lim / row;
-    if (slots > p[0].nvar) slots = p[0].nvar;
+    slots = lim / row / (size_t)nprob;
+    for (i = 0; i < nprob; ++i)
+        if (slots > p[i].nvar) slots = p[i].nvar;
     if (slots > (size_t)q * GPUSVM__ROW_SLOTS) slots = (size_t)q * GPUSVM__ROW_SLOTS;
     if (slots <= (size_t)q) return;
     b->cslots = (int)slots;
-    bytes[GPUSVM__TB_K] = slots * row;
-    bytes[GPUSVM__TB_RINFO] = GPUSVM__PI_COUNT * sizeof(int32_t);
-    bytes[GPUSVM__TB_ROW_IDX] = bytes[GPUSVM__TB_ROW_SLOT] = (size_t)q * sizeof(int32_t);
-    bytes[GPUSVM__TB_CMAP] = p[0].nvar * sizeof(int32_t);
-    bytes[GPUSVM__TB_CSTATE] = (GPUSVM__RC_HEAD + 2 * slots) * sizeof(int32_t);
+    bytes[GPUSVM__TB_K] = (size_t)nprob * slots * row;
+    bytes[GPUSVM__TB_RINFO] = (size_t)nprob * GPUSVM__PI_COUNT * sizeof(int32_t);
+    bytes[GPUSVM__TB_ROW_IDX] = bytes[GPUSVM__TB_ROW_SLOT] = (size_t)nprob * (size_t)q * sizeof(int32_t);
+    bytes[GPUSVM__TB_CMAP] = 0;
+    for (i = 0; i < nprob; ++i) bytes[GPUSVM__TB_CMAP] += p[i].nvar * sizeof(int32_t);
+    bytes[GPUSVM__TB_CSTATE] = (size_t)nprob * (GPUSVM__RC_HEAD + 2 * slots) * sizeof(int32_t);
 }
 
 /* A float's bits as the problem table holds them (GPUSVM__PI_GAMMA). */
@@ -6924,11 +6939,12 @@ static gpusvm_result gpusvm__ocl_stage_upload(gpusvm__ocl *b, const gpusvm__ocl_
     for (i = 0; i < 4 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_fill(b, b->mem[zero[i].buf], zero[i].bytes, 0);
     if (r == GPUSVM_OK && b->cslots) { /* the rows' problem table; no point held, no slot owned or used */
         const size_t cs = (size_t)b->cslots * sizeof(int32_t), head = GPUSVM__RC_HEAD * sizeof(int32_t);
-        if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_RINFO], 0, GPUSVM__PI_COUNT * sizeof(int32_t), s->info)) ==
-                GPUSVM_OK &&
-            (r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_CMAP], b->nvar * sizeof(int32_t), 0xFF)) == GPUSVM_OK &&
-            (r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_CSTATE], head + 2 * cs, 0)) == GPUSVM_OK)
-            r = gpusvm__ocl_fill_at(b, b->mem[GPUSVM__TB_CSTATE], head, cs, 0xFF);
+        if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_RINFO], 0, (size_t)b->nprob * GPUSVM__PI_COUNT * sizeof(int32_t),
+                                   s->info)) == GPUSVM_OK &&
+            (r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_CMAP], b->nvar * sizeof(int32_t), 0xFF)) == GPUSVM_OK)
+            r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_CSTATE], (size_t)b->nprob * (head + 2 * cs), 0);
+        for (i = 0; i < b->nprob && r == GPUSVM_OK; ++i) /* problem i's owners */
+            r = gpusvm__ocl_fill_at(b, b->mem[GPUSVM__TB_CSTATE], (size_t)i * (head + 2 * cs) + head, cs, 0xFF);
     }
     return r;
 }
@@ -17189,6 +17205,12 @@ static const char *const gpusvm__kernel_source[] = {
     " * The owner and the map always agree. With first, the working set takes the\n",
     " * slots the host gave it (every row computed; whatever those slots and points\n",
     " * held before is forgotten).\n",
+    " *\n",
+    " * Every problem of a batch has its own C slots: problem p's are rows p C ..\n",
+    " * p C + C - 1 of K. The kernels that read and write K reach a slot as row\n",
+    " * p qmax + slot (without the cache a problem's rows are its qmax), so the\n",
+    " * working sets and the rows' list hold slot s as s + p (C - qmax): the\n",
+    " * offset is this kernel's alone, and problem 0's is 0.\n",
     " */\n",
     "/* Every value that differs between work-items and outlives a barrier lives in local memory\n",
     " * (lm, sc, indexed by the local id, read afresh): PoCL 3.1 lost such private values here. */\n",
@@ -17221,6 +17243,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    __global int *cmap = cmap0 + pi[GPUSVM__PI_VAR];\n",
     "    __global int *cs = cstate0 + (size_t)p * (GPUSVM__RC_HEAD + 2 * (size_t)cslots);\n",
     "    __global int *own = cs + GPUSVM__RC_HEAD, *used = own + cslots;\n",
+    "    const int off = p * (cslots - qmax); /* a slot as the working sets hold it, less the slot */\n",
     "    /* uniform per work-group */\n",
     "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || pi[GPUSVM__PI_WHOLE]) return;\n",
     "    if (GPUSVM_RC_LID == 0) {\n",
@@ -17239,23 +17262,24 @@ static const char *const gpusvm__kernel_source[] = {
     "            if (s >= 0) own[s] = -1;\n",
     "        }\n",
     "        barrier(CLK_GLOBAL_MEM_FENCE);\n",
-    "        for (int t = GPUSVM_RC_LID; t < q; t += GPUSVM__L) {\n",
-    "            own[slot[t]] = idx[t];\n",
-    "            cmap[idx[t]] = slot[t];\n",
-    "            used[slot[t]] = lround;\n",
+    "        for (int t = GPUSVM_RC_LID; t < q; t += GPUSVM__L) { /* the same t as above: its own words */\n",
+    "            const int s = slot[t];\n",
+    "            own[s] = idx[t];\n",
+    "            cmap[idx[t]] = s;\n",
+    "            used[s] = lround;\n",
     "            ridx[t] = idx[t];\n",
-    "            rslot[t] = slot[t];\n",
+    "            rslot[t] = slot[t] = s + off;\n",
     "        }\n",
     "        if (GPUSVM_RC_LID == 0) lmiss = q;\n",
     "    } else {\n",
     "        /* the kept half's slots are in use; a new point whose row is held takes its slot */\n",
-    "        for (int t = GPUSVM_RC_LID; t < h; t += GPUSVM__L) used[slot[t]] = lround;\n",
+    "        for (int t = GPUSVM_RC_LID; t < h; t += GPUSVM__L) used[slot[t] - off] = lround;\n",
     "        for (int c0 = h; c0 < q; c0 += GPUSVM__L) {\n",
     "            lm[GPUSVM_RC_LID] = 0;\n",
     "            if (c0 + GPUSVM_RC_LID < q) {\n",
     "                const int s = cmap[idx[c0 + GPUSVM_RC_LID]];\n",
     "                if (s >= 0) {\n",
-    "                    slot[c0 + GPUSVM_RC_LID] = s;\n",
+    "                    slot[c0 + GPUSVM_RC_LID] = s + off;\n",
     "                    used[s] = lround;\n",
     "                } else {\n",
     "                    lm[GPUSVM_RC_LID] = 1;\n",
@@ -17280,9 +17304,9 @@ static const char *const gpusvm__kernel_source[] = {
     "                own[s] = v;\n",
     "                cmap[v] = s;\n",
     "                used[s] = lround;\n",
-    "                slot[t] = s;\n",
+    "                slot[t] = s + off;\n",
     "                ridx[k] = v;\n",
-    "                rslot[k] = s;\n",
+    "                rslot[k] = s + off;\n",
     "                if (k == lmiss - 1) lnext = (s + 1) % cslots; /* the hand for the next round */\n",
     "            }\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
@@ -19200,7 +19224,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3538
+#define GPUSVM__KERNEL_SOURCE_LINES 3546
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -19,6 +19,12 @@
  * The owner and the map always agree. With first, the working set takes the
  * slots the host gave it (every row computed; whatever those slots and points
  * held before is forgotten).
+ *
+ * Every problem of a batch has its own C slots: problem p's are rows p C ..
+ * p C + C - 1 of K. The kernels that read and write K reach a slot as row
+ * p qmax + slot (without the cache a problem's rows are its qmax), so the
+ * working sets and the rows' list hold slot s as s + p (C - qmax): the
+ * offset is this kernel's alone, and problem 0's is 0.
  */
 /* Every value that differs between work-items and outlives a barrier lives in local memory
  * (lm, sc, indexed by the local id, read afresh): PoCL 3.1 lost such private values here. */
@@ -51,6 +57,7 @@ void gpusvm_row_cache(GPUSVM__ARGS_ROW_CACHE(GPUSVM__PARAM, GPUSVM__COMMA))
     __global int *cmap = cmap0 + pi[GPUSVM__PI_VAR];
     __global int *cs = cstate0 + (size_t)p * (GPUSVM__RC_HEAD + 2 * (size_t)cslots);
     __global int *own = cs + GPUSVM__RC_HEAD, *used = own + cslots;
+    const int off = p * (cslots - qmax); /* a slot as the working sets hold it, less the slot */
     /* uniform per work-group */
     if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || pi[GPUSVM__PI_WHOLE]) return;
     if (GPUSVM_RC_LID == 0) {
@@ -69,23 +76,24 @@ void gpusvm_row_cache(GPUSVM__ARGS_ROW_CACHE(GPUSVM__PARAM, GPUSVM__COMMA))
             if (s >= 0) own[s] = -1;
         }
         barrier(CLK_GLOBAL_MEM_FENCE);
-        for (int t = GPUSVM_RC_LID; t < q; t += GPUSVM__L) {
-            own[slot[t]] = idx[t];
-            cmap[idx[t]] = slot[t];
-            used[slot[t]] = lround;
+        for (int t = GPUSVM_RC_LID; t < q; t += GPUSVM__L) { /* the same t as above: its own words */
+            const int s = slot[t];
+            own[s] = idx[t];
+            cmap[idx[t]] = s;
+            used[s] = lround;
             ridx[t] = idx[t];
-            rslot[t] = slot[t];
+            rslot[t] = slot[t] = s + off;
         }
         if (GPUSVM_RC_LID == 0) lmiss = q;
     } else {
         /* the kept half's slots are in use; a new point whose row is held takes its slot */
-        for (int t = GPUSVM_RC_LID; t < h; t += GPUSVM__L) used[slot[t]] = lround;
+        for (int t = GPUSVM_RC_LID; t < h; t += GPUSVM__L) used[slot[t] - off] = lround;
         for (int c0 = h; c0 < q; c0 += GPUSVM__L) {
             lm[GPUSVM_RC_LID] = 0;
             if (c0 + GPUSVM_RC_LID < q) {
                 const int s = cmap[idx[c0 + GPUSVM_RC_LID]];
                 if (s >= 0) {
-                    slot[c0 + GPUSVM_RC_LID] = s;
+                    slot[c0 + GPUSVM_RC_LID] = s + off;
                     used[s] = lround;
                 } else {
                     lm[GPUSVM_RC_LID] = 1;
@@ -110,9 +118,9 @@ void gpusvm_row_cache(GPUSVM__ARGS_ROW_CACHE(GPUSVM__PARAM, GPUSVM__COMMA))
                 own[s] = v;
                 cmap[v] = s;
                 used[s] = lround;
-                slot[t] = s;
+                slot[t] = s + off;
                 ridx[k] = v;
-                rslot[k] = s;
+                rslot[k] = s + off;
                 if (k == lmiss - 1) lnext = (s + 1) % cslots; /* the hand for the next round */
             }
             barrier(CLK_LOCAL_MEM_FENCE);

@@ -80,7 +80,7 @@ check() {
     fi > $T/run$id.result
 }
 rm -f $T/run*.result $T/run*.log
-jobs=14
+jobs=15
 # every check: bounds, races and the API; the uninitialised-read check (1) where the run has one
 # device phase and releases no buffer before it makes the ones kernels fill (see the header)
 (
@@ -92,6 +92,7 @@ jobs=14
     check 5 "one-class" 0 $B/gpusvm-train -e 0.1 -s 2 -n 0.2 -g 0.05 $T/h60 $T/one.model
     check 12 "Crammer-Singer" 0 $B/gpusvm-train -s 5 -c 10 $T/iris30 $T/cs.model
     check 13 "nu-SVC" 0 $B/gpusvm-train -e 0.1 -s 1 -n 0.3 -g 0.05 $T/h60 $T/nu.model
+    check 15 "3-fold cross-validation, working sets of 16: a row cache for every fold of the batch" 0 $T/small_sets $T/h60 16 4 0.1 3
 ) &
 (
     check 6 "working sets of 16: the row cache, the few-rows kernel, the inner solve beside the rows (GPUSVM_OVERLAP=always)" 0 env GPUSVM_OVERLAP=always $T/small_sets $T/h60 16

@@ -631,53 +631,84 @@ static void batch_check(gpusvm_context *c1, gpusvm_context *c2, const char *name
 
 /* The row cache (kernels part 1c): one problem of many more variables than its working set (RBF,
    polynomial, two variables per point as epsilon-SVR has; q = 16: fewer slots than a work-group),
-   solved with the cache and without it
-   (no_cache): the same alphas, gradient and pair updates bit for bit, rows found held, and every
-   round's new rows either found or computed. */
+   and a batch of three such problems over one set of points (each its own gamma and slots: a
+   cross-validation's folds, a grid's lanes), solved with the cache and without it (no_cache): the
+   same alphas, gradient and pair updates bit for bit, rows found held, and every round's new rows
+   of every problem either found or computed. */
 static void cache_check(gpusvm_context *c, const char *name)
 {
+    static const char *const kinds[4] = {"rbf", "poly", "rbf, two variables a point", "a batch of 3 (rbf)"};
     gpusvm__ocl *b = (gpusvm__ocl *)c->backend;
     problem_t t;
+    gpusvm__problem pb[3];
     gpusvm_params prm;
-    gpusvm_train_info info[2];
+    gpusvm_train_info info[2][3];
     double *a[2], *g[2];
+    int32_t map[1500];
+    signed char yv[2 * 1500];
+    double Cv[2 * 1500];
     unsigned reused = 0, computed = 0;
-    size_t i, bad;
-    int pass, kind;
+    size_t i, bad, nvar;
+    int pass, kind, np, p, same_iter;
     long long want;
     char what[300];
-    for (kind = 0; kind < 3; ++kind) {
+    for (kind = 0; kind < 4; ++kind) {
         const int q = kind == 2 ? 16 : 64;
         if (kind == 2) make_problem_v(&t, 1000, 9, 0.7, 2, 1);
         else make_problem(&t, 2000, 9, 0.7, kind == 1 ? 1 : 2);
+        pb[0] = t.p;
+        np = 1;
+        nvar = t.p.nvar;
+        if (kind == 3) { /* all 2000 points; 1500 of them, every fourth left out; 600 of them twice */
+            size_t at = 0, k;
+            for (k = 0; k < 2000; ++k)
+                if (k % 4 != 3) map[at++] = (int32_t)k;
+            pb[1] = t.p;
+            pb[1].map = map;
+            pb[1].npts = pb[1].nvar = 1500;
+            pb[1].gamma = 2.0f * t.p.gamma;
+            pb[2] = pb[1];
+            pb[2].npts = 600;
+            pb[2].nvar = 1200;
+            pb[2].y = yv;
+            pb[2].C = Cv;
+            pb[2].gamma = 0.5f * t.p.gamma;
+            for (k = 0; k < 1200; ++k) {
+                yv[k] = k < 600 ? 1 : -1;
+                Cv[k] = 0.5 + urand();
+            }
+            np = 3;
+            nvar = 2000 + 1500 + 1200;
+        }
         memset(&prm, 0, sizeof prm);
         prm.eps = 1e-2;
         prm.max_iter = 10000000;
         prm.working_set_size = q;
         for (pass = 0; pass < 2; ++pass) {
-            a[pass] = (double *)malloc(t.p.nvar * sizeof(double));
-            g[pass] = (double *)malloc(t.p.nvar * sizeof(double));
-            memset(&info[pass], 0, sizeof info[pass]);
+            a[pass] = (double *)malloc(nvar * sizeof(double));
+            g[pass] = (double *)malloc(nvar * sizeof(double));
+            memset(info[pass], 0, sizeof info[pass]);
             b->no_cache = pass;
             b->rc_reused = b->rc_computed = 0;
-            CHECK_OK(gpusvm__solve_batch(c, &t.p, 1, &prm, NULL, NULL, a[pass], g[pass], &info[pass]));
+            CHECK_OK(gpusvm__solve_batch(c, pb, np, &prm, NULL, NULL, a[pass], g[pass], info[pass]));
             if (pass == 0) {
                 reused = b->rc_reused;
                 computed = b->rc_computed;
             }
         }
         b->no_cache = 0;
-        for (i = 0, bad = 0; i < t.p.nvar; ++i)
+        for (i = 0, bad = 0; i < nvar; ++i)
             bad += memcmp(&a[0][i], &a[1][i], sizeof(double)) != 0 || memcmp(&g[0][i], &g[1][i], sizeof(double)) != 0;
-        want = q + (info[0].outer_iterations - 1) * (q / 2); /* the first round's rows, then the new halves */
+        for (p = 0, want = 0, same_iter = 1; p < np; ++p) { /* each problem: its first round's rows, then new halves */
+            want += q + (info[0][p].outer_iterations - 1) * (q / 2);
+            same_iter &= info[0][p].iterations == info[1][p].iterations && info[0][p].converged;
+        }
         snprintf(what, sizeof what,
                  "%s %s, %lu variables, q=%d: with the row cache the same alphas and gradient as without (%lu differ), "
                  "%lld and %lld pair updates, %u rows found held + %u computed = %lld new",
-                 name, kind == 0 ? "rbf" : kind == 1 ? "poly" : "rbf, two variables a point", (unsigned long)t.p.nvar, q,
-                 (unsigned long)bad, info[0].iterations, info[1].iterations, reused, computed, want);
-        CHECK(bad == 0 && info[0].iterations == info[1].iterations && info[0].converged && reused > 0 &&
-                  (long long)reused + computed == want,
-              what);
+                 name, kinds[kind], (unsigned long)nvar, q, (unsigned long)bad, info[0][0].iterations,
+                 info[1][0].iterations, reused, computed, want);
+        CHECK(bad == 0 && same_iter && reused > 0 && (long long)reused + computed == want, what);
         printf("  %s\n", what);
         for (pass = 0; pass < 2; ++pass) {
             free(a[pass]);
