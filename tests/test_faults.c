@@ -327,6 +327,7 @@ static char last_log[4096];
 static char stream_said[256]; /* the last "streamed through the device" line */
 static int rows_said;          /* "of a problem split by rows" lines */
 static int lanes_said;         /* "lanes of the device" lines */
+static int cache_said;         /* "row cache: ... slots a problem" lines */
 static void t_log(void *user, gpusvm_log_level level, const char *msg)
 {
     (void)user;
@@ -334,6 +335,7 @@ static void t_log(void *user, gpusvm_log_level level, const char *msg)
     lanes_said += strstr(msg, "lanes of the device") != NULL;
     if (strstr(msg, "streamed through the device")) snprintf(stream_said, sizeof stream_said, "%s", msg);
     rows_said += strstr(msg, "of a problem split by rows") != NULL;
+    cache_said += strstr(msg, "row cache:") != NULL;
 }
 
 /* ---- the workload ------------------------------------------------------- */
@@ -396,8 +398,9 @@ static gpusvm_result streamed_workload(gpusvm_context *ctx, const char **stage)
 
 /* 1: a grid search on two lanes of the device (GPUSVM_LANES=2, the one variable the environment
    then holds), in place of the workload: lanes open, train a point each from threads of their own
-   and close. Lanes need the default allocator (they allocate from their threads), so this sweep
-   counts OpenCL objects, not host allocations. */
+   (its two folds one batch, working sets of 16: a row cache for each fold) and close. Lanes need
+   the default allocator (they allocate from their threads), so this sweep counts OpenCL objects,
+   not host allocations. */
 static int lanes_run;
 
 static gpusvm_result grid_workload(gpusvm_context *ctx, const char **stage)
@@ -405,12 +408,15 @@ static gpusvm_result grid_workload(gpusvm_context *ctx, const char **stage)
     const double C[2] = {1.0, 4.0}, G[2] = {0.5, 2.0};
     double rate[4];
     gpusvm_matrix m;
+    gpusvm_params p;
     memset(&m, 0, sizeof m);
     m.rows = N;
     m.cols = D;
     m.values = X;
+    memset(&p, 0, sizeof p);
+    p.working_set_size = 16;
     *stage = "grid search (two lanes)";
-    return gpusvm_grid_search(ctx, &m, Y, NULL, 2, C, 2, G, 2, rate);
+    return gpusvm_grid_search(ctx, &m, Y, &p, 2, C, 2, G, 2, rate);
 }
 
 /* One run: returns the first failing result (GPUSVM_OK if none); *stage says where. */
@@ -496,7 +502,7 @@ static int still_usable(gpusvm_context *ctx)
 
 /* What a sweep found, added up over its workers. */
 typedef struct {
-    long points, failures, not_usable, silent, leaks, unnamed, streamed, split, lanes, clean_ok;
+    long points, failures, not_usable, silent, leaks, unnamed, streamed, split, lanes, cached, clean_ok;
 } sweep_stats;
 
 /* The points a sweep tries, from one run with nothing injected: every host allocation (on_cl 0),
@@ -571,6 +577,7 @@ static void sweep_share(gpusvm_backend backend, int on_cl, const char *name, int
     st->streamed = stream_said[0] != 0;
     st->split = rows_said;
     st->lanes = lanes_said;
+    st->cached = cache_said;
 }
 
 /* The sweep over two worker processes (forked before either touches OpenCL: the parent never
@@ -613,11 +620,13 @@ static void sweep(gpusvm_backend backend, int on_cl, const char *name)
         st.streamed |= part.streamed;
         st.split += part.split;
         st.lanes += part.lanes;
+        st.cached += part.cached;
         st.clean_ok += part.clean_ok;
     }
     stream_said[0] = st.streamed ? 'y' : 0;
     rows_said = (int)st.split;
     lanes_said = (int)st.lanes;
+    cache_said = (int)st.cached;
     printf("test_faults: %s: %ld injection points, %ld returned an error, %ld leaks\n", name, st.points, st.failures,
            st.leaks);
     CHECK(st.clean_ok == NW, "the run with nothing injected succeeds (and the workers report)");
@@ -834,9 +843,10 @@ int main(void)
     }
     if (sweep_env("GPUSVM_LANES", "2")) {
         lanes_run = 1;
-        lanes_said = 0;
+        lanes_said = cache_said = 0;
         sweep(GPUSVM_BACKEND_OPENCL, 1, "OpenCL calls, a grid search on two lanes of the device");
         CHECK(lanes_said > 0, "the lanes sweep's grid search ran on lanes");
+        CHECK(cache_said > 0, "the lanes sweep's folds kept a row cache each (a batch of two)");
         lanes_run = 0;
         unsetenv("GPUSVM_LANES");
     } else {
