@@ -5546,11 +5546,18 @@ static void gpusvm__release_mems(gpusvm__ocl *b, gpusvm__cl_mem *m, int count)
     while (count-- > 0) gpusvm__release_mem(b, &m[count]);
 }
 
+/* The words of a problem's row-cache state (kernels part 1c): its head, then its slots' owners and
+   rounds. */
+static size_t gpusvm__ocl_rc_words(size_t cslots)
+{
+    return GPUSVM__RC_HEAD + 2 * cslots;
+}
+
 /* The row cache's counts of the batch that ends (its problems' summed), kept for the kernel tests
    and said in the log. */
 static void gpusvm__ocl_cache_end(gpusvm__ocl *b)
 {
-    const size_t per = GPUSVM__RC_HEAD + 2 * (size_t)b->cslots; /* words of a problem's state */
+    const size_t per = gpusvm__ocl_rc_words((size_t)b->cslots);
     int32_t head[GPUSVM__RC_HEAD];
     double all;
     int p;
@@ -6831,7 +6838,7 @@ static void gpusvm__ocl_cache_plan(gpusvm__ocl *b, const gpusvm__problem *p, int
     bytes[GPUSVM__TB_ROW_IDX] = bytes[GPUSVM__TB_ROW_SLOT] = (size_t)nprob * (size_t)q * sizeof(int32_t);
     bytes[GPUSVM__TB_CMAP] = 0;
     for (i = 0; i < nprob; ++i) bytes[GPUSVM__TB_CMAP] += p[i].nvar * sizeof(int32_t);
-    bytes[GPUSVM__TB_CSTATE] = (size_t)nprob * (GPUSVM__RC_HEAD + 2 * slots) * sizeof(int32_t);
+    bytes[GPUSVM__TB_CSTATE] = (size_t)nprob * gpusvm__ocl_rc_words(slots) * sizeof(int32_t);
 }
 
 /* A float's bits as the problem table holds them (GPUSVM__PI_GAMMA). */
@@ -6938,13 +6945,14 @@ static gpusvm_result gpusvm__ocl_stage_upload(gpusvm__ocl *b, const gpusvm__ocl_
     for (i = 0; i < 8 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_write(b, b->mem[up[i].buf], 0, up[i].bytes, up[i].src);
     for (i = 0; i < 4 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_fill(b, b->mem[zero[i].buf], zero[i].bytes, 0);
     if (r == GPUSVM_OK && b->cslots) { /* the rows' problem table; no point held, no slot owned or used */
-        const size_t cs = (size_t)b->cslots * sizeof(int32_t), head = GPUSVM__RC_HEAD * sizeof(int32_t);
+        const size_t cs = (size_t)b->cslots * sizeof(int32_t), head = GPUSVM__RC_HEAD * sizeof(int32_t),
+                     per = gpusvm__ocl_rc_words((size_t)b->cslots) * sizeof(int32_t);
         if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_RINFO], 0, (size_t)b->nprob * GPUSVM__PI_COUNT * sizeof(int32_t),
                                    s->info)) == GPUSVM_OK &&
             (r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_CMAP], b->nvar * sizeof(int32_t), 0xFF)) == GPUSVM_OK)
-            r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_CSTATE], (size_t)b->nprob * (head + 2 * cs), 0);
+            r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_CSTATE], (size_t)b->nprob * per, 0);
         for (i = 0; i < b->nprob && r == GPUSVM_OK; ++i) /* problem i's owners */
-            r = gpusvm__ocl_fill_at(b, b->mem[GPUSVM__TB_CSTATE], (size_t)i * (head + 2 * cs) + head, cs, 0xFF);
+            r = gpusvm__ocl_fill_at(b, b->mem[GPUSVM__TB_CSTATE], (size_t)i * per + head, cs, 0xFF);
     }
     return r;
 }
@@ -17153,10 +17161,10 @@ static const char *const gpusvm__kernel_source[] = {
     "        gpusvm_sp_fill(hkey, hval, e0, e1, a_ptr, a_col, a_val, idx, map, use_map, pt, split, p, qmax, row_off, r0);\n",
     "        for (int blk = 0; blk < GPUSVM__SPARSE_BLOCKS; ++blk) {\n",
     "            const int i = first + blk * GPUSVM_SP_BLOCK + GPUSVM_SP_LID / GPUSVM__SPARSE_LANES;\n",
+    "            const int cb = i < nb ? GPUSVM_SP_COL(i) : 0; /* the column's point */\n",
     "            gpusvm_wide acc[GPUSVM__SPARSE_ROWS], dot;\n",
     "            for (int r = 0; r < GPUSVM__SPARSE_ROWS; ++r) acc[r] = GPUSVM_W_F(0.0f);\n",
     "            if (i < nb) {\n",
-    "                const int cb = GPUSVM_SP_COL(i);\n",
     "                gpusvm_sp_scan(acc, b_ptr[cb] + GPUSVM_SP_LID % GPUSVM__SPARSE_LANES, b_ptr[cb + 1], b_col, b_val, hkey, hval);\n",
     "            }\n",
     "#ifdef GPUSVM_SHFL\n",
@@ -17171,7 +17179,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                                 (beg[r + 1] > e0 || beg[r] >= e0);\n",
     "                if (i < nb && mine) {\n",
     "                    __global float *out = K + (size_t)(p * qmax + slot[p * qmax + row_off + r0 + r]) * ldk + i;\n",
-    "                    const int ca = GPUSVM_SP_ROW(r), cb = GPUSVM_SP_COL(i);\n",
+    "                    const int ca = GPUSVM_SP_ROW(r);\n",
     "                    if (beg[r] < e0) dot = GPUSVM_W_ADD(dot, GPUSVM_W_F(*out));\n",
     "                    if (beg[r + 1] > e1) *out = GPUSVM_W_TOF(dot);\n",
     "                    else /* self: as part 1 */\n",

@@ -211,10 +211,10 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
         gpusvm_sp_fill(hkey, hval, e0, e1, a_ptr, a_col, a_val, idx, map, use_map, pt, split, p, qmax, row_off, r0);
         for (int blk = 0; blk < GPUSVM__SPARSE_BLOCKS; ++blk) {
             const int i = first + blk * GPUSVM_SP_BLOCK + GPUSVM_SP_LID / GPUSVM__SPARSE_LANES;
+            const int cb = i < nb ? GPUSVM_SP_COL(i) : 0; /* the column's point */
             gpusvm_wide acc[GPUSVM__SPARSE_ROWS], dot;
             for (int r = 0; r < GPUSVM__SPARSE_ROWS; ++r) acc[r] = GPUSVM_W_F(0.0f);
             if (i < nb) {
-                const int cb = GPUSVM_SP_COL(i);
                 gpusvm_sp_scan(acc, b_ptr[cb] + GPUSVM_SP_LID % GPUSVM__SPARSE_LANES, b_ptr[cb + 1], b_col, b_val, hkey, hval);
             }
 #ifdef GPUSVM_SHFL
@@ -229,7 +229,7 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
                                  (beg[r + 1] > e0 || beg[r] >= e0);
                 if (i < nb && mine) {
                     __global float *out = K + (size_t)(p * qmax + slot[p * qmax + row_off + r0 + r]) * ldk + i;
-                    const int ca = GPUSVM_SP_ROW(r), cb = GPUSVM_SP_COL(i);
+                    const int ca = GPUSVM_SP_ROW(r);
                     if (beg[r] < e0) dot = GPUSVM_W_ADD(dot, GPUSVM_W_F(*out));
                     if (beg[r + 1] > e1) *out = GPUSVM_W_TOF(dot);
                     else /* self: as part 1 */
