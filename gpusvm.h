@@ -129,8 +129,9 @@
       holds the data, the working set's kernel rows (q x n floats per problem, bounded by
       params.cache_size_mb when set) and, where every problem of the batch has at least 2q
       variables, a row cache for each (rows the working set held before, up to 8q rows a problem;
-      params.cache_size_mb, else 2 GiB, and half of what is left bound the batch's), its q x q
-      block and O(n) vectors. The data is kept dense
+      params.cache_size_mb, else 2 GiB, a grid search's lane 2 GiB or a 32nd of the device's
+      memory, the larger; half of what is left bounds the batch's), its q x q block and O(n)
+      vectors. The data is kept dense
       (column-major, padded; with the working set's vectors, q x features, beside it, and while
       uploading the data's CSR arrays for a moment) or sparse (its CSR arrays: 8 bytes a nonzero),
       as desc.storage says: AUTO ($GPUSVM_STORAGE, else sparse where the dense copy would have 16
@@ -5398,14 +5399,21 @@ static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRA
 
 /* The row cache (kernels part 1c) of each problem of a batch whose problems all have at least twice
    their working set's variables: up to this many working sets' rows a problem, and this many MB of
-   rows for the batch unless params.cache_size_mb says otherwise. (H100, the same run, one problem: w8a 65% of the new rows found held, 0.093 -> 0.081 s;
+   rows for the batch (a grid's lane: or a GPUSVM__ROW_CACHE_SHARE-th of the device's memory where
+   that is more) unless params.cache_size_mb says otherwise. (H100, the same run, one problem: w8a 65% of the new rows found held, 0.093 -> 0.081 s;
    mnist 8-vs-rest 63%, 0.196 -> 0.185 s; a9a 34%; dense 200k 21% with 6.1 GiB; dense 1M 7% with
-   20 GiB: far apart in time, its points seldom come back.) */
+   20 GiB: far apart in time, its points seldom come back. H200: a9a's 5 x 5 grid on eight lanes
+   6.4-6.6 s with 4.4 GiB a lane against 6.7-7.8 s with 2 GiB; one batch no faster with 4.4 GiB
+   (dense 1M 2% of the new rows found held; mnist's 45 pairs 0.02 s less training, 0.3 s more
+   process).) */
 #ifndef GPUSVM__ROW_SLOTS
 #define GPUSVM__ROW_SLOTS 8
 #endif
 #ifndef GPUSVM__ROW_CACHE_MB
 #define GPUSVM__ROW_CACHE_MB 2048
+#endif
+#ifndef GPUSVM__ROW_CACHE_SHARE
+#define GPUSVM__ROW_CACHE_SHARE 32
 #endif
 
 /* How the reductions exchange values across a sub-group (warp): the kind the program is built
@@ -6798,7 +6806,8 @@ static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, 
 
 /* The row cache (kernels part 1c): for every problem of a batch whose problems all have at least
    2q variables, C > q slots of kernel rows each, up to GPUSVM__ROW_SLOTS working sets' worth,
-   within the rows budget (params.cache_size_mb, else GPUSVM__ROW_CACHE_MB) shared by the batch's
+   within the rows budget (params.cache_size_mb, else GPUSVM__ROW_CACHE_MB, on a lane the device's
+   memory over GPUSVM__ROW_CACHE_SHARE where that is more: each lane's its own) shared by the batch's
    problems, one buffer, and half of what the memory budget has left beside the batch's other
    buffers (bytes: their sizes; K's and the cache's own are set here). Points come back to the
    working set; the rows they bring are reused. */
@@ -6825,6 +6834,8 @@ static void gpusvm__ocl_cache_plan(gpusvm__ocl *b, const gpusvm__problem *p, int
     for (i = GPUSVM__TB_X_VAL + 1; i < GPUSVM__TB_COUNT; ++i) rest += i == GPUSVM__TB_K ? 0 : bytes[i];
     if (left < rest) return;
     lim = plan->rows_budget ? plan->rows_budget : (size_t)GPUSVM__ROW_CACHE_MB << 20;
+    if (!plan->rows_budget && b->lane && b->global_mem / GPUSVM__ROW_CACHE_SHARE > lim)
+        lim = b->global_mem / GPUSVM__ROW_CACHE_SHARE;
     if ((left - rest) / 2 < lim) lim = (left - rest) / 2;
     if (b->max_alloc < lim) lim = b->max_alloc;
     slots = lim / row / (size_t)nprob;

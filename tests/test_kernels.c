@@ -1226,6 +1226,63 @@ static int ov_train(gpusvm_context_desc *desc, const gpusvm_matrix *ds, const do
     return ok && ov_lines == 1 ? ov_gathered == 0 : -1;
 }
 
+/* The row cache's budget (gpusvm__ocl_cache_plan, host arithmetic only): 2 GiB, on a grid's lane
+   2 GiB or a 32nd of the device's memory, the larger; params.cache_size_mb instead where set; never
+   more than half of what the memory budget has left; at most 8q rows a problem; none where it
+   holds q rows or fewer.
+   Rows of 1M points are 4 MiB (q = 512); a grid lane's five a9a folds 102 KB (q = 1024). */
+static void cache_budget_check(void)
+{
+    static const struct {
+        double gib, budget_gib, m_mb; /* the device's memory, the memory budget left, -m (0: unset) */
+        int lane, nprob;
+        size_t pts, nvar;
+        int q, slots;
+        const char *what;
+    } c[] = {
+        {144, 144, 0, 0, 1, 1 << 20, 1 << 20, 512, 0, "1M points, one batch: 2 GiB, q rows, so none"},
+        {144, 144, 0, 1, 1, 1 << 20, 1 << 20, 512, 1152, "1M points on a lane of a 144 GiB device: a 32nd, 4.5 GiB"},
+        {80, 80, 0, 1, 1, 1 << 20, 1 << 20, 512, 640, "1M points on a lane of an 80 GiB device: 2.5 GiB"},
+        {144, 6, 0, 1, 1, 1 << 20, 1 << 20, 512, 768, "1M points on a lane, 6 GiB left: half of it"},
+        {144, 144, 8192, 0, 1, 1 << 20, 1 << 20, 512, 2048, "1M points, -m 8192: its 8 GiB"},
+        {144, 144, 100, 1, 1, 1 << 20, 1 << 20, 512, 0, "1M points on a lane, -m 100: fewer than q rows, so none"},
+        {144, 144, 0, 0, 5, 26112, 26049, 1024, 4112, "five folds, one batch: 2 GiB"},
+        {144, 18, 0, 1, 5, 26112, 26049, 1024, 8192, "a lane's five folds on a 144 GiB device: 8q rows a fold"},
+        {24, 3, 0, 1, 5, 26112, 26049, 1024, 3084, "a lane's five folds on a 24 GiB device: half of the 3 GiB left"},
+        {8, 8, 0, 1, 5, 26112, 26049, 1024, 4112, "a lane's five folds on an 8 GiB device: 2 GiB"},
+    };
+    size_t k;
+    for (k = 0; k < sizeof c / sizeof c[0]; ++k) {
+        gpusvm__ocl b;
+        gpusvm__problem p[5];
+        gpusvm__plan plan;
+        size_t bytes[GPUSVM__TB_COUNT];
+        char what[200];
+        int t;
+        memset(&b, 0, sizeof b);
+        memset(p, 0, sizeof p);
+        memset(&plan, 0, sizeof plan);
+        memset(bytes, 0, sizeof bytes);
+        b.global_mem = (size_t)(c[k].gib * 1073741824.0);
+        b.mem_budget = (size_t)(c[k].budget_gib * 1073741824.0);
+        b.max_alloc = b.global_mem;
+        b.ldk = c[k].pts;
+        b.lane = c[k].lane;
+        for (t = 0; t < c[k].nprob; ++t) {
+            p[t].npts = c[k].pts;
+            p[t].nvar = c[k].nvar;
+        }
+        plan.q = c[k].q;
+        plan.rows_budget = (size_t)(c[k].m_mb * 1048576.0);
+        gpusvm__ocl_cache_plan(&b, p, c[k].nprob, &plan, bytes);
+        snprintf(what, sizeof what, "row cache budget: %s: %d slots a problem (want %d)", c[k].what, b.cslots,
+                 c[k].slots);
+        CHECK(b.cslots == c[k].slots &&
+                  bytes[GPUSVM__TB_K] == (size_t)c[k].nprob * (size_t)b.cslots * c[k].pts * sizeof(float),
+              what);
+    }
+}
+
 /* 1,200 points: at working sets of 16 a round's new rows (8 x 1,200) are more than eight times the
    16 x 16 block, so the inner solve runs beside them; at 128 they are not (64 x 1,200 against
    8 x 128 x 128). A grid's lanes keep it after the rows whatever the size, and give the rates of
@@ -1312,6 +1369,7 @@ int main(void)
     CHECK(pairs == (strstr(gpusvm_context_device_name(c2), "fp64") != NULL),
           "the device's name says when its kernels run with float pairs (the word fp64)");
     quick = getenv("GPUSVM_TEST_QUICK") != NULL;
+    cache_budget_check(); /* host arithmetic: quick or not */
     for (kt = 0; kt < 4; ++kt) {
         problem_t t, sv, x;
         char label[64];
