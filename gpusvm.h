@@ -5447,8 +5447,9 @@ struct gpusvm__ocl {
     size_t smo_l;        /* GPUSVM__SMO_L: gpusvm_smo's local size (gpusvm__ocl_build) */
     size_t max_alloc, global_mem, local_mem, max_wg, cus; /* cus: compute units */
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
-    /* The inner solve beside the rows (gpusvm__ocl_ov_*): each round the working set's q x q block is
-       computed from its points (XQ: dense vectors) and the inner solve runs on queue2, submitted before the round's
+    /* The inner solve beside the rows (gpusvm__ocl_ov_*; a split share's, gpusvm__ocl_split_smo): each
+       round the working set's q x q block is computed from its points (XQ: dense vectors; a split
+       share's XW) and the inner solve runs on queue2, submitted before the round's
        new rows on queue, so that the device runs them side by side; ov_ws: queue's point after the
        selection, ov_smo: queue2's after the inner solve, ov_rows: the rows launch held back until
        the inner solve is submitted (off, nr, skip). lq, lwait, lev: the queue the next launch goes
@@ -6764,10 +6765,12 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     }
     gpusvm__ocl_stream_shape(b, p, nprob, q, bytes); /* a split share that cannot stream: gpusvm__ocl_plan says so */
     /* the inner solve beside the rows (gpusvm__ocl_ov_*): where it pays and not on a lane (GPUSVM_OVERLAP:
-       always, off), not while every step is timed alone */
-    b->overlap = !b->stream && !b->split && !b->whole && (b->sparse || bytes[GPUSVM__TB_XW]) && !b->base.ctx->profile &&
-                 b->base.ctx->overlap != 2 && (b->base.ctx->overlap == 1 || (!b->lane && gpusvm__ocl_ov_pays(p, nprob, q)));
-    if (b->overlap) {
+       always, off), not while every step is timed alone; a split share's block is computed every
+       round anyway, so there always (gpusvm__ocl_split_smo) */
+    b->overlap = !b->whole && !b->base.ctx->profile && b->base.ctx->overlap != 2 &&
+                 (b->share_rows || (!b->stream && !b->split && (b->sparse || bytes[GPUSVM__TB_XW]) &&
+                                    (b->base.ctx->overlap == 1 || (!b->lane && gpusvm__ocl_ov_pays(p, nprob, q)))));
+    if (b->overlap && !b->share_rows) {
         bytes[GPUSVM__TB_XQ] = b->sparse ? 0 : bytes[GPUSVM__TB_XW]; /* sparse blocks read the CSR arrays */
         bytes[GPUSVM__TB_S_SLOT] = ws * sizeof(int32_t);
     }
@@ -6785,10 +6788,10 @@ static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, 
     if (b->split) {
         gpusvm__log(b->base.ctx, GPUSVM_LOG_INFO,
                     "data: points %lu to %lu of %lu, part %d of %d of a problem split by rows, in %lu tile%s of %lu points "
-                    "(%.1f MiB each)",
+                    "(%.1f MiB each)%s",
                     (unsigned long)b->plo, (unsigned long)b->phi - 1, (unsigned long)b->npts0, b->part + 1,
                     b->split_parts, (unsigned long)b->ntiles, b->ntiles == 1 ? "" : "s", (unsigned long)b->tile,
-                    (double)bytes[GPUSVM__TB_X] / 1048576.0);
+                    (double)bytes[GPUSVM__TB_X] / 1048576.0, b->overlap ? "; the inner solve beside its rows" : "");
         return GPUSVM_OK;
     }
     if (b->stream) {
@@ -7542,11 +7545,11 @@ static void gpusvm__ocl_stream_gather(gpusvm__ocl *b, const int32_t *ws)
 }
 
 /* The rows step: the working set read back and its vectors gathered (a split problem's: both
-   merged, gpusvm__ocl_split_merge), the vectors uploaded, its q x q block computed into KQ. */
-static gpusvm_result gpusvm__ocl_stream_block(gpusvm__ocl *b)
+   merged, gpusvm__ocl_split_merge), the vectors uploaded (gpusvm__ocl_stream_vectors), its q x q
+   block computed into KQ (gpusvm__ocl_stream_kq: one launch, on b->lq where set). */
+static gpusvm_result gpusvm__ocl_stream_vectors(gpusvm__ocl *b)
 {
-    const size_t q = (size_t)b->q, dp = b->dpad;
-    const gpusvm__cl_int qi = b->q;
+    const size_t q = (size_t)b->q;
     gpusvm_result r;
     if (b->split) { /* its vectors gathered with the merge */
         memcpy(b->host_ws, b->ws_new, q * sizeof(int32_t));
@@ -7554,12 +7557,24 @@ static gpusvm_result gpusvm__ocl_stream_block(gpusvm__ocl *b)
         if ((r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_IDX], q * sizeof(int32_t), b->host_ws)) != GPUSVM_OK) return r;
         gpusvm__ocl_stream_gather(b, b->host_ws);
     }
-    if ((r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_XW], q * dp * sizeof(float), b->host_xw)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_stream_bind(b, b->mem[GPUSVM__TB_XW], qi, b->mem[GPUSVM__TB_KQ], qi,
+    return gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_XW], q * b->dpad * sizeof(float), b->host_xw);
+}
+
+static gpusvm_result gpusvm__ocl_stream_kq(gpusvm__ocl *b)
+{
+    const gpusvm__cl_int qi = b->q;
+    gpusvm_result r;
+    if ((r = gpusvm__ocl_stream_bind(b, b->mem[GPUSVM__TB_XW], qi, b->mem[GPUSVM__TB_KQ], qi,
                                      b->mem[GPUSVM__TB_WS_IDX])) != GPUSVM_OK ||
         (r = gpusvm__ocl_rows_cols(b, 2, 0, 0)) != GPUSVM_OK)
         return r;
-    return gpusvm__ocl_rows_launch(b, 0, 0, qi, 0, q, 1, 0, 0);
+    return gpusvm__ocl_rows_launch(b, 0, 0, qi, 0, (size_t)qi, 1, 0, 0);
+}
+
+static gpusvm_result gpusvm__ocl_stream_block(gpusvm__ocl *b)
+{
+    gpusvm_result r = gpusvm__ocl_stream_vectors(b);
+    return r == GPUSVM_OK ? gpusvm__ocl_stream_kq(b) : r;
 }
 
 /* The update's rows: the working set's positions whose coefficient is not 0, in order (the
@@ -7842,12 +7857,32 @@ static int gpusvm__split_merge(const gpusvm__split_in *in, double *st, int32_t *
 /* The rows step of a split problem whose share stays on the device (one tile): the q x q block
    (gpusvm__ocl_stream_block), then the new half's rows (every row in the first round) against the
    share into the working set's slots, where the next round finds the kept half's, as one device
-   keeps them; the update then reads every position's row (gpusvm__ocl_split_update). */
+   keeps them (gpusvm__ocl_split_share); the update then reads every position's row
+   (gpusvm__ocl_split_update). With the inner solve beside them (b->overlap) only the vectors go
+   up here, and a marker (ov_ws); gpusvm__ocl_split_smo puts the block and the inner solve on queue2
+   and then the share's rows on queue, after the block. */
+static gpusvm_result gpusvm__ocl_split_share(gpusvm__ocl *b);
 static gpusvm_result gpusvm__ocl_split_rows(gpusvm__ocl *b, int first)
 {
-    const gpusvm__cl_int T = (gpusvm__cl_int)b->tile, h = first ? 0 : b->q / 2;
     gpusvm_result r;
-    if ((r = gpusvm__ocl_stream_block(b)) != GPUSVM_OK || (r = gpusvm__ocl_stream_fetch(b, 0)) != GPUSVM_OK) return r;
+    b->ov_off = first ? 0 : b->q / 2;
+    if (!b->overlap) {
+        if ((r = gpusvm__ocl_stream_block(b)) != GPUSVM_OK) return r;
+        return gpusvm__ocl_split_share(b);
+    }
+    if ((r = gpusvm__ocl_stream_vectors(b)) != GPUSVM_OK) return r;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &b->ov_ws));
+    b->ov_rows = 1;
+fail:
+    return r;
+}
+
+/* The share's rows of positions ov_off.. (the rows step's second half). */
+static gpusvm_result gpusvm__ocl_split_share(gpusvm__ocl *b)
+{
+    const gpusvm__cl_int T = (gpusvm__cl_int)b->tile, h = b->ov_off;
+    gpusvm_result r;
+    if ((r = gpusvm__ocl_stream_fetch(b, 0)) != GPUSVM_OK) return r;
     if (b->copied[0]) { /* the share's one copy, before the first rows read it */
         GPUSVM__CL(b->base.ctx, b->cl->clEnqueueBarrierWithWaitList(b->queue, 1, &b->copied[0], NULL));
         gpusvm__ocl_event_drop(b, &b->copied[0]);
@@ -8276,16 +8311,20 @@ fail:
     return r;
 }
 
-/* The held rows, launched (on queue, after what the inner solve's step submitted). */
+/* The held rows, launched (on queue, after what the inner solve's step submitted). A split share's
+   block goes first on queue where the inner solve's step has not put it on queue2 (no ov_blk). */
 static gpusvm_result gpusvm__ocl_ov_release(gpusvm__ocl *b)
 {
-    gpusvm_result r;
+    gpusvm_result r = GPUSVM_OK;
     if (!b->ov_rows) return GPUSVM_OK;
     b->ov_rows = 0;
     if (b->ov_ws) b->cl->clReleaseEvent(b->ov_ws);
     b->ov_ws = NULL;
     b->lwait = b->ov_blk;
-    r = gpusvm__ocl_rows_launch(b, b->sparse, b->ov_off, b->ov_nr, b->ov_skip, b->ldk, b->nprob, 0, 0);
+    if (b->share_rows && !b->ov_blk) r = gpusvm__ocl_stream_kq(b);
+    if (r == GPUSVM_OK)
+        r = b->share_rows ? gpusvm__ocl_split_share(b)
+                          : gpusvm__ocl_rows_launch(b, b->sparse, b->ov_off, b->ov_nr, b->ov_skip, b->ldk, b->nprob, 0, 0);
     b->lwait = NULL;
     if (b->ov_blk) b->cl->clReleaseEvent(b->ov_blk);
     b->ov_blk = NULL;
@@ -8317,6 +8356,24 @@ static gpusvm_result gpusvm__ocl_ov_smo(gpusvm__ocl *b)
     if (r == GPUSVM_OK) r = gpusvm__ocl_ov_args(b, 0);
     if (r == GPUSVM_OK) r = gpusvm__ocl_ov_release(b);
     return r;
+}
+
+/* A split share's inner solve step (gpusvm__ocl_split_rows held its rows): on queue2, after the
+   vectors' upload, the q x q block and gpusvm_smo; then the share's rows on queue, after the block. */
+static gpusvm_result gpusvm__ocl_split_smo(gpusvm__ocl *b)
+{
+    gpusvm_result r;
+    b->lq = b->queue2;
+    b->lwait = b->ov_ws;
+    b->lev = &b->ov_blk;
+    r = gpusvm__ocl_stream_kq(b);
+    b->lwait = NULL;
+    b->lev = &b->ov_smo;
+    if (r == GPUSVM_OK) r = gpusvm__ocl_launch(b, GPUSVM__KN_SMO, 1, &b->smo_l, &b->smo_l);
+    b->lq = NULL;
+    b->lev = NULL;
+    if (r == GPUSVM_OK) b->cl->clFlush(b->queue2);
+    return r == GPUSVM_OK ? gpusvm__ocl_ov_release(b) : r;
 }
 
 /* Whatever the overlap left pending made whole on queue: the held rows launched, queue made to wait
@@ -8369,7 +8426,7 @@ static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double rat
     GPUSVM__SET(SMO, SMO_ratio_in, ratio);
     GPUSVM__SET(SMO, SMO_max_inner_in, mi);
     GPUSVM__SET(SMO, SMO_max_iter, max_iter);
-    if (b->ov_rows) return gpusvm__ocl_ov_smo(b); /* the rows step held its rows back */
+    if (b->ov_rows) return b->share_rows ? gpusvm__ocl_split_smo(b) : gpusvm__ocl_ov_smo(b); /* rows held back */
     if (!b->stream && (r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER, 3, g3, l3)) != GPUSVM_OK) return r;
     r = gpusvm__ocl_launch(b, GPUSVM__KN_SMO, 1, &g, &l);
 fail:
@@ -8381,9 +8438,9 @@ static gpusvm_result gpusvm__ocl_update(gpusvm__backend *bb)
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     size_t g[2], l[2] = {GPUSVM__L, 1};
     gpusvm_result r;
+    if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r;
     if (b->share_rows) return gpusvm__ocl_split_update(b);
     if (b->stream) return gpusvm__ocl_stream_update(b);
-    if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r;
     g[0] = b->ngroups_max * GPUSVM__L;
     g[1] = (size_t)b->nprob;
     return gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 2, g, l);

@@ -80,7 +80,7 @@ check() {
     fi > $T/run$id.result
 }
 rm -f $T/run*.result $T/run*.log
-jobs=15
+jobs=16
 # every check: bounds, races and the API; the uninitialised-read check (1) where the run has one
 # device phase and releases no buffer before it makes the ones kernels fill (see the header)
 (
@@ -93,6 +93,8 @@ jobs=15
     check 12 "Crammer-Singer" 0 $B/gpusvm-train -s 5 -c 10 $T/iris30 $T/cs.model
     check 13 "nu-SVC" 0 $B/gpusvm-train -e 0.1 -s 1 -n 0.3 -g 0.05 $T/h60 $T/nu.model
     check 15 "3-fold cross-validation, working sets of 16: a row cache for every fold of the batch" 0 $T/small_sets $T/h60 16 4 0.1 3
+    check 16 "two devices, split by rows, each share resident: its inner solve beside its rows (GPUSVM_DEVICE=0,0, working sets of 16)" 0 sh -c \
+        "GPUSVM_VERBOSE=1 GPUSVM_DEVICE=0,0 GPUSVM_SPREAD=always $T/small_sets $T/h60 16 > $T/split2.out 2>&1; rc=\$?; cat $T/split2.out; [ \$rc = 0 ] && grep -q 'part 2 of 2 of a problem split by rows.*the inner solve beside its rows' $T/split2.out"
 ) &
 (
     check 6 "working sets of 16: the row cache, the few-rows kernel, the inner solve beside the rows (GPUSVM_OVERLAP=always)" 0 env GPUSVM_OVERLAP=always $T/small_sets $T/h60 16

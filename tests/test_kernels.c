@@ -1042,28 +1042,39 @@ static void opencl_desc(gpusvm_context_desc *desc, void (*fn)(void *, gpusvm_log
 
 /* One binary problem larger than its working set on several devices: split by rows (each device
    says its share), and the one-device model, bit for bit, with its iterations. */
-static int rows_said, opened; /* opened: devices opened (each says its arithmetic once) */
+static int rows_said, beside_said, opened; /* opened: devices opened (each says its arithmetic once) */
 static void rows_logger(void *user, gpusvm_log_level level, const char *msg)
 {
     (void)user;
     (void)level;
     rows_said += strstr(msg, "of a problem split by rows") != NULL;
+    beside_said += strstr(msg, "of a problem split by rows") != NULL && strstr(msg, "the inner solve beside its rows");
     opened += strstr(msg, ": double precision ") != NULL;
 }
 
+/* A problem split by rows on ndev devices gives the one-device model, each share's inner solve
+   beside its rows (by default) and after them (GPUSVM_OVERLAP=off). */
 static void rows_case(gpusvm_context *one, gpusvm_context *many, int ndev, const gpusvm_matrix *ds, const double *y,
                       const gpusvm_params *p, const char *what)
 {
     gpusvm_model *m1 = NULL, *m2 = NULL;
     char msg[256];
-    rows_said = 0;
+    int off;
     CHECK_OK(gpusvm_train(one, ds, y, p, &m1));
-    CHECK_OK(gpusvm_train(many, ds, y, p, &m2));
-    snprintf(msg, sizeof msg, "%s on %d devices: split by rows (%d shares said), the one-device model", what, ndev,
-             rows_said);
-    CHECK(m1 && m2 && rows_said == ndev && same_model(m1, m2) && m1->info.iterations == m2->info.iterations, msg);
+    for (off = 0; off < 2; ++off) {
+        rows_said = beside_said = 0;
+        many->overlap = off ? 2 : 0;
+        CHECK_OK(gpusvm_train(many, ds, y, p, &m2));
+        snprintf(msg, sizeof msg, "%s on %d devices: split by rows (%d shares said, %d with the inner solve beside its rows), "
+                 "the one-device model", what, ndev, rows_said, beside_said);
+        CHECK(m1 && m2 && rows_said == ndev && beside_said == (off ? 0 : ndev) && same_model(m1, m2) &&
+                  m1->info.iterations == m2->info.iterations,
+              msg);
+        gpusvm_model_free(m2);
+        m2 = NULL;
+    }
+    many->overlap = 0;
     gpusvm_model_free(m1);
-    gpusvm_model_free(m2);
 }
 
 /* Work this small does not pay for a second device: it trains on the first, the second never
