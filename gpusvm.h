@@ -6691,7 +6691,7 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     const int q = plan->q;
     const size_t np = p[0].x.rows, nnz = p[0].x.row_ptr[np] - p[0].x.row_ptr[0]; /* the batch's points */
     size_t nvar = 0, pts = 0, max_pts = 1, ws, v1, w;
-    int t, ok = 1;
+    int t, ok = 1, resident;
     b->nparts_max = 1;
     b->ngroups_max = 1;
     b->stream = b->share_rows = 0;
@@ -6764,13 +6764,13 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
         bytes[GPUSVM__TB_WS_G] = (size_t)q * sizeof(double);
     }
     gpusvm__ocl_stream_shape(b, p, nprob, q, bytes); /* a split share that cannot stream: gpusvm__ocl_plan says so */
-    /* the inner solve beside the rows (gpusvm__ocl_ov_*): where it pays and not on a lane (GPUSVM_OVERLAP:
-       always, off), not while every step is timed alone; a split share's block is computed every
-       round anyway, so there always (gpusvm__ocl_split_smo) */
-    b->overlap = !b->whole && !b->base.ctx->profile && b->base.ctx->overlap != 2 &&
-                 (b->share_rows || (!b->stream && !b->split && (b->sparse || bytes[GPUSVM__TB_XW]) &&
-                                    (b->base.ctx->overlap == 1 || (!b->lane && gpusvm__ocl_ov_pays(p, nprob, q)))));
-    if (b->overlap && !b->share_rows) {
+    /* the inner solve beside the rows (gpusvm__ocl_ov_*): a resident batch where it pays and not on a
+       lane (GPUSVM_OVERLAP: always, off); a split share always, its block being computed every round
+       anyway (gpusvm__ocl_split_smo); neither while every step is timed alone */
+    resident = !b->stream && !b->split && (b->sparse || bytes[GPUSVM__TB_XW]) &&
+               (b->base.ctx->overlap == 1 || (!b->lane && gpusvm__ocl_ov_pays(p, nprob, q)));
+    b->overlap = !b->whole && !b->base.ctx->profile && b->base.ctx->overlap != 2 && (b->share_rows || resident);
+    if (b->overlap && resident) {
         bytes[GPUSVM__TB_XQ] = b->sparse ? 0 : bytes[GPUSVM__TB_XW]; /* sparse blocks read the CSR arrays */
         bytes[GPUSVM__TB_S_SLOT] = ws * sizeof(int32_t);
     }
