@@ -288,6 +288,13 @@ step "70 classes: the model file loads back and predicts what LIBSVM's svm-predi
 # gpusvm-scale against svm-scale, byte for byte
 step "gpusvm-scale writes what svm-scale writes (20 cases)" sh tests/scale.sh
 step "gpusvm-grid prints what svm-grid prints, a best point within 1.5 of its, a PNG that decodes (none with -png null)" sh tests/grid.sh
+# tools/png.h's deflate: six images (a heat map with text, gradients, noise, a flat field, one
+# pixel, one row) decode to their own pixels, byte for byte
+rm -rf $T/png && mkdir -p $T/png
+step "tools/png.h: six images, compressed, decode to their pixels byte for byte (zlib, every row's filter undone)" sh -c \
+    "$CC -std=c99 -O2 $WARN -o $T/png_roundtrip tests/png_roundtrip.c && $T/png_roundtrip $T/png > $T/png/list &&
+     test \$(wc -l < $T/png/list) = 6 &&
+     while read n w h; do python3 tests/png_check.py $T/png/\$n.png \$w \$h $T/png/\$n.rgb || exit 1; done < $T/png/list"
 step "models as C source (gpusvm-export): the same labels, decision values and probabilities as gpusvm_predict on 15 models; a Cortex-M4 build and an ARM run under qemu-arm" sh tests/export.sh
 $B/gpusvm-train -q data/heart_scale $T/exp.model
 printf 'svm_type c_svc\nkernel_type precomputed\nnr_class 2\ntotal_sv 2\nrho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n1 0:1\n-1 0:2\n' > $T/pre.model
