@@ -137,8 +137,9 @@ static unsigned png_hash(const unsigned char *p)
 
 /* raw[0..n) as one final deflate block of the fixed codes into b: at each position the longest
    earlier match within the window among the last PNG_CHAIN sharing its first three bytes (at
-   least 3 bytes, at most 258), else a literal. head / prev: PNG_HASH and PNG_WINDOW ints. */
-static void png_deflate(const unsigned char *raw, size_t n, png_bits *b, int *head, int *prev)
+   least 3 bytes, at most 258), else a literal. head / prev: PNG_HASH and PNG_WINDOW positions
+   (-1: none). */
+static void png_deflate(const unsigned char *raw, size_t n, png_bits *b, int64_t *head, int64_t *prev)
 {
     size_t i = 0;
     int k;
@@ -148,7 +149,7 @@ static void png_deflate(const unsigned char *raw, size_t n, png_bits *b, int *he
     while (i < n) {
         int best = 0, dist = 0, len, chain = PNG_CHAIN;
         if (i + 3 <= n) {
-            int c = head[png_hash(raw + i)];
+            int64_t c = head[png_hash(raw + i)];
             while (c >= 0 && i - (size_t)c <= PNG_WINDOW && chain-- > 0) {
                 const size_t most = n - i < 258 ? n - i : 258;
                 for (len = 0; (size_t)len < most && raw[(size_t)c + (size_t)len] == raw[i + (size_t)len]; ++len) {}
@@ -157,7 +158,7 @@ static void png_deflate(const unsigned char *raw, size_t n, png_bits *b, int *he
                     dist = (int)(i - (size_t)c);
                     if ((size_t)len == most) break;
                 }
-                c = prev[c % PNG_WINDOW];
+                c = prev[(size_t)c % PNG_WINDOW];
             }
         }
         if (best < 3) best = 1;
@@ -165,7 +166,7 @@ static void png_deflate(const unsigned char *raw, size_t n, png_bits *b, int *he
             if (i + 3 <= n) {
                 const unsigned hsh = png_hash(raw + i);
                 prev[i % PNG_WINDOW] = head[hsh];
-                head[hsh] = (int)i;
+                head[hsh] = (int64_t)i;
             }
         if (best == 1) png_put_lit(b, raw[i - 1]);
         else png_put_match(b, best, dist);
@@ -182,7 +183,7 @@ static unsigned char *png_encode(const unsigned char *rgb, int w, int h, size_t 
     const size_t raw_n = ((size_t)w * 3 + 1) * (size_t)h, z_n = 2 + raw_n + raw_n / 8 + 64;
     unsigned char *raw = (unsigned char *)malloc(raw_n ? raw_n : 1), *z = (unsigned char *)malloc(z_n);
     unsigned char *out = (unsigned char *)malloc(z_n + 8 + 25 + 12 + 12), *o, ihdr[13];
-    int *head = (int *)malloc(PNG_HASH * sizeof(int)), *prev = (int *)malloc(PNG_WINDOW * sizeof(int));
+    int64_t *head = (int64_t *)malloc(PNG_HASH * sizeof(int64_t)), *prev = (int64_t *)malloc(PNG_WINDOW * sizeof(int64_t));
     uint32_t s1 = 1, s2 = 0;
     png_bits b;
     size_t i;
