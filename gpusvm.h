@@ -11962,6 +11962,47 @@ static void gpusvm__info_add(gpusvm_train_info *info, const gpusvm_train_info *p
     }
 }
 
+/* Pair p (classes ci < cj) of a subset's solution (alpha, G: the pairs' concatenated): its rho,
+   its coefficients y alpha into falpha (at the pair's variables), its points with a nonzero alpha
+   marked in nonzero (by grouped position), and its counts, objective and nu into *pi. nu-SVC's
+   are scaled by 1/r as LIBSVM's solve_nu_svc (the linear term 0, not -1). */
+static gpusvm_result gpusvm__ovo_pair(gpusvm_context *ctx, const gpusvm__ovo *o, const gpusvm_params *prm, int ci,
+                                      int cj, size_t p, const double *alpha, const double *G, gpusvm_train_info *pi,
+                                      double *falpha, double *rho, unsigned char *nonzero)
+{
+    const int nusvc = prm->svm_type == GPUSVM_NU_SVC;
+    const size_t si = o->start[ci], sj = o->start[cj], ni = o->count[ci], l = o->probs[p].nvar;
+    const size_t v0 = o->var_at[p];
+    const double *pa = alpha + v0, *pg = G + v0, *pc = o->Cv + v0;
+    double v = 0.0, sum_alpha = 0.0, scale = 1.0;
+    size_t k;
+    if (nusvc) {
+        rho[p] = gpusvm__rho_nu(&o->probs[p], pa, pg, &pi->nu_r);
+        scale = 1.0 / pi->nu_r;
+        if (!gpusvm__finite_d(scale) || !gpusvm__finite_d(rho[p]))
+            return gpusvm__fail(ctx, GPUSVM_ERR_NU_DEGENERATE,
+                                "nu-SVC: classes %d and %d gave r = %g (rho %g), and the coefficients are alpha / r "
+                                "(LIBSVM writes infinite ones): the kernel cannot tell their points apart",
+                                o->label[ci], o->label[cj], pi->nu_r, rho[p]);
+        rho[p] *= scale;
+    } else {
+        rho[p] = gpusvm__rho(&o->probs[p], pa, pg);
+    }
+    for (k = 0; k < l; ++k) {
+        v += pa[k] * (nusvc ? pg[k] : pg[k] - 1.0);
+        sum_alpha += pa[k];
+        if (pa[k] > 0.0) {
+            ++pi->n_sv;
+            if (pa[k] >= pc[k]) ++pi->n_bsv;
+            nonzero[k < ni ? si + k : sj + (k - ni)] = 1;
+        }
+        falpha[v0 + k] = o->probs[p].y[k] * pa[k] * scale;
+    }
+    pi->obj = v / 2 * scale * scale;
+    pi->nu = sum_alpha / (o->wC[ci] * (double)l);
+    return GPUSVM_OK;
+}
+
 /* The model of one subset from its pairs' solutions (alpha, G, info: its own, in pair order);
    x: the rows the model keeps, by input row. */
 static gpusvm_result gpusvm__ovo_finish(gpusvm_context *ctx, gpusvm__ovo *o, const gpusvm__csr *x,
@@ -11969,7 +12010,6 @@ static gpusvm_result gpusvm__ovo_finish(gpusvm_context *ctx, gpusvm__ovo *o, con
                                         gpusvm_train_info *pinfo, gpusvm_model **out, double t_start)
 {
     const gpusvm_allocator *a = &ctx->alloc;
-    const int nusvc = prm->svm_type == GPUSVM_NU_SVC;
     unsigned char *nonzero = NULL; /* per grouped position */
     double *falpha = NULL, *rho = NULL;
     size_t *nz_start = NULL, total_sv = 0, sv_nnz = 0, i, k, at, p;
@@ -11995,39 +12035,9 @@ static gpusvm_result gpusvm__ovo_finish(gpusvm_context *ctx, gpusvm__ovo *o, con
     }
     for (ci = 0, p = 0; ci < o->nr_class; ++ci)
         for (cj = ci + 1; cj < o->nr_class; ++cj, ++p) {
-            const size_t si = o->start[ci], sj = o->start[cj], ni = o->count[ci], l = o->probs[p].nvar;
-            const size_t v0 = o->var_at[p];
-            const double *pa = alpha + v0, *pg = G + v0, *pc = o->Cv + v0;
-            gpusvm_train_info *pi = &pinfo[p];
-            double v = 0.0, sum_alpha = 0.0, scale = 1.0;
-            /* nu-SVC: scaled by 1/r as LIBSVM's solve_nu_svc (the linear term is 0, not -1) */
-            if (nusvc) {
-                rho[p] = gpusvm__rho_nu(&o->probs[p], pa, pg, &pi->nu_r);
-                scale = 1.0 / pi->nu_r;
-                if (!gpusvm__finite_d(scale) || !gpusvm__finite_d(rho[p])) {
-                    r = gpusvm__fail(ctx, GPUSVM_ERR_NU_DEGENERATE,
-                                     "nu-SVC: classes %d and %d gave r = %g (rho %g), and the coefficients are alpha / r "
-                                     "(LIBSVM writes infinite ones): the kernel cannot tell their points apart",
-                                     o->label[ci], o->label[cj], pi->nu_r, rho[p]);
-                    goto fail;
-                }
-                rho[p] *= scale;
-            } else {
-                rho[p] = gpusvm__rho(&o->probs[p], pa, pg);
-            }
-            for (k = 0; k < l; ++k) {
-                v += pa[k] * (nusvc ? pg[k] : pg[k] - 1.0);
-                sum_alpha += pa[k];
-                if (pa[k] > 0.0) {
-                    ++pi->n_sv;
-                    if (pa[k] >= pc[k]) ++pi->n_bsv;
-                    nonzero[k < ni ? si + k : sj + (k - ni)] = 1;
-                }
-                falpha[v0 + k] = o->probs[p].y[k] * pa[k] * scale;
-            }
-            pi->obj = v / 2 * scale * scale;
-            pi->nu = sum_alpha / (o->wC[ci] * (double)l);
-            gpusvm__info_add(&info, pi);
+            if ((r = gpusvm__ovo_pair(ctx, o, prm, ci, cj, p, alpha, G, &pinfo[p], falpha, rho, nonzero)) != GPUSVM_OK)
+                goto fail;
+            gpusvm__info_add(&info, &pinfo[p]);
         }
 
     /* the support vectors: every point with a nonzero alpha in some pair, grouped by class */
