@@ -5,22 +5,24 @@
 #include "../tools/png.h"
 #include <stdio.h>
 
-static int save(const char *dir, const char *name, const unsigned char *rgb, int w, int h)
+/* bytes [0, n) of p as DIR/NAME.EXT; whether all of them were written */
+static int put(const char *dir, const char *name, const char *ext, const unsigned char *p, size_t n)
 {
     char path[1024];
-    size_t size = 0;
-    unsigned char *png = png_encode(rgb, w, h, &size);
     FILE *f;
     int ok;
-    if (!png) return 0;
-    snprintf(path, sizeof path, "%s/%s.png", dir, name);
-    ok = (f = fopen(path, "wb")) != NULL && fwrite(png, 1, size, f) == size;
-    if (f) ok = fclose(f) == 0 && ok;
+    snprintf(path, sizeof path, "%s/%s.%s", dir, name, ext);
+    if (!(f = fopen(path, "wb"))) return 0;
+    ok = fwrite(p, 1, n, f) == n;
+    return fclose(f) == 0 && ok;
+}
+
+static int save(const char *dir, const char *name, const unsigned char *rgb, int w, int h)
+{
+    size_t size = 0;
+    unsigned char *png = png_encode(rgb, w, h, &size);
+    const int ok = png && put(dir, name, "png", png, size) && put(dir, name, "rgb", rgb, (size_t)w * (size_t)h * 3);
     free(png);
-    snprintf(path, sizeof path, "%s/%s.rgb", dir, name);
-    ok = ok && (f = fopen(path, "wb")) != NULL;
-    if (ok) ok = fwrite(rgb, 1, (size_t)w * (size_t)h * 3, f) == (size_t)w * (size_t)h * 3;
-    if (ok) ok = fclose(f) == 0;
     if (ok) printf("%s %d %d\n", name, w, h);
     return ok;
 }

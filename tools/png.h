@@ -43,6 +43,13 @@ static unsigned char *png_chunk(unsigned char *o, const char *type, const unsign
     return png_be32(o + 4 + n, png_crc(t, n + 4, 0));
 }
 
+/* Byte i of row cur under filter f (0 None, 1 Sub, 2 Up; up: the row above, NULL for the first). */
+static unsigned char png_filtered(const unsigned char *cur, const unsigned char *up, size_t i, int f)
+{
+    const unsigned char pred = f == 1 ? (i >= 3 ? cur[i - 3] : 0) : f == 2 ? (up ? up[i] : 0) : 0;
+    return (unsigned char)(cur[i] - pred);
+}
+
 /* The rows of the w x h image rgb as PNG's filtered stream into raw ((3 w + 1) h bytes): each row
    its filter byte, then the row under the filter (None, Sub or Up) whose bytes, read as signed,
    have the smallest absolute sum. */
@@ -56,16 +63,15 @@ static void png_filter_rows(const unsigned char *rgb, int w, int h, unsigned cha
         unsigned char *o = raw + (size_t)y * (n + 1);
         unsigned long cost[3] = {0, 0, 0};
         int best = 0;
-        for (i = 0; i < n; ++i) {
-            const unsigned char v[3] = {cur[i], (unsigned char)(cur[i] - (i >= 3 ? cur[i - 3] : 0)),
-                                        (unsigned char)(cur[i] - (up ? up[i] : 0))};
-            for (f = 0; f < 3; ++f) cost[f] += v[f] < 128 ? v[f] : 256u - v[f];
-        }
+        for (i = 0; i < n; ++i)
+            for (f = 0; f < 3; ++f) {
+                const unsigned char v = png_filtered(cur, up, i, f);
+                cost[f] += v < 128 ? v : 256u - v;
+            }
         for (f = 1; f < 3; ++f)
             if (cost[f] < cost[best]) best = f;
         o[0] = (unsigned char)best;
-        for (i = 0; i < n; ++i)
-            o[1 + i] = (unsigned char)(cur[i] - (best == 1 ? (i >= 3 ? cur[i - 3] : 0) : best == 2 ? (up ? up[i] : 0) : 0));
+        for (i = 0; i < n; ++i) o[1 + i] = png_filtered(cur, up, i, best);
     }
 }
 
