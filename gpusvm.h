@@ -2644,7 +2644,7 @@ typedef struct gpusvm__cs_desc {
 /* A round's working set for a problem split by rows, merged from every part's report once
    (split.merge) and written to every part (split.apply): moved as gpusvm__split_merge returns it,
    st the status row, ws the set then its slots (q each), g its gradients, xw its points' vectors
-   (q x dpad, as gpusvm_gather_ws lays them out; set where moved is 1). */
+   (q x dpad, as gpusvm_gather_ws lays them out; set where moved is 1, once split.gather has run). */
 typedef struct gpusvm__split_out {
     int moved;
     const double *st;
@@ -2719,13 +2719,15 @@ typedef struct gpusvm__cs_steps {
    points (gpusvm__part_lo). splits: whether begin under that plan would split this batch (else every
    part would solve it whole). Each round's select is then post (this share's report enqueued), take
    (it, read), merge on one part (every part's reports side by side, in part order: the working set
-   one device chooses, with its points' vectors) and apply on every part (the merged set written,
-   from that part's copies); train.read_state's G holds this share's variables only. */
+   one device chooses), gather (the merging part's: the set's new vectors read, part t of parts; the
+   parts may run at once, a thread each) and apply on every part (the merged set written, from that
+   part's copies); train.read_state's G holds this share's variables only. */
 typedef struct gpusvm__split_steps {
     int (*splits)(gpusvm__backend *b, const gpusvm__problem *p, int nprob, const gpusvm__plan *plan);
     gpusvm_result (*post)(gpusvm__backend *b, int first);
     gpusvm_result (*take)(gpusvm__backend *b, const void **report, size_t *bytes);
     gpusvm_result (*merge)(gpusvm__backend *b, const void *reports, double eps, double max_iter, gpusvm__split_out *out);
+    void (*gather)(gpusvm__backend *b, int t, int parts);
     gpusvm_result (*apply)(gpusvm__backend *b, const gpusvm__split_out *merged);
 } gpusvm__split_steps;
 
@@ -5492,7 +5494,10 @@ struct gpusvm__ocl {
     gpusvm__problem sp;  /* the problem (host_xw's vectors come from its points' rows) */
     int32_t *host_ws;    /* the working set's variables (q), then the update's rows' (q) */
     double *host_coef;   /* the round's coefficients (q), then the update's rows' (q) */
-    size_t *host_rows;   /* the working set's points' rows in the problem's points (q; gpusvm__ocl_stream_gather) */
+    size_t *host_rows;   /* the working set's points' rows in the problem's points (q), then the positions
+                            whose vectors are to be read (gpusvm__ocl_gather_plan: ngather of them) */
+    size_t ngather;
+    int xw_kept;         /* host_xw's columns hold host_rows' points' vectors (the last gather's) */
     /* A problem split by rows (gpusvm__ocl_split_*; base.parts): streamed as above over this
        share's points [plo, phi) only (tiles t: [plo + t tile, ...)); rep this share's report
        (GPUSVM__CO_WORDS(q) words), reps every part's (desc.split: gathered here), merge the
@@ -7468,7 +7473,7 @@ static gpusvm_result gpusvm__ocl_stream_begin(gpusvm__ocl *b, const gpusvm__prob
         !(b->host_xw = (float *)gpusvm__alloc(a, 2 * q * b->dpad, sizeof(float))) ||
         !(b->host_ws = (int32_t *)gpusvm__alloc(a, 2 * q, sizeof(int32_t))) ||
         !(b->host_coef = (double *)gpusvm__alloc(a, 2 * q, sizeof(double))) ||
-        !(b->host_rows = (size_t *)gpusvm__alloc(a, q, sizeof(size_t))))
+        !(b->host_rows = (size_t *)gpusvm__alloc(a, 2 * q, sizeof(size_t))))
         return gpusvm__oom(b->base.ctx, "the host's tiles of streamed points");
     b->copyq = b->cl->clCreateCommandQueue(b->cctx, b->dev, 0, &e);
     if (e != 0 || !b->copyq) {
@@ -7477,6 +7482,7 @@ static gpusvm_result gpusvm__ocl_stream_begin(gpusvm__ocl *b, const gpusvm__prob
     }
     memset(b->host_tiles, 0, words * sizeof(float));
     b->sp = *p;
+    b->xw_kept = 0;
     /* 16 points at a time through the gather's room (gpusvm__ocl_stream_vector), then into the
        tiles' columns a cache line at a time (a point's features straight into the columns are a
        tile apart: a cache miss each) */
@@ -7518,30 +7524,60 @@ fail:
     return r;
 }
 
-/* The working set ws's vectors into host_xw (a variable out of range, once the problem is done:
-   point 0's, never read). */
-static void gpusvm__ocl_stream_gather(gpusvm__ocl *b, const int32_t *ws)
+/* The working set ws's points' rows into host_rows, and behind them the positions whose vectors
+   are to be read from those rows (their count, ngather; gpusvm__ocl_gather_part reads them): where
+   host_xw's columns hold the last gather's vectors (xw_kept), a position whose point the last set
+   held q/2 further on takes that column instead (the kept half, which gpusvm_select and
+   gpusvm__split_merge move to the front), so a round reads its new half only. A variable out of
+   range, once the problem is done: point 0's, never read. */
+static void gpusvm__ocl_gather_plan(gpusvm__ocl *b, const int32_t *ws)
 {
-    const size_t q = (size_t)b->q, dp = b->dpad;
+    const size_t q = (size_t)b->q, h = q / 2, dp = b->dpad;
+    size_t *row = b->host_rows, *list = b->host_rows + q, pos, f, i, m = 0;
+    for (pos = 0; pos < q; ++pos) { /* row[pos + h] is the last set's until pos reaches it */
+        const int32_t v = ws[pos];
+        const size_t r = gpusvm__map_pt(&b->sp, GPUSVM__PT(v >= 0 && (size_t)v < b->nvar ? (size_t)v : 0, b->npts0));
+        if (!(pos < h && b->xw_kept && row[pos + h] == r)) list[m++] = pos;
+        row[pos] = r;
+    }
+    for (f = 0; b->xw_kept && f < dp; ++f) { /* the kept columns moved, a feature at a time */
+        float *col = b->host_xw + f * q;
+        for (pos = 0, i = 0; pos < h; ++pos)
+            if (i < m && list[i] == pos) ++i;
+            else col[pos] = col[pos + h];
+    }
+    b->ngather = m;
+    b->xw_kept = 1; /* once the parts have read the list */
+}
+
+/* Part t of parts of the listed vectors (gpusvm__ocl_gather_plan) into host_xw's columns, through
+   the gather's room; the parts may run at once, a thread each (they write their own positions). */
+static void gpusvm__ocl_gather_part(gpusvm__ocl *b, int t, int parts)
+{
+    const size_t q = (size_t)b->q, dp = b->dpad, m = b->ngather;
+    const size_t lo = m * (size_t)t / (size_t)parts, hi = m * (size_t)(t + 1) / (size_t)parts;
+    const size_t *row = b->host_rows, *list = b->host_rows + q;
     const gpusvm__csr *x = &b->sp.x;
     const float *rows = b->host_xw + q * dp;
-    size_t *row = b->host_rows, pos, p0, f, j;
+    size_t i, i0, f, j;
     /* the points' rows are scattered over the data (1M x 64: 512 MB): their lines asked for
        first, every one at once, then read (the memory's latency once, not once a point) */
-    for (pos = 0; pos < q; ++pos) {
-        const int32_t v = ws[pos];
-        row[pos] = gpusvm__map_pt(&b->sp, GPUSVM__PT(v >= 0 && (size_t)v < b->nvar ? (size_t)v : 0, b->npts0));
-        GPUSVM__PREFETCH(&x->row_ptr[row[pos]]);
-    }
-    for (pos = 0; pos < q; ++pos)
-        for (j = x->row_ptr[row[pos]]; j < x->row_ptr[row[pos] + 1]; j += 16) {
+    for (i = lo; i < hi; ++i) GPUSVM__PREFETCH(&x->row_ptr[row[list[i]]]);
+    for (i = lo; i < hi; ++i)
+        for (j = x->row_ptr[row[list[i]]]; j < x->row_ptr[row[list[i]] + 1]; j += 16) {
             GPUSVM__PREFETCH(&x->col[j]);
             GPUSVM__PREFETCH(&x->val[j]);
         }
-    for (pos = 0; pos < q; ++pos) gpusvm__ocl_stream_vector(b, row[pos], pos);
-    for (p0 = 0; p0 < q; p0 += 16) /* into columns, a cache line of each at a time */
+    for (i = lo; i < hi; ++i) gpusvm__ocl_stream_vector(b, row[list[i]], list[i]);
+    for (i0 = lo; i0 < hi; i0 += 16) /* into columns, a cache line of each at a time */
         for (f = 0; f < dp; ++f)
-            for (pos = p0; pos < p0 + 16 && pos < q; ++pos) b->host_xw[f * q + pos] = rows[pos * dp + f];
+            for (i = i0; i < i0 + 16 && i < hi; ++i) b->host_xw[f * q + list[i]] = rows[list[i] * dp + f];
+}
+
+static void gpusvm__ocl_stream_gather(gpusvm__ocl *b, const int32_t *ws)
+{
+    gpusvm__ocl_gather_plan(b, ws);
+    gpusvm__ocl_gather_part(b, 0, 1);
 }
 
 /* The rows step: the working set read back and its vectors gathered (a split problem's: both
@@ -7578,13 +7614,14 @@ static gpusvm_result gpusvm__ocl_stream_block(gpusvm__ocl *b)
 }
 
 /* The update's rows: the working set's positions whose coefficient is not 0, in order (the
-   resident update's sum skips the others), their variables, coefficients and vectors uploaded;
-   their count. */
+   resident update's sum skips the others), their variables, coefficients and vectors uploaded
+   (the vectors through the gather's room: host_xw's columns stay the set's); their count. */
 static gpusvm_result gpusvm__ocl_stream_moved(gpusvm__ocl *b, int *cnt)
 {
     const size_t q = (size_t)b->q, dp = b->dpad;
     int32_t *idx = b->host_ws + q;
     double *coef = b->host_coef + q;
+    float *room = b->host_xw + q * dp;
     gpusvm_result r;
     size_t pos, f, m = 0;
     if ((r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_COEF], q * sizeof(double), b->host_coef)) != GPUSVM_OK) return r;
@@ -7592,7 +7629,7 @@ static gpusvm_result gpusvm__ocl_stream_moved(gpusvm__ocl *b, int *cnt)
         if (b->host_coef[pos] == 0.0) continue;
         idx[m] = b->host_ws[pos];
         coef[m] = b->host_coef[pos];
-        for (f = 0; f < dp; ++f) b->host_xw[f * q + m] = b->host_xw[f * q + pos];
+        for (f = 0; f < dp; ++f) room[f * q + m] = b->host_xw[f * q + pos];
         ++m;
     }
     *cnt = (int)m;
@@ -7600,7 +7637,7 @@ static gpusvm_result gpusvm__ocl_stream_moved(gpusvm__ocl *b, int *cnt)
     if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_S_IDX], 0, m * sizeof(int32_t), idx)) != GPUSVM_OK ||
         (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_S_COEF], 0, m * sizeof(double), coef)) != GPUSVM_OK)
         return r;
-    return gpusvm__ocl_write(b, b->mem[GPUSVM__TB_XW], 0, q * dp * sizeof(float), b->host_xw);
+    return gpusvm__ocl_write(b, b->mem[GPUSVM__TB_XW], 0, q * dp * sizeof(float), room);
 }
 
 /* Tile t on its way to its buffer (X for even t, XT for odd) on the copy queue, once the rows
@@ -8033,8 +8070,9 @@ static void gpusvm__ocl_flush(gpusvm__backend *bb)
     (void)b->cl->clFlush(b->queue); /* a failure shows at the next call that waits */
 }
 
-/* Every part's reports merged (gpusvm__split_merge) into this backend's host copies, and the new
-   working set's vectors gathered (every part's rows read them: gathered once, not by each). */
+/* Every part's reports merged (gpusvm__split_merge) into this backend's host copies, and what
+   of the new working set's vectors is to be read planned (gpusvm__ocl_gather_plan; every part's
+   rows read them: gathered once, not by each, and in parts by split.gather). */
 static gpusvm_result gpusvm__ocl_split_merge(gpusvm__backend *bb, const void *reports, double eps, double max_iter,
                                              gpusvm__split_out *out)
 {
@@ -8055,8 +8093,14 @@ static gpusvm_result gpusvm__ocl_split_merge(gpusvm__backend *bb, const void *re
     out->ws = b->ws_new;
     out->g = b->gws;
     out->xw = b->host_xw;
-    if (out->moved > 0) gpusvm__ocl_stream_gather(b, b->ws_new);
+    b->ngather = 0;
+    if (out->moved > 0) gpusvm__ocl_gather_plan(b, b->ws_new);
     return GPUSVM_OK;
+}
+
+static void gpusvm__ocl_split_gather_part(gpusvm__backend *bb, int t, int parts)
+{
+    gpusvm__ocl_gather_part((gpusvm__ocl *)bb, t, parts);
 }
 
 /* The merged round written (from this backend's host copies, filled from the merging part's):
@@ -8074,6 +8118,7 @@ static gpusvm_result gpusvm__ocl_split_apply(gpusvm__backend *bb, const gpusvm__
         memcpy(b->ws_new, merged->ws, 2 * q * sizeof(int32_t));
         memcpy(b->gws, merged->g, q * sizeof(double));
         if (merged->moved) memcpy(b->host_xw, merged->xw, q * b->dpad * sizeof(float));
+        b->xw_kept = 0; /* not host_rows' (this part did not merge) */
     }
     /* the host's copies stay until the next round's report is read (gpusvm__ocl_split_take) */
     if ((r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_STATUS], sizeof b->split_st, b->split_st)) != GPUSVM_OK ||
@@ -8107,6 +8152,7 @@ static gpusvm_result gpusvm__ocl_split_select(gpusvm__ocl *b, int first, double 
         (r = gpusvm__ocl_split_gather(b, rep, b->reps, bytes)) != GPUSVM_OK ||
         (r = gpusvm__ocl_split_merge(&b->base, b->reps, eps, max_iter, &merged)) != GPUSVM_OK)
         return r;
+    gpusvm__ocl_gather_part(b, 0, 1);
     return gpusvm__ocl_split_apply(&b->base, &merged);
 }
 
@@ -9298,7 +9344,8 @@ static const gpusvm__train_steps gpusvm__ocl_train_steps = {
     gpusvm__ocl_write_ws};
 static const gpusvm__cs_steps gpusvm__ocl_cs_steps = {gpusvm__ocl_cs_begin, gpusvm__ocl_cs_step, gpusvm__ocl_cs_read};
 static const gpusvm__split_steps gpusvm__ocl_split_steps = {gpusvm__ocl_splits, gpusvm__ocl_split_post, gpusvm__ocl_split_take,
-                                                      gpusvm__ocl_split_merge, gpusvm__ocl_split_apply};
+                                                      gpusvm__ocl_split_merge, gpusvm__ocl_split_gather_part,
+                                                      gpusvm__ocl_split_apply};
 #endif
 
 #ifndef GPUSVM_PREDICT_ONLY
@@ -9594,6 +9641,7 @@ enum {
     GPUSVM__MS_BEGIN, /* train.begin of the device's problems (it allocates: threads with the default allocator) */
     GPUSVM__MS_SELECT, GPUSVM__MS_ROWS, GPUSVM__MS_SMO, GPUSVM__MS_UPDATE, GPUSVM__MS_STATUS,
     GPUSVM__MS_REPORT, /* split by rows: the device's report enqueued and read (split.post, split.take) */
+    GPUSVM__MS_GATHER, /* split by rows: part k of the merged set's vectors read (the first device's split.gather) */
     GPUSVM__MS_APPLY   /* split by rows: the merged round written (split.apply) */
 };
 
@@ -9643,6 +9691,7 @@ static void gpusvm__multi_step(void *arg, int k)
             c->copied[k] = 1;
         }
         break;
+    case GPUSVM__MS_GATHER: m->dev[0]->split->gather(m->dev[0], k, m->n); return;
     default: r = d->split->apply(d, c->merged); break; /* GPUSVM__MS_APPLY */
     }
     if (r == GPUSVM_OK && c->step != GPUSVM__MS_STATUS && c->step != GPUSVM__MS_REPORT && d->train->flush) d->train->flush(d);
@@ -9755,6 +9804,8 @@ static gpusvm_result gpusvm__multi_rows_select(gpusvm__multi *m, int first, doub
         memcpy(m->reps + (size_t)k * m->rep_bytes, c.rep[k], m->rep_bytes);
     }
     if ((r = m->dev[0]->split->merge(m->dev[0], m->reps, eps, max_iter, &merged)) != GPUSVM_OK) return r;
+    c.step = GPUSVM__MS_GATHER;
+    if (merged.moved > 0 && (r = gpusvm__multi_run(m, &c)) != GPUSVM_OK) return r;
     c.step = GPUSVM__MS_APPLY;
     c.merged = &merged;
     return gpusvm__multi_run(m, &c);

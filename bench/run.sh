@@ -294,7 +294,8 @@ elif wanted fp64; then
     pairs "fp64: dense 200,000 × 32 → 20,000" dense200k dense.t -c 1 -g 0.05
 fi
 
-# several devices (BENCH_DEVICES): one binary problem split by rows across them, mnist's 45
+# several devices (BENCH_DEVICES): one binary problem split by rows across them (dense 1M x 64, 2M
+# and 4M x 32, generated; the 4M row alone takes minutes on one GPU), mnist's 45
 # one-vs-one pairs spread across them and a 5 x 5 grid of 5-fold cross-validation on a9a
 # (gpusvm-grid, the whole process: its gamma values at once, a device each), against the list's
 # first device alone (best of BENCH_RUNS each),
@@ -346,6 +347,9 @@ if wanted devices; then
         echo "Several devices: not run (BENCH_DEVICES not set)"
     else
         [ -s "$D/dense1m.64" ] || $B/gen_dense 1000000 64 7 > "$D/dense1m.64"
+        for n in 2 4; do
+            [ "$LARGE" = 1 ] && wanted "devices: dense $n," && { [ -s "$D/dense${n}m.32" ] || $B/gen_dense ${n}000000 32 2 > "$D/dense${n}m.32"; }
+        done
         echo "Several devices (GPUSVM_DEVICE=$BENCH_DEVICES against ${BENCH_DEVICES%%,*}; training time / whole process,"
         echo "each best of $RUNS; the grid: whole process; work below 5e10 stays on the first device):"
         echo
@@ -355,6 +359,8 @@ if wanted devices; then
         echo "| data | one device | all of them | speed-up (training) | the one-device model (grid: .out) file |"
         echo "|---|---|---|---|---|"
         on_devices "devices: dense 1,000,000 × 64, split by rows" dense1m.64 -c 1 -g 0.05
+        on_devices "devices: dense 2,000,000 × 32, split by rows" dense2m.32 -c 1 -g 0.05
+        on_devices "devices: dense 4,000,000 × 32, split by rows" dense4m.32 -c 1 -g 0.05
         on_devices "devices: mnist, 45 one-vs-one pairs" mnist.scale -c 10 -g 0.02
         on_devices "devices: heart_scale (small work)" heart_scale -c 1 -g 0.05
         grid_devices "devices: a9a, 5 × 5 grid of 5-fold cross-validation (whole process)" a9a -log2c -1,7,2 -log2g -9,-1,2 -v 5
