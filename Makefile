@@ -109,7 +109,7 @@ fuzz-build: $(FUZZERS)
 # (bench/latency.c), each part of the kernels' compile with the drivers' caches out of the way
 # (bench/compile.c), then the primitives
 # against the device's ceilings (bench/micro.c; GPUs only), and the first hour's numbers (bench/build.sh)
-bench: setup $(TOOLS) $(BUILD)/micro $(BUILD)/latency $(BUILD)/compile $(BUILD)/reader $(BUILD)/gen_sparse $(BUILD)/gen_dense
+bench: setup $(TOOLS) $(BUILD)/micro $(BUILD)/probe $(BUILD)/latency $(BUILD)/compile $(BUILD)/reader $(BUILD)/gen_sparse $(BUILD)/gen_dense
 	@sh bench/run.sh
 	@echo
 	@sh bench/build.sh
@@ -120,6 +120,8 @@ bench: setup $(TOOLS) $(BUILD)/micro $(BUILD)/latency $(BUILD)/compile $(BUILD)/
 	@POCL_CACHE_DIR=$(BUILD)/bench/pocl-compile CUDA_CACHE_DISABLE=1 $(BUILD)/compile
 	@echo
 	@$(BUILD)/micro
+	@echo
+	@$(BUILD)/probe
 
 $(BUILD)/reader: bench/reader.c gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/reader.c $(LIBS)
@@ -136,8 +138,12 @@ $(BUILD)/gen_sparse: bench/gen_sparse.c | $(BUILD)
 $(BUILD)/gen_dense: bench/gen_dense.c | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/gen_dense.c -lm
 
-$(BUILD)/micro: bench/micro.c gpusvm.h | $(BUILD)
+$(BUILD)/micro: bench/micro.c bench/bench_cl.h gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/micro.c $(LIBS)
+
+# what a dependent pair update of the inner solve costs at least, from the GPU's cycle counter (NVIDIA)
+$(BUILD)/probe: bench/probe.c bench/bench_cl.h gpusvm.h | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/probe.c $(LIBS)
 
 # alpha seeding along C against cold starts, one binary problem (docs/results.md: build/warm_start DATA GAMMA)
 $(BUILD)/warm_start: bench/warm_start.c gpusvm.h | $(BUILD)

@@ -724,8 +724,9 @@ GPUSVM_API gpusvm_result gpusvm_predict_probability(gpusvm_context *ctx, const g
    n are 0; those past the model's features still count in |x|^2, so they change an RBF kernel's
    values as in LIBSVM (and add nothing to <x,z>); for a precomputed kernel, x[k-1] = K(x, training
    point k). GPUSVM_ERROR_INVALID_ARGUMENT, and nothing written, for a NULL predictor, a NULL x
-   with n > 0, or a NaN or infinite x[i] (as gpusvm_predict refuses them); the check costs n
-   comparisons. The model must outlive the predictor, unchanged; a predictor is used by one
+   with n > 0, or a NaN or infinite x[i] (as gpusvm_predict refuses them; the check costs n
+   comparisons), or kernel values past float's range (GPUSVM_ERR_NOT_FINITE's result: |x|^2 or a
+   decision value not finite, as gpusvm_predict refuses them). The model must outlive the predictor, unchanged; a predictor is used by one
    thread at a time (make one per thread). */
 typedef struct gpusvm_predictor gpusvm_predictor;
 GPUSVM_API gpusvm_result gpusvm_predictor_create(gpusvm_context *ctx, const gpusvm_model *model,
@@ -966,6 +967,26 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #define GPUSVM__SMO_POS_BYTES (3 * 8 + 2 * 4 + 1)
 #define GPUSVM__SMO_ITEM_BYTES (4 * 8 + 2 * 4)
 #define GPUSVM__SMO_SPARE 1024
+/* The inner solve's third level (part 3; the C backend's gpusvm__cpu_set_*): a working set of at
+ * least GPUSVM__SET_MIN_Q positions is cut into GPUSVM__SET_GROUPS groups, position t in group
+ * GPUSVM__SET_GROUP(t) (32 consecutive positions, the same again 512 on: a warp's positions at a
+ * work-group of 512). Each step takes LIBSVM's i and j over the whole set, then a set S of at most
+ * GPUSVM__SET_MAX positions: each group's best i (the largest violator over I_up) and best j (the
+ * second-order partner of i over I_low). S is solved alone with LIBSVM's pair updates until its
+ * gap is below max(eps, its first gap / GPUSVM__SET_DIV) or after GPUSVM__SET_PAIRS x |S| pairs,
+ * its first pair being LIBSVM's (i, j); then the set's other gradients take S's changes. Its
+ * local memory: S's block of kernel values (a row of GPUSVM__SET_MAX + 1 floats each), its
+ * positions and its changes, within the work-items' bytes of GPUSVM__SMO_LOCAL (without warp exchanges
+ * it takes the reductions' scratch, which no reduction uses while S is solved). */
+#define GPUSVM__SET_GROUPS 16
+#define GPUSVM__SET_WIDTH 32
+#define GPUSVM__SET_MAX (2 * GPUSVM__SET_GROUPS)
+#define GPUSVM__SET_GROUP(t) (((t) % (GPUSVM__SET_GROUPS * GPUSVM__SET_WIDTH)) / GPUSVM__SET_WIDTH)
+#define GPUSVM__SET_MIN_Q 128
+#define GPUSVM__SET_DIV 10
+#define GPUSVM__SET_PAIRS 2
+#define GPUSVM__SET_LD (GPUSVM__SET_MAX + 1)
+#define GPUSVM__SET_LOCAL ((size_t)GPUSVM__SET_MAX * (GPUSVM__SET_LD * 4 + 4 + 8) + 2 * GPUSVM__SET_GROUPS * 4)
 #define GPUSVM__SMO_LOCAL(q) \
     ((size_t)(q) * GPUSVM__SMO_POS_BYTES + (size_t)GPUSVM__L * GPUSVM__SMO_ITEM_BYTES + GPUSVM__SMO_SPARE)
 /* The selection's radix passes count digits into GPUSVM__SEL_BINS bins; one selection's scratch
@@ -1253,7 +1274,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(SMO, __global const float *, qd0) S_() X_(SMO, __global gpusvm_wbits *, coef0) S_()                    \
     X_(SMO, gpusvm_wbits, eps) S_() X_(SMO, gpusvm_wbits, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \
     X_(SMO, int, whole_inner) S_() X_(SMO, gpusvm_wbits, max_iter) S_() X_(SMO, __global gpusvm_wbits *, status0) S_() \
-    X_(SMO, int, nu)
+    X_(SMO, int, nu) S_() X_(SMO, int, sets)
 
 /* kernels part 4 */
 #define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \
@@ -1368,6 +1389,7 @@ struct gpusvm_context {
     int lanes;                  /* $GPUSVM_LANES: 0 by the device (gpusvm__jobs_lanes), else at most this many */
     int spread;                 /* $GPUSVM_SPREAD=always: several devices take any work (else what pays) */
     int overlap;                /* $GPUSVM_OVERLAP, the inner solve beside the rows: 1 always, 2 off, 0 where it pays */
+    int pairs;                  /* $GPUSVM_INNER=pairs: the inner solve without its third level (LIBSVM's pair sequence) */
     gpusvm_split split;         /* desc.split; parts 1 without one */
     int shared, shared_failed;  /* steps run on several threads; one of them failed (gpusvm__said_lock) */
     volatile long said_next, said_turn;
@@ -1894,6 +1916,90 @@ static void gpusvm__open_lock(void) {}
 static void gpusvm__open_unlock(void) {}
 #endif
 
+/* Locale-independent number text: "C" decimal point whatever setlocale() says. */
+static char gpusvm__decimal_point(void)
+{
+    const struct lconv *lc = localeconv();
+    return (lc && lc->decimal_point && lc->decimal_point[0]) ? lc->decimal_point[0] : '.';
+}
+
+/* One conversion spec (spec: '%' to the conversion character, length modifier included) of
+   vsnprintf, its arguments taken from ap (ns of them from '*'), into buf; a floating one's point
+   back to '.' (its text holds no other character the locale's point could be). Returns what
+   snprintf returns. */
+#define GPUSVM__ONE(type)                                                                                             \
+    (ns == 0 ? snprintf(buf, size, spec, va_arg(*ap, type))                                                       \
+             : ns == 1 ? snprintf(buf, size, spec, star[0], va_arg(*ap, type))                                     \
+                       : snprintf(buf, size, spec, star[0], star[1], va_arg(*ap, type)))
+static int gpusvm__format_one(char *buf, size_t size, const char *spec, const int *star, int ns, va_list *ap, char dp)
+{
+    const size_t n = strlen(spec);
+    const char conv = spec[n - 1], mod = n > 2 ? spec[n - 2] : 0, mod2 = n > 3 ? spec[n - 3] : 0;
+    int w;
+    char *p;
+    if (strchr("diouxXc", conv)) {
+        const int sgn = conv == 'd' || conv == 'i';
+        if (mod == 'l' && mod2 == 'l') w = sgn ? GPUSVM__ONE(long long) : GPUSVM__ONE(unsigned long long);
+        else if (mod == 'l') w = sgn ? GPUSVM__ONE(long) : GPUSVM__ONE(unsigned long);
+        else if (mod == 'z') w = GPUSVM__ONE(size_t);
+        else w = sgn || conv == 'c' ? GPUSVM__ONE(int) : GPUSVM__ONE(unsigned);
+        return w;
+    }
+    if (conv == 's') return GPUSVM__ONE(const char *);
+    if (conv == 'p') return GPUSVM__ONE(void *);
+    w = mod == 'L' ? GPUSVM__ONE(long double) : GPUSVM__ONE(double);
+    for (p = buf; size && *p; ++p)
+        if (*p == dp) *p = '.';
+    return w;
+}
+#undef GPUSVM__ONE
+
+/* vsnprintf in the "C" locale whatever setlocale() says (the library's messages and every number
+   it writes as text); where the locale's point is '.', vsnprintf itself. */
+static void gpusvm__vformat(char *buf, size_t size, const char *fmt, va_list ap0)
+{
+    const char dp = gpusvm__decimal_point();
+    size_t at = 0;
+    va_list ap;
+    if (!size) return;
+    va_copy(ap, ap0);
+    if (dp == '.') vsnprintf(buf, size, fmt, ap);
+    else {
+        buf[0] = 0;
+        while (*fmt && at + 1 < size) {
+            char spec[32];
+            int star[2], ns = 0, w;
+            const char *s = fmt++;
+            if (*s != '%' || *fmt == '%') {
+                buf[at++] = *s;
+                fmt += *s == '%';
+                continue;
+            }
+            while (*fmt && strchr("-+ #0", *fmt)) ++fmt;
+            for (; *fmt == '*' || (*fmt >= '0' && *fmt <= '9') || *fmt == '.'; ++fmt)
+                if (*fmt == '*' && ns < 2) star[ns++] = va_arg(ap, int);
+            while (*fmt && strchr("hlLzjt", *fmt)) ++fmt;
+            if (!*fmt || (size_t)(fmt + 1 - s) >= sizeof spec) break; /* not a conversion this knows */
+            memcpy(spec, s, (size_t)(++fmt - s));
+            spec[fmt - s] = 0;
+            w = gpusvm__format_one(buf + at, size - at, spec, star, ns, &ap, dp);
+            if (w < 0) break;
+            at += (size_t)w < size - at ? (size_t)w : size - at - 1;
+        }
+        buf[at] = 0;
+    }
+    va_end(ap);
+}
+
+/* snprintf in the "C" locale (gpusvm__vformat). */
+static void gpusvm__format(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gpusvm__vformat(buf, size, fmt, ap);
+    va_end(ap);
+}
+
 static void gpusvm__log(gpusvm_context *ctx, gpusvm_log_level level, const char *fmt, ...)
 {
     char msg[1024];
@@ -1901,7 +2007,7 @@ static void gpusvm__log(gpusvm_context *ctx, gpusvm_log_level level, const char 
     if (ctx && ctx->root) ctx = ctx->root;
     if (!ctx || !ctx->logger.fn) return;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    gpusvm__vformat(msg, sizeof msg, fmt, ap);
     va_end(ap);
     gpusvm__said_lock(ctx);
     ctx->logger.fn(ctx->logger.user_data, level, msg);
@@ -1928,7 +2034,7 @@ static gpusvm_result gpusvm__fail_v(gpusvm_context *ctx, gpusvm_error id, const 
     if (ctx->root) ctx = ctx->root;
     gpusvm__said_lock(ctx);
     if (!ctx->shared_failed) {
-        vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+        gpusvm__vformat(ctx->error, sizeof ctx->error, fmt, ap);
         ctx->last_error = code;
         ctx->last_id = id;
         if (call) {
@@ -1997,21 +2103,9 @@ static double gpusvm__now(void)
 #endif
 }
 
-/* Locale-independent number text: "C" decimal point whatever setlocale() says. */
-static char gpusvm__decimal_point(void)
-{
-    const struct lconv *lc = localeconv();
-    return (lc && lc->decimal_point && lc->decimal_point[0]) ? lc->decimal_point[0] : '.';
-}
-
 static void gpusvm__fmt_g(char *buf, size_t size, int digits, double v)
 {
-    char dp = gpusvm__decimal_point();
-    char *p;
-    snprintf(buf, size, "%.*g", digits, v);
-    if (dp != '.')
-        for (p = buf; *p; ++p)
-            if (*p == dp) *p = '.';
+    gpusvm__format(buf, size, "%.*g", digits, v);
 }
 
 /* strtod on [s, end) with '.' as the decimal point; the whole token must be a number of at
@@ -2845,7 +2939,8 @@ typedef struct gpusvm__cpu_job {
     size_t plo, kw, vlo[2], vhi[2];
     const int32_t *cmap;
     /* rows shared by problems solved whole on the same points (a grid's C values, each fold's):
-       -1, or the earlier job whose rows it reads (computed once, all at once, by that job) */
+       the earlier job whose rows it reads (computed once, all at once, by that job), else -1, or -2
+       where a later job reads its rows */
     int rows_of;
     /* the round's rows left to its inner solve (gpusvm__cpu_smo_overlap): 0 none, 1 the misses,
        2 the working set's (as gpusvm__cpu_rows_list's first); updated: and the round's gradient
@@ -2888,7 +2983,7 @@ typedef struct gpusvm__cpu {
     int xfailed;
     unsigned char *xblock;      /* the working-set blocks' allgather: every part's columns */
     size_t xblock_bytes;
-    int *rows_of; /* train.begin's problems: gpusvm__cpu_same_rows of each */
+    int *rows_of; /* train.begin's problems: whose rows each reads (gpusvm__cpu_rows_share) */
     int *order;   /* and the order the threads take their inner solves in (gpusvm__cpu_order) */
 } gpusvm__cpu;
 
@@ -3112,24 +3207,56 @@ static void gpusvm__cpu_job_share(gpusvm__cpu *b, gpusvm__cpu_job *j, int32_t **
     *cmap_room += j->kw;
 }
 
-/* The earlier problem whose kernel rows problem t can read, or -1: both solved whole on the same
-   points in the same order (one variable a point) with the same gamma, neither split nor
-   Crammer-Singer's, so their rows are the same values (the C values of a grid's fold and gamma,
-   the folds of a repeated subset). */
-static int gpusvm__cpu_same_rows(const gpusvm__cpu *b, const gpusvm__problem *p, int t, int q)
+/* Whether problems o and a have the same rows: the same points in the same order (one variable a
+   point where a is solved whole, checked by the caller) with the same gamma, neither
+   Crammer-Singer's nor cached, so their rows are the same values (the C values of a grid's fold
+   and gamma, the folds of a repeated subset). */
+static int gpusvm__cpu_rows_alike(const gpusvm__problem *o, const gpusvm__problem *a)
 {
-    const gpusvm__problem *a = &p[t];
-    int s;
-    if (a->nvar > (size_t)q || a->nvar != a->npts || a->own_rows || a->cache || gpusvm__cpu_splits(b, a, q)) return -1;
-    for (s = 0; s < t; ++s) {
-        const gpusvm__problem *o = &p[s];
-        if (o->npts != a->npts || o->nvar != a->nvar || o->gamma != a->gamma || o->own_rows || o->cache ||
-            (!o->map) != (!a->map))
-            continue;
-        if (b->rows_of && b->rows_of[s] >= 0) continue; /* the first of its kind holds the rows */
-        if (!a->map || o->map == a->map || memcmp(o->map, a->map, a->npts * sizeof(int32_t)) == 0) return s;
+    if (o->npts != a->npts || o->nvar != a->nvar || o->gamma != a->gamma || (!o->map) != (!a->map)) return 0;
+    return !a->map || o->map == a->map || memcmp(o->map, a->map, a->npts * sizeof(int32_t)) == 0;
+}
+
+/* A hash of what gpusvm__cpu_rows_alike compares. */
+static uint64_t gpusvm__cpu_rows_hash(const gpusvm__problem *a)
+{
+    const double g = a->gamma + 0.0; /* -0 as +0, as == has them */
+    uint64_t h = 1469598103934665603ULL, gb;
+    size_t k;
+    memcpy(&gb, &g, sizeof gb);
+    h = (h ^ (uint64_t)a->npts) * 1099511628211ULL;
+    h = (h ^ (uint64_t)a->nvar) * 1099511628211ULL;
+    h = (h ^ gb) * 1099511628211ULL;
+    for (k = 0; a->map && k < a->npts; ++k) h = (h ^ (uint32_t)a->map[k]) * 1099511628211ULL;
+    return h ^ (h >> 29);
+}
+
+/* rows_of[t]: the earlier problem whose kernel rows problem t reads (the first of its kind,
+   gpusvm__cpu_rows_alike, where t is solved whole on its own points and neither split nor
+   Crammer-Singer's nor cached), else -1, or -2 where a later problem reads t's. Through a hash
+   table of the kinds, so that many problems (one-vs-one's pairs of a thousand classes) cost their
+   maps' length, not the square of their count. */
+static int gpusvm__cpu_rows_share(gpusvm__cpu *b, const gpusvm__problem *p, int nprob, int q)
+{
+    size_t cap = 16, i;
+    int t, *slot;
+    while (cap < 2 * (size_t)nprob) cap *= 2;
+    if (!(slot = (int *)gpusvm__alloc(&b->base.ctx->alloc, cap, sizeof(int)))) return 0;
+    for (i = 0; i < cap; ++i) slot[i] = -1;
+    for (t = 0; t < nprob; ++t) {
+        const gpusvm__problem *a = &p[t];
+        b->rows_of[t] = -1;
+        if (a->own_rows || a->cache) continue;
+        for (i = (size_t)gpusvm__cpu_rows_hash(a) & (cap - 1); slot[i] >= 0; i = (i + 1) & (cap - 1))
+            if (gpusvm__cpu_rows_alike(&p[slot[i]], a)) break;
+        if (slot[i] < 0) slot[i] = t; /* the first of its kind holds the rows */
+        else if (a->nvar <= (size_t)q && a->nvar == a->npts && !gpusvm__cpu_splits(b, a, q)) {
+            b->rows_of[t] = slot[i];
+            b->rows_of[slot[i]] = -2;
+        }
     }
-    return -1;
+    gpusvm__free(&b->base.ctx->alloc, slot);
+    return 1;
 }
 
 /* Job t of the batch: its views into the batch's arrays (nvar variables, krows row floats and
@@ -3167,8 +3294,7 @@ static void gpusvm__cpu_job_init(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusv
     j->rows_of = b->rows_of[t];
     j->defer = j->updated = 0;
     if (j->rows_of >= 0) j->K = b->job[j->rows_of].K;
-    j->lazy = j->whole && !p->own_rows && j->rows_of < 0;
-    for (i = (size_t)t + 1; i < (size_t)nprob && j->lazy; ++i) j->lazy = b->rows_of[i] != t; /* shared: all at once */
+    j->lazy = j->whole && !p->own_rows && j->rows_of == -1; /* rows another reads: all at once */
     gpusvm__cpu_job_share(b, j, cmap_room);
     for (i = 0; i < j->n; ++i) {
         const size_t pt = gpusvm__map_pt(p, GPUSVM__PT(i, j->npts));
@@ -3228,7 +3354,10 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
         gpusvm__cpu_train_end(bb);
         return gpusvm__oom(bb->ctx, "the training state");
     }
-    for (t = 0; t < nprob; ++t) b->rows_of[t] = gpusvm__cpu_same_rows(b, p, t, q);
+    if (!gpusvm__cpu_rows_share(b, p, nprob, q)) {
+        gpusvm__cpu_train_end(bb);
+        return gpusvm__oom(bb->ctx, "the training state");
+    }
     for (t = 0; t < nprob; ++t) {
         const size_t qt = gpusvm__cpu_lines(&p[t], q, nprob), width = gpusvm__cpu_share(b, &p[t], q, &lo);
         nvar += p[t].nvar;
@@ -3784,6 +3913,7 @@ static int gpusvm__cpu_rows_wanted(const gpusvm__cpu *b, int t)
 {
     int s;
     if (b->job[t].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING) return 1;
+    if (b->job[t].rows_of != -2) return 0; /* no other job reads its rows */
     for (s = t + 1; s < b->nprob; ++s)
         if (b->job[s].rows_of == t && b->job[s].st[GPUSVM__ST_DONE] == GPUSVM__DONE_RUNNING) return 1;
     return 0;
@@ -3944,14 +4074,13 @@ static const float *gpusvm__cpu_kq(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpu
 }
 
 /* LIBSVM's analytic step on the pair (i, jj) of working-set positions, with its clipping to the
-   box; the working set's gradient follows (Ki, Kj: their rows of the block, Kii i's diagonal).
+   box; the gradients of the m positions follow (Ki, Kj: their rows of the block, Kii i's diagonal).
    In lv = -y G the update G_t += q_ti d_i + q_tj d_j (q_ti = y_t y_i k_ti) is
    lv_t += k_ti (-y_i d_i) + k_tj (-y_j d_j): the same products and sums up to their signs, which
    are exact, so the same bits as the kernel's. */
-static void gpusvm__cpu_smo_step(gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, int i, int jj, double Kii, const float *Ki,
+static void gpusvm__cpu_smo_step(int m, const gpusvm__cpu_ws *w, int i, int jj, double Kii, const float *Ki,
                                  const float *Kj)
 {
-    const int m = j->q;
     int t;
     double *la = w->la, *lv = w->lv;
     const int yi = w->ly[i], yj = w->ly[jj];
@@ -4101,6 +4230,128 @@ static int gpusvm__cpu_smo_unshrink(const gpusvm__cpu_ws *w, int m)
     return m;
 }
 
+/* The third level (part 0's GPUSVM__SET_*, part 3's gpusvm_set_*): after LIBSVM's (i, j) over the
+   working set, a set S of each group's best i and best j against i is solved alone, then the
+   set's other gradients take its changes; the same members, order and arithmetic as the kernel. */
+
+/* Each group's best i (largest lv over I_up) and best j against i (Gmax, Kii, Ki: i's lv, diagonal,
+   row of the block: the smallest second-order score over I_low), ties to the later position, into
+   gi, gj (-1: none); S's members into set in the kernel's order (the i, then the j that are not
+   their group's i). Returns how many. */
+static int gpusvm__cpu_set_members(const gpusvm__cpu_ws *w, int m, double Gmax, double Kii, const float *Ki, int *set)
+{
+    double bv[GPUSVM__SET_GROUPS], bo[GPUSVM__SET_GROUPS];
+    int gi[GPUSVM__SET_GROUPS], gj[GPUSVM__SET_GROUPS], g, t, ns = 0;
+    for (g = 0; g < GPUSVM__SET_GROUPS; ++g) {
+        bv[g] = -INFINITY;
+        bo[g] = INFINITY;
+        gi[g] = gj[g] = -1;
+    }
+    for (t = 0; t < m; ++t) {
+        const double v = w->lv[t], bdiff = Gmax - v;
+        g = GPUSVM__SET_GROUP(t);
+        if (w->lup[t] && v >= bv[g]) {
+            bv[g] = v;
+            gi[g] = t;
+        }
+        if (w->llow[t] && bdiff > 0.0) {
+            const double o = gpusvm__wss2(bdiff, Kii, w->lqd[t], Ki[t]);
+            if (o <= bo[g]) {
+                bo[g] = o;
+                gj[g] = t;
+            }
+        }
+    }
+    for (g = 0; g < GPUSVM__SET_GROUPS; ++g)
+        if (gi[g] >= 0) set[ns++] = gi[g];
+    for (g = 0; g < GPUSVM__SET_GROUPS; ++g)
+        if (gj[g] >= 0 && gj[g] != gi[g]) set[ns++] = gj[g];
+    return ns;
+}
+
+/* S's state (set[0..ns) of w) into its own room s, its block into kq (ns x ns) and its members'
+   rows of the block into row; s's scans visit the members by position (ties: the later). */
+static void gpusvm__cpu_set_view(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, const int *set, int ns,
+                                 const gpusvm__cpu_ws *s, const float **row)
+{
+    int u, v;
+    for (u = 0; u < ns; ++u) {
+        const int t = set[u];
+        s->la[u] = w->la[t];
+        s->lv[u] = w->lv[t];
+        s->lC[u] = w->lC[t];
+        s->lqd[u] = w->lqd[t];
+        s->ly[u] = w->ly[t];
+        s->lcls[u] = 0;
+        row[u] = gpusvm__cpu_kq(b, j, w, t);
+        gpusvm__cpu_ws_sets(s, u);
+        for (v = u; v > 0 && set[s->act[v - 1]] > t; --v) s->act[v] = s->act[v - 1];
+        s->act[v] = u;
+    }
+    for (u = 0; u < ns; ++u)
+        for (v = 0; v < ns; ++v) s->kq[u * ns + v] = row[u][set[v]];
+}
+
+/* One step of the third level after LIBSVM's (i, j) (Gmax, Kii, Ki: i's lv, diagonal, row): S
+   solved until its gap is below max(eps_in, its first gap / GPUSVM__SET_DIV), at most
+   GPUSVM__SET_PAIRS x |S| and left pair updates, its first pair (i, j); then every other position
+   of the set takes S's changes member by member. Returns S's pair updates. */
+static int gpusvm__cpu_set_round(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, double Gmax, double Kii,
+                                 const float *Ki, double eps_in, int left)
+{
+    double la[GPUSVM__SET_MAX], lv[GPUSVM__SET_MAX], lC[GPUSVM__SET_MAX], c[GPUSVM__SET_MAX], stop = 0.0;
+    float lqd[GPUSVM__SET_MAX], kq[GPUSVM__SET_MAX * GPUSVM__SET_MAX];
+    signed char ly[GPUSVM__SET_MAX];
+    unsigned char lup[GPUSVM__SET_MAX], llow[GPUSVM__SET_MAX], lcls[GPUSVM__SET_MAX];
+    int set[GPUSVM__SET_MAX], act[GPUSVM__SET_MAX], ns, cap, k = 0, u, t;
+    const float *row[GPUSVM__SET_MAX];
+    gpusvm__cpu_ws s;
+    memset(&s, 0, sizeof s);
+    s.la = la;
+    s.lv = lv;
+    s.lC = lC;
+    s.lqd = lqd;
+    s.kq = kq;
+    s.ly = ly;
+    s.lup = lup;
+    s.llow = llow;
+    s.lcls = lcls;
+    s.act = act;
+    ns = gpusvm__cpu_set_members(w, j->q, Gmax, Kii, Ki, set);
+    gpusvm__cpu_set_view(b, j, w, set, ns, &s, row);
+    cap = GPUSVM__SET_PAIRS * ns < left ? GPUSVM__SET_PAIRS * ns : left;
+    while (k < cap) {
+        double bv[2], g2[2], gap, kii;
+        int bi[2], jj;
+        gpusvm__cpu_smo_pick_i(&s, ns, 0, bv, bi, g2);
+        if (bi[0] < 0) break;
+        gap = bv[0] + g2[0];
+        if (k == 0) stop = eps_in > gap / GPUSVM__SET_DIV ? eps_in : gap / GPUSVM__SET_DIV;
+        else if (gap < stop) break;
+        kii = (double)lqd[bi[0]];
+        {
+            const float *kc[2];
+            kc[0] = kc[1] = kq + (size_t)bi[0] * (size_t)ns;
+            if ((jj = gpusvm__cpu_smo_pick_j(&s, ns, bv, &kii, kc)) < 0) break;
+        }
+        gpusvm__cpu_smo_step(ns, &s, bi[0], jj, kii, kq + (size_t)bi[0] * (size_t)ns, kq + (size_t)jj * (size_t)ns);
+        ++k;
+    }
+    for (u = 0; u < ns; ++u) {
+        const double d = la[u] - w->la[set[u]];
+        c[u] = ly[u] > 0 ? -d : d;
+    }
+    for (t = 0; t < j->q; ++t)
+        for (u = 0; u < ns; ++u)
+            if (c[u] != 0.0) w->lv[t] += (double)row[u][t] * c[u];
+    for (u = 0; u < ns; ++u) { /* S's own: the solve's values */
+        w->la[set[u]] = la[u];
+        w->lv[set[u]] = lv[u];
+        gpusvm__cpu_ws_sets(w, set[u]);
+    }
+    return k;
+}
+
 #define GPUSVM__CPU_SHRINK_EVERY 1000 /* pair updates between shrinkings (LIBSVM's min(l, 1000)) */
 
 /* LIBSVM's SMO on one problem's working set, as gpusvm_smo (w: room for q positions, gathered by
@@ -4108,13 +4359,15 @@ static int gpusvm__cpu_smo_unshrink(const gpusvm__cpu_ws *w, int m)
    solved whole shrinks as LIBSVM does (its scans skip the positions that cannot be chosen soon;
    all return when the gap is below 10 eps and before the solve may stop), so its pair updates
    are LIBSVM's choices over fewer positions; a working set of a larger problem (and the device's
-   inner solve) scans every position every time. */
+   inner solve) scans every position every time, and from GPUSVM__SET_MIN_Q positions (not nu)
+   takes the third level's steps (gpusvm__cpu_set_round) after each (i, j). */
 static void gpusvm__cpu_smo_run(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm__cpu_ws *w, double eps, double ratio,
                                 int max_inner, double max_iter)
 {
     const int m = j->q;
     double eps_in, left;
     const int every = m < GPUSVM__CPU_SHRINK_EVERY ? m : GPUSVM__CPU_SHRINK_EVERY;
+    const int sets = !b->base.ctx->pairs && !j->p.nu && !j->whole && m >= GPUSVM__SET_MIN_Q; /* the third level */
     int it = 0, budget, t, na, unshrunk = 0, shrink_in = every;
     if (j->whole) {
         ratio = 0.0;
@@ -4157,7 +4410,11 @@ static void gpusvm__cpu_smo_run(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
             continue;
         }
         c = w->lcls[jj];
-        gpusvm__cpu_smo_step(j, w, bi[c], jj, Kii[c], Kc[c], gpusvm__cpu_kq(b, j, w, jj));
+        if (sets) {
+            it += gpusvm__cpu_set_round(b, j, w, bv[0], Kii[0], Kc[0], eps_in, budget - it);
+            continue;
+        }
+        gpusvm__cpu_smo_step(m, w, bi[c], jj, Kii[c], Kc[c], gpusvm__cpu_kq(b, j, w, jj));
         ++it;
     }
     for (t = 0; t < m; ++t) {
@@ -7299,7 +7556,7 @@ static gpusvm_result gpusvm__ocl_bind_train_solve(gpusvm__ocl *b, gpusvm__cl_int
     gpusvm__cl_mem *m = b->mem;
     gpusvm_result r = GPUSVM_OK;
     const gpusvm__cl_int qmax = b->q, ldk = (gpusvm__cl_int)b->ldk, whole_inner = GPUSVM__WHOLE_INNER, one = 1,
-                         zero = 0;
+                         zero = 0, sets = !b->base.ctx->pairs;
     GPUSVM__SET(GATHER, GATHER_K0, m[GPUSVM__TB_K]);
     GPUSVM__SET(GATHER, GATHER_ldk, ldk);
     GPUSVM__SET(GATHER, GATHER_Kq0, m[GPUSVM__TB_KQ]);
@@ -7321,6 +7578,7 @@ static gpusvm_result gpusvm__ocl_bind_train_solve(gpusvm__ocl *b, gpusvm__cl_int
     GPUSVM__SET(SMO, SMO_whole_inner, whole_inner);
     GPUSVM__SET(SMO, SMO_status0, m[GPUSVM__TB_STATUS]);
     GPUSVM__SET(SMO, SMO_nu, nu);
+    GPUSVM__SET(SMO, SMO_sets, sets);
     GPUSVM__SET(UPDATE, UPDATE_out0, m[GPUSVM__TB_G]);
     GPUSVM__SET(UPDATE, UPDATE_y0, m[GPUSVM__TB_Y]);
     GPUSVM__SET(UPDATE, UPDATE_use_y, one);
@@ -10263,6 +10521,33 @@ static gpusvm_result gpusvm__need(gpusvm_context *ctx, const void *p, const char
 static int gpusvm__finite_f(float v) { return fabsf(v) <= FLT_MAX; }
 static int gpusvm__finite_d(double v) { return fabs(v) <= DBL_MAX; }
 
+/* Every point's kernel value with itself as the kernels compute it (its squared norm in float, then
+   k): one that is not finite, or a squared norm past float's range, would train on overflowed
+   values (a model of no support vector, a NaN label), so it is an error with the point named.
+   what: "training" or "prediction". */
+static gpusvm_result gpusvm__kernel_finite(gpusvm_context *ctx, const gpusvm__csr *x, gpusvm_kernel_type kt, double gamma,
+                                           double coef0, int degree, const char *what)
+{
+    size_t i, e;
+    if (kt == GPUSVM_KERNEL_PRECOMPUTED) return GPUSVM_OK;
+    for (i = 0; i < x->rows; ++i) {
+        double nd = 0.0;
+        float nf = 0.0f, k;
+        for (e = x->row_ptr[i]; e < x->row_ptr[i + 1]; ++e) {
+            nd += (double)x->val[e] * (double)x->val[e];
+            nf += x->val[e] * x->val[e];
+        }
+        k = gpusvm__kfun(gpusvm__ktype(kt), nf, nf, nf, (float)gamma, (float)coef0, degree);
+        if (!(nd <= FLT_MAX) || !gpusvm__finite_f(k))
+            return gpusvm__fail(ctx, GPUSVM_ERR_NOT_FINITE,
+                                "%s: row %lu's kernel value with itself overflows float (its squared norm %g, k %g): "
+                                "scale the data, or the kernel's parameters (gamma %g, coef0 %g, degree %d) are far "
+                                "outside its scale",
+                                what, (unsigned long)i, nd, (double)k, gamma, coef0, degree);
+    }
+    return GPUSVM_OK;
+}
+
 /* A CSR matrix's arrays: offsets from 0 that never decrease, column indices ascending within
    [0, cols) in each row, finite values. what names it in errors; a model's support vectors give
    their own ids (bad: the arrays, nan: a value). */
@@ -10891,10 +11176,13 @@ static gpusvm_result gpusvm__batch_begin(gpusvm_context *ctx, const gpusvm__prob
         if ((r = b->train->read_status(b, run->st)) != GPUSVM_OK) return r;
         run->upload = gpusvm__now() - t0;
     }
-    for (t = 0; t < nprob; ++t) {
-        info[t].working_set_size = p[t].nvar <= (size_t)q ? (int)p[t].nvar : q;
-        info[t].device_bytes = before - b->train->mem_left(b);
-        info[t].device_data_bytes = info[t].device_bytes ? b->train->bytes(b, p, nprob, &data_only) : 0;
+    { /* the batch's, once (each is a pass over the batch's problems) */
+        const size_t used = before - b->train->mem_left(b), data = used ? b->train->bytes(b, p, nprob, &data_only) : 0;
+        for (t = 0; t < nprob; ++t) {
+            info[t].working_set_size = p[t].nvar <= (size_t)q ? (int)p[t].nvar : q;
+            info[t].device_bytes = used;
+            info[t].device_data_bytes = data;
+        }
     }
     if ((r = b->train->write_ws(b, run->ids, run->ids, q)) != GPUSVM_OK) return r;
     if (alpha0 || G0) r = b->train->write_state(b, alpha0, G0, NULL);
@@ -10938,6 +11226,11 @@ static gpusvm_result gpusvm__batch_stalls(gpusvm_context *ctx, int nprob, gpusvm
     for (t = 0, *running = 0; t < nprob; ++t) {
         double *s = run->st + (size_t)t * GPUSVM__ST_COUNT;
         if (s[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) continue;
+        if (s[GPUSVM__ST_GAP] != s[GPUSVM__ST_GAP] || s[GPUSVM__ST_GAP] == INFINITY) /* overflowed, never a model */
+            return gpusvm__fail(ctx, GPUSVM_ERR_NOT_FINITE,
+                                "training overflowed (the gap is %g): the kernel's values are not finite, its "
+                                "parameters (gamma, coef0, degree) far outside the data's scale",
+                                s[GPUSVM__ST_GAP]);
         run->stalled[t] = s[GPUSVM__ST_INNER] == 0.0 ? run->stalled[t] + 1 : 0;
         if (s[GPUSVM__ST_GAP] < run->best_gap[t]) {
             run->best_gap[t] = s[GPUSVM__ST_GAP];
@@ -11283,11 +11576,13 @@ static gpusvm_params gpusvm__at_point(const gpusvm_params *prm, const gpusvm__po
 }
 
 /* The tasks call the fits, and the fits train through the tasks: one side must declare the other,
-   and these six entries of >>tasks are what the fits use. */
+   and these seven entries of >>tasks are what the fits use. */
 static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
                                        const gpusvm_params *p, gpusvm_model **out, double t_start);
 static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
                                      double *dec);
+static gpusvm_result gpusvm__predict_probability(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x,
+                                                 double *labels, double *prob);
 static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm__csr *x, const double *y,
                                               const gpusvm_params *p, int nr_fold, double *target);
 static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
@@ -11469,6 +11764,21 @@ static gpusvm_result gpusvm__cs_folds(gpusvm_context *ctx, const gpusvm__csr *x,
     return gpusvm__jobs_run(ctx, s.n, 0, work, 0, gpusvm__cs_share, &s);
 }
 
+/* A fold's labels by its model's probabilities (LIBSVM's svm_predict_probability). */
+static gpusvm_result gpusvm__fold_probability(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x,
+                                              double *labels)
+{
+    size_t n;
+    double *prob;
+    gpusvm_result r;
+    if (!gpusvm__mul(x->rows ? x->rows : 1, (size_t)m->nr_class, &n) ||
+        !(prob = (double *)gpusvm__alloc(&ctx->alloc, n, sizeof(double))))
+        return gpusvm__oom(ctx, "cross-validation's probabilities");
+    r = gpusvm__predict_probability(ctx, m, x, labels, prob);
+    gpusvm__free(&ctx->alloc, prob);
+    return r;
+}
+
 /* Several folds: fold f trains on input rows tr[f][0..ntr[f]) and predicts rows te[f][0..nte[f])
    into labels and/or dec (the folds' predictions one after another, in te order); label0[f]
    gets fold f's first label. y, sample weights and serial numbers are by input row. Every
@@ -11489,6 +11799,8 @@ static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, co
     gpusvm__point *subpt = NULL;
     gpusvm_params p = *prm;
     gpusvm_result r = GPUSVM_OK;
+    const int prob = prm->probability && (prm->svm_type == GPUSVM_C_SVC || prm->svm_type == GPUSVM_NU_SVC) && npt == 1 &&
+                     labels && !dec;
     int f, c;
     for (f = 0; f < nfold; ++f) total += nte[f];
     for (f = 0; f < nfold; ++f) /* LIBSVM's stratified folds leave one with every row where each class has one */
@@ -11504,7 +11816,9 @@ static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, co
         gpusvm__free(a, models);
         return gpusvm__oom(ctx, "cross-validation");
     }
-    p.probability = 0; /* the folds predict by their decision values */
+    /* as LIBSVM's svm_cross_validation: with probability (C-SVC, nu-SVC) each fold trains its
+       probability fit and predicts by the probabilities, else by the decision values */
+    p.probability = prob;
     if (prm->svm_type == GPUSVM_C_SVC || prm->svm_type == GPUSVM_NU_SVC)
         r = gpusvm__train_ovo(ctx, x, y, &p, (int)nmod, sub, nsub, subpt, models, gpusvm__now());
     else if (prm->svm_type == GPUSVM_CRAMMER_SINGER)
@@ -11515,8 +11829,9 @@ static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, co
         gpusvm__input xe;
         if ((r = gpusvm__csr_rows(ctx, x, te[f], nte[f], &xe)) != GPUSVM_OK) break;
         for (c = 0; c < npt && r == GPUSVM_OK; ++c)
-            r = gpusvm__predict(ctx, models[(size_t)f * (size_t)npt + (size_t)c], &xe.m,
-                                labels ? labels + (size_t)c * total + at : NULL, dec ? dec + at : NULL);
+            r = prob ? gpusvm__fold_probability(ctx, models[(size_t)f * (size_t)npt + (size_t)c], &xe.m, labels + at)
+                     : gpusvm__predict(ctx, models[(size_t)f * (size_t)npt + (size_t)c], &xe.m,
+                                       labels ? labels + (size_t)c * total + at : NULL, dec ? dec + at : NULL);
         gpusvm__input_free(ctx, &xe);
         if (label0) label0[f] = models[(size_t)f * (size_t)npt]->label[0];
         at += nte[f];
@@ -13156,6 +13471,8 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
                                     "columns (x[i][k-1] must hold K(x_i, training point k))",
                                     (double)k, (unsigned long)x->cols);
         }
+    if ((r = gpusvm__kernel_finite(ctx, x, m->kernel_type, m->gamma, m->coef0, m->degree, "prediction")) != GPUSVM_OK)
+        return r;
     if (classify && k == 1) {
         for (i = 0; i < nx; ++i) {
             if (labels) labels[i] = m->label[0];
@@ -13201,6 +13518,14 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
                                    (float)m->coef0, m->degree, d);
         if (r != GPUSVM_OK) goto done;
     }
+    for (i = 0; i < npairs * nx; ++i)
+        if (!gpusvm__finite_d(d[i])) {
+            r = gpusvm__fail(ctx, GPUSVM_ERR_NOT_FINITE,
+                             "prediction: row %lu's decision value is %g: its kernel values with the support vectors "
+                             "overflow float (scale the data, or the model's kernel is far outside its scale)",
+                             (unsigned long)(i % nx), d[i]);
+            goto done;
+        }
     for (i = 0; i < nx; ++i) {
         for (p = 0; p < npairs; ++p) {
             const double v = d[p * nx + i] - (cs ? 0.0 : m->rho[p]);
@@ -13437,6 +13762,9 @@ GPUSVM_API gpusvm_result gpusvm_predictor_predict(gpusvm_predictor *p, const flo
             p->krow[j] = gpusvm__kfun(ktype, p->krow[j], p->norms[j], nx, (float)m->gamma, (float)m->coef0, m->degree);
     }
     gpusvm__krow_sums(&p->coef, p->nv, p->krow, p->d, 1);
+    if (!(nx <= FLT_MAX)) return gpusvm__error_result(GPUSVM_ERR_NOT_FINITE); /* as gpusvm__kernel_finite */
+    for (t = 0; t < p->nv; ++t) /* kernel values past float's range: nothing written */
+        if (!gpusvm__finite_d(p->d[t])) return gpusvm__error_result(GPUSVM_ERR_NOT_FINITE);
     for (t = 0; t < p->nv; ++t) {
         p->d[t] -= cs ? 0.0 : m->rho[t];
         if (decision_values) decision_values[t] = p->d[t];
@@ -13881,7 +14209,8 @@ typedef struct gpusvm__index0_seen {
     double index0;
 } gpusvm__index0_seen;
 
-/* "index:value" features of one line, appended to col/val; returns 0 with a message. Index 0 is
+/* "index:value" features of one line, appended to col/val; returns 0 with a message (-1: out of
+   memory, said so, not a fault of the text). Index 0 is
    as z->mode says: refused (DEFAULT), a precomputed kernel's serial number first on the line
    (SERIAL: its value in z->index0), or column 0 of a zero-based file (FEATURE: index i is column
    i); max_col: the columns seen, at least. */
@@ -13947,7 +14276,7 @@ static int gpusvm__parse_features(const gpusvm_allocator *a, char *s, char *end,
         f = (float)v;
         if (!gpusvm__vec_push(a, col, &c) || !gpusvm__vec_push(a, val, &f)) {
             snprintf(why, why_size, "out of memory");
-            return 0;
+            return -1;
         }
         if ((size_t)c + 1 > *max_col) *max_col = (size_t)c + 1;
     }
@@ -13983,6 +14312,7 @@ static void gpusvm__parse_part(const gpusvm_allocator *a, gpusvm__part *pt)
 {
     gpusvm__lines L;
     char q[64];
+    int f;
     pt->y.item = pt->ser.item = sizeof(double);
     pt->cnt.item = pt->line.item = sizeof(size_t);
     pt->col.item = sizeof(int32_t);
@@ -14015,9 +14345,10 @@ static void gpusvm__parse_part(const gpusvm_allocator *a, gpusvm__part *pt)
             pt->err_line = L.lineno;
             break;
         }
-        if (!gpusvm__parse_features(a, s, L.line_end, &pt->col, &pt->val, &pt->max_col, &z, pt->why, sizeof pt->why)) {
+        if ((f = gpusvm__parse_features(a, s, L.line_end, &pt->col, &pt->val, &pt->max_col, &z, pt->why, sizeof pt->why)) <
+            1) {
             pt->err_line = L.lineno;
-            pt->oom = strcmp(pt->why, "out of memory") == 0;
+            pt->oom = f < 0;
             pt->zero_based = z.refused;
             break;
         }
@@ -14168,7 +14499,7 @@ static gpusvm_result gpusvm__bad_line(gpusvm_context *ctx, const char *path, siz
     char why[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(why, sizeof why, fmt, ap);
+    gpusvm__vformat(why, sizeof why, fmt, ap);
     va_end(ap);
     return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_SYNTAX, "%s:%lu: %s", path, (unsigned long)line, why);
 }
@@ -14422,6 +14753,7 @@ static gpusvm_result gpusvm__parse_sv(gpusvm_context *ctx, const char *path, con
     char why[256], q[64], *s = L->line, *tok;
     size_t tl, k;
     double dv;
+    int got;
     gpusvm__index0_seen z;
     for (k = 0; k < ncoef; ++k) {
         if (!gpusvm__token(&s, L->line_end, &tok, &tl) || memchr(tok, ':', tl))
@@ -14432,7 +14764,9 @@ static gpusvm_result gpusvm__parse_sv(gpusvm_context *ctx, const char *path, con
     }
     z.mode = GPUSVM_INDEX0_SERIAL;
     z.index0 = 0.0;
-    if (!gpusvm__parse_features(a, s, L->line_end, col, val, max_col, &z, why, sizeof why)) GPUSVM__BAD("%s", why);
+    if ((got = gpusvm__parse_features(a, s, L->line_end, col, val, max_col, &z, why, sizeof why)) < 0)
+        return gpusvm__oom(ctx, path);
+    if (!got) GPUSVM__BAD("%s", why);
     if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
         const int32_t c0 = 0;
         const float f0 = (float)z.index0;
@@ -14569,7 +14903,7 @@ static void gpusvm__cx_real(gpusvm__cx *c, double v)
         c->not_finite = 1;
         v = 0.0;
     }
-    snprintf(b, sizeof b, c->dbl ? "%.17g" : "%.9g", c->dbl ? v : (double)(float)v);
+    gpusvm__fmt_g(b, sizeof b, c->dbl ? 17 : 9, c->dbl ? v : (double)(float)v);
     if (!strpbrk(b, ".eEni")) strcat(b, ".0");
     gpusvm__out_str(c->o, b);
     gpusvm__cx_put(c, "~");
@@ -14971,7 +15305,7 @@ static gpusvm_result gpusvm__split_agree(gpusvm_context *ctx)
 
 /* The choices the environment makes for a desc that leaves them open (GPUSVM_BACKEND,
    GPUSVM_DEVICE, GPUSVM_PROFILE, GPUSVM_THREADS, GPUSVM_STORAGE, GPUSVM_FP64, GPUSVM_SUBGROUPS,
-   GPUSVM_PROGRAMS, GPUSVM_LANES, GPUSVM_SPREAD, GPUSVM_OVERLAP, GPUSVM_DEVICE_MEMORY_MB), unless
+   GPUSVM_PROGRAMS, GPUSVM_LANES, GPUSVM_SPREAD, GPUSVM_OVERLAP, GPUSVM_INNER, GPUSVM_DEVICE_MEMORY_MB), unless
    desc.ignore_environment. */
 /* A GPUSVM_* variable that names one of a few choices (any case). */
 typedef struct gpusvm__env_word {
@@ -15007,6 +15341,7 @@ static const gpusvm__env_word gpusvm__env_subgroups[] = {
 static const gpusvm__env_word gpusvm__env_programs[] = {{"each", 0}, {"one", 1}};
 static const gpusvm__env_word gpusvm__env_spread[] = {{"always", 1}};
 static const gpusvm__env_word gpusvm__env_overlap[] = {{"always", 1}, {"off", 2}};
+static const gpusvm__env_word gpusvm__env_inner[] = {{"sets", 0}, {"pairs", 1}};
 #define GPUSVM__ENV_CHOICE(ctx, d, var, words, fallback) \
     gpusvm__env_choice(ctx, d, var, words, (int)(sizeof words / sizeof words[0]), fallback)
 
@@ -15058,6 +15393,7 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
     }
     ctx->spread = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_SPREAD", gpusvm__env_spread, 0);
     ctx->overlap = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_OVERLAP", gpusvm__env_overlap, 0);
+    ctx->pairs = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_INNER", gpusvm__env_inner, 0);
     if (d->device_memory_mb == 0.0 && !d->ignore_environment && (env = getenv("GPUSVM_DEVICE_MEMORY_MB")) != NULL &&
         *env) {
         double v;
@@ -15240,6 +15576,8 @@ static gpusvm_result gpusvm__train_inputs(gpusvm_context *ctx, const gpusvm_matr
     if (in->m.rows == 0) return gpusvm__fail(ctx, GPUSVM_ERR_NO_ROWS, "the training data has no rows");
     if ((r = gpusvm__check_labels_finite(ctx, y, in->m.rows)) != GPUSVM_OK) return r;
     if ((r = gpusvm__resolve_params(ctx, params, &in->m, p)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__kernel_finite(ctx, &in->m, p->kernel_type, p->gamma, p->coef0, p->degree, "training")) != GPUSVM_OK)
+        return r;
     return gpusvm__check_labels(ctx, p, y, in->m.rows);
 }
 
@@ -15895,6 +16233,26 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__SMO_POS_BYTES (3 * 8 + 2 * 4 + 1)\n",
     "#define GPUSVM__SMO_ITEM_BYTES (4 * 8 + 2 * 4)\n",
     "#define GPUSVM__SMO_SPARE 1024\n",
+    "/* The inner solve's third level (part 3; the C backend's gpusvm__cpu_set_*): a working set of at\n",
+    " * least GPUSVM__SET_MIN_Q positions is cut into GPUSVM__SET_GROUPS groups, position t in group\n",
+    " * GPUSVM__SET_GROUP(t) (32 consecutive positions, the same again 512 on: a warp's positions at a\n",
+    " * work-group of 512). Each step takes LIBSVM's i and j over the whole set, then a set S of at most\n",
+    " * GPUSVM__SET_MAX positions: each group's best i (the largest violator over I_up) and best j (the\n",
+    " * second-order partner of i over I_low). S is solved alone with LIBSVM's pair updates until its\n",
+    " * gap is below max(eps, its first gap / GPUSVM__SET_DIV) or after GPUSVM__SET_PAIRS x |S| pairs,\n",
+    " * its first pair being LIBSVM's (i, j); then the set's other gradients take S's changes. Its\n",
+    " * local memory: S's block of kernel values (a row of GPUSVM__SET_MAX + 1 floats each), its\n",
+    " * positions and its changes, within the work-items' bytes of GPUSVM__SMO_LOCAL (without warp exchanges\n",
+    " * it takes the reductions' scratch, which no reduction uses while S is solved). */\n",
+    "#define GPUSVM__SET_GROUPS 16\n",
+    "#define GPUSVM__SET_WIDTH 32\n",
+    "#define GPUSVM__SET_MAX (2 * GPUSVM__SET_GROUPS)\n",
+    "#define GPUSVM__SET_GROUP(t) (((t) % (GPUSVM__SET_GROUPS * GPUSVM__SET_WIDTH)) / GPUSVM__SET_WIDTH)\n",
+    "#define GPUSVM__SET_MIN_Q 128\n",
+    "#define GPUSVM__SET_DIV 10\n",
+    "#define GPUSVM__SET_PAIRS 2\n",
+    "#define GPUSVM__SET_LD (GPUSVM__SET_MAX + 1)\n",
+    "#define GPUSVM__SET_LOCAL ((size_t)GPUSVM__SET_MAX * (GPUSVM__SET_LD * 4 + 4 + 8) + 2 * GPUSVM__SET_GROUPS * 4)\n",
     "#define GPUSVM__SMO_LOCAL(q) \\\n",
     "    ((size_t)(q) * GPUSVM__SMO_POS_BYTES + (size_t)GPUSVM__L * GPUSVM__SMO_ITEM_BYTES + GPUSVM__SMO_SPARE)\n",
     "/* The selection's radix passes count digits into GPUSVM__SEL_BINS bins; one selection's scratch\n",
@@ -16182,7 +16540,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(SMO, __global const float *, qd0) S_() X_(SMO, __global gpusvm_wbits *, coef0) S_()                    \\\n",
     "    X_(SMO, gpusvm_wbits, eps) S_() X_(SMO, gpusvm_wbits, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \\\n",
     "    X_(SMO, int, whole_inner) S_() X_(SMO, gpusvm_wbits, max_iter) S_() X_(SMO, __global gpusvm_wbits *, status0) S_() \\\n",
-    "    X_(SMO, int, nu)\n",
+    "    X_(SMO, int, nu) S_() X_(SMO, int, sets)\n",
     "\n",
     "/* kernels part 4 */\n",
     "#define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \\\n",
@@ -16555,6 +16913,25 @@ static const char *const gpusvm__kernel_source[] = {
     "#elif defined(GPUSVM_SG_INTEL)\n",
     "inline int gpusvm_xor_i(int v, int m) { return intel_sub_group_shuffle_xor(v, (uint)m); }\n",
     "#endif\n",
+    "/* A double through a 32-bit exchange fn(word, a), word by word. */\n",
+    "#define GPUSVM_EXCHANGE_D(name, fn)                 \\\n",
+    "    inline double name(double v, int a)             \\\n",
+    "    {                                               \\\n",
+    "        int2 w = as_int2(v);                        \\\n",
+    "        w.x = fn(w.x, a);                           \\\n",
+    "        w.y = fn(w.y, a);                           \\\n",
+    "        return as_double(w);                        \\\n",
+    "    }\n",
+    "#if defined(GPUSVM_NV_SHFL) && !defined(GPUSVM_NO_FP64)\n",
+    "/* v of lane src of the warp, in every lane (all call it) */\n",
+    "inline int gpusvm_lane_i(int v, int src)\n",
+    "{\n",
+    "    int r;\n",
+    "    asm volatile(\"shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(src));\n",
+    "    return r;\n",
+    "}\n",
+    "GPUSVM_EXCHANGE_D(gpusvm_lane_w, gpusvm_lane_i)\n",
+    "#endif\n",
     "#ifdef GPUSVM_SHFL\n",
     "inline float gpusvm_xor_f(float v, int m) { return as_float(gpusvm_xor_i(as_int(v), m)); }\n",
     "#ifdef GPUSVM_NO_FP64\n",
@@ -16563,13 +16940,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    return gpusvm_w_make(gpusvm_xor_f(v.hi, m), gpusvm_xor_f(v.lo, m));\n",
     "}\n",
     "#else\n",
-    "inline double gpusvm_xor_w(double v, int m)\n",
-    "{\n",
-    "    int2 w = as_int2(v);\n",
-    "    w.x = gpusvm_xor_i(w.x, m);\n",
-    "    w.y = gpusvm_xor_i(w.y, m);\n",
-    "    return as_double(w);\n",
-    "}\n",
+    "GPUSVM_EXCHANGE_D(gpusvm_xor_w, gpusvm_xor_i)\n",
     "#endif\n",
     "#endif\n",
     "\n",
@@ -18524,6 +18895,17 @@ static const char *const gpusvm__kernel_source[] = {
     "    *Gmax21 = G21;\n",
     "}\n",
     "\n",
+    "/* LIBSVM's second-order score of a partner (the objective's change, negated: the smaller the\n",
+    " * better) for a violation b > 0 against an i of diagonal Kii, with the partner's diagonal qd and\n",
+    " * its kernel value with i, ki (the C backend's gpusvm__wss2). */\n",
+    "GPUSVM_INLINE gpusvm_score gpusvm_smo_wss2(gpusvm_score b, gpusvm_wide Kii, float qd, float ki)\n",
+    "{\n",
+    "    const gpusvm_wide qw = GPUSVM_W_SUB(GPUSVM_W_ADD(Kii, GPUSVM_W_F(qd)), GPUSVM_W_MULF(GPUSVM_W_F(ki), 2.0f)); /* exact */\n",
+    "    gpusvm_score quad = GPUSVM_SC(qw);\n",
+    "    if (quad <= 0.0f) quad = GPUSVM_SC(GPUSVM_W_TAU);\n",
+    "    return -(b * b) / quad;\n",
+    "}\n",
+    "\n",
     "/* This work-item's candidate for j: the second-order choice over I_low among its own\n",
     " * positions, against the i of its own class (Ki0 / Ki1: the i's rows, Kii0 / Kii1 their\n",
     " * diagonals); *bj -1 when none. Each position's value of the row it used goes to ki (registers)\n",
@@ -18551,30 +18933,24 @@ static const char *const gpusvm__kernel_source[] = {
     "        const gpusvm_score v = pos ? -GPUSVM_SC(g[c]) : GPUSVM_SC(g[c]);\n",
     "        const gpusvm_score b = (c1 ? Gmax1 : Gmax0) - v;\n",
     "        if (in_low && b > 0.0f) {\n",
-    "            const gpusvm_wide qw = GPUSVM_W_SUB(GPUSVM_W_ADD(c1 ? Kii1 : Kii0, GPUSVM_W_F(lqd[t])),\n",
-    "                                                GPUSVM_W_MULF(GPUSVM_W_F(ki[c]), 2.0f)); /* exact */\n",
-    "            gpusvm_score quad = GPUSVM_SC(qw);\n",
-    "            if (quad <= 0.0f) quad = GPUSVM_SC(GPUSVM_W_TAU);\n",
-    "            const gpusvm_score o = -(b * b) / quad;\n",
+    "            const gpusvm_score o = gpusvm_smo_wss2(b, c1 ? Kii1 : Kii0, lqd[t], ki[c]);\n",
     "            if (o < *bo || (o == *bo && t > *bj)) { *bo = o; *bj = t; }\n",
     "        }\n",
     "    }\n",
     "}\n",
     "\n",
-    "/* The two-variable step on working-set positions (i, j), exactly as LIBSVM's Solver::Solve, from\n",
-    " * the published alphas and gradients: the new alphas into *ai, *aj (every work-item computes it). */\n",
-    "GPUSVM_INLINE void gpusvm_smo_pair(__local const gpusvm_wide *la, __local const gpusvm_wide *lg,\n",
-    "                                   __local const gpusvm_wide *lC, __local const float *lqd, __local const char *lyv,\n",
-    "                                   int i, int j, gpusvm_wide Kij, gpusvm_wide Kii, gpusvm_wide *ai_out,\n",
-    "                                   gpusvm_wide *aj_out)\n",
+    "/* The two-variable step, exactly as LIBSVM's Solver::Solve: from i's and j's alphas, gradients,\n",
+    " * bounds and labels, j's diagonal, k(i, j) and i's diagonal, the new alphas into *ai_out, *aj_out\n",
+    " * (every work-item that calls it computes the same bits). */\n",
+    "GPUSVM_INLINE void gpusvm_smo_step(gpusvm_wide ai, gpusvm_wide aj, gpusvm_wide gi, gpusvm_wide gj, gpusvm_wide Ci,\n",
+    "                                   gpusvm_wide Cj, int yi, int yj, float qdj, gpusvm_wide Kij, gpusvm_wide Kii,\n",
+    "                                   gpusvm_wide *ai_out, gpusvm_wide *aj_out)\n",
     "{\n",
-    "    const int yi = lyv[i], yj = lyv[j];\n",
-    "    const gpusvm_wide Ci = lC[i], Cj = lC[j], zero = GPUSVM_W_F(0.0f);\n",
-    "    gpusvm_wide ai = la[i], aj = la[j];\n",
-    "    gpusvm_wide quad = GPUSVM_W_SUB(GPUSVM_W_ADD(Kii, GPUSVM_W_F(lqd[j])), GPUSVM_W_MULF(Kij, 2.0f));\n",
+    "    const gpusvm_wide zero = GPUSVM_W_F(0.0f);\n",
+    "    gpusvm_wide quad = GPUSVM_W_SUB(GPUSVM_W_ADD(Kii, GPUSVM_W_F(qdj)), GPUSVM_W_MULF(Kij, 2.0f));\n",
     "    if (GPUSVM_W_LE(quad, zero)) quad = GPUSVM_W_TAU;\n",
     "    if (yi != yj) {\n",
-    "        const gpusvm_wide delta = GPUSVM_W_DIV(GPUSVM_W_SUB(GPUSVM_W_NEG(lg[i]), lg[j]), quad);\n",
+    "        const gpusvm_wide delta = GPUSVM_W_DIV(GPUSVM_W_SUB(GPUSVM_W_NEG(gi), gj), quad);\n",
     "        const gpusvm_wide diff = GPUSVM_W_SUB(ai, aj);\n",
     "        ai = GPUSVM_W_ADD(ai, delta);\n",
     "        aj = GPUSVM_W_ADD(aj, delta);\n",
@@ -18583,7 +18959,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        if (GPUSVM_W_GT(diff, GPUSVM_W_SUB(Ci, Cj))) { if (GPUSVM_W_GT(ai, Ci)) { ai = Ci; aj = GPUSVM_W_SUB(Ci, diff); } }\n",
     "        else { if (GPUSVM_W_GT(aj, Cj)) { aj = Cj; ai = GPUSVM_W_ADD(Cj, diff); } }\n",
     "    } else {\n",
-    "        const gpusvm_wide delta = GPUSVM_W_DIV(GPUSVM_W_SUB(lg[i], lg[j]), quad);\n",
+    "        const gpusvm_wide delta = GPUSVM_W_DIV(GPUSVM_W_SUB(gi, gj), quad);\n",
     "        const gpusvm_wide sum = GPUSVM_W_ADD(ai, aj);\n",
     "        ai = GPUSVM_W_SUB(ai, delta);\n",
     "        aj = GPUSVM_W_ADD(aj, delta);\n",
@@ -18596,9 +18972,260 @@ static const char *const gpusvm__kernel_source[] = {
     "    *aj_out = aj;\n",
     "}\n",
     "\n",
+    "/* ---- The third level (part 0's GPUSVM__SET_*): a set S of the working set solved alone ----\n",
+    " *\n",
+    " * Each step of the work-group's loop takes LIBSVM's i and j over the whole working set as the\n",
+    " * plain loop does; then S: each group's best i and best j against i, where a group is a warp's\n",
+    " * positions at a work-group of 512 (their partials of the two reductions, so S costs no\n",
+    " * reduction of its own) or, on other widths, a scan of its 32 positions by one work-item. S's\n",
+    " * block of kernel values goes to local memory, S is solved with LIBSVM's pair updates by one warp\n",
+    " * in registers and shuffles (NVIDIA; elsewhere by one work-item), with no work-group barrier\n",
+    " * between its pairs, and the working set's other gradients take S's changes at once. The first\n",
+    " * pair on S is the plain loop's (i, j): S holds both, ties go to the later position there too. */\n",
+    "\n",
+    "/* S's member u: its working-set position (-1: none), from the groups' best i (gi) and best j (gj):\n",
+    " * members 0..GROUPS-1 the i, the rest the j where they are not their group's i. */\n",
+    "GPUSVM_INLINE int gpusvm_set_member(__local const int *gi, __local const int *gj, int u)\n",
+    "{\n",
+    "    const int g = u % GPUSVM__SET_GROUPS;\n",
+    "    return u < GPUSVM__SET_GROUPS ? gi[g] : (gj[g] != gi[g] ? gj[g] : -1);\n",
+    "}\n",
+    "\n",
+    "/* Group g's best i (the largest -yG over I_up, ties to the later position) and best j against i\n",
+    " * (the smallest second-order score over I_low with a positive violation, likewise) into gi[g],\n",
+    " * gj[g] (-1: none), from the published values: what the warps' partials hold where a warp is a\n",
+    " * group. */\n",
+    "GPUSVM_INLINE void gpusvm_set_group(__local const gpusvm_wide *la, __local const gpusvm_wide *lg,\n",
+    "                                    __local const gpusvm_wide *lC, __local const char *lyv, __local const float *lqd,\n",
+    "                                    __local const float *lki, int m, int g, gpusvm_score Gmax, gpusvm_wide Kii,\n",
+    "                                    __local int *gi, __local int *gj)\n",
+    "{\n",
+    "    gpusvm_score bv = -INFINITY, bo = INFINITY;\n",
+    "    int bi = -1, bj = -1;\n",
+    "    for (int t0 = g * GPUSVM__SET_WIDTH; t0 < m; t0 += GPUSVM__SET_GROUPS * GPUSVM__SET_WIDTH)\n",
+    "        for (int t = t0; t < t0 + GPUSVM__SET_WIDTH && t < m; ++t) {\n",
+    "            const int pos = lyv[t] > 0;\n",
+    "            const gpusvm_score v = pos ? -GPUSVM_SC(lg[t]) : GPUSVM_SC(lg[t]);\n",
+    "            const int in_up = pos ? GPUSVM_W_LT(la[t], lC[t]) : GPUSVM_W_GT(la[t], GPUSVM_W_F(0.0f));\n",
+    "            const int in_low = pos ? GPUSVM_W_GT(la[t], GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(la[t], lC[t]);\n",
+    "            const gpusvm_score b = Gmax - v;\n",
+    "            if (in_up && v >= bv) { bv = v; bi = t; }\n",
+    "            if (in_low && b > 0.0f) {\n",
+    "                const gpusvm_score o = gpusvm_smo_wss2(b, Kii, lqd[t], lki[t]);\n",
+    "                if (o <= bo) { bo = o; bj = t; }\n",
+    "            }\n",
+    "        }\n",
+    "    gi[g] = bi;\n",
+    "    gj[g] = bj;\n",
+    "}\n",
+    "\n",
+    "/* S's positions into set[0..SET_MAX) and its block ks[u][w] = Kq[S_u][S_w] (0 where either is\n",
+    " * none), by the whole work-group (a barrier follows). */\n",
+    "GPUSVM_INLINE void gpusvm_set_fill(__global const float *K, int qmax, __local const int *gi, __local const int *gj,\n",
+    "                                   __local int *set, __local float *ks)\n",
+    "{\n",
+    "    for (int e = GPUSVM_LID; e < GPUSVM__SET_MAX * GPUSVM__SET_MAX; e += GPUSVM__SMO_L) {\n",
+    "        const int u = e / GPUSVM__SET_MAX, w = e % GPUSVM__SET_MAX;\n",
+    "        const int su = gpusvm_set_member(gi, gj, u), sw = gpusvm_set_member(gi, gj, w);\n",
+    "        ks[u * GPUSVM__SET_LD + w] = su >= 0 && sw >= 0 ? K[(size_t)su * qmax + sw] : 0.0f;\n",
+    "    }\n",
+    "    for (int u = GPUSVM_LID; u < GPUSVM__SET_MAX; u += GPUSVM__SMO_L) set[u] = gpusvm_set_member(gi, gj, u);\n",
+    "}\n",
+    "\n",
+    "/* The working set's positions this work-item owns take S's changes sd (member by member, in\n",
+    " * member order, the C backend's order): S's own from the solve (la, lg), the others' gradients\n",
+    " * += d_u q_tu. */\n",
+    "GPUSVM_INLINE void gpusvm_set_apply(gpusvm_wide *a, gpusvm_wide *g, const char *yv, int m, __global const float *K,\n",
+    "                                    int qmax, __local const int *set, __local const gpusvm_wide *sd,\n",
+    "                                    __local const gpusvm_wide *la, __local const gpusvm_wide *lg,\n",
+    "                                    __local const char *lyv)\n",
+    "{\n",
+    "    for (int c = 0; c < GPUSVM_PER; ++c) {\n",
+    "        const int t = GPUSVM_OWN(c);\n",
+    "        if (t >= m) break;\n",
+    "        gpusvm_wide gt = g[c];\n",
+    "        int in_s = 0;\n",
+    "        for (int u = 0; u < GPUSVM__SET_MAX; ++u) {\n",
+    "            const int s = set[u];\n",
+    "            if (s < 0) continue;\n",
+    "            in_s |= s == t;\n",
+    "            const gpusvm_wide d = sd[u];\n",
+    "            if (GPUSVM_W_EQ(d, GPUSVM_W_F(0.0f))) continue;\n",
+    "            const float k = K[(size_t)s * qmax + t];\n",
+    "            gt = GPUSVM_W_ADD(gt, GPUSVM_W_MULF(d, yv[c] == lyv[s] ? k : -k));\n",
+    "        }\n",
+    "        a[c] = la[t];\n",
+    "        g[c] = in_s ? lg[t] : gt;\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "/* S solved by one work-item (devices without the warp solve): pairs until S's gap is below\n",
+    " * max(eps_s, its first gap / GPUSVM__SET_DIV), at most GPUSVM__SET_PAIRS x |S| and left; the new\n",
+    " * alphas and gradients into la, lg, the changes into sd. Returns its pair updates. */\n",
+    "GPUSVM_INLINE int gpusvm_set_solve_one(__local gpusvm_wide *la, __local gpusvm_wide *lg, __local const gpusvm_wide *lC,\n",
+    "                                       __local const float *lqd, __local const char *lyv, __local const int *set,\n",
+    "                                       __local const float *ks, __local gpusvm_wide *sd, gpusvm_score eps_s, int left)\n",
+    "{\n",
+    "    gpusvm_wide a[GPUSVM__SET_MAX], g[GPUSVM__SET_MAX];\n",
+    "    int n = 0, k = 0;\n",
+    "    gpusvm_score stop = 0.0f;\n",
+    "    for (int u = 0; u < GPUSVM__SET_MAX; ++u) {\n",
+    "        const int s = set[u];\n",
+    "        a[u] = s >= 0 ? la[s] : GPUSVM_W_F(0.0f);\n",
+    "        g[u] = s >= 0 ? lg[s] : GPUSVM_W_F(0.0f);\n",
+    "        n += s >= 0;\n",
+    "    }\n",
+    "    const int cap = min(GPUSVM__SET_PAIRS * n, left);\n",
+    "    while (k < cap) {\n",
+    "        gpusvm_score Gmax = -INFINITY, G2 = -INFINITY, bo = INFINITY;\n",
+    "        int i = -1, j = -1, ip = -1, jp = -1;\n",
+    "        for (int u = 0; u < GPUSVM__SET_MAX; ++u) {\n",
+    "            const int s = set[u], pos = lyv[max(s, 0)] > 0;\n",
+    "            if (s < 0) continue;\n",
+    "            const gpusvm_score v = pos ? -GPUSVM_SC(g[u]) : GPUSVM_SC(g[u]);\n",
+    "            const int in_up = pos ? GPUSVM_W_LT(a[u], lC[s]) : GPUSVM_W_GT(a[u], GPUSVM_W_F(0.0f));\n",
+    "            const int in_low = pos ? GPUSVM_W_GT(a[u], GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a[u], lC[s]);\n",
+    "            if (in_up && (v > Gmax || (v == Gmax && s > ip))) { Gmax = v; i = u; ip = s; }\n",
+    "            if (in_low) G2 = fmax(G2, -v);\n",
+    "        }\n",
+    "        if (i < 0) break;\n",
+    "        const gpusvm_score gap = Gmax + G2;\n",
+    "        if (k == 0) stop = fmax(eps_s, gap / (gpusvm_score)GPUSVM__SET_DIV);\n",
+    "        else if (gap < stop) break;\n",
+    "        const gpusvm_wide Kii = GPUSVM_W_F(lqd[ip]);\n",
+    "        for (int u = 0; u < GPUSVM__SET_MAX; ++u) {\n",
+    "            const int s = set[u], pos = lyv[max(s, 0)] > 0;\n",
+    "            if (s < 0) continue;\n",
+    "            const gpusvm_score b = Gmax - (pos ? -GPUSVM_SC(g[u]) : GPUSVM_SC(g[u]));\n",
+    "            const int in_low = pos ? GPUSVM_W_GT(a[u], GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a[u], lC[s]);\n",
+    "            if (!in_low || !(b > 0.0f)) continue;\n",
+    "            const gpusvm_score o = gpusvm_smo_wss2(b, Kii, lqd[s], ks[i * GPUSVM__SET_LD + u]);\n",
+    "            if (o < bo || (o == bo && s > jp)) { bo = o; j = u; jp = s; }\n",
+    "        }\n",
+    "        if (j < 0) break;\n",
+    "        gpusvm_wide ai, aj;\n",
+    "        const int yi = lyv[ip], yj = lyv[jp];\n",
+    "        gpusvm_smo_step(a[i], a[j], g[i], g[j], lC[ip], lC[jp], yi, yj, lqd[jp], GPUSVM_W_F(ks[i * GPUSVM__SET_LD + j]),\n",
+    "                        Kii, &ai, &aj);\n",
+    "        const gpusvm_wide di = GPUSVM_W_SUB(ai, a[i]), dj = GPUSVM_W_SUB(aj, a[j]);\n",
+    "        for (int u = 0; u < GPUSVM__SET_MAX; ++u) {\n",
+    "            const int y = lyv[max(set[u], 0)];\n",
+    "            const float kiu = ks[i * GPUSVM__SET_LD + u], kju = ks[j * GPUSVM__SET_LD + u];\n",
+    "            g[u] = GPUSVM_W_ADD(g[u], GPUSVM_W_ADD(GPUSVM_W_MULF(di, y == yi ? kiu : -kiu),\n",
+    "                                                   GPUSVM_W_MULF(dj, y == yj ? kju : -kju)));\n",
+    "        }\n",
+    "        a[i] = ai;\n",
+    "        a[j] = aj;\n",
+    "        ++k;\n",
+    "    }\n",
+    "    for (int u = 0; u < GPUSVM__SET_MAX; ++u) {\n",
+    "        const int s = set[u];\n",
+    "        sd[u] = s >= 0 ? GPUSVM_W_SUB(a[u], la[s]) : GPUSVM_W_F(0.0f);\n",
+    "        if (s < 0) continue;\n",
+    "        la[s] = a[u];\n",
+    "        lg[s] = g[u];\n",
+    "    }\n",
+    "    return k;\n",
+    "}\n",
+    "\n",
+    "#if defined(GPUSVM_NV_SHFL) && !defined(GPUSVM_NO_FP64) && GPUSVM__SMO_L == GPUSVM__SET_GROUPS * GPUSVM__SET_WIDTH\n",
+    "/* The warps are the groups (their partials are the groups' best i and j) and the first warp\n",
+    " * solves S, a member a lane: gpusvm_set_solve_one's pairs in registers and shuffles, the arg-max\n",
+    " * keyed by (position, lane) so that ties go to the later position and the key names the lane. */\n",
+    "#define GPUSVM_SET_WARP 1\n",
+    "GPUSVM_INLINE int gpusvm_set_solve_warp(__local gpusvm_wide *la, __local gpusvm_wide *lg, __local const gpusvm_wide *lC,\n",
+    "                                        __local const float *lqd, __local const char *lyv, __local const int *set,\n",
+    "                                        __local const float *ks, __local gpusvm_wide *sd, gpusvm_score eps_s, int left)\n",
+    "{\n",
+    "    const int u = GPUSVM_LID, s = set[u], ok = s >= 0, key = ok ? s * GPUSVM_WARP + u : -1;\n",
+    "    const int y = ok ? lyv[s] : 1;\n",
+    "    const gpusvm_wide C = ok ? lC[s] : 0.0, zero = 0.0;\n",
+    "    const float qd = ok ? lqd[s] : 0.0f;\n",
+    "    gpusvm_wide a = ok ? la[s] : zero, g = ok ? lg[s] : zero;\n",
+    "    int n = ok, k = 0;\n",
+    "    gpusvm_score stop = 0.0;\n",
+    "    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) n += gpusvm_xor_i(n, m_);\n",
+    "    const int cap = min(GPUSVM__SET_PAIRS * n, left);\n",
+    "    while (k < cap) {\n",
+    "        const gpusvm_score v = y > 0 ? -g : g;\n",
+    "        const int in_up = ok && (y > 0 ? a < C : a > zero), in_low = ok && (y > 0 ? a > zero : a < C);\n",
+    "        gpusvm_score Gmax = in_up ? v : -INFINITY, G2 = in_low ? -v : -INFINITY;\n",
+    "        int ti = in_up ? key : -1;\n",
+    "        GPUSVM_WARP_ARGMAX(Gmax, ti);\n",
+    "        GPUSVM_WARP_MAX(G2);\n",
+    "        if (ti < 0) break;\n",
+    "        const gpusvm_score gap = Gmax + G2;\n",
+    "        if (k == 0) stop = fmax(eps_s, gap / (gpusvm_score)GPUSVM__SET_DIV);\n",
+    "        else if (gap < stop) break;\n",
+    "        const int li = ti % GPUSVM_WARP, si = ti / GPUSVM_WARP;\n",
+    "        const gpusvm_wide Kii = (double)lqd[si];\n",
+    "        const float kiu = ks[li * GPUSVM__SET_LD + u];\n",
+    "        const gpusvm_score b = Gmax - v;\n",
+    "        const int cand = in_low && b > 0.0;\n",
+    "        gpusvm_score o = cand ? -gpusvm_smo_wss2(b, Kii, qd, kiu) : -INFINITY;\n",
+    "        int tj = cand ? key : -1;\n",
+    "        GPUSVM_WARP_ARGMAX(o, tj);\n",
+    "        if (tj < 0) break;\n",
+    "        const int lj = tj % GPUSVM_WARP, sj = tj / GPUSVM_WARP;\n",
+    "        const gpusvm_wide ai = gpusvm_lane_w(a, li), gi = gpusvm_lane_w(g, li);\n",
+    "        const gpusvm_wide aj = gpusvm_lane_w(a, lj), gj = gpusvm_lane_w(g, lj);\n",
+    "        const int yi = lyv[si], yj = lyv[sj];\n",
+    "        gpusvm_wide ni, nj;\n",
+    "        gpusvm_smo_step(ai, aj, gi, gj, lC[si], lC[sj], yi, yj, lqd[sj], (double)ks[li * GPUSVM__SET_LD + lj], Kii, &ni,\n",
+    "                        &nj);\n",
+    "        const gpusvm_wide di = ni - ai, dj = nj - aj;\n",
+    "        const float kju = ks[lj * GPUSVM__SET_LD + u];\n",
+    "        g = g + (di * (double)(y == yi ? kiu : -kiu) + dj * (double)(y == yj ? kju : -kju));\n",
+    "        a = u == li ? ni : (u == lj ? nj : a);\n",
+    "        ++k;\n",
+    "    }\n",
+    "    sd[u] = ok ? a - la[max(s, 0)] : zero;\n",
+    "    if (ok) {\n",
+    "        la[s] = a;\n",
+    "        lg[s] = g;\n",
+    "    }\n",
+    "    return k;\n",
+    "}\n",
+    "#endif\n",
+    "\n",
+    "/* One step of the third level after the plain loop's (i, j) (Gmax: i's score, Kii: its diagonal):\n",
+    " * the groups' candidates (gi, gj: the warps' partials where they are the groups), S and its block,\n",
+    " * S solved, its changes applied to this work-item's positions. Returns S's pair updates (every\n",
+    " * work-item). */\n",
+    "GPUSVM_INLINE int gpusvm_set_round(gpusvm_wide *a, gpusvm_wide *g, const char *yv, int m, __global const float *K,\n",
+    "                                   int qmax, __local gpusvm_wide *la, __local gpusvm_wide *lg,\n",
+    "                                   __local const gpusvm_wide *lC, __local const float *lqd, __local const char *lyv,\n",
+    "                                   __local const float *lki, __local int *gi, __local int *gj, __local int *set,\n",
+    "                                   __local float *ks, __local gpusvm_wide *sd, __local int *sn, gpusvm_score Gmax,\n",
+    "                                   gpusvm_wide Kii, gpusvm_score eps_s, int left)\n",
+    "{\n",
+    "#ifndef GPUSVM_SET_WARP\n",
+    "    if (GPUSVM_LID < GPUSVM__SET_GROUPS) gpusvm_set_group(la, lg, lC, lyv, lqd, lki, m, GPUSVM_LID, Gmax, Kii, gi, gj);\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "#endif\n",
+    "    gpusvm_set_fill(K, qmax, gi, gj, set, ks);\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "#ifdef GPUSVM_SET_WARP\n",
+    "    if (GPUSVM_LID < GPUSVM_WARP) {\n",
+    "        const int n = gpusvm_set_solve_warp(la, lg, lC, lqd, lyv, set, ks, sd, eps_s, left);\n",
+    "        if (GPUSVM_LID == 0) sn[0] = n;\n",
+    "    }\n",
+    "#else\n",
+    "    if (GPUSVM_LID == 0) sn[0] = gpusvm_set_solve_one(la, lg, lC, lqd, lyv, set, ks, sd, eps_s, left);\n",
+    "#endif\n",
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "    gpusvm_set_apply(a, g, yv, m, K, qmax, set, sd, la, lg, lyv);\n",
+    "    return sn[0];\n",
+    "}\n",
+    "\n",
     "/* gpusvm_smo's local arrays against the sizes the host plans with (part 0's GPUSVM__SMO_LOCAL) */\n",
     "typedef char gpusvm_smo_pos_check[3 * sizeof(gpusvm_wide) + 2 * sizeof(float) + 1 == GPUSVM__SMO_POS_BYTES ? 1 : -1];\n",
     "typedef char gpusvm_smo_item_check[4 * sizeof(gpusvm_score) + 2 * sizeof(int) <= GPUSVM__SMO_ITEM_BYTES ? 1 : -1];\n",
+    "#define GPUSVM_SET_KS_WORDS ((GPUSVM__SET_MAX * GPUSVM__SET_LD + 1) / 2) /* S's block in 8-byte words */\n",
+    "#ifndef GPUSVM_SHFL /* the third level's arrays within rv1, rg and rg2 */\n",
+    "typedef char gpusvm_smo_set_check[GPUSVM__SET_MAX + GPUSVM_SET_KS_WORDS + (GPUSVM__SET_MAX + 2 * GPUSVM__SET_GROUPS) / 2 <=\n",
+    "                                          3 * GPUSVM__SMO_L ? 1 : -1];\n",
+    "#endif\n",
     "\n",
     "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SMO)\n",
     "__kernel __attribute__((reqd_work_group_size(GPUSVM__SMO_L, 1, 1))) GPUSVM_SG_ATTR\n",
@@ -18613,13 +19240,25 @@ static const char *const gpusvm__kernel_source[] = {
     "#ifdef GPUSVM_SHFL /* the reductions' scratch: one word per warp */\n",
     "    __local gpusvm_score wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];\n",
     "    __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */\n",
-    "#else /* one word per work-item (j's reduction reuses i's: a barrier closes each trip) */\n",
-    "    __local gpusvm_score rv[GPUSVM__SMO_L];\n",
-    "    __local int ri[GPUSVM__SMO_L];\n",
-    "    __local gpusvm_score rv1[GPUSVM__SMO_L];\n",
-    "    __local int ri1[GPUSVM__SMO_L];\n",
-    "    __local gpusvm_score rg[GPUSVM__SMO_L];\n",
-    "    __local gpusvm_score rg2[GPUSVM__SMO_L];\n",
+    "    __local int lset[GPUSVM__SET_MAX], sn[1]; /* the third level's S and its pair updates */\n",
+    "    __local float lks[GPUSVM__SET_MAX * GPUSVM__SET_LD];\n",
+    "    __local gpusvm_wide lsd[GPUSVM__SET_MAX];\n",
+    "#ifdef GPUSVM_SET_WARP /* the groups' candidates: the warps' partials */\n",
+    "    __local int *const sgi = wi, *const sgj = wji;\n",
+    "#else\n",
+    "    __local int sgi[GPUSVM__SET_GROUPS], sgj[GPUSVM__SET_GROUPS];\n",
+    "#endif\n",
+    "#else /* one word per work-item (j's reduction reuses i's: a barrier closes each trip); the third\n",
+    "       level's arrays over rv1, rg and rg2, which no reduction uses while S is solved */\n",
+    "    __local ulong rscr[4 * GPUSVM__SMO_L];\n",
+    "    __local gpusvm_score *const rv = (__local gpusvm_score *)rscr, *const rv1 = (__local gpusvm_score *)(rscr + GPUSVM__SMO_L);\n",
+    "    __local gpusvm_score *const rg = (__local gpusvm_score *)(rscr + 2 * GPUSVM__SMO_L);\n",
+    "    __local gpusvm_score *const rg2 = (__local gpusvm_score *)(rscr + 3 * GPUSVM__SMO_L);\n",
+    "    __local int ri[GPUSVM__SMO_L], ri1[GPUSVM__SMO_L], sn[1];\n",
+    "    __local gpusvm_wide *const lsd = (__local gpusvm_wide *)(rscr + GPUSVM__SMO_L);\n",
+    "    __local float *const lks = (__local float *)(rscr + GPUSVM__SMO_L + GPUSVM__SET_MAX);\n",
+    "    __local int *const lset = (__local int *)(rscr + GPUSVM__SMO_L + GPUSVM__SET_MAX + GPUSVM_SET_KS_WORDS);\n",
+    "    __local int *const sgi = lset + GPUSVM__SET_MAX, *const sgj = sgi + GPUSVM__SET_GROUPS;\n",
     "#endif\n",
     "    const int p = get_group_id(0);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
@@ -18627,6 +19266,12 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int whole = pi[GPUSVM__PI_WHOLE];\n",
     "    const gpusvm_wide ratio = whole ? GPUSVM_W_F(0.0f) : GPUSVM_W_LD(ratio_in);\n",
     "    const int max_inner = whole ? whole_inner : max_inner_in;\n",
+    "#ifdef GPUSVM_NO_FP64 /* float pairs choose on floats: they keep LIBSVM's pair sequence */\n",
+    "    int use_sets = 0;\n",
+    "    (void)sets;\n",
+    "#else\n",
+    "    const int use_sets = sets && !nu && !whole && m >= GPUSVM__SET_MIN_Q; /* the third level (see above) */\n",
+    "#endif\n",
     "    __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by position, then position */\n",
     "    __global const int *ws_idx = ws_idx0 + p * qmax;\n",
     "    __global gpusvm_wbits *alpha = alpha0 + v0, *coef = coef0 + p * qmax;\n",
@@ -18697,7 +19342,11 @@ static const char *const gpusvm__kernel_source[] = {
     "        const int j = gpusvm_argbest(rv, ri, bo, bj, 1);\n",
     "#endif\n",
     "        const int step_ok = go && j >= 0;\n",
-    "        if (step_ok) {\n",
+    "        int made = step_ok;\n",
+    "        if (step_ok && use_sets) {\n",
+    "            made = gpusvm_set_round(a, g, yv, m, K, qmax, la, lg, lC, lqd, lyv, lki, sgi, sgj, lset, lks, lsd, sn, Gmax0,\n",
+    "                                    Kii0, eps_s, budget - trip);\n",
+    "        } else if (step_ok) {\n",
     "            const int use1 = nu && lyv[j] < 0;\n",
     "            const int i = use1 ? i1 : i0;\n",
     "            const __global float *Ki = use1 ? Ki1 : Ki0;\n",
@@ -18709,7 +19358,8 @@ static const char *const gpusvm__kernel_source[] = {
     "                if (nu) ki[c] = Ki[t]; /* the chosen i's row (a position of the other class read the other) */\n",
     "            }\n",
     "            gpusvm_wide ai, aj;\n",
-    "            gpusvm_smo_pair(la, lg, lC, lqd, lyv, i, j, GPUSVM_W_F(lki[j]), use1 ? Kii1 : Kii0, &ai, &aj);\n",
+    "            gpusvm_smo_step(la[i], la[j], lg[i], lg[j], lC[i], lC[j], lyv[i], lyv[j], lqd[j], GPUSVM_W_F(lki[j]),\n",
+    "                            use1 ? Kii1 : Kii0, &ai, &aj);\n",
     "            const gpusvm_wide di = GPUSVM_W_SUB(ai, la[i]), dj = GPUSVM_W_SUB(aj, la[j]);\n",
     "            const int yi = lyv[i], yj = lyv[j];\n",
     "            for (int c = 0; c < GPUSVM_PER; ++c) {\n",
@@ -18725,8 +19375,8 @@ static const char *const gpusvm__kernel_source[] = {
     "#ifndef GPUSVM_SHFL\n",
     "        barrier(CLK_LOCAL_MEM_FENCE); /* all have read j (ri[0]) before i's reduction writes ri */\n",
     "#endif\n",
-    "        it += step_ok;\n",
-    "        trip = step_ok ? trip + 1 : budget;\n",
+    "        it += made;\n",
+    "        trip = made ? trip + made : budget;\n",
     "    }\n",
     "\n",
     "    for (int c = 0; c < GPUSVM_PER; ++c) {\n",
@@ -19361,7 +20011,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3546
+#define GPUSVM__KERNEL_SOURCE_LINES 3858
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -30,17 +30,8 @@ static const char *micro_src =
     "        a4 = fma(a4, s, 0.5f); a5 = fma(a5, s, 0.5f); a6 = fma(a6, s, 0.5f); a7 = fma(a7, s, 0.5f); }\n"
     "    out[get_global_id(0)] = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7; }\n";
 
-#define DIE(...)                                                                                                     \
-    do {                                                                                                             \
-        fprintf(stderr, "micro: " __VA_ARGS__);                                                                      \
-        fprintf(stderr, "\n");                                                                                       \
-        exit(1);                                                                                                     \
-    } while (0)
-#define CLOK(call)                                                                                                   \
-    do {                                                                                                             \
-        gpusvm__cl_int e_ = (call);                                                                                  \
-        if (e_ != 0) DIE("%s returned %d", #call, (int)e_);                                                          \
-    } while (0)
+#define BENCH_NAME "micro"
+#include "bench_cl.h"
 
 static gpusvm__ocl *B;
 

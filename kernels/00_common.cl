@@ -304,6 +304,25 @@ inline int gpusvm_xor_i(int v, int m) { return sub_group_shuffle_xor(v, (uint)m)
 #elif defined(GPUSVM_SG_INTEL)
 inline int gpusvm_xor_i(int v, int m) { return intel_sub_group_shuffle_xor(v, (uint)m); }
 #endif
+/* A double through a 32-bit exchange fn(word, a), word by word. */
+#define GPUSVM_EXCHANGE_D(name, fn)                 \
+    inline double name(double v, int a)             \
+    {                                               \
+        int2 w = as_int2(v);                        \
+        w.x = fn(w.x, a);                           \
+        w.y = fn(w.y, a);                           \
+        return as_double(w);                        \
+    }
+#if defined(GPUSVM_NV_SHFL) && !defined(GPUSVM_NO_FP64)
+/* v of lane src of the warp, in every lane (all call it) */
+inline int gpusvm_lane_i(int v, int src)
+{
+    int r;
+    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(src));
+    return r;
+}
+GPUSVM_EXCHANGE_D(gpusvm_lane_w, gpusvm_lane_i)
+#endif
 #ifdef GPUSVM_SHFL
 inline float gpusvm_xor_f(float v, int m) { return as_float(gpusvm_xor_i(as_int(v), m)); }
 #ifdef GPUSVM_NO_FP64
@@ -312,13 +331,7 @@ inline gpusvm_wide gpusvm_xor_w(gpusvm_wide v, int m)
     return gpusvm_w_make(gpusvm_xor_f(v.hi, m), gpusvm_xor_f(v.lo, m));
 }
 #else
-inline double gpusvm_xor_w(double v, int m)
-{
-    int2 w = as_int2(v);
-    w.x = gpusvm_xor_i(w.x, m);
-    w.y = gpusvm_xor_i(w.y, m);
-    return as_double(w);
-}
+GPUSVM_EXCHANGE_D(gpusvm_xor_w, gpusvm_xor_i)
 #endif
 #endif
 

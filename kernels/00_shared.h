@@ -78,6 +78,26 @@
 #define GPUSVM__SMO_POS_BYTES (3 * 8 + 2 * 4 + 1)
 #define GPUSVM__SMO_ITEM_BYTES (4 * 8 + 2 * 4)
 #define GPUSVM__SMO_SPARE 1024
+/* The inner solve's third level (part 3; the C backend's gpusvm__cpu_set_*): a working set of at
+ * least GPUSVM__SET_MIN_Q positions is cut into GPUSVM__SET_GROUPS groups, position t in group
+ * GPUSVM__SET_GROUP(t) (32 consecutive positions, the same again 512 on: a warp's positions at a
+ * work-group of 512). Each step takes LIBSVM's i and j over the whole set, then a set S of at most
+ * GPUSVM__SET_MAX positions: each group's best i (the largest violator over I_up) and best j (the
+ * second-order partner of i over I_low). S is solved alone with LIBSVM's pair updates until its
+ * gap is below max(eps, its first gap / GPUSVM__SET_DIV) or after GPUSVM__SET_PAIRS x |S| pairs,
+ * its first pair being LIBSVM's (i, j); then the set's other gradients take S's changes. Its
+ * local memory: S's block of kernel values (a row of GPUSVM__SET_MAX + 1 floats each), its
+ * positions and its changes, within the work-items' bytes of GPUSVM__SMO_LOCAL (without warp exchanges
+ * it takes the reductions' scratch, which no reduction uses while S is solved). */
+#define GPUSVM__SET_GROUPS 16
+#define GPUSVM__SET_WIDTH 32
+#define GPUSVM__SET_MAX (2 * GPUSVM__SET_GROUPS)
+#define GPUSVM__SET_GROUP(t) (((t) % (GPUSVM__SET_GROUPS * GPUSVM__SET_WIDTH)) / GPUSVM__SET_WIDTH)
+#define GPUSVM__SET_MIN_Q 128
+#define GPUSVM__SET_DIV 10
+#define GPUSVM__SET_PAIRS 2
+#define GPUSVM__SET_LD (GPUSVM__SET_MAX + 1)
+#define GPUSVM__SET_LOCAL ((size_t)GPUSVM__SET_MAX * (GPUSVM__SET_LD * 4 + 4 + 8) + 2 * GPUSVM__SET_GROUPS * 4)
 #define GPUSVM__SMO_LOCAL(q) \
     ((size_t)(q) * GPUSVM__SMO_POS_BYTES + (size_t)GPUSVM__L * GPUSVM__SMO_ITEM_BYTES + GPUSVM__SMO_SPARE)
 /* The selection's radix passes count digits into GPUSVM__SEL_BINS bins; one selection's scratch
@@ -365,7 +385,7 @@
     X_(SMO, __global const float *, qd0) S_() X_(SMO, __global gpusvm_wbits *, coef0) S_()                    \
     X_(SMO, gpusvm_wbits, eps) S_() X_(SMO, gpusvm_wbits, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \
     X_(SMO, int, whole_inner) S_() X_(SMO, gpusvm_wbits, max_iter) S_() X_(SMO, __global gpusvm_wbits *, status0) S_() \
-    X_(SMO, int, nu)
+    X_(SMO, int, nu) S_() X_(SMO, int, sets)
 
 /* kernels part 4 */
 #define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \

@@ -281,6 +281,17 @@ GPUSVM_INLINE void gpusvm_smo_reduce_i(__local gpusvm_score *rv, __local int *ri
     *Gmax21 = G21;
 }
 
+/* LIBSVM's second-order score of a partner (the objective's change, negated: the smaller the
+ * better) for a violation b > 0 against an i of diagonal Kii, with the partner's diagonal qd and
+ * its kernel value with i, ki (the C backend's gpusvm__wss2). */
+GPUSVM_INLINE gpusvm_score gpusvm_smo_wss2(gpusvm_score b, gpusvm_wide Kii, float qd, float ki)
+{
+    const gpusvm_wide qw = GPUSVM_W_SUB(GPUSVM_W_ADD(Kii, GPUSVM_W_F(qd)), GPUSVM_W_MULF(GPUSVM_W_F(ki), 2.0f)); /* exact */
+    gpusvm_score quad = GPUSVM_SC(qw);
+    if (quad <= 0.0f) quad = GPUSVM_SC(GPUSVM_W_TAU);
+    return -(b * b) / quad;
+}
+
 /* This work-item's candidate for j: the second-order choice over I_low among its own
  * positions, against the i of its own class (Ki0 / Ki1: the i's rows, Kii0 / Kii1 their
  * diagonals); *bj -1 when none. Each position's value of the row it used goes to ki (registers)
@@ -308,30 +319,24 @@ GPUSVM_INLINE void gpusvm_smo_scan_j(const gpusvm_wide *a, const gpusvm_wide *g,
         const gpusvm_score v = pos ? -GPUSVM_SC(g[c]) : GPUSVM_SC(g[c]);
         const gpusvm_score b = (c1 ? Gmax1 : Gmax0) - v;
         if (in_low && b > 0.0f) {
-            const gpusvm_wide qw = GPUSVM_W_SUB(GPUSVM_W_ADD(c1 ? Kii1 : Kii0, GPUSVM_W_F(lqd[t])),
-                                                GPUSVM_W_MULF(GPUSVM_W_F(ki[c]), 2.0f)); /* exact */
-            gpusvm_score quad = GPUSVM_SC(qw);
-            if (quad <= 0.0f) quad = GPUSVM_SC(GPUSVM_W_TAU);
-            const gpusvm_score o = -(b * b) / quad;
+            const gpusvm_score o = gpusvm_smo_wss2(b, c1 ? Kii1 : Kii0, lqd[t], ki[c]);
             if (o < *bo || (o == *bo && t > *bj)) { *bo = o; *bj = t; }
         }
     }
 }
 
-/* The two-variable step on working-set positions (i, j), exactly as LIBSVM's Solver::Solve, from
- * the published alphas and gradients: the new alphas into *ai, *aj (every work-item computes it). */
-GPUSVM_INLINE void gpusvm_smo_pair(__local const gpusvm_wide *la, __local const gpusvm_wide *lg,
-                                   __local const gpusvm_wide *lC, __local const float *lqd, __local const char *lyv,
-                                   int i, int j, gpusvm_wide Kij, gpusvm_wide Kii, gpusvm_wide *ai_out,
-                                   gpusvm_wide *aj_out)
+/* The two-variable step, exactly as LIBSVM's Solver::Solve: from i's and j's alphas, gradients,
+ * bounds and labels, j's diagonal, k(i, j) and i's diagonal, the new alphas into *ai_out, *aj_out
+ * (every work-item that calls it computes the same bits). */
+GPUSVM_INLINE void gpusvm_smo_step(gpusvm_wide ai, gpusvm_wide aj, gpusvm_wide gi, gpusvm_wide gj, gpusvm_wide Ci,
+                                   gpusvm_wide Cj, int yi, int yj, float qdj, gpusvm_wide Kij, gpusvm_wide Kii,
+                                   gpusvm_wide *ai_out, gpusvm_wide *aj_out)
 {
-    const int yi = lyv[i], yj = lyv[j];
-    const gpusvm_wide Ci = lC[i], Cj = lC[j], zero = GPUSVM_W_F(0.0f);
-    gpusvm_wide ai = la[i], aj = la[j];
-    gpusvm_wide quad = GPUSVM_W_SUB(GPUSVM_W_ADD(Kii, GPUSVM_W_F(lqd[j])), GPUSVM_W_MULF(Kij, 2.0f));
+    const gpusvm_wide zero = GPUSVM_W_F(0.0f);
+    gpusvm_wide quad = GPUSVM_W_SUB(GPUSVM_W_ADD(Kii, GPUSVM_W_F(qdj)), GPUSVM_W_MULF(Kij, 2.0f));
     if (GPUSVM_W_LE(quad, zero)) quad = GPUSVM_W_TAU;
     if (yi != yj) {
-        const gpusvm_wide delta = GPUSVM_W_DIV(GPUSVM_W_SUB(GPUSVM_W_NEG(lg[i]), lg[j]), quad);
+        const gpusvm_wide delta = GPUSVM_W_DIV(GPUSVM_W_SUB(GPUSVM_W_NEG(gi), gj), quad);
         const gpusvm_wide diff = GPUSVM_W_SUB(ai, aj);
         ai = GPUSVM_W_ADD(ai, delta);
         aj = GPUSVM_W_ADD(aj, delta);
@@ -340,7 +345,7 @@ GPUSVM_INLINE void gpusvm_smo_pair(__local const gpusvm_wide *la, __local const 
         if (GPUSVM_W_GT(diff, GPUSVM_W_SUB(Ci, Cj))) { if (GPUSVM_W_GT(ai, Ci)) { ai = Ci; aj = GPUSVM_W_SUB(Ci, diff); } }
         else { if (GPUSVM_W_GT(aj, Cj)) { aj = Cj; ai = GPUSVM_W_ADD(Cj, diff); } }
     } else {
-        const gpusvm_wide delta = GPUSVM_W_DIV(GPUSVM_W_SUB(lg[i], lg[j]), quad);
+        const gpusvm_wide delta = GPUSVM_W_DIV(GPUSVM_W_SUB(gi, gj), quad);
         const gpusvm_wide sum = GPUSVM_W_ADD(ai, aj);
         ai = GPUSVM_W_SUB(ai, delta);
         aj = GPUSVM_W_ADD(aj, delta);
@@ -353,9 +358,260 @@ GPUSVM_INLINE void gpusvm_smo_pair(__local const gpusvm_wide *la, __local const 
     *aj_out = aj;
 }
 
+/* ---- The third level (part 0's GPUSVM__SET_*): a set S of the working set solved alone ----
+ *
+ * Each step of the work-group's loop takes LIBSVM's i and j over the whole working set as the
+ * plain loop does; then S: each group's best i and best j against i, where a group is a warp's
+ * positions at a work-group of 512 (their partials of the two reductions, so S costs no
+ * reduction of its own) or, on other widths, a scan of its 32 positions by one work-item. S's
+ * block of kernel values goes to local memory, S is solved with LIBSVM's pair updates by one warp
+ * in registers and shuffles (NVIDIA; elsewhere by one work-item), with no work-group barrier
+ * between its pairs, and the working set's other gradients take S's changes at once. The first
+ * pair on S is the plain loop's (i, j): S holds both, ties go to the later position there too. */
+
+/* S's member u: its working-set position (-1: none), from the groups' best i (gi) and best j (gj):
+ * members 0..GROUPS-1 the i, the rest the j where they are not their group's i. */
+GPUSVM_INLINE int gpusvm_set_member(__local const int *gi, __local const int *gj, int u)
+{
+    const int g = u % GPUSVM__SET_GROUPS;
+    return u < GPUSVM__SET_GROUPS ? gi[g] : (gj[g] != gi[g] ? gj[g] : -1);
+}
+
+/* Group g's best i (the largest -yG over I_up, ties to the later position) and best j against i
+ * (the smallest second-order score over I_low with a positive violation, likewise) into gi[g],
+ * gj[g] (-1: none), from the published values: what the warps' partials hold where a warp is a
+ * group. */
+GPUSVM_INLINE void gpusvm_set_group(__local const gpusvm_wide *la, __local const gpusvm_wide *lg,
+                                    __local const gpusvm_wide *lC, __local const char *lyv, __local const float *lqd,
+                                    __local const float *lki, int m, int g, gpusvm_score Gmax, gpusvm_wide Kii,
+                                    __local int *gi, __local int *gj)
+{
+    gpusvm_score bv = -INFINITY, bo = INFINITY;
+    int bi = -1, bj = -1;
+    for (int t0 = g * GPUSVM__SET_WIDTH; t0 < m; t0 += GPUSVM__SET_GROUPS * GPUSVM__SET_WIDTH)
+        for (int t = t0; t < t0 + GPUSVM__SET_WIDTH && t < m; ++t) {
+            const int pos = lyv[t] > 0;
+            const gpusvm_score v = pos ? -GPUSVM_SC(lg[t]) : GPUSVM_SC(lg[t]);
+            const int in_up = pos ? GPUSVM_W_LT(la[t], lC[t]) : GPUSVM_W_GT(la[t], GPUSVM_W_F(0.0f));
+            const int in_low = pos ? GPUSVM_W_GT(la[t], GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(la[t], lC[t]);
+            const gpusvm_score b = Gmax - v;
+            if (in_up && v >= bv) { bv = v; bi = t; }
+            if (in_low && b > 0.0f) {
+                const gpusvm_score o = gpusvm_smo_wss2(b, Kii, lqd[t], lki[t]);
+                if (o <= bo) { bo = o; bj = t; }
+            }
+        }
+    gi[g] = bi;
+    gj[g] = bj;
+}
+
+/* S's positions into set[0..SET_MAX) and its block ks[u][w] = Kq[S_u][S_w] (0 where either is
+ * none), by the whole work-group (a barrier follows). */
+GPUSVM_INLINE void gpusvm_set_fill(__global const float *K, int qmax, __local const int *gi, __local const int *gj,
+                                   __local int *set, __local float *ks)
+{
+    for (int e = GPUSVM_LID; e < GPUSVM__SET_MAX * GPUSVM__SET_MAX; e += GPUSVM__SMO_L) {
+        const int u = e / GPUSVM__SET_MAX, w = e % GPUSVM__SET_MAX;
+        const int su = gpusvm_set_member(gi, gj, u), sw = gpusvm_set_member(gi, gj, w);
+        ks[u * GPUSVM__SET_LD + w] = su >= 0 && sw >= 0 ? K[(size_t)su * qmax + sw] : 0.0f;
+    }
+    for (int u = GPUSVM_LID; u < GPUSVM__SET_MAX; u += GPUSVM__SMO_L) set[u] = gpusvm_set_member(gi, gj, u);
+}
+
+/* The working set's positions this work-item owns take S's changes sd (member by member, in
+ * member order, the C backend's order): S's own from the solve (la, lg), the others' gradients
+ * += d_u q_tu. */
+GPUSVM_INLINE void gpusvm_set_apply(gpusvm_wide *a, gpusvm_wide *g, const char *yv, int m, __global const float *K,
+                                    int qmax, __local const int *set, __local const gpusvm_wide *sd,
+                                    __local const gpusvm_wide *la, __local const gpusvm_wide *lg,
+                                    __local const char *lyv)
+{
+    for (int c = 0; c < GPUSVM_PER; ++c) {
+        const int t = GPUSVM_OWN(c);
+        if (t >= m) break;
+        gpusvm_wide gt = g[c];
+        int in_s = 0;
+        for (int u = 0; u < GPUSVM__SET_MAX; ++u) {
+            const int s = set[u];
+            if (s < 0) continue;
+            in_s |= s == t;
+            const gpusvm_wide d = sd[u];
+            if (GPUSVM_W_EQ(d, GPUSVM_W_F(0.0f))) continue;
+            const float k = K[(size_t)s * qmax + t];
+            gt = GPUSVM_W_ADD(gt, GPUSVM_W_MULF(d, yv[c] == lyv[s] ? k : -k));
+        }
+        a[c] = la[t];
+        g[c] = in_s ? lg[t] : gt;
+    }
+}
+
+/* S solved by one work-item (devices without the warp solve): pairs until S's gap is below
+ * max(eps_s, its first gap / GPUSVM__SET_DIV), at most GPUSVM__SET_PAIRS x |S| and left; the new
+ * alphas and gradients into la, lg, the changes into sd. Returns its pair updates. */
+GPUSVM_INLINE int gpusvm_set_solve_one(__local gpusvm_wide *la, __local gpusvm_wide *lg, __local const gpusvm_wide *lC,
+                                       __local const float *lqd, __local const char *lyv, __local const int *set,
+                                       __local const float *ks, __local gpusvm_wide *sd, gpusvm_score eps_s, int left)
+{
+    gpusvm_wide a[GPUSVM__SET_MAX], g[GPUSVM__SET_MAX];
+    int n = 0, k = 0;
+    gpusvm_score stop = 0.0f;
+    for (int u = 0; u < GPUSVM__SET_MAX; ++u) {
+        const int s = set[u];
+        a[u] = s >= 0 ? la[s] : GPUSVM_W_F(0.0f);
+        g[u] = s >= 0 ? lg[s] : GPUSVM_W_F(0.0f);
+        n += s >= 0;
+    }
+    const int cap = min(GPUSVM__SET_PAIRS * n, left);
+    while (k < cap) {
+        gpusvm_score Gmax = -INFINITY, G2 = -INFINITY, bo = INFINITY;
+        int i = -1, j = -1, ip = -1, jp = -1;
+        for (int u = 0; u < GPUSVM__SET_MAX; ++u) {
+            const int s = set[u], pos = lyv[max(s, 0)] > 0;
+            if (s < 0) continue;
+            const gpusvm_score v = pos ? -GPUSVM_SC(g[u]) : GPUSVM_SC(g[u]);
+            const int in_up = pos ? GPUSVM_W_LT(a[u], lC[s]) : GPUSVM_W_GT(a[u], GPUSVM_W_F(0.0f));
+            const int in_low = pos ? GPUSVM_W_GT(a[u], GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a[u], lC[s]);
+            if (in_up && (v > Gmax || (v == Gmax && s > ip))) { Gmax = v; i = u; ip = s; }
+            if (in_low) G2 = fmax(G2, -v);
+        }
+        if (i < 0) break;
+        const gpusvm_score gap = Gmax + G2;
+        if (k == 0) stop = fmax(eps_s, gap / (gpusvm_score)GPUSVM__SET_DIV);
+        else if (gap < stop) break;
+        const gpusvm_wide Kii = GPUSVM_W_F(lqd[ip]);
+        for (int u = 0; u < GPUSVM__SET_MAX; ++u) {
+            const int s = set[u], pos = lyv[max(s, 0)] > 0;
+            if (s < 0) continue;
+            const gpusvm_score b = Gmax - (pos ? -GPUSVM_SC(g[u]) : GPUSVM_SC(g[u]));
+            const int in_low = pos ? GPUSVM_W_GT(a[u], GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a[u], lC[s]);
+            if (!in_low || !(b > 0.0f)) continue;
+            const gpusvm_score o = gpusvm_smo_wss2(b, Kii, lqd[s], ks[i * GPUSVM__SET_LD + u]);
+            if (o < bo || (o == bo && s > jp)) { bo = o; j = u; jp = s; }
+        }
+        if (j < 0) break;
+        gpusvm_wide ai, aj;
+        const int yi = lyv[ip], yj = lyv[jp];
+        gpusvm_smo_step(a[i], a[j], g[i], g[j], lC[ip], lC[jp], yi, yj, lqd[jp], GPUSVM_W_F(ks[i * GPUSVM__SET_LD + j]),
+                        Kii, &ai, &aj);
+        const gpusvm_wide di = GPUSVM_W_SUB(ai, a[i]), dj = GPUSVM_W_SUB(aj, a[j]);
+        for (int u = 0; u < GPUSVM__SET_MAX; ++u) {
+            const int y = lyv[max(set[u], 0)];
+            const float kiu = ks[i * GPUSVM__SET_LD + u], kju = ks[j * GPUSVM__SET_LD + u];
+            g[u] = GPUSVM_W_ADD(g[u], GPUSVM_W_ADD(GPUSVM_W_MULF(di, y == yi ? kiu : -kiu),
+                                                   GPUSVM_W_MULF(dj, y == yj ? kju : -kju)));
+        }
+        a[i] = ai;
+        a[j] = aj;
+        ++k;
+    }
+    for (int u = 0; u < GPUSVM__SET_MAX; ++u) {
+        const int s = set[u];
+        sd[u] = s >= 0 ? GPUSVM_W_SUB(a[u], la[s]) : GPUSVM_W_F(0.0f);
+        if (s < 0) continue;
+        la[s] = a[u];
+        lg[s] = g[u];
+    }
+    return k;
+}
+
+#if defined(GPUSVM_NV_SHFL) && !defined(GPUSVM_NO_FP64) && GPUSVM__SMO_L == GPUSVM__SET_GROUPS * GPUSVM__SET_WIDTH
+/* The warps are the groups (their partials are the groups' best i and j) and the first warp
+ * solves S, a member a lane: gpusvm_set_solve_one's pairs in registers and shuffles, the arg-max
+ * keyed by (position, lane) so that ties go to the later position and the key names the lane. */
+#define GPUSVM_SET_WARP 1
+GPUSVM_INLINE int gpusvm_set_solve_warp(__local gpusvm_wide *la, __local gpusvm_wide *lg, __local const gpusvm_wide *lC,
+                                        __local const float *lqd, __local const char *lyv, __local const int *set,
+                                        __local const float *ks, __local gpusvm_wide *sd, gpusvm_score eps_s, int left)
+{
+    const int u = GPUSVM_LID, s = set[u], ok = s >= 0, key = ok ? s * GPUSVM_WARP + u : -1;
+    const int y = ok ? lyv[s] : 1;
+    const gpusvm_wide C = ok ? lC[s] : 0.0, zero = 0.0;
+    const float qd = ok ? lqd[s] : 0.0f;
+    gpusvm_wide a = ok ? la[s] : zero, g = ok ? lg[s] : zero;
+    int n = ok, k = 0;
+    gpusvm_score stop = 0.0;
+    for (int m_ = GPUSVM_WARP / 2; m_ > 0; m_ >>= 1) n += gpusvm_xor_i(n, m_);
+    const int cap = min(GPUSVM__SET_PAIRS * n, left);
+    while (k < cap) {
+        const gpusvm_score v = y > 0 ? -g : g;
+        const int in_up = ok && (y > 0 ? a < C : a > zero), in_low = ok && (y > 0 ? a > zero : a < C);
+        gpusvm_score Gmax = in_up ? v : -INFINITY, G2 = in_low ? -v : -INFINITY;
+        int ti = in_up ? key : -1;
+        GPUSVM_WARP_ARGMAX(Gmax, ti);
+        GPUSVM_WARP_MAX(G2);
+        if (ti < 0) break;
+        const gpusvm_score gap = Gmax + G2;
+        if (k == 0) stop = fmax(eps_s, gap / (gpusvm_score)GPUSVM__SET_DIV);
+        else if (gap < stop) break;
+        const int li = ti % GPUSVM_WARP, si = ti / GPUSVM_WARP;
+        const gpusvm_wide Kii = (double)lqd[si];
+        const float kiu = ks[li * GPUSVM__SET_LD + u];
+        const gpusvm_score b = Gmax - v;
+        const int cand = in_low && b > 0.0;
+        gpusvm_score o = cand ? -gpusvm_smo_wss2(b, Kii, qd, kiu) : -INFINITY;
+        int tj = cand ? key : -1;
+        GPUSVM_WARP_ARGMAX(o, tj);
+        if (tj < 0) break;
+        const int lj = tj % GPUSVM_WARP, sj = tj / GPUSVM_WARP;
+        const gpusvm_wide ai = gpusvm_lane_w(a, li), gi = gpusvm_lane_w(g, li);
+        const gpusvm_wide aj = gpusvm_lane_w(a, lj), gj = gpusvm_lane_w(g, lj);
+        const int yi = lyv[si], yj = lyv[sj];
+        gpusvm_wide ni, nj;
+        gpusvm_smo_step(ai, aj, gi, gj, lC[si], lC[sj], yi, yj, lqd[sj], (double)ks[li * GPUSVM__SET_LD + lj], Kii, &ni,
+                        &nj);
+        const gpusvm_wide di = ni - ai, dj = nj - aj;
+        const float kju = ks[lj * GPUSVM__SET_LD + u];
+        g = g + (di * (double)(y == yi ? kiu : -kiu) + dj * (double)(y == yj ? kju : -kju));
+        a = u == li ? ni : (u == lj ? nj : a);
+        ++k;
+    }
+    sd[u] = ok ? a - la[max(s, 0)] : zero;
+    if (ok) {
+        la[s] = a;
+        lg[s] = g;
+    }
+    return k;
+}
+#endif
+
+/* One step of the third level after the plain loop's (i, j) (Gmax: i's score, Kii: its diagonal):
+ * the groups' candidates (gi, gj: the warps' partials where they are the groups), S and its block,
+ * S solved, its changes applied to this work-item's positions. Returns S's pair updates (every
+ * work-item). */
+GPUSVM_INLINE int gpusvm_set_round(gpusvm_wide *a, gpusvm_wide *g, const char *yv, int m, __global const float *K,
+                                   int qmax, __local gpusvm_wide *la, __local gpusvm_wide *lg,
+                                   __local const gpusvm_wide *lC, __local const float *lqd, __local const char *lyv,
+                                   __local const float *lki, __local int *gi, __local int *gj, __local int *set,
+                                   __local float *ks, __local gpusvm_wide *sd, __local int *sn, gpusvm_score Gmax,
+                                   gpusvm_wide Kii, gpusvm_score eps_s, int left)
+{
+#ifndef GPUSVM_SET_WARP
+    if (GPUSVM_LID < GPUSVM__SET_GROUPS) gpusvm_set_group(la, lg, lC, lyv, lqd, lki, m, GPUSVM_LID, Gmax, Kii, gi, gj);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    gpusvm_set_fill(K, qmax, gi, gj, set, ks);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#ifdef GPUSVM_SET_WARP
+    if (GPUSVM_LID < GPUSVM_WARP) {
+        const int n = gpusvm_set_solve_warp(la, lg, lC, lqd, lyv, set, ks, sd, eps_s, left);
+        if (GPUSVM_LID == 0) sn[0] = n;
+    }
+#else
+    if (GPUSVM_LID == 0) sn[0] = gpusvm_set_solve_one(la, lg, lC, lqd, lyv, set, ks, sd, eps_s, left);
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+    gpusvm_set_apply(a, g, yv, m, K, qmax, set, sd, la, lg, lyv);
+    return sn[0];
+}
+
 /* gpusvm_smo's local arrays against the sizes the host plans with (part 0's GPUSVM__SMO_LOCAL) */
 typedef char gpusvm_smo_pos_check[3 * sizeof(gpusvm_wide) + 2 * sizeof(float) + 1 == GPUSVM__SMO_POS_BYTES ? 1 : -1];
 typedef char gpusvm_smo_item_check[4 * sizeof(gpusvm_score) + 2 * sizeof(int) <= GPUSVM__SMO_ITEM_BYTES ? 1 : -1];
+#define GPUSVM_SET_KS_WORDS ((GPUSVM__SET_MAX * GPUSVM__SET_LD + 1) / 2) /* S's block in 8-byte words */
+#ifndef GPUSVM_SHFL /* the third level's arrays within rv1, rg and rg2 */
+typedef char gpusvm_smo_set_check[GPUSVM__SET_MAX + GPUSVM_SET_KS_WORDS + (GPUSVM__SET_MAX + 2 * GPUSVM__SET_GROUPS) / 2 <=
+                                          3 * GPUSVM__SMO_L ? 1 : -1];
+#endif
 
 #if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SMO)
 __kernel __attribute__((reqd_work_group_size(GPUSVM__SMO_L, 1, 1))) GPUSVM_SG_ATTR
@@ -370,13 +626,25 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
 #ifdef GPUSVM_SHFL /* the reductions' scratch: one word per warp */
     __local gpusvm_score wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];
     __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */
-#else /* one word per work-item (j's reduction reuses i's: a barrier closes each trip) */
-    __local gpusvm_score rv[GPUSVM__SMO_L];
-    __local int ri[GPUSVM__SMO_L];
-    __local gpusvm_score rv1[GPUSVM__SMO_L];
-    __local int ri1[GPUSVM__SMO_L];
-    __local gpusvm_score rg[GPUSVM__SMO_L];
-    __local gpusvm_score rg2[GPUSVM__SMO_L];
+    __local int lset[GPUSVM__SET_MAX], sn[1]; /* the third level's S and its pair updates */
+    __local float lks[GPUSVM__SET_MAX * GPUSVM__SET_LD];
+    __local gpusvm_wide lsd[GPUSVM__SET_MAX];
+#ifdef GPUSVM_SET_WARP /* the groups' candidates: the warps' partials */
+    __local int *const sgi = wi, *const sgj = wji;
+#else
+    __local int sgi[GPUSVM__SET_GROUPS], sgj[GPUSVM__SET_GROUPS];
+#endif
+#else /* one word per work-item (j's reduction reuses i's: a barrier closes each trip); the third
+       level's arrays over rv1, rg and rg2, which no reduction uses while S is solved */
+    __local ulong rscr[4 * GPUSVM__SMO_L];
+    __local gpusvm_score *const rv = (__local gpusvm_score *)rscr, *const rv1 = (__local gpusvm_score *)(rscr + GPUSVM__SMO_L);
+    __local gpusvm_score *const rg = (__local gpusvm_score *)(rscr + 2 * GPUSVM__SMO_L);
+    __local gpusvm_score *const rg2 = (__local gpusvm_score *)(rscr + 3 * GPUSVM__SMO_L);
+    __local int ri[GPUSVM__SMO_L], ri1[GPUSVM__SMO_L], sn[1];
+    __local gpusvm_wide *const lsd = (__local gpusvm_wide *)(rscr + GPUSVM__SMO_L);
+    __local float *const lks = (__local float *)(rscr + GPUSVM__SMO_L + GPUSVM__SET_MAX);
+    __local int *const lset = (__local int *)(rscr + GPUSVM__SMO_L + GPUSVM__SET_MAX + GPUSVM_SET_KS_WORDS);
+    __local int *const sgi = lset + GPUSVM__SET_MAX, *const sgj = sgi + GPUSVM__SET_GROUPS;
 #endif
     const int p = get_group_id(0);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
@@ -384,6 +652,12 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
     const int whole = pi[GPUSVM__PI_WHOLE];
     const gpusvm_wide ratio = whole ? GPUSVM_W_F(0.0f) : GPUSVM_W_LD(ratio_in);
     const int max_inner = whole ? whole_inner : max_inner_in;
+#ifdef GPUSVM_NO_FP64 /* float pairs choose on floats: they keep LIBSVM's pair sequence */
+    int use_sets = 0;
+    (void)sets;
+#else
+    const int use_sets = sets && !nu && !whole && m >= GPUSVM__SET_MIN_Q; /* the third level (see above) */
+#endif
     __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by position, then position */
     __global const int *ws_idx = ws_idx0 + p * qmax;
     __global gpusvm_wbits *alpha = alpha0 + v0, *coef = coef0 + p * qmax;
@@ -454,7 +728,11 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
         const int j = gpusvm_argbest(rv, ri, bo, bj, 1);
 #endif
         const int step_ok = go && j >= 0;
-        if (step_ok) {
+        int made = step_ok;
+        if (step_ok && use_sets) {
+            made = gpusvm_set_round(a, g, yv, m, K, qmax, la, lg, lC, lqd, lyv, lki, sgi, sgj, lset, lks, lsd, sn, Gmax0,
+                                    Kii0, eps_s, budget - trip);
+        } else if (step_ok) {
             const int use1 = nu && lyv[j] < 0;
             const int i = use1 ? i1 : i0;
             const __global float *Ki = use1 ? Ki1 : Ki0;
@@ -466,7 +744,8 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
                 if (nu) ki[c] = Ki[t]; /* the chosen i's row (a position of the other class read the other) */
             }
             gpusvm_wide ai, aj;
-            gpusvm_smo_pair(la, lg, lC, lqd, lyv, i, j, GPUSVM_W_F(lki[j]), use1 ? Kii1 : Kii0, &ai, &aj);
+            gpusvm_smo_step(la[i], la[j], lg[i], lg[j], lC[i], lC[j], lyv[i], lyv[j], lqd[j], GPUSVM_W_F(lki[j]),
+                            use1 ? Kii1 : Kii0, &ai, &aj);
             const gpusvm_wide di = GPUSVM_W_SUB(ai, la[i]), dj = GPUSVM_W_SUB(aj, la[j]);
             const int yi = lyv[i], yj = lyv[j];
             for (int c = 0; c < GPUSVM_PER; ++c) {
@@ -482,8 +761,8 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
 #ifndef GPUSVM_SHFL
         barrier(CLK_LOCAL_MEM_FENCE); /* all have read j (ri[0]) before i's reduction writes ri */
 #endif
-        it += step_ok;
-        trip = step_ok ? trip + 1 : budget;
+        it += made;
+        trip = made ? trip + made : budget;
     }
 
     for (int c = 0; c < GPUSVM_PER; ++c) {

@@ -285,6 +285,40 @@ step "70 classes: the model file loads back and predicts what LIBSVM's svm-predi
     "$B/gpusvm-train -q -c 100 -g 50 $T/c70.txt $T/c70.model && $B/gpusvm-predict -q $T/c70.txt $T/c70.model $T/c70.out &&
      svm-predict -q $T/c70.txt $T/c70.model $T/c70.lib.out && cmp $T/c70.out $T/c70.lib.out && grep -q '^nr_class 70' $T/c70.model"
 
+# one-vs-one's setup linear in the pairs: 1000 classes of three points (499,500 pairs) on the C
+# backend, 400 on OpenCL (PoCL); each bound is many times what it takes, and before the setup
+# compared every pair with every other (1000 classes: over ten minutes; 400 on PoCL: 77 s)
+awk 'BEGIN { srand(3); for (c = 0; c < 1000; c++) for (k = 0; k < 3; k++) printf "%d 1:%.4f 2:%.4f\n", c, (c % 40) / 40 + rand() * .003, int(c / 40) / 25 + rand() * .003 }' \
+    > $T/c1000.txt
+head -n 1200 $T/c1000.txt > $T/c400.txt
+svm-train -q $T/c400.txt $T/c400.lib.model && svm-predict -q $T/c400.txt $T/c400.lib.model $T/c400.ref
+svm-train -q $T/c1000.txt $T/c1000.lib.model && svm-predict -q $T/c1000.txt $T/c1000.lib.model $T/c1000.ref
+step "1000 classes (499,500 pairs) train within 120 s on the C backend; svm-predict with the model predicts what it does with svm-train's" sh -c \
+    "timeout 120 env GPUSVM_BACKEND=cpu $B/gpusvm-train -q $T/c1000.txt $T/c1000.model &&
+     svm-predict -q $T/c1000.txt $T/c1000.model $T/c1000.out && cmp $T/c1000.out $T/c1000.ref"
+step "400 classes (79,800 pairs) train within 60 s on OpenCL (PoCL); svm-predict with the model predicts what it does with svm-train's" sh -c \
+    "timeout 60 env GPUSVM_BACKEND=opencl $B/gpusvm-train -q $T/c400.txt $T/c400.model &&
+     svm-predict -q $T/c400.txt $T/c400.model $T/c400.out && cmp $T/c400.out $T/c400.ref"
+
+# -v with -b 1 predicts each fold by its probabilities, as LIBSVM's svm_cross_validation does: wine's
+# leave-one-out rate is then not the decision values' (45.5056% for both programs)
+xz -dc data/wine.sklearn.xz > $T/wine
+step "-b 1 -v: the folds predict by their probabilities (wine, leave-one-out: not the decision values' 45.5056%)" sh -c \
+    "$B/gpusvm-train -v 178 $T/wine | grep -q '^Cross Validation Accuracy = 45.5056%$' &&
+     ! $B/gpusvm-train -b 1 -v 178 $T/wine | grep -q '^Cross Validation Accuracy = 45.5056%$'"
+
+# kernel values past float's range: an error naming the row, never a model or a label with exit 0
+printf -- '-1 1:3e38 2:1\n' > $T/big_norm.txt
+printf -- '-1 1:1e15\n' > $T/big_poly.txt
+$B/gpusvm-train -q data/heart_scale $T/rbf.model && $B/gpusvm-train -q -t 1 -d 3 data/heart_scale $T/poly.model
+expect_fail "-t 1 -r 1e30 -d 20: the kernel overflows in training (not a model of no support vector)" "overflows float" \
+    $B/gpusvm-train -q -t 1 -r 1e30 -d 20 data/heart_scale $T/over.model
+expect_fail "-t 1 -g 1e20 -d 20: likewise" "overflows float" $B/gpusvm-train -q -t 1 -g 1e20 -d 20 data/heart_scale $T/over.model
+expect_fail "a point of features 3e38 against an RBF model: an error, not a label" "row 0's kernel value" \
+    $B/gpusvm-predict $T/big_norm.txt $T/rbf.model $T/over.out
+expect_fail "a degree-3 polynomial on 1:1e15: an error, not a NaN decision value" "row 0's kernel value" \
+    $B/gpusvm-predict $T/big_poly.txt $T/poly.model $T/over.out
+
 # gpusvm-scale against svm-scale, byte for byte
 step "gpusvm-scale writes what svm-scale writes (20 cases)" sh tests/scale.sh
 step "gpusvm-grid prints what svm-grid prints, a best point within 1.5 of its, a PNG that decodes (none with -png null)" sh tests/grid.sh
@@ -309,6 +343,8 @@ expect_fail "gpusvm-scale names file:line of a malformed row" "$T/badscale.txt:2
 
 # nothing the user had is lost or half-written: symlinks, FIFOs, device nodes, permissions, stdout
 suite files tests/files.sh
+# every writer of the library and the tools under a comma-decimal locale: the "C" locale's bytes
+suite locale tests/locale.sh
 
 
 

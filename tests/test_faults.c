@@ -779,6 +779,67 @@ static int sweep_env(const char *name, const char *value)
     return unset_gpusvm_env() && setenv("GPUSVM_OVERLAP", "always", 1) == 0 && (!name || setenv(name, value, 1) == 0);
 }
 
+/* Every host allocation of the four loaders (a model from a file and from bytes, data from a file
+   and from bytes), failed in turn: each failure is reported as out of memory (the category, not a
+   syntax error of the text), nothing leaks, and the next try loads. The texts are models of two
+   and three classes with several support vectors each (their arrays grow) and this run's data. */
+static void loader_sweep(void)
+{
+    static const char model3[] =
+        "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 3\ntotal_sv 6\nrho 0.1 0.2 0.3\nlabel 1 2 3\n"
+        "nr_sv 2 2 2\nSV\n1 0.5 1:0.1 2:0.2 3:0.3\n1 0.5 1:0.4 3:0.6 9:1\n-1 0.5 2:0.7\n-1 -1 1:0.8 2:0.9 4:1\n"
+        "-0.5 -1 5:1 6:1 7:1\n-0.5 1 1:1\n";
+    gpusvm_context_desc d;
+    gpusvm_context *ctx = NULL;
+    char *text = NULL;
+    size_t size = 0;
+    long n, base;
+    int which, bad = 0, steps = 0;
+    memset(&d, 0, sizeof d);
+    d.backend = GPUSVM_BACKEND_CPU;
+    d.ignore_environment = 1;
+    d.allocator.alloc = t_alloc;
+    d.allocator.free = t_free;
+    CHECK_OK(gpusvm_context_create(&d, &ctx));
+    {
+        FILE *f = fopen(data_path, "rb");
+        if (f && fseek(f, 0, SEEK_END) == 0 && (size = (size_t)ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+            (text = (char *)malloc(size)) && fread(text, 1, size, f) == size) {
+        } else {
+            CHECK(0, "the sweep's data file reads back");
+        }
+        if (f) fclose(f);
+    }
+    for (which = 0; which < 4 && text; ++which) {
+        for (n = 1;; ++n) {
+            gpusvm_model *m = NULL;
+            gpusvm_dataset *ds = NULL;
+            gpusvm_result r;
+            const long live = live_allocs;
+            base = alloc_calls;
+            alloc_fail_at = base + n;
+            if (which == 0) r = gpusvm_model_load(ctx, model_path, &m);
+            else if (which == 1) r = gpusvm_model_load_buffer(ctx, model3, sizeof model3 - 1, &m);
+            else if (which == 2) r = gpusvm_dataset_load(ctx, data_path, &ds);
+            else r = gpusvm_dataset_parse(ctx, text, size, "bytes", &ds);
+            alloc_fail_at = 0;
+            gpusvm_model_free(m);
+            gpusvm_dataset_free(ds);
+            if (r == GPUSVM_OK) break;
+            ++steps;
+            if (!IS_ERROR(ctx, r, GPUSVM_ERR_OUT_OF_MEMORY) || live_allocs != live) {
+                if (!bad++)
+                    fprintf(stderr, "  loader %d, allocation %ld: %s (%s)\n", which, n, gpusvm_context_error(ctx),
+                            live_allocs != live ? "leaked" : "not out of memory");
+            }
+        }
+    }
+    printf("test_faults: the loaders, %d failed allocations: out of memory each\n", steps);
+    CHECK(steps > 20 && bad == 0, "every failed allocation of the four loaders is said as out of memory, none leaks");
+    free(text);
+    gpusvm_context_destroy(ctx);
+}
+
 int main(void)
 {
     gpusvm_context_desc d;
@@ -791,6 +852,7 @@ int main(void)
     snprintf(model_path, sizeof model_path, "build/test_faults.tmp/faults.model");
     make_data();
     sweep(GPUSVM_BACKEND_CPU, 0, "host allocations, C backend");
+    loader_sweep();
     memset(&d, 0, sizeof d);
     d.backend = GPUSVM_BACKEND_OPENCL;
     d.ignore_environment = 1;

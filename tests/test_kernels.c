@@ -121,6 +121,8 @@ static int close_rel(double a, double b, double rel, double abs_tol)
     return d <= abs_tol || d <= rel * fabs(b);
 }
 
+static double last_pairs; /* the pair updates of the last inner solve solve_path_check compared */
+
 /* The same inner solve on both backends, step by step: the same pair updates, alphas,
    coefficients, and gradients after gpusvm_update. */
 static void solve_path_check(const problem_t *t, int q, const double *a1, const double *a2, const double *c1,
@@ -373,6 +375,7 @@ static void round_trip(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t *t,
     CHECK_OK(cpu->test.read_ws(cpu, NULL, NULL, c1, q));
     CHECK_OK(ocl->test.read_ws(ocl, NULL, NULL, c2, q));
     CHECK(s1[GPUSVM__ST_ITER] > 0 && s2[GPUSVM__ST_ITER] > 0, "gpusvm_smo: both solves make pair updates");
+    last_pairs = s1[GPUSVM__ST_ITER];
     CHECK_OK(cpu->train->update(cpu));
     CHECK_OK(ocl->train->update(ocl));
     CHECK_OK(cpu->train->read_state(cpu, NULL, g1));
@@ -1351,6 +1354,29 @@ static void log_errors(void *user, gpusvm_log_level level, const char *msg)
     if (level == GPUSVM_LOG_ERROR) fprintf(stderr, "gpusvm: %s\n", msg);
 }
 
+/* The inner solve's plain pair sequence (GPUSVM_INNER=pairs) on both backends: the same path, and
+   at working sets of 128 (where the third level runs by default) other pair updates than the
+   third level's on the same input. */
+static void plain_pairs_check(gpusvm_context *c1, gpusvm_context *c2)
+{
+    problem_t t;
+    const uint64_t seed = rng_state;
+    double it_sets, it_pairs;
+    make_problem(&t, 400, 19, 0.5, 2);
+    c1->pairs = c2->pairs = 1;
+    round_trip(c1->backend, c2->backend, &t, 128, "rbf n=400 q=128, the plain pair sequence");
+    it_pairs = last_pairs;
+    c1->pairs = c2->pairs = 0;
+    rng_state = seed; /* the same alphas and gradients */
+    free_problem(&t);
+    make_problem(&t, 400, 19, 0.5, 2);
+    round_trip(c1->backend, c2->backend, &t, 128, "rbf n=400 q=128, the third level");
+    it_sets = last_pairs;
+    CHECK(it_sets != it_pairs && it_sets > 0 && it_pairs > 0,
+          "the third level and the plain pair sequence make different pair updates on one working set");
+    free_problem(&t);
+}
+
 int main(void)
 {
     gpusvm_context *c1, *c2, *c3;
@@ -1402,6 +1428,7 @@ int main(void)
         t.p.nu = 1;
         round_trip(c1->backend, c2->backend, &t, 128, "rbf nu (per-class selection and stop) n=300 q=128");
         free_problem(&t);
+        plain_pairs_check(c1, c2);
         d.storage = GPUSVM_STORAGE_SPARSE;
         CHECK_OK(gpusvm_context_create(&d, &c3));
         sparse_checks(c1, c2, c3);
@@ -1447,6 +1474,7 @@ int main(void)
         round_trip(c1->backend, c2->backend, &t, 256, "poly nu-SVR, 800 variables on 400 points q=256");
         free_problem(&t);
     }
+    plain_pairs_check(c1, c2);
     working_set_check(c1, c2);
     patience_check(c1);
     overlap_rule_checks();
