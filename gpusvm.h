@@ -616,7 +616,8 @@ typedef enum gpusvm_index0 {
 } gpusvm_index0;
 
 /* What gpusvm_dataset_read reads: a file (path), or text in memory (bytes, size; name stands for
-   it in errors, NULL: "data buffer"), and how its index 0 is taken. {0} with a path: LIBSVM's format. */
+   it in errors, NULL: "data buffer"), not both (GPUSVM_ERR_DATA_DESC_FIELD), and how its index 0 is
+   taken. {0} with a path: LIBSVM's format. */
 typedef struct gpusvm_data_desc {
     const char *path;
     const void *bytes;
@@ -1389,7 +1390,7 @@ struct gpusvm_context {
     int lanes;                  /* $GPUSVM_LANES: 0 by the device (gpusvm__jobs_lanes), else at most this many */
     int spread;                 /* $GPUSVM_SPREAD=always: several devices take any work (else what pays) */
     int overlap;                /* $GPUSVM_OVERLAP, the inner solve beside the rows: 1 always, 2 off, 0 where it pays */
-    int pairs;                  /* $GPUSVM_INNER=pairs: the inner solve without its third level (LIBSVM's pair sequence) */
+    int sets;                   /* $GPUSVM_INNER=sets: the inner solve's third level (else LIBSVM's pair sequence) */
     gpusvm_split split;         /* desc.split; parts 1 without one */
     int shared, shared_failed;  /* steps run on several threads; one of them failed (gpusvm__said_lock) */
     volatile long said_next, said_turn;
@@ -4367,7 +4368,7 @@ static void gpusvm__cpu_smo_run(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusvm
     const int m = j->q;
     double eps_in, left;
     const int every = m < GPUSVM__CPU_SHRINK_EVERY ? m : GPUSVM__CPU_SHRINK_EVERY;
-    const int sets = !b->base.ctx->pairs && !j->p.nu && !j->whole && m >= GPUSVM__SET_MIN_Q; /* the third level */
+    const int sets = b->base.ctx->sets && !j->p.nu && !j->whole && m >= GPUSVM__SET_MIN_Q; /* the third level */
     int it = 0, budget, t, na, unshrunk = 0, shrink_in = every;
     if (j->whole) {
         ratio = 0.0;
@@ -7556,7 +7557,7 @@ static gpusvm_result gpusvm__ocl_bind_train_solve(gpusvm__ocl *b, gpusvm__cl_int
     gpusvm__cl_mem *m = b->mem;
     gpusvm_result r = GPUSVM_OK;
     const gpusvm__cl_int qmax = b->q, ldk = (gpusvm__cl_int)b->ldk, whole_inner = GPUSVM__WHOLE_INNER, one = 1,
-                         zero = 0, sets = !b->base.ctx->pairs;
+                         zero = 0, sets = b->base.ctx->sets;
     GPUSVM__SET(GATHER, GATHER_K0, m[GPUSVM__TB_K]);
     GPUSVM__SET(GATHER, GATHER_ldk, ldk);
     GPUSVM__SET(GATHER, GATHER_Kq0, m[GPUSVM__TB_KQ]);
@@ -10881,6 +10882,10 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
         return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.cache_size_mb must be >= 0");
     if (p.probability != 0 && p.probability != 1)
         return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.probability must be 0 or 1");
+    if (p.probability && p.svm_type == GPUSVM_CRAMMER_SINGER) /* never a model without what was asked */
+        return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD,
+                            "params.probability: Crammer-Singer (-s 5) fits no probabilities; train one-vs-one (-s 0) "
+                            "with -b 1 for them");
     if (p.n_weight && (!p.weight_label || !p.weight))
         return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.n_weight > 0 needs weight_label and weight");
     for (k = 0; k < p.n_weight; ++k)
@@ -14685,6 +14690,14 @@ static gpusvm_result gpusvm__parse_header(gpusvm_context *ctx, const char *path,
     if ((h->svm_type == GPUSVM_C_SVC || h->svm_type == GPUSVM_NU_SVC || h->svm_type == GPUSVM_CRAMMER_SINGER) &&
         (!h->have_label || !h->have_nsv))
         GPUSVM__BAD("a classification model needs label and nr_sv");
+    { /* the parameters its kernel uses (keys 2, 3, 4: degree, gamma, coef0), as LIBSVM writes them */
+        const int kt = h->kernel_type, poly = kt == GPUSVM_KERNEL_POLY, sig = kt == GPUSVM_KERNEL_SIGMOID;
+        const char *lack = (poly || sig || kt == GPUSVM_KERNEL_RBF) && !(h->seen & 8u) ? "gamma"
+                           : (poly || sig) && !(h->seen & 16u)                       ? "coef0"
+                           : poly && !(h->seen & 4u)                                 ? "degree"
+                                                                                     : NULL;
+        if (lack) GPUSVM__BAD("the header lacks %s, which its kernel_type uses", lack);
+    }
     if (h->have_nsv) {
         long long sum = 0;
         for (k = 0; k < h->nr_class; ++k) sum += h->nsv[k];
@@ -15341,7 +15354,7 @@ static const gpusvm__env_word gpusvm__env_subgroups[] = {
 static const gpusvm__env_word gpusvm__env_programs[] = {{"each", 0}, {"one", 1}};
 static const gpusvm__env_word gpusvm__env_spread[] = {{"always", 1}};
 static const gpusvm__env_word gpusvm__env_overlap[] = {{"always", 1}, {"off", 2}};
-static const gpusvm__env_word gpusvm__env_inner[] = {{"sets", 0}, {"pairs", 1}};
+static const gpusvm__env_word gpusvm__env_inner[] = {{"pairs", 0}, {"sets", 1}};
 #define GPUSVM__ENV_CHOICE(ctx, d, var, words, fallback) \
     gpusvm__env_choice(ctx, d, var, words, (int)(sizeof words / sizeof words[0]), fallback)
 
@@ -15393,7 +15406,7 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
     }
     ctx->spread = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_SPREAD", gpusvm__env_spread, 0);
     ctx->overlap = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_OVERLAP", gpusvm__env_overlap, 0);
-    ctx->pairs = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_INNER", gpusvm__env_inner, 0);
+    ctx->sets = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_INNER", gpusvm__env_inner, 0);
     if (d->device_memory_mb == 0.0 && !d->ignore_environment && (env = getenv("GPUSVM_DEVICE_MEMORY_MB")) != NULL &&
         *env) {
         double v;
@@ -15984,6 +15997,9 @@ GPUSVM_API gpusvm_result gpusvm_dataset_read(gpusvm_context *ctx, const gpusvm_d
     if ((r = gpusvm__need(ctx, desc, "desc")) != GPUSVM_OK) return r;
     if ((int)desc->index0 < 0 || desc->index0 > GPUSVM_INDEX0_FEATURE)
         return gpusvm__fail(ctx, GPUSVM_ERR_DATA_DESC_FIELD, "desc.index0 %d is not a gpusvm_index0", (int)desc->index0);
+    if (desc->path && (desc->bytes || desc->size))
+        return gpusvm__fail(ctx, GPUSVM_ERR_DATA_DESC_FIELD,
+                            "desc names both a path and bytes: set one (path for a file, bytes and size for memory)");
     if (desc->path) r = gpusvm__slurp(ctx, desc->path, &text, &len);
     else if ((r = gpusvm__text_copy(ctx, desc->bytes, desc->size, &text)) == GPUSVM_OK) len = desc->size;
     if (r != GPUSVM_OK) return r;
@@ -19034,7 +19050,9 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "/* The working set's positions this work-item owns take S's changes sd (member by member, in\n",
     " * member order, the C backend's order): S's own from the solve (la, lg), the others' gradients\n",
-    " * += d_u q_tu. */\n",
+    " * += d_u q_tu, their kernel values loaded GPUSVM_SET_LOADS at a time (independent loads in flight\n",
+    " * together, not one L2 round trip a member). */\n",
+    "#define GPUSVM_SET_LOADS 16\n",
     "GPUSVM_INLINE void gpusvm_set_apply(gpusvm_wide *a, gpusvm_wide *g, const char *yv, int m, __global const float *K,\n",
     "                                    int qmax, __local const int *set, __local const gpusvm_wide *sd,\n",
     "                                    __local const gpusvm_wide *la, __local const gpusvm_wide *lg,\n",
@@ -19045,14 +19063,22 @@ static const char *const gpusvm__kernel_source[] = {
     "        if (t >= m) break;\n",
     "        gpusvm_wide gt = g[c];\n",
     "        int in_s = 0;\n",
-    "        for (int u = 0; u < GPUSVM__SET_MAX; ++u) {\n",
-    "            const int s = set[u];\n",
-    "            if (s < 0) continue;\n",
-    "            in_s |= s == t;\n",
-    "            const gpusvm_wide d = sd[u];\n",
-    "            if (GPUSVM_W_EQ(d, GPUSVM_W_F(0.0f))) continue;\n",
-    "            const float k = K[(size_t)s * qmax + t];\n",
-    "            gt = GPUSVM_W_ADD(gt, GPUSVM_W_MULF(d, yv[c] == lyv[s] ? k : -k));\n",
+    "        for (int u0 = 0; u0 < GPUSVM__SET_MAX; u0 += GPUSVM_SET_LOADS) {\n",
+    "            float kv[GPUSVM_SET_LOADS]; /* a chunk's kernel values loaded at once, then summed in order */\n",
+    "#pragma unroll\n",
+    "            for (int e = 0; e < GPUSVM_SET_LOADS; ++e) {\n",
+    "                const int s = set[u0 + e];\n",
+    "                kv[e] = s >= 0 && !GPUSVM_W_EQ(sd[u0 + e], GPUSVM_W_F(0.0f)) ? K[(size_t)s * qmax + t] : 0.0f;\n",
+    "            }\n",
+    "#pragma unroll\n",
+    "            for (int e = 0; e < GPUSVM_SET_LOADS; ++e) {\n",
+    "                const int s = set[u0 + e];\n",
+    "                const gpusvm_wide d = sd[u0 + e];\n",
+    "                if (s < 0) continue;\n",
+    "                in_s |= s == t;\n",
+    "                if (GPUSVM_W_EQ(d, GPUSVM_W_F(0.0f))) continue;\n",
+    "                gt = GPUSVM_W_ADD(gt, GPUSVM_W_MULF(d, yv[c] == lyv[s] ? kv[e] : -kv[e]));\n",
+    "            }\n",
     "        }\n",
     "        a[c] = la[t];\n",
     "        g[c] = in_s ? lg[t] : gt;\n",
@@ -20011,7 +20037,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3858
+#define GPUSVM__KERNEL_SOURCE_LINES 3868
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -420,7 +420,9 @@ GPUSVM_INLINE void gpusvm_set_fill(__global const float *K, int qmax, __local co
 
 /* The working set's positions this work-item owns take S's changes sd (member by member, in
  * member order, the C backend's order): S's own from the solve (la, lg), the others' gradients
- * += d_u q_tu. */
+ * += d_u q_tu, their kernel values loaded GPUSVM_SET_LOADS at a time (independent loads in flight
+ * together, not one L2 round trip a member). */
+#define GPUSVM_SET_LOADS 16
 GPUSVM_INLINE void gpusvm_set_apply(gpusvm_wide *a, gpusvm_wide *g, const char *yv, int m, __global const float *K,
                                     int qmax, __local const int *set, __local const gpusvm_wide *sd,
                                     __local const gpusvm_wide *la, __local const gpusvm_wide *lg,
@@ -431,14 +433,22 @@ GPUSVM_INLINE void gpusvm_set_apply(gpusvm_wide *a, gpusvm_wide *g, const char *
         if (t >= m) break;
         gpusvm_wide gt = g[c];
         int in_s = 0;
-        for (int u = 0; u < GPUSVM__SET_MAX; ++u) {
-            const int s = set[u];
-            if (s < 0) continue;
-            in_s |= s == t;
-            const gpusvm_wide d = sd[u];
-            if (GPUSVM_W_EQ(d, GPUSVM_W_F(0.0f))) continue;
-            const float k = K[(size_t)s * qmax + t];
-            gt = GPUSVM_W_ADD(gt, GPUSVM_W_MULF(d, yv[c] == lyv[s] ? k : -k));
+        for (int u0 = 0; u0 < GPUSVM__SET_MAX; u0 += GPUSVM_SET_LOADS) {
+            float kv[GPUSVM_SET_LOADS]; /* a chunk's kernel values loaded at once, then summed in order */
+#pragma unroll
+            for (int e = 0; e < GPUSVM_SET_LOADS; ++e) {
+                const int s = set[u0 + e];
+                kv[e] = s >= 0 && !GPUSVM_W_EQ(sd[u0 + e], GPUSVM_W_F(0.0f)) ? K[(size_t)s * qmax + t] : 0.0f;
+            }
+#pragma unroll
+            for (int e = 0; e < GPUSVM_SET_LOADS; ++e) {
+                const int s = set[u0 + e];
+                const gpusvm_wide d = sd[u0 + e];
+                if (s < 0) continue;
+                in_s |= s == t;
+                if (GPUSVM_W_EQ(d, GPUSVM_W_F(0.0f))) continue;
+                gt = GPUSVM_W_ADD(gt, GPUSVM_W_MULF(d, yv[c] == lyv[s] ? kv[e] : -kv[e]));
+            }
         }
         a[c] = la[t];
         g[c] = in_s ? lg[t] : gt;

@@ -319,6 +319,22 @@ expect_fail "a point of features 3e38 against an RBF model: an error, not a labe
 expect_fail "a degree-3 polynomial on 1:1e15: an error, not a NaN decision value" "row 0's kernel value" \
     $B/gpusvm-predict $T/big_poly.txt $T/poly.model $T/over.out
 
+for r in "-5,15,0.01|at most 1000" "-5,15,0|must not be 0" "1100,1100,1|past a double's range"; do
+    expect_fail "gpusvm-grid -log2c ${r%%|*}: an error (${r#*|}), not a grid cut short or of one value" "${r#*|}" \
+        $B/gpusvm-grid -log2c "${r%%|*}" -log2g -1,-1,1 -out null -png null data/heart_scale
+done
+grep -v '^gamma' $T/rbf.model > $T/nogamma.model
+expect_fail "an RBF model file without gamma: refused with file:line (it was read with gamma 0)" "lacks gamma" \
+    $B/gpusvm-predict data/heart_scale $T/nogamma.model $T/nogamma.out
+expect_fail "-s 5 -b 1: refused (Crammer-Singer fits no probabilities), not a model without them" "fits no probabilities" \
+    $B/gpusvm-train -q -s 5 -b 1 data/heart_scale $T/cs_b.model
+
+# standard output that cannot be written (a full disk): every tool exits 1 and says so
+for t in "gpusvm-scale data/heart_scale" "gpusvm-train -v 2 data/heart_scale" "gpusvm-predict data/heart_scale $T/rbf.model /dev/stdout" \
+    "gpusvm-grid -log2c 1,1,1 -log2g 1,1,1 -png null data/heart_scale" "gpusvm-export $T/rbf.model"; do
+    expect_fail "${t%% *} > /dev/full: exit 1 and a message" "could not be written\|write failed" sh -c "$B/$t > /dev/full"
+done
+
 # gpusvm-scale against svm-scale, byte for byte
 step "gpusvm-scale writes what svm-scale writes (20 cases)" sh tests/scale.sh
 step "gpusvm-grid prints what svm-grid prints, a best point within 1.5 of its, a PNG that decodes (none with -png null)" sh tests/grid.sh

@@ -966,6 +966,12 @@ static void reader_checks(void)
         memset(&dd, 0, sizeof dd);
         dd.path = path;
         dd.index0 = GPUSVM_INDEX0_SERIAL;
+        dd.bytes = "1 1:1\n";
+        dd.size = 6;
+        CHECK(IS_ERROR(ctx, gpusvm_dataset_read(ctx, &dd, &ds), GPUSVM_ERR_DATA_DESC_FIELD) && !ds,
+              "gpusvm_dataset_read given a path and bytes: refused, neither read");
+        dd.bytes = NULL;
+        dd.size = 0;
         CHECK_OK(gpusvm_dataset_read(ctx, &dd, &ds));
     }
     CHECK(ds->serial && ds->serial[0] == 3.0 &&

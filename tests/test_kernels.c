@@ -1354,24 +1354,35 @@ static void log_errors(void *user, gpusvm_log_level level, const char *msg)
     if (level == GPUSVM_LOG_ERROR) fprintf(stderr, "gpusvm: %s\n", msg);
 }
 
-/* The inner solve's plain pair sequence (GPUSVM_INNER=pairs) on both backends: the same path, and
-   at working sets of 128 (where the third level runs by default) other pair updates than the
-   third level's on the same input. */
-static void plain_pairs_check(gpusvm_context *c1, gpusvm_context *c2)
+/* The inner solve's third level (GPUSVM_INNER=sets) on both backends: the same pair updates,
+   alphas and gradients (every kind of kernel at working sets of 128, and 256 and 512 with rbf),
+   and on one working set other pair updates than the plain pair sequence's. */
+static void third_level_check(gpusvm_context *c1, gpusvm_context *c2, int quick)
 {
+    const char *kn[4] = {"linear", "poly", "rbf", "sigmoid"};
     problem_t t;
-    const uint64_t seed = rng_state;
+    uint64_t seed;
     double it_sets, it_pairs;
-    make_problem(&t, 400, 19, 0.5, 2);
-    c1->pairs = c2->pairs = 1;
-    round_trip(c1->backend, c2->backend, &t, 128, "rbf n=400 q=128, the plain pair sequence");
-    it_pairs = last_pairs;
-    c1->pairs = c2->pairs = 0;
-    rng_state = seed; /* the same alphas and gradients */
-    free_problem(&t);
+    char label[96];
+    int kt;
+    c1->sets = c2->sets = 1;
+    for (kt = 0; kt < (quick ? 4 : 6); ++kt) {
+        const int q = kt < 4 ? 128 : 256 * (kt - 3);
+        make_problem(&t, (size_t)q * 3 + (size_t)(urand() * 200), 17 + (size_t)(urand() * 20), 0.4, kt < 4 ? kt : 2);
+        snprintf(label, sizeof label, "%s n=%lu q=%d, the third level", kn[kt < 4 ? kt : 2], (unsigned long)t.p.x.rows, q);
+        round_trip(c1->backend, c2->backend, &t, q, label);
+        free_problem(&t);
+    }
+    seed = rng_state;
     make_problem(&t, 400, 19, 0.5, 2);
     round_trip(c1->backend, c2->backend, &t, 128, "rbf n=400 q=128, the third level");
     it_sets = last_pairs;
+    free_problem(&t);
+    c1->sets = c2->sets = 0;
+    rng_state = seed; /* the same problem, alphas and gradients */
+    make_problem(&t, 400, 19, 0.5, 2);
+    round_trip(c1->backend, c2->backend, &t, 128, "rbf n=400 q=128, the plain pair sequence");
+    it_pairs = last_pairs;
     CHECK(it_sets != it_pairs && it_sets > 0 && it_pairs > 0,
           "the third level and the plain pair sequence make different pair updates on one working set");
     free_problem(&t);
@@ -1428,7 +1439,7 @@ int main(void)
         t.p.nu = 1;
         round_trip(c1->backend, c2->backend, &t, 128, "rbf nu (per-class selection and stop) n=300 q=128");
         free_problem(&t);
-        plain_pairs_check(c1, c2);
+        third_level_check(c1, c2, 1);
         d.storage = GPUSVM_STORAGE_SPARSE;
         CHECK_OK(gpusvm_context_create(&d, &c3));
         sparse_checks(c1, c2, c3);
@@ -1474,7 +1485,7 @@ int main(void)
         round_trip(c1->backend, c2->backend, &t, 256, "poly nu-SVR, 800 variables on 400 points q=256");
         free_problem(&t);
     }
-    plain_pairs_check(c1, c2);
+    third_level_check(c1, c2, 0);
     working_set_check(c1, c2);
     patience_check(c1);
     overlap_rule_checks();

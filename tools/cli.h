@@ -51,6 +51,15 @@ static void cli_log(void *user, gpusvm_log_level level, const char *msg)
 
 static gpusvm_context *cli_ctx_ = NULL;
 
+/* Standard output flushed and checked as a tool ends (a full disk, a closed pipe): a failure is
+   said and the exit status becomes 1 (each tool's main installs it with atexit first thing). */
+static void cli_stdout_check(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout)) return;
+    fprintf(stderr, "error: standard output could not be written (%s)\n", strerror(errno));
+    _Exit(1);
+}
+
 CLI_NORETURN static void cli_exit(int code)
 {
     gpusvm_context_destroy(cli_ctx_);

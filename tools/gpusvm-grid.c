@@ -58,6 +58,29 @@ static int range_f(double begin, double end, double step, double *out)
     return n;
 }
 
+/* A -log2c / -log2g range that range_f would cut short or that names no usable value is an error:
+   a step of 0 (svm-grid never ends on it), more than 1000 values, or a power of two past a
+   double's range (its C or gamma would be 0 or infinite). */
+static void range_check(const char *opt, const char *v, const double *r)
+{
+    char why[160];
+    const double n = r[2] != 0.0 ? floor((r[1] - r[0]) / r[2]) + 1.0 : 0.0;
+    double last;
+    if (!(fabs(r[0]) <= DBL_MAX && fabs(r[1]) <= DBL_MAX && fabs(r[2]) <= DBL_MAX))
+        cli_bad("begin, end and step must be finite numbers", v);
+    if (r[2] == 0.0) cli_bad("the step must not be 0", v);
+    if (n > 1000.0) {
+        snprintf(why, sizeof why, "%s gives %.0f values, at most 1000 are taken: use a larger step", opt, n);
+        cli_bad(why, v);
+    }
+    last = n >= 1.0 ? r[0] + (n - 1.0) * r[2] : r[0];
+    if (fabs(r[0]) > 1000.0 || fabs(last) > 1000.0) {
+        snprintf(why, sizeof why, "%s: 2^%g is past a double's range (powers of two from -1000 to 1000)", opt,
+                 fabs(r[0]) > 1000.0 ? r[0] : last);
+        cli_bad(why, v);
+    }
+}
+
 /* svm-grid's permute_sequence: the middle first, then the halves' own orders interleaved. */
 static int permute(const double *seq, int n, double *out)
 {
@@ -156,6 +179,7 @@ static void parse(int argc, char **argv, grid_opts *o)
                 if (*e2 != ',') cli_bad("expected begin,end,step", v);
                 r[2] = strtod(e2 + 1, &e3);
                 if (*e3 || e3 == e2 + 1) cli_bad("expected begin,end,step", v);
+                range_check(a, v, r);
             }
         } else if (!strcmp(a, "-v")) {
             const double f = cli_num(a, v);
@@ -486,6 +510,7 @@ static void picture(gpusvm_context *ctx, const grid_run *g, const char *path, co
 
 int main(int argc, char **argv)
 {
+    atexit(cli_stdout_check); /* first: the last handler to run */
     static grid_run g;
     char out_default[4096], png_default[4096], s1[64], s2[64], s3[64];
     const char *base, *out;

@@ -14,6 +14,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
+    atexit(cli_stdout_check); /* first: the last handler to run */
     gpusvm_context *ctx;
     gpusvm_dataset *ds = NULL;
     gpusvm_model *model = NULL;

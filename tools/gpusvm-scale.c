@@ -186,6 +186,7 @@ static void restore(scale_t *s, const file_t *f, int ranges, const char *data_pa
 
 int main(int argc, char **argv)
 {
+    atexit(cli_stdout_check); /* first: the last handler to run */
     scale_t s;
     file_t data, rest;
     const char *save = NULL, *restore_path = NULL;

@@ -101,6 +101,7 @@ static double *read_weights(const char *path, size_t rows)
 
 int main(int argc, char **argv)
 {
+    atexit(cli_stdout_check); /* first: the last handler to run */
     gpusvm_params p;
     gpusvm_context *ctx;
     gpusvm_dataset *ds = NULL;
