@@ -1924,15 +1924,11 @@ static char gpusvm__decimal_point(void)
     return (lc && lc->decimal_point && lc->decimal_point[0]) ? lc->decimal_point[0] : '.';
 }
 
-/* One conversion spec (spec: '%' to the conversion character, length modifier included) of
-   vsnprintf, its arguments taken from ap (ns of them from '*'), into buf; a floating one's point
-   back to '.' (its text holds no other character the locale's point could be). Returns what
-   snprintf returns. */
-#define GPUSVM__ONE(type)                                                                                             \
-    (ns == 0 ? snprintf(buf, size, spec, va_arg(*ap, type))                                                       \
-             : ns == 1 ? snprintf(buf, size, spec, star[0], va_arg(*ap, type))                                     \
-                       : snprintf(buf, size, spec, star[0], star[1], va_arg(*ap, type)))
-static int gpusvm__format_one(char *buf, size_t size, const char *spec, const int *star, int ns, va_list *ap, char dp)
+/* One conversion spec (spec: '%' to the conversion character, its '*' already replaced by their
+   numbers, the length modifier kept) of vsnprintf, its argument taken from ap, into buf; a floating
+   one's point back to '.' (its text holds no other character the locale's point could be).
+   Returns what snprintf returns. */
+static int gpusvm__format_one(char *buf, size_t size, const char *spec, va_list *ap, char dp)
 {
     const size_t n = strlen(spec);
     const char conv = spec[n - 1], mod = n > 2 ? spec[n - 2] : 0, mod2 = n > 3 ? spec[n - 3] : 0;
@@ -1940,20 +1936,22 @@ static int gpusvm__format_one(char *buf, size_t size, const char *spec, const in
     char *p;
     if (strchr("diouxXc", conv)) {
         const int sgn = conv == 'd' || conv == 'i';
-        if (mod == 'l' && mod2 == 'l') w = sgn ? GPUSVM__ONE(long long) : GPUSVM__ONE(unsigned long long);
-        else if (mod == 'l') w = sgn ? GPUSVM__ONE(long) : GPUSVM__ONE(unsigned long);
-        else if (mod == 'z') w = GPUSVM__ONE(size_t);
-        else w = sgn || conv == 'c' ? GPUSVM__ONE(int) : GPUSVM__ONE(unsigned);
-        return w;
+        if (mod == 'l' && mod2 == 'l')
+            return sgn ? snprintf(buf, size, spec, va_arg(*ap, long long))
+                       : snprintf(buf, size, spec, va_arg(*ap, unsigned long long));
+        if (mod == 'l')
+            return sgn ? snprintf(buf, size, spec, va_arg(*ap, long)) : snprintf(buf, size, spec, va_arg(*ap, unsigned long));
+        if (mod == 'z') return snprintf(buf, size, spec, va_arg(*ap, size_t));
+        return sgn || conv == 'c' ? snprintf(buf, size, spec, va_arg(*ap, int))
+                                  : snprintf(buf, size, spec, va_arg(*ap, unsigned));
     }
-    if (conv == 's') return GPUSVM__ONE(const char *);
-    if (conv == 'p') return GPUSVM__ONE(void *);
-    w = mod == 'L' ? GPUSVM__ONE(long double) : GPUSVM__ONE(double);
+    if (conv == 's') return snprintf(buf, size, spec, va_arg(*ap, const char *));
+    if (conv == 'p') return snprintf(buf, size, spec, va_arg(*ap, void *));
+    w = mod == 'L' ? snprintf(buf, size, spec, va_arg(*ap, long double)) : snprintf(buf, size, spec, va_arg(*ap, double));
     for (p = buf; size && *p; ++p)
         if (*p == dp) *p = '.';
     return w;
 }
-#undef GPUSVM__ONE
 
 /* vsnprintf in the "C" locale whatever setlocale() says (the library's messages and every number
    it writes as text); where the locale's point is '.', vsnprintf itself. */
@@ -1968,22 +1966,22 @@ static void gpusvm__vformat(char *buf, size_t size, const char *fmt, va_list ap0
     else {
         buf[0] = 0;
         while (*fmt && at + 1 < size) {
-            char spec[32];
-            int star[2], ns = 0, w;
-            const char *s = fmt++;
-            if (*s != '%' || *fmt == '%') {
-                buf[at++] = *s;
-                fmt += *s == '%';
+            char spec[48];
+            size_t k = 1;
+            int w;
+            if (*fmt != '%' || fmt[1] == '%') {
+                buf[at++] = *fmt;
+                fmt += *fmt == '%' ? 2 : 1;
                 continue;
             }
-            while (*fmt && strchr("-+ #0", *fmt)) ++fmt;
-            for (; *fmt == '*' || (*fmt >= '0' && *fmt <= '9') || *fmt == '.'; ++fmt)
-                if (*fmt == '*' && ns < 2) star[ns++] = va_arg(ap, int);
-            while (*fmt && strchr("hlLzjt", *fmt)) ++fmt;
-            if (!*fmt || (size_t)(fmt + 1 - s) >= sizeof spec) break; /* not a conversion this knows */
-            memcpy(spec, s, (size_t)(++fmt - s));
-            spec[fmt - s] = 0;
-            w = gpusvm__format_one(buf + at, size - at, spec, star, ns, &ap, dp);
+            spec[0] = '%';
+            for (++fmt; *fmt && !strchr("diouxXcspeEfFgGaA", *fmt) && k + 12 < sizeof spec; ++fmt)
+                k += *fmt == '*' ? (size_t)snprintf(spec + k, sizeof spec - k, "%d", va_arg(ap, int))
+                                 : (spec[k] = *fmt, (size_t)1);
+            if (!*fmt || k + 12 >= sizeof spec) break; /* not a conversion this knows */
+            spec[k++] = *fmt++;
+            spec[k] = 0;
+            w = gpusvm__format_one(buf + at, size - at, spec, &ap, dp);
             if (w < 0) break;
             at += (size_t)w < size - at ? (size_t)w : size - at - 1;
         }
@@ -10837,12 +10835,12 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
     if (p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
         size_t i;
         for (i = 0; i < x->rows; ++i) {
-            const double k = p.serial ? p.serial[i] : (double)(i + 1);
-            if (!(k >= 1.0 && k <= (double)x->cols && k == floor(k)) || k > 16777216.0)
+            const double sn = p.serial ? p.serial[i] : (double)(i + 1);
+            if (!(sn >= 1.0 && sn <= (double)x->cols && sn == floor(sn)) || sn > 16777216.0)
                 return gpusvm__fail(ctx, GPUSVM_ERR_SERIAL,
                                     "precomputed kernel: row %lu's serial number %g is not an integer in [1, %lu] (the "
                                     "columns of x)",
-                                    (unsigned long)i, k, (unsigned long)x->cols);
+                                    (unsigned long)i, sn, (unsigned long)x->cols);
         }
     }
     if (p.degree == 0) p.degree = 3;
@@ -10916,7 +10914,11 @@ static gpusvm_result gpusvm__check_labels(gpusvm_context *ctx, const gpusvm_para
     const int classify = p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC || p->svm_type == GPUSVM_CRAMMER_SINGER;
     size_t i, k;
     for (i = 0; i < rows && classify; ++i)
-        if (y[i] != floor(y[i]) || y[i] < (double)INT_MIN || y[i] > (double)INT_MAX)
+        if (y[i] == floor(y[i]) && (y[i] < (double)INT_MIN || y[i] > (double)INT_MAX))
+            return gpusvm__fail(ctx, GPUSVM_ERR_LABEL_NOT_INTEGER,
+                                "y[%lu] = %.17g is too large for a class label (an int: %d to %d)", (unsigned long)i,
+                                y[i], INT_MIN, INT_MAX);
+        else if (y[i] != floor(y[i]))
             return gpusvm__fail(ctx, GPUSVM_ERR_LABEL_NOT_INTEGER,
                                 "y[%lu] = %.17g is not an integer class label (classification takes integer labels; "
                                 "for real-valued targets use GPUSVM_EPSILON_SVR or GPUSVM_NU_SVR, -s 3 or -s 4)",
@@ -13469,12 +13471,12 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
         return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID, "model: kernel_type %d is unknown", (int)m->kernel_type);
     if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) /* x[i][k-1] = K(x_i, support vector with serial k) */
         for (s = 0; s < ns; ++s) {
-            const float k = m->sv_row_ptr[s + 1] > m->sv_row_ptr[s] ? m->sv_values[m->sv_row_ptr[s]] : 0.0f;
-            if (!(k >= 1.0f) || (double)k > (double)x->cols)
+            const float sn = m->sv_row_ptr[s + 1] > m->sv_row_ptr[s] ? m->sv_values[m->sv_row_ptr[s]] : 0.0f;
+            if (!(sn >= 1.0f) || (double)sn > (double)x->cols)
                 return gpusvm__fail(ctx, GPUSVM_ERR_SERIAL,
                                     "precomputed kernel: a support vector's serial number is %g but x has %lu "
                                     "columns (x[i][k-1] must hold K(x_i, training point k))",
-                                    (double)k, (unsigned long)x->cols);
+                                    (double)sn, (unsigned long)x->cols);
         }
     if ((r = gpusvm__kernel_finite(ctx, x, m->kernel_type, m->gamma, m->coef0, m->degree, "prediction")) != GPUSVM_OK)
         return r;
@@ -14214,6 +14216,18 @@ typedef struct gpusvm__index0_seen {
     double index0;
 } gpusvm__index0_seen;
 
+/* Why the token [s, s+len) is not an integer in [lo, hi] (a message's tail): "is too large" or "is
+   too small" with the limit for digits past the range, else "is not an integer". */
+static const char *gpusvm__int_fault(const char *s, size_t len, long long lo, long long hi, char *why, size_t size)
+{
+    size_t i = len && (s[0] == '+' || s[0] == '-') ? 1 : 0;
+    int digits = i < len;
+    for (; i < len; ++i) digits &= s[i] >= '0' && s[i] <= '9';
+    if (!digits) return "is not an integer";
+    snprintf(why, size, s[0] == '-' ? "is too small (at least %lld)" : "is too large (at most %lld)", s[0] == '-' ? lo : hi);
+    return why;
+}
+
 /* "index:value" features of one line, appended to col/val; returns 0 with a message (-1: out of
    memory, said so, not a fault of the text). Index 0 is
    as z->mode says: refused (DEFAULT), a precomputed kernel's serial number first on the line
@@ -14238,8 +14252,9 @@ static int gpusvm__parse_features(const gpusvm_allocator *a, char *s, char *end,
             return 0;
         }
         if (!gpusvm__parse_long(tok, (size_t)(colon - tok), LLONG_MIN / 2, LLONG_MAX / 2, &idx)) {
-            snprintf(why, why_size, "feature index '%s' is not an integer",
-                     gpusvm__quote(q, sizeof q, tok, (size_t)(colon - tok)));
+            char fault[64];
+            snprintf(why, why_size, "feature index '%s' %s", gpusvm__quote(q, sizeof q, tok, (size_t)(colon - tok)),
+                     gpusvm__int_fault(tok, (size_t)(colon - tok), LLONG_MIN / 2, LLONG_MAX / 2, fault, sizeof fault));
             return 0;
         }
         if (idx == 0 && z->mode == GPUSVM_INDEX0_DEFAULT) {
@@ -14345,6 +14360,12 @@ static void gpusvm__parse_part(const gpusvm_allocator *a, gpusvm__part *pt)
         z.mode = pt->index0;
         z.index0 = 0.0;
         if (!gpusvm__token(&s, L.line_end, &tok, &tl)) continue; /* blank line */
+        if (tl >= 3 && memcmp(tok, "\xEF\xBB\xBF", 3) == 0) {
+            snprintf(pt->why, sizeof pt->why, "a UTF-8 byte order mark (bytes EF BB BF) before the label: save the file "
+                     "without one");
+            pt->err_line = L.lineno;
+            break;
+        }
         if (!gpusvm__parse_double(tok, tl, &lab) || !(fabs(lab) <= DBL_MAX)) {
             snprintf(pt->why, sizeof pt->why, "label '%s' is not a finite number", gpusvm__quote(q, sizeof q, tok, tl));
             pt->err_line = L.lineno;
@@ -14577,7 +14598,7 @@ static gpusvm_result gpusvm__head_name(gpusvm_context *ctx, const char *path, co
 static gpusvm_result gpusvm__head_ints(gpusvm_context *ctx, const char *path, const gpusvm__lines *L, char *s,
                                        gpusvm__model_head *h, int is_label)
 {
-    char q[64], *tok;
+    char q[64], f[64], *tok;
     size_t tl;
     long long v;
     int c;
@@ -14585,7 +14606,8 @@ static gpusvm_result gpusvm__head_ints(gpusvm_context *ctx, const char *path, co
     for (c = 0; c < h->nr_class; ++c) {
         if (!gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("expected %d values, found %d", h->nr_class, c);
         if (!gpusvm__parse_long(tok, tl, is_label ? INT_MIN : 0, INT_MAX, &v))
-            GPUSVM__BAD("'%s' is not an integer", gpusvm__quote(q, sizeof q, tok, tl));
+            GPUSVM__BAD("%s '%s' %s", is_label ? "label" : "nr_sv", gpusvm__quote(q, sizeof q, tok, tl),
+                        gpusvm__int_fault(tok, tl, is_label ? INT_MIN : 0, INT_MAX, f, sizeof f));
         if (is_label) h->label[c] = (int)v;
         else h->nsv[c] = (int)v;
     }
@@ -14602,7 +14624,7 @@ static gpusvm_result gpusvm__head_line(gpusvm_context *ctx, const char *path, co
     static const char *const keys[] = {"svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class",
                                        "total_sv", "rho", "probA", "probB", "label", "nr_sv",
                                        "prob_density_marks"};
-    char q[64], *s = L->line, *tok;
+    char q[64], f[64], *s = L->line, *tok;
     size_t tl, kk, got = 0;
     long long v;
     if (!gpusvm__token(&s, L->line_end, &tok, &tl)) return GPUSVM_OK;
@@ -14615,8 +14637,10 @@ static gpusvm_result gpusvm__head_line(gpusvm_context *ctx, const char *path, co
         const int is_svm = GPUSVM__KEY("svm_type");
         return gpusvm__head_name(ctx, path, L, s, is_svm, is_svm ? &h->svm_type : &h->kernel_type);
     } else if (GPUSVM__KEY("degree")) {
-        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 0, INT_MAX, &v))
-            GPUSVM__BAD("degree needs a non-negative integer");
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("degree needs a non-negative integer");
+        if (!gpusvm__parse_long(tok, tl, 0, INT_MAX, &v))
+            GPUSVM__BAD("degree '%s' %s", gpusvm__quote(q, sizeof q, tok, tl),
+                        gpusvm__int_fault(tok, tl, 0, INT_MAX, f, sizeof f));
         h->degree = (int)v;
     } else if (GPUSVM__KEY("gamma") || GPUSVM__KEY("coef0")) {
         const int is_gamma = GPUSVM__KEY("gamma");
@@ -14628,8 +14652,10 @@ static gpusvm_result gpusvm__head_line(gpusvm_context *ctx, const char *path, co
     } else if (GPUSVM__KEY("nr_class")) {
         const gpusvm_allocator *a = &ctx->alloc;
         const size_t np1 = 1 + (size_t)(L->end - L->p) / 2; /* the most numbers the rest of the text holds */
-        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 1, INT_MAX, &v))
-            GPUSVM__BAD("nr_class needs a positive integer");
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("nr_class needs a positive integer");
+        if (!gpusvm__parse_long(tok, tl, 1, INT_MAX, &v))
+            GPUSVM__BAD("nr_class '%s' %s", gpusvm__quote(q, sizeof q, tok, tl),
+                        gpusvm__int_fault(tok, tl, 1, INT_MAX, f, sizeof f));
         if ((double)v * (double)(v - 1) / 2 > (double)np1)
             GPUSVM__BAD("nr_class %lld needs %lld rho values, more than the rest of the file holds", v, v * (v - 1) / 2);
         h->nr_class = (int)v;
@@ -14641,8 +14667,10 @@ static gpusvm_result gpusvm__head_line(gpusvm_context *ctx, const char *path, co
         h->nsv = (int *)gpusvm__calloc(a, (size_t)h->nr_class, sizeof(int));
         if (!h->rho || !h->probv[0] || !h->probv[1] || !h->label || !h->nsv) return gpusvm__oom(ctx, "the model's header");
     } else if (GPUSVM__KEY("total_sv")) {
-        if (!gpusvm__token(&s, L->line_end, &tok, &tl) || !gpusvm__parse_long(tok, tl, 0, INT_MAX, &h->total_sv))
-            GPUSVM__BAD("total_sv needs a non-negative integer");
+        if (!gpusvm__token(&s, L->line_end, &tok, &tl)) GPUSVM__BAD("total_sv needs a non-negative integer");
+        if (!gpusvm__parse_long(tok, tl, 0, INT_MAX, &h->total_sv))
+            GPUSVM__BAD("total_sv '%s' %s", gpusvm__quote(q, sizeof q, tok, tl),
+                        gpusvm__int_fault(tok, tl, 0, INT_MAX, f, sizeof f));
     } else if (GPUSVM__KEY("rho") || GPUSVM__KEY("probA") || GPUSVM__KEY("probB")) {
         const int is_rho = GPUSVM__KEY("rho"), is_b = GPUSVM__KEY("probB");
         gpusvm_result r;
@@ -15322,7 +15350,7 @@ static gpusvm_result gpusvm__split_agree(gpusvm_context *ctx)
    desc.ignore_environment. */
 /* A GPUSVM_* variable that names one of a few choices (any case). */
 typedef struct gpusvm__env_word {
-    const char *word;
+    char word[12]; /* held in the table, not pointed to: no relocation a word in a program built as PIE */
     int value;
 } gpusvm__env_word;
 

@@ -4,7 +4,8 @@
 # macro (none, -pthread, _REENTRANT, POSIX 1995 and 2008, X/Open 7, _GNU_SOURCE, _DEFAULT_SOURCE),
 # with gcc and clang, and GCC 14's new default errors (implicit declarations and int, int
 # conversions, incompatible pointers, return mismatches) made errors explicitly where the compiler
-# knows them; C++11 and C++17 with -pthread too. Each line prints ok or FAIL; the last line is
+# knows them; C++11 and C++17 with -pthread too; -Wshadow with gcc, clang and g++. Each line prints
+# ok or FAIL; the last line is
 # "flags: N passed, M failed".
 cd "$(dirname "$0")/.." || exit 1
 T=build/tests/flags
@@ -39,6 +40,12 @@ for cxx in g++ clang++; do
     for std in c++11 c++17; do
         echo "$cxx -std=$std -pthread $WARN -x c++ -fsyntax-only $T/impl.c" >> "$jobs"
     done
+done
+# no local shadows another (-Wshadow), as C and as C++
+for cc in gcc clang g++; do
+    command -v $cc > /dev/null 2>&1 || continue
+    case $cc in *++) lang="-std=c++11 -x c++" ;; *) lang="-std=c99" ;; esac
+    echo "$cc $lang $WARN -Wshadow -fsyntax-only $T/impl.c" >> "$jobs"
 done
 
 pass=0

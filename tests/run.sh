@@ -323,6 +323,19 @@ for r in "-5,15,0.01|at most 1000" "-5,15,0|must not be 0" "1100,1100,1|past a d
     expect_fail "gpusvm-grid -log2c ${r%%|*}: an error (${r#*|}), not a grid cut short or of one value" "${r#*|}" \
         $B/gpusvm-grid -log2c "${r%%|*}" -log2g -1,-1,1 -out null -png null data/heart_scale
 done
+# numbers past their range said so (not "not an integer"), a byte order mark named
+sed 's/^total_sv .*/total_sv 2147483648/' $T/rbf.model > $T/big_total.model
+printf '3000000000 1:0.5\n-1 1:0.2\n' > $T/big_label.txt
+printf -- '-1 99999999999999999999:1\n' > $T/big_index.txt
+printf '\357\273\2771 1:0.5\n-1 1:0.2\n' > $T/bom.txt
+expect_fail "total_sv 2147483648: too large, and the limit" "total_sv '2147483648' is too large (at most 2147483647)" \
+    $B/gpusvm-predict data/heart_scale $T/big_total.model $T/big.out
+expect_fail "label 3000000000: too large for a class label" "too large for a class label" \
+    $B/gpusvm-train -q $T/big_label.txt $T/big.model
+expect_fail "feature index 99999999999999999999: too large" "'99999999999999999999' is too large" \
+    $B/gpusvm-predict $T/big_index.txt $T/rbf.model $T/big.out
+expect_fail "a UTF-8 byte order mark: named, with file:line" "bom.txt:1: a UTF-8 byte order mark" \
+    $B/gpusvm-train -q $T/bom.txt $T/big.model
 grep -v '^gamma' $T/rbf.model > $T/nogamma.model
 expect_fail "an RBF model file without gamma: refused with file:line (it was read with gamma 0)" "lacks gamma" \
     $B/gpusvm-predict data/heart_scale $T/nogamma.model $T/nogamma.out

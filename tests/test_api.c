@@ -899,15 +899,18 @@ static void model_reader_checks(gpusvm_context *ctx)
             const char *name, *text, *want;
         } badm[] = {
             {"m2.model", "svm_type c_svc\nkernel_type rbf\nfoo 1\n", ":3: unknown header key 'foo'"},
-            {"m3.model", "svm_type c_svc\nkernel_type rbf\nnr_class 2\ntotal_sv 2\nrho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n1 1:1\n",
-             ":10: the SV section has 1 lines, total_sv is 2"},
-            {"m4.model", "svm_type c_svc\nkernel_type rbf\nnr_class 2\ntotal_sv 3\nrho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n",
+            {"m3.model", "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 2\nrho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n1 1:1\n",
+             ":11: the SV section has 1 lines, total_sv is 2"},
+            {"m4.model", "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 3\nrho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n",
              "nr_sv adds up to 2, total_sv is 3"},
-            {"m5.model", "svm_type c_svc\nkernel_type rbf\nnr_class 3\ntotal_sv 1\nrho 0 0 0\nlabel 1 2 3\nnr_sv 1 0 0\nSV\n1 1:1\n",
-             ":9: expected 2 coefficients"},
+            {"m5.model", "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 3\ntotal_sv 1\nrho 0 0 0\nlabel 1 2 3\nnr_sv 1 0 0\nSV\n1 1:1\n",
+             ":10: expected 2 coefficients"},
             {"m6.model", "svm_type c_svx\n", ":1: unknown svm_type 'c_svx'"},
             {"m7.model", "svm_type c_svc\nkernel_type rbf\nnr_class 2\ntotal_sv 0\nlabel 1 -1\nnr_sv 0 0\nSV\n",
              "the header lacks rho"},
+            {"m8.model", "svm_type c_svc\nkernel_type polynomial\ngamma 0.5\ncoef0 1\nnr_class 2\ntotal_sv 0\nrho 0\n"
+                         "label 1 -1\nnr_sv 0 0\nSV\n",
+             ":10: the header lacks degree, which its kernel_type uses"},
         };
         for (t = 0; t < sizeof badm / sizeof badm[0]; ++t) {
             gpusvm_result r;

@@ -327,10 +327,14 @@ CLI_MAYBE_UNUSED static void cli_check_labels(const gpusvm_dataset *ds, const ch
         return;
     for (i = 0; i < ds->x.rows; ++i)
         if (ds->y[i] != floor(ds->y[i]) || ds->y[i] < (double)INT_MIN || ds->y[i] > (double)INT_MAX) {
-            fprintf(stderr,
-                    "%s:%lu: label %.17g is not an integer class label (-s 0, 1 and 5 classify by integer labels; "
-                    "-s 3 or -s 4 for real-valued targets)\n",
-                    path, (unsigned long)ds->line[i], ds->y[i]);
+            if (ds->y[i] == floor(ds->y[i]))
+                fprintf(stderr, "%s:%lu: label %.17g is too large for a class label (an int: %d to %d)\n", path,
+                        (unsigned long)ds->line[i], ds->y[i], INT_MIN, INT_MAX);
+            else
+                fprintf(stderr,
+                        "%s:%lu: label %.17g is not an integer class label (-s 0, 1 and 5 classify by integer labels; "
+                        "-s 3 or -s 4 for real-valued targets)\n",
+                        path, (unsigned long)ds->line[i], ds->y[i]);
             cli_exit(1);
         }
 }
