@@ -789,6 +789,7 @@ static void loader_sweep(void)
         "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 3\ntotal_sv 6\nrho 0.1 0.2 0.3\nlabel 1 2 3\n"
         "nr_sv 2 2 2\nSV\n1 0.5 1:0.1 2:0.2 3:0.3\n1 0.5 1:0.4 3:0.6 9:1\n-1 0.5 2:0.7\n-1 -1 1:0.8 2:0.9 4:1\n"
         "-0.5 -1 5:1 6:1 7:1\n-0.5 1 1:1\n";
+    const gpusvm_allocator failing = {t_alloc, t_free, NULL};
     gpusvm_context_desc d;
     gpusvm_context *ctx = NULL;
     char *text = NULL;
@@ -796,10 +797,9 @@ static void loader_sweep(void)
     long n, base;
     int which, bad = 0, steps = 0;
     memset(&d, 0, sizeof d);
-    d.backend = GPUSVM_BACKEND_CPU;
+    d.backend = GPUSVM_BACKEND_CPU; /* the loaders are the host's: one backend is enough */
+    d.allocator = failing;
     d.ignore_environment = 1;
-    d.allocator.alloc = t_alloc;
-    d.allocator.free = t_free;
     CHECK_OK(gpusvm_context_create(&d, &ctx));
     {
         FILE *f = fopen(data_path, "rb");
