@@ -727,8 +727,8 @@ GPUSVM_API gpusvm_result gpusvm_predict_probability(gpusvm_context *ctx, const g
    point k). GPUSVM_ERROR_INVALID_ARGUMENT, and nothing written, for a NULL predictor, a NULL x
    with n > 0, or a NaN or infinite x[i] (as gpusvm_predict refuses them; the check costs n
    comparisons), or kernel values past float's range (GPUSVM_ERR_NOT_FINITE's result: |x|^2 or a
-   decision value not finite, as gpusvm_predict refuses them). The model must outlive the predictor, unchanged; a predictor is used by one
-   thread at a time (make one per thread). */
+   decision value not finite, as gpusvm_predict refuses them). The model must outlive the
+   predictor, unchanged; a predictor is used by one thread at a time (make one per thread). */
 typedef struct gpusvm_predictor gpusvm_predictor;
 GPUSVM_API gpusvm_result gpusvm_predictor_create(gpusvm_context *ctx, const gpusvm_model *model,
                                                  gpusvm_predictor **out);
@@ -1940,14 +1940,16 @@ static int gpusvm__format_one(char *buf, size_t size, const char *spec, va_list 
             return sgn ? snprintf(buf, size, spec, va_arg(*ap, long long))
                        : snprintf(buf, size, spec, va_arg(*ap, unsigned long long));
         if (mod == 'l')
-            return sgn ? snprintf(buf, size, spec, va_arg(*ap, long)) : snprintf(buf, size, spec, va_arg(*ap, unsigned long));
+            return sgn ? snprintf(buf, size, spec, va_arg(*ap, long))
+                       : snprintf(buf, size, spec, va_arg(*ap, unsigned long));
         if (mod == 'z') return snprintf(buf, size, spec, va_arg(*ap, size_t));
         return sgn || conv == 'c' ? snprintf(buf, size, spec, va_arg(*ap, int))
                                   : snprintf(buf, size, spec, va_arg(*ap, unsigned));
     }
     if (conv == 's') return snprintf(buf, size, spec, va_arg(*ap, const char *));
     if (conv == 'p') return snprintf(buf, size, spec, va_arg(*ap, void *));
-    w = mod == 'L' ? snprintf(buf, size, spec, va_arg(*ap, long double)) : snprintf(buf, size, spec, va_arg(*ap, double));
+    w = mod == 'L' ? snprintf(buf, size, spec, va_arg(*ap, long double))
+                   : snprintf(buf, size, spec, va_arg(*ap, double));
     for (p = buf; size && *p; ++p)
         if (*p == dp) *p = '.';
     return w;
@@ -10524,8 +10526,8 @@ static int gpusvm__finite_d(double v) { return fabs(v) <= DBL_MAX; }
    k): one that is not finite, or a squared norm past float's range, would train on overflowed
    values (a model of no support vector, a NaN label), so it is an error with the point named.
    what: "training" or "prediction". */
-static gpusvm_result gpusvm__kernel_finite(gpusvm_context *ctx, const gpusvm__csr *x, gpusvm_kernel_type kt, double gamma,
-                                           double coef0, int degree, const char *what)
+static gpusvm_result gpusvm__kernel_finite(gpusvm_context *ctx, const gpusvm__csr *x, gpusvm_kernel_type kt,
+                                           double gamma, double coef0, int degree, const char *what)
 {
     size_t i, e;
     if (kt == GPUSVM_KERNEL_PRECOMPUTED) return GPUSVM_OK;
@@ -14224,7 +14226,8 @@ static const char *gpusvm__int_fault(const char *s, size_t len, long long lo, lo
     int digits = i < len;
     for (; i < len; ++i) digits &= s[i] >= '0' && s[i] <= '9';
     if (!digits) return "is not an integer";
-    snprintf(why, size, s[0] == '-' ? "is too small (at least %lld)" : "is too large (at most %lld)", s[0] == '-' ? lo : hi);
+    if (s[0] == '-') snprintf(why, size, "is too small (at least %lld)", lo);
+    else snprintf(why, size, "is too large (at most %lld)", hi);
     return why;
 }
 
@@ -14371,8 +14374,8 @@ static void gpusvm__parse_part(const gpusvm_allocator *a, gpusvm__part *pt)
             pt->err_line = L.lineno;
             break;
         }
-        if ((f = gpusvm__parse_features(a, s, L.line_end, &pt->col, &pt->val, &pt->max_col, &z, pt->why, sizeof pt->why)) <
-            1) {
+        f = gpusvm__parse_features(a, s, L.line_end, &pt->col, &pt->val, &pt->max_col, &z, pt->why, sizeof pt->why);
+        if (f < 1) {
             pt->err_line = L.lineno;
             pt->oom = f < 0;
             pt->zero_based = z.refused;
@@ -18944,7 +18947,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * its kernel value with i, ki (the C backend's gpusvm__wss2). */\n",
     "GPUSVM_INLINE gpusvm_score gpusvm_smo_wss2(gpusvm_score b, gpusvm_wide Kii, float qd, float ki)\n",
     "{\n",
-    "    const gpusvm_wide qw = GPUSVM_W_SUB(GPUSVM_W_ADD(Kii, GPUSVM_W_F(qd)), GPUSVM_W_MULF(GPUSVM_W_F(ki), 2.0f)); /* exact */\n",
+    "    const gpusvm_wide qw = /* exact */\n",
+    "        GPUSVM_W_SUB(GPUSVM_W_ADD(Kii, GPUSVM_W_F(qd)), GPUSVM_W_MULF(GPUSVM_W_F(ki), 2.0f));\n",
     "    gpusvm_score quad = GPUSVM_SC(qw);\n",
     "    if (quad <= 0.0f) quad = GPUSVM_SC(GPUSVM_W_TAU);\n",
     "    return -(b * b) / quad;\n",
@@ -19277,8 +19281,8 @@ static const char *const gpusvm__kernel_source[] = {
     "typedef char gpusvm_smo_item_check[4 * sizeof(gpusvm_score) + 2 * sizeof(int) <= GPUSVM__SMO_ITEM_BYTES ? 1 : -1];\n",
     "#define GPUSVM_SET_KS_WORDS ((GPUSVM__SET_MAX * GPUSVM__SET_LD + 1) / 2) /* S's block in 8-byte words */\n",
     "#ifndef GPUSVM_SHFL /* the third level's arrays within rv1, rg and rg2 */\n",
-    "typedef char gpusvm_smo_set_check[GPUSVM__SET_MAX + GPUSVM_SET_KS_WORDS + (GPUSVM__SET_MAX + 2 * GPUSVM__SET_GROUPS) / 2 <=\n",
-    "                                          3 * GPUSVM__SMO_L ? 1 : -1];\n",
+    "typedef char gpusvm_smo_set_check[GPUSVM__SET_MAX + GPUSVM_SET_KS_WORDS +\n",
+    "                                          (GPUSVM__SET_MAX + 2 * GPUSVM__SET_GROUPS) / 2 <= 3 * GPUSVM__SMO_L ? 1 : -1];\n",
     "#endif\n",
     "\n",
     "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SMO)\n",
@@ -19305,7 +19309,8 @@ static const char *const gpusvm__kernel_source[] = {
     "#else /* one word per work-item (j's reduction reuses i's: a barrier closes each trip); the third\n",
     "       level's arrays over rv1, rg and rg2, which no reduction uses while S is solved */\n",
     "    __local ulong rscr[4 * GPUSVM__SMO_L];\n",
-    "    __local gpusvm_score *const rv = (__local gpusvm_score *)rscr, *const rv1 = (__local gpusvm_score *)(rscr + GPUSVM__SMO_L);\n",
+    "    __local gpusvm_score *const rv = (__local gpusvm_score *)rscr;\n",
+    "    __local gpusvm_score *const rv1 = (__local gpusvm_score *)(rscr + GPUSVM__SMO_L);\n",
     "    __local gpusvm_score *const rg = (__local gpusvm_score *)(rscr + 2 * GPUSVM__SMO_L);\n",
     "    __local gpusvm_score *const rg2 = (__local gpusvm_score *)(rscr + 3 * GPUSVM__SMO_L);\n",
     "    __local int ri[GPUSVM__SMO_L], ri1[GPUSVM__SMO_L], sn[1];\n",
@@ -20065,7 +20070,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3868
+#define GPUSVM__KERNEL_SOURCE_LINES 3870
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

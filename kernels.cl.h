@@ -2752,7 +2752,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * its kernel value with i, ki (the C backend's gpusvm__wss2). */\n",
     "GPUSVM_INLINE gpusvm_score gpusvm_smo_wss2(gpusvm_score b, gpusvm_wide Kii, float qd, float ki)\n",
     "{\n",
-    "    const gpusvm_wide qw = GPUSVM_W_SUB(GPUSVM_W_ADD(Kii, GPUSVM_W_F(qd)), GPUSVM_W_MULF(GPUSVM_W_F(ki), 2.0f)); /* exact */\n",
+    "    const gpusvm_wide qw = /* exact */\n",
+    "        GPUSVM_W_SUB(GPUSVM_W_ADD(Kii, GPUSVM_W_F(qd)), GPUSVM_W_MULF(GPUSVM_W_F(ki), 2.0f));\n",
     "    gpusvm_score quad = GPUSVM_SC(qw);\n",
     "    if (quad <= 0.0f) quad = GPUSVM_SC(GPUSVM_W_TAU);\n",
     "    return -(b * b) / quad;\n",
@@ -3085,8 +3086,8 @@ static const char *const gpusvm__kernel_source[] = {
     "typedef char gpusvm_smo_item_check[4 * sizeof(gpusvm_score) + 2 * sizeof(int) <= GPUSVM__SMO_ITEM_BYTES ? 1 : -1];\n",
     "#define GPUSVM_SET_KS_WORDS ((GPUSVM__SET_MAX * GPUSVM__SET_LD + 1) / 2) /* S's block in 8-byte words */\n",
     "#ifndef GPUSVM_SHFL /* the third level's arrays within rv1, rg and rg2 */\n",
-    "typedef char gpusvm_smo_set_check[GPUSVM__SET_MAX + GPUSVM_SET_KS_WORDS + (GPUSVM__SET_MAX + 2 * GPUSVM__SET_GROUPS) / 2 <=\n",
-    "                                          3 * GPUSVM__SMO_L ? 1 : -1];\n",
+    "typedef char gpusvm_smo_set_check[GPUSVM__SET_MAX + GPUSVM_SET_KS_WORDS +\n",
+    "                                          (GPUSVM__SET_MAX + 2 * GPUSVM__SET_GROUPS) / 2 <= 3 * GPUSVM__SMO_L ? 1 : -1];\n",
     "#endif\n",
     "\n",
     "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SMO)\n",
@@ -3113,7 +3114,8 @@ static const char *const gpusvm__kernel_source[] = {
     "#else /* one word per work-item (j's reduction reuses i's: a barrier closes each trip); the third\n",
     "       level's arrays over rv1, rg and rg2, which no reduction uses while S is solved */\n",
     "    __local ulong rscr[4 * GPUSVM__SMO_L];\n",
-    "    __local gpusvm_score *const rv = (__local gpusvm_score *)rscr, *const rv1 = (__local gpusvm_score *)(rscr + GPUSVM__SMO_L);\n",
+    "    __local gpusvm_score *const rv = (__local gpusvm_score *)rscr;\n",
+    "    __local gpusvm_score *const rv1 = (__local gpusvm_score *)(rscr + GPUSVM__SMO_L);\n",
     "    __local gpusvm_score *const rg = (__local gpusvm_score *)(rscr + 2 * GPUSVM__SMO_L);\n",
     "    __local gpusvm_score *const rg2 = (__local gpusvm_score *)(rscr + 3 * GPUSVM__SMO_L);\n",
     "    __local int ri[GPUSVM__SMO_L], ri1[GPUSVM__SMO_L], sn[1];\n",
@@ -3873,5 +3875,5 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3868
+#define GPUSVM__KERNEL_SOURCE_LINES 3870
 #endif /* GPUSVM_KERNELS_CL_H */

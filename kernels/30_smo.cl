@@ -286,7 +286,8 @@ GPUSVM_INLINE void gpusvm_smo_reduce_i(__local gpusvm_score *rv, __local int *ri
  * its kernel value with i, ki (the C backend's gpusvm__wss2). */
 GPUSVM_INLINE gpusvm_score gpusvm_smo_wss2(gpusvm_score b, gpusvm_wide Kii, float qd, float ki)
 {
-    const gpusvm_wide qw = GPUSVM_W_SUB(GPUSVM_W_ADD(Kii, GPUSVM_W_F(qd)), GPUSVM_W_MULF(GPUSVM_W_F(ki), 2.0f)); /* exact */
+    const gpusvm_wide qw = /* exact */
+        GPUSVM_W_SUB(GPUSVM_W_ADD(Kii, GPUSVM_W_F(qd)), GPUSVM_W_MULF(GPUSVM_W_F(ki), 2.0f));
     gpusvm_score quad = GPUSVM_SC(qw);
     if (quad <= 0.0f) quad = GPUSVM_SC(GPUSVM_W_TAU);
     return -(b * b) / quad;
@@ -619,8 +620,8 @@ typedef char gpusvm_smo_pos_check[3 * sizeof(gpusvm_wide) + 2 * sizeof(float) + 
 typedef char gpusvm_smo_item_check[4 * sizeof(gpusvm_score) + 2 * sizeof(int) <= GPUSVM__SMO_ITEM_BYTES ? 1 : -1];
 #define GPUSVM_SET_KS_WORDS ((GPUSVM__SET_MAX * GPUSVM__SET_LD + 1) / 2) /* S's block in 8-byte words */
 #ifndef GPUSVM_SHFL /* the third level's arrays within rv1, rg and rg2 */
-typedef char gpusvm_smo_set_check[GPUSVM__SET_MAX + GPUSVM_SET_KS_WORDS + (GPUSVM__SET_MAX + 2 * GPUSVM__SET_GROUPS) / 2 <=
-                                          3 * GPUSVM__SMO_L ? 1 : -1];
+typedef char gpusvm_smo_set_check[GPUSVM__SET_MAX + GPUSVM_SET_KS_WORDS +
+                                          (GPUSVM__SET_MAX + 2 * GPUSVM__SET_GROUPS) / 2 <= 3 * GPUSVM__SMO_L ? 1 : -1];
 #endif
 
 #if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SMO)
@@ -647,7 +648,8 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
 #else /* one word per work-item (j's reduction reuses i's: a barrier closes each trip); the third
        level's arrays over rv1, rg and rg2, which no reduction uses while S is solved */
     __local ulong rscr[4 * GPUSVM__SMO_L];
-    __local gpusvm_score *const rv = (__local gpusvm_score *)rscr, *const rv1 = (__local gpusvm_score *)(rscr + GPUSVM__SMO_L);
+    __local gpusvm_score *const rv = (__local gpusvm_score *)rscr;
+    __local gpusvm_score *const rv1 = (__local gpusvm_score *)(rscr + GPUSVM__SMO_L);
     __local gpusvm_score *const rg = (__local gpusvm_score *)(rscr + 2 * GPUSVM__SMO_L);
     __local gpusvm_score *const rg2 = (__local gpusvm_score *)(rscr + 3 * GPUSVM__SMO_L);
     __local int ri[GPUSVM__SMO_L], ri1[GPUSVM__SMO_L], sn[1];
