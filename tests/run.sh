@@ -339,6 +339,13 @@ expect_fail "a UTF-8 byte order mark: named, with file:line" "bom.txt:1: a UTF-8
 grep -v '^gamma' $T/rbf.model > $T/nogamma.model
 expect_fail "an RBF model file without gamma: refused with file:line (it was read with gamma 0)" "lacks gamma" \
     $B/gpusvm-predict data/heart_scale $T/nogamma.model $T/nogamma.out
+cp $T/rbf.model $T/1heart.model
+step "gpusvm-export: a model on standard input (-), and a name from a file name that starts with a digit (m1heart, not the reserved _1heart), each header building" sh -c \
+    "$B/gpusvm-export - < $T/rbf.model > $T/stdin_model.h && grep -q 'model_predict(const float' $T/stdin_model.h &&
+     $B/gpusvm-export $T/1heart.model > $T/m1heart.h && grep -q 'm1heart_predict(const float' $T/m1heart.h &&
+     ! grep -q '_1heart' $T/m1heart.h &&
+     printf '#include \"stdin_model.h\"\n#include \"m1heart.h\"\nint main(void) { float x[13] = {0}; return (int)model_predict(x) != (int)m1heart_predict(x); }\n' > $T/export_names.c &&
+     $CC -std=c99 -Wall -Wextra -pedantic -Werror -I$T -o $T/export_names $T/export_names.c -lm && $T/export_names"
 expect_fail "-s 5 -b 1: refused (Crammer-Singer fits no probabilities), not a model without them" "fits no probabilities" \
     $B/gpusvm-train -q -s 5 -b 1 data/heart_scale $T/cs_b.model
 
