@@ -712,7 +712,8 @@ GPUSVM_API gpusvm_result gpusvm_predict(gpusvm_context *ctx, const gpusvm_model 
    params.probability = 1: prob receives nr_class values per row (row-major, in model->label's
    order; one-class: P(normal), P(outlier)) and labels the most probable class (one-class: the
    sign of the decision value). Classification couples the pairwise sigmoids by Wu, Lin and
-   Weng's method. Regression models have no per-row probabilities (their Laplace scale is
+   Weng's method; a classifier of one label gives it probability 1 (its model has no pairs to fit).
+   Regression models have no per-row probabilities (their Laplace scale is
    model->probA[0]): GPUSVM_ERROR_INVALID_ARGUMENT. Thread safety: the context's thread. */
 GPUSVM_API gpusvm_result gpusvm_predict_probability(gpusvm_context *ctx, const gpusvm_model *model,
                                                     const gpusvm_matrix *x, double *labels, double *prob);
@@ -13617,16 +13618,16 @@ static gpusvm_result gpusvm__predict_probability(gpusvm_context *ctx, const gpus
     if (!classify && m->svm_type != GPUSVM_ONE_CLASS)
         return gpusvm__fail(ctx, GPUSVM_ERR_NO_PROBABILITY,
                             "a regression model has no per-row probabilities (its Laplace scale is model->probA[0])");
-    if (classify ? (!m->probA || !m->probB) : !m->prob_density_marks)
-        return gpusvm__fail(ctx, GPUSVM_ERR_NO_PROBABILITY,
-                            "the model has no probability information (train it with probability = 1, -b 1)");
-    if (classify && k == 1) {
+    if (classify && k == 1) { /* one label: probability 1 with no pair's fit (LIBSVM writes its probA empty) */
         for (i = 0; i < nx; ++i) {
             if (labels) labels[i] = m->label[0];
             if (prob) prob[i] = 1.0;
         }
         return GPUSVM_OK;
     }
+    if (classify ? (!m->probA || !m->probB) : !m->prob_density_marks)
+        return gpusvm__fail(ctx, GPUSVM_ERR_NO_PROBABILITY,
+                            "the model has no probability information (train it with probability = 1, -b 1)");
     dec = (double *)gpusvm__alloc(a, nx ? nx : 1, (npairs ? npairs : 1) * sizeof(double));
     r2 = (double *)gpusvm__alloc(a, (size_t)k * (size_t)k, sizeof(double));
     Q = (double *)gpusvm__alloc(a, (size_t)k * (size_t)k, sizeof(double));

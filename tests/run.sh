@@ -306,6 +306,14 @@ xz -dc data/wine.sklearn.xz > $T/wine
 step "-b 1 -v: the folds predict by their probabilities (wine, leave-one-out: not the decision values' 45.5056%)" sh -c \
     "$B/gpusvm-train -v 178 $T/wine | grep -q '^Cross Validation Accuracy = 45.5056%$' &&
      ! $B/gpusvm-train -b 1 -v 178 $T/wine | grep -q '^Cross Validation Accuracy = 45.5056%$'"
+printf '1 1:0.1\n1 1:0.2\n1 1:0.9\n' > $T/one_label.txt
+step "-b 1 -v where a fold trains on one class: that class's label, as svm-train (not an error)" sh -c \
+    "$B/gpusvm-train -b 1 -v 2 $T/one_label.txt | grep -q '^Cross Validation Accuracy = 100%$'"
+step "one label with -b 1: gpusvm-predict -b 1 writes svm-predict's probability 1, with our model and with LIBSVM's" sh -c \
+    "$B/gpusvm-train -q -b 1 $T/one_label.txt $T/one_label.model && svm-train -q -b 1 $T/one_label.txt $T/one_label.lib.model &&
+     svm-predict -q -b 1 $T/one_label.txt $T/one_label.lib.model $T/one_label.ref &&
+     $B/gpusvm-predict -q -b 1 $T/one_label.txt $T/one_label.model $T/one_label.out && cmp $T/one_label.out $T/one_label.ref &&
+     $B/gpusvm-predict -q -b 1 $T/one_label.txt $T/one_label.lib.model $T/one_label.out && cmp $T/one_label.out $T/one_label.ref"
 
 # kernel values past float's range: an error naming the row, never a model or a label with exit 0
 printf -- '-1 1:3e38 2:1\n' > $T/big_norm.txt
@@ -351,7 +359,7 @@ expect_fail "-s 5 -b 1: refused (Crammer-Singer fits no probabilities), not a mo
 
 # standard output that cannot be written (a full disk): every tool exits 1 and says so
 for t in "gpusvm-scale data/heart_scale" "gpusvm-train -v 2 data/heart_scale" "gpusvm-predict data/heart_scale $T/rbf.model /dev/stdout" \
-    "gpusvm-grid -log2c 1,1,1 -log2g 1,1,1 -png null data/heart_scale" "gpusvm-export $T/rbf.model"; do
+    "gpusvm-grid -log2c 1,1,1 -log2g 1,1,1 -out null -png null data/heart_scale" "gpusvm-export $T/rbf.model"; do
     expect_fail "${t%% *} > /dev/full: exit 1 and a message" "could not be written\|write failed" sh -c "$B/$t > /dev/full"
 done
 

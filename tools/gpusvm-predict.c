@@ -65,7 +65,8 @@ int main(int argc, char **argv)
         const int regression = model->svm_type == GPUSVM_EPSILON_SVR || model->svm_type == GPUSVM_NU_SVR;
         const int has_prob = regression ? model->probA != NULL
                                         : model->svm_type == GPUSVM_ONE_CLASS ? model->prob_density_marks != NULL
-                                                                              : model->probA && model->probB;
+                                                                              : (model->probA && model->probB) ||
+                                                                                    model->nr_class == 1; /* probability 1 */
         if (want_prob && !has_prob) {
             fprintf(stderr, "gpusvm-predict: the model does not support probability estimates (train with -b 1)\n");
             gpusvm_model_free(model);
