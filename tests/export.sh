@@ -60,6 +60,33 @@ if $CC -std=c99 -O2 -Wall -Wextra -pedantic -Werror -I"$W" -o "$W/several" "$W/s
 else
     echo "FAIL six exported models in one program: $(head -n 3 "$W/several.err")"; fail=1
 fi
+# C89: the float headers fall back to math.h's double functions; the labels those builds give are
+# the C99 builds', their decision values within 1e-5 (heart rbf, sigmoid, wine one-vs-one)
+for n in heart heart_sig wine_b; do
+    te=$H; [ $n = wine_b ] && te=$D/wine.sklearn
+    for std in c89 c99; do
+        $CC -std=$std -O2 -Wall -Wextra -pedantic -Werror -I"$W" -DEXPORT_H="\"$n.h\"" -DEXPORT_NAME=$n \
+            -o "$W/$std.$n" tests/export_c89.c -lm > "$W/$std.err" 2>&1 && "$W/$std.$n" "$te" > "$W/$std.$n.txt" ||
+            { echo "FAIL export $n: its -std=$std build: $(head -n 3 "$W/$std.err")"; fail=1; }
+    done
+    if [ -s "$W/c89.$n.txt" ] && paste -d' ' "$W/c89.$n.txt" "$W/c99.$n.txt" | awk '{h = NF / 2; if ($1 != $(h + 1)) exit 1
+            for (i = 2; i <= h; ++i) { d = $i - $(i + h); if (d < 0) d = -d; a = $i < 0 ? -$i : $i; if (d > 1e-5 * (1 + a)) exit 1 } }'; then
+        echo "ok   export $n built as C89 (-pedantic -Werror): the C99 build's $(wc -l < "$W/c89.$n.txt") labels, decision values within 1e-5"
+    else
+        echo "FAIL export $n: the C89 build disagrees with the C99 build"; fail=1
+    fi
+done
+# a model of one label (no support vectors): its header builds under -pedantic -Werror as C89 and C99
+printf '1 1:0.5 2:0.1\n1 1:0.2 2:0.3\n' > "$W/one.txt"
+if GPUSVM_BACKEND=cpu $B/gpusvm-train -q "$W/one.txt" "$W/one.model" > "$W/one.err" 2>&1 &&
+    $B/gpusvm-export "$W/one.model" one > "$W/one.h" 2>> "$W/one.err" &&
+    $CC -std=c89 -Wall -Wextra -pedantic -Werror -I"$W" -DEXPORT_H='"one.h"' -DEXPORT_NAME=one -o "$W/c89.one" tests/export_c89.c -lm >> "$W/one.err" 2>&1 &&
+    $CC -std=c99 -Wall -Wextra -pedantic -Werror -I"$W" -DEXPORT_H='"one.h"' -DEXPORT_NAME=one -o "$W/c99.one" tests/export_c89.c -lm >> "$W/one.err" 2>&1 &&
+    [ "$("$W/c89.one" "$W/one.txt" | cut -d' ' -f1 | sort -u)" = 1 ]; then
+    echo "ok   export of a one-label model: its header builds as C89 and C99 (-pedantic -Werror) and predicts its label"
+else
+    echo "FAIL export of a one-label model: $(head -n 3 "$W/one.err")"; fail=1
+fi
 # the embedded example: a Cortex-M4 object warning-free, and the ARM program's labels under qemu-arm
 if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
     if make -s -C examples/embedded > "$W/m4.txt" 2>&1; then
