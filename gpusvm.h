@@ -507,9 +507,10 @@ typedef struct gpusvm_params {
     double nu;                   /* one-class: 0: 0.5 (LIBSVM's -n), in (0, 1] */
     double p;                    /* epsilon-SVR: 0: 0.1 (LIBSVM's -p), the insensitive zone; for none use a tiny value */
     double cache_size_mb;        /* the budget of each problem's kernel rows in MB (LIBSVM's -m; at least 64 rows
-                                    are kept): its working set's and, on a device, the row cache's; 0: the working set
-                                    takes its full size (1024 on most GPUs), the fastest choice measured, and the row
-                                    cache up to 2048 MB */
+                                    are kept): its working set's and the row cache's, on a device and in the C
+                                    backend's host memory; 0: the working set takes its full size (1024 on most GPUs),
+                                    the fastest choice measured, and the row cache up to 2048 MB (the C backend's: a
+                                    batch's 512 MB) */
     int shrinking;               /* 0 or 1: LIBSVM's shrinking (-h 1) where it applies: the C backend's problems solved
                                     whole (at most the working-set size, or 3072 variables in a batch of several
                                     problems: one-vs-one's pairs, folds, a grid's points); -1: none (-h 0).
@@ -1276,7 +1277,7 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
     X_(SMO, __global const float *, qd0) S_() X_(SMO, __global gpusvm_wbits *, coef0) S_()                    \
     X_(SMO, gpusvm_wbits, eps) S_() X_(SMO, gpusvm_wbits, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \
     X_(SMO, int, whole_inner) S_() X_(SMO, gpusvm_wbits, max_iter) S_() X_(SMO, __global gpusvm_wbits *, status0) S_() \
-    X_(SMO, int, nu) S_() X_(SMO, int, sets)
+    X_(SMO, int, nu)
 
 /* kernels part 4 */
 #define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \
@@ -2956,6 +2957,7 @@ typedef struct gpusvm__cpu {
     size_t d, nvar, krows; /* features; variables and kernel-row floats of the batch */
     int nprob, qmax, ktype, degree, nu;
     int shrinking; /* the batch's plan: problems solved whole may shrink */
+    size_t rows_budget; /* and a problem's rows' bytes (0: none given, gpusvm__cpu_lines) */
     float coef0;   /* gamma: each problem's own (a grid's differ) */
     gpusvm__cpu_job *job;
     double *alpha, *G, *coef, *st;
@@ -3155,15 +3157,19 @@ static void gpusvm__densify(const gpusvm__csr *m, size_t i, float *w, size_t d, 
 /* >>cpu/plan: a batch's jobs, their shares and rows: train.begin -------------------------------- */
 
 /* The rows a problem keeps in the C backend: its working set's and, where it has twice as many
-   variables or more, up to its share of GPUSVM__CPU_ROW_CACHE more. Points come back to the
+   variables or more, up to its share of GPUSVM__CPU_ROW_CACHE more; with a budget (the plan's
+   rows_budget: params.cache_size_mb, LIBSVM's -m, a problem's rows in all) as many as it holds,
+   the working set's at least (the plan's q already fits it, down to 64 rows). Points come back to the
    working set (a9a: with 4096 lines 28% of the rows a round needs were computed before, w8a with
    2048 59%), and LIBSVM's strength on CPUs is its cache; the lines are touched only when used.
    (A problem barely larger than its working set computes most of its rows in the first round:
    letter's one-vs-one pairs, 1150 variables, gained nothing and lost 7% to the larger memory.) */
-static size_t gpusvm__cpu_lines(const gpusvm__problem *p, int q, int nprob)
+static size_t gpusvm__cpu_lines(const gpusvm__problem *p, int q, int nprob, size_t budget)
 {
     const size_t rows = gpusvm__krows(p, q), row_bytes = (p->npts ? p->npts : 1) * sizeof(float);
-    const size_t more = GPUSVM__CPU_ROW_CACHE / (size_t)(nprob > 0 ? nprob : 1) / row_bytes;
+    const size_t held = budget / row_bytes;
+    const size_t more = budget ? (held > rows ? held - rows : 0)
+                               : GPUSVM__CPU_ROW_CACHE / (size_t)(nprob > 0 ? nprob : 1) / row_bytes;
     if (p->cache || p->own_rows || p->nvar < 2 * (size_t)q) return rows;
     return rows + (p->nvar - rows < more ? p->nvar - rows : more);
 }
@@ -3283,7 +3289,7 @@ static void gpusvm__cpu_job_init(gpusvm__cpu *b, gpusvm__cpu_job *j, const gpusv
     j->ws_slot = b->ws_slot + (size_t)t * q;
     j->st = b->st + (size_t)t * GPUSVM__ST_COUNT;
     j->K = b->K + krows;
-    j->lines = (int)gpusvm__cpu_lines(p, q, nprob);
+    j->lines = (int)gpusvm__cpu_lines(p, q, nprob, b->rows_budget);
     /* Crammer-Singer's rows start zeroed (it reads rows it has not computed, with zero
        weights); elsewhere every row is written before it is read (the first round's, a lazy
        row, a cache line), so the pages are first touched by the threads that compute them */
@@ -3351,6 +3357,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     gpusvm__cpu_train_end(bb);
     b->qmax = q;
     b->shrinking = plan->shrinking;
+    b->rows_budget = plan->rows_budget;
     GPUSVM__CPU_STATE_FIRST(GPUSVM__CPU_ALLOC)
     if (!ok || !gpusvm__cpu_order(a, p, nprob, b->order)) {
         gpusvm__cpu_train_end(bb);
@@ -3361,7 +3368,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
         return gpusvm__oom(bb->ctx, "the training state");
     }
     for (t = 0; t < nprob; ++t) {
-        const size_t qt = gpusvm__cpu_lines(&p[t], q, nprob), width = gpusvm__cpu_share(b, &p[t], q, &lo);
+        const size_t qt = gpusvm__cpu_lines(&p[t], q, nprob, plan->rows_budget), width = gpusvm__cpu_share(b, &p[t], q, &lo);
         nvar += p[t].nvar;
         lines += qt;
         most = qt > most ? qt : most;
@@ -6394,7 +6401,7 @@ static size_t gpusvm__ocl_smo_l(const gpusvm__ocl *b, const gpusvm__exchange *xc
 
 /* The build options: the OpenCL C version, the tunables the host chose (the shared block's
    #ifndef defaults are overridden from this one table), the sub-group exchanges and their
-   width, and float pairs without fp64. */
+   width, float pairs without fp64, and the inner solve's third level where it is asked for. */
 static void gpusvm__ocl_options(const gpusvm__ocl *b, const gpusvm__exchange *xc, char *out, size_t size)
 {
     static const char *const kind[5] = {"", " -D GPUSVM_SG_INTEL=1", " -D GPUSVM_SG_KHR=1", " -D GPUSVM_NV_SHFL=1",
@@ -6414,7 +6421,8 @@ static void gpusvm__ocl_options(const gpusvm__ocl *b, const gpusvm__exchange *xc
     if (at < size && xc->width) at += (size_t)snprintf(out + at, size - at, " -D GPUSVM_WARP=%d", xc->width);
     if (at < size && xc->pinned && (xc->kind == GPUSVM__XC_KHR || xc->kind == GPUSVM__XC_INTEL))
         at += (size_t)snprintf(out + at, size - at, " -D GPUSVM_SG_REQD=1");
-    if (at < size && !b->fp64) snprintf(out + at, size - at, " -D GPUSVM_NO_FP64=1");
+    if (at < size && !b->fp64) at += (size_t)snprintf(out + at, size - at, " -D GPUSVM_NO_FP64=1");
+    if (at < size && b->base.ctx->sets) snprintf(out + at, size - at, " -D GPUSVM_SETS=1");
 }
 
 /* ---- building the kernels ------------------------------------------------
@@ -7558,7 +7566,7 @@ static gpusvm_result gpusvm__ocl_bind_train_solve(gpusvm__ocl *b, gpusvm__cl_int
     gpusvm__cl_mem *m = b->mem;
     gpusvm_result r = GPUSVM_OK;
     const gpusvm__cl_int qmax = b->q, ldk = (gpusvm__cl_int)b->ldk, whole_inner = GPUSVM__WHOLE_INNER, one = 1,
-                         zero = 0, sets = b->base.ctx->sets;
+                         zero = 0;
     GPUSVM__SET(GATHER, GATHER_K0, m[GPUSVM__TB_K]);
     GPUSVM__SET(GATHER, GATHER_ldk, ldk);
     GPUSVM__SET(GATHER, GATHER_Kq0, m[GPUSVM__TB_KQ]);
@@ -7580,7 +7588,6 @@ static gpusvm_result gpusvm__ocl_bind_train_solve(gpusvm__ocl *b, gpusvm__cl_int
     GPUSVM__SET(SMO, SMO_whole_inner, whole_inner);
     GPUSVM__SET(SMO, SMO_status0, m[GPUSVM__TB_STATUS]);
     GPUSVM__SET(SMO, SMO_nu, nu);
-    GPUSVM__SET(SMO, SMO_sets, sets);
     GPUSVM__SET(UPDATE, UPDATE_out0, m[GPUSVM__TB_G]);
     GPUSVM__SET(UPDATE, UPDATE_y0, m[GPUSVM__TB_Y]);
     GPUSVM__SET(UPDATE, UPDATE_use_y, one);
@@ -15031,11 +15038,11 @@ static void gpusvm__cx_kernel(const gpusvm__cx *c, const gpusvm_model *m, int sp
                               : "            p[u] += x[j + u] * v[j + u];\n    for (; j < @_N_FEATURES; ++j) p[0] += x[j] * v[j];\n");
         gpusvm__cx_put(c, "    sum = (p[0] + p[1]) + (p[2] + p[3]);\n");
     }
-    if (rbf) gpusvm__cx_put(c, "    return exp~(-@_GAMMA * sum);\n}\n");
+    if (rbf) gpusvm__cx_put(c, "    return @_EXP(-@_GAMMA * sum);\n}\n");
     else if (m->kernel_type == GPUSVM_KERNEL_POLY)
         gpusvm__cx_put(c, "    {\n        const $ b = @_GAMMA * sum + @_COEF0;\n        $ r = 1.0~;\n        int i;\n"
                           "        for (i = 0; i < @_DEGREE; ++i) r *= b;\n        return r;\n    }\n}\n");
-    else if (m->kernel_type == GPUSVM_KERNEL_SIGMOID) gpusvm__cx_put(c, "    return tanh~(@_GAMMA * sum + @_COEF0);\n}\n");
+    else if (m->kernel_type == GPUSVM_KERNEL_SIGMOID) gpusvm__cx_put(c, "    return @_TANH(@_GAMMA * sum + @_COEF0);\n}\n");
     else gpusvm__cx_put(c, "    return sum;\n}\n");
 }
 
@@ -15052,7 +15059,7 @@ static void gpusvm__cx_decision(const gpusvm__cx *c, const gpusvm_model *m)
 {
     const int ovo = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC;
     gpusvm__cx_put(c, "\n/* x's decision values into dec (@_N_DEC of them, LIBSVM's order, rho taken off) */\n"
-                      "@_FN void @_decision(const $ *x, $ *dec)\n{\n    static $ kv[@_N_SV];\n    int s;\n"
+                      "@_FN void @_decision(const $ *x, $ *dec)\n{\n    static $ kv[@_N_SV > 0 ? @_N_SV : 1];\n    int s;\n"
                       "    for (s = 0; s < @_N_SV; ++s) kv[s] = @_kernel(x, s);\n");
     if (ovo)
         gpusvm__cx_put(c, "    {\n        int i, j, p = 0, k;\n        for (i = 0; i < @_N_CLASS; ++i)\n"
@@ -15107,7 +15114,7 @@ static void gpusvm__cx_probability(const gpusvm__cx *c)
         "    $ dec[@_N_DEC], pQp;\n    int i, j, t, it, p = 0, best = 0;\n    @_decision(x, dec);\n"
         "    for (i = 0; i < @_N_CLASS; ++i)\n        for (j = i + 1; j < @_N_CLASS; ++j, ++p) {\n"
         "            const $ f = dec[p] * @_probA[p] + @_probB[p];\n"
-        "            $ q = f >= 0.0~ ? exp~(-f) / (1.0~ + exp~(-f)) : 1.0~ / (1.0~ + exp~(f));\n"
+        "            $ q = f >= 0.0~ ? @_EXP(-f) / (1.0~ + @_EXP(-f)) : 1.0~ / (1.0~ + @_EXP(f));\n"
         "            q = q < 1e-7~ ? 1e-7~ : q > 1.0~ - 1e-7~ ? 1.0~ - 1e-7~ : q;\n"
         "            r[i * @_N_CLASS + j] = q;\n            r[j * @_N_CLASS + i] = 1.0~ - q;\n        }\n"
         "    for (t = 0; t < @_N_CLASS; ++t) {\n        prob[t] = 1.0~ / @_N_CLASS;\n        Q[t * @_N_CLASS + t] = 0.0~;\n"
@@ -15119,7 +15126,7 @@ static void gpusvm__cx_probability(const gpusvm__cx *c)
         "        $ max_error = 0.0~;\n        pQp = 0.0~;\n        for (t = 0; t < @_N_CLASS; ++t) {\n"
         "            Qp[t] = 0.0~;\n            for (j = 0; j < @_N_CLASS; ++j) Qp[t] += Q[t * @_N_CLASS + j] * prob[j];\n"
         "            pQp += prob[t] * Qp[t];\n        }\n        for (t = 0; t < @_N_CLASS; ++t)\n"
-        "            if (fabs~(Qp[t] - pQp) > max_error) max_error = fabs~(Qp[t] - pQp);\n"
+        "            if (@_FABS(Qp[t] - pQp) > max_error) max_error = @_FABS(Qp[t] - pQp);\n"
         "        if (max_error < 0.005~ / @_N_CLASS) break;\n        for (t = 0; t < @_N_CLASS; ++t) {\n"
         "            const $ diff = (-Qp[t] + pQp) / Q[t * @_N_CLASS + t];\n            prob[t] += diff;\n"
         "            pQp = (pQp + diff * (diff * Q[t * @_N_CLASS + t] + 2.0~ * Qp[t])) / (1.0~ + diff) / (1.0~ + diff);\n"
@@ -15149,7 +15156,15 @@ static void gpusvm__cx_head(gpusvm__cx *c, const gpusvm_model *m, int sparse, si
     gpusvm__cx_put(c, ".\n   x holds @_N_FEATURES values: x[j] is feature j + 1 of a LIBSVM file (column j of a gpusvm_matrix).\n"
                       "   Allocates nothing, needs no stdio; static scratch (one value a support vector): not reentrant. */\n"
                       "#ifndef @_MODEL_H\n#define @_MODEL_H\n");
-    if (kt == GPUSVM_KERNEL_RBF || kt == GPUSVM_KERNEL_SIGMOID || prob) gpusvm__out_str(c->o, "#include <math.h>\n");
+    if (kt == GPUSVM_KERNEL_RBF || kt == GPUSVM_KERNEL_SIGMOID || prob) { /* C89 has the double functions only */
+        gpusvm__out_str(c->o, "#include <math.h>\n");
+        if (c->dbl) gpusvm__cx_put(c, "#define @_EXP exp\n#define @_TANH tanh\n#define @_FABS fabs\n");
+        else
+            gpusvm__cx_put(c, "#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)\n"
+                              "#define @_EXP expf\n#define @_TANH tanhf\n#define @_FABS fabsf\n#else /* C89 */\n"
+                              "#define @_EXP(v) ((float)exp(v))\n#define @_TANH(v) ((float)tanh(v))\n"
+                              "#define @_FABS(v) ((float)fabs(v))\n#endif\n");
+    }
     gpusvm__cx_put(c, "#if defined(__GNUC__) || defined(__clang__)\n#define @_FN static __attribute__((unused))\n#else\n"
                       "#define @_FN static\n#endif\n");
     gpusvm__cx_put(c, "#define @_REAL $ /* the arithmetic's and the arrays' type */\n#define @_N_FEATURES ");
@@ -16588,7 +16603,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(SMO, __global const float *, qd0) S_() X_(SMO, __global gpusvm_wbits *, coef0) S_()                    \\\n",
     "    X_(SMO, gpusvm_wbits, eps) S_() X_(SMO, gpusvm_wbits, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \\\n",
     "    X_(SMO, int, whole_inner) S_() X_(SMO, gpusvm_wbits, max_iter) S_() X_(SMO, __global gpusvm_wbits *, status0) S_() \\\n",
-    "    X_(SMO, int, nu) S_() X_(SMO, int, sets)\n",
+    "    X_(SMO, int, nu)\n",
     "\n",
     "/* kernels part 4 */\n",
     "#define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \\\n",
@@ -18955,24 +18970,27 @@ static const char *const gpusvm__kernel_source[] = {
     "    return -(b * b) / quad;\n",
     "}\n",
     "\n",
-    "/* This work-item's candidate for j: the second-order choice over I_low among its own\n",
-    " * positions, against the i of its own class (Ki0 / Ki1: the i's rows, Kii0 / Kii1 their\n",
-    " * diagonals); *bj -1 when none. Each position's value of the row it used goes to ki (registers)\n",
-    " * and lki (local memory). */\n",
-    "GPUSVM_INLINE void gpusvm_smo_scan_j(const gpusvm_wide *a, const gpusvm_wide *g, const gpusvm_wide *C, const char *yv,\n",
-    "                                     __local const float *lqd, __local float *lki, float *ki, int m, int nu,\n",
-    "                                     gpusvm_score Gmax0, gpusvm_score Gmax1, __global const float *Ki0,\n",
-    "                                     __global const float *Ki1, gpusvm_wide Kii0, gpusvm_wide Kii1, gpusvm_score *bo,\n",
-    "                                     int *bj)\n",
+    "/* Each of this work-item's positions' value of the i row of its class (Ki0 / Ki1; class 1 only\n",
+    " * with nu) into ki (registers) and lki (local memory): loaded as soon as i is known, the L2 round\n",
+    " * trip under the publishing and the stop test. */\n",
+    "GPUSVM_INLINE void gpusvm_smo_load_i(const char *yv, __local float *lki, float *ki, int m, int nu,\n",
+    "                                     __global const float *Ki0, __global const float *Ki1)\n",
     "{\n",
     "    for (int c = 0; c < GPUSVM_PER; ++c) {\n",
     "        const int t = GPUSVM_OWN(c);\n",
     "        if (t >= m) break;\n",
-    "        const int pos = yv[c] > 0;\n",
-    "        const int c1 = nu && !pos;\n",
-    "        ki[c] = (c1 ? Ki1 : Ki0)[t];\n",
+    "        ki[c] = (nu && yv[c] < 0 ? Ki1 : Ki0)[t];\n",
     "        lki[t] = ki[c];\n",
     "    }\n",
+    "}\n",
+    "\n",
+    "/* This work-item's candidate for j: the second-order choice over I_low among its own\n",
+    " * positions, against the i of its own class (ki: its value of that i's row, gpusvm_smo_load_i;\n",
+    " * Kii0 / Kii1: the i's diagonals); *bj -1 when none. */\n",
+    "GPUSVM_INLINE void gpusvm_smo_scan_j(const gpusvm_wide *a, const gpusvm_wide *g, const gpusvm_wide *C, const char *yv,\n",
+    "                                     __local const float *lqd, const float *ki, int m, int nu, gpusvm_score Gmax0,\n",
+    "                                     gpusvm_score Gmax1, gpusvm_wide Kii0, gpusvm_wide Kii1, gpusvm_score *bo, int *bj)\n",
+    "{\n",
     "    for (int c = 0; c < GPUSVM_PER; ++c) {\n",
     "        const int t = GPUSVM_OWN(c);\n",
     "        if (t >= m) break;\n",
@@ -19023,6 +19041,9 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "/* ---- The third level (part 0's GPUSVM__SET_*): a set S of the working set solved alone ----\n",
     " *\n",
+    " * Compiled only into the program of GPUSVM_INNER=sets (the host's -D GPUSVM_SETS): the plain\n",
+    " * loop's program holds none of it, its registers and local memory its own.\n",
+    " *\n",
     " * Each step of the work-group's loop takes LIBSVM's i and j over the whole working set as the\n",
     " * plain loop does; then S: each group's best i and best j against i, where a group is a warp's\n",
     " * positions at a work-group of 512 (their partials of the two reductions, so S costs no\n",
@@ -19031,6 +19052,9 @@ static const char *const gpusvm__kernel_source[] = {
     " * in registers and shuffles (NVIDIA; elsewhere by one work-item), with no work-group barrier\n",
     " * between its pairs, and the working set's other gradients take S's changes at once. The first\n",
     " * pair on S is the plain loop's (i, j): S holds both, ties go to the later position there too. */\n",
+    "\n",
+    "#if defined(GPUSVM_SETS) && !defined(GPUSVM_NO_FP64)\n",
+    "#define GPUSVM_SET_ON 1\n",
     "\n",
     "/* S's member u: its working-set position (-1: none), from the groups' best i (gi) and best j (gj):\n",
     " * members 0..GROUPS-1 the i, the rest the j where they are not their group's i. */\n",
@@ -19276,12 +19300,13 @@ static const char *const gpusvm__kernel_source[] = {
     "    gpusvm_set_apply(a, g, yv, m, K, qmax, set, sd, la, lg, lyv);\n",
     "    return sn[0];\n",
     "}\n",
+    "#endif\n",
     "\n",
     "/* gpusvm_smo's local arrays against the sizes the host plans with (part 0's GPUSVM__SMO_LOCAL) */\n",
     "typedef char gpusvm_smo_pos_check[3 * sizeof(gpusvm_wide) + 2 * sizeof(float) + 1 == GPUSVM__SMO_POS_BYTES ? 1 : -1];\n",
     "typedef char gpusvm_smo_item_check[4 * sizeof(gpusvm_score) + 2 * sizeof(int) <= GPUSVM__SMO_ITEM_BYTES ? 1 : -1];\n",
     "#define GPUSVM_SET_KS_WORDS ((GPUSVM__SET_MAX * GPUSVM__SET_LD + 1) / 2) /* S's block in 8-byte words */\n",
-    "#ifndef GPUSVM_SHFL /* the third level's arrays within rv1, rg and rg2 */\n",
+    "#if defined(GPUSVM_SET_ON) && !defined(GPUSVM_SHFL) /* the third level's arrays within rv1, rg and rg2 */\n",
     "typedef char gpusvm_smo_set_check[GPUSVM__SET_MAX + GPUSVM_SET_KS_WORDS +\n",
     "                                          (GPUSVM__SET_MAX + 2 * GPUSVM__SET_GROUPS) / 2 <= 3 * GPUSVM__SMO_L ? 1 : -1];\n",
     "#endif\n",
@@ -19299,6 +19324,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#ifdef GPUSVM_SHFL /* the reductions' scratch: one word per warp */\n",
     "    __local gpusvm_score wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];\n",
     "    __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */\n",
+    "#ifdef GPUSVM_SET_ON\n",
     "    __local int lset[GPUSVM__SET_MAX], sn[1]; /* the third level's S and its pair updates */\n",
     "    __local float lks[GPUSVM__SET_MAX * GPUSVM__SET_LD];\n",
     "    __local gpusvm_wide lsd[GPUSVM__SET_MAX];\n",
@@ -19307,6 +19333,7 @@ static const char *const gpusvm__kernel_source[] = {
     "#else\n",
     "    __local int sgi[GPUSVM__SET_GROUPS], sgj[GPUSVM__SET_GROUPS];\n",
     "#endif\n",
+    "#endif\n",
     "#else /* one word per work-item (j's reduction reuses i's: a barrier closes each trip); the third\n",
     "       level's arrays over rv1, rg and rg2, which no reduction uses while S is solved */\n",
     "    __local ulong rscr[4 * GPUSVM__SMO_L];\n",
@@ -19314,11 +19341,14 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local gpusvm_score *const rv1 = (__local gpusvm_score *)(rscr + GPUSVM__SMO_L);\n",
     "    __local gpusvm_score *const rg = (__local gpusvm_score *)(rscr + 2 * GPUSVM__SMO_L);\n",
     "    __local gpusvm_score *const rg2 = (__local gpusvm_score *)(rscr + 3 * GPUSVM__SMO_L);\n",
-    "    __local int ri[GPUSVM__SMO_L], ri1[GPUSVM__SMO_L], sn[1];\n",
+    "    __local int ri[GPUSVM__SMO_L], ri1[GPUSVM__SMO_L];\n",
+    "#ifdef GPUSVM_SET_ON\n",
+    "    __local int sn[1];\n",
     "    __local gpusvm_wide *const lsd = (__local gpusvm_wide *)(rscr + GPUSVM__SMO_L);\n",
     "    __local float *const lks = (__local float *)(rscr + GPUSVM__SMO_L + GPUSVM__SET_MAX);\n",
     "    __local int *const lset = (__local int *)(rscr + GPUSVM__SMO_L + GPUSVM__SET_MAX + GPUSVM_SET_KS_WORDS);\n",
     "    __local int *const sgi = lset + GPUSVM__SET_MAX, *const sgj = sgi + GPUSVM__SET_GROUPS;\n",
+    "#endif\n",
     "#endif\n",
     "    const int p = get_group_id(0);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
@@ -19326,11 +19356,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int whole = pi[GPUSVM__PI_WHOLE];\n",
     "    const gpusvm_wide ratio = whole ? GPUSVM_W_F(0.0f) : GPUSVM_W_LD(ratio_in);\n",
     "    const int max_inner = whole ? whole_inner : max_inner_in;\n",
-    "#ifdef GPUSVM_NO_FP64 /* float pairs choose on floats: they keep LIBSVM's pair sequence */\n",
-    "    int use_sets = 0;\n",
-    "    (void)sets;\n",
-    "#else\n",
-    "    const int use_sets = sets && !nu && !whole && m >= GPUSVM__SET_MIN_Q; /* the third level (see above) */\n",
+    "#ifdef GPUSVM_SET_ON /* the third level (see above; float pairs keep LIBSVM's pair sequence) */\n",
+    "    const int use_sets = !nu && !whole && m >= GPUSVM__SET_MIN_Q;\n",
     "#endif\n",
     "    __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by position, then position */\n",
     "    __global const int *ws_idx = ws_idx0 + p * qmax;\n",
@@ -19380,6 +19407,9 @@ static const char *const gpusvm__kernel_source[] = {
     "        gpusvm_smo_reduce_i(rv, ri, rv1, ri1, rg, rg2, nu, bv0, bi0, bv1, bi1, g20, g21, &Gmax0, &i0, &Gmax1, &i1,\n",
     "                            &Gmax20, &Gmax21);\n",
     "#endif\n",
+    "        const __global float *Ki0 = K + (size_t)max(i0, 0) * qmax;\n",
+    "        const __global float *Ki1 = K + (size_t)max(i1, 0) * qmax;\n",
+    "        gpusvm_smo_load_i(yv, lki, ki, m, nu, Ki0, Ki1);\n",
     "        for (int c = 0; c < GPUSVM_PER; ++c) { /* publish (everyone has read the last trip's values) */\n",
     "            const int t = GPUSVM_OWN(c);\n",
     "            if (t >= m) break;\n",
@@ -19390,12 +19420,10 @@ static const char *const gpusvm__kernel_source[] = {
     "        const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_s) : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_s);\n",
     "\n",
     "        /* j: second-order choice over I_low (with nu, against its own class's i) */\n",
-    "        const __global float *Ki0 = K + (size_t)max(i0, 0) * qmax;\n",
-    "        const __global float *Ki1 = K + (size_t)max(i1, 0) * qmax;\n",
     "        const gpusvm_wide Kii0 = GPUSVM_W_F(lqd[max(i0, 0)]), Kii1 = GPUSVM_W_F(lqd[max(i1, 0)]);\n",
     "        gpusvm_score bo = INFINITY;\n",
     "        int bj = -1;\n",
-    "        if (go) gpusvm_smo_scan_j(a, g, C, yv, lqd, lki, ki, m, nu, Gmax0, Gmax1, Ki0, Ki1, Kii0, Kii1, &bo, &bj);\n",
+    "        if (go) gpusvm_smo_scan_j(a, g, C, yv, lqd, ki, m, nu, Gmax0, Gmax1, Kii0, Kii1, &bo, &bj);\n",
     "#ifdef GPUSVM_SHFL\n",
     "        const int j = gpusvm_argbest(wjv, wji, bo, bj, 1);\n",
     "#else\n",
@@ -19403,10 +19431,13 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "        const int step_ok = go && j >= 0;\n",
     "        int made = step_ok;\n",
-    "        if (step_ok && use_sets) {\n",
+    "#ifdef GPUSVM_SET_ON\n",
+    "        if (step_ok && use_sets)\n",
     "            made = gpusvm_set_round(a, g, yv, m, K, qmax, la, lg, lC, lqd, lyv, lki, sgi, sgj, lset, lks, lsd, sn, Gmax0,\n",
     "                                    Kii0, eps_s, budget - trip);\n",
-    "        } else if (step_ok) {\n",
+    "        else\n",
+    "#endif\n",
+    "        if (step_ok) {\n",
     "            const int use1 = nu && lyv[j] < 0;\n",
     "            const int i = use1 ? i1 : i0;\n",
     "            const __global float *Ki = use1 ? Ki1 : Ki0;\n",
@@ -20071,7 +20102,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3870
+#define GPUSVM__KERNEL_SOURCE_LINES 3886
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -385,7 +385,7 @@
     X_(SMO, __global const float *, qd0) S_() X_(SMO, __global gpusvm_wbits *, coef0) S_()                    \
     X_(SMO, gpusvm_wbits, eps) S_() X_(SMO, gpusvm_wbits, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \
     X_(SMO, int, whole_inner) S_() X_(SMO, gpusvm_wbits, max_iter) S_() X_(SMO, __global gpusvm_wbits *, status0) S_() \
-    X_(SMO, int, nu) S_() X_(SMO, int, sets)
+    X_(SMO, int, nu)
 
 /* kernels part 4 */
 #define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \

@@ -293,24 +293,27 @@ GPUSVM_INLINE gpusvm_score gpusvm_smo_wss2(gpusvm_score b, gpusvm_wide Kii, floa
     return -(b * b) / quad;
 }
 
-/* This work-item's candidate for j: the second-order choice over I_low among its own
- * positions, against the i of its own class (Ki0 / Ki1: the i's rows, Kii0 / Kii1 their
- * diagonals); *bj -1 when none. Each position's value of the row it used goes to ki (registers)
- * and lki (local memory). */
-GPUSVM_INLINE void gpusvm_smo_scan_j(const gpusvm_wide *a, const gpusvm_wide *g, const gpusvm_wide *C, const char *yv,
-                                     __local const float *lqd, __local float *lki, float *ki, int m, int nu,
-                                     gpusvm_score Gmax0, gpusvm_score Gmax1, __global const float *Ki0,
-                                     __global const float *Ki1, gpusvm_wide Kii0, gpusvm_wide Kii1, gpusvm_score *bo,
-                                     int *bj)
+/* Each of this work-item's positions' value of the i row of its class (Ki0 / Ki1; class 1 only
+ * with nu) into ki (registers) and lki (local memory): loaded as soon as i is known, the L2 round
+ * trip under the publishing and the stop test. */
+GPUSVM_INLINE void gpusvm_smo_load_i(const char *yv, __local float *lki, float *ki, int m, int nu,
+                                     __global const float *Ki0, __global const float *Ki1)
 {
     for (int c = 0; c < GPUSVM_PER; ++c) {
         const int t = GPUSVM_OWN(c);
         if (t >= m) break;
-        const int pos = yv[c] > 0;
-        const int c1 = nu && !pos;
-        ki[c] = (c1 ? Ki1 : Ki0)[t];
+        ki[c] = (nu && yv[c] < 0 ? Ki1 : Ki0)[t];
         lki[t] = ki[c];
     }
+}
+
+/* This work-item's candidate for j: the second-order choice over I_low among its own
+ * positions, against the i of its own class (ki: its value of that i's row, gpusvm_smo_load_i;
+ * Kii0 / Kii1: the i's diagonals); *bj -1 when none. */
+GPUSVM_INLINE void gpusvm_smo_scan_j(const gpusvm_wide *a, const gpusvm_wide *g, const gpusvm_wide *C, const char *yv,
+                                     __local const float *lqd, const float *ki, int m, int nu, gpusvm_score Gmax0,
+                                     gpusvm_score Gmax1, gpusvm_wide Kii0, gpusvm_wide Kii1, gpusvm_score *bo, int *bj)
+{
     for (int c = 0; c < GPUSVM_PER; ++c) {
         const int t = GPUSVM_OWN(c);
         if (t >= m) break;
@@ -361,6 +364,9 @@ GPUSVM_INLINE void gpusvm_smo_step(gpusvm_wide ai, gpusvm_wide aj, gpusvm_wide g
 
 /* ---- The third level (part 0's GPUSVM__SET_*): a set S of the working set solved alone ----
  *
+ * Compiled only into the program of GPUSVM_INNER=sets (the host's -D GPUSVM_SETS): the plain
+ * loop's program holds none of it, its registers and local memory its own.
+ *
  * Each step of the work-group's loop takes LIBSVM's i and j over the whole working set as the
  * plain loop does; then S: each group's best i and best j against i, where a group is a warp's
  * positions at a work-group of 512 (their partials of the two reductions, so S costs no
@@ -369,6 +375,9 @@ GPUSVM_INLINE void gpusvm_smo_step(gpusvm_wide ai, gpusvm_wide aj, gpusvm_wide g
  * in registers and shuffles (NVIDIA; elsewhere by one work-item), with no work-group barrier
  * between its pairs, and the working set's other gradients take S's changes at once. The first
  * pair on S is the plain loop's (i, j): S holds both, ties go to the later position there too. */
+
+#if defined(GPUSVM_SETS) && !defined(GPUSVM_NO_FP64)
+#define GPUSVM_SET_ON 1
 
 /* S's member u: its working-set position (-1: none), from the groups' best i (gi) and best j (gj):
  * members 0..GROUPS-1 the i, the rest the j where they are not their group's i. */
@@ -614,12 +623,13 @@ GPUSVM_INLINE int gpusvm_set_round(gpusvm_wide *a, gpusvm_wide *g, const char *y
     gpusvm_set_apply(a, g, yv, m, K, qmax, set, sd, la, lg, lyv);
     return sn[0];
 }
+#endif
 
 /* gpusvm_smo's local arrays against the sizes the host plans with (part 0's GPUSVM__SMO_LOCAL) */
 typedef char gpusvm_smo_pos_check[3 * sizeof(gpusvm_wide) + 2 * sizeof(float) + 1 == GPUSVM__SMO_POS_BYTES ? 1 : -1];
 typedef char gpusvm_smo_item_check[4 * sizeof(gpusvm_score) + 2 * sizeof(int) <= GPUSVM__SMO_ITEM_BYTES ? 1 : -1];
 #define GPUSVM_SET_KS_WORDS ((GPUSVM__SET_MAX * GPUSVM__SET_LD + 1) / 2) /* S's block in 8-byte words */
-#ifndef GPUSVM_SHFL /* the third level's arrays within rv1, rg and rg2 */
+#if defined(GPUSVM_SET_ON) && !defined(GPUSVM_SHFL) /* the third level's arrays within rv1, rg and rg2 */
 typedef char gpusvm_smo_set_check[GPUSVM__SET_MAX + GPUSVM_SET_KS_WORDS +
                                           (GPUSVM__SET_MAX + 2 * GPUSVM__SET_GROUPS) / 2 <= 3 * GPUSVM__SMO_L ? 1 : -1];
 #endif
@@ -637,6 +647,7 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
 #ifdef GPUSVM_SHFL /* the reductions' scratch: one word per warp */
     __local gpusvm_score wv[GPUSVM_NW], wv1[GPUSVM_NW], wg[GPUSVM_NW], wg2[GPUSVM_NW], wjv[GPUSVM_NW];
     __local int wi[GPUSVM_NW], wi1[GPUSVM_NW], wji[GPUSVM_NW]; /* j's scratch apart: no barrier between */
+#ifdef GPUSVM_SET_ON
     __local int lset[GPUSVM__SET_MAX], sn[1]; /* the third level's S and its pair updates */
     __local float lks[GPUSVM__SET_MAX * GPUSVM__SET_LD];
     __local gpusvm_wide lsd[GPUSVM__SET_MAX];
@@ -645,6 +656,7 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
 #else
     __local int sgi[GPUSVM__SET_GROUPS], sgj[GPUSVM__SET_GROUPS];
 #endif
+#endif
 #else /* one word per work-item (j's reduction reuses i's: a barrier closes each trip); the third
        level's arrays over rv1, rg and rg2, which no reduction uses while S is solved */
     __local ulong rscr[4 * GPUSVM__SMO_L];
@@ -652,11 +664,14 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
     __local gpusvm_score *const rv1 = (__local gpusvm_score *)(rscr + GPUSVM__SMO_L);
     __local gpusvm_score *const rg = (__local gpusvm_score *)(rscr + 2 * GPUSVM__SMO_L);
     __local gpusvm_score *const rg2 = (__local gpusvm_score *)(rscr + 3 * GPUSVM__SMO_L);
-    __local int ri[GPUSVM__SMO_L], ri1[GPUSVM__SMO_L], sn[1];
+    __local int ri[GPUSVM__SMO_L], ri1[GPUSVM__SMO_L];
+#ifdef GPUSVM_SET_ON
+    __local int sn[1];
     __local gpusvm_wide *const lsd = (__local gpusvm_wide *)(rscr + GPUSVM__SMO_L);
     __local float *const lks = (__local float *)(rscr + GPUSVM__SMO_L + GPUSVM__SET_MAX);
     __local int *const lset = (__local int *)(rscr + GPUSVM__SMO_L + GPUSVM__SET_MAX + GPUSVM_SET_KS_WORDS);
     __local int *const sgi = lset + GPUSVM__SET_MAX, *const sgj = sgi + GPUSVM__SET_GROUPS;
+#endif
 #endif
     const int p = get_group_id(0);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
@@ -664,11 +679,8 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
     const int whole = pi[GPUSVM__PI_WHOLE];
     const gpusvm_wide ratio = whole ? GPUSVM_W_F(0.0f) : GPUSVM_W_LD(ratio_in);
     const int max_inner = whole ? whole_inner : max_inner_in;
-#ifdef GPUSVM_NO_FP64 /* float pairs choose on floats: they keep LIBSVM's pair sequence */
-    int use_sets = 0;
-    (void)sets;
-#else
-    const int use_sets = sets && !nu && !whole && m >= GPUSVM__SET_MIN_Q; /* the third level (see above) */
+#ifdef GPUSVM_SET_ON /* the third level (see above; float pairs keep LIBSVM's pair sequence) */
+    const int use_sets = !nu && !whole && m >= GPUSVM__SET_MIN_Q;
 #endif
     __global const float *K = Kq0 + (size_t)p * qmax * qmax; /* its q x q block, by position, then position */
     __global const int *ws_idx = ws_idx0 + p * qmax;
@@ -718,6 +730,9 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
         gpusvm_smo_reduce_i(rv, ri, rv1, ri1, rg, rg2, nu, bv0, bi0, bv1, bi1, g20, g21, &Gmax0, &i0, &Gmax1, &i1,
                             &Gmax20, &Gmax21);
 #endif
+        const __global float *Ki0 = K + (size_t)max(i0, 0) * qmax;
+        const __global float *Ki1 = K + (size_t)max(i1, 0) * qmax;
+        gpusvm_smo_load_i(yv, lki, ki, m, nu, Ki0, Ki1);
         for (int c = 0; c < GPUSVM_PER; ++c) { /* publish (everyone has read the last trip's values) */
             const int t = GPUSVM_OWN(c);
             if (t >= m) break;
@@ -728,12 +743,10 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
         const int go = nu ? !(fmax(Gmax0 + Gmax20, Gmax1 + Gmax21) < eps_s) : (i0 >= 0) && !(Gmax0 + Gmax20 < eps_s);
 
         /* j: second-order choice over I_low (with nu, against its own class's i) */
-        const __global float *Ki0 = K + (size_t)max(i0, 0) * qmax;
-        const __global float *Ki1 = K + (size_t)max(i1, 0) * qmax;
         const gpusvm_wide Kii0 = GPUSVM_W_F(lqd[max(i0, 0)]), Kii1 = GPUSVM_W_F(lqd[max(i1, 0)]);
         gpusvm_score bo = INFINITY;
         int bj = -1;
-        if (go) gpusvm_smo_scan_j(a, g, C, yv, lqd, lki, ki, m, nu, Gmax0, Gmax1, Ki0, Ki1, Kii0, Kii1, &bo, &bj);
+        if (go) gpusvm_smo_scan_j(a, g, C, yv, lqd, ki, m, nu, Gmax0, Gmax1, Kii0, Kii1, &bo, &bj);
 #ifdef GPUSVM_SHFL
         const int j = gpusvm_argbest(wjv, wji, bo, bj, 1);
 #else
@@ -741,10 +754,13 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
 #endif
         const int step_ok = go && j >= 0;
         int made = step_ok;
-        if (step_ok && use_sets) {
+#ifdef GPUSVM_SET_ON
+        if (step_ok && use_sets)
             made = gpusvm_set_round(a, g, yv, m, K, qmax, la, lg, lC, lqd, lyv, lki, sgi, sgj, lset, lks, lsd, sn, Gmax0,
                                     Kii0, eps_s, budget - trip);
-        } else if (step_ok) {
+        else
+#endif
+        if (step_ok) {
             const int use1 = nu && lyv[j] < 0;
             const int i = use1 ? i1 : i0;
             const __global float *Ki = use1 ? Ki1 : Ki0;

@@ -36,6 +36,18 @@ static void blobs(float *x, double *y, size_t n, size_t d, unsigned seed)
     }
 }
 
+/* n points of blobs(seed) in d dimensions as a dense matrix over x (labels into y) */
+static gpusvm_matrix blob_matrix(float *x, double *y, size_t n, size_t d, unsigned seed)
+{
+    gpusvm_matrix m;
+    blobs(x, y, n, d, seed);
+    memset(&m, 0, sizeof m);
+    m.rows = n;
+    m.cols = d;
+    m.values = x;
+    return m;
+}
+
 static int cancel_after;
 static int progress_calls;
 static int on_progress(void *user, const gpusvm_progress *p)
@@ -58,6 +70,28 @@ static void count_free(void *p, void *user)
     (void)user;
     --live_allocs;
     free(p);
+}
+
+/* A sizing allocator: each block carries its size, so the live bytes and their peak are known. */
+static size_t live_bytes, peak_bytes;
+static void *size_alloc(size_t size, void *user)
+{
+    unsigned char *b = (unsigned char *)malloc(size + 16);
+    (void)user;
+    if (!b) return NULL;
+    memcpy(b, &size, sizeof size);
+    live_bytes += size;
+    if (live_bytes > peak_bytes) peak_bytes = live_bytes;
+    return b + 16;
+}
+static void size_free(void *p, void *user)
+{
+    size_t size;
+    (void)user;
+    if (!p) return;
+    memcpy(&size, (unsigned char *)p - 16, sizeof size);
+    live_bytes -= size;
+    free((unsigned char *)p - 16);
 }
 
 static int log_lines;
@@ -859,6 +893,49 @@ static void case_progress_cancel(void)
 }
 
 /* gamma 'scale': 1 / (features * variance of all values). */
+/* params.cache_size_mb (LIBSVM's -m) bounds the kernel rows held in host memory: 6,000 points (a
+   row of 24 KB) at 2 MB hold at most 2 MB of rows beside the data's few hundred KB, where the C
+   backend's own choice holds its working set's rows and a row cache of up to 512 MB; the same
+   objective either way. */
+static void case_row_budget(void)
+{
+    enum { NB = 6000, DB = 6 };
+    static float x[NB * DB];
+    static double y[NB];
+    const int cpu = gpusvm_context_backend(F.ctx) == GPUSVM_BACKEND_CPU;
+    gpusvm_context_desc desc;
+    gpusvm_context *ctx = NULL;
+    const gpusvm_matrix m = blob_matrix(x, y, NB, DB, 11u);
+    gpusvm_params p;
+    gpusvm_model *m0 = NULL, *m1 = NULL;
+    size_t peak0, peak1;
+    char msg[256];
+    memset(&desc, 0, sizeof desc);
+    desc.backend = gpusvm_context_backend(F.ctx);
+    desc.ignore_environment = 1;
+    desc.allocator.alloc = size_alloc;
+    desc.allocator.free = size_free;
+    live_bytes = 0;
+    CHECK_OK(gpusvm_context_create(&desc, &ctx));
+    if (!ctx) return;
+    memset(&p, 0, sizeof p);
+    peak_bytes = live_bytes;
+    CHECK_OK(gpusvm_train(ctx, &m, y, &p, &m0));
+    peak0 = peak_bytes;
+    p.cache_size_mb = 2.0;
+    peak_bytes = live_bytes;
+    CHECK_OK(gpusvm_train(ctx, &m, y, &p, &m1));
+    peak1 = peak_bytes;
+    snprintf(msg, sizeof msg, "%s backend, 6,000 points: -m 2 holds %.2f MB of host memory at its peak (no -m: %.1f MB)",
+             F.name, peak1 / 1048576.0, peak0 / 1048576.0);
+    CHECK(peak1 <= (size_t)4 << 20 && (!cpu || peak0 > (size_t)16 << 20), msg);
+    CHECK(m0 && m1 && fabs(m1->info.obj - m0->info.obj) <= 1e-3 * fabs(m0->info.obj),
+          "-m 2: the objective of the training without it");
+    gpusvm_model_free(m0);
+    gpusvm_model_free(m1);
+    gpusvm_context_destroy(ctx);
+}
+
 static void case_gamma_scale(void)
 {
     gpusvm_params p;
@@ -1242,15 +1319,10 @@ static void fp64_checks(void)
     const gpusvm_svm_type types[3] = {GPUSVM_C_SVC, GPUSVM_NU_SVC, GPUSVM_EPSILON_SVR};
     gpusvm_context_desc desc;
     gpusvm_context *ref = NULL, *ocl = NULL;
-    gpusvm_matrix m;
+    gpusvm_matrix m = blob_matrix(x, y, N, D, 11u);
     gpusvm_params p;
     int t;
     char msg[512];
-    blobs(x, y, N, D, 11u);
-    memset(&m, 0, sizeof m);
-    m.rows = N;
-    m.cols = D;
-    m.values = x;
     memset(&desc, 0, sizeof desc);
     desc.ignore_environment = 1;
 #ifndef __cplusplus /* C++ has no value in the enum's range that is not one of its values */
@@ -1738,6 +1810,7 @@ static const test_case cases[] = {
     {"max_iter", case_max_iter, TRAINING},
     {"progress_cancel", case_progress_cancel, TRAINING},
     {"gamma_scale", case_gamma_scale, TRAINING},
+    {"row_budget", case_row_budget, TRAINING},
     {"buffers", case_buffers, TRAINING},
     {"export", case_export, TRAINING},
     {"budget", budget_checks, DEVICE},

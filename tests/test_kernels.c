@@ -5,6 +5,9 @@
    kernels with float pairs (the path of devices without fp64): every check as with double but
    the gaps, which agree to 1e-12 relative instead of to the bit. GPUSVM_SUBGROUPS (ptx, khr, intel,
    off) builds the reductions with that sub-group exchange where the device has it. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* setenv: GPUSVM_INNER for the third level's context */
+#endif
 #define GPUSVM_TEST_HOOKS /* the backends' test access (backend.test) */
 #define GPUSVM_IMPLEMENTATION
 #include "../gpusvm.h"
@@ -1354,31 +1357,41 @@ static void log_errors(void *user, gpusvm_log_level level, const char *msg)
     if (level == GPUSVM_LOG_ERROR) fprintf(stderr, "gpusvm: %s\n", msg);
 }
 
-/* The inner solve's third level (GPUSVM_INNER=sets) on both backends: the same pair updates,
-   alphas and gradients (every kind of kernel at working sets of 128, and 256 and 512 with rbf),
-   and on one working set other pair updates than the plain pair sequence's. */
-static void third_level_check(gpusvm_context *c1, gpusvm_context *c2, int quick)
+/* The inner solve's third level (GPUSVM_INNER=sets, read when a context is made: its program is
+   another build of the inner solve) on both backends: the same pair updates, alphas and gradients
+   (every kind of kernel at working sets of 128, and 256 and 512 with rbf), and on one working set
+   other pair updates than the plain pair sequence's (c2's program). */
+static void third_level_check(gpusvm_context *c1, gpusvm_context *c2, const gpusvm_context_desc *d, int quick)
 {
     const char *kn[4] = {"linear", "poly", "rbf", "sigmoid"};
+    gpusvm_context_desc e = *d;
+    gpusvm_context *cs = NULL;
     problem_t t;
     uint64_t seed;
     double it_sets, it_pairs;
     char label[96];
     int kt;
-    c1->sets = c2->sets = 1;
+    e.ignore_environment = 0;
+    CHECK(setenv("GPUSVM_INNER", "sets", 1) == 0, "GPUSVM_INNER=sets set");
+    CHECK_OK(gpusvm_context_create(&e, &cs));
+    unsetenv("GPUSVM_INNER");
+    if (!cs) return;
+    CHECK(cs->sets == 1 && c2->sets == 0, "GPUSVM_INNER=sets read when a context is made");
+    c1->sets = 1;
     for (kt = 0; kt < (quick ? 4 : 6); ++kt) {
         const int q = kt < 4 ? 128 : 256 * (kt - 3);
         make_problem(&t, (size_t)q * 3 + (size_t)(urand() * 200), 17 + (size_t)(urand() * 20), 0.4, kt < 4 ? kt : 2);
         snprintf(label, sizeof label, "%s n=%lu q=%d, the third level", kn[kt < 4 ? kt : 2], (unsigned long)t.p.x.rows, q);
-        round_trip(c1->backend, c2->backend, &t, q, label);
+        round_trip(c1->backend, cs->backend, &t, q, label);
         free_problem(&t);
     }
     seed = rng_state;
     make_problem(&t, 400, 19, 0.5, 2);
-    round_trip(c1->backend, c2->backend, &t, 128, "rbf n=400 q=128, the third level");
+    round_trip(c1->backend, cs->backend, &t, 128, "rbf n=400 q=128, the third level");
     it_sets = last_pairs;
     free_problem(&t);
-    c1->sets = c2->sets = 0;
+    gpusvm_context_destroy(cs);
+    c1->sets = 0;
     rng_state = seed; /* the same problem, alphas and gradients */
     make_problem(&t, 400, 19, 0.5, 2);
     round_trip(c1->backend, c2->backend, &t, 128, "rbf n=400 q=128, the plain pair sequence");
@@ -1439,7 +1452,7 @@ int main(void)
         t.p.nu = 1;
         round_trip(c1->backend, c2->backend, &t, 128, "rbf nu (per-class selection and stop) n=300 q=128");
         free_problem(&t);
-        third_level_check(c1, c2, 1);
+        third_level_check(c1, c2, &d, 1);
         d.storage = GPUSVM_STORAGE_SPARSE;
         CHECK_OK(gpusvm_context_create(&d, &c3));
         sparse_checks(c1, c2, c3);
@@ -1485,7 +1498,7 @@ int main(void)
         round_trip(c1->backend, c2->backend, &t, 256, "poly nu-SVR, 800 variables on 400 points q=256");
         free_problem(&t);
     }
-    third_level_check(c1, c2, 0);
+    third_level_check(c1, c2, &d, 0);
     working_set_check(c1, c2);
     patience_check(c1);
     overlap_rule_checks();
