@@ -149,6 +149,11 @@ $(BUILD)/probe: bench/probe.c bench/bench_cl.h gpusvm.h | $(BUILD)
 $(BUILD)/warm_start: bench/warm_start.c gpusvm.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/warm_start.c $(LIBS)
 
+# conjugate SMO against LIBSVM's pair sequence in pair updates, one binary problem solved whole on the
+# host (docs/results.md: build/conjugate DATA N C GAMMA)
+$(BUILD)/conjugate: bench/conjugate.c gpusvm.h | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -o $@ bench/conjugate.c $(LIBS)
+
 # the numbers the docs give for a machine without a GPU, each beside the bound they state: the
 # implementation's compile, the prediction-only program's size, PoCL's first run (bench/build.sh)
 docs-numbers: setup $(TOOLS)

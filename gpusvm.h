@@ -5319,6 +5319,7 @@ static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
 typedef struct gpusvm__coefs {
     size_t *at, *col;
     double *val;
+    const struct gpusvm_model *ovo; /* else: one-vs-one's pairs read from this model's sv_coef (gpusvm__krow_sums) */
 } gpusvm__coefs;
 
 static void gpusvm__coefs_free(const gpusvm_allocator *a, gpusvm__coefs *c)
@@ -5355,12 +5356,28 @@ static int gpusvm__coefs_make(const gpusvm_allocator *a, const double *coef, int
 }
 
 /* One point's decision values from its kernel values: out[t * stride] = sum_j coef[t][j] krow[j]
-   over the nonzero coefficients, in double, in j order. */
+   over the nonzero coefficients, in double, in j order. With c->ovo, one-vs-one's as LIBSVM sums
+   them, read from that model's sv_coef in place: pair (ci, cj) takes class ci's support vectors
+   with row cj - 1, then class cj's with row ci (gpusvm__dec_coef's matrix, its zeros left out). */
 static void gpusvm__krow_sums(const gpusvm__coefs *c, int nv, const float *krow, double *out, size_t stride)
 {
-    size_t e;
-    int t;
-    for (t = 0; t < nv; ++t) {
+    const struct gpusvm_model *m = c->ovo;
+    size_t e, from_i = 0, p = 0, s;
+    int t, ci, cj;
+    for (ci = 0; m && ci < m->nr_class; from_i += (size_t)m->n_sv[ci], ++ci) {
+        size_t from_j = from_i + (size_t)m->n_sv[ci];
+        const double *ri = m->sv_coef + (size_t)ci * m->total_sv;
+        for (cj = ci + 1; cj < m->nr_class; from_j += (size_t)m->n_sv[cj], ++cj, ++p) {
+            const double *rj = m->sv_coef + (size_t)(cj - 1) * m->total_sv;
+            double sum = 0.0;
+            for (s = from_i; s < from_i + (size_t)m->n_sv[ci]; ++s)
+                if (rj[s] != 0.0) sum += rj[s] * (double)krow[s];
+            for (s = from_j; s < from_j + (size_t)m->n_sv[cj]; ++s)
+                if (ri[s] != 0.0) sum += ri[s] * (double)krow[s];
+            out[p * stride] = sum;
+        }
+    }
+    for (t = 0; !m && t < nv; ++t) {
         double sum = 0.0;
         for (e = c->at[t]; e < c->at[t + 1]; ++e) sum += c->val[e] * (double)krow[c->col[e]];
         out[(size_t)t * stride] = sum;
@@ -5443,25 +5460,22 @@ static gpusvm_result gpusvm__host_decision_wide(gpusvm_context *ctx, const gpusv
     return GPUSVM_OK;
 }
 
-/* Decision values on the host, in the kernels' operation order (the C backend's, and the small
-   batches' of every backend: see gpusvm__predict). */
-static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__csr *sv, const float *sv_norms,
-                                           const double *coef, int nv, const gpusvm__csr *x, int ktype, float gamma,
-                                           float coef0, int degree, double *out)
+/* Decision values on the host from the coefficients' nonzeros c, in the kernels' operation order
+   (the C backend's, the small batches' of every backend and many classes' one-vs-one: see
+   gpusvm__predict). */
+static gpusvm_result gpusvm__host_decision_c(gpusvm_context *ctx, const gpusvm__csr *sv, const float *sv_norms,
+                                             const gpusvm__coefs *cc, int nv, const gpusvm__csr *x, int ktype,
+                                             float gamma, float coef0, int degree, double *out)
 {
     const gpusvm_allocator *a = &ctx->alloc;
     const size_t ns = sv->rows, nx_rows = x->rows;
     size_t d = sv->cols > x->cols ? sv->cols : x->cols, i, j;
     float *nsv = (float *)gpusvm__alloc(a, sv_norms ? 1 : ns, sizeof(float)), *dense = NULL, *krow = NULL;
     float nx;
-    gpusvm__coefs c;
+    const gpusvm__coefs c = *cc;
     gpusvm_result r;
     int wide = 0;
-    memset(&c, 0, sizeof c);
-    if (!nsv || !gpusvm__coefs_make(a, coef, nv, ns, &c)) {
-        gpusvm__free(a, nsv);
-        return gpusvm__oom(ctx, "decision values");
-    }
+    if (!nsv) return gpusvm__oom(ctx, "decision values");
     if (!sv_norms) gpusvm__norms(sv, 0, ns, nsv);
     r = gpusvm__host_decision_wide(ctx, sv, sv_norms ? sv_norms : nsv, &c, nv, x, ktype, gamma, coef0, degree, out,
                                    &wide);
@@ -5482,10 +5496,23 @@ static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__cs
         if (dense) gpusvm__densify(x, i, dense, d, 1);
         gpusvm__krow_sums(&c, nv, krow, out + i, nx_rows);
     }
-    gpusvm__coefs_free(a, &c);
     gpusvm__free(a, dense);
     gpusvm__free(a, nsv);
     gpusvm__free(a, krow);
+    return r;
+}
+
+/* gpusvm__host_decision_c from the nv x ns matrix coef */
+static gpusvm_result gpusvm__host_decision(gpusvm_context *ctx, const gpusvm__csr *sv, const float *sv_norms,
+                                           const double *coef, int nv, const gpusvm__csr *x, int ktype, float gamma,
+                                           float coef0, int degree, double *out)
+{
+    gpusvm__coefs c;
+    gpusvm_result r;
+    memset(&c, 0, sizeof c);
+    if (!gpusvm__coefs_make(&ctx->alloc, coef, nv, sv->rows, &c)) return gpusvm__oom(ctx, "decision values");
+    r = gpusvm__host_decision_c(ctx, sv, sv_norms, &c, nv, x, ktype, gamma, coef0, degree, out);
+    gpusvm__coefs_free(&ctx->alloc, &c);
     return r;
 }
 
@@ -11329,6 +11356,7 @@ static gpusvm_result gpusvm__batch_loop(gpusvm_context *ctx, int nprob, int q, c
 /* Solves problems p[0..nprob) (one batch: they share p[0].x and the kernel) from alpha0 / G0
    (the problems' concatenated, or NULL: alpha = 0, G = -1) into alpha and G, one info each.
    A batch that does not fit the device runs as two halves, one after the other. */
+#define GPUSVM__BATCH_MAX 16384 /* problems a batch: the solver's state grows with them (1000 classes: 499,500 pairs) */
 static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__problem *p, int nprob,
                                          const gpusvm_params *prm, const double *alpha0, const double *G0,
                                          double *alpha, double *G, gpusvm_train_info *info)
@@ -11340,8 +11368,8 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
     int q, t;
     size_t nvar = 0, need;
     if (pl.q == 0) return gpusvm__fail(ctx, GPUSVM_ERR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
-    if (b->train->bytes(b, p, nprob, &pl) > b->train->mem_left(b)) {
-        if (nprob > 1) { /* two smaller batches */
+    if (nprob > GPUSVM__BATCH_MAX || b->train->bytes(b, p, nprob, &pl) > b->train->mem_left(b)) {
+        if (nprob > 1) { /* two smaller batches (each problem's solve is its own: the same models) */
             const int h = nprob / 2;
             size_t off = 0;
             for (t = 0; t < h; ++t) off += p[t].nvar;
@@ -13463,6 +13491,17 @@ static double gpusvm__dec_label(const gpusvm_model *m, const double *d, size_t s
     return m->label[cj];
 }
 
+/* One-vs-one with many classes: the pairs' coefficient matrix would pass GPUSVM__DENSE_COEF bytes,
+   so gpusvm__predict goes as LIBSVM, on the host a point at a time, the pairs' sums read from
+   sv_coef in place (gpusvm__krow_sums: each support vector's k - 1 coefficients). */
+#define GPUSVM__DENSE_COEF ((double)(64 << 20))
+static int gpusvm__ovo_many(const gpusvm_model *m)
+{
+    const size_t npairs = m->nr_class > 2 ? (size_t)m->nr_class * (size_t)(m->nr_class - 1) / 2 : 0;
+    return (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC) && npairs &&
+           m->kernel_type != GPUSVM_KERNEL_PRECOMPUTED && (double)npairs * (double)m->total_sv * 8.0 > GPUSVM__DENSE_COEF;
+}
+
 static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m, const gpusvm__csr *x, double *labels,
                                      double *dec)
 {
@@ -13472,11 +13511,14 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
     const int k = m->nr_class;
     const size_t nx = x->rows, ns = m->total_sv;
     /* decision functions: one per pair (one-vs-one), one per class (Crammer-Singer), else one */
-    size_t npairs = cs ? (size_t)k : classify && k > 1 ? (size_t)k * (size_t)(k - 1) / 2 : 1, i, p, s, bytes;
-    gpusvm__csr sv;
+    size_t npairs = cs ? (size_t)k : classify && k > 1 ? (size_t)k * (size_t)(k - 1) / 2 : 1, i, p, s, bytes, i0;
+    const int many = gpusvm__ovo_many(m);
+    const size_t nb = many ? 1 : nx ? nx : 1; /* points a block */
+    gpusvm__csr sv, xb = *x;
+    gpusvm__coefs ovo;
     double *coef = NULL, *d = NULL;
     int *votes = NULL, ci;
-    gpusvm_result r;
+    gpusvm_result r = GPUSVM_OK;
     if (m->kernel_type < GPUSVM_KERNEL_LINEAR || m->kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
         return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID, "model: kernel_type %d is unknown", (int)m->kernel_type);
     if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) /* x[i][k-1] = K(x_i, support vector with serial k) */
@@ -13503,53 +13545,57 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
             return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID, "model: n_sv adds up to %lu, total_sv is %lu",
                                 (unsigned long)sum, (unsigned long)ns);
     }
-    if (!gpusvm__mul(npairs, ns, &bytes) || !gpusvm__mul(npairs, nx, &bytes)) return gpusvm__oom(ctx, "decision values");
-    coef = (double *)gpusvm__calloc(a, npairs * (ns ? ns : 1), sizeof(double));
-    d = (double *)gpusvm__alloc(a, npairs * (nx ? nx : 1), sizeof(double));
-    votes = (int *)gpusvm__alloc(a, (size_t)k, sizeof(int));
-    if (!coef || !d || !votes) { r = gpusvm__oom(ctx, "decision values"); goto done; }
-    gpusvm__dec_coef(m, coef);
     sv.rows = ns;
     sv.cols = m->n_features;
     sv.row_ptr = m->sv_row_ptr;
     sv.col = m->sv_col_idx;
     sv.val = m->sv_values;
-    if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* the kernel values are given: sums on the host */
-        for (p = 0; p < npairs; ++p)
-            for (i = 0; i < nx; ++i) {
-                double sum = 0.0;
-                for (s = 0; s < ns; ++s)
-                    if (coef[p * ns + s] != 0.0)
-                        sum += coef[p * ns + s] *
-                               (double)gpusvm__csr_at(x, i, (size_t)m->sv_values[m->sv_row_ptr[s]] - 1);
-                d[p * nx + i] = sum;
+    memset(&ovo, 0, sizeof ovo);
+    ovo.ovo = m;
+    if (!gpusvm__mul(npairs, many ? 1 : ns, &bytes) || !gpusvm__mul(npairs, nb, &bytes))
+        return gpusvm__oom(ctx, "decision values");
+    coef = many ? NULL : (double *)gpusvm__calloc(a, npairs * (ns ? ns : 1), sizeof(double));
+    d = (double *)gpusvm__alloc(a, npairs * nb, sizeof(double));
+    votes = (int *)gpusvm__alloc(a, (size_t)k, sizeof(int));
+    if ((!many && !coef) || !d || !votes) { r = gpusvm__oom(ctx, "decision values"); goto done; }
+    if (!many) gpusvm__dec_coef(m, coef);
+    for (i0 = 0; i0 < nx && r == GPUSVM_OK; i0 += nb) {
+        xb.rows = nx - i0 < nb ? nx - i0 : nb; /* rows i0.. of x: its row_ptr's offsets stay x's */
+        xb.row_ptr = x->row_ptr + i0;
+        if (many) {
+            r = gpusvm__host_decision_c(ctx, &sv, m->sv_norms, &ovo, (int)npairs, &xb, gpusvm__ktype(m->kernel_type),
+                                        (float)m->gamma, (float)m->coef0, m->degree, d);
+        } else if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) { /* the kernel values are given: sums on the host */
+            for (p = 0; p < npairs; ++p)
+                for (i = 0; i < nx; ++i) {
+                    double sum = 0.0;
+                    for (s = 0; s < ns; ++s)
+                        if (coef[p * ns + s] != 0.0)
+                            sum += coef[p * ns + s] *
+                                   (double)gpusvm__csr_at(x, i, (size_t)m->sv_values[m->sv_row_ptr[s]] - 1);
+                    d[p * nx + i] = sum;
+                }
+        } else if ((double)nx * (double)(sv.row_ptr[ns] + 8 * ns) <= GPUSVM__HOST_WORK) {
+            /* a small batch (a game's point per frame): the host answers before a device could be reached */
+            r = gpusvm__host_decision(ctx, &sv, m->sv_norms, coef, (int)npairs, x, gpusvm__ktype(m->kernel_type),
+                                      (float)m->gamma, (float)m->coef0, m->degree, d);
+        } else {
+            r = ctx->backend->decision(ctx->backend, &sv, coef, (int)npairs, x, gpusvm__ktype(m->kernel_type),
+                                       (float)m->gamma, (float)m->coef0, m->degree, d);
+        }
+        for (i = 0; i < npairs * xb.rows && r == GPUSVM_OK; ++i)
+            if (!gpusvm__finite_d(d[i]))
+                r = gpusvm__fail(ctx, GPUSVM_ERR_NOT_FINITE,
+                                 "prediction: row %lu's decision value is %g: its kernel values with the support "
+                                 "vectors overflow float (scale the data, or the model's kernel is far outside its scale)",
+                                 (unsigned long)(i0 + i % xb.rows), d[i]);
+        for (i = 0; i < xb.rows && r == GPUSVM_OK; ++i) { /* rho taken off, the labels */
+            for (p = 0; p < npairs; ++p) {
+                d[p * xb.rows + i] -= cs ? 0.0 : m->rho[p];
+                if (dec) dec[(i0 + i) * npairs + p] = d[p * xb.rows + i];
             }
-        r = GPUSVM_OK;
-    } else if ((double)nx * (double)(sv.row_ptr[ns] + 8 * ns) <= GPUSVM__HOST_WORK) {
-        /* a small batch (a game's point per frame): the host answers before a device could be reached */
-        r = gpusvm__host_decision(ctx, &sv, m->sv_norms, coef, (int)npairs, x, gpusvm__ktype(m->kernel_type),
-                                  (float)m->gamma, (float)m->coef0, m->degree, d);
-        if (r != GPUSVM_OK) goto done;
-    } else {
-        r = ctx->backend->decision(ctx->backend, &sv, coef, (int)npairs, x, gpusvm__ktype(m->kernel_type), (float)m->gamma,
-                                   (float)m->coef0, m->degree, d);
-        if (r != GPUSVM_OK) goto done;
-    }
-    for (i = 0; i < npairs * nx; ++i)
-        if (!gpusvm__finite_d(d[i])) {
-            r = gpusvm__fail(ctx, GPUSVM_ERR_NOT_FINITE,
-                             "prediction: row %lu's decision value is %g: its kernel values with the support vectors "
-                             "overflow float (scale the data, or the model's kernel is far outside its scale)",
-                             (unsigned long)(i % nx), d[i]);
-            goto done;
+            if (labels) labels[i0 + i] = gpusvm__dec_label(m, d + i, xb.rows, votes);
         }
-    for (i = 0; i < nx; ++i) {
-        for (p = 0; p < npairs; ++p) {
-            const double v = d[p * nx + i] - (cs ? 0.0 : m->rho[p]);
-            d[p * nx + i] = v;
-            if (dec) dec[i * npairs + p] = v;
-        }
-        if (labels) labels[i] = gpusvm__dec_label(m, d + i, nx, votes);
     }
 done:
     gpusvm__free(a, coef);
@@ -13619,8 +13665,9 @@ static gpusvm_result gpusvm__predict_probability(gpusvm_context *ctx, const gpus
     const size_t npairs = (size_t)k * (size_t)(k > 1 ? k - 1 : 0) / 2;
     const double min_prob = 1e-7;
     double *dec = NULL, *r2 = NULL, *Q = NULL, *Qp = NULL, *p = NULL;
-    gpusvm_result r;
-    size_t i, pp;
+    gpusvm_result r = GPUSVM_OK;
+    size_t i, i0 = 0, pp, nb = nx ? nx : 1; /* points a block: their decision values within GPUSVM__DENSE_COEF */
+    gpusvm__csr xb = *x;
     int ci, cj;
     if (!classify && m->svm_type != GPUSVM_ONE_CLASS)
         return gpusvm__fail(ctx, GPUSVM_ERR_NO_PROBABILITY,
@@ -13635,17 +13682,24 @@ static gpusvm_result gpusvm__predict_probability(gpusvm_context *ctx, const gpus
     if (classify ? (!m->probA || !m->probB) : !m->prob_density_marks)
         return gpusvm__fail(ctx, GPUSVM_ERR_NO_PROBABILITY,
                             "the model has no probability information (train it with probability = 1, -b 1)");
-    dec = (double *)gpusvm__alloc(a, nx ? nx : 1, (npairs ? npairs : 1) * sizeof(double));
+    if ((double)nb * (double)(npairs ? npairs : 1) * 8.0 > GPUSVM__DENSE_COEF)
+        nb = GPUSVM__DENSE_COEF / 8.0 / (double)npairs >= 1.0 ? (size_t)(GPUSVM__DENSE_COEF / 8.0 / (double)npairs) : 1;
+    dec = (double *)gpusvm__alloc(a, nb, (npairs ? npairs : 1) * sizeof(double));
     r2 = (double *)gpusvm__alloc(a, (size_t)k * (size_t)k, sizeof(double));
     Q = (double *)gpusvm__alloc(a, (size_t)k * (size_t)k, sizeof(double));
     Qp = (double *)gpusvm__alloc(a, (size_t)k, sizeof(double));
     p = (double *)gpusvm__alloc(a, (size_t)k, sizeof(double));
     if (!dec || !r2 || !Q || !Qp || !p) { r = gpusvm__oom(ctx, "probability estimates"); goto done; }
-    if ((r = gpusvm__predict(ctx, m, x, NULL, dec)) != GPUSVM_OK) goto done;
     for (i = 0; i < nx; ++i) {
         int best = 0;
+        if (i % nb == 0) { /* the next block's decision values */
+            i0 = i;
+            xb.rows = nx - i < nb ? nx - i : nb;
+            xb.row_ptr = x->row_ptr + i;
+            if ((r = gpusvm__predict(ctx, m, &xb, NULL, dec)) != GPUSVM_OK) goto done;
+        }
         if (!classify) { /* one-class: where the decision value falls among the marks */
-            const double v = dec[i], *mk = m->prob_density_marks;
+            const double v = dec[i - i0], *mk = m->prob_density_marks;
             double pe = 0.0;
             if (v < mk[0]) pe = 0.001;
             else if (v > mk[GPUSVM__NR_MARKS - 1]) pe = 0.999;
@@ -13661,7 +13715,7 @@ static gpusvm_result gpusvm__predict_probability(gpusvm_context *ctx, const gpus
         } else {
             for (ci = 0, pp = 0; ci < k; ++ci)
                 for (cj = ci + 1; cj < k; ++cj, ++pp) {
-                    double q = gpusvm__sigmoid_predict(dec[i * npairs + pp], m->probA[pp], m->probB[pp]);
+                    double q = gpusvm__sigmoid_predict(dec[(i - i0) * npairs + pp], m->probA[pp], m->probB[pp]);
                     q = q < min_prob ? min_prob : q > 1 - min_prob ? 1 - min_prob : q;
                     r2[ci * k + cj] = q;
                     r2[cj * k + ci] = 1 - q;
@@ -13724,10 +13778,15 @@ GPUSVM_API gpusvm_result gpusvm_predictor_create(gpusvm_context *ctx, const gpus
     p->sv.row_ptr = m->sv_row_ptr;
     p->sv.col = m->sv_col_idx;
     p->sv.val = m->sv_values;
-    coef = gpusvm__mul(nv, ns, &ncoef) && nv <= INT_MAX ? (double *)gpusvm__calloc(a, ncoef, sizeof(double)) : NULL;
-    if (coef && ns) gpusvm__dec_coef(m, coef);
-    ok = coef && gpusvm__coefs_make(a, coef, (int)nv, ns, &p->coef);
-    gpusvm__free(a, coef);
+    if (gpusvm__ovo_many(m)) { /* the pairs' sums read from sv_coef in place, as gpusvm__predict_many */
+        p->coef.ovo = m;
+        ok = nv <= INT_MAX;
+    } else {
+        coef = gpusvm__mul(nv, ns, &ncoef) && nv <= INT_MAX ? (double *)gpusvm__calloc(a, ncoef, sizeof(double)) : NULL;
+        if (coef && ns) gpusvm__dec_coef(m, coef);
+        ok = coef && gpusvm__coefs_make(a, coef, (int)nv, ns, &p->coef);
+        gpusvm__free(a, coef);
+    }
     p->d = (double *)gpusvm__alloc(a, nv, sizeof(double));
     p->krow = (float *)gpusvm__alloc(a, ns, sizeof(float));
     p->norms = (float *)gpusvm__alloc(a, ns, sizeof(float));
@@ -15399,9 +15458,11 @@ static const gpusvm__env_word gpusvm__env_fp64[] = {{"on", GPUSVM_FP64_ON}, {"of
 static const gpusvm__env_word gpusvm__env_subgroups[] = {
     {"ptx", GPUSVM__XC_NV}, {"khr", GPUSVM__XC_KHR}, {"intel", GPUSVM__XC_INTEL}, {"off", GPUSVM__XC_NONE}};
 static const gpusvm__env_word gpusvm__env_programs[] = {{"each", 0}, {"one", 1}};
+#ifndef GPUSVM_PREDICT_ONLY
 static const gpusvm__env_word gpusvm__env_spread[] = {{"always", 1}};
 static const gpusvm__env_word gpusvm__env_overlap[] = {{"always", 1}, {"off", 2}};
 static const gpusvm__env_word gpusvm__env_inner[] = {{"pairs", 0}, {"sets", 1}};
+#endif
 #define GPUSVM__ENV_CHOICE(ctx, d, var, words, fallback) \
     gpusvm__env_choice(ctx, d, var, words, (int)(sizeof words / sizeof words[0]), fallback)
 
@@ -15445,6 +15506,7 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
                         : (gpusvm_fp64)GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_FP64", gpusvm__env_fp64, GPUSVM_FP64_AUTO);
     ctx->subgroups = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_SUBGROUPS", gpusvm__env_subgroups, -1); /* -1: any */
     ctx->programs = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_PROGRAMS", gpusvm__env_programs, -1);
+#ifndef GPUSVM_PREDICT_ONLY /* the training's own */
     if (!d->ignore_environment && (env = getenv("GPUSVM_LANES")) != NULL && *env) {
         long long v;
         if (gpusvm__parse_long(env, strlen(env), 0, GPUSVM__MAX_LANES, &v) && v >= 1) ctx->lanes = (int)v;
@@ -15454,6 +15516,7 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
     ctx->spread = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_SPREAD", gpusvm__env_spread, 0);
     ctx->overlap = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_OVERLAP", gpusvm__env_overlap, 0);
     ctx->sets = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_INNER", gpusvm__env_inner, 0);
+#endif
     if (d->device_memory_mb == 0.0 && !d->ignore_environment && (env = getenv("GPUSVM_DEVICE_MEMORY_MB")) != NULL &&
         *env) {
         double v;

@@ -62,15 +62,15 @@ rm -f $T/asan.built $T/test_faults $T/test_faults_plain $T/test_api_asan $T/test
         $CC -std=c99 -O2 $WARN -DGPUSVM__CPU_ROW_CACHE=0 -o $T/train_nocache tools/gpusvm-train.c -ldl -lm
     xz -dc data/svmguide1.xz > $T/svmguide1
     step "the C backend's row cache changes no model (C-SVC, nu-SVC, epsilon-SVR, nu-SVR, one-class; 5 folds)" sh -c "
-        for o in '-m 1 $T/svmguide1' '-s 1 -n 0.3 -m 1 $T/svmguide1' '-s 3 -p 0.1 -m 1 $T/svmguide1' \
-                 '-s 4 -n 0.4 -m 1 $T/svmguide1' '-s 2 -n 0.2 -m 1 $T/svmguide1'; do
+        for o in '$T/svmguide1' '-s 1 -n 0.3 $T/svmguide1' '-s 3 -p 0.1 $T/svmguide1' \
+                 '-s 4 -n 0.4 $T/svmguide1' '-s 2 -n 0.2 $T/svmguide1'; do
             GPUSVM_BACKEND=cpu $T/train_nocache \$o $T/nc.model > /dev/null 2>&1 || exit 1
             GPUSVM_BACKEND=cpu GPUSVM_VERBOSE=1 $B/gpusvm-train \$o $T/c.model > /dev/null 2> $T/c.err || exit 1
             cmp $T/nc.model $T/c.model || exit 1
             grep -q '[1-9][0-9]* found in its row cache' $T/c.err || exit 1
         done
-        GPUSVM_BACKEND=cpu $T/train_nocache -v 5 -m 1 $T/svmguide1 > $T/nc.cv 2>&1 &&
-        GPUSVM_BACKEND=cpu $B/gpusvm-train -v 5 -m 1 $T/svmguide1 > $T/c.cv 2>&1 && cmp $T/nc.cv $T/c.cv"
+        GPUSVM_BACKEND=cpu $T/train_nocache -v 5 $T/svmguide1 > $T/nc.cv 2>&1 &&
+        GPUSVM_BACKEND=cpu $B/gpusvm-train -v 5 $T/svmguide1 > $T/c.cv 2>&1 && cmp $T/nc.cv $T/c.cv"
     # the kernels built part by part as on GPUs (PoCL builds them all in one program otherwise):
     # the parity suite's small sets (the fault sweeps cover these builds' failures)
     step "the kernels built part by part on PoCL, as on GPUs (GPUSVM_PROGRAMS=each): LIBSVM parity on three small sets" \
@@ -167,8 +167,9 @@ step "build test_kernels with the selection over the grid at every size" \
     $CC -std=c99 -O2 $WARN -DGPUSVM__SEL_GRID=0 -o $T/test_kernels_grid tests/test_kernels.c -ldl -lm
 step "the selection over the grid gives the same working sets (the kernel tests again, on one device)" \
     env GPUSVM_TEST_ONE_DEVICE=1 $T/test_kernels_grid
-# the C backend's row cache: the same model bytes as a build without it, with small working sets
-# (-m 1: 64 rows) so that many rows come back; the build with it must report rows found there
+# the C backend's row cache: the same model bytes as a build without it, a working set of 1024
+# over svmguide1's 3,089 points so that many rows come back; the build with it must report rows
+# found there
 # data larger than the device through the tools: GPUSVM_DEVICE_MEMORY_MB below what 20,000 points of
 # 64 features need with 64 kernel rows, so that the points stream (working set 1024, as resident),
 # and the model file is the resident one
@@ -299,6 +300,11 @@ step "1000 classes (499,500 pairs) train within 120 s on the C backend; svm-pred
 step "400 classes (79,800 pairs) train within 60 s on OpenCL (PoCL); svm-predict with the model predicts what it does with svm-train's" sh -c \
     "timeout 60 env GPUSVM_BACKEND=opencl $B/gpusvm-train -q $T/c400.txt $T/c400.model &&
      svm-predict -q $T/c400.txt $T/c400.model $T/c400.out && cmp $T/c400.out $T/c400.ref"
+# prediction with many classes reads the pairs' coefficients in place, a point at a time, as LIBSVM
+# (before, a pairs x support vectors matrix: 1000 classes 12 GB, never done)
+step "gpusvm-predict with 1000 classes (C backend) and 400 (OpenCL) within 120 s each: svm-predict's labels" sh -c \
+    "timeout 120 env GPUSVM_BACKEND=cpu $B/gpusvm-predict -q $T/c1000.txt $T/c1000.model $T/c1000.gout && cmp $T/c1000.gout $T/c1000.ref &&
+     timeout 120 env GPUSVM_BACKEND=opencl $B/gpusvm-predict -q $T/c400.txt $T/c400.model $T/c400.gout && cmp $T/c400.gout $T/c400.ref"
 
 # -v with -b 1 predicts each fold by its probabilities, as LIBSVM's svm_cross_validation does: wine's
 # leave-one-out rate is then not the decision values' (45.5056% for both programs)

@@ -94,6 +94,21 @@ static void size_free(void *p, void *user)
     free((unsigned char *)p - 16);
 }
 
+/* A context of backend whose host allocations size_alloc counts (NULL: failed). */
+static gpusvm_context *sized_context(gpusvm_backend backend)
+{
+    gpusvm_context_desc desc;
+    gpusvm_context *ctx = NULL;
+    memset(&desc, 0, sizeof desc);
+    desc.backend = backend;
+    desc.ignore_environment = 1;
+    desc.allocator.alloc = size_alloc;
+    desc.allocator.free = size_free;
+    live_bytes = 0;
+    CHECK_OK(gpusvm_context_create(&desc, &ctx));
+    return ctx;
+}
+
 static int log_lines;
 static void on_log(void *user, gpusvm_log_level level, const char *msg)
 {
@@ -903,20 +918,12 @@ static void case_row_budget(void)
     static float x[NB * DB];
     static double y[NB];
     const int cpu = gpusvm_context_backend(F.ctx) == GPUSVM_BACKEND_CPU;
-    gpusvm_context_desc desc;
-    gpusvm_context *ctx = NULL;
     const gpusvm_matrix m = blob_matrix(x, y, NB, DB, 11u);
+    gpusvm_context *ctx = sized_context(gpusvm_context_backend(F.ctx));
     gpusvm_params p;
     gpusvm_model *m0 = NULL, *m1 = NULL;
     size_t peak0, peak1;
     char msg[256];
-    memset(&desc, 0, sizeof desc);
-    desc.backend = gpusvm_context_backend(F.ctx);
-    desc.ignore_environment = 1;
-    desc.allocator.alloc = size_alloc;
-    desc.allocator.free = size_free;
-    live_bytes = 0;
-    CHECK_OK(gpusvm_context_create(&desc, &ctx));
     if (!ctx) return;
     memset(&p, 0, sizeof p);
     peak_bytes = live_bytes;
@@ -933,6 +940,64 @@ static void case_row_budget(void)
           "-m 2: the objective of the training without it");
     gpusvm_model_free(m0);
     gpusvm_model_free(m1);
+    gpusvm_context_destroy(ctx);
+}
+
+/* One-vs-one with 200 classes of three points (19,900 pairs; their dense coefficients would take
+   95 MB): gpusvm_predict and a predictor read the pairs' coefficients in place (neither holds
+   more than 16 MB at its peak), give the same decision values, and predict every training label. */
+static void case_many_classes(void)
+{
+    enum { K = 200, NK = 3 * K, NP = 60 };
+    static float x[NK * 2];
+    static double y[NK], lab[NP], dec[(size_t)NP * (K * (K - 1) / 2)];
+    static double one[K * (K - 1) / 2];
+    gpusvm_context *ctx;
+    gpusvm_matrix m;
+    gpusvm_model *model = NULL;
+    gpusvm_predictor *pr = NULL;
+    size_t i, t, agree = 0, same = 0, peak_predict = 0, peak_create = 0;
+    unsigned seed = 5u;
+    char msg[256];
+    for (i = 0; i < NK; ++i) { /* class c near ((c % 20) / 20, (c / 20) / 10) */
+        const int c = (int)(i / 3);
+        seed = seed * 1103515245u + 12345u;
+        x[2 * i] = (float)((c % 20) / 20.0 + ((seed >> 8) % 1000) * 3e-6);
+        seed = seed * 1103515245u + 12345u;
+        x[2 * i + 1] = (float)((c / 20) / 10.0 + ((seed >> 8) % 1000) * 3e-6);
+        y[i] = c;
+    }
+    memset(&m, 0, sizeof m);
+    m.rows = NK;
+    m.cols = 2;
+    m.values = x;
+    if (!(ctx = sized_context(gpusvm_context_backend(F.ctx)))) return;
+    CHECK_OK(gpusvm_train(ctx, &m, y, NULL, &model));
+    m.rows = NP;
+    if (model) {
+        peak_bytes = live_bytes;
+        CHECK_OK(gpusvm_predict(ctx, model, &m, lab, dec));
+        peak_predict = peak_bytes - live_bytes;
+        peak_bytes = live_bytes;
+        CHECK_OK(gpusvm_predictor_create(ctx, model, &pr));
+        peak_create = peak_bytes;
+    }
+    for (i = 0; pr && i < NP; ++i) {
+        double l1 = 0.0;
+        CHECK_OK(gpusvm_predictor_predict(pr, x + 2 * i, 2, &l1, one));
+        agree += l1 == y[i] && lab[i] == y[i];
+        for (t = 0; t < (size_t)K * (K - 1) / 2; ++t) same += one[t] == dec[i * ((size_t)K * (K - 1) / 2) + t];
+    }
+    snprintf(msg, sizeof msg,
+             "%s backend, 200 classes: gpusvm_predict and a predictor predict %lu of %d labels, the same decision "
+             "values %lu of %lu, at most %.1f and %.1f MB held",
+             F.name, (unsigned long)agree, NP, (unsigned long)same, (unsigned long)NP * (K * (K - 1) / 2),
+             peak_predict / 1048576.0, peak_create / 1048576.0);
+    CHECK(agree == NP && same == (size_t)NP * (K * (K - 1) / 2) && peak_predict < ((size_t)16 << 20) &&
+              peak_create < ((size_t)16 << 20),
+          msg);
+    gpusvm_predictor_free(pr);
+    gpusvm_model_free(model);
     gpusvm_context_destroy(ctx);
 }
 
@@ -1811,6 +1876,7 @@ static const test_case cases[] = {
     {"progress_cancel", case_progress_cancel, TRAINING},
     {"gamma_scale", case_gamma_scale, TRAINING},
     {"row_budget", case_row_budget, TRAINING},
+    {"many_classes", case_many_classes, TRAINING},
     {"buffers", case_buffers, TRAINING},
     {"export", case_export, TRAINING},
     {"budget", budget_checks, DEVICE},
