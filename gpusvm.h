@@ -326,6 +326,10 @@ typedef enum gpusvm_log_level {
     GPUSVM_LOG_DEBUG = 4
 } gpusvm_log_level;
 
+/* fn is called by one thread at a time, the one that says the message. A training past
+   a second says its progress at most once a second as GPUSVM_LOG_DEBUG messages that start with
+   "progress: " (the round, the gap against eps, the problems done, the seconds), from the status
+   the solver reads anyway: a logger costs the training nothing. */
 typedef struct gpusvm_logger {
     void (*fn)(void *user_data, gpusvm_log_level level, const char *message);
     void *user_data;
@@ -11334,11 +11338,34 @@ static void gpusvm__batch_info(gpusvm_context *ctx, int nprob, const double *st,
 /* The outer loop until every problem is done: rounds enqueued back to back, the status read
    every 4th on a device (a read drains the queue), every one where a progress callback may
    cancel or the status costs nothing; then alpha and G read back. */
+/* A long training's progress for a logger (the tools draw it as a line on a terminal): a debug
+   message "progress: ..." at most once a second from its second second on (a loop's start t0, its
+   last message *said), from the status the loop read anyway: nothing more is read or waited for,
+   and a lane's or a device's thread says its own. st: nprob problems' status (done: their DONE
+   flags; gap: the largest among those running). */
+static void gpusvm__say_progress(gpusvm_context *ctx, double t0, double *said, long long round, const double *st,
+                                 int nprob, double eps)
+{
+    const double now = gpusvm__now();
+    double gap = 0.0;
+    int t, done = 0;
+    if (now - *said < 1.0 || !(ctx->logger.fn || (ctx->root && ctx->root->logger.fn))) return;
+    *said = now;
+    for (t = 0; t < nprob; ++t, st += GPUSVM__ST_COUNT) {
+        if (st[GPUSVM__ST_DONE] != GPUSVM__DONE_RUNNING) ++done;
+        else if (st[GPUSVM__ST_GAP] > gap) gap = st[GPUSVM__ST_GAP];
+    }
+    gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "progress: round %lld, gap %.3g (eps %g), %d of %d problems done, %.0f s", round,
+                gap, eps, done, nprob, now - t0);
+}
+
 static gpusvm_result gpusvm__batch_loop(gpusvm_context *ctx, int nprob, int q, const gpusvm_params *prm,
                                         gpusvm__batch_run *run, double *alpha, double *G)
 {
     gpusvm__backend *b = ctx->backend;
     const int check_every = (b->status_cheap || prm->progress) ? 1 : 4;
+    const double t0 = gpusvm__now();
+    double said = t0;
     gpusvm_result r;
     int first = 1, running = 1;
     while (running) {
@@ -11349,6 +11376,7 @@ static gpusvm_result gpusvm__batch_loop(gpusvm_context *ctx, int nprob, int q, c
         if (ctx->profile) run->spent[4] += gpusvm__now() - run->mark;
         if ((r = gpusvm__batch_stalls(ctx, nprob, run, &running)) != GPUSVM_OK) return r;
         if (prm->progress && (r = gpusvm__batch_progress(ctx, prm, nprob, run->st, running)) != GPUSVM_OK) return r;
+        gpusvm__say_progress(ctx, t0, &said, run->outer, run->st, nprob, prm->eps);
     }
     return b->train->read_state(b, alpha, G);
 }
@@ -13165,7 +13193,7 @@ static gpusvm_result gpusvm__cs_loop(gpusvm_context *ctx, const gpusvm_params *p
     gpusvm__backend *be = ctx->backend;
     gpusvm_result res = GPUSVM_OK;
     int first = 1, every = be->status_cheap ? 1 : 4, k, step, stop = 0;
-    double t0 = gpusvm__now(), t1;
+    double t0 = gpusvm__now(), t1, start = t0, said = t0;
     for (;;) {
         for (k = 0; k < every; ++k, first = 0)
             for (step = 0; step < 4 && res == GPUSVM_OK; ++step)
@@ -13185,6 +13213,7 @@ static gpusvm_result gpusvm__cs_loop(gpusvm_context *ctx, const gpusvm_params *p
             if (prm->progress(prm->progress_user_data, &pr))
                 return gpusvm__fail(ctx, GPUSVM_ERR_CANCELLED, "training cancelled by the progress callback");
         }
+        gpusvm__say_progress(ctx, start, &said, (long long)s->st[GPUSVM__ST_OUTER], s->st, s->nprob, prm->eps);
         if (!gpusvm__cs_running(s)) break;
         if ((res = gpusvm__cs_stalled(ctx, s, prm->eps, &stop)) != GPUSVM_OK) return res;
         if (stop) break;

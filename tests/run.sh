@@ -354,6 +354,17 @@ grep -v '^gamma' $T/rbf.model > $T/nogamma.model
 expect_fail "an RBF model file without gamma: refused with file:line (it was read with gamma 0)" "lacks gamma" \
     $B/gpusvm-predict data/heart_scale $T/nogamma.model $T/nogamma.out
 cp $T/rbf.model $T/1heart.model
+# a training past a second draws its progress as one line redrawn on a terminal's stderr (run under
+# script(1), util-linux), from the status the solver reads anyway: none under -q, none with stderr
+# a file, and the same model bytes all three ways
+xz -dc data/a9a.xz > $T/a9a_all
+step "a9a on the C backend: its progress line on a terminal (script), none under -q or into a file, the same model" sh -c \
+    "script -q -e -c 'GPUSVM_BACKEND=cpu $B/gpusvm-train -c 1 -g 0.05 $T/a9a_all $T/tty.model' $T/tty.out > /dev/null &&
+     tr '\\r' '\\n' < $T/tty.out | grep -q '^gpusvm: round [0-9]*, gap [0-9.e+-]* (eps 0.001), 0 of 1 problems done, [0-9]* s' &&
+     script -q -e -c 'GPUSVM_BACKEND=cpu $B/gpusvm-train -q -c 1 -g 0.05 $T/a9a_all $T/ttyq.model' $T/ttyq.out > /dev/null &&
+     ! grep -q 'gpusvm: round' $T/ttyq.out &&
+     GPUSVM_BACKEND=cpu $B/gpusvm-train -c 1 -g 0.05 $T/a9a_all $T/file.model > /dev/null 2> $T/file.err &&
+     ! grep -q 'round' $T/file.err && cmp $T/tty.model $T/file.model && cmp $T/ttyq.model $T/file.model"
 step "gpusvm-export: a model on standard input (-), and a name from a file name that starts with a digit (m1heart, not the reserved _1heart), each header building" sh -c \
     "$B/gpusvm-export - < $T/rbf.model > $T/stdin_model.h && grep -q 'model_predict(const float' $T/stdin_model.h &&
      $B/gpusvm-export $T/1heart.model > $T/m1heart.h && grep -q 'm1heart_predict(const float' $T/m1heart.h &&

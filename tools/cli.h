@@ -16,6 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _WIN32
+#include <io.h>
+#define CLI_ISATTY_STDERR() _isatty(_fileno(stderr))
+#else
+#include <unistd.h>
+#define CLI_ISATTY_STDERR() isatty(2)
+#endif
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CLI_MAYBE_UNUSED __attribute__((unused)) /* not every tool calls every helper */
@@ -37,9 +44,30 @@ static int cli_rank_ = 0;
 static void (*cli_desc_hook_)(gpusvm_context_desc *desc) = NULL;
 static void (*cli_exit_hook_)(int code) = NULL;
 
+/* A long training's progress (the library's "progress: ..." messages, about once a second): one
+   line on stderr redrawn in place where stderr is a terminal, nothing under -q or elsewhere
+   (GPUSVM_VERBOSE prints them as lines). cli_line_clear takes the line away before anything else
+   is written. */
+static int cli_tty_ = 0, cli_line_ = 0;
+static void cli_line_clear(void)
+{
+    if (!cli_line_) return;
+    fprintf(stderr, "\r%79s\r", "");
+    cli_line_ = 0;
+}
+
 static void cli_log(void *user, gpusvm_log_level level, const char *msg)
 {
+    const int progress = strncmp(msg, "progress: ", 10) == 0;
     (void)user;
+    if (progress && cli_tty_ && !cli_quiet_ && cli_rank_ == 0) {
+        fprintf(stderr, "\rgpusvm: %-71.71s", msg + 10);
+        fflush(stderr);
+        cli_line_ = 1;
+        return;
+    }
+    if (progress && !cli_verbose_) return;
+    cli_line_clear();
     if (level == GPUSVM_LOG_ERROR) { /* otherwise printed once, by cli_check */
         if (cli_creating_) fprintf(stderr, "gpusvm: %s\n", msg);
         return;
@@ -71,6 +99,7 @@ CLI_NORETURN static void cli_exit(int code)
 CLI_MAYBE_UNUSED static void cli_check(gpusvm_result r, const char *what)
 {
     const char *detail;
+    cli_line_clear();
     if (r == GPUSVM_OK) return;
     detail = gpusvm_context_error(cli_ctx_);
     fprintf(stderr, "%s: %s\n", what, (detail && *detail) ? detail : gpusvm_result_string(r));
@@ -94,6 +123,7 @@ CLI_MAYBE_UNUSED static gpusvm_context *cli_context(void)
     char why[1024];
     const char *v = getenv("GPUSVM_VERBOSE"), *be = getenv("GPUSVM_BACKEND");
     cli_verbose_ = v && *v && strcmp(v, "0") != 0;
+    cli_tty_ = CLI_ISATTY_STDERR();
     memset(&desc, 0, sizeof desc);
     if (be && *be && !cli_ieq(be, "auto") && !cli_ieq(be, "opencl") && !cli_ieq(be, "cpu")) {
         fprintf(stderr, "GPUSVM_BACKEND='%s' is not auto, opencl or cpu\n", be);

@@ -461,7 +461,7 @@ static void picture(gpusvm_context *ctx, const grid_run *g, const char *path, co
     double xs[1000], ys[1000];
     unsigned char *png;
     char title[512], s1[64], s2[64], s3[64];
-    size_t png_size;
+    size_t png_size = 0;
     int bx = 0, by = 0, ci, gi, k;
     plot p;
     p.nx = g->nc, p.ny = g->ng;

@@ -187,6 +187,7 @@ int main(int argc, char **argv)
         gpusvm_result r = target ? gpusvm_cross_validation(ctx, &ds->x, ds->y, &p, nr_fold, target)
                                  : GPUSVM_ERROR_OUT_OF_MEMORY;
         const int print = r == GPUSVM_OK && cli_rank_ == 0; /* rank 0 prints what every rank would */
+        cli_line_clear();
         if (print && (p.svm_type == GPUSVM_EPSILON_SVR || p.svm_type == GPUSVM_NU_SVR)) {
             double mse, scc;
             cli_regression(target, ds->y, n, &mse, &scc);
