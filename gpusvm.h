@@ -13807,7 +13807,7 @@ GPUSVM_API gpusvm_result gpusvm_predictor_create(gpusvm_context *ctx, const gpus
     p->sv.row_ptr = m->sv_row_ptr;
     p->sv.col = m->sv_col_idx;
     p->sv.val = m->sv_values;
-    if (gpusvm__ovo_many(m)) { /* the pairs' sums read from sv_coef in place, as gpusvm__predict_many */
+    if (gpusvm__ovo_many(m)) { /* the pairs' sums read from sv_coef in place, as gpusvm__predict does */
         p->coef.ovo = m;
         ok = nv <= INT_MAX;
     } else {
