@@ -10855,7 +10855,8 @@ static gpusvm_result gpusvm__input_make(gpusvm_context *ctx, const gpusvm_matrix
     return GPUSVM_OK;
 }
 
-/* Fills in defaults (LIBSVM's) and checks ranges; x gives gamma's auto and scale rules. */
+/* Fills in defaults (LIBSVM's) and checks ranges; x gives gamma's auto and scale rules, and must
+   keep its kernel values within float (training, cross-validation and each grid gamma alike). */
 static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_params *in, const gpusvm__csr *x,
                                             gpusvm_params *out)
 {
@@ -10943,7 +10944,7 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
                             "params.working_set_size must be 0 (automatic) or 4..%d (rounded down to a power of two)",
                             GPUSVM__Q);
     *out = p;
-    return GPUSVM_OK;
+    return gpusvm__kernel_finite(ctx, x, p.kernel_type, p.gamma, p.coef0, p.degree, "training"); /* every entry's */
 }
 
 /* Per-sample weights, when given: one per row, finite and >= 0. */
@@ -15728,8 +15729,6 @@ static gpusvm_result gpusvm__train_inputs(gpusvm_context *ctx, const gpusvm_matr
     if (in->m.rows == 0) return gpusvm__fail(ctx, GPUSVM_ERR_NO_ROWS, "the training data has no rows");
     if ((r = gpusvm__check_labels_finite(ctx, y, in->m.rows)) != GPUSVM_OK) return r;
     if ((r = gpusvm__resolve_params(ctx, params, &in->m, p)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__kernel_finite(ctx, &in->m, p->kernel_type, p->gamma, p->coef0, p->degree, "training")) != GPUSVM_OK)
-        return r;
     return gpusvm__check_labels(ctx, p, y, in->m.rows);
 }
 
