@@ -918,6 +918,9 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #ifndef GPUSVM__SMO_L
 #define GPUSVM__SMO_L GPUSVM__L /* local size of gpusvm_smo (the host passes its choice: gpusvm__ocl_smo_l) */
 #endif
+#ifndef GPUSVM__SMO_CPU
+#define GPUSVM__SMO_CPU 32 /* gpusvm_smo's local size on a CPU with no sub-groups (local-memory trees) */
+#endif
 #ifndef GPUSVM__SMO_WIDE
 #define GPUSVM__SMO_WIDE 512 /* gpusvm_smo's local size with warp exchanges (at most 1024: 32 warps) */
 #endif
@@ -1397,6 +1400,7 @@ struct gpusvm_context {
     int spread;                 /* $GPUSVM_SPREAD=always: several devices take any work (else what pays) */
     int overlap;                /* $GPUSVM_OVERLAP, the inner solve beside the rows: 1 always, 2 off, 0 where it pays */
     int sets;                   /* $GPUSVM_INNER=sets: the inner solve's third level (else LIBSVM's pair sequence) */
+    int keep_buffers;           /* $GPUSVM_BUFFERS=keep: device buffers released with the backend (gpusvm__ocl_drop) */
     gpusvm_split split;         /* desc.split; parts 1 without one */
     int shared, shared_failed;  /* steps run on several threads; one of them failed (gpusvm__said_lock) */
     volatile long said_next, said_turn;
@@ -2110,9 +2114,14 @@ static double gpusvm__now(void)
 #endif
 }
 
+/* v in %.*g, the "C" locale's. An integer below 10^digits (up to 10^15) reads the same as in %lld,
+   which costs neither the locale's check nor the exact float formatter (bounded support vectors'
+   coefficients are +-C, binary features 1): written so, -0 aside. */
 static void gpusvm__fmt_g(char *buf, size_t size, int digits, double v)
 {
-    gpusvm__format(buf, size, "%.*g", digits, v);
+    const double below = digits >= 15 ? 1e15 : digits >= 8 ? 1e8 : digits >= 6 ? 1e6 : 0.0;
+    if (fabs(v) < below && v == (double)(long long)v && (v != 0.0 || !signbit(v))) snprintf(buf, size, "%lld", (long long)v);
+    else gpusvm__format(buf, size, "%.*g", digits, v);
 }
 
 /* strtod on [s, end) with '.' as the decimal point; the whole token must be a number of at
@@ -2963,6 +2972,12 @@ typedef struct gpusvm__cpu {
     int shrinking; /* the batch's plan: problems solved whole may shrink */
     size_t rows_budget; /* and a problem's rows' bytes (0: none given, gpusvm__cpu_lines) */
     float coef0;   /* gamma: each problem's own (a grid's differ) */
+    /* The state's arrays (GPUSVM__CPU_STATE) in one block: a training of many small batches
+       (one-vs-one's pairs, 16,384 problems a batch) reuses it where the allocator would give fresh
+       pages each batch to fault in; kept after train.end while at most GPUSVM__CPU_ARENA_KEEP bytes,
+       freed with the backend. */
+    unsigned char *arena;
+    size_t arena_bytes;
     gpusvm__cpu_job *job;
     double *alpha, *G, *coef, *st;
     float *K, *qd;
@@ -2995,11 +3010,16 @@ typedef struct gpusvm__cpu {
     int *order;   /* and the order the threads take their inner solves in (gpusvm__cpu_order) */
 } gpusvm__cpu;
 
-/* The training state's arrays, one table: train.begin allocates each it wants (zeroed where
-   marked) and fails on any it cannot have, train.end frees and clears each. count is an expression
-   over train.begin's locals (0 gets a byte: gpusvm__alloc); want: whether the batch has it (dense:
-   up to GPUSVM__DENSE_MAX features; the allgather's: a split context; 0: grown by the step that
-   uses it, smo_scratch and xblock). _FIRST: what the batch's sizes are worked out from. */
+#ifndef GPUSVM__CPU_ARENA_KEEP
+#define GPUSVM__CPU_ARENA_KEEP ((size_t)32 << 20) /* the training state's block kept for the next batch: bytes */
+#endif
+
+/* The training state's arrays, one table: train.begin takes each it wants (zeroed where marked)
+   from one block, the arena (gpusvm__cpu_arena), and fails where it cannot have it; train.end
+   clears each. count is an expression over train.begin's locals (0 gets a byte); want: whether the
+   batch has it (dense: up to GPUSVM__DENSE_MAX features; the allgather's: a split context). _FIRST:
+   what the batch's sizes are worked out from, allocated each on its own. smo_scratch and xblock
+   are grown by the steps that use them. */
 #define GPUSVM__CPU_STATE_FIRST(X_) X_(rows_of, int, (size_t)nprob, 0, 1) X_(order, int, (size_t)nprob, 0, 1)
 #define GPUSVM__CPU_STATE(X_)                                                                                       \
     X_(job, gpusvm__cpu_job, (size_t)nprob, 1, 1) X_(alpha, double, nvar, 1, 1) X_(G, double, nvar, 0, 1)             \
@@ -3012,13 +3032,35 @@ typedef struct gpusvm__cpu {
     X_(sel_heaps, uint64_t, (size_t)b->threads * (size_t)q, 0, 1)                                                     \
     X_(tile_left, volatile long, widest / GPUSVM__CPU_TILE + 1, 0, 1) X_(have, unsigned char, ws, 1, 1)               \
     X_(cmap, int32_t, shared, 0, parts > 1) X_(xsend, uint64_t, (size_t)(q > 4 ? q : 4), 0, parts > 1)                \
-    X_(xrecv, uint64_t, (size_t)(q > 4 ? q : 4) * (size_t)parts, 0, parts > 1)                                       \
-    X_(smo_scratch, unsigned char, 0, 0, 0) X_(xblock, unsigned char, 0, 0, 0)
+    X_(xrecv, uint64_t, (size_t)(q > 4 ? q : 4) * (size_t)parts, 0, parts > 1)
 #define GPUSVM__CPU_ALLOC(f, T, n, zeroed, want)                                                                     \
     if (want) {                                                                                                      \
         b->f = (T *)(zeroed ? gpusvm__calloc(a, (n), sizeof(T)) : gpusvm__alloc(a, (n), sizeof(T)));                \
         ok = ok && b->f;                                                                                             \
     }
+#define GPUSVM__CPU_NEED(f, T, n, zeroed, want) ok = ok && (!(want) || gpusvm__arena_add(&need, (n), sizeof(T)));
+#define GPUSVM__CPU_TAKE(f, T, n, zeroed, want) \
+    b->f = (want) ? (T *)gpusvm__arena_take(b->arena, &at, (n), sizeof(T), zeroed) : NULL;
+
+/* The arena's room for n items of size bytes, at a 64-byte boundary, added to *total; 0 on
+   overflow. */
+static int gpusvm__arena_add(size_t *total, size_t n, size_t size)
+{
+    size_t bytes;
+    if (!gpusvm__mul(n ? n : 1, size, &bytes) || bytes > (size_t)-1 - 64 - *total) return 0;
+    *total += (bytes + 63) & ~(size_t)63;
+    return 1;
+}
+
+/* n items of size bytes from the arena at *at (zeroed where asked), *at past them. */
+static void *gpusvm__arena_take(unsigned char *arena, size_t *at, size_t n, size_t size, int zeroed)
+{
+    void *p = arena + *at;
+    const size_t bytes = (n ? n : 1) * size;
+    if (zeroed) memset(p, 0, bytes);
+    *at += (bytes + 63) & ~(size_t)63;
+    return p;
+}
 
 static void gpusvm__cpu_cs_free(const gpusvm_allocator *a, struct gpusvm__cpu_cs *s, int nprob);
 static void gpusvm__cpu_settle(gpusvm__cpu *b);
@@ -3053,9 +3095,18 @@ static void gpusvm__cpu_train_end(gpusvm__backend *bb)
 #define GPUSVM__CPU_FREE(f, T, n, zeroed, want)                                                                      \
     gpusvm__free(a, (void *)b->f);                                                                                   \
     b->f = NULL;
+#define GPUSVM__CPU_CLEAR(f, T, n, zeroed, want) b->f = NULL;
     GPUSVM__CPU_STATE_FIRST(GPUSVM__CPU_FREE)
-    GPUSVM__CPU_STATE(GPUSVM__CPU_FREE)
+    GPUSVM__CPU_STATE(GPUSVM__CPU_CLEAR)
+    GPUSVM__CPU_FREE(smo_scratch, , , , )
+    GPUSVM__CPU_FREE(xblock, , , , )
 #undef GPUSVM__CPU_FREE
+#undef GPUSVM__CPU_CLEAR
+    if (b->arena_bytes > GPUSVM__CPU_ARENA_KEEP) {
+        gpusvm__free(a, b->arena);
+        b->arena = NULL;
+        b->arena_bytes = 0;
+    }
     b->smo_bytes = 0;
     b->xblock_bytes = 0;
     b->xfailed = 0;
@@ -3355,7 +3406,7 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     gpusvm__cpu *b = (gpusvm__cpu *)bb;
     const gpusvm_allocator *a = &bb->ctx->alloc;
     const int parts = bb->ctx->split.parts;
-    size_t i, nvar = 0, krows = 0, kn, ws, lines = 0, most = 1, shared = 0, lo, widest = 0;
+    size_t i, nvar = 0, krows = 0, kn, ws, lines = 0, most = 1, shared = 0, lo, widest = 0, need = 0, at = 0;
     int32_t *cmap_room;
     int t, ok = 1;
     gpusvm__cpu_train_end(bb);
@@ -3394,7 +3445,16 @@ static gpusvm_result gpusvm__cpu_train_begin(gpusvm__backend *bb, const gpusvm__
     b->threads = bb->ctx->threads > 0 ? bb->ctx->threads : 1;
     b->dstride = (b->d ? b->d : 1) * (b->d <= GPUSVM__CPU_WIDE_D ? (size_t)GPUSVM__CPU_WIDE : 1);
     b->kcost = (p[0].x.rows ? (p[0].x.row_ptr[p[0].x.rows] - p[0].x.row_ptr[0]) / p[0].x.rows : 0) + 8;
-    GPUSVM__CPU_STATE(GPUSVM__CPU_ALLOC)
+    GPUSVM__CPU_STATE(GPUSVM__CPU_NEED)
+    if (ok && need > b->arena_bytes) {
+        gpusvm__free(a, b->arena);
+        b->arena = (unsigned char *)gpusvm__alloc(a, need, 1);
+        b->arena_bytes = b->arena ? need : 0;
+        ok = b->arena != NULL;
+    }
+    if (ok) {
+        GPUSVM__CPU_STATE(GPUSVM__CPU_TAKE)
+    }
     if (!ok) {
         gpusvm__cpu_train_end(bb);
         return gpusvm__oom(bb->ctx, "the training state");
@@ -4522,13 +4582,14 @@ typedef struct gpusvm__cpu_smo_split {
     int max_inner, parts;
     const int *chunk; /* NULL: the problems that are not split */
     int nchunk;
-    volatile long next; /* the next problem a thread takes (gpusvm__take) */
+    volatile long next; /* the next run of `per` problems a thread takes (gpusvm__take) */
+    int per;            /* problems a take: 1, or many small ones' share (gpusvm__cpu_smo) */
 } gpusvm__cpu_smo_split;
 
-/* Thread t's inner solves: the problems taken in turn in the batch's order (gpusvm__cpu_order: so
-   that a batch of problems of unequal cost, a grid's C values, keeps every thread busy; each is
-   solved alone, so any thread gives the same bits), or the order's t-th, t + parts-th, ...
-   without an atomic add; with chunk, its t-th. */
+/* Thread t's inner solves: runs of per problems taken in turn in the batch's order
+   (gpusvm__cpu_order: so that a batch of problems of unequal cost, a grid's C values, keeps every
+   thread busy; each is solved alone, so any thread gives the same bits), or the order's t-th,
+   t + parts-th, ... runs without an atomic add; with chunk, its t-th. */
 static void gpusvm__cpu_smo_part(void *arg, int t)
 {
     gpusvm__cpu_smo_split *s = (gpusvm__cpu_smo_split *)arg;
@@ -4539,14 +4600,17 @@ static void gpusvm__cpu_smo_part(void *arg, int t)
         return;
     }
 #if GPUSVM__TAKE_ATOMIC
-    while ((k = (int)gpusvm__take(&s->next)) < s->b->nprob)
+    while ((k = (int)gpusvm__take(&s->next) * s->per) < s->b->nprob)
 #else
-    for (k = t; k < s->b->nprob; k += s->parts)
+    for (k = t * s->per; k < s->b->nprob; k += s->parts * s->per)
 #endif
     {
-        const int p = s->b->order[k];
-        if (!s->b->job[p].split)
-            gpusvm__cpu_smo_one(s->b, &s->b->job[p], &s->w[t], s->eps, s->ratio, s->max_inner, s->max_iter);
+        const int end = s->b->nprob - k < s->per ? s->b->nprob : k + s->per;
+        for (; k < end; ++k) {
+            const int p = s->b->order[k];
+            if (!s->b->job[p].split)
+                gpusvm__cpu_smo_one(s->b, &s->b->job[p], &s->w[t], s->eps, s->ratio, s->max_inner, s->max_iter);
+        }
     }
 }
 
@@ -4758,6 +4822,10 @@ static gpusvm_result gpusvm__cpu_smo(gpusvm__backend *bb, double eps, double rat
     s.chunk = NULL;
     s.nchunk = 0;
     s.next = 0;
+    /* many small problems (one-vs-one's pairs of a few points) in runs: one atomic add and one
+       thread's jobs a run, not a problem */
+    s.per = s.b->nvar / (size_t)(s.b->nprob > 0 ? s.b->nprob : 1) < 64 ? s.b->nprob / (s.parts * 64) : 1;
+    if (s.per < 1) s.per = 1;
     if ((dj = gpusvm__cpu_deferred(s.b)) != NULL) gpusvm__cpu_smo_overlap(&s, dj);
     else gpusvm__cpu_run(s.b, s.parts, gpusvm__cpu_smo_part, &s);
     return bb->ctx->split.parts > 1 ? gpusvm__cpu_smo_split_jobs(&s) : GPUSVM_OK;
@@ -5546,6 +5614,7 @@ static size_t gpusvm__cpu_mem_left(gpusvm__backend *bb)
 static void gpusvm__cpu_destroy(gpusvm__backend *bb)
 {
     gpusvm__cpu_train_end(bb);
+    gpusvm__free(&bb->ctx->alloc, ((gpusvm__cpu *)bb)->arena);
     gpusvm__free(&bb->ctx->alloc, bb);
 }
 
@@ -5746,6 +5815,8 @@ struct gpusvm__ocl {
     size_t smo_l;        /* GPUSVM__SMO_L: gpusvm_smo's local size (gpusvm__ocl_build) */
     size_t max_alloc, global_mem, local_mem, max_wg, cus; /* cus: compute units */
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
+    gpusvm__cl_mem *kept;        /* $GPUSVM_BUFFERS=keep: the buffers given back, released with the backend */
+    size_t nkept, kept_room;
     /* The inner solve beside the rows (gpusvm__ocl_ov_*; a split share's, gpusvm__ocl_split_smo): each
        round the working set's q x q block is computed from its points (XQ: dense vectors; a split
        share's XW) and the inner solve runs on queue2, submitted before the round's
@@ -5834,6 +5905,28 @@ static size_t gpusvm__keys_parts(size_t nvar)
     return gpusvm__round_up(nvar ? nvar : 1, (size_t)GPUSVM__L * GPUSVM__KEYS_WI) / ((size_t)GPUSVM__L * GPUSVM__KEYS_WI);
 }
 
+/* A buffer given back: released, or under $GPUSVM_BUFFERS=keep held until the backend goes, so that
+   no later buffer takes its id (memory checkers that key their shadow memory by buffer id and reuse
+   a released one's: Oclgrind 21.10's uninitialised-read check sizes a buffer's shadow by the host's
+   writes, so a new buffer with a released one's id reads as uninitialised past that size;
+   tests/oclgrind_ids.c). Where the list cannot grow, released. */
+static void gpusvm__ocl_drop(gpusvm__ocl *b, gpusvm__cl_mem m)
+{
+    const gpusvm_allocator *a = &b->base.ctx->alloc;
+    if (b->base.ctx->keep_buffers && b->nkept == b->kept_room) {
+        const size_t room = b->kept_room ? 2 * b->kept_room : 64;
+        gpusvm__cl_mem *k = (gpusvm__cl_mem *)gpusvm__alloc(a, room, sizeof *k);
+        if (k) {
+            if (b->nkept) memcpy(k, b->kept, b->nkept * sizeof *k);
+            gpusvm__free(a, b->kept);
+            b->kept = k;
+            b->kept_room = room;
+        }
+    }
+    if (b->base.ctx->keep_buffers && b->nkept < b->kept_room) b->kept[b->nkept++] = m;
+    else b->cl->clReleaseMemObject(m);
+}
+
 static void gpusvm__release_mem(gpusvm__ocl *b, gpusvm__cl_mem *m)
 {
     size_t bytes = 0;
@@ -5846,7 +5939,7 @@ static void gpusvm__release_mem(gpusvm__ocl *b, gpusvm__cl_mem *m)
                     memset(b->args[k][a].v, 0, sizeof *m);
         if (b->cl->clGetMemObjectInfo(*m, GPUSVM__CL_MEM_SIZE, sizeof bytes, &bytes, NULL) == 0 && bytes <= b->mem_used)
             b->mem_used -= bytes;
-        b->cl->clReleaseMemObject(*m);
+        gpusvm__ocl_drop(b, *m);
     }
     *m = NULL;
 }
@@ -5934,7 +6027,7 @@ static void gpusvm__ocl_train_end(gpusvm__backend *bb)
     if (b->pin) {
         b->cl->clEnqueueUnmapMemObject(b->queue, b->pin, b->host_tiles, 0, NULL, NULL);
         b->cl->clFinish(b->queue);
-        b->cl->clReleaseMemObject(b->pin);
+        gpusvm__ocl_drop(b, b->pin);
         b->pin = NULL;
     } else {
         gpusvm__free(a, b->host_tiles);
@@ -6419,12 +6512,14 @@ static int gpusvm__ocl_exchanges(const gpusvm__ocl *b, gpusvm__exchange *xc)
    0.089 s at 256, 0.065 s at 512, 512 ahead of 1024 and 256 in training time), where its
    partials (one a sub-group) fit one sub-group; else GPUSVM__L (local-memory trees, a barrier
    per level). A CPU runs a work-group on one core, where each sub-group's exchange costs per
-   work-item: there one sub-group (Intel's CPU runtime, sub-groups of 32, the same models: wine
-   -t 0 -c 0.01 inner solve 16.9 s at 512, 8.9 at 256, 1.16 at 32, 1.17 with local-memory trees at
-   256; a9a 5,000 -t 0 9.2 s against 1.05; digits 4.3 against 0.32). */
+   work-item: there one sub-group (Intel's CPU runtime, sub-groups of 32), and with none
+   GPUSVM__SMO_CPU work-items with local-memory trees, each barrier's loop over the work-items being
+   the CPU's cost whatever the problem's size (results.md: PoCL, one-vs-one of many small pairs and
+   a9a's C = 128). */
 static size_t gpusvm__ocl_smo_l(const gpusvm__ocl *b, const gpusvm__exchange *xc)
 {
-    if (xc->width && b->cpu) return (size_t)xc->width;
+    if (b->cpu && xc->width) return (size_t)xc->width;
+    if (b->cpu && !b->base.ctx->sets) return (size_t)GPUSVM__SMO_CPU; /* the third level's arrays need GPUSVM__L */
     return xc->width && b->max_wg >= GPUSVM__SMO_WIDE && GPUSVM__SMO_WIDE / xc->width <= xc->width
                ? (size_t)GPUSVM__SMO_WIDE
                : (size_t)GPUSVM__L;
@@ -9492,6 +9587,8 @@ static void gpusvm__ocl_destroy(gpusvm__backend *bb)
     gpusvm__ocl_say_launches(b);
     gpusvm__ocl_train_end(bb);
     gpusvm__ocl_release_kernels(b, GPUSVM__KS_ALL);
+    while (b->nkept) b->cl->clReleaseMemObject(b->kept[--b->nkept]);
+    gpusvm__free(&bb->ctx->alloc, b->kept);
     if (b->queue2) b->cl->clReleaseCommandQueue(b->queue2);
     if (b->queue) b->cl->clReleaseCommandQueue(b->queue);
     if (b->cctx) b->cl->clReleaseContext(b->cctx);
@@ -12444,10 +12541,12 @@ static gpusvm_result gpusvm__ovo_pair(gpusvm_context *ctx, const gpusvm__ovo *o,
 }
 
 /* The model of one subset from its pairs' solutions (alpha, G, info: its own, in pair order);
-   x: the rows the model keeps, by input row. */
+   x: the rows the model keeps, by input row. give: NULL, or where *give is pinfo, an array of its
+   pairs alone that the model may take as its pair_info (then *give is cleared). */
 static gpusvm_result gpusvm__ovo_finish(gpusvm_context *ctx, gpusvm__ovo *o, const gpusvm__csr *x,
                                         const gpusvm_params *prm, const double *alpha, const double *G,
-                                        gpusvm_train_info *pinfo, gpusvm_model **out, double t_start)
+                                        gpusvm_train_info *pinfo, gpusvm_train_info **give, gpusvm_model **out,
+                                        double t_start)
 {
     const gpusvm_allocator *a = &ctx->alloc;
     unsigned char *nonzero = NULL; /* per grouped position */
@@ -12507,8 +12606,13 @@ static gpusvm_result gpusvm__ovo_finish(gpusvm_context *ctx, gpusvm__ovo *o, con
             for (k = 0; k < nj; ++k)
                 if (nonzero[sj + k]) m->sv_coef[(size_t)ci * total_sv + q++] = f[ni + k];
             m->rho[p] = rho[p];
-            m->pair_info[p] = pinfo[p];
+            if (!give) m->pair_info[p] = pinfo[p];
         }
+    if (give) { /* the caller's array, this model's pairs alone: the model's, not copied (1000 classes: 52 MB) */
+        gpusvm__free(a, m->pair_info);
+        m->pair_info = pinfo;
+        *give = NULL;
+    }
     m->probA = o->probA;
     m->probB = o->probB;
     o->probA = o->probB = NULL;
@@ -12587,7 +12691,8 @@ static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *x
         nprob += o[s].npairs;
         nvar += o[s].nvar;
     }
-    probs = (gpusvm__problem *)gpusvm__alloc(a, nprob, sizeof(gpusvm__problem));
+    /* one subset solves its own problems in place (1000 classes: 56 MB not copied) */
+    probs = nsub == 1 ? o[0].probs : (gpusvm__problem *)gpusvm__alloc(a, nprob, sizeof(gpusvm__problem));
     pinfo = (gpusvm_train_info *)gpusvm__calloc(a, nprob, sizeof(gpusvm_train_info));
     alpha = (double *)gpusvm__alloc(a, nvar, sizeof(double));
     G = (double *)gpusvm__alloc(a, nvar, sizeof(double));
@@ -12595,13 +12700,13 @@ static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *x
         alpha0 = (double *)gpusvm__alloc(a, nvar, sizeof(double));
         G0 = (double *)gpusvm__alloc(a, nvar, sizeof(double));
     }
-    if (!probs || !pinfo || !alpha || !G || (prm->svm_type == GPUSVM_NU_SVC && (!alpha0 || !G0))) {
+    if ((!probs && nprob) || !pinfo || !alpha || !G || (prm->svm_type == GPUSVM_NU_SVC && (!alpha0 || !G0))) {
         r = gpusvm__oom(ctx, "the pairwise problems");
         goto done;
     }
     for (s = 0, nprob = 0, nvar = 0; s < nsub; ++s) {
         if (!o[s].npairs) continue; /* one class: no pair */
-        memcpy(probs + nprob, o[s].probs, o[s].npairs * sizeof(gpusvm__problem));
+        if (probs != o[s].probs) memcpy(probs + nprob, o[s].probs, o[s].npairs * sizeof(gpusvm__problem));
         if (alpha0) {
             memcpy(alpha0 + nvar, o[s].alpha0, o[s].nvar * sizeof(double));
             memcpy(G0 + nvar, o[s].G0, o[s].nvar * sizeof(double));
@@ -12613,7 +12718,8 @@ static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *x
         goto done;
     for (s = 0, nprob = 0, nvar = 0; s < nsub; ++s) {
         const gpusvm_params ps = gpusvm__at_point(prm, sub_pt, (size_t)s);
-        if ((r = gpusvm__ovo_finish(ctx, &o[s], pre ? &ser.m : xin, &ps, alpha + nvar, G + nvar, pinfo + nprob, &out[s],
+        if ((r = gpusvm__ovo_finish(ctx, &o[s], pre ? &ser.m : xin, &ps, alpha + nvar, G + nvar, pinfo + nprob,
+                                    nsub == 1 ? &pinfo : NULL, &out[s],
                                     t_start)) != GPUSVM_OK)
             goto done;
         nprob += o[s].npairs;
@@ -12632,7 +12738,7 @@ done:
     gpusvm__free(a, order);
     gpusvm__free(a, label);
     gpusvm__free(a, count);
-    gpusvm__free(a, probs);
+    if (nsub > 1) gpusvm__free(a, probs);
     gpusvm__free(a, pinfo);
     gpusvm__free(a, alpha);
     gpusvm__free(a, G);
@@ -15454,7 +15560,8 @@ static gpusvm_result gpusvm__split_agree(gpusvm_context *ctx)
 
 /* The choices the environment makes for a desc that leaves them open (GPUSVM_BACKEND,
    GPUSVM_DEVICE, GPUSVM_PROFILE, GPUSVM_THREADS, GPUSVM_STORAGE, GPUSVM_FP64, GPUSVM_SUBGROUPS,
-   GPUSVM_PROGRAMS, GPUSVM_LANES, GPUSVM_SPREAD, GPUSVM_OVERLAP, GPUSVM_INNER, GPUSVM_DEVICE_MEMORY_MB), unless
+   GPUSVM_PROGRAMS, GPUSVM_LANES, GPUSVM_SPREAD, GPUSVM_OVERLAP, GPUSVM_INNER, GPUSVM_BUFFERS,
+   GPUSVM_DEVICE_MEMORY_MB), unless
    desc.ignore_environment. */
 /* A GPUSVM_* variable that names one of a few choices (any case). */
 typedef struct gpusvm__env_word {
@@ -15492,6 +15599,7 @@ static const gpusvm__env_word gpusvm__env_programs[] = {{"each", 0}, {"one", 1}}
 static const gpusvm__env_word gpusvm__env_spread[] = {{"always", 1}};
 static const gpusvm__env_word gpusvm__env_overlap[] = {{"always", 1}, {"off", 2}};
 static const gpusvm__env_word gpusvm__env_inner[] = {{"pairs", 0}, {"sets", 1}};
+static const gpusvm__env_word gpusvm__env_buffers[] = {{"keep", 1}};
 #endif
 #define GPUSVM__ENV_CHOICE(ctx, d, var, words, fallback) \
     gpusvm__env_choice(ctx, d, var, words, (int)(sizeof words / sizeof words[0]), fallback)
@@ -15546,6 +15654,7 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
     ctx->spread = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_SPREAD", gpusvm__env_spread, 0);
     ctx->overlap = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_OVERLAP", gpusvm__env_overlap, 0);
     ctx->sets = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_INNER", gpusvm__env_inner, 0);
+    ctx->keep_buffers = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_BUFFERS", gpusvm__env_buffers, 0);
 #endif
     if (d->device_memory_mb == 0.0 && !d->ignore_environment && (env = getenv("GPUSVM_DEVICE_MEMORY_MB")) != NULL &&
         *env) {
@@ -16330,6 +16439,9 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "#ifndef GPUSVM__SMO_L\n",
     "#define GPUSVM__SMO_L GPUSVM__L /* local size of gpusvm_smo (the host passes its choice: gpusvm__ocl_smo_l) */\n",
+    "#endif\n",
+    "#ifndef GPUSVM__SMO_CPU\n",
+    "#define GPUSVM__SMO_CPU 32 /* gpusvm_smo's local size on a CPU with no sub-groups (local-memory trees) */\n",
     "#endif\n",
     "#ifndef GPUSVM__SMO_WIDE\n",
     "#define GPUSVM__SMO_WIDE 512 /* gpusvm_smo's local size with warp exchanges (at most 1024: 32 warps) */\n",
@@ -20193,7 +20305,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3886
+#define GPUSVM__KERNEL_SOURCE_LINES 3889
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

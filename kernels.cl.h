@@ -29,6 +29,9 @@ static const char *const gpusvm__kernel_source[] = {
     "#ifndef GPUSVM__SMO_L\n",
     "#define GPUSVM__SMO_L GPUSVM__L /* local size of gpusvm_smo (the host passes its choice: gpusvm__ocl_smo_l) */\n",
     "#endif\n",
+    "#ifndef GPUSVM__SMO_CPU\n",
+    "#define GPUSVM__SMO_CPU 32 /* gpusvm_smo's local size on a CPU with no sub-groups (local-memory trees) */\n",
+    "#endif\n",
     "#ifndef GPUSVM__SMO_WIDE\n",
     "#define GPUSVM__SMO_WIDE 512 /* gpusvm_smo's local size with warp exchanges (at most 1024: 32 warps) */\n",
     "#endif\n",
@@ -3891,5 +3894,5 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3886
+#define GPUSVM__KERNEL_SOURCE_LINES 3889
 #endif /* GPUSVM_KERNELS_CL_H */

@@ -54,6 +54,9 @@ for f in mnist.scale mnist.scale.t; do # 8 against the rest
     [ -s "$D/$f.8" ] || [ ! -s "$D/$f" ] || awk '{ $1 = ($1 == 8) ? 1 : -1; print }' "$D/$f" > "$D/$f.8"
 done
 [ -s "$D/mnist.scale.8.20k" ] || [ ! -s "$D/mnist.scale.8" ] || head -n 20000 "$D/mnist.scale.8" > "$D/mnist.scale.8.20k" # the first 20,000
+for k in 400 1000; do # many classes of three points (one-vs-one's 79,800 and 499,500 pairs of six)
+    [ -s "$D/classes$k" ] || sh bench/gen_classes.sh $k > "$D/classes$k"
+done
 
 now() { date +%s.%N; }
 wanted() { # BENCH_ONLY=PREFIX[,PREFIX...]: only the rows whose name starts with one of them
@@ -466,6 +469,8 @@ small "breast-cancer (683 × 10)" breast-cancer_scale.pm1 breast-cancer_scale.pm
 small "diabetes (768 × 8)" diabetes_scale diabetes_scale
 small "digits (1797 × 64, 10 classes)" digits.sklearn digits.sklearn
 small "svmguide1 (3089 × 4) → .t" svmguide1 svmguide1.t
+small "400 classes (1200 × 2, 79,800 pairs)" classes400 classes400
+small "1000 classes (3000 × 2, 499,500 pairs)" classes1000 classes1000
 
 # where the training time goes: one more run per row with every solver step waited for and timed
 # (GPUSVM_PROFILE=1; the waits themselves add a launch round trip per step)

@@ -22,6 +22,9 @@
 #ifndef GPUSVM__SMO_L
 #define GPUSVM__SMO_L GPUSVM__L /* local size of gpusvm_smo (the host passes its choice: gpusvm__ocl_smo_l) */
 #endif
+#ifndef GPUSVM__SMO_CPU
+#define GPUSVM__SMO_CPU 32 /* gpusvm_smo's local size on a CPU with no sub-groups (local-memory trees) */
+#endif
 #ifndef GPUSVM__SMO_WIDE
 #define GPUSVM__SMO_WIDE 512 /* gpusvm_smo's local size with warp exchanges (at most 1024: 32 warps) */
 #endif

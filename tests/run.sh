@@ -94,7 +94,7 @@ rm -f $T/asan.built $T/test_faults $T/test_faults_plain $T/test_api_asan $T/test
     # work for one core that needs no PoCL: Oclgrind (one thread), MPI ranks on the C backend, the
     # number parser, valgrind on the C backend, builds under other compilers and feature macros
     # every kernel inside Oclgrind, a simulated device that checks each memory access, for races and
-    # for the API's use (tests/oclgrind.sh says which runs also check for uninitialised reads)
+    # for the API's use and for reads of uninitialised memory (tests/oclgrind.sh)
     OCLGRIND_NUM_THREADS=1 # a core of its own
     export OCLGRIND_NUM_THREADS
     suite oclgrind tests/oclgrind.sh
@@ -289,8 +289,7 @@ step "70 classes: the model file loads back and predicts what LIBSVM's svm-predi
 # one-vs-one's setup linear in the pairs: 1000 classes of three points (499,500 pairs) on the C
 # backend, 400 on OpenCL (PoCL); each bound is many times what it takes, and before the setup
 # compared every pair with every other (1000 classes: over ten minutes; 400 on PoCL: 77 s)
-awk 'BEGIN { srand(3); for (c = 0; c < 1000; c++) for (k = 0; k < 3; k++) printf "%d 1:%.4f 2:%.4f\n", c, (c % 40) / 40 + rand() * .003, int(c / 40) / 25 + rand() * .003 }' \
-    > $T/c1000.txt
+sh bench/gen_classes.sh 1000 > $T/c1000.txt
 head -n 1200 $T/c1000.txt > $T/c400.txt
 svm-train -q $T/c400.txt $T/c400.lib.model && svm-predict -q $T/c400.txt $T/c400.lib.model $T/c400.ref
 svm-train -q $T/c1000.txt $T/c1000.lib.model && svm-predict -q $T/c1000.txt $T/c1000.lib.model $T/c1000.ref
