@@ -1927,6 +1927,8 @@ static void gpusvm__open_lock(void) {}
 static void gpusvm__open_unlock(void) {}
 #endif
 
+/* >>util/log: text in the "C" locale, the logger, errors, the clock ----------------------------- */
+
 /* Locale-independent number text: "C" decimal point whatever setlocale() says. */
 static char gpusvm__decimal_point(void)
 {
@@ -2124,6 +2126,8 @@ static void gpusvm__fmt_g(char *buf, size_t size, int digits, double v)
     else gpusvm__format(buf, size, "%.*g", digits, v);
 }
 
+/* >>util/numbers: numbers read from text ---------------------------------------------------------- */
+
 /* strtod on [s, end) with '.' as the decimal point; the whole token must be a number of at
    most GPUSVM__NUMBER_MAX characters. Returns 1 and the value, or 0. */
 #define GPUSVM__NUMBER_MAX 1023
@@ -2234,6 +2238,8 @@ static int gpusvm__icontains(const char *hay, const char *needle)
     return 0;
 }
 #endif
+
+/* >>util/kernel: the kernel function on the host, the internal CSR view ---------------------------- */
 
 /* k(x, z) in float, operation for operation as gpusvm_kfun in kernels/00_common.cl. */
 static float gpusvm__powi_f(float base, int times)
@@ -11193,8 +11199,53 @@ static gpusvm_result gpusvm__serial_rows(gpusvm_context *ctx, const gpusvm_param
     return GPUSVM_OK;
 }
 
+/* Rows idx[0..count) of x as a new CSR matrix (arrays allocated; freed with gpusvm__input_free):
+   the row pointers first, then the nonzeros copied, by the context's threads where there are
+   a million or more (mnist's 9 million: 33 ms on one thread of the 2-core VM). */
+typedef struct gpusvm__rows_copy {
+    const gpusvm__csr *x;
+    const size_t *idx;
+    size_t count;
+    gpusvm__input *out;
+    int parts;
+} gpusvm__rows_copy;
+
+static void gpusvm__csr_rows_part(void *arg, int t)
+{
+    const gpusvm__rows_copy *c = (const gpusvm__rows_copy *)arg;
+    const size_t hi = c->count * (size_t)(t + 1) / (size_t)c->parts;
+    size_t i;
+    for (i = c->count * (size_t)t / (size_t)c->parts; i < hi; ++i) {
+        const size_t at = c->out->row_ptr[i];
+        gpusvm__csr_copy_row(c->x, c->idx[i], c->out->col + at, c->out->val + at);
+    }
+}
+
 static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x, const size_t *idx, size_t count,
-                                      gpusvm__input *out);
+                                      gpusvm__input *out)
+{
+    gpusvm__rows_copy c;
+    size_t i, nnz = 0;
+    memset(out, 0, sizeof *out);
+    for (i = 0; i < count; ++i) nnz += x->row_ptr[idx[i] + 1] - x->row_ptr[idx[i]];
+    out->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, count + 1, sizeof(size_t));
+    out->col = (int32_t *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(int32_t));
+    out->val = (float *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(float));
+    if (!out->row_ptr || !out->col || !out->val) {
+        gpusvm__input_free(ctx, out);
+        return gpusvm__oom(ctx, "a subset of the rows");
+    }
+    for (out->row_ptr[0] = 0, i = 0; i < count; ++i)
+        out->row_ptr[i + 1] = out->row_ptr[i] + (x->row_ptr[idx[i] + 1] - x->row_ptr[idx[i]]);
+    c.x = x;
+    c.idx = idx;
+    c.count = count;
+    c.out = out;
+    c.parts = nnz >= ((size_t)1 << 20) && ctx->threads > 1 ? ctx->threads : 1;
+    gpusvm__parallel(c.parts, gpusvm__csr_rows_part, &c);
+    gpusvm__input_view(out, count, x->cols);
+    return GPUSVM_OK;
+}
 
 /* >>solver ----------------------------------------------------------------- */
 /* Two-level SMO for C-SVC. Outer: the backend checks m(alpha) - M(alpha) < eps over all n
@@ -12271,6 +12322,8 @@ static gpusvm_result gpusvm__nu_svc_start(gpusvm_context *ctx, const gpusvm__pro
     return r;
 }
 
+/* >>tasks/ovo: one-vs-one C-SVC and nu-SVC ---------------------------------------------------------- */
+
 /* C-SVC and nu-SVC for any number of classes, as LIBSVM's svm_train: rows grouped by class,
    one binary problem per pair of classes (i < j, class i positive), the support vectors the
    union over all pairs, and the coefficients laid out as LIBSVM lays them out (row j-1 holds
@@ -12755,6 +12808,8 @@ static gpusvm_result gpusvm__train_csvc(gpusvm_context *ctx, const gpusvm__csr *
     return gpusvm__train_ovo(ctx, xin, y, prm, 1, NULL, NULL, NULL, out, t_start);
 }
 
+/* >>tasks/single: one-class and the regressions -------------------------------------------------- */
+
 /* The problems of gpusvm__train_single_many: their concatenated variables (labels, bounds,
    linear terms, starting alpha and G, results) and the map of each one's input rows. */
 typedef struct gpusvm__single {
@@ -12996,53 +13051,7 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
     return gpusvm__train_single_many(ctx, xin, z, prm, 1, NULL, NULL, out, t_start);
 }
 
-/* Rows idx[0..count) of x as a new CSR matrix (arrays allocated; freed with gpusvm__input_free):
-   the row pointers first, then the nonzeros copied, by the context's threads where there are
-   a million or more (mnist's 9 million: 33 ms on one thread of the 2-core VM). */
-typedef struct gpusvm__rows_copy {
-    const gpusvm__csr *x;
-    const size_t *idx;
-    size_t count;
-    gpusvm__input *out;
-    int parts;
-} gpusvm__rows_copy;
-
-static void gpusvm__csr_rows_part(void *arg, int t)
-{
-    const gpusvm__rows_copy *c = (const gpusvm__rows_copy *)arg;
-    const size_t hi = c->count * (size_t)(t + 1) / (size_t)c->parts;
-    size_t i;
-    for (i = c->count * (size_t)t / (size_t)c->parts; i < hi; ++i) {
-        const size_t at = c->out->row_ptr[i];
-        gpusvm__csr_copy_row(c->x, c->idx[i], c->out->col + at, c->out->val + at);
-    }
-}
-
-static gpusvm_result gpusvm__csr_rows(gpusvm_context *ctx, const gpusvm__csr *x, const size_t *idx, size_t count,
-                                      gpusvm__input *out)
-{
-    gpusvm__rows_copy c;
-    size_t i, nnz = 0;
-    memset(out, 0, sizeof *out);
-    for (i = 0; i < count; ++i) nnz += x->row_ptr[idx[i] + 1] - x->row_ptr[idx[i]];
-    out->row_ptr = (size_t *)gpusvm__alloc(&ctx->alloc, count + 1, sizeof(size_t));
-    out->col = (int32_t *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(int32_t));
-    out->val = (float *)gpusvm__alloc(&ctx->alloc, nnz, sizeof(float));
-    if (!out->row_ptr || !out->col || !out->val) {
-        gpusvm__input_free(ctx, out);
-        return gpusvm__oom(ctx, "a subset of the rows");
-    }
-    for (out->row_ptr[0] = 0, i = 0; i < count; ++i)
-        out->row_ptr[i + 1] = out->row_ptr[i] + (x->row_ptr[idx[i] + 1] - x->row_ptr[idx[i]]);
-    c.x = x;
-    c.idx = idx;
-    c.count = count;
-    c.out = out;
-    c.parts = nnz >= ((size_t)1 << 20) && ctx->threads > 1 ? ctx->threads : 1;
-    gpusvm__parallel(c.parts, gpusvm__csr_rows_part, &c);
-    gpusvm__input_view(out, count, x->cols);
-    return GPUSVM_OK;
-}
+/* >>tasks/cs: Crammer-Singer ----------------------------------------------------------------------- */
 
 /* Crammer and Singer's multiclass SVM (Crammer and Singer 2001; Cotter, Srebro and Keshet's
    GTSVM, eqs. 3-4): one coefficient vector per class, no bias. Per point i and class r,
@@ -13437,6 +13446,8 @@ static gpusvm_result gpusvm__train_any(gpusvm_context *ctx, const gpusvm__csr *x
     if (p->svm_type == GPUSVM_C_SVC || p->svm_type == GPUSVM_NU_SVC) return gpusvm__train_csvc(ctx, x, y, p, out, t_start);
     return gpusvm__train_single(ctx, x, y, p, out, t_start);
 }
+
+/* >>tasks/cv: cross-validation --------------------------------------------------------------------- */
 
 /* LIBSVM's fold layout into perm (l rows) and fold_start (nr_fold + 1): classification folds
    take, from every class, its share of rows in the class's shuffled order; other problems cut
@@ -14136,6 +14147,8 @@ static gpusvm_result gpusvm__model_text(gpusvm_context *ctx, const gpusvm_model 
 }
 
 
+/* >>io/write: files written whole or not at all ------------------------------------------------------ */
+
 /* Safe writes. A regular file (or a new one) is written to a temporary file in its own folder
    and renamed over it once every byte is out, so that a failure leaves what was there; a
    symlink is followed to its target (the target is replaced, the link stays); an existing
@@ -14276,6 +14289,8 @@ static gpusvm_result gpusvm__save(gpusvm_context *ctx, const gpusvm_model *m, co
     gpusvm__free(&ctx->alloc, text);
     return r;
 }
+
+/* >>io/read: files read, lines and tokens, LIBSVM's data format --------------------------------------- */
 
 /* Reads [at, at + len) of the file into buf on thread t's own stream (the parallel file read). */
 typedef struct gpusvm__read_job {
@@ -14735,6 +14750,8 @@ static gpusvm_result gpusvm__bad_line(gpusvm_context *ctx, const char *path, siz
     va_end(ap);
     return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_SYNTAX, "%s:%lu: %s", path, (unsigned long)line, why);
 }
+
+/* >>io/model: LIBSVM's model format read ----------------------------------------------------------- */
 
 /* A model file's header, as read. */
 typedef struct gpusvm__model_head {
@@ -15476,6 +15493,8 @@ GPUSVM_API gpusvm_result gpusvm_model_to_c(gpusvm_context *ctx, const gpusvm_mod
 
 /* >>public ----------------------------------------------------------------- */
 
+/* >>public/context: results, the context's desc resolved, its backend opened ---------------------------- */
+
 GPUSVM_API const char *gpusvm_result_string(gpusvm_result result)
 {
     switch (result) {
@@ -15825,6 +15844,8 @@ GPUSVM_API const char *gpusvm_context_build_log(const gpusvm_context *ctx)
     return (ctx && ctx->build_log) ? ctx->build_log : "";
 }
 
+/* >>public/train: training, cross-validation, the grid search ------------------------------------------ */
+
 /* What training starts from: the data as CSR (in, freed by the caller whatever the result), y
    checked, the parameters resolved (p) and the labels checked. */
 static gpusvm_result gpusvm__train_inputs(gpusvm_context *ctx, const gpusvm_matrix *x, const double *y,
@@ -16139,6 +16160,8 @@ GPUSVM_API gpusvm_result gpusvm_grid_search(gpusvm_context *ctx, const gpusvm_ma
 }
 
 #endif /* GPUSVM_PREDICT_ONLY */
+
+/* >>public/models: prediction, models and data sets in and out -------------------------------------- */
 
 /* The public predictions: the caller's matrix checked and viewed as CSR, then either output. */
 static gpusvm_result gpusvm__predict_checked(gpusvm_context *ctx, const gpusvm_model *model, const gpusvm_matrix *x,

@@ -1386,16 +1386,18 @@ static void third_level_check(gpusvm_context *c1, gpusvm_context *c2, const gpus
         free_problem(&t);
     }
     seed = rng_state;
+    rng_state = 400; /* one fixed problem: on some of the run's random ones both make as many pair updates */
     make_problem(&t, 400, 19, 0.5, 2);
     round_trip(c1->backend, cs->backend, &t, 128, "rbf n=400 q=128, the third level");
     it_sets = last_pairs;
     free_problem(&t);
     gpusvm_context_destroy(cs);
     c1->sets = 0;
-    rng_state = seed; /* the same problem, alphas and gradients */
+    rng_state = 400; /* the same problem, alphas and gradients */
     make_problem(&t, 400, 19, 0.5, 2);
     round_trip(c1->backend, c2->backend, &t, 128, "rbf n=400 q=128, the plain pair sequence");
     it_pairs = last_pairs;
+    rng_state = seed;
     CHECK(it_sets != it_pairs && it_sets > 0 && it_pairs > 0,
           "the third level and the plain pair sequence make different pair updates on one working set");
     free_problem(&t);
