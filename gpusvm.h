@@ -2822,11 +2822,18 @@ typedef struct gpusvm__train_steps {
    takes the classes, bounds and diagonal and the working-set size (lowered to what the backend
    holds); step runs step 0..3 of an outer iteration (0 responses and gap shares, 1 stop check and
    working set, 2 missing rows, 3 sweeps; nothing once the status says done; first: the first
-   round); read the status (GPUSVM__ST_*, ST_CS_*) and, with alpha, the n x m dual. */
+   round); read the status (GPUSVM__ST_*, ST_CS_*) and, with alpha, the n x m dual. Its choices,
+   by measurement: q and ratio, the working-set size and the fraction of the set's first violation
+   the sweeps stop at (the sweeps' launch-bound steps on a GPU favour 32 and 0.25, the C backend 64
+   and 0.1); cache_budget, the bytes its row cache may take beside what train.bytes counts (the C
+   backend: host memory; a device: SIZE_MAX, its memory decides), unless -m says. */
 typedef struct gpusvm__cs_steps {
     gpusvm_result (*begin)(gpusvm__backend *b, const gpusvm__cs_desc *d, int *q);
     gpusvm_result (*step)(gpusvm__backend *b, int step, int first, double eps, double max_iter);
     gpusvm_result (*read)(gpusvm__backend *b, double *st, double *alpha);
+    int q;
+    double ratio;
+    size_t cache_budget;
 } gpusvm__cs_steps;
 
 /* split, one problem split by rows across backends (the multi section drives them; desc.split's
@@ -2870,7 +2877,9 @@ typedef struct gpusvm__lane_steps {
 } gpusvm__lane_steps;
 
 /* A backend: its tables, two calls every build has, and its limits, set when it is made and read
-   only after that. */
+   only after that. Each table it has is filled entry by entry, by name, into `tables` when the
+   backend is made (gpusvm__cpu_tables, gpusvm__ocl_vtable, gpusvm__multi_tables), and pointed at;
+   a table it has not is NULL. */
 struct gpusvm__backend {
     gpusvm_context *ctx;
     const gpusvm__train_steps *train;
@@ -2878,6 +2887,13 @@ struct gpusvm__backend {
     const gpusvm__split_steps *split;
     const gpusvm__device_steps *devices;
     const gpusvm__lane_steps *lanes;
+    struct {
+        gpusvm__train_steps train;
+        gpusvm__cs_steps cs;
+        gpusvm__split_steps split;
+        gpusvm__device_steps devices;
+        gpusvm__lane_steps lanes;
+    } tables;
     /* prediction, for nv coefficient vectors: out[t * x->rows + i] = sum_j coef[t * sv->rows + j] k(sv_j, x_i)
        (before rho); zero coefficients cost nothing */
     gpusvm_result (*decision)(gpusvm__backend *b, const gpusvm__csr *sv, const double *coef, int nv,
@@ -2896,9 +2912,6 @@ struct gpusvm__backend {
                          decided by the thread count, nor by a split, so that every count and every split
                          gives the same models: a split context's parts each solve those problems alone) */
     size_t max_alloc; /* largest single device buffer */
-    size_t cache_budget; /* bytes a row cache may take beside what train.bytes counts (C backend: host memory) */
-    int cs_q;            /* Crammer-Singer's working-set size and sweep ratio, chosen by measurement: the */
-    double cs_ratio;     /* sweeps' launch-bound steps on a GPU favour 32 and 0.25, the C backend 64 and 0.1 */
     int status_cheap; /* reading the status costs nothing (no queue to drain): read it every round */
     /* with several devices, its calls are worth a host thread of their own (gpusvm__multi_run): a
        GPU's or accelerator's; not a CPU device's, whose driver runs on the host's cores anyway (and
@@ -5624,14 +5637,43 @@ static void gpusvm__cpu_destroy(gpusvm__backend *bb)
     gpusvm__free(&bb->ctx->alloc, bb);
 }
 
+/* The C backend's tables, by name: train and cs (none in a build that only predicts). */
+static void gpusvm__cpu_tables(gpusvm__backend *base)
+{
 #ifndef GPUSVM_PREDICT_ONLY
-static const gpusvm__train_steps gpusvm__cpu_train_steps = {
-    gpusvm__cpu_train_bytes, gpusvm__cpu_mem_left, gpusvm__cpu_train_begin, gpusvm__cpu_select,
-    gpusvm__cpu_rows, gpusvm__cpu_smo, gpusvm__cpu_update, NULL /* flush: nothing is queued */,
-    gpusvm__cpu_read_status, gpusvm__cpu_read_state, gpusvm__cpu_train_end, gpusvm__cpu_write_state,
-    gpusvm__cpu_write_ws};
-static const gpusvm__cs_steps gpusvm__cpu_cs_steps = {gpusvm__cpu_cs_begin, gpusvm__cpu_cs_step, gpusvm__cpu_cs_read};
+    gpusvm__train_steps *t = &base->tables.train;
+    gpusvm__cs_steps *cs = &base->tables.cs;
+    t->bytes = gpusvm__cpu_train_bytes;
+    t->mem_left = gpusvm__cpu_mem_left;
+    t->begin = gpusvm__cpu_train_begin;
+    t->select = gpusvm__cpu_select;
+    t->rows = gpusvm__cpu_rows;
+    t->smo = gpusvm__cpu_smo;
+    t->update = gpusvm__cpu_update;
+    t->flush = NULL; /* nothing is queued */
+    t->read_status = gpusvm__cpu_read_status;
+    t->read_state = gpusvm__cpu_read_state;
+    t->end = gpusvm__cpu_train_end;
+    t->write_state = gpusvm__cpu_write_state;
+    t->write_ws = gpusvm__cpu_write_ws;
+    cs->begin = gpusvm__cpu_cs_begin;
+    cs->step = gpusvm__cpu_cs_step;
+    cs->read = gpusvm__cpu_cs_read;
+    cs->q = 64;
+    cs->ratio = 0.1;
+    cs->cache_budget = GPUSVM__CS_HOST_CACHE;
+    base->train = t;
+    base->cs = cs;
+#ifdef GPUSVM_TEST_HOOKS
+    base->test.read_ws = gpusvm__cpu_read_ws;
+    base->test.read_rows = gpusvm__cpu_read_rows;
+    base->test.write_rows = gpusvm__cpu_write_rows;
+    base->test.poison = gpusvm__cpu_poison;
 #endif
+#endif
+    base->decision = gpusvm__cpu_decision;
+    base->destroy = gpusvm__cpu_destroy;
+}
 
 static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
 {
@@ -5641,21 +5683,7 @@ static gpusvm__backend *gpusvm__cpu_create(gpusvm_context *ctx)
     b->base.qcap = GPUSVM__Q;
     b->base.whole_most = 3 * GPUSVM__Q;
     b->base.max_alloc = (size_t)-1;
-#ifndef GPUSVM_PREDICT_ONLY
-    b->base.train = &gpusvm__cpu_train_steps;
-    b->base.cs = &gpusvm__cpu_cs_steps;
-#ifdef GPUSVM_TEST_HOOKS
-    b->base.test.read_ws = gpusvm__cpu_read_ws;
-    b->base.test.read_rows = gpusvm__cpu_read_rows;
-    b->base.test.write_rows = gpusvm__cpu_write_rows;
-    b->base.test.poison = gpusvm__cpu_poison;
-#endif
-#endif
-    b->base.decision = gpusvm__cpu_decision;
-    b->base.destroy = gpusvm__cpu_destroy;
-    b->base.cache_budget = GPUSVM__CS_HOST_CACHE;
-    b->base.cs_q = 64;
-    b->base.cs_ratio = 0.1;
+    gpusvm__cpu_tables(&b->base);
     b->base.status_cheap = 1;
     return &b->base;
 }
@@ -9738,20 +9766,45 @@ static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
 }
 
 #ifndef GPUSVM_PREDICT_ONLY
-static const gpusvm__train_steps gpusvm__ocl_train_steps = {
-    gpusvm__ocl_train_bytes, gpusvm__ocl_mem_left, gpusvm__ocl_train_begin, gpusvm__ocl_select,
-    gpusvm__ocl_rows, gpusvm__ocl_smo, gpusvm__ocl_update, gpusvm__ocl_flush,
-    gpusvm__ocl_read_status, gpusvm__ocl_read_state, gpusvm__ocl_train_end, gpusvm__ocl_write_state,
-    gpusvm__ocl_write_ws};
-static const gpusvm__cs_steps gpusvm__ocl_cs_steps = {gpusvm__ocl_cs_begin, gpusvm__ocl_cs_step, gpusvm__ocl_cs_read};
-static const gpusvm__split_steps gpusvm__ocl_split_steps = {gpusvm__ocl_splits, gpusvm__ocl_split_post, gpusvm__ocl_split_take,
-                                                      gpusvm__ocl_split_merge, gpusvm__ocl_split_gather_part,
-                                                      gpusvm__ocl_split_apply};
-#endif
-
-#ifndef GPUSVM_PREDICT_ONLY
 static gpusvm__backend *gpusvm__ocl_lane(gpusvm__backend *bb, int n, int k);
-static const gpusvm__lane_steps gpusvm__ocl_lane_steps = {gpusvm__ocl_lane};
+
+/* The OpenCL backend's training tables, by name: train, cs, split and lanes. */
+static void gpusvm__ocl_train_tables(gpusvm__backend *base)
+{
+    gpusvm__train_steps *t = &base->tables.train;
+    gpusvm__cs_steps *cs = &base->tables.cs;
+    gpusvm__split_steps *sp = &base->tables.split;
+    t->bytes = gpusvm__ocl_train_bytes;
+    t->mem_left = gpusvm__ocl_mem_left;
+    t->begin = gpusvm__ocl_train_begin;
+    t->select = gpusvm__ocl_select;
+    t->rows = gpusvm__ocl_rows;
+    t->smo = gpusvm__ocl_smo;
+    t->update = gpusvm__ocl_update;
+    t->flush = gpusvm__ocl_flush;
+    t->read_status = gpusvm__ocl_read_status;
+    t->read_state = gpusvm__ocl_read_state;
+    t->end = gpusvm__ocl_train_end;
+    t->write_state = gpusvm__ocl_write_state;
+    t->write_ws = gpusvm__ocl_write_ws;
+    cs->begin = gpusvm__ocl_cs_begin;
+    cs->step = gpusvm__ocl_cs_step;
+    cs->read = gpusvm__ocl_cs_read;
+    cs->q = 32;
+    cs->ratio = 0.25;
+    cs->cache_budget = (size_t)-1; /* the device's memory decides */
+    sp->splits = gpusvm__ocl_splits;
+    sp->post = gpusvm__ocl_split_post;
+    sp->take = gpusvm__ocl_split_take;
+    sp->merge = gpusvm__ocl_split_merge;
+    sp->gather = gpusvm__ocl_split_gather_part;
+    sp->apply = gpusvm__ocl_split_apply;
+    base->tables.lanes.open = gpusvm__ocl_lane;
+    base->train = t;
+    base->cs = cs;
+    base->split = sp;
+    base->lanes = &base->tables.lanes;
+}
 #endif
 
 static gpusvm_result gpusvm__ocl_ready(gpusvm__backend *bb);
@@ -9759,10 +9812,7 @@ static gpusvm_result gpusvm__ocl_ready(gpusvm__backend *bb);
 static void gpusvm__ocl_vtable(gpusvm__backend *base)
 {
 #ifndef GPUSVM_PREDICT_ONLY
-    base->train = &gpusvm__ocl_train_steps;
-    base->lanes = &gpusvm__ocl_lane_steps;
-    base->cs = &gpusvm__ocl_cs_steps;
-    base->split = &gpusvm__ocl_split_steps;
+    gpusvm__ocl_train_tables(base);
 #ifdef GPUSVM_TEST_HOOKS
     base->test.read_ws = gpusvm__ocl_read_ws;
     base->test.read_rows = gpusvm__ocl_read_rows;
@@ -9773,9 +9823,6 @@ static void gpusvm__ocl_vtable(gpusvm__backend *base)
     base->decision = gpusvm__ocl_decision;
     base->ready = gpusvm__ocl_ready;
     base->destroy = gpusvm__ocl_destroy;
-    base->cache_budget = (size_t)-1; /* the device's memory decides */
-    base->cs_q = 32;
-    base->cs_ratio = 0.25;
 }
 
 /* What a backend on device dev of platform knows before its context: the API, its arithmetic
@@ -10379,32 +10426,23 @@ static void gpusvm__multi_limits(gpusvm__multi *m)
     b->qcap = d0->qcap;
     b->q_large = d0->q_large;
     b->max_alloc = d0->max_alloc;
-    b->cache_budget = d0->cache_budget;
     b->status_cheap = d0->status_cheap;
     b->own_thread = d0->own_thread;
-    b->cs_q = d0->cs_q;
-    b->cs_ratio = d0->cs_ratio;
+    if (d0->cs) {
+        b->tables.cs.q = d0->cs->q;
+        b->tables.cs.ratio = d0->cs->ratio;
+        b->tables.cs.cache_budget = d0->cs->cache_budget;
+    }
     for (k = 1; k < m->n; ++k) {
         const gpusvm__backend *d = m->dev[k];
         if (d->qcap < b->qcap) b->qcap = d->qcap;
         if (d->q_large != b->q_large) b->q_large = 0;
         if (d->max_alloc < b->max_alloc) b->max_alloc = d->max_alloc;
-        if (d->cache_budget < b->cache_budget) b->cache_budget = d->cache_budget;
+        if (d->cs && d->cs->cache_budget < b->tables.cs.cache_budget) b->tables.cs.cache_budget = d->cs->cache_budget;
         b->status_cheap = b->status_cheap && d->status_cheap;
         b->own_thread = b->own_thread && d->own_thread;
     }
 }
-
-#ifndef GPUSVM_PREDICT_ONLY
-static const gpusvm__train_steps gpusvm__multi_train_steps = {
-    gpusvm__multi_train_bytes, gpusvm__multi_mem_left, gpusvm__multi_train_begin, gpusvm__multi_select,
-    gpusvm__multi_rows, gpusvm__multi_smo, gpusvm__multi_update, NULL /* each step flushes its devices */,
-    gpusvm__multi_read_status, gpusvm__multi_read_state, gpusvm__multi_train_end, gpusvm__multi_write_state,
-    gpusvm__multi_write_ws};
-static const gpusvm__cs_steps gpusvm__multi_cs_steps = {gpusvm__multi_cs_begin, gpusvm__multi_cs_step, gpusvm__multi_cs_read};
-#endif
-static const gpusvm__device_steps gpusvm__multi_device_steps = {gpusvm__multi_count, gpusvm__multi_spreads,
-                                                                gpusvm__multi_device};
 
 #ifndef GPUSVM_PREDICT_ONLY
 /* The first device's lanes, for independent calls whose work stays on it (gpusvm__multi_spreads
@@ -10414,8 +10452,46 @@ static gpusvm__backend *gpusvm__multi_lane(gpusvm__backend *bb, int n, int k)
     gpusvm__backend *d = ((gpusvm__multi *)bb)->dev[0];
     return d->lanes ? d->lanes->open(d, n, k) : NULL;
 }
-static const gpusvm__lane_steps gpusvm__multi_lane_steps = {gpusvm__multi_lane};
 #endif
+
+/* The several-device backend's tables, by name: train, cs (its choices are gpusvm__multi_limits'),
+   devices, and lanes where its first device has them. */
+static void gpusvm__multi_tables(gpusvm__backend *b, const gpusvm__backend *d0)
+{
+    gpusvm__device_steps *dv = &b->tables.devices;
+#ifndef GPUSVM_PREDICT_ONLY
+    gpusvm__train_steps *t = &b->tables.train;
+    gpusvm__cs_steps *cs = &b->tables.cs;
+    t->bytes = gpusvm__multi_train_bytes;
+    t->mem_left = gpusvm__multi_mem_left;
+    t->begin = gpusvm__multi_train_begin;
+    t->select = gpusvm__multi_select;
+    t->rows = gpusvm__multi_rows;
+    t->smo = gpusvm__multi_smo;
+    t->update = gpusvm__multi_update;
+    t->flush = NULL; /* each step flushes its devices */
+    t->read_status = gpusvm__multi_read_status;
+    t->read_state = gpusvm__multi_read_state;
+    t->end = gpusvm__multi_train_end;
+    t->write_state = gpusvm__multi_write_state;
+    t->write_ws = gpusvm__multi_write_ws;
+    cs->begin = gpusvm__multi_cs_begin;
+    cs->step = gpusvm__multi_cs_step;
+    cs->read = gpusvm__multi_cs_read;
+    b->tables.lanes.open = gpusvm__multi_lane;
+    b->train = t;
+    b->cs = cs;
+    b->lanes = d0->lanes ? &b->tables.lanes : NULL;
+#else
+    (void)d0;
+#endif
+    dv->count = gpusvm__multi_count;
+    dv->spreads = gpusvm__multi_spreads;
+    dv->device = gpusvm__multi_device;
+    b->devices = dv;
+    b->decision = gpusvm__multi_decision;
+    b->destroy = gpusvm__multi_destroy;
+}
 
 /* One backend over the n devices dev[] (it owns them from now on, also when it fails: NULL). */
 static gpusvm__backend *gpusvm__multi_create(gpusvm_context *ctx, gpusvm__backend **dev, int n)
@@ -10433,14 +10509,7 @@ static gpusvm__backend *gpusvm__multi_create(gpusvm_context *ctx, gpusvm__backen
     b->ctx = ctx;
     b->pairs = dev[0]->pairs; /* every device alike (gpusvm__multi_open) */
     gpusvm__multi_limits(m);
-#ifndef GPUSVM_PREDICT_ONLY
-    b->train = &gpusvm__multi_train_steps;
-    b->cs = &gpusvm__multi_cs_steps;
-    b->lanes = dev[0]->lanes ? &gpusvm__multi_lane_steps : NULL;
-#endif
-    b->devices = &gpusvm__multi_device_steps;
-    b->decision = gpusvm__multi_decision;
-    b->destroy = gpusvm__multi_destroy;
+    gpusvm__multi_tables(b, dev[0]);
 #ifdef GPUSVM_TEST_HOOKS
     b->test.read_ws = gpusvm__multi_read_ws;
     b->test.read_rows = gpusvm__multi_read_rows;
@@ -13065,17 +13134,17 @@ static gpusvm_result gpusvm__train_single(gpusvm_context *ctx, const gpusvm__csr
    every few rounds, and the duals once at the end. */
 
 /* The backend's working-set size (it may lower it to what it holds) and the fraction of the set's
-   first violation the sweeps stop at (backend->cs_q, cs_ratio), unless set at build time by
+   first violation the sweeps stop at (backend->cs->q, ratio), unless set at build time by
    GPUSVM__CS_Q and GPUSVM__CS_RATIO. */
 #ifdef GPUSVM__CS_Q
 #define GPUSVM__CS_Q_OF(be) GPUSVM__CS_Q
 #else
-#define GPUSVM__CS_Q_OF(be) ((be)->cs_q)
+#define GPUSVM__CS_Q_OF(be) ((be)->cs->q)
 #endif
 #ifdef GPUSVM__CS_RATIO
 #define GPUSVM__CS_RATIO_OF(be) GPUSVM__CS_RATIO
 #else
-#define GPUSVM__CS_RATIO_OF(be) ((be)->cs_ratio)
+#define GPUSVM__CS_RATIO_OF(be) ((be)->cs->ratio)
 #endif
 
 typedef struct gpusvm__cs {
@@ -13216,7 +13285,7 @@ static gpusvm_result gpusvm__cs_setup(gpusvm_context *ctx, const gpusvm__csr *xi
 static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__cs *s)
 {
     gpusvm__backend *be = ctx->backend;
-    const double budget = prm->cache_size_mb > 0.0 ? prm->cache_size_mb * 1048576.0 : (double)be->cache_budget;
+    const double budget = prm->cache_size_mb > 0.0 ? prm->cache_size_mb * 1048576.0 : (double)be->cs->cache_budget;
     double rows = 0.0;
     gpusvm__plan pl;
     gpusvm__cs_desc d;
