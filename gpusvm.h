@@ -56,13 +56,18 @@
                                     context desc overrides them)
       GPUSVM_NO_RUNTIME_LINKING     link OpenCL directly: include <CL/cl.h> and -lOpenCL; the
                                     library's own declarations are then checked against it
-      GPUSVM_NO_OPENCL              leave OpenCL out; only the built-in C backend exists
+      GPUSVM_NO_OPENCL              leave OpenCL out; only the built-in C backend exists (its
+                                    threads are then linked: -pthread where the C library wants
+                                    it; glibc 2.34 and later, musl and the BSDs do not)
+      GPUSVM_NO_THREADS             no host threads: every parallel step runs on the calling
+                                    thread, with the same results
       GPUSVM_PREDICT_ONLY           leave the trainer out: gpusvm_train, gpusvm_check_params,
                                     gpusvm_cross_validation and gpusvm_grid_search are not
                                     declared, and nothing refers to the solver, so the compiler
-                                    drops it. With GPUSVM_STATIC and GPUSVM_NO_OPENCL a program that
-                                    loads a model and predicts is under 64 KB stripped (x86-64,
-                                    gcc or clang -O2; make test checks it); without GPUSVM_STATIC
+                                    drops it. With GPUSVM_STATIC, GPUSVM_NO_OPENCL and
+                                    GPUSVM_NO_THREADS a program that loads a model and predicts
+                                    is under 64 KB stripped (x86-64, gcc or clang -O2; make
+                                    test checks it); without GPUSVM_STATIC
                                     add -ffunction-sections -Wl,--gc-sections to drop the
                                     unused public functions too
 
@@ -201,7 +206,8 @@
       Models and datasets are plain data: read them from any thread. A predictor is used by one
       thread at a time (make one each; they may share a model). Reading a large data file starts
       threads of its own (POSIX threads looked up at run time: no -pthread needed; with
-      GPUSVM_NO_OPENCL on POSIX, one thread), which end before the call returns.
+      GPUSVM_NO_OPENCL the program's own, linked; none with GPUSVM_NO_THREADS), which end before
+      the call returns.
 
    LICENSE: MIT, at the end of this file.
 */
@@ -863,7 +869,9 @@ GPUSVM_API void gpusvm_free(gpusvm_context *ctx, void *p);
 #ifndef GPUSVM_NO_OPENCL
 #include <dirent.h>
 #include <dlfcn.h>
-#include <pthread.h> /* types only: the functions are looked up at run time */
+#endif
+#ifndef GPUSVM_NO_THREADS
+#include <pthread.h> /* types; the functions looked up at run time (with GPUSVM_NO_OPENCL: linked) */
 #include <sched.h>   /* sched_yield, in the C library */
 #endif
 /* Strict ISO C (-std=c99 with no feature macro, which gpusvm leaves to the program) hides
@@ -1495,9 +1503,10 @@ static int gpusvm__vec_push(const gpusvm_allocator *a, gpusvm__vec *v, const voi
 
 /* >>util/threads: host threads, waits and locks: one module, one contract --------------------------
    Every parallel call in the library is fn(arg, t) for t = 0..n-1, t = 0 on the calling thread,
-   returning when every t is done; where threads are missing (no POSIX threads in the program, no
-   atomic add, GPUSVM_NO_OPENCL on POSIX) the same calls run one after another, with the same
-   results. Three ways to run one, by what the calls share:
+   returning when every t is done; where threads are missing (GPUSVM_NO_THREADS, no atomic add in
+   the compiler, no POSIX threads in the program) the same calls run one after another, with the
+   same results, and every call of this module is defined either way (GPUSVM__THREADS says which):
+   no caller asks. Three ways to run one, by what the calls share:
      gpusvm__parallel(n, fn, arg)           threads started and joined for this call (the file
                                             reader, a prediction, a pool's first call);
      gpusvm__pool_run(pool, threads, n, ..) threads kept for a training (the C backend's steps);
@@ -1507,16 +1516,46 @@ static int gpusvm__vec_push(const gpusvm_allocator *a, gpusvm__vec *v, const voi
    Each fn must touch only its own t's part of what arg points to, or take items through the
    atomic add (gpusvm__take). Every wait spins and then yields its core (gpusvm__wait_for,
    gpusvm__wait_while); every lock is a ticket lock on them (the process-wide open lock, a
-   context's said lock); POSIX threads are looked up in one place (gpusvm__pthreads_load). */
+   context's said lock); POSIX threads are found in one place (gpusvm__pthreads_load). */
 #define GPUSVM__MAX_THREADS 64
 #define GPUSVM__MAX_PARTS 65536 /* desc.split.parts */
+
+/* gpusvm__take(&next): next's value before adding 1, atomically where the compiler has an atomic
+   add (GCC, Clang, MSVC), so that threads can take the items of a list in turn; with it,
+   gpusvm__load (acquire), gpusvm__store (release) and gpusvm__drop (subtract 1, the new value).
+   Threads run (GPUSVM__THREADS 1) only with them, and not under GPUSVM_NO_THREADS; without them the
+   same calls are plain reads and writes, for the one thread there is. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GPUSVM__ATOMICS 1
+static long gpusvm__take(volatile long *next) { return __atomic_fetch_add(next, 1L, __ATOMIC_RELAXED); }
+static long gpusvm__load(volatile long *v) { return __atomic_load_n(v, __ATOMIC_ACQUIRE); }
+static void gpusvm__store(volatile long *v, long x) { __atomic_store_n(v, x, __ATOMIC_RELEASE); }
+static long gpusvm__drop(volatile long *v) { return __atomic_sub_fetch(v, 1L, __ATOMIC_ACQ_REL); }
+#elif defined(_MSC_VER)
+#define GPUSVM__ATOMICS 1
+static long gpusvm__take(volatile long *next) { return InterlockedExchangeAdd(next, 1L); }
+static long gpusvm__load(volatile long *v) { return InterlockedCompareExchange(v, 0, 0); }
+static void gpusvm__store(volatile long *v, long x) { InterlockedExchange(v, x); }
+static long gpusvm__drop(volatile long *v) { return InterlockedDecrement(v); }
+#else
+#define GPUSVM__ATOMICS 0
+static long gpusvm__take(volatile long *next) { return (*next)++; }
+static long gpusvm__load(volatile long *v) { return *v; }
+static void gpusvm__store(volatile long *v, long x) { *v = x; }
+static long gpusvm__drop(volatile long *v) { return --*v; }
+#endif
+#if GPUSVM__ATOMICS && !defined(GPUSVM_NO_THREADS)
+#define GPUSVM__THREADS 1
+#else
+#define GPUSVM__THREADS 0
+#endif
 typedef struct gpusvm__task {
     void (*fn)(void *arg, int t);
     void *arg;
     int t;
 } gpusvm__task;
 
-#if defined(GPUSVM__WINDOWS)
+#if defined(GPUSVM__WINDOWS) && GPUSVM__THREADS
 static DWORD WINAPI gpusvm__task_main(LPVOID p)
 {
     gpusvm__task *k = (gpusvm__task *)p;
@@ -1548,9 +1587,11 @@ static int gpusvm__cores(void)
     GetSystemInfo(&si);
     return (int)si.dwNumberOfProcessors;
 }
-#elif !defined(GPUSVM_NO_OPENCL)
-/* POSIX threads, looked up at run time here and nowhere else (no program needs -pthread): 1 with
-   every entry found, where the program or a library it loaded has the threads. */
+#elif GPUSVM__THREADS
+/* POSIX threads, found here and nowhere else: looked up at run time (no program needs -pthread), 1
+   with every entry found, where the program or a library it loaded has the threads; with
+   GPUSVM_NO_OPENCL (no run-time linking) the program's own, linked (-pthread where its C library
+   wants it; glibc 2.34 and later, musl and the BSDs keep them in the C library). */
 typedef struct gpusvm__pthreads {
     int (*create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
     int (*join)(pthread_t, void **);
@@ -1559,6 +1600,18 @@ typedef struct gpusvm__pthreads {
     int (*wait)(pthread_cond_t *, pthread_mutex_t *);
     int (*broadcast)(pthread_cond_t *);
 } gpusvm__pthreads;
+#ifdef GPUSVM_NO_OPENCL
+static int gpusvm__pthreads_load(gpusvm__pthreads *api)
+{
+    api->create = pthread_create;
+    api->join = pthread_join;
+    api->lock = pthread_mutex_lock;
+    api->unlock = pthread_mutex_unlock;
+    api->wait = pthread_cond_wait;
+    api->broadcast = pthread_cond_broadcast;
+    return 1;
+}
+#else
 static int gpusvm__pthreads_load(gpusvm__pthreads *api)
 {
     static const char *const names[] = {"pthread_create",       "pthread_join",      "pthread_mutex_lock",
@@ -1578,6 +1631,7 @@ static int gpusvm__pthreads_load(gpusvm__pthreads *api)
     memcpy(&api->broadcast, &sym[5], sizeof api->broadcast);
     return 1;
 }
+#endif
 static void *gpusvm__task_main(void *p)
 {
     gpusvm__task *k = (gpusvm__task *)p;
@@ -1609,7 +1663,7 @@ static int gpusvm__cores(void)
     const long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
 }
-#else /* GPUSVM_NO_OPENCL on POSIX: no run-time linking, so one thread */
+#else /* no threads: the calls one after another */
 static void gpusvm__parallel(int n, void (*fn)(void *arg, int t), void *arg)
 {
     int t;
@@ -1618,35 +1672,15 @@ static void gpusvm__parallel(int n, void (*fn)(void *arg, int t), void *arg)
 static int gpusvm__cores(void) { return 1; }
 #endif
 
-/* gpusvm__take(&next): next's value before adding 1, atomically, where the compiler has an atomic
-   add (GCC, Clang, MSVC; GPUSVM__TAKE_ATOMIC 1), so that threads can take the items of a list in
-   turn; elsewhere 0, and the callers split the items statically. With it, gpusvm__load (acquire),
-   gpusvm__store (release) and gpusvm__drop (subtract 1, the new value). */
-#if defined(__GNUC__) || defined(__clang__)
-#define GPUSVM__TAKE_ATOMIC 1
-static long gpusvm__take(volatile long *next) { return __atomic_fetch_add(next, 1L, __ATOMIC_RELAXED); }
-static long gpusvm__load(volatile long *v) { return __atomic_load_n(v, __ATOMIC_ACQUIRE); }
-static void gpusvm__store(volatile long *v, long x) { __atomic_store_n(v, x, __ATOMIC_RELEASE); }
-static long gpusvm__drop(volatile long *v) { return __atomic_sub_fetch(v, 1L, __ATOMIC_ACQ_REL); }
-#elif defined(_MSC_VER)
-#define GPUSVM__TAKE_ATOMIC 1
-static long gpusvm__take(volatile long *next) { return InterlockedExchangeAdd(next, 1L); }
-static long gpusvm__load(volatile long *v) { return InterlockedCompareExchange(v, 0, 0); }
-static void gpusvm__store(volatile long *v, long x) { InterlockedExchange(v, x); }
-static long gpusvm__drop(volatile long *v) { return InterlockedDecrement(v); }
-#else
-#define GPUSVM__TAKE_ATOMIC 0
-#endif
-
 /* A pool of threads kept for a while (a training): gpusvm__pool_run(pool, n, fn, arg) is
    gpusvm__parallel's, without starting and joining n - 1 threads each time (on 16 cores 0.4 ms a
    call, and a round of the C backend's solver makes three or more). The workers wait for the next
    call spinning a little, then asleep on a condition variable; the caller waits for them spinning
    (its own part is about as long as theirs). Where threads or atomic operations are missing, the
    pool is never started and gpusvm__pool_run is gpusvm__parallel. */
-#if GPUSVM__TAKE_ATOMIC && !defined(GPUSVM__WINDOWS) && !defined(GPUSVM_NO_OPENCL)
+#if GPUSVM__THREADS && !defined(GPUSVM__WINDOWS)
 #define GPUSVM__POOL 1
-#elif GPUSVM__TAKE_ATOMIC && defined(GPUSVM__WINDOWS) && (!defined(_WIN32_WINNT) || _WIN32_WINNT >= 0x0600)
+#elif GPUSVM__THREADS && defined(GPUSVM__WINDOWS) && (!defined(_WIN32_WINNT) || _WIN32_WINNT >= 0x0600)
 #define GPUSVM__POOL 1 /* condition variables: Windows Vista and later */
 #else
 #define GPUSVM__POOL 0
@@ -1671,12 +1705,11 @@ static void gpusvm__yield(void)
 {
 #if defined(GPUSVM__WINDOWS)
     SwitchToThread();
-#elif !defined(GPUSVM_NO_OPENCL)
+#elif GPUSVM__THREADS
     sched_yield();
 #endif
 }
 
-#if GPUSVM__TAKE_ATOMIC
 /* The waits, every one of them: spin reading (GPUSVM__PAUSE), yielding the core every
    GPUSVM__POOL_SPIN reads. wait_for: until *v is want. wait_while (the pool's workers): while *v
    is `was`, at most `yields` yields; *v's last value. */
@@ -1703,10 +1736,10 @@ static long gpusvm__wait_while(volatile long *v, long was, int yields)
     return now;
 }
 #endif
-/* A ticket lock (the locks, every one of them: the process-wide open lock, a context's said lock). */
+/* A ticket lock (the locks, every one of them: the process-wide open lock, a context's said and
+   build locks). */
 static void gpusvm__ticket_lock(volatile long *next, volatile long *turn) { gpusvm__wait_for(turn, gpusvm__take(next)); }
 static void gpusvm__ticket_unlock(volatile long *turn) { gpusvm__store(turn, gpusvm__load(turn) + 1); }
-#endif
 
 typedef struct gpusvm__pool gpusvm__pool;
 typedef struct gpusvm__pool_worker {
@@ -1893,20 +1926,12 @@ static void gpusvm__pool_run(gpusvm__pool *p, int threads, int parts, void (*fn)
    call stay one failure's. */
 static void gpusvm__said_lock(gpusvm_context *ctx)
 {
-#if GPUSVM__TAKE_ATOMIC
     if (ctx->shared) gpusvm__ticket_lock(&ctx->said_next, &ctx->said_turn);
-#else
-    (void)ctx;
-#endif
 }
 
 static void gpusvm__said_unlock(gpusvm_context *ctx)
 {
-#if GPUSVM__TAKE_ATOMIC
     if (ctx->shared) gpusvm__ticket_unlock(&ctx->said_turn);
-#else
-    (void)ctx;
-#endif
 }
 
 /* The process-wide lock around a backend's opening and closing (gpusvm_context_create and
@@ -1915,10 +1940,10 @@ static void gpusvm__said_unlock(gpusvm_context *ctx)
    clGetDeviceInfo when two threads discover devices at once). A ticket lock on the atomic add:
    initialised by the loader (zeros), no pthread symbol at link time; the waiters yield their core,
    since a kernel program can take seconds to build. The one piece of mutable state outside a
-   context. Without atomics (GPUSVM__TAKE_ATOMIC 0) there is none, and contexts must be created
+   context. Without atomics (GPUSVM__ATOMICS 0) there is none, and contexts must be created
    and destroyed one at a time by the program; with GPUSVM_STATIC each translation unit has its
    own. */
-#if GPUSVM__TAKE_ATOMIC && !defined(GPUSVM_NO_OPENCL)
+#if GPUSVM__ATOMICS && !defined(GPUSVM_NO_OPENCL)
 static volatile long gpusvm__open_next, gpusvm__open_turn;
 static void gpusvm__open_lock(void) { gpusvm__ticket_lock(&gpusvm__open_next, &gpusvm__open_turn); }
 static void gpusvm__open_unlock(void) { gpusvm__ticket_unlock(&gpusvm__open_turn); }
@@ -4607,8 +4632,7 @@ typedef struct gpusvm__cpu_smo_split {
 
 /* Thread t's inner solves: runs of per problems taken in turn in the batch's order
    (gpusvm__cpu_order: so that a batch of problems of unequal cost, a grid's C values, keeps every
-   thread busy; each is solved alone, so any thread gives the same bits), or the order's t-th,
-   t + parts-th, ... runs without an atomic add; with chunk, its t-th. */
+   thread busy; each is solved alone, so any thread gives the same bits); with chunk, its t-th. */
 static void gpusvm__cpu_smo_part(void *arg, int t)
 {
     gpusvm__cpu_smo_split *s = (gpusvm__cpu_smo_split *)arg;
@@ -4618,12 +4642,7 @@ static void gpusvm__cpu_smo_part(void *arg, int t)
             gpusvm__cpu_smo_one(s->b, &s->b->job[s->chunk[t]], &s->w[t], s->eps, s->ratio, s->max_inner, s->max_iter);
         return;
     }
-#if GPUSVM__TAKE_ATOMIC
-    while ((k = (int)gpusvm__take(&s->next) * s->per) < s->b->nprob)
-#else
-    for (k = t * s->per; k < s->b->nprob; k += s->parts * s->per)
-#endif
-    {
+    while ((k = (int)gpusvm__take(&s->next) * s->per) < s->b->nprob) {
         const int end = s->b->nprob - k < s->per ? s->b->nprob : k + s->per;
         for (; k < end; ++k) {
             const int p = s->b->order[k];
@@ -4712,7 +4731,6 @@ static void gpusvm__cpu_block_part(void *arg, int t)
     for (k = lo; k < hi; ++k) w->kq_have[w->bslot[k]] = 1;
 }
 
-#if GPUSVM__TAKE_ATOMIC
 /* Tile c's part of the gradient update (gpusvm__cpu_update's, for its points' variables: the same
    sums in the same order), once its rows and the solve are done. */
 static void gpusvm__cpu_update_tile(gpusvm__cpu_overlap *o, int c)
@@ -4726,7 +4744,6 @@ static void gpusvm__cpu_update_tile(gpusvm__cpu_overlap *o, int c)
         gpusvm__cpu_accumulate(j->G, j->p.y, j->npts + c0, j->npts + c1, j->K, j->kw, j->plo, j->ws_slot, j->coef,
                                j->q, j->npts);
 }
-#endif
 
 /* Chunk c of the rows, on the scratch of rs. */
 static void gpusvm__cpu_overlap_chunk(const gpusvm__cpu_overlap *o, const gpusvm__cpu_rowsrc *rs, long c)
@@ -4738,8 +4755,7 @@ static void gpusvm__cpu_overlap_chunk(const gpusvm__cpu_overlap *o, const gpusvm
 }
 
 /* Thread t: (thread 0: the inner solve first) the rows' chunks, taken in turn, then the update's
-   tiles (without an atomic add: chunks t, t + parts, ..., so thread 0's wait for its solve, and
-   the update is its own step). */
+   tiles (with no threads, thread 0 takes every chunk and then every tile, in order). */
 static void gpusvm__cpu_overlap_part(void *arg, int t)
 {
     gpusvm__cpu_overlap *o = (gpusvm__cpu_overlap *)arg;
@@ -4748,12 +4764,9 @@ static void gpusvm__cpu_overlap_part(void *arg, int t)
     long c;
     if (t == 0) {
         gpusvm__cpu_smo_run(s->b, o->j, &s->w[0], s->eps, s->ratio, s->max_inner, s->max_iter);
-#if GPUSVM__TAKE_ATOMIC
         gpusvm__store(&o->solved, 1);
-#endif
     }
     gpusvm__cpu_rowsrc_of(s->b, o->j, o->first, t, &rs);
-#if GPUSVM__TAKE_ATOMIC
     while ((c = gpusvm__take(&o->next)) < o->items)
         if (c < o->chunks) {
             gpusvm__cpu_overlap_chunk(o, &rs, c);
@@ -4761,9 +4774,6 @@ static void gpusvm__cpu_overlap_part(void *arg, int t)
         } else { /* every chunk was taken before: the wait is for those in hand, and the solve */
             gpusvm__cpu_update_tile(o, (int)(c - o->chunks));
         }
-#else
-    for (c = t; c < o->chunks; c += o->parts) gpusvm__cpu_overlap_chunk(o, &rs, c);
-#endif
 }
 
 /* Job j's inner solve (on s's w[0]) and its deferred rows. Chunks of at most 256 rows by a tile,
@@ -4771,6 +4781,7 @@ static void gpusvm__cpu_overlap_part(void *arg, int t)
 static void gpusvm__cpu_smo_overlap(gpusvm__cpu_smo_split *s, gpusvm__cpu_job *j)
 {
     gpusvm__cpu_overlap o;
+    int c;
     const size_t tiles = (j->kw + GPUSVM__CPU_TILE - 1) / GPUSVM__CPU_TILE;
     o.s = s;
     o.j = j;
@@ -4787,18 +4798,12 @@ static void gpusvm__cpu_smo_overlap(gpusvm__cpu_smo_split *s, gpusvm__cpu_job *j
     o.groups = (o.count + o.rows_per - 1) / o.rows_per;
     o.chunks = (int)tiles * o.groups;
     o.tiles = (int)tiles;
-    o.items = o.chunks;
+    o.items = o.chunks + o.tiles;
     o.next = 0;
     o.solved = 0;
-#if GPUSVM__TAKE_ATOMIC
-    {
-        int c;
-        o.tile_left = s->b->tile_left;
-        for (c = 0; c < o.tiles; ++c) o.tile_left[c] = o.groups;
-        o.items = o.chunks + o.tiles;
-        j->updated = 1;
-    }
-#endif
+    o.tile_left = s->b->tile_left;
+    for (c = 0; c < o.tiles; ++c) o.tile_left[c] = o.groups;
+    j->updated = 1;
     gpusvm__cpu_run(s->b, o.parts, gpusvm__cpu_overlap_part, &o);
 }
 
@@ -6642,11 +6647,7 @@ static void gpusvm__ocl_compile_some(void *arg, int t)
 {
     gpusvm__ocl_compile *c = (gpusvm__ocl_compile *)arg;
     long i;
-#if GPUSVM__TAKE_ATOMIC
     while ((i = gpusvm__take(&c->next)) < c->n) {
-#else
-    for (i = t; i < c->n; i += c->threads) {
-#endif
         const int k = c->k[i];
         c->be[i] = c->b->cl->clBuildProgram(c->b->prog[k], 1, &c->b->dev, c->opt[k], NULL, NULL);
     }
@@ -6870,22 +6871,8 @@ fail:
 
 /* One build at a time on a context: its devices, each on a thread of its own, share its build
    log and times. Never taken around gpusvm__open_lock. */
-static void gpusvm__build_lock(gpusvm_context *ctx)
-{
-#if GPUSVM__TAKE_ATOMIC
-    gpusvm__ticket_lock(&ctx->build_next, &ctx->build_turn);
-#else
-    (void)ctx;
-#endif
-}
-static void gpusvm__build_unlock(gpusvm_context *ctx)
-{
-#if GPUSVM__TAKE_ATOMIC
-    gpusvm__ticket_unlock(&ctx->build_turn);
-#else
-    (void)ctx;
-#endif
-}
+static void gpusvm__build_lock(gpusvm_context *ctx) { gpusvm__ticket_lock(&ctx->build_next, &ctx->build_turn); }
+static void gpusvm__build_unlock(gpusvm_context *ctx) { gpusvm__ticket_unlock(&ctx->build_turn); }
 
 /* Builds the kernels of set that are not built yet (each from the kernel cache when it holds it);
    the log, the time and whether everything came from the cache stay on the context. */
@@ -10156,10 +10143,8 @@ static gpusvm_result gpusvm__multi_run(gpusvm__multi *m, gpusvm__multi_call *c)
     gpusvm_context *ctx = m->base.ctx;
     int k;
     c->m = m;
-#if GPUSVM__POOL
-    if (m->base.own_thread && ctx->threads > 1 && ctx->default_alloc)
+    if (GPUSVM__THREADS && m->base.own_thread && ctx->threads > 1 && ctx->default_alloc)
         return gpusvm__shared_call(ctx, &m->pool, m->n, gpusvm__multi_step, c, c->res);
-#endif
     for (k = 0; k < m->n; ++k) {
         gpusvm__multi_step(c, k);
         if (c->res[k] != GPUSVM_OK) return c->res[k];
@@ -11767,18 +11752,14 @@ static void gpusvm__jobs_device(void *arg, int k)
     gpusvm__jobs *jb = (gpusvm__jobs *)arg;
     long j;
     jb->res[k] = GPUSVM_OK;
-#if GPUSVM__TAKE_ATOMIC
     while (!gpusvm__load(&jb->failed) && (j = gpusvm__take(&jb->next)) < jb->njobs)
         if ((jb->res[k] = jb->fn(&jb->own[k], jb->arg, (int)j)) != GPUSVM_OK) gpusvm__store(&jb->failed, 1);
-#else
-    (void)j;
-#endif
 }
 
 /* Whether jobs may run on threads of their own at all (see gpusvm__jobs_run). */
 static int gpusvm__jobs_threads(const gpusvm_context *ctx, int njobs, int in_turn)
 {
-    return njobs >= 2 && !in_turn && ctx->threads >= 2 && ctx->default_alloc && GPUSVM__TAKE_ATOMIC;
+    return njobs >= 2 && !in_turn && ctx->threads >= 2 && ctx->default_alloc && GPUSVM__THREADS;
 }
 
 /* How many devices gpusvm__jobs_run would run njobs jobs of the given kernel-row work

@@ -41,7 +41,7 @@ for cc in gcc clang; do
     echo "$line"
 done
 echo
-echo "The prediction-only program (examples/predict_only.c; GPUSVM_PREDICT_ONLY, GPUSVM_STATIC, GPUSVM_NO_OPENCL, -O2, stripped):"
+echo "The prediction-only program (examples/predict_only.c; GPUSVM_PREDICT_ONLY, GPUSVM_STATIC, GPUSVM_NO_OPENCL, GPUSVM_NO_THREADS, -O2, stripped):"
 echo
 sh tests/predict_size.sh "$T" | sed -n 's/^\(gcc\|clang\): predict_only \([0-9]*\) bytes stripped (at most \([0-9]*\)).*/- \1: \2 bytes (bound \3)/p'
 echo

@@ -5,11 +5,11 @@
    then classifies a point with gpusvm_predictor_predict, which needs no context and allocates
    nothing. Built with
 
-       cc -O2 -I.. -DGPUSVM_PREDICT_ONLY -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL predict_only.c -lm
+       cc -O2 -I.. -DGPUSVM_PREDICT_ONLY -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL -DGPUSVM_NO_THREADS predict_only.c -lm
 
    the trainer is not compiled in (GPUSVM_PREDICT_ONLY), every library function is static
-   (GPUSVM_STATIC), so the compiler leaves out what the program never calls, and OpenCL is out
-   (GPUSVM_NO_OPENCL): 47 KB stripped on x86-64 with gcc 12 -O2 (56 KB with clang 14), against 125 KB
+   (GPUSVM_STATIC), so the compiler leaves out what the program never calls, and OpenCL and host
+   threads are out (GPUSVM_NO_OPENCL, GPUSVM_NO_THREADS): 47 KB stripped on x86-64 with gcc 12 -O2 (56 KB with clang 14), against 125 KB
    for the same build of examples/quickstart.c, which trains. make test builds it that way with
    gcc and clang, runs it, checks the size against 64 KB and that no solver function is in the
    binary. */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # predict_size.sh OUT_DIR: examples/predict_only.c built as the header says a program that only
-# predicts is built (GPUSVM_PREDICT_ONLY, GPUSVM_STATIC, GPUSVM_NO_OPENCL, -O2), with gcc and with
+# predicts is built (GPUSVM_PREDICT_ONLY, GPUSVM_STATIC, GPUSVM_NO_OPENCL, GPUSVM_NO_THREADS, -O2), with gcc and with
 # clang where installed: it must classify its frames, be at most LIMIT bytes stripped, and hold no
 # function of the solver; examples/quickstart.c built alike must hold them (the check can fail).
 # A program that calls gpusvm_train in such a build must not compile.
@@ -14,8 +14,8 @@ mkdir -p "$T"
 for cc in gcc clang; do
     command -v $cc > /dev/null 2>&1 || { echo "$cc not installed: skipped"; continue; }
     bin=$T/predict_only_$cc
-    $cc -std=c99 -O2 $WARN -DGPUSVM_PREDICT_ONLY -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL -I. -o $bin examples/predict_only.c -lm & p1=$!
-    $cc -std=c99 -O2 $WARN -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL -I. -o $T/quickstart_static_$cc examples/quickstart.c -lm & p2=$!
+    $cc -std=c99 -O2 $WARN -DGPUSVM_PREDICT_ONLY -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL -DGPUSVM_NO_THREADS -I. -o $bin examples/predict_only.c -lm & p1=$!
+    $cc -std=c99 -O2 $WARN -DGPUSVM_STATIC -DGPUSVM_NO_OPENCL -DGPUSVM_NO_THREADS -I. -o $T/quickstart_static_$cc examples/quickstart.c -lm & p2=$!
     wait $p1 && wait $p2 || { status=1; continue; }
     $bin | grep -q 'frames: -1 -1 -1 1 1 1' || { echo "$cc: predict_only does not classify its frames"; status=1; }
     strip -o $bin.stripped $bin

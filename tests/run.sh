@@ -133,6 +133,12 @@ step "strict C99 with a system header first builds; the library's clock is the w
 step "the implementation leaves the program's feature macros alone (M_PI, drand48, usleep stay)" \
     sh -c "$CC -Wall -Wextra -Werror -o $T/user_macros tests/user_macros.c -ldl -lm && $T/user_macros"
 step "GPUSVM_NO_OPENCL builds warning-free" $CC -std=c99 $WARN -DGPUSVM_NO_OPENCL -DGPUSVM_IMPLEMENTATION -x c -c -o $T/noocl.o gpusvm.h
+# the threads have a switch of their own: a build without OpenCL runs on threads (linked), one with
+# GPUSVM_NO_THREADS on the calling thread, the same model either way (tests/threads_switch.c)
+step "GPUSVM_NO_OPENCL trains on threads of its own, GPUSVM_NO_THREADS on the calling thread, the same models" sh -c \
+    "$CC -std=c99 $WARN -DGPUSVM_NO_OPENCL -I. -o $T/threads_switch tests/threads_switch.c -lm && $T/threads_switch &&
+     $CC -std=c99 $WARN -DGPUSVM_NO_OPENCL -DGPUSVM_NO_THREADS -I. -o $T/threads_off tests/threads_switch.c -lm && $T/threads_off &&
+     $CC -std=c99 $WARN -DGPUSVM_NO_THREADS -DGPUSVM_IMPLEMENTATION -x c -c -o $T/nothreads.o gpusvm.h"
 step "two translation units with GPUSVM_STATIC link" $CC -std=c99 $WARN -o $T/static tests/static_a.c tests/static_b.c -ldl -lm
 step "GPUSVM_STATIC program runs" $T/static
 step "GPUSVM_NO_RUNTIME_LINKING checks our OpenCL declarations against <CL/cl.h>" \

@@ -3,7 +3,8 @@
    arithmetic, for a microcontroller's flash or a game's code.
    Usage: gpusvm-export [-d] model_file [name] > model.h (model_file "-": standard input) */
 #define GPUSVM_IMPLEMENTATION
-#define GPUSVM_NO_OPENCL /* nothing here runs on a device */
+#define GPUSVM_NO_OPENCL  /* nothing here runs on a device */
+#define GPUSVM_NO_THREADS /* nor on threads: a model in, its C out */
 #include "../gpusvm.h"
 #include <ctype.h>
 #include <stdio.h>
