@@ -11322,9 +11322,10 @@ static int gpusvm__pow2_floor(size_t v)
 #define GPUSVM__LARGE_NVAR 100000
 
 /* The working-set size of a batch: the device's cap (or its size for large problems), the user's
-   choice, the row budget (per problem, as LIBSVM's cache is per solve), one buffer; every problem
-   whole when all fit. 0 when not even two rows fit one buffer. */
-static int gpusvm__batch_q(const gpusvm__backend *b, const gpusvm__problem *p, int nprob, const gpusvm_params *prm)
+   choice, the plan's row budget (bytes, per problem, as LIBSVM's cache is per solve; 0 none), one
+   buffer; every problem whole when all fit. 0 when not even two rows fit one buffer. */
+static int gpusvm__batch_q(const gpusvm__backend *b, const gpusvm__problem *p, int nprob, const gpusvm_params *prm,
+                           size_t budget)
 {
     size_t nvar = 0, max_pts = 1, most = 1, rows_budget, row_bytes;
     int q = b->qcap, any_part = 0, t;
@@ -11342,7 +11343,7 @@ static int gpusvm__batch_q(const gpusvm__backend *b, const gpusvm__problem *p, i
         q = (int)most;
     for (t = 0; t < nprob; ++t) any_part = any_part || p[t].nvar > (size_t)q;
     if (!any_part) q = (int)most; /* every problem whole: the largest is the stride */
-    rows_budget = prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) / row_bytes : (size_t)-1;
+    rows_budget = budget ? budget / row_bytes : (size_t)-1;
     if (any_part && rows_budget < (size_t)q) q = gpusvm__pow2_floor(rows_budget < 64 ? 64 : rows_budget);
     if (q < 2 && nvar >= 2) q = 2;
     if (b->max_alloc / row_bytes < (size_t)q) q = gpusvm__pow2_floor(b->max_alloc / row_bytes);
@@ -11396,11 +11397,13 @@ static gpusvm_result gpusvm__batch_run_alloc(gpusvm_context *ctx, const gpusvm__
     return GPUSVM_OK;
 }
 
-/* The plan of a batch under prm with working-set size q: a split context's part is this process's. */
-static gpusvm__plan gpusvm__plan_of(const gpusvm_context *ctx, const gpusvm_params *prm, int q)
+/* The plan of a batch under prm, its defaults resolved here once: the kernel rows' budget
+   (params.cache_size_mb, LIBSVM's -m, read nowhere else; 0: none given, each backend's own),
+   shrinking, a split context's part (this process's); q, the working set, is the caller's (0 here). */
+static gpusvm__plan gpusvm__plan_of(const gpusvm_context *ctx, const gpusvm_params *prm)
 {
     gpusvm__plan pl;
-    pl.q = q;
+    pl.q = 0;
     pl.rows_budget = prm->cache_size_mb > 0.0 ? (size_t)(prm->cache_size_mb * 1048576.0) : 0;
     pl.shrinking = prm->shrinking > 0;
     pl.parts = ctx->split.parts > 1 ? ctx->split.parts : 0;
@@ -11595,9 +11598,10 @@ static gpusvm_result gpusvm__solve_batch(gpusvm_context *ctx, const gpusvm__prob
     gpusvm__backend *b = ctx->backend;
     gpusvm__batch_run run;
     gpusvm_result r;
-    gpusvm__plan pl = gpusvm__plan_of(ctx, prm, gpusvm__batch_q(b, p, nprob, prm));
+    gpusvm__plan pl = gpusvm__plan_of(ctx, prm);
     int q, t;
     size_t nvar = 0, need;
+    pl.q = gpusvm__batch_q(b, p, nprob, prm, pl.rows_budget);
     if (pl.q == 0) return gpusvm__fail(ctx, GPUSVM_ERR_DEVICE_MEMORY, "not even two kernel rows fit one device buffer");
     if (nprob > GPUSVM__BATCH_MAX || b->train->bytes(b, p, nprob, &pl) > b->train->mem_left(b)) {
         if (nprob > 1) { /* two smaller batches (each problem's solve is its own: the same models) */
@@ -13266,9 +13270,9 @@ static gpusvm_result gpusvm__cs_setup(gpusvm_context *ctx, const gpusvm__csr *xi
 static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *prm, gpusvm__cs *s)
 {
     gpusvm__backend *be = ctx->backend;
-    const double budget = prm->cache_size_mb > 0.0 ? prm->cache_size_mb * 1048576.0 : (double)be->cs->cache_budget;
+    gpusvm__plan pl = gpusvm__plan_of(ctx, prm);
+    const double budget = pl.rows_budget ? (double)pl.rows_budget : (double)be->cs->cache_budget;
     double rows = 0.0;
-    gpusvm__plan pl;
     gpusvm__cs_desc d;
     gpusvm_result res;
     size_t nmax = 1;
@@ -13285,7 +13289,7 @@ static gpusvm_result gpusvm__cs_begin(gpusvm_context *ctx, const gpusvm_params *
         s->pb[p].cache = s->cache;
         s->pb[p].own_rows = 1;
     }
-    pl = gpusvm__plan_of(ctx, prm, s->q);
+    pl.q = s->q;
     if (s->cache && be->train->bytes(be, s->pb, s->nprob, &pl) > be->train->mem_left(be))
         for (s->cache = 0, p = 0; p < s->nprob; ++p) s->pb[p].cache = 0;
     while (pl.q > 2 && be->train->bytes(be, s->pb, s->nprob, &pl) > be->train->mem_left(be)) pl.q /= 2;

@@ -984,15 +984,15 @@ static void working_set_check(gpusvm_context *cpu, gpusvm_context *ocl)
     memset(&prm, 0, sizeof prm);
     p[0].nvar = p[0].npts = GPUSVM__LARGE_NVAR - 1;
     p[1].nvar = p[1].npts = 5000;
-    CHECK(gpusvm__batch_q(b, p, 2, &prm) == b->qcap, "below the large size the working set is the cap");
+    CHECK(gpusvm__batch_q(b, p, 2, &prm, 0) == b->qcap, "below the large size the working set is the cap");
     CHECK(b->qcap < 1024 || b->q_large == b->qcap / 2, "a 1024-wide device halves it for large problems");
     p[0].nvar = p[0].npts = GPUSVM__LARGE_NVAR;
-    CHECK(gpusvm__batch_q(b, p, 2, &prm) == (b->q_large ? b->q_large : b->qcap),
+    CHECK(gpusvm__batch_q(b, p, 2, &prm, 0) == (b->q_large ? b->q_large : b->qcap),
           "a batch holding a large problem takes the backend's size for it");
     prm.working_set_size = 1024;
-    CHECK(gpusvm__batch_q(b, p, 2, &prm) == b->qcap, "the user's working-set size wins");
+    CHECK(gpusvm__batch_q(b, p, 2, &prm, 0) == b->qcap, "the user's working-set size wins");
     prm.working_set_size = 0;
-    CHECK(gpusvm__batch_q(cpu->backend, p, 2, &prm) == cpu->backend->qcap, "the C backend keeps its cap");
+    CHECK(gpusvm__batch_q(cpu->backend, p, 2, &prm, 0) == cpu->backend->qcap, "the C backend keeps its cap");
 }
 
 /* How long a problem may go without a new low of its gap before it counts as stalled: 2000 rounds,
