@@ -108,6 +108,14 @@
 /* The arguments of gpusvm_rows_tiled and gpusvm_rows_few: one list (part 0's shared header). */
 #define GPUSVM_ROWS_PARAMS GPUSVM__ARGS_ROWS(GPUSVM__PARAM, GPUSVM__COMMA)
 
+/* Problem p's entry of the problem table, decoded once for every rows kernel (gpusvm_rows_tiled,
+   _narrow, _few, _sparse): pi, its row; nb, its points; split and pt, where its points begin
+   (GPUSVM__PT, GPUSVM_COL). GPUSVM_ROWS_GAMMA: its gamma, the problem's own (a grid's differ). */
+#define GPUSVM_ROWS_PROBLEM(p)                                                                         \
+    __global const int *pi = pinfo + (p) * GPUSVM__PI_COUNT;                                           \
+    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT]
+#define GPUSVM_ROWS_GAMMA as_float(pi[GPUSVM__PI_GAMMA])
+
 #if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS)
 __kernel __attribute__((reqd_work_group_size(GPUSVM__TILE_WI, GPUSVM__TILE_WI, 1)))
 void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
@@ -119,9 +127,8 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
     const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TILE;
     const int r0 = get_group_id(1) * GPUSVM__TILE;
     const int p = get_group_id(2);
-    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
-    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */
-    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
+    GPUSVM_ROWS_PROBLEM(p);
+    const float gamma = GPUSVM_ROWS_GAMMA;
     const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
     const int ws = p * qmax;
     /* uniform per work-group: no barrier is skipped by part of the group */
@@ -200,9 +207,8 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
     __local int row_k[GPUSVM__NARROW_ROWS], row_c[GPUSVM__NARROW_ROWS];
     __local float row_n[GPUSVM__NARROW_ROWS];
     const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__NARROW_ROWS;
-    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
-    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */
-    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
+    GPUSVM_ROWS_PROBLEM(p);
+    const float gamma = GPUSVM_ROWS_GAMMA;
     const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
     const int ws = p * qmax;
     /* uniform per work-group */
@@ -295,9 +301,8 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
 {
     __local float As[GPUSVM__FEW_FEAT * GPUSVM__FEW];
     const int p = get_group_id(2);
-    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
-    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */
-    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
+    GPUSVM_ROWS_PROBLEM(p);
+    const float gamma = GPUSVM_ROWS_GAMMA;
     /* grid dimension 1: groups of GPUSVM__FEW rows from row_off on */
     const int roff = row_off + (int)get_group_id(1) * GPUSVM__FEW;
     const int nr = min(min(row_off + nrows - roff, pi[GPUSVM__PI_Q] - roff), GPUSVM__FEW);

@@ -190,12 +190,12 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
     __local gpusvm_wide red[GPUSVM__SPARSE_L * GPUSVM__SPARSE_SUM_ROWS];
 #endif
     const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__SPARSE_ROWS, first = get_group_id(0) * GPUSVM_SP_PTS;
-    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
-    const int nb = b_mode == 2 ? pi[GPUSVM__PI_Q] : pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
+    GPUSVM_ROWS_PROBLEM(p);
+    const int hi = b_mode == 2 ? pi[GPUSVM__PI_Q] : nb; /* the block's columns end */
     const int nr = min(min(nrows, pi[GPUSVM__PI_Q] - row_off) - r0, GPUSVM__SPARSE_ROWS);
     /* uniform per work-group: no barrier is skipped by part of the group */
     if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;
-    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || first >= nb) return;
+    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || first >= hi) return;
 
     int beg[GPUSVM__SPARSE_ROWS + 1]; /* row r's entries in the concatenation: [beg[r], beg[r + 1]) */
     beg[0] = 0;
@@ -205,16 +205,16 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
     }
     /* the problem's own (a grid's differ); read after the rows' set-up: read at the kernel's start,
        it crashed Intel's CPU compiler (2026.2, in instruction selection) */
-    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]);
+    const float gamma = GPUSVM_ROWS_GAMMA;
     for (int e0 = 0, e1 = 0, ps = 0; ps == 0 || e0 < beg[nr]; e0 = e1, ++ps) {
         e1 = gpusvm_sp_pass_end(beg, nr, e0);
         gpusvm_sp_fill(hkey, hval, e0, e1, a_ptr, a_col, a_val, idx, map, use_map, pt, split, p, qmax, row_off, r0);
         for (int blk = 0; blk < GPUSVM__SPARSE_BLOCKS; ++blk) {
             const int i = first + blk * GPUSVM_SP_BLOCK + GPUSVM_SP_LID / GPUSVM__SPARSE_LANES;
-            const int cb = i < nb ? GPUSVM_SP_COL(i) : 0; /* the column's point */
+            const int cb = i < hi ? GPUSVM_SP_COL(i) : 0; /* the column's point */
             gpusvm_wide acc[GPUSVM__SPARSE_ROWS], dot;
             for (int r = 0; r < GPUSVM__SPARSE_ROWS; ++r) acc[r] = GPUSVM_W_F(0.0f);
-            if (i < nb) {
+            if (i < hi) {
                 gpusvm_sp_scan(acc, b_ptr[cb] + GPUSVM_SP_LID % GPUSVM__SPARSE_LANES, b_ptr[cb + 1], b_col, b_val, hkey, hval);
             }
 #ifdef GPUSVM_SHFL
@@ -227,7 +227,7 @@ void gpusvm_rows_sparse(GPUSVM__ARGS_ROWS_SPARSE(GPUSVM__PARAM, GPUSVM__COMMA))
                 const int r = GPUSVM_SP_LID % GPUSVM__SPARSE_LANES;
                 const int mine = r < nr && (beg[r] < e1 || (beg[r] == e1 && e1 == beg[nr])) &&
                                  (beg[r + 1] > e0 || beg[r] >= e0);
-                if (i < nb && mine) {
+                if (i < hi && mine) {
                     __global float *out = K + (size_t)(p * qmax + slot[p * qmax + row_off + r0 + r]) * ldk + i;
                     const int ca = GPUSVM_SP_ROW(r);
                     if (beg[r] < e0) dot = GPUSVM_W_ADD(dot, GPUSVM_W_F(*out));
