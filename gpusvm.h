@@ -5861,11 +5861,11 @@ struct gpusvm__ocl {
        share's XW) and the inner solve runs on queue2, submitted before the round's
        new rows on queue, so that the device runs them side by side; ov_ws: queue's point after the
        selection, ov_smo: queue2's after the inner solve, ov_rows: the rows launch held back until
-       the inner solve is submitted (off, nr, skip). lq, lwait, lev: the queue the next launch goes
-       to (NULL: queue), an event it waits for, where its event goes. */
+       the inner solve is submitted (off, nr, skip). launch_queue, launch_wait, launch_event: the
+       queue the next launch goes to (NULL: queue), an event it waits for, where its event goes. */
     int overlap, ov_rows, ov_off, ov_nr, ov_skip;
-    gpusvm__cl_queue queue2, lq;
-    gpusvm__cl_event ov_ws, ov_blk, ov_smo, lwait, *lev;
+    gpusvm__cl_queue queue2, launch_queue;
+    gpusvm__cl_event ov_ws, ov_blk, ov_smo, launch_wait, *launch_event;
     int poll;            /* a lane (gpusvm__ocl_lane): a read or write waits by polling its event, not blocking
                             (one H200: four threads' blocking reads on queues of one context took four times
                             one's time, NVIDIA's driver running one at a time; polled, the same time) */
@@ -5876,8 +5876,8 @@ struct gpusvm__ocl {
        the points when they are kept sparse */
     gpusvm__cl_mem mem[GPUSVM__TB_COUNT];
     int sparse;                /* the batch's points are kept sparse (gpusvm__ocl_sparse) */
-    int sh_log;                /* gpusvm_rows_sparse's table: 2^sh_log slots, as its local memory allows */
-    int nar_r;                 /* gpusvm_rows_narrow's rows per work-group (GPUSVM__NARROW_ROWS), as local memory allows */
+    int sparse_hash_log;       /* gpusvm_rows_sparse's table: 2^sparse_hash_log slots, as local memory allows */
+    int narrow_rows;           /* gpusvm_rows_narrow's rows a work-group (GPUSVM__NARROW_ROWS), as local memory allows */
     int narrow;                /* the bound dense rows take gpusvm_rows_narrow past GPUSVM__FEW rows */
     int no_narrow;             /* the kernel tests: the tiles wherever gpusvm_rows_narrow would run */
     int cslots;                /* the row cache's slots (kernels part 1c; gpusvm__ocl_cache_plan), 0: none */
@@ -6236,8 +6236,8 @@ static gpusvm_result gpusvm__ocl_launch(gpusvm__ocl *b, int kid, gpusvm__cl_uint
 {
     gpusvm_result r = GPUSVM_OK;
     if (!b->kern[kid] && (r = gpusvm__ocl_need(b, (gpusvm__kset)1 << kid)) != GPUSVM_OK) return r;
-    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueNDRangeKernel(b->lq ? b->lq : b->queue, b->kern[kid], dims, NULL, global,
-                                                          local, b->lwait ? 1 : 0, b->lwait ? &b->lwait : NULL, b->lev));
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueNDRangeKernel(b->launch_queue ? b->launch_queue : b->queue, b->kern[kid], dims, NULL, global,
+                                                          local, b->launch_wait ? 1 : 0, b->launch_wait ? &b->launch_wait : NULL, b->launch_event));
     ++b->launches[kid];
 fail:
     return r;
@@ -6577,9 +6577,9 @@ static void gpusvm__ocl_options(const gpusvm__ocl *b, const gpusvm__exchange *xc
     size_t at;
     int i;
     tun[0].value = b->qcap;
-    tun[3].value = b->sh_log;
+    tun[3].value = b->sparse_hash_log;
     tun[5].value = (int)gpusvm__ocl_smo_l(b, xc);
-    tun[6].value = b->nar_r;
+    tun[6].value = b->narrow_rows;
     at = (size_t)snprintf(out, size, "-cl-std=CL%d.%d", xc->std / 10, xc->std % 10);
     for (i = 0; i < 7 && at < size; ++i) at += (size_t)snprintf(out + at, size - at, " -D %s=%d", tun[i].name, tun[i].value);
     if (at < size) at += (size_t)snprintf(out + at, size - at, "%s", kind[xc->kind]);
@@ -7778,7 +7778,7 @@ fail:
    GPUSVM__FEW rows (or any number with few: rows expected to be mostly skipped) gpusvm_rows_few (one
    work-item per point, a group of GPUSVM__FEW rows per grid row), more of at most GPUSVM__NARROW_D padded
    features (b->narrow, set when the rows were bound) gpusvm_rows_narrow (one work-item per point, a
-   group of b->nar_r rows per grid row), else the tiles of gpusvm_rows_tiled (16 x 16 work-items per
+   group of b->narrow_rows rows per grid row), else the tiles of gpusvm_rows_tiled (16 x 16 work-items per
    GPUSVM__TILE x GPUSVM__TILE block). With gather (training, when the gathered
    working-set buffer exists) the rows' vectors are gathered first (gpusvm_gather_ws). The other
    arguments are bound by the caller. */
@@ -7814,7 +7814,7 @@ static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int sparse, int off
     }
     if (b->narrow) {
         g[0] = gpusvm__round_up(cols, GPUSVM__NARROW_L);
-        g[1] = ((size_t)nr + (size_t)b->nar_r - 1) / (size_t)b->nar_r;
+        g[1] = ((size_t)nr + (size_t)b->narrow_rows - 1) / (size_t)b->narrow_rows;
         l[0] = GPUSVM__NARROW_L;
         l[1] = 1;
         return gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_NARROW, 3, g, l);
@@ -7996,7 +7996,7 @@ static void gpusvm__ocl_stream_gather(gpusvm__ocl *b, const int32_t *ws)
 
 /* The rows step: the working set read back and its vectors gathered (a split problem's: both
    merged, gpusvm__ocl_split_merge), the vectors uploaded (gpusvm__ocl_stream_vectors), its q x q
-   block computed into KQ (gpusvm__ocl_stream_kq: one launch, on b->lq where set). */
+   block computed into KQ (gpusvm__ocl_stream_kq: one launch, on b->launch_queue where set). */
 static gpusvm_result gpusvm__ocl_stream_vectors(gpusvm__ocl *b)
 {
     const size_t q = (size_t)b->q;
@@ -8780,12 +8780,12 @@ static gpusvm_result gpusvm__ocl_ov_release(gpusvm__ocl *b)
     b->ov_rows = 0;
     if (b->ov_ws) b->cl->clReleaseEvent(b->ov_ws);
     b->ov_ws = NULL;
-    b->lwait = b->ov_blk;
+    b->launch_wait = b->ov_blk;
     if (b->share_rows && !b->ov_blk) r = gpusvm__ocl_stream_kq(b);
     if (r == GPUSVM_OK)
         r = b->share_rows ? gpusvm__ocl_split_share(b)
                           : gpusvm__ocl_rows_launch(b, b->sparse, b->ov_off, b->ov_nr, b->ov_skip, b->ldk, b->nprob, 0, 0);
-    b->lwait = NULL;
+    b->launch_wait = NULL;
     if (b->ov_blk) b->cl->clReleaseEvent(b->ov_blk);
     b->ov_blk = NULL;
     return r;
@@ -8796,22 +8796,22 @@ static gpusvm_result gpusvm__ocl_ov_smo(gpusvm__ocl *b)
 {
     gpusvm_result r = GPUSVM_OK;
     size_t g = (size_t)b->nprob * b->smo_l, l = b->smo_l;
-    b->lq = b->queue2;
-    b->lwait = b->ov_ws;
+    b->launch_queue = b->queue2;
+    b->launch_wait = b->ov_ws;
     if ((r = gpusvm__ocl_ov_args(b, 1)) == GPUSVM_OK &&
         (b->sparse || (r = gpusvm__ocl_gather_ws(b, 0, b->q, 0, b->nprob)) == GPUSVM_OK)) {
-        b->lwait = b->sparse ? b->ov_ws : NULL; /* the block's first launch waits for the selection */
-        b->lev = &b->ov_blk; /* the rows start with the inner solve, not before it */
+        b->launch_wait = b->sparse ? b->ov_ws : NULL; /* the block's first launch waits for the selection */
+        b->launch_event = &b->ov_blk; /* the rows start with the inner solve, not before it */
         r = gpusvm__ocl_rows_launch(b, b->sparse, 0, b->q, 0, (size_t)b->q, b->nprob, 0, 0);
-        b->lev = NULL;
+        b->launch_event = NULL;
     }
     if (r == GPUSVM_OK) {
-        b->lev = &b->ov_smo;
+        b->launch_event = &b->ov_smo;
         r = gpusvm__ocl_launch(b, GPUSVM__KN_SMO, 1, &g, &l);
-        b->lev = NULL;
+        b->launch_event = NULL;
     }
-    b->lq = NULL;
-    b->lwait = NULL;
+    b->launch_queue = NULL;
+    b->launch_wait = NULL;
     if (r == GPUSVM_OK) b->cl->clFlush(b->queue2);
     if (r == GPUSVM_OK) r = gpusvm__ocl_ov_args(b, 0);
     if (r == GPUSVM_OK) r = gpusvm__ocl_ov_release(b);
@@ -8823,15 +8823,15 @@ static gpusvm_result gpusvm__ocl_ov_smo(gpusvm__ocl *b)
 static gpusvm_result gpusvm__ocl_split_smo(gpusvm__ocl *b)
 {
     gpusvm_result r;
-    b->lq = b->queue2;
-    b->lwait = b->ov_ws;
-    b->lev = &b->ov_blk;
+    b->launch_queue = b->queue2;
+    b->launch_wait = b->ov_ws;
+    b->launch_event = &b->ov_blk;
     r = gpusvm__ocl_stream_kq(b);
-    b->lwait = NULL;
-    b->lev = &b->ov_smo;
+    b->launch_wait = NULL;
+    b->launch_event = &b->ov_smo;
     if (r == GPUSVM_OK) r = gpusvm__ocl_launch(b, GPUSVM__KN_SMO, 1, &b->smo_l, &b->smo_l);
-    b->lq = NULL;
-    b->lev = NULL;
+    b->launch_queue = NULL;
+    b->launch_event = NULL;
     if (r == GPUSVM_OK) b->cl->clFlush(b->queue2);
     return r == GPUSVM_OK ? gpusvm__ocl_ov_release(b) : r;
 }
@@ -9737,10 +9737,10 @@ static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
     b->mem_budget = b->global_mem ? b->global_mem : (size_t)-1;
     if (budget_mb > 0.0 && budget_mb * 1048576.0 < (double)b->mem_budget) b->mem_budget = (size_t)(budget_mb * 1048576.0);
     b->qcap = GPUSVM__Q;
-    b->sh_log = GPUSVM__SPARSE_HASH_LOG;
-    while (b->sh_log > 6 && GPUSVM__SP_LOCAL(b->sh_log) + 1024 > b->local_mem) --b->sh_log;
-    b->nar_r = GPUSVM__NARROW_ROWS;
-    while (b->nar_r > 4 && GPUSVM__NAR_LOCAL(b->nar_r) + 1024 > b->local_mem) b->nar_r /= 2;
+    b->sparse_hash_log = GPUSVM__SPARSE_HASH_LOG;
+    while (b->sparse_hash_log > 6 && GPUSVM__SP_LOCAL(b->sparse_hash_log) + 1024 > b->local_mem) --b->sparse_hash_log;
+    b->narrow_rows = GPUSVM__NARROW_ROWS;
+    while (b->narrow_rows > 4 && GPUSVM__NAR_LOCAL(b->narrow_rows) + 1024 > b->local_mem) b->narrow_rows /= 2;
     while (b->qcap > 64 && GPUSVM__SMO_LOCAL(b->qcap) > b->local_mem) b->qcap /= 2; /* gpusvm_smo's local arrays */
     b->base.qcap = b->qcap;
     /* Problems of GPUSVM__LARGE_NVAR variables or more: half the working set. A pair update's cost
@@ -17466,12 +17466,12 @@ static const char *const gpusvm__kernel_source[] = {
     " *   2: the working set's positions i < its size, B holding their vectors as\n",
     " *      gpusvm_gather_ws writes them (problem p's at (p dpad + f) pitch_b + i):\n",
     " *      the q x q block of a streamed problem, with the bits its rows have.\n",
-    " * GPUSVM_B_COL(i): B's column for i; GPUSVM_B_PT(i): the point i stands for\n",
+    " * GPUSVM_BLOCK_COL(i): B's column for i; GPUSVM_BLOCK_POINT(i): the point i stands for\n",
     " * (its norm, and the diagonal with self). Uses map, use_map, pt, idx, ws, split. */\n",
-    "#define GPUSVM_B_LO (b_mode == 1 ? b_off : 0)\n",
-    "#define GPUSVM_B_HI(nb, q) (b_mode == 1 ? min((nb), b_end) : b_mode == 2 ? (q) : (nb))\n",
-    "#define GPUSVM_B_COL(i) (b_mode == 0 ? GPUSVM_COL(map, use_map, pt, i) : (i) - GPUSVM_B_LO)\n",
-    "#define GPUSVM_B_PT(i) \\\n",
+    "#define GPUSVM_BLOCK_LO (b_mode == 1 ? b_off : 0)\n",
+    "#define GPUSVM_BLOCK_HI(nb, q) (b_mode == 1 ? min((nb), b_end) : b_mode == 2 ? (q) : (nb))\n",
+    "#define GPUSVM_BLOCK_COL(i) (b_mode == 0 ? GPUSVM_COL(map, use_map, pt, i) : (i) - GPUSVM_BLOCK_LO)\n",
+    "#define GPUSVM_BLOCK_POINT(i) \\\n",
     "    (b_mode == 2 ? GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + (i)], split)) : GPUSVM_COL(map, use_map, pt, i))\n",
     "\n",
     "/* the block offset of a work-item's row (or point) a of 8: 4 l + a, then 64 + 4 l + a - 4 */\n",
@@ -17531,12 +17531,12 @@ static const char *const gpusvm__kernel_source[] = {
     "    __local float4 Bs[GPUSVM__FEAT_CHUNK][GPUSVM__TILE / 4];\n",
     "    const int lx = get_local_id(0), ly = get_local_id(1);\n",
     "    const int tid = ly * GPUSVM__TILE_WI + lx;\n",
-    "    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TILE;\n",
+    "    const int i0 = GPUSVM_BLOCK_LO + (int)get_group_id(0) * GPUSVM__TILE;\n",
     "    const int r0 = get_group_id(1) * GPUSVM__TILE;\n",
     "    const int p = get_group_id(2);\n",
     "    GPUSVM_ROWS_PROBLEM(p);\n",
     "    const float gamma = GPUSVM_ROWS_GAMMA;\n",
-    "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
+    "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_BLOCK_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group: no barrier is skipped by part of the group */\n",
     "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;\n",
@@ -17550,7 +17550,7 @@ static const char *const gpusvm__kernel_source[] = {
     "            __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
     "            for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {\n",
     "                const int i = i0 + GPUSVM_TOFF(lx, b);\n",
-    "                if (i < hi) out[i - GPUSVM_B_LO] = B[(size_t)pa * pitch_b + GPUSVM_B_COL(i)];\n",
+    "                if (i < hi) out[i - GPUSVM_BLOCK_LO] = B[(size_t)pa * pitch_b + GPUSVM_BLOCK_COL(i)];\n",
     "            }\n",
     "        }\n",
     "        return;\n",
@@ -17563,7 +17563,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int col_a = a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));\n",
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
     "    if (b_mode == 2) B += (size_t)p * dpad * pitch_b;\n",
-    "    const int col_b = GPUSVM_B_COL(min(i0 + lr, hi - 1));\n",
+    "    const int col_b = GPUSVM_BLOCK_COL(min(i0 + lr, hi - 1));\n",
     "\n",
     "    GPUSVM_TILE_DOTS(acc, lx, ly, lr, lf)\n",
     "\n",
@@ -17575,9 +17575,9 @@ static const char *const gpusvm__kernel_source[] = {
     "        const float na = norm_a[ca];\n",
     "        __global float *out = K + (size_t)(ws + slot[pos]) * ldk;\n",
     "        for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {\n",
-    "            const int i = i0 + GPUSVM_TOFF(lx, b), cb = GPUSVM_B_PT(min(i, hi - 1));\n",
+    "            const int i = i0 + GPUSVM_TOFF(lx, b), cb = GPUSVM_BLOCK_POINT(min(i, hi - 1));\n",
     "            if (i < hi)\n",
-    "                out[i - GPUSVM_B_LO] = gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);\n",
+    "                out[i - GPUSVM_BLOCK_LO] = gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);\n",
     "        }\n",
     "    }\n",
     "}\n",
@@ -17604,7 +17604,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * points a work-item, sharing each staged read, 3.2 ms.)\n",
     " */\n",
     "#define GPUSVM_NAR_LX ((int)get_local_id(0))\n",
-    "#define GPUSVM_NAR_I (GPUSVM_B_LO + (int)get_global_id(0))\n",
+    "#define GPUSVM_NAR_I (GPUSVM_BLOCK_LO + (int)get_global_id(0))\n",
     "\n",
     "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_NARROW)\n",
     "__kernel __attribute__((reqd_work_group_size(GPUSVM__NARROW_L, 1, 1)))\n",
@@ -17616,11 +17616,11 @@ static const char *const gpusvm__kernel_source[] = {
     "    const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__NARROW_ROWS;\n",
     "    GPUSVM_ROWS_PROBLEM(p);\n",
     "    const float gamma = GPUSVM_ROWS_GAMMA;\n",
-    "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
+    "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_BLOCK_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group */\n",
     "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;\n",
-    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__NARROW_L >= hi)\n",
+    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || GPUSVM_BLOCK_LO + (int)get_group_id(0) * GPUSVM__NARROW_L >= hi)\n",
     "        return;\n",
     "    const int cnt = min(GPUSVM__NARROW_ROWS, nr - r0);\n",
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
@@ -17638,7 +17638,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        row_n[GPUSVM_NAR_LX] = norm_a[ca];\n",
     "    }\n",
     "    if (b_mode == 2) B += (size_t)p * dpad * pitch_b;\n",
-    "    const int cb = GPUSVM_B_PT(min(GPUSVM_NAR_I, hi - 1)), rb = GPUSVM_B_COL(min(GPUSVM_NAR_I, hi - 1));\n",
+    "    const int cb = GPUSVM_BLOCK_POINT(min(GPUSVM_NAR_I, hi - 1)), rb = GPUSVM_BLOCK_COL(min(GPUSVM_NAR_I, hi - 1));\n",
     "    const float nbi = norm_b[cb];\n",
     "    float x[GPUSVM__NARROW_D];\n",
     "    for (int f = 0; f < GPUSVM__NARROW_D; ++f) x[f] = f < dpad ? B[(size_t)f * pitch_b + rb] : 0.0f;\n",
@@ -17652,7 +17652,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        const float4 n4 = vload4(0, row_n + r);\n",
     "        const int kk[4] = {k4.x, k4.y, k4.z, k4.w}, cc[4] = {c4.x, c4.y, c4.z, c4.w};\n",
     "        const float nn[4] = {n4.x, n4.y, n4.z, n4.w};\n",
-    "        __global float *out = K + (GPUSVM_NAR_I - GPUSVM_B_LO);\n",
+    "        __global float *out = K + (GPUSVM_NAR_I - GPUSVM_BLOCK_LO);\n",
     "        for (int u = 0; u < 4 && r + u < cnt; ++u) {\n",
     "            if (GPUSVM_NAR_I < hi)\n",
     "                out[(size_t)kk[u] * ldk] =\n",
@@ -17674,7 +17674,7 @@ static const char *const gpusvm__kernel_source[] = {
     "/* the local id and the point, read afresh wherever used (PoCL 3.1 loses such variables across\n",
     " * barriers; see part 3) */\n",
     "#define GPUSVM_FEW_LX ((int)get_local_id(0))\n",
-    "#define GPUSVM_FEW_I (GPUSVM_B_LO + (int)get_global_id(0))\n",
+    "#define GPUSVM_FEW_I (GPUSVM_BLOCK_LO + (int)get_global_id(0))\n",
     "\n",
     "/* FB features of the point loaded ahead, then folded into the NR rows */\n",
     "#define GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, FB)                                            \\\n",
@@ -17713,10 +17713,10 @@ static const char *const gpusvm__kernel_source[] = {
     "    /* grid dimension 1: groups of GPUSVM__FEW rows from row_off on */\n",
     "    const int roff = row_off + (int)get_group_id(1) * GPUSVM__FEW;\n",
     "    const int nr = min(min(row_off + nrows - roff, pi[GPUSVM__PI_Q] - roff), GPUSVM__FEW);\n",
-    "    const int ws = p * qmax, hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
+    "    const int ws = p * qmax, hi = GPUSVM_BLOCK_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    /* uniform per work-group */\n",
     "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;\n",
-    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__FEW_L >= hi)\n",
+    "    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || GPUSVM_BLOCK_LO + (int)get_group_id(0) * GPUSVM__FEW_L >= hi)\n",
     "        return;\n",
     "    int col_a[GPUSVM__FEW]; /* the rows' points */\n",
     "    for (int r = 0; r < GPUSVM__FEW; ++r)\n",
@@ -17724,11 +17724,11 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
     "    if (b_mode == 2) B += (size_t)p * dpad * pitch_b;\n",
     "    /* B's column for this work-item's point, and the point */\n",
-    "    const int col_b = GPUSVM_B_COL(min(GPUSVM_FEW_I, hi - 1)), pt_b = GPUSVM_B_PT(min(GPUSVM_FEW_I, hi - 1));\n",
+    "    const int col_b = GPUSVM_BLOCK_COL(min(GPUSVM_FEW_I, hi - 1)), pt_b = GPUSVM_BLOCK_POINT(min(GPUSVM_FEW_I, hi - 1));\n",
     "    if (ktype == GPUSVM__K_PRECOMPUTED) {\n",
     "        if (GPUSVM_FEW_I < hi)\n",
     "            for (int r = 0; r < nr; ++r)\n",
-    "                K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_B_LO)] =\n",
+    "                K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_BLOCK_LO)] =\n",
     "                    B[(size_t)col_a[r] * pitch_b + col_b];\n",
     "        return;\n",
     "    }\n",
@@ -17744,7 +17744,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (GPUSVM_FEW_I < hi) {\n",
     "        const float nbi = norm_b[pt_b];\n",
     "        for (int r = 0; r < nr; ++r)\n",
-    "            K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_B_LO)] = gpusvm_kfun(\n",
+    "            K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_BLOCK_LO)] = gpusvm_kfun(\n",
     "                ktype, self && col_a[r] == pt_b ? norm_a[col_a[r]] : acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);\n",
     "    }\n",
     "}\n",
@@ -19870,13 +19870,13 @@ static const char *const gpusvm__kernel_source[] = {
     " * in row order, none 0). A point's variables are it and, epsilon-SVR, it + its problem's\n",
     " * split. Grid: points / GPUSVM__TILE x GPUSVM__TILE_WI, GPUSVM__TILE_WI, problems; work-groups of\n",
     " * GPUSVM__TILE_WI x GPUSVM__TILE_WI. */\n",
-    "#define GPUSVM_RU_QR (GPUSVM__TILE / 4) /* rows of a quarter block */\n",
+    "#define GPUSVM_RU_QUARTER_ROWS (GPUSVM__TILE / 4) /* rows of a quarter block */\n",
     "/* the local id and what comes of it, read afresh wherever used (PoCL 3.1; see part 3) */\n",
-    "#define GPUSVM_RU_LX ((int)get_local_id(0))\n",
-    "#define GPUSVM_RU_LY ((int)get_local_id(1))\n",
-    "#define GPUSVM_RU_TID (GPUSVM_RU_LY * GPUSVM__TILE_WI + GPUSVM_RU_LX)\n",
-    "#define GPUSVM_RU_LR (GPUSVM_RU_TID % GPUSVM__TILE)\n",
-    "#define GPUSVM_RU_LF (GPUSVM_RU_TID / GPUSVM__TILE)\n",
+    "#define GPUSVM_RU_LID_X ((int)get_local_id(0))\n",
+    "#define GPUSVM_RU_LID_Y ((int)get_local_id(1))\n",
+    "#define GPUSVM_RU_TID (GPUSVM_RU_LID_Y * GPUSVM__TILE_WI + GPUSVM_RU_LID_X)\n",
+    "#define GPUSVM_RU_ROW (GPUSVM_RU_TID % GPUSVM__TILE)\n",
+    "#define GPUSVM_RU_FEAT (GPUSVM_RU_TID / GPUSVM__TILE)\n",
     "\n",
     "/* Point c's variables (c, and epsilon-SVR's c + split) take sum into their gradients. */\n",
     "GPUSVM_INLINE void gpusvm_ru_put(__global const int *pi, __global gpusvm_wbits *out0, __global const char *y0, int c,\n",
@@ -19896,41 +19896,41 @@ static const char *const gpusvm__kernel_source[] = {
     "{\n",
     "    __local float4 As[GPUSVM__FEAT_CHUNK][GPUSVM__TILE / 4];\n",
     "    __local float4 Bs[GPUSVM__FEAT_CHUNK][GPUSVM__TILE / 4];\n",
-    "    __local float Ks[GPUSVM_RU_QR][GPUSVM__TILE];\n",
-    "    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TILE;\n",
+    "    __local float Ks[GPUSVM_RU_QUARTER_ROWS][GPUSVM__TILE];\n",
+    "    const int i0 = GPUSVM_BLOCK_LO + (int)get_group_id(0) * GPUSVM__TILE;\n",
     "    const int p = get_group_id(2);\n",
     "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
     "    const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */\n",
     "    const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];\n",
-    "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);\n",
+    "    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_BLOCK_HI(nb, pi[GPUSVM__PI_Q]);\n",
     "    const int ws = p * qmax;\n",
     "    /* uniform per work-group */\n",
     "    if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || nr <= 0 || i0 >= hi) return;\n",
     "    if (a_pos) A += (size_t)p * dpad * pitch_a;\n",
-    "    const int col_b = GPUSVM_B_COL(min(i0 + GPUSVM_RU_LR, hi - 1));\n",
+    "    const int col_b = GPUSVM_BLOCK_COL(min(i0 + GPUSVM_RU_ROW, hi - 1));\n",
     "    gpusvm_wide sum = GPUSVM_W_F(0.0f);\n",
     "    for (int r0 = 0; r0 < nr; r0 += GPUSVM__TILE) {\n",
-    "        const int ra = min(r0 + GPUSVM_RU_LR, nr - 1);\n",
+    "        const int ra = min(r0 + GPUSVM_RU_ROW, nr - 1);\n",
     "        const int col_a =\n",
     "            a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));\n",
-    "        GPUSVM_TILE_DOTS(acc, GPUSVM_RU_LX, GPUSVM_RU_LY, GPUSVM_RU_LR, GPUSVM_RU_LF)\n",
+    "        GPUSVM_TILE_DOTS(acc, GPUSVM_RU_LID_X, GPUSVM_RU_LID_Y, GPUSVM_RU_ROW, GPUSVM_RU_FEAT)\n",
     "        /* quarter k: rows 32 k .. of the block, held by ly in [8 (k % 2), + 8) as their a in [4 (k / 2), + 4)\n",
     "           (both loops of constant length, so that acc is indexed by constants) */\n",
     "        for (int k = 0; k < 4; ++k) {\n",
     "            for (int a = 0; a < GPUSVM__TILE_ACC; ++a) {\n",
-    "                const int r = r0 + GPUSVM_TOFF(GPUSVM_RU_LY, a);\n",
-    "                if (a / 4 != k / 2 || GPUSVM_RU_LY / 8 != k % 2 || r >= nr) continue;\n",
+    "                const int r = r0 + GPUSVM_TOFF(GPUSVM_RU_LID_Y, a);\n",
+    "                if (a / 4 != k / 2 || GPUSVM_RU_LID_Y / 8 != k % 2 || r >= nr) continue;\n",
     "                const int ca = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + r], split));\n",
     "                const float na = norm_a[ca];\n",
     "                for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {\n",
-    "                    const int cb = GPUSVM_B_PT(min(i0 + GPUSVM_TOFF(GPUSVM_RU_LX, b), hi - 1));\n",
-    "                    Ks[GPUSVM_TOFF(GPUSVM_RU_LY, a) - GPUSVM_RU_QR * k][GPUSVM_TOFF(GPUSVM_RU_LX, b)] =\n",
+    "                    const int cb = GPUSVM_BLOCK_POINT(min(i0 + GPUSVM_TOFF(GPUSVM_RU_LID_X, b), hi - 1));\n",
+    "                    Ks[GPUSVM_TOFF(GPUSVM_RU_LID_Y, a) - GPUSVM_RU_QUARTER_ROWS * k][GPUSVM_TOFF(GPUSVM_RU_LID_X, b)] =\n",
     "                        gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);\n",
     "                }\n",
     "            }\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
     "            if (GPUSVM_RU_TID < GPUSVM__TILE) {\n",
-    "                const int rq = r0 + GPUSVM_RU_QR * k, n = min(GPUSVM_RU_QR, nr - rq);\n",
+    "                const int rq = r0 + GPUSVM_RU_QUARTER_ROWS * k, n = min(GPUSVM_RU_QUARTER_ROWS, nr - rq);\n",
     "                for (int t = 0; t < n; ++t)\n",
     "                    sum = GPUSVM_W_ACC(sum, GPUSVM_W_LD(coef[ws + row_off + rq + t]), Ks[t][GPUSVM_RU_TID]);\n",
     "                /* after the last quarter, here: past the loop PoCL 3.1 ran it for every work-item */\n",
@@ -20181,17 +20181,17 @@ static const char *const gpusvm__kernel_source[] = {
     " * candidates' theta, and (float pairs) the violation's terms; then the working set's alpha (q x m),\n",
     " * and its points' bounds, diagonals (GPUSVM_CS_KII) and classes (q each): the sweeps touch only\n",
     " * local memory */\n",
-    "#define GPUSVM_CS_SD(r) scr[(r)]\n",
-    "#define GPUSVM_CS_SE(r) scr[m + (r)]\n",
-    "#define GPUSVM_CS_SU(r) scr[2 * m + (r)]\n",
-    "#define GPUSVM_CS_SA(r) scr[3 * m + (r)]\n",
-    "#define GPUSVM_CS_SL(r) scr[4 * m + (r)]\n",
-    "#define GPUSVM_CS_ST(r) scr[5 * m + (r)]\n",
-    "#define GPUSVM_CS_SV(r) scr[6 * m + (r)]\n",
-    "#define GPUSVM_CS_LA(e) scr[GPUSVM__CS_SCR_ROWS * m + (e)]\n",
-    "#define GPUSVM_CS_LU(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + (t)]\n",
-    "#define GPUSVM_CS_LK(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + q + (t)]\n",
-    "#define GPUSVM_CS_LY(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + 2 * q + (t)]\n",
+    "#define GPUSVM_CS_SCR_D(r) scr[(r)]\n",
+    "#define GPUSVM_CS_SCR_DUB(r) scr[m + (r)]\n",
+    "#define GPUSVM_CS_SCR_UB(r) scr[2 * m + (r)]\n",
+    "#define GPUSVM_CS_SCR_ALPHA(r) scr[3 * m + (r)]\n",
+    "#define GPUSVM_CS_SCR_STEP(r) scr[4 * m + (r)]\n",
+    "#define GPUSVM_CS_SCR_THETA(r) scr[5 * m + (r)]\n",
+    "#define GPUSVM_CS_SCR_VTERM(r) scr[6 * m + (r)]\n",
+    "#define GPUSVM_CS_WS_ALPHA(e) scr[GPUSVM__CS_SCR_ROWS * m + (e)]\n",
+    "#define GPUSVM_CS_WS_UB(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + (t)]\n",
+    "#define GPUSVM_CS_WS_KII(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + q + (t)]\n",
+    "#define GPUSVM_CS_WS_CLASS(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + 2 * q + (t)]\n",
     "typedef char gpusvm_cs_scr_check[sizeof(gpusvm_wide) == 8 ? 1 : -1]; /* the host's word size */\n",
     "\n",
     "/* Class s against r in the search for theta (r's partition): whether s is ahead of r (larger D -\n",
@@ -20201,9 +20201,9 @@ static const char *const gpusvm__kernel_source[] = {
     " * a quarter of the chain: H200, letter's 26 classes, 2.95 s to 2.75 s against double's 1.47 s). */\n",
     "#define GPUSVM_CS_AHEAD(s, acc)                                                                   \\\n",
     "    do {                                                                                        \\\n",
-    "        const gpusvm_wide es_ = GPUSVM_CS_SE(s);                                                \\\n",
+    "        const gpusvm_wide es_ = GPUSVM_CS_SCR_DUB(s);                                                \\\n",
     "        const int ahead_ = GPUSVM_W_GT(es_, er) || (GPUSVM_W_EQ(es_, er) && (s) < r);           \\\n",
-    "        acc = GPUSVM_W_ADDF(acc, ahead_ ? GPUSVM_CS_SU(s) : GPUSVM_CS_SD(s));                   \\\n",
+    "        acc = GPUSVM_W_ADDF(acc, ahead_ ? GPUSVM_CS_SCR_UB(s) : GPUSVM_CS_SCR_D(s));                   \\\n",
     "        k += ahead_;                                                                            \\\n",
     "        if (ahead_) emin = GPUSVM_W_MIN(emin, es_);                                             \\\n",
     "    } while (0)\n",
@@ -20220,11 +20220,11 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_CS_KII(k) GPUSVM_W_DIV(GPUSVM_W_F(1.0f), (k))\n",
     "#define GPUSVM_CS_OVER_K(g, k) GPUSVM_W_MUL((g), (k))\n",
     "#define GPUSVM_CS_VIOL_PUT(r, a, ub, g) \\\n",
-    "    (GPUSVM_CS_SV(r) = gpusvm_w_make(GPUSVM_W_LT((a), (ub)) ? (g).hi : -INFINITY, (g).hi))\n",
+    "    (GPUSVM_CS_SCR_VTERM(r) = gpusvm_w_make(GPUSVM_W_LT((a), (ub)) ? (g).hi : -INFINITY, (g).hi))\n",
     "#define GPUSVM_CS_VIOL(v)                                                                       \\\n",
     "    float up_ = -INFINITY, low_ = INFINITY;                                                     \\\n",
     "    for (int r_ = 0; r_ < m; ++r_) {                                                            \\\n",
-    "        const gpusvm_wide w_ = GPUSVM_CS_SV(r_);                                                \\\n",
+    "        const gpusvm_wide w_ = GPUSVM_CS_SCR_VTERM(r_);                                                \\\n",
     "        up_ = fmax(up_, w_.hi);                                                                 \\\n",
     "        low_ = fmin(low_, w_.lo);                                                               \\\n",
     "    }                                                                                           \\\n",
@@ -20238,8 +20238,8 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM_CS_VIOL(v)                                                                       \\\n",
     "    gpusvm_wide up_ = -INFINITY, low_ = INFINITY;                                               \\\n",
     "    for (int r_ = 0; r_ < m; ++r_) {                                                            \\\n",
-    "        const gpusvm_wide g_ = GPUSVM_CS_SL(r_);                                                \\\n",
-    "        if (GPUSVM_CS_SA(r_) < GPUSVM_CS_SU(r_) && g_ > up_) up_ = g_;                           \\\n",
+    "        const gpusvm_wide g_ = GPUSVM_CS_SCR_STEP(r_);                                                \\\n",
+    "        if (GPUSVM_CS_SCR_ALPHA(r_) < GPUSVM_CS_SCR_UB(r_) && g_ > up_) up_ = g_;                           \\\n",
     "        if (g_ < low_) low_ = g_;                                                               \\\n",
     "    }                                                                                           \\\n",
     "    const gpusvm_wide v = up_ - low_\n",
@@ -20270,9 +20270,9 @@ static const char *const gpusvm__kernel_source[] = {
     "        const int it = ws[t];\n",
     "        wsl[t] = it;\n",
     "        const gpusvm_wide kdi = GPUSVM_W_LD(kd[it]);\n",
-    "        GPUSVM_CS_LU(t) = GPUSVM_W_LD(U[it]);\n",
-    "        GPUSVM_CS_LK(t) = GPUSVM_CS_KII(GPUSVM_W_GT(kdi, GPUSVM_W_F(0.0f)) ? kdi : GPUSVM_W_TAU);\n",
-    "        GPUSVM_CS_LY(t) = GPUSVM_W_I(cls[it]);\n",
+    "        GPUSVM_CS_WS_UB(t) = GPUSVM_W_LD(U[it]);\n",
+    "        GPUSVM_CS_WS_KII(t) = GPUSVM_CS_KII(GPUSVM_W_GT(kdi, GPUSVM_W_F(0.0f)) ? kdi : GPUSVM_W_TAU);\n",
+    "        GPUSVM_CS_WS_CLASS(t) = GPUSVM_W_I(cls[it]);\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    for (int e = lid; e < nq * nq; e += GPUSVM__CS_L) { /* row of position t at the point of u */\n",
@@ -20283,7 +20283,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        const int t = e / m;\n",
     "        const size_t at = (size_t)wsl[t] * m + (e - t * m);\n",
     "        cws[e] = GPUSVM_W_LD(c[at]);\n",
-    "        GPUSVM_CS_LA(e) = GPUSVM_W_LD(alpha[at]);\n",
+    "        GPUSVM_CS_WS_ALPHA(e) = GPUSVM_W_LD(alpha[at]);\n",
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "    const gpusvm_wide zero = GPUSVM_W_F(0.0f), ratio_w = GPUSVM_W_LD(ratio), eps_w = GPUSVM_W_LD(eps);\n",
@@ -20293,22 +20293,22 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (int sweep = 0; sweep < 100; ++sweep) {\n",
     "        gpusvm_wide vin = zero;\n",
     "        for (int t = 0; t < nq; ++t) {\n",
-    "            const int y = GPUSVM_W_TOI(GPUSVM_CS_LY(t));\n",
-    "            const gpusvm_wide kii = GPUSVM_CS_LK(t);\n",
+    "            const int y = GPUSVM_W_TOI(GPUSVM_CS_WS_CLASS(t));\n",
+    "            const gpusvm_wide kii = GPUSVM_CS_WS_KII(t);\n",
     "            if (lid == 0) {\n",
     "                ksl = m - 1;\n",
     "                mvl = 0;\n",
     "            }\n",
     "            for (int r = lid; r < m; r += GPUSVM__CS_L) {\n",
-    "                const gpusvm_wide a = GPUSVM_CS_LA(t * m + r);\n",
+    "                const gpusvm_wide a = GPUSVM_CS_WS_ALPHA(t * m + r);\n",
     "                const gpusvm_wide gr = GPUSVM_W_SUB(GPUSVM_W_F(r == y ? 1.0f : 0.0f), cws[t * m + r]);\n",
-    "                const gpusvm_wide ub = r == y ? GPUSVM_CS_LU(t) : zero;\n",
-    "                GPUSVM_CS_SA(r) = a;\n",
-    "                GPUSVM_CS_SU(r) = ub;\n",
+    "                const gpusvm_wide ub = r == y ? GPUSVM_CS_WS_UB(t) : zero;\n",
+    "                GPUSVM_CS_SCR_ALPHA(r) = a;\n",
+    "                GPUSVM_CS_SCR_UB(r) = ub;\n",
     "                const gpusvm_wide dr = GPUSVM_W_ADD(a, GPUSVM_CS_OVER_K(gr, kii));\n",
-    "                GPUSVM_CS_SD(r) = dr;\n",
-    "                GPUSVM_CS_SE(r) = GPUSVM_W_SUB(dr, ub);\n",
-    "                GPUSVM_CS_SL(r) = gr; /* the gradient until the step replaces it */\n",
+    "                GPUSVM_CS_SCR_D(r) = dr;\n",
+    "                GPUSVM_CS_SCR_DUB(r) = GPUSVM_W_SUB(dr, ub);\n",
+    "                GPUSVM_CS_SCR_STEP(r) = gr; /* the gradient until the step replaces it */\n",
     "                GPUSVM_CS_VIOL_PUT(r, a, ub, gr);\n",
     "            }\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
@@ -20320,7 +20320,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                continue;\n",
     "            }\n",
     "            for (int r = lid; r < m; r += GPUSVM__CS_L) { /* r first free: the classes ahead capped */\n",
-    "                const gpusvm_wide er = GPUSVM_CS_SE(r);\n",
+    "                const gpusvm_wide er = GPUSVM_CS_SCR_DUB(r);\n",
     "                gpusvm_wide part0 = zero, emin = GPUSVM_W_F(INFINITY);\n",
     "#ifdef GPUSVM_NO_FP64\n",
     "                gpusvm_wide part1 = zero, part2 = zero, part3 = zero;\n",
@@ -20334,17 +20334,17 @@ static const char *const gpusvm__kernel_source[] = {
     "                }\n",
     "                for (; s < m; ++s) GPUSVM_CS_AHEAD(s, part0);\n",
     "                const gpusvm_wide th = GPUSVM_W_DIV(GPUSVM_CS_SUM, GPUSVM_W_I(m - k));\n",
-    "                GPUSVM_CS_ST(k) = th;\n",
+    "                GPUSVM_CS_SCR_THETA(k) = th;\n",
     "                if ((k == 0 || GPUSVM_W_GE(emin, th)) && GPUSVM_W_LT(er, th)) atomic_min(&ksl, k);\n",
     "            }\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
-    "            const gpusvm_wide theta = GPUSVM_CS_ST(ksl); /* the first k that qualifies, else m - 1 */\n",
+    "            const gpusvm_wide theta = GPUSVM_CS_SCR_THETA(ksl); /* the first k that qualifies, else m - 1 */\n",
     "            for (int r = lid; r < m; r += GPUSVM__CS_L) {\n",
-    "                const gpusvm_wide d = GPUSVM_W_SUB(GPUSVM_CS_SD(r), theta), ub = GPUSVM_CS_SU(r);\n",
+    "                const gpusvm_wide d = GPUSVM_W_SUB(GPUSVM_CS_SCR_D(r), theta), ub = GPUSVM_CS_SCR_UB(r);\n",
     "                const gpusvm_wide beta = GPUSVM_W_LT(d, ub) ? d : ub;\n",
-    "                const gpusvm_wide step = GPUSVM_W_SUB(beta, GPUSVM_CS_SA(r));\n",
-    "                GPUSVM_CS_SL(r) = step;\n",
-    "                GPUSVM_CS_LA(t * m + r) = beta;\n",
+    "                const gpusvm_wide step = GPUSVM_W_SUB(beta, GPUSVM_CS_SCR_ALPHA(r));\n",
+    "                GPUSVM_CS_SCR_STEP(r) = step;\n",
+    "                GPUSVM_CS_WS_ALPHA(t * m + r) = beta;\n",
     "                if (!GPUSVM_W_EQ(step, zero)) mvl = 1;\n",
     "            }\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
@@ -20352,7 +20352,7 @@ static const char *const gpusvm__kernel_source[] = {
     "            upd = GPUSVM_W_ADD(upd, GPUSVM_W_I(mv));\n",
     "            if (mv)\n",
     "                for (int e = lid, u = u_0, r = r_0; e < nq * m; e += GPUSVM__CS_L) {\n",
-    "                    cws[e] = GPUSVM_W_ACC(cws[e], GPUSVM_CS_SL(r), kws[t * q + u]);\n",
+    "                    cws[e] = GPUSVM_W_ACC(cws[e], GPUSVM_CS_SCR_STEP(r), kws[t * q + u]);\n",
     "                    u += stp_u;\n",
     "                    r += stp_r;\n",
     "                    if (r >= m) {\n",
@@ -20371,8 +20371,8 @@ static const char *const gpusvm__kernel_source[] = {
     "        const size_t at = (size_t)wsl[t] * m + (e - t * m);\n",
     "        const gpusvm_wbits old = alpha[at];\n",
     "        const gpusvm_wide a0 = GPUSVM_W_LD(old);\n",
-    "        dA[e] = GPUSVM_W_SUB(GPUSVM_CS_LA(e), a0); /* the kernels' own: wide as it is */\n",
-    "        alpha[at] = GPUSVM_W_ST_EXACT(GPUSVM_CS_LA(e), a0, old, GPUSVM_CS_LU(t), U[wsl[t]]); /* U: y's bound */\n",
+    "        dA[e] = GPUSVM_W_SUB(GPUSVM_CS_WS_ALPHA(e), a0); /* the kernels' own: wide as it is */\n",
+    "        alpha[at] = GPUSVM_W_ST_EXACT(GPUSVM_CS_WS_ALPHA(e), a0, old, GPUSVM_CS_WS_UB(t), U[wsl[t]]); /* U: y's bound */\n",
     "    }\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE);\n",
     "    for (int t = lid; t < nq; t += GPUSVM__CS_L) {\n",

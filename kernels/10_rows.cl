@@ -59,12 +59,12 @@
  *   2: the working set's positions i < its size, B holding their vectors as
  *      gpusvm_gather_ws writes them (problem p's at (p dpad + f) pitch_b + i):
  *      the q x q block of a streamed problem, with the bits its rows have.
- * GPUSVM_B_COL(i): B's column for i; GPUSVM_B_PT(i): the point i stands for
+ * GPUSVM_BLOCK_COL(i): B's column for i; GPUSVM_BLOCK_POINT(i): the point i stands for
  * (its norm, and the diagonal with self). Uses map, use_map, pt, idx, ws, split. */
-#define GPUSVM_B_LO (b_mode == 1 ? b_off : 0)
-#define GPUSVM_B_HI(nb, q) (b_mode == 1 ? min((nb), b_end) : b_mode == 2 ? (q) : (nb))
-#define GPUSVM_B_COL(i) (b_mode == 0 ? GPUSVM_COL(map, use_map, pt, i) : (i) - GPUSVM_B_LO)
-#define GPUSVM_B_PT(i) \
+#define GPUSVM_BLOCK_LO (b_mode == 1 ? b_off : 0)
+#define GPUSVM_BLOCK_HI(nb, q) (b_mode == 1 ? min((nb), b_end) : b_mode == 2 ? (q) : (nb))
+#define GPUSVM_BLOCK_COL(i) (b_mode == 0 ? GPUSVM_COL(map, use_map, pt, i) : (i) - GPUSVM_BLOCK_LO)
+#define GPUSVM_BLOCK_POINT(i) \
     (b_mode == 2 ? GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + (i)], split)) : GPUSVM_COL(map, use_map, pt, i))
 
 /* the block offset of a work-item's row (or point) a of 8: 4 l + a, then 64 + 4 l + a - 4 */
@@ -124,12 +124,12 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
     __local float4 Bs[GPUSVM__FEAT_CHUNK][GPUSVM__TILE / 4];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int tid = ly * GPUSVM__TILE_WI + lx;
-    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TILE;
+    const int i0 = GPUSVM_BLOCK_LO + (int)get_group_id(0) * GPUSVM__TILE;
     const int r0 = get_group_id(1) * GPUSVM__TILE;
     const int p = get_group_id(2);
     GPUSVM_ROWS_PROBLEM(p);
     const float gamma = GPUSVM_ROWS_GAMMA;
-    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
+    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_BLOCK_HI(nb, pi[GPUSVM__PI_Q]);
     const int ws = p * qmax;
     /* uniform per work-group: no barrier is skipped by part of the group */
     if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;
@@ -143,7 +143,7 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
             __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
             for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {
                 const int i = i0 + GPUSVM_TOFF(lx, b);
-                if (i < hi) out[i - GPUSVM_B_LO] = B[(size_t)pa * pitch_b + GPUSVM_B_COL(i)];
+                if (i < hi) out[i - GPUSVM_BLOCK_LO] = B[(size_t)pa * pitch_b + GPUSVM_BLOCK_COL(i)];
             }
         }
         return;
@@ -156,7 +156,7 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
     const int col_a = a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));
     if (a_pos) A += (size_t)p * dpad * pitch_a;
     if (b_mode == 2) B += (size_t)p * dpad * pitch_b;
-    const int col_b = GPUSVM_B_COL(min(i0 + lr, hi - 1));
+    const int col_b = GPUSVM_BLOCK_COL(min(i0 + lr, hi - 1));
 
     GPUSVM_TILE_DOTS(acc, lx, ly, lr, lf)
 
@@ -168,9 +168,9 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
         const float na = norm_a[ca];
         __global float *out = K + (size_t)(ws + slot[pos]) * ldk;
         for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {
-            const int i = i0 + GPUSVM_TOFF(lx, b), cb = GPUSVM_B_PT(min(i, hi - 1));
+            const int i = i0 + GPUSVM_TOFF(lx, b), cb = GPUSVM_BLOCK_POINT(min(i, hi - 1));
             if (i < hi)
-                out[i - GPUSVM_B_LO] = gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);
+                out[i - GPUSVM_BLOCK_LO] = gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);
         }
     }
 }
@@ -197,7 +197,7 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
  * points a work-item, sharing each staged read, 3.2 ms.)
  */
 #define GPUSVM_NAR_LX ((int)get_local_id(0))
-#define GPUSVM_NAR_I (GPUSVM_B_LO + (int)get_global_id(0))
+#define GPUSVM_NAR_I (GPUSVM_BLOCK_LO + (int)get_global_id(0))
 
 #if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ROWS_NARROW)
 __kernel __attribute__((reqd_work_group_size(GPUSVM__NARROW_L, 1, 1)))
@@ -209,11 +209,11 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
     const int p = get_group_id(2), r0 = get_group_id(1) * GPUSVM__NARROW_ROWS;
     GPUSVM_ROWS_PROBLEM(p);
     const float gamma = GPUSVM_ROWS_GAMMA;
-    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
+    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_BLOCK_HI(nb, pi[GPUSVM__PI_Q]);
     const int ws = p * qmax;
     /* uniform per work-group */
     if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;
-    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__NARROW_L >= hi)
+    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || r0 >= nr || GPUSVM_BLOCK_LO + (int)get_group_id(0) * GPUSVM__NARROW_L >= hi)
         return;
     const int cnt = min(GPUSVM__NARROW_ROWS, nr - r0);
     if (a_pos) A += (size_t)p * dpad * pitch_a;
@@ -231,7 +231,7 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
         row_n[GPUSVM_NAR_LX] = norm_a[ca];
     }
     if (b_mode == 2) B += (size_t)p * dpad * pitch_b;
-    const int cb = GPUSVM_B_PT(min(GPUSVM_NAR_I, hi - 1)), rb = GPUSVM_B_COL(min(GPUSVM_NAR_I, hi - 1));
+    const int cb = GPUSVM_BLOCK_POINT(min(GPUSVM_NAR_I, hi - 1)), rb = GPUSVM_BLOCK_COL(min(GPUSVM_NAR_I, hi - 1));
     const float nbi = norm_b[cb];
     float x[GPUSVM__NARROW_D];
     for (int f = 0; f < GPUSVM__NARROW_D; ++f) x[f] = f < dpad ? B[(size_t)f * pitch_b + rb] : 0.0f;
@@ -245,7 +245,7 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
         const float4 n4 = vload4(0, row_n + r);
         const int kk[4] = {k4.x, k4.y, k4.z, k4.w}, cc[4] = {c4.x, c4.y, c4.z, c4.w};
         const float nn[4] = {n4.x, n4.y, n4.z, n4.w};
-        __global float *out = K + (GPUSVM_NAR_I - GPUSVM_B_LO);
+        __global float *out = K + (GPUSVM_NAR_I - GPUSVM_BLOCK_LO);
         for (int u = 0; u < 4 && r + u < cnt; ++u) {
             if (GPUSVM_NAR_I < hi)
                 out[(size_t)kk[u] * ldk] =
@@ -267,7 +267,7 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
 /* the local id and the point, read afresh wherever used (PoCL 3.1 loses such variables across
  * barriers; see part 3) */
 #define GPUSVM_FEW_LX ((int)get_local_id(0))
-#define GPUSVM_FEW_I (GPUSVM_B_LO + (int)get_global_id(0))
+#define GPUSVM_FEW_I (GPUSVM_BLOCK_LO + (int)get_global_id(0))
 
 /* FB features of the point loaded ahead, then folded into the NR rows */
 #define GPUSVM_FEW_STEP(NR, VLOAD, VTYPE, FB)                                            \
@@ -306,10 +306,10 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     /* grid dimension 1: groups of GPUSVM__FEW rows from row_off on */
     const int roff = row_off + (int)get_group_id(1) * GPUSVM__FEW;
     const int nr = min(min(row_off + nrows - roff, pi[GPUSVM__PI_Q] - roff), GPUSVM__FEW);
-    const int ws = p * qmax, hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
+    const int ws = p * qmax, hi = GPUSVM_BLOCK_HI(nb, pi[GPUSVM__PI_Q]);
     /* uniform per work-group */
     if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT)) return;
-    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__FEW_L >= hi)
+    if ((skip_whole && pi[GPUSVM__PI_WHOLE]) || nr <= 0 || GPUSVM_BLOCK_LO + (int)get_group_id(0) * GPUSVM__FEW_L >= hi)
         return;
     int col_a[GPUSVM__FEW]; /* the rows' points */
     for (int r = 0; r < GPUSVM__FEW; ++r)
@@ -317,11 +317,11 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     if (a_pos) A += (size_t)p * dpad * pitch_a;
     if (b_mode == 2) B += (size_t)p * dpad * pitch_b;
     /* B's column for this work-item's point, and the point */
-    const int col_b = GPUSVM_B_COL(min(GPUSVM_FEW_I, hi - 1)), pt_b = GPUSVM_B_PT(min(GPUSVM_FEW_I, hi - 1));
+    const int col_b = GPUSVM_BLOCK_COL(min(GPUSVM_FEW_I, hi - 1)), pt_b = GPUSVM_BLOCK_POINT(min(GPUSVM_FEW_I, hi - 1));
     if (ktype == GPUSVM__K_PRECOMPUTED) {
         if (GPUSVM_FEW_I < hi)
             for (int r = 0; r < nr; ++r)
-                K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_B_LO)] =
+                K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_BLOCK_LO)] =
                     B[(size_t)col_a[r] * pitch_b + col_b];
         return;
     }
@@ -337,7 +337,7 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     if (GPUSVM_FEW_I < hi) {
         const float nbi = norm_b[pt_b];
         for (int r = 0; r < nr; ++r)
-            K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_B_LO)] = gpusvm_kfun(
+            K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_BLOCK_LO)] = gpusvm_kfun(
                 ktype, self && col_a[r] == pt_b ? norm_a[col_a[r]] : acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);
     }
 }

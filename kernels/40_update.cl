@@ -94,13 +94,13 @@ __kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))
  * in row order, none 0). A point's variables are it and, epsilon-SVR, it + its problem's
  * split. Grid: points / GPUSVM__TILE x GPUSVM__TILE_WI, GPUSVM__TILE_WI, problems; work-groups of
  * GPUSVM__TILE_WI x GPUSVM__TILE_WI. */
-#define GPUSVM_RU_QR (GPUSVM__TILE / 4) /* rows of a quarter block */
+#define GPUSVM_RU_QUARTER_ROWS (GPUSVM__TILE / 4) /* rows of a quarter block */
 /* the local id and what comes of it, read afresh wherever used (PoCL 3.1; see part 3) */
-#define GPUSVM_RU_LX ((int)get_local_id(0))
-#define GPUSVM_RU_LY ((int)get_local_id(1))
-#define GPUSVM_RU_TID (GPUSVM_RU_LY * GPUSVM__TILE_WI + GPUSVM_RU_LX)
-#define GPUSVM_RU_LR (GPUSVM_RU_TID % GPUSVM__TILE)
-#define GPUSVM_RU_LF (GPUSVM_RU_TID / GPUSVM__TILE)
+#define GPUSVM_RU_LID_X ((int)get_local_id(0))
+#define GPUSVM_RU_LID_Y ((int)get_local_id(1))
+#define GPUSVM_RU_TID (GPUSVM_RU_LID_Y * GPUSVM__TILE_WI + GPUSVM_RU_LID_X)
+#define GPUSVM_RU_ROW (GPUSVM_RU_TID % GPUSVM__TILE)
+#define GPUSVM_RU_FEAT (GPUSVM_RU_TID / GPUSVM__TILE)
 
 /* Point c's variables (c, and epsilon-SVR's c + split) take sum into their gradients. */
 GPUSVM_INLINE void gpusvm_ru_put(__global const int *pi, __global gpusvm_wbits *out0, __global const char *y0, int c,
@@ -120,41 +120,41 @@ void gpusvm_rows_update(GPUSVM_ROWS_PARAMS, GPUSVM__ARGS_ROWS_UPD(GPUSVM__PARAM,
 {
     __local float4 As[GPUSVM__FEAT_CHUNK][GPUSVM__TILE / 4];
     __local float4 Bs[GPUSVM__FEAT_CHUNK][GPUSVM__TILE / 4];
-    __local float Ks[GPUSVM_RU_QR][GPUSVM__TILE];
-    const int i0 = GPUSVM_B_LO + (int)get_group_id(0) * GPUSVM__TILE;
+    __local float Ks[GPUSVM_RU_QUARTER_ROWS][GPUSVM__TILE];
+    const int i0 = GPUSVM_BLOCK_LO + (int)get_group_id(0) * GPUSVM__TILE;
     const int p = get_group_id(2);
     __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
     const float gamma = as_float(pi[GPUSVM__PI_GAMMA]); /* the problem's own (a grid's differ) */
     const int nb = pi[GPUSVM__PI_NPTS], split = pi[GPUSVM__PI_SPLIT], pt = pi[GPUSVM__PI_PT];
-    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_B_HI(nb, pi[GPUSVM__PI_Q]);
+    const int nr = min(nrows, pi[GPUSVM__PI_Q] - row_off), hi = GPUSVM_BLOCK_HI(nb, pi[GPUSVM__PI_Q]);
     const int ws = p * qmax;
     /* uniform per work-group */
     if (!GPUSVM_RUNNING(status + p * GPUSVM__ST_COUNT) || nr <= 0 || i0 >= hi) return;
     if (a_pos) A += (size_t)p * dpad * pitch_a;
-    const int col_b = GPUSVM_B_COL(min(i0 + GPUSVM_RU_LR, hi - 1));
+    const int col_b = GPUSVM_BLOCK_COL(min(i0 + GPUSVM_RU_ROW, hi - 1));
     gpusvm_wide sum = GPUSVM_W_F(0.0f);
     for (int r0 = 0; r0 < nr; r0 += GPUSVM__TILE) {
-        const int ra = min(r0 + GPUSVM_RU_LR, nr - 1);
+        const int ra = min(r0 + GPUSVM_RU_ROW, nr - 1);
         const int col_a =
             a_pos ? row_off + ra : GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + ra], split));
-        GPUSVM_TILE_DOTS(acc, GPUSVM_RU_LX, GPUSVM_RU_LY, GPUSVM_RU_LR, GPUSVM_RU_LF)
+        GPUSVM_TILE_DOTS(acc, GPUSVM_RU_LID_X, GPUSVM_RU_LID_Y, GPUSVM_RU_ROW, GPUSVM_RU_FEAT)
         /* quarter k: rows 32 k .. of the block, held by ly in [8 (k % 2), + 8) as their a in [4 (k / 2), + 4)
            (both loops of constant length, so that acc is indexed by constants) */
         for (int k = 0; k < 4; ++k) {
             for (int a = 0; a < GPUSVM__TILE_ACC; ++a) {
-                const int r = r0 + GPUSVM_TOFF(GPUSVM_RU_LY, a);
-                if (a / 4 != k / 2 || GPUSVM_RU_LY / 8 != k % 2 || r >= nr) continue;
+                const int r = r0 + GPUSVM_TOFF(GPUSVM_RU_LID_Y, a);
+                if (a / 4 != k / 2 || GPUSVM_RU_LID_Y / 8 != k % 2 || r >= nr) continue;
                 const int ca = GPUSVM_COL(map, use_map, pt, GPUSVM__PT(idx[ws + row_off + r], split));
                 const float na = norm_a[ca];
                 for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {
-                    const int cb = GPUSVM_B_PT(min(i0 + GPUSVM_TOFF(GPUSVM_RU_LX, b), hi - 1));
-                    Ks[GPUSVM_TOFF(GPUSVM_RU_LY, a) - GPUSVM_RU_QR * k][GPUSVM_TOFF(GPUSVM_RU_LX, b)] =
+                    const int cb = GPUSVM_BLOCK_POINT(min(i0 + GPUSVM_TOFF(GPUSVM_RU_LID_X, b), hi - 1));
+                    Ks[GPUSVM_TOFF(GPUSVM_RU_LID_Y, a) - GPUSVM_RU_QUARTER_ROWS * k][GPUSVM_TOFF(GPUSVM_RU_LID_X, b)] =
                         gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);
                 }
             }
             barrier(CLK_LOCAL_MEM_FENCE);
             if (GPUSVM_RU_TID < GPUSVM__TILE) {
-                const int rq = r0 + GPUSVM_RU_QR * k, n = min(GPUSVM_RU_QR, nr - rq);
+                const int rq = r0 + GPUSVM_RU_QUARTER_ROWS * k, n = min(GPUSVM_RU_QUARTER_ROWS, nr - rq);
                 for (int t = 0; t < n; ++t)
                     sum = GPUSVM_W_ACC(sum, GPUSVM_W_LD(coef[ws + row_off + rq + t]), Ks[t][GPUSVM_RU_TID]);
                 /* after the last quarter, here: past the loop PoCL 3.1 ran it for every work-item */

@@ -236,17 +236,17 @@ __kernel void gpusvm_cs_select(GPUSVM__ARGS_CS_SELECT(GPUSVM__PARAM, GPUSVM__COM
  * candidates' theta, and (float pairs) the violation's terms; then the working set's alpha (q x m),
  * and its points' bounds, diagonals (GPUSVM_CS_KII) and classes (q each): the sweeps touch only
  * local memory */
-#define GPUSVM_CS_SD(r) scr[(r)]
-#define GPUSVM_CS_SE(r) scr[m + (r)]
-#define GPUSVM_CS_SU(r) scr[2 * m + (r)]
-#define GPUSVM_CS_SA(r) scr[3 * m + (r)]
-#define GPUSVM_CS_SL(r) scr[4 * m + (r)]
-#define GPUSVM_CS_ST(r) scr[5 * m + (r)]
-#define GPUSVM_CS_SV(r) scr[6 * m + (r)]
-#define GPUSVM_CS_LA(e) scr[GPUSVM__CS_SCR_ROWS * m + (e)]
-#define GPUSVM_CS_LU(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + (t)]
-#define GPUSVM_CS_LK(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + q + (t)]
-#define GPUSVM_CS_LY(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + 2 * q + (t)]
+#define GPUSVM_CS_SCR_D(r) scr[(r)]
+#define GPUSVM_CS_SCR_DUB(r) scr[m + (r)]
+#define GPUSVM_CS_SCR_UB(r) scr[2 * m + (r)]
+#define GPUSVM_CS_SCR_ALPHA(r) scr[3 * m + (r)]
+#define GPUSVM_CS_SCR_STEP(r) scr[4 * m + (r)]
+#define GPUSVM_CS_SCR_THETA(r) scr[5 * m + (r)]
+#define GPUSVM_CS_SCR_VTERM(r) scr[6 * m + (r)]
+#define GPUSVM_CS_WS_ALPHA(e) scr[GPUSVM__CS_SCR_ROWS * m + (e)]
+#define GPUSVM_CS_WS_UB(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + (t)]
+#define GPUSVM_CS_WS_KII(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + q + (t)]
+#define GPUSVM_CS_WS_CLASS(t) scr[GPUSVM__CS_SCR_ROWS * m + q * m + 2 * q + (t)]
 typedef char gpusvm_cs_scr_check[sizeof(gpusvm_wide) == 8 ? 1 : -1]; /* the host's word size */
 
 /* Class s against r in the search for theta (r's partition): whether s is ahead of r (larger D -
@@ -256,9 +256,9 @@ typedef char gpusvm_cs_scr_check[sizeof(gpusvm_wide) == 8 ? 1 : -1]; /* the host
  * a quarter of the chain: H200, letter's 26 classes, 2.95 s to 2.75 s against double's 1.47 s). */
 #define GPUSVM_CS_AHEAD(s, acc)                                                                   \
     do {                                                                                        \
-        const gpusvm_wide es_ = GPUSVM_CS_SE(s);                                                \
+        const gpusvm_wide es_ = GPUSVM_CS_SCR_DUB(s);                                                \
         const int ahead_ = GPUSVM_W_GT(es_, er) || (GPUSVM_W_EQ(es_, er) && (s) < r);           \
-        acc = GPUSVM_W_ADDF(acc, ahead_ ? GPUSVM_CS_SU(s) : GPUSVM_CS_SD(s));                   \
+        acc = GPUSVM_W_ADDF(acc, ahead_ ? GPUSVM_CS_SCR_UB(s) : GPUSVM_CS_SCR_D(s));                   \
         k += ahead_;                                                                            \
         if (ahead_) emin = GPUSVM_W_MIN(emin, es_);                                             \
     } while (0)
@@ -275,11 +275,11 @@ typedef char gpusvm_cs_scr_check[sizeof(gpusvm_wide) == 8 ? 1 : -1]; /* the host
 #define GPUSVM_CS_KII(k) GPUSVM_W_DIV(GPUSVM_W_F(1.0f), (k))
 #define GPUSVM_CS_OVER_K(g, k) GPUSVM_W_MUL((g), (k))
 #define GPUSVM_CS_VIOL_PUT(r, a, ub, g) \
-    (GPUSVM_CS_SV(r) = gpusvm_w_make(GPUSVM_W_LT((a), (ub)) ? (g).hi : -INFINITY, (g).hi))
+    (GPUSVM_CS_SCR_VTERM(r) = gpusvm_w_make(GPUSVM_W_LT((a), (ub)) ? (g).hi : -INFINITY, (g).hi))
 #define GPUSVM_CS_VIOL(v)                                                                       \
     float up_ = -INFINITY, low_ = INFINITY;                                                     \
     for (int r_ = 0; r_ < m; ++r_) {                                                            \
-        const gpusvm_wide w_ = GPUSVM_CS_SV(r_);                                                \
+        const gpusvm_wide w_ = GPUSVM_CS_SCR_VTERM(r_);                                                \
         up_ = fmax(up_, w_.hi);                                                                 \
         low_ = fmin(low_, w_.lo);                                                               \
     }                                                                                           \
@@ -293,8 +293,8 @@ typedef char gpusvm_cs_scr_check[sizeof(gpusvm_wide) == 8 ? 1 : -1]; /* the host
 #define GPUSVM_CS_VIOL(v)                                                                       \
     gpusvm_wide up_ = -INFINITY, low_ = INFINITY;                                               \
     for (int r_ = 0; r_ < m; ++r_) {                                                            \
-        const gpusvm_wide g_ = GPUSVM_CS_SL(r_);                                                \
-        if (GPUSVM_CS_SA(r_) < GPUSVM_CS_SU(r_) && g_ > up_) up_ = g_;                           \
+        const gpusvm_wide g_ = GPUSVM_CS_SCR_STEP(r_);                                                \
+        if (GPUSVM_CS_SCR_ALPHA(r_) < GPUSVM_CS_SCR_UB(r_) && g_ > up_) up_ = g_;                           \
         if (g_ < low_) low_ = g_;                                                               \
     }                                                                                           \
     const gpusvm_wide v = up_ - low_
@@ -325,9 +325,9 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
         const int it = ws[t];
         wsl[t] = it;
         const gpusvm_wide kdi = GPUSVM_W_LD(kd[it]);
-        GPUSVM_CS_LU(t) = GPUSVM_W_LD(U[it]);
-        GPUSVM_CS_LK(t) = GPUSVM_CS_KII(GPUSVM_W_GT(kdi, GPUSVM_W_F(0.0f)) ? kdi : GPUSVM_W_TAU);
-        GPUSVM_CS_LY(t) = GPUSVM_W_I(cls[it]);
+        GPUSVM_CS_WS_UB(t) = GPUSVM_W_LD(U[it]);
+        GPUSVM_CS_WS_KII(t) = GPUSVM_CS_KII(GPUSVM_W_GT(kdi, GPUSVM_W_F(0.0f)) ? kdi : GPUSVM_W_TAU);
+        GPUSVM_CS_WS_CLASS(t) = GPUSVM_W_I(cls[it]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int e = lid; e < nq * nq; e += GPUSVM__CS_L) { /* row of position t at the point of u */
@@ -338,7 +338,7 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
         const int t = e / m;
         const size_t at = (size_t)wsl[t] * m + (e - t * m);
         cws[e] = GPUSVM_W_LD(c[at]);
-        GPUSVM_CS_LA(e) = GPUSVM_W_LD(alpha[at]);
+        GPUSVM_CS_WS_ALPHA(e) = GPUSVM_W_LD(alpha[at]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const gpusvm_wide zero = GPUSVM_W_F(0.0f), ratio_w = GPUSVM_W_LD(ratio), eps_w = GPUSVM_W_LD(eps);
@@ -348,22 +348,22 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
     for (int sweep = 0; sweep < 100; ++sweep) {
         gpusvm_wide vin = zero;
         for (int t = 0; t < nq; ++t) {
-            const int y = GPUSVM_W_TOI(GPUSVM_CS_LY(t));
-            const gpusvm_wide kii = GPUSVM_CS_LK(t);
+            const int y = GPUSVM_W_TOI(GPUSVM_CS_WS_CLASS(t));
+            const gpusvm_wide kii = GPUSVM_CS_WS_KII(t);
             if (lid == 0) {
                 ksl = m - 1;
                 mvl = 0;
             }
             for (int r = lid; r < m; r += GPUSVM__CS_L) {
-                const gpusvm_wide a = GPUSVM_CS_LA(t * m + r);
+                const gpusvm_wide a = GPUSVM_CS_WS_ALPHA(t * m + r);
                 const gpusvm_wide gr = GPUSVM_W_SUB(GPUSVM_W_F(r == y ? 1.0f : 0.0f), cws[t * m + r]);
-                const gpusvm_wide ub = r == y ? GPUSVM_CS_LU(t) : zero;
-                GPUSVM_CS_SA(r) = a;
-                GPUSVM_CS_SU(r) = ub;
+                const gpusvm_wide ub = r == y ? GPUSVM_CS_WS_UB(t) : zero;
+                GPUSVM_CS_SCR_ALPHA(r) = a;
+                GPUSVM_CS_SCR_UB(r) = ub;
                 const gpusvm_wide dr = GPUSVM_W_ADD(a, GPUSVM_CS_OVER_K(gr, kii));
-                GPUSVM_CS_SD(r) = dr;
-                GPUSVM_CS_SE(r) = GPUSVM_W_SUB(dr, ub);
-                GPUSVM_CS_SL(r) = gr; /* the gradient until the step replaces it */
+                GPUSVM_CS_SCR_D(r) = dr;
+                GPUSVM_CS_SCR_DUB(r) = GPUSVM_W_SUB(dr, ub);
+                GPUSVM_CS_SCR_STEP(r) = gr; /* the gradient until the step replaces it */
                 GPUSVM_CS_VIOL_PUT(r, a, ub, gr);
             }
             barrier(CLK_LOCAL_MEM_FENCE);
@@ -375,7 +375,7 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
                 continue;
             }
             for (int r = lid; r < m; r += GPUSVM__CS_L) { /* r first free: the classes ahead capped */
-                const gpusvm_wide er = GPUSVM_CS_SE(r);
+                const gpusvm_wide er = GPUSVM_CS_SCR_DUB(r);
                 gpusvm_wide part0 = zero, emin = GPUSVM_W_F(INFINITY);
 #ifdef GPUSVM_NO_FP64
                 gpusvm_wide part1 = zero, part2 = zero, part3 = zero;
@@ -389,17 +389,17 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
                 }
                 for (; s < m; ++s) GPUSVM_CS_AHEAD(s, part0);
                 const gpusvm_wide th = GPUSVM_W_DIV(GPUSVM_CS_SUM, GPUSVM_W_I(m - k));
-                GPUSVM_CS_ST(k) = th;
+                GPUSVM_CS_SCR_THETA(k) = th;
                 if ((k == 0 || GPUSVM_W_GE(emin, th)) && GPUSVM_W_LT(er, th)) atomic_min(&ksl, k);
             }
             barrier(CLK_LOCAL_MEM_FENCE);
-            const gpusvm_wide theta = GPUSVM_CS_ST(ksl); /* the first k that qualifies, else m - 1 */
+            const gpusvm_wide theta = GPUSVM_CS_SCR_THETA(ksl); /* the first k that qualifies, else m - 1 */
             for (int r = lid; r < m; r += GPUSVM__CS_L) {
-                const gpusvm_wide d = GPUSVM_W_SUB(GPUSVM_CS_SD(r), theta), ub = GPUSVM_CS_SU(r);
+                const gpusvm_wide d = GPUSVM_W_SUB(GPUSVM_CS_SCR_D(r), theta), ub = GPUSVM_CS_SCR_UB(r);
                 const gpusvm_wide beta = GPUSVM_W_LT(d, ub) ? d : ub;
-                const gpusvm_wide step = GPUSVM_W_SUB(beta, GPUSVM_CS_SA(r));
-                GPUSVM_CS_SL(r) = step;
-                GPUSVM_CS_LA(t * m + r) = beta;
+                const gpusvm_wide step = GPUSVM_W_SUB(beta, GPUSVM_CS_SCR_ALPHA(r));
+                GPUSVM_CS_SCR_STEP(r) = step;
+                GPUSVM_CS_WS_ALPHA(t * m + r) = beta;
                 if (!GPUSVM_W_EQ(step, zero)) mvl = 1;
             }
             barrier(CLK_LOCAL_MEM_FENCE);
@@ -407,7 +407,7 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
             upd = GPUSVM_W_ADD(upd, GPUSVM_W_I(mv));
             if (mv)
                 for (int e = lid, u = u_0, r = r_0; e < nq * m; e += GPUSVM__CS_L) {
-                    cws[e] = GPUSVM_W_ACC(cws[e], GPUSVM_CS_SL(r), kws[t * q + u]);
+                    cws[e] = GPUSVM_W_ACC(cws[e], GPUSVM_CS_SCR_STEP(r), kws[t * q + u]);
                     u += stp_u;
                     r += stp_r;
                     if (r >= m) {
@@ -426,8 +426,8 @@ __kernel void gpusvm_cs_solve(GPUSVM__ARGS_CS_SOLVE(GPUSVM__PARAM, GPUSVM__COMMA
         const size_t at = (size_t)wsl[t] * m + (e - t * m);
         const gpusvm_wbits old = alpha[at];
         const gpusvm_wide a0 = GPUSVM_W_LD(old);
-        dA[e] = GPUSVM_W_SUB(GPUSVM_CS_LA(e), a0); /* the kernels' own: wide as it is */
-        alpha[at] = GPUSVM_W_ST_EXACT(GPUSVM_CS_LA(e), a0, old, GPUSVM_CS_LU(t), U[wsl[t]]); /* U: y's bound */
+        dA[e] = GPUSVM_W_SUB(GPUSVM_CS_WS_ALPHA(e), a0); /* the kernels' own: wide as it is */
+        alpha[at] = GPUSVM_W_ST_EXACT(GPUSVM_CS_WS_ALPHA(e), a0, old, GPUSVM_CS_WS_UB(t), U[wsl[t]]); /* U: y's bound */
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (int t = lid; t < nq; t += GPUSVM__CS_L) {

@@ -751,7 +751,7 @@ static void sparse_checks(gpusvm_context *c1, gpusvm_context *dense, gpusvm_cont
     }
     { /* a row of every feature, 16 short of four tables' worth, first and alone or before seven rows:
          its passes and its values the same (the seven rows' entries alone make a pass more) */
-        const size_t se = ((size_t)1 << ((gpusvm__ocl *)c3->backend)->sh_log) / 2;
+        const size_t se = ((size_t)1 << ((gpusvm__ocl *)c3->backend)->sparse_hash_log) / 2;
         make_problem(&t, 700, 4 * se - 16, 0.05, GPUSVM__K_RBF);
         special_rows(&t);
         few_rows_check_at(c1->backend, c3->backend, &t, "sparse rbf, the row of every feature first", 1);
