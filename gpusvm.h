@@ -10586,6 +10586,8 @@ static gpusvm__backend *gpusvm__multi_open(gpusvm_context *ctx, gpusvm__cl_api *
 
 #endif /* GPUSVM_NO_OPENCL */
 
+/* >>multi/open: a context's backend opened: several devices, one, or the C backend ------------------- */
+
 /* Opens the OpenCL backend into ctx->backend, or leaves it NULL with the reason in why. An error
    only where falling back is not allowed: host memory ran out, or a kernel build failed on a
    device that was asked for. */
