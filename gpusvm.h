@@ -2147,8 +2147,10 @@ static double gpusvm__now(void)
 static void gpusvm__fmt_g(char *buf, size_t size, int digits, double v)
 {
     const double below = digits >= 15 ? 1e15 : digits >= 8 ? 1e8 : digits >= 6 ? 1e6 : 0.0;
-    if (fabs(v) < below && v == (double)(long long)v && (v != 0.0 || !signbit(v))) snprintf(buf, size, "%lld", (long long)v);
-    else gpusvm__format(buf, size, "%.*g", digits, v);
+    if (fabs(v) < below && v == (double)(long long)v && (v != 0.0 || !signbit(v)))
+        snprintf(buf, size, "%lld", (long long)v);
+    else
+        gpusvm__format(buf, size, "%.*g", digits, v);
 }
 
 /* >>util/numbers: numbers read from text ---------------------------------------------------------- */
@@ -6236,8 +6238,10 @@ static gpusvm_result gpusvm__ocl_launch(gpusvm__ocl *b, int kid, gpusvm__cl_uint
 {
     gpusvm_result r = GPUSVM_OK;
     if (!b->kern[kid] && (r = gpusvm__ocl_need(b, (gpusvm__kset)1 << kid)) != GPUSVM_OK) return r;
-    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueNDRangeKernel(b->launch_queue ? b->launch_queue : b->queue, b->kern[kid], dims, NULL, global,
-                                                          local, b->launch_wait ? 1 : 0, b->launch_wait ? &b->launch_wait : NULL, b->launch_event));
+    GPUSVM__CL(b->base.ctx,
+               b->cl->clEnqueueNDRangeKernel(b->launch_queue ? b->launch_queue : b->queue, b->kern[kid], dims, NULL,
+                                             global, local, b->launch_wait ? 1 : 0,
+                                             b->launch_wait ? &b->launch_wait : NULL, b->launch_event));
     ++b->launches[kid];
 fail:
     return r;
