@@ -10733,6 +10733,13 @@ static gpusvm_result gpusvm__kernel_finite(gpusvm_context *ctx, const gpusvm__cs
 {
     size_t i, e;
     if (kt == GPUSVM_KERNEL_PRECOMPUTED) return GPUSVM_OK;
+    /* the kernels compute in float: a gamma or coef0 beyond its range is infinite there, and
+       gamma * 0 (two orthogonal points, a distance of 0) is NaN where no point's own value shows it */
+    if ((kt != GPUSVM_KERNEL_LINEAR && !(fabs(gamma) <= FLT_MAX)) ||
+        ((kt == GPUSVM_KERNEL_POLY || kt == GPUSVM_KERNEL_SIGMOID) && !(fabs(coef0) <= FLT_MAX)))
+        return gpusvm__fail(ctx, GPUSVM_ERR_NOT_FINITE,
+                            "%s: gamma %g or coef0 %g is beyond float's range (%g), in which the kernel is computed",
+                            what, gamma, coef0, (double)FLT_MAX);
     for (i = 0; i < x->rows; ++i) {
         double nd = 0.0;
         float nf = 0.0f, k;
