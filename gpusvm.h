@@ -5856,8 +5856,7 @@ struct gpusvm__ocl {
     size_t smo_l;        /* GPUSVM__SMO_L: gpusvm_smo's local size (gpusvm__ocl_build) */
     size_t max_alloc, global_mem, local_mem, max_wg, cus; /* cus: compute units */
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
-    gpusvm__cl_mem *kept;        /* $GPUSVM_BUFFERS=keep: the buffers given back, released with the backend */
-    size_t nkept, kept_room;
+    gpusvm__vec kept;            /* $GPUSVM_BUFFERS=keep: the buffers given back, released with the backend */
     /* The inner solve beside the rows (gpusvm__ocl_ov_*; a split share's, gpusvm__ocl_split_smo): each
        round the working set's q x q block is computed from its points (XQ: dense vectors; a split
        share's XW) and the inner solve runs on queue2, submitted before the round's
@@ -5953,19 +5952,9 @@ static size_t gpusvm__keys_parts(size_t nvar)
    tests/oclgrind_ids.c). Where the list cannot grow, released. */
 static void gpusvm__ocl_drop(gpusvm__ocl *b, gpusvm__cl_mem m)
 {
-    const gpusvm_allocator *a = &b->base.ctx->alloc;
-    if (b->base.ctx->keep_buffers && b->nkept == b->kept_room) {
-        const size_t room = b->kept_room ? 2 * b->kept_room : 64;
-        gpusvm__cl_mem *k = (gpusvm__cl_mem *)gpusvm__alloc(a, room, sizeof *k);
-        if (k) {
-            if (b->nkept) memcpy(k, b->kept, b->nkept * sizeof *k);
-            gpusvm__free(a, b->kept);
-            b->kept = k;
-            b->kept_room = room;
-        }
-    }
-    if (b->base.ctx->keep_buffers && b->nkept < b->kept_room) b->kept[b->nkept++] = m;
-    else b->cl->clReleaseMemObject(m);
+    b->kept.item = sizeof m;
+    if (!b->base.ctx->keep_buffers || !gpusvm__vec_push(&b->base.ctx->alloc, &b->kept, &m))
+        b->cl->clReleaseMemObject(m);
 }
 
 static void gpusvm__release_mem(gpusvm__ocl *b, gpusvm__cl_mem *m)
@@ -9612,8 +9601,8 @@ static void gpusvm__ocl_destroy(gpusvm__backend *bb)
     gpusvm__ocl_say_launches(b);
     gpusvm__ocl_train_end(bb);
     gpusvm__ocl_release_kernels(b, GPUSVM__KS_ALL);
-    while (b->nkept) b->cl->clReleaseMemObject(b->kept[--b->nkept]);
-    gpusvm__free(&bb->ctx->alloc, b->kept);
+    while (b->kept.len) b->cl->clReleaseMemObject(((gpusvm__cl_mem *)b->kept.data)[--b->kept.len]);
+    gpusvm__free(&bb->ctx->alloc, b->kept.data);
     if (b->queue2) b->cl->clReleaseCommandQueue(b->queue2);
     if (b->queue) b->cl->clReleaseCommandQueue(b->queue);
     if (b->cctx) b->cl->clReleaseContext(b->cctx);
