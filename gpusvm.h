@@ -1673,8 +1673,9 @@ static int gpusvm__cores(void) { return 1; }
 #endif
 
 /* A pool of threads kept for a while (a training): gpusvm__pool_run(pool, n, fn, arg) is
-   gpusvm__parallel's, without starting and joining n - 1 threads each time (on 16 cores 0.4 ms a
-   call, and a round of the C backend's solver makes three or more). The workers wait for the next
+   gpusvm__parallel's, without starting and joining n - 1 threads each time (their start and join
+   cost more than a small call's work, and a round of the C backend's solver makes three or more;
+   docs/results.md, the code's choices). The workers wait for the next
    call spinning a little, then asleep on a condition variable; the caller waits for them spinning
    (its own part is about as long as theirs). Where threads or atomic operations are missing, the
    pool is never started and gpusvm__pool_run is gpusvm__parallel. */
@@ -2291,7 +2292,7 @@ static float gpusvm__kfun(int ktype, float dot, float nx, float nz, float gamma,
     case GPUSVM__K_LINEAR: return dot;
     case GPUSVM__K_POLY: return gpusvm__powi_f(gamma * dot + coef0, degree);
     case GPUSVM__K_RBF: { /* below -104 expf is +0 (under half the least subnormal), and a C library that
-                             sets errno on underflow takes a slow path there: 30% of a grid on svmguide1 */
+                             sets errno on underflow takes a slow path there (docs/results.md, the code's choices) */
         const float d2 = nx + nz - 2.0f * dot, e = -gamma * (d2 > 0.0f ? d2 : 0.0f);
         return e < -104.0f ? 0.0f : expf(e);
     }
@@ -2798,7 +2799,7 @@ typedef struct gpusvm__split_out {
 
 #define GPUSVM__MAX_DEVICES 16 /* in one context (desc.devices) */
 /* Lanes (gpusvm__lane_steps) a GPU's independent jobs run on at once: a grid's points, a lane a
-   point (one H200, a9a 5 x 5 grid of 5 folds: a lane a point against one batch of every point);
+   point (docs/results.md, Parameter search);
    GPUSVM_LANES sets another count up to GPUSVM__MAX_LANES, or lanes on a CPU device (tests). */
 #define GPUSVM__LANES 8
 #define GPUSVM__MAX_LANES 16
@@ -3261,10 +3262,10 @@ static void gpusvm__densify(const gpusvm__csr *m, size_t i, float *w, size_t d, 
    variables or more, up to its share of GPUSVM__CPU_ROW_CACHE more; with a budget (the plan's
    rows_budget: params.cache_size_mb, LIBSVM's -m, a problem's rows in all) as many as it holds,
    the working set's at least (the plan's q already fits it, down to 64 rows). Points come back to the
-   working set (a9a: with 4096 lines 28% of the rows a round needs were computed before, w8a with
-   2048 59%), and LIBSVM's strength on CPUs is its cache; the lines are touched only when used.
-   (A problem barely larger than its working set computes most of its rows in the first round:
-   letter's one-vs-one pairs, 1150 variables, gained nothing and lost 7% to the larger memory.) */
+   working set (docs/results.md, the code's choices), and LIBSVM's strength on CPUs is its cache; the lines are
+   touched only when used.
+   (A problem barely larger than its working set computes most of its rows in the first round and
+   gains nothing from more.) */
 static size_t gpusvm__cpu_lines(const gpusvm__problem *p, int q, int nprob, size_t budget)
 {
     const size_t rows = gpusvm__krows(p, q), row_bytes = (p->npts ? p->npts : 1) * sizeof(float);
@@ -3857,7 +3858,8 @@ static inline void gpusvm__wide_put(float *W, size_t d, const gpusvm__csr *m, si
 
 /* s[r] = dot(row i of m, lane r of W) for all 8 lanes, summed over the row's nonzeros in their
    order (gpusvm__dot_dense's value for each lane); a nonzero's 8 products are one vector operation.
-   Inline: it is the C backend's innermost loop (left a call by gcc 12 -O2, training was 2.3 times slower). */
+   Inline: it is the C backend's innermost loop (gcc 12 -O2 left it a call, and training
+   slowed: docs/results.md, the code's choices). */
 static inline void gpusvm__wide_dots(const float *W, const gpusvm__csr *m, size_t i, float *out)
 {
     float s[GPUSVM__CPU_WIDE] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f}; /* registers: out may alias W */
@@ -5411,8 +5413,8 @@ static gpusvm_result gpusvm__cpu_poison(gpusvm__backend *bb)
 /* >>cpu/decision: prediction: decision values on the host --------------------------------------- */
 
 /* The decision functions' nonzero coefficients, row by row (a one-vs-one pair's are its two
-   classes' support vectors: 2 of 26 classes' for letter, whose 5,000 test points took 15.5 s on
-   the 2-core VM summed over every support vector, 2.7 s in LIBSVM's svm-predict): row t's are
+   classes' support vectors, as LIBSVM sums them, not every support vector: docs/results.md, the
+   code's choices): row t's are
    val[at[t]..at[t + 1]), at the support vectors col[], in j order. */
 typedef struct gpusvm__coefs {
     size_t *at, *col;
@@ -5799,9 +5801,7 @@ static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRA
 #define GPUSVM__CS_NBUF 13 /* Crammer-Singer's buffers (GPUSVM__CS_BUFS, with the backend's steps) */
 
 /* From this many variables in a problem the selection runs over the grid (kernels part 2's
-   gpusvm_sel_*), below it in one work-group per problem. (H200, same models: from 32768 rather
-   than 131072, deb-python's 47785 trained in 0.186 s instead of 0.197, w8a 0.078 instead of 0.087,
-   ijcnn1 0.095 instead of 0.100.) */
+   gpusvm_sel_*), below it in one work-group per problem (docs/results.md, the code's choices). */
 #ifndef GPUSVM__SEL_GRID
 #define GPUSVM__SEL_GRID 32768
 #endif
@@ -5809,12 +5809,8 @@ static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRA
 /* The row cache (kernels part 1c) of each problem of a batch whose problems all have at least twice
    their working set's variables: up to this many working sets' rows a problem, and this many MB of
    rows for the batch (a grid's lane: or a GPUSVM__ROW_CACHE_SHARE-th of the device's memory where
-   that is more) unless params.cache_size_mb says otherwise. (H100, the same run, one problem: w8a 65% of the new rows found held, 0.093 -> 0.081 s;
-   mnist 8-vs-rest 63%, 0.196 -> 0.185 s; a9a 34%; dense 200k 21% with 6.1 GiB; dense 1M 7% with
-   20 GiB: far apart in time, its points seldom come back. H200: a9a's 5 x 5 grid on eight lanes
-   6.4-6.6 s with 4.4 GiB a lane against 6.7-7.8 s with 2 GiB; one batch no faster with 4.4 GiB
-   (dense 1M 2% of the new rows found held; mnist's 45 pairs 0.02 s less training, 0.3 s more
-   process).) */
+   that is more) unless params.cache_size_mb says otherwise. Points far apart in time seldom come
+   back; a lane's larger share pays, one batch's does not (docs/results.md, the code's choices; Parameter search). */
 #ifndef GPUSVM__ROW_SLOTS
 #define GPUSVM__ROW_SLOTS 8
 #endif
@@ -5868,10 +5864,10 @@ struct gpusvm__ocl {
     gpusvm__cl_queue queue2, launch_queue;
     gpusvm__cl_event ov_ws, ov_blk, ov_smo, launch_wait, *launch_event;
     int poll;            /* a lane (gpusvm__ocl_lane): a read or write waits by polling its event, not blocking
-                            (one H200: four threads' blocking reads on queues of one context took four times
-                            one's time, NVIDIA's driver running one at a time; polled, the same time) */
+                            (NVIDIA's driver runs one blocking call of a context at a time: docs/results.md,
+                            Parameter search) */
     int lane;            /* a lane: its batches keep the inner solve after the rows (the other lanes fill
-                            the device; one H200, a9a's 5 x 5 grid on 8 lanes: 13.3 s beside, 7.7 s after) */
+                            the device: docs/results.md, Where the training time goes) */
     /* training state: one batch */
     /* GPUSVM__TB_XW is NULL when the rows read X directly; X is NULL and X_PTR, X_COL, X_VAL hold
        the points when they are kept sparse */
@@ -6303,8 +6299,8 @@ static int gpusvm__kcache_key(gpusvm__ocl *b, const char *options, char *key, si
     int i, n;
     if (!ctx->cache_dir[0]) return 0;
     /* a folder from the environment is not used for a driver with a program cache of its own
-       (PoCL: handing out a binary makes it compile every kernel natively, 36.6 s for heart_scale's
-       first run on the 2-core VM against 7.0 s without), the default one for no CPU device;
+       (PoCL: handing out a binary makes it compile every kernel natively, a first run's time several
+       times over: docs/results.md, the code's choices), the default one for no CPU device;
        desc.kernel_cache_dir is used as given */
     if (!ctx->cache_named && b->own_cache) return 0;
     if (ctx->cache_default && b->cl->clGetDeviceInfo(b->dev, GPUSVM__CL_DEVICE_TYPE, sizeof type, &type, NULL) == 0 &&
@@ -6540,8 +6536,7 @@ static int gpusvm__ocl_exchanges(const gpusvm__ocl *b, gpusvm__exchange *xc)
 
 /* gpusvm_smo's local size: with sub-group exchanges a reduction costs one barrier whatever the
    width, so it takes GPUSVM__SMO_WIDE work-items (two working-set positions each at q = 1024:
-   the pair update waits on fewer serial steps per work-item; H200, deb-python: the inner solve
-   0.089 s at 256, 0.065 s at 512, 512 ahead of 1024 and 256 in training time), where its
+   the pair update waits on fewer serial steps per work-item: docs/results.md, the code's choices), where its
    partials (one a sub-group) fit one sub-group; else GPUSVM__L (local-memory trees, a barrier
    per level). A CPU runs a work-group on one core, where each sub-group's exchange costs per
    work-item: there one sub-group (Intel's CPU runtime, sub-groups of 32), and with none
@@ -6590,7 +6585,7 @@ static void gpusvm__ocl_options(const gpusvm__ocl *b, const gpusvm__exchange *xc
  * context builds gpusvm_keys, which decides the reductions' exchanges (a device whose compiler
  * fails can still fall back there), a training batch what its plan launches (gpusvm__ocl_train_set)
  * in one go, and anything else is built at its first launch. A first run on a GPU waits on its
- * compiler (NVIDIA's: 5 to 7 s for every kernel, docs/results.md), so the parts of one call
+ * compiler (NVIDIA's: docs/results.md, The kernels' compile), so the parts of one call
  * compile on threads of their own (NVIDIA's compiler runs them only partly at once; the core as
  * one program built with the context made an H100's first heart_scale and a9a runs slower). Arguments are kept on the host as they are set
  * (gpusvm__ocl_set) and given to a kernel when it is built. */
@@ -6621,7 +6616,7 @@ static void gpusvm__ocl_kopts(const gpusvm__ocl *b, int u, char *out, size_t siz
     snprintf(out, size, "%s -D GPUSVM_K_%s=1", b->options, b->one_program ? "ALL" : gpusvm__kernels[u].part);
 }
 
-#define GPUSVM__COMPILE_THREADS 4 /* at most this many compiles at once (H100: 4 ahead of 1, 2, 8, 16) */
+#define GPUSVM__COMPILE_THREADS 4 /* at most this many compiles at once (docs/results.md, the code's choices) */
 
 /* The compiles of one call: kernel k[i]'s program from source with opt[k[i]], status be[i]. */
 typedef struct gpusvm__ocl_compile {
@@ -6901,8 +6896,7 @@ static gpusvm_result gpusvm__ocl_need(gpusvm__ocl *b, gpusvm__kset set)
    the smaller of the two (dense points that do not fit are streamed: gpusvm__ocl_stream_shape);
    sparse where the dense copy has more than GPUSVM__SPARSE_GAIN words per nonzero: a sparse kernel row
    costs about that much more per nonzero (hash probes, double sums) than the dense tile per word
-   (staged, every word reused 128 times). Measured on an H200: a9a (9 words per nonzero) trains
-   5% faster dense, w8a (26) 3% faster sparse, mnist (5) 3x faster dense. A precomputed kernel
+   (staged, every word reused 128 times) (docs/results.md, the code's choices). A precomputed kernel
    matrix is kept dense; so are more than 2^31-1 nonzeros (the kernels' offsets are 32-bit). */
 #define GPUSVM__SPARSE_GAIN 16
 /* >>opencl/upload: the points on the device, dense or CSR --------------------------------------- */
@@ -7014,8 +7008,7 @@ static void gpusvm__ocl_stream_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     const size_t left = b->mem_budget - b->mem_used, qs = (size_t)q, per = 2 * b->dpad * sizeof(float);
     const size_t share = b->phi - b->plo, whole = gpusvm__round_up(share, GPUSVM__TILE); /* every point, or a split share */
     /* a tile of several holds a work-group of gpusvm_rows_update (GPUSVM__TILE points with all their
-       rows) per compute unit, or a multiple: its launch ends in whole waves (H100, 1M x 64 points under
-       64 MB: 25 tiles of 40,704 points, 318 groups, 19.1 s; 30 tiles of 33,792, 264 groups, 13.0 s) */
+       rows) per compute unit, or a multiple: its launch ends in whole waves (docs/results.md, the code's choices) */
     const size_t wave = b->cus * GPUSVM__TILE;
     size_t total = 0, rest = 0, tile;
     int i, fits = 1;
@@ -7079,8 +7072,7 @@ static int gpusvm__ocl_splits(gpusvm__backend *bb, const gpusvm__problem *p, int
 
 /* The inner solve beside the rows pays where a round's new rows (q/2 of each problem's, against its
    points) are at least GPUSVM__OV_ROWS times the q x q blocks it computes again from the working sets'
-   own points: below it the blocks cost more than the overlap hides (one H200, 2026-11-29: 45 pairs of
-   6,000 text points, q = 1024, 0.48 -> 0.59 s with the blocks; 40,000 sparse points 0.43 -> 0.31 s). */
+   own points: below it the blocks cost more than the overlap hides (docs/results.md, the code's choices). */
 #define GPUSVM__OV_ROWS 8.0
 static int gpusvm__ocl_ov_pays(const gpusvm__problem *p, int nprob, int q)
 {
@@ -7831,8 +7823,8 @@ fail:
 
 /* Row `row`'s vector into row pos of the gather's room behind host_xw (a row a point: writing
    host_xw's columns directly puts a point's features q floats apart, and with q a power of two
-   they share a few cache sets: on the 2-core VM 290 us for 512 points of 64 features, against 32
-   us through the room), from the problem's points (their rows: a gather from the tiles would
+   they share a few cache sets: docs/results.md, the code's choices), from the problem's points (their
+   rows: a gather from the tiles would
    read a cache line per feature). */
 static void gpusvm__ocl_stream_vector(gpusvm__ocl *b, size_t row, size_t pos)
 {
@@ -7844,8 +7836,8 @@ static void gpusvm__ocl_stream_vector(gpusvm__ocl *b, size_t row, size_t pos)
 }
 
 /* bytes of page-locked host memory for the tiles (b->pin, mapped), so that their copies to the
-   device run at the bus's speed without a staging copy (H100, 1M x 64 points, 125 tiles a round:
-   pageable 51.1 s); NULL where the driver gives none. */
+   device run at the bus's speed without a staging copy (docs/results.md, the code's choices); NULL where the
+   driver gives none. */
 static float *gpusvm__ocl_pinned(gpusvm__ocl *b, size_t bytes)
 {
     gpusvm__cl_int e = 0;
@@ -8162,8 +8154,7 @@ static double gpusvm__word_double(uint64_t w)
 
 /* c[0..n) as a heap of the smallest key first, from position i down (gpusvm__cand_heap: all of it);
    gpusvm__cand_pop takes the smallest. The merge takes a few hundred of a list's parts x q
-   candidates in order: a heap gives them without sorting the rest (4 parts, q = 512, the 2-core
-   VM: 10 us a merge, against 68 us with qsort and its comparison calls). */
+   candidates in order: a heap gives them without sorting the rest (docs/results.md, the code's choices). */
 static void gpusvm__cand_sift(gpusvm__cand *c, size_t n, size_t i)
 {
     const gpusvm__cand x = c[i];
@@ -8698,9 +8689,8 @@ fail:
    then submits to queue2, after ov_ws, the working sets' own vectors (XQ), their q x q blocks from
    those vectors (the rows kernels' columns mode 2: the same arithmetic as the rows, so the block
    has the bits gpusvm_gather_block would copy) and gpusvm_smo, and only then the rows on queue: the
-   device starts the inner solve first and computes the rows beside it (one H200, a one-work-group
-   kernel of 0.67 ms and a device-filling one of 1.08 ms: 1.75 ms in one queue, 1.16 ms so, 1.72 ms
-   with the large one submitted first). The update waits for the inner solve (ov_smo). */
+   device starts the inner solve first and computes the rows beside it (the other order runs them one
+   after the other: docs/results.md, the code's choices). The update waits for the inner solve (ov_smo). */
 
 /* The rows kernels' and gpusvm_gather_ws's inputs and outputs: block, the working sets' q x q blocks
    (dense: from their vectors in XQ; sparse: from the CSR arrays, columns by position); else the
@@ -9737,10 +9727,8 @@ static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
     while (b->qcap > 64 && GPUSVM__SMO_LOCAL(b->qcap) > b->local_mem) b->qcap /= 2; /* gpusvm_smo's local arrays */
     b->base.qcap = b->qcap;
     /* Problems of GPUSVM__LARGE_NVAR variables or more: half the working set. A pair update's cost
-       grows with q (H200, warp exchanges: 2.4 us at q = 512, 3.0 us at 1024, with its rows hot in
-       cache 2.5 us), and at this size the smaller set needs hardly more pair updates (dense
-       200,000 x 32: 140,039 against 137,271; training 0.642 s against 0.673 s), while below it
-       the pair updates grow (a9a: +35%) and 1024 wins. */
+       grows with q, and at this size the smaller set needs hardly more pair updates, while below it
+       they grow and 1024 wins (docs/results.md, the code's choices). */
     b->base.q_large = b->qcap >= 1024 ? b->qcap / 2 : 0;
     b->base.max_alloc = b->max_alloc;
 }
@@ -10017,11 +10005,8 @@ static gpusvm__plan gpusvm__multi_plan(const gpusvm__plan *plan, int rows, int n
 }
 
 /* Work from which spreading pays (GPUSVM_SPREAD=always: any). Opening a device costs a context, a copy
-   of the points and the kernels from the cache (4 x H100, mnist's 45 one-vs-one pairs, 6.5e9: a
-   process 1 s longer on four devices than on one, for 0.07 s less training); a batch below this
-   trains in well under a second on one GPU (dense 200,000 x 32, 4e10: 0.63 s), one above it gains
-   seconds (a9a's 5 x 5 grid of 5 folds, 8.5e10: 14.2 s on one H100, 7.1 s on four; dense
-   1,000,000 x 64, 1e12: 4.2 s of training, 2.2 s). */
+   of the points and the kernels from the cache; a batch below this trains in well under a second
+   on one GPU, one above it gains seconds (docs/results.md, the code's choices). */
 #define GPUSVM__SPREAD_WORK 5e10
 
 static int gpusvm__multi_count(gpusvm__backend *bb) { return ((gpusvm__multi *)bb)->n; }
@@ -10063,8 +10048,7 @@ static void gpusvm__multi_split(gpusvm__multi *m, const gpusvm__problem *p, int 
 
 /* A step of every device (that holds problems): run by a thread per device where the host has
    threads (gpusvm__multi_run), so that each device's calls, and its waits, do not queue behind
-   the others' (4 x H100, dense 1M x 64 split by rows: 5.2-5.7 s with the devices' calls in turn,
-   4.5-4.8 s with a thread each, before the set-up ran on them too). */
+   the others' (docs/results.md, the code's choices). */
 enum {
     GPUSVM__MS_BEGIN, /* train.begin of the device's problems (it allocates: threads with the default allocator) */
     GPUSVM__MS_SELECT, GPUSVM__MS_ROWS, GPUSVM__MS_SMO, GPUSVM__MS_UPDATE, GPUSVM__MS_STATUS,
@@ -10587,8 +10571,8 @@ static gpusvm__backend *gpusvm__multi_open(gpusvm_context *ctx, gpusvm__cl_api *
 #if !defined(GPUSVM_NO_OPENCL) && !defined(GPUSVM__WINDOWS)
 /* Does the ICD loader's folder (/etc/OpenCL/vendors) list PoCL alone, with no GPU device plugin
    of PoCL's beside it? Then OpenCL offers only CPU devices, where the C backend is faster, and
-   auto need not pay for loading the driver (on Debian: 0.1 s and 60 MB of LLVM for a model that
-   trains in 2 ms). Where a loader variable points elsewhere, or another driver is listed, it does
+   auto need not pay for loading the driver (LLVM's load costs more than a small model's training:
+   docs/results.md, the code's choices). Where a loader variable points elsewhere, or another driver is listed, it does
    not guess. */
 static int gpusvm__icd_cpu_only(char *why, size_t why_size)
 {
@@ -11257,7 +11241,7 @@ static gpusvm_result gpusvm__serial_rows(gpusvm_context *ctx, const gpusvm_param
 
 /* Rows idx[0..count) of x as a new CSR matrix (arrays allocated; freed with gpusvm__input_free):
    the row pointers first, then the nonzeros copied, by the context's threads where there are
-   a million or more (mnist's 9 million: 33 ms on one thread of the 2-core VM). */
+   a million or more (docs/results.md, the code's choices). */
 typedef struct gpusvm__rows_copy {
     const gpusvm__csr *x;
     const size_t *idx;
@@ -16092,12 +16076,8 @@ static gpusvm_result gpusvm__grid_job(gpusvm_context *ctx, void *arg, int k)
     return r;
 }
 
-/* A grid point's variables from which its folds take lanes of their own by default (H200, 5 x 5
-   grids of 5 folds, one batch against 8 lanes): below it one batch was as fast or faster
-   (svmguide1's 12,360 variables a point 0.61 s against 0.89 s, a9a's first 8,000 rows' 32,000
-   1.48-1.58 s against 1.63-1.90 s), above it the lanes (its first 16,000 rows' 64,000 3.37 s
-   against 2.82-2.96 s, mnist's first 3,000 rows' 108,000 in ten classes' pairs 0.96 s against
-   0.67 s, all of a9a's 130,000 11.1 s against 7.8 s). */
+/* A grid point's variables from which its folds take lanes of their own by default: below it one batch was as
+   fast or faster, above it the lanes (docs/results.md, Parameter search: where lanes pay). */
 #define GPUSVM__LANE_VARS 49152
 
 /* The lanes a grid's points may take (gpusvm__jobs_lanes), as many as the device's memory holds
@@ -17028,7 +17008,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "/* a + b with the low parts added, not summed apart: the error bound relative to |a| + |b| (double's\n",
     " * own for a sum of terms), in half gpusvm_w_add's dependent steps; for sums, not for differences\n",
-    " * whose digits matter (Crammer-Singer's sweeps: 1.6 times double's time with gpusvm_w_add) */\n",
+    " * whose digits matter (Crammer-Singer's sweeps, docs/results.md, the code's choices) */\n",
     "inline gpusvm_wide gpusvm_w_addf(gpusvm_wide a, gpusvm_wide b)\n",
     "{\n",
     "    const gpusvm_wide s = gpusvm_w_two(a.hi, b.hi);\n",
@@ -17052,7 +17032,7 @@ static const char *const gpusvm__kernel_source[] = {
     "/* s + a * f for the long sums (the gradient update, decision values): the product's and the\n",
     " * sum's rounding errors gathered in lo, as the sums of Ogita, Rump and Oishi (2005) do: an error\n",
     " * bound relative to the sum of the terms' magnitudes, as double's own summation has, in half the\n",
-    " * operations of gpusvm_w_add (H200, a9a: the update took 1.8 times double's with gpusvm_w_add) */\n",
+    " * operations of gpusvm_w_add (docs/results.md, the code's choices) */\n",
     "inline gpusvm_wide gpusvm_w_acc(gpusvm_wide s, gpusvm_wide a, float f)\n",
     "{\n",
     "    const float p = a.hi * f;\n",
@@ -17329,9 +17309,9 @@ static const char *const gpusvm__kernel_source[] = {
     "#endif\n",
     "\n",
     "/* The kernels' helper functions are always inlined: they take pointers to the caller's\n",
-    " * registers and local arrays, which must stay registers and plain local arrays. (On an H100,\n",
-    " * the inner solve's working set as one local struct cost 3%, and the selection's extrema,\n",
-    " * kept half and final sort as functions cost it 10%; those stay in the kernels.) */\n",
+    " * registers and local arrays, which must stay registers and plain local arrays. (A local struct\n",
+    " * for the inner solve's working set, and functions for the selection's extrema, kept half and\n",
+    " * final sort, were slower (docs/results.md, the code's choices); those stay in the kernels.) */\n",
     "#ifndef GPUSVM_INLINE /* tests/oclgrind.sh's simulator builds them as plain inline functions */\n",
     "#define GPUSVM_INLINE inline __attribute__((always_inline))\n",
     "#endif\n",
@@ -17599,11 +17579,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * from 0), so both kernels give the same bits. Grid: points x groups of\n",
     " * GPUSVM__NARROW_ROWS rows x problems, work-groups of GPUSVM__NARROW_L.\n",
     " * The four rows' slots, points and norms come as one vector read each.\n",
-    " * (H100, 512 RBF rows of 1M points of 32 features, bench/micro.c: the tiles\n",
-    " * 4.5 ms, this kernel 2.0 ms, 1.83 ms with the rows' slots, points and norms\n",
-    " * read as vectors; with room for 64 features 3.7 ms, the registers costing\n",
-    " * occupancy; eight rows a step 2.35 ms; 256 rows a work-group 2.03 ms; two\n",
-    " * points a work-item, sharing each staged read, 3.2 ms.)\n",
+    " * (Its shape against the tiles and its variants, by bench/micro.c:\n",
+    " * docs/results.md, the code's choices.)\n",
     " */\n",
     "#define GPUSVM_NAR_LX ((int)get_local_id(0))\n",
     "#define GPUSVM_NAR_I (GPUSVM_BLOCK_LO + (int)get_global_id(0))\n",
@@ -17824,11 +17801,9 @@ static const char *const gpusvm__kernel_source[] = {
     " * then added, one row to each lane: by warp exchanges where the device has\n",
     " * them (part 0), else through local memory. Memory traffic is the points'\n",
     " * nonzeros once per GPUSVM__SPARSE_ROWS rows, not the n x d dense words of part 1.\n",
-    " * (Measured on an H100 against one slot per nonzero, which holds four times\n",
-    " * the nonzeros in the same memory: slower on text, whose rows fit one table.\n",
-    " * On an H200, loading 1, 2 or 4 nonzeros ahead, vector or scalar reads of\n",
-    " * the table, and a register cap, were within 3% of each other on deb-python;\n",
-    " * the kernel takes 60 registers and 36 KiB of local memory there.)\n",
+    " * (One slot per nonzero, which holds four times the nonzeros in the same\n",
+    " * memory, was slower on text, whose rows fit one table; loads ahead, vector\n",
+    " * reads of the table and a register cap changed nothing: docs/results.md, the code's choices.)\n",
     " *\n",
     " * Rows with more nonzeros than one table holds (GPUSVM__SPARSE_ENTRIES entries) are taken\n",
     " * in passes over the rows' entries in order. A pass ends at the last row start\n",
@@ -18605,7 +18580,7 @@ static const char *const gpusvm__kernel_source[] = {
     "\n",
     "/* A batch whose every problem is solved whole (its working set is all its variables: nothing to\n",
     " * choose) takes gpusvm_select's stop alone, without the radix select's code (a first run on a\n",
-    " * GPU compiles the part it uses: NVIDIA H200, 0.42 s for gpusvm_select). */\n",
+    " * GPU compiles the part it uses: docs/results.md, The kernels' compile). */\n",
     "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_CHECK)\n",
     "__kernel void gpusvm_check(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
@@ -19012,7 +18987,7 @@ static const char *const gpusvm__kernel_source[] = {
     "/* The choices of i and j compare scores: with double the values themselves; with float pairs\n",
     " * their floats (a pair's hi, part 0), which choose as well (a tie within a float's precision\n",
     " * goes to the larger position) and keep each pair update's chain of dependent operations\n",
-    " * short (H200, a9a: the inner solve with every choice in pairs took 2.7 times as long). The\n",
+    " * short (docs/results.md, the code's choices). The\n",
     " * step takes the pairs. */\n",
     "#ifdef GPUSVM_NO_FP64\n",
     "typedef float gpusvm_score;\n",
@@ -19788,8 +19763,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * rest kept in order (a scan of the nonzero flags), so the loop reads only\n",
     " * rows that count and has GPUSVM_UPD_U independent loads in flight (a\n",
     " * round's update is bound by reading the rows; one load at a time left it\n",
-    " * waiting on latency: H100, dense 1M x 32, 1892 rounds, 2.16 s before, 1.69 s\n",
-    " * after). The sum is wide (part 0), in t order over the nonzero\n",
+    " * waiting on latency, docs/results.md, the code's choices). The sum is wide (part 0), in t order over the nonzero\n",
     " * coefficients. coef_off and out_off select one of several coefficient\n",
     " * vectors and output rows (prediction evaluates every pairwise decision of a\n",
     " * multiclass model from one kernel tile).\n",
@@ -19866,7 +19840,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * time, where each point's work-item adds it to its sum in row order, with the product and\n",
     " * the sum gpusvm_update forms: the same bits, so the gradients are the resident path's.\n",
     " * Nothing is written but the gradients, so a tile needs 2 dpad words a point of the budget\n",
-    " * instead of 2 dpad + q (H100, 1M x 64 points under 64 MB: 125 tiles a round become 14).\n",
+    " * instead of 2 dpad + q: many fewer tiles a round (docs/results.md, the code's choices).\n",
     " * Part 1's arguments with b_mode 1 (the tile's points [b_off, b_end)), the moved rows as\n",
     " * idx and nrows (K unused), then: out0 (the gradients), y0, coef (the rows' coefficients,\n",
     " * in row order, none 0). A point's variables are it and, epsilon-SVR, it + its problem's\n",
@@ -19956,8 +19930,8 @@ static const char *const gpusvm__kernel_source[] = {
     " *                     working-set points the last sweeps moved (GTSVM's response update, algorithm\n",
     " *                     1: the rows read down their columns); an item per GPUSVM__CS_RESP_CLASSES classes of a\n",
     " *                     point, not per point, so that n m / GPUSVM__CS_RESP_CLASSES items fill the device (an\n",
-    " *                     item per point left letter's 15000 points in 59 work-groups; H200, letter\n",
-    " *                     -s 5 -c 8 -g 2: double 1.34 s to 1.20 s, float pairs 1.85 s to 1.50 s).\n",
+    " *                     item per point left letter's 15000 points in 59 work-groups: docs/results.md,\n",
+    " *                     the code's choices).\n",
     " *   gpusvm_cs_update  (one work-item per point) the point's first-order violation\n",
     " *                     v_i = max_{r: alpha_ir < U_ir} g_ir - min_r g_ir and its share of the duality\n",
     " *                     gap, gap_i = U_i max(0, max_{r != y} 1 + c_ir - c_iy) - sum_r alpha_ir g_ir\n",
@@ -20200,7 +20174,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * Ub, ties by class), the sum of the capped Ub and the free D into acc, the count k of those ahead\n",
     " * and their least D - Ub emin. With double one sum in class order (the C backend's); with float\n",
     " * pairs four apart, added at the end: each step is several dependent float operations there, and\n",
-    " * a quarter of the chain: H200, letter's 26 classes, 2.95 s to 2.75 s against double's 1.47 s). */\n",
+    " * a quarter of the chain: docs/results.md, the code's choices). */\n",
     "#define GPUSVM_CS_AHEAD(s, acc)                                                                   \\\n",
     "    do {                                                                                        \\\n",
     "        const gpusvm_wide es_ = GPUSVM_CS_SCR_DUB(s);                                                \\\n",
@@ -20214,8 +20188,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * float pairs the diagonal's reciprocal is kept, so that the step multiplies (a pair's division is\n",
     " * several dependent steps), and the violation is taken in floats, from each class's (g if free,\n",
     " * else -inf; g) put beside it: it only decides which points the sweeps skip and when they stop\n",
-    " * (H200, letter: with the atomic first free class and moved flag below, the responses' sums\n",
-    " * renormalized once and the cws walk by steps, 2.78 s to 1.85 s; double 1.47 s to 1.35 s). */\n",
+    " * (with the atomic first free class and moved flag below, the responses' sums renormalized once\n",
+    " * and the cws walk by steps: docs/results.md, the code's choices). */\n",
     "#ifdef GPUSVM_NO_FP64\n",
     "#define GPUSVM_CS_PART(j) part##j\n",
     "#define GPUSVM_CS_SUM GPUSVM_W_ADDF(GPUSVM_W_ADDF(part0, part1), GPUSVM_W_ADDF(part2, part3))\n",
@@ -20389,7 +20363,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3894
+#define GPUSVM__KERNEL_SOURCE_LINES 3888
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

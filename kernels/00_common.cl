@@ -74,7 +74,7 @@ inline gpusvm_wide gpusvm_w_add(gpusvm_wide a, gpusvm_wide b)
 }
 /* a + b with the low parts added, not summed apart: the error bound relative to |a| + |b| (double's
  * own for a sum of terms), in half gpusvm_w_add's dependent steps; for sums, not for differences
- * whose digits matter (Crammer-Singer's sweeps: 1.6 times double's time with gpusvm_w_add) */
+ * whose digits matter (Crammer-Singer's sweeps, docs/results.md, the code's choices) */
 inline gpusvm_wide gpusvm_w_addf(gpusvm_wide a, gpusvm_wide b)
 {
     const gpusvm_wide s = gpusvm_w_two(a.hi, b.hi);
@@ -98,7 +98,7 @@ inline gpusvm_wide gpusvm_w_mul(gpusvm_wide a, gpusvm_wide b)
 /* s + a * f for the long sums (the gradient update, decision values): the product's and the
  * sum's rounding errors gathered in lo, as the sums of Ogita, Rump and Oishi (2005) do: an error
  * bound relative to the sum of the terms' magnitudes, as double's own summation has, in half the
- * operations of gpusvm_w_add (H200, a9a: the update took 1.8 times double's with gpusvm_w_add) */
+ * operations of gpusvm_w_add (docs/results.md, the code's choices) */
 inline gpusvm_wide gpusvm_w_acc(gpusvm_wide s, gpusvm_wide a, float f)
 {
     const float p = a.hi * f;
@@ -375,9 +375,9 @@ inline gpusvm_wide gpusvm_key_wide(ulong k)
 #endif
 
 /* The kernels' helper functions are always inlined: they take pointers to the caller's
- * registers and local arrays, which must stay registers and plain local arrays. (On an H100,
- * the inner solve's working set as one local struct cost 3%, and the selection's extrema,
- * kept half and final sort as functions cost it 10%; those stay in the kernels.) */
+ * registers and local arrays, which must stay registers and plain local arrays. (A local struct
+ * for the inner solve's working set, and functions for the selection's extrema, kept half and
+ * final sort, were slower (docs/results.md, the code's choices); those stay in the kernels.) */
 #ifndef GPUSVM_INLINE /* tests/oclgrind.sh's simulator builds them as plain inline functions */
 #define GPUSVM_INLINE inline __attribute__((always_inline))
 #endif

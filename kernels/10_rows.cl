@@ -190,11 +190,8 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
  * from 0), so both kernels give the same bits. Grid: points x groups of
  * GPUSVM__NARROW_ROWS rows x problems, work-groups of GPUSVM__NARROW_L.
  * The four rows' slots, points and norms come as one vector read each.
- * (H100, 512 RBF rows of 1M points of 32 features, bench/micro.c: the tiles
- * 4.5 ms, this kernel 2.0 ms, 1.83 ms with the rows' slots, points and norms
- * read as vectors; with room for 64 features 3.7 ms, the registers costing
- * occupancy; eight rows a step 2.35 ms; 256 rows a work-group 2.03 ms; two
- * points a work-item, sharing each staged read, 3.2 ms.)
+ * (Its shape against the tiles and its variants, by bench/micro.c:
+ * docs/results.md, the code's choices.)
  */
 #define GPUSVM_NAR_LX ((int)get_local_id(0))
 #define GPUSVM_NAR_I (GPUSVM_BLOCK_LO + (int)get_global_id(0))

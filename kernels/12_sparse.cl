@@ -24,11 +24,9 @@
  * then added, one row to each lane: by warp exchanges where the device has
  * them (part 0), else through local memory. Memory traffic is the points'
  * nonzeros once per GPUSVM__SPARSE_ROWS rows, not the n x d dense words of part 1.
- * (Measured on an H100 against one slot per nonzero, which holds four times
- * the nonzeros in the same memory: slower on text, whose rows fit one table.
- * On an H200, loading 1, 2 or 4 nonzeros ahead, vector or scalar reads of
- * the table, and a register cap, were within 3% of each other on deb-python;
- * the kernel takes 60 registers and 36 KiB of local memory there.)
+ * (One slot per nonzero, which holds four times the nonzeros in the same
+ * memory, was slower on text, whose rows fit one table; loads ahead, vector
+ * reads of the table and a register cap changed nothing: docs/results.md, the code's choices.)
  *
  * Rows with more nonzeros than one table holds (GPUSVM__SPARSE_ENTRIES entries) are taken
  * in passes over the rows' entries in order. A pass ends at the last row start

@@ -417,7 +417,7 @@ __kernel void gpusvm_select(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 
 /* A batch whose every problem is solved whole (its working set is all its variables: nothing to
  * choose) takes gpusvm_select's stop alone, without the radix select's code (a first run on a
- * GPU compiles the part it uses: NVIDIA H200, 0.42 s for gpusvm_select). */
+ * GPU compiles the part it uses: docs/results.md, The kernels' compile). */
 #if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_CHECK)
 __kernel void gpusvm_check(GPUSVM__ARGS_SELECT(GPUSVM__PARAM, GPUSVM__COMMA))
 {

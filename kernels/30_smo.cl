@@ -48,7 +48,7 @@
 /* The choices of i and j compare scores: with double the values themselves; with float pairs
  * their floats (a pair's hi, part 0), which choose as well (a tie within a float's precision
  * goes to the larger position) and keep each pair update's chain of dependent operations
- * short (H200, a9a: the inner solve with every choice in pairs took 2.7 times as long). The
+ * short (docs/results.md, the code's choices). The
  * step takes the pairs. */
 #ifdef GPUSVM_NO_FP64
 typedef float gpusvm_score;

@@ -10,8 +10,7 @@
  * rest kept in order (a scan of the nonzero flags), so the loop reads only
  * rows that count and has GPUSVM_UPD_U independent loads in flight (a
  * round's update is bound by reading the rows; one load at a time left it
- * waiting on latency: H100, dense 1M x 32, 1892 rounds, 2.16 s before, 1.69 s
- * after). The sum is wide (part 0), in t order over the nonzero
+ * waiting on latency, docs/results.md, the code's choices). The sum is wide (part 0), in t order over the nonzero
  * coefficients. coef_off and out_off select one of several coefficient
  * vectors and output rows (prediction evaluates every pairwise decision of a
  * multiclass model from one kernel tile).
@@ -88,7 +87,7 @@ __kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))
  * time, where each point's work-item adds it to its sum in row order, with the product and
  * the sum gpusvm_update forms: the same bits, so the gradients are the resident path's.
  * Nothing is written but the gradients, so a tile needs 2 dpad words a point of the budget
- * instead of 2 dpad + q (H100, 1M x 64 points under 64 MB: 125 tiles a round become 14).
+ * instead of 2 dpad + q: many fewer tiles a round (docs/results.md, the code's choices).
  * Part 1's arguments with b_mode 1 (the tile's points [b_off, b_end)), the moved rows as
  * idx and nrows (K unused), then: out0 (the gradients), y0, coef (the rows' coefficients,
  * in row order, none 0). A point's variables are it and, epsilon-SVR, it + its problem's

@@ -9,8 +9,8 @@
  *                     working-set points the last sweeps moved (GTSVM's response update, algorithm
  *                     1: the rows read down their columns); an item per GPUSVM__CS_RESP_CLASSES classes of a
  *                     point, not per point, so that n m / GPUSVM__CS_RESP_CLASSES items fill the device (an
- *                     item per point left letter's 15000 points in 59 work-groups; H200, letter
- *                     -s 5 -c 8 -g 2: double 1.34 s to 1.20 s, float pairs 1.85 s to 1.50 s).
+ *                     item per point left letter's 15000 points in 59 work-groups: docs/results.md,
+ *                     the code's choices).
  *   gpusvm_cs_update  (one work-item per point) the point's first-order violation
  *                     v_i = max_{r: alpha_ir < U_ir} g_ir - min_r g_ir and its share of the duality
  *                     gap, gap_i = U_i max(0, max_{r != y} 1 + c_ir - c_iy) - sum_r alpha_ir g_ir
@@ -253,7 +253,7 @@ typedef char gpusvm_cs_scr_check[sizeof(gpusvm_wide) == 8 ? 1 : -1]; /* the host
  * Ub, ties by class), the sum of the capped Ub and the free D into acc, the count k of those ahead
  * and their least D - Ub emin. With double one sum in class order (the C backend's); with float
  * pairs four apart, added at the end: each step is several dependent float operations there, and
- * a quarter of the chain: H200, letter's 26 classes, 2.95 s to 2.75 s against double's 1.47 s). */
+ * a quarter of the chain: docs/results.md, the code's choices). */
 #define GPUSVM_CS_AHEAD(s, acc)                                                                   \
     do {                                                                                        \
         const gpusvm_wide es_ = GPUSVM_CS_SCR_DUB(s);                                                \
@@ -267,8 +267,8 @@ typedef char gpusvm_cs_scr_check[sizeof(gpusvm_wide) == 8 ? 1 : -1]; /* the host
  * float pairs the diagonal's reciprocal is kept, so that the step multiplies (a pair's division is
  * several dependent steps), and the violation is taken in floats, from each class's (g if free,
  * else -inf; g) put beside it: it only decides which points the sweeps skip and when they stop
- * (H200, letter: with the atomic first free class and moved flag below, the responses' sums
- * renormalized once and the cws walk by steps, 2.78 s to 1.85 s; double 1.47 s to 1.35 s). */
+ * (with the atomic first free class and moved flag below, the responses' sums renormalized once
+ * and the cws walk by steps: docs/results.md, the code's choices). */
 #ifdef GPUSVM_NO_FP64
 #define GPUSVM_CS_PART(j) part##j
 #define GPUSVM_CS_SUM GPUSVM_W_ADDF(GPUSVM_W_ADDF(part0, part1), GPUSVM_W_ADDF(part2, part3))
