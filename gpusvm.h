@@ -1024,12 +1024,65 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #define GPUSVM__CS_LOCAL(q, m) \
     (GPUSVM__CS_KWS_BYTES(q) + GPUSVM__CS_CWS_BYTES(q, m) + GPUSVM__CS_SCR_BYTES(q, m) + (size_t)GPUSVM__Q * 4)
 
-/* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */
-#define GPUSVM__K_LINEAR 0
-#define GPUSVM__K_POLY 1
-#define GPUSVM__K_RBF 2
-#define GPUSVM__K_SIGMOID 3
-#define GPUSVM__K_PRECOMPUTED 4
+/* ---- kernel types: one row each ----------------------------------------
+ * X(ID, t, name, uses, ret): GPUSVM__K_<ID> = t, LIBSVM's -t option (the public
+ * enum gpusvm_kernel_type's GPUSVM_KERNEL_<ID> minus one); name, its word in
+ * a model file; uses, the parameters it reads and whether it needs the
+ * points' squared norms (GPUSVM__KU_*); ret, the exported C's last statement
+ * of k(x, s) from the dot product or squared distance `sum` (gpusvm__cx_kernel).
+ * k() itself is gpusvm__kfun below, one definition for host and kernels. */
+#define GPUSVM__KU_GAMMA 1u
+#define GPUSVM__KU_COEF0 2u
+#define GPUSVM__KU_DEGREE 4u
+#define GPUSVM__KU_NORMS 8u
+#define GPUSVM__KERNEL_TYPES(X)                                                                         \
+    X(LINEAR, 0, "linear", 0u, "    return sum;\n")                                                     \
+    X(POLY, 1, "polynomial", GPUSVM__KU_GAMMA | GPUSVM__KU_COEF0 | GPUSVM__KU_DEGREE,                  \
+      "    {\n        const $ b = @_GAMMA * sum + @_COEF0;\n        $ r = 1.0~;\n        int i;\n"      \
+      "        for (i = 0; i < @_DEGREE; ++i) r *= b;\n        return r;\n    }\n")                     \
+    X(RBF, 2, "rbf", GPUSVM__KU_GAMMA | GPUSVM__KU_NORMS, "    return @_EXP(-@_GAMMA * sum);\n")       \
+    X(SIGMOID, 3, "sigmoid", GPUSVM__KU_GAMMA | GPUSVM__KU_COEF0, "    return @_TANH(@_GAMMA * sum + @_COEF0);\n") \
+    X(PRECOMPUTED, 4, "precomputed", 0u, "")
+#define GPUSVM__K_ID(id, t, name, uses, ret) GPUSVM__K_##id = t,
+enum { GPUSVM__KERNEL_TYPES(GPUSVM__K_ID) GPUSVM__K_COUNT };
+
+/* k(x, z) in float from <x,z>, |x|^2 and |z|^2: the host's (the C backend, prediction) and the
+ * kernels' are this one definition, operation for operation. The power by squaring (pown's
+ * accuracy is each device's own, and Intel's CPU runtime 2026.22 cannot link its 32-wide vector
+ * form in kernels of sub-groups of 32); an RBF exponent below -104 gives +0 (under half the least
+ * subnormal; a C library that sets errno on underflow takes a slow path there: docs/results.md,
+ * the code's choices). */
+#ifdef __OPENCL_VERSION__
+#define GPUSVM__FN inline
+#define GPUSVM__EXPF exp
+#define GPUSVM__TANHF tanh
+#else
+#define GPUSVM__FN static
+#define GPUSVM__EXPF expf
+#define GPUSVM__TANHF tanhf
+#endif
+GPUSVM__FN float gpusvm__powi(float base, int times)
+{
+    float r = 1.0f, b = base;
+    int t;
+    for (t = times; t > 0; t /= 2) {
+        if (t % 2 == 1) r *= b;
+        b = b * b;
+    }
+    return r;
+}
+GPUSVM__FN float gpusvm__kfun(int ktype, float dot, float nx, float nz, float gamma, float coef0, int degree)
+{
+    switch (ktype) {
+    case GPUSVM__K_LINEAR: return dot;
+    case GPUSVM__K_POLY: return gpusvm__powi(gamma * dot + coef0, degree);
+    case GPUSVM__K_RBF: {
+        const float d2 = nx + nz - 2.0f * dot, e = -gamma * (d2 > 0.0f ? d2 : 0.0f);
+        return e < -104.0f ? 0.0f : GPUSVM__EXPF(e);
+    }
+    default: return GPUSVM__TANHF(gamma * dot + coef0);
+    }
+}
 
 /* ---- the status vector: GPUSVM__ST_COUNT doubles per problem ------------ */
 #define GPUSVM__ST_GAP 0   /* m(alpha) - M(alpha) of the last selection */
@@ -2269,35 +2322,22 @@ static int gpusvm__icontains(const char *hay, const char *needle)
 
 /* >>util/kernel: the kernel function on the host, the internal CSR view ---------------------------- */
 
-/* k(x, z) in float, operation for operation as gpusvm_kfun in kernels/00_common.cl. */
-static float gpusvm__powi_f(float base, int times)
-{
-    float r = 1.0f, b = base;
-    int t;
-    for (t = times; t > 0; t /= 2) {
-        if (t % 2 == 1) r *= b;
-        b = b * b;
-    }
-    return r;
-}
-/* The kernel types of the shared block are the public enum's values minus one (DEFAULT is 0). */
-typedef char gpusvm__ktype_check[(GPUSVM_KERNEL_LINEAR - 1 == GPUSVM__K_LINEAR &&
-                                  GPUSVM_KERNEL_SIGMOID - 1 == GPUSVM__K_SIGMOID &&
-                                  GPUSVM_KERNEL_PRECOMPUTED - 1 == GPUSVM__K_PRECOMPUTED) ? 1 : -1];
+/* The kernel types (the shared block's GPUSVM__KERNEL_TYPES; k() is its gpusvm__kfun): the public
+   enum's values are the table's plus one (DEFAULT is 0). */
+#define GPUSVM__K_CHECK(id, t, name, uses, ret) &&GPUSVM_KERNEL_##id - 1 == GPUSVM__K_##id
+typedef char gpusvm__ktype_check[(1 GPUSVM__KERNEL_TYPES(GPUSVM__K_CHECK)) ? 1 : -1];
+#define GPUSVM__K_NAME(id, t, name, uses, ret) name,
+#define GPUSVM__K_USES(id, t, name, uses, ret) uses,
+#define GPUSVM__K_RET(id, t, name, uses, ret) ret,
+static const char *const gpusvm__kernel_names[] = {GPUSVM__KERNEL_TYPES(GPUSVM__K_NAME)};
 static int gpusvm__ktype(gpusvm_kernel_type k) { return (int)k - 1; }
-
-static float gpusvm__kfun(int ktype, float dot, float nx, float nz, float gamma, float coef0, int degree)
+/* Is k one of the table's (DEFAULT not)? */
+static int gpusvm__ktype_valid(int k) { return k >= 1 && k <= GPUSVM__K_COUNT; }
+/* Whether kernel type k (the public enum's, valid) reads what (GPUSVM__KU_*). */
+static int gpusvm__kuses(gpusvm_kernel_type k, unsigned what)
 {
-    switch (ktype) {
-    case GPUSVM__K_LINEAR: return dot;
-    case GPUSVM__K_POLY: return gpusvm__powi_f(gamma * dot + coef0, degree);
-    case GPUSVM__K_RBF: { /* below -104 expf is +0 (under half the least subnormal), and a C library that
-                             sets errno on underflow takes a slow path there (docs/results.md, the code's choices) */
-        const float d2 = nx + nz - 2.0f * dot, e = -gamma * (d2 > 0.0f ? d2 : 0.0f);
-        return e < -104.0f ? 0.0f : expf(e);
-    }
-    default: return tanhf(gamma * dot + coef0);
-    }
+    static const unsigned uses[] = {GPUSVM__KERNEL_TYPES(GPUSVM__K_USES)};
+    return (uses[gpusvm__ktype(k)] & what) != 0;
 }
 
 static uint32_t gpusvm__float_key(float v)
@@ -10708,8 +10748,8 @@ static gpusvm_result gpusvm__kernel_finite(gpusvm_context *ctx, const gpusvm__cs
     if (kt == GPUSVM_KERNEL_PRECOMPUTED) return GPUSVM_OK;
     /* the kernels compute in float: a gamma or coef0 beyond its range is infinite there, and
        gamma * 0 (two orthogonal points, a distance of 0) is NaN where no point's own value shows it */
-    if ((kt != GPUSVM_KERNEL_LINEAR && !(fabs(gamma) <= FLT_MAX)) ||
-        ((kt == GPUSVM_KERNEL_POLY || kt == GPUSVM_KERNEL_SIGMOID) && !(fabs(coef0) <= FLT_MAX)))
+    if ((gpusvm__kuses(kt, GPUSVM__KU_GAMMA) && !(fabs(gamma) <= FLT_MAX)) ||
+        (gpusvm__kuses(kt, GPUSVM__KU_COEF0) && !(fabs(coef0) <= FLT_MAX)))
         return gpusvm__fail(ctx, GPUSVM_ERR_NOT_FINITE,
                             "%s: gamma %g or coef0 %g is beyond float's range (%g), in which the kernel is computed",
                             what, gamma, coef0, (double)FLT_MAX);
@@ -10857,7 +10897,7 @@ static gpusvm_result gpusvm__check_model(gpusvm_context *ctx, const gpusvm_model
     size_t ncoef, i, sum = 0;
     int c;
     if ((int)m->svm_type < GPUSVM_C_SVC || m->svm_type > GPUSVM_CRAMMER_SINGER ||
-        (int)m->kernel_type < GPUSVM_KERNEL_LINEAR || m->kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
+        !gpusvm__ktype_valid((int)m->kernel_type))
         return gpusvm__fail(ctx, bad, "model: svm_type %d or kernel_type %d is unknown",
                             (int)m->svm_type, (int)m->kernel_type);
     if (m->nr_class < 1 || m->degree < 0 || !gpusvm__finite_d(m->gamma) || !gpusvm__finite_d(m->coef0) ||
@@ -11015,7 +11055,7 @@ static gpusvm_result gpusvm__resolve_params(gpusvm_context *ctx, const gpusvm_pa
     if (p.p == 0.0) p.p = 0.1;
     if (!(p.p > 0.0) || p.p > DBL_MAX) return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.p must be > 0");
     if (p.kernel_type == GPUSVM_KERNEL_DEFAULT) p.kernel_type = GPUSVM_KERNEL_RBF;
-    if ((int)p.kernel_type < 0 || p.kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
+    if (!gpusvm__ktype_valid((int)p.kernel_type))
         return gpusvm__fail(ctx, GPUSVM_ERR_PARAMS_FIELD, "params.kernel_type %d is unknown", (int)p.kernel_type);
     if (p.kernel_type == GPUSVM_KERNEL_PRECOMPUTED) {
         size_t i;
@@ -13626,7 +13666,6 @@ static gpusvm_result gpusvm__cross_validation(gpusvm_context *ctx, const gpusvm_
 
 static const char *const gpusvm__svm_type_names[] = {"c_svc", "nu_svc", "one_class", "epsilon_svr", "nu_svr",
                                                      "crammer_singer"};
-static const char *const gpusvm__kernel_names[] = {"linear", "polynomial", "rbf", "sigmoid", "precomputed"};
 
 /* Batches of at most this many multiply-adds (test points times the support vectors' entries)
    are computed on the host: a device round trip (buffers, uploads, launches, a read) costs more. */
@@ -13706,7 +13745,7 @@ static gpusvm_result gpusvm__predict(gpusvm_context *ctx, const gpusvm_model *m,
     double *coef = NULL, *d = NULL;
     int *votes = NULL, ci;
     gpusvm_result r = GPUSVM_OK;
-    if (m->kernel_type < GPUSVM_KERNEL_LINEAR || m->kernel_type > GPUSVM_KERNEL_PRECOMPUTED)
+    if (!gpusvm__ktype_valid((int)m->kernel_type))
         return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID, "model: kernel_type %d is unknown", (int)m->kernel_type);
     if (m->kernel_type == GPUSVM_KERNEL_PRECOMPUTED) /* x[i][k-1] = K(x_i, support vector with serial k) */
         for (s = 0; s < ns; ++s) {
@@ -14108,15 +14147,12 @@ static void gpusvm__model_header(gpusvm__out *o, const gpusvm_model *m)
     gpusvm__out_str(o, "\nkernel_type ");
     gpusvm__out_str(o, gpusvm__kernel_names[kt - 1]);
     gpusvm__out_str(o, "\n");
-    if (m->kernel_type == GPUSVM_KERNEL_POLY) {
+    if (gpusvm__kuses(m->kernel_type, GPUSVM__KU_DEGREE)) {
         gpusvm__out_int(o, "degree ", m->degree);
         gpusvm__out_str(o, "\n");
     }
-    if (m->kernel_type == GPUSVM_KERNEL_POLY || m->kernel_type == GPUSVM_KERNEL_RBF ||
-        m->kernel_type == GPUSVM_KERNEL_SIGMOID)
-        gpusvm__out_list(o, "gamma", &m->gamma, 1);
-    if (m->kernel_type == GPUSVM_KERNEL_POLY || m->kernel_type == GPUSVM_KERNEL_SIGMOID)
-        gpusvm__out_list(o, "coef0", &m->coef0, 1);
+    if (gpusvm__kuses(m->kernel_type, GPUSVM__KU_GAMMA)) gpusvm__out_list(o, "gamma", &m->gamma, 1);
+    if (gpusvm__kuses(m->kernel_type, GPUSVM__KU_COEF0)) gpusvm__out_list(o, "coef0", &m->coef0, 1);
     gpusvm__out_int(o, "nr_class ", m->nr_class);
     gpusvm__out_int(o, "\ntotal_sv ", (long long)m->total_sv);
     gpusvm__out_str(o, "\n");
@@ -14169,7 +14205,7 @@ static gpusvm_result gpusvm__model_text(gpusvm_context *ctx, const gpusvm_model 
 {
     const int kt = (int)m->kernel_type;
     gpusvm__out o;
-    if ((int)m->svm_type < 1 || m->svm_type > GPUSVM_CRAMMER_SINGER || kt < 1 || kt > GPUSVM_KERNEL_PRECOMPUTED ||
+    if ((int)m->svm_type < 1 || m->svm_type > GPUSVM_CRAMMER_SINGER || !gpusvm__ktype_valid(kt) ||
         m->nr_class < 1)
         return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID, "the model's type fields are out of range");
     memset(&o, 0, sizeof o);
@@ -14982,11 +15018,11 @@ static gpusvm_result gpusvm__parse_header(gpusvm_context *ctx, const char *path,
         (!h->have_label || !h->have_nsv))
         GPUSVM__BAD("a classification model needs label and nr_sv");
     { /* the parameters its kernel uses (keys 2, 3, 4: degree, gamma, coef0), as LIBSVM writes them */
-        const int kt = h->kernel_type, poly = kt == GPUSVM_KERNEL_POLY, sig = kt == GPUSVM_KERNEL_SIGMOID;
-        const char *lack = (poly || sig || kt == GPUSVM_KERNEL_RBF) && !(h->seen & 8u) ? "gamma"
-                           : (poly || sig) && !(h->seen & 16u)                       ? "coef0"
-                           : poly && !(h->seen & 4u)                                 ? "degree"
-                                                                                     : NULL;
+        const gpusvm_kernel_type kt = (gpusvm_kernel_type)h->kernel_type;
+        const char *lack = gpusvm__kuses(kt, GPUSVM__KU_GAMMA) && !(h->seen & 8u)     ? "gamma"
+                           : gpusvm__kuses(kt, GPUSVM__KU_COEF0) && !(h->seen & 16u)  ? "coef0"
+                           : gpusvm__kuses(kt, GPUSVM__KU_DEGREE) && !(h->seen & 4u) ? "degree"
+                                                                                      : NULL;
         if (lack) GPUSVM__BAD("the header lacks %s, which its kernel_type uses", lack);
     }
     if (h->have_nsv) {
@@ -15267,14 +15303,23 @@ static int gpusvm__cx_sparse(const gpusvm_model *m, int dbl)
 {
     const double real = dbl ? 8.0 : 4.0, idx = m->n_features <= 65535 ? 2.0 : 4.0;
     const double nnz = (double)m->sv_row_ptr[m->total_sv], ns = (double)m->total_sv;
-    const double sparse = nnz * (real + idx) + (ns + 1.0) * 4.0 + (m->kernel_type == GPUSVM_KERNEL_RBF ? ns * real : 0.0);
+    const double sparse = nnz * (real + idx) + (ns + 1.0) * 4.0 + (gpusvm__kuses(m->kernel_type, GPUSVM__KU_NORMS) ? ns * real : 0.0);
     return sparse < ns * (double)m->n_features * real;
 }
 
-/* The kernel k(x, support vector s): a dot product (dense or sparse), then the kernel's function. */
+/* The exported k()'s last statement, from the dot product or squared distance `sum` (the kernel-type
+   table's ret). */
+static const char *gpusvm__cx_kernel_ret(gpusvm_kernel_type kt)
+{
+    static const char *const ret[] = {GPUSVM__KERNEL_TYPES(GPUSVM__K_RET)};
+    return ret[gpusvm__ktype(kt)];
+}
+
+/* The kernel k(x, support vector s): a dot product (dense or sparse; the squared distance where the
+   kernel takes the norms), then the kernel's function. */
 static void gpusvm__cx_kernel(const gpusvm__cx *c, const gpusvm_model *m, int sparse)
 {
-    const int rbf = m->kernel_type == GPUSVM_KERNEL_RBF;
+    const int rbf = gpusvm__kuses(m->kernel_type, GPUSVM__KU_NORMS);
     gpusvm__cx_put(c, "\n/* k(x, support vector s) */\nstatic $ @_kernel(const $ *x, int s)\n{\n    $ sum = 0.0~;\n");
     if (sparse) {
         gpusvm__cx_put(c, "    int k;\n    for (k = @_sv_start[s]; k < @_sv_start[s + 1]; ++k) sum += x[@_sv_col[k]] * @_sv_val[k];\n");
@@ -15290,12 +15335,8 @@ static void gpusvm__cx_kernel(const gpusvm__cx *c, const gpusvm_model *m, int sp
                               : "            p[u] += x[j + u] * v[j + u];\n    for (; j < @_N_FEATURES; ++j) p[0] += x[j] * v[j];\n");
         gpusvm__cx_put(c, "    sum = (p[0] + p[1]) + (p[2] + p[3]);\n");
     }
-    if (rbf) gpusvm__cx_put(c, "    return @_EXP(-@_GAMMA * sum);\n}\n");
-    else if (m->kernel_type == GPUSVM_KERNEL_POLY)
-        gpusvm__cx_put(c, "    {\n        const $ b = @_GAMMA * sum + @_COEF0;\n        $ r = 1.0~;\n        int i;\n"
-                          "        for (i = 0; i < @_DEGREE; ++i) r *= b;\n        return r;\n    }\n}\n");
-    else if (m->kernel_type == GPUSVM_KERNEL_SIGMOID) gpusvm__cx_put(c, "    return @_TANH(@_GAMMA * sum + @_COEF0);\n}\n");
-    else gpusvm__cx_put(c, "    return sum;\n}\n");
+    gpusvm__cx_put(c, gpusvm__cx_kernel_ret(m->kernel_type));
+    gpusvm__cx_put(c, "}\n");
 }
 
 static double gpusvm__cx_first(const gpusvm_model *m, size_t c) /* class c's first support vector */
@@ -15393,6 +15434,7 @@ static void gpusvm__cx_head(gpusvm__cx *c, const gpusvm_model *m, int sparse, si
 {
     const int kt = (int)m->kernel_type, regression = m->svm_type == GPUSVM_EPSILON_SVR || m->svm_type == GPUSVM_NU_SVR;
     const int prob = !regression && m->svm_type != GPUSVM_ONE_CLASS && m->probA && m->probB && m->nr_class > 1;
+    const char *const kret = gpusvm__cx_kernel_ret(m->kernel_type); /* its k()'s function */
     gpusvm__cx_put(c, "/* @: a gpusvm model as C source (gpusvm_model_to_c, gpusvm-export): svm_type ");
     gpusvm__out_str(c->o, gpusvm__svm_type_names[(int)m->svm_type - 1]);
     gpusvm__out_str(c->o, ", kernel ");
@@ -15408,7 +15450,7 @@ static void gpusvm__cx_head(gpusvm__cx *c, const gpusvm_model *m, int sparse, si
     gpusvm__cx_put(c, ".\n   x holds @_N_FEATURES values: x[j] is feature j + 1 of a LIBSVM file (column j of a gpusvm_matrix).\n"
                       "   Allocates nothing, needs no stdio; static scratch (one value a support vector): not reentrant. */\n"
                       "#ifndef @_MODEL_H\n#define @_MODEL_H\n");
-    if (kt == GPUSVM_KERNEL_RBF || kt == GPUSVM_KERNEL_SIGMOID || prob) { /* C89 has the double functions only */
+    if (strstr(kret, "@_EXP") || strstr(kret, "@_TANH") || prob) { /* C89 has the double functions only */
         gpusvm__out_str(c->o, "#include <math.h>\n");
         if (c->dbl) gpusvm__cx_put(c, "#define @_EXP exp\n#define @_TANH tanh\n#define @_FABS fabs\n");
         else
@@ -15454,7 +15496,7 @@ static void gpusvm__cx_arrays(gpusvm__cx *c, const gpusvm_model *m, int sparse, 
         gpusvm__cx_array(c, m->n_features <= 65535 ? "unsigned short" : "unsigned int", "sv_col", m->sv_row_ptr[ns],
                          gpusvm__cx_col, m, 0);
         gpusvm__cx_array(c, real, "sv_val", m->sv_row_ptr[ns], gpusvm__cx_val, m, 1);
-        if (m->kernel_type == GPUSVM_KERNEL_RBF) gpusvm__cx_array(c, real, "sv_norm", ns, gpusvm__cx_norm, m, 1);
+        if (gpusvm__kuses(m->kernel_type, GPUSVM__KU_NORMS)) gpusvm__cx_array(c, real, "sv_norm", ns, gpusvm__cx_norm, m, 1);
     } else {
         gpusvm__cx_array(c, real, "sv", ns * m->n_features, gpusvm__cx_dense, m, 1);
     }
@@ -16597,12 +16639,65 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__CS_LOCAL(q, m) \\\n",
     "    (GPUSVM__CS_KWS_BYTES(q) + GPUSVM__CS_CWS_BYTES(q, m) + GPUSVM__CS_SCR_BYTES(q, m) + (size_t)GPUSVM__Q * 4)\n",
     "\n",
-    "/* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */\n",
-    "#define GPUSVM__K_LINEAR 0\n",
-    "#define GPUSVM__K_POLY 1\n",
-    "#define GPUSVM__K_RBF 2\n",
-    "#define GPUSVM__K_SIGMOID 3\n",
-    "#define GPUSVM__K_PRECOMPUTED 4\n",
+    "/* ---- kernel types: one row each ----------------------------------------\n",
+    " * X(ID, t, name, uses, ret): GPUSVM__K_<ID> = t, LIBSVM's -t option (the public\n",
+    " * enum gpusvm_kernel_type's GPUSVM_KERNEL_<ID> minus one); name, its word in\n",
+    " * a model file; uses, the parameters it reads and whether it needs the\n",
+    " * points' squared norms (GPUSVM__KU_*); ret, the exported C's last statement\n",
+    " * of k(x, s) from the dot product or squared distance `sum` (gpusvm__cx_kernel).\n",
+    " * k() itself is gpusvm__kfun below, one definition for host and kernels. */\n",
+    "#define GPUSVM__KU_GAMMA 1u\n",
+    "#define GPUSVM__KU_COEF0 2u\n",
+    "#define GPUSVM__KU_DEGREE 4u\n",
+    "#define GPUSVM__KU_NORMS 8u\n",
+    "#define GPUSVM__KERNEL_TYPES(X)                                                                         \\\n",
+    "    X(LINEAR, 0, \"linear\", 0u, \"    return sum;\\n\")                                                     \\\n",
+    "    X(POLY, 1, \"polynomial\", GPUSVM__KU_GAMMA | GPUSVM__KU_COEF0 | GPUSVM__KU_DEGREE,                  \\\n",
+    "      \"    {\\n        const $ b = @_GAMMA * sum + @_COEF0;\\n        $ r = 1.0~;\\n        int i;\\n\"      \\\n",
+    "      \"        for (i = 0; i < @_DEGREE; ++i) r *= b;\\n        return r;\\n    }\\n\")                     \\\n",
+    "    X(RBF, 2, \"rbf\", GPUSVM__KU_GAMMA | GPUSVM__KU_NORMS, \"    return @_EXP(-@_GAMMA * sum);\\n\")       \\\n",
+    "    X(SIGMOID, 3, \"sigmoid\", GPUSVM__KU_GAMMA | GPUSVM__KU_COEF0, \"    return @_TANH(@_GAMMA * sum + @_COEF0);\\n\") \\\n",
+    "    X(PRECOMPUTED, 4, \"precomputed\", 0u, \"\")\n",
+    "#define GPUSVM__K_ID(id, t, name, uses, ret) GPUSVM__K_##id = t,\n",
+    "enum { GPUSVM__KERNEL_TYPES(GPUSVM__K_ID) GPUSVM__K_COUNT };\n",
+    "\n",
+    "/* k(x, z) in float from <x,z>, |x|^2 and |z|^2: the host's (the C backend, prediction) and the\n",
+    " * kernels' are this one definition, operation for operation. The power by squaring (pown's\n",
+    " * accuracy is each device's own, and Intel's CPU runtime 2026.22 cannot link its 32-wide vector\n",
+    " * form in kernels of sub-groups of 32); an RBF exponent below -104 gives +0 (under half the least\n",
+    " * subnormal; a C library that sets errno on underflow takes a slow path there: docs/results.md,\n",
+    " * the code's choices). */\n",
+    "#ifdef __OPENCL_VERSION__\n",
+    "#define GPUSVM__FN inline\n",
+    "#define GPUSVM__EXPF exp\n",
+    "#define GPUSVM__TANHF tanh\n",
+    "#else\n",
+    "#define GPUSVM__FN static\n",
+    "#define GPUSVM__EXPF expf\n",
+    "#define GPUSVM__TANHF tanhf\n",
+    "#endif\n",
+    "GPUSVM__FN float gpusvm__powi(float base, int times)\n",
+    "{\n",
+    "    float r = 1.0f, b = base;\n",
+    "    int t;\n",
+    "    for (t = times; t > 0; t /= 2) {\n",
+    "        if (t % 2 == 1) r *= b;\n",
+    "        b = b * b;\n",
+    "    }\n",
+    "    return r;\n",
+    "}\n",
+    "GPUSVM__FN float gpusvm__kfun(int ktype, float dot, float nx, float nz, float gamma, float coef0, int degree)\n",
+    "{\n",
+    "    switch (ktype) {\n",
+    "    case GPUSVM__K_LINEAR: return dot;\n",
+    "    case GPUSVM__K_POLY: return gpusvm__powi(gamma * dot + coef0, degree);\n",
+    "    case GPUSVM__K_RBF: {\n",
+    "        const float d2 = nx + nz - 2.0f * dot, e = -gamma * (d2 > 0.0f ? d2 : 0.0f);\n",
+    "        return e < -104.0f ? 0.0f : GPUSVM__EXPF(e);\n",
+    "    }\n",
+    "    default: return GPUSVM__TANHF(gamma * dot + coef0);\n",
+    "    }\n",
+    "}\n",
     "\n",
     "/* ---- the status vector: GPUSVM__ST_COUNT doubles per problem ------------ */\n",
     "#define GPUSVM__ST_GAP 0   /* m(alpha) - M(alpha) of the last selection */\n",
@@ -17348,37 +17443,6 @@ static const char *const gpusvm__kernel_source[] = {
     " * the identity when the batch has no map. */\n",
     "#define GPUSVM_COL(map, use_map, pt, k) ((use_map) ? (map)[(pt) + (k)] : (pt) + (k))\n",
     "\n",
-    "/* base^times by squaring, as the host's gpusvm__powi_f: the same bits on every device (pown's\n",
-    " * accuracy is the implementation's, and Intel's CPU runtime 2026.22 cannot link its 32-wide\n",
-    " * vector form in kernels of sub-groups of 32). */\n",
-    "inline float gpusvm_powi(float base, int times)\n",
-    "{\n",
-    "    float r = 1.0f, b = base;\n",
-    "    for (int t = times; t > 0; t /= 2) {\n",
-    "        if (t % 2 == 1) r *= b;\n",
-    "        b = b * b;\n",
-    "    }\n",
-    "    return r;\n",
-    "}\n",
-    "\n",
-    "/* k(x, z) from <x,z>, |x|^2 and |z|^2. */\n",
-    "inline float gpusvm_kfun(int type, float dot, float nx, float nz,\n",
-    "                         float gamma, float coef0, int degree)\n",
-    "{\n",
-    "    switch (type) {\n",
-    "    case GPUSVM__K_LINEAR:\n",
-    "        return dot;\n",
-    "    case GPUSVM__K_POLY:\n",
-    "        return gpusvm_powi(gamma * dot + coef0, degree);\n",
-    "    case GPUSVM__K_RBF: {\n",
-    "        float d2 = nx + nz - 2.0f * dot;\n",
-    "        return exp(-gamma * fmax(d2, 0.0f));\n",
-    "    }\n",
-    "    default:\n",
-    "        return tanh(gamma * dot + coef0);\n",
-    "    }\n",
-    "}\n",
-    "\n",
     "/* Order-preserving map float -> uint: a < b  <=>  key(a) < key(b), and back. */\n",
     "inline uint gpusvm_float_key(float v)\n",
     "{\n",
@@ -17559,7 +17623,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {\n",
     "            const int i = i0 + GPUSVM_TOFF(lx, b), cb = GPUSVM_BLOCK_POINT(min(i, hi - 1));\n",
     "            if (i < hi)\n",
-    "                out[i - GPUSVM_BLOCK_LO] = gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);\n",
+    "                out[i - GPUSVM_BLOCK_LO] = gpusvm__kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);\n",
     "        }\n",
     "    }\n",
     "}\n",
@@ -17635,7 +17699,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        for (int u = 0; u < 4 && r + u < cnt; ++u) {\n",
     "            if (GPUSVM_NAR_I < hi)\n",
     "                out[(size_t)kk[u] * ldk] =\n",
-    "                    gpusvm_kfun(ktype, self && cc[u] == cb ? nn[u] : av[u], nn[u], nbi, gamma, coef0, degree);\n",
+    "                    gpusvm__kfun(ktype, self && cc[u] == cb ? nn[u] : av[u], nn[u], nbi, gamma, coef0, degree);\n",
     "        }\n",
     "    }\n",
     "}\n",
@@ -17723,7 +17787,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    if (GPUSVM_FEW_I < hi) {\n",
     "        const float nbi = norm_b[pt_b];\n",
     "        for (int r = 0; r < nr; ++r)\n",
-    "            K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_BLOCK_LO)] = gpusvm_kfun(\n",
+    "            K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_BLOCK_LO)] = gpusvm__kfun(\n",
     "                ktype, self && col_a[r] == pt_b ? norm_a[col_a[r]] : acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);\n",
     "    }\n",
     "}\n",
@@ -17887,14 +17951,14 @@ static const char *const gpusvm__kernel_source[] = {
     "    return e1;\n",
     "}\n",
     "\n",
-    "/* k(x, z) from <x,z>, |x|^2 and |z|^2, wide (gpusvm_kfun's cases) */\n",
+    "/* k(x, z) from <x,z>, |x|^2 and |z|^2, wide (gpusvm__kfun's cases) */\n",
     "inline float gpusvm_kfun_w(int type, gpusvm_wide dot, gpusvm_wide nx, gpusvm_wide nz, float gamma, float coef0,\n",
     "                           int degree)\n",
     "{\n",
     "    if (type == GPUSVM__K_RBF)\n",
     "        return exp(-gamma * GPUSVM_W_TOF(GPUSVM_W_MAX(GPUSVM_W_SUB(GPUSVM_W_ADD(nx, nz), GPUSVM_W_MULF(dot, 2.0f)),\n",
     "                                                      GPUSVM_W_F(0.0f))));\n",
-    "    return gpusvm_kfun(type, GPUSVM_W_TOF(dot), GPUSVM_W_TOF(nx), GPUSVM_W_TOF(nz), gamma, coef0, degree);\n",
+    "    return gpusvm__kfun(type, GPUSVM_W_TOF(dot), GPUSVM_W_TOF(nx), GPUSVM_W_TOF(nz), gamma, coef0, degree);\n",
     "}\n",
     "\n",
     "/* acc += the products of this lane's nonzeros of a point, [k, kb1) in steps of GPUSVM__SPARSE_LANES */\n",
@@ -19901,7 +19965,7 @@ static const char *const gpusvm__kernel_source[] = {
     "                for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {\n",
     "                    const int cb = GPUSVM_BLOCK_POINT(min(i0 + GPUSVM_TOFF(GPUSVM_RU_LID_X, b), hi - 1));\n",
     "                    Ks[GPUSVM_TOFF(GPUSVM_RU_LID_Y, a) - GPUSVM_RU_QUARTER_ROWS * k][GPUSVM_TOFF(GPUSVM_RU_LID_X, b)] =\n",
-    "                        gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);\n",
+    "                        gpusvm__kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);\n",
     "                }\n",
     "            }\n",
     "            barrier(CLK_LOCAL_MEM_FENCE);\n",
@@ -20363,7 +20427,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3888
+#define GPUSVM__KERNEL_SOURCE_LINES 3910
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -414,37 +414,6 @@ GPUSVM_INLINE void gpusvm_scan_local(__local int *sc)
  * the identity when the batch has no map. */
 #define GPUSVM_COL(map, use_map, pt, k) ((use_map) ? (map)[(pt) + (k)] : (pt) + (k))
 
-/* base^times by squaring, as the host's gpusvm__powi_f: the same bits on every device (pown's
- * accuracy is the implementation's, and Intel's CPU runtime 2026.22 cannot link its 32-wide
- * vector form in kernels of sub-groups of 32). */
-inline float gpusvm_powi(float base, int times)
-{
-    float r = 1.0f, b = base;
-    for (int t = times; t > 0; t /= 2) {
-        if (t % 2 == 1) r *= b;
-        b = b * b;
-    }
-    return r;
-}
-
-/* k(x, z) from <x,z>, |x|^2 and |z|^2. */
-inline float gpusvm_kfun(int type, float dot, float nx, float nz,
-                         float gamma, float coef0, int degree)
-{
-    switch (type) {
-    case GPUSVM__K_LINEAR:
-        return dot;
-    case GPUSVM__K_POLY:
-        return gpusvm_powi(gamma * dot + coef0, degree);
-    case GPUSVM__K_RBF: {
-        float d2 = nx + nz - 2.0f * dot;
-        return exp(-gamma * fmax(d2, 0.0f));
-    }
-    default:
-        return tanh(gamma * dot + coef0);
-    }
-}
-
 /* Order-preserving map float -> uint: a < b  <=>  key(a) < key(b), and back. */
 inline uint gpusvm_float_key(float v)
 {

@@ -120,12 +120,65 @@
 #define GPUSVM__CS_LOCAL(q, m) \
     (GPUSVM__CS_KWS_BYTES(q) + GPUSVM__CS_CWS_BYTES(q, m) + GPUSVM__CS_SCR_BYTES(q, m) + (size_t)GPUSVM__Q * 4)
 
-/* ---- kernel types, as LIBSVM's -t option (the public enum minus one) ---- */
-#define GPUSVM__K_LINEAR 0
-#define GPUSVM__K_POLY 1
-#define GPUSVM__K_RBF 2
-#define GPUSVM__K_SIGMOID 3
-#define GPUSVM__K_PRECOMPUTED 4
+/* ---- kernel types: one row each ----------------------------------------
+ * X(ID, t, name, uses, ret): GPUSVM__K_<ID> = t, LIBSVM's -t option (the public
+ * enum gpusvm_kernel_type's GPUSVM_KERNEL_<ID> minus one); name, its word in
+ * a model file; uses, the parameters it reads and whether it needs the
+ * points' squared norms (GPUSVM__KU_*); ret, the exported C's last statement
+ * of k(x, s) from the dot product or squared distance `sum` (gpusvm__cx_kernel).
+ * k() itself is gpusvm__kfun below, one definition for host and kernels. */
+#define GPUSVM__KU_GAMMA 1u
+#define GPUSVM__KU_COEF0 2u
+#define GPUSVM__KU_DEGREE 4u
+#define GPUSVM__KU_NORMS 8u
+#define GPUSVM__KERNEL_TYPES(X)                                                                         \
+    X(LINEAR, 0, "linear", 0u, "    return sum;\n")                                                     \
+    X(POLY, 1, "polynomial", GPUSVM__KU_GAMMA | GPUSVM__KU_COEF0 | GPUSVM__KU_DEGREE,                  \
+      "    {\n        const $ b = @_GAMMA * sum + @_COEF0;\n        $ r = 1.0~;\n        int i;\n"      \
+      "        for (i = 0; i < @_DEGREE; ++i) r *= b;\n        return r;\n    }\n")                     \
+    X(RBF, 2, "rbf", GPUSVM__KU_GAMMA | GPUSVM__KU_NORMS, "    return @_EXP(-@_GAMMA * sum);\n")       \
+    X(SIGMOID, 3, "sigmoid", GPUSVM__KU_GAMMA | GPUSVM__KU_COEF0, "    return @_TANH(@_GAMMA * sum + @_COEF0);\n") \
+    X(PRECOMPUTED, 4, "precomputed", 0u, "")
+#define GPUSVM__K_ID(id, t, name, uses, ret) GPUSVM__K_##id = t,
+enum { GPUSVM__KERNEL_TYPES(GPUSVM__K_ID) GPUSVM__K_COUNT };
+
+/* k(x, z) in float from <x,z>, |x|^2 and |z|^2: the host's (the C backend, prediction) and the
+ * kernels' are this one definition, operation for operation. The power by squaring (pown's
+ * accuracy is each device's own, and Intel's CPU runtime 2026.22 cannot link its 32-wide vector
+ * form in kernels of sub-groups of 32); an RBF exponent below -104 gives +0 (under half the least
+ * subnormal; a C library that sets errno on underflow takes a slow path there: docs/results.md,
+ * the code's choices). */
+#ifdef __OPENCL_VERSION__
+#define GPUSVM__FN inline
+#define GPUSVM__EXPF exp
+#define GPUSVM__TANHF tanh
+#else
+#define GPUSVM__FN static
+#define GPUSVM__EXPF expf
+#define GPUSVM__TANHF tanhf
+#endif
+GPUSVM__FN float gpusvm__powi(float base, int times)
+{
+    float r = 1.0f, b = base;
+    int t;
+    for (t = times; t > 0; t /= 2) {
+        if (t % 2 == 1) r *= b;
+        b = b * b;
+    }
+    return r;
+}
+GPUSVM__FN float gpusvm__kfun(int ktype, float dot, float nx, float nz, float gamma, float coef0, int degree)
+{
+    switch (ktype) {
+    case GPUSVM__K_LINEAR: return dot;
+    case GPUSVM__K_POLY: return gpusvm__powi(gamma * dot + coef0, degree);
+    case GPUSVM__K_RBF: {
+        const float d2 = nx + nz - 2.0f * dot, e = -gamma * (d2 > 0.0f ? d2 : 0.0f);
+        return e < -104.0f ? 0.0f : GPUSVM__EXPF(e);
+    }
+    default: return GPUSVM__TANHF(gamma * dot + coef0);
+    }
+}
 
 /* ---- the status vector: GPUSVM__ST_COUNT doubles per problem ------------ */
 #define GPUSVM__ST_GAP 0   /* m(alpha) - M(alpha) of the last selection */

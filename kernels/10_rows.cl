@@ -170,7 +170,7 @@ void gpusvm_rows_tiled(GPUSVM_ROWS_PARAMS)
         for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {
             const int i = i0 + GPUSVM_TOFF(lx, b), cb = GPUSVM_BLOCK_POINT(min(i, hi - 1));
             if (i < hi)
-                out[i - GPUSVM_BLOCK_LO] = gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);
+                out[i - GPUSVM_BLOCK_LO] = gpusvm__kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);
         }
     }
 }
@@ -246,7 +246,7 @@ void gpusvm_rows_narrow(GPUSVM_ROWS_PARAMS)
         for (int u = 0; u < 4 && r + u < cnt; ++u) {
             if (GPUSVM_NAR_I < hi)
                 out[(size_t)kk[u] * ldk] =
-                    gpusvm_kfun(ktype, self && cc[u] == cb ? nn[u] : av[u], nn[u], nbi, gamma, coef0, degree);
+                    gpusvm__kfun(ktype, self && cc[u] == cb ? nn[u] : av[u], nn[u], nbi, gamma, coef0, degree);
         }
     }
 }
@@ -334,7 +334,7 @@ void gpusvm_rows_few(GPUSVM_ROWS_PARAMS)
     if (GPUSVM_FEW_I < hi) {
         const float nbi = norm_b[pt_b];
         for (int r = 0; r < nr; ++r)
-            K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_BLOCK_LO)] = gpusvm_kfun(
+            K[(size_t)(ws + slot[ws + roff + r]) * ldk + (GPUSVM_FEW_I - GPUSVM_BLOCK_LO)] = gpusvm__kfun(
                 ktype, self && col_a[r] == pt_b ? norm_a[col_a[r]] : acc[r], norm_a[col_a[r]], nbi, gamma, coef0, degree);
     }
 }

@@ -110,14 +110,14 @@ GPUSVM_INLINE int gpusvm_sp_pass_end(const int *beg, int nr, int e0)
     return e1;
 }
 
-/* k(x, z) from <x,z>, |x|^2 and |z|^2, wide (gpusvm_kfun's cases) */
+/* k(x, z) from <x,z>, |x|^2 and |z|^2, wide (gpusvm__kfun's cases) */
 inline float gpusvm_kfun_w(int type, gpusvm_wide dot, gpusvm_wide nx, gpusvm_wide nz, float gamma, float coef0,
                            int degree)
 {
     if (type == GPUSVM__K_RBF)
         return exp(-gamma * GPUSVM_W_TOF(GPUSVM_W_MAX(GPUSVM_W_SUB(GPUSVM_W_ADD(nx, nz), GPUSVM_W_MULF(dot, 2.0f)),
                                                       GPUSVM_W_F(0.0f))));
-    return gpusvm_kfun(type, GPUSVM_W_TOF(dot), GPUSVM_W_TOF(nx), GPUSVM_W_TOF(nz), gamma, coef0, degree);
+    return gpusvm__kfun(type, GPUSVM_W_TOF(dot), GPUSVM_W_TOF(nx), GPUSVM_W_TOF(nz), gamma, coef0, degree);
 }
 
 /* acc += the products of this lane's nonzeros of a point, [k, kb1) in steps of GPUSVM__SPARSE_LANES */

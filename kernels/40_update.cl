@@ -148,7 +148,7 @@ void gpusvm_rows_update(GPUSVM_ROWS_PARAMS, GPUSVM__ARGS_ROWS_UPD(GPUSVM__PARAM,
                 for (int b = 0; b < GPUSVM__TILE_ACC; ++b) {
                     const int cb = GPUSVM_BLOCK_POINT(min(i0 + GPUSVM_TOFF(GPUSVM_RU_LID_X, b), hi - 1));
                     Ks[GPUSVM_TOFF(GPUSVM_RU_LID_Y, a) - GPUSVM_RU_QUARTER_ROWS * k][GPUSVM_TOFF(GPUSVM_RU_LID_X, b)] =
-                        gpusvm_kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);
+                        gpusvm__kfun(ktype, self && ca == cb ? na : acc[a][b], na, norm_b[cb], gamma, coef0, degree);
                 }
             }
             barrier(CLK_LOCAL_MEM_FENCE);

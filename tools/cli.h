@@ -196,7 +196,7 @@ CLI_MAYBE_UNUSED static void cli_train_option(cli_train *t, const char *o, const
     }
     case 't': {
         const double k = cli_num(o, v);
-        if (k < 0 || k > 4 || k != (int)k) cli_bad("unknown kernel type", v);
+        if (k < 0 || k > GPUSVM_KERNEL_PRECOMPUTED - 1 || k != (int)k) cli_bad("unknown kernel type", v);
         p->kernel_type = (gpusvm_kernel_type)((int)k + 1);
         break;
     }
