@@ -5870,6 +5870,7 @@ typedef struct gpusvm__exchange {
 } gpusvm__exchange;
 struct gpusvm__ocl {
     gpusvm__backend base;
+    /* ---- the device and its program (set when it is opened and built) ---- */
     gpusvm__cl_api *cl;
     gpusvm__cl_device dev;
     gpusvm__cl_platform platform;
@@ -5893,82 +5894,93 @@ struct gpusvm__ocl {
     size_t max_alloc, global_mem, local_mem, max_wg, cus; /* cus: compute units */
     size_t mem_budget, mem_used; /* bytes gpusvm may hold on the device, and holds now */
     gpusvm__vec kept;            /* $GPUSVM_BUFFERS=keep: the buffers given back, released with the backend */
-    /* The inner solve beside the rows (gpusvm__ocl_ov_*; a split share's, gpusvm__ocl_split_smo): each
-       round the working set's q x q block is computed from its points (XQ: dense vectors; a split
-       share's XW) and the inner solve runs on queue2, submitted before the round's
-       new rows on queue, so that the device runs them side by side; ov_ws: queue's point after the
-       selection, ov_smo: queue2's after the inner solve, ov_rows: the rows launch held back until
-       the inner solve is submitted (off, nr, skip). launch_queue, launch_wait, launch_event: the
-       queue the next launch goes to (NULL: queue), an event it waits for, where its event goes. */
-    int overlap, ov_rows, ov_off, ov_nr, ov_skip;
-    gpusvm__cl_queue queue2, launch_queue;
-    gpusvm__cl_event ov_ws, ov_blk, ov_smo, launch_wait, *launch_event;
-    int poll;            /* a lane (gpusvm__ocl_lane): a read or write waits by polling its event, not blocking
-                            (NVIDIA's driver runs one blocking call of a context at a time: docs/results.md,
-                            Parameter search) */
-    int lane;            /* a lane: its batches keep the inner solve after the rows (the other lanes fill
-                            the device: docs/results.md, Where the training time goes) */
-    /* training state: one batch */
-    /* GPUSVM__TB_XW is NULL when the rows read X directly; X is NULL and X_PTR, X_COL, X_VAL hold
-       the points when they are kept sparse */
-    gpusvm__cl_mem mem[GPUSVM__TB_COUNT];
-    int sparse;                /* the batch's points are kept sparse (gpusvm__ocl_sparse) */
-    int sparse_hash_log;       /* gpusvm_rows_sparse's table: 2^sparse_hash_log slots, as local memory allows */
-    int narrow_rows;           /* gpusvm_rows_narrow's rows a work-group (GPUSVM__NARROW_ROWS), as local memory allows */
-    int narrow;                /* the bound dense rows take gpusvm_rows_narrow past GPUSVM__FEW rows */
-    int no_narrow;             /* the kernel tests: the tiles wherever gpusvm_rows_narrow would run */
-    int cslots;                /* the row cache's slots (kernels part 1c; gpusvm__ocl_cache_plan), 0: none */
-    int no_cache;              /* the kernel tests: no row cache where one would be kept */
-    unsigned rc_reused, rc_computed; /* the last batch's rows found in the cache and computed */
-    /* Data larger than the device (gpusvm__ocl_stream_*): the points stay in host memory in tiles
-       of `tile` points, X and XT hold two of them; every round computes its q x q block from the
-       working set's vectors and its update a tile at a time (gpusvm_rows_update: no rows kept).
-       share_rows: a split problem's share that stays on the device with its rows in K (ldk =
-       tile; gpusvm__ocl_split_rows). */
-    int stream, share_rows;
-    size_t tile, ntiles;
-    size_t held[2];      /* the tile X and XT hold (SIZE_MAX: none) */
-    float *host_tiles;   /* tile t: the problem's points [t tile, (t + 1) tile), column-major, pitch tile */
-    gpusvm__cl_mem pin;  /* the page-locked buffer host_tiles maps, where the driver gave one */
-    gpusvm__cl_queue copyq;      /* the tiles' copies, beside the kernels on b->queue */
-    gpusvm__cl_event copied[2];  /* the last copy into X / XT (NULL once the kernels wait for it) */
-    gpusvm__cl_event used[2];    /* the last rows launch that read X / XT */
-    float *host_xw;      /* the working set's vectors as gpusvm_gather_ws writes them (q x dpad), then the
-                            gather's room (a row a vector, gpusvm__ocl_stream_vector) */
-    gpusvm__problem sp;  /* the problem (host_xw's vectors come from its points' rows) */
-    int32_t *host_ws;    /* the working set's variables (q), then the update's rows' (q) */
-    double *host_coef;   /* the round's coefficients (q), then the update's rows' (q) */
-    size_t *host_rows;   /* the working set's points' rows in the problem's points (q), then the positions
-                            whose vectors are to be read (gpusvm__ocl_gather_plan: ngather of them) */
-    size_t ngather;
-    int xw_kept;         /* host_xw's columns hold host_rows' points' vectors (the last gather's) */
-    /* A problem split by rows (gpusvm__ocl_split_*; base.parts): streamed as above over this
+    /* ---- the inner solve beside the rows, and a lane's ways (gpusvm__ocl_ov_*; a split share's,
+       gpusvm__ocl_split_smo): each round the working set's q x q block is computed from its points
+       (XQ: dense vectors; a split share's XW) and the inner solve runs on queue2, submitted before the
+       round's new rows on queue, so that the device runs them side by side; ws: queue's point after the
+       selection, smo: queue2's after the inner solve, rows: the rows launch held back until the inner
+       solve is submitted (off, nr, skip). launch_queue, launch_wait, launch_event: the queue the next
+       launch goes to (NULL: queue), an event it waits for, where its event goes. ---- */
+    struct {
+        int on, rows, off, nr, skip;
+        gpusvm__cl_queue queue2, launch_queue;
+        gpusvm__cl_event ws, blk, smo, launch_wait, *launch_event;
+        int poll; /* a lane (gpusvm__ocl_lane): a read or write waits by polling its event, not blocking
+                     (NVIDIA's driver runs one blocking call of a context at a time: docs/results.md,
+                     Parameter search) */
+        int lane; /* a lane: its batches keep the inner solve after the rows (the other lanes fill the
+                     device: docs/results.md, Where the training time goes) */
+    } ov;
+    /* ---- the training state of one batch: its buffers (GPUSVM__TB_XW is NULL when the rows read X
+       directly; X is NULL and X_PTR, X_COL, X_VAL hold the points when they are kept sparse), its
+       shape and the rows' ways ---- */
+    struct {
+        gpusvm__cl_mem mem[GPUSVM__TB_COUNT];
+        int sparse;                /* the batch's points are kept sparse (gpusvm__ocl_sparse) */
+        int sparse_hash_log;       /* gpusvm_rows_sparse's table: 2^sparse_hash_log slots, as local memory allows */
+        int narrow_rows;           /* gpusvm_rows_narrow's rows a work-group (GPUSVM__NARROW_ROWS), as local memory allows */
+        int narrow;                /* the bound dense rows take gpusvm_rows_narrow past GPUSVM__FEW rows */
+        int no_narrow;             /* the kernel tests: the tiles wherever gpusvm_rows_narrow would run */
+        int cslots;                /* the row cache's slots (kernels part 1c; gpusvm__ocl_cache_plan), 0: none */
+        int no_cache;              /* the kernel tests: no row cache where one would be kept */
+        unsigned rc_reused, rc_computed; /* the last batch's rows found in the cache and computed */
+        int nprob, q;              /* problems; working-set stride (the largest working set) */
+        size_t nvar, npts, d, dpad, pitch; /* variables, shared points, features, padded; point pitch */
+        size_t ldk, nparts_max;    /* kernel-row pitch; the most keys work-groups of one problem */
+        size_t ngroups_max;        /* the most gpusvm_update work-groups (one variable per work-item) */
+        size_t npts0, q0;          /* problem 0's points and working set (read_rows, write_rows) */
+        int ktype, degree;
+        float coef0;  /* gamma: each problem's own, in the problem table */
+        int sel_grid; /* the selection runs over the grid (a problem of GPUSVM__SEL_GRID variables or more) */
+        int whole;    /* every problem's working set is all its variables: gpusvm_check, not gpusvm_select */
+        int nu;       /* the batch's problems are nu's (selection and stop per class) */
+    } batch;
+    /* ---- data larger than the device (gpusvm__ocl_stream_*): the points stay in host memory in
+       tiles of `tile` points, X and XT hold two of them; every round computes its q x q block from
+       the working set's vectors and its update a tile at a time (gpusvm_rows_update: no rows kept).
+       share_rows: a split problem's share that stays on the device with its rows in K (ldk = tile;
+       gpusvm__ocl_split_rows). ---- */
+    struct {
+        int on, share_rows;
+        size_t tile, ntiles;
+        size_t held[2];      /* the tile X and XT hold (SIZE_MAX: none) */
+        float *host_tiles;   /* tile t: the problem's points [t tile, (t + 1) tile), column-major, pitch tile */
+        gpusvm__cl_mem pin;  /* the page-locked buffer host_tiles maps, where the driver gave one */
+        gpusvm__cl_queue copyq;      /* the tiles' copies, beside the kernels on b->queue */
+        gpusvm__cl_event copied[2];  /* the last copy into X / XT (NULL once the kernels wait for it) */
+        gpusvm__cl_event used[2];    /* the last rows launch that read X / XT */
+        float *host_xw;      /* the working set's vectors as gpusvm_gather_ws writes them (q x dpad), then the
+                                gather's room (a row a vector, gpusvm__ocl_stream_vector) */
+        gpusvm__problem sp;  /* the problem (host_xw's vectors come from its points' rows) */
+        int32_t *host_ws;    /* the working set's variables (q), then the update's rows' (q) */
+        double *host_coef;   /* the round's coefficients (q), then the update's rows' (q) */
+        size_t *host_rows;   /* the working set's points' rows in the problem's points (q), then the positions
+                                whose vectors are to be read (gpusvm__ocl_gather_plan: ngather of them) */
+        size_t ngather;
+        int xw_kept;         /* host_xw's columns hold host_rows' points' vectors (the last gather's) */
+    } st;
+    /* ---- a problem split by rows (gpusvm__ocl_split_*; base.parts): streamed as above over this
        share's points [plo, phi) only (tiles t: [plo + t tile, ...)); rep this share's report
-       (GPUSVM__CO_WORDS(q) words), reps every part's (desc.split: gathered here), merge the
-       merge's scratch (gpusvm__split_in), ws_new the merged working set's variables, slots and
-       gradients (gws). */
-    int split, split_mode, split_parts; /* split_mode: the round's gpusvm_cands mode; split_parts: the plan's parts then */
-    int part;                           /* this backend's part of the split (the plan's) */
-    double split_st[GPUSVM__ST_COUNT];  /* the merged status row */
-    size_t plo, phi;
-    uint64_t *rep, *reps, *merge;
-    int32_t *ws_new;
-    double *gws;
-    int nprob, q;              /* problems; working-set stride (the largest working set) */
-    size_t nvar, npts, d, dpad, pitch; /* variables, shared points, features, padded; point pitch */
-    size_t ldk, nparts_max;    /* kernel-row pitch; the most keys work-groups of one problem */
-    size_t ngroups_max;        /* the most gpusvm_update work-groups (one variable per work-item) */
-    size_t npts0, q0;          /* problem 0's points and working set (read_rows, write_rows) */
-    int ktype, degree;
-    float coef0; /* gamma: each problem's own, in the problem table */
-    int sel_grid; /* the selection runs over the grid (a problem of GPUSVM__SEL_GRID variables or more) */
-    int whole;    /* every problem's working set is all its variables: gpusvm_check, not gpusvm_select */
-    int nu;       /* the batch's problems are nu's (selection and stop per class) */
-    /* Crammer-Singer (cs.begin): its buffers, working-set size, classes, row cache, update groups */
-    gpusvm__cl_mem cs_mem[GPUSVM__CS_NBUF];
-    int cs_q, cs_m, cs_cache;  /* cs_m: the most classes of a problem */
-    size_t cs_parts, cs_coef;  /* the most gpusvm_cs_update groups of a problem; coefficients of all */
-    size_t cs_resp;            /* the most gpusvm_cs_resp items of a problem, rounded up to groups */
+       (GPUSVM__CO_WORDS(q) words), reps every part's (desc.split: gathered here), merge the merge's
+       scratch (gpusvm__split_in), ws_new the merged working set's variables, slots and gradients
+       (gws). ---- */
+    struct {
+        int on, mode, parts;  /* mode: the round's gpusvm_cands mode; parts: the plan's parts then */
+        int part;             /* this backend's part of the split (the plan's) */
+        double st[GPUSVM__ST_COUNT]; /* the merged status row */
+        size_t plo, phi;
+        uint64_t *rep, *reps, *merge;
+        int32_t *ws_new;
+        double *gws;
+    } split;
+    /* ---- Crammer-Singer (cs.begin): its buffers, working-set size, classes, row cache, update
+       groups ---- */
+    struct {
+        gpusvm__cl_mem mem[GPUSVM__CS_NBUF];
+        int q, m, cache;      /* m: the most classes of a problem */
+        size_t parts, coef;   /* the most gpusvm_cs_update groups of a problem; coefficients of all */
+        size_t resp;          /* the most gpusvm_cs_resp items of a problem, rounded up to groups */
+    } cs;
 };
 
 /* >>opencl/buffers: buffers, transfers, launches ------------------------------------------------ */
@@ -6027,25 +6039,25 @@ static size_t gpusvm__ocl_rc_words(size_t cslots)
    and said in the log. */
 static void gpusvm__ocl_cache_end(gpusvm__ocl *b)
 {
-    const size_t per = gpusvm__ocl_rc_words((size_t)b->cslots);
+    const size_t per = gpusvm__ocl_rc_words((size_t)b->batch.cslots);
     int32_t head[GPUSVM__RC_HEAD];
     double all;
     int p;
-    if (!b->cslots || !b->mem[GPUSVM__TB_CSTATE]) return;
-    b->rc_reused = b->rc_computed = 0;
-    for (p = 0; p < b->nprob; ++p) {
-        if (b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_CSTATE], GPUSVM__CL_TRUE, (size_t)p * per * sizeof(int32_t),
+    if (!b->batch.cslots || !b->batch.mem[GPUSVM__TB_CSTATE]) return;
+    b->batch.rc_reused = b->batch.rc_computed = 0;
+    for (p = 0; p < b->batch.nprob; ++p) {
+        if (b->cl->clEnqueueReadBuffer(b->queue, b->batch.mem[GPUSVM__TB_CSTATE], GPUSVM__CL_TRUE, (size_t)p * per * sizeof(int32_t),
                                        sizeof head, head, 0, NULL, NULL) != 0)
             return;
-        b->rc_reused += (unsigned)head[GPUSVM__RC_REUSED];
-        b->rc_computed += (unsigned)head[GPUSVM__RC_COMPUTED];
+        b->batch.rc_reused += (unsigned)head[GPUSVM__RC_REUSED];
+        b->batch.rc_computed += (unsigned)head[GPUSVM__RC_COMPUTED];
     }
-    all = (double)b->rc_reused + (double)b->rc_computed;
+    all = (double)b->batch.rc_reused + (double)b->batch.rc_computed;
     gpusvm__log(b->base.ctx, b->base.ctx->profile ? GPUSVM_LOG_INFO : GPUSVM_LOG_DEBUG,
                 "row cache: %d slots a problem (%.1f MiB in all); %u rows computed, %u found held (%.1f%% of the working "
                 "sets' new rows)",
-                b->cslots, (double)b->nprob * (double)b->cslots * (double)b->ldk * 4.0 / 1048576.0, b->rc_computed,
-                b->rc_reused, all > 0.0 ? 100.0 * (double)b->rc_reused / all : 0.0);
+                b->batch.cslots, (double)b->batch.nprob * (double)b->batch.cslots * (double)b->batch.ldk * 4.0 / 1048576.0, b->batch.rc_computed,
+                b->batch.rc_reused, all > 0.0 ? 100.0 * (double)b->batch.rc_reused / all : 0.0);
 }
 
 static void gpusvm__ocl_event_drop(gpusvm__ocl *b, gpusvm__cl_event *ev)
@@ -6058,14 +6070,14 @@ static void gpusvm__ocl_event_drop(gpusvm__ocl *b, gpusvm__cl_event *ev)
 static void gpusvm__ocl_stream_end(gpusvm__ocl *b)
 {
     int h;
-    if (b->copyq) {
-        b->cl->clFinish(b->copyq);
-        b->cl->clReleaseCommandQueue(b->copyq);
-        b->copyq = NULL;
+    if (b->st.copyq) {
+        b->cl->clFinish(b->st.copyq);
+        b->cl->clReleaseCommandQueue(b->st.copyq);
+        b->st.copyq = NULL;
     }
     for (h = 0; h < 2; ++h) {
-        gpusvm__ocl_event_drop(b, &b->copied[h]);
-        gpusvm__ocl_event_drop(b, &b->used[h]);
+        gpusvm__ocl_event_drop(b, &b->st.copied[h]);
+        gpusvm__ocl_event_drop(b, &b->st.used[h]);
     }
 }
 
@@ -6073,12 +6085,12 @@ static void gpusvm__ocl_stream_end(gpusvm__ocl *b)
    held rows forgotten, the events released. */
 static void gpusvm__ocl_ov_end(gpusvm__ocl *b)
 {
-    if (b->queue2) b->cl->clFinish(b->queue2);
-    if (b->ov_ws) b->cl->clReleaseEvent(b->ov_ws);
-    if (b->ov_blk) b->cl->clReleaseEvent(b->ov_blk);
-    if (b->ov_smo) b->cl->clReleaseEvent(b->ov_smo);
-    b->ov_ws = b->ov_blk = b->ov_smo = NULL;
-    b->ov_rows = b->overlap = 0;
+    if (b->ov.queue2) b->cl->clFinish(b->ov.queue2);
+    if (b->ov.ws) b->cl->clReleaseEvent(b->ov.ws);
+    if (b->ov.blk) b->cl->clReleaseEvent(b->ov.blk);
+    if (b->ov.smo) b->cl->clReleaseEvent(b->ov.smo);
+    b->ov.ws = b->ov.blk = b->ov.smo = NULL;
+    b->ov.rows = b->ov.on = 0;
 }
 
 static void gpusvm__ocl_train_end(gpusvm__backend *bb)
@@ -6087,31 +6099,31 @@ static void gpusvm__ocl_train_end(gpusvm__backend *bb)
     const gpusvm_allocator *a = &bb->ctx->alloc;
     gpusvm__ocl_ov_end(b);
     gpusvm__ocl_cache_end(b);
-    b->cslots = 0;
-    b->stream = b->share_rows = 0;
+    b->batch.cslots = 0;
+    b->st.on = b->st.share_rows = 0;
     gpusvm__ocl_stream_end(b);
-    if (b->pin) {
-        b->cl->clEnqueueUnmapMemObject(b->queue, b->pin, b->host_tiles, 0, NULL, NULL);
+    if (b->st.pin) {
+        b->cl->clEnqueueUnmapMemObject(b->queue, b->st.pin, b->st.host_tiles, 0, NULL, NULL);
         b->cl->clFinish(b->queue);
-        gpusvm__ocl_drop(b, b->pin);
-        b->pin = NULL;
+        gpusvm__ocl_drop(b, b->st.pin);
+        b->st.pin = NULL;
     } else {
-        gpusvm__free(a, b->host_tiles);
+        gpusvm__free(a, b->st.host_tiles);
     }
-    gpusvm__free(a, b->host_xw);
-    gpusvm__free(a, b->host_ws);
-    gpusvm__free(a, b->host_coef);
-    gpusvm__free(a, b->host_rows);
-    gpusvm__free(a, b->rep);
-    gpusvm__free(a, b->ws_new);
-    b->host_tiles = b->host_xw = NULL;
-    b->host_ws = b->ws_new = NULL;
-    b->host_coef = b->gws = NULL;
-    b->host_rows = NULL;
-    b->rep = b->reps = b->merge = NULL;
-    b->split = 0;
-    gpusvm__release_mems(b, b->cs_mem, GPUSVM__CS_NBUF);
-    gpusvm__release_mems(b, b->mem, GPUSVM__TB_COUNT);
+    gpusvm__free(a, b->st.host_xw);
+    gpusvm__free(a, b->st.host_ws);
+    gpusvm__free(a, b->st.host_coef);
+    gpusvm__free(a, b->st.host_rows);
+    gpusvm__free(a, b->split.rep);
+    gpusvm__free(a, b->split.ws_new);
+    b->st.host_tiles = b->st.host_xw = NULL;
+    b->st.host_ws = b->split.ws_new = NULL;
+    b->st.host_coef = b->split.gws = NULL;
+    b->st.host_rows = NULL;
+    b->split.rep = b->split.reps = b->split.merge = NULL;
+    b->split.on = 0;
+    gpusvm__release_mems(b, b->cs.mem, GPUSVM__CS_NBUF);
+    gpusvm__release_mems(b, b->batch.mem, GPUSVM__TB_COUNT);
 }
 
 static gpusvm_result gpusvm__ocl_buffer(gpusvm__ocl *b, gpusvm__cl_mem *out, size_t bytes, const char *what)
@@ -6152,7 +6164,7 @@ static gpusvm_result gpusvm__ocl_buffers(gpusvm__ocl *b, gpusvm__cl_mem *m, cons
     return r;
 }
 
-/* A lane's wait for ev (b->poll): its status read, the core yielded between reads; ev released.
+/* A lane's wait for ev (b->ov.poll): its status read, the core yielded between reads; ev released.
    On a failure the queue is drained first, so that the transfer is over when the caller frees its
    memory. */
 static gpusvm_result gpusvm__ocl_poll(gpusvm__ocl *b, gpusvm__cl_event ev)
@@ -6180,8 +6192,8 @@ static gpusvm_result gpusvm__ocl_transfer(gpusvm__ocl *b, gpusvm__cl_mem m, size
 {
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_event ev = NULL;
-    const gpusvm__cl_uint block = b->poll ? GPUSVM__CL_FALSE : GPUSVM__CL_TRUE;
-    gpusvm__cl_event *evp = b->poll ? &ev : NULL;
+    const gpusvm__cl_uint block = b->ov.poll ? GPUSVM__CL_FALSE : GPUSVM__CL_TRUE;
+    gpusvm__cl_event *evp = b->ov.poll ? &ev : NULL;
     if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r;
     if (dst) GPUSVM__CL(b->base.ctx, b->cl->clEnqueueReadBuffer(b->queue, m, block, offset, bytes, dst, 0, NULL, evp));
     else GPUSVM__CL(b->base.ctx, b->cl->clEnqueueWriteBuffer(b->queue, m, block, offset, bytes, src, 0, NULL, evp));
@@ -6264,9 +6276,9 @@ static gpusvm_result gpusvm__ocl_launch(gpusvm__ocl *b, int kid, gpusvm__cl_uint
     gpusvm_result r = GPUSVM_OK;
     if (!b->kern[kid] && (r = gpusvm__ocl_need(b, (gpusvm__kset)1 << kid)) != GPUSVM_OK) return r;
     GPUSVM__CL(b->base.ctx,
-               b->cl->clEnqueueNDRangeKernel(b->launch_queue ? b->launch_queue : b->queue, b->kern[kid], dims, NULL,
-                                             global, local, b->launch_wait ? 1 : 0,
-                                             b->launch_wait ? &b->launch_wait : NULL, b->launch_event));
+               b->cl->clEnqueueNDRangeKernel(b->ov.launch_queue ? b->ov.launch_queue : b->queue, b->kern[kid], dims, NULL,
+                                             global, local, b->ov.launch_wait ? 1 : 0,
+                                             b->ov.launch_wait ? &b->ov.launch_wait : NULL, b->ov.launch_event));
     ++b->launches[kid];
 fail:
     return r;
@@ -6605,9 +6617,9 @@ static void gpusvm__ocl_options(const gpusvm__ocl *b, const gpusvm__exchange *xc
     size_t at;
     int i;
     tun[0].value = b->qcap;
-    tun[3].value = b->sparse_hash_log;
+    tun[3].value = b->batch.sparse_hash_log;
     tun[5].value = (int)gpusvm__ocl_smo_l(b, xc);
-    tun[6].value = b->narrow_rows;
+    tun[6].value = b->batch.narrow_rows;
     at = (size_t)snprintf(out, size, "-cl-std=CL%d.%d", xc->std / 10, xc->std % 10);
     for (i = 0; i < 7 && at < size; ++i) at += (size_t)snprintf(out + at, size - at, " -D %s=%d", tun[i].name, tun[i].value);
     if (at < size) at += (size_t)snprintf(out + at, size - at, "%s", kind[xc->kind]);
@@ -6971,7 +6983,7 @@ static gpusvm_result gpusvm__ocl_upload_csr(gpusvm__ocl *b, const gpusvm__csr *x
     return r;
 }
 
-/* b->mem[X] (bytes, allocated) := the points x, dense and column-major. Where their CSR arrays
+/* b->batch.mem[X] (bytes, allocated) := the points x, dense and column-major. Where their CSR arrays
    fit next to it, they are uploaded and scattered on the device (gpusvm_scatter: a fraction of
    the bytes, no host pass over a dense copy); else the host builds the dense copy. */
 static gpusvm_result gpusvm__ocl_upload_points(gpusvm__ocl *b, const gpusvm__csr *x, size_t bytes)
@@ -6983,13 +6995,13 @@ static gpusvm_result gpusvm__ocl_upload_points(gpusvm__ocl *b, const gpusvm__csr
     gpusvm_result r = GPUSVM_OK;
     uint64_t *rp64 = NULL;
     float *host;
-    if (b->sparse) return gpusvm__ocl_upload_csr(b, x, 0, n, b->mem[GPUSVM__TB_X_PTR], b->mem[GPUSVM__TB_X_COL],
-                                                  b->mem[GPUSVM__TB_X_VAL]);
+    if (b->batch.sparse) return gpusvm__ocl_upload_csr(b, x, 0, n, b->batch.mem[GPUSVM__TB_X_PTR], b->batch.mem[GPUSVM__TB_X_COL],
+                                                  b->batch.mem[GPUSVM__TB_X_VAL]);
     if ((n + 1) * 8 + nnz * 8 + 1024 > b->mem_budget - b->mem_used) {
         gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "data: the dense copy built on the host (no room for the CSR arrays)");
-        host = gpusvm__to_colmajor(a, x, 0, n, b->pitch, b->dpad);
+        host = gpusvm__to_colmajor(a, x, 0, n, b->batch.pitch, b->batch.dpad);
         if (!host) return gpusvm__oom(ctx, "the column-major copy of the data");
-        r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_X], 0, bytes, host);
+        r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_X], 0, bytes, host);
         gpusvm__free(a, host);
         return r;
     }
@@ -7000,7 +7012,7 @@ static gpusvm_result gpusvm__ocl_upload_points(gpusvm__ocl *b, const gpusvm__csr
         for (i = 0; i <= n; ++i) rp64[i] = (uint64_t)x->row_ptr[i];
     }
     gpusvm__log(ctx, GPUSVM_LOG_DEBUG, "data: %lu nonzeros uploaded and scattered on the device", (unsigned long)nnz);
-    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_X], bytes, 0)) != GPUSVM_OK) goto fail;
+    if ((r = gpusvm__ocl_fill(b, b->batch.mem[GPUSVM__TB_X], bytes, 0)) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &csr[0], (n + 1) * 8, "the data's row offsets")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &csr[1], (nnz ? nnz : 1) * 4, "the data's column indices")) != GPUSVM_OK) goto fail;
     if ((r = gpusvm__ocl_buffer(b, &csr[2], (nnz ? nnz : 1) * 4, "the data's values")) != GPUSVM_OK) goto fail;
@@ -7012,14 +7024,14 @@ static gpusvm_result gpusvm__ocl_upload_points(gpusvm__ocl *b, const gpusvm__csr
         goto fail;
     {
         const gpusvm__cl_ulong base_ = (gpusvm__cl_ulong)base;
-        const gpusvm__cl_int n_ = (gpusvm__cl_int)n, pitch_ = (gpusvm__cl_int)b->pitch;
+        const gpusvm__cl_int n_ = (gpusvm__cl_int)n, pitch_ = (gpusvm__cl_int)b->batch.pitch;
         size_t g = gpusvm__round_up(n ? n : 1, GPUSVM__COPY_L), l = GPUSVM__COPY_L;
         GPUSVM__SET(SCATTER, SCATTER_row_ptr, csr[0]);
         GPUSVM__SET(SCATTER, SCATTER_col, csr[1]);
         GPUSVM__SET(SCATTER, SCATTER_val, csr[2]);
         GPUSVM__SET(SCATTER, SCATTER_base, base_);
         GPUSVM__SET(SCATTER, SCATTER_n, n_);
-        GPUSVM__SET(SCATTER, SCATTER_X, b->mem[GPUSVM__TB_X]);
+        GPUSVM__SET(SCATTER, SCATTER_X, b->batch.mem[GPUSVM__TB_X]);
         GPUSVM__SET(SCATTER, SCATTER_pitch, pitch_);
         r = gpusvm__ocl_launch(b, GPUSVM__KN_SCATTER, 1, &g, &l);
     }
@@ -7041,12 +7053,12 @@ fail:
    left, and the batch is one dense problem larger than its working set (not Crammer-Singer's, not
    a precomputed kernel), its points are streamed: they stay on the host in tiles of as many points
    as fit beside the per-variable state, two tiles (X, XT) and the working set's vectors (a split
-   problem's share that fits once with its q rows stays: b->share_rows, K); b->stream, tile,
+   problem's share that fits once with its q rows stays: b->st.share_rows, K); b->st.on, tile,
    ntiles, pitch and ldk (the tile) and bytes are set for it. */
 static void gpusvm__ocl_stream_shape(gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q, size_t *bytes)
 {
-    const size_t left = b->mem_budget - b->mem_used, qs = (size_t)q, per = 2 * b->dpad * sizeof(float);
-    const size_t share = b->phi - b->plo, whole = gpusvm__round_up(share, GPUSVM__TILE); /* every point, or a split share */
+    const size_t left = b->mem_budget - b->mem_used, qs = (size_t)q, per = 2 * b->batch.dpad * sizeof(float);
+    const size_t share = b->split.phi - b->split.plo, whole = gpusvm__round_up(share, GPUSVM__TILE); /* every point, or a split share */
     /* a tile of several holds a work-group of gpusvm_rows_update (GPUSVM__TILE points with all their
        rows) per compute unit, or a multiple: its launch ends in whole waves (docs/results.md, the code's choices) */
     const size_t wave = b->cus * GPUSVM__TILE;
@@ -7056,36 +7068,36 @@ static void gpusvm__ocl_stream_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
         fits = fits && bytes[i] <= b->max_alloc && total + bytes[i] >= total;
         total += bytes[i];
     }
-    if ((fits && total <= left && !b->split) || qs == 0 || b->sparse || b->ktype == GPUSVM__K_PRECOMPUTED ||
+    if ((fits && total <= left && !b->split.on) || qs == 0 || b->batch.sparse || b->batch.ktype == GPUSVM__K_PRECOMPUTED ||
         nprob != 1 || p[0].own_rows || p[0].cache || p[0].nvar <= qs)
         return;
-    if (fits && !b->split) { /* resident with the solver's smallest working set (64)? then it shrinks q instead */
+    if (fits && !b->split.on) { /* resident with the solver's smallest working set (64)? then it shrinks q instead */
         const size_t q64 = qs < 64 ? qs : 64;
         const size_t small = total - bytes[GPUSVM__TB_K] - bytes[GPUSVM__TB_KQ] - bytes[GPUSVM__TB_XW] +
-                             q64 * b->ldk * sizeof(float) + q64 * q64 * sizeof(float) +
-                             (bytes[GPUSVM__TB_XW] ? q64 * b->dpad * sizeof(float) : 0);
+                             q64 * b->batch.ldk * sizeof(float) + q64 * q64 * sizeof(float) +
+                             (bytes[GPUSVM__TB_XW] ? q64 * b->batch.dpad * sizeof(float) : 0);
         if (small <= left) return;
     }
     for (i = 0; i < GPUSVM__TB_COUNT; ++i)
         if (i != GPUSVM__TB_X && i != GPUSVM__TB_K && i != GPUSVM__TB_XW) rest += bytes[i];
-    rest += qs * b->dpad * sizeof(float) + 2 * qs * sizeof(int32_t) + qs * sizeof(double); /* XW, S_* */
+    rest += qs * b->batch.dpad * sizeof(float) + 2 * qs * sizeof(int32_t) + qs * sizeof(double); /* XW, S_* */
 
     if (rest >= left) return;
-    b->share_rows = b->split && whole <= b->max_alloc / (qs * sizeof(float)) &&
-                    whole <= b->max_alloc / (b->dpad * sizeof(float)) && (left - rest) / (per + qs * sizeof(float)) >= whole;
-    tile = b->share_rows ? whole : (left - rest) / per;
-    if (tile > b->max_alloc / (b->dpad * sizeof(float))) tile = b->max_alloc / (b->dpad * sizeof(float));
+    b->st.share_rows = b->split.on && whole <= b->max_alloc / (qs * sizeof(float)) &&
+                    whole <= b->max_alloc / (b->batch.dpad * sizeof(float)) && (left - rest) / (per + qs * sizeof(float)) >= whole;
+    tile = b->st.share_rows ? whole : (left - rest) / per;
+    if (tile > b->max_alloc / (b->batch.dpad * sizeof(float))) tile = b->max_alloc / (b->batch.dpad * sizeof(float));
     if (tile > whole) tile = whole;
     tile = tile / GPUSVM__TILE * GPUSVM__TILE;
     if (wave && tile < whole && tile > wave) tile = tile / wave * wave;
-    if (tile < GPUSVM__STREAM_MIN && (!b->split || tile < share)) return;
-    b->stream = 1;
-    b->tile = tile;
-    b->ntiles = (share + tile - 1) / tile;
-    b->pitch = b->ldk = tile;
-    bytes[GPUSVM__TB_X] = bytes[GPUSVM__TB_XT] = tile * b->dpad * sizeof(float);
-    bytes[GPUSVM__TB_K] = b->share_rows ? qs * tile * sizeof(float) : 0;
-    bytes[GPUSVM__TB_XW] = qs * b->dpad * sizeof(float);
+    if (tile < GPUSVM__STREAM_MIN && (!b->split.on || tile < share)) return;
+    b->st.on = 1;
+    b->st.tile = tile;
+    b->st.ntiles = (share + tile - 1) / tile;
+    b->batch.pitch = b->batch.ldk = tile;
+    bytes[GPUSVM__TB_X] = bytes[GPUSVM__TB_XT] = tile * b->batch.dpad * sizeof(float);
+    bytes[GPUSVM__TB_K] = b->st.share_rows ? qs * tile * sizeof(float) : 0;
+    bytes[GPUSVM__TB_XW] = qs * b->batch.dpad * sizeof(float);
     bytes[GPUSVM__TB_S_IDX] = bytes[GPUSVM__TB_S_SLOT] = qs * sizeof(int32_t);
     bytes[GPUSVM__TB_S_COEF] = qs * sizeof(double);
 }
@@ -7136,59 +7148,59 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     const size_t np = p[0].x.rows, nnz = p[0].x.row_ptr[np] - p[0].x.row_ptr[0]; /* the batch's points */
     size_t nvar = 0, pts = 0, max_pts = 1, ws, v1, w;
     int t, ok = 1, resident;
-    b->nparts_max = 1;
-    b->ngroups_max = 1;
-    b->stream = b->share_rows = 0;
+    b->batch.nparts_max = 1;
+    b->batch.ngroups_max = 1;
+    b->st.on = b->st.share_rows = 0;
     for (t = 0; t < nprob; ++t) {
         const size_t parts = gpusvm__keys_parts(p[t].nvar), groups = gpusvm__round_up(p[t].nvar, GPUSVM__L) / GPUSVM__L;
         nvar += p[t].nvar;
         pts += p[t].npts;
         if (p[t].npts > max_pts) max_pts = p[t].npts;
-        if (parts > b->nparts_max) b->nparts_max = parts;
-        if (groups > b->ngroups_max) b->ngroups_max = groups;
+        if (parts > b->batch.nparts_max) b->batch.nparts_max = parts;
+        if (groups > b->batch.ngroups_max) b->batch.ngroups_max = groups;
     }
     if (nvar > (size_t)INT_MAX / 2 || np > (size_t)INT_MAX / 2 || pts > (size_t)INT_MAX / 2)
         return "too many points for one device (at most 2^30 variables)";
     *npts_all = pts;
-    b->nprob = nprob;
-    b->nvar = nvar;
-    b->npts = np;
-    b->d = p[0].x.cols;
-    b->dpad = gpusvm__round_up(b->d ? b->d : 1, GPUSVM__FEAT_CHUNK);
-    b->pitch = gpusvm__round_up(np ? np : 1, GPUSVM__PITCH);
-    b->ldk = gpusvm__round_up(max_pts, GPUSVM__PITCH);
-    b->q = q;
-    b->npts0 = p[0].npts;
-    b->q0 = p[0].nvar <= (size_t)q ? p[0].nvar : (size_t)q;
-    b->ktype = p[0].ktype;
-    b->coef0 = p[0].coef0;
-    b->degree = p[0].degree;
+    b->batch.nprob = nprob;
+    b->batch.nvar = nvar;
+    b->batch.npts = np;
+    b->batch.d = p[0].x.cols;
+    b->batch.dpad = gpusvm__round_up(b->batch.d ? b->batch.d : 1, GPUSVM__FEAT_CHUNK);
+    b->batch.pitch = gpusvm__round_up(np ? np : 1, GPUSVM__PITCH);
+    b->batch.ldk = gpusvm__round_up(max_pts, GPUSVM__PITCH);
+    b->batch.q = q;
+    b->batch.npts0 = p[0].npts;
+    b->batch.q0 = p[0].nvar <= (size_t)q ? p[0].nvar : (size_t)q;
+    b->batch.ktype = p[0].ktype;
+    b->batch.coef0 = p[0].coef0;
+    b->batch.degree = p[0].degree;
     ws = (size_t)nprob * (size_t)q;
     v1 = nvar ? nvar : 1;
-    b->sparse = gpusvm__ocl_sparse(b, np, nnz, b->d, b->ktype);
-    b->split = gpusvm__ocl_splits(&b->base, p, nprob, plan);
-    b->part = b->split ? plan->part : 0;
-    b->plo = b->split ? gpusvm__part_lo(b->npts0, plan->parts, plan->part) : 0;
-    b->phi = b->split ? gpusvm__part_lo(b->npts0, plan->parts, plan->part + 1) : b->npts0;
-    if (b->split) b->sparse = 0;
-    b->split_parts = b->split ? plan->parts : 1;
+    b->batch.sparse = gpusvm__ocl_sparse(b, np, nnz, b->batch.d, b->batch.ktype);
+    b->split.on = gpusvm__ocl_splits(&b->base, p, nprob, plan);
+    b->split.part = b->split.on ? plan->part : 0;
+    b->split.plo = b->split.on ? gpusvm__part_lo(b->batch.npts0, plan->parts, plan->part) : 0;
+    b->split.phi = b->split.on ? gpusvm__part_lo(b->batch.npts0, plan->parts, plan->part + 1) : b->batch.npts0;
+    if (b->split.on) b->batch.sparse = 0;
+    b->split.parts = b->split.on ? plan->parts : 1;
     memset(bytes, 0, GPUSVM__TB_COUNT * sizeof(size_t));
-    ok = gpusvm__mul((p[0].cache && nvar > ws ? nvar : ws) * sizeof(float), b->ldk, &bytes[GPUSVM__TB_K]) &&
+    ok = gpusvm__mul((p[0].cache && nvar > ws ? nvar : ws) * sizeof(float), b->batch.ldk, &bytes[GPUSVM__TB_K]) &&
          gpusvm__mul(ws * sizeof(float), (size_t)q, &bytes[GPUSVM__TB_KQ]);
     if (!ok) return "the kernel rows' size overflows";
-    if (b->sparse) {
+    if (b->batch.sparse) {
         bytes[GPUSVM__TB_X_PTR] = (np + 1) * sizeof(int32_t);
         bytes[GPUSVM__TB_X_COL] = bytes[GPUSVM__TB_X_VAL] = (nnz ? nnz : 1) * 4;
     } else {
-        if (!gpusvm__mul(b->pitch, b->dpad * sizeof(float), &bytes[GPUSVM__TB_X])) return "the dense data's size overflows";
-        if (b->ktype != GPUSVM__K_PRECOMPUTED && gpusvm__mul(ws * sizeof(float), b->dpad, &w) && w <= b->max_alloc)
+        if (!gpusvm__mul(b->batch.pitch, b->batch.dpad * sizeof(float), &bytes[GPUSVM__TB_X])) return "the dense data's size overflows";
+        if (b->batch.ktype != GPUSVM__K_PRECOMPUTED && gpusvm__mul(ws * sizeof(float), b->batch.dpad, &w) && w <= b->max_alloc)
             bytes[GPUSVM__TB_XW] = w;
     }
-    bytes[GPUSVM__TB_NORM] = (np ? np : 1) * (b->sparse ? sizeof(double) : sizeof(float));
+    bytes[GPUSVM__TB_NORM] = (np ? np : 1) * (b->batch.sparse ? sizeof(double) : sizeof(float));
     bytes[GPUSVM__TB_QD] = bytes[GPUSVM__TB_KEY_UP] = bytes[GPUSVM__TB_KEY_LOW] = v1 * sizeof(float);
     bytes[GPUSVM__TB_Y] = v1;
     bytes[GPUSVM__TB_CV] = bytes[GPUSVM__TB_ALPHA] = bytes[GPUSVM__TB_G] = v1 * sizeof(double);
-    bytes[GPUSVM__TB_PART_UP] = bytes[GPUSVM__TB_PART_LOW] = (size_t)nprob * 2 * b->nparts_max * sizeof(double);
+    bytes[GPUSVM__TB_PART_UP] = bytes[GPUSVM__TB_PART_LOW] = (size_t)nprob * 2 * b->batch.nparts_max * sizeof(double);
     bytes[GPUSVM__TB_WS_IDX] = bytes[GPUSVM__TB_WS_SLOT] = ws * sizeof(int);
     bytes[GPUSVM__TB_COEF] = ws * sizeof(double);
     bytes[GPUSVM__TB_STATUS] = (size_t)nprob * GPUSVM__ST_COUNT * sizeof(double);
@@ -7196,14 +7208,14 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     bytes[GPUSVM__TB_MAP] = (pts ? pts : 1) * sizeof(int32_t);
     bytes[GPUSVM__TB_SEL] = (size_t)nprob * GPUSVM__SEL_SCRATCH;
     bytes[GPUSVM__TB_LIST] = ws * sizeof(int32_t);
-    b->sel_grid = 0;
-    b->whole = !b->split;
-    b->nu = p[0].nu;
+    b->batch.sel_grid = 0;
+    b->batch.whole = !b->split.on;
+    b->batch.nu = p[0].nu;
     for (t = 0; t < nprob; ++t) {
-        b->sel_grid |= p[t].nvar + 1 > (size_t)GPUSVM__SEL_GRID;
-        b->whole &= p[t].nvar <= (size_t)q; /* as gpusvm__ocl_stage_fill's GPUSVM__PI_WHOLE */
+        b->batch.sel_grid |= p[t].nvar + 1 > (size_t)GPUSVM__SEL_GRID;
+        b->batch.whole &= p[t].nvar <= (size_t)q; /* as gpusvm__ocl_stage_fill's GPUSVM__PI_WHOLE */
     }
-    if (b->split) {
+    if (b->split.on) {
         bytes[GPUSVM__TB_CANDS] = GPUSVM__CO_WORDS((size_t)q) * sizeof(uint64_t);
         bytes[GPUSVM__TB_WS_G] = (size_t)q * sizeof(double);
     }
@@ -7211,11 +7223,11 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     /* the inner solve beside the rows (gpusvm__ocl_ov_*): a resident batch where it pays and not on a
        lane (GPUSVM_OVERLAP: always, off); a split share always, its block being computed every round
        anyway (gpusvm__ocl_split_smo); neither while every step is timed alone */
-    resident = !b->stream && !b->split && (b->sparse || bytes[GPUSVM__TB_XW]) &&
-               (b->base.ctx->overlap == 1 || (!b->lane && gpusvm__ocl_ov_pays(p, nprob, q)));
-    b->overlap = !b->whole && !b->base.ctx->profile && b->base.ctx->overlap != 2 && (b->share_rows || resident);
-    if (b->overlap && resident) {
-        bytes[GPUSVM__TB_XQ] = b->sparse ? 0 : bytes[GPUSVM__TB_XW]; /* sparse blocks read the CSR arrays */
+    resident = !b->st.on && !b->split.on && (b->batch.sparse || bytes[GPUSVM__TB_XW]) &&
+               (b->base.ctx->overlap == 1 || (!b->ov.lane && gpusvm__ocl_ov_pays(p, nprob, q)));
+    b->ov.on = !b->batch.whole && !b->base.ctx->profile && b->base.ctx->overlap != 2 && (b->st.share_rows || resident);
+    if (b->ov.on && resident) {
+        bytes[GPUSVM__TB_XQ] = b->batch.sparse ? 0 : bytes[GPUSVM__TB_XW]; /* sparse blocks read the CSR arrays */
         bytes[GPUSVM__TB_S_SLOT] = ws * sizeof(int32_t);
     }
     return NULL;
@@ -7226,27 +7238,27 @@ static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, 
                                       size_t *npts_all)
 {
     const char *why = gpusvm__ocl_shape(b, p, nprob, plan, bytes, npts_all);
-    if (!why && b->split && !b->stream)
+    if (!why && b->split.on && !b->st.on)
         why = "too little device memory for a tile of this device's share of the problem split by rows";
     if (why) return gpusvm__fail(b->base.ctx, GPUSVM_ERR_DEVICE_MEMORY, "%s", why);
-    if (b->split) {
+    if (b->split.on) {
         gpusvm__log(b->base.ctx, GPUSVM_LOG_INFO,
                     "data: points %lu to %lu of %lu, part %d of %d of a problem split by rows, in %lu tile%s of %lu points "
                     "(%.1f MiB each)%s",
-                    (unsigned long)b->plo, (unsigned long)b->phi - 1, (unsigned long)b->npts0, b->part + 1,
-                    b->split_parts, (unsigned long)b->ntiles, b->ntiles == 1 ? "" : "s", (unsigned long)b->tile,
-                    (double)bytes[GPUSVM__TB_X] / 1048576.0, b->overlap ? "; the inner solve beside its rows" : "");
+                    (unsigned long)b->split.plo, (unsigned long)b->split.phi - 1, (unsigned long)b->batch.npts0, b->split.part + 1,
+                    b->split.parts, (unsigned long)b->st.ntiles, b->st.ntiles == 1 ? "" : "s", (unsigned long)b->st.tile,
+                    (double)bytes[GPUSVM__TB_X] / 1048576.0, b->ov.on ? "; the inner solve beside its rows" : "");
         return GPUSVM_OK;
     }
-    if (b->stream) {
+    if (b->st.on) {
         gpusvm__log(b->base.ctx, GPUSVM_LOG_INFO,
                     "data: %.1f MiB, streamed through the device in %lu tiles of %lu points (%.1f MiB each)",
-                    (double)b->npts0 * (double)b->dpad * 4.0 / 1048576.0, (unsigned long)b->ntiles,
-                    (unsigned long)b->tile, (double)bytes[GPUSVM__TB_X] / 1048576.0);
+                    (double)b->batch.npts0 * (double)b->batch.dpad * 4.0 / 1048576.0, (unsigned long)b->st.ntiles,
+                    (unsigned long)b->st.tile, (double)bytes[GPUSVM__TB_X] / 1048576.0);
         return GPUSVM_OK;
     }
-    gpusvm__log(b->base.ctx, GPUSVM_LOG_DEBUG, "data: %s on the device (%.1f MiB)", b->sparse ? "sparse" : "dense",
-                (double)(b->sparse ? bytes[GPUSVM__TB_X_PTR] + 2 * bytes[GPUSVM__TB_X_COL] : bytes[GPUSVM__TB_X]) /
+    gpusvm__log(b->base.ctx, GPUSVM_LOG_DEBUG, "data: %s on the device (%.1f MiB)", b->batch.sparse ? "sparse" : "dense",
+                (double)(b->batch.sparse ? bytes[GPUSVM__TB_X_PTR] + 2 * bytes[GPUSVM__TB_X_COL] : bytes[GPUSVM__TB_X]) /
                     1048576.0);
     return GPUSVM_OK;
 }
@@ -7263,7 +7275,7 @@ static gpusvm_result gpusvm__ocl_plan(gpusvm__ocl *b, const gpusvm__problem *p, 
 static int gpusvm__ocl_cache_wanted(const gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q)
 {
     int t;
-    if (b->no_cache || b->stream) return 0;
+    if (b->batch.no_cache || b->st.on) return 0;
     for (t = 0; t < nprob; ++t)
         if (p[t].cache || p[t].own_rows || p[t].nvar < 2 * (size_t)q) return 0;
     return nprob > 0;
@@ -7273,15 +7285,15 @@ static void gpusvm__ocl_cache_plan(gpusvm__ocl *b, const gpusvm__problem *p, int
                                    size_t *bytes)
 {
     const int q = plan->q;
-    const size_t row = b->ldk * sizeof(float), left = b->mem_budget - b->mem_used;
+    const size_t row = b->batch.ldk * sizeof(float), left = b->mem_budget - b->mem_used;
     size_t rest = 0, lim, slots;
     int i;
-    b->cslots = 0;
+    b->batch.cslots = 0;
     if (!gpusvm__ocl_cache_wanted(b, p, nprob, q)) return;
     for (i = GPUSVM__TB_X_VAL + 1; i < GPUSVM__TB_COUNT; ++i) rest += i == GPUSVM__TB_K ? 0 : bytes[i];
     if (left < rest) return;
     lim = plan->rows_budget ? plan->rows_budget : (size_t)GPUSVM__ROW_CACHE_MB << 20;
-    if (!plan->rows_budget && b->lane && b->global_mem / GPUSVM__ROW_CACHE_SHARE > lim)
+    if (!plan->rows_budget && b->ov.lane && b->global_mem / GPUSVM__ROW_CACHE_SHARE > lim)
         lim = b->global_mem / GPUSVM__ROW_CACHE_SHARE;
     if ((left - rest) / 2 < lim) lim = (left - rest) / 2;
     if (b->max_alloc < lim) lim = b->max_alloc;
@@ -7290,7 +7302,7 @@ static void gpusvm__ocl_cache_plan(gpusvm__ocl *b, const gpusvm__problem *p, int
         if (slots > p[i].nvar) slots = p[i].nvar;
     if (slots > (size_t)q * GPUSVM__ROW_SLOTS) slots = (size_t)q * GPUSVM__ROW_SLOTS;
     if (slots <= (size_t)q) return;
-    b->cslots = (int)slots;
+    b->batch.cslots = (int)slots;
     bytes[GPUSVM__TB_K] = (size_t)nprob * slots * row;
     bytes[GPUSVM__TB_RINFO] = (size_t)nprob * GPUSVM__PI_COUNT * sizeof(int32_t);
     bytes[GPUSVM__TB_ROW_IDX] = bytes[GPUSVM__TB_ROW_SLOT] = (size_t)nprob * (size_t)q * sizeof(int32_t);
@@ -7319,8 +7331,8 @@ typedef struct gpusvm__ocl_stage {
 static gpusvm_result gpusvm__ocl_stage_alloc(gpusvm__ocl *b, size_t npts_all, gpusvm__ocl_stage *s)
 {
     /* doubles first, then 4-byte words, then bytes: every array stays aligned */
-    const size_t n[9] = {b->nvar, b->nvar, (size_t)b->nprob * GPUSVM__ST_COUNT, b->sparse ? b->npts : 0, b->npts,
-                         b->nvar, (size_t)b->nprob * GPUSVM__PI_COUNT, npts_all, b->nvar};
+    const size_t n[9] = {b->batch.nvar, b->batch.nvar, (size_t)b->batch.nprob * GPUSVM__ST_COUNT, b->batch.sparse ? b->batch.npts : 0, b->batch.npts,
+                         b->batch.nvar, (size_t)b->batch.nprob * GPUSVM__PI_COUNT, npts_all, b->batch.nvar};
     const size_t size[9] = {8, 8, 8, 8, 4, 4, 4, 4, 1};
     size_t off[9], total = 0, bytes;
     unsigned char *c;
@@ -7351,9 +7363,9 @@ static void gpusvm__ocl_stage_fill(const gpusvm__ocl *b, const gpusvm__problem *
 {
     size_t nvar = 0, pts = 0, i, k;
     int t;
-    gpusvm__norms(&p[0].x, 0, b->npts, s->norm);
-    if (b->sparse) gpusvm__norms_d(&p[0].x, 0, b->npts, s->norm_d);
-    for (t = 0; t < b->nprob; ++t) {
+    gpusvm__norms(&p[0].x, 0, b->batch.npts, s->norm);
+    if (b->batch.sparse) gpusvm__norms_d(&p[0].x, 0, b->batch.npts, s->norm_d);
+    for (t = 0; t < b->batch.nprob; ++t) {
         int32_t *pi = s->info + (size_t)t * GPUSVM__PI_COUNT;
         const int whole = p[t].nvar <= (size_t)q;
         pi[GPUSVM__PI_VAR] = (int32_t)nvar;
@@ -7364,13 +7376,13 @@ static void gpusvm__ocl_stage_fill(const gpusvm__ocl *b, const gpusvm__problem *
         pi[GPUSVM__PI_WHOLE] = whole;
         pi[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(p[t].nvar);
         pi[GPUSVM__PI_SPLIT] = (int32_t)p[t].npts;
-        pi[GPUSVM__PI_LO] = (int32_t)b->plo; /* a split batch has one problem */
-        pi[GPUSVM__PI_HI] = (int32_t)(b->split ? b->phi : p[t].npts);
+        pi[GPUSVM__PI_LO] = (int32_t)b->split.plo; /* a split batch has one problem */
+        pi[GPUSVM__PI_HI] = (int32_t)(b->split.on ? b->split.phi : p[t].npts);
         pi[GPUSVM__PI_GAMMA] = gpusvm__float_bits(p[t].gamma);
         for (k = 0; k < p[t].npts; ++k) s->map[pts + k] = (int32_t)gpusvm__map_pt(&p[t], k);
         for (i = 0; i < p[t].nvar; ++i) {
             const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, p[t].npts));
-            s->qd[nvar + i] = gpusvm__diag(&p[0].x, pt, s->norm[pt], b->ktype, p[t].gamma, b->coef0, b->degree);
+            s->qd[nvar + i] = gpusvm__diag(&p[0].x, pt, s->norm[pt], b->batch.ktype, p[t].gamma, b->batch.coef0, b->batch.degree);
             s->g0[nvar + i] = -1.0;
             s->cv[nvar + i] = p[t].C[i];
             s->y[nvar + i] = p[t].y[i];
@@ -7384,33 +7396,33 @@ static void gpusvm__ocl_stage_fill(const gpusvm__ocl *b, const gpusvm__problem *
 static gpusvm_result gpusvm__ocl_stage_upload(gpusvm__ocl *b, const gpusvm__ocl_stage *s, size_t npts_all)
 {
     const struct { int buf; size_t bytes; const void *src; } up[8] = {
-        {GPUSVM__TB_NORM, b->npts * (b->sparse ? sizeof(double) : sizeof(float)),
-         b->sparse ? (const void *)s->norm_d : (const void *)s->norm},
-        {GPUSVM__TB_QD, b->nvar * sizeof(float), s->qd},
-        {GPUSVM__TB_Y, b->nvar, s->y},
-        {GPUSVM__TB_CV, b->nvar * sizeof(double), s->cv},
-        {GPUSVM__TB_G, b->nvar * sizeof(double), s->g0},
-        {GPUSVM__TB_STATUS, (size_t)b->nprob * GPUSVM__ST_COUNT * sizeof(double), s->st},
-        {GPUSVM__TB_PINFO, (size_t)b->nprob * GPUSVM__PI_COUNT * sizeof(int32_t), s->info},
+        {GPUSVM__TB_NORM, b->batch.npts * (b->batch.sparse ? sizeof(double) : sizeof(float)),
+         b->batch.sparse ? (const void *)s->norm_d : (const void *)s->norm},
+        {GPUSVM__TB_QD, b->batch.nvar * sizeof(float), s->qd},
+        {GPUSVM__TB_Y, b->batch.nvar, s->y},
+        {GPUSVM__TB_CV, b->batch.nvar * sizeof(double), s->cv},
+        {GPUSVM__TB_G, b->batch.nvar * sizeof(double), s->g0},
+        {GPUSVM__TB_STATUS, (size_t)b->batch.nprob * GPUSVM__ST_COUNT * sizeof(double), s->st},
+        {GPUSVM__TB_PINFO, (size_t)b->batch.nprob * GPUSVM__PI_COUNT * sizeof(int32_t), s->info},
         {GPUSVM__TB_MAP, npts_all * sizeof(int32_t), s->map}};
-    const size_t ws = (size_t)b->nprob * (size_t)b->q;
-    const struct { int buf; size_t bytes; } zero[4] = {{GPUSVM__TB_ALPHA, b->nvar * sizeof(double)},
+    const size_t ws = (size_t)b->batch.nprob * (size_t)b->batch.q;
+    const struct { int buf; size_t bytes; } zero[4] = {{GPUSVM__TB_ALPHA, b->batch.nvar * sizeof(double)},
                                                        {GPUSVM__TB_WS_IDX, ws * sizeof(int)},
                                                        {GPUSVM__TB_WS_SLOT, ws * sizeof(int)},
                                                        {GPUSVM__TB_COEF, ws * sizeof(double)}};
     gpusvm_result r = GPUSVM_OK;
     int i;
-    for (i = 0; i < 8 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_write(b, b->mem[up[i].buf], 0, up[i].bytes, up[i].src);
-    for (i = 0; i < 4 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_fill(b, b->mem[zero[i].buf], zero[i].bytes, 0);
-    if (r == GPUSVM_OK && b->cslots) { /* the rows' problem table; no point held, no slot owned or used */
-        const size_t cs = (size_t)b->cslots * sizeof(int32_t), head = GPUSVM__RC_HEAD * sizeof(int32_t),
-                     per = gpusvm__ocl_rc_words((size_t)b->cslots) * sizeof(int32_t);
-        if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_RINFO], 0, (size_t)b->nprob * GPUSVM__PI_COUNT * sizeof(int32_t),
+    for (i = 0; i < 8 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_write(b, b->batch.mem[up[i].buf], 0, up[i].bytes, up[i].src);
+    for (i = 0; i < 4 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_fill(b, b->batch.mem[zero[i].buf], zero[i].bytes, 0);
+    if (r == GPUSVM_OK && b->batch.cslots) { /* the rows' problem table; no point held, no slot owned or used */
+        const size_t cs = (size_t)b->batch.cslots * sizeof(int32_t), head = GPUSVM__RC_HEAD * sizeof(int32_t),
+                     per = gpusvm__ocl_rc_words((size_t)b->batch.cslots) * sizeof(int32_t);
+        if ((r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_RINFO], 0, (size_t)b->batch.nprob * GPUSVM__PI_COUNT * sizeof(int32_t),
                                    s->info)) == GPUSVM_OK &&
-            (r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_CMAP], b->nvar * sizeof(int32_t), 0xFF)) == GPUSVM_OK)
-            r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_CSTATE], (size_t)b->nprob * per, 0);
-        for (i = 0; i < b->nprob && r == GPUSVM_OK; ++i) /* problem i's owners */
-            r = gpusvm__ocl_fill_at(b, b->mem[GPUSVM__TB_CSTATE], (size_t)i * per + head, cs, 0xFF);
+            (r = gpusvm__ocl_fill(b, b->batch.mem[GPUSVM__TB_CMAP], b->batch.nvar * sizeof(int32_t), 0xFF)) == GPUSVM_OK)
+            r = gpusvm__ocl_fill(b, b->batch.mem[GPUSVM__TB_CSTATE], (size_t)b->batch.nprob * per, 0);
+        for (i = 0; i < b->batch.nprob && r == GPUSVM_OK; ++i) /* problem i's owners */
+            r = gpusvm__ocl_fill_at(b, b->batch.mem[GPUSVM__TB_CSTATE], (size_t)i * per + head, cs, 0xFF);
     }
     return r;
 }
@@ -7451,7 +7463,7 @@ fail:
 /* Whether dense rows of dpad (padded) features take gpusvm_rows_narrow past GPUSVM__FEW rows. */
 static int gpusvm__ocl_narrow_ok(const gpusvm__ocl *b, int ktype, int dpad)
 {
-    return !b->no_narrow && ktype != GPUSVM__K_PRECOMPUTED && dpad <= GPUSVM__NARROW_D;
+    return !b->batch.no_narrow && ktype != GPUSVM__K_PRECOMPUTED && dpad <= GPUSVM__NARROW_D;
 }
 
 /* Bind: every argument of the rows kernels but the per-launch range (row_off, nrows, skip_whole). */
@@ -7479,7 +7491,7 @@ static gpusvm_result gpusvm__ocl_bind_rows(gpusvm__ocl *b, const gpusvm__rows_ar
     GPUSVM__SET_ROWS_ALL(status, ra->status);
     GPUSVM__SET_ROWS_ALL(a_pos, ra->a_pos);
     GPUSVM__SET_ROWS_ALL(self, ra->self);
-    b->narrow = gpusvm__ocl_narrow_ok(b, ra->ktype, ra->dpad);
+    b->batch.narrow = gpusvm__ocl_narrow_ok(b, ra->ktype, ra->dpad);
     r = gpusvm__ocl_rows_cols(b, 0, 0, 0);
 fail:
     return r;
@@ -7528,7 +7540,7 @@ fail:
    chose). */
 static gpusvm_result gpusvm__ocl_bind_train_sparse(gpusvm__ocl *b, gpusvm__cl_int use_map, const gpusvm__cl_mem *list)
 {
-    gpusvm__cl_mem *m = b->mem;
+    gpusvm__cl_mem *m = b->batch.mem;
     gpusvm__sparse_args sa;
     sa.a[0] = sa.b[0] = m[GPUSVM__TB_X_PTR];
     sa.a[1] = sa.b[1] = m[GPUSVM__TB_X_COL];
@@ -7540,11 +7552,11 @@ static gpusvm_result gpusvm__ocl_bind_train_sparse(gpusvm__ocl *b, gpusvm__cl_in
     sa.use_map = use_map;
     sa.slot = list[1];
     sa.K = m[GPUSVM__TB_K];
-    sa.ldk = (gpusvm__cl_int)b->ldk;
-    sa.qmax = b->q;
-    sa.ktype = b->ktype;
-    sa.coef0 = b->coef0;
-    sa.degree = b->degree;
+    sa.ldk = (gpusvm__cl_int)b->batch.ldk;
+    sa.qmax = b->batch.q;
+    sa.ktype = b->batch.ktype;
+    sa.coef0 = b->batch.coef0;
+    sa.degree = b->batch.degree;
     sa.status = m[GPUSVM__TB_STATUS];
     sa.self = 1;
     return gpusvm__ocl_bind_sparse(b, &sa);
@@ -7553,9 +7565,9 @@ static gpusvm_result gpusvm__ocl_bind_train_sparse(gpusvm__ocl *b, gpusvm__cl_in
 /* Bind: the row cache's kernel (kernels part 1c). */
 static gpusvm_result gpusvm__ocl_bind_row_cache(gpusvm__ocl *b)
 {
-    gpusvm__cl_mem *m = b->mem;
+    gpusvm__cl_mem *m = b->batch.mem;
     gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->q, cslots = b->cslots;
+    const gpusvm__cl_int qmax = b->batch.q, cslots = b->batch.cslots;
     GPUSVM__SET(ROW_CACHE, ROW_CACHE_pinfo, m[GPUSVM__TB_PINFO]);
     GPUSVM__SET(ROW_CACHE, ROW_CACHE_rinfo, m[GPUSVM__TB_RINFO]);
     GPUSVM__SET(ROW_CACHE, ROW_CACHE_ws_idx0, m[GPUSVM__TB_WS_IDX]);
@@ -7575,23 +7587,23 @@ fail:
    counts them; with the row cache its list of missing rows, else the working sets. */
 static void gpusvm__ocl_rows_list(const gpusvm__ocl *b, gpusvm__cl_mem *list)
 {
-    list[0] = b->mem[b->cslots ? GPUSVM__TB_ROW_IDX : GPUSVM__TB_WS_IDX];
-    list[1] = b->mem[b->cslots ? GPUSVM__TB_ROW_SLOT : GPUSVM__TB_WS_SLOT];
-    list[2] = b->mem[b->cslots ? GPUSVM__TB_RINFO : GPUSVM__TB_PINFO];
+    list[0] = b->batch.mem[b->batch.cslots ? GPUSVM__TB_ROW_IDX : GPUSVM__TB_WS_IDX];
+    list[1] = b->batch.mem[b->batch.cslots ? GPUSVM__TB_ROW_SLOT : GPUSVM__TB_WS_SLOT];
+    list[2] = b->batch.mem[b->batch.cslots ? GPUSVM__TB_RINFO : GPUSVM__TB_PINFO];
 }
 
 /* Bind: the rows kernels and the working-set gather for a training batch, from the round's list
    (gpusvm__ocl_rows_list; with the row cache through its copy of the problem table). */
 static gpusvm_result gpusvm__ocl_bind_train_rows(gpusvm__ocl *b, gpusvm__cl_int use_map)
 {
-    gpusvm__cl_mem *m = b->mem;
+    gpusvm__cl_mem *m = b->batch.mem;
     gpusvm__rows_args ra;
     gpusvm_result r;
-    const gpusvm__cl_int qmax = b->q, pitch = (gpusvm__cl_int)b->pitch, dpad = (gpusvm__cl_int)b->dpad;
+    const gpusvm__cl_int qmax = b->batch.q, pitch = (gpusvm__cl_int)b->batch.pitch, dpad = (gpusvm__cl_int)b->batch.dpad;
     gpusvm__cl_mem list[3];
     gpusvm__ocl_rows_list(b, list);
-    if (b->cslots && (r = gpusvm__ocl_bind_row_cache(b)) != GPUSVM_OK) return r;
-    if (b->sparse) return gpusvm__ocl_bind_train_sparse(b, use_map, list);
+    if (b->batch.cslots && (r = gpusvm__ocl_bind_row_cache(b)) != GPUSVM_OK) return r;
+    if (b->batch.sparse) return gpusvm__ocl_bind_train_sparse(b, use_map, list);
     ra.a_pos = m[GPUSVM__TB_XW] != NULL; /* A: the gathered working-set vectors, else the points */
     ra.A = ra.a_pos ? m[GPUSVM__TB_XW] : m[GPUSVM__TB_X];
     ra.pitch_a = ra.a_pos ? qmax : pitch;
@@ -7605,11 +7617,11 @@ static gpusvm_result gpusvm__ocl_bind_train_rows(gpusvm__ocl *b, gpusvm__cl_int 
     ra.dpad = dpad;
     ra.slot = list[1];
     ra.K = m[GPUSVM__TB_K];
-    ra.ldk = (gpusvm__cl_int)b->ldk;
+    ra.ldk = (gpusvm__cl_int)b->batch.ldk;
     ra.qmax = qmax;
-    ra.ktype = b->ktype;
-    ra.coef0 = b->coef0;
-    ra.degree = b->degree;
+    ra.ktype = b->batch.ktype;
+    ra.coef0 = b->batch.coef0;
+    ra.degree = b->batch.degree;
     ra.status = m[GPUSVM__TB_STATUS];
     ra.self = 1;
     if ((r = gpusvm__ocl_bind_rows(b, &ra)) != GPUSVM_OK) return r;
@@ -7630,9 +7642,9 @@ fail:
 /* Bind: the arguments of the grid selection's kernels that stay fixed for the run. */
 static gpusvm_result gpusvm__ocl_bind_sel(gpusvm__ocl *b, gpusvm__cl_int nu)
 {
-    gpusvm__cl_mem *m = b->mem;
+    gpusvm__cl_mem *m = b->batch.mem;
     gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->q, zero = 0, nparts_max = (gpusvm__cl_int)b->nparts_max, cands = b->split;
+    const gpusvm__cl_int qmax = b->batch.q, zero = 0, nparts_max = (gpusvm__cl_int)b->batch.nparts_max, cands = b->split.on;
     int k;
     for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_TAKE; ++k) {
         const struct { unsigned slot; size_t size; const void *v; } a[18] = {
@@ -7672,8 +7684,8 @@ static gpusvm_result gpusvm__ocl_sel_grid(gpusvm__ocl *b, gpusvm__cl_int md, int
     size_t g[2], l[2] = {GPUSVM__L, 1};
     gpusvm__cl_int side = 0, pass = 0;
     int k;
-    g[0] = b->nparts_max * GPUSVM__L;
-    g[1] = (size_t)b->nprob;
+    g[0] = b->batch.nparts_max * GPUSVM__L;
+    g[1] = (size_t)b->batch.nprob;
     for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_TAKE; ++k) {
         if ((r = gpusvm__ocl_set(b, k, GPUSVM__A_SEL_mode_in, sizeof md, &md)) != GPUSVM_OK ||
             (r = gpusvm__ocl_set(b, k, GPUSVM__A_SEL_side, sizeof side, &side)) != GPUSVM_OK)
@@ -7681,7 +7693,7 @@ static gpusvm_result gpusvm__ocl_sel_grid(gpusvm__ocl *b, gpusvm__cl_int md, int
     }
     GPUSVM__SET(SEL_HIST, SEL_pass, pass);
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_HIST, 2, g, l)) != GPUSVM_OK) return r;
-    for (side = 0; side < (b->split ? GPUSVM__CO_NLISTS(nu) : GPUSVM__SIDES(nu)); ++side) {
+    for (side = 0; side < (b->split.on ? GPUSVM__CO_NLISTS(nu) : GPUSVM__SIDES(nu)); ++side) {
         for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_TAKE && side > 0; ++k)
             if ((r = gpusvm__ocl_set(b, k, GPUSVM__A_SEL_side, sizeof side, &side)) != GPUSVM_OK) goto fail;
         for (pass = 1; pass < 3; ++pass) {
@@ -7699,9 +7711,9 @@ fail:
 /* Bind: the arguments of the selection that stay fixed for the whole run. */
 static gpusvm_result gpusvm__ocl_bind_train_select(gpusvm__ocl *b, gpusvm__cl_int nu)
 {
-    gpusvm__cl_mem *m = b->mem;
+    gpusvm__cl_mem *m = b->batch.mem;
     gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->q, nparts_max = (gpusvm__cl_int)b->nparts_max;
+    const gpusvm__cl_int qmax = b->batch.q, nparts_max = (gpusvm__cl_int)b->batch.nparts_max;
     GPUSVM__SET(KEYS, KEYS_G0, m[GPUSVM__TB_G]);
     GPUSVM__SET(KEYS, KEYS_alpha0, m[GPUSVM__TB_ALPHA]);
     GPUSVM__SET(KEYS, KEYS_y0, m[GPUSVM__TB_Y]);
@@ -7735,9 +7747,9 @@ fail:
 /* Bind: the arguments of the inner solve and the gradient update that stay fixed for the run. */
 static gpusvm_result gpusvm__ocl_bind_train_solve(gpusvm__ocl *b, gpusvm__cl_int nu)
 {
-    gpusvm__cl_mem *m = b->mem;
+    gpusvm__cl_mem *m = b->batch.mem;
     gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->q, ldk = (gpusvm__cl_int)b->ldk, whole_inner = GPUSVM__WHOLE_INNER, one = 1,
+    const gpusvm__cl_int qmax = b->batch.q, ldk = (gpusvm__cl_int)b->batch.ldk, whole_inner = GPUSVM__WHOLE_INNER, one = 1,
                          zero = 0;
     GPUSVM__SET(GATHER, GATHER_K0, m[GPUSVM__TB_K]);
     GPUSVM__SET(GATHER, GATHER_ldk, ldk);
@@ -7788,7 +7800,7 @@ static gpusvm_result gpusvm__ocl_gather_ws(gpusvm__ocl *b, int off, int nr, int 
     gpusvm__cl_int off_ = off, nr_ = nr, skip_ = skip;
     size_t g[3], lg[3] = {GPUSVM__COPY_L, 1, 1};
     g[0] = gpusvm__round_up((size_t)nr, GPUSVM__COPY_L);
-    g[1] = b->dpad;
+    g[1] = b->batch.dpad;
     g[2] = (size_t)nprob;
     GPUSVM__SET(GATHER_WS, GATHER_WS_row_off, off_);
     GPUSVM__SET(GATHER_WS, GATHER_WS_nrows, nr_);
@@ -7802,8 +7814,8 @@ fail:
    gpusvm_rows_sparse (GPUSVM__SPARSE_ROWS rows x GPUSVM__SPARSE_BLOCKS blocks of points per work-group); dense, up to
    GPUSVM__FEW rows (or any number with few: rows expected to be mostly skipped) gpusvm_rows_few (one
    work-item per point, a group of GPUSVM__FEW rows per grid row), more of at most GPUSVM__NARROW_D padded
-   features (b->narrow, set when the rows were bound) gpusvm_rows_narrow (one work-item per point, a
-   group of b->narrow_rows rows per grid row), else the tiles of gpusvm_rows_tiled (16 x 16 work-items per
+   features (b->batch.narrow, set when the rows were bound) gpusvm_rows_narrow (one work-item per point, a
+   group of b->batch.narrow_rows rows per grid row), else the tiles of gpusvm_rows_tiled (16 x 16 work-items per
    GPUSVM__TILE x GPUSVM__TILE block). With gather (training, when the gathered
    working-set buffer exists) the rows' vectors are gathered first (gpusvm_gather_ws). The other
    arguments are bound by the caller. */
@@ -7826,7 +7838,7 @@ static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int sparse, int off
         l[1] = 1;
         return gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_SPARSE, 3, g, l);
     }
-    if (gather && b->mem[GPUSVM__TB_XW] && (r = gpusvm__ocl_gather_ws(b, off, nr, skip, nprob)) != GPUSVM_OK) return r;
+    if (gather && b->batch.mem[GPUSVM__TB_XW] && (r = gpusvm__ocl_gather_ws(b, off, nr, skip, nprob)) != GPUSVM_OK) return r;
     GPUSVM__SET_ROWS(row_off, off_);
     GPUSVM__SET_ROWS(nrows, nr_);
     GPUSVM__SET_ROWS(skip_whole, skip_);
@@ -7837,9 +7849,9 @@ static gpusvm_result gpusvm__ocl_rows_launch(gpusvm__ocl *b, int sparse, int off
         l[1] = 1;
         return gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_FEW, 3, g, l);
     }
-    if (b->narrow) {
+    if (b->batch.narrow) {
         g[0] = gpusvm__round_up(cols, GPUSVM__NARROW_L);
-        g[1] = ((size_t)nr + (size_t)b->narrow_rows - 1) / (size_t)b->narrow_rows;
+        g[1] = ((size_t)nr + (size_t)b->batch.narrow_rows - 1) / (size_t)b->batch.narrow_rows;
         l[0] = GPUSVM__NARROW_L;
         l[1] = 1;
         return gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_NARROW, 3, g, l);
@@ -7852,7 +7864,7 @@ fail:
 }
 
 /* >>opencl/stream: points streamed through the device in tiles ----------------------------------
-   Data larger than the device: the points stay on the host (b->host_tiles) and pass through the device a tile at a time.
+   Data larger than the device: the points stay on the host (b->st.host_tiles) and pass through the device a tile at a time.
    A round's rows step computes the q x q block from the working set's vectors (gathered on the
    host: kernels part 1's b_mode 2, into KQ, so the inner solve needs no gather); its update step
    computes, tile by tile, the rows of the variables the inner solve moved against the tile's
@@ -7868,30 +7880,30 @@ fail:
    read a cache line per feature). */
 static void gpusvm__ocl_stream_vector(gpusvm__ocl *b, size_t row, size_t pos)
 {
-    const gpusvm__csr *x = &b->sp.x;
-    float *v = b->host_xw + (size_t)b->q * b->dpad + pos * b->dpad;
+    const gpusvm__csr *x = &b->st.sp.x;
+    float *v = b->st.host_xw + (size_t)b->batch.q * b->batch.dpad + pos * b->batch.dpad;
     size_t j;
-    memset(v, 0, b->dpad * sizeof(float));
+    memset(v, 0, b->batch.dpad * sizeof(float));
     for (j = x->row_ptr[row]; j < x->row_ptr[row + 1]; ++j) v[x->col[j]] = x->val[j];
 }
 
-/* bytes of page-locked host memory for the tiles (b->pin, mapped), so that their copies to the
+/* bytes of page-locked host memory for the tiles (b->st.pin, mapped), so that their copies to the
    device run at the bus's speed without a staging copy (docs/results.md, the code's choices); NULL where the
    driver gives none. */
 static float *gpusvm__ocl_pinned(gpusvm__ocl *b, size_t bytes)
 {
     gpusvm__cl_int e = 0;
     void *host;
-    b->pin = b->cl->clCreateBuffer(b->cctx, GPUSVM__CL_MEM_READ_WRITE | GPUSVM__CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &e);
-    if (e != 0 || !b->pin) {
-        b->pin = NULL;
+    b->st.pin = b->cl->clCreateBuffer(b->cctx, GPUSVM__CL_MEM_READ_WRITE | GPUSVM__CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &e);
+    if (e != 0 || !b->st.pin) {
+        b->st.pin = NULL;
         return NULL;
     }
-    host = b->cl->clEnqueueMapBuffer(b->queue, b->pin, GPUSVM__CL_TRUE, GPUSVM__CL_MAP_READ | GPUSVM__CL_MAP_WRITE, 0,
+    host = b->cl->clEnqueueMapBuffer(b->queue, b->st.pin, GPUSVM__CL_TRUE, GPUSVM__CL_MAP_READ | GPUSVM__CL_MAP_WRITE, 0,
                                      bytes, 0, NULL, NULL, &e);
     if (e != 0 || !host) {
-        b->cl->clReleaseMemObject(b->pin);
-        b->pin = NULL;
+        b->cl->clReleaseMemObject(b->st.pin);
+        b->st.pin = NULL;
         return NULL;
     }
     return (float *)host;
@@ -7901,51 +7913,51 @@ static float *gpusvm__ocl_pinned(gpusvm__ocl *b, size_t bytes)
 static gpusvm_result gpusvm__ocl_stream_begin(gpusvm__ocl *b, const gpusvm__problem *p)
 {
     const gpusvm_allocator *a = &b->base.ctx->alloc;
-    const size_t T = b->tile, q = (size_t)b->q, per = T * b->dpad, B = q < 16 ? q : 16;
+    const size_t T = b->st.tile, q = (size_t)b->batch.q, per = T * b->batch.dpad, B = q < 16 ? q : 16;
     gpusvm__cl_int e = 0;
     size_t words, k;
-    if (!gpusvm__mul(b->ntiles, per, &words) || words > (size_t)-1 / sizeof(float))
+    if (!gpusvm__mul(b->st.ntiles, per, &words) || words > (size_t)-1 / sizeof(float))
         return gpusvm__oom(b->base.ctx, "the host's tiles of streamed points");
-    if (!(b->host_tiles = gpusvm__ocl_pinned(b, words * sizeof(float))))
+    if (!(b->st.host_tiles = gpusvm__ocl_pinned(b, words * sizeof(float))))
         gpusvm__log(b->base.ctx, GPUSVM_LOG_DEBUG, "data: no page-locked host memory for the tiles (pageable copies)");
-    if ((!b->host_tiles && !(b->host_tiles = (float *)gpusvm__alloc(a, words, sizeof(float)))) ||
-        !(b->host_xw = (float *)gpusvm__alloc(a, 2 * q * b->dpad, sizeof(float))) ||
-        !(b->host_ws = (int32_t *)gpusvm__alloc(a, 2 * q, sizeof(int32_t))) ||
-        !(b->host_coef = (double *)gpusvm__alloc(a, 2 * q, sizeof(double))) ||
-        !(b->host_rows = (size_t *)gpusvm__alloc(a, 2 * q, sizeof(size_t))))
+    if ((!b->st.host_tiles && !(b->st.host_tiles = (float *)gpusvm__alloc(a, words, sizeof(float)))) ||
+        !(b->st.host_xw = (float *)gpusvm__alloc(a, 2 * q * b->batch.dpad, sizeof(float))) ||
+        !(b->st.host_ws = (int32_t *)gpusvm__alloc(a, 2 * q, sizeof(int32_t))) ||
+        !(b->st.host_coef = (double *)gpusvm__alloc(a, 2 * q, sizeof(double))) ||
+        !(b->st.host_rows = (size_t *)gpusvm__alloc(a, 2 * q, sizeof(size_t))))
         return gpusvm__oom(b->base.ctx, "the host's tiles of streamed points");
-    b->copyq = b->cl->clCreateCommandQueue(b->cctx, b->dev, 0, &e);
-    if (e != 0 || !b->copyq) {
-        b->copyq = NULL;
+    b->st.copyq = b->cl->clCreateCommandQueue(b->cctx, b->dev, 0, &e);
+    if (e != 0 || !b->st.copyq) {
+        b->st.copyq = NULL;
         return gpusvm__cl_fail(b->base.ctx, e ? e : -1, "clCreateCommandQueue (the tiles' copies)", __LINE__);
     }
-    memset(b->host_tiles, 0, words * sizeof(float));
-    b->sp = *p;
-    b->xw_kept = 0;
+    memset(b->st.host_tiles, 0, words * sizeof(float));
+    b->st.sp = *p;
+    b->st.xw_kept = 0;
     /* 16 points at a time through the gather's room (gpusvm__ocl_stream_vector), then into the
        tiles' columns a cache line at a time (a point's features straight into the columns are a
        tile apart: a cache miss each) */
-    for (k = 0; k < b->phi - b->plo; k += B) {
-        const size_t nb = b->phi - b->plo - k < B ? b->phi - b->plo - k : B;
+    for (k = 0; k < b->split.phi - b->split.plo; k += B) {
+        const size_t nb = b->split.phi - b->split.plo - k < B ? b->split.phi - b->split.plo - k : B;
         size_t at[16], i, f;
         for (i = 0; i < nb; ++i) {
-            gpusvm__ocl_stream_vector(b, gpusvm__map_pt(p, b->plo + k + i), i);
+            gpusvm__ocl_stream_vector(b, gpusvm__map_pt(p, b->split.plo + k + i), i);
             at[i] = (k + i) / T * per + (k + i) % T;
         }
-        for (f = 0; f < b->dpad; ++f)
-            for (i = 0; i < nb; ++i) b->host_tiles[at[i] + f * T] = b->host_xw[q * b->dpad + i * b->dpad + f];
+        for (f = 0; f < b->batch.dpad; ++f)
+            for (i = 0; i < nb; ++i) b->st.host_tiles[at[i] + f * T] = b->st.host_xw[q * b->batch.dpad + i * b->batch.dpad + f];
     }
-    b->held[0] = b->held[1] = (size_t)-1;
+    b->st.held[0] = b->st.held[1] = (size_t)-1;
     return GPUSVM_OK;
 }
 
 /* The rows' slots: position r's row is row r (the block's, and the update's rows'). */
 static gpusvm_result gpusvm__ocl_stream_slots(gpusvm__ocl *b)
 {
-    int32_t *slot = b->host_ws + b->q;
+    int32_t *slot = b->st.host_ws + b->batch.q;
     int r;
-    for (r = 0; r < b->q; ++r) slot[r] = r;
-    return gpusvm__ocl_write(b, b->mem[GPUSVM__TB_S_SLOT], 0, (size_t)b->q * sizeof(int32_t), slot);
+    for (r = 0; r < b->batch.q; ++r) slot[r] = r;
+    return gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_S_SLOT], 0, (size_t)b->batch.q * sizeof(int32_t), slot);
 }
 
 /* Set: the rows kernels' columns, output rows and list for a streamed launch. */
@@ -7958,7 +7970,7 @@ static gpusvm_result gpusvm__ocl_stream_bind(gpusvm__ocl *b, gpusvm__cl_mem B, g
     GPUSVM__SET_ROWS(K, K);
     GPUSVM__SET_ROWS(ldk, ldk);
     GPUSVM__SET_ROWS(idx, idx);
-    GPUSVM__SET_ROWS(slot, b->mem[GPUSVM__TB_S_SLOT]);
+    GPUSVM__SET_ROWS(slot, b->batch.mem[GPUSVM__TB_S_SLOT]);
 fail:
     return r;
 }
@@ -7971,33 +7983,33 @@ fail:
    range, once the problem is done: point 0's, never read. */
 static void gpusvm__ocl_gather_plan(gpusvm__ocl *b, const int32_t *ws)
 {
-    const size_t q = (size_t)b->q, h = q / 2, dp = b->dpad;
-    size_t *row = b->host_rows, *list = b->host_rows + q, pos, f, i, m = 0;
+    const size_t q = (size_t)b->batch.q, h = q / 2, dp = b->batch.dpad;
+    size_t *row = b->st.host_rows, *list = b->st.host_rows + q, pos, f, i, m = 0;
     for (pos = 0; pos < q; ++pos) { /* row[pos + h] is the last set's until pos reaches it */
         const int32_t v = ws[pos];
-        const size_t r = gpusvm__map_pt(&b->sp, GPUSVM__PT(v >= 0 && (size_t)v < b->nvar ? (size_t)v : 0, b->npts0));
-        if (!(pos < h && b->xw_kept && row[pos + h] == r)) list[m++] = pos;
+        const size_t r = gpusvm__map_pt(&b->st.sp, GPUSVM__PT(v >= 0 && (size_t)v < b->batch.nvar ? (size_t)v : 0, b->batch.npts0));
+        if (!(pos < h && b->st.xw_kept && row[pos + h] == r)) list[m++] = pos;
         row[pos] = r;
     }
-    for (f = 0; b->xw_kept && f < dp; ++f) { /* the kept columns moved, a feature at a time */
-        float *col = b->host_xw + f * q;
+    for (f = 0; b->st.xw_kept && f < dp; ++f) { /* the kept columns moved, a feature at a time */
+        float *col = b->st.host_xw + f * q;
         for (pos = 0, i = 0; pos < h; ++pos)
             if (i < m && list[i] == pos) ++i;
             else col[pos] = col[pos + h];
     }
-    b->ngather = m;
-    b->xw_kept = 1; /* once the parts have read the list */
+    b->st.ngather = m;
+    b->st.xw_kept = 1; /* once the parts have read the list */
 }
 
 /* Part t of parts of the listed vectors (gpusvm__ocl_gather_plan) into host_xw's columns, through
    the gather's room; the parts may run at once, a thread each (they write their own positions). */
 static void gpusvm__ocl_gather_part(gpusvm__ocl *b, int t, int parts)
 {
-    const size_t q = (size_t)b->q, dp = b->dpad, m = b->ngather;
+    const size_t q = (size_t)b->batch.q, dp = b->batch.dpad, m = b->st.ngather;
     const size_t lo = m * (size_t)t / (size_t)parts, hi = m * (size_t)(t + 1) / (size_t)parts;
-    const size_t *row = b->host_rows, *list = b->host_rows + q;
-    const gpusvm__csr *x = &b->sp.x;
-    const float *rows = b->host_xw + q * dp;
+    const size_t *row = b->st.host_rows, *list = b->st.host_rows + q;
+    const gpusvm__csr *x = &b->st.sp.x;
+    const float *rows = b->st.host_xw + q * dp;
     size_t i, i0, f, j;
     /* the points' rows are scattered over the data (1M x 64: 512 MB): their lines asked for
        first, every one at once, then read (the memory's latency once, not once a point) */
@@ -8010,7 +8022,7 @@ static void gpusvm__ocl_gather_part(gpusvm__ocl *b, int t, int parts)
     for (i = lo; i < hi; ++i) gpusvm__ocl_stream_vector(b, row[list[i]], list[i]);
     for (i0 = lo; i0 < hi; i0 += 16) /* into columns, a cache line of each at a time */
         for (f = 0; f < dp; ++f)
-            for (i = i0; i < i0 + 16 && i < hi; ++i) b->host_xw[f * q + list[i]] = rows[list[i] * dp + f];
+            for (i = i0; i < i0 + 16 && i < hi; ++i) b->st.host_xw[f * q + list[i]] = rows[list[i] * dp + f];
 }
 
 static void gpusvm__ocl_stream_gather(gpusvm__ocl *b, const int32_t *ws)
@@ -8021,26 +8033,26 @@ static void gpusvm__ocl_stream_gather(gpusvm__ocl *b, const int32_t *ws)
 
 /* The rows step: the working set read back and its vectors gathered (a split problem's: both
    merged, gpusvm__ocl_split_merge), the vectors uploaded (gpusvm__ocl_stream_vectors), its q x q
-   block computed into KQ (gpusvm__ocl_stream_kq: one launch, on b->launch_queue where set). */
+   block computed into KQ (gpusvm__ocl_stream_kq: one launch, on b->ov.launch_queue where set). */
 static gpusvm_result gpusvm__ocl_stream_vectors(gpusvm__ocl *b)
 {
-    const size_t q = (size_t)b->q;
+    const size_t q = (size_t)b->batch.q;
     gpusvm_result r;
-    if (b->split) { /* its vectors gathered with the merge */
-        memcpy(b->host_ws, b->ws_new, q * sizeof(int32_t));
+    if (b->split.on) { /* its vectors gathered with the merge */
+        memcpy(b->st.host_ws, b->split.ws_new, q * sizeof(int32_t));
     } else {
-        if ((r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_IDX], q * sizeof(int32_t), b->host_ws)) != GPUSVM_OK) return r;
-        gpusvm__ocl_stream_gather(b, b->host_ws);
+        if ((r = gpusvm__ocl_read(b, b->batch.mem[GPUSVM__TB_WS_IDX], q * sizeof(int32_t), b->st.host_ws)) != GPUSVM_OK) return r;
+        gpusvm__ocl_stream_gather(b, b->st.host_ws);
     }
-    return gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_XW], q * b->dpad * sizeof(float), b->host_xw);
+    return gpusvm__ocl_write_nb(b, b->batch.mem[GPUSVM__TB_XW], q * b->batch.dpad * sizeof(float), b->st.host_xw);
 }
 
 static gpusvm_result gpusvm__ocl_stream_kq(gpusvm__ocl *b)
 {
-    const gpusvm__cl_int qi = b->q;
+    const gpusvm__cl_int qi = b->batch.q;
     gpusvm_result r;
-    if ((r = gpusvm__ocl_stream_bind(b, b->mem[GPUSVM__TB_XW], qi, b->mem[GPUSVM__TB_KQ], qi,
-                                     b->mem[GPUSVM__TB_WS_IDX])) != GPUSVM_OK ||
+    if ((r = gpusvm__ocl_stream_bind(b, b->batch.mem[GPUSVM__TB_XW], qi, b->batch.mem[GPUSVM__TB_KQ], qi,
+                                     b->batch.mem[GPUSVM__TB_WS_IDX])) != GPUSVM_OK ||
         (r = gpusvm__ocl_rows_cols(b, 2, 0, 0)) != GPUSVM_OK)
         return r;
     return gpusvm__ocl_rows_launch(b, 0, 0, qi, 0, (size_t)qi, 1, 0, 0);
@@ -8057,45 +8069,45 @@ static gpusvm_result gpusvm__ocl_stream_block(gpusvm__ocl *b)
    (the vectors through the gather's room: host_xw's columns stay the set's); their count. */
 static gpusvm_result gpusvm__ocl_stream_moved(gpusvm__ocl *b, int *cnt)
 {
-    const size_t q = (size_t)b->q, dp = b->dpad;
-    int32_t *idx = b->host_ws + q;
-    double *coef = b->host_coef + q;
-    float *room = b->host_xw + q * dp;
+    const size_t q = (size_t)b->batch.q, dp = b->batch.dpad;
+    int32_t *idx = b->st.host_ws + q;
+    double *coef = b->st.host_coef + q;
+    float *room = b->st.host_xw + q * dp;
     gpusvm_result r;
     size_t pos, f, m = 0;
-    if ((r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_COEF], q * sizeof(double), b->host_coef)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_read(b, b->batch.mem[GPUSVM__TB_COEF], q * sizeof(double), b->st.host_coef)) != GPUSVM_OK) return r;
     for (pos = 0; pos < q; ++pos) {
-        if (b->host_coef[pos] == 0.0) continue;
-        idx[m] = b->host_ws[pos];
-        coef[m] = b->host_coef[pos];
-        for (f = 0; f < dp; ++f) room[f * q + m] = b->host_xw[f * q + pos];
+        if (b->st.host_coef[pos] == 0.0) continue;
+        idx[m] = b->st.host_ws[pos];
+        coef[m] = b->st.host_coef[pos];
+        for (f = 0; f < dp; ++f) room[f * q + m] = b->st.host_xw[f * q + pos];
         ++m;
     }
     *cnt = (int)m;
     if (m == 0) return GPUSVM_OK;
-    if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_S_IDX], 0, m * sizeof(int32_t), idx)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_S_COEF], 0, m * sizeof(double), coef)) != GPUSVM_OK)
+    if ((r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_S_IDX], 0, m * sizeof(int32_t), idx)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_S_COEF], 0, m * sizeof(double), coef)) != GPUSVM_OK)
         return r;
-    return gpusvm__ocl_write(b, b->mem[GPUSVM__TB_XW], 0, q * dp * sizeof(float), room);
+    return gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_XW], 0, q * dp * sizeof(float), room);
 }
 
 /* Tile t on its way to its buffer (X for even t, XT for odd) on the copy queue, once the rows
    that read the buffer's last tile are done; nothing when it is there or on its way. */
 static gpusvm_result gpusvm__ocl_stream_fetch(gpusvm__ocl *b, size_t t)
 {
-    const size_t h = t % 2, words = b->tile * b->dpad;
+    const size_t h = t % 2, words = b->st.tile * b->batch.dpad;
     gpusvm__cl_event ev = NULL;
     gpusvm_result r = GPUSVM_OK;
-    if (t >= b->ntiles || b->held[h] == t) return GPUSVM_OK;
-    b->held[h] = (size_t)-1;
-    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueWriteBuffer(b->copyq, b->mem[h ? GPUSVM__TB_XT : GPUSVM__TB_X],
+    if (t >= b->st.ntiles || b->st.held[h] == t) return GPUSVM_OK;
+    b->st.held[h] = (size_t)-1;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueWriteBuffer(b->st.copyq, b->batch.mem[h ? GPUSVM__TB_XT : GPUSVM__TB_X],
                                                         GPUSVM__CL_FALSE, 0, words * sizeof(float),
-                                                        b->host_tiles + t * words, b->used[h] ? 1 : 0,
-                                                        b->used[h] ? &b->used[h] : NULL, &ev));
-    gpusvm__ocl_event_drop(b, &b->copied[h]);
-    b->copied[h] = ev;
-    b->held[h] = t;
-    GPUSVM__CL(b->base.ctx, b->cl->clFlush(b->copyq));
+                                                        b->st.host_tiles + t * words, b->st.used[h] ? 1 : 0,
+                                                        b->st.used[h] ? &b->st.used[h] : NULL, &ev));
+    gpusvm__ocl_event_drop(b, &b->st.copied[h]);
+    b->st.copied[h] = ev;
+    b->st.held[h] = t;
+    GPUSVM__CL(b->base.ctx, b->cl->clFlush(b->st.copyq));
 fail:
     return r;
 }
@@ -8105,17 +8117,17 @@ fail:
    (gpusvm_rows_update); the next tile's copy starts behind them. */
 static gpusvm_result gpusvm__ocl_stream_tile(gpusvm__ocl *b, size_t t)
 {
-    const size_t T = b->tile, c0 = b->plo + t * T, c1 = c0 + T < b->phi ? c0 + T : b->phi, h = t % 2;
+    const size_t T = b->st.tile, c0 = b->split.plo + t * T, c1 = c0 + T < b->split.phi ? c0 + T : b->split.phi, h = t % 2;
     size_t g[3], l[3] = {GPUSVM__TILE_WI, GPUSVM__TILE_WI, 1};
     const gpusvm__cl_int off = (gpusvm__cl_int)c0, end = (gpusvm__cl_int)c1;
     gpusvm__cl_event ev = NULL;
     gpusvm_result r = GPUSVM_OK;
     if ((r = gpusvm__ocl_stream_fetch(b, t)) != GPUSVM_OK) return r;
-    if (b->copied[h]) {
-        GPUSVM__CL(b->base.ctx, b->cl->clEnqueueBarrierWithWaitList(b->queue, 1, &b->copied[h], NULL));
-        gpusvm__ocl_event_drop(b, &b->copied[h]);
+    if (b->st.copied[h]) {
+        GPUSVM__CL(b->base.ctx, b->cl->clEnqueueBarrierWithWaitList(b->queue, 1, &b->st.copied[h], NULL));
+        gpusvm__ocl_event_drop(b, &b->st.copied[h]);
     }
-    GPUSVM__SET(ROWS_UPD, ROWS_B, b->mem[h ? GPUSVM__TB_XT : GPUSVM__TB_X]); /* the rest: gpusvm__ocl_stream_update */
+    GPUSVM__SET(ROWS_UPD, ROWS_B, b->batch.mem[h ? GPUSVM__TB_XT : GPUSVM__TB_X]); /* the rest: gpusvm__ocl_stream_update */
     GPUSVM__SET(ROWS_UPD, ROWS_b_off, off);
     GPUSVM__SET(ROWS_UPD, ROWS_b_end, end);
     g[0] = gpusvm__round_up(c1 - c0, GPUSVM__TILE) / GPUSVM__TILE * GPUSVM__TILE_WI;
@@ -8123,8 +8135,8 @@ static gpusvm_result gpusvm__ocl_stream_tile(gpusvm__ocl *b, size_t t)
     g[2] = 1;
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_ROWS_UPD, 3, g, l)) != GPUSVM_OK) return r;
     GPUSVM__CL(b->base.ctx, b->cl->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &ev));
-    gpusvm__ocl_event_drop(b, &b->used[h]);
-    b->used[h] = ev;
+    gpusvm__ocl_event_drop(b, &b->st.used[h]);
+    b->st.used[h] = ev;
     GPUSVM__CL(b->base.ctx, b->cl->clFlush(b->queue));
     r = gpusvm__ocl_stream_fetch(b, t + 1);
 fail:
@@ -8135,21 +8147,21 @@ fail:
    round's first two tiles set off, to arrive while it selects and solves. */
 static gpusvm_result gpusvm__ocl_stream_update(gpusvm__ocl *b)
 {
-    const gpusvm__cl_int T = (gpusvm__cl_int)b->tile, one = 1, zero = 0;
+    const gpusvm__cl_int T = (gpusvm__cl_int)b->st.tile, one = 1, zero = 0;
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_int cnt = 0;
     size_t t;
     if ((r = gpusvm__ocl_stream_moved(b, &cnt)) != GPUSVM_OK || cnt == 0) return r;
     GPUSVM__SET(ROWS_UPD, ROWS_pitch_b, T);
-    GPUSVM__SET(ROWS_UPD, ROWS_idx, b->mem[GPUSVM__TB_S_IDX]);
+    GPUSVM__SET(ROWS_UPD, ROWS_idx, b->batch.mem[GPUSVM__TB_S_IDX]);
     GPUSVM__SET(ROWS_UPD, ROWS_b_mode, one);
     GPUSVM__SET(ROWS_UPD, ROWS_row_off, zero);
     GPUSVM__SET(ROWS_UPD, ROWS_nrows, cnt);
     GPUSVM__SET(ROWS_UPD, ROWS_skip_whole, zero);
-    GPUSVM__SET(ROWS_UPD, ROWS_UPD_out0, b->mem[GPUSVM__TB_G]);
-    GPUSVM__SET(ROWS_UPD, ROWS_UPD_y0, b->mem[GPUSVM__TB_Y]);
-    GPUSVM__SET(ROWS_UPD, ROWS_UPD_coef, b->mem[GPUSVM__TB_S_COEF]);
-    for (t = 0; t < b->ntiles && r == GPUSVM_OK; ++t) r = gpusvm__ocl_stream_tile(b, t);
+    GPUSVM__SET(ROWS_UPD, ROWS_UPD_out0, b->batch.mem[GPUSVM__TB_G]);
+    GPUSVM__SET(ROWS_UPD, ROWS_UPD_y0, b->batch.mem[GPUSVM__TB_Y]);
+    GPUSVM__SET(ROWS_UPD, ROWS_UPD_coef, b->batch.mem[GPUSVM__TB_S_COEF]);
+    for (t = 0; t < b->st.ntiles && r == GPUSVM_OK; ++t) r = gpusvm__ocl_stream_tile(b, t);
     if (r == GPUSVM_OK && (r = gpusvm__ocl_stream_fetch(b, 0)) == GPUSVM_OK) r = gpusvm__ocl_stream_fetch(b, 1);
 fail:
     return r;
@@ -8333,41 +8345,41 @@ static int gpusvm__split_merge(const gpusvm__split_in *in, double *st, int32_t *
    (gpusvm__ocl_stream_block), then the new half's rows (every row in the first round) against the
    share into the working set's slots, where the next round finds the kept half's, as one device
    keeps them (gpusvm__ocl_split_share); the update then reads every position's row
-   (gpusvm__ocl_split_update). With the inner solve beside them (b->overlap) only the vectors go
-   up here, and a marker (ov_ws); gpusvm__ocl_split_smo puts the block and the inner solve on queue2
+   (gpusvm__ocl_split_update). With the inner solve beside them (b->ov.on) only the vectors go
+   up here, and a marker (ov.ws); gpusvm__ocl_split_smo puts the block and the inner solve on queue2
    and then the share's rows on queue, after the block. */
 static gpusvm_result gpusvm__ocl_split_share(gpusvm__ocl *b);
 static gpusvm_result gpusvm__ocl_split_rows(gpusvm__ocl *b, int first)
 {
     gpusvm_result r;
-    b->ov_off = first ? 0 : b->q / 2;
-    if (!b->overlap) {
+    b->ov.off = first ? 0 : b->batch.q / 2;
+    if (!b->ov.on) {
         if ((r = gpusvm__ocl_stream_block(b)) != GPUSVM_OK) return r;
         return gpusvm__ocl_split_share(b);
     }
     if ((r = gpusvm__ocl_stream_vectors(b)) != GPUSVM_OK) return r;
-    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &b->ov_ws));
-    b->ov_rows = 1;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &b->ov.ws));
+    b->ov.rows = 1;
 fail:
     return r;
 }
 
-/* The share's rows of positions ov_off.. (the rows step's second half). */
+/* The share's rows of positions ov.off.. (the rows step's second half). */
 static gpusvm_result gpusvm__ocl_split_share(gpusvm__ocl *b)
 {
-    const gpusvm__cl_int T = (gpusvm__cl_int)b->tile, h = b->ov_off;
+    const gpusvm__cl_int T = (gpusvm__cl_int)b->st.tile, h = b->ov.off;
     gpusvm_result r;
     if ((r = gpusvm__ocl_stream_fetch(b, 0)) != GPUSVM_OK) return r;
-    if (b->copied[0]) { /* the share's one copy, before the first rows read it */
-        GPUSVM__CL(b->base.ctx, b->cl->clEnqueueBarrierWithWaitList(b->queue, 1, &b->copied[0], NULL));
-        gpusvm__ocl_event_drop(b, &b->copied[0]);
+    if (b->st.copied[0]) { /* the share's one copy, before the first rows read it */
+        GPUSVM__CL(b->base.ctx, b->cl->clEnqueueBarrierWithWaitList(b->queue, 1, &b->st.copied[0], NULL));
+        gpusvm__ocl_event_drop(b, &b->st.copied[0]);
     }
-    if ((r = gpusvm__ocl_stream_bind(b, b->mem[GPUSVM__TB_X], T, b->mem[GPUSVM__TB_K], T, b->mem[GPUSVM__TB_WS_IDX])) !=
+    if ((r = gpusvm__ocl_stream_bind(b, b->batch.mem[GPUSVM__TB_X], T, b->batch.mem[GPUSVM__TB_K], T, b->batch.mem[GPUSVM__TB_WS_IDX])) !=
             GPUSVM_OK ||
-        (r = gpusvm__ocl_rows_cols(b, 1, (gpusvm__cl_int)b->plo, (gpusvm__cl_int)b->phi)) != GPUSVM_OK)
+        (r = gpusvm__ocl_rows_cols(b, 1, (gpusvm__cl_int)b->split.plo, (gpusvm__cl_int)b->split.phi)) != GPUSVM_OK)
         return r;
-    GPUSVM__SET_ROWS(slot, b->mem[GPUSVM__TB_WS_SLOT]);
-    return gpusvm__ocl_rows_launch(b, 0, h, b->q - h, 0, b->phi - b->plo, 1, 0, 0);
+    GPUSVM__SET_ROWS(slot, b->batch.mem[GPUSVM__TB_WS_SLOT]);
+    return gpusvm__ocl_rows_launch(b, 0, h, b->batch.q - h, 0, b->split.phi - b->split.plo, 1, 0, 0);
 fail:
     return r;
 }
@@ -8375,21 +8387,21 @@ fail:
 /* The update of a split problem's share (one tile): every position's row, from its slot. */
 static gpusvm_result gpusvm__ocl_split_update(gpusvm__ocl *b)
 {
-    const size_t n = b->phi - b->plo;
-    const gpusvm__cl_int q = b->q, T = (gpusvm__cl_int)b->tile;
+    const size_t n = b->split.phi - b->split.plo;
+    const gpusvm__cl_int q = b->batch.q, T = (gpusvm__cl_int)b->st.tile;
     size_t g[2], l[2] = {GPUSVM__L, 1};
     gpusvm_result r = GPUSVM_OK;
     int copy;
-    GPUSVM__SET(UPDATE, UPDATE_K0, b->mem[GPUSVM__TB_K]);
+    GPUSVM__SET(UPDATE, UPDATE_K0, b->batch.mem[GPUSVM__TB_K]);
     GPUSVM__SET(UPDATE, UPDATE_ldk, T);
-    GPUSVM__SET(UPDATE, UPDATE_slot0, b->mem[GPUSVM__TB_WS_SLOT]);
-    GPUSVM__SET(UPDATE, UPDATE_coef0, b->mem[GPUSVM__TB_COEF]);
+    GPUSVM__SET(UPDATE, UPDATE_slot0, b->batch.mem[GPUSVM__TB_WS_SLOT]);
+    GPUSVM__SET(UPDATE, UPDATE_coef0, b->batch.mem[GPUSVM__TB_COEF]);
     GPUSVM__SET(UPDATE, UPDATE_m_in, q);
     g[0] = gpusvm__round_up(n, GPUSVM__L);
     g[1] = 1;
-    for (copy = 0; copy < (b->nvar > b->npts0 ? 2 : 1); ++copy) { /* epsilon-SVR: both variables of a point */
-        const size_t v0 = (copy ? b->npts0 : 0) + b->plo;
-        if ((r = gpusvm__ocl_update_window(b, (gpusvm__cl_int)v0, (gpusvm__cl_int)(v0 + n), (gpusvm__cl_int)b->plo)) !=
+    for (copy = 0; copy < (b->batch.nvar > b->batch.npts0 ? 2 : 1); ++copy) { /* epsilon-SVR: both variables of a point */
+        const size_t v0 = (copy ? b->batch.npts0 : 0) + b->split.plo;
+        if ((r = gpusvm__ocl_update_window(b, (gpusvm__cl_int)v0, (gpusvm__cl_int)(v0 + n), (gpusvm__cl_int)b->split.plo)) !=
                 GPUSVM_OK ||
             (r = gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 2, g, l)) != GPUSVM_OK)
             return r;
@@ -8405,17 +8417,17 @@ static gpusvm_result gpusvm__ocl_split_gather(gpusvm__ocl *b, const void *send, 
    different memory may not. */
 static gpusvm_result gpusvm__ocl_split_agree(gpusvm__ocl *b)
 {
-    const uint64_t mine[3] = {(uint64_t)b->q, (uint64_t)b->nvar, (uint64_t)b->npts0};
-    uint64_t *all = b->reps; /* room for parts x words >= 3 parts words */
+    const uint64_t mine[3] = {(uint64_t)b->batch.q, (uint64_t)b->batch.nvar, (uint64_t)b->batch.npts0};
+    uint64_t *all = b->split.reps; /* room for parts x words >= 3 parts words */
     gpusvm_result r;
     int k;
     if ((r = gpusvm__ocl_split_gather(b, mine, all, sizeof mine)) != GPUSVM_OK) return r;
-    for (k = 0; k < b->split_parts; ++k)
+    for (k = 0; k < b->split.parts; ++k)
         if (memcmp(all + 3 * k, mine, sizeof mine) != 0)
             return gpusvm__fail(b->base.ctx, GPUSVM_ERR_SPLIT_MISMATCH,
                                 "the parts of a split context planned different batches (working set %d here, %d on "
                                 "part %d): give every part the same kind of device and memory",
-                                b->q, (int)all[3 * k], k + 1);
+                                b->batch.q, (int)all[3 * k], k + 1);
     return GPUSVM_OK;
 }
 
@@ -8423,25 +8435,25 @@ static gpusvm_result gpusvm__ocl_split_agree(gpusvm__ocl *b)
    merge's lists and chosen set, and the merged working set (variables, slots, gradients). */
 static gpusvm_result gpusvm__ocl_split_begin(gpusvm__ocl *b)
 {
-    const size_t q = (size_t)b->q, words = GPUSVM__CO_WORDS(q), parts = (size_t)b->split_parts;
+    const size_t q = (size_t)b->batch.q, words = GPUSVM__CO_WORDS(q), parts = (size_t)b->split.parts;
     const size_t gathered = b->base.ctx->split.parts > 1 ? parts * words : 0;
     size_t all;
     if (!gpusvm__mul(parts, GPUSVM__CO_LISTS * q * 2, &all) || all > (size_t)-1 / 16 - words - gathered - 6 * q ||
-        !(b->rep = (uint64_t *)gpusvm__alloc(&b->base.ctx->alloc, words + gathered + all + 6 * q, sizeof(uint64_t))) ||
-        !(b->ws_new = (int32_t *)gpusvm__calloc(&b->base.ctx->alloc, 2 * q + 2 * q, sizeof(int32_t))))
+        !(b->split.rep = (uint64_t *)gpusvm__alloc(&b->base.ctx->alloc, words + gathered + all + 6 * q, sizeof(uint64_t))) ||
+        !(b->split.ws_new = (int32_t *)gpusvm__calloc(&b->base.ctx->alloc, 2 * q + 2 * q, sizeof(int32_t))))
         return gpusvm__oom(b->base.ctx, "a split problem's reports");
-    b->reps = gathered ? b->rep + words : NULL;
-    b->merge = b->rep + words + gathered;
-    b->gws = (double *)(void *)(b->ws_new + 2 * q);
+    b->split.reps = gathered ? b->split.rep + words : NULL;
+    b->split.merge = b->split.rep + words + gathered;
+    b->split.gws = (double *)(void *)(b->split.ws_new + 2 * q);
     return gathered ? gpusvm__ocl_split_agree(b) : GPUSVM_OK;
 }
 
 /* Bind: the report's and the gradients' kernels (their fixed arguments). */
 static gpusvm_result gpusvm__ocl_bind_split(gpusvm__ocl *b, gpusvm__cl_int nu)
 {
-    gpusvm__cl_mem *m = b->mem;
+    gpusvm__cl_mem *m = b->batch.mem;
     gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->q, nparts_max = (gpusvm__cl_int)b->nparts_max, grid = b->sel_grid;
+    const gpusvm__cl_int qmax = b->batch.q, nparts_max = (gpusvm__cl_int)b->batch.nparts_max, grid = b->batch.sel_grid;
     GPUSVM__SET(CANDS, CANDS_key_up0, m[GPUSVM__TB_KEY_UP]);
     GPUSVM__SET(CANDS, CANDS_key_low0, m[GPUSVM__TB_KEY_LOW]);
     GPUSVM__SET(CANDS, CANDS_y0, m[GPUSVM__TB_Y]);
@@ -8474,15 +8486,15 @@ static gpusvm_result gpusvm__ocl_split_post(gpusvm__backend *bb, int first)
     gpusvm_result r = GPUSVM_OK;
     const gpusvm__cl_int md = first ? 0 : 1;
     size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = GPUSVM__L;
-    g[0] = b->nparts_max * GPUSVM__L;
+    g[0] = b->batch.nparts_max * GPUSVM__L;
     g[1] = 1;
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_KEYS, 2, g, l)) != GPUSVM_OK) return r;
     GPUSVM__SET(CANDS, CANDS_mode_in, md);
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_CANDS, 1, &g1, &g1)) != GPUSVM_OK ||
-        (b->sel_grid && (r = gpusvm__ocl_sel_grid(b, md, b->nu)) != GPUSVM_OK))
+        (b->batch.sel_grid && (r = gpusvm__ocl_sel_grid(b, md, b->batch.nu)) != GPUSVM_OK))
         return r;
     GPUSVM__CL(bb->ctx, b->cl->clFlush(b->queue));
-    b->split_mode = md;
+    b->split.mode = md;
 fail:
     return r;
 }
@@ -8494,11 +8506,11 @@ static gpusvm_result gpusvm__ocl_split_take(gpusvm__backend *bb, const void **re
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r;
-    if ((r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_CANDS], GPUSVM__CO_WORDS((size_t)b->q) * sizeof(uint64_t), b->rep)) !=
+    if ((r = gpusvm__ocl_read(b, b->batch.mem[GPUSVM__TB_CANDS], GPUSVM__CO_WORDS((size_t)b->batch.q) * sizeof(uint64_t), b->split.rep)) !=
         GPUSVM_OK)
         return r;
-    *report = b->rep;
-    *bytes = GPUSVM__CO_WORDS((size_t)b->q) * sizeof(uint64_t);
+    *report = b->split.rep;
+    *bytes = GPUSVM__CO_WORDS((size_t)b->batch.q) * sizeof(uint64_t);
     return GPUSVM_OK;
 }
 
@@ -8515,24 +8527,24 @@ static gpusvm_result gpusvm__ocl_split_merge(gpusvm__backend *bb, const void *re
                                              gpusvm__split_out *out)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    const size_t q = (size_t)b->q;
+    const size_t q = (size_t)b->batch.q;
     gpusvm__split_in in;
     in.reps = (const uint64_t *)reports;
-    in.parts = b->split_parts;
-    in.q = b->q;
-    in.nu = b->nu;
-    in.mode = b->split_mode;
-    in.npts = b->npts0;
+    in.parts = b->split.parts;
+    in.q = b->batch.q;
+    in.nu = b->batch.nu;
+    in.mode = b->split.mode;
+    in.npts = b->batch.npts0;
     in.eps = eps;
     in.max_iter = max_iter;
-    in.scratch = b->merge;
-    out->moved = gpusvm__split_merge(&in, b->split_st, b->ws_new, b->ws_new + q, b->gws);
-    out->st = b->split_st;
-    out->ws = b->ws_new;
-    out->g = b->gws;
-    out->xw = b->host_xw;
-    b->ngather = 0;
-    if (out->moved > 0) gpusvm__ocl_gather_plan(b, b->ws_new);
+    in.scratch = b->split.merge;
+    out->moved = gpusvm__split_merge(&in, b->split.st, b->split.ws_new, b->split.ws_new + q, b->split.gws);
+    out->st = b->split.st;
+    out->ws = b->split.ws_new;
+    out->g = b->split.gws;
+    out->xw = b->st.host_xw;
+    b->st.ngather = 0;
+    if (out->moved > 0) gpusvm__ocl_gather_plan(b, b->split.ws_new);
     return GPUSVM_OK;
 }
 
@@ -8547,24 +8559,24 @@ static void gpusvm__ocl_split_gather_part(gpusvm__backend *bb, int t, int parts)
 static gpusvm_result gpusvm__ocl_split_apply(gpusvm__backend *bb, const gpusvm__split_out *merged)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    const size_t q = (size_t)b->q;
+    const size_t q = (size_t)b->batch.q;
     size_t g = gpusvm__round_up(q, GPUSVM__L), l = GPUSVM__L;
     gpusvm_result r;
     if (merged->moved < 0) return GPUSVM_OK; /* stopped before: nothing changes */
-    if (merged->st != b->split_st) {
-        memcpy(b->split_st, merged->st, sizeof b->split_st);
-        memcpy(b->ws_new, merged->ws, 2 * q * sizeof(int32_t));
-        memcpy(b->gws, merged->g, q * sizeof(double));
-        if (merged->moved) memcpy(b->host_xw, merged->xw, q * b->dpad * sizeof(float));
-        b->xw_kept = 0; /* not host_rows' (this part did not merge) */
+    if (merged->st != b->split.st) {
+        memcpy(b->split.st, merged->st, sizeof b->split.st);
+        memcpy(b->split.ws_new, merged->ws, 2 * q * sizeof(int32_t));
+        memcpy(b->split.gws, merged->g, q * sizeof(double));
+        if (merged->moved) memcpy(b->st.host_xw, merged->xw, q * b->batch.dpad * sizeof(float));
+        b->st.xw_kept = 0; /* not host_rows' (this part did not merge) */
     }
     /* the host's copies stay until the next round's report is read (gpusvm__ocl_split_take) */
-    if ((r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_STATUS], sizeof b->split_st, b->split_st)) != GPUSVM_OK ||
+    if ((r = gpusvm__ocl_write_nb(b, b->batch.mem[GPUSVM__TB_STATUS], sizeof b->split.st, b->split.st)) != GPUSVM_OK ||
         !merged->moved)
         return r;
-    if ((r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_WS_IDX], q * sizeof(int32_t), b->ws_new)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_WS_SLOT], q * sizeof(int32_t), b->ws_new + q)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write_nb(b, b->mem[GPUSVM__TB_WS_G], q * sizeof(double), b->gws)) != GPUSVM_OK)
+    if ((r = gpusvm__ocl_write_nb(b, b->batch.mem[GPUSVM__TB_WS_IDX], q * sizeof(int32_t), b->split.ws_new)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write_nb(b, b->batch.mem[GPUSVM__TB_WS_SLOT], q * sizeof(int32_t), b->split.ws_new + q)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_write_nb(b, b->batch.mem[GPUSVM__TB_WS_G], q * sizeof(double), b->split.gws)) != GPUSVM_OK)
         return r;
     return gpusvm__ocl_launch(b, GPUSVM__KN_WS_PUT, 1, &g, &l);
 }
@@ -8587,8 +8599,8 @@ static gpusvm_result gpusvm__ocl_split_select(gpusvm__ocl *b, int first, double 
     gpusvm_result r;
     if ((r = gpusvm__ocl_split_post(&b->base, first)) != GPUSVM_OK ||
         (r = gpusvm__ocl_split_take(&b->base, &rep, &bytes)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_split_gather(b, rep, b->reps, bytes)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_split_merge(&b->base, b->reps, eps, max_iter, &merged)) != GPUSVM_OK)
+        (r = gpusvm__ocl_split_gather(b, rep, b->split.reps, bytes)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_split_merge(&b->base, b->split.reps, eps, max_iter, &merged)) != GPUSVM_OK)
         return r;
     gpusvm__ocl_gather_part(b, 0, 1);
     return gpusvm__ocl_split_apply(&b->base, &merged);
@@ -8598,22 +8610,22 @@ static gpusvm_result gpusvm__ocl_split_select(gpusvm__ocl *b, int first, double 
    share's variables; across processes (desc.split) every part's shares gathered into G. */
 static gpusvm_result gpusvm__ocl_split_state(gpusvm__ocl *b, double *alpha, double *G)
 {
-    const size_t npts = b->npts0, nr = b->nvar > npts ? 2 : 1, parts = (size_t)b->split_parts;
-    const size_t most = npts / parts + 1, w = b->phi - b->plo;
+    const size_t npts = b->batch.npts0, nr = b->batch.nvar > npts ? 2 : 1, parts = (size_t)b->split.parts;
+    const size_t most = npts / parts + 1, w = b->split.phi - b->split.plo;
     gpusvm_result r = GPUSVM_OK;
     double *send, *all;
     size_t c, k;
-    if (alpha && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_ALPHA], b->nvar * sizeof(double), alpha)) != GPUSVM_OK)
+    if (alpha && (r = gpusvm__ocl_read(b, b->batch.mem[GPUSVM__TB_ALPHA], b->batch.nvar * sizeof(double), alpha)) != GPUSVM_OK)
         return r;
     for (c = 0; G && c < nr; ++c)
-        GPUSVM__CL(b->base.ctx, b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_G], GPUSVM__CL_TRUE,
-                                                           (c * npts + b->plo) * sizeof(double), w * sizeof(double),
-                                                           G + c * npts + b->plo, 0, NULL, NULL));
+        GPUSVM__CL(b->base.ctx, b->cl->clEnqueueReadBuffer(b->queue, b->batch.mem[GPUSVM__TB_G], GPUSVM__CL_TRUE,
+                                                           (c * npts + b->split.plo) * sizeof(double), w * sizeof(double),
+                                                           G + c * npts + b->split.plo, 0, NULL, NULL));
     if (!G || b->base.ctx->split.parts < 2) return GPUSVM_OK;
     if (!(send = (double *)gpusvm__alloc(&b->base.ctx->alloc, (parts + 1) * nr * most, sizeof(double))))
         return gpusvm__oom(b->base.ctx, "a split problem's gradients");
     all = send + nr * most;
-    for (c = 0; c < nr; ++c) memcpy(send + c * most, G + c * npts + b->plo, w * sizeof(double));
+    for (c = 0; c < nr; ++c) memcpy(send + c * most, G + c * npts + b->split.plo, w * sizeof(double));
     if ((r = gpusvm__ocl_split_gather(b, send, all, nr * most * sizeof(double))) == GPUSVM_OK)
         for (k = 0; k < parts; ++k) {
             const size_t lo = gpusvm__part_lo(npts, (int)parts, (int)k), n = gpusvm__part_lo(npts, (int)parts, (int)k + 1) - lo;
@@ -8631,13 +8643,13 @@ fail:
    selection's, a split's. */
 static gpusvm__kset gpusvm__ocl_train_set(const gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q)
 {
-    gpusvm__kset s = GPUSVM__KS_CORE | (b->whole ? GPUSVM__KBIT(CHECK) : GPUSVM__KBIT(SELECT));
-    if (b->stream) s |= GPUSVM__KBIT(ROWS_UPD);
-    else if (b->sparse) s |= GPUSVM__KBIT(ROWS_SPARSE);
-    else s |= gpusvm__ocl_narrow_ok(b, b->ktype, (int)b->dpad) ? GPUSVM__KBIT(ROWS_NARROW) : GPUSVM__KBIT(ROWS);
+    gpusvm__kset s = GPUSVM__KS_CORE | (b->batch.whole ? GPUSVM__KBIT(CHECK) : GPUSVM__KBIT(SELECT));
+    if (b->st.on) s |= GPUSVM__KBIT(ROWS_UPD);
+    else if (b->batch.sparse) s |= GPUSVM__KBIT(ROWS_SPARSE);
+    else s |= gpusvm__ocl_narrow_ok(b, b->batch.ktype, (int)b->batch.dpad) ? GPUSVM__KBIT(ROWS_NARROW) : GPUSVM__KBIT(ROWS);
     if (gpusvm__ocl_cache_wanted(b, p, nprob, q)) s |= GPUSVM__KBIT(ROW_CACHE);
-    if (b->sel_grid) s |= GPUSVM__KBIT(SEL_HIST) | GPUSVM__KBIT(SEL_TIES) | GPUSVM__KBIT(SEL_TAKE);
-    if (b->split) s |= GPUSVM__KBIT(CANDS) | GPUSVM__KBIT(WS_PUT);
+    if (b->batch.sel_grid) s |= GPUSVM__KBIT(SEL_HIST) | GPUSVM__KBIT(SEL_TIES) | GPUSVM__KBIT(SEL_TAKE);
+    if (b->split.on) s |= GPUSVM__KBIT(CANDS) | GPUSVM__KBIT(WS_PUT);
     return s;
 }
 
@@ -8645,14 +8657,14 @@ static gpusvm__kset gpusvm__ocl_train_set(const gpusvm__ocl *b, const gpusvm__pr
 static gpusvm_result gpusvm__ocl_ov_begin(gpusvm__ocl *b)
 {
     gpusvm_context *ctx = b->base.ctx;
-    const size_t n = (size_t)b->nprob * (size_t)b->q;
+    const size_t n = (size_t)b->batch.nprob * (size_t)b->batch.q;
     int32_t *slot;
     gpusvm_result r = GPUSVM_OK;
     size_t i;
-    if (!b->queue2) GPUSVM__CL_CREATE(ctx, b->queue2, b->cl->clCreateCommandQueue(b->cctx, b->dev, 0, &gpusvm__e));
+    if (!b->ov.queue2) GPUSVM__CL_CREATE(ctx, b->ov.queue2, b->cl->clCreateCommandQueue(b->cctx, b->dev, 0, &gpusvm__e));
     if (!(slot = (int32_t *)gpusvm__alloc(&ctx->alloc, n, sizeof(int32_t)))) return gpusvm__oom(ctx, "the blocks' rows");
-    for (i = 0; i < n; ++i) slot[i] = (int32_t)(i % (size_t)b->q);
-    r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_S_SLOT], 0, n * sizeof(int32_t), slot);
+    for (i = 0; i < n; ++i) slot[i] = (int32_t)(i % (size_t)b->batch.q);
+    r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_S_SLOT], 0, n * sizeof(int32_t), slot);
     gpusvm__free(&ctx->alloc, slot);
 fail:
     return r;
@@ -8676,23 +8688,23 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
         return r;
     for (t = 0; t < nprob; ++t) use_map = use_map || p[t].map;
     /* the data first (dense, or its CSR arrays): a dense upload wants room for the CSR arrays beside it */
-    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, 0, GPUSVM__TB_X_VAL + 1)) != GPUSVM_OK ||
-        (r = b->stream ? gpusvm__ocl_stream_begin(b, &p[0]) : gpusvm__ocl_upload_points(b, &p[0].x, bytes[GPUSVM__TB_X])) !=
+    if ((r = gpusvm__ocl_buffers(b, b->batch.mem, bytes, gpusvm__train_buf_what, 0, GPUSVM__TB_X_VAL + 1)) != GPUSVM_OK ||
+        (r = b->st.on ? gpusvm__ocl_stream_begin(b, &p[0]) : gpusvm__ocl_upload_points(b, &p[0].x, bytes[GPUSVM__TB_X])) !=
             GPUSVM_OK ||
         (r = gpusvm__ocl_stage_alloc(b, npts_all, &s)) != GPUSVM_OK)
         goto fail;
     gpusvm__ocl_stage_fill(b, p, q, &s);
     gpusvm__ocl_cache_plan(b, p, nprob, plan, bytes);
-    if ((r = gpusvm__ocl_buffers(b, b->mem, bytes, gpusvm__train_buf_what, GPUSVM__TB_X_VAL + 1, GPUSVM__TB_COUNT)) !=
+    if ((r = gpusvm__ocl_buffers(b, b->batch.mem, bytes, gpusvm__train_buf_what, GPUSVM__TB_X_VAL + 1, GPUSVM__TB_COUNT)) !=
             GPUSVM_OK ||
         (r = gpusvm__ocl_stage_upload(b, &s, npts_all)) != GPUSVM_OK ||
         (r = gpusvm__ocl_bind_train_rows(b, use_map)) != GPUSVM_OK ||
         (r = gpusvm__ocl_bind_train_select(b, p[0].nu)) != GPUSVM_OK ||
         (r = gpusvm__ocl_bind_train_solve(b, p[0].nu)) != GPUSVM_OK ||
-        (b->stream && (r = gpusvm__ocl_stream_slots(b)) != GPUSVM_OK) ||
-        (b->split && ((r = gpusvm__ocl_split_begin(b)) != GPUSVM_OK ||
+        (b->st.on && (r = gpusvm__ocl_stream_slots(b)) != GPUSVM_OK) ||
+        (b->split.on && ((r = gpusvm__ocl_split_begin(b)) != GPUSVM_OK ||
                       (r = gpusvm__ocl_bind_split(b, p[0].nu)) != GPUSVM_OK)) ||
-        (b->overlap && (r = gpusvm__ocl_ov_begin(b)) != GPUSVM_OK))
+        (b->ov.on && (r = gpusvm__ocl_ov_begin(b)) != GPUSVM_OK))
         goto fail;
     gpusvm__free(&bb->ctx->alloc, s.block);
     return GPUSVM_OK;
@@ -8706,40 +8718,40 @@ static gpusvm_result gpusvm__ocl_select(gpusvm__backend *bb, int first, double e
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
-    gpusvm__cl_int md = first ? 0 : 1, split = b->sel_grid;
-    size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->nprob * GPUSVM__L, l1 = GPUSVM__L;
-    if (b->split) return gpusvm__ocl_split_select(b, first, eps, max_iter);
-    g[0] = b->nparts_max * GPUSVM__L;
-    g[1] = (size_t)b->nprob;
+    gpusvm__cl_int md = first ? 0 : 1, split = b->batch.sel_grid;
+    size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->batch.nprob * GPUSVM__L, l1 = GPUSVM__L;
+    if (b->split.on) return gpusvm__ocl_split_select(b, first, eps, max_iter);
+    g[0] = b->batch.nparts_max * GPUSVM__L;
+    g[1] = (size_t)b->batch.nprob;
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_KEYS, 2, g, l)) != GPUSVM_OK) return r;
     GPUSVM__SET_SELECT(mode_in, md);
     GPUSVM__SET_SELECT(eps, eps);
     GPUSVM__SET_SELECT(max_iter, max_iter);
     GPUSVM__SET_SELECT(split, split);
-    if ((r = gpusvm__ocl_launch(b, b->whole ? GPUSVM__KN_CHECK : GPUSVM__KN_SELECT, 1, &g1, &l1)) != GPUSVM_OK || !split)
+    if ((r = gpusvm__ocl_launch(b, b->batch.whole ? GPUSVM__KN_CHECK : GPUSVM__KN_SELECT, 1, &g1, &l1)) != GPUSVM_OK || !split)
         return r;
-    r = gpusvm__ocl_sel_grid(b, md, b->nu);
+    r = gpusvm__ocl_sel_grid(b, md, b->batch.nu);
 fail:
     return r;
 }
 
-/* The inner solve beside the rows (b->overlap; a resident dense batch of working sets smaller than
+/* The inner solve beside the rows (b->ov.on; a resident dense batch of working sets smaller than
    its problems, not precomputed): the round's selection is followed on queue by the rows' vectors
-   (gpusvm_gather_ws) and a marker (ov_ws); the rows launch waits (ov_rows). The inner solve's step
-   then submits to queue2, after ov_ws, the working sets' own vectors (XQ), their q x q blocks from
+   (gpusvm_gather_ws) and a marker (ov.ws); the rows launch waits (ov.rows). The inner solve's step
+   then submits to queue2, after ov.ws, the working sets' own vectors (XQ), their q x q blocks from
    those vectors (the rows kernels' columns mode 2: the same arithmetic as the rows, so the block
    has the bits gpusvm_gather_block would copy) and gpusvm_smo, and only then the rows on queue: the
    device starts the inner solve first and computes the rows beside it (the other order runs them one
-   after the other: docs/results.md, the code's choices). The update waits for the inner solve (ov_smo). */
+   after the other: docs/results.md, the code's choices). The update waits for the inner solve (ov.smo). */
 
 /* The rows kernels' and gpusvm_gather_ws's inputs and outputs: block, the working sets' q x q blocks
    (dense: from their vectors in XQ; sparse: from the CSR arrays, columns by position); else the
    round's rows, as gpusvm__ocl_bind_train set them. */
 static gpusvm_result gpusvm__ocl_ov_args(gpusvm__ocl *b, int block)
 {
-    gpusvm__cl_mem *m = b->mem;
+    gpusvm__cl_mem *m = b->batch.mem;
     gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->q, pitch = (gpusvm__cl_int)b->pitch, ldk = (gpusvm__cl_int)b->ldk;
+    const gpusvm__cl_int qmax = b->batch.q, pitch = (gpusvm__cl_int)b->batch.pitch, ldk = (gpusvm__cl_int)b->batch.ldk;
     const gpusvm__cl_int pitch_b = block ? qmax : pitch, ldk_ = block ? qmax : ldk;
     const gpusvm__cl_int mode = block ? 2 : 0; /* kernels part 1's and 1b's b_mode */
     gpusvm__cl_mem list[3], idx, slot, pinfo;
@@ -8749,7 +8761,7 @@ static gpusvm_result gpusvm__ocl_ov_args(gpusvm__ocl *b, int block)
     idx = block ? m[GPUSVM__TB_WS_IDX] : list[0];
     slot = block ? m[GPUSVM__TB_S_SLOT] : list[1];
     pinfo = block ? m[GPUSVM__TB_PINFO] : list[2];
-    if (b->sparse) {
+    if (b->batch.sparse) {
         GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_idx, idx);
         GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_pinfo, pinfo);
         GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_slot, slot);
@@ -8779,38 +8791,38 @@ static gpusvm_result gpusvm__ocl_ov_rows(gpusvm__ocl *b, int first)
 {
     gpusvm_result r = GPUSVM_OK;
     const gpusvm__cl_int first_ = first;
-    size_t g = (size_t)b->nprob * GPUSVM__L, l = GPUSVM__L;
-    b->ov_off = first || b->cslots ? 0 : b->q / 2;
-    b->ov_nr = first ? b->q : b->q / 2;
-    b->ov_skip = !first;
-    if (b->cslots) {
+    size_t g = (size_t)b->batch.nprob * GPUSVM__L, l = GPUSVM__L;
+    b->ov.off = first || b->batch.cslots ? 0 : b->batch.q / 2;
+    b->ov.nr = first ? b->batch.q : b->batch.q / 2;
+    b->ov.skip = !first;
+    if (b->batch.cslots) {
         GPUSVM__SET(ROW_CACHE, ROW_CACHE_first, first_);
         if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_ROW_CACHE, 1, &g, &l)) != GPUSVM_OK) return r;
     }
-    if (!b->sparse && (r = gpusvm__ocl_gather_ws(b, b->ov_off, b->ov_nr, b->ov_skip, b->nprob)) != GPUSVM_OK) return r;
-    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &b->ov_ws));
-    b->ov_rows = 1;
+    if (!b->batch.sparse && (r = gpusvm__ocl_gather_ws(b, b->ov.off, b->ov.nr, b->ov.skip, b->batch.nprob)) != GPUSVM_OK) return r;
+    GPUSVM__CL(b->base.ctx, b->cl->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &b->ov.ws));
+    b->ov.rows = 1;
 fail:
     return r;
 }
 
 /* The held rows, launched (on queue, after what the inner solve's step submitted). A split share's
-   block goes first on queue where the inner solve's step has not put it on queue2 (no ov_blk). */
+   block goes first on queue where the inner solve's step has not put it on queue2 (no ov.blk). */
 static gpusvm_result gpusvm__ocl_ov_release(gpusvm__ocl *b)
 {
     gpusvm_result r = GPUSVM_OK;
-    if (!b->ov_rows) return GPUSVM_OK;
-    b->ov_rows = 0;
-    if (b->ov_ws) b->cl->clReleaseEvent(b->ov_ws);
-    b->ov_ws = NULL;
-    b->launch_wait = b->ov_blk;
-    if (b->share_rows && !b->ov_blk) r = gpusvm__ocl_stream_kq(b);
+    if (!b->ov.rows) return GPUSVM_OK;
+    b->ov.rows = 0;
+    if (b->ov.ws) b->cl->clReleaseEvent(b->ov.ws);
+    b->ov.ws = NULL;
+    b->ov.launch_wait = b->ov.blk;
+    if (b->st.share_rows && !b->ov.blk) r = gpusvm__ocl_stream_kq(b);
     if (r == GPUSVM_OK)
-        r = b->share_rows ? gpusvm__ocl_split_share(b)
-                          : gpusvm__ocl_rows_launch(b, b->sparse, b->ov_off, b->ov_nr, b->ov_skip, b->ldk, b->nprob, 0, 0);
-    b->launch_wait = NULL;
-    if (b->ov_blk) b->cl->clReleaseEvent(b->ov_blk);
-    b->ov_blk = NULL;
+        r = b->st.share_rows ? gpusvm__ocl_split_share(b)
+                          : gpusvm__ocl_rows_launch(b, b->batch.sparse, b->ov.off, b->ov.nr, b->ov.skip, b->batch.ldk, b->batch.nprob, 0, 0);
+    b->ov.launch_wait = NULL;
+    if (b->ov.blk) b->cl->clReleaseEvent(b->ov.blk);
+    b->ov.blk = NULL;
     return r;
 }
 
@@ -8818,24 +8830,24 @@ static gpusvm_result gpusvm__ocl_ov_release(gpusvm__ocl *b)
 static gpusvm_result gpusvm__ocl_ov_smo(gpusvm__ocl *b)
 {
     gpusvm_result r = GPUSVM_OK;
-    size_t g = (size_t)b->nprob * b->smo_l, l = b->smo_l;
-    b->launch_queue = b->queue2;
-    b->launch_wait = b->ov_ws;
+    size_t g = (size_t)b->batch.nprob * b->smo_l, l = b->smo_l;
+    b->ov.launch_queue = b->ov.queue2;
+    b->ov.launch_wait = b->ov.ws;
     if ((r = gpusvm__ocl_ov_args(b, 1)) == GPUSVM_OK &&
-        (b->sparse || (r = gpusvm__ocl_gather_ws(b, 0, b->q, 0, b->nprob)) == GPUSVM_OK)) {
-        b->launch_wait = b->sparse ? b->ov_ws : NULL; /* the block's first launch waits for the selection */
-        b->launch_event = &b->ov_blk; /* the rows start with the inner solve, not before it */
-        r = gpusvm__ocl_rows_launch(b, b->sparse, 0, b->q, 0, (size_t)b->q, b->nprob, 0, 0);
-        b->launch_event = NULL;
+        (b->batch.sparse || (r = gpusvm__ocl_gather_ws(b, 0, b->batch.q, 0, b->batch.nprob)) == GPUSVM_OK)) {
+        b->ov.launch_wait = b->batch.sparse ? b->ov.ws : NULL; /* the block's first launch waits for the selection */
+        b->ov.launch_event = &b->ov.blk; /* the rows start with the inner solve, not before it */
+        r = gpusvm__ocl_rows_launch(b, b->batch.sparse, 0, b->batch.q, 0, (size_t)b->batch.q, b->batch.nprob, 0, 0);
+        b->ov.launch_event = NULL;
     }
     if (r == GPUSVM_OK) {
-        b->launch_event = &b->ov_smo;
+        b->ov.launch_event = &b->ov.smo;
         r = gpusvm__ocl_launch(b, GPUSVM__KN_SMO, 1, &g, &l);
-        b->launch_event = NULL;
+        b->ov.launch_event = NULL;
     }
-    b->launch_queue = NULL;
-    b->launch_wait = NULL;
-    if (r == GPUSVM_OK) b->cl->clFlush(b->queue2);
+    b->ov.launch_queue = NULL;
+    b->ov.launch_wait = NULL;
+    if (r == GPUSVM_OK) b->cl->clFlush(b->ov.queue2);
     if (r == GPUSVM_OK) r = gpusvm__ocl_ov_args(b, 0);
     if (r == GPUSVM_OK) r = gpusvm__ocl_ov_release(b);
     return r;
@@ -8846,16 +8858,16 @@ static gpusvm_result gpusvm__ocl_ov_smo(gpusvm__ocl *b)
 static gpusvm_result gpusvm__ocl_split_smo(gpusvm__ocl *b)
 {
     gpusvm_result r;
-    b->launch_queue = b->queue2;
-    b->launch_wait = b->ov_ws;
-    b->launch_event = &b->ov_blk;
+    b->ov.launch_queue = b->ov.queue2;
+    b->ov.launch_wait = b->ov.ws;
+    b->ov.launch_event = &b->ov.blk;
     r = gpusvm__ocl_stream_kq(b);
-    b->launch_wait = NULL;
-    b->launch_event = &b->ov_smo;
+    b->ov.launch_wait = NULL;
+    b->ov.launch_event = &b->ov.smo;
     if (r == GPUSVM_OK) r = gpusvm__ocl_launch(b, GPUSVM__KN_SMO, 1, &b->smo_l, &b->smo_l);
-    b->launch_queue = NULL;
-    b->launch_event = NULL;
-    if (r == GPUSVM_OK) b->cl->clFlush(b->queue2);
+    b->ov.launch_queue = NULL;
+    b->ov.launch_event = NULL;
+    if (r == GPUSVM_OK) b->cl->clFlush(b->ov.queue2);
     return r == GPUSVM_OK ? gpusvm__ocl_ov_release(b) : r;
 }
 
@@ -8864,12 +8876,12 @@ static gpusvm_result gpusvm__ocl_split_smo(gpusvm__ocl *b)
 static gpusvm_result gpusvm__ocl_settle(gpusvm__ocl *b)
 {
     gpusvm_result r;
-    if (!b->ov_rows && !b->ov_smo) return GPUSVM_OK;
+    if (!b->ov.rows && !b->ov.smo) return GPUSVM_OK;
     r = gpusvm__ocl_ov_release(b);
-    if (b->ov_smo) {
-        const gpusvm__cl_int e = b->cl->clEnqueueBarrierWithWaitList(b->queue, 1, &b->ov_smo, NULL);
-        b->cl->clReleaseEvent(b->ov_smo);
-        b->ov_smo = NULL;
+    if (b->ov.smo) {
+        const gpusvm__cl_int e = b->cl->clEnqueueBarrierWithWaitList(b->queue, 1, &b->ov.smo, NULL);
+        b->cl->clReleaseEvent(b->ov.smo);
+        b->ov.smo = NULL;
         if (e != 0 && r == GPUSVM_OK) r = gpusvm__cl_fail(b->base.ctx, e, "clEnqueueBarrierWithWaitList", __LINE__);
     }
     return r;
@@ -8882,16 +8894,16 @@ static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
     const gpusvm__cl_int first_ = first;
-    size_t g = (size_t)b->nprob * GPUSVM__L, l = GPUSVM__L;
-    if (b->share_rows) return gpusvm__ocl_split_rows(b, first);
-    if (b->stream) return gpusvm__ocl_stream_block(b);
-    if (b->overlap) return gpusvm__ocl_ov_rows(b, first);
-    if (!b->cslots)
-        return gpusvm__ocl_rows_launch(b, b->sparse, first ? 0 : b->q / 2, first ? b->q : b->q / 2, !first, b->ldk,
-                                       b->nprob, 1, 0);
+    size_t g = (size_t)b->batch.nprob * GPUSVM__L, l = GPUSVM__L;
+    if (b->st.share_rows) return gpusvm__ocl_split_rows(b, first);
+    if (b->st.on) return gpusvm__ocl_stream_block(b);
+    if (b->ov.on) return gpusvm__ocl_ov_rows(b, first);
+    if (!b->batch.cslots)
+        return gpusvm__ocl_rows_launch(b, b->batch.sparse, first ? 0 : b->batch.q / 2, first ? b->batch.q : b->batch.q / 2, !first, b->batch.ldk,
+                                       b->batch.nprob, 1, 0);
     GPUSVM__SET(ROW_CACHE, ROW_CACHE_first, first_);
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_ROW_CACHE, 1, &g, &l)) != GPUSVM_OK) return r;
-    return gpusvm__ocl_rows_launch(b, b->sparse, 0, first ? b->q : b->q / 2, !first, b->ldk, b->nprob, 1, 0);
+    return gpusvm__ocl_rows_launch(b, b->batch.sparse, 0, first ? b->batch.q : b->batch.q / 2, !first, b->batch.ldk, b->batch.nprob, 1, 0);
 fail:
     return r;
 }
@@ -8901,16 +8913,16 @@ static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double rat
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
     gpusvm__cl_int mi = max_inner;
-    size_t g = (size_t)b->nprob * b->smo_l, l = b->smo_l, g3[3], l3[3] = {GPUSVM__L, 1, 1};
-    g3[0] = gpusvm__round_up((size_t)b->q, GPUSVM__L);
-    g3[1] = (size_t)b->q;
-    g3[2] = (size_t)b->nprob;
+    size_t g = (size_t)b->batch.nprob * b->smo_l, l = b->smo_l, g3[3], l3[3] = {GPUSVM__L, 1, 1};
+    g3[0] = gpusvm__round_up((size_t)b->batch.q, GPUSVM__L);
+    g3[1] = (size_t)b->batch.q;
+    g3[2] = (size_t)b->batch.nprob;
     GPUSVM__SET(SMO, SMO_eps, eps);
     GPUSVM__SET(SMO, SMO_ratio_in, ratio);
     GPUSVM__SET(SMO, SMO_max_inner_in, mi);
     GPUSVM__SET(SMO, SMO_max_iter, max_iter);
-    if (b->ov_rows) return b->share_rows ? gpusvm__ocl_split_smo(b) : gpusvm__ocl_ov_smo(b); /* rows held back */
-    if (!b->stream && (r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER, 3, g3, l3)) != GPUSVM_OK) return r;
+    if (b->ov.rows) return b->st.share_rows ? gpusvm__ocl_split_smo(b) : gpusvm__ocl_ov_smo(b); /* rows held back */
+    if (!b->st.on && (r = gpusvm__ocl_launch(b, GPUSVM__KN_GATHER, 3, g3, l3)) != GPUSVM_OK) return r;
     r = gpusvm__ocl_launch(b, GPUSVM__KN_SMO, 1, &g, &l);
 fail:
     return r;
@@ -8922,26 +8934,26 @@ static gpusvm_result gpusvm__ocl_update(gpusvm__backend *bb)
     size_t g[2], l[2] = {GPUSVM__L, 1};
     gpusvm_result r;
     if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r;
-    if (b->share_rows) return gpusvm__ocl_split_update(b);
-    if (b->stream) return gpusvm__ocl_stream_update(b);
-    g[0] = b->ngroups_max * GPUSVM__L;
-    g[1] = (size_t)b->nprob;
+    if (b->st.share_rows) return gpusvm__ocl_split_update(b);
+    if (b->st.on) return gpusvm__ocl_stream_update(b);
+    g[0] = b->batch.ngroups_max * GPUSVM__L;
+    g[1] = (size_t)b->batch.nprob;
     return gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 2, g, l);
 }
 
 static gpusvm_result gpusvm__ocl_read_status(gpusvm__backend *bb, double *st)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    return gpusvm__ocl_read(b, b->mem[GPUSVM__TB_STATUS], sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->nprob, st);
+    return gpusvm__ocl_read(b, b->batch.mem[GPUSVM__TB_STATUS], sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->batch.nprob, st);
 }
 
 static gpusvm_result gpusvm__ocl_read_state(gpusvm__backend *bb, double *alpha, double *G)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
-    if (b->split) return gpusvm__ocl_split_state(b, alpha, G);
-    if (alpha && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_ALPHA], b->nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
-    if (G) r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_G], b->nvar * sizeof(double), G);
+    if (b->split.on) return gpusvm__ocl_split_state(b, alpha, G);
+    if (alpha && (r = gpusvm__ocl_read(b, b->batch.mem[GPUSVM__TB_ALPHA], b->batch.nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
+    if (G) r = gpusvm__ocl_read(b, b->batch.mem[GPUSVM__TB_G], b->batch.nvar * sizeof(double), G);
     return r;
 }
 
@@ -8950,9 +8962,9 @@ static gpusvm_result gpusvm__ocl_write_state(gpusvm__backend *bb, const double *
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
-    if (alpha && (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_ALPHA], 0, b->nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
-    if (G && (r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_G], 0, b->nvar * sizeof(double), G)) != GPUSVM_OK) return r;
-    if (st) r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_STATUS], 0, sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->nprob, st);
+    if (alpha && (r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_ALPHA], 0, b->batch.nvar * sizeof(double), alpha)) != GPUSVM_OK) return r;
+    if (G && (r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_G], 0, b->batch.nvar * sizeof(double), G)) != GPUSVM_OK) return r;
+    if (st) r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_STATUS], 0, sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->batch.nprob, st);
     return r;
 }
 
@@ -8964,23 +8976,23 @@ static gpusvm_result gpusvm__ocl_write_ws(gpusvm__backend *bb, const int *idx, c
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
     int t;
-    if (b->nprob > 1 && m == b->q) {
-        const size_t q = (size_t)b->q, all = (size_t)b->nprob * q;
+    if (b->batch.nprob > 1 && m == b->batch.q) {
+        const size_t q = (size_t)b->batch.q, all = (size_t)b->batch.nprob * q;
         int *host = (int *)gpusvm__alloc(&bb->ctx->alloc, 2 * all, sizeof(int));
         if (!host) return gpusvm__oom(bb->ctx, "the working sets");
-        for (t = 0; t < b->nprob; ++t) {
+        for (t = 0; t < b->batch.nprob; ++t) {
             memcpy(host + (size_t)t * q, idx, q * sizeof(int));
             memcpy(host + all + (size_t)t * q, slot, q * sizeof(int));
         }
-        if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_IDX], 0, all * sizeof(int), host)) == GPUSVM_OK)
-            r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_SLOT], 0, all * sizeof(int), host + all);
+        if ((r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_WS_IDX], 0, all * sizeof(int), host)) == GPUSVM_OK)
+            r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_WS_SLOT], 0, all * sizeof(int), host + all);
         gpusvm__free(&bb->ctx->alloc, host);
         return r;
     }
-    for (t = 0; t < b->nprob && r == GPUSVM_OK; ++t) {
-        const size_t at = (size_t)t * (size_t)b->q * sizeof(int);
-        if ((r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_IDX], at, (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
-        r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_WS_SLOT], at, (size_t)m * sizeof(int), slot);
+    for (t = 0; t < b->batch.nprob && r == GPUSVM_OK; ++t) {
+        const size_t at = (size_t)t * (size_t)b->batch.q * sizeof(int);
+        if ((r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_WS_IDX], at, (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
+        r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_WS_SLOT], at, (size_t)m * sizeof(int), slot);
     }
     return r;
 }
@@ -8991,12 +9003,12 @@ static gpusvm_result gpusvm__ocl_read_rows(gpusvm__backend *bb, float *K)
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_context *ctx = bb->ctx;
     gpusvm_result r = GPUSVM_OK;
-    const size_t n0 = b->npts0, q0 = b->q0;
+    const size_t n0 = b->batch.npts0, q0 = b->batch.q0;
     size_t t;
     if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r; /* the overlap's held work first */
-    if (b->stream) return gpusvm__fail(ctx, GPUSVM_ERR_UNSUPPORTED, "no kernel rows are kept for streamed points");
+    if (b->st.on) return gpusvm__fail(ctx, GPUSVM_ERR_UNSUPPORTED, "no kernel rows are kept for streamed points");
     for (t = 0; t < q0; ++t)
-        GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->mem[GPUSVM__TB_K], GPUSVM__CL_TRUE, t * b->ldk * sizeof(float),
+        GPUSVM__CL(ctx, b->cl->clEnqueueReadBuffer(b->queue, b->batch.mem[GPUSVM__TB_K], GPUSVM__CL_TRUE, t * b->batch.ldk * sizeof(float),
                                                    n0 * sizeof(float), K + t * n0, 0, NULL, NULL));
 fail:
     return r;
@@ -9007,9 +9019,9 @@ static gpusvm_result gpusvm__ocl_read_ws(gpusvm__backend *bb, int *idx, int *slo
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
     if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r; /* the overlap's held work first */
-    if (idx && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_IDX], (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
-    if (slot && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_WS_SLOT], (size_t)m * sizeof(int), slot)) != GPUSVM_OK) return r;
-    if (coef) r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_COEF], (size_t)m * sizeof(double), coef);
+    if (idx && (r = gpusvm__ocl_read(b, b->batch.mem[GPUSVM__TB_WS_IDX], (size_t)m * sizeof(int), idx)) != GPUSVM_OK) return r;
+    if (slot && (r = gpusvm__ocl_read(b, b->batch.mem[GPUSVM__TB_WS_SLOT], (size_t)m * sizeof(int), slot)) != GPUSVM_OK) return r;
+    if (coef) r = gpusvm__ocl_read(b, b->batch.mem[GPUSVM__TB_COEF], (size_t)m * sizeof(double), coef);
     return r;
 }
 
@@ -9018,17 +9030,17 @@ static gpusvm_result gpusvm__ocl_write_rows(gpusvm__backend *bb, const float *K)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
-    const size_t n0 = b->npts0, q0 = b->q0;
+    const size_t n0 = b->batch.npts0, q0 = b->batch.q0;
     size_t t;
     float *host;
     if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r; /* the overlap's held work first */
-    if (b->stream) return gpusvm__fail(bb->ctx, GPUSVM_ERR_UNSUPPORTED, "no kernel rows are kept for streamed points");
+    if (b->st.on) return gpusvm__fail(bb->ctx, GPUSVM_ERR_UNSUPPORTED, "no kernel rows are kept for streamed points");
     /* one write from offset 0 (oclgrind 21.10 mismarks writes at an offset), the rows' padding
        poisoned as gpusvm__ocl_poison leaves it */
-    if (!(host = (float *)gpusvm__alloc(&bb->ctx->alloc, q0 * b->ldk, sizeof(float)))) return gpusvm__oom(bb->ctx, "rows");
-    memset(host, 0xFF, q0 * b->ldk * sizeof(float));
-    for (t = 0; t < q0; ++t) memcpy(host + t * b->ldk, K + t * n0, n0 * sizeof(float));
-    r = gpusvm__ocl_write(b, b->mem[GPUSVM__TB_K], 0, q0 * b->ldk * sizeof(float), host);
+    if (!(host = (float *)gpusvm__alloc(&bb->ctx->alloc, q0 * b->batch.ldk, sizeof(float)))) return gpusvm__oom(bb->ctx, "rows");
+    memset(host, 0xFF, q0 * b->batch.ldk * sizeof(float));
+    for (t = 0; t < q0; ++t) memcpy(host + t * b->batch.ldk, K + t * n0, n0 * sizeof(float));
+    r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_K], 0, q0 * b->batch.ldk * sizeof(float), host);
     gpusvm__free(&bb->ctx->alloc, host);
     return r;
 }
@@ -9037,17 +9049,17 @@ static gpusvm_result gpusvm__ocl_write_rows(gpusvm__backend *bb, const float *K)
 static gpusvm_result gpusvm__ocl_poison(gpusvm__backend *bb)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    const size_t ws = (size_t)b->nprob * (size_t)b->q;
+    const size_t ws = (size_t)b->batch.nprob * (size_t)b->batch.q;
     gpusvm_result r;
     size_t kbytes = 0;
     if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r; /* the overlap's held work first */
-    if (b->mem[GPUSVM__TB_K] &&
-        b->cl->clGetMemObjectInfo(b->mem[GPUSVM__TB_K], GPUSVM__CL_MEM_SIZE, sizeof kbytes, &kbytes, NULL) != 0)
-        kbytes = ws * b->ldk * sizeof(float);
-    if (kbytes && (r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_K], kbytes / 4 * 4, 0xFF)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_COEF], ws * sizeof(double), 0xFF)) != GPUSVM_OK) return r;
-    if ((r = gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_KEY_UP], b->nvar * sizeof(uint32_t), 0x5A)) != GPUSVM_OK) return r;
-    return gpusvm__ocl_fill(b, b->mem[GPUSVM__TB_KEY_LOW], b->nvar * sizeof(uint32_t), 0x5A);
+    if (b->batch.mem[GPUSVM__TB_K] &&
+        b->cl->clGetMemObjectInfo(b->batch.mem[GPUSVM__TB_K], GPUSVM__CL_MEM_SIZE, sizeof kbytes, &kbytes, NULL) != 0)
+        kbytes = ws * b->batch.ldk * sizeof(float);
+    if (kbytes && (r = gpusvm__ocl_fill(b, b->batch.mem[GPUSVM__TB_K], kbytes / 4 * 4, 0xFF)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_fill(b, b->batch.mem[GPUSVM__TB_COEF], ws * sizeof(double), 0xFF)) != GPUSVM_OK) return r;
+    if ((r = gpusvm__ocl_fill(b, b->batch.mem[GPUSVM__TB_KEY_UP], b->batch.nvar * sizeof(uint32_t), 0x5A)) != GPUSVM_OK) return r;
+    return gpusvm__ocl_fill(b, b->batch.mem[GPUSVM__TB_KEY_LOW], b->batch.nvar * sizeof(uint32_t), 0x5A);
 }
 #endif /* GPUSVM_TEST_HOOKS */
 
@@ -9097,9 +9109,9 @@ static size_t gpusvm__cs_local(int q, int m)
 
 static gpusvm_result gpusvm__ocl_cs_bind(gpusvm__ocl *b)
 {
-    gpusvm__cl_mem *c = b->cs_mem, *m = b->mem;
-    const gpusvm__cl_int ldk = (gpusvm__cl_int)b->ldk, mm = b->cs_m, q = b->cs_q, qmax = b->q;
-    const gpusvm__cl_int qc = q < GPUSVM__L ? q : GPUSVM__L, np = (gpusvm__cl_int)b->cs_parts, cache = b->cs_cache;
+    gpusvm__cl_mem *c = b->cs.mem, *m = b->batch.mem;
+    const gpusvm__cl_int ldk = (gpusvm__cl_int)b->batch.ldk, mm = b->cs.m, q = b->cs.q, qmax = b->batch.q;
+    const gpusvm__cl_int qc = q < GPUSVM__L ? q : GPUSVM__L, np = (gpusvm__cl_int)b->cs.parts, cache = b->cs.cache;
     gpusvm_result r = GPUSVM_OK;
     GPUSVM__SET(CS_RESP, CS_RESP_c, c[GPUSVM__CB_C]);
     GPUSVM__SET(CS_RESP, CS_RESP_K, m[GPUSVM__TB_K]);
@@ -9162,34 +9174,34 @@ fail:
 /* The buffers' sizes for the batch d (cinfo: its problem table, filled) with working-set size q. */
 static int gpusvm__ocl_cs_sizes(gpusvm__ocl *b, const gpusvm__cs_desc *d, int32_t *cinfo, size_t *bytes)
 {
-    const size_t np = (size_t)d->nprob, q = (size_t)b->cs_q, qc = q < GPUSVM__L ? q : GPUSVM__L;
+    const size_t np = (size_t)d->nprob, q = (size_t)b->cs.q, qc = q < GPUSVM__L ? q : GPUSVM__L;
     size_t nvar = 0, ncoef = 0, parts, items;
     int p;
-    b->cs_m = 1;
-    b->cs_parts = 1;
-    b->cs_resp = GPUSVM__L;
+    b->cs.m = 1;
+    b->cs.parts = 1;
+    b->cs.resp = GPUSVM__L;
     for (p = 0; p < d->nprob; ++p) {
         cinfo[p * GPUSVM__CI_COUNT + GPUSVM__CI_VAR] = (int32_t)nvar;
         cinfo[p * GPUSVM__CI_COUNT + GPUSVM__CI_N] = (int32_t)d->n[p];
         cinfo[p * GPUSVM__CI_COUNT + GPUSVM__CI_M] = d->m[p];
         cinfo[p * GPUSVM__CI_COUNT + GPUSVM__CI_A] = (int32_t)ncoef;
         parts = gpusvm__round_up(d->n[p] ? d->n[p] : 1, GPUSVM__L) / GPUSVM__L;
-        if (parts > b->cs_parts) b->cs_parts = parts;
-        if (d->m[p] > b->cs_m) b->cs_m = d->m[p];
+        if (parts > b->cs.parts) b->cs.parts = parts;
+        if (d->m[p] > b->cs.m) b->cs.m = d->m[p];
         items = d->n[p] * (size_t)((d->m[p] + GPUSVM__CS_RESP_CLASSES - 1) / GPUSVM__CS_RESP_CLASSES);
-        if (items > b->cs_resp) b->cs_resp = gpusvm__round_up(items, GPUSVM__L);
+        if (items > b->cs.resp) b->cs.resp = gpusvm__round_up(items, GPUSVM__L);
         nvar += d->n[p];
         ncoef += d->n[p] * (size_t)d->m[p];
         if (ncoef > (size_t)INT_MAX) return 0;
     }
-    b->cs_coef = ncoef;
+    b->cs.coef = ncoef;
     bytes[GPUSVM__CB_C] = bytes[GPUSVM__CB_ALPHA] = (ncoef ? ncoef : 1) * sizeof(double);
     bytes[GPUSVM__CB_CLS] = bytes[GPUSVM__CB_HAVE] = (nvar ? nvar : 1) * sizeof(int32_t);
     bytes[GPUSVM__CB_U] = bytes[GPUSVM__CB_KD] = (nvar ? nvar : 1) * sizeof(double);
-    bytes[GPUSVM__CB_PART] = np * b->cs_parts * 4 * sizeof(double);
-    bytes[GPUSVM__CB_CAND_KEY] = bytes[GPUSVM__CB_CAND_IDX] = np * b->cs_parts * qc * sizeof(int32_t);
+    bytes[GPUSVM__CB_PART] = np * b->cs.parts * 4 * sizeof(double);
+    bytes[GPUSVM__CB_CAND_KEY] = bytes[GPUSVM__CB_CAND_IDX] = np * b->cs.parts * qc * sizeof(int32_t);
     bytes[GPUSVM__CB_WS] = bytes[GPUSVM__CB_MOVED] = np * q * sizeof(int32_t);
-    bytes[GPUSVM__CB_DA] = np * q * (size_t)b->cs_m * sizeof(double);
+    bytes[GPUSVM__CB_DA] = np * q * (size_t)b->cs.m * sizeof(double);
     bytes[GPUSVM__CB_CINFO] = np * GPUSVM__CI_COUNT * sizeof(int32_t);
     return 1;
 }
@@ -9211,30 +9223,30 @@ static gpusvm_result gpusvm__ocl_cs_begin(gpusvm__backend *bb, const gpusvm__cs_
         nvar += d->n[p];
         if (d->m[p] > mmax) mmax = d->m[p];
     }
-    b->cs_q = *q < b->q ? *q : b->q;
-    while (b->cs_q > 2 && gpusvm__cs_local(b->cs_q, mmax) + 2048 > b->local_mem) b->cs_q /= 2;
-    if (gpusvm__cs_local(b->cs_q, mmax) + 2048 > b->local_mem)
+    b->cs.q = *q < b->batch.q ? *q : b->batch.q;
+    while (b->cs.q > 2 && gpusvm__cs_local(b->cs.q, mmax) + 2048 > b->local_mem) b->cs.q /= 2;
+    if (gpusvm__cs_local(b->cs.q, mmax) + 2048 > b->local_mem)
         r = gpusvm__fail(bb->ctx, GPUSVM_ERR_DEVICE_MEMORY,
                          "Crammer-Singer with %d classes needs more local memory than the device has (%lu bytes)",
                          mmax, (unsigned long)b->local_mem);
     else if (!gpusvm__ocl_cs_sizes(b, d, cinfo, bytes))
         r = gpusvm__fail(bb->ctx, GPUSVM_ERR_DEVICE_MEMORY, "too many Crammer-Singer coefficients for one device (2^31)");
-    b->cs_cache = d->cache;
+    b->cs.cache = d->cache;
     if (r == GPUSVM_OK &&
-        ((r = gpusvm__ocl_buffers(b, b->cs_mem, bytes, gpusvm__cs_buf_what, 0, GPUSVM__CB_COUNT)) != GPUSVM_OK ||
-         (r = gpusvm__ocl_write(b, b->cs_mem[GPUSVM__CB_CINFO], 0, bytes[GPUSVM__CB_CINFO], cinfo)) != GPUSVM_OK ||
-         (r = gpusvm__ocl_write(b, b->cs_mem[GPUSVM__CB_CLS], 0, nvar * sizeof(int32_t), d->cls)) != GPUSVM_OK ||
-         (r = gpusvm__ocl_write(b, b->cs_mem[GPUSVM__CB_U], 0, nvar * sizeof(double), d->U)) != GPUSVM_OK ||
-         (r = gpusvm__ocl_write(b, b->cs_mem[GPUSVM__CB_KD], 0, nvar * sizeof(double), d->kd)) != GPUSVM_OK ||
-         (r = gpusvm__ocl_fill(b, b->cs_mem[GPUSVM__CB_C], bytes[GPUSVM__CB_C], 0)) != GPUSVM_OK ||
-         (r = gpusvm__ocl_fill(b, b->cs_mem[GPUSVM__CB_ALPHA], bytes[GPUSVM__CB_C], 0)) != GPUSVM_OK ||
-         (r = gpusvm__ocl_fill(b, b->cs_mem[GPUSVM__CB_HAVE], bytes[GPUSVM__CB_HAVE], 0)) != GPUSVM_OK ||
+        ((r = gpusvm__ocl_buffers(b, b->cs.mem, bytes, gpusvm__cs_buf_what, 0, GPUSVM__CB_COUNT)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_write(b, b->cs.mem[GPUSVM__CB_CINFO], 0, bytes[GPUSVM__CB_CINFO], cinfo)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_write(b, b->cs.mem[GPUSVM__CB_CLS], 0, nvar * sizeof(int32_t), d->cls)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_write(b, b->cs.mem[GPUSVM__CB_U], 0, nvar * sizeof(double), d->U)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_write(b, b->cs.mem[GPUSVM__CB_KD], 0, nvar * sizeof(double), d->kd)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_fill(b, b->cs.mem[GPUSVM__CB_C], bytes[GPUSVM__CB_C], 0)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_fill(b, b->cs.mem[GPUSVM__CB_ALPHA], bytes[GPUSVM__CB_C], 0)) != GPUSVM_OK ||
+         (r = gpusvm__ocl_fill(b, b->cs.mem[GPUSVM__CB_HAVE], bytes[GPUSVM__CB_HAVE], 0)) != GPUSVM_OK ||
          (r = gpusvm__ocl_cs_bind(b)) != GPUSVM_OK))
         goto done;
     if (r == GPUSVM_OK) {
         GPUSVM__SET(CS_SOLVE, CS_SOLVE_eps, d->eps);
         GPUSVM__SET(CS_SOLVE, CS_SOLVE_ratio, d->ratio);
-        *q = b->cs_q;
+        *q = b->cs.q;
     }
 fail:
 done:
@@ -9248,11 +9260,11 @@ done:
 static gpusvm_result gpusvm__ocl_cs_step(gpusvm__backend *bb, int step, int first, double eps, double max_iter)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
-    size_t g[2], gr[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->nprob * GPUSVM__L;
+    size_t g[2], gr[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->batch.nprob * GPUSVM__L;
     gpusvm_result r = GPUSVM_OK;
-    g[0] = b->cs_parts * GPUSVM__L;
-    gr[0] = b->cs_resp;
-    gr[1] = g[1] = (size_t)b->nprob;
+    g[0] = b->cs.parts * GPUSVM__L;
+    gr[0] = b->cs.resp;
+    gr[1] = g[1] = (size_t)b->batch.nprob;
     switch (step) {
     case 0:
         if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_CS_RESP, 2, gr, l)) != GPUSVM_OK) return r;
@@ -9262,9 +9274,9 @@ static gpusvm_result gpusvm__ocl_cs_step(gpusvm__backend *bb, int step, int firs
         GPUSVM__SET(CS_SELECT, CS_SELECT_max_iter, max_iter);
         return gpusvm__ocl_launch(b, GPUSVM__KN_CS_SELECT, 1, &g1, l);
     case 2:
-        return gpusvm__ocl_rows_launch(b, b->sparse, 0, b->cs_q, 0, b->ldk, b->nprob, 1, b->cs_cache && !first);
+        return gpusvm__ocl_rows_launch(b, b->batch.sparse, 0, b->cs.q, 0, b->batch.ldk, b->batch.nprob, 1, b->cs.cache && !first);
     default:
-        g1 = (size_t)b->nprob * GPUSVM__CS_L;
+        g1 = (size_t)b->batch.nprob * GPUSVM__CS_L;
         l[0] = GPUSVM__CS_L;
         return gpusvm__ocl_launch(b, GPUSVM__KN_CS_SOLVE, 1, &g1, l);
     }
@@ -9276,10 +9288,10 @@ static gpusvm_result gpusvm__ocl_cs_read(gpusvm__backend *bb, double *st, double
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
     gpusvm_result r = GPUSVM_OK;
-    if (st && (r = gpusvm__ocl_read(b, b->mem[GPUSVM__TB_STATUS], sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->nprob,
+    if (st && (r = gpusvm__ocl_read(b, b->batch.mem[GPUSVM__TB_STATUS], sizeof(double) * GPUSVM__ST_COUNT * (size_t)b->batch.nprob,
                                     st)) != GPUSVM_OK)
         return r;
-    if (alpha) r = gpusvm__ocl_read(b, b->cs_mem[GPUSVM__CB_ALPHA], b->cs_coef * sizeof(double), alpha);
+    if (alpha) r = gpusvm__ocl_read(b, b->cs.mem[GPUSVM__CB_ALPHA], b->cs.coef * sizeof(double), alpha);
     return r;
 }
 
@@ -9633,7 +9645,7 @@ static void gpusvm__ocl_destroy(gpusvm__backend *bb)
     gpusvm__ocl_release_kernels(b, GPUSVM__KS_ALL);
     while (b->kept.len) b->cl->clReleaseMemObject(((gpusvm__cl_mem *)b->kept.data)[--b->kept.len]);
     gpusvm__free(&bb->ctx->alloc, b->kept.data);
-    if (b->queue2) b->cl->clReleaseCommandQueue(b->queue2);
+    if (b->ov.queue2) b->cl->clReleaseCommandQueue(b->ov.queue2);
     if (b->queue) b->cl->clReleaseCommandQueue(b->queue);
     if (b->cctx) b->cl->clReleaseContext(b->cctx);
     gpusvm__free(&bb->ctx->alloc, bb);
@@ -9760,10 +9772,10 @@ static void gpusvm__ocl_limits(gpusvm__ocl *b, double budget_mb)
     b->mem_budget = b->global_mem ? b->global_mem : (size_t)-1;
     if (budget_mb > 0.0 && budget_mb * 1048576.0 < (double)b->mem_budget) b->mem_budget = (size_t)(budget_mb * 1048576.0);
     b->qcap = GPUSVM__Q;
-    b->sparse_hash_log = GPUSVM__SPARSE_HASH_LOG;
-    while (b->sparse_hash_log > 6 && GPUSVM__SP_LOCAL(b->sparse_hash_log) + 1024 > b->local_mem) --b->sparse_hash_log;
-    b->narrow_rows = GPUSVM__NARROW_ROWS;
-    while (b->narrow_rows > 4 && GPUSVM__NAR_LOCAL(b->narrow_rows) + 1024 > b->local_mem) b->narrow_rows /= 2;
+    b->batch.sparse_hash_log = GPUSVM__SPARSE_HASH_LOG;
+    while (b->batch.sparse_hash_log > 6 && GPUSVM__SP_LOCAL(b->batch.sparse_hash_log) + 1024 > b->local_mem) --b->batch.sparse_hash_log;
+    b->batch.narrow_rows = GPUSVM__NARROW_ROWS;
+    while (b->batch.narrow_rows > 4 && GPUSVM__NAR_LOCAL(b->batch.narrow_rows) + 1024 > b->local_mem) b->batch.narrow_rows /= 2;
     while (b->qcap > 64 && GPUSVM__SMO_LOCAL(b->qcap) > b->local_mem) b->qcap /= 2; /* gpusvm_smo's local arrays */
     b->base.qcap = b->qcap;
     /* Problems of GPUSVM__LARGE_NVAR variables or more: half the working set. A pair update's cost
@@ -9867,9 +9879,9 @@ static gpusvm__backend *gpusvm__ocl_lane(gpusvm__backend *bb, int n, int k)
     gpusvm__ocl_init(l, bb->ctx, b->cl, b->dev, b->platform, b->fp64, b->own_cache, b->one_program, 0.0);
     l->base.lanes = NULL;
     l->mem_budget = (b->mem_budget - b->mem_used) / (size_t)n;
-    l->poll = l->lane = 1;
-    l->no_narrow = b->no_narrow;
-    l->no_cache = b->no_cache;
+    l->ov.poll = l->ov.lane = 1;
+    l->batch.no_narrow = b->batch.no_narrow;
+    l->batch.no_cache = b->batch.no_cache;
     memcpy(l->options, b->options, sizeof l->options);
     l->xc = b->xc;
     l->smo_l = b->smo_l;

@@ -56,7 +56,7 @@ static double best_of(const launch_t *w, int reps, gpusvm__cl_mem sync)
         for (i = 0; i < reps; ++i) {
             if (w->k)
                 CLOK(B->cl->clEnqueueNDRangeKernel(B->queue, w->k, w->dims, NULL, w->g, w->l, 0, NULL, NULL));
-            else if (gpusvm__ocl_rows_launch(B, B->sparse, 0, w->nr, 0, B->ldk, 1, 1, 0) != GPUSVM_OK)
+            else if (gpusvm__ocl_rows_launch(B, B->batch.sparse, 0, w->nr, 0, B->batch.ldk, 1, 1, 0) != GPUSVM_OK)
                 DIE("%s", gpusvm_context_error(B->base.ctx));
         }
         CLOK(B->cl->clEnqueueReadBuffer(B->queue, sync, GPUSVM__CL_TRUE, 0, sizeof one, &one, 0, NULL, NULL));
@@ -83,7 +83,7 @@ static double time_rows(int nr, int reps)
     launch_t w;
     memset(&w, 0, sizeof w);
     w.nr = nr;
-    return best_of(&w, reps, B->mem[GPUSVM__TB_STATUS]);
+    return best_of(&w, reps, B->batch.mem[GPUSVM__TB_STATUS]);
 }
 
 static gpusvm__cl_mem buffer(size_t bytes)
@@ -173,7 +173,7 @@ int main(void)
     desc.device = getenv("GPUSVM_DEVICE");
     if (gpusvm_context_create(&desc, &ctx) != GPUSVM_OK) DIE("no OpenCL device");
     B = (gpusvm__ocl *)ctx->backend;
-    B->no_cache = 1; /* the rows of the working set itself (the row cache's lists are the solver's rounds') */
+    B->batch.no_cache = 1; /* the rows of the working set itself (the row cache's lists are the solver's rounds') */
     B->cl->clGetDeviceInfo(B->dev, GPUSVM__CL_DEVICE_TYPE, sizeof type, &type, NULL);
     if (!(type & GPUSVM__CL_DEVICE_TYPE_GPU) && div == 1) {
         printf("Microbenchmarks: %s is not a GPU; skipped (MICRO_QUICK=1 runs them small).\n",
@@ -258,9 +258,9 @@ int main(void)
         if (micro_begin(B, &p, 2) != GPUSVM_OK) DIE("%s", gpusvm_context_error(ctx));
         {
             size_t g[2], l[2] = {GPUSVM__L, 1};
-            g[0] = B->nparts_max * GPUSVM__L;
+            g[0] = B->batch.nparts_max * GPUSVM__L;
             g[1] = 1;
-            t = timed(B->kern[GPUSVM__KN_KEYS], 2, g, l, 20, B->mem[GPUSVM__TB_STATUS]);
+            t = timed(B->kern[GPUSVM__KN_KEYS], 2, g, l, 20, B->batch.mem[GPUSVM__TB_STATUS]);
         }
         bytes = (double)n * (8 + 8 + 8 + 1 + 4 + 4);
         printf("| selection keys + arg-max/arg-min partials, %lu variables | %.2f TB/s (%.3f ms) | %.2f TB/s | %.0f%% | 85%% |\n",
@@ -283,7 +283,7 @@ int main(void)
             free(slots);
         }
         t = time_rows(q, 3);
-        flops = 2.0 * q * (double)n * (double)B->dpad;
+        flops = 2.0 * q * (double)n * (double)B->batch.dpad;
         printf("| q x n tile: q = %d, n = %lu, d = 784 (RBF) | %.1f TFLOP/s (%.2f ms) | %.1f TFLOP/s | %.0f%% | 40%% |\n",
                q, (unsigned long)n, flops / t / 1e12, t * 1e3, fma_rate / 1e12, 100.0 * flops / t / fma_rate);
         B->base.train->end(&B->base);

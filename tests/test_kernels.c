@@ -471,16 +471,16 @@ static void narrow_check(gpusvm__backend *ocl, problem_t *t, int q, const char *
     }
     for (pass = 0; pass < 2; ++pass) {
         K[pass] = (float *)malloc((size_t)q * np * sizeof(float));
-        b->no_narrow = pass;
+        b->batch.no_narrow = pass;
         CHECK_OK(begin(ocl, &t->p, 1, q));
-        took += b->narrow;
+        took += b->batch.narrow;
         CHECK_OK(ocl->train->write_ws(ocl, idx, slot, q));
         CHECK_OK(ocl->test.poison(ocl));
         CHECK_OK(ocl->train->rows(ocl, 1));
         CHECK_OK(ocl->test.read_rows(ocl, K[pass]));
         ocl->train->end(ocl);
     }
-    b->no_narrow = 0;
+    b->batch.no_narrow = 0;
     for (i = 0; i < (size_t)q * np; ++i) diff += memcmp(&K[0][i], &K[1][i], sizeof(float)) != 0;
     snprintf(what, sizeof what, "%s: %d rows from gpusvm_rows_narrow (taken: %s) and from the tiles bit for bit (%lu differ)",
              label, q, took == 1 ? "yes" : "no", (unsigned long)diff);
@@ -694,15 +694,15 @@ static void cache_check(gpusvm_context *c, const char *name)
             a[pass] = (double *)malloc(nvar * sizeof(double));
             g[pass] = (double *)malloc(nvar * sizeof(double));
             memset(info[pass], 0, sizeof info[pass]);
-            b->no_cache = pass;
-            b->rc_reused = b->rc_computed = 0;
+            b->batch.no_cache = pass;
+            b->batch.rc_reused = b->batch.rc_computed = 0;
             CHECK_OK(gpusvm__solve_batch(c, pb, np, &prm, NULL, NULL, a[pass], g[pass], info[pass]));
             if (pass == 0) {
-                reused = b->rc_reused;
-                computed = b->rc_computed;
+                reused = b->batch.rc_reused;
+                computed = b->batch.rc_computed;
             }
         }
-        b->no_cache = 0;
+        b->batch.no_cache = 0;
         for (i = 0, bad = 0; i < nvar; ++i)
             bad += memcmp(&a[0][i], &a[1][i], sizeof(double)) != 0 || memcmp(&g[0][i], &g[1][i], sizeof(double)) != 0;
         for (p = 0, want = 0, same_iter = 1; p < np; ++p) { /* each problem: its first round's rows, then new halves */
@@ -751,7 +751,7 @@ static void sparse_checks(gpusvm_context *c1, gpusvm_context *dense, gpusvm_cont
     }
     { /* a row of every feature, 16 short of four tables' worth, first and alone or before seven rows:
          its passes and its values the same (the seven rows' entries alone make a pass more) */
-        const size_t se = ((size_t)1 << ((gpusvm__ocl *)c3->backend)->sparse_hash_log) / 2;
+        const size_t se = ((size_t)1 << ((gpusvm__ocl *)c3->backend)->batch.sparse_hash_log) / 2;
         make_problem(&t, 700, 4 * se - 16, 0.05, GPUSVM__K_RBF);
         special_rows(&t);
         few_rows_check_at(c1->backend, c3->backend, &t, "sparse rbf, the row of every feature first", 1);
@@ -1283,8 +1283,8 @@ static void cache_budget_check(void)
         b.global_mem = (size_t)(c[k].gib * 1073741824.0);
         b.mem_budget = (size_t)(c[k].budget_gib * 1073741824.0);
         b.max_alloc = b.global_mem;
-        b.ldk = c[k].pts;
-        b.lane = c[k].lane;
+        b.batch.ldk = c[k].pts;
+        b.ov.lane = c[k].lane;
         for (t = 0; t < c[k].nprob; ++t) {
             p[t].npts = c[k].pts;
             p[t].nvar = c[k].nvar;
@@ -1292,10 +1292,10 @@ static void cache_budget_check(void)
         plan.q = c[k].q;
         plan.rows_budget = (size_t)(c[k].m_mb * 1048576.0);
         gpusvm__ocl_cache_plan(&b, p, c[k].nprob, &plan, bytes);
-        snprintf(what, sizeof what, "row cache budget: %s: %d slots a problem (want %d)", c[k].what, b.cslots,
+        snprintf(what, sizeof what, "row cache budget: %s: %d slots a problem (want %d)", c[k].what, b.batch.cslots,
                  c[k].slots);
-        CHECK(b.cslots == c[k].slots &&
-                  bytes[GPUSVM__TB_K] == (size_t)c[k].nprob * (size_t)b.cslots * c[k].pts * sizeof(float),
+        CHECK(b.batch.cslots == c[k].slots &&
+                  bytes[GPUSVM__TB_K] == (size_t)c[k].nprob * (size_t)b.batch.cslots * c[k].pts * sizeof(float),
               what);
     }
 }
