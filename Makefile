@@ -98,7 +98,7 @@ test: setup-test
 	@$(MAKE) --no-print-directory -j2 $(TOOLS) check-kernels fuzz-build
 	@FUZZ_RUNS=$(TEST_FUZZ_RUNS) sh tests/run.sh
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz_%.c gpusvm.h
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c gpusvm.h
 	@mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIBS)
 
@@ -162,7 +162,7 @@ docs-numbers: setup $(TOOLS)
 # libFuzzer on the data reader, the model loader and the API, FUZZ_SECONDS each (make test runs
 # them too, shorter)
 fuzz: setup-test fuzz-build
-	@sh tests/fuzz.sh $(FUZZ_SECONDS)
+	@sh tests/fuzz/fuzz.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD)

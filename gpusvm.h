@@ -167,7 +167,7 @@
       and a float predictor that allocates nothing and needs neither stdio nor OpenCL nor this
       header, for a microcontroller's flash or a game's code; it reads the model's features only
       (x[j], j < name_N_FEATURES). Its decision values are the library's within float rounding
-      (tests/export.sh states the bound and checks it).
+      (tests/scripts/export.sh states the bound and checks it).
 
    PARAMETERS
       Zero means default in every struct (C 1, gamma 1/features, degree 3, eps 1e-3, nu 0.5, ...);
@@ -5997,7 +5997,7 @@ static size_t gpusvm__keys_parts(size_t nvar)
    no later buffer takes its id (memory checkers that key their shadow memory by buffer id and reuse
    a released one's: Oclgrind 21.10's uninitialised-read check sizes a buffer's shadow by the host's
    writes, so a new buffer with a released one's id reads as uninitialised past that size;
-   tests/oclgrind_ids.c). Where the list cannot grow, released. */
+   tests/kernels/oclgrind_ids.c). Where the list cannot grow, released. */
 static void gpusvm__ocl_drop(gpusvm__ocl *b, gpusvm__cl_mem m)
 {
     b->kept.item = sizeof m;
@@ -6284,7 +6284,7 @@ fail:
     return r;
 }
 
-/* Each kernel's launches, said at DEBUG (which kernels a run reached: tests/oclgrind.sh's list). */
+/* Each kernel's launches, said at DEBUG (which kernels a run reached: tests/kernels/oclgrind.sh's list). */
 static void gpusvm__ocl_say_launches(gpusvm__ocl *b)
 {
     char line[1536];
@@ -17419,7 +17419,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * registers and local arrays, which must stay registers and plain local arrays. (A local struct\n",
     " * for the inner solve's working set, and functions for the selection's extrema, kept half and\n",
     " * final sort, were slower (docs/results.md, the code's choices); those stay in the kernels.) */\n",
-    "#ifndef GPUSVM_INLINE /* tests/oclgrind.sh's simulator builds them as plain inline functions */\n",
+    "#ifndef GPUSVM_INLINE /* tests/kernels/oclgrind.sh's simulator builds them as plain inline functions */\n",
     "#define GPUSVM_INLINE inline __attribute__((always_inline))\n",
     "#endif\n",
     "\n",

@@ -895,7 +895,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * registers and local arrays, which must stay registers and plain local arrays. (A local struct\n",
     " * for the inner solve's working set, and functions for the selection's extrema, kept half and\n",
     " * final sort, were slower (docs/results.md, the code's choices); those stay in the kernels.) */\n",
-    "#ifndef GPUSVM_INLINE /* tests/oclgrind.sh's simulator builds them as plain inline functions */\n",
+    "#ifndef GPUSVM_INLINE /* tests/kernels/oclgrind.sh's simulator builds them as plain inline functions */\n",
     "#define GPUSVM_INLINE inline __attribute__((always_inline))\n",
     "#endif\n",
     "\n",

@@ -2,7 +2,7 @@
 # build.sh: what a new user waits for before the first model (make docs-numbers; make bench runs
 # it too): the implementation's compile (the translation unit with GPUSVM_IMPLEMENTATION) with gcc
 # and clang at -O2 and -O0, best of BUILD_RUNS (default 2); the prediction-only program's size
-# (tests/predict_size.sh, which make check holds to its bound); and a first gpusvm-train of
+# (tests/scripts/predict_size.sh, which make check holds to its bound); and a first gpusvm-train of
 # heart_scale and of a9a through PoCL with PoCL's cache emptied (a private one), whole process,
 # then the same run again with the cache warm. Each figure beside the bound the docs state for the
 # 2-core machine they were measured on (docs/results.md); "over" marks one past it.
@@ -43,7 +43,7 @@ done
 echo
 echo "The prediction-only program (examples/predict_only.c; GPUSVM_PREDICT_ONLY, GPUSVM_STATIC, GPUSVM_NO_OPENCL, GPUSVM_NO_THREADS, -O2, stripped):"
 echo
-sh tests/predict_size.sh "$T" | sed -n 's/^\(gcc\|clang\): predict_only \([0-9]*\) bytes stripped (at most \([0-9]*\)).*/- \1: \2 bytes (bound \3)/p'
+sh tests/scripts/predict_size.sh "$T" | sed -n 's/^\(gcc\|clang\): predict_only \([0-9]*\) bytes stripped (at most \([0-9]*\)).*/- \1: \2 bytes (bound \3)/p'
 echo
 # PoCL's first run: its cache emptied (a private one, so the user's stays), gpusvm's unused there
 pocl_run() { # pocl_run MODEL ERR: heart_scale through PoCL with the private cache

@@ -378,7 +378,7 @@ inline gpusvm_wide gpusvm_key_wide(ulong k)
  * registers and local arrays, which must stay registers and plain local arrays. (A local struct
  * for the inner solve's working set, and functions for the selection's extrema, kept half and
  * final sort, were slower (docs/results.md, the code's choices); those stay in the kernels.) */
-#ifndef GPUSVM_INLINE /* tests/oclgrind.sh's simulator builds them as plain inline functions */
+#ifndef GPUSVM_INLINE /* tests/kernels/oclgrind.sh's simulator builds them as plain inline functions */
 #define GPUSVM_INLINE inline __attribute__((always_inline))
 #endif
 

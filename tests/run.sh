@@ -34,28 +34,28 @@ rm -f $T/asan.built $T/test_faults $T/test_faults_plain $T/test_api_asan $T/test
     # the sanitizer builds first, for this shell's robustness section (which waits for them): a
     # core's compile that would otherwise hold up the lane with PoCL's work
     step "build test_faults (AddressSanitizer + UBSan)" \
-        $CC -std=c99 -D_POSIX_C_SOURCE=200809L $SAN $WARN -o $T/test_faults tests/test_faults.c -ldl -lm
-    step "build the API tests with AddressSanitizer + UBSan" $CC -std=c99 $SAN0 $WARN -o $T/test_api_asan tests/test_api.c -ldl -lm
-    step "build the kernel tests with AddressSanitizer + UBSan" $CC -std=c99 $SAN0 $WARN -o $T/test_kernels_asan tests/test_kernels.c -ldl -lm
+        $CC -std=c99 -D_POSIX_C_SOURCE=200809L $SAN $WARN -o $T/test_faults tests/unit/test_faults.c -ldl -lm
+    step "build the API tests with AddressSanitizer + UBSan" $CC -std=c99 $SAN0 $WARN -o $T/test_api_asan tests/unit/test_api.c -ldl -lm
+    step "build the kernel tests with AddressSanitizer + UBSan" $CC -std=c99 $SAN0 $WARN -o $T/test_kernels_asan tests/kernels/test_kernels.c -ldl -lm
     # the fault sweeps once without the sanitizers: PoCL compiles their programs here, where
     # AddressSanitizer's allocator does not slow its compiler, and the sanitized run finds them in
     # PoCL's cache (with the cache emptied first, that run took 379 s beside the other lane)
     step "build test_faults (no sanitizer)" \
-        $CC -std=c99 -D_POSIX_C_SOURCE=200809L -O1 $WARN -o $T/test_faults_plain tests/test_faults.c -ldl -lm
+        $CC -std=c99 -D_POSIX_C_SOURCE=200809L -O1 $WARN -o $T/test_faults_plain tests/unit/test_faults.c -ldl -lm
     step "every failing OpenCL call and host allocation, without the sanitizers: an error, nothing leaked, context usable" \
         $T/test_faults_plain
     touch $T/asan.built
     step "fuzz the data reader, the model loader and the API (${FUZZ_RUNS:-200000} executions each from seed 1, the API a twentieth; seed corpus and regressions)" \
-        sh tests/fuzz.sh --runs "${FUZZ_RUNS:-200000}"
+        sh tests/fuzz/fuzz.sh --runs "${FUZZ_RUNS:-200000}"
     step "build test_threads (ThreadSanitizer)" \
-        $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_threads tests/test_threads.c -ldl -lm -pthread
+        $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_threads tests/unit/test_threads.c -ldl -lm -pthread
     step "two contexts in two threads give the same models as one after the other" env ASAN_OPTIONS= $T/test_threads
     step "build test_soak (ThreadSanitizer)" \
-        $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_soak_tsan tests/test_soak.c -ldl -lm -pthread
+        $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_soak_tsan tests/unit/test_soak.c -ldl -lm -pthread
     step "soak, C backend under ThreadSanitizer: 2, 4, 8 threads creating contexts, training, predicting, saving, loading; predictors over one model" \
         env ASAN_OPTIONS= $T/test_soak_tsan cpu
     step "build test_split (ThreadSanitizer)" \
-        $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_split tests/test_split.c -ldl -lm -pthread
+        $CC -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread $WARN -o $T/test_split tests/unit/test_split.c -ldl -lm -pthread
     step "a context split across 2 and 3 parts gives one process's models (the C backend)" env ASAN_OPTIONS= $T/test_split
     # the C backend's row cache; the picture and grid examples (the C backend)
     step "build gpusvm-train without the C backend's row cache" \
@@ -74,11 +74,11 @@ rm -f $T/asan.built $T/test_faults $T/test_faults_plain $T/test_api_asan $T/test
     # the kernels built part by part as on GPUs (PoCL builds them all in one program otherwise):
     # the parity suite's small sets (the fault sweeps cover these builds' failures)
     step "the kernels built part by part on PoCL, as on GPUs (GPUSVM_PROGRAMS=each): LIBSVM parity on three small sets" \
-        env GPUSVM_PROGRAMS=each PARITY_QUICK=1 sh tests/parity.sh opencl
+        env GPUSVM_PROGRAMS=each PARITY_QUICK=1 sh tests/scripts/parity.sh opencl
     step "examples/decision_boundary.c builds (C99, warnings as errors)" \
         $CC -std=c99 -O2 $WARN -I. -o $T/decision_boundary examples/decision_boundary.c -ldl -lm
     step "examples/decision_boundary.c writes a 320 x 240 PNG that decodes" sh -c \
-        "$T/decision_boundary $T/boundary.png && python3 tests/png_check.py $T/boundary.png 320 240"
+        "$T/decision_boundary $T/boundary.png && python3 tests/scripts/png_check.py $T/boundary.png 320 240"
     step "examples/grid_search.c builds and finds its best point on heart_scale" sh -c \
         "$CC -std=c99 -O2 $WARN -I. -o $T/grid_search examples/grid_search.c -ldl -lm &&
          $T/grid_search data/heart_scale | tee /dev/stderr | grep -q '^best: C = '"
@@ -94,28 +94,28 @@ rm -f $T/asan.built $T/test_faults $T/test_faults_plain $T/test_api_asan $T/test
     # work for one core that needs no PoCL: Oclgrind (one thread), MPI ranks on the C backend, the
     # number parser, valgrind on the C backend, builds under other compilers and feature macros
     # every kernel inside Oclgrind, a simulated device that checks each memory access, for races and
-    # for the API's use and for reads of uninitialised memory (tests/oclgrind.sh)
+    # for the API's use and for reads of uninitialised memory (tests/kernels/oclgrind.sh)
     OCLGRIND_NUM_THREADS=1 # a core of its own
     export OCLGRIND_NUM_THREADS
-    suite oclgrind tests/oclgrind.sh
+    suite oclgrind tests/kernels/oclgrind.sh
     # one training across MPI ranks (mpirun -np 2 and 3 here): one process's model
     step "gpusvm-train-mpi builds (make mpi)" make -s mpi
-    suite mpi tests/mpi.sh
+    suite mpi tests/scripts/mpi.sh
     # the readers' number parser: strtod's bits on random decimals and on every number of every data set
     # the repository carries (and of ../shared/data's, when it is there)
-    step "build test_parse" $CC -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $WARN -o $T/test_parse tests/test_parse.c -ldl -lm
+    step "build test_parse" $CC -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $WARN -o $T/test_parse tests/unit/test_parse.c -ldl -lm
     step "the number parser gives strtod's bits (random decimals, every data file)" \
         $T/test_parse data/*.xz data/heart_scale $(ls ${GPUSVM_DATA:-../shared/data}/*.xz 2>/dev/null)
     # the API tests' C half under valgrind memcheck
-    step "build test_api (for valgrind)" $CC -std=c99 -O2 $WARN -o $T/test_api_vg tests/test_api.c -ldl -lm
+    step "build test_api (for valgrind)" $CC -std=c99 -O2 $WARN -o $T/test_api_vg tests/unit/test_api.c -ldl -lm
     step "API tests on the C backend under valgrind memcheck" env GPUSVM_TEST_CPU_ONLY=1 \
         valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect $T/test_api_vg
     step "the implementation builds warning-free under -pthread, POSIX, X/Open, GNU and default feature macros, c99/c11/gnu17, gcc and clang, GCC 14's errors" \
-        sh tests/flags.sh
+        sh tests/scripts/flags.sh
     if command -v clang >/dev/null 2>&1; then
-        step "header compiles with clang as C99" clang -std=c99 $WARN -o $T/twice_clang tests/header_twice.c -ldl -lm
+        step "header compiles with clang as C99" clang -std=c99 $WARN -o $T/twice_clang tests/unit/header_twice.c -ldl -lm
         step "the tools and tests build with clang, warnings as errors" sh -c \
-            "for f in tools/gpusvm-train.c tools/gpusvm-predict.c tools/gpusvm-scale.c tests/test_api.c tests/test_kernels.c \
+            "for f in tools/gpusvm-train.c tools/gpusvm-predict.c tools/gpusvm-scale.c tests/unit/test_api.c tests/kernels/test_kernels.c \
                  bench/micro.c bench/latency.c bench/reader.c bench/gen_sparse.c bench/warm_start.c examples/quickstart.c examples/predict_only.c \\
                  examples/decision_boundary.c examples/grid_search.c tools/gpusvm-grid.c tools/gpusvm-export.c; do
                  clang -std=c99 $WARN -I. -o $T/clang_check \$f -ldl -lm || exit 1; done"
@@ -124,32 +124,32 @@ rm -f $T/asan.built $T/test_faults $T/test_faults_plain $T/test_api_asan $T/test
 lane=$!
 
 # the header alone: C99 and C++11, included twice, two GPUSVM_STATIC units, direct linking
-step "header compiles as C99, included twice" $CC -std=c99 $WARN -o $T/twice_c tests/header_twice.c -ldl -lm
-step "header compiles as C++11, included twice" $CXX -std=c++11 $WARN -x c++ -o $T/twice_cpp tests/header_twice.c -ldl -lm
+step "header compiles as C99, included twice" $CC -std=c99 $WARN -o $T/twice_c tests/unit/header_twice.c -ldl -lm
+step "header compiles as C++11, included twice" $CXX -std=c++11 $WARN -x c++ -o $T/twice_cpp tests/unit/header_twice.c -ldl -lm
 step "C99 build runs" $T/twice_c
 step "C++11 build runs" $T/twice_cpp
 step "strict C99 with a system header first builds; the library's clock is the wall clock" \
-    sh -c "$CC -std=c99 $WARN -o $T/strict_first tests/strict_first.c -ldl -lm && $T/strict_first"
+    sh -c "$CC -std=c99 $WARN -o $T/strict_first tests/unit/strict_first.c -ldl -lm && $T/strict_first"
 step "the implementation leaves the program's feature macros alone (M_PI, drand48, usleep stay)" \
-    sh -c "$CC -Wall -Wextra -Werror -o $T/user_macros tests/user_macros.c -ldl -lm && $T/user_macros"
+    sh -c "$CC -Wall -Wextra -Werror -o $T/user_macros tests/unit/user_macros.c -ldl -lm && $T/user_macros"
 step "GPUSVM_NO_OPENCL builds warning-free" $CC -std=c99 $WARN -DGPUSVM_NO_OPENCL -DGPUSVM_IMPLEMENTATION -x c -c -o $T/noocl.o gpusvm.h
 # the threads have a switch of their own: a build without OpenCL runs on threads (linked), one with
-# GPUSVM_NO_THREADS on the calling thread, the same model either way (tests/threads_switch.c)
+# GPUSVM_NO_THREADS on the calling thread, the same model either way (tests/unit/threads_switch.c)
 step "GPUSVM_NO_OPENCL trains on threads of its own, GPUSVM_NO_THREADS on the calling thread, the same models" sh -c \
-    "$CC -std=c99 $WARN -DGPUSVM_NO_OPENCL -I. -o $T/threads_switch tests/threads_switch.c -lm && $T/threads_switch &&
-     $CC -std=c99 $WARN -DGPUSVM_NO_OPENCL -DGPUSVM_NO_THREADS -I. -o $T/threads_off tests/threads_switch.c -lm && $T/threads_off &&
+    "$CC -std=c99 $WARN -DGPUSVM_NO_OPENCL -I. -o $T/threads_switch tests/unit/threads_switch.c -lm && $T/threads_switch &&
+     $CC -std=c99 $WARN -DGPUSVM_NO_OPENCL -DGPUSVM_NO_THREADS -I. -o $T/threads_off tests/unit/threads_switch.c -lm && $T/threads_off &&
      $CC -std=c99 $WARN -DGPUSVM_NO_THREADS -DGPUSVM_IMPLEMENTATION -x c -c -o $T/nothreads.o gpusvm.h"
-step "two translation units with GPUSVM_STATIC link" $CC -std=c99 $WARN -o $T/static tests/static_a.c tests/static_b.c -ldl -lm
+step "two translation units with GPUSVM_STATIC link" $CC -std=c99 $WARN -o $T/static tests/unit/static_a.c tests/unit/static_b.c -ldl -lm
 step "GPUSVM_STATIC program runs" $T/static
 step "GPUSVM_NO_RUNTIME_LINKING checks our OpenCL declarations against <CL/cl.h>" \
-    $CC -std=c99 $WARN -o $T/direct tests/direct_link.c -l:libOpenCL.so.1 -lm
+    $CC -std=c99 $WARN -o $T/direct tests/unit/direct_link.c -l:libOpenCL.so.1 -lm
 step "GPUSVM_NO_RUNTIME_LINKING program runs" $T/direct
 step "docs/errors.md is the list of errors in gpusvm.h (make docs)" sh -c \
     "$CC -std=c99 $WARN -o $T/errors_doc tools/errors_doc.c && $T/errors_doc | cmp - docs/errors.md"
-step "the README's, the docs' and the header's C snippets compile as C99 and C++11; the programs among them run" sh tests/snippets.sh $T/snippets
+step "the README's, the docs' and the header's C snippets compile as C99 and C++11; the programs among them run" sh tests/scripts/snippets.sh $T/snippets
 step "kernels.cl.h and gpusvm.h are in step with kernels/" $B/embed_kernels --check gpusvm.h kernels.cl.h kernels/00_shared.h $(ls kernels/*.cl | sort)
 step "a build error in a kernel file names that file and line (the embedded program's #line directives; PoCL)" \
-    sh tests/line_map.sh
+    sh tests/scripts/line_map.sh
 
 # the README's example
 step "examples/quickstart.c builds (C99, warnings as errors)" $CC -std=c99 $WARN -I. -o $T/quickstart examples/quickstart.c -ldl -lm
@@ -161,16 +161,16 @@ step "examples/quickstart.c as C++11 with the documented {} initializers builds 
 # a program that only predicts (the model embedded, loaded from memory, a prepared predictor):
 # with GPUSVM_PREDICT_ONLY and GPUSVM_STATIC the trainer stays out of it, within a size bound
 step "examples/predict_only.c, built as a program that only predicts (gcc, clang): it classifies its frames, at most 64 KB stripped, no solver function in it" \
-    sh tests/predict_size.sh $T
+    sh tests/scripts/predict_size.sh $T
 # the picture of a decision boundary (a PNG that decodes, of the example's size) and a grid from C
 
 # every kernel against the C backend; the API
-step "build test_kernels" $CC -std=c99 -O2 $WARN -o $T/test_kernels tests/test_kernels.c -ldl -lm
+step "build test_kernels" $CC -std=c99 -O2 $WARN -o $T/test_kernels tests/kernels/test_kernels.c -ldl -lm
 step "OpenCL kernels match the C backend on random inputs" $T/test_kernels
 step "the kernels with float pairs (GPUSVM_FP64=off, devices without fp64) match the C backend, at small sizes (the parity suite runs them on real data below)" \
     env GPUSVM_FP64=off GPUSVM_TEST_QUICK=1 $T/test_kernels
 step "build test_kernels with the selection over the grid at every size" \
-    $CC -std=c99 -O2 $WARN -DGPUSVM__SEL_GRID=0 -o $T/test_kernels_grid tests/test_kernels.c -ldl -lm
+    $CC -std=c99 -O2 $WARN -DGPUSVM__SEL_GRID=0 -o $T/test_kernels_grid tests/kernels/test_kernels.c -ldl -lm
 step "the selection over the grid gives the same working sets (the kernel tests again, on one device)" \
     env GPUSVM_TEST_ONE_DEVICE=1 $T/test_kernels_grid
 # the C backend's row cache: the same model bytes as a build without it, a working set of 1024
@@ -223,15 +223,15 @@ step "working sets smaller than the work-group (a build with GPUSVM__Q=64, as a 
     c=\$(GPUSVM_BACKEND=opencl $T/train_q64 -s 5 -c 10 -g 0.1 data/heart_scale $T/q64.cs.model 2> /dev/null | sed -n 's/^obj = \\([-0-9.]*\\).*/\\1/p') &&
     d=\$(GPUSVM_BACKEND=opencl $B/gpusvm-train -s 5 -c 10 -g 0.1 data/heart_scale $T/cs.model 2> /dev/null | sed -n 's/^obj = \\([-0-9.]*\\).*/\\1/p') &&
     [ -n \"\$c\" ] && [ \"\$c\" = \"\$d\" ]"
-step "build test_edges" $CC -std=c99 -O2 $WARN -o $T/test_edges tests/test_edges.c -ldl -lm
+step "build test_edges" $CC -std=c99 -O2 $WARN -o $T/test_edges tests/unit/test_edges.c -ldl -lm
 step "the edges, each by its error id: zero-based data, the predictor's input, 70 classes, folders, Crammer-Singer's decision values, progress, zero rules (C backend and OpenCL)" \
     $T/test_edges $T
-step "build test_edges as C++11 with -Wextra -Werror" $CXX -std=c++11 $WARN -x c++ -o $T/test_edges_cpp tests/test_edges.c -ldl -lm
-step "build test_api" $CC -std=c99 -O2 $WARN -o $T/test_api tests/test_api.c -ldl -lm
+step "build test_edges as C++11 with -Wextra -Werror" $CXX -std=c++11 $WARN -x c++ -o $T/test_edges_cpp tests/unit/test_edges.c -ldl -lm
+step "build test_api" $CC -std=c99 -O2 $WARN -o $T/test_api tests/unit/test_api.c -ldl -lm
 step "public API (C backend and OpenCL)" $T/test_api
 step "the environment cannot break a program that did not ask (GPUSVM_BACKEND=gpu, a missing GPUSVM_DEVICE)" \
     env GPUSVM_BACKEND=gpu GPUSVM_DEVICE=no-such-device $T/test_api environment
-step "build test_soak" $CC -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $WARN -o $T/test_soak tests/test_soak.c -ldl -lm -pthread
+step "build test_soak" $CC -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $WARN -o $T/test_soak tests/unit/test_soak.c -ldl -lm -pthread
 step "soak, OpenCL (PoCL): a cold start of 4 threads, then 2, 4, 8 threads, every result the single-threaded one, memory bounded" \
     env GPUSVM_DEVICE=Portable $T/test_soak opencl
 
@@ -386,16 +386,16 @@ for t in "gpusvm-scale data/heart_scale" "gpusvm-train -v 2 data/heart_scale" "g
 done
 
 # gpusvm-scale against svm-scale, byte for byte
-step "gpusvm-scale writes what svm-scale writes (20 cases)" sh tests/scale.sh
-step "gpusvm-grid prints what svm-grid prints, a best point within 1.5 of its, a PNG that decodes (none with -png null)" sh tests/grid.sh
+step "gpusvm-scale writes what svm-scale writes (20 cases)" sh tests/scripts/scale.sh
+step "gpusvm-grid prints what svm-grid prints, a best point within 1.5 of its, a PNG that decodes (none with -png null)" sh tests/scripts/grid.sh
 # tools/png.h's deflate: six images (a heat map with text, gradients, noise, a flat field, one
 # pixel, one row) decode to their own pixels, byte for byte
 rm -rf $T/png && mkdir -p $T/png
 step "tools/png.h: six images, compressed, decode to their pixels byte for byte (zlib, every row's filter undone)" sh -c \
-    "$CC -std=c99 -O2 $WARN -o $T/png_roundtrip tests/png_roundtrip.c && $T/png_roundtrip $T/png > $T/png/list &&
+    "$CC -std=c99 -O2 $WARN -o $T/png_roundtrip tests/scripts/png_roundtrip.c && $T/png_roundtrip $T/png > $T/png/list &&
      test \$(wc -l < $T/png/list) = 6 &&
-     while read n w h; do python3 tests/png_check.py $T/png/\$n.png \$w \$h $T/png/\$n.rgb || exit 1; done < $T/png/list"
-step "models as C source (gpusvm-export): the same labels, decision values and probabilities as gpusvm_predict on 15 models; a Cortex-M4 build and an ARM run under qemu-arm" sh tests/export.sh
+     while read n w h; do python3 tests/scripts/png_check.py $T/png/\$n.png \$w \$h $T/png/\$n.rgb || exit 1; done < $T/png/list"
+step "models as C source (gpusvm-export): the same labels, decision values and probabilities as gpusvm_predict on 15 models; a Cortex-M4 build and an ARM run under qemu-arm" sh tests/scripts/export.sh
 $B/gpusvm-train -q data/heart_scale $T/exp.model
 printf 'svm_type c_svc\nkernel_type precomputed\nnr_class 2\ntotal_sv 2\nrho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n1 0:1\n-1 0:2\n' > $T/pre.model
 expect_fail "gpusvm-export refuses a name that is not a C identifier" "is not a C identifier" $B/gpusvm-export $T/exp.model 9lives
@@ -408,21 +408,21 @@ printf '1 1:0.5\n-1 x:1\n' > $T/badscale.txt
 expect_fail "gpusvm-scale names file:line of a malformed row" "$T/badscale.txt:2:" $B/gpusvm-scale $T/badscale.txt
 
 # nothing the user had is lost or half-written: symlinks, FIFOs, device nodes, permissions, stdout
-suite files tests/files.sh
+suite files tests/scripts/files.sh
 # every writer of the library and the tools under a comma-decimal locale: the "C" locale's bytes
-suite locale tests/locale.sh
+suite locale tests/scripts/locale.sh
 
 
 
 # LIBSVM parity on real data, C backend and OpenCL; then OpenCL again with the points kept
 # sparse on the device (the automatic choice keeps most of these sets dense)
-suite parity tests/parity.sh cpu opencl
+suite parity tests/scripts/parity.sh cpu opencl
 export GPUSVM_STORAGE=sparse
-suite parity tests/parity.sh opencl
+suite parity tests/scripts/parity.sh opencl
 unset GPUSVM_STORAGE
 # and with float pairs, the path of devices without double precision (GPUSVM_FP64=off)
 export GPUSVM_FP64=off
-suite parity tests/parity.sh opencl
+suite parity tests/scripts/parity.sh opencl
 unset GPUSVM_FP64
 
 
@@ -455,7 +455,7 @@ if [ -f "$IV/libintelocl.so" ]; then
          test \$(grep -c 'compiling the kernel program for .* kept for the next runs in $T/kcache' $T/kc1.err) = 1 &&
          GPUSVM_BACKEND=opencl GPUSVM_CACHE_DIR=$T/kcache $B/gpusvm-train data/heart_scale $T/kc.model 2> $T/kc2.err &&
          ! grep -q compiling $T/kc2.err && grep -q 'from the kernel cache' $T/kc2.err"
-    suite parity tests/parity.sh opencl
+    suite parity tests/scripts/parity.sh opencl
     unset LD_LIBRARY_PATH OCL_ICD_FILENAMES GPUSVM_DEVICE GPUSVM_CACHE_DIR GPUSVM_TEST_ONE_DEVICE
 else
     skip "Intel's OpenCL runtime for CPUs: not installed (tools/setup.sh test installs it: pip install intel-opencl-rt)"

@@ -56,7 +56,7 @@ intel() {
         rm -rf $v
     fi
 }
-# the cross compilers and qemu-arm of the exported models' embedded check (tests/export.sh says
+# the cross compilers and qemu-arm of the exported models' embedded check (tests/scripts/export.sh says
 # that it skips without them)
 arm() {
     p=""

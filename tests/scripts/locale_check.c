@@ -1,0 +1,115 @@
+/* locale_check: every text the library writes is the same bytes under a locale whose decimal point
+   is a comma (the program calls setlocale(LC_ALL, LOCALE)) as under "C": models (polynomial, RBF,
+   linear, probabilities), models as C source (float and double), the messages it logs and the
+   errors it records that carry numbers, and its formatter against snprintf in the "C" locale.
+   Usage: locale_check DATA LOCALE (tests/scripts/locale.sh makes the locale where the machine lacks it). */
+#define GPUSVM_IMPLEMENTATION
+#include "../../gpusvm.h"
+#include "../check.h"
+#include <locale.h>
+
+#define NTEXT 12
+static char said[8192];
+
+static char *dup_text(const char *s)
+{
+    char *d = (char *)malloc(strlen(s) + 1);
+    if (d) strcpy(d, s);
+    return d;
+}
+static size_t said_len;
+
+static void keep(void *user, gpusvm_log_level level, const char *msg)
+{
+    const size_t n = strlen(msg);
+    (void)user;
+    (void)level;
+    if (said_len + n + 2 < sizeof said) {
+        memcpy(said + said_len, msg, n);
+        said_len += n;
+        said[said_len++] = '\n';
+        said[said_len] = 0;
+    }
+}
+
+/* The library's texts, in the current locale, into out[0..NTEXT) (malloc'd). */
+static void texts(const char *data, char **out)
+{
+    gpusvm_context_desc desc;
+    gpusvm_context *ctx = NULL;
+    gpusvm_dataset *ds = NULL;
+    gpusvm_params p;
+    gpusvm_model *m = NULL;
+    size_t n;
+    int k = 0, c;
+    memset(&desc, 0, sizeof desc);
+    desc.backend = GPUSVM_BACKEND_CPU;
+    desc.logger.fn = keep;
+    said_len = 0;
+    said[0] = 0;
+    CHECK_OK(gpusvm_context_create(&desc, &ctx));
+    CHECK_OK(gpusvm_dataset_load(ctx, data, &ds));
+    for (c = 0; c < 4; ++c) {
+        char *t = NULL;
+        memset(&p, 0, sizeof p);
+        p.kernel_type = c == 0 ? GPUSVM_KERNEL_POLY : c == 2 ? GPUSVM_KERNEL_LINEAR : GPUSVM_KERNEL_RBF;
+        p.gamma = 0.0769230798;
+        p.coef0 = 0.5;
+        p.C = 2.5;
+        p.probability = c == 3;
+        CHECK_OK(gpusvm_train(ctx, &ds->x, ds->y, &p, &m));
+        CHECK_OK(gpusvm_model_save_buffer(ctx, m, &out[k++], &n));
+        if (c < 2) {
+            CHECK_OK(gpusvm_model_to_c(ctx, m, "heart", 0, &out[k++], &n));
+            CHECK_OK(gpusvm_model_to_c(ctx, m, "heart", 1, &t, &n));
+            out[k++] = t;
+        }
+        gpusvm_model_free(m);
+        m = NULL;
+    }
+    memset(&p, 0, sizeof p);
+    p.C = -1.5; /* an error that names a number */
+    CHECK(gpusvm_train(ctx, &ds->x, ds->y, &p, &m) != GPUSVM_OK, "C = -1.5 is refused");
+    out[k++] = dup_text(gpusvm_context_error(ctx));
+    gpusvm__log(ctx, GPUSVM_LOG_INFO, "%.3f s, %g, %e, %5.1f|%-6.2g|%+.2e|%s %d %lu %lld %x %c %%", 1.5, 0.25, 1e-7,
+                2.75, 0.125, -3.5, "text, with a comma", -4, 5UL, -6LL, 255u, 'q');
+    out[k++] = dup_text(said);
+    out[k] = NULL;
+    gpusvm_dataset_free(ds);
+    gpusvm_context_destroy(ctx);
+}
+
+int main(int argc, char **argv)
+{
+    char *c_texts[NTEXT + 1], *l_texts[NTEXT + 1], buf[256], ref[256], what[160];
+    const char *dp;
+    int k;
+    if (argc != 3) {
+        fprintf(stderr, "usage: locale_check DATA LOCALE\n");
+        return 2;
+    }
+    texts(argv[1], c_texts);
+    if (!setlocale(LC_ALL, argv[2])) {
+        fprintf(stderr, "FAIL: setlocale(LC_ALL, \"%s\") refused\n", argv[2]);
+        return 1;
+    }
+    dp = localeconv()->decimal_point;
+    CHECK(dp && strcmp(dp, ",") == 0, "the locale's decimal point is a comma (the test means something)");
+    texts(argv[1], l_texts);
+    for (k = 0; c_texts[k]; ++k) {
+        snprintf(what, sizeof what, "text %d (of models, C source, an error, a log) the same bytes under %s", k,
+                 argv[2]);
+        CHECK(l_texts[k] && strcmp(c_texts[k], l_texts[k]) == 0, what);
+        free(c_texts[k]);
+        free(l_texts[k]);
+    }
+    CHECK(k == 10, "ten texts compared");
+    gpusvm__format(buf, sizeof buf, "%.17g %g %.*f %10.3e %-5d|%5s|%.2s %zu %%", 0.1, 1e300, 3, 2.5, -1.25e-9, 42,
+                   "ab", "xyz", (size_t)7);
+    setlocale(LC_ALL, "C");
+    snprintf(ref, sizeof ref, "%.17g %g %.*f %10.3e %-5d|%5s|%.2s %zu %%", 0.1, 1e300, 3, 2.5, -1.25e-9, 42, "ab",
+             "xyz", (size_t)7);
+    CHECK(strcmp(buf, ref) == 0, "gpusvm__format under the comma locale is snprintf in \"C\"");
+    if (strcmp(buf, ref) != 0) fprintf(stderr, "  got '%s'\n  want '%s'\n", buf, ref);
+    return check_summary();
+}
