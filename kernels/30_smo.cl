@@ -70,6 +70,16 @@ typedef double gpusvm_score;
         (ia) = take_ ? ib_ : (ia);                                    \
     } while (0)
 
+/* One step of a local-memory tree: (rv, ri)[lid] := the larger of it and (rv, ri)[u] */
+#define GPUSVM_TREE_ARGMAX(rv, ri, u)                                 \
+    do {                                                              \
+        gpusvm_score a_ = (rv)[GPUSVM_LID];                           \
+        int ia_ = (ri)[GPUSVM_LID];                                   \
+        GPUSVM_ARGMAX(a_, ia_, (rv)[u], (ri)[u]);                     \
+        (rv)[GPUSVM_LID] = a_;                                        \
+        (ri)[GPUSVM_LID] = ia_;                                       \
+    } while (0)
+
 #ifdef GPUSVM_SHFL
 #define GPUSVM_NW (GPUSVM__SMO_L / GPUSVM_WARP)
 #if GPUSVM_NW > GPUSVM_WARP
@@ -140,8 +150,8 @@ typedef double gpusvm_score;
    work-item (rv, ri: scratch of GPUSVM__SMO_L / 32 words with warp exchanges, else GPUSVM__SMO_L). */
 int gpusvm_argbest(__local gpusvm_score *rv, __local int *ri, gpusvm_score v, int t, int neg)
 {
-#ifdef GPUSVM_SHFL
     if (neg) v = -v; /* the arg-min of v is the arg-max of -v, ties alike */
+#ifdef GPUSVM_SHFL
     GPUSVM_WARP_ARGMAX(v, t);
     if (GPUSVM_LID % GPUSVM_WARP == 0) {
         rv[GPUSVM_LID / GPUSVM_WARP] = v;
@@ -155,13 +165,7 @@ int gpusvm_argbest(__local gpusvm_score *rv, __local int *ri, gpusvm_score v, in
     ri[GPUSVM_LID] = t;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = GPUSVM__SMO_L / 2; s > 0; s >>= 1) {
-        if (GPUSVM_LID < s) {
-            const gpusvm_score a = rv[GPUSVM_LID], b = rv[GPUSVM_LID + s];
-            const int ia = ri[GPUSVM_LID], ib = ri[GPUSVM_LID + s];
-            const int take_b = (neg ? b < a : b > a) || (b == a && ib > ia);
-            rv[GPUSVM_LID] = take_b ? b : a;
-            ri[GPUSVM_LID] = take_b ? ib : ia;
-        }
+        if (GPUSVM_LID < s) GPUSVM_TREE_ARGMAX(rv, ri, GPUSVM_LID + s);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     return ri[0];
@@ -252,18 +256,8 @@ GPUSVM_INLINE void gpusvm_smo_reduce_i(__local gpusvm_score *rv, __local int *ri
     for (int s = GPUSVM__SMO_L / 2; s > 0; s >>= 1) {
         if (GPUSVM_LID < s) {
             const int u = GPUSVM_LID + s;
-            gpusvm_score a = rv[GPUSVM_LID], b = rv[u];
-            int ia = ri[GPUSVM_LID], ib = ri[u];
-            int take = (b > a) || (b == a && ib > ia);
-            rv[GPUSVM_LID] = take ? b : a;
-            ri[GPUSVM_LID] = take ? ib : ia;
-            a = rv1[GPUSVM_LID];
-            b = rv1[u];
-            ia = ri1[GPUSVM_LID];
-            ib = ri1[u];
-            take = (b > a) || (b == a && ib > ia);
-            rv1[GPUSVM_LID] = take ? b : a;
-            ri1[GPUSVM_LID] = take ? ib : ia;
+            GPUSVM_TREE_ARGMAX(rv, ri, u);
+            GPUSVM_TREE_ARGMAX(rv1, ri1, u);
             rg[GPUSVM_LID] = fmax(rg[GPUSVM_LID], rg[u]);
             rg2[GPUSVM_LID] = fmax(rg2[GPUSVM_LID], rg2[u]);
         }
