@@ -16,6 +16,12 @@ static const char *const gpusvm__kernel_source[] = {
     "#ifndef GPUSVM__SHARED_H\n",
     "#define GPUSVM__SHARED_H\n",
     "\n",
+    "/* Contraction is off in the kernels from their first line (this file's functions included), so\n",
+    " * that the C backend reproduces them operation for operation (kernels part 0 says more). */\n",
+    "#ifdef __OPENCL_VERSION__\n",
+    "#pragma OPENCL FP_CONTRACT OFF\n",
+    "#endif\n",
+    "\n",
     "/* ---- tunables ---------------------------------------------------------- */\n",
     "#ifndef GPUSVM__Q\n",
     "#define GPUSVM__Q 1024 /* working-set capacity: the largest working set (power of two) */\n",
@@ -532,11 +538,11 @@ static const char *const gpusvm__kernel_source[] = {
     " *\n",
     " * Precision: kernel values are float; dual variables, gradients and every sum\n",
     " * that feeds them are wide (below): double, or float pairs on a device without\n",
-    " * cl_khr_fp64. Contraction is off so that the plain-C backend reproduces these\n",
-    " * kernels operation for operation (with double); only gpusvm_rows_tiled's dot\n",
-    " * products use fma(), on purpose (part 1 says why).\n",
+    " * cl_khr_fp64. Contraction is off (from the shared header's first line) so\n",
+    " * that the plain-C backend reproduces these kernels operation for operation\n",
+    " * (with double); only gpusvm_rows_tiled's dot products use fma(), on purpose\n",
+    " * (part 1 says why).\n",
     " */\n",
-    "#pragma OPENCL FP_CONTRACT OFF\n",
     "\n",
     "/* ---- wide numbers: double, or float pairs where the device has no fp64 ----\n",
     " * gpusvm_wide is the type of dual variables, gradients and their sums. With\n",
@@ -3909,5 +3915,5 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3904
+#define GPUSVM__KERNEL_SOURCE_LINES 3910
 #endif /* GPUSVM_KERNELS_CL_H */

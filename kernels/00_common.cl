@@ -15,11 +15,11 @@
  *
  * Precision: kernel values are float; dual variables, gradients and every sum
  * that feeds them are wide (below): double, or float pairs on a device without
- * cl_khr_fp64. Contraction is off so that the plain-C backend reproduces these
- * kernels operation for operation (with double); only gpusvm_rows_tiled's dot
- * products use fma(), on purpose (part 1 says why).
+ * cl_khr_fp64. Contraction is off (from the shared header's first line) so
+ * that the plain-C backend reproduces these kernels operation for operation
+ * (with double); only gpusvm_rows_tiled's dot products use fma(), on purpose
+ * (part 1 says why).
  */
-#pragma OPENCL FP_CONTRACT OFF
 
 /* ---- wide numbers: double, or float pairs where the device has no fp64 ----
  * gpusvm_wide is the type of dual variables, gradients and their sums. With

@@ -9,6 +9,12 @@
 #ifndef GPUSVM__SHARED_H
 #define GPUSVM__SHARED_H
 
+/* Contraction is off in the kernels from their first line (this file's functions included), so
+ * that the C backend reproduces them operation for operation (kernels part 0 says more). */
+#ifdef __OPENCL_VERSION__
+#pragma OPENCL FP_CONTRACT OFF
+#endif
+
 /* ---- tunables ---------------------------------------------------------- */
 #ifndef GPUSVM__Q
 #define GPUSVM__Q 1024 /* working-set capacity: the largest working set (power of two) */

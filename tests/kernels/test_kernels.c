@@ -455,6 +455,43 @@ static void few_rows_check(gpusvm__backend *cpu, gpusvm__backend *ocl, problem_t
     few_rows_check_at(cpu, ocl, t, label, -1);
 }
 
+/* k() on the device is the shared gpusvm__kfun operation for operation: a polynomial problem's rows
+ * are gpusvm__kfun of the same points' linear rows (the same kernel, the same dot products) bit for
+ * bit, where a contraction of gamma <x,z> + coef0 into one fma in the device's copy would round
+ * otherwise (the RBF and sigmoid kernels end in the device's own exp and tanh). */
+static void kfun_check(gpusvm__backend *ocl, problem_t *t)
+{
+    const size_t np = t->p.npts;
+    float *K[2];
+    gpusvm__problem p[2];
+    int idx[16], slot[16], k, w;
+    size_t i, diff = 0;
+    char what[160];
+    p[0] = p[1] = t->p;
+    p[1].ktype = GPUSVM__K_LINEAR;
+    for (k = 0; k < 16; ++k) {
+        idx[k] = (int)((size_t)k * (np / 16));
+        slot[k] = k;
+    }
+    for (w = 0; w < 2; ++w) {
+        K[w] = (float *)malloc(16 * np * sizeof(float));
+        CHECK_OK(begin(ocl, &p[w], 1, 16));
+        CHECK_OK(ocl->train->write_ws(ocl, idx, slot, 16));
+        CHECK_OK(ocl->train->rows(ocl, 1));
+        CHECK_OK(ocl->test.read_rows(ocl, K[w]));
+        ocl->train->end(ocl);
+    }
+    for (i = 0; i < 16 * np; ++i) {
+        const float h = gpusvm__kfun(GPUSVM__K_POLY, K[1][i], 0.0f, 0.0f, t->p.gamma, t->p.coef0, t->p.degree);
+        diff += memcmp(&h, &K[0][i], sizeof h) != 0;
+    }
+    snprintf(what, sizeof what, "polynomial rows on the device are gpusvm__kfun of its linear rows bit for bit "
+                                "(%lu of %lu differ)", (unsigned long)diff, (unsigned long)(16 * np));
+    CHECK(diff == 0, what);
+    free(K[0]);
+    free(K[1]);
+}
+
 /* Rows of few features from gpusvm_rows_narrow and from the tiles (no_narrow): the same bits; nr
    rows of a working set of q from position q - nr on (the rounds' new half, or any count). */
 static void narrow_check(gpusvm__backend *ocl, problem_t *t, int q, const char *label)
@@ -1441,6 +1478,7 @@ int main(void)
                  (unsigned long)t.p.x.cols);
         round_trip(c1->backend, c2->backend, &t, 128, label);
         few_rows_check(c1->backend, c2->backend, &t, kn[kt]);
+        if (kt == GPUSVM__K_POLY) kfun_check(c2->backend, &t);
         make_problem(&sv, (quick ? 200 : 1100) + (size_t)(urand() * 300), t.p.x.cols, 0.4, kt); /* more than one 1024-row block */
         make_problem(&x, (quick ? 100 : 300) + (size_t)(urand() * 200), t.p.x.cols + 3, 0.4, kt);
         decision_check(c1->backend, c2->backend, &sv, &x, kn[kt]);
