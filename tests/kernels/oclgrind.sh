@@ -40,14 +40,15 @@ echo "$icd" > "$T/vendors/oclgrind.icd"
 export OCL_ICD_VENDORS=$PWD/$T/vendors OCLGRIND_BUILD_OPTIONS="-cl-opt-disable -DGPUSVM_INLINE=inline" OCLGRIND_CHECK_API=1 \
     OCLGRIND_DATA_RACES=1 OCLGRIND_UNINITIALIZED=1 GPUSVM_BUFFERS=keep GPUSVM_BACKEND=opencl GPUSVM_CACHE_DIR=off \
     GPUSVM_VERBOSE=1
-unset GPUSVM_DEVICE GPUSVM_STORAGE GPUSVM_FP64 GPUSVM_DEVICE_MEMORY_MB GPUSVM_SUBGROUPS GPUSVM_OVERLAP
+unset GPUSVM_DEVICE GPUSVM_STORAGE GPUSVM_FP64 GPUSVM_DEVICE_MEMORY_MB GPUSVM_SUBGROUPS GPUSVM_OVERLAP GPUSVM_INNER
 
-# the data: heart_scale's first 30, 60 and 100 rows, 30 rows of iris (3 classes), a regression set,
+# the data: heart_scale's first 30, 60, 100 and 150 rows, 30 rows of iris (3 classes), a regression set,
 # a9a's first 40 rows (123 features: the tiled rows kernel), heart_scale five times over (device
 # prediction)
 head -n 60 data/heart_scale > $T/h60
 head -n 30 data/heart_scale > $T/h30
 head -n 100 data/heart_scale > $T/h100
+head -n 150 data/heart_scale > $T/h150
 xz -dc data/iris.sklearn.xz | awk 'NR % 5 == 1' > $T/iris30
 xz -dc data/diabetes_reg.scale.xz | head -n 60 > $T/reg60
 xz -dc data/a9a.xz | head -n 40 > $T/a9a40
@@ -90,7 +91,7 @@ check() {
     fi > $T/run$id.result
 }
 rm -f $T/run*.result $T/run*.log
-jobs=16
+jobs=17
 # every check: bounds, races, the API and uninitialised reads (see the header)
 (
     check 1 "C-SVC, dense, two classes" $B/gpusvm-train -e 0.1 -c 1 -g 0.05 $T/h60 $T/c.model
@@ -113,6 +114,8 @@ jobs=16
     check 11 "C-SVC, many features (the tiled rows kernel)" $B/gpusvm-train -e 0.1 -c 4 -g 0.1 $T/a9a40 $T/tiled.model
     check 3 "two devices, split by rows and streamed (GPUSVM_DEVICE=0,0; five rounds)" env GPUSVM_DEVICE=0,0 GPUSVM_SPREAD=always GPUSVM_DEVICE_MEMORY_MB=0.05 \
         $B/gpusvm-train -e 0.3 -c 4 -g 0.1 -m 0.01 $T/h100 $T/split.model
+    check 17 "the inner solve's third level (GPUSVM_INNER=sets; working sets of 128 on 150 points)" env GPUSVM_INNER=sets \
+        $T/small_sets $T/h150 128
 ) &
 wait
 for k in $(seq 1 $jobs); do
