@@ -231,6 +231,13 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__STOP_RULE(ge, gap, eps, iter, max_iter)                                              \\\n",
     "    (!ge(gap, eps) ? GPUSVM__DONE_CONVERGED : ge(iter, max_iter) ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING)\n",
     "#define GPUSVM__GE(a, b) ((a) >= (b))\n",
+    "#define GPUSVM__MUL(a, b) ((a) * (b))\n",
+    "/* The inner solve's own stop on a problem's working set: its gap below max(eps, ratio x the\n",
+    " * outer gap) (ratio 0 where the working set is every variable); a third-level set's below\n",
+    " * max(that, the set's first gap / GPUSVM__SET_DIV). max and mul in the caller's arithmetic\n",
+    " * (the host's fmax and GPUSVM__MUL on double; the kernels' wide words). */\n",
+    "#define GPUSVM__INNER_EPS(max, mul, eps, ratio, gap) max(eps, mul(ratio, gap))\n",
+    "#define GPUSVM__SET_STOP(max, eps_in, gap0) max(eps_in, (gap0) / GPUSVM__SET_DIV)\n",
     "\n",
     "/* ---- the problem table of a batch: GPUSVM__PI_COUNT ints per problem -----\n",
     " * A batch: binary problems that share one uploaded set of points and are\n",
@@ -2987,7 +2994,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        }\n",
     "        if (i < 0) break;\n",
     "        const gpusvm_score gap = Gmax + G2;\n",
-    "        if (k == 0) stop = fmax(eps_s, gap / (gpusvm_score)GPUSVM__SET_DIV);\n",
+    "        if (k == 0) stop = GPUSVM__SET_STOP(fmax, eps_s, gap);\n",
     "        else if (gap < stop) break;\n",
     "        const gpusvm_wide Kii = GPUSVM_W_F(lqd[ip]);\n",
     "        for (int u = 0; u < GPUSVM__SET_MAX; ++u) {\n",
@@ -3052,7 +3059,7 @@ static const char *const gpusvm__kernel_source[] = {
     "        GPUSVM_WARP_MAX(G2);\n",
     "        if (ti < 0) break;\n",
     "        const gpusvm_score gap = Gmax + G2;\n",
-    "        if (k == 0) stop = fmax(eps_s, gap / (gpusvm_score)GPUSVM__SET_DIV);\n",
+    "        if (k == 0) stop = GPUSVM__SET_STOP(fmax, eps_s, gap);\n",
     "        else if (gap < stop) break;\n",
     "        const int li = ti % GPUSVM_WARP, si = ti / GPUSVM_WARP;\n",
     "        const gpusvm_wide Kii = (double)lqd[si];\n",
@@ -3200,7 +3207,8 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n",
     "\n",
-    "    const gpusvm_wide eps_in = GPUSVM_W_MAX(GPUSVM_W_LD(eps), GPUSVM_W_MUL(ratio, GPUSVM_W_LD(status[GPUSVM__ST_GAP])));\n",
+    "    const gpusvm_wide eps_in = GPUSVM__INNER_EPS(GPUSVM_W_MAX, GPUSVM_W_MUL, GPUSVM_W_LD(eps), ratio,\n",
+    "                                                 GPUSVM_W_LD(status[GPUSVM__ST_GAP]));\n",
     "    const gpusvm_wide left = GPUSVM_W_SUB(GPUSVM_W_LD(max_iter), GPUSVM_W_LD(status[GPUSVM__ST_ITER]));\n",
     "    const int budget = GPUSVM_W_TOI(GPUSVM_W_MIN(GPUSVM_W_I(max_inner), GPUSVM_W_MAX(left, GPUSVM_W_F(0.0f))));\n",
     "    /* One exit, at the loop header, and every barrier reached on every trip: the\n",
@@ -3915,5 +3923,5 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3910
+#define GPUSVM__KERNEL_SOURCE_LINES 3918
 #endif /* GPUSVM_KERNELS_CL_H */

@@ -224,6 +224,13 @@ GPUSVM__FN float gpusvm__kfun(int ktype, float dot, float nx, float nz, float ga
 #define GPUSVM__STOP_RULE(ge, gap, eps, iter, max_iter)                                              \
     (!ge(gap, eps) ? GPUSVM__DONE_CONVERGED : ge(iter, max_iter) ? GPUSVM__DONE_MAX_ITER : GPUSVM__DONE_RUNNING)
 #define GPUSVM__GE(a, b) ((a) >= (b))
+#define GPUSVM__MUL(a, b) ((a) * (b))
+/* The inner solve's own stop on a problem's working set: its gap below max(eps, ratio x the
+ * outer gap) (ratio 0 where the working set is every variable); a third-level set's below
+ * max(that, the set's first gap / GPUSVM__SET_DIV). max and mul in the caller's arithmetic
+ * (the host's fmax and GPUSVM__MUL on double; the kernels' wide words). */
+#define GPUSVM__INNER_EPS(max, mul, eps, ratio, gap) max(eps, mul(ratio, gap))
+#define GPUSVM__SET_STOP(max, eps_in, gap0) max(eps_in, (gap0) / GPUSVM__SET_DIV)
 
 /* ---- the problem table of a batch: GPUSVM__PI_COUNT ints per problem -----
  * A batch: binary problems that share one uploaded set of points and are

@@ -490,7 +490,7 @@ GPUSVM_INLINE int gpusvm_set_solve_one(__local gpusvm_wide *la, __local gpusvm_w
         }
         if (i < 0) break;
         const gpusvm_score gap = Gmax + G2;
-        if (k == 0) stop = fmax(eps_s, gap / (gpusvm_score)GPUSVM__SET_DIV);
+        if (k == 0) stop = GPUSVM__SET_STOP(fmax, eps_s, gap);
         else if (gap < stop) break;
         const gpusvm_wide Kii = GPUSVM_W_F(lqd[ip]);
         for (int u = 0; u < GPUSVM__SET_MAX; ++u) {
@@ -555,7 +555,7 @@ GPUSVM_INLINE int gpusvm_set_solve_warp(__local gpusvm_wide *la, __local gpusvm_
         GPUSVM_WARP_MAX(G2);
         if (ti < 0) break;
         const gpusvm_score gap = Gmax + G2;
-        if (k == 0) stop = fmax(eps_s, gap / (gpusvm_score)GPUSVM__SET_DIV);
+        if (k == 0) stop = GPUSVM__SET_STOP(fmax, eps_s, gap);
         else if (gap < stop) break;
         const int li = ti % GPUSVM_WARP, si = ti / GPUSVM_WARP;
         const gpusvm_wide Kii = (double)lqd[si];
@@ -703,7 +703,8 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    const gpusvm_wide eps_in = GPUSVM_W_MAX(GPUSVM_W_LD(eps), GPUSVM_W_MUL(ratio, GPUSVM_W_LD(status[GPUSVM__ST_GAP])));
+    const gpusvm_wide eps_in = GPUSVM__INNER_EPS(GPUSVM_W_MAX, GPUSVM_W_MUL, GPUSVM_W_LD(eps), ratio,
+                                                 GPUSVM_W_LD(status[GPUSVM__ST_GAP]));
     const gpusvm_wide left = GPUSVM_W_SUB(GPUSVM_W_LD(max_iter), GPUSVM_W_LD(status[GPUSVM__ST_ITER]));
     const int budget = GPUSVM_W_TOI(GPUSVM_W_MIN(GPUSVM_W_I(max_inner), GPUSVM_W_MAX(left, GPUSVM_W_F(0.0f))));
     /* One exit, at the loop header, and every barrier reached on every trip: the
