@@ -6956,28 +6956,7 @@ static gpusvm_result gpusvm__ocl_need(gpusvm__ocl *b, gpusvm__kset set)
     return r;
 }
 
-/* Keep `rows` points of d features with nnz nonzeros sparse on the device? desc.storage decides
-   where it is set. Else, where the dense copy would not fit (one buffer, or half the budget),
-   the smaller of the two (dense points that do not fit are streamed: gpusvm__ocl_stream_shape);
-   sparse where the dense copy has more than GPUSVM__SPARSE_GAIN words per nonzero: a sparse kernel row
-   costs about that much more per nonzero (hash probes, double sums) than the dense tile per word
-   (staged, every word reused 128 times) (docs/results.md, the code's choices). A precomputed kernel
-   matrix is kept dense; so are more than 2^31-1 nonzeros (the kernels' offsets are 32-bit). */
-#define GPUSVM__SPARSE_GAIN 16
-/* >>opencl/upload: the points on the device, dense or CSR --------------------------------------- */
-
-static int gpusvm__ocl_sparse(const gpusvm__ocl *b, size_t rows, size_t nnz, size_t d, int ktype)
-{
-    size_t dense;
-    if (ktype == GPUSVM__K_PRECOMPUTED || nnz > (size_t)INT_MAX) return 0;
-    if (b->base.ctx->storage != GPUSVM_STORAGE_AUTO) return b->base.ctx->storage == GPUSVM_STORAGE_SPARSE;
-    if (!gpusvm__mul(gpusvm__round_up(rows ? rows : 1, GPUSVM__PITCH), gpusvm__round_up(d ? d : 1, GPUSVM__FEAT_CHUNK) * 4,
-                     &dense))
-        return 1;
-    if (dense > b->max_alloc || dense > b->mem_budget / 2) /* the smaller form; dense points that do not fit stream */
-        return 2 * nnz + rows < dense / 4;
-    return nnz < dense / 4 / GPUSVM__SPARSE_GAIN;
-}
+/* >>opencl/upload: the points and a batch's state on the device ---------------------------- */
 
 /* The points' CSR arrays as the sparse kernels read them: rows [0, n) of x, 32-bit offsets from 0. */
 static gpusvm_result gpusvm__ocl_upload_csr(gpusvm__ocl *b, const gpusvm__csr *x, size_t first, size_t n,
@@ -7060,7 +7039,145 @@ fail:
 #define GPUSVM__STREAM_MIN 1024
 #endif
 
-/* >>opencl/plan: a batch's shape and buffers (train.bytes, train.begin) ------------------------- */
+/* A float's bits as the problem table holds them (GPUSVM__PI_GAMMA). */
+static int32_t gpusvm__float_bits(float v)
+{
+    int32_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+/* The host's staging copies of a batch's per-variable state, in one block. */
+typedef struct gpusvm__ocl_stage {
+    void *block;
+    double *g0, *cv, *st, *norm_d; /* norm_d: the norms in double (sparse points) */
+    float *norm, *qd;
+    int32_t *info, *map;
+    signed char *y;
+} gpusvm__ocl_stage;
+
+static gpusvm_result gpusvm__ocl_stage_alloc(gpusvm__ocl *b, size_t npts_all, gpusvm__ocl_stage *s)
+{
+    /* doubles first, then 4-byte words, then bytes: every array stays aligned */
+    const size_t n[9] = {b->batch.nvar, b->batch.nvar, (size_t)b->batch.nprob * GPUSVM__ST_COUNT, b->batch.sparse ? b->batch.npts : 0, b->batch.npts,
+                         b->batch.nvar, (size_t)b->batch.nprob * GPUSVM__PI_COUNT, npts_all, b->batch.nvar};
+    const size_t size[9] = {8, 8, 8, 8, 4, 4, 4, 4, 1};
+    size_t off[9], total = 0, bytes;
+    unsigned char *c;
+    int i;
+    for (i = 0; i < 9; ++i) {
+        off[i] = total;
+        if (!gpusvm__mul(n[i], size[i], &bytes) || total + bytes < total) return gpusvm__oom(b->base.ctx, "the training state");
+        total += bytes;
+    }
+    c = (unsigned char *)gpusvm__calloc(&b->base.ctx->alloc, total ? total : 1, 1);
+    if (!c) return gpusvm__oom(b->base.ctx, "the training state");
+    s->block = c;
+    s->g0 = (double *)(void *)(c + off[0]);
+    s->cv = (double *)(void *)(c + off[1]);
+    s->st = (double *)(void *)(c + off[2]);
+    s->norm_d = (double *)(void *)(c + off[3]);
+    s->norm = (float *)(void *)(c + off[4]);
+    s->qd = (float *)(void *)(c + off[5]);
+    s->info = (int32_t *)(void *)(c + off[6]);
+    s->map = (int32_t *)(void *)(c + off[7]);
+    s->y = (signed char *)(c + off[8]);
+    return GPUSVM_OK;
+}
+
+/* The staging copies: norms, the problem table, the map, and each variable's diagonal, G = -1,
+   bound and label (the status starts zeroed: running). */
+static void gpusvm__ocl_stage_fill(const gpusvm__ocl *b, const gpusvm__problem *p, int q, gpusvm__ocl_stage *s)
+{
+    size_t nvar = 0, pts = 0, i, k;
+    int t;
+    gpusvm__norms(&p[0].x, 0, b->batch.npts, s->norm);
+    if (b->batch.sparse) gpusvm__norms_d(&p[0].x, 0, b->batch.npts, s->norm_d);
+    for (t = 0; t < b->batch.nprob; ++t) {
+        int32_t *pi = s->info + (size_t)t * GPUSVM__PI_COUNT;
+        const int whole = p[t].nvar <= (size_t)q;
+        pi[GPUSVM__PI_VAR] = (int32_t)nvar;
+        pi[GPUSVM__PI_NVAR] = (int32_t)p[t].nvar;
+        pi[GPUSVM__PI_PT] = (int32_t)pts;
+        pi[GPUSVM__PI_NPTS] = (int32_t)p[t].npts;
+        pi[GPUSVM__PI_Q] = whole ? (int32_t)p[t].nvar : q;
+        pi[GPUSVM__PI_WHOLE] = whole;
+        pi[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(p[t].nvar);
+        pi[GPUSVM__PI_SPLIT] = (int32_t)p[t].npts;
+        pi[GPUSVM__PI_LO] = (int32_t)b->split.plo; /* a split batch has one problem */
+        pi[GPUSVM__PI_HI] = (int32_t)(b->split.on ? b->split.phi : p[t].npts);
+        pi[GPUSVM__PI_GAMMA] = gpusvm__float_bits(p[t].gamma);
+        for (k = 0; k < p[t].npts; ++k) s->map[pts + k] = (int32_t)gpusvm__map_pt(&p[t], k);
+        for (i = 0; i < p[t].nvar; ++i) {
+            const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, p[t].npts));
+            s->qd[nvar + i] = gpusvm__diag(&p[0].x, pt, s->norm[pt], b->batch.ktype, p[t].gamma, b->batch.coef0, b->batch.degree);
+            s->g0[nvar + i] = -1.0;
+            s->cv[nvar + i] = p[t].C[i];
+            s->y[nvar + i] = p[t].y[i];
+        }
+        nvar += p[t].nvar;
+        pts += p[t].npts;
+    }
+}
+
+/* Upload: the staging copies to their buffers; alpha, the working sets and coefficients zeroed. */
+static gpusvm_result gpusvm__ocl_stage_upload(gpusvm__ocl *b, const gpusvm__ocl_stage *s, size_t npts_all)
+{
+    const struct { int buf; size_t bytes; const void *src; } up[8] = {
+        {GPUSVM__TB_NORM, b->batch.npts * (b->batch.sparse ? sizeof(double) : sizeof(float)),
+         b->batch.sparse ? (const void *)s->norm_d : (const void *)s->norm},
+        {GPUSVM__TB_QD, b->batch.nvar * sizeof(float), s->qd},
+        {GPUSVM__TB_Y, b->batch.nvar, s->y},
+        {GPUSVM__TB_CV, b->batch.nvar * sizeof(double), s->cv},
+        {GPUSVM__TB_G, b->batch.nvar * sizeof(double), s->g0},
+        {GPUSVM__TB_STATUS, (size_t)b->batch.nprob * GPUSVM__ST_COUNT * sizeof(double), s->st},
+        {GPUSVM__TB_PINFO, (size_t)b->batch.nprob * GPUSVM__PI_COUNT * sizeof(int32_t), s->info},
+        {GPUSVM__TB_MAP, npts_all * sizeof(int32_t), s->map}};
+    const size_t ws = (size_t)b->batch.nprob * (size_t)b->batch.q;
+    const struct { int buf; size_t bytes; } zero[4] = {{GPUSVM__TB_ALPHA, b->batch.nvar * sizeof(double)},
+                                                       {GPUSVM__TB_WS_IDX, ws * sizeof(int)},
+                                                       {GPUSVM__TB_WS_SLOT, ws * sizeof(int)},
+                                                       {GPUSVM__TB_COEF, ws * sizeof(double)}};
+    gpusvm_result r = GPUSVM_OK;
+    int i;
+    for (i = 0; i < 8 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_write(b, b->batch.mem[up[i].buf], 0, up[i].bytes, up[i].src);
+    for (i = 0; i < 4 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_fill(b, b->batch.mem[zero[i].buf], zero[i].bytes, 0);
+    if (r == GPUSVM_OK && b->batch.cslots) { /* the rows' problem table; no point held, no slot owned or used */
+        const size_t cs = (size_t)b->batch.cslots * sizeof(int32_t), head = GPUSVM__RC_HEAD * sizeof(int32_t),
+                     per = gpusvm__ocl_rc_words((size_t)b->batch.cslots) * sizeof(int32_t);
+        if ((r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_RINFO], 0, (size_t)b->batch.nprob * GPUSVM__PI_COUNT * sizeof(int32_t),
+                                   s->info)) == GPUSVM_OK &&
+            (r = gpusvm__ocl_fill(b, b->batch.mem[GPUSVM__TB_CMAP], b->batch.nvar * sizeof(int32_t), 0xFF)) == GPUSVM_OK)
+            r = gpusvm__ocl_fill(b, b->batch.mem[GPUSVM__TB_CSTATE], (size_t)b->batch.nprob * per, 0);
+        for (i = 0; i < b->batch.nprob && r == GPUSVM_OK; ++i) /* problem i's owners */
+            r = gpusvm__ocl_fill_at(b, b->batch.mem[GPUSVM__TB_CSTATE], (size_t)i * per + head, cs, 0xFF);
+    }
+    return r;
+}
+
+/* >>opencl/plan: a batch's shape, its points' form and buffers (train.bytes, train.begin) -------- */
+
+/* Keep `rows` points of d features with nnz nonzeros sparse on the device? desc.storage decides
+   where it is set. Else, where the dense copy would not fit (one buffer, or half the budget),
+   the smaller of the two (dense points that do not fit are streamed: gpusvm__ocl_stream_shape);
+   sparse where the dense copy has more than GPUSVM__SPARSE_GAIN words per nonzero: a sparse kernel row
+   costs about that much more per nonzero (hash probes, double sums) than the dense tile per word
+   (staged, every word reused 128 times) (docs/results.md, the code's choices). A precomputed kernel
+   matrix is kept dense; so are more than 2^31-1 nonzeros (the kernels' offsets are 32-bit). */
+#define GPUSVM__SPARSE_GAIN 16
+
+static int gpusvm__ocl_sparse(const gpusvm__ocl *b, size_t rows, size_t nnz, size_t d, int ktype)
+{
+    size_t dense;
+    if (ktype == GPUSVM__K_PRECOMPUTED || nnz > (size_t)INT_MAX) return 0;
+    if (b->base.ctx->storage != GPUSVM_STORAGE_AUTO) return b->base.ctx->storage == GPUSVM_STORAGE_SPARSE;
+    if (!gpusvm__mul(gpusvm__round_up(rows ? rows : 1, GPUSVM__PITCH), gpusvm__round_up(d ? d : 1, GPUSVM__FEAT_CHUNK) * 4,
+                     &dense))
+        return 1;
+    if (dense > b->max_alloc || dense > b->mem_budget / 2) /* the smaller form; dense points that do not fit stream */
+        return 2 * nnz + rows < dense / 4;
+    return nnz < dense / 4 / GPUSVM__SPARSE_GAIN;
+}
 
 /* Data larger than the device: where a batch's buffers (bytes) do not fit what the budget has
    left, and the batch is one dense problem larger than its working set (not Crammer-Singer's, not
@@ -7322,122 +7439,6 @@ static void gpusvm__ocl_cache_plan(gpusvm__ocl *b, const gpusvm__problem *p, int
     bytes[GPUSVM__TB_CMAP] = 0;
     for (i = 0; i < nprob; ++i) bytes[GPUSVM__TB_CMAP] += p[i].nvar * sizeof(int32_t);
     bytes[GPUSVM__TB_CSTATE] = (size_t)nprob * gpusvm__ocl_rc_words(slots) * sizeof(int32_t);
-}
-
-/* A float's bits as the problem table holds them (GPUSVM__PI_GAMMA). */
-static int32_t gpusvm__float_bits(float v)
-{
-    int32_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
-
-/* The host's staging copies of a batch's per-variable state, in one block. */
-typedef struct gpusvm__ocl_stage {
-    void *block;
-    double *g0, *cv, *st, *norm_d; /* norm_d: the norms in double (sparse points) */
-    float *norm, *qd;
-    int32_t *info, *map;
-    signed char *y;
-} gpusvm__ocl_stage;
-
-static gpusvm_result gpusvm__ocl_stage_alloc(gpusvm__ocl *b, size_t npts_all, gpusvm__ocl_stage *s)
-{
-    /* doubles first, then 4-byte words, then bytes: every array stays aligned */
-    const size_t n[9] = {b->batch.nvar, b->batch.nvar, (size_t)b->batch.nprob * GPUSVM__ST_COUNT, b->batch.sparse ? b->batch.npts : 0, b->batch.npts,
-                         b->batch.nvar, (size_t)b->batch.nprob * GPUSVM__PI_COUNT, npts_all, b->batch.nvar};
-    const size_t size[9] = {8, 8, 8, 8, 4, 4, 4, 4, 1};
-    size_t off[9], total = 0, bytes;
-    unsigned char *c;
-    int i;
-    for (i = 0; i < 9; ++i) {
-        off[i] = total;
-        if (!gpusvm__mul(n[i], size[i], &bytes) || total + bytes < total) return gpusvm__oom(b->base.ctx, "the training state");
-        total += bytes;
-    }
-    c = (unsigned char *)gpusvm__calloc(&b->base.ctx->alloc, total ? total : 1, 1);
-    if (!c) return gpusvm__oom(b->base.ctx, "the training state");
-    s->block = c;
-    s->g0 = (double *)(void *)(c + off[0]);
-    s->cv = (double *)(void *)(c + off[1]);
-    s->st = (double *)(void *)(c + off[2]);
-    s->norm_d = (double *)(void *)(c + off[3]);
-    s->norm = (float *)(void *)(c + off[4]);
-    s->qd = (float *)(void *)(c + off[5]);
-    s->info = (int32_t *)(void *)(c + off[6]);
-    s->map = (int32_t *)(void *)(c + off[7]);
-    s->y = (signed char *)(c + off[8]);
-    return GPUSVM_OK;
-}
-
-/* The staging copies: norms, the problem table, the map, and each variable's diagonal, G = -1,
-   bound and label (the status starts zeroed: running). */
-static void gpusvm__ocl_stage_fill(const gpusvm__ocl *b, const gpusvm__problem *p, int q, gpusvm__ocl_stage *s)
-{
-    size_t nvar = 0, pts = 0, i, k;
-    int t;
-    gpusvm__norms(&p[0].x, 0, b->batch.npts, s->norm);
-    if (b->batch.sparse) gpusvm__norms_d(&p[0].x, 0, b->batch.npts, s->norm_d);
-    for (t = 0; t < b->batch.nprob; ++t) {
-        int32_t *pi = s->info + (size_t)t * GPUSVM__PI_COUNT;
-        const int whole = p[t].nvar <= (size_t)q;
-        pi[GPUSVM__PI_VAR] = (int32_t)nvar;
-        pi[GPUSVM__PI_NVAR] = (int32_t)p[t].nvar;
-        pi[GPUSVM__PI_PT] = (int32_t)pts;
-        pi[GPUSVM__PI_NPTS] = (int32_t)p[t].npts;
-        pi[GPUSVM__PI_Q] = whole ? (int32_t)p[t].nvar : q;
-        pi[GPUSVM__PI_WHOLE] = whole;
-        pi[GPUSVM__PI_NPARTS] = (int32_t)gpusvm__keys_parts(p[t].nvar);
-        pi[GPUSVM__PI_SPLIT] = (int32_t)p[t].npts;
-        pi[GPUSVM__PI_LO] = (int32_t)b->split.plo; /* a split batch has one problem */
-        pi[GPUSVM__PI_HI] = (int32_t)(b->split.on ? b->split.phi : p[t].npts);
-        pi[GPUSVM__PI_GAMMA] = gpusvm__float_bits(p[t].gamma);
-        for (k = 0; k < p[t].npts; ++k) s->map[pts + k] = (int32_t)gpusvm__map_pt(&p[t], k);
-        for (i = 0; i < p[t].nvar; ++i) {
-            const size_t pt = gpusvm__map_pt(&p[t], GPUSVM__PT(i, p[t].npts));
-            s->qd[nvar + i] = gpusvm__diag(&p[0].x, pt, s->norm[pt], b->batch.ktype, p[t].gamma, b->batch.coef0, b->batch.degree);
-            s->g0[nvar + i] = -1.0;
-            s->cv[nvar + i] = p[t].C[i];
-            s->y[nvar + i] = p[t].y[i];
-        }
-        nvar += p[t].nvar;
-        pts += p[t].npts;
-    }
-}
-
-/* Upload: the staging copies to their buffers; alpha, the working sets and coefficients zeroed. */
-static gpusvm_result gpusvm__ocl_stage_upload(gpusvm__ocl *b, const gpusvm__ocl_stage *s, size_t npts_all)
-{
-    const struct { int buf; size_t bytes; const void *src; } up[8] = {
-        {GPUSVM__TB_NORM, b->batch.npts * (b->batch.sparse ? sizeof(double) : sizeof(float)),
-         b->batch.sparse ? (const void *)s->norm_d : (const void *)s->norm},
-        {GPUSVM__TB_QD, b->batch.nvar * sizeof(float), s->qd},
-        {GPUSVM__TB_Y, b->batch.nvar, s->y},
-        {GPUSVM__TB_CV, b->batch.nvar * sizeof(double), s->cv},
-        {GPUSVM__TB_G, b->batch.nvar * sizeof(double), s->g0},
-        {GPUSVM__TB_STATUS, (size_t)b->batch.nprob * GPUSVM__ST_COUNT * sizeof(double), s->st},
-        {GPUSVM__TB_PINFO, (size_t)b->batch.nprob * GPUSVM__PI_COUNT * sizeof(int32_t), s->info},
-        {GPUSVM__TB_MAP, npts_all * sizeof(int32_t), s->map}};
-    const size_t ws = (size_t)b->batch.nprob * (size_t)b->batch.q;
-    const struct { int buf; size_t bytes; } zero[4] = {{GPUSVM__TB_ALPHA, b->batch.nvar * sizeof(double)},
-                                                       {GPUSVM__TB_WS_IDX, ws * sizeof(int)},
-                                                       {GPUSVM__TB_WS_SLOT, ws * sizeof(int)},
-                                                       {GPUSVM__TB_COEF, ws * sizeof(double)}};
-    gpusvm_result r = GPUSVM_OK;
-    int i;
-    for (i = 0; i < 8 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_write(b, b->batch.mem[up[i].buf], 0, up[i].bytes, up[i].src);
-    for (i = 0; i < 4 && r == GPUSVM_OK; ++i) r = gpusvm__ocl_fill(b, b->batch.mem[zero[i].buf], zero[i].bytes, 0);
-    if (r == GPUSVM_OK && b->batch.cslots) { /* the rows' problem table; no point held, no slot owned or used */
-        const size_t cs = (size_t)b->batch.cslots * sizeof(int32_t), head = GPUSVM__RC_HEAD * sizeof(int32_t),
-                     per = gpusvm__ocl_rc_words((size_t)b->batch.cslots) * sizeof(int32_t);
-        if ((r = gpusvm__ocl_write(b, b->batch.mem[GPUSVM__TB_RINFO], 0, (size_t)b->batch.nprob * GPUSVM__PI_COUNT * sizeof(int32_t),
-                                   s->info)) == GPUSVM_OK &&
-            (r = gpusvm__ocl_fill(b, b->batch.mem[GPUSVM__TB_CMAP], b->batch.nvar * sizeof(int32_t), 0xFF)) == GPUSVM_OK)
-            r = gpusvm__ocl_fill(b, b->batch.mem[GPUSVM__TB_CSTATE], (size_t)b->batch.nprob * per, 0);
-        for (i = 0; i < b->batch.nprob && r == GPUSVM_OK; ++i) /* problem i's owners */
-            r = gpusvm__ocl_fill_at(b, b->batch.mem[GPUSVM__TB_CSTATE], (size_t)i * per + head, cs, 0xFF);
-    }
-    return r;
 }
 
 /* >>opencl/bind: the kernels' arguments for a batch --------------------------------------------- */
