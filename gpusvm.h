@@ -1010,7 +1010,6 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #define GPUSVM__SET_DIV 10
 #define GPUSVM__SET_PAIRS 2
 #define GPUSVM__SET_LD (GPUSVM__SET_MAX + 1)
-#define GPUSVM__SET_LOCAL ((size_t)GPUSVM__SET_MAX * (GPUSVM__SET_LD * 4 + 4 + 8) + 2 * GPUSVM__SET_GROUPS * 4)
 #define GPUSVM__SMO_LOCAL(q) \
     ((size_t)(q) * GPUSVM__SMO_POS_BYTES + (size_t)GPUSVM__L * GPUSVM__SMO_ITEM_BYTES + GPUSVM__SMO_SPARE)
 /* The selection's radix passes count digits into GPUSVM__SEL_BINS bins; one selection's scratch
@@ -16651,7 +16650,6 @@ static const char *const gpusvm__kernel_source[] = {
     "#define GPUSVM__SET_DIV 10\n",
     "#define GPUSVM__SET_PAIRS 2\n",
     "#define GPUSVM__SET_LD (GPUSVM__SET_MAX + 1)\n",
-    "#define GPUSVM__SET_LOCAL ((size_t)GPUSVM__SET_MAX * (GPUSVM__SET_LD * 4 + 4 + 8) + 2 * GPUSVM__SET_GROUPS * 4)\n",
     "#define GPUSVM__SMO_LOCAL(q) \\\n",
     "    ((size_t)(q) * GPUSVM__SMO_POS_BYTES + (size_t)GPUSVM__L * GPUSVM__SMO_ITEM_BYTES + GPUSVM__SMO_SPARE)\n",
     "/* The selection's radix passes count digits into GPUSVM__SEL_BINS bins; one selection's scratch\n",
@@ -20461,7 +20459,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3918
+#define GPUSVM__KERNEL_SOURCE_LINES 3917
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -106,7 +106,6 @@
 #define GPUSVM__SET_DIV 10
 #define GPUSVM__SET_PAIRS 2
 #define GPUSVM__SET_LD (GPUSVM__SET_MAX + 1)
-#define GPUSVM__SET_LOCAL ((size_t)GPUSVM__SET_MAX * (GPUSVM__SET_LD * 4 + 4 + 8) + 2 * GPUSVM__SET_GROUPS * 4)
 #define GPUSVM__SMO_LOCAL(q) \
     ((size_t)(q) * GPUSVM__SMO_POS_BYTES + (size_t)GPUSVM__L * GPUSVM__SMO_ITEM_BYTES + GPUSVM__SMO_SPARE)
 /* The selection's radix passes count digits into GPUSVM__SEL_BINS bins; one selection's scratch
