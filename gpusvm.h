@@ -1216,10 +1216,18 @@ GPUSVM__FN float gpusvm__kfun(int ktype, float dot, float nx, float nz, float ga
  * one program (kernels part 0: GPUSVM_K_<part> guards their definitions), the
  * copies and each step's family, which always run together.
  * GPUSVM__ARGS_*: each kernel's parameters, as
- * X_(kernel, type, name) separated by S_(). The kernels declare their
+ * X_(kernel, type, name, source) separated by S_(). The kernels declare their
  * parameters from these lists; the host names each argument slot from the
- * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count
- * when it builds the program. */
+ * same list (GPUSVM__A_ROWS_K, ...), checks each kernel's argument count
+ * when it builds the program, and binds each argument from its source
+ * (gpusvm.h, >>opencl/bind: one table a kernel, made from its list):
+ *   T(id)   the training batch's buffer GPUSVM__TB_<id>
+ *   C(id)   Crammer-Singer's buffer GPUSVM__CB_<id>
+ *   V(name) a value of the batch (GPUSVM__BV_<name>)
+ *   LM(name) local memory of that value's bytes
+ *   R(field) the rows' arguments (gpusvm__rows_args: training and prediction fill them)
+ *   U(field) the update's arguments (gpusvm__update_args: likewise)
+ *   L       set by the step that launches it, not bound */
 #define GPUSVM__KERNELS(X)                                                                              \
     X(ROWS, "gpusvm_rows_tiled", GPUSVM__TILE_WI * GPUSVM__TILE_WI, ROWS, ROWS)                                      \
     X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS, ROWS_FEW)                                          \
@@ -1243,183 +1251,219 @@ GPUSVM__FN float gpusvm__kfun(int ktype, float dot, float nx, float nz, float ga
     X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE, CS)
 
 /* gpusvm_rows_tiled, gpusvm_rows_few and gpusvm_rows_narrow (kernels part 1) */
-#define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \
-    X_(ROWS, __global const float *, A) S_() X_(ROWS, int, pitch_a) S_()                                \
-    X_(ROWS, __global const int *, idx) S_() X_(ROWS, __global const float *, norm_a) S_()              \
-    X_(ROWS, __global const float *, B) S_() X_(ROWS, int, pitch_b) S_()                                \
-    X_(ROWS, __global const float *, norm_b) S_() X_(ROWS, __global const int *, pinfo) S_()            \
-    X_(ROWS, __global const int *, map) S_() X_(ROWS, int, use_map) S_() X_(ROWS, int, dpad) S_()       \
-    X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \
-    X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \
-    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, coef0) S_() \
-    X_(ROWS, int, degree) S_() X_(ROWS, __global const gpusvm_wbits *, status) S_() X_(ROWS, int, a_pos) S_()   \
-    X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)
+#define GPUSVM__ARGS_ROWS(X_, S_)                                                                                   \
+    X_(ROWS, __global const float *, A, R(A)) S_() X_(ROWS, int, pitch_a, R(pitch_a)) S_()                          \
+    X_(ROWS, __global const int *, idx, R(idx)) S_() X_(ROWS, __global const float *, norm_a, R(norm_a)) S_()       \
+    X_(ROWS, __global const float *, B, R(B)) S_() X_(ROWS, int, pitch_b, R(pitch_b)) S_()                          \
+    X_(ROWS, __global const float *, norm_b, R(norm_b)) S_() X_(ROWS, __global const int *, pinfo, R(pinfo)) S_()   \
+    X_(ROWS, __global const int *, map, R(map)) S_() X_(ROWS, int, use_map, R(use_map)) S_()                        \
+    X_(ROWS, int, dpad, R(dpad)) S_() X_(ROWS, __global const int *, slot, R(slot)) S_()                            \
+    X_(ROWS, int, row_off, L) S_() X_(ROWS, int, nrows, L) S_() X_(ROWS, int, skip_whole, L) S_()                   \
+    X_(ROWS, __global float *, K, R(K)) S_() X_(ROWS, int, ldk, R(ldk)) S_() X_(ROWS, int, qmax, R(qmax)) S_()      \
+    X_(ROWS, int, ktype, R(ktype)) S_() X_(ROWS, float, coef0, R(coef0)) S_()                                       \
+    X_(ROWS, int, degree, R(degree)) S_() X_(ROWS, __global const gpusvm_wbits *, status, R(status)) S_()           \
+    X_(ROWS, int, a_pos, R(a_pos)) S_() X_(ROWS, int, self, R(self)) S_() X_(ROWS, int, b_mode, R(b_mode)) S_()     \
+    X_(ROWS, int, b_off, R(b_off)) S_() X_(ROWS, int, b_end, R(b_end))
 
 /* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form
  * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; b_mode 0 (the
  * problem's points) or 2 (its working set's, by position); the rest as gpusvm_rows_tiled */
-#define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \
-    X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \
-    X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \
-    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_a) S_() X_(ROWS_SPARSE, __global const int *, b_ptr) S_() \
-    X_(ROWS_SPARSE, __global const int *, b_col) S_() X_(ROWS_SPARSE, __global const float *, b_val) S_() \
-    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_b) S_() X_(ROWS_SPARSE, __global const int *, pinfo) S_() \
-    X_(ROWS_SPARSE, __global const int *, map) S_() X_(ROWS_SPARSE, int, use_map) S_()               \
-    X_(ROWS_SPARSE, __global const int *, slot) S_() X_(ROWS_SPARSE, int, row_off) S_()               \
-    X_(ROWS_SPARSE, int, nrows) S_() X_(ROWS_SPARSE, int, skip_whole) S_()                            \
-    X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \
-    X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, coef0) S_() \
-    X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const gpusvm_wbits *, status) S_()             \
-    X_(ROWS_SPARSE, int, self) S_() X_(ROWS_SPARSE, int, b_mode)
+#define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                            \
+    X_(ROWS_SPARSE, __global const int *, a_ptr, R(a_ptr)) S_()                                                     \
+    X_(ROWS_SPARSE, __global const int *, a_col, R(a_col)) S_()                                                     \
+    X_(ROWS_SPARSE, __global const float *, a_val, R(a_val)) S_()                                                   \
+    X_(ROWS_SPARSE, __global const int *, idx, R(idx)) S_()                                                         \
+    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_a, R(norm_a)) S_()                                          \
+    X_(ROWS_SPARSE, __global const int *, b_ptr, R(b_ptr)) S_()                                                     \
+    X_(ROWS_SPARSE, __global const int *, b_col, R(b_col)) S_()                                                     \
+    X_(ROWS_SPARSE, __global const float *, b_val, R(b_val)) S_()                                                   \
+    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_b, R(norm_b)) S_()                                          \
+    X_(ROWS_SPARSE, __global const int *, pinfo, R(pinfo)) S_()                                                     \
+    X_(ROWS_SPARSE, __global const int *, map, R(map)) S_() X_(ROWS_SPARSE, int, use_map, R(use_map)) S_()          \
+    X_(ROWS_SPARSE, __global const int *, slot, R(slot)) S_() X_(ROWS_SPARSE, int, row_off, L) S_()                 \
+    X_(ROWS_SPARSE, int, nrows, L) S_() X_(ROWS_SPARSE, int, skip_whole, L) S_()                                    \
+    X_(ROWS_SPARSE, __global float *, K, R(K)) S_() X_(ROWS_SPARSE, int, ldk, R(ldk)) S_()                          \
+    X_(ROWS_SPARSE, int, qmax, R(qmax)) S_() X_(ROWS_SPARSE, int, ktype, R(ktype)) S_()                             \
+    X_(ROWS_SPARSE, float, coef0, R(coef0)) S_() X_(ROWS_SPARSE, int, degree, R(degree)) S_()                       \
+    X_(ROWS_SPARSE, __global const gpusvm_wbits *, status, R(status)) S_()                                          \
+    X_(ROWS_SPARSE, int, self, R(self)) S_() X_(ROWS_SPARSE, int, b_mode, R(b_mode))
 
 /* gpusvm_row_cache (kernels part 1c) */
-#define GPUSVM__ARGS_ROW_CACHE(X_, S_)                                                                  \
-    X_(ROW_CACHE, __global const int *, pinfo) S_() X_(ROW_CACHE, __global int *, rinfo) S_()           \
-    X_(ROW_CACHE, __global const int *, ws_idx0) S_() X_(ROW_CACHE, __global int *, ws_slot0) S_()      \
-    X_(ROW_CACHE, __global int *, row_idx0) S_() X_(ROW_CACHE, __global int *, row_slot0) S_()          \
-    X_(ROW_CACHE, __global int *, cmap0) S_() X_(ROW_CACHE, __global int *, cstate0) S_()               \
-    X_(ROW_CACHE, int, cslots) S_() X_(ROW_CACHE, int, qmax) S_()                                       \
-    X_(ROW_CACHE, __global const gpusvm_wbits *, status) S_() X_(ROW_CACHE, int, first)
+#define GPUSVM__ARGS_ROW_CACHE(X_, S_)                                                                              \
+    X_(ROW_CACHE, __global const int *, pinfo, T(PINFO)) S_() X_(ROW_CACHE, __global int *, rinfo, T(RINFO)) S_()   \
+    X_(ROW_CACHE, __global const int *, ws_idx0, T(WS_IDX)) S_()                                                    \
+    X_(ROW_CACHE, __global int *, ws_slot0, T(WS_SLOT)) S_()                                                        \
+    X_(ROW_CACHE, __global int *, row_idx0, T(ROW_IDX)) S_()                                                        \
+    X_(ROW_CACHE, __global int *, row_slot0, T(ROW_SLOT)) S_() X_(ROW_CACHE, __global int *, cmap0, T(CMAP)) S_()   \
+    X_(ROW_CACHE, __global int *, cstate0, T(CSTATE)) S_() X_(ROW_CACHE, int, cslots, V(cslots)) S_()               \
+    X_(ROW_CACHE, int, qmax, V(qmax)) S_() X_(ROW_CACHE, __global const gpusvm_wbits *, status, T(STATUS)) S_()     \
+    X_(ROW_CACHE, int, first, L)
 
-#define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                  \
-    X_(GATHER_WS, __global const float *, X) S_() X_(GATHER_WS, int, pitch) S_()                        \
-    X_(GATHER_WS, __global const int *, idx) S_() X_(GATHER_WS, __global const int *, pinfo) S_()       \
-    X_(GATHER_WS, __global const int *, map) S_() X_(GATHER_WS, int, use_map) S_()                      \
-    X_(GATHER_WS, int, dpad) S_() X_(GATHER_WS, int, row_off) S_() X_(GATHER_WS, int, nrows) S_()       \
-    X_(GATHER_WS, int, skip_whole) S_() X_(GATHER_WS, __global float *, Aw) S_()                        \
-    X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const gpusvm_wbits *, status)
+#define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                              \
+    X_(GATHER_WS, __global const float *, X, R(B)) S_() X_(GATHER_WS, int, pitch, R(pitch_b)) S_()                  \
+    X_(GATHER_WS, __global const int *, idx, R(idx)) S_()                                                           \
+    X_(GATHER_WS, __global const int *, pinfo, R(pinfo)) S_()                                                       \
+    X_(GATHER_WS, __global const int *, map, R(map)) S_() X_(GATHER_WS, int, use_map, R(use_map)) S_()              \
+    X_(GATHER_WS, int, dpad, R(dpad)) S_() X_(GATHER_WS, int, row_off, L) S_() X_(GATHER_WS, int, nrows, L) S_()    \
+    X_(GATHER_WS, int, skip_whole, L) S_() X_(GATHER_WS, __global float *, Aw, R(A)) S_()                           \
+    X_(GATHER_WS, int, qmax, R(qmax)) S_() X_(GATHER_WS, __global const gpusvm_wbits *, status, R(status))
 
 /* gpusvm_fill (kernels part 1) */
-#define GPUSVM__ARGS_FILL(X_, S_) \
-    X_(FILL, __global uint *, p) S_() X_(FILL, uint, word) S_() X_(FILL, ulong, off) S_() X_(FILL, ulong, n)
-#define GPUSVM__ARGS_SCATTER(X_, S_)                                                                    \
-    X_(SCATTER, __global const ulong *, row_ptr) S_() X_(SCATTER, __global const int *, col) S_()       \
-    X_(SCATTER, __global const float *, val) S_() X_(SCATTER, ulong, base) S_() X_(SCATTER, int, n) S_() \
-    X_(SCATTER, __global float *, X) S_() X_(SCATTER, int, pitch)
+#define GPUSVM__ARGS_FILL(X_, S_)                                                                                   \
+    X_(FILL, __global uint *, p, L) S_() X_(FILL, uint, word, L) S_() X_(FILL, ulong, off, L) S_()                  \
+    X_(FILL, ulong, n, L)
+#define GPUSVM__ARGS_SCATTER(X_, S_)                                                                                \
+    X_(SCATTER, __global const ulong *, row_ptr, L) S_() X_(SCATTER, __global const int *, col, L) S_()             \
+    X_(SCATTER, __global const float *, val, L) S_() X_(SCATTER, ulong, base, L) S_() X_(SCATTER, int, n, L) S_()   \
+    X_(SCATTER, __global float *, X, L) S_() X_(SCATTER, int, pitch, L)
 
 /* kernels part 2 */
-#define GPUSVM__ARGS_KEYS(X_, S_)                                                                       \
-    X_(KEYS, __global const gpusvm_wbits *, G0) S_() X_(KEYS, __global const gpusvm_wbits *, alpha0) S_()           \
-    X_(KEYS, __global const char *, y0) S_() X_(KEYS, __global const gpusvm_wbits *, Cv0) S_()                \
-    X_(KEYS, __global const int *, pinfo) S_() X_(KEYS, int, nparts_max) S_()                           \
-    X_(KEYS, __global uint *, key_up0) S_() X_(KEYS, __global uint *, key_low0) S_()                    \
-    X_(KEYS, __global gpusvm_wbits *, part_up0) S_() X_(KEYS, __global gpusvm_wbits *, part_low0) S_()              \
-    X_(KEYS, __global const gpusvm_wbits *, status) S_() X_(KEYS, int, nu)
+#define GPUSVM__ARGS_KEYS(X_, S_)                                                                                   \
+    X_(KEYS, __global const gpusvm_wbits *, G0, T(G)) S_()                                                          \
+    X_(KEYS, __global const gpusvm_wbits *, alpha0, T(ALPHA)) S_() X_(KEYS, __global const char *, y0, T(Y)) S_()   \
+    X_(KEYS, __global const gpusvm_wbits *, Cv0, T(CV)) S_() X_(KEYS, __global const int *, pinfo, T(PINFO)) S_()   \
+    X_(KEYS, int, nparts_max, V(nparts_max)) S_() X_(KEYS, __global uint *, key_up0, T(KEY_UP)) S_()                \
+    X_(KEYS, __global uint *, key_low0, T(KEY_LOW)) S_()                                                            \
+    X_(KEYS, __global gpusvm_wbits *, part_up0, T(PART_UP)) S_()                                                    \
+    X_(KEYS, __global gpusvm_wbits *, part_low0, T(PART_LOW)) S_()                                                  \
+    X_(KEYS, __global const gpusvm_wbits *, status, T(STATUS)) S_() X_(KEYS, int, nu, V(nu))
 
-#define GPUSVM__ARGS_SELECT(X_, S_)                                                                     \
-    X_(SELECT, __global uint *, key_up0) S_() X_(SELECT, __global uint *, key_low0) S_()                \
-    X_(SELECT, __global const int *, pinfo) S_() X_(SELECT, int, nparts_max) S_() X_(SELECT, int, qmax) S_() \
-    X_(SELECT, __global const gpusvm_wbits *, part_up0) S_() X_(SELECT, __global const gpusvm_wbits *, part_low0) S_() \
-    X_(SELECT, __global int *, ws_idx0) S_() X_(SELECT, __global int *, ws_slot0) S_()                  \
-    X_(SELECT, int, mode_in) S_() X_(SELECT, gpusvm_wbits, eps) S_() X_(SELECT, gpusvm_wbits, max_iter) S_()        \
-    X_(SELECT, __global gpusvm_wbits *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \
-    X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)
+#define GPUSVM__ARGS_SELECT(X_, S_)                                                                                 \
+    X_(SELECT, __global uint *, key_up0, T(KEY_UP)) S_() X_(SELECT, __global uint *, key_low0, T(KEY_LOW)) S_()     \
+    X_(SELECT, __global const int *, pinfo, T(PINFO)) S_() X_(SELECT, int, nparts_max, V(nparts_max)) S_()          \
+    X_(SELECT, int, qmax, V(qmax)) S_() X_(SELECT, __global const gpusvm_wbits *, part_up0, T(PART_UP)) S_()        \
+    X_(SELECT, __global const gpusvm_wbits *, part_low0, T(PART_LOW)) S_()                                          \
+    X_(SELECT, __global int *, ws_idx0, T(WS_IDX)) S_() X_(SELECT, __global int *, ws_slot0, T(WS_SLOT)) S_()       \
+    X_(SELECT, int, mode_in, L) S_() X_(SELECT, gpusvm_wbits, eps, L) S_()                                          \
+    X_(SELECT, gpusvm_wbits, max_iter, L) S_() X_(SELECT, __global gpusvm_wbits *, status0, T(STATUS)) S_()         \
+    X_(SELECT, __global const char *, y0, T(Y)) S_() X_(SELECT, int, nu, V(nu)) S_()                                \
+    X_(SELECT, int, split, L) S_() X_(SELECT, __global uint *, sel_g, T(SEL))
 
 /* the selection over the grid (part 2): gpusvm_sel_hist, _ties, _take (ties0: the keys' partials'
  * buffer, free once gpusvm_select has read them, 4 * nparts_max words a problem); cands: a split
  * problem's lists into its report out instead (G0: their gradients) */
-#define GPUSVM__ARGS_SEL(X_, S_)                                                                        \
-    X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \
-    X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \
-    X_(SEL, int, qmax) S_() X_(SEL, __global const gpusvm_wbits *, status) S_() X_(SEL, __global uint *, sel_g) S_() \
-    X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \
-    X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \
-    X_(SEL, int, nparts_max) S_() X_(SEL, int, cands) S_() X_(SEL, __global ulong *, out) S_()           \
-    X_(SEL, __global const gpusvm_wbits *, G0)
+#define GPUSVM__ARGS_SEL(X_, S_)                                                                                    \
+    X_(SEL, __global uint *, key_up0, T(KEY_UP)) S_() X_(SEL, __global uint *, key_low0, T(KEY_LOW)) S_()           \
+    X_(SEL, __global const char *, y0, T(Y)) S_() X_(SEL, __global const int *, pinfo, T(PINFO)) S_()               \
+    X_(SEL, int, qmax, V(qmax)) S_() X_(SEL, __global const gpusvm_wbits *, status, T(STATUS)) S_()                 \
+    X_(SEL, __global uint *, sel_g, T(SEL)) S_() X_(SEL, __global int *, list0, T(LIST)) S_()                       \
+    X_(SEL, __global int *, ws_idx0, T(WS_IDX)) S_() X_(SEL, int, side, V(zero)) S_()                               \
+    X_(SEL, int, pass, V(zero)) S_() X_(SEL, int, mode_in, V(zero)) S_() X_(SEL, int, nu, V(nu)) S_()               \
+    X_(SEL, __global uint *, ties0, T(PART_UP)) S_() X_(SEL, int, nparts_max, V(nparts_max)) S_()                   \
+    X_(SEL, int, cands, V(cands)) S_() X_(SEL, __global ulong *, out, T(CANDS)) S_()                                \
+    X_(SEL, __global const gpusvm_wbits *, G0, T(G))
 
 /* a split problem's report and its merged working set's gradients (part 2) */
-#define GPUSVM__ARGS_CANDS(X_, S_)                                                                      \
-    X_(CANDS, __global uint *, key_up0) S_() X_(CANDS, __global uint *, key_low0) S_()                  \
-    X_(CANDS, __global const char *, y0) S_() X_(CANDS, __global const gpusvm_wbits *, G0) S_()               \
-    X_(CANDS, __global const int *, pinfo) S_() X_(CANDS, int, nparts_max) S_() X_(CANDS, int, qmax) S_() \
-    X_(CANDS, __global const gpusvm_wbits *, part_up0) S_() X_(CANDS, __global const gpusvm_wbits *, part_low0) S_() \
-    X_(CANDS, __global const int *, ws_idx0) S_() X_(CANDS, __global const int *, ws_slot0) S_()        \
-    X_(CANDS, int, mode_in) S_() X_(CANDS, __global const gpusvm_wbits *, status0) S_() X_(CANDS, int, nu) S_() \
-    X_(CANDS, __global ulong *, out) S_() X_(CANDS, int, grid) S_() X_(CANDS, __global uint *, sel_g)
+#define GPUSVM__ARGS_CANDS(X_, S_)                                                                                  \
+    X_(CANDS, __global uint *, key_up0, T(KEY_UP)) S_() X_(CANDS, __global uint *, key_low0, T(KEY_LOW)) S_()       \
+    X_(CANDS, __global const char *, y0, T(Y)) S_() X_(CANDS, __global const gpusvm_wbits *, G0, T(G)) S_()         \
+    X_(CANDS, __global const int *, pinfo, T(PINFO)) S_() X_(CANDS, int, nparts_max, V(nparts_max)) S_()            \
+    X_(CANDS, int, qmax, V(qmax)) S_() X_(CANDS, __global const gpusvm_wbits *, part_up0, T(PART_UP)) S_()          \
+    X_(CANDS, __global const gpusvm_wbits *, part_low0, T(PART_LOW)) S_()                                           \
+    X_(CANDS, __global const int *, ws_idx0, T(WS_IDX)) S_()                                                        \
+    X_(CANDS, __global const int *, ws_slot0, T(WS_SLOT)) S_() X_(CANDS, int, mode_in, L) S_()                      \
+    X_(CANDS, __global const gpusvm_wbits *, status0, T(STATUS)) S_() X_(CANDS, int, nu, V(nu)) S_()                \
+    X_(CANDS, __global ulong *, out, T(CANDS)) S_() X_(CANDS, int, grid, V(grid)) S_()                              \
+    X_(CANDS, __global uint *, sel_g, T(SEL))
 
-#define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                     \
-    X_(WS_PUT, __global gpusvm_wbits *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \
-    X_(WS_PUT, __global const gpusvm_wbits *, gws) S_() X_(WS_PUT, __global const int *, pinfo) S_()          \
-    X_(WS_PUT, __global const gpusvm_wbits *, status0)
+#define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                                 \
+    X_(WS_PUT, __global gpusvm_wbits *, G0, T(G)) S_() X_(WS_PUT, __global const int *, ws_idx0, T(WS_IDX)) S_()    \
+    X_(WS_PUT, __global const gpusvm_wbits *, gws, T(WS_G)) S_()                                                    \
+    X_(WS_PUT, __global const int *, pinfo, T(PINFO)) S_()                                                          \
+    X_(WS_PUT, __global const gpusvm_wbits *, status0, T(STATUS))
 
 /* kernels part 3 */
-#define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \
-    X_(GATHER, __global const float *, K0) S_() X_(GATHER, int, ldk) S_() X_(GATHER, __global float *, Kq0) S_() \
-    X_(GATHER, __global const int *, pinfo) S_() X_(GATHER, int, qmax) S_()                             \
-    X_(GATHER, __global const int *, ws_idx0) S_() X_(GATHER, __global const int *, ws_slot0) S_()      \
-    X_(GATHER, __global const gpusvm_wbits *, status)
+#define GPUSVM__ARGS_GATHER(X_, S_)                                                                                 \
+    X_(GATHER, __global const float *, K0, T(K)) S_() X_(GATHER, int, ldk, V(ldk)) S_()                             \
+    X_(GATHER, __global float *, Kq0, T(KQ)) S_() X_(GATHER, __global const int *, pinfo, T(PINFO)) S_()            \
+    X_(GATHER, int, qmax, V(qmax)) S_() X_(GATHER, __global const int *, ws_idx0, T(WS_IDX)) S_()                   \
+    X_(GATHER, __global const int *, ws_slot0, T(WS_SLOT)) S_()                                                     \
+    X_(GATHER, __global const gpusvm_wbits *, status, T(STATUS))
 
-#define GPUSVM__ARGS_SMO(X_, S_)                                                                        \
-    X_(SMO, __global const float *, Kq0) S_() X_(SMO, __global const int *, pinfo) S_() X_(SMO, int, qmax) S_() \
-    X_(SMO, __global const int *, ws_idx0) S_()                                                         \
-    X_(SMO, __global gpusvm_wbits *, alpha0) S_() X_(SMO, __global const gpusvm_wbits *, G0) S_()                   \
-    X_(SMO, __global const char *, y0) S_() X_(SMO, __global const gpusvm_wbits *, Cv0) S_()                  \
-    X_(SMO, __global const float *, qd0) S_() X_(SMO, __global gpusvm_wbits *, coef0) S_()                    \
-    X_(SMO, gpusvm_wbits, eps) S_() X_(SMO, gpusvm_wbits, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \
-    X_(SMO, int, whole_inner) S_() X_(SMO, gpusvm_wbits, max_iter) S_() X_(SMO, __global gpusvm_wbits *, status0) S_() \
-    X_(SMO, int, nu)
+#define GPUSVM__ARGS_SMO(X_, S_)                                                                                    \
+    X_(SMO, __global const float *, Kq0, T(KQ)) S_() X_(SMO, __global const int *, pinfo, T(PINFO)) S_()            \
+    X_(SMO, int, qmax, V(qmax)) S_() X_(SMO, __global const int *, ws_idx0, T(WS_IDX)) S_()                         \
+    X_(SMO, __global gpusvm_wbits *, alpha0, T(ALPHA)) S_() X_(SMO, __global const gpusvm_wbits *, G0, T(G)) S_()   \
+    X_(SMO, __global const char *, y0, T(Y)) S_() X_(SMO, __global const gpusvm_wbits *, Cv0, T(CV)) S_()           \
+    X_(SMO, __global const float *, qd0, T(QD)) S_() X_(SMO, __global gpusvm_wbits *, coef0, T(COEF)) S_()          \
+    X_(SMO, gpusvm_wbits, eps, L) S_() X_(SMO, gpusvm_wbits, ratio_in, L) S_() X_(SMO, int, max_inner_in, L) S_()   \
+    X_(SMO, int, whole_inner, V(whole_inner)) S_() X_(SMO, gpusvm_wbits, max_iter, L) S_()                          \
+    X_(SMO, __global gpusvm_wbits *, status0, T(STATUS)) S_() X_(SMO, int, nu, V(nu))
 
 /* kernels part 4 */
-#define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \
-    X_(UPDATE, __global gpusvm_wbits *, out0) S_() X_(UPDATE, __global const char *, y0) S_()                 \
-    X_(UPDATE, int, use_y) S_() X_(UPDATE, __global const int *, pinfo) S_() X_(UPDATE, int, qmax) S_() \
-    X_(UPDATE, __global const float *, K0) S_() X_(UPDATE, int, ldk) S_()                               \
-    X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const gpusvm_wbits *, coef0) S_()        \
-    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const gpusvm_wbits *, status) S_()                         \
-    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \
-    X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)
+#define GPUSVM__ARGS_UPDATE(X_, S_)                                                                                 \
+    X_(UPDATE, __global gpusvm_wbits *, out0, U(out)) S_() X_(UPDATE, __global const char *, y0, U(y)) S_()         \
+    X_(UPDATE, int, use_y, U(use_y)) S_() X_(UPDATE, __global const int *, pinfo, U(pinfo)) S_()                    \
+    X_(UPDATE, int, qmax, U(qmax)) S_() X_(UPDATE, __global const float *, K0, U(K)) S_()                           \
+    X_(UPDATE, int, ldk, U(ldk)) S_() X_(UPDATE, __global const int *, slot0, U(slot)) S_()                         \
+    X_(UPDATE, __global const gpusvm_wbits *, coef0, U(coef)) S_() X_(UPDATE, int, m_in, U(m_in)) S_()              \
+    X_(UPDATE, __global const gpusvm_wbits *, status, U(status)) S_() X_(UPDATE, int, coef_off, V(zero)) S_()       \
+    X_(UPDATE, int, out_off, V(zero)) S_() X_(UPDATE, int, var_off, V(zero)) S_()                                   \
+    X_(UPDATE, int, var_end, V(int_max)) S_() X_(UPDATE, int, k_off, V(zero))
 
 /* gpusvm_rows_update (kernels part 4): gpusvm_rows_tiled's arguments, then these */
-#define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                   \
-    X_(ROWS_UPD, __global gpusvm_wbits *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \
-    X_(ROWS_UPD, __global const gpusvm_wbits *, coef)
+#define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                               \
+    X_(ROWS_UPD, __global gpusvm_wbits *, out0, T(G)) S_() X_(ROWS_UPD, __global const char *, y0, T(Y)) S_()       \
+    X_(ROWS_UPD, __global const gpusvm_wbits *, coef, T(S_COEF))
 
 /* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are
  * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row
  * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus
  * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */
-#define GPUSVM__ARGS_CS_RESP(X_, S_)                                                                    \
-    X_(CS_RESP, __global gpusvm_wbits *, c) S_() X_(CS_RESP, __global const float *, K) S_()                 \
-    X_(CS_RESP, int, ldk) S_() X_(CS_RESP, __global const int *, moved) S_()                            \
-    X_(CS_RESP, __global const gpusvm_wide *, dA) S_() X_(CS_RESP, __global const gpusvm_wbits *, status) S_() \
-    X_(CS_RESP, __global const int *, cinfo) S_() X_(CS_RESP, int, q) S_() X_(CS_RESP, int, mmax)
+#define GPUSVM__ARGS_CS_RESP(X_, S_)                                                                                \
+    X_(CS_RESP, __global gpusvm_wbits *, c, C(C)) S_() X_(CS_RESP, __global const float *, K, T(K)) S_()            \
+    X_(CS_RESP, int, ldk, V(ldk)) S_() X_(CS_RESP, __global const int *, moved, C(MOVED)) S_()                      \
+    X_(CS_RESP, __global const gpusvm_wide *, dA, C(DA)) S_()                                                       \
+    X_(CS_RESP, __global const gpusvm_wbits *, status, T(STATUS)) S_()                                              \
+    X_(CS_RESP, __global const int *, cinfo, C(CINFO)) S_() X_(CS_RESP, int, q, V(cs_q)) S_()                       \
+    X_(CS_RESP, int, mmax, V(cs_m))
 
-#define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \
-    X_(CS_UPDATE, __global const gpusvm_wbits *, c) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, alpha) S_()   \
-    X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, U) S_()        \
-    X_(CS_UPDATE, __global const gpusvm_wbits *, status) S_() X_(CS_UPDATE, __global gpusvm_wbits *, part) S_()     \
-    X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \
-    X_(CS_UPDATE, __global const int *, cinfo) S_() X_(CS_UPDATE, int, nparts_max) S_()                 \
-    X_(CS_UPDATE, int, qc)
+#define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                              \
+    X_(CS_UPDATE, __global const gpusvm_wbits *, c, C(C)) S_()                                                      \
+    X_(CS_UPDATE, __global const gpusvm_wbits *, alpha, C(ALPHA)) S_()                                              \
+    X_(CS_UPDATE, __global const int *, cls, C(CLS)) S_()                                                           \
+    X_(CS_UPDATE, __global const gpusvm_wbits *, U, C(U)) S_()                                                      \
+    X_(CS_UPDATE, __global const gpusvm_wbits *, status, T(STATUS)) S_()                                            \
+    X_(CS_UPDATE, __global gpusvm_wbits *, part, C(PART)) S_()                                                      \
+    X_(CS_UPDATE, __global uint *, cand_key, C(CAND_KEY)) S_()                                                      \
+    X_(CS_UPDATE, __global int *, cand_idx, C(CAND_IDX)) S_()                                                       \
+    X_(CS_UPDATE, __global const int *, cinfo, C(CINFO)) S_() X_(CS_UPDATE, int, nparts_max, V(cs_parts)) S_()      \
+    X_(CS_UPDATE, int, qc, V(cs_qc))
 
-#define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \
-    X_(CS_SELECT, __global const gpusvm_wbits *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \
-    X_(CS_SELECT, __global uint *, cand_key) S_() X_(CS_SELECT, __global const int *, cand_idx) S_()    \
-    X_(CS_SELECT, __global gpusvm_wbits *, status) S_() X_(CS_SELECT, gpusvm_wbits, eps) S_()                       \
-    X_(CS_SELECT, gpusvm_wbits, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \
-    X_(CS_SELECT, __global int *, row_idx) S_() X_(CS_SELECT, __global int *, row_slot) S_()            \
-    X_(CS_SELECT, __global int *, pinfo) S_() X_(CS_SELECT, __global int *, have) S_()                  \
-    X_(CS_SELECT, int, cache) S_() X_(CS_SELECT, __global const int *, cinfo) S_() X_(CS_SELECT, int, qmax)
+#define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                              \
+    X_(CS_SELECT, __global const gpusvm_wbits *, part, C(PART)) S_()                                                \
+    X_(CS_SELECT, int, nparts_max, V(cs_parts)) S_() X_(CS_SELECT, __global uint *, cand_key, C(CAND_KEY)) S_()     \
+    X_(CS_SELECT, __global const int *, cand_idx, C(CAND_IDX)) S_()                                                 \
+    X_(CS_SELECT, __global gpusvm_wbits *, status, T(STATUS)) S_() X_(CS_SELECT, gpusvm_wbits, eps, L) S_()         \
+    X_(CS_SELECT, gpusvm_wbits, max_iter, L) S_() X_(CS_SELECT, int, q, V(cs_q)) S_()                               \
+    X_(CS_SELECT, __global int *, ws, C(WS)) S_() X_(CS_SELECT, __global int *, row_idx, T(WS_IDX)) S_()            \
+    X_(CS_SELECT, __global int *, row_slot, T(WS_SLOT)) S_() X_(CS_SELECT, __global int *, pinfo, T(PINFO)) S_()    \
+    X_(CS_SELECT, __global int *, have, C(HAVE)) S_() X_(CS_SELECT, int, cache, V(cs_cache)) S_()                   \
+    X_(CS_SELECT, __global const int *, cinfo, C(CINFO)) S_() X_(CS_SELECT, int, qmax, V(qmax))
 
-#define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                   \
-    X_(CS_SOLVE, __global const float *, K) S_() X_(CS_SOLVE, int, ldk) S_()                            \
-    X_(CS_SOLVE, __global const int *, ws) S_() X_(CS_SOLVE, __global gpusvm_wbits *, status) S_()            \
-    X_(CS_SOLVE, __global gpusvm_wbits *, alpha) S_() X_(CS_SOLVE, __global const gpusvm_wbits *, c) S_()           \
-    X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const gpusvm_wbits *, U) S_()          \
-    X_(CS_SOLVE, __global const gpusvm_wbits *, kd) S_() X_(CS_SOLVE, __global gpusvm_wide *, dA) S_()             \
-    X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, mmax) S_() X_(CS_SOLVE, int, q) S_()     \
-    X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, gpusvm_wbits, eps) S_() X_(CS_SOLVE, gpusvm_wbits, ratio) S_()       \
-    X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local gpusvm_wide *, cws) S_()                    \
-    X_(CS_SOLVE, __local gpusvm_wide *, scr) S_() X_(CS_SOLVE, __global const int *, cinfo) S_()             \
-    X_(CS_SOLVE, int, qmax)
+#define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                               \
+    X_(CS_SOLVE, __global const float *, K, T(K)) S_() X_(CS_SOLVE, int, ldk, V(ldk)) S_()                          \
+    X_(CS_SOLVE, __global const int *, ws, C(WS)) S_()                                                              \
+    X_(CS_SOLVE, __global gpusvm_wbits *, status, T(STATUS)) S_()                                                   \
+    X_(CS_SOLVE, __global gpusvm_wbits *, alpha, C(ALPHA)) S_()                                                     \
+    X_(CS_SOLVE, __global const gpusvm_wbits *, c, C(C)) S_() X_(CS_SOLVE, __global const int *, cls, C(CLS)) S_()  \
+    X_(CS_SOLVE, __global const gpusvm_wbits *, U, C(U)) S_()                                                       \
+    X_(CS_SOLVE, __global const gpusvm_wbits *, kd, C(KD)) S_()                                                     \
+    X_(CS_SOLVE, __global gpusvm_wide *, dA, C(DA)) S_() X_(CS_SOLVE, __global int *, moved, C(MOVED)) S_()         \
+    X_(CS_SOLVE, int, mmax, V(cs_m)) S_() X_(CS_SOLVE, int, q, V(cs_q)) S_()                                        \
+    X_(CS_SOLVE, int, cache, V(cs_cache)) S_() X_(CS_SOLVE, gpusvm_wbits, eps, L) S_()                              \
+    X_(CS_SOLVE, gpusvm_wbits, ratio, L) S_() X_(CS_SOLVE, __local float *, kws, LM(cs_kws)) S_()                   \
+    X_(CS_SOLVE, __local gpusvm_wide *, cws, LM(cs_cws)) S_()                                                       \
+    X_(CS_SOLVE, __local gpusvm_wide *, scr, LM(cs_scr)) S_()                                                       \
+    X_(CS_SOLVE, __global const int *, cinfo, C(CINFO)) S_() X_(CS_SOLVE, int, qmax, V(qmax))
 
 /* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the
  * kernels declare the parameters. */
 #define GPUSVM__COMMA() ,
 #ifdef __OPENCL_VERSION__
-#define GPUSVM__PARAM(k, type, name) type name
+#define GPUSVM__PARAM(k, type, name, source) type name
 #else
-#define GPUSVM__SLOT(k, type, name) GPUSVM__A_##k##_##name
+#define GPUSVM__SLOT(k, type, name, source) GPUSVM__A_##k##_##name
 #endif
 
 #endif /* GPUSVM__SHARED_H */
@@ -5850,7 +5894,19 @@ enum { GPUSVM__TRAIN_BUFS(GPUSVM__BID) GPUSVM__TB_COUNT };
 static const char *const gpusvm__train_buf_what[GPUSVM__TB_COUNT] = {GPUSVM__TRAIN_BUFS(GPUSVM__BWHAT)};
 #undef GPUSVM__BWHAT
 
-#define GPUSVM__CS_NBUF 13 /* Crammer-Singer's buffers (GPUSVM__CS_BUFS, with the backend's steps) */
+/* Crammer-Singer (kernels part 5): its buffers beside the batch's (which holds the points, the
+   row lists, the rows K, the status and the problem table), in allocation order. */
+#define GPUSVM__CS_BUFS(X_)                                                                                       \
+    X_(C, "the responses") X_(ALPHA, "alpha") X_(CLS, "the classes") X_(U, "bounds") X_(KD, "the kernel diagonal") \
+    X_(HAVE, "the row cache's map") X_(PART, "partials") X_(CAND_KEY, "candidates") X_(CAND_IDX, "candidates")    \
+    X_(WS, "the working sets") X_(DA, "the working sets' steps") X_(MOVED, "the working sets' steps")             \
+    X_(CINFO, "the Crammer-Singer problem table")
+#define GPUSVM__BID(id, what) GPUSVM__CB_##id,
+enum { GPUSVM__CS_BUFS(GPUSVM__BID) GPUSVM__CB_COUNT };
+#undef GPUSVM__BID
+#define GPUSVM__BWHAT(id, what) what,
+static const char *const gpusvm__cs_buf_what[GPUSVM__CB_COUNT] = {GPUSVM__CS_BUFS(GPUSVM__BWHAT)};
+#undef GPUSVM__BWHAT
 
 /* From this many variables in a problem the selection runs over the grid (kernels part 2's
    gpusvm_sel_*), below it in one work-group per problem (docs/results.md, the code's choices). */
@@ -5988,7 +6044,7 @@ struct gpusvm__ocl {
     /* ---- Crammer-Singer (cs.begin): its buffers, working-set size, classes, row cache, update
        groups ---- */
     struct {
-        gpusvm__cl_mem mem[GPUSVM__CS_NBUF];
+        gpusvm__cl_mem mem[GPUSVM__CB_COUNT];
         int q, m, cache;      /* m: the most classes of a problem */
         size_t parts, coef;   /* the most gpusvm_cs_update groups of a problem; coefficients of all */
         size_t resp;          /* the most gpusvm_cs_resp items of a problem, rounded up to groups */
@@ -6134,7 +6190,7 @@ static void gpusvm__ocl_train_end(gpusvm__backend *bb)
     b->st.host_rows = NULL;
     b->split.rep = b->split.reps = b->split.merge = NULL;
     b->split.on = 0;
-    gpusvm__release_mems(b, b->cs.mem, GPUSVM__CS_NBUF);
+    gpusvm__release_mems(b, b->cs.mem, GPUSVM__CB_COUNT);
     gpusvm__release_mems(b, b->batch.mem, GPUSVM__TB_COUNT);
 }
 
@@ -6254,13 +6310,6 @@ static gpusvm_result gpusvm__ocl_read(gpusvm__ocl *b, gpusvm__cl_mem m, size_t b
         GPUSVM__SET(SELECT, SELECT_##name, var);                                                                   \
         GPUSVM__SET(CHECK, SELECT_##name, var);                                                                    \
     } while (0)
-/* and gpusvm_rows_update takes them first: bound with them, its per-launch ones by the stream's update */
-#define GPUSVM__SET_ROWS_ALL(name, var)                                                                            \
-    do {                                                                                                           \
-        GPUSVM__SET_ROWS(name, var);                                                                               \
-        GPUSVM__SET(ROWS_UPD, ROWS_##name, var);                                                                   \
-    } while (0)
-
 static gpusvm_result gpusvm__ocl_need(gpusvm__ocl *b, gpusvm__kset set);
 
 /* Sets argument slot of kernel k to size bytes at value (NULL: local memory of size bytes), now
@@ -7442,13 +7491,127 @@ static void gpusvm__ocl_cache_plan(gpusvm__ocl *b, const gpusvm__problem *p, int
 
 /* >>opencl/bind: the kernels' arguments for a batch --------------------------------------------- */
 
-/* The arguments of gpusvm_rows_tiled and gpusvm_rows_few that training and prediction set apart. */
+/* The rows kernels' arguments that training and prediction set apart (R(field) in kernels part 0's
+   lists): the rows' and the columns' points, dense (A, B) or as CSR arrays (a_*, b_*), and the rest
+   every rows kernel takes. */
 typedef struct gpusvm__rows_args {
-    gpusvm__cl_mem A, idx, norm_a, B, norm_b, pinfo, map, slot, K, status;
+    gpusvm__cl_mem A, B, a_ptr, a_col, a_val, b_ptr, b_col, b_val;
+    gpusvm__cl_mem idx, norm_a, norm_b, pinfo, map, slot, K, status;
     gpusvm__cl_int pitch_a, pitch_b, use_map, dpad, ldk, qmax, ktype, degree, a_pos;
-    gpusvm__cl_int self; /* the rows' and the columns' points are one set (training) */
-    float coef0;         /* gamma: each problem's, in the problem table */
+    gpusvm__cl_int self;                 /* the rows' and the columns' points are one set (training) */
+    gpusvm__cl_int b_mode, b_off, b_end; /* the columns (every point: 0, 0, 0; the steps change them) */
+    float coef0;                         /* gamma: each problem's, in the problem table */
 } gpusvm__rows_args;
+
+/* gpusvm_update's arguments that training and prediction set apart (U(field)): the vectors it adds
+   into and their labels, the rows and the coefficients it adds. */
+typedef struct gpusvm__update_args {
+    gpusvm__cl_mem out, y, pinfo, K, slot, coef, status;
+    gpusvm__cl_int use_y, qmax, ldk, m_in;
+} gpusvm__update_args;
+
+/* The values an argument is bound to (V(name)), or the bytes of its local memory (LM(name)). */
+#define GPUSVM__BIND_VALUES(X_)                                                                          \
+    X_(qmax) X_(ldk) X_(nparts_max) X_(nu) X_(cslots) X_(grid) X_(cands) X_(whole_inner) X_(zero)       \
+    X_(int_max) X_(cs_q) X_(cs_m) X_(cs_qc) X_(cs_parts) X_(cs_cache) X_(cs_kws) X_(cs_cws) X_(cs_scr)
+#define GPUSVM__BVID(name) GPUSVM__BV_##name,
+enum { GPUSVM__BIND_VALUES(GPUSVM__BVID) GPUSVM__BV_COUNT };
+#undef GPUSVM__BVID
+
+/* An argument's source (the lists' fourth column): its kind, its bytes and where it is (a buffer's
+   id, a value's id, a field's offset). */
+enum { GPUSVM__AS_LAUNCH, GPUSVM__AS_TRAIN, GPUSVM__AS_CS, GPUSVM__AS_VALUE, GPUSVM__AS_LOCAL, GPUSVM__AS_ROWS,
+       GPUSVM__AS_UPDATE };
+typedef struct gpusvm__arg_src {
+    unsigned char kind, size;
+    unsigned short at;
+} gpusvm__arg_src;
+#define GPUSVM__AS_L {GPUSVM__AS_LAUNCH, 0, 0}
+#define GPUSVM__AS_T(id) {GPUSVM__AS_TRAIN, sizeof(gpusvm__cl_mem), GPUSVM__TB_##id}
+#define GPUSVM__AS_C(id) {GPUSVM__AS_CS, sizeof(gpusvm__cl_mem), GPUSVM__CB_##id}
+#define GPUSVM__AS_V(name) {GPUSVM__AS_VALUE, sizeof(gpusvm__cl_int), GPUSVM__BV_##name}
+#define GPUSVM__AS_LM(name) {GPUSVM__AS_LOCAL, 0, GPUSVM__BV_##name}
+#define GPUSVM__AS_R(f) {GPUSVM__AS_ROWS, sizeof(((gpusvm__rows_args *)0)->f), offsetof(gpusvm__rows_args, f)}
+#define GPUSVM__AS_U(f) {GPUSVM__AS_UPDATE, sizeof(((gpusvm__update_args *)0)->f), offsetof(gpusvm__update_args, f)}
+#define GPUSVM__SRC(k, type, name, source) GPUSVM__AS_##source
+
+/* Each argument list's sources, slot by slot (gpusvm_rows_update: gpusvm_rows_tiled's, then its own). */
+#define GPUSVM__SRCS(list, ...)                                                                          \
+    static const gpusvm__arg_src gpusvm__src_##list[] = {__VA_ARGS__};                                   \
+    typedef char gpusvm__src_n_##list[sizeof gpusvm__src_##list / sizeof(gpusvm__arg_src) == GPUSVM__A_##list##_N ? 1 : -1];
+#define GPUSVM__SRCS_OF(list) GPUSVM__SRCS(list, GPUSVM__ARGS_##list(GPUSVM__SRC, GPUSVM__COMMA))
+GPUSVM__SRCS_OF(ROWS) GPUSVM__SRCS_OF(ROWS_SPARSE) GPUSVM__SRCS_OF(ROW_CACHE) GPUSVM__SRCS_OF(GATHER_WS)
+GPUSVM__SRCS_OF(SCATTER) GPUSVM__SRCS_OF(FILL) GPUSVM__SRCS_OF(KEYS) GPUSVM__SRCS_OF(SELECT) GPUSVM__SRCS_OF(SEL)
+GPUSVM__SRCS_OF(GATHER) GPUSVM__SRCS_OF(SMO) GPUSVM__SRCS_OF(UPDATE) GPUSVM__SRCS_OF(CANDS) GPUSVM__SRCS_OF(WS_PUT)
+GPUSVM__SRCS_OF(CS_RESP) GPUSVM__SRCS_OF(CS_UPDATE) GPUSVM__SRCS_OF(CS_SELECT) GPUSVM__SRCS_OF(CS_SOLVE)
+GPUSVM__SRCS(ROWS_UPD, GPUSVM__ARGS_ROWS(GPUSVM__SRC, GPUSVM__COMMA), GPUSVM__ARGS_ROWS_UPD(GPUSVM__SRC, GPUSVM__COMMA))
+#define GPUSVM__KSRC(id, name, wg, args, part) gpusvm__src_##args,
+static const gpusvm__arg_src *const gpusvm__kernel_src[GPUSVM__KN_COUNT] = {GPUSVM__KERNELS(GPUSVM__KSRC)};
+#undef GPUSVM__KSRC
+
+/* What a bind reads besides the buffers: the values, and the rows' and the update's arguments
+   (NULL: none; a kernel that needs them is not bound from this view). */
+typedef struct gpusvm__ocl_view {
+    gpusvm__cl_int v[GPUSVM__BV_COUNT];
+    const gpusvm__rows_args *rows;
+    const gpusvm__update_args *upd;
+} gpusvm__ocl_view;
+
+/* The values of the bound batch (and of Crammer-Singer's, where it has begun). */
+static void gpusvm__ocl_view_values(const gpusvm__ocl *b, gpusvm__ocl_view *w)
+{
+    gpusvm__cl_int *v = w->v;
+    const int q = b->cs.q, m = b->cs.m;
+    v[GPUSVM__BV_qmax] = b->batch.q;
+    v[GPUSVM__BV_ldk] = (gpusvm__cl_int)b->batch.ldk;
+    v[GPUSVM__BV_nparts_max] = (gpusvm__cl_int)b->batch.nparts_max;
+    v[GPUSVM__BV_nu] = b->batch.nu;
+    v[GPUSVM__BV_cslots] = b->batch.cslots;
+    v[GPUSVM__BV_grid] = b->batch.sel_grid;
+    v[GPUSVM__BV_cands] = b->split.on; /* the grid selection makes a split problem's lists (gpusvm__ocl_split_post) */
+    v[GPUSVM__BV_whole_inner] = GPUSVM__WHOLE_INNER;
+    v[GPUSVM__BV_zero] = 0;
+    v[GPUSVM__BV_int_max] = INT_MAX;
+    v[GPUSVM__BV_cs_q] = q;
+    v[GPUSVM__BV_cs_m] = m;
+    v[GPUSVM__BV_cs_qc] = q < GPUSVM__L ? q : GPUSVM__L;
+    v[GPUSVM__BV_cs_parts] = (gpusvm__cl_int)b->cs.parts;
+    v[GPUSVM__BV_cs_cache] = b->cs.cache;
+    v[GPUSVM__BV_cs_kws] = (gpusvm__cl_int)GPUSVM__CS_KWS_BYTES(q);
+    v[GPUSVM__BV_cs_cws] = (gpusvm__cl_int)GPUSVM__CS_CWS_BYTES(q, m);
+    v[GPUSVM__BV_cs_scr] = (gpusvm__cl_int)GPUSVM__CS_SCR_BYTES(q, m);
+    w->rows = NULL;
+    w->upd = NULL;
+}
+
+/* Bind: every argument of the kernels in set from its source, but those their steps set (L). */
+static gpusvm_result gpusvm__ocl_bind(gpusvm__ocl *b, gpusvm__kset set, const gpusvm__ocl_view *w)
+{
+    gpusvm_result r = GPUSVM_OK;
+    unsigned i;
+    int k;
+    for (k = 0; k < GPUSVM__KN_COUNT && r == GPUSVM_OK; ++k) {
+        for (i = 0; (set >> k & 1) && i < gpusvm__kernels[k].nargs && r == GPUSVM_OK; ++i) {
+            const gpusvm__arg_src *s = &gpusvm__kernel_src[k][i];
+            const void *v = NULL;
+            size_t size = s->size;
+            switch (s->kind) {
+            case GPUSVM__AS_LAUNCH: continue;
+            case GPUSVM__AS_TRAIN: v = &b->batch.mem[s->at]; break;
+            case GPUSVM__AS_CS: v = &b->cs.mem[s->at]; break;
+            case GPUSVM__AS_VALUE: v = &w->v[s->at]; break;
+            case GPUSVM__AS_LOCAL: size = (size_t)w->v[s->at]; break;
+            case GPUSVM__AS_ROWS: v = w->rows ? (const char *)w->rows + s->at : NULL; break;
+            default: v = w->upd ? (const char *)w->upd + s->at : NULL; break;
+            }
+            if (!v && s->kind != GPUSVM__AS_LOCAL)
+                return gpusvm__fail(b->base.ctx, GPUSVM_ERR_KERNEL_ARGS, "kernel %s: argument %u has no source here",
+                                    gpusvm__kernels[k].name, i);
+            r = gpusvm__ocl_set(b, k, (int)i, size, v);
+        }
+    }
+    return r;
+}
 
 /* Set: the rows kernels' columns (kernels part 1's b_mode, b_off, b_end; every point: 0, 0, 0). */
 static gpusvm_result gpusvm__ocl_rows_cols(gpusvm__ocl *b, gpusvm__cl_int mode, gpusvm__cl_int off, gpusvm__cl_int end)
@@ -7479,123 +7642,6 @@ static int gpusvm__ocl_narrow_ok(const gpusvm__ocl *b, int ktype, int dpad)
     return !b->batch.no_narrow && ktype != GPUSVM__K_PRECOMPUTED && dpad <= GPUSVM__NARROW_D;
 }
 
-/* Bind: every argument of the rows kernels but the per-launch range (row_off, nrows, skip_whole). */
-static gpusvm_result gpusvm__ocl_bind_rows(gpusvm__ocl *b, const gpusvm__rows_args *ra)
-{
-    gpusvm_result r = GPUSVM_OK;
-    GPUSVM__SET_ROWS_ALL(A, ra->A);
-    GPUSVM__SET_ROWS_ALL(pitch_a, ra->pitch_a);
-    GPUSVM__SET_ROWS_ALL(idx, ra->idx);
-    GPUSVM__SET_ROWS_ALL(norm_a, ra->norm_a);
-    GPUSVM__SET_ROWS_ALL(B, ra->B);
-    GPUSVM__SET_ROWS_ALL(pitch_b, ra->pitch_b);
-    GPUSVM__SET_ROWS_ALL(norm_b, ra->norm_b);
-    GPUSVM__SET_ROWS_ALL(pinfo, ra->pinfo);
-    GPUSVM__SET_ROWS_ALL(map, ra->map);
-    GPUSVM__SET_ROWS_ALL(use_map, ra->use_map);
-    GPUSVM__SET_ROWS_ALL(dpad, ra->dpad);
-    GPUSVM__SET_ROWS_ALL(slot, ra->slot);
-    GPUSVM__SET_ROWS_ALL(K, ra->K);
-    GPUSVM__SET_ROWS_ALL(ldk, ra->ldk);
-    GPUSVM__SET_ROWS_ALL(qmax, ra->qmax);
-    GPUSVM__SET_ROWS_ALL(ktype, ra->ktype);
-    GPUSVM__SET_ROWS_ALL(coef0, ra->coef0);
-    GPUSVM__SET_ROWS_ALL(degree, ra->degree);
-    GPUSVM__SET_ROWS_ALL(status, ra->status);
-    GPUSVM__SET_ROWS_ALL(a_pos, ra->a_pos);
-    GPUSVM__SET_ROWS_ALL(self, ra->self);
-    b->batch.narrow = gpusvm__ocl_narrow_ok(b, ra->ktype, ra->dpad);
-    r = gpusvm__ocl_rows_cols(b, 0, 0, 0);
-fail:
-    return r;
-}
-
-/* The arguments of gpusvm_rows_sparse but the per-launch range (row_off, nrows, skip_whole): the
-   rows' points and the columns' points as CSR arrays (ptr, col, val each). */
-typedef struct gpusvm__sparse_args {
-    gpusvm__cl_mem a[3], b[3], idx, norm_a, norm_b, pinfo, map, slot, K, status;
-    gpusvm__cl_int use_map, ldk, qmax, ktype, degree, self;
-    float coef0;
-} gpusvm__sparse_args;
-
-static gpusvm_result gpusvm__ocl_bind_sparse(gpusvm__ocl *b, const gpusvm__sparse_args *sa)
-{
-    gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int points = 0; /* the columns: every point (b_mode 0) */
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_a_ptr, sa->a[0]);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_a_col, sa->a[1]);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_a_val, sa->a[2]);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_idx, sa->idx);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_norm_a, sa->norm_a);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_b_ptr, sa->b[0]);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_b_col, sa->b[1]);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_b_val, sa->b[2]);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_norm_b, sa->norm_b);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_pinfo, sa->pinfo);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_map, sa->map);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_use_map, sa->use_map);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_slot, sa->slot);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_K, sa->K);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_ldk, sa->ldk);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_qmax, sa->qmax);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_ktype, sa->ktype);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_coef0, sa->coef0);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_degree, sa->degree);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_status, sa->status);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_self, sa->self);
-    GPUSVM__SET(ROWS_SPARSE, ROWS_SPARSE_b_mode, points);
-fail:
-    return r;
-}
-
-/* Bind: the sparse rows kernel for a training batch (rows and columns both the batch's points; list:
-   the rows' points, their slots and the problem table that counts them, as gpusvm__ocl_bind_train_rows
-   chose). */
-static gpusvm_result gpusvm__ocl_bind_train_sparse(gpusvm__ocl *b, gpusvm__cl_int use_map, const gpusvm__cl_mem *list)
-{
-    gpusvm__cl_mem *m = b->batch.mem;
-    gpusvm__sparse_args sa;
-    sa.a[0] = sa.b[0] = m[GPUSVM__TB_X_PTR];
-    sa.a[1] = sa.b[1] = m[GPUSVM__TB_X_COL];
-    sa.a[2] = sa.b[2] = m[GPUSVM__TB_X_VAL];
-    sa.idx = list[0];
-    sa.norm_a = sa.norm_b = m[GPUSVM__TB_NORM];
-    sa.pinfo = list[2];
-    sa.map = m[GPUSVM__TB_MAP];
-    sa.use_map = use_map;
-    sa.slot = list[1];
-    sa.K = m[GPUSVM__TB_K];
-    sa.ldk = (gpusvm__cl_int)b->batch.ldk;
-    sa.qmax = b->batch.q;
-    sa.ktype = b->batch.ktype;
-    sa.coef0 = b->batch.coef0;
-    sa.degree = b->batch.degree;
-    sa.status = m[GPUSVM__TB_STATUS];
-    sa.self = 1;
-    return gpusvm__ocl_bind_sparse(b, &sa);
-}
-
-/* Bind: the row cache's kernel (kernels part 1c). */
-static gpusvm_result gpusvm__ocl_bind_row_cache(gpusvm__ocl *b)
-{
-    gpusvm__cl_mem *m = b->batch.mem;
-    gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->batch.q, cslots = b->batch.cslots;
-    GPUSVM__SET(ROW_CACHE, ROW_CACHE_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(ROW_CACHE, ROW_CACHE_rinfo, m[GPUSVM__TB_RINFO]);
-    GPUSVM__SET(ROW_CACHE, ROW_CACHE_ws_idx0, m[GPUSVM__TB_WS_IDX]);
-    GPUSVM__SET(ROW_CACHE, ROW_CACHE_ws_slot0, m[GPUSVM__TB_WS_SLOT]);
-    GPUSVM__SET(ROW_CACHE, ROW_CACHE_row_idx0, m[GPUSVM__TB_ROW_IDX]);
-    GPUSVM__SET(ROW_CACHE, ROW_CACHE_row_slot0, m[GPUSVM__TB_ROW_SLOT]);
-    GPUSVM__SET(ROW_CACHE, ROW_CACHE_cmap0, m[GPUSVM__TB_CMAP]);
-    GPUSVM__SET(ROW_CACHE, ROW_CACHE_cstate0, m[GPUSVM__TB_CSTATE]);
-    GPUSVM__SET(ROW_CACHE, ROW_CACHE_cslots, cslots);
-    GPUSVM__SET(ROW_CACHE, ROW_CACHE_qmax, qmax);
-    GPUSVM__SET(ROW_CACHE, ROW_CACHE_status, m[GPUSVM__TB_STATUS]);
-fail:
-    return r;
-}
-
 /* The list a round's rows are computed from: their points, their slots, the problem table that
    counts them; with the row cache its list of missing rows, else the working sets. */
 static void gpusvm__ocl_rows_list(const gpusvm__ocl *b, gpusvm__cl_mem *list)
@@ -7605,86 +7651,80 @@ static void gpusvm__ocl_rows_list(const gpusvm__ocl *b, gpusvm__cl_mem *list)
     list[2] = b->batch.mem[b->batch.cslots ? GPUSVM__TB_RINFO : GPUSVM__TB_PINFO];
 }
 
-/* Bind: the rows kernels and the working-set gather for a training batch, from the round's list
-   (gpusvm__ocl_rows_list; with the row cache through its copy of the problem table). */
-static gpusvm_result gpusvm__ocl_bind_train_rows(gpusvm__ocl *b, gpusvm__cl_int use_map)
+/* The rows' arguments for a training batch (rows and columns both the batch's points; the rows'
+   list: gpusvm__ocl_rows_list). */
+static void gpusvm__ocl_train_rows_args(const gpusvm__ocl *b, gpusvm__cl_int use_map, gpusvm__rows_args *ra)
 {
-    gpusvm__cl_mem *m = b->batch.mem;
-    gpusvm__rows_args ra;
-    gpusvm_result r;
-    const gpusvm__cl_int qmax = b->batch.q, pitch = (gpusvm__cl_int)b->batch.pitch, dpad = (gpusvm__cl_int)b->batch.dpad;
+    const gpusvm__cl_mem *m = b->batch.mem;
     gpusvm__cl_mem list[3];
     gpusvm__ocl_rows_list(b, list);
-    if (b->batch.cslots && (r = gpusvm__ocl_bind_row_cache(b)) != GPUSVM_OK) return r;
-    if (b->batch.sparse) return gpusvm__ocl_bind_train_sparse(b, use_map, list);
-    ra.a_pos = m[GPUSVM__TB_XW] != NULL; /* A: the gathered working-set vectors, else the points */
-    ra.A = ra.a_pos ? m[GPUSVM__TB_XW] : m[GPUSVM__TB_X];
-    ra.pitch_a = ra.a_pos ? qmax : pitch;
-    ra.idx = list[0];
-    ra.norm_a = ra.norm_b = m[GPUSVM__TB_NORM];
-    ra.B = m[GPUSVM__TB_X];
-    ra.pitch_b = pitch;
-    ra.pinfo = list[2];
-    ra.map = m[GPUSVM__TB_MAP];
-    ra.use_map = use_map;
-    ra.dpad = dpad;
-    ra.slot = list[1];
-    ra.K = m[GPUSVM__TB_K];
-    ra.ldk = (gpusvm__cl_int)b->batch.ldk;
-    ra.qmax = qmax;
-    ra.ktype = b->batch.ktype;
-    ra.coef0 = b->batch.coef0;
-    ra.degree = b->batch.degree;
-    ra.status = m[GPUSVM__TB_STATUS];
-    ra.self = 1;
-    if ((r = gpusvm__ocl_bind_rows(b, &ra)) != GPUSVM_OK) return r;
-    GPUSVM__SET(GATHER_WS, GATHER_WS_X, m[GPUSVM__TB_X]);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_pitch, pitch);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_idx, list[0]);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_pinfo, list[2]);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_map, m[GPUSVM__TB_MAP]);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_use_map, use_map);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_dpad, dpad);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_Aw, m[GPUSVM__TB_XW]);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_qmax, qmax);
-    GPUSVM__SET(GATHER_WS, GATHER_WS_status, m[GPUSVM__TB_STATUS]);
-fail:
-    return r;
+    memset(ra, 0, sizeof *ra);
+    ra->a_pos = m[GPUSVM__TB_XW] != NULL; /* A: the gathered working-set vectors, else the points */
+    ra->A = ra->a_pos ? m[GPUSVM__TB_XW] : m[GPUSVM__TB_X];
+    ra->B = m[GPUSVM__TB_X];
+    ra->a_ptr = ra->b_ptr = m[GPUSVM__TB_X_PTR];
+    ra->a_col = ra->b_col = m[GPUSVM__TB_X_COL];
+    ra->a_val = ra->b_val = m[GPUSVM__TB_X_VAL];
+    ra->pitch_a = ra->a_pos ? b->batch.q : (gpusvm__cl_int)b->batch.pitch;
+    ra->pitch_b = (gpusvm__cl_int)b->batch.pitch;
+    ra->idx = list[0];
+    ra->slot = list[1];
+    ra->pinfo = list[2];
+    ra->norm_a = ra->norm_b = m[GPUSVM__TB_NORM];
+    ra->map = m[GPUSVM__TB_MAP];
+    ra->use_map = use_map;
+    ra->dpad = (gpusvm__cl_int)b->batch.dpad;
+    ra->K = m[GPUSVM__TB_K];
+    ra->ldk = (gpusvm__cl_int)b->batch.ldk;
+    ra->qmax = b->batch.q;
+    ra->ktype = b->batch.ktype;
+    ra->coef0 = b->batch.coef0;
+    ra->degree = b->batch.degree;
+    ra->status = m[GPUSVM__TB_STATUS];
+    ra->self = 1;
 }
 
-/* Bind: the arguments of the grid selection's kernels that stay fixed for the run. */
-static gpusvm_result gpusvm__ocl_bind_sel(gpusvm__ocl *b, gpusvm__cl_int nu)
+/* The update's arguments for a training batch: the moved variables' rows into every gradient. */
+static void gpusvm__ocl_train_update_args(const gpusvm__ocl *b, gpusvm__update_args *ua)
 {
-    gpusvm__cl_mem *m = b->batch.mem;
-    gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->batch.q, zero = 0, nparts_max = (gpusvm__cl_int)b->batch.nparts_max, cands = b->split.on;
-    int k;
-    for (k = GPUSVM__KN_SEL_HIST; k <= GPUSVM__KN_SEL_TAKE; ++k) {
-        const struct { unsigned slot; size_t size; const void *v; } a[18] = {
-            {GPUSVM__A_SEL_key_up0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_KEY_UP]},
-            {GPUSVM__A_SEL_key_low0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_KEY_LOW]},
-            {GPUSVM__A_SEL_y0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_Y]},
-            {GPUSVM__A_SEL_pinfo, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_PINFO]},
-            {GPUSVM__A_SEL_qmax, sizeof qmax, &qmax},
-            {GPUSVM__A_SEL_status, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_STATUS]},
-            {GPUSVM__A_SEL_sel_g, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_SEL]},
-            {GPUSVM__A_SEL_list0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_LIST]},
-            {GPUSVM__A_SEL_ws_idx0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_WS_IDX]},
-            {GPUSVM__A_SEL_nu, sizeof nu, &nu},
-            {GPUSVM__A_SEL_ties0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_PART_UP]},
-            {GPUSVM__A_SEL_nparts_max, sizeof nparts_max, &nparts_max},
-            {GPUSVM__A_SEL_cands, sizeof cands, &cands}, /* a split problem's lists (gpusvm__ocl_split_post) */
-            {GPUSVM__A_SEL_out, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_CANDS]},
-            {GPUSVM__A_SEL_G0, sizeof(gpusvm__cl_mem), &m[GPUSVM__TB_G]},
-            {GPUSVM__A_SEL_side, sizeof zero, &zero}, /* the per-launch ones, set as they change */
-            {GPUSVM__A_SEL_pass, sizeof zero, &zero},
-            {GPUSVM__A_SEL_mode_in, sizeof zero, &zero}};
-        int i;
-        for (i = 0; i < 18; ++i)
-            if ((r = gpusvm__ocl_set(b, k, (int)a[i].slot, a[i].size, a[i].v)) != GPUSVM_OK) goto fail;
-    }
-fail:
-    return r;
+    const gpusvm__cl_mem *m = b->batch.mem;
+    ua->out = m[GPUSVM__TB_G];
+    ua->y = m[GPUSVM__TB_Y];
+    ua->use_y = 1;
+    ua->pinfo = m[GPUSVM__TB_PINFO];
+    ua->qmax = ua->m_in = b->batch.q;
+    ua->K = m[GPUSVM__TB_K];
+    ua->ldk = (gpusvm__cl_int)b->batch.ldk;
+    ua->slot = m[GPUSVM__TB_WS_SLOT];
+    ua->coef = m[GPUSVM__TB_COEF];
+    ua->status = m[GPUSVM__TB_STATUS];
+}
+
+/* The dense rows kernels, which take the same arguments, and gpusvm_rows_update, which takes them first. */
+#define GPUSVM__KS_ROWS (GPUSVM__KBIT(ROWS) | GPUSVM__KBIT(ROWS_FEW) | GPUSVM__KBIT(ROWS_NARROW))
+
+/* Bind: every kernel of a training batch, but what its steps set: the rows (sparse, or dense and
+   the working set's gather), the row cache, the selection, the inner solve, the update, a split
+   problem's report. */
+static gpusvm_result gpusvm__ocl_bind_train(gpusvm__ocl *b, gpusvm__cl_int use_map)
+{
+    gpusvm__kset set = GPUSVM__KBIT(KEYS) | GPUSVM__KBIT(SELECT) | GPUSVM__KBIT(CHECK) | GPUSVM__KBIT(SEL_HIST) |
+                       GPUSVM__KBIT(SEL_TIES) | GPUSVM__KBIT(SEL_TAKE) | GPUSVM__KBIT(GATHER) | GPUSVM__KBIT(SMO) |
+                       GPUSVM__KBIT(UPDATE);
+    gpusvm__rows_args ra;
+    gpusvm__update_args ua;
+    gpusvm__ocl_view w;
+    gpusvm__ocl_view_values(b, &w);
+    gpusvm__ocl_train_rows_args(b, use_map, &ra);
+    gpusvm__ocl_train_update_args(b, &ua);
+    w.rows = &ra;
+    w.upd = &ua;
+    if (b->batch.sparse) set |= GPUSVM__KBIT(ROWS_SPARSE);
+    else set |= GPUSVM__KS_ROWS | GPUSVM__KBIT(ROWS_UPD) | GPUSVM__KBIT(GATHER_WS);
+    if (b->batch.cslots) set |= GPUSVM__KBIT(ROW_CACHE);
+    if (b->split.on) set |= GPUSVM__KBIT(CANDS) | GPUSVM__KBIT(WS_PUT);
+    if (!b->batch.sparse) b->batch.narrow = gpusvm__ocl_narrow_ok(b, ra.ktype, ra.dpad);
+    return gpusvm__ocl_bind(b, set, &w);
 }
 
 /* The grid selection (kernels part 2) after gpusvm_select's check: side 0's first counting pass;
@@ -7717,88 +7757,6 @@ static gpusvm_result gpusvm__ocl_sel_grid(gpusvm__ocl *b, gpusvm__cl_int md, int
             (r = gpusvm__ocl_launch(b, GPUSVM__KN_SEL_TAKE, 2, g, l)) != GPUSVM_OK)
             return r;
     }
-fail:
-    return r;
-}
-
-/* Bind: the arguments of the selection that stay fixed for the whole run. */
-static gpusvm_result gpusvm__ocl_bind_train_select(gpusvm__ocl *b, gpusvm__cl_int nu)
-{
-    gpusvm__cl_mem *m = b->batch.mem;
-    gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->batch.q, nparts_max = (gpusvm__cl_int)b->batch.nparts_max;
-    GPUSVM__SET(KEYS, KEYS_G0, m[GPUSVM__TB_G]);
-    GPUSVM__SET(KEYS, KEYS_alpha0, m[GPUSVM__TB_ALPHA]);
-    GPUSVM__SET(KEYS, KEYS_y0, m[GPUSVM__TB_Y]);
-    GPUSVM__SET(KEYS, KEYS_Cv0, m[GPUSVM__TB_CV]);
-    GPUSVM__SET(KEYS, KEYS_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(KEYS, KEYS_nparts_max, nparts_max);
-    GPUSVM__SET(KEYS, KEYS_key_up0, m[GPUSVM__TB_KEY_UP]);
-    GPUSVM__SET(KEYS, KEYS_key_low0, m[GPUSVM__TB_KEY_LOW]);
-    GPUSVM__SET(KEYS, KEYS_part_up0, m[GPUSVM__TB_PART_UP]);
-    GPUSVM__SET(KEYS, KEYS_part_low0, m[GPUSVM__TB_PART_LOW]);
-    GPUSVM__SET(KEYS, KEYS_status, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(KEYS, KEYS_nu, nu);
-    GPUSVM__SET_SELECT(key_up0, m[GPUSVM__TB_KEY_UP]);
-    GPUSVM__SET_SELECT(key_low0, m[GPUSVM__TB_KEY_LOW]);
-    GPUSVM__SET_SELECT(pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET_SELECT(nparts_max, nparts_max);
-    GPUSVM__SET_SELECT(qmax, qmax);
-    GPUSVM__SET_SELECT(part_up0, m[GPUSVM__TB_PART_UP]);
-    GPUSVM__SET_SELECT(part_low0, m[GPUSVM__TB_PART_LOW]);
-    GPUSVM__SET_SELECT(ws_idx0, m[GPUSVM__TB_WS_IDX]);
-    GPUSVM__SET_SELECT(ws_slot0, m[GPUSVM__TB_WS_SLOT]);
-    GPUSVM__SET_SELECT(status0, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET_SELECT(y0, m[GPUSVM__TB_Y]);
-    GPUSVM__SET_SELECT(nu, nu);
-    GPUSVM__SET_SELECT(sel_g, m[GPUSVM__TB_SEL]);
-    return gpusvm__ocl_bind_sel(b, nu);
-fail:
-    return r;
-}
-
-/* Bind: the arguments of the inner solve and the gradient update that stay fixed for the run. */
-static gpusvm_result gpusvm__ocl_bind_train_solve(gpusvm__ocl *b, gpusvm__cl_int nu)
-{
-    gpusvm__cl_mem *m = b->batch.mem;
-    gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->batch.q, ldk = (gpusvm__cl_int)b->batch.ldk, whole_inner = GPUSVM__WHOLE_INNER, one = 1,
-                         zero = 0;
-    GPUSVM__SET(GATHER, GATHER_K0, m[GPUSVM__TB_K]);
-    GPUSVM__SET(GATHER, GATHER_ldk, ldk);
-    GPUSVM__SET(GATHER, GATHER_Kq0, m[GPUSVM__TB_KQ]);
-    GPUSVM__SET(GATHER, GATHER_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(GATHER, GATHER_qmax, qmax);
-    GPUSVM__SET(GATHER, GATHER_ws_idx0, m[GPUSVM__TB_WS_IDX]);
-    GPUSVM__SET(GATHER, GATHER_ws_slot0, m[GPUSVM__TB_WS_SLOT]);
-    GPUSVM__SET(GATHER, GATHER_status, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(SMO, SMO_Kq0, m[GPUSVM__TB_KQ]);
-    GPUSVM__SET(SMO, SMO_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(SMO, SMO_qmax, qmax);
-    GPUSVM__SET(SMO, SMO_ws_idx0, m[GPUSVM__TB_WS_IDX]);
-    GPUSVM__SET(SMO, SMO_alpha0, m[GPUSVM__TB_ALPHA]);
-    GPUSVM__SET(SMO, SMO_G0, m[GPUSVM__TB_G]);
-    GPUSVM__SET(SMO, SMO_y0, m[GPUSVM__TB_Y]);
-    GPUSVM__SET(SMO, SMO_Cv0, m[GPUSVM__TB_CV]);
-    GPUSVM__SET(SMO, SMO_qd0, m[GPUSVM__TB_QD]);
-    GPUSVM__SET(SMO, SMO_coef0, m[GPUSVM__TB_COEF]);
-    GPUSVM__SET(SMO, SMO_whole_inner, whole_inner);
-    GPUSVM__SET(SMO, SMO_status0, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(SMO, SMO_nu, nu);
-    GPUSVM__SET(UPDATE, UPDATE_out0, m[GPUSVM__TB_G]);
-    GPUSVM__SET(UPDATE, UPDATE_y0, m[GPUSVM__TB_Y]);
-    GPUSVM__SET(UPDATE, UPDATE_use_y, one);
-    GPUSVM__SET(UPDATE, UPDATE_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(UPDATE, UPDATE_qmax, qmax);
-    GPUSVM__SET(UPDATE, UPDATE_K0, m[GPUSVM__TB_K]);
-    GPUSVM__SET(UPDATE, UPDATE_ldk, ldk);
-    GPUSVM__SET(UPDATE, UPDATE_slot0, m[GPUSVM__TB_WS_SLOT]);
-    GPUSVM__SET(UPDATE, UPDATE_coef0, m[GPUSVM__TB_COEF]);
-    GPUSVM__SET(UPDATE, UPDATE_m_in, qmax);
-    GPUSVM__SET(UPDATE, UPDATE_status, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(UPDATE, UPDATE_coef_off, zero);
-    GPUSVM__SET(UPDATE, UPDATE_out_off, zero);
-    r = gpusvm__ocl_update_window(b, 0, INT_MAX, 0);
 fail:
     return r;
 }
@@ -8171,9 +8129,6 @@ static gpusvm_result gpusvm__ocl_stream_update(gpusvm__ocl *b)
     GPUSVM__SET(ROWS_UPD, ROWS_row_off, zero);
     GPUSVM__SET(ROWS_UPD, ROWS_nrows, cnt);
     GPUSVM__SET(ROWS_UPD, ROWS_skip_whole, zero);
-    GPUSVM__SET(ROWS_UPD, ROWS_UPD_out0, b->batch.mem[GPUSVM__TB_G]);
-    GPUSVM__SET(ROWS_UPD, ROWS_UPD_y0, b->batch.mem[GPUSVM__TB_Y]);
-    GPUSVM__SET(ROWS_UPD, ROWS_UPD_coef, b->batch.mem[GPUSVM__TB_S_COEF]);
     for (t = 0; t < b->st.ntiles && r == GPUSVM_OK; ++t) r = gpusvm__ocl_stream_tile(b, t);
     if (r == GPUSVM_OK && (r = gpusvm__ocl_stream_fetch(b, 0)) == GPUSVM_OK) r = gpusvm__ocl_stream_fetch(b, 1);
 fail:
@@ -8401,15 +8356,17 @@ fail:
 static gpusvm_result gpusvm__ocl_split_update(gpusvm__ocl *b)
 {
     const size_t n = b->split.phi - b->split.plo;
-    const gpusvm__cl_int q = b->batch.q, T = (gpusvm__cl_int)b->st.tile;
+    const gpusvm__cl_int T = (gpusvm__cl_int)b->st.tile;
     size_t g[2], l[2] = {GPUSVM__L, 1};
     gpusvm_result r = GPUSVM_OK;
+    gpusvm__update_args ua;
+    gpusvm__ocl_view w;
     int copy;
-    GPUSVM__SET(UPDATE, UPDATE_K0, b->batch.mem[GPUSVM__TB_K]);
-    GPUSVM__SET(UPDATE, UPDATE_ldk, T);
-    GPUSVM__SET(UPDATE, UPDATE_slot0, b->batch.mem[GPUSVM__TB_WS_SLOT]);
-    GPUSVM__SET(UPDATE, UPDATE_coef0, b->batch.mem[GPUSVM__TB_COEF]);
-    GPUSVM__SET(UPDATE, UPDATE_m_in, q);
+    gpusvm__ocl_train_update_args(b, &ua);
+    ua.ldk = T; /* the share's rows, a tile wide */
+    gpusvm__ocl_view_values(b, &w);
+    w.upd = &ua;
+    if ((r = gpusvm__ocl_bind(b, GPUSVM__KBIT(UPDATE), &w)) != GPUSVM_OK) return r;
     g[0] = gpusvm__round_up(n, GPUSVM__L);
     g[1] = 1;
     for (copy = 0; copy < (b->batch.nvar > b->batch.npts0 ? 2 : 1); ++copy) { /* epsilon-SVR: both variables of a point */
@@ -8419,7 +8376,6 @@ static gpusvm_result gpusvm__ocl_split_update(gpusvm__ocl *b)
             (r = gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 2, g, l)) != GPUSVM_OK)
             return r;
     }
-fail:
     return r;
 }
 
@@ -8459,37 +8415,6 @@ static gpusvm_result gpusvm__ocl_split_begin(gpusvm__ocl *b)
     b->split.merge = b->split.rep + words + gathered;
     b->split.gws = (double *)(void *)(b->split.ws_new + 2 * q);
     return gathered ? gpusvm__ocl_split_agree(b) : GPUSVM_OK;
-}
-
-/* Bind: the report's and the gradients' kernels (their fixed arguments). */
-static gpusvm_result gpusvm__ocl_bind_split(gpusvm__ocl *b, gpusvm__cl_int nu)
-{
-    gpusvm__cl_mem *m = b->batch.mem;
-    gpusvm_result r = GPUSVM_OK;
-    const gpusvm__cl_int qmax = b->batch.q, nparts_max = (gpusvm__cl_int)b->batch.nparts_max, grid = b->batch.sel_grid;
-    GPUSVM__SET(CANDS, CANDS_key_up0, m[GPUSVM__TB_KEY_UP]);
-    GPUSVM__SET(CANDS, CANDS_key_low0, m[GPUSVM__TB_KEY_LOW]);
-    GPUSVM__SET(CANDS, CANDS_y0, m[GPUSVM__TB_Y]);
-    GPUSVM__SET(CANDS, CANDS_G0, m[GPUSVM__TB_G]);
-    GPUSVM__SET(CANDS, CANDS_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(CANDS, CANDS_nparts_max, nparts_max);
-    GPUSVM__SET(CANDS, CANDS_qmax, qmax);
-    GPUSVM__SET(CANDS, CANDS_part_up0, m[GPUSVM__TB_PART_UP]);
-    GPUSVM__SET(CANDS, CANDS_part_low0, m[GPUSVM__TB_PART_LOW]);
-    GPUSVM__SET(CANDS, CANDS_ws_idx0, m[GPUSVM__TB_WS_IDX]);
-    GPUSVM__SET(CANDS, CANDS_ws_slot0, m[GPUSVM__TB_WS_SLOT]);
-    GPUSVM__SET(CANDS, CANDS_status0, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(CANDS, CANDS_nu, nu);
-    GPUSVM__SET(CANDS, CANDS_out, m[GPUSVM__TB_CANDS]);
-    GPUSVM__SET(CANDS, CANDS_grid, grid);
-    GPUSVM__SET(CANDS, CANDS_sel_g, m[GPUSVM__TB_SEL]);
-    GPUSVM__SET(WS_PUT, WS_PUT_G0, m[GPUSVM__TB_G]);
-    GPUSVM__SET(WS_PUT, WS_PUT_ws_idx0, m[GPUSVM__TB_WS_IDX]);
-    GPUSVM__SET(WS_PUT, WS_PUT_gws, m[GPUSVM__TB_WS_G]);
-    GPUSVM__SET(WS_PUT, WS_PUT_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(WS_PUT, WS_PUT_status0, m[GPUSVM__TB_STATUS]);
-fail:
-    return r;
 }
 
 /* The round's report enqueued: this share's keys and partials, then gpusvm_cands, then its read. */
@@ -8711,12 +8636,9 @@ static gpusvm_result gpusvm__ocl_train_begin(gpusvm__backend *bb, const gpusvm__
     if ((r = gpusvm__ocl_buffers(b, b->batch.mem, bytes, gpusvm__train_buf_what, GPUSVM__TB_X_VAL + 1, GPUSVM__TB_COUNT)) !=
             GPUSVM_OK ||
         (r = gpusvm__ocl_stage_upload(b, &s, npts_all)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_bind_train_rows(b, use_map)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_bind_train_select(b, p[0].nu)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_bind_train_solve(b, p[0].nu)) != GPUSVM_OK ||
+        (r = gpusvm__ocl_bind_train(b, use_map)) != GPUSVM_OK ||
         (b->st.on && (r = gpusvm__ocl_stream_slots(b)) != GPUSVM_OK) ||
-        (b->split.on && ((r = gpusvm__ocl_split_begin(b)) != GPUSVM_OK ||
-                      (r = gpusvm__ocl_bind_split(b, p[0].nu)) != GPUSVM_OK)) ||
+        (b->split.on && (r = gpusvm__ocl_split_begin(b)) != GPUSVM_OK) ||
         (b->ov.on && (r = gpusvm__ocl_ov_begin(b)) != GPUSVM_OK))
         goto fail;
     gpusvm__free(&bb->ctx->alloc, s.block);
@@ -9095,21 +9017,6 @@ enum { GPUSVM__DEC_BUFS(GPUSVM__BID) GPUSVM__DB_COUNT };
 static const char *const gpusvm__dec_buf_what[GPUSVM__DB_COUNT] = {GPUSVM__DEC_BUFS(GPUSVM__BWHAT)};
 #undef GPUSVM__BWHAT
 
-/* Crammer-Singer (kernels part 5): its buffers beside the batch's (which holds the points, the
-   row lists, the rows K, the status and the problem table), in allocation order. */
-#define GPUSVM__CS_BUFS(X_)                                                                                       \
-    X_(C, "the responses") X_(ALPHA, "alpha") X_(CLS, "the classes") X_(U, "bounds") X_(KD, "the kernel diagonal") \
-    X_(HAVE, "the row cache's map") X_(PART, "partials") X_(CAND_KEY, "candidates") X_(CAND_IDX, "candidates")    \
-    X_(WS, "the working sets") X_(DA, "the working sets' steps") X_(MOVED, "the working sets' steps")             \
-    X_(CINFO, "the Crammer-Singer problem table")
-#define GPUSVM__BID(id, what) GPUSVM__CB_##id,
-enum { GPUSVM__CS_BUFS(GPUSVM__BID) GPUSVM__CB_COUNT };
-#undef GPUSVM__BID
-typedef char gpusvm__cs_nbuf_check[GPUSVM__CB_COUNT == GPUSVM__CS_NBUF ? 1 : -1];
-#define GPUSVM__BWHAT(id, what) what,
-static const char *const gpusvm__cs_buf_what[GPUSVM__CB_COUNT] = {GPUSVM__CS_BUFS(GPUSVM__BWHAT)};
-#undef GPUSVM__BWHAT
-
 /* >>opencl/cs: Crammer-Singer (kernels part 5) -------------------------------------------------- */
 
 /* gpusvm_cs_solve's local memory for working-set size q and m classes: the q x q block, the
@@ -9120,68 +9027,13 @@ static size_t gpusvm__cs_local(int q, int m)
     return GPUSVM__CS_LOCAL(q, m);
 }
 
+/* Bind: Crammer-Singer's kernels, beside the batch's rows (bound with it). */
 static gpusvm_result gpusvm__ocl_cs_bind(gpusvm__ocl *b)
 {
-    gpusvm__cl_mem *c = b->cs.mem, *m = b->batch.mem;
-    const gpusvm__cl_int ldk = (gpusvm__cl_int)b->batch.ldk, mm = b->cs.m, q = b->cs.q, qmax = b->batch.q;
-    const gpusvm__cl_int qc = q < GPUSVM__L ? q : GPUSVM__L, np = (gpusvm__cl_int)b->cs.parts, cache = b->cs.cache;
-    gpusvm_result r = GPUSVM_OK;
-    GPUSVM__SET(CS_RESP, CS_RESP_c, c[GPUSVM__CB_C]);
-    GPUSVM__SET(CS_RESP, CS_RESP_K, m[GPUSVM__TB_K]);
-    GPUSVM__SET(CS_RESP, CS_RESP_ldk, ldk);
-    GPUSVM__SET(CS_RESP, CS_RESP_moved, c[GPUSVM__CB_MOVED]);
-    GPUSVM__SET(CS_RESP, CS_RESP_dA, c[GPUSVM__CB_DA]);
-    GPUSVM__SET(CS_RESP, CS_RESP_status, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(CS_RESP, CS_RESP_cinfo, c[GPUSVM__CB_CINFO]);
-    GPUSVM__SET(CS_RESP, CS_RESP_q, q);
-    GPUSVM__SET(CS_RESP, CS_RESP_mmax, mm);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_c, c[GPUSVM__CB_C]);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_alpha, c[GPUSVM__CB_ALPHA]);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_cls, c[GPUSVM__CB_CLS]);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_U, c[GPUSVM__CB_U]);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_status, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_part, c[GPUSVM__CB_PART]);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_cand_key, c[GPUSVM__CB_CAND_KEY]);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_cand_idx, c[GPUSVM__CB_CAND_IDX]);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_cinfo, c[GPUSVM__CB_CINFO]);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_nparts_max, np);
-    GPUSVM__SET(CS_UPDATE, CS_UPDATE_qc, qc);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_part, c[GPUSVM__CB_PART]);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_nparts_max, np);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_cand_key, c[GPUSVM__CB_CAND_KEY]);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_cand_idx, c[GPUSVM__CB_CAND_IDX]);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_status, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_q, q);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_ws, c[GPUSVM__CB_WS]);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_row_idx, m[GPUSVM__TB_WS_IDX]);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_row_slot, m[GPUSVM__TB_WS_SLOT]);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_pinfo, m[GPUSVM__TB_PINFO]);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_have, c[GPUSVM__CB_HAVE]);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_cache, cache);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_cinfo, c[GPUSVM__CB_CINFO]);
-    GPUSVM__SET(CS_SELECT, CS_SELECT_qmax, qmax);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_K, m[GPUSVM__TB_K]);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_ldk, ldk);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_ws, c[GPUSVM__CB_WS]);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_status, m[GPUSVM__TB_STATUS]);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_alpha, c[GPUSVM__CB_ALPHA]);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_c, c[GPUSVM__CB_C]);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_cls, c[GPUSVM__CB_CLS]);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_U, c[GPUSVM__CB_U]);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_kd, c[GPUSVM__CB_KD]);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_dA, c[GPUSVM__CB_DA]);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_moved, c[GPUSVM__CB_MOVED]);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_mmax, mm);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_q, q);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_cache, cache);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_cinfo, c[GPUSVM__CB_CINFO]);
-    GPUSVM__SET(CS_SOLVE, CS_SOLVE_qmax, qmax);
-    if ((r = gpusvm__ocl_set(b, GPUSVM__KN_CS_SOLVE, GPUSVM__A_CS_SOLVE_kws, GPUSVM__CS_KWS_BYTES(q), NULL)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_set(b, GPUSVM__KN_CS_SOLVE, GPUSVM__A_CS_SOLVE_cws, GPUSVM__CS_CWS_BYTES(q, mm), NULL)) != GPUSVM_OK)
-        goto fail;
-    r = gpusvm__ocl_set(b, GPUSVM__KN_CS_SOLVE, GPUSVM__A_CS_SOLVE_scr, GPUSVM__CS_SCR_BYTES(q, mm), NULL);
-fail:
-    return r;
+    gpusvm__ocl_view w;
+    gpusvm__ocl_view_values(b, &w);
+    return gpusvm__ocl_bind(b, GPUSVM__KBIT(CS_RESP) | GPUSVM__KBIT(CS_UPDATE) | GPUSVM__KBIT(CS_SELECT) |
+                                   GPUSVM__KBIT(CS_SOLVE), &w);
 }
 
 /* The buffers' sizes for the batch d (cinfo: its problem table, filled) with working-set size q. */
@@ -9462,89 +9314,48 @@ done:
     return r;
 }
 
-/* The rows kernel's arguments for a prediction: the support vectors are the rows, the block of
-   test points the columns (one problem, no map). */
-static gpusvm_result gpusvm__ocl_dec_bind_sparse(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float coef0,
-                                                 int degree)
-{
-    const gpusvm__cl_mem *m = dp->mem;
-    const gpusvm__cl_int pb = (gpusvm__cl_int)dp->pb;
-    gpusvm__sparse_args sa;
-    sa.a[0] = m[GPUSVM__DB_SV_PTR];
-    sa.a[1] = m[GPUSVM__DB_SV_COL];
-    sa.a[2] = m[GPUSVM__DB_SV_VAL];
-    sa.b[0] = m[GPUSVM__DB_B_PTR];
-    sa.b[1] = m[GPUSVM__DB_B_COL];
-    sa.b[2] = m[GPUSVM__DB_B_VAL];
-    sa.idx = sa.map = m[GPUSVM__DB_IDX]; /* no map (use_map 0): any buffer */
-    sa.norm_a = m[GPUSVM__DB_NA];
-    sa.norm_b = m[GPUSVM__DB_NB];
-    sa.pinfo = m[GPUSVM__DB_TAB];
-    sa.use_map = 0;
-    sa.slot = m[GPUSVM__DB_SLOT];
-    sa.K = m[GPUSVM__DB_K];
-    sa.ldk = pb;
-    sa.qmax = 0;
-    sa.ktype = ktype;
-    sa.coef0 = coef0;
-    sa.degree = degree;
-    sa.status = m[GPUSVM__DB_ST];
-    sa.self = 0;
-    return gpusvm__ocl_bind_sparse(b, &sa);
-}
-
-static gpusvm_result gpusvm__ocl_dec_bind_dense(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float coef0,
-                                                int degree)
-{
-    const gpusvm__cl_mem *m = dp->mem;
-    const gpusvm__cl_int pb = (gpusvm__cl_int)dp->pb;
-    gpusvm__rows_args ra;
-    ra.A = m[GPUSVM__DB_SV];
-    ra.pitch_a = (gpusvm__cl_int)dp->pa;
-    ra.idx = m[GPUSVM__DB_IDX];
-    ra.norm_a = m[GPUSVM__DB_NA];
-    ra.B = m[GPUSVM__DB_B];
-    ra.pitch_b = pb;
-    ra.norm_b = m[GPUSVM__DB_NB];
-    ra.pinfo = m[GPUSVM__DB_TAB];
-    ra.map = m[GPUSVM__DB_IDX]; /* no map (use_map 0): any buffer */
-    ra.use_map = 0;
-    ra.dpad = (gpusvm__cl_int)dp->dpad;
-    ra.slot = m[GPUSVM__DB_SLOT];
-    ra.K = m[GPUSVM__DB_K];
-    ra.ldk = pb;
-    ra.qmax = 0;
-    ra.ktype = ktype;
-    ra.coef0 = coef0;
-    ra.degree = degree;
-    ra.status = m[GPUSVM__DB_ST];
-    ra.a_pos = 0;
-    ra.self = 0;
-    return gpusvm__ocl_bind_rows(b, &ra);
-}
-
-/* Bind: the rows and update arguments every block shares. */
+/* Bind: the rows and update arguments every block shares: the support vectors are the rows, the
+   block of test points the columns (one problem, no map), the decision values the update's out. */
 static gpusvm_result gpusvm__ocl_dec_bind(gpusvm__ocl *b, const gpusvm__ocl_dec *dp, int ktype, float coef0,
                                           int degree)
 {
     const gpusvm__cl_mem *m = dp->mem;
-    const gpusvm__cl_int zero = 0, pb = (gpusvm__cl_int)dp->pb;
-    gpusvm_result r = dp->sparse ? gpusvm__ocl_dec_bind_sparse(b, dp, ktype, coef0, degree)
-                                 : gpusvm__ocl_dec_bind_dense(b, dp, ktype, coef0, degree);
-    if (r != GPUSVM_OK) return r;
-    GPUSVM__SET(UPDATE, UPDATE_out0, m[GPUSVM__DB_DEC]);
-    GPUSVM__SET(UPDATE, UPDATE_y0, m[GPUSVM__DB_Y]);
-    GPUSVM__SET(UPDATE, UPDATE_use_y, zero);
-    GPUSVM__SET(UPDATE, UPDATE_pinfo, m[GPUSVM__DB_TAB]);
-    GPUSVM__SET(UPDATE, UPDATE_qmax, zero);
-    GPUSVM__SET(UPDATE, UPDATE_K0, m[GPUSVM__DB_K]);
-    GPUSVM__SET(UPDATE, UPDATE_ldk, pb);
-    GPUSVM__SET(UPDATE, UPDATE_slot0, m[GPUSVM__DB_SLOT]);
-    GPUSVM__SET(UPDATE, UPDATE_coef0, m[GPUSVM__DB_CF]);
-    GPUSVM__SET(UPDATE, UPDATE_status, m[GPUSVM__DB_ST]);
-    r = gpusvm__ocl_update_window(b, 0, INT_MAX, 0);
-fail:
-    return r;
+    const gpusvm__cl_int pb = (gpusvm__cl_int)dp->pb;
+    gpusvm__rows_args ra;
+    gpusvm__update_args ua;
+    gpusvm__ocl_view w;
+    memset(&ra, 0, sizeof ra);
+    ra.A = m[GPUSVM__DB_SV];
+    ra.a_ptr = m[GPUSVM__DB_SV_PTR];
+    ra.a_col = m[GPUSVM__DB_SV_COL];
+    ra.a_val = m[GPUSVM__DB_SV_VAL];
+    ra.B = m[GPUSVM__DB_B];
+    ra.b_ptr = m[GPUSVM__DB_B_PTR];
+    ra.b_col = m[GPUSVM__DB_B_COL];
+    ra.b_val = m[GPUSVM__DB_B_VAL];
+    ra.pitch_a = (gpusvm__cl_int)dp->pa;
+    ra.pitch_b = ra.ldk = pb;
+    ra.idx = ra.map = m[GPUSVM__DB_IDX]; /* no map (use_map 0): any buffer */
+    ra.norm_a = m[GPUSVM__DB_NA];
+    ra.norm_b = m[GPUSVM__DB_NB];
+    ra.pinfo = ua.pinfo = m[GPUSVM__DB_TAB];
+    ra.dpad = (gpusvm__cl_int)dp->dpad;
+    ra.slot = ua.slot = m[GPUSVM__DB_SLOT];
+    ra.K = ua.K = m[GPUSVM__DB_K];
+    ra.ktype = ktype;
+    ra.coef0 = coef0;
+    ra.degree = degree;
+    ra.status = ua.status = m[GPUSVM__DB_ST];
+    ua.out = m[GPUSVM__DB_DEC];
+    ua.y = m[GPUSVM__DB_Y];
+    ua.coef = m[GPUSVM__DB_CF];
+    ua.use_y = ua.qmax = ua.m_in = 0;
+    ua.ldk = pb;
+    gpusvm__ocl_view_values(b, &w);
+    w.rows = &ra;
+    w.upd = &ua;
+    if (!dp->sparse) b->batch.narrow = gpusvm__ocl_narrow_ok(b, ktype, ra.dpad);
+    return gpusvm__ocl_bind(b, (dp->sparse ? GPUSVM__KBIT(ROWS_SPARSE) : GPUSVM__KS_ROWS) | GPUSVM__KBIT(UPDATE), &w);
 }
 
 /* Test points [t0, t0 + cnt): upload the block, one kernel tile per block of support vectors,
@@ -16856,10 +16667,18 @@ static const char *const gpusvm__kernel_source[] = {
     " * one program (kernels part 0: GPUSVM_K_<part> guards their definitions), the\n",
     " * copies and each step's family, which always run together.\n",
     " * GPUSVM__ARGS_*: each kernel's parameters, as\n",
-    " * X_(kernel, type, name) separated by S_(). The kernels declare their\n",
+    " * X_(kernel, type, name, source) separated by S_(). The kernels declare their\n",
     " * parameters from these lists; the host names each argument slot from the\n",
-    " * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count\n",
-    " * when it builds the program. */\n",
+    " * same list (GPUSVM__A_ROWS_K, ...), checks each kernel's argument count\n",
+    " * when it builds the program, and binds each argument from its source\n",
+    " * (gpusvm.h, >>opencl/bind: one table a kernel, made from its list):\n",
+    " *   T(id)   the training batch's buffer GPUSVM__TB_<id>\n",
+    " *   C(id)   Crammer-Singer's buffer GPUSVM__CB_<id>\n",
+    " *   V(name) a value of the batch (GPUSVM__BV_<name>)\n",
+    " *   LM(name) local memory of that value's bytes\n",
+    " *   R(field) the rows' arguments (gpusvm__rows_args: training and prediction fill them)\n",
+    " *   U(field) the update's arguments (gpusvm__update_args: likewise)\n",
+    " *   L       set by the step that launches it, not bound */\n",
     "#define GPUSVM__KERNELS(X)                                                                              \\\n",
     "    X(ROWS, \"gpusvm_rows_tiled\", GPUSVM__TILE_WI * GPUSVM__TILE_WI, ROWS, ROWS)                                      \\\n",
     "    X(ROWS_FEW, \"gpusvm_rows_few\", GPUSVM__FEW_L, ROWS, ROWS_FEW)                                          \\\n",
@@ -16883,183 +16702,219 @@ static const char *const gpusvm__kernel_source[] = {
     "    X(CS_SOLVE, \"gpusvm_cs_solve\", GPUSVM__CS_L, CS_SOLVE, CS)\n",
     "\n",
     "/* gpusvm_rows_tiled, gpusvm_rows_few and gpusvm_rows_narrow (kernels part 1) */\n",
-    "#define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \\\n",
-    "    X_(ROWS, __global const float *, A) S_() X_(ROWS, int, pitch_a) S_()                                \\\n",
-    "    X_(ROWS, __global const int *, idx) S_() X_(ROWS, __global const float *, norm_a) S_()              \\\n",
-    "    X_(ROWS, __global const float *, B) S_() X_(ROWS, int, pitch_b) S_()                                \\\n",
-    "    X_(ROWS, __global const float *, norm_b) S_() X_(ROWS, __global const int *, pinfo) S_()            \\\n",
-    "    X_(ROWS, __global const int *, map) S_() X_(ROWS, int, use_map) S_() X_(ROWS, int, dpad) S_()       \\\n",
-    "    X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \\\n",
-    "    X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \\\n",
-    "    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, coef0) S_() \\\n",
-    "    X_(ROWS, int, degree) S_() X_(ROWS, __global const gpusvm_wbits *, status) S_() X_(ROWS, int, a_pos) S_()   \\\n",
-    "    X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)\n",
+    "#define GPUSVM__ARGS_ROWS(X_, S_)                                                                                   \\\n",
+    "    X_(ROWS, __global const float *, A, R(A)) S_() X_(ROWS, int, pitch_a, R(pitch_a)) S_()                          \\\n",
+    "    X_(ROWS, __global const int *, idx, R(idx)) S_() X_(ROWS, __global const float *, norm_a, R(norm_a)) S_()       \\\n",
+    "    X_(ROWS, __global const float *, B, R(B)) S_() X_(ROWS, int, pitch_b, R(pitch_b)) S_()                          \\\n",
+    "    X_(ROWS, __global const float *, norm_b, R(norm_b)) S_() X_(ROWS, __global const int *, pinfo, R(pinfo)) S_()   \\\n",
+    "    X_(ROWS, __global const int *, map, R(map)) S_() X_(ROWS, int, use_map, R(use_map)) S_()                        \\\n",
+    "    X_(ROWS, int, dpad, R(dpad)) S_() X_(ROWS, __global const int *, slot, R(slot)) S_()                            \\\n",
+    "    X_(ROWS, int, row_off, L) S_() X_(ROWS, int, nrows, L) S_() X_(ROWS, int, skip_whole, L) S_()                   \\\n",
+    "    X_(ROWS, __global float *, K, R(K)) S_() X_(ROWS, int, ldk, R(ldk)) S_() X_(ROWS, int, qmax, R(qmax)) S_()      \\\n",
+    "    X_(ROWS, int, ktype, R(ktype)) S_() X_(ROWS, float, coef0, R(coef0)) S_()                                       \\\n",
+    "    X_(ROWS, int, degree, R(degree)) S_() X_(ROWS, __global const gpusvm_wbits *, status, R(status)) S_()           \\\n",
+    "    X_(ROWS, int, a_pos, R(a_pos)) S_() X_(ROWS, int, self, R(self)) S_() X_(ROWS, int, b_mode, R(b_mode)) S_()     \\\n",
+    "    X_(ROWS, int, b_off, R(b_off)) S_() X_(ROWS, int, b_end, R(b_end))\n",
     "\n",
     "/* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form\n",
     " * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; b_mode 0 (the\n",
     " * problem's points) or 2 (its working set's, by position); the rest as gpusvm_rows_tiled */\n",
-    "#define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \\\n",
-    "    X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \\\n",
-    "    X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \\\n",
-    "    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_a) S_() X_(ROWS_SPARSE, __global const int *, b_ptr) S_() \\\n",
-    "    X_(ROWS_SPARSE, __global const int *, b_col) S_() X_(ROWS_SPARSE, __global const float *, b_val) S_() \\\n",
-    "    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_b) S_() X_(ROWS_SPARSE, __global const int *, pinfo) S_() \\\n",
-    "    X_(ROWS_SPARSE, __global const int *, map) S_() X_(ROWS_SPARSE, int, use_map) S_()               \\\n",
-    "    X_(ROWS_SPARSE, __global const int *, slot) S_() X_(ROWS_SPARSE, int, row_off) S_()               \\\n",
-    "    X_(ROWS_SPARSE, int, nrows) S_() X_(ROWS_SPARSE, int, skip_whole) S_()                            \\\n",
-    "    X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \\\n",
-    "    X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, coef0) S_() \\\n",
-    "    X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const gpusvm_wbits *, status) S_()             \\\n",
-    "    X_(ROWS_SPARSE, int, self) S_() X_(ROWS_SPARSE, int, b_mode)\n",
+    "#define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                            \\\n",
+    "    X_(ROWS_SPARSE, __global const int *, a_ptr, R(a_ptr)) S_()                                                     \\\n",
+    "    X_(ROWS_SPARSE, __global const int *, a_col, R(a_col)) S_()                                                     \\\n",
+    "    X_(ROWS_SPARSE, __global const float *, a_val, R(a_val)) S_()                                                   \\\n",
+    "    X_(ROWS_SPARSE, __global const int *, idx, R(idx)) S_()                                                         \\\n",
+    "    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_a, R(norm_a)) S_()                                          \\\n",
+    "    X_(ROWS_SPARSE, __global const int *, b_ptr, R(b_ptr)) S_()                                                     \\\n",
+    "    X_(ROWS_SPARSE, __global const int *, b_col, R(b_col)) S_()                                                     \\\n",
+    "    X_(ROWS_SPARSE, __global const float *, b_val, R(b_val)) S_()                                                   \\\n",
+    "    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_b, R(norm_b)) S_()                                          \\\n",
+    "    X_(ROWS_SPARSE, __global const int *, pinfo, R(pinfo)) S_()                                                     \\\n",
+    "    X_(ROWS_SPARSE, __global const int *, map, R(map)) S_() X_(ROWS_SPARSE, int, use_map, R(use_map)) S_()          \\\n",
+    "    X_(ROWS_SPARSE, __global const int *, slot, R(slot)) S_() X_(ROWS_SPARSE, int, row_off, L) S_()                 \\\n",
+    "    X_(ROWS_SPARSE, int, nrows, L) S_() X_(ROWS_SPARSE, int, skip_whole, L) S_()                                    \\\n",
+    "    X_(ROWS_SPARSE, __global float *, K, R(K)) S_() X_(ROWS_SPARSE, int, ldk, R(ldk)) S_()                          \\\n",
+    "    X_(ROWS_SPARSE, int, qmax, R(qmax)) S_() X_(ROWS_SPARSE, int, ktype, R(ktype)) S_()                             \\\n",
+    "    X_(ROWS_SPARSE, float, coef0, R(coef0)) S_() X_(ROWS_SPARSE, int, degree, R(degree)) S_()                       \\\n",
+    "    X_(ROWS_SPARSE, __global const gpusvm_wbits *, status, R(status)) S_()                                          \\\n",
+    "    X_(ROWS_SPARSE, int, self, R(self)) S_() X_(ROWS_SPARSE, int, b_mode, R(b_mode))\n",
     "\n",
     "/* gpusvm_row_cache (kernels part 1c) */\n",
-    "#define GPUSVM__ARGS_ROW_CACHE(X_, S_)                                                                  \\\n",
-    "    X_(ROW_CACHE, __global const int *, pinfo) S_() X_(ROW_CACHE, __global int *, rinfo) S_()           \\\n",
-    "    X_(ROW_CACHE, __global const int *, ws_idx0) S_() X_(ROW_CACHE, __global int *, ws_slot0) S_()      \\\n",
-    "    X_(ROW_CACHE, __global int *, row_idx0) S_() X_(ROW_CACHE, __global int *, row_slot0) S_()          \\\n",
-    "    X_(ROW_CACHE, __global int *, cmap0) S_() X_(ROW_CACHE, __global int *, cstate0) S_()               \\\n",
-    "    X_(ROW_CACHE, int, cslots) S_() X_(ROW_CACHE, int, qmax) S_()                                       \\\n",
-    "    X_(ROW_CACHE, __global const gpusvm_wbits *, status) S_() X_(ROW_CACHE, int, first)\n",
+    "#define GPUSVM__ARGS_ROW_CACHE(X_, S_)                                                                              \\\n",
+    "    X_(ROW_CACHE, __global const int *, pinfo, T(PINFO)) S_() X_(ROW_CACHE, __global int *, rinfo, T(RINFO)) S_()   \\\n",
+    "    X_(ROW_CACHE, __global const int *, ws_idx0, T(WS_IDX)) S_()                                                    \\\n",
+    "    X_(ROW_CACHE, __global int *, ws_slot0, T(WS_SLOT)) S_()                                                        \\\n",
+    "    X_(ROW_CACHE, __global int *, row_idx0, T(ROW_IDX)) S_()                                                        \\\n",
+    "    X_(ROW_CACHE, __global int *, row_slot0, T(ROW_SLOT)) S_() X_(ROW_CACHE, __global int *, cmap0, T(CMAP)) S_()   \\\n",
+    "    X_(ROW_CACHE, __global int *, cstate0, T(CSTATE)) S_() X_(ROW_CACHE, int, cslots, V(cslots)) S_()               \\\n",
+    "    X_(ROW_CACHE, int, qmax, V(qmax)) S_() X_(ROW_CACHE, __global const gpusvm_wbits *, status, T(STATUS)) S_()     \\\n",
+    "    X_(ROW_CACHE, int, first, L)\n",
     "\n",
-    "#define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                  \\\n",
-    "    X_(GATHER_WS, __global const float *, X) S_() X_(GATHER_WS, int, pitch) S_()                        \\\n",
-    "    X_(GATHER_WS, __global const int *, idx) S_() X_(GATHER_WS, __global const int *, pinfo) S_()       \\\n",
-    "    X_(GATHER_WS, __global const int *, map) S_() X_(GATHER_WS, int, use_map) S_()                      \\\n",
-    "    X_(GATHER_WS, int, dpad) S_() X_(GATHER_WS, int, row_off) S_() X_(GATHER_WS, int, nrows) S_()       \\\n",
-    "    X_(GATHER_WS, int, skip_whole) S_() X_(GATHER_WS, __global float *, Aw) S_()                        \\\n",
-    "    X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const gpusvm_wbits *, status)\n",
+    "#define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                              \\\n",
+    "    X_(GATHER_WS, __global const float *, X, R(B)) S_() X_(GATHER_WS, int, pitch, R(pitch_b)) S_()                  \\\n",
+    "    X_(GATHER_WS, __global const int *, idx, R(idx)) S_()                                                           \\\n",
+    "    X_(GATHER_WS, __global const int *, pinfo, R(pinfo)) S_()                                                       \\\n",
+    "    X_(GATHER_WS, __global const int *, map, R(map)) S_() X_(GATHER_WS, int, use_map, R(use_map)) S_()              \\\n",
+    "    X_(GATHER_WS, int, dpad, R(dpad)) S_() X_(GATHER_WS, int, row_off, L) S_() X_(GATHER_WS, int, nrows, L) S_()    \\\n",
+    "    X_(GATHER_WS, int, skip_whole, L) S_() X_(GATHER_WS, __global float *, Aw, R(A)) S_()                           \\\n",
+    "    X_(GATHER_WS, int, qmax, R(qmax)) S_() X_(GATHER_WS, __global const gpusvm_wbits *, status, R(status))\n",
     "\n",
     "/* gpusvm_fill (kernels part 1) */\n",
-    "#define GPUSVM__ARGS_FILL(X_, S_) \\\n",
-    "    X_(FILL, __global uint *, p) S_() X_(FILL, uint, word) S_() X_(FILL, ulong, off) S_() X_(FILL, ulong, n)\n",
-    "#define GPUSVM__ARGS_SCATTER(X_, S_)                                                                    \\\n",
-    "    X_(SCATTER, __global const ulong *, row_ptr) S_() X_(SCATTER, __global const int *, col) S_()       \\\n",
-    "    X_(SCATTER, __global const float *, val) S_() X_(SCATTER, ulong, base) S_() X_(SCATTER, int, n) S_() \\\n",
-    "    X_(SCATTER, __global float *, X) S_() X_(SCATTER, int, pitch)\n",
+    "#define GPUSVM__ARGS_FILL(X_, S_)                                                                                   \\\n",
+    "    X_(FILL, __global uint *, p, L) S_() X_(FILL, uint, word, L) S_() X_(FILL, ulong, off, L) S_()                  \\\n",
+    "    X_(FILL, ulong, n, L)\n",
+    "#define GPUSVM__ARGS_SCATTER(X_, S_)                                                                                \\\n",
+    "    X_(SCATTER, __global const ulong *, row_ptr, L) S_() X_(SCATTER, __global const int *, col, L) S_()             \\\n",
+    "    X_(SCATTER, __global const float *, val, L) S_() X_(SCATTER, ulong, base, L) S_() X_(SCATTER, int, n, L) S_()   \\\n",
+    "    X_(SCATTER, __global float *, X, L) S_() X_(SCATTER, int, pitch, L)\n",
     "\n",
     "/* kernels part 2 */\n",
-    "#define GPUSVM__ARGS_KEYS(X_, S_)                                                                       \\\n",
-    "    X_(KEYS, __global const gpusvm_wbits *, G0) S_() X_(KEYS, __global const gpusvm_wbits *, alpha0) S_()           \\\n",
-    "    X_(KEYS, __global const char *, y0) S_() X_(KEYS, __global const gpusvm_wbits *, Cv0) S_()                \\\n",
-    "    X_(KEYS, __global const int *, pinfo) S_() X_(KEYS, int, nparts_max) S_()                           \\\n",
-    "    X_(KEYS, __global uint *, key_up0) S_() X_(KEYS, __global uint *, key_low0) S_()                    \\\n",
-    "    X_(KEYS, __global gpusvm_wbits *, part_up0) S_() X_(KEYS, __global gpusvm_wbits *, part_low0) S_()              \\\n",
-    "    X_(KEYS, __global const gpusvm_wbits *, status) S_() X_(KEYS, int, nu)\n",
+    "#define GPUSVM__ARGS_KEYS(X_, S_)                                                                                   \\\n",
+    "    X_(KEYS, __global const gpusvm_wbits *, G0, T(G)) S_()                                                          \\\n",
+    "    X_(KEYS, __global const gpusvm_wbits *, alpha0, T(ALPHA)) S_() X_(KEYS, __global const char *, y0, T(Y)) S_()   \\\n",
+    "    X_(KEYS, __global const gpusvm_wbits *, Cv0, T(CV)) S_() X_(KEYS, __global const int *, pinfo, T(PINFO)) S_()   \\\n",
+    "    X_(KEYS, int, nparts_max, V(nparts_max)) S_() X_(KEYS, __global uint *, key_up0, T(KEY_UP)) S_()                \\\n",
+    "    X_(KEYS, __global uint *, key_low0, T(KEY_LOW)) S_()                                                            \\\n",
+    "    X_(KEYS, __global gpusvm_wbits *, part_up0, T(PART_UP)) S_()                                                    \\\n",
+    "    X_(KEYS, __global gpusvm_wbits *, part_low0, T(PART_LOW)) S_()                                                  \\\n",
+    "    X_(KEYS, __global const gpusvm_wbits *, status, T(STATUS)) S_() X_(KEYS, int, nu, V(nu))\n",
     "\n",
-    "#define GPUSVM__ARGS_SELECT(X_, S_)                                                                     \\\n",
-    "    X_(SELECT, __global uint *, key_up0) S_() X_(SELECT, __global uint *, key_low0) S_()                \\\n",
-    "    X_(SELECT, __global const int *, pinfo) S_() X_(SELECT, int, nparts_max) S_() X_(SELECT, int, qmax) S_() \\\n",
-    "    X_(SELECT, __global const gpusvm_wbits *, part_up0) S_() X_(SELECT, __global const gpusvm_wbits *, part_low0) S_() \\\n",
-    "    X_(SELECT, __global int *, ws_idx0) S_() X_(SELECT, __global int *, ws_slot0) S_()                  \\\n",
-    "    X_(SELECT, int, mode_in) S_() X_(SELECT, gpusvm_wbits, eps) S_() X_(SELECT, gpusvm_wbits, max_iter) S_()        \\\n",
-    "    X_(SELECT, __global gpusvm_wbits *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \\\n",
-    "    X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)\n",
+    "#define GPUSVM__ARGS_SELECT(X_, S_)                                                                                 \\\n",
+    "    X_(SELECT, __global uint *, key_up0, T(KEY_UP)) S_() X_(SELECT, __global uint *, key_low0, T(KEY_LOW)) S_()     \\\n",
+    "    X_(SELECT, __global const int *, pinfo, T(PINFO)) S_() X_(SELECT, int, nparts_max, V(nparts_max)) S_()          \\\n",
+    "    X_(SELECT, int, qmax, V(qmax)) S_() X_(SELECT, __global const gpusvm_wbits *, part_up0, T(PART_UP)) S_()        \\\n",
+    "    X_(SELECT, __global const gpusvm_wbits *, part_low0, T(PART_LOW)) S_()                                          \\\n",
+    "    X_(SELECT, __global int *, ws_idx0, T(WS_IDX)) S_() X_(SELECT, __global int *, ws_slot0, T(WS_SLOT)) S_()       \\\n",
+    "    X_(SELECT, int, mode_in, L) S_() X_(SELECT, gpusvm_wbits, eps, L) S_()                                          \\\n",
+    "    X_(SELECT, gpusvm_wbits, max_iter, L) S_() X_(SELECT, __global gpusvm_wbits *, status0, T(STATUS)) S_()         \\\n",
+    "    X_(SELECT, __global const char *, y0, T(Y)) S_() X_(SELECT, int, nu, V(nu)) S_()                                \\\n",
+    "    X_(SELECT, int, split, L) S_() X_(SELECT, __global uint *, sel_g, T(SEL))\n",
     "\n",
     "/* the selection over the grid (part 2): gpusvm_sel_hist, _ties, _take (ties0: the keys' partials'\n",
     " * buffer, free once gpusvm_select has read them, 4 * nparts_max words a problem); cands: a split\n",
     " * problem's lists into its report out instead (G0: their gradients) */\n",
-    "#define GPUSVM__ARGS_SEL(X_, S_)                                                                        \\\n",
-    "    X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \\\n",
-    "    X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \\\n",
-    "    X_(SEL, int, qmax) S_() X_(SEL, __global const gpusvm_wbits *, status) S_() X_(SEL, __global uint *, sel_g) S_() \\\n",
-    "    X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \\\n",
-    "    X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \\\n",
-    "    X_(SEL, int, nparts_max) S_() X_(SEL, int, cands) S_() X_(SEL, __global ulong *, out) S_()           \\\n",
-    "    X_(SEL, __global const gpusvm_wbits *, G0)\n",
+    "#define GPUSVM__ARGS_SEL(X_, S_)                                                                                    \\\n",
+    "    X_(SEL, __global uint *, key_up0, T(KEY_UP)) S_() X_(SEL, __global uint *, key_low0, T(KEY_LOW)) S_()           \\\n",
+    "    X_(SEL, __global const char *, y0, T(Y)) S_() X_(SEL, __global const int *, pinfo, T(PINFO)) S_()               \\\n",
+    "    X_(SEL, int, qmax, V(qmax)) S_() X_(SEL, __global const gpusvm_wbits *, status, T(STATUS)) S_()                 \\\n",
+    "    X_(SEL, __global uint *, sel_g, T(SEL)) S_() X_(SEL, __global int *, list0, T(LIST)) S_()                       \\\n",
+    "    X_(SEL, __global int *, ws_idx0, T(WS_IDX)) S_() X_(SEL, int, side, V(zero)) S_()                               \\\n",
+    "    X_(SEL, int, pass, V(zero)) S_() X_(SEL, int, mode_in, V(zero)) S_() X_(SEL, int, nu, V(nu)) S_()               \\\n",
+    "    X_(SEL, __global uint *, ties0, T(PART_UP)) S_() X_(SEL, int, nparts_max, V(nparts_max)) S_()                   \\\n",
+    "    X_(SEL, int, cands, V(cands)) S_() X_(SEL, __global ulong *, out, T(CANDS)) S_()                                \\\n",
+    "    X_(SEL, __global const gpusvm_wbits *, G0, T(G))\n",
     "\n",
     "/* a split problem's report and its merged working set's gradients (part 2) */\n",
-    "#define GPUSVM__ARGS_CANDS(X_, S_)                                                                      \\\n",
-    "    X_(CANDS, __global uint *, key_up0) S_() X_(CANDS, __global uint *, key_low0) S_()                  \\\n",
-    "    X_(CANDS, __global const char *, y0) S_() X_(CANDS, __global const gpusvm_wbits *, G0) S_()               \\\n",
-    "    X_(CANDS, __global const int *, pinfo) S_() X_(CANDS, int, nparts_max) S_() X_(CANDS, int, qmax) S_() \\\n",
-    "    X_(CANDS, __global const gpusvm_wbits *, part_up0) S_() X_(CANDS, __global const gpusvm_wbits *, part_low0) S_() \\\n",
-    "    X_(CANDS, __global const int *, ws_idx0) S_() X_(CANDS, __global const int *, ws_slot0) S_()        \\\n",
-    "    X_(CANDS, int, mode_in) S_() X_(CANDS, __global const gpusvm_wbits *, status0) S_() X_(CANDS, int, nu) S_() \\\n",
-    "    X_(CANDS, __global ulong *, out) S_() X_(CANDS, int, grid) S_() X_(CANDS, __global uint *, sel_g)\n",
+    "#define GPUSVM__ARGS_CANDS(X_, S_)                                                                                  \\\n",
+    "    X_(CANDS, __global uint *, key_up0, T(KEY_UP)) S_() X_(CANDS, __global uint *, key_low0, T(KEY_LOW)) S_()       \\\n",
+    "    X_(CANDS, __global const char *, y0, T(Y)) S_() X_(CANDS, __global const gpusvm_wbits *, G0, T(G)) S_()         \\\n",
+    "    X_(CANDS, __global const int *, pinfo, T(PINFO)) S_() X_(CANDS, int, nparts_max, V(nparts_max)) S_()            \\\n",
+    "    X_(CANDS, int, qmax, V(qmax)) S_() X_(CANDS, __global const gpusvm_wbits *, part_up0, T(PART_UP)) S_()          \\\n",
+    "    X_(CANDS, __global const gpusvm_wbits *, part_low0, T(PART_LOW)) S_()                                           \\\n",
+    "    X_(CANDS, __global const int *, ws_idx0, T(WS_IDX)) S_()                                                        \\\n",
+    "    X_(CANDS, __global const int *, ws_slot0, T(WS_SLOT)) S_() X_(CANDS, int, mode_in, L) S_()                      \\\n",
+    "    X_(CANDS, __global const gpusvm_wbits *, status0, T(STATUS)) S_() X_(CANDS, int, nu, V(nu)) S_()                \\\n",
+    "    X_(CANDS, __global ulong *, out, T(CANDS)) S_() X_(CANDS, int, grid, V(grid)) S_()                              \\\n",
+    "    X_(CANDS, __global uint *, sel_g, T(SEL))\n",
     "\n",
-    "#define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                     \\\n",
-    "    X_(WS_PUT, __global gpusvm_wbits *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \\\n",
-    "    X_(WS_PUT, __global const gpusvm_wbits *, gws) S_() X_(WS_PUT, __global const int *, pinfo) S_()          \\\n",
-    "    X_(WS_PUT, __global const gpusvm_wbits *, status0)\n",
+    "#define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                                 \\\n",
+    "    X_(WS_PUT, __global gpusvm_wbits *, G0, T(G)) S_() X_(WS_PUT, __global const int *, ws_idx0, T(WS_IDX)) S_()    \\\n",
+    "    X_(WS_PUT, __global const gpusvm_wbits *, gws, T(WS_G)) S_()                                                    \\\n",
+    "    X_(WS_PUT, __global const int *, pinfo, T(PINFO)) S_()                                                          \\\n",
+    "    X_(WS_PUT, __global const gpusvm_wbits *, status0, T(STATUS))\n",
     "\n",
     "/* kernels part 3 */\n",
-    "#define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \\\n",
-    "    X_(GATHER, __global const float *, K0) S_() X_(GATHER, int, ldk) S_() X_(GATHER, __global float *, Kq0) S_() \\\n",
-    "    X_(GATHER, __global const int *, pinfo) S_() X_(GATHER, int, qmax) S_()                             \\\n",
-    "    X_(GATHER, __global const int *, ws_idx0) S_() X_(GATHER, __global const int *, ws_slot0) S_()      \\\n",
-    "    X_(GATHER, __global const gpusvm_wbits *, status)\n",
+    "#define GPUSVM__ARGS_GATHER(X_, S_)                                                                                 \\\n",
+    "    X_(GATHER, __global const float *, K0, T(K)) S_() X_(GATHER, int, ldk, V(ldk)) S_()                             \\\n",
+    "    X_(GATHER, __global float *, Kq0, T(KQ)) S_() X_(GATHER, __global const int *, pinfo, T(PINFO)) S_()            \\\n",
+    "    X_(GATHER, int, qmax, V(qmax)) S_() X_(GATHER, __global const int *, ws_idx0, T(WS_IDX)) S_()                   \\\n",
+    "    X_(GATHER, __global const int *, ws_slot0, T(WS_SLOT)) S_()                                                     \\\n",
+    "    X_(GATHER, __global const gpusvm_wbits *, status, T(STATUS))\n",
     "\n",
-    "#define GPUSVM__ARGS_SMO(X_, S_)                                                                        \\\n",
-    "    X_(SMO, __global const float *, Kq0) S_() X_(SMO, __global const int *, pinfo) S_() X_(SMO, int, qmax) S_() \\\n",
-    "    X_(SMO, __global const int *, ws_idx0) S_()                                                         \\\n",
-    "    X_(SMO, __global gpusvm_wbits *, alpha0) S_() X_(SMO, __global const gpusvm_wbits *, G0) S_()                   \\\n",
-    "    X_(SMO, __global const char *, y0) S_() X_(SMO, __global const gpusvm_wbits *, Cv0) S_()                  \\\n",
-    "    X_(SMO, __global const float *, qd0) S_() X_(SMO, __global gpusvm_wbits *, coef0) S_()                    \\\n",
-    "    X_(SMO, gpusvm_wbits, eps) S_() X_(SMO, gpusvm_wbits, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \\\n",
-    "    X_(SMO, int, whole_inner) S_() X_(SMO, gpusvm_wbits, max_iter) S_() X_(SMO, __global gpusvm_wbits *, status0) S_() \\\n",
-    "    X_(SMO, int, nu)\n",
+    "#define GPUSVM__ARGS_SMO(X_, S_)                                                                                    \\\n",
+    "    X_(SMO, __global const float *, Kq0, T(KQ)) S_() X_(SMO, __global const int *, pinfo, T(PINFO)) S_()            \\\n",
+    "    X_(SMO, int, qmax, V(qmax)) S_() X_(SMO, __global const int *, ws_idx0, T(WS_IDX)) S_()                         \\\n",
+    "    X_(SMO, __global gpusvm_wbits *, alpha0, T(ALPHA)) S_() X_(SMO, __global const gpusvm_wbits *, G0, T(G)) S_()   \\\n",
+    "    X_(SMO, __global const char *, y0, T(Y)) S_() X_(SMO, __global const gpusvm_wbits *, Cv0, T(CV)) S_()           \\\n",
+    "    X_(SMO, __global const float *, qd0, T(QD)) S_() X_(SMO, __global gpusvm_wbits *, coef0, T(COEF)) S_()          \\\n",
+    "    X_(SMO, gpusvm_wbits, eps, L) S_() X_(SMO, gpusvm_wbits, ratio_in, L) S_() X_(SMO, int, max_inner_in, L) S_()   \\\n",
+    "    X_(SMO, int, whole_inner, V(whole_inner)) S_() X_(SMO, gpusvm_wbits, max_iter, L) S_()                          \\\n",
+    "    X_(SMO, __global gpusvm_wbits *, status0, T(STATUS)) S_() X_(SMO, int, nu, V(nu))\n",
     "\n",
     "/* kernels part 4 */\n",
-    "#define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \\\n",
-    "    X_(UPDATE, __global gpusvm_wbits *, out0) S_() X_(UPDATE, __global const char *, y0) S_()                 \\\n",
-    "    X_(UPDATE, int, use_y) S_() X_(UPDATE, __global const int *, pinfo) S_() X_(UPDATE, int, qmax) S_() \\\n",
-    "    X_(UPDATE, __global const float *, K0) S_() X_(UPDATE, int, ldk) S_()                               \\\n",
-    "    X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const gpusvm_wbits *, coef0) S_()        \\\n",
-    "    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const gpusvm_wbits *, status) S_()                         \\\n",
-    "    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \\\n",
-    "    X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)\n",
+    "#define GPUSVM__ARGS_UPDATE(X_, S_)                                                                                 \\\n",
+    "    X_(UPDATE, __global gpusvm_wbits *, out0, U(out)) S_() X_(UPDATE, __global const char *, y0, U(y)) S_()         \\\n",
+    "    X_(UPDATE, int, use_y, U(use_y)) S_() X_(UPDATE, __global const int *, pinfo, U(pinfo)) S_()                    \\\n",
+    "    X_(UPDATE, int, qmax, U(qmax)) S_() X_(UPDATE, __global const float *, K0, U(K)) S_()                           \\\n",
+    "    X_(UPDATE, int, ldk, U(ldk)) S_() X_(UPDATE, __global const int *, slot0, U(slot)) S_()                         \\\n",
+    "    X_(UPDATE, __global const gpusvm_wbits *, coef0, U(coef)) S_() X_(UPDATE, int, m_in, U(m_in)) S_()              \\\n",
+    "    X_(UPDATE, __global const gpusvm_wbits *, status, U(status)) S_() X_(UPDATE, int, coef_off, V(zero)) S_()       \\\n",
+    "    X_(UPDATE, int, out_off, V(zero)) S_() X_(UPDATE, int, var_off, V(zero)) S_()                                   \\\n",
+    "    X_(UPDATE, int, var_end, V(int_max)) S_() X_(UPDATE, int, k_off, V(zero))\n",
     "\n",
     "/* gpusvm_rows_update (kernels part 4): gpusvm_rows_tiled's arguments, then these */\n",
-    "#define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                   \\\n",
-    "    X_(ROWS_UPD, __global gpusvm_wbits *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \\\n",
-    "    X_(ROWS_UPD, __global const gpusvm_wbits *, coef)\n",
+    "#define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                               \\\n",
+    "    X_(ROWS_UPD, __global gpusvm_wbits *, out0, T(G)) S_() X_(ROWS_UPD, __global const char *, y0, T(Y)) S_()       \\\n",
+    "    X_(ROWS_UPD, __global const gpusvm_wbits *, coef, T(S_COEF))\n",
     "\n",
     "/* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are\n",
     " * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row\n",
     " * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus\n",
     " * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */\n",
-    "#define GPUSVM__ARGS_CS_RESP(X_, S_)                                                                    \\\n",
-    "    X_(CS_RESP, __global gpusvm_wbits *, c) S_() X_(CS_RESP, __global const float *, K) S_()                 \\\n",
-    "    X_(CS_RESP, int, ldk) S_() X_(CS_RESP, __global const int *, moved) S_()                            \\\n",
-    "    X_(CS_RESP, __global const gpusvm_wide *, dA) S_() X_(CS_RESP, __global const gpusvm_wbits *, status) S_() \\\n",
-    "    X_(CS_RESP, __global const int *, cinfo) S_() X_(CS_RESP, int, q) S_() X_(CS_RESP, int, mmax)\n",
+    "#define GPUSVM__ARGS_CS_RESP(X_, S_)                                                                                \\\n",
+    "    X_(CS_RESP, __global gpusvm_wbits *, c, C(C)) S_() X_(CS_RESP, __global const float *, K, T(K)) S_()            \\\n",
+    "    X_(CS_RESP, int, ldk, V(ldk)) S_() X_(CS_RESP, __global const int *, moved, C(MOVED)) S_()                      \\\n",
+    "    X_(CS_RESP, __global const gpusvm_wide *, dA, C(DA)) S_()                                                       \\\n",
+    "    X_(CS_RESP, __global const gpusvm_wbits *, status, T(STATUS)) S_()                                              \\\n",
+    "    X_(CS_RESP, __global const int *, cinfo, C(CINFO)) S_() X_(CS_RESP, int, q, V(cs_q)) S_()                       \\\n",
+    "    X_(CS_RESP, int, mmax, V(cs_m))\n",
     "\n",
-    "#define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \\\n",
-    "    X_(CS_UPDATE, __global const gpusvm_wbits *, c) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, alpha) S_()   \\\n",
-    "    X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, U) S_()        \\\n",
-    "    X_(CS_UPDATE, __global const gpusvm_wbits *, status) S_() X_(CS_UPDATE, __global gpusvm_wbits *, part) S_()     \\\n",
-    "    X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \\\n",
-    "    X_(CS_UPDATE, __global const int *, cinfo) S_() X_(CS_UPDATE, int, nparts_max) S_()                 \\\n",
-    "    X_(CS_UPDATE, int, qc)\n",
+    "#define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                              \\\n",
+    "    X_(CS_UPDATE, __global const gpusvm_wbits *, c, C(C)) S_()                                                      \\\n",
+    "    X_(CS_UPDATE, __global const gpusvm_wbits *, alpha, C(ALPHA)) S_()                                              \\\n",
+    "    X_(CS_UPDATE, __global const int *, cls, C(CLS)) S_()                                                           \\\n",
+    "    X_(CS_UPDATE, __global const gpusvm_wbits *, U, C(U)) S_()                                                      \\\n",
+    "    X_(CS_UPDATE, __global const gpusvm_wbits *, status, T(STATUS)) S_()                                            \\\n",
+    "    X_(CS_UPDATE, __global gpusvm_wbits *, part, C(PART)) S_()                                                      \\\n",
+    "    X_(CS_UPDATE, __global uint *, cand_key, C(CAND_KEY)) S_()                                                      \\\n",
+    "    X_(CS_UPDATE, __global int *, cand_idx, C(CAND_IDX)) S_()                                                       \\\n",
+    "    X_(CS_UPDATE, __global const int *, cinfo, C(CINFO)) S_() X_(CS_UPDATE, int, nparts_max, V(cs_parts)) S_()      \\\n",
+    "    X_(CS_UPDATE, int, qc, V(cs_qc))\n",
     "\n",
-    "#define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \\\n",
-    "    X_(CS_SELECT, __global const gpusvm_wbits *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \\\n",
-    "    X_(CS_SELECT, __global uint *, cand_key) S_() X_(CS_SELECT, __global const int *, cand_idx) S_()    \\\n",
-    "    X_(CS_SELECT, __global gpusvm_wbits *, status) S_() X_(CS_SELECT, gpusvm_wbits, eps) S_()                       \\\n",
-    "    X_(CS_SELECT, gpusvm_wbits, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \\\n",
-    "    X_(CS_SELECT, __global int *, row_idx) S_() X_(CS_SELECT, __global int *, row_slot) S_()            \\\n",
-    "    X_(CS_SELECT, __global int *, pinfo) S_() X_(CS_SELECT, __global int *, have) S_()                  \\\n",
-    "    X_(CS_SELECT, int, cache) S_() X_(CS_SELECT, __global const int *, cinfo) S_() X_(CS_SELECT, int, qmax)\n",
+    "#define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                              \\\n",
+    "    X_(CS_SELECT, __global const gpusvm_wbits *, part, C(PART)) S_()                                                \\\n",
+    "    X_(CS_SELECT, int, nparts_max, V(cs_parts)) S_() X_(CS_SELECT, __global uint *, cand_key, C(CAND_KEY)) S_()     \\\n",
+    "    X_(CS_SELECT, __global const int *, cand_idx, C(CAND_IDX)) S_()                                                 \\\n",
+    "    X_(CS_SELECT, __global gpusvm_wbits *, status, T(STATUS)) S_() X_(CS_SELECT, gpusvm_wbits, eps, L) S_()         \\\n",
+    "    X_(CS_SELECT, gpusvm_wbits, max_iter, L) S_() X_(CS_SELECT, int, q, V(cs_q)) S_()                               \\\n",
+    "    X_(CS_SELECT, __global int *, ws, C(WS)) S_() X_(CS_SELECT, __global int *, row_idx, T(WS_IDX)) S_()            \\\n",
+    "    X_(CS_SELECT, __global int *, row_slot, T(WS_SLOT)) S_() X_(CS_SELECT, __global int *, pinfo, T(PINFO)) S_()    \\\n",
+    "    X_(CS_SELECT, __global int *, have, C(HAVE)) S_() X_(CS_SELECT, int, cache, V(cs_cache)) S_()                   \\\n",
+    "    X_(CS_SELECT, __global const int *, cinfo, C(CINFO)) S_() X_(CS_SELECT, int, qmax, V(qmax))\n",
     "\n",
-    "#define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                   \\\n",
-    "    X_(CS_SOLVE, __global const float *, K) S_() X_(CS_SOLVE, int, ldk) S_()                            \\\n",
-    "    X_(CS_SOLVE, __global const int *, ws) S_() X_(CS_SOLVE, __global gpusvm_wbits *, status) S_()            \\\n",
-    "    X_(CS_SOLVE, __global gpusvm_wbits *, alpha) S_() X_(CS_SOLVE, __global const gpusvm_wbits *, c) S_()           \\\n",
-    "    X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const gpusvm_wbits *, U) S_()          \\\n",
-    "    X_(CS_SOLVE, __global const gpusvm_wbits *, kd) S_() X_(CS_SOLVE, __global gpusvm_wide *, dA) S_()             \\\n",
-    "    X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, mmax) S_() X_(CS_SOLVE, int, q) S_()     \\\n",
-    "    X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, gpusvm_wbits, eps) S_() X_(CS_SOLVE, gpusvm_wbits, ratio) S_()       \\\n",
-    "    X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local gpusvm_wide *, cws) S_()                    \\\n",
-    "    X_(CS_SOLVE, __local gpusvm_wide *, scr) S_() X_(CS_SOLVE, __global const int *, cinfo) S_()             \\\n",
-    "    X_(CS_SOLVE, int, qmax)\n",
+    "#define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                               \\\n",
+    "    X_(CS_SOLVE, __global const float *, K, T(K)) S_() X_(CS_SOLVE, int, ldk, V(ldk)) S_()                          \\\n",
+    "    X_(CS_SOLVE, __global const int *, ws, C(WS)) S_()                                                              \\\n",
+    "    X_(CS_SOLVE, __global gpusvm_wbits *, status, T(STATUS)) S_()                                                   \\\n",
+    "    X_(CS_SOLVE, __global gpusvm_wbits *, alpha, C(ALPHA)) S_()                                                     \\\n",
+    "    X_(CS_SOLVE, __global const gpusvm_wbits *, c, C(C)) S_() X_(CS_SOLVE, __global const int *, cls, C(CLS)) S_()  \\\n",
+    "    X_(CS_SOLVE, __global const gpusvm_wbits *, U, C(U)) S_()                                                       \\\n",
+    "    X_(CS_SOLVE, __global const gpusvm_wbits *, kd, C(KD)) S_()                                                     \\\n",
+    "    X_(CS_SOLVE, __global gpusvm_wide *, dA, C(DA)) S_() X_(CS_SOLVE, __global int *, moved, C(MOVED)) S_()         \\\n",
+    "    X_(CS_SOLVE, int, mmax, V(cs_m)) S_() X_(CS_SOLVE, int, q, V(cs_q)) S_()                                        \\\n",
+    "    X_(CS_SOLVE, int, cache, V(cs_cache)) S_() X_(CS_SOLVE, gpusvm_wbits, eps, L) S_()                              \\\n",
+    "    X_(CS_SOLVE, gpusvm_wbits, ratio, L) S_() X_(CS_SOLVE, __local float *, kws, LM(cs_kws)) S_()                   \\\n",
+    "    X_(CS_SOLVE, __local gpusvm_wide *, cws, LM(cs_cws)) S_()                                                       \\\n",
+    "    X_(CS_SOLVE, __local gpusvm_wide *, scr, LM(cs_scr)) S_()                                                       \\\n",
+    "    X_(CS_SOLVE, __global const int *, cinfo, C(CINFO)) S_() X_(CS_SOLVE, int, qmax, V(qmax))\n",
     "\n",
     "/* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the\n",
     " * kernels declare the parameters. */\n",
     "#define GPUSVM__COMMA() ,\n",
     "#ifdef __OPENCL_VERSION__\n",
-    "#define GPUSVM__PARAM(k, type, name) type name\n",
+    "#define GPUSVM__PARAM(k, type, name, source) type name\n",
     "#else\n",
-    "#define GPUSVM__SLOT(k, type, name) GPUSVM__A_##k##_##name\n",
+    "#define GPUSVM__SLOT(k, type, name, source) GPUSVM__A_##k##_##name\n",
     "#endif\n",
     "\n",
     "#endif /* GPUSVM__SHARED_H */\n",
@@ -20459,7 +20314,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3917
+#define GPUSVM__KERNEL_SOURCE_LINES 3961
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -312,10 +312,18 @@ GPUSVM__FN float gpusvm__kfun(int ktype, float dot, float nx, float nz, float ga
  * one program (kernels part 0: GPUSVM_K_<part> guards their definitions), the
  * copies and each step's family, which always run together.
  * GPUSVM__ARGS_*: each kernel's parameters, as
- * X_(kernel, type, name) separated by S_(). The kernels declare their
+ * X_(kernel, type, name, source) separated by S_(). The kernels declare their
  * parameters from these lists; the host names each argument slot from the
- * same list (GPUSVM__A_ROWS_K, ...) and checks each kernel's argument count
- * when it builds the program. */
+ * same list (GPUSVM__A_ROWS_K, ...), checks each kernel's argument count
+ * when it builds the program, and binds each argument from its source
+ * (gpusvm.h, >>opencl/bind: one table a kernel, made from its list):
+ *   T(id)   the training batch's buffer GPUSVM__TB_<id>
+ *   C(id)   Crammer-Singer's buffer GPUSVM__CB_<id>
+ *   V(name) a value of the batch (GPUSVM__BV_<name>)
+ *   LM(name) local memory of that value's bytes
+ *   R(field) the rows' arguments (gpusvm__rows_args: training and prediction fill them)
+ *   U(field) the update's arguments (gpusvm__update_args: likewise)
+ *   L       set by the step that launches it, not bound */
 #define GPUSVM__KERNELS(X)                                                                              \
     X(ROWS, "gpusvm_rows_tiled", GPUSVM__TILE_WI * GPUSVM__TILE_WI, ROWS, ROWS)                                      \
     X(ROWS_FEW, "gpusvm_rows_few", GPUSVM__FEW_L, ROWS, ROWS_FEW)                                          \
@@ -339,183 +347,219 @@ GPUSVM__FN float gpusvm__kfun(int ktype, float dot, float nx, float nz, float ga
     X(CS_SOLVE, "gpusvm_cs_solve", GPUSVM__CS_L, CS_SOLVE, CS)
 
 /* gpusvm_rows_tiled, gpusvm_rows_few and gpusvm_rows_narrow (kernels part 1) */
-#define GPUSVM__ARGS_ROWS(X_, S_)                                                                       \
-    X_(ROWS, __global const float *, A) S_() X_(ROWS, int, pitch_a) S_()                                \
-    X_(ROWS, __global const int *, idx) S_() X_(ROWS, __global const float *, norm_a) S_()              \
-    X_(ROWS, __global const float *, B) S_() X_(ROWS, int, pitch_b) S_()                                \
-    X_(ROWS, __global const float *, norm_b) S_() X_(ROWS, __global const int *, pinfo) S_()            \
-    X_(ROWS, __global const int *, map) S_() X_(ROWS, int, use_map) S_() X_(ROWS, int, dpad) S_()       \
-    X_(ROWS, __global const int *, slot) S_() X_(ROWS, int, row_off) S_() X_(ROWS, int, nrows) S_()     \
-    X_(ROWS, int, skip_whole) S_() X_(ROWS, __global float *, K) S_() X_(ROWS, int, ldk) S_()           \
-    X_(ROWS, int, qmax) S_() X_(ROWS, int, ktype) S_() X_(ROWS, float, coef0) S_() \
-    X_(ROWS, int, degree) S_() X_(ROWS, __global const gpusvm_wbits *, status) S_() X_(ROWS, int, a_pos) S_()   \
-    X_(ROWS, int, self) S_() X_(ROWS, int, b_mode) S_() X_(ROWS, int, b_off) S_() X_(ROWS, int, b_end)
+#define GPUSVM__ARGS_ROWS(X_, S_)                                                                                   \
+    X_(ROWS, __global const float *, A, R(A)) S_() X_(ROWS, int, pitch_a, R(pitch_a)) S_()                          \
+    X_(ROWS, __global const int *, idx, R(idx)) S_() X_(ROWS, __global const float *, norm_a, R(norm_a)) S_()       \
+    X_(ROWS, __global const float *, B, R(B)) S_() X_(ROWS, int, pitch_b, R(pitch_b)) S_()                          \
+    X_(ROWS, __global const float *, norm_b, R(norm_b)) S_() X_(ROWS, __global const int *, pinfo, R(pinfo)) S_()   \
+    X_(ROWS, __global const int *, map, R(map)) S_() X_(ROWS, int, use_map, R(use_map)) S_()                        \
+    X_(ROWS, int, dpad, R(dpad)) S_() X_(ROWS, __global const int *, slot, R(slot)) S_()                            \
+    X_(ROWS, int, row_off, L) S_() X_(ROWS, int, nrows, L) S_() X_(ROWS, int, skip_whole, L) S_()                   \
+    X_(ROWS, __global float *, K, R(K)) S_() X_(ROWS, int, ldk, R(ldk)) S_() X_(ROWS, int, qmax, R(qmax)) S_()      \
+    X_(ROWS, int, ktype, R(ktype)) S_() X_(ROWS, float, coef0, R(coef0)) S_()                                       \
+    X_(ROWS, int, degree, R(degree)) S_() X_(ROWS, __global const gpusvm_wbits *, status, R(status)) S_()           \
+    X_(ROWS, int, a_pos, R(a_pos)) S_() X_(ROWS, int, self, R(self)) S_() X_(ROWS, int, b_mode, R(b_mode)) S_()     \
+    X_(ROWS, int, b_off, R(b_off)) S_() X_(ROWS, int, b_end, R(b_end))
 
 /* gpusvm_rows_sparse (kernels part 1b): the rows' points and the columns' points in CSR form
  * (a_*, b_*: 32-bit offsets, column indices, values) and their norms in double; b_mode 0 (the
  * problem's points) or 2 (its working set's, by position); the rest as gpusvm_rows_tiled */
-#define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                \
-    X_(ROWS_SPARSE, __global const int *, a_ptr) S_() X_(ROWS_SPARSE, __global const int *, a_col) S_() \
-    X_(ROWS_SPARSE, __global const float *, a_val) S_() X_(ROWS_SPARSE, __global const int *, idx) S_() \
-    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_a) S_() X_(ROWS_SPARSE, __global const int *, b_ptr) S_() \
-    X_(ROWS_SPARSE, __global const int *, b_col) S_() X_(ROWS_SPARSE, __global const float *, b_val) S_() \
-    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_b) S_() X_(ROWS_SPARSE, __global const int *, pinfo) S_() \
-    X_(ROWS_SPARSE, __global const int *, map) S_() X_(ROWS_SPARSE, int, use_map) S_()               \
-    X_(ROWS_SPARSE, __global const int *, slot) S_() X_(ROWS_SPARSE, int, row_off) S_()               \
-    X_(ROWS_SPARSE, int, nrows) S_() X_(ROWS_SPARSE, int, skip_whole) S_()                            \
-    X_(ROWS_SPARSE, __global float *, K) S_() X_(ROWS_SPARSE, int, ldk) S_() X_(ROWS_SPARSE, int, qmax) S_() \
-    X_(ROWS_SPARSE, int, ktype) S_() X_(ROWS_SPARSE, float, coef0) S_() \
-    X_(ROWS_SPARSE, int, degree) S_() X_(ROWS_SPARSE, __global const gpusvm_wbits *, status) S_()             \
-    X_(ROWS_SPARSE, int, self) S_() X_(ROWS_SPARSE, int, b_mode)
+#define GPUSVM__ARGS_ROWS_SPARSE(X_, S_)                                                                            \
+    X_(ROWS_SPARSE, __global const int *, a_ptr, R(a_ptr)) S_()                                                     \
+    X_(ROWS_SPARSE, __global const int *, a_col, R(a_col)) S_()                                                     \
+    X_(ROWS_SPARSE, __global const float *, a_val, R(a_val)) S_()                                                   \
+    X_(ROWS_SPARSE, __global const int *, idx, R(idx)) S_()                                                         \
+    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_a, R(norm_a)) S_()                                          \
+    X_(ROWS_SPARSE, __global const int *, b_ptr, R(b_ptr)) S_()                                                     \
+    X_(ROWS_SPARSE, __global const int *, b_col, R(b_col)) S_()                                                     \
+    X_(ROWS_SPARSE, __global const float *, b_val, R(b_val)) S_()                                                   \
+    X_(ROWS_SPARSE, __global const gpusvm_wbits *, norm_b, R(norm_b)) S_()                                          \
+    X_(ROWS_SPARSE, __global const int *, pinfo, R(pinfo)) S_()                                                     \
+    X_(ROWS_SPARSE, __global const int *, map, R(map)) S_() X_(ROWS_SPARSE, int, use_map, R(use_map)) S_()          \
+    X_(ROWS_SPARSE, __global const int *, slot, R(slot)) S_() X_(ROWS_SPARSE, int, row_off, L) S_()                 \
+    X_(ROWS_SPARSE, int, nrows, L) S_() X_(ROWS_SPARSE, int, skip_whole, L) S_()                                    \
+    X_(ROWS_SPARSE, __global float *, K, R(K)) S_() X_(ROWS_SPARSE, int, ldk, R(ldk)) S_()                          \
+    X_(ROWS_SPARSE, int, qmax, R(qmax)) S_() X_(ROWS_SPARSE, int, ktype, R(ktype)) S_()                             \
+    X_(ROWS_SPARSE, float, coef0, R(coef0)) S_() X_(ROWS_SPARSE, int, degree, R(degree)) S_()                       \
+    X_(ROWS_SPARSE, __global const gpusvm_wbits *, status, R(status)) S_()                                          \
+    X_(ROWS_SPARSE, int, self, R(self)) S_() X_(ROWS_SPARSE, int, b_mode, R(b_mode))
 
 /* gpusvm_row_cache (kernels part 1c) */
-#define GPUSVM__ARGS_ROW_CACHE(X_, S_)                                                                  \
-    X_(ROW_CACHE, __global const int *, pinfo) S_() X_(ROW_CACHE, __global int *, rinfo) S_()           \
-    X_(ROW_CACHE, __global const int *, ws_idx0) S_() X_(ROW_CACHE, __global int *, ws_slot0) S_()      \
-    X_(ROW_CACHE, __global int *, row_idx0) S_() X_(ROW_CACHE, __global int *, row_slot0) S_()          \
-    X_(ROW_CACHE, __global int *, cmap0) S_() X_(ROW_CACHE, __global int *, cstate0) S_()               \
-    X_(ROW_CACHE, int, cslots) S_() X_(ROW_CACHE, int, qmax) S_()                                       \
-    X_(ROW_CACHE, __global const gpusvm_wbits *, status) S_() X_(ROW_CACHE, int, first)
+#define GPUSVM__ARGS_ROW_CACHE(X_, S_)                                                                              \
+    X_(ROW_CACHE, __global const int *, pinfo, T(PINFO)) S_() X_(ROW_CACHE, __global int *, rinfo, T(RINFO)) S_()   \
+    X_(ROW_CACHE, __global const int *, ws_idx0, T(WS_IDX)) S_()                                                    \
+    X_(ROW_CACHE, __global int *, ws_slot0, T(WS_SLOT)) S_()                                                        \
+    X_(ROW_CACHE, __global int *, row_idx0, T(ROW_IDX)) S_()                                                        \
+    X_(ROW_CACHE, __global int *, row_slot0, T(ROW_SLOT)) S_() X_(ROW_CACHE, __global int *, cmap0, T(CMAP)) S_()   \
+    X_(ROW_CACHE, __global int *, cstate0, T(CSTATE)) S_() X_(ROW_CACHE, int, cslots, V(cslots)) S_()               \
+    X_(ROW_CACHE, int, qmax, V(qmax)) S_() X_(ROW_CACHE, __global const gpusvm_wbits *, status, T(STATUS)) S_()     \
+    X_(ROW_CACHE, int, first, L)
 
-#define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                  \
-    X_(GATHER_WS, __global const float *, X) S_() X_(GATHER_WS, int, pitch) S_()                        \
-    X_(GATHER_WS, __global const int *, idx) S_() X_(GATHER_WS, __global const int *, pinfo) S_()       \
-    X_(GATHER_WS, __global const int *, map) S_() X_(GATHER_WS, int, use_map) S_()                      \
-    X_(GATHER_WS, int, dpad) S_() X_(GATHER_WS, int, row_off) S_() X_(GATHER_WS, int, nrows) S_()       \
-    X_(GATHER_WS, int, skip_whole) S_() X_(GATHER_WS, __global float *, Aw) S_()                        \
-    X_(GATHER_WS, int, qmax) S_() X_(GATHER_WS, __global const gpusvm_wbits *, status)
+#define GPUSVM__ARGS_GATHER_WS(X_, S_)                                                                              \
+    X_(GATHER_WS, __global const float *, X, R(B)) S_() X_(GATHER_WS, int, pitch, R(pitch_b)) S_()                  \
+    X_(GATHER_WS, __global const int *, idx, R(idx)) S_()                                                           \
+    X_(GATHER_WS, __global const int *, pinfo, R(pinfo)) S_()                                                       \
+    X_(GATHER_WS, __global const int *, map, R(map)) S_() X_(GATHER_WS, int, use_map, R(use_map)) S_()              \
+    X_(GATHER_WS, int, dpad, R(dpad)) S_() X_(GATHER_WS, int, row_off, L) S_() X_(GATHER_WS, int, nrows, L) S_()    \
+    X_(GATHER_WS, int, skip_whole, L) S_() X_(GATHER_WS, __global float *, Aw, R(A)) S_()                           \
+    X_(GATHER_WS, int, qmax, R(qmax)) S_() X_(GATHER_WS, __global const gpusvm_wbits *, status, R(status))
 
 /* gpusvm_fill (kernels part 1) */
-#define GPUSVM__ARGS_FILL(X_, S_) \
-    X_(FILL, __global uint *, p) S_() X_(FILL, uint, word) S_() X_(FILL, ulong, off) S_() X_(FILL, ulong, n)
-#define GPUSVM__ARGS_SCATTER(X_, S_)                                                                    \
-    X_(SCATTER, __global const ulong *, row_ptr) S_() X_(SCATTER, __global const int *, col) S_()       \
-    X_(SCATTER, __global const float *, val) S_() X_(SCATTER, ulong, base) S_() X_(SCATTER, int, n) S_() \
-    X_(SCATTER, __global float *, X) S_() X_(SCATTER, int, pitch)
+#define GPUSVM__ARGS_FILL(X_, S_)                                                                                   \
+    X_(FILL, __global uint *, p, L) S_() X_(FILL, uint, word, L) S_() X_(FILL, ulong, off, L) S_()                  \
+    X_(FILL, ulong, n, L)
+#define GPUSVM__ARGS_SCATTER(X_, S_)                                                                                \
+    X_(SCATTER, __global const ulong *, row_ptr, L) S_() X_(SCATTER, __global const int *, col, L) S_()             \
+    X_(SCATTER, __global const float *, val, L) S_() X_(SCATTER, ulong, base, L) S_() X_(SCATTER, int, n, L) S_()   \
+    X_(SCATTER, __global float *, X, L) S_() X_(SCATTER, int, pitch, L)
 
 /* kernels part 2 */
-#define GPUSVM__ARGS_KEYS(X_, S_)                                                                       \
-    X_(KEYS, __global const gpusvm_wbits *, G0) S_() X_(KEYS, __global const gpusvm_wbits *, alpha0) S_()           \
-    X_(KEYS, __global const char *, y0) S_() X_(KEYS, __global const gpusvm_wbits *, Cv0) S_()                \
-    X_(KEYS, __global const int *, pinfo) S_() X_(KEYS, int, nparts_max) S_()                           \
-    X_(KEYS, __global uint *, key_up0) S_() X_(KEYS, __global uint *, key_low0) S_()                    \
-    X_(KEYS, __global gpusvm_wbits *, part_up0) S_() X_(KEYS, __global gpusvm_wbits *, part_low0) S_()              \
-    X_(KEYS, __global const gpusvm_wbits *, status) S_() X_(KEYS, int, nu)
+#define GPUSVM__ARGS_KEYS(X_, S_)                                                                                   \
+    X_(KEYS, __global const gpusvm_wbits *, G0, T(G)) S_()                                                          \
+    X_(KEYS, __global const gpusvm_wbits *, alpha0, T(ALPHA)) S_() X_(KEYS, __global const char *, y0, T(Y)) S_()   \
+    X_(KEYS, __global const gpusvm_wbits *, Cv0, T(CV)) S_() X_(KEYS, __global const int *, pinfo, T(PINFO)) S_()   \
+    X_(KEYS, int, nparts_max, V(nparts_max)) S_() X_(KEYS, __global uint *, key_up0, T(KEY_UP)) S_()                \
+    X_(KEYS, __global uint *, key_low0, T(KEY_LOW)) S_()                                                            \
+    X_(KEYS, __global gpusvm_wbits *, part_up0, T(PART_UP)) S_()                                                    \
+    X_(KEYS, __global gpusvm_wbits *, part_low0, T(PART_LOW)) S_()                                                  \
+    X_(KEYS, __global const gpusvm_wbits *, status, T(STATUS)) S_() X_(KEYS, int, nu, V(nu))
 
-#define GPUSVM__ARGS_SELECT(X_, S_)                                                                     \
-    X_(SELECT, __global uint *, key_up0) S_() X_(SELECT, __global uint *, key_low0) S_()                \
-    X_(SELECT, __global const int *, pinfo) S_() X_(SELECT, int, nparts_max) S_() X_(SELECT, int, qmax) S_() \
-    X_(SELECT, __global const gpusvm_wbits *, part_up0) S_() X_(SELECT, __global const gpusvm_wbits *, part_low0) S_() \
-    X_(SELECT, __global int *, ws_idx0) S_() X_(SELECT, __global int *, ws_slot0) S_()                  \
-    X_(SELECT, int, mode_in) S_() X_(SELECT, gpusvm_wbits, eps) S_() X_(SELECT, gpusvm_wbits, max_iter) S_()        \
-    X_(SELECT, __global gpusvm_wbits *, status0) S_() X_(SELECT, __global const char *, y0) S_() X_(SELECT, int, nu) S_() \
-    X_(SELECT, int, split) S_() X_(SELECT, __global uint *, sel_g)
+#define GPUSVM__ARGS_SELECT(X_, S_)                                                                                 \
+    X_(SELECT, __global uint *, key_up0, T(KEY_UP)) S_() X_(SELECT, __global uint *, key_low0, T(KEY_LOW)) S_()     \
+    X_(SELECT, __global const int *, pinfo, T(PINFO)) S_() X_(SELECT, int, nparts_max, V(nparts_max)) S_()          \
+    X_(SELECT, int, qmax, V(qmax)) S_() X_(SELECT, __global const gpusvm_wbits *, part_up0, T(PART_UP)) S_()        \
+    X_(SELECT, __global const gpusvm_wbits *, part_low0, T(PART_LOW)) S_()                                          \
+    X_(SELECT, __global int *, ws_idx0, T(WS_IDX)) S_() X_(SELECT, __global int *, ws_slot0, T(WS_SLOT)) S_()       \
+    X_(SELECT, int, mode_in, L) S_() X_(SELECT, gpusvm_wbits, eps, L) S_()                                          \
+    X_(SELECT, gpusvm_wbits, max_iter, L) S_() X_(SELECT, __global gpusvm_wbits *, status0, T(STATUS)) S_()         \
+    X_(SELECT, __global const char *, y0, T(Y)) S_() X_(SELECT, int, nu, V(nu)) S_()                                \
+    X_(SELECT, int, split, L) S_() X_(SELECT, __global uint *, sel_g, T(SEL))
 
 /* the selection over the grid (part 2): gpusvm_sel_hist, _ties, _take (ties0: the keys' partials'
  * buffer, free once gpusvm_select has read them, 4 * nparts_max words a problem); cands: a split
  * problem's lists into its report out instead (G0: their gradients) */
-#define GPUSVM__ARGS_SEL(X_, S_)                                                                        \
-    X_(SEL, __global uint *, key_up0) S_() X_(SEL, __global uint *, key_low0) S_()                      \
-    X_(SEL, __global const char *, y0) S_() X_(SEL, __global const int *, pinfo) S_()                   \
-    X_(SEL, int, qmax) S_() X_(SEL, __global const gpusvm_wbits *, status) S_() X_(SEL, __global uint *, sel_g) S_() \
-    X_(SEL, __global int *, list0) S_() X_(SEL, __global int *, ws_idx0) S_() X_(SEL, int, side) S_()   \
-    X_(SEL, int, pass) S_() X_(SEL, int, mode_in) S_() X_(SEL, int, nu) S_() X_(SEL, __global uint *, ties0) S_() \
-    X_(SEL, int, nparts_max) S_() X_(SEL, int, cands) S_() X_(SEL, __global ulong *, out) S_()           \
-    X_(SEL, __global const gpusvm_wbits *, G0)
+#define GPUSVM__ARGS_SEL(X_, S_)                                                                                    \
+    X_(SEL, __global uint *, key_up0, T(KEY_UP)) S_() X_(SEL, __global uint *, key_low0, T(KEY_LOW)) S_()           \
+    X_(SEL, __global const char *, y0, T(Y)) S_() X_(SEL, __global const int *, pinfo, T(PINFO)) S_()               \
+    X_(SEL, int, qmax, V(qmax)) S_() X_(SEL, __global const gpusvm_wbits *, status, T(STATUS)) S_()                 \
+    X_(SEL, __global uint *, sel_g, T(SEL)) S_() X_(SEL, __global int *, list0, T(LIST)) S_()                       \
+    X_(SEL, __global int *, ws_idx0, T(WS_IDX)) S_() X_(SEL, int, side, V(zero)) S_()                               \
+    X_(SEL, int, pass, V(zero)) S_() X_(SEL, int, mode_in, V(zero)) S_() X_(SEL, int, nu, V(nu)) S_()               \
+    X_(SEL, __global uint *, ties0, T(PART_UP)) S_() X_(SEL, int, nparts_max, V(nparts_max)) S_()                   \
+    X_(SEL, int, cands, V(cands)) S_() X_(SEL, __global ulong *, out, T(CANDS)) S_()                                \
+    X_(SEL, __global const gpusvm_wbits *, G0, T(G))
 
 /* a split problem's report and its merged working set's gradients (part 2) */
-#define GPUSVM__ARGS_CANDS(X_, S_)                                                                      \
-    X_(CANDS, __global uint *, key_up0) S_() X_(CANDS, __global uint *, key_low0) S_()                  \
-    X_(CANDS, __global const char *, y0) S_() X_(CANDS, __global const gpusvm_wbits *, G0) S_()               \
-    X_(CANDS, __global const int *, pinfo) S_() X_(CANDS, int, nparts_max) S_() X_(CANDS, int, qmax) S_() \
-    X_(CANDS, __global const gpusvm_wbits *, part_up0) S_() X_(CANDS, __global const gpusvm_wbits *, part_low0) S_() \
-    X_(CANDS, __global const int *, ws_idx0) S_() X_(CANDS, __global const int *, ws_slot0) S_()        \
-    X_(CANDS, int, mode_in) S_() X_(CANDS, __global const gpusvm_wbits *, status0) S_() X_(CANDS, int, nu) S_() \
-    X_(CANDS, __global ulong *, out) S_() X_(CANDS, int, grid) S_() X_(CANDS, __global uint *, sel_g)
+#define GPUSVM__ARGS_CANDS(X_, S_)                                                                                  \
+    X_(CANDS, __global uint *, key_up0, T(KEY_UP)) S_() X_(CANDS, __global uint *, key_low0, T(KEY_LOW)) S_()       \
+    X_(CANDS, __global const char *, y0, T(Y)) S_() X_(CANDS, __global const gpusvm_wbits *, G0, T(G)) S_()         \
+    X_(CANDS, __global const int *, pinfo, T(PINFO)) S_() X_(CANDS, int, nparts_max, V(nparts_max)) S_()            \
+    X_(CANDS, int, qmax, V(qmax)) S_() X_(CANDS, __global const gpusvm_wbits *, part_up0, T(PART_UP)) S_()          \
+    X_(CANDS, __global const gpusvm_wbits *, part_low0, T(PART_LOW)) S_()                                           \
+    X_(CANDS, __global const int *, ws_idx0, T(WS_IDX)) S_()                                                        \
+    X_(CANDS, __global const int *, ws_slot0, T(WS_SLOT)) S_() X_(CANDS, int, mode_in, L) S_()                      \
+    X_(CANDS, __global const gpusvm_wbits *, status0, T(STATUS)) S_() X_(CANDS, int, nu, V(nu)) S_()                \
+    X_(CANDS, __global ulong *, out, T(CANDS)) S_() X_(CANDS, int, grid, V(grid)) S_()                              \
+    X_(CANDS, __global uint *, sel_g, T(SEL))
 
-#define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                     \
-    X_(WS_PUT, __global gpusvm_wbits *, G0) S_() X_(WS_PUT, __global const int *, ws_idx0) S_()               \
-    X_(WS_PUT, __global const gpusvm_wbits *, gws) S_() X_(WS_PUT, __global const int *, pinfo) S_()          \
-    X_(WS_PUT, __global const gpusvm_wbits *, status0)
+#define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                                 \
+    X_(WS_PUT, __global gpusvm_wbits *, G0, T(G)) S_() X_(WS_PUT, __global const int *, ws_idx0, T(WS_IDX)) S_()    \
+    X_(WS_PUT, __global const gpusvm_wbits *, gws, T(WS_G)) S_()                                                    \
+    X_(WS_PUT, __global const int *, pinfo, T(PINFO)) S_()                                                          \
+    X_(WS_PUT, __global const gpusvm_wbits *, status0, T(STATUS))
 
 /* kernels part 3 */
-#define GPUSVM__ARGS_GATHER(X_, S_)                                                                     \
-    X_(GATHER, __global const float *, K0) S_() X_(GATHER, int, ldk) S_() X_(GATHER, __global float *, Kq0) S_() \
-    X_(GATHER, __global const int *, pinfo) S_() X_(GATHER, int, qmax) S_()                             \
-    X_(GATHER, __global const int *, ws_idx0) S_() X_(GATHER, __global const int *, ws_slot0) S_()      \
-    X_(GATHER, __global const gpusvm_wbits *, status)
+#define GPUSVM__ARGS_GATHER(X_, S_)                                                                                 \
+    X_(GATHER, __global const float *, K0, T(K)) S_() X_(GATHER, int, ldk, V(ldk)) S_()                             \
+    X_(GATHER, __global float *, Kq0, T(KQ)) S_() X_(GATHER, __global const int *, pinfo, T(PINFO)) S_()            \
+    X_(GATHER, int, qmax, V(qmax)) S_() X_(GATHER, __global const int *, ws_idx0, T(WS_IDX)) S_()                   \
+    X_(GATHER, __global const int *, ws_slot0, T(WS_SLOT)) S_()                                                     \
+    X_(GATHER, __global const gpusvm_wbits *, status, T(STATUS))
 
-#define GPUSVM__ARGS_SMO(X_, S_)                                                                        \
-    X_(SMO, __global const float *, Kq0) S_() X_(SMO, __global const int *, pinfo) S_() X_(SMO, int, qmax) S_() \
-    X_(SMO, __global const int *, ws_idx0) S_()                                                         \
-    X_(SMO, __global gpusvm_wbits *, alpha0) S_() X_(SMO, __global const gpusvm_wbits *, G0) S_()                   \
-    X_(SMO, __global const char *, y0) S_() X_(SMO, __global const gpusvm_wbits *, Cv0) S_()                  \
-    X_(SMO, __global const float *, qd0) S_() X_(SMO, __global gpusvm_wbits *, coef0) S_()                    \
-    X_(SMO, gpusvm_wbits, eps) S_() X_(SMO, gpusvm_wbits, ratio_in) S_() X_(SMO, int, max_inner_in) S_()            \
-    X_(SMO, int, whole_inner) S_() X_(SMO, gpusvm_wbits, max_iter) S_() X_(SMO, __global gpusvm_wbits *, status0) S_() \
-    X_(SMO, int, nu)
+#define GPUSVM__ARGS_SMO(X_, S_)                                                                                    \
+    X_(SMO, __global const float *, Kq0, T(KQ)) S_() X_(SMO, __global const int *, pinfo, T(PINFO)) S_()            \
+    X_(SMO, int, qmax, V(qmax)) S_() X_(SMO, __global const int *, ws_idx0, T(WS_IDX)) S_()                         \
+    X_(SMO, __global gpusvm_wbits *, alpha0, T(ALPHA)) S_() X_(SMO, __global const gpusvm_wbits *, G0, T(G)) S_()   \
+    X_(SMO, __global const char *, y0, T(Y)) S_() X_(SMO, __global const gpusvm_wbits *, Cv0, T(CV)) S_()           \
+    X_(SMO, __global const float *, qd0, T(QD)) S_() X_(SMO, __global gpusvm_wbits *, coef0, T(COEF)) S_()          \
+    X_(SMO, gpusvm_wbits, eps, L) S_() X_(SMO, gpusvm_wbits, ratio_in, L) S_() X_(SMO, int, max_inner_in, L) S_()   \
+    X_(SMO, int, whole_inner, V(whole_inner)) S_() X_(SMO, gpusvm_wbits, max_iter, L) S_()                          \
+    X_(SMO, __global gpusvm_wbits *, status0, T(STATUS)) S_() X_(SMO, int, nu, V(nu))
 
 /* kernels part 4 */
-#define GPUSVM__ARGS_UPDATE(X_, S_)                                                                     \
-    X_(UPDATE, __global gpusvm_wbits *, out0) S_() X_(UPDATE, __global const char *, y0) S_()                 \
-    X_(UPDATE, int, use_y) S_() X_(UPDATE, __global const int *, pinfo) S_() X_(UPDATE, int, qmax) S_() \
-    X_(UPDATE, __global const float *, K0) S_() X_(UPDATE, int, ldk) S_()                               \
-    X_(UPDATE, __global const int *, slot0) S_() X_(UPDATE, __global const gpusvm_wbits *, coef0) S_()        \
-    X_(UPDATE, int, m_in) S_() X_(UPDATE, __global const gpusvm_wbits *, status) S_()                         \
-    X_(UPDATE, int, coef_off) S_() X_(UPDATE, int, out_off) S_() X_(UPDATE, int, var_off) S_()          \
-    X_(UPDATE, int, var_end) S_() X_(UPDATE, int, k_off)
+#define GPUSVM__ARGS_UPDATE(X_, S_)                                                                                 \
+    X_(UPDATE, __global gpusvm_wbits *, out0, U(out)) S_() X_(UPDATE, __global const char *, y0, U(y)) S_()         \
+    X_(UPDATE, int, use_y, U(use_y)) S_() X_(UPDATE, __global const int *, pinfo, U(pinfo)) S_()                    \
+    X_(UPDATE, int, qmax, U(qmax)) S_() X_(UPDATE, __global const float *, K0, U(K)) S_()                           \
+    X_(UPDATE, int, ldk, U(ldk)) S_() X_(UPDATE, __global const int *, slot0, U(slot)) S_()                         \
+    X_(UPDATE, __global const gpusvm_wbits *, coef0, U(coef)) S_() X_(UPDATE, int, m_in, U(m_in)) S_()              \
+    X_(UPDATE, __global const gpusvm_wbits *, status, U(status)) S_() X_(UPDATE, int, coef_off, V(zero)) S_()       \
+    X_(UPDATE, int, out_off, V(zero)) S_() X_(UPDATE, int, var_off, V(zero)) S_()                                   \
+    X_(UPDATE, int, var_end, V(int_max)) S_() X_(UPDATE, int, k_off, V(zero))
 
 /* gpusvm_rows_update (kernels part 4): gpusvm_rows_tiled's arguments, then these */
-#define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                   \
-    X_(ROWS_UPD, __global gpusvm_wbits *, out0) S_() X_(ROWS_UPD, __global const char *, y0) S_()             \
-    X_(ROWS_UPD, __global const gpusvm_wbits *, coef)
+#define GPUSVM__ARGS_ROWS_UPD(X_, S_)                                                                               \
+    X_(ROWS_UPD, __global gpusvm_wbits *, out0, T(G)) S_() X_(ROWS_UPD, __global const char *, y0, T(Y)) S_()       \
+    X_(ROWS_UPD, __global const gpusvm_wbits *, coef, T(S_COEF))
 
 /* kernels part 5 (Crammer-Singer), every problem of a batch in one launch: alpha and c are
  * n x m per problem (point-major), K the rows (with the cache, problem p's point v has row
  * var + v, else working-set position t row p qmax + t: the rows kernels' slot is that minus
  * p qmax), dA and moved the last sweeps' changes (q positions per problem, mmax classes apart) */
-#define GPUSVM__ARGS_CS_RESP(X_, S_)                                                                    \
-    X_(CS_RESP, __global gpusvm_wbits *, c) S_() X_(CS_RESP, __global const float *, K) S_()                 \
-    X_(CS_RESP, int, ldk) S_() X_(CS_RESP, __global const int *, moved) S_()                            \
-    X_(CS_RESP, __global const gpusvm_wide *, dA) S_() X_(CS_RESP, __global const gpusvm_wbits *, status) S_() \
-    X_(CS_RESP, __global const int *, cinfo) S_() X_(CS_RESP, int, q) S_() X_(CS_RESP, int, mmax)
+#define GPUSVM__ARGS_CS_RESP(X_, S_)                                                                                \
+    X_(CS_RESP, __global gpusvm_wbits *, c, C(C)) S_() X_(CS_RESP, __global const float *, K, T(K)) S_()            \
+    X_(CS_RESP, int, ldk, V(ldk)) S_() X_(CS_RESP, __global const int *, moved, C(MOVED)) S_()                      \
+    X_(CS_RESP, __global const gpusvm_wide *, dA, C(DA)) S_()                                                       \
+    X_(CS_RESP, __global const gpusvm_wbits *, status, T(STATUS)) S_()                                              \
+    X_(CS_RESP, __global const int *, cinfo, C(CINFO)) S_() X_(CS_RESP, int, q, V(cs_q)) S_()                       \
+    X_(CS_RESP, int, mmax, V(cs_m))
 
-#define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                  \
-    X_(CS_UPDATE, __global const gpusvm_wbits *, c) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, alpha) S_()   \
-    X_(CS_UPDATE, __global const int *, cls) S_() X_(CS_UPDATE, __global const gpusvm_wbits *, U) S_()        \
-    X_(CS_UPDATE, __global const gpusvm_wbits *, status) S_() X_(CS_UPDATE, __global gpusvm_wbits *, part) S_()     \
-    X_(CS_UPDATE, __global uint *, cand_key) S_() X_(CS_UPDATE, __global int *, cand_idx) S_()          \
-    X_(CS_UPDATE, __global const int *, cinfo) S_() X_(CS_UPDATE, int, nparts_max) S_()                 \
-    X_(CS_UPDATE, int, qc)
+#define GPUSVM__ARGS_CS_UPDATE(X_, S_)                                                                              \
+    X_(CS_UPDATE, __global const gpusvm_wbits *, c, C(C)) S_()                                                      \
+    X_(CS_UPDATE, __global const gpusvm_wbits *, alpha, C(ALPHA)) S_()                                              \
+    X_(CS_UPDATE, __global const int *, cls, C(CLS)) S_()                                                           \
+    X_(CS_UPDATE, __global const gpusvm_wbits *, U, C(U)) S_()                                                      \
+    X_(CS_UPDATE, __global const gpusvm_wbits *, status, T(STATUS)) S_()                                            \
+    X_(CS_UPDATE, __global gpusvm_wbits *, part, C(PART)) S_()                                                      \
+    X_(CS_UPDATE, __global uint *, cand_key, C(CAND_KEY)) S_()                                                      \
+    X_(CS_UPDATE, __global int *, cand_idx, C(CAND_IDX)) S_()                                                       \
+    X_(CS_UPDATE, __global const int *, cinfo, C(CINFO)) S_() X_(CS_UPDATE, int, nparts_max, V(cs_parts)) S_()      \
+    X_(CS_UPDATE, int, qc, V(cs_qc))
 
-#define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                  \
-    X_(CS_SELECT, __global const gpusvm_wbits *, part) S_() X_(CS_SELECT, int, nparts_max) S_()               \
-    X_(CS_SELECT, __global uint *, cand_key) S_() X_(CS_SELECT, __global const int *, cand_idx) S_()    \
-    X_(CS_SELECT, __global gpusvm_wbits *, status) S_() X_(CS_SELECT, gpusvm_wbits, eps) S_()                       \
-    X_(CS_SELECT, gpusvm_wbits, max_iter) S_() X_(CS_SELECT, int, q) S_() X_(CS_SELECT, __global int *, ws) S_() \
-    X_(CS_SELECT, __global int *, row_idx) S_() X_(CS_SELECT, __global int *, row_slot) S_()            \
-    X_(CS_SELECT, __global int *, pinfo) S_() X_(CS_SELECT, __global int *, have) S_()                  \
-    X_(CS_SELECT, int, cache) S_() X_(CS_SELECT, __global const int *, cinfo) S_() X_(CS_SELECT, int, qmax)
+#define GPUSVM__ARGS_CS_SELECT(X_, S_)                                                                              \
+    X_(CS_SELECT, __global const gpusvm_wbits *, part, C(PART)) S_()                                                \
+    X_(CS_SELECT, int, nparts_max, V(cs_parts)) S_() X_(CS_SELECT, __global uint *, cand_key, C(CAND_KEY)) S_()     \
+    X_(CS_SELECT, __global const int *, cand_idx, C(CAND_IDX)) S_()                                                 \
+    X_(CS_SELECT, __global gpusvm_wbits *, status, T(STATUS)) S_() X_(CS_SELECT, gpusvm_wbits, eps, L) S_()         \
+    X_(CS_SELECT, gpusvm_wbits, max_iter, L) S_() X_(CS_SELECT, int, q, V(cs_q)) S_()                               \
+    X_(CS_SELECT, __global int *, ws, C(WS)) S_() X_(CS_SELECT, __global int *, row_idx, T(WS_IDX)) S_()            \
+    X_(CS_SELECT, __global int *, row_slot, T(WS_SLOT)) S_() X_(CS_SELECT, __global int *, pinfo, T(PINFO)) S_()    \
+    X_(CS_SELECT, __global int *, have, C(HAVE)) S_() X_(CS_SELECT, int, cache, V(cs_cache)) S_()                   \
+    X_(CS_SELECT, __global const int *, cinfo, C(CINFO)) S_() X_(CS_SELECT, int, qmax, V(qmax))
 
-#define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                   \
-    X_(CS_SOLVE, __global const float *, K) S_() X_(CS_SOLVE, int, ldk) S_()                            \
-    X_(CS_SOLVE, __global const int *, ws) S_() X_(CS_SOLVE, __global gpusvm_wbits *, status) S_()            \
-    X_(CS_SOLVE, __global gpusvm_wbits *, alpha) S_() X_(CS_SOLVE, __global const gpusvm_wbits *, c) S_()           \
-    X_(CS_SOLVE, __global const int *, cls) S_() X_(CS_SOLVE, __global const gpusvm_wbits *, U) S_()          \
-    X_(CS_SOLVE, __global const gpusvm_wbits *, kd) S_() X_(CS_SOLVE, __global gpusvm_wide *, dA) S_()             \
-    X_(CS_SOLVE, __global int *, moved) S_() X_(CS_SOLVE, int, mmax) S_() X_(CS_SOLVE, int, q) S_()     \
-    X_(CS_SOLVE, int, cache) S_() X_(CS_SOLVE, gpusvm_wbits, eps) S_() X_(CS_SOLVE, gpusvm_wbits, ratio) S_()       \
-    X_(CS_SOLVE, __local float *, kws) S_() X_(CS_SOLVE, __local gpusvm_wide *, cws) S_()                    \
-    X_(CS_SOLVE, __local gpusvm_wide *, scr) S_() X_(CS_SOLVE, __global const int *, cinfo) S_()             \
-    X_(CS_SOLVE, int, qmax)
+#define GPUSVM__ARGS_CS_SOLVE(X_, S_)                                                                               \
+    X_(CS_SOLVE, __global const float *, K, T(K)) S_() X_(CS_SOLVE, int, ldk, V(ldk)) S_()                          \
+    X_(CS_SOLVE, __global const int *, ws, C(WS)) S_()                                                              \
+    X_(CS_SOLVE, __global gpusvm_wbits *, status, T(STATUS)) S_()                                                   \
+    X_(CS_SOLVE, __global gpusvm_wbits *, alpha, C(ALPHA)) S_()                                                     \
+    X_(CS_SOLVE, __global const gpusvm_wbits *, c, C(C)) S_() X_(CS_SOLVE, __global const int *, cls, C(CLS)) S_()  \
+    X_(CS_SOLVE, __global const gpusvm_wbits *, U, C(U)) S_()                                                       \
+    X_(CS_SOLVE, __global const gpusvm_wbits *, kd, C(KD)) S_()                                                     \
+    X_(CS_SOLVE, __global gpusvm_wide *, dA, C(DA)) S_() X_(CS_SOLVE, __global int *, moved, C(MOVED)) S_()         \
+    X_(CS_SOLVE, int, mmax, V(cs_m)) S_() X_(CS_SOLVE, int, q, V(cs_q)) S_()                                        \
+    X_(CS_SOLVE, int, cache, V(cs_cache)) S_() X_(CS_SOLVE, gpusvm_wbits, eps, L) S_()                              \
+    X_(CS_SOLVE, gpusvm_wbits, ratio, L) S_() X_(CS_SOLVE, __local float *, kws, LM(cs_kws)) S_()                   \
+    X_(CS_SOLVE, __local gpusvm_wide *, cws, LM(cs_cws)) S_()                                                       \
+    X_(CS_SOLVE, __local gpusvm_wide *, scr, LM(cs_scr)) S_()                                                       \
+    X_(CS_SOLVE, __global const int *, cinfo, C(CINFO)) S_() X_(CS_SOLVE, int, qmax, V(qmax))
 
 /* The host names the slots (enum GPUSVM__A_<KERNEL>_<name>, ..., GPUSVM__A_<KERNEL>_N); the
  * kernels declare the parameters. */
 #define GPUSVM__COMMA() ,
 #ifdef __OPENCL_VERSION__
-#define GPUSVM__PARAM(k, type, name) type name
+#define GPUSVM__PARAM(k, type, name, source) type name
 #else
-#define GPUSVM__SLOT(k, type, name) GPUSVM__A_##k##_##name
+#define GPUSVM__SLOT(k, type, name, source) GPUSVM__A_##k##_##name
 #endif
 
 #endif /* GPUSVM__SHARED_H */
