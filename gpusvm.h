@@ -11001,38 +11001,64 @@ static gpusvm_result gpusvm__check_labels(gpusvm_context *ctx, const gpusvm_para
 
 /* LIBSVM's class grouping: labels in order of first appearance, except that a two-class
    problem labelled -1 then +1 is swapped so that +1 is the positive class. label and count
-   are allocated (nr_class entries each). */
-static gpusvm_result gpusvm__group(gpusvm_context *ctx, const double *y, size_t n, int **label_out, size_t **count_out,
-                                   int *nr_class)
+   are allocated (nr_class entries each); cls (NULL: not wanted) gets each row's class. The
+   labels seen are kept in a hash (slot: a class + 1, 0 empty), so that many classes cost each
+   row one probe, not one comparison a class. */
+static gpusvm_result gpusvm__group_rows(gpusvm_context *ctx, const double *y, size_t n, int **label_out,
+                                        size_t **count_out, int *nr_class, int *cls)
 {
+    const gpusvm_allocator *a = &ctx->alloc;
     gpusvm__vec lab, cnt;
-    size_t i;
-    int c, k = 0;
+    int *slot = NULL, k = 0, c;
+    size_t i, cap = 0, h;
+    gpusvm_result r = GPUSVM_OK;
     memset(&lab, 0, sizeof lab);
     memset(&cnt, 0, sizeof cnt);
     lab.item = sizeof(int);
     cnt.item = sizeof(size_t);
-    for (i = 0; i < n; ++i) {
+    for (i = 0; i < n && r == GPUSVM_OK; ++i) {
         int v;
         if (!(fabs(y[i]) < 2147483647.0)) {
-            gpusvm__free(&ctx->alloc, lab.data);
-            gpusvm__free(&ctx->alloc, cnt.data);
-            return gpusvm__fail(ctx, GPUSVM_ERR_LABEL_NOT_FINITE, "label of row %lu is not a finite class number",
-                                (unsigned long)i);
+            r = gpusvm__fail(ctx, GPUSVM_ERR_LABEL_NOT_FINITE, "label of row %lu is not a finite class number",
+                             (unsigned long)i);
+            break;
         }
         v = (int)y[i];
-        for (c = k - 1; c >= 0; --c)
-            if (((int *)lab.data)[c] == v) break;
-        if (c < 0) {
-            size_t zero = 0;
-            if (!gpusvm__vec_push(&ctx->alloc, &lab, &v) || !gpusvm__vec_push(&ctx->alloc, &cnt, &zero)) {
-                gpusvm__free(&ctx->alloc, lab.data);
-                gpusvm__free(&ctx->alloc, cnt.data);
-                return gpusvm__oom(ctx, "the class list");
+        if ((size_t)k * 2 >= cap) { /* the hash grows to keep it at most half full */
+            const size_t ncap = cap ? 2 * cap : 64;
+            int *ns = (int *)gpusvm__calloc(a, ncap, sizeof(int));
+            if (!ns) {
+                r = gpusvm__oom(ctx, "the class list");
+                break;
             }
-            c = k++;
+            for (c = 0; c < k; ++c) {
+                for (h = ((unsigned)((int *)lab.data)[c] * 2654435761u) & (ncap - 1); ns[h]; h = (h + 1) & (ncap - 1)) {
+                }
+                ns[h] = c + 1;
+            }
+            gpusvm__free(a, slot);
+            slot = ns;
+            cap = ncap;
         }
-        ((size_t *)cnt.data)[c]++;
+        for (h = ((unsigned)v * 2654435761u) & (cap - 1); slot[h] && ((int *)lab.data)[slot[h] - 1] != v;
+             h = (h + 1) & (cap - 1)) {
+        }
+        if (!slot[h]) {
+            size_t zero = 0;
+            if (!gpusvm__vec_push(a, &lab, &v) || !gpusvm__vec_push(a, &cnt, &zero)) {
+                r = gpusvm__oom(ctx, "the class list");
+                break;
+            }
+            slot[h] = ++k;
+        }
+        ((size_t *)cnt.data)[slot[h] - 1]++;
+        if (cls) cls[i] = slot[h] - 1;
+    }
+    gpusvm__free(a, slot);
+    if (r != GPUSVM_OK) {
+        gpusvm__free(a, lab.data);
+        gpusvm__free(a, cnt.data);
+        return r;
     }
     if (k == 2 && ((int *)lab.data)[0] == -1 && ((int *)lab.data)[1] == 1) {
         size_t t = ((size_t *)cnt.data)[0];
@@ -11040,11 +11066,18 @@ static gpusvm_result gpusvm__group(gpusvm_context *ctx, const double *y, size_t 
         ((int *)lab.data)[1] = -1;
         ((size_t *)cnt.data)[0] = ((size_t *)cnt.data)[1];
         ((size_t *)cnt.data)[1] = t;
+        for (i = 0; cls && i < n; ++i) cls[i] = 1 - cls[i];
     }
     *label_out = (int *)lab.data;
     *count_out = (size_t *)cnt.data;
     *nr_class = k;
     return GPUSVM_OK;
+}
+
+static gpusvm_result gpusvm__group(gpusvm_context *ctx, const double *y, size_t n, int **label_out, size_t **count_out,
+                                   int *nr_class)
+{
+    return gpusvm__group_rows(ctx, y, n, label_out, count_out, nr_class, NULL);
 }
 
 /* The serial number (1-based) of training row i of a precomputed kernel. */
@@ -11982,90 +12015,126 @@ static gpusvm_result gpusvm__folds(gpusvm_context *ctx, const gpusvm__csr *x, co
     return r;
 }
 
-/* Platt scaling of one pairwise problem, as LIBSVM's svm_binary_svc_probability: decision
-   values from a 5-fold cross-validation on the pair's rows idx (yy: +1 / -1), each fold's
-   model a two-class problem with bounds Cp / Cn, then the sigmoid fit. */
-static gpusvm_result gpusvm__binary_probability(gpusvm_context *ctx, const gpusvm__csr *xin, const gpusvm_params *prm,
-                                                const size_t *idx, const signed char *yy, size_t l, double Cp,
-                                                double Cn, double *A, double *B)
+/* Platt scaling of npair two-class problems, each as LIBSVM's svm_binary_svc_probability: problem
+   k's rows idx[k] of the input (l[k] of them; yy[k]: +1 / -1 each), decision values from a 5-fold
+   cross-validation on them, then the sigmoid fit into A[k], B[k]. Every problem's folds train as
+   one batch (gpusvm__folds) on y's own labels: sub holds no class weights, and each row's bound
+   (its class's, its weight included) is its sample weight, so that one params serves every
+   problem; a fold's first label says which side its decision values take. */
+typedef struct gpusvm__pairs_fit {
+    int npair;
+    const size_t *const *idx;
+    const signed char *const *yy;
+    const size_t *l;
+    double *A, *B;
+} gpusvm__pairs_fit;
+
+/* Problem k's folds into the batch (tr, ntr, te, nte, fb: the fold's first position in perm,
+   fk: its problem); a fold whose training rows hold one class gives its test rows that class's
+   sign in dec, as LIBSVM. Its count of folds added. */
+static int gpusvm__pair_folds(const gpusvm__pairs_fit *pf, int k, size_t *perm, size_t *rows, size_t *te_rows,
+                              double *dec, size_t **tr, size_t *ntr, size_t **te, size_t *nte, size_t *fb, int *fk)
 {
-    const gpusvm_allocator *a = &ctx->alloc;
     enum { nr_fold = 5 };
-    const int wlab[2] = {1, -1};
-    size_t *perm = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
-    size_t *rows = (size_t *)gpusvm__alloc(a, (size_t)nr_fold * (l ? l : 1), sizeof(size_t));
-    size_t *te_rows = (size_t *)gpusvm__alloc(a, l, sizeof(size_t));
-    double *dec = (double *)gpusvm__alloc(a, l, sizeof(double));
-    double *lab = (double *)gpusvm__alloc(a, l, sizeof(double));
-    double *yfull = (double *)gpusvm__calloc(a, xin->rows, sizeof(double));
-    double *dv = (double *)gpusvm__alloc(a, l, sizeof(double));
-    size_t *tr[nr_fold], *te[nr_fold], ntr[nr_fold], nte[nr_fold], fb[nr_fold];
-    int label0[nr_fold], nf = 0;
-    double wv[2];
+    const size_t l = pf->l[k], *idx = pf->idx[k];
+    const signed char *yy = pf->yy[k];
     uint64_t rng = 0x2545F4914F6CDD1DULL;
-    gpusvm_params sub;
-    gpusvm_result r = GPUSVM_OK;
-    size_t i, k, at;
-    int f;
-    if (!perm || !rows || !te_rows || !dec || !lab || !yfull || !dv) {
-        r = gpusvm__oom(ctx, "the probability fit");
-        goto done;
-    }
+    size_t i, j, at = 0;
+    int f, nf = 0;
     for (i = 0; i < l; ++i) perm[i] = i;
     for (i = 0; i < l; ++i) {
-        const size_t j = i + GPUSVM__RAND(rng, l - i), t = perm[i];
+        const size_t t = perm[i];
+        j = i + GPUSVM__RAND(rng, l - i);
         perm[i] = perm[j];
         perm[j] = t;
     }
-    for (k = 0; k < l; ++k) yfull[idx[k]] = yy[k];
-    /* the folds that keep both classes train together; one class left: its sign, as LIBSVM */
-    for (f = 0, at = 0; f < nr_fold; ++f) {
+    for (f = 0; f < nr_fold; ++f) {
         const size_t b = (size_t)f * l / (size_t)nr_fold, e = (size_t)(f + 1) * l / (size_t)nr_fold;
         size_t nt = 0, npos = 0, nneg = 0;
         size_t *fr = rows + (size_t)nf * l;
-        for (k = 0; k < l; ++k)
-            if (k < b || k >= e) {
-                fr[nt++] = idx[perm[k]];
-                if (yy[perm[k]] > 0) ++npos;
+        for (j = 0; j < l; ++j)
+            if (j < b || j >= e) {
+                fr[nt++] = idx[perm[j]];
+                if (yy[perm[j]] > 0) ++npos;
                 else ++nneg;
             }
         if (npos == 0 || nneg == 0) {
-            for (k = b; k < e; ++k) dec[perm[k]] = npos ? 1.0 : nneg ? -1.0 : 0.0;
+            for (j = b; j < e; ++j) dec[perm[j]] = npos ? 1.0 : nneg ? -1.0 : 0.0;
             continue;
         }
-        for (k = b; k < e; ++k) te_rows[at + k - b] = idx[perm[k]];
+        for (j = b; j < e; ++j) te_rows[at + j - b] = idx[perm[j]];
         tr[nf] = fr;
         ntr[nf] = nt;
         te[nf] = te_rows + at;
         nte[nf] = e - b;
         fb[nf] = b;
+        fk[nf] = k;
         at += e - b;
         ++nf;
     }
-    wv[0] = Cp;
-    wv[1] = Cn;
-    sub = *prm;
-    sub.C = 1.0;
-    sub.n_weight = 2;
-    sub.weight_label = wlab;
-    sub.weight = wv;
-    if (nf && (r = gpusvm__folds(ctx, xin, yfull, &sub, nf, tr, ntr, (const size_t *const *)te, nte, 1, NULL, NULL, dv, label0)) !=
-                  GPUSVM_OK)
+    return nf;
+}
+
+static gpusvm_result gpusvm__binary_probability(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                                const gpusvm_params *sub, const gpusvm__pairs_fit *pf)
+{
+    enum { nr_fold = 5 };
+    const gpusvm_allocator *a = &ctx->alloc;
+    const size_t most = (size_t)nr_fold * (size_t)pf->npair;
+    size_t total = 0, at, j, *off, *perm, *rows, *te_rows, **tr, **te, *ntr, *nte, *fb;
+    double *dec, *lab, *dv;
+    int *fk, *label0, k, f, nf = 0;
+    gpusvm_result r = GPUSVM_OK;
+    for (k = 0; k < pf->npair; ++k) total += pf->l[k];
+    off = (size_t *)gpusvm__alloc(a, (size_t)pf->npair + 1, sizeof(size_t));
+    perm = (size_t *)gpusvm__alloc(a, total + 1, sizeof(size_t));
+    rows = (size_t *)gpusvm__alloc(a, (size_t)nr_fold * total + 1, sizeof(size_t));
+    te_rows = (size_t *)gpusvm__alloc(a, total + 1, sizeof(size_t));
+    dec = (double *)gpusvm__alloc(a, 3 * total + 1, sizeof(double));
+    tr = (size_t **)gpusvm__alloc(a, 2 * most, sizeof(size_t *));
+    ntr = (size_t *)gpusvm__alloc(a, 3 * most, sizeof(size_t));
+    fk = (int *)gpusvm__alloc(a, 2 * most, sizeof(int));
+    if (!off || !perm || !rows || !te_rows || !dec || !tr || !ntr || !fk) {
+        r = gpusvm__oom(ctx, "the probability fit");
         goto done;
-    for (f = 0, at = 0; f < nf; ++f) { /* the first label of the fold's model is its positive side */
-        for (k = 0; k < nte[f]; ++k) dec[perm[fb[f] + k]] = dv[at + k] * label0[f];
+    }
+    lab = dec + total;
+    dv = lab + total;
+    te = tr + most;
+    nte = ntr + most;
+    fb = nte + most;
+    label0 = fk + most;
+    for (off[0] = 0, k = 0; k < pf->npair; ++k) {
+        off[k + 1] = off[k] + pf->l[k];
+        nf += gpusvm__pair_folds(pf, k, perm + off[k], rows + (size_t)nr_fold * off[k], te_rows + off[k], dec + off[k],
+                                 tr + nf, ntr + nf, te + nf, nte + nf, fb + nf, fk + nf);
+    }
+    if (nf && (r = gpusvm__folds(ctx, xin, y, sub, nf, tr, ntr, (const size_t *const *)te, nte, 1, NULL, NULL, dv,
+                                 label0)) != GPUSVM_OK)
+        goto done;
+    for (f = 0, at = 0; f < nf; ++f) { /* the side of the fold's first label: +1 where it is the problem's +1 class */
+        const size_t *idx = pf->idx[fk[f]];
+        const signed char *yy = pf->yy[fk[f]];
+        double side;
+        for (j = 0; yy[j] <= 0; ++j) { /* the fold trained on both sides: the problem has a +1 row */
+        }
+        side = y[idx[j]] == (double)label0[f] ? 1.0 : -1.0;
+        for (j = 0; j < nte[f]; ++j) dec[off[fk[f]] + perm[off[fk[f]] + fb[f] + j]] = dv[at + j] * side;
         at += nte[f];
     }
-    for (i = 0; i < l; ++i) lab[i] = yy[i];
-    r = gpusvm__sigmoid_train(ctx, l, dec, lab, A, B);
+    for (k = 0; k < pf->npair && r == GPUSVM_OK; ++k) {
+        for (j = 0; j < pf->l[k]; ++j) lab[off[k] + j] = pf->yy[k][j];
+        r = gpusvm__sigmoid_train(ctx, pf->l[k], dec + off[k], lab + off[k], &pf->A[k], &pf->B[k]);
+    }
 done:
+    gpusvm__free(a, off);
     gpusvm__free(a, perm);
     gpusvm__free(a, rows);
     gpusvm__free(a, te_rows);
     gpusvm__free(a, dec);
-    gpusvm__free(a, lab);
-    gpusvm__free(a, yfull);
-    gpusvm__free(a, dv);
+    gpusvm__free(a, tr);
+    gpusvm__free(a, ntr);
+    gpusvm__free(a, fk);
     return r;
 }
 
@@ -12312,31 +12381,112 @@ static gpusvm_result gpusvm__nu_feasible(gpusvm_context *ctx, const gpusvm__ovo 
     return GPUSVM_OK;
 }
 
-/* The pairs' Platt fits (params.probability), a job each (gpusvm__jobs_run: on several GPUs at
-   once, each fit's five folds a batch on its device): pair i's rows of the input in its order,
-   class ci's then class cj's. */
+/* The pairs' Platt fits (params.probability) in runs of pairs, a job each (gpusvm__jobs_run: on
+   several GPUs at once), each run's folds one batch (gpusvm__binary_probability). A run ends before
+   its pairs pass GPUSVM__FIT_ROWS rows or GPUSVM__FIT_PAIRS pairs: many small pairs share a batch,
+   large ones still spread over the devices. Pair i's rows: class ci's then class cj's, each in the
+   input's order. */
+#define GPUSVM__FIT_ROWS 65536
+#define GPUSVM__FIT_PAIRS 2048
 typedef struct gpusvm__ovo_fits {
     const gpusvm__csr *xin;
-    const gpusvm_params *prm;
+    const double *y;
+    gpusvm_params sub; /* the folds' params: no class weights; sample_weight: each row's bound */
     gpusvm__ovo *o;
+    size_t *run; /* run t: pairs run[t] .. run[t + 1] - 1, the first of them classes run_c[2t], run_c[2t + 1] */
+    int *run_c;
+    int nrun;
 } gpusvm__ovo_fits;
 
-static gpusvm_result gpusvm__ovo_fit(gpusvm_context *ctx, void *arg, int i)
+static gpusvm_result gpusvm__ovo_fit(gpusvm_context *ctx, void *arg, int t)
 {
     const gpusvm__ovo_fits *f = (const gpusvm__ovo_fits *)arg;
+    const gpusvm_allocator *a = &ctx->alloc;
     gpusvm__ovo *o = f->o;
-    size_t k, ni, l, *orig;
-    int ci = 0, cj = 1, t;
+    const size_t p0 = f->run[t], np = f->run[t + 1] - p0;
+    size_t total = 0, i, k, at, *orig, **idx;
+    int ci = f->run_c[2 * t], cj = f->run_c[2 * t + 1];
+    const signed char **yy;
+    gpusvm__pairs_fit pf;
     gpusvm_result r;
-    for (t = 0; t < i; ++t)
+    for (i = 0; i < np; ++i) total += o->probs[p0 + i].nvar;
+    orig = (size_t *)gpusvm__alloc(a, total + np, sizeof(size_t));
+    idx = (size_t **)gpusvm__alloc(a, np, sizeof(size_t *));
+    yy = (const signed char **)gpusvm__alloc(a, np, sizeof(signed char *));
+    if (!orig || !idx || !yy) {
+        r = gpusvm__oom(ctx, "a probability fit");
+        goto done;
+    }
+    for (i = 0, at = 0; i < np; ++i) {
+        const size_t ni = o->count[ci], l = ni + o->count[cj];
+        for (k = 0; k < l; ++k) orig[at + k] = k < ni ? o->perm[o->start[ci] + k] : o->perm[o->start[cj] + (k - ni)];
+        idx[i] = orig + at;
+        yy[i] = o->probs[p0 + i].y;
+        orig[total + i] = l;
+        at += l;
         if (++cj == o->nr_class) cj = ++ci + 1;
-    ni = o->count[ci];
-    l = ni + o->count[cj];
-    if (!(orig = (size_t *)gpusvm__alloc(&ctx->alloc, l, sizeof(size_t)))) return gpusvm__oom(ctx, "a probability fit");
-    for (k = 0; k < l; ++k) orig[k] = k < ni ? o->perm[o->start[ci] + k] : o->perm[o->start[cj] + (k - ni)];
-    r = gpusvm__binary_probability(ctx, f->xin, f->prm, orig, o->probs[i].y, l, o->wC[ci], o->wC[cj], &o->probA[i],
-                                   &o->probB[i]);
-    gpusvm__free(&ctx->alloc, orig);
+    }
+    pf.npair = (int)np;
+    pf.idx = (const size_t *const *)idx;
+    pf.yy = yy;
+    pf.l = orig + total;
+    pf.A = o->probA + p0;
+    pf.B = o->probB + p0;
+    r = gpusvm__binary_probability(ctx, f->xin, f->y, &f->sub, &pf);
+done:
+    gpusvm__free(a, orig);
+    gpusvm__free(a, idx);
+    gpusvm__free(a, (void *)yy);
+    return r;
+}
+
+/* Every pair's fit: the folds' bounds by row, the runs, then the runs as jobs. */
+static gpusvm_result gpusvm__ovo_fits_run(gpusvm_context *ctx, const gpusvm__csr *xin, const double *y,
+                                          const gpusvm_params *prm, gpusvm__ovo *o)
+{
+    const gpusvm_allocator *a = &ctx->alloc;
+    double *bound = (double *)gpusvm__calloc(a, xin->rows ? xin->rows : 1, sizeof(double));
+    gpusvm__ovo_fits f;
+    size_t i, rows = 0;
+    int ci, cj, c;
+    gpusvm_result r;
+    f.run = (size_t *)gpusvm__alloc(a, o->npairs + 1, sizeof(size_t));
+    f.run_c = (int *)gpusvm__alloc(a, 2 * o->npairs, sizeof(int));
+    if (!bound || !f.run || !f.run_c) {
+        r = gpusvm__oom(ctx, "the probability fits");
+        goto done;
+    }
+    for (c = 0; c < o->nr_class; ++c)
+        for (i = o->start[c]; i < o->start[c + 1]; ++i)
+            bound[o->perm[i]] = o->wC[c] * (prm->sample_weight ? prm->sample_weight[o->perm[i]] : 1.0);
+    for (f.nrun = 0, ci = 0, cj = 1, i = 0; i < o->npairs; ++i) {
+        if (i == 0 || rows + o->probs[i].nvar > GPUSVM__FIT_ROWS || i - f.run[f.nrun - 1] == GPUSVM__FIT_PAIRS) {
+            f.run[f.nrun] = i;
+            f.run_c[2 * f.nrun] = ci;
+            f.run_c[2 * f.nrun + 1] = cj;
+            ++f.nrun;
+            rows = 0;
+        }
+        rows += o->probs[i].nvar;
+        if (++cj == o->nr_class) cj = ++ci + 1;
+    }
+    f.run[f.nrun] = o->npairs;
+    f.xin = xin;
+    f.y = y;
+    f.o = o;
+    f.sub = *prm;
+    f.sub.C = 1.0;
+    f.sub.n_weight = 0;
+    f.sub.weight_label = NULL;
+    f.sub.weight = NULL;
+    f.sub.sample_weight = bound;
+    /* each fit five folds of 4/5 of its pair's rows: 5 x 0.8^2 the pair's work */
+    r = gpusvm__jobs_run(ctx, f.nrun, prm->progress != NULL, 3.2 * gpusvm__work(o->probs, (int)o->npairs), 0,
+                         gpusvm__ovo_fit, &f);
+done:
+    gpusvm__free(a, bound);
+    gpusvm__free(a, f.run);
+    gpusvm__free(a, f.run_c);
     return r;
 }
 
@@ -12350,18 +12500,26 @@ static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *x
     const int nusvc = prm->svm_type == GPUSVM_NU_SVC;
     double *ty = NULL;
     size_t *fill = NULL, i, k, at;
-    int c, ci, cj;
+    int c, ci, cj, *cls = NULL;
     gpusvm_result r;
     memset(o, 0, sizeof *o);
     o->n = nrows;
     ty = (double *)gpusvm__alloc(a, nrows, sizeof(double));
-    if (!ty) return gpusvm__oom(ctx, "the grouped problem");
+    cls = (int *)gpusvm__alloc(a, nrows ? nrows : 1, sizeof(int));
+    if (!ty || !cls) {
+        gpusvm__free(a, ty);
+        gpusvm__free(a, cls);
+        return gpusvm__oom(ctx, "the grouped problem");
+    }
     for (k = 0; k < nrows; ++k) ty[k] = y[rows ? rows[k] : k];
-    r = gpusvm__group(ctx, ty, nrows, &o->label, &o->count, &o->nr_class);
+    r = gpusvm__group_rows(ctx, ty, nrows, &o->label, &o->count, &o->nr_class, cls);
     gpusvm__free(a, ty);
-    if (r != GPUSVM_OK) return r;
+    if (r != GPUSVM_OK) goto done;
     o->wC = (double *)gpusvm__alloc(a, (size_t)o->nr_class, sizeof(double));
-    if (!o->wC) return gpusvm__oom(ctx, "class weights");
+    if (!o->wC) {
+        r = gpusvm__oom(ctx, "class weights");
+        goto done;
+    }
     for (c = 0; c < o->nr_class; ++c) o->wC[c] = nusvc ? 1.0 : prm->C;
     for (k = 0; k < prm->n_weight; ++k) {
         for (c = 0; c < o->nr_class; ++c)
@@ -12371,7 +12529,7 @@ static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *x
         else
             o->wC[c] *= prm->weight[k];
     }
-    if (o->nr_class == 1) return GPUSVM_OK;
+    if (o->nr_class == 1) goto done;
     o->npairs = (size_t)o->nr_class * (size_t)(o->nr_class - 1) / 2;
     o->nvar = (size_t)(o->nr_class - 1) * nrows; /* every row is in nr_class - 1 pairs */
 
@@ -12400,13 +12558,7 @@ static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *x
     o->start[0] = 0;
     for (c = 0; c < o->nr_class; ++c) o->start[c + 1] = o->start[c] + o->count[c];
     for (c = 0; c < o->nr_class; ++c) fill[c] = o->start[c];
-    for (k = 0; k < nrows; ++k) {
-        const size_t row = rows ? rows[k] : k;
-        const int v = (int)y[row];
-        for (c = 0; o->label[c] != v; ++c) {
-        }
-        o->perm[fill[c]++] = row;
-    }
+    for (k = 0; k < nrows; ++k) o->perm[fill[cls[k]]++] = rows ? rows[k] : k;
     if (nusvc && (r = gpusvm__nu_feasible(ctx, o, prm)) != GPUSVM_OK) goto done;
     for (ci = 0, i = 0, at = 0; ci < o->nr_class; ++ci)
         for (cj = ci + 1; cj < o->nr_class; ++cj, ++i) {
@@ -12434,19 +12586,10 @@ static gpusvm_result gpusvm__ovo_setup(gpusvm_context *ctx, const gpusvm__csr *x
             o->var_at[i] = at;
             at += l;
         }
-    if (prm->probability) {
-        gpusvm__ovo_fits f;
-        f.xin = xin;
-        f.prm = prm;
-        f.o = o;
-        /* each fit five folds of 4/5 of its pair's rows: 5 x 0.8^2 the pair's work */
-        r = gpusvm__jobs_run(ctx, (int)o->npairs, prm->progress != NULL, 3.2 * gpusvm__work(o->probs, (int)o->npairs),
-                             0, gpusvm__ovo_fit, &f);
-    } else {
-        r = GPUSVM_OK;
-    }
+    r = prm->probability ? gpusvm__ovo_fits_run(ctx, xin, y, prm, o) : GPUSVM_OK;
 done:
     gpusvm__free(a, fill);
+    gpusvm__free(a, cls);
     return r;
 }
 
@@ -12620,7 +12763,7 @@ static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *x
     gpusvm_train_info *pinfo = NULL;
     size_t *pos = NULL, *order = NULL, nshared = 0, nprob = 0, nvar = 0, i, k;
     double *alpha = NULL, *G = NULL, *alpha0 = NULL, *G0 = NULL;
-    int s, *label = NULL, nr_class = 0;
+    int s, *label = NULL, *cls = NULL, nr_class = 0;
     size_t *count = NULL;
     gpusvm_result r;
     memset(&ser, 0, sizeof ser);
@@ -12636,13 +12779,24 @@ static gpusvm_result gpusvm__train_ovo(gpusvm_context *ctx, const gpusvm__csr *x
     for (i = 0; i < n; ++i) pos[i] = (size_t)-1;
     for (s = 0; s < nsub; ++s)
         for (k = 0; k < (sub ? sub_n[s] : n); ++k) pos[sub ? sub[s][k] : k] = 0;
-    if ((r = gpusvm__group(ctx, y, n, &label, &count, &nr_class)) != GPUSVM_OK) goto done;
-    {
+    if (!(cls = (int *)gpusvm__alloc(a, n ? n : 1, sizeof(int)))) {
+        r = gpusvm__oom(ctx, "the training sets");
+        goto done;
+    }
+    if ((r = gpusvm__group_rows(ctx, y, n, &label, &count, &nr_class, cls)) != GPUSVM_OK) goto done;
+    { /* a counting sort by class: each class's used rows start at its count of used rows before it */
         int c;
-        for (c = 0; c < nr_class; ++c)
-            for (i = 0; i < n; ++i)
-                if (pos[i] != (size_t)-1 && (int)y[i] == label[c]) order[nshared++] = i;
-        for (k = 0; k < nshared; ++k) pos[order[k]] = k;
+        for (c = 0; c < nr_class; ++c) count[c] = 0;
+        for (i = 0; i < n; ++i) count[cls[i]] += pos[i] != (size_t)-1;
+        for (c = 0; c < nr_class; ++c) {
+            const size_t t = count[c];
+            count[c] = nshared;
+            nshared += t;
+        }
+        for (i = 0; i < n; ++i) /* a used row's class, read before its place is written: class starts ascend */
+            if (pos[i] != (size_t)-1) pos[i] = count[cls[i]]++;
+        for (i = 0; i < n; ++i)
+            if (pos[i] != (size_t)-1) order[pos[i]] = i;
     }
     if (pre) {
         if ((r = gpusvm__serial_rows(ctx, prm, n, &ser)) != GPUSVM_OK) goto done;
@@ -12705,6 +12859,7 @@ done:
     gpusvm__free(a, o);
     gpusvm__free(a, pos);
     gpusvm__free(a, order);
+    gpusvm__free(a, cls);
     gpusvm__free(a, label);
     gpusvm__free(a, count);
     if (nsub > 1) gpusvm__free(a, probs);

@@ -305,6 +305,14 @@ step "1000 classes (499,500 pairs) train within 120 s on the C backend; svm-pred
 step "400 classes (79,800 pairs) train within 60 s on OpenCL (PoCL); svm-predict with the model predicts what it does with svm-train's" sh -c \
     "timeout 60 env GPUSVM_BACKEND=opencl $B/gpusvm-train -q $T/c400.txt $T/c400.model &&
      svm-predict -q $T/c400.txt $T/c400.model $T/c400.out && cmp $T/c400.out $T/c400.ref"
+# -b 1 with many classes: the pairs' Platt fits run in runs of pairs, each run's folds one batch
+# (before, a batch a pair with its own threads, a walk from the first pair to find each and a label
+# array the size of the data for each: 1000 classes took two minutes on this VM, now about 9 s)
+step "-b 1 with 1000 classes (499,500 Platt fits) within 60 s on the C backend: every pair's probA and probB, and svm-predict with the model predicts what it does with svm-train's" sh -c \
+    "timeout 60 env GPUSVM_BACKEND=cpu $B/gpusvm-train -q -b 1 $T/c1000.txt $T/c1000b.model &&
+     [ \"\$(awk '/^prob[AB] /{print NF - 1}' $T/c1000b.model | sort -u)\" = 499500 ] &&
+     [ \"\$(grep -c '^prob[AB] ' $T/c1000b.model)\" = 2 ] &&
+     svm-predict -q $T/c1000.txt $T/c1000b.model $T/c1000b.out && cmp $T/c1000b.out $T/c1000.ref"
 # prediction with many classes reads the pairs' coefficients in place, a point at a time, as LIBSVM
 # (before, a pairs x support vectors matrix: 1000 classes 12 GB, never done)
 step "gpusvm-predict with 1000 classes (C backend) and 400 (OpenCL) within 120 s each: svm-predict's labels" sh -c \
