@@ -779,7 +779,9 @@ GPUSVM_API gpusvm_result gpusvm_model_copy(gpusvm_context *ctx, const gpusvm_mod
    in LIBSVM's pair order for one-vs-one, the class for Crammer-Singer, 0 otherwise): w[0..n) (the
    features past n are left out) and *bias (NULL: not wanted), so that its decision value is
    w.x + bias, as gpusvm_predict's (up to rounding: w is summed in double). GPUSVM_ERROR_INVALID_ARGUMENT
-   for another kernel or a decision function the model lacks. Thread safety: any thread. */
+   for another kernel, a decision function the model lacks, or a model whose shape or whose
+   coefficients that this decision reads are invalid (each call costs the support vectors once, not
+   every pair's coefficients). Thread safety: any thread. */
 GPUSVM_API gpusvm_result gpusvm_model_linear_weights(const gpusvm_model *model, int decision, double *w, size_t n,
                                                      double *bias);
 /* The decision values a row of gpusvm_predict (and gpusvm_predictor_predict) gives for this model:
@@ -10722,15 +10724,15 @@ static int gpusvm__sv_seen_before(const gpusvm_context *ctx, const gpusvm_model 
 
 /* What a model's fields say of it, before any is used to size or index: its types and
    parameters, class counts that add up, the support vectors' CSR arrays (columns within
-   n_features), finite coefficients and biases; a precomputed kernel's support vectors are its
-   serial numbers. Without ctx (gpusvm_model_linear_weights) only the result. */
-static gpusvm_result gpusvm__check_model(gpusvm_context *ctx, const gpusvm_model *m)
+   n_features); a precomputed kernel's support vectors are its serial numbers. Its coefficients
+   and biases: gpusvm__check_model. Without ctx (gpusvm_model_linear_weights) only the result. */
+static gpusvm_result gpusvm__check_model_shape(gpusvm_context *ctx, const gpusvm_model *m)
 {
     const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC ||
                          m->svm_type == GPUSVM_CRAMMER_SINGER;
     const gpusvm_error bad = GPUSVM_ERR_MODEL_INVALID;
     gpusvm__csr_arrays sv;
-    size_t ncoef, i, sum = 0;
+    size_t i, sum = 0;
     int c;
     if ((int)m->svm_type < GPUSVM_C_SVC || m->svm_type > GPUSVM_CRAMMER_SINGER ||
         !gpusvm__ktype_valid((int)m->kernel_type))
@@ -10767,14 +10769,35 @@ static gpusvm_result gpusvm__check_model(gpusvm_context *ctx, const gpusvm_model
             return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID,
                                 "model: precomputed kernel: support vector %lu has no serial number >= 1",
                                 (unsigned long)i);
-    ncoef = m->svm_type == GPUSVM_CRAMMER_SINGER ? (size_t)m->nr_class
-            : classify && m->nr_class > 1 ? (size_t)(m->nr_class - 1) : 1;
-    for (i = 0; i < ncoef * m->total_sv; ++i)
-        if (!gpusvm__finite_d(m->sv_coef[i]))
-            return gpusvm__fail(ctx, bad, "model: sv_coef[%lu] is not finite", (unsigned long)i);
-    for (i = 0; m->svm_type != GPUSVM_CRAMMER_SINGER && i < gpusvm__model_ndec(m); ++i) /* inf: LIBSVM's too */
-        if (m->rho[i] != m->rho[i]) return gpusvm__fail(ctx, bad, "model: rho[%lu] is NaN", (unsigned long)i);
     return GPUSVM_OK;
+}
+
+/* Rows [r0, r1) of a checked shape's coefficients finite (sv_coef: a row of total_sv a decision
+   function or class), and biases [r0, r1) not NaN (inf: LIBSVM's too). */
+static gpusvm_result gpusvm__check_coefs(gpusvm_context *ctx, const gpusvm_model *m, size_t r0, size_t r1, size_t b0,
+                                         size_t b1)
+{
+    size_t i;
+    for (i = r0 * m->total_sv; i < r1 * m->total_sv; ++i)
+        if (!gpusvm__finite_d(m->sv_coef[i]))
+            return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID, "model: sv_coef[%lu] is not finite", (unsigned long)i);
+    for (i = b0; m->svm_type != GPUSVM_CRAMMER_SINGER && i < b1; ++i)
+        if (m->rho[i] != m->rho[i])
+            return gpusvm__fail(ctx, GPUSVM_ERR_MODEL_INVALID, "model: rho[%lu] is NaN", (unsigned long)i);
+    return GPUSVM_OK;
+}
+
+/* A model's shape, then every coefficient and bias. */
+static gpusvm_result gpusvm__check_model(gpusvm_context *ctx, const gpusvm_model *m)
+{
+    const int classify = m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC ||
+                         m->svm_type == GPUSVM_CRAMMER_SINGER;
+    gpusvm_result r = gpusvm__check_model_shape(ctx, m);
+    if (r != GPUSVM_OK) return r;
+    return gpusvm__check_coefs(ctx, m, 0,
+                               m->svm_type == GPUSVM_CRAMMER_SINGER ? (size_t)m->nr_class
+                               : classify && m->nr_class > 1 ? (size_t)(m->nr_class - 1) : 1,
+                               0, gpusvm__model_ndec(m));
 }
 
 /* A model the caller gives (NULL refused), checked. */
@@ -16427,13 +16450,20 @@ GPUSVM_API gpusvm_result gpusvm_model_linear_weights(const gpusvm_model *m, int 
     const int ovo = m && (m->svm_type == GPUSVM_C_SVC || m->svm_type == GPUSVM_NU_SVC);
     size_t ns, s, k, from = 0;
     int ci = 0, cj = 1, p, c;
-    if (!m || gpusvm__check_model(NULL, m) != GPUSVM_OK || (!w && n) || m->kernel_type != GPUSVM_KERNEL_LINEAR ||
+    if (!m || gpusvm__check_model_shape(NULL, m) != GPUSVM_OK || (!w && n) || m->kernel_type != GPUSVM_KERNEL_LINEAR ||
         decision < 0 ||
         decision >= (cs ? m->nr_class : ovo ? m->nr_class * (m->nr_class - 1) / 2 : 1))
         return GPUSVM_ERROR_INVALID_ARGUMENT;
     ns = m->total_sv;
-    for (p = 0; ovo && p < decision; ++p) /* pair `decision` is (ci, cj) */
-        if (++cj == m->nr_class) cj = ++ci + 1;
+    for (p = decision; ovo && p >= m->nr_class - 1 - ci; ++ci) /* pair `decision` is (ci, cj): class ci's */
+        p -= m->nr_class - 1 - ci;                             /* pairs are the k - 1 - ci after it */
+    if (ovo) cj = ci + 1 + p;
+    /* the coefficients this decision reads (rows ci and cj - 1 of one-vs-one's), not every pair's */
+    if (gpusvm__check_coefs(NULL, m, ovo ? (size_t)ci : cs ? (size_t)decision : 0,
+                            ovo ? (size_t)ci + 1 : cs ? (size_t)decision + 1 : 1, (size_t)decision,
+                            (size_t)decision + 1) != GPUSVM_OK ||
+        (ovo && gpusvm__check_coefs(NULL, m, (size_t)cj - 1, (size_t)cj, 0, 0) != GPUSVM_OK))
+        return GPUSVM_ERROR_INVALID_ARGUMENT;
     for (k = 0; k < n; ++k) w[k] = 0.0;
     for (s = 0, c = 0; s < ns; ++s) {
         double a;

@@ -313,6 +313,13 @@ step "-b 1 with 1000 classes (499,500 Platt fits) within 60 s on the C backend: 
      [ \"\$(awk '/^prob[AB] /{print NF - 1}' $T/c1000b.model | sort -u)\" = 499500 ] &&
      [ \"\$(grep -c '^prob[AB] ' $T/c1000b.model)\" = 2 ] &&
      svm-predict -q $T/c1000.txt $T/c1000b.model $T/c1000b.out && cmp $T/c1000b.out $T/c1000.ref"
+# gpusvm_model_linear_weights for each of 400 classes' 79,800 pairs: each call checks the support
+# vectors and the coefficients its pair reads (before, every pair's: 23 s here for all the pairs)
+head -n 90 $T/c400.txt > $T/c30.txt
+step "gpusvm_model_linear_weights for all 79,800 pairs of a 400-class linear model within 10 s: each pair's w.x + b is gpusvm_predict's decision value" sh -c \
+    "$CC -std=c99 -O2 -Wall -Wextra -pedantic -Werror -o $T/weights_many tests/scripts/weights_many.c -ldl -lm &&
+     GPUSVM_BACKEND=cpu $B/gpusvm-train -q -t 0 $T/c400.txt $T/c400.lin.model &&
+     GPUSVM_BACKEND=cpu timeout 10 $T/weights_many $T/c400.lin.model $T/c30.txt"
 # prediction with many classes reads the pairs' coefficients in place, a point at a time, as LIBSVM
 # (before, a pairs x support vectors matrix: 1000 classes 12 GB, never done)
 step "gpusvm-predict with 1000 classes (C backend) and 400 (OpenCL) within 120 s each: svm-predict's labels" sh -c \
