@@ -1368,11 +1368,16 @@ GPUSVM__FN float gpusvm__kfun(int ktype, float dot, float nx, float nz, float ga
     X_(CANDS, __global ulong *, out, T(CANDS)) S_() X_(CANDS, int, grid, V(grid)) S_()                              \
     X_(CANDS, __global uint *, sel_g, T(SEL))
 
+/* A split problem's merged round as the host writes it, in one transfer, into the WS_G buffer for
+ * gpusvm_ws_put to spread: GPUSVM__ST_COUNT status words, the working set's qmax variables and
+ * qmax slots (ints: qmax words), their qmax gradients; its bytes. */
+#define GPUSVM__SPLIT_ROUND(q) (((size_t)GPUSVM__ST_COUNT + 2 * (size_t)(q)) * 8)
 #define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                                 \
-    X_(WS_PUT, __global gpusvm_wbits *, G0, T(G)) S_() X_(WS_PUT, __global const int *, ws_idx0, T(WS_IDX)) S_()    \
-    X_(WS_PUT, __global const gpusvm_wbits *, gws, T(WS_G)) S_()                                                    \
+    X_(WS_PUT, __global gpusvm_wbits *, G0, T(G)) S_() X_(WS_PUT, __global int *, ws_idx0, T(WS_IDX)) S_()          \
+    X_(WS_PUT, __global int *, ws_slot0, T(WS_SLOT)) S_()                                                           \
+    X_(WS_PUT, __global const gpusvm_wbits *, merged, T(WS_G)) S_() X_(WS_PUT, int, qmax, V(qmax)) S_()             \
     X_(WS_PUT, __global const int *, pinfo, T(PINFO)) S_()                                                          \
-    X_(WS_PUT, __global const gpusvm_wbits *, status0, T(STATUS))
+    X_(WS_PUT, __global gpusvm_wbits *, status0, T(STATUS))
 
 /* kernels part 3 */
 #define GPUSVM__ARGS_GATHER(X_, S_)                                                                                 \
@@ -6032,14 +6037,15 @@ struct gpusvm__ocl {
     /* ---- a problem split by rows (gpusvm__ocl_split_*; base.parts): streamed as above over this
        share's points [plo, phi) only (tiles t: [plo + t tile, ...)); rep this share's report
        (GPUSVM__CO_WORDS(q) words), reps every part's (desc.split: gathered here), merge the merge's
-       scratch (gpusvm__split_in), ws_new the merged working set's variables, slots and gradients
-       (gws). ---- */
+       scratch (gpusvm__split_in); the merged round as one block, written in one transfer
+       (gpusvm__ocl_split_apply): st the merged status row, ws_new the working set's variables and
+       slots, gws their gradients. ---- */
     struct {
         int on, mode, parts;  /* mode: the round's gpusvm_cands mode; parts: the plan's parts then */
         int part;             /* this backend's part of the split (the plan's) */
-        double st[GPUSVM__ST_COUNT]; /* the merged status row */
         size_t plo, phi;
         uint64_t *rep, *reps, *merge;
+        double *st;           /* GPUSVM__ST_COUNT, then ws_new (2 q), then gws (q): GPUSVM__SPLIT_ROUND bytes */
         int32_t *ws_new;
         double *gws;
     } split;
@@ -6185,10 +6191,10 @@ static void gpusvm__ocl_train_end(gpusvm__backend *bb)
     gpusvm__free(a, b->st.host_coef);
     gpusvm__free(a, b->st.host_rows);
     gpusvm__free(a, b->split.rep);
-    gpusvm__free(a, b->split.ws_new);
+    gpusvm__free(a, b->split.st);
     b->st.host_tiles = b->st.host_xw = NULL;
     b->st.host_ws = b->split.ws_new = NULL;
-    b->st.host_coef = b->split.gws = NULL;
+    b->st.host_coef = b->split.gws = b->split.st = NULL;
     b->st.host_rows = NULL;
     b->split.rep = b->split.reps = b->split.merge = NULL;
     b->split.on = 0;
@@ -7397,7 +7403,7 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     }
     if (b->split.on) {
         bytes[GPUSVM__TB_CANDS] = GPUSVM__CO_WORDS((size_t)q) * sizeof(uint64_t);
-        bytes[GPUSVM__TB_WS_G] = (size_t)q * sizeof(double);
+        bytes[GPUSVM__TB_WS_G] = GPUSVM__SPLIT_ROUND((size_t)q);
     }
     gpusvm__ocl_stream_shape(b, p, nprob, q, bytes); /* a split share that cannot stream: gpusvm__ocl_plan says so */
     /* the inner solve beside the rows (gpusvm__ocl_ov_*): a resident batch where it pays and not on a
@@ -8411,8 +8417,9 @@ static gpusvm_result gpusvm__ocl_split_begin(gpusvm__ocl *b)
     size_t all;
     if (!gpusvm__mul(parts, GPUSVM__CO_LISTS * q * 2, &all) || all > (size_t)-1 / 16 - words - gathered - 6 * q ||
         !(b->split.rep = (uint64_t *)gpusvm__alloc(&b->base.ctx->alloc, words + gathered + all + 6 * q, sizeof(uint64_t))) ||
-        !(b->split.ws_new = (int32_t *)gpusvm__calloc(&b->base.ctx->alloc, 2 * q + 2 * q, sizeof(int32_t))))
+        !(b->split.st = (double *)gpusvm__calloc(&b->base.ctx->alloc, GPUSVM__SPLIT_ROUND(q), 1)))
         return gpusvm__oom(b->base.ctx, "a split problem's reports");
+    b->split.ws_new = (int32_t *)(void *)(b->split.st + GPUSVM__ST_COUNT);
     b->split.reps = gathered ? b->split.rep + words : NULL;
     b->split.merge = b->split.rep + words + gathered;
     b->split.gws = (double *)(void *)(b->split.ws_new + 2 * q);
@@ -8493,9 +8500,10 @@ static void gpusvm__ocl_split_gather_part(gpusvm__backend *bb, int t, int parts)
     gpusvm__ocl_gather_part((gpusvm__ocl *)bb, t, parts);
 }
 
-/* The merged round written (from this backend's host copies, filled from the merging part's):
-   the status row, and unless the problem stopped the working set and its gradients
-   (gpusvm_ws_put); its vectors wait in host_xw for the rows step (gpusvm__ocl_stream_block). */
+/* The merged round written (from this backend's host copies, filled from the merging part's): the
+   status row alone where nothing moved, else the whole round (status, working set, slots,
+   gradients: GPUSVM__SPLIT_ROUND) in one transfer, which gpusvm_ws_put spreads; its vectors wait
+   in host_xw for the rows step (gpusvm__ocl_stream_block). */
 static gpusvm_result gpusvm__ocl_split_apply(gpusvm__backend *bb, const gpusvm__split_out *merged)
 {
     gpusvm__ocl *b = (gpusvm__ocl *)bb;
@@ -8504,20 +8512,15 @@ static gpusvm_result gpusvm__ocl_split_apply(gpusvm__backend *bb, const gpusvm__
     gpusvm_result r;
     if (merged->moved < 0) return GPUSVM_OK; /* stopped before: nothing changes */
     if (merged->st != b->split.st) {
-        memcpy(b->split.st, merged->st, sizeof b->split.st);
+        memcpy(b->split.st, merged->st, GPUSVM__ST_COUNT * sizeof(double));
         memcpy(b->split.ws_new, merged->ws, 2 * q * sizeof(int32_t));
         memcpy(b->split.gws, merged->g, q * sizeof(double));
         if (merged->moved) memcpy(b->st.host_xw, merged->xw, q * b->batch.dpad * sizeof(float));
         b->st.xw_kept = 0; /* not host_rows' (this part did not merge) */
     }
     /* the host's copies stay until the next round's report is read (gpusvm__ocl_split_take) */
-    if ((r = gpusvm__ocl_write_nb(b, b->batch.mem[GPUSVM__TB_STATUS], sizeof b->split.st, b->split.st)) != GPUSVM_OK ||
-        !merged->moved)
-        return r;
-    if ((r = gpusvm__ocl_write_nb(b, b->batch.mem[GPUSVM__TB_WS_IDX], q * sizeof(int32_t), b->split.ws_new)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write_nb(b, b->batch.mem[GPUSVM__TB_WS_SLOT], q * sizeof(int32_t), b->split.ws_new + q)) != GPUSVM_OK ||
-        (r = gpusvm__ocl_write_nb(b, b->batch.mem[GPUSVM__TB_WS_G], q * sizeof(double), b->split.gws)) != GPUSVM_OK)
-        return r;
+    if (!merged->moved) return gpusvm__ocl_write_nb(b, b->batch.mem[GPUSVM__TB_STATUS], GPUSVM__ST_COUNT * sizeof(double), b->split.st);
+    if ((r = gpusvm__ocl_write_nb(b, b->batch.mem[GPUSVM__TB_WS_G], GPUSVM__SPLIT_ROUND(q), b->split.st)) != GPUSVM_OK) return r;
     return gpusvm__ocl_launch(b, GPUSVM__KN_WS_PUT, 1, &g, &l);
 }
 
@@ -17002,11 +17005,16 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(CANDS, __global ulong *, out, T(CANDS)) S_() X_(CANDS, int, grid, V(grid)) S_()                              \\\n",
     "    X_(CANDS, __global uint *, sel_g, T(SEL))\n",
     "\n",
+    "/* A split problem's merged round as the host writes it, in one transfer, into the WS_G buffer for\n",
+    " * gpusvm_ws_put to spread: GPUSVM__ST_COUNT status words, the working set's qmax variables and\n",
+    " * qmax slots (ints: qmax words), their qmax gradients; its bytes. */\n",
+    "#define GPUSVM__SPLIT_ROUND(q) (((size_t)GPUSVM__ST_COUNT + 2 * (size_t)(q)) * 8)\n",
     "#define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                                 \\\n",
-    "    X_(WS_PUT, __global gpusvm_wbits *, G0, T(G)) S_() X_(WS_PUT, __global const int *, ws_idx0, T(WS_IDX)) S_()    \\\n",
-    "    X_(WS_PUT, __global const gpusvm_wbits *, gws, T(WS_G)) S_()                                                    \\\n",
+    "    X_(WS_PUT, __global gpusvm_wbits *, G0, T(G)) S_() X_(WS_PUT, __global int *, ws_idx0, T(WS_IDX)) S_()          \\\n",
+    "    X_(WS_PUT, __global int *, ws_slot0, T(WS_SLOT)) S_()                                                           \\\n",
+    "    X_(WS_PUT, __global const gpusvm_wbits *, merged, T(WS_G)) S_() X_(WS_PUT, int, qmax, V(qmax)) S_()             \\\n",
     "    X_(WS_PUT, __global const int *, pinfo, T(PINFO)) S_()                                                          \\\n",
-    "    X_(WS_PUT, __global const gpusvm_wbits *, status0, T(STATUS))\n",
+    "    X_(WS_PUT, __global gpusvm_wbits *, status0, T(STATUS))\n",
     "\n",
     "/* kernels part 3 */\n",
     "#define GPUSVM__ARGS_GATHER(X_, S_)                                                                                 \\\n",
@@ -18999,7 +19007,8 @@ static const char *const gpusvm__kernel_source[] = {
     " * parts' lists side by side as gpusvm_select takes them, so every list is complete on its own).\n",
     " * With grid (a problem of GPUSVM__SEL_GRID variables or more) the lists are left to the grid's\n",
     " * kernels (gpusvm_sel_* with cands), whose scratch this empties. The host writes the merged\n",
-    " * working set back, its gradients through gpusvm_ws_put. */\n",
+    " * round back in one transfer (GPUSVM__SPLIT_ROUND), which gpusvm_ws_put spreads into the status,\n",
+    " * the working set and the gradients. */\n",
     "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SPLIT)\n",
     "__kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
@@ -19073,8 +19082,13 @@ static const char *const gpusvm__kernel_source[] = {
     "__kernel void gpusvm_ws_put(GPUSVM__ARGS_WS_PUT(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
     "    const int t = get_global_id(0);\n",
-    "    if (!GPUSVM_RUNNING(status0) || t >= pinfo[GPUSVM__PI_Q]) return;\n",
-    "    G0[ws_idx0[t]] = gws[t];\n",
+    "    __global const int *ws = (__global const int *)(merged + GPUSVM__ST_COUNT); /* GPUSVM__SPLIT_ROUND's layout */\n",
+    "    if (t < GPUSVM__ST_COUNT) status0[t] = merged[t];\n",
+    "    if (t < qmax) {\n",
+    "        ws_idx0[t] = ws[t];\n",
+    "        ws_slot0[t] = ws[qmax + t];\n",
+    "    }\n",
+    "    if (GPUSVM_RUNNING(merged) && t < pinfo[GPUSVM__PI_Q]) G0[ws[t]] = merged[GPUSVM__ST_COUNT + qmax + t];\n",
     "}\n",
     "#endif\n",
     "#line 1 \"kernels/30_smo.cl\"\n",
@@ -20499,7 +20513,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3961
+#define GPUSVM__KERNEL_SOURCE_LINES 3972
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -462,11 +462,16 @@ GPUSVM__FN float gpusvm__kfun(int ktype, float dot, float nx, float nz, float ga
     X_(CANDS, __global ulong *, out, T(CANDS)) S_() X_(CANDS, int, grid, V(grid)) S_()                              \
     X_(CANDS, __global uint *, sel_g, T(SEL))
 
+/* A split problem's merged round as the host writes it, in one transfer, into the WS_G buffer for
+ * gpusvm_ws_put to spread: GPUSVM__ST_COUNT status words, the working set's qmax variables and
+ * qmax slots (ints: qmax words), their qmax gradients; its bytes. */
+#define GPUSVM__SPLIT_ROUND(q) (((size_t)GPUSVM__ST_COUNT + 2 * (size_t)(q)) * 8)
 #define GPUSVM__ARGS_WS_PUT(X_, S_)                                                                                 \
-    X_(WS_PUT, __global gpusvm_wbits *, G0, T(G)) S_() X_(WS_PUT, __global const int *, ws_idx0, T(WS_IDX)) S_()    \
-    X_(WS_PUT, __global const gpusvm_wbits *, gws, T(WS_G)) S_()                                                    \
+    X_(WS_PUT, __global gpusvm_wbits *, G0, T(G)) S_() X_(WS_PUT, __global int *, ws_idx0, T(WS_IDX)) S_()          \
+    X_(WS_PUT, __global int *, ws_slot0, T(WS_SLOT)) S_()                                                           \
+    X_(WS_PUT, __global const gpusvm_wbits *, merged, T(WS_G)) S_() X_(WS_PUT, int, qmax, V(qmax)) S_()             \
     X_(WS_PUT, __global const int *, pinfo, T(PINFO)) S_()                                                          \
-    X_(WS_PUT, __global const gpusvm_wbits *, status0, T(STATUS))
+    X_(WS_PUT, __global gpusvm_wbits *, status0, T(STATUS))
 
 /* kernels part 3 */
 #define GPUSVM__ARGS_GATHER(X_, S_)                                                                                 \

@@ -695,7 +695,8 @@ __kernel void gpusvm_sel_take(GPUSVM__ARGS_SEL(GPUSVM__PARAM, GPUSVM__COMMA))
  * parts' lists side by side as gpusvm_select takes them, so every list is complete on its own).
  * With grid (a problem of GPUSVM__SEL_GRID variables or more) the lists are left to the grid's
  * kernels (gpusvm_sel_* with cands), whose scratch this empties. The host writes the merged
- * working set back, its gradients through gpusvm_ws_put. */
+ * round back in one transfer (GPUSVM__SPLIT_ROUND), which gpusvm_ws_put spreads into the status,
+ * the working set and the gradients. */
 #if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_SPLIT)
 __kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))
 {
@@ -769,7 +770,12 @@ __kernel void gpusvm_cands(GPUSVM__ARGS_CANDS(GPUSVM__PARAM, GPUSVM__COMMA))
 __kernel void gpusvm_ws_put(GPUSVM__ARGS_WS_PUT(GPUSVM__PARAM, GPUSVM__COMMA))
 {
     const int t = get_global_id(0);
-    if (!GPUSVM_RUNNING(status0) || t >= pinfo[GPUSVM__PI_Q]) return;
-    G0[ws_idx0[t]] = gws[t];
+    __global const int *ws = (__global const int *)(merged + GPUSVM__ST_COUNT); /* GPUSVM__SPLIT_ROUND's layout */
+    if (t < GPUSVM__ST_COUNT) status0[t] = merged[t];
+    if (t < qmax) {
+        ws_idx0[t] = ws[t];
+        ws_slot0[t] = ws[qmax + t];
+    }
+    if (GPUSVM_RUNNING(merged) && t < pinfo[GPUSVM__PI_Q]) G0[ws[t]] = merged[GPUSVM__ST_COUNT + qmax + t];
 }
 #endif
