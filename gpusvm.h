@@ -8360,21 +8360,14 @@ fail:
     return r;
 }
 
-/* The update of a split problem's share (one tile): every position's row, from its slot. */
+/* The update of a split problem's share (one tile): every position's row, from its slot (the rows
+   a tile wide: the batch's ldk, as gpusvm__ocl_bind_train bound them). */
 static gpusvm_result gpusvm__ocl_split_update(gpusvm__ocl *b)
 {
     const size_t n = b->split.phi - b->split.plo;
-    const gpusvm__cl_int T = (gpusvm__cl_int)b->st.tile;
     size_t g[2], l[2] = {GPUSVM__L, 1};
     gpusvm_result r = GPUSVM_OK;
-    gpusvm__update_args ua;
-    gpusvm__ocl_view w;
     int copy;
-    gpusvm__ocl_train_update_args(b, &ua);
-    ua.ldk = T; /* the share's rows, a tile wide */
-    gpusvm__ocl_view_values(b, &w);
-    w.upd = &ua;
-    if ((r = gpusvm__ocl_bind(b, GPUSVM__KBIT(UPDATE), &w)) != GPUSVM_OK) return r;
     g[0] = gpusvm__round_up(n, GPUSVM__L);
     g[1] = 1;
     for (copy = 0; copy < (b->batch.nvar > b->batch.npts0 ? 2 : 1); ++copy) { /* epsilon-SVR: both variables of a point */
