@@ -940,6 +940,10 @@ extern int clock_gettime(int clock, struct gpusvm__timespec *ts);
 #ifndef GPUSVM__SMO_WIDE
 #define GPUSVM__SMO_WIDE 512 /* gpusvm_smo's local size with warp exchanges (at most 1024: 32 warps) */
 #endif
+/* A batch whose every problem is solved whole with at most GPUSVM__ITEM_NVAR variables runs a
+ * problem a work-item (gpusvm_smo_item, kernels part 3), in work-groups of GPUSVM__ITEM_L */
+#define GPUSVM__ITEM_NVAR 32
+#define GPUSVM__ITEM_L 64
 #ifndef GPUSVM__CS_L
 #define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */
 #endif
@@ -1245,6 +1249,7 @@ GPUSVM__FN float gpusvm__kfun(int ktype, float dot, float nx, float nz, float ga
     X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL, SEL)                                                    \
     X(GATHER, "gpusvm_gather_block", GPUSVM__L, GATHER, COPY) X(SMO, "gpusvm_smo", GPUSVM__L, SMO, SMO)    \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE, UPDATE)                                                  \
+    X(ITEM, "gpusvm_smo_item", GPUSVM__ITEM_L, ITEM, ITEM)                                                 \
     X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TILE_WI * GPUSVM__TILE_WI, ROWS_UPD, ROWS_UPD)                         \
     X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS, SPLIT) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT, SPLIT) \
     X(CS_RESP, "gpusvm_cs_resp", GPUSVM__L, CS_RESP, CS)                                                   \
@@ -1397,6 +1402,21 @@ GPUSVM__FN float gpusvm__kfun(int ktype, float dot, float nx, float nz, float ga
     X_(SMO, int, whole_inner, V(whole_inner)) S_() X_(SMO, gpusvm_wbits, max_iter, L) S_()                          \
     X_(SMO, __global gpusvm_wbits *, status0, T(STATUS)) S_() X_(SMO, int, nu, V(nu))
 
+/* gpusvm_smo_item (kernels part 3): the batch's points and norms as the rows kernels' columns read
+ * them, the rows, the problem table and count, the per-variable state, the round's eps and max_iter */
+#define GPUSVM__ARGS_ITEM(X_, S_)                                                                                   \
+    X_(ITEM, __global const float *, X, R(B)) S_() X_(ITEM, int, pitch, R(pitch_b)) S_()                            \
+    X_(ITEM, __global const float *, norm, R(norm_b)) S_() X_(ITEM, __global const int *, map, R(map)) S_()        \
+    X_(ITEM, int, use_map, R(use_map)) S_() X_(ITEM, int, dpad, R(dpad)) S_() X_(ITEM, int, ktype, R(ktype)) S_()   \
+    X_(ITEM, float, coef0, R(coef0)) S_() X_(ITEM, int, degree, R(degree)) S_()                                     \
+    X_(ITEM, __global float *, K0, T(K)) S_() X_(ITEM, int, ldk, V(ldk)) S_() X_(ITEM, int, qmax, V(qmax)) S_()     \
+    X_(ITEM, __global const int *, pinfo, T(PINFO)) S_() X_(ITEM, int, nprob, V(nprob)) S_()                        \
+    X_(ITEM, __global gpusvm_wbits *, alpha0, T(ALPHA)) S_() X_(ITEM, __global gpusvm_wbits *, G0, T(G)) S_()       \
+    X_(ITEM, __global const char *, y0, T(Y)) S_() X_(ITEM, __global const gpusvm_wbits *, Cv0, T(CV)) S_()         \
+    X_(ITEM, __global const float *, qd0, T(QD)) S_() X_(ITEM, __global gpusvm_wbits *, coefs0, T(COEF)) S_()        \
+    X_(ITEM, gpusvm_wbits, eps, L) S_() X_(ITEM, gpusvm_wbits, max_iter, L) S_()                                    \
+    X_(ITEM, int, whole_inner, V(whole_inner)) S_() X_(ITEM, __global gpusvm_wbits *, status0, T(STATUS))
+
 /* kernels part 4 */
 #define GPUSVM__ARGS_UPDATE(X_, S_)                                                                                 \
     X_(UPDATE, __global gpusvm_wbits *, out0, U(out)) S_() X_(UPDATE, __global const char *, y0, U(y)) S_()         \
@@ -1524,6 +1544,7 @@ struct gpusvm_context {
     int spread;                 /* $GPUSVM_SPREAD=always: several devices take any work (else what pays) */
     int overlap;                /* $GPUSVM_OVERLAP, the inner solve beside the rows: 1 always, 2 off, 0 where it pays */
     int sets;                   /* $GPUSVM_INNER=sets: the inner solve's third level (else LIBSVM's pair sequence) */
+    int items;                  /* small whole problems a work-item each (gpusvm_smo_item); $GPUSVM_INNER=groups: not (tests) */
     int keep_buffers;           /* $GPUSVM_BUFFERS=keep: device buffers released with the backend (gpusvm__ocl_drop) */
     gpusvm_split split;         /* desc.split; parts 1 without one */
     int shared, shared_failed;  /* steps run on several threads; one of them failed (gpusvm__said_lock) */
@@ -5832,6 +5853,7 @@ enum { GPUSVM__ARGS_SEL(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SEL_N };
 enum { GPUSVM__ARGS_GATHER(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_GATHER_N };
 enum { GPUSVM__ARGS_SMO(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_SMO_N };
 enum { GPUSVM__ARGS_UPDATE(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_UPDATE_N };
+enum { GPUSVM__ARGS_ITEM(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_ITEM_N };
 enum { GPUSVM__A_ROWS_UPD_0 = GPUSVM__A_ROWS_N - 1, /* gpusvm_rows_tiled's arguments come first */
        GPUSVM__ARGS_ROWS_UPD(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_ROWS_UPD_N };
 enum { GPUSVM__ARGS_CANDS(GPUSVM__SLOT, GPUSVM__COMMA), GPUSVM__A_CANDS_N };
@@ -6008,6 +6030,7 @@ struct gpusvm__ocl {
         float coef0;  /* gamma: each problem's own, in the problem table */
         int sel_grid; /* the selection runs over the grid (a problem of GPUSVM__SEL_GRID variables or more) */
         int whole;    /* every problem's working set is all its variables: gpusvm_check, not gpusvm_select */
+        int items;    /* every problem whole and small: a round is one gpusvm_smo_item (gpusvm__ocl_items) */
         int nu;       /* the batch's problems are nu's (selection and stop per class) */
     } batch;
     /* ---- data larger than the device (gpusvm__ocl_stream_*): the points stay in host memory in
@@ -7324,6 +7347,20 @@ static int gpusvm__ocl_ov_pays(const gpusvm__problem *p, int nprob, int q)
     return rows >= GPUSVM__OV_ROWS * blocks;
 }
 
+/* Whether a batch runs a work-item a problem (gpusvm_smo_item, kernels part 3): every problem solved
+   whole with at most GPUSVM__ITEM_NVAR variables, its points dense, not nu's (a stop per class) nor
+   Crammer-Singer's, unless GPUSVM_INNER=groups. The same bits as the work-groups' rounds (double and
+   float pairs), at one launch a round instead of about nine of a work-group a problem each
+   (docs/results.md, the code's choices). */
+static int gpusvm__ocl_items(const gpusvm__ocl *b, const gpusvm__problem *p, int nprob)
+{
+    int t;
+    if (!b->batch.whole || b->batch.sparse || b->batch.nu || !b->base.ctx->items) return 0;
+    for (t = 0; t < nprob; ++t)
+        if (p[t].nvar > GPUSVM__ITEM_NVAR || p[t].own_rows || p[t].cache) return 0;
+    return 1;
+}
+
 /* The batch's shape on the backend (b's fields) and the bytes of every training buffer (0: none),
    each size overflow-checked; NULL, or why the batch cannot be held. *npts_all: the problems'
    points, summed (the map's length). The plan and the memory estimate both come from here. */
@@ -7392,7 +7429,6 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
     bytes[GPUSVM__TB_STATUS] = (size_t)nprob * GPUSVM__ST_COUNT * sizeof(double);
     bytes[GPUSVM__TB_PINFO] = (size_t)nprob * GPUSVM__PI_COUNT * sizeof(int32_t);
     bytes[GPUSVM__TB_MAP] = (pts ? pts : 1) * sizeof(int32_t);
-    bytes[GPUSVM__TB_SEL] = (size_t)nprob * GPUSVM__SEL_SCRATCH;
     bytes[GPUSVM__TB_LIST] = ws * sizeof(int32_t);
     b->batch.sel_grid = 0;
     b->batch.whole = !b->split.on;
@@ -7401,6 +7437,14 @@ static const char *gpusvm__ocl_shape(gpusvm__ocl *b, const gpusvm__problem *p, i
         b->batch.sel_grid |= p[t].nvar + 1 > (size_t)GPUSVM__SEL_GRID;
         b->batch.whole &= p[t].nvar <= (size_t)q; /* as gpusvm__ocl_stage_fill's GPUSVM__PI_WHOLE */
     }
+    b->batch.items = gpusvm__ocl_items(b, p, nprob);
+    if (b->batch.items) { /* its rows unpadded (a problem's fit a few cache lines), no blocks nor gathered vectors */
+        b->batch.ldk = max_pts;
+        bytes[GPUSVM__TB_K] = ws * max_pts * sizeof(float);
+        bytes[GPUSVM__TB_KQ] = bytes[GPUSVM__TB_XW] = 0;
+    }
+    if (b->batch.sel_grid || b->split.on) /* the selection over the grid's scratch (a split problem's lists take it) */
+        bytes[GPUSVM__TB_SEL] = (size_t)nprob * GPUSVM__SEL_SCRATCH;
     if (b->split.on) {
         bytes[GPUSVM__TB_CANDS] = GPUSVM__CO_WORDS((size_t)q) * sizeof(uint64_t);
         bytes[GPUSVM__TB_WS_G] = GPUSVM__SPLIT_ROUND((size_t)q);
@@ -7520,7 +7564,7 @@ typedef struct gpusvm__update_args {
 
 /* The values an argument is bound to (V(name)), or the bytes of its local memory (LM(name)). */
 #define GPUSVM__BIND_VALUES(X_)                                                                          \
-    X_(qmax) X_(ldk) X_(nparts_max) X_(nu) X_(cslots) X_(grid) X_(cands) X_(whole_inner) X_(zero)       \
+    X_(qmax) X_(ldk) X_(nprob) X_(nparts_max) X_(nu) X_(cslots) X_(grid) X_(cands) X_(whole_inner) X_(zero)       \
     X_(int_max) X_(cs_q) X_(cs_m) X_(cs_qc) X_(cs_parts) X_(cs_cache) X_(cs_kws) X_(cs_cws) X_(cs_scr)
 #define GPUSVM__BVID(name) GPUSVM__BV_##name,
 enum { GPUSVM__BIND_VALUES(GPUSVM__BVID) GPUSVM__BV_COUNT };
@@ -7550,7 +7594,7 @@ typedef struct gpusvm__arg_src {
 #define GPUSVM__SRCS_OF(list) GPUSVM__SRCS(list, GPUSVM__ARGS_##list(GPUSVM__SRC, GPUSVM__COMMA))
 GPUSVM__SRCS_OF(ROWS) GPUSVM__SRCS_OF(ROWS_SPARSE) GPUSVM__SRCS_OF(ROW_CACHE) GPUSVM__SRCS_OF(GATHER_WS)
 GPUSVM__SRCS_OF(SCATTER) GPUSVM__SRCS_OF(FILL) GPUSVM__SRCS_OF(KEYS) GPUSVM__SRCS_OF(SELECT) GPUSVM__SRCS_OF(SEL)
-GPUSVM__SRCS_OF(GATHER) GPUSVM__SRCS_OF(SMO) GPUSVM__SRCS_OF(UPDATE) GPUSVM__SRCS_OF(CANDS) GPUSVM__SRCS_OF(WS_PUT)
+GPUSVM__SRCS_OF(GATHER) GPUSVM__SRCS_OF(SMO) GPUSVM__SRCS_OF(ITEM) GPUSVM__SRCS_OF(UPDATE) GPUSVM__SRCS_OF(CANDS) GPUSVM__SRCS_OF(WS_PUT)
 GPUSVM__SRCS_OF(CS_RESP) GPUSVM__SRCS_OF(CS_UPDATE) GPUSVM__SRCS_OF(CS_SELECT) GPUSVM__SRCS_OF(CS_SOLVE)
 GPUSVM__SRCS(ROWS_UPD, GPUSVM__ARGS_ROWS(GPUSVM__SRC, GPUSVM__COMMA), GPUSVM__ARGS_ROWS_UPD(GPUSVM__SRC, GPUSVM__COMMA))
 #define GPUSVM__KSRC(id, name, wg, args, part) gpusvm__src_##args,
@@ -7572,6 +7616,7 @@ static void gpusvm__ocl_view_values(const gpusvm__ocl *b, gpusvm__ocl_view *w)
     const int q = b->cs.q, m = b->cs.m;
     v[GPUSVM__BV_qmax] = b->batch.q;
     v[GPUSVM__BV_ldk] = (gpusvm__cl_int)b->batch.ldk;
+    v[GPUSVM__BV_nprob] = b->batch.nprob;
     v[GPUSVM__BV_nparts_max] = (gpusvm__cl_int)b->batch.nparts_max;
     v[GPUSVM__BV_nu] = b->batch.nu;
     v[GPUSVM__BV_cslots] = b->batch.cslots;
@@ -7731,6 +7776,7 @@ static gpusvm_result gpusvm__ocl_bind_train(gpusvm__ocl *b, gpusvm__cl_int use_m
     else set |= GPUSVM__KS_ROWS | GPUSVM__KBIT(ROWS_UPD) | GPUSVM__KBIT(GATHER_WS);
     if (b->batch.cslots) set |= GPUSVM__KBIT(ROW_CACHE);
     if (b->split.on) set |= GPUSVM__KBIT(CANDS) | GPUSVM__KBIT(WS_PUT);
+    if (b->batch.items) set |= GPUSVM__KBIT(ITEM);
     if (!b->batch.sparse) b->batch.narrow = gpusvm__ocl_narrow_ok(b, ra.ktype, ra.dpad);
     return gpusvm__ocl_bind(b, set, &w);
 }
@@ -8580,6 +8626,7 @@ fail:
 static gpusvm__kset gpusvm__ocl_train_set(const gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q)
 {
     gpusvm__kset s = GPUSVM__KS_CORE | (b->batch.whole ? GPUSVM__KBIT(CHECK) : GPUSVM__KBIT(SELECT));
+    if (b->batch.items) return GPUSVM__KBIT(SCATTER) | GPUSVM__KBIT(FILL) | GPUSVM__KBIT(ITEM);
     if (b->st.on) s |= GPUSVM__KBIT(ROWS_UPD);
     else if (b->batch.sparse) s |= GPUSVM__KBIT(ROWS_SPARSE);
     else s |= gpusvm__ocl_narrow_ok(b, b->batch.ktype, (int)b->batch.dpad) ? GPUSVM__KBIT(ROWS_NARROW) : GPUSVM__KBIT(ROWS);
@@ -8654,6 +8701,7 @@ static gpusvm_result gpusvm__ocl_select(gpusvm__backend *bb, int first, double e
     gpusvm__cl_int md = first ? 0 : 1, split = b->batch.sel_grid;
     size_t g[2], l[2] = {GPUSVM__L, 1}, g1 = (size_t)b->batch.nprob * GPUSVM__L, l1 = GPUSVM__L;
     if (b->split.on) return gpusvm__ocl_split_select(b, first, eps, max_iter);
+    if (b->batch.items) return GPUSVM_OK; /* gpusvm_smo_item's */
     g[0] = b->batch.nparts_max * GPUSVM__L;
     g[1] = (size_t)b->batch.nprob;
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_KEYS, 2, g, l)) != GPUSVM_OK) return r;
@@ -8831,12 +8879,26 @@ static gpusvm_result gpusvm__ocl_rows(gpusvm__backend *bb, int first)
     if (b->st.share_rows) return gpusvm__ocl_split_rows(b, first);
     if (b->st.on) return gpusvm__ocl_stream_block(b);
     if (b->ov.on) return gpusvm__ocl_ov_rows(b, first);
+    if (b->batch.items) return GPUSVM_OK; /* gpusvm_smo_item's */
     if (!b->batch.cslots)
         return gpusvm__ocl_rows_launch(b, b->batch.sparse, first ? 0 : b->batch.q / 2, first ? b->batch.q : b->batch.q / 2, !first, b->batch.ldk,
                                        b->batch.nprob, 1, 0);
     GPUSVM__SET(ROW_CACHE, ROW_CACHE_first, first_);
     if ((r = gpusvm__ocl_launch(b, GPUSVM__KN_ROW_CACHE, 1, &g, &l)) != GPUSVM_OK) return r;
     return gpusvm__ocl_rows_launch(b, b->batch.sparse, 0, first ? b->batch.q : b->batch.q / 2, !first, b->batch.ldk, b->batch.nprob, 1, 0);
+fail:
+    return r;
+}
+
+/* A round of a batch run a work-item a problem: one launch (the stop, the first round's rows, the
+   pair updates, the gradients), where the selection, rows and update steps have nothing to do. */
+static gpusvm_result gpusvm__ocl_item_round(gpusvm__ocl *b, double eps, double max_iter)
+{
+    gpusvm_result r = GPUSVM_OK;
+    size_t g = gpusvm__round_up((size_t)b->batch.nprob, GPUSVM__ITEM_L), l = GPUSVM__ITEM_L;
+    GPUSVM__SET(ITEM, ITEM_eps, eps);
+    GPUSVM__SET(ITEM, ITEM_max_iter, max_iter);
+    r = gpusvm__ocl_launch(b, GPUSVM__KN_ITEM, 1, &g, &l);
 fail:
     return r;
 }
@@ -8850,6 +8912,7 @@ static gpusvm_result gpusvm__ocl_smo(gpusvm__backend *bb, double eps, double rat
     g3[0] = gpusvm__round_up((size_t)b->batch.q, GPUSVM__L);
     g3[1] = (size_t)b->batch.q;
     g3[2] = (size_t)b->batch.nprob;
+    if (b->batch.items) return gpusvm__ocl_item_round(b, eps, max_iter);
     GPUSVM__SET(SMO, SMO_eps, eps);
     GPUSVM__SET(SMO, SMO_ratio_in, ratio);
     GPUSVM__SET(SMO, SMO_max_inner_in, mi);
@@ -8869,6 +8932,7 @@ static gpusvm_result gpusvm__ocl_update(gpusvm__backend *bb)
     if ((r = gpusvm__ocl_settle(b)) != GPUSVM_OK) return r;
     if (b->st.share_rows) return gpusvm__ocl_split_update(b);
     if (b->st.on) return gpusvm__ocl_stream_update(b);
+    if (b->batch.items) return GPUSVM_OK; /* gpusvm_smo_item's */
     g[0] = b->batch.ngroups_max * GPUSVM__L;
     g[1] = (size_t)b->batch.nprob;
     return gpusvm__ocl_launch(b, GPUSVM__KN_UPDATE, 2, g, l);
@@ -15709,7 +15773,7 @@ static const gpusvm__env_word gpusvm__env_programs[] = {{"each", 0}, {"one", 1}}
 #ifndef GPUSVM_PREDICT_ONLY
 static const gpusvm__env_word gpusvm__env_spread[] = {{"always", 1}};
 static const gpusvm__env_word gpusvm__env_overlap[] = {{"always", 1}, {"off", 2}};
-static const gpusvm__env_word gpusvm__env_inner[] = {{"pairs", 0}, {"sets", 1}};
+static const gpusvm__env_word gpusvm__env_inner[] = {{"pairs", 0}, {"sets", 1}, {"groups", 2}};
 static const gpusvm__env_word gpusvm__env_buffers[] = {{"keep", 1}};
 #endif
 #define GPUSVM__ENV_CHOICE(ctx, d, var, words, fallback) \
@@ -15765,6 +15829,8 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
     ctx->spread = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_SPREAD", gpusvm__env_spread, 0);
     ctx->overlap = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_OVERLAP", gpusvm__env_overlap, 0);
     ctx->sets = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_INNER", gpusvm__env_inner, 0);
+    ctx->items = ctx->sets != 2;
+    ctx->sets = ctx->sets == 1;
     ctx->keep_buffers = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_BUFFERS", gpusvm__env_buffers, 0);
 #endif
     if (d->device_memory_mb == 0.0 && !d->ignore_environment && (env = getenv("GPUSVM_DEVICE_MEMORY_MB")) != NULL &&
@@ -16570,6 +16636,10 @@ static const char *const gpusvm__kernel_source[] = {
     "#ifndef GPUSVM__SMO_WIDE\n",
     "#define GPUSVM__SMO_WIDE 512 /* gpusvm_smo's local size with warp exchanges (at most 1024: 32 warps) */\n",
     "#endif\n",
+    "/* A batch whose every problem is solved whole with at most GPUSVM__ITEM_NVAR variables runs a\n",
+    " * problem a work-item (gpusvm_smo_item, kernels part 3), in work-groups of GPUSVM__ITEM_L */\n",
+    "#define GPUSVM__ITEM_NVAR 32\n",
+    "#define GPUSVM__ITEM_L 64\n",
     "#ifndef GPUSVM__CS_L\n",
     "#define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */\n",
     "#endif\n",
@@ -16875,6 +16945,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    X(SEL_TAKE, \"gpusvm_sel_take\", GPUSVM__L, SEL, SEL)                                                    \\\n",
     "    X(GATHER, \"gpusvm_gather_block\", GPUSVM__L, GATHER, COPY) X(SMO, \"gpusvm_smo\", GPUSVM__L, SMO, SMO)    \\\n",
     "    X(UPDATE, \"gpusvm_update\", GPUSVM__L, UPDATE, UPDATE)                                                  \\\n",
+    "    X(ITEM, \"gpusvm_smo_item\", GPUSVM__ITEM_L, ITEM, ITEM)                                                 \\\n",
     "    X(ROWS_UPD, \"gpusvm_rows_update\", GPUSVM__TILE_WI * GPUSVM__TILE_WI, ROWS_UPD, ROWS_UPD)                         \\\n",
     "    X(CANDS, \"gpusvm_cands\", GPUSVM__L, CANDS, SPLIT) X(WS_PUT, \"gpusvm_ws_put\", GPUSVM__L, WS_PUT, SPLIT) \\\n",
     "    X(CS_RESP, \"gpusvm_cs_resp\", GPUSVM__L, CS_RESP, CS)                                                   \\\n",
@@ -17026,6 +17097,21 @@ static const char *const gpusvm__kernel_source[] = {
     "    X_(SMO, gpusvm_wbits, eps, L) S_() X_(SMO, gpusvm_wbits, ratio_in, L) S_() X_(SMO, int, max_inner_in, L) S_()   \\\n",
     "    X_(SMO, int, whole_inner, V(whole_inner)) S_() X_(SMO, gpusvm_wbits, max_iter, L) S_()                          \\\n",
     "    X_(SMO, __global gpusvm_wbits *, status0, T(STATUS)) S_() X_(SMO, int, nu, V(nu))\n",
+    "\n",
+    "/* gpusvm_smo_item (kernels part 3): the batch's points and norms as the rows kernels' columns read\n",
+    " * them, the rows, the problem table and count, the per-variable state, the round's eps and max_iter */\n",
+    "#define GPUSVM__ARGS_ITEM(X_, S_)                                                                                   \\\n",
+    "    X_(ITEM, __global const float *, X, R(B)) S_() X_(ITEM, int, pitch, R(pitch_b)) S_()                            \\\n",
+    "    X_(ITEM, __global const float *, norm, R(norm_b)) S_() X_(ITEM, __global const int *, map, R(map)) S_()        \\\n",
+    "    X_(ITEM, int, use_map, R(use_map)) S_() X_(ITEM, int, dpad, R(dpad)) S_() X_(ITEM, int, ktype, R(ktype)) S_()   \\\n",
+    "    X_(ITEM, float, coef0, R(coef0)) S_() X_(ITEM, int, degree, R(degree)) S_()                                     \\\n",
+    "    X_(ITEM, __global float *, K0, T(K)) S_() X_(ITEM, int, ldk, V(ldk)) S_() X_(ITEM, int, qmax, V(qmax)) S_()     \\\n",
+    "    X_(ITEM, __global const int *, pinfo, T(PINFO)) S_() X_(ITEM, int, nprob, V(nprob)) S_()                        \\\n",
+    "    X_(ITEM, __global gpusvm_wbits *, alpha0, T(ALPHA)) S_() X_(ITEM, __global gpusvm_wbits *, G0, T(G)) S_()       \\\n",
+    "    X_(ITEM, __global const char *, y0, T(Y)) S_() X_(ITEM, __global const gpusvm_wbits *, Cv0, T(CV)) S_()         \\\n",
+    "    X_(ITEM, __global const float *, qd0, T(QD)) S_() X_(ITEM, __global gpusvm_wbits *, coefs0, T(COEF)) S_()        \\\n",
+    "    X_(ITEM, gpusvm_wbits, eps, L) S_() X_(ITEM, gpusvm_wbits, max_iter, L) S_()                                    \\\n",
+    "    X_(ITEM, int, whole_inner, V(whole_inner)) S_() X_(ITEM, __global gpusvm_wbits *, status0, T(STATUS))\n",
     "\n",
     "/* kernels part 4 */\n",
     "#define GPUSVM__ARGS_UPDATE(X_, S_)                                                                                 \\\n",
@@ -19893,6 +19979,182 @@ static const char *const gpusvm__kernel_source[] = {
     "    }\n",
     "}\n",
     "#endif\n",
+    "\n",
+    "/* ---- Small problems, a work-item each ----\n",
+    " *\n",
+    " * A batch whose every problem is solved whole with at most GPUSVM__ITEM_NVAR variables (one-vs-one\n",
+    " * with many small classes, their -b 1 folds; the host's choice) runs each round as one launch of\n",
+    " * gpusvm_smo_item, a work-item a problem, instead of about nine launches of a work-group a problem,\n",
+    " * whose barriers over mostly idle work-items cost far more than a problem of six variables' own\n",
+    " * arithmetic. The work-item does for its problem what the round's kernels do, in their order and\n",
+    " * with their arithmetic: gpusvm_check's stop, the rows as gpusvm_rows_few computes them (the fma\n",
+    " * chain in feature order, the same kernel function), gpusvm_smo's pair updates (i and j by the same\n",
+    " * total orders, which a linear scan takes as ties to the later position; gpusvm_smo_step; the same\n",
+    " * gradient sums), its alphas and coefficients, and gpusvm_update's gradients (the nonzero\n",
+    " * coefficients' sum in position order): the same bits, so the same models. A whole problem's\n",
+    " * working set is its variables in order (the host writes it so), position t in row slot t; here\n",
+    " * row r of a problem holds its point r's values, which is the row of every variable of point r.\n",
+    " */\n",
+    "\n",
+    "/* gpusvm_check's stop over a problem's m variables (one class: the host sends no nu batch) into\n",
+    " * its status; whether it is done */\n",
+    "GPUSVM_INLINE int gpusvm_item_check(__global const gpusvm_wbits *alpha, __global const gpusvm_wbits *G,\n",
+    "                                    __global const gpusvm_wbits *Cv, __global const char *y, int m, gpusvm_wbits eps,\n",
+    "                                    gpusvm_wbits max_iter, __global gpusvm_wbits *status)\n",
+    "{\n",
+    "    gpusvm_wide up = GPUSVM_W_F(-INFINITY), low = GPUSVM_W_F(INFINITY);\n",
+    "    for (int i = 0; i < m; ++i) {\n",
+    "        const gpusvm_wide a = GPUSVM_W_LD(alpha[i]), g = GPUSVM_W_LD(G[i]), C = GPUSVM_W_LD(Cv[i]);\n",
+    "        const int pos = y[i] > 0;\n",
+    "        const gpusvm_wide v = pos ? GPUSVM_W_NEG(g) : g;\n",
+    "        if (pos ? GPUSVM_W_LT(a, C) : GPUSVM_W_GT(a, GPUSVM_W_F(0.0f))) up = GPUSVM_W_MAX(up, v);\n",
+    "        if (pos ? GPUSVM_W_GT(a, GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a, C)) low = GPUSVM_W_MIN(low, v);\n",
+    "    }\n",
+    "    const gpusvm_wide gap = GPUSVM_W_SUB(up, low);\n",
+    "    const int done = GPUSVM__STOP_RULE(GPUSVM_W_GE, gap, GPUSVM_W_LD(eps), GPUSVM_W_LD(status[GPUSVM__ST_ITER]),\n",
+    "                                       GPUSVM_W_LD(max_iter));\n",
+    "    status[GPUSVM__ST_GAP] = GPUSVM_W_ST(gap);\n",
+    "    status[GPUSVM__ST_MUP] = GPUSVM_W_ST(up);\n",
+    "    status[GPUSVM__ST_MLOW] = GPUSVM_W_ST(low);\n",
+    "    status[GPUSVM__ST_DONE] = GPUSVM_W_ST(GPUSVM_W_I(done));\n",
+    "    if (!done) status[GPUSVM__ST_OUTER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_OUTER]), GPUSVM_W_F(1.0f)));\n",
+    "    return done;\n",
+    "}\n",
+    "\n",
+    "/* The rows of a problem's npts points (from pt in the map), as gpusvm_rows_few computes them: row r\n",
+    " * and row c's values of each other are the same bits (the same products in the same order), so\n",
+    " * each pair is computed once */\n",
+    "GPUSVM_INLINE void gpusvm_item_rows(__global const float *X, int pitch, __global const float *norm,\n",
+    "                                    __global const int *map, int use_map, int pt, int npts, int dpad, int ktype,\n",
+    "                                    float gamma, float coef0, int degree, __global float *K, int ldk)\n",
+    "{\n",
+    "    for (int r = 0; r < npts; ++r)\n",
+    "        for (int c = r; c < npts; ++c) {\n",
+    "            const int ca = GPUSVM_COL(map, use_map, pt, r), cb = GPUSVM_COL(map, use_map, pt, c);\n",
+    "            float k;\n",
+    "            if (ktype == GPUSVM__K_PRECOMPUTED) {\n",
+    "                k = X[(size_t)ca * pitch + cb];\n",
+    "                K[(size_t)r * ldk + c] = k;\n",
+    "                K[(size_t)c * ldk + r] = X[(size_t)cb * pitch + ca];\n",
+    "                continue;\n",
+    "            }\n",
+    "            float acc = 0.0f;\n",
+    "            for (int f = 0; f < dpad; ++f) acc = fma(X[(size_t)f * pitch + ca], X[(size_t)f * pitch + cb], acc);\n",
+    "            k = gpusvm__kfun(ktype, ca == cb ? norm[ca] : acc, norm[ca], norm[cb], gamma, coef0, degree);\n",
+    "            K[(size_t)r * ldk + c] = K[(size_t)c * ldk + r] = k;\n",
+    "        }\n",
+    "}\n",
+    "\n",
+    "/* gpusvm_smo's pair updates on a whole problem's m variables (a, g: their alphas and gradients),\n",
+    " * its rows K (variable t's row and column: its point's, GPUSVM__PT(t, split)), until the gap is below\n",
+    " * eps_s or after budget of them; returns how many */\n",
+    "GPUSVM_INLINE int gpusvm_item_pairs(gpusvm_wide *a, gpusvm_wide *g, __global const gpusvm_wbits *Cv,\n",
+    "                                    __global const char *y, __global const float *qd, __global const float *K,\n",
+    "                                    int ldk, int m, int split, gpusvm_score eps_s, int budget)\n",
+    "{\n",
+    "    int it = 0;\n",
+    "    while (it < budget) {\n",
+    "        gpusvm_score Gmax = -INFINITY, Gmax2 = -INFINITY, bo = INFINITY;\n",
+    "        int i = -1, j = -1;\n",
+    "        for (int t = 0; t < m; ++t) {\n",
+    "            const int pos = y[t] > 0;\n",
+    "            const gpusvm_wide C = GPUSVM_W_LD(Cv[t]);\n",
+    "            const gpusvm_score v = pos ? -GPUSVM_SC(g[t]) : GPUSVM_SC(g[t]);\n",
+    "            if ((pos ? GPUSVM_W_LT(a[t], C) : GPUSVM_W_GT(a[t], GPUSVM_W_F(0.0f))) && v >= Gmax) {\n",
+    "                Gmax = v;\n",
+    "                i = t;\n",
+    "            }\n",
+    "            if (pos ? GPUSVM_W_GT(a[t], GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a[t], C)) Gmax2 = fmax(Gmax2, -v);\n",
+    "        }\n",
+    "        if (i < 0 || Gmax + Gmax2 < eps_s) break;\n",
+    "        const gpusvm_wide Kii = GPUSVM_W_F(qd[i]);\n",
+    "        __global const float *Ki = K + (size_t)GPUSVM__PT(i, split) * ldk;\n",
+    "        for (int t = 0; t < m; ++t) {\n",
+    "            const int pos = y[t] > 0;\n",
+    "            const gpusvm_score v = pos ? -GPUSVM_SC(g[t]) : GPUSVM_SC(g[t]), b = Gmax - v;\n",
+    "            if (!(pos ? GPUSVM_W_GT(a[t], GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a[t], GPUSVM_W_LD(Cv[t]))) || !(b > 0.0f)) continue;\n",
+    "            const gpusvm_score o = gpusvm_smo_wss2(b, Kii, qd[t], Ki[GPUSVM__PT(t, split)]);\n",
+    "            if (o <= bo) {\n",
+    "                bo = o;\n",
+    "                j = t;\n",
+    "            }\n",
+    "        }\n",
+    "        if (j < 0) break;\n",
+    "        gpusvm_wide ai, aj;\n",
+    "        const int yi = y[i], yj = y[j];\n",
+    "        __global const float *Kj = K + (size_t)GPUSVM__PT(j, split) * ldk;\n",
+    "        gpusvm_smo_step(a[i], a[j], g[i], g[j], GPUSVM_W_LD(Cv[i]), GPUSVM_W_LD(Cv[j]), yi, yj, qd[j],\n",
+    "                        GPUSVM_W_F(Ki[GPUSVM__PT(j, split)]), Kii, &ai, &aj);\n",
+    "        const gpusvm_wide di = GPUSVM_W_SUB(ai, a[i]), dj = GPUSVM_W_SUB(aj, a[j]);\n",
+    "        for (int t = 0; t < m; ++t) {\n",
+    "            const float ki = Ki[GPUSVM__PT(t, split)], kj = Kj[GPUSVM__PT(t, split)];\n",
+    "            const float qi = y[t] == yi ? ki : -ki, qj = y[t] == yj ? kj : -kj;\n",
+    "            g[t] = GPUSVM_W_ADD(g[t], GPUSVM_W_ADD(GPUSVM_W_MULF(di, qi), GPUSVM_W_MULF(dj, qj)));\n",
+    "        }\n",
+    "        a[i] = ai;\n",
+    "        a[j] = aj;\n",
+    "        ++it;\n",
+    "    }\n",
+    "    return it;\n",
+    "}\n",
+    "\n",
+    "/* gpusvm_update's gradients from the coefficients: each variable's sum over the nonzero ones in\n",
+    " * position order, times its row's value */\n",
+    "GPUSVM_INLINE void gpusvm_item_update(__global gpusvm_wbits *G, __global const char *y,\n",
+    "                                      __global const gpusvm_wbits *coef, __global const float *K, int ldk, int m,\n",
+    "                                      int split)\n",
+    "{\n",
+    "    for (int i = 0; i < m; ++i) {\n",
+    "        gpusvm_wide sum = GPUSVM_W_F(0.0f);\n",
+    "        for (int t = 0; t < m; ++t) {\n",
+    "            const gpusvm_wide c = GPUSVM_W_LD(coef[t]);\n",
+    "            if (!GPUSVM_W_EQ(c, GPUSVM_W_F(0.0f)))\n",
+    "                sum = GPUSVM_W_ACC(sum, c, K[(size_t)GPUSVM__PT(t, split) * ldk + GPUSVM__PT(i, split)]);\n",
+    "        }\n",
+    "        G[i] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(G[i]), y[i] < 0 ? GPUSVM_W_NEG(sum) : sum));\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ITEM)\n",
+    "__kernel __attribute__((reqd_work_group_size(GPUSVM__ITEM_L, 1, 1)))\n",
+    "void gpusvm_smo_item(GPUSVM__ARGS_ITEM(GPUSVM__PARAM, GPUSVM__COMMA))\n",
+    "{\n",
+    "    const int p = get_global_id(0);\n",
+    "    if (p >= nprob) return;\n",
+    "    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;\n",
+    "    const int v0 = pi[GPUSVM__PI_VAR], m = pi[GPUSVM__PI_NVAR], split = pi[GPUSVM__PI_SPLIT];\n",
+    "    __global gpusvm_wbits *alpha = alpha0 + v0, *G = G0 + v0, *coef = coefs0 + p * qmax;\n",
+    "    __global gpusvm_wbits *status = status0 + p * GPUSVM__ST_COUNT;\n",
+    "    __global const gpusvm_wbits *Cv = Cv0 + v0;\n",
+    "    __global const char *y = y0 + v0;\n",
+    "    __global float *K = K0 + (size_t)p * qmax * ldk;\n",
+    "    gpusvm_wide a[GPUSVM__ITEM_NVAR], g[GPUSVM__ITEM_NVAR];\n",
+    "    if (!GPUSVM_RUNNING(status) || m > GPUSVM__ITEM_NVAR ||\n",
+    "        gpusvm_item_check(alpha, G, Cv, y, m, eps, max_iter, status))\n",
+    "        return;\n",
+    "    if (GPUSVM_W_TOI(GPUSVM_W_LD(status[GPUSVM__ST_OUTER])) == 1) /* the first round's rows, kept */\n",
+    "        gpusvm_item_rows(X, pitch, norm, map, use_map, pi[GPUSVM__PI_PT], pi[GPUSVM__PI_NPTS], dpad, ktype,\n",
+    "                         as_float(pi[GPUSVM__PI_GAMMA]), coef0, degree, K, ldk);\n",
+    "    for (int t = 0; t < m; ++t) {\n",
+    "        a[t] = GPUSVM_W_LD(alpha[t]);\n",
+    "        g[t] = GPUSVM_W_LD(G[t]);\n",
+    "    }\n",
+    "    const gpusvm_wide eps_in = GPUSVM__INNER_EPS(GPUSVM_W_MAX, GPUSVM_W_MUL, GPUSVM_W_LD(eps), GPUSVM_W_F(0.0f),\n",
+    "                                                 GPUSVM_W_LD(status[GPUSVM__ST_GAP]));\n",
+    "    const gpusvm_wide left = GPUSVM_W_SUB(GPUSVM_W_LD(max_iter), GPUSVM_W_LD(status[GPUSVM__ST_ITER]));\n",
+    "    const int budget = GPUSVM_W_TOI(GPUSVM_W_MIN(GPUSVM_W_I(whole_inner), GPUSVM_W_MAX(left, GPUSVM_W_F(0.0f))));\n",
+    "    const int it = gpusvm_item_pairs(a, g, Cv, y, qd0 + v0, K, ldk, m, split, GPUSVM_SC(eps_in), budget);\n",
+    "    for (int t = 0; t < m; ++t) {\n",
+    "        const gpusvm_wbits old = alpha[t];\n",
+    "        const gpusvm_wide a0 = GPUSVM_W_LD(old), d = GPUSVM_W_SUB(a[t], a0);\n",
+    "        coef[t] = GPUSVM_W_ST(y[t] > 0 ? d : GPUSVM_W_NEG(d));\n",
+    "        alpha[t] = GPUSVM_W_ST_EXACT(a[t], a0, old, GPUSVM_W_LD(Cv[t]), Cv[t]);\n",
+    "    }\n",
+    "    status[GPUSVM__ST_ITER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_I(it)));\n",
+    "    status[GPUSVM__ST_INNER] = GPUSVM_W_ST(GPUSVM_W_I(it));\n",
+    "    gpusvm_item_update(G, y, coef, K, ldk, m, split);\n",
+    "}\n",
+    "#endif\n",
     "#line 1 \"kernels/40_update.cl\"\n",
     "/* gpusvm kernels, part 4: gradient update and decision values.\n",
     " *\n",
@@ -20506,7 +20768,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 3972
+#define GPUSVM__KERNEL_SOURCE_LINES 4168
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

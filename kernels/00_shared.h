@@ -34,6 +34,10 @@
 #ifndef GPUSVM__SMO_WIDE
 #define GPUSVM__SMO_WIDE 512 /* gpusvm_smo's local size with warp exchanges (at most 1024: 32 warps) */
 #endif
+/* A batch whose every problem is solved whole with at most GPUSVM__ITEM_NVAR variables runs a
+ * problem a work-item (gpusvm_smo_item, kernels part 3), in work-groups of GPUSVM__ITEM_L */
+#define GPUSVM__ITEM_NVAR 32
+#define GPUSVM__ITEM_L 64
 #ifndef GPUSVM__CS_L
 #define GPUSVM__CS_L 256 /* local size of gpusvm_cs_solve (power of two) */
 #endif
@@ -339,6 +343,7 @@ GPUSVM__FN float gpusvm__kfun(int ktype, float dot, float nx, float nz, float ga
     X(SEL_TAKE, "gpusvm_sel_take", GPUSVM__L, SEL, SEL)                                                    \
     X(GATHER, "gpusvm_gather_block", GPUSVM__L, GATHER, COPY) X(SMO, "gpusvm_smo", GPUSVM__L, SMO, SMO)    \
     X(UPDATE, "gpusvm_update", GPUSVM__L, UPDATE, UPDATE)                                                  \
+    X(ITEM, "gpusvm_smo_item", GPUSVM__ITEM_L, ITEM, ITEM)                                                 \
     X(ROWS_UPD, "gpusvm_rows_update", GPUSVM__TILE_WI * GPUSVM__TILE_WI, ROWS_UPD, ROWS_UPD)                         \
     X(CANDS, "gpusvm_cands", GPUSVM__L, CANDS, SPLIT) X(WS_PUT, "gpusvm_ws_put", GPUSVM__L, WS_PUT, SPLIT) \
     X(CS_RESP, "gpusvm_cs_resp", GPUSVM__L, CS_RESP, CS)                                                   \
@@ -490,6 +495,21 @@ GPUSVM__FN float gpusvm__kfun(int ktype, float dot, float nx, float nz, float ga
     X_(SMO, gpusvm_wbits, eps, L) S_() X_(SMO, gpusvm_wbits, ratio_in, L) S_() X_(SMO, int, max_inner_in, L) S_()   \
     X_(SMO, int, whole_inner, V(whole_inner)) S_() X_(SMO, gpusvm_wbits, max_iter, L) S_()                          \
     X_(SMO, __global gpusvm_wbits *, status0, T(STATUS)) S_() X_(SMO, int, nu, V(nu))
+
+/* gpusvm_smo_item (kernels part 3): the batch's points and norms as the rows kernels' columns read
+ * them, the rows, the problem table and count, the per-variable state, the round's eps and max_iter */
+#define GPUSVM__ARGS_ITEM(X_, S_)                                                                                   \
+    X_(ITEM, __global const float *, X, R(B)) S_() X_(ITEM, int, pitch, R(pitch_b)) S_()                            \
+    X_(ITEM, __global const float *, norm, R(norm_b)) S_() X_(ITEM, __global const int *, map, R(map)) S_()        \
+    X_(ITEM, int, use_map, R(use_map)) S_() X_(ITEM, int, dpad, R(dpad)) S_() X_(ITEM, int, ktype, R(ktype)) S_()   \
+    X_(ITEM, float, coef0, R(coef0)) S_() X_(ITEM, int, degree, R(degree)) S_()                                     \
+    X_(ITEM, __global float *, K0, T(K)) S_() X_(ITEM, int, ldk, V(ldk)) S_() X_(ITEM, int, qmax, V(qmax)) S_()     \
+    X_(ITEM, __global const int *, pinfo, T(PINFO)) S_() X_(ITEM, int, nprob, V(nprob)) S_()                        \
+    X_(ITEM, __global gpusvm_wbits *, alpha0, T(ALPHA)) S_() X_(ITEM, __global gpusvm_wbits *, G0, T(G)) S_()       \
+    X_(ITEM, __global const char *, y0, T(Y)) S_() X_(ITEM, __global const gpusvm_wbits *, Cv0, T(CV)) S_()         \
+    X_(ITEM, __global const float *, qd0, T(QD)) S_() X_(ITEM, __global gpusvm_wbits *, coefs0, T(COEF)) S_()        \
+    X_(ITEM, gpusvm_wbits, eps, L) S_() X_(ITEM, gpusvm_wbits, max_iter, L) S_()                                    \
+    X_(ITEM, int, whole_inner, V(whole_inner)) S_() X_(ITEM, __global gpusvm_wbits *, status0, T(STATUS))
 
 /* kernels part 4 */
 #define GPUSVM__ARGS_UPDATE(X_, S_)                                                                                 \

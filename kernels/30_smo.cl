@@ -806,3 +806,179 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
     }
 }
 #endif
+
+/* ---- Small problems, a work-item each ----
+ *
+ * A batch whose every problem is solved whole with at most GPUSVM__ITEM_NVAR variables (one-vs-one
+ * with many small classes, their -b 1 folds; the host's choice) runs each round as one launch of
+ * gpusvm_smo_item, a work-item a problem, instead of about nine launches of a work-group a problem,
+ * whose barriers over mostly idle work-items cost far more than a problem of six variables' own
+ * arithmetic. The work-item does for its problem what the round's kernels do, in their order and
+ * with their arithmetic: gpusvm_check's stop, the rows as gpusvm_rows_few computes them (the fma
+ * chain in feature order, the same kernel function), gpusvm_smo's pair updates (i and j by the same
+ * total orders, which a linear scan takes as ties to the later position; gpusvm_smo_step; the same
+ * gradient sums), its alphas and coefficients, and gpusvm_update's gradients (the nonzero
+ * coefficients' sum in position order): the same bits, so the same models. A whole problem's
+ * working set is its variables in order (the host writes it so), position t in row slot t; here
+ * row r of a problem holds its point r's values, which is the row of every variable of point r.
+ */
+
+/* gpusvm_check's stop over a problem's m variables (one class: the host sends no nu batch) into
+ * its status; whether it is done */
+GPUSVM_INLINE int gpusvm_item_check(__global const gpusvm_wbits *alpha, __global const gpusvm_wbits *G,
+                                    __global const gpusvm_wbits *Cv, __global const char *y, int m, gpusvm_wbits eps,
+                                    gpusvm_wbits max_iter, __global gpusvm_wbits *status)
+{
+    gpusvm_wide up = GPUSVM_W_F(-INFINITY), low = GPUSVM_W_F(INFINITY);
+    for (int i = 0; i < m; ++i) {
+        const gpusvm_wide a = GPUSVM_W_LD(alpha[i]), g = GPUSVM_W_LD(G[i]), C = GPUSVM_W_LD(Cv[i]);
+        const int pos = y[i] > 0;
+        const gpusvm_wide v = pos ? GPUSVM_W_NEG(g) : g;
+        if (pos ? GPUSVM_W_LT(a, C) : GPUSVM_W_GT(a, GPUSVM_W_F(0.0f))) up = GPUSVM_W_MAX(up, v);
+        if (pos ? GPUSVM_W_GT(a, GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a, C)) low = GPUSVM_W_MIN(low, v);
+    }
+    const gpusvm_wide gap = GPUSVM_W_SUB(up, low);
+    const int done = GPUSVM__STOP_RULE(GPUSVM_W_GE, gap, GPUSVM_W_LD(eps), GPUSVM_W_LD(status[GPUSVM__ST_ITER]),
+                                       GPUSVM_W_LD(max_iter));
+    status[GPUSVM__ST_GAP] = GPUSVM_W_ST(gap);
+    status[GPUSVM__ST_MUP] = GPUSVM_W_ST(up);
+    status[GPUSVM__ST_MLOW] = GPUSVM_W_ST(low);
+    status[GPUSVM__ST_DONE] = GPUSVM_W_ST(GPUSVM_W_I(done));
+    if (!done) status[GPUSVM__ST_OUTER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_OUTER]), GPUSVM_W_F(1.0f)));
+    return done;
+}
+
+/* The rows of a problem's npts points (from pt in the map), as gpusvm_rows_few computes them: row r
+ * and row c's values of each other are the same bits (the same products in the same order), so
+ * each pair is computed once */
+GPUSVM_INLINE void gpusvm_item_rows(__global const float *X, int pitch, __global const float *norm,
+                                    __global const int *map, int use_map, int pt, int npts, int dpad, int ktype,
+                                    float gamma, float coef0, int degree, __global float *K, int ldk)
+{
+    for (int r = 0; r < npts; ++r)
+        for (int c = r; c < npts; ++c) {
+            const int ca = GPUSVM_COL(map, use_map, pt, r), cb = GPUSVM_COL(map, use_map, pt, c);
+            float k;
+            if (ktype == GPUSVM__K_PRECOMPUTED) {
+                k = X[(size_t)ca * pitch + cb];
+                K[(size_t)r * ldk + c] = k;
+                K[(size_t)c * ldk + r] = X[(size_t)cb * pitch + ca];
+                continue;
+            }
+            float acc = 0.0f;
+            for (int f = 0; f < dpad; ++f) acc = fma(X[(size_t)f * pitch + ca], X[(size_t)f * pitch + cb], acc);
+            k = gpusvm__kfun(ktype, ca == cb ? norm[ca] : acc, norm[ca], norm[cb], gamma, coef0, degree);
+            K[(size_t)r * ldk + c] = K[(size_t)c * ldk + r] = k;
+        }
+}
+
+/* gpusvm_smo's pair updates on a whole problem's m variables (a, g: their alphas and gradients),
+ * its rows K (variable t's row and column: its point's, GPUSVM__PT(t, split)), until the gap is below
+ * eps_s or after budget of them; returns how many */
+GPUSVM_INLINE int gpusvm_item_pairs(gpusvm_wide *a, gpusvm_wide *g, __global const gpusvm_wbits *Cv,
+                                    __global const char *y, __global const float *qd, __global const float *K,
+                                    int ldk, int m, int split, gpusvm_score eps_s, int budget)
+{
+    int it = 0;
+    while (it < budget) {
+        gpusvm_score Gmax = -INFINITY, Gmax2 = -INFINITY, bo = INFINITY;
+        int i = -1, j = -1;
+        for (int t = 0; t < m; ++t) {
+            const int pos = y[t] > 0;
+            const gpusvm_wide C = GPUSVM_W_LD(Cv[t]);
+            const gpusvm_score v = pos ? -GPUSVM_SC(g[t]) : GPUSVM_SC(g[t]);
+            if ((pos ? GPUSVM_W_LT(a[t], C) : GPUSVM_W_GT(a[t], GPUSVM_W_F(0.0f))) && v >= Gmax) {
+                Gmax = v;
+                i = t;
+            }
+            if (pos ? GPUSVM_W_GT(a[t], GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a[t], C)) Gmax2 = fmax(Gmax2, -v);
+        }
+        if (i < 0 || Gmax + Gmax2 < eps_s) break;
+        const gpusvm_wide Kii = GPUSVM_W_F(qd[i]);
+        __global const float *Ki = K + (size_t)GPUSVM__PT(i, split) * ldk;
+        for (int t = 0; t < m; ++t) {
+            const int pos = y[t] > 0;
+            const gpusvm_score v = pos ? -GPUSVM_SC(g[t]) : GPUSVM_SC(g[t]), b = Gmax - v;
+            if (!(pos ? GPUSVM_W_GT(a[t], GPUSVM_W_F(0.0f)) : GPUSVM_W_LT(a[t], GPUSVM_W_LD(Cv[t]))) || !(b > 0.0f)) continue;
+            const gpusvm_score o = gpusvm_smo_wss2(b, Kii, qd[t], Ki[GPUSVM__PT(t, split)]);
+            if (o <= bo) {
+                bo = o;
+                j = t;
+            }
+        }
+        if (j < 0) break;
+        gpusvm_wide ai, aj;
+        const int yi = y[i], yj = y[j];
+        __global const float *Kj = K + (size_t)GPUSVM__PT(j, split) * ldk;
+        gpusvm_smo_step(a[i], a[j], g[i], g[j], GPUSVM_W_LD(Cv[i]), GPUSVM_W_LD(Cv[j]), yi, yj, qd[j],
+                        GPUSVM_W_F(Ki[GPUSVM__PT(j, split)]), Kii, &ai, &aj);
+        const gpusvm_wide di = GPUSVM_W_SUB(ai, a[i]), dj = GPUSVM_W_SUB(aj, a[j]);
+        for (int t = 0; t < m; ++t) {
+            const float ki = Ki[GPUSVM__PT(t, split)], kj = Kj[GPUSVM__PT(t, split)];
+            const float qi = y[t] == yi ? ki : -ki, qj = y[t] == yj ? kj : -kj;
+            g[t] = GPUSVM_W_ADD(g[t], GPUSVM_W_ADD(GPUSVM_W_MULF(di, qi), GPUSVM_W_MULF(dj, qj)));
+        }
+        a[i] = ai;
+        a[j] = aj;
+        ++it;
+    }
+    return it;
+}
+
+/* gpusvm_update's gradients from the coefficients: each variable's sum over the nonzero ones in
+ * position order, times its row's value */
+GPUSVM_INLINE void gpusvm_item_update(__global gpusvm_wbits *G, __global const char *y,
+                                      __global const gpusvm_wbits *coef, __global const float *K, int ldk, int m,
+                                      int split)
+{
+    for (int i = 0; i < m; ++i) {
+        gpusvm_wide sum = GPUSVM_W_F(0.0f);
+        for (int t = 0; t < m; ++t) {
+            const gpusvm_wide c = GPUSVM_W_LD(coef[t]);
+            if (!GPUSVM_W_EQ(c, GPUSVM_W_F(0.0f)))
+                sum = GPUSVM_W_ACC(sum, c, K[(size_t)GPUSVM__PT(t, split) * ldk + GPUSVM__PT(i, split)]);
+        }
+        G[i] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(G[i]), y[i] < 0 ? GPUSVM_W_NEG(sum) : sum));
+    }
+}
+
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ITEM)
+__kernel __attribute__((reqd_work_group_size(GPUSVM__ITEM_L, 1, 1)))
+void gpusvm_smo_item(GPUSVM__ARGS_ITEM(GPUSVM__PARAM, GPUSVM__COMMA))
+{
+    const int p = get_global_id(0);
+    if (p >= nprob) return;
+    __global const int *pi = pinfo + p * GPUSVM__PI_COUNT;
+    const int v0 = pi[GPUSVM__PI_VAR], m = pi[GPUSVM__PI_NVAR], split = pi[GPUSVM__PI_SPLIT];
+    __global gpusvm_wbits *alpha = alpha0 + v0, *G = G0 + v0, *coef = coefs0 + p * qmax;
+    __global gpusvm_wbits *status = status0 + p * GPUSVM__ST_COUNT;
+    __global const gpusvm_wbits *Cv = Cv0 + v0;
+    __global const char *y = y0 + v0;
+    __global float *K = K0 + (size_t)p * qmax * ldk;
+    gpusvm_wide a[GPUSVM__ITEM_NVAR], g[GPUSVM__ITEM_NVAR];
+    if (!GPUSVM_RUNNING(status) || m > GPUSVM__ITEM_NVAR ||
+        gpusvm_item_check(alpha, G, Cv, y, m, eps, max_iter, status))
+        return;
+    if (GPUSVM_W_TOI(GPUSVM_W_LD(status[GPUSVM__ST_OUTER])) == 1) /* the first round's rows, kept */
+        gpusvm_item_rows(X, pitch, norm, map, use_map, pi[GPUSVM__PI_PT], pi[GPUSVM__PI_NPTS], dpad, ktype,
+                         as_float(pi[GPUSVM__PI_GAMMA]), coef0, degree, K, ldk);
+    for (int t = 0; t < m; ++t) {
+        a[t] = GPUSVM_W_LD(alpha[t]);
+        g[t] = GPUSVM_W_LD(G[t]);
+    }
+    const gpusvm_wide eps_in = GPUSVM__INNER_EPS(GPUSVM_W_MAX, GPUSVM_W_MUL, GPUSVM_W_LD(eps), GPUSVM_W_F(0.0f),
+                                                 GPUSVM_W_LD(status[GPUSVM__ST_GAP]));
+    const gpusvm_wide left = GPUSVM_W_SUB(GPUSVM_W_LD(max_iter), GPUSVM_W_LD(status[GPUSVM__ST_ITER]));
+    const int budget = GPUSVM_W_TOI(GPUSVM_W_MIN(GPUSVM_W_I(whole_inner), GPUSVM_W_MAX(left, GPUSVM_W_F(0.0f))));
+    const int it = gpusvm_item_pairs(a, g, Cv, y, qd0 + v0, K, ldk, m, split, GPUSVM_SC(eps_in), budget);
+    for (int t = 0; t < m; ++t) {
+        const gpusvm_wbits old = alpha[t];
+        const gpusvm_wide a0 = GPUSVM_W_LD(old), d = GPUSVM_W_SUB(a[t], a0);
+        coef[t] = GPUSVM_W_ST(y[t] > 0 ? d : GPUSVM_W_NEG(d));
+        alpha[t] = GPUSVM_W_ST_EXACT(a[t], a0, old, GPUSVM_W_LD(Cv[t]), Cv[t]);
+    }
+    status[GPUSVM__ST_ITER] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(status[GPUSVM__ST_ITER]), GPUSVM_W_I(it)));
+    status[GPUSVM__ST_INNER] = GPUSVM_W_ST(GPUSVM_W_I(it));
+    gpusvm_item_update(G, y, coef, K, ldk, m, split);
+}
+#endif

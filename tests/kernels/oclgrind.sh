@@ -44,7 +44,7 @@ unset GPUSVM_DEVICE GPUSVM_STORAGE GPUSVM_FP64 GPUSVM_DEVICE_MEMORY_MB GPUSVM_SU
 
 # the data: heart_scale's first 30, 60, 100 and 150 rows, 30 rows of iris (3 classes), a regression set,
 # a9a's first 40 rows (123 features: the tiled rows kernel), heart_scale five times over (device
-# prediction)
+# prediction), 12 classes of three points
 head -n 60 data/heart_scale > $T/h60
 head -n 30 data/heart_scale > $T/h30
 head -n 100 data/heart_scale > $T/h100
@@ -53,6 +53,7 @@ xz -dc data/iris.sklearn.xz | awk 'NR % 5 == 1' > $T/iris30
 xz -dc data/diabetes_reg.scale.xz | head -n 60 > $T/reg60
 xz -dc data/a9a.xz | head -n 40 > $T/a9a40
 for k in 1 2 3 4 5; do cat data/heart_scale; done > $T/h1350
+sh bench/gen_classes.sh 12 > $T/k12
 [ -x $T/train_grid ] && [ $T/train_grid -nt gpusvm.h ] ||
     ${CC:-cc} -std=c99 -O2 -DGPUSVM__SEL_GRID=0 -o $T/train_grid tools/gpusvm-train.c -ldl -lm
 [ -x $T/small_sets ] && [ $T/small_sets -nt gpusvm.h ] && [ $T/small_sets -nt tests/unit/small_sets.c ] ||
@@ -91,7 +92,7 @@ check() {
     fi > $T/run$id.result
 }
 rm -f $T/run*.result $T/run*.log
-jobs=17
+jobs=18
 # every check: bounds, races, the API and uninitialised reads (see the header)
 (
     check 1 "C-SVC, dense, two classes" $B/gpusvm-train -e 0.1 -c 1 -g 0.05 $T/h60 $T/c.model
@@ -102,6 +103,8 @@ jobs=17
     check 12 "Crammer-Singer" $B/gpusvm-train -s 5 -c 10 $T/iris30 $T/cs.model
     check 13 "nu-SVC" $B/gpusvm-train -e 0.1 -s 1 -n 0.3 -g 0.05 $T/h60 $T/nu.model
     check 15 "3-fold cross-validation, working sets of 16: a row cache for every fold of the batch" $T/small_sets $T/h60 16 4 0.1 3
+    check 18 "small problems a work-item each (gpusvm_smo_item): 12 classes of three points, -b 1; 3 classes of 10, 3-fold" sh -c \
+        "$B/gpusvm-train -e 0.1 -b 1 $T/k12 $T/items.model && $B/gpusvm-train -e 0.1 -c 10 -v 3 $T/iris30"
     check 16 "two devices, split by rows, each share resident: its inner solve beside its rows (GPUSVM_DEVICE=0,0, working sets of 16)" sh -c \
         "GPUSVM_VERBOSE=1 GPUSVM_DEVICE=0,0 GPUSVM_SPREAD=always $T/small_sets $T/h60 16 > $T/split2.out 2>&1; rc=\$?; cat $T/split2.out; [ \$rc = 0 ] && grep -q 'part 2 of 2 of a problem split by rows.*the inner solve beside its rows' $T/split2.out"
 ) &
@@ -109,7 +112,8 @@ jobs=17
     check 6 "working sets of 16: the row cache, the few-rows kernel, the inner solve beside the rows (GPUSVM_OVERLAP=always)" env GPUSVM_OVERLAP=always $T/small_sets $T/h60 16
     check 7 "C-SVC, points kept sparse (30 points)" env GPUSVM_STORAGE=sparse $B/gpusvm-train -e 0.1 -c 1 -g 0.05 $T/h30 $T/sparse.model
     check 14 "working sets of 16, points kept sparse: the inner solve beside the sparse rows (GPUSVM_OVERLAP=always)" env GPUSVM_STORAGE=sparse GPUSVM_OVERLAP=always $T/small_sets $T/h60 16
-    check 8 "three classes, 3-fold cross-validation (one batch)" $B/gpusvm-train -e 0.1 -c 10 -v 3 $T/iris30
+    check 8 "three classes, 3-fold cross-validation (one batch; a work-group a problem: GPUSVM_INNER=groups)" env GPUSVM_INNER=groups \
+        $B/gpusvm-train -e 0.1 -c 10 -v 3 $T/iris30
     check 10 "epsilon-SVR" $B/gpusvm-train -s 3 -p 0.05 $T/reg60 $T/svr.model
     check 11 "C-SVC, many features (the tiled rows kernel)" $B/gpusvm-train -e 0.1 -c 4 -g 0.1 $T/a9a40 $T/tiled.model
     check 3 "two devices, split by rows and streamed (GPUSVM_DEVICE=0,0; five rounds)" env GPUSVM_DEVICE=0,0 GPUSVM_SPREAD=always GPUSVM_DEVICE_MEMORY_MB=0.05 \
