@@ -414,6 +414,10 @@ GPUSVM_INLINE void gpusvm_scan_local(__local int *sc)
  * the identity when the batch has no map. */
 #define GPUSVM_COL(map, use_map, pt, k) ((use_map) ? (map)[(pt) + (k)] : (pt) + (k))
 
+/* Rows read ahead in a gradient's sum (gpusvm_update, gpusvm_smo_item: the loop of one shape in
+   both, so that every compiler gives the same bits; Intel's CPU runtime did not for a plain loop) */
+#define GPUSVM_UPD_U 4
+
 /* Order-preserving map float -> uint: a < b  <=>  key(a) < key(b), and back. */
 inline uint gpusvm_float_key(float v)
 {

@@ -926,18 +926,29 @@ GPUSVM_INLINE int gpusvm_item_pairs(gpusvm_wide *a, gpusvm_wide *g, __global con
 }
 
 /* gpusvm_update's gradients from the coefficients: each variable's sum over the nonzero ones in
- * position order, times its row's value */
+ * position order, times its row's value, staged and read ahead in its loop's shape */
 GPUSVM_INLINE void gpusvm_item_update(__global gpusvm_wbits *G, __global const char *y,
                                       __global const gpusvm_wbits *coef, __global const float *K, int ldk, int m,
                                       int split)
 {
+    gpusvm_wide lc[GPUSVM__ITEM_NVAR];
+    int ls[GPUSVM__ITEM_NVAR], cnt = 0;
+    for (int t = 0; t < m; ++t) {
+        const gpusvm_wide c = GPUSVM_W_LD(coef[t]);
+        if (GPUSVM_W_EQ(c, GPUSVM_W_F(0.0f))) continue;
+        lc[cnt] = c;
+        ls[cnt++] = GPUSVM__PT(t, split);
+    }
     for (int i = 0; i < m; ++i) {
+        __global const float *Ki = K + GPUSVM__PT(i, split);
         gpusvm_wide sum = GPUSVM_W_F(0.0f);
-        for (int t = 0; t < m; ++t) {
-            const gpusvm_wide c = GPUSVM_W_LD(coef[t]);
-            if (!GPUSVM_W_EQ(c, GPUSVM_W_F(0.0f)))
-                sum = GPUSVM_W_ACC(sum, c, K[(size_t)GPUSVM__PT(t, split) * ldk + GPUSVM__PT(i, split)]);
+        int t = 0;
+        for (; t + GPUSVM_UPD_U <= cnt; t += GPUSVM_UPD_U) {
+            float k[GPUSVM_UPD_U];
+            for (int u = 0; u < GPUSVM_UPD_U; ++u) k[u] = Ki[(size_t)ls[t + u] * ldk];
+            for (int u = 0; u < GPUSVM_UPD_U; ++u) sum = GPUSVM_W_ACC(sum, lc[t + u], k[u]);
         }
+        for (; t < cnt; ++t) sum = GPUSVM_W_ACC(sum, lc[t], Ki[(size_t)ls[t] * ldk]);
         G[i] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(G[i]), y[i] < 0 ? GPUSVM_W_NEG(sum) : sum));
     }
 }

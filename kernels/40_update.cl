@@ -22,7 +22,6 @@
  * rows of a split problem's share, part 1's b_mode 1); 0, INT_MAX and 0 take
  * them all. (Streamed points keep no rows: gpusvm_rows_update below.)
  */
-#define GPUSVM_UPD_U 4 /* rows read ahead */
 /* the local id, read afresh wherever used (PoCL 3.1; see part 3) */
 #define GPUSVM_UPD_LID ((int)get_local_id(0))
 

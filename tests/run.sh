@@ -477,6 +477,8 @@ if [ -f "$IV/libintelocl.so" ]; then
          GPUSVM_BACKEND=opencl GPUSVM_CACHE_DIR=$T/kcache $B/gpusvm-train data/heart_scale $T/kc.model 2> $T/kc2.err &&
          ! grep -q compiling $T/kc2.err && grep -q 'from the kernel cache' $T/kc2.err"
     suite parity tests/scripts/parity.sh opencl
+    step "Intel's OpenCL runtime: small problems a work-item each, the work-group rounds' models, predictions and folds (double and float pairs)" \
+        sh tests/scripts/items.sh $T/intel
     unset LD_LIBRARY_PATH OCL_ICD_FILENAMES GPUSVM_DEVICE GPUSVM_CACHE_DIR GPUSVM_TEST_ONE_DEVICE
 else
     skip "Intel's OpenCL runtime for CPUs: not installed (tools/setup.sh test installs it: pip install intel-opencl-rt)"
