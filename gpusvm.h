@@ -7351,11 +7351,12 @@ static int gpusvm__ocl_ov_pays(const gpusvm__problem *p, int nprob, int q)
    whole with at most GPUSVM__ITEM_NVAR variables, its points dense, not nu's (a stop per class) nor
    Crammer-Singer's, unless GPUSVM_INNER=groups. The same bits as the work-groups' rounds (double and
    float pairs), at one launch a round instead of about nine of a work-group a problem each
-   (docs/results.md, the code's choices). */
+   (docs/results.md, the code's choices). On a CPU device only, where it was measured (PoCL, Intel's
+   runtime); a GPU keeps the work-groups until it is measured there. */
 static int gpusvm__ocl_items(const gpusvm__ocl *b, const gpusvm__problem *p, int nprob)
 {
     int t;
-    if (!b->batch.whole || b->batch.sparse || b->batch.nu || !b->base.ctx->items) return 0;
+    if (!b->cpu || !b->batch.whole || b->batch.sparse || b->batch.nu || !b->base.ctx->items) return 0;
     for (t = 0; t < nprob; ++t)
         if (p[t].nvar > GPUSVM__ITEM_NVAR || p[t].own_rows || p[t].cache) return 0;
     return 1;
@@ -17607,9 +17608,21 @@ static const char *const gpusvm__kernel_source[] = {
     " * the identity when the batch has no map. */\n",
     "#define GPUSVM_COL(map, use_map, pt, k) ((use_map) ? (map)[(pt) + (k)] : (pt) + (k))\n",
     "\n",
-    "/* Rows read ahead in a gradient's sum (gpusvm_update, gpusvm_smo_item: the loop of one shape in\n",
-    "   both, so that every compiler gives the same bits; Intel's CPU runtime did not for a plain loop) */\n",
+    "/* A gradient's sum, sum += lc[t] K[ls[t] ldk] for t = 0 .. cnt - 1 in order, GPUSVM_UPD_U rows read\n",
+    "   ahead (a round's update is bound by reading the rows): gpusvm_update's and gpusvm_smo_item's, one\n",
+    "   loop, so that every compiler gives both the same bits (Intel's CPU runtime did not for a plain\n",
+    "   loop beside this one). lc and ls: the nonzero coefficients and their rows, local or private. */\n",
     "#define GPUSVM_UPD_U 4\n",
+    "#define GPUSVM_UPD_SUM(sum, lc, ls, cnt, K, ldk)                                                     \\\n",
+    "    do {                                                                                            \\\n",
+    "        int t_ = 0;                                                                                 \\\n",
+    "        for (; t_ + GPUSVM_UPD_U <= (cnt); t_ += GPUSVM_UPD_U) {                                    \\\n",
+    "            float k_[GPUSVM_UPD_U];                                                                 \\\n",
+    "            for (int u_ = 0; u_ < GPUSVM_UPD_U; ++u_) k_[u_] = (K)[(size_t)(ls)[t_ + u_] * (ldk)];   \\\n",
+    "            for (int u_ = 0; u_ < GPUSVM_UPD_U; ++u_) (sum) = GPUSVM_W_ACC((sum), (lc)[t_ + u_], k_[u_]); \\\n",
+    "        }                                                                                           \\\n",
+    "        for (; t_ < (cnt); ++t_) (sum) = GPUSVM_W_ACC((sum), (lc)[t_], (K)[(size_t)(ls)[t_] * (ldk)]); \\\n",
+    "    } while (0)\n",
     "\n",
     "/* Order-preserving map float -> uint: a < b  <=>  key(a) < key(b), and back. */\n",
     "inline uint gpusvm_float_key(float v)\n",
@@ -20000,6 +20013,7 @@ static const char *const gpusvm__kernel_source[] = {
     " * row r of a problem holds its point r's values, which is the row of every variable of point r.\n",
     " */\n",
     "\n",
+    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ITEM) /* its helpers too: no other part compiles them */\n",
     "/* gpusvm_check's stop over a problem's m variables (one class: the host sends no nu batch) into\n",
     " * its status; whether it is done */\n",
     "GPUSVM_INLINE int gpusvm_item_check(__global const gpusvm_wbits *alpha, __global const gpusvm_wbits *G,\n",
@@ -20103,7 +20117,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "\n",
     "/* gpusvm_update's gradients from the coefficients: each variable's sum over the nonzero ones in\n",
-    " * position order, times its row's value, staged and read ahead in its loop's shape */\n",
+    " * position order, times its row's value (its staging, then its loop: GPUSVM_UPD_SUM) */\n",
     "GPUSVM_INLINE void gpusvm_item_update(__global gpusvm_wbits *G, __global const char *y,\n",
     "                                      __global const gpusvm_wbits *coef, __global const float *K, int ldk, int m,\n",
     "                                      int split)\n",
@@ -20119,18 +20133,11 @@ static const char *const gpusvm__kernel_source[] = {
     "    for (int i = 0; i < m; ++i) {\n",
     "        __global const float *Ki = K + GPUSVM__PT(i, split);\n",
     "        gpusvm_wide sum = GPUSVM_W_F(0.0f);\n",
-    "        int t = 0;\n",
-    "        for (; t + GPUSVM_UPD_U <= cnt; t += GPUSVM_UPD_U) {\n",
-    "            float k[GPUSVM_UPD_U];\n",
-    "            for (int u = 0; u < GPUSVM_UPD_U; ++u) k[u] = Ki[(size_t)ls[t + u] * ldk];\n",
-    "            for (int u = 0; u < GPUSVM_UPD_U; ++u) sum = GPUSVM_W_ACC(sum, lc[t + u], k[u]);\n",
-    "        }\n",
-    "        for (; t < cnt; ++t) sum = GPUSVM_W_ACC(sum, lc[t], Ki[(size_t)ls[t] * ldk]);\n",
+    "        GPUSVM_UPD_SUM(sum, lc, ls, cnt, Ki, ldk);\n",
     "        G[i] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(G[i]), y[i] < 0 ? GPUSVM_W_NEG(sum) : sum));\n",
     "    }\n",
     "}\n",
     "\n",
-    "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ITEM)\n",
     "__kernel __attribute__((reqd_work_group_size(GPUSVM__ITEM_L, 1, 1)))\n",
     "void gpusvm_smo_item(GPUSVM__ARGS_ITEM(GPUSVM__PARAM, GPUSVM__COMMA))\n",
     "{\n",
@@ -20238,13 +20245,7 @@ static const char *const gpusvm__kernel_source[] = {
     "    gpusvm_wide sum = GPUSVM_W_F(0.0f);\n",
     "    for (int c0 = 0; c0 < m; c0 += GPUSVM__L) {\n",
     "        const int cnt = gpusvm_upd_stage(coef0 + p * qmax + coef_off, slot0 + p * qmax, c0, m, lc, ls, sc);\n",
-    "        int t = 0;\n",
-    "        for (; t + GPUSVM_UPD_U <= cnt; t += GPUSVM_UPD_U) {\n",
-    "            float k[GPUSVM_UPD_U];\n",
-    "            for (int u = 0; u < GPUSVM_UPD_U; ++u) k[u] = K[(size_t)ls[t + u] * ldk];\n",
-    "            for (int u = 0; u < GPUSVM_UPD_U; ++u) sum = GPUSVM_W_ACC(sum, lc[t + u], k[u]);\n",
-    "        }\n",
-    "        for (; t < cnt; ++t) sum = GPUSVM_W_ACC(sum, lc[t], K[(size_t)ls[t] * ldk]);\n",
+    "        GPUSVM_UPD_SUM(sum, lc, ls, cnt, K, ldk);\n",
     "    }\n",
     "    if (i < n)\n",
     "        out[out_off + i] = GPUSVM_W_ST(\n",

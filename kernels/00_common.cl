@@ -414,9 +414,21 @@ GPUSVM_INLINE void gpusvm_scan_local(__local int *sc)
  * the identity when the batch has no map. */
 #define GPUSVM_COL(map, use_map, pt, k) ((use_map) ? (map)[(pt) + (k)] : (pt) + (k))
 
-/* Rows read ahead in a gradient's sum (gpusvm_update, gpusvm_smo_item: the loop of one shape in
-   both, so that every compiler gives the same bits; Intel's CPU runtime did not for a plain loop) */
+/* A gradient's sum, sum += lc[t] K[ls[t] ldk] for t = 0 .. cnt - 1 in order, GPUSVM_UPD_U rows read
+   ahead (a round's update is bound by reading the rows): gpusvm_update's and gpusvm_smo_item's, one
+   loop, so that every compiler gives both the same bits (Intel's CPU runtime did not for a plain
+   loop beside this one). lc and ls: the nonzero coefficients and their rows, local or private. */
 #define GPUSVM_UPD_U 4
+#define GPUSVM_UPD_SUM(sum, lc, ls, cnt, K, ldk)                                                     \
+    do {                                                                                            \
+        int t_ = 0;                                                                                 \
+        for (; t_ + GPUSVM_UPD_U <= (cnt); t_ += GPUSVM_UPD_U) {                                    \
+            float k_[GPUSVM_UPD_U];                                                                 \
+            for (int u_ = 0; u_ < GPUSVM_UPD_U; ++u_) k_[u_] = (K)[(size_t)(ls)[t_ + u_] * (ldk)];   \
+            for (int u_ = 0; u_ < GPUSVM_UPD_U; ++u_) (sum) = GPUSVM_W_ACC((sum), (lc)[t_ + u_], k_[u_]); \
+        }                                                                                           \
+        for (; t_ < (cnt); ++t_) (sum) = GPUSVM_W_ACC((sum), (lc)[t_], (K)[(size_t)(ls)[t_] * (ldk)]); \
+    } while (0)
 
 /* Order-preserving map float -> uint: a < b  <=>  key(a) < key(b), and back. */
 inline uint gpusvm_float_key(float v)

@@ -823,6 +823,7 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
  * row r of a problem holds its point r's values, which is the row of every variable of point r.
  */
 
+#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ITEM) /* its helpers too: no other part compiles them */
 /* gpusvm_check's stop over a problem's m variables (one class: the host sends no nu batch) into
  * its status; whether it is done */
 GPUSVM_INLINE int gpusvm_item_check(__global const gpusvm_wbits *alpha, __global const gpusvm_wbits *G,
@@ -926,7 +927,7 @@ GPUSVM_INLINE int gpusvm_item_pairs(gpusvm_wide *a, gpusvm_wide *g, __global con
 }
 
 /* gpusvm_update's gradients from the coefficients: each variable's sum over the nonzero ones in
- * position order, times its row's value, staged and read ahead in its loop's shape */
+ * position order, times its row's value (its staging, then its loop: GPUSVM_UPD_SUM) */
 GPUSVM_INLINE void gpusvm_item_update(__global gpusvm_wbits *G, __global const char *y,
                                       __global const gpusvm_wbits *coef, __global const float *K, int ldk, int m,
                                       int split)
@@ -942,18 +943,11 @@ GPUSVM_INLINE void gpusvm_item_update(__global gpusvm_wbits *G, __global const c
     for (int i = 0; i < m; ++i) {
         __global const float *Ki = K + GPUSVM__PT(i, split);
         gpusvm_wide sum = GPUSVM_W_F(0.0f);
-        int t = 0;
-        for (; t + GPUSVM_UPD_U <= cnt; t += GPUSVM_UPD_U) {
-            float k[GPUSVM_UPD_U];
-            for (int u = 0; u < GPUSVM_UPD_U; ++u) k[u] = Ki[(size_t)ls[t + u] * ldk];
-            for (int u = 0; u < GPUSVM_UPD_U; ++u) sum = GPUSVM_W_ACC(sum, lc[t + u], k[u]);
-        }
-        for (; t < cnt; ++t) sum = GPUSVM_W_ACC(sum, lc[t], Ki[(size_t)ls[t] * ldk]);
+        GPUSVM_UPD_SUM(sum, lc, ls, cnt, Ki, ldk);
         G[i] = GPUSVM_W_ST(GPUSVM_W_ADD(GPUSVM_W_LD(G[i]), y[i] < 0 ? GPUSVM_W_NEG(sum) : sum));
     }
 }
 
-#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ITEM)
 __kernel __attribute__((reqd_work_group_size(GPUSVM__ITEM_L, 1, 1)))
 void gpusvm_smo_item(GPUSVM__ARGS_ITEM(GPUSVM__PARAM, GPUSVM__COMMA))
 {

@@ -65,13 +65,7 @@ __kernel void gpusvm_update(GPUSVM__ARGS_UPDATE(GPUSVM__PARAM, GPUSVM__COMMA))
     gpusvm_wide sum = GPUSVM_W_F(0.0f);
     for (int c0 = 0; c0 < m; c0 += GPUSVM__L) {
         const int cnt = gpusvm_upd_stage(coef0 + p * qmax + coef_off, slot0 + p * qmax, c0, m, lc, ls, sc);
-        int t = 0;
-        for (; t + GPUSVM_UPD_U <= cnt; t += GPUSVM_UPD_U) {
-            float k[GPUSVM_UPD_U];
-            for (int u = 0; u < GPUSVM_UPD_U; ++u) k[u] = K[(size_t)ls[t + u] * ldk];
-            for (int u = 0; u < GPUSVM_UPD_U; ++u) sum = GPUSVM_W_ACC(sum, lc[t + u], k[u]);
-        }
-        for (; t < cnt; ++t) sum = GPUSVM_W_ACC(sum, lc[t], K[(size_t)ls[t] * ldk]);
+        GPUSVM_UPD_SUM(sum, lc, ls, cnt, K, ldk);
     }
     if (i < n)
         out[out_off + i] = GPUSVM_W_ST(

@@ -104,7 +104,7 @@ jobs=18
     check 13 "nu-SVC" $B/gpusvm-train -e 0.1 -s 1 -n 0.3 -g 0.05 $T/h60 $T/nu.model
     check 15 "3-fold cross-validation, working sets of 16: a row cache for every fold of the batch" $T/small_sets $T/h60 16 4 0.1 3
     check 18 "small problems a work-item each (gpusvm_smo_item): 12 classes of three points, -b 1; 3 classes of 10, 3-fold" sh -c \
-        "$B/gpusvm-train -e 0.1 -b 1 $T/k12 $T/items.model && $B/gpusvm-train -e 0.1 -c 10 -v 3 $T/iris30"
+        "GPUSVM_STORAGE=dense $B/gpusvm-train -e 0.1 -b 1 $T/k12 $T/items.model && $B/gpusvm-train -e 0.1 -c 10 -v 3 $T/iris30"
     check 16 "two devices, split by rows, each share resident: its inner solve beside its rows (GPUSVM_DEVICE=0,0, working sets of 16)" sh -c \
         "GPUSVM_VERBOSE=1 GPUSVM_DEVICE=0,0 GPUSVM_SPREAD=always $T/small_sets $T/h60 16 > $T/split2.out 2>&1; rc=\$?; cat $T/split2.out; [ \$rc = 0 ] && grep -q 'part 2 of 2 of a problem split by rows.*the inner solve beside its rows' $T/split2.out"
 ) &
