@@ -20000,17 +20000,18 @@ static const char *const gpusvm__kernel_source[] = {
     "/* ---- Small problems, a work-item each ----\n",
     " *\n",
     " * A batch whose every problem is solved whole with at most GPUSVM__ITEM_NVAR variables (one-vs-one\n",
-    " * with many small classes, their -b 1 folds; the host's choice) runs each round as one launch of\n",
-    " * gpusvm_smo_item, a work-item a problem, instead of about nine launches of a work-group a problem,\n",
-    " * whose barriers over mostly idle work-items cost far more than a problem of six variables' own\n",
-    " * arithmetic. The work-item does for its problem what the round's kernels do, in their order and\n",
-    " * with their arithmetic: gpusvm_check's stop, the rows as gpusvm_rows_few computes them (the fma\n",
-    " * chain in feature order, the same kernel function), gpusvm_smo's pair updates (i and j by the same\n",
-    " * total orders, which a linear scan takes as ties to the later position; gpusvm_smo_step; the same\n",
-    " * gradient sums), its alphas and coefficients, and gpusvm_update's gradients (the nonzero\n",
-    " * coefficients' sum in position order): the same bits, so the same models. A whole problem's\n",
-    " * working set is its variables in order (the host writes it so), position t in row slot t; here\n",
-    " * row r of a problem holds its point r's values, which is the row of every variable of point r.\n",
+    " * with many small classes, their -b 1 folds; the host's choice, on CPU devices) runs each round as\n",
+    " * one launch of gpusvm_smo_item, a work-item a problem, instead of about nine launches of a\n",
+    " * work-group a problem, whose barriers over mostly idle work-items cost far more than a problem of\n",
+    " * six variables' own arithmetic. The work-item does for its problem what the round's kernels do, in\n",
+    " * their order and with their arithmetic: gpusvm_check's stop, the rows as gpusvm_rows_few computes\n",
+    " * them (the fma chain in feature order, the same kernel function), gpusvm_smo's pair updates (i and\n",
+    " * j by the same total orders, which a linear scan takes as ties to the later position;\n",
+    " * gpusvm_smo_step; the same gradient sums), its alphas and coefficients, and gpusvm_update's\n",
+    " * gradients (the nonzero coefficients' sum in position order, GPUSVM_UPD_SUM): the same bits, so the\n",
+    " * same models. A whole problem's working set is its variables in order (the host writes it so),\n",
+    " * position t in row slot t; here row r of a problem holds its point r's values, which is the row of\n",
+    " * every variable of point r.\n",
     " */\n",
     "\n",
     "#if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ITEM) /* its helpers too: no other part compiles them */\n",
@@ -20783,7 +20784,7 @@ static const char *const gpusvm__kernel_source[] = {
     "}\n",
     "#endif\n",
 };
-#define GPUSVM__KERNEL_SOURCE_LINES 4182
+#define GPUSVM__KERNEL_SOURCE_LINES 4183
 // <<kernels
 
 static const char *const *gpusvm__kernel_lines(gpusvm__cl_uint *count)

@@ -810,17 +810,18 @@ void gpusvm_smo(GPUSVM__ARGS_SMO(GPUSVM__PARAM, GPUSVM__COMMA))
 /* ---- Small problems, a work-item each ----
  *
  * A batch whose every problem is solved whole with at most GPUSVM__ITEM_NVAR variables (one-vs-one
- * with many small classes, their -b 1 folds; the host's choice) runs each round as one launch of
- * gpusvm_smo_item, a work-item a problem, instead of about nine launches of a work-group a problem,
- * whose barriers over mostly idle work-items cost far more than a problem of six variables' own
- * arithmetic. The work-item does for its problem what the round's kernels do, in their order and
- * with their arithmetic: gpusvm_check's stop, the rows as gpusvm_rows_few computes them (the fma
- * chain in feature order, the same kernel function), gpusvm_smo's pair updates (i and j by the same
- * total orders, which a linear scan takes as ties to the later position; gpusvm_smo_step; the same
- * gradient sums), its alphas and coefficients, and gpusvm_update's gradients (the nonzero
- * coefficients' sum in position order): the same bits, so the same models. A whole problem's
- * working set is its variables in order (the host writes it so), position t in row slot t; here
- * row r of a problem holds its point r's values, which is the row of every variable of point r.
+ * with many small classes, their -b 1 folds; the host's choice, on CPU devices) runs each round as
+ * one launch of gpusvm_smo_item, a work-item a problem, instead of about nine launches of a
+ * work-group a problem, whose barriers over mostly idle work-items cost far more than a problem of
+ * six variables' own arithmetic. The work-item does for its problem what the round's kernels do, in
+ * their order and with their arithmetic: gpusvm_check's stop, the rows as gpusvm_rows_few computes
+ * them (the fma chain in feature order, the same kernel function), gpusvm_smo's pair updates (i and
+ * j by the same total orders, which a linear scan takes as ties to the later position;
+ * gpusvm_smo_step; the same gradient sums), its alphas and coefficients, and gpusvm_update's
+ * gradients (the nonzero coefficients' sum in position order, GPUSVM_UPD_SUM): the same bits, so the
+ * same models. A whole problem's working set is its variables in order (the host writes it so),
+ * position t in row slot t; here row r of a problem holds its point r's values, which is the row of
+ * every variable of point r.
  */
 
 #if defined(GPUSVM_K_ALL) || defined(GPUSVM_K_ITEM) /* its helpers too: no other part compiles them */
