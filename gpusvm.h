@@ -8626,8 +8626,9 @@ fail:
    selection's, a split's. */
 static gpusvm__kset gpusvm__ocl_train_set(const gpusvm__ocl *b, const gpusvm__problem *p, int nprob, int q)
 {
-    gpusvm__kset s = GPUSVM__KS_CORE | (b->batch.whole ? GPUSVM__KBIT(CHECK) : GPUSVM__KBIT(SELECT));
+    gpusvm__kset s;
     if (b->batch.items) return GPUSVM__KBIT(SCATTER) | GPUSVM__KBIT(FILL) | GPUSVM__KBIT(ITEM);
+    s = GPUSVM__KS_CORE | (b->batch.whole ? GPUSVM__KBIT(CHECK) : GPUSVM__KBIT(SELECT));
     if (b->st.on) s |= GPUSVM__KBIT(ROWS_UPD);
     else if (b->batch.sparse) s |= GPUSVM__KBIT(ROWS_SPARSE);
     else s |= gpusvm__ocl_narrow_ok(b, b->batch.ktype, (int)b->batch.dpad) ? GPUSVM__KBIT(ROWS_NARROW) : GPUSVM__KBIT(ROWS);
@@ -15829,9 +15830,11 @@ static gpusvm_result gpusvm__resolve_desc(gpusvm_context *ctx, gpusvm_context_de
     }
     ctx->spread = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_SPREAD", gpusvm__env_spread, 0);
     ctx->overlap = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_OVERLAP", gpusvm__env_overlap, 0);
-    ctx->sets = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_INNER", gpusvm__env_inner, 0);
-    ctx->items = ctx->sets != 2;
-    ctx->sets = ctx->sets == 1;
+    { /* the inner solve: pairs (auto), sets (the third level), groups (no problem a work-item) */
+        const int inner = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_INNER", gpusvm__env_inner, 0);
+        ctx->sets = inner == 1;
+        ctx->items = inner != 2;
+    }
     ctx->keep_buffers = GPUSVM__ENV_CHOICE(ctx, d, "GPUSVM_BUFFERS", gpusvm__env_buffers, 0);
 #endif
     if (d->device_memory_mb == 0.0 && !d->ignore_environment && (env = getenv("GPUSVM_DEVICE_MEMORY_MB")) != NULL &&
