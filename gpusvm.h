@@ -2294,7 +2294,8 @@ static void gpusvm__fmt_g(char *buf, size_t size, int digits, double v)
 /* >>util/numbers: numbers read from text ---------------------------------------------------------- */
 
 /* strtod on [s, end) with '.' as the decimal point; the whole token must be a number of at
-   most GPUSVM__NUMBER_MAX characters. Returns 1 and the value, or 0. */
+   most GPUSVM__NUMBER_MAX characters. Returns 1 and the value, or 0 (also for the locale's own
+   decimal point, "1,5" under a comma locale: what is read must not depend on setlocale()). */
 #define GPUSVM__NUMBER_MAX 1023
 static int gpusvm__strtod(const char *s, size_t len, double *out)
 {
@@ -2305,9 +2306,10 @@ static int gpusvm__strtod(const char *s, size_t len, double *out)
     if (len == 0 || len > GPUSVM__NUMBER_MAX) return 0;
     memcpy(tmp, s, len);
     tmp[len] = 0;
-    if (dp != '.')
-        for (i = 0; i < len; ++i)
-            if (tmp[i] == '.') tmp[i] = dp;
+    for (i = 0; i < len && dp != '.'; ++i) {
+        if (tmp[i] == dp) return 0;
+        if (tmp[i] == '.') tmp[i] = dp;
+    }
     errno = 0;
     *out = strtod(tmp, &e);
     if (e != tmp + len) return 0;

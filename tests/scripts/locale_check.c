@@ -1,14 +1,16 @@
 /* locale_check: every text the library writes is the same bytes under a locale whose decimal point
    is a comma (the program calls setlocale(LC_ALL, LOCALE)) as under "C": models (polynomial, RBF,
    linear, probabilities), models as C source (float and double), the messages it logs and the
-   errors it records that carry numbers, and its formatter against snprintf in the "C" locale.
+   errors it records that carry numbers, and its formatter against snprintf in the "C" locale; and
+   what it reads: a value written with the locale's comma ('1,5' in data, 'gamma 0,5' in a model)
+   is refused under either locale, with the same message.
    Usage: locale_check DATA LOCALE (tests/scripts/locale.sh makes the locale where the machine lacks it). */
 #define GPUSVM_IMPLEMENTATION
 #include "../../gpusvm.h"
 #include "../check.h"
 #include <locale.h>
 
-#define NTEXT 12
+#define NTEXT 14
 static char said[8192];
 
 static char *dup_text(const char *s)
@@ -71,6 +73,18 @@ static void texts(const char *data, char **out)
     p.C = -1.5; /* an error that names a number */
     CHECK(gpusvm_train(ctx, &ds->x, ds->y, &p, &m) != GPUSVM_OK, "C = -1.5 is refused");
     out[k++] = dup_text(gpusvm_context_error(ctx));
+    { /* numbers read: the locale's decimal point is not one (refused alike, the same message) */
+        static const char data_comma[] = "1 1:1,5 2:2\n-1 1:0.5\n";
+        static const char model_comma[] = "svm_type c_svc\nkernel_type rbf\ngamma 0,5\nnr_class 2\ntotal_sv 2\n"
+                                          "rho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n1 1:1\n-1 1:0.5\n";
+        gpusvm_dataset *bad = NULL;
+        CHECK(gpusvm_dataset_parse(ctx, data_comma, sizeof data_comma - 1, "comma", &bad) != GPUSVM_OK && !bad,
+              "a feature value '1,5' is refused");
+        out[k++] = dup_text(gpusvm_context_error(ctx));
+        CHECK(gpusvm_model_load_buffer(ctx, model_comma, sizeof model_comma - 1, &m) != GPUSVM_OK && !m,
+              "a model's 'gamma 0,5' is refused");
+        out[k++] = dup_text(gpusvm_context_error(ctx));
+    }
     gpusvm__log(ctx, GPUSVM_LOG_INFO, "%.3f s, %g, %e, %5.1f|%-6.2g|%+.2e|%s %d %lu %lld %x %c %%", 1.5, 0.25, 1e-7,
                 2.75, 0.125, -3.5, "text, with a comma", -4, 5UL, -6LL, 255u, 'q');
     out[k++] = dup_text(said);
@@ -103,7 +117,7 @@ int main(int argc, char **argv)
         free(c_texts[k]);
         free(l_texts[k]);
     }
-    CHECK(k == 10, "ten texts compared");
+    CHECK(k == 12, "twelve texts compared");
     gpusvm__format(buf, sizeof buf, "%.17g %g %.*f %10.3e %-5d|%5s|%.2s %zu %%", 0.1, 1e300, 3, 2.5, -1.25e-9, 42,
                    "ab", "xyz", (size_t)7);
     setlocale(LC_ALL, "C");
