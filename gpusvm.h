@@ -2092,23 +2092,41 @@ static void gpusvm__open_unlock(void) {}
 
 /* >>util/log: text in the "C" locale, the logger, errors, the clock ----------------------------- */
 
-/* Locale-independent number text: "C" decimal point whatever setlocale() says. */
-static char gpusvm__decimal_point(void)
+/* Locale-independent number text: "C" decimal point whatever setlocale() says. The locale's
+   point, a string: one byte (',') or several (ps_AF's U+066B is two in UTF-8). */
+static const char *gpusvm__decimal_point(void)
 {
     const struct lconv *lc = localeconv();
-    return (lc && lc->decimal_point && lc->decimal_point[0]) ? lc->decimal_point[0] : '.';
+    return (lc && lc->decimal_point && lc->decimal_point[0] && strlen(lc->decimal_point) < 8) ? lc->decimal_point : ".";
+}
+
+/* buf's text (a floating conversion's) with each dp written back as '.', a cut dp at its end
+   dropped; its new length. */
+static size_t gpusvm__point_back(char *buf, const char *dp)
+{
+    const size_t L = strlen(dp);
+    char *p = buf, *q = buf;
+    while (*p) {
+        const size_t left = strlen(p);
+        if (left >= L && memcmp(p, dp, L) == 0) *q++ = '.', p += L;
+        else if (left < L && memcmp(p, dp, left) == 0) break; /* snprintf cut the point short */
+        else *q++ = *p++;
+    }
+    *q = 0;
+    return (size_t)(q - buf);
 }
 
 /* One conversion spec (spec: '%' to the conversion character, its '*' already replaced by their
    numbers, the length modifier kept) of vsnprintf, its argument taken from ap, into buf; a floating
    one's point back to '.' (its text holds no other character the locale's point could be).
-   Returns what snprintf returns. */
-static int gpusvm__format_one(char *buf, size_t size, const char *spec, va_list *ap, char dp)
+   Returns what snprintf returns (with a point of several bytes: the text's length in buf). */
+static int gpusvm__format_one(char *buf, size_t size, const char *spec, va_list *ap, const char *dp)
 {
     const size_t n = strlen(spec);
     const char conv = spec[n - 1], mod = n > 2 ? spec[n - 2] : 0, mod2 = n > 3 ? spec[n - 3] : 0;
     int w;
     char *p;
+    size_t got;
     if (strchr("diouxXc", conv)) {
         const int sgn = conv == 'd' || conv == 'i';
         if (mod == 'l' && mod2 == 'l')
@@ -2125,21 +2143,26 @@ static int gpusvm__format_one(char *buf, size_t size, const char *spec, va_list 
     if (conv == 'p') return snprintf(buf, size, spec, va_arg(*ap, void *));
     w = mod == 'L' ? snprintf(buf, size, spec, va_arg(*ap, long double))
                    : snprintf(buf, size, spec, va_arg(*ap, double));
-    for (p = buf; size && *p; ++p)
-        if (*p == dp) *p = '.';
-    return w;
+    if (w < 0 || !size) return w;
+    if (!dp[1]) {
+        for (p = buf; *p; ++p)
+            if (*p == dp[0]) *p = '.';
+        return w;
+    }
+    got = gpusvm__point_back(buf, dp); /* a point of several bytes (glibc's widths count it as one) */
+    return (size_t)w >= size ? w : (int)got; /* cut short: the caller ends the text there */
 }
 
 /* vsnprintf in the "C" locale whatever setlocale() says (the library's messages and every number
    it writes as text); where the locale's point is '.', vsnprintf itself. */
 static void gpusvm__vformat(char *buf, size_t size, const char *fmt, va_list ap0)
 {
-    const char dp = gpusvm__decimal_point();
+    const char *dp = gpusvm__decimal_point();
     size_t at = 0;
     va_list ap;
     if (!size) return;
     va_copy(ap, ap0);
-    if (dp == '.') vsnprintf(buf, size, fmt, ap);
+    if (strcmp(dp, ".") == 0) vsnprintf(buf, size, fmt, ap);
     else {
         buf[0] = 0;
         while (*fmt && at + 1 < size) {
@@ -2299,20 +2322,25 @@ static void gpusvm__fmt_g(char *buf, size_t size, int digits, double v)
 #define GPUSVM__NUMBER_MAX 1023
 static int gpusvm__strtod(const char *s, size_t len, double *out)
 {
-    char tmp[GPUSVM__NUMBER_MAX + 1];
+    char tmp[GPUSVM__NUMBER_MAX + 8];
     char *e = NULL;
-    char dp = gpusvm__decimal_point();
-    size_t i;
+    const char *dp = gpusvm__decimal_point(), *point = NULL;
+    const size_t L = strlen(dp);
+    size_t end = len;
     if (len == 0 || len > GPUSVM__NUMBER_MAX) return 0;
     memcpy(tmp, s, len);
     tmp[len] = 0;
-    for (i = 0; i < len && dp != '.'; ++i) {
-        if (tmp[i] == dp) return 0;
-        if (tmp[i] == '.') tmp[i] = dp;
+    if (L != 1 || dp[0] != '.') {
+        if (strstr(tmp, dp) || ((point = strchr(tmp, '.')) != NULL && strchr(point + 1, '.'))) return 0;
+        if (point) { /* the one '.' becomes the locale's point (L < 8 bytes: tmp has the room) */
+            memmove(tmp + (point - tmp) + L, point + 1, len - (size_t)(point - tmp));
+            memcpy(tmp + (point - tmp), dp, L);
+            end = len - 1 + L;
+        }
     }
     errno = 0;
     *out = strtod(tmp, &e);
-    if (e != tmp + len) return 0;
+    if (e != tmp + end) return 0;
     return 1;
 }
 

@@ -2,8 +2,9 @@
    is a comma (the program calls setlocale(LC_ALL, LOCALE)) as under "C": models (polynomial, RBF,
    linear, probabilities), models as C source (float and double), the messages it logs and the
    errors it records that carry numbers, and its formatter against snprintf in the "C" locale; and
-   what it reads: a value written with the locale's comma ('1,5' in data, 'gamma 0,5' in a model)
-   is refused under either locale, with the same message.
+   what it reads: a value written with the locale's own point ('1,5' in data, 'gamma 0,5' in a
+   model, under a comma locale) is refused under either locale, with the same message. The point
+   may be several bytes (ps_AF's U+066B): widths then still count characters as in "C".
    Usage: locale_check DATA LOCALE (tests/scripts/locale.sh makes the locale where the machine lacks it). */
 #define GPUSVM_IMPLEMENTATION
 #include "../../gpusvm.h"
@@ -12,6 +13,7 @@
 
 #define NTEXT 14
 static char said[8192];
+static char point[8]; /* the locale's decimal point (main reads it before either run) */
 
 static char *dup_text(const char *s)
 {
@@ -74,15 +76,17 @@ static void texts(const char *data, char **out)
     CHECK(gpusvm_train(ctx, &ds->x, ds->y, &p, &m) != GPUSVM_OK, "C = -1.5 is refused");
     out[k++] = dup_text(gpusvm_context_error(ctx));
     { /* numbers read: the locale's decimal point is not one (refused alike, the same message) */
-        static const char data_comma[] = "1 1:1,5 2:2\n-1 1:0.5\n";
-        static const char model_comma[] = "svm_type c_svc\nkernel_type rbf\ngamma 0,5\nnr_class 2\ntotal_sv 2\n"
-                                          "rho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n1 1:1\n-1 1:0.5\n";
+        char data_point[64], model_point[256];
         gpusvm_dataset *bad = NULL;
-        CHECK(gpusvm_dataset_parse(ctx, data_comma, sizeof data_comma - 1, "comma", &bad) != GPUSVM_OK && !bad,
-              "a feature value '1,5' is refused");
+        snprintf(data_point, sizeof data_point, "1 1:1%s5 2:2\n-1 1:0.5\n", point);
+        snprintf(model_point, sizeof model_point,
+                 "svm_type c_svc\nkernel_type rbf\ngamma 0%s5\nnr_class 2\ntotal_sv 2\n"
+                 "rho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n1 1:1\n-1 1:0.5\n", point);
+        CHECK(gpusvm_dataset_parse(ctx, data_point, strlen(data_point), "point", &bad) != GPUSVM_OK && !bad,
+              "a feature value '1,5' (the locale's point) is refused");
         out[k++] = dup_text(gpusvm_context_error(ctx));
-        CHECK(gpusvm_model_load_buffer(ctx, model_comma, sizeof model_comma - 1, &m) != GPUSVM_OK && !m,
-              "a model's 'gamma 0,5' is refused");
+        CHECK(gpusvm_model_load_buffer(ctx, model_point, strlen(model_point), &m) != GPUSVM_OK && !m,
+              "a model's 'gamma 0,5' (the locale's point) is refused");
         out[k++] = dup_text(gpusvm_context_error(ctx));
     }
     gpusvm__log(ctx, GPUSVM_LOG_INFO, "%.3f s, %g, %e, %5.1f|%-6.2g|%+.2e|%s %d %lu %lld %x %c %%", 1.5, 0.25, 1e-7,
@@ -102,13 +106,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: locale_check DATA LOCALE\n");
         return 2;
     }
-    texts(argv[1], c_texts);
     if (!setlocale(LC_ALL, argv[2])) {
         fprintf(stderr, "FAIL: setlocale(LC_ALL, \"%s\") refused\n", argv[2]);
         return 1;
     }
     dp = localeconv()->decimal_point;
-    CHECK(dp && strcmp(dp, ",") == 0, "the locale's decimal point is a comma (the test means something)");
+    CHECK(dp && strcmp(dp, ".") != 0 && strlen(dp) < sizeof point, "the locale's decimal point is not '.' (the test means something)");
+    snprintf(point, sizeof point, "%s", dp ? dp : ",");
+    setlocale(LC_ALL, "C");
+    texts(argv[1], c_texts);
+    setlocale(LC_ALL, argv[2]);
     texts(argv[1], l_texts);
     for (k = 0; c_texts[k]; ++k) {
         snprintf(what, sizeof what, "text %d (of models, C source, an error, a log) the same bytes under %s", k,
@@ -118,11 +125,11 @@ int main(int argc, char **argv)
         free(l_texts[k]);
     }
     CHECK(k == 12, "twelve texts compared");
-    gpusvm__format(buf, sizeof buf, "%.17g %g %.*f %10.3e %-5d|%5s|%.2s %zu %%", 0.1, 1e300, 3, 2.5, -1.25e-9, 42,
-                   "ab", "xyz", (size_t)7);
+    gpusvm__format(buf, sizeof buf, "%.17g %g %.*f %10.3e %-5d|%5s|%.2s %zu %12.3e|%-9.2f|%08.2f|%+07.1f|%9g %%", 0.1,
+                   1e300, 3, 2.5, -1.25e-9, 42, "ab", "xyz", (size_t)7, 2.5e-3, 1.5, -3.25, 2.5, -INFINITY);
     setlocale(LC_ALL, "C");
-    snprintf(ref, sizeof ref, "%.17g %g %.*f %10.3e %-5d|%5s|%.2s %zu %%", 0.1, 1e300, 3, 2.5, -1.25e-9, 42, "ab",
-             "xyz", (size_t)7);
+    snprintf(ref, sizeof ref, "%.17g %g %.*f %10.3e %-5d|%5s|%.2s %zu %12.3e|%-9.2f|%08.2f|%+07.1f|%9g %%", 0.1, 1e300,
+             3, 2.5, -1.25e-9, 42, "ab", "xyz", (size_t)7, 2.5e-3, 1.5, -3.25, 2.5, -INFINITY);
     CHECK(strcmp(buf, ref) == 0, "gpusvm__format under the comma locale is snprintf in \"C\"");
     if (strcmp(buf, ref) != 0) fprintf(stderr, "  got '%s'\n  want '%s'\n", buf, ref);
     return check_summary();
