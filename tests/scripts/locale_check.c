@@ -3,7 +3,8 @@
    linear, probabilities), models as C source (float and double), the messages it logs and the
    errors it records that carry numbers, and its formatter against snprintf in the "C" locale; and
    what it reads: a value written with the locale's own point ('1,5' in data, 'gamma 0,5' in a
-   model, under a comma locale) is refused under either locale, with the same message. The point
+   model, under a comma locale) is refused under either locale, with the same message, and numbers
+   that take strtod's path (exponents, many digits) read alike (a model loaded and saved). The point
    may be several bytes (ps_AF's U+066B): widths then still count characters as in "C".
    Usage: locale_check DATA LOCALE (tests/scripts/locale.sh makes the locale where the machine lacks it). */
 #define GPUSVM_IMPLEMENTATION
@@ -11,7 +12,7 @@
 #include "../check.h"
 #include <locale.h>
 
-#define NTEXT 14
+#define NTEXT 15
 static char said[8192];
 static char point[8]; /* the locale's decimal point (main reads it before either run) */
 
@@ -89,6 +90,15 @@ static void texts(const char *data, char **out)
               "a model's 'gamma 0,5' (the locale's point) is refused");
         out[k++] = dup_text(gpusvm_context_error(ctx));
     }
+    { /* numbers read through strtod (exponents, many digits): the same model, written back */
+        static const char model_long[] = "svm_type c_svc\nkernel_type rbf\ngamma 1.5e-3\nnr_class 2\ntotal_sv 2\n"
+                                         "rho -2.5E+1\nlabel 1 -1\nnr_sv 1 1\nSV\n0.123456789012345678901 1:1.25e-3\n"
+                                         "-0.123456789012345678901 1:-7.0000000000000000001e+2\n";
+        CHECK_OK(gpusvm_model_load_buffer(ctx, model_long, sizeof model_long - 1, &m));
+        CHECK_OK(gpusvm_model_save_buffer(ctx, m, &out[k++], &n));
+        gpusvm_model_free(m);
+        m = NULL;
+    }
     gpusvm__log(ctx, GPUSVM_LOG_INFO, "%.3f s, %g, %e, %5.1f|%-6.2g|%+.2e|%s %d %lu %lld %x %c %%", 1.5, 0.25, 1e-7,
                 2.75, 0.125, -3.5, "text, with a comma", -4, 5UL, -6LL, 255u, 'q');
     out[k++] = dup_text(said);
@@ -124,7 +134,7 @@ int main(int argc, char **argv)
         free(c_texts[k]);
         free(l_texts[k]);
     }
-    CHECK(k == 12, "twelve texts compared");
+    CHECK(k == 13, "thirteen texts compared");
     gpusvm__format(buf, sizeof buf, "%.17g %g %.*f %10.3e %-5d|%5s|%.2s %zu %12.3e|%-9.2f|%08.2f|%+07.1f|%9g %%", 0.1,
                    1e300, 3, 2.5, -1.25e-9, 42, "ab", "xyz", (size_t)7, 2.5e-3, 1.5, -3.25, 2.5, -INFINITY);
     setlocale(LC_ALL, "C");
