@@ -4,7 +4,8 @@
     python3 bench/pvd_sim.py [N] [Q]      (default 4000 points, working set 128)
 
 The split by rows today (docs/devices.md): every round one merged working set of Q variables (Q/2
-most violating from I_up, Q/2 from I_low, by -y G) and every device runs the whole inner solve.
+most violating from I_up, Q/2 from I_low, by -y G; here a fresh set every round, where gpusvm keeps
+the newer half) and every device runs the whole inner solve.
 Against it, two ways of giving each of P devices its own part, each combined by the line search
 t = min(1, -g.D / D'QD) along the sum D of the parts' changes (feasible: the parts are disjoint,
 each keeps the equality constraint, the box is per variable):
