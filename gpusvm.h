@@ -2105,12 +2105,12 @@ static const char *gpusvm__decimal_point(void)
 static size_t gpusvm__point_back(char *buf, const char *dp)
 {
     const size_t L = strlen(dp);
-    char *p = buf, *q = buf;
-    while (*p) {
-        const size_t left = strlen(p);
-        if (left >= L && memcmp(p, dp, L) == 0) *q++ = '.', p += L;
-        else if (left < L && memcmp(p, dp, left) == 0) break; /* snprintf cut the point short */
-        else *q++ = *p++;
+    char *p = buf, *q = buf, *const end = buf + strlen(buf);
+    while (p < end) {
+        const size_t n = (size_t)(end - p) < L ? (size_t)(end - p) : L;
+        if (memcmp(p, dp, n) != 0) *q++ = *p++;
+        else if (n < L) break; /* snprintf cut the point short */
+        else *q++ = '.', p += L;
     }
     *q = 0;
     return (size_t)(q - buf);
@@ -2125,7 +2125,6 @@ static int gpusvm__format_one(char *buf, size_t size, const char *spec, va_list 
     const size_t n = strlen(spec);
     const char conv = spec[n - 1], mod = n > 2 ? spec[n - 2] : 0, mod2 = n > 3 ? spec[n - 3] : 0;
     int w;
-    char *p;
     size_t got;
     if (strchr("diouxXc", conv)) {
         const int sgn = conv == 'd' || conv == 'i';
@@ -2144,12 +2143,7 @@ static int gpusvm__format_one(char *buf, size_t size, const char *spec, va_list 
     w = mod == 'L' ? snprintf(buf, size, spec, va_arg(*ap, long double))
                    : snprintf(buf, size, spec, va_arg(*ap, double));
     if (w < 0 || !size) return w;
-    if (!dp[1]) {
-        for (p = buf; *p; ++p)
-            if (*p == dp[0]) *p = '.';
-        return w;
-    }
-    got = gpusvm__point_back(buf, dp); /* a point of several bytes (glibc's widths count it as one) */
+    got = gpusvm__point_back(buf, dp); /* a point of several bytes: glibc's widths count it as one */
     return (size_t)w >= size ? w : (int)got; /* cut short: the caller ends the text there */
 }
 
@@ -2324,15 +2318,16 @@ static int gpusvm__strtod(const char *s, size_t len, double *out)
 {
     char tmp[GPUSVM__NUMBER_MAX + 8];
     char *e = NULL;
-    const char *dp = gpusvm__decimal_point(), *point = NULL;
+    const char *dp = gpusvm__decimal_point(), *point;
     const size_t L = strlen(dp);
     size_t end = len;
     if (len == 0 || len > GPUSVM__NUMBER_MAX) return 0;
     memcpy(tmp, s, len);
     tmp[len] = 0;
     if (L != 1 || dp[0] != '.') {
-        if (strstr(tmp, dp) || ((point = strchr(tmp, '.')) != NULL && strchr(point + 1, '.'))) return 0;
-        if (point) { /* the one '.' becomes the locale's point (L < 8 bytes: tmp has the room) */
+        if (strstr(tmp, dp)) return 0;
+        if ((point = strchr(tmp, '.')) != NULL) { /* the first '.' becomes the locale's point (L < 8 bytes:
+                                                     tmp has the room; strtod stops at a second) */
             memmove(tmp + (point - tmp) + L, point + 1, len - (size_t)(point - tmp));
             memcpy(tmp + (point - tmp), dp, L);
             end = len - 1 + L;
