@@ -7,7 +7,8 @@
 #   test: the same, plus LIBSVM's tools (the reference), OpenCL headers, a C++ compiler,
 #         clang with its sanitizer and libFuzzer runtimes, valgrind, Open MPI (mpicc, mpirun),
 #         oclgrind (a simulated OpenCL device that checks every memory access) and python3's
-#         venv; then Intel's OpenCL runtime for CPUs, from PyPI into build/intel-ocl (a third
+#         venv; then Oclgrind 26.03.1 built from source into build/oclgrind (with LLVM and clang
+#         19 from apt, about 1 GB; where it cannot be built the tests use Debian's 21.10); then Intel's OpenCL runtime for CPUs, from PyPI into build/intel-ocl (a third
 #         OpenCL implementation for the tests; about 0.8 GB; where pip cannot get it, the tests
 #         that use it say so and skip), and the ARM cross compilers and qemu-arm (the exported
 #         models' embedded check; it skips without them)
@@ -56,6 +57,17 @@ intel() {
         rm -rf $v
     fi
 }
+# quietly PKGS WHAT: apt-get installs PKGS where it can (root, or sudo without a password), for
+# an optional part of the tests; where it cannot, says that WHAT
+quietly() {
+    command -v apt-get >/dev/null 2>&1 || return 1
+    if [ "$(id -u)" = 0 ]; then s=""; elif sudo -n true 2>/dev/null; then s="sudo -n"; else return 1; fi
+    echo "setup: installing $1"
+    export DEBIAN_FRONTEND=noninteractive
+    $s apt-get install -y -qq --no-install-recommends $1 >/dev/null 2>&1 ||
+        { $s apt-get update -qq >/dev/null 2>&1 && $s apt-get install -y -qq --no-install-recommends $1 >/dev/null 2>&1; } ||
+        { echo "setup: apt-get could not install $1; $2" >&2; return 1; }
+}
 # the cross compilers and qemu-arm of the exported models' embedded check (tests/scripts/export.sh says
 # that it skips without them)
 arm() {
@@ -63,17 +75,23 @@ arm() {
     command -v arm-none-eabi-gcc >/dev/null 2>&1 || p="$p gcc-arm-none-eabi libnewlib-arm-none-eabi"
     command -v arm-linux-gnueabihf-gcc >/dev/null 2>&1 || p="$p gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
     command -v qemu-arm >/dev/null 2>&1 || p="$p qemu-user"
-    [ -z "$p" ] && return 0
-    command -v apt-get >/dev/null 2>&1 || return 0
-    if [ "$(id -u)" = 0 ]; then s=""; elif sudo -n true 2>/dev/null; then s="sudo -n"; else return 0; fi
-    echo "setup: installing$p"
-    export DEBIAN_FRONTEND=noninteractive
-    $s apt-get install -y -qq --no-install-recommends $p >/dev/null 2>&1 ||
-        { $s apt-get update -qq >/dev/null 2>&1 && $s apt-get install -y -qq --no-install-recommends $p >/dev/null 2>&1; } ||
-        echo "setup: apt-get could not install$p; the embedded checks of the exported models will skip" >&2
+    [ -z "$p" ] || quietly "${p# }" "the embedded checks of the exported models will skip"
+}
+# Oclgrind 26.03.1 from its source into build/oclgrind (tests/kernels/oclgrind_build.sh; cached),
+# with LLVM and clang of 18 or later; where that cannot be had, tests/kernels/oclgrind.sh uses
+# Debian's 21.10
+oclgrind_src() {
+    sh tests/kernels/oclgrind_build.sh >/dev/null 2>&1 && return 0
+    v=$(for v in 19 20 18; do apt-cache show llvm-$v-dev >/dev/null 2>&1 && { echo $v; break; }; done)
+    w="tests/kernels/oclgrind.sh will use Debian's Oclgrind 21.10"
+    if [ -n "$v" ]; then
+        quietly "llvm-$v-dev libclang-$v-dev clang-$v libpolly-$v-dev libzstd-dev cmake patch" "$w"
+    fi
+    echo "setup: building Oclgrind 26.03.1 from source (tests/kernels/oclgrind_build.sh)"
+    sh tests/kernels/oclgrind_build.sh || echo "setup: $w" >&2
 }
 if [ -z "$pkgs" ]; then
-    [ "$what" = test ] && { intel; arm; }
+    [ "$what" = test ] && { intel; arm; oclgrind_src; }
     exit 0
 fi
 
@@ -84,7 +102,7 @@ if command -v apt-get >/dev/null 2>&1; then
         export DEBIAN_FRONTEND=noninteractive
         if $sudo apt-get install -y -qq $pkgs >/dev/null 2>&1 ||
            { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq $pkgs >/dev/null; }; then
-            [ "$what" = test ] && { intel; arm; }
+            [ "$what" = test ] && { intel; arm; oclgrind_src; }
             exit 0
         fi
         echo "setup: apt-get could not install$pkgs" >&2

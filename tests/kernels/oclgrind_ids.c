@@ -1,5 +1,5 @@
-/* Shows, on the installed Oclgrind, the false report that tests/kernels/oclgrind.sh turns the
-   uninitialised-read check off for: a buffer's shadow (which bytes are initialised) is kept by
+/* Shows, on the Oclgrind used, the false report that tests/kernels/oclgrind.sh avoids with
+   GPUSVM_BUFFERS=keep: a buffer's shadow (which bytes are initialised) is kept by
    buffer id and sized by the buffer's host writes; a buffer released and a new one created take
    the same id, and the new one's shadow stays the old one's size until the host writes it. Here:
    buffer A, 64 bytes, written by the host and released; buffer B, 256 bytes, takes A's id, is
