@@ -81,7 +81,10 @@ arm() {
 # with LLVM and clang of 18 or later; where that cannot be had, tests/kernels/oclgrind.sh uses
 # Debian's 21.10
 oclgrind_src() {
-    sh tests/kernels/oclgrind_build.sh >/dev/null 2>&1 && return 0
+    if o=$(sh tests/kernels/oclgrind_build.sh 2>&1); then
+        case $o in *"built before"*) ;; *) echo "setup: $o" ;; esac
+        return 0
+    fi
     v=$(for v in 19 20 18; do apt-cache show llvm-$v-dev >/dev/null 2>&1 && { echo $v; break; }; done)
     w="tests/kernels/oclgrind.sh will use Debian's Oclgrind 21.10"
     if [ -n "$v" ]; then
