@@ -7,11 +7,12 @@
 #   test: the same, plus LIBSVM's tools (the reference), OpenCL headers, a C++ compiler,
 #         clang with its sanitizer and libFuzzer runtimes, valgrind, Open MPI (mpicc, mpirun),
 #         oclgrind (a simulated OpenCL device that checks every memory access) and python3's
-#         venv; then Oclgrind 26.03.1 built from source into build/oclgrind (with LLVM and clang
-#         19 from apt, about 1 GB; where it cannot be built the tests use Debian's 21.10); then Intel's OpenCL runtime for CPUs, from PyPI into build/intel-ocl (a third
+#         venv; then Intel's OpenCL runtime for CPUs, from PyPI into build/intel-ocl (a third
 #         OpenCL implementation for the tests; about 0.8 GB; where pip cannot get it, the tests
-#         that use it say so and skip), and the ARM cross compilers and qemu-arm (the exported
-#         models' embedded check; it skips without them)
+#         that use it say so and skip), the ARM cross compilers and qemu-arm (the exported
+#         models' embedded check; it skips without them), and Oclgrind 26.03.1 built from its
+#         source into build/oclgrind (LLVM and clang 19 from apt, about 1 GB; where it cannot be
+#         built, the kernel checks use Debian's oclgrind 21.10)
 what=${1:-demo}
 pkgs=""
 add() { pkgs="$pkgs $1"; }
