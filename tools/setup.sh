@@ -86,7 +86,7 @@ oclgrind_src() {
         case $o in *"built before"*) ;; *) echo "setup: $o" ;; esac
         return 0
     fi
-    v=$(for v in 19 20 18; do apt-cache show llvm-$v-dev >/dev/null 2>&1 && { echo $v; break; }; done)
+    v=$(for v in 19 20 21 18; do apt-cache show llvm-$v-dev >/dev/null 2>&1 && { echo $v; break; }; done)
     w="tests/kernels/oclgrind.sh will use Debian's Oclgrind 21.10"
     if [ -n "$v" ]; then
         quietly "llvm-$v-dev libclang-$v-dev clang-$v libpolly-$v-dev libzstd-dev cmake patch" "$w"
